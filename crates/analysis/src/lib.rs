@@ -1,0 +1,2 @@
+//! warpscope-analysis (to be written).
+#![deny(missing_docs)]

@@ -1,0 +1,11 @@
+//! One module per subcommand: its flags (`Args`) and its `run`.
+
+pub mod analyze;
+pub mod bank;
+pub mod check;
+pub mod device;
+pub mod index;
+pub mod lab;
+pub mod latency;
+pub mod occupancy;
+pub mod tour;

@@ -1,0 +1,69 @@
+//! `warpscope`: the command-line front end. Only flag definitions, glue and output live here; the work
+//! is done by the library crates (see ARCHITECTURE.md).
+//!
+//! Exit status: 0 success; 1 a finding that fails the run (`check` errors) or no GPU / tool where one is
+//! required; 2 bad input (usage, unreadable or malformed files, unknown architecture, ...).
+
+mod cmd;
+mod exit;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// See how CUDA warps use shared memory, branches, barriers and occupancy: predict without a GPU,
+/// explain, fix, and measure on a GPU.
+#[derive(Parser)]
+#[command(name = "warpscope", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Shared-memory bank model for one warp request (or a trace of requests).
+    Bank(cmd::bank::Args),
+    /// Occupancy calculator: blocks per SM, occupancy and the limiting factors.
+    Occupancy(cmd::occupancy::Args),
+    /// Device query of every visible GPU (needs a CUDA driver).
+    Device(cmd::device::Args),
+    /// Latency hiding by Little's law: warps and bytes in flight needed per SM and per device.
+    Latency(cmd::latency::Args),
+    /// Global thread-ID formulas for grid and block shapes, and a uniqueness check.
+    Index(cmd::index::Args),
+    /// Emulate a kernel on the CPU and report shared-memory wavefronts per line and instruction.
+    Analyze(cmd::analyze::Args),
+    /// Find races, divergent and redundant barriers, uninitialised and out-of-bounds accesses.
+    Check(cmd::check::Args),
+    /// Run the seed experiments' kernels (bundled) and print what they show, with no GPU.
+    Tour(cmd::tour::Args),
+    /// Run experiments on a real GPU, predictions beside measurements.
+    Lab(cmd::lab::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Bank(args) => cmd::bank::run(args),
+        Command::Occupancy(args) => cmd::occupancy::run(args),
+        Command::Device(args) => cmd::device::run(args),
+        Command::Latency(args) => cmd::latency::run(args),
+        Command::Index(args) => cmd::index::run(args),
+        Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Check(args) => cmd::check::run(args),
+        Command::Tour(args) => cmd::tour::run(args),
+        Command::Lab(args) => cmd::lab::run(args),
+    };
+    exit::finish(result)
+}

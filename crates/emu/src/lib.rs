@@ -1,0 +1,2 @@
+//! warpscope-emu (to be written).
+#![deny(missing_docs)]

@@ -1,0 +1,2 @@
+//! warpscope-gpu (to be written).
+#![deny(missing_docs)]

@@ -1,0 +1,1 @@
+//! The warp-request shared-memory bank model.

@@ -1,0 +1,2 @@
+//! warpscope-ptx (to be written).
+#![deny(missing_docs)]

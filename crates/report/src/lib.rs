@@ -1,0 +1,2 @@
+//! warpscope-report (to be written).
+#![deny(missing_docs)]

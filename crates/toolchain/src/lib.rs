@@ -1,0 +1,2 @@
+//! warpscope-toolchain (to be written).
+#![deny(missing_docs)]
