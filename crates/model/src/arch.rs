@@ -1,1 +1,169 @@
-//! Architecture presets (CC 1.0 to 12.0).
+//! Architecture presets, one per compute capability from 1.0 to 12.x.
+//!
+//! An [`Arch`] holds the facts that the models need. This module only names the presets and parses
+//! names; the bank rules live in [`crate::bank`] and the per-SM resource limits in
+//! [`crate::occupancy`], each keyed by [`Arch`].
+
+use std::fmt;
+
+/// The architecture family, which decides the shared-memory bank rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// CC 1.x (Tesla): 16 banks, half-warp requests.
+    Tesla,
+    /// CC 2.x (Fermi): 32 banks of 4 bytes, multicast.
+    Fermi,
+    /// CC 3.x (Kepler): 32 banks, 4- or 8-byte bank mode.
+    Kepler,
+    /// CC 5.x (Maxwell).
+    Maxwell,
+    /// CC 6.x (Pascal).
+    Pascal,
+    /// CC 7.0 and 7.2 (Volta).
+    Volta,
+    /// CC 7.5 (Turing).
+    Turing,
+    /// CC 8.x except 8.9 (Ampere).
+    Ampere,
+    /// CC 8.9 (Ada Lovelace).
+    Ada,
+    /// CC 9.0 (Hopper).
+    Hopper,
+    /// CC 10.x and 11.0 (Blackwell data-centre and Thor).
+    Blackwell,
+    /// CC 12.x (Blackwell consumer / workstation).
+    BlackwellGeForce,
+}
+
+/// One architecture preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Arch {
+    /// The `sm_XY` name, e.g. `sm_90`.
+    pub name: &'static str,
+    /// Compute capability, major part.
+    pub major: u8,
+    /// Compute capability, minor part.
+    pub minor: u8,
+    /// Family (bank rules).
+    pub family: Family,
+    /// A representative GPU, for messages.
+    pub example_gpu: &'static str,
+}
+
+impl Arch {
+    /// The compute capability as `major * 10 + minor` (e.g. 90).
+    pub fn cc(&self) -> u32 {
+        u32::from(self.major) * 10 + u32::from(self.minor)
+    }
+
+    /// Threads per warp (32 on every architecture).
+    pub fn warp_size(&self) -> u32 {
+        32
+    }
+
+    /// Looks a preset up by `sm_XY`, `sm_XYZ`, `compute_XY`, `XY`, or `X.Y`.
+    pub fn parse(text: &str) -> Result<&'static Arch, UnknownArch> {
+        let t = text.trim().to_ascii_lowercase();
+        let digits = t.strip_prefix("sm_").or_else(|| t.strip_prefix("compute_")).unwrap_or(&t);
+        let digits = digits.trim_end_matches(['a', 'f']);
+        let cc = if let Some((maj, min)) = digits.split_once('.') {
+            match (maj.parse::<u32>(), min.parse::<u32>()) {
+                (Ok(a), Ok(b)) if b < 10 => Some(a * 10 + b),
+                _ => None,
+            }
+        } else {
+            digits.parse::<u32>().ok()
+        };
+        cc.and_then(|cc| ALL.iter().find(|a| a.cc() == cc))
+            .ok_or_else(|| UnknownArch(text.to_string()))
+    }
+
+    /// Every preset, oldest first.
+    pub fn all() -> &'static [Arch] {
+        ALL
+    }
+}
+
+impl fmt::Display for Arch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// An architecture name that matches no preset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownArch(pub String);
+
+impl fmt::Display for UnknownArch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown architecture `{}`; known: ", self.0)?;
+        for (i, a) in ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(a.name)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownArch {}
+
+macro_rules! arch {
+    ($name:literal, $maj:literal, $min:literal, $fam:ident, $gpu:literal) => {
+        Arch { name: $name, major: $maj, minor: $min, family: Family::$fam, example_gpu: $gpu }
+    };
+}
+
+static ALL: &[Arch] = &[
+    arch!("sm_10", 1, 0, Tesla, "GeForce 8800 GTX"),
+    arch!("sm_11", 1, 1, Tesla, "GeForce 9600 GT"),
+    arch!("sm_12", 1, 2, Tesla, "GeForce GT 240"),
+    arch!("sm_13", 1, 3, Tesla, "GeForce GTX 280"),
+    arch!("sm_20", 2, 0, Fermi, "Tesla C2050"),
+    arch!("sm_21", 2, 1, Fermi, "GeForce GTX 460"),
+    arch!("sm_30", 3, 0, Kepler, "GeForce GTX 680"),
+    arch!("sm_32", 3, 2, Kepler, "Tegra K1"),
+    arch!("sm_35", 3, 5, Kepler, "Tesla K20"),
+    arch!("sm_37", 3, 7, Kepler, "Tesla K80"),
+    arch!("sm_50", 5, 0, Maxwell, "GeForce GTX 750 Ti"),
+    arch!("sm_52", 5, 2, Maxwell, "GeForce GTX 980"),
+    arch!("sm_53", 5, 3, Maxwell, "Jetson TX1"),
+    arch!("sm_60", 6, 0, Pascal, "Tesla P100"),
+    arch!("sm_61", 6, 1, Pascal, "GeForce GTX 1080"),
+    arch!("sm_62", 6, 2, Pascal, "Jetson TX2"),
+    arch!("sm_70", 7, 0, Volta, "Tesla V100"),
+    arch!("sm_72", 7, 2, Volta, "Jetson AGX Xavier"),
+    arch!("sm_75", 7, 5, Turing, "GeForce RTX 2080"),
+    arch!("sm_80", 8, 0, Ampere, "A100"),
+    arch!("sm_86", 8, 6, Ampere, "GeForce RTX 3090"),
+    arch!("sm_87", 8, 7, Ampere, "Jetson AGX Orin"),
+    arch!("sm_89", 8, 9, Ada, "GeForce RTX 4090"),
+    arch!("sm_90", 9, 0, Hopper, "H100"),
+    arch!("sm_100", 10, 0, Blackwell, "B200"),
+    arch!("sm_103", 10, 3, Blackwell, "B300"),
+    arch!("sm_110", 11, 0, Blackwell, "Jetson Thor"),
+    arch!("sm_120", 12, 0, BlackwellGeForce, "GeForce RTX 5090"),
+    arch!("sm_121", 12, 1, BlackwellGeForce, "DGX Spark"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_spelling() {
+        for text in ["sm_90", "SM_90a", "compute_90", "90", "9.0"] {
+            assert_eq!(Arch::parse(text).unwrap().name, "sm_90", "{text}");
+        }
+        assert_eq!(Arch::parse("sm_120").unwrap().cc(), 120);
+        assert!(Arch::parse("sm_91").is_err());
+        assert!(Arch::parse("banana").unwrap_err().to_string().contains("sm_90"));
+    }
+
+    #[test]
+    fn presets_are_sorted_and_unique() {
+        let ccs: Vec<u32> = Arch::all().iter().map(Arch::cc).collect();
+        assert!(ccs.windows(2).all(|w| w[0] < w[1]));
+    }
+}
