@@ -1,0 +1,1 @@
+//! The GPU lab (filled in below).
