@@ -1,0 +1,550 @@
+//! The compact lowered instruction form executed by the emulator.
+//!
+//! Every source operand is a register row index ([`R`]): immediates, symbol addresses and special
+//! registers that are constant per warp are turned into pre-initialised rows at lowering time (see
+//! [`RowInit`]), so the executor never branches on operand kinds.
+
+/// A register row index (one row = one 64-bit value per lane).
+pub type R = u16;
+/// A predicate index (one 32-bit lane mask per predicate).
+pub type P = u16;
+/// "No register": used for optional destinations.
+pub const NO_REG: R = u16::MAX;
+
+/// A predicate source, possibly negated. `idx == PRED_TRUE` is the constant true predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PSrc {
+    /// Predicate index.
+    pub idx: P,
+    /// Negated (`!%p`).
+    pub neg: bool,
+}
+
+/// The always-true predicate index.
+pub const PRED_TRUE: P = u16::MAX;
+
+impl PSrc {
+    /// The always-true predicate.
+    pub const TRUE: PSrc = PSrc {
+        idx: PRED_TRUE,
+        neg: false,
+    };
+}
+
+/// Scalar type of an operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// `.u8`/`.b8`
+    U8,
+    /// `.u16`/`.b16`
+    U16,
+    /// `.u32`/`.b32`
+    U32,
+    /// `.u64`/`.b64`
+    U64,
+    /// `.s8`
+    S8,
+    /// `.s16`
+    S16,
+    /// `.s32`
+    S32,
+    /// `.s64`
+    S64,
+    /// `.f16` (storage only)
+    F16,
+    /// `.f32`
+    F32,
+    /// `.f64`
+    F64,
+    /// `.pred`
+    Pred,
+}
+
+impl Ty {
+    /// Parses a type name without the dot.
+    pub fn parse(s: &str) -> Option<Ty> {
+        Some(match s {
+            "u8" | "b8" => Ty::U8,
+            "u16" | "b16" => Ty::U16,
+            "u32" | "b32" => Ty::U32,
+            "u64" | "b64" => Ty::U64,
+            "s8" => Ty::S8,
+            "s16" => Ty::S16,
+            "s32" => Ty::S32,
+            "s64" => Ty::S64,
+            "f16" => Ty::F16,
+            "f32" => Ty::F32,
+            "f64" => Ty::F64,
+            "pred" => Ty::Pred,
+            _ => return None,
+        })
+    }
+    /// Size in bytes.
+    pub fn bytes(self) -> u32 {
+        match self {
+            Ty::U8 | Ty::S8 | Ty::Pred => 1,
+            Ty::U16 | Ty::S16 | Ty::F16 => 2,
+            Ty::U32 | Ty::S32 | Ty::F32 => 4,
+            Ty::U64 | Ty::S64 | Ty::F64 => 8,
+        }
+    }
+    /// Signed integer type.
+    pub fn signed(self) -> bool {
+        matches!(self, Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64)
+    }
+    /// Floating-point type.
+    pub fn float(self) -> bool {
+        matches!(self, Ty::F16 | Ty::F32 | Ty::F64)
+    }
+}
+
+/// Binary operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Add,
+    AddSat,
+    Sub,
+    SubSat,
+    MulLo,
+    MulHi,
+    /// `mul.wide`: result type is twice the source width.
+    MulWide,
+    Div,
+    Rem,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    CopySign,
+    /// `mul24.lo`
+    Mul24Lo,
+}
+
+/// Unary operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum UnOp {
+    Mov,
+    Neg,
+    Abs,
+    Not,
+    Cnot,
+    Popc,
+    Clz,
+    Brev,
+    Rcp,
+    Sqrt,
+    Rsqrt,
+    Ex2,
+    Lg2,
+    Sin,
+    Cos,
+    Tanh,
+    /// `bfind` (position of the most significant non-sign bit)
+    Bfind,
+}
+
+/// Ternary operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum TernOp {
+    MadLo,
+    MadHi,
+    MadWide,
+    Fma,
+    /// `bfe d, a, pos, len`
+    Bfe,
+    /// `sad d, a, b, c` = |a-b| + c
+    Sad,
+    /// `prmt.b32 d, a, b, selector` (default mode)
+    Prmt,
+    /// `slct d, a, b, c` = c >= 0 ? a : b (c is s32 or f32, see `Inst::Tern::cty`)
+    Slct,
+    /// `mad24.lo`
+    Mad24Lo,
+}
+
+/// Comparison operators of `setp`/`set`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Cmp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Lo,
+    Ls,
+    Hi,
+    Hs,
+    Equ,
+    Neu,
+    Ltu,
+    Leu,
+    Gtu,
+    Geu,
+    Num,
+    Nan,
+}
+
+/// Predicate combining operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BoolOp {
+    And,
+    Or,
+    Xor,
+}
+
+/// Rounding modes of `cvt` and float ops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Rnd {
+    /// none given
+    Default,
+    Rn,
+    Rz,
+    Rm,
+    Rp,
+    Rni,
+    Rzi,
+    Rmi,
+    Rpi,
+}
+
+/// Memory space of a lowered access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemSpace {
+    /// Block's shared window (offsets).
+    Shared,
+    /// Global address space.
+    Global,
+    /// Per-thread local memory (offsets).
+    Local,
+    /// Constant bank (offsets).
+    Const,
+    /// Kernel parameter buffer (offsets; uniform).
+    KernelParam,
+    /// Parameters of an inlined device-function call; backed by per-thread local memory.
+    CallParam,
+    /// Generic address: resolved per lane at run time.
+    Generic,
+}
+
+/// Atomic operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum AtomOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Exch,
+    Cas,
+    Inc,
+    Dec,
+}
+
+/// `shfl.sync` modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum ShflMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+/// `vote.sync` modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum VoteMode {
+    All,
+    Any,
+    Uni,
+    Ballot,
+}
+
+/// Barrier kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarKind {
+    /// `bar.sync` / `barrier.sync` / `bar.red`
+    Sync,
+    /// `bar.warp.sync`
+    Warp,
+    /// `bar.arrive` / `barrier.arrive`
+    Arrive,
+}
+
+/// `testp` properties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum TestP {
+    Finite,
+    Infinite,
+    Number,
+    NotANumber,
+    Normal,
+    Subnormal,
+}
+
+/// One lowered instruction. `Copy`; its size is pinned by a test.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub enum Inst {
+    Un {
+        op: UnOp,
+        ty: Ty,
+        d: R,
+        a: R,
+    },
+    Bin {
+        op: BinOp,
+        ty: Ty,
+        d: R,
+        a: R,
+        b: R,
+    },
+    Tern {
+        op: TernOp,
+        ty: Ty,
+        d: R,
+        a: R,
+        b: R,
+        c: R,
+    },
+    /// `bfi d, a, b, pos, len`
+    Bfi {
+        ty: Ty,
+        d: R,
+        a: R,
+        b: R,
+        pos: R,
+        len: R,
+    },
+    Selp {
+        ty: Ty,
+        d: R,
+        a: R,
+        b: R,
+        p: PSrc,
+    },
+    /// `setp.cmp[.bop].ty p[|q], a, b[, c]`
+    Setp {
+        cmp: Cmp,
+        ty: Ty,
+        p: P,
+        q: P,
+        a: R,
+        b: R,
+        bop: Option<BoolOp>,
+        c: PSrc,
+    },
+    /// `set.cmp.dty.sty d, a, b` (d = all ones / 1.0f on true)
+    Set {
+        cmp: Cmp,
+        dty: Ty,
+        sty: Ty,
+        d: R,
+        a: R,
+        b: R,
+    },
+    /// Predicate logic: `d = a op b`; `not`/`mov` use `b = PSrc::TRUE` with `op = And`.
+    PredOp {
+        op: BoolOp,
+        d: P,
+        a: PSrc,
+        b: PSrc,
+    },
+    /// `selp`-like move of a predicate into a register: `d = p ? 1 : 0` (from `selp` or `mov` of pred).
+    PredToReg {
+        d: R,
+        p: PSrc,
+    },
+    /// `setp.ne.b32 p, r, 0` style move of a register into a predicate.
+    RegToPred {
+        d: P,
+        a: R,
+    },
+    Cvt {
+        dty: Ty,
+        sty: Ty,
+        rnd: Rnd,
+        sat: bool,
+        d: R,
+        a: R,
+    },
+    TestP {
+        prop: TestP,
+        ty: Ty,
+        p: P,
+        a: R,
+    },
+    /// Load: `d[0..vec] = mem[addr + off]`. `addr32`: the address register is 32 bits wide.
+    Ld {
+        space: MemSpace,
+        ty: Ty,
+        vec: u8,
+        addr32: bool,
+        d: [R; 4],
+        addr: R,
+        off: i32,
+    },
+    /// Store: `mem[addr + off] = a[0..vec]`.
+    St {
+        space: MemSpace,
+        ty: Ty,
+        vec: u8,
+        addr32: bool,
+        a: [R; 4],
+        addr: R,
+        off: i32,
+    },
+    /// `atom`/`red`: `d = old` (`d == NO_REG` for `red`).
+    Atom {
+        space: MemSpace,
+        op: AtomOp,
+        ty: Ty,
+        addr32: bool,
+        d: R,
+        addr: R,
+        off: i32,
+        b: R,
+        c: R,
+    },
+    /// `cvta` to/from generic: `d = a + delta_of(space)` (`to_generic`) or the reverse.
+    Cvta {
+        space: MemSpace,
+        to_generic: bool,
+        d: R,
+        a: R,
+    },
+    /// Branch to `target`; `reconv` is the immediate post-dominator (u32::MAX: the function exit).
+    Bra {
+        target: u32,
+        reconv: u32,
+    },
+    /// Thread exit (`exit`, `ret` in a kernel).
+    Exit,
+    Bar {
+        kind: BarKind,
+        id: R,
+        count: R,
+    },
+    Shfl {
+        mode: ShflMode,
+        d: R,
+        p: P,
+        a: R,
+        b: R,
+        c: R,
+    },
+    /// `vote`: ballot writes `d`, the others write predicate `p`.
+    Vote {
+        mode: VoteMode,
+        d: R,
+        p: P,
+        a: PSrc,
+    },
+    /// `activemask.b32 d`
+    ActiveMask {
+        d: R,
+    },
+    /// `%clock`/`%clock64`/`%globaltimer`: the warp's instruction counter.
+    Clock {
+        d: R,
+    },
+    /// `match.any.sync` / `match.all.sync`
+    Match {
+        all: bool,
+        ty: Ty,
+        d: R,
+        p: P,
+        a: R,
+    },
+    /// `mov.b64 d, {a, b}`: `d = a | b << bits` (`bits` = 16 or 32).
+    Pack2 {
+        bits: u8,
+        d: R,
+        a: R,
+        b: R,
+    },
+    /// `mov.b64 {d0, d1}, a`: `d0 = low bits of a`, `d1 = a >> bits`.
+    Unpack2 {
+        bits: u8,
+        d0: R,
+        d1: R,
+        a: R,
+    },
+    /// `lop3.b32 d, a, b, c, lut`
+    Lop3 {
+        d: R,
+        a: R,
+        b: R,
+        c: R,
+        lut: u8,
+    },
+    /// `trap`: the thread faults.
+    Trap,
+    /// membar, fence, prefetch and friends.
+    Nop,
+}
+
+/// An instruction with its guard predicate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Op {
+    /// The instruction.
+    pub inst: Inst,
+    /// Guard (`PSrc::TRUE` when unguarded).
+    pub guard: PSrc,
+}
+
+/// Special registers that are constant per warp (initialised when the warp starts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum Special {
+    Tid(u8),
+    Ntid(u8),
+    Ctaid(u8),
+    Nctaid(u8),
+    LaneId,
+    WarpId,
+    NWarpId,
+    SmId,
+    NSmId,
+    GridId,
+    LaneMaskEq,
+    LaneMaskLe,
+    LaneMaskLt,
+    LaneMaskGe,
+    LaneMaskGt,
+    DynSmemSize,
+    TotalSmemSize,
+}
+
+/// How a pre-initialised row gets its value when a warp starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowInit {
+    /// The same constant in every lane (immediates, symbol addresses).
+    Const(u64),
+    /// A special register.
+    Special(Special),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inst_size_is_pinned() {
+        assert_eq!(std::mem::size_of::<Inst>(), 20);
+        assert_eq!(std::mem::size_of::<Op>(), 24);
+    }
+}

@@ -1,0 +1,1864 @@
+//! Lowering: parsed [`Module`] → [`Program`] (dense registers, resolved labels, inlined device
+//! functions, per-pc source info, shared-memory layout, immediate post-dominators of branches).
+
+use std::collections::HashMap;
+
+use crate::inst::*;
+use crate::parse::{Function, Instruction, Module, Operand, Pos, StateSpace, Stmt, VarDecl};
+
+/// Address of the first module-scope `.global` variable in the emulated global address space.
+pub const GLOBAL_VAR_BASE: u64 = 0x0800_0000;
+
+/// A lowering problem: where, what text, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LowerError {
+    /// Where the offending instruction or declaration is.
+    pub pos: Pos,
+    /// Its text.
+    pub text: String,
+    /// Why it cannot be lowered.
+    pub message: String,
+}
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}: {} (in `{}`)",
+            self.pos.line, self.pos.col, self.message, self.text
+        )
+    }
+}
+
+/// Source location from `.loc`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SrcLoc {
+    /// File index (see [`Program::file_name`]).
+    pub file: u32,
+    /// Line.
+    pub line: u32,
+    /// Column.
+    pub col: u32,
+}
+
+/// Where a lowered instruction came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstInfo {
+    /// 1-based line in the .ptx text.
+    pub ptx_line: u32,
+    /// The PTX instruction text.
+    pub text: String,
+    /// The `.loc` in force, when any.
+    pub loc: Option<SrcLoc>,
+}
+
+/// A shared-memory variable of a kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedVar {
+    /// Name as in the PTX.
+    pub name: String,
+    /// Byte offset in the block's shared window.
+    pub offset: u32,
+    /// Size in bytes (0 for dynamic `extern` arrays).
+    pub size: u32,
+    /// Alignment.
+    pub align: u32,
+    /// Dynamic (`extern .shared x[]`): lives at the dynamic base.
+    pub dynamic: bool,
+}
+
+/// A kernel parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamInfo {
+    /// Name.
+    pub name: String,
+    /// Offset in the parameter buffer.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+    /// Element type name (`u64`, `b8`, ...).
+    pub ty: String,
+}
+
+/// One lowered kernel. Its instructions are `Program::ops[entry..end]` (pcs are program-wide).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kernel {
+    /// Name.
+    pub name: String,
+    /// First pc.
+    pub entry: u32,
+    /// One past the last pc.
+    pub end: u32,
+    /// Parameters.
+    pub params: Vec<ParamInfo>,
+    /// Parameter buffer size.
+    pub param_size: u32,
+    /// Register rows per warp.
+    pub n_rows: u32,
+    /// Rows initialised when a warp starts (constants, symbol addresses, special registers).
+    pub row_init: Vec<(R, RowInit)>,
+    /// Predicates per warp.
+    pub n_preds: u32,
+    /// Shared variables, static ones first in layout order.
+    pub shared: Vec<SharedVar>,
+    /// Bytes of static shared memory.
+    pub static_smem: u32,
+    /// Offset of dynamic shared memory in the window.
+    pub dyn_smem_base: u32,
+    /// Per-thread local memory bytes (local arrays and call parameters).
+    pub local_size: u32,
+    /// `.reqntid`
+    pub reqntid: Option<[u32; 3]>,
+    /// `.maxntid`
+    pub maxntid: Option<[u32; 3]>,
+}
+
+/// A module-scope `.global` or `.const` variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleVar {
+    /// Name.
+    pub name: String,
+    /// `true` for `.const`, `false` for `.global`.
+    pub is_const: bool,
+    /// Global address (for `.global`) or offset in the constant bank (for `.const`).
+    pub addr: u64,
+    /// Size in bytes.
+    pub size: u64,
+}
+
+/// A lowered module.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Program {
+    /// All instructions of all kernels (device functions are inlined).
+    pub ops: Vec<Op>,
+    /// Per-pc source info, parallel to `ops`.
+    pub info: Vec<InstInfo>,
+    /// Kernels.
+    pub kernels: Vec<Kernel>,
+    /// `.file` table.
+    pub files: Vec<(u32, String)>,
+    /// Module-scope `.global`/`.const` variables.
+    pub vars: Vec<ModuleVar>,
+    /// Initial contents of the `.global` variables region at [`GLOBAL_VAR_BASE`].
+    pub global_init: Vec<u8>,
+    /// Initial contents of the constant bank.
+    pub const_bank: Vec<u8>,
+}
+
+impl Program {
+    /// Source info of a pc. Panics if `pc` is out of range (pcs come from this program's events).
+    pub fn inst_info(&self, pc: u32) -> &InstInfo {
+        &self.info[pc as usize]
+    }
+    /// File name of a `.loc` file index.
+    pub fn file_name(&self, idx: u32) -> Option<&str> {
+        self.files
+            .iter()
+            .find(|(i, _)| *i == idx)
+            .map(|(_, n)| n.as_str())
+    }
+    /// Finds a kernel by name.
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Sym {
+    Reg(R, Ty),
+    Pred(P),
+    Shared(u32),
+    Local(u32),
+    CallParam(u32),
+    KParam(u32),
+    Global(u64),
+    Const(u64),
+}
+
+fn elem_size(v: &VarDecl) -> u64 {
+    Ty::parse(&v.ty).map(|t| t.bytes() as u64).unwrap_or(1) * v.vec as u64
+}
+
+fn var_size(v: &VarDecl) -> u64 {
+    v.dims
+        .iter()
+        .fold(elem_size(v), |acc, d| acc.saturating_mul(d.unwrap_or(0)))
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    let a = a.max(1);
+    x.div_ceil(a) * a
+}
+
+fn special(name: &str) -> Option<Special> {
+    let comp = |s: &str| match s {
+        "x" => Some(0u8),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    };
+    if let Some((base, c)) = name.split_once('.') {
+        let c = comp(c)?;
+        return Some(match base {
+            "%tid" => Special::Tid(c),
+            "%ntid" => Special::Ntid(c),
+            "%ctaid" => Special::Ctaid(c),
+            "%nctaid" => Special::Nctaid(c),
+            _ => return None,
+        });
+    }
+    Some(match name {
+        "%laneid" => Special::LaneId,
+        "%warpid" => Special::WarpId,
+        "%nwarpid" => Special::NWarpId,
+        "%smid" => Special::SmId,
+        "%nsmid" => Special::NSmId,
+        "%gridid" => Special::GridId,
+        "%lanemask_eq" => Special::LaneMaskEq,
+        "%lanemask_le" => Special::LaneMaskLe,
+        "%lanemask_lt" => Special::LaneMaskLt,
+        "%lanemask_ge" => Special::LaneMaskGe,
+        "%lanemask_gt" => Special::LaneMaskGt,
+        "%dynamic_smem_size" => Special::DynSmemSize,
+        "%total_smem_size" => Special::TotalSmemSize,
+        _ => return None,
+    })
+}
+
+struct KCtx<'m> {
+    module: &'m Module,
+    module_syms: &'m HashMap<String, Sym>,
+    ops: Vec<Op>,
+    info: Vec<InstInfo>,
+    n_rows: u32,
+    row_init: Vec<(R, RowInit)>,
+    const_rows: HashMap<(u64, bool), R>,
+    n_preds: u32,
+    shared: Vec<SharedVar>,
+    shared_end: u64,
+    dyn_align: u32,
+    has_dyn: Vec<String>,
+    local_end: u64,
+    scopes: Vec<HashMap<String, Sym>>,
+    errors: Vec<LowerError>,
+    loc: Option<SrcLoc>,
+    cur_pos: Pos,
+    cur_text: String,
+    depth: u32,
+}
+
+/// Lowering result for one call instance.
+struct Instance {
+    labels: HashMap<String, u32>,
+    fixups: Vec<(usize, String, Pos, String)>,
+    ret_fixups: Vec<usize>,
+    is_kernel: bool,
+}
+
+type LResult<T> = Result<T, ()>;
+
+impl<'m> KCtx<'m> {
+    fn err<T>(&mut self, msg: impl Into<String>) -> LResult<T> {
+        self.errors.push(LowerError {
+            pos: self.cur_pos,
+            text: self.cur_text.clone(),
+            message: msg.into(),
+        });
+        Err(())
+    }
+    fn new_row(&mut self) -> LResult<R> {
+        if self.n_rows >= (u16::MAX - 1) as u32 {
+            return self.err("too many registers (limit 65534 rows)");
+        }
+        self.n_rows += 1;
+        Ok((self.n_rows - 1) as R)
+    }
+    fn new_pred(&mut self) -> LResult<P> {
+        if self.n_preds >= (u16::MAX - 1) as u32 {
+            return self.err("too many predicates");
+        }
+        self.n_preds += 1;
+        Ok((self.n_preds - 1) as P)
+    }
+    fn const_row(&mut self, v: u64) -> LResult<R> {
+        if let Some(&r) = self.const_rows.get(&(v, false)) {
+            return Ok(r);
+        }
+        let r = self.new_row()?;
+        self.row_init.push((r, RowInit::Const(v)));
+        self.const_rows.insert((v, false), r);
+        Ok(r)
+    }
+    fn special_row(&mut self, s: Special) -> LResult<R> {
+        let r = self.new_row()?;
+        self.row_init.push((r, RowInit::Special(s)));
+        Ok(r)
+    }
+    fn lookup(&self, name: &str) -> Option<Sym> {
+        for s in self.scopes.iter().rev() {
+            if let Some(v) = s.get(name) {
+                return Some(*v);
+            }
+        }
+        self.module_syms.get(name).copied()
+    }
+    fn declare(&mut self, name: String, s: Sym) {
+        if let Some(top) = self.scopes.last_mut() {
+            top.insert(name, s);
+        }
+    }
+    fn alloc_shared(&mut self, v: &VarDecl) -> u32 {
+        let align = if v.align > 0 { v.align as u64 } else { elem_size(v) };
+        if v.dims.first() == Some(&None) || (v.is_extern && v.dims.is_empty()) {
+            self.dyn_align = self.dyn_align.max(align as u32);
+            self.has_dyn.push(v.name.clone());
+            self.shared.push(SharedVar {
+                name: v.name.clone(),
+                offset: 0,
+                size: 0,
+                align: align as u32,
+                dynamic: true,
+            });
+            return u32::MAX; // patched at the end
+        }
+        let off = align_up(self.shared_end, align);
+        let size = var_size(v);
+        self.shared_end = off + size;
+        self.shared.push(SharedVar {
+            name: v.name.clone(),
+            offset: off as u32,
+            size: size as u32,
+            align: align as u32,
+            dynamic: false,
+        });
+        off as u32
+    }
+    fn alloc_local(&mut self, size: u64, align: u64) -> u32 {
+        let off = align_up(self.local_end, align.max(1));
+        self.local_end = off + size;
+        off as u32
+    }
+
+    // ----- operands -----
+
+    fn src(&mut self, o: &Operand, ty: Ty) -> LResult<R> {
+        match o {
+            Operand::Name(n) => match self.lookup(n) {
+                Some(Sym::Reg(r, _)) => Ok(r),
+                Some(Sym::Pred(_)) => self.err(format!("predicate `{n}` used as a value")),
+                Some(Sym::Shared(o)) => {
+                    if o == u32::MAX {
+                        // dynamic shared: patched rows are created later
+                        self.dyn_row()
+                    } else {
+                        self.const_row(o as u64)
+                    }
+                }
+                Some(Sym::Local(o) | Sym::CallParam(o) | Sym::KParam(o)) => self.const_row(o as u64),
+                Some(Sym::Global(a) | Sym::Const(a)) => self.const_row(a),
+                None => match special(n) {
+                    Some(s) => self.special_row(s),
+                    None => self.err(format!("unknown name `{n}`")),
+                },
+            },
+            Operand::Int(v) => {
+                let v = match ty {
+                    Ty::F32 => (*v as i64 as f32).to_bits() as u64,
+                    Ty::F64 => (*v as i64 as f64).to_bits(),
+                    _ => *v,
+                };
+                self.const_row(v)
+            }
+            Operand::F32(b) => {
+                let v = if ty == Ty::F64 {
+                    (f32::from_bits(*b) as f64).to_bits()
+                } else {
+                    *b as u64
+                };
+                self.const_row(v)
+            }
+            Operand::F64(b) => {
+                let v = if ty == Ty::F32 {
+                    (f64::from_bits(*b) as f32).to_bits() as u64
+                } else {
+                    *b
+                };
+                self.const_row(v)
+            }
+            Operand::Addr { base: Some(n), off } => {
+                // `sym+off` as a value
+                let r = self.src(&Operand::Name(n.clone()), ty)?;
+                if *off == 0 {
+                    return Ok(r);
+                }
+                match self.row_init.iter().find(|(x, _)| *x == r) {
+                    Some((_, RowInit::Const(v))) => {
+                        let v = v.wrapping_add(*off as u64);
+                        self.const_row(v)
+                    }
+                    _ => self.err("`name+offset` is only supported for symbols"),
+                }
+            }
+            _ => self.err("unsupported source operand"),
+        }
+    }
+    fn dyn_row(&mut self) -> LResult<R> {
+        if let Some(&r) = self.const_rows.get(&(0, true)) {
+            return Ok(r);
+        }
+        let r = self.new_row()?;
+        self.row_init.push((r, RowInit::Const(u64::MAX)));
+        self.const_rows.insert((0, true), r);
+        Ok(r)
+    }
+    fn dst(&mut self, o: &Operand) -> LResult<R> {
+        match o {
+            Operand::Name(n) => match self.lookup(n) {
+                Some(Sym::Reg(r, _)) => Ok(r),
+                _ => self.err(format!("`{n}` is not a writable register")),
+            },
+            Operand::Sink => self.new_row(),
+            _ => self.err("expected a destination register"),
+        }
+    }
+    fn psrc(&mut self, o: &Operand) -> LResult<PSrc> {
+        let (n, neg) = match o {
+            Operand::Name(n) => (n, false),
+            Operand::NotName(n) => (n, true),
+            Operand::Int(v) => {
+                return Ok(PSrc {
+                    idx: PRED_TRUE,
+                    neg: *v == 0,
+                });
+            }
+            _ => return self.err("expected a predicate"),
+        };
+        match self.lookup(n) {
+            Some(Sym::Pred(p)) => Ok(PSrc { idx: p, neg }),
+            _ => self.err(format!("`{n}` is not a predicate")),
+        }
+    }
+    fn pdst(&mut self, o: &Operand) -> LResult<P> {
+        match o {
+            Operand::Name(n) => match self.lookup(n) {
+                Some(Sym::Pred(p)) => Ok(p),
+                _ => self.err(format!("`{n}` is not a predicate")),
+            },
+            Operand::Sink => self.new_pred(),
+            _ => self.err("expected a predicate destination"),
+        }
+    }
+    /// Address operand → (space implied by a symbol base, base row, offset, addr32).
+    fn addr(&mut self, o: &Operand) -> LResult<(Option<MemSpace>, R, i32, bool)> {
+        let Operand::Addr { base, off } = o else {
+            return self.err("expected an address `[...]`");
+        };
+        let mut off = *off;
+        let (space, row, a32) = match base {
+            None => (None, self.const_row(0)?, false),
+            Some(n) => match self.lookup(n) {
+                Some(Sym::Reg(r, t)) => (None, r, t.bytes() <= 4),
+                Some(Sym::Shared(o)) => {
+                    if o == u32::MAX {
+                        (Some(MemSpace::Shared), self.dyn_row()?, false)
+                    } else {
+                        off += o as i64;
+                        (Some(MemSpace::Shared), self.const_row(0)?, false)
+                    }
+                }
+                Some(Sym::Local(o)) => {
+                    off += o as i64;
+                    (Some(MemSpace::Local), self.const_row(0)?, false)
+                }
+                Some(Sym::CallParam(o)) => {
+                    off += o as i64;
+                    (Some(MemSpace::CallParam), self.const_row(0)?, false)
+                }
+                Some(Sym::KParam(o)) => {
+                    off += o as i64;
+                    (Some(MemSpace::KernelParam), self.const_row(0)?, false)
+                }
+                Some(Sym::Global(a)) => (Some(MemSpace::Global), self.const_row(a)?, false),
+                Some(Sym::Const(a)) => {
+                    off += a as i64;
+                    (Some(MemSpace::Const), self.const_row(0)?, false)
+                }
+                Some(Sym::Pred(_)) => return self.err("predicate used as an address"),
+                None => return self.err(format!("unknown name `{n}` in address")),
+            },
+        };
+        let Ok(off) = i32::try_from(off) else {
+            return self.err("address offset out of range");
+        };
+        Ok((space, row, off, a32))
+    }
+
+    fn push(&mut self, inst: Inst, guard: PSrc) {
+        self.ops.push(Op { inst, guard });
+        self.info.push(InstInfo {
+            ptx_line: self.cur_pos.line,
+            text: self.cur_text.clone(),
+            loc: self.loc,
+        });
+    }
+
+    fn body(&mut self, f: &'m Function, bind: HashMap<String, Sym>, is_kernel: bool) {
+        let Some(body) = &f.body else {
+            self.cur_pos = f.pos;
+            self.cur_text = f.name.clone();
+            let _ = self.err::<()>(format!("function `{}` has no body", f.name));
+            return;
+        };
+        self.scopes.push(bind);
+        let mut inst = Instance {
+            labels: HashMap::new(),
+            fixups: Vec::new(),
+            ret_fixups: Vec::new(),
+            is_kernel,
+        };
+        let saved_scopes = self.scopes.len();
+        for s in body {
+            match s {
+                Stmt::Reg(d) => {
+                    self.cur_pos = d.pos;
+                    self.cur_text = format!(".reg .{}", d.ty);
+                    let Some(ty) = Ty::parse(&d.ty) else {
+                        let _ = self.err::<()>(format!("unknown register type `.{}`", d.ty));
+                        continue;
+                    };
+                    if d.vec != 1 {
+                        let _ = self.err::<()>("vector registers are not supported");
+                        continue;
+                    }
+                    for (name, count) in &d.names {
+                        let names: Vec<String> = match count {
+                            Some(c) => (0..*c).map(|i| format!("{name}{i}")).collect(),
+                            None => vec![name.clone()],
+                        };
+                        for n in names {
+                            let sym = if ty == Ty::Pred {
+                                match self.new_pred() {
+                                    Ok(p) => Sym::Pred(p),
+                                    Err(()) => return,
+                                }
+                            } else {
+                                match self.new_row() {
+                                    Ok(r) => Sym::Reg(r, ty),
+                                    Err(()) => return,
+                                }
+                            };
+                            self.declare(n, sym);
+                        }
+                    }
+                }
+                Stmt::Var(v) => {
+                    self.cur_pos = v.pos;
+                    self.cur_text = v.name.clone();
+                    let sym = match v.space {
+                        StateSpace::Shared => Sym::Shared(self.alloc_shared(v)),
+                        StateSpace::Local => {
+                            let a = if v.align > 0 { v.align as u64 } else { elem_size(v) };
+                            Sym::Local(self.alloc_local(var_size(v), a))
+                        }
+                        StateSpace::Param => {
+                            let a = if v.align > 0 { v.align as u64 } else { elem_size(v) };
+                            Sym::CallParam(self.alloc_local(var_size(v), a))
+                        }
+                        _ => {
+                            let _ =
+                                self.err::<()>("function-scope .global/.const variables are not supported");
+                            continue;
+                        }
+                    };
+                    self.declare(v.name.clone(), sym);
+                }
+                Stmt::Label(n, _) => {
+                    inst.labels.insert(n.clone(), self.ops.len() as u32);
+                }
+                Stmt::Loc { file, line, col } => {
+                    self.loc = Some(SrcLoc {
+                        file: *file,
+                        line: *line,
+                        col: *col,
+                    });
+                }
+                Stmt::Open => self.scopes.push(HashMap::new()),
+                Stmt::Close => {
+                    if self.scopes.len() > saved_scopes {
+                        self.scopes.pop();
+                    }
+                }
+                Stmt::Inst(i) => {
+                    self.cur_pos = i.pos;
+                    self.cur_text = i.text.clone();
+                    let _ = self.inst(i, &mut inst);
+                }
+            }
+        }
+        while self.scopes.len() >= saved_scopes {
+            self.scopes.pop();
+        }
+        let end = self.ops.len() as u32;
+        for (at, label, pos, text) in inst.fixups {
+            match inst.labels.get(&label) {
+                Some(&pc) => {
+                    if let Inst::Bra { target, .. } = &mut self.ops[at].inst {
+                        *target = pc;
+                    }
+                }
+                None => self.errors.push(LowerError {
+                    pos,
+                    text,
+                    message: format!("unknown label `{label}`"),
+                }),
+            }
+        }
+        for at in inst.ret_fixups {
+            if let Inst::Bra { target, .. } = &mut self.ops[at].inst {
+                *target = end;
+            }
+        }
+    }
+
+    fn inst(&mut self, i: &'m Instruction, ctx: &mut Instance) -> LResult<()> {
+        let guard = match &i.pred {
+            None => PSrc::TRUE,
+            Some((neg, n)) => match self.lookup(n) {
+                Some(Sym::Pred(p)) => PSrc { idx: p, neg: *neg },
+                _ => return self.err(format!("guard `{n}` is not a predicate")),
+            },
+        };
+        let parts: Vec<&str> = i.opcode.split('.').collect();
+        let base = parts[0];
+        let mods = &parts[1..];
+        let has = |m: &str| mods.contains(&m);
+        let tys: Vec<Ty> = mods.iter().filter_map(|m| Ty::parse(m)).collect();
+        let ty = tys.last().copied();
+        let ops = &i.operands;
+        let n = ops.len();
+        let need = |s: &mut Self, k: usize| -> LResult<()> {
+            if n < k {
+                s.err(format!("`{}` needs {k} operands, got {n}", i.opcode))
+            } else {
+                Ok(())
+            }
+        };
+        let need_ty = |s: &mut Self| -> LResult<Ty> {
+            match ty {
+                Some(t) => Ok(t),
+                None => s.err(format!("`{}` has no type suffix", i.opcode)),
+            }
+        };
+        let space_of = |mods: &[&str]| -> Option<MemSpace> {
+            for m in mods {
+                let m = m.split("::").next().unwrap_or("");
+                match m {
+                    "shared" => return Some(MemSpace::Shared),
+                    "global" => return Some(MemSpace::Global),
+                    "local" => return Some(MemSpace::Local),
+                    "const" => return Some(MemSpace::Const),
+                    "param" => return Some(MemSpace::KernelParam),
+                    _ => {}
+                }
+            }
+            None
+        };
+        match base {
+            "mov" => {
+                need(self, 2)?;
+                let t = need_ty(self)?;
+                if t == Ty::Pred {
+                    let d = self.pdst(&ops[0])?;
+                    let a = self.psrc(&ops[1])?;
+                    self.push(
+                        Inst::PredOp {
+                            op: BoolOp::And,
+                            d,
+                            a,
+                            b: PSrc::TRUE,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
+                match (&ops[0], &ops[1]) {
+                    (Operand::Vector(v), a) => {
+                        if v.len() != 2 {
+                            return self.err("only 2-element unpacking is supported");
+                        }
+                        let bits = (t.bytes() * 4) as u8;
+                        let d0 = self.dst(&v[0])?;
+                        let d1 = self.dst(&v[1])?;
+                        let a = self.src(a, t)?;
+                        self.push(Inst::Unpack2 { bits, d0, d1, a }, guard);
+                    }
+                    (d, Operand::Vector(v)) => {
+                        if v.len() != 2 {
+                            return self.err("only 2-element packing is supported");
+                        }
+                        let bits = (t.bytes() * 4) as u8;
+                        let d = self.dst(d)?;
+                        let a = self.src(&v[0], t)?;
+                        let b = self.src(&v[1], t)?;
+                        self.push(Inst::Pack2 { bits, d, a, b }, guard);
+                    }
+                    (d, Operand::Name(s)) if matches!(s.as_str(), "%clock" | "%clock64" | "%globaltimer") => {
+                        let d = self.dst(d)?;
+                        self.push(Inst::Clock { d }, guard);
+                    }
+                    (d, a) => {
+                        let d = self.dst(d)?;
+                        let a = self.src(a, t)?;
+                        self.push(
+                            Inst::Un {
+                                op: UnOp::Mov,
+                                ty: t,
+                                d,
+                                a,
+                            },
+                            guard,
+                        );
+                    }
+                }
+            }
+            "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr"
+            | "copysign" | "mul24" => {
+                need(self, 3)?;
+                let t = need_ty(self)?;
+                if t == Ty::Pred {
+                    let op = match base {
+                        "and" => BoolOp::And,
+                        "or" => BoolOp::Or,
+                        "xor" => BoolOp::Xor,
+                        _ => return self.err(format!("`{}` is not a predicate op", i.opcode)),
+                    };
+                    let d = self.pdst(&ops[0])?;
+                    let a = self.psrc(&ops[1])?;
+                    let b = self.psrc(&ops[2])?;
+                    self.push(Inst::PredOp { op, d, a, b }, guard);
+                    return Ok(());
+                }
+                let op = match base {
+                    "add" if has("sat") => BinOp::AddSat,
+                    "add" => BinOp::Add,
+                    "sub" if has("sat") => BinOp::SubSat,
+                    "sub" => BinOp::Sub,
+                    "mul" if has("hi") => BinOp::MulHi,
+                    "mul" if has("wide") => BinOp::MulWide,
+                    "mul" => BinOp::MulLo,
+                    "mul24" if has("lo") => BinOp::Mul24Lo,
+                    "div" => BinOp::Div,
+                    "rem" => BinOp::Rem,
+                    "min" => BinOp::Min,
+                    "max" => BinOp::Max,
+                    "and" => BinOp::And,
+                    "or" => BinOp::Or,
+                    "xor" => BinOp::Xor,
+                    "shl" => BinOp::Shl,
+                    "shr" => BinOp::Shr,
+                    "copysign" => BinOp::CopySign,
+                    _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
+                };
+                if t == Ty::F16 {
+                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
+                }
+                let d = self.dst(&ops[0])?;
+                let bt = if matches!(op, BinOp::Shl | BinOp::Shr) {
+                    Ty::U32
+                } else {
+                    t
+                };
+                let a = self.src(&ops[1], t)?;
+                let b = self.src(&ops[2], bt)?;
+                self.push(Inst::Bin { op, ty: t, d, a, b }, guard);
+            }
+            "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" | "rcp" | "sqrt" | "rsqrt" | "ex2"
+            | "lg2" | "sin" | "cos" | "tanh" | "bfind" => {
+                need(self, 2)?;
+                let t = need_ty(self)?;
+                if t == Ty::Pred {
+                    if base != "not" {
+                        return self.err(format!("`{}` is not a predicate op", i.opcode));
+                    }
+                    let d = self.pdst(&ops[0])?;
+                    let a = self.psrc(&ops[1])?;
+                    let a = PSrc { neg: !a.neg, ..a };
+                    self.push(
+                        Inst::PredOp {
+                            op: BoolOp::And,
+                            d,
+                            a,
+                            b: PSrc::TRUE,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
+                if t == Ty::F16 {
+                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
+                }
+                let op = match base {
+                    "neg" => UnOp::Neg,
+                    "abs" => UnOp::Abs,
+                    "not" => UnOp::Not,
+                    "cnot" => UnOp::Cnot,
+                    "popc" => UnOp::Popc,
+                    "clz" => UnOp::Clz,
+                    "brev" => UnOp::Brev,
+                    "rcp" => UnOp::Rcp,
+                    "sqrt" => UnOp::Sqrt,
+                    "rsqrt" => UnOp::Rsqrt,
+                    "ex2" => UnOp::Ex2,
+                    "lg2" => UnOp::Lg2,
+                    "sin" => UnOp::Sin,
+                    "cos" => UnOp::Cos,
+                    "tanh" => UnOp::Tanh,
+                    _ => UnOp::Bfind,
+                };
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], t)?;
+                self.push(Inst::Un { op, ty: t, d, a }, guard);
+            }
+            "mad" | "fma" | "bfe" | "sad" | "prmt" | "slct" | "mad24" => {
+                need(self, 4)?;
+                let t = if base == "slct" {
+                    match tys.first() {
+                        Some(t) => *t,
+                        None => return self.err("`slct` needs types"),
+                    }
+                } else {
+                    need_ty(self)?
+                };
+                if t == Ty::F16 {
+                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
+                }
+                let op = match base {
+                    "mad" if t.float() => TernOp::Fma,
+                    "mad" if has("hi") => TernOp::MadHi,
+                    "mad" if has("wide") => TernOp::MadWide,
+                    "mad" => TernOp::MadLo,
+                    "fma" => TernOp::Fma,
+                    "bfe" => TernOp::Bfe,
+                    "sad" => TernOp::Sad,
+                    "prmt" => {
+                        if mods.len() > 1 {
+                            return self.err(format!("unsupported instruction `{}` (prmt modes)", i.opcode));
+                        }
+                        TernOp::Prmt
+                    }
+                    "mad24" => TernOp::Mad24Lo,
+                    _ => TernOp::Slct,
+                };
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], t)?;
+                let (bt, ct) = match op {
+                    TernOp::Bfe => (Ty::U32, Ty::U32),
+                    TernOp::MadWide => {
+                        let w = if t.signed() { Ty::S64 } else { Ty::U64 };
+                        (t, if t.bytes() == 4 { w } else { t })
+                    }
+                    TernOp::Slct => (t, tys.get(1).copied().unwrap_or(Ty::S32)),
+                    _ => (t, t),
+                };
+                let b = self.src(&ops[2], bt)?;
+                let c = self.src(&ops[3], ct)?;
+                let ty = if op == TernOp::Slct {
+                    // encode the selector type in the float flag: f32 selector → use F32 marker
+                    if ct == Ty::F32 {
+                        return self.push_slct_f(t, d, a, b, c, guard);
+                    }
+                    t
+                } else {
+                    t
+                };
+                self.push(Inst::Tern { op, ty, d, a, b, c }, guard);
+            }
+            "bfi" => {
+                need(self, 5)?;
+                let t = need_ty(self)?;
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], t)?;
+                let b = self.src(&ops[2], t)?;
+                let pos = self.src(&ops[3], Ty::U32)?;
+                let len = self.src(&ops[4], Ty::U32)?;
+                self.push(
+                    Inst::Bfi {
+                        ty: t,
+                        d,
+                        a,
+                        b,
+                        pos,
+                        len,
+                    },
+                    guard,
+                );
+            }
+            "lop3" => {
+                need(self, 5)?;
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], Ty::U32)?;
+                let b = self.src(&ops[2], Ty::U32)?;
+                let c = self.src(&ops[3], Ty::U32)?;
+                let Operand::Int(lut) = ops[4] else {
+                    return self.err("lop3 needs an immediate LUT");
+                };
+                self.push(
+                    Inst::Lop3 {
+                        d,
+                        a,
+                        b,
+                        c,
+                        lut: lut as u8,
+                    },
+                    guard,
+                );
+            }
+            "selp" => {
+                need(self, 4)?;
+                let t = need_ty(self)?;
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], t)?;
+                let b = self.src(&ops[2], t)?;
+                let p = self.psrc(&ops[3])?;
+                self.push(Inst::Selp { ty: t, d, a, b, p }, guard);
+            }
+            "setp" | "set" => {
+                need(self, 3)?;
+                let Some(cmp) = mods.first().and_then(|m| parse_cmp(m)) else {
+                    return self.err(format!("unknown comparison in `{}`", i.opcode));
+                };
+                let bop = mods.iter().find_map(|m| match *m {
+                    "and" => Some(BoolOp::And),
+                    "or" => Some(BoolOp::Or),
+                    "xor" => Some(BoolOp::Xor),
+                    _ => None,
+                });
+                if base == "set" {
+                    if bop.is_some() || tys.len() != 2 {
+                        return self.err(format!("unsupported instruction `{}`", i.opcode));
+                    }
+                    let d = self.dst(&ops[0])?;
+                    let a = self.src(&ops[1], tys[1])?;
+                    let b = self.src(&ops[2], tys[1])?;
+                    self.push(
+                        Inst::Set {
+                            cmp,
+                            dty: tys[0],
+                            sty: tys[1],
+                            d,
+                            a,
+                            b,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
+                let t = need_ty(self)?;
+                if t == Ty::F16 {
+                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
+                }
+                let (p, q) = match &ops[0] {
+                    Operand::Pair(a, b) => (
+                        self.pdst(&Operand::Name(a.clone()))?,
+                        self.pdst(&Operand::Name(b.clone()))?,
+                    ),
+                    o => (self.pdst(o)?, PRED_TRUE),
+                };
+                let a = self.src(&ops[1], t)?;
+                let b = self.src(&ops[2], t)?;
+                let c = if bop.is_some() {
+                    need(self, 4)?;
+                    self.psrc(&ops[3])?
+                } else {
+                    PSrc::TRUE
+                };
+                self.push(
+                    Inst::Setp {
+                        cmp,
+                        ty: t,
+                        p,
+                        q,
+                        a,
+                        b,
+                        bop,
+                        c,
+                    },
+                    guard,
+                );
+            }
+            "cvt" => {
+                need(self, 2)?;
+                if tys.len() != 2 {
+                    return self.err(format!("`{}` needs two types", i.opcode));
+                }
+                if tys.contains(&Ty::F16) {
+                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
+                }
+                let rnd = mods
+                    .iter()
+                    .find_map(|m| {
+                        Some(match *m {
+                            "rn" => Rnd::Rn,
+                            "rz" => Rnd::Rz,
+                            "rm" => Rnd::Rm,
+                            "rp" => Rnd::Rp,
+                            "rni" => Rnd::Rni,
+                            "rzi" => Rnd::Rzi,
+                            "rmi" => Rnd::Rmi,
+                            "rpi" => Rnd::Rpi,
+                            _ => return None,
+                        })
+                    })
+                    .unwrap_or(Rnd::Default);
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], tys[1])?;
+                self.push(
+                    Inst::Cvt {
+                        dty: tys[0],
+                        sty: tys[1],
+                        rnd,
+                        sat: has("sat"),
+                        d,
+                        a,
+                    },
+                    guard,
+                );
+            }
+            "testp" => {
+                need(self, 2)?;
+                let t = need_ty(self)?;
+                let prop = match mods.first().copied() {
+                    Some("finite") => TestP::Finite,
+                    Some("infinite") => TestP::Infinite,
+                    Some("number") => TestP::Number,
+                    Some("notanumber") => TestP::NotANumber,
+                    Some("normal") => TestP::Normal,
+                    Some("subnormal") => TestP::Subnormal,
+                    _ => return self.err(format!("unknown property in `{}`", i.opcode)),
+                };
+                let p = self.pdst(&ops[0])?;
+                let a = self.src(&ops[1], t)?;
+                self.push(Inst::TestP { prop, ty: t, p, a }, guard);
+            }
+            "cvta" => {
+                need(self, 2)?;
+                let to = has("to");
+                let Some(space) = space_of(mods) else {
+                    return self.err(format!("`{}` has no state space", i.opcode));
+                };
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], Ty::U64)?;
+                self.push(
+                    Inst::Cvta {
+                        space,
+                        to_generic: !to,
+                        d,
+                        a,
+                    },
+                    guard,
+                );
+            }
+            "ld" | "ldu" | "st" => {
+                need(self, 2)?;
+                let t = need_ty(self)?;
+                let vec = mods
+                    .iter()
+                    .find_map(|m| match *m {
+                        "v2" => Some(2u8),
+                        "v4" => Some(4),
+                        "v8" => Some(8),
+                        _ => None,
+                    })
+                    .unwrap_or(1);
+                if vec > 4 {
+                    return self.err("`.v8` accesses are not supported");
+                }
+                let is_st = base == "st";
+                let (ao, vo) = if is_st {
+                    (&ops[0], &ops[1])
+                } else {
+                    (&ops[1], &ops[0])
+                };
+                let (sym_space, addr, off, a32) = self.addr(ao)?;
+                let mut space = space_of(mods).unwrap_or(MemSpace::Generic);
+                if space == MemSpace::KernelParam {
+                    space = match sym_space {
+                        Some(MemSpace::CallParam) => MemSpace::CallParam,
+                        Some(MemSpace::KernelParam) => MemSpace::KernelParam,
+                        _ => {
+                            return self.err("param access needs a parameter symbol");
+                        }
+                    };
+                }
+                if let (Some(s), false) = (sym_space, space == MemSpace::Generic)
+                    && s != space
+                    && !(s == MemSpace::Global && space == MemSpace::Global)
+                {
+                    return self.err("address symbol is not in the instruction's state space");
+                }
+                if space == MemSpace::Generic
+                    && let Some(s) = sym_space
+                {
+                    space = s;
+                }
+                let regs: Vec<&Operand> = match vo {
+                    Operand::Vector(v) => v.iter().collect(),
+                    o => vec![o],
+                };
+                if regs.len() != vec as usize {
+                    return self.err("vector operand size does not match the `.vN` modifier");
+                }
+                let mut rr = [NO_REG; 4];
+                for (k, r) in regs.iter().enumerate() {
+                    rr[k] = if is_st { self.src(r, t)? } else { self.dst(r)? };
+                }
+                if is_st {
+                    self.push(
+                        Inst::St {
+                            space,
+                            ty: t,
+                            vec,
+                            addr32: a32,
+                            a: rr,
+                            addr,
+                            off,
+                        },
+                        guard,
+                    );
+                } else {
+                    self.push(
+                        Inst::Ld {
+                            space,
+                            ty: t,
+                            vec,
+                            addr32: a32,
+                            d: rr,
+                            addr,
+                            off,
+                        },
+                        guard,
+                    );
+                }
+            }
+            "atom" | "red" => {
+                let t = need_ty(self)?;
+                let Some(op) = mods.iter().find_map(|m| {
+                    Some(match *m {
+                        "add" => AtomOp::Add,
+                        "min" => AtomOp::Min,
+                        "max" => AtomOp::Max,
+                        "and" => AtomOp::And,
+                        "or" => AtomOp::Or,
+                        "xor" => AtomOp::Xor,
+                        "exch" => AtomOp::Exch,
+                        "cas" => AtomOp::Cas,
+                        "inc" => AtomOp::Inc,
+                        "dec" => AtomOp::Dec,
+                        _ => return None,
+                    })
+                }) else {
+                    return self.err(format!("unknown atomic operation in `{}`", i.opcode));
+                };
+                if has("v2") || has("v4") || t == Ty::F16 {
+                    return self.err(format!("unsupported instruction `{}`", i.opcode));
+                }
+                let is_red = base == "red";
+                let k = if is_red { 0 } else { 1 };
+                need(self, k + 2 + usize::from(op == AtomOp::Cas))?;
+                let d = if is_red { NO_REG } else { self.dst(&ops[0])? };
+                let (sym_space, addr, off, a32) = self.addr(&ops[k])?;
+                let mut space = space_of(mods).unwrap_or(MemSpace::Generic);
+                if space == MemSpace::Generic
+                    && let Some(s) = sym_space
+                {
+                    space = s;
+                }
+                if !matches!(space, MemSpace::Shared | MemSpace::Global | MemSpace::Generic) {
+                    return self.err("atomics are supported on shared and global memory only");
+                }
+                let b = self.src(&ops[k + 1], t)?;
+                let c = if op == AtomOp::Cas {
+                    self.src(&ops[k + 2], t)?
+                } else {
+                    NO_REG
+                };
+                self.push(
+                    Inst::Atom {
+                        space,
+                        op,
+                        ty: t,
+                        addr32: a32,
+                        d,
+                        addr,
+                        off,
+                        b,
+                        c,
+                    },
+                    guard,
+                );
+            }
+            "bra" | "brx" => {
+                if base == "brx" {
+                    return self.err("unsupported instruction `brx.idx`");
+                }
+                need(self, 1)?;
+                let Operand::Name(l) = &ops[0] else {
+                    return self.err("branch target must be a label");
+                };
+                ctx.fixups
+                    .push((self.ops.len(), l.clone(), i.pos, i.text.clone()));
+                self.push(
+                    Inst::Bra {
+                        target: u32::MAX,
+                        reconv: u32::MAX,
+                    },
+                    guard,
+                );
+            }
+            "ret" => {
+                if ctx.is_kernel {
+                    self.push(Inst::Exit, guard);
+                } else {
+                    ctx.ret_fixups.push(self.ops.len());
+                    self.push(
+                        Inst::Bra {
+                            target: u32::MAX,
+                            reconv: u32::MAX,
+                        },
+                        guard,
+                    );
+                }
+            }
+            "exit" => self.push(Inst::Exit, guard),
+            "trap" | "brkpt" => self.push(Inst::Trap, guard),
+            "bar" | "barrier" => {
+                let kind = if has("warp") {
+                    BarKind::Warp
+                } else if has("arrive") {
+                    BarKind::Arrive
+                } else if has("sync") || (base == "bar" && mods.is_empty()) {
+                    BarKind::Sync
+                } else {
+                    return self.err(format!("unsupported instruction `{}`", i.opcode));
+                };
+                let id = match ops.first() {
+                    Some(o) if kind != BarKind::Warp => self.src(o, Ty::U32)?,
+                    _ => self.const_row(0)?,
+                };
+                let count = match ops.get(1) {
+                    Some(o) if kind != BarKind::Warp => self.src(o, Ty::U32)?,
+                    _ => NO_REG,
+                };
+                self.push(Inst::Bar { kind, id, count }, guard);
+            }
+            "membar" | "fence" | "prefetch" | "prefetchu" | "nanosleep" | "pmevent" => {
+                self.push(Inst::Nop, guard)
+            }
+            "shfl" => {
+                need(self, 4)?;
+                let mode = match mods.iter().find_map(|m| match *m {
+                    "up" => Some(ShflMode::Up),
+                    "down" => Some(ShflMode::Down),
+                    "bfly" => Some(ShflMode::Bfly),
+                    "idx" => Some(ShflMode::Idx),
+                    _ => None,
+                }) {
+                    Some(m) => m,
+                    None => return self.err("unknown shfl mode"),
+                };
+                let (d, p) = match &ops[0] {
+                    Operand::Pair(a, b) => (
+                        self.dst(&Operand::Name(a.clone()))?,
+                        self.pdst(&Operand::Name(b.clone()))?,
+                    ),
+                    o => (self.dst(o)?, PRED_TRUE),
+                };
+                let a = self.src(&ops[1], Ty::U32)?;
+                let b = self.src(&ops[2], Ty::U32)?;
+                let c = self.src(&ops[3], Ty::U32)?;
+                self.push(Inst::Shfl { mode, d, p, a, b, c }, guard);
+            }
+            "vote" => {
+                need(self, 2)?;
+                let mode = match mods.iter().find_map(|m| match *m {
+                    "all" => Some(VoteMode::All),
+                    "any" => Some(VoteMode::Any),
+                    "uni" => Some(VoteMode::Uni),
+                    "ballot" => Some(VoteMode::Ballot),
+                    _ => None,
+                }) {
+                    Some(m) => m,
+                    None => return self.err("unknown vote mode"),
+                };
+                let a = self.psrc(&ops[1])?;
+                if mode == VoteMode::Ballot {
+                    let d = self.dst(&ops[0])?;
+                    self.push(
+                        Inst::Vote {
+                            mode,
+                            d,
+                            p: PRED_TRUE,
+                            a,
+                        },
+                        guard,
+                    );
+                } else {
+                    let p = self.pdst(&ops[0])?;
+                    self.push(
+                        Inst::Vote {
+                            mode,
+                            d: NO_REG,
+                            p,
+                            a,
+                        },
+                        guard,
+                    );
+                }
+            }
+            "activemask" => {
+                need(self, 1)?;
+                let d = self.dst(&ops[0])?;
+                self.push(Inst::ActiveMask { d }, guard);
+            }
+            "match" => {
+                need(self, 2)?;
+                let t = need_ty(self)?;
+                let all = has("all");
+                let (d, p) = match &ops[0] {
+                    Operand::Pair(a, b) => (
+                        self.dst(&Operand::Name(a.clone()))?,
+                        self.pdst(&Operand::Name(b.clone()))?,
+                    ),
+                    o => (self.dst(o)?, PRED_TRUE),
+                };
+                let a = self.src(&ops[1], t)?;
+                self.push(Inst::Match { all, ty: t, d, p, a }, guard);
+            }
+            "call" => self.call(i, guard)?,
+            _ => {
+                return self.err(format!("unsupported instruction `{}`", i.opcode));
+            }
+        }
+        Ok(())
+    }
+
+    fn push_slct_f(&mut self, t: Ty, d: R, a: R, b: R, c: R, guard: PSrc) -> LResult<()> {
+        // slct.T.f32 d, a, b, c  ==  d = c >= 0.0 ? a : b: lowered as setp + selp on a scratch predicate.
+        let p = self.new_pred()?;
+        let z = self.const_row(0)?;
+        self.push(
+            Inst::Setp {
+                cmp: Cmp::Ge,
+                ty: Ty::F32,
+                p,
+                q: PRED_TRUE,
+                a: c,
+                b: z,
+                bop: None,
+                c: PSrc::TRUE,
+            },
+            guard,
+        );
+        self.push(
+            Inst::Selp {
+                ty: t,
+                d,
+                a,
+                b,
+                p: PSrc { idx: p, neg: false },
+            },
+            guard,
+        );
+        Ok(())
+    }
+
+    fn call(&mut self, i: &'m Instruction, guard: PSrc) -> LResult<()> {
+        if guard != PSrc::TRUE {
+            return self.err("predicated `call` is not supported");
+        }
+        let mut it = i.operands.iter().peekable();
+        let rets: Vec<Operand> = match it.peek() {
+            Some(Operand::List(v)) => {
+                let v = v.clone();
+                it.next();
+                v
+            }
+            _ => Vec::new(),
+        };
+        let Some(Operand::Name(fname)) = it.next() else {
+            return self.err("expected the called function's name");
+        };
+        let args: Vec<Operand> = match it.next() {
+            Some(Operand::List(v)) => v.clone(),
+            None => Vec::new(),
+            _ => return self.err("expected an argument list"),
+        };
+        if it.next().is_some() {
+            return self.err("indirect calls (with a prototype) are not supported");
+        }
+        let module = self.module;
+        let Some(f) = module
+            .functions
+            .iter()
+            .find(|f| &f.name == fname && f.body.is_some())
+        else {
+            return self.err(format!("call of `{fname}`, which has no body in this module"));
+        };
+        if self.depth >= 16 {
+            return self.err("call depth over 16 (recursion is not supported)");
+        }
+        if f.params.len() != args.len() || f.rets.len() != rets.len() {
+            return self.err(format!("argument count does not match `{fname}`"));
+        }
+        let mut bind = HashMap::new();
+        for (p, a) in f.params.iter().chain(&f.rets).zip(args.iter().chain(&rets)) {
+            let Operand::Name(an) = a else {
+                return self.err("call arguments must be `.param` names");
+            };
+            match self.lookup(an) {
+                Some(s @ Sym::CallParam(_)) => {
+                    bind.insert(p.name.clone(), s);
+                }
+                _ => return self.err(format!("`{an}` is not a `.param` variable")),
+            }
+        }
+        self.depth += 1;
+        let saved = std::mem::take(&mut self.scopes);
+        self.body(f, bind, false);
+        self.scopes = saved;
+        self.depth -= 1;
+        Ok(())
+    }
+}
+
+fn parse_cmp(m: &str) -> Option<Cmp> {
+    Some(match m {
+        "eq" => Cmp::Eq,
+        "ne" => Cmp::Ne,
+        "lt" => Cmp::Lt,
+        "le" => Cmp::Le,
+        "gt" => Cmp::Gt,
+        "ge" => Cmp::Ge,
+        "lo" => Cmp::Lo,
+        "ls" => Cmp::Ls,
+        "hi" => Cmp::Hi,
+        "hs" => Cmp::Hs,
+        "equ" => Cmp::Equ,
+        "neu" => Cmp::Neu,
+        "ltu" => Cmp::Ltu,
+        "leu" => Cmp::Leu,
+        "gtu" => Cmp::Gtu,
+        "geu" => Cmp::Geu,
+        "num" => Cmp::Num,
+        "nan" => Cmp::Nan,
+        _ => return None,
+    })
+}
+
+/// Immediate post-dominators over pcs `entry..end` (program-wide pcs). `u32::MAX` = the exit.
+pub fn immediate_post_dominators(ops: &[Op], entry: u32, end: u32) -> Vec<u32> {
+    let n = (end - entry) as usize;
+    let exit = n; // virtual exit node
+    let succ = |i: usize| -> ([usize; 2], usize) {
+        let op = &ops[entry as usize + i];
+        match op.inst {
+            Inst::Exit | Inst::Trap if op.guard == PSrc::TRUE => ([exit, 0], 1),
+            Inst::Bra { target, .. } => {
+                let t = if target >= entry && target < end {
+                    (target - entry) as usize
+                } else {
+                    exit
+                };
+                if op.guard == PSrc::TRUE {
+                    ([t, 0], 1)
+                } else {
+                    ([t, (i + 1).min(exit)], 2)
+                }
+            }
+            _ => ([(i + 1).min(exit), 0], 1),
+        }
+    };
+    // predecessor lists in the forward graph = successors in the reverse graph
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+    for i in 0..n {
+        let (s, k) = succ(i);
+        for &t in &s[..k] {
+            preds[t].push(i);
+        }
+    }
+    // post-order of the reverse graph from exit
+    let mut order = Vec::with_capacity(n + 1);
+    let mut seen = vec![false; n + 1];
+    let mut stack: Vec<(usize, usize)> = vec![(exit, 0)];
+    seen[exit] = true;
+    while let Some((v, k)) = stack.pop() {
+        if k < preds[v].len() {
+            stack.push((v, k + 1));
+            let w = preds[v][k];
+            if !seen[w] {
+                seen[w] = true;
+                stack.push((w, 0));
+            }
+        } else {
+            order.push(v);
+        }
+    }
+    let mut po = vec![usize::MAX; n + 1];
+    for (k, &v) in order.iter().enumerate() {
+        po[v] = k;
+    }
+    const UNDEF: usize = usize::MAX;
+    let mut ipdom = vec![UNDEF; n + 1];
+    ipdom[exit] = exit;
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &v in order.iter().rev() {
+            if v == exit {
+                continue;
+            }
+            let (s, k) = succ(v);
+            let mut new = UNDEF;
+            for &w in &s[..k] {
+                if ipdom[w] == UNDEF {
+                    continue;
+                }
+                new = if new == UNDEF {
+                    w
+                } else {
+                    let (mut a, mut b) = (new, w);
+                    while a != b {
+                        while po[a] < po[b] {
+                            a = ipdom[a];
+                        }
+                        while po[b] < po[a] {
+                            b = ipdom[b];
+                        }
+                    }
+                    a
+                };
+            }
+            if new != UNDEF && ipdom[v] != new {
+                ipdom[v] = new;
+                changed = true;
+            }
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let d = ipdom[i];
+            if d == UNDEF || d == exit {
+                u32::MAX
+            } else {
+                entry + d as u32
+            }
+        })
+        .collect()
+}
+
+/// Lowers every kernel of a module. Device functions are inlined at their call sites. Returns every
+/// lowering error (unsupported instruction, unknown name, ...) with its position and text.
+pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
+    let mut errors = Vec::new();
+    let mut module_syms = HashMap::new();
+    let mut vars = Vec::new();
+    let mut global_init: Vec<u8> = Vec::new();
+    let mut const_bank: Vec<u8> = Vec::new();
+    let mut module_shared = Vec::new();
+    for v in &m.globals {
+        match v.space {
+            StateSpace::Shared => module_shared.push(v),
+            StateSpace::Global | StateSpace::Const => {
+                let is_const = v.space == StateSpace::Const;
+                let buf = if is_const {
+                    &mut const_bank
+                } else {
+                    &mut global_init
+                };
+                let align = if v.align > 0 { v.align as u64 } else { elem_size(v) };
+                let off = align_up(buf.len() as u64, align);
+                let size = var_size(v);
+                if off + size > (1 << 30) {
+                    errors.push(LowerError {
+                        pos: v.pos,
+                        text: v.name.clone(),
+                        message: "module variable too large".into(),
+                    });
+                    continue;
+                }
+                buf.resize((off + size) as usize, 0);
+                let es = elem_size(v) / v.vec as u64;
+                let ty = Ty::parse(&v.ty);
+                for (k, val) in v.init.iter().enumerate() {
+                    let at = (off + k as u64 * es) as usize;
+                    if at as u64 + es > off + size {
+                        errors.push(LowerError {
+                            pos: v.pos,
+                            text: v.name.clone(),
+                            message: "too many initialiser values".into(),
+                        });
+                        break;
+                    }
+                    let bits: u64 = match (val, ty) {
+                        (Operand::Int(x), Some(Ty::F32)) => (*x as i64 as f32).to_bits() as u64,
+                        (Operand::Int(x), Some(Ty::F64)) => (*x as i64 as f64).to_bits(),
+                        (Operand::Int(x), _) => *x,
+                        (Operand::F32(b), Some(Ty::F64)) => (f32::from_bits(*b) as f64).to_bits(),
+                        (Operand::F32(b), _) => *b as u64,
+                        (Operand::F64(b), Some(Ty::F32)) => (f64::from_bits(*b) as f32).to_bits() as u64,
+                        (Operand::F64(b), _) => *b,
+                        _ => {
+                            errors.push(LowerError {
+                                pos: v.pos,
+                                text: v.name.clone(),
+                                message: "unsupported initialiser (only numbers)".into(),
+                            });
+                            break;
+                        }
+                    };
+                    buf[at..at + es as usize].copy_from_slice(&bits.to_le_bytes()[..es as usize]);
+                }
+                let addr = if is_const { off } else { GLOBAL_VAR_BASE + off };
+                module_syms.insert(
+                    v.name.clone(),
+                    if is_const {
+                        Sym::Const(addr)
+                    } else {
+                        Sym::Global(addr)
+                    },
+                );
+                vars.push(ModuleVar {
+                    name: v.name.clone(),
+                    is_const,
+                    addr,
+                    size,
+                });
+            }
+            _ => errors.push(LowerError {
+                pos: v.pos,
+                text: v.name.clone(),
+                message: "unsupported module-scope state space".into(),
+            }),
+        }
+    }
+    let mut ops = Vec::new();
+    let mut info = Vec::new();
+    let mut kernels = Vec::new();
+    for f in m.functions.iter().filter(|f| f.is_entry) {
+        // module-scope shared variables used by this kernel (or its callees), in declaration order
+        let used = used_names(m, f);
+        let mut syms = module_syms.clone();
+        let mut ctx = KCtx {
+            module: m,
+            module_syms: &module_syms,
+            ops: std::mem::take(&mut ops),
+            info: std::mem::take(&mut info),
+            n_rows: 0,
+            row_init: Vec::new(),
+            const_rows: HashMap::new(),
+            n_preds: 0,
+            shared: Vec::new(),
+            shared_end: 0,
+            dyn_align: 1,
+            has_dyn: Vec::new(),
+            local_end: 0,
+            scopes: Vec::new(),
+            errors: Vec::new(),
+            loc: None,
+            cur_pos: f.pos,
+            cur_text: f.name.clone(),
+            depth: 0,
+        };
+        for v in &module_shared {
+            if used.contains(&v.name.as_str()) {
+                let o = ctx.alloc_shared(v);
+                syms.insert(v.name.clone(), Sym::Shared(o));
+            }
+        }
+        let mut bind = HashMap::new();
+        let mut params = Vec::new();
+        let mut poff = 0u64;
+        for p in &f.params {
+            let align = if p.align > 0 { p.align as u64 } else { elem_size(p) };
+            poff = align_up(poff, align);
+            let size = var_size(p);
+            bind.insert(p.name.clone(), Sym::KParam(poff as u32));
+            params.push(ParamInfo {
+                name: p.name.clone(),
+                offset: poff as u32,
+                size: size as u32,
+                ty: p.ty.clone(),
+            });
+            poff += size;
+        }
+        let entry = ctx.ops.len() as u32;
+        ctx.scopes.push(syms);
+        ctx.body(f, bind, true);
+        ctx.scopes.clear();
+        // a kernel falls off its end: exit
+        ctx.cur_text = "}".into();
+        ctx.push(Inst::Exit, PSrc::TRUE);
+        let end = ctx.ops.len() as u32;
+        // dynamic shared base
+        let dyn_base = align_up(ctx.shared_end, ctx.dyn_align as u64) as u32;
+        for s in &mut ctx.shared {
+            if s.dynamic {
+                s.offset = dyn_base;
+            }
+        }
+        if let Some(&r) = ctx.const_rows.get(&(0, true)) {
+            for (row, init) in &mut ctx.row_init {
+                if *row == r {
+                    *init = RowInit::Const(dyn_base as u64);
+                }
+            }
+        }
+        // patch shared symbols recorded as u32::MAX offsets in addresses: handled by dyn_row above
+        let ipd = immediate_post_dominators(&ctx.ops, entry, end);
+        for (k, op) in ctx.ops[entry as usize..end as usize].iter_mut().enumerate() {
+            if let Inst::Bra { reconv, .. } = &mut op.inst {
+                *reconv = ipd[k];
+            }
+        }
+        errors.append(&mut ctx.errors);
+        kernels.push(Kernel {
+            name: f.name.clone(),
+            entry,
+            end,
+            params,
+            param_size: poff as u32,
+            n_rows: ctx.n_rows,
+            row_init: ctx.row_init,
+            n_preds: ctx.n_preds,
+            shared: ctx.shared,
+            static_smem: ctx.shared_end as u32,
+            dyn_smem_base: dyn_base,
+            local_size: ctx.local_end as u32,
+            reqntid: f.reqntid,
+            maxntid: f.maxntid,
+        });
+        ops = ctx.ops;
+        info = ctx.info;
+    }
+    if errors.is_empty() {
+        Ok(Program {
+            ops,
+            info,
+            kernels,
+            files: m.files.clone(),
+            vars,
+            global_init,
+            const_bank,
+        })
+    } else {
+        Err(errors)
+    }
+}
+
+fn used_names<'a>(m: &'a Module, f: &'a Function) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut todo = vec![f];
+    let mut done: Vec<&str> = Vec::new();
+    while let Some(f) = todo.pop() {
+        if done.contains(&f.name.as_str()) {
+            continue;
+        }
+        done.push(&f.name);
+        for s in f.body.iter().flatten() {
+            if let Stmt::Inst(i) = s {
+                for o in &i.operands {
+                    collect_names(o, &mut out);
+                }
+                if i.opcode.starts_with("call") {
+                    for o in &i.operands {
+                        if let Operand::Name(n) = o
+                            && let Some(g) = m.functions.iter().find(|g| &g.name == n)
+                        {
+                            todo.push(g);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn collect_names<'a>(o: &'a Operand, out: &mut Vec<&'a str>) {
+    match o {
+        Operand::Name(n) => out.push(n),
+        Operand::Addr { base: Some(n), .. } => out.push(n),
+        Operand::Vector(v) | Operand::List(v) => v.iter().for_each(|x| collect_names(x, out)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+
+    fn lower_src(src: &str) -> Result<Program, Vec<LowerError>> {
+        let (m, d) = parse(src);
+        assert!(d.is_empty(), "{d:?}");
+        lower(&m)
+    }
+
+    #[test]
+    fn unsupported_instruction_is_an_error_with_line() {
+        let e = lower_src(".visible .entry k()\n{\n .reg .b32 %r<2>;\n foo.bar.u32 %r1, %r0;\n ret;\n}\n")
+            .unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert_eq!(e[0].pos.line, 4);
+        assert!(e[0].message.contains("foo.bar.u32"), "{}", e[0].message);
+    }
+
+    #[test]
+    fn shared_layout_static_then_dynamic() {
+        let p = lower_src(
+            ".extern .shared .align 16 .b8 dyn[];\n.visible .entry k()\n{\n .reg .b32 %r<3>;\n .shared .align 4 .b8 a[6];\n .shared .align 8 .b8 b[8];\n mov.u32 %r1, dyn;\n mov.u32 %r2, b;\n ret;\n}\n",
+        )
+        .unwrap();
+        let k = &p.kernels[0];
+        assert_eq!(k.shared[0].name, "dyn");
+        assert!(k.shared[0].dynamic);
+        assert_eq!((k.shared[1].offset, k.shared[1].size), (0, 6));
+        assert_eq!((k.shared[2].offset, k.shared[2].size), (8, 8));
+        assert_eq!(k.static_smem, 16);
+        assert_eq!(k.dyn_smem_base, 16);
+        assert_eq!(k.shared[0].offset, 16);
+        // the dyn symbol's row holds the base
+        assert!(k.row_init.contains(&(3, RowInit::Const(16)))); // rows 0..3 are %r0..%r2
+    }
+
+    #[test]
+    fn ipdom_of_if_else() {
+        // 0: @p bra 3; 1: a; 2: bra 4; 3: b; 4: exit
+        let p = PSrc { idx: 0, neg: false };
+        let nop = Op {
+            inst: Inst::Nop,
+            guard: PSrc::TRUE,
+        };
+        let ops = vec![
+            Op {
+                inst: Inst::Bra { target: 3, reconv: 0 },
+                guard: p,
+            },
+            nop,
+            Op {
+                inst: Inst::Bra { target: 4, reconv: 0 },
+                guard: PSrc::TRUE,
+            },
+            nop,
+            Op {
+                inst: Inst::Exit,
+                guard: PSrc::TRUE,
+            },
+        ];
+        let d = immediate_post_dominators(&ops, 0, 5);
+        assert_eq!(d[0], 4);
+        assert_eq!(d[1], 2);
+        assert_eq!(d[3], 4);
+        assert_eq!(d[4], u32::MAX);
+    }
+}
