@@ -496,11 +496,9 @@ fn smem_limit(limits: &Limits, launch: &Launch) -> (Option<u32>, u32, u32, bool,
             .carveout_at_least(allocated32)
             .unwrap_or(limits.smem_per_sm)
     };
-    let blocks = if allocated == 0 {
-        None
-    } else {
-        Some(u32::try_from(u64::from(per_sm) / allocated).unwrap_or(u32::MAX))
-    };
+    let blocks = u64::from(per_sm)
+        .checked_div(allocated)
+        .map(|b| u32::try_from(b).unwrap_or(u32::MAX));
     (blocks, allocated32, per_sm, opted_in, false)
 }
 

@@ -1,0 +1,422 @@
+//! Shared-memory instructions of a kernel's machine code (SASS), read from `nvdisasm -g -c` (or
+//! `cuobjdump -sass`) output.
+//!
+//! ptxas does not keep PTX's shared accesses one for one: it fuses scalar accesses to adjacent
+//! addresses into `LDS.64` / `LDS.128`, unrolls loops and predicates short branches. The hardware
+//! counters count machine instructions, so analyses that want to match them need the machine code's
+//! accesses. [`parse_disassembly`] is a pure function over the disassembler's text; [`disassemble`]
+//! runs `nvdisasm` on a cubin first.
+//!
+//! ```
+//! let text = "\t.section\t.text.k,\"ax\",@progbits\n\
+//!             \t//## File \"k.cu\", line 7\n\
+//!             \t/*00b0*/                   STS.64 [R0+0x8], R4 ;\n";
+//! let kernels = warpscope_toolchain::sass::parse_disassembly(text).unwrap();
+//! let a = &kernels[0].accesses[0];
+//! assert_eq!((kernels[0].name.as_str(), a.width, a.offset, a.line), ("k", 8, 8, Some(7)));
+//! ```
+
+use std::path::Path;
+use std::process::Command;
+
+use serde::Serialize;
+
+/// What a shared-memory machine instruction does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum SharedOp {
+    /// `LDS` (and its widths).
+    Load,
+    /// `STS`.
+    Store,
+    /// `ATOMS` (read-modify-write on shared memory).
+    Atomic,
+    /// `LDSM` (ldmatrix): each lane addresses one 16-byte row of an 8x8 matrix of 16-bit elements.
+    LoadMatrix,
+}
+
+/// One shared-memory instruction of the machine code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SharedAccess {
+    /// Byte offset of the instruction in the kernel's code (`/*01f0*/`).
+    pub code_offset: u32,
+    /// The opcode with its modifiers, e.g. `LDS.U8`, `STS.128`.
+    pub opcode: String,
+    /// Load, store, atomic or ldmatrix.
+    pub op: SharedOp,
+    /// Bytes accessed per lane: 1, 2, 4, 8 or 16.
+    pub width: u8,
+    /// Register part of the address (`R2`, `R3+UR4`), empty for an absolute address.
+    pub base: String,
+    /// Immediate part of the address in bytes (`[R2+0x210]` gives 0x210).
+    pub offset: i64,
+    /// Guard predicate (`P0`, `!P1`), if any.
+    pub predicate: Option<String>,
+    /// Source file named by the line info (`-lineinfo` / `-g`), if any.
+    pub file: Option<String>,
+    /// Source line named by the line info, if any.
+    pub line: Option<u32>,
+    /// The whole instruction text.
+    pub text: String,
+}
+
+/// The shared-memory instructions of one kernel, in code order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SassKernel {
+    /// Kernel (function) name as the disassembler prints it (mangled for C++ names).
+    pub name: String,
+    /// Shared-memory instructions in code order.
+    pub accesses: Vec<SharedAccess>,
+}
+
+/// Why the machine code could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SassError {
+    /// A shared-memory instruction whose operands could not be understood.
+    #[error("line {line}: cannot read shared-memory instruction: {reason} (at `{text}`)")]
+    Malformed {
+        /// 1-based line of the disassembly.
+        line: usize,
+        /// The offending text.
+        text: String,
+        /// What was wrong.
+        reason: String,
+    },
+    /// The disassembler could not be started.
+    #[error("cannot run {program}: {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The disassembler failed.
+    #[error("{program} failed ({status}): {stderr}")]
+    Failed {
+        /// The program.
+        program: String,
+        /// Its exit status.
+        status: String,
+        /// What it printed on stderr.
+        stderr: String,
+    },
+}
+
+/// Runs `nvdisasm -g -c CUBIN` and returns its text.
+pub fn disassemble(nvdisasm: &Path, cubin: &Path) -> Result<String, SassError> {
+    let program = nvdisasm.display().to_string();
+    let out = Command::new(nvdisasm)
+        .args(["-g", "-c"])
+        .arg(cubin)
+        .output()
+        .map_err(|source| SassError::Spawn {
+            program: program.clone(),
+            source,
+        })?;
+    if !out.status.success() {
+        return Err(SassError::Failed {
+            program,
+            status: out.status.to_string(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Parses `nvdisasm -g -c` or `cuobjdump -sass` text into each kernel's shared-memory instructions.
+/// Instructions other than shared-memory ones are skipped; a shared-memory instruction whose address
+/// cannot be read is an error naming the line.
+pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
+    let mut kernels: Vec<SassKernel> = Vec::new();
+    let mut loc: (Option<String>, Option<u32>) = (None, None);
+    for (i, raw) in text.lines().enumerate() {
+        let t = raw.trim();
+        if let Some(name) = kernel_header(t) {
+            if kernels.last().is_none_or(|k| k.name != name) {
+                kernels.push(SassKernel {
+                    name: name.to_string(),
+                    accesses: Vec::new(),
+                });
+            }
+            loc = (None, None);
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("//## File ") {
+            loc = parse_file_line(rest);
+            continue;
+        }
+        let Some((code_offset, inst)) = instruction(t) else {
+            continue;
+        };
+        let Some(access) = shared_access(inst).map_err(|reason| SassError::Malformed {
+            line: i + 1,
+            text: t.to_string(),
+            reason,
+        })?
+        else {
+            continue;
+        };
+        if kernels.is_empty() {
+            kernels.push(SassKernel {
+                name: String::new(),
+                accesses: Vec::new(),
+            });
+        }
+        let (op, opcode, width, base, offset, predicate) = access;
+        kernels
+            .last_mut()
+            .expect("pushed above")
+            .accesses
+            .push(SharedAccess {
+                code_offset,
+                opcode,
+                op,
+                width,
+                base,
+                offset,
+                predicate,
+                file: loc.0.clone(),
+                line: loc.1,
+                text: inst.to_string(),
+            });
+    }
+    Ok(kernels)
+}
+
+/// `.section .text.NAME,...` (nvdisasm) or `Function : NAME` (cuobjdump).
+fn kernel_header(t: &str) -> Option<&str> {
+    if let Some(rest) = t.strip_prefix(".section") {
+        let rest = rest.trim_start();
+        let name = rest.strip_prefix(".text.")?;
+        return Some(name.split(',').next().unwrap_or(name).trim());
+    }
+    t.strip_prefix("Function :")
+        .or_else(|| t.strip_prefix("Function:"))
+        .map(str::trim)
+}
+
+/// `"file.cu", line 14` (possibly followed by `, inlined at ...`).
+fn parse_file_line(rest: &str) -> (Option<String>, Option<u32>) {
+    let rest = rest.trim();
+    let Some(q) = rest.strip_prefix('"') else {
+        return (None, None);
+    };
+    let Some(end) = q.find('"') else {
+        return (None, None);
+    };
+    let file = q[..end].to_string();
+    let after = &q[end + 1..];
+    let line = after
+        .trim_start_matches(',')
+        .trim()
+        .strip_prefix("line")
+        .map(|s| {
+            s.trim()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .and_then(|d| d.parse().ok());
+    (Some(file), line)
+}
+
+/// `/*01f0*/  STS [R2+0x210], R13 ;  /* 0x... */` gives (0x1f0, "STS [R2+0x210], R13").
+fn instruction(t: &str) -> Option<(u32, &str)> {
+    let rest = t.strip_prefix("/*")?;
+    let end = rest.find("*/")?;
+    let code_offset = u32::from_str_radix(rest[..end].trim(), 16).ok()?;
+    let mut inst = rest[end + 2..].trim();
+    if let Some(semi) = inst.find(';') {
+        inst = &inst[..semi];
+    }
+    let inst = inst.trim().trim_start_matches('{').trim_end_matches('}').trim();
+    if inst.is_empty() {
+        None
+    } else {
+        Some((code_offset, inst))
+    }
+}
+
+type Parsed = (SharedOp, String, u8, String, i64, Option<String>);
+
+/// Recognises a shared-memory instruction and reads its width and address.
+fn shared_access(inst: &str) -> Result<Option<Parsed>, String> {
+    let (predicate, body) = match inst.strip_prefix('@') {
+        Some(p) => {
+            let (pred, body) = p
+                .split_once(char::is_whitespace)
+                .ok_or("predicate without instruction")?;
+            (Some(pred.to_string()), body.trim_start())
+        }
+        None => (None, inst),
+    };
+    let opcode = body.split_whitespace().next().unwrap_or("");
+    let mut parts = opcode.split('.');
+    let op = match parts.next().unwrap_or("") {
+        "LDS" => SharedOp::Load,
+        "STS" => SharedOp::Store,
+        "ATOMS" => SharedOp::Atomic,
+        "LDSM" => SharedOp::LoadMatrix,
+        _ => return Ok(None),
+    };
+    let mut width = 4u8;
+    for m in parts {
+        match m {
+            "U8" | "S8" => width = 1,
+            "U16" | "S16" => width = 2,
+            "64" => width = 8,
+            "128" => width = 16,
+            _ => {}
+        }
+    }
+    if op == SharedOp::LoadMatrix {
+        width = 16;
+    }
+    let open = body.find('[').ok_or("no address operand")?;
+    let close = body[open..].find(']').ok_or("unclosed address operand")? + open;
+    let (base, offset) = parse_address(&body[open + 1..close])?;
+    Ok(Some((op, opcode.to_string(), width, base, offset, predicate)))
+}
+
+/// `R2+0x210`, `R3+UR4+-0x4`, `0x100`, `R2.X4+UR4` → (register part, immediate sum).
+fn parse_address(a: &str) -> Result<(String, i64), String> {
+    let mut regs: Vec<&str> = Vec::new();
+    let mut offset = 0i64;
+    for term in a.split('+').map(str::trim).filter(|s| !s.is_empty()) {
+        let (neg, digits) = match term.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, term),
+        };
+        if let Some(hex) = digits.strip_prefix("0x") {
+            let v = i64::from_str_radix(hex, 16).map_err(|_| format!("bad immediate `{term}`"))?;
+            offset += if neg { -v } else { v };
+        } else if digits.chars().all(|c| c.is_ascii_digit()) {
+            let v: i64 = digits.parse().map_err(|_| format!("bad immediate `{term}`"))?;
+            offset += if neg { -v } else { v };
+        } else if term.starts_with('R') || term.starts_with("UR") {
+            regs.push(term);
+        } else {
+            return Err(format!("unexpected address term `{term}`"));
+        }
+    }
+    Ok((regs.join("+"), offset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_predicates_and_addresses() {
+        let text = ".section\t.text.k,\"ax\",@progbits\n\
+            //## File \"a.cu\", line 3\n\
+            /*0010*/ @!P0 LDS.U8 R1, [R2+-0x4] ;\n\
+            /*0020*/ STS.128 [R3+UR4+0x10], R4 ;\n\
+            //## File \"a.cu\", line 9, inlined at \"a.cu\", line 20\n\
+            /*0030*/ ATOMS.ADD.64 RZ, [0x100], R6 ;\n\
+            /*0040*/ LDG.E R1, desc[UR4][R2.64] ;\n\
+            /*0050*/ LDS.S16 R7, [R8] ;\n";
+        let k = parse_disassembly(text).unwrap();
+        assert_eq!(k.len(), 1);
+        let a = &k[0].accesses;
+        assert_eq!(a.len(), 4, "LDG is not shared");
+        assert_eq!(
+            (a[0].op, a[0].width, a[0].offset, a[0].base.as_str()),
+            (SharedOp::Load, 1, -4, "R2")
+        );
+        assert_eq!(a[0].predicate.as_deref(), Some("!P0"));
+        assert_eq!(
+            (a[1].op, a[1].width, a[1].offset, a[1].base.as_str()),
+            (SharedOp::Store, 16, 16, "R3+UR4")
+        );
+        assert_eq!(
+            (a[2].op, a[2].width, a[2].offset, a[2].base.as_str()),
+            (SharedOp::Atomic, 8, 256, "")
+        );
+        assert_eq!(a[2].line, Some(9));
+        assert_eq!((a[3].width, a[3].code_offset, a[3].line), (2, 0x50, Some(9)));
+    }
+
+    #[test]
+    fn malformed_address_names_the_line() {
+        let err = parse_disassembly("/*0010*/ LDS R1, [R2+zz] ;\n").unwrap_err();
+        assert!(err.to_string().starts_with("line 1:"), "{err}");
+        assert!(err.to_string().contains("zz"), "{err}");
+    }
+
+    #[test]
+    fn cuobjdump_function_header() {
+        let text = "\t\tFunction : col32\n        /*0120*/                   STS [R2], R5 ;   /* 0x0000000502007388 */\n";
+        let k = parse_disassembly(text).unwrap();
+        assert_eq!(k[0].name, "col32");
+        assert_eq!(k[0].accesses[0].line, None);
+        assert_eq!(k[0].accesses[0].text, "STS [R2], R5");
+    }
+}
+
+#[cfg(test)]
+mod fixture_tests {
+    use super::*;
+
+    fn kernel(text: &str) -> SassKernel {
+        let mut k = parse_disassembly(text).unwrap();
+        assert_eq!(k.len(), 1);
+        k.pop().unwrap()
+    }
+
+    fn count(k: &SassKernel, opcode: &str) -> usize {
+        k.accesses.iter().filter(|a| a.opcode == opcode).count()
+    }
+
+    #[test]
+    fn struct_f2_is_one_64_bit_store_and_load() {
+        let k = kernel(include_str!("../../cli/fixtures/seeds/structF2.sass"));
+        assert_eq!(k.name, "structF2");
+        let got: Vec<_> = k
+            .accesses
+            .iter()
+            .map(|a| (a.opcode.as_str(), a.width, a.line))
+            .collect();
+        assert_eq!(got, [("STS.64", 8, Some(14)), ("LDS.64", 8, Some(16))]);
+        assert_eq!(
+            k.accesses[0].file.as_deref(),
+            Some("calibration/kernels/seeds/structF2.cu")
+        );
+    }
+
+    #[test]
+    fn struct_f3_stays_three_scalar_accesses() {
+        let k = kernel(include_str!("../../cli/fixtures/seeds/structF3.sass"));
+        let offsets: Vec<_> = k.accesses.iter().map(|a| (a.op, a.width, a.offset)).collect();
+        use SharedOp::{Load, Store};
+        assert_eq!(
+            offsets,
+            [
+                (Store, 4, 0),
+                (Store, 4, 4),
+                (Store, 4, 8),
+                (Load, 4, 0),
+                (Load, 4, 4),
+                (Load, 4, 8)
+            ]
+        );
+    }
+
+    #[test]
+    fn byte_and_double_widths() {
+        let c = kernel(include_str!("../../cli/fixtures/seeds/charTid.sass"));
+        assert!(c.accesses.iter().all(|a| a.width == 1), "{:?}", c.accesses);
+        let d = kernel(include_str!("../../cli/fixtures/seeds/doubleTid.sass"));
+        assert!(d.accesses.iter().all(|a| a.width == 8), "{:?}", d.accesses);
+    }
+
+    #[test]
+    fn matmul_fuses_the_row_reads_into_128_bit_loads() {
+        let k = kernel(include_str!("../../cli/fixtures/classic/matmulTiled.sass"));
+        // ptxas unrolls the 4 tile steps; each step reads As[ty][0..16] as 4 x LDS.128 and Bs[k][tx]
+        // as 16 scalar LDS, and stores one element of each tile.
+        assert_eq!(count(&k, "LDS.128"), 16);
+        assert_eq!(count(&k, "LDS"), 64);
+        assert_eq!(count(&k, "STS"), 8);
+    }
+}
