@@ -1,0 +1,20 @@
+// Seed 004 (seed 003 text): adjacent difference with the extra trailing __syncthreads(). The first barrier
+// is needed (s_data[tx - 1] was written by another thread); the trailing one separates nothing.
+extern "C" __global__ void adjdiff_trailing_sync(float* b, const float* a, int num)
+{
+    __shared__ float s_data[1024];
+    unsigned tx = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < num) {
+        s_data[tx] = a[i];
+    }
+    __syncthreads();
+    if (tx > 0) {
+        b[i] = s_data[tx] - s_data[tx - 1];
+    } else if (i > 0) {
+        b[i] = s_data[tx] - a[i - 1];
+    } else {
+        b[i] = s_data[tx] - 0.0f;
+    }
+    __syncthreads(); // is this needed?
+}

@@ -1,0 +1,1000 @@
+//! Shared-memory hazards of one emulated launch: races, divergent and redundant barriers,
+//! uninitialised reads and out-of-bounds accesses.
+//!
+//! [`HazardSink`] watches one block. The emulator feeds it that block's events (memory accesses,
+//! barriers, barrier releases, executed instructions, warp exits); [`HazardReport::merge`] folds the
+//! finished blocks together in block order, and [`HazardReport::findings`] turns the result into
+//! [`Finding`]s once the caller says how to name an instruction (source line, PTX line).
+//!
+//! # The model
+//! * Threads of a block are ordered only by block-wide barriers (`bar.sync`, `__syncthreads()`): an
+//!   access belongs to the *epoch* numbered by the barrier releases the block has completed before it.
+//!   Two accesses of different threads in one epoch are unordered.
+//! * Independent thread scheduling (CC 7.0+): lanes of one warp are not ordered either, unless a
+//!   `__syncwarp()` (`bar.warp.sync`) of that warp lies between the two accesses. The emulator runs a
+//!   warp's lanes in lock step, so such races never show in its results; they are races all the same.
+//!   (The `__syncwarp` mask is not looked at: a `__syncwarp` is assumed to include both lanes.)
+//! * Atomics do not race with atomics; an atomic and a plain access of another thread in one epoch do.
+//! * A race is two accesses to one shared byte from different threads of a block, at least one a write,
+//!   in one epoch. Lanes of one store instruction writing the same byte are reported as a warning.
+//! * A barrier (identified by its instruction) is *needed* when some conflicting pair of accesses of
+//!   different threads is separated only by releases of that barrier; a pair separated by several
+//!   different barriers needs only one of them, and the one released last before the second access is
+//!   kept. Barriers that are not needed are reported redundant: removing one of them (alone) makes no
+//!   race in this launch. Only shared memory is considered; ordering of global memory across threads
+//!   (and blocks) by barriers is out of scope.
+//!
+//! # Memory bound
+//! Per block, per shared byte: the last writer (and a second atomic writer), up to two readers of the current epoch, each as
+//! (thread, epoch, `__syncwarp` count, instruction) — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one
+//! instruction index per barrier release. The shadow is allocated at the first shared access and dropped
+//! when the block's last warp exits, so only blocks in flight hold it; findings are aggregated per
+//! instruction (pair), with one example each.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::Serialize;
+
+/// How much shadow state the race tracker keeps per byte of shared memory of a block in flight.
+pub const SHADOW_BYTES_PER_SHARED_BYTE: usize = std::mem::size_of::<Cell>();
+
+/// Kinds of findings of `warpscope check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// Two unordered accesses to one shared address from different threads, at least one a write.
+    Race,
+    /// A barrier reached by only part of the block.
+    DivergentBarrier,
+    /// A shared read of bytes never written in this launch (by this block).
+    UninitializedRead,
+    /// A shared or global access outside its allocation.
+    OutOfBounds,
+    /// A barrier whose removal makes no race in the emulated launch.
+    RedundantBarrier,
+}
+
+impl FindingKind {
+    /// The name used in tables and JSON (`race`, `divergent_barrier`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::Race => "race",
+            FindingKind::DivergentBarrier => "divergent_barrier",
+            FindingKind::UninitializedRead => "uninitialized_read",
+            FindingKind::OutOfBounds => "out_of_bounds",
+            FindingKind::RedundantBarrier => "redundant_barrier",
+        }
+    }
+}
+
+/// How bad a finding is. `Error` findings make `warpscope check` exit with status 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// A bug: wrong results or undefined behaviour are possible.
+    Error,
+    /// Suspicious or wasteful, but not wrong by itself.
+    Warning,
+}
+
+/// What a memory instruction does to the bytes it touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AccessKind {
+    /// A load.
+    Read,
+    /// A store.
+    Write,
+    /// An atomic read-modify-write (`atom`, `red`).
+    Atomic,
+}
+
+impl AccessKind {
+    fn word(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic",
+        }
+    }
+}
+
+/// One shared variable of the kernel: where it lies in the block's shared window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedRegion {
+    /// Variable name as the PTX declares it (or `dynamic` for `extern __shared__`).
+    pub name: String,
+    /// Byte offset in the block's shared window.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+}
+
+/// What the hazard checker needs to know about the launch.
+#[derive(Clone, Debug)]
+pub struct HazardConfig {
+    /// Block shape (threads in x, y, z).
+    pub block_dim: [u32; 3],
+    /// Size of the block's shared window in bytes (static variables plus dynamic shared memory).
+    pub shared_size: u32,
+    /// The shared variables, dynamic shared memory included, in any order.
+    pub regions: Vec<SharedRegion>,
+}
+
+impl HazardConfig {
+    fn threads(&self) -> u32 {
+        self.block_dim.iter().product()
+    }
+
+    fn warps(&self) -> u32 {
+        self.threads().div_ceil(32)
+    }
+
+    /// The lanes that exist in `warp` (the last warp of a block may be partial).
+    fn lanes_of(&self, warp: u32) -> u32 {
+        let left = self.threads().saturating_sub(warp * 32);
+        if left >= 32 { u32::MAX } else { (1u32 << left) - 1 }
+    }
+
+    fn region_of(&self, addr: u64) -> Option<usize> {
+        self.regions
+            .iter()
+            .position(|r| addr >= u64::from(r.offset) && addr < u64::from(r.offset) + u64::from(r.size))
+    }
+
+    /// `(x, y, z)` of a linear thread id.
+    pub fn thread_xyz(&self, tid: u32) -> [u32; 3] {
+        let [bx, by, _] = self.block_dim;
+        let bx = bx.max(1);
+        let by = by.max(1);
+        [tid % bx, (tid / bx) % by, tid / (bx * by)]
+    }
+}
+
+const NONE: u16 = u16::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Acc {
+    tid: u16,
+    atomic: bool,
+    epoch: u32,
+    wsync: u32,
+    pc: u32,
+}
+
+impl Acc {
+    const EMPTY: Acc = Acc {
+        tid: NONE,
+        atomic: false,
+        epoch: 0,
+        wsync: 0,
+        pc: 0,
+    };
+
+    fn is_some(&self) -> bool {
+        self.tid != NONE
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    w: Acc,
+    /// Another thread's atomic in the same epoch as an atomic `w` (atomics of several threads).
+    w2: Acc,
+    r1: Acc,
+    r2: Acc,
+    ever_written: bool,
+}
+
+impl Cell {
+    const EMPTY: Cell = Cell {
+        w: Acc::EMPTY,
+        w2: Acc::EMPTY,
+        r1: Acc::EMPTY,
+        r2: Acc::EMPTY,
+        ever_written: false,
+    };
+}
+
+/// One example occurrence of a finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Example {
+    /// Linear block id.
+    pub block: u32,
+    /// Linear thread ids within the block (one or two).
+    pub threads: Vec<u32>,
+    /// The byte address (shared: offset in the block's window).
+    pub address: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Key {
+    Race {
+        first_pc: u32,
+        second_pc: u32,
+        first: u8,
+        second: u8,
+        intra_warp: bool,
+        same_inst: bool,
+    },
+    Uninit {
+        pc: u32,
+    },
+    OobShared {
+        pc: u32,
+        outside: bool,
+    },
+    Divergent {
+        pc: u32,
+        what: u8,
+    },
+    External {
+        pc: u32,
+        seq: u32,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Agg {
+    count: u64,
+    example: Example,
+    note: String,
+}
+
+/// Barrier bookkeeping of one block, for the redundancy decision.
+#[derive(Clone, Debug, Default)]
+struct BarrierUse {
+    /// Barrier instructions that completed at least one release.
+    released: BTreeSet<u32>,
+    /// Barrier instructions some conflicting pair needs, with one such pair `(first pc, second pc)`.
+    needed: BTreeMap<u32, (u32, u32)>,
+    /// For barriers that also separate pairs another barrier separates: `(first, second, other)`.
+    shared_with: BTreeMap<u32, (u32, u32, u32)>,
+}
+
+/// The hazard checker for one block (a sink of that block's emulator events).
+#[derive(Debug)]
+pub struct HazardSink {
+    config: std::sync::Arc<HazardConfig>,
+    block: u32,
+    shadow: Vec<Cell>,
+    epoch: u32,
+    release_pc: Vec<u32>,
+    run_start: Vec<u32>,
+    wsync: Vec<u32>,
+    exited: Vec<bool>,
+    n_exited: u32,
+    arrivals: Vec<(u32, u32, u32)>,
+    pending_lanes: Vec<Vec<(u32, u32)>>,
+    weak_pairs: HashMap<(u32, u32), (u32, u32)>,
+    barriers: BarrierUse,
+    found: BTreeMap<Key, Agg>,
+    finished: bool,
+}
+
+impl HazardSink {
+    /// A checker for block `block` (linear id) of a launch described by `config`.
+    pub fn new(config: std::sync::Arc<HazardConfig>, block: u32) -> HazardSink {
+        let warps = config.warps() as usize;
+        HazardSink {
+            config,
+            block,
+            shadow: Vec::new(),
+            epoch: 0,
+            release_pc: Vec::new(),
+            run_start: Vec::new(),
+            wsync: vec![0; warps],
+            exited: vec![false; warps],
+            n_exited: 0,
+            arrivals: Vec::new(),
+            pending_lanes: vec![Vec::new(); warps],
+            weak_pairs: HashMap::new(),
+            barriers: BarrierUse::default(),
+            found: BTreeMap::new(),
+            finished: false,
+        }
+    }
+
+    fn note(&mut self, key: Key, example: impl FnOnce() -> Example, note: impl FnOnce() -> String) {
+        match self.found.get_mut(&key) {
+            Some(agg) => agg.count += 1,
+            None => {
+                self.found.insert(
+                    key,
+                    Agg {
+                        count: 1,
+                        example: example(),
+                        note: note(),
+                    },
+                );
+            }
+        }
+    }
+
+    /// A warp-level shared-memory access: `mask` lanes each touch `width` bytes at `addrs[lane]`
+    /// (offsets in the block's shared window). Other spaces are not this checker's business.
+    pub fn shared_access(
+        &mut self,
+        warp: u32,
+        pc: u32,
+        kind: AccessKind,
+        width: u8,
+        mask: u32,
+        addrs: &[u64; 32],
+    ) {
+        if mask == 0 || self.finished {
+            return;
+        }
+        self.check_bounds(warp, pc, width, mask, addrs);
+        if self.shadow.is_empty() {
+            self.shadow = vec![Cell::EMPTY; self.config.shared_size as usize];
+        }
+        let size = self.shadow.len() as u64;
+        let warp_idx = warp as usize;
+        let wsync = self.wsync.get(warp_idx).copied().unwrap_or(0);
+        let mut bits = mask;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let tid = warp * 32 + lane;
+            let me = Acc {
+                tid: tid.min(u32::from(NONE) - 1) as u16,
+                atomic: kind == AccessKind::Atomic,
+                epoch: self.epoch,
+                wsync,
+                pc,
+            };
+            let start = addrs[lane as usize];
+            let mut uninit = false;
+            for byte in start..start.saturating_add(u64::from(width)) {
+                if byte >= size {
+                    break;
+                }
+                if self.access_byte(byte as usize, me, kind) {
+                    uninit = true;
+                }
+            }
+            if uninit {
+                let block = self.block;
+                self.note(
+                    Key::Uninit { pc },
+                    || Example {
+                        block,
+                        threads: vec![tid],
+                        address: Some(start),
+                    },
+                    String::new,
+                );
+            }
+        }
+    }
+
+    /// Updates one byte's shadow; returns whether a read saw a never-written byte.
+    fn access_byte(&mut self, byte: usize, me: Acc, kind: AccessKind) -> bool {
+        let cell = self.shadow[byte];
+        let mut uninit = false;
+        let mut conflicts: [Option<(Acc, AccessKind)>; 4] = [None; 4];
+        conflicts[3] = Some((cell.w2, AccessKind::Atomic));
+        let w_kind = if cell.w.atomic {
+            AccessKind::Atomic
+        } else {
+            AccessKind::Write
+        };
+        match kind {
+            AccessKind::Read => {
+                if !cell.ever_written {
+                    uninit = true;
+                }
+                conflicts[0] = Some((cell.w, w_kind));
+            }
+            AccessKind::Write | AccessKind::Atomic => {
+                if kind == AccessKind::Atomic && !cell.ever_written {
+                    uninit = true;
+                }
+                conflicts[0] = Some((cell.w, w_kind));
+                conflicts[1] = Some((cell.r1, AccessKind::Read));
+                conflicts[2] = Some((cell.r2, AccessKind::Read));
+            }
+        }
+        for (other, other_kind) in conflicts.into_iter().flatten() {
+            if other.is_some() && other.tid != me.tid {
+                if other.atomic && kind == AccessKind::Atomic {
+                    continue;
+                }
+                self.pair(other, other_kind, me, kind, byte as u64);
+            }
+        }
+        let c = &mut self.shadow[byte];
+        match kind {
+            AccessKind::Read => {
+                if !c.r1.is_some() || c.r1.epoch != me.epoch {
+                    c.r1 = me;
+                    c.r2 = Acc::EMPTY;
+                } else if c.r1.tid != me.tid && (!c.r2.is_some() || c.r2.tid == me.tid) {
+                    c.r2 = me;
+                } else if c.r1.tid == me.tid {
+                    c.r1 = me;
+                }
+            }
+            AccessKind::Write | AccessKind::Atomic => {
+                let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic && c.w.epoch == me.epoch;
+                c.w2 = if keep && c.w.tid != me.tid {
+                    c.w
+                } else if keep {
+                    c.w2
+                } else {
+                    Acc::EMPTY
+                };
+                c.w = me;
+                // An atomic after the same thread's plain write in this epoch: that plain write still
+                // conflicts with other threads' atomics, so the writer stays plain.
+                if kind == AccessKind::Atomic
+                    && cell.w.is_some()
+                    && !cell.w.atomic
+                    && cell.w.tid == me.tid
+                    && cell.w.epoch == me.epoch
+                {
+                    c.w.atomic = false;
+                }
+                // A plain write conflicts with whatever the earlier reads would; an atomic does not
+                // conflict with later atomics, so the readers stay.
+                if kind == AccessKind::Write {
+                    c.r1 = Acc::EMPTY;
+                    c.r2 = Acc::EMPTY;
+                }
+                c.ever_written = true;
+            }
+        }
+        uninit
+    }
+
+    /// A conflicting pair of accesses from different threads: a race, or a reason for barriers.
+    fn pair(&mut self, first: Acc, first_kind: AccessKind, second: Acc, second_kind: AccessKind, addr: u64) {
+        let same_warp = u32::from(first.tid) / 32 == u32::from(second.tid) / 32;
+        if first.epoch == second.epoch {
+            if same_warp && first.wsync != second.wsync {
+                return; // ordered by __syncwarp()
+            }
+            let same_inst = same_warp && first.pc == second.pc && first_kind == second_kind;
+            let block = self.block;
+            let key = Key::Race {
+                first_pc: first.pc,
+                second_pc: second.pc,
+                first: first_kind as u8,
+                second: second_kind as u8,
+                intra_warp: same_warp,
+                same_inst,
+            };
+            let (t1, t2) = (u32::from(first.tid), u32::from(second.tid));
+            self.note(
+                key,
+                || Example {
+                    block,
+                    threads: vec![t1, t2],
+                    address: Some(addr),
+                },
+                || format!("{}-{}", first_kind.word(), second_kind.word()),
+            );
+            return;
+        }
+        // Separated by the releases first.epoch .. second.epoch - 1.
+        let last = second.epoch as usize - 1;
+        let Some(&last_pc) = self.release_pc.get(last) else {
+            return;
+        };
+        if self.run_start[last] <= first.epoch {
+            self.barriers
+                .needed
+                .entry(last_pc)
+                .or_insert((first.pc, second.pc));
+        } else {
+            self.weak_pairs
+                .entry((first.pc, second.pc))
+                .or_insert((first.epoch, second.epoch));
+        }
+    }
+
+    fn check_bounds(&mut self, warp: u32, pc: u32, width: u8, mask: u32, addrs: &[u64; 32]) {
+        let cfg = std::sync::Arc::clone(&self.config);
+        let mut regions = [usize::MAX; 2];
+        let mut bits = mask;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let first = addrs[lane as usize];
+            let last = first + u64::from(width.max(1)) - 1;
+            let tid = warp * 32 + lane;
+            let block = self.block;
+            if last >= u64::from(cfg.shared_size) {
+                self.note(
+                    Key::OobShared { pc, outside: true },
+                    || Example {
+                        block,
+                        threads: vec![tid],
+                        address: Some(first),
+                    },
+                    || format!("the block has {} bytes of shared memory", cfg.shared_size),
+                );
+                continue;
+            }
+            let (a, b) = (cfg.region_of(first), cfg.region_of(last));
+            let straddles = a != b || a.is_none();
+            let r = a.unwrap_or(usize::MAX - 1);
+            let mixed = if regions[0] == usize::MAX {
+                regions[0] = r;
+                false
+            } else {
+                regions[0] != r
+            };
+            if straddles || (mixed && regions[1] == usize::MAX) {
+                if mixed {
+                    regions[1] = r;
+                }
+                let name = |i: Option<usize>| {
+                    i.map_or_else(
+                        || "no variable".to_string(),
+                        |i| format!("`{}`", cfg.regions[i].name),
+                    )
+                };
+                let note = if straddles {
+                    format!("the access spans {} and {}", name(a), name(b))
+                } else {
+                    format!(
+                        "lanes of one instruction touch {} and {}",
+                        name(Some(regions[0]).filter(|&i| i < cfg.regions.len())),
+                        name(a)
+                    )
+                };
+                self.note(
+                    Key::OobShared { pc, outside: false },
+                    || Example {
+                        block,
+                        threads: vec![tid],
+                        address: Some(first),
+                    },
+                    || note,
+                );
+            }
+        }
+    }
+
+    /// A warp arrived at a barrier. `block_wide` is true for `bar.sync`/`__syncthreads()`, false for
+    /// `__syncwarp()`; `active` are the lanes that execute it.
+    pub fn barrier(&mut self, warp: u32, pc: u32, active: u32, block_wide: bool) {
+        let w = warp as usize;
+        if !block_wide {
+            if let Some(s) = self.wsync.get_mut(w) {
+                *s += 1;
+            }
+            return;
+        }
+        self.arrivals.push((warp, pc, active));
+        let missing = self.config.lanes_of(warp) & !active;
+        if missing != 0
+            && let Some(p) = self.pending_lanes.get_mut(w)
+        {
+            match p.iter_mut().find(|(p, _)| *p == pc) {
+                Some(entry) => entry.1 |= missing,
+                None => p.push((pc, missing)),
+            }
+        }
+    }
+
+    /// Lanes `active` of `warp` executed an instruction (used to tell lanes that skipped a barrier and
+    /// went on from lanes that had exited).
+    pub fn inst(&mut self, warp: u32, active: u32) {
+        let Some(pending) = self.pending_lanes.get_mut(warp as usize) else {
+            return;
+        };
+        if pending.is_empty() {
+            return;
+        }
+        let block = self.block;
+        let mut hits = Vec::new();
+        pending.retain(|&(pc, missing)| {
+            let live = missing & active;
+            if live != 0 {
+                hits.push((pc, live));
+                false
+            } else {
+                true
+            }
+        });
+        for (pc, live) in hits {
+            let tid = warp * 32 + live.trailing_zeros();
+            self.note(
+                Key::Divergent { pc, what: 0 },
+                || Example {
+                    block,
+                    threads: vec![tid],
+                    address: None,
+                },
+                || format!("lanes {} of warp {warp} skipped it and went on", lanes(live)),
+            );
+        }
+    }
+
+    /// A block-wide barrier released (every non-exited warp arrived).
+    pub fn barrier_release(&mut self, pc: u32) {
+        let g = self.release_pc.len() as u32;
+        let start = if g > 0 && self.release_pc[g as usize - 1] == pc {
+            self.run_start[g as usize - 1]
+        } else {
+            g
+        };
+        self.release_pc.push(pc);
+        self.run_start.push(start);
+        self.epoch += 1;
+        self.barriers.released.insert(pc);
+        let arrivals = std::mem::take(&mut self.arrivals);
+        let block = self.block;
+        let mut arrived = vec![false; self.exited.len()];
+        for &(w, _, _) in &arrivals {
+            if let Some(a) = arrived.get_mut(w as usize) {
+                *a = true;
+            }
+        }
+        let absent: Vec<u32> = (0..arrived.len() as u32)
+            .filter(|&w| !arrived[w as usize] && self.exited[w as usize])
+            .collect();
+        let pcs: BTreeSet<u32> = arrivals.iter().map(|a| a.1).collect();
+        for &(w, apc, _) in &arrivals {
+            if !absent.is_empty() {
+                let list = absent
+                    .iter()
+                    .map(|w| w.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                self.note(
+                    Key::Divergent { pc: apc, what: 1 },
+                    || Example {
+                        block,
+                        threads: vec![w * 32],
+                        address: None,
+                    },
+                    || format!("warp(s) {list} had exited and never reached it"),
+                );
+            }
+            if pcs.len() > 1 {
+                let others: Vec<u32> = pcs.iter().copied().filter(|&p| p != apc).collect();
+                self.note(
+                    Key::Divergent { pc: apc, what: 2 },
+                    || Example {
+                        block,
+                        threads: vec![w * 32],
+                        address: None,
+                    },
+                    || format!("released together with warps waiting at other barrier(s) {others:?}"),
+                );
+            }
+        }
+    }
+
+    /// `warp` exited. When the block's last warp exits the block is finished (see [`Self::finish`]).
+    pub fn warp_exit(&mut self, warp: u32) {
+        if let Some(e) = self.exited.get_mut(warp as usize)
+            && !*e
+        {
+            *e = true;
+            self.n_exited += 1;
+        }
+        if self.n_exited as usize == self.exited.len() {
+            self.finish();
+        }
+    }
+
+    /// Closes the block: resolves barrier needs, reports lanes that skipped barriers and exited, and
+    /// frees the shadow memory. Idempotent; called by [`Self::warp_exit`] for the last warp.
+    pub fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        self.shadow = Vec::new();
+        let block = self.block;
+        for w in 0..self.pending_lanes.len() {
+            for (pc, missing) in std::mem::take(&mut self.pending_lanes[w]) {
+                let tid = w as u32 * 32 + missing.trailing_zeros();
+                self.note(
+                    Key::Divergent { pc, what: 3 },
+                    || Example {
+                        block,
+                        threads: vec![tid],
+                        address: None,
+                    },
+                    || {
+                        format!(
+                            "lanes {} of warp {w} had exited and never reached it",
+                            lanes(missing)
+                        )
+                    },
+                );
+            }
+        }
+        let mut weak: Vec<((u32, u32), (u32, u32))> = self.weak_pairs.drain().collect();
+        weak.sort_unstable();
+        for ((pa, pb), (e1, e2)) in weak {
+            let range = &self.release_pc[e1 as usize..e2 as usize];
+            let keeper = range
+                .iter()
+                .rev()
+                .copied()
+                .find(|p| self.barriers.needed.contains_key(p));
+            let keeper = keeper.unwrap_or(range[range.len() - 1]);
+            self.barriers.needed.entry(keeper).or_insert((pa, pb));
+            for &p in range {
+                if p != keeper {
+                    self.barriers.shared_with.entry(p).or_insert((pa, pb, keeper));
+                }
+            }
+        }
+    }
+}
+
+fn lanes(mask: u32) -> String {
+    let v: Vec<String> = (0..32)
+        .filter(|l| mask >> l & 1 == 1)
+        .map(|l| l.to_string())
+        .collect();
+    if v.len() > 8 {
+        format!("{} ({} lanes)", v[..4].join(",") + ",...", v.len())
+    } else {
+        v.join(",")
+    }
+}
+
+/// Hazards of a whole launch: the blocks' results merged in block order.
+#[derive(Debug, Default)]
+pub struct HazardReport {
+    config: Option<std::sync::Arc<HazardConfig>>,
+    found: BTreeMap<Key, Agg>,
+    barriers: BarrierUse,
+    external: u32,
+}
+
+/// Names an instruction for messages: its source line (if known) and a label such as `line 12` or
+/// `PTX line 40`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loc {
+    /// Source line (from `.loc`), if any.
+    pub line: Option<u32>,
+    /// How messages name the instruction.
+    pub label: String,
+}
+
+/// One finding of `warpscope check`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// What was found.
+    pub kind: FindingKind,
+    /// How bad it is.
+    pub severity: Severity,
+    /// The main source line (the second access of a race), if known.
+    pub line: Option<u32>,
+    /// Every source line involved.
+    pub lines: Vec<u32>,
+    /// Instruction indices involved (`pc`), in the same order.
+    pub pcs: Vec<u32>,
+    /// One line of explanation.
+    pub message: String,
+    /// How many times it happened (byte accesses for races and reads, barrier executions, ...).
+    pub count: u64,
+    /// One occurrence.
+    pub example: Example,
+}
+
+impl HazardReport {
+    /// An empty report for a launch.
+    pub fn new(config: std::sync::Arc<HazardConfig>) -> HazardReport {
+        HazardReport {
+            config: Some(config),
+            ..HazardReport::default()
+        }
+    }
+
+    /// Folds in a finished block (call in block order for deterministic examples).
+    pub fn merge(&mut self, mut sink: HazardSink) {
+        sink.finish();
+        if self.config.is_none() {
+            self.config = Some(std::sync::Arc::clone(&sink.config));
+        }
+        for (k, agg) in sink.found {
+            match self.found.get_mut(&k) {
+                Some(a) => a.count += agg.count,
+                None => {
+                    self.found.insert(k, agg);
+                }
+            }
+        }
+        self.barriers.released.extend(sink.barriers.released);
+        for (pc, pair) in sink.barriers.needed {
+            self.barriers.needed.entry(pc).or_insert(pair);
+        }
+        for (pc, t) in sink.barriers.shared_with {
+            self.barriers.shared_with.entry(pc).or_insert(t);
+        }
+    }
+
+    /// Adds a fault the emulator reported as an out-of-bounds access (global or shared), e.g. from an
+    /// `EmuFault`: `what` says which access and allocation.
+    pub fn push_out_of_bounds(&mut self, block: u32, thread: u32, pc: u32, address: u64, what: String) {
+        self.external += 1;
+        self.found.insert(
+            Key::External {
+                pc,
+                seq: self.external,
+            },
+            Agg {
+                count: 1,
+                example: Example {
+                    block,
+                    threads: vec![thread],
+                    address: Some(address),
+                },
+                note: what,
+            },
+        );
+    }
+
+    /// Barrier instructions reported redundant.
+    pub fn redundant_barriers(&self) -> Vec<u32> {
+        self.barriers
+            .released
+            .iter()
+            .copied()
+            .filter(|p| !self.barriers.needed.contains_key(p))
+            .collect()
+    }
+
+    /// Barrier instructions some conflicting pair needs.
+    pub fn needed_barriers(&self) -> Vec<u32> {
+        self.barriers.needed.keys().copied().collect()
+    }
+
+    /// The findings, errors first, then by line. `loc` names instructions.
+    pub fn findings(&self, loc: &dyn Fn(u32) -> Loc) -> Vec<Finding> {
+        let xyz = |t: u32| {
+            let [x, y, z] = self.config.as_ref().map_or([t, 0, 0], |c| c.thread_xyz(t));
+            format!("({x},{y},{z})")
+        };
+        let mut out = Vec::new();
+        for (key, agg) in &self.found {
+            let ex = &agg.example;
+            let (kind, severity, pcs, message) = match *key {
+                Key::Race {
+                    first_pc,
+                    second_pc,
+                    intra_warp,
+                    same_inst,
+                    ..
+                } => {
+                    let (a, b) = (loc(first_pc), loc(second_pc));
+                    let (t1, t2) = (ex.threads[0], ex.threads[1]);
+                    let mut m = format!(
+                        "{} race on shared byte {}: thread {} at {} and thread {} at {}, not ordered by a barrier",
+                        agg.note.replace('-', "/").to_uppercase(),
+                        ex.address.unwrap_or(0),
+                        xyz(t1),
+                        a.label,
+                        xyz(t2),
+                        b.label
+                    );
+                    let sev = if same_inst {
+                        m = format!(
+                            "lanes of one store instruction at {} write the same shared byte {} (threads {} and {}); which value lands is undefined",
+                            b.label,
+                            ex.address.unwrap_or(0),
+                            xyz(t1),
+                            xyz(t2)
+                        );
+                        Severity::Warning
+                    } else {
+                        if intra_warp {
+                            m.push_str(
+                                "; both in one warp: without __syncwarp() lanes are not ordered under independent thread scheduling (CC 7.0+)",
+                            );
+                        }
+                        Severity::Error
+                    };
+                    (FindingKind::Race, sev, vec![first_pc, second_pc], m)
+                }
+                Key::Uninit { pc } => (
+                    FindingKind::UninitializedRead,
+                    Severity::Error,
+                    vec![pc],
+                    format!(
+                        "shared read at {} of bytes never written in this launch (thread {}, byte {}{})",
+                        loc(pc).label,
+                        xyz(ex.threads[0]),
+                        ex.address.unwrap_or(0),
+                        self.region_name(ex.address)
+                    ),
+                ),
+                Key::OobShared { pc, outside } => {
+                    let m = if outside {
+                        format!(
+                            "shared access at {} outside the block's shared memory: thread {} touches byte {} ({})",
+                            loc(pc).label,
+                            xyz(ex.threads[0]),
+                            ex.address.unwrap_or(0),
+                            agg.note
+                        )
+                    } else {
+                        format!(
+                            "shared access at {} runs out of its array: {} (thread {}, byte {})",
+                            loc(pc).label,
+                            agg.note,
+                            xyz(ex.threads[0]),
+                            ex.address.unwrap_or(0)
+                        )
+                    };
+                    (FindingKind::OutOfBounds, Severity::Error, vec![pc], m)
+                }
+                Key::Divergent { pc, what } => {
+                    let sev = if what == 3 || what == 1 {
+                        Severity::Warning
+                    } else {
+                        Severity::Error
+                    };
+                    let m = format!(
+                        "barrier at {} reached by only part of the block: {}",
+                        loc(pc).label,
+                        agg.note
+                    );
+                    (FindingKind::DivergentBarrier, sev, vec![pc], m)
+                }
+                Key::External { pc, .. } => (
+                    FindingKind::OutOfBounds,
+                    Severity::Error,
+                    vec![pc],
+                    format!("{} at {}", agg.note, loc(pc).label),
+                ),
+            };
+            let locs: Vec<Loc> = pcs.iter().map(|&p| loc(p)).collect();
+            out.push(Finding {
+                kind,
+                severity,
+                line: locs.last().and_then(|l| l.line),
+                lines: locs.iter().filter_map(|l| l.line).collect(),
+                pcs,
+                message,
+                count: agg.count,
+                example: ex.clone(),
+            });
+        }
+        for pc in self.redundant_barriers() {
+            let why = match self.barriers.shared_with.get(&pc) {
+                Some(&(a, b, keeper)) => format!(
+                    "it separates the accesses at {} and {} only together with the barrier at {}, which is kept",
+                    loc(a).label,
+                    loc(b).label,
+                    loc(keeper).label
+                ),
+                None => "it separates no conflicting accesses of different threads".to_string(),
+            };
+            let l = loc(pc);
+            out.push(Finding {
+                kind: FindingKind::RedundantBarrier,
+                severity: Severity::Warning,
+                line: l.line,
+                lines: l.line.into_iter().collect(),
+                pcs: vec![pc],
+                message: format!(
+                    "barrier at {} is removable: {why} (shared memory, this launch; ordering of global memory is not checked)",
+                    l.label
+                ),
+                count: 0,
+                example: Example { block: 0, threads: Vec::new(), address: None },
+            });
+        }
+        out.sort_by(|a, b| (a.severity, a.line, a.kind, &a.pcs).cmp(&(b.severity, b.line, b.kind, &b.pcs)));
+        out
+    }
+
+    fn region_name(&self, addr: Option<u64>) -> String {
+        let Some(cfg) = &self.config else {
+            return String::new();
+        };
+        addr.and_then(|a| cfg.region_of(a))
+            .map_or_else(String::new, |i| format!(" of `{}`", cfg.regions[i].name))
+    }
+}
