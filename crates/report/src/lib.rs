@@ -1,2 +1,4 @@
 //! warpscope-report (to be written).
 #![deny(missing_docs)]
+
+pub mod chart;
