@@ -1,0 +1,732 @@
+//! Pure per-lane arithmetic: the reference semantics of every ALU instruction. Values are 64-bit
+//! rows; a value of a narrower type lives zero-extended in the low bits (f32 as its bits).
+//! The executor calls these (or fast paths checked against them by tests) inside 32-lane loops.
+
+use warpscope_ptx::inst::{AtomOp, BinOp, Cmp, Rnd, TernOp, TestP, Ty, UnOp};
+
+/// Truncates to the type's width (zero-extended).
+#[inline(always)]
+pub fn trunc(ty: Ty, v: u64) -> u64 {
+    match ty.bytes() {
+        1 => v & 0xff,
+        2 => v & 0xffff,
+        4 => v & 0xffff_ffff,
+        _ => v,
+    }
+}
+
+/// Sign-extends from the type's width to i64 (for signed types), or zero-extends.
+#[inline(always)]
+pub fn sext(ty: Ty, v: u64) -> i64 {
+    match ty {
+        Ty::S8 => v as i8 as i64,
+        Ty::S16 => v as i16 as i64,
+        Ty::S32 => v as i32 as i64,
+        Ty::S64 => v as i64,
+        _ => trunc(ty, v) as i64,
+    }
+}
+
+#[inline(always)]
+fn f32v(v: u64) -> f32 {
+    f32::from_bits(v as u32)
+}
+#[inline(always)]
+fn f32b(x: f32) -> u64 {
+    x.to_bits() as u64
+}
+#[inline(always)]
+fn f64v(v: u64) -> f64 {
+    f64::from_bits(v)
+}
+
+fn bits(ty: Ty) -> u32 {
+    ty.bytes() * 8
+}
+
+/// Binary operation.
+pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
+    if ty == Ty::F32 {
+        let (x, y) = (f32v(a), f32v(b));
+        return f32b(match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::MulLo | BinOp::MulWide | BinOp::MulHi | BinOp::Mul24Lo => x * y,
+            BinOp::Div => x / y,
+            BinOp::Min => fmin(x as f64, y as f64) as f32,
+            BinOp::Max => fmax(x as f64, y as f64) as f32,
+            BinOp::CopySign => y.copysign(x),
+            BinOp::AddSat => (x + y).clamp(0.0, 1.0),
+            BinOp::SubSat => (x - y).clamp(0.0, 1.0),
+            _ => return a,
+        });
+    }
+    if ty == Ty::F64 {
+        let (x, y) = (f64v(a), f64v(b));
+        return (match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::MulLo | BinOp::MulWide | BinOp::MulHi | BinOp::Mul24Lo => x * y,
+            BinOp::Div => x / y,
+            BinOp::Min => fmin(x, y),
+            BinOp::Max => fmax(x, y),
+            BinOp::CopySign => y.copysign(x),
+            BinOp::AddSat | BinOp::SubSat => x,
+            _ => return a,
+        })
+        .to_bits();
+    }
+    let n = bits(ty);
+    let s = ty.signed();
+    let (sa, sb) = (sext(ty, a), sext(ty, b));
+    let (ua, ub) = (trunc(ty, a), trunc(ty, b));
+    let r: u64 = match op {
+        BinOp::Add => ua.wrapping_add(ub),
+        BinOp::Sub => ua.wrapping_sub(ub),
+        BinOp::AddSat => (sa as i32).saturating_add(sb as i32) as u32 as u64,
+        BinOp::SubSat => (sa as i32).saturating_sub(sb as i32) as u32 as u64,
+        BinOp::MulLo => ua.wrapping_mul(ub),
+        BinOp::MulHi => {
+            if s {
+                ((sa as i128 * sb as i128) >> n) as u64
+            } else {
+                ((ua as u128 * ub as u128) >> n) as u64
+            }
+        }
+        BinOp::MulWide => {
+            // result is twice the width: do not truncate to `ty`
+            return if s {
+                (sa as i128 * sb as i128) as u64 & wide_mask(n)
+            } else {
+                (ua as u128 * ub as u128) as u64 & wide_mask(n)
+            };
+        }
+        BinOp::Mul24Lo => {
+            let x = (sa << 40) >> 40;
+            let y = (sb << 40) >> 40;
+            if s {
+                x.wrapping_mul(y) as u64
+            } else {
+                (ua & 0xff_ffff).wrapping_mul(ub & 0xff_ffff)
+            }
+        }
+        BinOp::Div => {
+            if ub == 0 {
+                u64::MAX
+            } else if s {
+                sa.wrapping_div(sb) as u64
+            } else {
+                ua / ub
+            }
+        }
+        BinOp::Rem => {
+            if ub == 0 {
+                ua
+            } else if s {
+                sa.wrapping_rem(sb) as u64
+            } else {
+                ua % ub
+            }
+        }
+        BinOp::Min => {
+            if s {
+                sa.min(sb) as u64
+            } else {
+                ua.min(ub)
+            }
+        }
+        BinOp::Max => {
+            if s {
+                sa.max(sb) as u64
+            } else {
+                ua.max(ub)
+            }
+        }
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Shl => {
+            let sh = b as u32;
+            if sh >= n { 0 } else { ua << sh }
+        }
+        BinOp::Shr => {
+            let sh = (b as u32).min(n - 1 + u32::from(!s));
+            if s {
+                if sh >= n {
+                    (sa >> (n - 1)) as u64
+                } else {
+                    (sa >> sh) as u64
+                }
+            } else if sh >= n {
+                0
+            } else {
+                ua >> sh
+            }
+        }
+        BinOp::CopySign => a,
+    };
+    trunc(ty, r)
+}
+
+fn wide_mask(n: u32) -> u64 {
+    if n >= 32 { u64::MAX } else { (1u64 << (2 * n)) - 1 }
+}
+
+/// PTX min/max: if one operand is NaN, the other is returned.
+fn fmin(x: f64, y: f64) -> f64 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() {
+        x
+    } else {
+        x.min(y)
+    }
+}
+fn fmax(x: f64, y: f64) -> f64 {
+    if x.is_nan() {
+        y
+    } else if y.is_nan() {
+        x
+    } else {
+        x.max(y)
+    }
+}
+
+/// Unary operation.
+pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
+    if ty.float() {
+        let x = if ty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
+        let r = match op {
+            UnOp::Mov => return a,
+            UnOp::Neg => -x,
+            UnOp::Abs => x.abs(),
+            UnOp::Rcp => 1.0 / x,
+            UnOp::Sqrt => x.sqrt(),
+            UnOp::Rsqrt => 1.0 / x.sqrt(),
+            UnOp::Ex2 => x.exp2(),
+            UnOp::Lg2 => x.log2(),
+            UnOp::Sin => x.sin(),
+            UnOp::Cos => x.cos(),
+            UnOp::Tanh => x.tanh(),
+            _ => return a,
+        };
+        return if ty == Ty::F32 {
+            // single-precision ops round once to f32 (exact for neg/abs/sqrt/rcp)
+            f32b(match op {
+                UnOp::Neg => -f32v(a),
+                UnOp::Abs => f32v(a).abs(),
+                UnOp::Sqrt => f32v(a).sqrt(),
+                UnOp::Rcp => 1.0 / f32v(a),
+                _ => r as f32,
+            })
+        } else {
+            r.to_bits()
+        };
+    }
+    let n = bits(ty);
+    let u = trunc(ty, a);
+    let r = match op {
+        UnOp::Mov => u,
+        UnOp::Neg => u.wrapping_neg(),
+        UnOp::Abs => sext(ty, a).unsigned_abs(),
+        UnOp::Not => !u,
+        UnOp::Cnot => u64::from(u == 0),
+        UnOp::Popc => u.count_ones() as u64,
+        UnOp::Clz => (u.leading_zeros() - (64 - n)) as u64,
+        UnOp::Brev => u.reverse_bits() >> (64 - n),
+        UnOp::Bfind => {
+            let v = if ty.signed() && sext(ty, a) < 0 {
+                !u & trunc(ty, u64::MAX)
+            } else {
+                u
+            };
+            if v == 0 {
+                0xffff_ffff
+            } else {
+                (63 - v.leading_zeros()) as u64
+            }
+        }
+        _ => u,
+    };
+    if matches!(op, UnOp::Popc | UnOp::Clz | UnOp::Bfind) {
+        r & 0xffff_ffff
+    } else {
+        trunc(ty, r)
+    }
+}
+
+/// Ternary operation.
+pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
+    match op {
+        TernOp::Fma => {
+            if ty == Ty::F32 {
+                f32b(f32v(a).mul_add(f32v(b), f32v(c)))
+            } else {
+                f64v(a).mul_add(f64v(b), f64v(c)).to_bits()
+            }
+        }
+        TernOp::MadLo => trunc(ty, bin(BinOp::MulLo, ty, a, b).wrapping_add(trunc(ty, c))),
+        TernOp::MadHi => trunc(ty, bin(BinOp::MulHi, ty, a, b).wrapping_add(trunc(ty, c))),
+        TernOp::MadWide => bin(BinOp::MulWide, ty, a, b).wrapping_add(c) & wide_mask(bits(ty)),
+        TernOp::Mad24Lo => trunc(ty, bin(BinOp::Mul24Lo, ty, a, b).wrapping_add(trunc(ty, c))),
+        TernOp::Bfe => {
+            let n = bits(ty);
+            let pos = (b & 0xff) as u32;
+            let len = (c & 0xff) as u32;
+            let u = trunc(ty, a);
+            let sbit = if ty.signed() {
+                if len == 0 {
+                    false
+                } else {
+                    let p = (pos + len - 1).min(n - 1);
+                    (u >> p) & 1 == 1
+                }
+            } else {
+                false
+            };
+            let mut d = 0u64;
+            for i in 0..n {
+                let bit = if i < len && pos + i <= n - 1 {
+                    (u >> (pos + i)) & 1
+                } else {
+                    u64::from(sbit)
+                };
+                d |= bit << i;
+            }
+            trunc(ty, d)
+        }
+        TernOp::Sad => {
+            let d = if ty.signed() {
+                (sext(ty, a) - sext(ty, b)).unsigned_abs()
+            } else {
+                trunc(ty, a).abs_diff(trunc(ty, b))
+            };
+            trunc(ty, d.wrapping_add(c))
+        }
+        TernOp::Prmt => {
+            let x = (a as u32 as u64) | ((b as u32 as u64) << 32);
+            let sel = c as u32;
+            let mut d = 0u32;
+            for i in 0..4 {
+                let s = (sel >> (4 * i)) & 0xf;
+                let byte = ((x >> (8 * (s & 7))) & 0xff) as u32;
+                let byte = if s & 8 != 0 {
+                    if byte & 0x80 != 0 { 0xff } else { 0 }
+                } else {
+                    byte
+                };
+                d |= byte << (8 * i);
+            }
+            d as u64
+        }
+        TernOp::Slct => {
+            if (c as u32 as i32) >= 0 {
+                a
+            } else {
+                b
+            }
+        }
+    }
+}
+
+/// `bfi`: insert `len` bits of `a` into `b` at `pos`.
+pub fn bfi(ty: Ty, a: u64, b: u64, pos: u64, len: u64) -> u64 {
+    let n = bits(ty);
+    let pos = (pos & 0xff) as u32;
+    let len = (len & 0xff) as u32;
+    let mut f = trunc(ty, b);
+    for i in 0..len {
+        if pos + i >= n {
+            break;
+        }
+        let bit = (a >> i) & 1;
+        f = (f & !(1 << (pos + i))) | (bit << (pos + i));
+    }
+    f
+}
+
+/// `lop3.b32`
+pub fn lop3(a: u64, b: u64, c: u64, lut: u8) -> u64 {
+    let mut d = 0u64;
+    for i in 0..32 {
+        let idx = (((a >> i) & 1) << 2) | (((b >> i) & 1) << 1) | ((c >> i) & 1);
+        d |= (((lut >> idx) & 1) as u64) << i;
+    }
+    d
+}
+
+/// Comparison.
+pub fn cmp(c: Cmp, ty: Ty, a: u64, b: u64) -> bool {
+    if ty.float() {
+        let (x, y) = if ty == Ty::F32 {
+            (f32v(a) as f64, f32v(b) as f64)
+        } else {
+            (f64v(a), f64v(b))
+        };
+        let nan = x.is_nan() || y.is_nan();
+        return match c {
+            Cmp::Eq => x == y,
+            Cmp::Ne => !nan && x != y,
+            Cmp::Lt | Cmp::Lo => x < y,
+            Cmp::Le | Cmp::Ls => x <= y,
+            Cmp::Gt | Cmp::Hi => x > y,
+            Cmp::Ge | Cmp::Hs => x >= y,
+            Cmp::Equ => nan || x == y,
+            Cmp::Neu => nan || x != y,
+            Cmp::Ltu => nan || x < y,
+            Cmp::Leu => nan || x <= y,
+            Cmp::Gtu => nan || x > y,
+            Cmp::Geu => nan || x >= y,
+            Cmp::Num => !nan,
+            Cmp::Nan => nan,
+        };
+    }
+    let (sa, sb) = (sext(ty, a), sext(ty, b));
+    let (ua, ub) = (trunc(ty, a), trunc(ty, b));
+    let s = ty.signed();
+    match c {
+        Cmp::Eq | Cmp::Equ => ua == ub,
+        Cmp::Ne | Cmp::Neu => ua != ub,
+        Cmp::Lt | Cmp::Ltu => {
+            if s {
+                sa < sb
+            } else {
+                ua < ub
+            }
+        }
+        Cmp::Le | Cmp::Leu => {
+            if s {
+                sa <= sb
+            } else {
+                ua <= ub
+            }
+        }
+        Cmp::Gt | Cmp::Gtu => {
+            if s {
+                sa > sb
+            } else {
+                ua > ub
+            }
+        }
+        Cmp::Ge | Cmp::Geu => {
+            if s {
+                sa >= sb
+            } else {
+                ua >= ub
+            }
+        }
+        Cmp::Lo => ua < ub,
+        Cmp::Ls => ua <= ub,
+        Cmp::Hi => ua > ub,
+        Cmp::Hs => ua >= ub,
+        Cmp::Num => true,
+        Cmp::Nan => false,
+    }
+}
+
+fn round_f64(x: f64, rnd: Rnd) -> f64 {
+    match rnd {
+        Rnd::Rni | Rnd::Rn => x.round_ties_even(),
+        Rnd::Rzi | Rnd::Rz => x.trunc(),
+        Rnd::Rmi | Rnd::Rm => x.floor(),
+        Rnd::Rpi | Rnd::Rp => x.ceil(),
+        Rnd::Default => x,
+    }
+}
+
+/// `cvt` with rounding and saturation. Float→int conversions saturate (NaN → 0) as in PTX.
+pub fn cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool, a: u64) -> u64 {
+    let df = dty.float();
+    let sf = sty.float();
+    match (df, sf) {
+        (false, false) => {
+            let v = sext(sty, a) as i128;
+            let v = if sat {
+                let (lo, hi): (i128, i128) = if dty.signed() {
+                    let n = bits(dty);
+                    (-(1i128 << (n - 1)), (1i128 << (n - 1)) - 1)
+                } else {
+                    (0, (1i128 << bits(dty)) - 1)
+                };
+                v.clamp(lo, hi)
+            } else {
+                v
+            };
+            let r = v as u64;
+            // the destination holds the value sign/zero-extended to its width, stored zero-extended
+            trunc(dty, r)
+        }
+        (false, true) => {
+            let x = if sty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
+            let x = round_f64(x, if rnd == Rnd::Default { Rnd::Rzi } else { rnd });
+            let r: u64 = match dty {
+                Ty::S8 => x as i8 as u64,
+                Ty::S16 => x as i16 as u64,
+                Ty::S32 => x as i32 as u64,
+                Ty::S64 => x as i64 as u64,
+                Ty::U8 => x as u8 as u64,
+                Ty::U16 => x as u16 as u64,
+                Ty::U32 => x as u32 as u64,
+                _ => x as u64,
+            };
+            trunc(dty, r)
+        }
+        (true, false) => {
+            let v = sext(sty, a);
+            let r = if sty.signed() {
+                if dty == Ty::F32 {
+                    int_to_f32(v as i128, rnd)
+                } else {
+                    f64b_from_int(v as i128, rnd)
+                }
+            } else {
+                let u = trunc(sty, a) as i128;
+                if dty == Ty::F32 {
+                    int_to_f32(u, rnd)
+                } else {
+                    f64b_from_int(u, rnd)
+                }
+            };
+            r
+        }
+        (true, true) => {
+            let x = if sty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
+            let x = if matches!(rnd, Rnd::Rni | Rnd::Rzi | Rnd::Rmi | Rnd::Rpi) {
+                round_f64(x, rnd)
+            } else {
+                x
+            };
+            let x = if sat { x.clamp(0.0, 1.0) } else { x };
+            if dty == Ty::F32 {
+                f32b(f64_to_f32(x, rnd))
+            } else {
+                x.to_bits()
+            }
+        }
+    }
+}
+
+fn f64_to_f32(x: f64, rnd: Rnd) -> f32 {
+    let r = x as f32; // round to nearest even
+    if !r.is_finite() || r as f64 == x {
+        return r;
+    }
+    match rnd {
+        Rnd::Rz if (r as f64).abs() > x.abs() => r.next_toward_zero(),
+        Rnd::Rm if (r as f64) > x => r.next_down(),
+        Rnd::Rp if (r as f64) < x => r.next_up(),
+        _ => r,
+    }
+}
+
+trait NextTowardZero {
+    fn next_toward_zero(self) -> Self;
+}
+impl NextTowardZero for f32 {
+    fn next_toward_zero(self) -> f32 {
+        if self > 0.0 {
+            self.next_down()
+        } else {
+            self.next_up()
+        }
+    }
+}
+
+fn int_to_f32(v: i128, rnd: Rnd) -> u64 {
+    let r = v as f64; // exact for |v| < 2^53
+    let r = if (r as i128) == v {
+        f64_to_f32(r, rnd)
+    } else {
+        v as f32
+    };
+    f32b(r)
+}
+
+fn f64b_from_int(v: i128, rnd: Rnd) -> u64 {
+    let r = v as f64;
+    let r = if r as i128 == v || rnd == Rnd::Default || rnd == Rnd::Rn {
+        r
+    } else {
+        match rnd {
+            Rnd::Rz if r.abs() > (v as f64).abs() => r.next_down(),
+            Rnd::Rm if (r as i128) > v => r.next_down(),
+            Rnd::Rp if (r as i128) < v => r.next_up(),
+            _ => r,
+        }
+    };
+    r.to_bits()
+}
+
+/// `testp`
+pub fn testp(p: TestP, ty: Ty, a: u64) -> bool {
+    let x = if ty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
+    let sub = if ty == Ty::F32 {
+        f32v(a).is_subnormal()
+    } else {
+        x.is_subnormal()
+    };
+    match p {
+        TestP::Finite => x.is_finite(),
+        TestP::Infinite => x.is_infinite(),
+        TestP::Number => !x.is_nan(),
+        TestP::NotANumber => x.is_nan(),
+        TestP::Normal => x.is_normal() && !sub,
+        TestP::Subnormal => sub,
+    }
+}
+
+/// New memory value of an atomic operation given the old value (`c` is the CAS new value).
+pub fn atom(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
+    let r = match op {
+        AtomOp::Add => return bin(BinOp::Add, ty, old, b),
+        AtomOp::Min => return bin(BinOp::Min, ty, old, b),
+        AtomOp::Max => return bin(BinOp::Max, ty, old, b),
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Exch => b,
+        AtomOp::Cas => {
+            if trunc(ty, old) == trunc(ty, b) {
+                c
+            } else {
+                old
+            }
+        }
+        AtomOp::Inc => {
+            let (o, b) = (trunc(ty, old), trunc(ty, b));
+            if o >= b { 0 } else { o + 1 }
+        }
+        AtomOp::Dec => {
+            let (o, b) = (trunc(ty, old), trunc(ty, b));
+            if o == 0 || o > b { b } else { o - 1 }
+        }
+    };
+    trunc(ty, r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_basics() {
+        assert_eq!(bin(BinOp::Add, Ty::U32, 0xffff_ffff, 1), 0);
+        assert_eq!(bin(BinOp::Sub, Ty::S32, 0, 1), 0xffff_ffff);
+        assert_eq!(bin(BinOp::MulHi, Ty::U32, 0x8000_0000, 4), 2);
+        assert_eq!(bin(BinOp::MulHi, Ty::S32, (-2i32) as u32 as u64, 0x8000_0000), 1);
+        assert_eq!(
+            bin(BinOp::MulWide, Ty::S32, (-3i32) as u32 as u64, 5),
+            (-15i64) as u64
+        );
+        assert_eq!(bin(BinOp::MulWide, Ty::U32, 0xffff_ffff, 2), 0x1_ffff_fffe);
+        assert_eq!(
+            bin(BinOp::Div, Ty::S32, (-7i32) as u32 as u64, 2),
+            (-3i32) as u32 as u64
+        );
+        assert_eq!(
+            bin(BinOp::Rem, Ty::S32, (-7i32) as u32 as u64, 2),
+            (-1i32) as u32 as u64
+        );
+        assert_eq!(bin(BinOp::Shr, Ty::S32, 0x8000_0000, 31), 0xffff_ffff);
+        assert_eq!(bin(BinOp::Shr, Ty::S32, 0x8000_0000, 40), 0xffff_ffff);
+        assert_eq!(bin(BinOp::Shr, Ty::U32, 0x8000_0000, 32), 0);
+        assert_eq!(bin(BinOp::Shl, Ty::U32, 1, 33), 0);
+        assert_eq!(bin(BinOp::Min, Ty::S32, (-1i32) as u32 as u64, 3), 0xffff_ffff);
+        assert_eq!(bin(BinOp::Min, Ty::U32, (-1i32) as u32 as u64, 3), 3);
+        assert_eq!(bin(BinOp::AddSat, Ty::S32, i32::MAX as u64, 5), i32::MAX as u64);
+    }
+
+    #[test]
+    fn unary_and_bits() {
+        assert_eq!(un(UnOp::Clz, Ty::U32, 1), 31);
+        assert_eq!(un(UnOp::Clz, Ty::U64, 1), 63);
+        assert_eq!(un(UnOp::Popc, Ty::U32, 0xf0f0), 8);
+        assert_eq!(un(UnOp::Brev, Ty::U32, 1), 0x8000_0000);
+        assert_eq!(un(UnOp::Neg, Ty::S32, 1), 0xffff_ffff);
+        assert_eq!(un(UnOp::Abs, Ty::S32, 0xffff_fffb), 5);
+        assert_eq!(un(UnOp::Cnot, Ty::U32, 0), 1);
+        assert_eq!(un(UnOp::Bfind, Ty::U32, 0x10), 4);
+        assert_eq!(un(UnOp::Bfind, Ty::U32, 0), 0xffff_ffff);
+        assert_eq!(tern(TernOp::Bfe, Ty::U32, 0xabcd, 4, 8), 0xbc);
+        assert_eq!(tern(TernOp::Bfe, Ty::S32, 0x80, 4, 4), 0xffff_fff8);
+        assert_eq!(bfi(Ty::U32, 0xf, 0, 4, 2), 0x30);
+        assert_eq!(
+            tern(TernOp::Prmt, Ty::U32, 0x33221100, 0x77665544, 0x4210),
+            0x44221100
+        );
+        assert_eq!(tern(TernOp::Sad, Ty::U32, 3, 10, 1), 8);
+        assert_eq!(lop3(0b1100, 0b1010, 0b1111, 0x80), 0b1000);
+    }
+
+    #[test]
+    fn float_ops() {
+        let one = 1.0f32.to_bits() as u64;
+        let two = 2.0f32.to_bits() as u64;
+        assert_eq!(bin(BinOp::Add, Ty::F32, one, two), 3.0f32.to_bits() as u64);
+        assert_eq!(un(UnOp::Sqrt, Ty::F32, 4.0f32.to_bits() as u64), two);
+        let nan = f32::NAN.to_bits() as u64;
+        assert_eq!(bin(BinOp::Min, Ty::F32, nan, two), two);
+        assert!(cmp(Cmp::Neu, Ty::F32, nan, two));
+        assert!(!cmp(Cmp::Ne, Ty::F32, nan, two));
+        assert!(cmp(Cmp::Nan, Ty::F32, nan, two));
+        assert_eq!(
+            tern(
+                TernOp::Fma,
+                Ty::F64,
+                2f64.to_bits(),
+                3f64.to_bits(),
+                1f64.to_bits()
+            ),
+            7f64.to_bits()
+        );
+        assert!(testp(TestP::Infinite, Ty::F32, f32::INFINITY.to_bits() as u64));
+    }
+
+    #[test]
+    fn conversions() {
+        assert_eq!(cvt(Ty::S64, Ty::S32, Rnd::Default, false, 0xffff_ffff), u64::MAX);
+        assert_eq!(
+            cvt(Ty::U64, Ty::U32, Rnd::Default, false, 0xffff_ffff),
+            0xffff_ffff
+        );
+        assert_eq!(cvt(Ty::U8, Ty::S32, Rnd::Default, true, 300), 255);
+        assert_eq!(
+            cvt(Ty::S8, Ty::S32, Rnd::Default, true, (-300i32) as u32 as u64),
+            0x80
+        );
+        let f = |x: f32| x.to_bits() as u64;
+        assert_eq!(
+            cvt(Ty::S32, Ty::F32, Rnd::Rzi, false, f(-2.7)),
+            (-2i32) as u32 as u64
+        );
+        assert_eq!(cvt(Ty::S32, Ty::F32, Rnd::Rni, false, f(2.5)), 2);
+        assert_eq!(
+            cvt(Ty::S32, Ty::F32, Rnd::Rmi, false, f(-2.5)),
+            (-3i32) as u32 as u64
+        );
+        assert_eq!(cvt(Ty::U32, Ty::F32, Rnd::Rzi, false, f(-5.0)), 0);
+        assert_eq!(cvt(Ty::S32, Ty::F32, Rnd::Rzi, false, f(f32::NAN)), 0);
+        assert_eq!(
+            cvt(Ty::F32, Ty::S32, Rnd::Rn, false, (-3i32) as u32 as u64),
+            f(-3.0)
+        );
+        assert_eq!(cvt(Ty::F32, Ty::U32, Rnd::Rz, false, 16_777_217), f(16_777_216.0));
+        assert_eq!(cvt(Ty::F32, Ty::U32, Rnd::Rp, false, 16_777_217), f(16_777_218.0));
+        assert_eq!(
+            cvt(Ty::F64, Ty::F32, Rnd::Default, false, f(1.5)),
+            1.5f64.to_bits()
+        );
+        assert_eq!(cvt(Ty::F32, Ty::F32, Rnd::Rni, false, f(1.5)), f(2.0));
+        assert_eq!(cvt(Ty::F32, Ty::F32, Rnd::Default, true, f(1.5)), f(1.0));
+    }
+
+    #[test]
+    fn atomics() {
+        assert_eq!(atom(AtomOp::Inc, Ty::U32, 5, 5, 0), 0);
+        assert_eq!(atom(AtomOp::Inc, Ty::U32, 4, 5, 0), 5);
+        assert_eq!(atom(AtomOp::Dec, Ty::U32, 0, 5, 0), 5);
+        assert_eq!(atom(AtomOp::Cas, Ty::U32, 3, 3, 9), 9);
+        assert_eq!(atom(AtomOp::Cas, Ty::U32, 4, 3, 9), 4);
+        assert_eq!(atom(AtomOp::Max, Ty::S32, 0xffff_ffff, 1, 0), 1);
+    }
+}

@@ -1,0 +1,119 @@
+//! The events the emulator emits, and the [`Sink`] trait analyses implement (the contract in
+//! the project notes; names here are stable).
+
+/// Bit i = lane i.
+pub type LaneMask = u32;
+
+/// Memory space of an access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    /// Block shared memory.
+    Shared,
+    /// Global memory.
+    Global,
+    /// Per-thread local memory.
+    Local,
+    /// Constant bank.
+    Const,
+    /// Kernel or call parameters.
+    Param,
+}
+
+/// Kind of access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AccessOp {
+    /// `ld`
+    Load,
+    /// `st`
+    Store,
+    /// `atom`/`red` (read-modify-write).
+    Atomic,
+}
+
+/// One warp-level memory instruction execution.
+#[derive(Clone, Copy, Debug)]
+pub struct MemEvent<'a> {
+    /// Linear block id (x fastest) within the grid.
+    pub block: u32,
+    /// Warp index within the block (linear thread id / 32).
+    pub warp: u32,
+    /// Program-wide pc (see `Program::inst_info`).
+    pub pc: u32,
+    /// Space.
+    pub space: Space,
+    /// Load, store or atomic.
+    pub op: AccessOp,
+    /// Bytes accessed per lane (1, 2, 4, 8, 16; `v2.f32` = 8, `v4.f32` = 16).
+    pub width: u8,
+    /// Lanes that perform the access (active and predicate true).
+    pub mask: LaneMask,
+    /// Per-lane byte address. Shared: offset within the block's shared window (static arrays at
+    /// their offsets, then dynamic shared). Local: offset within the thread's local memory. Only
+    /// lanes in `mask` are meaningful.
+    pub addrs: &'a [u64; 32],
+}
+
+/// A conditional branch (`@p bra`): uniform iff `taken == active` or `taken == 0`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BranchEvent {
+    /// Linear block id.
+    pub block: u32,
+    /// Warp within the block.
+    pub warp: u32,
+    /// pc of the branch.
+    pub pc: u32,
+    /// Active lanes.
+    pub active: LaneMask,
+    /// Lanes that take the branch.
+    pub taken: LaneMask,
+}
+
+/// Barrier kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarrierKind {
+    /// `bar.sync` / `barrier.sync` / `__syncthreads`
+    Sync,
+    /// `bar.warp.sync` / `__syncwarp`
+    Warp,
+    /// `bar.arrive`
+    Arrive,
+}
+
+/// A warp reaching a barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BarrierEvent {
+    /// Linear block id.
+    pub block: u32,
+    /// Warp within the block.
+    pub warp: u32,
+    /// pc of the barrier.
+    pub pc: u32,
+    /// Active lanes arriving.
+    pub active: LaneMask,
+    /// Barrier id (0 for `__syncthreads`).
+    pub id: u32,
+    /// Kind.
+    pub kind: BarrierKind,
+}
+
+/// Receives events in program order per warp. Blocks may run on different threads: the emulator
+/// asks a factory for one sink per block and hands the finished sinks back in block order.
+/// Every method has an empty default, so a sink pays only for what it overrides.
+pub trait Sink: Send {
+    /// A warp-level memory instruction.
+    fn mem(&mut self, _e: &MemEvent<'_>) {}
+    /// A conditional branch.
+    fn branch(&mut self, _e: &BranchEvent) {}
+    /// A warp arriving at a barrier.
+    fn barrier(&mut self, _e: &BarrierEvent) {}
+    /// A barrier of the block released (every non-exited warp arrived); `generation` counts
+    /// releases from 1.
+    fn barrier_release(&mut self, _block: u32, _pc: u32, _generation: u32) {}
+    /// Every executed warp instruction (`active`: lanes active before the guard predicate).
+    fn inst(&mut self, _warp: u32, _pc: u32, _active: LaneMask) {}
+    /// Every thread of the warp has exited.
+    fn warp_exit(&mut self, _warp: u32) {}
+}
+
+/// The sink that ignores everything.
+impl Sink for () {}

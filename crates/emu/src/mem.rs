@@ -1,0 +1,195 @@
+//! Emulated memories. Global memory is shared by all blocks (which run in parallel), so it is
+//! stored as atomic 32-bit words; shared and local memory belong to one block and are plain bytes.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+/// Generic-address window of the block's shared memory: generic = `SHARED_WINDOW + offset`.
+pub const SHARED_WINDOW: u64 = 0x0000_7f00_0000_0000;
+/// Generic-address window of the thread's local memory.
+pub const LOCAL_WINDOW: u64 = 0x0000_7e00_0000_0000;
+/// Generic-address window of the constant bank.
+pub const CONST_WINDOW: u64 = 0x0000_7d00_0000_0000;
+/// Size of each window.
+pub const WINDOW: u64 = 1 << 32;
+/// First address given to launch buffers.
+pub const BUFFER_BASE: u64 = 0x1_0000_0000;
+
+/// One global allocation.
+pub struct Region {
+    /// Base address.
+    pub base: u64,
+    /// Length in bytes.
+    pub len: u64,
+    words: Vec<AtomicU32>,
+}
+
+/// The global address space.
+pub struct Global {
+    regions: Vec<Region>,
+    lock64: Mutex<()>,
+}
+
+impl Global {
+    /// Builds the space from (base, contents) pairs, sorted by base.
+    pub fn new(mut init: Vec<(u64, Vec<u8>)>) -> Global {
+        init.sort_by_key(|(b, _)| *b);
+        let regions = init
+            .into_iter()
+            .map(|(base, bytes)| {
+                let len = bytes.len() as u64;
+                let words = bytes
+                    .chunks(4)
+                    .map(|c| {
+                        let mut w = [0u8; 4];
+                        w[..c.len()].copy_from_slice(c);
+                        AtomicU32::new(u32::from_le_bytes(w))
+                    })
+                    .collect();
+                Region { base, len, words }
+            })
+            .collect();
+        Global {
+            regions,
+            lock64: Mutex::new(()),
+        }
+    }
+
+    /// The bytes of the region at `base`.
+    pub fn contents(&self, base: u64) -> Option<Vec<u8>> {
+        let r = self.regions.iter().find(|r| r.base == base)?;
+        let mut v: Vec<u8> = r
+            .words
+            .iter()
+            .flat_map(|w| w.load(Relaxed).to_le_bytes())
+            .collect();
+        v.truncate(r.len as usize);
+        Some(v)
+    }
+
+    #[inline]
+    fn find(&self, addr: u64, w: u64) -> Option<(&Region, usize)> {
+        let i = self.regions.partition_point(|r| r.base <= addr);
+        if i == 0 {
+            return None;
+        }
+        let r = &self.regions[i - 1];
+        let off = addr - r.base;
+        if off + w <= r.len {
+            Some((r, off as usize))
+        } else {
+            None
+        }
+    }
+
+    /// Reads `w` (1, 2, 4 or 8, naturally aligned) bytes.
+    #[inline]
+    pub fn read(&self, addr: u64, w: u64) -> Option<u64> {
+        let (r, off) = self.find(addr, w)?;
+        let i = off / 4;
+        Some(match w {
+            8 => r.words[i].load(Relaxed) as u64 | (r.words[i + 1].load(Relaxed) as u64) << 32,
+            4 => r.words[i].load(Relaxed) as u64,
+            _ => {
+                let sh = (off % 4) * 8;
+                let mask = if w == 2 { 0xffff } else { 0xff };
+                (r.words[i].load(Relaxed) >> sh) as u64 & mask
+            }
+        })
+    }
+
+    /// Writes `w` bytes.
+    #[inline]
+    pub fn write(&self, addr: u64, w: u64, v: u64) -> Option<()> {
+        let (r, off) = self.find(addr, w)?;
+        let i = off / 4;
+        match w {
+            8 => {
+                r.words[i].store(v as u32, Relaxed);
+                r.words[i + 1].store((v >> 32) as u32, Relaxed);
+            }
+            4 => r.words[i].store(v as u32, Relaxed),
+            _ => {
+                let sh = (off % 4) * 8;
+                let mask: u32 = if w == 2 { 0xffff } else { 0xff };
+                r.words[i].fetch_and(!(mask << sh), Relaxed);
+                r.words[i].fetch_or(((v as u32) & mask) << sh, Relaxed);
+            }
+        }
+        Some(())
+    }
+
+    /// Atomic read-modify-write: returns the old value. 32-bit values use a CAS loop on the word;
+    /// 64-bit values are serialised by a lock.
+    pub fn rmw(&self, addr: u64, w: u64, f: impl Fn(u64) -> u64) -> Option<u64> {
+        let (r, off) = self.find(addr, w)?;
+        let i = off / 4;
+        match w {
+            4 => {
+                let mut old = r.words[i].load(Relaxed);
+                loop {
+                    let new = f(old as u64) as u32;
+                    match r.words[i].compare_exchange_weak(old, new, Relaxed, Relaxed) {
+                        Ok(_) => return Some(old as u64),
+                        Err(x) => old = x,
+                    }
+                }
+            }
+            8 => {
+                let _g = self.lock64.lock().unwrap_or_else(|e| e.into_inner());
+                let old = self.read(addr, 8)?;
+                self.write(addr, 8, f(old))?;
+                Some(old)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Reads `w` little-endian bytes from a plain byte memory.
+#[inline(always)]
+pub fn read_bytes(m: &[u8], off: u64, w: u64) -> Option<u64> {
+    let o = usize::try_from(off).ok()?;
+    let s = m.get(o..o.checked_add(w as usize)?)?;
+    let mut b = [0u8; 8];
+    b[..s.len()].copy_from_slice(s);
+    Some(u64::from_le_bytes(b))
+}
+
+/// Writes `w` little-endian bytes into a plain byte memory.
+#[inline(always)]
+pub fn write_bytes(m: &mut [u8], off: u64, w: u64, v: u64) -> Option<()> {
+    let o = usize::try_from(off).ok()?;
+    let s = m.get_mut(o..o.checked_add(w as usize)?)?;
+    s.copy_from_slice(&v.to_le_bytes()[..w as usize]);
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn global_read_write_and_bounds() {
+        let g = Global::new(vec![(BUFFER_BASE, vec![0u8; 10])]);
+        g.write(BUFFER_BASE + 1, 1, 0xab).unwrap();
+        g.write(BUFFER_BASE + 2, 2, 0x1234).unwrap();
+        assert_eq!(g.read(BUFFER_BASE, 4), Some(0x1234ab00));
+        g.write(BUFFER_BASE, 8, 0x1122334455667788).unwrap();
+        assert_eq!(g.read(BUFFER_BASE + 4, 4), Some(0x11223344));
+        assert_eq!(g.read(BUFFER_BASE + 8, 4), None); // crosses the end (len 10)
+        assert_eq!(g.read(BUFFER_BASE - 4, 4), None);
+        assert_eq!(g.rmw(BUFFER_BASE, 4, |x| x + 1), Some(0x55667788));
+        assert_eq!(g.read(BUFFER_BASE, 4), Some(0x55667789));
+        assert_eq!(g.contents(BUFFER_BASE).unwrap().len(), 10);
+    }
+
+    #[test]
+    fn plain_bytes() {
+        let mut m = vec![0u8; 8];
+        write_bytes(&mut m, 4, 4, 0xdeadbeef).unwrap();
+        assert_eq!(read_bytes(&m, 4, 4), Some(0xdeadbeef));
+        assert_eq!(read_bytes(&m, 6, 4), None);
+        assert_eq!(write_bytes(&mut m, u64::MAX, 4, 0), None);
+    }
+}
