@@ -3,3 +3,6 @@
 
 pub mod divergence;
 pub mod hazards;
+
+pub mod banks;
+pub mod reconcile;

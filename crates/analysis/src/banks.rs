@@ -1,0 +1,385 @@
+//! Shared-memory bank analysis: every shared access of a launch through the bank model, aggregated per
+//! instruction (pc), per source line and for the whole launch, loads and stores apart (as Nsight
+//! Compute's `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum` and
+//! `smsp__sass_inst_executed_op_shared_{ld,st}.sum`).
+//!
+//! [`BankSink`] is one block's sink; the emulator hands the finished sinks back in block order and
+//! [`BankReport::merge`] folds them. A [`Reconciliation`](crate::reconcile::Reconciliation) decides,
+//! per pc, whether an access is counted as PTX wrote it or as the machine code's wider fused access.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::reconcile::{Reconciliation, Role};
+
+/// Load or store side of the counters (atomics count on both, as `ATOMS` does in ncu: one load and
+/// one store wavefront set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// Shared loads.
+    Load,
+    /// Shared stores.
+    Store,
+}
+
+/// One warp-level shared-memory request as the bank model sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// Bytes per lane (1, 2, 4, 8, 16).
+    pub width: u8,
+    /// Lanes that access.
+    pub mask: u32,
+    /// Per-lane byte offsets in the block's shared window (only lanes in `mask` matter).
+    pub addrs: &'a [u64; 32],
+}
+
+/// Counters of one instruction, one line, or one launch side.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Warp-level executions (requests), as `smsp__sass_inst_executed_op_shared_*`.
+    pub instructions: u64,
+    /// Wavefronts, as `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*`.
+    pub wavefronts: u64,
+    /// Wavefronts the same requests would need with no bank conflict.
+    pub ideal_wavefronts: u64,
+}
+
+impl Counts {
+    fn add(&mut self, o: &Counts) {
+        self.instructions += o.instructions;
+        self.wavefronts += o.wavefronts;
+        self.ideal_wavefronts += o.ideal_wavefronts;
+    }
+
+    /// Average excess factor: wavefronts / ideal wavefronts (1.0 = conflict-free).
+    pub fn conflict_factor(&self) -> f64 {
+        if self.ideal_wavefronts == 0 {
+            1.0
+        } else {
+            self.wavefronts as f64 / self.ideal_wavefronts as f64
+        }
+    }
+}
+
+/// The worst request of an instruction, kept for its bank picture.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WorstRequest {
+    /// Block that made it.
+    pub block: u32,
+    /// Warp within the block.
+    pub warp: u32,
+    /// Wavefronts it took.
+    pub wavefronts: u32,
+    /// Wavefronts it would take with no conflict.
+    pub ideal_wavefronts: u32,
+    /// Bytes per lane.
+    pub width: u8,
+    /// Lanes that accessed.
+    pub mask: u32,
+    /// Per-lane byte offsets (0 for inactive lanes).
+    pub addrs: Vec<u64>,
+}
+
+impl WorstRequest {
+    /// For each bank (0..32), the distinct 4-byte words the request touches in it, in address order:
+    /// the bank picture. A bank with more than one word is a conflict.
+    pub fn bank_words(&self) -> Vec<Vec<u64>> {
+        let mut banks = vec![Vec::new(); 32];
+        for lane in 0..32 {
+            if self.mask & (1 << lane) == 0 {
+                continue;
+            }
+            let first = self.addrs[lane] / 4;
+            let words = u64::from(self.width.max(4) / 4);
+            for w in first..first + words {
+                let b = &mut banks[(w % 32) as usize];
+                if !b.contains(&w) {
+                    b.push(w);
+                }
+            }
+        }
+        for b in &mut banks {
+            b.sort_unstable();
+        }
+        banks
+    }
+}
+
+/// Aggregated counters of one instruction (pc).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InstStats {
+    /// Program-wide pc.
+    pub pc: u32,
+    /// Load or store.
+    pub side: Side,
+    /// Bytes per lane as counted (the fused width where the machine code fused accesses).
+    pub width: u8,
+    /// Counters.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// The request with the most wavefronts (first such in block/warp order).
+    pub worst: Option<WorstRequest>,
+}
+
+/// Per-pc counters of one block, or merged over blocks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct BankReport {
+    /// Per (pc, side), in pc order.
+    pub insts: BTreeMap<(u32, Side), InstStats>,
+    /// Blocks folded in.
+    pub blocks: u32,
+}
+
+impl BankReport {
+    /// Folds another block's report in (blocks in ascending order keep the "first worst" rule).
+    pub fn merge(&mut self, other: BankReport) {
+        self.blocks += other.blocks;
+        for (key, s) in other.insts {
+            match self.insts.get_mut(&key) {
+                None => {
+                    self.insts.insert(key, s);
+                }
+                Some(mine) => {
+                    mine.counts.add(&s.counts);
+                    let better = match (&mine.worst, &s.worst) {
+                        (None, Some(_)) => true,
+                        (Some(a), Some(b)) => b.wavefronts > a.wavefronts,
+                        _ => false,
+                    };
+                    if better {
+                        mine.worst = s.worst;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Launch totals of one side.
+    pub fn total(&self, side: Side) -> Counts {
+        let mut c = Counts::default();
+        for s in self.insts.values().filter(|s| s.side == side) {
+            c.add(&s.counts);
+        }
+        c
+    }
+
+    /// Multiplies every counter by `factor` (extrapolating a sample of blocks to the grid).
+    pub fn scale(&mut self, num: u64, den: u64) {
+        for s in self.insts.values_mut() {
+            for v in [
+                &mut s.counts.instructions,
+                &mut s.counts.wavefronts,
+                &mut s.counts.ideal_wavefronts,
+            ] {
+                *v = (*v * num + den / 2) / den;
+            }
+        }
+    }
+}
+
+/// One block's sink: feeds every shared access through the bank model.
+pub struct BankSink {
+    block: u32,
+    recon: Arc<Reconciliation>,
+    report: BankReport,
+}
+
+impl BankSink {
+    /// A sink for `block`, counting as `recon` says.
+    pub fn new(block: u32, recon: Arc<Reconciliation>) -> Self {
+        BankSink {
+            block,
+            recon,
+            report: BankReport {
+                insts: BTreeMap::new(),
+                blocks: 1,
+            },
+        }
+    }
+
+    /// The finished report.
+    pub fn into_report(self) -> BankReport {
+        self.report
+    }
+
+    /// Records one warp-level shared access at `pc` (`atomic` accesses count on both sides).
+    pub fn record(&mut self, warp: u32, pc: u32, side: Side, atomic: bool, req: Request<'_>) {
+        let req = match self.recon.role(pc) {
+            Role::Follower => return,
+            Role::Plain => req,
+            Role::Leader { width } => Request { width, ..req },
+        };
+        let (wf, ideal) = cost(&req);
+        let sides: &[Side] = if atomic {
+            &[Side::Load, Side::Store]
+        } else {
+            std::slice::from_ref(&side)
+        };
+        for &side in sides {
+            let s = self.report.insts.entry((pc, side)).or_insert_with(|| InstStats {
+                pc,
+                side,
+                width: req.width,
+                counts: Counts::default(),
+                worst: None,
+            });
+            s.counts.instructions += 1;
+            s.counts.wavefronts += u64::from(wf);
+            s.counts.ideal_wavefronts += u64::from(ideal);
+            if s.worst.as_ref().is_none_or(|w| wf > w.wavefronts) {
+                let addrs = (0..32)
+                    .map(|l| if req.mask & (1 << l) != 0 { req.addrs[l] } else { 0 })
+                    .collect();
+                s.worst = Some(WorstRequest {
+                    block: self.block,
+                    warp,
+                    wavefronts: wf,
+                    ideal_wavefronts: ideal,
+                    width: req.width,
+                    mask: req.mask,
+                    addrs,
+                });
+            }
+        }
+    }
+}
+
+/// Wavefronts and conflict-free wavefronts of one request on CC 5.0 and later (32 banks of 4 bytes,
+/// multicast): accesses of up to 4 bytes are served for the whole warp at once, 8-byte accesses a
+/// half-warp at a time and 16-byte accesses a quarter-warp at a time; within a phase the cost is the
+/// largest number of distinct words any bank must deliver.
+pub fn cost(req: &Request<'_>) -> (u32, u32) {
+    if req.mask == 0 {
+        return (0, 0);
+    }
+    let lanes_per_phase = match req.width {
+        0..=4 => 32,
+        8 => 16,
+        _ => 8,
+    };
+    let words = u64::from(req.width.max(4) / 4);
+    let (mut total, mut ideal) = (0u32, 0u32);
+    for phase in (0..32).step_by(lanes_per_phase) {
+        let mut seen: [u64; 128] = [u64::MAX; 128];
+        let mut n_seen = 0usize;
+        let mut per_bank = [0u32; 32];
+        for lane in phase..phase + lanes_per_phase {
+            if req.mask & (1 << lane) == 0 {
+                continue;
+            }
+            let first = req.addrs[lane] / 4;
+            for w in first..first + words {
+                if !seen[..n_seen].contains(&w) {
+                    seen[n_seen] = w;
+                    n_seen += 1;
+                    per_bank[(w % 32) as usize] += 1;
+                }
+            }
+        }
+        if n_seen > 0 {
+            total += per_bank.iter().copied().max().unwrap_or(0);
+            ideal += (n_seen as u32).div_ceil(32);
+        }
+    }
+    (total, ideal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(width: u8, f: impl Fn(u64) -> u64) -> [u64; 32] {
+        let _ = width;
+        std::array::from_fn(|l| f(l as u64))
+    }
+
+    #[test]
+    fn seed_patterns() {
+        let c = |w: u8, a: [u64; 32]| {
+            cost(&Request {
+                width: w,
+                mask: u32::MAX,
+                addrs: &a,
+            })
+        };
+        assert_eq!(c(4, req(4, |l| 4 * l)), (1, 1), "row");
+        assert_eq!(c(4, req(4, |l| 128 * l)), (32, 1), "column of int[32][32]");
+        assert_eq!(c(4, req(4, |l| 132 * l)), (1, 1), "column of int[32][33]");
+        assert_eq!(
+            c(4, req(4, |l| 64 * l)),
+            (16, 1),
+            "rect 16-way"
+        );
+        assert_eq!(c(1, req(1, |l| l)), (1, 1), "char multicast");
+        assert_eq!(c(8, req(8, |l| 8 * l)), (2, 2), "double");
+        assert_eq!(c(4, req(4, |_| 0)), (1, 1), "broadcast");
+        assert_eq!(c(4, req(4, |l| 128 * (l % 2))), (2, 1), "two words in one bank");
+        assert_eq!(c(16, req(16, |l| 16 * l)), (4, 4), "float4 row");
+    }
+
+    #[test]
+    fn merge_keeps_the_worst_and_sums() {
+        let recon = Arc::new(Reconciliation::ptx_level());
+        let a: [u64; 32] = std::array::from_fn(|l| 4 * l as u64);
+        let b: [u64; 32] = std::array::from_fn(|l| 128 * l as u64);
+        let mut s0 = BankSink::new(0, recon.clone());
+        s0.record(
+            0,
+            7,
+            Side::Load,
+            false,
+            Request {
+                width: 4,
+                mask: u32::MAX,
+                addrs: &a,
+            },
+        );
+        let mut s1 = BankSink::new(1, recon);
+        s1.record(
+            3,
+            7,
+            Side::Load,
+            false,
+            Request {
+                width: 4,
+                mask: u32::MAX,
+                addrs: &b,
+            },
+        );
+        s1.record(
+            3,
+            9,
+            Side::Store,
+            true,
+            Request {
+                width: 4,
+                mask: 1,
+                addrs: &a,
+            },
+        );
+        let mut r = s0.into_report();
+        r.merge(s1.into_report());
+        assert_eq!(
+            r.total(Side::Load),
+            Counts {
+                instructions: 3,
+                wavefronts: 34,
+                ideal_wavefronts: 3
+            }
+        );
+        assert_eq!(
+            r.total(Side::Store),
+            Counts {
+                instructions: 1,
+                wavefronts: 1,
+                ideal_wavefronts: 1
+            }
+        );
+        let w = r.insts[&(7, Side::Load)].worst.as_ref().unwrap();
+        assert_eq!((w.block, w.warp, w.wavefronts), (1, 3, 32));
+        assert_eq!(w.bank_words()[0].len(), 32);
+    }
+}

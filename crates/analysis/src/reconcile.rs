@@ -1,0 +1,354 @@
+//! Reconciling PTX-level shared accesses with the machine code's.
+//!
+//! ptxas often fuses scalar shared accesses to adjacent addresses into one wider access (two `ld.f32`
+//! at `[%r4]` and `[%r4+4]` become one `LDS.64`; sixteen unrolled row reads become four `LDS.128`).
+//! The hardware counts the machine instruction: once, with the wider width. This module matches, per
+//! source line and side (load/store), the PTX accesses grouped by base register with the machine
+//! accesses grouped the same way, by the shape of the bytes they cover relative to the group's first
+//! offset (`[%r4+0..8)` matches `[R0+0..8)`), and assigns each PTX pc a [`Role`]:
+//! * [`Role::Plain`]: counted as PTX wrote it;
+//! * [`Role::Leader`]: the lowest-addressed access of a fused group, counted once with the fused width;
+//! * [`Role::Follower`]: the other members of a fused group, not counted.
+//!
+//! Where no machine code is available ([`Reconciliation::ptx_level`]) every access is plain and the
+//! report says widths are PTX-level. Exactness against the counters is what judges this mapping; lines
+//! whose groups could not be matched stay plain and are listed in [`Reconciliation::unmatched_lines`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::Serialize;
+use warpscope_ptx::Program;
+
+use crate::banks::Side;
+
+/// How one PTX shared access is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Role {
+    /// As PTX wrote it.
+    Plain,
+    /// The first access of a group ptxas fused: counted once with `width` bytes per lane.
+    Leader {
+        /// Fused width in bytes per lane.
+        width: u8,
+    },
+    /// A later access of a fused group: not counted.
+    Follower,
+}
+
+/// One shared access of the machine code, reduced to what reconciliation needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MachineAccess {
+    /// Source line (from line info).
+    pub line: u32,
+    /// Load or store (atomics and ldmatrix are not fused and are left out).
+    pub side: Side,
+    /// Bytes per lane.
+    pub width: u8,
+    /// Register part of the address.
+    pub base: String,
+    /// Immediate part of the address.
+    pub offset: i64,
+}
+
+/// One shared access of the PTX, as read from its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PtxAccess {
+    /// Program-wide pc.
+    pub pc: u32,
+    /// Source line from `.loc` (0 when absent).
+    pub line: u32,
+    /// Load or store; `None` for atomics.
+    pub side: Option<Side>,
+    /// Bytes per lane.
+    pub width: u8,
+    /// Register or symbol part of the address.
+    pub base: String,
+    /// Immediate part of the address.
+    pub offset: i64,
+}
+
+/// Per-pc roles for one kernel.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Reconciliation {
+    roles: HashMap<u32, Role>,
+    /// True when machine code was used; false: widths are PTX-level.
+    pub machine_code: bool,
+    /// Source lines where PTX and machine accesses could not be matched (counted as PTX wrote them).
+    pub unmatched_lines: BTreeSet<u32>,
+    /// Number of fused groups found.
+    pub fused_groups: u32,
+}
+
+impl Reconciliation {
+    /// No machine code: every access counted as PTX wrote it.
+    pub fn ptx_level() -> Self {
+        Reconciliation::default()
+    }
+
+    /// The role of `pc` (plain when unknown).
+    pub fn role(&self, pc: u32) -> Role {
+        self.roles.get(&pc).copied().unwrap_or(Role::Plain)
+    }
+
+    /// Builds the roles of kernel `kernel` of `program` against its machine accesses.
+    pub fn build(program: &Program, kernel: &str, machine: &[MachineAccess]) -> Self {
+        let ptx = ptx_shared_accesses(program, kernel);
+        Self::from_accesses(&ptx, machine)
+    }
+
+    /// Builds the roles from already-extracted PTX and machine accesses.
+    pub fn from_accesses(ptx: &[PtxAccess], machine: &[MachineAccess]) -> Self {
+        let mut r = Reconciliation {
+            machine_code: true,
+            ..Default::default()
+        };
+        type Key = (u32, Side);
+        let mut p_by: BTreeMap<Key, BTreeMap<&str, Vec<&PtxAccess>>> = BTreeMap::new();
+        for a in ptx {
+            if let Some(side) = a.side {
+                p_by.entry((a.line, side))
+                    .or_default()
+                    .entry(a.base.as_str())
+                    .or_default()
+                    .push(a);
+            }
+        }
+        type Shapes<'s> = BTreeMap<&'s str, BTreeSet<(i64, u8)>>;
+        let mut m_by: BTreeMap<Key, Shapes<'_>> = BTreeMap::new();
+        for m in machine {
+            m_by.entry((m.line, m.side))
+                .or_default()
+                .entry(m.base.as_str())
+                .or_default()
+                .insert((m.offset, m.width));
+        }
+        for (key, groups) in &p_by {
+            let Some(mgroups) = m_by.get(key) else {
+                r.unmatched_lines.insert(key.0);
+                continue;
+            };
+            let mshapes: Vec<Vec<(i64, u8)>> =
+                mgroups.values().map(|s| normalise(s.iter().copied())).collect();
+            for accesses in groups.values() {
+                let shape = normalise(accesses.iter().map(|a| (a.offset, a.width)));
+                let min = accesses.iter().map(|a| a.offset).min().unwrap_or(0);
+                if mshapes.contains(&shape) {
+                    continue; // one for one
+                }
+                let Some(fused) = mshapes.iter().find(|m| covers(m, &shape)) else {
+                    r.unmatched_lines.insert(key.0);
+                    continue;
+                };
+                for a in accesses {
+                    let rel = a.offset - min;
+                    let (start, width) = *fused
+                        .iter()
+                        .find(|(s, w)| *s <= rel && rel < s + i64::from(*w))
+                        .expect("covered");
+                    if width == a.width {
+                        continue;
+                    }
+                    if start == rel {
+                        r.roles.insert(a.pc, Role::Leader { width });
+                        r.fused_groups += 1;
+                    } else {
+                        r.roles.insert(a.pc, Role::Follower);
+                    }
+                }
+            }
+        }
+        r
+    }
+}
+
+/// Distinct (offset - min, width), sorted.
+fn normalise(it: impl Iterator<Item = (i64, u8)>) -> Vec<(i64, u8)> {
+    let v: BTreeSet<(i64, u8)> = it.collect();
+    let min = v.iter().map(|x| x.0).min().unwrap_or(0);
+    v.into_iter().map(|(o, w)| (o - min, w)).collect()
+}
+
+/// True when the machine shape `m` covers exactly the bytes of the PTX shape `p`, every machine
+/// access starts where a PTX access starts, and every PTX access lies inside one machine access.
+fn covers(m: &[(i64, u8)], p: &[(i64, u8)]) -> bool {
+    let bytes =
+        |v: &[(i64, u8)]| -> BTreeSet<i64> { v.iter().flat_map(|&(o, w)| o..o + i64::from(w)).collect() };
+    bytes(m) == bytes(p)
+        && m.iter().all(|(s, _)| p.iter().any(|(o, _)| o == s))
+        && p.iter().all(|&(o, w)| {
+            m.iter()
+                .any(|&(s, mw)| s <= o && o + i64::from(w) <= s + i64::from(mw))
+        })
+}
+
+/// The shared accesses of kernel `kernel`, read from each instruction's PTX text.
+pub fn ptx_shared_accesses(program: &Program, kernel: &str) -> Vec<PtxAccess> {
+    let Some(k) = program.kernel(kernel) else {
+        return Vec::new();
+    };
+    (k.entry..k.end)
+        .filter_map(|pc| {
+            let info = program.inst_info(pc);
+            let mut a = parse_ptx_shared(&info.text)?;
+            a.pc = pc;
+            a.line = info.loc.map_or(0, |l| l.line);
+            Some(a)
+        })
+        .collect()
+}
+
+/// Reads `ld.shared.v2.f32 %f1, [%r4+8];`-style text; `None` when it is not a shared access.
+pub fn parse_ptx_shared(text: &str) -> Option<PtxAccess> {
+    let t = text.trim().trim_start_matches(['@', '!']);
+    let t = if text.trim().starts_with('@') {
+        t.split_once(char::is_whitespace)?.1.trim()
+    } else {
+        t
+    };
+    let opcode = t.split_whitespace().next()?;
+    let parts: Vec<&str> = opcode.split('.').collect();
+    if !parts.contains(&"shared") && !parts.iter().any(|p| p.starts_with("shared::")) {
+        return None;
+    }
+    let side = match parts[0] {
+        "ld" => Some(Side::Load),
+        "st" => Some(Side::Store),
+        "atom" | "red" => None,
+        _ => return None,
+    };
+    let mut elem = 4u8;
+    let mut vec = 1u8;
+    for p in &parts[1..] {
+        match *p {
+            "v2" => vec = 2,
+            "v4" => vec = 4,
+            "u8" | "s8" | "b8" => elem = 1,
+            "u16" | "s16" | "b16" | "f16" | "bf16" => elem = 2,
+            "u32" | "s32" | "b32" | "f32" | "f16x2" | "bf16x2" => elem = 4,
+            "u64" | "s64" | "b64" | "f64" => elem = 8,
+            _ => {}
+        }
+    }
+    let open = t.find('[')?;
+    let close = t[open..].find(']')? + open;
+    let inner = &t[open + 1..close];
+    let (base, offset) = match inner.rfind(['+', '-']) {
+        Some(i) if i > 0 => {
+            let off: i64 = inner[i + 1..].trim().parse().ok()?;
+            (
+                inner[..i].trim().to_string(),
+                if &inner[i..=i] == "-" { -off } else { off },
+            )
+        }
+        _ => match inner.trim().parse::<i64>() {
+            Ok(v) => (String::new(), v),
+            Err(_) => (inner.trim().to_string(), 0),
+        },
+    };
+    Some(PtxAccess {
+        pc: 0,
+        line: 0,
+        side,
+        width: elem * vec,
+        base,
+        offset,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(pc: u32, line: u32, side: Side, width: u8, base: &str, offset: i64) -> PtxAccess {
+        PtxAccess {
+            pc,
+            line,
+            side: Some(side),
+            width,
+            base: base.into(),
+            offset,
+        }
+    }
+    fn m(line: u32, side: Side, width: u8, base: &str, offset: i64) -> MachineAccess {
+        MachineAccess {
+            line,
+            side,
+            width,
+            base: base.into(),
+            offset,
+        }
+    }
+
+    #[test]
+    fn reads_ptx_text() {
+        let a = parse_ptx_shared("ld.shared.v2.f32 \t{%f1, %f2}, [%r4+8];").unwrap();
+        assert_eq!(
+            (a.side, a.width, a.base.as_str(), a.offset),
+            (Some(Side::Load), 8, "%r4", 8)
+        );
+        let a = parse_ptx_shared("st.shared.u8 \t[_ZZ1kE1s+3], %rs1;").unwrap();
+        assert_eq!(
+            (a.side, a.width, a.base.as_str(), a.offset),
+            (Some(Side::Store), 1, "_ZZ1kE1s", 3)
+        );
+        let a = parse_ptx_shared("@%p1 ld.shared.f64 %fd1, [%r2];").unwrap();
+        assert_eq!((a.width, a.offset), (8, 0));
+        assert!(parse_ptx_shared("ld.global.f32 %f1, [%rd1];").is_none());
+        assert_eq!(
+            parse_ptx_shared("atom.shared.add.u32 %r1, [%r2], 1;")
+                .unwrap()
+                .side,
+            None
+        );
+    }
+
+    #[test]
+    fn struct_f2_fuses_into_64_bit() {
+        let ptx = [
+            p(10, 14, Side::Store, 4, "%r4", 0),
+            p(11, 14, Side::Store, 4, "%r4", 4),
+            p(20, 16, Side::Load, 4, "%r4", 0),
+            p(21, 16, Side::Load, 4, "%r4", 4),
+        ];
+        let sass = [m(14, Side::Store, 8, "R0", 0), m(16, Side::Load, 8, "R0", 0)];
+        let r = Reconciliation::from_accesses(&ptx, &sass);
+        assert_eq!(r.role(10), Role::Leader { width: 8 });
+        assert_eq!(r.role(11), Role::Follower);
+        assert_eq!(r.role(20), Role::Leader { width: 8 });
+        assert_eq!(r.role(21), Role::Follower);
+        assert!(r.unmatched_lines.is_empty());
+    }
+
+    #[test]
+    fn one_for_one_and_unrolled_copies_stay_plain() {
+        // matmul: As row reads fused 4 x 128-bit, Bs column reads one for one; ptxas unrolled the
+        // loop so every machine access appears several times (a set, so that does not matter).
+        let mut ptx = Vec::new();
+        let mut sass = Vec::new();
+        for k in 0..16 {
+            ptx.push(p(100 + k, 20, Side::Load, 4, "%r5", 4 * i64::from(k)));
+            ptx.push(p(200 + k, 20, Side::Load, 4, "%r6", 64 * i64::from(k)));
+            for _copy in 0..4 {
+                sass.push(m(20, Side::Load, 4, "R17", 64 * i64::from(k)));
+            }
+        }
+        for q in 0..4 {
+            sass.push(m(20, Side::Load, 16, "R18", 16 * q));
+        }
+        let r = Reconciliation::from_accesses(&ptx, &sass);
+        assert_eq!(r.role(100), Role::Leader { width: 16 });
+        assert_eq!(r.role(101), Role::Follower);
+        assert_eq!(r.role(104), Role::Leader { width: 16 });
+        assert!((200..216).all(|pc| r.role(pc) == Role::Plain));
+        assert_eq!(r.fused_groups, 4);
+    }
+
+    #[test]
+    fn unmatched_lines_are_reported_and_plain() {
+        let ptx = [p(1, 5, Side::Load, 4, "%r1", 0), p(2, 5, Side::Load, 4, "%r1", 4)];
+        let sass = [m(5, Side::Load, 4, "R1", 0)];
+        let r = Reconciliation::from_accesses(&ptx, &sass);
+        assert_eq!(r.role(1), Role::Plain);
+        assert!(r.unmatched_lines.contains(&5));
+    }
+}
