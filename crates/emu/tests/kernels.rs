@@ -1,0 +1,672 @@
+//! Runs real nvcc output (tests/data, regenerate with tests/data/regen.sh) and compares the
+//! output buffers with CPU references computed here; checks the seed kernels' shared accesses.
+
+use std::path::PathBuf;
+
+use warpscope_emu::{
+    AccessOp, Arg, BranchEvent, FaultKind, Launch, Limits, MemEvent, Program, Sink, Space, run,
+};
+
+fn program(file: &str) -> Program {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(file);
+    let src = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    warpscope_ptx::compile(&src).unwrap_or_else(|e| panic!("{}: {e:#?}", p.display()))
+}
+
+fn bytes_u32(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+fn bytes_f32(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+fn bytes_f64(v: &[f64]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+fn as_u32(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+fn as_f32(b: &[u8]) -> Vec<f32> {
+    b.chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+fn as_f64(b: &[u8]) -> Vec<f64> {
+    b.chunks(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+/// Deterministic pseudo-random numbers (xorshift).
+fn rng(seed: u64, n: usize) -> Vec<u32> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 16) as u32
+        })
+        .collect()
+}
+
+/// Records shared accesses: (warp, pc, op, width, mask, addrs).
+#[derive(Default, Clone, PartialEq, Debug)]
+struct Rec {
+    shared: Vec<(u32, u32, AccessOp, u8, u32, Vec<u64>)>,
+    branches: Vec<BranchEvent>,
+    releases: u32,
+    insts: u64,
+}
+
+impl Sink for Rec {
+    fn mem(&mut self, e: &MemEvent<'_>) {
+        if e.space == Space::Shared {
+            let a = (0..32)
+                .filter(|l| e.mask >> l & 1 != 0)
+                .map(|l| e.addrs[l])
+                .collect();
+            self.shared.push((e.warp, e.pc, e.op, e.width, e.mask, a));
+        }
+    }
+    fn branch(&mut self, e: &BranchEvent) {
+        self.branches.push(*e);
+    }
+    fn barrier_release(&mut self, _b: u32, _pc: u32, _g: u32) {
+        self.releases += 1;
+    }
+    fn inst(&mut self, _w: u32, _pc: u32, _a: u32) {
+        self.insts += 1;
+    }
+}
+
+/// Brute-force shared wavefronts of one 4-byte-per-lane request: the largest number of distinct
+/// 4-byte words that fall into one of 32 banks.
+fn ways(addrs: &[u64]) -> usize {
+    let mut per_bank: Vec<Vec<u64>> = vec![Vec::new(); 32];
+    for &a in addrs {
+        let word = a / 4;
+        let b = &mut per_bank[(word % 32) as usize];
+        if !b.contains(&word) {
+            b.push(word);
+        }
+    }
+    per_bank.iter().map(|b| b.len()).max().unwrap_or(0)
+}
+
+struct Seed {
+    name: &'static str,
+    dyn_smem: u32,
+    /// expected output for thread (x, y)
+    expect: fn(u32, u32) -> u32,
+    store_ways: usize,
+    load_ways: usize,
+}
+
+fn check_seed(prog: &Program, s: &Seed, bx: u32, by: u32) {
+    let n = (bx * by) as usize;
+    let mut launch = Launch::new([1, 1, 1], [bx, by, 1], vec![Arg::Buffer(vec![0; n * 4])]);
+    launch.dyn_smem = s.dyn_smem;
+    let r = run(prog, s.name, &launch, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(r.faults.is_empty(), "{}: {:?}", s.name, r.faults);
+    let out = as_u32(r.buffer(0).unwrap());
+    for y in 0..by {
+        for x in 0..bx {
+            assert_eq!(
+                out[(y * bx + x) as usize],
+                (s.expect)(x, y),
+                "{} ({x},{y})",
+                s.name
+            );
+        }
+    }
+    let rec = &r.sinks[0];
+    assert_eq!(rec.releases, 1, "{}", s.name);
+    // one shared store and one shared load per warp, full mask, 4 bytes
+    let nwarps = (n / 32) as u32;
+    for w in 0..nwarps {
+        let ev: Vec<_> = rec.shared.iter().filter(|e| e.0 == w).collect();
+        assert_eq!(ev.len(), 2, "{} warp {w}: {ev:?}", s.name);
+        assert_eq!(ev[0].2, AccessOp::Store);
+        assert_eq!(ev[1].2, AccessOp::Load);
+        for e in &ev {
+            assert_eq!((e.3, e.4), (4, u32::MAX), "{}", s.name);
+        }
+        assert_eq!(ways(&ev[0].5), s.store_ways, "{} store ways", s.name);
+        assert_eq!(ways(&ev[1].5), s.load_ways, "{} load ways", s.name);
+    }
+}
+
+#[test]
+fn seed_square_kernels() {
+    let p = program("seeds_square.ptx");
+    let seeds = [
+        Seed {
+            name: "setRowReadRow",
+            dyn_smem: 0,
+            expect: |x, y| y * 32 + x,
+            store_ways: 1,
+            load_ways: 1,
+        },
+        Seed {
+            name: "setColReadCol",
+            dyn_smem: 0,
+            expect: |x, y| y * 32 + x,
+            store_ways: 32,
+            load_ways: 32,
+        },
+        Seed {
+            name: "setRowReadCol",
+            dyn_smem: 0,
+            expect: |x, y| x * 32 + y,
+            store_ways: 1,
+            load_ways: 32,
+        },
+        Seed {
+            name: "setRowReadColDyn",
+            dyn_smem: 32 * 32 * 4,
+            expect: |x, y| x * 32 + y,
+            store_ways: 1,
+            load_ways: 32,
+        },
+        Seed {
+            name: "setRowReadColPad",
+            dyn_smem: 0,
+            expect: |x, y| x * 32 + y,
+            store_ways: 1,
+            load_ways: 1,
+        },
+        Seed {
+            name: "setRowReadColDynPad",
+            dyn_smem: 32 * 33 * 4,
+            expect: |x, y| x * 32 + y,
+            store_ways: 1,
+            load_ways: 1,
+        },
+    ];
+    for s in &seeds {
+        check_seed(&p, s, 32, 32);
+    }
+}
+
+#[test]
+fn seed_rect_kernels() {
+    let p = program("seeds_rect.ptx");
+    // 32x16 block; tile[16][32] read by column: icol = idx % 16, irow = idx / 16
+    let t = |x: u32, y: u32| {
+        let idx = y * 32 + x;
+        (idx % 16) * 32 + idx / 16
+    };
+    let seeds = [
+        Seed {
+            name: "setRowReadRowRect",
+            dyn_smem: 0,
+            expect: |x, y| y * 32 + x,
+            store_ways: 1,
+            load_ways: 1,
+        },
+        // tile[32][16]: a warp (fixed y, x = 0..31) writes column y: 16-word stride → 16-way
+        Seed {
+            name: "setColReadColRect",
+            dyn_smem: 0,
+            expect: |x, y| y * 32 + x,
+            store_ways: 16,
+            load_ways: 16,
+        },
+        Seed {
+            name: "setRowReadColRect",
+            dyn_smem: 0,
+            expect: t,
+            store_ways: 1,
+            load_ways: 16,
+        },
+        Seed {
+            name: "setRowReadColRectDyn",
+            dyn_smem: 32 * 16 * 4,
+            expect: t,
+            store_ways: 1,
+            load_ways: 16,
+        },
+        Seed {
+            name: "setRowReadColRectPad",
+            dyn_smem: 0,
+            expect: t,
+            store_ways: 1,
+            load_ways: 1,
+        },
+        Seed {
+            name: "setRowReadColRectDynPad",
+            dyn_smem: 16 * 34 * 4,
+            expect: t,
+            store_ways: 1,
+            load_ways: 1,
+        },
+    ];
+    for s in &seeds {
+        check_seed(&p, s, 32, 16);
+    }
+}
+
+#[test]
+fn transpose_non_multiple_size() {
+    let p = program("kernels.ptx");
+    let n = 70usize;
+    let a: Vec<f32> = (0..n * n).map(|i| i as f32 * 0.5).collect();
+    let l = Launch::new(
+        [3, 3, 1],
+        [32, 32, 1],
+        vec![
+            Arg::Buffer(bytes_f32(&a)),
+            Arg::Buffer(vec![0; n * n * 4]),
+            Arg::I32(n as i32),
+        ],
+    );
+    let r = run(&p, "transpose", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = as_f32(r.buffer(1).unwrap());
+    for y in 0..n {
+        for x in 0..n {
+            assert_eq!(out[y * n + x], a[x * n + y]);
+        }
+    }
+}
+
+#[test]
+fn reduce_with_dynamic_shared() {
+    let p = program("kernels.ptx");
+    let n = 1000usize;
+    let v: Vec<u32> = rng(7, n).iter().map(|x| x % 1000).collect();
+    let mut l = Launch::new(
+        [4, 1, 1],
+        [256, 1, 1],
+        vec![
+            Arg::Buffer(bytes_u32(&v)),
+            Arg::Buffer(vec![0; 16]),
+            Arg::I32(n as i32),
+        ],
+    );
+    l.dyn_smem = 256 * 4;
+    let r = run(&p, "reduce", &l, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = as_u32(r.buffer(1).unwrap());
+    for b in 0..4 {
+        let s: u32 = v.iter().skip(b * 256).take(256).sum();
+        assert_eq!(out[b], s);
+    }
+    // 1 + log2(256) barriers per block
+    assert!(r.sinks.iter().all(|s| s.releases == 9));
+    // `if (tid < st)` diverges inside a warp once st < 32
+    assert!(
+        r.sinks[0]
+            .branches
+            .iter()
+            .any(|b| b.taken != 0 && b.taken != b.active)
+    );
+}
+
+#[test]
+fn tiled_matmul() {
+    let p = program("kernels.ptx");
+    let n = 64usize;
+    let a: Vec<f32> = rng(1, n * n)
+        .iter()
+        .map(|x| (x % 17) as f32 * 0.25 - 2.0)
+        .collect();
+    let b: Vec<f32> = rng(2, n * n)
+        .iter()
+        .map(|x| (x % 13) as f32 * 0.5 - 3.0)
+        .collect();
+    let l = Launch::new(
+        [4, 4, 1],
+        [16, 16, 1],
+        vec![
+            Arg::Buffer(bytes_f32(&a)),
+            Arg::Buffer(bytes_f32(&b)),
+            Arg::Buffer(vec![0; n * n * 4]),
+            Arg::I32(n as i32),
+        ],
+    );
+    let r = run(&p, "matmul", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let c = as_f32(r.buffer(2).unwrap());
+    for i in 0..n {
+        for j in 0..n {
+            let mut acc = 0f32;
+            for k in 0..n {
+                acc = a[i * n + k].mul_add(b[k * n + j], acc);
+            }
+            // small multiples of 1/4: every partial sum is exact
+            assert_eq!(c[i * n + j], acc, "({i},{j})");
+        }
+    }
+}
+
+#[test]
+fn inclusive_scan() {
+    let p = program("kernels.ptx");
+    let v: Vec<u32> = rng(3, 512).iter().map(|x| x % 100).collect();
+    let l = Launch::new(
+        [2, 1, 1],
+        [256, 1, 1],
+        vec![Arg::Buffer(bytes_u32(&v)), Arg::Buffer(vec![0; 512 * 4])],
+    );
+    let r = run(&p, "scan", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = as_u32(r.buffer(1).unwrap());
+    for b in 0..2 {
+        let mut s = 0;
+        for i in 0..256 {
+            s += v[b * 256 + i];
+            assert_eq!(out[b * 256 + i], s);
+        }
+    }
+}
+
+#[test]
+fn shuffle_reduce_and_ballot() {
+    let p = program("kernels.ptx");
+    let v: Vec<f32> = rng(4, 128).iter().map(|x| (x % 9) as f32 - 4.0).collect();
+    let l = Launch::new(
+        [2, 1, 1],
+        [64, 1, 1],
+        vec![Arg::Buffer(bytes_f32(&v)), Arg::Buffer(vec![0; 8 * 4])],
+    );
+    let r = run(&p, "shfl_reduce", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = as_u32(r.buffer(1).unwrap());
+    for w in 0..4 {
+        // lane 0's value after the down-shuffle tree = sum of the warp (exact: small integers)
+        let s: f32 = v[w * 32..w * 32 + 32].iter().sum();
+        assert_eq!(f32::from_bits(out[w]), s);
+        // ballot of v > 0 after the reduction, computed with PTX shfl.down semantics
+        let mut vals = v[w * 32..w * 32 + 32].to_vec();
+        for o in [16, 8, 4, 2, 1] {
+            let old = vals.clone();
+            for l in 0..32 {
+                // out-of-range source lanes return the lane's own value
+                vals[l] = old[l] + if l + o < 32 { old[l + o] } else { old[l] };
+            }
+        }
+        let ballot = (0..32).fold(0u32, |m, l| m | (u32::from(vals[l] > 0.0) << l));
+        assert_eq!(out[4 + w], ballot);
+    }
+}
+
+#[test]
+fn histogram_with_shared_and_global_atomics() {
+    let p = program("kernels.ptx");
+    let n = 5000usize;
+    let v: Vec<u8> = rng(5, n).iter().map(|x| *x as u8).collect();
+    let l = Launch::new(
+        [4, 1, 1],
+        [128, 1, 1],
+        vec![
+            Arg::Buffer(v.clone()),
+            Arg::Buffer(vec![0; 64 * 4]),
+            Arg::I32(n as i32),
+        ],
+    );
+    let r = run(&p, "histogram", &l, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let h = as_u32(r.buffer(1).unwrap());
+    let mut e = vec![0u32; 64];
+    for x in &v {
+        e[(*x & 63) as usize] += 1;
+    }
+    assert_eq!(h, e);
+    assert!(r.sinks[0].shared.iter().any(|s| s.2 == AccessOp::Atomic));
+}
+
+#[test]
+fn divergent_branches_loops_and_device_calls() {
+    let p = program("kernels.ptx");
+    let n = 300usize;
+    let v: Vec<u32> = rng(6, n).iter().map(|x| x % 500 + 1).collect();
+    let l = Launch::new(
+        [3, 1, 1],
+        [128, 1, 1],
+        vec![
+            Arg::Buffer(bytes_u32(&v)),
+            Arg::Buffer(vec![0; n * 4]),
+            Arg::I32(n as i32),
+        ],
+    );
+    let r = run(&p, "divergent", &l, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = as_u32(r.buffer(1).unwrap());
+    for i in 0..n {
+        let x = v[i] as i32;
+        let e = if x % 3 == 0 {
+            let mut y = x + 1;
+            let mut s = 0;
+            while y != 1 {
+                y = if y & 1 == 1 { 3 * y + 1 } else { y / 2 };
+                s += 1;
+            }
+            s
+        } else if x % 3 == 1 {
+            -x * 7
+        } else {
+            (0..(x & 15)).map(|k| k * x).sum()
+        };
+        assert_eq!(out[i] as i32, e, "i={i} x={x}");
+    }
+    assert!(
+        r.sinks[0]
+            .branches
+            .iter()
+            .any(|b| b.taken != 0 && b.taken != b.active)
+    );
+}
+
+#[test]
+fn f64_arithmetic() {
+    let p = program("kernels.ptx");
+    let n = 100usize;
+    let v: Vec<f64> = (0..n).map(|i| (i as f64 - 50.0) * 0.37).collect();
+    let l = Launch::new(
+        [1, 1, 1],
+        [128, 1, 1],
+        vec![
+            Arg::Buffer(bytes_f64(&v)),
+            Arg::Buffer(vec![0; n * 8]),
+            Arg::I32(n as i32),
+        ],
+    );
+    let r = run(&p, "f64ops", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = as_f64(r.buffer(1).unwrap());
+    for i in 0..n {
+        let x = v[i];
+        let e = x.abs().sqrt() * 1.5 + x / 3.0 - ((x * 4.0) as i64 as f64) + x.min(0.25);
+        assert!(
+            (out[i] - e).abs() <= 1e-12 * e.abs().max(1.0),
+            "{i}: {} vs {e}",
+            out[i]
+        );
+    }
+}
+
+#[test]
+fn vector_loads_and_stores() {
+    let p = program("kernels.ptx");
+    let n = 50usize;
+    let v: Vec<f32> = (0..n * 4).map(|i| i as f32 + 0.5).collect();
+    let l = Launch::new(
+        [1, 1, 1],
+        [64, 1, 1],
+        vec![
+            Arg::Buffer(bytes_f32(&v)),
+            Arg::Buffer(vec![0; n * 16]),
+            Arg::Buffer(vec![0; n * 8]),
+            Arg::I32(n as i32),
+        ],
+    );
+    let r = run(&p, "vec4copy", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let o = as_f32(r.buffer(1).unwrap());
+    let o2 = as_f32(r.buffer(2).unwrap());
+    for i in 0..n {
+        let q = &v[i * 4..i * 4 + 4];
+        assert_eq!(&o[i * 4..i * 4 + 4], &[q[3], q[2], q[1], q[0]]);
+        assert_eq!(&o2[i * 2..i * 2 + 2], &[q[0] + q[1], q[2] * q[3]]);
+    }
+}
+
+#[test]
+fn integer_operations() {
+    let p = program("kernels.ptx");
+    let n = 200usize;
+    let mut v = rng(8, n);
+    v[0] = 0;
+    v[1] = u32::MAX;
+    v[2] = 0x8000_0000;
+    let l = Launch::new(
+        [2, 1, 1],
+        [128, 1, 1],
+        vec![
+            Arg::Buffer(bytes_u32(&v)),
+            Arg::Buffer(vec![0; n * 32]),
+            Arg::I32(n as i32),
+        ],
+    );
+    let r = run(&p, "intops", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let o = as_u32(r.buffer(1).unwrap());
+    for i in 0..n {
+        let x = v[i];
+        let s = x as i32;
+        let e = [
+            x.count_ones() + x.leading_zeros(),
+            x.reverse_bits() ^ (x >> 7),
+            ((s / 7) as u32).wrapping_add((s % 5) as u32),
+            ((x as u64 * 2654435761u64) >> 32) as u32,
+            (s.min(1000) as u32).wrapping_add(x.max(77)),
+            ((x >> 3) & 0x1f) | ((x & 7) << 20),
+            ((x as u64 * x as u64) >> 17) as u32,
+            (s as f32 * 0.5 + x as f32).to_bits(),
+        ];
+        assert_eq!(&o[i * 8..i * 8 + 8], &e, "x={x:#x}");
+    }
+}
+
+#[test]
+fn out_of_bounds_is_a_fault_not_a_panic() {
+    let p = program("kernels.ptx");
+    let n = 64usize;
+    let l = Launch::new(
+        [2, 2, 1],
+        [32, 32, 1],
+        vec![
+            Arg::Buffer(vec![0; n * n * 4]),
+            Arg::Buffer(vec![0; 100]),
+            Arg::I32(n as i32),
+        ],
+    );
+    let r = run(&p, "transpose", &l, &Limits::default(), |_| ()).unwrap();
+    assert_eq!(r.faults.len(), 4);
+    let f = r.faults[0];
+    assert_eq!(f.kind, FaultKind::OutOfBounds { space: Space::Global });
+    assert!(f.lane.is_some() && f.addr.is_some());
+    assert!(p.inst_info(f.pc).text.starts_with("st.global"));
+}
+
+const HAND: &str = ".version 9.5\n.target sm_90\n.address_size 64\n\
+.visible .entry divbar()\n{\n .reg .pred %p<2>;\n .reg .b32 %r<2>;\n mov.u32 %r1, %tid.x;\n\
+ setp.lt.u32 %p1, %r1, 16;\n @%p1 bra $L1;\n bar.sync 0;\n$L1:\n ret;\n}\n\
+.visible .entry spin()\n{\n$L2:\n bra.uni $L2;\n}\n";
+
+#[test]
+fn divergent_barrier_and_runaway_loop_are_faults() {
+    let p = warpscope_ptx::compile(HAND).unwrap();
+    let r = run(
+        &p,
+        "divbar",
+        &Launch::new([1, 1, 1], [64, 1, 1], vec![]),
+        &Limits::default(),
+        |_| (),
+    )
+    .unwrap();
+    assert_eq!(r.faults.len(), 1);
+    assert_eq!(r.faults[0].kind, FaultKind::DivergentBarrier);
+    let lim = Limits {
+        max_warp_insts_per_block: 1000,
+        ..Limits::default()
+    };
+    let r = run(
+        &p,
+        "spin",
+        &Launch::new([2, 1, 1], [32, 1, 1], vec![]),
+        &lim,
+        |_| (),
+    )
+    .unwrap();
+    assert_eq!(r.faults.len(), 2);
+    assert_eq!(r.faults[0].kind, FaultKind::InstructionLimit);
+    assert_eq!(r.counters.warp_insts, 2000);
+}
+
+#[test]
+fn bad_launches_are_errors() {
+    let p = program("kernels.ptx");
+    let e = run(
+        &p,
+        "nope",
+        &Launch::new([1, 1, 1], [1, 1, 1], vec![]),
+        &Limits::default(),
+        |_| (),
+    );
+    assert!(e.unwrap_err().to_string().contains("transpose"));
+    let e = run(
+        &p,
+        "reduce",
+        &Launch::new([1, 1, 1], [2048, 1, 1], vec![]),
+        &Limits::default(),
+        |_| (),
+    );
+    assert!(e.is_err());
+    let l = Launch::new(
+        [1, 1, 1],
+        [32, 1, 1],
+        vec![Arg::Buffer(vec![]), Arg::Buffer(vec![]), Arg::F64(1.0)],
+    );
+    let e = run(&p, "reduce", &l, &Limits::default(), |_| ()).unwrap_err();
+    assert!(e.to_string().contains("argument 2"), "{e}");
+}
+
+#[test]
+fn results_do_not_depend_on_thread_count_and_sampling_works() {
+    let p = program("kernels.ptx");
+    let n = 64usize;
+    let a: Vec<f32> = (0..n * n).map(|i| i as f32).collect();
+    let mk = || {
+        Launch::new(
+            [2, 2, 1],
+            [32, 32, 1],
+            vec![
+                Arg::Buffer(bytes_f32(&a)),
+                Arg::Buffer(vec![0; n * n * 4]),
+                Arg::I32(n as i32),
+            ],
+        )
+    };
+    let go = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| run(&p, "transpose", &mk(), &Limits::default(), |_| Rec::default()).unwrap())
+    };
+    let (r1, r2) = (go(1), go(3));
+    assert_eq!(r1.sinks, r2.sinks);
+    assert_eq!(r1.buffers, r2.buffers);
+    let mut l = mk();
+    l.blocks = Some(vec![3, 1]);
+    let r = run(&p, "transpose", &l, &Limits::default(), |_| Rec::default()).unwrap();
+    assert_eq!(r.block_ids, vec![3, 1]);
+    assert_eq!(r.sinks[0], r1.sinks[3]);
+    assert_eq!(r.sinks[1], r1.sinks[1]);
+}
