@@ -286,7 +286,7 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             };
             let mut d = 0u64;
             for i in 0..n {
-                let bit = if i < len && pos + i <= n - 1 {
+                let bit = if i < len && pos + i < n {
                     (u >> (pos + i)) & 1
                 } else {
                     u64::from(sbit)
@@ -473,21 +473,16 @@ pub fn cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool, a: u64) -> u64 {
         }
         (true, false) => {
             let v = sext(sty, a);
-            let r = if sty.signed() {
-                if dty == Ty::F32 {
-                    int_to_f32(v as i128, rnd)
-                } else {
-                    f64b_from_int(v as i128, rnd)
-                }
+            let x = if sty.signed() {
+                v as i128
             } else {
-                let u = trunc(sty, a) as i128;
-                if dty == Ty::F32 {
-                    int_to_f32(u, rnd)
-                } else {
-                    f64b_from_int(u, rnd)
-                }
+                trunc(sty, a) as i128
             };
-            r
+            if dty == Ty::F32 {
+                int_to_f32(x, rnd)
+            } else {
+                f64b_from_int(x, rnd)
+            }
         }
         (true, true) => {
             let x = if sty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
@@ -506,6 +501,33 @@ pub fn cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool, a: u64) -> u64 {
     }
 }
 
+fn next_up32(x: f32) -> f32 {
+    if x.is_nan() || x == f32::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f32::from_bits(1);
+    }
+    let b = x.to_bits();
+    f32::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+fn next_down32(x: f32) -> f32 {
+    -next_up32(-x)
+}
+fn next_up64(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let b = x.to_bits();
+    f64::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+fn next_down64(x: f64) -> f64 {
+    -next_up64(-x)
+}
+
 fn f64_to_f32(x: f64, rnd: Rnd) -> f32 {
     let r = x as f32; // round to nearest even
     if !r.is_finite() || r as f64 == x {
@@ -513,8 +535,8 @@ fn f64_to_f32(x: f64, rnd: Rnd) -> f32 {
     }
     match rnd {
         Rnd::Rz if (r as f64).abs() > x.abs() => r.next_toward_zero(),
-        Rnd::Rm if (r as f64) > x => r.next_down(),
-        Rnd::Rp if (r as f64) < x => r.next_up(),
+        Rnd::Rm if (r as f64) > x => next_down32(r),
+        Rnd::Rp if (r as f64) < x => next_up32(r),
         _ => r,
     }
 }
@@ -525,9 +547,9 @@ trait NextTowardZero {
 impl NextTowardZero for f32 {
     fn next_toward_zero(self) -> f32 {
         if self > 0.0 {
-            self.next_down()
+            next_down32(self)
         } else {
-            self.next_up()
+            next_up32(self)
         }
     }
 }
@@ -548,9 +570,9 @@ fn f64b_from_int(v: i128, rnd: Rnd) -> u64 {
         r
     } else {
         match rnd {
-            Rnd::Rz if r.abs() > (v as f64).abs() => r.next_down(),
-            Rnd::Rm if (r as i128) > v => r.next_down(),
-            Rnd::Rp if (r as i128) < v => r.next_up(),
+            Rnd::Rz if r.abs() > (v as f64).abs() => next_down64(r),
+            Rnd::Rm if (r as i128) > v => next_down64(r),
+            Rnd::Rp if (r as i128) < v => next_up64(r),
             _ => r,
         }
     };

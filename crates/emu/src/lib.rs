@@ -313,7 +313,7 @@ where
                     )));
                 }
                 let base = next;
-                next = (next + b.len() as u64 + 255) / 256 * 256 + 256;
+                next = (next + b.len() as u64).div_ceil(256) * 256 + 256;
                 regions.push((base, b.clone()));
                 buf_bases.push(Some(base));
                 (base.to_le_bytes().to_vec(), 8)

@@ -1,6 +1,8 @@
 //! Runs real nvcc output (tests/data, regenerate with tests/data/regen.sh) and compares the
 //! output buffers with CPU references computed here; checks the seed kernels' shared accesses.
 
+#![allow(clippy::needless_range_loop)] // index loops mirror the CUDA references
+
 use std::path::PathBuf;
 
 use warpscope_emu::{

@@ -564,11 +564,11 @@ impl<'s> Parser<'s> {
     fn dims3(&mut self) -> PResult<[u32; 3]> {
         let mut d = [1u32; 3];
         d[0] = self.uint()? as u32;
-        for k in 1..3 {
+        for v in d.iter_mut().skip(1) {
             if !self.eat(Tok::Comma) {
                 break;
             }
-            d[k] = self.uint()? as u32;
+            *v = self.uint()? as u32;
         }
         Ok(d)
     }
@@ -859,12 +859,8 @@ impl<'s> Parser<'s> {
                     Some(Tok::Dec | Tok::Hex | Tok::Minus) => off = self.signed_int()?,
                     _ => return self.err("expected an address"),
                 }
-                if base.is_some() {
-                    if self.eat(Tok::Plus) {
-                        off = self.signed_int()?;
-                    } else if self.peek() == Some(Tok::Minus) {
-                        off = self.signed_int()?;
-                    }
+                if base.is_some() && (self.eat(Tok::Plus) || self.peek() == Some(Tok::Minus)) {
+                    off = self.signed_int()?;
                 }
                 self.expect(Tok::RBracket, "`]`")?;
                 Ok(Operand::Addr { base, off })
