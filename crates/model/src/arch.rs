@@ -64,7 +64,10 @@ impl Arch {
     /// Looks a preset up by `sm_XY`, `sm_XYZ`, `compute_XY`, `XY`, or `X.Y`.
     pub fn parse(text: &str) -> Result<&'static Arch, UnknownArch> {
         let t = text.trim().to_ascii_lowercase();
-        let digits = t.strip_prefix("sm_").or_else(|| t.strip_prefix("compute_")).unwrap_or(&t);
+        let digits = t
+            .strip_prefix("sm_")
+            .or_else(|| t.strip_prefix("compute_"))
+            .unwrap_or(&t);
         let digits = digits.trim_end_matches(['a', 'f']);
         let cc = if let Some((maj, min)) = digits.split_once('.') {
             match (maj.parse::<u32>(), min.parse::<u32>()) {
@@ -81,6 +84,63 @@ impl Arch {
     /// Every preset, oldest first.
     pub fn all() -> &'static [Arch] {
         ALL
+    }
+}
+
+/// Kepler's selectable shared-memory bank width (`cudaDeviceSetSharedMemConfig`). Ignored elsewhere.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BankMode {
+    /// 4-byte banks (the default).
+    #[default]
+    FourByte,
+    /// 8-byte banks.
+    EightByte,
+}
+
+/// The shared-memory bank facts of one architecture (and bank mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BankFacts {
+    /// Number of banks.
+    pub banks: u32,
+    /// Width of one bank word in bytes.
+    pub bank_bytes: u32,
+    /// Lanes whose requests the hardware services together in the basic case (16 on CC 1.x, where a
+    /// warp request is split into half-warp requests; 32 elsewhere). Wider accesses can be split
+    /// further; see [`crate::bank`].
+    pub request_lanes: u32,
+    /// Whether several lanes reading different words of one bank row can be served at once
+    /// (multicast), rather than one broadcast word per step (CC 1.x).
+    pub multicast: bool,
+    /// Whether the bank width is selectable (CC 3.x).
+    pub selectable_mode: bool,
+}
+
+impl Arch {
+    /// The bank facts for this architecture; `mode` matters only on CC 3.x.
+    pub fn bank_facts(&self, mode: BankMode) -> BankFacts {
+        match self.family {
+            Family::Tesla => BankFacts {
+                banks: 16,
+                bank_bytes: 4,
+                request_lanes: 16,
+                multicast: false,
+                selectable_mode: false,
+            },
+            Family::Kepler => BankFacts {
+                banks: 32,
+                bank_bytes: if mode == BankMode::EightByte { 8 } else { 4 },
+                request_lanes: 32,
+                multicast: true,
+                selectable_mode: true,
+            },
+            _ => BankFacts {
+                banks: 32,
+                bank_bytes: 4,
+                request_lanes: 32,
+                multicast: true,
+                selectable_mode: false,
+            },
+        }
     }
 }
 
@@ -111,7 +171,13 @@ impl std::error::Error for UnknownArch {}
 
 macro_rules! arch {
     ($name:literal, $maj:literal, $min:literal, $fam:ident, $gpu:literal) => {
-        Arch { name: $name, major: $maj, minor: $min, family: Family::$fam, example_gpu: $gpu }
+        Arch {
+            name: $name,
+            major: $maj,
+            minor: $min,
+            family: Family::$fam,
+            example_gpu: $gpu,
+        }
     };
 }
 
@@ -159,6 +225,23 @@ mod tests {
         assert_eq!(Arch::parse("sm_120").unwrap().cc(), 120);
         assert!(Arch::parse("sm_91").is_err());
         assert!(Arch::parse("banana").unwrap_err().to_string().contains("sm_90"));
+    }
+
+    #[test]
+    fn bank_facts_per_family() {
+        let tesla = Arch::parse("sm_13").unwrap().bank_facts(BankMode::FourByte);
+        assert_eq!(
+            (tesla.banks, tesla.request_lanes, tesla.multicast),
+            (16, 16, false)
+        );
+        let kepler = Arch::parse("sm_35").unwrap();
+        assert_eq!(kepler.bank_facts(BankMode::EightByte).bank_bytes, 8);
+        assert_eq!(kepler.bank_facts(BankMode::FourByte).bank_bytes, 4);
+        let hopper = Arch::parse("sm_90").unwrap().bank_facts(BankMode::EightByte);
+        assert_eq!(
+            (hopper.banks, hopper.bank_bytes, hopper.selectable_mode),
+            (32, 4, false)
+        );
     }
 
     #[test]

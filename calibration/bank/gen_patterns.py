@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Writes patterns.tsv: the warp requests that the H100 calibration measures.
+
+Deterministic (fixed seed). One row per pattern: id, width (bytes), op (ld|st), a short description, then
+32 lane byte offsets into shared memory ('-' = the lane does not access). Every offset is aligned to the
+width and below SMEM_BYTES (the kernels' shared array).
+"""
+import random
+import sys
+
+SMEM_BYTES = 32768
+WIDTHS = [1, 2, 4, 8, 16]
+OPS = ["ld", "st"]
+
+
+def patterns_for(w, rng):
+    """Yields (description, addrs) for one width; the same list is used for loads and stores."""
+    out = []
+    # 1. strides 0..33 elements, with and without offsets
+    for off in sorted({0, w, 4 * w, 64, 124 - (124 % w) if w <= 4 else 64 + w}):
+        for s in range(34):
+            out.append((f"stride{s}_off{off}", [off + lane * s * w for lane in range(32)]))
+    # strides counted in 4-byte words for the narrow widths (char/short at 4*tid and friends)
+    if w < 4:
+        for s in [1, 2, 3, 4, 8, 16, 32, 33]:
+            out.append((f"wordstride{s}", [lane * s * 4 for lane in range(32)]))
+    # 2. broadcast and near-broadcast
+    for a in [0, 4 * w, 1024 + 8 * w]:
+        out.append((f"broadcast{a}", [a] * 32))
+    out.append(("two_addrs_same_bank", [0 if lane % 2 == 0 else 128 for lane in range(32)]))
+    out.append(("two_addrs_halves", [0 if lane < 16 else 128 for lane in range(32)]))
+    out.append(("same_word_bytes", [((lane * w) % 4) for lane in range(32)] if w < 4 else [0] * 32))
+    # 3. lanes sharing addresses: pairs, quads, octets; half-warp mirrors
+    for g in [2, 4, 8, 16]:
+        for s in [1, 2, 32 // w if w < 32 else 1]:
+            out.append((f"group{g}_stride{s}", [(lane // g) * s * w for lane in range(32)]))
+    for s in [1, 2, 3, 16]:
+        out.append((f"mod16_stride{s}", [(lane % 16) * s * w for lane in range(32)]))
+        out.append((f"mod8_stride{s}", [(lane % 8) * s * w for lane in range(32)]))
+    for k in [128, 256, 512, 64, 8, 4096]:
+        if k % w == 0:
+            out.append((f"half_rows_k{k}", [(lane % 16) * w + (lane // 16) * k for lane in range(32)]))
+            out.append((f"quarter_rows_k{k}", [(lane % 8) * w + (lane // 8) * k for lane in range(32)]))
+            out.append((f"pair_lanes_k{k}", [(lane // 2) * w + (lane % 2) * k for lane in range(32)]))
+    out.append(("mirror", [min(lane, 31 - lane) * w for lane in range(32)]))
+    perm16 = list(range(16))
+    rng.shuffle(perm16)
+    out.append(("mod16_upper_permuted", [(lane if lane < 16 else perm16[lane - 16]) * w for lane in range(32)]))
+    out.append(("mod16_upper_shift1", [(lane if lane < 16 else (lane + 1) % 16) * w for lane in range(32)]))
+    # 4. predicated-off lanes: halves, odd/even, quarters, single lanes
+    subsets = {
+        "lo16": lambda l: l < 16, "hi16": lambda l: l >= 16, "even": lambda l: l % 2 == 0,
+        "odd": lambda l: l % 2 == 1, "q0": lambda l: l < 8, "q1q3": lambda l: 8 <= l < 16 or l >= 24,
+        "lane0": lambda l: l == 0, "lane31": lambda l: l == 31, "every4": lambda l: l % 4 == 0,
+        "none": lambda l: False,
+    }
+    for name, keep in subsets.items():
+        for s in [1, 2, 4, 16, 32]:
+            out.append((f"{name}_stride{s}", [lane * s * w if keep(lane) else None for lane in range(32)]))
+    for i in range(12):
+        mask = rng.getrandbits(32)
+        s = rng.choice([1, 2, 3, 4, 8, 16, 32, 33])
+        out.append((f"randmask{i}_stride{s}", [lane * s * w if (mask >> lane) & 1 else None for lane in range(32)]))
+    # 5. permutations and swizzles
+    for i in range(8):
+        perm = list(range(32))
+        rng.shuffle(perm)
+        out.append((f"perm{i}", [p * w for p in perm]))
+    for x in [1, 3, 16, 17, 31]:
+        out.append((f"xor{x}", [(lane ^ x) * w for lane in range(32)]))
+    for i in range(6):
+        perm = list(range(32))
+        rng.shuffle(perm)
+        out.append((f"perm_words{i}", [p * max(w, 4) * 2 for p in perm]))
+    # 6. random addresses with duplicates (small pools) and wide random
+    for i in range(24):
+        pool_n = rng.choice([1, 2, 3, 4, 6, 8, 12, 16, 24, 32])
+        span = rng.choice([128, 256, 512, 1024, 4096])
+        pool = [rng.randrange(0, span // w) * w for _ in range(pool_n)]
+        addrs = [rng.choice(pool) for _ in range(32)]
+        if i % 3 == 2:
+            addrs = [a if rng.random() < 0.75 else None for a in addrs]
+        out.append((f"randpool{i}_n{pool_n}_span{span}", addrs))
+    for i in range(10):
+        out.append((f"randwide{i}", [rng.randrange(0, SMEM_BYTES // w) * w for _ in range(32)]))
+    return out
+
+
+def targeted(w, rng):
+    """Second batch: which lane structures let the 8- and 16-byte load phases merge."""
+    out = []
+    n = 4096 // w
+
+    def rnd():
+        return rng.randrange(0, n) * w
+
+    for i in range(6):
+        # period 2 over the warp (addrs[L] == addrs[L ^ 2]): pairs of random addresses, same-bank pairs
+        a, b = rnd(), rnd()
+        out.append((f"t_period2_rand{i}", [a if lane % 2 == 0 else b for lane in range(32)]))
+        a = rng.randrange(0, 32) * w
+        out.append((f"t_period2_samebank{i}", [a if lane % 2 == 0 else a + 128 * (1 + i) for lane in range(32)]))
+        # period 4: four addresses cycling, and pairs-of-pairs
+        q = [rnd() for _ in range(4)]
+        out.append((f"t_period4_rand{i}", [q[lane % 4] for lane in range(32)]))
+        # xor symmetries alone: addrs[L] == addrs[L ^ m]
+        for m in [2, 3, 4, 8]:
+            base = [rnd() for _ in range(32)]
+            out.append((f"t_xor{m}_sym{i}", [base[min(lane, lane ^ m)] for lane in range(32)]))
+        # uniform pairs with random (conflicting) addresses
+        pr = [rnd() for _ in range(16)]
+        out.append((f"t_pairs_rand{i}", [pr[lane // 2] for lane in range(32)]))
+        # uniform pairs except one pair
+        pr2 = [(k * w * 2) % 4096 for k in range(16)]
+        addrs = [pr2[lane // 2] for lane in range(32)]
+        j = rng.randrange(0, 16)
+        addrs[2 * j + 1] = rnd()
+        out.append((f"t_pairs_but_one{i}", addrs))
+        # uniform pairs in the lower half only
+        addrs = [(lane // 2) * w if lane < 16 else lane * w for lane in range(32)]
+        out.append((f"t_pairs_lo_only{i}", [a + 256 * i for a in addrs]))
+        # uniform pairs in quarters 0-1 only (16-byte phases), distinct elsewhere
+        addrs = [(lane // 2) * w * (i + 1) if lane < 8 else lane * w for lane in range(32)]
+        out.append((f"t_pairs_q0_only{i}", addrs))
+        # uniform pairs with some pairs wholly inactive
+        mask = rng.getrandbits(16)
+        out.append((f"t_pairs_holes{i}", [pr[lane // 2] if (mask >> (lane // 2)) & 1 else None for lane in range(32)]))
+        # uniform pairs where one lane of a pair is inactive
+        addrs = [(lane // 2) * w * 2 for lane in range(32)]
+        addrs[2 * rng.randrange(0, 16) + 1] = None
+        out.append((f"t_pairs_one_off{i}", addrs))
+        # a broadcast in the even lanes, distinct odd lanes
+        a = rnd()
+        out.append((f"t_even_bcast_odd_seq{i}", [a if lane % 2 == 0 else (lane * w + 128 * i) % 4096 for lane in range(32)]))
+        # two addresses, adjacent lanes differ, no bank conflict
+        a = rng.randrange(0, 8) * 16
+        out.append((f"t_period2_nobank{i}", [a if lane % 2 == 0 else a + 64 for lane in range(32)]))
+        # quads uniform (L == L^1 == L^2), random addresses
+        qd = [rnd() for _ in range(8)]
+        out.append((f"t_quads_rand{i}", [qd[lane // 4] for lane in range(32)]))
+        # pairs uniform but pairs L and L+16 swapped order (pairs from a permutation)
+        perm = list(range(16))
+        rng.shuffle(perm)
+        out.append((f"t_pairs_perm{i}", [perm[lane // 2] * w for lane in range(32)]))
+        # three distinct addresses
+        t = [rnd() for _ in range(3)]
+        out.append((f"t_three{i}", [t[lane % 3] for lane in range(32)]))
+    return out
+
+
+def main_targeted():
+    rng = random.Random(7)
+    rows = []
+    for w in [8, 16]:
+        pats = targeted(w, rng)
+        for op in OPS:
+            for desc, addrs in pats:
+                for a in addrs:
+                    assert a is None or (a % w == 0 and 0 <= a < SMEM_BYTES), (desc, a)
+                rows.append((w, op, desc, addrs))
+    return rows
+
+
+def main():
+    rng = random.Random(20260514)
+    rows = []
+    for w in WIDTHS:
+        pats = patterns_for(w, rng)
+        for op in OPS:
+            for desc, addrs in pats:
+                assert len(addrs) == 32
+                for a in addrs:
+                    assert a is None or (a % w == 0 and 0 <= a < SMEM_BYTES), (desc, a)
+                rows.append((w, op, desc, addrs))
+    if len(sys.argv) > 1 and sys.argv[1] == "--targeted":
+        rows = main_targeted()
+    out = sys.stdout
+    out.write("id\twidth\top\tdesc\t" + "\t".join(f"a{i}" for i in range(32)) + "\n")
+    for i, (w, op, desc, addrs) in enumerate(rows):
+        cells = ["-" if a is None else str(a) for a in addrs]
+        out.write(f"{i}\t{w}\t{op}\t{desc}\t" + "\t".join(cells) + "\n")
+
+
+if __name__ == "__main__":
+    main()
