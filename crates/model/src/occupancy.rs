@@ -430,9 +430,7 @@ pub fn validate(limits: &Limits, launch: &Launch) -> Result<(), OccupancyError> 
             max: limits.smem_per_block,
         });
     }
-    if let Some(p) = launch.carveout_percent
-        && p > 100
-    {
+    if let Some(p) = launch.carveout_percent.filter(|&p| p > 100) {
         return Err(OccupancyError::Carveout(p));
     }
     Ok(())

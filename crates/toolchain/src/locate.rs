@@ -118,9 +118,7 @@ pub fn candidates(env: &SearchEnv) -> Vec<(PathBuf, String)> {
         c.push((p.clone(), "CUDA_PATH".into()));
     }
     for dir in &env.path {
-        if dir.join("ptxas").is_file()
-            && let Some(parent) = dir.parent()
-        {
+        if let Some(parent) = dir.parent().filter(|_| dir.join("ptxas").is_file()) {
             c.push((parent.to_path_buf(), "PATH".into()));
         }
     }
