@@ -114,7 +114,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut failed = Vec::new();
     let mut reports = Vec::new();
     for name in names {
-        let r = lab.run(name, &predictor, &progress).map_err(gpu_error)?;
+        let r = match lab.run(name, &predictor, &progress) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("warpscope: lab {name}: {e}");
+                failed.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
         if let Some(dir) = &args.out {
             let p = dir.join(format!("{name}.json"));
             let mut v = serde_json::to_value(&r)?;
@@ -153,7 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!();
     }
     if !failed.is_empty() {
-        eprintln!("warpscope: acceptance checks failed: {}", failed.join("; "));
+        eprintln!("warpscope: failed: {}", failed.join("; "));
         return Ok(ExitCode::from(crate::exit::FINDINGS));
     }
     Ok(ExitCode::SUCCESS)

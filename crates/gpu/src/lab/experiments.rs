@@ -539,13 +539,13 @@ fn pipeline(
 
 pub(super) fn streams(lab: &Lab, progress: &dyn Progress) -> Result<ExperimentReport> {
     const KS: [usize; 5] = [1, 2, 4, 8, 16];
-    progress.begin("streams", 2 + 2 * KS.len() as u64);
+    progress.begin("streams", 2 * (1 + 2 * KS.len() as u64));
     let n = 1usize << 25;
-    let iters = 64;
     let mut r = report(
         lab,
         "streams",
         &[
+            "kernel FMAs/elem",
             "host memory",
             "streams",
             "time ms (median)",
@@ -557,123 +557,130 @@ pub(super) fn streams(lab: &Lab, progress: &dyn Progress) -> Result<ExperimentRe
     let (m, _) = lab.module(kernels::STREAMS, "streams.cu", |_| {})?;
     let f = Lab::function(&m, "streamK")?;
     let input = Rng::new(lab.cfg.seed ^ 5).vec_f32(n);
-    let want: Vec<f32> = input
-        .iter()
-        .map(|&v| cpu::stream_kernel(v, iters as u32))
-        .collect();
-    progress.step("stage times");
-    // The stages alone, whole array, pinned memory.
-    let mut p_all = pinned(lab, n, 0)?;
-    p_all.as_mut_slice().ctx("pinned")?.copy_from_slice(&input);
-    let mut p_back = pinned(lab, n, 0)?;
-    let mut d_a = poisoned_f32(&lab.stream, n)?;
-    let mut d_b = poisoned_f32(&lab.stream, n)?;
-    let h2d = lab.time(2, || {
-        lab.stream.memcpy_htod(&p_all, &mut d_a).ctx("cuMemcpyHtoDAsync")
-    })?;
-    let kern = lab.time(2, || launch_stream_k(&lab.stream, &f, &d_a, &mut d_b, n, iters))?;
-    let d2h = lab.time(2, || {
-        lab.stream.memcpy_dtoh(&d_b, &mut p_back).ctx("cuMemcpyDtoHAsync")
-    })?;
-    sync(&lab.stream, "stages")?;
-    verify_f32(
-        "streams",
-        "whole-array kernel",
-        p_back.as_slice().ctx("pinned")?,
-        &want,
-        0.0,
-    )?;
-    let bound = timeline::ideal_bound_ms(h2d.median, kern.median, d2h.median);
-    r.notes.push(format!(
-        "{n} floats; stages alone: H2D {:.3} ms, kernel {:.3} ms, D2H {:.3} ms; ideal bound max = {bound:.3} ms",
+    let mut data = Vec::new();
+    let mut stages = Vec::new();
+    let mut best_eff: f64 = 0.0;
+    for iters in [64i32, 8192] {
+        let want: Vec<f32> = input
+            .iter()
+            .map(|&v| cpu::stream_kernel(v, iters as u32))
+            .collect();
+        progress.step("stage times");
+        // The stages alone, whole array, pinned memory.
+        let mut p_all = pinned(lab, n, 0)?;
+        p_all.as_mut_slice().ctx("pinned")?.copy_from_slice(&input);
+        let mut p_back = pinned(lab, n, 0)?;
+        let mut d_a = poisoned_f32(&lab.stream, n)?;
+        let mut d_b = poisoned_f32(&lab.stream, n)?;
+        let h2d = lab.time(2, || {
+            lab.stream.memcpy_htod(&p_all, &mut d_a).ctx("cuMemcpyHtoDAsync")
+        })?;
+        let kern = lab.time(2, || launch_stream_k(&lab.stream, &f, &d_a, &mut d_b, n, iters))?;
+        let d2h = lab.time(2, || {
+            lab.stream.memcpy_dtoh(&d_b, &mut p_back).ctx("cuMemcpyDtoHAsync")
+        })?;
+        sync(&lab.stream, "stages")?;
+        verify_f32(
+            "streams",
+            "whole-array kernel",
+            p_back.as_slice().ctx("pinned")?,
+            &want,
+            0.0,
+        )?;
+        let bound = timeline::ideal_bound_ms(h2d.median, kern.median, d2h.median);
+        r.notes.push(format!(
+        "{n} floats, {iters} FMAs/element; stages alone: H2D {:.3} ms, kernel {:.3} ms, D2H {:.3} ms; ideal bound max = {bound:.3} ms",
         h2d.median, kern.median, d2h.median
     ));
-    let mut data = Vec::new();
-    let mut best_eff: f64 = 0.0;
-    for use_pinned in [true, false] {
-        let label = if use_pinned { "pinned" } else { "pageable" };
-        for &k in &KS {
-            progress.step(&format!("{label} x{k}"));
-            let chunk = n / k;
-            let streams: Vec<_> = (0..k)
-                .map(|_| lab.ctx.new_stream())
-                .collect::<Result<_, _>>()
-                .ctx("cuStreamCreate")?;
-            let h_in: Vec<Vec<f32>> = input.chunks(chunk).map(|c| c.to_vec()).collect();
-            let mut p_in = Vec::new();
-            let mut p_out = Vec::new();
-            if use_pinned {
-                for c in &h_in {
-                    let mut p = pinned(lab, chunk, 0)?;
-                    p.as_mut_slice().ctx("pinned")?.copy_from_slice(c);
-                    p_in.push(p);
-                    p_out.push(pinned(lab, chunk, 0)?);
-                }
-            }
-            let mut v_out: Vec<Vec<f32>> = (0..k).map(|_| vec![0.0; chunk]).collect();
-            let mut d_in: Vec<_> = (0..k)
-                .map(|_| poisoned_f32(&lab.stream, chunk))
-                .collect::<Result<_>>()?;
-            let mut d_out: Vec<_> = (0..k)
-                .map(|_| poisoned_f32(&lab.stream, chunk))
-                .collect::<Result<_>>()?;
-            sync(&lab.stream, "setup")?;
-            let runs = if use_pinned { 10 } else { 4 };
-            let mut times = Vec::new();
-            let mut last = Vec::new();
-            for run in 0..=runs {
-                for p in p_out.iter_mut() {
-                    p.as_mut_slice().ctx("pinned")?.fill(cpu::poison_f32());
-                }
-                for v in v_out.iter_mut() {
-                    v.fill(cpu::poison_f32());
-                }
-                let (t, segs) = pipeline(
-                    lab, &f, &streams, &h_in, &p_in, &mut p_out, &mut v_out, &mut d_in, &mut d_out,
-                    use_pinned, iters,
-                )?;
-                let got: Vec<f32> = if use_pinned {
-                    let mut g = Vec::with_capacity(n);
-                    for p in &p_out {
-                        g.extend_from_slice(p.as_slice().ctx("pinned")?);
+        stages.push(
+            json!({"iters": iters, "h2d_ms": h2d, "kernel_ms": kern, "d2h_ms": d2h, "bound_ms": bound}),
+        );
+        for use_pinned in [true, false] {
+            let label = if use_pinned { "pinned" } else { "pageable" };
+            for &k in &KS {
+                progress.step(&format!("{label} x{k}"));
+                let chunk = n / k;
+                let streams: Vec<_> = (0..k)
+                    .map(|_| lab.ctx.new_stream())
+                    .collect::<Result<_, _>>()
+                    .ctx("cuStreamCreate")?;
+                let h_in: Vec<Vec<f32>> = input.chunks(chunk).map(|c| c.to_vec()).collect();
+                let mut p_in = Vec::new();
+                let mut p_out = Vec::new();
+                if use_pinned {
+                    for c in &h_in {
+                        let mut p = pinned(lab, chunk, 0)?;
+                        p.as_mut_slice().ctx("pinned")?.copy_from_slice(c);
+                        p_in.push(p);
+                        p_out.push(pinned(lab, chunk, 0)?);
                     }
-                    g
-                } else {
-                    v_out.concat()
-                };
-                verify_f32("streams", &format!("{label} x{k}"), &got, &want, 0.0)?;
-                if run > 0 {
-                    times.push(t);
-                    last = segs;
                 }
-            }
-            let s = Stats::of(&times).ok_or_else(|| Error::Input("no timings".into()))?;
-            let eff = timeline::overlap_efficiency(bound, s.median);
-            if use_pinned {
-                best_eff = best_eff.max(eff);
-            }
-            let ov = timeline::overlapped_ms(&last);
-            r.rows.push(vec![
-                label.into(),
-                k.to_string(),
-                format!("{:.3}", s.median),
-                format!("{bound:.3}"),
-                format!("{:.1}", 100.0 * eff),
-                format!("{ov:.3}"),
-            ]);
-            if k == 4 || (use_pinned && (k == 1 || k == 16)) {
-                r.svgs.push((
-                    format!("streams_{label}_{k}"),
+                let mut v_out: Vec<Vec<f32>> = (0..k).map(|_| vec![0.0; chunk]).collect();
+                let mut d_in: Vec<_> = (0..k)
+                    .map(|_| poisoned_f32(&lab.stream, chunk))
+                    .collect::<Result<_>>()?;
+                let mut d_out: Vec<_> = (0..k)
+                    .map(|_| poisoned_f32(&lab.stream, chunk))
+                    .collect::<Result<_>>()?;
+                sync(&lab.stream, "setup")?;
+                let runs = if use_pinned { 10 } else { 4 };
+                let mut times = Vec::new();
+                let mut last = Vec::new();
+                for run in 0..=runs {
+                    for p in p_out.iter_mut() {
+                        p.as_mut_slice().ctx("pinned")?.fill(cpu::poison_f32());
+                    }
+                    for v in v_out.iter_mut() {
+                        v.fill(cpu::poison_f32());
+                    }
+                    let (t, segs) = pipeline(
+                        lab, &f, &streams, &h_in, &p_in, &mut p_out, &mut v_out, &mut d_in, &mut d_out,
+                        use_pinned, iters,
+                    )?;
+                    let got: Vec<f32> = if use_pinned {
+                        let mut g = Vec::with_capacity(n);
+                        for p in &p_out {
+                            g.extend_from_slice(p.as_slice().ctx("pinned")?);
+                        }
+                        g
+                    } else {
+                        v_out.concat()
+                    };
+                    verify_f32("streams", &format!("{label} x{k}"), &got, &want, 0.0)?;
+                    if run > 0 {
+                        times.push(t);
+                        last = segs;
+                    }
+                }
+                let s = Stats::of(&times).ok_or_else(|| Error::Input("no timings".into()))?;
+                let eff = timeline::overlap_efficiency(bound, s.median);
+                if use_pinned {
+                    best_eff = best_eff.max(eff);
+                }
+                let ov = timeline::overlapped_ms(&last);
+                r.rows.push(vec![
+                    iters.to_string(),
+                    label.into(),
+                    k.to_string(),
+                    format!("{:.3}", s.median),
+                    format!("{bound:.3}"),
+                    format!("{:.1}", 100.0 * eff),
+                    format!("{ov:.3}"),
+                ]);
+                if k == 4 || (use_pinned && (k == 1 || k == 16)) {
+                    r.svgs.push((
+                    format!("streams_{iters}_{label}_{k}"),
                     timeline::svg(
                         &format!(
-                            "{label} memory, {k} stream(s): {:.2} ms, bound {bound:.2} ms",
+                            "{iters} FMA/element, {label} memory, {k} stream(s): {:.2} ms, bound {bound:.2} ms",
                             s.median
                         ),
                         &last,
                     ),
                 ));
+                }
+                data.push(json!({"iters": iters, "memory": label, "streams": k, "time_ms": s, "efficiency": eff, "overlapped_ms": ov, "timeline": last}));
             }
-            data.push(json!({"memory": label, "streams": k, "time_ms": s, "efficiency": eff, "overlapped_ms": ov, "timeline": last}));
         }
     }
     r.checks.push(Check::at_least(
@@ -681,7 +688,7 @@ pub(super) fn streams(lab: &Lab, progress: &dyn Progress) -> Result<ExperimentRe
         best_eff,
         0.90,
     ));
-    r.data = json!({"n": n, "iters": iters, "h2d_ms": h2d, "kernel_ms": kern, "d2h_ms": d2h, "bound_ms": bound, "runs": data});
+    r.data = json!({"n": n, "stages": stages, "runs": data});
     Ok(r)
 }
 

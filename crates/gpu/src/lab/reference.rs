@@ -153,9 +153,20 @@ pub fn math_kernel(tid: u32, warp_branch: bool) -> f32 {
     if even { 100.0 } else { 200.0 }
 }
 
-/// The stream kernel: `iters` times `v = fma(v, 0.999, 0.001)`.
-pub fn stream_kernel(v: f32, iters: u32) -> f32 {
-    (0..iters).fold(v, |v, _| v.mul_add(0.999, 0.001))
+/// The stream kernel: from `v = 0`, `iters` times `v = fma(v, 0.5, x / 2)`. The iteration reaches a
+/// fixed point after a few dozen steps; the loop stops there, which gives the same value as running
+/// all `iters` steps.
+pub fn stream_kernel(x: f32, iters: u32) -> f32 {
+    let h = 0.5 * x;
+    let mut v = 0.0f32;
+    for _ in 0..iters {
+        let next = v.mul_add(0.5, h);
+        if next == v {
+            break;
+        }
+        v = next;
+    }
+    v
 }
 
 /// The register-hungry kernel for element `i` of `input`.
@@ -227,8 +238,14 @@ mod tests {
 
     #[test]
     fn stream_and_register_kernels() {
-        assert_eq!(stream_kernel(1.0, 0), 1.0);
-        assert_eq!(stream_kernel(1.0, 1), 1.0f32.mul_add(0.999, 0.001));
+        assert_eq!(stream_kernel(1.0, 0), 0.0);
+        assert_eq!(stream_kernel(1.0, 1), 0.5);
+        // The early stop equals the full loop.
+        for x in [0.3f32, -0.7, 0.999, 1e-3] {
+            let full = (0..5000).fold(0.0f32, |v, _| v.mul_add(0.5, 0.5 * x));
+            assert_eq!(stream_kernel(x, 5000), full);
+            assert!((stream_kernel(x, 5000) - x).abs() <= x.abs() * 1e-6);
+        }
         let x: Vec<f32> = (0..2000).map(|i| i as f32 * 1e-3).collect();
         let want: f32 = (0..8)
             .flat_map(|r| (0..32).map(move |k| (r, k)))
