@@ -20,7 +20,7 @@ for f in kernels/*.cu; do
   (cd kernels && nvcc -arch=sm_90 -O3 -lineinfo -ptx "$k.cu" -o "../ptx/$k.ptx")
 done
 # The divergence fixtures: seed 002's kernels built with -G (debug), as the seed measured them.
-(cd divergence && nvcc -arch=sm_90 -G -ptx simpleDivergence.cu -o simpleDivergence_G.ptx)
+(cd divergence && for f in simpleDivergence shapes; do nvcc -arch=sm_90 -G -ptx "$f.cu" -o "${f}_G.ptx"; done)
 # nvcc writes the absolute source path into .file; keep the file name only, so fixtures do not depend on
 # where they were generated.
 sed -i -E 's#^(\s*\.file\s+[0-9]+\s+")[^"]*/([^"/]+")#\1\2#' ptx/*.ptx divergence/*.ptx

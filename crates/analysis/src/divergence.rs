@@ -4,13 +4,21 @@
 //! unconditional branches (`bra`, `bra.uni`, found by the caller in the program) and every executed
 //! instruction with its active lanes. [`DivergenceReport`] sums blocks and groups by source line.
 //!
-//! # Branch efficiency, as Nsight Compute defines it
-//! Each warp-level execution of a branch instruction contributes its *branch targets*: the number of
-//! distinct targets its active lanes go to (1 when they agree, 2 when they split). A split execution is
-//! *divergent*. Branch efficiency is uniform targets over all targets, `(targets - divergent) / targets`,
-//! the definition of `smsp__sass_average_branch_targets_threads_uniform.pct`. Unconditional branches
-//! count (one target each); `ret`/`exit` do not. On machine code the compiler adds and removes branches
-//! (predication, division routines); docs/divergence.md measures how the PTX figure relates.
+//! # Branch efficiency, as Nsight Compute counts it
+//! Every warp-level execution of a branch instruction (conditional `@p bra` or unconditional `bra`,
+//! `bra.uni`; not `ret`/`exit`) is one *branch target* in Nsight Compute's
+//! `smsp__sass_branch_targets`; an execution whose active lanes split between the two targets is
+//! *divergent* (`smsp__sass_branch_targets_threads_divergent`). Branch efficiency is uniform targets
+//! over all targets, `(targets - divergent) / targets`
+//! (`smsp__sass_average_branch_targets_threads_uniform.pct`). This reading of the metrics was measured
+//! on an H100 (docs/divergence.md): a divergent branch counts once, not once per target, and `EXIT`
+//! counts nothing.
+//!
+//! PTX is not machine code: the compiler adds and removes branches. With `-G` (ptxas `-O0`) every
+//! 32-bit integer `div`/`rem` becomes a routine with one (so far always uniform) branch; PTX built with
+//! `-G` says so on its `.target ... debug` line, and [`BranchModel::int_div_rem`] lets the report add
+//! those branches as [`Totals::debug_machine_estimate`]. With `-O3`, short branches become `selp` and
+//! predication already in the PTX, and nothing needs adding.
 //!
 //! Lane utilisation is active lanes over 32 per executed warp instruction.
 
@@ -23,24 +31,36 @@ use serde::Serialize;
 struct PcStat {
     insts: u64,
     lanes: u64,
+    /// Executions of an integer div/rem (branches of `-G` machine code).
+    div_rem: u64,
     branches: u64,
     divergent: u64,
     targets: u64,
     conditional: bool,
 }
 
+/// Which instructions of the kernel are branches the emulator does not report as such, by `pc`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BranchModel {
+    /// `unconditional[pc]`: instruction `pc` is an unconditional branch (`bra`, `bra.uni`).
+    pub unconditional: Vec<bool>,
+    /// `int_div_rem[pc]`: instruction `pc` is a 32-bit integer `div` or `rem`, which `-G` machine code
+    /// turns into a routine with one branch. Leave empty for PTX not built with `-G`.
+    pub int_div_rem: Vec<bool>,
+}
+
 /// The divergence counter for one block (a sink of that block's emulator events).
 #[derive(Clone, Debug)]
 pub struct DivergenceSink {
-    unconditional: Arc<Vec<bool>>,
+    model: Arc<BranchModel>,
     stats: Vec<PcStat>,
 }
 
 impl DivergenceSink {
-    /// A counter; `unconditional[pc]` says whether instruction `pc` is an unconditional branch.
-    pub fn new(unconditional: Arc<Vec<bool>>) -> DivergenceSink {
+    /// A counter for one block of a kernel whose branches `model` describes.
+    pub fn new(model: Arc<BranchModel>) -> DivergenceSink {
         DivergenceSink {
-            unconditional,
+            model,
             stats: Vec::new(),
         }
     }
@@ -59,24 +79,36 @@ impl DivergenceSink {
         let split = taken != 0 && taken != active;
         let s = self.at(pc);
         s.conditional = true;
+        if active == 0 {
+            return;
+        }
         s.branches += 1;
+        s.targets += 1;
         if split {
             s.divergent += 1;
-            s.targets += 2;
-        } else if active != 0 {
-            s.targets += 1;
         }
     }
 
     /// An instruction executed by `active` lanes.
     pub fn inst(&mut self, pc: u32, active: u32) {
-        let uncond = self.unconditional.get(pc as usize).copied().unwrap_or(false);
+        let uncond = self
+            .model
+            .unconditional
+            .get(pc as usize)
+            .copied()
+            .unwrap_or(false);
+        let div_rem = self.model.int_div_rem.get(pc as usize).copied().unwrap_or(false);
         let s = self.at(pc);
         s.insts += 1;
         s.lanes += u64::from(active.count_ones());
-        if uncond && active != 0 {
-            s.branches += 1;
-            s.targets += 1;
+        if active != 0 {
+            if uncond {
+                s.branches += 1;
+                s.targets += 1;
+            }
+            if div_rem {
+                s.div_rem += 1;
+            }
         }
     }
 }
@@ -92,7 +124,7 @@ pub struct BranchStat {
     pub executions: u64,
     /// Executions whose active lanes split between the two targets.
     pub divergent: u64,
-    /// Branch targets (1 per uniform execution, 2 per divergent one).
+    /// Branch targets (one per execution, as Nsight Compute counts them).
     pub targets: u64,
 }
 
@@ -147,6 +179,20 @@ pub struct Totals {
     pub active_lanes: u64,
     /// `active_lanes / (32 * inst_executions)` in percent.
     pub utilisation_pct: f64,
+    /// The figures `-G` machine code would give: the branches above plus one uniform branch per
+    /// warp-level execution of an integer div/rem (only when [`BranchModel::int_div_rem`] is given).
+    pub debug_machine_estimate: Option<MachineEstimate>,
+}
+
+/// Branch figures predicted for machine code.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MachineEstimate {
+    /// Branch targets.
+    pub targets: u64,
+    /// Divergent ones.
+    pub divergent: u64,
+    /// Uniform over all, in percent.
+    pub branch_efficiency_pct: f64,
 }
 
 /// Divergence of a whole launch (serialisable: this is the JSON shape).
@@ -160,6 +206,8 @@ pub struct DivergenceReport {
     pub totals: Totals,
     #[serde(skip)]
     raw: Vec<PcStat>,
+    #[serde(skip)]
+    model_has_div_rem: bool,
 }
 
 fn pct(num: u64, den: u64) -> f64 {
@@ -178,12 +226,14 @@ impl DivergenceReport {
 
     /// Adds one block's counts (any order: sums do not depend on it).
     pub fn merge(&mut self, sink: &DivergenceSink) {
+        self.model_has_div_rem |= !sink.model.int_div_rem.is_empty();
         if sink.stats.len() > self.raw.len() {
             self.raw.resize(sink.stats.len(), PcStat::default());
         }
         for (r, s) in self.raw.iter_mut().zip(&sink.stats) {
             r.insts += s.insts;
             r.lanes += s.lanes;
+            r.div_rem += s.div_rem;
             r.branches += s.branches;
             r.divergent += s.divergent;
             r.targets += s.targets;
@@ -194,6 +244,7 @@ impl DivergenceReport {
 
     fn rebuild(&mut self) {
         let mut t = Totals::default();
+        let mut div_rem = 0;
         self.branches.clear();
         self.instructions.clear();
         for (pc, s) in self.raw.iter().enumerate() {
@@ -220,10 +271,18 @@ impl DivergenceReport {
             t.targets += s.targets;
             t.inst_executions += s.insts;
             t.active_lanes += s.lanes;
+            div_rem += s.div_rem;
         }
         t.uniform_targets = t.targets - t.divergent;
         t.branch_efficiency_pct = pct(t.uniform_targets, t.targets);
         t.utilisation_pct = pct(t.active_lanes, 32 * t.inst_executions);
+        if self.model_has_div_rem {
+            t.debug_machine_estimate = Some(MachineEstimate {
+                targets: t.targets + div_rem,
+                divergent: t.divergent,
+                branch_efficiency_pct: pct(t.targets + div_rem - t.divergent, t.targets + div_rem),
+            });
+        }
         self.totals = t;
     }
 
@@ -252,5 +311,51 @@ impl DivergenceReport {
                 utilisation_pct: pct(s.lanes, 32 * s.insts),
             })
             .collect()
+    }
+}
+
+impl BranchModel {
+    /// Classifies the instructions of `program` from their PTX text. `debug_build`: the PTX was built
+    /// with `-G` (its `.target` line says `debug`), so integer div/rem count as machine branches.
+    pub fn from_program(program: &warpscope_emu::Program, debug_build: bool) -> BranchModel {
+        let n = program.info.len();
+        let mut model = BranchModel {
+            unconditional: vec![false; n],
+            int_div_rem: if debug_build { vec![false; n] } else { Vec::new() },
+        };
+        for (pc, info) in program.info.iter().enumerate() {
+            let text = info.text.trim_start();
+            let op = text.split_whitespace().next().unwrap_or("");
+            if op == "bra" || op.starts_with("bra.") {
+                model.unconditional[pc] = true;
+            }
+            if debug_build {
+                let mut parts = op.split('.');
+                let base = parts.next().unwrap_or("");
+                let ty: Vec<&str> = parts.collect();
+                if (base == "div" || base == "rem") && ty.iter().any(|t| matches!(*t, "s32" | "u32")) {
+                    model.int_div_rem[pc] = true;
+                }
+            }
+        }
+        model
+    }
+}
+
+/// Whether PTX text was built with `-G`: its `.target` directive lists `debug`.
+pub fn is_debug_ptx(ptx: &str) -> bool {
+    ptx.lines()
+        .map(str::trim_start)
+        .find(|l| l.starts_with(".target"))
+        .is_some_and(|l| l.split([' ', '\t', ',']).any(|w| w == "debug"))
+}
+
+impl warpscope_emu::Sink for DivergenceSink {
+    fn branch(&mut self, e: &warpscope_emu::BranchEvent) {
+        DivergenceSink::branch(self, e.pc, e.active, e.taken);
+    }
+
+    fn inst(&mut self, _warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
+        DivergenceSink::inst(self, pc, active);
     }
 }

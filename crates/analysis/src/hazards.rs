@@ -223,11 +223,18 @@ enum Key {
         pc: u32,
         outside: bool,
     },
+    OobAcross {
+        pc: u32,
+    },
     Divergent {
         pc: u32,
         what: u8,
     },
     External {
+        pc: u32,
+        seq: u32,
+    },
+    DivergentFault {
         pc: u32,
         seq: u32,
     },
@@ -268,6 +275,8 @@ pub struct HazardSink {
     weak_pairs: HashMap<(u32, u32), (u32, u32)>,
     barriers: BarrierUse,
     found: BTreeMap<Key, Agg>,
+    /// The variable each shared instruction touched first (for accesses that wander off it).
+    pc_region: HashMap<u32, usize>,
     finished: bool,
 }
 
@@ -290,6 +299,7 @@ impl HazardSink {
             weak_pairs: HashMap::new(),
             barriers: BarrierUse::default(),
             found: BTreeMap::new(),
+            pc_region: HashMap::new(),
             finished: false,
         }
     }
@@ -495,6 +505,28 @@ impl HazardSink {
 
     fn check_bounds(&mut self, warp: u32, pc: u32, width: u8, mask: u32, addrs: &[u64; 32]) {
         let cfg = std::sync::Arc::clone(&self.config);
+        let lane0 = mask.trailing_zeros();
+        if let Some(r) = cfg.region_of(addrs[lane0 as usize]) {
+            let first = *self.pc_region.entry(pc).or_insert(r);
+            if first != r {
+                let block = self.block;
+                let tid = warp * 32 + lane0;
+                let addr = addrs[lane0 as usize];
+                let note = format!(
+                    "it touched `{}` before and now `{}` (an index past the end of `{}`, or one pointer used for both)",
+                    cfg.regions[first].name, cfg.regions[r].name, cfg.regions[first].name
+                );
+                self.note(
+                    Key::OobAcross { pc },
+                    || Example {
+                        block,
+                        threads: vec![tid],
+                        address: Some(addr),
+                    },
+                    || note,
+                );
+            }
+        }
         let mut regions = [usize::MAX; 2];
         let mut bits = mask;
         while bits != 0 {
@@ -835,7 +867,46 @@ impl HazardReport {
         );
     }
 
-    /// Barrier instructions reported redundant.
+    /// Takes a fault of the emulator that is a finding: out-of-bounds and misaligned accesses become
+    /// `out_of_bounds`, a barrier the block could not complete becomes `divergent_barrier`. Returns
+    /// false for other faults (traps, instruction limit), which the caller reports itself. (A faulting
+    /// block stops, so later accesses of that block are not checked.)
+    pub fn push_fault(&mut self, f: &warpscope_emu::EmuFault) -> bool {
+        use warpscope_emu::FaultKind;
+        let thread = f.warp * 32 + f.lane.unwrap_or(0);
+        let space = |s: warpscope_emu::Space| format!("{s:?}").to_lowercase();
+        match f.kind {
+            FaultKind::OutOfBounds { space: s } => {
+                let what = format!("{} access outside every {} allocation", space(s), space(s));
+                self.push_out_of_bounds(f.block, thread, f.pc, f.addr.unwrap_or(0), what);
+                true
+            }
+            FaultKind::Misaligned { space: s } => {
+                let what = format!("misaligned {} access", space(s));
+                self.push_out_of_bounds(f.block, thread, f.pc, f.addr.unwrap_or(0), what);
+                true
+            }
+            FaultKind::DivergentBarrier => {
+                self.external += 1;
+                self.found.insert(
+                    Key::DivergentFault { pc: f.pc, seq: self.external },
+                    Agg {
+                        count: 1,
+                        example: Example { block: f.block, threads: vec![thread], address: None },
+                        note: format!(
+                            "the block could not complete it (warp {} arrived with part of its live lanes, or other warps can never arrive); the emulator stopped block {}",
+                            f.warp, f.block
+                        ),
+                    },
+                );
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Barrier instructions no conflicting pair needs (an unrolled copy of a needed source barrier may
+    /// be among them; [`Self::findings`] reports source sites).
     pub fn redundant_barriers(&self) -> Vec<u32> {
         self.barriers
             .released
@@ -942,6 +1013,28 @@ impl HazardReport {
                     );
                     (FindingKind::DivergentBarrier, sev, vec![pc], m)
                 }
+                Key::OobAcross { pc } => (
+                    FindingKind::OutOfBounds,
+                    Severity::Warning,
+                    vec![pc],
+                    format!(
+                        "shared access at {} leaves its array: {} (thread {}, byte {})",
+                        loc(pc).label,
+                        agg.note,
+                        xyz(ex.threads[0]),
+                        ex.address.unwrap_or(0)
+                    ),
+                ),
+                Key::DivergentFault { pc, .. } => (
+                    FindingKind::DivergentBarrier,
+                    Severity::Error,
+                    vec![pc],
+                    format!(
+                        "barrier at {} reached by only part of the block: {}",
+                        loc(pc).label,
+                        agg.note
+                    ),
+                ),
                 Key::External { pc, .. } => (
                     FindingKind::OutOfBounds,
                     Severity::Error,
@@ -961,7 +1054,15 @@ impl HazardReport {
                 example: ex.clone(),
             });
         }
+        // A barrier in source is one site however many copies unrolling made of it: a site is
+        // redundant only when none of its instructions is needed.
+        let needed_sites: BTreeSet<String> = self.barriers.needed.keys().map(|&p| loc(p).label).collect();
+        let mut reported_sites = BTreeSet::new();
         for pc in self.redundant_barriers() {
+            let site = loc(pc).label;
+            if needed_sites.contains(&site) || !reported_sites.insert(site) {
+                continue;
+            }
             let why = match self.barriers.shared_with.get(&pc) {
                 Some(&(a, b, keeper)) => format!(
                     "it separates the accesses at {} and {} only together with the barrier at {}, which is kept",
@@ -996,5 +1097,79 @@ impl HazardReport {
         };
         addr.and_then(|a| cfg.region_of(a))
             .map_or_else(String::new, |i| format!(" of `{}`", cfg.regions[i].name))
+    }
+}
+
+impl HazardConfig {
+    /// The configuration for launching `kernel` with blocks of `block_dim` threads and `dyn_smem`
+    /// bytes of dynamic shared memory (the emulator's layout: static variables at their offsets,
+    /// dynamic shared memory at the kernel's dynamic base).
+    pub fn for_kernel(kernel: &warpscope_emu::Kernel, block_dim: [u32; 3], dyn_smem: u32) -> HazardConfig {
+        let shared_size = if dyn_smem == 0 {
+            kernel.static_smem
+        } else {
+            kernel.dyn_smem_base + dyn_smem
+        };
+        let mut regions: Vec<SharedRegion> = kernel
+            .shared
+            .iter()
+            .filter(|v| !v.dynamic)
+            .map(|v| SharedRegion {
+                name: v.name.clone(),
+                offset: v.offset,
+                size: v.size,
+            })
+            .collect();
+        if dyn_smem > 0 {
+            let name = kernel
+                .shared
+                .iter()
+                .find(|v| v.dynamic)
+                .map_or_else(|| "dynamic shared memory".to_string(), |v| v.name.clone());
+            regions.push(SharedRegion {
+                name,
+                offset: kernel.dyn_smem_base,
+                size: dyn_smem,
+            });
+        }
+        HazardConfig {
+            block_dim,
+            shared_size,
+            regions,
+        }
+    }
+}
+
+impl warpscope_emu::Sink for HazardSink {
+    fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
+        if e.space != warpscope_emu::Space::Shared {
+            return;
+        }
+        let kind = match e.op {
+            warpscope_emu::AccessOp::Load => AccessKind::Read,
+            warpscope_emu::AccessOp::Store => AccessKind::Write,
+            warpscope_emu::AccessOp::Atomic => AccessKind::Atomic,
+        };
+        self.shared_access(e.warp, e.pc, kind, e.width, e.mask, e.addrs);
+    }
+
+    fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
+        match e.kind {
+            warpscope_emu::BarrierKind::Sync => HazardSink::barrier(self, e.warp, e.pc, e.active, true),
+            warpscope_emu::BarrierKind::Warp => HazardSink::barrier(self, e.warp, e.pc, e.active, false),
+            warpscope_emu::BarrierKind::Arrive => {}
+        }
+    }
+
+    fn barrier_release(&mut self, _block: u32, pc: u32, _generation: u32) {
+        HazardSink::barrier_release(self, pc);
+    }
+
+    fn inst(&mut self, warp: u32, _pc: u32, active: warpscope_emu::LaneMask) {
+        HazardSink::inst(self, warp, active);
+    }
+
+    fn warp_exit(&mut self, warp: u32) {
+        HazardSink::warp_exit(self, warp);
     }
 }
