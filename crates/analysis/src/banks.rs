@@ -248,18 +248,15 @@ impl BankSink {
 }
 
 /// Wavefronts and conflict-free wavefronts of one request on CC 5.0 and later (32 banks of 4 bytes,
-/// multicast): accesses of up to 4 bytes are served for the whole warp at once, 8-byte accesses a
-/// half-warp at a time and 16-byte accesses a quarter-warp at a time; within a phase the cost is the
-/// largest number of distinct words any bank must deliver.
+/// multicast): accesses of up to 4 bytes are served for the whole warp at once, 8- and 16-byte
+/// accesses a half-warp at a time; within a phase the cost is the largest number of distinct words
+/// any bank must deliver. (The H100 counters of calibration/kernels agree: a 16-byte access whose
+/// two half-warps each read one broadcast address costs 2 wavefronts, not 4.)
 pub fn cost(req: &Request<'_>) -> (u32, u32) {
     if req.mask == 0 {
         return (0, 0);
     }
-    let lanes_per_phase = match req.width {
-        0..=4 => 32,
-        8 => 16,
-        _ => 8,
-    };
+    let lanes_per_phase = if req.width <= 4 { 32 } else { 16 };
     let words = u64::from(req.width.max(4) / 4);
     let (mut total, mut ideal) = (0u32, 0u32);
     for phase in (0..32).step_by(lanes_per_phase) {
@@ -308,11 +305,7 @@ mod tests {
         assert_eq!(c(4, req(4, |l| 4 * l)), (1, 1), "row");
         assert_eq!(c(4, req(4, |l| 128 * l)), (32, 1), "column of int[32][32]");
         assert_eq!(c(4, req(4, |l| 132 * l)), (1, 1), "column of int[32][33]");
-        assert_eq!(
-            c(4, req(4, |l| 64 * l)),
-            (16, 1),
-            "rect 16-way"
-        );
+        assert_eq!(c(4, req(4, |l| 64 * l)), (16, 1), "rect 16-way");
         assert_eq!(c(1, req(1, |l| l)), (1, 1), "char multicast");
         assert_eq!(c(8, req(8, |l| 8 * l)), (2, 2), "double");
         assert_eq!(c(4, req(4, |_| 0)), (1, 1), "broadcast");
@@ -381,5 +374,127 @@ mod tests {
         let w = r.insts[&(7, Side::Load)].worst.as_ref().unwrap();
         assert_eq!((w.block, w.warp, w.wavefronts), (1, 3, 32));
         assert_eq!(w.bank_words()[0].len(), 32);
+    }
+}
+
+impl warpscope_emu::Sink for BankSink {
+    fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
+        use warpscope_emu::{AccessOp, Space};
+        if e.space != Space::Shared {
+            return;
+        }
+        let (side, atomic) = match e.op {
+            AccessOp::Load => (Side::Load, false),
+            AccessOp::Store => (Side::Store, false),
+            AccessOp::Atomic => (Side::Load, true),
+        };
+        self.record(
+            e.warp,
+            e.pc,
+            side,
+            atomic,
+            Request {
+                width: e.width,
+                mask: e.mask,
+                addrs: e.addrs,
+            },
+        );
+    }
+}
+
+/// Counters of one source line (all instructions that `.loc` attributes to it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineStats {
+    /// Source file name (from `.file`), empty when unknown.
+    pub file: String,
+    /// Source line (0 when the PTX has no line info: then the PTX line is used, see `ptx_line`).
+    pub line: u32,
+    /// Load or store.
+    pub side: Side,
+    /// Counters.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// pc of the instruction with the worst request on this line.
+    pub worst_pc: u32,
+    /// Wavefronts of that request.
+    pub worst_wavefronts: u32,
+}
+
+/// A finished bank analysis of one launch.
+#[derive(Clone, Debug, Serialize)]
+pub struct BankRun {
+    /// Per-instruction counters, merged over blocks.
+    pub report: BankReport,
+    /// Blocks emulated.
+    pub blocks_emulated: u32,
+    /// Blocks in the grid.
+    pub blocks_in_grid: u64,
+    /// Warp instructions executed by the emulated blocks.
+    pub warp_insts: u64,
+    /// Faults (out-of-bounds, divergent barriers...), as text with block, warp and pc.
+    pub faults: Vec<String>,
+}
+
+/// Emulates `kernel` over `launch` with a [`BankSink`] per block and merges the reports. When the
+/// launch samples blocks (`launch.blocks`), counters are scaled to the whole grid and
+/// `blocks_emulated < blocks_in_grid` says so.
+pub fn run(
+    program: &warpscope_ptx::Program,
+    kernel: &str,
+    launch: &warpscope_emu::Launch,
+    limits: &warpscope_emu::Limits,
+    recon: Arc<Reconciliation>,
+) -> Result<BankRun, warpscope_emu::EmuError> {
+    let res = warpscope_emu::run(program, kernel, launch, limits, |b| {
+        BankSink::new(b, recon.clone())
+    })?;
+    let mut report = BankReport::default();
+    let blocks_emulated = res.sinks.len() as u32;
+    for s in res.sinks {
+        report.merge(s.into_report());
+    }
+    let blocks_in_grid: u64 = launch.grid.iter().map(|&g| u64::from(g)).product();
+    if u64::from(blocks_emulated) < blocks_in_grid && blocks_emulated > 0 {
+        report.scale(blocks_in_grid, u64::from(blocks_emulated));
+    }
+    let faults = res.faults.iter().map(|f| f.to_string()).collect();
+    Ok(BankRun {
+        report,
+        blocks_emulated,
+        blocks_in_grid,
+        warp_insts: res.counters.warp_insts,
+        faults,
+    })
+}
+
+impl BankReport {
+    /// Per-line counters, in (file, line, side) order; instructions without `.loc` are grouped by
+    /// their PTX line with an empty file name.
+    pub fn lines(&self, program: &warpscope_ptx::Program) -> Vec<LineStats> {
+        let mut map: BTreeMap<(String, u32, Side), LineStats> = BTreeMap::new();
+        for s in self.insts.values() {
+            let info = program.inst_info(s.pc);
+            let (file, line) = match info.loc {
+                Some(l) => (program.file_name(l.file).unwrap_or("").to_string(), l.line),
+                None => (String::new(), info.ptx_line),
+            };
+            let e = map
+                .entry((file.clone(), line, s.side))
+                .or_insert_with(|| LineStats {
+                    file,
+                    line,
+                    side: s.side,
+                    counts: Counts::default(),
+                    worst_pc: s.pc,
+                    worst_wavefronts: 0,
+                });
+            e.counts.add(&s.counts);
+            let wf = s.worst.as_ref().map_or(0, |w| w.wavefronts);
+            if wf > e.worst_wavefronts {
+                e.worst_wavefronts = wf;
+                e.worst_pc = s.pc;
+            }
+        }
+        map.into_values().collect()
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod divergence;
 pub mod hazards;
+pub mod launchspec;
 
 pub mod banks;
 pub mod reconcile;

@@ -135,8 +135,18 @@ impl Reconciliation {
                 if mshapes.contains(&shape) {
                     continue; // one for one
                 }
-                let Some(fused) = mshapes.iter().find(|m| covers(m, &shape)) else {
-                    r.unmatched_lines.insert(key.0);
+                let fused = if accesses.len() > 1 {
+                    mshapes.iter().find(|m| covers(m, &shape))
+                } else {
+                    None
+                };
+                let Some(fused) = fused else {
+                    // No fusion of this group: it stays as written, which is consistent only if the
+                    // machine code has accesses of the same widths on this line.
+                    let widths: BTreeSet<u8> = mgroups.values().flatten().map(|&(_, w)| w).collect();
+                    if !accesses.iter().all(|a| widths.contains(&a.width)) {
+                        r.unmatched_lines.insert(key.0);
+                    }
                     continue;
                 };
                 for a in accesses {
@@ -157,7 +167,74 @@ impl Reconciliation {
                 }
             }
         }
+        r.fuse_across_lines(ptx, machine);
         r
+    }
+
+    /// Second pass: ptxas also fuses accesses that `.loc` puts on different source lines (a
+    /// `t = temp[a]; temp[a] = temp[b]` pair becomes one `LDS.64` and one `STS.64`, each attributed
+    /// to one of the lines). A machine access of width `w` on line `L` that no PTX access of that line
+    /// explains (same width, or a fused leader of that width) claims a group of still-plain PTX
+    /// accesses with the same base that tiles `w` bytes exactly, one of them on line `L`, the others
+    /// within a few instructions.
+    fn fuse_across_lines(&mut self, ptx: &[PtxAccess], machine: &[MachineAccess]) {
+        const NEAR_PCS: u32 = 32;
+        for m in machine {
+            let explained = ptx.iter().any(|a| {
+                a.line == m.line
+                    && a.side == Some(m.side)
+                    && match self.role(a.pc) {
+                        Role::Plain => a.width == m.width,
+                        Role::Leader { width } => width == m.width,
+                        Role::Follower => false,
+                    }
+            });
+            if explained {
+                continue;
+            }
+            let free = |a: &&PtxAccess| a.side == Some(m.side) && !self.roles.contains_key(&a.pc);
+            let mut claimed: Option<Vec<(u32, i64)>> = None;
+            'anchors: for anchor in ptx
+                .iter()
+                .filter(free)
+                .filter(|a| a.line == m.line && a.width < m.width)
+            {
+                let w = i64::from(m.width);
+                let step = i64::from(anchor.width);
+                for start in (0..w / step).map(|j| anchor.offset - j * step) {
+                    let members: Vec<&PtxAccess> = ptx
+                        .iter()
+                        .filter(free)
+                        .filter(|a| {
+                            a.base == anchor.base
+                                && a.offset >= start
+                                && a.offset < start + w
+                                && a.pc.abs_diff(anchor.pc) <= NEAR_PCS
+                        })
+                        .collect();
+                    let shape = normalise(members.iter().map(|a| (a.offset, a.width)));
+                    let exact = members.len() >= 2
+                        && members.iter().map(|a| i64::from(a.width)).sum::<i64>() == w
+                        && covers(&[(0, m.width)], &shape)
+                        && members.iter().any(|a| a.offset == start);
+                    if exact {
+                        claimed = Some(members.iter().map(|a| (a.pc, a.offset - start)).collect());
+                        break 'anchors;
+                    }
+                }
+            }
+            if let Some(group) = claimed {
+                for (pc, rel) in group {
+                    let role = if rel == 0 {
+                        Role::Leader { width: m.width }
+                    } else {
+                        Role::Follower
+                    };
+                    self.roles.insert(pc, role);
+                }
+                self.fused_groups += 1;
+            }
+        }
     }
 }
 
@@ -255,6 +332,29 @@ pub fn parse_ptx_shared(text: &str) -> Option<PtxAccess> {
     })
 }
 
+/// The machine accesses of one disassembled kernel, in the form [`Reconciliation::build`] takes
+/// (atomics, ldmatrix and accesses without line info are left out).
+pub fn machine_accesses(k: &warpscope_toolchain::sass::SassKernel) -> Vec<MachineAccess> {
+    use warpscope_toolchain::sass::SharedOp;
+    k.accesses
+        .iter()
+        .filter_map(|a| {
+            let side = match a.op {
+                SharedOp::Load => Side::Load,
+                SharedOp::Store => Side::Store,
+                _ => return None,
+            };
+            Some(MachineAccess {
+                line: a.line?,
+                side,
+                width: a.width,
+                base: a.base.clone(),
+                offset: a.offset,
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,9 +446,66 @@ mod tests {
     #[test]
     fn unmatched_lines_are_reported_and_plain() {
         let ptx = [p(1, 5, Side::Load, 4, "%r1", 0), p(2, 5, Side::Load, 4, "%r1", 4)];
-        let sass = [m(5, Side::Load, 4, "R1", 0)];
+        let sass = [m(5, Side::Load, 16, "R1", 0)];
         let r = Reconciliation::from_accesses(&ptx, &sass);
         assert_eq!(r.role(1), Role::Plain);
         assert!(r.unmatched_lines.contains(&5));
+    }
+
+    #[test]
+    fn peeled_iteration_fuses_while_the_loop_body_stays_scalar() {
+        // scanBlelloch line 25: the first up-sweep step reads [%r4] and [%r4+4] (fused into one
+        // LDS.64); later steps read through separate base registers, one for one.
+        let ptx = [
+            p(1, 25, Side::Load, 4, "%r4", 0),
+            p(2, 25, Side::Load, 4, "%r4", 4),
+            p(3, 25, Side::Load, 4, "%r102", 0),
+            p(4, 25, Side::Load, 4, "%r103", 8),
+        ];
+        let sass = [
+            m(25, Side::Load, 8, "R5", 0),
+            m(25, Side::Load, 4, "R7", -4),
+            m(25, Side::Load, 4, "R7", 4),
+        ];
+        let r = Reconciliation::from_accesses(&ptx, &sass);
+        assert_eq!(
+            [r.role(1), r.role(2), r.role(3), r.role(4)],
+            [
+                Role::Leader { width: 8 },
+                Role::Follower,
+                Role::Plain,
+                Role::Plain
+            ]
+        );
+        assert!(r.unmatched_lines.is_empty());
+    }
+
+    #[test]
+    fn fusion_across_source_lines() {
+        // scanBlelloch lines 39-41 (`int t = temp[a]; temp[a] = temp[b]; temp[b] += t;` with b = a + 1):
+        // ptxas makes one LDS.64 (line 39) and one STS.64 (line 41) of accesses on two lines each.
+        let ptx = [
+            p(1, 39, Side::Load, 4, "%r4", 0),
+            p(2, 40, Side::Load, 4, "%r4", 4),
+            p(3, 40, Side::Store, 4, "%r4", 0),
+            p(4, 41, Side::Store, 4, "%r4", 4),
+            p(9, 39, Side::Load, 4, "%r150", 0),
+        ];
+        let sass = [
+            m(39, Side::Load, 8, "R5", 0),
+            m(41, Side::Store, 8, "R5", 0),
+            m(39, Side::Load, 4, "R7", -4),
+        ];
+        let r = Reconciliation::from_accesses(&ptx, &sass);
+        assert_eq!(
+            [r.role(1), r.role(2)],
+            [Role::Leader { width: 8 }, Role::Follower]
+        );
+        assert_eq!(
+            [r.role(3), r.role(4)],
+            [Role::Leader { width: 8 }, Role::Follower]
+        );
+        assert_eq!(r.role(9), Role::Plain);
+        assert_eq!(r.fused_groups, 2);
     }
 }

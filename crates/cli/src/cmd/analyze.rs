@@ -1,12 +1,633 @@
-//! `warpscope analyze` (not written yet).
+//! `warpscope analyze`: emulates a kernel on the CPU and reports shared-memory wavefronts per source
+//! line and per instruction, with the bank picture of each instruction's worst request.
+//!
+//! Steps: read the `.ptx` (or compile the `.cu` with NVRTC, falling back to the toolkit's nvcc);
+//! when ptxas and nvdisasm are available, build the machine code and reconcile PTX accesses with it
+//! (fused accesses count once, wider); emulate every block (or `--blocks N` of them, extrapolated);
+//! print a table or JSON.
 
-use std::process::ExitCode;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use comfy_table::Table;
+use serde::Serialize;
+use warpscope_analysis::banks::{self, BankRun, Counts, Side, WorstRequest};
+use warpscope_analysis::launchspec::{parse_arg, parse_dims};
+use warpscope_analysis::reconcile::{Reconciliation, machine_accesses};
+use warpscope_emu::{Launch, Limits};
+use warpscope_model::arch::Arch;
+use warpscope_ptx::Program;
+
+use crate::exit::Unavailable;
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Tables for people.
+    Table,
+    /// One JSON object.
+    Json,
+}
 
 /// Flags of `warpscope analyze`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The kernel source: a `.ptx` file, or a `.cu` file (compiled with NVRTC, `-lineinfo`).
+    file: PathBuf,
+    /// Kernel name (needed when the file holds more than one kernel).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Grid dimensions in blocks: X[,Y[,Z]].
+    #[arg(long)]
+    grid: String,
+    /// Block dimensions in threads: X[,Y[,Z]].
+    #[arg(long)]
+    block: String,
+    /// Dynamic shared memory per block, bytes.
+    #[arg(long, default_value_t = 0)]
+    dyn_smem: u32,
+    /// A kernel argument, in parameter order: `u32:V i32:V u64:V i64:V f32:V f64:V`, `buf:BYTES`
+    /// (deterministic pseudo-random bytes), `buf:BYTES:zero`, `buf:@FILE`.
+    #[arg(long = "arg", value_name = "SPEC")]
+    args: Vec<String>,
+    /// Emulate only N blocks spread over the grid and extrapolate the totals (default: every block,
+    /// exact totals).
+    #[arg(long, value_name = "N")]
+    blocks: Option<u32>,
+    /// Target architecture (for compiling and the machine code).
+    #[arg(long, default_value = "sm_90")]
+    arch: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Warp instructions one block may execute before the emulator stops it (runaway loops).
+    #[arg(long, value_name = "N", default_value_t = 1 << 28)]
+    max_instructions: u64,
+    /// Path to libnvrtc (for `.cu` input) when it is not found by itself.
+    #[arg(long, value_name = "PATH")]
+    nvrtc: Option<PathBuf>,
+    /// Use this `nvdisasm -g -c` output as the machine code instead of running ptxas and nvdisasm.
+    #[arg(long, value_name = "FILE", conflicts_with = "ptx_widths")]
+    sass: Option<PathBuf>,
+    /// Count accesses as PTX writes them (skip the machine code even when a toolkit is present).
+    #[arg(long)]
+    ptx_widths: bool,
+}
+
+/// The JSON result (also what the table shows).
+#[derive(Serialize)]
+pub struct Analysis {
+    /// Kernel name.
+    pub kernel: String,
+    /// Grid dimensions.
+    pub grid: [u32; 3],
+    /// Block dimensions.
+    pub block: [u32; 3],
+    /// Dynamic shared memory bytes.
+    pub dyn_smem: u32,
+    /// Target architecture.
+    pub arch: String,
+    /// Blocks emulated.
+    pub blocks_emulated: u32,
+    /// Blocks in the grid.
+    pub blocks_in_grid: u64,
+    /// True when only some blocks were emulated and totals are scaled to the grid.
+    pub extrapolated: bool,
+    /// Where access widths come from: `machine code` or `PTX-level`.
+    pub widths: String,
+    /// Why the widths are what they are (which tool, or why none).
+    pub widths_note: String,
+    /// Groups of PTX accesses that ptxas fused into one wider access.
+    pub fused_groups: u32,
+    /// Source lines whose PTX and machine accesses could not be matched (counted as in PTX).
+    pub unmatched_lines: Vec<u32>,
+    /// Launch totals, loads and stores apart.
+    pub shared: SharedTotals,
+    /// Per source line.
+    pub lines: Vec<LineRow>,
+    /// Per instruction.
+    pub instructions: Vec<InstRow>,
+    /// Emulator faults (out of bounds, divergent barriers...).
+    pub faults: Vec<String>,
+}
+
+/// Launch totals.
+#[derive(Serialize)]
+pub struct SharedTotals {
+    /// Loads (ncu `..._op_ld.sum`).
+    pub load: Counts,
+    /// Stores (ncu `..._op_st.sum`).
+    pub store: Counts,
+}
+
+/// One source line.
+#[derive(Serialize)]
+pub struct LineRow {
+    /// Source file.
+    pub file: String,
+    /// Source line.
+    pub line: u32,
+    /// `load` or `store`.
+    pub side: Side,
+    /// Counters.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// Largest wavefronts / ideal of any request on the line.
+    pub worst_n_way: f64,
+}
+
+/// One instruction.
+#[derive(Serialize)]
+pub struct InstRow {
+    /// Program pc.
+    pub pc: u32,
+    /// Line in the PTX file.
+    pub ptx_line: u32,
+    /// PTX text.
+    pub ptx: String,
+    /// Source file and line (`.loc`), when known.
+    pub source: Option<String>,
+    /// `load` or `store`.
+    pub side: Side,
+    /// Bytes per lane as counted.
+    pub width: u8,
+    /// Counters.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// Wavefronts / ideal of the worst request.
+    pub worst_n_way: f64,
+    /// The worst request.
+    pub worst: Option<WorstJson>,
+}
+
+/// The worst request of an instruction with its bank picture.
+#[derive(Serialize)]
+pub struct WorstJson {
+    /// Block.
+    pub block: u32,
+    /// Warp.
+    pub warp: u32,
+    /// Wavefronts.
+    pub wavefronts: u32,
+    /// Conflict-free wavefronts.
+    pub ideal_wavefronts: u32,
+    /// Distinct 4-byte words each bank must deliver (32 entries).
+    pub bank_words: Vec<usize>,
+    /// The same as one character per bank: `.` idle, `1`-`9`, then `A` = 10 ... `W` = 32.
+    pub banks: String,
+    /// Per-lane byte offsets in the block's shared window (inactive lanes are null).
+    pub lane_offsets: Vec<Option<u64>>,
+}
+
+/// One character per bank: the number of distinct words it delivers.
+pub fn bank_strip(w: &WorstRequest) -> (Vec<usize>, String) {
+    let counts: Vec<usize> = w.bank_words().iter().map(Vec::len).collect();
+    let s = counts
+        .iter()
+        .map(|&c| match c {
+            0 => '.',
+            1..=9 => char::from(b'0' + c as u8),
+            10..=35 => char::from(b'A' + (c - 10) as u8),
+            _ => '#',
+        })
+        .collect();
+    (counts, s)
+}
+
+fn n_way(w: &Option<WorstRequest>) -> f64 {
+    w.as_ref().map_or(0.0, |w| {
+        if w.ideal_wavefronts == 0 {
+            0.0
+        } else {
+            w.wavefronts as f64 / w.ideal_wavefronts as f64
+        }
+    })
+}
+
+/// Builds the result of a finished run.
+pub fn build(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    arch: &str,
+    recon: &Reconciliation,
+    note: &str,
+    run: BankRun,
+) -> Analysis {
+    let lines = run
+        .report
+        .lines(program)
+        .into_iter()
+        .map(|l| {
+            let worst = &run.report.insts[&(l.worst_pc, l.side)].worst;
+            LineRow {
+                file: l.file,
+                line: l.line,
+                side: l.side,
+                counts: l.counts,
+                worst_n_way: n_way(worst),
+            }
+        })
+        .collect();
+    let instructions = run
+        .report
+        .insts
+        .values()
+        .map(|s| {
+            let info = program.inst_info(s.pc);
+            let source = info
+                .loc
+                .map(|l| format!("{}:{}", program.file_name(l.file).unwrap_or("?"), l.line));
+            let worst = s.worst.as_ref().map(|w| {
+                let (bank_words, banks) = bank_strip(w);
+                WorstJson {
+                    block: w.block,
+                    warp: w.warp,
+                    wavefronts: w.wavefronts,
+                    ideal_wavefronts: w.ideal_wavefronts,
+                    bank_words,
+                    banks,
+                    lane_offsets: (0..32)
+                        .map(|l| (w.mask & (1 << l) != 0).then(|| w.addrs[l]))
+                        .collect(),
+                }
+            });
+            InstRow {
+                pc: s.pc,
+                ptx_line: info.ptx_line,
+                ptx: info.text.trim().to_string(),
+                source,
+                side: s.side,
+                width: s.width,
+                counts: s.counts.clone(),
+                worst_n_way: n_way(&s.worst),
+                worst,
+            }
+        })
+        .collect();
+    Analysis {
+        kernel: kernel.to_string(),
+        grid: launch.grid,
+        block: launch.block,
+        dyn_smem: launch.dyn_smem,
+        arch: arch.to_string(),
+        blocks_emulated: run.blocks_emulated,
+        blocks_in_grid: run.blocks_in_grid,
+        extrapolated: u64::from(run.blocks_emulated) < run.blocks_in_grid,
+        widths: if recon.machine_code {
+            "machine code".into()
+        } else {
+            "PTX-level".into()
+        },
+        widths_note: note.to_string(),
+        fused_groups: recon.fused_groups,
+        unmatched_lines: recon.unmatched_lines.iter().copied().collect(),
+        shared: SharedTotals {
+            load: run.report.total(Side::Load),
+            store: run.report.total(Side::Store),
+        },
+        lines,
+        instructions,
+        faults: run.faults,
+    }
+}
+
+/// Parses PTX, naming `file:line:column` and the text of every problem.
+pub fn compile_ptx(ptx: &str, file: &Path) -> anyhow::Result<Program> {
+    let (module, diags) = warpscope_ptx::parse(ptx);
+    if !diags.is_empty() {
+        let list: Vec<String> = diags.iter().map(|d| format!("{}:{d}", file.display())).collect();
+        bail!("cannot parse PTX:\n{}", list.join("\n"));
+    }
+    warpscope_ptx::lower(&module).map_err(|errs| {
+        let list: Vec<String> = errs.iter().map(|e| format!("{}:{e}", file.display())).collect();
+        anyhow::anyhow!("cannot lower PTX:\n{}", list.join("\n"))
+    })
+}
+
+/// Picks the kernel: the named one, or the only one.
+pub fn pick_kernel(program: &Program, name: Option<&str>, file: &Path) -> anyhow::Result<String> {
+    let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
+    match name {
+        Some(n) if names.contains(&n) => Ok(n.to_string()),
+        Some(n) => bail!(
+            "{}: no kernel `{n}` (kernels: {})",
+            file.display(),
+            names.join(", ")
+        ),
+        None if names.len() == 1 => Ok(names[0].to_string()),
+        None if names.is_empty() => bail!("{}: no kernel (.entry) in the file", file.display()),
+        None => bail!(
+            "{}: several kernels, choose one with --kernel: {}",
+            file.display(),
+            names.join(", ")
+        ),
+    }
+}
+
+/// Reconciliation from `nvdisasm -g -c` text (for `kernel`).
+pub fn reconcile_from_sass(program: &Program, kernel: &str, sass: &str) -> anyhow::Result<Reconciliation> {
+    let kernels = warpscope_toolchain::sass::parse_disassembly(sass)?;
+    let Some(k) = kernels.iter().find(|k| k.name == kernel) else {
+        bail!("the machine code has no kernel `{kernel}`")
+    };
+    Ok(Reconciliation::build(program, kernel, &machine_accesses(k)))
+}
+
+fn tool_output(cmd: &mut Command, what: &str) -> anyhow::Result<()> {
+    let out = cmd.output().with_context(|| format!("cannot run {what}"))?;
+    if !out.status.success() {
+        bail!("{what} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    Ok(())
+}
+
+/// Machine code through ptxas + nvdisasm, or a reason why there is none.
+fn machine_code(ptx: &str, cubin: Option<&[u8]>, arch: &str) -> Result<(String, String), String> {
+    let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
+        .map_err(|e| format!("no CUDA toolkit found ({e})"))?;
+    let nvdisasm = root.bin("nvdisasm");
+    if !nvdisasm.exists() {
+        return Err(format!("no nvdisasm in {}", root.root.display()));
+    }
+    let dir = std::env::temp_dir().join(format!("warpscope-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let cubin_path = dir.join("k.cubin");
+    let result = (|| -> anyhow::Result<String> {
+        match cubin {
+            Some(bytes) => std::fs::write(&cubin_path, bytes)?,
+            None => {
+                let ptx_path = dir.join("k.ptx");
+                std::fs::write(&ptx_path, ptx)?;
+                let ptxas = root.bin("ptxas");
+                tool_output(
+                    Command::new(&ptxas)
+                        .arg(format!("-arch={arch}"))
+                        .args(["-O3", "-lineinfo", "-o"])
+                        .arg(&cubin_path)
+                        .arg(&ptx_path),
+                    "ptxas",
+                )?;
+            }
+        }
+        Ok(warpscope_toolchain::sass::disassemble(&nvdisasm, &cubin_path)?)
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+        .map(|s| (s, format!("ptxas + nvdisasm from {}", root.root.display())))
+        .map_err(|e| format!("{e:#}"))
+}
+
+/// `.cu` → (PTX, cubin?, how), through NVRTC or, failing that, the toolkit's nvcc.
+fn compile_cu(
+    src: &str,
+    file: &Path,
+    arch: &Arch,
+    nvrtc: Option<&Path>,
+) -> anyhow::Result<(String, Option<Vec<u8>>, String)> {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
+    let nvrtc_err = match warpscope_gpu::nvrtc::Nvrtc::load(nvrtc) {
+        Ok(n) => {
+            let opts = warpscope_gpu::nvrtc::CompileOptions::for_cc(arch.cc());
+            let c = n
+                .compile(src, name, &opts)
+                .with_context(|| format!("{}: NVRTC compilation failed", file.display()))?;
+            return Ok((c.ptx, c.cubin, "NVRTC".into()));
+        }
+        Err(e) => e,
+    };
+    let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
+        .map_err(|e| {
+            anyhow::Error::new(Unavailable(format!(
+                "cannot compile {}: NVRTC unavailable ({nvrtc_err}) and no CUDA toolkit ({e})",
+                file.display()
+            )))
+        })?;
+    let nvcc = root.bin("nvcc");
+    let dir = std::env::temp_dir().join(format!("warpscope-nvcc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let ptx_path = dir.join("k.ptx");
+    let r = tool_output(
+        Command::new(&nvcc)
+            .arg(format!("-arch={}", arch.name))
+            .args(["-O3", "-lineinfo", "-ptx", "-o"])
+            .arg(&ptx_path)
+            .arg(file),
+        "nvcc",
+    )
+    .and_then(|_| std::fs::read_to_string(&ptx_path).context("reading nvcc's PTX"));
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok((
+        r?,
+        None,
+        format!(
+            "nvcc from {} (NVRTC unavailable: {nvrtc_err})",
+            root.root.display()
+        ),
+    ))
+}
+
+/// Spreads `n` sampled blocks over `total` blocks.
+pub fn sample_blocks(n: u32, total: u64) -> Vec<u32> {
+    let n = u64::from(n).min(total).max(1);
+    let mut v: Vec<u32> = (0..n).map(|i| (i * total / n) as u32).collect();
+    v.dedup();
+    v
+}
 
 /// Runs `warpscope analyze`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`warpscope analyze` is not available in this build yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Validate everything cheap first.
+    let arch = Arch::parse(&args.arch)?;
+    let grid = parse_dims(&args.grid).context("--grid")?;
+    let block = parse_dims(&args.block).context("--block")?;
+    let kargs = args
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| parse_arg(a, i))
+        .collect::<Result<Vec<_>, _>>()
+        .context("--arg")?;
+    if args.blocks == Some(0) {
+        bail!("--blocks must be at least 1");
+    }
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let is_cu = args.file.extension().is_some_and(|e| e == "cu");
+    let (ptx, cubin, compiled_by) = if is_cu {
+        let (p, c, how) = compile_cu(&text, &args.file, arch, args.nvrtc.as_deref())?;
+        (p, c, Some(how))
+    } else {
+        (text, None, None)
+    };
+    let program = compile_ptx(&ptx, &args.file)?;
+    let kernel = pick_kernel(&program, args.kernel.as_deref(), &args.file)?;
+    let (recon, mut note) = if args.ptx_widths {
+        (
+            Reconciliation::ptx_level(),
+            "widths are PTX-level (--ptx-widths)".to_string(),
+        )
+    } else if let Some(path) = &args.sass {
+        let sass =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        (
+            reconcile_from_sass(&program, &kernel, &sass)?,
+            format!("machine code from {}", path.display()),
+        )
+    } else {
+        match machine_code(&ptx, cubin.as_deref(), arch.name) {
+            Ok((sass, how)) => (
+                reconcile_from_sass(&program, &kernel, &sass)?,
+                format!("machine code by {how}"),
+            ),
+            Err(why) => (
+                Reconciliation::ptx_level(),
+                format!("widths are PTX-level: {why}"),
+            ),
+        }
+    };
+    if let Some(how) = compiled_by {
+        note = format!("compiled by {how}; {note}");
+    }
+    let total: u64 = grid.iter().map(|&g| u64::from(g)).product();
+    let mut launch = Launch::new(grid, block, kargs);
+    launch.dyn_smem = args.dyn_smem;
+    launch.blocks = args.blocks.map(|n| sample_blocks(n, total));
+    let limits = Limits {
+        max_warp_insts_per_block: args.max_instructions,
+        ..Limits::default()
+    };
+    let run = banks::run(&program, &kernel, &launch, &limits, Arc::new(recon.clone()))?;
+    let analysis = build(&program, &kernel, &launch, arch.name, &recon, &note, run);
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &analysis)?;
+            writeln!(out)?;
+        }
+        Format::Table => print_tables(&mut out, &analysis)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fmt_dims(d: [u32; 3]) -> String {
+    format!("{}x{}x{}", d[0], d[1], d[2])
+}
+
+fn fmt_nway(x: f64) -> String {
+    if x == 0.0 {
+        "-".into()
+    } else if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1}")
+    }
+}
+
+/// Prints the summary, the per-line table and the per-instruction table.
+pub fn print_tables(out: &mut impl Write, a: &Analysis) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "kernel {}  grid {}  block {}  dyn smem {} B  arch {}",
+        a.kernel,
+        fmt_dims(a.grid),
+        fmt_dims(a.block),
+        a.dyn_smem,
+        a.arch
+    )?;
+    if a.extrapolated {
+        writeln!(
+            out,
+            "{} of {} blocks emulated; totals are extrapolated to the grid",
+            a.blocks_emulated, a.blocks_in_grid
+        )?;
+    } else {
+        writeln!(
+            out,
+            "all {} blocks emulated; totals are exact for this model",
+            a.blocks_in_grid
+        )?;
+    }
+    writeln!(out, "widths: {} ({})", a.widths, a.widths_note)?;
+    if a.fused_groups > 0 {
+        writeln!(
+            out,
+            "ptxas fused {} groups of PTX accesses into wider ones; each counts once",
+            a.fused_groups
+        )?;
+    }
+    if !a.unmatched_lines.is_empty() {
+        writeln!(
+            out,
+            "warning: lines {:?}: PTX and machine accesses could not be matched; counted as in PTX",
+            a.unmatched_lines
+        )?;
+    }
+    let mut t = Table::new();
+    t.set_header(["", "instructions", "wavefronts", "ideal", "excess"]);
+    for (name, c) in [
+        ("shared loads", &a.shared.load),
+        ("shared stores", &a.shared.store),
+    ] {
+        t.add_row([
+            name.to_string(),
+            c.instructions.to_string(),
+            c.wavefronts.to_string(),
+            c.ideal_wavefronts.to_string(),
+            format!("{:.2}x", c.conflict_factor()),
+        ]);
+    }
+    writeln!(out, "{t}")?;
+    let mut t = Table::new();
+    t.set_header(["line", "", "executions", "wavefronts", "ideal", "worst n-way"]);
+    for l in &a.lines {
+        t.add_row([
+            format!("{}:{}", l.file, l.line),
+            format!("{:?}", l.side).to_lowercase(),
+            l.counts.instructions.to_string(),
+            l.counts.wavefronts.to_string(),
+            l.counts.ideal_wavefronts.to_string(),
+            fmt_nway(l.worst_n_way),
+        ]);
+    }
+    writeln!(out, "\nper source line\n{t}")?;
+    let mut t = Table::new();
+    t.set_header([
+        "pc",
+        "source",
+        "PTX",
+        "bytes",
+        "executions",
+        "wavefronts",
+        "ideal",
+        "worst n-way",
+        "banks 0..31 of the worst request",
+    ]);
+    for i in &a.instructions {
+        t.add_row([
+            i.pc.to_string(),
+            i.source.clone().unwrap_or_else(|| format!("ptx:{}", i.ptx_line)),
+            i.ptx.clone(),
+            i.width.to_string(),
+            i.counts.instructions.to_string(),
+            i.counts.wavefronts.to_string(),
+            i.counts.ideal_wavefronts.to_string(),
+            fmt_nway(i.worst_n_way),
+            i.worst.as_ref().map_or(String::new(), |w| w.banks.clone()),
+        ]);
+    }
+    writeln!(
+        out,
+        "\nper instruction (banks: distinct 4-byte words each bank delivers; . idle, A = 10, W = 32)\n{t}"
+    )?;
+    if !a.faults.is_empty() {
+        writeln!(out, "\nemulator faults:")?;
+        for f in &a.faults {
+            writeln!(out, "  {f}")?;
+        }
+    }
+    Ok(())
 }
