@@ -12,10 +12,13 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use warpscope_model::arch::Arch;
+use warpscope_model::bank;
+
 use crate::reconcile::{Reconciliation, Role};
 
-/// Load or store side of the counters (atomics count on both, as `ATOMS` does in ncu: one load and
-/// one store wavefront set).
+/// Load or store side of the counters. Atomics (read-modify-write) are counted on both sides, costed
+/// as loads; no atomic kernel has been calibrated against ncu yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
@@ -131,12 +134,15 @@ pub struct BankReport {
     pub insts: BTreeMap<(u32, Side), InstStats>,
     /// Blocks folded in.
     pub blocks: u32,
+    /// Requests the bank model could not take (misaligned lanes; not counted).
+    pub unmodelled: u64,
 }
 
 impl BankReport {
     /// Folds another block's report in (blocks in ascending order keep the "first worst" rule).
     pub fn merge(&mut self, other: BankReport) {
         self.blocks += other.blocks;
+        self.unmodelled += other.unmodelled;
         for (key, s) in other.insts {
             match self.insts.get_mut(&key) {
                 None => {
@@ -183,20 +189,24 @@ impl BankReport {
 /// One block's sink: feeds every shared access through the bank model.
 pub struct BankSink {
     block: u32,
+    arch: &'static Arch,
     recon: Arc<Reconciliation>,
     report: BankReport,
 }
 
 impl BankSink {
-    /// A sink for `block`, counting as `recon` says.
-    pub fn new(block: u32, recon: Arc<Reconciliation>) -> Self {
+    /// A sink for `block` on `arch`, counting as `recon` says.
+    pub fn new(block: u32, arch: &'static Arch, recon: Arc<Reconciliation>) -> Self {
+        let report = BankReport {
+            insts: BTreeMap::new(),
+            blocks: 1,
+            unmodelled: 0,
+        };
         BankSink {
             block,
+            arch,
             recon,
-            report: BankReport {
-                insts: BTreeMap::new(),
-                blocks: 1,
-            },
+            report,
         }
     }
 
@@ -212,7 +222,10 @@ impl BankSink {
             Role::Plain => req,
             Role::Leader { width } => Request { width, ..req },
         };
-        let (wf, ideal) = cost(&req);
+        let Some((wf, ideal)) = cost(self.arch, side, &req) else {
+            self.report.unmodelled += 1;
+            return;
+        };
         let sides: &[Side] = if atomic {
             &[Side::Load, Side::Store]
         } else {
@@ -247,134 +260,46 @@ impl BankSink {
     }
 }
 
-/// Wavefronts and conflict-free wavefronts of one request on CC 5.0 and later (32 banks of 4 bytes,
-/// multicast): accesses of up to 4 bytes are served for the whole warp at once, 8- and 16-byte
-/// accesses a half-warp at a time; within a phase the cost is the largest number of distinct words
-/// any bank must deliver. (The H100 counters of calibration/kernels agree: a 16-byte access whose
-/// two half-warps each read one broadcast address costs 2 wavefronts, not 4.)
-pub fn cost(req: &Request<'_>) -> (u32, u32) {
+/// Wavefronts and conflict-free wavefronts of one request, by the bank model
+/// ([`warpscope_model::bank::wavefronts`], the allocation-free fast path); `None` when the model
+/// cannot take the request (a misaligned lane).
+pub fn cost(arch: &Arch, side: Side, req: &Request<'_>) -> Option<(u32, u32)> {
     if req.mask == 0 {
-        return (0, 0);
+        return Some((0, 0));
     }
-    let lanes_per_phase = if req.width <= 4 { 32 } else { 16 };
-    let words = u64::from(req.width.max(4) / 4);
-    let (mut total, mut ideal) = (0u32, 0u32);
-    for phase in (0..32).step_by(lanes_per_phase) {
-        let mut seen: [u64; 128] = [u64::MAX; 128];
-        let mut n_seen = 0usize;
-        let mut per_bank = [0u32; 32];
-        for lane in phase..phase + lanes_per_phase {
-            if req.mask & (1 << lane) == 0 {
-                continue;
-            }
-            let first = req.addrs[lane] / 4;
-            for w in first..first + words {
-                if !seen[..n_seen].contains(&w) {
-                    seen[n_seen] = w;
-                    n_seen += 1;
-                    per_bank[(w % 32) as usize] += 1;
-                }
-            }
-        }
-        if n_seen > 0 {
-            total += per_bank.iter().copied().max().unwrap_or(0);
-            ideal += (n_seen as u32).div_ceil(32);
+    let mut r = bank::Request {
+        width: req.width,
+        op: if side == Side::Store {
+            bank::Op::Store
+        } else {
+            bank::Op::Load
+        },
+        mask: req.mask,
+        addrs: [0; 32],
+    };
+    for lane in 0..32 {
+        if req.mask & (1 << lane) != 0 {
+            r.addrs[lane] = u32::try_from(req.addrs[lane]).ok()?;
         }
     }
-    (total, ideal)
+    let c = bank::wavefronts(arch, &bank::Config::default(), &r).ok()?;
+    Some((c.wavefronts, c.ideal))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn req(width: u8, f: impl Fn(u64) -> u64) -> [u64; 32] {
-        let _ = width;
-        std::array::from_fn(|l| f(l as u64))
-    }
-
-    #[test]
-    fn seed_patterns() {
-        let c = |w: u8, a: [u64; 32]| {
-            cost(&Request {
-                width: w,
-                mask: u32::MAX,
-                addrs: &a,
-            })
-        };
-        assert_eq!(c(4, req(4, |l| 4 * l)), (1, 1), "row");
-        assert_eq!(c(4, req(4, |l| 128 * l)), (32, 1), "column of int[32][32]");
-        assert_eq!(c(4, req(4, |l| 132 * l)), (1, 1), "column of int[32][33]");
-        assert_eq!(c(4, req(4, |l| 64 * l)), (16, 1), "rect 16-way");
-        assert_eq!(c(1, req(1, |l| l)), (1, 1), "char multicast");
-        assert_eq!(c(8, req(8, |l| 8 * l)), (2, 2), "double");
-        assert_eq!(c(4, req(4, |_| 0)), (1, 1), "broadcast");
-        assert_eq!(c(4, req(4, |l| 128 * (l % 2))), (2, 1), "two words in one bank");
-        assert_eq!(c(16, req(16, |l| 16 * l)), (4, 4), "float4 row");
-    }
-
-    #[test]
-    fn merge_keeps_the_worst_and_sums() {
-        let recon = Arc::new(Reconciliation::ptx_level());
-        let a: [u64; 32] = std::array::from_fn(|l| 4 * l as u64);
-        let b: [u64; 32] = std::array::from_fn(|l| 128 * l as u64);
-        let mut s0 = BankSink::new(0, recon.clone());
-        s0.record(
-            0,
-            7,
-            Side::Load,
-            false,
-            Request {
-                width: 4,
-                mask: u32::MAX,
-                addrs: &a,
-            },
-        );
-        let mut s1 = BankSink::new(1, recon);
-        s1.record(
-            3,
-            7,
-            Side::Load,
-            false,
-            Request {
-                width: 4,
-                mask: u32::MAX,
-                addrs: &b,
-            },
-        );
-        s1.record(
-            3,
-            9,
-            Side::Store,
-            true,
-            Request {
-                width: 4,
-                mask: 1,
-                addrs: &a,
-            },
-        );
-        let mut r = s0.into_report();
-        r.merge(s1.into_report());
-        assert_eq!(
-            r.total(Side::Load),
-            Counts {
-                instructions: 3,
-                wavefronts: 34,
-                ideal_wavefronts: 3
-            }
-        );
-        assert_eq!(
-            r.total(Side::Store),
-            Counts {
-                instructions: 1,
-                wavefronts: 1,
-                ideal_wavefronts: 1
-            }
-        );
-        let w = r.insts[&(7, Side::Load)].worst.as_ref().unwrap();
-        assert_eq!((w.block, w.warp, w.wavefronts), (1, 3, 32));
-        assert_eq!(w.bank_words()[0].len(), 32);
-    }
+/// The model's full picture of a request (reference path): for each wavefront, the (lane, bank,
+/// word) slots it serves.
+pub fn picture(arch: &Arch, side: Side, w: &WorstRequest) -> Option<bank::Breakdown> {
+    let r = bank::Request {
+        width: w.width,
+        op: if side == Side::Store {
+            bank::Op::Store
+        } else {
+            bank::Op::Load
+        },
+        mask: w.mask,
+        addrs: std::array::from_fn(|l| u32::try_from(w.addrs[l]).unwrap_or(0)),
+    };
+    bank::breakdown(arch, &bank::Config::default(), &r).ok()
 }
 
 impl warpscope_emu::Sink for BankSink {
@@ -443,10 +368,11 @@ pub fn run(
     kernel: &str,
     launch: &warpscope_emu::Launch,
     limits: &warpscope_emu::Limits,
+    arch: &'static Arch,
     recon: Arc<Reconciliation>,
 ) -> Result<BankRun, warpscope_emu::EmuError> {
     let res = warpscope_emu::run(program, kernel, launch, limits, |b| {
-        BankSink::new(b, recon.clone())
+        BankSink::new(b, arch, recon.clone())
     })?;
     let mut report = BankReport::default();
     let blocks_emulated = res.sinks.len() as u32;
@@ -496,5 +422,133 @@ impl BankReport {
             }
         }
         map.into_values().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h100() -> &'static Arch {
+        Arch::parse("sm_90").unwrap()
+    }
+
+    #[test]
+    fn seed_patterns_through_the_model() {
+        let c = |w: u8, f: fn(u64) -> u64| {
+            let a: [u64; 32] = std::array::from_fn(|l| f(l as u64));
+            cost(
+                h100(),
+                Side::Load,
+                &Request {
+                    width: w,
+                    mask: u32::MAX,
+                    addrs: &a,
+                },
+            )
+            .unwrap()
+        };
+        assert_eq!(c(4, |l| 4 * l), (1, 1), "row");
+        assert_eq!(c(4, |l| 128 * l), (32, 1), "column of int[32][32]");
+        assert_eq!(c(4, |l| 132 * l), (1, 1), "column of int[32][33]");
+        assert_eq!(c(4, |l| 64 * l), (16, 1), "column of int[32][16]");
+        assert_eq!(c(1, |l| l), (1, 1), "char multicast");
+        assert_eq!(c(8, |l| 8 * l), (2, 2), "double");
+        assert_eq!(c(4, |_| 0), (1, 1), "broadcast");
+        assert_eq!(c(4, |l| 128 * (l % 2)), (2, 1), "two words in one bank");
+        assert_eq!(c(16, |l| 16 * l), (4, 4), "float4 row");
+        assert_eq!(
+            c(16, |l| 64 * (l / 16)),
+            (2, 2),
+            "matmul As row reads: two broadcast addresses"
+        );
+    }
+
+    #[test]
+    fn merge_keeps_the_worst_and_sums() {
+        let recon = Arc::new(Reconciliation::ptx_level());
+        let a: [u64; 32] = std::array::from_fn(|l| 4 * l as u64);
+        let b: [u64; 32] = std::array::from_fn(|l| 128 * l as u64);
+        let mut s0 = BankSink::new(0, h100(), recon.clone());
+        s0.record(
+            0,
+            7,
+            Side::Load,
+            false,
+            Request {
+                width: 4,
+                mask: u32::MAX,
+                addrs: &a,
+            },
+        );
+        let mut s1 = BankSink::new(1, h100(), recon);
+        s1.record(
+            3,
+            7,
+            Side::Load,
+            false,
+            Request {
+                width: 4,
+                mask: u32::MAX,
+                addrs: &b,
+            },
+        );
+        s1.record(
+            3,
+            9,
+            Side::Store,
+            true,
+            Request {
+                width: 4,
+                mask: 1,
+                addrs: &a,
+            },
+        );
+        let mut r = s0.into_report();
+        r.merge(s1.into_report());
+        assert_eq!(
+            r.total(Side::Load),
+            Counts {
+                instructions: 3,
+                wavefronts: 34,
+                ideal_wavefronts: 3
+            }
+        );
+        assert_eq!(
+            r.total(Side::Store),
+            Counts {
+                instructions: 1,
+                wavefronts: 1,
+                ideal_wavefronts: 1
+            }
+        );
+        let w = r.insts[&(7, Side::Load)].worst.as_ref().unwrap();
+        assert_eq!((w.block, w.warp, w.wavefronts), (1, 3, 32));
+        assert_eq!(w.bank_words()[0].len(), 32);
+        let p = picture(h100(), Side::Load, w).unwrap();
+        assert_eq!(
+            p.wavefronts.len(),
+            32,
+            "the reference path agrees with the fast path"
+        );
+    }
+
+    #[test]
+    fn misaligned_requests_are_counted_apart() {
+        let a: [u64; 32] = std::array::from_fn(|l| 4 * l as u64 + 2);
+        let mut s = BankSink::new(0, h100(), Arc::new(Reconciliation::ptx_level()));
+        s.record(
+            0,
+            1,
+            Side::Load,
+            false,
+            Request {
+                width: 4,
+                mask: u32::MAX,
+                addrs: &a,
+            },
+        );
+        let r = s.into_report();
+        assert_eq!((r.unmodelled, r.insts.len()), (1, 0));
     }
 }

@@ -54,15 +54,18 @@ fn emulate(row: &HashMap<String, String>) -> [u64; 4] {
         parse_args(&row["args"]).unwrap(),
     );
     launch.dyn_smem = row["dyn_smem"].parse().unwrap();
+    let h100 = warpscope_model::arch::Arch::parse("sm_90").unwrap();
     let run = banks::run(
         &program,
         &row["kernel"],
         &launch,
         &Limits::default(),
+        h100,
         Arc::new(recon),
     )
     .unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(run.faults.is_empty(), "{name}: {:?}", run.faults);
+    assert_eq!(run.report.unmodelled, 0, "{name}");
     let (ld, st) = (run.report.total(Side::Load), run.report.total(Side::Store));
     [ld.wavefronts, st.wavefronts, ld.instructions, st.instructions]
 }

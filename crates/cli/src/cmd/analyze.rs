@@ -112,6 +112,8 @@ pub struct Analysis {
     pub instructions: Vec<InstRow>,
     /// Emulator faults (out of bounds, divergent barriers...).
     pub faults: Vec<String>,
+    /// Requests the bank model could not take (misaligned), left out of the counts.
+    pub unmodelled_requests: u64,
 }
 
 /// Launch totals.
@@ -180,6 +182,8 @@ pub struct WorstJson {
     pub banks: String,
     /// Per-lane byte offsets in the block's shared window (inactive lanes are null).
     pub lane_offsets: Vec<Option<u64>>,
+    /// The bank model's breakdown: for each wavefront, the lanes it serves.
+    pub wavefront_lanes: Vec<Vec<u8>>,
 }
 
 /// One character per bank: the number of distinct words it delivers.
@@ -197,6 +201,21 @@ pub fn bank_strip(w: &WorstRequest) -> (Vec<usize>, String) {
     (counts, s)
 }
 
+/// The bank model's breakdown of a request: for each wavefront, the lanes it serves.
+fn wavefront_lanes(arch: &Arch, side: Side, w: &WorstRequest) -> Vec<Vec<u8>> {
+    let Some(b) = banks::picture(arch, side, w) else {
+        return Vec::new();
+    };
+    b.wavefronts
+        .iter()
+        .map(|wf| {
+            let mut lanes: Vec<u8> = wf.slots.iter().map(|sl| sl.lane).collect();
+            lanes.dedup();
+            lanes
+        })
+        .collect()
+}
+
 fn n_way(w: &Option<WorstRequest>) -> f64 {
     w.as_ref().map_or(0.0, |w| {
         if w.ideal_wavefronts == 0 {
@@ -212,7 +231,7 @@ pub fn build(
     program: &Program,
     kernel: &str,
     launch: &Launch,
-    arch: &str,
+    arch: &Arch,
     recon: &Reconciliation,
     note: &str,
     run: BankRun,
@@ -253,6 +272,7 @@ pub fn build(
                     lane_offsets: (0..32)
                         .map(|l| (w.mask & (1 << l) != 0).then(|| w.addrs[l]))
                         .collect(),
+                    wavefront_lanes: wavefront_lanes(arch, s.side, w),
                 }
             });
             InstRow {
@@ -273,7 +293,8 @@ pub fn build(
         grid: launch.grid,
         block: launch.block,
         dyn_smem: launch.dyn_smem,
-        arch: arch.to_string(),
+        arch: arch.name.to_string(),
+        unmodelled_requests: run.report.unmodelled,
         blocks_emulated: run.blocks_emulated,
         blocks_in_grid: run.blocks_in_grid,
         extrapolated: u64::from(run.blocks_emulated) < run.blocks_in_grid,
@@ -500,8 +521,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_warp_insts_per_block: args.max_instructions,
         ..Limits::default()
     };
-    let run = banks::run(&program, &kernel, &launch, &limits, Arc::new(recon.clone()))?;
-    let analysis = build(&program, &kernel, &launch, arch.name, &recon, &note, run);
+    let run = banks::run(&program, &kernel, &launch, &limits, arch, Arc::new(recon.clone()))?;
+    let analysis = build(&program, &kernel, &launch, arch, &recon, &note, run);
     let mut out = std::io::stdout().lock();
     match args.format {
         Format::Json => {

@@ -121,11 +121,13 @@ fn analyse(b: &Bundled) -> anyhow::Result<Row> {
     let recon = analyze::reconcile_from_sass(&program, kernel, b.sass)?;
     let mut launch = Launch::new(parse_dims(m[4])?, parse_dims(m[5])?, parse_args(m[7])?);
     launch.dyn_smem = m[6].parse()?;
+    let h100 = warpscope_model::arch::Arch::parse("sm_90")?;
     let run = banks::run(
         &program,
         kernel,
         &launch,
         &Limits::default(),
+        h100,
         Arc::new(recon.clone()),
     )?;
     if !run.faults.is_empty() {
@@ -135,7 +137,7 @@ fn analyse(b: &Bundled) -> anyhow::Result<Row> {
         &program,
         kernel,
         &launch,
-        "sm_90",
+        h100,
         &recon,
         "bundled nvdisasm output (nvcc 13.5)",
         run,
@@ -144,7 +146,7 @@ fn analyse(b: &Bundled) -> anyhow::Result<Row> {
         .into_iter()
         .find(|r| r[0] == kernel)
         .with_context(|| format!("no H100 row for {kernel}"))?;
-    let h100 = [h[5].parse()?, h[6].parse()?, h[7].parse()?, h[8].parse()?];
+    let measured = [h[5].parse()?, h[6].parse()?, h[7].parse()?, h[8].parse()?];
     let emulated = [
         a.shared.load.wavefronts,
         a.shared.store.wavefronts,
@@ -165,7 +167,7 @@ fn analyse(b: &Bundled) -> anyhow::Result<Row> {
         block: launch.block,
         dyn_smem: launch.dyn_smem,
         emulated,
-        h100,
+        h100: measured,
         worst_load_banks,
         analysis: a,
     })
