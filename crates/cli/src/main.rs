@@ -6,6 +6,7 @@
 
 mod cmd;
 mod exit;
+mod launch;
 
 use std::process::ExitCode;
 
