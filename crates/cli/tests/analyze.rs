@@ -265,3 +265,33 @@ fn cuda_source_is_compiled_and_reconciled() {
     assert_eq!(v["widths"], "machine code", "{}", v["widths_note"]);
     assert_eq!(totals(&v), h100("measured_h100.tsv", "matmulTiled"));
 }
+
+#[test]
+fn ptx_input_is_assembled_with_ptxas_and_reconciled() {
+    let root = std::env::var("WARPSCOPE_CUDA_ROOT")
+        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args([
+            "analyze",
+            "crates/cli/fixtures/classic/scanBlelloch.ptx",
+            "--grid",
+            "2",
+            "--block",
+            "256",
+            "--arg",
+            "buf:4096",
+            "--arg",
+            "buf:4096",
+            "--format",
+            "json",
+        ])
+        .env("WARPSCOPE_CUDA_ROOT", &root)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["widths"], "machine code", "{}", v["widths_note"]);
+    assert!(v["widths_note"].as_str().unwrap().contains("ptxas + nvdisasm"));
+    assert_eq!(totals(&v), h100("measured_h100.tsv", "scanBlelloch"));
+}
