@@ -192,6 +192,139 @@ where
     Ok(())
 }
 
+/// A bar chart: one bar per label (bandwidth by kernel version, ...).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct BarChart {
+    /// Caption.
+    pub title: String,
+    /// Y axis label.
+    pub y_label: String,
+    /// (label, value) per bar, drawn left to right.
+    pub bars: Vec<(String, f64)>,
+}
+
+/// Draws a bar chart `width` x `height` pixels as an SVG document; each bar carries its value.
+pub fn render_bars_svg(chart: &BarChart, width: u32, height: u32) -> Result<String, ChartError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let n = chart.bars.len().max(1) as u32;
+        let top = chart
+            .bars
+            .iter()
+            .map(|b| b.1)
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::max);
+        let top = if top > 0.0 { top * 1.15 } else { 1.0 };
+        let labels: Vec<String> = chart.bars.iter().map(|b| b.0.clone()).collect();
+        let mut ctx = ChartBuilder::on(&root)
+            .caption(&chart.title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(60)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0u32..n, 0.0..top)
+            .map_err(err)?;
+        ctx.configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n as usize)
+            .x_label_formatter(&|i| labels.get(*i as usize).cloned().unwrap_or_default())
+            .y_desc(chart.y_label.as_str())
+            .draw()
+            .map_err(err)?;
+        ctx.draw_series(chart.bars.iter().enumerate().map(|(i, (_, v))| {
+            let i = i as u32;
+            let color = PALETTE[i as usize % PALETTE.len()];
+            let mut r = Rectangle::new([(i, 0.0), (i + 1, v.max(0.0))], color.mix(0.8).filled());
+            r.set_margin(0, 0, 8, 8);
+            r
+        }))
+        .map_err(err)?;
+        ctx.draw_series(chart.bars.iter().enumerate().map(|(i, (_, v))| {
+            Text::new(
+                format!("{v:.1}"),
+                (i as u32, v.max(0.0) + top * 0.02),
+                ("sans-serif", 12),
+            )
+        }))
+        .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// What a timeline segment is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+pub enum SegmentKind {
+    /// Host to device copy.
+    H2D,
+    /// Kernel.
+    Kernel,
+    /// Device to host copy.
+    D2H,
+}
+
+/// One operation on one stream (times in ms from the start of the run), as `warpscope lab` writes it.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+pub struct Segment {
+    /// Stream index.
+    pub stream: usize,
+    /// Kind.
+    pub kind: SegmentKind,
+    /// Start, ms.
+    pub start_ms: f64,
+    /// End, ms.
+    pub end_ms: f64,
+}
+
+/// Draws a stream timeline: one row per stream, one box per operation, coloured by kind.
+pub fn render_timeline_svg(title: &str, segments: &[Segment], width: u32) -> Result<String, ChartError> {
+    let streams = segments.iter().map(|s| s.stream + 1).max().unwrap_or(1);
+    let end = segments.iter().map(|s| s.end_ms).fold(0.0f64, f64::max).max(1e-3);
+    let mut svg = String::new();
+    {
+        let height = 110 + 26 * streams as u32;
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut ctx = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 16))
+            .margin(10)
+            .x_label_area_size(35)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0.0..end * 1.02, 0.0..streams as f64)
+            .map_err(err)?;
+        ctx.configure_mesh()
+            .disable_y_mesh()
+            .x_desc("time (ms)")
+            .y_desc("stream")
+            .y_labels(streams.min(16))
+            .y_label_formatter(&|y| format!("{}", y.floor() as i64))
+            .draw()
+            .map_err(err)?;
+        for (kind, color) in [
+            (SegmentKind::H2D, RGBColor(31, 119, 180)),
+            (SegmentKind::Kernel, RGBColor(44, 160, 44)),
+            (SegmentKind::D2H, RGBColor(255, 127, 14)),
+        ] {
+            ctx.draw_series(segments.iter().filter(|s| s.kind == kind).map(|s| {
+                let y = s.stream as f64;
+                Rectangle::new([(s.start_ms, y + 0.15), (s.end_ms, y + 0.85)], color.filled())
+            }))
+            .map_err(err)?
+            .label(format!("{kind:?}"))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+        }
+        ctx.configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,5 +361,40 @@ mod tests {
         let flat = LineChart::new("flat", "x", "y").series(Series::new("s", vec![(1.0, 5.0)]));
         assert!(render_svg(&[flat, LineChart::new("empty", "x", "y")], 200, 200).is_ok());
         assert!(render_svg(&[], 200, 200).is_ok());
+    }
+
+    #[test]
+    fn bars_and_timelines_draw_one_box_each() {
+        let bars = BarChart {
+            title: "bandwidth".into(),
+            y_label: "GB/s".into(),
+            bars: vec![("copy".into(), 3000.0), ("naive".into(), 900.5)],
+        };
+        let svg = render_bars_svg(&bars, 500, 300).unwrap();
+        assert!(svg.contains("copy") && svg.contains("900.5"));
+        let segs = vec![
+            Segment {
+                stream: 0,
+                kind: SegmentKind::H2D,
+                start_ms: 0.0,
+                end_ms: 1.0,
+            },
+            Segment {
+                stream: 1,
+                kind: SegmentKind::Kernel,
+                start_ms: 0.5,
+                end_ms: 2.0,
+            },
+            Segment {
+                stream: 1,
+                kind: SegmentKind::D2H,
+                start_ms: 2.0,
+                end_ms: 2.5,
+            },
+        ];
+        let svg = render_timeline_svg("pipeline", &segs, 800).unwrap();
+        assert!(svg.contains("Kernel") && svg.contains("time (ms)"));
+        // background, legend swatches and plot boxes
+        assert!(svg.matches("<rect").count() >= 3 + 3, "{svg}");
     }
 }
