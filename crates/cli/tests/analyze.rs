@@ -78,7 +78,10 @@ fn struct_f2_json_contract_and_fused_width() {
     let insts = v["instructions"].as_array().unwrap();
     assert_eq!(insts.len(), 2, "one fused load and one fused store: {insts:?}");
     assert!(insts.iter().all(|i| i["width"] == 8));
-    assert_eq!(insts[1]["worst"]["banks"], "22222222222222222222222222222222");
+    assert!(insts.iter().all(|i| i["fused"] == true));
+    // A 64-bit access is served a half-warp per phase: 16 lanes x 2 words, one word in every bank.
+    assert_eq!(insts[1]["worst"]["banks"], "11111111111111111111111111111111");
+    assert_eq!(insts[1]["worst"]["wavefront_lanes"].as_array().unwrap().len(), 2);
     let lines = v["lines"].as_array().unwrap();
     assert_eq!(
         lines

@@ -16,7 +16,7 @@ use comfy_table::Table;
 use serde::Serialize;
 use warpscope_analysis::banks::{self, BankRun, Counts, Side, WorstRequest};
 use warpscope_analysis::launchspec::{parse_arg, parse_dims};
-use warpscope_analysis::reconcile::{Reconciliation, machine_accesses};
+use warpscope_analysis::reconcile::{Reconciliation, Role, machine_accesses};
 use warpscope_emu::{Launch, Limits};
 use warpscope_model::arch::Arch;
 use warpscope_ptx::Program;
@@ -150,6 +150,9 @@ pub struct InstRow {
     pub ptx_line: u32,
     /// PTX text.
     pub ptx: String,
+    /// True when ptxas fused this access with its neighbours into one `width`-byte access (this row
+    /// counts the fused access; the others of the group are not listed).
+    pub fused: bool,
     /// Source file and line (`.loc`), when known.
     pub source: Option<String>,
     /// `load` or `store`.
@@ -176,7 +179,8 @@ pub struct WorstJson {
     pub wavefronts: u32,
     /// Conflict-free wavefronts.
     pub ideal_wavefronts: u32,
-    /// Distinct 4-byte words each bank must deliver (32 entries).
+    /// Distinct bank words each bank must deliver in the request's busiest phase (32 entries; the
+    /// phase is the whole warp for accesses of up to 4 bytes, a half or quarter warp for wider ones).
     pub bank_words: Vec<usize>,
     /// The same as one character per bank: `.` idle, `1`-`9`, then `A` = 10 ... `W` = 32.
     pub banks: String,
@@ -186,9 +190,30 @@ pub struct WorstJson {
     pub wavefront_lanes: Vec<Vec<u8>>,
 }
 
-/// One character per bank: the number of distinct words it delivers.
-pub fn bank_strip(w: &WorstRequest) -> (Vec<usize>, String) {
-    let counts: Vec<usize> = w.bank_words().iter().map(Vec::len).collect();
+/// One character per bank: the number of distinct words it delivers in the busiest phase of the
+/// request (by the bank model's breakdown; the whole request when there is none).
+pub fn bank_strip(arch: &Arch, side: Side, w: &WorstRequest) -> (Vec<usize>, String) {
+    let counts: Vec<usize> = match banks::picture(arch, side, w) {
+        Some(b) => {
+            let mut phases: std::collections::BTreeMap<u8, Vec<Vec<u32>>> = Default::default();
+            for wf in &b.wavefronts {
+                let banks = phases
+                    .entry(wf.phase_lane0)
+                    .or_insert_with(|| vec![Vec::new(); 32]);
+                for slot in &wf.slots {
+                    let words = &mut banks[usize::from(slot.bank) % 32];
+                    if !words.contains(&slot.word_addr) {
+                        words.push(slot.word_addr);
+                    }
+                }
+            }
+            let busiest = phases
+                .values()
+                .max_by_key(|p| p.iter().map(Vec::len).max().unwrap_or(0));
+            busiest.map_or_else(|| vec![0; 32], |p| p.iter().map(Vec::len).collect())
+        }
+        None => w.bank_words().iter().map(Vec::len).collect(),
+    };
     let s = counts
         .iter()
         .map(|&c| match c {
@@ -261,7 +286,7 @@ pub fn build(
                 .loc
                 .map(|l| format!("{}:{}", program.file_name(l.file).unwrap_or("?"), l.line));
             let worst = s.worst.as_ref().map(|w| {
-                let (bank_words, banks) = bank_strip(w);
+                let (bank_words, banks) = bank_strip(arch, s.side, w);
                 WorstJson {
                     block: w.block,
                     warp: w.warp,
@@ -279,6 +304,7 @@ pub fn build(
                 pc: s.pc,
                 ptx_line: info.ptx_line,
                 ptx: info.text.trim().to_string(),
+                fused: matches!(recon.role(s.pc), Role::Leader { .. }),
                 source,
                 side: s.side,
                 width: s.width,
@@ -631,7 +657,11 @@ pub fn print_tables(out: &mut impl Write, a: &Analysis) -> anyhow::Result<()> {
         t.add_row([
             i.pc.to_string(),
             i.source.clone().unwrap_or_else(|| format!("ptx:{}", i.ptx_line)),
-            i.ptx.clone(),
+            if i.fused {
+                format!("{} (fused by ptxas)", i.ptx)
+            } else {
+                i.ptx.clone()
+            },
             i.width.to_string(),
             i.counts.instructions.to_string(),
             i.counts.wavefronts.to_string(),
@@ -642,7 +672,7 @@ pub fn print_tables(out: &mut impl Write, a: &Analysis) -> anyhow::Result<()> {
     }
     writeln!(
         out,
-        "\nper instruction (banks: distinct 4-byte words each bank delivers; . idle, A = 10, W = 32)\n{t}"
+        "\nper instruction (banks: distinct words each bank delivers in the busiest phase of the worst request;\n. idle, A = 10, W = 32; 8- and 16-byte accesses are served a half or quarter warp per phase)\n{t}"
     )?;
     if !a.faults.is_empty() {
         writeln!(out, "\nemulator faults:")?;

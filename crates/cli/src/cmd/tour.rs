@@ -182,11 +182,7 @@ fn per_request(wavefronts: u64, instructions: u64) -> String {
 }
 
 fn mark(r: &Row) -> &'static str {
-    if r.emulated == r.h100 {
-        "= H100"
-    } else {
-        "differs from H100"
-    }
+    if r.emulated == r.h100 { "equal" } else { "differs" }
 }
 
 fn section(out: &mut impl Write, title: &str, intro: &str, rows: &[&Row], note: &str) -> anyhow::Result<()> {
@@ -195,10 +191,10 @@ fn section(out: &mut impl Write, title: &str, intro: &str, rows: &[&Row], note: 
     t.set_header([
         "kernel",
         "what it does",
-        "store wavefronts / request",
-        "load wavefronts / request",
+        "stores: wavefronts (per request)",
+        "loads: wavefronts (per request)",
         "banks of the worst load (0..31)",
-        "check",
+        "vs H100 (ncu)",
     ]);
     for r in rows {
         let what = ["seed 000 ", "seed 001/004 ", "seed 001 ", "rectangular "]
@@ -208,12 +204,12 @@ fn section(out: &mut impl Write, title: &str, intro: &str, rows: &[&Row], note: 
             r.kernel.clone(),
             what.to_string(),
             format!(
-                "{} / {}",
+                "{} ({})",
                 r.emulated[1],
                 per_request(r.emulated[1], r.emulated[3])
             ),
             format!(
-                "{} / {}",
+                "{} ({})",
                 r.emulated[0],
                 per_request(r.emulated[0], r.emulated[2])
             ),
