@@ -1,4 +1,17 @@
-//! warpscope-analysis (to be written).
+//! warpscope-analysis: analyses of an emulated launch. Each is a sink of the emulator's events
+//! ([`warpscope_emu::Sink`], one per block, merged in block order) and never steers execution.
+//!
+//! * [`banks`]: every shared access through the bank model (`warpscope_model::bank`), aggregated per
+//!   instruction, per source line and per launch (wavefronts, ideal wavefronts, the worst request's bank
+//!   picture), loads and stores apart, as Nsight Compute counts them.
+//! * [`reconcile`]: maps PTX shared accesses to the machine code's, so accesses that ptxas fused into
+//!   one wider instruction count once, with the wider width.
+//! * [`launchspec`]: the launch language (`X,Y,Z` dimensions, `--arg` specs such as `buf:4096`).
+//! * [`divergence`], [`hazards`]: branch divergence counters; races, barrier misuse, uninitialised and
+//!   out-of-bounds shared accesses.
+//!
+//! Invariant: analyses only read events and the program; the one piece of I/O is [`launchspec`]
+//! reading a `buf:@FILE` argument.
 #![deny(missing_docs)]
 
 pub mod divergence;
