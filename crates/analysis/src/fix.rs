@@ -1,0 +1,1479 @@
+//! The fix advisor: for every shared array whose accesses conflict, the cheapest layout change that
+//! removes the conflicts, proven on the kernel's own recorded accesses.
+//!
+//! Steps:
+//! 1. [`record`] emulates the launch with a [`TraceSink`] per block: every warp-level shared access
+//!    (after the machine-code reconciliation: fused accesses once, wider), deduplicated with a count.
+//! 2. [`arrays`] lists the kernel's shared arrays (static ones at their offsets; the dynamic shared
+//!    memory is one array of the launch's size); each lane's address maps back to one array.
+//! 3. [`advise`] tries, per conflicting array, row **padding** ([`Transform::Pad`]: rows of a length
+//!    implied by the accesses, the lane strides, grown by 1..k elements) and CuTe-style **XOR
+//!    swizzles** ([`Transform::Swizzle`], `Swizzle<B,M,S>` on the array's byte offset). Each candidate
+//!    re-lays the shared window out (arrays after a padded one move), remaps every recorded lane
+//!    address and counts the requests again with the bank model's fast path
+//!    ([`warpscope_model::bank::wavefronts`]). The best candidate is the one with the fewest
+//!    wavefronts, then the smallest occupancy loss, then padding before swizzling (simpler source
+//!    change), then the fewest extra bytes.
+//! 4. [`source_edit`] finds the declaration in the `.cu` text and writes the changed line; for
+//!    dynamic shared memory and swizzles it writes the index expression.
+//! 5. [`what_if`] counts the original layout and the suggested changes under other architectures'
+//!    bank rules (CC 1.x to 12.x, Kepler in both bank modes).
+//!
+//! Invariant: a transform is a bijection of the array's bytes onto its new extent that keeps every
+//! recorded access contiguous ([`Transform::preserves_accesses`]), so applying it to every access of
+//! the array cannot change what the kernel computes; only bank mapping and size change.
+//!
+//! ```
+//! use warpscope_analysis::fix::Transform;
+//! // int tile[16][32] padded by two ints per row (the seed's IPAD 2).
+//! let t = Transform::Pad { row_bytes: 128, pad_bytes: 8 };
+//! assert_eq!(t.map(128), 136);
+//! assert_eq!(t.new_size(2048), 2176);
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::sync::Arc;
+
+use serde::Serialize;
+use warpscope_emu::{AccessOp, Kernel, Launch, Limits, MemEvent, Program, Sink, Space};
+use warpscope_model::arch::{Arch, BankMode};
+use warpscope_model::bank::{self, Config, Op};
+use warpscope_model::occupancy;
+
+use crate::banks::Side;
+use crate::reconcile::{Reconciliation, Role};
+
+/// Errors of the fix advisor.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FixError {
+    /// The emulator could not run the launch.
+    #[error(transparent)]
+    Emu(#[from] warpscope_emu::EmuError),
+    /// The bank model refused a recorded request.
+    #[error("pc {pc}: {source}")]
+    Bank {
+        /// The instruction.
+        pc: u32,
+        /// Why.
+        source: bank::BankError,
+    },
+    /// An architecture target that cannot be read.
+    #[error("architecture `{text}`: {reason}")]
+    Target {
+        /// The text given.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recording
+
+/// One warp-level shared access as the bank model counts it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Access {
+    /// Program-wide pc.
+    pub pc: u32,
+    /// Load or store (atomics: load, with `atomic` set; they count on both sides).
+    pub side: Side,
+    /// Read-modify-write.
+    pub atomic: bool,
+    /// Bytes per lane as counted (the fused width where the machine code fused accesses).
+    pub width: u8,
+    /// Bytes per lane as PTX wrote it (the element access size).
+    pub ptx_width: u8,
+    /// Lanes that access.
+    pub mask: u32,
+    /// Byte offset of each lane in the shared window (0 for inactive lanes).
+    pub addrs: [u32; 32],
+}
+
+/// One block's recording sink: every shared access, deduplicated, with its count.
+pub struct TraceSink {
+    recon: Arc<Reconciliation>,
+    seen: HashMap<Access, u64>,
+}
+
+impl TraceSink {
+    /// A sink counting as `recon` says.
+    pub fn new(recon: Arc<Reconciliation>) -> Self {
+        TraceSink {
+            recon,
+            seen: HashMap::new(),
+        }
+    }
+}
+
+impl Sink for TraceSink {
+    fn mem(&mut self, e: &MemEvent<'_>) {
+        if e.space != Space::Shared || e.mask == 0 {
+            return;
+        }
+        let width = match self.recon.role(e.pc) {
+            Role::Follower => return,
+            Role::Plain => e.width,
+            Role::Leader { width } => width,
+        };
+        let (side, atomic) = match e.op {
+            AccessOp::Load => (Side::Load, false),
+            AccessOp::Store => (Side::Store, false),
+            AccessOp::Atomic => (Side::Load, true),
+        };
+        let mut addrs = [0u32; 32];
+        for (l, a) in addrs.iter_mut().enumerate() {
+            if e.mask >> l & 1 == 1 {
+                *a = e.addrs[l] as u32;
+            }
+        }
+        let acc = Access {
+            pc: e.pc,
+            side,
+            atomic,
+            width,
+            ptx_width: e.width,
+            mask: e.mask,
+            addrs,
+        };
+        *self.seen.entry(acc).or_insert(0) += 1;
+    }
+}
+
+/// The recorded shared accesses of a launch.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// Distinct accesses with the number of times each happened, in a fixed order.
+    pub accesses: Vec<(Access, u64)>,
+    /// Emulator faults, as text.
+    pub faults: Vec<String>,
+}
+
+impl Trace {
+    /// Builds a trace from accesses (merging duplicates).
+    pub fn from_accesses(list: impl IntoIterator<Item = (Access, u64)>) -> Trace {
+        let mut m: BTreeMap<Access, u64> = BTreeMap::new();
+        for (a, n) in list {
+            *m.entry(a).or_insert(0) += n;
+        }
+        Trace {
+            accesses: m.into_iter().collect(),
+            faults: Vec::new(),
+        }
+    }
+}
+
+/// Emulates the launch and records its shared accesses.
+pub fn record(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    recon: Arc<Reconciliation>,
+) -> Result<Trace, FixError> {
+    let res = warpscope_emu::run(program, kernel, launch, limits, |_| TraceSink::new(recon.clone()))?;
+    let mut t = Trace::from_accesses(res.sinks.into_iter().flat_map(|s| s.seen));
+    t.faults = res.faults.iter().map(|f| f.to_string()).collect();
+    Ok(t)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arrays and transforms
+
+/// One shared array of the kernel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ArrayInfo {
+    /// Name in the PTX (e.g. `_ZZ10rectRowColE4tile`).
+    pub ptx_name: String,
+    /// Name in the source (the mangled local name's last part, e.g. `tile`).
+    pub name: String,
+    /// Byte offset in the shared window.
+    pub offset: u32,
+    /// Size in bytes (for the dynamic array: the launch's dynamic shared memory).
+    pub size: u32,
+    /// Alignment.
+    pub align: u32,
+    /// `extern __shared__` (dynamic).
+    pub dynamic: bool,
+}
+
+/// The source-level name of a PTX shared variable: `_ZZ<n><func>E<n><name>` gives `name`.
+pub fn source_name(ptx_name: &str) -> String {
+    fn take_len(s: &str) -> Option<(usize, &str)> {
+        let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let n: usize = s[..digits].parse().ok()?;
+        Some((n, &s[digits..]))
+    }
+    let inner = || -> Option<String> {
+        let rest = ptx_name.strip_prefix("_ZZ")?;
+        let (n, rest) = take_len(rest)?;
+        let rest = rest.get(n..)?;
+        let rest = rest.strip_prefix('E')?;
+        let (m, rest) = take_len(rest)?;
+        rest.get(..m).map(str::to_string)
+    };
+    inner().unwrap_or_else(|| ptx_name.to_string())
+}
+
+/// The kernel's shared arrays: static ones in layout order, then the dynamic one (of `dyn_smem`
+/// bytes) when the launch has dynamic shared memory.
+pub fn arrays(kernel: &Kernel, dyn_smem: u32) -> Vec<ArrayInfo> {
+    let mut out: Vec<ArrayInfo> = kernel
+        .shared
+        .iter()
+        .filter(|s| !s.dynamic)
+        .map(|s| ArrayInfo {
+            ptx_name: s.name.clone(),
+            name: source_name(&s.name),
+            offset: s.offset,
+            size: s.size,
+            align: s.align.max(1),
+            dynamic: false,
+        })
+        .collect();
+    out.sort_by_key(|a| a.offset);
+    if dyn_smem > 0 {
+        let dynamic: Vec<_> = kernel.shared.iter().filter(|s| s.dynamic).collect();
+        let name = dynamic
+            .first()
+            .map_or("(dynamic)".to_string(), |s| s.name.clone());
+        out.push(ArrayInfo {
+            name: source_name(&name),
+            ptx_name: name,
+            offset: kernel.dyn_smem_base,
+            size: dyn_smem,
+            align: dynamic.iter().map(|s| s.align).max().unwrap_or(16).max(1),
+            dynamic: true,
+        });
+    }
+    out
+}
+
+fn array_of(arrays: &[ArrayInfo], addr: u32) -> Option<usize> {
+    arrays
+        .iter()
+        .position(|a| addr >= a.offset && addr - a.offset < a.size)
+}
+
+/// A layout change of one array, on byte offsets relative to the array's start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Transform {
+    /// Rows of `row_bytes` grow by `pad_bytes`: offset `o` moves to `(o / row) * (row + pad) + o % row`.
+    Pad {
+        /// Row length in bytes.
+        row_bytes: u32,
+        /// Bytes added to each row.
+        pad_bytes: u32,
+    },
+    /// CuTe `Swizzle<B,M,S>` on the byte offset: bits `[M+S, M+S+B)` are XORed into bits `[M, M+B)`.
+    Swizzle {
+        /// B: number of bits.
+        bits: u32,
+        /// M: lowest bit changed (2^M bytes move together).
+        base_shift: u32,
+        /// S: distance from the source bits to the changed bits (at least B).
+        shift: u32,
+    },
+}
+
+impl Transform {
+    /// New offset of byte offset `o` (relative to the array).
+    pub fn map(&self, o: u32) -> u32 {
+        match *self {
+            Transform::Pad { row_bytes, pad_bytes } => {
+                (o / row_bytes) * (row_bytes + pad_bytes) + o % row_bytes
+            }
+            Transform::Swizzle {
+                bits,
+                base_shift,
+                shift,
+            } => {
+                let mask = (1u32 << bits) - 1;
+                o ^ (((o >> (base_shift + shift)) & mask) << base_shift)
+            }
+        }
+    }
+
+    /// The array's size after the change.
+    pub fn new_size(&self, size: u32) -> u32 {
+        match *self {
+            Transform::Pad { row_bytes, pad_bytes } => size + size.div_ceil(row_bytes) * pad_bytes,
+            Transform::Swizzle { .. } => size,
+        }
+    }
+
+    /// Whether the change is valid for an array of `size` bytes whose accesses are at most
+    /// `max_width` bytes wide and aligned to it: rows (or swizzle units) hold whole accesses, every
+    /// byte keeps its place inside its access, and nothing leaves the array's new extent.
+    pub fn valid_for(&self, size: u32, max_width: u32) -> bool {
+        match *self {
+            Transform::Pad { row_bytes, pad_bytes } => {
+                row_bytes > 0
+                    && pad_bytes > 0
+                    && row_bytes % max_width == 0
+                    && pad_bytes % max_width == 0
+                    && size % row_bytes == 0
+                    && row_bytes < size
+            }
+            Transform::Swizzle {
+                bits,
+                base_shift,
+                shift,
+            } => {
+                bits > 0
+                    && shift >= bits
+                    && (1u32 << base_shift) >= max_width
+                    && base_shift + shift + bits <= 31
+                    && size % (1u32 << (base_shift + bits)) == 0
+            }
+        }
+    }
+
+    /// Checks the invariant on every byte of `size`: the map is injective, stays inside
+    /// `new_size(size)`, and moves each aligned `width`-byte access as a whole.
+    pub fn preserves_accesses(&self, size: u32, width: u32) -> bool {
+        let new = self.new_size(size);
+        let mut used = vec![false; new as usize];
+        for o in 0..size {
+            let m = self.map(o);
+            if m >= new || used[m as usize] {
+                return false;
+            }
+            used[m as usize] = true;
+            let start = o - o % width;
+            if m != self.map(start) + (o - start) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Short description: `pad 128-byte rows by 8 bytes`, `swizzle<3,4,4>`.
+    pub fn describe(&self) -> String {
+        match *self {
+            Transform::Pad { row_bytes, pad_bytes } => {
+                format!("pad {row_bytes}-byte rows by {pad_bytes} bytes")
+            }
+            Transform::Swizzle {
+                bits,
+                base_shift,
+                shift,
+            } => format!("swizzle<{bits},{base_shift},{shift}>"),
+        }
+    }
+
+    /// `"pad"` or `"swizzle"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Transform::Pad { .. } => "pad",
+            Transform::Swizzle { .. } => "swizzle",
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets and evaluation
+
+/// An architecture with its bank configuration (Kepler's bank mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The architecture.
+    pub arch: &'static Arch,
+    /// Bank mode (matters on CC 3.x only).
+    pub config: Config,
+}
+
+impl Target {
+    /// A target in its default bank mode.
+    pub fn new(arch: &'static Arch) -> Target {
+        Target {
+            arch,
+            config: Config::default(),
+        }
+    }
+
+    /// Reads `sm_90`, `9.0`, `sm_35:8B`, `sm_35:4B`.
+    pub fn parse(text: &str) -> Result<Target, FixError> {
+        let t = text.trim();
+        let (name, mode) = match t.split_once(':') {
+            Some((n, m)) => (n, Some(m)),
+            None => (t, None),
+        };
+        let arch = Arch::parse(name).map_err(|e| FixError::Target {
+            text: text.to_string(),
+            reason: e.to_string(),
+        })?;
+        let bank_mode = match mode.map(|m| m.trim().to_ascii_uppercase()) {
+            None => BankMode::FourByte,
+            Some(m) if m == "4B" || m == "4" => BankMode::FourByte,
+            Some(m) if m == "8B" || m == "8" => BankMode::EightByte,
+            Some(m) => {
+                return Err(FixError::Target {
+                    text: text.to_string(),
+                    reason: format!("unknown bank mode `{m}` (use 4B or 8B)"),
+                });
+            }
+        };
+        if bank_mode == BankMode::EightByte && !arch.bank_facts(bank_mode).selectable_mode {
+            return Err(FixError::Target {
+                text: text.to_string(),
+                reason: format!("{} has no 8-byte bank mode (only CC 3.x does)", arch.name),
+            });
+        }
+        Ok(Target {
+            arch,
+            config: Config { bank_mode },
+        })
+    }
+
+    /// One target per distinct set of bank rules, oldest first: CC 1.3, 2.0, 3.5 (4- and 8-byte
+    /// mode), 5.2, 6.1, 7.0, 7.5, 8.0, 8.9, 9.0, 10.0, 12.0.
+    pub fn all() -> Vec<Target> {
+        let mut v = Vec::new();
+        for name in [
+            "sm_13", "sm_20", "sm_35", "sm_35:8B", "sm_52", "sm_61", "sm_70", "sm_75", "sm_80", "sm_89",
+            "sm_90", "sm_100", "sm_120",
+        ] {
+            v.push(Target::parse(name).expect("preset"));
+        }
+        v
+    }
+
+    /// Reads a comma-separated list, or `all`.
+    pub fn parse_list(text: &str) -> Result<Vec<Target>, FixError> {
+        if text.trim().eq_ignore_ascii_case("all") {
+            return Ok(Target::all());
+        }
+        text.split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(Target::parse)
+            .collect()
+    }
+
+    /// `sm_90`, or `sm_35:8B` in Kepler's 8-byte mode.
+    pub fn label(&self) -> String {
+        if self.config.bank_mode == BankMode::EightByte {
+            format!("{}:8B", self.arch.name)
+        } else {
+            self.arch.name.to_string()
+        }
+    }
+}
+
+/// Wavefronts of a set of requests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Cost {
+    /// Wavefronts (loads and stores).
+    pub wavefronts: u64,
+    /// Wavefronts with no bank conflict.
+    pub ideal: u64,
+}
+
+impl Cost {
+    fn add(&mut self, wf: u64, ideal: u64) {
+        self.wavefronts += wf;
+        self.ideal += ideal;
+    }
+
+    /// Wavefronts above the ideal.
+    pub fn excess(&self) -> u64 {
+        self.wavefronts.saturating_sub(self.ideal)
+    }
+}
+
+/// The result of counting a trace under one layout.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Per array (index into the array list), for the requests attributed to it (the array of the
+    /// lowest active lane).
+    pub per_array: Vec<Cost>,
+    /// Per (array, pc).
+    pub per_pc: BTreeMap<(usize, u32), Cost>,
+    /// Requests touching no array (outside every array; counted unchanged).
+    pub unattributed: Cost,
+}
+
+/// New offsets of every array when `transforms[i]` applies to array `i` (static arrays keep their
+/// order and alignment; the dynamic array follows the static ones).
+pub fn relayout(arrays: &[ArrayInfo], transforms: &[Option<Transform>]) -> Vec<u32> {
+    let mut cursor = 0u32;
+    let mut out = Vec::with_capacity(arrays.len());
+    for (i, a) in arrays.iter().enumerate() {
+        if transforms.iter().all(Option::is_none) {
+            out.push(a.offset);
+            continue;
+        }
+        let start = if i == 0 && !a.dynamic { a.offset } else { cursor };
+        let off = start.div_ceil(a.align) * a.align;
+        let size = transforms
+            .get(i)
+            .copied()
+            .flatten()
+            .map_or(a.size, |t| t.new_size(a.size));
+        out.push(off);
+        cursor = off + size;
+    }
+    out
+}
+
+/// Counts every recorded request under `target` with `transforms` applied.
+pub fn evaluate(
+    trace: &Trace,
+    arrays: &[ArrayInfo],
+    transforms: &[Option<Transform>],
+    target: &Target,
+) -> Result<Evaluation, FixError> {
+    let bases = relayout(arrays, transforms);
+    let mut ev = Evaluation {
+        per_array: vec![Cost::default(); arrays.len()],
+        ..Default::default()
+    };
+    for (acc, n) in &trace.accesses {
+        let mut owner = None;
+        let mut lanes = [None; 32];
+        for (l, slot) in lanes.iter_mut().enumerate() {
+            if acc.mask >> l & 1 == 0 {
+                continue;
+            }
+            let a = acc.addrs[l];
+            *slot = Some(match array_of(arrays, a) {
+                Some(i) => {
+                    owner.get_or_insert(i);
+                    let rel = a - arrays[i].offset;
+                    let rel = transforms.get(i).copied().flatten().map_or(rel, |t| t.map(rel));
+                    bases[i] + rel
+                }
+                None => a,
+            });
+        }
+        // A fused access (wider than PTX wrote it) whose parts the change separates or misaligns is
+        // issued as its parts, as the compiler would have to.
+        let t_owner = owner.and_then(|i| transforms.get(i).copied().flatten().map(|t| (i, t)));
+        let split = acc.width > acc.ptx_width
+            && t_owner.is_some_and(|(i, t)| {
+                (0..32).any(|l| {
+                    acc.mask >> l & 1 == 1 && array_of(arrays, acc.addrs[l]) == Some(i) && {
+                        let rel = acc.addrs[l] - arrays[i].offset;
+                        lanes[l].is_some_and(|a| a % u32::from(acc.width) != 0)
+                            || (1..u32::from(acc.width / acc.ptx_width)).any(|k| {
+                                let o = rel + k * u32::from(acc.ptx_width);
+                                t.map(o) != t.map(rel) + k * u32::from(acc.ptx_width)
+                            })
+                    }
+                })
+            });
+        let parts: Vec<bank::Request> = if split {
+            (0..u32::from(acc.width / acc.ptx_width))
+                .map(|k| {
+                    let mut part = [None; 32];
+                    for l in 0..32 {
+                        if acc.mask >> l & 1 == 1 {
+                            let a = acc.addrs[l] + k * u32::from(acc.ptx_width);
+                            part[l] = Some(match array_of(arrays, a) {
+                                Some(i) => {
+                                    let rel = a - arrays[i].offset;
+                                    let rel =
+                                        transforms.get(i).copied().flatten().map_or(rel, |t| t.map(rel));
+                                    bases[i] + rel
+                                }
+                                None => a,
+                            });
+                        }
+                    }
+                    bank::Request::new(acc.ptx_width, Op::Load, &part)
+                })
+                .collect()
+        } else {
+            vec![bank::Request::new(acc.width, Op::Load, &lanes)]
+        };
+        let sides: &[Op] = if acc.atomic {
+            &[Op::Load, Op::Store]
+        } else if acc.side == Side::Load {
+            &[Op::Load]
+        } else {
+            &[Op::Store]
+        };
+        for (&op, req) in sides.iter().flat_map(|op| parts.iter().map(move |r| (op, r))) {
+            let c = bank::wavefronts(target.arch, &target.config, &bank::Request { op, ..*req })
+                .map_err(|source| FixError::Bank { pc: acc.pc, source })?;
+            let (wf, ideal) = (u64::from(c.wavefronts) * n, u64::from(c.ideal) * n);
+            match owner {
+                Some(i) => {
+                    ev.per_array[i].add(wf, ideal);
+                    ev.per_pc.entry((i, acc.pc)).or_default().add(wf, ideal);
+                }
+                None => ev.unattributed.add(wf, ideal),
+            }
+        }
+    }
+    Ok(ev)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates
+
+/// The widest access to each array as PTX wrote it (fused machine accesses are split again by
+/// [`evaluate`] where a change separates their parts).
+fn max_widths(trace: &Trace, arrays: &[ArrayInfo]) -> Vec<u32> {
+    let mut w = vec![1u32; arrays.len()];
+    for (acc, _) in &trace.accesses {
+        for l in 0..32 {
+            if acc.mask >> l & 1 == 1
+                && let Some(i) = array_of(arrays, acc.addrs[l])
+            {
+                w[i] = w[i].max(u32::from(acc.ptx_width));
+            }
+        }
+    }
+    w
+}
+
+/// Row lengths implied by the conflicting requests of array `i`: the byte distances between
+/// consecutive active lanes and from the first active lane to each other one, weighted by the
+/// excess wavefronts of the request; the most frequent first.
+fn row_candidates(trace: &Trace, arrays: &[ArrayInfo], i: usize, unit: u32, target: &Target) -> Vec<u32> {
+    let a = &arrays[i];
+    let mut weight: BTreeMap<u32, u64> = BTreeMap::new();
+    for (acc, n) in &trace.accesses {
+        let lanes: Vec<u32> = (0..32)
+            .filter(|&l| acc.mask >> l & 1 == 1)
+            .map(|l| acc.addrs[l as usize])
+            .filter(|&x| array_of(arrays, x) == Some(i))
+            .map(|x| x - a.offset)
+            .collect();
+        if lanes.len() < 2 {
+            continue;
+        }
+        let req = bank::Request::from_fn(acc.width, Op::Load, |l| {
+            (acc.mask >> l & 1 == 1).then(|| acc.addrs[l as usize])
+        });
+        let Ok(c) = bank::wavefronts(target.arch, &target.config, &req) else {
+            continue;
+        };
+        let excess = u64::from(c.wavefronts.saturating_sub(c.ideal));
+        if excess == 0 {
+            continue;
+        }
+        let mut dists = BTreeSet::new();
+        for w in lanes.windows(2) {
+            dists.insert(w[0].abs_diff(w[1]));
+        }
+        for &x in &lanes[1..] {
+            dists.insert(x.abs_diff(lanes[0]));
+        }
+        for d in dists {
+            if d > 0 && d % unit == 0 && a.size % d == 0 && d < a.size {
+                *weight.entry(d).or_insert(0) += excess * n;
+            }
+        }
+    }
+    // Bank-row multiples are always worth a try (they keep contiguous rows contiguous).
+    for r in [128u32, 256, 512] {
+        if r % unit == 0 && a.size % r == 0 && r < a.size {
+            weight.entry(r).or_insert(0);
+        }
+    }
+    let mut v: Vec<(u32, u64)> = weight.into_iter().collect();
+    v.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+    v.into_iter().take(12).map(|(r, _)| r).collect()
+}
+
+/// Every candidate transform for array `i`.
+fn candidates(trace: &Trace, arrays: &[ArrayInfo], i: usize, unit: u32, target: &Target) -> Vec<Transform> {
+    let size = arrays[i].size;
+    let mut out = Vec::new();
+    // Padding beyond one pass over the banks (256 bytes covers Kepler's 8-byte mode) repeats itself.
+    let max_pad = 256u32;
+    for row in row_candidates(trace, arrays, i, unit, target) {
+        let mut pad = unit;
+        while pad <= max_pad && pad / unit <= 64 {
+            out.push(Transform::Pad {
+                row_bytes: row,
+                pad_bytes: pad,
+            });
+            pad += unit;
+        }
+    }
+    let m_lo = unit.max(1).trailing_zeros().max(2);
+    for base_shift in m_lo..=4 {
+        for bits in 1..=(8u32.saturating_sub(base_shift)).min(5) {
+            for shift in bits..=10 {
+                out.push(Transform::Swizzle {
+                    bits,
+                    base_shift,
+                    shift,
+                });
+            }
+        }
+    }
+    out.retain(|t| t.valid_for(size, unit));
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Advice
+
+/// Occupancy of the kernel with a given shared-memory total.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct OccupancyAt {
+    /// Shared memory per block, bytes.
+    pub shared_bytes: u32,
+    /// Resident blocks per SM.
+    pub blocks_per_sm: u32,
+    /// Occupancy (active warps / maximum warps).
+    pub occupancy: f64,
+}
+
+/// How occupancy is computed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KernelResources {
+    /// Threads per block.
+    pub threads: u32,
+    /// Registers per thread.
+    pub registers: u32,
+    /// Where the register count comes from (`ptxas` or an assumption).
+    pub registers_from: String,
+}
+
+/// The source change of a suggestion.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SourceEdit {
+    /// 1-based line in the source, when the declaration was found.
+    pub line: Option<u32>,
+    /// The line as it is.
+    pub before: Option<String>,
+    /// The line as it should be (declarations), or the index expression to use.
+    pub after: String,
+    /// Lines of the source that index the array (every one must use the new index).
+    pub index_lines: Vec<u32>,
+}
+
+/// One suggested change.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Suggestion {
+    /// The array's source name.
+    pub array: String,
+    /// `pad` or `swizzle`.
+    pub kind: String,
+    /// What to change, in words.
+    pub change: String,
+    /// The transform.
+    pub transform: Transform,
+    /// Wavefronts of the array's requests as written.
+    pub wavefronts_before: u64,
+    /// Wavefronts after the change.
+    pub wavefronts_after: u64,
+    /// Conflict-free wavefronts of the same requests.
+    pub ideal: u64,
+    /// Extra shared memory per block, bytes.
+    pub extra_shared_bytes: u32,
+    /// Occupancy before and after (absent where the calculator has no preset, CC < 5.0).
+    pub occupancy_before: Option<OccupancyAt>,
+    /// Occupancy after.
+    pub occupancy_after: Option<OccupancyAt>,
+    /// The source change.
+    pub source: Option<SourceEdit>,
+    /// The best change for this array (the others are alternatives).
+    pub recommended: bool,
+}
+
+/// One array's counters.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArrayReport {
+    /// The array.
+    #[serde(flatten)]
+    pub info: ArrayInfo,
+    /// Element (widest access) size, bytes.
+    pub access_bytes: u32,
+    /// Wavefronts and ideal as written.
+    pub cost: Cost,
+    /// Whether its requests conflict.
+    pub conflicts: bool,
+}
+
+/// What [`advise`] needs besides the trace.
+#[derive(Clone, Debug)]
+pub struct AdviseConfig {
+    /// The architecture the suggestions are for.
+    pub target: Target,
+    /// Threads per block.
+    pub threads: u32,
+    /// Registers per thread from ptxas, when known; otherwise 32 is assumed and said.
+    pub registers: Option<u32>,
+    /// The `.cu` source text, for source edits.
+    pub source: Option<String>,
+}
+
+/// The advisor's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Advice {
+    /// The target architecture.
+    pub target: String,
+    /// Resources the occupancy uses.
+    pub resources: KernelResources,
+    /// Every array.
+    pub arrays: Vec<ArrayReport>,
+    /// Per conflicting array: the recommended change first, then the best of the other kind.
+    pub suggestions: Vec<Suggestion>,
+    /// Notes (assumptions, arrays with no full fix).
+    pub notes: Vec<String>,
+}
+
+/// Registers assumed when ptxas is not available.
+pub const ASSUMED_REGISTERS: u32 = 32;
+
+fn occupancy_at(target: &Target, threads: u32, regs: u32, smem: u32) -> Option<OccupancyAt> {
+    let limits = occupancy::Limits::for_arch(target.arch).ok()?;
+    let mut l = occupancy::Launch::new(threads, regs);
+    l.dyn_smem = smem;
+    let o = occupancy::occupancy(&limits, &l).ok()?;
+    Some(OccupancyAt {
+        shared_bytes: smem,
+        blocks_per_sm: o.blocks_per_sm,
+        occupancy: o.occupancy(),
+    })
+}
+
+fn total_shared(arrays: &[ArrayInfo], transforms: &[Option<Transform>]) -> u32 {
+    let bases = relayout(arrays, transforms);
+    arrays
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            bases[i]
+                + transforms
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or(a.size, |t| t.new_size(a.size))
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The best transform of each kind for array `i` under `target`, with its evaluation, ranked.
+pub fn search(
+    trace: &Trace,
+    arrays: &[ArrayInfo],
+    i: usize,
+    target: &Target,
+    occupancy_of: &dyn Fn(u32) -> Option<u32>,
+) -> Result<Vec<(Transform, Cost)>, FixError> {
+    let unit = max_widths(trace, arrays)[i];
+    let base_smem = total_shared(arrays, &[]);
+    let base_blocks = occupancy_of(base_smem);
+    let mut scored = Vec::new();
+    for t in candidates(trace, arrays, i, unit, target) {
+        let mut ts = vec![None; arrays.len()];
+        ts[i] = Some(t);
+        let ev = evaluate(trace, arrays, &ts, target)?;
+        let cost = ev.per_array[i];
+        let smem = total_shared(arrays, &ts);
+        let loss = match (base_blocks, occupancy_of(smem)) {
+            (Some(b), Some(a)) => b.saturating_sub(a),
+            _ => 0,
+        };
+        let kind = u32::from(matches!(t, Transform::Swizzle { .. }));
+        let complexity = match t {
+            Transform::Pad { row_bytes, pad_bytes } => (pad_bytes, row_bytes),
+            Transform::Swizzle {
+                bits,
+                base_shift,
+                shift,
+            } => (bits * 100 + shift, base_shift),
+        };
+        // Other arrays must not get worse.
+        let others: u64 = ev
+            .per_array
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, c)| c.wavefronts)
+            .sum();
+        scored.push(((cost.wavefronts + others, loss, kind, smem, complexity), t, cost));
+    }
+    scored.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out: Vec<(Transform, Cost)> = Vec::new();
+    for (_, t, c) in scored {
+        if !out.iter().any(|(o, _)| o.kind() == t.kind()) {
+            out.push((t, c));
+        }
+    }
+    Ok(out)
+}
+
+/// Finds, for every array whose requests conflict under `cfg.target`, the best padding and the best
+/// swizzle, and recommends one.
+pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result<Advice, FixError> {
+    let target = &cfg.target;
+    let mut notes = Vec::new();
+    let (registers, registers_from) = match cfg.registers {
+        Some(r) => (r, "ptxas".to_string()),
+        None => {
+            notes.push(format!(
+                "registers per thread unknown (no ptxas): occupancy assumes {ASSUMED_REGISTERS}"
+            ));
+            (ASSUMED_REGISTERS, format!("assumed {ASSUMED_REGISTERS}"))
+        }
+    };
+    let before = evaluate(trace, arrays, &[], target)?;
+    let widths = max_widths(trace, arrays);
+    let occ = |smem: u32| occupancy_at(target, cfg.threads, registers, smem);
+    let blocks = |smem: u32| occ(smem).map(|o| o.blocks_per_sm);
+    let base_smem = total_shared(arrays, &[]);
+    let mut reports = Vec::new();
+    let mut suggestions = Vec::new();
+    for (i, a) in arrays.iter().enumerate() {
+        let cost = before.per_array[i];
+        let conflicts = cost.wavefronts > cost.ideal;
+        reports.push(ArrayReport {
+            info: a.clone(),
+            access_bytes: widths[i],
+            cost,
+            conflicts,
+        });
+        if !conflicts {
+            continue;
+        }
+        let found = search(trace, arrays, i, target, &blocks)?;
+        if found.is_empty() {
+            notes.push(format!("{}: no valid padding or swizzle for this array", a.name));
+            continue;
+        }
+        let best_after = found[0].1.wavefronts;
+        if best_after > found[0].1.ideal {
+            notes.push(format!(
+                "{}: no single padding or swizzle reaches the ideal ({} wavefronts); the best leaves {}",
+                a.name, found[0].1.ideal, best_after
+            ));
+        }
+        for (rank, (t, c)) in found.into_iter().enumerate() {
+            let mut ts = vec![None; arrays.len()];
+            ts[i] = Some(t);
+            let smem = total_shared(arrays, &ts);
+            let elem = cfg
+                .source
+                .as_deref()
+                .and_then(|s| declared_elem_bytes(s, &a.name))
+                .unwrap_or(widths[i]);
+            suggestions.push(Suggestion {
+                array: a.name.clone(),
+                kind: t.kind().to_string(),
+                change: change_text(&t, elem, a.dynamic),
+                transform: t,
+                wavefronts_before: cost.wavefronts,
+                wavefronts_after: c.wavefronts,
+                ideal: c.ideal,
+                extra_shared_bytes: smem - base_smem,
+                occupancy_before: occ(base_smem),
+                occupancy_after: occ(smem),
+                source: cfg.source.as_deref().map(|s| source_edit(s, a, &t, elem)),
+                recommended: rank == 0,
+            });
+        }
+    }
+    Ok(Advice {
+        target: target.label(),
+        resources: KernelResources {
+            threads: cfg.threads,
+            registers,
+            registers_from,
+        },
+        arrays: reports,
+        suggestions,
+        notes,
+    })
+}
+
+fn change_text(t: &Transform, elem: u32, dynamic: bool) -> String {
+    match *t {
+        Transform::Pad { row_bytes, pad_bytes } => {
+            let what = if dynamic { "index rows of" } else { "rows of" };
+            if row_bytes % elem == 0 && pad_bytes % elem == 0 {
+                format!(
+                    "{what} {} elements get {} more ({row_bytes} + {pad_bytes} bytes)",
+                    row_bytes / elem,
+                    pad_bytes / elem
+                )
+            } else {
+                format!("{what} {row_bytes} bytes get {pad_bytes} more")
+            }
+        }
+        Transform::Swizzle {
+            bits,
+            base_shift,
+            shift,
+        } => format!(
+            "XOR swizzle Swizzle<{bits},{base_shift},{shift}>: byte offset o -> o ^ (((o >> {}) & {}) << {base_shift})",
+            base_shift + shift,
+            (1u32 << bits) - 1
+        ),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Source edits
+
+fn elem_bytes_of(ty: &str) -> Option<u32> {
+    let t = ty
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "unsigned" | "signed" | "static"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let t = if t.is_empty() { "int".to_string() } else { t };
+    Some(match t.as_str() {
+        "char" | "int8_t" | "uint8_t" | "bool" => 1,
+        "short" | "int16_t" | "uint16_t" | "half" | "__half" | "__nv_bfloat16" => 2,
+        "int" | "float" | "int32_t" | "uint32_t" | "long" | "char4" | "uchar4" | "half2" | "__half2" => 4,
+        "double" | "long long" | "int64_t" | "uint64_t" | "float2" | "int2" | "uint2" | "size_t" => 8,
+        "float4" | "int4" | "uint4" | "double2" => 16,
+        _ => return None,
+    })
+}
+
+/// A `__shared__` declaration of `name` in C/C++ text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Decl {
+    line: u32,
+    text: String,
+    ty: String,
+    dims: Vec<String>,
+    /// Byte span in `text` of the last dimension's expression.
+    last_dim: Option<(usize, usize)>,
+}
+
+fn find_decl(source: &str, name: &str) -> Option<Decl> {
+    for (n, line) in source.lines().enumerate() {
+        let Some(sh) = line.find("__shared__") else {
+            continue;
+        };
+        let after = &line[sh + "__shared__".len()..];
+        let Some(pos) = find_ident(after, name) else {
+            continue;
+        };
+        let ty = after[..pos]
+            .trim()
+            .trim_start_matches("extern")
+            .trim()
+            .to_string();
+        let ty = line[..sh]
+            .replace("extern", "")
+            .trim()
+            .to_string()
+            .split_whitespace()
+            .chain(ty.split_whitespace())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut rest_start = sh + "__shared__".len() + pos + name.len();
+        let mut dims = Vec::new();
+        let mut last_dim = None;
+        let bytes = line.as_bytes();
+        while rest_start < line.len() {
+            let r = &line[rest_start..];
+            let skip = r.len() - r.trim_start().len();
+            if !r.trim_start().starts_with('[') {
+                break;
+            }
+            let open = rest_start + skip;
+            let mut depth = 0;
+            let mut close = None;
+            for (k, &b) in bytes.iter().enumerate().skip(open) {
+                match b {
+                    b'[' => depth += 1,
+                    b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            close = Some(k);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let close = close?;
+            dims.push(line[open + 1..close].trim().to_string());
+            last_dim = Some((open + 1, close));
+            rest_start = close + 1;
+        }
+        return Some(Decl {
+            line: n as u32 + 1,
+            text: line.to_string(),
+            ty,
+            dims,
+            last_dim,
+        });
+    }
+    None
+}
+
+/// Position of `name` as a whole identifier in `s`.
+fn find_ident(s: &str, name: &str) -> Option<usize> {
+    let is_id = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(p) = s[from..].find(name) {
+        let at = from + p;
+        let before_ok = s[..at].chars().next_back().is_none_or(|c| !is_id(c));
+        let after_ok = s[at + name.len()..].chars().next().is_none_or(|c| !is_id(c));
+        if before_ok && after_ok {
+            return Some(at);
+        }
+        from = at + name.len();
+    }
+    None
+}
+
+/// Element size of the declared type of `name`, when the source declares it with a known type.
+pub fn declared_elem_bytes(source: &str, name: &str) -> Option<u32> {
+    elem_bytes_of(&find_decl(source, name)?.ty)
+}
+
+/// Lines (1-based) that index `name` (`name[`), the declaration excluded.
+fn index_lines(source: &str, name: &str, decl_line: Option<u32>) -> Vec<u32> {
+    source
+        .lines()
+        .enumerate()
+        .filter(|&(n, l)| {
+            Some(n as u32 + 1) != decl_line
+                && find_ident(l, name).is_some_and(|p| l[p + name.len()..].trim_start().starts_with('['))
+        })
+        .map(|(n, _)| n as u32 + 1)
+        .collect()
+}
+
+/// The source change of `t` on array `a` whose element is `elem` bytes.
+pub fn source_edit(source: &str, a: &ArrayInfo, t: &Transform, elem: u32) -> SourceEdit {
+    let decl = find_decl(source, &a.name);
+    let line = decl.as_ref().map(|d| d.line);
+    let lines = index_lines(source, &a.name, line);
+    let before = decl.as_ref().map(|d| d.text.clone());
+    let elem = elem.max(1);
+    let after = match *t {
+        Transform::Pad { row_bytes, pad_bytes } => {
+            let (row, pad) = (row_bytes / elem, pad_bytes / elem);
+            let static_edit = decl.as_ref().and_then(|d| {
+                if a.dynamic || d.dims.len() < 2 {
+                    return None;
+                }
+                let (s, e) = d.last_dim?;
+                // Only when the declared row is the padded row.
+                let n = a.size / elem;
+                let outer = n / row;
+                let _ = outer;
+                let last: Option<u32> = d.dims.last()?.parse().ok();
+                if last.is_some_and(|v| v != row) {
+                    return None;
+                }
+                Some(format!(
+                    "{}{} + {pad}{}",
+                    &d.text[..s],
+                    d.text[s..e].trim(),
+                    &d.text[e..]
+                ))
+            });
+            match static_edit {
+                Some(x) => x,
+                None => {
+                    let size_note = if a.dynamic {
+                        format!(
+                            "; dynamic shared memory {} -> {} bytes",
+                            a.size,
+                            t.new_size(a.size)
+                        )
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "{}[row * ({row} + {pad}) + col] where row = i / {row}, col = i % {row} (was {}[i]){size_note}",
+                        a.name, a.name
+                    )
+                }
+            }
+        }
+        Transform::Swizzle {
+            bits,
+            base_shift,
+            shift,
+        } => {
+            let eshift = elem.trailing_zeros();
+            let m = base_shift.saturating_sub(eshift);
+            let mask = (1u32 << bits) - 1;
+            let src = m + shift;
+            let flat = format!(
+                "{name}[i ^ (((i >> {src}) & {mask}) << {m})] for every {name}[i] (i = the element index)",
+                name = a.name
+            );
+            let two_d = decl.as_ref().and_then(|d| {
+                let row: u32 = d.dims.last()?.parse().ok()?;
+                (d.dims.len() == 2 && row.is_power_of_two() && row.trailing_zeros() == src).then(|| {
+                    let sh = if m == 0 { String::new() } else { format!(" << {m}") };
+                    format!(
+                        "{name}[r][c ^ ((r & {mask}){sh})] for every {name}[r][c]",
+                        name = a.name
+                    )
+                })
+            });
+            two_d.unwrap_or(flat)
+        }
+    };
+    SourceEdit {
+        line,
+        before,
+        after,
+        index_lines: lines,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What-if over architectures
+
+/// One row of the what-if table: an array under one layout.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WhatIfRow {
+    /// The array.
+    pub array: String,
+    /// `as written`, or the change.
+    pub layout: String,
+    /// The transform (none: as written).
+    pub transform: Option<Transform>,
+    /// One cell per target, in column order.
+    pub cells: Vec<Cost>,
+}
+
+/// A change that is ideal on some targets but not on another: which access still conflicts.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Remark {
+    /// The array.
+    pub array: String,
+    /// The layout.
+    pub layout: String,
+    /// Where it is enough.
+    pub enough_on: Vec<String>,
+    /// Where it is not.
+    pub target: String,
+    /// The access that still conflicts worst there (pc).
+    pub pc: u32,
+    /// Its wavefronts and ideal there.
+    pub cost: Cost,
+    /// The best change on that target.
+    pub fix_there: Option<String>,
+}
+
+/// The what-if comparison.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WhatIf {
+    /// Column labels (targets).
+    pub columns: Vec<String>,
+    /// Rows.
+    pub rows: Vec<WhatIfRow>,
+    /// The best change per (array, target), `None` when the array does not conflict there.
+    pub best: Vec<(String, String, Option<String>)>,
+    /// Changes that are not enough on some target.
+    pub remarks: Vec<Remark>,
+}
+
+/// Counts, for each array that conflicts on some target, the original layout, padding by one
+/// 4-byte word (or one access width) along the main row, and the best change of every target,
+/// under every target's rules.
+pub fn what_if(trace: &Trace, arrays: &[ArrayInfo], targets: &[Target]) -> Result<WhatIf, FixError> {
+    let columns: Vec<String> = targets.iter().map(Target::label).collect();
+    let base: Vec<Evaluation> = targets
+        .iter()
+        .map(|t| evaluate(trace, arrays, &[], t))
+        .collect::<Result<_, _>>()?;
+    let widths = max_widths(trace, arrays);
+    let mut rows = Vec::new();
+    let mut best = Vec::new();
+    let mut remarks = Vec::new();
+    for (i, a) in arrays.iter().enumerate() {
+        if !base.iter().any(|e| e.per_array[i].excess() > 0) {
+            continue;
+        }
+        let mut layouts: Vec<Transform> = Vec::new();
+        // Padding by one word along the row the first conflicting target suggests.
+        let mut best_here = Vec::new();
+        for (k, t) in targets.iter().enumerate() {
+            if base[k].per_array[i].excess() == 0 {
+                best.push((a.name.clone(), columns[k].clone(), None));
+                best_here.push(None);
+                continue;
+            }
+            let found = search(trace, arrays, i, t, &|_| None)?;
+            let b = found.first().map(|x| x.0);
+            best.push((a.name.clone(), columns[k].clone(), b.map(|x| x.describe())));
+            best_here.push(b);
+            if let Some(Transform::Pad { row_bytes, .. }) = b {
+                let one = Transform::Pad {
+                    row_bytes,
+                    pad_bytes: widths[i].max(4),
+                };
+                if one.valid_for(a.size, widths[i]) && !layouts.contains(&one) {
+                    layouts.insert(0, one);
+                }
+            }
+            if let Some(b) = b
+                && !layouts.contains(&b)
+            {
+                layouts.push(b);
+            }
+        }
+        let mut evs_by_layout = Vec::new();
+        rows.push(WhatIfRow {
+            array: a.name.clone(),
+            layout: "as written".into(),
+            transform: None,
+            cells: base.iter().map(|e| e.per_array[i]).collect(),
+        });
+        for l in &layouts {
+            let mut ts = vec![None; arrays.len()];
+            ts[i] = Some(*l);
+            let evs: Vec<Evaluation> = targets
+                .iter()
+                .map(|t| evaluate(trace, arrays, &ts, t))
+                .collect::<Result<_, _>>()?;
+            rows.push(WhatIfRow {
+                array: a.name.clone(),
+                layout: l.describe(),
+                transform: Some(*l),
+                cells: evs.iter().map(|e| e.per_array[i]).collect(),
+            });
+            evs_by_layout.push((*l, evs));
+        }
+        for (l, evs) in &evs_by_layout {
+            let enough: Vec<String> = evs
+                .iter()
+                .enumerate()
+                .filter(|(k, e)| e.per_array[i].excess() == 0 && base[*k].per_array[i].excess() > 0)
+                .map(|(k, _)| columns[k].clone())
+                .collect();
+            if enough.is_empty() {
+                continue;
+            }
+            for (k, e) in evs.iter().enumerate() {
+                if e.per_array[i].excess() == 0 {
+                    continue;
+                }
+                let worst = e
+                    .per_pc
+                    .iter()
+                    .filter(|((ai, _), _)| *ai == i)
+                    .max_by_key(|(_, c)| c.excess());
+                if let Some((&(_, pc), &cost)) = worst {
+                    remarks.push(Remark {
+                        array: a.name.clone(),
+                        layout: l.describe(),
+                        enough_on: enough.clone(),
+                        target: columns[k].clone(),
+                        pc,
+                        cost,
+                        fix_there: best_here[k].map(|b| b.describe()),
+                    });
+                }
+            }
+        }
+    }
+    Ok(WhatIf {
+        columns,
+        rows,
+        best,
+        remarks,
+    })
+}
+
+impl fmt::Display for Cost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.wavefronts, self.ideal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_demangle() {
+        assert_eq!(source_name("_ZZ10rectRowColE4tile"), "tile");
+        assert_eq!(source_name("_ZZ11matmulTiledE2As"), "As");
+        assert_eq!(source_name("tile"), "tile");
+    }
+
+    #[test]
+    fn transforms_are_bijections_that_keep_accesses_whole() {
+        for t in [
+            Transform::Pad {
+                row_bytes: 128,
+                pad_bytes: 8,
+            },
+            Transform::Pad {
+                row_bytes: 512,
+                pad_bytes: 16,
+            },
+            Transform::Swizzle {
+                bits: 3,
+                base_shift: 4,
+                shift: 4,
+            },
+            Transform::Swizzle {
+                bits: 5,
+                base_shift: 2,
+                shift: 5,
+            },
+        ] {
+            for w in [4, 16] {
+                if t.valid_for(8192, w) {
+                    assert!(t.preserves_accesses(8192, w), "{t:?} width {w}");
+                }
+            }
+        }
+        // A swizzle that moves 4-byte units breaks 16-byte accesses, and validity says so.
+        let s = Transform::Swizzle {
+            bits: 3,
+            base_shift: 2,
+            shift: 3,
+        };
+        assert!(!s.valid_for(8192, 16));
+        assert!(!s.preserves_accesses(8192, 16));
+    }
+
+    #[test]
+    fn declarations_are_found_and_edited() {
+        let src = "#define BDIMX 32\n__global__ void k(int *o) {\n    __shared__ int tile[BDIMY][BDIMX];\n    tile[threadIdx.y][threadIdx.x] = 1;\n    o[0] = tile [0][1];\n}\n";
+        let d = find_decl(src, "tile").unwrap();
+        assert_eq!((d.line, d.ty.as_str()), (3, "int"));
+        assert_eq!(d.dims, vec!["BDIMY", "BDIMX"]);
+        let a = ArrayInfo {
+            ptx_name: "_ZZ1kE4tile".into(),
+            name: "tile".into(),
+            offset: 0,
+            size: 2048,
+            align: 4,
+            dynamic: false,
+        };
+        let e = source_edit(
+            src,
+            &a,
+            &Transform::Pad {
+                row_bytes: 128,
+                pad_bytes: 8,
+            },
+            4,
+        );
+        assert_eq!(e.after, "    __shared__ int tile[BDIMY][BDIMX + 2];");
+        assert_eq!(e.line, Some(3));
+        assert_eq!(e.index_lines, vec![4, 5]);
+        assert_eq!(
+            declared_elem_bytes("extern __shared__ float4 s[];", "s"),
+            Some(16)
+        );
+    }
+
+    #[test]
+    fn targets_parse() {
+        assert_eq!(Target::parse("sm_35:8B").unwrap().label(), "sm_35:8B");
+        assert!(Target::parse("sm_90:8B").is_err());
+        assert!(Target::parse("sm_35:3B").is_err());
+        assert_eq!(Target::parse_list("all").unwrap().len(), 13);
+        assert_eq!(Target::parse_list("sm_90,7.0").unwrap().len(), 2);
+    }
+}
