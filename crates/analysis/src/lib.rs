@@ -19,4 +19,5 @@ pub mod hazards;
 pub mod launchspec;
 
 pub mod banks;
+pub mod fix;
 pub mod reconcile;
