@@ -7,6 +7,8 @@
 mod cmd;
 mod exit;
 mod launch;
+mod output;
+mod pipeline;
 
 use std::process::ExitCode;
 
@@ -41,6 +43,8 @@ enum Command {
     Tour(cmd::tour::Args),
     /// Run experiments on a real GPU, predictions beside measurements.
     Lab(cmd::lab::Args),
+    /// Write a self-contained HTML report (source view, bank heatmaps, occupancy, lab charts).
+    Report(cmd::report::Args),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +69,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::check::run(args),
         Command::Tour(args) => cmd::tour::run(args),
         Command::Lab(args) => cmd::lab::run(args),
+        Command::Report(args) => cmd::report::run(args),
     };
     exit::finish(result)
 }

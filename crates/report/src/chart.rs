@@ -163,6 +163,7 @@ where
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(err)?;
     ctx.configure_mesh()
+        .x_labels(6)
         .x_desc(chart.x_label.as_str())
         .y_desc(chart.y_label.as_str())
         .draw()

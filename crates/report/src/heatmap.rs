@@ -96,9 +96,8 @@ pub fn heatmap_svg(title: &str, b: &Breakdown) -> Result<String, ChartError> {
             .axis_desc_style(("sans-serif", 14))
             .x_desc("bank")
             .y_desc("wavefront")
-            .x_labels(banks as usize)
-            .y_labels(rows.min(32))
-            .y_label_formatter(&|y| format!("{}", rows as u32 - 1 - *y))
+            .x_label_formatter(&|_| String::new())
+            .y_label_formatter(&|_| String::new())
             .draw()
             .map_err(err)?;
         let top = rows as u32 - 1;
@@ -126,6 +125,20 @@ pub fn heatmap_svg(title: &str, b: &Breakdown) -> Result<String, ChartError> {
             .color(&WHITE)
             .pos(Pos::new(HPos::Center, VPos::Center));
         let plot = chart.plotting_area();
+        // Bank numbers under the columns, wavefront numbers beside the rows, centred on the cells.
+        let axis = TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Center, VPos::Center));
+        for bank in 0..banks {
+            let (x0, y0) = plot.map_coordinate(&(bank, 0));
+            let (x1, _) = plot.map_coordinate(&(bank + 1, 0));
+            root.draw(&Text::new(bank.to_string(), ((x0 + x1) / 2, y0 + 10), &axis))
+                .map_err(err)?;
+        }
+        for w in 0..rows as u32 {
+            let (x0, y0) = plot.map_coordinate(&(0, top - w));
+            let (_, y1) = plot.map_coordinate(&(0, top - w + 1));
+            root.draw(&Text::new(w.to_string(), (x0 - 14, (y0 + y1) / 2), &axis))
+                .map_err(err)?;
+        }
         for c in &cells {
             let y = top - c.wavefront as u32;
             let (x0, y0) = plot.map_coordinate(&(c.bank, y + 1));

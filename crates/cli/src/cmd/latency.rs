@@ -9,14 +9,7 @@ use anyhow::{Context, bail};
 use serde_json::json;
 use warpscope_model::latency::{LatencyInput, littles_law, preset, presets};
 
-/// Output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Text for people.
-    Table,
-    /// One JSON object.
-    Json,
-}
+use crate::output::{Column, Format, OutputArgs, Tabular, emit};
 
 /// Flags of `warpscope latency`.
 #[derive(clap::Args)]
@@ -45,9 +38,8 @@ pub struct Args {
     /// SMs on the device.
     #[arg(long)]
     sms: Option<u32>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 /// Runs `warpscope latency`.
@@ -92,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let a = littles_law(&i);
     let mut out = std::io::stdout().lock();
-    match args.format {
+    match args.output.format {
         Format::Json => writeln!(
             out,
             "{}",
@@ -146,6 +138,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 a.mem_warps_per_sm,
                 a.bytes_in_flight_per_sm
             )?;
+        }
+        Format::Csv | Format::Markdown => {
+            let mut t = Tabular::new(
+                format!("preset {}", p.name),
+                vec![Column::new("quantity", "quantity"), Column::new("value", "value")],
+            );
+            for (k, v) in [
+                ("arith_latency", i.arith_latency),
+                ("ops_per_cycle", i.arith_ops_per_cycle),
+                ("mem_latency", i.mem_latency),
+                ("bandwidth_gbs", i.bandwidth_gbs),
+                ("clock_ghz", i.clock_ghz),
+                ("bytes_per_thread", i.bytes_per_thread),
+                ("sms", f64::from(i.sms)),
+                ("arith_ops_in_flight_per_sm", a.arith_ops_in_flight),
+                ("arith_warps_per_sm", a.arith_warps_per_sm),
+                ("bytes_per_cycle", a.bytes_per_cycle),
+                ("bytes_in_flight", a.bytes_in_flight),
+                ("bytes_in_flight_per_sm", a.bytes_in_flight_per_sm),
+                ("mem_threads", a.mem_threads),
+                ("mem_warps_device", a.mem_warps_device as f64),
+                ("mem_warps_per_sm", a.mem_warps_per_sm),
+            ] {
+                t.row([k.to_string(), v.to_string()]);
+            }
+            emit(&mut out, args.output.format, args.output.color(), &(), &[t])?;
         }
     }
     Ok(ExitCode::SUCCESS)

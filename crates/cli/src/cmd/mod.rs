@@ -8,4 +8,5 @@ pub mod index;
 pub mod lab;
 pub mod latency;
 pub mod occupancy;
+pub mod report;
 pub mod tour;

@@ -1,0 +1,156 @@
+//! `warpscope report`: one self-contained HTML page (inline CSS and SVG, no scripts, no fetches) of
+//! a kernel launch (annotated source, bank heatmaps, occupancy curves, findings) or of saved lab
+//! results (tables, checks, timelines, bandwidth charts).
+//!
+//! Input: the launch flags of `warpscope analyze`, or `--from FILE` (repeatable; a directory means
+//! every `*.json` in it) holding `warpscope analyze --format json`, `report --save-json` or
+//! `warpscope lab --out DIR` results.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use serde_json::Value;
+use warpscope_report::lab::{LabResult, lab_html};
+
+use crate::pipeline::{self, Inputs};
+
+/// Flags of `warpscope report`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The kernel: a `.ptx` file, or a `.cu` file (compiled with the toolkit's nvcc, `-lineinfo`).
+    #[arg(required_unless_present = "from")]
+    file: Option<PathBuf>,
+    /// Kernel name (needed when the file holds more than one kernel).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Grid dimensions in blocks: X[,Y[,Z]].
+    #[arg(long, required_unless_present = "from")]
+    grid: Option<String>,
+    /// Block dimensions in threads: X[,Y[,Z]].
+    #[arg(long, required_unless_present = "from")]
+    block: Option<String>,
+    /// Dynamic shared memory per block, bytes.
+    #[arg(long, default_value_t = 0)]
+    dyn_smem: u32,
+    /// A kernel argument, in parameter order (the syntax of `warpscope analyze --arg`).
+    #[arg(long = "arg", value_name = "SPEC")]
+    args: Vec<String>,
+    /// Emulate only N blocks spread over the grid.
+    #[arg(long, value_name = "N")]
+    blocks: Option<u32>,
+    /// Target architecture.
+    #[arg(long, default_value = "sm_90")]
+    arch: String,
+    /// Use this `nvdisasm -g -c` output as the machine code.
+    #[arg(long, value_name = "FILE", conflicts_with = "ptx_widths")]
+    sass: Option<PathBuf>,
+    /// Count accesses as PTX writes them.
+    #[arg(long)]
+    ptx_widths: bool,
+    /// The CUDA source to show beside the costs (default: the `.cu` given, or the PTX's `.file`).
+    #[arg(long, value_name = "FILE.cu")]
+    source: Option<PathBuf>,
+    /// Saved results to draw instead of analysing: analyze/report JSON, or lab JSON files or a
+    /// `lab --out` directory.
+    #[arg(long, value_name = "FILE|DIR", conflicts_with_all = ["file", "grid", "block"])]
+    from: Vec<PathBuf>,
+    /// The HTML file to write.
+    #[arg(long, short = 'o', value_name = "FILE.html")]
+    output: PathBuf,
+    /// Also save the analysis results as JSON (readable again with `--from`).
+    #[arg(long, value_name = "FILE.json")]
+    save_json: Option<PathBuf>,
+}
+
+fn read_json(path: &Path) -> anyhow::Result<Value> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{}:{}:{}: not valid JSON: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+fn expand(from: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for p in from {
+        if p.is_dir() {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(p)
+                .with_context(|| format!("cannot read {}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|e| e == "json"))
+                .collect();
+            if v.is_empty() {
+                bail!("{}: no .json file in the directory", p.display());
+            }
+            v.sort();
+            files.extend(v);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn is_lab(v: &Value) -> bool {
+    v.get("headers").is_some() && v.get("rows").is_some()
+}
+
+/// Runs `warpscope report`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let html = if args.from.is_empty() {
+        let (Some(file), Some(grid), Some(block)) = (&args.file, &args.grid, &args.block) else {
+            bail!("give a kernel file with --grid and --block, or --from FILE");
+        };
+        let results = pipeline::analyse(&Inputs {
+            file: file.clone(),
+            kernel: args.kernel.clone(),
+            grid: grid.clone(),
+            block: block.clone(),
+            dyn_smem: args.dyn_smem,
+            args: args.args.clone(),
+            blocks: args.blocks,
+            arch: args.arch.clone(),
+            sass: args.sass.clone(),
+            ptx_widths: args.ptx_widths,
+            source: args.source.clone(),
+        })?;
+        if let Some(p) = &args.save_json {
+            std::fs::write(p, serde_json::to_string_pretty(&results)?)
+                .with_context(|| format!("cannot write {}", p.display()))?;
+        }
+        let doc = pipeline::kernel_report(&results, &file.display().to_string())?;
+        doc.to_html()?
+    } else {
+        let files = expand(&args.from)?;
+        let values: Vec<(PathBuf, Value)> = files
+            .into_iter()
+            .map(|f| read_json(&f).map(|v| (f, v)))
+            .collect::<anyhow::Result<_>>()?;
+        let labs = values.iter().filter(|(_, v)| is_lab(v)).count();
+        if labs == values.len() {
+            let mut results = Vec::new();
+            for (f, v) in values {
+                let r: LabResult = serde_json::from_value(v)
+                    .with_context(|| format!("{}: not a `warpscope lab` result", f.display()))?;
+                results.push(r);
+            }
+            lab_html("warpscope lab results", &results)?
+        } else if labs == 0 && values.len() == 1 {
+            let (f, v) = values.into_iter().next().context("no input")?;
+            let results = pipeline::load_kernel_results(v);
+            pipeline::kernel_report(&results, &f.display().to_string())?.to_html()?
+        } else {
+            bail!(
+                "--from takes lab results (any number) or one kernel analysis, not a mix or several analyses"
+            );
+        }
+    };
+    std::fs::write(&args.output, html).with_context(|| format!("cannot write {}", args.output.display()))?;
+    eprintln!("wrote {}", args.output.display());
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,298 @@
+//! Output shared by every command: the `--format table|json|csv|markdown` choice, writers for each
+//! format, the colour policy (colour only on a terminal, never with `--no-color` or `NO_COLOR`), and
+//! progress bars on stderr that hide themselves when stderr is not a terminal.
+//!
+//! A command turns its result into one or more [`Tabular`]s for the table, CSV and Markdown formats
+//! and serialises the result struct itself for JSON (the JSON schema *is* the result struct; see
+//! docs/json-schema.md). CSV column names are Nsight Compute metric names where one exists.
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Write};
+
+use comfy_table::{Cell, Color, ContentArrangement, Table};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+/// Output format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Tables for people (width-aware, coloured on a terminal).
+    #[default]
+    Table,
+    /// One JSON document: the result struct (docs/json-schema.md).
+    Json,
+    /// Comma-separated values, one header line; column names are ncu metric names where one exists.
+    Csv,
+    /// GitHub-flavoured Markdown tables.
+    Markdown,
+}
+
+/// The flags every command takes for its output.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// No colour, even on a terminal (the `NO_COLOR` environment variable does the same).
+    #[arg(long)]
+    pub no_color: bool,
+}
+
+/// Whether to colour: never with `--no-color`, never when `NO_COLOR` is set to anything non-empty
+/// (no-color.org), otherwise only when the output is a terminal.
+pub fn use_color(no_color_flag: bool, no_color_env: Option<OsString>, is_terminal: bool) -> bool {
+    !no_color_flag && no_color_env.is_none_or(|v| v.is_empty()) && is_terminal
+}
+
+impl OutputArgs {
+    /// The colour decision for stdout in this process.
+    pub fn color(&self) -> bool {
+        use_color(
+            self.no_color,
+            std::env::var_os("NO_COLOR"),
+            std::io::stdout().is_terminal(),
+        )
+    }
+}
+
+/// How a value reads: the table colours it on a terminal.
+#[allow(dead_code)] // Good/Warn/Bad: for the commands still to be converted (check, analyze, lab).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tone {
+    /// Plain.
+    #[default]
+    Plain,
+    /// Good (green).
+    Good,
+    /// Worth a look (yellow).
+    Warn,
+    /// Bad (red).
+    Bad,
+}
+
+/// One column: its title in tables and Markdown, its name in CSV.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// Title for people.
+    pub title: String,
+    /// CSV header (an ncu metric name where one exists, else snake_case).
+    pub csv: String,
+}
+
+impl Column {
+    /// A column titled `title`, called `csv` in CSV.
+    pub fn new(title: impl Into<String>, csv: impl Into<String>) -> Column {
+        Column {
+            title: title.into(),
+            csv: csv.into(),
+        }
+    }
+}
+
+/// A table of results, ready for the table, CSV and Markdown writers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tabular {
+    /// Caption (printed above the table and as a Markdown heading; not in CSV).
+    pub title: String,
+    /// Columns.
+    pub columns: Vec<Column>,
+    /// Rows of (text, tone).
+    pub rows: Vec<Vec<(String, Tone)>>,
+}
+
+impl Tabular {
+    /// An empty table with these columns.
+    pub fn new(title: impl Into<String>, columns: Vec<Column>) -> Tabular {
+        Tabular {
+            title: title.into(),
+            columns,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row of plain cells.
+    pub fn row<S: ToString>(&mut self, cells: impl IntoIterator<Item = S>) {
+        self.rows
+            .push(cells.into_iter().map(|c| (c.to_string(), Tone::Plain)).collect());
+    }
+
+    /// Adds a row of cells with tones.
+    #[allow(dead_code)] // for the commands still to be converted
+    pub fn toned_row(&mut self, cells: Vec<(String, Tone)>) {
+        self.rows.push(cells);
+    }
+}
+
+/// Quotes a CSV field when it needs it (RFC 4180).
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Writes `t` as CSV: one header line of CSV names, then the rows.
+pub fn write_csv(out: &mut dyn Write, t: &Tabular) -> std::io::Result<()> {
+    let header: Vec<String> = t.columns.iter().map(|c| csv_field(&c.csv)).collect();
+    writeln!(out, "{}", header.join(","))?;
+    for r in &t.rows {
+        let cells: Vec<String> = r.iter().map(|c| csv_field(&c.0)).collect();
+        writeln!(out, "{}", cells.join(","))?;
+    }
+    Ok(())
+}
+
+fn md_cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', "<br>")
+}
+
+/// Writes `t` as a Markdown table, under a `###` heading when it has a title.
+pub fn write_markdown(out: &mut dyn Write, t: &Tabular) -> std::io::Result<()> {
+    if !t.title.is_empty() {
+        writeln!(out, "### {}\n", md_cell(&t.title))?;
+    }
+    let titles: Vec<String> = t.columns.iter().map(|c| md_cell(&c.title)).collect();
+    writeln!(out, "| {} |", titles.join(" | "))?;
+    writeln!(out, "|{}", "---|".repeat(t.columns.len()))?;
+    for r in &t.rows {
+        let cells: Vec<String> = r.iter().map(|c| md_cell(&c.0)).collect();
+        writeln!(out, "| {} |", cells.join(" | "))?;
+    }
+    Ok(())
+}
+
+/// The comfy-table of `t`: fits the terminal width when stdout is a terminal; coloured when `color`.
+pub fn comfy(t: &Tabular, color: bool) -> Table {
+    let mut table = Table::new();
+    table.set_content_arrangement(ContentArrangement::Dynamic);
+    if color {
+        table.enforce_styling();
+    } else {
+        table.force_no_tty();
+    }
+    table.set_header(t.columns.iter().map(|c| c.title.clone()));
+    for r in &t.rows {
+        table.add_row(r.iter().map(|(text, tone)| {
+            let cell = Cell::new(text);
+            match tone {
+                Tone::Plain => cell,
+                Tone::Good => cell.fg(Color::Green),
+                Tone::Warn => cell.fg(Color::Yellow),
+                Tone::Bad => cell.fg(Color::Red),
+            }
+        }));
+    }
+    table
+}
+
+/// Writes `t` as a table for people, under its title.
+pub fn write_table(out: &mut dyn Write, t: &Tabular, color: bool) -> std::io::Result<()> {
+    if !t.title.is_empty() {
+        writeln!(out, "{}", t.title)?;
+    }
+    writeln!(out, "{}", comfy(t, color))
+}
+
+/// Writes a result in `format`: `value` serialised for JSON, else `tables` one after another
+/// (CSV: tables separated by a blank line, each with its own header).
+pub fn emit<T: Serialize>(
+    out: &mut dyn Write,
+    format: Format,
+    color: bool,
+    value: &T,
+    tables: &[Tabular],
+) -> anyhow::Result<()> {
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, value)?;
+            writeln!(out)?;
+        }
+        Format::Csv | Format::Markdown | Format::Table => {
+            for (i, t) in tables.iter().enumerate() {
+                if i > 0 {
+                    writeln!(out)?;
+                }
+                match format {
+                    Format::Csv => write_csv(out, t)?,
+                    Format::Markdown => write_markdown(out, t)?,
+                    _ => write_table(out, t, color)?,
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A progress bar on stderr for `len` steps, hidden when stderr is not a terminal.
+pub fn progress_bar(len: u64, prefix: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    bar.set_style(
+        ProgressStyle::with_template("{prefix:>12} [{bar:30}] {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_prefix(prefix.to_string());
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Tabular {
+        let mut t = Tabular::new(
+            "per line",
+            vec![
+                Column::new("line", "line"),
+                Column::new(
+                    "wavefronts",
+                    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                ),
+            ],
+        );
+        t.row(["k.cu:12", "1024"]);
+        t.toned_row(vec![("a,\"b\"|c".into(), Tone::Bad), ("1".into(), Tone::Plain)]);
+        t
+    }
+
+    #[test]
+    fn color_policy() {
+        assert!(use_color(false, None, true));
+        assert!(!use_color(false, None, false), "not a terminal");
+        assert!(!use_color(true, None, true), "--no-color");
+        assert!(!use_color(false, Some("1".into()), true), "NO_COLOR=1");
+        assert!(use_color(false, Some("".into()), true), "empty NO_COLOR is unset");
+    }
+
+    #[test]
+    fn csv_quotes_and_uses_metric_names() {
+        let mut out = Vec::new();
+        write_csv(&mut out, &sample()).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "line,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\nk.cu:12,1024\n\"a,\"\"b\"\"|c\",1\n"
+        );
+    }
+
+    #[test]
+    fn markdown_escapes_pipes() {
+        let mut out = Vec::new();
+        write_markdown(&mut out, &sample()).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "### per line\n\n| line | wavefronts |\n|---|---|\n| k.cu:12 | 1024 |\n| a,\"b\"\\|c | 1 |\n"
+        );
+    }
+
+    #[test]
+    fn table_is_plain_without_color_and_red_with() {
+        let plain = comfy(&sample(), false).to_string();
+        assert!(!plain.contains('\u{1b}'), "{plain}");
+        assert!(plain.contains("k.cu:12"));
+        let coloured = comfy(&sample(), true).to_string();
+        assert!(coloured.contains("\u{1b}["), "{coloured}");
+    }
+}
