@@ -251,7 +251,7 @@ struct Agg {
 #[derive(Clone, Debug, Default)]
 struct BarrierUse {
     /// Barrier instructions that completed at least one release.
-    released: BTreeSet<u32>,
+    released: BTreeMap<u32, u64>,
     /// Barrier instructions some conflicting pair needs, with one such pair `(first pc, second pc)`.
     needed: BTreeMap<u32, (u32, u32)>,
     /// For barriers that also separate pairs another barrier separates: `(first, second, other)`.
@@ -656,7 +656,7 @@ impl HazardSink {
         self.release_pc.push(pc);
         self.run_start.push(start);
         self.epoch += 1;
-        self.barriers.released.insert(pc);
+        *self.barriers.released.entry(pc).or_insert(0) += 1;
         let arrivals = std::mem::take(&mut self.arrivals);
         let block = self.block;
         let mut arrived = vec![false; self.exited.len()];
@@ -808,7 +808,8 @@ pub struct Finding {
     pub pcs: Vec<u32>,
     /// One line of explanation.
     pub message: String,
-    /// How many times it happened (byte accesses for races and reads, barrier executions, ...).
+    /// How many times it happened: byte accesses for races and reads, faulting blocks, barrier
+    /// releases (redundant barriers: of the first unrolled copy reported), ...
     pub count: u64,
     /// One occurrence.
     pub example: Example,
@@ -837,7 +838,9 @@ impl HazardReport {
                 }
             }
         }
-        self.barriers.released.extend(sink.barriers.released);
+        for (pc, n) in sink.barriers.released {
+            *self.barriers.released.entry(pc).or_insert(0) += n;
+        }
         for (pc, pair) in sink.barriers.needed {
             self.barriers.needed.entry(pc).or_insert(pair);
         }
@@ -850,12 +853,10 @@ impl HazardReport {
     /// `EmuFault`: `what` says which access and allocation.
     pub fn push_out_of_bounds(&mut self, block: u32, thread: u32, pc: u32, address: u64, what: String) {
         self.external += 1;
-        self.found.insert(
-            Key::External {
-                pc,
-                seq: self.external,
-            },
-            Agg {
+        self.found
+            .entry(Key::External { pc, seq: 0 })
+            .and_modify(|a| a.count += 1)
+            .or_insert(Agg {
                 count: 1,
                 example: Example {
                     block,
@@ -863,8 +864,7 @@ impl HazardReport {
                     address: Some(address),
                 },
                 note: what,
-            },
-        );
+            });
     }
 
     /// Takes a fault of the emulator that is a finding: out-of-bounds and misaligned accesses become
@@ -888,14 +888,13 @@ impl HazardReport {
             }
             FaultKind::DivergentBarrier => {
                 self.external += 1;
-                self.found.insert(
-                    Key::DivergentFault { pc: f.pc, seq: self.external },
+                self.found.entry(Key::DivergentFault { pc: f.pc, seq: 0 }).and_modify(|a| a.count += 1).or_insert(
                     Agg {
                         count: 1,
                         example: Example { block: f.block, threads: vec![thread], address: None },
                         note: format!(
-                            "the block could not complete it (warp {} arrived with part of its live lanes, or other warps can never arrive); the emulator stopped block {}",
-                            f.warp, f.block
+                            "the block could not complete it (warp {} arrived with part of its live lanes, or other warps can never arrive); the emulator stops such a block",
+                            f.warp
                         ),
                     },
                 );
@@ -910,7 +909,7 @@ impl HazardReport {
     pub fn redundant_barriers(&self) -> Vec<u32> {
         self.barriers
             .released
-            .iter()
+            .keys()
             .copied()
             .filter(|p| !self.barriers.needed.contains_key(p))
             .collect()
@@ -929,6 +928,20 @@ impl HazardReport {
         };
         let mut out = Vec::new();
         for (key, agg) in &self.found {
+            // The emulator's fault and this checker's own view of one event are one finding.
+            match *key {
+                Key::External { pc, .. }
+                    if self.found.contains_key(&Key::OobShared { pc, outside: true }) =>
+                {
+                    continue;
+                }
+                Key::Divergent { pc, what: 1 | 3 }
+                    if self.found.contains_key(&Key::DivergentFault { pc, seq: 0 }) =>
+                {
+                    continue;
+                }
+                _ => {}
+            }
             let ex = &agg.example;
             let (kind, severity, pcs, message) = match *key {
                 Key::Race {
@@ -1083,7 +1096,7 @@ impl HazardReport {
                     "barrier at {} is removable: {why} (shared memory, this launch; ordering of global memory is not checked)",
                     l.label
                 ),
-                count: 0,
+                count: self.barriers.released.get(&pc).copied().unwrap_or(0),
                 example: Example { block: 0, threads: Vec::new(), address: None },
             });
         }
@@ -1125,7 +1138,7 @@ impl HazardConfig {
                 .shared
                 .iter()
                 .find(|v| v.dynamic)
-                .map_or_else(|| "dynamic shared memory".to_string(), |v| v.name.clone());
+                .map_or_else(|| "dynamic shared memory".to_string(), |v| display_name(&v.name));
             regions.push(SharedRegion {
                 name,
                 offset: kernel.dyn_smem_base,
@@ -1138,6 +1151,25 @@ impl HazardConfig {
             regions,
         }
     }
+}
+
+/// `function::variable` for the mangled name of a function-local static (`_ZZ15race_raw_nosyncE1s`,
+/// how nvcc names a `__shared__` array declared in a kernel); other names unchanged.
+pub fn display_name(mangled: &str) -> String {
+    fn take(s: &str) -> Option<(&str, &str)> {
+        let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let n: usize = s[..digits].parse().ok()?;
+        let rest = &s[digits..];
+        (rest.len() >= n).then(|| (&rest[..n], &rest[n..]))
+    }
+    let parse = || -> Option<String> {
+        let rest = mangled.strip_prefix("_ZZ")?;
+        let (func, rest) = take(rest)?;
+        let rest = &rest[rest.find('E')? + 1..];
+        let (var, _) = take(rest)?;
+        Some(format!("{func}::{var}"))
+    };
+    parse().unwrap_or_else(|| mangled.to_string())
 }
 
 impl warpscope_emu::Sink for HazardSink {

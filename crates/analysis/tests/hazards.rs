@@ -418,3 +418,12 @@ fn bounded_shadow_agrees_with_brute_force_on_whether_a_race_exists() {
         assert_eq!(shadow, brute, "case {case}: {trace:#?} {f:#?}");
     }
 }
+
+#[test]
+fn local_static_names_are_shown_as_function_and_variable() {
+    use warpscope_analysis::hazards::display_name;
+    assert_eq!(display_name("_ZZ15race_raw_nosyncE1s"), "race_raw_nosync::s");
+    assert_eq!(display_name("_ZZ4kernPfE4tile"), "kern::tile");
+    assert_eq!(display_name("s_data"), "s_data");
+    assert_eq!(display_name("_ZZ99x"), "_ZZ99x");
+}
