@@ -427,3 +427,39 @@ fn local_static_names_are_shown_as_function_and_variable() {
     assert_eq!(display_name("s_data"), "s_data");
     assert_eq!(display_name("_ZZ99x"), "_ZZ99x");
 }
+
+#[test]
+fn warps_released_together_from_different_barriers_is_an_error() {
+    let cfg = config(64, &[("s", 0, 256)]);
+    let mut b = HazardSink::new(Arc::clone(&cfg), 0);
+    b.barrier(0, 3, FULL, true);
+    b.barrier(1, 6, FULL, true);
+    b.barrier_release(6);
+    b.warp_exit(0);
+    b.warp_exit(1);
+    let f = findings(vec![b], &cfg);
+    let div: Vec<_> = kinds(&f)
+        .into_iter()
+        .filter(|k| k.0 == FindingKind::DivergentBarrier)
+        .collect();
+    assert_eq!(
+        div,
+        vec![
+            (FindingKind::DivergentBarrier, Severity::Error, vec![3]),
+            (FindingKind::DivergentBarrier, Severity::Error, vec![6])
+        ],
+        "{f:#?}"
+    );
+    assert!(f.iter().any(|f| f.message.contains("other barrier(s) [6]")));
+}
+
+#[test]
+fn shadow_is_dropped_when_the_last_warp_exits_and_late_events_are_ignored() {
+    let cfg = config(32, &[("s", 0, 128)]);
+    let mut b = HazardSink::new(Arc::clone(&cfg), 0);
+    b.shared_access(0, 0, W, 4, FULL, &addrs(|l| 4 * l));
+    b.warp_exit(0);
+    // After the block finished nothing more is recorded (no uninitialised read from a fresh shadow).
+    b.shared_access(0, 1, R, 4, FULL, &addrs(|l| 4 * l));
+    assert!(findings(vec![b], &cfg).is_empty());
+}
