@@ -9,6 +9,7 @@ mod exit;
 mod launch;
 mod output;
 mod pipeline;
+mod predict;
 
 use std::process::ExitCode;
 

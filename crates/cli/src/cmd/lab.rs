@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use comfy_table::Table;
 use indicatif::{ProgressBar, ProgressStyle};
-use warpscope_gpu::lab::{self, ExperimentReport, GroundTruth, Lab, LabConfig, Progress};
+use warpscope_gpu::lab::{self, ExperimentReport, Lab, LabConfig, Progress};
 
 use super::device::gpu_error;
 
@@ -110,7 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let progress = Bar(bar);
-    let predictor = GroundTruth;
+    let predictor = crate::predict::LabPredictor::for_lab(&lab, args.nvrtc.as_deref());
     let mut failed = Vec::new();
     let mut reports = Vec::new();
     for name in names {
