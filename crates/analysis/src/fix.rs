@@ -860,6 +860,7 @@ pub fn search(
     i: usize,
     target: &Target,
     occupancy_of: &dyn Fn(u32) -> Option<u32>,
+    declared_row: Option<u32>,
 ) -> Result<Vec<(Transform, Cost)>, FixError> {
     let unit = max_widths(trace, arrays)[i];
     let base_smem = total_shared(arrays, &[]);
@@ -876,6 +877,11 @@ pub fn search(
             _ => 0,
         };
         let kind = u32::from(matches!(t, Transform::Swizzle { .. }));
+        // A padding of the declared row is a one-token source change; prefer it.
+        let off_row = match t {
+            Transform::Pad { row_bytes, .. } => u32::from(declared_row.is_some_and(|r| r != row_bytes)),
+            Transform::Swizzle { .. } => 0,
+        };
         let complexity = match t {
             Transform::Pad { row_bytes, pad_bytes } => (pad_bytes, row_bytes),
             Transform::Swizzle {
@@ -892,7 +898,11 @@ pub fn search(
             .filter(|&(j, _)| j != i)
             .map(|(_, c)| c.wavefronts)
             .sum();
-        scored.push(((cost.wavefronts + others, loss, kind, smem, complexity), t, cost));
+        scored.push((
+            (cost.wavefronts + others, loss, kind, off_row, smem, complexity),
+            t,
+            cost,
+        ));
     }
     scored.sort_by(|a, b| a.0.cmp(&b.0));
     let mut out: Vec<(Transform, Cost)> = Vec::new();
@@ -937,7 +947,8 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
         if !conflicts {
             continue;
         }
-        let found = search(trace, arrays, i, target, &blocks)?;
+        let declared_row = cfg.source.as_deref().and_then(|s| declared_row_bytes(s, &a.name));
+        let found = search(trace, arrays, i, target, &blocks, declared_row)?;
         if found.is_empty() {
             notes.push(format!("{}: no valid padding or swizzle for this array", a.name));
             continue;
@@ -1124,6 +1135,46 @@ fn find_ident(s: &str, name: &str) -> Option<usize> {
     None
 }
 
+/// Value of a simple constant expression of the source: integers and `#define`d names (an
+/// `#ifndef`-guarded default counts) joined by `+` and `*` (no parentheses, no minus).
+fn eval_expr(source: &str, expr: &str, depth: u32) -> Option<i64> {
+    if depth > 8 {
+        return None;
+    }
+    let term = |t: &str| -> Option<i64> {
+        let t = t.trim();
+        if let Ok(v) = t.parse::<i64>() {
+            return Some(v);
+        }
+        let def = source.lines().find_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some("#define") && w.next() == Some(t)).then(|| w.collect::<Vec<_>>().join(" "))
+        })?;
+        eval_expr(source, &def, depth + 1)
+    };
+    let mut total = 0i64;
+    for part in expr.split('+') {
+        let mut prod = 1i64;
+        for f in part.split('*') {
+            prod = prod.checked_mul(term(f)?)?;
+        }
+        total = total.checked_add(prod)?;
+    }
+    Some(total)
+}
+
+/// Bytes per row of a declared static array of two or more dimensions: the last dimension times
+/// the element size.
+pub fn declared_row_bytes(source: &str, name: &str) -> Option<u32> {
+    let d = find_decl(source, name)?;
+    if d.dims.len() < 2 {
+        return None;
+    }
+    let elem = elem_bytes_of(&d.ty)?;
+    let n = u32::try_from(eval_expr(source, d.dims.last()?, 0)?).ok()?;
+    n.checked_mul(elem)
+}
+
 /// Element size of the declared type of `name`, when the source declares it with a known type.
 pub fn declared_elem_bytes(source: &str, name: &str) -> Option<u32> {
     elem_bytes_of(&find_decl(source, name)?.ty)
@@ -1158,11 +1209,7 @@ pub fn source_edit(source: &str, a: &ArrayInfo, t: &Transform, elem: u32) -> Sou
                 }
                 let (s, e) = d.last_dim?;
                 // Only when the declared row is the padded row.
-                let n = a.size / elem;
-                let outer = n / row;
-                let _ = outer;
-                let last: Option<u32> = d.dims.last()?.parse().ok();
-                if last.is_some_and(|v| v != row) {
+                if declared_row_bytes(source, &a.name)? != row_bytes {
                     return None;
                 }
                 Some(format!(
@@ -1205,7 +1252,7 @@ pub fn source_edit(source: &str, a: &ArrayInfo, t: &Transform, elem: u32) -> Sou
                 name = a.name
             );
             let two_d = decl.as_ref().and_then(|d| {
-                let row: u32 = d.dims.last()?.parse().ok()?;
+                let row = u32::try_from(eval_expr(source, d.dims.last()?, 0)?).ok()?;
                 (d.dims.len() == 2 && row.is_power_of_two() && row.trailing_zeros() == src).then(|| {
                     let sh = if m == 0 { String::new() } else { format!(" << {m}") };
                     format!(
@@ -1269,7 +1316,8 @@ pub struct WhatIf {
     pub rows: Vec<WhatIfRow>,
     /// The best change per (array, target), `None` when the array does not conflict there.
     pub best: Vec<(String, String, Option<String>)>,
-    /// Changes that are not enough on some target.
+    /// Padding by one word (along a row some target's best change pads) where it is enough on some
+    /// targets but not on others: which access still conflicts there.
     pub remarks: Vec<Remark>,
 }
 
@@ -1291,6 +1339,7 @@ pub fn what_if(trace: &Trace, arrays: &[ArrayInfo], targets: &[Target]) -> Resul
             continue;
         }
         let mut layouts: Vec<Transform> = Vec::new();
+        let mut one_word: Vec<Transform> = Vec::new();
         // Padding by one word along the row the first conflicting target suggests.
         let mut best_here = Vec::new();
         for (k, t) in targets.iter().enumerate() {
@@ -1299,7 +1348,7 @@ pub fn what_if(trace: &Trace, arrays: &[ArrayInfo], targets: &[Target]) -> Resul
                 best_here.push(None);
                 continue;
             }
-            let found = search(trace, arrays, i, t, &|_| None)?;
+            let found = search(trace, arrays, i, t, &|_| None, None)?;
             let b = found.first().map(|x| x.0);
             best.push((a.name.clone(), columns[k].clone(), b.map(|x| x.describe())));
             best_here.push(b);
@@ -1310,6 +1359,7 @@ pub fn what_if(trace: &Trace, arrays: &[ArrayInfo], targets: &[Target]) -> Resul
                 };
                 if one.valid_for(a.size, widths[i]) && !layouts.contains(&one) {
                     layouts.insert(0, one);
+                    one_word.push(one);
                 }
             }
             if let Some(b) = b
@@ -1340,7 +1390,8 @@ pub fn what_if(trace: &Trace, arrays: &[ArrayInfo], targets: &[Target]) -> Resul
             });
             evs_by_layout.push((*l, evs));
         }
-        for (l, evs) in &evs_by_layout {
+        // The seed's remark: padding by one word along a row is enough on some targets but not all.
+        for (l, evs) in evs_by_layout.iter().filter(|(l, _)| one_word.contains(l)) {
             let enough: Vec<String> = evs
                 .iter()
                 .enumerate()

@@ -38,6 +38,8 @@ enum Command {
     Index(cmd::index::Args),
     /// Emulate a kernel on the CPU and report shared-memory wavefronts per line and instruction.
     Analyze(cmd::analyze::Args),
+    /// Suggest padding or XOR swizzles that remove shared-memory bank conflicts, proven on the launch.
+    Fix(cmd::fix::Args),
     /// Find races, divergent and redundant barriers, uninitialised and out-of-bounds accesses.
     Check(cmd::check::Args),
     /// Run the seed experiments' kernels (bundled) and print what they show, with no GPU.
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Latency(args) => cmd::latency::run(args),
         Command::Index(args) => cmd::index::run(args),
         Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Fix(args) => cmd::fix::run(args),
         Command::Check(args) => cmd::check::run(args),
         Command::Tour(args) => cmd::tour::run(args),
         Command::Lab(args) => cmd::lab::run(args),

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod bank;
 pub mod check;
 pub mod device;
+pub mod fix;
 pub mod index;
 pub mod lab;
 pub mod latency;
