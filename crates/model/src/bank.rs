@@ -273,7 +273,8 @@ pub fn wavefronts(arch: &Arch, config: &Config, req: &Request) -> Result<Counts,
     let plan = plan(arch, config, req);
     let mut counts = Counts::default();
     let banks = plan.facts.banks;
-    let bb = plan.facts.bank_bytes;
+    let bb_shift = plan.facts.bank_bytes.trailing_zeros();
+    let bank_mask = banks - 1; // 16 or 32 banks
     let n = plan.words_per_lane;
     let mut lane0 = 0;
     while lane0 < 32 {
@@ -285,30 +286,35 @@ pub fn wavefronts(arch: &Arch, config: &Config, req: &Request) -> Result<Counts,
             };
         if phase_mask != 0 {
             let wf = if plan.facts.multicast {
-                // Distinct first-word keys of the phase's lanes; aligned accesses make the words of
-                // two distinct keys disjoint, so each key adds one word to each of its n banks.
-                let mut keys = [0u32; 32];
-                let mut k = 0;
+                // Distinct first-word keys of the phase's lanes (a 64-slot open-addressing set, its
+                // occupancy in one u64); aligned accesses make the words of two distinct keys
+                // disjoint, so each new key adds one word to each of its n banks.
+                let mut table = [0u32; 64];
+                let mut used = 0u64;
+                let mut per_bank = [0u8; 32];
+                let mut distinct = 0u32;
                 let mut m = phase_mask;
                 while m != 0 {
                     let l = m.trailing_zeros();
                     m &= m - 1;
-                    keys[k] = conflict_key(&plan, req.addrs[(lane0 + l) as usize] / bb);
-                    k += 1;
-                }
-                let keys = &mut keys[..k];
-                keys.sort_unstable();
-                let mut per_bank = [0u8; 32];
-                let mut distinct = 0u32;
-                let mut prev = None;
-                for &key in keys.iter() {
-                    if prev == Some(key) {
-                        continue;
-                    }
-                    prev = Some(key);
-                    distinct += 1;
-                    for j in 0..n {
-                        per_bank[((key + j) % banks) as usize] += 1;
+                    let key = conflict_key(&plan, req.addrs[(lane0 + l) as usize] >> bb_shift);
+                    let mut h = (key.wrapping_mul(0x9E37_79B1) >> 26) as usize;
+                    let new = loop {
+                        if used >> h & 1 == 0 {
+                            used |= 1 << h;
+                            table[h] = key;
+                            break true;
+                        }
+                        if table[h] == key {
+                            break false;
+                        }
+                        h = (h + 1) & 63;
+                    };
+                    if new {
+                        distinct += 1;
+                        for j in 0..n {
+                            per_bank[((key + j) & bank_mask) as usize] += 1;
+                        }
                     }
                 }
                 counts.ideal += (distinct * n).div_ceil(banks);
