@@ -284,7 +284,7 @@ pub fn render_timeline_svg(title: &str, segments: &[Segment], width: u32) -> Res
     let end = segments.iter().map(|s| s.end_ms).fold(0.0f64, f64::max).max(1e-3);
     let mut svg = String::new();
     {
-        let height = 110 + 26 * streams as u32;
+        let height = 150 + 30 * streams as u32;
         let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let mut ctx = ChartBuilder::on(&root)
