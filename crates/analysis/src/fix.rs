@@ -800,8 +800,10 @@ pub struct AdviseConfig {
     pub target: Target,
     /// Threads per block.
     pub threads: u32,
-    /// Registers per thread from ptxas, when known; otherwise 32 is assumed and said.
+    /// Registers per thread, when known (from ptxas or the user); otherwise 32 is assumed and said.
     pub registers: Option<u32>,
+    /// Where `registers` comes from (`ptxas`, `--registers`...).
+    pub registers_from: String,
     /// The `.cu` source text, for source edits.
     pub source: Option<String>,
 }
@@ -920,7 +922,7 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
     let target = &cfg.target;
     let mut notes = Vec::new();
     let (registers, registers_from) = match cfg.registers {
-        Some(r) => (r, "ptxas".to_string()),
+        Some(r) => (r, cfg.registers_from.clone()),
         None => {
             notes.push(format!(
                 "registers per thread unknown (no ptxas): occupancy assumes {ASSUMED_REGISTERS}"

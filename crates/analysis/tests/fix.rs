@@ -13,7 +13,6 @@ use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Tra
 use warpscope_analysis::launchspec::{parse_args, parse_dims};
 use warpscope_analysis::reconcile::{Reconciliation, machine_accesses};
 use warpscope_emu::{Launch, Limits};
-use warpscope_model::arch::Arch;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -86,6 +85,7 @@ fn advise(c: &Case, target: &str) -> Advice {
         target: Target::parse(target).unwrap(),
         threads: c.threads,
         registers: Some(32),
+        registers_from: "test".into(),
         source: Some(c.source.clone()),
     };
     fix::advise(&c.trace, &c.arrays, &cfg).unwrap_or_else(|e| panic!("{}: {e}", c.name))
@@ -272,23 +272,45 @@ fn float4_tiles_get_a_padding_and_a_swizzle_alternative() {
 
 #[test]
 fn what_if_shows_where_one_word_of_padding_is_not_enough() {
+    // Seed 000's remark: padding int tile[32][32] by one int fixes the column read on 4-byte banks,
+    // but not always in Kepler's 8-byte mode.
     let targets = Target::parse_list("sm_20,sm_35,sm_35:8B,sm_90").unwrap();
-    let c = case("rectRowCol");
+    let c = case("sqRowCol");
     let w = fix::what_if(&c.trace, &c.arrays, &targets).unwrap();
     assert_eq!(w.columns, vec!["sm_20", "sm_35", "sm_35:8B", "sm_90"]);
-    let one = w
-        .rows
+    let one_word = Transform::Pad {
+        row_bytes: 128,
+        pad_bytes: 4,
+    };
+    let row = w.rows.iter().find(|r| r.transform == Some(one_word)).unwrap();
+    let cells: Vec<(u64, u64)> = row.cells.iter().map(|c| (c.wavefronts, c.ideal)).collect();
+    assert_eq!(cells, vec![(64, 64), (64, 64), (80, 64), (64, 64)]);
+    // Which access: the column load `tile[threadIdx.x][threadIdx.y]` (line 13): the warps with an odd
+    // threadIdx.y put lanes 0 and 31 on one 8-byte bank (words 0 and 512): 48 wavefronts, not 32.
+    let r = w
+        .remarks
         .iter()
-        .find(|r| {
-            r.transform
-                == Some(Transform::Pad {
-                    row_bytes: 128,
-                    pad_bytes: 4,
-                })
-        })
-        .unwrap();
-    // The seed's remark on the rectangular tile: one int of padding leaves a 2-way conflict on the
-    // load on 4-byte banks, as on the H100.
-    assert!(one.cells[3].wavefronts > one.cells[3].ideal);
-    let _ = Arch::parse("sm_35").unwrap();
+        .find(|r| r.target == "sm_35:8B")
+        .expect("a Kepler remark");
+    assert_eq!(r.layout, one_word.describe());
+    assert_eq!(r.enough_on, vec!["sm_20", "sm_35", "sm_90"]);
+    assert_eq!((r.cost.wavefronts, r.cost.ideal), (48, 32));
+    let ptx = std::fs::read_to_string(repo().join("crates/cli/fixtures/seeds/sqRowCol.ptx")).unwrap();
+    let program = warpscope_ptx::compile(&ptx).unwrap();
+    let info = program.inst_info(r.pc);
+    assert!(info.text.contains("ld.shared"), "{}", info.text);
+    assert_eq!(info.loc.map(|l| l.line), Some(13));
+    // The fix there: 8 bytes per 256-byte row (two tile rows), ideal in 8-byte mode.
+    let fix_there = Transform::Pad {
+        row_bytes: 256,
+        pad_bytes: 8,
+    };
+    assert_eq!(r.fix_there.as_deref(), Some(fix_there.describe().as_str()));
+    let row = w.rows.iter().find(|r| r.transform == Some(fix_there)).unwrap();
+    assert_eq!((row.cells[2].wavefronts, row.cells[2].ideal), (64, 64));
+    // On the rectangular tile one int is not enough even on 4-byte banks (the seed's IPAD 2).
+    let c = case("rectRowCol");
+    let w = fix::what_if(&c.trace, &c.arrays, &targets).unwrap();
+    let row = w.rows.iter().find(|r| r.transform == Some(one_word)).unwrap();
+    assert!(row.cells[3].wavefronts > row.cells[3].ideal);
 }

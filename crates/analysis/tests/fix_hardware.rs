@@ -158,6 +158,7 @@ fn suggested_changes_measure_as_predicted_and_keep_results() {
                 target: Target::parse("sm_90").unwrap(),
                 threads: l.launch.block.iter().product(),
                 registers: None,
+                registers_from: "test".into(),
                 source: Some(source),
             };
             let advice = fix::advise(&trace, &arrays, &cfg).unwrap();

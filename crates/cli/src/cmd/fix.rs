@@ -163,13 +163,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let trace = fix::record(&program, &kernel, &launch, &Limits::default(), Arc::new(recon))?;
     let k = program.kernel(&kernel).context("kernel")?;
     let arrays = fix::arrays(k, launch.dyn_smem);
-    let registers = args
-        .registers
-        .or_else(|| ptxas_registers(ptx_path, &kernel, target.arch.cc()));
+    let (registers, registers_from) = match args.registers {
+        Some(r) => (Some(r), "--registers".to_string()),
+        None => (
+            ptxas_registers(ptx_path, &kernel, target.arch.cc()),
+            "ptxas".to_string(),
+        ),
+    };
     let cfg = AdviseConfig {
         target,
         threads: launch.block.iter().product(),
         registers,
+        registers_from,
         source: source.as_ref().map(|s| s.1.clone()),
     };
     let advice = fix::advise(&trace, &arrays, &cfg)?;
