@@ -723,8 +723,9 @@ impl HazardSink {
         self.finished = true;
         self.shadow = Vec::new();
         let block = self.block;
-        for w in 0..self.pending_lanes.len() {
-            for (pc, missing) in std::mem::take(&mut self.pending_lanes[w]) {
+        let pending = std::mem::take(&mut self.pending_lanes);
+        for (w, list) in pending.into_iter().enumerate() {
+            for (pc, missing) in list {
                 let tid = w as u32 * 32 + missing.trailing_zeros();
                 self.note(
                     Key::Divergent { pc, what: 3 },
@@ -1100,7 +1101,7 @@ impl HazardReport {
                 example: Example { block: 0, threads: Vec::new(), address: None },
             });
         }
-        out.sort_by(|a, b| (a.severity, a.line, a.kind, &a.pcs).cmp(&(b.severity, b.line, b.kind, &b.pcs)));
+        out.sort_by_key(|f| (f.severity, f.line, f.kind, f.pcs.clone()));
         out
     }
 
