@@ -38,6 +38,20 @@ fn alu_loop(b: divan::Bencher) {
         .bench(|| run(&p, "alu", &l, &Limits::default(), |_| ()).unwrap());
 }
 
+/// The ALU loop on one thread: thread-instructions per second per core.
+#[divan::bench(sample_count = 5)]
+fn alu_loop_one_core(b: divan::Bencher) {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let p = warpscope_ptx::compile(ALU).unwrap();
+    let l = Launch::new([2, 1, 1], [256, 1, 1], vec![Arg::Buffer(vec![0; 2 * 256 * 4])]);
+    let ti = run(&p, "alu", &l, &Limits::default(), |_| ())
+        .unwrap()
+        .counters
+        .thread_insts;
+    b.counter(divan::counter::ItemsCount::new(ti))
+        .bench(|| pool.install(|| run(&p, "alu", &l, &Limits::default(), |_| ()).unwrap()));
+}
+
 #[divan::bench(sample_count = 3)]
 fn matmul_512(b: divan::Bencher) {
     let p = program("kernels.ptx");

@@ -40,6 +40,27 @@ fn f64v(v: u64) -> f64 {
     f64::from_bits(v)
 }
 
+/// f32 result bits with NaN made canonical (`0x7fffffff`, as the GPU returns for arithmetic),
+/// so results do not depend on which NaN operand the host CPU propagates.
+#[inline(always)]
+pub fn canon32(x: f32) -> u64 {
+    if x.is_nan() {
+        0x7fff_ffff
+    } else {
+        x.to_bits() as u64
+    }
+}
+
+/// f64 result bits with NaN made canonical (`0x7fffffffffffffff`).
+#[inline(always)]
+pub fn canon64(x: f64) -> u64 {
+    if x.is_nan() {
+        0x7fff_ffff_ffff_ffff
+    } else {
+        x.to_bits()
+    }
+}
+
 fn bits(ty: Ty) -> u32 {
     ty.bytes() * 8
 }
@@ -48,7 +69,7 @@ fn bits(ty: Ty) -> u32 {
 pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
     if ty == Ty::F32 {
         let (x, y) = (f32v(a), f32v(b));
-        return f32b(match op {
+        return canon32(match op {
             BinOp::Add => x + y,
             BinOp::Sub => x - y,
             BinOp::MulLo | BinOp::MulWide | BinOp::MulHi | BinOp::Mul24Lo => x * y,
@@ -63,7 +84,7 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
     }
     if ty == Ty::F64 {
         let (x, y) = (f64v(a), f64v(b));
-        return (match op {
+        return canon64(match op {
             BinOp::Add => x + y,
             BinOp::Sub => x - y,
             BinOp::MulLo | BinOp::MulWide | BinOp::MulHi | BinOp::Mul24Lo => x * y,
@@ -73,8 +94,7 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
             BinOp::CopySign => y.copysign(x),
             BinOp::AddSat | BinOp::SubSat => x,
             _ => return a,
-        })
-        .to_bits();
+        });
     }
     let n = bits(ty);
     let s = ty.signed();
@@ -197,7 +217,8 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     if ty.float() {
         let x = if ty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
         let r = match op {
-            UnOp::Mov => return a,
+            // a value of a narrow type lives zero-extended (the executor always truncated)
+            UnOp::Mov => return trunc(ty, a),
             UnOp::Neg => -x,
             UnOp::Abs => x.abs(),
             UnOp::Rcp => 1.0 / x,
@@ -260,9 +281,9 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
     match op {
         TernOp::Fma => {
             if ty == Ty::F32 {
-                f32b(f32v(a).mul_add(f32v(b), f32v(c)))
+                canon32(f32v(a).mul_add(f32v(b), f32v(c)))
             } else {
-                f64v(a).mul_add(f64v(b), f64v(c)).to_bits()
+                canon64(f64v(a).mul_add(f64v(b), f64v(c)))
             }
         }
         TernOp::MadLo => trunc(ty, bin(BinOp::MulLo, ty, a, b).wrapping_add(trunc(ty, c))),

@@ -34,9 +34,12 @@
 pub mod arith;
 pub mod event;
 mod exec;
+mod fast;
 pub mod mem;
+pub mod remap;
 
 pub use event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MemEvent, Sink, Space};
+pub use remap::SharedRemap;
 pub use warpscope_ptx::{InstInfo, Kernel, Program, SharedVar, SrcLoc};
 
 use rayon::prelude::*;
@@ -60,7 +63,7 @@ pub enum Arg {
     F64(f64),
 }
 
-/// A launch configuration.
+/// A launch configuration. `Launch::default()` is one block of one thread with no arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Launch {
     /// Grid dimensions in blocks.
@@ -73,6 +76,15 @@ pub struct Launch {
     pub args: Vec<Arg>,
     /// Run only these linear block ids (sampling); `None` runs the whole grid.
     pub blocks: Option<Vec<u32>>,
+    /// Shared-memory layout changes (empty: the kernel's own layout). Shared accesses are moved
+    /// to the changed layout; events report the moved addresses; results are unchanged.
+    pub remap: Vec<SharedRemap>,
+}
+
+impl Default for Launch {
+    fn default() -> Launch {
+        Launch::new([1, 1, 1], [1, 1, 1], Vec::new())
+    }
 }
 
 impl Launch {
@@ -84,6 +96,7 @@ impl Launch {
             dyn_smem: 0,
             args,
             blocks: None,
+            remap: Vec::new(),
         }
     }
 }
@@ -200,6 +213,12 @@ pub enum EmuError {
     /// A resource limit would be exceeded.
     #[error("limit exceeded: {0}")]
     Limit(String),
+    /// The program is malformed (an instruction names a register the kernel does not have).
+    #[error("malformed program: {0}")]
+    BadProgram(String),
+    /// A shared-memory remap does not fit the kernel's layout.
+    #[error("bad shared-memory remap: {0}")]
+    BadRemap(String),
 }
 
 /// Counters of a run.
@@ -338,16 +357,31 @@ where
         params[p.offset as usize..(p.offset + size) as usize].copy_from_slice(&bytes);
     }
     let global = mem::Global::new(regions);
+    let xops = fast::decode(
+        &program.ops[k.entry as usize..k.end as usize],
+        k.entry,
+        k.n_rows,
+        k.n_preds,
+    )
+    .map_err(EmuError::BadProgram)?;
+    let smap = remap::SmemMap::new(&launch.remap, k, smem as u32).map_err(EmuError::BadRemap)?;
+    if smap.size as u64 > limits.max_shared_bytes as u64 && !launch.remap.is_empty() {
+        return Err(EmuError::Limit(format!(
+            "{} bytes of remapped shared memory per block (limit {})",
+            smap.size, limits.max_shared_bytes
+        )));
+    }
     let ctx = exec::Ctx {
         prog: program,
         kernel: k,
-        ops: &program.ops,
+        xops: &xops,
         global: &global,
         params: &params,
         grid: launch.grid,
         block: launch.block,
         smem_size: smem as u32,
         dyn_smem: launch.dyn_smem,
+        smap: &smap,
         limits,
     };
     let ids: Vec<u32> = match &launch.blocks {

@@ -75,11 +75,55 @@ impl Global {
         }
         let r = &self.regions[i - 1];
         let off = addr - r.base;
-        if off + w <= r.len {
+        if off.saturating_add(w) <= r.len {
             Some((r, off as usize))
         } else {
             None
         }
+    }
+
+    /// Index of the region holding `[addr, addr + w)`, trying `hint` first.
+    #[inline(always)]
+    fn region_hint(&self, hint: &mut usize, addr: u64, w: u64) -> Option<usize> {
+        if let Some(r) = self.regions.get(*hint)
+            && addr >= r.base
+            && (addr - r.base).saturating_add(w) <= r.len
+        {
+            return Some(*hint);
+        }
+        let i = self.regions.partition_point(|r| r.base <= addr);
+        let r = self.regions.get(i.checked_sub(1)?)?;
+        if (addr - r.base).saturating_add(w) <= r.len {
+            *hint = i - 1;
+            Some(i - 1)
+        } else {
+            None
+        }
+    }
+
+    /// [`Global::read`] that remembers the region in `hint` (consecutive lanes mostly hit the same).
+    #[inline(always)]
+    pub fn read_hint(&self, hint: &mut usize, addr: u64, w: u64) -> Option<u64> {
+        let r = &self.regions[self.region_hint(hint, addr, w)?];
+        let off = (addr - r.base) as usize;
+        let i = off / 4;
+        Some(match w {
+            4 => r.words[i].load(Relaxed) as u64,
+            8 => r.words[i].load(Relaxed) as u64 | (r.words[i + 1].load(Relaxed) as u64) << 32,
+            _ => return self.read(addr, w),
+        })
+    }
+
+    /// [`Global::write`] that remembers the region in `hint`.
+    #[inline(always)]
+    pub fn write_hint(&self, hint: &mut usize, addr: u64, w: u64, v: u64) -> Option<()> {
+        let r = &self.regions[self.region_hint(hint, addr, w)?];
+        let i = (addr - r.base) as usize / 4;
+        match w {
+            4 => r.words[i].store(v as u32, Relaxed),
+            _ => return self.write(addr, w, v),
+        }
+        Some(())
     }
 
     /// Reads `w` (1, 2, 4 or 8, naturally aligned) bytes.
@@ -146,22 +190,34 @@ impl Global {
     }
 }
 
-/// Reads `w` little-endian bytes from a plain byte memory.
+/// Reads `w` (1, 2, 4 or 8) little-endian bytes from a plain byte memory.
 #[inline(always)]
 pub fn read_bytes(m: &[u8], off: u64, w: u64) -> Option<u64> {
     let o = usize::try_from(off).ok()?;
-    let s = m.get(o..o.checked_add(w as usize)?)?;
-    let mut b = [0u8; 8];
-    b[..s.len()].copy_from_slice(s);
-    Some(u64::from_le_bytes(b))
+    Some(match w {
+        4 => u32::from_le_bytes(m.get(o..o.checked_add(4)?)?.try_into().ok()?) as u64,
+        8 => u64::from_le_bytes(m.get(o..o.checked_add(8)?)?.try_into().ok()?),
+        2 => u16::from_le_bytes(m.get(o..o.checked_add(2)?)?.try_into().ok()?) as u64,
+        1 => *m.get(o)? as u64,
+        _ => return None,
+    })
 }
 
-/// Writes `w` little-endian bytes into a plain byte memory.
+/// Writes `w` (1, 2, 4 or 8) little-endian bytes into a plain byte memory.
 #[inline(always)]
 pub fn write_bytes(m: &mut [u8], off: u64, w: u64, v: u64) -> Option<()> {
     let o = usize::try_from(off).ok()?;
-    let s = m.get_mut(o..o.checked_add(w as usize)?)?;
-    s.copy_from_slice(&v.to_le_bytes()[..w as usize]);
+    match w {
+        4 => m
+            .get_mut(o..o.checked_add(4)?)?
+            .copy_from_slice(&(v as u32).to_le_bytes()),
+        8 => m.get_mut(o..o.checked_add(8)?)?.copy_from_slice(&v.to_le_bytes()),
+        2 => m
+            .get_mut(o..o.checked_add(2)?)?
+            .copy_from_slice(&(v as u16).to_le_bytes()),
+        1 => *m.get_mut(o)? = v as u8,
+        _ => return None,
+    }
     Some(())
 }
 

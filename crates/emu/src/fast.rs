@@ -1,0 +1,903 @@
+//! Fast paths: whole-row kernels for the common ALU operations, chosen once per instruction when
+//! a kernel is decoded (see [`decode`]), so the hot loop dispatches once per warp instruction and
+//! runs a monomorphised 32-lane loop that works in place on the register rows (no copies).
+//!
+//! Every fast path has a reference in [`crate::arith`]; the tests of this module run both on the
+//! same inputs (random 64-bit values, including garbage above a narrow type's width, and edge
+//! values) and require identical bits.
+
+use warpscope_ptx::inst::*;
+
+use crate::arith::{canon32, canon64};
+
+#[cfg(test)]
+use crate::arith;
+
+/// One register row: one 64-bit value per lane.
+pub(crate) type Row = [u64; 32];
+/// All lanes active.
+pub(crate) const FULL: u32 = u32::MAX;
+
+/// `d = f(a)` on the lanes of `mask`.
+pub(crate) type Fn1 = fn(&mut [Row], R, R, u32);
+/// `d = f(a, b)` on the lanes of `mask`.
+pub(crate) type Fn2 = fn(&mut [Row], R, R, R, u32);
+/// `d = f(a, b, c)` on the lanes of `mask`.
+pub(crate) type Fn3 = fn(&mut [Row], R, R, R, R, u32);
+/// Lane mask of `f(a, b)` over all 32 lanes.
+pub(crate) type CmpFn = fn(&Row, &Row) -> u32;
+
+/// A decoded instruction: a fast row kernel, or the general instruction.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum X {
+    U1(Fn1, R, R),
+    U2(Fn2, R, R, R),
+    U3(Fn3, R, R, R, R),
+    /// `setp` without a combining predicate: `p = f(a, b)`, `q = !p`.
+    Setp(CmpFn, P, P, R, R),
+    Gen(Inst),
+}
+
+/// A decoded instruction with its guard.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct XOp {
+    pub x: X,
+    pub guard: PSrc,
+}
+
+/// Every register row index an instruction names (for validation), `NO_REG` excluded.
+fn rows_of(i: &Inst) -> Vec<R> {
+    let v: Vec<R> = match *i {
+        Inst::Un { d, a, .. } => vec![d, a],
+        Inst::Bin { d, a, b, .. } => vec![d, a, b],
+        Inst::Tern { d, a, b, c, .. } => vec![d, a, b, c],
+        Inst::Bfi {
+            d, a, b, pos, len, ..
+        } => vec![d, a, b, pos, len],
+        Inst::Selp { d, a, b, .. } => vec![d, a, b],
+        Inst::Setp { a, b, .. } => vec![a, b],
+        Inst::Set { d, a, b, .. } => vec![d, a, b],
+        Inst::PredOp { .. } | Inst::Bra { .. } | Inst::Exit | Inst::Trap | Inst::Nop => vec![],
+        Inst::PredToReg { d, .. } => vec![d],
+        Inst::RegToPred { a, .. } => vec![a],
+        Inst::Cvt { d, a, .. } => vec![d, a],
+        Inst::TestP { a, .. } => vec![a],
+        Inst::Ld { d, addr, vec, .. } => {
+            let mut v = d[..vec.min(4) as usize].to_vec();
+            v.push(addr);
+            v
+        }
+        Inst::St { a, addr, vec, .. } => {
+            let mut v = a[..vec.min(4) as usize].to_vec();
+            v.push(addr);
+            v
+        }
+        Inst::Atom { d, addr, b, c, .. } => vec![d, addr, b, c],
+        Inst::Cvta { d, a, .. } => vec![d, a],
+        Inst::Bar { id, count, .. } => vec![id, count],
+        Inst::Shfl { d, a, b, c, .. } => vec![d, a, b, c],
+        Inst::Vote { d, .. } => vec![d],
+        Inst::ActiveMask { d } | Inst::Clock { d } => vec![d],
+        Inst::Match { d, a, .. } => vec![d, a],
+        Inst::Pack2 { d, a, b, .. } => vec![d, a, b],
+        Inst::Unpack2 { d0, d1, a, .. } => vec![d0, d1, a],
+        Inst::Lop3 { d, a, b, c, .. } => vec![d, a, b, c],
+    };
+    v.into_iter().filter(|&r| r != NO_REG).collect()
+}
+
+/// Every predicate index an instruction names, `PRED_TRUE` excluded.
+fn preds_of(op: &Op) -> Vec<P> {
+    let mut v = vec![op.guard.idx];
+    match op.inst {
+        Inst::Selp { p, .. } | Inst::PredToReg { p, .. } => v.push(p.idx),
+        Inst::Setp { p, q, c, .. } => v.extend([p, q, c.idx]),
+        Inst::PredOp { d, a, b, .. } => v.extend([d, a.idx, b.idx]),
+        Inst::RegToPred { d, .. } => v.push(d),
+        Inst::TestP { p, .. } | Inst::Shfl { p, .. } | Inst::Match { p, .. } => v.push(p),
+        Inst::Vote { p, a, .. } => v.extend([p, a.idx]),
+        _ => {}
+    }
+    v.into_iter().filter(|&p| p != PRED_TRUE).collect()
+}
+
+/// Decodes a kernel's instructions, choosing fast paths. Checks that every register and predicate
+/// index is inside the kernel's rows (the invariant the row kernels rely on); the error names the
+/// offending pc.
+pub(crate) fn decode(ops: &[Op], first_pc: u32, n_rows: u32, n_preds: u32) -> Result<Vec<XOp>, String> {
+    ops.iter()
+        .enumerate()
+        .map(|(k, op)| {
+            if let Some(r) = rows_of(&op.inst).into_iter().find(|&r| r as u32 >= n_rows) {
+                return Err(format!(
+                    "pc {}: register row {r} outside the kernel's {n_rows} rows",
+                    first_pc + k as u32
+                ));
+            }
+            if let Some(p) = preds_of(op).into_iter().find(|&p| p as u32 >= n_preds) {
+                return Err(format!(
+                    "pc {}: predicate {p} outside the kernel's {n_preds} predicates",
+                    first_pc + k as u32
+                ));
+            }
+            let x = match op.inst {
+                Inst::Un { op: o, ty, d, a } => fast_un(o, ty).map(|f| X::U1(f, d, a)),
+                Inst::Bin { op: o, ty, d, a, b } => fast_bin(o, ty).map(|f| X::U2(f, d, a, b)),
+                Inst::Tern {
+                    op: o,
+                    ty,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => fast_tern(o, ty).map(|f| X::U3(f, d, a, b, c)),
+                Inst::Cvt {
+                    dty,
+                    sty,
+                    rnd,
+                    sat,
+                    d,
+                    a,
+                } => fast_cvt(dty, sty, rnd, sat).map(|f| X::U1(f, d, a)),
+                Inst::Setp {
+                    cmp,
+                    ty,
+                    p,
+                    q,
+                    a,
+                    b,
+                    bop: None,
+                    ..
+                } => fast_cmp(cmp, ty).map(|f| X::Setp(f, p, q, a, b)),
+                _ => None,
+            };
+            Ok(XOp {
+                x: x.unwrap_or(X::Gen(op.inst)),
+                guard: op.guard,
+            })
+        })
+        .collect()
+}
+
+// ----- in-place row loops -----
+
+/// `d = f(a)` in place on the lanes of `mask`. Panics only if an index is outside `regs`, which
+/// [`decode`] rules out.
+#[inline(always)]
+pub(crate) fn map1(regs: &mut [Row], d: R, a: R, mask: u32, f: impl Fn(u64) -> u64) {
+    let (d, a) = (d as usize, a as usize);
+    assert!(d < regs.len() && a < regs.len());
+    let p = regs.as_mut_ptr();
+    // SAFETY: both indices are in bounds (asserted above), so every pointer below stays inside
+    // `regs`, which we borrow mutably. Rows may alias (d == a): each lane (or group of four lanes)
+    // reads its sources before writing the same lanes of the destination, and lanes never read
+    // other lanes, so the result equals that of copying the sources first.
+    unsafe {
+        let pa = p.add(a) as *const [u64; 4];
+        let pd = p.add(d) as *mut [u64; 4];
+        if mask == FULL {
+            for c in 0..8 {
+                let x = *pa.add(c);
+                *pd.add(c) = [f(x[0]), f(x[1]), f(x[2]), f(x[3])];
+            }
+        } else {
+            let (pa, pd) = (pa as *const u64, pd as *mut u64);
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                *pd.add(l) = f(*pa.add(l));
+                m &= m - 1;
+            }
+        }
+    }
+}
+
+/// `d = f(a, b)` in place on the lanes of `mask` (see [`map1`]).
+#[inline(always)]
+pub(crate) fn map2(regs: &mut [Row], d: R, a: R, b: R, mask: u32, f: impl Fn(u64, u64) -> u64) {
+    let (d, a, b) = (d as usize, a as usize, b as usize);
+    assert!(d < regs.len() && a < regs.len() && b < regs.len());
+    let p = regs.as_mut_ptr();
+    // SAFETY: as in `map1`: indices asserted in bounds; aliasing rows are read before written,
+    // lane group by lane group.
+    unsafe {
+        let pa = p.add(a) as *const [u64; 4];
+        let pb = p.add(b) as *const [u64; 4];
+        let pd = p.add(d) as *mut [u64; 4];
+        if mask == FULL {
+            for c in 0..8 {
+                let (x, y) = (*pa.add(c), *pb.add(c));
+                *pd.add(c) = [f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2]), f(x[3], y[3])];
+            }
+        } else {
+            let (pa, pb, pd) = (pa as *const u64, pb as *const u64, pd as *mut u64);
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                *pd.add(l) = f(*pa.add(l), *pb.add(l));
+                m &= m - 1;
+            }
+        }
+    }
+}
+
+/// `d = f(a, b, c)` in place on the lanes of `mask` (see [`map1`]).
+#[inline(always)]
+pub(crate) fn map3(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32, f: impl Fn(u64, u64, u64) -> u64) {
+    let (d, a, b, c) = (d as usize, a as usize, b as usize, c as usize);
+    let n = regs.len();
+    assert!(d < n && a < n && b < n && c < n);
+    let p = regs.as_mut_ptr();
+    // SAFETY: as in `map1`.
+    unsafe {
+        let pa = p.add(a) as *const [u64; 4];
+        let pb = p.add(b) as *const [u64; 4];
+        let pc = p.add(c) as *const [u64; 4];
+        let pd = p.add(d) as *mut [u64; 4];
+        if mask == FULL {
+            for k in 0..8 {
+                let (x, y, z) = (*pa.add(k), *pb.add(k), *pc.add(k));
+                *pd.add(k) = [
+                    f(x[0], y[0], z[0]),
+                    f(x[1], y[1], z[1]),
+                    f(x[2], y[2], z[2]),
+                    f(x[3], y[3], z[3]),
+                ];
+            }
+        } else {
+            let (pa, pb, pc, pd) = (
+                pa as *const u64,
+                pb as *const u64,
+                pc as *const u64,
+                pd as *mut u64,
+            );
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                *pd.add(l) = f(*pa.add(l), *pb.add(l), *pc.add(l));
+                m &= m - 1;
+            }
+        }
+    }
+}
+
+/// Lane mask of `f(a[l], b[l])`.
+#[inline(always)]
+pub(crate) fn cmp_bits(a: &Row, b: &Row, f: impl Fn(u64, u64) -> bool) -> u32 {
+    let mut bits = 0u32;
+    for l in 0..32 {
+        bits |= (f(a[l], b[l]) as u32) << l;
+    }
+    bits
+}
+
+// ----- the fast kernels -----
+
+#[inline(always)]
+fn f32v(x: u64) -> f32 {
+    f32::from_bits(x as u32)
+}
+#[inline(always)]
+fn f32b(x: f32) -> u64 {
+    x.to_bits() as u64
+}
+#[inline(always)]
+fn f64v(x: u64) -> f64 {
+    f64::from_bits(x)
+}
+#[inline(always)]
+fn i32v(x: u64) -> i32 {
+    x as u32 as i32
+}
+
+macro_rules! k1 {
+    ($name:ident, |$x:ident| $e:expr) => {
+        fn $name(regs: &mut [Row], d: R, a: R, mask: u32) {
+            map1(regs, d, a, mask, |$x: u64| $e)
+        }
+    };
+}
+macro_rules! k2 {
+    ($name:ident, |$x:ident, $y:ident| $e:expr) => {
+        fn $name(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+            map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
+        }
+    };
+}
+macro_rules! k3 {
+    ($name:ident, |$x:ident, $y:ident, $z:ident| $e:expr) => {
+        fn $name(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+            map3(regs, d, a, b, c, mask, |$x: u64, $y: u64, $z: u64| $e)
+        }
+    };
+}
+macro_rules! kc {
+    ($name:ident, |$x:ident, $y:ident| $e:expr) => {
+        fn $name(a: &Row, b: &Row) -> u32 {
+            cmp_bits(a, b, |$x: u64, $y: u64| $e)
+        }
+    };
+}
+
+k1!(mov64, |x| x);
+k1!(mov32, |x| x & 0xffff_ffff);
+k1!(neg32, |x| (x as u32).wrapping_neg() as u64);
+k1!(not32, |x| !(x as u32) as u64);
+k1!(not64, |x| !x);
+k1!(negf32, |x| (x as u32 ^ 0x8000_0000) as u64);
+k1!(absf32, |x| (x as u32 & 0x7fff_ffff) as u64);
+k1!(sext32, |x| x as u32 as i32 as i64 as u64);
+k1!(f32_from_s32, |x| f32b(i32v(x) as f32));
+k1!(f32_from_u32, |x| f32b(x as u32 as f32));
+k1!(s32_from_f32_rzi, |x| f32v(x) as i32 as u32 as u64);
+k1!(u32_from_f32_rzi, |x| f32v(x) as u32 as u64);
+k1!(f64_from_f32, |x| (f32v(x) as f64).to_bits());
+k1!(f32_from_f64, |x| f32b(f64v(x) as f32));
+
+fn fast_un(op: UnOp, ty: Ty) -> Option<Fn1> {
+    use Ty::*;
+    Some(match (op, ty) {
+        (UnOp::Mov, U64 | S64 | F64) => mov64,
+        (UnOp::Mov, U32 | S32 | F32) => mov32,
+        (UnOp::Neg, U32 | S32) => neg32,
+        (UnOp::Not, U32 | S32) => not32,
+        (UnOp::Not, U64 | S64) => not64,
+        (UnOp::Neg, F32) => negf32,
+        (UnOp::Abs, F32) => absf32,
+        _ => return None,
+    })
+}
+
+k2!(add32, |x, y| (x as u32).wrapping_add(y as u32) as u64);
+k2!(sub32, |x, y| (x as u32).wrapping_sub(y as u32) as u64);
+k2!(mul32, |x, y| (x as u32).wrapping_mul(y as u32) as u64);
+k2!(add64, |x, y| x.wrapping_add(y));
+k2!(sub64, |x, y| x.wrapping_sub(y));
+k2!(mul64, |x, y| x.wrapping_mul(y));
+k2!(mulwide_u32, |x, y| (x as u32 as u64) * (y as u32 as u64));
+k2!(mulwide_s32, |x, y| (i32v(x) as i64 * i32v(y) as i64) as u64);
+k2!(and32, |x, y| (x & y) & 0xffff_ffff);
+k2!(or32, |x, y| (x | y) & 0xffff_ffff);
+k2!(xor32, |x, y| (x ^ y) & 0xffff_ffff);
+k2!(and64, |x, y| x & y);
+k2!(or64, |x, y| x | y);
+k2!(xor64, |x, y| x ^ y);
+k2!(shl32, |x, y| if (y as u32) < 32 {
+    ((x as u32) << (y as u32)) as u64
+} else {
+    0
+});
+k2!(shl64, |x, y| if (y as u32) < 64 { x << (y as u32) } else { 0 });
+k2!(shr_u32, |x, y| if (y as u32) < 32 {
+    ((x as u32) >> (y as u32)) as u64
+} else {
+    0
+});
+k2!(shr_s32, |x, y| (i32v(x) >> (y as u32).min(31)) as u32 as u64);
+k2!(shr_u64, |x, y| if (y as u32) < 64 { x >> (y as u32) } else { 0 });
+k2!(shr_s64, |x, y| ((x as i64) >> (y as u32).min(63)) as u64);
+k2!(min_s32, |x, y| i32v(x).min(i32v(y)) as u32 as u64);
+k2!(max_s32, |x, y| i32v(x).max(i32v(y)) as u32 as u64);
+k2!(min_u32, |x, y| (x as u32).min(y as u32) as u64);
+k2!(max_u32, |x, y| (x as u32).max(y as u32) as u64);
+k2!(addf32, |x, y| canon32(f32v(x) + f32v(y)));
+k2!(subf32, |x, y| canon32(f32v(x) - f32v(y)));
+k2!(mulf32, |x, y| canon32(f32v(x) * f32v(y)));
+k2!(divf32, |x, y| canon32(f32v(x) / f32v(y)));
+k2!(addf64, |x, y| canon64(f64v(x) + f64v(y)));
+k2!(subf64, |x, y| canon64(f64v(x) - f64v(y)));
+k2!(mulf64, |x, y| canon64(f64v(x) * f64v(y)));
+
+fn fast_bin(op: BinOp, ty: Ty) -> Option<Fn2> {
+    use BinOp::*;
+    use Ty::*;
+    Some(match (op, ty) {
+        (Add, U32 | S32) => add32,
+        (Sub, U32 | S32) => sub32,
+        (MulLo, U32 | S32) => mul32,
+        (Add, U64 | S64) => add64,
+        (Sub, U64 | S64) => sub64,
+        (MulLo, U64 | S64) => mul64,
+        (MulWide, U32) => mulwide_u32,
+        (MulWide, S32) => mulwide_s32,
+        (And, U32 | S32) => and32,
+        (Or, U32 | S32) => or32,
+        (Xor, U32 | S32) => xor32,
+        (And, U64 | S64) => and64,
+        (Or, U64 | S64) => or64,
+        (Xor, U64 | S64) => xor64,
+        (Shl, U32 | S32) => shl32,
+        (Shl, U64 | S64) => shl64,
+        (Shr, U32) => shr_u32,
+        (Shr, S32) => shr_s32,
+        (Shr, U64) => shr_u64,
+        (Shr, S64) => shr_s64,
+        (Min, S32) => min_s32,
+        (Max, S32) => max_s32,
+        (Min, U32) => min_u32,
+        (Max, U32) => max_u32,
+        (Add, F32) => addf32,
+        (Sub, F32) => subf32,
+        (MulLo, F32) => mulf32,
+        (Div, F32) => divf32,
+        (Add, F64) => addf64,
+        (Sub, F64) => subf64,
+        (MulLo, F64) => mulf64,
+        _ => return None,
+    })
+}
+
+k3!(
+    mad32,
+    |x, y, z| (x as u32).wrapping_mul(y as u32).wrapping_add(z as u32) as u64
+);
+k3!(mad64, |x, y, z| x.wrapping_mul(y).wrapping_add(z));
+k3!(madwide_u32, |x, y, z| ((x as u32 as u64) * (y as u32 as u64))
+    .wrapping_add(z));
+k3!(madwide_s32, |x, y, z| ((i32v(x) as i64 * i32v(y) as i64) as u64)
+    .wrapping_add(z));
+k3!(fmaf32_soft, |x, y, z| canon32(f32v(x).mul_add(f32v(y), f32v(z))));
+k3!(fmaf64_soft, |x, y, z| canon64(f64v(x).mul_add(f64v(y), f64v(z))));
+
+/// `fma.f32` with the hardware instruction.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn fmaf32_hw(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+    map3(regs, d, a, b, c, mask, |x, y, z| {
+        canon32(f32v(x).mul_add(f32v(y), f32v(z)))
+    })
+}
+
+/// `fma.f64` with the hardware instruction.
+///
+/// # Safety
+/// The CPU must support FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+unsafe fn fmaf64_hw(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+    map3(regs, d, a, b, c, mask, |x, y, z| {
+        canon64(f64v(x).mul_add(f64v(y), f64v(z)))
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+fn fmaf32(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU supports FMA (checked just above).
+        unsafe { fmaf32_hw(regs, d, a, b, c, mask) }
+    } else {
+        fmaf32_soft(regs, d, a, b, c, mask)
+    }
+}
+#[cfg(target_arch = "x86_64")]
+fn fmaf64(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+    if std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the CPU supports FMA (checked just above).
+        unsafe { fmaf64_hw(regs, d, a, b, c, mask) }
+    } else {
+        fmaf64_soft(regs, d, a, b, c, mask)
+    }
+}
+#[cfg(not(target_arch = "x86_64"))]
+use {fmaf32_soft as fmaf32, fmaf64_soft as fmaf64};
+
+fn fast_tern(op: TernOp, ty: Ty) -> Option<Fn3> {
+    use TernOp::*;
+    use Ty::*;
+    Some(match (op, ty) {
+        (MadLo, U32 | S32) => mad32,
+        (MadLo, U64 | S64) => mad64,
+        (MadWide, U32) => madwide_u32,
+        (MadWide, S32) => madwide_s32,
+        (Fma, F32) => fmaf32,
+        (Fma, F64) => fmaf64,
+        _ => return None,
+    })
+}
+
+fn fast_cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool) -> Option<Fn1> {
+    use Ty::*;
+    if sat {
+        return None;
+    }
+    let near = matches!(rnd, Rnd::Default | Rnd::Rn);
+    Some(match (dty, sty) {
+        (U64 | S64, U32) => mov32,
+        (U64 | S64, S32) => sext32,
+        (U32 | S32, U64 | S64) => mov32,
+        (F32, S32) if near => f32_from_s32,
+        (F32, U32) if near => f32_from_u32,
+        (S32, F32) if matches!(rnd, Rnd::Rzi | Rnd::Default) => s32_from_f32_rzi,
+        (U32, F32) if matches!(rnd, Rnd::Rzi | Rnd::Default) => u32_from_f32_rzi,
+        (F64, F32) if near => f64_from_f32,
+        (F32, F64) if near => f32_from_f64,
+        _ => return None,
+    })
+}
+
+kc!(eq32, |x, y| x as u32 == y as u32);
+kc!(ne32, |x, y| x as u32 != y as u32);
+kc!(lt_s32, |x, y| i32v(x) < i32v(y));
+kc!(le_s32, |x, y| i32v(x) <= i32v(y));
+kc!(gt_s32, |x, y| i32v(x) > i32v(y));
+kc!(ge_s32, |x, y| i32v(x) >= i32v(y));
+kc!(lt_u32, |x, y| (x as u32) < (y as u32));
+kc!(le_u32, |x, y| (x as u32) <= (y as u32));
+kc!(gt_u32, |x, y| (x as u32) > (y as u32));
+kc!(ge_u32, |x, y| (x as u32) >= (y as u32));
+kc!(eq64, |x, y| x == y);
+kc!(ne64, |x, y| x != y);
+kc!(lt_s64, |x, y| (x as i64) < (y as i64));
+kc!(le_s64, |x, y| (x as i64) <= (y as i64));
+kc!(gt_s64, |x, y| (x as i64) > (y as i64));
+kc!(ge_s64, |x, y| (x as i64) >= (y as i64));
+kc!(lt_u64, |x, y| x < y);
+kc!(le_u64, |x, y| x <= y);
+kc!(gt_u64, |x, y| x > y);
+kc!(ge_u64, |x, y| x >= y);
+kc!(eqf32, |x, y| f32v(x) == f32v(y));
+kc!(nef32, |x, y| {
+    let (a, b) = (f32v(x), f32v(y));
+    !a.is_nan() && !b.is_nan() && a != b
+});
+kc!(ltf32, |x, y| f32v(x) < f32v(y));
+kc!(lef32, |x, y| f32v(x) <= f32v(y));
+kc!(gtf32, |x, y| f32v(x) > f32v(y));
+kc!(gef32, |x, y| f32v(x) >= f32v(y));
+
+fn fast_cmp(c: Cmp, ty: Ty) -> Option<CmpFn> {
+    use Cmp::*;
+    use Ty::*;
+    Some(match (c, ty) {
+        (Eq, U32 | S32) => eq32,
+        (Ne, U32 | S32) => ne32,
+        (Lt, S32) => lt_s32,
+        (Le, S32) => le_s32,
+        (Gt, S32) => gt_s32,
+        (Ge, S32) => ge_s32,
+        (Lt | Lo, U32) | (Lo, S32) => lt_u32,
+        (Le | Ls, U32) | (Ls, S32) => le_u32,
+        (Gt | Hi, U32) | (Hi, S32) => gt_u32,
+        (Ge | Hs, U32) | (Hs, S32) => ge_u32,
+        (Eq, U64 | S64) => eq64,
+        (Ne, U64 | S64) => ne64,
+        (Lt, S64) => lt_s64,
+        (Le, S64) => le_s64,
+        (Gt, S64) => gt_s64,
+        (Ge, S64) => ge_s64,
+        (Lt | Lo, U64) | (Lo, S64) => lt_u64,
+        (Le | Ls, U64) | (Ls, S64) => le_u64,
+        (Gt | Hi, U64) | (Hi, S64) => gt_u64,
+        (Ge | Hs, U64) | (Hs, S64) => ge_u64,
+        (Eq, F32) => eqf32,
+        (Ne, F32) => nef32,
+        (Lt, F32) => ltf32,
+        (Le, F32) => lef32,
+        (Gt, F32) => gtf32,
+        (Ge, F32) => gef32,
+        _ => return None,
+    })
+}
+
+/// The reference of a decoded fast instruction, for the tests: the `arith` function it replaces.
+#[cfg(test)]
+fn reference(i: &Inst) -> Box<dyn Fn(u64, u64, u64) -> u64> {
+    match *i {
+        Inst::Un { op, ty, .. } => Box::new(move |a, _, _| arith::un(op, ty, a)),
+        Inst::Bin { op, ty, .. } => Box::new(move |a, b, _| arith::bin(op, ty, a, b)),
+        Inst::Tern { op, ty, .. } => Box::new(move |a, b, c| arith::tern(op, ty, a, b, c)),
+        Inst::Cvt {
+            dty, sty, rnd, sat, ..
+        } => Box::new(move |a, _, _| arith::cvt(dty, sty, rnd, sat, a)),
+        Inst::Setp { cmp, ty, .. } => Box::new(move |a, b, _| arith::cmp(cmp, ty, a, b) as u64),
+        _ => unreachable!("no fast path"),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::needless_range_loop, clippy::type_complexity)]
+mod tests {
+    use super::*;
+
+    const TYS: [Ty; 11] = [
+        Ty::U8,
+        Ty::U16,
+        Ty::U32,
+        Ty::U64,
+        Ty::S8,
+        Ty::S16,
+        Ty::S32,
+        Ty::S64,
+        Ty::F16,
+        Ty::F32,
+        Ty::F64,
+    ];
+
+    /// Edge values (integers, f32 and f64 bit patterns, garbage above 32 bits) and random ones.
+    fn values() -> Vec<u64> {
+        let f = |x: f32| x.to_bits() as u64;
+        let d = |x: f64| x.to_bits();
+        let mut v = vec![
+            0,
+            1,
+            2,
+            7,
+            31,
+            32,
+            33,
+            63,
+            64,
+            65,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            0x1_0000_0000,
+            u64::MAX,
+            1 << 63,
+            i64::MAX as u64,
+            f(1.0),
+            f(-1.0),
+            f(0.5),
+            f(-0.0),
+            f(3.75),
+            f(-2.5e9),
+            f(1.0e10),
+            f(16_777_217.0),
+            f(f32::NAN),
+            f(-f32::NAN),
+            f(f32::INFINITY),
+            f(f32::NEG_INFINITY),
+            f(f32::MAX),
+            f(f32::MIN_POSITIVE),
+            1, // smallest f32 subnormal
+            d(1.0),
+            d(-2.5),
+            d(f64::NAN),
+            d(f64::INFINITY),
+            d(-0.0),
+            d(1e300),
+            d(9_007_199_254_740_993.0),
+        ];
+        let n = v.len();
+        for i in 0..n {
+            v.push(v[i] | 0xdead_beef_0000_0000); // garbage above a 32-bit value
+        }
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            v.push(x);
+            v.push(x & 0xffff_ffff);
+        }
+        v
+    }
+
+    /// Runs `fast` on rows built from the value triples and compares every lane with `reference`,
+    /// with a full mask, a partial mask (untouched lanes keep their value) and the destination
+    /// aliasing the first source.
+    fn check(
+        name: &str,
+        arity: usize,
+        fast: &dyn Fn(&mut [Row], R, R, R, R, u32),
+        reference: &dyn Fn(u64, u64, u64) -> u64,
+    ) {
+        let vals = values();
+        let n = vals.len();
+        let mut triples = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                triples.push((vals[i], vals[j], vals[(i * 7 + j * 3) % n]));
+            }
+        }
+        if arity == 1 {
+            triples.truncate(n);
+            for (k, t) in triples.iter_mut().enumerate() {
+                t.0 = vals[k];
+            }
+        }
+        for chunk in triples.chunks(32) {
+            for (mask, alias) in [(FULL, false), (0x5a5a_c3c3, false), (FULL, true)] {
+                let mut regs = vec![[0u64; 32]; 4];
+                for (l, &(a, b, c)) in chunk.iter().enumerate() {
+                    regs[0][l] = a;
+                    regs[1][l] = b;
+                    regs[2][l] = c;
+                    regs[3][l] = 0x1234_5678;
+                }
+                let before = regs.clone();
+                let d = if alias { 0 } else { 3 };
+                fast(&mut regs, d, 0, 1, 2, mask);
+                for l in 0..chunk.len() {
+                    let (a, b, c) = (before[0][l], before[1][l], before[2][l]);
+                    let want = if mask >> l & 1 != 0 {
+                        reference(a, b, c)
+                    } else {
+                        before[d as usize][l]
+                    };
+                    assert_eq!(
+                        regs[d as usize][l], want,
+                        "{name}: lane {l}, inputs {a:#x} {b:#x} {c:#x}, mask {mask:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_fast_path_matches_the_reference() {
+        let mut checked = 0;
+        use BinOp::*;
+        use UnOp::*;
+        let unops = [
+            Mov, Neg, Abs, Not, Cnot, Popc, Clz, Brev, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Bfind,
+        ];
+        let binops = [
+            Add, AddSat, Sub, SubSat, MulLo, MulHi, MulWide, Div, Rem, Min, Max, And, Or, Xor, Shl, Shr,
+            CopySign, Mul24Lo,
+        ];
+        let ternops = [
+            TernOp::MadLo,
+            TernOp::MadHi,
+            TernOp::MadWide,
+            TernOp::Fma,
+            TernOp::Bfe,
+            TernOp::Sad,
+            TernOp::Prmt,
+            TernOp::Slct,
+            TernOp::Mad24Lo,
+        ];
+        let cmps = [
+            Cmp::Eq,
+            Cmp::Ne,
+            Cmp::Lt,
+            Cmp::Le,
+            Cmp::Gt,
+            Cmp::Ge,
+            Cmp::Lo,
+            Cmp::Ls,
+            Cmp::Hi,
+            Cmp::Hs,
+            Cmp::Equ,
+            Cmp::Neu,
+            Cmp::Ltu,
+            Cmp::Leu,
+            Cmp::Gtu,
+            Cmp::Geu,
+            Cmp::Num,
+            Cmp::Nan,
+        ];
+        let rnds = [
+            Rnd::Default,
+            Rnd::Rn,
+            Rnd::Rz,
+            Rnd::Rm,
+            Rnd::Rp,
+            Rnd::Rni,
+            Rnd::Rzi,
+            Rnd::Rmi,
+            Rnd::Rpi,
+        ];
+        for ty in TYS {
+            for op in unops {
+                if let Some(f) = fast_un(op, ty) {
+                    let i = Inst::Un { op, ty, d: 0, a: 0 };
+                    check(
+                        &format!("{op:?}.{ty:?}"),
+                        1,
+                        &|r, d, a, _, _, m| f(r, d, a, m),
+                        &*reference(&i),
+                    );
+                    checked += 1;
+                }
+            }
+            for op in binops {
+                if let Some(f) = fast_bin(op, ty) {
+                    let i = Inst::Bin {
+                        op,
+                        ty,
+                        d: 0,
+                        a: 0,
+                        b: 0,
+                    };
+                    check(
+                        &format!("{op:?}.{ty:?}"),
+                        2,
+                        &|r, d, a, b, _, m| f(r, d, a, b, m),
+                        &*reference(&i),
+                    );
+                    checked += 1;
+                }
+            }
+            for op in ternops {
+                if let Some(f) = fast_tern(op, ty) {
+                    let i = Inst::Tern {
+                        op,
+                        ty,
+                        d: 0,
+                        a: 0,
+                        b: 0,
+                        c: 0,
+                    };
+                    check(
+                        &format!("{op:?}.{ty:?}"),
+                        3,
+                        &|r, d, a, b, c, m| f(r, d, a, b, c, m),
+                        &*reference(&i),
+                    );
+                    checked += 1;
+                }
+            }
+            for cmp in cmps {
+                if let Some(f) = fast_cmp(cmp, ty) {
+                    let i = Inst::Setp {
+                        cmp,
+                        ty,
+                        p: 0,
+                        q: 0,
+                        a: 0,
+                        b: 0,
+                        bop: None,
+                        c: PSrc::TRUE,
+                    };
+                    // the predicate bits as a 0/1 row
+                    let fast = |r: &mut [Row], d: R, a: R, b: R, _c: R, m: u32| {
+                        let bits = f(&r[a as usize], &r[b as usize]);
+                        for l in 0..32 {
+                            if m >> l & 1 != 0 {
+                                r[d as usize][l] = (bits >> l & 1) as u64;
+                            }
+                        }
+                    };
+                    check(&format!("setp.{cmp:?}.{ty:?}"), 2, &fast, &*reference(&i));
+                    checked += 1;
+                }
+            }
+            for sty in TYS {
+                for rnd in rnds {
+                    for sat in [false, true] {
+                        if let Some(f) = fast_cvt(ty, sty, rnd, sat) {
+                            let i = Inst::Cvt {
+                                dty: ty,
+                                sty,
+                                rnd,
+                                sat,
+                                d: 0,
+                                a: 0,
+                            };
+                            check(
+                                &format!("cvt.{rnd:?}.{ty:?}.{sty:?}"),
+                                1,
+                                &|r, d, a, _, _, m| f(r, d, a, m),
+                                &*reference(&i),
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // every fast path listed in this module is covered (counted by hand: update with the tables)
+        assert!(checked >= 100, "only {checked} fast paths checked");
+        eprintln!("{checked} fast paths checked against arith");
+    }
+
+    #[test]
+    fn decode_rejects_rows_outside_the_kernel() {
+        let op = Op {
+            inst: Inst::Bin {
+                op: BinOp::Add,
+                ty: Ty::U32,
+                d: 5,
+                a: 0,
+                b: 1,
+            },
+            guard: PSrc::TRUE,
+        };
+        assert!(decode(&[op], 7, 5, 0).unwrap_err().contains("pc 7"));
+        assert!(matches!(decode(&[op], 0, 6, 0).unwrap()[0].x, X::U2(..)));
+    }
+}
