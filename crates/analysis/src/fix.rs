@@ -568,10 +568,10 @@ pub fn evaluate(
             (0..u32::from(acc.width / acc.ptx_width))
                 .map(|k| {
                     let mut part = [None; 32];
-                    for l in 0..32 {
+                    for (l, slot) in part.iter_mut().enumerate() {
                         if acc.mask >> l & 1 == 1 {
                             let a = acc.addrs[l] + k * u32::from(acc.ptx_width);
-                            part[l] = Some(match array_of(arrays, a) {
+                            *slot = Some(match array_of(arrays, a) {
                                 Some(i) => {
                                     let rel = a - arrays[i].offset;
                                     let rel =
@@ -906,7 +906,7 @@ pub fn search(
             cost,
         ));
     }
-    scored.sort_by(|a, b| a.0.cmp(&b.0));
+    scored.sort_by_key(|x| x.0);
     let mut out: Vec<(Transform, Cost)> = Vec::new();
     for (_, t, c) in scored {
         if !out.iter().any(|(o, _)| o.kind() == t.kind()) {
