@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use warpscope_analysis::launchspec::{parse_arg, parse_dims};
 use warpscope_emu::{Arg, Launch, Program};
 
@@ -51,7 +51,7 @@ fn dims(s: &str) -> Result<[u32; 3], String> {
 
 /// Reads and compiles a PTX file; errors name the file, line and reason.
 pub fn compile_file(path: &Path) -> anyhow::Result<Program> {
-    let source = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let source = crate::limits::read_source(path)?;
     let program = warpscope_ptx::compile(&source).map_err(|errs| {
         let lines: Vec<String> = errs.iter().map(|e| format!("{}:{e}", path.display())).collect();
         anyhow::anyhow!("{}", lines.join("\n"))
@@ -62,6 +62,7 @@ pub fn compile_file(path: &Path) -> anyhow::Result<Program> {
 impl LaunchArgs {
     /// Validates the flags, compiles the PTX and builds the launch.
     pub fn prepare(&self) -> anyhow::Result<Prepared> {
+        crate::limits::check_launch_flags(&self.args, self.grid, self.block)?;
         let args: Vec<Arg> = self
             .args
             .iter()

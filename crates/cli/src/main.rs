@@ -10,6 +10,7 @@ mod launch;
 mod output;
 mod pipeline;
 mod predict;
+mod limits;
 
 use std::process::ExitCode;
 

@@ -491,6 +491,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let arch = Arch::parse(&args.arch)?;
     let grid = parse_dims(&args.grid).context("--grid")?;
     let block = parse_dims(&args.block).context("--block")?;
+    crate::limits::check_arg_specs(&args.args)?;
     let kargs = args
         .args
         .iter()
@@ -501,8 +502,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.blocks == Some(0) {
         bail!("--blocks must be at least 1");
     }
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    crate::limits::check_grid(grid, block, args.blocks.map(u64::from))?;
+    let text = crate::limits::read_source(&args.file)?;
     let is_cu = args.file.extension().is_some_and(|e| e == "cu");
     let (ptx, cubin, compiled_by) = if is_cu {
         let (p, c, how) = compile_cu(&text, &args.file, arch, args.nvrtc.as_deref())?;
@@ -518,8 +519,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "widths are PTX-level (--ptx-widths)".to_string(),
         )
     } else if let Some(path) = &args.sass {
-        let sass =
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let sass = crate::limits::read_source(path)?;
         (
             reconcile_from_sass(&program, &kernel, &sass)?,
             format!("machine code from {}", path.display()),
@@ -543,8 +543,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut launch = Launch::new(grid, block, kargs);
     launch.dyn_smem = args.dyn_smem;
     launch.blocks = args.blocks.map(|n| sample_blocks(n, total));
+    let blocks_run = launch.blocks.as_ref().map_or(total, |b| b.len() as u64);
     let limits = Limits {
-        max_warp_insts_per_block: args.max_instructions,
+        max_warp_insts_per_block: crate::limits::per_block_insts(args.max_instructions, blocks_run),
         ..Limits::default()
     };
     let run = banks::run(&program, &kernel, &launch, &limits, arch, Arc::new(recon.clone()))?;

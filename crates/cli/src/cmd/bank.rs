@@ -12,7 +12,7 @@
 //! the exit status is 2 at the end.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, BufWriter, Read, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow, bail};
@@ -222,6 +222,7 @@ struct TraceLine {
 }
 
 fn run_trace(path: &str, base: Config) -> anyhow::Result<ExitCode> {
+    crate::limits::check_trace_file(path)?;
     let input: Box<dyn BufRead> = if path == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -236,9 +237,11 @@ fn run_trace(path: &str, base: Config) -> anyhow::Result<ExitCode> {
     let mut n = 0usize;
     loop {
         line_buf.clear();
-        let read = reader
+        let read = (&mut reader)
+            .take(crate::limits::MAX_TRACE_LINE_BYTES + 1)
             .read_line(&mut line_buf)
             .with_context(|| format!("{path}: read error"))?;
+        crate::limits::check_trace_line(read, n + 1).with_context(|| path.to_string())?;
         if read == 0 {
             break;
         }
@@ -268,7 +271,8 @@ fn run_trace(path: &str, base: Config) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn trace_one(
+/// One trace line to its counts (the per-line reader; fuzzed by fuzz/fuzz_targets/bank_trace.rs).
+pub fn trace_one(
     text: &str,
     base: Config,
     cached: &mut Option<(String, &'static Arch)>,

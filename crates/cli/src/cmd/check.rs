@@ -12,7 +12,7 @@ use serde::Serialize;
 use warpscope_analysis::hazards::{
     Finding, HazardConfig, HazardReport, HazardSink, Loc, SHADOW_BYTES_PER_SHARED_BYTE, Severity,
 };
-use warpscope_emu::{Limits, Program};
+use warpscope_emu::Program;
 
 use crate::exit;
 use crate::launch::LaunchArgs;
@@ -99,7 +99,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let kernel = program.kernel(&prepared.kernel).context("kernel vanished")?;
     let launch = &prepared.launch;
     let cfg = Arc::new(HazardConfig::for_kernel(kernel, launch.block, launch.dyn_smem));
-    let res = warpscope_emu::run(program, &prepared.kernel, launch, &Limits::default(), |b| {
+    let limits = crate::limits::emu_limits(launch, 1 << 28);
+    let res = warpscope_emu::run(program, &prepared.kernel, launch, &limits, |b| {
         HazardSink::new(Arc::clone(&cfg), b)
     })
     .with_context(|| {
