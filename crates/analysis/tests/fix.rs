@@ -314,3 +314,64 @@ fn what_if_shows_where_one_word_of_padding_is_not_enough() {
     let row = w.rows.iter().find(|r| r.transform == Some(one_word)).unwrap();
     assert!(row.cells[3].wavefronts > row.cells[3].ideal);
 }
+
+/// Suggestions never change results: every suggestion for every suite kernel, applied through the
+/// emulator's shared-layout remap, gives the same output buffers as the original layout.
+#[test]
+fn suggestions_keep_the_emulated_outputs() {
+    use warpscope_emu::SharedRemap;
+    let mut checked = 0;
+    for row in manifest() {
+        let c = load(&row);
+        let a = advise(&c, "sm_90");
+        if a.suggestions.is_empty() {
+            continue;
+        }
+        let fixtures = repo().join("crates/cli/fixtures").join(&row["suite"]);
+        let ptx = std::fs::read_to_string(fixtures.join(format!("{}.ptx", row["name"]))).unwrap();
+        let program = warpscope_ptx::compile(&ptx).unwrap();
+        let mut launch = Launch::new(
+            parse_dims(&row["grid"]).unwrap(),
+            parse_dims(&row["block"]).unwrap(),
+            parse_args(&row["args"]).unwrap(),
+        );
+        launch.dyn_smem = row["dyn_smem"].parse().unwrap();
+        let k = &row["kernel"];
+        let base = warpscope_emu::run(&program, k, &launch, &Limits::default(), |_| ()).unwrap();
+        assert!(base.faults.is_empty());
+        for s in &a.suggestions {
+            let arr = c.arrays.iter().find(|x| x.name == s.array).unwrap();
+            let (base_off, len) = (arr.offset, arr.size);
+            let remap = match s.transform {
+                Transform::Pad { row_bytes, pad_bytes } => SharedRemap::Pad {
+                    base: base_off,
+                    len,
+                    row_bytes,
+                    pad_bytes,
+                },
+                Transform::Swizzle {
+                    bits,
+                    base_shift,
+                    shift,
+                } => SharedRemap::Swizzle {
+                    base: base_off,
+                    len,
+                    bits: bits as u8,
+                    base_shift: base_shift as u8,
+                    shift: shift as u8,
+                },
+            };
+            let mut l = launch.clone();
+            l.remap = vec![remap];
+            let res = warpscope_emu::run(&program, k, &l, &Limits::default(), |_| ()).unwrap();
+            assert!(res.faults.is_empty(), "{k} {:?}: {:?}", s.transform, res.faults);
+            assert_eq!(
+                res.buffers, base.buffers,
+                "{k}: {:?} changes the outputs",
+                s.transform
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 28, "{checked} suggestions checked");
+}
