@@ -28,7 +28,8 @@
 //! Per block, per shared byte: the last writer (and a second atomic writer), up to two readers of the current epoch, each as
 //! (thread, epoch, `__syncwarp` count, instruction) — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one
 //! instruction index per barrier release. The shadow is allocated at the first shared access and dropped
-//! when the block's last warp exits, so only blocks in flight hold it; findings are aggregated per
+//! when the block's last warp exits, with the other per-warp state, so only blocks in flight hold it
+//! (a finished block keeps its findings and barrier use); findings are aggregated per
 //! instruction (pair), with one example each.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -721,7 +722,12 @@ impl HazardSink {
             return;
         }
         self.finished = true;
+        // Keep only what the merge needs: findings and barrier use.
         self.shadow = Vec::new();
+        self.wsync = Vec::new();
+        self.exited = Vec::new();
+        self.arrivals = Vec::new();
+        self.pc_region = HashMap::new();
         let block = self.block;
         let pending = std::mem::take(&mut self.pending_lanes);
         for (w, list) in pending.into_iter().enumerate() {
@@ -760,6 +766,9 @@ impl HazardSink {
                 }
             }
         }
+        self.release_pc = Vec::new();
+        self.run_start = Vec::new();
+        self.weak_pairs = HashMap::new();
     }
 }
 
