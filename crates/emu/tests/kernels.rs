@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use warpscope_emu::{
-    AccessOp, Arg, BranchEvent, FaultKind, Launch, Limits, MemEvent, Program, Sink, Space, run,
+    AccessOp, Arg, BranchEvent, FaultKind, Launch, Limits, MemEvent, Program, SharedRemap, Sink, Space, run,
 };
 
 fn program(file: &str) -> Program {
@@ -671,4 +671,113 @@ fn results_do_not_depend_on_thread_count_and_sampling_works() {
     assert_eq!(r.block_ids, vec![3, 1]);
     assert_eq!(r.sinks[0], r1.sinks[3]);
     assert_eq!(r.sinks[1], r1.sinks[1]);
+}
+
+/// Runs a seed kernel (32x32 block) with the given remaps; returns the output and the recorder.
+fn seed_run(p: &Program, name: &str, dyn_smem: u32, remap: Vec<SharedRemap>) -> (Vec<u8>, Rec) {
+    let mut l = Launch::new([1, 1, 1], [32, 32, 1], vec![Arg::Buffer(vec![0; 4096])]);
+    l.dyn_smem = dyn_smem;
+    l.remap = remap;
+    let mut r = run(p, name, &l, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(r.faults.is_empty(), "{name}: {:?}", r.faults);
+    (r.buffer(0).unwrap().to_vec(), r.sinks.remove(0))
+}
+
+const PAD: SharedRemap = SharedRemap::Pad {
+    base: 0,
+    len: 4096,
+    row_bytes: 128,
+    pad_bytes: 4,
+};
+/// Swizzle<5, 2, 5>: the 4-byte column is XORed with the row (o >> 7).
+const SWIZZLE: SharedRemap = SharedRemap::Swizzle {
+    base: 0,
+    len: 4096,
+    bits: 5,
+    base_shift: 2,
+    shift: 5,
+};
+
+#[test]
+fn remapped_layouts_leave_results_unchanged() {
+    let p = program("seeds_square.ptx");
+    for (name, dyn_smem) in [
+        ("setRowReadCol", 0),
+        ("setColReadCol", 0),
+        ("setRowReadColDyn", 4096),
+    ] {
+        let (plain, _) = seed_run(&p, name, dyn_smem, vec![]);
+        for remap in [PAD, SWIZZLE] {
+            let (out, rec) = seed_run(&p, name, dyn_smem, vec![remap]);
+            assert_eq!(out, plain, "{name} with {remap:?}");
+            assert_eq!(rec.releases, 1);
+        }
+    }
+}
+
+#[test]
+fn events_report_remapped_addresses() {
+    let p = program("seeds_square.ptx");
+    let (_, plain) = seed_run(&p, "setRowReadCol", 0, vec![]);
+    let (_, pad) = seed_run(&p, "setRowReadCol", 0, vec![PAD]);
+    let (_, sw) = seed_run(&p, "setRowReadCol", 0, vec![SWIZZLE]);
+    // warp 0 (y = 0): store tile[0][x] at 4x, load tile[x][0] at 128x
+    let loads = |r: &Rec| -> Vec<u64> {
+        r.shared
+            .iter()
+            .find(|e| e.0 == 0 && e.2 == AccessOp::Load)
+            .unwrap()
+            .5
+            .clone()
+    };
+    let want_plain: Vec<u64> = (0..32).map(|x| 128 * x).collect();
+    let want_pad: Vec<u64> = (0..32).map(|x| 132 * x).collect();
+    let want_sw: Vec<u64> = (0..32).map(|x| 128 * x + 4 * x).collect(); // column 0 ^ row x
+    assert_eq!(loads(&plain), want_plain);
+    assert_eq!(loads(&pad), want_pad);
+    assert_eq!(loads(&sw), want_sw);
+    // the column read goes from 32-way conflicts to none; stores stay conflict-free
+    for r in [&pad, &sw] {
+        for e in &r.shared {
+            assert_eq!(ways(&e.5), 1, "{e:?}");
+        }
+    }
+    assert_eq!(ways(&loads(&plain)), 32);
+}
+
+#[test]
+fn bad_remap_is_an_error() {
+    let p = program("seeds_square.ptx");
+    let mut l = Launch::new([1, 1, 1], [32, 32, 1], vec![Arg::Buffer(vec![0; 4096])]);
+    l.remap = vec![SharedRemap::Pad {
+        base: 0,
+        len: 8192,
+        row_bytes: 128,
+        pad_bytes: 4,
+    }];
+    let e = run(&p, "setRowReadCol", &l, &Limits::default(), |_| ()).unwrap_err();
+    assert!(e.to_string().contains("remap"), "{e}");
+}
+
+/// Named barriers: warp 1 produces into shared and `bar.arrive 1, 64`; warp 0 waits with
+/// `bar.sync 1, 64` and consumes. Warp 0 runs first, so it must block until warp 1 arrives.
+const NAMED: &str = ".version 9.5\n.target sm_90\n.address_size 64\n\
+.visible .entry prodcons(.param .u64 out)\n{\n .reg .pred %p<2>;\n .reg .b32 %r<8>;\n .reg .b64 %rd<4>;\n\
+ .shared .align 4 .b8 buf[128];\n\
+ mov.u32 %r1, %tid.x;\n setp.ge.u32 %p1, %r1, 32;\n @%p1 bra $PROD;\n\
+ bar.sync 1, 64;\n and.b32 %r2, %r1, 31;\n shl.b32 %r3, %r2, 2;\n mov.u32 %r4, buf;\n add.s32 %r5, %r4, %r3;\n\
+ ld.shared.u32 %r6, [%r5];\n ld.param.u64 %rd1, [out];\n mul.wide.u32 %rd2, %r2, 4;\n add.s64 %rd3, %rd1, %rd2;\n\
+ st.global.u32 [%rd3], %r6;\n ret;\n\
+$PROD:\n and.b32 %r2, %r1, 31;\n shl.b32 %r3, %r2, 2;\n mov.u32 %r4, buf;\n add.s32 %r5, %r4, %r3;\n mul.lo.u32 %r7, %r2, 10;\n\
+ st.shared.u32 [%r5], %r7;\n bar.arrive 1, 64;\n ret;\n}\n";
+
+#[test]
+fn named_barrier_producer_consumer() {
+    let p = warpscope_ptx::compile(NAMED).unwrap();
+    let l = Launch::new([1, 1, 1], [64, 1, 1], vec![Arg::Buffer(vec![0; 128])]);
+    let r = run(&p, "prodcons", &l, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = as_u32(r.buffer(0).unwrap());
+    assert_eq!(out, (0..32).map(|x| x * 10).collect::<Vec<u32>>());
+    assert_eq!(r.sinks[0].releases, 1);
 }
