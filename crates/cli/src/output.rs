@@ -56,7 +56,6 @@ impl OutputArgs {
 }
 
 /// How a value reads: the table colours it on a terminal.
-#[allow(dead_code)] // Good/Warn/Bad: for the commands still to be converted (check, analyze, lab).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Tone {
     /// Plain.
@@ -117,7 +116,6 @@ impl Tabular {
     }
 
     /// Adds a row of cells with tones.
-    #[allow(dead_code)] // for the commands still to be converted
     pub fn toned_row(&mut self, cells: Vec<(String, Tone)>) {
         self.rows.push(cells);
     }
@@ -162,24 +160,24 @@ pub fn write_markdown(out: &mut dyn Write, t: &Tabular) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The comfy-table of `t`: fits the terminal width when stdout is a terminal; coloured when `color`.
+/// The comfy-table of `t`. On a terminal it fits the terminal's width (comfy-table's dynamic
+/// arrangement); elsewhere (pipes, files, tests) every column keeps its full width, so the layout is
+/// stable. Cells are coloured by their [`Tone`] only when `color`.
 pub fn comfy(t: &Tabular, color: bool) -> Table {
     let mut table = Table::new();
     table.set_content_arrangement(ContentArrangement::Dynamic);
     if color {
         table.enforce_styling();
-    } else {
-        table.force_no_tty();
     }
     table.set_header(t.columns.iter().map(|c| c.title.clone()));
     for r in &t.rows {
         table.add_row(r.iter().map(|(text, tone)| {
             let cell = Cell::new(text);
-            match tone {
-                Tone::Plain => cell,
-                Tone::Good => cell.fg(Color::Green),
-                Tone::Warn => cell.fg(Color::Yellow),
-                Tone::Bad => cell.fg(Color::Red),
+            match (color, tone) {
+                (false, _) | (_, Tone::Plain) => cell,
+                (true, Tone::Good) => cell.fg(Color::Green),
+                (true, Tone::Warn) => cell.fg(Color::Yellow),
+                (true, Tone::Bad) => cell.fg(Color::Red),
             }
         }));
     }
@@ -203,20 +201,77 @@ pub fn emit<T: Serialize>(
     value: &T,
     tables: &[Tabular],
 ) -> anyhow::Result<()> {
+    let blocks: Vec<Block> = tables.iter().cloned().map(Block::Table).collect();
+    emit_blocks(out, format, color, value, &blocks)
+}
+
+/// One piece of a command's output for people.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Block {
+    /// Prose, printed as is in the table format and as a paragraph in Markdown; not in CSV.
+    Text(String),
+    /// Code (a CUDA function, a source listing): as is in the table format, fenced in Markdown;
+    /// not in CSV.
+    Code(String),
+    /// Notes: `note: ...` lines in the table format, a bullet list in Markdown; not in CSV.
+    Notes(Vec<String>),
+    /// A table (in every format but JSON).
+    Table(Tabular),
+}
+
+/// Writes a result in `format`: `value` serialised for JSON; otherwise the blocks in order (CSV
+/// keeps only the tables, separated by a blank line, each with its own header line).
+pub fn emit_blocks<T: Serialize>(
+    out: &mut dyn Write,
+    format: Format,
+    color: bool,
+    value: &T,
+    blocks: &[Block],
+) -> anyhow::Result<()> {
     match format {
         Format::Json => {
             serde_json::to_writer_pretty(&mut *out, value)?;
             writeln!(out)?;
         }
-        Format::Csv | Format::Markdown | Format::Table => {
-            for (i, t) in tables.iter().enumerate() {
+        Format::Csv => {
+            let tables = blocks.iter().filter_map(|b| match b {
+                Block::Table(t) => Some(t),
+                _ => None,
+            });
+            for (i, t) in tables.enumerate() {
                 if i > 0 {
                     writeln!(out)?;
                 }
-                match format {
-                    Format::Csv => write_csv(out, t)?,
-                    Format::Markdown => write_markdown(out, t)?,
-                    _ => write_table(out, t, color)?,
+                write_csv(out, t)?;
+            }
+        }
+        Format::Markdown => {
+            for (i, b) in blocks.iter().enumerate() {
+                if i > 0 {
+                    writeln!(out)?;
+                }
+                match b {
+                    Block::Text(s) => writeln!(out, "{}", s.trim_end())?,
+                    Block::Code(s) => writeln!(out, "```\n{}\n```", s.trim_end())?,
+                    Block::Notes(ns) => {
+                        for n in ns {
+                            writeln!(out, "- note: {}", n.replace('\n', " "))?;
+                        }
+                    }
+                    Block::Table(t) => write_markdown(out, t)?,
+                }
+            }
+        }
+        Format::Table => {
+            for b in blocks {
+                match b {
+                    Block::Text(s) | Block::Code(s) => writeln!(out, "{s}")?,
+                    Block::Notes(ns) => {
+                        for n in ns {
+                            writeln!(out, "note: {n}")?;
+                        }
+                    }
+                    Block::Table(t) => write_table(out, t, color)?,
                 }
             }
         }
@@ -285,6 +340,36 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "### per line\n\n| line | wavefronts |\n|---|---|\n| k.cu:12 | 1024 |\n| a,\"b\"\\|c | 1 |\n"
         );
+    }
+
+    #[test]
+    fn blocks_in_each_format() {
+        let blocks = [
+            Block::Text("intro".into()),
+            Block::Code("int f();".into()),
+            Block::Table(sample()),
+            Block::Notes(vec!["n1".into()]),
+            Block::Table(Tabular::new("", vec![Column::new("a", "a_csv")])),
+        ];
+        let render = |f: Format| {
+            let mut out = Vec::new();
+            emit_blocks(&mut out, f, false, &serde_json::json!({"k": 1}), &blocks).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(
+            render(Format::Csv),
+            "line,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\nk.cu:12,1024\n\"a,\"\"b\"\"|c\",1\n\na_csv\n"
+        );
+        let md = render(Format::Markdown);
+        assert!(
+            md.starts_with("intro\n\n```\nint f();\n```\n\n### per line\n"),
+            "{md}"
+        );
+        assert!(md.contains("\n- note: n1\n\n| a |\n|---|\n"), "{md}");
+        let table = render(Format::Table);
+        assert!(table.starts_with("intro\nint f();\nper line\n"), "{table}");
+        assert!(table.contains("note: n1\n"), "{table}");
+        assert_eq!(render(Format::Json), "{\n  \"k\": 1\n}\n");
     }
 
     #[test]
