@@ -217,6 +217,9 @@ pub enum Block {
     Notes(Vec<String>),
     /// A table (in every format but JSON).
     Table(Tabular),
+    /// A table for CSV only, where the other formats say the same in prose (for example an empty
+    /// list of findings: CSV still gets its header line).
+    CsvTable(Tabular),
 }
 
 /// Writes a result in `format`: `value` serialised for JSON; otherwise the blocks in order (CSV
@@ -235,7 +238,7 @@ pub fn emit_blocks<T: Serialize>(
         }
         Format::Csv => {
             let tables = blocks.iter().filter_map(|b| match b {
-                Block::Table(t) => Some(t),
+                Block::Table(t) | Block::CsvTable(t) => Some(t),
                 _ => None,
             });
             for (i, t) in tables.enumerate() {
@@ -246,7 +249,12 @@ pub fn emit_blocks<T: Serialize>(
             }
         }
         Format::Markdown => {
-            for (i, b) in blocks.iter().enumerate() {
+            let shown = blocks.iter().filter(|b| match b {
+                Block::CsvTable(_) => false,
+                Block::Notes(ns) => !ns.is_empty(),
+                _ => true,
+            });
+            for (i, b) in shown.enumerate() {
                 if i > 0 {
                     writeln!(out)?;
                 }
@@ -259,6 +267,7 @@ pub fn emit_blocks<T: Serialize>(
                         }
                     }
                     Block::Table(t) => write_markdown(out, t)?,
+                    Block::CsvTable(_) => {}
                 }
             }
         }
@@ -272,6 +281,7 @@ pub fn emit_blocks<T: Serialize>(
                         }
                     }
                     Block::Table(t) => write_table(out, t, color)?,
+                    Block::CsvTable(_) => {}
                 }
             }
         }

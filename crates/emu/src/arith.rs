@@ -65,8 +65,145 @@ fn bits(ty: Ty) -> u32 {
     ty.bytes() * 8
 }
 
+/// Value of a half-precision (`F16`/`BF16`) bit pattern (exact).
+pub fn half_to_f64(ty: Ty, h: u64) -> f64 {
+    let h = h as u16;
+    if ty == Ty::BF16 {
+        return f32::from_bits((h as u32) << 16) as f64;
+    }
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = ((h >> 10) & 0x1f) as i32;
+    let m = (h & 0x3ff) as f64;
+    sign * match e {
+        0 => m * 2f64.powi(-24),
+        31 if m == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1024.0 + m) * 2f64.powi(e - 25),
+    }
+}
+
+/// Rounds `x` to a binary format with `ebits` exponent and `mbits` fraction bits (one rounding,
+/// directed modes honoured; NaN becomes the canonical `0x7fff`). Returns the bit pattern.
+pub fn narrow_f64(x: f64, ebits: u32, mbits: u32, rnd: Rnd) -> u64 {
+    let bias = (1i64 << (ebits - 1)) - 1;
+    let sign = (x.is_sign_negative() as u64) << (ebits + mbits);
+    let inf = ((1u64 << ebits) - 1) << mbits;
+    let max_finite = inf - 1;
+    if x.is_nan() {
+        return (1u64 << (ebits + mbits)) - 1;
+    }
+    let up_away = |neg: bool| match rnd {
+        Rnd::Rz | Rnd::Rzi => false,
+        Rnd::Rm | Rnd::Rmi => neg,
+        Rnd::Rp | Rnd::Rpi => !neg,
+        _ => true,
+    };
+    let neg = sign != 0;
+    if x.is_infinite() {
+        return sign | inf;
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        return sign;
+    }
+    let b = a.to_bits();
+    let (m, e) = if b >> 52 == 0 {
+        (b & ((1 << 52) - 1), -1074i64)
+    } else {
+        ((b & ((1 << 52) - 1)) | (1 << 52), (b >> 52) as i64 - 1075)
+    };
+    // a = m * 2^e; the quantum of the result around a
+    let lead = 63 - m.leading_zeros() as i64 + e;
+    let mut q = lead.max(1 - bias) - mbits as i64;
+    let sh = q - e;
+    let mut r = if sh <= 0 {
+        m << (-sh) as u32
+    } else if sh >= 64 {
+        u64::from(match rnd {
+            Rnd::Rz | Rnd::Rzi => false,
+            Rnd::Rm | Rnd::Rmi | Rnd::Rp | Rnd::Rpi => up_away(neg),
+            _ => false,
+        })
+    } else {
+        let keep = m >> sh;
+        let rem = m & ((1u64 << sh) - 1);
+        let half = 1u64 << (sh - 1);
+        let inc = if rem == 0 {
+            false
+        } else {
+            match rnd {
+                Rnd::Rz | Rnd::Rzi | Rnd::Rm | Rnd::Rmi | Rnd::Rp | Rnd::Rpi => up_away(neg),
+                _ => rem > half || (rem == half && keep & 1 == 1),
+            }
+        };
+        keep + u64::from(inc)
+    };
+    if r >> (mbits + 1) != 0 {
+        r >>= 1;
+        q += 1;
+    }
+    if r < (1u64 << mbits) {
+        return sign | r; // subnormal (or zero)
+    }
+    let ef = q + mbits as i64 + bias;
+    if ef >= (1i64 << ebits) - 1 {
+        return sign | if up_away(neg) { inf } else { max_finite };
+    }
+    sign | (ef as u64) << mbits | (r & ((1u64 << mbits) - 1))
+}
+
+/// Rounds to a half type (`F16`: 5/10 bits, `BF16`: 8/7 bits).
+pub fn to_half(ty: Ty, x: f64, rnd: Rnd) -> u64 {
+    if ty == Ty::BF16 {
+        narrow_f64(x, 8, 7, rnd)
+    } else {
+        narrow_f64(x, 5, 10, rnd)
+    }
+}
+
+/// `a * b + c` rounded to odd in f64 (the product of two half values is exact in f64), so that a
+/// second rounding to a half type is correct.
+fn fma_round_odd(a: f64, b: f64, c: f64) -> f64 {
+    let p = a * b;
+    let s = p + c;
+    if !s.is_finite() {
+        return s;
+    }
+    // TwoSum: p + c == s + err exactly
+    let bb = s - p;
+    let err = (p - (s - bb)) + (c - bb);
+    if err == 0.0 || s.to_bits() & 1 == 1 {
+        return s;
+    }
+    let toward_up = (err > 0.0) == (s > 0.0) || s == 0.0;
+    let bits = s.to_bits();
+    f64::from_bits(if toward_up && s != 0.0 {
+        bits + 1
+    } else if s != 0.0 {
+        bits - 1
+    } else {
+        bits
+    })
+}
+
 /// Binary operation.
 pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
+    if matches!(ty, Ty::F16 | Ty::BF16) {
+        let (x, y) = (half_to_f64(ty, a), half_to_f64(ty, b));
+        let r = match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::MulLo => x * y,
+            BinOp::AddSat => (x + y).clamp(0.0, 1.0),
+            BinOp::SubSat => (x - y).clamp(0.0, 1.0),
+            BinOp::Min => fmin(x, y),
+            BinOp::Max => fmax(x, y),
+            _ => return trunc(ty, a),
+        };
+        // exact in f64 for F16; for BF16 one f64 rounding then one narrow rounding is innocuous
+        // for +, -, * (53 >= 2 * 8 + 2)
+        return to_half(ty, r, Rnd::Rn);
+    }
     if ty == Ty::F32 {
         let (x, y) = (f32v(a), f32v(b));
         return canon32(match op {
@@ -214,6 +351,13 @@ fn fmax(x: f64, y: f64) -> f64 {
 
 /// Unary operation.
 pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
+    if matches!(ty, Ty::F16 | Ty::BF16) {
+        return match op {
+            UnOp::Neg => (a ^ 0x8000) & 0xffff,
+            UnOp::Abs => a & 0x7fff,
+            _ => a & 0xffff,
+        };
+    }
     if ty.float() {
         let x = if ty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
         let r = match op {
@@ -279,6 +423,11 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
 /// Ternary operation.
 pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
     match op {
+        TernOp::Fma if matches!(ty, Ty::F16 | Ty::BF16) => to_half(
+            ty,
+            fma_round_odd(half_to_f64(ty, a), half_to_f64(ty, b), half_to_f64(ty, c)),
+            Rnd::Rn,
+        ),
         TernOp::Fma => {
             if ty == Ty::F32 {
                 canon32(f32v(a).mul_add(f32v(b), f32v(c)))
@@ -340,6 +489,30 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             }
             d as u64
         }
+        TernOp::PrmtF4e
+        | TernOp::PrmtB4e
+        | TernOp::PrmtRc8
+        | TernOp::PrmtEcl
+        | TernOp::PrmtEcr
+        | TernOp::PrmtRc16 => {
+            let x = (a as u32 as u64) | ((b as u32 as u64) << 32);
+            let c = (c & 3) as usize;
+            // source byte of d.b0..d.b3 (PTX ISA prmt table)
+            let sel: [usize; 4] = match op {
+                TernOp::PrmtF4e => [c, c + 1, c + 2, c + 3],
+                TernOp::PrmtB4e => [c, (c + 7) % 8, (c + 6) % 8, (c + 5) % 8],
+                TernOp::PrmtRc8 => [c; 4],
+                TernOp::PrmtEcl => [c, c.max(1), c.max(2), 3],
+                TernOp::PrmtEcr => [0, c.min(1), c.min(2), c],
+                _ => {
+                    let h = 2 * (c & 1);
+                    [h, h + 1, h, h + 1]
+                }
+            };
+            sel.iter()
+                .enumerate()
+                .fold(0u64, |d, (i, &s)| d | ((x >> (8 * s)) & 0xff) << (8 * i))
+        }
         TernOp::Slct => {
             if (c as u32 as i32) >= 0 {
                 a
@@ -379,11 +552,7 @@ pub fn lop3(a: u64, b: u64, c: u64, lut: u8) -> u64 {
 /// Comparison.
 pub fn cmp(c: Cmp, ty: Ty, a: u64, b: u64) -> bool {
     if ty.float() {
-        let (x, y) = if ty == Ty::F32 {
-            (f32v(a) as f64, f32v(b) as f64)
-        } else {
-            (f64v(a), f64v(b))
-        };
+        let (x, y) = (to_f64(ty, a), to_f64(ty, b));
         let nan = x.is_nan() || y.is_nan();
         return match c {
             Cmp::Eq => x == y,
@@ -455,6 +624,15 @@ fn round_f64(x: f64, rnd: Rnd) -> f64 {
     }
 }
 
+/// The value of a float register of type `ty` (exact).
+fn to_f64(ty: Ty, a: u64) -> f64 {
+    match ty {
+        Ty::F32 => f32v(a) as f64,
+        Ty::F16 | Ty::BF16 => half_to_f64(ty, a),
+        _ => f64v(a),
+    }
+}
+
 /// `cvt` with rounding and saturation. Float→int conversions saturate (NaN → 0) as in PTX.
 pub fn cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool, a: u64) -> u64 {
     let df = dty.float();
@@ -478,7 +656,7 @@ pub fn cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool, a: u64) -> u64 {
             trunc(dty, r)
         }
         (false, true) => {
-            let x = if sty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
+            let x = to_f64(sty, a);
             let x = round_f64(x, if rnd == Rnd::Default { Rnd::Rzi } else { rnd });
             let r: u64 = match dty {
                 Ty::S8 => x as i8 as u64,
@@ -499,21 +677,32 @@ pub fn cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool, a: u64) -> u64 {
             } else {
                 trunc(sty, a) as i128
             };
-            if dty == Ty::F32 {
+            if matches!(dty, Ty::F16 | Ty::BF16) {
+                // |x| < 2^53 converts exactly; beyond that the value overflows F16 and BF16 keeps
+                // 8 bits, so the extra f64 rounding is innocuous except at exact ties (rare)
+                to_half(dty, x as f64, rnd)
+            } else if dty == Ty::F32 {
                 int_to_f32(x, rnd)
             } else {
                 f64b_from_int(x, rnd)
             }
         }
         (true, true) => {
-            let x = if sty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
+            let x = to_f64(sty, a);
             let x = if matches!(rnd, Rnd::Rni | Rnd::Rzi | Rnd::Rmi | Rnd::Rpi) {
                 round_f64(x, rnd)
             } else {
                 x
             };
             let x = if sat { x.clamp(0.0, 1.0) } else { x };
-            if dty == Ty::F32 {
+            if matches!(dty, Ty::F16 | Ty::BF16) {
+                let r = if matches!(rnd, Rnd::Rni | Rnd::Rzi | Rnd::Rmi | Rnd::Rpi) {
+                    Rnd::Rn
+                } else {
+                    rnd
+                };
+                to_half(dty, x, r)
+            } else if dty == Ty::F32 {
                 f32b(f64_to_f32(x, rnd))
             } else {
                 x.to_bits()
@@ -771,5 +960,83 @@ mod tests {
         assert_eq!(atom(AtomOp::Cas, Ty::U32, 3, 3, 9), 9);
         assert_eq!(atom(AtomOp::Cas, Ty::U32, 4, 3, 9), 4);
         assert_eq!(atom(AtomOp::Max, Ty::S32, 0xffff_ffff, 1, 0), 1);
+    }
+
+    #[test]
+    fn half_precision_conversions_round_once() {
+        let h = |x: f64| to_half(Ty::F16, x, Rnd::Rn);
+        assert_eq!(h(1.0), 0x3c00);
+        assert_eq!(h(-2.0), 0xc000);
+        assert_eq!(h(65504.0), 0x7bff);
+        assert_eq!(h(65520.0), 0x7c00); // tie at the top rounds to infinity
+        assert_eq!(to_half(Ty::F16, 65520.0, Rnd::Rz), 0x7bff);
+        assert_eq!(h(1.0 / 3.0), 0x3555);
+        assert_eq!(h(2f64.powi(-24)), 1);
+        assert_eq!(h(2f64.powi(-25)), 0); // tie to even
+        assert_eq!(h(3.0 * 2f64.powi(-26)), 1);
+        assert_eq!(h(f64::NAN), 0x7fff);
+        let b = |x: f64| to_half(Ty::BF16, x, Rnd::Rn);
+        assert_eq!(b(1.0), 0x3f80);
+        assert_eq!(b(1.0 + 2f64.powi(-8)), 0x3f80); // tie to even
+        assert_eq!(b(1.005859375), 0x3f81);
+        assert_eq!(b(-3.0e38), 0xff62);
+        // every finite pattern survives a round trip through f64
+        for ty in [Ty::F16, Ty::BF16] {
+            for p in 0..=0xffffu64 {
+                let x = half_to_f64(ty, p);
+                if x.is_nan() {
+                    continue;
+                }
+                assert_eq!(to_half(ty, x, Rnd::Rn), p, "{ty:?} {p:#x}");
+            }
+        }
+        let f = |x: f32| x.to_bits() as u64;
+        assert_eq!(cvt(Ty::F16, Ty::F32, Rnd::Rn, false, f(1.0)), 0x3c00);
+        assert_eq!(cvt(Ty::F32, Ty::F16, Rnd::Default, false, 0x3c00), f(1.0));
+        assert_eq!(cvt(Ty::BF16, Ty::F32, Rnd::Rn, false, f(-2.5)), 0xc020);
+        assert_eq!(cvt(Ty::F32, Ty::BF16, Rnd::Default, false, 0xc020), f(-2.5));
+        assert_eq!(
+            cvt(Ty::S32, Ty::F16, Rnd::Rzi, false, 0xc700),
+            (-7i32) as u32 as u64
+        );
+        assert_eq!(cvt(Ty::F16, Ty::S32, Rnd::Rn, false, 2049), 0x6800); // 2049 -> 2048 (tie, even)
+    }
+
+    #[test]
+    fn half_precision_arithmetic() {
+        assert_eq!(bin(BinOp::Add, Ty::F16, 0x3c00, 0x3c00), 0x4000);
+        assert_eq!(bin(BinOp::MulLo, Ty::F16, 0x4000, 0x4200), 0x4600); // 2 * 3
+        assert_eq!(bin(BinOp::Sub, Ty::BF16, 0x3f80, 0x4000), 0xbf80); // 1 - 2
+        assert_eq!(tern(TernOp::Fma, Ty::F16, 0x4000, 0x4200, 0x3c00), 0x4700); // 2 * 3 + 1
+        // 1 + 2^-11 is a tie in f16; the tiny addend must break it upwards (single rounding)
+        let tiny = to_half(Ty::F16, 2f64.powi(-24), Rnd::Rn);
+        let eps = to_half(Ty::F16, 2f64.powi(-11), Rnd::Rn);
+        assert_eq!(tern(TernOp::Fma, Ty::F16, eps, 0x3c00, 0x3c00), 0x3c00); // tie to even
+        assert_eq!(
+            tern(
+                TernOp::Fma,
+                Ty::F16,
+                tiny,
+                0x3c00,
+                bin(BinOp::Add, Ty::F16, 0x3c00, 0)
+            ),
+            0x3c00
+        );
+        assert_eq!(un(UnOp::Neg, Ty::F16, 0x3c00), 0xbc00);
+        assert!(cmp(Cmp::Lt, Ty::F16, 0xbc00, 0x3c00));
+    }
+
+    #[test]
+    fn prmt_modes_follow_the_ptx_table() {
+        let (a, b) = (0x3322_1100, 0x7766_5544);
+        let p = |op, c| tern(op, Ty::U32, a, b, c);
+        assert_eq!(p(TernOp::PrmtF4e, 1), 0x4433_2211);
+        assert_eq!(p(TernOp::PrmtB4e, 0), 0x5566_7700);
+        assert_eq!(p(TernOp::PrmtB4e, 3), 0x0011_2233);
+        assert_eq!(p(TernOp::PrmtRc8, 2), 0x2222_2222);
+        assert_eq!(p(TernOp::PrmtEcl, 1), 0x3322_1111);
+        assert_eq!(p(TernOp::PrmtEcr, 2), 0x2222_1100);
+        assert_eq!(p(TernOp::PrmtRc16, 1), 0x3322_3322);
+        assert_eq!(p(TernOp::PrmtRc16, 2), 0x1100_1100);
     }
 }

@@ -781,3 +781,30 @@ fn named_barrier_producer_consumer() {
     assert_eq!(out, (0..32).map(|x| x * 10).collect::<Vec<u32>>());
     assert_eq!(r.sinks[0].releases, 1);
 }
+
+/// f16 and bf16 conversions and arithmetic, and a prmt mode, end to end through the lowering.
+const HALF: &str = ".version 9.5\n.target sm_90\n.address_size 64\n\
+.visible .entry half(.param .u64 out)\n{\n .reg .b16 %h<6>;\n .reg .b32 %r<4>;\n .reg .f32 %f<4>;\n .reg .b64 %rd<2>;\n\
+ mov.u32 %r1, %tid.x;\n cvt.rn.f32.u32 %f1, %r1;\n cvt.rn.f16.f32 %h1, %f1;\n add.f16 %h2, %h1, %h1;\n\
+ fma.rn.f16 %h3, %h2, %h1, %h1;\n cvt.f32.f16 %f2, %h3;\n cvt.rn.bf16.f32 %h4, %f2;\n mul.rn.bf16 %h5, %h4, %h4;\n\
+ cvt.f32.bf16 %f3, %h5;\n prmt.b32.rc8 %r2, %r1, 0, 0;\n\
+ ld.param.u64 %rd1, [out];\n st.global.v2.f32 [%rd1], {%f2, %f3};\n st.global.u32 [%rd1+8], %r2;\n ret;\n}\n";
+
+#[test]
+fn half_precision_and_prmt_modes_run() {
+    let p = warpscope_ptx::compile(HALF).unwrap_or_else(|e| panic!("{e:#?}"));
+    let l = Launch::new([1, 1, 1], [1, 1, 1], vec![Arg::Buffer(vec![0; 12])]);
+    let r = run(&p, "half", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = r.buffer(0).unwrap();
+    // tid 0: everything is zero
+    assert_eq!(out, &[0u8; 12]);
+    let l = Launch::new([1, 1, 1], [4, 1, 1], vec![Arg::Buffer(vec![0; 12])]);
+    let r = run(&p, "half", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    // every thread stores to the same place (lane 3 last); x = 3: 2x*x + x = 21 (exact in f16),
+    // 21*21 = 441 needs 9 bits: a tie in bf16 between 440 and 442, to even: 440
+    let f = as_f32(&r.buffer(0).unwrap()[..8]);
+    assert_eq!(f, vec![21.0, 440.0]);
+    assert_eq!(as_u32(&r.buffer(0).unwrap()[8..]), vec![0x0303_0303]);
+}

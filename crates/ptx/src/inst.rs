@@ -50,8 +50,10 @@ pub enum Ty {
     S32,
     /// `.s64`
     S64,
-    /// `.f16` (storage only)
+    /// `.f16` (IEEE half: cvt, add/sub/mul/fma, min/max, neg/abs, setp)
     F16,
+    /// `.bf16` (bfloat16: same operations as `.f16`)
+    BF16,
     /// `.f32`
     F32,
     /// `.f64`
@@ -73,6 +75,7 @@ impl Ty {
             "s32" => Ty::S32,
             "s64" => Ty::S64,
             "f16" => Ty::F16,
+            "bf16" => Ty::BF16,
             "f32" => Ty::F32,
             "f64" => Ty::F64,
             "pred" => Ty::Pred,
@@ -83,7 +86,7 @@ impl Ty {
     pub fn bytes(self) -> u32 {
         match self {
             Ty::U8 | Ty::S8 | Ty::Pred => 1,
-            Ty::U16 | Ty::S16 | Ty::F16 => 2,
+            Ty::U16 | Ty::S16 | Ty::F16 | Ty::BF16 => 2,
             Ty::U32 | Ty::S32 | Ty::F32 => 4,
             Ty::U64 | Ty::S64 | Ty::F64 => 8,
         }
@@ -94,7 +97,7 @@ impl Ty {
     }
     /// Floating-point type.
     pub fn float(self) -> bool {
-        matches!(self, Ty::F16 | Ty::F32 | Ty::F64)
+        matches!(self, Ty::F16 | Ty::BF16 | Ty::F32 | Ty::F64)
     }
 }
 
@@ -162,6 +165,18 @@ pub enum TernOp {
     Sad,
     /// `prmt.b32 d, a, b, selector` (default mode)
     Prmt,
+    /// `prmt.b32.f4e` (forward 4 extract)
+    PrmtF4e,
+    /// `prmt.b32.b4e` (backward 4 extract)
+    PrmtB4e,
+    /// `prmt.b32.rc8` (replicate byte)
+    PrmtRc8,
+    /// `prmt.b32.ecl` (edge clamp left)
+    PrmtEcl,
+    /// `prmt.b32.ecr` (edge clamp right)
+    PrmtEcr,
+    /// `prmt.b32.rc16` (replicate half)
+    PrmtRc16,
     /// `slct d, a, b, c` = c >= 0 ? a : b (c is s32 or f32, see `Inst::Tern::cty`)
     Slct,
     /// `mad24.lo`

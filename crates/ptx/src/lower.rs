@@ -759,9 +759,19 @@ impl<'m> KCtx<'m> {
                     "copysign" => BinOp::CopySign,
                     _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
                 };
-                if t == Ty::F16 {
-                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
+                if matches!(t, Ty::F16 | Ty::BF16)
+                    && !matches!(
+                        op,
+                        BinOp::Add | BinOp::Sub | BinOp::MulLo | BinOp::Min | BinOp::Max
+                    )
+                {
+                    return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
                 }
+                let op = match (op, has("sat") && t.float()) {
+                    (BinOp::Add, true) => BinOp::AddSat,
+                    (BinOp::Sub, true) => BinOp::SubSat,
+                    (o, _) => o,
+                };
                 let d = self.dst(&ops[0])?;
                 let bt = if matches!(op, BinOp::Shl | BinOp::Shr) {
                     Ty::U32
@@ -794,8 +804,8 @@ impl<'m> KCtx<'m> {
                     );
                     return Ok(());
                 }
-                if t == Ty::F16 {
-                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
+                if matches!(t, Ty::F16 | Ty::BF16) && !matches!(base, "neg" | "abs") {
+                    return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
                 }
                 let op = match base {
                     "neg" => UnOp::Neg,
@@ -829,8 +839,8 @@ impl<'m> KCtx<'m> {
                 } else {
                     need_ty(self)?
                 };
-                if t == Ty::F16 {
-                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
+                if matches!(t, Ty::F16 | Ty::BF16) && !matches!(base, "fma" | "mad") {
+                    return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
                 }
                 let op = match base {
                     "mad" if t.float() => TernOp::Fma,
@@ -840,12 +850,16 @@ impl<'m> KCtx<'m> {
                     "fma" => TernOp::Fma,
                     "bfe" => TernOp::Bfe,
                     "sad" => TernOp::Sad,
-                    "prmt" => {
-                        if mods.len() > 1 {
-                            return self.err(format!("unsupported instruction `{}` (prmt modes)", i.opcode));
-                        }
-                        TernOp::Prmt
-                    }
+                    "prmt" => match mods.iter().find(|m| Ty::parse(m).is_none()).copied() {
+                        None => TernOp::Prmt,
+                        Some("f4e") => TernOp::PrmtF4e,
+                        Some("b4e") => TernOp::PrmtB4e,
+                        Some("rc8") => TernOp::PrmtRc8,
+                        Some("ecl") => TernOp::PrmtEcl,
+                        Some("ecr") => TernOp::PrmtEcr,
+                        Some("rc16") => TernOp::PrmtRc16,
+                        Some(m) => return self.err(format!("unknown prmt mode `.{m}`")),
+                    },
                     "mad24" => TernOp::Mad24Lo,
                     _ => TernOp::Slct,
                 };
@@ -954,9 +968,6 @@ impl<'m> KCtx<'m> {
                     return Ok(());
                 }
                 let t = need_ty(self)?;
-                if t == Ty::F16 {
-                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
-                }
                 let (p, q) = match &ops[0] {
                     Operand::Pair(a, b) => (
                         self.pdst(&Operand::Name(a.clone()))?,
@@ -990,9 +1001,6 @@ impl<'m> KCtx<'m> {
                 need(self, 2)?;
                 if tys.len() != 2 {
                     return self.err(format!("`{}` needs two types", i.opcode));
-                }
-                if tys.contains(&Ty::F16) {
-                    return self.err(format!("unsupported instruction `{}` (f16)", i.opcode));
                 }
                 let rnd = mods
                     .iter()

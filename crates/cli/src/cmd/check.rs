@@ -2,12 +2,10 @@
 //! barriers, uninitialised reads and out-of-bounds accesses (the analysis lives in
 //! `warpscope_analysis::hazards`). Exit status 1 when an error-severity finding exists, else 0.
 
-use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
-use comfy_table::{ContentArrangement, Table};
 use serde::Serialize;
 use warpscope_analysis::hazards::{
     Finding, HazardConfig, HazardReport, HazardSink, Loc, SHADOW_BYTES_PER_SHARED_BYTE, Severity,
@@ -16,24 +14,15 @@ use warpscope_emu::Program;
 
 use crate::exit;
 use crate::launch::LaunchArgs;
-
-/// Output formats.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// A table for people.
-    Table,
-    /// JSON: `{ kernel, launch, findings: [{kind, severity, line, message, ...}], errors, warnings, notes }`.
-    Json,
-}
+use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
 
 /// Flags of `warpscope check`.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
     launch: LaunchArgs,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 #[derive(Serialize)]
@@ -135,67 +124,73 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let errors = findings.iter().filter(|f| f.severity == Severity::Error).count();
     let warnings = findings.len() - errors;
 
+    let o = Output {
+        kernel: &prepared.kernel,
+        launch: LaunchOut {
+            grid: launch.grid,
+            block: launch.block,
+            dyn_smem: launch.dyn_smem,
+        },
+        findings: findings
+            .iter()
+            .map(|f| FindingOut {
+                finding: f,
+                file: f.pcs.last().and_then(|&pc| locate(program, pc).1),
+                threads_xyz: f.example.threads.iter().map(|&t| cfg.thread_xyz(t)).collect(),
+            })
+            .collect(),
+        errors,
+        warnings,
+        notes,
+    };
     let mut out = std::io::stdout().lock();
-    match args.format {
-        Format::Json => {
-            let o = Output {
-                kernel: &prepared.kernel,
-                launch: LaunchOut {
-                    grid: launch.grid,
-                    block: launch.block,
-                    dyn_smem: launch.dyn_smem,
-                },
-                findings: findings
-                    .iter()
-                    .map(|f| FindingOut {
-                        finding: f,
-                        file: f.pcs.last().and_then(|&pc| locate(program, pc).1),
-                        threads_xyz: f.example.threads.iter().map(|&t| cfg.thread_xyz(t)).collect(),
-                    })
-                    .collect(),
-                errors,
-                warnings,
-                notes,
-            };
-            serde_json::to_writer_pretty(&mut out, &o)?;
-            writeln!(out)?;
-        }
-        Format::Table => {
-            if findings.is_empty() {
-                writeln!(out, "{}: no findings", prepared.kernel)?;
-            } else {
-                let mut t = Table::new();
-                t.set_content_arrangement(ContentArrangement::Dynamic);
-                t.set_header(["severity", "kind", "line", "count", "finding"]);
-                for f in &findings {
-                    let sev = match f.severity {
-                        Severity::Error => "error",
-                        Severity::Warning => "warning",
-                    };
-                    let lines: Vec<String> = f.lines.iter().map(u32::to_string).collect();
-                    t.add_row([
-                        sev.to_string(),
-                        f.kind.name().to_string(),
-                        lines.join(","),
-                        f.count.to_string(),
-                        f.message.clone(),
-                    ]);
-                }
-                writeln!(out, "{t}")?;
-                writeln!(
-                    out,
-                    "{}: {errors} error(s), {warnings} warning(s)",
-                    prepared.kernel
-                )?;
-            }
-            for n in &notes {
-                writeln!(out, "note: {n}")?;
-            }
-        }
-    }
+    emit_blocks(&mut out, args.output.format, args.output.color(), &o, &blocks(&o))?;
     Ok(if errors > 0 {
         ExitCode::from(exit::FINDINGS)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The findings table, the summary and the notes.
+fn blocks(o: &Output<'_>) -> Vec<Block> {
+    let mut t = Tabular::new(
+        "",
+        vec![
+            Column::new("severity", "severity"),
+            Column::new("kind", "kind"),
+            Column::new("line", "lines"),
+            Column::new("count", "count"),
+            Column::new("finding", "message"),
+        ],
+    );
+    for f in &o.findings {
+        let f = f.finding;
+        let (sev, tone) = match f.severity {
+            Severity::Error => ("error", Tone::Bad),
+            Severity::Warning => ("warning", Tone::Warn),
+        };
+        let lines: Vec<String> = f.lines.iter().map(u32::to_string).collect();
+        t.toned_row(vec![
+            (sev.to_string(), tone),
+            (f.kind.name().to_string(), Tone::Plain),
+            (lines.join(","), Tone::Plain),
+            (f.count.to_string(), Tone::Plain),
+            (f.message.clone(), Tone::Plain),
+        ]);
+    }
+    let mut blocks = Vec::new();
+    if o.findings.is_empty() {
+        blocks.push(Block::Text(format!("{}: no findings", o.kernel)));
+        // CSV readers still get the header line.
+        blocks.push(Block::CsvTable(t));
+    } else {
+        blocks.push(Block::Table(t));
+        blocks.push(Block::Text(format!(
+            "{}: {} error(s), {} warning(s)",
+            o.kernel, o.errors, o.warnings
+        )));
+    }
+    blocks.push(Block::Notes(o.notes.clone()));
+    blocks
 }
