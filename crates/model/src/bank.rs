@@ -128,16 +128,24 @@ impl Request {
         if !matches!(self.width, 1 | 2 | 4 | 8 | 16) {
             return Err(BankError::UnsupportedWidth(self.width));
         }
-        for lane in 0..32 {
-            if let Some(a) = self.lane(lane) {
-                if a % u32::from(self.width) != 0 {
-                    return Err(BankError::Misaligned {
-                        lane: lane as u8,
-                        addr: a,
-                        width: self.width,
-                    });
-                }
-            }
+        let low = u32::from(self.width) - 1;
+        // Common case: no offset at all (active or not) has a bit below the width.
+        if self.addrs.iter().fold(0, |acc, &a| acc | a) & low == 0 {
+            return Ok(());
+        }
+        // One bit per lane whose offset has a bit below the (power-of-two) width.
+        let mut bad = 0u32;
+        for (lane, &a) in self.addrs.iter().enumerate() {
+            bad |= u32::from(a & low != 0) << lane;
+        }
+        bad &= self.mask;
+        if bad != 0 {
+            let lane = bad.trailing_zeros();
+            return Err(BankError::Misaligned {
+                lane: lane as u8,
+                addr: self.addrs[lane as usize],
+                width: self.width,
+            });
         }
         Ok(())
     }
@@ -190,6 +198,28 @@ impl fmt::Display for BankError {
 
 impl std::error::Error for BankError {}
 
+/// Lane numbers, for loops the compiler vectorises.
+const LANES: [u32; 32] = {
+    let mut a = [0; 32];
+    let mut l = 0;
+    while l < 32 {
+        a[l] = l as u32;
+        l += 1;
+    }
+    a
+};
+
+/// `1 << lane` for each lane.
+const LANE_BITS: [u32; 32] = {
+    let mut a = [0; 32];
+    let mut l = 0;
+    while l < 32 {
+        a[l] = 1 << l;
+        l += 1;
+    }
+    a
+};
+
 /// How a request is served: bank geometry and phase size.
 #[derive(Clone, Copy, Debug)]
 struct Plan {
@@ -203,29 +233,42 @@ struct Plan {
 }
 
 /// Whether every lane pair `(2k, 2k+1)` is either wholly inactive or reads one address.
+#[inline]
 fn pairs_uniform(req: &Request) -> bool {
     let odd = req.mask >> 1 & 0x5555_5555;
     let even = req.mask & 0x5555_5555;
     if odd != even {
         return false;
     }
-    (0..16).all(|k| even >> (2 * k) & 1 == 0 || req.addrs[2 * k] == req.addrs[2 * k + 1])
+    // One bit per even lane whose partner reads another address; inactive pairs masked off after.
+    let mut differ = 0u32;
+    for k in 0..16 {
+        differ |= u32::from(req.addrs[2 * k] != req.addrs[2 * k + 1]) << (2 * k);
+    }
+    differ & even == 0
 }
 
 /// Whether lane `L` does what lane `L ^ 2` does, for every lane.
+#[inline]
 fn period_two_pairs(req: &Request) -> bool {
     let m = req.mask;
     let swapped = (m & 0x3333_3333) << 2 | (m >> 2) & 0x3333_3333;
     if swapped != m {
         return false;
     }
-    (0..32usize).all(|l| m >> l & 1 == 0 || req.addrs[l] == req.addrs[l ^ 2])
+    let mut differ = 0u32;
+    for l in 0..32 {
+        differ |= u32::from(req.addrs[l] != req.addrs[l ^ 2]) << l;
+    }
+    differ & m == 0
 }
 
+#[inline]
 fn plan(arch: &Arch, config: &Config, req: &Request) -> Plan {
     let facts = arch.bank_facts(config.bank_mode);
     let w = u32::from(req.width);
-    let words_per_lane = w.div_ceil(facts.bank_bytes);
+    // (w + bank_bytes - 1) / bank_bytes, bank_bytes a power of two
+    let words_per_lane = (w + facts.bank_bytes - 1) >> facts.bank_bytes.trailing_zeros();
     let phase_lanes = match arch.family {
         Family::Tesla => 16,
         Family::Kepler if facts.bank_bytes == 8 => {
@@ -271,65 +314,156 @@ fn conflict_key(plan: &Plan, word: u32) -> u32 {
 pub fn wavefronts(arch: &Arch, config: &Config, req: &Request) -> Result<Counts, BankError> {
     req.check()?;
     let plan = plan(arch, config, req);
+    if plan.facts.multicast {
+        Ok(multicast_counts(req, &plan))
+    } else {
+        Ok(tesla_counts(req, &plan))
+    }
+}
+
+/// The fast path of the multicast families (CC 2.x and later).
+///
+/// An aligned access of `n` bank words (`n` = 1, 2 or 4, a power of two) starts at a multiple of
+/// `n`, so it fills one aligned **group** of `n` banks, and two accesses either fill the same group
+/// or disjoint ones. Counting per group is therefore counting per bank: a lane's key is its first
+/// word's conflict key shifted right by `log2 n` (equal keys = the same words), its group the key's
+/// low bits, and a phase takes as many wavefronts as the most distinct keys in one group.
+///
+/// All phases at once, in two passes without a branch per lane: each active lane writes its key into
+/// the slot of its (phase, group) (the last writer stays), then each lane whose key is not the one
+/// its slot ended with is a clash. A phase with no clash, the common case, takes one wavefront;
+/// otherwise [`clash_phase`] counts.
+#[inline]
+fn multicast_counts(req: &Request, plan: &Plan) -> Counts {
+    let n_shift = plan.words_per_lane.trailing_zeros();
+    let word_shift = plan.facts.bank_bytes.trailing_zeros();
+    let group_shift = plan.facts.banks.trailing_zeros() - n_shift;
+    let group_mask = (1u32 << group_shift) - 1;
+    let phase_shift = plan.phase_lanes.trailing_zeros();
+    // phases x groups <= 32 in every family (wider accesses: fewer groups and more phases)
+    debug_assert!((32 >> phase_shift) << group_shift <= 32);
+    // Every lane's key and slot (phase, group) at once, inactive lanes too: their slots are moved to
+    // 32..64, which nobody reads. No division, no branch; the compiler vectorises these loops.
+    let mut keys = [0u32; 32];
+    let mut slots = [0u32; 32];
+    if plan.kepler_pairs {
+        for (k, &a) in keys.iter_mut().zip(&req.addrs) {
+            let word = a >> word_shift;
+            *k = ((word >> 6) << 5 | (word & 31)) >> n_shift;
+        }
+    } else {
+        for (k, &a) in keys.iter_mut().zip(&req.addrs) {
+            *k = a >> (word_shift + n_shift);
+        }
+    }
+    for ((s, &k), (&lane, &bit)) in slots.iter_mut().zip(&keys).zip(LANES.iter().zip(&LANE_BITS)) {
+        let inactive = u32::from(req.mask & bit == 0);
+        *s = (lane >> phase_shift) << group_shift | (k & group_mask) | inactive << 5;
+    }
+    // Each lane writes its key into its slot (the last writer stays), and marks the slot used; then
+    // each active lane whose key is not the one its slot ended with is a clash.
+    let mut last = [0u32; 64];
+    let mut used = 0u64;
+    for (&s, &k) in slots.iter().zip(&keys) {
+        last[(s & 63) as usize] = k;
+        used |= 1 << (s & 63);
+    }
+    let mut clash = 0u32;
+    for (l, (&s, &k)) in slots.iter().zip(&keys).enumerate() {
+        clash |= u32::from(last[(s & 31) as usize] != k) << l;
+    }
+    clash &= req.mask;
+    let lanes = plan.phase_lanes;
+    let phase_bits = if lanes == 32 { u32::MAX } else { (1 << lanes) - 1 };
+    let group_bits = if group_shift == 5 {
+        u32::MAX
+    } else {
+        (1 << (1 << group_shift)) - 1
+    };
     let mut counts = Counts::default();
-    let banks = plan.facts.banks;
-    let bb_shift = plan.facts.bank_bytes.trailing_zeros();
-    let bank_mask = banks - 1; // 16 or 32 banks
-    let n = plan.words_per_lane;
     let mut lane0 = 0;
     while lane0 < 32 {
-        let phase_mask = req.mask >> lane0
-            & if plan.phase_lanes == 32 {
-                u32::MAX
-            } else {
-                (1 << plan.phase_lanes) - 1
-            };
+        let phase_mask = req.mask & (phase_bits << lane0);
         if phase_mask != 0 {
-            let wf = if plan.facts.multicast {
-                // Distinct first-word keys of the phase's lanes (a 64-slot open-addressing set, its
-                // occupancy in one u64); aligned accesses make the words of two distinct keys
-                // disjoint, so each new key adds one word to each of its n banks.
-                let mut table = [0u32; 64];
-                let mut used = 0u64;
-                let mut per_bank = [0u8; 32];
-                let mut distinct = 0u32;
-                let mut m = phase_mask;
-                while m != 0 {
-                    let l = m.trailing_zeros();
-                    m &= m - 1;
-                    let key = conflict_key(&plan, req.addrs[(lane0 + l) as usize] >> bb_shift);
-                    let mut h = (key.wrapping_mul(0x9E37_79B1) >> 26) as usize;
-                    let new = loop {
-                        if used >> h & 1 == 0 {
-                            used |= 1 << h;
-                            table[h] = key;
-                            break true;
-                        }
-                        if table[h] == key {
-                            break false;
-                        }
-                        h = (h + 1) & 63;
-                    };
-                    if new {
-                        distinct += 1;
-                        for j in 0..n {
-                            per_bank[((key + j) & bank_mask) as usize] += 1;
-                        }
-                    }
-                }
-                counts.ideal += (distinct * n).div_ceil(banks);
-                u32::from(*per_bank.iter().max().unwrap_or(&0))
+            let phase_clash = clash & phase_mask;
+            // the groups this phase's active lanes use
+            let phase_groups = (used >> ((lane0 >> phase_shift) << group_shift)) as u32 & group_bits;
+            let wf = if phase_clash == 0 {
+                // at most one key per group: at most `groups` keys, one wavefront, and ideal
+                counts.ideal += 1;
+                1
             } else {
-                let (wf, distinct) = tesla_phase(req, lane0, phase_mask, &plan);
-                counts.ideal += distinct.div_ceil(banks);
+                let (wf, distinct) = clash_phase(&keys, phase_groups.count_ones(), phase_clash, group_mask);
+                // distinct keys over the groups, rounded up (groups are a power of two)
+                counts.ideal += (distinct + group_mask) >> group_shift;
                 wf
             };
             counts.wavefronts += wf;
             counts.conflict_ways = counts.conflict_ways.max(wf);
         }
-        lane0 += plan.phase_lanes;
+        lane0 += lanes;
     }
-    Ok(counts)
+    counts
+}
+
+/// Wavefronts and distinct keys of a phase in which some groups hold several keys.
+///
+/// `groups_used`: the groups the phase's active lanes use, each with the key it ended with; `clash`:
+/// the active lanes whose key differs from that one. The clashing keys go through a small
+/// open-addressing set (64 slots, occupancy in one `u64`) and each new one adds a wavefront to its
+/// group.
+#[inline(never)]
+fn clash_phase(keys: &[u32; 32], groups_used: u32, clash: u32, group_mask: u32) -> (u32, u32) {
+    let mut distinct = groups_used;
+    let mut per_group = [1u8; 32];
+    let mut wf = 1u8;
+    let mut table = [0u32; 64];
+    let mut used = 0u64;
+    let mut m = clash;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        let k = keys[l as usize];
+        let mut h = (k.wrapping_mul(0x9E37_79B1) >> 26) as usize;
+        let new = loop {
+            if used >> h & 1 == 0 {
+                used |= 1 << h;
+                table[h] = k;
+                break true;
+            }
+            if table[h] == k {
+                break false;
+            }
+            h = (h + 1) & 63;
+        };
+        if new {
+            distinct += 1;
+            let g = (k & group_mask) as usize;
+            per_group[g] += 1;
+            wf = wf.max(per_group[g]);
+        }
+    }
+    (u32::from(wf), distinct)
+}
+
+/// CC 1.x counts: the half-warp phases through [`tesla_phase`].
+fn tesla_counts(req: &Request, plan: &Plan) -> Counts {
+    let mut counts = Counts::default();
+    let banks = plan.facts.banks;
+    let lanes = plan.phase_lanes;
+    let phase_bits = if lanes == 32 { u32::MAX } else { (1 << lanes) - 1 };
+    let mut lane0 = 0;
+    while lane0 < 32 {
+        let phase_mask = req.mask >> lane0 & phase_bits;
+        if phase_mask != 0 {
+            let (wf, distinct) = tesla_phase(req, lane0, phase_mask, plan);
+            counts.ideal += distinct.div_ceil(banks);
+            counts.wavefronts += wf;
+            counts.conflict_ways = counts.conflict_ways.max(wf);
+        }
+        lane0 += lanes;
+    }
+    counts
 }
 
 /// CC 1.x: steps of one half-warp. Each step serves the broadcast word (the lowest waiting access's
@@ -541,4 +675,85 @@ fn plan_reference(arch: &Arch, config: &Config, req: &Request) -> Plan {
         phase_lanes = (128 / w) * if merge { 2 } else { 1 };
     }
     Plan { phase_lanes, ..fast }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic requests that stress the fast path's shortcuts: clashes in some phases only,
+    /// pair and xor-2 structure, small and large spans, and inactive lanes holding garbage offsets
+    /// (misaligned too), which neither path may look at.
+    #[test]
+    fn fast_path_equals_reference_with_garbage_in_inactive_lanes() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut clashes = 0;
+        for i in 0..60_000u32 {
+            let arch = &Arch::all()[(next() % Arch::all().len() as u64) as usize];
+            let w = [1u8, 2, 4, 8, 16][(next() % 5) as usize];
+            let op = if next() % 2 == 0 { Op::Load } else { Op::Store };
+            let config = Config {
+                bank_mode: if next() % 2 == 0 {
+                    BankMode::FourByte
+                } else {
+                    BankMode::EightByte
+                },
+            };
+            let span = [2u64, 8, 40, 300, 1 << 20][(i % 5) as usize];
+            let active = match next() % 4 {
+                0 => u32::MAX,
+                1 => next() as u32,
+                2 => 0xFFFF_0000 | next() as u32 & 0xFF,
+                _ => (next() as u32) & (next() as u32),
+            };
+            let mut req = Request {
+                width: w,
+                op,
+                mask: active,
+                addrs: std::array::from_fn(|_| (next() % span) as u32 * u32::from(w)),
+            };
+            match next() % 4 {
+                0 => req.addrs = std::array::from_fn(|l| req.addrs[l & !1]),
+                1 => req.addrs = std::array::from_fn(|l| req.addrs[l & !2]),
+                _ => {}
+            }
+            if next() % 3 == 0 {
+                req.mask = req.mask & 0x5555_5555 | (req.mask & 0x5555_5555) << 1;
+            }
+            for l in 0..32 {
+                if active >> l & 1 == 0 && next() % 2 == 0 {
+                    req.addrs[l] = next() as u32 | 1;
+                }
+            }
+            req.mask &= active;
+            let fast = wavefronts(arch, &config, &req).unwrap();
+            let slow = breakdown(arch, &config, &req).unwrap();
+            assert_eq!(fast, slow.counts, "{} {req:?} {config:?}", arch.name);
+            clashes += u32::from(fast.conflict_ways > 1);
+        }
+        // the generator reaches the conflict path often, not just the conflict-free shortcut
+        assert!(clashes > 10_000, "{clashes}");
+    }
+
+    #[test]
+    fn misaligned_active_lane_is_found_among_garbage() {
+        let mut req = Request::from_fn(8, Op::Load, |l| (l != 3).then_some(8 * l));
+        req.addrs[3] = 5; // inactive: ignored
+        assert!(req.check().is_ok());
+        req.addrs[9] = 12;
+        assert_eq!(
+            req.check(),
+            Err(BankError::Misaligned {
+                lane: 9,
+                addr: 12,
+                width: 8
+            })
+        );
+    }
 }
