@@ -49,17 +49,8 @@ fn synthetic_branches_count_once_per_execution() {
     assert_eq!(lines[1].utilisation_pct, 12.5);
 }
 
-/// FIXME: the PTX front end does not know the `WARP_SZ` constant yet (`mov.u32 %r6, WARP_SZ;` in
-/// mathKernel2). Until it does, such PTX is compiled with `WARP_SZ` replaced by 32, and says so.
 fn compile(file: &str, src: &str) -> warpscope_emu::Program {
-    match warpscope_ptx::compile(src) {
-        Ok(p) => p,
-        Err(e) if e.iter().all(|m| m.contains("WARP_SZ")) => {
-            eprintln!("note: {file}: PTX front end lacks WARP_SZ ({e:?}); compiling with WARP_SZ = 32");
-            warpscope_ptx::compile(&src.replace("WARP_SZ", "32")).unwrap_or_else(|e| panic!("{file}: {e:?}"))
-        }
-        Err(e) => panic!("{file}: {e:?}"),
-    }
+    warpscope_ptx::compile(src).unwrap_or_else(|e| panic!("{file}: {e:?}"))
 }
 
 /// PTX-level figures (worked out by hand from the -G PTX, docs/divergence.md) per kernel.

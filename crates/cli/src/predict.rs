@@ -324,17 +324,9 @@ fn is_ptx_branch(text: &str) -> bool {
     op == "bra" || op.starts_with("bra.")
 }
 
-/// Parses and lowers PTX. The front end does not know the `WARP_SZ` constant (`warpSize` in CUDA
-/// C++); PTX that uses it is read with `WARP_SZ` replaced by 32, the warp size of every preset.
+/// Parses and lowers PTX.
 fn parse_ptx(ptx: &str) -> Result<Program, String> {
-    match warpscope_ptx::compile(ptx) {
-        Ok(p) => Ok(p),
-        Err(e) if ptx.contains("WARP_SZ") && e.iter().all(|m| m.contains("WARP_SZ")) => {
-            warpscope_ptx::compile(&ptx.replace("WARP_SZ", "32"))
-                .map_err(|e| format!("cannot read NVRTC's PTX: {}", e.join("; ")))
-        }
-        Err(e) => Err(format!("cannot read NVRTC's PTX: {}", e.join("; "))),
-    }
+    warpscope_ptx::compile(ptx).map_err(|e| format!("cannot read NVRTC's PTX: {}", e.join("; ")))
 }
 
 /// `nvdisasm -g -c` of a CUBIN.

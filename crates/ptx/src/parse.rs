@@ -802,6 +802,10 @@ impl<'s> Parser<'s> {
                 if n == "_" {
                     return Ok(Operand::Sink);
                 }
+                if n == "WARP_SZ" {
+                    // The PTX constant for the warp size (`warpSize` in CUDA C++): 32 on every target.
+                    return Ok(Operand::Int(32));
+                }
                 if self.eat(Tok::Pipe) {
                     let m = self.ident("a predicate after `|`")?;
                     return Ok(Operand::Pair(n, m));

@@ -75,3 +75,14 @@ fn debug_build_with_dwarf_sections_parses() {
     assert!(d.is_empty(), "{d:?}");
     assert!(m.functions.iter().any(|f| f.name == "matmul"));
 }
+
+/// `warpSize` in CUDA C++ becomes the PTX constant `WARP_SZ` (nvcc -G keeps it): it reads as 32.
+#[test]
+fn warp_sz_constant_is_32() {
+    let src = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %r<2>;\nmov.u32 %r1, WARP_SZ;\nret;\n}\n";
+    let (module, diags) = warpscope_ptx::parse::parse(src);
+    assert!(diags.is_empty(), "{diags:?}");
+    let text = format!("{module:?}");
+    assert!(text.contains("Int(32)"), "{text}");
+    assert!(warpscope_ptx::compile(src).is_ok());
+}
