@@ -217,6 +217,9 @@ pub enum Block {
     Notes(Vec<String>),
     /// A table (in every format but JSON).
     Table(Tabular),
+    /// A table for people only (the table and Markdown formats), beside a [`Block::CsvTable`] of
+    /// the same rows with machine-friendly columns.
+    ShownTable(Tabular),
     /// A table for CSV only, where the other formats say the same in prose (for example an empty
     /// list of findings: CSV still gets its header line).
     CsvTable(Tabular),
@@ -252,6 +255,7 @@ pub fn emit_blocks<T: Serialize>(
             let shown = blocks.iter().filter(|b| match b {
                 Block::CsvTable(_) => false,
                 Block::Notes(ns) => !ns.is_empty(),
+                Block::Text(s) => !s.trim().is_empty(),
                 _ => true,
             });
             for (i, b) in shown.enumerate() {
@@ -266,7 +270,7 @@ pub fn emit_blocks<T: Serialize>(
                             writeln!(out, "- note: {}", n.replace('\n', " "))?;
                         }
                     }
-                    Block::Table(t) => write_markdown(out, t)?,
+                    Block::Table(t) | Block::ShownTable(t) => write_markdown(out, t)?,
                     Block::CsvTable(_) => {}
                 }
             }
@@ -280,7 +284,7 @@ pub fn emit_blocks<T: Serialize>(
                             writeln!(out, "note: {n}")?;
                         }
                     }
-                    Block::Table(t) => write_table(out, t, color)?,
+                    Block::Table(t) | Block::ShownTable(t) => write_table(out, t, color)?,
                     Block::CsvTable(_) => {}
                 }
             }

@@ -6,13 +6,11 @@
 //! (fused accesses count once, wider); emulate every block (or `--blocks N` of them, extrapolated);
 //! print a table or JSON.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
-use comfy_table::Table;
 use serde::Serialize;
 use warpscope_analysis::banks::{self, BankRun, Counts, Side, WorstRequest};
 use warpscope_analysis::launchspec::{parse_arg, parse_dims};
@@ -22,15 +20,7 @@ use warpscope_model::arch::Arch;
 use warpscope_ptx::Program;
 
 use crate::exit::Unavailable;
-
-/// Output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Tables for people.
-    Table,
-    /// One JSON object.
-    Json,
-}
+use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
 
 /// Flags of `warpscope analyze`.
 #[derive(clap::Args)]
@@ -60,9 +50,8 @@ pub struct Args {
     /// Target architecture (for compiling and the machine code).
     #[arg(long, default_value = "sm_90")]
     arch: String,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    #[command(flatten)]
+    output: OutputArgs,
     /// Warp instructions one block may execute before the emulator stops it (runaway loops).
     #[arg(long, value_name = "N", default_value_t = 1 << 28)]
     max_instructions: u64,
@@ -392,8 +381,9 @@ fn tool_output(cmd: &mut Command, what: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Machine code through ptxas + nvdisasm, or a reason why there is none.
-fn machine_code(ptx: &str, cubin: Option<&[u8]>, arch: &str) -> Result<(String, String), String> {
+/// Machine code through ptxas + nvdisasm (of `cubin` when given, else of `ptx` built for `arch`), and
+/// how it was made; or the reason why there is none.
+pub fn machine_code(ptx: &str, cubin: Option<&[u8]>, arch: &str) -> Result<(String, String), String> {
     let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
         .map_err(|e| format!("no CUDA toolkit found ({e})"))?;
     let nvdisasm = root.bin("nvdisasm");
@@ -429,7 +419,7 @@ fn machine_code(ptx: &str, cubin: Option<&[u8]>, arch: &str) -> Result<(String, 
 }
 
 /// `.cu` → (PTX, cubin?, how), through NVRTC or, failing that, the toolkit's nvcc.
-fn compile_cu(
+pub fn compile_cu(
     src: &str,
     file: &Path,
     arch: &Arch,
@@ -551,13 +541,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let run = banks::run(&program, &kernel, &launch, &limits, arch, Arc::new(recon.clone()))?;
     let analysis = build(&program, &kernel, &launch, arch, &recon, &note, run);
     let mut out = std::io::stdout().lock();
-    match args.format {
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut out, &analysis)?;
-            writeln!(out)?;
-        }
-        Format::Table => print_tables(&mut out, &analysis)?,
-    }
+    emit_blocks(
+        &mut out,
+        args.output.format,
+        args.output.color(),
+        &analysis,
+        &blocks(&analysis),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -575,111 +565,227 @@ fn fmt_nway(x: f64) -> String {
     }
 }
 
-/// Prints the summary, the per-line table and the per-instruction table.
-pub fn print_tables(out: &mut impl Write, a: &Analysis) -> anyhow::Result<()> {
-    writeln!(
-        out,
+/// The Nsight Compute metrics of the shared-memory counters, loads then stores:
+/// (instructions, wavefronts).
+pub const NCU_SHARED: [(&str, &str); 2] = [
+    (
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    ),
+    (
+        "smsp__sass_inst_executed_op_shared_st.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    ),
+];
+
+/// CSV columns of the counters split by side: for each of load and store, the ncu instruction and
+/// wavefront metrics and the ideal wavefronts (`ideal_wavefronts_ld` / `_st`).
+fn side_columns() -> Vec<Column> {
+    let mut cols = Vec::new();
+    for ((inst, wf), side) in NCU_SHARED.iter().zip(["ld", "st"]) {
+        cols.push(Column::new(*inst, *inst));
+        cols.push(Column::new(*wf, *wf));
+        let ideal = format!("ideal_wavefronts_{side}");
+        cols.push(Column::new(ideal.clone(), ideal));
+    }
+    cols
+}
+
+/// The counters in the [`side_columns`] layout: the other side's cells are empty.
+fn side_cells(side: Side, c: &Counts) -> Vec<String> {
+    let these = [
+        c.instructions.to_string(),
+        c.wavefronts.to_string(),
+        c.ideal_wavefronts.to_string(),
+    ];
+    let empty = [String::new(), String::new(), String::new()];
+    match side {
+        Side::Load => these.into_iter().chain(empty).collect(),
+        Side::Store => empty.into_iter().chain(these).collect(),
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Load => "load",
+        Side::Store => "store",
+    }
+}
+
+fn excess_tone(c: &Counts) -> Tone {
+    if c.wavefronts > c.ideal_wavefronts {
+        Tone::Bad
+    } else {
+        Tone::Good
+    }
+}
+
+/// The output of an analysis for people and for CSV: the summary, the totals, the per-line table and
+/// the per-instruction table. CSV columns are the Nsight Compute metric names, one table per level
+/// (totals, lines, instructions).
+pub fn blocks(a: &Analysis) -> Vec<Block> {
+    let mut head = vec![format!(
         "kernel {}  grid {}  block {}  dyn smem {} B  arch {}",
         a.kernel,
         fmt_dims(a.grid),
         fmt_dims(a.block),
         a.dyn_smem,
         a.arch
-    )?;
+    )];
     if a.extrapolated {
-        writeln!(
-            out,
+        head.push(format!(
             "{} of {} blocks emulated; totals are extrapolated to the grid",
             a.blocks_emulated, a.blocks_in_grid
-        )?;
+        ));
     } else {
-        writeln!(
-            out,
+        head.push(format!(
             "all {} blocks emulated; totals are exact for this model",
             a.blocks_in_grid
-        )?;
+        ));
     }
-    writeln!(out, "widths: {} ({})", a.widths, a.widths_note)?;
+    head.push(format!("widths: {} ({})", a.widths, a.widths_note));
     if a.fused_groups > 0 {
-        writeln!(
-            out,
+        head.push(format!(
             "ptxas fused {} groups of PTX accesses into wider ones; each counts once",
             a.fused_groups
-        )?;
+        ));
     }
     if !a.unmatched_lines.is_empty() {
-        writeln!(
-            out,
+        head.push(format!(
             "warning: lines {:?}: PTX and machine accesses could not be matched; counted as in PTX",
             a.unmatched_lines
-        )?;
+        ));
     }
-    let mut t = Table::new();
-    t.set_header(["", "instructions", "wavefronts", "ideal", "excess"]);
+    let mut blocks = vec![Block::Text(head.join("\n"))];
+
+    let mut totals = Tabular::new(
+        "",
+        ["", "instructions", "wavefronts", "ideal", "excess"]
+            .map(|c| Column::new(c, c))
+            .to_vec(),
+    );
     for (name, c) in [
         ("shared loads", &a.shared.load),
         ("shared stores", &a.shared.store),
     ] {
-        t.add_row([
-            name.to_string(),
+        totals.toned_row(vec![
+            (name.to_string(), Tone::Plain),
+            (c.instructions.to_string(), Tone::Plain),
+            (c.wavefronts.to_string(), Tone::Plain),
+            (c.ideal_wavefronts.to_string(), Tone::Plain),
+            (format!("{:.2}x", c.conflict_factor()), excess_tone(c)),
+        ]);
+    }
+    blocks.push(Block::ShownTable(totals));
+    let mut cols = vec![Column::new("kernel", "kernel")];
+    cols.extend(side_columns());
+    let mut totals_csv = Tabular::new("", cols);
+    let mut cells = vec![a.kernel.clone()];
+    for c in [&a.shared.load, &a.shared.store] {
+        cells.extend([
             c.instructions.to_string(),
             c.wavefronts.to_string(),
             c.ideal_wavefronts.to_string(),
-            format!("{:.2}x", c.conflict_factor()),
         ]);
     }
-    writeln!(out, "{t}")?;
-    let mut t = Table::new();
-    t.set_header(["line", "", "executions", "wavefronts", "ideal", "worst n-way"]);
+    totals_csv.row(cells);
+    blocks.push(Block::CsvTable(totals_csv));
+
+    let mut lines = Tabular::new(
+        "per source line",
+        ["line", "", "executions", "wavefronts", "ideal", "worst n-way"]
+            .map(|c| Column::new(c, c))
+            .to_vec(),
+    );
+    let mut cols = vec![Column::new("file", "file"), Column::new("line", "line")];
+    cols.extend(side_columns());
+    cols.push(Column::new("worst n-way", "worst_n_way"));
+    let mut lines_csv = Tabular::new("", cols);
     for l in &a.lines {
-        t.add_row([
-            format!("{}:{}", l.file, l.line),
-            format!("{:?}", l.side).to_lowercase(),
-            l.counts.instructions.to_string(),
-            l.counts.wavefronts.to_string(),
-            l.counts.ideal_wavefronts.to_string(),
-            fmt_nway(l.worst_n_way),
+        lines.toned_row(vec![
+            (format!("{}:{}", l.file, l.line), Tone::Plain),
+            (side_name(l.side).into(), Tone::Plain),
+            (l.counts.instructions.to_string(), Tone::Plain),
+            (l.counts.wavefronts.to_string(), excess_tone(&l.counts)),
+            (l.counts.ideal_wavefronts.to_string(), Tone::Plain),
+            (fmt_nway(l.worst_n_way), Tone::Plain),
         ]);
+        let mut cells = vec![l.file.clone(), l.line.to_string()];
+        cells.extend(side_cells(l.side, &l.counts));
+        cells.push(l.worst_n_way.to_string());
+        lines_csv.row(cells);
     }
-    writeln!(out, "\nper source line\n{t}")?;
-    let mut t = Table::new();
-    t.set_header([
-        "pc",
-        "source",
-        "PTX",
-        "bytes",
-        "executions",
-        "wavefronts",
-        "ideal",
-        "worst n-way",
-        "banks 0..31 of the worst request",
-    ]);
+    blocks.push(Block::Text(String::new()));
+    blocks.push(Block::ShownTable(lines));
+    blocks.push(Block::CsvTable(lines_csv));
+
+    let mut insts = Tabular::new(
+        "per instruction (banks: distinct words each bank delivers in the busiest phase of the worst request;\n\
+         . idle, A = 10, W = 32; 8- and 16-byte accesses are served a half or quarter warp per phase)",
+        [
+            "pc",
+            "source",
+            "PTX",
+            "bytes",
+            "executions",
+            "wavefronts",
+            "ideal",
+            "worst n-way",
+            "banks 0..31 of the worst request",
+        ]
+        .map(|c| Column::new(c, c))
+        .to_vec(),
+    );
+    let mut cols = ["pc", "ptx_line", "source", "ptx", "fused", "width"]
+        .map(|c| Column::new(c, c))
+        .to_vec();
+    cols.extend(side_columns());
+    cols.push(Column::new("worst n-way", "worst_n_way"));
+    cols.push(Column::new("banks", "worst_banks"));
+    let mut insts_csv = Tabular::new("", cols);
     for i in &a.instructions {
-        t.add_row([
-            i.pc.to_string(),
-            i.source.clone().unwrap_or_else(|| format!("ptx:{}", i.ptx_line)),
-            if i.fused {
-                format!("{} (fused by ptxas)", i.ptx)
-            } else {
-                i.ptx.clone()
-            },
-            i.width.to_string(),
-            i.counts.instructions.to_string(),
-            i.counts.wavefronts.to_string(),
-            i.counts.ideal_wavefronts.to_string(),
-            fmt_nway(i.worst_n_way),
-            i.worst.as_ref().map_or(String::new(), |w| w.banks.clone()),
+        let banks = i.worst.as_ref().map_or(String::new(), |w| w.banks.clone());
+        insts.toned_row(vec![
+            (i.pc.to_string(), Tone::Plain),
+            (
+                i.source.clone().unwrap_or_else(|| format!("ptx:{}", i.ptx_line)),
+                Tone::Plain,
+            ),
+            (
+                if i.fused {
+                    format!("{} (fused by ptxas)", i.ptx)
+                } else {
+                    i.ptx.clone()
+                },
+                Tone::Plain,
+            ),
+            (i.width.to_string(), Tone::Plain),
+            (i.counts.instructions.to_string(), Tone::Plain),
+            (i.counts.wavefronts.to_string(), excess_tone(&i.counts)),
+            (i.counts.ideal_wavefronts.to_string(), Tone::Plain),
+            (fmt_nway(i.worst_n_way), Tone::Plain),
+            (banks.clone(), Tone::Plain),
         ]);
+        let mut cells = vec![
+            i.pc.to_string(),
+            i.ptx_line.to_string(),
+            i.source.clone().unwrap_or_default(),
+            i.ptx.clone(),
+            i.fused.to_string(),
+            i.width.to_string(),
+        ];
+        cells.extend(side_cells(i.side, &i.counts));
+        cells.push(i.worst_n_way.to_string());
+        cells.push(banks);
+        insts_csv.row(cells);
     }
-    writeln!(
-        out,
-        "\nper instruction (banks: distinct words each bank delivers in the busiest phase of the worst request;\n. idle, A = 10, W = 32; 8- and 16-byte accesses are served a half or quarter warp per phase)\n{t}"
-    )?;
+    blocks.push(Block::Text(String::new()));
+    blocks.push(Block::ShownTable(insts));
+    blocks.push(Block::CsvTable(insts_csv));
     if !a.faults.is_empty() {
-        writeln!(out, "\nemulator faults:")?;
-        for f in &a.faults {
-            writeln!(out, "  {f}")?;
-        }
+        let mut f = vec![String::new(), "emulator faults:".to_string()];
+        f.extend(a.faults.iter().map(|x| format!("  {x}")));
+        blocks.push(Block::Text(f.join("\n")));
     }
-    Ok(())
+    blocks
 }

@@ -8,31 +8,20 @@
 //! reconciliation uses `--sass FILE`, or ptxas + nvdisasm when a CUDA toolkit is found, else widths
 //! are PTX-level and the output says so.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
-use comfy_table::{ContentArrangement, Table};
 use serde::Serialize;
 use warpscope_analysis::fix::{self, Advice, AdviseConfig, Target, WhatIf};
 use warpscope_analysis::reconcile::Reconciliation;
 use warpscope_emu::{Limits, Program};
 use warpscope_toolchain::locate::{SearchEnv, find};
 
-use crate::cmd::analyze::reconcile_from_sass;
+use crate::cmd::analyze::{self, reconcile_from_sass};
 use crate::launch::LaunchArgs;
-
-/// Output formats.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Tables for people.
-    Table,
-    /// One JSON object: `{ kernel, target, arrays, suggestions: [{array, kind, change,
-    /// wavefronts_before, wavefronts_after, extra_shared_bytes, ...}], what_if, notes }`.
-    Json,
-}
+use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
 
 /// Flags of `warpscope fix`.
 #[derive(clap::Args)]
@@ -57,11 +46,13 @@ pub struct Args {
     /// Count accesses as PTX writes them (skip the machine code).
     #[arg(long)]
     ptx_widths: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    /// Output format (JSON: `{ kernel, target, arrays, suggestions: [{array, kind, change,
+    /// wavefronts_before, wavefronts_after, extra_shared_bytes, ...}], what_if, notes }`).
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
+/// The result of `warpscope fix` (its JSON).
 #[derive(Serialize)]
 struct Output {
     kernel: String,
@@ -74,32 +65,6 @@ struct Output {
     advice: Advice,
     what_if: Option<WhatIf>,
     faults: Vec<String>,
-}
-
-/// Machine code by ptxas + nvdisasm, or why there is none.
-fn machine_code(ptx_path: &Path, arch: &str) -> Result<(String, String), String> {
-    let root = find(&SearchEnv::from_process()).map_err(|e| format!("no CUDA toolkit found ({e})"))?;
-    let dir = std::env::temp_dir().join(format!("warpscope-fix-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let cubin = dir.join("k.cubin");
-    let result = (|| -> Result<String, String> {
-        let out = Command::new(root.bin("ptxas"))
-            .arg(format!("-arch={arch}"))
-            .args(["-O3", "-lineinfo", "-o"])
-            .arg(&cubin)
-            .arg(ptx_path)
-            .output()
-            .map_err(|e| format!("cannot run ptxas: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "ptxas failed: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
-        }
-        warpscope_toolchain::sass::disassemble(&root.bin("nvdisasm"), &cubin).map_err(|e| e.to_string())
-    })();
-    let _ = std::fs::remove_dir_all(&dir);
-    result.map(|s| (s, format!("ptxas + nvdisasm from {}", root.root.display())))
 }
 
 /// Registers per thread from ptxas for the target, when a toolkit is there and supports it.
@@ -152,7 +117,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             format!("machine code from {}", path.display()),
         )
     } else {
-        match machine_code(ptx_path, target.arch.name) {
+        let ptx = crate::limits::read_source(ptx_path)?;
+        match analyze::machine_code(&ptx, None, target.arch.name) {
             Ok((sass, how)) => (
                 reconcile_from_sass(&program, &kernel, &sass)?,
                 format!("machine code by {how}"),
@@ -194,20 +160,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         faults: trace.faults,
     };
     let mut w = std::io::stdout().lock();
-    match args.format {
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut w, &out)?;
-            writeln!(w)?;
-        }
-        Format::Table => print(&mut w, &out, &program)?,
-    }
+    emit_blocks(
+        &mut w,
+        args.output.format,
+        args.output.color(),
+        &out,
+        &blocks(&out, &program),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn table() -> Table {
-    let mut t = Table::new();
-    t.set_content_arrangement(ContentArrangement::Disabled);
-    t
+fn table(title: &str, columns: &[(&str, &str)]) -> Tabular {
+    Tabular::new(title, columns.iter().map(|(t, c)| Column::new(*t, *c)).collect())
 }
 
 fn occ_text(o: Option<fix::OccupancyAt>) -> String {
@@ -216,128 +180,155 @@ fn occ_text(o: Option<fix::OccupancyAt>) -> String {
     })
 }
 
-fn print(w: &mut impl Write, o: &Output, program: &Program) -> anyhow::Result<()> {
+/// The output for people and for CSV (arrays, suggestions, what-if: one CSV table each).
+fn blocks(o: &Output, program: &Program) -> Vec<Block> {
     let a = &o.advice;
-    writeln!(
-        w,
-        "kernel {}  grid {:?}  block {:?}  dyn smem {} B  target {}  registers {} ({})",
-        o.kernel, o.grid, o.block, o.dyn_smem, a.target, a.resources.registers, a.resources.registers_from
-    )?;
-    writeln!(w, "widths: {}", o.widths)?;
-    let mut t = table();
-    t.set_header([
-        "array",
-        "offset",
-        "bytes",
-        "access bytes",
-        "wavefronts",
-        "ideal",
-        "conflicts",
-    ]);
+    let mut blocks = vec![Block::Text(format!(
+        "kernel {}  grid {:?}  block {:?}  dyn smem {} B  target {}  registers {} ({})\nwidths: {}",
+        o.kernel,
+        o.grid,
+        o.block,
+        o.dyn_smem,
+        a.target,
+        a.resources.registers,
+        a.resources.registers_from,
+        o.widths
+    ))];
+    let mut t = table(
+        "",
+        &[
+            ("array", "array"),
+            ("offset", "offset"),
+            ("bytes", "bytes"),
+            ("access bytes", "access_bytes"),
+            ("wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"),
+            ("ideal", "ideal_wavefronts"),
+            ("conflicts", "conflicts"),
+        ],
+    );
     for r in &a.arrays {
-        t.add_row([
-            format!(
-                "{}{}",
-                r.info.name,
-                if r.info.dynamic { " (dynamic)" } else { "" }
+        t.toned_row(vec![
+            (
+                format!(
+                    "{}{}",
+                    r.info.name,
+                    if r.info.dynamic { " (dynamic)" } else { "" }
+                ),
+                Tone::Plain,
             ),
-            r.info.offset.to_string(),
-            r.info.size.to_string(),
-            r.access_bytes.to_string(),
-            r.cost.wavefronts.to_string(),
-            r.cost.ideal.to_string(),
-            if r.conflicts { "yes".into() } else { "no".into() },
+            (r.info.offset.to_string(), Tone::Plain),
+            (r.info.size.to_string(), Tone::Plain),
+            (r.access_bytes.to_string(), Tone::Plain),
+            (r.cost.wavefronts.to_string(), Tone::Plain),
+            (r.cost.ideal.to_string(), Tone::Plain),
+            if r.conflicts {
+                ("yes".into(), Tone::Bad)
+            } else {
+                ("no".into(), Tone::Good)
+            },
         ]);
     }
-    writeln!(w, "{t}")?;
-    if a.suggestions.is_empty() {
-        writeln!(w, "no bank conflicts on {}: nothing to fix", a.target)?;
-    } else {
-        let mut t = table();
-        t.set_header([
-            "array",
-            "",
-            "kind",
-            "change",
-            "wavefronts",
-            "ideal",
-            "extra smem",
-            "occupancy",
-        ]);
-        for s in &a.suggestions {
-            t.add_row([
-                s.array.clone(),
-                if s.recommended {
-                    "best".into()
-                } else {
-                    "alt".into()
-                },
-                s.kind.clone(),
-                s.change.clone(),
+    blocks.push(Block::Table(t));
+    let mut t = table(
+        &format!("suggestions on {}", a.target),
+        &[
+            ("array", "array"),
+            ("", "rank"),
+            ("kind", "kind"),
+            ("change", "change"),
+            ("wavefronts", "wavefronts_before_after"),
+            ("ideal", "ideal_wavefronts"),
+            ("extra smem", "extra_shared_bytes"),
+            ("occupancy", "occupancy_before_after"),
+        ],
+    );
+    for s in &a.suggestions {
+        t.toned_row(vec![
+            (s.array.clone(), Tone::Plain),
+            if s.recommended {
+                ("best".into(), Tone::Good)
+            } else {
+                ("alt".into(), Tone::Plain)
+            },
+            (s.kind.clone(), Tone::Plain),
+            (s.change.clone(), Tone::Plain),
+            (
                 format!("{} -> {}", s.wavefronts_before, s.wavefronts_after),
-                s.ideal.to_string(),
-                format!("+{} B", s.extra_shared_bytes),
+                Tone::Plain,
+            ),
+            (s.ideal.to_string(), Tone::Plain),
+            (format!("+{} B", s.extra_shared_bytes), Tone::Plain),
+            (
                 format!(
                     "{} -> {}",
                     occ_text(s.occupancy_before),
                     occ_text(s.occupancy_after)
                 ),
-            ]);
-        }
-        writeln!(w, "\nsuggestions on {}\n{t}", a.target)?;
+                Tone::Plain,
+            ),
+        ]);
+    }
+    if a.suggestions.is_empty() {
+        blocks.push(Block::Text(format!(
+            "no bank conflicts on {}: nothing to fix",
+            a.target
+        )));
+        blocks.push(Block::CsvTable(t));
+    } else {
+        blocks.push(Block::Text(String::new()));
+        blocks.push(Block::Table(t));
         for s in &a.suggestions {
             let Some(e) = &s.source else { continue };
-            writeln!(
-                w,
-                "\n{} ({}, {}):",
+            let mut text = format!(
+                "\n{} ({}, {}):\n",
                 s.array,
                 s.kind,
                 if s.recommended { "best" } else { "alternative" }
-            )?;
+            );
             match (&e.line, &e.before) {
                 (Some(l), Some(b)) if !e.after.contains(" for every ") && !e.after.contains(" where row") => {
-                    writeln!(w, "  line {l}: {}\n       -> {}", b.trim(), e.after.trim())?;
+                    text += &format!("  line {l}: {}\n       -> {}", b.trim(), e.after.trim());
                 }
-                _ => writeln!(w, "  index: {}", e.after)?,
+                _ => text += &format!("  index: {}", e.after),
             }
-            if !e.index_lines.is_empty() && s.kind == "swizzle"
-                || s.source.as_ref().is_some_and(|e| e.after.contains(" where row"))
-            {
-                writeln!(w, "  apply at every access: lines {:?}", e.index_lines)?;
+            if !e.index_lines.is_empty() && s.kind == "swizzle" || e.after.contains(" where row") {
+                text += &format!("\n  apply at every access: lines {:?}", e.index_lines);
             }
+            blocks.push(Block::Code(text));
         }
     }
-    for n in &a.notes {
-        writeln!(w, "note: {n}")?;
-    }
+    blocks.push(Block::Notes(a.notes.clone()));
     if let Some(wi) = &o.what_if {
-        let mut t = table();
-        let mut head = vec!["array".to_string(), "layout".to_string()];
-        head.extend(wi.columns.iter().cloned());
-        t.set_header(head);
+        let mut cols: Vec<Column> = vec![Column::new("array", "array"), Column::new("layout", "layout")];
+        cols.extend(wi.columns.iter().map(|c| Column::new(c.clone(), c.clone())));
+        let mut t = Tabular::new(
+            "what-if: wavefronts/ideal per architecture (! = conflicts remain)",
+            cols,
+        );
         for r in &wi.rows {
-            let mut row = vec![r.array.clone(), r.layout.clone()];
+            let mut row = vec![(r.array.clone(), Tone::Plain), (r.layout.clone(), Tone::Plain)];
             row.extend(r.cells.iter().map(|c| {
                 if c.wavefronts > c.ideal {
-                    format!("{}/{} !", c.wavefronts, c.ideal)
+                    (format!("{}/{} !", c.wavefronts, c.ideal), Tone::Bad)
                 } else {
-                    format!("{}/{}", c.wavefronts, c.ideal)
+                    (format!("{}/{}", c.wavefronts, c.ideal), Tone::Good)
                 }
             }));
-            t.add_row(row);
+            t.toned_row(row);
         }
-        writeln!(
-            w,
-            "\nwhat-if: wavefronts/ideal per architecture (! = conflicts remain)\n{t}"
-        )?;
+        blocks.push(Block::Text(String::new()));
+        blocks.push(Block::Table(t));
+        let mut remarks = Vec::new();
         for r in &wi.remarks {
             let info = program.inst_info(r.pc);
             let src = info
                 .loc
-                .map(|l| format!("{}:{}", program.file_name(l.file).unwrap_or("?"), l.line))
+                .map(|l| {
+                    let f = program.file_name(l.file).unwrap_or("?");
+                    format!("{}:{}", f.rsplit('/').next().unwrap_or(f), l.line)
+                })
                 .unwrap_or_else(|| format!("ptx:{}", info.ptx_line));
-            writeln!(
-                w,
+            remarks.push(format!(
                 "{}: `{}` is enough on {} but not on {}: {} (`{}`) still takes {} wavefronts (ideal {}){}",
                 r.array,
                 r.layout,
@@ -350,14 +341,16 @@ fn print(w: &mut impl Write, o: &Output, program: &Program) -> anyhow::Result<()
                 r.fix_there
                     .as_ref()
                     .map_or(String::new(), |f| format!("; there use `{f}`"))
-            )?;
+            ));
+        }
+        if !remarks.is_empty() {
+            blocks.push(Block::Text(remarks.join("\n")));
         }
     }
     if !o.faults.is_empty() {
-        writeln!(w, "\nemulator faults:")?;
-        for f in &o.faults {
-            writeln!(w, "  {f}")?;
-        }
+        let mut f = vec![String::new(), "emulator faults:".to_string()];
+        f.extend(o.faults.iter().map(|x| format!("  {x}")));
+        blocks.push(Block::Text(f.join("\n")));
     }
-    Ok(())
+    blocks
 }

@@ -8,13 +8,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use comfy_table::Table;
 use serde_json::{Value, json};
 use warpscope_model::arch::Arch;
 use warpscope_model::occupancy::{KB, Launch, Limits, Occupancy, best_block_size, occupancy};
-use warpscope_report::chart::{LineChart, Series, render_svg};
+use warpscope_report::chart::render_svg;
+use warpscope_report::curves::occupancy_charts;
 
-/// Output format.
+use crate::output::{self, Block, Column, Tabular, emit_blocks};
+
+/// Output format: the shared ones plus JSON Lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     /// A table (and notes) for people.
@@ -23,8 +25,11 @@ pub enum Format {
     Json,
     /// One JSON object per line.
     Jsonl,
-    /// Comma-separated values with a header line.
+    /// Comma-separated values with a header line (the JSON names, then the same figures under
+    /// Nsight Compute's metric names).
     Csv,
+    /// A GitHub-flavoured Markdown table and the notes.
+    Markdown,
 }
 
 /// Flags of `warpscope occupancy`.
@@ -77,6 +82,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// No colour, even on a terminal (the `NO_COLOR` environment variable does the same).
+    #[arg(long)]
+    no_color: bool,
 }
 
 /// Parses `a`, `a,b,c` or `start..=end:step` (or `start..=end`, step 1).
@@ -212,6 +220,20 @@ const CSV_COLUMNS: [&str; 17] = [
     "smem_over_max",
 ];
 
+/// Nsight Compute metrics with the same figure as a JSON field: (metric, field, scale).
+pub const NCU_COLUMNS: [(&str, &str, f64); 10] = [
+    ("launch__block_size", "threads", 1.0),
+    ("launch__registers_per_thread", "regs", 1.0),
+    ("launch__shared_mem_per_block_static", "static_smem", 1.0),
+    ("launch__shared_mem_per_block_dynamic", "dyn_smem", 1.0),
+    ("launch__occupancy_limit_warps", "limit_warps", 1.0),
+    ("launch__occupancy_limit_registers", "limit_registers", 1.0),
+    ("launch__occupancy_limit_shared_mem", "limit_shared_memory", 1.0),
+    ("launch__occupancy_limit_blocks", "limit_blocks", 1.0),
+    ("launch__occupancy_limit_barriers", "limit_barriers", 1.0),
+    ("sm__maximum_warps_per_active_cycle_pct", "occupancy", 100.0),
+];
+
 fn csv_cell(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
@@ -328,78 +350,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     let mut out = std::io::stdout().lock();
-    match args.format {
-        Format::Json => {
-            let all: Vec<Value> = rows.iter().map(row_json).collect();
-            writeln!(out, "{}", serde_json::to_string_pretty(&all)?)?;
-        }
+    let all: Vec<Value> = rows.iter().map(row_json).collect();
+    let shared = match args.format {
         Format::Jsonl => {
-            for r in &rows {
-                writeln!(out, "{}", row_json(r))?;
+            for v in &all {
+                writeln!(out, "{v}")?;
             }
+            None
         }
-        Format::Csv => {
-            let mut cols: Vec<&str> = CSV_COLUMNS.to_vec();
-            if args.best {
-                cols.extend([
-                    "best_block_size",
-                    "best_blocks_per_sm",
-                    "best_occupancy",
-                    "min_grid",
-                ]);
-            }
-            writeln!(out, "{}", cols.join(","))?;
-            for r in &rows {
-                let v = row_json(r);
-                let cells: Vec<String> = cols.iter().map(|c| csv_cell(&v[*c])).collect();
-                writeln!(out, "{}", cells.join(","))?;
-            }
-        }
-        Format::Table => {
-            let mut t = Table::new();
-            let mut header = vec![
-                "arch",
-                "threads",
-                "regs",
-                "smem (static+dyn)",
-                "blocks/SM",
-                "warps/SM",
-                "occupancy",
-                "limited by",
-                "regs/block",
-                "smem/block",
-                "smem/SM",
-            ];
-            if args.best {
-                header.extend(["best block", "min grid"]);
-            }
-            t.set_header(header);
-            for r in &rows {
-                let o = &r.occ;
-                let mut cells = vec![
-                    r.arch.clone(),
-                    r.launch.threads.to_string(),
-                    r.launch.regs_per_thread.to_string(),
-                    format!("{}+{}", r.launch.static_smem, r.launch.dyn_smem),
-                    o.blocks_per_sm.to_string(),
-                    format!("{}/{}", o.warps_per_sm, o.max_warps_per_sm),
-                    format!("{:.1}%", 100.0 * o.occupancy()),
-                    o.limiters.iter().map(|l| l.name()).collect::<Vec<_>>().join(", "),
-                    o.regs_per_block.to_string(),
-                    o.smem_per_block.to_string(),
-                    kib(o.smem_per_sm),
-                ];
-                if let Some(b) = &r.best {
-                    cells.push(format!("{} ({:.0}%)", b.threads, 100.0 * b.occupancy));
-                    cells.push(b.min_grid.to_string());
-                }
-                t.add_row(cells);
-            }
-            writeln!(out, "{t}")?;
-            for n in &notes {
-                writeln!(out, "note: {n}")?;
-            }
-        }
+        Format::Table => Some(output::Format::Table),
+        Format::Json => Some(output::Format::Json),
+        Format::Csv => Some(output::Format::Csv),
+        Format::Markdown => Some(output::Format::Markdown),
+    };
+    if let Some(format) = shared {
+        let color = output::use_color(
+            args.no_color,
+            std::env::var_os("NO_COLOR"),
+            std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        );
+        let blocks = vec![
+            Block::ShownTable(shown_table(&rows, args.best)),
+            Block::CsvTable(csv_table(&all, args.best)),
+            Block::Notes(notes.clone()),
+        ];
+        emit_blocks(&mut out, format, color, &all, &blocks)?;
     }
 
     if args.curves || args.plot.is_some() {
@@ -411,7 +386,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .find(|(n, _)| *n == first.arch)
             .expect("row arch")
             .1;
-        let charts = curves(limits, &first.launch, &first.arch)?;
+        let charts =
+            occupancy_charts(limits, &first.launch, &first.arch).with_context(|| first.arch.clone())?;
         if args.curves {
             for c in &charts {
                 let s = &c.series[0];
@@ -434,52 +410,79 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The spreadsheet's three curves around one launch.
-fn curves(limits: &Limits, launch: &Launch, arch: &str) -> anyhow::Result<Vec<LineChart>> {
-    let pct = |l: &Launch| -> anyhow::Result<f64> { Ok(100.0 * occupancy(limits, l)?.occupancy()) };
-    let mut by_threads = Vec::new();
-    for t in (32..=limits.max_threads_per_block).step_by(32) {
-        let mut l = launch.clone();
-        l.threads = t;
-        by_threads.push((f64::from(t), pct(&l)?));
+/// The table for people (and Markdown).
+fn shown_table(rows: &[Row], best: bool) -> Tabular {
+    let mut header = vec![
+        "arch",
+        "threads",
+        "regs",
+        "smem (static+dyn)",
+        "blocks/SM",
+        "warps/SM",
+        "occupancy",
+        "limited by",
+        "regs/block",
+        "smem/block",
+        "smem/SM",
+    ];
+    if best {
+        header.extend(["best block", "min grid"]);
     }
-    let mut by_regs = Vec::new();
-    for r in 0..=limits.max_regs_per_thread {
-        let mut l = launch.clone();
-        l.regs_per_thread = r;
-        by_regs.push((f64::from(r), pct(&l)?));
+    let mut t = Tabular::new("", header.iter().map(|h| Column::new(*h, *h)).collect());
+    for r in rows {
+        let o = &r.occ;
+        let mut cells = vec![
+            r.arch.clone(),
+            r.launch.threads.to_string(),
+            r.launch.regs_per_thread.to_string(),
+            format!("{}+{}", r.launch.static_smem, r.launch.dyn_smem),
+            o.blocks_per_sm.to_string(),
+            format!("{}/{}", o.warps_per_sm, o.max_warps_per_sm),
+            format!("{:.1}%", 100.0 * o.occupancy()),
+            o.limiters.iter().map(|l| l.name()).collect::<Vec<_>>().join(", "),
+            o.regs_per_block.to_string(),
+            o.smem_per_block.to_string(),
+            kib(o.smem_per_sm),
+        ];
+        if let Some(b) = &r.best {
+            cells.push(format!("{} ({:.0}%)", b.threads, 100.0 * b.occupancy));
+            cells.push(b.min_grid.to_string());
+        }
+        t.row(cells);
     }
-    let mut by_smem = Vec::new();
-    let top = limits.smem_per_block_optin.saturating_sub(launch.static_smem);
-    for d in (0..=top).step_by(512) {
-        let mut l = launch.clone();
-        l.dyn_smem = d;
-        by_smem.push((f64::from(l.static_smem + d), pct(&l)?));
+    t
+}
+
+/// The CSV table: the JSON fields by their names, then the Nsight Compute metric columns.
+fn csv_table(rows: &[Value], best: bool) -> Tabular {
+    let mut cols: Vec<Column> = CSV_COLUMNS.iter().map(|c| Column::new(*c, *c)).collect();
+    if best {
+        for c in [
+            "best_block_size",
+            "best_blocks_per_sm",
+            "best_occupancy",
+            "min_grid",
+        ] {
+            cols.push(Column::new(c, c));
+        }
     }
-    let name = format!(
-        "{arch} ({} thr, {} regs, {} B smem)",
-        launch.threads,
-        launch.regs_per_thread,
-        launch.smem()
-    );
-    Ok(vec![
-        LineChart::new("occupancy vs block size", "threads per block", "occupancy (%)")
-            .series(Series::new(name.clone(), by_threads))
-            .mark(f64::from(launch.threads), "this launch")
-            .y_range(0.0, 100.0),
-        LineChart::new("occupancy vs registers", "registers per thread", "occupancy (%)")
-            .series(Series::new(name.clone(), by_regs))
-            .mark(f64::from(launch.regs_per_thread), "this launch")
-            .y_range(0.0, 100.0),
-        LineChart::new(
-            "occupancy vs shared memory",
-            "shared memory per block (bytes)",
-            "occupancy (%)",
-        )
-        .series(Series::new(name, by_smem))
-        .mark(launch.smem() as f64, "this launch")
-        .y_range(0.0, 100.0),
-    ])
+    let n_json = cols.len();
+    cols.extend(NCU_COLUMNS.iter().map(|(m, _, _)| Column::new(*m, *m)));
+    let mut t = Tabular::new("", cols);
+    for v in rows {
+        let mut cells: Vec<String> = t.columns[..n_json]
+            .iter()
+            .map(|c| csv_cell(&v[c.csv.as_str()]))
+            .collect();
+        for (_, field, scale) in NCU_COLUMNS {
+            cells.push(match v[field].as_f64() {
+                Some(x) if scale != 1.0 => (x * scale).to_string(),
+                _ => csv_cell(&v[field]),
+            });
+        }
+        t.row(cells);
+    }
+    t
 }
 
 #[cfg(test)]

@@ -3,35 +3,25 @@
 //! on the CPU and shown as the findings the seeds describe: wavefronts per variant, what padding
 //! does, square versus rectangular tiles, and struct / char / double elements. No GPU, no CUDA.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
-use comfy_table::Table;
 use serde::Serialize;
 use warpscope_analysis::banks::{self, Side};
 use warpscope_analysis::launchspec::{parse_args, parse_dims};
 use warpscope_emu::{Launch, Limits};
 
-use super::analyze::{self, Analysis};
-
-/// Output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Tables for people.
-    Table,
-    /// One JSON object: every kernel's totals beside the H100's.
-    Json,
-}
+use super::analyze::{self, Analysis, NCU_SHARED};
+use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
 
 /// Flags of `warpscope tour`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    format: Format,
+    /// Output format (JSON: `{kernels: [...]}`, every kernel's totals beside the H100's).
+    #[command(flatten)]
+    output: OutputArgs,
     /// Show one kernel in full: its CUDA source, then `warpscope analyze`'s tables for it.
     #[arg(long, value_name = "KERNEL")]
     show: Option<String>,
@@ -185,55 +175,148 @@ fn mark(r: &Row) -> &'static str {
     if r.emulated == r.h100 { "equal" } else { "differs" }
 }
 
-fn section(out: &mut impl Write, title: &str, intro: &str, rows: &[&Row], note: &str) -> anyhow::Result<()> {
-    writeln!(out, "\n== {title}\n{intro}")?;
-    let mut t = Table::new();
-    t.set_header([
-        "kernel",
-        "what it does",
-        "stores: wavefronts (per request)",
-        "loads: wavefronts (per request)",
-        "banks of the worst load (0..31)",
-        "vs H100 (ncu)",
-    ]);
+fn section(title: &str, intro: &str, rows: &[&Row], note: &str) -> Vec<Block> {
+    let mut t = Tabular::new(
+        "",
+        [
+            "kernel",
+            "what it does",
+            "stores: wavefronts (per request)",
+            "loads: wavefronts (per request)",
+            "banks of the worst load (0..31)",
+            "vs H100 (ncu)",
+        ]
+        .map(|c| Column::new(c, c))
+        .to_vec(),
+    );
     for r in rows {
         let what = ["seed 000 ", "seed 001/004 ", "seed 001 ", "rectangular "]
             .iter()
             .fold(r.what.as_str(), |w, p| w.strip_prefix(p).unwrap_or(w));
-        t.add_row([
-            r.kernel.clone(),
-            what.to_string(),
-            format!(
-                "{} ({})",
-                r.emulated[1],
-                per_request(r.emulated[1], r.emulated[3])
+        t.toned_row(vec![
+            (r.kernel.clone(), Tone::Plain),
+            (what.to_string(), Tone::Plain),
+            (
+                format!(
+                    "{} ({})",
+                    r.emulated[1],
+                    per_request(r.emulated[1], r.emulated[3])
+                ),
+                Tone::Plain,
             ),
-            format!(
-                "{} ({})",
-                r.emulated[0],
-                per_request(r.emulated[0], r.emulated[2])
+            (
+                format!(
+                    "{} ({})",
+                    r.emulated[0],
+                    per_request(r.emulated[0], r.emulated[2])
+                ),
+                Tone::Plain,
             ),
-            r.worst_load_banks.clone(),
-            mark(r).to_string(),
+            (r.worst_load_banks.clone(), Tone::Plain),
+            (
+                mark(r).to_string(),
+                if r.emulated == r.h100 {
+                    Tone::Good
+                } else {
+                    Tone::Bad
+                },
+            ),
         ]);
     }
-    writeln!(out, "{t}")?;
+    let mut blocks = vec![
+        Block::Text(format!("\n== {title}\n{intro}")),
+        Block::ShownTable(t),
+    ];
     if !note.is_empty() {
-        writeln!(out, "{note}")?;
+        blocks.push(Block::Text(note.to_string()));
     }
-    Ok(())
+    blocks
+}
+
+/// Every kernel in one CSV table: the emulated counters under their Nsight Compute names, then the
+/// H100's under the same names prefixed `h100:`.
+fn csv_table(rows: &[Row]) -> Tabular {
+    let mut cols = ["kernel", "what", "grid", "block", "dyn_smem"]
+        .map(|c| Column::new(c, c))
+        .to_vec();
+    let metrics = [NCU_SHARED[0].1, NCU_SHARED[1].1, NCU_SHARED[0].0, NCU_SHARED[1].0];
+    cols.extend(metrics.iter().map(|m| Column::new(*m, *m)));
+    cols.extend(
+        metrics
+            .iter()
+            .map(|m| Column::new(format!("h100:{m}"), format!("h100:{m}"))),
+    );
+    cols.push(Column::new("equal", "equal"));
+    cols.push(Column::new("worst_load_banks", "worst_load_banks"));
+    let mut t = Tabular::new("", cols);
+    let d = |x: [u32; 3]| format!("{}x{}x{}", x[0], x[1], x[2]);
+    for r in rows {
+        let mut cells = vec![
+            r.kernel.clone(),
+            r.what.clone(),
+            d(r.grid),
+            d(r.block),
+            r.dyn_smem.to_string(),
+        ];
+        cells.extend(r.emulated.iter().map(u64::to_string));
+        cells.extend(r.h100.iter().map(u64::to_string));
+        cells.push((r.emulated == r.h100).to_string());
+        cells.push(r.worst_load_banks.clone());
+        t.row(cells);
+    }
+    t
+}
+
+/// `tour --list`, as JSON.
+#[derive(Serialize)]
+struct Listed {
+    kernel: String,
+    grid: String,
+    block: String,
+    dyn_smem: String,
+    args: String,
+    what: String,
+}
+
+/// `tour --show KERNEL`, as JSON: the kernel's totals beside the H100's, and its analysis.
+#[derive(Serialize)]
+struct Shown<'a> {
+    #[serde(flatten)]
+    row: &'a Row,
+    analysis: &'a Analysis,
 }
 
 /// Runs `warpscope tour`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (format, color) = (args.output.format, args.output.color());
     let mut out = std::io::stdout().lock();
     if args.list {
-        let mut t = Table::new();
-        t.set_header(["kernel", "grid", "block", "dyn smem", "args", "what"]);
+        let mut t = Tabular::new(
+            "",
+            [
+                ("kernel", "kernel"),
+                ("grid", "grid"),
+                ("block", "block"),
+                ("dyn smem", "dyn_smem"),
+                ("args", "args"),
+                ("what", "what"),
+            ]
+            .map(|(a, b)| Column::new(a, b))
+            .to_vec(),
+        );
+        let mut listed = Vec::new();
         for r in tsv_rows(MANIFEST).into_iter().filter(|r| r[0] == "seeds") {
-            t.add_row([r[3], r[4], r[5], r[6], r[7], r[8]]);
+            t.row([r[3], r[4], r[5], r[6], r[7], r[8]]);
+            listed.push(Listed {
+                kernel: r[3].into(),
+                grid: r[4].into(),
+                block: r[5].into(),
+                dyn_smem: r[6].into(),
+                args: r[7].into(),
+                what: r[8].into(),
+            });
         }
-        writeln!(out, "{t}")?;
+        emit_blocks(&mut out, format, color, &listed, &[Block::Table(t)])?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(name) = &args.show {
@@ -242,33 +325,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             bail!("no bundled kernel `{name}` (kernels: {})", names.join(", "));
         };
         let r = analyse(b)?;
-        writeln!(out, "// {}.cu (bundled)\n{}", b.name, b.cu.trim_end())?;
-        writeln!(out)?;
-        analyze::print_tables(&mut out, &r.analysis)?;
-        writeln!(
-            out,
+        let mut blocks = vec![
+            Block::Code(format!("// {}.cu (bundled)\n{}", b.name, b.cu.trim_end())),
+            Block::Text(String::new()),
+        ];
+        blocks.extend(analyze::blocks(&r.analysis));
+        blocks.push(Block::Text(format!(
             "\nH100 (ncu): loads {} wavefronts / {} instructions, stores {} / {}",
             r.h100[0], r.h100[2], r.h100[1], r.h100[3]
-        )?;
+        )));
+        let shown = Shown {
+            row: &r,
+            analysis: &r.analysis,
+        };
+        emit_blocks(&mut out, format, color, &shown, &blocks)?;
         return Ok(ExitCode::SUCCESS);
     }
     let rows: Vec<Row> = SEEDS.iter().map(analyse).collect::<anyhow::Result<_>>()?;
     let get = |n: &str| rows.iter().find(|r| r.kernel == n).expect("bundled");
-    if args.format == Format::Json {
-        serde_json::to_writer_pretty(&mut out, &serde_json::json!({ "kernels": rows }))?;
-        writeln!(out)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    writeln!(
-        out,
+    let mut blocks = vec![Block::Text(
         "warpscope tour: the seed experiments' shared-memory kernels, emulated on this CPU.\n\
          Shared memory has 32 banks of 4 bytes. A warp's request costs one wavefront per distinct\n\
          4-byte word the busiest bank must deliver (lanes reading the same word share it), so 1 is\n\
          ideal for 4-byte accesses and 32 is a full 32-way conflict. Counts are whole-launch sums, as\n\
          Nsight Compute reports them; the last column compares them with an H100's counters."
-    )?;
-    section(
-        &mut out,
+            .to_string(),
+    )];
+    blocks.extend(section(
         "Square tile: int tile[32][32], block 32x32 (seed 000)",
         "A warp is one threadIdx.y row. tile[threadIdx.y][threadIdx.x] walks a row: 32 banks, 1 wavefront.\n\
          tile[threadIdx.x][threadIdx.y] walks a column: 32 words 128 bytes apart, all in one bank.",
@@ -283,9 +366,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(get),
         "Padding each row by one int (tile[32][33], or IPAD = 1 in dynamic memory) shifts row r by r banks:\n\
          the column read becomes conflict-free. Dynamic shared memory changes nothing by itself.",
-    )?;
-    section(
-        &mut out,
+    ));
+    blocks.extend(section(
         "Rectangular tile: int tile[16][32] / [32][16], block 32x16 (seed 000)",
         "Column-major on a 16-wide tile puts lane l at word 16 l: only banks 0 and 16 are used,\n\
          16 words each, so every request costs 16 wavefronts (the seed's older GPU reported 8).",
@@ -301,9 +383,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         "The transposed read puts lanes 0-15 and 16-31 on neighbouring words of a row pair: with one padding\n\
          int (33-word rows) the halves overlap, a 2-way conflict; IPAD = 2 (34-word rows) puts one half on\n\
          even banks and the other on odd banks: conflict-free.",
-    )?;
-    section(
-        &mut out,
+    ));
+    blocks.extend(section(
         "Element types: struct, char, double (seeds 001 and 004)",
         "struct {float x,y,z}: three 32-bit accesses with stride 3 words (odd: no conflict), 1 wavefront each.\n\
          struct {float x,y}: ptxas fuses the two floats into one 64-bit access (LDS.64/STS.64);\n\
@@ -311,21 +392,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
          (multicast), 1 wavefront. double[tid]: 64-bit, 2 wavefronts, ideal.",
         &["structF3", "structF2", "charTid", "char4Tid", "doubleTid"].map(get),
         "",
-    )?;
-    section(
-        &mut out,
+    ));
+    blocks.extend(section(
         "2-D array: float sData[32][32] vs [32][33], reading sData[tid][0] (seed 001)",
         "The 32 row-filling stores are conflict-free either way; the column read is a 32-way conflict\n\
          without padding and conflict-free with one padding column.",
         &["col32", "col33"].map(get),
         "",
-    )?;
+    ));
     let same = rows.iter().filter(|r| r.emulated == r.h100).count();
-    writeln!(
-        out,
+    blocks.push(Block::Text(format!(
         "\n{same} of {} kernels match the H100's wavefront and instruction counters exactly.\n\
          More: `warpscope tour --show sqRowCol` (one kernel in full), `warpscope analyze FILE.cu --grid .. --block ..`.",
         rows.len()
+    )));
+    blocks.push(Block::CsvTable(csv_table(&rows)));
+    emit_blocks(
+        &mut out,
+        format,
+        color,
+        &serde_json::json!({ "kernels": rows }),
+        &blocks,
     )?;
     Ok(ExitCode::SUCCESS)
 }
