@@ -7,10 +7,10 @@
 mod cmd;
 mod exit;
 mod launch;
+mod limits;
 mod output;
 mod pipeline;
 mod predict;
-mod limits;
 
 use std::process::ExitCode;
 
