@@ -5,22 +5,21 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use warpscope_analysis::banks;
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink, is_debug_ptx};
 use warpscope_analysis::hazards::{HazardConfig, HazardReport, HazardSink, Loc, Severity};
 use warpscope_analysis::launchspec::{parse_arg, parse_dims};
 use warpscope_analysis::reconcile::Reconciliation;
+use warpscope_analysis::{banks, fix};
 use warpscope_emu::{Launch, Limits};
 use warpscope_model::arch::Arch;
 use warpscope_model::bank::{self, Op, Request};
 use warpscope_report::kernel::{
-    ArchRow, Conflict, FindingRow, KernelReport, LineCost, OccupancyInput, SourceLine, SourceView,
+    ArchRow, Conflict, FindingRow, FixView, KernelReport, LineCost, OccupancyInput, SourceLine, SourceView,
 };
 
 use crate::cmd::analyze;
@@ -100,6 +99,49 @@ pub struct LineDivergence {
     pub utilisation_pct: f64,
 }
 
+/// The worst request of an array, before and after a suggested change (lane byte offsets in the
+/// block's shared window; null = inactive lane).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FixRequest {
+    /// Program pc of the instruction.
+    pub pc: u32,
+    /// Source line and PTX text of the instruction.
+    pub what: String,
+    /// Bytes per lane.
+    pub width: u8,
+    /// `load` or `store`.
+    pub side: String,
+    /// Lane offsets as the kernel is written.
+    pub before: Vec<Option<u32>>,
+    /// Lane offsets after the change.
+    pub after: Vec<Option<u32>>,
+}
+
+/// One suggestion of the fix advisor (`warpscope fix`), with its worst request.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FixOut {
+    /// Array (source name).
+    pub array: String,
+    /// `pad` or `swizzle`.
+    pub kind: String,
+    /// The change in words.
+    pub change: String,
+    /// The advisor's choice for the array.
+    pub recommended: bool,
+    /// Wavefronts of the array's accesses over the launch, before.
+    pub wavefronts_before: u64,
+    /// After.
+    pub wavefronts_after: u64,
+    /// Conflict-free wavefronts.
+    pub ideal: u64,
+    /// Extra shared memory per block.
+    pub extra_shared_bytes: u32,
+    /// The source edit, as text.
+    pub edit: Option<String>,
+    /// The array's worst request before and after (`None`: no access recorded).
+    pub request: Option<FixRequest>,
+}
+
 /// Everything `warpscope report` shows for one launch.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct KernelResults {
@@ -113,9 +155,122 @@ pub struct KernelResults {
     pub findings: Option<Vec<FindingOut>>,
     /// Divergence per line.
     pub divergence: Option<Vec<LineDivergence>>,
+    /// Fix suggestions for the conflicting arrays (`None`: not run).
+    #[serde(default)]
+    pub fixes: Option<Vec<FixOut>>,
     /// What is missing and why.
     #[serde(default)]
     pub notes: Vec<String>,
+}
+
+/// The fix advisor over the launch (as `warpscope fix` for `arch`), with the worst request of each
+/// suggestion's array before and after the change.
+fn fix_suggestions(
+    program: &warpscope_ptx::Program,
+    kernel: &str,
+    launch: &Launch,
+    recon: Reconciliation,
+    arch: &'static Arch,
+    registers: Option<u32>,
+    source: Option<String>,
+) -> anyhow::Result<Vec<FixOut>> {
+    let trace = fix::record(program, kernel, launch, &Limits::default(), Arc::new(recon))?;
+    let k = program.kernel(kernel).context("kernel")?;
+    let arrays = fix::arrays(k, launch.dyn_smem);
+    let target = fix::Target::new(arch);
+    let cfg = fix::AdviseConfig {
+        target,
+        threads: launch.block.iter().product(),
+        registers,
+        registers_from: "ptxas".into(),
+        source,
+    };
+    let advice = fix::advise(&trace, &arrays, &cfg)?;
+    let in_array = |i: usize, a: u32| a >= arrays[i].offset && a - arrays[i].offset < arrays[i].size;
+    let mut out = Vec::new();
+    for s in &advice.suggestions {
+        let Some(i) = arrays.iter().position(|a| a.name == s.array) else {
+            continue;
+        };
+        let mut transforms = vec![None; arrays.len()];
+        transforms[i] = Some(s.transform);
+        let bases = fix::relayout(&arrays, &transforms);
+        let lanes = |acc: &fix::Access, moved: bool| -> [Option<u32>; 32] {
+            std::array::from_fn(|l| {
+                (acc.mask >> l & 1 == 1).then(|| {
+                    let a = acc.addrs[l];
+                    match (0..arrays.len()).find(|&j| in_array(j, a)) {
+                        Some(j) if moved => {
+                            let rel = a - arrays[j].offset;
+                            bases[j] + transforms[j].map_or(rel, |t: fix::Transform| t.map(rel))
+                        }
+                        _ => a,
+                    }
+                })
+            })
+        };
+        let mut worst: Option<(u32, &fix::Access)> = None;
+        for (acc, _) in &trace.accesses {
+            if !(0..32).any(|l| acc.mask >> l & 1 == 1 && in_array(i, acc.addrs[l])) {
+                continue;
+            }
+            let op = if acc.side == banks::Side::Store {
+                Op::Store
+            } else {
+                Op::Load
+            };
+            let req = Request::new(acc.width, op, &lanes(acc, false));
+            let Ok(c) = bank::wavefronts(arch, &bank::Config::default(), &req) else {
+                continue;
+            };
+            if worst.is_none_or(|(w, _)| c.wavefronts > w) {
+                worst = Some((c.wavefronts, acc));
+            }
+        }
+        let request = worst.map(|(_, acc)| {
+            let info = program.inst_info(acc.pc);
+            let place = info
+                .loc
+                .map(|l| {
+                    format!(
+                        "{}:{}",
+                        base_name(program.file_name(l.file).unwrap_or("?")),
+                        l.line
+                    )
+                })
+                .unwrap_or_else(|| format!("PTX line {}", info.ptx_line));
+            FixRequest {
+                pc: acc.pc,
+                what: format!("{place} {}", info.text.trim()),
+                width: acc.width,
+                side: if acc.side == banks::Side::Store {
+                    "store"
+                } else {
+                    "load"
+                }
+                .into(),
+                before: lanes(acc, false).to_vec(),
+                after: lanes(acc, true).to_vec(),
+            }
+        });
+        let edit = s.source.as_ref().map(|e| match (&e.line, &e.before) {
+            (Some(l), Some(b)) => format!("line {l}: {}\n     -> {}", b.trim(), e.after.trim()),
+            _ => format!("index: {}", e.after.trim()),
+        });
+        out.push(FixOut {
+            array: s.array.clone(),
+            kind: s.kind.clone(),
+            change: s.change.clone(),
+            recommended: s.recommended,
+            wavefronts_before: s.wavefronts_before,
+            wavefronts_after: s.wavefronts_after,
+            ideal: s.ideal,
+            extra_shared_bytes: s.extra_shared_bytes,
+            edit,
+            request,
+        });
+    }
+    Ok(out)
 }
 
 fn cuda_root() -> Result<warpscope_toolchain::locate::CudaRoot, String> {
@@ -123,67 +278,10 @@ fn cuda_root() -> Result<warpscope_toolchain::locate::CudaRoot, String> {
         .map_err(|e| format!("no CUDA toolkit found ({e})"))
 }
 
-fn run_tool(cmd: &mut Command, what: &str) -> anyhow::Result<()> {
-    let out = cmd.output().with_context(|| format!("cannot run {what}"))?;
-    if !out.status.success() {
-        bail!("{what} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
-    }
-    Ok(())
-}
-
 fn scratch(tag: &str) -> anyhow::Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("warpscope-report-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     Ok(dir)
-}
-
-/// `.cu` → PTX with the toolkit's nvcc (`-O3 -lineinfo`).
-fn cu_to_ptx(file: &Path, arch: &Arch) -> anyhow::Result<String> {
-    let root = cuda_root().map_err(|e| {
-        anyhow::Error::new(crate::exit::Unavailable(format!(
-            "cannot compile {}: {e}",
-            file.display()
-        )))
-    })?;
-    let dir = scratch("nvcc")?;
-    let out = dir.join("k.ptx");
-    let r = run_tool(
-        Command::new(root.bin("nvcc"))
-            .arg(format!("-arch={}", arch.name))
-            .args(["-O3", "-lineinfo", "-ptx", "-o"])
-            .arg(&out)
-            .arg(file),
-        "nvcc",
-    )
-    .and_then(|_| std::fs::read_to_string(&out).context("reading nvcc's PTX"));
-    let _ = std::fs::remove_dir_all(&dir);
-    r
-}
-
-/// ptxas + nvdisasm over the PTX, or why not.
-fn machine_code(ptx: &str, arch: &Arch) -> Result<(String, String), String> {
-    let root = cuda_root()?;
-    let nvdisasm = root.bin("nvdisasm");
-    if !nvdisasm.exists() {
-        return Err(format!("no nvdisasm in {}", root.root.display()));
-    }
-    let dir = scratch("sass").map_err(|e| format!("{e:#}"))?;
-    let r = (|| -> anyhow::Result<String> {
-        let (p, c) = (dir.join("k.ptx"), dir.join("k.cubin"));
-        std::fs::write(&p, ptx)?;
-        run_tool(
-            Command::new(root.bin("ptxas"))
-                .arg(format!("-arch={}", arch.name))
-                .args(["-O3", "-lineinfo", "-o"])
-                .arg(&c)
-                .arg(&p),
-            "ptxas",
-        )?;
-        Ok(warpscope_toolchain::sass::disassemble(&nvdisasm, &c)?)
-    })();
-    let _ = std::fs::remove_dir_all(&dir);
-    r.map(|s| (s, format!("ptxas + nvdisasm from {}", root.root.display())))
-        .map_err(|e| format!("{e:#}"))
 }
 
 /// ptxas's resource report of `kernel` in `ptx`.
@@ -231,6 +329,15 @@ fn source_from_ptx(program: &warpscope_ptx::Program, ptx_file: &Path) -> Option<
         .find_map(|p| std::fs::read_to_string(&p).ok().map(|t| (p, t)))
 }
 
+/// `text` with the current directory (and its `/`) taken off every path under it, so headings and
+/// notes show paths as the user would type them from here.
+pub fn relative(text: &str) -> String {
+    match std::env::current_dir() {
+        Ok(d) if d.parent().is_some() => text.replace(&format!("{}/", d.display()), ""),
+        _ => text.to_string(),
+    }
+}
+
 fn base_name(p: &str) -> &str {
     p.rsplit('/').next().unwrap_or(p)
 }
@@ -253,10 +360,11 @@ pub fn analyse(inp: &Inputs) -> anyhow::Result<KernelResults> {
     let text =
         std::fs::read_to_string(&inp.file).with_context(|| format!("cannot read {}", inp.file.display()))?;
     let is_cu = inp.file.extension().is_some_and(|e| e == "cu");
-    let ptx = if is_cu {
-        cu_to_ptx(&inp.file, arch)?
+    let (ptx, cubin, compiled_by) = if is_cu {
+        let (p, c, how) = analyze::compile_cu(&text, &inp.file, arch, None)?;
+        (p, c, Some(how))
     } else {
-        text.clone()
+        (text.clone(), None, None)
     };
     let program = analyze::compile_ptx(&ptx, &inp.file)?;
     let kernel = analyze::pick_kernel(&program, inp.kernel.as_deref(), &inp.file)?;
@@ -274,7 +382,7 @@ pub fn analyse(inp: &Inputs) -> anyhow::Result<KernelResults> {
             format!("machine code from {}", path.display()),
         )
     } else {
-        match machine_code(&ptx, arch) {
+        match analyze::machine_code(&ptx, cubin.as_deref(), arch.name) {
             Ok((sass, how)) => (
                 analyze::reconcile_from_sass(&program, &kernel, &sass)?,
                 format!("machine code by {how}"),
@@ -285,12 +393,16 @@ pub fn analyse(inp: &Inputs) -> anyhow::Result<KernelResults> {
             ),
         }
     };
+    let note = match compiled_by {
+        Some(how) => format!("compiled by {how}; {note}"),
+        None => note,
+    };
     let total: u64 = grid.iter().map(|&g| u64::from(g)).product();
     let mut launch = Launch::new(grid, block, kargs);
     launch.dyn_smem = inp.dyn_smem;
     launch.blocks = inp.blocks.map(|n| analyze::sample_blocks(n, total));
     let limits = Limits::default();
-    let bar = crate::output::progress_bar(3, "report");
+    let bar = crate::output::progress_bar(4, "report");
     bar.set_message("shared-memory banks");
     let run = banks::run(&program, &kernel, &launch, &limits, arch, Arc::new(recon.clone()))?;
     let analysis = serde_json::to_value(analyze::build(
@@ -416,7 +528,6 @@ pub fn analyse(inp: &Inputs) -> anyhow::Result<KernelResults> {
         None => None,
     };
     bar.inc(1);
-    bar.finish_and_clear();
 
     let resources = match resources(&ptx, &kernel, arch) {
         Ok(r) => Some(r),
@@ -425,12 +536,37 @@ pub fn analyse(inp: &Inputs) -> anyhow::Result<KernelResults> {
             None
         }
     };
+
+    // Fix suggestions (what `warpscope fix` says for this launch).
+    bar.set_message("fix suggestions");
+    let cuda_text = source
+        .as_ref()
+        .filter(|s| s.language == "cuda")
+        .map(|s| s.text.clone());
+    let fixes = match fix_suggestions(
+        &program,
+        &kernel,
+        &launch,
+        recon,
+        arch,
+        resources.as_ref().map(|r| r.registers),
+        cuda_text,
+    ) {
+        Ok(f) => Some(f),
+        Err(e) => {
+            notes.push(format!("no fix suggestions: {e:#}"));
+            None
+        }
+    };
+    bar.inc(1);
+    bar.finish_and_clear();
     Ok(KernelResults {
         analysis,
         source,
         resources,
         findings,
         divergence,
+        fixes,
         notes,
     })
 }
@@ -630,7 +766,10 @@ pub fn kernel_report(r: &KernelResults, origin: &str) -> anyhow::Result<KernelRe
             .clone()
             .unwrap_or_else(|| format!("PTX line {}", i.ptx_line));
         conflicts.push(Conflict {
-            title: format!("{place}: {} ({} B per lane, {})", i.ptx, i.width, i.side),
+            title: relative(&format!(
+                "{place}: {} ({} B per lane, {})",
+                i.ptx, i.width, i.side
+            )),
             executions: i.instructions,
             wavefronts: i.wavefronts,
             ideal: i.ideal_wavefronts,
@@ -672,6 +811,39 @@ pub fn kernel_report(r: &KernelResults, origin: &str) -> anyhow::Result<KernelRe
             })
             .collect()
     });
+    let fixes = r.fixes.as_ref().map(|fs| {
+        let mut views = Vec::new();
+        for f in fs {
+            let Some(q) = &f.request else { continue };
+            let op = if q.side == "store" { Op::Store } else { Op::Load };
+            let req = |lanes: &[Option<u32>]| {
+                let l: [Option<u32>; 32] = std::array::from_fn(|i| lanes.get(i).copied().flatten());
+                bank::breakdown(arch, &bank::Config::default(), &Request::new(q.width, op, &l))
+            };
+            match (req(&q.before), req(&q.after)) {
+                (Ok(before), Ok(after)) => views.push(FixView {
+                    title: format!(
+                        "{}: {}{}",
+                        f.array,
+                        f.kind,
+                        if f.recommended { " (recommended)" } else { " (alternative)" }
+                    ),
+                    summary: format!(
+                        "{}: the array's accesses take {} wavefronts instead of {} (ideal {}), for {} more bytes of shared memory per block.",
+                        f.change, f.wavefronts_after, f.wavefronts_before, f.ideal, f.extra_shared_bytes
+                    ),
+                    edit: f.edit.clone(),
+                    request: relative(&q.what),
+                    before,
+                    after,
+                }),
+                (Err(e), _) | (_, Err(e)) => {
+                    notes.push(format!("{} {}: no before/after picture ({e})", f.array, f.kind))
+                }
+            }
+        }
+        views
+    });
     let mut facts = vec![
         ("kernel".to_string(), a.kernel.clone()),
         ("grid".into(), fmt_dims(a.grid)),
@@ -696,7 +868,7 @@ pub fn kernel_report(r: &KernelResults, origin: &str) -> anyhow::Result<KernelRe
         title: format!("warpscope report: {}", a.kernel),
         facts,
         source: SourceView {
-            name,
+            name: relative(&name),
             language: if language == "ptx" {
                 "PTX".into()
             } else {
@@ -707,7 +879,8 @@ pub fn kernel_report(r: &KernelResults, origin: &str) -> anyhow::Result<KernelRe
         conflicts,
         occupancy,
         findings,
-        notes,
+        fixes,
+        notes: notes.iter().map(|n| relative(n)).collect(),
     })
 }
 
@@ -724,6 +897,7 @@ pub fn load_kernel_results(v: Value) -> KernelResults {
         resources: None,
         findings: None,
         divergence: None,
+        fixes: None,
         notes: vec![],
     }
 }

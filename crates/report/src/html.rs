@@ -13,7 +13,11 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 
 table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ddd; padding: 2px 6px; text-align: right; vertical-align: top; }
 th { background: #f3f3f3; } td.l, th.l { text-align: left; }
-table.src td.code { font-family: ui-monospace, monospace; white-space: pre; text-align: left; }
+div.scroll { max-width: 100%; overflow-x: auto; }
+div.pair { display: flex; flex-wrap: wrap; gap: 1em; } pre.edit { background: #f6f6f6; padding: 4px 8px; }
+table.src { width: 100%; }
+table.src td.code { font-family: ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere;
+  min-width: 24em; text-align: left; }
 table.src td.n { color: #888; }
 .finding { color: #a00; font-weight: bold; }
 .pass { color: #070; font-weight: bold; } .fail { color: #a00; font-weight: bold; }

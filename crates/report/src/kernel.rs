@@ -106,6 +106,24 @@ pub struct FindingRow {
     pub message: String,
 }
 
+/// A suggested layout change of one shared array, with the worst request of the array before and
+/// after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FixView {
+    /// Array, kind and whether it is the recommended change.
+    pub title: String,
+    /// The change in words and its effect over the launch (wavefronts, extra bytes, occupancy).
+    pub summary: String,
+    /// The source edit, as text (`line N: before -> after`, or the index expression).
+    pub edit: Option<String>,
+    /// What the request is (source line and PTX).
+    pub request: String,
+    /// The worst request before the change.
+    pub before: Breakdown,
+    /// The same request after the change.
+    pub after: Breakdown,
+}
+
 /// Everything the kernel report shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KernelReport {
@@ -121,6 +139,8 @@ pub struct KernelReport {
     pub occupancy: Option<OccupancyInput>,
     /// Findings of the hazard checker (`None`: not run).
     pub findings: Option<Vec<FindingRow>>,
+    /// Fix suggestions (`None`: the advisor did not run).
+    pub fixes: Option<Vec<FixView>>,
     /// Notes (what is missing and why, where widths come from, ...).
     pub notes: Vec<String>,
 }
@@ -154,7 +174,7 @@ impl KernelReport {
                 "Row colour: excess shared-memory wavefronts (wavefronts - ideal) of the line, relative to the worst line. "
                 span style=(heat(0.0)) { "none" } span style=(heat(0.5)) { "half" } span style=(heat(1.0)) { "worst" }
             }
-            table.src {
+            div.scroll { table.src {
                 thead { tr {
                     th { "line" } th.l { (self.source.language) " source" } th { "shared requests" }
                     th { "wavefronts" } th { "ideal" } th { "conflict ways" } th { "branch eff." }
@@ -177,7 +197,7 @@ impl KernelReport {
                         }
                     }
                 }
-            }
+            } }
         }
     }
 
@@ -202,6 +222,32 @@ impl KernelReport {
                         thead { tr { th.l { "what if: architecture" } th { "wavefronts" } th { "ideal" } } }
                         tbody { @for a in &c.per_arch { tr { td.l { (a.arch) } td { (a.wavefronts) } td { (a.ideal) } } } }
                     }
+                }
+            }
+        })
+    }
+
+    fn fixes_section(&self) -> Result<Markup, ChartError> {
+        let Some(fixes) = &self.fixes else {
+            return Ok(html! { p.note { "The fix advisor did not run (see the notes)." } });
+        };
+        let mut drawn = Vec::new();
+        for f in fixes {
+            let before = heatmap_svg(&format!("before: {}", f.request), &f.before)?;
+            let after = heatmap_svg(&format!("after: {}", f.request), &f.after)?;
+            drawn.push((f, before, after));
+        }
+        Ok(html! {
+            @if drawn.is_empty() { p { "No array has a bank conflict: nothing to fix." } }
+            @for (f, before, after) in &drawn {
+                h3 { (f.title) }
+                p { (f.summary) }
+                @if let Some(e) = &f.edit { pre.edit { (e) } }
+                div.pair {
+                    (figure(before, &format!("Before: the array's worst request, {} wavefronts (ideal {}).",
+                        f.before.counts.wavefronts, f.before.counts.ideal)))
+                    (figure(after, &format!("After: the same request, {} wavefronts (ideal {}).",
+                        f.after.counts.wavefronts, f.after.counts.ideal)))
                 }
             }
         })
@@ -232,6 +278,7 @@ impl KernelReport {
     pub fn to_html(&self) -> Result<String, ChartError> {
         let conflicts = self.conflicts()?;
         let occupancy = self.occupancy_section()?;
+        let fixes = self.fixes_section()?;
         let body = html! {
             dl.facts { @for (k, v) in &self.facts { dt { (k) } dd { (v) } } }
             @if !self.notes.is_empty() {
@@ -241,6 +288,8 @@ impl KernelReport {
             (self.source_table())
             h2 { "Bank conflicts" }
             (conflicts)
+            h2 { "Fix suggestions" }
+            (fixes)
             h2 { "Occupancy" }
             (occupancy)
             h2 { "Findings" }
@@ -273,6 +322,12 @@ mod tests {
             arch,
             &Config::default(),
             &Request::from_fn(4, Op::Load, |l| Some(128 * l)),
+        )
+        .unwrap();
+        let padded = breakdown(
+            arch,
+            &Config::default(),
+            &Request::from_fn(4, Op::Load, |l| Some(132 * l)),
         )
         .unwrap();
         let mut launch = Launch::new(1024, 16);
@@ -314,7 +369,7 @@ mod tests {
                 executions: 32,
                 wavefronts: 1024,
                 ideal: 32,
-                breakdown: b,
+                breakdown: b.clone(),
                 per_arch: vec![ArchRow {
                     arch: "sm_50".into(),
                     wavefronts: 32,
@@ -327,6 +382,14 @@ mod tests {
                 launch,
             }),
             findings: Some(vec![]),
+            fixes: Some(vec![FixView {
+                title: "tile: pad (recommended)".into(),
+                summary: "rows of 32 elements get 1 more".into(),
+                edit: Some("line 1: int tile[32][32]; -> int tile[32][33];".into()),
+                request: "k.cu:2 ld.shared.u32".into(),
+                before: b.clone(),
+                after: padded,
+            }]),
             notes: vec!["widths are PTX-level".into()],
         }
     }
@@ -342,11 +405,15 @@ mod tests {
             "widths are PTX-level",
             "what if: architecture",
             "sm_50",
+            "Fix suggestions",
+            "tile: pad (recommended)",
+            "worst request, 32 wavefronts (ideal 1).",
+            "After: the same request, 1 wavefronts (ideal 1).",
         ] {
             assert!(html.contains(s), "missing {s}");
         }
-        // heatmap + three curves in one svg
-        assert_eq!(html.matches("<svg").count(), 2);
+        // conflict heatmap + three curves in one svg + before/after heatmaps
+        assert_eq!(html.matches("<svg").count(), 4);
         // worst line is fully red, the conflict-free one white
         assert!(html.contains(&format!("<tr style=\"{}\"><td class=\"n\">2", heat(1.0))));
         assert!(html.contains(&format!("<tr style=\"{}\"><td class=\"n\">1", heat(0.0))));

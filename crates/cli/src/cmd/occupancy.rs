@@ -244,7 +244,7 @@ fn csv_cell(v: &Value) -> String {
 }
 
 fn kib(bytes: u32) -> String {
-    if bytes.is_multiple_of(KB) {
+    if bytes % KB == 0 {
         format!("{} KB", bytes / KB)
     } else {
         format!("{bytes} B")
@@ -308,7 +308,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         carveout_percent: args.carveout,
                         barriers,
                     };
-                    let occ = occupancy(limits, &launch).with_context(|| format!("{name}"))?;
+                    let occ = occupancy(limits, &launch).with_context(|| name.clone())?;
                     let best = if args.best {
                         Some(best_block_size(limits, &launch)?)
                     } else {

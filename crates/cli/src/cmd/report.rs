@@ -75,7 +75,9 @@ fn read_json(path: &Path) -> anyhow::Result<Value> {
     })
 }
 
-fn expand(from: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+/// The files of `--from`: each file, and each directory's `*.json` (marked `true`: read from a
+/// directory).
+fn expand(from: &[PathBuf]) -> anyhow::Result<Vec<(PathBuf, bool)>> {
     let mut files = Vec::new();
     for p in from {
         if p.is_dir() {
@@ -88,9 +90,9 @@ fn expand(from: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
                 bail!("{}: no .json file in the directory", p.display());
             }
             v.sort();
-            files.extend(v);
+            files.extend(v.into_iter().map(|f| (f, true)));
         } else {
-            files.push(p.clone());
+            files.push((p.clone(), false));
         }
     }
     Ok(files)
@@ -127,10 +129,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         doc.to_html()?
     } else {
         let files = expand(&args.from)?;
-        let values: Vec<(PathBuf, Value)> = files
+        let mut values: Vec<(PathBuf, bool, Value)> = files
             .into_iter()
-            .map(|f| read_json(&f).map(|v| (f, v)))
+            .map(|(f, in_dir)| read_json(&f).map(|v| (f, in_dir, v)))
             .collect::<anyhow::Result<_>>()?;
+        // Lab results in a directory: other JSON there (a saved device list, say) is passed over.
+        if values.iter().any(|(_, _, v)| is_lab(v)) {
+            values.retain(|(f, in_dir, v)| {
+                let keep = is_lab(v) || !in_dir;
+                if !keep {
+                    eprintln!("warpscope: {}: not a lab result, passed over", f.display());
+                }
+                keep
+            });
+        }
+        let values: Vec<(PathBuf, Value)> = values.into_iter().map(|(f, _, v)| (f, v)).collect();
         let labs = values.iter().filter(|(_, v)| is_lab(v)).count();
         if labs == values.len() {
             let mut results = Vec::new();
