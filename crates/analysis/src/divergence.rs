@@ -314,6 +314,26 @@ impl DivergenceReport {
     }
 }
 
+/// Emulates a launch with a [`DivergenceSink`] per block and sums them: the divergence of the whole
+/// launch. `debug_build`: the PTX was built with `-G` (see [`is_debug_ptx`]).
+pub fn run(
+    program: &warpscope_emu::Program,
+    kernel: &str,
+    launch: &warpscope_emu::Launch,
+    limits: &warpscope_emu::Limits,
+    debug_build: bool,
+) -> Result<DivergenceReport, warpscope_emu::EmuError> {
+    let model = Arc::new(BranchModel::from_program(program, debug_build));
+    let res = warpscope_emu::run(program, kernel, launch, limits, |_| {
+        DivergenceSink::new(Arc::clone(&model))
+    })?;
+    let mut rep = DivergenceReport::new();
+    for s in &res.sinks {
+        rep.merge(s);
+    }
+    Ok(rep)
+}
+
 impl BranchModel {
     /// Classifies the instructions of `program` from their PTX text. `debug_build`: the PTX was built
     /// with `-G` (its `.target` line says `debug`), so integer div/rem count as machine branches.

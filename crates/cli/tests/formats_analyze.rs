@@ -51,7 +51,7 @@ fn h100() -> [String; 4] {
 fn four_formats() {
     let csv = analyze("csv");
     let tables: Vec<&str> = csv.split("\n\n").collect();
-    assert_eq!(tables.len(), 3, "totals, lines, instructions: {csv}");
+    assert_eq!(tables.len(), 4, "totals, lines, instructions, divergence: {csv}");
     let header: Vec<&str> = tables[0].lines().next().unwrap().split(',').collect();
     let row: Vec<&str> = tables[0].lines().nth(1).unwrap().split(',').collect();
     let col = |n: &str| row[header.iter().position(|h| *h == n).unwrap()];
@@ -61,7 +61,9 @@ fn four_formats() {
     assert_eq!(col("smsp__sass_inst_executed_op_shared_ld.sum"), ld_inst);
     assert_eq!(col("smsp__sass_inst_executed_op_shared_st.sum"), st_inst);
     assert!(
-        tables[2].ends_with(",32,1024,32,,,,32,W...............................\n"),
+        tables[2]
+            .trim_end()
+            .ends_with(",32,1024,32,,,,32,W..............................."),
         "the column read: 32 loads, 1024 wavefronts, all in bank 0: {}",
         tables[2]
     );

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use serde::Serialize;
 use warpscope_analysis::banks::{self, BankRun, Counts, Side, WorstRequest};
+use warpscope_analysis::divergence::{self, DivergenceReport, LineStat, is_debug_ptx};
 use warpscope_analysis::launchspec::{parse_arg, parse_dims};
 use warpscope_analysis::reconcile::{Reconciliation, Role, machine_accesses};
 use warpscope_emu::{Launch, Limits};
@@ -103,6 +104,24 @@ pub struct Analysis {
     pub faults: Vec<String>,
     /// Requests the bank model could not take (misaligned), left out of the counts.
     pub unmodelled_requests: u64,
+    /// Branch divergence and active-lane utilisation (`analyze` fills it; absent elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub divergence: Option<DivergenceJson>,
+}
+
+/// Divergence of the launch: branch targets, divergent targets and branch efficiency as Nsight
+/// Compute counts them (`smsp__sass_branch_targets.sum`,
+/// `smsp__sass_branch_targets_threads_divergent.sum`,
+/// `smsp__sass_average_branch_targets_threads_uniform.pct`), and active lanes per warp instruction,
+/// per instruction (`branches`, `instructions`), per source line (`lines`) and in total (`totals`).
+/// The figures are PTX-level; docs/divergence.md explains how they relate to machine code.
+#[derive(Serialize)]
+pub struct DivergenceJson {
+    /// Per instruction and totals.
+    #[serde(flatten)]
+    pub report: DivergenceReport,
+    /// Per source line (instructions without line information under `line: null`).
+    pub lines: Vec<LineStat>,
 }
 
 /// Launch totals.
@@ -328,7 +347,30 @@ pub fn build(
         lines,
         instructions,
         faults: run.faults,
+        divergence: None,
     }
+}
+
+/// Emulates the launch once more with the divergence counters and groups them by source line.
+pub fn divergence_of(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    ptx: &str,
+) -> anyhow::Result<DivergenceJson> {
+    let report = divergence::run(program, kernel, launch, limits, is_debug_ptx(ptx))?;
+    let lines = report.by_line(&|pc| program.inst_info(pc).loc.map(|l| l.line));
+    Ok(DivergenceJson { report, lines })
+}
+
+/// Whether `mangled` is the Itanium-mangled name of a function `plain` at namespace scope
+/// (`_Z` + length + name + parameter types).
+fn is_mangled_name_of(mangled: &str, plain: &str) -> bool {
+    mangled
+        .strip_prefix("_Z")
+        .and_then(|rest| rest.strip_prefix(plain.len().to_string().as_str()))
+        .is_some_and(|rest| rest.starts_with(plain))
 }
 
 /// Parses PTX, naming `file:line:column` and the text of every problem.
@@ -349,6 +391,12 @@ pub fn pick_kernel(program: &Program, name: Option<&str>, file: &Path) -> anyhow
     let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
     match name {
         Some(n) if names.contains(&n) => Ok(n.to_string()),
+        // A C++ kernel by its plain name: `mathKernel1` for `_Z11mathKernel1Pf`.
+        Some(n) if names.iter().filter(|k| is_mangled_name_of(k, n)).count() == 1 => Ok(names
+            .iter()
+            .find(|k| is_mangled_name_of(k, n))
+            .unwrap()
+            .to_string()),
         Some(n) => bail!(
             "{}: no kernel `{n}` (kernels: {})",
             file.display(),
@@ -539,7 +587,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..Limits::default()
     };
     let run = banks::run(&program, &kernel, &launch, &limits, arch, Arc::new(recon.clone()))?;
-    let analysis = build(&program, &kernel, &launch, arch, &recon, &note, run);
+    let mut analysis = build(&program, &kernel, &launch, arch, &recon, &note, run);
+    analysis.divergence = Some(divergence_of(&program, &kernel, &launch, &limits, &ptx)?);
     let mut out = std::io::stdout().lock();
     emit_blocks(
         &mut out,
@@ -782,10 +831,92 @@ pub fn blocks(a: &Analysis) -> Vec<Block> {
     blocks.push(Block::Text(String::new()));
     blocks.push(Block::ShownTable(insts));
     blocks.push(Block::CsvTable(insts_csv));
+    if let Some(d) = &a.divergence {
+        blocks.extend(divergence_blocks(d));
+    }
     if !a.faults.is_empty() {
         let mut f = vec![String::new(), "emulator faults:".to_string()];
         f.extend(a.faults.iter().map(|x| format!("  {x}")));
         blocks.push(Block::Text(f.join("\n")));
     }
+    blocks
+}
+
+/// The divergence part of the output: a summary line and, per source line with branches or idle
+/// lanes, branch executions, divergent ones, branch efficiency and lane utilisation.
+fn divergence_blocks(d: &DivergenceJson) -> Vec<Block> {
+    let t = &d.report.totals;
+    let branches = if t.targets == 0 {
+        "no branches executed (Nsight Compute prints 0% branch efficiency for 0 of 0)".to_string()
+    } else {
+        format!(
+            "{} targets, {} divergent, branch efficiency {:.1}%",
+            t.targets, t.divergent, t.branch_efficiency_pct
+        )
+    };
+    let mut head = format!(
+        "\nbranches: {branches}; active lanes {:.1}% of {} warp instructions (PTX-level)",
+        t.utilisation_pct, t.inst_executions
+    );
+    if let Some(m) = &t.debug_machine_estimate {
+        head.push_str(&format!(
+            "\n-G machine code estimate: {} targets, {} divergent, branch efficiency {:.1}%",
+            m.targets, m.divergent, m.branch_efficiency_pct
+        ));
+    }
+    let columns = [
+        ("line", "line"),
+        ("branch executions", "branch_executions"),
+        ("divergent", "smsp__sass_branch_targets_threads_divergent.sum"),
+        ("targets", "smsp__sass_branch_targets.sum"),
+        (
+            "branch efficiency",
+            "smsp__sass_average_branch_targets_threads_uniform.pct",
+        ),
+        ("warp instructions", "smsp__inst_executed.sum"),
+        ("active lanes", "active_lanes_pct"),
+    ];
+    let mut shown = Tabular::new(
+        "divergence per source line",
+        columns.iter().map(|(t, _)| Column::new(*t, *t)).collect(),
+    );
+    let mut csv = Tabular::new("", columns.iter().map(|(t, c)| Column::new(*t, *c)).collect());
+    let mut shown_rows = 0;
+    // People see the lines with branches or idle lanes; CSV has every line.
+    for l in &d.lines {
+        let line = l.line.map_or_else(|| "-".to_string(), |x| x.to_string());
+        let eff = l.branch_efficiency_pct.map(|e| format!("{e:.1}"));
+        csv.row([
+            line.clone(),
+            l.branch_executions.to_string(),
+            l.divergent.to_string(),
+            l.targets.to_string(),
+            eff.clone().unwrap_or_default(),
+            l.inst_executions.to_string(),
+            format!("{:.2}", l.utilisation_pct),
+        ]);
+        if l.targets == 0 && l.utilisation_pct >= 100.0 {
+            continue;
+        }
+        let tone = match l.branch_efficiency_pct {
+            Some(e) if e < 100.0 => Tone::Warn,
+            _ => Tone::Plain,
+        };
+        shown_rows += 1;
+        shown.toned_row(vec![
+            (line.clone(), Tone::Plain),
+            (l.branch_executions.to_string(), Tone::Plain),
+            (l.divergent.to_string(), Tone::Plain),
+            (l.targets.to_string(), Tone::Plain),
+            (eff.clone().map_or_else(|| "-".into(), |e| format!("{e}%")), tone),
+            (l.inst_executions.to_string(), Tone::Plain),
+            (format!("{:.1}%", l.utilisation_pct), Tone::Plain),
+        ]);
+    }
+    let mut blocks = vec![Block::Text(head)];
+    if shown_rows > 0 {
+        blocks.push(Block::ShownTable(shown));
+    }
+    blocks.push(Block::CsvTable(csv));
     blocks
 }
