@@ -68,3 +68,38 @@ fn reference_path(bencher: divan::Bencher, arch: &str) {
             total
         });
 }
+
+/// One pattern, 1024 requests on sm_90: the conflict-free case (4-byte unit stride, and 8-byte
+/// pairs that merge the half-warps), the worst case (a 32-way column read: every lane clashes),
+/// and random words over a 4 KiB tile.
+#[divan::bench(args = ["unit_stride", "pairs_8_byte", "column_32_way", "random_4k"])]
+fn pattern(bencher: divan::Bencher, name: &str) {
+    let arch = Arch::parse("sm_90").unwrap();
+    let cfg = Config::default();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let reqs: Vec<Request> = (0..1024)
+        .map(|_| {
+            let r: [u32; 32] = std::array::from_fn(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed % 1024) as u32 * 4
+            });
+            match name {
+                "unit_stride" => Request::from_fn(4, Op::Load, |l| Some(l * 4)),
+                "pairs_8_byte" => Request::from_fn(8, Op::Load, |l| Some(l / 2 * 8)),
+                "column_32_way" => Request::from_fn(4, Op::Load, |l| Some(l * 128)),
+                _ => Request::from_fn(4, Op::Load, |l| Some(r[l as usize])),
+            }
+        })
+        .collect();
+    bencher
+        .counter(divan::counter::ItemsCount::new(reqs.len()))
+        .bench(|| {
+            let mut total = 0u32;
+            for r in divan::black_box(&reqs) {
+                total += wavefronts(arch, &cfg, r).unwrap().wavefronts;
+            }
+            total
+        });
+}

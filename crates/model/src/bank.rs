@@ -356,6 +356,18 @@ fn multicast_counts(req: &Request, plan: &Plan) -> Counts {
             *k = a >> (word_shift + n_shift);
         }
     }
+    if req.mask == u32::MAX {
+        // Every lane active and the keys in arithmetic progression (a strided or broadcast
+        // access): counted by formula.
+        let step = keys[1].wrapping_sub(keys[0]);
+        let mut uneven = 0u32;
+        for pair in keys.windows(2) {
+            uneven |= pair[1].wrapping_sub(pair[0]) ^ step;
+        }
+        if uneven == 0 {
+            return strided_counts(step, plan.phase_lanes, group_shift);
+        }
+    }
     for ((s, &k), (&lane, &bit)) in slots.iter_mut().zip(&keys).zip(LANES.iter().zip(&LANE_BITS)) {
         let inactive = u32::from(req.mask & bit == 0);
         *s = (lane >> phase_shift) << group_shift | (k & group_mask) | inactive << 5;
@@ -404,6 +416,32 @@ fn multicast_counts(req: &Request, plan: &Plan) -> Counts {
         lane0 += lanes;
     }
     counts
+}
+
+/// Counts of a request whose 32 lanes are all active with keys `k0 + l * step` (wrapping), in phases
+/// of `phase_lanes` lanes over `1 << group_shift` groups.
+///
+/// Keys are below 2^30 (a byte offset shifted right by at least 2), so a constant wrapping step
+/// between them is a true arithmetic progression: a step of 0 is one key (one wavefront per
+/// phase); otherwise the keys are distinct, and lanes `l1`, `l2` share a group when
+/// `(l1 - l2) * step` is a multiple of the group count, that is when `l1 - l2` is a multiple of
+/// `period` = groups / gcd(step, groups). A phase then puts `phase_lanes / period` (at least 1)
+/// distinct keys in each group it uses.
+#[inline]
+fn strided_counts(step: u32, phase_lanes: u32, group_shift: u32) -> Counts {
+    let phases = 32 / phase_lanes;
+    let (wf, distinct) = if step == 0 {
+        (1, 1)
+    } else {
+        let period_shift = group_shift - step.trailing_zeros().min(group_shift);
+        ((phase_lanes >> period_shift).max(1), phase_lanes)
+    };
+    let ideal = (distinct + (1 << group_shift) - 1) >> group_shift;
+    Counts {
+        wavefronts: phases * wf,
+        ideal: phases * ideal,
+        conflict_ways: wf,
+    }
 }
 
 /// Wavefronts and distinct keys of a phase in which some groups hold several keys.
@@ -694,7 +732,8 @@ mod tests {
             seed
         };
         let mut clashes = 0;
-        for i in 0..60_000u32 {
+        let mut strided = 0;
+        for i in 0..90_000u32 {
             let arch = &Arch::all()[(next() % Arch::all().len() as u64) as usize];
             let w = [1u8, 2, 4, 8, 16][(next() % 5) as usize];
             let op = if next() % 2 == 0 { Op::Load } else { Op::Store };
@@ -718,9 +757,29 @@ mod tests {
                 mask: active,
                 addrs: std::array::from_fn(|_| (next() % span) as u32 * u32::from(w)),
             };
-            match next() % 4 {
+            match next() % 6 {
                 0 => req.addrs = std::array::from_fn(|l| req.addrs[l & !1]),
                 1 => req.addrs = std::array::from_fn(|l| req.addrs[l & !2]),
+                2 | 3 => {
+                    // strided (descending too) over a base, every lane active
+                    let stride = [0u32, 1, 2, 3, 4, 8, 16, 32, 33, 64, 1 << 12][(next() % 11) as usize];
+                    let base = (next() % span) as u32 + 40 * stride;
+                    let down = next() % 3 == 0;
+                    req.addrs = std::array::from_fn(|l| {
+                        let l = l as u32;
+                        (if down {
+                            base - l * stride
+                        } else {
+                            base + l * stride
+                        }) * u32::from(w)
+                    });
+                    req.mask = u32::MAX;
+                    strided += 1;
+                    let fast = wavefronts(arch, &config, &req).unwrap();
+                    let slow = breakdown(arch, &config, &req).unwrap();
+                    assert_eq!(fast, slow.counts, "{} {req:?} {config:?}", arch.name);
+                    continue;
+                }
                 _ => {}
             }
             if next() % 3 == 0 {
@@ -739,6 +798,7 @@ mod tests {
         }
         // the generator reaches the conflict path often, not just the conflict-free shortcut
         assert!(clashes > 10_000, "{clashes}");
+        assert!(strided > 20_000, "{strided}");
     }
 
     #[test]
