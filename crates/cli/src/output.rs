@@ -208,6 +208,9 @@ pub fn emit<T: Serialize>(
 /// One piece of a command's output for people.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Block {
+    /// A section heading: `== text` after a blank line in the table format, `## text` in Markdown;
+    /// not in CSV.
+    Heading(String),
     /// Prose, printed as is in the table format and as a paragraph in Markdown; not in CSV.
     Text(String),
     /// Code (a CUDA function, a source listing): as is in the table format, fenced in Markdown;
@@ -263,6 +266,7 @@ pub fn emit_blocks<T: Serialize>(
                     writeln!(out)?;
                 }
                 match b {
+                    Block::Heading(h) => writeln!(out, "## {}", md_cell(h))?,
                     Block::Text(s) => writeln!(out, "{}", s.trim_end())?,
                     Block::Code(s) => writeln!(out, "```\n{}\n```", s.trim_end())?,
                     Block::Notes(ns) => {
@@ -276,8 +280,10 @@ pub fn emit_blocks<T: Serialize>(
             }
         }
         Format::Table => {
-            for b in blocks {
+            for (i, b) in blocks.iter().enumerate() {
                 match b {
+                    Block::Heading(h) if i == 0 => writeln!(out, "== {h}")?,
+                    Block::Heading(h) => writeln!(out, "\n== {h}")?,
                     Block::Text(s) | Block::Code(s) => writeln!(out, "{s}")?,
                     Block::Notes(ns) => {
                         for n in ns {

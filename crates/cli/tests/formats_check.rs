@@ -45,7 +45,12 @@ fn race_in_four_formats() {
     }
     let json: serde_json::Value = serde_json::from_str(&outs[1]).unwrap();
     assert_eq!(json["errors"], 4, "three races and an uninitialised read");
-    assert_eq!(outs[2].lines().count(), 5, "header + one row per finding: {}", outs[2]);
+    assert_eq!(
+        outs[2].lines().count(),
+        5,
+        "header + one row per finding: {}",
+        outs[2]
+    );
     assert_eq!(json["findings"][0]["kind"], "race");
     assert!(
         outs[2].starts_with("severity,kind,lines,count,message\nerror,race,"),

@@ -77,8 +77,9 @@ pub fn blocks(results: &[LabResult]) -> Vec<Block> {
     let mut blocks = Vec::new();
     for r in results {
         let seed = r.seed.map_or(String::new(), |s| format!(" (seed {s})"));
+        blocks.push(Block::Heading(format!("{} on {}{seed}", r.name, r.device)));
         let mut shown = Tabular::new(
-            format!("== {} on {}{seed}", r.name, r.device),
+            "",
             r.headers
                 .iter()
                 .map(|h| Column::new(h.clone(), h.clone()))

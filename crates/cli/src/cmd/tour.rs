@@ -19,7 +19,6 @@ use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
 /// Flags of `warpscope tour`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Output format (JSON: `{kernels: [...]}`, every kernel's totals beside the H100's).
     #[command(flatten)]
     output: OutputArgs,
     /// Show one kernel in full: its CUDA source, then `warpscope analyze`'s tables for it.
@@ -224,7 +223,8 @@ fn section(title: &str, intro: &str, rows: &[&Row], note: &str) -> Vec<Block> {
         ]);
     }
     let mut blocks = vec![
-        Block::Text(format!("\n== {title}\n{intro}")),
+        Block::Heading(title.to_string()),
+        Block::Text(intro.to_string()),
         Block::ShownTable(t),
     ];
     if !note.is_empty() {
