@@ -340,8 +340,9 @@ fn multicast_counts(req: &Request, plan: &Plan) -> Counts {
     let group_shift = plan.facts.banks.trailing_zeros() - n_shift;
     let group_mask = (1u32 << group_shift) - 1;
     let phase_shift = plan.phase_lanes.trailing_zeros();
-    // phases x groups <= 32 in every family (wider accesses: fewer groups and more phases)
-    debug_assert!((32 >> phase_shift) << group_shift <= 32);
+    // phases x groups <= 32 in every family (wider accesses: fewer groups and more phases); the
+    // slots below rely on it
+    assert!((32 >> phase_shift) << group_shift <= 32, "bank slots overflow");
     // Every lane's key and slot (phase, group) at once, inactive lanes too: their slots are moved to
     // 32..64, which nobody reads. No division, no branch; the compiler vectorises these loops.
     let mut keys = [0u32; 32];
