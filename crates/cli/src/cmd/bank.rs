@@ -19,11 +19,12 @@ use std::io::{BufWriter, Read, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow, bail};
-use comfy_table::{Cell, ContentArrangement, Table};
 use rayon::prelude::*;
 use serde::Deserialize;
 use warpscope_model::arch::{Arch, BankMode};
 use warpscope_model::bank::{self, Config, Op, Request};
+
+use crate::output::{Block, Column, Format, OutputArgs, Tabular, emit_blocks};
 
 /// Flags of `warpscope bank`.
 #[derive(clap::Args, Debug)]
@@ -49,9 +50,8 @@ pub struct Args {
     /// JSON Lines trace of requests (`-` = stdin).
     #[arg(long)]
     trace: Option<String>,
-    /// Output format.
-    #[arg(long, default_value = "table", value_parser = ["table", "json"])]
-    format: String,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
 fn bank_mode(bytes: u8) -> anyhow::Result<BankMode> {
@@ -100,10 +100,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let req = Request::new(args.width, op, &lanes);
     let b = bank::breakdown(arch, &config, &req).context("bad request")?;
     let mut out = BufWriter::new(std::io::stdout().lock());
-    if args.format == "json" {
+    if args.output.format == Format::Json {
         writeln!(out, "{}", breakdown_json(arch, &req, &b))?;
     } else {
-        write_table(&mut out, arch, &req, &b)?;
+        let blocks = blocks(arch, &req, &b);
+        emit_blocks(&mut out, args.output.format, args.output.color(), &(), &blocks)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -169,9 +170,10 @@ fn breakdown_json(arch: &Arch, req: &Request, b: &bank::Breakdown) -> String {
     s
 }
 
-fn write_table(out: &mut impl Write, arch: &Arch, req: &Request, b: &bank::Breakdown) -> anyhow::Result<()> {
-    writeln!(
-        out,
+/// The picture of one request (banks across, wavefronts down, lanes in the cells) for people, and
+/// one CSV row per (wavefront, lane) slot.
+fn blocks(arch: &Arch, req: &Request, b: &bank::Breakdown) -> Vec<Block> {
+    let mut blocks = vec![Block::Text(format!(
         "{} ({}), {}-byte {}: {} wavefront(s), ideal {}, {}-way conflict; {} banks of {} bytes, phases of {} lanes",
         arch.name,
         arch.example_gpu,
@@ -183,16 +185,44 @@ fn write_table(out: &mut impl Write, arch: &Arch, req: &Request, b: &bank::Break
         b.banks,
         b.bank_bytes,
         b.phase_lanes
-    )?;
-    if b.wavefronts.is_empty() {
-        writeln!(out, "(no active lane)")?;
-        return Ok(());
+    ))];
+    let mut csv = Tabular::new(
+        "",
+        [
+            "wavefront",
+            "phase_lane0",
+            "lane",
+            "bank",
+            "word_addr",
+            "byte_lo",
+            "byte_hi",
+            "broadcast",
+        ]
+        .map(|c| Column::new(c, c))
+        .to_vec(),
+    );
+    for (i, wf) in b.wavefronts.iter().enumerate() {
+        for sl in &wf.slots {
+            csv.row([
+                i.to_string(),
+                wf.phase_lane0.to_string(),
+                sl.lane.to_string(),
+                sl.bank.to_string(),
+                sl.word_addr.to_string(),
+                sl.byte_lo.to_string(),
+                sl.byte_hi.to_string(),
+                sl.broadcast.to_string(),
+            ]);
+        }
     }
-    let mut table = Table::new();
-    table.set_content_arrangement(ContentArrangement::Disabled);
-    let mut header = vec![Cell::new("wf")];
-    header.extend((0..b.banks).map(|k| Cell::new(format!("b{k}"))));
-    table.set_header(header);
+    if b.wavefronts.is_empty() {
+        blocks.push(Block::Text("(no active lane)".into()));
+        blocks.push(Block::CsvTable(csv));
+        return blocks;
+    }
+    let mut cols = vec![Column::new("wf", "wf")];
+    cols.extend((0..b.banks).map(|k| Column::new(format!("b{k}"), format!("b{k}"))));
+    let mut picture = Tabular::new("", cols);
     for (i, wf) in b.wavefronts.iter().enumerate() {
         let mut cells = vec![String::new(); b.banks as usize];
         for s in &wf.slots {
@@ -202,16 +232,14 @@ fn write_table(out: &mut impl Write, arch: &Arch, req: &Request, b: &bank::Break
             }
             let _ = write!(c, "{}{}", s.lane, if s.broadcast { "*" } else { "" });
         }
-        let mut row = vec![Cell::new(i)];
-        row.extend(cells.into_iter().map(Cell::new));
-        table.add_row(row);
+        picture.row(std::iter::once(i.to_string()).chain(cells));
     }
-    writeln!(out, "{table}")?;
-    writeln!(
-        out,
-        "cells: lanes served by that bank in that wavefront; * = word shared with other lanes"
-    )?;
-    Ok(())
+    blocks.push(Block::ShownTable(picture));
+    blocks.push(Block::CsvTable(csv));
+    blocks.push(Block::Text(
+        "cells: lanes served by that bank in that wavefront; * = word shared with other lanes".into(),
+    ));
+    blocks
 }
 
 #[derive(Deserialize)]
