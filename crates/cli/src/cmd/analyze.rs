@@ -474,7 +474,19 @@ pub fn compile_cu(
     nvrtc: Option<&Path>,
 ) -> anyhow::Result<(String, Option<Vec<u8>>, String)> {
     let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
-    let nvrtc_err = match warpscope_gpu::nvrtc::Nvrtc::load(nvrtc) {
+    let located = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process());
+    let loaded = match (warpscope_gpu::nvrtc::Nvrtc::load(nvrtc), nvrtc, &located) {
+        // No NVRTC on the usual paths: try the CUDA root the toolchain search found (a toolkit's
+        // lib64, or the PyPI wheels' lib).
+        (Err(e), None, Ok(root)) => ["lib", "lib64"]
+            .iter()
+            .map(|d| root.root.join(d))
+            .filter(|d| d.is_dir())
+            .find_map(|d| warpscope_gpu::nvrtc::Nvrtc::load(Some(&d)).ok())
+            .ok_or(e),
+        (r, _, _) => r,
+    };
+    let nvrtc_err = match loaded {
         Ok(n) => {
             let opts = warpscope_gpu::nvrtc::CompileOptions::for_cc(arch.cc());
             let c = n
@@ -484,13 +496,12 @@ pub fn compile_cu(
         }
         Err(e) => e,
     };
-    let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
-        .map_err(|e| {
-            anyhow::Error::new(Unavailable(format!(
-                "cannot compile {}: NVRTC unavailable ({nvrtc_err}) and no CUDA toolkit ({e})",
-                file.display()
-            )))
-        })?;
+    let root = located.map_err(|e| {
+        anyhow::Error::new(Unavailable(format!(
+            "cannot compile {}: NVRTC unavailable ({nvrtc_err}) and no CUDA toolkit ({e})",
+            file.display()
+        )))
+    })?;
     let nvcc = root.bin("nvcc");
     let dir = std::env::temp_dir().join(format!("warpscope-nvcc-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
