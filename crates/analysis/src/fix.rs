@@ -314,7 +314,7 @@ impl Transform {
                     && pad_bytes > 0
                     && row_bytes % max_width == 0
                     && pad_bytes % max_width == 0
-                    && size % row_bytes == 0
+                    && size.is_multiple_of(row_bytes)
                     && row_bytes < size
             }
             Transform::Swizzle {
@@ -326,7 +326,7 @@ impl Transform {
                     && shift >= bits
                     && (1u32 << base_shift) >= max_width
                     && base_shift + shift + bits <= 31
-                    && size % (1u32 << (base_shift + bits)) == 0
+                    && size.is_multiple_of(1u32 << (base_shift + bits))
             }
         }
     }
@@ -664,14 +664,14 @@ fn row_candidates(trace: &Trace, arrays: &[ArrayInfo], i: usize, unit: u32, targ
             dists.insert(x.abs_diff(lanes[0]));
         }
         for d in dists {
-            if d > 0 && d % unit == 0 && a.size % d == 0 && d < a.size {
+            if d > 0 && d % unit == 0 && a.size.is_multiple_of(d) && d < a.size {
                 *weight.entry(d).or_insert(0) += excess * n;
             }
         }
     }
     // Bank-row multiples are always worth a try (they keep contiguous rows contiguous).
     for r in [128u32, 256, 512] {
-        if r % unit == 0 && a.size % r == 0 && r < a.size {
+        if r % unit == 0 && a.size.is_multiple_of(r) && r < a.size {
             weight.entry(r).or_insert(0);
         }
     }

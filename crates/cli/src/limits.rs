@@ -58,15 +58,16 @@ pub fn read_source(path: &Path) -> anyhow::Result<String> {
 
 fn read_capped(path: &Path, limit: u64, what: &str) -> anyhow::Result<Vec<u8>> {
     let f = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if let Ok(meta) = f.metadata() {
-        if meta.is_file() && meta.len() > limit {
-            bail!(
-                "{}: {} bytes, over the {} limit for {what}",
-                path.display(),
-                meta.len(),
-                mib(limit)
-            );
-        }
+    if let Ok(meta) = f.metadata()
+        && meta.is_file()
+        && meta.len() > limit
+    {
+        bail!(
+            "{}: {} bytes, over the {} limit for {what}",
+            path.display(),
+            meta.len(),
+            mib(limit)
+        );
     }
     // Pipes and devices have no length: read at most one byte past the limit.
     let mut bytes = Vec::new();

@@ -886,10 +886,10 @@ pub fn kernel_report(r: &KernelResults, origin: &str) -> anyhow::Result<KernelRe
 
 /// Reads saved results: `report --save-json` output, or a bare `analyze --format json`.
 pub fn load_kernel_results(v: Value) -> KernelResults {
-    if v.get("analysis").is_some() {
-        if let Ok(r) = serde_json::from_value::<KernelResults>(v.clone()) {
-            return r;
-        }
+    if v.get("analysis").is_some()
+        && let Ok(r) = serde_json::from_value::<KernelResults>(v.clone())
+    {
+        return r;
     }
     KernelResults {
         analysis: v,

@@ -72,10 +72,10 @@ fn python_site_packages() -> Vec<PathBuf> {
 /// The directories searched, in order (the explicit path comes first if it is a directory).
 pub fn candidate_dirs(env: &SearchEnv) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
-    if let Some(p) = &env.explicit {
-        if !p.is_file() {
-            dirs.push(p.clone());
-        }
+    if let Some(p) = &env.explicit
+        && !p.is_file()
+    {
+        dirs.push(p.clone());
     }
     for home in [&env.cuda_home, &env.cuda_path].into_iter().flatten() {
         dirs.push(home.join("lib64"));
@@ -100,10 +100,10 @@ pub fn candidate_dirs(env: &SearchEnv) -> Vec<PathBuf> {
 /// The first NVRTC library file found (an explicit file wins), and every place looked at.
 pub fn locate(env: &SearchEnv) -> (Option<PathBuf>, Vec<PathBuf>) {
     let mut searched = Vec::new();
-    if let Some(p) = &env.explicit {
-        if p.is_file() {
-            return (Some(p.clone()), vec![p.clone()]);
-        }
+    if let Some(p) = &env.explicit
+        && p.is_file()
+    {
+        return (Some(p.clone()), vec![p.clone()]);
     }
     for dir in candidate_dirs(env) {
         for name in LIB_NAMES {

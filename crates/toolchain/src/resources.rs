@@ -126,24 +126,24 @@ pub fn parse_report(text: &str) -> Vec<KernelResources> {
                 k.spill_stores = number_before(body, "bytes spill stores").unwrap_or(0);
                 k.spill_loads = number_before(body, "bytes spill loads").unwrap_or(0);
             }
-        } else if let Some(rest) = body.strip_prefix("Used ") {
-            if let Some(k) = out.last_mut() {
-                for part in rest.split(',') {
-                    let part = part.trim();
-                    if part.ends_with("registers") {
-                        k.registers = number_before(part, "registers").unwrap_or(0);
-                    } else if part.ends_with("barriers") {
-                        k.barriers = number_before(part, "barriers").unwrap_or(0);
-                    } else if part.ends_with("bytes smem") {
-                        k.smem = number_before(part, "bytes smem").unwrap_or(0);
-                    } else if let Some(i) = part.find("bytes cmem[") {
-                        let bytes = part[..i].trim().parse().unwrap_or(0);
-                        let bank = part[i + "bytes cmem[".len()..]
-                            .trim_end_matches(']')
-                            .parse()
-                            .unwrap_or(0);
-                        k.cmem.push((bank, bytes));
-                    }
+        } else if let Some(rest) = body.strip_prefix("Used ")
+            && let Some(k) = out.last_mut()
+        {
+            for part in rest.split(',') {
+                let part = part.trim();
+                if part.ends_with("registers") {
+                    k.registers = number_before(part, "registers").unwrap_or(0);
+                } else if part.ends_with("barriers") {
+                    k.barriers = number_before(part, "barriers").unwrap_or(0);
+                } else if part.ends_with("bytes smem") {
+                    k.smem = number_before(part, "bytes smem").unwrap_or(0);
+                } else if let Some(i) = part.find("bytes cmem[") {
+                    let bytes = part[..i].trim().parse().unwrap_or(0);
+                    let bank = part[i + "bytes cmem[".len()..]
+                        .trim_end_matches(']')
+                        .parse()
+                        .unwrap_or(0);
+                    k.cmem.push((bank, bytes));
                 }
             }
         }

@@ -244,7 +244,7 @@ fn csv_cell(v: &Value) -> String {
 }
 
 fn kib(bytes: u32) -> String {
-    if bytes % KB == 0 {
+    if bytes.is_multiple_of(KB) {
         format!("{} KB", bytes / KB)
     } else {
         format!("{bytes} B")

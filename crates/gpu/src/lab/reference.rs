@@ -146,9 +146,9 @@ impl TileAccess {
 /// Seed 002's kernels: the value each thread writes (`a` or `b` branch).
 pub fn math_kernel(tid: u32, warp_branch: bool) -> f32 {
     let even = if warp_branch {
-        (tid / 32) % 2 == 0
+        (tid / 32).is_multiple_of(2)
     } else {
-        tid % 2 == 0
+        tid.is_multiple_of(2)
     };
     if even { 100.0 } else { 200.0 }
 }
