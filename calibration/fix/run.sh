@@ -3,7 +3,7 @@
 # suggested) on this machine's GPU, as calibration/kernels/run-ncu.sh does: builds every check program
 # (nvcc -O3 -arch=sm_90 -lineinfo -DWARPSCOPE_HOST), runs each once without the profiler (each must print
 # PASS: the fixed kernels compute the same results as the originals' CPU reference), then all under one
-# ncu session with the wavefront and instruction counters, and writes OUTDIR/measured_h100.tsv (named for the ground truth's GPU; the checked-in run is measured_h200.tsv),
+# ncu session with the wavefront and instruction counters, and writes OUTDIR/measured_h100.tsv (named for the ground truth's GPU; the checked-in runs are measured_h100.tsv and the earlier measured_h200.tsv),
 # OUTDIR/ncu.csv, OUTDIR/run.log and OUTDIR/sass.txt (cuobjdump -sass of the device build).
 # Usage: calibration/fix/run.sh OUTDIR
 set -euo pipefail

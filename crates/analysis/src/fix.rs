@@ -13,7 +13,10 @@
 //!    address and counts the requests again with the bank model's fast path
 //!    ([`warpscope_model::bank::wavefronts`]). The best candidate is the one with the fewest
 //!    wavefronts, then the smallest occupancy loss, then padding before swizzling (simpler source
-//!    change), then the fewest extra bytes.
+//!    change), then the fewest extra bytes. Where neither reaches the ideal, [`permute::search`]
+//!    looks for a **bank permutation** ([`Transform::Permute`]: units move to other columns of their
+//!    bank row, through a lookup table in the source); it is recommended only when it reaches the
+//!    ideal, with the best padding or swizzle kept as the table-free alternative.
 //! 4. [`source_edit`] finds the declaration in the `.cu` text and writes the changed line; for
 //!    dynamic shared memory and swizzles it writes the index expression.
 //! 5. [`what_if`] counts the original layout and the suggested changes under other architectures'
@@ -43,6 +46,8 @@ use warpscope_model::occupancy;
 
 use crate::banks::Side;
 use crate::reconcile::{Reconciliation, Role};
+
+pub mod permute;
 
 /// Errors of the fix advisor.
 #[derive(Debug, thiserror::Error)]
@@ -257,7 +262,7 @@ fn array_of(arrays: &[ArrayInfo], addr: u32) -> Option<usize> {
 }
 
 /// A layout change of one array, on byte offsets relative to the array's start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Transform {
     /// Rows of `row_bytes` grow by `pad_bytes`: offset `o` moves to `(o / row) * (row + pad) + o % row`.
@@ -276,6 +281,18 @@ pub enum Transform {
         /// S: distance from the source bits to the changed bits (at least B).
         shift: u32,
     },
+    /// A bank permutation: units of `unit_bytes` move to another column of their bank row
+    /// (`row_units` units): unit `u < columns.len()` goes to `(u / row_units) * row_units +
+    /// columns[u]`; later units stay. Found by search ([`permute`]) when no padding or swizzle
+    /// reaches the ideal; the source needs a lookup table.
+    Permute {
+        /// Bytes per unit (the widest access: units move whole).
+        unit_bytes: u32,
+        /// Units per bank row.
+        row_units: u32,
+        /// New column of each unit, for the units up to the last one that moves.
+        columns: Vec<u16>,
+    },
 }
 
 impl Transform {
@@ -293,6 +310,17 @@ impl Transform {
                 let mask = (1u32 << bits) - 1;
                 o ^ (((o >> (base_shift + shift)) & mask) << base_shift)
             }
+            Transform::Permute {
+                unit_bytes,
+                row_units,
+                ref columns,
+            } => {
+                let u = o / unit_bytes;
+                match columns.get(u as usize) {
+                    Some(&c) => ((u - u % row_units) + u32::from(c)) * unit_bytes + o % unit_bytes,
+                    None => o,
+                }
+            }
         }
     }
 
@@ -300,7 +328,7 @@ impl Transform {
     pub fn new_size(&self, size: u32) -> u32 {
         match *self {
             Transform::Pad { row_bytes, pad_bytes } => size + size.div_ceil(row_bytes) * pad_bytes,
-            Transform::Swizzle { .. } => size,
+            Transform::Swizzle { .. } | Transform::Permute { .. } => size,
         }
     }
 
@@ -327,6 +355,29 @@ impl Transform {
                     && (1u32 << base_shift) >= max_width
                     && base_shift + shift + bits <= 31
                     && size.is_multiple_of(1u32 << (base_shift + bits))
+            }
+            Transform::Permute {
+                unit_bytes,
+                row_units,
+                ref columns,
+            } => {
+                // Whole bank rows (the last may end with the array), each a permutation of its columns.
+                let units = columns.len() as u64;
+                unit_bytes > 0
+                    && unit_bytes % max_width == 0
+                    && row_units > 0
+                    && units * u64::from(unit_bytes) <= u64::from(size)
+                    && (units.is_multiple_of(u64::from(row_units)) || units == u64::from(size / unit_bytes))
+                    && columns.chunks(row_units as usize).all(|row| {
+                        let mut seen = vec![false; row.len()];
+                        row.iter().all(|&c| match seen.get_mut(usize::from(c)) {
+                            Some(s) if !*s => {
+                                *s = true;
+                                true
+                            }
+                            _ => false,
+                        })
+                    })
             }
         }
     }
@@ -361,14 +412,23 @@ impl Transform {
                 base_shift,
                 shift,
             } => format!("swizzle<{bits},{base_shift},{shift}>"),
+            Transform::Permute {
+                unit_bytes,
+                row_units,
+                ref columns,
+            } => format!(
+                "bank permutation of {unit_bytes}-byte units in {} rows of {row_units}",
+                columns.len().div_ceil(row_units as usize)
+            ),
         }
     }
 
-    /// `"pad"` or `"swizzle"`.
+    /// `"pad"`, `"swizzle"` or `"permute"`.
     pub fn kind(&self) -> &'static str {
         match self {
             Transform::Pad { .. } => "pad",
             Transform::Swizzle { .. } => "swizzle",
+            Transform::Permute { .. } => "permute",
         }
     }
 }
@@ -509,8 +569,7 @@ pub fn relayout(arrays: &[ArrayInfo], transforms: &[Option<Transform>]) -> Vec<u
         let off = start.div_ceil(a.align) * a.align;
         let size = transforms
             .get(i)
-            .copied()
-            .flatten()
+            .and_then(Option::as_ref)
             .map_or(a.size, |t| t.new_size(a.size));
         out.push(off);
         cursor = off + size;
@@ -542,7 +601,10 @@ pub fn evaluate(
                 Some(i) => {
                     owner.get_or_insert(i);
                     let rel = a - arrays[i].offset;
-                    let rel = transforms.get(i).copied().flatten().map_or(rel, |t| t.map(rel));
+                    let rel = transforms
+                        .get(i)
+                        .and_then(Option::as_ref)
+                        .map_or(rel, |t| t.map(rel));
                     bases[i] + rel
                 }
                 None => a,
@@ -550,7 +612,7 @@ pub fn evaluate(
         }
         // A fused access (wider than PTX wrote it) whose parts the change separates or misaligns is
         // issued as its parts, as the compiler would have to.
-        let t_owner = owner.and_then(|i| transforms.get(i).copied().flatten().map(|t| (i, t)));
+        let t_owner = owner.and_then(|i| transforms.get(i).and_then(Option::as_ref).map(|t| (i, t)));
         let split = acc.width > acc.ptx_width
             && t_owner.is_some_and(|(i, t)| {
                 (0..32).any(|l| {
@@ -574,8 +636,10 @@ pub fn evaluate(
                             *slot = Some(match array_of(arrays, a) {
                                 Some(i) => {
                                     let rel = a - arrays[i].offset;
-                                    let rel =
-                                        transforms.get(i).copied().flatten().map_or(rel, |t| t.map(rel));
+                                    let rel = transforms
+                                        .get(i)
+                                        .and_then(Option::as_ref)
+                                        .map_or(rel, |t| t.map(rel));
                                     bases[i] + rel
                                 }
                                 None => a,
@@ -847,8 +911,7 @@ fn total_shared(arrays: &[ArrayInfo], transforms: &[Option<Transform>]) -> u32 {
             bases[i]
                 + transforms
                     .get(i)
-                    .copied()
-                    .flatten()
+                    .and_then(Option::as_ref)
                     .map_or(a.size, |t| t.new_size(a.size))
         })
         .max()
@@ -870,7 +933,7 @@ pub fn search(
     let mut scored = Vec::new();
     for t in candidates(trace, arrays, i, unit, target) {
         let mut ts = vec![None; arrays.len()];
-        ts[i] = Some(t);
+        ts[i] = Some(t.clone());
         let ev = evaluate(trace, arrays, &ts, target)?;
         let cost = ev.per_array[i];
         let smem = total_shared(arrays, &ts);
@@ -882,7 +945,7 @@ pub fn search(
         // A padding of the declared row is a one-token source change; prefer it.
         let off_row = match t {
             Transform::Pad { row_bytes, .. } => u32::from(declared_row.is_some_and(|r| r != row_bytes)),
-            Transform::Swizzle { .. } => 0,
+            Transform::Swizzle { .. } | Transform::Permute { .. } => 0,
         };
         let complexity = match t {
             Transform::Pad { row_bytes, pad_bytes } => (pad_bytes, row_bytes),
@@ -891,6 +954,7 @@ pub fn search(
                 base_shift,
                 shift,
             } => (bits * 100 + shift, base_shift),
+            Transform::Permute { ref columns, .. } => (u32::MAX, columns.len() as u32),
         };
         // Other arrays must not get worse.
         let others: u64 = ev
@@ -950,21 +1014,44 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
             continue;
         }
         let declared_row = cfg.source.as_deref().and_then(|s| declared_row_bytes(s, &a.name));
-        let found = search(trace, arrays, i, target, &blocks, declared_row)?;
-        if found.is_empty() {
-            notes.push(format!("{}: no valid padding or swizzle for this array", a.name));
-            continue;
-        }
-        let best_after = found[0].1.wavefronts;
-        if best_after > found[0].1.ideal {
-            notes.push(format!(
-                "{}: no single padding or swizzle reaches the ideal ({} wavefronts); the best leaves {}",
-                a.name, found[0].1.ideal, best_after
-            ));
+        let mut found = search(trace, arrays, i, target, &blocks, declared_row)?;
+        if found.first().is_none_or(|(_, c)| c.wavefronts > c.ideal) {
+            // No padding or swizzle reaches the ideal: search a bank permutation.
+            let best = found.first().map(|(t, c)| (t.describe(), c.wavefronts));
+            let perm = permute::search(trace, arrays, i, target, permute::DEFAULT_BUDGET)?;
+            let mut reached = false;
+            if let Some((t, _, _)) = perm {
+                let mut ts = vec![None; arrays.len()];
+                ts[i] = Some(t.clone());
+                let c = evaluate(trace, arrays, &ts, target)?.per_array[i];
+                if found.first().is_none_or(|(_, b)| c.wavefronts < b.wavefronts) {
+                    reached = c.wavefronts == c.ideal;
+                    found.insert(0, (t, c));
+                }
+            }
+            let ideal = cost.ideal;
+            notes.push(match (best, reached) {
+                (Some((d, w)), true) => format!(
+                    "{}: no padding or swizzle reaches the ideal ({ideal} wavefronts; the best, {d}, leaves {w}); \
+                     a bank permutation does, at the price of a table lookup per access",
+                    a.name
+                ),
+                (Some((d, w)), false) => format!(
+                    "{}: no padding, swizzle or bank permutation found reaches the ideal ({ideal} wavefronts); \
+                     the best, {d}, leaves {w}",
+                    a.name
+                ),
+                (None, true) => format!(
+                    "{}: no valid padding or swizzle for this array; a bank permutation reaches the ideal \
+                     ({ideal} wavefronts), at the price of a table lookup per access",
+                    a.name
+                ),
+                (None, false) => format!("{}: no valid padding or swizzle for this array", a.name),
+            });
         }
         for (rank, (t, c)) in found.into_iter().enumerate() {
             let mut ts = vec![None; arrays.len()];
-            ts[i] = Some(t);
+            ts[i] = Some(t.clone());
             let smem = total_shared(arrays, &ts);
             let elem = cfg
                 .source
@@ -975,6 +1062,7 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
                 array: a.name.clone(),
                 kind: t.kind().to_string(),
                 change: change_text(&t, elem, a.dynamic),
+                source: cfg.source.as_deref().map(|s| source_edit(s, a, &t, elem)),
                 transform: t,
                 wavefronts_before: cost.wavefronts,
                 wavefronts_after: c.wavefronts,
@@ -982,7 +1070,6 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
                 extra_shared_bytes: smem - base_smem,
                 occupancy_before: occ(base_smem),
                 occupancy_after: occ(smem),
-                source: cfg.source.as_deref().map(|s| source_edit(s, a, &t, elem)),
                 recommended: rank == 0,
             });
         }
@@ -1023,6 +1110,24 @@ fn change_text(t: &Transform, elem: u32, dynamic: bool) -> String {
             base_shift + shift,
             (1u32 << bits) - 1
         ),
+        Transform::Permute {
+            unit_bytes,
+            row_units,
+            ref columns,
+        } => {
+            let rows = columns.len().div_ceil(row_units as usize);
+            let moved = columns
+                .iter()
+                .enumerate()
+                .filter(|&(u, &c)| u32::from(c) != u as u32 % row_units)
+                .count();
+            format!(
+                "bank permutation: {moved} of the {unit_bytes}-byte units in the first {rows} bank rows \
+                 ({row_units} units each) move to another column of their row, through a {}-byte lookup table; \
+                 no extra shared memory",
+                columns.len()
+            )
+        }
     }
 }
 
@@ -1265,6 +1370,11 @@ pub fn source_edit(source: &str, a: &ArrayInfo, t: &Transform, elem: u32) -> Sou
             });
             two_d.unwrap_or(flat)
         }
+        Transform::Permute {
+            unit_bytes,
+            row_units,
+            ref columns,
+        } => permute_edit(&a.name, unit_bytes, row_units, columns, elem),
     };
     SourceEdit {
         line,
@@ -1272,6 +1382,44 @@ pub fn source_edit(source: &str, a: &ArrayInfo, t: &Transform, elem: u32) -> Sou
         after,
         index_lines: lines,
     }
+}
+
+/// The table and index expression of a bank permutation: a `__device__` table (read through the
+/// L1 cache; a `__constant__` one would serialise lanes that read different entries) and the index
+/// every access of the array must use, in elements when a unit holds whole elements, else in bytes.
+fn permute_edit(name: &str, unit: u32, row: u32, columns: &[u16], elem: u32) -> String {
+    let rows = columns.len().div_ceil(row as usize);
+    let table_name = format!("{name}_bank_col");
+    let body: Vec<String> = columns
+        .chunks(row as usize)
+        .map(|r| {
+            let cells: Vec<String> = r.iter().map(u16::to_string).collect();
+            format!("{{{}}}", cells.join(","))
+        })
+        .collect();
+    let table = format!(
+        "__device__ const unsigned char {table_name}[{rows}][{row}] = {{{}}};",
+        body.join(", ")
+    );
+    let n = columns.len();
+    let mask = !(row - 1);
+    let index = if unit == elem {
+        format!(
+            "{name}[P(i)] for every {name}[i] (i = the element index), with \
+             P(i) = i < {n} ? (i & {mask:#x}u) | {table_name}[i / {row}][i % {row}] : i"
+        )
+    } else if unit.is_multiple_of(elem) {
+        let k = unit / elem;
+        format!(
+            "{name}[P(i)] for every {name}[i] (i = the element index; {k} elements per {unit}-byte unit u = i / {k}), \
+             with P(i) = i / {k} < {n} ? ((i / {k} & {mask:#x}u) | {table_name}[i / {k} / {row}][i / {k} % {row}]) * {k} + i % {k} : i"
+        )
+    } else {
+        format!(
+            "byte offset o of {name} -> u = o / {unit} < {n} ? ((u & {mask:#x}u) | {table_name}[u / {row}][u % {row}]) * {unit} + o % {unit} : o"
+        )
+    };
+    format!("{table}\n{index}")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1351,16 +1499,20 @@ pub fn what_if(trace: &Trace, arrays: &[ArrayInfo], targets: &[Target]) -> Resul
                 continue;
             }
             let found = search(trace, arrays, i, t, &|_| None, None)?;
-            let b = found.first().map(|x| x.0);
-            best.push((a.name.clone(), columns[k].clone(), b.map(|x| x.describe())));
-            best_here.push(b);
+            let b = found.first().map(|x| x.0.clone());
+            best.push((
+                a.name.clone(),
+                columns[k].clone(),
+                b.as_ref().map(|x| x.describe()),
+            ));
+            best_here.push(b.clone());
             if let Some(Transform::Pad { row_bytes, .. }) = b {
                 let one = Transform::Pad {
                     row_bytes,
                     pad_bytes: widths[i].max(4),
                 };
                 if one.valid_for(a.size, widths[i]) && !layouts.contains(&one) {
-                    layouts.insert(0, one);
+                    layouts.insert(0, one.clone());
                     one_word.push(one);
                 }
             }
@@ -1379,7 +1531,7 @@ pub fn what_if(trace: &Trace, arrays: &[ArrayInfo], targets: &[Target]) -> Resul
         });
         for l in &layouts {
             let mut ts = vec![None; arrays.len()];
-            ts[i] = Some(*l);
+            ts[i] = Some(l.clone());
             let evs: Vec<Evaluation> = targets
                 .iter()
                 .map(|t| evaluate(trace, arrays, &ts, t))
@@ -1387,10 +1539,10 @@ pub fn what_if(trace: &Trace, arrays: &[ArrayInfo], targets: &[Target]) -> Resul
             rows.push(WhatIfRow {
                 array: a.name.clone(),
                 layout: l.describe(),
-                transform: Some(*l),
+                transform: Some(l.clone()),
                 cells: evs.iter().map(|e| e.per_array[i]).collect(),
             });
-            evs_by_layout.push((*l, evs));
+            evs_by_layout.push((l.clone(), evs));
         }
         // The seed's remark: padding by one word along a row is enough on some targets but not all.
         for (l, evs) in evs_by_layout.iter().filter(|(l, _)| one_word.contains(l)) {
@@ -1420,7 +1572,7 @@ pub fn what_if(trace: &Trace, arrays: &[ArrayInfo], targets: &[Target]) -> Resul
                         target: columns[k].clone(),
                         pc,
                         cost,
-                        fix_there: best_here[k].map(|b| b.describe()),
+                        fix_there: best_here[k].as_ref().map(|b| b.describe()),
                     });
                 }
             }

@@ -110,13 +110,12 @@ const CONFLICTING: &[&str] = &[
     "strided",
 ];
 
-/// Kernels whose conflicts no single padding or swizzle removes, with the best wavefronts reached.
-/// `strided` reads one array with lane strides 2, 3 and 8 words and fills it in 32-word rows: a
-/// brute-force search over every row length 1..256 words with pads 1..32, two-level pads, every
-/// Swizzle<B,M,S> and pad-then-swizzle compositions leaves at least one 2-way conflict per warp
-/// (the search in calibration/fix/README.md); the best change removes 56 of the 64 excess
-/// wavefronts.
-const NO_LAYOUT_FIX: &[(&str, u64)] = &[("strided", 96)];
+/// Kernels whose conflicts no padding or swizzle removes, so that the recommended change is a bank
+/// permutation: `strided` reads one array with lane strides 2, 3 and 8 words and fills it in 32-word
+/// rows; no per-row rotation (padding), XOR (swizzle) or affine map serves the three strides (see
+/// `no_rotation_xor_or_affine_row_map_fixes_strided` below), and the best padding leaves 96
+/// wavefronts against the ideal 88.
+const PERMUTATION_ONLY: &[(&str, u64)] = &[("strided", 96)];
 
 #[test]
 fn every_conflicting_suite_kernel_gets_an_ideal_fix() {
@@ -134,6 +133,33 @@ fn every_conflicting_suite_kernel_gets_an_ideal_fix() {
                 .suggestions
                 .iter()
                 .find(|s| s.array == r.info.name && s.recommended);
+            if let Some(&(_, best_layout)) = PERMUTATION_ONLY.iter().find(|(n, _)| *n == c.name) {
+                let s = rec.expect("a recommendation");
+                assert_eq!(s.kind, "permute", "{}", c.name);
+                let best_pad = a
+                    .suggestions
+                    .iter()
+                    .filter(|x| x.array == r.info.name && x.kind != "permute")
+                    .map(|x| x.wavefronts_after)
+                    .min();
+                assert_eq!(best_pad, Some(best_layout), "{}: best padding or swizzle", c.name);
+                assert!(
+                    a.notes
+                        .iter()
+                        .any(|n| n.contains("no padding or swizzle reaches the ideal")
+                            && n.contains("a bank permutation does")),
+                    "{}: the advice must say why: {:?}",
+                    c.name,
+                    a.notes
+                );
+            } else {
+                assert_ne!(
+                    rec.map(|s| s.kind.as_str()),
+                    Some("permute"),
+                    "{}: a permutation where a padding or swizzle would do",
+                    c.name
+                );
+            }
             match rec {
                 Some(s) if s.wavefronts_after == s.ideal && s.wavefronts_before == r.cost.wavefronts => {
                     println!(
@@ -145,20 +171,6 @@ fn every_conflicting_suite_kernel_gets_an_ideal_fix() {
                         s.ideal,
                         s.extra_shared_bytes,
                         s.change
-                    );
-                }
-                Some(s) if NO_LAYOUT_FIX.contains(&(c.name.as_str(), s.wavefronts_after)) => {
-                    assert!(
-                        a.notes
-                            .iter()
-                            .any(|n| n.contains("no single padding or swizzle reaches the ideal")),
-                        "{}: the advice must say the best is not ideal: {:?}",
-                        c.name,
-                        a.notes
-                    );
-                    println!(
-                        "{:<18} {:<6} best {} (ideal {}): {}",
-                        c.name, s.array, s.wavefronts_after, s.ideal, s.change
                     );
                 }
                 other => bad.push(format!(
@@ -282,7 +294,11 @@ fn what_if_shows_where_one_word_of_padding_is_not_enough() {
         row_bytes: 128,
         pad_bytes: 4,
     };
-    let row = w.rows.iter().find(|r| r.transform == Some(one_word)).unwrap();
+    let row = w
+        .rows
+        .iter()
+        .find(|r| r.transform.as_ref() == Some(&one_word))
+        .unwrap();
     let cells: Vec<(u64, u64)> = row.cells.iter().map(|c| (c.wavefronts, c.ideal)).collect();
     assert_eq!(cells, vec![(64, 64), (64, 64), (80, 64), (64, 64)]);
     // Which access: the column load `tile[threadIdx.x][threadIdx.y]` (line 13): the warps with an odd
@@ -306,12 +322,20 @@ fn what_if_shows_where_one_word_of_padding_is_not_enough() {
         pad_bytes: 8,
     };
     assert_eq!(r.fix_there.as_deref(), Some(fix_there.describe().as_str()));
-    let row = w.rows.iter().find(|r| r.transform == Some(fix_there)).unwrap();
+    let row = w
+        .rows
+        .iter()
+        .find(|r| r.transform.as_ref() == Some(&fix_there))
+        .unwrap();
     assert_eq!((row.cells[2].wavefronts, row.cells[2].ideal), (64, 64));
     // On the rectangular tile one int is not enough even on 4-byte banks (the seed's IPAD 2).
     let c = case("rectRowCol");
     let w = fix::what_if(&c.trace, &c.arrays, &targets).unwrap();
-    let row = w.rows.iter().find(|r| r.transform == Some(one_word)).unwrap();
+    let row = w
+        .rows
+        .iter()
+        .find(|r| r.transform.as_ref() == Some(&one_word))
+        .unwrap();
     assert!(row.cells[3].wavefronts > row.cells[3].ideal);
 }
 
@@ -320,7 +344,7 @@ fn what_if_shows_where_one_word_of_padding_is_not_enough() {
 #[test]
 fn suggestions_keep_the_emulated_outputs() {
     use warpscope_emu::SharedRemap;
-    let mut checked = 0;
+    let (mut checked, mut permutations) = (0, 0);
     for row in manifest() {
         let c = load(&row);
         let a = advise(&c, "sm_90");
@@ -342,7 +366,7 @@ fn suggestions_keep_the_emulated_outputs() {
         for s in &a.suggestions {
             let arr = c.arrays.iter().find(|x| x.name == s.array).unwrap();
             let (base_off, len) = (arr.offset, arr.size);
-            let remap = match s.transform {
+            let remap = match s.transform.clone() {
                 Transform::Pad { row_bytes, pad_bytes } => SharedRemap::Pad {
                     base: base_off,
                     len,
@@ -360,6 +384,18 @@ fn suggestions_keep_the_emulated_outputs() {
                     base_shift: base_shift as u8,
                     shift: shift as u8,
                 },
+                Transform::Permute {
+                    unit_bytes,
+                    row_units,
+                    columns,
+                } => SharedRemap::Permute {
+                    base: base_off,
+                    len,
+                    unit: unit_bytes,
+                    table: (0..columns.len() as u32)
+                        .map(|u| u - u % row_units + u32::from(columns[u as usize]))
+                        .collect(),
+                },
             };
             let mut l = launch.clone();
             l.remap = vec![remap];
@@ -371,7 +407,68 @@ fn suggestions_keep_the_emulated_outputs() {
                 s.transform
             );
             checked += 1;
+            permutations += usize::from(s.kind == "permute");
         }
     }
-    assert!(checked >= 28, "{checked} suggestions checked");
+    assert!(checked >= 29, "{checked} suggestions checked");
+    assert!(permutations >= 1, "a bank permutation was checked");
+}
+
+/// Why `strided` needs a bank permutation. Its stores write whole 32-word rows, so every row of a
+/// conflict-free layout is a permutation of the 32 banks. Every padding moves each row by a
+/// rotation (bank = col + h(row)), every XOR swizzle by a XOR (bank = col ^ h(row)) or a fixed
+/// linear map. Exhaustively: no per-row rotation, no per-row XOR and no per-row odd-multiplier
+/// affine map (bank = a(row) * col + h(row)) makes the reads at word 2L, 3L and 8L (L = lane)
+/// conflict-free together, while the advisor's permutation does (the other tests).
+#[test]
+fn no_rotation_xor_or_affine_row_map_fixes_strided() {
+    // Reads touch rows 0..7; only rows 0..2 hold words of the 2L and 3L reads. A read is
+    // conflict-free when its 32 words land on 32 distinct banks.
+    fn reads_ok(bank: &dyn Fn(u32) -> u32) -> bool {
+        [2u32, 3, 8].iter().all(|&s| {
+            let mut seen = 0u32;
+            (0..32).all(|l| {
+                let b = 1u32 << bank(s * l);
+                let fresh = seen & b == 0;
+                seen |= b;
+                fresh
+            })
+        })
+    }
+    let mut tried = 0u64;
+    // Rows 3..7 only hold 8L words (columns 0, 8, 16, 24); give them the residues mod 8 that rows
+    // 0..2 leave, which is the only way the 8L read can be conflict-free under these maps.
+    let rest = |used: &[u32]| -> Option<Vec<u32>> {
+        let mut seen = [false; 8];
+        for &u in used {
+            if std::mem::replace(&mut seen[(u % 8) as usize], true) {
+                return None;
+            }
+        }
+        Some((0..8).filter(|&x| !seen[x as usize]).collect())
+    };
+    for a in [[1u32; 3]]
+        .into_iter()
+        .chain((0..16 * 16 * 16).map(|k| [2 * (k % 16) + 1, 2 * (k / 16 % 16) + 1, 2 * (k / 256) + 1]))
+    {
+        for h1 in 0..32u32 {
+            for h2 in 0..32u32 {
+                let Some(r) = rest(&[0, h1, h2]) else { continue };
+                let h: Vec<u32> = [0, h1, h2].into_iter().chain(r).collect();
+                let mul = |row: usize| if row < 3 { a[row] } else { 1 };
+                tried += 1;
+                assert!(
+                    !reads_ok(&|w: u32| (mul((w / 32) as usize) * (w % 32) + h[(w / 32) as usize]) % 32),
+                    "rotation/affine {a:?} {h:?} works"
+                );
+                if a == [1, 1, 1] {
+                    assert!(
+                        !reads_ok(&|w: u32| (w % 32) ^ h[(w / 32) as usize]),
+                        "xor {h:?} works"
+                    );
+                }
+            }
+        }
+    }
+    assert!(tried > 1_000_000, "{tried}");
 }

@@ -1,7 +1,9 @@
-//! The fix advisor against the GPU (calibration/fix): for the seed's rectangular kernel and two own
-//! kernels (a 16x16 float transpose and a float4 de-interleave), the change `warpscope fix` suggests was
-//! applied to the source (the `...Fix.cu` files) and both versions were measured with ncu
-//! (measured_h200.tsv, H200, CC 9.0). Checked here, from the checked-in PTX and machine code:
+//! The fix advisor against the GPU (calibration/fix): for the seed's rectangular kernel and three own
+//! kernels (a 16x16 float transpose, a float4 de-interleave and the strided reads that only a bank
+//! permutation fixes), the change `warpscope fix` suggests was applied to the source (the `...Fix.cu`
+//! files) and both versions were measured with ncu (measured_h100.tsv, H100, CC 9.0; the first three
+//! pairs also on an H200, measured_h200.tsv, with equal counters). Checked here, from the checked-in
+//! PTX and machine code:
 //! * every kernel, original and fixed, emulates to exactly the measured wavefronts and instructions;
 //! * the advisor's predicted wavefronts after the change equal the fixed kernel's measured ones, and the
 //!   applied change is the one it suggests;
@@ -85,10 +87,37 @@ fn counters(trace: &fix::Trace) -> [u64; 4] {
     c
 }
 
+/// The bank permutation stridedFix.cu applies: its `s_bank_col` table, 4-byte units, 32 per row.
+fn applied_permutation() -> Transform {
+    let src = std::fs::read_to_string(dir().join("stridedFix.cu")).unwrap();
+    let line = src.lines().find(|l| l.contains("s_bank_col[8][32] =")).unwrap();
+    let body = &line[line.find('=').unwrap() + 1..];
+    let columns: Vec<u16> = body
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(columns.len(), 256);
+    Transform::Permute {
+        unit_bytes: 4,
+        row_units: 32,
+        columns,
+    }
+}
+
+#[test]
+fn the_h200_run_agrees_with_the_h100_run() {
+    let h100 = tsv("measured_h100.tsv");
+    for r in tsv("measured_h200.tsv") {
+        let same = h100.iter().find(|x| x["kernel"] == r["kernel"]).unwrap();
+        assert_eq!(&r, same);
+    }
+}
+
 #[test]
 fn suggested_changes_measure_as_predicted_and_keep_results() {
     let manifest = tsv("manifest.tsv");
-    let measured: HashMap<String, [u64; 4]> = tsv("measured_h200.tsv")
+    let measured: HashMap<String, [u64; 4]> = tsv("measured_h100.tsv")
         .into_iter()
         .map(|r| {
             let v = |k: &str| r[k].parse::<u64>().unwrap();
@@ -126,6 +155,7 @@ fn suggested_changes_measure_as_predicted_and_keep_results() {
                 shift: 4,
             },
         ),
+        ("strided", applied_permutation()),
     ]
     .into_iter()
     .collect();

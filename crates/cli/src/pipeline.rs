@@ -193,7 +193,7 @@ fn fix_suggestions(
             continue;
         };
         let mut transforms = vec![None; arrays.len()];
-        transforms[i] = Some(s.transform);
+        transforms[i] = Some(s.transform.clone());
         let bases = fix::relayout(&arrays, &transforms);
         let lanes = |acc: &fix::Access, moved: bool| -> [Option<u32>; 32] {
             std::array::from_fn(|l| {
@@ -202,7 +202,10 @@ fn fix_suggestions(
                     match (0..arrays.len()).find(|&j| in_array(j, a)) {
                         Some(j) if moved => {
                             let rel = a - arrays[j].offset;
-                            bases[j] + transforms[j].map_or(rel, |t: fix::Transform| t.map(rel))
+                            bases[j]
+                                + transforms[j]
+                                    .as_ref()
+                                    .map_or(rel, |t: &fix::Transform| t.map(rel))
                         }
                         _ => a,
                     }
@@ -254,6 +257,10 @@ fn fix_suggestions(
             }
         });
         let edit = s.source.as_ref().map(|e| match (&e.line, &e.before) {
+            _ if s.kind == "permute" => {
+                let (table, index) = e.after.split_once('\n').unwrap_or((&e.after, ""));
+                format!("add: {table}\nindex: {index}")
+            }
             (Some(l), Some(b)) => format!("line {l}: {}\n     -> {}", b.trim(), e.after.trim()),
             _ => format!("index: {}", e.after.trim()),
         });

@@ -69,3 +69,57 @@ fn table_shows_the_edit_and_bad_arch_is_status_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("sm_91"));
 }
+
+/// The classic `strided` kernel (stride 2, 3 and 8 reads of one array): no padding or swizzle
+/// reaches the ideal, so the recommendation is a bank permutation, printed as a table and an index
+/// rule; the table is the one calibration/fix/stridedFix.cu applies (measured 88 wavefronts on the
+/// H100), and the best padding stays as the alternative.
+#[test]
+fn strided_gets_the_measured_bank_permutation() {
+    let r = repo();
+    let run = |format: &str| {
+        Command::new(env!("CARGO_BIN_EXE_warpscope"))
+            .arg("fix")
+            .arg(r.join("crates/cli/fixtures/classic/strided.ptx"))
+            .arg("--sass")
+            .arg(r.join("crates/cli/fixtures/classic/strided.sass"))
+            .arg("--source")
+            .arg(r.join("calibration/kernels/classic/strided.cu"))
+            .args([
+                "--grid", "2", "--block", "128", "--arg", "buf:1024", "--arg", "buf:8192",
+            ])
+            .args(["--format", format])
+            .output()
+            .unwrap()
+    };
+    let out = run("json");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = &v["suggestions"][0];
+    assert_eq!(s["kind"], "permute");
+    assert_eq!(s["recommended"], true);
+    assert_eq!(
+        (s["wavefronts_before"].as_u64(), s["wavefronts_after"].as_u64()),
+        (Some(152), Some(88))
+    );
+    assert_eq!(s["ideal"], 88);
+    assert_eq!(s["extra_shared_bytes"], 0);
+    assert_eq!(s["transform"]["unit_bytes"], 4);
+    assert_eq!(s["transform"]["row_units"], 32);
+    let alt = &v["suggestions"][1];
+    assert_eq!(
+        (alt["kind"].as_str(), alt["wavefronts_after"].as_u64()),
+        (Some("pad"), Some(96))
+    );
+    let after = s["source"]["after"].as_str().unwrap();
+    let (table, index) = after.split_once('\n').unwrap();
+    let applied = std::fs::read_to_string(r.join("calibration/fix/stridedFix.cu")).unwrap();
+    assert!(
+        applied.lines().any(|l| l == table),
+        "the printed table is not the one measured in stridedFix.cu:\n{table}"
+    );
+    assert!(index.contains("s_bank_col[i / 32][i % 32]"), "{index}");
+    let text = String::from_utf8_lossy(&run("table").stdout).to_string();
+    assert!(text.contains(&format!("add:   {table}")), "{text}");
+    assert!(text.contains("a bank permutation does"), "{text}");
+}

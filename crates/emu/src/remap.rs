@@ -1,4 +1,4 @@
-//! Shared-memory layout changes ("what if this array were padded or swizzled?"): a remap moves
+//! Shared-memory layout changes ("what if this array were padded, swizzled or permuted?"): a remap moves
 //! every shared byte address of the original layout to its place in the changed layout. The kernel
 //! still computes original addresses; the emulator moves each access (data and events), so results
 //! are unchanged (the remap is a bijection into a bigger window) while the events show the
@@ -7,7 +7,7 @@
 use warpscope_ptx::Kernel;
 
 /// One layout change of a shared array occupying `[base, base + len)` of the original window.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SharedRemap {
     /// Rows of `row_bytes` get `pad_bytes` of padding each:
     /// `a' = base + (a - base) + ((a - base) / row_bytes) * pad_bytes`. Everything after the array
@@ -40,12 +40,28 @@ pub enum SharedRemap {
         /// `S`: distance from the changed bits to the bits that change them.
         shift: u8,
     },
+    /// A permutation of `unit`-byte units: the unit at byte offset `u * unit` of the array moves
+    /// to `table[u] * unit` (units past the table stay). `table` must be a permutation of
+    /// `0..table.len()` and `table.len() * unit <= len`. Every access must lie inside one unit
+    /// (the analysis picks the unit as the widest access), since only its first byte is mapped.
+    Permute {
+        /// First byte of the array (original layout).
+        base: u32,
+        /// Bytes of the array.
+        len: u32,
+        /// Bytes per unit (> 0).
+        unit: u32,
+        /// New unit index of each unit.
+        table: std::sync::Arc<[u32]>,
+    },
 }
 
 impl SharedRemap {
     fn window(&self) -> (u32, u32) {
         match *self {
-            SharedRemap::Pad { base, len, .. } | SharedRemap::Swizzle { base, len, .. } => (base, len),
+            SharedRemap::Pad { base, len, .. }
+            | SharedRemap::Swizzle { base, len, .. }
+            | SharedRemap::Permute { base, len, .. } => (base, len),
         }
     }
 }
@@ -78,8 +94,8 @@ impl SmemMap {
                 return Err(format!("remap {r:?} overlaps another remap"));
             }
             prev_end = end;
-            match *r {
-                SharedRemap::Pad {
+            match r {
+                &SharedRemap::Pad {
                     row_bytes, pad_bytes, ..
                 } => {
                     if row_bytes == 0 {
@@ -99,7 +115,7 @@ impl SmemMap {
                     }
                     pads.push((end as u32, growth as u32));
                 }
-                SharedRemap::Swizzle {
+                &SharedRemap::Swizzle {
                     bits,
                     base_shift,
                     shift,
@@ -117,6 +133,27 @@ impl SmemMap {
                         ));
                     }
                 }
+                SharedRemap::Permute { unit, table, .. } => {
+                    if *unit == 0 || table.len() as u64 * *unit as u64 > len as u64 {
+                        return Err(format!(
+                            "permutation of {}-byte units: unit must be > 0 and {} units must fit in {len} bytes",
+                            unit,
+                            table.len()
+                        ));
+                    }
+                    let mut seen = vec![false; table.len()];
+                    for &t in table.iter() {
+                        match seen.get_mut(t as usize) {
+                            Some(s) if !*s => *s = true,
+                            _ => {
+                                return Err(format!(
+                                    "permutation of {} units: entry {t} is out of range or repeated",
+                                    table.len()
+                                ));
+                            }
+                        }
+                    }
+                }
             }
         }
         let total: u64 = pads.iter().map(|p| p.1 as u64).sum();
@@ -132,7 +169,7 @@ impl SmemMap {
             .iter()
             .map(|r| {
                 let base = r.window().0;
-                (*r, base + m.shift_before(base as u64) as u32)
+                (r.clone(), base + m.shift_before(base as u64) as u32)
             })
             .collect();
         Ok(m)
@@ -154,11 +191,11 @@ impl SmemMap {
 
     /// The remapped address of original shared byte address `a`.
     pub(crate) fn map(&self, a: u64) -> u64 {
-        for &(r, new_base) in &self.items {
+        for (r, new_base) in &self.items {
             let (base, len) = r.window();
             if a >= base as u64 && a < base as u64 + len as u64 {
                 let o = a - base as u64;
-                let o2 = match r {
+                let o2 = match *r {
                     SharedRemap::Pad {
                         row_bytes, pad_bytes, ..
                     } => o + (o / row_bytes as u64) * pad_bytes as u64,
@@ -168,8 +205,15 @@ impl SmemMap {
                         shift,
                         ..
                     } => o ^ ((o >> shift) & ((((1u64) << bits) - 1) << base_shift)),
+                    SharedRemap::Permute { unit, ref table, .. } => {
+                        let (u, within) = (o / unit as u64, o % unit as u64);
+                        match table.get(u as usize) {
+                            Some(&t) => t as u64 * unit as u64 + within,
+                            None => o,
+                        }
+                    }
                 };
-                return new_base as u64 + o2;
+                return *new_base as u64 + o2;
             }
         }
         a + self.shift_before(a)
@@ -258,6 +302,38 @@ mod tests {
     }
 
     #[test]
+    fn permute_moves_whole_units_and_checks_the_table() {
+        let k = kernel(&[(0, 64, 4), (64, 64, 4)]);
+        // 4-byte units of the second array: 0 <-> 3, 1 and 2 stay; units 4.. are not in the table.
+        let p = SharedRemap::Permute {
+            base: 64,
+            len: 64,
+            unit: 4,
+            table: vec![3, 1, 2, 0].into(),
+        };
+        let m = SmemMap::new(std::slice::from_ref(&p), &k, 128).unwrap();
+        assert_eq!(m.size, 128);
+        assert_eq!(m.map(0), 0, "the first array is untouched");
+        assert_eq!(m.map(64), 64 + 12);
+        assert_eq!(m.map(64 + 13), 64 + 1);
+        assert_eq!(m.map(64 + 4), 64 + 4);
+        assert_eq!(m.map(64 + 20), 64 + 20);
+        let mut seen = std::collections::HashSet::new();
+        for a in 0..128u64 {
+            assert!(seen.insert(m.map(a)), "{a} collides");
+        }
+        for bad in [vec![0, 0, 1, 2], vec![0, 1, 2, 4], (0..17).collect()] {
+            let r = SharedRemap::Permute {
+                base: 64,
+                len: 64,
+                unit: 4,
+                table: bad.into(),
+            };
+            assert!(SmemMap::new(&[r], &k, 128).is_err());
+        }
+    }
+
+    #[test]
     fn bad_remaps_are_errors() {
         let k = kernel(&[(0, 256, 4)]);
         let bad = [
@@ -289,7 +365,7 @@ mod tests {
             },
         ];
         for r in bad {
-            assert!(SmemMap::new(&[r], &k, 256).is_err(), "{r:?}");
+            assert!(SmemMap::new(std::slice::from_ref(&r), &k, 256).is_err(), "{r:?}");
         }
         let two = [
             SharedRemap::Pad {

@@ -707,8 +707,17 @@ fn remapped_layouts_leave_results_unchanged() {
         ("setRowReadColDyn", 4096),
     ] {
         let (plain, _) = seed_run(&p, name, dyn_smem, vec![]);
-        for remap in [PAD, SWIZZLE] {
-            let (out, rec) = seed_run(&p, name, dyn_smem, vec![remap]);
+        // A bank permutation: every row of 32 words reversed and rotated by its row index.
+        let permute = SharedRemap::Permute {
+            base: 0,
+            len: 4096,
+            unit: 4,
+            table: (0..1024u32)
+                .map(|u| u / 32 * 32 + (31 - u % 32 + u / 32) % 32)
+                .collect(),
+        };
+        for remap in [PAD, SWIZZLE, permute] {
+            let (out, rec) = seed_run(&p, name, dyn_smem, vec![remap.clone()]);
             assert_eq!(out, plain, "{name} with {remap:?}");
             assert_eq!(rec.releases, 1);
         }

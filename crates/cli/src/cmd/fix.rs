@@ -289,9 +289,15 @@ fn blocks(o: &Output, program: &Program) -> Vec<Block> {
                 (Some(l), Some(b)) if !e.after.contains(" for every ") && !e.after.contains(" where row") => {
                     text += &format!("  line {l}: {}\n       -> {}", b.trim(), e.after.trim());
                 }
+                _ if s.kind == "permute" => {
+                    let (table, index) = e.after.split_once('\n').unwrap_or((&e.after, ""));
+                    text += &format!("  add:   {table}\n  index: {index}");
+                }
                 _ => text += &format!("  index: {}", e.after),
             }
-            if !e.index_lines.is_empty() && s.kind == "swizzle" || e.after.contains(" where row") {
+            if !e.index_lines.is_empty() && matches!(s.kind.as_str(), "swizzle" | "permute")
+                || e.after.contains(" where row")
+            {
                 text += &format!("\n  apply at every access: lines {:?}", e.index_lines);
             }
             blocks.push(Block::Code(text));
