@@ -60,6 +60,8 @@ struct Warp {
     exited: u32,
     state: State,
     insts: u64,
+    /// The `bar.red` this warp waits in: its op, destination register / predicate and lanes.
+    red: Option<(RedOp, R, P, u32)>,
 }
 
 /// One of the 16 named barriers of a block.
@@ -71,6 +73,9 @@ struct Barrier {
     expected: Option<u32>,
     /// Lowest pc of an arrival since the last release (reported with the release).
     pc: u32,
+    /// `bar.red` over the arrivals: threads with a true predicate, and whether one was false.
+    popc: u32,
+    any_false: bool,
 }
 
 /// Outcome of one block.
@@ -172,6 +177,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
                 exited: !valid,
                 state: State::Ready,
                 insts: 0,
+                red: None,
             }
         })
         .collect();
@@ -291,6 +297,13 @@ fn release<S: Sink>(
         for w in warps.iter_mut() {
             if w.state == (State::AtBarrier { id: id as u32 }) {
                 w.state = State::Ready;
+                if let Some((op, d, p, mask)) = w.red.take() {
+                    match op {
+                        RedOp::Popc => wr(&mut w.regs[d as usize], &[u64::from(b.popc); 32], mask),
+                        RedOp::And => pwrite(&mut w.preds, p, if b.any_false { 0 } else { FULL }, mask),
+                        RedOp::Or => pwrite(&mut w.preds, p, if b.popc > 0 { FULL } else { 0 }, mask),
+                    }
+                }
             }
         }
     }
@@ -720,10 +733,22 @@ fn general<S: Sink>(
                 ));
             }
         }
-        Inst::Bar { kind, id, count } => {
+        Inst::Bar { .. } | Inst::BarRed { .. } => {
             if mask == 0 {
                 return Flow::Next;
             }
+            let (kind, id, count, red) = match inst {
+                Inst::Bar { kind, id, count } => (kind, id, count, None),
+                Inst::BarRed {
+                    op,
+                    id,
+                    count,
+                    d,
+                    p,
+                    c,
+                } => (BarKind::Sync, id, count, Some((op, d, p, c))),
+                _ => unreachable!(),
+            };
             let first = mask.trailing_zeros() as usize;
             let idv = regs[id as usize][first] as u32;
             let kind = match kind {
@@ -757,6 +782,12 @@ fn general<S: Sink>(
             b.warps += 1;
             if count != NO_REG {
                 b.expected = Some(regs[count as usize][first] as u32);
+            }
+            if let Some((op, d, p, c)) = red {
+                let v = pval(&w.preds, c) & mask;
+                b.popc += v.count_ones();
+                b.any_false |= v != mask;
+                w.red = Some((op, d, p, mask));
             }
             if kind == BarrierKind::Sync {
                 w.state = State::AtBarrier { id: idv };

@@ -75,6 +75,7 @@ fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Atom { d, addr, b, c, .. } => vec![d, addr, b, c],
         Inst::Cvta { d, a, .. } => vec![d, a],
         Inst::Bar { id, count, .. } => vec![id, count],
+        Inst::BarRed { id, count, d, .. } => vec![id, count, d],
         Inst::Shfl { d, a, b, c, .. } => vec![d, a, b, c],
         Inst::Vote { d, .. } => vec![d],
         Inst::ActiveMask { d } | Inst::Clock { d } => vec![d],
@@ -96,6 +97,7 @@ fn preds_of(op: &Op) -> Vec<P> {
         Inst::RegToPred { d, .. } => v.push(d),
         Inst::TestP { p, .. } | Inst::Shfl { p, .. } | Inst::Match { p, .. } => v.push(p),
         Inst::Vote { p, a, .. } => v.extend([p, a.idx]),
+        Inst::BarRed { p, c, .. } => v.extend([p, c.idx]),
         _ => {}
     }
     v.into_iter().filter(|&p| p != PRED_TRUE).collect()

@@ -817,3 +817,47 @@ fn half_precision_and_prmt_modes_run() {
     assert_eq!(f, vec![21.0, 440.0]);
     assert_eq!(as_u32(&r.buffer(0).unwrap()[8..]), vec![0x0303_0303]);
 }
+
+/// `bar.red` (`__syncthreads_count`, `_and`, `_or`, nvcc output of
+/// calibration/equivalence/features/syncReduce.cu): every thread of a block gets the block's
+/// reduction, the partial last warp included. Inputs: block 0 all positive, block 1 none, block 2
+/// one NaN and thread 37 positive, block 3 every third thread positive.
+#[test]
+fn block_predicate_reductions() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../calibration/equivalence/features/syncReduce.ptx");
+    let p = warpscope_ptx::compile(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut input = vec![0f32; 320];
+    for t in 0..80 {
+        input[t] = 1.0;
+        input[80 + t] = -1.0;
+        input[160 + t] = if t == 37 { 0.75 } else { 0.25 };
+        input[240 + t] = if t % 3 == 0 { 2.0 } else { 0.0 };
+    }
+    input[160 + 5] = f32::NAN;
+    let l = Launch::new(
+        [4, 1, 1],
+        [80, 1, 1],
+        vec![Arg::Buffer(vec![0; 1280]), Arg::Buffer(bytes_f32(&input))],
+    );
+    let r = run(&p, "syncReduce", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = as_u32(r.buffer(0).unwrap());
+    for b in 0..4 {
+        let block = &input[b * 80..b * 80 + 80];
+        let count = block.iter().filter(|&&v| v > 0.5).count() as u32;
+        let all = block.iter().all(|v| !v.is_nan());
+        let any = block[37] > 0.5;
+        let want = count * 4 + 2 * u32::from(all) + u32::from(any);
+        assert!(
+            out[b * 80..b * 80 + 80].iter().all(|&x| x == want),
+            "block {b}: want {want}, got {:?}",
+            &out[b * 80..b * 80 + 80]
+        );
+    }
+    // The values differ per block, so each reduction is tested both ways.
+    assert_eq!(
+        [out[0], out[80], out[160], out[240]],
+        [80 * 4 + 2 + 1, 2, 4 + 1, 27 * 4 + 2]
+    );
+}

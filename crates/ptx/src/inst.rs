@@ -298,6 +298,17 @@ pub enum BarKind {
     Arrive,
 }
 
+/// `bar.red` reductions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RedOp {
+    /// `.popc.u32`: threads whose predicate is true (`__syncthreads_count`).
+    Popc,
+    /// `.and.pred`: every thread's predicate is true (`__syncthreads_and`).
+    And,
+    /// `.or.pred`: some thread's predicate is true (`__syncthreads_or`).
+    Or,
+}
+
 /// `testp` properties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -452,6 +463,17 @@ pub enum Inst {
         kind: BarKind,
         id: R,
         count: R,
+    },
+    /// `bar.red` / `barrier.red`: a block barrier (as `bar.sync id{, count}`) that reduces predicate
+    /// `c` over the arriving threads; the result goes to register `d` (`popc`) or predicate `p`
+    /// (`and`, `or`) of every arriving thread when the barrier completes.
+    BarRed {
+        op: RedOp,
+        id: R,
+        count: R,
+        d: R,
+        p: P,
+        c: PSrc,
     },
     Shfl {
         mode: ShflMode,

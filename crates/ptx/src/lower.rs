@@ -1239,6 +1239,43 @@ impl<'m> KCtx<'m> {
             }
             "exit" => self.push(Inst::Exit, guard),
             "trap" | "brkpt" => self.push(Inst::Trap, guard),
+            "bar" | "barrier" if has("red") => {
+                let op = if has("popc") {
+                    RedOp::Popc
+                } else if has("and") {
+                    RedOp::And
+                } else if has("or") {
+                    RedOp::Or
+                } else {
+                    return self.err(format!("unsupported instruction `{}`", i.opcode));
+                };
+                if !(3..=4).contains(&ops.len()) {
+                    return self.err(format!("`{}` takes 3 or 4 operands", i.opcode));
+                }
+                let (d, p) = if op == RedOp::Popc {
+                    (self.dst(&ops[0])?, PRED_TRUE)
+                } else {
+                    (NO_REG, self.pdst(&ops[0])?)
+                };
+                let id = self.src(&ops[1], Ty::U32)?;
+                let count = if ops.len() == 4 {
+                    self.src(&ops[2], Ty::U32)?
+                } else {
+                    NO_REG
+                };
+                let c = self.psrc(&ops[ops.len() - 1])?;
+                self.push(
+                    Inst::BarRed {
+                        op,
+                        id,
+                        count,
+                        d,
+                        p,
+                        c,
+                    },
+                    guard,
+                );
+            }
             "bar" | "barrier" => {
                 let kind = if has("warp") {
                     BarKind::Warp

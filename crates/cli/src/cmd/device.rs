@@ -71,66 +71,95 @@ fn yes(b: bool) -> &'static str {
     if b { "yes" } else { "no" }
 }
 
-/// The CSV columns: (JSON field of `DeviceInfo`, CSV name). Nsight Compute's `device__attribute_*`
-/// metric names where one exists.
-pub const CSV_COLUMNS: [(&str, &str); 33] = [
-    ("ordinal", "ordinal"),
-    ("name", "device__attribute_display_name"),
-    ("cc_major", "device__attribute_compute_capability_major"),
-    ("cc_minor", "device__attribute_compute_capability_minor"),
-    ("multiprocessors", "device__attribute_multiprocessor_count"),
-    ("warp_size", "device__attribute_warp_size"),
-    ("max_threads_per_block", "device__attribute_max_threads_per_block"),
+/// The CSV columns: (JSON field of `DeviceInfo`, element of a list field, CSV name). Nsight
+/// Compute's `device__attribute_*` metric names where one exists (all 33 were checked against the
+/// raw page of `ncu` on an H100: calibration/device/); booleans are written 1/0 as ncu writes them.
+pub const CSV_COLUMNS: [(&str, Option<usize>, &str); 37] = [
+    ("ordinal", None, "ordinal"),
+    ("name", None, "device__attribute_display_name"),
+    ("cc_major", None, "device__attribute_compute_capability_major"),
+    ("cc_minor", None, "device__attribute_compute_capability_minor"),
+    ("multiprocessors", None, "device__attribute_multiprocessor_count"),
+    ("warp_size", None, "device__attribute_warp_size"),
+    (
+        "max_threads_per_block",
+        None,
+        "device__attribute_max_threads_per_block",
+    ),
     (
         "max_threads_per_sm",
+        None,
         "device__attribute_max_threads_per_multiprocessor",
     ),
     (
         "max_blocks_per_sm",
+        None,
         "device__attribute_max_blocks_per_multiprocessor",
     ),
-    ("max_block_dim", "max_block_dim"),
-    ("max_grid_dim", "max_grid_dim"),
+    ("max_block_dim", Some(0), "device__attribute_max_block_dim_x"),
+    ("max_block_dim", Some(1), "device__attribute_max_block_dim_y"),
+    ("max_block_dim", Some(2), "device__attribute_max_block_dim_z"),
+    ("max_grid_dim", Some(0), "device__attribute_max_grid_dim_x"),
+    ("max_grid_dim", Some(1), "device__attribute_max_grid_dim_y"),
+    ("max_grid_dim", Some(2), "device__attribute_max_grid_dim_z"),
     (
         "shared_mem_per_block",
+        None,
         "device__attribute_max_shared_memory_per_block",
     ),
     (
         "shared_mem_per_block_optin",
+        None,
         "device__attribute_max_shared_memory_per_block_optin",
     ),
     (
         "shared_mem_per_sm",
+        None,
         "device__attribute_max_shared_memory_per_multiprocessor",
     ),
     (
         "reserved_shared_mem_per_block",
+        None,
         "device__attribute_reserved_shared_memory_per_block",
     ),
-    ("registers_per_block", "device__attribute_max_registers_per_block"),
+    (
+        "registers_per_block",
+        None,
+        "device__attribute_max_registers_per_block",
+    ),
     (
         "registers_per_sm",
+        None,
         "device__attribute_max_registers_per_multiprocessor",
     ),
-    ("total_constant_memory", "device__attribute_total_constant_memory"),
-    ("clock_khz", "device__attribute_clock_rate"),
-    ("memory_clock_khz", "device__attribute_memory_clock_rate"),
+    (
+        "total_constant_memory",
+        None,
+        "device__attribute_total_constant_memory",
+    ),
+    ("clock_khz", None, "device__attribute_clock_rate"),
+    ("memory_clock_khz", None, "device__attribute_memory_clock_rate"),
     (
         "memory_bus_width_bits",
+        None,
         "device__attribute_global_memory_bus_width",
     ),
-    ("peak_bandwidth_gbs", "peak_bandwidth_gbs"),
-    ("l2_cache_bytes", "device__attribute_l2_cache_size"),
-    ("total_memory_bytes", "total_memory_bytes"),
-    ("async_engine_count", "device__attribute_async_engine_count"),
-    ("can_map_host_memory", "device__attribute_can_map_host_memory"),
-    ("unified_addressing", "device__attribute_unified_addressing"),
-    ("concurrent_kernels", "device__attribute_concurrent_kernels"),
-    ("managed_memory", "device__attribute_managed_memory"),
-    ("ecc_enabled", "device__attribute_ecc_enabled"),
-    ("integrated", "device__attribute_integrated"),
-    ("pci_bus_id", "pci_bus_id"),
-    ("driver_version", "driver_version"),
+    ("peak_bandwidth_gbs", None, "peak_bandwidth_gbs"),
+    ("l2_cache_bytes", None, "device__attribute_l2_cache_size"),
+    ("total_memory_bytes", None, "device__attribute_total_memory"),
+    ("async_engine_count", None, "device__attribute_async_engine_count"),
+    (
+        "can_map_host_memory",
+        None,
+        "device__attribute_can_map_host_memory",
+    ),
+    ("unified_addressing", None, "device__attribute_unified_addressing"),
+    ("concurrent_kernels", None, "device__attribute_concurrent_kernels"),
+    ("managed_memory", None, "device__attribute_managed_memory"),
+    ("ecc_enabled", None, "device__attribute_ecc_enabled"),
+    ("integrated", None, "device__attribute_integrated"),
+    ("pci_bus_id", None, "pci_bus_id"),
+    ("driver_version", None, "driver_version"),
 ];
 
 fn field<'a>(d: &'a Value, k: &str) -> anyhow::Result<&'a Value> {
@@ -155,6 +184,21 @@ fn text(v: &Value) -> String {
         Value::Array(a) => a.iter().map(text).collect::<Vec<_>>().join("x"),
         other => other.to_string(),
     }
+}
+
+/// One CSV cell: booleans as 1/0 (as ncu writes them), one element of a list field.
+fn csv_cell(d: &Value, k: &str, at: Option<usize>) -> anyhow::Result<String> {
+    let v = field(d, k)?;
+    let v = match at {
+        Some(i) => v
+            .get(i)
+            .with_context(|| format!("field `{k}` has no element {i}"))?,
+        None => v,
+    };
+    Ok(match v {
+        Value::Bool(b) => u8::from(*b).to_string(),
+        other => text(other),
+    })
 }
 
 fn dims(d: &Value, k: &str) -> anyhow::Result<String> {
@@ -242,7 +286,10 @@ pub fn rows(d: &Value) -> anyhow::Result<Vec<(&'static str, String)>> {
 pub fn blocks(devices: &Value) -> anyhow::Result<Vec<Block>> {
     let list = devices.as_array().context("expected a JSON array of devices")?;
     let mut blocks = Vec::new();
-    let mut csv = Tabular::new("", CSV_COLUMNS.iter().map(|(_, c)| Column::new(*c, *c)).collect());
+    let mut csv = Tabular::new(
+        "",
+        CSV_COLUMNS.iter().map(|(_, _, c)| Column::new(*c, *c)).collect(),
+    );
     for (i, d) in list.iter().enumerate() {
         let rows = rows(d).with_context(|| format!("device {i}"))?;
         let mut t = Tabular::new(
@@ -255,7 +302,7 @@ pub fn blocks(devices: &Value) -> anyhow::Result<Vec<Block>> {
         blocks.push(Block::ShownTable(t));
         let cells: Vec<String> = CSV_COLUMNS
             .iter()
-            .map(|(k, _)| field(d, k).map(text))
+            .map(|&(k, at, _)| csv_cell(d, k, at))
             .collect::<anyhow::Result<_>>()
             .with_context(|| format!("device {i}"))?;
         csv.row(cells);
