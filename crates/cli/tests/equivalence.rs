@@ -82,6 +82,16 @@ fn first_difference(name: &str, arg: usize, emu: &[u8]) -> String {
         return format!("GPU has {} bytes, emulator {}", gpu.len(), emu.len());
     }
     let n_diff = gpu.chunks(4).zip(emu.chunks(4)).filter(|(g, e)| g != e).count();
+    if std::env::var_os("WARPSCOPE_EQUIV_ALL").is_some() {
+        for (i, (g, e)) in gpu
+            .chunks(4)
+            .zip(emu.chunks(4))
+            .enumerate()
+            .filter(|(_, (g, e))| g != e)
+        {
+            eprintln!("{name} arg {arg} word {i}: GPU {g:02x?} emulator {e:02x?}");
+        }
+    }
     for (i, (g, e)) in gpu.chunks(4).zip(emu.chunks(4)).enumerate() {
         if g != e {
             let w = |b: &[u8]| {

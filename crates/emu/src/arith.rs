@@ -186,6 +186,28 @@ fn fma_round_odd(a: f64, b: f64, c: f64) -> f64 {
     })
 }
 
+/// `.sat` on a float: clamps to [+0.0, 1.0], NaN and -0.0 to +0.0 (as PTX says and the H100
+/// does: calibration/equivalence/features/half2Ops.cu).
+pub fn sat01(x: f64) -> f64 {
+    if x.is_nan() || x <= 0.0 {
+        0.0
+    } else if x >= 1.0 {
+        1.0
+    } else {
+        x
+    }
+}
+
+/// Whether half bits `h` (`.f16` or `.bf16`) are a NaN.
+fn half_is_nan(ty: Ty, h: u64) -> bool {
+    let h = h as u16;
+    if ty == Ty::BF16 {
+        h & 0x7f80 == 0x7f80 && h & 0x7f != 0
+    } else {
+        h & 0x7c00 == 0x7c00 && h & 0x3ff != 0
+    }
+}
+
 /// Binary operation.
 pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
     if matches!(ty, Ty::F16 | Ty::BF16) {
@@ -194,8 +216,8 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
             BinOp::Add => x + y,
             BinOp::Sub => x - y,
             BinOp::MulLo => x * y,
-            BinOp::AddSat => (x + y).clamp(0.0, 1.0),
-            BinOp::SubSat => (x - y).clamp(0.0, 1.0),
+            BinOp::AddSat => sat01(x + y),
+            BinOp::SubSat => sat01(x - y),
             BinOp::Min => fmin(x, y),
             BinOp::Max => fmax(x, y),
             _ => return trunc(ty, a),
@@ -214,8 +236,8 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
             BinOp::Min => fmin(x as f64, y as f64) as f32,
             BinOp::Max => fmax(x as f64, y as f64) as f32,
             BinOp::CopySign => y.copysign(x),
-            BinOp::AddSat => (x + y).clamp(0.0, 1.0),
-            BinOp::SubSat => (x - y).clamp(0.0, 1.0),
+            BinOp::AddSat => sat01(f64::from(x + y)) as f32,
+            BinOp::SubSat => sat01(f64::from(x - y)) as f32,
             _ => return a,
         });
     }
@@ -352,7 +374,9 @@ fn fmax(x: f64, y: f64) -> f64 {
 /// Unary operation.
 pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     if matches!(ty, Ty::F16 | Ty::BF16) {
+        // The H100 returns the canonical NaN 0x7fff for neg and abs of a NaN.
         return match op {
+            UnOp::Neg | UnOp::Abs if half_is_nan(ty, a) => 0x7fff,
             UnOp::Neg => (a ^ 0x8000) & 0xffff,
             UnOp::Abs => a & 0x7fff,
             _ => a & 0xffff,
@@ -378,7 +402,8 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
         return if ty == Ty::F32 {
             // single-precision ops round once to f32 (exact for neg/abs/sqrt/rcp)
             f32b(match op {
-                UnOp::Neg => -f32v(a),
+                // neg of a NaN gives the canonical NaN on the H100 (half2Ops.cu); abs is unmeasured
+                UnOp::Neg => f32::from_bits(canon32(-f32v(a)) as u32),
                 UnOp::Abs => f32v(a).abs(),
                 UnOp::Sqrt => f32v(a).sqrt(),
                 UnOp::Rcp => 1.0 / f32v(a),
@@ -694,7 +719,7 @@ pub fn cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool, a: u64) -> u64 {
             } else {
                 x
             };
-            let x = if sat { x.clamp(0.0, 1.0) } else { x };
+            let x = if sat { sat01(x) } else { x };
             if matches!(dty, Ty::F16 | Ty::BF16) {
                 let r = if matches!(rnd, Rnd::Rni | Rnd::Rzi | Rnd::Rmi | Rnd::Rpi) {
                     Rnd::Rn
@@ -1023,6 +1048,18 @@ mod tests {
             0x3c00
         );
         assert_eq!(un(UnOp::Neg, Ty::F16, 0x3c00), 0xbc00);
+        // Measured on the H100 (calibration/equivalence/features/half2Ops.cu): neg and abs of a NaN
+        // give the canonical NaN; .sat sends NaN and -0.0 to +0.0.
+        assert_eq!(un(UnOp::Neg, Ty::F16, 0xfd6e), 0x7fff);
+        assert_eq!(un(UnOp::Abs, Ty::F16, 0x7f1a), 0x7fff);
+        assert_eq!(un(UnOp::Neg, Ty::BF16, 0xffe0), 0x7fff);
+        assert_eq!(un(UnOp::Neg, Ty::F16, 0x7c00), 0xfc00, "infinity is not a NaN");
+        assert_eq!(un(UnOp::Neg, Ty::F32, 0xffe0_c6a9), 0x7fff_ffff);
+        assert_eq!(bin(BinOp::AddSat, Ty::F16, 0x7e00, 0x3c00), 0);
+        assert_eq!(bin(BinOp::AddSat, Ty::F32, f32b(f32::NAN), 0), 0);
+        assert_eq!(cvt(Ty::F32, Ty::F32, Rnd::Default, true, f32b(-0.0)), 0);
+        assert_eq!(cvt(Ty::F32, Ty::F32, Rnd::Default, true, f32b(f32::NAN)), 0);
+        assert_eq!(cvt(Ty::F32, Ty::F32, Rnd::Default, true, f32b(7.5)), f32b(1.0));
         assert!(cmp(Cmp::Lt, Ty::F16, 0xbc00, 0x3c00));
     }
 

@@ -326,7 +326,12 @@ k1!(mov32, |x| x & 0xffff_ffff);
 k1!(neg32, |x| (x as u32).wrapping_neg() as u64);
 k1!(not32, |x| !(x as u32) as u64);
 k1!(not64, |x| !x);
-k1!(negf32, |x| (x as u32 ^ 0x8000_0000) as u64);
+// neg of a NaN gives the canonical NaN on the H100 (arith::un)
+k1!(negf32, |x| if x as u32 & 0x7fff_ffff > 0x7f80_0000 {
+    0x7fff_ffff
+} else {
+    (x as u32 ^ 0x8000_0000) as u64
+});
 k1!(absf32, |x| (x as u32 & 0x7fff_ffff) as u64);
 k1!(sext32, |x| x as u32 as i32 as i64 as u64);
 k1!(f32_from_s32, |x| f32b(i32v(x) as f32));

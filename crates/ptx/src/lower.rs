@@ -620,6 +620,147 @@ impl<'m> KCtx<'m> {
         }
     }
 
+    /// `.f16x2` / `.bf16x2` arithmetic: the two halves of each 32-bit operand (the low half first)
+    /// are unpacked, operated on as scalar `.f16` / `.bf16` and packed again, so the emulator needs
+    /// no packed forms. `cvt.frnd.{f16x2,bf16x2}.f32 d, a, b` puts `a` in the upper half.
+    fn packed_half(
+        &mut self,
+        i: &'m Instruction,
+        base: &str,
+        mods: &[&str],
+        half: Ty,
+        guard: PSrc,
+    ) -> LResult<()> {
+        let ops = &i.operands;
+        let unsupported =
+            |s: &mut Self| s.err(format!("unsupported instruction `{}` (packed half)", i.opcode));
+        let arity = match base {
+            "neg" | "abs" => 2,
+            "add" | "sub" | "mul" | "min" | "max" => 3,
+            "fma" => 4,
+            "cvt" => 3,
+            _ => return unsupported(self),
+        };
+        if ops.len() != arity {
+            return self.err(format!(
+                "`{}` takes {arity} operands, got {}",
+                i.opcode,
+                ops.len()
+            ));
+        }
+        let has = |m: &str| mods.contains(&m);
+        if has("relu")
+            || has("NaN")
+            || has("xorsign")
+            || has("oob")
+            || (has("sat") && base != "add" && base != "sub")
+        {
+            return unsupported(self);
+        }
+        if base == "cvt" {
+            // cvt.frnd{.satfinite}.f16x2.f32 d, a, b
+            if !mods.contains(&"f32") || has("satfinite") {
+                return unsupported(self);
+            }
+            let rnd = match mods.iter().find(|m| matches!(**m, "rn" | "rz" | "rm" | "rp")) {
+                Some(&"rz") => Rnd::Rz,
+                Some(&"rm") => Rnd::Rm,
+                Some(&"rp") => Rnd::Rp,
+                _ => Rnd::Rn,
+            };
+            let d = self.dst(&ops[0])?;
+            let a = self.src(&ops[1], Ty::F32)?;
+            let b = self.src(&ops[2], Ty::F32)?;
+            let (hi, lo) = (self.new_row()?, self.new_row()?);
+            for (out, x) in [(hi, a), (lo, b)] {
+                self.push(
+                    Inst::Cvt {
+                        dty: half,
+                        sty: Ty::F32,
+                        rnd,
+                        sat: false,
+                        d: out,
+                        a: x,
+                    },
+                    guard,
+                );
+            }
+            self.push(
+                Inst::Pack2 {
+                    bits: 16,
+                    d,
+                    a: lo,
+                    b: hi,
+                },
+                guard,
+            );
+            return Ok(());
+        }
+        let d = self.dst(&ops[0])?;
+        let mut halves = Vec::new();
+        for o in &ops[1..] {
+            let x = self.src(o, Ty::U32)?;
+            let (lo, hi) = (self.new_row()?, self.new_row()?);
+            self.push(
+                Inst::Unpack2 {
+                    bits: 16,
+                    d0: lo,
+                    d1: hi,
+                    a: x,
+                },
+                guard,
+            );
+            halves.push([lo, hi]);
+        }
+        let mut out = [0 as R; 2];
+        for (k, r) in out.iter_mut().enumerate() {
+            *r = self.new_row()?;
+            let x = |j: usize| halves[j][k];
+            let inst = match base {
+                "neg" | "abs" => Inst::Un {
+                    op: if base == "neg" { UnOp::Neg } else { UnOp::Abs },
+                    ty: half,
+                    d: *r,
+                    a: x(0),
+                },
+                "fma" => Inst::Tern {
+                    op: TernOp::Fma,
+                    ty: half,
+                    d: *r,
+                    a: x(0),
+                    b: x(1),
+                    c: x(2),
+                },
+                _ => Inst::Bin {
+                    op: match (base, has("sat")) {
+                        ("add", false) => BinOp::Add,
+                        ("add", true) => BinOp::AddSat,
+                        ("sub", false) => BinOp::Sub,
+                        ("sub", true) => BinOp::SubSat,
+                        ("mul", _) => BinOp::MulLo,
+                        ("min", _) => BinOp::Min,
+                        _ => BinOp::Max,
+                    },
+                    ty: half,
+                    d: *r,
+                    a: x(0),
+                    b: x(1),
+                },
+            };
+            self.push(inst, guard);
+        }
+        self.push(
+            Inst::Pack2 {
+                bits: 16,
+                d,
+                a: out[0],
+                b: out[1],
+            },
+            guard,
+        );
+        Ok(())
+    }
+
     fn inst(&mut self, i: &'m Instruction, ctx: &mut Instance) -> LResult<()> {
         let guard = match &i.pred {
             None => PSrc::TRUE,
@@ -663,6 +804,13 @@ impl<'m> KCtx<'m> {
             }
             None
         };
+        if let Some(half) = mods.iter().find_map(|m| match *m {
+            "f16x2" => Some(Ty::F16),
+            "bf16x2" => Some(Ty::BF16),
+            _ => None,
+        }) {
+            return self.packed_half(i, base, mods, half, guard);
+        }
         match base {
             "mov" => {
                 need(self, 2)?;
@@ -762,7 +910,13 @@ impl<'m> KCtx<'m> {
                 if matches!(t, Ty::F16 | Ty::BF16)
                     && !matches!(
                         op,
-                        BinOp::Add | BinOp::Sub | BinOp::MulLo | BinOp::Min | BinOp::Max
+                        BinOp::Add
+                            | BinOp::Sub
+                            | BinOp::AddSat
+                            | BinOp::SubSat
+                            | BinOp::MulLo
+                            | BinOp::Min
+                            | BinOp::Max
                     )
                 {
                     return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
