@@ -402,13 +402,16 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
         return if ty == Ty::F32 {
             // single-precision ops round once to f32 (exact for neg/abs/sqrt/rcp)
             f32b(match op {
-                // neg of a NaN gives the canonical NaN on the H100 (half2Ops.cu); abs is unmeasured
+                // neg and abs of a NaN give the canonical NaN on the H100 (nanRules.cu)
                 UnOp::Neg => f32::from_bits(canon32(-f32v(a)) as u32),
-                UnOp::Abs => f32v(a).abs(),
+                UnOp::Abs => f32::from_bits(canon32(f32v(a).abs()) as u32),
                 UnOp::Sqrt => f32v(a).sqrt(),
                 UnOp::Rcp => 1.0 / f32v(a),
                 _ => r as f32,
             })
+        } else if matches!(op, UnOp::Neg | UnOp::Abs) && x.is_nan() {
+            // neg and abs of an f64 NaN return it quieted, sign and payload kept (H100, nanRules.cu)
+            a | 1 << 51
         } else {
             r.to_bits()
         };
@@ -1055,6 +1058,17 @@ mod tests {
         assert_eq!(un(UnOp::Neg, Ty::BF16, 0xffe0), 0x7fff);
         assert_eq!(un(UnOp::Neg, Ty::F16, 0x7c00), 0xfc00, "infinity is not a NaN");
         assert_eq!(un(UnOp::Neg, Ty::F32, 0xffe0_c6a9), 0x7fff_ffff);
+        assert_eq!(un(UnOp::Abs, Ty::F32, 0xff80_0001), 0x7fff_ffff);
+        // f64: the NaN comes back quieted with its sign (nanRules.cu)
+        assert_eq!(
+            un(UnOp::Neg, Ty::F64, 0xfff0_0000_0000_0001),
+            0xfff8_0000_0000_0001
+        );
+        assert_eq!(
+            un(UnOp::Abs, Ty::F64, 0xfff4_0000_0000_0000),
+            0xfffc_0000_0000_0000
+        );
+        assert_eq!(un(UnOp::Neg, Ty::F64, 1.5f64.to_bits()), (-1.5f64).to_bits());
         assert_eq!(bin(BinOp::AddSat, Ty::F16, 0x7e00, 0x3c00), 0);
         assert_eq!(bin(BinOp::AddSat, Ty::F32, f32b(f32::NAN), 0), 0);
         assert_eq!(cvt(Ty::F32, Ty::F32, Rnd::Default, true, f32b(-0.0)), 0);

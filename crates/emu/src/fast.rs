@@ -332,7 +332,11 @@ k1!(negf32, |x| if x as u32 & 0x7fff_ffff > 0x7f80_0000 {
 } else {
     (x as u32 ^ 0x8000_0000) as u64
 });
-k1!(absf32, |x| (x as u32 & 0x7fff_ffff) as u64);
+k1!(absf32, |x| if x as u32 & 0x7fff_ffff > 0x7f80_0000 {
+    0x7fff_ffff
+} else {
+    (x as u32 & 0x7fff_ffff) as u64
+});
 k1!(sext32, |x| x as u32 as i32 as i64 as u64);
 k1!(f32_from_s32, |x| f32b(i32v(x) as f32));
 k1!(f32_from_u32, |x| f32b(x as u32 as f32));
