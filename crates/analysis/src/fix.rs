@@ -1287,16 +1287,65 @@ pub fn declared_elem_bytes(source: &str, name: &str) -> Option<u32> {
     elem_bytes_of(&find_decl(source, name)?.ty)
 }
 
-/// Lines (1-based) that index `name` (`name[`), the declaration excluded.
+/// Lines (1-based) that index `name` (`name[`), the declaration excluded. When the declaration is
+/// inside a function, only that function's lines count (a host `main` may have its own `s`).
 fn index_lines(source: &str, name: &str, decl_line: Option<u32>) -> Vec<u32> {
+    // Brace depth at the start and end of every line (comments and literals skipped roughly).
+    let mut depth = 0i32;
+    let mut bounds = Vec::new();
+    let mut in_block_comment = false;
+    for l in source.lines() {
+        let start = depth;
+        let b = l.as_bytes();
+        let mut k = 0;
+        while k < b.len() {
+            if in_block_comment {
+                if b[k..].starts_with(b"*/") {
+                    in_block_comment = false;
+                    k += 1;
+                }
+            } else if b[k..].starts_with(b"//") {
+                break;
+            } else if b[k..].starts_with(b"/*") {
+                in_block_comment = true;
+                k += 1;
+            } else if b[k] == b'"' || b[k] == b'\'' {
+                let q = b[k];
+                k += 1;
+                while k < b.len() && b[k] != q {
+                    k += if b[k] == b'\\' { 2 } else { 1 };
+                }
+            } else if b[k] == b'{' {
+                depth += 1;
+            } else if b[k] == b'}' {
+                depth -= 1;
+            }
+            k += 1;
+        }
+        bounds.push((start, depth));
+    }
+    let scope = decl_line.and_then(|d| {
+        let d = d as usize - 1;
+        if bounds.get(d)?.0 < 1 {
+            return None;
+        }
+        // The enclosing top-level block: back to the line where depth left 0, on to where it returns.
+        let first = (0..=d).rev().find(|&n| bounds[n].0 == 0).unwrap_or(0);
+        let last = (d..bounds.len())
+            .find(|&n| bounds[n].1 <= 0)
+            .unwrap_or(bounds.len() - 1);
+        Some((first as u32 + 1, last as u32 + 1))
+    });
     source
         .lines()
         .enumerate()
+        .map(|(n, l)| (n as u32 + 1, l))
         .filter(|&(n, l)| {
-            Some(n as u32 + 1) != decl_line
+            Some(n) != decl_line
+                && scope.is_none_or(|(a, b)| (a..=b).contains(&n))
                 && find_ident(l, name).is_some_and(|p| l[p + name.len()..].trim_start().starts_with('['))
         })
-        .map(|(n, _)| n as u32 + 1)
+        .map(|(n, _)| n)
         .collect()
 }
 

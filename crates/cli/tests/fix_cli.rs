@@ -119,6 +119,8 @@ fn strided_gets_the_measured_bank_permutation() {
         "the printed table is not the one measured in stridedFix.cu:\n{table}"
     );
     assert!(index.contains("s_bank_col[i / 32][i % 32]"), "{index}");
+    // Every access of the kernel's `s` (lines 12 and 15), not the host code's own `s` (line 30).
+    assert_eq!(s["source"]["index_lines"], serde_json::json!([12, 15]));
     let text = String::from_utf8_lossy(&run("table").stdout).to_string();
     assert!(text.contains(&format!("add:   {table}")), "{text}");
     assert!(text.contains("a bank permutation does"), "{text}");
