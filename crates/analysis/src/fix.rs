@@ -1122,9 +1122,9 @@ fn change_text(t: &Transform, elem: u32, dynamic: bool) -> String {
                 .filter(|&(u, &c)| u32::from(c) != u as u32 % row_units)
                 .count();
             format!(
-                "bank permutation: {moved} of the {unit_bytes}-byte units in the first {rows} bank rows \
-                 ({row_units} units each) move to another column of their row, through a {}-byte lookup table; \
-                 no extra shared memory",
+                "bank permutation: {moved} of {} {unit_bytes}-byte units in {rows} rows of {row_units} \
+                 change column ({}-byte lookup table)",
+                columns.len(),
                 columns.len()
             )
         }
