@@ -1015,6 +1015,8 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
         }
         let declared_row = cfg.source.as_deref().and_then(|s| declared_row_bytes(s, &a.name));
         let mut found = search(trace, arrays, i, target, &blocks, declared_row)?;
+        // Only changes that remove wavefronts are worth suggesting.
+        found.retain(|(_, c)| c.wavefronts < cost.wavefronts);
         if found.first().is_none_or(|(_, c)| c.wavefronts > c.ideal) {
             // No padding or swizzle reaches the ideal: search a bank permutation.
             let best = found.first().map(|(t, c)| (t.describe(), c.wavefronts));
@@ -1024,7 +1026,9 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
                 let mut ts = vec![None; arrays.len()];
                 ts[i] = Some(t.clone());
                 let c = evaluate(trace, arrays, &ts, target)?.per_array[i];
-                if found.first().is_none_or(|(_, b)| c.wavefronts < b.wavefronts) {
+                if c.wavefronts < cost.wavefronts
+                    && found.first().is_none_or(|(_, b)| c.wavefronts < b.wavefronts)
+                {
                     reached = c.wavefronts == c.ideal;
                     found.insert(0, (t, c));
                 }
@@ -1042,11 +1046,15 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
                     a.name
                 ),
                 (None, true) => format!(
-                    "{}: no valid padding or swizzle for this array; a bank permutation reaches the ideal \
-                     ({ideal} wavefronts), at the price of a table lookup per access",
-                    a.name
+                    "{}: no padding or swizzle improves on the {} wavefronts as written; a bank permutation \
+                     reaches the ideal ({ideal}), at the price of a table lookup per access",
+                    a.name, cost.wavefronts
                 ),
-                (None, false) => format!("{}: no valid padding or swizzle for this array", a.name),
+                (None, false) => format!(
+                    "{}: no padding, swizzle or bank permutation found improves on the {} wavefronts as written \
+                     (ideal {ideal})",
+                    a.name, cost.wavefronts
+                ),
             });
         }
         for (rank, (t, c)) in found.into_iter().enumerate() {

@@ -93,7 +93,7 @@ proptest! {
             ts[i] = Some(s.transform.clone());
             let ev = fix::evaluate(&trace, &arrays, &ts, &cfg.target).unwrap();
             prop_assert_eq!(ev.per_array[i].wavefronts, s.wavefronts_after);
-            prop_assert!(s.wavefronts_after <= s.wavefronts_before);
+            prop_assert!(s.wavefronts_after <= s.wavefronts_before, "{} {:?} {} -> {} (ideal {}) notes {:?}", s.kind, s.transform, s.wavefronts_before, s.wavefronts_after, s.ideal, advice.notes);
             if s.kind == "permute" {
                 let table_free = advice
                     .suggestions
