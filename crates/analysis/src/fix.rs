@@ -39,7 +39,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde::Serialize;
-use warpscope_emu::{AccessOp, Kernel, Launch, Limits, MemEvent, Program, Sink, Space};
+use warpscope_emu::{AccessOp, Kernel, Launch, Limits, MemEvent, Program, SharedRemap, Sink, Space};
 use warpscope_model::arch::{Arch, BankMode};
 use warpscope_model::bank::{self, Config, Op};
 use warpscope_model::occupancy;
@@ -420,6 +420,42 @@ impl Transform {
                 "bank permutation of {unit_bytes}-byte units in {} rows of {row_units}",
                 columns.len().div_ceil(row_units as usize)
             ),
+        }
+    }
+
+    /// The emulator's remap of this change for array `a` (to run the kernel with the changed layout).
+    pub fn remap(&self, a: &ArrayInfo) -> SharedRemap {
+        let (base, len) = (a.offset, a.size);
+        match *self {
+            Transform::Pad { row_bytes, pad_bytes } => SharedRemap::Pad {
+                base,
+                len,
+                row_bytes,
+                pad_bytes,
+            },
+            Transform::Swizzle {
+                bits,
+                base_shift,
+                shift,
+            } => SharedRemap::Swizzle {
+                base,
+                len,
+                bits: bits as u8,
+                base_shift: base_shift as u8,
+                shift: shift as u8,
+            },
+            Transform::Permute {
+                unit_bytes,
+                row_units,
+                ref columns,
+            } => SharedRemap::Permute {
+                base,
+                len,
+                unit: unit_bytes,
+                table: (0..columns.len() as u32)
+                    .map(|u| u - u % row_units + u32::from(columns[u as usize]))
+                    .collect(),
+            },
         }
     }
 

@@ -343,7 +343,6 @@ fn what_if_shows_where_one_word_of_padding_is_not_enough() {
 /// emulator's shared-layout remap, gives the same output buffers as the original layout.
 #[test]
 fn suggestions_keep_the_emulated_outputs() {
-    use warpscope_emu::SharedRemap;
     let (mut checked, mut permutations) = (0, 0);
     for row in manifest() {
         let c = load(&row);
@@ -365,38 +364,7 @@ fn suggestions_keep_the_emulated_outputs() {
         assert!(base.faults.is_empty());
         for s in &a.suggestions {
             let arr = c.arrays.iter().find(|x| x.name == s.array).unwrap();
-            let (base_off, len) = (arr.offset, arr.size);
-            let remap = match s.transform.clone() {
-                Transform::Pad { row_bytes, pad_bytes } => SharedRemap::Pad {
-                    base: base_off,
-                    len,
-                    row_bytes,
-                    pad_bytes,
-                },
-                Transform::Swizzle {
-                    bits,
-                    base_shift,
-                    shift,
-                } => SharedRemap::Swizzle {
-                    base: base_off,
-                    len,
-                    bits: bits as u8,
-                    base_shift: base_shift as u8,
-                    shift: shift as u8,
-                },
-                Transform::Permute {
-                    unit_bytes,
-                    row_units,
-                    columns,
-                } => SharedRemap::Permute {
-                    base: base_off,
-                    len,
-                    unit: unit_bytes,
-                    table: (0..columns.len() as u32)
-                        .map(|u| u - u % row_units + u32::from(columns[u as usize]))
-                        .collect(),
-                },
-            };
+            let remap = s.transform.remap(arr);
             let mut l = launch.clone();
             l.remap = vec![remap];
             let res = warpscope_emu::run(&program, k, &l, &Limits::default(), |_| ()).unwrap();

@@ -2,12 +2,13 @@
 //! never fails or panics on a well-formed trace, every suggestion is a layout bijection that keeps
 //! each access whole, the reported wavefronts are what the bank model counts under the change, no
 //! change makes the array worse, and a bank permutation is offered only where padding and swizzles
-//! fall short. Also: a permutation's byte map equals the unit table handed to the emulator's
-//! `SharedRemap::Permute` (table[u] = row start + column), byte for byte.
+//! fall short. Also: a permutation's byte map equals the unit table `Transform::remap` hands to the
+//! emulator's `SharedRemap::Permute`, byte for byte.
 
 use proptest::prelude::*;
 use warpscope_analysis::banks::Side;
 use warpscope_analysis::fix::{self, Access, AdviseConfig, ArrayInfo, Target, Trace, Transform};
+use warpscope_emu::SharedRemap;
 
 fn arrays(sizes: &[u32]) -> Vec<ArrayInfo> {
     let mut off = 0;
@@ -130,9 +131,11 @@ proptest! {
         let t = Transform::Permute { unit_bytes: unit, row_units, columns: columns.clone() };
         prop_assert!(t.valid_for(size, unit));
         prop_assert!(t.preserves_accesses(size, unit));
-        let table: Vec<u32> = (0..columns.len() as u32)
-            .map(|u| u - u % row_units + u32::from(columns[u as usize]))
-            .collect();
+        let array = ArrayInfo { ptx_name: "a".into(), name: "a".into(), offset: 0, size, align: 16, dynamic: false };
+        let SharedRemap::Permute { table, unit: u_bytes, .. } = t.remap(&array) else {
+            panic!("a permutation gives a permutation remap");
+        };
+        prop_assert_eq!(u_bytes, unit);
         for o in 0..size {
             let u = o / unit;
             let emu = match table.get(u as usize) {
