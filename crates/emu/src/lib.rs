@@ -61,6 +61,9 @@ pub enum Arg {
     F32(f32),
     /// `f64`
     F64(f64),
+    /// Raw parameter bytes (a struct passed by value, or any parameter given as its bytes); the
+    /// length must equal the parameter's size.
+    Bytes(Vec<u8>),
 }
 
 /// A launch configuration. `Launch::default()` is one block of one thread with no arguments.
@@ -343,6 +346,7 @@ where
             Arg::U64(v) => (v.to_le_bytes().to_vec(), 8),
             Arg::I64(v) => (v.to_le_bytes().to_vec(), 8),
             Arg::F64(v) => (v.to_le_bytes().to_vec(), 8),
+            Arg::Bytes(b) => (b.clone(), u32::try_from(b.len()).unwrap_or(u32::MAX)),
         };
         if !matches!(a, Arg::Buffer(_)) {
             buf_bases.push(None);

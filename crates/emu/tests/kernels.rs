@@ -861,3 +861,38 @@ fn block_predicate_reductions() {
         [80 * 4 + 2 + 1, 2, 4 + 1, 27 * 4 + 2]
     );
 }
+
+/// A struct passed by value arrives as raw parameter bytes (`.param .align 4 .b8 d[12]`); a length
+/// other than the parameter's size is an error naming the parameter.
+#[test]
+fn struct_by_value_as_raw_bytes() {
+    let src = ".version 9.5\n.target sm_90\n.address_size 64\n\
+        .visible .entry k(.param .u64 out, .param .align 4 .b8 d[12])\n{\n\
+        .reg .b32 %r<4>;\n .reg .b64 %rd<3>;\n\
+        ld.param.u64 %rd1, [out];\n cvta.to.global.u64 %rd2, %rd1;\n\
+        ld.param.u32 %r1, [d];\n ld.param.u32 %r2, [d+4];\n ld.param.f32 %r3, [d+8];\n\
+        st.global.u32 [%rd2], %r1;\n st.global.u32 [%rd2+4], %r2;\n st.global.u32 [%rd2+8], %r3;\n\
+        ret;\n}\n";
+    let prog = warpscope_ptx::compile(src).unwrap();
+    let mut d = Vec::new();
+    d.extend(64i32.to_le_bytes());
+    d.extend(32i32.to_le_bytes());
+    d.extend(2.5f32.to_le_bytes());
+    let launch = Launch::new(
+        [1, 1, 1],
+        [1, 1, 1],
+        vec![Arg::Buffer(vec![0; 12]), Arg::Bytes(d.clone())],
+    );
+    let res = run(&prog, "k", &launch, &Limits::default(), |_| ()).unwrap();
+    assert!(res.faults.is_empty(), "{:?}", res.faults);
+    assert_eq!(res.buffer(0).unwrap(), &d[..]);
+    let short = Launch::new(
+        [1, 1, 1],
+        [1, 1, 1],
+        vec![Arg::Buffer(vec![0; 12]), Arg::Bytes(vec![0; 8])],
+    );
+    let err = run(&prog, "k", &short, &Limits::default(), |_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("12 bytes") && err.contains("argument 8"), "{err}");
+}
