@@ -2,6 +2,7 @@
 //!
 //! * [`arch`]: presets for every compute capability from 1.0 to 12.0.
 //! * [`bank`]: the warp-request shared-memory bank model (wavefronts, conflicts, the bank picture).
+//! * [`matrix`]: wavefronts of `ldmatrix`, `stmatrix` and `cp.async` (LDSM, STSM, LDGSTS).
 //! * [`occupancy`]: the occupancy calculator.
 //! * [`latency`]: latency hiding by Little's law, with the seed's Fermi example and a measured H100 preset.
 //! * [`index`]: global thread-ID formulas for the nine grid x block shapes, and a uniqueness check.
@@ -13,4 +14,5 @@ pub mod arch;
 pub mod bank;
 pub mod index;
 pub mod latency;
+pub mod matrix;
 pub mod occupancy;
