@@ -27,7 +27,15 @@
 //! the source side (bank `(source address / 4) % 32` of the source word); the phase takes the larger
 //! of the two maxima and the phases add. Counted in
 //! `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts` only, neither in `_op_ld` nor in
-//! `_op_st`. A zero-filled copy reads no source, so only the destination counts.
+//! `_op_st`. A zero-filled copy reads no source, so only the destination counts. Exact wherever no
+//! phase has conflicts on both sides (434 measured rows); when one does, the H100 takes more than the
+//! larger side and no rule is known: [`MatrixError::NoRule`].
+//!
+//! **LDGSTS.BYPASS** (`cp.async.cg`, 16 bytes) follows no bank rule. Measured and modelled: all lanes
+//! writing one destination cost 1; otherwise each 128-byte source line whose lanes all land in one
+//! shared 128-byte row, each 16-byte chunk at its source chunk index XOR one constant (contiguous
+//! copies, XOR swizzles of 128-byte rows), costs 1 and the lines add. Every other layout (a padded
+//! row pitch, say) is [`MatrixError::NoRule`]: calibration/ldsm/README.md lists what was measured.
 //!
 //! Architectures: measured on CC 9.0; the rules are applied from the CC where the instruction exists
 //! (`ldmatrix` 7.5, `cp.async` 8.0, `stmatrix` 9.0) on the assumption that the LSU did not change.
