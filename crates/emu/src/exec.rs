@@ -1009,6 +1009,7 @@ fn emit<S: Sink>(
             width: width as u8,
             mask: m,
             addrs: ev,
+            src: None,
         });
     }
 }
