@@ -143,6 +143,21 @@ pub struct Program {
     pub global_init: Vec<u8>,
     /// Initial contents of the constant bank.
     pub const_bank: Vec<u8>,
+    /// Kernels that could not be lowered (an instruction reached from their entry, through
+    /// calls, that is not modelled, an unknown name, ...), with their errors, in module order.
+    /// They are absent from `kernels`; the other kernels of the module are usable.
+    pub failed: Vec<KernelFailure>,
+    /// The name of every `.entry` of the module (lowered or failed), in module order.
+    pub entries: Vec<String>,
+}
+
+/// A kernel of the module that did not lower, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelFailure {
+    /// The kernel's name.
+    pub name: String,
+    /// Its lowering errors (at least one).
+    pub errors: Vec<LowerError>,
 }
 
 impl Program {
@@ -160,6 +175,18 @@ impl Program {
     /// Finds a kernel by name.
     pub fn kernel(&self, name: &str) -> Option<&Kernel> {
         self.kernels.iter().find(|k| k.name == name)
+    }
+    /// The lowering errors of kernel `name` when it is one of the module's kernels that did not
+    /// lower (see [`Program::failed`]); `None` for a lowered kernel or an unknown name.
+    pub fn kernel_error(&self, name: &str) -> Option<&[LowerError]> {
+        self.failed
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.errors.as_slice())
+    }
+    /// Names of every `.entry` of the module, lowered or not, in module order.
+    pub fn all_kernel_names(&self) -> Vec<&str> {
+        self.entries.iter().map(String::as_str).collect()
     }
 }
 
@@ -1755,8 +1782,12 @@ pub fn immediate_post_dominators(ops: &[Op], entry: u32, end: u32) -> Vec<u32> {
         .collect()
 }
 
-/// Lowers every kernel of a module. Device functions are inlined at their call sites. Returns every
-/// lowering error (unsupported instruction, unknown name, ...) with its position and text.
+/// Lowers every kernel of a module. Device functions are inlined at their call sites.
+///
+/// Lowering is per kernel: a kernel whose body (or a function it calls) holds an instruction that
+/// is not modelled, an unknown name, ... is left out of [`Program::kernels`] and listed in
+/// [`Program::failed`] with its errors, and the other kernels lower. The result is `Err` with every
+/// error (position and text) when a module-scope declaration is wrong or when no kernel lowers.
 pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
     let mut errors = Vec::new();
     let mut module_syms = HashMap::new();
@@ -1843,6 +1874,8 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
     let mut ops = Vec::new();
     let mut info = Vec::new();
     let mut kernels = Vec::new();
+    let mut failed: Vec<KernelFailure> = Vec::new();
+    let mut entries = Vec::new();
     for f in m.functions.iter().filter(|f| f.is_entry) {
         // module-scope shared variables used by this kernel (or its callees), in declaration order
         let used = used_names(m, f);
@@ -1919,7 +1952,19 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
                 *reconv = ipd[k];
             }
         }
-        errors.append(&mut ctx.errors);
+        entries.push(f.name.clone());
+        if !ctx.errors.is_empty() {
+            // this kernel does not lower: drop its instructions, keep the others
+            ctx.ops.truncate(entry as usize);
+            ctx.info.truncate(entry as usize);
+            failed.push(KernelFailure {
+                name: f.name.clone(),
+                errors: std::mem::take(&mut ctx.errors),
+            });
+            ops = ctx.ops;
+            info = ctx.info;
+            continue;
+        }
         kernels.push(Kernel {
             name: f.name.clone(),
             entry,
@@ -1939,7 +1984,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
         ops = ctx.ops;
         info = ctx.info;
     }
-    if errors.is_empty() {
+    if errors.is_empty() && (!kernels.is_empty() || failed.is_empty()) {
         Ok(Program {
             ops,
             info,
@@ -1948,8 +1993,14 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             vars,
             global_init,
             const_bank,
+            failed,
+            entries,
         })
     } else {
+        // module-scope errors, or no kernel lowered: every error of the module
+        for f in failed {
+            errors.extend(f.errors);
+        }
         Err(errors)
     }
 }
@@ -2010,6 +2061,36 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].pos.line, 4);
         assert!(e[0].message.contains("foo.bar.u32"), "{}", e[0].message);
+    }
+
+    #[test]
+    fn an_unsupported_instruction_fails_only_the_kernels_that_reach_it() {
+        let src = ".func bad()\n{\n .reg .b32 %r<2>;\n foo.bar.u32 %r1, %r0;\n ret;\n}\n\
+            .visible .entry good(.param .u64 p)\n{\n .reg .b32 %r<2>;\n mov.u32 %r1, 7;\n ret;\n}\n\
+            .visible .entry viaCall()\n{\n call bad, ();\n ret;\n}\n\
+            .visible .entry direct()\n{\n .reg .b32 %r<2>;\n frob.u32 %r1, %r0;\n ret;\n}\n\
+            .visible .entry good2()\n{\n ret;\n}\n";
+        let p = lower_src(src).unwrap();
+        let names: Vec<&str> = p.kernels.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["good", "good2"]);
+        assert_eq!(p.all_kernel_names(), ["good", "viaCall", "direct", "good2"]);
+        let e = p.kernel_error("viaCall").unwrap();
+        assert_eq!((e.len(), e[0].pos.line), (1, 4));
+        assert!(e[0].message.contains("foo.bar.u32"), "{}", e[0].message);
+        let e = p.kernel_error("direct").unwrap();
+        assert!(e[0].message.contains("frob.u32"), "{}", e[0].message);
+        assert!(p.kernel_error("good").is_none());
+        // the lowered kernels' instructions are contiguous and end with their exit
+        let g2 = p.kernel("good2").unwrap();
+        assert_eq!(g2.end as usize, p.ops.len());
+        assert_eq!(p.ops.len(), p.info.len());
+        let g = p.kernel("good").unwrap();
+        assert_eq!(g.end, g2.entry);
+        assert_eq!(p.ops[g.end as usize - 1].inst, Inst::Exit);
+        // a module whose every kernel fails is an error with all of them
+        let e =
+            lower_src(".visible .entry a()\n{\n frob;\n}\n.visible .entry b()\n{\n frab;\n}\n").unwrap_err();
+        assert_eq!(e.len(), 2);
     }
 
     #[test]
