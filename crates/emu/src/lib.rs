@@ -37,6 +37,7 @@ mod exec;
 mod fast;
 pub mod mem;
 pub mod remap;
+pub mod tensor;
 
 pub use event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MemEvent, Sink, Space};
 pub use remap::SharedRemap;
