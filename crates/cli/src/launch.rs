@@ -73,9 +73,10 @@ impl LaunchArgs {
         let kernel = match &self.kernel {
             Some(k) => k.clone(),
             None => match program.kernels.as_slice() {
-                [k] => k.name.clone(),
-                ks => {
-                    let names: Vec<&str> = ks.iter().map(|k| k.name.as_str()).collect();
+                [k] if program.entries.len() == 1 => k.name.clone(),
+                [] if program.entries.len() == 1 => program.entries[0].clone(),
+                _ => {
+                    let names = program.all_kernel_names();
                     bail!(
                         "{}: name the kernel with --kernel (kernels: {})",
                         self.ptx.display(),
@@ -85,6 +86,13 @@ impl LaunchArgs {
             },
         };
         let Some(k) = program.kernel(&kernel) else {
+            if let Some(errs) = program.kernel_error(&kernel) {
+                let list: Vec<String> = errs
+                    .iter()
+                    .map(|e| format!("{}:{e}", self.ptx.display()))
+                    .collect();
+                bail!("cannot lower kernel `{kernel}`:\n{}", list.join("\n"));
+            }
             let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
             bail!(
                 "{}: no kernel `{kernel}` (kernels: {})",

@@ -864,6 +864,34 @@ pub fn atom(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
     trunc(ty, r)
 }
 
+/// `redux.sync`: the reduction of the 32-bit values of the lanes of `mask` (`ty`: `U32` or `S32`
+/// for `min`/`max`; `add` wraps).
+pub fn redux(op: warpscope_ptx::inst::ReduxOp, ty: Ty, vals: &[u64; 32], mask: u32) -> u64 {
+    use warpscope_ptx::inst::ReduxOp;
+    let signed = ty.signed();
+    let mut acc: Option<u32> = None;
+    for (l, &v) in vals.iter().enumerate() {
+        if mask >> l & 1 == 0 {
+            continue;
+        }
+        let v = v as u32;
+        acc = Some(match acc {
+            None => v,
+            Some(a) => match op {
+                ReduxOp::Add => a.wrapping_add(v),
+                ReduxOp::And => a & v,
+                ReduxOp::Or => a | v,
+                ReduxOp::Xor => a ^ v,
+                ReduxOp::Min if signed => (a as i32).min(v as i32) as u32,
+                ReduxOp::Max if signed => (a as i32).max(v as i32) as u32,
+                ReduxOp::Min => a.min(v),
+                ReduxOp::Max => a.max(v),
+            },
+        });
+    }
+    u64::from(acc.unwrap_or(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -389,6 +389,31 @@ pub fn compile_ptx(ptx: &str, file: &Path) -> anyhow::Result<Program> {
 /// Picks the kernel: the named one, or the only one.
 pub fn pick_kernel(program: &Program, name: Option<&str>, file: &Path) -> anyhow::Result<String> {
     let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
+    // a kernel of the module that did not lower: its own errors
+    if let Some(f) = program.failed.iter().find(|f| {
+        name.is_some_and(|n| f.name == n || (!names.contains(&n) && is_mangled_name_of(&f.name, n)))
+            || (name.is_none() && program.entries.len() == 1)
+    }) {
+        let list: Vec<String> = f
+            .errors
+            .iter()
+            .map(|e| format!("{}:{e}", file.display()))
+            .collect();
+        bail!("cannot lower kernel `{}`:\n{}", f.name, list.join("\n"));
+    }
+    if name.is_none() && names.len() == 1 && program.entries.len() > 1 {
+        bail!(
+            "{}: several kernels, choose one with --kernel: {} ({} could not be lowered)",
+            file.display(),
+            program.entries.join(", "),
+            program
+                .failed
+                .iter()
+                .map(|f| f.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     match name {
         Some(n) if names.contains(&n) => Ok(n.to_string()),
         // A C++ kernel by its plain name: `mathKernel1` for `_Z11mathKernel1Pf`.
