@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use warpscope_model::arch::Arch;
 use warpscope_model::bank;
+use warpscope_model::matrix;
 
 use crate::reconcile::{Reconciliation, Role};
 
@@ -136,6 +137,9 @@ pub struct BankReport {
     pub blocks: u32,
     /// Requests the bank model could not take (misaligned lanes; not counted).
     pub unmodelled: u64,
+    /// LDSM / STSM / LDGSTS per pc (see [`MatrixStats`]); their wavefronts also count in
+    /// [`BankReport::total`] as ncu's `op_ld` / `op_st` count them.
+    pub matrix: BTreeMap<u32, MatrixStats>,
 }
 
 impl BankReport {
@@ -143,6 +147,7 @@ impl BankReport {
     pub fn merge(&mut self, other: BankReport) {
         self.blocks += other.blocks;
         self.unmodelled += other.unmodelled;
+        self.merge_matrix(other.matrix);
         for (key, s) in other.insts {
             match self.insts.get_mut(&key) {
                 None => {
@@ -169,6 +174,7 @@ impl BankReport {
         for s in self.insts.values().filter(|s| s.side == side) {
             c.add(&s.counts);
         }
+        self.add_matrix_wavefronts(side, &mut c);
         c
     }
 
@@ -183,6 +189,16 @@ impl BankReport {
                 *v = (*v * num + den / 2) / den;
             }
         }
+        for s in self.matrix.values_mut() {
+            for v in [
+                &mut s.counts.instructions,
+                &mut s.counts.wavefronts,
+                &mut s.counts.ideal_wavefronts,
+                &mut s.unmodelled,
+            ] {
+                *v = (*v * num + den / 2) / den;
+            }
+        }
     }
 }
 
@@ -192,6 +208,7 @@ pub struct BankSink {
     arch: &'static Arch,
     recon: Arc<Reconciliation>,
     report: BankReport,
+    forms: Option<Arc<MatrixForms>>,
 }
 
 impl BankSink {
@@ -201,13 +218,23 @@ impl BankSink {
             insts: BTreeMap::new(),
             blocks: 1,
             unmodelled: 0,
+            matrix: BTreeMap::new(),
         };
         BankSink {
             block,
             arch,
             recon,
             report,
+            forms: None,
         }
+    }
+
+    /// Tells the sink each LDSM / STSM / LDGSTS instruction's form (matrices, `.ca` / `.cg`), read
+    /// from the program by [`MatrixForms::of`]. Without it, `ldmatrix` forms are inferred from the
+    /// lanes and a 16-byte `cp.async` is counted as unmodelled (`.ca` and `.cg` cost differently).
+    pub fn with_forms(mut self, forms: Arc<MatrixForms>) -> Self {
+        self.forms = Some(forms);
+        self
     }
 
     /// The finished report.
@@ -312,8 +339,10 @@ impl warpscope_emu::Sink for BankSink {
             AccessOp::Load => (Side::Load, false),
             AccessOp::Store => (Side::Store, false),
             AccessOp::Atomic => (Side::Load, true),
-            // LDSM / STSM / LDGSTS wavefronts follow their own rules (not modelled here yet)
-            AccessOp::LdMatrix | AccessOp::StMatrix | AccessOp::CpAsync => return,
+            AccessOp::LdMatrix | AccessOp::StMatrix | AccessOp::CpAsync => {
+                self.record_matrix(e);
+                return;
+            }
         };
         self.record(
             e.warp,
@@ -373,8 +402,9 @@ pub fn run(
     arch: &'static Arch,
     recon: Arc<Reconciliation>,
 ) -> Result<BankRun, warpscope_emu::EmuError> {
+    let forms = Arc::new(MatrixForms::of(program));
     let res = warpscope_emu::run(program, kernel, launch, limits, |b| {
-        BankSink::new(b, arch, recon.clone())
+        BankSink::new(b, arch, recon.clone()).with_forms(forms.clone())
     })?;
     let mut report = BankReport::default();
     let blocks_emulated = res.sinks.len() as u32;
@@ -424,6 +454,249 @@ impl BankReport {
             }
         }
         map.into_values().collect()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// LDSM / STSM / LDGSTS: `ldmatrix`, `stmatrix` and `cp.async` through `warpscope_model::matrix`
+// (rules measured in calibration/ldsm/). Kept apart from the LDS/STS path above.
+
+/// Which matrix or copy instruction a [`MatrixStats`] counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MatrixKind {
+    /// `ldmatrix` (LDSM): its wavefronts count in ncu's `op_ld`, its instructions do not.
+    Ldsm,
+    /// `stmatrix` (STSM): its wavefronts count in ncu's `op_st`, its instructions do not.
+    Stsm,
+    /// `cp.async` (LDGSTS): counted apart (`..._op_ldgsts`), in neither `op_ld` nor `op_st`.
+    Ldgsts,
+}
+
+/// Counters of one LDSM / STSM / LDGSTS instruction (pc), as
+/// `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{ldsm,stsm,ldgsts}` and
+/// `smsp__sass_inst_executed_op_{ldsm,shared_stsm,ldgsts}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MatrixStats {
+    /// Program-wide pc.
+    pub pc: u32,
+    /// The instruction.
+    pub kind: MatrixKind,
+    /// Bytes per row (16) or per copy (4, 8, 16).
+    pub width: u8,
+    /// Counters of the requests the model covers.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// Wavefronts of those requests that the hardware counts in `op_ld` / `op_st` (LDSM / STSM of a
+    /// whole warp; 0 for LDGSTS).
+    pub lsu_wavefronts: u64,
+    /// Ideal wavefronts of the same requests.
+    pub lsu_ideal_wavefronts: u64,
+    /// Requests outside the measured rules (`matrix::MatrixError::NoRule`), misaligned, or of an
+    /// unknown form; not counted above.
+    pub unmodelled: u64,
+    /// The request with the most wavefronts; for LDSM / STSM `addrs` are the row addresses.
+    pub worst: Option<WorstRequest>,
+}
+
+/// One instruction's form, as the program says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatrixForm {
+    /// `ldmatrix` / `stmatrix` of this many 8x8 matrices.
+    Matrices(u8),
+    /// `cp.async`: its path, or `None` where no rule applies (a `src-size` / `ignore-src` operand,
+    /// whose zero-fill the event does not carry).
+    Copy(Option<matrix::CopyKind>),
+}
+
+/// Per-pc forms of a program's LDSM / STSM / LDGSTS instructions.
+#[derive(Clone, Debug, Default)]
+pub struct MatrixForms {
+    forms: Vec<Option<MatrixForm>>,
+}
+
+impl MatrixForms {
+    /// Reads the forms off the lowered program (matrix counts from the instruction, `.ca` / `.cg`
+    /// from its PTX text).
+    pub fn of(program: &warpscope_ptx::Program) -> MatrixForms {
+        use warpscope_ptx::Inst;
+        let forms = program
+            .ops
+            .iter()
+            .enumerate()
+            .map(|(pc, op)| match op.inst {
+                Inst::LdMatrix { num, .. } | Inst::StMatrix { num, .. } => Some(MatrixForm::Matrices(num)),
+                Inst::CpAsync { src_size, .. } => {
+                    let text = &program.info[pc].text;
+                    Some(MatrixForm::Copy(if src_size != warpscope_ptx::inst::NO_REG {
+                        None
+                    } else if text.contains("cp.async.cg") {
+                        Some(matrix::CopyKind::CacheGlobal)
+                    } else if text.contains("cp.async.ca") {
+                        Some(matrix::CopyKind::CacheAll)
+                    } else {
+                        None
+                    }))
+                }
+                _ => None,
+            })
+            .collect();
+        MatrixForms { forms }
+    }
+
+    fn get(&self, pc: u32) -> Option<MatrixForm> {
+        self.forms.get(pc as usize).copied().flatten()
+    }
+}
+
+impl BankReport {
+    fn merge_matrix(&mut self, other: BTreeMap<u32, MatrixStats>) {
+        for (pc, s) in other {
+            match self.matrix.get_mut(&pc) {
+                None => {
+                    self.matrix.insert(pc, s);
+                }
+                Some(mine) => {
+                    mine.counts.add(&s.counts);
+                    mine.lsu_wavefronts += s.lsu_wavefronts;
+                    mine.lsu_ideal_wavefronts += s.lsu_ideal_wavefronts;
+                    mine.unmodelled += s.unmodelled;
+                    let better = match (&mine.worst, &s.worst) {
+                        (None, Some(_)) => true,
+                        (Some(a), Some(b)) => b.wavefronts > a.wavefronts,
+                        _ => false,
+                    };
+                    if better {
+                        mine.worst = s.worst;
+                    }
+                }
+            }
+        }
+    }
+
+    /// LDSM wavefronts go to the load side and STSM to the store side, as ncu's `op_ld` / `op_st`
+    /// count them; their instructions do not (`smsp__sass_inst_executed_op_shared_ld/_st` leave them
+    /// out).
+    fn add_matrix_wavefronts(&self, side: Side, c: &mut Counts) {
+        let kind = match side {
+            Side::Load => MatrixKind::Ldsm,
+            Side::Store => MatrixKind::Stsm,
+        };
+        for s in self.matrix.values().filter(|s| s.kind == kind) {
+            c.wavefronts += s.lsu_wavefronts;
+            c.ideal_wavefronts += s.lsu_ideal_wavefronts;
+        }
+    }
+
+    /// Launch totals of one kind (the JSON's `shared.ldsm`, `shared.stsm`, `shared.ldgsts`).
+    pub fn matrix_total(&self, kind: MatrixKind) -> Counts {
+        let mut c = Counts::default();
+        for s in self.matrix.values().filter(|s| s.kind == kind) {
+            c.add(&s.counts);
+        }
+        c
+    }
+
+    /// Requests of one kind outside the measured rules.
+    pub fn matrix_unmodelled(&self, kind: MatrixKind) -> u64 {
+        self.matrix
+            .values()
+            .filter(|s| s.kind == kind)
+            .map(|s| s.unmodelled)
+            .sum()
+    }
+}
+
+impl BankSink {
+    fn record_matrix(&mut self, e: &warpscope_emu::MemEvent<'_>) {
+        use warpscope_emu::AccessOp;
+        let form = self.forms.as_ref().and_then(|f| f.get(e.pc));
+        let mask = e.mask;
+        let dst: Option<[u32; 32]> = (0..32)
+            .map(|l| {
+                if mask >> l & 1 == 1 {
+                    u32::try_from(e.addrs[l]).ok()
+                } else {
+                    Some(0)
+                }
+            })
+            .collect::<Option<Vec<u32>>>()
+            .map(|v| std::array::from_fn(|l| v[l]));
+        let (kind, result, lsu) = match e.op {
+            AccessOp::LdMatrix | AccessOp::StMatrix => {
+                let (kind, op) = if e.op == AccessOp::LdMatrix {
+                    (MatrixKind::Ldsm, matrix::MatrixOp::Load)
+                } else {
+                    (MatrixKind::Stsm, matrix::MatrixOp::Store)
+                };
+                // The event's mask holds the active lanes among those that supply rows; without the
+                // program, the highest such lane says how many matrices there are.
+                let num = match form {
+                    Some(MatrixForm::Matrices(n)) => n,
+                    _ => match 32 - mask.leading_zeros() {
+                        0..=8 => 1,
+                        9..=16 => 2,
+                        _ => 4,
+                    },
+                };
+                let whole = mask == matrix::address_lanes(num);
+                let r = dst
+                    .ok_or(())
+                    .and_then(|d| matrix::matrix_wavefronts(self.arch, op, num, mask, &d).map_err(|_| ()));
+                (kind, r, whole)
+            }
+            AccessOp::CpAsync => {
+                let copy = match form {
+                    Some(MatrixForm::Copy(k)) => k,
+                    // without the program: 4 and 8 bytes can only be .ca
+                    _ if e.width < 16 => Some(matrix::CopyKind::CacheAll),
+                    _ => None,
+                };
+                let r = match (copy, dst, e.src) {
+                    (Some(k), Some(d), Some(src)) => {
+                        matrix::ldgsts_wavefronts(self.arch, k, e.width, mask, &d, src).map_err(|_| ())
+                    }
+                    _ => Err(()),
+                };
+                (MatrixKind::Ldgsts, r, false)
+            }
+            _ => return,
+        };
+        let block = self.block;
+        let s = self.report.matrix.entry(e.pc).or_insert_with(|| MatrixStats {
+            pc: e.pc,
+            kind,
+            width: e.width,
+            counts: Counts::default(),
+            lsu_wavefronts: 0,
+            lsu_ideal_wavefronts: 0,
+            unmodelled: 0,
+            worst: None,
+        });
+        let Ok(c) = result else {
+            s.unmodelled += 1;
+            return;
+        };
+        s.counts.instructions += 1;
+        s.counts.wavefronts += u64::from(c.wavefronts);
+        s.counts.ideal_wavefronts += u64::from(c.ideal);
+        if lsu {
+            s.lsu_wavefronts += u64::from(c.wavefronts);
+            s.lsu_ideal_wavefronts += u64::from(c.ideal);
+        }
+        if s.worst.as_ref().is_none_or(|w| c.wavefronts > w.wavefronts) {
+            s.worst = Some(WorstRequest {
+                block,
+                warp: e.warp,
+                wavefronts: c.wavefronts,
+                ideal_wavefronts: c.ideal,
+                width: e.width,
+                mask,
+                addrs: (0..32)
+                    .map(|l| if mask >> l & 1 == 1 { e.addrs[l] } else { 0 })
+                    .collect(),
+            });
+        }
     }
 }
 

@@ -305,7 +305,9 @@ impl BlockFma {
         let Class::Fin(c) = class(Ty::F32, acc as u64) else {
             return acc;
         };
-        let terms = std::iter::once(c).chain(prods.iter().copied()).filter(|x| x.mant != 0);
+        let terms = std::iter::once(c)
+            .chain(prods.iter().copied())
+            .filter(|x| x.mant != 0);
         let Some(emax) = terms.clone().map(|x| lead(&x)).max() else {
             // every term is zero: the running sum keeps its sign
             return acc;
@@ -325,7 +327,13 @@ impl BlockFma {
             };
             sum += v;
         }
-        to_f32(Exact { mant: sum, exp: floor }, self.round_to_nearest)
+        to_f32(
+            Exact {
+                mant: sum,
+                exp: floor,
+            },
+            self.round_to_nearest,
+        )
     }
 }
 
@@ -366,7 +374,11 @@ pub fn mma(
     let mut cm = [[0u64; 16]; 16];
     let (pa, pb) = (per_reg(aty), per_reg(bty));
     // M16n16k16 (wmma): the A fragment's second four registers repeat the first
-    let a_elems = if shape == MmaShape::M16n16k16 { 4 * pa } else { na * pa };
+    let a_elems = if shape == MmaShape::M16n16k16 {
+        4 * pa
+    } else {
+        na * pa
+    };
     for l in 0..32 {
         for i in 0..a_elems {
             let (r, c) = a_elem(shape, aty, l, i);
@@ -392,7 +404,11 @@ pub fn mma(
             *dv = match aty {
                 Ty::S8 | Ty::U8 => {
                     let sx = |t: Ty, v: u64| {
-                        if t == Ty::S8 { v as u8 as i8 as i64 } else { v as u8 as i64 }
+                        if t == Ty::S8 {
+                            v as u8 as i8 as i64
+                        } else {
+                            v as u8 as i64
+                        }
                     };
                     let s: i64 = av.iter().zip(&bv).map(|(&x, &y)| sx(aty, x) * sx(bty, y)).sum();
                     let s = s + cm[r][c] as u32 as i32 as i64;
@@ -412,7 +428,13 @@ pub fn mma(
                 }
                 _ => {
                     if cty == Ty::F16 {
-                        let c32 = arith::cvt(Ty::F32, Ty::F16, warpscope_ptx::inst::Rnd::Default, false, cm[r][c]);
+                        let c32 = arith::cvt(
+                            Ty::F32,
+                            Ty::F16,
+                            warpscope_ptx::inst::Rnd::Default,
+                            false,
+                            cm[r][c],
+                        );
                         let s = H100_FMA.dot(aty, &av, &bv, c32 as u32);
                         arith::cvt(Ty::F16, Ty::F32, warpscope_ptx::inst::Rnd::Rn, false, s as u64)
                     } else {
@@ -503,7 +525,10 @@ mod tests {
         let two = 0x4000u64;
         let m = H100_FMA;
         // 1*1 + 2*2 + 1.5 = 6.5
-        assert_eq!(m.dot(Ty::F16, &[one, two], &[one, two], 1.5f32.to_bits()), 6.5f32.to_bits());
+        assert_eq!(
+            m.dot(Ty::F16, &[one, two], &[one, two], 1.5f32.to_bits()),
+            6.5f32.to_bits()
+        );
         // NaN in, inf * 0, inf - inf
         assert_eq!(m.dot(Ty::F16, &[0x7e00], &[one], 0), 0x7fff_ffff);
         assert_eq!(m.dot(Ty::F16, &[0x7c00], &[0], 0), 0x7fff_ffff);
@@ -511,9 +536,15 @@ mod tests {
         assert_eq!(m.dot(Ty::F16, &[0x7c00], &[one], 0), 0x7f80_0000);
         // truncation: 1 + 2^-30 stays 1 toward zero
         let tiny = 0x0400u64; // f16 2^-14
-        assert_eq!(m.dot(Ty::F16, &[tiny], &[tiny], 1.0f32.to_bits()), 1.0f32.to_bits());
+        assert_eq!(
+            m.dot(Ty::F16, &[tiny], &[tiny], 1.0f32.to_bits()),
+            1.0f32.to_bits()
+        );
         // rounding to f32 toward zero vs to nearest
-        let x = Exact { mant: (1 << 25) - 1, exp: -25 }; // 1 - 2^-25
+        let x = Exact {
+            mant: (1 << 25) - 1,
+            exp: -25,
+        }; // 1 - 2^-25
         assert_eq!(to_f32(x, false), 0x3f7f_ffff);
         assert_eq!(to_f32(x, true), 0x3f80_0000);
     }

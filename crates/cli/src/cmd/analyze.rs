@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use serde::Serialize;
-use warpscope_analysis::banks::{self, BankRun, Counts, Side, WorstRequest};
+use warpscope_analysis::banks::{self, BankRun, Counts, MatrixKind, Side, WorstRequest};
 use warpscope_analysis::divergence::{self, DivergenceReport, LineStat, is_debug_ptx};
 use warpscope_analysis::launchspec::{parse_arg, parse_dims};
 use warpscope_analysis::reconcile::{Reconciliation, Role, machine_accesses};
@@ -127,10 +127,48 @@ pub struct DivergenceJson {
 /// Launch totals.
 #[derive(Serialize)]
 pub struct SharedTotals {
-    /// Loads (ncu `..._op_ld.sum`).
+    /// Loads (ncu `..._op_ld.sum`): LDS instructions, and the wavefronts of LDS and LDSM.
     pub load: Counts,
-    /// Stores (ncu `..._op_st.sum`).
+    /// Stores (ncu `..._op_st.sum`): STS instructions, and the wavefronts of STS and STSM.
     pub store: Counts,
+    /// `ldmatrix` (ncu `smsp__sass_inst_executed_op_ldsm`, `sm__sass_..._op_ldsm`); absent when none.
+    #[serde(skip_serializing_if = "MatrixTotals::is_empty")]
+    pub ldsm: MatrixTotals,
+    /// `stmatrix` (`..._op_shared_stsm`, `..._op_stsm`); absent when none.
+    #[serde(skip_serializing_if = "MatrixTotals::is_empty")]
+    pub stsm: MatrixTotals,
+    /// `cp.async` (`smsp__inst_executed_op_ldgsts`, `sm__sass_..._op_ldgsts`); absent when none.
+    #[serde(skip_serializing_if = "MatrixTotals::is_empty")]
+    pub ldgsts: MatrixTotals,
+}
+
+/// Launch totals of one of LDSM, STSM, LDGSTS.
+#[derive(Serialize, Default)]
+pub struct MatrixTotals {
+    /// Warp instructions the model counts.
+    pub instructions: u64,
+    /// Their wavefronts.
+    pub wavefronts: u64,
+    /// Their wavefronts with no conflict.
+    pub ideal_wavefronts: u64,
+    /// Warp instructions outside the measured rules (left out of the three counts above).
+    pub unmodelled: u64,
+}
+
+impl MatrixTotals {
+    fn of(report: &banks::BankReport, kind: MatrixKind) -> MatrixTotals {
+        let c = report.matrix_total(kind);
+        MatrixTotals {
+            instructions: c.instructions,
+            wavefronts: c.wavefronts,
+            ideal_wavefronts: c.ideal_wavefronts,
+            unmodelled: report.matrix_unmodelled(kind),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.instructions == 0 && self.unmodelled == 0
+    }
 }
 
 /// One source line.
@@ -343,6 +381,9 @@ pub fn build(
         shared: SharedTotals {
             load: run.report.total(Side::Load),
             store: run.report.total(Side::Store),
+            ldsm: MatrixTotals::of(&run.report, MatrixKind::Ldsm),
+            stsm: MatrixTotals::of(&run.report, MatrixKind::Stsm),
+            ldgsts: MatrixTotals::of(&run.report, MatrixKind::Ldgsts),
         },
         lines,
         instructions,
