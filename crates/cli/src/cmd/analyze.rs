@@ -100,6 +100,9 @@ pub struct Analysis {
     pub lines: Vec<LineRow>,
     /// Per instruction.
     pub instructions: Vec<InstRow>,
+    /// Per `ldmatrix` / `stmatrix` / `cp.async` instruction (absent when the launch has none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub matrix_instructions: Vec<MatrixRow>,
     /// Emulator faults (out of bounds, divergent barriers...).
     pub faults: Vec<String>,
     /// Requests the bank model could not take (misaligned), left out of the counts.
@@ -166,7 +169,8 @@ impl MatrixTotals {
         }
     }
 
-    fn is_empty(&self) -> bool {
+    /// No instruction of this kind ran.
+    pub fn is_empty(&self) -> bool {
         self.instructions == 0 && self.unmodelled == 0
     }
 }
@@ -212,6 +216,48 @@ pub struct InstRow {
     pub worst_n_way: f64,
     /// The worst request.
     pub worst: Option<WorstJson>,
+}
+
+/// One `ldmatrix` / `stmatrix` / `cp.async` instruction.
+#[derive(Serialize)]
+pub struct MatrixRow {
+    /// Program pc.
+    pub pc: u32,
+    /// Line in the PTX file.
+    pub ptx_line: u32,
+    /// PTX text.
+    pub ptx: String,
+    /// Source file and line (`.loc`), when known.
+    pub source: Option<String>,
+    /// `ldsm`, `stsm` or `ldgsts`.
+    pub kind: MatrixKind,
+    /// Bytes per row (16) or per copy.
+    pub width: u8,
+    /// Counters of the requests inside the measured rules.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// Requests outside them (not counted).
+    pub unmodelled: u64,
+    /// The worst request: which lane supplies which row address (LDSM / STSM: lanes 8m..8m+7 give
+    /// matrix m's rows) or destination (LDGSTS), and the 16-byte bank group (0-7) it falls in.
+    pub worst: Option<MatrixWorstJson>,
+}
+
+/// The worst request of a matrix or copy instruction.
+#[derive(Serialize)]
+pub struct MatrixWorstJson {
+    /// Block.
+    pub block: u32,
+    /// Warp.
+    pub warp: u32,
+    /// Wavefronts.
+    pub wavefronts: u32,
+    /// Conflict-free wavefronts.
+    pub ideal_wavefronts: u32,
+    /// Per lane: its row address or destination (shared offset), null when the lane supplies none.
+    pub lane_offsets: Vec<Option<u64>>,
+    /// Per lane: the bank group `(offset / 16) % 8` of that offset.
+    pub lane_groups: Vec<Option<u8>>,
 }
 
 /// The worst request of an instruction with its bank picture.
@@ -360,6 +406,39 @@ pub fn build(
             }
         })
         .collect();
+    let matrix_instructions = run
+        .report
+        .matrix
+        .values()
+        .map(|s| {
+            let info = program.inst_info(s.pc);
+            MatrixRow {
+                pc: s.pc,
+                ptx_line: info.ptx_line,
+                ptx: info.text.trim().to_string(),
+                source: info
+                    .loc
+                    .map(|l| format!("{}:{}", program.file_name(l.file).unwrap_or("?"), l.line)),
+                kind: s.kind,
+                width: s.width,
+                counts: s.counts.clone(),
+                unmodelled: s.unmodelled,
+                worst: s.worst.as_ref().map(|w| {
+                    let on = |l: usize| w.mask & (1 << l) != 0;
+                    MatrixWorstJson {
+                        block: w.block,
+                        warp: w.warp,
+                        wavefronts: w.wavefronts,
+                        ideal_wavefronts: w.ideal_wavefronts,
+                        lane_offsets: (0..32).map(|l| on(l).then(|| w.addrs[l])).collect(),
+                        lane_groups: (0..32)
+                            .map(|l| on(l).then(|| (w.addrs[l] / 16 % 8) as u8))
+                            .collect(),
+                    }
+                }),
+            }
+        })
+        .collect();
     Analysis {
         kernel: kernel.to_string(),
         grid: launch.grid,
@@ -387,6 +466,7 @@ pub fn build(
         },
         lines,
         instructions,
+        matrix_instructions,
         faults: run.faults,
         divergence: None,
     }
@@ -802,7 +882,75 @@ pub fn blocks(a: &Analysis) -> Vec<Block> {
             (format!("{:.2}x", c.conflict_factor()), excess_tone(c)),
         ]);
     }
+    for (name, m) in [
+        ("of which ldmatrix (LDSM)", &a.shared.ldsm),
+        ("of which stmatrix (STSM)", &a.shared.stsm),
+        ("cp.async (LDGSTS)", &a.shared.ldgsts),
+    ] {
+        if m.is_empty() {
+            continue;
+        }
+        let c = Counts {
+            instructions: m.instructions,
+            wavefronts: m.wavefronts,
+            ideal_wavefronts: m.ideal_wavefronts,
+        };
+        totals.toned_row(vec![
+            (name.to_string(), Tone::Plain),
+            (c.instructions.to_string(), Tone::Plain),
+            (c.wavefronts.to_string(), Tone::Plain),
+            (c.ideal_wavefronts.to_string(), Tone::Plain),
+            (format!("{:.2}x", c.conflict_factor()), excess_tone(&c)),
+        ]);
+    }
     blocks.push(Block::ShownTable(totals));
+    let unmodelled: u64 = [&a.shared.ldsm, &a.shared.stsm, &a.shared.ldgsts]
+        .iter()
+        .map(|m| m.unmodelled)
+        .sum();
+    if unmodelled > 0 {
+        blocks.push(Block::Text(format!(
+            "{unmodelled} ldmatrix/stmatrix/cp.async warp instructions are outside the rules measured on the H100 \
+             (calibration/ldsm/README.md) and are not counted"
+        )));
+    }
+    if !a.matrix_instructions.is_empty() {
+        let mut t = Tabular::new(
+            "ldmatrix / stmatrix / cp.async (groups: the 16-byte bank group 0-7 of each lane's row \
+             address or destination in the worst request, lanes 0..31; . = no address)",
+            [
+                "pc",
+                "kind",
+                "PTX",
+                "executions",
+                "wavefronts",
+                "ideal",
+                "unmodelled",
+                "groups",
+            ]
+            .map(|c| Column::new(c, c))
+            .to_vec(),
+        );
+        for m in &a.matrix_instructions {
+            let groups: String = m.worst.as_ref().map_or(String::new(), |w| {
+                w.lane_groups
+                    .iter()
+                    .map(|g| g.map_or('.', |g| char::from(b'0' + g)))
+                    .collect()
+            });
+            t.row(vec![
+                m.pc.to_string(),
+                format!("{:?}", m.kind).to_lowercase(),
+                m.ptx.clone(),
+                m.counts.instructions.to_string(),
+                m.counts.wavefronts.to_string(),
+                m.counts.ideal_wavefronts.to_string(),
+                m.unmodelled.to_string(),
+                groups,
+            ]);
+        }
+        blocks.push(Block::ShownTable(t));
+    }
     let mut cols = vec![Column::new("kernel", "kernel")];
     cols.extend(side_columns());
     let mut totals_csv = Tabular::new("", cols);
