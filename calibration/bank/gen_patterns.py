@@ -148,7 +148,7 @@ def targeted(w, rng):
     return out
 
 
-def pred_candidates(w, rng):
+def pred_candidates(w, rng, extra=False):
     """Third batch (`--pred`): 8- and 16-byte requests with predicated-off lanes, many per family;
     main_pred keeps the ones on which the candidate rules of pred_rules.py disagree, and controls."""
     n = 4096 // w
@@ -241,10 +241,34 @@ def pred_candidates(w, rng):
         pool2 = [rng.randrange(0, rng.choice([8, 32, 128])) for _ in range(32)]
         yield "randpool", [off + el(rng.choice(pool2[:rng.choice([2, 4, 8, 16, 32])])) for _ in range(32)]
         yield "randwide", [el(rng.randrange(n)) for _ in range(32)]
+        if extra:
+            # held-out families, not in the first batch
+            for x in [4, 8, 16]:
+                yield f"xor{x}sym_s{s}", [off + el(min(l, l ^ x) * s) for l in range(32)]
+            yield f"xor4compact_s{s}", [off + el(((l >> 3) << 2 | (l & 3)) * s) for l in range(32)]
+            yield f"xor8compact_s{s}", [off + el(((l >> 4) << 3 | (l & 7)) * s) for l in range(32)]
+            yield f"triples_s{s}", [off + el((l // 3) * s) for l in range(32)]
+            yield f"split_s{s}", [off + el((l // 2 + 16 * (l & 1)) * s) for l in range(32)]
+            yield f"octets_s{s}", [off + el((l // 8) * s) for l in range(32)]
+            pr = [rng.randrange(0, 64) for _ in range(16)]
+            j = rng.randrange(32)
+            addrs = [off + el(pr[l // 2]) for l in range(32)]
+            addrs[j] = off + el(rng.randrange(0, 64))
+            yield "pairsbutone", addrs
+            q = [rng.randrange(0, 32) for _ in range(8)]
+            yield "xor2quads", [off + el(q[l // 4] * 2 + (l & 1)) for l in range(32)]
 
     for _ in range(40):
+        extra_masks = {}
+        if extra:
+            extra_masks = {
+                "pairhalf": lambda: sum(1 << l for l in range(32) if (l < 16) == (l % 2 == 0)),
+                "oneperoctet": lambda: sum(1 << (8 * o + rng.randrange(8)) for o in range(4)),
+                "dropone": lambda: 0xFFFFFFFF & ~(1 << rng.randrange(32)),
+                "droptwo": lambda: 0xFFFFFFFF & ~(1 << rng.randrange(32)) & ~(1 << rng.randrange(32)),
+            }
         for sname, addrs in structures():
-            for mname, mk in masks.items():
+            for mname, mk in list(masks.items()) + list(extra_masks.items()):
                 m = mk()
                 out.append((f"p_{sname}_{mname}_{m:08x}", [a if (m >> l) & 1 else None for l, a in enumerate(addrs)]))
         # addresses that depend on the mask: the j-th active lane reads element j * s (a compacted
@@ -267,12 +291,12 @@ def pred_candidates(w, rng):
     return out
 
 
-def ghost_rows(w, rng, n_patterns):
+def ghost_rows(w, rng, n_patterns, extra=False):
     """Loads through the ghost kernels (op ldg): the same active lanes with three choices of what the
     inactive lanes' address registers hold: the partner's address (lane ^ 1, else lane ^ 2, else
     random), an address in a conflicting bank, and a misaligned one. Cells `gN`."""
     out = []
-    cands = [c for c in pred_candidates(w, rng) if any(a is None for a in c[1]) and any(a is not None for a in c[1])]
+    cands = [c for c in pred_candidates(w, rng, extra) if any(a is None for a in c[1]) and any(a is not None for a in c[1])]
     rng.shuffle(cands)
     n = 4096 // w
     for desc, addrs in cands[:n_patterns]:
@@ -291,15 +315,17 @@ def ghost_rows(w, rng, n_patterns):
     return out
 
 
-def main_pred(seed, loads_per_width, stores_per_width, ghosts_per_width):
+def main_pred(seed, loads_per_width, stores_per_width, ghosts_per_width, extra=False):
     """Rows that decide the merge condition under predication: candidates on which at least two rules
     of pred_rules.py disagree, spread over the rule pairs and families, plus agreeing controls."""
     import pred_rules
     rng = random.Random(seed)
-    rules = list(pred_rules.RULES.values())
+    # the held-out batch picks by every rule pred_rules.py reports, the first batch by its first list
+    selection = pred_rules.RULES if extra else pred_rules.SELECTION_RULES
+    rules = list(selection.values())
     rows = []
     for w in [8, 16]:
-        cands = pred_candidates(w, rng)
+        cands = pred_candidates(w, rng, extra)
         rng.shuffle(cands)
         seen = set()
         for op, quota in [("ld", loads_per_width), ("st", stores_per_width)]:
@@ -331,9 +357,9 @@ def main_pred(seed, loads_per_width, stores_per_width, ghosts_per_width):
                     assert a is None or (a % w == 0 and 0 <= a < SMEM_BYTES), (desc, a)
                 rows.append((w, op, desc, addrs))
             if op == "ld":
-                for desc, cells in ghost_rows(w, rng, ghosts_per_width // 3):
+                for desc, cells in ghost_rows(w, rng, ghosts_per_width // 3, extra):
                     rows.append((w, "ldg", desc, cells))
-            names = list(pred_rules.RULES)
+            names = list(selection)
             thin = sorted((cover.get((i, j), 0), names[i], names[j]) for i in range(len(rules)) for j in range(i + 1, len(rules)))
             print(f"w{w} {op}: {len(picked)} deciding, {len(controls)} controls; least covered rule pairs: {thin[:4]}", file=sys.stderr)
     return rows
@@ -349,12 +375,6 @@ def main_targeted():
                 for a in addrs:
                     assert a is None or (a % w == 0 and 0 <= a < SMEM_BYTES), (desc, a)
                 rows.append((w, op, desc, addrs))
-            if op == "ld":
-                for desc, cells in ghost_rows(w, rng, ghosts_per_width // 3):
-                    rows.append((w, "ldg", desc, cells))
-            names = list(pred_rules.RULES)
-            thin = sorted((cover.get((i, j), 0), names[i], names[j]) for i in range(len(rules)) for j in range(i + 1, len(rules)))
-            print(f"w{w} {op}: {len(picked)} deciding, {len(controls)} controls; least covered rule pairs: {thin[:4]}", file=sys.stderr)
     return rows
 
 
@@ -374,6 +394,9 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--pred":
         # --pred SEED LOADS STORES GHOSTS (per width): the predicated-lane batch
         rows = main_pred(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+    if len(sys.argv) > 1 and sys.argv[1] == "--heldout":
+        # --heldout SEED LOADS STORES GHOSTS: a fresh batch with more families, to confirm the rule
+        rows = main_pred(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), extra=True)
     out = sys.stdout
     out.write("id\twidth\top\tdesc\t" + "\t".join(f"a{i}" for i in range(32)) + "\n")
     for i, (w, op, desc, addrs) in enumerate(rows):

@@ -106,7 +106,15 @@ def wide(merge, per_phase=False, stores=False, compact=False):
     return rule
 
 
-RULES = {
+def merge_with_xor(m_extra):
+    """Pairs or xor-2 (tolerant), or every lane agrees with lane L ^ m_extra."""
+    def m(addrs, w):
+        return merge_whole(True, True)(addrs, w) or all(agree(addrs[l], addrs[l ^ m_extra], True) for l in range(32))
+    return m
+
+
+# The rules gen_patterns.py --pred chose its rows by (this list and its order fix the batch).
+SELECTION_RULES = {
     "strict (pair and xor-2 need both lanes active)": wide(merge_whole(False, False)),
     "pair tolerant, xor-2 strict": wide(merge_whole(True, False)),
     "pair strict, xor-2 tolerant": wide(merge_whole(False, True)),
@@ -121,6 +129,16 @@ RULES = {
     "active lanes compacted, tolerant merge": wide(merge_whole(True, True), compact=True),
     "tolerant merge for stores too": wide(merge_whole(True, True), stores=True),
 }
+
+# Reported side by side: the selection rules and the alternatives the earlier batches rejected.
+RULES = dict(SELECTION_RULES)
+RULES.update({
+    "pair tolerant only (no xor-2 condition)": wide(lambda a, w: pairs(a, True)),
+    "xor-2 tolerant only (no pair condition)": wide(lambda a, w: xor2(a, True)),
+    "tolerant, or xor-3 symmetry": wide(merge_with_xor(3)),
+    "tolerant, or xor-4 symmetry": wide(merge_with_xor(4)),
+    "tolerant, or xor-8 symmetry": wide(merge_with_xor(8)),
+})
 
 
 def narrow(addrs, w):
