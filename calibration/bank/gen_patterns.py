@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Writes patterns.tsv: the warp requests that the H100 calibration measures.
 
-Deterministic (fixed seed). One row per pattern: id, width (bytes), op (ld|st), a short description, then
+    gen_patterns.py                          > patterns.tsv
+    gen_patterns.py --targeted               > patterns_merge.tsv
+    gen_patterns.py --pred 1301 800 100 120  > patterns_pred.tsv          (pred_rules.py beside it)
+    gen_patterns.py --heldout 4242 500 60 60 > patterns_pred_heldout.tsv
+
+Deterministic (fixed seeds). One row per pattern: id, width (bytes), op (ld|st), a short description, then
 32 lane byte offsets into shared memory ('-' = the lane does not access). Every offset is aligned to the
 width and below SMEM_BYTES (the kernels' shared array).
 """
