@@ -80,7 +80,7 @@ fn doubles() {
 /// by pairs (`if (i < n)` ending on lane 26), 1.
 #[test]
 fn a_pair_with_one_lane_off_still_merges() {
-    let even = |w: u32, base: u32| move |l: u32| (l % 2 == 0).then_some(base + (l / 2) * w);
+    let even = |w: u32, base: u32| move |l: u32| l.is_multiple_of(2).then_some(base + (l / 2) * w);
     assert_eq!(counts("sm_90", 8, Op::Load, even(8, 112)).wavefronts, 1);
     assert_eq!(counts("sm_90", 16, Op::Load, even(16, 576)).wavefronts, 2);
     assert_eq!(counts("sm_90", 8, Op::Store, even(8, 344)).wavefronts, 2);
