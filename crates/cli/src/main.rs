@@ -9,7 +9,8 @@ mod exit;
 mod launch;
 mod limits;
 mod output;
-mod pipeline;
+mod findings;
+mod report_page;
 mod predict;
 
 use std::process::ExitCode;

@@ -191,7 +191,9 @@ pub fn compile_cuda(
     arch: &Arch,
     opts: &CompileOptions,
 ) -> Result<(String, Option<Vec<u8>>, String)> {
-    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
+    // NVRTC names the source in `.file` as it is given: the path, so that reports and SARIF find it.
+    let base = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
+    let name = file.to_str().unwrap_or(base);
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let nvrtc_err = match load_nvrtc(opts.nvrtc.as_deref()) {
         Ok(n) => {
@@ -220,16 +222,14 @@ pub fn compile_cuda(
         )));
     }
     let scratch = Scratch::new("nvcc")?;
-    let src_path = scratch.0.join(name);
     let ptx_path = scratch.0.join("k.ptx");
-    std::fs::write(&src_path, src).map_err(|e| Error::unavailable(format!("cannot write {}: {e}", src_path.display())))?;
     let mut cmd = Command::new(&nvcc);
     cmd.arg(format!("-arch={}", arch.name))
         .args(if opts.debug { ["-G", "-O0"] } else { ["-O3", "-lineinfo"] })
         .args(opts.common(Some(dir), false))
         .args(["-ptx", "-o"])
         .arg(&ptx_path)
-        .arg(&src_path);
+        .arg(file);
     run_tool(&mut cmd, "nvcc").map_err(|e| Error::input(format!("{}: {e}", file.display())))?;
     let ptx = std::fs::read_to_string(&ptx_path)
         .map_err(|e| Error::input(format!("{}: reading nvcc's PTX: {e}", file.display())))?;
