@@ -101,7 +101,7 @@ pub fn blocks(kernel: &str, h: &HazardsOut) -> Vec<Block> {
     let columns = vec![
         Column::new("severity", "severity"),
         Column::new("kind", "kind"),
-        Column::new("lines", "lines"),
+        Column::new("line", "lines"),
         Column::new("count", "count"),
         Column::new("finding", "message"),
     ];
@@ -121,7 +121,7 @@ pub fn blocks(kernel: &str, h: &HazardsOut) -> Vec<Block> {
         }
         shown.toned_row(vec![
             (severity_name(g.severity).to_string(), tone),
-            (g.kind.name().replace('_', " "), Tone::Plain),
+            (g.kind.name().to_string(), Tone::Plain),
             (lines.join(","), Tone::Plain),
             (g.count.to_string(), Tone::Plain),
             (message, Tone::Plain),
