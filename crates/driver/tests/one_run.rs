@@ -87,7 +87,10 @@ fn every_section_at_once_equals_each_section_alone() {
         let haz = only(|s| s.hazards = true);
         let fix = only(|s| s.fix = true);
         assert_eq!(all.banks.as_ref().unwrap().report, banks.banks.as_ref().unwrap().report, "{}", c.kernel);
-        assert!(all.banks.as_ref().unwrap().report.total(warpscope_analysis::banks::Side::Load).instructions > 0);
+        if c.sass.is_some() {
+            let loads = all.banks.as_ref().unwrap().report.total(warpscope_analysis::banks::Side::Load);
+            assert!(loads.instructions > 0, "{}", c.kernel);
+        }
         assert_eq!(all.divergence, div.divergence, "{}", c.kernel);
         let (h1, h2) = (all.hazards.as_ref().unwrap(), haz.hazards.as_ref().unwrap());
         assert_eq!(h1.findings, h2.findings, "{}", c.kernel);
