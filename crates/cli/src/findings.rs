@@ -52,7 +52,11 @@ pub struct HazardsOut {
 
 /// The JSON of a run's hazards.
 pub fn hazards_out(program: &Program, h: &Hazards) -> HazardsOut {
-    let errors = h.findings.iter().filter(|f| f.severity == Severity::Error).count();
+    let errors = h
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
     let mut notes = vec![
         format!(
             "race tracking keeps {SHADOW_BYTES_PER_SHARED_BYTE} bytes per shared byte per block in flight ({} bytes of shared memory per block)",
@@ -68,7 +72,12 @@ pub fn hazards_out(program: &Program, h: &Hazards) -> HazardsOut {
             .map(|f| FindingOut {
                 finding: f.clone(),
                 file: f.pcs.last().and_then(|&pc| locate(program, pc).1),
-                threads_xyz: f.example.threads.iter().map(|&t| h.config.thread_xyz(t)).collect(),
+                threads_xyz: f
+                    .example
+                    .threads
+                    .iter()
+                    .map(|&t| h.config.thread_xyz(t))
+                    .collect(),
             })
             .collect(),
         groups: h
@@ -76,7 +85,12 @@ pub fn hazards_out(program: &Program, h: &Hazards) -> HazardsOut {
             .iter()
             .map(|g| GroupOut {
                 group: g.clone(),
-                threads_xyz: g.example.threads.iter().map(|&t| h.config.thread_xyz(t)).collect(),
+                threads_xyz: g
+                    .example
+                    .threads
+                    .iter()
+                    .map(|&t| h.config.thread_xyz(t))
+                    .collect(),
             })
             .collect(),
         errors,
@@ -116,7 +130,11 @@ pub fn blocks(kernel: &str, h: &HazardsOut) -> Vec<Block> {
         let lines: Vec<String> = g.lines.iter().map(u32::to_string).collect();
         let mut message = g.message.clone();
         if g.findings > 1 {
-            let what = if g.kind == FindingKind::Race { "instruction pairs" } else { "instructions" };
+            let what = if g.kind == FindingKind::Race {
+                "instruction pairs"
+            } else {
+                "instructions"
+            };
             message.push_str(&format!(" [{} {what} like this]", g.findings));
         }
         shown.toned_row(vec![
@@ -176,7 +194,10 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "uninitialized_read",
             "A shared-memory read of bytes never written in the launch",
         ),
-        FindingKind::OutOfBounds => ("out_of_bounds", "A shared or global access outside its allocation"),
+        FindingKind::OutOfBounds => (
+            "out_of_bounds",
+            "A shared or global access outside its allocation",
+        ),
         FindingKind::RedundantBarrier => (
             "redundant_barrier",
             "A barrier whose removal makes no race in the emulated launch",
@@ -257,7 +278,10 @@ pub fn sarif(program: &Program, input: &Path, kernel: &str, h: &Hazards) -> Valu
             let level = severity_name(g.severity);
             let mut text = format!("{kernel}: {}", g.message);
             if g.findings > 1 {
-                text.push_str(&format!(" ({} instruction pairs, {} occurrences)", g.findings, g.count));
+                text.push_str(&format!(
+                    " ({} instruction pairs, {} occurrences)",
+                    g.findings, g.count
+                ));
             }
             let mut r = json!({
                 "ruleId": id,

@@ -6,12 +6,12 @@
 
 mod cmd;
 mod exit;
+mod findings;
 mod launch;
 mod limits;
 mod output;
-mod findings;
-mod report_page;
 mod predict;
+mod report_page;
 
 use std::process::ExitCode;
 

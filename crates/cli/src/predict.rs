@@ -209,8 +209,16 @@ impl LabPredictor {
             banks: true,
             ..Sections::NONE
         };
-        let r = analyze_launch(&b.program, kernel, &launch, &sections, arch, &widths, &RunOptions::default())
-            .map_err(|e| format!("emulation failed: {e}"))?;
+        let r = analyze_launch(
+            &b.program,
+            kernel,
+            &launch,
+            &sections,
+            arch,
+            &widths,
+            &RunOptions::default(),
+        )
+        .map_err(|e| format!("emulation failed: {e}"))?;
         if let Some(f) = r.faults.first() {
             return Err(format!("the emulated launch faulted: {f}"));
         }

@@ -140,7 +140,7 @@ fn fix_suggestions(a: &Analyzed) -> anyhow::Result<Vec<FixOut>> {
         };
         let mut transforms = vec![None; arrays.len()];
         transforms[i] = Some(s.transform.clone());
-        let bases = fix::relayout(&arrays, &transforms);
+        let bases = fix::relayout(arrays, &transforms);
         let lanes = |acc: &fix::Access, moved: bool| -> [Option<u32>; 32] {
             std::array::from_fn(|l| {
                 (acc.mask >> l & 1 == 1).then(|| {
@@ -302,7 +302,11 @@ pub fn analyse(req: &Request, source: Option<&Path>) -> anyhow::Result<KernelRes
     let divergence = a.results.divergence.as_ref().map(|rep| {
         let line_of = |pc: u32| {
             let info = program.inst_info(pc);
-            if ptx_view { Some(info.ptx_line) } else { info.loc.map(|l| l.line) }
+            if ptx_view {
+                Some(info.ptx_line)
+            } else {
+                info.loc.map(|l| l.line)
+            }
         };
         rep.by_line(&line_of)
             .into_iter()
@@ -321,7 +325,12 @@ pub fn analyse(req: &Request, source: Option<&Path>) -> anyhow::Result<KernelRes
         h.groups
             .iter()
             .map(|g| FindingOut {
-                severity: if g.severity == Severity::Error { "error" } else { "warning" }.into(),
+                severity: if g.severity == Severity::Error {
+                    "error"
+                } else {
+                    "warning"
+                }
+                .into(),
                 kind: g.kind.name().into(),
                 lines: g.lines.clone(),
                 count: g.count,

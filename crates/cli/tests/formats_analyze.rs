@@ -58,7 +58,11 @@ fn four_formats() {
         8,
         "totals, lines, instructions, divergence, hazards, fix arrays, fix suggestions, occupancy: {csv}"
     );
-    assert!(tables[4].starts_with("severity,kind,lines,count,message"), "{}", tables[4]);
+    assert!(
+        tables[4].starts_with("severity,kind,lines,count,message"),
+        "{}",
+        tables[4]
+    );
     assert!(tables[7].starts_with("registers,"), "{}", tables[7]);
     let header: Vec<&str> = tables[0].lines().next().unwrap().split(',').collect();
     let row: Vec<&str> = tables[0].lines().nth(1).unwrap().split(',').collect();

@@ -12,7 +12,9 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn data(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/driver").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/driver")
+        .join(rel)
 }
 
 fn scratch(tag: &str) -> PathBuf {
@@ -23,7 +25,9 @@ fn scratch(tag: &str) -> PathBuf {
 
 fn cuda_bin(tool: &str) -> PathBuf {
     let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
-        .unwrap_or_else(|e| panic!("these tests need the CUDA toolkit or wheels (./scripts/cuda-wheels.sh): {e}"));
+        .unwrap_or_else(|e| {
+            panic!("these tests need the CUDA toolkit or wheels (./scripts/cuda-wheels.sh): {e}")
+        });
     let p = root.bin(tool);
     assert!(p.exists(), "no {tool} in {}", root.root.display());
     p
@@ -31,7 +35,11 @@ fn cuda_bin(tool: &str) -> PathBuf {
 
 fn ok(cmd: &mut Command, what: &str) {
     let o = cmd.output().unwrap();
-    assert!(o.status.success(), "{what}: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 /// The three input kinds of `shapes.cu`: the `.cu` itself (with its flags), its PTX by nvcc, and a
@@ -66,7 +74,11 @@ fn inputs() -> Vec<(&'static str, PathBuf, Vec<String>)> {
         "--std".to_string(),
         "c++17".to_string(),
     ];
-    vec![("cu", cu, cu_flags), ("ptx", ptx, vec![]), ("fatbin", fatbin, vec![])]
+    vec![
+        ("cu", cu, cu_flags),
+        ("ptx", ptx, vec![]),
+        ("fatbin", fatbin, vec![]),
+    ]
 }
 
 fn warpscope(args: &[String]) -> Output {
@@ -89,11 +101,33 @@ fn launches() -> Vec<(&'static str, Vec<String>)> {
     vec![
         (
             "blockSum<256>",
-            s(&["--kernel", "blockSum<256>", "--grid", "2", "--block", "256", "--arg", "buf:2048", "--arg", "buf:8:zero"]),
+            s(&[
+                "--kernel",
+                "blockSum<256>",
+                "--grid",
+                "2",
+                "--block",
+                "256",
+                "--arg",
+                "buf:2048",
+                "--arg",
+                "buf:8:zero",
+            ]),
         ),
         (
             "blockSum<128>",
-            s(&["--kernel", "blockSum<128>(float const*, float*)", "--grid", "2", "--block", "128", "--arg", "buf:1024", "--arg", "buf:8:zero"]),
+            s(&[
+                "--kernel",
+                "blockSum<128>(float const*, float*)",
+                "--grid",
+                "2",
+                "--block",
+                "128",
+                "--arg",
+                "buf:1024",
+                "--arg",
+                "buf:8:zero",
+            ]),
         ),
         (
             "scaledTranspose",
@@ -126,12 +160,20 @@ fn every_command_takes_every_input_kind_with_the_same_launch_flags() {
                 args.extend(flags.iter().cloned());
                 args.extend(launch.iter().cloned());
                 match cmd {
-                    "report" => args.extend(["--output".into(), out.join(format!("{kind}.html")).display().to_string()]),
+                    "report" => args.extend([
+                        "--output".into(),
+                        out.join(format!("{kind}.html")).display().to_string(),
+                    ]),
                     _ => args.extend(s(&["--format", "json"])),
                 }
                 let o = warpscope(&args);
                 let what = format!("{cmd} {kind} {name}");
-                assert!(o.status.success(), "{what}: {:?} {}", o.status, String::from_utf8_lossy(&o.stderr));
+                assert!(
+                    o.status.success(),
+                    "{what}: {:?} {}",
+                    o.status,
+                    String::from_utf8_lossy(&o.stderr)
+                );
                 if cmd == "report" {
                     let html = std::fs::read_to_string(out.join(format!("{kind}.html"))).unwrap();
                     assert!(html.contains("warpscope report: "), "{what}");
@@ -151,11 +193,19 @@ fn every_command_takes_every_input_kind_with_the_same_launch_flags() {
                         let ideal = v["shared"]["load"]["ideal_wavefronts"].as_u64().unwrap();
                         wavefronts.push((kind.into(), name.into(), ld, ideal));
                         assert_eq!(v["hazards"]["errors"], 0, "{what}");
-                        assert!(v["occupancy"]["registers"].as_u64().is_some(), "{what}: {}", v["section_notes"]);
+                        assert!(
+                            v["occupancy"]["registers"].as_u64().is_some(),
+                            "{what}: {}",
+                            v["section_notes"]
+                        );
                     }
                     "fix" => {
                         let conflicts = name == "scaledTranspose";
-                        assert_eq!(!v["suggestions"].as_array().unwrap().is_empty(), conflicts, "{what}");
+                        assert_eq!(
+                            !v["suggestions"].as_array().unwrap().is_empty(),
+                            conflicts,
+                            "{what}"
+                        );
                     }
                     _ => {}
                 }
@@ -173,7 +223,11 @@ fn every_command_takes_every_input_kind_with_the_same_launch_flags() {
         }
     }
     for name in ["blockSum<256>", "blockSum<128>", "scaledTranspose"] {
-        let per_kind: Vec<_> = wavefronts.iter().filter(|w| w.1 == name).map(|w| (w.2, w.3)).collect();
+        let per_kind: Vec<_> = wavefronts
+            .iter()
+            .filter(|w| w.1 == name)
+            .map(|w| (w.2, w.3))
+            .collect();
         assert_eq!(per_kind.len(), 3);
         assert!(per_kind.windows(2).all(|p| p[0] == p[1]), "{name}: {per_kind:?}");
     }
@@ -181,7 +235,10 @@ fn every_command_takes_every_input_kind_with_the_same_launch_flags() {
 
 fn stderr_of(args: &[String]) -> (i32, String) {
     let o = warpscope(args);
-    (o.status.code().unwrap(), String::from_utf8_lossy(&o.stderr).into_owned())
+    (
+        o.status.code().unwrap(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -197,11 +254,18 @@ fn names_headers_and_struct_sizes_fail_clearly() {
     let (code, e) = stderr_of(&base(&["-I", &inc, "-D", "TILE=32", "--kernel", "blockSum"]));
     assert_eq!(code, 2, "{e}");
     assert!(e.contains("`blockSum` names 2 kernels"), "{e}");
-    assert!(e.contains("blockSum<256>(float const*, float*)") && e.contains("blockSum<128>(float const*, float*)"), "{e}");
+    assert!(
+        e.contains("blockSum<256>(float const*, float*)")
+            && e.contains("blockSum<128>(float const*, float*)"),
+        "{e}"
+    );
     // An unknown name lists every kernel.
     let (code, e) = stderr_of(&base(&["-I", &inc, "-D", "TILE=32", "--kernel", "blockSum<64>"]));
     assert_eq!(code, 2, "{e}");
-    assert!(e.contains("no kernel `blockSum<64>`") && e.contains("scaledTranspose(float const*, float*, Dims)"), "{e}");
+    assert!(
+        e.contains("no kernel `blockSum<64>`") && e.contains("scaledTranspose(float const*, float*, Dims)"),
+        "{e}"
+    );
     // Without -I the header is missing, and the compiler's message names it.
     let (code, e) = stderr_of(&base(&["-D", "TILE=32"]));
     assert_eq!(code, 2, "{e}");
@@ -212,13 +276,38 @@ fn names_headers_and_struct_sizes_fail_clearly() {
     assert!(e.contains("compile with -D TILE"), "{e}");
     // A struct of the wrong size names the parameter and both sizes.
     let (code, e) = stderr_of(&base(&[
-        "-I", &inc, "-D", "TILE=32", "--kernel", "scaledTranspose", "--arg", "buf:64", "--arg", "buf:64", "--arg", "struct:i32:64,i32:64",
+        "-I",
+        &inc,
+        "-D",
+        "TILE=32",
+        "--kernel",
+        "scaledTranspose",
+        "--arg",
+        "buf:64",
+        "--arg",
+        "buf:64",
+        "--arg",
+        "struct:i32:64,i32:64",
     ]));
     assert_eq!(code, 2, "{e}");
-    assert!(e.contains("8 bytes given for parameter") && e.contains("takes 12 bytes"), "{e}");
+    assert!(
+        e.contains("8 bytes given for parameter") && e.contains("takes 12 bytes"),
+        "{e}"
+    );
     // A struct field of an unknown type.
     let (code, e) = stderr_of(&base(&[
-        "-I", &inc, "-D", "TILE=32", "--kernel", "scaledTranspose", "--arg", "buf:64", "--arg", "buf:64", "--arg", "struct:int:64",
+        "-I",
+        &inc,
+        "-D",
+        "TILE=32",
+        "--kernel",
+        "scaledTranspose",
+        "--arg",
+        "buf:64",
+        "--arg",
+        "buf:64",
+        "--arg",
+        "struct:int:64",
     ]));
     assert_eq!(code, 2, "{e}");
     assert!(e.contains("unknown type `int`"), "{e}");
@@ -232,10 +321,22 @@ fn names_headers_and_struct_sizes_fail_clearly() {
     .unwrap();
     let cubin = dir.join("k.cubin");
     ok(
-        Command::new(cuda_bin("ptxas")).args(["-arch=sm_90", "-o"]).arg(&cubin).arg(&ptx),
+        Command::new(cuda_bin("ptxas"))
+            .args(["-arch=sm_90", "-o"])
+            .arg(&cubin)
+            .arg(&ptx),
         "ptxas",
     );
-    let (code, e) = stderr_of(&s(&["analyze", cubin.to_str().unwrap(), "--grid", "1", "--block", "32,32", "--arg", "buf:4096"]));
+    let (code, e) = stderr_of(&s(&[
+        "analyze",
+        cubin.to_str().unwrap(),
+        "--grid",
+        "1",
+        "--block",
+        "32,32",
+        "--arg",
+        "buf:4096",
+    ]));
     assert_eq!(code, 2, "{e}");
     assert!(e.contains("carries no PTX"), "{e}");
 }
@@ -280,14 +381,24 @@ fn racy_reduction_is_three_rows_in_80_columns() {
         .filter(|g| g["kind"] == "race")
         .map(|g| g["same_warp"].as_bool().unwrap())
         .collect();
-    assert_eq!(race_warps, [false, true], "one cross-warp race, one within thread 0's warp");
+    assert_eq!(
+        race_warps,
+        [false, true],
+        "one cross-warp race, one within thread 0's warp"
+    );
     // Every finding is in exactly one group, and the counts add up.
     let findings = v["findings"].as_array().unwrap();
     assert!(findings.len() > 3, "the full list stays in JSON");
-    let members: usize = groups.iter().map(|g| g["members"].as_array().unwrap().len()).sum();
+    let members: usize = groups
+        .iter()
+        .map(|g| g["members"].as_array().unwrap().len())
+        .sum();
     assert_eq!(members, findings.len());
     let count: u64 = findings.iter().map(|f| f["count"].as_u64().unwrap()).sum();
-    assert_eq!(count, groups.iter().map(|g| g["count"].as_u64().unwrap()).sum::<u64>());
+    assert_eq!(
+        count,
+        groups.iter().map(|g| g["count"].as_u64().unwrap()).sum::<u64>()
+    );
     // Thread 0 reads words 32..63 before warp 1 wrote them: bytes 128..252.
     let uninit = &groups[2];
     assert_eq!(uninit["kind"], "uninitialized_read");
@@ -315,7 +426,10 @@ fn sarif_has_the_shape_code_scanning_reads() {
         assert!(rules.contains(&id), "{id}");
         assert_eq!(rules[r["ruleIndex"].as_u64().unwrap() as usize], id);
         assert_eq!(r["level"], "error");
-        assert!(r["message"]["text"].as_str().unwrap().contains("racyReduce"), "{r}");
+        assert!(
+            r["message"]["text"].as_str().unwrap().contains("racyReduce"),
+            "{r}"
+        );
         let loc = &r["locations"][0]["physicalLocation"];
         let uri = loc["artifactLocation"]["uri"].as_str().unwrap();
         assert!(uri.ends_with("tests/data/driver/racy_reduce.cu"), "{uri}");

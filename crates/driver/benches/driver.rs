@@ -35,9 +35,17 @@ fn bench(b: Bencher, sections: Sections) {
     let widths = Widths::ptx_level("PTX-level");
     let opts = RunOptions::default();
     b.bench(|| {
-        analyze_launch(&program, "matmulTiled512", &launch, &sections, arch, &widths, &opts)
-            .unwrap()
-            .warp_insts
+        analyze_launch(
+            &program,
+            "matmulTiled512",
+            &launch,
+            &sections,
+            arch,
+            &widths,
+            &opts,
+        )
+        .unwrap()
+        .warp_insts
     });
 }
 

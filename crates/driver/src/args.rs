@@ -47,13 +47,21 @@ fn field(text: &str, spec: &str) -> Result<Vec<u8>> {
             .map_err(|_| bad(text, format!("field `{spec}`: `{v}` is not a number")))
     };
     Ok(match ty {
-        "i8" => (int(i8::MIN.into(), i8::MAX.into())? as i8).to_le_bytes().to_vec(),
+        "i8" => (int(i8::MIN.into(), i8::MAX.into())? as i8)
+            .to_le_bytes()
+            .to_vec(),
         "u8" => (int(0, u8::MAX.into())? as u8).to_le_bytes().to_vec(),
-        "i16" => (int(i16::MIN.into(), i16::MAX.into())? as i16).to_le_bytes().to_vec(),
+        "i16" => (int(i16::MIN.into(), i16::MAX.into())? as i16)
+            .to_le_bytes()
+            .to_vec(),
         "u16" => (int(0, u16::MAX.into())? as u16).to_le_bytes().to_vec(),
-        "i32" => (int(i32::MIN.into(), i32::MAX.into())? as i32).to_le_bytes().to_vec(),
+        "i32" => (int(i32::MIN.into(), i32::MAX.into())? as i32)
+            .to_le_bytes()
+            .to_vec(),
         "u32" => (int(0, u32::MAX.into())? as u32).to_le_bytes().to_vec(),
-        "i64" => (int(i64::MIN.into(), i64::MAX.into())? as i64).to_le_bytes().to_vec(),
+        "i64" => (int(i64::MIN.into(), i64::MAX.into())? as i64)
+            .to_le_bytes()
+            .to_vec(),
         "u64" => (int(0, u64::MAX.into())? as u64).to_le_bytes().to_vec(),
         "f32" => (float()? as f32).to_le_bytes().to_vec(),
         "f64" => float()?.to_le_bytes().to_vec(),
@@ -93,7 +101,7 @@ pub fn hex_bytes(text: &str, hex: &str) -> Result<Vec<u8>> {
         .bytes()
         .filter(|b| *b != b'_' && !b.is_ascii_whitespace())
         .collect();
-    if digits.is_empty() || digits.len() % 2 != 0 {
+    if digits.is_empty() || !digits.len().is_multiple_of(2) {
         return Err(bad(text, "expected an even number of hex digits (two per byte)"));
     }
     digits

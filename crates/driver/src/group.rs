@@ -148,7 +148,11 @@ mod tests {
         assert_eq!(g[0].bytes, Some([132, 160]));
         assert_eq!(g[0].same_warp, Some(false));
         assert_eq!(g[0].members, vec![0, 1, 3]);
-        assert!(g[0].message.starts_with("RAW race on shared bytes 132..160:"), "{}", g[0].message);
+        assert!(
+            g[0].message.starts_with("RAW race on shared bytes 132..160:"),
+            "{}",
+            g[0].message
+        );
         assert_eq!(g[1].same_warp, Some(true));
         assert_eq!(g[1].message, fs[2].message, "one member: the message as it was");
         assert_eq!(g[2].lines, vec![6, 9]);

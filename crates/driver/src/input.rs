@@ -43,7 +43,10 @@ impl CompileOptions {
             ("-I", "-D", "-std=")
         };
         let mut v = Vec::new();
-        for d in source_dir.into_iter().chain(self.include_dirs.iter().map(PathBuf::as_path)) {
+        for d in source_dir
+            .into_iter()
+            .chain(self.include_dirs.iter().map(PathBuf::as_path))
+        {
             v.push(format!("{inc}{}", d.display()));
         }
         v.extend(self.defines.iter().map(|d| format!("{def}{d}")));
@@ -81,8 +84,14 @@ impl InputKind {
         let is_binary = std::fs::File::open(path)
             .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
             .is_ok()
-            && (magic == *b"\x7fELF" || magic == [0x50, 0xed, 0x55, 0xba] || magic == [0x46, 0x62, 0x0d, 0xba]);
-        if is_binary { InputKind::Binary } else { InputKind::Ptx }
+            && (magic == *b"\x7fELF"
+                || magic == [0x50, 0xed, 0x55, 0xba]
+                || magic == [0x46, 0x62, 0x0d, 0xba]);
+        if is_binary {
+            InputKind::Binary
+        } else {
+            InputKind::Ptx
+        }
     }
 
     /// `CUDA`, `PTX`, `binary`.
@@ -129,7 +138,8 @@ pub fn compile_ptx(ptx: &str, file: &Path) -> Result<Program> {
 
 /// The CUDA root (toolkit or wheels), or why there is none.
 pub fn cuda_root() -> std::result::Result<CudaRoot, String> {
-    warpscope_toolchain::locate::find(&SearchEnv::from_process()).map_err(|e| format!("no CUDA toolkit found ({e})"))
+    warpscope_toolchain::locate::find(&SearchEnv::from_process())
+        .map_err(|e| format!("no CUDA toolkit found ({e})"))
 }
 
 /// Runs a tool; its stderr is the error.
@@ -194,15 +204,18 @@ pub fn compile_cuda(
     // NVRTC names the source in `.file` as it is given: the path, so that reports and SARIF find it.
     let base = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
     let name = file.to_str().unwrap_or(base);
-    let dir = file.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let nvrtc_err = match load_nvrtc(opts.nvrtc.as_deref()) {
         Ok(n) => {
             let mut o = warpscope_gpu::nvrtc::CompileOptions::for_cc(arch.cc());
             o.debug = opts.debug;
             o.extra = opts.common(Some(dir), true);
-            let c = n.compile(src, name, &o).map_err(|e| {
-                Error::input(format!("{}: NVRTC compilation failed: {e}", file.display()))
-            })?;
+            let c = n
+                .compile(src, name, &o)
+                .map_err(|e| Error::input(format!("{}: NVRTC compilation failed: {e}", file.display())))?;
             return Ok((c.ptx, c.cubin, "NVRTC".into()));
         }
         Err(e) => e,
@@ -225,7 +238,11 @@ pub fn compile_cuda(
     let ptx_path = scratch.0.join("k.ptx");
     let mut cmd = Command::new(&nvcc);
     cmd.arg(format!("-arch={}", arch.name))
-        .args(if opts.debug { ["-G", "-O0"] } else { ["-O3", "-lineinfo"] })
+        .args(if opts.debug {
+            ["-G", "-O0"]
+        } else {
+            ["-O3", "-lineinfo"]
+        })
         .args(opts.common(Some(dir), false))
         .args(["-ptx", "-o"])
         .arg(&ptx_path)
@@ -236,7 +253,10 @@ pub fn compile_cuda(
     Ok((
         ptx,
         None,
-        format!("nvcc from {} (NVRTC unavailable: {nvrtc_err})", root.root.display()),
+        format!(
+            "nvcc from {} (NVRTC unavailable: {nvrtc_err})",
+            root.root.display()
+        ),
     ))
 }
 
@@ -276,7 +296,10 @@ pub fn ptx_sections(dump: &str) -> Vec<(String, String)> {
 /// architecture not above it, else the first. Returns (PTX, how).
 pub fn extract_ptx(path: &Path, arch: &Arch) -> Result<(String, String)> {
     let root = cuda_root().map_err(|e| {
-        Error::unavailable(format!("cannot read the PTX of {}: cuobjdump needed, {e}", path.display()))
+        Error::unavailable(format!(
+            "cannot read the PTX of {}: cuobjdump needed, {e}",
+            path.display()
+        ))
     })?;
     let tool = root.bin("cuobjdump");
     if !tool.exists() {
@@ -290,7 +313,13 @@ pub fn extract_ptx(path: &Path, arch: &Arch) -> Result<(String, String)> {
         .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
     let dump = String::from_utf8_lossy(&out);
     let sections = ptx_sections(&dump);
-    let cc = |a: &str| a.trim_start_matches("sm_").trim_start_matches("compute_").trim_end_matches(['a', 'f']).parse::<u32>().ok();
+    let cc = |a: &str| {
+        a.trim_start_matches("sm_")
+            .trim_start_matches("compute_")
+            .trim_end_matches(['a', 'f'])
+            .parse::<u32>()
+            .ok()
+    };
     let best = sections
         .iter()
         .filter(|(a, _)| cc(a).is_some_and(|c| c <= arch.cc()))
@@ -320,7 +349,8 @@ pub fn load(path: &Path, arch: &Arch, opts: &CompileOptions) -> Result<Module> {
         }
         InputKind::Ptx => (limits::read_source(path)?, None, None, None),
         InputKind::Binary => {
-            let meta = std::fs::metadata(path).map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
+            let meta = std::fs::metadata(path)
+                .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
             if meta.len() > limits::MAX_BINARY_BYTES {
                 return Err(Error::input(format!(
                     "{}: {} bytes, over the {} limit for a binary input",
@@ -372,7 +402,14 @@ mod tests {
         };
         assert_eq!(
             o.common(Some(Path::new("src")), false),
-            ["-Isrc", "-Iinc", "-DTILE=32", "-DFAST", "-std=c++17", "--use_fast_math"]
+            [
+                "-Isrc",
+                "-Iinc",
+                "-DTILE=32",
+                "-DFAST",
+                "-std=c++17",
+                "--use_fast_math"
+            ]
         );
         assert_eq!(
             o.common(None, true),

@@ -184,7 +184,10 @@ mod tests {
         assert!(e.contains("blockSum<256>(float const*, float*)"), "{e}");
         assert!(e.contains("blockSum<128>(float const*, float*)"), "{e}");
         let e = select(&K, Some("nope"), "f.cu").unwrap_err().to_string();
-        assert!(e.starts_with("f.cu: no kernel `nope` (kernels: blockSum<256>"), "{e}");
+        assert!(
+            e.starts_with("f.cu: no kernel `nope` (kernels: blockSum<256>"),
+            "{e}"
+        );
         assert!(e.contains("scaledTranspose(float const*, float*, Dims)"), "{e}");
         let e = select(&K, None, "f.cu").unwrap_err().to_string();
         assert!(e.contains("choose one with --kernel"), "{e}");

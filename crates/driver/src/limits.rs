@@ -55,7 +55,8 @@ pub fn read_source(path: &Path) -> Result<String> {
 
 /// Reads at most `limit` bytes of `path` (`what` names the input in the error).
 pub fn read_capped(path: &Path, limit: u64, what: &str) -> Result<Vec<u8>> {
-    let f = std::fs::File::open(path).map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
+    let f = std::fs::File::open(path)
+        .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
     if let Ok(meta) = f.metadata()
         && meta.is_file()
         && meta.len() > limit
@@ -172,7 +173,9 @@ mod tests {
     #[test]
     fn arg_specs() {
         assert!(check_arg_specs(&["buf:4096", "u32:7", "buf:16:zero"]).is_ok());
-        let e = check_arg_specs(&["u32:1", "buf:4294967296"]).unwrap_err().to_string();
+        let e = check_arg_specs(&["u32:1", "buf:4294967296"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("argument 1") && e.contains("256 MiB"), "{e}");
         let e = check_arg_specs(&["buf:0x20000000:zero"]).unwrap_err().to_string();
         assert!(e.contains("over the 256 MiB limit"), "{e}");

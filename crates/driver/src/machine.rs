@@ -58,7 +58,11 @@ pub fn reconcile_from_sass(program: &Program, kernel: &str, sass: &str) -> Resul
 
 /// Machine code through ptxas + nvdisasm (of `cubin` when given, else of `ptx` built for `arch`),
 /// and how it was made; or the reason why there is none.
-pub fn machine_code(ptx: &str, cubin: Option<&[u8]>, arch: &str) -> std::result::Result<(String, String), String> {
+pub fn machine_code(
+    ptx: &str,
+    cubin: Option<&[u8]>,
+    arch: &str,
+) -> std::result::Result<(String, String), String> {
     let root = cuda_root()?;
     let nvdisasm = root.bin("nvdisasm");
     if !nvdisasm.exists() {
@@ -140,7 +144,8 @@ pub fn resources(ptx: &str, kernel: &str, arch: &Arch) -> std::result::Result<Re
     let dir = Scratch::new("res").map_err(|e| e.to_string())?;
     let p = dir.0.join("k.ptx");
     std::fs::write(&p, ptx).map_err(|e| e.to_string())?;
-    let ks = warpscope_toolchain::resources::resource_usage(&root, &p, arch.cc()).map_err(|e| e.to_string())?;
+    let ks =
+        warpscope_toolchain::resources::resource_usage(&root, &p, arch.cc()).map_err(|e| e.to_string())?;
     warpscope_toolchain::resources::select(&ks, kernel, &p)
         .map(|k| Resources {
             registers: k.registers,

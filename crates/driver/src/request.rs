@@ -175,7 +175,7 @@ pub fn analyze(req: &Request) -> Result<Analyzed> {
 pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
     let Prepared { module, name, launch } = p;
     let kernel = name.mangled.clone();
-    let target = req.fix.as_ref().and_then(|f| f.target.clone());
+    let target = req.fix.as_ref().and_then(|f| f.target);
     // The machine code is the target's when the fix advisor is the only consumer of widths.
     let widths_arch = match &target {
         Some(t) if !req.sections.banks => t.arch,
@@ -187,7 +187,10 @@ pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
             &module.program,
             &kernel,
             &module.ptx,
-            module.cubin.as_deref().filter(|_| widths_arch.name == req.arch.name),
+            module
+                .cubin
+                .as_deref()
+                .filter(|_| widths_arch.name == req.arch.name),
             widths_arch,
             &req.widths,
         )?
@@ -201,7 +204,11 @@ pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
     };
     let user_registers = req.fix.as_ref().and_then(|f| f.registers);
     let resources = (req.sections.occupancy || (req.sections.fix && user_registers.is_none())).then(|| {
-        let arch = if req.sections.occupancy { req.arch } else { widths_arch };
+        let arch = if req.sections.occupancy {
+            req.arch
+        } else {
+            widths_arch
+        };
         machine::resources(&module.ptx, &kernel, arch)
     });
     let source = if req.sections.fix {
@@ -210,9 +217,19 @@ pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
         None
     };
     let fix = req.sections.fix.then(|| FixOptions {
-        target: target.clone().unwrap_or_else(|| Target::new(req.arch)),
-        registers: user_registers.or_else(|| resources.as_ref().and_then(|r| r.as_ref().ok()).map(|r| r.registers)),
-        registers_from: if user_registers.is_some() { "--registers" } else { "ptxas" }.to_string(),
+        target: target.unwrap_or_else(|| Target::new(req.arch)),
+        registers: user_registers.or_else(|| {
+            resources
+                .as_ref()
+                .and_then(|r| r.as_ref().ok())
+                .map(|r| r.registers)
+        }),
+        registers_from: if user_registers.is_some() {
+            "--registers"
+        } else {
+            "ptxas"
+        }
+        .to_string(),
         source: source.as_ref().map(|s| s.1.clone()),
         what_if: req.fix.as_ref().and_then(|f| f.what_if.clone()),
     });
@@ -222,8 +239,22 @@ pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
         fix,
         resources: resources.as_ref().and_then(|r| r.as_ref().ok()).cloned(),
     };
-    let results = analyze_launch(&module.program, &kernel, &launch, &req.sections, req.arch, &widths, &opts)
-        .map_err(|e| e.context(format!("{}: cannot emulate `{}`", req.input.display(), name.display())))?;
+    let results = analyze_launch(
+        &module.program,
+        &kernel,
+        &launch,
+        &req.sections,
+        req.arch,
+        &widths,
+        &opts,
+    )
+    .map_err(|e| {
+        e.context(format!(
+            "{}: cannot emulate `{}`",
+            req.input.display(),
+            name.display()
+        ))
+    })?;
     Ok(Analyzed {
         module,
         name,

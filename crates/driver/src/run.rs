@@ -83,7 +83,13 @@ impl Sections {
 
     /// The names of the sections asked for.
     pub fn names(&self) -> Vec<&'static str> {
-        let on = [self.banks, self.divergence, self.hazards, self.fix, self.occupancy];
+        let on = [
+            self.banks,
+            self.divergence,
+            self.hazards,
+            self.fix,
+            self.occupancy,
+        ];
         Sections::NAMES
             .iter()
             .zip(on)
@@ -114,7 +120,7 @@ pub struct FixOptions {
 }
 
 /// Options of one run.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// The emulator's limits.
     pub limits: Limits,
@@ -125,17 +131,6 @@ pub struct RunOptions {
     pub fix: Option<FixOptions>,
     /// ptxas's resources, for the `occupancy` section and the fix advisor's occupancy figures.
     pub resources: Option<Resources>,
-}
-
-impl Default for RunOptions {
-    fn default() -> Self {
-        RunOptions {
-            limits: Limits::default(),
-            debug_build: false,
-            fix: None,
-            resources: None,
-        }
-    }
 }
 
 /// The sink of one block: every requested analysis side by side, each fed every event.

@@ -75,7 +75,8 @@ fn every_section_at_once_equals_each_section_alone() {
         };
         let launch = Launch::new(c.grid, c.block, c.args.clone());
         let opts = RunOptions::default();
-        let run = |s: Sections| analyze_launch(&program, c.kernel, &launch, &s, arch, &widths, &opts).unwrap();
+        let run =
+            |s: Sections| analyze_launch(&program, c.kernel, &launch, &s, arch, &widths, &opts).unwrap();
         let all = run(Sections::ALL);
         let only = |f: fn(&mut Sections)| {
             let mut s = Sections::NONE;
@@ -86,9 +87,19 @@ fn every_section_at_once_equals_each_section_alone() {
         let div = only(|s| s.divergence = true);
         let haz = only(|s| s.hazards = true);
         let fix = only(|s| s.fix = true);
-        assert_eq!(all.banks.as_ref().unwrap().report, banks.banks.as_ref().unwrap().report, "{}", c.kernel);
+        assert_eq!(
+            all.banks.as_ref().unwrap().report,
+            banks.banks.as_ref().unwrap().report,
+            "{}",
+            c.kernel
+        );
         if c.sass.is_some() {
-            let loads = all.banks.as_ref().unwrap().report.total(warpscope_analysis::banks::Side::Load);
+            let loads = all
+                .banks
+                .as_ref()
+                .unwrap()
+                .report
+                .total(warpscope_analysis::banks::Side::Load);
             assert!(loads.instructions > 0, "{}", c.kernel);
         }
         assert_eq!(all.divergence, div.divergence, "{}", c.kernel);
@@ -98,7 +109,11 @@ fn every_section_at_once_equals_each_section_alone() {
         let (f1, f2) = (all.fix.as_ref().unwrap(), fix.fix.as_ref().unwrap());
         assert_eq!(f1.trace.accesses, f2.trace.accesses, "{}", c.kernel);
         assert_eq!(f1.advice, f2.advice, "{}", c.kernel);
-        assert_eq!(all.warp_insts, banks.warp_insts, "{}: one run executes what one section's run does", c.kernel);
+        assert_eq!(
+            all.warp_insts, banks.warp_insts,
+            "{}: one run executes what one section's run does",
+            c.kernel
+        );
         assert!(banks.hazards.is_none() && banks.divergence.is_none() && banks.fix.is_none());
     }
 }
@@ -111,7 +126,11 @@ fn the_planted_races_are_found_through_every_section() {
     let launch = Launch::new(
         [2, 1, 1],
         [64, 1, 1],
-        vec![Arg::Buffer(vec![0; 512]), Arg::Buffer(vec![1; 512]), Arg::I32(128)],
+        vec![
+            Arg::Buffer(vec![0; 512]),
+            Arg::Buffer(vec![1; 512]),
+            Arg::I32(128),
+        ],
     );
     let r = analyze_launch(
         &program,
@@ -130,5 +149,9 @@ fn the_planted_races_are_found_through_every_section() {
         .filter(|f| f.kind == warpscope_analysis::hazards::FindingKind::Race)
         .count();
     assert_eq!(races, 3, "{:#?}", h.findings);
-    assert_eq!(h.groups.len(), 4, "three races (two lines orders, one within a warp) and a read");
+    assert_eq!(
+        h.groups.len(),
+        4,
+        "three races (two lines orders, one within a warp) and a read"
+    );
 }

@@ -116,8 +116,16 @@ fn analyse(b: &Bundled) -> anyhow::Result<Row> {
         banks: true,
         ..Sections::NONE
     };
-    let run = analyze_launch(&program, kernel, &launch, &sections, h100, &widths, &RunOptions::default())
-        .map_err(crate::launch::driver_error)?;
+    let run = analyze_launch(
+        &program,
+        kernel,
+        &launch,
+        &sections,
+        h100,
+        &widths,
+        &RunOptions::default(),
+    )
+    .map_err(crate::launch::driver_error)?;
     if !run.faults.is_empty() {
         let faults: Vec<String> = run.faults.iter().map(ToString::to_string).collect();
         bail!("{}: the emulator faulted: {}", b.name, faults.join("; "));
