@@ -63,6 +63,8 @@ struct Warp {
     insts: u64,
     /// The `bar.red` this warp waits in: its op, destination register / predicate and lanes.
     red: Option<(RedOp, R, P, u32)>,
+    /// The mbarrier wait that last failed: (address, parity, log generation then).
+    mwait: Option<(u64, u64, u64)>,
 }
 
 /// One of the 16 named barriers of a block.
@@ -181,6 +183,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
                 state: State::Ready,
                 insts: 0,
                 red: None,
+                mwait: None,
             }
         })
         .collect();
@@ -190,6 +193,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
         fault: None,
     };
     let mut bars = [Barrier::default(); 16];
+    let mut mbar_log = MbarLog::new();
     let mut generation = 0u32;
     let mut budget = ctx.limits.max_warp_insts_per_block;
     let fault = |out: &mut BlockOut, warp: u32, pc: u32, lane, addr, kind| {
@@ -211,6 +215,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
                 shared: &mut shared,
                 local: &mut local,
                 local_size: k.local_size as u64,
+                mbar: &mut mbar_log,
             };
             let w = &mut warps[wi];
             let stop = run_warp(
@@ -339,6 +344,36 @@ struct BlockMem<'b> {
     shared: &'b mut [u8],
     local: &'b mut [u8],
     local_size: u64,
+    mbar: &'b mut MbarLog,
+}
+
+/// The last mbarrier phase completions of a block (a ring; no allocation while running): a warp
+/// that arrived on a phase, or whose wait for it failed, before the phase completed sees it
+/// complete on its next try even when later phases have completed meanwhile (on the hardware the
+/// waiting warps run concurrently and observe each completion).
+struct MbarLog {
+    tick: u64,
+    ring: [(u64, u64, u64); 64],
+}
+
+impl MbarLog {
+    fn new() -> MbarLog {
+        MbarLog {
+            tick: 0,
+            ring: [(u64::MAX, 0, 0); 64],
+        }
+    }
+    /// Records that the phase of parity `parity` of the barrier at `addr` completed.
+    fn completed(&mut self, addr: u64, parity: u64) {
+        self.tick += 1;
+        self.ring[(self.tick % 64) as usize] = (addr, parity, self.tick);
+    }
+    /// Whether a phase of parity `parity` of `addr` completed after generation `since`.
+    fn completed_since(&self, addr: u64, parity: u64, since: u64) -> bool {
+        self.ring
+            .iter()
+            .any(|&(a, p, g)| a == addr && p == parity && g > since)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -1214,7 +1249,10 @@ fn bulk_copy(
             let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
             let new = mbar_state::complete_tx(st, n);
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
-            completed |= mbar_state::phase(new) != mbar_state::phase(st);
+            if mbar_state::phase(new) != mbar_state::phase(st) {
+                bm.mbar.completed(a, mbar_state::phase(st));
+                completed = true;
+            }
         }
     }
     Ok(completed)
@@ -1270,16 +1308,31 @@ fn mbarrier(
                 } else {
                     ms::token_phase(bv)
                 };
-                if ms::phase(st) != parity {
+                let seen = w
+                    .mwait
+                    .is_some_and(|(wa, wp, g)| wa == a && wp == parity && bm.mbar.completed_since(a, parity, g));
+                if ms::phase(st) != parity || seen {
                     done |= 1 << l;
+                } else if w.mwait.is_none_or(|(wa, wp, _)| wa != a || wp != parity) {
+                    w.mwait = Some((a, parity, bm.mbar.tick));
                 }
                 (st, None)
             }
             MbarOp::PendingCount => unreachable!(),
         };
+        if matches!(
+            op,
+            MbarOp::Arrive | MbarOp::ArriveDrop | MbarOp::ArriveExpectTx | MbarOp::CpAsyncArrive
+        ) {
+            // the warp will wait for the phase it arrived on
+            w.mwait = Some((a, ms::phase(st), bm.mbar.tick));
+        }
         if new != st {
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
-            completed |= ms::phase(new) != ms::phase(st) && op != MbarOp::Init;
+            if ms::phase(new) != ms::phase(st) && op != MbarOp::Init {
+                bm.mbar.completed(a, ms::phase(st));
+                completed = true;
+            }
         }
         if let (Some(t), true) = (out, d != NO_REG) {
             w.regs[d as usize][l] = t;
@@ -1287,6 +1340,9 @@ fn mbarrier(
     }
     if waits {
         pwrite(&mut w.preds, p, done, mask);
+        if done & mask == mask {
+            w.mwait = None;
+        }
         return Ok(done & mask == mask);
     }
     // a completed phase lets the waiting warps run before this one goes on
