@@ -13,11 +13,11 @@ use warpscope_ptx::{Kernel, Program};
 
 use crate::arith;
 use crate::event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, MemEvent, Sink, Space};
-use warpscope_ptx::inst::{MbarOp, MmaShape};
 use crate::fast::{FULL, Row, X, XOp, cmp_bits, map1, map2, map3};
 use crate::mem::{self, Global};
 use crate::remap::SmemMap;
 use crate::{EmuFault, FaultKind, Limits};
+use warpscope_ptx::inst::{MbarOp, MmaShape};
 
 /// Everything a block needs, shared by all blocks of a run.
 pub(crate) struct Ctx<'a> {
@@ -969,7 +969,13 @@ fn general<S: Sink>(
                 }
             }
         }
-        Inst::Mbar { op: mo, d, p, addr, b } => {
+        Inst::Mbar {
+            op: mo,
+            d,
+            p,
+            addr,
+            b,
+        } => {
             if mask != 0 {
                 match mbarrier(ctx, w, bm, pc, mask, mo, d, p, addr, b) {
                     Ok(true) => {}
@@ -1091,7 +1097,11 @@ fn matrix_ls<S: Sink>(
         warp: wi,
         pc,
         space: Space::Shared,
-        op: if is_st { AccessOp::StMatrix } else { AccessOp::LdMatrix },
+        op: if is_st {
+            AccessOp::StMatrix
+        } else {
+            AccessOp::LdMatrix
+        },
         width: 16,
         mask: suppliers,
         addrs: &ev,
@@ -1152,7 +1162,11 @@ fn cp_async<S: Sink>(
         let d = shared_offset(regs[dst as usize][l] & 0xffff_ffff_ffff);
         let s = regs[src as usize][l];
         if d % size != 0 || s % size != 0 {
-            let (sp, a) = if d % size != 0 { (Space::Shared, d) } else { (Space::Global, s) };
+            let (sp, a) = if d % size != 0 {
+                (Space::Shared, d)
+            } else {
+                (Space::Global, s)
+            };
             return Err(access_fault(FaultKind::Misaligned { space: sp }, pc, l, a));
         }
         if d + size > ctx.smem_size as u64 {
@@ -1191,9 +1205,9 @@ fn cp_async<S: Sink>(
         };
         for k in 0..size {
             let v = if k < n {
-                ctx.global
-                    .read(srcs[l] + k, 1)
-                    .ok_or_else(|| access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, srcs[l]))?
+                ctx.global.read(srcs[l] + k, 1).ok_or_else(|| {
+                    access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, srcs[l])
+                })?
             } else {
                 0
             };
@@ -1228,20 +1242,29 @@ fn bulk_copy(
         let d = regs[dst as usize][l];
         let s = regs[src as usize][l];
         if n % 16 != 0 || d % 16 != 0 || s % 16 != 0 {
-            return Err(access_fault(FaultKind::Misaligned { space: Space::Shared }, pc, l, d));
+            return Err(access_fault(
+                FaultKind::Misaligned { space: Space::Shared },
+                pc,
+                l,
+                d,
+            ));
+        }
+        // the shared side must fit the window (checked first: no byte loop over a huge size)
+        let sh = shared_offset(if to_shared { d } else { s });
+        if sh.saturating_add(n) > ctx.smem_size as u64 {
+            return Err(oob(pc, l, sh));
         }
         for k in 0..n {
             if to_shared {
-                let v = ctx
-                    .global
-                    .read(s + k, 1)
-                    .ok_or_else(|| access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, s + k))?;
+                let v = ctx.global.read(s + k, 1).ok_or_else(|| {
+                    access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, s + k)
+                })?;
                 sh_write(ctx, bm, shared_offset(d) + k, 1, v).ok_or_else(|| oob(pc, l, d + k))?;
             } else {
                 let v = sh_read(ctx, bm, shared_offset(s) + k, 1).ok_or_else(|| oob(pc, l, s + k))?;
-                ctx.global
-                    .write(d + k, 1, v)
-                    .ok_or_else(|| access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, d + k))?;
+                ctx.global.write(d + k, 1, v).ok_or_else(|| {
+                    access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, d + k)
+                })?;
             }
         }
         if to_shared && mbar != NO_REG {
@@ -1290,7 +1313,12 @@ fn mbarrier(
         }
         let a = shared_offset(w.regs[addr as usize][l]);
         if a % 8 != 0 {
-            return Err(access_fault(FaultKind::Misaligned { space: Space::Shared }, pc, l, a));
+            return Err(access_fault(
+                FaultKind::Misaligned { space: Space::Shared },
+                pc,
+                l,
+                a,
+            ));
         }
         let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
         let (new, out) = match op {
@@ -1308,9 +1336,9 @@ fn mbarrier(
                 } else {
                     ms::token_phase(bv)
                 };
-                let seen = w
-                    .mwait
-                    .is_some_and(|(wa, wp, g)| wa == a && wp == parity && bm.mbar.completed_since(a, parity, g));
+                let seen = w.mwait.is_some_and(|(wa, wp, g)| {
+                    wa == a && wp == parity && bm.mbar.completed_since(a, parity, g)
+                });
                 if ms::phase(st) != parity || seen {
                     done |= 1 << l;
                 } else if w.mwait.is_none_or(|(wa, wp, _)| wa != a || wp != parity) {
@@ -1395,13 +1423,18 @@ pub(crate) mod mbar_state {
     /// returns the new state and the token.
     pub fn arrive(s: u64, count: u64, drop: bool) -> (u64, Option<u64>) {
         let p = pending(s).saturating_sub(count);
-        let e = if drop { expected(s).saturating_sub(count) } else { expected(s) };
+        let e = if drop {
+            expected(s).saturating_sub(count)
+        } else {
+            expected(s)
+        };
         let token = phase(s) | p << 32;
         (settle(pack(p, e, tx(s), phase(s))), Some(token))
     }
-    /// `expect_tx`: the transaction count rises by `n` bytes.
+    /// `expect_tx`: the transaction count rises by `n` bytes (completing the phase when that brings
+    /// a count driven negative by early completions back to zero with no arrival pending).
     pub fn expect_tx(s: u64, n: u64) -> u64 {
-        pack(pending(s), expected(s), tx(s) + n as i64, phase(s))
+        settle(pack(pending(s), expected(s), tx(s) + n as i64, phase(s)))
     }
     /// `complete_tx`: the transaction count falls by `n` bytes (the phase may complete).
     pub fn complete_tx(s: u64, n: u64) -> u64 {
@@ -1474,7 +1507,11 @@ fn wmma_ls<S: Sink>(
                 WmmaFrag::C => crate::tensor::c_elem(shape, l, i),
             };
             // matrix element (row, cl): row-major at row * ld + cl, column-major at cl * ld + row
-            let idx = if col { cl as u64 * ld + row as u64 } else { row as u64 * ld + cl as u64 };
+            let idx = if col {
+                cl as u64 * ld + row as u64
+            } else {
+                row as u64 * ld + cl as u64
+            };
             lane_addr[l] = w.regs[addr as usize][l].wrapping_add(idx * es);
         }
         // resolve through a scratch row: reuse the generic resolver on the computed addresses
@@ -1487,7 +1524,14 @@ fn wmma_ls<S: Sink>(
             addrs[l] = a;
             let (rk, o) = resolve(space, a);
             if o % es != 0 {
-                return Err(access_fault(FaultKind::Misaligned { space: fault_space(rk) }, pc, l, a));
+                return Err(access_fault(
+                    FaultKind::Misaligned {
+                        space: fault_space(rk),
+                    },
+                    pc,
+                    l,
+                    a,
+                ));
             }
             kinds[l] = rk;
             offs[l] = o;
@@ -1495,7 +1539,14 @@ fn wmma_ls<S: Sink>(
         }
         if res_mask[2] | res_mask[3] | res_mask[4] != 0 {
             let l = (res_mask[2] | res_mask[3] | res_mask[4]).trailing_zeros() as usize;
-            return Err(access_fault(FaultKind::Misaligned { space: fault_space(kinds[l]) }, pc, l, addrs[l]));
+            return Err(access_fault(
+                FaultKind::Misaligned {
+                    space: fault_space(kinds[l]),
+                },
+                pc,
+                l,
+                addrs[l],
+            ));
         }
         let op = if is_st { AccessOp::Store } else { AccessOp::Load };
         emit(ctx, sink, block, wi, pc, space, op, es, &res_mask, &offs);
@@ -1513,14 +1564,32 @@ fn wmma_ls<S: Sink>(
                 } else {
                     ctx.global.write(o, es, v)
                 };
-                ok.ok_or_else(|| access_fault(FaultKind::OutOfBounds { space: fault_space(kinds[l]) }, pc, l, addrs[l]))?;
+                ok.ok_or_else(|| {
+                    access_fault(
+                        FaultKind::OutOfBounds {
+                            space: fault_space(kinds[l]),
+                        },
+                        pc,
+                        l,
+                        addrs[l],
+                    )
+                })?;
             } else {
                 let v = if kinds[l] == Res::Shared {
                     sh_read(ctx, bm, o, es)
                 } else {
                     ctx.global.read(o, es)
                 }
-                .ok_or_else(|| access_fault(FaultKind::OutOfBounds { space: fault_space(kinds[l]) }, pc, l, addrs[l]))?;
+                .ok_or_else(|| {
+                    access_fault(
+                        FaultKind::OutOfBounds {
+                            space: fault_space(kinds[l]),
+                        },
+                        pc,
+                        l,
+                        addrs[l],
+                    )
+                })?;
                 let keep = !(((1u64 << (8 * es)) - 1) << sh);
                 let x = (w.regs[reg][l] & keep) | (v << sh);
                 w.regs[reg][l] = x;
@@ -1931,4 +2000,41 @@ fn atom<S: Sink>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mbar_state as ms;
+
+    #[test]
+    fn mbarrier_phases_counts_and_transactions() {
+        let s = ms::init(3);
+        assert_eq!(ms::phase(s), 0);
+        let (s, t) = ms::arrive(s, 1, false);
+        assert_eq!(
+            (
+                ms::phase(s),
+                ms::token_phase(t.unwrap()),
+                ms::token_pending(t.unwrap())
+            ),
+            (0, 0, 2)
+        );
+        // a dropping arrival counts now and lowers the count of later phases
+        let (s, _) = ms::arrive(s, 1, true);
+        let s = ms::expect_tx(s, 64);
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 0, "bytes still expected");
+        let s = ms::complete_tx(s, 64);
+        assert_eq!(ms::phase(s), 1, "phase 0 complete");
+        // phase 1 expects 2 arrivals
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 1);
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 0);
+        // transactions may complete before they are expected (the count goes negative)
+        let s = ms::complete_tx(ms::init(1), 16);
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 0);
+        assert_eq!(ms::phase(ms::expect_tx(s, 16)), 1);
+    }
 }

@@ -95,20 +95,31 @@ fn rows_of(i: &Inst) -> Vec<R> {
             v.push(addr);
             v
         }
-        Inst::CpAsync { dst, src, src_size, .. } => vec![dst, src, src_size],
+        Inst::CpAsync {
+            dst, src, src_size, ..
+        } => vec![dst, src, src_size],
         Inst::BulkCopy {
             dst, src, size, mbar, ..
         } => vec![dst, src, size, mbar],
         Inst::Mbar { d, addr, b, .. } => vec![d, addr, b],
         Inst::Mma {
-            shape, aty, cty, base, ..
+            shape,
+            aty,
+            cty,
+            base,
+            ..
         } => {
-            let n = shape
-                .regs(aty, cty)
-                .map_or(1, |(a, b, c, d)| u16::from(a) + u16::from(b) + u16::from(c) + u16::from(d));
+            let n = shape.regs(aty, cty).map_or(1, |(a, b, c, d)| {
+                u16::from(a) + u16::from(b) + u16::from(c) + u16::from(d)
+            });
             (0..n).map(|k| base.saturating_add(k)).collect()
         }
-        Inst::WmmaLoad { base, addr, stride, .. } | Inst::WmmaStore { base, addr, stride, .. } => {
+        Inst::WmmaLoad {
+            base, addr, stride, ..
+        }
+        | Inst::WmmaStore {
+            base, addr, stride, ..
+        } => {
             let mut v: Vec<R> = (0..8).map(|k| base.saturating_add(k)).collect();
             v.extend([addr, stride]);
             v

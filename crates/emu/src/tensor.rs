@@ -281,9 +281,15 @@ impl BlockFma {
             Some(x) if x != s => *nan = true,
             _ => *inf = Some(s),
         };
-        let mut prods = Vec::with_capacity(a.len());
-        let mut zero_signs = Vec::with_capacity(a.len());
-        for (&x, &y) in a.iter().zip(b) {
+        // no allocation: at most 32 products (k <= 32), extra ones are ignored
+        let mut prod_buf = [Exact {
+            mant: 0,
+            exp: 0,
+            top: 0,
+        }; 32];
+        let mut n_prods = 0usize;
+        let mut zero_signs = [false; 32];
+        for (&x, &y) in a.iter().zip(b).take(32) {
             let (x, y) = (operand(t, x), operand(t, y));
             match (class(t, x), class(t, y)) {
                 (Class::Nan, _) | (_, Class::Nan) => nan = true,
@@ -296,20 +302,19 @@ impl BlockFma {
                     }
                 }
                 (Class::Fin(p), Class::Fin(q)) => {
-                    let (w, _) = fmt(t);
-                    let width = 1 + w + fmt(t).1;
-                    zero_signs.push(((x >> (width - 1)) ^ (y >> (width - 1))) & 1 == 1);
-                    prods.push(Exact {
+                    let (w, m) = fmt(t);
+                    let width = 1 + w + m;
+                    zero_signs[n_prods] = ((x >> (width - 1)) ^ (y >> (width - 1))) & 1 == 1;
+                    let mut e = Exact {
                         mant: p.mant * q.mant,
                         exp: p.exp + q.exp,
-                        top: if self.product_top { p.top + q.top } else { 0 },
-                    });
-                    if !self.product_top {
-                        let last = prods.last_mut().unwrap();
-                        if last.mant != 0 {
-                            last.top = lead(last);
-                        }
+                        top: p.top + q.top,
+                    };
+                    if !self.product_top && e.mant != 0 {
+                        e.top = lead(&e);
                     }
+                    prod_buf[n_prods] = e;
+                    n_prods += 1;
                 }
             }
         }
@@ -324,9 +329,10 @@ impl BlockFma {
         if let Some(s) = inf {
             return if s { 0xff80_0000 } else { 0x7f80_0000 };
         }
+        let prods = &prod_buf[..n_prods];
         if prods.iter().all(|p| p.mant == 0) && c & 0x7fff_ffff == 0 {
             // an exact zero: negative only if C and every product are negative zeros
-            let neg = c != 0 && zero_signs.iter().all(|&s| s);
+            let neg = c != 0 && zero_signs[..n_prods].iter().all(|&s| s);
             return if neg { 0x8000_0000 } else { 0 };
         }
         let mut acc = c;
@@ -344,7 +350,9 @@ impl BlockFma {
         let Class::Fin(c) = class(Ty::F32, acc as u64) else {
             return acc;
         };
-        let terms = std::iter::once(c).chain(prods.iter().copied()).filter(|x| x.mant != 0);
+        let terms = std::iter::once(c)
+            .chain(prods.iter().copied())
+            .filter(|x| x.mant != 0);
         let Some(emax) = terms.clone().map(|x| x.top).max() else {
             // every term is zero: the running sum keeps its sign
             return acc;
@@ -357,7 +365,11 @@ impl BlockFma {
             let v = if sh >= 0 {
                 x.mant << sh.min(100) as u32
             } else if sh <= -127 {
-                if self.align == Rounding::Down && x.mant < 0 { -1 } else { 0 }
+                if self.align == Rounding::Down && x.mant < 0 {
+                    -1
+                } else {
+                    0
+                }
             } else if self.align == Rounding::Down {
                 x.mant >> (-sh) as u32
             } else {
@@ -366,7 +378,14 @@ impl BlockFma {
             };
             sum += v;
         }
-        to_f32(Exact { mant: sum, exp: floor, top: 0 }, self.round)
+        to_f32(
+            Exact {
+                mant: sum,
+                exp: floor,
+                top: 0,
+            },
+            self.round,
+        )
     }
 }
 
@@ -407,7 +426,11 @@ pub fn mma(
     let mut cm = [[0u64; 16]; 16];
     let (pa, pb) = (per_reg(aty), per_reg(bty));
     // M16n16k16 (wmma): the A fragment's second four registers repeat the first
-    let a_elems = if shape == MmaShape::M16n16k16 { 4 * pa } else { na * pa };
+    let a_elems = if shape == MmaShape::M16n16k16 {
+        4 * pa
+    } else {
+        na * pa
+    };
     for l in 0..32 {
         for i in 0..a_elems {
             let (r, c) = a_elem(shape, aty, l, i);
@@ -428,14 +451,22 @@ pub fn mma(
     let mut dm = [[0u64; 16]; 16];
     for (r, drow) in dm.iter_mut().enumerate().take(m) {
         for (c, dv) in drow.iter_mut().enumerate().take(n) {
-            let av: Vec<u64> = (0..k).map(|kk| am[r][kk]).collect();
-            let bv: Vec<u64> = (0..k).map(|kk| bm[kk][c]).collect();
+            let av = &am[r][..k];
+            let mut bcol = [0u64; 32];
+            for (kk, x) in bcol.iter_mut().enumerate().take(k) {
+                *x = bm[kk][c];
+            }
+            let bv = &bcol[..k];
             *dv = match aty {
                 Ty::S8 | Ty::U8 => {
                     let sx = |t: Ty, v: u64| {
-                        if t == Ty::S8 { v as u8 as i8 as i64 } else { v as u8 as i64 }
+                        if t == Ty::S8 {
+                            v as u8 as i8 as i64
+                        } else {
+                            v as u8 as i64
+                        }
                     };
-                    let s: i64 = av.iter().zip(&bv).map(|(&x, &y)| sx(aty, x) * sx(bty, y)).sum();
+                    let s: i64 = av.iter().zip(bv).map(|(&x, &y)| sx(aty, x) * sx(bty, y)).sum();
                     let s = s + cm[r][c] as u32 as i32 as i64;
                     let v = if sat {
                         s.clamp(i32::MIN as i64, i32::MAX as i64)
@@ -446,18 +477,24 @@ pub fn mma(
                 }
                 Ty::F64 => {
                     let mut acc = f64::from_bits(cm[r][c]);
-                    for (&x, &y) in av.iter().zip(&bv) {
+                    for (&x, &y) in av.iter().zip(bv) {
                         acc = f64::from_bits(x).mul_add(f64::from_bits(y), acc);
                     }
                     arith::canon64(acc)
                 }
                 _ => {
                     if cty == Ty::F16 {
-                        let c32 = arith::cvt(Ty::F32, Ty::F16, warpscope_ptx::inst::Rnd::Default, false, cm[r][c]);
-                        let s = H100_FMA.dot(aty, &av, &bv, c32 as u32);
+                        let c32 = arith::cvt(
+                            Ty::F32,
+                            Ty::F16,
+                            warpscope_ptx::inst::Rnd::Default,
+                            false,
+                            cm[r][c],
+                        );
+                        let s = H100_FMA.dot(aty, av, bv, c32 as u32);
                         arith::cvt(Ty::F16, Ty::F32, warpscope_ptx::inst::Rnd::Rn, false, s as u64)
                     } else {
-                        H100_FMA.dot(aty, &av, &bv, cm[r][c] as u32) as u64
+                        H100_FMA.dot(aty, av, bv, cm[r][c] as u32) as u64
                     }
                 }
             };
@@ -544,7 +581,10 @@ mod tests {
         let two = 0x4000u64;
         let m = H100_FMA;
         // 1*1 + 2*2 + 1.5 = 6.5
-        assert_eq!(m.dot(Ty::F16, &[one, two], &[one, two], 1.5f32.to_bits()), 6.5f32.to_bits());
+        assert_eq!(
+            m.dot(Ty::F16, &[one, two], &[one, two], 1.5f32.to_bits()),
+            6.5f32.to_bits()
+        );
         // NaN in, inf * 0, inf - inf
         assert_eq!(m.dot(Ty::F16, &[0x7e00], &[one], 0), 0x7fff_ffff);
         assert_eq!(m.dot(Ty::F16, &[0x7c00], &[0], 0), 0x7fff_ffff);
@@ -552,12 +592,23 @@ mod tests {
         assert_eq!(m.dot(Ty::F16, &[0x7c00], &[one], 0), 0x7f80_0000);
         // truncation: 1 + 2^-30 stays 1 toward zero
         let tiny = 0x0400u64; // f16 2^-14
-        assert_eq!(m.dot(Ty::F16, &[tiny], &[tiny], 1.0f32.to_bits()), 1.0f32.to_bits());
+        assert_eq!(
+            m.dot(Ty::F16, &[tiny], &[tiny], 1.0f32.to_bits()),
+            1.0f32.to_bits()
+        );
         // rounding to f32 toward zero vs to nearest
-        let x = Exact { mant: (1 << 25) - 1, exp: -25, top: -1 }; // 1 - 2^-25
+        let x = Exact {
+            mant: (1 << 25) - 1,
+            exp: -25,
+            top: -1,
+        }; // 1 - 2^-25
         assert_eq!(to_f32(x, Rounding::TowardZero), 0x3f7f_ffff);
         assert_eq!(to_f32(x, Rounding::Nearest), 0x3f80_0000);
-        let y = Exact { mant: -((1 << 25) - 1), exp: -25, top: -1 };
+        let y = Exact {
+            mant: -((1 << 25) - 1),
+            exp: -25,
+            top: -1,
+        };
         assert_eq!(to_f32(y, Rounding::Down), 0xbf80_0000);
     }
 

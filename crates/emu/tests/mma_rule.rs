@@ -27,7 +27,9 @@ fn random_bytes(n: usize, seed: u64) -> Vec<u8> {
 }
 
 fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 fn h16(r: u32, g: u32, bf: bool) -> u32 {
@@ -47,7 +49,11 @@ fn h16(r: u32, g: u32, bf: bool) -> u32 {
 
 fn areg(r: &[u32], g: u32, bf: bool) -> u32 {
     let lo = h16(r[0], g, bf);
-    let hi = if g == 2 || g == 7 { lo } else { h16((r[0] >> 3) ^ r[1], g, bf) };
+    let hi = if g == 2 || g == 7 {
+        lo
+    } else {
+        h16((r[0] >> 3) ^ r[1], g, bf)
+    };
     lo | (hi << 16)
 }
 
@@ -195,7 +201,13 @@ fn misses(model: &BlockFma, ty: Ty, cs: &[Case]) -> [usize; 8] {
     bad
 }
 
-const KERNELS: [&str; 5] = ["mma_f16_k16", "mma_bf16_k16", "mma_f16_k8", "mma_bf16_k8", "mma_tf32_k8"];
+const KERNELS: [&str; 5] = [
+    "mma_f16_k16",
+    "mma_bf16_k16",
+    "mma_f16_k8",
+    "mma_bf16_k8",
+    "mma_tf32_k8",
+];
 
 #[test]
 fn the_measured_rule_gives_every_output() {
@@ -214,18 +226,47 @@ fn the_measurements_rule_out_the_alternatives() {
     let alternatives = [
         BlockFma { block: 8, ..H100_FMA },
         BlockFma { block: 4, ..H100_FMA },
-        BlockFma { extra_bits: 1, ..H100_FMA },
-        BlockFma { extra_bits: 3, ..H100_FMA },
-        BlockFma { extra_bits: 24, ..H100_FMA },
-        BlockFma { product_top: false, ..H100_FMA },
-        BlockFma { product_top: false, extra_bits: 3, ..H100_FMA },
-        BlockFma { round: Rounding::Nearest, ..H100_FMA },
-        BlockFma { round: Rounding::Down, align: Rounding::Down, ..H100_FMA },
-        BlockFma { align: Rounding::Down, ..H100_FMA },
+        BlockFma {
+            extra_bits: 1,
+            ..H100_FMA
+        },
+        BlockFma {
+            extra_bits: 3,
+            ..H100_FMA
+        },
+        BlockFma {
+            extra_bits: 24,
+            ..H100_FMA
+        },
+        BlockFma {
+            product_top: false,
+            ..H100_FMA
+        },
+        BlockFma {
+            product_top: false,
+            extra_bits: 3,
+            ..H100_FMA
+        },
+        BlockFma {
+            round: Rounding::Nearest,
+            ..H100_FMA
+        },
+        BlockFma {
+            round: Rounding::Down,
+            align: Rounding::Down,
+            ..H100_FMA
+        },
+        BlockFma {
+            align: Rounding::Down,
+            ..H100_FMA
+        },
     ];
     let all: Vec<(Ty, Vec<Case>)> = KERNELS.iter().map(|k| cases(k)).collect();
     for alt in alternatives {
-        let wrong: usize = all.iter().map(|(ty, cs)| misses(&alt, *ty, cs).iter().sum::<usize>()).sum();
+        let wrong: usize = all
+            .iter()
+            .map(|(ty, cs)| misses(&alt, *ty, cs).iter().sum::<usize>())
+            .sum();
         eprintln!("{alt:?}: {wrong} outputs differ from the H100");
         assert!(wrong > 0, "{alt:?} also fits every measurement");
     }

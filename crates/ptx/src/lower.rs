@@ -1357,7 +1357,11 @@ impl<'m> KCtx<'m> {
                 } else {
                     1
                 };
-                if t == Ty::F16 || t == Ty::BF16 || vec > 4 || (vec > 1 && (t != Ty::F32 || op != AtomOp::Add)) {
+                if t == Ty::F16
+                    || t == Ty::BF16
+                    || vec > 4
+                    || (vec > 1 && (t != Ty::F32 || op != AtomOp::Add))
+                {
                     return self.err(format!("unsupported instruction `{}`", i.opcode));
                 }
                 if vec > 1 {
@@ -1387,7 +1391,10 @@ impl<'m> KCtx<'m> {
                                 addr32: a32,
                                 d,
                                 addr,
-                                off: off + 4 * e as i32,
+                                off: match off.checked_add(4 * e as i32) {
+                                    Some(o) => o,
+                                    None => return self.err("address offset out of range"),
+                                },
                                 b,
                                 c: NO_REG,
                             },
@@ -1623,7 +1630,10 @@ impl<'m> KCtx<'m> {
                     None => return self.err(format!("unsupported instruction `{}`", i.opcode)),
                 };
                 if !matches!(t, Ty::U32 | Ty::S32) {
-                    return self.err(format!("unsupported instruction `{}` (32-bit integers only)", i.opcode));
+                    return self.err(format!(
+                        "unsupported instruction `{}` (32-bit integers only)",
+                        i.opcode
+                    ));
                 }
                 let d = self.dst(&ops[0])?;
                 let a = self.src(&ops[1], t)?;
@@ -1663,7 +1673,11 @@ impl<'m> KCtx<'m> {
                     ));
                 }
                 let is_st = base == "stmatrix";
-                let (ao, vo) = if is_st { (&ops[0], &ops[1]) } else { (&ops[1], &ops[0]) };
+                let (ao, vo) = if is_st {
+                    (&ops[0], &ops[1])
+                } else {
+                    (&ops[1], &ops[0])
+                };
                 let (sym_space, addr, off, a32) = self.addr(ao)?;
                 let space = space_of(mods).or(sym_space).unwrap_or(MemSpace::Generic);
                 if !matches!(space, MemSpace::Shared | MemSpace::Generic) {
@@ -1678,7 +1692,11 @@ impl<'m> KCtx<'m> {
                 }
                 let mut rr = [NO_REG; 4];
                 for (k, r) in regs.iter().enumerate() {
-                    rr[k] = if is_st { self.src(r, Ty::U32)? } else { self.dst(r)? };
+                    rr[k] = if is_st {
+                        self.src(r, Ty::U32)?
+                    } else {
+                        self.dst(r)?
+                    };
                 }
                 let trans = has("trans");
                 let inst = if is_st {
@@ -1727,7 +1745,16 @@ impl<'m> KCtx<'m> {
         let t = self.new_row()?;
         let c = self.const_row(off as i64 as u64)?;
         let ty = if a32 { Ty::U32 } else { Ty::U64 };
-        self.push(Inst::Bin { op: BinOp::Add, ty, d: t, a: row, b: c }, guard);
+        self.push(
+            Inst::Bin {
+                op: BinOp::Add,
+                ty,
+                d: t,
+                a: row,
+                b: c,
+            },
+            guard,
+        );
         Ok((space, t))
     }
 
@@ -1741,7 +1768,15 @@ impl<'m> KCtx<'m> {
     }
 
     fn mov_rows(&mut self, d: R, a: R, guard: PSrc) {
-        self.push(Inst::Un { op: UnOp::Mov, ty: Ty::U64, d, a }, guard);
+        self.push(
+            Inst::Un {
+                op: UnOp::Mov,
+                ty: Ty::U64,
+                d,
+                a,
+            },
+            guard,
+        );
     }
 
     /// `cp.async.*`: the copies (`.ca`/`.cg` and the 1-D bulk forms) and their groups.
@@ -1777,7 +1812,11 @@ impl<'m> KCtx<'m> {
             return Ok(());
         }
         if has("bulk") {
-            if has("tensor") || has("prefetch") || has("multicast") || mods.iter().any(|m| m.starts_with("cta_group")) {
+            if has("tensor")
+                || has("prefetch")
+                || has("multicast")
+                || mods.iter().any(|m| m.starts_with("cta_group"))
+            {
                 return self.err(format!("unsupported instruction `{}`", i.opcode));
             }
             if ops.len() < 3 {
@@ -1787,9 +1826,13 @@ impl<'m> KCtx<'m> {
             let (dsp, ssp) = (mods.get(at + 1).copied(), mods.get(at + 2).copied());
             let to_shared = dsp.is_some_and(|m| m.starts_with("shared"));
             let from_global = ssp.is_some_and(|m| m.starts_with("global"));
-            let to_global = dsp.is_some_and(|m| m.starts_with("global")) && ssp.is_some_and(|m| m.starts_with("shared"));
+            let to_global =
+                dsp.is_some_and(|m| m.starts_with("global")) && ssp.is_some_and(|m| m.starts_with("shared"));
             if !(to_shared && from_global) && !to_global {
-                return self.err(format!("unsupported instruction `{}` (shared <-> global only)", i.opcode));
+                return self.err(format!(
+                    "unsupported instruction `{}` (shared <-> global only)",
+                    i.opcode
+                ));
             }
             let (_, dst) = self.folded_addr(&ops[0], guard)?;
             let (_, src) = self.folded_addr(&ops[1], guard)?;
@@ -1837,12 +1880,29 @@ impl<'m> KCtx<'m> {
                 let t = self.new_row()?;
                 let zero = self.const_row(0)?;
                 let full = self.const_row(size as u64)?;
-                self.push(Inst::Selp { ty: Ty::U32, d: t, a: zero, b: full, p }, guard);
+                self.push(
+                    Inst::Selp {
+                        ty: Ty::U32,
+                        d: t,
+                        a: zero,
+                        b: full,
+                        p,
+                    },
+                    guard,
+                );
                 t
             }
             Some(o) => self.src(o, Ty::U32)?,
         };
-        self.push(Inst::CpAsync { size, dst, src, src_size }, guard);
+        self.push(
+            Inst::CpAsync {
+                size,
+                dst,
+                src,
+                src_size,
+            },
+            guard,
+        );
         Ok(())
     }
 
@@ -1875,7 +1935,16 @@ impl<'m> KCtx<'m> {
             let d = self.dst(&ops[0])?;
             let b = self.src(&ops[1], Ty::U64)?;
             let z = self.const_row(0)?;
-            self.push(Inst::Mbar { op, d, p: PRED_TRUE, addr: z, b }, guard);
+            self.push(
+                Inst::Mbar {
+                    op,
+                    d,
+                    p: PRED_TRUE,
+                    addr: z,
+                    b,
+                },
+                guard,
+            );
             return Ok(());
         }
         // operand forms: [a]{, b} | d, [a]{, b} | p, [a], b{, suspend}
@@ -1902,7 +1971,11 @@ impl<'m> KCtx<'m> {
             Some(o) => self.src(o, Ty::U64)?,
             None => NO_REG,
         };
-        if matches!(op, MbarOp::Init | MbarOp::ExpectTx | MbarOp::CompleteTx | MbarOp::ArriveExpectTx) && b == NO_REG {
+        if matches!(
+            op,
+            MbarOp::Init | MbarOp::ExpectTx | MbarOp::CompleteTx | MbarOp::ArriveExpectTx
+        ) && b == NO_REG
+        {
             return self.err(format!("`{}` needs a count", i.opcode));
         }
         if op == MbarOp::ArriveExpectTx && ops.len() > k + 2 {
@@ -1970,7 +2043,15 @@ impl<'m> KCtx<'m> {
             ));
         }
         let base = self.rows(u32::from(nd) + u32::from(na) + u32::from(nb) + u32::from(nc))?;
-        let wide = |t: Ty| if t == Ty::F64 { Ty::F64 } else if t == Ty::F32 || t == Ty::F16 { t } else { Ty::U32 };
+        let wide = |t: Ty| {
+            if t == Ty::F64 {
+                Ty::F64
+            } else if t == Ty::F32 || t == Ty::F16 {
+                t
+            } else {
+                Ty::U32
+            }
+        };
         let mut at = base + R::from(nd);
         for (v, t) in [(&av, wide(aty)), (&bv, wide(bty)), (&cv, wide(cty))] {
             for o in v.iter() {
@@ -2024,7 +2105,9 @@ impl<'m> KCtx<'m> {
         match mods.first().copied() {
             Some("mma") => {
                 // wmma.mma.sync.aligned.alayout.blayout.m16n16k16.dty{.aty.bty}.cty
-                if !(has("row") && has("col")) || mods.iter().filter(|m| **m == "row" || **m == "col").count() != 2 {
+                if !(has("row") && has("col"))
+                    || mods.iter().filter(|m| **m == "row" || **m == "col").count() != 2
+                {
                     return self.err(format!("unsupported instruction `{}` (only .row.col)", i.opcode));
                 }
                 let (dty, aty, cty) = match tys[..] {
@@ -2057,7 +2140,11 @@ impl<'m> KCtx<'m> {
                     return self.err(format!("unsupported instruction `{}`", i.opcode));
                 }
                 let n: u32 = 8;
-                let (ao, vo) = if is_st { (&ops[0], &ops[1]) } else { (&ops[1], &ops[0]) };
+                let (ao, vo) = if is_st {
+                    (&ops[0], &ops[1])
+                } else {
+                    (&ops[1], &ops[0])
+                };
                 let regs = list(vo);
                 if regs.len() != n as usize {
                     return self.err(format!("`{}` takes {n} registers", i.opcode));
@@ -2078,9 +2165,30 @@ impl<'m> KCtx<'m> {
                         let r = self.src(o, Ty::F32)?;
                         self.mov_rows(base + k as R, r, guard);
                     }
-                    self.push(Inst::WmmaStore { col, ty, space, base, addr, stride }, guard);
+                    self.push(
+                        Inst::WmmaStore {
+                            col,
+                            ty,
+                            space,
+                            base,
+                            addr,
+                            stride,
+                        },
+                        guard,
+                    );
                 } else {
-                    self.push(Inst::WmmaLoad { frag, col, ty, space, base, addr, stride }, guard);
+                    self.push(
+                        Inst::WmmaLoad {
+                            frag,
+                            col,
+                            ty,
+                            space,
+                            base,
+                            addr,
+                            stride,
+                        },
+                        guard,
+                    );
                     for (k, o) in regs.iter().enumerate() {
                         let d = self.dst(o)?;
                         self.mov_rows(d, base + k as R, guard);
