@@ -1029,7 +1029,7 @@ fn oob(pc: u32, l: usize, a: u64) -> Stop {
 }
 
 /// `ldmatrix` / `stmatrix` (m8n8 .b16): one event for the row addresses, then the elements.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 fn matrix_ls<S: Sink>(
     ctx: &Ctx<'_>,
     block: u32,
@@ -1070,7 +1070,7 @@ fn matrix_ls<S: Sink>(
         if suppliers >> l & 1 == 1 {
             let b = if addr32 { base[l] & 0xffff_ffff } else { base[l] };
             let o = shared_offset(b.wrapping_add(off as i64 as u64));
-            if o % 16 != 0 {
+            if !o.is_multiple_of(16) {
                 return Err(access_fault(
                     FaultKind::Misaligned { space: Space::Shared },
                     pc,
@@ -1161,8 +1161,8 @@ fn cp_async<S: Sink>(
         }
         let d = shared_offset(regs[dst as usize][l] & 0xffff_ffff_ffff);
         let s = regs[src as usize][l];
-        if d % size != 0 || s % size != 0 {
-            let (sp, a) = if d % size != 0 {
+        if !d.is_multiple_of(size) || !s.is_multiple_of(size) {
+            let (sp, a) = if !d.is_multiple_of(size) {
                 (Space::Shared, d)
             } else {
                 (Space::Global, s)
@@ -1241,7 +1241,7 @@ fn bulk_copy(
         let n = regs[size as usize][l] & 0xffff_ffff;
         let d = regs[dst as usize][l];
         let s = regs[src as usize][l];
-        if n % 16 != 0 || d % 16 != 0 || s % 16 != 0 {
+        if !n.is_multiple_of(16) || !d.is_multiple_of(16) || !s.is_multiple_of(16) {
             return Err(access_fault(
                 FaultKind::Misaligned { space: Space::Shared },
                 pc,
@@ -1312,7 +1312,7 @@ fn mbarrier(
             continue;
         }
         let a = shared_offset(w.regs[addr as usize][l]);
-        if a % 8 != 0 {
+        if !a.is_multiple_of(8) {
             return Err(access_fault(
                 FaultKind::Misaligned { space: Space::Shared },
                 pc,
@@ -1452,7 +1452,7 @@ pub(crate) mod mbar_state {
 
 /// `wmma.load` / `wmma.store` of an m16n16k16 fragment: one ordinary Load / Store event per
 /// fragment element (the addresses the PTX semantics read), then the elements.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 fn wmma_ls<S: Sink>(
     ctx: &Ctx<'_>,
     block: u32,
@@ -1523,7 +1523,7 @@ fn wmma_ls<S: Sink>(
             let a = lane_addr[l];
             addrs[l] = a;
             let (rk, o) = resolve(space, a);
-            if o % es != 0 {
+            if !o.is_multiple_of(es) {
                 return Err(access_fault(
                     FaultKind::Misaligned {
                         space: fault_space(rk),

@@ -401,7 +401,7 @@ fn elem(t: Ty, reg: u64, i: usize) -> u64 {
 /// Executes one warp-wide matrix product. `rows(k)` gives row `base + k` of the warp's registers
 /// (D, then A, then B, then C, as `warpscope_ptx::inst::Inst::Mma` lays them out); the result D
 /// is written into the first rows for the lanes of `mask`.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 pub fn mma(
     shape: MmaShape,
     aty: Ty,

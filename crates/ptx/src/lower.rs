@@ -1828,7 +1828,7 @@ impl<'m> KCtx<'m> {
             let from_global = ssp.is_some_and(|m| m.starts_with("global"));
             let to_global =
                 dsp.is_some_and(|m| m.starts_with("global")) && ssp.is_some_and(|m| m.starts_with("shared"));
-            if !(to_shared && from_global) && !to_global {
+            if !(to_global || (to_shared && from_global)) {
                 return self.err(format!(
                     "unsupported instruction `{}` (shared <-> global only)",
                     i.opcode
