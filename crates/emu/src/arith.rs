@@ -897,6 +897,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn redux_over_the_lanes_of_the_mask() {
+        use warpscope_ptx::inst::ReduxOp;
+        let mut v = [0u64; 32];
+        for (l, x) in v.iter_mut().enumerate() {
+            *x = (l as u64 * 0x1234_5679) & 0xffff_ffff;
+        }
+        v[3] = 0xffff_fff0; // -16 as s32, the largest as u32
+        let m = 0b1010_1010u32;
+        let lanes = [1usize, 3, 5, 7];
+        let sum = lanes.iter().fold(0u32, |a, &l| a.wrapping_add(v[l] as u32));
+        assert_eq!(redux(ReduxOp::Add, Ty::U32, &v, m), u64::from(sum));
+        assert_eq!(redux(ReduxOp::Max, Ty::U32, &v, m), 0xffff_fff0);
+        assert_eq!(redux(ReduxOp::Min, Ty::S32, &v, m), 0xffff_fff0);
+        let umin = lanes.iter().map(|&l| v[l] as u32).min().unwrap();
+        assert_eq!(redux(ReduxOp::Min, Ty::U32, &v, m), u64::from(umin));
+        let and = lanes.iter().fold(u32::MAX, |a, &l| a & v[l] as u32);
+        let or = lanes.iter().fold(0, |a, &l| a | v[l] as u32);
+        let xor = lanes.iter().fold(0, |a, &l| a ^ v[l] as u32);
+        assert_eq!(redux(ReduxOp::And, Ty::U32, &v, m), u64::from(and));
+        assert_eq!(redux(ReduxOp::Or, Ty::U32, &v, m), u64::from(or));
+        assert_eq!(redux(ReduxOp::Xor, Ty::U32, &v, m), u64::from(xor));
+    }
+
+    #[test]
     fn integer_basics() {
         assert_eq!(bin(BinOp::Add, Ty::U32, 0xffff_ffff, 1), 0);
         assert_eq!(bin(BinOp::Sub, Ty::S32, 0, 1), 0xffff_ffff);

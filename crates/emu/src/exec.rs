@@ -63,6 +63,8 @@ struct Warp {
     insts: u64,
     /// The `bar.red` this warp waits in: its op, destination register / predicate and lanes.
     red: Option<(RedOp, R, P, u32)>,
+    /// The mbarrier wait that last failed: (address, parity, log generation then).
+    mwait: Option<(u64, u64, u64)>,
 }
 
 /// One of the 16 named barriers of a block.
@@ -181,6 +183,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
                 state: State::Ready,
                 insts: 0,
                 red: None,
+                mwait: None,
             }
         })
         .collect();
@@ -190,6 +193,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
         fault: None,
     };
     let mut bars = [Barrier::default(); 16];
+    let mut mbar_log = MbarLog::new();
     let mut generation = 0u32;
     let mut budget = ctx.limits.max_warp_insts_per_block;
     let fault = |out: &mut BlockOut, warp: u32, pc: u32, lane, addr, kind| {
@@ -211,6 +215,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
                 shared: &mut shared,
                 local: &mut local,
                 local_size: k.local_size as u64,
+                mbar: &mut mbar_log,
             };
             let w = &mut warps[wi];
             let stop = run_warp(
@@ -339,6 +344,36 @@ struct BlockMem<'b> {
     shared: &'b mut [u8],
     local: &'b mut [u8],
     local_size: u64,
+    mbar: &'b mut MbarLog,
+}
+
+/// The last mbarrier phase completions of a block (a ring; no allocation while running): a warp
+/// that arrived on a phase, or whose wait for it failed, before the phase completed sees it
+/// complete on its next try even when later phases have completed meanwhile (on the hardware the
+/// waiting warps run concurrently and observe each completion).
+struct MbarLog {
+    tick: u64,
+    ring: [(u64, u64, u64); 64],
+}
+
+impl MbarLog {
+    fn new() -> MbarLog {
+        MbarLog {
+            tick: 0,
+            ring: [(u64::MAX, 0, 0); 64],
+        }
+    }
+    /// Records that the phase of parity `parity` of the barrier at `addr` completed.
+    fn completed(&mut self, addr: u64, parity: u64) {
+        self.tick += 1;
+        self.ring[(self.tick % 64) as usize] = (addr, parity, self.tick);
+    }
+    /// Whether a phase of parity `parity` of `addr` completed after generation `since`.
+    fn completed_since(&self, addr: u64, parity: u64, since: u64) -> bool {
+        self.ring
+            .iter()
+            .any(|&(a, p, g)| a == addr && p == parity && g > since)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -994,7 +1029,7 @@ fn oob(pc: u32, l: usize, a: u64) -> Stop {
 }
 
 /// `ldmatrix` / `stmatrix` (m8n8 .b16): one event for the row addresses, then the elements.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 fn matrix_ls<S: Sink>(
     ctx: &Ctx<'_>,
     block: u32,
@@ -1035,7 +1070,7 @@ fn matrix_ls<S: Sink>(
         if suppliers >> l & 1 == 1 {
             let b = if addr32 { base[l] & 0xffff_ffff } else { base[l] };
             let o = shared_offset(b.wrapping_add(off as i64 as u64));
-            if o % 16 != 0 {
+            if !o.is_multiple_of(16) {
                 return Err(access_fault(
                     FaultKind::Misaligned { space: Space::Shared },
                     pc,
@@ -1126,8 +1161,8 @@ fn cp_async<S: Sink>(
         }
         let d = shared_offset(regs[dst as usize][l] & 0xffff_ffff_ffff);
         let s = regs[src as usize][l];
-        if d % size != 0 || s % size != 0 {
-            let (sp, a) = if d % size != 0 {
+        if !d.is_multiple_of(size) || !s.is_multiple_of(size) {
+            let (sp, a) = if !d.is_multiple_of(size) {
                 (Space::Shared, d)
             } else {
                 (Space::Global, s)
@@ -1206,13 +1241,18 @@ fn bulk_copy(
         let n = regs[size as usize][l] & 0xffff_ffff;
         let d = regs[dst as usize][l];
         let s = regs[src as usize][l];
-        if n % 16 != 0 || d % 16 != 0 || s % 16 != 0 {
+        if !n.is_multiple_of(16) || !d.is_multiple_of(16) || !s.is_multiple_of(16) {
             return Err(access_fault(
                 FaultKind::Misaligned { space: Space::Shared },
                 pc,
                 l,
                 d,
             ));
+        }
+        // the shared side must fit the window (checked first: no byte loop over a huge size)
+        let sh = shared_offset(if to_shared { d } else { s });
+        if sh.saturating_add(n) > ctx.smem_size as u64 {
+            return Err(oob(pc, l, sh));
         }
         for k in 0..n {
             if to_shared {
@@ -1232,7 +1272,10 @@ fn bulk_copy(
             let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
             let new = mbar_state::complete_tx(st, n);
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
-            completed |= mbar_state::phase(new) != mbar_state::phase(st);
+            if mbar_state::phase(new) != mbar_state::phase(st) {
+                bm.mbar.completed(a, mbar_state::phase(st));
+                completed = true;
+            }
         }
     }
     Ok(completed)
@@ -1269,7 +1312,7 @@ fn mbarrier(
             continue;
         }
         let a = shared_offset(w.regs[addr as usize][l]);
-        if a % 8 != 0 {
+        if !a.is_multiple_of(8) {
             return Err(access_fault(
                 FaultKind::Misaligned { space: Space::Shared },
                 pc,
@@ -1293,16 +1336,31 @@ fn mbarrier(
                 } else {
                     ms::token_phase(bv)
                 };
-                if ms::phase(st) != parity {
+                let seen = w.mwait.is_some_and(|(wa, wp, g)| {
+                    wa == a && wp == parity && bm.mbar.completed_since(a, parity, g)
+                });
+                if ms::phase(st) != parity || seen {
                     done |= 1 << l;
+                } else if w.mwait.is_none_or(|(wa, wp, _)| wa != a || wp != parity) {
+                    w.mwait = Some((a, parity, bm.mbar.tick));
                 }
                 (st, None)
             }
             MbarOp::PendingCount => unreachable!(),
         };
+        if matches!(
+            op,
+            MbarOp::Arrive | MbarOp::ArriveDrop | MbarOp::ArriveExpectTx | MbarOp::CpAsyncArrive
+        ) {
+            // the warp will wait for the phase it arrived on
+            w.mwait = Some((a, ms::phase(st), bm.mbar.tick));
+        }
         if new != st {
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
-            completed |= ms::phase(new) != ms::phase(st) && op != MbarOp::Init;
+            if ms::phase(new) != ms::phase(st) && op != MbarOp::Init {
+                bm.mbar.completed(a, ms::phase(st));
+                completed = true;
+            }
         }
         if let (Some(t), true) = (out, d != NO_REG) {
             w.regs[d as usize][l] = t;
@@ -1310,6 +1368,9 @@ fn mbarrier(
     }
     if waits {
         pwrite(&mut w.preds, p, done, mask);
+        if done & mask == mask {
+            w.mwait = None;
+        }
         return Ok(done & mask == mask);
     }
     // a completed phase lets the waiting warps run before this one goes on
@@ -1370,9 +1431,10 @@ pub(crate) mod mbar_state {
         let token = phase(s) | p << 32;
         (settle(pack(p, e, tx(s), phase(s))), Some(token))
     }
-    /// `expect_tx`: the transaction count rises by `n` bytes.
+    /// `expect_tx`: the transaction count rises by `n` bytes (completing the phase when that brings
+    /// a count driven negative by early completions back to zero with no arrival pending).
     pub fn expect_tx(s: u64, n: u64) -> u64 {
-        pack(pending(s), expected(s), tx(s) + n as i64, phase(s))
+        settle(pack(pending(s), expected(s), tx(s) + n as i64, phase(s)))
     }
     /// `complete_tx`: the transaction count falls by `n` bytes (the phase may complete).
     pub fn complete_tx(s: u64, n: u64) -> u64 {
@@ -1390,7 +1452,7 @@ pub(crate) mod mbar_state {
 
 /// `wmma.load` / `wmma.store` of an m16n16k16 fragment: one ordinary Load / Store event per
 /// fragment element (the addresses the PTX semantics read), then the elements.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 fn wmma_ls<S: Sink>(
     ctx: &Ctx<'_>,
     block: u32,
@@ -1461,7 +1523,7 @@ fn wmma_ls<S: Sink>(
             let a = lane_addr[l];
             addrs[l] = a;
             let (rk, o) = resolve(space, a);
-            if o % es != 0 {
+            if !o.is_multiple_of(es) {
                 return Err(access_fault(
                     FaultKind::Misaligned {
                         space: fault_space(rk),
@@ -1938,4 +2000,41 @@ fn atom<S: Sink>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mbar_state as ms;
+
+    #[test]
+    fn mbarrier_phases_counts_and_transactions() {
+        let s = ms::init(3);
+        assert_eq!(ms::phase(s), 0);
+        let (s, t) = ms::arrive(s, 1, false);
+        assert_eq!(
+            (
+                ms::phase(s),
+                ms::token_phase(t.unwrap()),
+                ms::token_pending(t.unwrap())
+            ),
+            (0, 0, 2)
+        );
+        // a dropping arrival counts now and lowers the count of later phases
+        let (s, _) = ms::arrive(s, 1, true);
+        let s = ms::expect_tx(s, 64);
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 0, "bytes still expected");
+        let s = ms::complete_tx(s, 64);
+        assert_eq!(ms::phase(s), 1, "phase 0 complete");
+        // phase 1 expects 2 arrivals
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 1);
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 0);
+        // transactions may complete before they are expected (the count goes negative)
+        let s = ms::complete_tx(ms::init(1), 16);
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 0);
+        assert_eq!(ms::phase(ms::expect_tx(s, 16)), 1);
+    }
 }

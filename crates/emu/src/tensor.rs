@@ -97,26 +97,47 @@ fn per_reg(t: Ty) -> usize {
 
 /// The tensor cores' floating-point accumulation: `d = c + sum of a[k] * b[k]` computed in blocks
 /// of `block` products (in k order). Within a block the products are exact; they and the running
-/// sum are aligned to the largest exponent among them, every term keeps only the bits down to
-/// `2^(emax - 23 - extra_bits)` (the rest is truncated toward zero), the kept bits are summed
-/// exactly, and the sum is rounded to f32 (`round_to_nearest`: ties to even; else toward zero).
-/// The result of a block is the running sum of the next.
+/// sum are aligned to the largest exponent among them (a product's exponent is the sum of its
+/// operands' exponents when `product_top`, else its leading bit), every term keeps only the bits
+/// down to `2^(emax - 23 - extra_bits)` (the rest is dropped as `align` says), the kept bits are
+/// summed exactly, and the sum is rounded to f32 as `round` says; 2^128 or more is infinite. The
+/// result of a block is the running sum of the next. Special values: a NaN operand, inf * 0 or
+/// infinities of both signs give the canonical NaN 0x7fffffff; other infinities pass through.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlockFma {
     /// Products summed together in one step.
     pub block: usize,
     /// Bits kept below the f32 significand of the largest term when aligning.
     pub extra_bits: u32,
-    /// Round the block's sum to nearest even (else truncate toward zero).
-    pub round_to_nearest: bool,
+    /// How the aligned terms lose their low bits.
+    pub align: Rounding,
+    /// How the block's sum is rounded to f32.
+    pub round: Rounding,
+    /// Align to the operands' exponent sum of a product (`true`) or to its leading bit.
+    pub product_top: bool,
 }
 
-/// The rule measured on an H100 for f16 / bf16 / tf32 products into f32
-/// (calibration/equivalence/features/README.md).
+/// A rounding direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    /// Toward zero (truncating the magnitude).
+    TowardZero,
+    /// Toward minus infinity (truncating a two's complement value).
+    Down,
+    /// To nearest, ties to even.
+    Nearest,
+}
+
+/// The rule measured on an H100 for f16 / bf16 / tf32 products into f32: all (up to 16) products
+/// and C in one block, aligned to the largest exponent sum with 2 bits below the f32 significand,
+/// truncated toward zero, the sum truncated toward zero (calibration/equivalence/features/README.md;
+/// crates/emu/tests/mma_rule.rs shows the measurements rule out the neighbouring rules).
 pub const H100_FMA: BlockFma = BlockFma {
     block: 16,
-    extra_bits: 3,
-    round_to_nearest: false,
+    extra_bits: 2,
+    align: Rounding::TowardZero,
+    round: Rounding::TowardZero,
+    product_top: true,
 };
 
 /// A finite binary value `mant * 2^exp` (`mant` signed, exact).
@@ -124,6 +145,9 @@ pub const H100_FMA: BlockFma = BlockFma {
 struct Exact {
     mant: i128,
     exp: i32,
+    /// The exponent the alignment uses: the leading bit for a number, the sum of the operands'
+    /// exponents for a product (whose significand may carry into one more bit).
+    top: i32,
 }
 
 /// Decodes a finite float into an exact value; `None` for infinities and NaNs.
@@ -140,10 +164,13 @@ fn exact(bits: u64, ebits_: u32, mbits: u32) -> Option<Exact> {
     } else {
         ((m | 1 << mbits) as i128, e - bias - mbits as i32)
     };
-    Some(Exact {
+    let mut x = Exact {
         mant: if sign == 1 { -mant } else { mant },
         exp,
-    })
+        top: 0,
+    };
+    x.top = if mant == 0 { 0 } else { lead(&x) };
+    Some(x)
 }
 
 /// Operand decoding: (exponent bits, mantissa bits, bits to drop from a 32-bit tf32 register).
@@ -190,7 +217,8 @@ fn lead(x: &Exact) -> i32 {
 
 /// Rounds an exact value to an f32's bits (toward zero or to nearest even), overflow to infinity
 /// (or the largest finite value when truncating), subnormals kept.
-fn to_f32(x: Exact, nearest: bool) -> u32 {
+fn to_f32(x: Exact, rnd: Rounding) -> u32 {
+    let nearest = rnd == Rounding::Nearest;
     if x.mant == 0 {
         return 0;
     }
@@ -210,6 +238,9 @@ fn to_f32(x: Exact, nearest: bool) -> u32 {
         let half = 1u128 << (shift as u32 - 1);
         (m, rest, rest >= half)
     };
+    if rnd == Rounding::Down && neg && rest != 0 {
+        m += 1;
+    }
     if nearest && rest != 0 {
         let halfway = shift > 0 && shift < 127 && rest == 1u128 << (shift as u32 - 1);
         if (half && !halfway) || (halfway && m & 1 == 1) {
@@ -231,7 +262,8 @@ fn to_f32(x: Exact, nearest: bool) -> u32 {
         // subnormal (q == -149)
         m as u32
     } else if e >= 255 {
-        if nearest { 0x7f80_0000 } else { 0x7f7f_ffff }
+        // a sum of 2^128 or more is infinite whatever the rounding (measured)
+        0x7f80_0000
     } else {
         ((e as u32) << 23) | (m as u32 & 0x7f_ffff)
     };
@@ -249,9 +281,15 @@ impl BlockFma {
             Some(x) if x != s => *nan = true,
             _ => *inf = Some(s),
         };
-        let mut prods = Vec::with_capacity(a.len());
-        let mut zero_signs = Vec::with_capacity(a.len());
-        for (&x, &y) in a.iter().zip(b) {
+        // no allocation: at most 32 products (k <= 32), extra ones are ignored
+        let mut prod_buf = [Exact {
+            mant: 0,
+            exp: 0,
+            top: 0,
+        }; 32];
+        let mut n_prods = 0usize;
+        let mut zero_signs = [false; 32];
+        for (&x, &y) in a.iter().zip(b).take(32) {
             let (x, y) = (operand(t, x), operand(t, y));
             match (class(t, x), class(t, y)) {
                 (Class::Nan, _) | (_, Class::Nan) => nan = true,
@@ -264,13 +302,19 @@ impl BlockFma {
                     }
                 }
                 (Class::Fin(p), Class::Fin(q)) => {
-                    let (w, _) = fmt(t);
-                    let width = 1 + w + fmt(t).1;
-                    zero_signs.push(((x >> (width - 1)) ^ (y >> (width - 1))) & 1 == 1);
-                    prods.push(Exact {
+                    let (w, m) = fmt(t);
+                    let width = 1 + w + m;
+                    zero_signs[n_prods] = ((x >> (width - 1)) ^ (y >> (width - 1))) & 1 == 1;
+                    let mut e = Exact {
                         mant: p.mant * q.mant,
                         exp: p.exp + q.exp,
-                    })
+                        top: p.top + q.top,
+                    };
+                    if !self.product_top && e.mant != 0 {
+                        e.top = lead(&e);
+                    }
+                    prod_buf[n_prods] = e;
+                    n_prods += 1;
                 }
             }
         }
@@ -285,9 +329,10 @@ impl BlockFma {
         if let Some(s) = inf {
             return if s { 0xff80_0000 } else { 0x7f80_0000 };
         }
+        let prods = &prod_buf[..n_prods];
         if prods.iter().all(|p| p.mant == 0) && c & 0x7fff_ffff == 0 {
             // an exact zero: negative only if C and every product are negative zeros
-            let neg = c != 0 && zero_signs.iter().all(|&s| s);
+            let neg = c != 0 && zero_signs[..n_prods].iter().all(|&s| s);
             return if neg { 0x8000_0000 } else { 0 };
         }
         let mut acc = c;
@@ -308,7 +353,7 @@ impl BlockFma {
         let terms = std::iter::once(c)
             .chain(prods.iter().copied())
             .filter(|x| x.mant != 0);
-        let Some(emax) = terms.clone().map(|x| lead(&x)).max() else {
+        let Some(emax) = terms.clone().map(|x| x.top).max() else {
             // every term is zero: the running sum keeps its sign
             return acc;
         };
@@ -320,7 +365,13 @@ impl BlockFma {
             let v = if sh >= 0 {
                 x.mant << sh.min(100) as u32
             } else if sh <= -127 {
-                0
+                if self.align == Rounding::Down && x.mant < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else if self.align == Rounding::Down {
+                x.mant >> (-sh) as u32
             } else {
                 let m = x.mant.unsigned_abs() >> (-sh) as u32;
                 if x.mant < 0 { -(m as i128) } else { m as i128 }
@@ -331,8 +382,9 @@ impl BlockFma {
             Exact {
                 mant: sum,
                 exp: floor,
+                top: 0,
             },
-            self.round_to_nearest,
+            self.round,
         )
     }
 }
@@ -349,7 +401,7 @@ fn elem(t: Ty, reg: u64, i: usize) -> u64 {
 /// Executes one warp-wide matrix product. `rows(k)` gives row `base + k` of the warp's registers
 /// (D, then A, then B, then C, as `warpscope_ptx::inst::Inst::Mma` lays them out); the result D
 /// is written into the first rows for the lanes of `mask`.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
 pub fn mma(
     shape: MmaShape,
     aty: Ty,
@@ -399,8 +451,12 @@ pub fn mma(
     let mut dm = [[0u64; 16]; 16];
     for (r, drow) in dm.iter_mut().enumerate().take(m) {
         for (c, dv) in drow.iter_mut().enumerate().take(n) {
-            let av: Vec<u64> = (0..k).map(|kk| am[r][kk]).collect();
-            let bv: Vec<u64> = (0..k).map(|kk| bm[kk][c]).collect();
+            let av = &am[r][..k];
+            let mut bcol = [0u64; 32];
+            for (kk, x) in bcol.iter_mut().enumerate().take(k) {
+                *x = bm[kk][c];
+            }
+            let bv = &bcol[..k];
             *dv = match aty {
                 Ty::S8 | Ty::U8 => {
                     let sx = |t: Ty, v: u64| {
@@ -410,7 +466,7 @@ pub fn mma(
                             v as u8 as i64
                         }
                     };
-                    let s: i64 = av.iter().zip(&bv).map(|(&x, &y)| sx(aty, x) * sx(bty, y)).sum();
+                    let s: i64 = av.iter().zip(bv).map(|(&x, &y)| sx(aty, x) * sx(bty, y)).sum();
                     let s = s + cm[r][c] as u32 as i32 as i64;
                     let v = if sat {
                         s.clamp(i32::MIN as i64, i32::MAX as i64)
@@ -421,7 +477,7 @@ pub fn mma(
                 }
                 Ty::F64 => {
                     let mut acc = f64::from_bits(cm[r][c]);
-                    for (&x, &y) in av.iter().zip(&bv) {
+                    for (&x, &y) in av.iter().zip(bv) {
                         acc = f64::from_bits(x).mul_add(f64::from_bits(y), acc);
                     }
                     arith::canon64(acc)
@@ -435,10 +491,10 @@ pub fn mma(
                             false,
                             cm[r][c],
                         );
-                        let s = H100_FMA.dot(aty, &av, &bv, c32 as u32);
+                        let s = H100_FMA.dot(aty, av, bv, c32 as u32);
                         arith::cvt(Ty::F16, Ty::F32, warpscope_ptx::inst::Rnd::Rn, false, s as u64)
                     } else {
-                        H100_FMA.dot(aty, &av, &bv, cm[r][c] as u32) as u64
+                        H100_FMA.dot(aty, av, bv, cm[r][c] as u32) as u64
                     }
                 }
             };
@@ -544,9 +600,16 @@ mod tests {
         let x = Exact {
             mant: (1 << 25) - 1,
             exp: -25,
+            top: -1,
         }; // 1 - 2^-25
-        assert_eq!(to_f32(x, false), 0x3f7f_ffff);
-        assert_eq!(to_f32(x, true), 0x3f80_0000);
+        assert_eq!(to_f32(x, Rounding::TowardZero), 0x3f7f_ffff);
+        assert_eq!(to_f32(x, Rounding::Nearest), 0x3f80_0000);
+        let y = Exact {
+            mant: -((1 << 25) - 1),
+            exp: -25,
+            top: -1,
+        };
+        assert_eq!(to_f32(y, Rounding::Down), 0xbf80_0000);
     }
 
     #[test]

@@ -276,9 +276,15 @@ struct KCtx<'m> {
 
 /// Lowering result for one call instance.
 struct Instance {
-    labels: HashMap<String, u32>,
-    fixups: Vec<(usize, String, Pos, String)>,
+    /// Labels by (enclosing `{ }` block, name): a label is local to its block (inline assembly
+    /// repeats its labels in each inlined copy's block).
+    labels: HashMap<(u32, String), u32>,
+    /// Branches to patch: (pc, label, position, text, the blocks enclosing the branch, innermost last).
+    fixups: Vec<(usize, String, Pos, String, Vec<u32>)>,
     ret_fixups: Vec<usize>,
+    /// The `{ }` blocks open at the current statement (0: the body), and the next block id.
+    blocks: Vec<u32>,
+    next_block: u32,
     is_kernel: bool,
 }
 
@@ -541,6 +547,8 @@ impl<'m> KCtx<'m> {
             labels: HashMap::new(),
             fixups: Vec::new(),
             ret_fixups: Vec::new(),
+            blocks: vec![0],
+            next_block: 1,
             is_kernel,
         };
         let saved_scopes = self.scopes.len();
@@ -600,7 +608,8 @@ impl<'m> KCtx<'m> {
                     self.declare(v.name.clone(), sym);
                 }
                 Stmt::Label(n, _) => {
-                    inst.labels.insert(n.clone(), self.ops.len() as u32);
+                    let b = inst.blocks.last().copied().unwrap_or(0);
+                    inst.labels.insert((b, n.clone()), self.ops.len() as u32);
                 }
                 Stmt::Loc { file, line, col } => {
                     self.loc = Some(SrcLoc {
@@ -609,8 +618,15 @@ impl<'m> KCtx<'m> {
                         col: *col,
                     });
                 }
-                Stmt::Open => self.scopes.push(HashMap::new()),
+                Stmt::Open => {
+                    self.scopes.push(HashMap::new());
+                    inst.blocks.push(inst.next_block);
+                    inst.next_block += 1;
+                }
                 Stmt::Close => {
+                    if inst.blocks.len() > 1 {
+                        inst.blocks.pop();
+                    }
                     if self.scopes.len() > saved_scopes {
                         self.scopes.pop();
                     }
@@ -626,8 +642,12 @@ impl<'m> KCtx<'m> {
             self.scopes.pop();
         }
         let end = self.ops.len() as u32;
-        for (at, label, pos, text) in inst.fixups {
-            match inst.labels.get(&label) {
+        for (at, label, pos, text, path) in inst.fixups {
+            let found = path
+                .iter()
+                .rev()
+                .find_map(|b| inst.labels.get(&(*b, label.clone())));
+            match found {
                 Some(&pc) => {
                     if let Inst::Bra { target, .. } = &mut self.ops[at].inst {
                         *target = pc;
@@ -1391,7 +1411,10 @@ impl<'m> KCtx<'m> {
                                 addr32: a32,
                                 d,
                                 addr,
-                                off: off + 4 * e as i32,
+                                off: match off.checked_add(4 * e as i32) {
+                                    Some(o) => o,
+                                    None => return self.err("address offset out of range"),
+                                },
                                 b,
                                 c: NO_REG,
                             },
@@ -1443,8 +1466,13 @@ impl<'m> KCtx<'m> {
                 let Operand::Name(l) = &ops[0] else {
                     return self.err("branch target must be a label");
                 };
-                ctx.fixups
-                    .push((self.ops.len(), l.clone(), i.pos, i.text.clone()));
+                ctx.fixups.push((
+                    self.ops.len(),
+                    l.clone(),
+                    i.pos,
+                    i.text.clone(),
+                    ctx.blocks.clone(),
+                ));
                 self.push(
                     Inst::Bra {
                         target: u32::MAX,
@@ -1825,7 +1853,7 @@ impl<'m> KCtx<'m> {
             let from_global = ssp.is_some_and(|m| m.starts_with("global"));
             let to_global =
                 dsp.is_some_and(|m| m.starts_with("global")) && ssp.is_some_and(|m| m.starts_with("shared"));
-            if !(to_shared && from_global) && !to_global {
+            if !(to_global || (to_shared && from_global)) {
                 return self.err(format!(
                     "unsupported instruction `{}` (shared <-> global only)",
                     i.opcode
@@ -2720,6 +2748,26 @@ mod tests {
         let e =
             lower_src(".visible .entry a()\n{\n frob;\n}\n.visible .entry b()\n{\n frab;\n}\n").unwrap_err();
         assert_eq!(e.len(), 2);
+    }
+
+    #[test]
+    fn labels_are_local_to_their_block() {
+        // two inlined copies of the same inline-assembly wait loop, each with its label `W`
+        let src = ".visible .entry k()\n{\n .reg .pred %p<2>;\n\
+            {\n W:\n setp.ne.u32 %p0, 0, 0;\n @%p0 bra W;\n }\n\
+            {\n W:\n setp.ne.u32 %p1, 0, 0;\n @%p1 bra W;\n }\n\
+            bra DONE;\n DONE:\n ret;\n}\n";
+        let p = lower_src(src).unwrap();
+        let targets: Vec<u32> = p
+            .ops
+            .iter()
+            .filter_map(|o| match o.inst {
+                Inst::Bra { target, .. } => Some(target),
+                _ => None,
+            })
+            .collect();
+        // 0: setp, 1: bra 0, 2: setp, 3: bra 2, 4: bra 5, 5: exit
+        assert_eq!(targets, [0, 2, 5]);
     }
 
     #[test]
