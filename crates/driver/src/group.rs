@@ -128,7 +128,10 @@ pub fn demangle_quoted(text: &str) -> String {
         let shown = if inside && part.starts_with("_Z") {
             cpp_demangle::Symbol::new(part)
                 .ok()
-                .and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::new().no_return_type()).ok())
+                .and_then(|s| {
+                    s.demangle(&cpp_demangle::DemangleOptions::new().no_return_type())
+                        .ok()
+                })
                 .unwrap_or_else(|| part.to_string())
         } else {
             part.to_string()
