@@ -384,6 +384,7 @@ fn racy_reduction_is_three_rows_in_80_columns() {
         .filter(|k| !k.is_empty() && *k != "kind")
         .collect();
     assert_eq!(kinds, ["race", "race", "uninitialized_read"], "{table}");
+    insta::assert_snapshot!("racy_reduce_table", table);
 
     let (_, json) = racy("json");
     let v: Value = serde_json::from_str(&json).unwrap();
