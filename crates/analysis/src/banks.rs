@@ -544,7 +544,8 @@ impl MatrixForms {
         MatrixForms { forms }
     }
 
-    fn get(&self, pc: u32) -> Option<MatrixForm> {
+    /// The form of the instruction at `pc`, if it is an `ldmatrix`, `stmatrix` or `cp.async`.
+    pub fn get(&self, pc: u32) -> Option<MatrixForm> {
         self.forms.get(pc as usize).copied().flatten()
     }
 }

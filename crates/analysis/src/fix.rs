@@ -42,9 +42,9 @@ use serde::Serialize;
 use warpscope_emu::{AccessOp, Kernel, Launch, Limits, MemEvent, Program, SharedRemap, Sink, Space};
 use warpscope_model::arch::{Arch, BankMode};
 use warpscope_model::bank::{self, Config, Op};
-use warpscope_model::occupancy;
+use warpscope_model::{matrix, occupancy};
 
-use crate::banks::Side;
+use crate::banks::{MatrixForm, MatrixForms, Side};
 use crate::reconcile::{Reconciliation, Role};
 
 pub mod permute;
@@ -77,7 +77,24 @@ pub enum FixError {
 // ---------------------------------------------------------------------------------------------
 // Recording
 
-/// One warp-level shared access as the bank model counts it.
+/// What instruction a recorded access is, and so which model counts its wavefronts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Form {
+    /// `ld` / `st` / `atom`: the bank model ([`warpscope_model::bank`]).
+    #[default]
+    Plain,
+    /// `ldmatrix` (side load, SASS LDSM) or `stmatrix` (side store, STSM) of this many 8x8
+    /// matrices: `addrs` are the 16-byte row addresses, counted by
+    /// [`warpscope_model::matrix::matrix_wavefronts`].
+    Matrix(u8),
+    /// `cp.async` (side store: it writes shared memory; SASS LDGSTS): `addrs` are the destinations,
+    /// [`Access::src`] the global sources, counted by [`warpscope_model::matrix::ldgsts_wavefronts`];
+    /// `None` where no rule applies (a `src-size` operand).
+    Copy(Option<matrix::CopyKind>),
+}
+
+/// One warp-level shared access as the bank model (or, for [`Form::Matrix`] and [`Form::Copy`],
+/// the matrix model) counts it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Access {
     /// Program-wide pc.
@@ -94,11 +111,16 @@ pub struct Access {
     pub mask: u32,
     /// Byte offset of each lane in the shared window (0 for inactive lanes).
     pub addrs: [u32; 32],
+    /// The instruction kind.
+    pub form: Form,
+    /// `cp.async`: each lane's global source (0 for inactive lanes); `None` otherwise.
+    pub src: Option<Box<[u64; 32]>>,
 }
 
 /// One block's recording sink: every shared access, deduplicated, with its count.
 pub struct TraceSink {
     recon: Arc<Reconciliation>,
+    forms: Option<Arc<MatrixForms>>,
     seen: HashMap<Access, u64>,
 }
 
@@ -107,8 +129,17 @@ impl TraceSink {
     pub fn new(recon: Arc<Reconciliation>) -> Self {
         TraceSink {
             recon,
+            forms: None,
             seen: HashMap::new(),
         }
+    }
+
+    /// The forms of the program's `ldmatrix` / `stmatrix` / `cp.async` instructions
+    /// ([`MatrixForms::of`]). Without them the matrix count is read off the lanes that supply rows
+    /// and a 16-byte `cp.async` is not counted (`.ca` and `.cg` differ).
+    pub fn with_forms(mut self, forms: Arc<MatrixForms>) -> Self {
+        self.forms = Some(forms);
+        self
     }
 }
 
@@ -117,17 +148,44 @@ impl Sink for TraceSink {
         if e.space != Space::Shared || e.mask == 0 {
             return;
         }
-        let width = match self.recon.role(e.pc) {
-            Role::Follower => return,
-            Role::Plain => e.width,
-            Role::Leader { width } => width,
+        let form = self.forms.as_ref().and_then(|f| f.get(e.pc));
+        let (side, atomic, form) = match e.op {
+            AccessOp::Load => (Side::Load, false, Form::Plain),
+            AccessOp::Store => (Side::Store, false, Form::Plain),
+            AccessOp::Atomic => (Side::Load, true, Form::Plain),
+            AccessOp::LdMatrix | AccessOp::StMatrix => {
+                // The highest lane that supplies a row says how many matrices there are when the
+                // program's form is not at hand.
+                let num = match form {
+                    Some(MatrixForm::Matrices(n)) => n,
+                    _ => match 32 - e.mask.leading_zeros() {
+                        0..=8 => 1,
+                        9..=16 => 2,
+                        _ => 4,
+                    },
+                };
+                let side = if e.op == AccessOp::LdMatrix {
+                    Side::Load
+                } else {
+                    Side::Store
+                };
+                (side, false, Form::Matrix(num))
+            }
+            AccessOp::CpAsync => {
+                let kind = match form {
+                    Some(MatrixForm::Copy(k)) => k,
+                    // 4 and 8 bytes can only be .ca
+                    _ if e.width < 16 => Some(matrix::CopyKind::CacheAll),
+                    _ => None,
+                };
+                (Side::Store, false, Form::Copy(kind))
+            }
         };
-        let (side, atomic) = match e.op {
-            AccessOp::Load => (Side::Load, false),
-            AccessOp::Store => (Side::Store, false),
-            AccessOp::Atomic => (Side::Load, true),
-            // matrix and asynchronous-copy accesses are not searched for layouts yet
-            AccessOp::LdMatrix | AccessOp::StMatrix | AccessOp::CpAsync => return,
+        // The machine code's fused accesses concern ld / st only.
+        let width = match (form, self.recon.role(e.pc)) {
+            (Form::Plain, Role::Follower) => return,
+            (Form::Plain, Role::Leader { width }) => width,
+            _ => e.width,
         };
         let mut addrs = [0u32; 32];
         for (l, a) in addrs.iter_mut().enumerate() {
@@ -135,6 +193,13 @@ impl Sink for TraceSink {
                 *a = e.addrs[l] as u32;
             }
         }
+        let src = e.src.filter(|_| matches!(form, Form::Copy(_))).map(|s| {
+            Box::new(std::array::from_fn(
+                |l| {
+                    if e.mask >> l & 1 == 1 { s[l] } else { 0 }
+                },
+            ))
+        });
         let acc = Access {
             pc: e.pc,
             side,
@@ -143,6 +208,8 @@ impl Sink for TraceSink {
             ptx_width: e.width,
             mask: e.mask,
             addrs,
+            form,
+            src,
         };
         *self.seen.entry(acc).or_insert(0) += 1;
     }
@@ -189,7 +256,10 @@ pub fn record(
     limits: &Limits,
     recon: Arc<Reconciliation>,
 ) -> Result<Trace, FixError> {
-    let res = warpscope_emu::run(program, kernel, launch, limits, |_| TraceSink::new(recon.clone()))?;
+    let forms = Arc::new(MatrixForms::of(program));
+    let res = warpscope_emu::run(program, kernel, launch, limits, |_| {
+        TraceSink::new(recon.clone()).with_forms(forms.clone())
+    })?;
     let faults = res.faults.iter().map(|f| f.to_string()).collect();
     Ok(Trace::from_sinks(res.sinks, faults))
 }
@@ -600,6 +670,38 @@ pub struct Evaluation {
     pub per_pc: BTreeMap<(usize, u32), Cost>,
     /// Requests touching no array (outside every array; counted unchanged).
     pub unattributed: Cost,
+    /// Per array: `ldmatrix` / `stmatrix` / `cp.async` executions the matrix model cannot count
+    /// under this layout and target (outside the measured rules, or not on this architecture);
+    /// not in `per_array`. A layout that adds some is not a fix.
+    pub unmodelled: Vec<u64>,
+}
+
+/// Wavefronts of one `ldmatrix` / `stmatrix` / `cp.async` at the (changed) addresses `addrs`,
+/// through [`warpscope_model::matrix`] (as [`crate::banks`] counts them); `None` for a plain access.
+pub fn matrix_cost(
+    acc: &Access,
+    addrs: &[u32; 32],
+    target: &Target,
+) -> Option<Result<bank::Counts, matrix::MatrixError>> {
+    match acc.form {
+        Form::Plain => None,
+        Form::Matrix(num) => {
+            let op = if acc.side == Side::Store {
+                matrix::MatrixOp::Store
+            } else {
+                matrix::MatrixOp::Load
+            };
+            Some(matrix::matrix_wavefronts(target.arch, op, num, acc.mask, addrs))
+        }
+        Form::Copy(kind) => Some(match (kind, acc.src.as_deref()) {
+            (Some(k), Some(src)) => {
+                matrix::ldgsts_wavefronts(target.arch, k, acc.width, acc.mask, addrs, src)
+            }
+            _ => Err(matrix::MatrixError::NoRule {
+                what: "cp.async with a src-size operand (its zero-fill is not recorded)",
+            }),
+        }),
+    }
 }
 
 /// New offsets of every array when `transforms[i]` applies to array `i` (static arrays keep their
@@ -634,6 +736,7 @@ pub fn evaluate(
     let bases = relayout(arrays, transforms);
     let mut ev = Evaluation {
         per_array: vec![Cost::default(); arrays.len()],
+        unmodelled: vec![0; arrays.len()],
         ..Default::default()
     };
     for (acc, n) in &trace.accesses {
@@ -656,6 +759,22 @@ pub fn evaluate(
                 }
                 None => a,
             });
+        }
+        if acc.form != Form::Plain {
+            let moved: [u32; 32] = std::array::from_fn(|l| lanes[l].unwrap_or(0));
+            match (matrix_cost(acc, &moved, target), owner) {
+                (Some(Ok(c)), Some(i)) => {
+                    let (wf, ideal) = (u64::from(c.wavefronts) * n, u64::from(c.ideal) * n);
+                    ev.per_array[i].add(wf, ideal);
+                    ev.per_pc.entry((i, acc.pc)).or_default().add(wf, ideal);
+                }
+                (Some(Ok(c)), None) => ev
+                    .unattributed
+                    .add(u64::from(c.wavefronts) * n, u64::from(c.ideal) * n),
+                (_, Some(i)) => ev.unmodelled[i] += n,
+                (_, None) => {}
+            }
+            continue;
         }
         // A fused access (wider than PTX wrote it) whose parts the change separates or misaligns is
         // issued as its parts, as the compiler would have to.
@@ -757,11 +876,18 @@ fn row_candidates(trace: &Trace, arrays: &[ArrayInfo], i: usize, unit: u32, targ
         if lanes.len() < 2 {
             continue;
         }
-        let req = bank::Request::from_fn(acc.width, Op::Load, |l| {
-            (acc.mask >> l & 1 == 1).then(|| acc.addrs[l as usize])
-        });
-        let Ok(c) = bank::wavefronts(target.arch, &target.config, &req) else {
-            continue;
+        let c = match matrix_cost(acc, &acc.addrs, target) {
+            Some(Ok(c)) => c,
+            Some(Err(_)) => continue,
+            None => {
+                let req = bank::Request::from_fn(acc.width, Op::Load, |l| {
+                    (acc.mask >> l & 1 == 1).then(|| acc.addrs[l as usize])
+                });
+                let Ok(c) = bank::wavefronts(target.arch, &target.config, &req) else {
+                    continue;
+                };
+                c
+            }
         };
         let excess = u64::from(c.wavefronts.saturating_sub(c.ideal));
         if excess == 0 {
@@ -977,11 +1103,16 @@ pub fn search(
     let unit = max_widths(trace, arrays)[i];
     let base_smem = total_shared(arrays, &[]);
     let base_blocks = occupancy_of(base_smem);
+    let base_unmodelled = evaluate(trace, arrays, &[], target)?.unmodelled;
     let mut scored = Vec::new();
     for t in candidates(trace, arrays, i, unit, target) {
         let mut ts = vec![None; arrays.len()];
         ts[i] = Some(t.clone());
         let ev = evaluate(trace, arrays, &ts, target)?;
+        // A layout that takes an ldmatrix / cp.async out of the measured rules is not proven.
+        if ev.unmodelled.iter().zip(&base_unmodelled).any(|(a, b)| a > b) {
+            continue;
+        }
         let cost = ev.per_array[i];
         let smem = total_shared(arrays, &ts);
         let loss = match (base_blocks, occupancy_of(smem)) {
@@ -1072,8 +1203,10 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
             if let Some((t, _, _)) = perm {
                 let mut ts = vec![None; arrays.len()];
                 ts[i] = Some(t.clone());
-                let c = evaluate(trace, arrays, &ts, target)?.per_array[i];
+                let ev = evaluate(trace, arrays, &ts, target)?;
+                let c = ev.per_array[i];
                 if c.wavefronts < cost.wavefronts
+                    && ev.unmodelled.iter().zip(&before.unmodelled).all(|(a, b)| a <= b)
                     && found.first().is_none_or(|(_, b)| c.wavefronts < b.wavefronts)
                 {
                     reached = c.wavefronts == c.ideal;
@@ -1192,7 +1325,10 @@ fn change_text(t: &Transform, elem: u32, dynamic: bool) -> String {
 fn elem_bytes_of(ty: &str) -> Option<u32> {
     let t = ty
         .split_whitespace()
-        .filter(|w| !matches!(*w, "const" | "volatile" | "unsigned" | "signed" | "static"))
+        .filter(|w| {
+            !matches!(*w, "const" | "volatile" | "unsigned" | "signed" | "static")
+                && !w.starts_with("__align__")
+        })
         .collect::<Vec<_>>()
         .join(" ");
     let t = if t.is_empty() { "int".to_string() } else { t };
@@ -1472,7 +1608,28 @@ pub fn source_edit(source: &str, a: &ArrayInfo, t: &Transform, elem: u32) -> Sou
                     )
                 })
             });
-            two_d.unwrap_or(flat)
+            // As CuTe writes it: the same XOR in units of the element, composed with the array's
+            // row-major layout where the declaration gives both extents.
+            let cute = (base_shift >= eshift).then(|| {
+                let sw = format!("Swizzle<{bits},{m},{shift}>{{}}");
+                let dims = decl.as_ref().and_then(|d| {
+                    let v: Option<Vec<i64>> = d.dims.iter().map(|x| eval_expr(source, x, 0)).collect();
+                    v.filter(|v| v.len() == 2 && v.iter().all(|&x| x > 0))
+                });
+                match dims {
+                    Some(v) => format!(
+                        "CuTe: composition({sw}, Layout<Shape<_{r}, _{c}>, Stride<_{c}, _1>>{{}}) (the swizzle in {elem}-byte elements)",
+                        r = v[0],
+                        c = v[1]
+                    ),
+                    None => format!("CuTe: {sw} on the element index ({elem}-byte elements)"),
+                }
+            });
+            let plain = two_d.unwrap_or(flat);
+            match cute {
+                Some(c) => format!("{plain}\n{c}"),
+                None => plain,
+            }
         }
         Transform::Permute {
             unit_bytes,

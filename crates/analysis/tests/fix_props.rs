@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use warpscope_analysis::banks::Side;
-use warpscope_analysis::fix::{self, Access, AdviseConfig, ArrayInfo, Target, Trace, Transform};
+use warpscope_analysis::fix::{self, Access, AdviseConfig, ArrayInfo, Form, Target, Trace, Transform};
 use warpscope_emu::SharedRemap;
 
 fn arrays(sizes: &[u32]) -> Vec<ArrayInfo> {
@@ -61,6 +61,8 @@ fn build(sizes: &[u32], raw: &[(u32, usize, u32, Vec<u32>, bool)]) -> (Vec<Array
             ptx_width: width as u8,
             mask: if *mask == 0 { 1 } else { *mask },
             addrs,
+            form: Form::Plain,
+            src: None,
         };
         (acc, 1 + (k as u64 % 3))
     });

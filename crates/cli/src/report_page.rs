@@ -160,6 +160,10 @@ fn fix_suggestions(a: &Analyzed) -> anyhow::Result<Vec<FixOut>> {
         };
         let mut worst: Option<(u32, &fix::Access)> = None;
         for (acc, _) in &trace.accesses {
+            // The bank picture is of ld / st requests (ldmatrix and cp.async have their own rules).
+            if acc.form != fix::Form::Plain {
+                continue;
+            }
             if !(0..32).any(|l| acc.mask >> l & 1 == 1 && in_array(i, acc.addrs[l])) {
                 continue;
             }

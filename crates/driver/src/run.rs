@@ -348,15 +348,19 @@ pub fn analyze_launch(
         .hazards
         .then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
     let recon = &widths.recon;
-    let forms = sections.banks.then(|| Arc::new(MatrixForms::of(program)));
+    let forms = (sections.banks || sections.fix).then(|| Arc::new(MatrixForms::of(program)));
     EMULATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let res = warpscope_emu::run(program, kernel, launch, &opts.limits, |b| Multi {
         banks: forms
             .as_ref()
+            .filter(|_| sections.banks)
             .map(|f| BankSink::new(b, arch, Arc::clone(recon)).with_forms(Arc::clone(f))),
         divergence: model.as_ref().map(|m| DivergenceSink::new(Arc::clone(m))),
         hazards: hazard_cfg.as_ref().map(|c| HazardSink::new(Arc::clone(c), b)),
-        trace: sections.fix.then(|| TraceSink::new(Arc::clone(recon))),
+        trace: forms
+            .as_ref()
+            .filter(|_| sections.fix)
+            .map(|f| TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f))),
     })?;
     let blocks_emulated = res.sinks.len() as u32;
     let fault_text: Vec<String> = res.faults.iter().map(ToString::to_string).collect();

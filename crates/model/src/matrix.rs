@@ -215,7 +215,7 @@ pub fn matrix_wavefronts(
 }
 
 /// Which path a `cp.async` takes and how much of it reads the source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CopyKind {
     /// `cp.async.ca` (through L1): `LDGSTS.E`, `.E.64`, `.E.128`.
     CacheAll,

@@ -165,6 +165,11 @@ pub fn search(
     let n_units = a.size / unit;
     let mut reqs = Vec::new();
     for (acc, n) in &trace.accesses {
+        // ldmatrix / cp.async rows move whole (the unit above covers them); the search counts the
+        // bank model's requests, and the advisor counts its result again with the matrix model.
+        if acc.form != super::Form::Plain {
+            continue;
+        }
         let mut lanes = Vec::new();
         let mut touches = false;
         for l in 0..32usize {

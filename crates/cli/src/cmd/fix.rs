@@ -238,6 +238,13 @@ pub fn blocks(o: &Output, program: &Program) -> Vec<Block> {
                     let (table, index) = e.after.split_once('\n').unwrap_or((&e.after, ""));
                     text += &format!("  add:   {table}\n  index: {index}");
                 }
+                _ if s.kind == "swizzle" => {
+                    let (index, cute) = e.after.split_once('\n').unwrap_or((&e.after, ""));
+                    text += &format!("  index: {index}");
+                    if let Some(c) = cute.strip_prefix("CuTe: ") {
+                        text += &format!("\n  CuTe:  {c}");
+                    }
+                }
                 _ => text += &format!("  index: {}", e.after),
             }
             if !e.index_lines.is_empty() && matches!(s.kind.as_str(), "swizzle" | "permute")
