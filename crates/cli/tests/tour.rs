@@ -71,3 +71,66 @@ fn show_prints_source_and_tables() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no bundled kernel `nope`"));
 }
+
+/// The tensor-core tile chapter: the conflicting ldmatrix tile (128-byte rows: every matrix's eight
+/// rows in one bank group, 8 wavefronts) and the swizzled one (one row per group, 1), the per-lane
+/// row addresses, the fix advisor's swizzle with its CuTe form, and the counts' basis stated as the
+/// calibrated rule (these kernels have no Nsight Compute measurement).
+#[test]
+fn tensor_tile_chapter_shows_the_conflict_and_the_swizzle() {
+    let out = warpscope(&["tour", "--format", "json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let t = &v["tensor_tile"];
+    let rows = t["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["kernel"], "ldsmTile");
+    assert_eq!(rows[0]["ldsm"], serde_json::json!([16, 512, 64]));
+    assert_eq!(rows[1]["kernel"], "ldsmTileSwizzled");
+    assert_eq!(rows[1]["ldsm"], serde_json::json!([16, 64, 64]));
+    for r in rows {
+        assert_eq!(r["stores"], serde_json::json!([16, 64, 64]), "{}", r["kernel"]);
+    }
+    let offsets = |r: &serde_json::Value| -> Vec<u64> {
+        r["lane_offsets"].as_array().unwrap()[..8]
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(offsets(&rows[0]), (0..8).map(|r| 128 * r).collect::<Vec<_>>());
+    assert_eq!(offsets(&rows[1]), (0..8).map(|r| 144 * r).collect::<Vec<_>>());
+    let groups = |r: &serde_json::Value| -> Vec<u64> {
+        r["lane_groups"].as_array().unwrap()[..8]
+            .iter()
+            .map(|x| x.as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(groups(&rows[0]), vec![0; 8]);
+    assert_eq!(groups(&rows[1]), (0..8).collect::<Vec<_>>());
+    let sw = t["advisor"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "swizzle")
+        .expect("the advisor's swizzle");
+    assert_eq!(
+        (&sw["wavefronts_before"], &sw["wavefronts_after"], &sw["ideal"]),
+        (
+            &serde_json::json!(576),
+            &serde_json::json!(128),
+            &serde_json::json!(128)
+        )
+    );
+    assert!(sw["source"].as_str().unwrap().contains("Swizzle<3,3,3>"));
+    assert!(
+        t["basis"]
+            .as_str()
+            .unwrap()
+            .contains("have not been run under Nsight Compute")
+    );
+    let table = warpscope(&["tour"]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.contains("Tensor-core tile: ldmatrix.x4"), "{text}");
+    assert!(text.contains("| 512 (32) "), "{text}");
+    assert!(text.contains("00000000000000001111111111111111"), "{text}");
+    assert!(text.contains("01234567012345671032547610325476"), "{text}");
+}
