@@ -1935,6 +1935,45 @@ mod tests {
     }
 
     #[test]
+    fn stmatrix_rows_are_counted_by_the_matrix_rule() {
+        // One stmatrix.x4 whose 32 rows are 128 bytes apart: each matrix's 8 rows in one group.
+        let addrs: [u32; 32] = std::array::from_fn(|l| l as u32 * 128);
+        let acc = Access {
+            pc: 0,
+            side: Side::Store,
+            atomic: false,
+            width: 16,
+            ptx_width: 16,
+            mask: u32::MAX,
+            addrs,
+            form: Form::Matrix(4),
+            src: None,
+        };
+        let trace = Trace::from_accesses([(acc, 2)]);
+        let arrays = [ArrayInfo {
+            ptx_name: "t".into(),
+            name: "t".into(),
+            offset: 0,
+            size: 4096,
+            align: 16,
+            dynamic: false,
+        }];
+        let h100 = Target::parse("sm_90").unwrap();
+        let e = evaluate(&trace, &arrays, &[], &h100).unwrap();
+        assert_eq!((e.per_array[0].wavefronts, e.per_array[0].ideal), (64, 8));
+        let sw = Transform::Swizzle {
+            bits: 3,
+            base_shift: 4,
+            shift: 3,
+        };
+        let e = evaluate(&trace, &arrays, &[Some(sw)], &h100).unwrap();
+        assert_eq!((e.per_array[0].wavefronts, e.per_array[0].ideal), (8, 8));
+        // stmatrix needs CC 9.0: on an A100 it is not counted, and says so.
+        let e = evaluate(&trace, &arrays, &[], &Target::parse("sm_80").unwrap()).unwrap();
+        assert_eq!((e.per_array[0].wavefronts, e.unmodelled[0]), (0, 2));
+    }
+
+    #[test]
     fn targets_parse() {
         assert_eq!(Target::parse("sm_35:8B").unwrap().label(), "sm_35:8B");
         assert!(Target::parse("sm_90:8B").is_err());

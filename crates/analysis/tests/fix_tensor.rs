@@ -252,3 +252,30 @@ fn cp_async_staged_tile_gets_the_swizzle_only() {
     assert_eq!(rerun(&c, "ldsmTileAsync", None), (512, 64, 64, 64));
     assert_eq!(rerun(&c, "ldsmTileAsync", Some(&CUTE)), (64, 64, 64, 64));
 }
+
+/// Why the padding is not offered for the cp.async.cg staging: padded 144-byte rows put a source
+/// line's chunks into two 128-byte shared rows, outside the measured LDGSTS.BYPASS rule, so the
+/// evaluation counts those copies as unmodelled instead of inventing a cost; the swizzle keeps all
+/// of them inside the rule.
+#[test]
+fn padding_takes_the_bypass_copies_out_of_the_measured_rule() {
+    let c = load("ldsmTileAsync");
+    let target = Target::parse("sm_90").unwrap();
+    let pad = Transform::Pad {
+        row_bytes: 128,
+        pad_bytes: 16,
+    };
+    let base = fix::evaluate(&c.trace, &c.arrays, &[], &target).unwrap();
+    assert_eq!(base.unmodelled, vec![0]);
+    let padded = fix::evaluate(&c.trace, &c.arrays, &[Some(pad)], &target).unwrap();
+    assert!(padded.unmodelled[0] > 0, "{padded:?}");
+    let swizzled = fix::evaluate(&c.trace, &c.arrays, &[Some(CUTE)], &target).unwrap();
+    assert_eq!(swizzled.unmodelled, vec![0]);
+    assert_eq!(
+        (swizzled.per_array[0].wavefronts, swizzled.per_array[0].ideal),
+        (128, 128)
+    );
+    // Before CC 7.5 there is no ldmatrix: every one of them is unmodelled there, whatever the layout.
+    let old = fix::evaluate(&c.trace, &c.arrays, &[], &Target::parse("sm_70").unwrap()).unwrap();
+    assert_eq!(old.unmodelled[0], 16 + 16);
+}
