@@ -1,7 +1,9 @@
 //! `warpscope tour`: the seed experiments' shared-memory kernels, bundled in the binary (their CUDA
 //! source, the PTX and machine code that nvcc 13.5 made of them, and the H100's counters), emulated
 //! on the CPU and shown as the findings the seeds describe: wavefronts per variant, what padding
-//! does, square versus rectangular tiles, and struct / char / double elements. No GPU, no CUDA.
+//! does, square versus rectangular tiles, and struct / char / double elements; then a tensor-core
+//! tile (crates/cli/fixtures/tensor): `ldmatrix.x4` on a 64x64 f16 tile as written and swizzled, with
+//! the fix advisor's changes, counted by the LDSM rule calibrated on the H100. No GPU, no CUDA.
 
 use std::path::Path;
 use std::process::ExitCode;
