@@ -50,6 +50,8 @@ pub enum AccessOp {
 /// - `ldmatrix`/`stmatrix`: one `LdMatrix`/`StMatrix` event (see [`AccessOp::LdMatrix`]).
 /// - `cp.async`: one `CpAsync` event with the sources in `src` (see [`AccessOp::CpAsync`]).
 /// - `cp.async.bulk` (shared <-> global): no event (the copy engine moves the bytes).
+/// - `mbarrier.*` and `cp.async.mbarrier.arrive`: no event (the barrier object is the
+///   emulator's own 8-byte encoding in shared memory; its accesses are synchronisation).
 /// - `wmma.load` / `wmma.store` from or to shared memory: ordinary per-element `Load` / `Store`
 ///   events (one per fragment element and lane, `width` = the element size), as the PTX semantics
 ///   read them; ptxas turns these into LDSM / STS, which is for the analyses to map.

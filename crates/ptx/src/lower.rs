@@ -1836,6 +1836,11 @@ impl<'m> KCtx<'m> {
             }
             return Ok(());
         }
+        if has("bulk") && has("prefetch") && !has("tensor") {
+            // cp.async.bulk.prefetch.L2.global [a], size: no effect an emulator can see
+            self.push(Inst::Nop, guard);
+            return Ok(());
+        }
         if has("bulk") {
             if has("tensor")
                 || has("prefetch")
@@ -2748,6 +2753,23 @@ mod tests {
         let e =
             lower_src(".visible .entry a()\n{\n frob;\n}\n.visible .entry b()\n{\n frab;\n}\n").unwrap_err();
         assert_eq!(e.len(), 2);
+    }
+
+    #[test]
+    fn prefetches_are_no_ops_and_tensor_copies_are_named() {
+        let p = lower_src(
+            ".visible .entry k(.param .u64 a)\n{\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [a];\n\
+             cp.async.bulk.prefetch.L2.global [%rd1], 256;\n griddepcontrol.wait;\n ret;\n}\n",
+        )
+        .unwrap();
+        assert_eq!(p.ops[1].inst, Inst::Nop);
+        assert_eq!(p.ops[2].inst, Inst::Nop);
+        let e = lower_src(
+            ".visible .entry k()\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n\
+             cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2}], [%r2];\n ret;\n}\n",
+        );
+        let e = e.unwrap_err();
+        assert!(e[0].message.contains("cp.async.bulk.tensor"), "{}", e[0].message);
     }
 
     #[test]
