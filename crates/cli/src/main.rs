@@ -8,6 +8,7 @@ mod cmd;
 mod exit;
 mod launch;
 mod limits;
+mod measure;
 mod output;
 mod pipeline;
 mod predict;

@@ -80,7 +80,12 @@ fn compile(nvrtc: &Nvrtc, src: &str, name: &str, cc: u32) -> Result<(String, Vec
 pub fn bank_launches(ordinal: usize, nvrtc: Option<&Path>, patterns: &[BankPattern]) -> Result<Vec<String>> {
     let info = device::query(ordinal)?;
     let nvrtc = Nvrtc::load(nvrtc)?;
-    let (ptx, cubin) = compile(&nvrtc, BANK_CALIB_CU, "bank_calib.cu", info.cc_major * 10 + info.cc_minor)?;
+    let (ptx, cubin) = compile(
+        &nvrtc,
+        BANK_CALIB_CU,
+        "bank_calib.cu",
+        info.cc_major * 10 + info.cc_minor,
+    )?;
     let ctx = CudaContext::new(ordinal).ctx("cuCtxCreate (primary context)")?;
     let stream = ctx.default_stream();
     let module = ctx
@@ -92,7 +97,10 @@ pub fn bank_launches(ordinal: usize, nvrtc: Option<&Path>, patterns: &[BankPatte
     let mut functions: Vec<(String, CudaFunction)> = Vec::new();
     for p in patterns {
         if ![1, 2, 4, 8, 16].contains(&p.width) {
-            return Err(Error::Input(format!("pattern {}: width {} (1, 2, 4, 8 or 16)", p.id, p.width)));
+            return Err(Error::Input(format!(
+                "pattern {}: width {} (1, 2, 4, 8 or 16)",
+                p.id, p.width
+            )));
         }
         let name = p.kernel();
         let f = match functions.iter().find(|(n, _)| *n == name) {
@@ -256,7 +264,11 @@ pub fn latency(ordinal: usize, nvrtc: Option<&Path>) -> Result<Latencies> {
     for _ in 0..REPS {
         let mut b = stream.launch_builder(&k_cg);
         let steps = 8192i32;
-        b.arg(&l2start).arg(&steps).arg(&warm).arg(&mut cyc).arg(&mut sink);
+        b.arg(&l2start)
+            .arg(&steps)
+            .arg(&warm)
+            .arg(&mut cyc)
+            .arg(&mut sink);
         // SAFETY: as above.
         unsafe { b.launch(one) }.ctx("cuLaunchKernel(chase_cg)")?;
         stream.synchronize().ctx("cuStreamSynchronize")?;
@@ -281,7 +293,12 @@ mod tests {
         assert_eq!(entry(ptx, "bank_ld_w1").unwrap(), "_Z10bank_ld_w1PKjPj");
         assert_eq!(entry(ptx, "bank_ld_w16").unwrap(), "_Z11bank_ld_w16PKjPj");
         assert_eq!(entry(ptx, "plain").unwrap(), "plain");
-        assert!(entry(ptx, "bank_st_w1").unwrap_err().to_string().contains("bank_st_w1"));
+        assert!(
+            entry(ptx, "bank_st_w1")
+                .unwrap_err()
+                .to_string()
+                .contains("bank_st_w1")
+        );
     }
 
     #[test]

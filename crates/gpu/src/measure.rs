@@ -88,7 +88,9 @@ pub fn launch(ordinal: usize, spec: &LaunchSpec) -> Result<LaunchResult> {
     let mut slices = Vec::new();
     for a in &spec.args {
         slices.push(match a {
-            KernelArg::Buffer(bytes) if !bytes.is_empty() => Some(stream.clone_htod(bytes).ctx("cuMemcpyHtoD")?),
+            KernelArg::Buffer(bytes) if !bytes.is_empty() => {
+                Some(stream.clone_htod(bytes).ctx("cuMemcpyHtoD")?)
+            }
             KernelArg::Buffer(_) => Some(stream.alloc_zeros::<u8>(1).ctx("cuMemAlloc")?),
             KernelArg::Bytes(_) => None,
         });
@@ -138,16 +140,23 @@ pub fn launch(ordinal: usize, spec: &LaunchSpec) -> Result<LaunchResult> {
         )
     }
     .ctx(&format!("cuLaunchKernel({})", spec.kernel))?;
-    stream.synchronize().ctx("cuStreamSynchronize (after the launch)")?;
+    stream
+        .synchronize()
+        .ctx("cuStreamSynchronize (after the launch)")?;
     let mut buffers = Vec::with_capacity(spec.args.len());
     for (a, s) in spec.args.iter().zip(&slices) {
         buffers.push(match (a, s) {
-            (KernelArg::Buffer(b), Some(s)) if !b.is_empty() => Some(stream.clone_dtoh(s).ctx("cuMemcpyDtoH")?),
+            (KernelArg::Buffer(b), Some(s)) if !b.is_empty() => {
+                Some(stream.clone_dtoh(s).ctx("cuMemcpyDtoH")?)
+            }
             (KernelArg::Buffer(_), _) => Some(Vec::new()),
             _ => None,
         });
     }
-    Ok(LaunchResult { device: info, buffers })
+    Ok(LaunchResult {
+        device: info,
+        buffers,
+    })
 }
 
 /// Versions of what measured: the device, the driver and Nsight Compute.
@@ -201,7 +210,7 @@ pub fn find_ncu(explicit: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// Runs `exe args...` under `ncu --csv` with `metrics`, profiling only kernels whose name matches
-/// `kernel_regex` when given, and returns the rows in launch order. `--clock-control none` keeps
+/// `kernel_regex` when given, and returns the rows in launch order with ncu's CSV as written. `--clock-control none` keeps
 /// the clocks as found; `--cache-control none` keeps the caches (counts of shared memory do not
 /// depend on either).
 pub fn profile<I, S>(
@@ -210,7 +219,7 @@ pub fn profile<I, S>(
     args: I,
     metrics: &[&str],
     kernel_regex: Option<&str>,
-) -> Result<Vec<NcuRow>>
+) -> Result<(Vec<NcuRow>, String)>
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
@@ -256,7 +265,8 @@ where
                 .join(" | ")
         )));
     }
-    parse_raw_csv(&text)
+    let rows = parse_raw_csv(&text)?;
+    Ok((rows, text))
 }
 
 /// Parses `ncu --csv --page raw` output: one row per launch, one column per metric (the second
@@ -343,7 +353,12 @@ mod tests {
 
     #[test]
     fn raw_page_errors_name_the_line() {
-        assert!(parse_raw_csv("nothing").unwrap_err().to_string().contains("no CSV header"));
+        assert!(
+            parse_raw_csv("nothing")
+                .unwrap_err()
+                .to_string()
+                .contains("no CSV header")
+        );
         let bad = "\"ID\",\"Kernel Name\",\"a__b\"\n\"x\",\"k\",\"1\"\n";
         assert!(parse_raw_csv(bad).unwrap_err().to_string().contains("line 2"));
         let short = "\"ID\",\"Kernel Name\",\"a__b\"\n\"0\",\"k\"\n";

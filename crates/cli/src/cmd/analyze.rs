@@ -65,6 +65,8 @@ pub struct Args {
     /// Count accesses as PTX writes them (skip the machine code even when a toolkit is present).
     #[arg(long)]
     ptx_widths: bool,
+    #[command(flatten)]
+    measure: crate::measure::MeasureArgs,
 }
 
 /// The JSON result (also what the table shows).
@@ -592,6 +594,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut launch = Launch::new(grid, block, kargs);
     launch.dyn_smem = args.dyn_smem;
     launch.blocks = args.blocks.map(|n| sample_blocks(n, total));
+    let measure_input = crate::measure::Input {
+        ptx: &ptx,
+        cubin: cubin.as_deref(),
+        program: &program,
+        kernel: &kernel,
+        launch: &launch,
+        arch,
+    };
+    if args.measure.measure_child {
+        crate::measure::child(&args.measure, &measure_input)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let blocks_run = launch.blocks.as_ref().map_or(total, |b| b.len() as u64);
     let limits = Limits {
         max_warp_insts_per_block: crate::limits::per_block_insts(args.max_instructions, blocks_run),
@@ -600,6 +614,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let run = banks::run(&program, &kernel, &launch, &limits, arch, Arc::new(recon.clone()))?;
     let mut analysis = build(&program, &kernel, &launch, arch, &recon, &note, run);
     analysis.divergence = Some(divergence_of(&program, &kernel, &launch, &limits, &ptx)?);
+    if args.measure.wanted() {
+        let b = blocks(&analysis);
+        return crate::measure::finish(&args.measure, &measure_input, &analysis, &args.output, b);
+    }
     let mut out = std::io::stdout().lock();
     emit_blocks(
         &mut out,
