@@ -146,7 +146,13 @@ pub fn predictions(a: &Analysis) -> Vec<(&'static str, f64, &'static str)> {
         let t = &d.report.totals;
         v.push((METRICS[4], t.targets as f64, "estimate"));
         v.push((METRICS[5], t.divergent as f64, "estimate"));
-        v.push((METRICS[6], t.branch_efficiency_pct, "estimate"));
+        // Nsight Compute prints 0 % for a launch with no branch target (0 of 0).
+        let pct = if t.targets == 0 {
+            0.0
+        } else {
+            t.branch_efficiency_pct
+        };
+        v.push((METRICS[6], pct, "estimate"));
     }
     v
 }
@@ -356,6 +362,10 @@ pub fn run(m: &MeasureArgs, input: &Input, analysis: &Analysis) -> anyhow::Resul
         Image::Ptx(_) => "PTX (driver JIT)",
     };
     let gpu = warpscope_gpu::measure::launch(m.device, &s).map_err(gpu_error)?;
+    let image = match &gpu.ptx_version {
+        Some(v) => format!("{image}, .version lowered to {v} for this driver (no instruction changed)"),
+        None => image.to_string(),
+    };
     let mut ncu_csv = None;
     let rows = match &ncu_path {
         Some(ncu) => {
@@ -383,7 +393,7 @@ pub fn run(m: &MeasureArgs, input: &Input, analysis: &Analysis) -> anyhow::Resul
     };
     Ok(Measurement {
         measured_on: versions.header(),
-        image: image.into(),
+        image,
         differences: count_differences(&counters, &buffers),
         counters,
         buffers,

@@ -63,6 +63,9 @@ pub struct LaunchResult {
     pub device: DeviceInfo,
     /// Final bytes of each argument: `Some` for buffers.
     pub buffers: Vec<Option<Vec<u8>>>,
+    /// The `.version` the PTX was loaded with when the driver refused its own (see
+    /// [`LOWER_PTX_VERSIONS`]).
+    pub ptx_version: Option<String>,
 }
 
 /// Runs the launch once on device `ordinal` and reads every buffer back.
@@ -70,8 +73,25 @@ pub fn launch(ordinal: usize, spec: &LaunchSpec) -> Result<LaunchResult> {
     let info = device::query(ordinal)?;
     let ctx = CudaContext::new(ordinal).ctx("cuCtxCreate (primary context)")?;
     let stream = ctx.default_stream();
+    let mut ptx_version = None;
     let module = match &spec.image {
-        Image::Ptx(p) => ctx.load_module(cudarc::nvrtc::Ptx::from_src(p.clone())),
+        Image::Ptx(p) => {
+            let mut r = ctx.load_module(cudarc::nvrtc::Ptx::from_src(p.clone()));
+            // PTX from a newer toolkit than the driver: lower the `.version` line alone (no
+            // instruction is changed) until the JIT takes it.
+            for v in LOWER_PTX_VERSIONS {
+                match &r {
+                    Err(e) if e.0 == sys::cudaError_enum::CUDA_ERROR_UNSUPPORTED_PTX_VERSION => {
+                        if let Some(lowered) = with_ptx_version(p, v) {
+                            r = ctx.load_module(cudarc::nvrtc::Ptx::from_src(lowered));
+                            ptx_version = Some(v.to_string());
+                        }
+                    }
+                    _ => break,
+                }
+            }
+            r
+        }
         Image::Cubin(b) => ctx.load_module(cudarc::nvrtc::Ptx::from_binary(b.clone())),
     }
     .ctx("cuModuleLoadData")?;
@@ -156,7 +176,18 @@ pub fn launch(ordinal: usize, spec: &LaunchSpec) -> Result<LaunchResult> {
     Ok(LaunchResult {
         device: info,
         buffers,
+        ptx_version,
     })
+}
+
+/// The PTX ISA versions tried, in order, when the driver's JIT refuses a module's own.
+pub const LOWER_PTX_VERSIONS: [&str; 4] = ["9.0", "8.8", "8.5", "8.0"];
+
+/// `ptx` with its `.version` directive replaced by `version` (`None` without one).
+pub fn with_ptx_version(ptx: &str, version: &str) -> Option<String> {
+    let start = ptx.find(".version ")?;
+    let end = ptx[start..].find('\n').map_or(ptx.len(), |e| start + e);
+    Some(format!("{}.version {version}{}", &ptx[..start], &ptx[end..]))
 }
 
 /// Versions of what measured: the device, the driver and Nsight Compute.
@@ -349,6 +380,16 @@ mod tests {
         assert_eq!(rows[2].kernel, "k2");
         assert_eq!(rows[2].value, None);
         assert_eq!(ncu::launch_count(&rows), 2);
+    }
+
+    #[test]
+    fn ptx_version_line_alone_is_replaced() {
+        let ptx = "//\n.version 9.5\n.target sm_90\nld.shared.u32 %r1, [%r2];\n";
+        assert_eq!(
+            with_ptx_version(ptx, "9.0").unwrap(),
+            "//\n.version 9.0\n.target sm_90\nld.shared.u32 %r1, [%r2];\n"
+        );
+        assert_eq!(with_ptx_version(".target sm_90\n", "9.0"), None);
     }
 
     #[test]
