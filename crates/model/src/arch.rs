@@ -230,7 +230,7 @@ impl Arch {
         let occupancy = match self.cc() {
             90 => Basis::Measured {
                 device: MEASURED_ON_H100,
-                table: "calibration/lab/ (driver occupancy vs the calculator)",
+                table: "calibration/lab/h100/occupancy.json",
             },
             cc if cc >= 50 => Basis::Documented {
                 source: "cuda_occupancy.h",

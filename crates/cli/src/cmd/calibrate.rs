@@ -800,6 +800,15 @@ fn blocks(r: &Report) -> Vec<Block> {
             .collect::<Vec<_>>()
             .join(", ")
     ));
+    if let Ok(a) = Arch::parse(&r.arch) {
+        notes.push(crate::basis::line(a));
+        if a.provenance().bank.status() != "measured" && r.verdicts.iter().all(|v| v.status != "breaks") {
+            notes.push(format!(
+                "every rule holds: with these tables checked in under calibration/, {}'s bank rule can be marked measured (Arch::provenance in crates/model/src/arch.rs)",
+                a.name
+            ));
+        }
+    }
     if let Some(s) = r.seconds {
         notes.push(format!("took {s:.1} s"));
     }
