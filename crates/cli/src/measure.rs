@@ -46,6 +46,9 @@ pub struct MeasureArgs {
     /// Measure without ncu (buffers only, no counters).
     #[arg(long)]
     pub no_ncu: bool,
+    /// Also write the comparison as a self-contained HTML page (with --measure or --measured).
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<PathBuf>,
     /// Internal: only launch the kernel on the GPU (what runs under ncu).
     #[arg(long, hide = true)]
     pub measure_child: bool,
@@ -484,6 +487,14 @@ pub fn finish(
     mut analysis_blocks: Vec<Block>,
 ) -> anyhow::Result<ExitCode> {
     let measurement = run(m, input, analysis)?;
+    if let Some(path) = &m.html {
+        let html = warpscope_report::lab::lab_html(
+            &format!("warpscope analyze --measure: {}", analysis.kernel),
+            &lab_results(&measurement, &analysis.kernel),
+        )?;
+        std::fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
     analysis_blocks.extend(blocks(&measurement));
     let mut out = std::io::stdout().lock();
     emit_blocks(
@@ -501,6 +512,103 @@ pub fn finish(
     } else {
         ExitCode::from(crate::exit::FINDINGS)
     })
+}
+
+/// The comparison as two pages of the lab's HTML report: counters and buffers, with a check per
+/// exact counter and per buffer.
+pub fn lab_results(m: &Measurement, kernel: &str) -> Vec<warpscope_report::lab::LabResult> {
+    use warpscope_report::lab::{LabCheck, LabResult};
+    let check = |what: String, pass: bool| LabCheck {
+        what,
+        value: f64::from(u8::from(pass)),
+        target: 1.0,
+        pass,
+    };
+    let counters = LabResult {
+        name: format!("{kernel}: counters, predicted beside measured"),
+        device: m.measured_on.clone(),
+        headers: ["metric", "predicted", "measured", "equal", "claim"]
+            .map(String::from)
+            .to_vec(),
+        rows: m
+            .counters
+            .iter()
+            .map(|c| {
+                vec![
+                    c.metric.clone(),
+                    num(c.predicted),
+                    c.measured.map_or("-".into(), num),
+                    match c.equal {
+                        None => "-".into(),
+                        Some(true) => "yes".into(),
+                        Some(false) if c.claim == "exact" => "DIFFERS".into(),
+                        Some(false) => "differs".into(),
+                    },
+                    c.claim.clone(),
+                ]
+            })
+            .collect(),
+        checks: m
+            .counters
+            .iter()
+            .filter(|c| c.claim == "exact" && c.equal.is_some())
+            .map(|c| {
+                check(
+                    format!("{} predicted = measured", c.metric),
+                    c.equal == Some(true),
+                )
+            })
+            .collect(),
+        notes: m
+            .notes
+            .iter()
+            .cloned()
+            .chain([format!("code loaded as {}", m.image)])
+            .collect(),
+        data: serde_json::Value::Null,
+        seed: None,
+    };
+    let buffers = LabResult {
+        name: format!("{kernel}: output buffers, emulator vs GPU"),
+        device: m.measured_on.clone(),
+        headers: [
+            "argument",
+            "bytes",
+            "emulator FNV-1a",
+            "GPU FNV-1a",
+            "equal",
+            "first difference",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: m
+            .buffers
+            .iter()
+            .map(|b| {
+                vec![
+                    b.arg.to_string(),
+                    b.bytes.to_string(),
+                    b.emulator_fnv1a64.clone(),
+                    b.gpu_fnv1a64.clone(),
+                    if b.equal {
+                        "bit-exact".into()
+                    } else {
+                        "DIFFERS".into()
+                    },
+                    b.first_difference.clone().unwrap_or_default(),
+                ]
+            })
+            .collect(),
+        checks: m
+            .buffers
+            .iter()
+            .map(|b| check(format!("argument {} bit for bit", b.arg), b.equal))
+            .collect(),
+        notes: Vec::new(),
+        data: serde_json::Value::Null,
+        seed: None,
+    };
+    vec![counters, buffers]
 }
 
 fn num(x: f64) -> String {

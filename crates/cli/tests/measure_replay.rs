@@ -206,6 +206,20 @@ fn a_changed_recording_is_flagged() {
         c.contains("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,1024,992,DIFFERS,exact"),
         "{c}"
     );
+    // The HTML page: both tables, the failing checks, no fetches.
+    let page = dir.join("m.html");
+    let mut html = replay_args(&row, file.to_str().unwrap());
+    html.extend(["--html".into(), page.to_str().unwrap().into()]);
+    let refs: Vec<&str> = html.iter().map(String::as_str).collect();
+    assert_eq!(warpscope(&refs).status.code(), Some(1));
+    let h = std::fs::read_to_string(&page).unwrap();
+    assert!(h.starts_with("<!DOCTYPE html>"), "{}", &h[..100.min(h.len())]);
+    assert!(
+        h.contains("sqRowCol: counters, predicted beside measured"),
+        "no counters page"
+    );
+    assert!(h.contains("output buffers, emulator vs GPU") && h.contains("DIFFERS") && h.contains("992"));
+    assert!(!h.contains("http://") && !h.contains("https://"));
     std::fs::remove_dir_all(&dir).ok();
 }
 
