@@ -191,7 +191,7 @@ fn row_json(r: &Row) -> Value {
         "opted_in": o.opted_in,
         "smem_over_max": o.smem_over_max,
     });
-    if let Some(a) = Arch::parse(&r.arch).ok() {
+    if let Ok(a) = Arch::parse(&r.arch) {
         v["rules_basis"] = crate::basis::json(a);
     }
     if let Some(b) = &r.best {
