@@ -7,12 +7,13 @@
 mod basis;
 mod cmd;
 mod exit;
+mod findings;
 mod launch;
 mod limits;
 mod measure;
 mod output;
-mod pipeline;
 mod predict;
+mod report_page;
 
 use std::process::ExitCode;
 

@@ -139,12 +139,16 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 /// The predictions of an analysis, in [`METRICS`] order, with their claims.
 pub fn predictions(a: &Analysis) -> Vec<(&'static str, f64, &'static str)> {
     let shared = if a.extrapolated { "estimate" } else { "exact" };
-    let mut v = vec![
-        (METRICS[0], a.shared.load.instructions as f64, shared),
-        (METRICS[1], a.shared.load.wavefronts as f64, shared),
-        (METRICS[2], a.shared.store.instructions as f64, shared),
-        (METRICS[3], a.shared.store.wavefronts as f64, shared),
-    ];
+    let mut v = Vec::new();
+    // Without the banks section there are no shared-memory predictions to compare.
+    if a.sections.is_empty() || a.sections.iter().any(|s| s == "banks") {
+        v.extend([
+            (METRICS[0], a.shared.load.instructions as f64, shared),
+            (METRICS[1], a.shared.load.wavefronts as f64, shared),
+            (METRICS[2], a.shared.store.instructions as f64, shared),
+            (METRICS[3], a.shared.store.wavefronts as f64, shared),
+        ]);
+    }
     if let Some(d) = &a.divergence {
         let t = &d.report.totals;
         v.push((METRICS[4], t.targets as f64, "estimate"));
@@ -413,7 +417,7 @@ fn replay(
     emu: Option<Vec<Option<Vec<u8>>>>,
     mut notes: Vec<String>,
 ) -> anyhow::Result<Measurement> {
-    let text = crate::limits::read_source(path)?;
+    let text = warpscope_driver::limits::read_source(path).map_err(crate::launch::driver_error)?;
     let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "{}:{}:{}: not valid JSON: {e}",
@@ -475,6 +479,33 @@ pub struct Measured<'a> {
     pub analysis: &'a Analysis,
     /// The comparison.
     pub measurement: &'a Measurement,
+}
+
+/// `analyze` with `--measure`, `--measured` or `--measure-child`: the driver prepares the launch once;
+/// the child only runs it on the GPU; otherwise the launch is analysed (`render` makes the analysis
+/// and its blocks) and measured or replayed.
+pub fn analyze_and_measure(
+    m: &MeasureArgs,
+    req: &warpscope_driver::Request,
+    output: &OutputArgs,
+    render: impl FnOnce(&warpscope_driver::Analyzed) -> anyhow::Result<(Analysis, Vec<Block>)>,
+) -> anyhow::Result<ExitCode> {
+    let p = warpscope_driver::prepare(req).map_err(crate::launch::driver_error)?;
+    let input = Input {
+        ptx: &p.module.ptx,
+        cubin: p.module.cubin.as_deref(),
+        program: &p.module.program,
+        kernel: &p.name.mangled,
+        launch: &p.launch,
+        arch: req.arch,
+    };
+    if m.measure_child {
+        child(m, &input)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let a = warpscope_driver::request::run_prepared(req, p.clone()).map_err(crate::launch::driver_error)?;
+    let (analysis, blocks) = render(&a)?;
+    finish(m, &input, &analysis, output, blocks)
 }
 
 /// Measures (or replays), prints the analysis followed by the comparison, and returns exit status

@@ -592,7 +592,7 @@ struct Tables {
 fn read_tables(dir: &Path) -> anyhow::Result<Tables> {
     let read = |rel: &str| -> anyhow::Result<String> {
         let p = dir.join(rel);
-        crate::limits::read_source(&p)
+        warpscope_driver::limits::read_source(&p).map_err(crate::launch::driver_error)
     };
     let main_path = format!("{}/bank/measured.tsv", dir.display());
     let merge_path = format!("{}/bank/measured_merge.tsv", dir.display());
@@ -827,7 +827,7 @@ fn exit_for(r: &Report) -> ExitCode {
 /// Runs `warpscope calibrate`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(file) = &args.bank_child {
-        let text = crate::limits::read_source(file)?;
+        let text = warpscope_driver::limits::read_source(file).map_err(crate::launch::driver_error)?;
         let rows = parse_bank(&text, &file.display().to_string(), "measured", false)?;
         let patterns: Vec<BankPattern> = rows.into_iter().map(|r| r.pattern).collect();
         warpscope_gpu::calibrate::bank_launches(args.device, args.nvrtc.as_deref(), &patterns)
