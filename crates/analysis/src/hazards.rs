@@ -396,7 +396,7 @@ impl HazardSink {
             for w in (0..size).step_by(4) {
                 self.shadow[w].split = true;
             }
-        } else if size % 4 != 0 {
+        } else if !size.is_multiple_of(4) {
             // The last word is partial: its bytes are always tracked one by one.
             self.shadow[size & !3].split = true;
         }
@@ -440,8 +440,15 @@ impl HazardSink {
             wsync,
             pc,
         };
-        let whole_words = width % 4 == 0 && !self.reference;
+        let whole_words = width.is_multiple_of(4) && !self.reference;
         let mut bits = mask;
+        if whole_words {
+            bits = match kind {
+                AccessKind::Read => self.quiet_lanes::<false>(warp, me, width, bits, addrs),
+                AccessKind::Write => self.quiet_lanes::<true>(warp, me, width, bits, addrs),
+                AccessKind::Atomic => bits,
+            };
+        }
         while bits != 0 {
             let lane = bits.trailing_zeros();
             bits &= bits - 1;
@@ -496,6 +503,81 @@ impl HazardSink {
                 );
             }
         }
+    }
+
+    /// The common case of [`Self::shared_access`] in one tight loop: a read (`WRITE` false) or a
+    /// plain write of aligned whole words inside the window, none split, every lane's access quiet
+    /// (see [`Self::quiet`]: no race, no new barrier need, no uninitialised read), so only the cells
+    /// change. Goes through `bits` in lane order while that holds and returns the lanes left, from the
+    /// first that does not: the lane-by-lane path goes on from there, as if it had done all of them.
+    fn quiet_lanes<const WRITE: bool>(
+        &mut self,
+        warp: u32,
+        mut me: Acc,
+        width: u8,
+        mut bits: u32,
+        addrs: &[u64; 32],
+    ) -> u32 {
+        let kind = if WRITE {
+            AccessKind::Write
+        } else {
+            AccessKind::Read
+        };
+        let memo = Memo {
+            needed_from: self.needed_from,
+            run_start_last: self.run_start_last,
+            weak_seen: &self.weak_seen,
+        };
+        let shadow = &mut self.shadow[..];
+        let size = shadow.len() as u64;
+        let words = usize::from(width / 4);
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            let a = addrs[lane as usize];
+            if a & 3 != 0 || a >= size || size - a < u64::from(width) {
+                return bits;
+            }
+            me.tid = (warp * 32 + lane).min(u32::from(NONE) - 1) as u16;
+            let first = a as usize;
+            if words == 1 {
+                let c = &mut shadow[first];
+                let quiet = !c.split
+                    && if WRITE {
+                        memo.quiet(&c.w, &me)
+                            && memo.quiet(&c.r1, &me)
+                            && memo.quiet(&c.r2, &me)
+                            && memo.quiet(&c.w2, &me)
+                    } else {
+                        c.ever_written && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
+                    };
+                if !quiet {
+                    return bits;
+                }
+                update(c, me, kind);
+                bits &= bits - 1;
+                continue;
+            }
+            for k in 0..words {
+                let c = &shadow[first + 4 * k];
+                let quiet = !c.split
+                    && if WRITE {
+                        memo.quiet(&c.w, &me)
+                            && memo.quiet(&c.r1, &me)
+                            && memo.quiet(&c.r2, &me)
+                            && memo.quiet(&c.w2, &me)
+                    } else {
+                        c.ever_written && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
+                    };
+                if !quiet {
+                    return bits;
+                }
+            }
+            for k in 0..words {
+                update(&mut shadow[first + 4 * k], me, kind);
+            }
+            bits &= bits - 1;
+        }
+        0
     }
 
     /// An access to all four bytes of the split word at `word`, byte by byte; the word is merged
@@ -579,21 +661,15 @@ impl HazardSink {
     }
 
     /// Whether the earlier access `other` and `me` (an access of the current epoch) make no pair
-    /// whose [`Self::pair`] would change anything: no conflict, ordered by `__syncwarp()`, or
-    /// separated by barriers whose bookkeeping already has this pair's entry.
+    /// whose [`Self::pair`] would change anything (see [`Memo::quiet`]).
     #[inline(always)]
     fn quiet(&self, other: &Acc, me: &Acc) -> bool {
-        if other.tid == NONE || other.tid == me.tid || (other.atomic && me.atomic) {
-            return true;
+        Memo {
+            needed_from: self.needed_from,
+            run_start_last: self.run_start_last,
+            weak_seen: &self.weak_seen,
         }
-        if other.epoch == me.epoch {
-            return u32::from(other.tid) / 32 == u32::from(me.tid) / 32 && other.wsync != me.wsync;
-        }
-        if other.epoch >= self.needed_from {
-            return true;
-        }
-        let key = (other.pc, me.pc);
-        other.epoch < self.run_start_last && self.weak_seen[weak_slot(key)] == Some(key)
+        .quiet(other, me)
     }
 
     /// A conflicting pair of accesses from different threads (`n` byte accesses with the same
@@ -974,6 +1050,33 @@ impl HazardSink {
         self.release_pc = Vec::new();
         self.run_start = Vec::new();
         self.weak_pairs = HashMap::new();
+    }
+}
+
+/// What the race tracker remembers of the barrier bookkeeping, to tell quiet pairs without it.
+struct Memo<'a> {
+    needed_from: u32,
+    run_start_last: u32,
+    weak_seen: &'a [Option<(u32, u32)>; WEAK_MEMO],
+}
+
+impl Memo<'_> {
+    /// Whether the earlier access `other` and `me` (an access of the current epoch) make no pair
+    /// whose `HazardSink::pair` would change anything: no conflict, ordered by `__syncwarp()`, or
+    /// separated by barriers whose bookkeeping already has this pair's entry.
+    #[inline(always)]
+    fn quiet(&self, other: &Acc, me: &Acc) -> bool {
+        if other.tid == NONE || other.tid == me.tid || (other.atomic && me.atomic) {
+            return true;
+        }
+        if other.epoch == me.epoch {
+            return u32::from(other.tid) / 32 == u32::from(me.tid) / 32 && other.wsync != me.wsync;
+        }
+        if other.epoch >= self.needed_from {
+            return true;
+        }
+        let key = (other.pc, me.pc);
+        other.epoch < self.run_start_last && self.weak_seen[weak_slot(key)] == Some(key)
     }
 }
 
