@@ -188,6 +188,13 @@ pub fn loc_of(program: &Program, pc: u32) -> Loc {
     }
 }
 
+/// Whether a PTX instruction is a signed 32-bit `div` or `rem`.
+fn signed_div_rem(text: &str) -> bool {
+    let op = text.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or("");
+    let mut parts = op.split('.');
+    matches!(parts.next(), Some("div" | "rem")) && parts.any(|p| p == "s32")
+}
+
 /// The name of a fault's kind in [`LaunchAnalysis::fault_kind`].
 pub fn fault_kind(k: FaultKind) -> &'static str {
     match k {
@@ -250,18 +257,33 @@ pub fn analyse_launch(
     put("shared_load_transactions_per_request", ratio(ld.wavefronts, ld.instructions));
     put("shared_store_transactions_per_request", ratio(st.wavefronts, st.instructions));
     let t = &div.totals;
-    put("smsp__sass_branch_targets.sum", t.targets as f64);
-    put("smsp__sass_branch_targets_threads_divergent.sum", t.divergent as f64);
-    put("smsp__sass_branch_targets_threads_uniform.sum", t.uniform_targets as f64);
-    put("branch_efficiency", t.branch_efficiency_pct);
-    put("divergent_branch", t.divergent as f64);
+    // A -G build: its machine code adds one uniform branch per execution of a *signed* 32-bit
+    // div/rem (H100, calibration/run/h100/divergence_G: `tid % 2` and `(tid / warpSize) % 2` on
+    // `int` add one each; the unsigned `tid % (2 * stride)` adds none).
+    let (targets, divergent) = if t.debug_machine_estimate.is_some() {
+        let extra: u64 = div
+            .instructions
+            .iter()
+            .filter(|i| signed_div_rem(&program.inst_info(i.pc).text))
+            .map(|i| i.executions)
+            .sum();
+        (t.targets + extra, t.divergent)
+    } else {
+        (t.targets, t.divergent)
+    };
+    let eff = pct(targets - divergent, targets);
+    put("smsp__sass_branch_targets.sum", targets as f64);
+    put("smsp__sass_branch_targets_threads_divergent.sum", divergent as f64);
+    put("smsp__sass_branch_targets_threads_uniform.sum", (targets - divergent) as f64);
+    put("branch_efficiency", eff);
+    put("divergent_branch", divergent as f64);
     put("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", glob.ld_requests as f64);
     put("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", glob.ld_sectors as f64);
     put("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", glob.st_requests as f64);
     put("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", glob.st_sectors as f64);
     put("gld_efficiency", pct(glob.ld_bytes, glob.ld_sectors * 32).min(100.0));
     put("gst_efficiency", pct(glob.st_bytes, glob.st_sectors * 32).min(100.0));
-    put("smsp__inst_executed.sum", res.counters.warp_insts as f64);
+    put("warpscope__ptx_warp_instructions.sum", res.counters.warp_insts as f64);
     let threads: u32 = launch.block.iter().product();
     put("launch__block_size", f64::from(threads));
     put(

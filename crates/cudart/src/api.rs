@@ -1341,3 +1341,19 @@ pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     // SAFETY: same contract.
     unsafe { cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block, dyn_smem, 0) }
 }
+
+/// `struct cudaChannelFormatDesc`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ChannelFormatDesc {
+    x: c_int,
+    y: c_int,
+    z: c_int,
+    w: c_int,
+    f: c_int,
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, f: c_int) -> ChannelFormatDesc {
+    ChannelFormatDesc { x, y, z, w, f }
+}

@@ -21,7 +21,6 @@ unsupported! {
     cudaArrayGetMemoryRequirements
     cudaArrayGetPlane
     cudaArrayGetSparseProperties
-    cudaCreateChannelDesc
     cudaCreateSurfaceObject
     cudaCreateTextureObject
     cudaCtxResetPersistingL2Cache
@@ -393,7 +392,6 @@ pub const NAMES: &[&str] = &[
     "cudaArrayGetMemoryRequirements",
     "cudaArrayGetPlane",
     "cudaArrayGetSparseProperties",
-    "cudaCreateChannelDesc",
     "cudaCreateSurfaceObject",
     "cudaCreateTextureObject",
     "cudaCtxResetPersistingL2Cache",

@@ -8,6 +8,7 @@ fn registers_from_a_real_cubin() {
     assert_eq!(regs.len(), 8, "{regs:?}");
     assert!(regs.iter().any(|(n, r)| n == "_Z13setRowReadRowPi" && *r == 10), "{regs:?}");
     assert_eq!(warpscope_cudart::fatbin::allocated_registers(10), 16);
+    assert_eq!(warpscope_cudart::fatbin::allocated_registers(17), 17);
 }
 
 #[test]
