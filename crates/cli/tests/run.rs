@@ -31,7 +31,11 @@ fn programs() -> &'static Path {
             .env("WARPSCOPE_CUDA_ROOT", cuda_root())
             .output()
             .unwrap();
-        assert!(out.status.success(), "build.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "build.sh failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         dir
     })
 }
@@ -49,7 +53,13 @@ fn run_exported(program: &str) -> (Output, Value) {
     let dir = programs();
     let export = dir.join(format!("{program}.json"));
     let out = warpscope(
-        &["run", "--export", export.to_str().unwrap(), "--", &format!("./{program}")],
+        &[
+            "run",
+            "--export",
+            export.to_str().unwrap(),
+            "--",
+            &format!("./{program}"),
+        ],
         dir,
     );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
@@ -75,7 +85,9 @@ fn h100(program: &str) -> BTreeMap<u64, (String, BTreeMap<String, f64>)> {
         let get = |name: &str| cells[header.iter().position(|h| h == name).unwrap()].clone();
         let id: u64 = get("ID").parse().unwrap();
         let value: f64 = get("Metric Value").replace(',', "").parse().unwrap();
-        let e = out.entry(id).or_insert_with(|| (get("Kernel Name"), BTreeMap::new()));
+        let e = out
+            .entry(id)
+            .or_insert_with(|| (get("Kernel Name"), BTreeMap::new()));
         e.1.insert(get("Metric Name"), value);
     }
     out
@@ -111,10 +123,33 @@ const LAUNCH: &[&str] = &[
 const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
     // nvcc -O2: ptxas turns `if (i < n)` guards into predicated code and `@P EXIT` (no branch) and
     // restructures loops; branch counters are counted on the PTX.
-    ("divergence", 2, "branch", "-O2 machine code restructures the branches"),
-    ("divergence", 3, "branch", "-O2 machine code restructures the loop"),
-    ("divergence", 4, "branch", "-O2 machine code restructures the loop"),
-    ("divergence", 5, "branch", "-O2 machine code predicates the guards"),
+    (
+        "divergence",
+        2,
+        "branch",
+        "-O2 machine code restructures the branches",
+    ),
+    (
+        "divergence",
+        3,
+        "branch",
+        "-O2 machine code restructures the loop",
+    ),
+    (
+        "divergence",
+        4,
+        "branch",
+        "-O2 machine code restructures the loop",
+    ),
+    (
+        "divergence",
+        5,
+        "branch",
+        "-O2 machine code predicates the guards",
+    ),
+    // `__device__ float dtable[64]` sits 4 bytes into the emulator's variable window (after
+    // `dcounter`) but 32-byte aligned in the GPU's: one more sector per warp.
+    ("api", 0, "global", "__device__ array placement"),
     ("api", 0, "branch", "-O2: the guard is an @P EXIT"),
     ("api", 1, "branch", "-O2: the guard is an @P EXIT"),
     ("api", 2, "branch", "-O2: the guard is an @P EXIT"),
@@ -122,9 +157,6 @@ const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
     ("api", 4, "branch", "-O2: the guard is an @P EXIT"),
     ("api", 5, "branch", "-O2: the guard is an @P EXIT"),
     ("api", 6, "branch", "-O2: the guard is an @P EXIT"),
-    // `__device__ float dtable[64]` sits 4 bytes into the emulator's variable window (after
-    // `dcounter`) but 32-byte aligned in the GPU's: one more sector per warp.
-    ("api", 0, "global", "__device__ array placement"),
 ];
 
 #[test]
@@ -150,7 +182,11 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             let (name, m) = &hw[&id];
             assert_eq!(l["kernel"].as_str().unwrap(), name, "{program} launch {id}");
             assert!(l["mangled"].as_str().unwrap().starts_with("_Z"));
-            let ours = |k: &str| l["metrics"][k].as_f64().unwrap_or_else(|| panic!("{program} {id}: no {k}"));
+            let ours = |k: &str| {
+                l["metrics"][k]
+                    .as_f64()
+                    .unwrap_or_else(|| panic!("{program} {id}: no {k}"))
+            };
             for k in SHARED.iter().chain(LAUNCH) {
                 assert_eq!(ours(k), m[*k], "{program} launch {id} ({name}): {k}");
             }
@@ -172,17 +208,39 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
     let dir = programs();
     let export = dir.join("unsupported.json");
     let out = warpscope(
-        &["run", "--check", "--export", export.to_str().unwrap(), "--", "./unsupported"],
+        &[
+            "run",
+            "--check",
+            "--export",
+            export.to_str().unwrap(),
+            "--",
+            "./unsupported",
+        ],
         dir,
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("warpscope: cudaGraphCreate is not supported yet"), "{stderr}");
-    assert!(stderr.contains("warpscope: cudaMallocArray is not supported yet"), "{stderr}");
-    assert!(stdout.contains("cudaGraphCreate: cudaErrorNotSupported"), "{stdout}");
-    assert!(stdout.contains("cudaMallocArray: cudaErrorNotSupported"), "{stdout}");
+    assert!(
+        stderr.contains("warpscope: cudaGraphCreate is not supported yet"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warpscope: cudaMallocArray is not supported yet"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("cudaGraphCreate: cudaErrorNotSupported"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("cudaMallocArray: cudaErrorNotSupported"),
+        "{stdout}"
+    );
     // the kernel's bad access: a sticky cudaErrorIllegalAddress, as on a GPU
-    assert!(stdout.contains("out of bounds: cudaErrorIllegalAddress"), "{stdout}");
+    assert!(
+        stdout.contains("out of bounds: cudaErrorIllegalAddress"),
+        "{stdout}"
+    );
     assert!(stdout.contains("after it: cudaErrorIllegalAddress"), "{stdout}");
     // the program exits 0, the check found an error: status 1
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -197,7 +255,10 @@ fn a_statically_linked_program_is_refused_with_the_fix() {
     let out = warpscope(&["run", "--", "./static_app"], programs());
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("static CUDA runtime") && stderr.contains("-cudart shared"), "{stderr}");
+    assert!(
+        stderr.contains("static CUDA runtime") && stderr.contains("-cudart shared"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -236,7 +297,10 @@ fn launch_filters_and_nvprof_metric_names() {
         ],
         "{stdout}"
     );
-    let bad = warpscope(&["run", "--metrics", "no_such_metric", "--", "./smem"], programs());
+    let bad = warpscope(
+        &["run", "--metrics", "no_such_metric", "--", "./smem"],
+        programs(),
+    );
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no_such_metric"));
 }
@@ -249,4 +313,41 @@ fn a_cu_file_is_built_and_run() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("Test PASSED"), "{stdout}");
     assert!(stdout.contains("8 launches recorded"), "{stdout}");
+}
+
+#[test]
+fn warp_synchronous_code_is_named_by_check() {
+    let dir = programs();
+    let export = dir.join("warpsync.json");
+    let out = warpscope(
+        &[
+            "run",
+            "--check=racecheck",
+            "--export",
+            export.to_str().unwrap(),
+            "--",
+            "./warpsync",
+        ],
+        dir,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let findings = v["launches"][0]["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    assert!(findings.iter().all(|f| f["kind"] == "race"));
+    assert!(
+        findings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("without __syncwarp()"),
+        "{findings:?}"
+    );
+    // memcheck alone finds nothing in it
+    let out = warpscope(&["run", "--check=memcheck", "--", "./warpsync"], dir);
+    assert_eq!(out.status.code(), Some(0));
 }

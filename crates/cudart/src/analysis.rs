@@ -169,7 +169,11 @@ impl Sink for LaunchSink {
 }
 
 fn pct(num: u64, den: u64) -> f64 {
-    if den == 0 { 100.0 } else { 100.0 * num as f64 / den as f64 }
+    if den == 0 {
+        100.0
+    } else {
+        100.0 * num as f64 / den as f64
+    }
 }
 
 fn ratio(num: u64, den: u64) -> f64 {
@@ -190,7 +194,10 @@ pub fn loc_of(program: &Program, pc: u32) -> Loc {
 
 /// Whether a PTX instruction is a signed 32-bit `div` or `rem`.
 fn signed_div_rem(text: &str) -> bool {
-    let op = text.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or("");
+    let op = text
+        .split_whitespace()
+        .find(|w| !w.starts_with('@'))
+        .unwrap_or("");
     let mut parts = op.split('.');
     matches!(parts.next(), Some("div" | "rem")) && parts.any(|p| p == "s32")
 }
@@ -248,14 +255,38 @@ pub fn analyse_launch(
     let mut put = |k: &str, v: f64| {
         m.insert(k.to_string(), v);
     };
-    put("smsp__sass_inst_executed_op_shared_ld.sum", ld.instructions as f64);
-    put("smsp__sass_inst_executed_op_shared_st.sum", st.instructions as f64);
-    put("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", ld.wavefronts as f64);
-    put("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", st.wavefronts as f64);
-    put("warpscope__shared_ld_excess_wavefronts.sum", (ld.wavefronts - ld.ideal_wavefronts) as f64);
-    put("warpscope__shared_st_excess_wavefronts.sum", (st.wavefronts - st.ideal_wavefronts) as f64);
-    put("shared_load_transactions_per_request", ratio(ld.wavefronts, ld.instructions));
-    put("shared_store_transactions_per_request", ratio(st.wavefronts, st.instructions));
+    put(
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        ld.instructions as f64,
+    );
+    put(
+        "smsp__sass_inst_executed_op_shared_st.sum",
+        st.instructions as f64,
+    );
+    put(
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        ld.wavefronts as f64,
+    );
+    put(
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        st.wavefronts as f64,
+    );
+    put(
+        "warpscope__shared_ld_excess_wavefronts.sum",
+        (ld.wavefronts - ld.ideal_wavefronts) as f64,
+    );
+    put(
+        "warpscope__shared_st_excess_wavefronts.sum",
+        (st.wavefronts - st.ideal_wavefronts) as f64,
+    );
+    put(
+        "shared_load_transactions_per_request",
+        ratio(ld.wavefronts, ld.instructions),
+    );
+    put(
+        "shared_store_transactions_per_request",
+        ratio(st.wavefronts, st.instructions),
+    );
     let t = &div.totals;
     // A -G build: its machine code adds one uniform branch per execution of a *signed* 32-bit
     // div/rem (H100, calibration/run/h100/divergence_G: `tid % 2` and `(tid / warpSize) % 2` on
@@ -273,17 +304,44 @@ pub fn analyse_launch(
     };
     let eff = pct(targets - divergent, targets);
     put("smsp__sass_branch_targets.sum", targets as f64);
-    put("smsp__sass_branch_targets_threads_divergent.sum", divergent as f64);
-    put("smsp__sass_branch_targets_threads_uniform.sum", (targets - divergent) as f64);
+    put(
+        "smsp__sass_branch_targets_threads_divergent.sum",
+        divergent as f64,
+    );
+    put(
+        "smsp__sass_branch_targets_threads_uniform.sum",
+        (targets - divergent) as f64,
+    );
     put("branch_efficiency", eff);
     put("divergent_branch", divergent as f64);
-    put("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", glob.ld_requests as f64);
-    put("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", glob.ld_sectors as f64);
-    put("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", glob.st_requests as f64);
-    put("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", glob.st_sectors as f64);
-    put("gld_efficiency", pct(glob.ld_bytes, glob.ld_sectors * 32).min(100.0));
-    put("gst_efficiency", pct(glob.st_bytes, glob.st_sectors * 32).min(100.0));
-    put("warpscope__ptx_warp_instructions.sum", res.counters.warp_insts as f64);
+    put(
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        glob.ld_requests as f64,
+    );
+    put(
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        glob.ld_sectors as f64,
+    );
+    put(
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        glob.st_requests as f64,
+    );
+    put(
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        glob.st_sectors as f64,
+    );
+    put(
+        "gld_efficiency",
+        pct(glob.ld_bytes, glob.ld_sectors * 32).min(100.0),
+    );
+    put(
+        "gst_efficiency",
+        pct(glob.st_bytes, glob.st_sectors * 32).min(100.0),
+    );
+    put(
+        "warpscope__ptx_warp_instructions.sum",
+        res.counters.warp_insts as f64,
+    );
     let threads: u32 = launch.block.iter().product();
     put("launch__block_size", f64::from(threads));
     put(
@@ -352,7 +410,12 @@ pub fn analyse_launch(
         }
         for f in r.findings(&loc) {
             out.findings.push(Finding {
-                severity: if f.severity == Severity::Error { "error" } else { "warning" }.into(),
+                severity: if f.severity == Severity::Error {
+                    "error"
+                } else {
+                    "warning"
+                }
+                .into(),
                 kind: f.kind.name().into(),
                 line: f.line,
                 message: f.message,

@@ -221,9 +221,15 @@ pub extern "C" fn __cudaRegisterSurface() {
 // ------------------------------------------------------------------ launch
 
 #[unsafe(no_mangle)]
-pub extern "C" fn __cudaPushCallConfiguration(grid: Dim3, block: Dim3, shmem: usize, stream: *mut c_void) -> c_uint {
+pub extern "C" fn __cudaPushCallConfiguration(
+    grid: Dim3,
+    block: Dim3,
+    shmem: usize,
+    stream: *mut c_void,
+) -> c_uint {
     let _ = catch_unwind(AssertUnwindSafe(|| {
-        rt().call_configs.push((grid.arr(), block.arr(), shmem, stream as usize));
+        rt().call_configs
+            .push((grid.arr(), block.arr(), shmem, stream as usize));
     }));
     0
 }
@@ -325,7 +331,15 @@ pub extern "C" fn __cudaLaunchKernel_ptsz(
     shmem: usize,
     stream: *mut c_void,
 ) -> u32 {
-    launch("__cudaLaunchKernel_ptsz", kernel, grid, block, args, shmem, stream)
+    launch(
+        "__cudaLaunchKernel_ptsz",
+        kernel,
+        grid,
+        block,
+        args,
+        shmem,
+        stream,
+    )
 }
 
 #[unsafe(no_mangle)]
@@ -407,7 +421,13 @@ pub unsafe extern "C" fn cudaGetDeviceCount(n: *mut c_int) -> u32 {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaSetDevice(dev: c_int) -> u32 {
-    entry("cudaSetDevice", || if dev == 0 { Ok(()) } else { Err(err::INVALID_DEVICE) })
+    entry("cudaSetDevice", || {
+        if dev == 0 {
+            Ok(())
+        } else {
+            Err(err::INVALID_DEVICE)
+        }
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -524,9 +544,9 @@ pub extern "C" fn cudaDeviceSetLimit(_limit: c_int, _value: usize) -> u32 {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> u32 {
     let v = match limit {
-        0 => 1024,       // stack size
-        1 => 1 << 20,    // printf FIFO
-        2 => 8 << 20,    // malloc heap
+        0 => 1024,    // stack size
+        1 => 1 << 20, // printf FIFO
+        2 => 8 << 20, // malloc heap
         _ => 0,
     };
     // SAFETY: the caller's out-pointer.
@@ -566,7 +586,12 @@ pub unsafe extern "C" fn cudaMalloc(ptr: *mut *mut c_void, size: usize) -> u32 {
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaMallocPitch(ptr: *mut *mut c_void, pitch: *mut usize, width: usize, height: usize) -> u32 {
+pub unsafe extern "C" fn cudaMallocPitch(
+    ptr: *mut *mut c_void,
+    pitch: *mut usize,
+    width: usize,
+    height: usize,
+) -> u32 {
     call("cudaMallocPitch", |r| {
         let p = width.div_ceil(crate::runtime::PITCH_ALIGN).max(1) * crate::runtime::PITCH_ALIGN;
         let a = r.malloc(p.checked_mul(height).ok_or(err::MEMORY_ALLOCATION)?)?;
@@ -729,7 +754,9 @@ pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, _flags: c_uint
             return Err(err::INVALID_VALUE);
         }
         if in_windows(a, size) {
-            eprintln!("warpscope: cudaHostRegister of {a:#x}: the range overlaps the emulator's address windows");
+            eprintln!(
+                "warpscope: cudaHostRegister of {a:#x}: the range overlaps the emulator's address windows"
+            );
             return Err(err::NOT_SUPPORTED);
         }
         r.add_mirror(a, size, false)
@@ -747,7 +774,11 @@ pub extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> u32 {
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaHostGetDevicePointer(dev: *mut *mut c_void, host: *mut c_void, _flags: c_uint) -> u32 {
+pub unsafe extern "C" fn cudaHostGetDevicePointer(
+    dev: *mut *mut c_void,
+    host: *mut c_void,
+    _flags: c_uint,
+) -> u32 {
     call("cudaHostGetDevicePointer", |r| {
         if r.mirror_of(host as u64).is_none() {
             return Err(err::INVALID_VALUE);
@@ -824,7 +855,13 @@ pub extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, n: usize, kin
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaMemcpyAsync(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int, _s: *mut c_void) -> u32 {
+pub extern "C" fn cudaMemcpyAsync(
+    dst: *mut c_void,
+    src: *const c_void,
+    n: usize,
+    kind: c_int,
+    _s: *mut c_void,
+) -> u32 {
     call("cudaMemcpyAsync", |r| copy(r, dst as u64, src as u64, n, kind))
 }
 
@@ -843,7 +880,13 @@ fn copy2d(
         return Err(12); // cudaErrorInvalidPitchValue
     }
     for row in 0..height {
-        copy(r, dst + (row * dpitch) as u64, src + (row * spitch) as u64, width, kind)?;
+        copy(
+            r,
+            dst + (row * dpitch) as u64,
+            src + (row * spitch) as u64,
+            width,
+            kind,
+        )?;
     }
     Ok(())
 }
@@ -858,7 +901,9 @@ pub extern "C" fn cudaMemcpy2D(
     height: usize,
     kind: c_int,
 ) -> u32 {
-    call("cudaMemcpy2D", |r| copy2d(r, dst as u64, dpitch, src as u64, spitch, width, height, kind))
+    call("cudaMemcpy2D", |r| {
+        copy2d(r, dst as u64, dpitch, src as u64, spitch, width, height, kind)
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -873,7 +918,9 @@ pub extern "C" fn cudaMemcpy2DAsync(
     kind: c_int,
     _s: *mut c_void,
 ) -> u32 {
-    call("cudaMemcpy2DAsync", |r| copy2d(r, dst as u64, dpitch, src as u64, spitch, width, height, kind))
+    call("cudaMemcpy2DAsync", |r| {
+        copy2d(r, dst as u64, dpitch, src as u64, spitch, width, height, kind)
+    })
 }
 
 fn set(r: &mut Runtime, dst: u64, value: c_int, n: usize) -> Result<(), u32> {
@@ -902,7 +949,13 @@ pub extern "C" fn cudaMemsetAsync(dst: *mut c_void, value: c_int, n: usize, _s: 
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaMemset2D(dst: *mut c_void, pitch: usize, value: c_int, width: usize, height: usize) -> u32 {
+pub extern "C" fn cudaMemset2D(
+    dst: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+) -> u32 {
     call("cudaMemset2D", |r| {
         if width > pitch {
             return Err(12);
@@ -972,7 +1025,14 @@ pub unsafe extern "C" fn cudaPointerGetAttributes(attr: *mut PointerAttributes, 
 
 // ------------------------------------------------------------------ symbols
 
-fn symbol_copy_to(r: &mut Runtime, symbol: *const c_void, src: *const c_void, n: usize, off: usize, kind: c_int) -> Result<(), u32> {
+fn symbol_copy_to(
+    r: &mut Runtime,
+    symbol: *const c_void,
+    src: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+) -> Result<(), u32> {
     if src.is_null() {
         return Err(err::INVALID_VALUE);
     }
@@ -986,7 +1046,14 @@ fn symbol_copy_to(r: &mut Runtime, symbol: *const c_void, src: *const c_void, n:
     r.write_symbol(symbol as usize, off, &data)
 }
 
-fn symbol_copy_from(r: &mut Runtime, dst: *mut c_void, symbol: *const c_void, n: usize, off: usize, kind: c_int) -> Result<(), u32> {
+fn symbol_copy_from(
+    r: &mut Runtime,
+    dst: *mut c_void,
+    symbol: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+) -> Result<(), u32> {
     if dst.is_null() {
         return Err(err::INVALID_VALUE);
     }
@@ -1002,8 +1069,16 @@ fn symbol_copy_from(r: &mut Runtime, dst: *mut c_void, symbol: *const c_void, n:
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaMemcpyToSymbol(symbol: *const c_void, src: *const c_void, n: usize, off: usize, kind: c_int) -> u32 {
-    call("cudaMemcpyToSymbol", |r| symbol_copy_to(r, symbol, src, n, off, kind))
+pub extern "C" fn cudaMemcpyToSymbol(
+    symbol: *const c_void,
+    src: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaMemcpyToSymbol", |r| {
+        symbol_copy_to(r, symbol, src, n, off, kind)
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -1015,12 +1090,22 @@ pub extern "C" fn cudaMemcpyToSymbolAsync(
     kind: c_int,
     _s: *mut c_void,
 ) -> u32 {
-    call("cudaMemcpyToSymbolAsync", |r| symbol_copy_to(r, symbol, src, n, off, kind))
+    call("cudaMemcpyToSymbolAsync", |r| {
+        symbol_copy_to(r, symbol, src, n, off, kind)
+    })
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaMemcpyFromSymbol(dst: *mut c_void, symbol: *const c_void, n: usize, off: usize, kind: c_int) -> u32 {
-    call("cudaMemcpyFromSymbol", |r| symbol_copy_from(r, dst, symbol, n, off, kind))
+pub extern "C" fn cudaMemcpyFromSymbol(
+    dst: *mut c_void,
+    symbol: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaMemcpyFromSymbol", |r| {
+        symbol_copy_from(r, dst, symbol, n, off, kind)
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -1032,7 +1117,9 @@ pub extern "C" fn cudaMemcpyFromSymbolAsync(
     kind: c_int,
     _s: *mut c_void,
 ) -> u32 {
-    call("cudaMemcpyFromSymbolAsync", |r| symbol_copy_from(r, dst, symbol, n, off, kind))
+    call("cudaMemcpyFromSymbolAsync", |r| {
+        symbol_copy_from(r, dst, symbol, n, off, kind)
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -1080,7 +1167,11 @@ pub unsafe extern "C" fn cudaStreamCreateWithFlags(s: *mut *mut c_void, flags: c
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaStreamCreateWithPriority(s: *mut *mut c_void, flags: c_uint, _prio: c_int) -> u32 {
+pub unsafe extern "C" fn cudaStreamCreateWithPriority(
+    s: *mut *mut c_void,
+    flags: c_uint,
+    _prio: c_int,
+) -> u32 {
     // SAFETY: same contract.
     unsafe { cudaStreamCreateWithFlags(s, flags) }
 }
@@ -1140,7 +1231,12 @@ type StreamCallback = unsafe extern "C" fn(*mut c_void, u32, *mut c_void);
 type HostFn = unsafe extern "C" fn(*mut c_void);
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaStreamAddCallback(s: *mut c_void, cb: Option<StreamCallback>, data: *mut c_void, _flags: c_uint) -> u32 {
+pub extern "C" fn cudaStreamAddCallback(
+    s: *mut c_void,
+    cb: Option<StreamCallback>,
+    data: *mut c_void,
+    _flags: c_uint,
+) -> u32 {
     let status = {
         let r = rt();
         if let Err(e) = known_stream(&r, s) {
@@ -1248,8 +1344,14 @@ pub extern "C" fn cudaEventDestroy(e: *mut c_void) -> u32 {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> u32 {
     call("cudaEventElapsedTime", |r| {
-        let a = r.events.get(&(start as usize)).ok_or(err::INVALID_RESOURCE_HANDLE)?;
-        let b = r.events.get(&(end as usize)).ok_or(err::INVALID_RESOURCE_HANDLE)?;
+        let a = r
+            .events
+            .get(&(start as usize))
+            .ok_or(err::INVALID_RESOURCE_HANDLE)?;
+        let b = r
+            .events
+            .get(&(end as usize))
+            .ok_or(err::INVALID_RESOURCE_HANDLE)?;
         match (a, b) {
             // SAFETY: the caller's out-pointer.
             (Some(a), Some(b)) => unsafe { out(ms, (b - a) as f32) },
@@ -1354,6 +1456,12 @@ pub struct ChannelFormatDesc {
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaCreateChannelDesc(x: c_int, y: c_int, z: c_int, w: c_int, f: c_int) -> ChannelFormatDesc {
+pub extern "C" fn cudaCreateChannelDesc(
+    x: c_int,
+    y: c_int,
+    z: c_int,
+    w: c_int,
+    f: c_int,
+) -> ChannelFormatDesc {
     ChannelFormatDesc { x, y, z, w, f }
 }

@@ -70,7 +70,9 @@ pub fn blob_size(head: &[u8]) -> Result<usize, FatbinError> {
     let hsz = u16_at(head, 6).unwrap_or(0) as u64;
     let size = u64_at(head, 8).unwrap_or(0);
     if hsz < 16 || size > MAX_BLOB {
-        return Err(FatbinError(format!("fatbin header size {hsz}, entries {size} bytes")));
+        return Err(FatbinError(format!(
+            "fatbin header size {hsz}, entries {size} bytes"
+        )));
     }
     Ok((hsz + size) as usize)
 }
@@ -106,14 +108,20 @@ pub fn parse(blob: &[u8]) -> Result<Vec<Entry>, FatbinError> {
             let data = if flags & FLAG_ZSTD != 0 {
                 let src = payload.get(..csize.max(1).min(payload.len())).unwrap_or(payload);
                 zstd(src, usize_).map_err(|e| {
-                    FatbinError(format!("cannot decompress a Zstandard fatbin entry (sm_{sm}): {e}"))
+                    FatbinError(format!(
+                        "cannot decompress a Zstandard fatbin entry (sm_{sm}): {e}"
+                    ))
                 })?
             } else if flags & FLAG_LZ4 != 0 {
                 return Err(FatbinError(format!(
                     "an LZ4-compressed fatbin entry (sm_{sm}): rebuild with nvcc 12.8 or newer, or with -Xfatbin -compress-all=false"
                 )));
             } else {
-                let n = if kind == Kind::Ptx && csize > 0 { csize } else { padded };
+                let n = if kind == Kind::Ptx && csize > 0 {
+                    csize
+                } else {
+                    padded
+                };
                 payload[..n.min(payload.len())].to_vec()
             };
             out.push(Entry { kind, sm, data });
@@ -214,7 +222,10 @@ mod tests {
 
     #[test]
     fn plain_entries() {
-        let b = blob(&[entry(2, 90, 0, b"\x7fELF....", 0), entry(1, 90, 0, b".version 9.0\n\0", 0)]);
+        let b = blob(&[
+            entry(2, 90, 0, b"\x7fELF....", 0),
+            entry(1, 90, 0, b".version 9.0\n\0", 0),
+        ]);
         let es = parse(&b).unwrap();
         assert_eq!(es.len(), 2);
         assert_eq!(es[0].kind, Kind::Elf);

@@ -47,7 +47,11 @@ fn param(p: &str) -> String {
         Some(b) => (b, true),
         None => (stars, false),
     };
-    let base = if constq { format!("const {base}") } else { base.to_string() };
+    let base = if constq {
+        format!("const {base}")
+    } else {
+        base.to_string()
+    };
     if suffix.is_empty() {
         base
     } else {
@@ -62,8 +66,14 @@ mod tests {
     #[test]
     fn as_ncu_prints() {
         assert_eq!(ncu_name("_Z13setRowReadRowPi"), "setRowReadRow(int *)");
-        assert_eq!(ncu_name("_Z11mathKernel3PfPKi"), "mathKernel3(float *, const int *)");
-        assert_eq!(ncu_name("_Z7pitchedPfmii"), "pitched(float *, unsigned long, int, int)");
+        assert_eq!(
+            ncu_name("_Z11mathKernel3PfPKi"),
+            "mathKernel3(float *, const int *)"
+        );
+        assert_eq!(
+            ncu_name("_Z7pitchedPfmii"),
+            "pitched(float *, unsigned long, int, int)"
+        );
         assert_eq!(ncu_name("_Z5counti"), "count(int)");
         assert_eq!(ncu_name("plain_c_name"), "plain_c_name");
     }

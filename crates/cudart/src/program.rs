@@ -39,5 +39,9 @@ pub fn linkage(path: &Path) -> Result<Linkage, String> {
     let has_fatbin = matches!(file.section_header_by_name(".nv_fatbin"), Ok(Some(_)))
         || matches!(file.section_header_by_name("__nv_relfatbin"), Ok(Some(_)))
         || bytes.windows(23).any(|w| w == b"__cudaRegisterFatBinary");
-    Ok(if has_fatbin { Linkage::Static } else { Linkage::None })
+    Ok(if has_fatbin {
+        Linkage::Static
+    } else {
+        Linkage::None
+    })
 }

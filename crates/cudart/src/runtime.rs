@@ -215,7 +215,9 @@ impl Module {
 enum Backing {
     Device,
     /// Host memory mirrored at the same address; `owned`: allocated by the runtime (mmap).
-    Mirror { owned: bool },
+    Mirror {
+        owned: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -344,13 +346,20 @@ impl Runtime {
     /// `cudaMalloc`: a device region.
     pub fn malloc(&mut self, size: usize) -> Result<u64, u32> {
         let limit = self.device.total_mem as u64;
-        let used: u64 = self.allocs.values().filter(|a| a.backing == Backing::Device).map(|a| a.len).sum();
+        let used: u64 = self
+            .allocs
+            .values()
+            .filter(|a| a.backing == Backing::Device)
+            .map(|a| a.len)
+            .sum();
         if used.saturating_add(size as u64) > limit {
             return Err(err::MEMORY_ALLOCATION);
         }
         let base = self.next_device;
         let bytes = vec![0u8; size];
-        self.global.insert(base, &bytes).map_err(|_| err::MEMORY_ALLOCATION)?;
+        self.global
+            .insert(base, &bytes)
+            .map_err(|_| err::MEMORY_ALLOCATION)?;
         self.next_device = (base + size as u64).div_ceil(DEVICE_ALIGN) * DEVICE_ALIGN + DEVICE_ALIGN;
         self.allocs.insert(
             base,
@@ -470,10 +479,17 @@ impl Runtime {
                     .max_by_key(|e| e.sm)
                     .map(fatbin::ptx_text);
                 match ptx {
-                    None => Err("the fatbin has no PTX (build with -arch=sm_XX, which embeds compute_XX PTX)".to_string()),
+                    None => Err(
+                        "the fatbin has no PTX (build with -arch=sm_XX, which embeds compute_XX PTX)"
+                            .to_string(),
+                    ),
                     Some(text) => {
                         let r = warpscope_ptx::compile(&text).map_err(|errs| {
-                            errs.iter().take(3).map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+                            errs.iter()
+                                .take(3)
+                                .map(|e| e.to_string())
+                                .collect::<Vec<_>>()
+                                .join("; ")
                         });
                         module.ptx = text;
                         r
@@ -577,7 +593,11 @@ impl Runtime {
 
     /// The parameter sizes of a kernel, to read `void **args`.
     pub fn param_sizes(&mut self, func: usize) -> Result<Vec<usize>, u32> {
-        let f = self.functions.get(&func).cloned().ok_or(err::INVALID_DEVICE_FUNCTION)?;
+        let f = self
+            .functions
+            .get(&func)
+            .cloned()
+            .ok_or(err::INVALID_DEVICE_FUNCTION)?;
         match self.program(f.module) {
             Ok(p) => p
                 .kernel(&f.name)
@@ -616,8 +636,7 @@ impl Runtime {
             };
             self.modules[m].sass = Some(sass);
         }
-        let registers = self
-            .modules[m]
+        let registers = self.modules[m]
             .cubin(cc)
             .and_then(|c| fatbin::cubin_registers(c).into_iter().find(|(n, _)| n == name))
             .map(|(_, r)| r);
@@ -650,7 +669,9 @@ impl Runtime {
         let ka = KernelAnalysis {
             arch,
             recon: Arc::new(recon),
-            branches: Arc::new(warpscope_analysis::divergence::BranchModel::from_program(program, debug)),
+            branches: Arc::new(warpscope_analysis::divergence::BranchModel::from_program(
+                program, debug,
+            )),
             registers,
         };
         let module = &mut self.modules[m];
@@ -735,19 +756,29 @@ impl Runtime {
             return Err(err::INVALID_PTX);
         };
         let result: Result<LaunchAnalysis, EmuError> = match &ka {
-            Some(ka) => analyse_launch(program, &f.name, &launch, &limits, &self.global, ka, self.cfg.check),
-            None => warpscope_emu::run_in(program, &f.name, &launch, &limits, &self.global, |_| ()).map(|r| {
-                let mut a = LaunchAnalysis {
-                    warp_instructions: r.counters.warp_insts,
-                    ..LaunchAnalysis::default()
-                };
-                if let Some(fl) = r.faults.first() {
-                    let l = crate::analysis::loc_of(program, fl.pc);
-                    a.fault = Some(format!("{:?} at {} ({fl})", fl.kind, l.label));
-                    a.fault_kind = Some(crate::analysis::fault_kind(fl.kind).into());
-                }
-                a
-            }),
+            Some(ka) => analyse_launch(
+                program,
+                &f.name,
+                &launch,
+                &limits,
+                &self.global,
+                ka,
+                self.cfg.check,
+            ),
+            None => {
+                warpscope_emu::run_in(program, &f.name, &launch, &limits, &self.global, |_| ()).map(|r| {
+                    let mut a = LaunchAnalysis {
+                        warp_instructions: r.counters.warp_insts,
+                        ..LaunchAnalysis::default()
+                    };
+                    if let Some(fl) = r.faults.first() {
+                        let l = crate::analysis::loc_of(program, fl.pc);
+                        a.fault = Some(format!("{:?} at {} ({fl})", fl.kind, l.label));
+                        a.fault_kind = Some(crate::analysis::fault_kind(fl.kind).into());
+                    }
+                    a
+                })
+            }
         };
         self.sync_mirrors_out();
         if total_threads > self.cfg.progress_threads {
@@ -780,7 +811,11 @@ impl Runtime {
             eprintln!("warpscope: kernel `{shown}`: {text}");
         }
         if record {
-            let widths = self.modules[f.module].widths.get(&f.name).cloned().unwrap_or_default();
+            let widths = self.modules[f.module]
+                .widths
+                .get(&f.name)
+                .cloned()
+                .unwrap_or_default();
             let rec = LaunchRecord {
                 index,
                 kernel: shown,
@@ -814,7 +849,8 @@ impl Runtime {
             Some(Ok(p)) => p.kernel(&f.name).map(|k| k.static_smem).unwrap_or(0),
             _ => 0,
         };
-        let limits = warpscope_model::occupancy::Limits::for_arch(self.arch).map_err(|_| err::INVALID_DEVICE)?;
+        let limits =
+            warpscope_model::occupancy::Limits::for_arch(self.arch).map_err(|_| err::INVALID_DEVICE)?;
         let mut l = warpscope_model::occupancy::Launch::new(block, regs);
         l.static_smem = static_smem;
         l.dyn_smem = dyn_smem as u32;

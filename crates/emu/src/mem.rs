@@ -336,8 +336,14 @@ mod tests {
     fn persistent_regions() {
         let mut g = Global::empty();
         g.insert(BUFFER_BASE, &[1, 2, 3, 4, 5, 6]).unwrap();
-        assert_eq!(g.insert(BUFFER_BASE + 4, &[0; 4]), Err(Overlap { base: BUFFER_BASE }));
-        assert_eq!(g.insert(BUFFER_BASE - 2, &[0; 4]), Err(Overlap { base: BUFFER_BASE }));
+        assert_eq!(
+            g.insert(BUFFER_BASE + 4, &[0; 4]),
+            Err(Overlap { base: BUFFER_BASE })
+        );
+        assert_eq!(
+            g.insert(BUFFER_BASE - 2, &[0; 4]),
+            Err(Overlap { base: BUFFER_BASE })
+        );
         g.insert(BUFFER_BASE + 8, &[0; 8]).unwrap();
         g.write_range(BUFFER_BASE + 9, &[9, 8, 7, 6, 5]).unwrap();
         let mut out = [0u8; 8];

@@ -59,7 +59,12 @@ pub struct Args {
     #[command(flatten)]
     output: OutputArgs,
     /// The program and its arguments (after `--`); a `.cu` file is built first with nvcc.
-    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "PROGRAM")]
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "PROGRAM"
+    )]
     command: Vec<String>,
 }
 
@@ -117,9 +122,15 @@ fn is_average(key: &str) -> bool {
 
 const DEFAULT_COLUMNS: &[(&str, &str)] = &[
     ("smsp__sass_inst_executed_op_shared_ld.sum", "shared ld inst"),
-    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "ld wavefronts"),
+    (
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "ld wavefronts",
+    ),
     ("smsp__sass_inst_executed_op_shared_st.sum", "shared st inst"),
-    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "st wavefronts"),
+    (
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "st wavefronts",
+    ),
     ("warpscope__shared_ld_excess_wavefronts.sum", "ld conflicts"),
     ("warpscope__shared_st_excess_wavefronts.sum", "st conflicts"),
     ("shared_load_transactions_per_request", "ld trans/req"),
@@ -159,7 +170,11 @@ fn find_cudart(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
     let exe = std::env::current_exe().context("cannot find this executable")?;
     let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
     let name = "libwarpscope_cudart.so";
-    for c in [dir.join(name), dir.join("deps").join(name), dir.join("..").join(name)] {
+    for c in [
+        dir.join(name),
+        dir.join("deps").join(name),
+        dir.join("..").join(name),
+    ] {
         if c.is_file() {
             return Ok(c);
         }
@@ -174,7 +189,12 @@ fn find_cudart(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
 /// runtime (`-cudart shared`).
 fn build_cu(src: &Path, dir: &Path, arch: &str) -> anyhow::Result<PathBuf> {
     let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
-        .map_err(|e| anyhow::Error::new(Unavailable(format!("cannot build {}: no CUDA toolkit ({e})", src.display()))))?;
+        .map_err(|e| {
+            anyhow::Error::new(Unavailable(format!(
+                "cannot build {}: no CUDA toolkit ({e})",
+                src.display()
+            )))
+        })?;
     let nvcc = root.bin("nvcc");
     let out = dir.join(src.file_stem().unwrap_or_default());
     let mut cmd = Command::new(&nvcc);
@@ -187,7 +207,9 @@ fn build_cu(src: &Path, dir: &Path, arch: &str) -> anyhow::Result<PathBuf> {
     if cccl.is_dir() {
         cmd.arg(format!("-I{}", cccl.display()));
     }
-    let o = cmd.output().with_context(|| format!("cannot run {}", nvcc.display()))?;
+    let o = cmd
+        .output()
+        .with_context(|| format!("cannot run {}", nvcc.display()))?;
     if !o.status.success() {
         bail!(
             "{}: nvcc failed:\n{}",
@@ -222,7 +244,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     result
 }
 
-fn run_in(args: &Args, arch: &warpscope_model::arch::Arch, lib: &Path, dir: &Path) -> anyhow::Result<ExitCode> {
+fn run_in(
+    args: &Args,
+    arch: &warpscope_model::arch::Arch,
+    lib: &Path,
+    dir: &Path,
+) -> anyhow::Result<ExitCode> {
     for name in ["libcudart.so.13", "libcudart.so"] {
         std::os::unix::fs::symlink(lib, dir.join(name))
             .with_context(|| format!("cannot link {} into {}", lib.display(), dir.display()))?;
@@ -239,7 +266,10 @@ fn run_in(args: &Args, arch: &warpscope_model::arch::Arch, lib: &Path, dir: &Pat
             "{} is linked with the static CUDA runtime (nvcc's default): rebuild it with `-cudart shared` (for example `nvcc -O2 -arch=sm_90 -lineinfo -cudart shared -o app app.cu`)",
             program.display()
         ),
-        Linkage::None => bail!("{} does not use the CUDA runtime (no libcudart)", program.display()),
+        Linkage::None => bail!(
+            "{} does not use the CUDA runtime (no libcudart)",
+            program.display()
+        ),
     }
     let records = dir.join("launches.jsonl");
     let cfg = Config {
@@ -275,10 +305,13 @@ fn run_in(args: &Args, arch: &warpscope_model::arch::Arch, lib: &Path, dir: &Pat
     let text = std::fs::read_to_string(&records).unwrap_or_default();
     let mut recs: Vec<LaunchRecord> = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        recs.push(
-            serde_json::from_str(line)
-                .with_context(|| format!("{}: line {}: a launch record does not read", records.display(), i + 1))?,
-        );
+        recs.push(serde_json::from_str(line).with_context(|| {
+            format!(
+                "{}: line {}: a launch record does not read",
+                records.display(),
+                i + 1
+            )
+        })?);
     }
     let tool = args.check.as_deref().unwrap_or("all");
     for r in &mut recs {
@@ -332,7 +365,10 @@ fn run_in(args: &Args, arch: &warpscope_model::arch::Arch, lib: &Path, dir: &Pat
             .map(|(k, t)| (k.to_string(), t.to_string()))
             .collect()
     } else {
-        let known: Vec<&String> = recs.first().map(|r| r.analysis.metrics.keys().collect()).unwrap_or_default();
+        let known: Vec<&String> = recs
+            .first()
+            .map(|r| r.analysis.metrics.keys().collect())
+            .unwrap_or_default();
         for m in &args.metrics {
             let k = metric_key(m);
             if !recs.is_empty() && !known.iter().any(|x| x.as_str() == k) {
@@ -369,21 +405,35 @@ fn run_in(args: &Args, arch: &warpscope_model::arch::Arch, lib: &Path, dir: &Pat
     for r in &recs {
         let mut row = vec![r.index.to_string(), r.kernel.clone(), dims(r.grid), dims(r.block)];
         for (k, _) in &columns {
-            row.push(r.analysis.metrics.get(k).map(|v| fmt_value(*v)).unwrap_or_else(|| "-".into()));
+            row.push(
+                r.analysis
+                    .metrics
+                    .get(k)
+                    .map(|v| fmt_value(*v))
+                    .unwrap_or_else(|| "-".into()),
+            );
         }
         launches.row(row);
     }
     let mut summary = Tabular::new(
         "kernels (sums over launches; ratios and percentages averaged)",
-        [Column::new("kernel", "kernel"), Column::new("launches", "launches")]
-            .into_iter()
-            .chain(columns.iter().map(|(k, t)| Column::new(t.clone(), k.clone())))
-            .collect(),
+        [
+            Column::new("kernel", "kernel"),
+            Column::new("launches", "launches"),
+        ]
+        .into_iter()
+        .chain(columns.iter().map(|(k, t)| Column::new(t.clone(), k.clone())))
+        .collect(),
     );
     for s in &kernels {
         let mut row = vec![s.kernel.clone(), s.launches.to_string()];
         for (k, _) in &columns {
-            row.push(s.metrics.get(k).map(|v| fmt_value(*v)).unwrap_or_else(|| "-".into()));
+            row.push(
+                s.metrics
+                    .get(k)
+                    .map(|v| fmt_value(*v))
+                    .unwrap_or_else(|| "-".into()),
+            );
         }
         summary.row(row);
     }
@@ -443,7 +493,11 @@ fn run_in(args: &Args, arch: &warpscope_model::arch::Arch, lib: &Path, dir: &Pat
         std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
     }
     let mut blocks = vec![
-        Block::Heading(format!("warpscope run: {} ({} launches recorded)", program.display(), recs.len())),
+        Block::Heading(format!(
+            "warpscope run: {} ({} launches recorded)",
+            program.display(),
+            recs.len()
+        )),
         Block::Table(launches),
         Block::Table(summary),
     ];
@@ -457,7 +511,13 @@ fn run_in(args: &Args, arch: &warpscope_model::arch::Arch, lib: &Path, dir: &Pat
     }
     blocks.push(Block::Notes(notes));
     let mut out = std::io::stdout().lock();
-    emit_blocks(&mut out, args.output.format, args.output.color(), &export, &blocks)?;
+    emit_blocks(
+        &mut out,
+        args.output.format,
+        args.output.color(),
+        &export,
+        &blocks,
+    )?;
     Ok(match status.code() {
         Some(0) if errors > 0 && args.check.is_some() => ExitCode::from(exit::FINDINGS),
         Some(0) => ExitCode::SUCCESS,
