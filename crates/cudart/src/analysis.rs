@@ -27,6 +27,46 @@ pub struct KernelAnalysis {
     pub branches: Arc<BranchModel>,
     /// Registers per thread (from the cubin), when known.
     pub registers: Option<u32>,
+    /// Branches (by pc) whose target only returns: optimised machine code makes them `EXIT`, which
+    /// Nsight Compute does not count as a branch. Empty for `-G` builds (their machine code keeps
+    /// the branch).
+    pub exit_branches: Arc<std::collections::HashSet<u32>>,
+}
+
+/// The branches of `program` whose target label is followed by `ret` or `exit` in `ptx`.
+pub fn exit_branches(program: &Program, ptx: &str) -> std::collections::HashSet<u32> {
+    let lines: Vec<&str> = ptx
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with(".loc") && !l.starts_with('}'))
+        .collect();
+    let mut labels = std::collections::HashSet::new();
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(label) = l.strip_suffix(':')
+            && lines
+                .get(i + 1)
+                .is_some_and(|n| n.starts_with("ret;") || n.starts_with("exit;"))
+        {
+            labels.insert(label.to_string());
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    for (pc, info) in program.info.iter().enumerate() {
+        let words: Vec<&str> = info
+            .text
+            .split_whitespace()
+            .filter(|w| !w.starts_with('@'))
+            .collect();
+        if words
+            .first()
+            .is_some_and(|w| *w == "bra" || w.starts_with("bra."))
+            && let Some(target) = words.get(1)
+            && labels.contains(target.trim_end_matches(';'))
+        {
+            out.insert(pc as u32);
+        }
+    }
+    out
 }
 
 /// A finding of one launch.
@@ -291,6 +331,11 @@ pub fn analyse_launch(
     // A -G build: its machine code adds one uniform branch per execution of a *signed* 32-bit
     // div/rem (H100, calibration/run/h100/divergence_G: `tid % 2` and `(tid / warpSize) % 2` on
     // `int` add one each; the unsigned `tid % (2 * stride)` adds none).
+    let (exit_targets, exit_divergent) = div
+        .branches
+        .iter()
+        .filter(|b| ka.exit_branches.contains(&b.pc))
+        .fold((0, 0), |(t, d), b| (t + b.targets, d + b.divergent));
     let (targets, divergent) = if t.debug_machine_estimate.is_some() {
         let extra: u64 = div
             .instructions
@@ -300,7 +345,7 @@ pub fn analyse_launch(
             .sum();
         (t.targets + extra, t.divergent)
     } else {
-        (t.targets, t.divergent)
+        (t.targets - exit_targets, t.divergent - exit_divergent)
     };
     let eff = pct(targets - divergent, targets);
     put("smsp__sass_branch_targets.sum", targets as f64);

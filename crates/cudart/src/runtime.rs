@@ -666,7 +666,13 @@ impl Runtime {
             None => unreachable!(),
         };
         let debug = warpscope_analysis::divergence::is_debug_ptx(&module.ptx);
+        let exits = if debug {
+            Default::default()
+        } else {
+            crate::analysis::exit_branches(program, &module.ptx)
+        };
         let ka = KernelAnalysis {
+            exit_branches: Arc::new(exits),
             arch,
             recon: Arc::new(recon),
             branches: Arc::new(warpscope_analysis::divergence::BranchModel::from_program(

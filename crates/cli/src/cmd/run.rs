@@ -53,6 +53,9 @@ pub struct Args {
     /// Warp instructions one block may execute (guards runaway kernels).
     #[arg(long, default_value_t = 1 << 28)]
     max_instructions: u64,
+    /// Write a self-contained HTML report: a section per kernel with its launches and findings.
+    #[arg(long, value_name = "FILE.html")]
+    report: Option<PathBuf>,
     /// warpscope's CUDA runtime library (default: `libwarpscope_cudart.so` next to this program).
     #[arg(long, value_name = "PATH")]
     cudart: Option<PathBuf>,
@@ -331,7 +334,7 @@ fn run_in(
         "counters are predicted for {} by emulation; achieved_occupancy and sm__maximum_warps_per_active_cycle_pct are the theoretical occupancy; event times are modelled",
         arch.name
     ));
-    notes.push("branch counters are counted on the PTX: nvcc -O2 machine code can predicate or restructure branches (a -G build matches)".into());
+    notes.push("branch counters are counted on the PTX (branches to a bare `ret` become EXIT): -O2 machine code can also predicate or restructure branches (a -G build matches)".into());
 
     // Per-kernel summary.
     let mut sums: BTreeMap<String, KernelSummary> = BTreeMap::new();
@@ -492,6 +495,10 @@ fn run_in(
         let text = serde_json::to_string_pretty(&export)?;
         std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
     }
+    if let Some(path) = &args.report {
+        let html = html_report(&export, &columns);
+        std::fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let mut blocks = vec![
         Block::Heading(format!(
             "warpscope run: {} ({} launches recorded)",
@@ -524,4 +531,46 @@ fn run_in(
         Some(c) => ExitCode::from(c.clamp(1, 255) as u8),
         None => ExitCode::from(1),
     })
+}
+
+/// The `--report` page: the program, then one section per kernel (its launches' counters and
+/// findings), then the notes.
+fn html_report(e: &Export<'_>, columns: &[(String, String)]) -> String {
+    use maud::html;
+    let mut kernels: Vec<&str> = e.launches.iter().map(|l| l.kernel).collect();
+    kernels.dedup();
+    let mut seen = std::collections::BTreeSet::new();
+    kernels.retain(|k| seen.insert(*k));
+    let headers: Vec<String> = ["id", "grid", "block", "dyn smem"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(columns.iter().map(|(_, t)| t.clone()))
+        .collect();
+    let body = html! {
+        p { "Program " code { (e.program) } " " (e.args.join(" ")) ", exit status "
+            (e.exit_status.map(|c| c.to_string()).unwrap_or_else(|| "none (signal)".into()))
+            ", predicted for " (e.arch) "." }
+        @for k in &kernels {
+            h2 { (k) }
+            @let rows: Vec<Vec<String>> = e.launches.iter().filter(|l| l.kernel == *k).map(|l| {
+                [l.id.to_string(), dims(l.grid), dims(l.block), l.dyn_smem.to_string()]
+                    .into_iter()
+                    .chain(columns.iter().map(|(c, _)| l.metrics.get(c).map(|v| fmt_value(*v)).unwrap_or_else(|| "-".into())))
+                    .collect()
+            }).collect();
+            (warpscope_report::html::table(&headers, &rows))
+            @let found: Vec<(u64, &warpscope_cudart::Finding)> = e.launches.iter().filter(|l| l.kernel == *k)
+                .flat_map(|l| l.findings.iter().map(move |f| (l.id, *f))).collect();
+            @if !found.is_empty() {
+                h3 { "Findings" }
+                ul { @for (id, f) in &found {
+                    li { "launch " (id) ", " (f.severity) " " (f.kind)
+                        @if let Some(line) = f.line { ", line " (line) } ": " (f.message) }
+                } }
+            }
+        }
+        h2 { "Notes" }
+        ul { @for n in &e.notes { li { (n) } } }
+    };
+    warpscope_report::html::page("warpscope run", body)
 }
