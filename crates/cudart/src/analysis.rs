@@ -123,11 +123,10 @@ impl GlobalCounts {
         }
         let mut sectors = [0u64; 64];
         let mut n = 0;
-        for lane in 0..32 {
+        for (lane, &a) in addrs.iter().enumerate() {
             if mask & (1 << lane) == 0 {
                 continue;
             }
-            let a = addrs[lane];
             let last = (a + u64::from(width.max(1)) - 1) / 32;
             for s in a / 32..=last {
                 if !sectors[..n].contains(&s) && n < sectors.len() {

@@ -1231,7 +1231,7 @@ type StreamCallback = unsafe extern "C" fn(*mut c_void, u32, *mut c_void);
 type HostFn = unsafe extern "C" fn(*mut c_void);
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaStreamAddCallback(
+pub unsafe extern "C" fn cudaStreamAddCallback(
     s: *mut c_void,
     cb: Option<StreamCallback>,
     data: *mut c_void,
@@ -1258,7 +1258,7 @@ pub extern "C" fn cudaStreamAddCallback(
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaLaunchHostFunc(s: *mut c_void, f: Option<HostFn>, data: *mut c_void) -> u32 {
+pub unsafe extern "C" fn cudaLaunchHostFunc(s: *mut c_void, f: Option<HostFn>, data: *mut c_void) -> u32 {
     {
         let r = rt();
         if let Some(e) = r.sticky {
