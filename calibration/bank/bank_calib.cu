@@ -2,6 +2,8 @@
 // exactly one shared-memory access of the pattern's width and op. Run under Nsight Compute by run.sh.
 //
 // Usage: bank_calib PATTERNS.tsv CHUNK NCHUNKS IDS_OUT
+//   op ld, st, or ldg (8/16-byte loads through the ghost kernels: a cell gN is an inactive lane whose
+//   address register holds N);
 //   launches every row whose index i satisfies i % NCHUNKS == CHUNK, in file order, and writes the ids
 //   it launched (one a line) to IDS_OUT so the profiler's rows can be matched to patterns.
 #include <cstdio>
@@ -50,6 +52,24 @@ LD_KERNEL(bank_ld_w2, "ld.volatile.shared.u16 %0, [%1];", "=r"(v0))
 LD_KERNEL(bank_ld_w4, "ld.volatile.shared.u32 %0, [%1];", "=r"(v0))
 LD_KERNEL(bank_ld_w8, "ld.volatile.shared.v2.u32 {%0, %1}, [%2];", "=r"(v0), "=r"(v1))
 LD_KERNEL(bank_ld_w16, "ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];", "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3))
+// Ghost kernels: the lane's address register is computed for every lane from the low 31 bits, and
+// bit 31 turns the lane off, so an inactive lane holds a chosen address (pattern cell `gN`).
+#define LDG_KERNEL(NAME, ASM, ...)                                                       \
+  __global__ void NAME(const unsigned* __restrict__ addrs, unsigned* __restrict__ out) { \
+    __shared__ __align__(16) unsigned char smem[SMEM_BYTES];                             \
+    unsigned lane = threadIdx.x;                                                         \
+    unsigned a = addrs[lane];                                                            \
+    unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(smem));               \
+    unsigned v0 = 0, v1 = 0, v2 = 0, v3 = 0;                                             \
+    unsigned p = base + (a & 0x7fffffffu);                                               \
+    if ((a >> 31) == 0) {                                                                \
+      asm volatile(ASM : __VA_ARGS__ : "r"(p) : "memory");                               \
+    }                                                                                    \
+    out[lane] = v0 ^ v1 ^ v2 ^ v3 ^ p;                                                   \
+  }
+
+LDG_KERNEL(bank_ldg_w8, "ld.volatile.shared.v2.u32 {%0, %1}, [%2];", "=r"(v0), "=r"(v1))
+LDG_KERNEL(bank_ldg_w16, "ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];", "=r"(v0), "=r"(v1), "=r"(v2), "=r"(v3))
 ST_KERNEL(bank_st_w1, "st.volatile.shared.u8 [%0], %1;")
 ST_KERNEL(bank_st_w2, "st.volatile.shared.u16 [%0], %1;")
 ST_KERNEL(bank_st_w4, "st.volatile.shared.u32 [%0], %1;")
@@ -58,7 +78,8 @@ ST_KERNEL(bank_st_w16, "st.volatile.shared.v4.u32 [%0], {%1, %1, %1, %1};")
 
 typedef void (*Kernel)(const unsigned*, unsigned*);
 
-static Kernel pick(int width, bool load) {
+static Kernel pick(int width, bool load, bool ghost) {
+  if (ghost) return width == 8 ? bank_ldg_w8 : width == 16 ? bank_ldg_w16 : nullptr;
   switch (width) {
     case 1: return load ? bank_ld_w1 : bank_st_w1;
     case 2: return load ? bank_ld_w2 : bank_st_w2;
@@ -105,11 +126,18 @@ int main(int argc, char** argv) {
     while (std::getline(ss, cell, '\t')) f.push_back(cell);
     if (f.size() != 36) { fprintf(stderr, "line %d: %zu fields, want 36\n", line_no, f.size()); return 2; }
     int width = atoi(f[1].c_str());
-    bool load = f[2] == "ld";
-    Kernel k = pick(width, load);
+    bool ghost = f[2] == "ldg";
+    bool load = f[2] == "ld" || ghost;
+    Kernel k = pick(width, load, ghost);
     if (!k || (!load && f[2] != "st")) { fprintf(stderr, "line %d: bad width/op\n", line_no); return 2; }
     unsigned h[32];
-    for (int l = 0; l < 32; ++l) h[l] = f[4 + l] == "-" ? INACTIVE : (unsigned)strtoul(f[4 + l].c_str(), 0, 10);
+    for (int l = 0; l < 32; ++l) {
+      const std::string& c = f[4 + l];
+      if (c == "-") h[l] = INACTIVE;
+      else if (c[0] == 'g' && ghost) h[l] = 0x80000000u | (unsigned)strtoul(c.c_str() + 1, 0, 10);
+      else if (c[0] >= '0' && c[0] <= '9') h[l] = (unsigned)strtoul(c.c_str(), 0, 10);
+      else { fprintf(stderr, "line %d: bad cell %s\n", line_no, c.c_str()); return 2; }
+    }
     CHECK(cudaMemcpy(d_addrs, h, sizeof h, cudaMemcpyHostToDevice));
     k<<<1, 32>>>(d_addrs, d_out);
     CHECK(cudaGetLastError());

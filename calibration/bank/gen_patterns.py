@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Writes patterns.tsv: the warp requests that the H100 calibration measures.
 
-Deterministic (fixed seed). One row per pattern: id, width (bytes), op (ld|st), a short description, then
+    gen_patterns.py                          > patterns.tsv
+    gen_patterns.py --targeted               > patterns_merge.tsv
+    gen_patterns.py --pred 1301 800 100 120  > patterns_pred.tsv          (pred_rules.py beside it)
+    gen_patterns.py --heldout 4242 500 60 60 > patterns_pred_heldout.tsv
+
+Deterministic (fixed seeds). One row per pattern: id, width (bytes), op (ld|st), a short description, then
 32 lane byte offsets into shared memory ('-' = the lane does not access). Every offset is aligned to the
 width and below SMEM_BYTES (the kernels' shared array).
 """
@@ -148,6 +153,223 @@ def targeted(w, rng):
     return out
 
 
+def pred_candidates(w, rng, extra=False):
+    """Third batch (`--pred`): 8- and 16-byte requests with predicated-off lanes, many per family;
+    main_pred keeps the ones on which the candidate rules of pred_rules.py disagree, and controls."""
+    n = 4096 // w
+    out = []
+
+    def el(i):
+        return (i % n) * w
+
+    masks = {
+        "full": lambda: 0xFFFFFFFF,
+        "even": lambda: 0x55555555,
+        "odd": lambda: 0xAAAAAAAA,
+    }
+
+    def one_per_pair():
+        m = 0
+        for k in range(16):
+            m |= 1 << (2 * k + rng.randrange(2))
+        return m
+
+    def some_pairs_one_off():
+        m = 0xFFFFFFFF
+        for k in rng.sample(range(16), rng.randint(1, 15)):
+            m &= ~(1 << (2 * k + rng.randrange(2)))
+        return m
+
+    def holes_and_one_off():
+        m = 0
+        for k in range(16):
+            r = rng.random()
+            if r < 0.3:
+                continue
+            m |= (3 if r < 0.65 else 1 << rng.randrange(2)) << (2 * k)
+        return m
+
+    def first_k():
+        return (1 << rng.randint(1, 31)) - 1
+
+    def last_k():
+        return (0xFFFFFFFF << rng.randint(1, 31)) & 0xFFFFFFFF
+
+    def random_mask():
+        p = rng.choice([0.3, 0.5, 0.75, 0.9])
+        return sum(1 << l for l in range(32) if rng.random() < p)
+
+    def xor2_one_off():
+        # lane L on, lane L ^ 2 off, in some or all quads
+        m = 0xFFFFFFFF
+        for q in range(8):
+            if rng.random() < 0.7:
+                m &= ~(1 << (4 * q + rng.choice([0, 1, 2, 3])))
+        return m
+
+    def one_per_quad():
+        return sum(1 << (4 * q + rng.randrange(4)) for q in range(8))
+
+    def bits_of_lane(b, v):
+        return sum(1 << l for l in range(32) if (l >> b) & 1 == v)
+
+    masks.update({
+        "onepair": one_per_pair, "somepairsoneoff": some_pairs_one_off, "holes": holes_and_one_off,
+        "firstk": first_k, "lastk": last_k, "rand": random_mask, "xor2off": xor2_one_off,
+        "onequad": one_per_quad,
+        "bit1lo": lambda: bits_of_lane(1, 0), "bit1hi": lambda: bits_of_lane(1, 1),
+        "evenlo": lambda: 0x00005555, "oddhi": lambda: 0xAAAA0000,
+        "q3of4": lambda: sum(1 << l for l in range(32) if l % 4 != 3),
+    })
+
+    def structures():
+        s = rng.choice([1, 1, 1, 2, 3, 4, 5, 8, 9, 16, 17, 32 // (w // 4), 33])
+        off = rng.randrange(0, 64) * w
+        yield f"seq_s{s}", [off + el(l * s) for l in range(32)]
+        yield f"pairs_s{s}", [off + el((l // 2) * s) for l in range(32)]
+        yield f"xor2_s{s}", [off + el(((l >> 2) << 1 | (l & 1)) * s) for l in range(32)]
+        yield f"quads_s{s}", [off + el((l // 4) * s) for l in range(32)]
+        yield f"mod16_s{s}", [off + el((l % 16) * s) for l in range(32)]
+        yield f"mod8_s{s}", [off + el((l % 8) * s) for l in range(32)]
+        yield f"xor1_s{s}", [off + el((l ^ 1) * s) for l in range(32)]
+        yield f"xor3pairs_s{s}", [off + el(((l >> 2) << 1 | ((l ^ (l >> 1)) & 1)) * s) for l in range(32)]
+        perm = list(range(16))
+        rng.shuffle(perm)
+        yield "pairsperm", [off + el(perm[l // 2]) for l in range(32)]
+        pool = [rng.randrange(0, rng.choice([16, 32, 64, 256])) for _ in range(16)]
+        yield "pairsrand", [off + el(pool[l // 2]) for l in range(32)]
+        yield "xor2rand", [off + el(pool[(l >> 2) << 1 | (l & 1)]) for l in range(32)]
+        # each quad follows the pair or the xor-2 structure, chosen per quad
+        kinds = [rng.randrange(2) for _ in range(8)]
+        yield "quadmix" + "".join(map(str, kinds)), [
+            off + el((2 * (l // 4) + ((l >> 1) & 1 if kinds[l // 4] == 0 else l & 1)) * s) for l in range(32)]
+        pool2 = [rng.randrange(0, rng.choice([8, 32, 128])) for _ in range(32)]
+        yield "randpool", [off + el(rng.choice(pool2[:rng.choice([2, 4, 8, 16, 32])])) for _ in range(32)]
+        yield "randwide", [el(rng.randrange(n)) for _ in range(32)]
+        if extra:
+            # held-out families, not in the first batch
+            for x in [4, 8, 16]:
+                yield f"xor{x}sym_s{s}", [off + el(min(l, l ^ x) * s) for l in range(32)]
+            yield f"xor4compact_s{s}", [off + el(((l >> 3) << 2 | (l & 3)) * s) for l in range(32)]
+            yield f"xor8compact_s{s}", [off + el(((l >> 4) << 3 | (l & 7)) * s) for l in range(32)]
+            yield f"triples_s{s}", [off + el((l // 3) * s) for l in range(32)]
+            yield f"split_s{s}", [off + el((l // 2 + 16 * (l & 1)) * s) for l in range(32)]
+            yield f"octets_s{s}", [off + el((l // 8) * s) for l in range(32)]
+            pr = [rng.randrange(0, 64) for _ in range(16)]
+            j = rng.randrange(32)
+            addrs = [off + el(pr[l // 2]) for l in range(32)]
+            addrs[j] = off + el(rng.randrange(0, 64))
+            yield "pairsbutone", addrs
+            q = [rng.randrange(0, 32) for _ in range(8)]
+            yield "xor2quads", [off + el(q[l // 4] * 2 + (l & 1)) for l in range(32)]
+
+    for _ in range(40):
+        extra_masks = {}
+        if extra:
+            extra_masks = {
+                "pairhalf": lambda: sum(1 << l for l in range(32) if (l < 16) == (l % 2 == 0)),
+                "oneperoctet": lambda: sum(1 << (8 * o + rng.randrange(8)) for o in range(4)),
+                "dropone": lambda: 0xFFFFFFFF & ~(1 << rng.randrange(32)),
+                "droptwo": lambda: 0xFFFFFFFF & ~(1 << rng.randrange(32)) & ~(1 << rng.randrange(32)),
+            }
+        for sname, addrs in structures():
+            for mname, mk in list(masks.items()) + list(extra_masks.items()):
+                m = mk()
+                out.append((f"p_{sname}_{mname}_{m:08x}", [a if (m >> l) & 1 else None for l, a in enumerate(addrs)]))
+        # addresses that depend on the mask: the j-th active lane reads element j * s (a compacted
+        # layout: "lane 2k reads element k" for the even lanes)
+        for mname, mk in masks.items():
+            m = mk()
+            s = rng.choice([1, 1, 2, 3, 8, 16, 17])
+            off = rng.randrange(0, 64) * w
+            addrs, j = [], 0
+            for l in range(32):
+                if (m >> l) & 1:
+                    addrs.append(off + el(j * s))
+                    j += 1
+                else:
+                    addrs.append(None)
+            out.append((f"p_compact_s{s}_{mname}_{m:08x}", addrs))
+            # lane l reads element l // 2 * s (what lane 2k and 2k + 1 both would read)
+            addrs = [off + el((l // 2) * s) if (m >> l) & 1 else None for l in range(32)]
+            out.append((f"p_half_s{s}_{mname}_{m:08x}", addrs))
+    return out
+
+
+def ghost_rows(w, rng, n_patterns, extra=False):
+    """Loads through the ghost kernels (op ldg): the same active lanes with three choices of what the
+    inactive lanes' address registers hold: the partner's address (lane ^ 1, else lane ^ 2, else
+    random), an address in a conflicting bank, and a misaligned one. Cells `gN`."""
+    out = []
+    cands = [c for c in pred_candidates(w, rng, extra) if any(a is None for a in c[1]) and any(a is not None for a in c[1])]
+    rng.shuffle(cands)
+    n = 4096 // w
+    for desc, addrs in cands[:n_patterns]:
+        def partner(l):
+            for x in (l ^ 1, l ^ 2, l ^ 3):
+                if addrs[x] is not None:
+                    return addrs[x]
+            return rng.randrange(n) * w
+        variants = {
+            "same": [a if a is not None else f"g{partner(l)}" for l, a in enumerate(addrs)],
+            "conflict": [a if a is not None else f"g{(partner(l) + 128 * rng.randint(1, 8)) % 4096}" for l, a in enumerate(addrs)],
+            "misaligned": [a if a is not None else f"g{partner(l) + 4}" for l, a in enumerate(addrs)],
+        }
+        for v, cells in variants.items():
+            out.append((f"g{v}_{desc}", cells))
+    return out
+
+
+def main_pred(seed, loads_per_width, stores_per_width, ghosts_per_width, extra=False):
+    """Rows that decide the merge condition under predication: candidates on which at least two rules
+    of pred_rules.py disagree, spread over the rule pairs and families, plus agreeing controls."""
+    import pred_rules
+    rng = random.Random(seed)
+    # the held-out batch picks by every rule pred_rules.py reports, the first batch by its first list
+    selection = pred_rules.RULES if extra else pred_rules.SELECTION_RULES
+    rules = list(selection.values())
+    rows = []
+    for w in [8, 16]:
+        cands = pred_candidates(w, rng, extra)
+        rng.shuffle(cands)
+        seen = set()
+        for op, quota in [("ld", loads_per_width), ("st", stores_per_width)]:
+            cover = {}
+            fam = {}
+            picked = []
+            controls = []
+            for desc, addrs in cands:
+                key = (op, tuple(addrs))
+                if key in seen or all(a is None for a in addrs):
+                    continue
+                preds = [pred_rules.predict(r, addrs, w, op) for r in rules]
+                pairs_ = [(i, j) for i in range(len(rules)) for j in range(i + 1, len(rules)) if preds[i] != preds[j]]
+                family = desc.split("_")[1] + "_" + desc.split("_")[-2]
+                useful = [p for p in pairs_ if cover.get(p, 0) < 150]
+                if useful and fam.get(family, 0) < 30:
+                    seen.add(key)
+                    picked.append((desc, addrs))
+                    fam[family] = fam.get(family, 0) + 1
+                    for p in pairs_:
+                        cover[p] = cover.get(p, 0) + 1
+                elif not pairs_ and len(controls) < quota // 8:
+                    seen.add(key)
+                    controls.append((desc, addrs))
+                if len(picked) + len(controls) >= quota:
+                    break
+            for desc, addrs in picked + controls:
+                for a in addrs:
+                    assert a is None or (a % w == 0 and 0 <= a < SMEM_BYTES), (desc, a)
+                rows.append((w, op, desc, addrs))
+            if op == "ld":
+                for desc, cells in ghost_rows(w, rng, ghosts_per_width // 3, extra):
+                    rows.append((w, "ldg", desc, cells))
+            names = list(selection)
+            thin = sorted((cover.get((i, j), 0), names[i], names[j]) for i in range(len(rules)) for j in range(i + 1, len(rules)))
+            print(f"w{w} {op}: {len(picked)} deciding, {len(controls)} controls; least covered rule pairs: {thin[:4]}", file=sys.stderr)
+    return rows
+
+
 def main_targeted():
     rng = random.Random(7)
     rows = []
@@ -174,10 +396,16 @@ def main():
                 rows.append((w, op, desc, addrs))
     if len(sys.argv) > 1 and sys.argv[1] == "--targeted":
         rows = main_targeted()
+    if len(sys.argv) > 1 and sys.argv[1] == "--pred":
+        # --pred SEED LOADS STORES GHOSTS (per width): the predicated-lane batch
+        rows = main_pred(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+    if len(sys.argv) > 1 and sys.argv[1] == "--heldout":
+        # --heldout SEED LOADS STORES GHOSTS: a fresh batch with more families, to confirm the rule
+        rows = main_pred(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), extra=True)
     out = sys.stdout
     out.write("id\twidth\top\tdesc\t" + "\t".join(f"a{i}" for i in range(32)) + "\n")
     for i, (w, op, desc, addrs) in enumerate(rows):
-        cells = ["-" if a is None else str(a) for a in addrs]
+        cells = ["-" if a is None else str(a) for a in addrs]  # str: a ghost cell gN as it is
         out.write(f"{i}\t{w}\t{op}\t{desc}\t" + "\t".join(cells) + "\n")
 
 

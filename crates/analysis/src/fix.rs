@@ -146,6 +146,16 @@ impl Sink for TraceSink {
     }
 }
 
+impl Trace {
+    /// The trace of a finished run: the blocks' recording sinks (in block order) and the run's
+    /// faults as text. [`record`] is this over a run with only [`TraceSink`]s.
+    pub fn from_sinks(sinks: impl IntoIterator<Item = TraceSink>, faults: Vec<String>) -> Trace {
+        let mut t = Trace::from_accesses(sinks.into_iter().flat_map(|s| s.seen));
+        t.faults = faults;
+        t
+    }
+}
+
 /// The recorded shared accesses of a launch.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
@@ -178,9 +188,8 @@ pub fn record(
     recon: Arc<Reconciliation>,
 ) -> Result<Trace, FixError> {
     let res = warpscope_emu::run(program, kernel, launch, limits, |_| TraceSink::new(recon.clone()))?;
-    let mut t = Trace::from_accesses(res.sinks.into_iter().flat_map(|s| s.seen));
-    t.faults = res.faults.iter().map(|f| f.to_string()).collect();
-    Ok(t)
+    let faults = res.faults.iter().map(|f| f.to_string()).collect();
+    Ok(Trace::from_sinks(res.sinks, faults))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,23 +1,21 @@
-//! Launch flags shared by the commands that emulate a kernel (`analyze`, `check`): the PTX file, the
-//! kernel, grid and block shapes, dynamic shared memory and the kernel arguments; and turning them
-//! into a compiled program plus an emulator [`Launch`].
-//!
-//! The syntax of dimensions and arguments is `warpscope_analysis::launchspec`'s (the same as
-//! `warpscope analyze` and the calibration manifests): `--grid X[,Y[,Z]]`, `--arg u32:V`, `--arg
-//! buf:BYTES` (pseudo-random bytes), `--arg buf:BYTES:zero`, `--arg buf:@FILE`.
+//! Launch flags shared by every command that emulates a kernel (`analyze`, `check`, `fix`,
+//! `report`): the input file (`.cu`, `.ptx`, or a binary carrying PTX), how to compile it, the
+//! kernel, grid and block shapes, dynamic shared memory, the kernel arguments, sampling, and where
+//! access widths come from. They become a `warpscope_driver::Request`; the driver does the rest.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use anyhow::bail;
-use warpscope_analysis::launchspec::{parse_arg, parse_dims};
-use warpscope_emu::{Arg, Launch, Program};
+use warpscope_driver::{CompileOptions, Request, Sections, WidthsFrom};
+use warpscope_model::arch::Arch;
 
 /// Flags that describe one kernel launch.
 #[derive(clap::Args, Debug, Clone)]
 pub struct LaunchArgs {
-    /// PTX file to emulate (e.g. from `nvcc -ptx -lineinfo`).
-    pub ptx: PathBuf,
-    /// Kernel (entry) name; may be omitted when the file has one kernel.
+    /// The kernel's file: CUDA source (`.cu`, compiled with NVRTC or nvcc, `-lineinfo`), PTX, or a
+    /// binary that carries PTX (`.cubin`/fatbinary/object/executable; read with cuobjdump).
+    pub file: PathBuf,
+    /// Kernel: plain name (`blockSum`), with template arguments (`blockSum<256>`), full signature
+    /// (`blockSum<256>(float const*, float*)`) or mangled; may be omitted when the file has one.
     #[arg(long, short = 'k')]
     pub kernel: Option<String>,
     /// Grid shape in blocks: X[,Y[,Z]].
@@ -30,87 +28,86 @@ pub struct LaunchArgs {
     #[arg(long, default_value_t = 0)]
     pub dyn_smem: u32,
     /// A kernel argument, in parameter order: `u32:V i32:V u64:V i64:V f32:V f64:V`, `buf:BYTES`
-    /// (pseudo-random bytes), `buf:BYTES:zero`, `buf:@FILE`.
-    #[arg(long = "arg", short = 'a', value_name = "ARG")]
+    /// (deterministic pseudo-random bytes), `buf:BYTES:zero`, `buf:@FILE`, a struct by value
+    /// `struct:i32:64,i32:64,f32:2.0` (fields in order, C layout), or raw bytes `bytes:HEX`.
+    #[arg(long = "arg", short = 'a', value_name = "SPEC")]
     pub args: Vec<String>,
-}
-
-/// A launch ready to run.
-pub struct Prepared {
-    /// The compiled program.
-    pub program: Program,
-    /// The kernel to run.
-    pub kernel: String,
-    /// The launch.
-    pub launch: Launch,
+    /// Emulate only N blocks spread over the grid and extrapolate the totals (default: every block).
+    #[arg(long, value_name = "N")]
+    pub blocks: Option<u32>,
+    /// Warp instructions one block may execute before the emulator stops it (runaway loops).
+    #[arg(long, value_name = "N", default_value_t = 1 << 28)]
+    pub max_instructions: u64,
+    /// Include directory for a `.cu` (repeatable; the file's own directory is searched first).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    pub include_dirs: Vec<PathBuf>,
+    /// Macro for a `.cu`: NAME or NAME=VALUE (repeatable).
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
+    pub defines: Vec<String>,
+    /// C++ dialect for a `.cu`: c++17 or c++20.
+    #[arg(long = "std", value_name = "c++17|c++20", value_parser = ["c++11", "c++14", "c++17", "c++20"])]
+    pub std: Option<String>,
+    /// An option passed as is to the compiler of a `.cu` (NVRTC, or nvcc when it compiles; repeatable).
+    #[arg(long = "nvrtc-option", value_name = "OPT", allow_hyphen_values = true)]
+    pub compiler_options: Vec<String>,
+    /// Path to libnvrtc (for `.cu` input) when it is not found by itself.
+    #[arg(long, value_name = "PATH")]
+    pub nvrtc: Option<PathBuf>,
+    /// Use this `nvdisasm -g -c` output as the machine code instead of running ptxas and nvdisasm.
+    #[arg(long, value_name = "FILE", conflicts_with = "ptx_widths")]
+    pub sass: Option<PathBuf>,
+    /// Count accesses as PTX writes them (skip the machine code even when a toolkit is present).
+    #[arg(long)]
+    pub ptx_widths: bool,
 }
 
 fn dims(s: &str) -> Result<[u32; 3], String> {
-    parse_dims(s).map_err(|e| e.to_string())
-}
-
-/// Reads and compiles a PTX file; errors name the file, line and reason.
-pub fn compile_file(path: &Path) -> anyhow::Result<Program> {
-    let source = crate::limits::read_source(path)?;
-    let program = warpscope_ptx::compile(&source).map_err(|errs| {
-        let lines: Vec<String> = errs.iter().map(|e| format!("{}:{e}", path.display())).collect();
-        anyhow::anyhow!("{}", lines.join("\n"))
-    })?;
-    Ok(program)
+    warpscope_analysis::launchspec::parse_dims(s).map_err(|e| e.to_string())
 }
 
 impl LaunchArgs {
-    /// Validates the flags, compiles the PTX and builds the launch.
-    pub fn prepare(&self) -> anyhow::Result<Prepared> {
-        crate::limits::check_launch_flags(&self.args, self.grid, self.block)?;
-        let args: Vec<Arg> = self
-            .args
-            .iter()
-            .enumerate()
-            .map(|(i, a)| parse_arg(a, i).map_err(|e| anyhow::anyhow!("--arg {e}")))
-            .collect::<anyhow::Result<_>>()?;
-        let program = compile_file(&self.ptx)?;
-        let kernel = match &self.kernel {
-            Some(k) => k.clone(),
-            None => match program.kernels.as_slice() {
-                [k] => k.name.clone(),
-                ks => {
-                    let names: Vec<&str> = ks.iter().map(|k| k.name.as_str()).collect();
-                    bail!(
-                        "{}: name the kernel with --kernel (kernels: {})",
-                        self.ptx.display(),
-                        names.join(", ")
-                    )
-                }
-            },
+    /// The driver's request for these flags on `arch`, answering `sections`.
+    pub fn request(&self, arch: &'static Arch, sections: Sections) -> anyhow::Result<Request> {
+        let widths = if self.ptx_widths {
+            WidthsFrom::PtxLevel
+        } else if let Some(p) = &self.sass {
+            WidthsFrom::Sass {
+                text: warpscope_driver::limits::read_source(p)?,
+                from: p.display().to_string(),
+            }
+        } else {
+            WidthsFrom::Auto
         };
-        let Some(k) = program.kernel(&kernel) else {
-            let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
-            bail!(
-                "{}: no kernel `{kernel}` (kernels: {})",
-                self.ptx.display(),
-                names.join(", ")
-            );
+        let mut r = Request::new(self.file.clone(), self.grid, self.block, arch);
+        r.compile = CompileOptions {
+            include_dirs: self.include_dirs.clone(),
+            defines: self.defines.clone(),
+            std: self.std.clone(),
+            extra: self.compiler_options.clone(),
+            debug: false,
+            nvrtc: self.nvrtc.clone(),
         };
-        if args.len() != k.params.len() {
-            let params: Vec<String> = k
-                .params
-                .iter()
-                .map(|p| format!("{} ({})", p.name, p.ty))
-                .collect();
-            bail!(
-                "kernel `{kernel}` takes {} argument(s), {} given with --arg: {}",
-                k.params.len(),
-                args.len(),
-                params.join(", ")
-            );
-        }
-        let mut launch = Launch::new(self.grid, self.block, args);
-        launch.dyn_smem = self.dyn_smem;
-        Ok(Prepared {
-            program,
-            kernel,
-            launch,
-        })
+        r.kernel = self.kernel.clone();
+        r.dyn_smem = self.dyn_smem;
+        r.args = self.args.clone();
+        r.blocks = self.blocks;
+        r.max_instructions = self.max_instructions;
+        r.widths = widths;
+        r.sections = sections;
+        Ok(r)
+    }
+}
+
+/// Runs a request, turning a missing tool into exit status 1 ([`crate::exit::Unavailable`]).
+pub fn analyze(req: &Request) -> anyhow::Result<warpscope_driver::Analyzed> {
+    warpscope_driver::analyze(req).map_err(driver_error)
+}
+
+/// A driver error as the binary reports it: a missing tool is [`crate::exit::Unavailable`] (status
+/// 1), anything else bad input (status 2).
+pub fn driver_error(e: warpscope_driver::Error) -> anyhow::Error {
+    match e.kind {
+        warpscope_driver::ErrorKind::Unavailable => anyhow::Error::new(crate::exit::Unavailable(e.message)),
+        _ => anyhow::Error::new(e),
     }
 }

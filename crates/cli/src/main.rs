@@ -6,11 +6,12 @@
 
 mod cmd;
 mod exit;
+mod findings;
 mod launch;
 mod limits;
 mod output;
-mod pipeline;
 mod predict;
+mod report_page;
 
 use std::process::ExitCode;
 

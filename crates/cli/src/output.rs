@@ -97,6 +97,9 @@ pub struct Tabular {
     pub columns: Vec<Column>,
     /// Rows of (text, tone).
     pub rows: Vec<Vec<(String, Tone)>>,
+    /// The widest the table may be in the table format, in columns (cells wrap); `None`: the
+    /// terminal's width on a terminal, unbounded elsewhere.
+    pub max_width: Option<u16>,
 }
 
 impl Tabular {
@@ -106,6 +109,7 @@ impl Tabular {
             title: title.into(),
             columns,
             rows: Vec::new(),
+            max_width: None,
         }
     }
 
@@ -166,6 +170,9 @@ pub fn write_markdown(out: &mut dyn Write, t: &Tabular) -> std::io::Result<()> {
 pub fn comfy(t: &Tabular, color: bool) -> Table {
     let mut table = Table::new();
     table.set_content_arrangement(ContentArrangement::Dynamic);
+    if let Some(w) = t.max_width {
+        table.set_width(w);
+    }
     if color {
         table.enforce_styling();
     }

@@ -17,18 +17,18 @@
 //! says why; a kernel whose prediction fails is `None`, and the reason is printed on stderr and
 //! kept in [`LabPredictor::notes`].
 //!
-//! This file depends only on library crates, so that tests can include it as a module.
+//! The emulation goes through the driver (`warpscope_driver::analyze_launch`), as every command's
+//! does. This file depends only on library crates, so that tests can include it as a module.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
-use std::sync::Arc;
 
-use warpscope_analysis::banks::{self, Counts, Side};
-use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink, is_debug_ptx};
-use warpscope_analysis::reconcile::{Reconciliation, machine_accesses};
-use warpscope_emu::{Arg, Launch, Limits};
+use warpscope_analysis::banks::{Counts, Side};
+use warpscope_analysis::divergence::is_debug_ptx;
+use warpscope_driver::{RunOptions, Sections, Widths, analyze_launch};
+use warpscope_emu::{Arg, Launch};
 use warpscope_gpu::lab::{Lab, Predictor};
 use warpscope_gpu::nvrtc::{CompileOptions, Nvrtc};
 use warpscope_model::arch::Arch;
@@ -192,21 +192,12 @@ impl LabPredictor {
         let arch = self.arch.as_ref().map_err(Clone::clone)?;
         let built = self.build(src, false);
         let b = built.as_ref().as_ref().map_err(Clone::clone)?;
-        let (recon, machine_code) = match &b.sass {
-            Ok(sass) => {
-                let kernels = warpscope_toolchain::sass::parse_disassembly(sass)
-                    .map_err(|e| format!("cannot read the machine code: {e}"))?;
-                let k = kernels
-                    .iter()
-                    .find(|k| k.name == kernel)
-                    .ok_or_else(|| format!("the machine code has no kernel `{kernel}`"))?;
-                (
-                    Reconciliation::build(&b.program, kernel, &machine_accesses(k)),
-                    true,
-                )
-            }
-            Err(_) => (Reconciliation::ptx_level(), false),
+        let widths = match &b.sass {
+            Ok(sass) => Widths::from_sass(&b.program, kernel, sass, "NVRTC's CUBIN through nvdisasm")
+                .map_err(|e| e.to_string())?,
+            Err(why) => Widths::ptx_level(why.clone()),
         };
+        let machine_code = widths.machine_code();
         let bytes = (block.0 * block.1 * 4) as usize;
         let mut launch = Launch::new(
             [1, 1, 1],
@@ -214,18 +205,24 @@ impl LabPredictor {
             vec![Arg::Buffer(vec![0; bytes]), Arg::Buffer(vec![0; bytes])],
         );
         launch.dyn_smem = dyn_smem;
-        let run = banks::run(
+        let sections = Sections {
+            banks: true,
+            ..Sections::NONE
+        };
+        let r = analyze_launch(
             &b.program,
             kernel,
             &launch,
-            &Limits::default(),
+            &sections,
             arch,
-            Arc::new(recon),
+            &widths,
+            &RunOptions::default(),
         )
         .map_err(|e| format!("emulation failed: {e}"))?;
-        if let Some(f) = run.faults.first() {
+        if let Some(f) = r.faults.first() {
             return Err(format!("the emulated launch faulted: {f}"));
         }
+        let run = r.banks.ok_or("the bank section did not run")?;
         if run.report.unmodelled > 0 {
             return Err(format!(
                 "{} shared requests the bank model cannot count (misaligned)",
@@ -255,7 +252,6 @@ impl LabPredictor {
             .program
             .kernel(kernel)
             .ok_or_else(|| format!("no kernel `{kernel}` in the compiled PTX"))?;
-        let model = Arc::new(BranchModel::from_program(&b.program, is_debug_ptx(&b.ptx)));
         let ptx_branches = b.program.info[k.entry as usize..k.end as usize]
             .iter()
             .filter(|info| is_ptx_branch(&info.text))
@@ -265,17 +261,22 @@ impl LabPredictor {
             [block, 1, 1],
             vec![Arg::Buffer(vec![0; (grid * block * 4) as usize])],
         );
-        let res = warpscope_emu::run(&b.program, kernel, &launch, &Limits::default(), |_| {
-            DivergenceSink::new(Arc::clone(&model))
-        })
-        .map_err(|e| format!("emulation failed: {e}"))?;
-        if let Some(f) = res.faults.first() {
+        let sections = Sections {
+            divergence: true,
+            ..Sections::NONE
+        };
+        let arch = self.arch.as_ref().map_err(Clone::clone)?;
+        let opts = RunOptions {
+            debug_build: is_debug_ptx(&b.ptx),
+            ..RunOptions::default()
+        };
+        let widths = Widths::ptx_level("not needed for branches");
+        let r = analyze_launch(&b.program, kernel, &launch, &sections, arch, &widths, &opts)
+            .map_err(|e| format!("emulation failed: {e}"))?;
+        if let Some(f) = r.faults.first() {
             return Err(format!("the emulated launch faulted: {f}"));
         }
-        let mut rep = DivergenceReport::new();
-        for s in &res.sinks {
-            rep.merge(s);
-        }
+        let rep = r.divergence.ok_or("the divergence section did not run")?;
         let t = &rep.totals;
         let (targets, divergent) = match (&t.debug_machine_estimate, debug) {
             (Some(m), true) => (m.targets, m.divergent),
@@ -326,7 +327,7 @@ fn is_ptx_branch(text: &str) -> bool {
 
 /// Parses and lowers PTX.
 fn parse_ptx(ptx: &str) -> Result<Program, String> {
-    warpscope_ptx::compile(ptx).map_err(|e| format!("cannot read NVRTC's PTX: {}", e.join("; ")))
+    warpscope_driver::input::compile_ptx(ptx, Path::new("NVRTC's PTX")).map_err(|e| e.to_string())
 }
 
 /// `nvdisasm -g -c` of a CUBIN.

@@ -51,7 +51,19 @@ fn h100() -> [String; 4] {
 fn four_formats() {
     let csv = analyze("csv");
     let tables: Vec<&str> = csv.split("\n\n").collect();
-    assert_eq!(tables.len(), 4, "totals, lines, instructions, divergence: {csv}");
+    // Every section by default: the bank tables, divergence, hazards, the fix advisor (arrays,
+    // suggestions) and the occupancy, each a table of its own.
+    assert_eq!(
+        tables.len(),
+        8,
+        "totals, lines, instructions, divergence, hazards, fix arrays, fix suggestions, occupancy: {csv}"
+    );
+    assert!(
+        tables[4].starts_with("severity,kind,lines,count,message"),
+        "{}",
+        tables[4]
+    );
+    assert!(tables[7].starts_with("registers,"), "{}", tables[7]);
     let header: Vec<&str> = tables[0].lines().next().unwrap().split(',').collect();
     let row: Vec<&str> = tables[0].lines().nth(1).unwrap().split(',').collect();
     let col = |n: &str| row[header.iter().position(|h| *h == n).unwrap()];

@@ -26,12 +26,23 @@
 //! | CC 2.x, 5.x, 6.x | 32 × 4 | 32; 16 for 8-byte, 8 for 16-byte | the programming guide's 2.x rules; not measured here |
 //! | CC 3.x, 4-byte mode | 32 × 4 | as 2.x | words `i` and `i + 32` of one 64-word (256-byte) aligned segment do not conflict |
 //! | CC 3.x, 8-byte mode | 32 × 8 | 32; 16 for 16-byte | |
-//! | CC 7.0 and later | 32 × 4 | 32 for 1, 2, 4 bytes; 8-byte: 16; 16-byte: 8 | **measured on an H100** (calibration/bank/): loads whose lane pairs `(2k, 2k+1)` all read one address each (or every lane `L` reads what lane `L ^ 2` reads) take phases twice as large; stores never do |
+//! | CC 7.0 and later | 32 × 4 | 32 for 1, 2, 4 bytes; 8-byte: 16; 16-byte: 8 | **measured on an H100** (calibration/bank/): loads take phases twice as large when the pairs or the xor-2 partners agree (below); stores never do |
 //!
 //! The CC 7.0+ row is the rule that reproduces every one of the H100 measurements in
-//! `calibration/bank/measured.tsv` (loads and stores, all widths); the other families follow the
-//! programming guides and the seed notes. Inactive lanes take no part; a request with no active lane
-//! takes no wavefront.
+//! `calibration/bank/` (loads and stores, all widths; the tables `measured.tsv`,
+//! `measured_merge.tsv`, `measured_pred_h100.tsv` and `measured_pred_heldout_h100.tsv`); the other
+//! families follow the programming guides and the seed notes. Inactive lanes take no part; a request
+//! with no active lane takes no wavefront.
+//!
+//! **8- and 16-byte loads on CC 7.0+.** Two lanes *agree* unless both are active and read different
+//! addresses: an inactive lane agrees with every lane, whatever its address register holds. The
+//! phases double (8-byte: the whole warp; 16-byte: half-warps) when every lane pair `(2k, 2k+1)`
+//! agrees, or when every lane `L` agrees with lane `L ^ 2`; the decision is taken once for the whole
+//! warp. So a guard such as `if (tid % 2 == 0)` in front of `s[tid / 2]` (8-byte) costs one
+//! wavefront, not two. The H100 rows that reject the alternatives (an inactive partner breaking a
+//! pair or an xor-2 partner, a decision per quad or per half-warp, at most two addresses per quad, a
+//! limit on distinct addresses or on active lanes, compacting the active lanes, merging stores) are
+//! counted in `calibration/bank/README.md`.
 //!
 //! **Ideal** is, per phase, the distinct bank words the phase needs divided by the number of banks,
 //! rounded up (on CC 7.0+ this is 1 per non-empty phase for aligned accesses).
@@ -232,35 +243,31 @@ struct Plan {
     kepler_pairs: bool,
 }
 
-/// Whether every lane pair `(2k, 2k+1)` is either wholly inactive or reads one address.
+/// Whether no lane pair `(2k, 2k+1)` has two active lanes reading different addresses (a pair with
+/// one lane off, or both, qualifies: measured, calibration/bank/measured_pred_h100.tsv).
 #[inline]
 fn pairs_uniform(req: &Request) -> bool {
-    let odd = req.mask >> 1 & 0x5555_5555;
-    let even = req.mask & 0x5555_5555;
-    if odd != even {
-        return false;
-    }
-    // One bit per even lane whose partner reads another address; inactive pairs masked off after.
+    // One bit per even lane whose partner is active too.
+    let both = req.mask & req.mask >> 1 & 0x5555_5555;
+    // One bit per even lane whose partner holds another address (inactive lanes masked off after).
     let mut differ = 0u32;
     for k in 0..16 {
         differ |= u32::from(req.addrs[2 * k] != req.addrs[2 * k + 1]) << (2 * k);
     }
-    differ & even == 0
+    differ & both == 0
 }
 
-/// Whether lane `L` does what lane `L ^ 2` does, for every lane.
+/// Whether no two active lanes `L` and `L ^ 2` read different addresses.
 #[inline]
 fn period_two_pairs(req: &Request) -> bool {
     let m = req.mask;
-    let swapped = (m & 0x3333_3333) << 2 | (m >> 2) & 0x3333_3333;
-    if swapped != m {
-        return false;
-    }
+    // Bit `L` of `partner` is lane `L ^ 2`'s activity.
+    let partner = (m & 0x3333_3333) << 2 | (m >> 2) & 0x3333_3333;
     let mut differ = 0u32;
     for l in 0..32 {
         differ |= u32::from(req.addrs[l] != req.addrs[l ^ 2]) << l;
     }
-    differ & m == 0
+    differ & m & partner == 0
 }
 
 #[inline]
@@ -708,8 +715,13 @@ fn plan_reference(arch: &Arch, config: &Config, req: &Request) -> Plan {
     let modern = arch.family >= Family::Volta;
     let mut phase_lanes = fast.phase_lanes;
     if modern && (w == 8 || w == 16) {
-        let pair_same = (0..32u32).step_by(2).all(|l| req.lane(l) == req.lane(l + 1));
-        let xor2_same = (0..32u32).all(|l| req.lane(l) == req.lane(l ^ 2));
+        // two lanes agree unless both are active and read different addresses
+        let agree = |a: u32, b: u32| match (req.lane(a), req.lane(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => true,
+        };
+        let pair_same = (0..32u32).step_by(2).all(|l| agree(l, l + 1));
+        let xor2_same = (0..32u32).all(|l| agree(l, l ^ 2));
         let merge = req.op == Op::Load && (pair_same || xor2_same);
         phase_lanes = (128 / w) * if merge { 2 } else { 1 };
     }

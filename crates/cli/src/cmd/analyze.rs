@@ -1,70 +1,38 @@
-//! `warpscope analyze`: emulates a kernel on the CPU and reports shared-memory wavefronts per source
-//! line and per instruction, with the bank picture of each instruction's worst request.
-//!
-//! Steps: read the `.ptx` (or compile the `.cu` with NVRTC, falling back to the toolkit's nvcc);
-//! when ptxas and nvdisasm are available, build the machine code and reconcile PTX accesses with it
-//! (fused accesses count once, wider); emulate every block (or `--blocks N` of them, extrapolated);
-//! print a table or JSON.
+//! `warpscope analyze`: emulates a kernel on the CPU, once, and reports what the sections ask for
+//! (`--section banks,divergence,hazards,fix,occupancy`, default all): shared-memory wavefronts per
+//! source line and per instruction with the bank picture of each instruction's worst request,
+//! divergence and lane utilisation, the hazard checker's findings, the fix advisor's suggestions and
+//! the occupancy. The driver (`warpscope_driver`) does the work; this module defines the flags and
+//! renders the results.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
-use std::sync::Arc;
+use std::process::ExitCode;
 
-use anyhow::{Context, bail};
 use serde::Serialize;
 use warpscope_analysis::banks::{self, BankRun, Counts, Side, WorstRequest};
-use warpscope_analysis::divergence::{self, DivergenceReport, LineStat, is_debug_ptx};
-use warpscope_analysis::launchspec::{parse_arg, parse_dims};
-use warpscope_analysis::reconcile::{Reconciliation, Role, machine_accesses};
-use warpscope_emu::{Launch, Limits};
+use warpscope_analysis::divergence::{DivergenceReport, LineStat};
+use warpscope_analysis::reconcile::Role;
+use warpscope_driver::{Analyzed, Results, Sections};
 use warpscope_model::arch::Arch;
 use warpscope_ptx::Program;
 
-use crate::exit::Unavailable;
+use crate::findings::{self, HazardsOut};
+use crate::launch::LaunchArgs;
 use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
 
 /// Flags of `warpscope analyze`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The kernel source: a `.ptx` file, or a `.cu` file (compiled with NVRTC, `-lineinfo`).
-    file: PathBuf,
-    /// Kernel name (needed when the file holds more than one kernel).
-    #[arg(long)]
-    kernel: Option<String>,
-    /// Grid dimensions in blocks: X[,Y[,Z]].
-    #[arg(long)]
-    grid: String,
-    /// Block dimensions in threads: X[,Y[,Z]].
-    #[arg(long)]
-    block: String,
-    /// Dynamic shared memory per block, bytes.
-    #[arg(long, default_value_t = 0)]
-    dyn_smem: u32,
-    /// A kernel argument, in parameter order: `u32:V i32:V u64:V i64:V f32:V f64:V`, `buf:BYTES`
-    /// (deterministic pseudo-random bytes), `buf:BYTES:zero`, `buf:@FILE`.
-    #[arg(long = "arg", value_name = "SPEC")]
-    args: Vec<String>,
-    /// Emulate only N blocks spread over the grid and extrapolate the totals (default: every block,
-    /// exact totals).
-    #[arg(long, value_name = "N")]
-    blocks: Option<u32>,
-    /// Target architecture (for compiling and the machine code).
+    #[command(flatten)]
+    launch: LaunchArgs,
+    /// Target architecture (for compiling, the machine code and the bank rules).
     #[arg(long, default_value = "sm_90")]
     arch: String,
+    /// The sections to answer, as Nsight Compute's: banks, divergence, hazards, fix, occupancy, or
+    /// all (the default). One emulation answers every section.
+    #[arg(long, value_name = "LIST", default_value = "all")]
+    section: String,
     #[command(flatten)]
     output: OutputArgs,
-    /// Warp instructions one block may execute before the emulator stops it (runaway loops).
-    #[arg(long, value_name = "N", default_value_t = 1 << 28)]
-    max_instructions: u64,
-    /// Path to libnvrtc (for `.cu` input) when it is not found by itself.
-    #[arg(long, value_name = "PATH")]
-    nvrtc: Option<PathBuf>,
-    /// Use this `nvdisasm -g -c` output as the machine code instead of running ptxas and nvdisasm.
-    #[arg(long, value_name = "FILE", conflicts_with = "ptx_widths")]
-    sass: Option<PathBuf>,
-    /// Count accesses as PTX writes them (skip the machine code even when a toolkit is present).
-    #[arg(long)]
-    ptx_widths: bool,
 }
 
 /// The JSON result (also what the table shows).
@@ -104,9 +72,47 @@ pub struct Analysis {
     pub faults: Vec<String>,
     /// Requests the bank model could not take (misaligned), left out of the counts.
     pub unmodelled_requests: u64,
-    /// Branch divergence and active-lane utilisation (`analyze` fills it; absent elsewhere).
+    /// Branch divergence and active-lane utilisation (the `divergence` section).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub divergence: Option<DivergenceJson>,
+    /// The sections answered (absent in the tour's analyses).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<String>,
+    /// The hazard checker's findings (the `hazards` section; what `warpscope check` reports).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hazards: Option<HazardsOut>,
+    /// The fix advisor (the `fix` section; what `warpscope fix` reports).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<crate::cmd::fix::Output>,
+    /// ptxas's resources and the occupancy of the launch's block size (the `occupancy` section).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occupancy: Option<OccupancyJson>,
+    /// Why an asked-for section has no result (a missing tool, a failed advice).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub section_notes: Vec<String>,
+}
+
+/// The occupancy section: ptxas's resources and the calculator's answer for the launch's block.
+#[derive(Serialize)]
+pub struct OccupancyJson {
+    /// Registers per thread (ptxas).
+    pub registers: u32,
+    /// Static shared memory per block (ptxas), bytes.
+    pub static_smem: u32,
+    /// Dynamic shared memory per block, bytes.
+    pub dyn_smem: u32,
+    /// Threads per block.
+    pub threads: u32,
+    /// Resident blocks per SM.
+    pub blocks_per_sm: u32,
+    /// Resident warps per SM.
+    pub warps_per_sm: u32,
+    /// Achievable warps per SM.
+    pub max_warps_per_sm: u32,
+    /// Theoretical occupancy, 0..1 (ncu `sm__maximum_warps_per_active_cycle_pct` / 100).
+    pub occupancy: f64,
+    /// What limits the blocks per SM.
+    pub limiters: Vec<String>,
 }
 
 /// Divergence of the launch: branch targets, divergent targets and branch efficiency as Nsight
@@ -259,16 +265,19 @@ fn n_way(w: &Option<WorstRequest>) -> f64 {
     })
 }
 
-/// Builds the result of a finished run.
-pub fn build(
-    program: &Program,
-    kernel: &str,
-    launch: &Launch,
-    arch: &Arch,
-    recon: &Reconciliation,
-    note: &str,
-    run: BankRun,
-) -> Analysis {
+/// The bank section of a finished run as the JSON result (the other sections empty): what the
+/// tour shows.
+pub fn build(program: &Program, r: &Results, note: &str) -> Analysis {
+    let empty = BankRun {
+        report: Default::default(),
+        blocks_emulated: r.blocks_emulated,
+        blocks_in_grid: r.blocks_in_grid,
+        warp_insts: r.warp_insts,
+        faults: Vec::new(),
+    };
+    let run = r.banks.as_ref().unwrap_or(&empty);
+    let recon = &r.widths.recon;
+    let arch = r.arch;
     let lines = run
         .report
         .lines(program)
@@ -323,15 +332,15 @@ pub fn build(
         })
         .collect();
     Analysis {
-        kernel: kernel.to_string(),
-        grid: launch.grid,
-        block: launch.block,
-        dyn_smem: launch.dyn_smem,
+        kernel: r.kernel.clone(),
+        grid: r.grid,
+        block: r.block,
+        dyn_smem: r.dyn_smem,
         arch: arch.name.to_string(),
         unmodelled_requests: run.report.unmodelled,
-        blocks_emulated: run.blocks_emulated,
-        blocks_in_grid: run.blocks_in_grid,
-        extrapolated: u64::from(run.blocks_emulated) < run.blocks_in_grid,
+        blocks_emulated: r.blocks_emulated,
+        blocks_in_grid: r.blocks_in_grid,
+        extrapolated: u64::from(r.blocks_emulated) < r.blocks_in_grid,
         widths: if recon.machine_code {
             "machine code".into()
         } else {
@@ -346,269 +355,161 @@ pub fn build(
         },
         lines,
         instructions,
-        faults: run.faults,
+        faults: r.faults.iter().map(ToString::to_string).collect(),
         divergence: None,
+        sections: Vec::new(),
+        hazards: None,
+        fix: None,
+        occupancy: None,
+        section_notes: Vec::new(),
     }
 }
 
-/// Emulates the launch once more with the divergence counters and groups them by source line.
-pub fn divergence_of(
-    program: &Program,
-    kernel: &str,
-    launch: &Launch,
-    limits: &Limits,
-    ptx: &str,
-) -> anyhow::Result<DivergenceJson> {
-    let report = divergence::run(program, kernel, launch, limits, is_debug_ptx(ptx))?;
+/// The divergence counters grouped by source line.
+pub fn divergence_json(program: &Program, report: &DivergenceReport) -> DivergenceJson {
     let lines = report.by_line(&|pc| program.inst_info(pc).loc.map(|l| l.line));
-    Ok(DivergenceJson { report, lines })
-}
-
-/// Whether `mangled` is the Itanium-mangled name of a function `plain` at namespace scope
-/// (`_Z` + length + name + parameter types).
-fn is_mangled_name_of(mangled: &str, plain: &str) -> bool {
-    mangled
-        .strip_prefix("_Z")
-        .and_then(|rest| rest.strip_prefix(plain.len().to_string().as_str()))
-        .is_some_and(|rest| rest.starts_with(plain))
-}
-
-/// Parses PTX, naming `file:line:column` and the text of every problem.
-pub fn compile_ptx(ptx: &str, file: &Path) -> anyhow::Result<Program> {
-    let (module, diags) = warpscope_ptx::parse(ptx);
-    if !diags.is_empty() {
-        let list: Vec<String> = diags.iter().map(|d| format!("{}:{d}", file.display())).collect();
-        bail!("cannot parse PTX:\n{}", list.join("\n"));
-    }
-    warpscope_ptx::lower(&module).map_err(|errs| {
-        let list: Vec<String> = errs.iter().map(|e| format!("{}:{e}", file.display())).collect();
-        anyhow::anyhow!("cannot lower PTX:\n{}", list.join("\n"))
-    })
-}
-
-/// Picks the kernel: the named one, or the only one.
-pub fn pick_kernel(program: &Program, name: Option<&str>, file: &Path) -> anyhow::Result<String> {
-    let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
-    match name {
-        Some(n) if names.contains(&n) => Ok(n.to_string()),
-        // A C++ kernel by its plain name: `mathKernel1` for `_Z11mathKernel1Pf`.
-        Some(n) if names.iter().filter(|k| is_mangled_name_of(k, n)).count() == 1 => Ok(names
-            .iter()
-            .find(|k| is_mangled_name_of(k, n))
-            .unwrap()
-            .to_string()),
-        Some(n) => bail!(
-            "{}: no kernel `{n}` (kernels: {})",
-            file.display(),
-            names.join(", ")
-        ),
-        None if names.len() == 1 => Ok(names[0].to_string()),
-        None if names.is_empty() => bail!("{}: no kernel (.entry) in the file", file.display()),
-        None => bail!(
-            "{}: several kernels, choose one with --kernel: {}",
-            file.display(),
-            names.join(", ")
-        ),
+    DivergenceJson {
+        report: report.clone(),
+        lines,
     }
 }
 
-/// Reconciliation from `nvdisasm -g -c` text (for `kernel`).
-pub fn reconcile_from_sass(program: &Program, kernel: &str, sass: &str) -> anyhow::Result<Reconciliation> {
-    let kernels = warpscope_toolchain::sass::parse_disassembly(sass)?;
-    let Some(k) = kernels.iter().find(|k| k.name == kernel) else {
-        bail!("the machine code has no kernel `{kernel}`")
-    };
-    Ok(Reconciliation::build(program, kernel, &machine_accesses(k)))
-}
-
-fn tool_output(cmd: &mut Command, what: &str) -> anyhow::Result<()> {
-    let out = cmd.output().with_context(|| format!("cannot run {what}"))?;
-    if !out.status.success() {
-        bail!("{what} failed: {}", String::from_utf8_lossy(&out.stderr).trim());
-    }
-    Ok(())
-}
-
-/// Machine code through ptxas + nvdisasm (of `cubin` when given, else of `ptx` built for `arch`), and
-/// how it was made; or the reason why there is none.
-pub fn machine_code(ptx: &str, cubin: Option<&[u8]>, arch: &str) -> Result<(String, String), String> {
-    let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
-        .map_err(|e| format!("no CUDA toolkit found ({e})"))?;
-    let nvdisasm = root.bin("nvdisasm");
-    if !nvdisasm.exists() {
-        return Err(format!("no nvdisasm in {}", root.root.display()));
-    }
-    let dir = std::env::temp_dir().join(format!("warpscope-analyze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let cubin_path = dir.join("k.cubin");
-    let result = (|| -> anyhow::Result<String> {
-        match cubin {
-            Some(bytes) => std::fs::write(&cubin_path, bytes)?,
-            None => {
-                let ptx_path = dir.join("k.ptx");
-                std::fs::write(&ptx_path, ptx)?;
-                let ptxas = root.bin("ptxas");
-                tool_output(
-                    Command::new(&ptxas)
-                        .arg(format!("-arch={arch}"))
-                        .args(["-O3", "-lineinfo", "-o"])
-                        .arg(&cubin_path)
-                        .arg(&ptx_path),
-                    "ptxas",
-                )?;
-            }
+/// The occupancy section from ptxas's resources.
+fn occupancy_json(a: &Analyzed, notes: &mut Vec<String>) -> Option<OccupancyJson> {
+    let r = &a.results;
+    let res = match &a.resources {
+        Some(Ok(res)) => res,
+        Some(Err(why)) => {
+            notes.push(format!("occupancy: registers unknown ({why})"));
+            return None;
         }
-        Ok(warpscope_toolchain::sass::disassemble(&nvdisasm, &cubin_path)?)
-    })();
-    let _ = std::fs::remove_dir_all(&dir);
-    result
-        .map(|s| (s, format!("ptxas + nvdisasm from {}", root.root.display())))
-        .map_err(|e| format!("{e:#}"))
-}
-
-/// `.cu` → (PTX, cubin?, how), through NVRTC or, failing that, the toolkit's nvcc.
-pub fn compile_cu(
-    src: &str,
-    file: &Path,
-    arch: &Arch,
-    nvrtc: Option<&Path>,
-) -> anyhow::Result<(String, Option<Vec<u8>>, String)> {
-    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
-    let located = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process());
-    let loaded = match (warpscope_gpu::nvrtc::Nvrtc::load(nvrtc), nvrtc, &located) {
-        // No NVRTC on the usual paths: try the CUDA root the toolchain search found (a toolkit's
-        // lib64, or the PyPI wheels' lib).
-        (Err(e), None, Ok(root)) => ["lib", "lib64"]
-            .iter()
-            .map(|d| root.root.join(d))
-            .filter(|d| d.is_dir())
-            .find_map(|d| warpscope_gpu::nvrtc::Nvrtc::load(Some(&d)).ok())
-            .ok_or(e),
-        (r, _, _) => r,
+        None => return None,
     };
-    let nvrtc_err = match loaded {
-        Ok(n) => {
-            let opts = warpscope_gpu::nvrtc::CompileOptions::for_cc(arch.cc());
-            let c = n
-                .compile(src, name, &opts)
-                .with_context(|| format!("{}: NVRTC compilation failed", file.display()))?;
-            return Ok((c.ptx, c.cubin, "NVRTC".into()));
+    let limits = match warpscope_model::occupancy::Limits::for_arch(r.arch) {
+        Ok(l) => l,
+        Err(e) => {
+            notes.push(format!("occupancy: {e}"));
+            return None;
         }
-        Err(e) => e,
     };
-    let root = located.map_err(|e| {
-        anyhow::Error::new(Unavailable(format!(
-            "cannot compile {}: NVRTC unavailable ({nvrtc_err}) and no CUDA toolkit ({e})",
-            file.display()
-        )))
-    })?;
-    let nvcc = root.bin("nvcc");
-    let dir = std::env::temp_dir().join(format!("warpscope-nvcc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    let ptx_path = dir.join("k.ptx");
-    let r = tool_output(
-        Command::new(&nvcc)
-            .arg(format!("-arch={}", arch.name))
-            .args(["-O3", "-lineinfo", "-ptx", "-o"])
-            .arg(&ptx_path)
-            .arg(file),
-        "nvcc",
-    )
-    .and_then(|_| std::fs::read_to_string(&ptx_path).context("reading nvcc's PTX"));
-    let _ = std::fs::remove_dir_all(&dir);
-    Ok((
-        r?,
-        None,
-        format!(
-            "nvcc from {} (NVRTC unavailable: {nvrtc_err})",
-            root.root.display()
-        ),
-    ))
+    let threads: u32 = r.block.iter().product();
+    let mut l = warpscope_model::occupancy::Launch::new(threads, res.registers);
+    l.static_smem = res.static_smem;
+    l.dyn_smem = r.dyn_smem;
+    l.barriers = res.barriers.max(1);
+    match warpscope_model::occupancy::occupancy(&limits, &l) {
+        Ok(o) => Some(OccupancyJson {
+            registers: res.registers,
+            static_smem: res.static_smem,
+            dyn_smem: r.dyn_smem,
+            threads,
+            blocks_per_sm: o.blocks_per_sm,
+            warps_per_sm: o.warps_per_sm,
+            max_warps_per_sm: o.max_warps_per_sm,
+            occupancy: o.occupancy(),
+            limiters: o.limiters.iter().map(|x| x.name().to_string()).collect(),
+        }),
+        Err(e) => {
+            notes.push(format!("occupancy: {e}"));
+            None
+        }
+    }
 }
 
-/// Spreads `n` sampled blocks over `total` blocks.
-pub fn sample_blocks(n: u32, total: u64) -> Vec<u32> {
-    let n = u64::from(n).min(total).max(1);
-    let mut v: Vec<u32> = (0..n).map(|i| (i * total / n) as u32).collect();
-    v.dedup();
-    v
+/// The whole JSON result of a run: every section it answered.
+pub fn analysis(a: &Analyzed) -> anyhow::Result<Analysis> {
+    let r = &a.results;
+    let program = &a.module.program;
+    let mut out = build(program, r, &a.note);
+    out.sections = r.sections.names().iter().map(|s| s.to_string()).collect();
+    out.divergence = r.divergence.as_ref().map(|d| divergence_json(program, d));
+    out.hazards = r.hazards.as_ref().map(|h| findings::hazards_out(program, h));
+    let mut notes = Vec::new();
+    if r.sections.fix {
+        match crate::cmd::fix::output(a) {
+            Ok(f) => out.fix = Some(f),
+            Err(e) => notes.push(format!("fix: {e:#}")),
+        }
+    }
+    if r.sections.occupancy {
+        out.occupancy = occupancy_json(a, &mut notes);
+    }
+    out.section_notes = notes;
+    Ok(out)
 }
 
 /// Runs `warpscope analyze`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Validate everything cheap first.
     let arch = Arch::parse(&args.arch)?;
-    let grid = parse_dims(&args.grid).context("--grid")?;
-    let block = parse_dims(&args.block).context("--block")?;
-    crate::limits::check_arg_specs(&args.args)?;
-    let kargs = args
-        .args
-        .iter()
-        .enumerate()
-        .map(|(i, a)| parse_arg(a, i))
-        .collect::<Result<Vec<_>, _>>()
-        .context("--arg")?;
-    if args.blocks == Some(0) {
-        bail!("--blocks must be at least 1");
-    }
-    crate::limits::check_grid(grid, block, args.blocks.map(u64::from))?;
-    let text = crate::limits::read_source(&args.file)?;
-    let is_cu = args.file.extension().is_some_and(|e| e == "cu");
-    let (ptx, cubin, compiled_by) = if is_cu {
-        let (p, c, how) = compile_cu(&text, &args.file, arch, args.nvrtc.as_deref())?;
-        (p, c, Some(how))
-    } else {
-        (text, None, None)
-    };
-    let program = compile_ptx(&ptx, &args.file)?;
-    let kernel = pick_kernel(&program, args.kernel.as_deref(), &args.file)?;
-    let (recon, mut note) = if args.ptx_widths {
-        (
-            Reconciliation::ptx_level(),
-            "widths are PTX-level (--ptx-widths)".to_string(),
-        )
-    } else if let Some(path) = &args.sass {
-        let sass = crate::limits::read_source(path)?;
-        (
-            reconcile_from_sass(&program, &kernel, &sass)?,
-            format!("machine code from {}", path.display()),
-        )
-    } else {
-        match machine_code(&ptx, cubin.as_deref(), arch.name) {
-            Ok((sass, how)) => (
-                reconcile_from_sass(&program, &kernel, &sass)?,
-                format!("machine code by {how}"),
-            ),
-            Err(why) => (
-                Reconciliation::ptx_level(),
-                format!("widths are PTX-level: {why}"),
-            ),
-        }
-    };
-    if let Some(how) = compiled_by {
-        note = format!("compiled by {how}; {note}");
-    }
-    let total: u64 = grid.iter().map(|&g| u64::from(g)).product();
-    let mut launch = Launch::new(grid, block, kargs);
-    launch.dyn_smem = args.dyn_smem;
-    launch.blocks = args.blocks.map(|n| sample_blocks(n, total));
-    let blocks_run = launch.blocks.as_ref().map_or(total, |b| b.len() as u64);
-    let limits = Limits {
-        max_warp_insts_per_block: crate::limits::per_block_insts(args.max_instructions, blocks_run),
-        ..Limits::default()
-    };
-    let run = banks::run(&program, &kernel, &launch, &limits, arch, Arc::new(recon.clone()))?;
-    let mut analysis = build(&program, &kernel, &launch, arch, &recon, &note, run);
-    analysis.divergence = Some(divergence_of(&program, &kernel, &launch, &limits, &ptx)?);
+    let sections = Sections::parse(&args.section).map_err(crate::launch::driver_error)?;
+    let req = args.launch.request(arch, sections)?;
+    let a = crate::launch::analyze(&req)?;
+    let analysis = analysis(&a)?;
     let mut out = std::io::stdout().lock();
     emit_blocks(
         &mut out,
         args.output.format,
         args.output.color(),
         &analysis,
-        &blocks(&analysis),
+        &all_blocks(&analysis, &a),
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The output of every section: the bank tables (when asked), divergence, hazards, fix, occupancy.
+fn all_blocks(an: &Analysis, a: &Analyzed) -> Vec<Block> {
+    let s = &a.results.sections;
+    let mut out = if s.banks {
+        blocks(an)
+    } else {
+        let mut b = vec![Block::Text(head(an).join("\n"))];
+        if let Some(d) = &an.divergence {
+            b.extend(divergence_blocks(d));
+        }
+        b
+    };
+    if let Some(h) = &an.hazards {
+        out.push(Block::Heading("hazards".into()));
+        out.extend(findings::blocks(a.name.display(), h));
+    }
+    if let Some(f) = &an.fix {
+        out.push(Block::Heading("fix".into()));
+        out.extend(crate::cmd::fix::blocks(f, &a.module.program));
+    }
+    if let Some(o) = &an.occupancy {
+        out.push(Block::Heading("occupancy".into()));
+        let mut t = Tabular::new(
+            "",
+            [
+                ("registers", "registers"),
+                ("static smem", "static_smem"),
+                ("dyn smem", "dyn_smem"),
+                ("threads", "threads"),
+                ("blocks/SM", "blocks_per_sm"),
+                ("warps/SM", "warps_per_sm"),
+                ("occupancy", "sm__maximum_warps_per_active_cycle_pct"),
+                ("limited by", "limiters"),
+            ]
+            .map(|(t, c)| Column::new(t, c))
+            .to_vec(),
+        );
+        t.row([
+            o.registers.to_string(),
+            o.static_smem.to_string(),
+            o.dyn_smem.to_string(),
+            o.threads.to_string(),
+            o.blocks_per_sm.to_string(),
+            format!("{} of {}", o.warps_per_sm, o.max_warps_per_sm),
+            format!("{:.1}", o.occupancy * 100.0),
+            o.limiters.join(", "),
+        ]);
+        out.push(Block::Table(t));
+    }
+    if !an.section_notes.is_empty() {
+        out.push(Block::Notes(an.section_notes.clone()));
+    }
+    out
 }
 
 fn fmt_dims(d: [u32; 3]) -> String {
@@ -684,6 +585,21 @@ fn excess_tone(c: &Counts) -> Tone {
 /// the per-instruction table. CSV columns are the Nsight Compute metric names, one table per level
 /// (totals, lines, instructions).
 pub fn blocks(a: &Analysis) -> Vec<Block> {
+    let mut blocks = vec![Block::Text(head(a).join("\n"))];
+    blocks.extend(bank_blocks(a));
+    if let Some(d) = &a.divergence {
+        blocks.extend(divergence_blocks(d));
+    }
+    if !a.faults.is_empty() {
+        let mut f = vec![String::new(), "emulator faults:".to_string()];
+        f.extend(a.faults.iter().map(|x| format!("  {x}")));
+        blocks.push(Block::Text(f.join("\n")));
+    }
+    blocks
+}
+
+/// The summary lines: the launch, what was emulated, where widths come from.
+fn head(a: &Analysis) -> Vec<String> {
     let mut head = vec![format!(
         "kernel {}  grid {}  block {}  dyn smem {} B  arch {}",
         a.kernel,
@@ -716,7 +632,12 @@ pub fn blocks(a: &Analysis) -> Vec<Block> {
             a.unmatched_lines
         ));
     }
-    let mut blocks = vec![Block::Text(head.join("\n"))];
+    head
+}
+
+/// The totals, per-line and per-instruction tables.
+fn bank_blocks(a: &Analysis) -> Vec<Block> {
+    let mut blocks = Vec::new();
 
     let mut totals = Tabular::new(
         "",
@@ -842,14 +763,6 @@ pub fn blocks(a: &Analysis) -> Vec<Block> {
     blocks.push(Block::Text(String::new()));
     blocks.push(Block::ShownTable(insts));
     blocks.push(Block::CsvTable(insts_csv));
-    if let Some(d) = &a.divergence {
-        blocks.extend(divergence_blocks(d));
-    }
-    if !a.faults.is_empty() {
-        let mut f = vec![String::new(), "emulator faults:".to_string()];
-        f.extend(a.faults.iter().map(|x| format!("  {x}")));
-        blocks.push(Block::Text(f.join("\n")));
-    }
     blocks
 }
 

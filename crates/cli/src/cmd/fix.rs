@@ -4,22 +4,19 @@
 //! `--arch LIST|all` it also compares the original layout and the changes under other
 //! architectures' bank rules (the work is `warpscope_analysis::fix`).
 //!
-//! Launch flags are the shared ones of `crate::launch` (as `warpscope check`); the machine-code
-//! reconciliation uses `--sass FILE`, or ptxas + nvdisasm when a CUDA toolkit is found, else widths
-//! are PTX-level and the output says so.
+//! Launch flags are the shared ones of `crate::launch`; the driver runs the launch once with the
+//! `fix` section (the machine-code reconciliation uses `--sass FILE`, or ptxas + nvdisasm when a CUDA
+//! toolkit is found, else widths are PTX-level and the output says so).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use anyhow::Context;
 use serde::Serialize;
-use warpscope_analysis::fix::{self, Advice, AdviseConfig, Target, WhatIf};
-use warpscope_analysis::reconcile::Reconciliation;
-use warpscope_emu::{Limits, Program};
-use warpscope_toolchain::locate::{SearchEnv, find};
+use warpscope_analysis::fix::{self, Advice, Target, WhatIf};
+use warpscope_driver::{FixRequest, Sections};
+use warpscope_emu::Program;
 
-use crate::cmd::analyze::{self, reconcile_from_sass};
 use crate::launch::LaunchArgs;
 use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
 
@@ -28,10 +25,12 @@ use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
 pub struct Args {
     #[command(flatten)]
     launch: LaunchArgs,
-    /// The `.cu` source, for the source edits (default: the PTX's `.file` when it exists).
+    /// The `.cu` source, for the source edits (default: the `.cu` given, or the PTX's `.file` when
+    /// it exists).
     #[arg(long, value_name = "FILE")]
     source: Option<PathBuf>,
-    /// The architecture the suggestions are for (Kepler's 8-byte bank mode: `sm_35:8B`).
+    /// The architecture the suggestions are for (Kepler's 8-byte bank mode: `sm_35:8B`); also the
+    /// one a `.cu` is compiled for.
     #[arg(long, default_value = "sm_90")]
     target: String,
     /// What-if: compare under these architectures' bank rules (`sm_20,sm_35:8B,sm_90` or `all`).
@@ -40,12 +39,6 @@ pub struct Args {
     /// Registers per thread for the occupancy (default: ptxas's count, else 32 assumed).
     #[arg(long, value_name = "N")]
     registers: Option<u32>,
-    /// Use this `nvdisasm -g -c` output as the machine code instead of running ptxas and nvdisasm.
-    #[arg(long, value_name = "FILE", conflicts_with = "ptx_widths")]
-    sass: Option<PathBuf>,
-    /// Count accesses as PTX writes them (skip the machine code).
-    #[arg(long)]
-    ptx_widths: bool,
     /// Output format (JSON: `{ kernel, target, arrays, suggestions: [{array, kind, change,
     /// wavefronts_before, wavefronts_after, extra_shared_bytes, ...}], what_if, notes }`).
     #[command(flatten)]
@@ -54,7 +47,7 @@ pub struct Args {
 
 /// The result of `warpscope fix` (its JSON).
 #[derive(Serialize)]
-struct Output {
+pub struct Output {
     kernel: String,
     grid: [u32; 3],
     block: [u32; 3],
@@ -67,105 +60,57 @@ struct Output {
     faults: Vec<String>,
 }
 
-/// Registers per thread from ptxas for the target, when a toolkit is there and supports it.
-fn ptxas_registers(ptx_path: &Path, kernel: &str, cc: u32) -> Option<u32> {
-    let root = find(&SearchEnv::from_process()).ok()?;
-    let all = warpscope_toolchain::resources::resource_usage(&root, ptx_path, cc).ok()?;
-    warpscope_toolchain::resources::select(&all, kernel, ptx_path)
-        .ok()
-        .map(|k| k.registers)
-}
-
-/// The source: `--source`, or the first `.file` of the PTX that exists.
-fn source_text(args: &Args, program: &Program) -> anyhow::Result<Option<(String, String)>> {
-    if let Some(p) = &args.source {
-        let text = std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-        return Ok(Some((p.display().to_string(), text)));
-    }
-    for (_, name) in &program.files {
-        if name.ends_with(".cu")
-            && let Ok(text) = std::fs::read_to_string(name)
-        {
-            return Ok(Some((name.clone(), text)));
-        }
-    }
-    Ok(None)
+/// The fix advisor's output for a run (`widths`: the run's widths note).
+pub fn output(a: &warpscope_driver::Analyzed) -> anyhow::Result<Output> {
+    let r = &a.results;
+    let f = r.fix.as_ref().context("the fix advisor did not run")?;
+    let advice = f.advice.clone().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let what_if = match &f.what_if {
+        Some(w) => Some(w.clone().map_err(|e| anyhow::anyhow!("--arch: {e}"))?),
+        None => None,
+    };
+    let note = &r.widths.note;
+    Ok(Output {
+        kernel: r.kernel.clone(),
+        grid: r.grid,
+        block: r.block,
+        dyn_smem: r.dyn_smem,
+        widths: note.strip_prefix("widths are ").unwrap_or(note).to_string(),
+        source_file: a.source.as_ref().map(|s| s.0.clone()),
+        advice,
+        what_if,
+        faults: f.trace.faults.clone(),
+    })
 }
 
 /// Runs `warpscope fix`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Validate the cheap things first.
     let target = Target::parse(&args.target).context("--target")?;
-    let targets = match &args.arch {
+    let what_if = match &args.arch {
         Some(list) => Some(Target::parse_list(list).context("--arch")?),
         None => None,
     };
-    let prepared = args.launch.prepare()?;
-    let (program, kernel, launch) = (prepared.program, prepared.kernel, prepared.launch);
-    let source = source_text(&args, &program)?;
-    let ptx_path = &args.launch.ptx;
-    let (recon, widths) = if args.ptx_widths {
-        (
-            Reconciliation::ptx_level(),
-            "PTX-level (--ptx-widths)".to_string(),
-        )
-    } else if let Some(path) = &args.sass {
-        let sass =
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        (
-            reconcile_from_sass(&program, &kernel, &sass)?,
-            format!("machine code from {}", path.display()),
-        )
-    } else {
-        let ptx = crate::limits::read_source(ptx_path)?;
-        match analyze::machine_code(&ptx, None, target.arch.name) {
-            Ok((sass, how)) => (
-                reconcile_from_sass(&program, &kernel, &sass)?,
-                format!("machine code by {how}"),
-            ),
-            Err(why) => (Reconciliation::ptx_level(), format!("PTX-level: {why}")),
-        }
+    let sections = Sections {
+        fix: true,
+        ..Sections::NONE
     };
-    let trace = fix::record(&program, &kernel, &launch, &Limits::default(), Arc::new(recon))?;
-    let k = program.kernel(&kernel).context("kernel")?;
-    let arrays = fix::arrays(k, launch.dyn_smem);
-    let (registers, registers_from) = match args.registers {
-        Some(r) => (Some(r), "--registers".to_string()),
-        None => (
-            ptxas_registers(ptx_path, &kernel, target.arch.cc()),
-            "ptxas".to_string(),
-        ),
-    };
-    let cfg = AdviseConfig {
-        target,
-        threads: launch.block.iter().product(),
-        registers,
-        registers_from,
-        source: source.as_ref().map(|s| s.1.clone()),
-    };
-    let advice = fix::advise(&trace, &arrays, &cfg)?;
-    let what_if = match &targets {
-        Some(t) => Some(fix::what_if(&trace, &arrays, t)?),
-        None => None,
-    };
-    let out = Output {
-        kernel,
-        grid: launch.grid,
-        block: launch.block,
-        dyn_smem: launch.dyn_smem,
-        widths,
-        source_file: source.map(|s| s.0),
-        advice,
+    let mut req = args.launch.request(target.arch, sections)?;
+    req.fix = Some(FixRequest {
+        target: Some(target),
+        registers: args.registers,
+        source: args.source.clone(),
         what_if,
-        faults: trace.faults,
-    };
+    });
+    let a = crate::launch::analyze(&req)?;
+    let out = output(&a)?;
     let mut w = std::io::stdout().lock();
     emit_blocks(
         &mut w,
         args.output.format,
         args.output.color(),
         &out,
-        &blocks(&out, &program),
+        &blocks(&out, &a.module.program),
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -181,7 +126,7 @@ fn occ_text(o: Option<fix::OccupancyAt>) -> String {
 }
 
 /// The output for people and for CSV (arrays, suggestions, what-if: one CSV table each).
-fn blocks(o: &Output, program: &Program) -> Vec<Block> {
+pub fn blocks(o: &Output, program: &Program) -> Vec<Block> {
     let a = &o.advice;
     let mut blocks = vec![Block::Text(format!(
         "kernel {}  grid {:?}  block {:?}  dyn smem {} B  target {}  registers {} ({})\nwidths: {}",

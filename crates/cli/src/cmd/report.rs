@@ -2,7 +2,8 @@
 //! a kernel launch (annotated source, bank heatmaps, occupancy curves, findings) or of saved lab
 //! results (tables, checks, timelines, bandwidth charts).
 //!
-//! Input: the launch flags of `warpscope analyze`, or `--from FILE` (repeatable; a directory means
+//! Input: the launch flags of `warpscope analyze` (one run through the driver, every section), or
+//! `--from FILE` (repeatable; a directory means
 //! every `*.json` in it) holding `warpscope analyze --format json`, `report --save-json` or
 //! `warpscope lab --out DIR` results.
 
@@ -11,43 +12,22 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use serde_json::Value;
+use warpscope_driver::{FixRequest, Sections};
+use warpscope_model::arch::Arch;
 use warpscope_report::lab::{LabResult, lab_html};
 
-use crate::pipeline::{self, Inputs};
+use crate::launch::LaunchArgs;
+use crate::report_page;
 
 /// Flags of `warpscope report`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The kernel: a `.ptx` file, or a `.cu` file (compiled with the toolkit's nvcc, `-lineinfo`).
-    #[arg(required_unless_present = "from")]
-    file: Option<PathBuf>,
-    /// Kernel name (needed when the file holds more than one kernel).
-    #[arg(long)]
-    kernel: Option<String>,
-    /// Grid dimensions in blocks: X[,Y[,Z]].
-    #[arg(long, required_unless_present = "from")]
-    grid: Option<String>,
-    /// Block dimensions in threads: X[,Y[,Z]].
-    #[arg(long, required_unless_present = "from")]
-    block: Option<String>,
-    /// Dynamic shared memory per block, bytes.
-    #[arg(long, default_value_t = 0)]
-    dyn_smem: u32,
-    /// A kernel argument, in parameter order (the syntax of `warpscope analyze --arg`).
-    #[arg(long = "arg", value_name = "SPEC")]
-    args: Vec<String>,
-    /// Emulate only N blocks spread over the grid.
-    #[arg(long, value_name = "N")]
-    blocks: Option<u32>,
+    /// The launch (the flags of `warpscope analyze`); absent with `--from`.
+    #[command(flatten)]
+    launch: Option<LaunchArgs>,
     /// Target architecture.
     #[arg(long, default_value = "sm_90")]
     arch: String,
-    /// Use this `nvdisasm -g -c` output as the machine code.
-    #[arg(long, value_name = "FILE", conflicts_with = "ptx_widths")]
-    sass: Option<PathBuf>,
-    /// Count accesses as PTX writes them.
-    #[arg(long)]
-    ptx_widths: bool,
     /// The CUDA source to show beside the costs (default: the `.cu` given, or the PTX's `.file`).
     #[arg(long, value_name = "FILE.cu")]
     source: Option<PathBuf>,
@@ -105,27 +85,24 @@ fn is_lab(v: &Value) -> bool {
 /// Runs `warpscope report`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let html = if args.from.is_empty() {
-        let (Some(file), Some(grid), Some(block)) = (&args.file, &args.grid, &args.block) else {
+        let Some(launch) = &args.launch else {
             bail!("give a kernel file with --grid and --block, or --from FILE");
         };
-        let results = pipeline::analyse(&Inputs {
-            file: file.clone(),
-            kernel: args.kernel.clone(),
-            grid: grid.clone(),
-            block: block.clone(),
-            dyn_smem: args.dyn_smem,
-            args: args.args.clone(),
-            blocks: args.blocks,
-            arch: args.arch.clone(),
-            sass: args.sass.clone(),
-            ptx_widths: args.ptx_widths,
+        let arch = Arch::parse(&args.arch)?;
+        let mut req = launch.request(arch, Sections::ALL)?;
+        req.fix = Some(FixRequest {
+            target: None,
+            registers: None,
             source: args.source.clone(),
-        })?;
+            what_if: None,
+        });
+        let results = report_page::analyse(&req, args.source.as_deref())?;
+        let file = &launch.file;
         if let Some(p) = &args.save_json {
             std::fs::write(p, serde_json::to_string_pretty(&results)?)
                 .with_context(|| format!("cannot write {}", p.display()))?;
         }
-        let doc = pipeline::kernel_report(&results, &file.display().to_string())?;
+        let doc = report_page::kernel_report(&results, &file.display().to_string())?;
         doc.to_html()?
     } else {
         let files = expand(&args.from)?;
@@ -155,8 +132,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             lab_html("warpscope lab results", &results)?
         } else if labs == 0 && values.len() == 1 {
             let (f, v) = values.into_iter().next().context("no input")?;
-            let results = pipeline::load_kernel_results(v);
-            pipeline::kernel_report(&results, &f.display().to_string())?.to_html()?
+            let results = report_page::load_kernel_results(v);
+            report_page::kernel_report(&results, &f.display().to_string())?.to_html()?
         } else {
             bail!(
                 "--from takes lab results (any number) or one kernel analysis, not a mix or several analyses"

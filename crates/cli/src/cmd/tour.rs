@@ -5,13 +5,13 @@
 
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use serde::Serialize;
-use warpscope_analysis::banks::{self, Side};
+use warpscope_analysis::banks::Side;
 use warpscope_analysis::launchspec::{parse_args, parse_dims};
-use warpscope_emu::{Launch, Limits};
+use warpscope_driver::{RunOptions, Sections, Widths, analyze_launch};
+use warpscope_emu::Launch;
 
 use super::analyze::{self, Analysis, NCU_SHARED};
 use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
@@ -106,31 +106,31 @@ fn analyse(b: &Bundled) -> anyhow::Result<Row> {
         .with_context(|| format!("{} is not in the bundled manifest", b.name))?;
     let (kernel, what) = (m[3], m[8]);
     let path = Path::new(b.name).with_extension("ptx");
-    let program = analyze::compile_ptx(b.ptx, &path)?;
-    let recon = analyze::reconcile_from_sass(&program, kernel, b.sass)?;
+    let program = warpscope_driver::input::compile_ptx(b.ptx, &path).map_err(crate::launch::driver_error)?;
+    let note = "bundled nvdisasm output (nvcc 13.5)";
+    let widths = Widths::from_sass(&program, kernel, b.sass, note).map_err(crate::launch::driver_error)?;
     let mut launch = Launch::new(parse_dims(m[4])?, parse_dims(m[5])?, parse_args(m[7])?);
     launch.dyn_smem = m[6].parse()?;
     let h100 = warpscope_model::arch::Arch::parse("sm_90")?;
-    let run = banks::run(
+    let sections = Sections {
+        banks: true,
+        ..Sections::NONE
+    };
+    let run = analyze_launch(
         &program,
         kernel,
         &launch,
-        &Limits::default(),
+        &sections,
         h100,
-        Arc::new(recon.clone()),
-    )?;
+        &widths,
+        &RunOptions::default(),
+    )
+    .map_err(crate::launch::driver_error)?;
     if !run.faults.is_empty() {
-        bail!("{}: the emulator faulted: {}", b.name, run.faults.join("; "));
+        let faults: Vec<String> = run.faults.iter().map(ToString::to_string).collect();
+        bail!("{}: the emulator faulted: {}", b.name, faults.join("; "));
     }
-    let a = analyze::build(
-        &program,
-        kernel,
-        &launch,
-        h100,
-        &recon,
-        "bundled nvdisasm output (nvcc 13.5)",
-        run,
-    );
+    let a = analyze::build(&program, &run, note);
     let h = tsv_rows(H100)
         .into_iter()
         .find(|r| r[0] == kernel)

@@ -1,55 +1,27 @@
-//! The analysis behind `warpscope report`: the same steps as `warpscope analyze` (through its
-//! public functions), plus the hazard checker, the divergence counters and ptxas's resource report,
-//! gathered in [`KernelResults`] (serialisable, so `report --save-json` / `--from` round-trip), and
-//! the conversion of those results into the report crate's document.
+//! The HTML page of one launch (`warpscope report`): the driver's results of one run (every
+//! section) gathered in [`KernelResults`] (serialisable, so `report --save-json` / `--from`
+//! round-trip), and the conversion of those results into the report crate's document. Rendering
+//! only: the pipeline is the driver's.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink, is_debug_ptx};
-use warpscope_analysis::hazards::{HazardConfig, HazardReport, HazardSink, Loc, Severity};
-use warpscope_analysis::launchspec::{parse_arg, parse_dims};
-use warpscope_analysis::reconcile::Reconciliation;
-use warpscope_analysis::{banks, fix};
-use warpscope_emu::{Launch, Limits};
+use warpscope_analysis::banks;
+use warpscope_analysis::fix;
+use warpscope_analysis::hazards::Severity;
+use warpscope_driver::{Analyzed, Request};
 use warpscope_model::arch::Arch;
-use warpscope_model::bank::{self, Op, Request};
+use warpscope_model::bank::{self, Op, Request as BankRequest};
 use warpscope_report::kernel::{
     ArchRow, Conflict, FindingRow, FixView, KernelReport, LineCost, OccupancyInput, SourceLine, SourceView,
 };
 
 use crate::cmd::analyze;
 
-/// What to analyse: the same launch description as `warpscope analyze`.
-#[derive(Clone, Debug)]
-pub struct Inputs {
-    /// `.ptx` or `.cu` file.
-    pub file: PathBuf,
-    /// Kernel name.
-    pub kernel: Option<String>,
-    /// Grid, `X[,Y[,Z]]`.
-    pub grid: String,
-    /// Block, `X[,Y[,Z]]`.
-    pub block: String,
-    /// Dynamic shared memory bytes.
-    pub dyn_smem: u32,
-    /// Kernel arguments (launchspec syntax).
-    pub args: Vec<String>,
-    /// Emulate only this many blocks.
-    pub blocks: Option<u32>,
-    /// Architecture.
-    pub arch: String,
-    /// `nvdisasm -g -c` output to use as the machine code.
-    pub sass: Option<PathBuf>,
-    /// Count PTX widths (no machine code).
-    pub ptx_widths: bool,
-    /// The CUDA source to show (default: the `.cu` given, or the file named by the PTX's `.file`).
-    pub source: Option<PathBuf>,
-}
+pub use warpscope_driver::Resources;
 
 /// Source text shown in the report.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -60,17 +32,6 @@ pub struct SourceText {
     pub language: String,
     /// The text.
     pub text: String,
-}
-
-/// Registers and shared memory from ptxas.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Resources {
-    /// Registers per thread.
-    pub registers: u32,
-    /// Static shared memory bytes.
-    pub static_smem: u32,
-    /// Named barriers.
-    pub barriers: u32,
 }
 
 /// One finding of the hazard checker.
@@ -163,29 +124,14 @@ pub struct KernelResults {
     pub notes: Vec<String>,
 }
 
-/// The fix advisor over the launch (as `warpscope fix` for `arch`), with the worst request of each
-/// suggestion's array before and after the change.
-fn fix_suggestions(
-    program: &warpscope_ptx::Program,
-    kernel: &str,
-    launch: &Launch,
-    recon: Reconciliation,
-    arch: &'static Arch,
-    registers: Option<u32>,
-    source: Option<String>,
-) -> anyhow::Result<Vec<FixOut>> {
-    let trace = fix::record(program, kernel, launch, &Limits::default(), Arc::new(recon))?;
-    let k = program.kernel(kernel).context("kernel")?;
-    let arrays = fix::arrays(k, launch.dyn_smem);
-    let target = fix::Target::new(arch);
-    let cfg = fix::AdviseConfig {
-        target,
-        threads: launch.block.iter().product(),
-        registers,
-        registers_from: "ptxas".into(),
-        source,
-    };
-    let advice = fix::advise(&trace, &arrays, &cfg)?;
+/// The fix advisor's suggestions of a run, with the worst request of each suggestion's array
+/// before and after the change.
+fn fix_suggestions(a: &Analyzed) -> anyhow::Result<Vec<FixOut>> {
+    let program = &a.module.program;
+    let arch = a.results.arch;
+    let f = a.results.fix.as_ref().context("the fix advisor did not run")?;
+    let advice = f.advice.clone().map_err(|e| anyhow::anyhow!("{e}"))?;
+    let (trace, arrays) = (&f.trace, &f.arrays);
     let in_array = |i: usize, a: u32| a >= arrays[i].offset && a - arrays[i].offset < arrays[i].size;
     let mut out = Vec::new();
     for s in &advice.suggestions {
@@ -194,7 +140,7 @@ fn fix_suggestions(
         };
         let mut transforms = vec![None; arrays.len()];
         transforms[i] = Some(s.transform.clone());
-        let bases = fix::relayout(&arrays, &transforms);
+        let bases = fix::relayout(arrays, &transforms);
         let lanes = |acc: &fix::Access, moved: bool| -> [Option<u32>; 32] {
             std::array::from_fn(|l| {
                 (acc.mask >> l & 1 == 1).then(|| {
@@ -222,7 +168,7 @@ fn fix_suggestions(
             } else {
                 Op::Load
             };
-            let req = Request::new(acc.width, op, &lanes(acc, false));
+            let req = BankRequest::new(acc.width, op, &lanes(acc, false));
             let Ok(c) = bank::wavefronts(arch, &bank::Config::default(), &req) else {
                 continue;
             };
@@ -280,40 +226,6 @@ fn fix_suggestions(
     Ok(out)
 }
 
-fn cuda_root() -> Result<warpscope_toolchain::locate::CudaRoot, String> {
-    warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
-        .map_err(|e| format!("no CUDA toolkit found ({e})"))
-}
-
-fn scratch(tag: &str) -> anyhow::Result<PathBuf> {
-    let dir = std::env::temp_dir().join(format!("warpscope-report-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    Ok(dir)
-}
-
-/// ptxas's resource report of `kernel` in `ptx`.
-fn resources(ptx: &str, kernel: &str, arch: &Arch) -> Result<Resources, String> {
-    let root = cuda_root()?;
-    let dir = scratch("res").map_err(|e| format!("{e:#}"))?;
-    let p = dir.join("k.ptx");
-    let r = std::fs::write(&p, ptx)
-        .map_err(|e| e.to_string())
-        .and_then(|_| {
-            warpscope_toolchain::resources::resource_usage(&root, &p, arch.cc()).map_err(|e| e.to_string())
-        })
-        .and_then(|ks| {
-            warpscope_toolchain::resources::select(&ks, kernel, &p)
-                .map(|k| Resources {
-                    registers: k.registers,
-                    static_smem: k.smem,
-                    barriers: k.barriers,
-                })
-                .map_err(|e| e.to_string())
-        });
-    let _ = std::fs::remove_dir_all(&dir);
-    r
-}
-
 /// The CUDA file the PTX's `.loc` lines mostly point to, if it can be read.
 fn source_from_ptx(program: &warpscope_ptx::Program, ptx_file: &Path) -> Option<(PathBuf, String)> {
     let mut uses: BTreeMap<u32, usize> = BTreeMap::new();
@@ -349,216 +261,93 @@ fn base_name(p: &str) -> &str {
     p.rsplit('/').next().unwrap_or(p)
 }
 
-/// Runs the analyses of one launch.
-pub fn analyse(inp: &Inputs) -> anyhow::Result<KernelResults> {
-    let arch = Arch::parse(&inp.arch)?;
-    let grid = parse_dims(&inp.grid).context("--grid")?;
-    let block = parse_dims(&inp.block).context("--block")?;
-    let kargs = inp
-        .args
-        .iter()
-        .enumerate()
-        .map(|(i, a)| parse_arg(a, i))
-        .collect::<Result<Vec<_>, _>>()
-        .context("--arg")?;
-    if inp.blocks == Some(0) {
-        bail!("--blocks must be at least 1");
-    }
-    let text =
-        std::fs::read_to_string(&inp.file).with_context(|| format!("cannot read {}", inp.file.display()))?;
-    let is_cu = inp.file.extension().is_some_and(|e| e == "cu");
-    let (ptx, cubin, compiled_by) = if is_cu {
-        let (p, c, how) = analyze::compile_cu(&text, &inp.file, arch, None)?;
-        (p, c, Some(how))
-    } else {
-        (text.clone(), None, None)
-    };
-    let program = analyze::compile_ptx(&ptx, &inp.file)?;
-    let kernel = analyze::pick_kernel(&program, inp.kernel.as_deref(), &inp.file)?;
-    let mut notes = Vec::new();
-    let (recon, note) = if inp.ptx_widths {
-        (
-            Reconciliation::ptx_level(),
-            "widths are PTX-level (--ptx-widths)".to_string(),
-        )
-    } else if let Some(path) = &inp.sass {
-        let sass =
-            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-        (
-            analyze::reconcile_from_sass(&program, &kernel, &sass)?,
-            format!("machine code from {}", path.display()),
-        )
-    } else {
-        match analyze::machine_code(&ptx, cubin.as_deref(), arch.name) {
-            Ok((sass, how)) => (
-                analyze::reconcile_from_sass(&program, &kernel, &sass)?,
-                format!("machine code by {how}"),
-            ),
-            Err(why) => (
-                Reconciliation::ptx_level(),
-                format!("widths are PTX-level: {why}"),
-            ),
-        }
-    };
-    let note = match compiled_by {
-        Some(how) => format!("compiled by {how}; {note}"),
-        None => note,
-    };
-    let total: u64 = grid.iter().map(|&g| u64::from(g)).product();
-    let mut launch = Launch::new(grid, block, kargs);
-    launch.dyn_smem = inp.dyn_smem;
-    launch.blocks = inp.blocks.map(|n| analyze::sample_blocks(n, total));
-    let limits = Limits::default();
-    let bar = crate::output::progress_bar(4, "report");
-    bar.set_message("shared-memory banks");
-    let run = banks::run(&program, &kernel, &launch, &limits, arch, Arc::new(recon.clone()))?;
-    let analysis = serde_json::to_value(analyze::build(
-        &program, &kernel, &launch, arch, &recon, &note, run,
-    ))?;
+/// Runs the analyses of one launch (one emulation, every section) and gathers what the page
+/// shows; `source` is the CUDA source to show (default: the `.cu` given, or the PTX's `.file`).
+pub fn analyse(req: &Request, source: Option<&Path>) -> anyhow::Result<KernelResults> {
+    let bar = crate::output::progress_bar(2, "report");
+    bar.set_message("one emulation: banks, divergence, hazards, fix");
+    let a = crate::launch::analyze(req)?;
     bar.inc(1);
+    let program = &a.module.program;
+    let mut notes = Vec::new();
+    let analysis = serde_json::to_value(analyze::build(program, &a.results, &a.note))?;
 
     // Source to show.
-    let source = if let Some(p) = &inp.source {
+    let shown = if let Some(p) = source {
         let t = std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
-        Some((p.clone(), t, "cuda"))
-    } else if is_cu {
-        Some((inp.file.clone(), text.clone(), "cuda"))
+        Some((p.to_path_buf(), t))
+    } else if let Some(t) = &a.module.cuda_source {
+        Some((a.module.path.clone(), t.clone()))
     } else {
-        source_from_ptx(&program, &inp.file).map(|(p, t)| (p, t, "cuda"))
+        source_from_ptx(program, &a.module.path)
     };
-    let ptx_view = source.is_none();
+    let ptx_view = shown.is_none();
     if ptx_view {
         notes.push("the CUDA source named by the PTX's .file directive was not found: showing the PTX (pass --source FILE.cu)".into());
     }
-    let source = Some(match source {
-        Some((p, t, lang)) => SourceText {
+    let source = Some(match shown {
+        Some((p, t)) => SourceText {
             name: p.display().to_string(),
-            language: lang.into(),
+            language: "cuda".into(),
             text: t,
         },
         None => SourceText {
-            name: inp.file.display().to_string(),
+            name: a.module.path.display().to_string(),
             language: "ptx".into(),
-            text: ptx.clone(),
+            text: a.module.ptx.clone(),
         },
     });
 
-    // Divergence.
-    bar.set_message("divergence");
-    let model = Arc::new(BranchModel::from_program(&program, is_debug_ptx(&ptx)));
-    let divergence = match warpscope_emu::run(&program, &kernel, &launch, &limits, |_| {
-        DivergenceSink::new(Arc::clone(&model))
-    }) {
-        Ok(res) => {
-            let mut rep = DivergenceReport::new();
-            for s in &res.sinks {
-                rep.merge(s);
+    // Divergence per line (PTX lines when the PTX is shown).
+    let divergence = a.results.divergence.as_ref().map(|rep| {
+        let line_of = |pc: u32| {
+            let info = program.inst_info(pc);
+            if ptx_view {
+                Some(info.ptx_line)
+            } else {
+                info.loc.map(|l| l.line)
             }
-            let line_of = |pc: u32| -> Option<u32> {
-                let info = program.inst_info(pc);
-                if ptx_view {
-                    Some(info.ptx_line)
+        };
+        rep.by_line(&line_of)
+            .into_iter()
+            .filter_map(|l| {
+                Some(LineDivergence {
+                    line: l.line?,
+                    branch_efficiency_pct: l.branch_efficiency_pct,
+                    utilisation_pct: l.utilisation_pct,
+                })
+            })
+            .collect()
+    });
+
+    // Hazards, grouped as `check` shows them.
+    let findings = a.results.hazards.as_ref().map(|h| {
+        h.groups
+            .iter()
+            .map(|g| FindingOut {
+                severity: if g.severity == Severity::Error {
+                    "error"
                 } else {
-                    info.loc.map(|l| l.line)
+                    "warning"
                 }
-            };
-            Some(
-                rep.by_line(&line_of)
-                    .into_iter()
-                    .filter_map(|l| {
-                        Some(LineDivergence {
-                            line: l.line?,
-                            branch_efficiency_pct: l.branch_efficiency_pct,
-                            utilisation_pct: l.utilisation_pct,
-                        })
-                    })
-                    .collect(),
-            )
-        }
-        Err(e) => {
-            notes.push(format!("divergence not measured: {e}"));
-            None
-        }
-    };
-    bar.inc(1);
+                .into(),
+                kind: g.kind.name().into(),
+                lines: g.lines.clone(),
+                count: g.count,
+                message: g.message.clone(),
+            })
+            .collect()
+    });
 
-    // Hazards.
-    bar.set_message("hazards");
-    let findings = match program.kernel(&kernel) {
-        Some(k) => {
-            let cfg = Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem));
-            match warpscope_emu::run(&program, &kernel, &launch, &limits, |b| {
-                HazardSink::new(Arc::clone(&cfg), b)
-            }) {
-                Ok(res) => {
-                    let mut rep = HazardReport::new(Arc::clone(&cfg));
-                    for s in res.sinks {
-                        rep.merge(s);
-                    }
-                    for f in &res.faults {
-                        rep.push_fault(f);
-                    }
-                    let loc = |pc: u32| {
-                        let info = program.inst_info(pc);
-                        Loc {
-                            line: info.loc.map(|l| l.line),
-                            label: match info.loc {
-                                Some(l) => format!("line {}", l.line),
-                                None => format!("PTX line {}", info.ptx_line),
-                            },
-                        }
-                    };
-                    Some(
-                        rep.findings(&loc)
-                            .into_iter()
-                            .map(|f| FindingOut {
-                                severity: if f.severity == Severity::Error {
-                                    "error"
-                                } else {
-                                    "warning"
-                                }
-                                .into(),
-                                kind: f.kind.name().into(),
-                                lines: f.lines.clone(),
-                                count: f.count,
-                                message: f.message.clone(),
-                            })
-                            .collect(),
-                    )
-                }
-                Err(e) => {
-                    notes.push(format!("hazards not checked: {e}"));
-                    None
-                }
-            }
-        }
-        None => None,
-    };
-    bar.inc(1);
-
-    let resources = match resources(&ptx, &kernel, arch) {
-        Ok(r) => Some(r),
-        Err(why) => {
+    let resources = match &a.resources {
+        Some(Ok(r)) => Some(r.clone()),
+        Some(Err(why)) => {
             notes.push(format!("no occupancy curves: registers unknown ({why})"));
             None
         }
+        None => None,
     };
-
-    // Fix suggestions (what `warpscope fix` says for this launch).
-    bar.set_message("fix suggestions");
-    let cuda_text = source
-        .as_ref()
-        .filter(|s| s.language == "cuda")
-        .map(|s| s.text.clone());
-    let fixes = match fix_suggestions(
-        &program,
-        &kernel,
-        &launch,
-        recon,
-        arch,
-        resources.as_ref().map(|r| r.registers),
-        cuda_text,
-    ) {
+    let fixes = match fix_suggestions(&a) {
         Ok(f) => Some(f),
         Err(e) => {
             notes.push(format!("no fix suggestions: {e:#}"));
@@ -742,7 +531,7 @@ pub fn kernel_report(r: &KernelResults, origin: &str) -> anyhow::Result<KernelRe
                 .flatten()
                 .and_then(|o| u32::try_from(o).ok())
         });
-        let req = Request::new(i.width, op, &lanes);
+        let req = BankRequest::new(i.width, op, &lanes);
         let b = match bank::breakdown(arch, &bank::Config::default(), &req) {
             Ok(b) => b,
             Err(e) => {
@@ -825,7 +614,7 @@ pub fn kernel_report(r: &KernelResults, origin: &str) -> anyhow::Result<KernelRe
             let op = if q.side == "store" { Op::Store } else { Op::Load };
             let req = |lanes: &[Option<u32>]| {
                 let l: [Option<u32>; 32] = std::array::from_fn(|i| lanes.get(i).copied().flatten());
-                bank::breakdown(arch, &bank::Config::default(), &Request::new(q.width, op, &l))
+                bank::breakdown(arch, &bank::Config::default(), &BankRequest::new(q.width, op, &l))
             };
             match (req(&q.before), req(&q.after)) {
                 (Ok(before), Ok(after)) => views.push(FixView {

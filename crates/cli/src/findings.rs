@@ -1,0 +1,320 @@
+//! Rendering of the hazard checker's results (`check`, and `analyze --section hazards`): the JSON
+//! (every finding, and the groups), the table for people (one row per group, fitting 80 columns),
+//! CSV (every finding) and SARIF 2.1.0 for CI annotations.
+
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use warpscope_analysis::hazards::{Finding, FindingKind, SHADOW_BYTES_PER_SHARED_BYTE, Severity};
+use warpscope_driver::group::Group;
+use warpscope_driver::run::{Hazards, locate};
+use warpscope_emu::Program;
+
+use crate::output::{Block, Column, Tabular, Tone};
+
+/// One finding with its place and example threads as (x, y, z).
+#[derive(Serialize)]
+pub struct FindingOut {
+    /// The finding.
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// Source file of `line`, when known.
+    pub file: Option<String>,
+    /// Example threads as (x, y, z) in their block.
+    pub threads_xyz: Vec<[u32; 3]>,
+}
+
+/// One group with its example threads as (x, y, z).
+#[derive(Serialize)]
+pub struct GroupOut {
+    /// The group.
+    #[serde(flatten)]
+    pub group: Group,
+    /// Example threads as (x, y, z) in their block.
+    pub threads_xyz: Vec<[u32; 3]>,
+}
+
+/// The hazard results as JSON and for the tables.
+#[derive(Serialize)]
+pub struct HazardsOut {
+    /// Every finding, errors first, then by line.
+    pub findings: Vec<FindingOut>,
+    /// The findings grouped by kind, source lines and warp (the table's rows).
+    pub groups: Vec<GroupOut>,
+    /// Findings of error severity.
+    pub errors: usize,
+    /// Findings of warning severity.
+    pub warnings: usize,
+    /// What the check does not cover, and blocks it could not finish.
+    pub notes: Vec<String>,
+}
+
+/// The JSON of a run's hazards.
+pub fn hazards_out(program: &Program, h: &Hazards) -> HazardsOut {
+    let errors = h
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let mut notes = vec![
+        format!(
+            "race tracking keeps {SHADOW_BYTES_PER_SHARED_BYTE} bytes per shared byte per block in flight ({} bytes of shared memory per block)",
+            h.config.shared_size
+        ),
+        "shared memory only: ordering of global memory between threads and blocks is not checked".to_string(),
+    ];
+    notes.extend(h.unchecked.iter().cloned());
+    HazardsOut {
+        findings: h
+            .findings
+            .iter()
+            .map(|f| FindingOut {
+                finding: f.clone(),
+                file: f.pcs.last().and_then(|&pc| locate(program, pc).1),
+                threads_xyz: f
+                    .example
+                    .threads
+                    .iter()
+                    .map(|&t| h.config.thread_xyz(t))
+                    .collect(),
+            })
+            .collect(),
+        groups: h
+            .groups
+            .iter()
+            .map(|g| GroupOut {
+                group: g.clone(),
+                threads_xyz: g
+                    .example
+                    .threads
+                    .iter()
+                    .map(|&t| h.config.thread_xyz(t))
+                    .collect(),
+            })
+            .collect(),
+        errors,
+        warnings: h.findings.len() - errors,
+        notes,
+    }
+}
+
+fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// The width the findings table keeps to.
+pub const TABLE_WIDTH: u16 = 80;
+
+/// The blocks of the hazard results: for people one row per group (80 columns, messages wrapped),
+/// for CSV one row per finding; the summary and the notes.
+pub fn blocks(kernel: &str, h: &HazardsOut) -> Vec<Block> {
+    let columns = vec![
+        Column::new("severity", "severity"),
+        Column::new("kind", "kind"),
+        Column::new("line", "lines"),
+        Column::new("count", "count"),
+        Column::new("finding", "message"),
+    ];
+    let mut shown = Tabular::new("", columns.clone());
+    shown.max_width = Some(TABLE_WIDTH);
+    for g in &h.groups {
+        let g = &g.group;
+        let tone = match g.severity {
+            Severity::Error => Tone::Bad,
+            Severity::Warning => Tone::Warn,
+        };
+        let lines: Vec<String> = g.lines.iter().map(u32::to_string).collect();
+        let mut message = g.message.clone();
+        if g.findings > 1 {
+            let what = if g.kind == FindingKind::Race {
+                "instruction pairs"
+            } else {
+                "instructions"
+            };
+            message.push_str(&format!(" [{} {what} like this]", g.findings));
+        }
+        shown.toned_row(vec![
+            (severity_name(g.severity).to_string(), tone),
+            (g.kind.name().to_string(), Tone::Plain),
+            (lines.join(","), Tone::Plain),
+            (g.count.to_string(), Tone::Plain),
+            (message, Tone::Plain),
+        ]);
+    }
+    let mut csv = Tabular::new("", columns);
+    for f in &h.findings {
+        let f = &f.finding;
+        let lines: Vec<String> = f.lines.iter().map(u32::to_string).collect();
+        csv.row([
+            severity_name(f.severity).to_string(),
+            f.kind.name().to_string(),
+            lines.join(","),
+            f.count.to_string(),
+            f.message.clone(),
+        ]);
+    }
+    let mut blocks = Vec::new();
+    if h.findings.is_empty() {
+        blocks.push(Block::Text(format!("{kernel}: no findings")));
+    } else {
+        blocks.push(Block::ShownTable(shown));
+        let grouped = if h.groups.len() < h.findings.len() {
+            format!(
+                " in {} rows ({} findings; --format json or csv lists each)",
+                h.groups.len(),
+                h.findings.len()
+            )
+        } else {
+            String::new()
+        };
+        blocks.push(Block::Text(format!(
+            "{kernel}: {} error(s), {} warning(s){grouped}",
+            h.errors, h.warnings
+        )));
+    }
+    // CSV readers get the header line even with no findings.
+    blocks.push(Block::CsvTable(csv));
+    blocks.push(Block::Notes(h.notes.clone()));
+    blocks
+}
+
+/// The SARIF rule of a finding kind: (id, short description).
+fn rule(kind: FindingKind) -> (&'static str, &'static str) {
+    match kind {
+        FindingKind::Race => (
+            "race",
+            "Two accesses to one shared-memory byte from different threads, at least one a write, not ordered by a barrier",
+        ),
+        FindingKind::DivergentBarrier => ("divergent_barrier", "A barrier reached by only part of the block"),
+        FindingKind::UninitializedRead => (
+            "uninitialized_read",
+            "A shared-memory read of bytes never written in the launch",
+        ),
+        FindingKind::OutOfBounds => (
+            "out_of_bounds",
+            "A shared or global access outside its allocation",
+        ),
+        FindingKind::RedundantBarrier => (
+            "redundant_barrier",
+            "A barrier whose removal makes no race in the emulated launch",
+        ),
+    }
+}
+
+const KINDS: [FindingKind; 5] = [
+    FindingKind::Race,
+    FindingKind::DivergentBarrier,
+    FindingKind::UninitializedRead,
+    FindingKind::OutOfBounds,
+    FindingKind::RedundantBarrier,
+];
+
+/// The path a SARIF result names for a source file the PTX calls `name`: relative to the current
+/// directory when under it; the input's path when the PTX names only its base name (NVRTC).
+fn artifact(name: &str, input: &Path) -> String {
+    let input_base = input.file_name().and_then(|n| n.to_str());
+    let path = if !name.contains('/') && input_base == Some(name) {
+        input.display().to_string()
+    } else {
+        name.to_string()
+    };
+    crate::report_page::relative(&path)
+}
+
+/// SARIF 2.1.0: one result per group of findings (the table's rows), with the rule id, level, the
+/// message, the source file and line of the last access, the other lines as related locations, and
+/// the counts as properties.
+pub fn sarif(program: &Program, input: &Path, kernel: &str, h: &Hazards) -> Value {
+    let rules: Vec<Value> = KINDS
+        .iter()
+        .map(|&k| {
+            let (id, text) = rule(k);
+            json!({
+                "id": id,
+                "name": id,
+                "shortDescription": { "text": text },
+                "defaultConfiguration": { "level": if k == FindingKind::RedundantBarrier { "warning" } else { "error" } },
+            })
+        })
+        .collect();
+    let location = |pc: u32| -> Option<Value> {
+        let info = program.inst_info(pc);
+        let l = info.loc?;
+        let file = program.file_name(l.file)?;
+        Some(json!({
+            "physicalLocation": {
+                "artifactLocation": { "uri": artifact(file, input) },
+                "region": { "startLine": l.line },
+            }
+        }))
+    };
+    let ptx_location = |pc: u32| -> Value {
+        json!({
+            "physicalLocation": {
+                "artifactLocation": { "uri": crate::report_page::relative(&input.display().to_string()) },
+                "region": { "startLine": program.inst_info(pc).ptx_line },
+            }
+        })
+    };
+    let results: Vec<Value> = h
+        .groups
+        .iter()
+        .map(|g| {
+            let first = &h.findings[g.members[0]];
+            let main_pc = first.pcs.last().copied().unwrap_or(0);
+            let main = location(main_pc).unwrap_or_else(|| ptx_location(main_pc));
+            let related: Vec<Value> = first
+                .pcs
+                .iter()
+                .rev()
+                .skip(1)
+                .filter_map(|&pc| location(pc))
+                .collect();
+            let (id, _) = rule(g.kind);
+            let level = severity_name(g.severity);
+            let mut text = format!("{kernel}: {}", g.message);
+            if g.findings > 1 {
+                text.push_str(&format!(
+                    " ({} instruction pairs, {} occurrences)",
+                    g.findings, g.count
+                ));
+            }
+            let mut r = json!({
+                "ruleId": id,
+                "ruleIndex": KINDS.iter().position(|&k| k == g.kind).unwrap_or(0),
+                "level": level,
+                "message": { "text": text },
+                "locations": [main],
+                "properties": {
+                    "kernel": kernel,
+                    "count": g.count,
+                    "findings": g.findings,
+                    "sameWarp": g.same_warp,
+                },
+            });
+            if !related.is_empty() {
+                r["relatedLocations"] = Value::Array(related);
+            }
+            r
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "warpscope",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "informationUri": env!("CARGO_PKG_REPOSITORY"),
+                    "rules": rules,
+                }
+            },
+            "results": results,
+        }]
+    })
+}

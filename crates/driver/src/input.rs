@@ -1,0 +1,425 @@
+//! What the user has, turned into a lowered PTX [`Program`]: a CUDA source (`.cu`, compiled by NVRTC,
+//! or by the toolkit's nvcc when NVRTC cannot be loaded, with `-I`, `-D`, `-std=` and pass-through
+//! options), a PTX file, or a binary that carries PTX (`.cubin`, fatbinary, object file, executable:
+//! the PTX is extracted with `cuobjdump -ptx` from the toolkit or the PyPI wheels).
+//!
+//! Errors name the file and the reason: a compile error carries the compiler's log (which names a
+//! missing header), a missing tool says which one and where it was looked for.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use warpscope_model::arch::Arch;
+use warpscope_ptx::Program;
+use warpscope_toolchain::locate::{CudaRoot, SearchEnv};
+
+use crate::error::{Error, Result};
+use crate::limits;
+
+/// How a CUDA source is compiled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// Include directories (`-I DIR`); the source's own directory is always searched first.
+    pub include_dirs: Vec<PathBuf>,
+    /// Macros (`-D NAME` or `-D NAME=VALUE`).
+    pub defines: Vec<String>,
+    /// The C++ dialect (`c++17`, `c++20`); the compiler's default when `None`.
+    pub std: Option<String>,
+    /// Options passed to the compiler as they are (NVRTC's, or nvcc's when nvcc compiles).
+    pub extra: Vec<String>,
+    /// Build with `-G` (device debug).
+    pub debug: bool,
+    /// NVRTC library file or directory, when it is not found by itself.
+    pub nvrtc: Option<PathBuf>,
+}
+
+impl CompileOptions {
+    /// The include, macro, dialect and pass-through options, with the source's directory first, in
+    /// NVRTC's spelling (`nvrtc`) or nvcc's.
+    fn common(&self, source_dir: Option<&Path>, nvrtc: bool) -> Vec<String> {
+        let (inc, def, std) = if nvrtc {
+            ("--include-path=", "--define-macro=", "--std=")
+        } else {
+            ("-I", "-D", "-std=")
+        };
+        let mut v = Vec::new();
+        for d in source_dir
+            .into_iter()
+            .chain(self.include_dirs.iter().map(PathBuf::as_path))
+        {
+            v.push(format!("{inc}{}", d.display()));
+        }
+        v.extend(self.defines.iter().map(|d| format!("{def}{d}")));
+        if let Some(s) = &self.std {
+            let s = s.trim_start_matches('-').trim_start_matches("std=");
+            v.push(format!("{std}{s}"));
+        }
+        v.extend(self.extra.iter().cloned());
+        v
+    }
+}
+
+/// The kind of an input file, by its name and first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// CUDA C++ source (`.cu`, `.cuh`).
+    Cuda,
+    /// PTX text.
+    Ptx,
+    /// A binary holding PTX (ELF, fatbinary).
+    Binary,
+}
+
+impl InputKind {
+    /// The kind of `path`: `.cu`/`.cuh` CUDA, `.ptx` PTX, a file starting with the ELF or fatbinary
+    /// magic a binary, anything else PTX text.
+    pub fn of(path: &Path) -> InputKind {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("cu" | "cuh") => return InputKind::Cuda,
+            Some("ptx") => return InputKind::Ptx,
+            Some("cubin" | "fatbin" | "o" | "so" | "a" | "out") => return InputKind::Binary,
+            _ => {}
+        }
+        let mut magic = [0u8; 4];
+        let is_binary = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut magic))
+            .is_ok()
+            && (magic == *b"\x7fELF"
+                || magic == [0x50, 0xed, 0x55, 0xba]
+                || magic == [0x46, 0x62, 0x0d, 0xba]);
+        if is_binary {
+            InputKind::Binary
+        } else {
+            InputKind::Ptx
+        }
+    }
+
+    /// `CUDA`, `PTX`, `binary`.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputKind::Cuda => "CUDA",
+            InputKind::Ptx => "PTX",
+            InputKind::Binary => "binary",
+        }
+    }
+}
+
+/// A loaded input: its PTX, lowered, and what else compiling it gave.
+#[derive(Clone, Debug)]
+pub struct Module {
+    /// The file given.
+    pub path: PathBuf,
+    /// Its kind.
+    pub kind: InputKind,
+    /// The PTX text.
+    pub ptx: String,
+    /// The CUBIN the compiler produced alongside (NVRTC for a real architecture).
+    pub cubin: Option<Vec<u8>>,
+    /// The lowered program.
+    pub program: Program,
+    /// How the PTX was obtained (`NVRTC`, `nvcc from ...`, `cuobjdump from ...`), `None` for PTX.
+    pub made_by: Option<String>,
+    /// The CUDA source text for a `.cu` input.
+    pub cuda_source: Option<String>,
+}
+
+/// Parses and lowers PTX, naming `file:line:column` and the text of every problem.
+pub fn compile_ptx(ptx: &str, file: &Path) -> Result<Program> {
+    let (module, diags) = warpscope_ptx::parse(ptx);
+    if !diags.is_empty() {
+        let list: Vec<String> = diags.iter().map(|d| format!("{}:{d}", file.display())).collect();
+        return Err(Error::input(format!("cannot parse PTX:\n{}", list.join("\n"))));
+    }
+    warpscope_ptx::lower(&module).map_err(|errs| {
+        let list: Vec<String> = errs.iter().map(|e| format!("{}:{e}", file.display())).collect();
+        Error::input(format!("cannot lower PTX:\n{}", list.join("\n")))
+    })
+}
+
+/// The CUDA root (toolkit or wheels), or why there is none.
+pub fn cuda_root() -> std::result::Result<CudaRoot, String> {
+    warpscope_toolchain::locate::find(&SearchEnv::from_process())
+        .map_err(|e| format!("no CUDA toolkit found ({e})"))
+}
+
+/// Runs a tool; its stderr is the error.
+pub(crate) fn run_tool(cmd: &mut Command, what: &str) -> std::result::Result<Vec<u8>, String> {
+    let out = cmd.output().map_err(|e| format!("cannot run {what}: {e}"))?;
+    if !out.status.success() {
+        let mut msg = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        if msg.is_empty() {
+            msg = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        }
+        return Err(format!("{what} failed: {msg}"));
+    }
+    Ok(out.stdout)
+}
+
+/// A scratch directory, removed when dropped.
+pub(crate) struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub(crate) fn new(tag: &str) -> Result<Scratch> {
+        static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("warpscope-{tag}-{}-{seq}", std::process::id()));
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| Error::unavailable(format!("cannot create {}: {e}", dir.display())))?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// NVRTC, loaded from `explicit`, the usual places, or the CUDA root's `lib`/`lib64`.
+fn load_nvrtc(explicit: Option<&Path>) -> std::result::Result<warpscope_gpu::nvrtc::Nvrtc, String> {
+    match warpscope_gpu::nvrtc::Nvrtc::load(explicit) {
+        Ok(n) => Ok(n),
+        Err(e) if explicit.is_none() => cuda_root()
+            .ok()
+            .and_then(|root| {
+                ["lib", "lib64"]
+                    .iter()
+                    .map(|d| root.root.join(d))
+                    .filter(|d| d.is_dir())
+                    .find_map(|d| warpscope_gpu::nvrtc::Nvrtc::load(Some(&d)).ok())
+            })
+            .ok_or_else(|| e.to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Compiles CUDA source text (`file` names it and gives its directory for includes) for `arch`, by
+/// NVRTC or, when NVRTC cannot be loaded, the toolkit's nvcc. Returns (PTX, CUBIN?, how).
+pub fn compile_cuda(
+    src: &str,
+    file: &Path,
+    arch: &Arch,
+    opts: &CompileOptions,
+) -> Result<(String, Option<Vec<u8>>, String)> {
+    // NVRTC names the source in `.file` as it is given: the path, so that reports and SARIF find it.
+    let base = file.file_name().and_then(|n| n.to_str()).unwrap_or("kernel.cu");
+    let name = file.to_str().unwrap_or(base);
+    let dir = file
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let nvrtc_err = match load_nvrtc(opts.nvrtc.as_deref()) {
+        Ok(n) => {
+            let mut o = warpscope_gpu::nvrtc::CompileOptions::for_cc(arch.cc());
+            o.debug = opts.debug;
+            o.extra = opts.common(Some(dir), true);
+            let c = n
+                .compile(src, name, &o)
+                .map_err(|e| Error::input(format!("{}: NVRTC compilation failed: {e}", file.display())))?;
+            return Ok((c.ptx, c.cubin, "NVRTC".into()));
+        }
+        Err(e) => e,
+    };
+    let root = cuda_root().map_err(|e| {
+        Error::unavailable(format!(
+            "cannot compile {}: NVRTC unavailable ({nvrtc_err}) and {e}",
+            file.display()
+        ))
+    })?;
+    let nvcc = root.bin("nvcc");
+    if !nvcc.exists() {
+        return Err(Error::unavailable(format!(
+            "cannot compile {}: NVRTC unavailable ({nvrtc_err}) and no nvcc in {}",
+            file.display(),
+            root.root.display()
+        )));
+    }
+    let scratch = Scratch::new("nvcc")?;
+    let ptx_path = scratch.0.join("k.ptx");
+    let mut cmd = Command::new(&nvcc);
+    cmd.arg(format!("-arch={}", arch.name))
+        .args(if opts.debug {
+            ["-G", "-O0"]
+        } else {
+            ["-O3", "-lineinfo"]
+        })
+        .args(opts.common(Some(dir), false))
+        .args(["-ptx", "-o"])
+        .arg(&ptx_path)
+        .arg(file);
+    run_tool(&mut cmd, "nvcc").map_err(|e| Error::input(format!("{}: {e}", file.display())))?;
+    let ptx = std::fs::read_to_string(&ptx_path)
+        .map_err(|e| Error::input(format!("{}: reading nvcc's PTX: {e}", file.display())))?;
+    Ok((
+        ptx,
+        None,
+        format!(
+            "nvcc from {} (NVRTC unavailable: {nvrtc_err})",
+            root.root.display()
+        ),
+    ))
+}
+
+/// The PTX sections of `cuobjdump -ptx` output: (arch, text), in file order.
+pub fn ptx_sections(dump: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for part in dump.split("Fatbin ptx code:").skip(1) {
+        let mut arch = String::new();
+        let mut text = String::new();
+        let mut in_body = false;
+        for line in part.lines() {
+            let t = line.trim();
+            if !in_body {
+                if let Some(a) = t.strip_prefix("arch =") {
+                    arch = a.trim().to_string();
+                }
+                if t.starts_with(".version") || t.starts_with("//") {
+                    in_body = true;
+                } else {
+                    continue;
+                }
+            }
+            if t.starts_with("Fatbin elf code:") {
+                break;
+            }
+            text.push_str(line);
+            text.push('\n');
+        }
+        if !text.trim().is_empty() {
+            out.push((arch, text));
+        }
+    }
+    out
+}
+
+/// The PTX carried by a binary (`cuobjdump -ptx`), for `arch`: the section built for the highest
+/// architecture not above it, else the first. Returns (PTX, how).
+pub fn extract_ptx(path: &Path, arch: &Arch) -> Result<(String, String)> {
+    let root = cuda_root().map_err(|e| {
+        Error::unavailable(format!(
+            "cannot read the PTX of {}: cuobjdump needed, {e}",
+            path.display()
+        ))
+    })?;
+    let tool = root.bin("cuobjdump");
+    if !tool.exists() {
+        return Err(Error::unavailable(format!(
+            "cannot read the PTX of {}: no cuobjdump in {}",
+            path.display(),
+            root.root.display()
+        )));
+    }
+    let out = run_tool(Command::new(&tool).arg("-ptx").arg(path), "cuobjdump")
+        .map_err(|e| Error::input(format!("{}: {e}", path.display())))?;
+    let dump = String::from_utf8_lossy(&out);
+    let sections = ptx_sections(&dump);
+    let cc = |a: &str| {
+        a.trim_start_matches("sm_")
+            .trim_start_matches("compute_")
+            .trim_end_matches(['a', 'f'])
+            .parse::<u32>()
+            .ok()
+    };
+    let best = sections
+        .iter()
+        .filter(|(a, _)| cc(a).is_some_and(|c| c <= arch.cc()))
+        .max_by_key(|(a, _)| cc(a))
+        .or(sections.first());
+    match best {
+        Some((a, text)) => Ok((
+            text.clone(),
+            format!("cuobjdump -ptx ({a}) from {}", root.root.display()),
+        )),
+        None => Err(Error::input(format!(
+            "{}: carries no PTX (a .cubin holds machine code only; build with PTX in the fatbinary, \
+             e.g. nvcc -gencode arch=compute_90,code=compute_90, or give the .cu or .ptx)",
+            path.display()
+        ))),
+    }
+}
+
+/// Loads `path` for `arch`: reads, compiles or extracts the PTX, and lowers it.
+pub fn load(path: &Path, arch: &Arch, opts: &CompileOptions) -> Result<Module> {
+    let kind = InputKind::of(path);
+    let (ptx, cubin, made_by, cuda_source) = match kind {
+        InputKind::Cuda => {
+            let src = limits::read_source(path)?;
+            let (ptx, cubin, how) = compile_cuda(&src, path, arch, opts)?;
+            (ptx, cubin, Some(how), Some(src))
+        }
+        InputKind::Ptx => (limits::read_source(path)?, None, None, None),
+        InputKind::Binary => {
+            let meta = std::fs::metadata(path)
+                .map_err(|e| Error::input(format!("cannot read {}: {e}", path.display())))?;
+            if meta.len() > limits::MAX_BINARY_BYTES {
+                return Err(Error::input(format!(
+                    "{}: {} bytes, over the {} limit for a binary input",
+                    path.display(),
+                    meta.len(),
+                    limits::mib(limits::MAX_BINARY_BYTES)
+                )));
+            }
+            let (ptx, how) = extract_ptx(path, arch)?;
+            (ptx, None, Some(how), None)
+        }
+    };
+    let program = compile_ptx(&ptx, path)?;
+    Ok(Module {
+        path: path.to_path_buf(),
+        kind,
+        ptx,
+        cubin,
+        program,
+        made_by,
+        cuda_source,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuobjdump_sections() {
+        let dump = "\nFatbin elf code:\n================\narch = sm_90\n\nFatbin ptx code:\n================\narch = sm_80\ncode version = [9,5]\nhost = linux\ncompile_size = 64bit\ncompressed\nptxasOptions = \n\n\n.version 9.5\n.target sm_80\n.address_size 64\n\nFatbin ptx code:\n================\narch = sm_90\nptxasOptions = \n//\n// Generated\n.version 9.5\n.target sm_90\n";
+        let s = ptx_sections(dump);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].0, "sm_80");
+        assert!(s[0].1.starts_with(".version 9.5\n.target sm_80"), "{:?}", s[0].1);
+        assert_eq!(s[1].0, "sm_90");
+        assert!(s[1].1.starts_with("//\n// Generated"), "{:?}", s[1].1);
+        assert!(ptx_sections("nothing here").is_empty());
+    }
+
+    #[test]
+    fn options_in_order() {
+        let o = CompileOptions {
+            include_dirs: vec!["inc".into()],
+            defines: vec!["TILE=32".into(), "FAST".into()],
+            std: Some("c++17".into()),
+            extra: vec!["--use_fast_math".into()],
+            ..CompileOptions::default()
+        };
+        assert_eq!(
+            o.common(Some(Path::new("src")), false),
+            [
+                "-Isrc",
+                "-Iinc",
+                "-DTILE=32",
+                "-DFAST",
+                "-std=c++17",
+                "--use_fast_math"
+            ]
+        );
+        assert_eq!(
+            o.common(None, true),
+            [
+                "--include-path=inc",
+                "--define-macro=TILE=32",
+                "--define-macro=FAST",
+                "--std=c++17",
+                "--use_fast_math"
+            ]
+        );
+    }
+}

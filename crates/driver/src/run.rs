@@ -1,0 +1,435 @@
+//! One emulation of one launch with every requested analysis attached, and its one results value.
+//!
+//! [`analyze_launch`] is the entry point for callers that already hold a lowered [`Program`] and a
+//! prepared [`Launch`] (no files, no command line): it attaches the sinks the [`Sections`] ask for
+//! (bank counters, divergence counters, the race tracker, the fix advisor's recorder) to a single
+//! [`Multi`] sink per block, runs the emulator once, and gathers [`Results`].
+
+use std::sync::Arc;
+
+use warpscope_analysis::banks::{BankReport, BankRun, BankSink};
+use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
+use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Trace, TraceSink, WhatIf};
+use warpscope_analysis::hazards::{Finding, HazardConfig, HazardReport, HazardSink, Loc};
+use warpscope_emu::{BarrierEvent, BranchEvent, EmuFault, LaneMask, Launch, Limits, MemEvent, Program, Sink};
+use warpscope_model::arch::Arch;
+
+use crate::error::{Error, Result};
+use crate::group::{Group, group};
+use crate::machine::{Resources, Widths};
+
+/// The analyses one run answers, as Nsight Compute's sections: `banks`, `divergence`, `hazards`,
+/// `fix`, `occupancy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sections {
+    /// Shared-memory wavefronts per instruction, line and launch.
+    pub banks: bool,
+    /// Branch divergence and lane utilisation.
+    pub divergence: bool,
+    /// Races, barriers, uninitialised and out-of-bounds accesses.
+    pub hazards: bool,
+    /// Padding / swizzle / permutation suggestions (records the shared accesses).
+    pub fix: bool,
+    /// ptxas's registers and the occupancy calculator (no emulation).
+    pub occupancy: bool,
+}
+
+impl Sections {
+    /// The section names, in order.
+    pub const NAMES: [&'static str; 5] = ["banks", "divergence", "hazards", "fix", "occupancy"];
+
+    /// Every section.
+    pub const ALL: Sections = Sections {
+        banks: true,
+        divergence: true,
+        hazards: true,
+        fix: true,
+        occupancy: true,
+    };
+
+    /// No section.
+    pub const NONE: Sections = Sections {
+        banks: false,
+        divergence: false,
+        hazards: false,
+        fix: false,
+        occupancy: false,
+    };
+
+    /// Parses `banks,divergence,...` (or `all`).
+    pub fn parse(list: &str) -> Result<Sections> {
+        let mut s = Sections::NONE;
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match name {
+                "all" => s = Sections::ALL,
+                "banks" => s.banks = true,
+                "divergence" => s.divergence = true,
+                "hazards" => s.hazards = true,
+                "fix" => s.fix = true,
+                "occupancy" => s.occupancy = true,
+                other => {
+                    return Err(Error::input(format!(
+                        "--section: unknown section `{other}` (sections: {}, all)",
+                        Sections::NAMES.join(", ")
+                    )));
+                }
+            }
+        }
+        if s == Sections::NONE {
+            return Err(Error::input("--section: name at least one section"));
+        }
+        Ok(s)
+    }
+
+    /// The names of the sections asked for.
+    pub fn names(&self) -> Vec<&'static str> {
+        let on = [
+            self.banks,
+            self.divergence,
+            self.hazards,
+            self.fix,
+            self.occupancy,
+        ];
+        Sections::NAMES
+            .iter()
+            .zip(on)
+            .filter(|(_, o)| *o)
+            .map(|(n, _)| *n)
+            .collect()
+    }
+
+    /// Whether any asked-for section needs the emulator.
+    pub fn emulates(&self) -> bool {
+        self.banks || self.divergence || self.hazards || self.fix
+    }
+}
+
+/// What the fix advisor needs beside the launch.
+#[derive(Clone, Debug)]
+pub struct FixOptions {
+    /// The architecture the suggestions are for.
+    pub target: Target,
+    /// Registers per thread, when known.
+    pub registers: Option<u32>,
+    /// Where `registers` comes from (`ptxas`, `--registers`).
+    pub registers_from: String,
+    /// The CUDA source text, for source edits.
+    pub source: Option<String>,
+    /// Architectures to compare the layouts under (`fix --arch`), if any.
+    pub what_if: Option<Vec<Target>>,
+}
+
+/// Options of one run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// The emulator's limits.
+    pub limits: Limits,
+    /// The PTX was built with `-G` (see `warpscope_analysis::divergence::is_debug_ptx`).
+    pub debug_build: bool,
+    /// The fix advisor's options (the `fix` section; `None`: the target is the run's architecture,
+    /// registers unknown).
+    pub fix: Option<FixOptions>,
+    /// ptxas's resources, for the `occupancy` section and the fix advisor's occupancy figures.
+    pub resources: Option<Resources>,
+}
+
+/// The sink of one block: every requested analysis side by side, each fed every event.
+pub struct Multi {
+    banks: Option<BankSink>,
+    divergence: Option<DivergenceSink>,
+    hazards: Option<HazardSink>,
+    trace: Option<TraceSink>,
+}
+
+impl Sink for Multi {
+    fn mem(&mut self, e: &MemEvent<'_>) {
+        if let Some(s) = &mut self.banks {
+            s.mem(e);
+        }
+        if let Some(s) = &mut self.hazards {
+            s.mem(e);
+        }
+        if let Some(s) = &mut self.trace {
+            s.mem(e);
+        }
+    }
+
+    fn branch(&mut self, e: &BranchEvent) {
+        if let Some(s) = &mut self.divergence {
+            Sink::branch(s, e);
+        }
+    }
+
+    fn barrier(&mut self, e: &BarrierEvent) {
+        if let Some(s) = &mut self.hazards {
+            Sink::barrier(s, e);
+        }
+    }
+
+    fn barrier_release(&mut self, block: u32, pc: u32, generation: u32) {
+        if let Some(s) = &mut self.hazards {
+            Sink::barrier_release(s, block, pc, generation);
+        }
+    }
+
+    fn inst(&mut self, warp: u32, pc: u32, active: LaneMask) {
+        if let Some(s) = &mut self.divergence {
+            Sink::inst(s, warp, pc, active);
+        }
+        if let Some(s) = &mut self.hazards {
+            Sink::inst(s, warp, pc, active);
+        }
+    }
+
+    fn warp_exit(&mut self, warp: u32) {
+        if let Some(s) = &mut self.hazards {
+            Sink::warp_exit(s, warp);
+        }
+    }
+}
+
+/// The hazard checker's results.
+#[derive(Debug)]
+pub struct Hazards {
+    /// The launch as the checker saw it (shared regions, block shape).
+    pub config: Arc<HazardConfig>,
+    /// Every finding, errors first, then by line.
+    pub findings: Vec<Finding>,
+    /// The findings grouped for people (see [`crate::group`]).
+    pub groups: Vec<Group>,
+    /// Faults that are not findings (traps, instruction limit): later accesses of those blocks
+    /// were not checked; one line each.
+    pub unchecked: Vec<String>,
+}
+
+/// The fix advisor's results.
+#[derive(Debug)]
+pub struct FixResults {
+    /// The recorded shared accesses.
+    pub trace: Trace,
+    /// The kernel's shared arrays.
+    pub arrays: Vec<ArrayInfo>,
+    /// The advice, or why there is none.
+    pub advice: std::result::Result<Advice, String>,
+    /// The what-if comparison when asked for, or why it failed.
+    pub what_if: Option<std::result::Result<WhatIf, String>>,
+}
+
+/// Everything one run found.
+#[derive(Debug)]
+pub struct Results {
+    /// Kernel (`.entry` name).
+    pub kernel: String,
+    /// Grid, in blocks.
+    pub grid: [u32; 3],
+    /// Block, in threads.
+    pub block: [u32; 3],
+    /// Dynamic shared memory bytes.
+    pub dyn_smem: u32,
+    /// The architecture.
+    pub arch: &'static Arch,
+    /// How shared accesses were counted.
+    pub widths: Widths,
+    /// The sections this run answers.
+    pub sections: Sections,
+    /// Blocks emulated (0 when nothing was emulated).
+    pub blocks_emulated: u32,
+    /// Blocks in the grid.
+    pub blocks_in_grid: u64,
+    /// Warp instructions executed.
+    pub warp_insts: u64,
+    /// The emulator's faults.
+    pub faults: Vec<EmuFault>,
+    /// Bank counters (`banks`), scaled to the grid when blocks were sampled.
+    pub banks: Option<BankRun>,
+    /// Divergence counters (`divergence`).
+    pub divergence: Option<DivergenceReport>,
+    /// Hazards (`hazards`).
+    pub hazards: Option<Hazards>,
+    /// The fix advisor (`fix`).
+    pub fix: Option<FixResults>,
+    /// ptxas's resources (`occupancy`, when given).
+    pub resources: Option<Resources>,
+}
+
+/// How an instruction is named in findings: `file.cu:LINE` (base name), else `PTX line N`; and the
+/// file's base name.
+pub fn locate(program: &Program, pc: u32) -> (Loc, Option<String>) {
+    let info = program.inst_info(pc);
+    match info.loc {
+        Some(l) => {
+            let file = program
+                .file_name(l.file)
+                .map(|f| f.rsplit('/').next().unwrap_or(f).to_string());
+            let label = match &file {
+                Some(f) => format!("{f}:{}", l.line),
+                None => format!("line {}", l.line),
+            };
+            (
+                Loc {
+                    line: Some(l.line),
+                    label,
+                },
+                file,
+            )
+        }
+        None => (
+            Loc {
+                line: None,
+                label: format!("PTX line {}", info.ptx_line),
+            },
+            None,
+        ),
+    }
+}
+
+/// Analyses one launch of `kernel` in `program`: one emulation with the sinks `sections` asks for,
+/// counting shared accesses as `widths` says, on `arch`. The entry point for callers that hold a
+/// lowered program and a prepared launch (no files); [`crate::analyze`] is the file-based layer
+/// over it.
+///
+/// ```
+/// use warpscope_driver::{RunOptions, Sections, Widths, analyze_launch};
+/// let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.shared .align 4 .b8 s[128];\n\t.reg .b32 %r<3>;\n\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n\tst.shared.u32 [%r2], %r1;\n\tret;\n}\n";
+/// let program = warpscope_ptx::compile(ptx).unwrap();
+/// let launch = warpscope_emu::Launch::new([1, 1, 1], [32, 1, 1], vec![]);
+/// let arch = warpscope_model::arch::Arch::parse("sm_90").unwrap();
+/// let r = analyze_launch(&program, "k", &launch, &Sections::ALL, arch,
+///     &Widths::ptx_level("PTX-level"), &RunOptions::default()).unwrap();
+/// assert_eq!(r.banks.unwrap().report.total(warpscope_analysis::banks::Side::Store).wavefronts, 1);
+/// assert!(r.hazards.unwrap().findings.is_empty());
+/// ```
+pub fn analyze_launch(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    sections: &Sections,
+    arch: &'static Arch,
+    widths: &Widths,
+    opts: &RunOptions,
+) -> Result<Results> {
+    let k = program
+        .kernel(kernel)
+        .ok_or_else(|| Error::input(format!("no kernel `{kernel}` in the program")))?;
+    let blocks_in_grid: u64 = launch.grid.iter().map(|&g| u64::from(g)).product();
+    let mut results = Results {
+        kernel: kernel.to_string(),
+        grid: launch.grid,
+        block: launch.block,
+        dyn_smem: launch.dyn_smem,
+        arch,
+        widths: widths.clone(),
+        sections: *sections,
+        blocks_emulated: 0,
+        blocks_in_grid,
+        warp_insts: 0,
+        faults: Vec::new(),
+        banks: None,
+        divergence: None,
+        hazards: None,
+        fix: None,
+        resources: opts.resources.clone(),
+    };
+    if !sections.emulates() {
+        return Ok(results);
+    }
+    let model = sections
+        .divergence
+        .then(|| Arc::new(BranchModel::from_program(program, opts.debug_build)));
+    let hazard_cfg = sections
+        .hazards
+        .then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
+    let recon = &widths.recon;
+    let res = warpscope_emu::run(program, kernel, launch, &opts.limits, |b| Multi {
+        banks: sections.banks.then(|| BankSink::new(b, arch, Arc::clone(recon))),
+        divergence: model.as_ref().map(|m| DivergenceSink::new(Arc::clone(m))),
+        hazards: hazard_cfg.as_ref().map(|c| HazardSink::new(Arc::clone(c), b)),
+        trace: sections.fix.then(|| TraceSink::new(Arc::clone(recon))),
+    })?;
+    let blocks_emulated = res.sinks.len() as u32;
+    let fault_text: Vec<String> = res.faults.iter().map(ToString::to_string).collect();
+    let mut bank = sections.banks.then(BankReport::default);
+    let mut div = sections.divergence.then(DivergenceReport::new);
+    let mut haz = hazard_cfg.as_ref().map(|c| HazardReport::new(Arc::clone(c)));
+    let mut traces = Vec::new();
+    for s in res.sinks {
+        if let (Some(r), Some(s)) = (&mut bank, s.banks) {
+            r.merge(s.into_report());
+        }
+        if let (Some(r), Some(s)) = (&mut div, &s.divergence) {
+            r.merge(s);
+        }
+        if let (Some(r), Some(s)) = (&mut haz, s.hazards) {
+            r.merge(s);
+        }
+        if let Some(t) = s.trace {
+            traces.push(t);
+        }
+    }
+    results.blocks_emulated = blocks_emulated;
+    results.warp_insts = res.counters.warp_insts;
+    if let Some(mut report) = bank {
+        if u64::from(blocks_emulated) < blocks_in_grid && blocks_emulated > 0 {
+            report.scale(blocks_in_grid, u64::from(blocks_emulated));
+        }
+        results.banks = Some(BankRun {
+            report,
+            blocks_emulated,
+            blocks_in_grid,
+            warp_insts: res.counters.warp_insts,
+            faults: fault_text.clone(),
+        });
+    }
+    results.divergence = div;
+    if let (Some(mut report), Some(config)) = (haz, hazard_cfg) {
+        let mut unchecked = Vec::new();
+        for f in &res.faults {
+            if !report.push_fault(f) {
+                let (loc, _) = locate(program, f.pc);
+                unchecked.push(format!(
+                    "block {} stopped at {}: {f}; later accesses of that block were not checked",
+                    f.block, loc.label
+                ));
+            }
+        }
+        let findings = report.findings(&|pc| locate(program, pc).0);
+        let groups = group(&findings, &|pc| locate(program, pc).1);
+        results.hazards = Some(Hazards {
+            config,
+            findings,
+            groups,
+            unchecked,
+        });
+    }
+    if sections.fix {
+        let trace = Trace::from_sinks(traces, fault_text);
+        let arrays = fix::arrays(k, launch.dyn_smem);
+        let fo = opts.fix.clone().unwrap_or_else(|| FixOptions {
+            target: Target::new(arch),
+            registers: opts.resources.as_ref().map(|r| r.registers),
+            registers_from: "ptxas".into(),
+            source: None,
+            what_if: None,
+        });
+        let cfg = AdviseConfig {
+            target: fo.target,
+            threads: launch.block.iter().product(),
+            registers: fo.registers,
+            registers_from: fo.registers_from,
+            source: fo.source,
+        };
+        let advice = fix::advise(&trace, &arrays, &cfg).map_err(|e| e.to_string());
+        let what_if = fo
+            .what_if
+            .as_ref()
+            .map(|t| fix::what_if(&trace, &arrays, t).map_err(|e| e.to_string()));
+        results.fix = Some(FixResults {
+            trace,
+            arrays,
+            advice,
+            what_if,
+        });
+    }
+    results.faults = res.faults;
+    Ok(results)
+}
