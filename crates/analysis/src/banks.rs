@@ -312,6 +312,8 @@ impl warpscope_emu::Sink for BankSink {
             AccessOp::Load => (Side::Load, false),
             AccessOp::Store => (Side::Store, false),
             AccessOp::Atomic => (Side::Load, true),
+            // LDSM / STSM / LDGSTS wavefronts follow their own rules (not modelled here yet)
+            AccessOp::LdMatrix | AccessOp::StMatrix | AccessOp::CpAsync => return,
         };
         self.record(
             e.warp,

@@ -126,6 +126,8 @@ impl Sink for TraceSink {
             AccessOp::Load => (Side::Load, false),
             AccessOp::Store => (Side::Store, false),
             AccessOp::Atomic => (Side::Load, true),
+            // matrix and asynchronous-copy accesses are not searched for layouts yet
+            AccessOp::LdMatrix | AccessOp::StMatrix | AccessOp::CpAsync => return,
         };
         let mut addrs = [0u32; 32];
         for (l, a) in addrs.iter_mut().enumerate() {

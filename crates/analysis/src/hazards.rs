@@ -1188,8 +1188,10 @@ impl warpscope_emu::Sink for HazardSink {
             return;
         }
         let kind = match e.op {
-            warpscope_emu::AccessOp::Load => AccessKind::Read,
-            warpscope_emu::AccessOp::Store => AccessKind::Write,
+            warpscope_emu::AccessOp::Load | warpscope_emu::AccessOp::LdMatrix => AccessKind::Read,
+            warpscope_emu::AccessOp::Store
+            | warpscope_emu::AccessOp::StMatrix
+            | warpscope_emu::AccessOp::CpAsync => AccessKind::Write,
             warpscope_emu::AccessOp::Atomic => AccessKind::Atomic,
         };
         self.shared_access(e.warp, e.pc, kind, e.width, e.mask, e.addrs);

@@ -298,3 +298,45 @@ fn ptx_input_is_assembled_with_ptxas_and_reconciled() {
     assert!(v["widths_note"].as_str().unwrap().contains("ptxas + nvdisasm"));
     assert_eq!(totals(&v), h100("measured_h100.tsv", "scanBlelloch"));
 }
+
+#[test]
+fn a_module_with_one_bad_kernel_still_analyses_the_good_one() {
+    let dir = std::env::temp_dir().join(format!("warpscope-perkernel-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two.ptx");
+    std::fs::write(
+        &file,
+        ".version 9.5\n.target sm_90\n.address_size 64\n\
+         .visible .entry good()\n{\n .reg .b32 %r<4>;\n .shared .align 4 .b8 t[128];\n\
+         mov.u32 %r1, %tid.x;\n shl.b32 %r2, %r1, 2;\n mov.u32 %r3, t;\n add.s32 %r3, %r3, %r2;\n\
+         st.shared.u32 [%r3], %r1;\n ret;\n}\n\
+         .visible .entry bad()\n{\n .reg .b32 %r<2>;\n frobnicate.u32 %r1, %r0;\n ret;\n}\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let v = json(&[
+        "analyze",
+        f,
+        "--kernel",
+        "good",
+        "--ptx-widths",
+        "--grid",
+        "1",
+        "--block",
+        "32",
+        "--format",
+        "json",
+    ]);
+    // one conflict-free 32-lane store of 4 bytes: 1 instruction, 1 wavefront
+    assert_eq!(totals(&v), [0, 1, 0, 1]);
+    let out = warpscope(&["analyze", f, "--kernel", "bad", "--grid", "1", "--block", "32"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("{f}:18:")), "{err}");
+    assert!(err.contains("frobnicate.u32"), "{err}");
+    let out = warpscope(&["analyze", f, "--grid", "1", "--block", "32"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("good") && err.contains("bad"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

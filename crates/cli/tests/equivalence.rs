@@ -121,7 +121,13 @@ fn emulator_buffers_equal_the_gpu() {
     for r in &rows {
         let name = &r["name"];
         let ptx = read(&r["ptx"]);
-        let program = warpscope_ptx::compile(&ptx).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let program = match warpscope_ptx::compile(&ptx) {
+            Ok(p) => p,
+            Err(e) => {
+                failures.push(format!("{name}: {e:?}"));
+                continue;
+            }
+        };
         let args = parse_args(&r["args"]).unwrap_or_else(|e| panic!("{name}: {e}"));
         let initial: Vec<Option<Vec<u8>>> = args
             .iter()
@@ -136,9 +142,17 @@ fn emulator_buffers_equal_the_gpu() {
             args,
         );
         launch.dyn_smem = r["dyn_smem"].parse().unwrap();
-        let res = warpscope_emu::run(&program, &r["kernel"], &launch, &Limits::default(), |_| ())
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(res.faults.is_empty(), "{name}: faults {:?}", res.faults);
+        let res = match warpscope_emu::run(&program, &r["kernel"], &launch, &Limits::default(), |_| ()) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        if !res.faults.is_empty() {
+            failures.push(format!("{name}: faults {:?}", res.faults));
+            continue;
+        }
         for (i, init) in initial.iter().enumerate() {
             let Some(init) = init else { continue };
             let Some(&(bytes, g_init, g_final)) = gpu.get(&(name.clone(), i)) else {

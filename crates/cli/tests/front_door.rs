@@ -1,5 +1,5 @@
 //! One front door (the driver): every command that emulates a kernel takes the same input kinds
-//! (`.cu` with `-I`/`-D`, `.ptx`, a fatbinary carrying PTX) and the same launch flags, names template
+//! (`.cu` with `-I`/`-D`, `.ptx`, a fatbinary carrying PTX, an nvcc object file) and the same launch flags, names template
 //! kernels as written (`blockSum<256>`), launches a kernel that takes a struct by value, groups the
 //! racy reduction's findings into three rows that fit 80 columns, and writes SARIF.
 //!
@@ -42,8 +42,8 @@ fn ok(cmd: &mut Command, what: &str) {
     );
 }
 
-/// The three input kinds of `shapes.cu`: the `.cu` itself (with its flags), its PTX by nvcc, and a
-/// fatbinary holding that PTX. Each with the extra flags it needs.
+/// The input kinds of `shapes.cu`: the `.cu` itself (with its flags), its PTX by nvcc, a fatbinary
+/// holding that PTX, and nvcc's object file. Each with the extra flags it needs.
 fn inputs() -> Vec<(&'static str, PathBuf, Vec<String>)> {
     let dir = scratch("inputs");
     let cu = data("shapes.cu");
@@ -66,6 +66,18 @@ fn inputs() -> Vec<(&'static str, PathBuf, Vec<String>)> {
             .arg(format!("--image3=kind=ptx,sm=90,file={}", ptx.display())),
         "fatbinary",
     );
+    // An object file as nvcc builds it for an executable: host code with the fatbinary (machine code
+    // and PTX for sm_90) embedded.
+    let object = dir.join("shapes.o");
+    ok(
+        Command::new(cuda_bin("nvcc"))
+            .args(["-arch=sm_90", "-O3", "-lineinfo", "-c", "-DTILE=32", "-I"])
+            .arg(&inc)
+            .arg("-o")
+            .arg(&object)
+            .arg(&cu),
+        "nvcc -c",
+    );
     let cu_flags = vec![
         "-I".to_string(),
         inc.display().to_string(),
@@ -78,6 +90,7 @@ fn inputs() -> Vec<(&'static str, PathBuf, Vec<String>)> {
         ("cu", cu, cu_flags),
         ("ptx", ptx, vec![]),
         ("fatbin", fatbin, vec![]),
+        ("object", object, vec![]),
     ]
 }
 
@@ -228,7 +241,7 @@ fn every_command_takes_every_input_kind_with_the_same_launch_flags() {
             .filter(|w| w.1 == name)
             .map(|w| (w.2, w.3))
             .collect();
-        assert_eq!(per_kind.len(), 3);
+        assert_eq!(per_kind.len(), 4);
         assert!(per_kind.windows(2).all(|p| p[0] == p[1]), "{name}: {per_kind:?}");
     }
 }
@@ -371,6 +384,7 @@ fn racy_reduction_is_three_rows_in_80_columns() {
         .filter(|k| !k.is_empty() && *k != "kind")
         .collect();
     assert_eq!(kinds, ["race", "race", "uninitialized_read"], "{table}");
+    insta::assert_snapshot!("racy_reduce_table", table);
 
     let (_, json) = racy("json");
     let v: Value = serde_json::from_str(&json).unwrap();

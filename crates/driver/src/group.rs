@@ -31,7 +31,9 @@ pub struct Group {
     pub bytes: Option<[u64; 2]>,
     /// The first member's example.
     pub example: Example,
-    /// The first member's message, its byte widened to the group's range.
+    /// The first member's message, its byte widened to the group's range and mangled names in
+    /// backquotes demangled (`` `_ZZ10racyReducePKiPiE9local_mem` `` reads
+    /// `` `racyReduce(int const*, int*)::local_mem` ``).
     pub message: String,
     /// Indices of the members in the findings list.
     pub members: Vec<usize>,
@@ -99,6 +101,7 @@ pub fn group(findings: &[Finding], file_of: &dyn Fn(u32) -> Option<String>) -> V
         }
     }
     for g in &mut groups {
+        g.message = demangle_quoted(&g.message);
         if let (Some([lo, hi]), Some(a)) = (g.bytes, g.example.address)
             && lo < hi
         {
@@ -109,6 +112,33 @@ pub fn group(findings: &[Finding], file_of: &dyn Fn(u32) -> Option<String>) -> V
         }
     }
     groups
+}
+
+/// `text` with every `` `_Z...` `` name demangled (names that do not demangle stay as they are).
+pub fn demangle_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut parts = text.split('`');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for (i, part) in parts.enumerate() {
+        out.push('`');
+        // Odd pieces (the 1st, 3rd, ... after a backquote) are inside quotes.
+        let inside = i % 2 == 0;
+        let shown = if inside && part.starts_with("_Z") {
+            cpp_demangle::Symbol::new(part)
+                .ok()
+                .and_then(|s| {
+                    s.demangle(&cpp_demangle::DemangleOptions::new().no_return_type())
+                        .ok()
+                })
+                .unwrap_or_else(|| part.to_string())
+        } else {
+            part.to_string()
+        };
+        out.push_str(&shown);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -157,6 +187,16 @@ mod tests {
         assert_eq!(g[1].message, fs[2].message, "one member: the message as it was");
         assert_eq!(g[2].lines, vec![6, 9]);
         assert_eq!(g[2].file.as_deref(), Some("k.cu"));
+    }
+
+    #[test]
+    fn mangled_names_in_quotes_are_demangled() {
+        assert_eq!(
+            demangle_quoted("byte 128 of `_ZZ10racyReducePKiPiE9local_mem`, see `s`"),
+            "byte 128 of `racyReduce(int const*, int*)::local_mem`, see `s`"
+        );
+        assert_eq!(demangle_quoted("no quotes"), "no quotes");
+        assert_eq!(demangle_quoted("`_Znotmangled`"), "`_Znotmangled`");
     }
 
     #[test]

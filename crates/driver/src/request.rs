@@ -129,8 +129,19 @@ pub fn prepare(req: &Request) -> Result<Prepared> {
     limits::check_grid(req.grid, req.block, req.blocks.map(u64::from))?;
     let kargs: Vec<Arg> = args::parse_args(&req.args)?;
     let module = input::load(&req.input, req.arch, &req.compile)?;
-    let names: Vec<&str> = module.program.kernels.iter().map(|k| k.name.as_str()).collect();
+    // every `.entry`, also those that did not lower (naming one gives its lowering errors)
+    let names = module.program.all_kernel_names();
     let chosen = kernel::select(&names, req.kernel.as_deref(), &req.input.display().to_string())?;
+    if let Some(errs) = module.program.kernel_error(&chosen) {
+        let list: Vec<String> = errs
+            .iter()
+            .map(|e| format!("{}:{e}", req.input.display()))
+            .collect();
+        return Err(Error::input(format!(
+            "cannot lower kernel `{chosen}`:\n{}",
+            list.join("\n")
+        )));
+    }
     let name = KernelName::new(&chosen);
     let k = module
         .program

@@ -18,6 +18,14 @@ use crate::error::{Error, Result};
 use crate::group::{Group, group};
 use crate::machine::{Resources, Widths};
 
+static EMULATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many emulations this process has run through the driver (the invariant "one emulation per
+/// request, whatever the sections" is tested with it).
+pub fn emulations() -> u64 {
+    EMULATIONS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The analyses one run answers, as Nsight Compute's sections: `banks`, `divergence`, `hazards`,
 /// `fix`, `occupancy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -340,6 +348,7 @@ pub fn analyze_launch(
         .hazards
         .then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
     let recon = &widths.recon;
+    EMULATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let res = warpscope_emu::run(program, kernel, launch, &opts.limits, |b| Multi {
         banks: sections.banks.then(|| BankSink::new(b, arch, Arc::clone(recon))),
         divergence: model.as_ref().map(|m| DivergenceSink::new(Arc::clone(m))),

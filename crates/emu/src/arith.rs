@@ -864,9 +864,61 @@ pub fn atom(op: AtomOp, ty: Ty, old: u64, b: u64, c: u64) -> u64 {
     trunc(ty, r)
 }
 
+/// `redux.sync`: the reduction of the 32-bit values of the lanes of `mask` (`ty`: `U32` or `S32`
+/// for `min`/`max`; `add` wraps).
+pub fn redux(op: warpscope_ptx::inst::ReduxOp, ty: Ty, vals: &[u64; 32], mask: u32) -> u64 {
+    use warpscope_ptx::inst::ReduxOp;
+    let signed = ty.signed();
+    let mut acc: Option<u32> = None;
+    for (l, &v) in vals.iter().enumerate() {
+        if mask >> l & 1 == 0 {
+            continue;
+        }
+        let v = v as u32;
+        acc = Some(match acc {
+            None => v,
+            Some(a) => match op {
+                ReduxOp::Add => a.wrapping_add(v),
+                ReduxOp::And => a & v,
+                ReduxOp::Or => a | v,
+                ReduxOp::Xor => a ^ v,
+                ReduxOp::Min if signed => (a as i32).min(v as i32) as u32,
+                ReduxOp::Max if signed => (a as i32).max(v as i32) as u32,
+                ReduxOp::Min => a.min(v),
+                ReduxOp::Max => a.max(v),
+            },
+        });
+    }
+    u64::from(acc.unwrap_or(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redux_over_the_lanes_of_the_mask() {
+        use warpscope_ptx::inst::ReduxOp;
+        let mut v = [0u64; 32];
+        for (l, x) in v.iter_mut().enumerate() {
+            *x = (l as u64 * 0x1234_5679) & 0xffff_ffff;
+        }
+        v[3] = 0xffff_fff0; // -16 as s32, the largest as u32
+        let m = 0b1010_1010u32;
+        let lanes = [1usize, 3, 5, 7];
+        let sum = lanes.iter().fold(0u32, |a, &l| a.wrapping_add(v[l] as u32));
+        assert_eq!(redux(ReduxOp::Add, Ty::U32, &v, m), u64::from(sum));
+        assert_eq!(redux(ReduxOp::Max, Ty::U32, &v, m), 0xffff_fff0);
+        assert_eq!(redux(ReduxOp::Min, Ty::S32, &v, m), 0xffff_fff0);
+        let umin = lanes.iter().map(|&l| v[l] as u32).min().unwrap();
+        assert_eq!(redux(ReduxOp::Min, Ty::U32, &v, m), u64::from(umin));
+        let and = lanes.iter().fold(u32::MAX, |a, &l| a & v[l] as u32);
+        let or = lanes.iter().fold(0, |a, &l| a | v[l] as u32);
+        let xor = lanes.iter().fold(0, |a, &l| a ^ v[l] as u32);
+        assert_eq!(redux(ReduxOp::And, Ty::U32, &v, m), u64::from(and));
+        assert_eq!(redux(ReduxOp::Or, Ty::U32, &v, m), u64::from(or));
+        assert_eq!(redux(ReduxOp::Xor, Ty::U32, &v, m), u64::from(xor));
+    }
 
     #[test]
     fn integer_basics() {

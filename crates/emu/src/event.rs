@@ -28,9 +28,33 @@ pub enum AccessOp {
     Store,
     /// `atom`/`red` (read-modify-write).
     Atomic,
+    /// `ldmatrix`: one event per warp instruction. `width` is the bytes of one row (16 for the
+    /// `.m8n8.b16` forms), `mask` the active lanes that supply a row address (`.x1`: lanes 0-7,
+    /// `.x2`: 0-15, `.x4`: 0-31), `addrs` each such lane's row address (shared window offset).
+    /// Every row is read whole; no separate `Load` event is sent.
+    LdMatrix,
+    /// `stmatrix`: as [`AccessOp::LdMatrix`], the rows are written. No separate `Store` event.
+    StMatrix,
+    /// `cp.async.{ca,cg}.shared.global`: one event per warp instruction with `space: Shared`,
+    /// `width` = the copy size (4, 8 or 16 bytes), `addrs` = the shared destinations and
+    /// [`MemEvent::src`] = the global sources. The destination bytes are written (the zero-filled
+    /// part of a `src-size` copy included); no separate `Load`/`Store` event is sent.
+    CpAsync,
 }
 
 /// One warp-level memory instruction execution.
+///
+/// How instructions map to events:
+/// - `ld`/`st`/`atom`/`red`: one event per concrete space the lanes resolve to (`Load`, `Store`,
+///   `Atomic`), `width` = bytes per lane (vectors included).
+/// - `ldmatrix`/`stmatrix`: one `LdMatrix`/`StMatrix` event (see [`AccessOp::LdMatrix`]).
+/// - `cp.async`: one `CpAsync` event with the sources in `src` (see [`AccessOp::CpAsync`]).
+/// - `cp.async.bulk` (shared <-> global): no event (the copy engine moves the bytes).
+/// - `mbarrier.*` and `cp.async.mbarrier.arrive`: no event (the barrier object is the
+///   emulator's own 8-byte encoding in shared memory; its accesses are synchronisation).
+/// - `wmma.load` / `wmma.store` from or to shared memory: ordinary per-element `Load` / `Store`
+///   events (one per fragment element and lane, `width` = the element size), as the PTX semantics
+///   read them; ptxas turns these into LDSM / STS, which is for the analyses to map.
 #[derive(Clone, Copy, Debug)]
 pub struct MemEvent<'a> {
     /// Linear block id (x fastest) within the grid.
@@ -41,7 +65,7 @@ pub struct MemEvent<'a> {
     pub pc: u32,
     /// Space.
     pub space: Space,
-    /// Load, store or atomic.
+    /// Load, store, atomic, or one of the matrix / asynchronous-copy forms.
     pub op: AccessOp,
     /// Bytes accessed per lane (1, 2, 4, 8, 16; `v2.f32` = 8, `v4.f32` = 16).
     pub width: u8,
@@ -51,6 +75,9 @@ pub struct MemEvent<'a> {
     /// their offsets, then dynamic shared). Local: offset within the thread's local memory. Only
     /// lanes in `mask` are meaningful.
     pub addrs: &'a [u64; 32],
+    /// Per-lane global source addresses of a [`AccessOp::CpAsync`] (only lanes in `mask` are
+    /// meaningful); `None` for every other event.
+    pub src: Option<&'a [u64; 32]>,
 }
 
 /// A conditional branch (`@p bra`): uniform iff `taken == active` or `taken == 0`.

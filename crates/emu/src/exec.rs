@@ -17,6 +17,7 @@ use crate::fast::{FULL, Row, X, XOp, cmp_bits, map1, map2, map3};
 use crate::mem::{self, Global};
 use crate::remap::SmemMap;
 use crate::{EmuFault, FaultKind, Limits};
+use warpscope_ptx::inst::{MbarOp, MmaShape};
 
 /// Everything a block needs, shared by all blocks of a run.
 pub(crate) struct Ctx<'a> {
@@ -62,6 +63,8 @@ struct Warp {
     insts: u64,
     /// The `bar.red` this warp waits in: its op, destination register / predicate and lanes.
     red: Option<(RedOp, R, P, u32)>,
+    /// The mbarrier wait that last failed: (address, parity, log generation then).
+    mwait: Option<(u64, u64, u64)>,
 }
 
 /// One of the 16 named barriers of a block.
@@ -87,6 +90,8 @@ pub(crate) struct BlockOut {
 
 enum Stop {
     Barrier,
+    /// The warp waits on an mbarrier phase: let the other warps run first.
+    Yield,
     Exit,
     Fault(FaultKind, u32, Option<u32>, Option<u64>),
 }
@@ -178,6 +183,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
                 state: State::Ready,
                 insts: 0,
                 red: None,
+                mwait: None,
             }
         })
         .collect();
@@ -187,6 +193,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
         fault: None,
     };
     let mut bars = [Barrier::default(); 16];
+    let mut mbar_log = MbarLog::new();
     let mut generation = 0u32;
     let mut budget = ctx.limits.max_warp_insts_per_block;
     let fault = |out: &mut BlockOut, warp: u32, pc: u32, lane, addr, kind| {
@@ -208,6 +215,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
                 shared: &mut shared,
                 local: &mut local,
                 local_size: k.local_size as u64,
+                mbar: &mut mbar_log,
             };
             let w = &mut warps[wi];
             let stop = run_warp(
@@ -222,7 +230,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
                 &mut bars,
             );
             match stop {
-                Stop::Barrier => {}
+                Stop::Barrier | Stop::Yield => {}
                 Stop::Exit => {
                     w.state = State::Done;
                     sink.warp_exit(wi as u32);
@@ -336,6 +344,36 @@ struct BlockMem<'b> {
     shared: &'b mut [u8],
     local: &'b mut [u8],
     local_size: u64,
+    mbar: &'b mut MbarLog,
+}
+
+/// The last mbarrier phase completions of a block (a ring; no allocation while running): a warp
+/// that arrived on a phase, or whose wait for it failed, before the phase completed sees it
+/// complete on its next try even when later phases have completed meanwhile (on the hardware the
+/// waiting warps run concurrently and observe each completion).
+struct MbarLog {
+    tick: u64,
+    ring: [(u64, u64, u64); 64],
+}
+
+impl MbarLog {
+    fn new() -> MbarLog {
+        MbarLog {
+            tick: 0,
+            ring: [(u64::MAX, 0, 0); 64],
+        }
+    }
+    /// Records that the phase of parity `parity` of the barrier at `addr` completed.
+    fn completed(&mut self, addr: u64, parity: u64) {
+        self.tick += 1;
+        self.ring[(self.tick % 64) as usize] = (addr, parity, self.tick);
+    }
+    /// Whether a phase of parity `parity` of `addr` completed after generation `since`.
+    fn completed_since(&self, addr: u64, parity: u64, since: u64) -> bool {
+        self.ring
+            .iter()
+            .any(|&(a, p, g)| a == addr && p == parity && g > since)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -881,9 +919,687 @@ fn general<S: Sink>(
             }
             wr(&mut regs[d as usize], &t, mask);
         }
+        Inst::Redux { op: ro, ty, d, a } => {
+            let ra = &regs[a as usize];
+            let v = arith::redux(ro, ty, ra, mask);
+            wr(&mut regs[d as usize], &[v; 32], mask);
+        }
+        Inst::Elect { d, p, m } => {
+            if mask != 0 {
+                // the lowest executing lane, whatever `membermask` says: measured on the H100
+                // for a membermask that leaves out executing lanes (undefined in the PTX ISA;
+                // calibration/equivalence/features/README.md)
+                let _ = m;
+                let leader = mask.trailing_zeros();
+                wr(&mut regs[d as usize], &[u64::from(leader); 32], mask);
+                pwrite(&mut w.preds, p, 1u32 << leader, mask);
+            }
+        }
+        Inst::LdMatrix { .. } | Inst::StMatrix { .. } => {
+            if mask != 0
+                && let Err(s) = matrix_ls(ctx, block, wi, w, bm, sink, pc, mask, inst)
+            {
+                return Flow::Stop(s);
+            }
+        }
+        Inst::CpAsync {
+            size,
+            dst,
+            src,
+            src_size,
+        } => {
+            if mask != 0
+                && let Err(s) = cp_async(ctx, block, wi, w, bm, sink, pc, mask, size, dst, src, src_size)
+            {
+                return Flow::Stop(s);
+            }
+        }
+        Inst::BulkCopy {
+            to_shared,
+            dst,
+            src,
+            size,
+            mbar,
+        } => {
+            if mask != 0 {
+                match bulk_copy(ctx, w, bm, pc, mask, to_shared, dst, src, size, mbar) {
+                    Ok(false) => {}
+                    Ok(true) => return Flow::Stop(Stop::Yield),
+                    Err(s) => return Flow::Stop(s),
+                }
+            }
+        }
+        Inst::Mbar {
+            op: mo,
+            d,
+            p,
+            addr,
+            b,
+        } => {
+            if mask != 0 {
+                match mbarrier(ctx, w, bm, pc, mask, mo, d, p, addr, b) {
+                    Ok(true) => {}
+                    Ok(false) => return Flow::Stop(Stop::Yield),
+                    Err(s) => return Flow::Stop(s),
+                }
+            }
+        }
+        Inst::Mma {
+            shape,
+            aty,
+            bty,
+            cty,
+            sat,
+            base,
+            ..
+        } => crate::tensor::mma(shape, aty, bty, cty, sat, regs, base as usize, mask),
+        Inst::WmmaLoad { .. } | Inst::WmmaStore { .. } => {
+            if mask != 0
+                && let Err(s) = wmma_ls(ctx, block, wi, w, bm, sink, pc, mask, inst)
+            {
+                return Flow::Stop(s);
+            }
+        }
         Inst::Nop => {}
     }
     Flow::Next
+}
+
+/// A shared-window offset from an address that may be generic (inside the shared window).
+#[inline]
+fn shared_offset(a: u64) -> u64 {
+    if (mem::SHARED_WINDOW..mem::SHARED_WINDOW + mem::WINDOW).contains(&a) {
+        a - mem::SHARED_WINDOW
+    } else {
+        a
+    }
+}
+
+/// Reads `w` bytes of shared memory at window offset `o` (remapped), or `None` out of bounds.
+fn sh_read(ctx: &Ctx<'_>, bm: &BlockMem<'_>, o: u64, w: u64) -> Option<u64> {
+    shared_at(ctx, o, w).and_then(|at| mem::read_bytes(bm.shared, at, w))
+}
+
+fn sh_write(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, w: u64, v: u64) -> Option<()> {
+    shared_at(ctx, o, w).and_then(|at| mem::write_bytes(bm.shared, at, w, v))
+}
+
+fn oob(pc: u32, l: usize, a: u64) -> Stop {
+    access_fault(FaultKind::OutOfBounds { space: Space::Shared }, pc, l, a)
+}
+
+/// `ldmatrix` / `stmatrix` (m8n8 .b16): one event for the row addresses, then the elements.
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+fn matrix_ls<S: Sink>(
+    ctx: &Ctx<'_>,
+    block: u32,
+    wi: u32,
+    w: &mut Warp,
+    bm: &mut BlockMem<'_>,
+    sink: &mut S,
+    pc: u32,
+    mask: u32,
+    inst: Inst,
+) -> Result<(), Stop> {
+    let (is_st, num, trans, addr32, r, addr, off) = match inst {
+        Inst::LdMatrix {
+            num,
+            trans,
+            addr32,
+            d,
+            addr,
+            off,
+            ..
+        } => (false, num, trans, addr32, d, addr, off),
+        Inst::StMatrix {
+            num,
+            trans,
+            addr32,
+            a,
+            addr,
+            off,
+            ..
+        } => (true, num, trans, addr32, a, addr, off),
+        _ => return Ok(()),
+    };
+    let regs = &mut w.regs[..];
+    let suppliers = if num >= 4 { FULL } else { (1u32 << (8 * num)) - 1 } & mask;
+    let mut rows = [0u64; 32];
+    let base = &regs[addr as usize];
+    for l in 0..32 {
+        if suppliers >> l & 1 == 1 {
+            let b = if addr32 { base[l] & 0xffff_ffff } else { base[l] };
+            let o = shared_offset(b.wrapping_add(off as i64 as u64));
+            if !o.is_multiple_of(16) {
+                return Err(access_fault(
+                    FaultKind::Misaligned { space: Space::Shared },
+                    pc,
+                    l,
+                    o,
+                ));
+            }
+            if o + 16 > ctx.smem_size as u64 {
+                return Err(oob(pc, l, o));
+            }
+            rows[l] = o;
+        }
+    }
+    let mut ev = rows;
+    if !ctx.smap.is_identity() {
+        for (l, e) in ev.iter_mut().enumerate() {
+            if suppliers >> l & 1 == 1 {
+                *e = ctx.smap.map(*e);
+            }
+        }
+    }
+    sink.mem(&MemEvent {
+        block,
+        warp: wi,
+        pc,
+        space: Space::Shared,
+        op: if is_st {
+            AccessOp::StMatrix
+        } else {
+            AccessOp::LdMatrix
+        },
+        width: 16,
+        mask: suppliers,
+        addrs: &ev,
+        src: None,
+    });
+    for m in 0..num as usize {
+        for l in 0..32 {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            let mut v = if is_st { regs[r[m] as usize][l] } else { 0 };
+            for (h, (row, col)) in crate::tensor::matrix_elems(l, trans).into_iter().enumerate() {
+                let sup = 8 * m + row;
+                if suppliers >> sup & 1 == 0 {
+                    continue;
+                }
+                let at = rows[sup] + 2 * col as u64;
+                if is_st {
+                    sh_write(ctx, bm, at, 2, (v >> (16 * h)) & 0xffff).ok_or_else(|| oob(pc, sup, at))?;
+                } else {
+                    let x = sh_read(ctx, bm, at, 2).ok_or_else(|| oob(pc, sup, at))?;
+                    v |= x << (16 * h);
+                }
+            }
+            if !is_st {
+                regs[r[m] as usize][l] = v;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `cp.async` of `size` bytes per lane (the first `src_size` copied, the rest zero), complete
+/// when issued; one `CpAsync` event with the global sources.
+#[allow(clippy::too_many_arguments)]
+fn cp_async<S: Sink>(
+    ctx: &Ctx<'_>,
+    block: u32,
+    wi: u32,
+    w: &mut Warp,
+    bm: &mut BlockMem<'_>,
+    sink: &mut S,
+    pc: u32,
+    mask: u32,
+    size: u8,
+    dst: R,
+    src: R,
+    src_size: R,
+) -> Result<(), Stop> {
+    let regs = &w.regs[..];
+    let size = u64::from(size);
+    let mut dsts = [0u64; 32];
+    let mut srcs = [0u64; 32];
+    for l in 0..32 {
+        if mask >> l & 1 == 0 {
+            continue;
+        }
+        let d = shared_offset(regs[dst as usize][l] & 0xffff_ffff_ffff);
+        let s = regs[src as usize][l];
+        if !d.is_multiple_of(size) || !s.is_multiple_of(size) {
+            let (sp, a) = if !d.is_multiple_of(size) {
+                (Space::Shared, d)
+            } else {
+                (Space::Global, s)
+            };
+            return Err(access_fault(FaultKind::Misaligned { space: sp }, pc, l, a));
+        }
+        if d + size > ctx.smem_size as u64 {
+            return Err(oob(pc, l, d));
+        }
+        dsts[l] = d;
+        srcs[l] = s;
+    }
+    let mut ev = dsts;
+    if !ctx.smap.is_identity() {
+        for (l, e) in ev.iter_mut().enumerate() {
+            if mask >> l & 1 == 1 {
+                *e = ctx.smap.map(*e);
+            }
+        }
+    }
+    sink.mem(&MemEvent {
+        block,
+        warp: wi,
+        pc,
+        space: Space::Shared,
+        op: AccessOp::CpAsync,
+        width: size as u8,
+        mask,
+        addrs: &ev,
+        src: Some(&srcs),
+    });
+    for l in 0..32 {
+        if mask >> l & 1 == 0 {
+            continue;
+        }
+        let n = if src_size == NO_REG {
+            size
+        } else {
+            (regs[src_size as usize][l] & 0xffff_ffff).min(size)
+        };
+        for k in 0..size {
+            let v = if k < n {
+                ctx.global.read(srcs[l] + k, 1).ok_or_else(|| {
+                    access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, srcs[l])
+                })?
+            } else {
+                0
+            };
+            sh_write(ctx, bm, dsts[l] + k, 1, v).ok_or_else(|| oob(pc, l, dsts[l]))?;
+        }
+    }
+    Ok(())
+}
+
+/// The 1-D bulk copy, per issuing lane, complete when issued (then `complete_tx` on the mbarrier).
+/// Returns whether an mbarrier phase completed.
+#[allow(clippy::too_many_arguments)]
+fn bulk_copy(
+    ctx: &Ctx<'_>,
+    w: &mut Warp,
+    bm: &mut BlockMem<'_>,
+    pc: u32,
+    mask: u32,
+    to_shared: bool,
+    dst: R,
+    src: R,
+    size: R,
+    mbar: R,
+) -> Result<bool, Stop> {
+    let mut completed = false;
+    for l in 0..32 {
+        if mask >> l & 1 == 0 {
+            continue;
+        }
+        let regs = &w.regs[..];
+        let n = regs[size as usize][l] & 0xffff_ffff;
+        let d = regs[dst as usize][l];
+        let s = regs[src as usize][l];
+        if !n.is_multiple_of(16) || !d.is_multiple_of(16) || !s.is_multiple_of(16) {
+            return Err(access_fault(
+                FaultKind::Misaligned { space: Space::Shared },
+                pc,
+                l,
+                d,
+            ));
+        }
+        // the shared side must fit the window (checked first: no byte loop over a huge size)
+        let sh = shared_offset(if to_shared { d } else { s });
+        if sh.saturating_add(n) > ctx.smem_size as u64 {
+            return Err(oob(pc, l, sh));
+        }
+        for k in 0..n {
+            if to_shared {
+                let v = ctx.global.read(s + k, 1).ok_or_else(|| {
+                    access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, s + k)
+                })?;
+                sh_write(ctx, bm, shared_offset(d) + k, 1, v).ok_or_else(|| oob(pc, l, d + k))?;
+            } else {
+                let v = sh_read(ctx, bm, shared_offset(s) + k, 1).ok_or_else(|| oob(pc, l, s + k))?;
+                ctx.global.write(d + k, 1, v).ok_or_else(|| {
+                    access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, d + k)
+                })?;
+            }
+        }
+        if to_shared && mbar != NO_REG {
+            let a = shared_offset(regs[mbar as usize][l]);
+            let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
+            let new = mbar_state::complete_tx(st, n);
+            sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
+            if mbar_state::phase(new) != mbar_state::phase(st) {
+                bm.mbar.completed(a, mbar_state::phase(st));
+                completed = true;
+            }
+        }
+    }
+    Ok(completed)
+}
+
+/// An mbarrier operation, lane by lane. `Ok(false)`: the warp yields to the others: a wait found
+/// its phase incomplete, or the operation completed a phase (so that warps waiting on it observe
+/// the completion before this warp can start the next phase, as on the hardware, where waiting
+/// warps run concurrently).
+#[allow(clippy::too_many_arguments)]
+fn mbarrier(
+    ctx: &Ctx<'_>,
+    w: &mut Warp,
+    bm: &mut BlockMem<'_>,
+    pc: u32,
+    mask: u32,
+    op: MbarOp,
+    d: R,
+    p: P,
+    addr: R,
+    b: R,
+) -> Result<bool, Stop> {
+    use mbar_state as ms;
+    let mut done = 0u32;
+    let mut waits = false;
+    let mut completed = false;
+    for l in 0..32 {
+        if mask >> l & 1 == 0 {
+            continue;
+        }
+        let bv = if b == NO_REG { 1 } else { w.regs[b as usize][l] };
+        if op == MbarOp::PendingCount {
+            w.regs[d as usize][l] = ms::token_pending(bv);
+            continue;
+        }
+        let a = shared_offset(w.regs[addr as usize][l]);
+        if !a.is_multiple_of(8) {
+            return Err(access_fault(
+                FaultKind::Misaligned { space: Space::Shared },
+                pc,
+                l,
+                a,
+            ));
+        }
+        let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
+        let (new, out) = match op {
+            MbarOp::Init => (ms::init(bv), None),
+            MbarOp::Inval => (0, None),
+            MbarOp::Arrive | MbarOp::CpAsyncArrive => ms::arrive(st, if b == NO_REG { 1 } else { bv }, false),
+            MbarOp::ArriveDrop => ms::arrive(st, if b == NO_REG { 1 } else { bv }, true),
+            MbarOp::ArriveExpectTx => ms::arrive(ms::expect_tx(st, bv), 1, false),
+            MbarOp::ExpectTx => (ms::expect_tx(st, bv), None),
+            MbarOp::CompleteTx => (ms::complete_tx(st, bv), None),
+            MbarOp::TestWait | MbarOp::TryWait | MbarOp::TestWaitParity | MbarOp::TryWaitParity => {
+                waits = true;
+                let parity = if matches!(op, MbarOp::TestWaitParity | MbarOp::TryWaitParity) {
+                    bv & 1
+                } else {
+                    ms::token_phase(bv)
+                };
+                let seen = w.mwait.is_some_and(|(wa, wp, g)| {
+                    wa == a && wp == parity && bm.mbar.completed_since(a, parity, g)
+                });
+                if ms::phase(st) != parity || seen {
+                    done |= 1 << l;
+                } else if w.mwait.is_none_or(|(wa, wp, _)| wa != a || wp != parity) {
+                    w.mwait = Some((a, parity, bm.mbar.tick));
+                }
+                (st, None)
+            }
+            MbarOp::PendingCount => unreachable!(),
+        };
+        if matches!(
+            op,
+            MbarOp::Arrive | MbarOp::ArriveDrop | MbarOp::ArriveExpectTx | MbarOp::CpAsyncArrive
+        ) {
+            // the warp will wait for the phase it arrived on
+            w.mwait = Some((a, ms::phase(st), bm.mbar.tick));
+        }
+        if new != st {
+            sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
+            if ms::phase(new) != ms::phase(st) && op != MbarOp::Init {
+                bm.mbar.completed(a, ms::phase(st));
+                completed = true;
+            }
+        }
+        if let (Some(t), true) = (out, d != NO_REG) {
+            w.regs[d as usize][l] = t;
+        }
+    }
+    if waits {
+        pwrite(&mut w.preds, p, done, mask);
+        if done & mask == mask {
+            w.mwait = None;
+        }
+        return Ok(done & mask == mask);
+    }
+    // a completed phase lets the waiting warps run before this one goes on
+    Ok(!completed)
+}
+
+/// The emulator's encoding of an mbarrier object (the PTX object is opaque, 8 bytes): bits 0-19
+/// the arrivals still expected in the current phase, 20-39 the expected count of a phase, 40-62
+/// the transaction count (signed, 23 bits), bit 63 the current phase's parity. A phase completes
+/// when its arrivals and its transaction count both reach zero. A state token (the result of an
+/// arrive) holds the parity of the phase arrived on in bit 0 and the arrivals then still
+/// expected in bits 32-51.
+pub(crate) mod mbar_state {
+    const CNT: u64 = (1 << 20) - 1;
+    const TX_BITS: u32 = 23;
+
+    fn pending(s: u64) -> u64 {
+        s & CNT
+    }
+    fn expected(s: u64) -> u64 {
+        (s >> 20) & CNT
+    }
+    fn tx(s: u64) -> i64 {
+        let raw = (s >> 40) & ((1 << TX_BITS) - 1);
+        ((raw << (64 - TX_BITS)) as i64) >> (64 - TX_BITS)
+    }
+    /// The current phase's parity.
+    pub fn phase(s: u64) -> u64 {
+        s >> 63
+    }
+    fn pack(pending: u64, expected: u64, tx: i64, phase: u64) -> u64 {
+        (pending & CNT)
+            | (expected & CNT) << 20
+            | ((tx as u64) & ((1 << TX_BITS) - 1)) << 40
+            | (phase & 1) << 63
+    }
+    /// `mbarrier.init` with `count` expected arrivals.
+    pub fn init(count: u64) -> u64 {
+        pack(count, count, 0, 0)
+    }
+    /// Completes the phase when nothing is pending.
+    fn settle(s: u64) -> u64 {
+        if pending(s) == 0 && tx(s) == 0 {
+            pack(expected(s), expected(s), 0, phase(s) ^ 1)
+        } else {
+            s
+        }
+    }
+    /// `count` arrivals (`drop`: and the expected count of later phases falls by `count`);
+    /// returns the new state and the token.
+    pub fn arrive(s: u64, count: u64, drop: bool) -> (u64, Option<u64>) {
+        let p = pending(s).saturating_sub(count);
+        let e = if drop {
+            expected(s).saturating_sub(count)
+        } else {
+            expected(s)
+        };
+        let token = phase(s) | p << 32;
+        (settle(pack(p, e, tx(s), phase(s))), Some(token))
+    }
+    /// `expect_tx`: the transaction count rises by `n` bytes (completing the phase when that brings
+    /// a count driven negative by early completions back to zero with no arrival pending).
+    pub fn expect_tx(s: u64, n: u64) -> u64 {
+        settle(pack(pending(s), expected(s), tx(s) + n as i64, phase(s)))
+    }
+    /// `complete_tx`: the transaction count falls by `n` bytes (the phase may complete).
+    pub fn complete_tx(s: u64, n: u64) -> u64 {
+        settle(pack(pending(s), expected(s), tx(s) - n as i64, phase(s)))
+    }
+    /// The phase parity a token names.
+    pub fn token_phase(t: u64) -> u64 {
+        t & 1
+    }
+    /// The arrivals a token says were still expected.
+    pub fn token_pending(t: u64) -> u64 {
+        (t >> 32) & CNT
+    }
+}
+
+/// `wmma.load` / `wmma.store` of an m16n16k16 fragment: one ordinary Load / Store event per
+/// fragment element (the addresses the PTX semantics read), then the elements.
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+fn wmma_ls<S: Sink>(
+    ctx: &Ctx<'_>,
+    block: u32,
+    wi: u32,
+    w: &mut Warp,
+    bm: &mut BlockMem<'_>,
+    sink: &mut S,
+    pc: u32,
+    mask: u32,
+    inst: Inst,
+) -> Result<(), Stop> {
+    use warpscope_ptx::inst::WmmaFrag;
+    let (is_st, frag, col, ty, space, base, addr, stride) = match inst {
+        Inst::WmmaLoad {
+            frag,
+            col,
+            ty,
+            space,
+            base,
+            addr,
+            stride,
+        } => (false, frag, col, ty, space, base, addr, stride),
+        Inst::WmmaStore {
+            col,
+            ty,
+            space,
+            base,
+            addr,
+            stride,
+        } => (true, WmmaFrag::C, col, ty, space, base, addr, stride),
+        _ => return Ok(()),
+    };
+    let es = u64::from(ty.bytes());
+    let per = (4 / es) as usize; // elements per 32-bit register
+    let n_elems = 8;
+    let shape = MmaShape::M16n16k16;
+    let first = mask.trailing_zeros() as usize;
+    let ld = w.regs[stride as usize][first] & 0xffff_ffff;
+    for i in 0..n_elems {
+        // A and B: the first 8 halves fill registers 0-3, copied into 4-7
+        let mut addrs = [0u64; 32];
+        let mut kinds = [Res::Global; 32];
+        let mut offs = [0u64; 32];
+        let mut lane_addr = [0u64; 32];
+        for l in 0..32 {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            let (row, cl) = match frag {
+                WmmaFrag::A => crate::tensor::a_elem(shape, ty, l, i % 8),
+                WmmaFrag::B => crate::tensor::b_elem(shape, ty, l, i % 8),
+                WmmaFrag::C => crate::tensor::c_elem(shape, l, i),
+            };
+            // matrix element (row, cl): row-major at row * ld + cl, column-major at cl * ld + row
+            let idx = if col {
+                cl as u64 * ld + row as u64
+            } else {
+                row as u64 * ld + cl as u64
+            };
+            lane_addr[l] = w.regs[addr as usize][l].wrapping_add(idx * es);
+        }
+        // resolve through a scratch row: reuse the generic resolver on the computed addresses
+        let mut m = mask;
+        let mut res_mask = [0u32; 5];
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let a = lane_addr[l];
+            addrs[l] = a;
+            let (rk, o) = resolve(space, a);
+            if !o.is_multiple_of(es) {
+                return Err(access_fault(
+                    FaultKind::Misaligned {
+                        space: fault_space(rk),
+                    },
+                    pc,
+                    l,
+                    a,
+                ));
+            }
+            kinds[l] = rk;
+            offs[l] = o;
+            res_mask[rk as usize] |= 1 << l;
+        }
+        if res_mask[2] | res_mask[3] | res_mask[4] != 0 {
+            let l = (res_mask[2] | res_mask[3] | res_mask[4]).trailing_zeros() as usize;
+            return Err(access_fault(
+                FaultKind::Misaligned {
+                    space: fault_space(kinds[l]),
+                },
+                pc,
+                l,
+                addrs[l],
+            ));
+        }
+        let op = if is_st { AccessOp::Store } else { AccessOp::Load };
+        emit(ctx, sink, block, wi, pc, space, op, es, &res_mask, &offs);
+        let reg = base as usize + if frag == WmmaFrag::C { i } else { (i % 8) / per };
+        let sh = 8 * es as usize * (i % per);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let o = offs[l];
+            if is_st {
+                let v = (w.regs[reg][l] >> sh) & ((1u64 << (8 * es)) - 1);
+                let ok = if kinds[l] == Res::Shared {
+                    sh_write(ctx, bm, o, es, v)
+                } else {
+                    ctx.global.write(o, es, v)
+                };
+                ok.ok_or_else(|| {
+                    access_fault(
+                        FaultKind::OutOfBounds {
+                            space: fault_space(kinds[l]),
+                        },
+                        pc,
+                        l,
+                        addrs[l],
+                    )
+                })?;
+            } else {
+                let v = if kinds[l] == Res::Shared {
+                    sh_read(ctx, bm, o, es)
+                } else {
+                    ctx.global.read(o, es)
+                }
+                .ok_or_else(|| {
+                    access_fault(
+                        FaultKind::OutOfBounds {
+                            space: fault_space(kinds[l]),
+                        },
+                        pc,
+                        l,
+                        addrs[l],
+                    )
+                })?;
+                let keep = !(((1u64 << (8 * es)) - 1) << sh);
+                let x = (w.regs[reg][l] & keep) | (v << sh);
+                w.regs[reg][l] = x;
+                if frag != WmmaFrag::C {
+                    w.regs[reg + 4][l] = x;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// All ones if lane `l` is in `mask`, else zero.
@@ -1009,6 +1725,7 @@ fn emit<S: Sink>(
             width: width as u8,
             mask: m,
             addrs: ev,
+            src: None,
         });
     }
 }
@@ -1283,4 +2000,41 @@ fn atom<S: Sink>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mbar_state as ms;
+
+    #[test]
+    fn mbarrier_phases_counts_and_transactions() {
+        let s = ms::init(3);
+        assert_eq!(ms::phase(s), 0);
+        let (s, t) = ms::arrive(s, 1, false);
+        assert_eq!(
+            (
+                ms::phase(s),
+                ms::token_phase(t.unwrap()),
+                ms::token_pending(t.unwrap())
+            ),
+            (0, 0, 2)
+        );
+        // a dropping arrival counts now and lowers the count of later phases
+        let (s, _) = ms::arrive(s, 1, true);
+        let s = ms::expect_tx(s, 64);
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 0, "bytes still expected");
+        let s = ms::complete_tx(s, 64);
+        assert_eq!(ms::phase(s), 1, "phase 0 complete");
+        // phase 1 expects 2 arrivals
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 1);
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 0);
+        // transactions may complete before they are expected (the count goes negative)
+        let s = ms::complete_tx(ms::init(1), 16);
+        let (s, _) = ms::arrive(s, 1, false);
+        assert_eq!(ms::phase(s), 0);
+        assert_eq!(ms::phase(ms::expect_tx(s, 16)), 1);
+    }
 }

@@ -83,6 +83,47 @@ fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Pack2 { d, a, b, .. } => vec![d, a, b],
         Inst::Unpack2 { d0, d1, a, .. } => vec![d0, d1, a],
         Inst::Lop3 { d, a, b, c, .. } => vec![d, a, b, c],
+        Inst::Redux { d, a, .. } => vec![d, a],
+        Inst::Elect { d, m, .. } => vec![d, m],
+        Inst::LdMatrix { d, addr, num, .. } => {
+            let mut v = d[..num.min(4) as usize].to_vec();
+            v.push(addr);
+            v
+        }
+        Inst::StMatrix { a, addr, num, .. } => {
+            let mut v = a[..num.min(4) as usize].to_vec();
+            v.push(addr);
+            v
+        }
+        Inst::CpAsync {
+            dst, src, src_size, ..
+        } => vec![dst, src, src_size],
+        Inst::BulkCopy {
+            dst, src, size, mbar, ..
+        } => vec![dst, src, size, mbar],
+        Inst::Mbar { d, addr, b, .. } => vec![d, addr, b],
+        Inst::Mma {
+            shape,
+            aty,
+            cty,
+            base,
+            ..
+        } => {
+            let n = shape.regs(aty, cty).map_or(1, |(a, b, c, d)| {
+                u16::from(a) + u16::from(b) + u16::from(c) + u16::from(d)
+            });
+            (0..n).map(|k| base.saturating_add(k)).collect()
+        }
+        Inst::WmmaLoad {
+            base, addr, stride, ..
+        }
+        | Inst::WmmaStore {
+            base, addr, stride, ..
+        } => {
+            let mut v: Vec<R> = (0..8).map(|k| base.saturating_add(k)).collect();
+            v.extend([addr, stride]);
+            v
+        }
     };
     v.into_iter().filter(|&r| r != NO_REG).collect()
 }
@@ -98,6 +139,7 @@ fn preds_of(op: &Op) -> Vec<P> {
         Inst::TestP { p, .. } | Inst::Shfl { p, .. } | Inst::Match { p, .. } => v.push(p),
         Inst::Vote { p, a, .. } => v.extend([p, a.idx]),
         Inst::BarRed { p, c, .. } => v.extend([p, c.idx]),
+        Inst::Elect { p, .. } | Inst::Mbar { p, .. } => v.push(p),
         _ => {}
     }
     v.into_iter().filter(|&p| p != PRED_TRUE).collect()

@@ -37,6 +37,7 @@ mod exec;
 mod fast;
 pub mod mem;
 pub mod remap;
+pub mod tensor;
 
 pub use event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MemEvent, Sink, Space};
 pub use remap::SharedRemap;
@@ -200,6 +201,9 @@ pub enum EmuError {
     /// No kernel of that name in the program.
     #[error("no kernel named `{0}` in the program (kernels: {1})")]
     NoKernel(String, String),
+    /// The kernel is in the module but did not lower (an instruction that is not modelled, ...).
+    #[error("kernel `{0}` could not be lowered: {1}")]
+    NotLowered(String, String),
     /// Launch dimensions are invalid.
     #[error("bad launch: {0}")]
     BadLaunch(String),
@@ -316,6 +320,10 @@ where
     F: Fn(u32) -> S + Sync,
 {
     let Some(k) = program.kernel(kernel) else {
+        if let Some(errs) = program.kernel_error(kernel) {
+            let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+            return Err(EmuError::NotLowered(kernel.to_string(), list.join("; ")));
+        }
         let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
         return Err(EmuError::NoKernel(kernel.to_string(), names.join(", ")));
     };

@@ -321,6 +321,96 @@ pub enum TestP {
     Subnormal,
 }
 
+/// `redux.sync` operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum ReduxOp {
+    Add,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+/// Shapes of `mma.sync` (and of the `wmma.mma` it lowers to).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum MmaShape {
+    M16n8k16,
+    M16n8k8,
+    M8n8k4,
+    M16n8k32,
+    /// `wmma.mma` m16n16k16 (two m16n8k16 halves).
+    M16n16k16,
+}
+
+impl MmaShape {
+    /// Registers per lane of (A, B, C, D) for a shape with operand type `aty` (`F32` stands for
+    /// `.tf32`) and accumulator type `cty`; `None` for a combination that is not modelled.
+    pub fn regs(self, aty: Ty, cty: Ty) -> Option<(u8, u8, u8, u8)> {
+        let acc = match cty {
+            Ty::F32 | Ty::S32 => 4,
+            Ty::F16 => 2,
+            _ => 0,
+        };
+        Some(match (self, aty) {
+            (MmaShape::M16n8k16, Ty::F16 | Ty::BF16) if acc > 0 && cty != Ty::S32 => (4, 2, acc, acc),
+            (MmaShape::M16n8k8, Ty::F16 | Ty::BF16) if acc > 0 && cty != Ty::S32 => (2, 1, acc, acc),
+            (MmaShape::M16n8k8, Ty::F32) if cty == Ty::F32 => (4, 2, 4, 4),
+            (MmaShape::M8n8k4, Ty::F64) if cty == Ty::F64 => (1, 1, 2, 2),
+            (MmaShape::M16n8k32, Ty::S8 | Ty::U8) if cty == Ty::S32 => (4, 2, 4, 4),
+            (MmaShape::M16n8k16, Ty::S8 | Ty::U8) if cty == Ty::S32 => (2, 1, 4, 4),
+            (MmaShape::M16n16k16, Ty::F16 | Ty::BF16) if acc > 0 && cty != Ty::S32 => {
+                (8, 8, 2 * acc, 2 * acc)
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// Which operand a `wmma.load` / `wmma.store` moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum WmmaFrag {
+    A,
+    B,
+    /// The accumulator (`wmma.load.c`, `wmma.store.d`).
+    C,
+}
+
+/// `mbarrier` operations (and the asynchronous arrivals on one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum MbarOp {
+    /// `mbarrier.init [a], count`
+    Init,
+    /// `mbarrier.inval [a]`
+    Inval,
+    /// `mbarrier.arrive{.expect_tx} state, [a]{, count or tx}`: `b` = NO_REG or the count.
+    Arrive,
+    /// `mbarrier.arrive.expect_tx state, [a], tx{, count}`
+    ArriveExpectTx,
+    /// `mbarrier.arrive_drop`: arrives and lowers the expected count of later phases.
+    ArriveDrop,
+    /// `mbarrier.expect_tx [a], tx`
+    ExpectTx,
+    /// `mbarrier.complete_tx [a], tx`
+    CompleteTx,
+    /// `mbarrier.test_wait p, [a], state` (state: the phase number this emulator returns)
+    TestWait,
+    /// `mbarrier.test_wait.parity p, [a], parity`
+    TestWaitParity,
+    /// `mbarrier.try_wait` (a false result lets the other warps run)
+    TryWait,
+    /// `mbarrier.try_wait.parity`
+    TryWaitParity,
+    /// `cp.async.mbarrier.arrive.noinc`: an arrival (copies complete when issued here).
+    CpAsyncArrive,
+    /// `mbarrier.pending_count d, state`
+    PendingCount,
+}
+
 /// One lowered instruction. `Copy`; its size is pinned by a test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[allow(missing_docs)]
@@ -530,6 +620,102 @@ pub enum Inst {
     },
     /// `trap`: the thread faults.
     Trap,
+    /// `redux.sync.op.ty d, a, membermask`: the reduction over the executing lanes.
+    Redux {
+        op: ReduxOp,
+        ty: Ty,
+        d: R,
+        a: R,
+    },
+    /// `elect.sync d|p, membermask`: `d` = the lowest executing lane of `m`; `p` true in it.
+    Elect {
+        d: R,
+        p: P,
+        m: R,
+    },
+    /// `ldmatrix.sync.aligned.m8n8.xN{.trans}.b16 {d..}, [addr + off]`: lanes 8i..8i+7 give the
+    /// row addresses of matrix i (i < num); each lane gets one 32-bit register per matrix.
+    LdMatrix {
+        num: u8,
+        trans: bool,
+        space: MemSpace,
+        addr32: bool,
+        d: [R; 4],
+        addr: R,
+        off: i32,
+    },
+    /// `stmatrix.sync.aligned.m8n8.xN{.trans}.b16 [addr + off], {a..}`
+    StMatrix {
+        num: u8,
+        trans: bool,
+        space: MemSpace,
+        addr32: bool,
+        a: [R; 4],
+        addr: R,
+        off: i32,
+    },
+    /// `cp.async.{ca,cg}.shared.global [dst], [src], size{, src_size}`: `src_size == NO_REG` copies
+    /// `size` bytes; otherwise the first `src_size` bytes are copied and the rest zero-filled. The
+    /// copy completes when issued (every later wait is satisfied). Addresses have no offset
+    /// (lowering folds it into a register); `dst` is a shared-window offset.
+    CpAsync {
+        size: u8,
+        dst: R,
+        src: R,
+        src_size: R,
+    },
+    /// `cp.async.bulk` (1-D): `size` bytes from `src` to `dst`; `to_shared`: global -> shared
+    /// (with `complete_tx` of `size` on the mbarrier at `mbar`, NO_REG for none), else shared ->
+    /// global. Addresses are folded (no offsets), shared ones are window offsets.
+    BulkCopy {
+        to_shared: bool,
+        dst: R,
+        src: R,
+        size: R,
+        mbar: R,
+    },
+    /// An mbarrier operation on the 8-byte object at shared offset `addr` (folded); `d`: the
+    /// state / count result (NO_REG: none), `p`: the wait result, `b`: the count, transaction
+    /// bytes, state or parity operand (NO_REG: none).
+    Mbar {
+        op: MbarOp,
+        d: R,
+        p: P,
+        addr: R,
+        b: R,
+    },
+    /// `mma.sync` / `wmma.mma`: reads A, B and C from the rows following `base` and writes D
+    /// over the first rows: D at `base..`, then A, B, C (counts per shape and types, see
+    /// `warpscope_emu::mma`). `sat`: `.satfinite` (integer shapes).
+    Mma {
+        shape: MmaShape,
+        aty: Ty,
+        bty: Ty,
+        cty: Ty,
+        dty: Ty,
+        sat: bool,
+        base: R,
+    },
+    /// `wmma.load.{a,b,c}.sync.aligned.{row,col}.m16n16k16.space.ty {rows base..}, [addr], stride`:
+    /// element loads into consecutive rows from `base` (the fragment layout of `Mma`).
+    WmmaLoad {
+        frag: WmmaFrag,
+        col: bool,
+        ty: Ty,
+        space: MemSpace,
+        base: R,
+        addr: R,
+        stride: R,
+    },
+    /// `wmma.store.d.sync.aligned.{row,col}.m16n16k16.space.ty [addr], {rows base..}, stride`
+    WmmaStore {
+        col: bool,
+        ty: Ty,
+        space: MemSpace,
+        base: R,
+        addr: R,
+        stride: R,
+    },
     /// membar, fence, prefetch and friends.
     Nop,
 }

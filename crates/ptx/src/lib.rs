@@ -10,7 +10,8 @@
 //!
 //! Invariants: the parser does no I/O beyond the text it is given and never panics (problems are
 //! diagnostics); lowering never produces a silently wrong program: an instruction it does not model
-//! is a [`LowerError`] naming the instruction and its line.
+//! is a [`LowerError`] naming the instruction and its line. Lowering is per kernel: such an error
+//! removes only the kernels that reach the instruction ([`Program::failed`], [`Program::kernel_error`]).
 //!
 //! ```
 //! let src = ".version 9.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n ret;\n}\n";
@@ -27,7 +28,7 @@ pub mod lower;
 pub mod parse;
 
 pub use inst::{Inst, Op};
-pub use lower::{InstInfo, Kernel, LowerError, Program, SharedVar, SrcLoc, lower};
+pub use lower::{InstInfo, Kernel, KernelFailure, LowerError, Program, SharedVar, SrcLoc, lower};
 pub use parse::{Diagnostic, Module, Pos, parse};
 
 /// Parses and lowers in one step; parse diagnostics and lowering errors are returned as strings

@@ -143,6 +143,21 @@ pub struct Program {
     pub global_init: Vec<u8>,
     /// Initial contents of the constant bank.
     pub const_bank: Vec<u8>,
+    /// Kernels that could not be lowered (an instruction reached from their entry, through
+    /// calls, that is not modelled, an unknown name, ...), with their errors, in module order.
+    /// They are absent from `kernels`; the other kernels of the module are usable.
+    pub failed: Vec<KernelFailure>,
+    /// The name of every `.entry` of the module (lowered or failed), in module order.
+    pub entries: Vec<String>,
+}
+
+/// A kernel of the module that did not lower, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelFailure {
+    /// The kernel's name.
+    pub name: String,
+    /// Its lowering errors (at least one).
+    pub errors: Vec<LowerError>,
 }
 
 impl Program {
@@ -160,6 +175,18 @@ impl Program {
     /// Finds a kernel by name.
     pub fn kernel(&self, name: &str) -> Option<&Kernel> {
         self.kernels.iter().find(|k| k.name == name)
+    }
+    /// The lowering errors of kernel `name` when it is one of the module's kernels that did not
+    /// lower (see [`Program::failed`]); `None` for a lowered kernel or an unknown name.
+    pub fn kernel_error(&self, name: &str) -> Option<&[LowerError]> {
+        self.failed
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.errors.as_slice())
+    }
+    /// Names of every `.entry` of the module, lowered or not, in module order.
+    pub fn all_kernel_names(&self) -> Vec<&str> {
+        self.entries.iter().map(String::as_str).collect()
     }
 }
 
@@ -249,9 +276,15 @@ struct KCtx<'m> {
 
 /// Lowering result for one call instance.
 struct Instance {
-    labels: HashMap<String, u32>,
-    fixups: Vec<(usize, String, Pos, String)>,
+    /// Labels by (enclosing `{ }` block, name): a label is local to its block (inline assembly
+    /// repeats its labels in each inlined copy's block).
+    labels: HashMap<(u32, String), u32>,
+    /// Branches to patch: (pc, label, position, text, the blocks enclosing the branch, innermost last).
+    fixups: Vec<(usize, String, Pos, String, Vec<u32>)>,
     ret_fixups: Vec<usize>,
+    /// The `{ }` blocks open at the current statement (0: the body), and the next block id.
+    blocks: Vec<u32>,
+    next_block: u32,
     is_kernel: bool,
 }
 
@@ -514,6 +547,8 @@ impl<'m> KCtx<'m> {
             labels: HashMap::new(),
             fixups: Vec::new(),
             ret_fixups: Vec::new(),
+            blocks: vec![0],
+            next_block: 1,
             is_kernel,
         };
         let saved_scopes = self.scopes.len();
@@ -573,7 +608,8 @@ impl<'m> KCtx<'m> {
                     self.declare(v.name.clone(), sym);
                 }
                 Stmt::Label(n, _) => {
-                    inst.labels.insert(n.clone(), self.ops.len() as u32);
+                    let b = inst.blocks.last().copied().unwrap_or(0);
+                    inst.labels.insert((b, n.clone()), self.ops.len() as u32);
                 }
                 Stmt::Loc { file, line, col } => {
                     self.loc = Some(SrcLoc {
@@ -582,8 +618,15 @@ impl<'m> KCtx<'m> {
                         col: *col,
                     });
                 }
-                Stmt::Open => self.scopes.push(HashMap::new()),
+                Stmt::Open => {
+                    self.scopes.push(HashMap::new());
+                    inst.blocks.push(inst.next_block);
+                    inst.next_block += 1;
+                }
                 Stmt::Close => {
+                    if inst.blocks.len() > 1 {
+                        inst.blocks.pop();
+                    }
                     if self.scopes.len() > saved_scopes {
                         self.scopes.pop();
                     }
@@ -599,8 +642,12 @@ impl<'m> KCtx<'m> {
             self.scopes.pop();
         }
         let end = self.ops.len() as u32;
-        for (at, label, pos, text) in inst.fixups {
-            match inst.labels.get(&label) {
+        for (at, label, pos, text, path) in inst.fixups {
+            let found = path
+                .iter()
+                .rev()
+                .find_map(|b| inst.labels.get(&(*b, label.clone())));
+            match found {
                 Some(&pc) => {
                     if let Inst::Bra { target, .. } = &mut self.ops[at].inst {
                         *target = pc;
@@ -1321,8 +1368,60 @@ impl<'m> KCtx<'m> {
                 }) else {
                     return self.err(format!("unknown atomic operation in `{}`", i.opcode));
                 };
-                if has("v2") || has("v4") || t == Ty::F16 {
+                let vec = if has("v8") {
+                    8
+                } else if has("v4") {
+                    4
+                } else if has("v2") {
+                    2
+                } else {
+                    1
+                };
+                if t == Ty::F16
+                    || t == Ty::BF16
+                    || vec > 4
+                    || (vec > 1 && (t != Ty::F32 || op != AtomOp::Add))
+                {
                     return self.err(format!("unsupported instruction `{}`", i.opcode));
+                }
+                if vec > 1 {
+                    // `.v2`/`.v4 .f32 .add`: one atomic per element, in element order
+                    let is_red = base == "red";
+                    let k = usize::from(!is_red);
+                    need(self, k + 2)?;
+                    let elems = |o: &Operand| match o {
+                        Operand::Vector(v) => v.clone(),
+                        o => vec![o.clone()],
+                    };
+                    let bs = elems(&ops[k + 1]);
+                    let ds = if is_red { Vec::new() } else { elems(&ops[0]) };
+                    if bs.len() != vec || (!is_red && ds.len() != vec) {
+                        return self.err("vector operand size does not match the `.vN` modifier");
+                    }
+                    let (sym_space, addr, off, a32) = self.addr(&ops[k])?;
+                    let space = space_of(mods).or(sym_space).unwrap_or(MemSpace::Generic);
+                    for e in 0..vec {
+                        let b = self.src(&bs[e], t)?;
+                        let d = if is_red { NO_REG } else { self.dst(&ds[e])? };
+                        self.push(
+                            Inst::Atom {
+                                space,
+                                op,
+                                ty: t,
+                                addr32: a32,
+                                d,
+                                addr,
+                                off: match off.checked_add(4 * e as i32) {
+                                    Some(o) => o,
+                                    None => return self.err("address offset out of range"),
+                                },
+                                b,
+                                c: NO_REG,
+                            },
+                            guard,
+                        );
+                    }
+                    return Ok(());
                 }
                 let is_red = base == "red";
                 let k = if is_red { 0 } else { 1 };
@@ -1367,8 +1466,13 @@ impl<'m> KCtx<'m> {
                 let Operand::Name(l) = &ops[0] else {
                     return self.err("branch target must be a label");
                 };
-                ctx.fixups
-                    .push((self.ops.len(), l.clone(), i.pos, i.text.clone()));
+                ctx.fixups.push((
+                    self.ops.len(),
+                    l.clone(),
+                    i.pos,
+                    i.text.clone(),
+                    ctx.blocks.clone(),
+                ));
                 self.push(
                     Inst::Bra {
                         target: u32::MAX,
@@ -1533,12 +1637,597 @@ impl<'m> KCtx<'m> {
                 let a = self.src(&ops[1], t)?;
                 self.push(Inst::Match { all, ty: t, d, p, a }, guard);
             }
+            "redux" => {
+                need(self, 3)?;
+                let t = need_ty(self)?;
+                let op = match mods.iter().find_map(|m| {
+                    Some(match *m {
+                        "add" => ReduxOp::Add,
+                        "min" => ReduxOp::Min,
+                        "max" => ReduxOp::Max,
+                        "and" => ReduxOp::And,
+                        "or" => ReduxOp::Or,
+                        "xor" => ReduxOp::Xor,
+                        _ => return None,
+                    })
+                }) {
+                    Some(o) => o,
+                    None => return self.err(format!("unsupported instruction `{}`", i.opcode)),
+                };
+                if !matches!(t, Ty::U32 | Ty::S32) {
+                    return self.err(format!(
+                        "unsupported instruction `{}` (32-bit integers only)",
+                        i.opcode
+                    ));
+                }
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], t)?;
+                self.push(Inst::Redux { op, ty: t, d, a }, guard);
+            }
+            "elect" => {
+                need(self, 2)?;
+                let (d, p) = match &ops[0] {
+                    Operand::Pair(a, b) => (
+                        if a == "_" {
+                            self.new_row()?
+                        } else {
+                            self.dst(&Operand::Name(a.clone()))?
+                        },
+                        self.pdst(&Operand::Name(b.clone()))?,
+                    ),
+                    o => (self.dst(o)?, PRED_TRUE),
+                };
+                let m = self.src(&ops[1], Ty::U32)?;
+                self.push(Inst::Elect { d, p, m }, guard);
+            }
+            "ldmatrix" | "stmatrix" => {
+                need(self, 2)?;
+                let num = match mods.iter().find_map(|m| match *m {
+                    "x1" => Some(1u8),
+                    "x2" => Some(2),
+                    "x4" => Some(4),
+                    _ => None,
+                }) {
+                    Some(n) => n,
+                    None => return self.err(format!("`{}` has no .x1/.x2/.x4", i.opcode)),
+                };
+                if !has("m8n8") || !has("b16") {
+                    return self.err(format!(
+                        "unsupported instruction `{}` (only the .m8n8 .b16 forms)",
+                        i.opcode
+                    ));
+                }
+                let is_st = base == "stmatrix";
+                let (ao, vo) = if is_st {
+                    (&ops[0], &ops[1])
+                } else {
+                    (&ops[1], &ops[0])
+                };
+                let (sym_space, addr, off, a32) = self.addr(ao)?;
+                let space = space_of(mods).or(sym_space).unwrap_or(MemSpace::Generic);
+                if !matches!(space, MemSpace::Shared | MemSpace::Generic) {
+                    return self.err("ldmatrix/stmatrix address shared memory only");
+                }
+                let regs: Vec<&Operand> = match vo {
+                    Operand::Vector(v) => v.iter().collect(),
+                    o => vec![o],
+                };
+                if regs.len() != num as usize {
+                    return self.err("register count does not match .x1/.x2/.x4");
+                }
+                let mut rr = [NO_REG; 4];
+                for (k, r) in regs.iter().enumerate() {
+                    rr[k] = if is_st {
+                        self.src(r, Ty::U32)?
+                    } else {
+                        self.dst(r)?
+                    };
+                }
+                let trans = has("trans");
+                let inst = if is_st {
+                    Inst::StMatrix {
+                        num,
+                        trans,
+                        space,
+                        addr32: a32,
+                        a: rr,
+                        addr,
+                        off,
+                    }
+                } else {
+                    Inst::LdMatrix {
+                        num,
+                        trans,
+                        space,
+                        addr32: a32,
+                        d: rr,
+                        addr,
+                        off,
+                    }
+                };
+                self.push(inst, guard);
+            }
+            "cp" if has("async") => self.cp_async(i, mods, guard)?,
+            "mbarrier" => self.mbarrier(i, mods, guard)?,
+            "mma" => self.mma(i, mods, guard)?,
+            "wmma" => self.wmma(i, mods, guard)?,
+            "griddepcontrol" | "setmaxnreg" | "applypriority" | "discard" => self.push(Inst::Nop, guard),
             "call" => self.call(i, guard)?,
             _ => {
                 return self.err(format!("unsupported instruction `{}`", i.opcode));
             }
         }
         Ok(())
+    }
+
+    /// An address operand as one register holding `base + offset` (a new row when the offset is
+    /// not zero), with the state space its symbol implies.
+    fn folded_addr(&mut self, o: &Operand, guard: PSrc) -> LResult<(Option<MemSpace>, R)> {
+        let (space, row, off, a32) = self.addr(o)?;
+        if off == 0 {
+            return Ok((space, row));
+        }
+        let t = self.new_row()?;
+        let c = self.const_row(off as i64 as u64)?;
+        let ty = if a32 { Ty::U32 } else { Ty::U64 };
+        self.push(
+            Inst::Bin {
+                op: BinOp::Add,
+                ty,
+                d: t,
+                a: row,
+                b: c,
+            },
+            guard,
+        );
+        Ok((space, t))
+    }
+
+    /// `n` consecutive fresh rows; returns the first.
+    fn rows(&mut self, n: u32) -> LResult<R> {
+        let first = self.new_row()?;
+        for _ in 1..n {
+            self.new_row()?;
+        }
+        Ok(first)
+    }
+
+    fn mov_rows(&mut self, d: R, a: R, guard: PSrc) {
+        self.push(
+            Inst::Un {
+                op: UnOp::Mov,
+                ty: Ty::U64,
+                d,
+                a,
+            },
+            guard,
+        );
+    }
+
+    /// `cp.async.*`: the copies (`.ca`/`.cg` and the 1-D bulk forms) and their groups.
+    fn cp_async(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
+        let ops = &i.operands;
+        let has = |m: &str| mods.iter().any(|x| x.split("::").next() == Some(m));
+        if has("commit_group") || has("wait_group") || has("wait_all") {
+            // copies complete when they are issued: nothing to wait for
+            self.push(Inst::Nop, guard);
+            return Ok(());
+        }
+        if has("mbarrier") && has("arrive") {
+            // cp.async.mbarrier.arrive{.noinc}.b64 [mbar]: without .noinc the pending count is
+            // raised by one before the (immediate) arrival, so nothing changes
+            if ops.is_empty() {
+                return self.err(format!("`{}` needs an address", i.opcode));
+            }
+            let (_, addr) = self.folded_addr(&ops[0], guard)?;
+            if has("noinc") {
+                self.push(
+                    Inst::Mbar {
+                        op: MbarOp::CpAsyncArrive,
+                        d: NO_REG,
+                        p: PRED_TRUE,
+                        addr,
+                        b: NO_REG,
+                    },
+                    guard,
+                );
+            } else {
+                self.push(Inst::Nop, guard);
+            }
+            return Ok(());
+        }
+        if has("bulk") && has("prefetch") && !has("tensor") {
+            // cp.async.bulk.prefetch.L2.global [a], size: no effect an emulator can see
+            self.push(Inst::Nop, guard);
+            return Ok(());
+        }
+        if has("bulk") {
+            if has("tensor")
+                || has("prefetch")
+                || has("multicast")
+                || mods.iter().any(|m| m.starts_with("cta_group"))
+            {
+                return self.err(format!("unsupported instruction `{}`", i.opcode));
+            }
+            if ops.len() < 3 {
+                return self.err(format!("`{}` needs 3 operands", i.opcode));
+            }
+            let at = mods.iter().position(|m| *m == "bulk").unwrap_or(0);
+            let (dsp, ssp) = (mods.get(at + 1).copied(), mods.get(at + 2).copied());
+            let to_shared = dsp.is_some_and(|m| m.starts_with("shared"));
+            let from_global = ssp.is_some_and(|m| m.starts_with("global"));
+            let to_global =
+                dsp.is_some_and(|m| m.starts_with("global")) && ssp.is_some_and(|m| m.starts_with("shared"));
+            if !(to_global || (to_shared && from_global)) {
+                return self.err(format!(
+                    "unsupported instruction `{}` (shared <-> global only)",
+                    i.opcode
+                ));
+            }
+            let (_, dst) = self.folded_addr(&ops[0], guard)?;
+            let (_, src) = self.folded_addr(&ops[1], guard)?;
+            let size = self.src(&ops[2], Ty::U32)?;
+            let mbar = if to_shared {
+                if ops.len() < 4 {
+                    return self.err("a bulk copy to shared memory needs its mbarrier");
+                }
+                self.folded_addr(&ops[3], guard)?.1
+            } else {
+                NO_REG
+            };
+            self.push(
+                Inst::BulkCopy {
+                    to_shared,
+                    dst,
+                    src,
+                    size,
+                    mbar,
+                },
+                guard,
+            );
+            return Ok(());
+        }
+        if !(has("ca") || has("cg")) || ops.len() < 3 {
+            return self.err(format!("unsupported instruction `{}`", i.opcode));
+        }
+        let size = match ops[2] {
+            Operand::Int(n @ (4 | 8 | 16)) => n as u8,
+            _ => return self.err("cp.async copies 4, 8 or 16 bytes (an immediate)"),
+        };
+        if has("cg") && size != 16 {
+            return self.err("cp.async.cg copies 16 bytes");
+        }
+        let (_, dst) = self.folded_addr(&ops[0], guard)?;
+        let (_, src) = self.folded_addr(&ops[1], guard)?;
+        let src_size = match ops.get(3) {
+            None => NO_REG,
+            Some(o @ (Operand::Name(_) | Operand::NotName(_)))
+                if matches!(o, Operand::NotName(_))
+                    || matches!(o, Operand::Name(n) if matches!(self.lookup(n), Some(Sym::Pred(_)))) =>
+            {
+                // ignore-src predicate: true copies nothing (all zeros)
+                let p = self.psrc(o)?;
+                let t = self.new_row()?;
+                let zero = self.const_row(0)?;
+                let full = self.const_row(size as u64)?;
+                self.push(
+                    Inst::Selp {
+                        ty: Ty::U32,
+                        d: t,
+                        a: zero,
+                        b: full,
+                        p,
+                    },
+                    guard,
+                );
+                t
+            }
+            Some(o) => self.src(o, Ty::U32)?,
+        };
+        self.push(
+            Inst::CpAsync {
+                size,
+                dst,
+                src,
+                src_size,
+            },
+            guard,
+        );
+        Ok(())
+    }
+
+    /// `mbarrier.*`
+    fn mbarrier(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
+        let ops = &i.operands;
+        let has = |m: &str| mods.contains(&m);
+        let op = match mods.first().copied() {
+            Some("init") => MbarOp::Init,
+            Some("inval") => MbarOp::Inval,
+            Some("arrive") if has("expect_tx") => MbarOp::ArriveExpectTx,
+            Some("arrive") => MbarOp::Arrive,
+            Some("arrive_drop") if !has("expect_tx") => MbarOp::ArriveDrop,
+            Some("expect_tx") => MbarOp::ExpectTx,
+            Some("complete_tx") => MbarOp::CompleteTx,
+            Some("test_wait") if has("parity") => MbarOp::TestWaitParity,
+            Some("test_wait") => MbarOp::TestWait,
+            Some("try_wait") if has("parity") => MbarOp::TryWaitParity,
+            Some("try_wait") => MbarOp::TryWait,
+            Some("pending_count") => MbarOp::PendingCount,
+            _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
+        };
+        if mods.contains(&"shared::cluster") {
+            return self.err(format!("unsupported instruction `{}` (cluster scope)", i.opcode));
+        }
+        if op == MbarOp::PendingCount {
+            if ops.len() != 2 {
+                return self.err("`mbarrier.pending_count` takes 2 operands");
+            }
+            let d = self.dst(&ops[0])?;
+            let b = self.src(&ops[1], Ty::U64)?;
+            let z = self.const_row(0)?;
+            self.push(
+                Inst::Mbar {
+                    op,
+                    d,
+                    p: PRED_TRUE,
+                    addr: z,
+                    b,
+                },
+                guard,
+            );
+            return Ok(());
+        }
+        // operand forms: [a]{, b} | d, [a]{, b} | p, [a], b{, suspend}
+        let k = ops.iter().position(|o| matches!(o, Operand::Addr { .. }));
+        let Some(k) = k else {
+            return self.err(format!("`{}` needs an address", i.opcode));
+        };
+        let (mut d, mut p) = (NO_REG, PRED_TRUE);
+        if k == 1 {
+            match op {
+                MbarOp::TestWait | MbarOp::TestWaitParity | MbarOp::TryWait | MbarOp::TryWaitParity => {
+                    p = self.pdst(&ops[0])?
+                }
+                _ => {
+                    d = match &ops[0] {
+                        Operand::Sink => NO_REG,
+                        o => self.dst(o)?,
+                    }
+                }
+            }
+        }
+        let (_, addr) = self.folded_addr(&ops[k], guard)?;
+        let b = match ops.get(k + 1) {
+            Some(o) => self.src(o, Ty::U64)?,
+            None => NO_REG,
+        };
+        if matches!(
+            op,
+            MbarOp::Init | MbarOp::ExpectTx | MbarOp::CompleteTx | MbarOp::ArriveExpectTx
+        ) && b == NO_REG
+        {
+            return self.err(format!("`{}` needs a count", i.opcode));
+        }
+        if op == MbarOp::ArriveExpectTx && ops.len() > k + 2 {
+            return self.err(format!("unsupported instruction `{}` (with a count)", i.opcode));
+        }
+        self.push(Inst::Mbar { op, d, p, addr, b }, guard);
+        Ok(())
+    }
+
+    /// `mma.sync.aligned.SHAPE.row.col{.satfinite}.dty.aty.bty.cty d, a, b, c`: the operands are
+    /// copied into consecutive rows (D, A, B, C), the product runs there, D is copied out.
+    fn mma(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
+        let shape = match mods.iter().find(|m| m.starts_with('m')).copied() {
+            Some("m16n8k16") => MmaShape::M16n8k16,
+            Some("m16n8k8") => MmaShape::M16n8k8,
+            Some("m8n8k4") => MmaShape::M8n8k4,
+            Some("m16n8k32") => MmaShape::M16n8k32,
+            _ => return self.err(format!("unsupported instruction `{}` (shape)", i.opcode)),
+        };
+        if !(mods.contains(&"row") && mods.contains(&"col")) {
+            return self.err(format!("unsupported instruction `{}` (only .row.col)", i.opcode));
+        }
+        let tys: Vec<Ty> = mods
+            .iter()
+            .filter_map(|m| if *m == "tf32" { Some(Ty::F32) } else { Ty::parse(m) })
+            .collect();
+        let [dty, aty, bty, cty] = tys[..] else {
+            return self.err(format!("unsupported instruction `{}` (types)", i.opcode));
+        };
+        self.matrix_product(i, shape, [dty, aty, bty, cty], mods.contains(&"satfinite"), guard)
+    }
+
+    fn matrix_product(
+        &mut self,
+        i: &'m Instruction,
+        shape: MmaShape,
+        [dty, aty, bty, cty]: [Ty; 4],
+        sat: bool,
+        guard: PSrc,
+    ) -> LResult<()> {
+        let ops = &i.operands;
+        let int = matches!(aty, Ty::S8 | Ty::U8);
+        let types_ok = if int {
+            matches!(bty, Ty::S8 | Ty::U8) && dty == Ty::S32 && cty == Ty::S32
+        } else {
+            aty == bty && dty == cty && !sat
+        };
+        let Some((na, nb, nc, nd)) = shape.regs(aty, cty).filter(|_| types_ok) else {
+            return self.err(format!("unsupported instruction `{}` (types)", i.opcode));
+        };
+        if ops.len() != 4 {
+            return self.err(format!("`{}` takes 4 operands", i.opcode));
+        }
+        let list = |o: &Operand| -> Vec<Operand> {
+            match o {
+                Operand::Vector(v) => v.clone(),
+                o => vec![o.clone()],
+            }
+        };
+        let (dv, av, bv, cv) = (list(&ops[0]), list(&ops[1]), list(&ops[2]), list(&ops[3]));
+        if (dv.len(), av.len(), bv.len(), cv.len()) != (nd as usize, na as usize, nb as usize, nc as usize) {
+            return self.err(format!(
+                "`{}` takes {nd}, {na}, {nb} and {nc} registers for D, A, B and C",
+                i.opcode
+            ));
+        }
+        let base = self.rows(u32::from(nd) + u32::from(na) + u32::from(nb) + u32::from(nc))?;
+        let wide = |t: Ty| {
+            if t == Ty::F64 {
+                Ty::F64
+            } else if t == Ty::F32 || t == Ty::F16 {
+                t
+            } else {
+                Ty::U32
+            }
+        };
+        let mut at = base + R::from(nd);
+        for (v, t) in [(&av, wide(aty)), (&bv, wide(bty)), (&cv, wide(cty))] {
+            for o in v.iter() {
+                let t = if t == Ty::F16 { Ty::U32 } else { t };
+                let r = self.src(o, t)?;
+                self.mov_rows(at, r, guard);
+                at += 1;
+            }
+        }
+        self.push(
+            Inst::Mma {
+                shape,
+                aty,
+                bty,
+                cty,
+                dty,
+                sat,
+                base,
+            },
+            guard,
+        );
+        for (k, o) in dv.iter().enumerate() {
+            let d = self.dst(o)?;
+            self.mov_rows(d, base + k as R, guard);
+        }
+        Ok(())
+    }
+
+    /// `wmma.load`, `wmma.store` and `wmma.mma` of the m16n16k16 half-precision shape.
+    fn wmma(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
+        let ops = &i.operands;
+        let has = |m: &str| mods.contains(&m);
+        if !has("m16n16k16") {
+            return self.err(format!("unsupported instruction `{}` (only m16n16k16)", i.opcode));
+        }
+        let tys: Vec<Ty> = mods.iter().filter_map(|m| Ty::parse(m)).collect();
+        let space = mods
+            .iter()
+            .find_map(|m| match m.split("::").next() {
+                Some("shared") => Some(MemSpace::Shared),
+                Some("global") => Some(MemSpace::Global),
+                _ => None,
+            })
+            .unwrap_or(MemSpace::Generic);
+        let list = |o: &Operand| -> Vec<Operand> {
+            match o {
+                Operand::Vector(v) => v.clone(),
+                o => vec![o.clone()],
+            }
+        };
+        match mods.first().copied() {
+            Some("mma") => {
+                // wmma.mma.sync.aligned.alayout.blayout.m16n16k16.dty{.aty.bty}.cty
+                if !(has("row") && has("col"))
+                    || mods.iter().filter(|m| **m == "row" || **m == "col").count() != 2
+                {
+                    return self.err(format!("unsupported instruction `{}` (only .row.col)", i.opcode));
+                }
+                let (dty, aty, cty) = match tys[..] {
+                    [d, c] => (d, Ty::F16, c),
+                    [d, a, b, c] if a == b => (d, a, c),
+                    _ => return self.err(format!("unsupported instruction `{}` (types)", i.opcode)),
+                };
+                if dty != cty || !matches!(aty, Ty::F16 | Ty::BF16) || !matches!(cty, Ty::F32) {
+                    return self.err(format!("unsupported instruction `{}` (types)", i.opcode));
+                }
+                self.matrix_product(i, MmaShape::M16n16k16, [dty, aty, aty, cty], false, guard)
+            }
+            Some("load") | Some("store") => {
+                let is_st = mods[0] == "store";
+                let frag = match mods.get(1).copied() {
+                    Some("a") => WmmaFrag::A,
+                    Some("b") => WmmaFrag::B,
+                    Some("c") | Some("d") => WmmaFrag::C,
+                    _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
+                };
+                let col = has("col");
+                let Some(&ty) = tys.last() else {
+                    return self.err(format!("`{}` has no type", i.opcode));
+                };
+                let ok = match frag {
+                    WmmaFrag::A | WmmaFrag::B => matches!(ty, Ty::F16 | Ty::BF16),
+                    WmmaFrag::C => ty == Ty::F32,
+                };
+                if !ok || (is_st && frag != WmmaFrag::C) || !(2..=3).contains(&ops.len()) {
+                    return self.err(format!("unsupported instruction `{}`", i.opcode));
+                }
+                let n: u32 = 8;
+                let (ao, vo) = if is_st {
+                    (&ops[0], &ops[1])
+                } else {
+                    (&ops[1], &ops[0])
+                };
+                let regs = list(vo);
+                if regs.len() != n as usize {
+                    return self.err(format!("`{}` takes {n} registers", i.opcode));
+                }
+                let (sym_space, addr) = self.folded_addr(ao, guard)?;
+                let space = if space == MemSpace::Generic {
+                    sym_space.unwrap_or(MemSpace::Generic)
+                } else {
+                    space
+                };
+                let stride = match ops.get(2) {
+                    Some(o) => self.src(o, Ty::U32)?,
+                    None => self.const_row(16)?,
+                };
+                let base = self.rows(n)?;
+                if is_st {
+                    for (k, o) in regs.iter().enumerate() {
+                        let r = self.src(o, Ty::F32)?;
+                        self.mov_rows(base + k as R, r, guard);
+                    }
+                    self.push(
+                        Inst::WmmaStore {
+                            col,
+                            ty,
+                            space,
+                            base,
+                            addr,
+                            stride,
+                        },
+                        guard,
+                    );
+                } else {
+                    self.push(
+                        Inst::WmmaLoad {
+                            frag,
+                            col,
+                            ty,
+                            space,
+                            base,
+                            addr,
+                            stride,
+                        },
+                        guard,
+                    );
+                    for (k, o) in regs.iter().enumerate() {
+                        let d = self.dst(o)?;
+                        self.mov_rows(d, base + k as R, guard);
+                    }
+                }
+                Ok(())
+            }
+            _ => self.err(format!("unsupported instruction `{}`", i.opcode)),
+        }
     }
 
     fn push_slct_f(&mut self, t: Ty, d: R, a: R, b: R, c: R, guard: PSrc) -> LResult<()> {
@@ -1755,8 +2444,12 @@ pub fn immediate_post_dominators(ops: &[Op], entry: u32, end: u32) -> Vec<u32> {
         .collect()
 }
 
-/// Lowers every kernel of a module. Device functions are inlined at their call sites. Returns every
-/// lowering error (unsupported instruction, unknown name, ...) with its position and text.
+/// Lowers every kernel of a module. Device functions are inlined at their call sites.
+///
+/// Lowering is per kernel: a kernel whose body (or a function it calls) holds an instruction that
+/// is not modelled, an unknown name, ... is left out of [`Program::kernels`] and listed in
+/// [`Program::failed`] with its errors, and the other kernels lower. The result is `Err` with every
+/// error (position and text) when a module-scope declaration is wrong or when no kernel lowers.
 pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
     let mut errors = Vec::new();
     let mut module_syms = HashMap::new();
@@ -1843,6 +2536,8 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
     let mut ops = Vec::new();
     let mut info = Vec::new();
     let mut kernels = Vec::new();
+    let mut failed: Vec<KernelFailure> = Vec::new();
+    let mut entries = Vec::new();
     for f in m.functions.iter().filter(|f| f.is_entry) {
         // module-scope shared variables used by this kernel (or its callees), in declaration order
         let used = used_names(m, f);
@@ -1919,7 +2614,19 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
                 *reconv = ipd[k];
             }
         }
-        errors.append(&mut ctx.errors);
+        entries.push(f.name.clone());
+        if !ctx.errors.is_empty() {
+            // this kernel does not lower: drop its instructions, keep the others
+            ctx.ops.truncate(entry as usize);
+            ctx.info.truncate(entry as usize);
+            failed.push(KernelFailure {
+                name: f.name.clone(),
+                errors: std::mem::take(&mut ctx.errors),
+            });
+            ops = ctx.ops;
+            info = ctx.info;
+            continue;
+        }
         kernels.push(Kernel {
             name: f.name.clone(),
             entry,
@@ -1939,7 +2646,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
         ops = ctx.ops;
         info = ctx.info;
     }
-    if errors.is_empty() {
+    if errors.is_empty() && (!kernels.is_empty() || failed.is_empty()) {
         Ok(Program {
             ops,
             info,
@@ -1948,8 +2655,14 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             vars,
             global_init,
             const_bank,
+            failed,
+            entries,
         })
     } else {
+        // module-scope errors, or no kernel lowered: every error of the module
+        for f in failed {
+            errors.extend(f.errors);
+        }
         Err(errors)
     }
 }
@@ -2010,6 +2723,73 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert_eq!(e[0].pos.line, 4);
         assert!(e[0].message.contains("foo.bar.u32"), "{}", e[0].message);
+    }
+
+    #[test]
+    fn an_unsupported_instruction_fails_only_the_kernels_that_reach_it() {
+        let src = ".func bad()\n{\n .reg .b32 %r<2>;\n foo.bar.u32 %r1, %r0;\n ret;\n}\n\
+            .visible .entry good(.param .u64 p)\n{\n .reg .b32 %r<2>;\n mov.u32 %r1, 7;\n ret;\n}\n\
+            .visible .entry viaCall()\n{\n call bad, ();\n ret;\n}\n\
+            .visible .entry direct()\n{\n .reg .b32 %r<2>;\n frob.u32 %r1, %r0;\n ret;\n}\n\
+            .visible .entry good2()\n{\n ret;\n}\n";
+        let p = lower_src(src).unwrap();
+        let names: Vec<&str> = p.kernels.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["good", "good2"]);
+        assert_eq!(p.all_kernel_names(), ["good", "viaCall", "direct", "good2"]);
+        let e = p.kernel_error("viaCall").unwrap();
+        assert_eq!((e.len(), e[0].pos.line), (1, 4));
+        assert!(e[0].message.contains("foo.bar.u32"), "{}", e[0].message);
+        let e = p.kernel_error("direct").unwrap();
+        assert!(e[0].message.contains("frob.u32"), "{}", e[0].message);
+        assert!(p.kernel_error("good").is_none());
+        // the lowered kernels' instructions are contiguous and end with their exit
+        let g2 = p.kernel("good2").unwrap();
+        assert_eq!(g2.end as usize, p.ops.len());
+        assert_eq!(p.ops.len(), p.info.len());
+        let g = p.kernel("good").unwrap();
+        assert_eq!(g.end, g2.entry);
+        assert_eq!(p.ops[g.end as usize - 1].inst, Inst::Exit);
+        // a module whose every kernel fails is an error with all of them
+        let e =
+            lower_src(".visible .entry a()\n{\n frob;\n}\n.visible .entry b()\n{\n frab;\n}\n").unwrap_err();
+        assert_eq!(e.len(), 2);
+    }
+
+    #[test]
+    fn prefetches_are_no_ops_and_tensor_copies_are_named() {
+        let p = lower_src(
+            ".visible .entry k(.param .u64 a)\n{\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [a];\n\
+             cp.async.bulk.prefetch.L2.global [%rd1], 256;\n griddepcontrol.wait;\n ret;\n}\n",
+        )
+        .unwrap();
+        assert_eq!(p.ops[1].inst, Inst::Nop);
+        assert_eq!(p.ops[2].inst, Inst::Nop);
+        let e = lower_src(
+            ".visible .entry k()\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n\
+             cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2}], [%r2];\n ret;\n}\n",
+        );
+        let e = e.unwrap_err();
+        assert!(e[0].message.contains("cp.async.bulk.tensor"), "{}", e[0].message);
+    }
+
+    #[test]
+    fn labels_are_local_to_their_block() {
+        // two inlined copies of the same inline-assembly wait loop, each with its label `W`
+        let src = ".visible .entry k()\n{\n .reg .pred %p<2>;\n\
+            {\n W:\n setp.ne.u32 %p0, 0, 0;\n @%p0 bra W;\n }\n\
+            {\n W:\n setp.ne.u32 %p1, 0, 0;\n @%p1 bra W;\n }\n\
+            bra DONE;\n DONE:\n ret;\n}\n";
+        let p = lower_src(src).unwrap();
+        let targets: Vec<u32> = p
+            .ops
+            .iter()
+            .filter_map(|o| match o.inst {
+                Inst::Bra { target, .. } => Some(target),
+                _ => None,
+            })
+            .collect();
+        // 0: setp, 1: bra 0, 2: setp, 3: bra 2, 4: bra 5, 5: exit
+        assert_eq!(targets, [0, 2, 5]);
     }
 
     #[test]

@@ -866,6 +866,18 @@ impl<'s> Parser<'s> {
                 if base.is_some() && (self.eat(Tok::Plus) || self.peek() == Some(Tok::Minus)) {
                     off = self.signed_int()?;
                 }
+                if self.eat(Tok::Comma) {
+                    // `[tensorMap, {coordinates}]` of the tensor copies: the address, then the rest
+                    let mut v = vec![Operand::Addr { base, off }];
+                    loop {
+                        v.push(self.operand()?);
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                    self.expect(Tok::RBracket, "`]`")?;
+                    return Ok(Operand::List(v));
+                }
                 self.expect(Tok::RBracket, "`]`")?;
                 Ok(Operand::Addr { base, off })
             }

@@ -340,7 +340,7 @@ pub fn build(program: &Program, r: &Results, note: &str) -> Analysis {
         unmodelled_requests: run.report.unmodelled,
         blocks_emulated: r.blocks_emulated,
         blocks_in_grid: r.blocks_in_grid,
-        extrapolated: u64::from(r.blocks_emulated) < r.blocks_in_grid,
+        extrapolated: r.blocks_emulated > 0 && u64::from(r.blocks_emulated) < r.blocks_in_grid,
         widths: if recon.machine_code {
             "machine code".into()
         } else {
@@ -608,7 +608,9 @@ fn head(a: &Analysis) -> Vec<String> {
         a.dyn_smem,
         a.arch
     )];
-    if a.extrapolated {
+    if a.blocks_emulated == 0 {
+        head.push("nothing emulated: the sections asked for need no emulation".to_string());
+    } else if a.extrapolated {
         head.push(format!(
             "{} of {} blocks emulated; totals are extrapolated to the grid",
             a.blocks_emulated, a.blocks_in_grid

@@ -1,0 +1,254 @@
+//! The tensor-core-era instructions on nvcc's PTX (tests/data/modern.cu): ldmatrix / stmatrix,
+//! cp.async, wmma and mma.sync give the values a CPU reference computes here, and send the events
+//! the event contract (src/event.rs) promises: one LdMatrix / StMatrix / CpAsync event per warp
+//! instruction with the row or destination addresses (and the cp.async sources), per-element
+//! Load / Store events for wmma, and no ordinary Load / Store event for the matrix and
+//! asynchronous-copy forms. Bit-exactness against the H100 is calibration/equivalence's job
+//! (crates/cli/tests/equivalence.rs); per-kernel lowering is tested at the end.
+
+#![allow(clippy::needless_range_loop)] // index loops mirror the CUDA references
+
+use std::path::PathBuf;
+
+use warpscope_emu::{AccessOp, Arg, EmuError, Launch, Limits, MemEvent, Program, Sink, Space, run};
+
+fn program() -> Program {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/modern.ptx");
+    let src = std::fs::read_to_string(&p).unwrap();
+    warpscope_ptx::compile(&src).unwrap_or_else(|e| panic!("{e:#?}"))
+}
+
+/// One recorded shared event: (pc, op, width, mask, addrs, src).
+type Ev = (u32, AccessOp, u8, u32, [u64; 32], Option<[u64; 32]>);
+
+#[derive(Default)]
+struct Rec(Vec<Ev>);
+
+impl Sink for Rec {
+    fn mem(&mut self, e: &MemEvent<'_>) {
+        if e.space == Space::Shared {
+            self.0
+                .push((e.pc, e.op, e.width, e.mask, *e.addrs, e.src.copied()));
+        }
+    }
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn bytes(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn random(n: usize, seed: u32) -> Vec<u32> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        })
+        .collect()
+}
+
+/// The 16-bit element `e` of the shared tile (as u32 words).
+fn half(t: &[u32], byte: usize) -> u32 {
+    (t[byte / 4] >> (8 * (byte % 4))) & 0xffff
+}
+
+#[test]
+fn ldmatrix_and_stmatrix_values_and_events() {
+    let p = program();
+    let inp = random(256, 7);
+    let launch = Launch::new(
+        [1, 1, 1],
+        [32, 1, 1],
+        vec![
+            Arg::Buffer(vec![0; 4 * 416]),
+            Arg::Buffer(bytes(&inp)),
+            Arg::I32(0),
+        ],
+    );
+    let r = run(&p, "lds", &launch, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = words(r.buffer(0).unwrap());
+    // row address of lane l: tile + ((l * 5) & 31) * 16
+    let row = |l: usize| ((l * 5) & 31) * 16;
+    for l in 0..32 {
+        let (g, t) = (l / 4, l % 4);
+        for m in 0..4 {
+            // matrix m's row g comes from lane 8m + g; this lane holds columns 2t, 2t + 1
+            let base = row(8 * m + g) + 4 * t;
+            let want = half(&inp, base) | half(&inp, base + 2) << 16;
+            assert_eq!(out[l * 4 + m], want, "x4 lane {l} matrix {m}");
+        }
+        // .trans x1: elements (2t, g) and (2t + 1, g) of matrix 0
+        let want = half(&inp, row(2 * t) + 2 * g) | half(&inp, row(2 * t + 1) + 2 * g) << 16;
+        assert_eq!(out[128 + l], want, "x1.trans lane {l}");
+    }
+    // stmatrix x2 of (l * 3, l * 7) to the same row addresses (lanes 0-15 give them)
+    let mut tile = inp.clone();
+    for l in 0..32 {
+        let (g, t) = (l / 4, l % 4);
+        for (m, v) in [(0, l as u32 * 3), (1, l as u32 * 7)] {
+            let at = row(8 * m + g) + 4 * t;
+            tile[at / 4] = v;
+        }
+    }
+    assert_eq!(&out[160..416], &tile[..]);
+    // events: x4 (lanes 0-31), x1 (lanes 0-7), x2 store (lanes 0-15), 16-byte rows, no Load/Store
+    let ev: Vec<&Ev> = r.sinks[0]
+        .0
+        .iter()
+        .filter(|e| matches!(e.1, AccessOp::LdMatrix | AccessOp::StMatrix))
+        .collect();
+    let kinds: Vec<(AccessOp, u8, u32)> = ev.iter().map(|e| (e.1, e.2, e.3)).collect();
+    assert_eq!(
+        kinds,
+        [
+            (AccessOp::LdMatrix, 16, u32::MAX),
+            (AccessOp::LdMatrix, 16, 0xff),
+            (AccessOp::StMatrix, 16, 0xffff)
+        ]
+    );
+    let tile_base = p.kernel("lds").unwrap().shared[0].offset as u64;
+    for l in 0..32 {
+        assert_eq!(ev[0].4[l], tile_base + row(l) as u64);
+    }
+    let pcs: Vec<u32> = ev.iter().map(|e| e.0).collect();
+    assert!(
+        r.sinks[0]
+            .0
+            .iter()
+            .all(|e| !pcs.contains(&e.0) || matches!(e.1, AccessOp::LdMatrix | AccessOp::StMatrix)),
+        "an ordinary event at a matrix instruction"
+    );
+}
+
+#[test]
+fn cp_async_zero_fill_values_and_events() {
+    let p = program();
+    let inp = random(128, 11);
+    let launch = Launch::new(
+        [1, 1, 1],
+        [32, 1, 1],
+        vec![Arg::Buffer(vec![0; 4 * 512]), Arg::Buffer(bytes(&inp))],
+    );
+    let r = run(&p, "cpa", &launch, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out = words(r.buffer(0).unwrap());
+    let inb = bytes(&inp);
+    let outb = bytes(&out);
+    for l in 0..32 {
+        // 16 bytes from in + ((l * 3) & 31) * 16, of which the first l & 15 are copied
+        let src = ((l * 3) & 31) * 16;
+        for k in 0..16 {
+            let want = if k < (l & 15) { inb[src + k] } else { 0 };
+            assert_eq!(outb[l * 16 + k], want, "lane {l} byte {k}");
+        }
+        // 8 bytes from in + l * 8 at 1024 + l * 16
+        assert_eq!(&outb[1024 + l * 16..1024 + l * 16 + 8], &inb[l * 8..l * 8 + 8]);
+        assert_eq!(&outb[1032 + l * 16..1040 + l * 16], &[0xff; 8], "untouched bytes");
+    }
+    let ev: Vec<&Ev> = r.sinks[0].0.iter().filter(|e| e.1 == AccessOp::CpAsync).collect();
+    assert_eq!(ev.len(), 2);
+    let base = p.kernel("cpa").unwrap().shared[0].offset as u64;
+    assert_eq!((ev[0].2, ev[0].3, ev[1].2), (16, u32::MAX, 8));
+    let src0 = ev[0].5.expect("cp.async sources");
+    let src1 = ev[1].5.expect("cp.async sources");
+    for l in 0..32 {
+        assert_eq!(ev[0].4[l], base + 16 * l as u64);
+        assert_eq!(ev[1].4[l], base + 1024 + 16 * l as u64);
+        assert_eq!(src0[l] - src0[0], ((l * 3) & 31) as u64 * 16);
+        assert_eq!(src1[l] - src1[0], l as u64 * 8);
+    }
+    assert!(
+        r.sinks[0]
+            .0
+            .iter()
+            .filter(|e| e.1 != AccessOp::CpAsync)
+            .all(|e| e.5.is_none())
+    );
+}
+
+/// f16 bits of a small integer.
+fn f16(x: i32) -> u16 {
+    if x == 0 {
+        return 0;
+    }
+    let (s, m) = (if x < 0 { 0x8000 } else { 0 }, x.unsigned_abs());
+    let e = 31 - m.leading_zeros();
+    s | ((e + 15) << 10) as u16 | ((m << (10 - e)) & 0x3ff) as u16
+}
+
+#[test]
+fn wmma_and_mma_multiply_small_integers_exactly() {
+    let p = program();
+    let r16 = random(512, 3);
+    let a: Vec<i32> = r16[..256].iter().map(|x| (x % 9) as i32 - 4).collect();
+    let b: Vec<i32> = r16[256..].iter().map(|x| (x % 7) as i32 - 3).collect();
+    let hb = |v: &[i32]| -> Vec<u8> { v.iter().flat_map(|&x| f16(x).to_le_bytes()).collect() };
+    let launch = Launch::new(
+        [1, 1, 1],
+        [32, 1, 1],
+        vec![
+            Arg::Buffer(vec![0; 4 * 384]),
+            Arg::Buffer(hb(&a)),
+            Arg::Buffer(hb(&b)),
+        ],
+    );
+    let r = run(&p, "mmaw", &launch, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(r.faults.is_empty(), "{:?}", r.faults);
+    let out: Vec<f32> = r
+        .buffer(0)
+        .unwrap()
+        .chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    // A row-major a[m * 16 + k], B column-major b[n * 16 + k]
+    let d =
+        |m: usize, n: usize| -> f32 { (0..16).map(|k| a[m * 16 + k] * b[n * 16 + k]).sum::<i32>() as f32 };
+    for m in 0..16 {
+        for n in 0..16 {
+            assert_eq!(out[m * 16 + n], d(m, n), "wmma D[{m}][{n}]");
+        }
+    }
+    for l in 0..32 {
+        let (g, t) = (l / 4, l % 4);
+        for i in 0..4 {
+            let (m, n) = (g + 8 * (i / 2), t * 2 + i % 2);
+            assert_eq!(out[256 + l * 4 + i], d(m, n), "mma lane {l} element {i}");
+        }
+    }
+    // wmma.load.a / .b from shared: 8 per-element Load events of 2 bytes each; store: 8 of 4
+    let loads: Vec<&Ev> = r.sinks[0]
+        .0
+        .iter()
+        .filter(|e| e.1 == AccessOp::Load && e.2 == 2)
+        .collect();
+    assert!(loads.len() >= 16, "{} element loads", loads.len());
+    let st = r.sinks[0]
+        .0
+        .iter()
+        .filter(|e| e.1 == AccessOp::Store && e.2 == 4)
+        .count();
+    assert!(st >= 8, "{st} element stores");
+}
+
+#[test]
+fn a_kernel_that_did_not_lower_is_a_clear_run_error() {
+    let src = ".version 9.5\n.target sm_90\n.address_size 64\n\
+        .visible .entry ok()\n{\n ret;\n}\n\
+        .visible .entry bad()\n{\n .reg .b32 %r<2>;\n frobnicate.b32 %r1, %r0;\n ret;\n}\n";
+    let p = warpscope_ptx::compile(src).unwrap();
+    let e = run(&p, "bad", &Launch::default(), &Limits::default(), |_| ()).unwrap_err();
+    assert!(
+        matches!(&e, EmuError::NotLowered(k, why) if k == "bad" && why.contains("frobnicate")),
+        "{e}"
+    );
+    assert!(run(&p, "ok", &Launch::default(), &Limits::default(), |_| ()).is_ok());
+}
