@@ -147,7 +147,8 @@ impl GlobalCounts {
                 self.st_sectors += n as u64;
                 self.st_bytes += bytes;
             }
-            AccessOp::Atomic => {}
+            // atomics, and cp.async (LDGSTS: its own `..._op_ldgsts` counters), are neither
+            _ => {}
         }
     }
 
