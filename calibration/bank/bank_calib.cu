@@ -6,6 +6,9 @@
 //   address register holds N);
 //   launches every row whose index i satisfies i % NCHUNKS == CHUNK, in file order, and writes the ids
 //   it launched (one a line) to IDS_OUT so the profiler's rows can be matched to patterns.
+// `warpscope calibrate` compiles this file with NVRTC (kernels only: the host part is left out
+// under __CUDACC_RTC__).
+#ifndef __CUDACC_RTC__
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +16,7 @@
 #include <vector>
 #include <fstream>
 #include <sstream>
+#endif
 
 #define SMEM_BYTES 32768
 #define INACTIVE 0xffffffffu
@@ -76,6 +80,7 @@ ST_KERNEL(bank_st_w4, "st.volatile.shared.u32 [%0], %1;")
 ST_KERNEL(bank_st_w8, "st.volatile.shared.v2.u32 [%0], {%1, %1};")
 ST_KERNEL(bank_st_w16, "st.volatile.shared.v4.u32 [%0], {%1, %1, %1, %1};")
 
+#ifndef __CUDACC_RTC__
 typedef void (*Kernel)(const unsigned*, unsigned*);
 
 static Kernel pick(int width, bool load, bool ghost) {
@@ -147,3 +152,4 @@ int main(int argc, char** argv) {
   fclose(ids);
   return 0;
 }
+#endif  // __CUDACC_RTC__

@@ -9,6 +9,11 @@
 //   fma         fma.rn.f32 dependent chain (each FMA waits for the previous result)
 //   clock       SM clock measured: clock64() cycles over %globaltimer nanoseconds on a ~50 ms spin
 // Build and run: see run.sh beside this file.
+// `warpscope calibrate` compiles the kernels with NVRTC (the host part is left out under
+// __CUDACC_RTC__).
+#ifdef __CUDACC_RTC__
+typedef unsigned long long uint64_t;
+#else
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -16,6 +21,7 @@
 #include <algorithm>
 #include <random>
 #include <cuda_runtime.h>
+#endif
 
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
   fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e)); exit(1); } } while (0)
@@ -77,6 +83,7 @@ __global__ void clock_spin(long long ns, long long *cycles, long long *elapsed) 
     *elapsed = (long long)(g1 - g0);
 }
 
+#ifndef __CUDACC_RTC__
 static double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
@@ -263,3 +270,4 @@ int main() {
     }
     return 0;
 }
+#endif  // __CUDACC_RTC__

@@ -4,11 +4,13 @@
 //! Exit status: 0 success; 1 a finding that fails the run (`check` errors) or no GPU / tool where one is
 //! required; 2 bad input (usage, unreadable or malformed files, unknown architecture, ...).
 
+mod basis;
 mod cmd;
 mod exit;
 mod findings;
 mod launch;
 mod limits;
+mod measure;
 mod output;
 mod predict;
 mod report_page;
@@ -51,6 +53,8 @@ enum Command {
     Tour(cmd::tour::Args),
     /// Run experiments on a real GPU, predictions beside measurements.
     Lab(cmd::lab::Args),
+    /// Run the calibration batteries on this GPU and report whether the model holds (needs a GPU and ncu).
+    Calibrate(cmd::calibrate::Args),
     /// Write a self-contained HTML report (source view, bank heatmaps, occupancy, lab charts).
     Report(cmd::report::Args),
 }
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         Command::Tour(args) => cmd::tour::run(args),
         Command::Lab(args) => cmd::lab::run(args),
         Command::Report(args) => cmd::report::run(args),
+        Command::Calibrate(args) => cmd::calibrate::run(args),
     };
     exit::finish(result)
 }

@@ -51,10 +51,18 @@ fn device_from_the_recorded_h100() {
         col("device__attribute_max_shared_memory_per_multiprocessor"),
         "233472"
     );
-    let json: serde_json::Value = serde_json::from_str(&stdout(&ws(&["device"], &from, "json"))).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&stdout(&ws(&["device"], &from, "json"))).unwrap();
     let recorded: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&from[0]).unwrap()).unwrap();
-    assert_eq!(json, recorded, "JSON is the DeviceInfo list as recorded");
+    // Each device gains whether warpscope's preset for its CC is measured or assumed.
+    let basis = json[0].as_object_mut().unwrap().remove("rules_basis").unwrap();
+    assert_eq!(basis["bank"]["status"], "measured");
+    assert_eq!(basis["bank"]["table"], "calibration/bank/");
+    assert_eq!(basis["occupancy"]["status"], "measured");
+    assert_eq!(
+        json, recorded,
+        "JSON is the DeviceInfo list as recorded, plus rules_basis"
+    );
     insta::assert_snapshot!("device_h100_table", table);
     insta::assert_snapshot!("device_h100_csv", csv);
     insta::assert_snapshot!(

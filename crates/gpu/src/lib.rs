@@ -9,6 +9,9 @@
 //!   wheels), preload it, and compile CUDA C++ to PTX and CUBIN with the compile log.
 //! * [`device`]: device properties of every GPU ([`device::DeviceInfo`]) and the per-SM limits the
 //!   occupancy calculator needs ([`device::device_limits`]).
+//! * [`measure`]: one launch of given PTX/CUBIN with given argument bytes, buffers read back, and
+//!   its counters from a child run under Nsight Compute (`analyze --measure`).
+//! * [`calibrate`]: the calibration harnesses (bank battery, latency chases) on the present GPU.
 //! * [`lab`]: the GPU experiments of `warpscope lab` (timing, verification against CPU references,
 //!   Nsight Compute counters, predictions beside measurements).
 //!
@@ -24,9 +27,11 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod calibrate;
 pub mod device;
 mod error;
 pub mod lab;
+pub mod measure;
 pub mod nvrtc;
 
 pub use error::{Error, Result};

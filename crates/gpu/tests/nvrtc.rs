@@ -106,3 +106,26 @@ fn a_compile_error_carries_the_log_with_file_and_line() {
     assert!(msg.contains("undefined_thing"), "{msg}");
     assert!(!err.is_unavailable());
 }
+
+#[test]
+fn calibration_harnesses_compile_with_nvrtc() {
+    let n = nvrtc();
+    let opts = CompileOptions::for_cc(90);
+    let bank = n
+        .compile(warpscope_gpu::calibrate::BANK_CALIB_CU, "bank_calib.cu", &opts)
+        .expect("bank_calib.cu");
+    for w in [1, 2, 4, 8, 16] {
+        for op in ["ld", "st"] {
+            let name = format!("bank_{op}_w{w}");
+            let mangled = format!(".entry _Z{}{name}PKjPj(", name.len());
+            assert!(bank.ptx.contains(&mangled), "{mangled} missing");
+        }
+    }
+    let chase = n
+        .compile(warpscope_gpu::calibrate::CHASE_CU, "chase.cu", &opts)
+        .expect("chase.cu");
+    for k in ["chase_shared", "chase_ca", "chase_cg", "fma_chain"] {
+        assert!(chase.ptx.contains(&format!("_Z{}{k}", k.len())), "{k} missing");
+    }
+    assert!(chase.cubin.is_some() && bank.cubin.is_some());
+}

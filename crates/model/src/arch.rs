@@ -150,6 +150,99 @@ impl fmt::Display for Arch {
     }
 }
 
+/// Where one of a preset's rules comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Basis {
+    /// Measured with Nsight Compute or the driver on a GPU of this architecture; `table` is the
+    /// checked-in measurement that a test replays.
+    Measured {
+        /// The GPU measured.
+        device: &'static str,
+        /// The calibration folder or file.
+        table: &'static str,
+    },
+    /// Taken over from another architecture's measured rule, unmeasured on this one.
+    Assumed {
+        /// The preset whose measured rule is applied.
+        like: &'static str,
+    },
+    /// From NVIDIA's documentation (programming guide, `cuda_occupancy.h`), unmeasured here.
+    Documented {
+        /// The document.
+        source: &'static str,
+    },
+}
+
+impl Basis {
+    /// `measured`, `assumed` or `documented`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Basis::Measured { .. } => "measured",
+            Basis::Assumed { .. } => "assumed",
+            Basis::Documented { .. } => "documented",
+        }
+    }
+
+    /// One line for people: `measured on H100 80GB HBM3 (calibration/bank/)`, ...
+    pub fn describe(&self) -> String {
+        match self {
+            Basis::Measured { device, table } => format!("measured on {device} ({table})"),
+            Basis::Assumed { like } => {
+                format!("assumed: {like}'s measured rule, not measured on this architecture")
+            }
+            Basis::Documented { source } => format!("documented ({source}), not measured"),
+        }
+    }
+}
+
+/// The bases of a preset's rules: the shared-memory bank rule and the occupancy limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Provenance {
+    /// The bank rule ([`crate::bank`]).
+    pub bank: Basis,
+    /// The occupancy limits ([`crate::occupancy`]).
+    pub occupancy: Basis,
+}
+
+/// The GPU that measured the CC 9.0 tables.
+pub const MEASURED_ON_H100: &str = "H100 80GB HBM3 (CC 9.0)";
+
+impl Arch {
+    /// Whether this preset's rules are measured, assumed or documented, and by which table.
+    ///
+    /// Bank rule: measured on CC 9.0 (`calibration/bank/`, 3710 requests); CC 7.0 and later
+    /// apply it unmeasured; CC 1.x–6.x follow the programming guides. Occupancy: the driver's
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessor` compared on CC 9.0 (`calibration/lab/`); the
+    /// calculator equals `cuda_occupancy.h` on every preset from CC 5.0; older presets follow the
+    /// programming guide's tables. A maintainer who checks in another GPU's `warpscope calibrate`
+    /// tables turns that architecture's entries to [`Basis::Measured`] here.
+    pub fn provenance(&self) -> Provenance {
+        let bank = match self.cc() {
+            90 => Basis::Measured {
+                device: MEASURED_ON_H100,
+                table: "calibration/bank/",
+            },
+            cc if cc >= 70 => Basis::Assumed { like: "sm_90" },
+            _ => Basis::Documented {
+                source: "CUDA C++ Programming Guide, shared memory of each compute capability",
+            },
+        };
+        let occupancy = match self.cc() {
+            90 => Basis::Measured {
+                device: MEASURED_ON_H100,
+                table: "calibration/lab/h100/occupancy.json",
+            },
+            cc if cc >= 50 => Basis::Documented {
+                source: "cuda_occupancy.h",
+            },
+            _ => Basis::Documented {
+                source: "CUDA C++ Programming Guide, compute capability tables",
+            },
+        };
+        Provenance { bank, occupancy }
+    }
+}
+
 /// An architecture name that matches no preset.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownArch(pub String);
@@ -241,6 +334,26 @@ mod tests {
         assert_eq!(
             (hopper.banks, hopper.bank_bytes, hopper.selectable_mode),
             (32, 4, false)
+        );
+    }
+
+    #[test]
+    fn only_measured_presets_say_measured() {
+        let p = Arch::parse("sm_90").unwrap().provenance();
+        assert_eq!((p.bank.status(), p.occupancy.status()), ("measured", "measured"));
+        assert!(p.bank.describe().contains("calibration/bank/"));
+        for name in ["sm_70", "sm_80", "sm_89", "sm_100", "sm_120"] {
+            let p = Arch::parse(name).unwrap().provenance();
+            assert_eq!(p.bank, Basis::Assumed { like: "sm_90" }, "{name}");
+            assert_eq!(p.occupancy.status(), "documented", "{name}");
+        }
+        assert_eq!(
+            Arch::parse("sm_61").unwrap().provenance().bank.status(),
+            "documented"
+        );
+        assert_eq!(
+            Arch::parse("sm_35").unwrap().provenance().occupancy.status(),
+            "documented"
         );
     }
 

@@ -33,6 +33,8 @@ pub struct Args {
     section: String,
     #[command(flatten)]
     output: OutputArgs,
+    #[command(flatten)]
+    measure: crate::measure::MeasureArgs,
 }
 
 /// The JSON result (also what the table shows).
@@ -444,6 +446,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let arch = Arch::parse(&args.arch)?;
     let sections = Sections::parse(&args.section).map_err(crate::launch::driver_error)?;
     let req = args.launch.request(arch, sections)?;
+    if args.measure.wanted() || args.measure.measure_child {
+        return crate::measure::analyze_and_measure(&args.measure, &req, &args.output, |a| {
+            let an = analysis(a)?;
+            let b = all_blocks(&an, a);
+            Ok((an, b))
+        });
+    }
     let a = crate::launch::analyze(&req)?;
     let analysis = analysis(&a)?;
     let mut out = std::io::stdout().lock();

@@ -134,7 +134,7 @@ fn breakdown_json(arch: &Arch, req: &Request, b: &bank::Breakdown) -> String {
     let mut s = String::with_capacity(4096);
     let _ = write!(
         s,
-        "{{\"arch\":\"{}\",\"width\":{},\"op\":\"{}\",\"wavefronts\":{},\"ideal\":{},\"conflict_ways\":{},\"banks\":{},\"bank_bytes\":{},\"phase_lanes\":{},\"breakdown\":[",
+        "{{\"arch\":\"{}\",\"width\":{},\"op\":\"{}\",\"wavefronts\":{},\"ideal\":{},\"conflict_ways\":{},\"banks\":{},\"bank_bytes\":{},\"phase_lanes\":{},\"rules_basis\":{},\"breakdown\":[",
         arch.name,
         req.width,
         req.op.name(),
@@ -143,7 +143,8 @@ fn breakdown_json(arch: &Arch, req: &Request, b: &bank::Breakdown) -> String {
         b.counts.conflict_ways,
         b.banks,
         b.bank_bytes,
-        b.phase_lanes
+        b.phase_lanes,
+        crate::basis::json(arch)
     );
     for (i, wf) in b.wavefronts.iter().enumerate() {
         if i > 0 {
@@ -186,6 +187,10 @@ fn blocks(arch: &Arch, req: &Request, b: &bank::Breakdown) -> Vec<Block> {
         b.bank_bytes,
         b.phase_lanes
     ))];
+    blocks.push(Block::Text(format!(
+        "bank rule: {}",
+        arch.provenance().bank.describe()
+    )));
     let mut csv = Tabular::new(
         "",
         [

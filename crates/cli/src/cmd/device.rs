@@ -47,6 +47,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => serde_json::to_value(device::query_all().map_err(gpu_error)?)?,
     };
+    let mut devices = devices;
+    if let Some(list) = devices.as_array_mut() {
+        for d in list {
+            let a = crate::basis::arch_of(
+                d["cc_major"].as_u64().unwrap_or(0),
+                d["cc_minor"].as_u64().unwrap_or(0),
+            );
+            if let (Some(a), Some(o)) = (a, d.as_object_mut()) {
+                o.insert("rules_basis".into(), crate::basis::json(a));
+            }
+        }
+    }
     let origin = args
         .from
         .as_ref()
@@ -278,7 +290,21 @@ pub fn rows(d: &Value) -> anyhow::Result<Vec<(&'static str, String)>> {
         ("Integrated", flag(d, "integrated")?.into()),
         ("PCI bus", s("pci_bus_id")?),
         ("Driver version", s("driver_version")?),
+        ("warpscope bank rule", basis(d, |p| p.bank)),
+        ("warpscope occupancy rules", basis(d, |p| p.occupancy)),
     ])
+}
+
+/// How warpscope's preset for the device's CC came about (measured, assumed or documented).
+fn basis(d: &Value, pick: fn(warpscope_model::arch::Provenance) -> warpscope_model::arch::Basis) -> String {
+    let (maj, min) = (
+        d["cc_major"].as_u64().unwrap_or(0),
+        d["cc_minor"].as_u64().unwrap_or(0),
+    );
+    match crate::basis::arch_of(maj, min) {
+        Some(a) => format!("{}: {}", a.name, pick(a.provenance()).describe()),
+        None => format!("no preset for CC {maj}.{min}"),
+    }
 }
 
 /// The output of a device list (the JSON array of `DeviceInfo`): one property table per GPU for

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bank;
+pub mod calibrate;
 pub mod check;
 pub mod device;
 pub mod fix;

@@ -191,6 +191,9 @@ fn row_json(r: &Row) -> Value {
         "opted_in": o.opted_in,
         "smem_over_max": o.smem_over_max,
     });
+    if let Ok(a) = Arch::parse(&r.arch) {
+        v["rules_basis"] = crate::basis::json(a);
+    }
     if let Some(b) = &r.best {
         v["best_block_size"] = json!(b.threads);
         v["best_blocks_per_sm"] = json!(b.blocks_per_sm);
@@ -349,6 +352,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
 
+    for (name, _) in &targets {
+        if let Ok(a) = Arch::parse(name) {
+            notes.push(format!(
+                "{name}: occupancy limits {}",
+                a.provenance().occupancy.describe()
+            ));
+        }
+    }
     let mut out = std::io::stdout().lock();
     let all: Vec<Value> = rows.iter().map(row_json).collect();
     let shared = match args.format {
