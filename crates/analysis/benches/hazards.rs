@@ -1,6 +1,8 @@
 //! Cost of `warpscope check`'s analysis: the whole planted-bug suite (calibration/bugs, 23 kernels)
 //! emulated with the hazard sink, beside the same launches with an empty sink (the checker's
-//! overhead). The goal: checking a suite of seed-sized kernels takes well under a second.
+//! overhead). The goal: checking a suite of seed-sized kernels takes well under a second. And the speed
+//! benchmark's row for `warpscope check`: the 512x512 tiled matmul (crates/cli/fixtures/speed) with
+//! the hazard sink, merged and turned into findings (scripts/bench-speed.sh times the command itself).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -81,5 +83,45 @@ fn suite_with_empty_sink(b: Bencher) {
         for c in &cases {
             warpscope_emu::run(&c.program, &c.kernel, &c.launch, &Limits::default(), |_| ()).unwrap();
         }
+    });
+}
+
+/// `warpscope check`'s emulation and analysis on the 512x512 matmul (no finding).
+#[divan::bench(sample_count = 3)]
+fn matmul_512_check(b: Bencher) {
+    let program = warpscope_ptx::compile(include_str!("../../cli/fixtures/speed/matmul.ptx")).unwrap();
+    let a: Vec<u8> = (0..512 * 512)
+        .flat_map(|i| ((i % 7) as f32).to_le_bytes())
+        .collect();
+    let launch = Launch::new(
+        [32, 32, 1],
+        [16, 16, 1],
+        vec![
+            Arg::Buffer(a.clone()),
+            Arg::Buffer(a),
+            Arg::Buffer(vec![0; 512 * 512 * 4]),
+            Arg::I32(512),
+        ],
+    );
+    let cfg = Arc::new(HazardConfig::for_kernel(
+        program.kernel("matmul").unwrap(),
+        launch.block,
+        launch.dyn_smem,
+    ));
+    b.bench(|| {
+        let res = warpscope_emu::run(&program, "matmul", &launch, &Limits::default(), |blk| {
+            HazardSink::new(Arc::clone(&cfg), blk)
+        })
+        .unwrap();
+        let mut rep = HazardReport::new(Arc::clone(&cfg));
+        for s in res.sinks {
+            rep.merge(s);
+        }
+        let f = rep.findings(&|pc| warpscope_analysis::hazards::Loc {
+            line: None,
+            label: format!("pc {pc}"),
+        });
+        assert!(f.is_empty());
+        f
     });
 }

@@ -187,11 +187,77 @@ impl BankReport {
 }
 
 /// One block's sink: feeds every shared access through the bank model.
+///
+/// One shared instruction executed by many warps usually issues one lane pattern relative to a
+/// base address, so the sink keeps, per instruction, the last few patterns it costed: (load or
+/// store, width, lane mask, each lane's offset from the first active lane, that lane's address
+/// modulo the bank period [`bank::period`]) with the model's counts. A request equal to one of them
+/// is the same request shifted by a multiple of the period, and the model gives it the same counts
+/// (`counts_repeat_with_the_bank_period` in the model's tests). [`BankSink::uncached`] asks the
+/// model for every request; the tests compare the two on whole launches.
 pub struct BankSink {
     block: u32,
     arch: &'static Arch,
     recon: Arc<Reconciliation>,
     report: BankReport,
+    /// Per pc: index into `pcs` (`u32::MAX`: not seen yet).
+    pc_index: Vec<u32>,
+    pcs: Vec<PcState>,
+    /// Counters per (pc, side), folded into the report's map at the end.
+    stats: Vec<InstStats>,
+    /// The bank period in bytes; 0 on the uncached path.
+    period: u32,
+}
+
+/// Patterns remembered per instruction.
+const WAYS: usize = 4;
+
+/// What the sink keeps for one instruction.
+struct PcState {
+    role: Role,
+    /// Index into `BankSink::stats` per side (load, store); `u32::MAX`: none yet.
+    stat: [u32; 2],
+    shapes: [Option<Shape>; WAYS],
+    /// The way the next new pattern replaces.
+    next: usize,
+}
+
+/// A request pattern and its counts (see [`BankSink`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ShapeKey {
+    side: Side,
+    width: u8,
+    mask: u32,
+    base_mod: u32,
+    rel: [u32; 32],
+}
+
+#[derive(Clone, Copy)]
+struct Shape {
+    key: ShapeKey,
+    cost: Option<(u32, u32)>,
+}
+
+impl ShapeKey {
+    /// The key of `req` (non-empty mask); `None` when an address does not fit the model's 32 bits
+    /// (such a request is costed, and found unmodelled, without the cache).
+    fn of(side: Side, req: &Request<'_>, period: u32) -> Option<ShapeKey> {
+        let base = req.addrs[req.mask.trailing_zeros() as usize];
+        let mut rel = [0u32; 32];
+        let mut high = 0u64;
+        for (l, (r, &a)) in rel.iter_mut().zip(req.addrs).enumerate() {
+            let on = u64::from(req.mask >> l & 1).wrapping_neg();
+            high |= a & on;
+            *r = (a.wrapping_sub(base) & on) as u32;
+        }
+        (high >> 32 == 0).then(|| ShapeKey {
+            side,
+            width: req.width,
+            mask: req.mask,
+            base_mod: (base % u64::from(period)) as u32,
+            rel,
+        })
+    }
 }
 
 impl BankSink {
@@ -207,22 +273,75 @@ impl BankSink {
             arch,
             recon,
             report,
+            pc_index: Vec::new(),
+            pcs: Vec::new(),
+            stats: Vec::new(),
+            period: bank::period(arch, &bank::Config::default()),
+        }
+    }
+
+    /// The same sink without the pattern cache: the bank model costs every request (the reference
+    /// path the tests compare the cache with).
+    pub fn uncached(block: u32, arch: &'static Arch, recon: Arc<Reconciliation>) -> Self {
+        BankSink {
+            period: 0,
+            ..BankSink::new(block, arch, recon)
         }
     }
 
     /// The finished report.
-    pub fn into_report(self) -> BankReport {
+    pub fn into_report(mut self) -> BankReport {
+        for s in self.stats {
+            self.report.insts.insert((s.pc, s.side), s);
+        }
         self.report
+    }
+
+    fn pc_state(&mut self, pc: u32) -> usize {
+        let i = pc as usize;
+        if i >= self.pc_index.len() {
+            self.pc_index.resize(i + 1, u32::MAX);
+        }
+        if self.pc_index[i] == u32::MAX {
+            self.pc_index[i] = self.pcs.len() as u32;
+            self.pcs.push(PcState {
+                role: self.recon.role(pc),
+                stat: [u32::MAX; 2],
+                shapes: [None; WAYS],
+                next: 0,
+            });
+        }
+        self.pc_index[i] as usize
+    }
+
+    /// The counts of `req` at the instruction `p` (an index into `pcs`), from the pattern cache
+    /// when it holds the pattern.
+    fn cost_at(&mut self, p: usize, side: Side, req: &Request<'_>) -> Option<(u32, u32)> {
+        if self.period == 0 || req.mask == 0 {
+            return cost(self.arch, side, req);
+        }
+        let Some(key) = ShapeKey::of(side, req, self.period) else {
+            return cost(self.arch, side, req);
+        };
+        let st = &mut self.pcs[p];
+        if let Some(hit) = st.shapes.iter().flatten().find(|s| s.key == key) {
+            return hit.cost;
+        }
+        let c = cost(self.arch, side, req);
+        st.shapes[st.next] = Some(Shape { key, cost: c });
+        st.next = (st.next + 1) % WAYS;
+        c
     }
 
     /// Records one warp-level shared access at `pc` (`atomic` accesses count on both sides).
     pub fn record(&mut self, warp: u32, pc: u32, side: Side, atomic: bool, req: Request<'_>) {
-        let req = match self.recon.role(pc) {
+        let p = self.pc_state(pc);
+        let req = match self.pcs[p].role {
             Role::Follower => return,
             Role::Plain => req,
             Role::Leader { width } => Request { width, ..req },
         };
-        let Some((wf, ideal)) = cost(self.arch, side, &req) else {
+        let Some((wf, ideal)) = self.cost_at(p, side, &req) else {
             self.report.unmodelled += 1;
             return;
         };
@@ -232,13 +351,18 @@ impl BankSink {
             std::slice::from_ref(&side)
         };
         for &side in sides {
-            let s = self.report.insts.entry((pc, side)).or_insert_with(|| InstStats {
-                pc,
-                side,
-                width: req.width,
-                counts: Counts::default(),
-                worst: None,
-            });
+            let si = side as usize;
+            if self.pcs[p].stat[si] == u32::MAX {
+                self.pcs[p].stat[si] = self.stats.len() as u32;
+                self.stats.push(InstStats {
+                    pc,
+                    side,
+                    width: req.width,
+                    counts: Counts::default(),
+                    worst: None,
+                });
+            }
+            let s = &mut self.stats[self.pcs[p].stat[si] as usize];
             s.counts.instructions += 1;
             s.counts.wavefronts += u64::from(wf);
             s.counts.ideal_wavefronts += u64::from(ideal);

@@ -27,7 +27,8 @@
 //! # Memory bound
 //! Per block, per shared byte: the last writer (and a second atomic writer), up to two readers of the current epoch, each as
 //! (thread, epoch, `__syncwarp` count, instruction) — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one
-//! instruction index per barrier release. The shadow is allocated at the first shared access and dropped
+//! instruction index per barrier release. (While a 4-byte word's bytes have equal state, the word's
+//! first cell stands for all four: word-sized accesses update one cell, not four.) The shadow is allocated at the first shared access and dropped
 //! when the block's last warp exits, with the other per-warp state, so only blocks in flight hold it
 //! (a finished block keeps its findings and barrier use); findings are aggregated per
 //! instruction (pair), with one example each.
@@ -153,7 +154,7 @@ impl HazardConfig {
 
 const NONE: u16 = u16::MAX;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Acc {
     tid: u16,
     atomic: bool,
@@ -176,7 +177,7 @@ impl Acc {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Cell {
     w: Acc,
     /// Another thread's atomic in the same epoch as an atomic `w` (atomics of several threads).
@@ -184,6 +185,10 @@ struct Cell {
     r1: Acc,
     r2: Acc,
     ever_written: bool,
+    /// Meaningful in the first cell of a 4-byte word only: the word's bytes are tracked one by one.
+    /// While false, that first cell stands for all four bytes (they are equal) and the other three
+    /// are stale. (It lives in the cell's padding: no extra memory.)
+    split: bool,
 }
 
 impl Cell {
@@ -193,7 +198,17 @@ impl Cell {
         r1: Acc::EMPTY,
         r2: Acc::EMPTY,
         ever_written: false,
+        split: false,
     };
+
+    /// Equal as shadow state (the `split` flag is bookkeeping, not state).
+    fn same_state(&self, o: &Cell) -> bool {
+        self.w == o.w
+            && self.w2 == o.w2
+            && self.r1 == o.r1
+            && self.r2 == o.r2
+            && self.ever_written == o.ever_written
+    }
 }
 
 /// One example occurrence of a finding.
@@ -260,14 +275,33 @@ struct BarrierUse {
 }
 
 /// The hazard checker for one block (a sink of that block's emulator events).
+///
+/// The shadow is kept one cell per 4-byte word while the word's bytes have equal state (the common
+/// case: word-sized accesses), and byte by byte once an access splits the word; a word-sized access
+/// then merges the bytes back when they agree again. An access to a whole word is one step with
+/// every count multiplied by four, which is what four byte steps on equal cells would give.
+/// Barrier bookkeeping of pairs separated by barriers is remembered, so repeated pairs skip the map
+/// look-ups (those insertions keep the first value, so skipping a repeat changes nothing).
+/// [`HazardSink::reference`] turns all of this off: byte by byte, every look-up made; the tests run
+/// both on the same launches and compare the findings.
 #[derive(Debug)]
 pub struct HazardSink {
     config: std::sync::Arc<HazardConfig>,
     block: u32,
+    /// The reference path: byte-by-byte shadow, no memo, no fast bounds check.
+    reference: bool,
     shadow: Vec<Cell>,
     epoch: u32,
     release_pc: Vec<u32>,
     run_start: Vec<u32>,
+    /// `run_start` of the last release (0 before any).
+    run_start_last: u32,
+    /// Pairs whose first access is of this epoch or later (and earlier than the current one) need
+    /// the barrier of the last release, which `barriers.needed` already holds; `u32::MAX` while it
+    /// does not (and always on the reference path).
+    needed_from: u32,
+    /// Instruction pairs known to be in `weak_pairs` (direct-mapped).
+    weak_seen: [Option<(u32, u32)>; WEAK_MEMO],
     wsync: Vec<u32>,
     exited: Vec<bool>,
     n_exited: u32,
@@ -276,22 +310,46 @@ pub struct HazardSink {
     weak_pairs: HashMap<(u32, u32), (u32, u32)>,
     barriers: BarrierUse,
     found: BTreeMap<Key, Agg>,
-    /// The variable each shared instruction touched first (for accesses that wander off it).
-    pc_region: HashMap<u32, usize>,
+    /// The variable each shared instruction (pc) touched first, `usize::MAX` for none yet (for
+    /// accesses that wander off it).
+    pc_region: Vec<usize>,
+    /// No two shared variables overlap (then an access whose lowest and highest bytes lie in one
+    /// variable lies wholly in it).
+    disjoint: bool,
     finished: bool,
 }
+
+const WEAK_MEMO: usize = 64;
 
 impl HazardSink {
     /// A checker for block `block` (linear id) of a launch described by `config`.
     pub fn new(config: std::sync::Arc<HazardConfig>, block: u32) -> HazardSink {
         let warps = config.warps() as usize;
+        let r = &config.regions;
+        let disjoint = (0..r.len()).all(|i| {
+            (i + 1..r.len()).all(|j| {
+                let (a0, a1) = (
+                    u64::from(r[i].offset),
+                    u64::from(r[i].offset) + u64::from(r[i].size),
+                );
+                let (b0, b1) = (
+                    u64::from(r[j].offset),
+                    u64::from(r[j].offset) + u64::from(r[j].size),
+                );
+                a0 == a1 || b0 == b1 || a1 <= b0 || b1 <= a0
+            })
+        });
         HazardSink {
             config,
             block,
+            reference: false,
             shadow: Vec::new(),
             epoch: 0,
             release_pc: Vec::new(),
             run_start: Vec::new(),
+            run_start_last: 0,
+            needed_from: u32::MAX,
+            weak_seen: [None; WEAK_MEMO],
             wsync: vec![0; warps],
             exited: vec![false; warps],
             n_exited: 0,
@@ -300,25 +358,59 @@ impl HazardSink {
             weak_pairs: HashMap::new(),
             barriers: BarrierUse::default(),
             found: BTreeMap::new(),
-            pc_region: HashMap::new(),
+            pc_region: Vec::new(),
+            disjoint,
             finished: false,
         }
     }
 
-    fn note(&mut self, key: Key, example: impl FnOnce() -> Example, note: impl FnOnce() -> String) {
+    /// The same checker on its reference path: every byte tracked on its own, every map look-up
+    /// made, every lane's bounds checked one by one. Slower; the tests compare it with [`Self::new`].
+    pub fn reference(config: std::sync::Arc<HazardConfig>, block: u32) -> HazardSink {
+        HazardSink {
+            reference: true,
+            ..HazardSink::new(config, block)
+        }
+    }
+
+    fn note(&mut self, key: Key, n: u64, example: impl FnOnce() -> Example, note: impl FnOnce() -> String) {
         match self.found.get_mut(&key) {
-            Some(agg) => agg.count += 1,
+            Some(agg) => agg.count += n,
             None => {
                 self.found.insert(
                     key,
                     Agg {
-                        count: 1,
+                        count: n,
                         example: example(),
                         note: note(),
                     },
                 );
             }
         }
+    }
+
+    fn alloc_shadow(&mut self) {
+        let size = self.config.shared_size as usize;
+        self.shadow = vec![Cell::EMPTY; size];
+        if self.reference {
+            for w in (0..size).step_by(4) {
+                self.shadow[w].split = true;
+            }
+        } else if !size.is_multiple_of(4) {
+            // The last word is partial: its bytes are always tracked one by one.
+            self.shadow[size & !3].split = true;
+        }
+    }
+
+    /// Tracks the bytes of the word at `word` (a multiple of 4) one by one from now on.
+    fn split_word(&mut self, word: usize) {
+        let mut lead = self.shadow[word];
+        lead.split = false;
+        let end = (word + 4).min(self.shadow.len());
+        for c in &mut self.shadow[word + 1..end] {
+            *c = lead;
+        }
+        self.shadow[word].split = true;
     }
 
     /// A warp-level shared-memory access: `mask` lanes each touch `width` bytes at `addrs[lane]`
@@ -337,37 +429,71 @@ impl HazardSink {
         }
         self.check_bounds(warp, pc, width, mask, addrs);
         if self.shadow.is_empty() {
-            self.shadow = vec![Cell::EMPTY; self.config.shared_size as usize];
+            self.alloc_shadow();
         }
         let size = self.shadow.len() as u64;
-        let warp_idx = warp as usize;
-        let wsync = self.wsync.get(warp_idx).copied().unwrap_or(0);
+        let wsync = self.wsync.get(warp as usize).copied().unwrap_or(0);
+        let mut me = Acc {
+            tid: 0,
+            atomic: kind == AccessKind::Atomic,
+            epoch: self.epoch,
+            wsync,
+            pc,
+        };
+        let whole_words = width.is_multiple_of(4) && !self.reference;
         let mut bits = mask;
+        if whole_words {
+            bits = match kind {
+                AccessKind::Read => self.quiet_lanes::<false>(warp, me, width, bits, addrs),
+                AccessKind::Write => self.quiet_lanes::<true>(warp, me, width, bits, addrs),
+                AccessKind::Atomic => bits,
+            };
+        }
         while bits != 0 {
             let lane = bits.trailing_zeros();
             bits &= bits - 1;
             let tid = warp * 32 + lane;
-            let me = Acc {
-                tid: tid.min(u32::from(NONE) - 1) as u16,
-                atomic: kind == AccessKind::Atomic,
-                epoch: self.epoch,
-                wsync,
-                pc,
-            };
+            me.tid = tid.min(u32::from(NONE) - 1) as u16;
             let start = addrs[lane as usize];
             let mut uninit = false;
-            for byte in start..start.saturating_add(u64::from(width)) {
-                if byte >= size {
-                    break;
+            if whole_words && start & 3 == 0 && start < size && size - start >= u64::from(width) {
+                // Aligned whole words inside the window (the common case).
+                let mut word = start as usize;
+                let end = word + usize::from(width);
+                while word < end {
+                    if !self.shadow[word].split {
+                        uninit |= self.access_cell(word, word as u64, 4, me, kind);
+                    } else {
+                        uninit |= self.access_split_word(word, me, kind);
+                    }
+                    word += 4;
                 }
-                if self.access_byte(byte as usize, me, kind) {
-                    uninit = true;
+            } else {
+                let end = start.saturating_add(u64::from(width)).min(size);
+                let mut b = start;
+                while b < end {
+                    let word = (b & !3) as usize;
+                    if b & 3 == 0 && end - b >= 4 {
+                        if !self.shadow[word].split {
+                            uninit |= self.access_cell(word, b, 4, me, kind);
+                        } else {
+                            uninit |= self.access_split_word(word, me, kind);
+                        }
+                        b += 4;
+                    } else {
+                        if !self.shadow[word].split {
+                            self.split_word(word);
+                        }
+                        uninit |= self.access_cell(b as usize, b, 1, me, kind);
+                        b += 1;
+                    }
                 }
             }
             if uninit {
                 let block = self.block;
                 self.note(
                     Key::Uninit { pc },
+                    1,
                     || Example {
                         block,
                         threads: vec![tid],
@@ -379,87 +505,184 @@ impl HazardSink {
         }
     }
 
-    /// Updates one byte's shadow; returns whether a read saw a never-written byte.
-    fn access_byte(&mut self, byte: usize, me: Acc, kind: AccessKind) -> bool {
-        let cell = self.shadow[byte];
-        let mut uninit = false;
-        let mut conflicts: [Option<(Acc, AccessKind)>; 4] = [None; 4];
-        conflicts[3] = Some((cell.w2, AccessKind::Atomic));
-        let w_kind = if cell.w.atomic {
-            AccessKind::Atomic
-        } else {
+    /// The common case of [`Self::shared_access`] in one tight loop: a read (`WRITE` false) or a
+    /// plain write of aligned whole words inside the window, none split, every lane's access quiet
+    /// (see [`Self::quiet`]: no race, no new barrier need, no uninitialised read), so only the cells
+    /// change. Goes through `bits` in lane order while that holds and returns the lanes left, from the
+    /// first that does not: the lane-by-lane path goes on from there, as if it had done all of them.
+    fn quiet_lanes<const WRITE: bool>(
+        &mut self,
+        warp: u32,
+        mut me: Acc,
+        width: u8,
+        mut bits: u32,
+        addrs: &[u64; 32],
+    ) -> u32 {
+        let kind = if WRITE {
             AccessKind::Write
+        } else {
+            AccessKind::Read
         };
-        match kind {
-            AccessKind::Read => {
-                if !cell.ever_written {
-                    uninit = true;
-                }
-                conflicts[0] = Some((cell.w, w_kind));
+        let memo = Memo {
+            needed_from: self.needed_from,
+            run_start_last: self.run_start_last,
+            weak_seen: &self.weak_seen,
+        };
+        let shadow = &mut self.shadow[..];
+        let size = shadow.len() as u64;
+        let words = usize::from(width / 4);
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            let a = addrs[lane as usize];
+            if a & 3 != 0 || a >= size || size - a < u64::from(width) {
+                return bits;
             }
-            AccessKind::Write | AccessKind::Atomic => {
-                if kind == AccessKind::Atomic && !cell.ever_written {
-                    uninit = true;
+            me.tid = (warp * 32 + lane).min(u32::from(NONE) - 1) as u16;
+            let first = a as usize;
+            if words == 1 {
+                let c = &mut shadow[first];
+                let quiet = !c.split
+                    && if WRITE {
+                        memo.quiet(&c.w, &me)
+                            && memo.quiet(&c.r1, &me)
+                            && memo.quiet(&c.r2, &me)
+                            && memo.quiet(&c.w2, &me)
+                    } else {
+                        c.ever_written && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
+                    };
+                if !quiet {
+                    return bits;
                 }
-                conflicts[0] = Some((cell.w, w_kind));
-                conflicts[1] = Some((cell.r1, AccessKind::Read));
-                conflicts[2] = Some((cell.r2, AccessKind::Read));
+                update(c, me, kind);
+                bits &= bits - 1;
+                continue;
             }
+            for k in 0..words {
+                let c = &shadow[first + 4 * k];
+                let quiet = !c.split
+                    && if WRITE {
+                        memo.quiet(&c.w, &me)
+                            && memo.quiet(&c.r1, &me)
+                            && memo.quiet(&c.r2, &me)
+                            && memo.quiet(&c.w2, &me)
+                    } else {
+                        c.ever_written && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
+                    };
+                if !quiet {
+                    return bits;
+                }
+            }
+            for k in 0..words {
+                update(&mut shadow[first + 4 * k], me, kind);
+            }
+            bits &= bits - 1;
         }
-        for (other, other_kind) in conflicts.into_iter().flatten() {
-            if other.is_some() && other.tid != me.tid {
-                if other.atomic && kind == AccessKind::Atomic {
-                    continue;
-                }
-                self.pair(other, other_kind, me, kind, byte as u64);
-            }
+        0
+    }
+
+    /// An access to all four bytes of the split word at `word`, byte by byte; the word is merged
+    /// back when its bytes agree afterwards (not on the reference path).
+    fn access_split_word(&mut self, word: usize, me: Acc, kind: AccessKind) -> bool {
+        let mut uninit = false;
+        for i in 0..4 {
+            uninit |= self.access_cell(word + i, (word + i) as u64, 1, me, kind);
         }
-        let c = &mut self.shadow[byte];
-        match kind {
-            AccessKind::Read => {
-                if !c.r1.is_some() || c.r1.epoch != me.epoch {
-                    c.r1 = me;
-                    c.r2 = Acc::EMPTY;
-                } else if c.r1.tid != me.tid && (!c.r2.is_some() || c.r2.tid == me.tid) {
-                    c.r2 = me;
-                } else if c.r1.tid == me.tid {
-                    c.r1 = me;
-                }
-            }
-            AccessKind::Write | AccessKind::Atomic => {
-                let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic && c.w.epoch == me.epoch;
-                c.w2 = if keep && c.w.tid != me.tid {
-                    c.w
-                } else if keep {
-                    c.w2
-                } else {
-                    Acc::EMPTY
-                };
-                c.w = me;
-                // An atomic after the same thread's plain write in this epoch: that plain write still
-                // conflicts with other threads' atomics, so the writer stays plain.
-                if kind == AccessKind::Atomic
-                    && cell.w.is_some()
-                    && !cell.w.atomic
-                    && cell.w.tid == me.tid
-                    && cell.w.epoch == me.epoch
-                {
-                    c.w.atomic = false;
-                }
-                // A plain write conflicts with whatever the earlier reads would; an atomic does not
-                // conflict with later atomics, so the readers stay.
-                if kind == AccessKind::Write {
-                    c.r1 = Acc::EMPTY;
-                    c.r2 = Acc::EMPTY;
-                }
-                c.ever_written = true;
-            }
+        if !self.reference {
+            self.merge_word(word);
         }
         uninit
     }
 
-    /// A conflicting pair of accesses from different threads: a race, or a reason for barriers.
-    fn pair(&mut self, first: Acc, first_kind: AccessKind, second: Acc, second_kind: AccessKind, addr: u64) {
+    /// Tracks the split word at `word` as one cell again when its four bytes agree.
+    fn merge_word(&mut self, word: usize) {
+        let c = &self.shadow[word..word + 4];
+        if c[1..].iter().all(|o| o.same_state(&c[0])) {
+            self.shadow[word].split = false;
+        }
+    }
+
+    /// Updates one cell's shadow (a byte, or a whole word's equal bytes: `n` = 4, counted as four
+    /// byte accesses); `addr` is its first byte. Returns whether a read saw a never-written byte.
+    #[inline(always)]
+    fn access_cell(&mut self, idx: usize, addr: u64, n: u64, me: Acc, kind: AccessKind) -> bool {
+        // The common case first: no pair with an effect (no race, no barrier need not yet
+        // recorded) and no uninitialised read; then only the cell changes.
+        let c = &self.shadow[idx];
+        let quiet = match kind {
+            AccessKind::Read => c.ever_written && self.quiet(&c.w, &me) && self.quiet(&c.w2, &me),
+            AccessKind::Write => {
+                self.quiet(&c.w, &me)
+                    && self.quiet(&c.r1, &me)
+                    && self.quiet(&c.r2, &me)
+                    && self.quiet(&c.w2, &me)
+            }
+            AccessKind::Atomic => false,
+        };
+        if quiet {
+            update(&mut self.shadow[idx], me, kind);
+            false
+        } else {
+            self.access_cell_slow(idx, addr, n, me, kind)
+        }
+    }
+
+    /// [`Self::access_cell`] when some pair may have an effect or the read may be uninitialised.
+    #[inline(never)]
+    fn access_cell_slow(&mut self, idx: usize, addr: u64, n: u64, me: Acc, kind: AccessKind) -> bool {
+        let c = &self.shadow[idx];
+        let uninit = match kind {
+            AccessKind::Read | AccessKind::Atomic => !c.ever_written,
+            AccessKind::Write => false,
+        };
+        let (w, r1, r2, w2) = (c.w, c.r1, c.r2, c.w2);
+        let w_kind = if w.atomic {
+            AccessKind::Atomic
+        } else {
+            AccessKind::Write
+        };
+        // Earlier accesses this one conflicts with, in a fixed order: the writer, the readers (for a
+        // write or an atomic), the second atomic writer.
+        self.conflict(w, w_kind, me, kind, addr, n);
+        if kind != AccessKind::Read {
+            self.conflict(r1, AccessKind::Read, me, kind, addr, n);
+            self.conflict(r2, AccessKind::Read, me, kind, addr, n);
+        }
+        self.conflict(w2, AccessKind::Atomic, me, kind, addr, n);
+        update(&mut self.shadow[idx], me, kind);
+        uninit
+    }
+
+    /// `other` (an earlier access of the cell, when set) and `me` conflict unless one thread made
+    /// both or both are atomics.
+    fn conflict(&mut self, other: Acc, other_kind: AccessKind, me: Acc, kind: AccessKind, addr: u64, n: u64) {
+        if other.is_some() && other.tid != me.tid && !(other.atomic && kind == AccessKind::Atomic) {
+            self.pair(other, other_kind, me, kind, addr, n);
+        }
+    }
+
+    /// Whether the earlier access `other` and `me` (an access of the current epoch) make no pair
+    /// whose [`Self::pair`] would change anything (see [`Memo::quiet`]).
+    #[inline(always)]
+    fn quiet(&self, other: &Acc, me: &Acc) -> bool {
+        Memo {
+            needed_from: self.needed_from,
+            run_start_last: self.run_start_last,
+            weak_seen: &self.weak_seen,
+        }
+        .quiet(other, me)
+    }
+
+    /// A conflicting pair of accesses from different threads (`n` byte accesses with the same
+    /// outcome, the first at `addr`): a race, or a reason for barriers.
+    fn pair(
+        &mut self,
+        first: Acc,
+        first_kind: AccessKind,
+        second: Acc,
+        second_kind: AccessKind,
+        addr: u64,
+        n: u64,
+    ) {
         let same_warp = u32::from(first.tid) / 32 == u32::from(second.tid) / 32;
         if first.epoch == second.epoch {
             if same_warp && first.wsync != second.wsync {
@@ -478,6 +701,7 @@ impl HazardSink {
             let (t1, t2) = (u32::from(first.tid), u32::from(second.tid));
             self.note(
                 key,
+                n,
                 || Example {
                     block,
                     threads: vec![t1, t2],
@@ -497,18 +721,26 @@ impl HazardSink {
                 .needed
                 .entry(last_pc)
                 .or_insert((first.pc, second.pc));
+            if last + 1 == self.release_pc.len() && !self.reference {
+                self.needed_from = self.run_start_last;
+            }
         } else {
-            self.weak_pairs
-                .entry((first.pc, second.pc))
-                .or_insert((first.epoch, second.epoch));
+            let key = (first.pc, second.pc);
+            self.weak_pairs.entry(key).or_insert((first.epoch, second.epoch));
+            if !self.reference {
+                self.weak_seen[weak_slot(key)] = Some(key);
+            }
         }
     }
 
     fn check_bounds(&mut self, warp: u32, pc: u32, width: u8, mask: u32, addrs: &[u64; 32]) {
+        if !self.reference && self.disjoint && self.bounds_fast(pc, width, mask, addrs) {
+            return;
+        }
         let cfg = std::sync::Arc::clone(&self.config);
         let lane0 = mask.trailing_zeros();
         if let Some(r) = cfg.region_of(addrs[lane0 as usize]) {
-            let first = *self.pc_region.entry(pc).or_insert(r);
+            let first = self.first_region(pc, r);
             if first != r {
                 let block = self.block;
                 let tid = warp * 32 + lane0;
@@ -519,6 +751,7 @@ impl HazardSink {
                 );
                 self.note(
                     Key::OobAcross { pc },
+                    1,
                     || Example {
                         block,
                         threads: vec![tid],
@@ -540,6 +773,7 @@ impl HazardSink {
             if last >= u64::from(cfg.shared_size) {
                 self.note(
                     Key::OobShared { pc, outside: true },
+                    1,
                     || Example {
                         block,
                         threads: vec![tid],
@@ -579,6 +813,7 @@ impl HazardSink {
                 };
                 self.note(
                     Key::OobShared { pc, outside: false },
+                    1,
                     || Example {
                         block,
                         threads: vec![tid],
@@ -590,6 +825,42 @@ impl HazardSink {
         }
     }
 
+    /// The variable `pc` touched first, recording `r` when it had touched none.
+    fn first_region(&mut self, pc: u32, r: usize) -> usize {
+        let i = pc as usize;
+        if i >= self.pc_region.len() {
+            self.pc_region.resize(i + 1, usize::MAX);
+        }
+        if self.pc_region[i] == usize::MAX {
+            self.pc_region[i] = r;
+        }
+        self.pc_region[i]
+    }
+
+    /// The common case of [`Self::check_bounds`] in one step: every lane's bytes lie in one variable,
+    /// the one this instruction touched first (then the lane-by-lane check notes nothing). Returns
+    /// false when the lane-by-lane check must decide.
+    fn bounds_fast(&mut self, pc: u32, width: u8, mask: u32, addrs: &[u64; 32]) -> bool {
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        let mut bits = mask;
+        while bits != 0 {
+            let a = addrs[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
+        let Some(last) = hi.checked_add(u64::from(width.max(1)) - 1) else {
+            return false;
+        };
+        let Some(r) = self.config.region_of(lo) else {
+            return false;
+        };
+        let reg = &self.config.regions[r];
+        if last >= u64::from(self.config.shared_size) || last >= u64::from(reg.offset) + u64::from(reg.size) {
+            return false;
+        }
+        self.first_region(pc, r) == r
+    }
     /// A warp arrived at a barrier. `block_wide` is true for `bar.sync`/`__syncthreads()`, false for
     /// `__syncwarp()`; `active` are the lanes that execute it.
     pub fn barrier(&mut self, warp: u32, pc: u32, active: u32, block_wide: bool) {
@@ -636,6 +907,7 @@ impl HazardSink {
             let tid = warp * 32 + live.trailing_zeros();
             self.note(
                 Key::Divergent { pc, what: 0 },
+                1,
                 || Example {
                     block,
                     threads: vec![tid],
@@ -657,6 +929,12 @@ impl HazardSink {
         self.release_pc.push(pc);
         self.run_start.push(start);
         self.epoch += 1;
+        self.run_start_last = start;
+        self.needed_from = if !self.reference && self.barriers.needed.contains_key(&pc) {
+            start
+        } else {
+            u32::MAX
+        };
         *self.barriers.released.entry(pc).or_insert(0) += 1;
         let arrivals = std::mem::take(&mut self.arrivals);
         let block = self.block;
@@ -679,6 +957,7 @@ impl HazardSink {
                     .join(", ");
                 self.note(
                     Key::Divergent { pc: apc, what: 1 },
+                    1,
                     || Example {
                         block,
                         threads: vec![w * 32],
@@ -691,6 +970,7 @@ impl HazardSink {
                 let others: Vec<u32> = pcs.iter().copied().filter(|&p| p != apc).collect();
                 self.note(
                     Key::Divergent { pc: apc, what: 2 },
+                    1,
                     || Example {
                         block,
                         threads: vec![w * 32],
@@ -727,7 +1007,7 @@ impl HazardSink {
         self.wsync = Vec::new();
         self.exited = Vec::new();
         self.arrivals = Vec::new();
-        self.pc_region = HashMap::new();
+        self.pc_region = Vec::new();
         let block = self.block;
         let pending = std::mem::take(&mut self.pending_lanes);
         for (w, list) in pending.into_iter().enumerate() {
@@ -735,6 +1015,7 @@ impl HazardSink {
                 let tid = w as u32 * 32 + missing.trailing_zeros();
                 self.note(
                     Key::Divergent { pc, what: 3 },
+                    1,
                     || Example {
                         block,
                         threads: vec![tid],
@@ -769,6 +1050,84 @@ impl HazardSink {
         self.release_pc = Vec::new();
         self.run_start = Vec::new();
         self.weak_pairs = HashMap::new();
+    }
+}
+
+/// What the race tracker remembers of the barrier bookkeeping, to tell quiet pairs without it.
+struct Memo<'a> {
+    needed_from: u32,
+    run_start_last: u32,
+    weak_seen: &'a [Option<(u32, u32)>; WEAK_MEMO],
+}
+
+impl Memo<'_> {
+    /// Whether the earlier access `other` and `me` (an access of the current epoch) make no pair
+    /// whose `HazardSink::pair` would change anything: no conflict, ordered by `__syncwarp()`, or
+    /// separated by barriers whose bookkeeping already has this pair's entry.
+    #[inline(always)]
+    fn quiet(&self, other: &Acc, me: &Acc) -> bool {
+        if other.tid == NONE || other.tid == me.tid || (other.atomic && me.atomic) {
+            return true;
+        }
+        if other.epoch == me.epoch {
+            return u32::from(other.tid) / 32 == u32::from(me.tid) / 32 && other.wsync != me.wsync;
+        }
+        if other.epoch >= self.needed_from {
+            return true;
+        }
+        let key = (other.pc, me.pc);
+        other.epoch < self.run_start_last && self.weak_seen[weak_slot(key)] == Some(key)
+    }
+}
+
+/// The direct-mapped slot of an instruction pair in `HazardSink::weak_seen`.
+fn weak_slot((a, b): (u32, u32)) -> usize {
+    (a.wrapping_mul(0x9E37_79B9) ^ b) as usize % WEAK_MEMO
+}
+
+/// A cell's new state after `me` (of kind `kind`) accessed it.
+#[inline(always)]
+fn update(c: &mut Cell, me: Acc, kind: AccessKind) {
+    match kind {
+        AccessKind::Read => {
+            if !c.r1.is_some() || c.r1.epoch != me.epoch {
+                c.r1 = me;
+                c.r2 = Acc::EMPTY;
+            } else if c.r1.tid != me.tid && (!c.r2.is_some() || c.r2.tid == me.tid) {
+                c.r2 = me;
+            } else if c.r1.tid == me.tid {
+                c.r1 = me;
+            }
+        }
+        AccessKind::Write | AccessKind::Atomic => {
+            let old_w = c.w;
+            let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic && c.w.epoch == me.epoch;
+            c.w2 = if keep && c.w.tid != me.tid {
+                c.w
+            } else if keep {
+                c.w2
+            } else {
+                Acc::EMPTY
+            };
+            c.w = me;
+            // An atomic after the same thread's plain write in this epoch: that plain write still
+            // conflicts with other threads' atomics, so the writer stays plain.
+            if kind == AccessKind::Atomic
+                && old_w.is_some()
+                && !old_w.atomic
+                && old_w.tid == me.tid
+                && old_w.epoch == me.epoch
+            {
+                c.w.atomic = false;
+            }
+            // A plain write conflicts with whatever the earlier reads would; an atomic does not
+            // conflict with later atomics, so the readers stay.
+            if kind == AccessKind::Write {
+                c.r1 = Acc::EMPTY;
+                c.r2 = Acc::EMPTY;
+            }
+            c.ever_written = true;
+        }
     }
 }
 

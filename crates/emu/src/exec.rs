@@ -1774,10 +1774,18 @@ fn ldst<S: Sink>(
         let offv = off as i64 as u64;
         let am = if addr32 { 0xffff_ffffu64 } else { u64::MAX };
         let mut acc = 0u64;
-        for l in 0..32 {
-            let a = (base[l] & am).wrapping_add(offv);
-            addrs[l] = a;
-            acc |= a & lane_bits(mask, l);
+        if mask == FULL {
+            // no lane to leave out of the alignment check: a loop the compiler vectorises
+            for (a, &b) in addrs.iter_mut().zip(base.iter()) {
+                *a = (b & am).wrapping_add(offv);
+                acc |= *a;
+            }
+        } else {
+            for l in 0..32 {
+                let a = (base[l] & am).wrapping_add(offv);
+                addrs[l] = a;
+                acc |= a & lane_bits(mask, l);
+            }
         }
         let (res, sp) = if space == MemSpace::Shared {
             (Res::Shared, Space::Shared)
@@ -1826,10 +1834,28 @@ fn ldst<S: Sink>(
                 shared_at(ctx, addrs[l], es).and_then(|at| mem::write_bytes(bm.shared, at, es, row[l]))
             }),
             (_, false, _) => {
-                let mut hint = 0usize;
-                lanes(mask, |l| {
-                    ctx.global.read_hint(&mut hint, addrs[l], es).map(|v| row[l] = v)
-                })
+                // 4-byte loads of a whole warp from one buffer: the buffer found once
+                let span = if es == 4 && mask == FULL {
+                    let (lo, hi) = addrs
+                        .iter()
+                        .fold((u64::MAX, 0), |(lo, hi), &a| (lo.min(a), hi.max(a)));
+                    hi.checked_add(4).and_then(|end| ctx.global.span(lo, end))
+                } else {
+                    None
+                };
+                if let Some((words, base)) = span {
+                    for (v, &a) in row.iter_mut().zip(&addrs) {
+                        *v = u64::from(
+                            words[((a - base) / 4) as usize].load(std::sync::atomic::Ordering::Relaxed),
+                        );
+                    }
+                    None
+                } else {
+                    let mut hint = 0usize;
+                    lanes(mask, |l| {
+                        ctx.global.read_hint(&mut hint, addrs[l], es).map(|v| row[l] = v)
+                    })
+                }
             }
             (_, true, _) => {
                 let mut hint = 0usize;

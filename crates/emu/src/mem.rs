@@ -101,6 +101,15 @@ impl Global {
         }
     }
 
+    /// The words of the region that holds all of `lo..hi` (byte addresses), and its base address:
+    /// a warp's accesses that fall in one buffer find it once.
+    #[inline]
+    pub fn span(&self, lo: u64, hi: u64) -> Option<(&[AtomicU32], u64)> {
+        let mut hint = 0;
+        let r = &self.regions[self.region_hint(&mut hint, lo, hi.checked_sub(lo)?)?];
+        Some((&r.words, r.base))
+    }
+
     /// [`Global::read`] that remembers the region in `hint` (consecutive lanes mostly hit the same).
     #[inline(always)]
     pub fn read_hint(&self, hint: &mut usize, addr: u64, w: u64) -> Option<u64> {

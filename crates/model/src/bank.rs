@@ -317,6 +317,17 @@ fn conflict_key(plan: &Plan, word: u32) -> u32 {
     }
 }
 
+/// The bank period of `arch` in `config`'s mode, in bytes: adding one multiple of it to every lane's
+/// address changes none of [`wavefronts`]' counts (as long as the addresses stay in range). It is
+/// banks x bank width, twice that in Kepler's 4-byte mode (words `i` and `i + 32` of a 64-word
+/// segment do not conflict there). Callers cache counts per address pattern relative to a base,
+/// keyed by the base modulo this period.
+pub fn period(arch: &Arch, config: &Config) -> u32 {
+    let facts = arch.bank_facts(config.bank_mode);
+    let kepler_pairs = arch.family == Family::Kepler && facts.bank_bytes == 4;
+    facts.banks * facts.bank_bytes * if kepler_pairs { 2 } else { 1 }
+}
+
 /// Wavefronts, ideal wavefronts and conflict degree of one request (fast path, no allocation).
 pub fn wavefronts(arch: &Arch, config: &Config, req: &Request) -> Result<Counts, BankError> {
     req.check()?;

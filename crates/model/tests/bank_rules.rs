@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use warpscope_model::arch::{Arch, BankMode};
-use warpscope_model::bank::{BankError, Config, Counts, Op, Request, breakdown, wavefronts};
+use warpscope_model::bank::{BankError, Config, Counts, Op, Request, breakdown, period, wavefronts};
 
 fn arch(name: &str) -> &'static Arch {
     Arch::parse(name).unwrap()
@@ -316,5 +316,18 @@ proptest! {
         }
         let active = lanes.iter().filter(|l| l.is_some()).count();
         prop_assert_eq!(served, active * usize::from(w));
+    }
+
+    /// Shifting a request by a multiple of the bank period changes no count (the bank-result cache
+    /// of the analysis keys on the base modulo the period).
+    #[test]
+    fn counts_repeat_with_the_bank_period((a, w, store, eight, lanes) in request_strategy(), k in 1u32..64) {
+        let arch = &Arch::all()[a];
+        let op = if store { Op::Store } else { Op::Load };
+        let cfg = Config { bank_mode: if eight { BankMode::EightByte } else { BankMode::FourByte } };
+        let p = period(arch, &cfg);
+        let req = Request::from_fn(w, op, |l| lanes[l as usize]);
+        let shifted = Request::from_fn(w, op, |l| lanes[l as usize].map(|x| x + k * p));
+        prop_assert_eq!(wavefronts(arch, &cfg, &req), wavefronts(arch, &cfg, &shifted));
     }
 }
