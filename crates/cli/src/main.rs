@@ -30,6 +30,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run a whole CUDA program (built with `nvcc -cudart shared`) on the emulator: every kernel
+    /// launch's counters as Nsight Compute would report them, no GPU needed.
+    Run(cmd::run::Args),
     /// Shared-memory bank model for one warp request (or a trace of requests).
     Bank(cmd::bank::Args),
     /// Occupancy calculator: blocks per SM, occupancy and the limiting factors.
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
+        Command::Run(args) => cmd::run::run(args),
         Command::Bank(args) => cmd::bank::run(args),
         Command::Occupancy(args) => cmd::occupancy::run(args),
         Command::Device(args) => cmd::device::run(args),

@@ -273,6 +273,52 @@ where
     S: Sink,
     F: Fn(u32) -> S + Sync,
 {
+    run_impl(program, kernel, launch, limits, None, sink_factory)
+}
+
+/// Runs `kernel` against a persistent global address space owned by the caller (a CUDA runtime:
+/// allocations live across launches, device pointers are plain [`Arg::U64`] or [`Arg::Bytes`]
+/// arguments). [`Arg::Buffer`] arguments are refused, and the module's `.global` variables are not
+/// added: the caller keeps them in `global` at [`warpscope_ptx::lower::GLOBAL_VAR_BASE`]. An access
+/// outside every region is a fault ([`FaultKind::OutOfBounds`]), as with [`run`].
+pub fn run_in<S, F>(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    global: &mem::Global,
+    sink_factory: F,
+) -> Result<RunResult<S>, EmuError>
+where
+    S: Sink,
+    F: Fn(u32) -> S + Sync,
+{
+    if let Some(i) = launch.args.iter().position(|a| matches!(a, Arg::Buffer(_))) {
+        return Err(EmuError::BadArg {
+            index: i,
+            param: program
+                .kernel(kernel)
+                .and_then(|k| k.params.get(i))
+                .map(|p| p.name.clone())
+                .unwrap_or_default(),
+            reason: "a buffer argument needs its own address space (use `run`); pass an address".into(),
+        });
+    }
+    run_impl(program, kernel, launch, limits, Some(global), sink_factory)
+}
+
+fn run_impl<S, F>(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    outer: Option<&mem::Global>,
+    sink_factory: F,
+) -> Result<RunResult<S>, EmuError>
+where
+    S: Sink,
+    F: Fn(u32) -> S + Sync,
+{
     let Some(k) = program.kernel(kernel) else {
         if let Some(errs) = program.kernel_error(kernel) {
             let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
@@ -326,7 +372,7 @@ where
     }
     let mut params = vec![0u8; k.param_size as usize];
     let mut regions: Vec<(u64, Vec<u8>)> = Vec::new();
-    if !program.global_init.is_empty() {
+    if !program.global_init.is_empty() && outer.is_none() {
         regions.push((warpscope_ptx::lower::GLOBAL_VAR_BASE, program.global_init.clone()));
     }
     let mut next = mem::BUFFER_BASE;
@@ -368,7 +414,8 @@ where
         }
         params[p.offset as usize..(p.offset + size) as usize].copy_from_slice(&bytes);
     }
-    let global = mem::Global::new(regions);
+    let own = mem::Global::new(regions);
+    let global = outer.unwrap_or(&own);
     let xops = fast::decode(
         &program.ops[k.entry as usize..k.end as usize],
         k.entry,
@@ -387,7 +434,7 @@ where
         prog: program,
         kernel: k,
         xops: &xops,
-        global: &global,
+        global,
         params: &params,
         grid: launch.grid,
         block: launch.block,

@@ -199,6 +199,98 @@ impl Global {
     }
 }
 
+/// An address-space problem of [`Global::insert`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overlap {
+    /// Base of the region already there.
+    pub base: u64,
+}
+
+impl Global {
+    /// An empty space (a persistent one that a CUDA runtime fills with allocations, see
+    /// [`crate::run_in`]).
+    pub fn empty() -> Global {
+        Global::new(Vec::new())
+    }
+
+    /// Adds a region of `bytes` at `base`; refuses one that overlaps a region already there.
+    pub fn insert(&mut self, base: u64, bytes: &[u8]) -> Result<(), Overlap> {
+        let len = bytes.len() as u64;
+        let i = self.regions.partition_point(|r| r.base < base);
+        if let Some(p) = i.checked_sub(1).map(|p| &self.regions[p])
+            && p.base + p.len.max(1) > base
+        {
+            return Err(Overlap { base: p.base });
+        }
+        if let Some(n) = self.regions.get(i)
+            && n.base < base.saturating_add(len.max(1))
+        {
+            return Err(Overlap { base: n.base });
+        }
+        let words = bytes
+            .chunks(4)
+            .map(|c| {
+                let mut w = [0u8; 4];
+                w[..c.len()].copy_from_slice(c);
+                AtomicU32::new(u32::from_le_bytes(w))
+            })
+            .collect();
+        self.regions.insert(i, Region { base, len, words });
+        Ok(())
+    }
+
+    /// Removes the region that starts at `base` and returns its bytes.
+    pub fn remove(&mut self, base: u64) -> Option<Vec<u8>> {
+        let bytes = self.contents(base)?;
+        self.regions.retain(|r| r.base != base);
+        Some(bytes)
+    }
+
+    /// The region holding `addr`: (base, length).
+    pub fn region_of(&self, addr: u64) -> Option<(u64, u64)> {
+        let i = self.regions.partition_point(|r| r.base <= addr);
+        let r = self.regions.get(i.checked_sub(1)?)?;
+        (addr - r.base < r.len).then_some((r.base, r.len))
+    }
+
+    /// Regions as (base, length), in address order.
+    pub fn regions(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.regions.iter().map(|r| (r.base, r.len))
+    }
+
+    /// Copies `out.len()` bytes from `addr`; `None` (nothing copied) when the range is not inside
+    /// one region.
+    pub fn read_range(&self, addr: u64, out: &mut [u8]) -> Option<()> {
+        let (r, off) = self.find(addr, out.len() as u64)?;
+        for (k, b) in out.iter_mut().enumerate() {
+            let o = off + k;
+            *b = (r.words[o / 4].load(Relaxed) >> ((o % 4) * 8)) as u8;
+        }
+        Some(())
+    }
+
+    /// Copies `data` to `addr`; `None` (nothing written) when the range is not inside one region.
+    pub fn write_range(&self, addr: u64, data: &[u8]) -> Option<()> {
+        let (r, off) = self.find(addr, data.len() as u64)?;
+        let mut k = 0;
+        while k < data.len() {
+            let o = off + k;
+            if o % 4 == 0 && k + 4 <= data.len() {
+                let w = u32::from_le_bytes([data[k], data[k + 1], data[k + 2], data[k + 3]]);
+                r.words[o / 4].store(w, Relaxed);
+                k += 4;
+            } else {
+                let sh = (o % 4) * 8;
+                let w = &r.words[o / 4];
+                let old = w.load(Relaxed);
+                w.store((old & !(0xff << sh)) | (u32::from(data[k]) << sh), Relaxed);
+                k += 1;
+            }
+        }
+        Some(())
+    }
+}
+
 /// Reads `w` (1, 2, 4 or 8) little-endian bytes from a plain byte memory.
 #[inline(always)]
 pub fn read_bytes(m: &[u8], off: u64, w: u64) -> Option<u64> {
@@ -247,6 +339,30 @@ mod tests {
         assert_eq!(g.rmw(BUFFER_BASE, 4, |x| x + 1), Some(0x55667788));
         assert_eq!(g.read(BUFFER_BASE, 4), Some(0x55667789));
         assert_eq!(g.contents(BUFFER_BASE).unwrap().len(), 10);
+    }
+
+    #[test]
+    fn persistent_regions() {
+        let mut g = Global::empty();
+        g.insert(BUFFER_BASE, &[1, 2, 3, 4, 5, 6]).unwrap();
+        assert_eq!(
+            g.insert(BUFFER_BASE + 4, &[0; 4]),
+            Err(Overlap { base: BUFFER_BASE })
+        );
+        assert_eq!(
+            g.insert(BUFFER_BASE - 2, &[0; 4]),
+            Err(Overlap { base: BUFFER_BASE })
+        );
+        g.insert(BUFFER_BASE + 8, &[0; 8]).unwrap();
+        g.write_range(BUFFER_BASE + 9, &[9, 8, 7, 6, 5]).unwrap();
+        let mut out = [0u8; 8];
+        g.read_range(BUFFER_BASE + 8, &mut out).unwrap();
+        assert_eq!(out, [0, 9, 8, 7, 6, 5, 0, 0]);
+        assert_eq!(g.read_range(BUFFER_BASE + 4, &mut [0u8; 4]), None); // runs past the end
+        assert_eq!(g.region_of(BUFFER_BASE + 15), Some((BUFFER_BASE + 8, 8)));
+        assert_eq!(g.region_of(BUFFER_BASE + 6), None);
+        assert_eq!(g.remove(BUFFER_BASE), Some(vec![1, 2, 3, 4, 5, 6]));
+        assert_eq!(g.region_of(BUFFER_BASE), None);
     }
 
     #[test]

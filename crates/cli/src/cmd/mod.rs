@@ -11,4 +11,5 @@ pub mod lab;
 pub mod latency;
 pub mod occupancy;
 pub mod report;
+pub mod run;
 pub mod tour;

@@ -1,0 +1,16 @@
+#!/bin/sh
+# Builds the whole programs of this folder as the tests and the H100 run use them:
+#   calibration/run/build.sh OUTDIR   (needs WARPSCOPE_CUDA_ROOT: the CUDA wheels' root)
+set -e
+CU=${WARPSCOPE_CUDA_ROOT:?set WARPSCOPE_CUDA_ROOT}
+OUT=${1:?output folder}
+HERE=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$OUT/lib"
+ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
+for p in smem divergence api unsupported warpsync; do
+  "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
+done
+# the seed's divergence experiment as the notes build it (-G: branches as written)
+"$CU/bin/nvcc" -G -arch=sm_90 -cudart shared -L"$OUT/lib" -o "$OUT/divergence_G" "$HERE/divergence.cu"
+# nvcc's default static runtime: `warpscope run` must refuse it with the fix
+"$CU/bin/nvcc" -O2 -arch=sm_90 -o "$OUT/static_app" "$HERE/smem.cu"

@@ -1,0 +1,27 @@
+// Whole program: calls the runtime where warpscope's runtime does not follow yet (CUDA graphs, a
+// CUDA array) and where a kernel goes out of bounds; checks the codes it gets back.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__global__ void past_the_end(int *p, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    p[i] = i;  // no bounds check: the last block writes past n
+}
+
+int main() {
+    cudaGraph_t g;
+    cudaError_t e = cudaGraphCreate(&g, 0);
+    printf("cudaGraphCreate: %s\n", cudaGetErrorName(e));
+    cudaArray_t a;
+    cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
+    cudaError_t e2 = cudaMallocArray(&a, &d, 16, 16, 0);
+    printf("cudaMallocArray: %s\n", cudaGetErrorName(e2));
+    int *p;
+    cudaMalloc(&p, 100 * sizeof(int));
+    past_the_end<<<2, 64>>>(p, 100);
+    cudaError_t e3 = cudaDeviceSynchronize();
+    printf("out of bounds: %s\n", cudaGetErrorName(e3));
+    cudaError_t e4 = cudaMemset(p, 0, 4);
+    printf("after it: %s\n", cudaGetErrorName(e4));
+    return 0;
+}

@@ -1,0 +1,576 @@
+//! `warpscope run [OPTIONS] -- ./app ARGS...`: runs a whole, unmodified CUDA program (built with
+//! `nvcc -cudart shared`) on the emulator and reports every kernel launch as Nsight Compute would
+//! on the chosen architecture.
+//!
+//! How: a temporary directory holds `libcudart.so.13`, a link to warpscope's runtime
+//! (`libwarpscope_cudart.so`, the `warpscope-cudart` crate, found next to this executable), first
+//! on `LD_LIBRARY_PATH`; the runtime in the program's process emulates each launch and appends one
+//! JSON line per recorded launch to a file; after the program exits this process renders the
+//! table, the per-kernel summary, `--export` and the exit status. `warpscope run app.cu -- ARGS`
+//! first builds the program with the toolkit's nvcc.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+use warpscope_cudart::program::Linkage;
+use warpscope_cudart::{Config, LaunchRecord};
+
+use crate::exit::{self, Unavailable};
+use crate::output::{Block, Column, OutputArgs, Tabular, emit_blocks};
+
+/// Flags of `warpscope run`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Architecture preset the device answers for and the counters are predicted for.
+    #[arg(long, default_value = "sm_90")]
+    arch: String,
+    /// Columns of the per-launch table: Nsight Compute metric names, or the nvprof names
+    /// `shared_load_transactions_per_request`, `shared_store_transactions_per_request`,
+    /// `branch_efficiency`, `divergent_branch`, `gld_efficiency`, `gst_efficiency`,
+    /// `achieved_occupancy` (theoretical here); comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    metrics: Vec<String>,
+    /// Write every recorded launch as JSON.
+    #[arg(long, value_name = "FILE.json")]
+    export: Option<PathBuf>,
+    /// Attach the hazard checker to every recorded launch; a compute-sanitizer tool name
+    /// (`racecheck`, `memcheck`, `synccheck`, `initcheck`) keeps only its kind of finding.
+    #[arg(long, num_args = 0..=1, default_missing_value = "all", value_name = "TOOL",
+          value_parser = ["all", "racecheck", "memcheck", "synccheck", "initcheck"])]
+    check: Option<String>,
+    /// Record only kernels whose (demangled or mangled) name contains this text.
+    #[arg(long, short = 'k')]
+    kernel_name: Option<String>,
+    /// Launches (of the kernels `--kernel-name` selects) not recorded first.
+    #[arg(long, short = 's', default_value_t = 0)]
+    launch_skip: u64,
+    /// Launches recorded at most.
+    #[arg(long, short = 'c')]
+    launch_count: Option<u64>,
+    /// Warp instructions one block may execute (guards runaway kernels).
+    #[arg(long, default_value_t = 1 << 28)]
+    max_instructions: u64,
+    /// Write a self-contained HTML report: a section per kernel with its launches and findings.
+    #[arg(long, value_name = "FILE.html")]
+    report: Option<PathBuf>,
+    /// warpscope's CUDA runtime library (default: `libwarpscope_cudart.so` next to this program).
+    #[arg(long, value_name = "PATH")]
+    cudart: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
+    /// The program and its arguments (after `--`); a `.cu` file is built first with nvcc.
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "PROGRAM"
+    )]
+    command: Vec<String>,
+}
+
+/// The `--export` document.
+#[derive(Serialize)]
+struct Export<'a> {
+    program: String,
+    args: &'a [String],
+    exit_status: Option<i32>,
+    arch: &'a str,
+    launches: Vec<LaunchOut<'a>>,
+    kernels: Vec<KernelSummary>,
+    notes: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct LaunchOut<'a> {
+    id: u64,
+    kernel: &'a str,
+    mangled: &'a str,
+    grid: [u32; 3],
+    block: [u32; 3],
+    dyn_smem: u32,
+    stream: u64,
+    metrics: &'a BTreeMap<String, f64>,
+    findings: Vec<&'a warpscope_cudart::Finding>,
+    warp_instructions: u64,
+    widths: &'a str,
+}
+
+#[derive(Serialize)]
+struct KernelSummary {
+    kernel: String,
+    launches: u64,
+    /// Sums over the kernel's launches (averages for percentages and ratios).
+    metrics: BTreeMap<String, f64>,
+}
+
+/// nvprof names, and ncu ratios, as they are stored in the records.
+fn metric_key(name: &str) -> &str {
+    match name {
+        "smsp__sass_average_branch_targets_threads_uniform.pct" => "branch_efficiency",
+        "sm__warps_active.avg.pct_of_peak_sustained_active" => "sm__maximum_warps_per_active_cycle_pct",
+        other => other,
+    }
+}
+
+fn is_average(key: &str) -> bool {
+    key.ends_with("_per_request")
+        || key.ends_with("efficiency")
+        || key.ends_with("pct")
+        || key == "achieved_occupancy"
+        || key.starts_with("launch__")
+}
+
+const DEFAULT_COLUMNS: &[(&str, &str)] = &[
+    ("smsp__sass_inst_executed_op_shared_ld.sum", "shared ld inst"),
+    (
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "ld wavefronts",
+    ),
+    ("smsp__sass_inst_executed_op_shared_st.sum", "shared st inst"),
+    (
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "st wavefronts",
+    ),
+    ("warpscope__shared_ld_excess_wavefronts.sum", "ld conflicts"),
+    ("warpscope__shared_st_excess_wavefronts.sum", "st conflicts"),
+    ("shared_load_transactions_per_request", "ld trans/req"),
+    ("shared_store_transactions_per_request", "st trans/req"),
+    ("smsp__sass_branch_targets.sum", "branch targets"),
+    ("smsp__sass_branch_targets_threads_divergent.sum", "divergent"),
+    ("branch_efficiency", "branch eff %"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "gld req"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "gld sectors"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "gst req"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "gst sectors"),
+    ("sm__maximum_warps_per_active_cycle_pct", "theor. occupancy %"),
+    ("launch__registers_per_thread", "regs"),
+];
+
+fn fmt_value(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+fn dims(d: [u32; 3]) -> String {
+    format!("({},{},{})", d[0], d[1], d[2])
+}
+
+/// warpscope's runtime library: `--cudart`, `WARPSCOPE_CUDART`, or next to this executable (also
+/// in its `deps/`, where `cargo test` leaves it).
+fn find_cudart(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
+    if let Some(p) = flag {
+        return Ok(p.to_path_buf());
+    }
+    if let Some(p) = std::env::var_os("WARPSCOPE_CUDART") {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().context("cannot find this executable")?;
+    let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+    let name = "libwarpscope_cudart.so";
+    for c in [
+        dir.join(name),
+        dir.join("deps").join(name),
+        dir.join("..").join(name),
+    ] {
+        if c.is_file() {
+            return Ok(c);
+        }
+    }
+    Err(anyhow::Error::new(Unavailable(format!(
+        "warpscope's CUDA runtime ({name}) is not next to {}: build it with `cargo build --release` (the workspace builds it), or pass --cudart PATH",
+        exe.display()
+    ))))
+}
+
+/// Builds `app.cu` with the toolkit's nvcc as the field notes do, linked against warpscope's
+/// runtime (`-cudart shared`).
+fn build_cu(src: &Path, dir: &Path, arch: &str) -> anyhow::Result<PathBuf> {
+    let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
+        .map_err(|e| {
+            anyhow::Error::new(Unavailable(format!(
+                "cannot build {}: no CUDA toolkit ({e})",
+                src.display()
+            )))
+        })?;
+    let nvcc = root.bin("nvcc");
+    let out = dir.join(src.file_stem().unwrap_or_default());
+    let mut cmd = Command::new(&nvcc);
+    cmd.args(["-O2", &format!("-arch={arch}"), "-lineinfo", "-cudart", "shared"])
+        .arg(format!("-L{}", dir.display()))
+        .arg("-o")
+        .arg(&out)
+        .arg(src);
+    let cccl = root.root.join("include").join("cccl");
+    if cccl.is_dir() {
+        cmd.arg(format!("-I{}", cccl.display()));
+    }
+    let o = cmd
+        .output()
+        .with_context(|| format!("cannot run {}", nvcc.display()))?;
+    if !o.status.success() {
+        bail!(
+            "{}: nvcc failed:\n{}",
+            src.display(),
+            String::from_utf8_lossy(&o.stderr).trim()
+        );
+    }
+    Ok(out)
+}
+
+fn tool_keeps(tool: &str, kind: &str) -> bool {
+    match tool {
+        "racecheck" => kind.contains("race"),
+        "memcheck" => kind.contains("bounds") || kind.contains("misaligned") || kind == "fault",
+        "synccheck" => kind.contains("barrier"),
+        "initcheck" => kind.contains("uninit"),
+        _ => true,
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let arch = warpscope_model::arch::Arch::parse(&args.arch)?;
+    let lib = find_cudart(args.cudart.as_deref())?;
+    let lib = lib
+        .canonicalize()
+        .with_context(|| format!("cannot read {}", lib.display()))?;
+    let dir = std::env::temp_dir().join(format!("warpscope-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let result = run_in(&args, arch, &lib, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn run_in(
+    args: &Args,
+    arch: &warpscope_model::arch::Arch,
+    lib: &Path,
+    dir: &Path,
+) -> anyhow::Result<ExitCode> {
+    for name in ["libcudart.so.13", "libcudart.so"] {
+        std::os::unix::fs::symlink(lib, dir.join(name))
+            .with_context(|| format!("cannot link {} into {}", lib.display(), dir.display()))?;
+    }
+    let first = PathBuf::from(&args.command[0]);
+    let program = if first.extension().is_some_and(|e| e == "cu") {
+        build_cu(&first, dir, arch.name)?
+    } else {
+        first.clone()
+    };
+    match warpscope_cudart::program::linkage(&program).map_err(anyhow::Error::msg)? {
+        Linkage::Shared(_) => {}
+        Linkage::Static => bail!(
+            "{} is linked with the static CUDA runtime (nvcc's default): rebuild it with `-cudart shared` (for example `nvcc -O2 -arch=sm_90 -lineinfo -cudart shared -o app app.cu`)",
+            program.display()
+        ),
+        Linkage::None => bail!(
+            "{} does not use the CUDA runtime (no libcudart)",
+            program.display()
+        ),
+    }
+    let records = dir.join("launches.jsonl");
+    let cfg = Config {
+        arch: arch.name.to_string(),
+        check: args.check.is_some(),
+        max_instructions: args.max_instructions,
+        kernel_name: args.kernel_name.clone(),
+        launch_skip: args.launch_skip,
+        launch_count: args.launch_count,
+        records: Some(records.clone()),
+        ..Config::default()
+    };
+    let ld = match std::env::var_os("LD_LIBRARY_PATH") {
+        Some(old) if !old.is_empty() => {
+            let mut v = dir.as_os_str().to_owned();
+            v.push(":");
+            v.push(old);
+            v
+        }
+        _ => dir.as_os_str().to_owned(),
+    };
+    let exe = if program.components().count() == 1 {
+        Path::new(".").join(&program)
+    } else {
+        program.clone()
+    };
+    let status = Command::new(&exe)
+        .args(&args.command[1..])
+        .env("LD_LIBRARY_PATH", ld)
+        .env(warpscope_cudart::CONFIG_ENV, serde_json::to_string(&cfg)?)
+        .status()
+        .with_context(|| format!("cannot run {}", exe.display()))?;
+    let text = std::fs::read_to_string(&records).unwrap_or_default();
+    let mut recs: Vec<LaunchRecord> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        recs.push(serde_json::from_str(line).with_context(|| {
+            format!(
+                "{}: line {}: a launch record does not read",
+                records.display(),
+                i + 1
+            )
+        })?);
+    }
+    let tool = args.check.as_deref().unwrap_or("all");
+    for r in &mut recs {
+        r.analysis.findings.retain(|f| tool_keeps(tool, &f.kind));
+    }
+    let mut notes = Vec::new();
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(c), _) => notes.push(format!("{} exited with status {c}", program.display())),
+        (None, Some(s)) => notes.push(format!("{} was ended by signal {s}", program.display())),
+        _ => {}
+    }
+    if recs.iter().any(|r| r.widths.starts_with("widths are PTX-level")) {
+        notes.push("some kernels' shared-memory widths are PTX-level (no nvdisasm or no machine code): fused accesses may differ".into());
+    }
+    notes.push(format!(
+        "counters are predicted for {} by emulation; achieved_occupancy and sm__maximum_warps_per_active_cycle_pct are the theoretical occupancy; event times are modelled",
+        arch.name
+    ));
+    notes.push("branch counters are counted on the PTX (branches to a bare `ret` become EXIT): -O2 machine code can also predicate or restructure branches (a -G build matches)".into());
+
+    // Per-kernel summary.
+    let mut sums: BTreeMap<String, KernelSummary> = BTreeMap::new();
+    for r in &recs {
+        let s = sums.entry(r.kernel.clone()).or_insert_with(|| KernelSummary {
+            kernel: r.kernel.clone(),
+            launches: 0,
+            metrics: BTreeMap::new(),
+        });
+        s.launches += 1;
+        for (k, v) in &r.analysis.metrics {
+            *s.metrics.entry(k.clone()).or_insert(0.0) += v;
+        }
+    }
+    let kernels: Vec<KernelSummary> = sums
+        .into_values()
+        .map(|mut s| {
+            let n = s.launches as f64;
+            for (k, v) in s.metrics.iter_mut() {
+                if is_average(k) {
+                    *v /= n;
+                }
+            }
+            s
+        })
+        .collect();
+
+    let columns: Vec<(String, String)> = if args.metrics.is_empty() {
+        DEFAULT_COLUMNS
+            .iter()
+            .map(|(k, t)| (k.to_string(), t.to_string()))
+            .collect()
+    } else {
+        let known: Vec<&String> = recs
+            .first()
+            .map(|r| r.analysis.metrics.keys().collect())
+            .unwrap_or_default();
+        for m in &args.metrics {
+            let k = metric_key(m);
+            if !recs.is_empty() && !known.iter().any(|x| x.as_str() == k) {
+                bail!(
+                    "--metrics: `{m}` is not a metric warpscope predicts (known: {})",
+                    known.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                );
+            }
+        }
+        args.metrics
+            .iter()
+            .map(|m| {
+                let title = if m == "achieved_occupancy" {
+                    "achieved_occupancy (theoretical)".to_string()
+                } else {
+                    m.clone()
+                };
+                (metric_key(m).to_string(), title)
+            })
+            .collect()
+    };
+    let mut launches = Tabular::new(
+        "launches",
+        [
+            Column::new("id", "id"),
+            Column::new("kernel", "kernel"),
+            Column::new("grid", "launch__grid_dim"),
+            Column::new("block", "launch__block_dim"),
+        ]
+        .into_iter()
+        .chain(columns.iter().map(|(k, t)| Column::new(t.clone(), k.clone())))
+        .collect(),
+    );
+    for r in &recs {
+        let mut row = vec![r.index.to_string(), r.kernel.clone(), dims(r.grid), dims(r.block)];
+        for (k, _) in &columns {
+            row.push(
+                r.analysis
+                    .metrics
+                    .get(k)
+                    .map(|v| fmt_value(*v))
+                    .unwrap_or_else(|| "-".into()),
+            );
+        }
+        launches.row(row);
+    }
+    let mut summary = Tabular::new(
+        "kernels (sums over launches; ratios and percentages averaged)",
+        [
+            Column::new("kernel", "kernel"),
+            Column::new("launches", "launches"),
+        ]
+        .into_iter()
+        .chain(columns.iter().map(|(k, t)| Column::new(t.clone(), k.clone())))
+        .collect(),
+    );
+    for s in &kernels {
+        let mut row = vec![s.kernel.clone(), s.launches.to_string()];
+        for (k, _) in &columns {
+            row.push(
+                s.metrics
+                    .get(k)
+                    .map(|v| fmt_value(*v))
+                    .unwrap_or_else(|| "-".into()),
+            );
+        }
+        summary.row(row);
+    }
+    let mut findings = Tabular::new(
+        "findings",
+        vec![
+            Column::new("id", "id"),
+            Column::new("kernel", "kernel"),
+            Column::new("severity", "severity"),
+            Column::new("kind", "kind"),
+            Column::new("line", "line"),
+            Column::new("finding", "message"),
+        ],
+    );
+    let mut errors = 0;
+    for r in &recs {
+        for f in &r.analysis.findings {
+            if f.severity == "error" {
+                errors += 1;
+            }
+            findings.row([
+                r.index.to_string(),
+                r.kernel.clone(),
+                f.severity.clone(),
+                f.kind.clone(),
+                f.line.map(|l| l.to_string()).unwrap_or_default(),
+                f.message.clone(),
+            ]);
+        }
+    }
+    let export = Export {
+        program: program.display().to_string(),
+        args: &args.command[1..],
+        exit_status: status.code(),
+        arch: arch.name,
+        launches: recs
+            .iter()
+            .map(|r| LaunchOut {
+                id: r.index,
+                kernel: &r.kernel,
+                mangled: &r.mangled,
+                grid: r.grid,
+                block: r.block,
+                dyn_smem: r.dyn_smem,
+                stream: r.stream,
+                metrics: &r.analysis.metrics,
+                findings: r.analysis.findings.iter().collect(),
+                warp_instructions: r.analysis.warp_instructions,
+                widths: &r.widths,
+            })
+            .collect(),
+        kernels,
+        notes: notes.clone(),
+    };
+    if let Some(path) = &args.export {
+        let text = serde_json::to_string_pretty(&export)?;
+        std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.report {
+        let html = html_report(&export, &columns);
+        std::fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let mut blocks = vec![
+        Block::Heading(format!(
+            "warpscope run: {} ({} launches recorded)",
+            program.display(),
+            recs.len()
+        )),
+        Block::Table(launches),
+        Block::Table(summary),
+    ];
+    if args.check.is_some() {
+        if findings.rows.is_empty() {
+            blocks.push(Block::Text("check: no findings".into()));
+            blocks.push(Block::CsvTable(findings));
+        } else {
+            blocks.push(Block::Table(findings));
+        }
+    }
+    blocks.push(Block::Notes(notes));
+    let mut out = std::io::stdout().lock();
+    emit_blocks(
+        &mut out,
+        args.output.format,
+        args.output.color(),
+        &export,
+        &blocks,
+    )?;
+    Ok(match status.code() {
+        Some(0) if errors > 0 && args.check.is_some() => ExitCode::from(exit::FINDINGS),
+        Some(0) => ExitCode::SUCCESS,
+        Some(c) => ExitCode::from(c.clamp(1, 255) as u8),
+        None => ExitCode::from(1),
+    })
+}
+
+/// The `--report` page: the program, then one section per kernel (its launches' counters and
+/// findings), then the notes.
+fn html_report(e: &Export<'_>, columns: &[(String, String)]) -> String {
+    use maud::html;
+    let mut kernels: Vec<&str> = e.launches.iter().map(|l| l.kernel).collect();
+    kernels.dedup();
+    let mut seen = std::collections::BTreeSet::new();
+    kernels.retain(|k| seen.insert(*k));
+    let headers: Vec<String> = ["id", "grid", "block", "dyn smem"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(columns.iter().map(|(_, t)| t.clone()))
+        .collect();
+    let body = html! {
+        p { "Program " code { (e.program) } " " (e.args.join(" ")) ", exit status "
+            (e.exit_status.map(|c| c.to_string()).unwrap_or_else(|| "none (signal)".into()))
+            ", predicted for " (e.arch) "." }
+        @for k in &kernels {
+            h2 { (k) }
+            @let rows: Vec<Vec<String>> = e.launches.iter().filter(|l| l.kernel == *k).map(|l| {
+                [l.id.to_string(), dims(l.grid), dims(l.block), l.dyn_smem.to_string()]
+                    .into_iter()
+                    .chain(columns.iter().map(|(c, _)| l.metrics.get(c).map(|v| fmt_value(*v)).unwrap_or_else(|| "-".into())))
+                    .collect()
+            }).collect();
+            (warpscope_report::html::table(&headers, &rows))
+            @let found: Vec<(u64, &warpscope_cudart::Finding)> = e.launches.iter().filter(|l| l.kernel == *k)
+                .flat_map(|l| l.findings.iter().map(move |f| (l.id, *f))).collect();
+            @if !found.is_empty() {
+                h3 { "Findings" }
+                ul { @for (id, f) in &found {
+                    li { "launch " (id) ", " (f.severity) " " (f.kind)
+                        @if let Some(line) = f.line { ", line " (line) } ": " (f.message) }
+                } }
+            }
+        }
+        h2 { "Notes" }
+        ul { @for n in &e.notes { li { (n) } } }
+    };
+    warpscope_report::html::page("warpscope run", body)
+}

@@ -1,0 +1,493 @@
+//! One kernel launch, emulated once against the program's memory with every analysis attached
+//! (the launch has side effects, so it cannot be run again per analysis): shared-memory banks,
+//! branch divergence, global requests and sectors, and with `check` the hazard checker.
+//!
+//! [`analyse_launch`] is the one entry point; the runtime calls nothing else of the analyses.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use warpscope_analysis::banks::{BankReport, BankSink, Side};
+use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
+use warpscope_analysis::hazards::{HazardConfig, HazardReport, HazardSink, Loc, Severity};
+use warpscope_analysis::reconcile::Reconciliation;
+use warpscope_emu::mem::Global;
+use warpscope_emu::{AccessOp, EmuError, FaultKind, Launch, Limits, MemEvent, Program, Sink, Space};
+use warpscope_model::arch::Arch;
+
+/// What a kernel needs for its launches' analyses, built once per kernel.
+#[derive(Clone)]
+pub struct KernelAnalysis {
+    /// The architecture counted for.
+    pub arch: &'static Arch,
+    /// PTX accesses vs the machine code's (fused widths).
+    pub recon: Arc<Reconciliation>,
+    /// Branches as Nsight Compute counts them.
+    pub branches: Arc<BranchModel>,
+    /// Registers per thread (from the cubin), when known.
+    pub registers: Option<u32>,
+    /// Branches (by pc) whose target only returns: optimised machine code makes them `EXIT`, which
+    /// Nsight Compute does not count as a branch. Empty for `-G` builds (their machine code keeps
+    /// the branch).
+    pub exit_branches: Arc<std::collections::HashSet<u32>>,
+}
+
+/// The branches of `program` whose target label is followed by `ret` or `exit` in `ptx`.
+pub fn exit_branches(program: &Program, ptx: &str) -> std::collections::HashSet<u32> {
+    let lines: Vec<&str> = ptx
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with(".loc") && !l.starts_with('}'))
+        .collect();
+    let mut labels = std::collections::HashSet::new();
+    for (i, l) in lines.iter().enumerate() {
+        if let Some(label) = l.strip_suffix(':')
+            && lines
+                .get(i + 1)
+                .is_some_and(|n| n.starts_with("ret;") || n.starts_with("exit;"))
+        {
+            labels.insert(label.to_string());
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    for (pc, info) in program.info.iter().enumerate() {
+        let words: Vec<&str> = info
+            .text
+            .split_whitespace()
+            .filter(|w| !w.starts_with('@'))
+            .collect();
+        if words
+            .first()
+            .is_some_and(|w| *w == "bra" || w.starts_with("bra."))
+            && let Some(target) = words.get(1)
+            && labels.contains(target.trim_end_matches(';'))
+        {
+            out.insert(pc as u32);
+        }
+    }
+    out
+}
+
+/// A finding of one launch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// `error` or `warning`.
+    pub severity: String,
+    /// `race`, `out_of_bounds`, `divergent_barrier`, ... (the hazard checker's kinds).
+    pub kind: String,
+    /// Source line, when known.
+    pub line: Option<u32>,
+    /// One line of explanation.
+    pub message: String,
+}
+
+/// The result of one analysed launch.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LaunchAnalysis {
+    /// Nsight Compute metric name (or nvprof name) → value.
+    pub metrics: BTreeMap<String, f64>,
+    /// Hazards and faults.
+    pub findings: Vec<Finding>,
+    /// The launch faulted (the runtime turns this into `cudaErrorIllegalAddress` & co).
+    pub fault: Option<String>,
+    /// The first fault's kind: `out_of_bounds`, `misaligned`, `instruction_limit` or `other`.
+    pub fault_kind: Option<String>,
+    /// Warp instructions executed.
+    pub warp_instructions: u64,
+}
+
+/// Global-memory requests and 32-byte sectors per direction, as
+/// `l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}` / `l1tex__t_sectors_...` count them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GlobalCounts {
+    /// Load requests (warp instructions with an active lane).
+    pub ld_requests: u64,
+    /// Load sectors.
+    pub ld_sectors: u64,
+    /// Bytes the active lanes asked to load.
+    pub ld_bytes: u64,
+    /// Store requests.
+    pub st_requests: u64,
+    /// Store sectors.
+    pub st_sectors: u64,
+    /// Bytes the active lanes asked to store.
+    pub st_bytes: u64,
+}
+
+impl GlobalCounts {
+    /// Counts one warp-level global access.
+    pub fn record(&mut self, op: AccessOp, width: u8, mask: u32, addrs: &[u64; 32]) {
+        if mask == 0 {
+            return;
+        }
+        let mut sectors = [0u64; 64];
+        let mut n = 0;
+        for (lane, &a) in addrs.iter().enumerate() {
+            if mask & (1 << lane) == 0 {
+                continue;
+            }
+            let last = (a + u64::from(width.max(1)) - 1) / 32;
+            for s in a / 32..=last {
+                if !sectors[..n].contains(&s) && n < sectors.len() {
+                    sectors[n] = s;
+                    n += 1;
+                }
+            }
+        }
+        let bytes = u64::from(mask.count_ones()) * u64::from(width);
+        match op {
+            AccessOp::Load => {
+                self.ld_requests += 1;
+                self.ld_sectors += n as u64;
+                self.ld_bytes += bytes;
+            }
+            AccessOp::Store => {
+                self.st_requests += 1;
+                self.st_sectors += n as u64;
+                self.st_bytes += bytes;
+            }
+            // atomics, and cp.async (LDGSTS: its own `..._op_ldgsts` counters), are neither
+            _ => {}
+        }
+    }
+
+    fn add(&mut self, o: &GlobalCounts) {
+        self.ld_requests += o.ld_requests;
+        self.ld_sectors += o.ld_sectors;
+        self.ld_bytes += o.ld_bytes;
+        self.st_requests += o.st_requests;
+        self.st_sectors += o.st_sectors;
+        self.st_bytes += o.st_bytes;
+    }
+}
+
+struct LaunchSink {
+    banks: BankSink,
+    div: DivergenceSink,
+    global: GlobalCounts,
+    hazards: Option<HazardSink>,
+}
+
+impl Sink for LaunchSink {
+    fn mem(&mut self, e: &MemEvent<'_>) {
+        match e.space {
+            Space::Shared => {
+                Sink::mem(&mut self.banks, e);
+                if let Some(h) = &mut self.hazards {
+                    Sink::mem(h, e);
+                }
+            }
+            Space::Global => self.global.record(e.op, e.width, e.mask, e.addrs),
+            _ => {}
+        }
+    }
+    fn branch(&mut self, e: &warpscope_emu::BranchEvent) {
+        self.div.branch(e.pc, e.active, e.taken);
+    }
+    fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
+        if let Some(h) = &mut self.hazards {
+            Sink::barrier(h, e);
+        }
+    }
+    fn barrier_release(&mut self, block: u32, pc: u32, generation: u32) {
+        if let Some(h) = &mut self.hazards {
+            Sink::barrier_release(h, block, pc, generation);
+        }
+    }
+    fn inst(&mut self, warp: u32, pc: u32, active: u32) {
+        self.div.inst(pc, active);
+        if let Some(h) = &mut self.hazards {
+            Sink::inst(h, warp, pc, active);
+        }
+    }
+    fn warp_exit(&mut self, warp: u32) {
+        if let Some(h) = &mut self.hazards {
+            Sink::warp_exit(h, warp);
+        }
+    }
+}
+
+fn pct(num: u64, den: u64) -> f64 {
+    if den == 0 {
+        100.0
+    } else {
+        100.0 * num as f64 / den as f64
+    }
+}
+
+fn ratio(num: u64, den: u64) -> f64 {
+    if den == 0 { 0.0 } else { num as f64 / den as f64 }
+}
+
+/// The source line of a pc, and a label for messages.
+pub fn loc_of(program: &Program, pc: u32) -> Loc {
+    let info = program.inst_info(pc);
+    Loc {
+        line: info.loc.map(|l| l.line),
+        label: match info.loc {
+            Some(l) => format!("line {}", l.line),
+            None => format!("PTX line {}", info.ptx_line),
+        },
+    }
+}
+
+/// Whether a PTX instruction is a signed 32-bit `div` or `rem`.
+fn signed_div_rem(text: &str) -> bool {
+    let op = text
+        .split_whitespace()
+        .find(|w| !w.starts_with('@'))
+        .unwrap_or("");
+    let mut parts = op.split('.');
+    matches!(parts.next(), Some("div" | "rem")) && parts.any(|p| p == "s32")
+}
+
+/// The name of a fault's kind in [`LaunchAnalysis::fault_kind`].
+pub fn fault_kind(k: FaultKind) -> &'static str {
+    match k {
+        FaultKind::OutOfBounds { .. } => "out_of_bounds",
+        FaultKind::Misaligned { .. } => "misaligned",
+        FaultKind::InstructionLimit => "instruction_limit",
+        _ => "other",
+    }
+}
+
+/// Emulates one launch of `kernel` against `global` (the program's device memory) with the
+/// analyses attached, and turns their counters into Nsight Compute metrics.
+pub fn analyse_launch(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    global: &Global,
+    ka: &KernelAnalysis,
+    check: bool,
+) -> Result<LaunchAnalysis, EmuError> {
+    let k = program
+        .kernel(kernel)
+        .ok_or_else(|| EmuError::NoKernel(kernel.into(), String::new()))?;
+    let hcfg = check.then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
+    let res = warpscope_emu::run_in(program, kernel, launch, limits, global, |b| LaunchSink {
+        banks: BankSink::new(b, ka.arch, Arc::clone(&ka.recon)),
+        div: DivergenceSink::new(Arc::clone(&ka.branches)),
+        global: GlobalCounts::default(),
+        hazards: hcfg.as_ref().map(|c| HazardSink::new(Arc::clone(c), b)),
+    })?;
+    let mut banks = BankReport::default();
+    let mut div = DivergenceReport::new();
+    let mut glob = GlobalCounts::default();
+    let mut haz = hcfg.as_ref().map(|c| HazardReport::new(Arc::clone(c)));
+    for s in res.sinks {
+        div.merge(&s.div);
+        glob.add(&s.global);
+        banks.merge(s.banks.into_report());
+        if let (Some(r), Some(h)) = (&mut haz, s.hazards) {
+            r.merge(h);
+        }
+    }
+    let mut out = LaunchAnalysis {
+        warp_instructions: res.counters.warp_insts,
+        ..LaunchAnalysis::default()
+    };
+    let m = &mut out.metrics;
+    let ld = banks.total(Side::Load);
+    let st = banks.total(Side::Store);
+    let mut put = |k: &str, v: f64| {
+        m.insert(k.to_string(), v);
+    };
+    put(
+        "smsp__sass_inst_executed_op_shared_ld.sum",
+        ld.instructions as f64,
+    );
+    put(
+        "smsp__sass_inst_executed_op_shared_st.sum",
+        st.instructions as f64,
+    );
+    put(
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        ld.wavefronts as f64,
+    );
+    put(
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        st.wavefronts as f64,
+    );
+    put(
+        "warpscope__shared_ld_excess_wavefronts.sum",
+        (ld.wavefronts - ld.ideal_wavefronts) as f64,
+    );
+    put(
+        "warpscope__shared_st_excess_wavefronts.sum",
+        (st.wavefronts - st.ideal_wavefronts) as f64,
+    );
+    put(
+        "shared_load_transactions_per_request",
+        ratio(ld.wavefronts, ld.instructions),
+    );
+    put(
+        "shared_store_transactions_per_request",
+        ratio(st.wavefronts, st.instructions),
+    );
+    let t = &div.totals;
+    // A -G build: its machine code adds one uniform branch per execution of a *signed* 32-bit
+    // div/rem (H100, calibration/run/h100/divergence_G: `tid % 2` and `(tid / warpSize) % 2` on
+    // `int` add one each; the unsigned `tid % (2 * stride)` adds none).
+    let (exit_targets, exit_divergent) = div
+        .branches
+        .iter()
+        .filter(|b| ka.exit_branches.contains(&b.pc))
+        .fold((0, 0), |(t, d), b| (t + b.targets, d + b.divergent));
+    let (targets, divergent) = if t.debug_machine_estimate.is_some() {
+        let extra: u64 = div
+            .instructions
+            .iter()
+            .filter(|i| signed_div_rem(&program.inst_info(i.pc).text))
+            .map(|i| i.executions)
+            .sum();
+        (t.targets + extra, t.divergent)
+    } else {
+        (t.targets - exit_targets, t.divergent - exit_divergent)
+    };
+    let eff = pct(targets - divergent, targets);
+    put("smsp__sass_branch_targets.sum", targets as f64);
+    put(
+        "smsp__sass_branch_targets_threads_divergent.sum",
+        divergent as f64,
+    );
+    put(
+        "smsp__sass_branch_targets_threads_uniform.sum",
+        (targets - divergent) as f64,
+    );
+    put("branch_efficiency", eff);
+    put("divergent_branch", divergent as f64);
+    put(
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        glob.ld_requests as f64,
+    );
+    put(
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        glob.ld_sectors as f64,
+    );
+    put(
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        glob.st_requests as f64,
+    );
+    put(
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        glob.st_sectors as f64,
+    );
+    put(
+        "gld_efficiency",
+        pct(glob.ld_bytes, glob.ld_sectors * 32).min(100.0),
+    );
+    put(
+        "gst_efficiency",
+        pct(glob.st_bytes, glob.st_sectors * 32).min(100.0),
+    );
+    put(
+        "warpscope__ptx_warp_instructions.sum",
+        res.counters.warp_insts as f64,
+    );
+    let threads: u32 = launch.block.iter().product();
+    put("launch__block_size", f64::from(threads));
+    put(
+        "launch__grid_size",
+        launch.grid.iter().map(|&g| g as f64).product::<f64>(),
+    );
+    put("launch__shared_mem_per_block_dynamic", f64::from(launch.dyn_smem));
+    put("launch__shared_mem_per_block_static", f64::from(k.static_smem));
+    if let Some(regs) = ka.registers {
+        put(
+            "launch__registers_per_thread",
+            f64::from(crate::fatbin::allocated_registers(regs)),
+        );
+        if let Ok(limits) = warpscope_model::occupancy::Limits::for_arch(ka.arch) {
+            let mut ol = warpscope_model::occupancy::Launch::new(threads, regs);
+            ol.static_smem = k.static_smem;
+            ol.dyn_smem = launch.dyn_smem;
+            if let Ok(o) = warpscope_model::occupancy::occupancy(&limits, &ol) {
+                let pct = 100.0 * o.occupancy();
+                put("sm__maximum_warps_per_active_cycle_pct", pct);
+                put("achieved_occupancy", pct / 100.0);
+                put("launch__occupancy_limit_blocks", f64::from(o.limit_blocks));
+                put("launch__occupancy_limit_warps", f64::from(o.limit_warps));
+            }
+        }
+    }
+    let loc = |pc: u32| loc_of(program, pc);
+    for f in &res.faults {
+        let l = loc(f.pc);
+        let what = match f.kind {
+            FaultKind::OutOfBounds { space } => format!("out-of-bounds {space:?} access"),
+            FaultKind::Misaligned { space } => format!("misaligned {space:?} access"),
+            other => format!("{other:?}"),
+        };
+        let tid = f.lane.map(|lane| f.warp * 32 + lane);
+        let msg = format!(
+            "{what} at {} (block {}, thread {}{})",
+            l.label,
+            f.block,
+            tid.map(|t| t.to_string()).unwrap_or_else(|| "?".into()),
+            f.addr.map(|a| format!(", address {a:#x}")).unwrap_or_default()
+        );
+        if out.fault.is_none() {
+            out.fault = Some(msg.clone());
+            out.fault_kind = Some(fault_kind(f.kind).into());
+        }
+        if haz.is_none() {
+            out.findings.push(Finding {
+                severity: "error".into(),
+                kind: match f.kind {
+                    FaultKind::OutOfBounds { .. } => "out_of_bounds",
+                    FaultKind::Misaligned { .. } => "misaligned",
+                    FaultKind::DivergentBarrier => "divergent_barrier",
+                    FaultKind::InstructionLimit => "instruction_limit",
+                    _ => "fault",
+                }
+                .into(),
+                line: l.line,
+                message: msg,
+            });
+        }
+    }
+    if let Some(mut r) = haz {
+        for f in &res.faults {
+            r.push_fault(f);
+        }
+        for f in r.findings(&loc) {
+            out.findings.push(Finding {
+                severity: if f.severity == Severity::Error {
+                    "error"
+                } else {
+                    "warning"
+                }
+                .into(),
+                kind: f.kind.name().into(),
+                line: f.line,
+                message: f.message,
+            });
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn global_sectors() {
+        let mut g = GlobalCounts::default();
+        let mut a = [0u64; 32];
+        for (i, x) in a.iter_mut().enumerate() {
+            *x = 0x1000 + 4 * i as u64;
+        }
+        g.record(AccessOp::Load, 4, u32::MAX, &a); // 128 contiguous bytes: 4 sectors
+        for (i, x) in a.iter_mut().enumerate() {
+            *x = 0x1000 + 128 * i as u64;
+        }
+        g.record(AccessOp::Store, 4, 0xffff, &a); // 16 lanes, one sector each
+        g.record(AccessOp::Load, 4, 0, &a); // no active lane: no request
+        assert_eq!((g.ld_requests, g.ld_sectors, g.ld_bytes), (1, 4, 128));
+        assert_eq!((g.st_requests, g.st_sectors, g.st_bytes), (1, 16, 64));
+    }
+}

@@ -1,0 +1,1467 @@
+//! The C entry points: CUDA 13's runtime API as `libcudart.so.13` exports it (symbol version
+//! `libcudart.so.13`, set by build.rs), including the registration and launch calls that nvcc's
+//! host code makes. Every entry point catches panics (none unwinds into C), turns its arguments
+//! into safe values and calls [`crate::runtime::Runtime`]. Functions not implemented are in
+//! `unsupported.rs`: they print `warpscope: cudaXxx is not supported yet` and return
+//! `cudaErrorNotSupported`. (Entry points are CUDA's own API, documented by NVIDIA; they are not
+//! documented again here.)
+#![allow(non_snake_case, missing_docs, clippy::missing_safety_doc)]
+
+use std::cell::Cell;
+use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{LazyLock, Mutex, MutexGuard};
+
+use crate::device::{CudaDeviceProp, CudaFuncAttributes};
+use crate::runtime::{Config, LaunchRequest, Runtime, Where, err};
+
+static RT: LazyLock<Mutex<Runtime>> = LazyLock::new(|| {
+    let cfg = match std::env::var("WARPSCOPE_RUN_CONFIG") {
+        Ok(text) => serde_json::from_str::<Config>(&text).unwrap_or_else(|e| {
+            eprintln!("warpscope: WARPSCOPE_RUN_CONFIG is not valid ({e}); using the defaults");
+            Config::default()
+        }),
+        Err(_) => Config::default(),
+    };
+    Mutex::new(Runtime::new(cfg))
+});
+
+thread_local! {
+    static LAST: Cell<u32> = const { Cell::new(0) };
+}
+
+fn rt() -> MutexGuard<'static, Runtime> {
+    RT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs an entry point: catches panics, records the error as the thread's last error.
+fn entry(name: &str, f: impl FnOnce() -> Result<(), u32>) -> u32 {
+    let code = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => 0,
+        Ok(Err(c)) => c,
+        Err(_) => {
+            eprintln!("warpscope: internal error in {name} (reported as cudaErrorUnknown)");
+            999
+        }
+    };
+    if code != 0 {
+        LAST.with(|l| l.set(code));
+    }
+    code
+}
+
+/// An entry point that fails with the sticky error once one happened.
+fn call(name: &str, f: impl FnOnce(&mut Runtime) -> Result<(), u32>) -> u32 {
+    entry(name, || {
+        let mut r = rt();
+        if let Some(s) = r.sticky {
+            return Err(s);
+        }
+        f(&mut r)
+    })
+}
+
+/// Prints the message for an unsupported call and returns `cudaErrorNotSupported`.
+pub fn unsupported(name: &str) -> u32 {
+    eprintln!("warpscope: {name} is not supported yet");
+    LAST.with(|l| l.set(err::NOT_SUPPORTED));
+    err::NOT_SUPPORTED
+}
+
+unsafe fn out<T>(p: *mut T, v: T) -> Result<(), u32> {
+    if p.is_null() {
+        return Err(err::INVALID_VALUE);
+    }
+    // SAFETY: the caller passes a pointer the C API says is writable.
+    unsafe { p.write(v) };
+    Ok(())
+}
+
+/// `dim3`
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dim3 {
+    /// x
+    pub x: c_uint,
+    /// y
+    pub y: c_uint,
+    /// z
+    pub z: c_uint,
+}
+
+impl Dim3 {
+    fn arr(self) -> [u32; 3] {
+        [self.x, self.y, self.z]
+    }
+}
+
+// ------------------------------------------------------------------ registration
+
+#[repr(C)]
+struct FatbinWrapper {
+    magic: u32,
+    version: u32,
+    data: *const u8,
+    filename: *const c_void,
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __cudaRegisterFatBinary(fat: *const c_void) -> *mut *mut c_void {
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        let blob = (|| -> Result<&[u8], String> {
+            if fat.is_null() {
+                return Err("no fatbin".into());
+            }
+            // SAFETY: nvcc passes its wrapper struct.
+            let w = unsafe { &*(fat as *const FatbinWrapper) };
+            if w.magic != crate::fatbin::WRAPPER_MAGIC || w.data.is_null() {
+                return Err(format!("unknown fatbin wrapper (magic {:#x})", w.magic));
+            }
+            // SAFETY: the blob starts with its 16-byte header.
+            let head = unsafe { std::slice::from_raw_parts(w.data, 16) };
+            let size = crate::fatbin::blob_size(head).map_err(|e| e.0)?;
+            // SAFETY: the header gives the blob's size; nvcc embeds all of it.
+            Ok(unsafe { std::slice::from_raw_parts(w.data, size) })
+        })();
+        let m = rt().register_module(blob);
+        Box::into_raw(Box::new(m as *mut c_void))
+    }));
+    r.unwrap_or(std::ptr::null_mut())
+}
+
+fn module_of(handle: *mut *mut c_void) -> Option<usize> {
+    if handle.is_null() {
+        return None;
+    }
+    // SAFETY: handles come from __cudaRegisterFatBinary.
+    Some(unsafe { *handle } as usize)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaRegisterFatBinaryEnd(_handle: *mut *mut c_void) {}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaUnregisterFatBinary(_handle: *mut *mut c_void) {}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaInitModule(_handle: *mut *mut c_void) -> c_char {
+    1
+}
+
+fn cstr(p: *const c_char) -> Option<String> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: nvcc passes NUL-terminated names.
+    Some(unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaRegisterFunction(
+    handle: *mut *mut c_void,
+    host_fun: *const c_char,
+    _device_fun: *mut c_char,
+    device_name: *const c_char,
+    _thread_limit: c_int,
+    _tid: *mut c_void,
+    _bid: *mut c_void,
+    _bdim: *mut c_void,
+    _gdim: *mut c_void,
+    _wsize: *mut c_int,
+) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        if let (Some(m), Some(name)) = (module_of(handle), cstr(device_name)) {
+            rt().functions
+                .insert(host_fun as usize, crate::runtime::Function { module: m, name });
+        }
+    }));
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaRegisterVar(
+    handle: *mut *mut c_void,
+    host_var: *mut c_char,
+    _device_address: *mut c_char,
+    device_name: *const c_char,
+    _ext: c_int,
+    size: usize,
+    constant: c_int,
+    _global: c_int,
+) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        if let (Some(m), Some(name)) = (module_of(handle), cstr(device_name)) {
+            rt().vars.insert(
+                host_var as usize,
+                crate::runtime::Var {
+                    module: m,
+                    name,
+                    size,
+                    constant: constant != 0,
+                },
+            );
+        }
+    }));
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaRegisterManagedVar() {
+    unsupported("__cudaRegisterManagedVar (__managed__ variables)");
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaRegisterTexture() {
+    unsupported("__cudaRegisterTexture (texture references)");
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaRegisterSurface() {
+    unsupported("__cudaRegisterSurface (surface references)");
+}
+
+// ------------------------------------------------------------------ launch
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaPushCallConfiguration(
+    grid: Dim3,
+    block: Dim3,
+    shmem: usize,
+    stream: *mut c_void,
+) -> c_uint {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        rt().call_configs
+            .push((grid.arr(), block.arr(), shmem, stream as usize));
+    }));
+    0
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __cudaPopCallConfiguration(
+    grid: *mut Dim3,
+    block: *mut Dim3,
+    shmem: *mut usize,
+    stream: *mut *mut c_void,
+) -> u32 {
+    entry("__cudaPopCallConfiguration", || {
+        let (g, b, s, st) = rt().call_configs.pop().ok_or(err::INVALID_CONFIGURATION)?;
+        let d = |a: [u32; 3]| Dim3 {
+            x: a[0],
+            y: a[1],
+            z: a[2],
+        };
+        // SAFETY: nvcc's launch stub passes its locals.
+        unsafe {
+            out(grid, d(g))?;
+            out(block, d(b))?;
+            out(shmem, s)?;
+            out(stream, st as *mut c_void)?;
+        }
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn __cudaGetKernel(kernel: *mut *const c_void, func: *const c_void) -> u32 {
+    entry("__cudaGetKernel", || {
+        if !rt().functions.contains_key(&(func as usize)) {
+            return Err(err::INVALID_DEVICE_FUNCTION);
+        }
+        // SAFETY: nvcc passes its static handle.
+        unsafe { out(kernel, func) }
+    })
+}
+
+fn launch(
+    name: &str,
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shmem: usize,
+    stream: *mut c_void,
+) -> u32 {
+    call(name, |r| {
+        let sizes = r.param_sizes(func as usize)?;
+        if !sizes.is_empty() && args.is_null() {
+            return Err(err::INVALID_VALUE);
+        }
+        let params = sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| {
+                // SAFETY: `args` holds one pointer per kernel parameter, each to the value's bytes
+                // (the parameter sizes come from the kernel's PTX).
+                unsafe {
+                    let p = *args.add(i) as *const u8;
+                    if p.is_null() {
+                        return Err(err::INVALID_VALUE);
+                    }
+                    Ok(std::slice::from_raw_parts(p, n).to_vec())
+                }
+            })
+            .collect::<Result<Vec<_>, u32>>()?;
+        r.launch(LaunchRequest {
+            func: func as usize,
+            grid: grid.arr(),
+            block: block.arr(),
+            dyn_smem: shmem,
+            stream: stream as usize,
+            params,
+        })
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaLaunchKernel(
+    kernel: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shmem: usize,
+    stream: *mut c_void,
+) -> u32 {
+    launch("__cudaLaunchKernel", kernel, grid, block, args, shmem, stream)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn __cudaLaunchKernel_ptsz(
+    kernel: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shmem: usize,
+    stream: *mut c_void,
+) -> u32 {
+    launch(
+        "__cudaLaunchKernel_ptsz",
+        kernel,
+        grid,
+        block,
+        args,
+        shmem,
+        stream,
+    )
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaLaunchKernel(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shmem: usize,
+    stream: *mut c_void,
+) -> u32 {
+    launch("cudaLaunchKernel", func, grid, block, args, shmem, stream)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaLaunchKernel_ptsz(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shmem: usize,
+    stream: *mut c_void,
+) -> u32 {
+    launch("cudaLaunchKernel_ptsz", func, grid, block, args, shmem, stream)
+}
+
+// ------------------------------------------------------------------ errors
+
+static ERROR_TEXT: LazyLock<Vec<(u32, CString, CString)>> = LazyLock::new(|| {
+    crate::errors::ERRORS
+        .iter()
+        .map(|&(c, n, m)| {
+            (
+                c,
+                CString::new(n).unwrap_or_default(),
+                CString::new(m).unwrap_or_default(),
+            )
+        })
+        .collect()
+});
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGetErrorName(code: u32) -> *const c_char {
+    match ERROR_TEXT.iter().find(|e| e.0 == code) {
+        Some(e) => e.1.as_ptr(),
+        None => c"cudaErrorUnknown".as_ptr(),
+    }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGetErrorString(code: u32) -> *const c_char {
+    match ERROR_TEXT.iter().find(|e| e.0 == code) {
+        Some(e) => e.2.as_ptr(),
+        None => c"unrecognized error code".as_ptr(),
+    }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGetLastError() -> u32 {
+    let last = LAST.with(|l| l.replace(0));
+    let sticky = catch_unwind(|| rt().sticky).ok().flatten();
+    sticky.unwrap_or(last)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaPeekAtLastError() -> u32 {
+    let last = LAST.with(|l| l.get());
+    let sticky = catch_unwind(|| rt().sticky).ok().flatten();
+    sticky.unwrap_or(last)
+}
+
+// ------------------------------------------------------------------ device
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetDeviceCount(n: *mut c_int) -> u32 {
+    // SAFETY: the caller's out-pointer.
+    entry("cudaGetDeviceCount", || unsafe { out(n, 1) })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaSetDevice(dev: c_int) -> u32 {
+    entry("cudaSetDevice", || {
+        if dev == 0 {
+            Ok(())
+        } else {
+            Err(err::INVALID_DEVICE)
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaInitDevice(dev: c_int, _f1: c_uint, _f2: c_uint) -> u32 {
+    cudaSetDevice(dev)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetDevice(dev: *mut c_int) -> u32 {
+    // SAFETY: the caller's out-pointer.
+    entry("cudaGetDevice", || unsafe { out(dev, 0) })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaChooseDevice(dev: *mut c_int, _prop: *const c_void) -> u32 {
+    // SAFETY: the caller's out-pointer.
+    entry("cudaChooseDevice", || unsafe { out(dev, 0) })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> u32 {
+    call("cudaSetDeviceFlags", |r| {
+        r.device_flags = flags;
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetDeviceFlags(flags: *mut c_uint) -> u32 {
+    let f = rt().device_flags;
+    // SAFETY: the caller's out-pointer.
+    entry("cudaGetDeviceFlags", || unsafe { out(flags, f) })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetDeviceProperties(prop: *mut CudaDeviceProp, dev: c_int) -> u32 {
+    entry("cudaGetDeviceProperties", || {
+        if dev != 0 {
+            return Err(err::INVALID_DEVICE);
+        }
+        let p = CudaDeviceProp::from_info(&rt().device);
+        // SAFETY: the caller's out-pointer to a cudaDeviceProp.
+        unsafe { out(prop, p) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetDeviceProperties_v2(prop: *mut CudaDeviceProp, dev: c_int) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaGetDeviceProperties(prop, dev) }
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: c_int, dev: c_int) -> u32 {
+    entry("cudaDeviceGetAttribute", || {
+        if dev != 0 {
+            return Err(err::INVALID_DEVICE);
+        }
+        match rt().device.attribute(attr) {
+            // SAFETY: the caller's out-pointer.
+            Some(v) => unsafe { out(value, v) },
+            None => {
+                eprintln!("warpscope: cudaDeviceGetAttribute({attr}) is not supported yet");
+                Err(err::INVALID_VALUE)
+            }
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaDeviceSynchronize() -> u32 {
+    call("cudaDeviceSynchronize", |_| Ok(()))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaDeviceReset() -> u32 {
+    entry("cudaDeviceReset", || {
+        let mut r = rt();
+        r.sticky = None;
+        LAST.with(|l| l.set(0));
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaRuntimeGetVersion(v: *mut c_int) -> u32 {
+    // SAFETY: the caller's out-pointer.
+    entry("cudaRuntimeGetVersion", || unsafe { out(v, 13000) })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDriverGetVersion(v: *mut c_int) -> u32 {
+    // SAFETY: the caller's out-pointer.
+    entry("cudaDriverGetVersion", || unsafe { out(v, 13000) })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemGetInfo(free: *mut usize, total: *mut usize) -> u32 {
+    call("cudaMemGetInfo", |r| {
+        let t = r.device.total_mem;
+        // SAFETY: the caller's out-pointers.
+        unsafe {
+            out(free, t)?;
+            out(total, t)
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaDeviceSetLimit(_limit: c_int, _value: usize) -> u32 {
+    call("cudaDeviceSetLimit", |_| Ok(()))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> u32 {
+    let v = match limit {
+        0 => 1024,    // stack size
+        1 => 1 << 20, // printf FIFO
+        2 => 8 << 20, // malloc heap
+        _ => 0,
+    };
+    // SAFETY: the caller's out-pointer.
+    entry("cudaDeviceGetLimit", || unsafe { out(value, v) })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaDeviceSetCacheConfig(_c: c_int) -> u32 {
+    call("cudaDeviceSetCacheConfig", |_| Ok(()))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaProfilerStart() -> u32 {
+    0
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaProfilerStop() -> u32 {
+    0
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceCanAccessPeer(can: *mut c_int, _d: c_int, _p: c_int) -> u32 {
+    // SAFETY: the caller's out-pointer.
+    entry("cudaDeviceCanAccessPeer", || unsafe { out(can, 0) })
+}
+
+// ------------------------------------------------------------------ memory
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMalloc(ptr: *mut *mut c_void, size: usize) -> u32 {
+    call("cudaMalloc", |r| {
+        let a = r.malloc(size)?;
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(ptr, a as usize as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMallocPitch(
+    ptr: *mut *mut c_void,
+    pitch: *mut usize,
+    width: usize,
+    height: usize,
+) -> u32 {
+    call("cudaMallocPitch", |r| {
+        let p = width.div_ceil(crate::runtime::PITCH_ALIGN).max(1) * crate::runtime::PITCH_ALIGN;
+        let a = r.malloc(p.checked_mul(height).ok_or(err::MEMORY_ALLOCATION)?)?;
+        // SAFETY: the caller's out-pointers.
+        unsafe {
+            out(pitch, p)?;
+            out(ptr, a as usize as *mut c_void)
+        }
+    })
+}
+
+/// `cudaExtent`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Extent {
+    /// bytes
+    pub width: usize,
+    /// rows
+    pub height: usize,
+    /// slices
+    pub depth: usize,
+}
+
+/// `cudaPitchedPtr`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct PitchedPtr {
+    /// base
+    pub ptr: *mut c_void,
+    /// bytes per row
+    pub pitch: usize,
+    /// width
+    pub xsize: usize,
+    /// height
+    pub ysize: usize,
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMalloc3D(pp: *mut PitchedPtr, e: Extent) -> u32 {
+    call("cudaMalloc3D", |r| {
+        let p = e.width.div_ceil(crate::runtime::PITCH_ALIGN).max(1) * crate::runtime::PITCH_ALIGN;
+        let size = p
+            .checked_mul(e.height)
+            .and_then(|x| x.checked_mul(e.depth))
+            .ok_or(err::MEMORY_ALLOCATION)?;
+        let a = r.malloc(size)?;
+        // SAFETY: the caller's out-pointer.
+        unsafe {
+            out(
+                pp,
+                PitchedPtr {
+                    ptr: a as usize as *mut c_void,
+                    pitch: p,
+                    xsize: e.width,
+                    ysize: e.height,
+                },
+            )
+        }
+    })
+}
+
+fn unmap(range: Option<(u64, u64)>) {
+    if let Some((a, len)) = range {
+        // SAFETY: the range was mapped by `host_map` and is no longer registered.
+        unsafe { libc::munmap(a as usize as *mut c_void, len.max(1) as usize) };
+    }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaFree(ptr: *mut c_void) -> u32 {
+    call("cudaFree", |r| {
+        let a = ptr as u64;
+        if a != 0 && !r.is_device_ptr(a) && !r.is_mirror(a) {
+            return Err(err::INVALID_VALUE);
+        }
+        unmap(r.free(a)?);
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaFreeHost(ptr: *mut c_void) -> u32 {
+    call("cudaFreeHost", |r| {
+        let a = ptr as u64;
+        if a != 0 && !r.is_mirror(a) {
+            return Err(err::INVALID_VALUE);
+        }
+        unmap(r.free(a)?);
+        Ok(())
+    })
+}
+
+static NEXT_HOST: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0x2000_0000_0000);
+
+/// Maps host memory a kernel may touch, away from the emulator's fixed windows.
+fn host_map(r: &mut Runtime, size: usize) -> Result<u64, u32> {
+    let len = size.max(1).div_ceil(4096) * 4096;
+    let hint = NEXT_HOST.fetch_add(len as u64 + (1 << 20), std::sync::atomic::Ordering::Relaxed);
+    // SAFETY: an anonymous private mapping; MAP_FIXED_NOREPLACE never replaces an existing one.
+    let p = unsafe {
+        libc::mmap(
+            hint as usize as *mut c_void,
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED_NOREPLACE,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return Err(err::MEMORY_ALLOCATION);
+    }
+    let a = p as u64;
+    if let Err(e) = r.add_mirror(a, size, true) {
+        // SAFETY: just mapped.
+        unsafe { libc::munmap(p, len) };
+        return Err(e);
+    }
+    Ok(a)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> u32 {
+    call("cudaMallocHost", |r| {
+        let a = host_map(r, size)?;
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(ptr, a as usize as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, _flags: c_uint) -> u32 {
+    call("cudaHostAlloc", |r| {
+        let a = host_map(r, size)?;
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(ptr, a as usize as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMallocManaged(ptr: *mut *mut c_void, size: usize, _flags: c_uint) -> u32 {
+    call("cudaMallocManaged", |r| {
+        let a = host_map(r, size)?;
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(ptr, a as usize as *mut c_void) }
+    })
+}
+
+fn in_windows(a: u64, len: usize) -> bool {
+    let lo = warpscope_emu::mem::CONST_WINDOW;
+    let hi = warpscope_emu::mem::SHARED_WINDOW + warpscope_emu::mem::WINDOW;
+    a < hi && a + len as u64 > lo
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, _flags: c_uint) -> u32 {
+    call("cudaHostRegister", |r| {
+        let a = ptr as u64;
+        if a == 0 || size == 0 {
+            return Err(err::INVALID_VALUE);
+        }
+        if in_windows(a, size) {
+            eprintln!(
+                "warpscope: cudaHostRegister of {a:#x}: the range overlaps the emulator's address windows"
+            );
+            return Err(err::NOT_SUPPORTED);
+        }
+        r.add_mirror(a, size, false)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> u32 {
+    call("cudaHostUnregister", |r| {
+        if !r.is_mirror(ptr as u64) {
+            return Err(err::HOST_MEMORY_NOT_REGISTERED);
+        }
+        r.free(ptr as u64).map(|_| ())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaHostGetDevicePointer(
+    dev: *mut *mut c_void,
+    host: *mut c_void,
+    _flags: c_uint,
+) -> u32 {
+    call("cudaHostGetDevicePointer", |r| {
+        if r.mirror_of(host as u64).is_none() {
+            return Err(err::INVALID_VALUE);
+        }
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(dev, host) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) -> u32 {
+    call("cudaHostGetFlags", |r| {
+        if r.mirror_of(host as u64).is_none() {
+            return Err(err::INVALID_VALUE);
+        }
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(flags, 2) }
+    })
+}
+
+/// Copies `n` bytes: both ends classified (device regions vs host memory), checked against `kind`.
+fn copy(r: &mut Runtime, dst: u64, src: u64, n: usize, kind: c_int) -> Result<(), u32> {
+    if n == 0 {
+        return Ok(());
+    }
+    if dst == 0 || src == 0 {
+        return Err(err::INVALID_VALUE);
+    }
+    let d_dev = r.classify(dst, n) == Where::Device;
+    let s_dev = r.classify(src, n) == Where::Device;
+    // a pointer into device memory whose range runs past its allocation
+    if (!d_dev && r.is_device_ptr(dst)) || (!s_dev && r.is_device_ptr(src)) {
+        return Err(err::INVALID_VALUE);
+    }
+    let d_ok = d_dev || r.mirror_of(dst).is_some();
+    let s_ok = s_dev || r.mirror_of(src).is_some();
+    match kind {
+        0 if d_dev || s_dev => return Err(err::INVALID_VALUE),
+        1 if !d_ok || s_dev => return Err(err::INVALID_VALUE),
+        2 if !s_ok || d_dev => return Err(err::INVALID_VALUE),
+        3 if !d_ok || !s_ok => return Err(err::INVALID_VALUE),
+        0..=4 => {}
+        _ => return Err(err::INVALID_MEMCPY_DIRECTION),
+    }
+    match (s_dev, d_dev) {
+        (false, false) => {
+            // SAFETY: host pointers the program passed for `n` bytes (as the real runtime does,
+            // a bad host pointer is the program's bug).
+            unsafe { std::ptr::copy(src as usize as *const u8, dst as usize as *mut u8, n) }
+        }
+        (false, true) => {
+            // SAFETY: as above.
+            let s = unsafe { std::slice::from_raw_parts(src as usize as *const u8, n) };
+            r.write_device(dst, s)?;
+        }
+        (true, false) => {
+            // SAFETY: as above.
+            let d = unsafe { std::slice::from_raw_parts_mut(dst as usize as *mut u8, n) };
+            r.read_device(src, d)?;
+        }
+        (true, true) => {
+            let mut tmp = vec![0u8; n];
+            r.read_device(src, &mut tmp)?;
+            r.write_device(dst, &tmp)?;
+        }
+    }
+    r.clock.copy(n, s_dev && d_dev);
+    Ok(())
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int) -> u32 {
+    call("cudaMemcpy", |r| copy(r, dst as u64, src as u64, n, kind))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpyAsync(
+    dst: *mut c_void,
+    src: *const c_void,
+    n: usize,
+    kind: c_int,
+    _s: *mut c_void,
+) -> u32 {
+    call("cudaMemcpyAsync", |r| copy(r, dst as u64, src as u64, n, kind))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn copy2d(
+    r: &mut Runtime,
+    dst: u64,
+    dpitch: usize,
+    src: u64,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> Result<(), u32> {
+    if width > dpitch || width > spitch {
+        return Err(12); // cudaErrorInvalidPitchValue
+    }
+    for row in 0..height {
+        copy(
+            r,
+            dst + (row * dpitch) as u64,
+            src + (row * spitch) as u64,
+            width,
+            kind,
+        )?;
+    }
+    Ok(())
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpy2D(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaMemcpy2D", |r| {
+        copy2d(r, dst as u64, dpitch, src as u64, spitch, width, height, kind)
+    })
+}
+
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn cudaMemcpy2DAsync(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+    _s: *mut c_void,
+) -> u32 {
+    call("cudaMemcpy2DAsync", |r| {
+        copy2d(r, dst as u64, dpitch, src as u64, spitch, width, height, kind)
+    })
+}
+
+fn set(r: &mut Runtime, dst: u64, value: c_int, n: usize) -> Result<(), u32> {
+    if n == 0 {
+        return Ok(());
+    }
+    if r.classify(dst, n) == Where::Device {
+        return r.memset_device(dst, value as u8, n);
+    }
+    if r.mirror_of(dst).is_some() {
+        // SAFETY: a mirrored host allocation; the range is the program's to set.
+        unsafe { std::ptr::write_bytes(dst as usize as *mut u8, value as u8, n) };
+        return Ok(());
+    }
+    Err(err::INVALID_VALUE)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemset(dst: *mut c_void, value: c_int, n: usize) -> u32 {
+    call("cudaMemset", |r| set(r, dst as u64, value, n))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemsetAsync(dst: *mut c_void, value: c_int, n: usize, _s: *mut c_void) -> u32 {
+    call("cudaMemsetAsync", |r| set(r, dst as u64, value, n))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemset2D(
+    dst: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+) -> u32 {
+    call("cudaMemset2D", |r| {
+        if width > pitch {
+            return Err(12);
+        }
+        (0..height).try_for_each(|row| set(r, dst as u64 + (row * pitch) as u64, value, width))
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemset2DAsync(
+    dst: *mut c_void,
+    pitch: usize,
+    value: c_int,
+    width: usize,
+    height: usize,
+    _s: *mut c_void,
+) -> u32 {
+    cudaMemset2D(dst, pitch, value, width, height)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemPrefetchAsync() -> u32 {
+    call("cudaMemPrefetchAsync", |_| Ok(()))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemAdvise() -> u32 {
+    call("cudaMemAdvise", |_| Ok(()))
+}
+
+/// `struct cudaPointerAttributes`
+#[repr(C)]
+pub struct PointerAttributes {
+    kind: c_int,
+    device: c_int,
+    device_pointer: *mut c_void,
+    host_pointer: *mut c_void,
+    reserved: [i64; 8],
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaPointerGetAttributes(attr: *mut PointerAttributes, ptr: *const c_void) -> u32 {
+    call("cudaPointerGetAttributes", |r| {
+        let a = ptr as u64;
+        let (kind, dev, host) = if r.is_device_ptr(a) {
+            (2, ptr as *mut c_void, std::ptr::null_mut())
+        } else if r.mirror_of(a).is_some() {
+            (1, ptr as *mut c_void, ptr as *mut c_void)
+        } else {
+            (0, std::ptr::null_mut(), ptr as *mut c_void)
+        };
+        // SAFETY: the caller's out-pointer.
+        unsafe {
+            out(
+                attr,
+                PointerAttributes {
+                    kind,
+                    device: 0,
+                    device_pointer: dev,
+                    host_pointer: host,
+                    reserved: [0; 8],
+                },
+            )
+        }
+    })
+}
+
+// ------------------------------------------------------------------ symbols
+
+fn symbol_copy_to(
+    r: &mut Runtime,
+    symbol: *const c_void,
+    src: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+) -> Result<(), u32> {
+    if src.is_null() {
+        return Err(err::INVALID_VALUE);
+    }
+    let mut data = vec![0u8; n];
+    if kind == 3 || (kind == 4 && r.is_device_ptr(src as u64)) {
+        r.read_device(src as u64, &mut data)?;
+    } else {
+        // SAFETY: the program's host source of `n` bytes.
+        data.copy_from_slice(unsafe { std::slice::from_raw_parts(src as *const u8, n) });
+    }
+    r.write_symbol(symbol as usize, off, &data)
+}
+
+fn symbol_copy_from(
+    r: &mut Runtime,
+    dst: *mut c_void,
+    symbol: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+) -> Result<(), u32> {
+    if dst.is_null() {
+        return Err(err::INVALID_VALUE);
+    }
+    let mut data = vec![0u8; n];
+    r.read_symbol(symbol as usize, off, &mut data)?;
+    if kind == 3 || (kind == 4 && r.is_device_ptr(dst as u64)) {
+        r.write_device(dst as u64, &data)
+    } else {
+        // SAFETY: the program's host destination of `n` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), dst as *mut u8, n) };
+        Ok(())
+    }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpyToSymbol(
+    symbol: *const c_void,
+    src: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaMemcpyToSymbol", |r| {
+        symbol_copy_to(r, symbol, src, n, off, kind)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpyToSymbolAsync(
+    symbol: *const c_void,
+    src: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+    _s: *mut c_void,
+) -> u32 {
+    call("cudaMemcpyToSymbolAsync", |r| {
+        symbol_copy_to(r, symbol, src, n, off, kind)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpyFromSymbol(
+    dst: *mut c_void,
+    symbol: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaMemcpyFromSymbol", |r| {
+        symbol_copy_from(r, dst, symbol, n, off, kind)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpyFromSymbolAsync(
+    dst: *mut c_void,
+    symbol: *const c_void,
+    n: usize,
+    off: usize,
+    kind: c_int,
+    _s: *mut c_void,
+) -> u32 {
+    call("cudaMemcpyFromSymbolAsync", |r| {
+        symbol_copy_from(r, dst, symbol, n, off, kind)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetSymbolAddress(dev: *mut *mut c_void, symbol: *const c_void) -> u32 {
+    call("cudaGetSymbolAddress", |r| {
+        let (c, addr, _) = r.symbol(symbol as usize)?;
+        if c {
+            eprintln!("warpscope: cudaGetSymbolAddress of a __constant__ variable is not supported yet");
+            return Err(err::NOT_SUPPORTED);
+        }
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(dev, addr as usize as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetSymbolSize(size: *mut usize, symbol: *const c_void) -> u32 {
+    call("cudaGetSymbolSize", |r| {
+        let (_, _, n) = r.symbol(symbol as usize)?;
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(size, n) }
+    })
+}
+
+// ------------------------------------------------------------------ streams and events
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamCreate(s: *mut *mut c_void) -> u32 {
+    call("cudaStreamCreate", |r| {
+        let h = r.handle();
+        r.streams.insert(h, 0);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(s, h as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamCreateWithFlags(s: *mut *mut c_void, flags: c_uint) -> u32 {
+    call("cudaStreamCreateWithFlags", |r| {
+        let h = r.handle();
+        r.streams.insert(h, flags);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(s, h as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamCreateWithPriority(
+    s: *mut *mut c_void,
+    flags: c_uint,
+    _prio: c_int,
+) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaStreamCreateWithFlags(s, flags) }
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceGetStreamPriorityRange(least: *mut c_int, greatest: *mut c_int) -> u32 {
+    entry("cudaDeviceGetStreamPriorityRange", || {
+        // SAFETY: optional out-pointers.
+        unsafe {
+            if !least.is_null() {
+                out(least, 0)?;
+            }
+            if !greatest.is_null() {
+                out(greatest, -5)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+fn known_stream(r: &Runtime, s: *mut c_void) -> Result<(), u32> {
+    let h = s as usize;
+    // 0: legacy default stream; 1, 2: cudaStreamLegacy, cudaStreamPerThread
+    if h <= 2 || r.streams.contains_key(&h) {
+        Ok(())
+    } else {
+        Err(err::INVALID_RESOURCE_HANDLE)
+    }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamDestroy(s: *mut c_void) -> u32 {
+    call("cudaStreamDestroy", |r| {
+        r.streams
+            .remove(&(s as usize))
+            .map(|_| ())
+            .ok_or(err::INVALID_RESOURCE_HANDLE)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamSynchronize(s: *mut c_void) -> u32 {
+    call("cudaStreamSynchronize", |r| known_stream(r, s))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamQuery(s: *mut c_void) -> u32 {
+    call("cudaStreamQuery", |r| known_stream(r, s))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamWaitEvent(s: *mut c_void, _e: *mut c_void, _flags: c_uint) -> u32 {
+    call("cudaStreamWaitEvent", |r| known_stream(r, s))
+}
+
+type StreamCallback = unsafe extern "C" fn(*mut c_void, u32, *mut c_void);
+type HostFn = unsafe extern "C" fn(*mut c_void);
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamAddCallback(
+    s: *mut c_void,
+    cb: Option<StreamCallback>,
+    data: *mut c_void,
+    _flags: c_uint,
+) -> u32 {
+    let status = {
+        let r = rt();
+        if let Err(e) = known_stream(&r, s) {
+            return e;
+        }
+        r.sticky.unwrap_or(0)
+    };
+    let Some(cb) = cb else {
+        return entry("cudaStreamAddCallback", || Err(err::INVALID_VALUE));
+    };
+    // Every earlier operation of the stream is complete: the callback runs now, outside the lock
+    // (it may call the runtime).
+    // SAFETY: the program's callback with its own data.
+    let r = catch_unwind(AssertUnwindSafe(|| unsafe { cb(s, status, data) }));
+    if r.is_err() {
+        eprintln!("warpscope: a stream callback panicked");
+    }
+    0
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaLaunchHostFunc(s: *mut c_void, f: Option<HostFn>, data: *mut c_void) -> u32 {
+    {
+        let r = rt();
+        if let Some(e) = r.sticky {
+            return e;
+        }
+        if let Err(e) = known_stream(&r, s) {
+            return e;
+        }
+    }
+    let Some(f) = f else {
+        return entry("cudaLaunchHostFunc", || Err(err::INVALID_VALUE));
+    };
+    // SAFETY: the program's host function with its own data.
+    let r = catch_unwind(AssertUnwindSafe(|| unsafe { f(data) }));
+    if r.is_err() {
+        eprintln!("warpscope: a host function panicked");
+    }
+    0
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaEventCreate(e: *mut *mut c_void) -> u32 {
+    call("cudaEventCreate", |r| {
+        let h = r.handle();
+        r.events.insert(h, None);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(e, h as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaEventCreateWithFlags(e: *mut *mut c_void, _flags: c_uint) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaEventCreate(e) }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaEventRecord(e: *mut c_void, s: *mut c_void) -> u32 {
+    call("cudaEventRecord", |r| {
+        known_stream(r, s)?;
+        let t = r.clock.ms;
+        match r.events.get_mut(&(e as usize)) {
+            Some(v) => {
+                *v = Some(t);
+                Ok(())
+            }
+            None => Err(err::INVALID_RESOURCE_HANDLE),
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaEventRecordWithFlags(e: *mut c_void, s: *mut c_void, _flags: c_uint) -> u32 {
+    cudaEventRecord(e, s)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaEventSynchronize(e: *mut c_void) -> u32 {
+    call("cudaEventSynchronize", |r| {
+        r.events
+            .contains_key(&(e as usize))
+            .then_some(())
+            .ok_or(err::INVALID_RESOURCE_HANDLE)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaEventQuery(e: *mut c_void) -> u32 {
+    cudaEventSynchronize(e)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaEventDestroy(e: *mut c_void) -> u32 {
+    call("cudaEventDestroy", |r| {
+        r.events
+            .remove(&(e as usize))
+            .map(|_| ())
+            .ok_or(err::INVALID_RESOURCE_HANDLE)
+    })
+}
+
+/// Elapsed time between two recorded events, from the modelled clock (not a measurement).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaEventElapsedTime(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> u32 {
+    call("cudaEventElapsedTime", |r| {
+        let a = r
+            .events
+            .get(&(start as usize))
+            .ok_or(err::INVALID_RESOURCE_HANDLE)?;
+        let b = r
+            .events
+            .get(&(end as usize))
+            .ok_or(err::INVALID_RESOURCE_HANDLE)?;
+        match (a, b) {
+            // SAFETY: the caller's out-pointer.
+            (Some(a), Some(b)) => unsafe { out(ms, (b - a) as f32) },
+            _ => Err(err::INVALID_RESOURCE_HANDLE),
+        }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaEventElapsedTime_v2(ms: *mut f32, start: *mut c_void, end: *mut c_void) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaEventElapsedTime(ms, start, end) }
+}
+
+// ------------------------------------------------------------------ functions and occupancy
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut CudaFuncAttributes, func: *const c_void) -> u32 {
+    call("cudaFuncGetAttributes", |r| {
+        let f = r
+            .functions
+            .get(&(func as usize))
+            .cloned()
+            .ok_or(err::INVALID_DEVICE_FUNCTION)?;
+        let regs = r.registers(func as usize).unwrap_or(0);
+        let optin = r.device.smem_per_block_optin;
+        let (smem, local) = match r.program(f.module) {
+            Ok(p) => p
+                .kernel(&f.name)
+                .map(|k| (k.static_smem as usize, k.local_size as usize))
+                .unwrap_or((0, 0)),
+            Err(_) => (0, 0),
+        };
+        // SAFETY: all-integer struct, zero is valid.
+        let mut a: CudaFuncAttributes = unsafe { std::mem::zeroed() };
+        a.sharedSizeBytes = smem;
+        a.localSizeBytes = local;
+        a.maxThreadsPerBlock = 1024;
+        a.numRegs = regs as i32;
+        a.ptxVersion = r.arch.cc() as i32;
+        a.binaryVersion = r.arch.cc() as i32;
+        a.maxDynamicSharedSizeBytes = (optin.saturating_sub(smem)).min(48 * 1024) as i32;
+        a.preferredShmemCarveout = -1;
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(attr, a) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaFuncSetAttribute(func: *const c_void, _attr: c_int, _value: c_int) -> u32 {
+    call("cudaFuncSetAttribute", |r| {
+        r.functions
+            .contains_key(&(func as usize))
+            .then_some(())
+            .ok_or(err::INVALID_DEVICE_FUNCTION)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, _c: c_int) -> u32 {
+    cudaFuncSetAttribute(func, 0, 0)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    n: *mut c_int,
+    func: *const c_void,
+    block: c_int,
+    dyn_smem: usize,
+    _flags: c_uint,
+) -> u32 {
+    call("cudaOccupancyMaxActiveBlocksPerMultiprocessor", |r| {
+        if block <= 0 {
+            return Err(err::INVALID_VALUE);
+        }
+        let b = r.max_active_blocks(func as usize, block as u32, dyn_smem)?;
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(n, b as c_int) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    n: *mut c_int,
+    func: *const c_void,
+    block: c_int,
+    dyn_smem: usize,
+) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block, dyn_smem, 0) }
+}
+
+/// `struct cudaChannelFormatDesc`
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ChannelFormatDesc {
+    x: c_int,
+    y: c_int,
+    z: c_int,
+    w: c_int,
+    f: c_int,
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaCreateChannelDesc(
+    x: c_int,
+    y: c_int,
+    z: c_int,
+    w: c_int,
+    f: c_int,
+) -> ChannelFormatDesc {
+    ChannelFormatDesc { x, y, z, w, f }
+}

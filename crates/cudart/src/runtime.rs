@@ -1,0 +1,887 @@
+//! The runtime's state and its operations, in safe Rust (the C entry points in `api.rs` only
+//! convert arguments and call these).
+//!
+//! Memory model: device allocations are regions of one persistent emulated global address space
+//! ([`warpscope_emu::mem::Global`]) at [`DEVICE_BASE`] and up. Host memory a kernel may touch
+//! (pinned, mapped, managed, registered) is ordinary host memory *mirrored* in that space at the
+//! same address (unified addressing: the device pointer equals the host pointer); mirrors are
+//! copied in before and out after every launch, so the host copy is the one that counts between
+//! launches. A module's `__device__` variables live at `GLOBAL_VAR_BASE` while that module is
+//! resident; `__constant__` variables live in the module's constant bank.
+//!
+//! Streams and events run in program order: every call completes before it returns. Event times
+//! come from a stated model ([`Clock`]), not from a measurement.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use warpscope_emu::mem::Global;
+use warpscope_emu::{Arg, EmuError, Launch, Limits, Program};
+use warpscope_model::arch::Arch;
+use warpscope_ptx::lower::GLOBAL_VAR_BASE;
+
+use crate::analysis::{KernelAnalysis, LaunchAnalysis, analyse_launch};
+use crate::device::DeviceInfo;
+use crate::fatbin::{self, Entry, Kind};
+
+/// First device address given by `cudaMalloc`.
+pub const DEVICE_BASE: u64 = 0x3000_0000_0000;
+/// Alignment of device allocations (what `cudaMalloc` guarantees).
+pub const DEVICE_ALIGN: u64 = 256;
+/// Pitch alignment of `cudaMallocPitch`.
+pub const PITCH_ALIGN: usize = 512;
+
+/// Error codes (`cudaError_t`) the runtime returns.
+#[allow(missing_docs)]
+pub mod err {
+    pub const SUCCESS: u32 = 0;
+    pub const INVALID_VALUE: u32 = 1;
+    pub const MEMORY_ALLOCATION: u32 = 2;
+    pub const INVALID_CONFIGURATION: u32 = 9;
+    pub const INVALID_SYMBOL: u32 = 13;
+    pub const INVALID_DEVICE_POINTER: u32 = 17;
+    pub const INVALID_MEMCPY_DIRECTION: u32 = 21;
+    pub const INVALID_DEVICE_FUNCTION: u32 = 98;
+    pub const INVALID_DEVICE: u32 = 101;
+    pub const INVALID_PTX: u32 = 218;
+    pub const INVALID_RESOURCE_HANDLE: u32 = 400;
+    pub const NOT_READY: u32 = 600;
+    pub const ILLEGAL_ADDRESS: u32 = 700;
+    pub const LAUNCH_OUT_OF_RESOURCES: u32 = 701;
+    pub const LAUNCH_TIMEOUT: u32 = 702;
+    pub const HOST_MEMORY_ALREADY_REGISTERED: u32 = 712;
+    pub const HOST_MEMORY_NOT_REGISTERED: u32 = 713;
+    pub const MISALIGNED_ADDRESS: u32 = 716;
+    pub const LAUNCH_FAILURE: u32 = 719;
+    pub const NOT_SUPPORTED: u32 = 801;
+}
+
+/// Whether an error code is sticky (the context is unusable after it, as on a GPU).
+pub fn is_sticky(code: u32) -> bool {
+    matches!(code, 700 | 702 | 710 | 714..=720)
+}
+
+/// What `warpscope run` asks of the runtime (the environment variable `WARPSCOPE_RUN_CONFIG`
+/// holds it as JSON).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Architecture preset (`sm_90`).
+    pub arch: String,
+    /// Attach the hazard checker to every recorded launch.
+    pub check: bool,
+    /// Warp instructions one block may execute.
+    pub max_instructions: u64,
+    /// Record only kernels whose demangled or mangled name contains this (`regex:` not supported).
+    pub kernel_name: Option<String>,
+    /// Launches (matching `kernel_name`) not recorded first.
+    pub launch_skip: u64,
+    /// Launches recorded at most.
+    pub launch_count: Option<u64>,
+    /// Where to append one JSON line per recorded launch.
+    pub records: Option<PathBuf>,
+    /// A launch of more threads than this prints a progress line on stderr.
+    pub progress_threads: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            arch: "sm_90".into(),
+            check: false,
+            max_instructions: 1 << 28,
+            kernel_name: None,
+            launch_skip: 0,
+            launch_count: None,
+            records: None,
+            progress_threads: 1 << 22,
+        }
+    }
+}
+
+/// One recorded launch (a line of the records file).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LaunchRecord {
+    /// Launch number in the program, from 0 (every launch counts, recorded or not).
+    pub index: u64,
+    /// Demangled as Nsight Compute prints it.
+    pub kernel: String,
+    /// The PTX entry name.
+    pub mangled: String,
+    /// Grid.
+    pub grid: [u32; 3],
+    /// Block.
+    pub block: [u32; 3],
+    /// Dynamic shared memory, bytes.
+    pub dyn_smem: u32,
+    /// Stream handle (0: the default stream).
+    pub stream: u64,
+    /// The analyses.
+    #[serde(flatten)]
+    pub analysis: LaunchAnalysis,
+    /// How machine-code widths were found, or why they are PTX-level.
+    pub widths: String,
+}
+
+/// The modelled clock behind event times: a kernel takes `warp instructions / (SMs × 4 issue
+/// slots)` cycles at 1.755 GHz; a copy takes its bytes at 25 GB/s between host and device and
+/// 1.5 TB/s within the device. These are a model, labelled as such, never a measurement.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Clock {
+    /// Milliseconds since the program started.
+    pub ms: f64,
+}
+
+impl Clock {
+    /// Advances for a kernel.
+    pub fn kernel(&mut self, warp_insts: u64, sms: i32) {
+        let cycles = warp_insts as f64 / (f64::from(sms.max(1)) * 4.0);
+        self.ms += cycles / 1.755e6 + 0.002;
+    }
+    /// Advances for a copy.
+    pub fn copy(&mut self, bytes: usize, on_device: bool) {
+        let bw = if on_device { 1.5e12 } else { 25e9 };
+        self.ms += bytes as f64 / bw * 1e3 + 0.001;
+    }
+}
+
+/// A registered kernel.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Module index.
+    pub module: usize,
+    /// PTX entry name.
+    pub name: String,
+}
+
+/// A registered `__device__` / `__constant__` variable.
+#[derive(Clone, Debug)]
+pub struct Var {
+    /// Module index.
+    pub module: usize,
+    /// PTX name.
+    pub name: String,
+    /// Size in bytes as registered.
+    pub size: usize,
+    /// `__constant__`
+    pub constant: bool,
+}
+
+/// A registered module (one fatbin).
+pub struct Module {
+    entries: Vec<Entry>,
+    /// Why the fatbin could not be read.
+    error: Option<String>,
+    program: Option<Result<Program, String>>,
+    ptx: String,
+    /// Global variables' bytes while the module is not resident.
+    globals: Vec<u8>,
+    analyses: HashMap<String, KernelAnalysis>,
+    widths: HashMap<String, String>,
+    sass: Option<Result<Vec<warpscope_toolchain::sass::SassKernel>, String>>,
+}
+
+impl Module {
+    /// A module from its decoded fatbin (or the reason it could not be decoded).
+    pub fn new(entries: Result<Vec<Entry>, String>) -> Module {
+        let (entries, error) = match entries {
+            Ok(e) => (e, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
+        Module {
+            entries,
+            error,
+            program: None,
+            ptx: String::new(),
+            globals: Vec::new(),
+            analyses: HashMap::new(),
+            widths: HashMap::new(),
+            sass: None,
+        }
+    }
+
+    fn cubin(&self, cc: u32) -> Option<&[u8]> {
+        self.entries
+            .iter()
+            .find(|e| e.kind == Kind::Elf && e.sm == cc)
+            .map(|e| e.data.as_slice())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Backing {
+    Device,
+    /// Host memory mirrored at the same address; `owned`: allocated by the runtime (mmap).
+    Mirror {
+        owned: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Alloc {
+    len: u64,
+    backing: Backing,
+}
+
+/// Where a pointer points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Where {
+    /// Device memory (a region of the emulated space).
+    Device,
+    /// Host memory.
+    Host,
+}
+
+/// A launch the runtime was asked for.
+pub struct LaunchRequest {
+    /// Host function pointer (the kernel's handle).
+    pub func: usize,
+    /// Grid.
+    pub grid: [u32; 3],
+    /// Block.
+    pub block: [u32; 3],
+    /// Dynamic shared memory.
+    pub dyn_smem: usize,
+    /// Stream.
+    pub stream: usize,
+    /// Parameter values, each as its bytes (filled by the caller from `void **args` once the
+    /// parameter sizes are known: see [`Runtime::param_sizes`]).
+    pub params: Vec<Vec<u8>>,
+}
+
+/// The runtime.
+pub struct Runtime {
+    /// Configuration.
+    pub cfg: Config,
+    /// The architecture.
+    pub arch: &'static Arch,
+    /// The device's figures.
+    pub device: DeviceInfo,
+    /// Modules, by handle index.
+    pub modules: Vec<Module>,
+    /// Kernels by host function pointer.
+    pub functions: HashMap<usize, Function>,
+    /// Variables by host shadow address.
+    pub vars: HashMap<usize, Var>,
+    global: Global,
+    allocs: BTreeMap<u64, Alloc>,
+    next_device: u64,
+    resident: Option<usize>,
+    /// The sticky error, once one happened.
+    pub sticky: Option<u32>,
+    /// Launch configurations pushed by `__cudaPushCallConfiguration`.
+    pub call_configs: Vec<([u32; 3], [u32; 3], usize, usize)>,
+    /// The modelled clock.
+    pub clock: Clock,
+    /// Events: handle → modelled time when recorded.
+    pub events: HashMap<usize, Option<f64>>,
+    /// Streams created.
+    pub streams: HashMap<usize, u32>,
+    next_handle: usize,
+    launches: u64,
+    matched: u64,
+    records: Option<std::fs::File>,
+    /// Device flags (`cudaSetDeviceFlags`).
+    pub device_flags: u32,
+}
+
+fn demangle(name: &str) -> String {
+    crate::names::ncu_name(name)
+}
+
+impl Runtime {
+    /// A runtime with a configuration.
+    pub fn new(cfg: Config) -> Runtime {
+        let arch = Arch::parse(&cfg.arch).unwrap_or_else(|_| Arch::parse("sm_90").expect("sm_90 preset"));
+        let records = cfg.records.as_ref().and_then(|p| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| eprintln!("warpscope: cannot write {}: {e}", p.display()))
+                .ok()
+        });
+        Runtime {
+            device: DeviceInfo::for_arch(arch),
+            arch,
+            cfg,
+            modules: Vec::new(),
+            functions: HashMap::new(),
+            vars: HashMap::new(),
+            global: Global::empty(),
+            allocs: BTreeMap::new(),
+            next_device: DEVICE_BASE,
+            resident: None,
+            sticky: None,
+            call_configs: Vec::new(),
+            clock: Clock::default(),
+            events: HashMap::new(),
+            streams: HashMap::new(),
+            next_handle: 0x1000,
+            launches: 0,
+            matched: 0,
+            records,
+            device_flags: 0,
+        }
+    }
+
+    /// A fresh opaque handle (streams, events).
+    pub fn handle(&mut self) -> usize {
+        self.next_handle += 16;
+        self.next_handle
+    }
+
+    /// Registers a module from its fatbin blob bytes; returns its index.
+    pub fn register_module(&mut self, blob: Result<&[u8], String>) -> usize {
+        let entries = blob.and_then(|b| fatbin::parse(b).map_err(|e| e.0));
+        self.modules.push(Module::new(entries));
+        self.modules.len() - 1
+    }
+
+    // ---------------------------------------------------------------- memory
+
+    /// `cudaMalloc`: a device region.
+    pub fn malloc(&mut self, size: usize) -> Result<u64, u32> {
+        let limit = self.device.total_mem as u64;
+        let used: u64 = self
+            .allocs
+            .values()
+            .filter(|a| a.backing == Backing::Device)
+            .map(|a| a.len)
+            .sum();
+        if used.saturating_add(size as u64) > limit {
+            return Err(err::MEMORY_ALLOCATION);
+        }
+        let base = self.next_device;
+        let bytes = vec![0u8; size];
+        self.global
+            .insert(base, &bytes)
+            .map_err(|_| err::MEMORY_ALLOCATION)?;
+        self.next_device = (base + size as u64).div_ceil(DEVICE_ALIGN) * DEVICE_ALIGN + DEVICE_ALIGN;
+        self.allocs.insert(
+            base,
+            Alloc {
+                len: size as u64,
+                backing: Backing::Device,
+            },
+        );
+        Ok(base)
+    }
+
+    /// Registers host memory `[addr, addr + len)` as mirrored (pinned, mapped, managed, registered).
+    pub fn add_mirror(&mut self, addr: u64, len: usize, owned: bool) -> Result<(), u32> {
+        let bytes = vec![0u8; len];
+        self.global
+            .insert(addr, &bytes)
+            .map_err(|_| err::HOST_MEMORY_ALREADY_REGISTERED)?;
+        self.allocs.insert(
+            addr,
+            Alloc {
+                len: len as u64,
+                backing: Backing::Mirror { owned },
+            },
+        );
+        Ok(())
+    }
+
+    /// `cudaFree` and friends: removes the allocation starting at `addr`; returns whether it was
+    /// host memory the runtime allocated (the caller unmaps it).
+    pub fn free(&mut self, addr: u64) -> Result<Option<(u64, u64)>, u32> {
+        if addr == 0 {
+            return Ok(None);
+        }
+        let a = self.allocs.remove(&addr).ok_or(err::INVALID_VALUE)?;
+        self.global.remove(addr);
+        Ok(match a.backing {
+            Backing::Mirror { owned: true } => Some((addr, a.len)),
+            _ => None,
+        })
+    }
+
+    /// Whether `addr` starts a mirrored host allocation.
+    pub fn is_mirror(&self, addr: u64) -> bool {
+        matches!(self.allocs.get(&addr), Some(a) if matches!(a.backing, Backing::Mirror { .. }))
+    }
+
+    /// The mirrored allocation holding `addr`: its base.
+    pub fn mirror_of(&self, addr: u64) -> Option<u64> {
+        let (&b, a) = self.allocs.range(..=addr).next_back()?;
+        (matches!(a.backing, Backing::Mirror { .. }) && addr < b + a.len.max(1)).then_some(b)
+    }
+
+    /// Where `[addr, addr + len)` lies: device memory when inside one region of the emulated space
+    /// that is not a host mirror (allocations, and the resident module's `__device__` variables).
+    pub fn classify(&self, addr: u64, len: usize) -> Where {
+        match self.global.region_of(addr) {
+            Some((b, l)) if addr + len as u64 <= b + l && !self.is_mirror(b) => Where::Device,
+            _ => Where::Host,
+        }
+    }
+
+    /// Whether `addr` is inside some device region (of any length).
+    pub fn is_device_ptr(&self, addr: u64) -> bool {
+        matches!(self.global.region_of(addr), Some((b, _)) if !self.is_mirror(b))
+    }
+
+    /// Reads device bytes.
+    pub fn read_device(&self, addr: u64, out: &mut [u8]) -> Result<(), u32> {
+        self.global.read_range(addr, out).ok_or(err::INVALID_VALUE)
+    }
+
+    /// Writes device bytes.
+    pub fn write_device(&self, addr: u64, data: &[u8]) -> Result<(), u32> {
+        self.global.write_range(addr, data).ok_or(err::INVALID_VALUE)
+    }
+
+    /// Sets device bytes.
+    pub fn memset_device(&self, addr: u64, value: u8, len: usize) -> Result<(), u32> {
+        self.write_device(addr, &vec![value; len])
+    }
+
+    fn sync_mirrors_in(&self) {
+        for (&b, a) in &self.allocs {
+            if matches!(a.backing, Backing::Mirror { .. }) && a.len > 0 {
+                // SAFETY: a mirror is host memory the program registered or the runtime mapped,
+                // `len` bytes long, alive until freed (which removes the mirror).
+                let host = unsafe { std::slice::from_raw_parts(b as usize as *const u8, a.len as usize) };
+                let _ = self.global.write_range(b, host);
+            }
+        }
+    }
+
+    fn sync_mirrors_out(&self) {
+        for (&b, a) in &self.allocs {
+            if matches!(a.backing, Backing::Mirror { .. }) && a.len > 0 {
+                // SAFETY: as in `sync_mirrors_in`; nothing else touches the memory during the copy
+                // (the runtime runs one call at a time).
+                let host = unsafe { std::slice::from_raw_parts_mut(b as usize as *mut u8, a.len as usize) };
+                let _ = self.global.read_range(b, host);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- modules
+
+    /// Parses and lowers module `m` once; the error says why it cannot be emulated.
+    pub fn program(&mut self, m: usize) -> Result<&Program, String> {
+        let module = self.modules.get_mut(m).ok_or("no such module")?;
+        if module.program.is_none() {
+            let r = if let Some(e) = &module.error {
+                Err(e.clone())
+            } else {
+                let ptx = module
+                    .entries
+                    .iter()
+                    .filter(|e| e.kind == Kind::Ptx)
+                    .max_by_key(|e| e.sm)
+                    .map(fatbin::ptx_text);
+                match ptx {
+                    None => Err(
+                        "the fatbin has no PTX (build with -arch=sm_XX, which embeds compute_XX PTX)"
+                            .to_string(),
+                    ),
+                    Some(text) => {
+                        let r = warpscope_ptx::compile(&text).map_err(|errs| {
+                            errs.iter()
+                                .take(3)
+                                .map(|e| e.to_string())
+                                .collect::<Vec<_>>()
+                                .join("; ")
+                        });
+                        module.ptx = text;
+                        r
+                    }
+                }
+            };
+            if let Ok(p) = &r {
+                module.globals = p.global_init.clone();
+            }
+            module.program = Some(r);
+        }
+        match module.program.as_ref() {
+            Some(Ok(p)) => Ok(p),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err("not lowered".into()),
+        }
+    }
+
+    /// Puts module `m`'s `__device__` variables at `GLOBAL_VAR_BASE` (saving the previous module's).
+    fn make_resident(&mut self, m: usize) {
+        if self.resident == Some(m) {
+            return;
+        }
+        if let Some(r) = self.resident.take()
+            && let Some(bytes) = self.global.remove(GLOBAL_VAR_BASE)
+        {
+            self.modules[r].globals = bytes;
+        }
+        let bytes = std::mem::take(&mut self.modules[m].globals);
+        if !bytes.is_empty() {
+            if self.global.insert(GLOBAL_VAR_BASE, &bytes).is_ok() {
+                self.resident = Some(m);
+            } else {
+                self.modules[m].globals = bytes;
+            }
+        } else {
+            self.resident = Some(m);
+        }
+    }
+
+    /// A registered variable's location: (`true` for the constant bank, address or offset, size).
+    pub fn symbol(&mut self, host: usize) -> Result<(bool, u64, usize), u32> {
+        let v = self.vars.get(&host).cloned().ok_or(err::INVALID_SYMBOL)?;
+        let prog = self.program(v.module).map_err(|e| {
+            eprintln!("warpscope: module of `{}` cannot be loaded: {e}", v.name);
+            err::INVALID_SYMBOL
+        })?;
+        let mv = prog
+            .vars
+            .iter()
+            .find(|x| x.name == v.name)
+            .ok_or(err::INVALID_SYMBOL)?;
+        let (c, addr, size) = (mv.is_const, mv.addr, mv.size as usize);
+        if !c {
+            self.make_resident(v.module);
+        }
+        Ok((c, addr, size.max(v.size)))
+    }
+
+    /// `cudaMemcpyToSymbol`
+    pub fn write_symbol(&mut self, host: usize, offset: usize, data: &[u8]) -> Result<(), u32> {
+        let (c, addr, size) = self.symbol(host)?;
+        if offset + data.len() > size {
+            return Err(err::INVALID_VALUE);
+        }
+        if c {
+            let m = self.vars[&host].module;
+            if let Some(Some(Ok(p))) = self.modules.get_mut(m).map(|x| x.program.as_mut()) {
+                let o = addr as usize + offset;
+                let bank = &mut p.const_bank;
+                if bank.len() < o + data.len() {
+                    bank.resize(o + data.len(), 0);
+                }
+                bank[o..o + data.len()].copy_from_slice(data);
+                return Ok(());
+            }
+            return Err(err::INVALID_SYMBOL);
+        }
+        self.write_device(addr + offset as u64, data)
+    }
+
+    /// `cudaMemcpyFromSymbol`
+    pub fn read_symbol(&mut self, host: usize, offset: usize, out: &mut [u8]) -> Result<(), u32> {
+        let (c, addr, size) = self.symbol(host)?;
+        if offset + out.len() > size {
+            return Err(err::INVALID_VALUE);
+        }
+        if c {
+            let m = self.vars[&host].module;
+            let p = self.program(m).map_err(|_| err::INVALID_SYMBOL)?;
+            let o = addr as usize + offset;
+            for (k, b) in out.iter_mut().enumerate() {
+                *b = p.const_bank.get(o + k).copied().unwrap_or(0);
+            }
+            return Ok(());
+        }
+        self.read_device(addr + offset as u64, out)
+    }
+
+    // ---------------------------------------------------------------- kernels
+
+    /// The parameter sizes of a kernel, to read `void **args`.
+    pub fn param_sizes(&mut self, func: usize) -> Result<Vec<usize>, u32> {
+        let f = self
+            .functions
+            .get(&func)
+            .cloned()
+            .ok_or(err::INVALID_DEVICE_FUNCTION)?;
+        match self.program(f.module) {
+            Ok(p) => p
+                .kernel(&f.name)
+                .map(|k| k.params.iter().map(|p| p.size as usize).collect())
+                .ok_or(err::INVALID_DEVICE_FUNCTION),
+            Err(e) => {
+                eprintln!(
+                    "warpscope: kernel `{}` cannot be emulated: {e}",
+                    demangle(&f.name)
+                );
+                Err(err::INVALID_PTX)
+            }
+        }
+    }
+
+    /// Registers per thread of a kernel (from the module's cubin for the architecture).
+    pub fn registers(&self, func: usize) -> Option<u32> {
+        let f = self.functions.get(&func)?;
+        let cubin = self.modules.get(f.module)?.cubin(self.arch.cc())?;
+        fatbin::cubin_registers(cubin)
+            .into_iter()
+            .find(|(n, _)| *n == f.name)
+            .map(|(_, r)| r)
+    }
+
+    fn kernel_analysis(&mut self, m: usize, name: &str) -> KernelAnalysis {
+        if let Some(a) = self.modules[m].analyses.get(name) {
+            return a.clone();
+        }
+        let cc = self.arch.cc();
+        let arch = self.arch;
+        if self.modules[m].sass.is_none() {
+            let sass = match self.modules[m].cubin(cc) {
+                Some(c) => disassemble(c),
+                None => Err(format!("the program has no sm_{cc} machine code")),
+            };
+            self.modules[m].sass = Some(sass);
+        }
+        let registers = self.modules[m]
+            .cubin(cc)
+            .and_then(|c| fatbin::cubin_registers(c).into_iter().find(|(n, _)| n == name))
+            .map(|(_, r)| r);
+        let module = &self.modules[m];
+        let Some(Ok(program)) = module.program.as_ref() else {
+            unreachable!("kernel_analysis after a successful lowering")
+        };
+        let (recon, widths) = match module.sass.as_ref() {
+            Some(Ok(ks)) => match ks.iter().find(|k| k.name == name) {
+                Some(k) => (
+                    warpscope_analysis::reconcile::Reconciliation::build(
+                        program,
+                        name,
+                        &warpscope_analysis::reconcile::machine_accesses(k),
+                    ),
+                    format!("machine code: the program's sm_{cc} cubin (nvdisasm)"),
+                ),
+                None => (
+                    warpscope_analysis::reconcile::Reconciliation::ptx_level(),
+                    "widths are PTX-level: the kernel is not in the machine code".into(),
+                ),
+            },
+            Some(Err(e)) => (
+                warpscope_analysis::reconcile::Reconciliation::ptx_level(),
+                format!("widths are PTX-level: {e}"),
+            ),
+            None => unreachable!(),
+        };
+        let debug = warpscope_analysis::divergence::is_debug_ptx(&module.ptx);
+        let exits = if debug {
+            Default::default()
+        } else {
+            crate::analysis::exit_branches(program, &module.ptx)
+        };
+        let ka = KernelAnalysis {
+            exit_branches: Arc::new(exits),
+            arch,
+            recon: Arc::new(recon),
+            branches: Arc::new(warpscope_analysis::divergence::BranchModel::from_program(
+                program, debug,
+            )),
+            registers,
+        };
+        let module = &mut self.modules[m];
+        module.analyses.insert(name.to_string(), ka.clone());
+        module.widths.insert(name.to_string(), widths);
+        ka
+    }
+
+    fn recorded(&mut self, kernel: &str, mangled: &str) -> bool {
+        if let Some(f) = &self.cfg.kernel_name
+            && !kernel.contains(f.as_str())
+            && !mangled.contains(f.as_str())
+        {
+            return false;
+        }
+        let n = self.matched;
+        self.matched += 1;
+        n >= self.cfg.launch_skip && self.cfg.launch_count.is_none_or(|c| n < self.cfg.launch_skip + c)
+    }
+
+    /// Emulates a launch. Errors are the runtime's codes (the caller records them).
+    pub fn launch(&mut self, req: LaunchRequest) -> Result<(), u32> {
+        let f = self
+            .functions
+            .get(&req.func)
+            .cloned()
+            .ok_or(err::INVALID_DEVICE_FUNCTION)?;
+        let threads: u64 = req.block.iter().map(|&b| u64::from(b)).product();
+        // An H100 with CUDA 13 answers `<<<1, 2048>>>` with cudaErrorInvalidValue
+        // (calibration/run/h100/api.stdout).
+        if threads > 1024 || req.block[0] > 1024 || req.block[1] > 1024 || req.block[2] > 64 {
+            return Err(err::INVALID_VALUE);
+        }
+        if threads == 0
+            || req.grid.contains(&0)
+            || req.grid[1] > 65535
+            || req.grid[2] > 65535
+            || req.grid[0] > i32::MAX as u32
+        {
+            return Err(err::INVALID_CONFIGURATION);
+        }
+        let shown = demangle(&f.name);
+        let (static_smem, n_params) = {
+            let p = self.program(f.module).map_err(|e| {
+                eprintln!("warpscope: kernel `{shown}` cannot be emulated: {e}");
+                err::INVALID_PTX
+            })?;
+            let k = p.kernel(&f.name).ok_or(err::INVALID_DEVICE_FUNCTION)?;
+            (k.static_smem as usize, k.params.len())
+        };
+        if static_smem + req.dyn_smem > self.device.smem_per_block_optin {
+            return Err(err::INVALID_VALUE);
+        }
+        if req.params.len() != n_params {
+            return Err(err::INVALID_VALUE);
+        }
+        let index = self.launches;
+        self.launches += 1;
+        let record = self.recorded(&shown, &f.name);
+        let ka = record.then(|| self.kernel_analysis(f.module, &f.name));
+        self.make_resident(f.module);
+        self.sync_mirrors_in();
+        let mut launch = Launch::new(
+            req.grid,
+            req.block,
+            req.params.into_iter().map(Arg::Bytes).collect(),
+        );
+        launch.dyn_smem = req.dyn_smem as u32;
+        let limits = Limits {
+            max_warp_insts_per_block: self.cfg.max_instructions,
+            ..Limits::default()
+        };
+        let total_threads = threads * req.grid.iter().map(|&g| u64::from(g)).product::<u64>();
+        let started = std::time::Instant::now();
+        if total_threads > self.cfg.progress_threads {
+            eprintln!(
+                "warpscope: emulating `{shown}` <<<({},{},{}), ({},{},{})>>>: {total_threads} threads...",
+                req.grid[0], req.grid[1], req.grid[2], req.block[0], req.block[1], req.block[2]
+            );
+        }
+        let Some(Some(Ok(program))) = self.modules.get(f.module).map(|m| m.program.as_ref()) else {
+            return Err(err::INVALID_PTX);
+        };
+        let result: Result<LaunchAnalysis, EmuError> = match &ka {
+            Some(ka) => analyse_launch(
+                program,
+                &f.name,
+                &launch,
+                &limits,
+                &self.global,
+                ka,
+                self.cfg.check,
+            ),
+            None => {
+                warpscope_emu::run_in(program, &f.name, &launch, &limits, &self.global, |_| ()).map(|r| {
+                    let mut a = LaunchAnalysis {
+                        warp_instructions: r.counters.warp_insts,
+                        ..LaunchAnalysis::default()
+                    };
+                    if let Some(fl) = r.faults.first() {
+                        let l = crate::analysis::loc_of(program, fl.pc);
+                        a.fault = Some(format!("{:?} at {} ({fl})", fl.kind, l.label));
+                        a.fault_kind = Some(crate::analysis::fault_kind(fl.kind).into());
+                    }
+                    a
+                })
+            }
+        };
+        self.sync_mirrors_out();
+        if total_threads > self.cfg.progress_threads {
+            eprintln!(
+                "warpscope: `{shown}` done in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+        let analysis = match result {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("warpscope: kernel `{shown}` cannot be emulated: {e}");
+                return Err(match e {
+                    EmuError::Limit(_) => err::LAUNCH_OUT_OF_RESOURCES,
+                    EmuError::BadLaunch(_) => err::INVALID_CONFIGURATION,
+                    _ => err::INVALID_VALUE,
+                });
+            }
+        };
+        self.clock.kernel(analysis.warp_instructions, self.device.sms);
+        let fault = analysis.fault.clone();
+        let code = match (&fault, analysis.fault_kind.as_deref()) {
+            (None, _) => err::SUCCESS,
+            (_, Some("instruction_limit")) => err::LAUNCH_TIMEOUT,
+            (_, Some("misaligned")) => err::MISALIGNED_ADDRESS,
+            (_, Some("out_of_bounds")) => err::ILLEGAL_ADDRESS,
+            _ => err::LAUNCH_FAILURE,
+        };
+        if let Some(text) = &fault {
+            eprintln!("warpscope: kernel `{shown}`: {text}");
+        }
+        if record {
+            let widths = self.modules[f.module]
+                .widths
+                .get(&f.name)
+                .cloned()
+                .unwrap_or_default();
+            let rec = LaunchRecord {
+                index,
+                kernel: shown,
+                mangled: f.name.clone(),
+                grid: req.grid,
+                block: req.block,
+                dyn_smem: req.dyn_smem as u32,
+                stream: req.stream as u64,
+                analysis,
+                widths,
+            };
+            if let Some(file) = &mut self.records
+                && let Ok(line) = serde_json::to_string(&rec)
+            {
+                let _ = writeln!(file, "{line}");
+                let _ = file.flush();
+            }
+        }
+        if code != err::SUCCESS {
+            self.sticky = Some(code);
+            return Err(code);
+        }
+        Ok(())
+    }
+
+    /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor`
+    pub fn max_active_blocks(&self, func: usize, block: u32, dyn_smem: usize) -> Result<u32, u32> {
+        let f = self.functions.get(&func).ok_or(err::INVALID_DEVICE_FUNCTION)?;
+        let regs = self.registers(func).unwrap_or(32);
+        let static_smem = match self.modules.get(f.module).and_then(|m| m.program.as_ref()) {
+            Some(Ok(p)) => p.kernel(&f.name).map(|k| k.static_smem).unwrap_or(0),
+            _ => 0,
+        };
+        let limits =
+            warpscope_model::occupancy::Limits::for_arch(self.arch).map_err(|_| err::INVALID_DEVICE)?;
+        let mut l = warpscope_model::occupancy::Launch::new(block, regs);
+        l.static_smem = static_smem;
+        l.dyn_smem = dyn_smem as u32;
+        warpscope_model::occupancy::occupancy(&limits, &l)
+            .map(|o| o.blocks_per_sm)
+            .map_err(|_| err::INVALID_VALUE)
+    }
+}
+
+fn disassemble(cubin: &[u8]) -> Result<Vec<warpscope_toolchain::sass::SassKernel>, String> {
+    let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
+        .map_err(|e| format!("no CUDA toolkit for nvdisasm ({e})"))?;
+    let nvdisasm = root.bin("nvdisasm");
+    if !nvdisasm.exists() {
+        return Err(format!("no nvdisasm in {}", root.root.display()));
+    }
+    static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("warpscope-cudart-{}-{seq}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let path = dir.join("module.cubin");
+    let r = std::fs::write(&path, cubin)
+        .map_err(|e| e.to_string())
+        .and_then(|_| warpscope_toolchain::sass::disassemble(&nvdisasm, &path).map_err(|e| e.to_string()))
+        .and_then(|text| warpscope_toolchain::sass::parse_disassembly(&text).map_err(|e| e.to_string()));
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
