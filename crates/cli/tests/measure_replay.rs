@@ -77,7 +77,7 @@ fn run_json(args: &[String]) -> (Option<i32>, Value, String) {
 #[test]
 fn every_recorded_h100_counter_and_buffer_equals_the_prediction() {
     let rows = manifest();
-    assert_eq!(rows.len(), 34);
+    assert_eq!(rows.len(), 35);
     let mut exact_counters = 0;
     let mut buffers = 0;
     for r in &rows {
@@ -102,8 +102,57 @@ fn every_recorded_h100_counter_and_buffer_equals_the_prediction() {
         }
         buffers += b.len();
     }
-    assert_eq!(exact_counters, 34 * 4);
+    assert_eq!(exact_counters, 35 * 4);
     assert!(buffers >= 50, "{buffers}");
+}
+
+/// The tensor-core tile fixtures (`crates/cli/fixtures/tensor/`): `ldmatrix.x4` on a 64x64 f16 tile as
+/// written (512 LDSM wavefronts), swizzled (64), and staged with `cp.async.cg`, measured on the H100
+/// with `--section banks --measure`: every shared counter equal (LDSM wavefronts count in `op_ld`, as
+/// ncu counts them), every buffer bit-exact.
+#[test]
+fn tensor_tiles_recorded_on_the_h100_equal_the_prediction() {
+    let mut ld_wavefronts = Vec::new();
+    for k in ["ldsmTile", "ldsmTileSwizzled", "ldsmTileAsync"] {
+        let rec = format!("calibration/measure/h100/analyze/tensor_{k}.json");
+        let args = [
+            "analyze",
+            "crates/cli/fixtures/tensor/ldsmTile.ptx",
+            "--kernel",
+            k,
+            "--sass",
+            "crates/cli/fixtures/tensor/ldsmTile.sass",
+            "--grid",
+            "1",
+            "--block",
+            "128",
+            "--arg",
+            "buf:8192",
+            "--arg",
+            "buf:8192:zero",
+            "--section",
+            "banks",
+            "--measured",
+            &rec,
+            "--format",
+            "json",
+        ];
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let (code, v, stderr) = run_json(&args);
+        assert_eq!(code, Some(0), "{k}: {stderr}\n{v}");
+        let m = &v["measurement"];
+        assert_eq!(m["differences"], 0, "{k}: {m}");
+        for c in m["counters"].as_array().unwrap() {
+            assert_eq!(c["equal"], true, "{k}: {c}");
+            if c["metric"] == "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" {
+                ld_wavefronts.push(c["measured"].as_f64().unwrap());
+            }
+        }
+        for x in m["buffers"].as_array().unwrap() {
+            assert_eq!(x["equal"], true, "{k}: {x}");
+        }
+    }
+    assert_eq!(ld_wavefronts, [512.0, 64.0, 512.0]);
 }
 
 #[test]

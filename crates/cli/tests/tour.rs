@@ -75,7 +75,7 @@ fn show_prints_source_and_tables() {
 /// The tensor-core tile chapter: the conflicting ldmatrix tile (128-byte rows: every matrix's eight
 /// rows in one bank group, 8 wavefronts) and the swizzled one (one row per group, 1), the per-lane
 /// row addresses, the fix advisor's swizzle with its CuTe form, and the counts' basis stated as the
-/// calibrated rule (these kernels have no Nsight Compute measurement).
+/// calibrated rule, with the kernels' own H100 measurement named (calibration/measure/h100/analyze/).
 #[test]
 fn tensor_tile_chapter_shows_the_conflict_and_the_swizzle() {
     let out = warpscope(&["tour", "--format", "json"]);
@@ -125,7 +125,7 @@ fn tensor_tile_chapter_shows_the_conflict_and_the_swizzle() {
         t["basis"]
             .as_str()
             .unwrap()
-            .contains("have not been run under Nsight Compute")
+            .contains("512 and 64 in ncu's shared op_ld wavefronts")
     );
     let table = warpscope(&["tour"]);
     let text = String::from_utf8_lossy(&table.stdout);

@@ -51,6 +51,47 @@ pub fn canon32(x: f32) -> u64 {
     }
 }
 
+/// The NaN an H100 writes for `.f64` arithmetic that the operands did not bring:
+/// `0xfff8000000000000` (`inf - inf`, `0 * inf`; calibration/equivalence/features/f64Nan.cu).
+pub const F64_DEFAULT_NAN: u64 = 0xfff8_0000_0000_0000;
+
+/// The quiet form of an f64 NaN: sign and payload kept, the quiet bit set.
+#[inline(always)]
+fn quiet64(x: f64) -> u64 {
+    x.to_bits() | 0x0008_0000_0000_0000
+}
+
+/// `.f64` add/sub/mul/min/max result bits as the H100 gives them: unlike `.f32`, a NaN is not made
+/// canonical. A NaN result is the last NaN operand in PTX order (`y` before `x`), quieted, with its
+/// sign and payload; a NaN the operation made itself is [`F64_DEFAULT_NAN`]
+/// (calibration/equivalence/features/f64Nan.cu: 64 NaN rows per operation on the H100).
+#[inline(always)]
+pub fn nan64_2(r: f64, x: f64, y: f64) -> u64 {
+    if !r.is_nan() {
+        r.to_bits()
+    } else if y.is_nan() {
+        quiet64(y)
+    } else if x.is_nan() {
+        quiet64(x)
+    } else {
+        F64_DEFAULT_NAN
+    }
+}
+
+/// `fma.f64` result bits as the H100 gives them: a NaN result is the last NaN operand (`c`, then
+/// `b`, then `a`), quieted; otherwise [`F64_DEFAULT_NAN`]. (Measured: `b` over `a` and `c` over
+/// `a`; `c` over `b` follows the same last-operand order and is not measured on its own.)
+#[inline(always)]
+pub fn nan64_3(r: f64, x: f64, y: f64, z: f64) -> u64 {
+    if !r.is_nan() {
+        r.to_bits()
+    } else if z.is_nan() {
+        quiet64(z)
+    } else {
+        nan64_2(r, x, y)
+    }
+}
+
 /// f64 result bits with NaN made canonical (`0x7fffffffffffffff`).
 #[inline(always)]
 pub fn canon64(x: f64) -> u64 {
@@ -243,17 +284,21 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
     }
     if ty == Ty::F64 {
         let (x, y) = (f64v(a), f64v(b));
-        return canon64(match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::MulLo | BinOp::MulWide | BinOp::MulHi | BinOp::Mul24Lo => x * y,
-            BinOp::Div => x / y,
-            BinOp::Min => fmin(x, y),
-            BinOp::Max => fmax(x, y),
-            BinOp::CopySign => y.copysign(x),
-            BinOp::AddSat | BinOp::SubSat => x,
-            _ => return a,
-        });
+        return match op {
+            BinOp::Add => nan64_2(x + y, x, y),
+            BinOp::Sub => nan64_2(x - y, x, y),
+            BinOp::MulLo | BinOp::MulWide | BinOp::MulHi | BinOp::Mul24Lo => nan64_2(x * y, x, y),
+            BinOp::Min => nan64_2(fmin(x, y), x, y),
+            BinOp::Max => nan64_2(fmax(x, y), x, y),
+            _ => canon64(match op {
+                BinOp::Div => x / y,
+                BinOp::Min => fmin(x, y),
+                BinOp::Max => fmax(x, y),
+                BinOp::CopySign => y.copysign(x),
+                BinOp::AddSat | BinOp::SubSat => x,
+                _ => return a,
+            }),
+        };
     }
     let n = bits(ty);
     let s = ty.signed();
@@ -460,7 +505,8 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             if ty == Ty::F32 {
                 canon32(f32v(a).mul_add(f32v(b), f32v(c)))
             } else {
-                canon64(f64v(a).mul_add(f64v(b), f64v(c)))
+                let (x, y, z) = (f64v(a), f64v(b), f64v(c));
+                nan64_3(x.mul_add(y, z), x, y, z)
             }
         }
         TernOp::MadLo => trunc(ty, bin(BinOp::MulLo, ty, a, b).wrapping_add(trunc(ty, c))),
@@ -895,6 +941,29 @@ pub fn redux(op: warpscope_ptx::inst::ReduxOp, ty: Ty, vals: &[u64; 32], mask: u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `.f64` NaNs as the H100 writes them (calibration/equivalence/features/f64Nan.cu): the last NaN
+    /// operand quieted with sign and payload, the default NaN 0xfff8000000000000 for a NaN the
+    /// operation made; `.f32` keeps its canonical 0x7fffffff.
+    #[test]
+    fn f64_nans_propagate_the_last_nan_operand() {
+        let n = f64::from_bits(0xfff3_6c91_2dc6_be3f); // signalling, negative
+        let m = f64::from_bits(0x7ff5_54eb_5577_eaa9); // signalling, positive
+        let y = 3.5f64.to_bits();
+        let nb = n.to_bits();
+        let mb = m.to_bits();
+        assert_eq!(bin(BinOp::Add, Ty::F64, nb, y), 0xfffb_6c91_2dc6_be3f);
+        assert_eq!(bin(BinOp::Sub, Ty::F64, y, nb), 0xfffb_6c91_2dc6_be3f);
+        assert_eq!(bin(BinOp::MulLo, Ty::F64, nb, mb), 0x7ffd_54eb_5577_eaa9);
+        assert_eq!(bin(BinOp::Min, Ty::F64, nb, mb), 0x7ffd_54eb_5577_eaa9);
+        assert_eq!(bin(BinOp::Max, Ty::F64, nb, y), y);
+        let inf = f64::INFINITY.to_bits();
+        assert_eq!(bin(BinOp::Sub, Ty::F64, inf, inf), F64_DEFAULT_NAN);
+        assert_eq!(tern(TernOp::Fma, Ty::F64, nb, y, mb), 0x7ffd_54eb_5577_eaa9);
+        assert_eq!(tern(TernOp::Fma, Ty::F64, y, y, nb), 0xfffb_6c91_2dc6_be3f);
+        let fnan = 0xff80_0001u64;
+        assert_eq!(bin(BinOp::Add, Ty::F32, fnan, 0x3f80_0000), 0x7fff_ffff);
+    }
 
     #[test]
     fn redux_over_the_lanes_of_the_mask() {

@@ -8,7 +8,7 @@
 
 use warpscope_ptx::inst::*;
 
-use crate::arith::{canon32, canon64};
+use crate::arith::{canon32, nan64_2, nan64_3};
 
 #[cfg(test)]
 use crate::arith;
@@ -437,9 +437,9 @@ k2!(addf32, |x, y| canon32(f32v(x) + f32v(y)));
 k2!(subf32, |x, y| canon32(f32v(x) - f32v(y)));
 k2!(mulf32, |x, y| canon32(f32v(x) * f32v(y)));
 k2!(divf32, |x, y| canon32(f32v(x) / f32v(y)));
-k2!(addf64, |x, y| canon64(f64v(x) + f64v(y)));
-k2!(subf64, |x, y| canon64(f64v(x) - f64v(y)));
-k2!(mulf64, |x, y| canon64(f64v(x) * f64v(y)));
+k2!(addf64, |x, y| nan64_2(f64v(x) + f64v(y), f64v(x), f64v(y)));
+k2!(subf64, |x, y| nan64_2(f64v(x) - f64v(y), f64v(x), f64v(y)));
+k2!(mulf64, |x, y| nan64_2(f64v(x) * f64v(y), f64v(x), f64v(y)));
 
 fn fast_bin(op: BinOp, ty: Ty) -> Option<Fn2> {
     use BinOp::*;
@@ -490,7 +490,12 @@ k3!(madwide_u32, |x, y, z| ((x as u32 as u64) * (y as u32 as u64))
 k3!(madwide_s32, |x, y, z| ((i32v(x) as i64 * i32v(y) as i64) as u64)
     .wrapping_add(z));
 k3!(fmaf32_soft, |x, y, z| canon32(f32v(x).mul_add(f32v(y), f32v(z))));
-k3!(fmaf64_soft, |x, y, z| canon64(f64v(x).mul_add(f64v(y), f64v(z))));
+k3!(fmaf64_soft, |x, y, z| nan64_3(
+    f64v(x).mul_add(f64v(y), f64v(z)),
+    f64v(x),
+    f64v(y),
+    f64v(z)
+));
 
 /// `fma.f32` with the hardware instruction.
 ///
@@ -512,7 +517,7 @@ unsafe fn fmaf32_hw(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
 #[target_feature(enable = "fma")]
 unsafe fn fmaf64_hw(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
     map3(regs, d, a, b, c, mask, |x, y, z| {
-        canon64(f64v(x).mul_add(f64v(y), f64v(z)))
+        nan64_3(f64v(x).mul_add(f64v(y), f64v(z)), f64v(x), f64v(y), f64v(z))
     })
 }
 
