@@ -34,6 +34,11 @@ pub fn line(arch: &Arch) -> String {
     )
 }
 
+/// The preset named `name` (`sm_90`, ...), if there is one.
+pub fn arch_named(name: &str) -> Option<&'static Arch> {
+    Arch::parse(name).ok()
+}
+
 /// The preset of compute capability `major.minor`, if there is one.
 pub fn arch_of(major: u64, minor: u64) -> Option<&'static Arch> {
     Arch::parse(&format!("{major}.{minor}")).ok()

@@ -50,6 +50,8 @@ pub struct Analysis {
     pub dyn_smem: u32,
     /// Target architecture.
     pub arch: String,
+    /// Whether the preset's bank and occupancy rules are measured, assumed or documented.
+    pub rules_basis: serde_json::Value,
     /// Blocks emulated.
     pub blocks_emulated: u32,
     /// Blocks in the grid.
@@ -456,6 +458,7 @@ pub fn build(program: &Program, r: &Results, note: &str) -> Analysis {
         block: r.block,
         dyn_smem: r.dyn_smem,
         arch: arch.name.to_string(),
+        rules_basis: crate::basis::json(arch),
         unmodelled_requests: run.report.unmodelled,
         blocks_emulated: r.blocks_emulated,
         blocks_in_grid: r.blocks_in_grid,
@@ -738,6 +741,9 @@ fn head(a: &Analysis) -> Vec<String> {
         a.dyn_smem,
         a.arch
     )];
+    if let Some(arch) = crate::basis::arch_named(&a.arch) {
+        head.push(crate::basis::line(arch));
+    }
     if a.blocks_emulated == 0 {
         head.push("nothing emulated: the sections asked for need no emulation".to_string());
     } else if a.extrapolated {

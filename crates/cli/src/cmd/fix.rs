@@ -53,6 +53,10 @@ pub struct Output {
     block: [u32; 3],
     dyn_smem: u32,
     widths: String,
+    /// Whether the target preset's bank and occupancy rules are measured, assumed or documented.
+    rules_basis: serde_json::Value,
+    #[serde(skip)]
+    rules_line: String,
     source_file: Option<String>,
     #[serde(flatten)]
     advice: Advice,
@@ -76,6 +80,8 @@ pub fn output(a: &warpscope_driver::Analyzed) -> anyhow::Result<Output> {
         block: r.block,
         dyn_smem: r.dyn_smem,
         widths: note.strip_prefix("widths are ").unwrap_or(note).to_string(),
+        rules_basis: crate::basis::json(r.arch),
+        rules_line: crate::basis::line(r.arch),
         source_file: a.source.as_ref().map(|s| s.0.clone()),
         advice,
         what_if,
@@ -139,6 +145,7 @@ pub fn blocks(o: &Output, program: &Program) -> Vec<Block> {
         a.resources.registers_from,
         o.widths
     ))];
+    blocks.push(Block::Text(o.rules_line.clone()));
     let mut t = table(
         "",
         &[
