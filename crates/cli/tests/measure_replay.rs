@@ -293,6 +293,43 @@ fn a_recording_that_is_not_one_is_a_clear_error() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `calibrate --quick` on an H200 (CC 9.0, like the H100): every rule holds and every row equals the
+/// checked-in H100 tables (calibration/measure/h200/).
+#[test]
+fn recorded_h200_calibration_holds_and_equals_the_h100_tables() {
+    let out = warpscope(&[
+        "calibrate",
+        "--from",
+        "calibration/measure/h200/calibrate",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["measured_on"].as_str().unwrap().starts_with("NVIDIA H200"),
+        "{}",
+        v["measured_on"]
+    );
+    let verdicts = v["verdicts"].as_array().unwrap();
+    assert_eq!(
+        verdicts.iter().filter(|x| x["status"] == "holds").count(),
+        6,
+        "{verdicts:?}"
+    );
+    assert!(verdicts.iter().all(|x| x["status"] != "breaks"));
+    let checked = v["checked_in"].as_array().unwrap();
+    assert!(!checked.is_empty());
+    for c in checked {
+        assert_eq!(c["equal"], c["rows"], "{c}");
+    }
+}
+
 #[test]
 fn recorded_h100_calibration_holds_and_equals_the_checked_in_tables() {
     let out = warpscope(&[
