@@ -308,6 +308,23 @@ fn a_cu_file_is_built_and_run() {
     assert!(stdout.contains("8 launches recorded"), "{stdout}");
 }
 
+/// `warpscope run app.cu -- ARGS`: the program gets ARGS (not the `--`), and each launch is recorded.
+#[test]
+fn a_cu_file_gets_the_arguments_after_the_separator() {
+    let out = warpscope(
+        &["run", "crates/cli/tests/data/launchArgs.cu", "--", "3"],
+        &repo(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Test PASSED"), "{stdout}");
+    assert!(stdout.contains("3 launches recorded"), "{stdout}");
+}
+
 #[test]
 fn warp_synchronous_code_is_named_by_check() {
     let dir = programs();

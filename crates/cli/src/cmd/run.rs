@@ -258,7 +258,14 @@ fn run_in(
             .with_context(|| format!("cannot link {} into {}", lib.display(), dir.display()))?;
     }
     let first = PathBuf::from(&args.command[0]);
-    let program = if first.extension().is_some_and(|e| e == "cu") {
+    let is_cu = first.extension().is_some_and(|e| e == "cu");
+    // `warpscope run app.cu -- ARGS`: the `--` that separates the source from the program's
+    // arguments is not one of them.
+    let prog_args: &[String] = match args.command.get(1) {
+        Some(sep) if is_cu && sep == "--" => &args.command[2..],
+        _ => &args.command[1..],
+    };
+    let program = if is_cu {
         build_cu(&first, dir, arch.name)?
     } else {
         first.clone()
@@ -300,7 +307,7 @@ fn run_in(
         program.clone()
     };
     let status = Command::new(&exe)
-        .args(&args.command[1..])
+        .args(prog_args)
         .env("LD_LIBRARY_PATH", ld)
         .env(warpscope_cudart::CONFIG_ENV, serde_json::to_string(&cfg)?)
         .status()
@@ -469,7 +476,7 @@ fn run_in(
     }
     let export = Export {
         program: program.display().to_string(),
-        args: &args.command[1..],
+        args: prog_args,
         exit_status: status.code(),
         arch: arch.name,
         launches: recs
