@@ -1024,6 +1024,20 @@ fn sh_write(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, w: u64, v: u64) -> Opt
     shared_at(ctx, o, w).and_then(|at| mem::write_bytes(bm.shared, at, w, v))
 }
 
+/// The shared addresses of `mask`'s lanes as events report them: moved to the remapped layout when
+/// the fix advisor changed it (`SharedRemap`).
+fn remapped(ctx: &Ctx<'_>, addrs: &[u64; 32], mask: u32) -> [u64; 32] {
+    let mut ev = *addrs;
+    if !ctx.smap.is_identity() {
+        for (l, e) in ev.iter_mut().enumerate() {
+            if mask >> l & 1 == 1 {
+                *e = ctx.smap.map(*e);
+            }
+        }
+    }
+    ev
+}
+
 fn oob(pc: u32, l: usize, a: u64) -> Stop {
     access_fault(FaultKind::OutOfBounds { space: Space::Shared }, pc, l, a)
 }
@@ -1084,14 +1098,7 @@ fn matrix_ls<S: Sink>(
             rows[l] = o;
         }
     }
-    let mut ev = rows;
-    if !ctx.smap.is_identity() {
-        for (l, e) in ev.iter_mut().enumerate() {
-            if suppliers >> l & 1 == 1 {
-                *e = ctx.smap.map(*e);
-            }
-        }
-    }
+    let ev = remapped(ctx, &rows, suppliers);
     sink.mem(&MemEvent {
         block,
         warp: wi,
@@ -1175,14 +1182,7 @@ fn cp_async<S: Sink>(
         dsts[l] = d;
         srcs[l] = s;
     }
-    let mut ev = dsts;
-    if !ctx.smap.is_identity() {
-        for (l, e) in ev.iter_mut().enumerate() {
-            if mask >> l & 1 == 1 {
-                *e = ctx.smap.map(*e);
-            }
-        }
-    }
+    let ev = remapped(ctx, &dsts, mask);
     sink.mem(&MemEvent {
         block,
         warp: wi,
