@@ -379,3 +379,118 @@ impl warpscope_emu::Sink for DivergenceSink {
         DivergenceSink::inst(self, pc, active);
     }
 }
+
+/// Which PTX branches optimised machine code keeps, matched source line by source line.
+///
+/// ptxas if-converts short branches into predicated instructions (the branch disappears) and keeps
+/// the others; Nsight Compute counts the machine code's branches. On each source line (`.loc` in the
+/// PTX, the line table in the machine code) the PTX branches that can execute as branches (not those
+/// that jump to a bare `ret`, which become `@P EXIT`) are compared with the machine code's counted
+/// branches (`BRA`, `BRX`, `JMP`, `CALL`; not `EXIT`, `RET` or the unreachable self-loop after the
+/// last `EXIT`):
+/// - as many on both sides: the PTX branches are the machine code's, counted as executed;
+/// - none in the machine code: the line's branches were predicated, counted as nothing;
+/// - otherwise (a loop ptxas unrolled, a routine it expanded): the line is *unmatched*; its PTX
+///   branches are still counted and the totals are labelled an estimate.
+///
+/// Measured on an H100 (`calibration/run/`): this equals Nsight Compute on every launch whose lines
+/// all match, and the PTX-level count (no matching) is wrong on the reductions and the adjacent
+/// difference, whose guards and `if (tid < stride)` bodies ptxas predicates.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MachineMatch {
+    /// `counted[pc]`: the branch at `pc` is counted (pcs are program-wide; absent = not counted).
+    pub counted: Vec<bool>,
+    /// Source lines (`None`: no line table) whose branches could not be matched one-to-one.
+    pub unmatched: Vec<Option<u32>>,
+}
+
+impl MachineMatch {
+    /// Whether every line matched: the branch counters are those of the machine code.
+    pub fn exact(&self) -> bool {
+        self.unmatched.is_empty()
+    }
+
+    /// Whether the branch at `pc` is counted.
+    pub fn is_counted(&self, pc: u32) -> bool {
+        self.counted.get(pc as usize).copied().unwrap_or(false)
+    }
+
+    /// Targets and divergent targets of `report` that the machine code executes as branches.
+    pub fn totals(&self, report: &DivergenceReport) -> (u64, u64) {
+        report
+            .branches
+            .iter()
+            .filter(|b| self.is_counted(b.pc))
+            .fold((0, 0), |(t, d), b| (t + b.targets, d + b.divergent))
+    }
+}
+
+fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// Matches the branches of `kernel`'s PTX with its machine code's (`sass`), line by line (see
+/// [`MachineMatch`]). `exits`: PTX branches whose target only returns (they become `@P EXIT`).
+pub fn match_machine(
+    program: &warpscope_emu::Program,
+    kernel: &str,
+    exits: &std::collections::HashSet<u32>,
+    sass: &warpscope_toolchain::sass::SassKernel,
+) -> Option<MachineMatch> {
+    use std::collections::BTreeMap;
+    let k = program.kernel(kernel)?;
+    type Key = (Option<String>, Option<u32>);
+    let mut ptx: BTreeMap<Key, Vec<u32>> = BTreeMap::new();
+    for pc in k.entry..k.end {
+        let info = program.inst_info(pc);
+        let words: Vec<&str> = info
+            .text
+            .split_whitespace()
+            .filter(|w| !w.starts_with('@'))
+            .collect();
+        let is_bra = words
+            .first()
+            .is_some_and(|w| *w == "bra" || w.starts_with("bra."));
+        if !is_bra || exits.contains(&pc) {
+            continue;
+        }
+        let key = match &info.loc {
+            Some(l) => (
+                program.file_name(l.file).map(|f| base_name(f).to_string()),
+                Some(l.line),
+            ),
+            None => (None, None),
+        };
+        ptx.entry(key).or_default().push(pc);
+    }
+    let mut machine: BTreeMap<Key, usize> = BTreeMap::new();
+    for b in sass.branches.iter().filter(|b| b.counted()) {
+        let key = match b.line {
+            Some(line) => (b.file.as_deref().map(|f| base_name(f).to_string()), Some(line)),
+            None => (None, None),
+        };
+        *machine.entry(key).or_default() += 1;
+    }
+    let mut out = MachineMatch {
+        counted: vec![false; program.info.len()],
+        unmatched: Vec::new(),
+    };
+    let mut lines: Vec<&Key> = ptx.keys().chain(machine.keys()).collect();
+    lines.sort();
+    lines.dedup();
+    for key in lines {
+        let p = ptx.get(key).map_or(&[][..], Vec::as_slice);
+        let m = machine.get(key).copied().unwrap_or(0);
+        if m == 0 {
+            continue;
+        }
+        if m != p.len() {
+            out.unmatched.push(key.1);
+        }
+        for &pc in p {
+            out.counted[pc as usize] = true;
+        }
+    }
+    out.unmatched.dedup();
+    Some(out)
+}

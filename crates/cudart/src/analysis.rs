@@ -31,6 +31,9 @@ pub struct KernelAnalysis {
     /// Nsight Compute does not count as a branch. Empty for `-G` builds (their machine code keeps
     /// the branch).
     pub exit_branches: Arc<std::collections::HashSet<u32>>,
+    /// The PTX branches the optimised machine code keeps, when its machine code was read (not for
+    /// `-G` builds, whose machine code keeps every branch).
+    pub machine_branches: Option<Arc<warpscope_analysis::divergence::MachineMatch>>,
 }
 
 /// The branches of `program` whose target label is followed by `ret` or `exit` in `ptx`.
@@ -336,6 +339,7 @@ pub fn analyse_launch(
         .iter()
         .filter(|b| ka.exit_branches.contains(&b.pc))
         .fold((0, 0), |(t, d), b| (t + b.targets, d + b.divergent));
+    let mut exact = true;
     let (targets, divergent) = if t.debug_machine_estimate.is_some() {
         let extra: u64 = div
             .instructions
@@ -344,7 +348,11 @@ pub fn analyse_launch(
             .map(|i| i.executions)
             .sum();
         (t.targets + extra, t.divergent)
+    } else if let Some(m) = &ka.machine_branches {
+        exact = m.exact();
+        m.totals(&div)
     } else {
+        exact = false;
         (t.targets - exit_targets, t.divergent - exit_divergent)
     };
     let eff = pct(targets - divergent, targets);
@@ -358,6 +366,9 @@ pub fn analyse_launch(
         (targets - divergent) as f64,
     );
     put("branch_efficiency", eff);
+    // 1: the branch counters are the machine code's (every source line's branches matched);
+    // 0: some are counted on the PTX (an estimate).
+    put("warpscope__branch_counters_exact", if exact { 1.0 } else { 0.0 });
     put("divergent_branch", divergent as f64);
     put(
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",

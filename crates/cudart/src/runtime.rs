@@ -671,7 +671,16 @@ impl Runtime {
         } else {
             crate::analysis::exit_branches(program, &module.ptx)
         };
+        let machine_branches = match (&module.sass, debug) {
+            (Some(Ok(ks)), false) => ks
+                .iter()
+                .find(|k| k.name == name)
+                .and_then(|k| warpscope_analysis::divergence::match_machine(program, name, &exits, k))
+                .map(Arc::new),
+            _ => None,
+        };
         let ka = KernelAnalysis {
+            machine_branches,
             exit_branches: Arc::new(exits),
             arch,
             recon: Arc::new(recon),

@@ -66,6 +66,48 @@ pub struct SassKernel {
     pub name: String,
     /// Shared-memory instructions in code order.
     pub accesses: Vec<SharedAccess>,
+    /// Control-transfer instructions (`BRA`, `BRX`, `JMP`, `JMX`, `CALL`, `RET`, `EXIT`, ...) in code
+    /// order.
+    pub branches: Vec<SassBranch>,
+}
+
+/// One control-transfer instruction of the machine code.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SassBranch {
+    /// Byte offset in the function.
+    pub code_offset: u32,
+    /// Opcode with modifiers (`BRA`, `BRA.U`, `BRA.DIV`, `EXIT`, `CALL.REL.NOINC`, ...).
+    pub opcode: String,
+    /// Guard predicate (`P0`, `!P1`, ...), if any.
+    pub predicate: Option<String>,
+    /// The target label (`.L_x_3`) for direct branches.
+    pub target: Option<String>,
+    /// Labels that name this instruction (printed just before it).
+    pub labels: Vec<String>,
+    /// Whether it is the unreachable self-loop ptxas puts after a function's last `EXIT`
+    /// (`.L_x_N: BRA .L_x_N`): never executed.
+    pub self_loop: bool,
+    /// Source file from the line table, if any.
+    pub file: Option<String>,
+    /// Source line from the line table, if any.
+    pub line: Option<u32>,
+}
+
+impl SassBranch {
+    /// The opcode without modifiers (`BRA`, `EXIT`, ...).
+    pub fn base(&self) -> &str {
+        self.opcode.split('.').next().unwrap_or("")
+    }
+
+    /// Whether Nsight Compute counts an execution of it as a branch
+    /// (`smsp__sass_branch_targets`): jumps and calls, not `EXIT`/`RET`/`BPT`, not the self-loop.
+    pub fn counted(&self) -> bool {
+        !self.self_loop
+            && matches!(
+                self.base(),
+                "BRA" | "BRX" | "JMP" | "JMX" | "CALL" | "JMXU" | "BRXU"
+            )
+    }
 }
 
 /// Why the machine code could not be read.
@@ -129,6 +171,7 @@ pub fn disassemble(nvdisasm: &Path, cubin: &Path) -> Result<String, SassError> {
 pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
     let mut kernels: Vec<SassKernel> = Vec::new();
     let mut loc: (Option<String>, Option<u32>) = (None, None);
+    let mut labels: Vec<String> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
         if let Some(name) = kernel_header(t) {
@@ -136,18 +179,46 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
                 kernels.push(SassKernel {
                     name: name.to_string(),
                     accesses: Vec::new(),
+                    branches: Vec::new(),
                 });
             }
             loc = (None, None);
+            labels.clear();
             continue;
         }
         if let Some(rest) = t.strip_prefix("//## File ") {
             loc = parse_file_line(rest);
             continue;
         }
+        if let Some(label) = t.strip_suffix(':')
+            && label.starts_with(".L")
+            && !label.contains(char::is_whitespace)
+        {
+            labels.push(label.to_string());
+            continue;
+        }
         let Some((code_offset, inst)) = instruction(t) else {
             continue;
         };
+        let here = std::mem::take(&mut labels);
+        if let Some(mut b) = branch(inst) {
+            b.code_offset = code_offset;
+            b.self_loop = b.predicate.is_none()
+                && b.base() == "BRA"
+                && b.target.as_ref().is_some_and(|t| here.contains(t));
+            b.labels = here;
+            b.file = loc.0.clone();
+            b.line = loc.1;
+            if kernels.is_empty() {
+                kernels.push(SassKernel {
+                    name: String::new(),
+                    accesses: Vec::new(),
+                    branches: Vec::new(),
+                });
+            }
+            kernels.last_mut().expect("pushed above").branches.push(b);
+            continue;
+        }
         let Some(access) = shared_access(inst).map_err(|reason| SassError::Malformed {
             line: i + 1,
             text: t.to_string(),
@@ -160,6 +231,7 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
             kernels.push(SassKernel {
                 name: String::new(),
                 accesses: Vec::new(),
+                branches: Vec::new(),
             });
         }
         let (op, opcode, width, base, offset, predicate) = access;
@@ -235,6 +307,41 @@ fn instruction(t: &str) -> Option<(u32, &str)> {
     } else {
         Some((code_offset, inst))
     }
+}
+
+/// Recognises a control-transfer instruction (offset, labels and line are filled by the caller).
+fn branch(inst: &str) -> Option<SassBranch> {
+    let (predicate, body) = match inst.strip_prefix('@') {
+        Some(p) => {
+            let (pred, body) = p.split_once(char::is_whitespace)?;
+            (Some(pred.to_string()), body.trim_start())
+        }
+        None => (None, inst),
+    };
+    let opcode = body.split_whitespace().next().unwrap_or("");
+    let base = opcode.split('.').next().unwrap_or("");
+    if !matches!(
+        base,
+        "BRA" | "BRX" | "BRXU" | "JMP" | "JMX" | "JMXU" | "CALL" | "RET" | "EXIT" | "BPT" | "KILL"
+    ) {
+        return None;
+    }
+    let target = body.find('`').and_then(|a| {
+        let rest = &body[a + 1..];
+        let rest = rest.strip_prefix('(').unwrap_or(rest);
+        let end = rest.find([')', '`'])?;
+        Some(rest[..end].trim().to_string())
+    });
+    Some(SassBranch {
+        code_offset: 0,
+        opcode: opcode.to_string(),
+        predicate,
+        target,
+        labels: Vec::new(),
+        self_loop: false,
+        file: None,
+        line: None,
+    })
 }
 
 type Parsed = (SharedOp, String, u8, String, i64, Option<String>);

@@ -341,7 +341,24 @@ fn run_in(
         "counters are predicted for {} by emulation; achieved_occupancy and sm__maximum_warps_per_active_cycle_pct are the theoretical occupancy; event times are modelled",
         arch.name
     ));
-    notes.push("branch counters are counted on the PTX (branches to a bare `ret` become EXIT): -O2 machine code can also predicate or restructure branches (a -G build matches)".into());
+    let mut estimated: Vec<&str> = recs
+        .iter()
+        .filter(|r| {
+            r.analysis
+                .metrics
+                .get("warpscope__branch_counters_exact")
+                .is_some_and(|v| *v == 0.0)
+        })
+        .map(|r| r.kernel.as_str())
+        .collect();
+    estimated.sort_unstable();
+    estimated.dedup();
+    if !estimated.is_empty() {
+        notes.push(format!(
+            "branch counters are estimates for {}: their machine code has branches that do not match the PTX's line for line (a loop ptxas unrolled, or no machine code to read), so those lines are counted on the PTX",
+            estimated.join(", ")
+        ));
+    }
 
     // Per-kernel summary.
     let mut sums: BTreeMap<String, KernelSummary> = BTreeMap::new();
