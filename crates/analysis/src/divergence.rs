@@ -346,7 +346,9 @@ impl BranchModel {
         for (pc, info) in program.info.iter().enumerate() {
             let text = info.text.trim_start();
             let op = text.split_whitespace().next().unwrap_or("");
-            if op == "bra" || op.starts_with("bra.") {
+            // a `call` left in the lowered program is one the machine code keeps as a `CALL`
+            // (device `printf`'s `vprintf`): one uniform branch target per warp execution
+            if op == "bra" || op.starts_with("bra.") || op == "call" || op.starts_with("call.") {
                 model.unconditional[pc] = true;
             }
             if debug_build {
@@ -387,11 +389,14 @@ impl warpscope_emu::Sink for DivergenceSink {
 /// PTX, the line table in the machine code) the PTX branches that can execute as branches (not those
 /// that jump to a bare `ret`, which become `@P EXIT`) are compared with the machine code's counted
 /// branches (`BRA`, `BRX`, `JMP`, `CALL`; not `EXIT`, `RET` or the unreachable self-loop after the
-/// last `EXIT`):
+/// last `EXIT`; a `call` the lowering keeps, device `printf`'s `vprintf`, is the machine code's
+/// `CALL`):
 /// - as many on both sides: the PTX branches are the machine code's, counted as executed;
 /// - none in the machine code: the line's branches were predicated, counted as nothing;
 /// - otherwise (a loop ptxas unrolled, a routine it expanded): the line is *unmatched*; its PTX
-///   branches are still counted and the totals are labelled an estimate.
+///   branches are still counted and the totals are labelled an estimate. A `BRA.DIV` (the
+///   convergence check ptxas puts before warp collectives it cannot prove converged) is counted
+///   by Nsight Compute but has no PTX branch: its presence also makes the totals an estimate.
 ///
 /// Measured on an H100 (`calibration/run/`): this equals Nsight Compute on every launch whose lines
 /// all match, and the PTX-level count (no matching) is wrong on the reductions and the adjacent
@@ -448,9 +453,9 @@ pub fn match_machine(
             .split_whitespace()
             .filter(|w| !w.starts_with('@'))
             .collect();
-        let is_bra = words
-            .first()
-            .is_some_and(|w| *w == "bra" || w.starts_with("bra."));
+        let is_bra = words.first().is_some_and(|w| {
+            *w == "bra" || w.starts_with("bra.") || *w == "call" || w.starts_with("call.")
+        });
         if !is_bra || exits.contains(&pc) {
             continue;
         }
@@ -464,7 +469,15 @@ pub fn match_machine(
         ptx.entry(key).or_default().push(pc);
     }
     let mut machine: BTreeMap<Key, usize> = BTreeMap::new();
+    // `BRA.DIV`: the convergence check ptxas puts before warp collectives it cannot prove
+    // converged; Nsight Compute counts it (a uniform target per warp that reaches it), the PTX has
+    // no such branch: the totals become an estimate.
+    let mut convergence_checks = false;
     for b in sass.branches.iter().filter(|b| b.counted()) {
+        if b.opcode.starts_with("BRA.DIV") {
+            convergence_checks = true;
+            continue;
+        }
         let key = match b.line {
             Some(line) => (b.file.as_deref().map(|f| base_name(f).to_string()), Some(line)),
             None => (None, None),
@@ -490,6 +503,9 @@ pub fn match_machine(
         for &pc in p {
             out.counted[pc as usize] = true;
         }
+    }
+    if convergence_checks && out.unmatched.is_empty() {
+        out.unmatched.push(None);
     }
     out.unmatched.dedup();
     Some(out)
