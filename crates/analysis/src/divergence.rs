@@ -391,7 +391,8 @@ impl warpscope_emu::Sink for DivergenceSink {
 /// branches (`BRA`, `BRX`, `JMP`, `CALL`; not `EXIT`, `RET` or the unreachable self-loop after the
 /// last `EXIT`; a `call` the lowering keeps, device `printf`'s `vprintf`, is the machine code's
 /// `CALL`):
-/// - as many on both sides: the PTX branches are the machine code's, counted as executed;
+/// - as many on both sides: the PTX branches are the machine code's, counted as executed (the pair
+///   `@p bra THEN; bra END; THEN:` counts as one: ptxas inverts the condition);
 /// - none in the machine code: the line's branches were predicated, counted as nothing;
 /// - otherwise (a loop ptxas unrolled, a routine it expanded): the line is *unmatched*; its PTX
 ///   branches are still counted and the totals are labelled an estimate. A `BRA.DIV` (the
@@ -434,6 +435,23 @@ fn base_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
+/// Whether the unconditional branch at `pc` closes the pair `@p bra THEN; bra END; THEN:` on one
+/// source line, which ptxas turns into one branch on the inverted condition (`@!P BRA END`): the
+/// pair counts as its conditional branch.
+fn inverted_pair(program: &warpscope_emu::Program, pc: u32) -> bool {
+    use warpscope_ptx::inst::{Inst, PSrc};
+    if pc == 0 {
+        return false;
+    }
+    let (op, prev) = (&program.ops[pc as usize], &program.ops[pc as usize - 1]);
+    let line = |p: u32| program.inst_info(p).loc.map(|l| (l.file, l.line));
+    matches!(op.inst, Inst::Bra { .. })
+        && op.guard == PSrc::TRUE
+        && matches!(prev.inst, Inst::Bra { target, .. } if target == pc + 1)
+        && prev.guard != PSrc::TRUE
+        && line(pc) == line(pc - 1)
+}
+
 /// Matches the branches of `kernel`'s PTX with its machine code's (`sass`), line by line (see
 /// [`MachineMatch`]). `exits`: PTX branches whose target only returns (they become `@P EXIT`).
 pub fn match_machine(
@@ -456,7 +474,7 @@ pub fn match_machine(
         let is_bra = words
             .first()
             .is_some_and(|w| *w == "bra" || w.starts_with("bra.") || *w == "call" || w.starts_with("call."));
-        if !is_bra || exits.contains(&pc) {
+        if !is_bra || exits.contains(&pc) || inverted_pair(program, pc) {
             continue;
         }
         let key = match &info.loc {

@@ -141,7 +141,7 @@ const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
 fn whole_programs_pass_their_checks_and_equal_the_h100() {
     let mut different = Vec::new();
     let mut compared = 0;
-    for program in ["smem", "divergence", "divergence_G", "api", "book"] {
+    for program in ["smem", "divergence", "divergence_G", "api", "book", "book2"] {
         let (out, v) = run_exported(program);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -186,7 +186,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 34);
+    assert_eq!(compared, 41);
     let expected: Vec<(&str, u64, &str)> = KNOWN_DIFFERENT.iter().map(|&(p, i, g, _)| (p, i, g)).collect();
     assert_eq!(different, expected);
 }
