@@ -341,31 +341,25 @@ fn run_in(
         "counters are predicted for {} by emulation; achieved_occupancy and sm__maximum_warps_per_active_cycle_pct are the theoretical occupancy; event times are modelled",
         arch.name
     ));
-    let mut printing: Vec<&str> = recs
-        .iter()
-        .filter(|r| r.analysis.metrics.contains_key("warpscope__device_printf_calls"))
-        .map(|r| r.kernel.as_str())
-        .collect();
-    printing.sort_unstable();
-    printing.dedup();
+    // the kernels (sorted, once each) of the launches whose metric `key` satisfies `pred`
+    let kernels_where = |key: &str, pred: fn(f64) -> bool| -> Vec<&str> {
+        let mut v: Vec<&str> = recs
+            .iter()
+            .filter(|r| r.analysis.metrics.get(key).is_some_and(|x| pred(*x)))
+            .map(|r| r.kernel.as_str())
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let printing = kernels_where("warpscope__device_printf_calls", |_| true);
     if !printing.is_empty() {
         notes.push(format!(
             "{} call device printf: the printf implementation's own global loads and stores, which ncu counts, are not in the global columns",
             printing.join(", ")
         ));
     }
-    let mut estimated: Vec<&str> = recs
-        .iter()
-        .filter(|r| {
-            r.analysis
-                .metrics
-                .get("warpscope__branch_counters_exact")
-                .is_some_and(|v| *v == 0.0)
-        })
-        .map(|r| r.kernel.as_str())
-        .collect();
-    estimated.sort_unstable();
-    estimated.dedup();
+    let estimated = kernels_where("warpscope__branch_counters_exact", |v| v == 0.0);
     if !estimated.is_empty() {
         notes.push(format!(
             "branch counters are estimates for {}: their machine code has branches that do not match the PTX's line for line (a loop ptxas unrolled, or no machine code to read), so those lines are counted on the PTX",
