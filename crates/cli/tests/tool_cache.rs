@@ -52,7 +52,10 @@ fn entries(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .map(|rd| {
             rd.map(|e| {
                 let e = e.unwrap();
-                (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
             })
             .collect()
         })
@@ -87,7 +90,11 @@ fn the_cache_changes_no_answer() {
 
     // corrupt entries (truncated, emptied) are ignored, the tools rerun and the entries rewritten
     for (i, (name, bytes)) in filled.iter().enumerate() {
-        let cut = if i % 2 == 0 { &bytes[..bytes.len() / 2] } else { &[][..] };
+        let cut = if i % 2 == 0 {
+            &bytes[..bytes.len() / 2]
+        } else {
+            &[][..]
+        };
         std::fs::write(dir.join(name), cut).unwrap();
     }
     assert_eq!(analyze(Some(&dir)), uncached);

@@ -85,7 +85,9 @@ impl Cache {
 
     /// A cache in `dir`.
     pub fn at(dir: impl Into<PathBuf>) -> Cache {
-        Cache { dir: Some(dir.into()) }
+        Cache {
+            dir: Some(dir.into()),
+        }
     }
 
     /// No cache.
@@ -200,7 +202,10 @@ mod tests {
         assert_eq!(c.get("ptxas", k), None);
         // failures are not stored
         let k2 = Key::of(&[b"x"]);
-        assert_eq!(c.get_or("sass", k2, || Err::<Vec<u8>, _>("tool failed")), Err("tool failed"));
+        assert_eq!(
+            c.get_or("sass", k2, || Err::<Vec<u8>, _>("tool failed")),
+            Err("tool failed")
+        );
         assert_eq!(c.get("sass", k2), None);
         let _ = std::fs::remove_dir_all(&d);
     }

@@ -158,11 +158,7 @@ pub fn disassemble_with(
 ) -> Result<String, SassError> {
     // A cubin that cannot be read is nvdisasm's to report; it is then not cached.
     let key = std::fs::read(cubin).ok().map(|bytes| {
-        crate::cache::Key::of(&[
-            b"nvdisasm -g -c",
-            &crate::cache::tool_identity(nvdisasm),
-            &bytes,
-        ])
+        crate::cache::Key::of(&[b"nvdisasm -g -c", &crate::cache::tool_identity(nvdisasm), &bytes])
     });
     let run = || run_nvdisasm(nvdisasm, cubin).map(String::into_bytes);
     let text = match key {
