@@ -2,7 +2,10 @@
 # The speed benchmark: a 512x512 tiled matrix multiply (16x16 tiles, 1024 blocks of 256 threads, the
 # whole grid; crates/cli/fixtures/speed/matmul.ptx) timed three ways, best of N runs (default 3):
 #   emulator alone   crates/emu/examples/profile_matmul.rs 512 (no sink; its own timer, compile excluded)
-#   analyze          warpscope analyze (banks, divergence, machine-code widths by ptxas + nvdisasm)
+#   analyze          warpscope analyze --section banks,divergence (machine-code widths by ptxas +
+#                    nvdisasm, read from the tool cache after the first run; also timed with
+#                    WARPSCOPE_NO_CACHE=1, the tools run every time)
+#   analyze, all     warpscope analyze, every section (hazards and the fix advisor's trace too)
 #   check            warpscope check (hazards)
 # Builds the release binary and the example first. Prints wall seconds (best), the CPU seconds of
 # that run (user + sys) and the load average before and after, so figures from a shared machine can
@@ -45,7 +48,7 @@ best_of() {
       cpu=$used
     fi
   done
-  printf '%-16s %7.3f s wall (best of %d)  %7.3f s CPU\n' "$name" "$best" "$runs" "$cpu"
+  printf '%-18s %7.3f s wall (best of %d)  %7.3f s CPU\n' "$name" "$best" "$runs" "$cpu"
 }
 
 emu_best=""
@@ -55,7 +58,10 @@ for _ in $(seq "$runs"); do
   s=$(echo "$t" | awk '{v = $1; if ($2 == "ms") v /= 1000; else if ($2 == "µs") v /= 1e6; printf "%.6f", v}')
   if [ -z "$emu_best" ] || [ "$(echo "$s < $emu_best" | bc -l)" = 1 ]; then emu_best=$s; fi
 done
-printf '%-16s %7.3f s wall (best of %d; the example times the run, compile excluded)\n' "emulator alone" "$emu_best" "$runs"
-best_of "analyze" "$bin" analyze "${launch[@]}" "${sass[@]}"
+printf '%-18s %7.3f s wall (best of %d; the example times the run, compile excluded)\n' "emulator alone" "$emu_best" "$runs"
+"$bin" analyze "${launch[@]}" "${sass[@]}" --blocks 1 >/dev/null # fills the tool cache
+best_of "analyze" "$bin" analyze "${launch[@]}" "${sass[@]}" --section banks,divergence
+WARPSCOPE_NO_CACHE=1 best_of "analyze, no cache" "$bin" analyze "${launch[@]}" "${sass[@]}" --section banks,divergence
+best_of "analyze, all" "$bin" analyze "${launch[@]}" "${sass[@]}"
 best_of "check" "$bin" check "${launch[@]}"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

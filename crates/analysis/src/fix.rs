@@ -34,10 +34,11 @@
 //! assert_eq!(t.new_size(2048), 2176);
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use warpscope_emu::{AccessOp, Kernel, Launch, Limits, MemEvent, Program, SharedRemap, Sink, Space};
 use warpscope_model::arch::{Arch, BankMode};
@@ -121,7 +122,8 @@ pub struct Access {
 pub struct TraceSink {
     recon: Arc<Reconciliation>,
     forms: Option<Arc<MatrixForms>>,
-    seen: HashMap<Access, u64>,
+    // FxHash: the key is 32 addresses and a few fields, hashed once per warp request.
+    seen: FxHashMap<Access, u64>,
 }
 
 impl TraceSink {
@@ -130,7 +132,7 @@ impl TraceSink {
         TraceSink {
             recon,
             forms: None,
-            seen: HashMap::new(),
+            seen: FxHashMap::default(),
         }
     }
 

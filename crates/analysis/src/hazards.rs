@@ -290,7 +290,14 @@ pub struct HazardSink {
     block: u32,
     /// The reference path: byte-by-byte shadow, no memo, no fast bounds check.
     reference: bool,
+    /// One cell per byte of the window, stored word-major: the cell of byte `b` is at
+    /// [`Self::cell`]`(b)`, so the cells that stand for whole words (`b % 4 == 0`) lie next to
+    /// each other and the three others of each word (used only while it is split) further on.
     shadow: Vec<Cell>,
+    /// The window's size in bytes (the shadow's cells).
+    shadow_bytes: usize,
+    /// Words in the window (rounded up): the stride between a word's byte cells.
+    shadow_words: usize,
     epoch: u32,
     release_pc: Vec<u32>,
     run_start: Vec<u32>,
@@ -344,6 +351,8 @@ impl HazardSink {
             block,
             reference: false,
             shadow: Vec::new(),
+            shadow_bytes: 0,
+            shadow_words: 0,
             epoch: 0,
             release_pc: Vec::new(),
             run_start: Vec::new(),
@@ -391,26 +400,39 @@ impl HazardSink {
 
     fn alloc_shadow(&mut self) {
         let size = self.config.shared_size as usize;
-        self.shadow = vec![Cell::EMPTY; size];
+        self.shadow_bytes = size;
+        self.shadow_words = size.div_ceil(4);
+        self.shadow = vec![Cell::EMPTY; 4 * self.shadow_words];
         if self.reference {
             for w in (0..size).step_by(4) {
-                self.shadow[w].split = true;
+                let i = self.cell(w);
+                self.shadow[i].split = true;
             }
         } else if !size.is_multiple_of(4) {
             // The last word is partial: its bytes are always tracked one by one.
-            self.shadow[size & !3].split = true;
+            let i = self.cell(size & !3);
+            self.shadow[i].split = true;
         }
+    }
+
+    /// Where the cell of byte `b` of the window is in `shadow` (word-major: byte `b % 4` of every
+    /// word, then the next byte of every word).
+    #[inline(always)]
+    fn cell(&self, b: usize) -> usize {
+        (b & 3) * self.shadow_words + (b >> 2)
     }
 
     /// Tracks the bytes of the word at `word` (a multiple of 4) one by one from now on.
     fn split_word(&mut self, word: usize) {
-        let mut lead = self.shadow[word];
+        let lead_at = self.cell(word);
+        let mut lead = self.shadow[lead_at];
         lead.split = false;
-        let end = (word + 4).min(self.shadow.len());
-        for c in &mut self.shadow[word + 1..end] {
-            *c = lead;
+        let end = (word + 4).min(self.shadow_bytes);
+        for b in word + 1..end {
+            let i = self.cell(b);
+            self.shadow[i] = lead;
         }
-        self.shadow[word].split = true;
+        self.shadow[lead_at].split = true;
     }
 
     /// A warp-level shared-memory access: `mask` lanes each touch `width` bytes at `addrs[lane]`
@@ -431,7 +453,7 @@ impl HazardSink {
         if self.shadow.is_empty() {
             self.alloc_shadow();
         }
-        let size = self.shadow.len() as u64;
+        let size = self.shadow_bytes as u64;
         let wsync = self.wsync.get(warp as usize).copied().unwrap_or(0);
         let mut me = Acc {
             tid: 0,
@@ -461,7 +483,7 @@ impl HazardSink {
                 let mut word = start as usize;
                 let end = word + usize::from(width);
                 while word < end {
-                    if !self.shadow[word].split {
+                    if !self.shadow[self.cell(word)].split {
                         uninit |= self.access_cell(word, word as u64, 4, me, kind);
                     } else {
                         uninit |= self.access_split_word(word, me, kind);
@@ -474,14 +496,14 @@ impl HazardSink {
                 while b < end {
                     let word = (b & !3) as usize;
                     if b & 3 == 0 && end - b >= 4 {
-                        if !self.shadow[word].split {
+                        if !self.shadow[self.cell(word)].split {
                             uninit |= self.access_cell(word, b, 4, me, kind);
                         } else {
                             uninit |= self.access_split_word(word, me, kind);
                         }
                         b += 4;
                     } else {
-                        if !self.shadow[word].split {
+                        if !self.shadow[self.cell(word)].split {
                             self.split_word(word);
                         }
                         uninit |= self.access_cell(b as usize, b, 1, me, kind);
@@ -528,8 +550,9 @@ impl HazardSink {
             run_start_last: self.run_start_last,
             weak_seen: &self.weak_seen,
         };
-        let shadow = &mut self.shadow[..];
-        let size = shadow.len() as u64;
+        let size = self.shadow_bytes as u64;
+        // aligned bytes' cells are the first `shadow_words` ones: word `a / 4` at `a / 4`
+        let shadow = &mut self.shadow[..self.shadow_words];
         let words = usize::from(width / 4);
         while bits != 0 {
             let lane = bits.trailing_zeros();
@@ -538,7 +561,7 @@ impl HazardSink {
                 return bits;
             }
             me.tid = (warp * 32 + lane).min(u32::from(NONE) - 1) as u16;
-            let first = a as usize;
+            let first = (a >> 2) as usize;
             if words == 1 {
                 let c = &mut shadow[first];
                 let quiet = !c.split
@@ -558,7 +581,7 @@ impl HazardSink {
                 continue;
             }
             for k in 0..words {
-                let c = &shadow[first + 4 * k];
+                let c = &shadow[first + k];
                 let quiet = !c.split
                     && if WRITE {
                         memo.quiet(&c.w, &me)
@@ -573,7 +596,7 @@ impl HazardSink {
                 }
             }
             for k in 0..words {
-                update(&mut shadow[first + 4 * k], me, kind);
+                update(&mut shadow[first + k], me, kind);
             }
             bits &= bits - 1;
         }
@@ -595,16 +618,18 @@ impl HazardSink {
 
     /// Tracks the split word at `word` as one cell again when its four bytes agree.
     fn merge_word(&mut self, word: usize) {
-        let c = &self.shadow[word..word + 4];
-        if c[1..].iter().all(|o| o.same_state(&c[0])) {
-            self.shadow[word].split = false;
+        let lead = self.shadow[self.cell(word)];
+        if (1..4).all(|i| self.shadow[self.cell(word + i)].same_state(&lead)) {
+            let i = self.cell(word);
+            self.shadow[i].split = false;
         }
     }
 
-    /// Updates one cell's shadow (a byte, or a whole word's equal bytes: `n` = 4, counted as four
-    /// byte accesses); `addr` is its first byte. Returns whether a read saw a never-written byte.
+    /// Updates one cell's shadow (of byte `byte`, or a whole word's equal bytes: `n` = 4, counted
+    /// as four byte accesses); `addr` is its first byte. Returns whether a read saw a never-written byte.
     #[inline(always)]
-    fn access_cell(&mut self, idx: usize, addr: u64, n: u64, me: Acc, kind: AccessKind) -> bool {
+    fn access_cell(&mut self, byte: usize, addr: u64, n: u64, me: Acc, kind: AccessKind) -> bool {
+        let idx = self.cell(byte);
         // The common case first: no pair with an effect (no race, no barrier need not yet
         // recorded) and no uninitialised read; then only the cell changes.
         let c = &self.shadow[idx];

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use warpscope_analysis::reconcile::{Reconciliation, machine_accesses};
 use warpscope_model::arch::Arch;
 use warpscope_ptx::Program;
+use warpscope_toolchain::cache::{Cache, Key, tool_identity};
 
 use crate::error::{Error, Result};
 use crate::input::{Scratch, cuda_root, run_tool};
@@ -73,16 +74,29 @@ pub fn machine_code(
     match cubin {
         Some(bytes) => std::fs::write(&cubin_path, bytes).map_err(|e| e.to_string())?,
         None => {
-            let ptx_path = dir.0.join("k.ptx");
-            std::fs::write(&ptx_path, ptx).map_err(|e| e.to_string())?;
-            run_tool(
-                Command::new(root.bin("ptxas"))
-                    .arg(format!("-arch={arch}"))
-                    .args(["-O3", "-lineinfo", "-o"])
-                    .arg(&cubin_path)
-                    .arg(&ptx_path),
-                "ptxas",
-            )?;
+            // ptxas's cubin is cached by the PTX, the architecture and the ptxas (and its
+            // disassembly, by `disassemble`, by the cubin).
+            let ptxas = root.bin("ptxas");
+            let key = Key::of(&[
+                b"ptxas -O3 -lineinfo",
+                arch.as_bytes(),
+                &tool_identity(&ptxas),
+                ptx.as_bytes(),
+            ]);
+            let bytes = Cache::from_env().get_or("cubin", key, || {
+                let ptx_path = dir.0.join("k.ptx");
+                std::fs::write(&ptx_path, ptx).map_err(|e| e.to_string())?;
+                run_tool(
+                    Command::new(&ptxas)
+                        .arg(format!("-arch={arch}"))
+                        .args(["-O3", "-lineinfo", "-o"])
+                        .arg(&cubin_path)
+                        .arg(&ptx_path),
+                    "ptxas",
+                )?;
+                std::fs::read(&cubin_path).map_err(|e| e.to_string())
+            })?;
+            std::fs::write(&cubin_path, bytes).map_err(|e| e.to_string())?;
         }
     }
     let sass = warpscope_toolchain::sass::disassemble(&nvdisasm, &cubin_path).map_err(|e| e.to_string())?;

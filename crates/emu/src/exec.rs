@@ -1919,23 +1919,35 @@ fn ldst<S: Sink>(
         emit(ctx, sink, block, wi, pc, space, op, width, &res_mask, &addrs);
         let row = &mut regs[r[0] as usize];
         let bad = match (res, is_st, ctx.smap.is_identity()) {
+            // 4-byte words, every active address a multiple of 4 (checked above): the word index
+            // is the address / 4, in bounds when below the window's whole words
             (Res::Shared, false, true) if es == 4 => {
-                let sh: &[u8] = bm.shared;
-                lanes(mask, |l| {
-                    let o = addrs[l] as usize;
-                    let b = <[u8; 4]>::try_from(sh.get(o..o.wrapping_add(4))?).ok()?;
-                    row[l] = u32::from_le_bytes(b) as u64;
-                    Some(())
-                })
+                let (words, _) = bm.shared.as_chunks::<4>();
+                if mask == FULL && addrs.iter().all(|&a| ((a >> 2) as usize) < words.len()) {
+                    for (v, &a) in row.iter_mut().zip(&addrs) {
+                        *v = u64::from(u32::from_le_bytes(words[(a >> 2) as usize]));
+                    }
+                    None
+                } else {
+                    lanes(mask, |l| {
+                        row[l] = u64::from(u32::from_le_bytes(*words.get((addrs[l] >> 2) as usize)?));
+                        Some(())
+                    })
+                }
             }
             (Res::Shared, true, true) if es == 4 => {
-                let sh: &mut [u8] = bm.shared;
-                lanes(mask, |l| {
-                    let o = addrs[l] as usize;
-                    sh.get_mut(o..o.wrapping_add(4))?
-                        .copy_from_slice(&(row[l] as u32).to_le_bytes());
-                    Some(())
-                })
+                let (words, _) = bm.shared.as_chunks_mut::<4>();
+                if mask == FULL && addrs.iter().all(|&a| ((a >> 2) as usize) < words.len()) {
+                    for (&v, &a) in row.iter().zip(&addrs) {
+                        words[(a >> 2) as usize] = (v as u32).to_le_bytes();
+                    }
+                    None
+                } else {
+                    lanes(mask, |l| {
+                        *words.get_mut((addrs[l] >> 2) as usize)? = (row[l] as u32).to_le_bytes();
+                        Some(())
+                    })
+                }
             }
             (Res::Shared, false, true) => lanes(mask, |l| {
                 mem::read_bytes(bm.shared, addrs[l], es).map(|v| row[l] = v)

@@ -199,6 +199,30 @@ pub fn resource_usage(root: &CudaRoot, file: &Path, cc: u32) -> Result<Vec<Kerne
         path: file.to_path_buf(),
         source,
     })?;
+    // A PTX file is the whole input, so its report is cached by content (a `.cu` may include
+    // headers, so it is compiled every time).
+    let text = if ext == "ptx"
+        && let Ok(bytes) = std::fs::read(file)
+    {
+        let ptxas = root.bin("ptxas");
+        let key = crate::cache::Key::of(&[
+            b"ptxas -v",
+            format!("sm_{cc}").as_bytes(),
+            &crate::cache::tool_identity(&ptxas),
+            &bytes,
+        ]);
+        let out = crate::cache::Cache::from_env().get_or("ptxas-v", key, || {
+            run_report(root, file, cc, ext).map(String::into_bytes)
+        })?;
+        String::from_utf8_lossy(&out).into_owned()
+    } else {
+        run_report(root, file, cc, ext)?
+    };
+    Ok(parse_report(&text))
+}
+
+/// Runs nvcc or ptxas with `-v` on `file` and returns what it printed.
+fn run_report(root: &CudaRoot, file: &Path, cc: u32, ext: &str) -> Result<String, Error> {
     static SEQ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let out_dir = std::env::temp_dir().join(format!("warpscope-ptxas-{}-{seq}", std::process::id()));
@@ -249,7 +273,7 @@ pub fn resource_usage(root: &CudaRoot, file: &Path, cc: u32) -> Result<Vec<Kerne
             stderr: text,
         });
     }
-    Ok(parse_report(&text))
+    Ok(text)
 }
 
 #[cfg(test)]

@@ -144,8 +144,31 @@ pub enum SassError {
     },
 }
 
-/// Runs `nvdisasm -g -c CUBIN` and returns its text.
+/// Runs `nvdisasm -g -c CUBIN` and returns its text, through the on-disk cache
+/// ([`crate::cache::Cache::from_env`]): the same cubin and the same nvdisasm give the stored text.
 pub fn disassemble(nvdisasm: &Path, cubin: &Path) -> Result<String, SassError> {
+    disassemble_with(&crate::cache::Cache::from_env(), nvdisasm, cubin)
+}
+
+/// [`disassemble`] with the given cache.
+pub fn disassemble_with(
+    cache: &crate::cache::Cache,
+    nvdisasm: &Path,
+    cubin: &Path,
+) -> Result<String, SassError> {
+    // A cubin that cannot be read is nvdisasm's to report; it is then not cached.
+    let key = std::fs::read(cubin).ok().map(|bytes| {
+        crate::cache::Key::of(&[b"nvdisasm -g -c", &crate::cache::tool_identity(nvdisasm), &bytes])
+    });
+    let run = || run_nvdisasm(nvdisasm, cubin).map(String::into_bytes);
+    let text = match key {
+        Some(key) => cache.get_or("sass", key, run)?,
+        None => run()?,
+    };
+    Ok(String::from_utf8_lossy(&text).into_owned())
+}
+
+fn run_nvdisasm(nvdisasm: &Path, cubin: &Path) -> Result<String, SassError> {
     let program = nvdisasm.display().to_string();
     let out = Command::new(nvdisasm)
         .args(["-g", "-c"])

@@ -1,0 +1,113 @@
+//! The on-disk cache of ptxas / nvdisasm output (`warpscope_toolchain::cache`) end to end: a second
+//! `analyze` of the same PTX reads the machine code from the cache and answers byte for byte as the
+//! first; corrupt entries are ignored and rewritten; an unwritable cache directory and
+//! `WARPSCOPE_NO_CACHE` change nothing in the answer.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn cuda_root() -> String {
+    std::env::var("WARPSCOPE_CUDA_ROOT")
+        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
+}
+
+/// `analyze` of a PTX kernel (machine-code widths and occupancy from ptxas + nvdisasm) with the
+/// cache in `dir` (or off); its JSON.
+fn analyze(cache: Option<&Path>) -> Vec<u8> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpscope"));
+    cmd.args([
+        "analyze",
+        "crates/cli/fixtures/classic/scanBlelloch.ptx",
+        "--grid",
+        "2",
+        "--block",
+        "256",
+        "--arg",
+        "buf:4096",
+        "--arg",
+        "buf:4096",
+        "--section",
+        "banks,occupancy",
+        "--format",
+        "json",
+    ])
+    .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+    .env_remove("WARPSCOPE_NO_CACHE")
+    .current_dir(repo());
+    match cache {
+        Some(d) => cmd.env("WARPSCOPE_CACHE_DIR", d),
+        None => cmd.env("WARPSCOPE_NO_CACHE", "1"),
+    };
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+fn entries(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn names_of(entries: &[(String, Vec<u8>)]) -> Vec<&str> {
+    entries.iter().map(|(n, _)| n.as_str()).collect()
+}
+
+#[test]
+fn the_cache_changes_no_answer() {
+    let dir = std::env::temp_dir().join(format!("warpscope-tool-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let uncached = analyze(None);
+    let v: serde_json::Value = serde_json::from_slice(&uncached).unwrap();
+    assert_eq!(v["widths"], "machine code", "{}", v["widths_note"]);
+    assert!(v["occupancy"].is_object(), "{v}");
+
+    // first run fills the cache: the cubin, its disassembly, ptxas's resource report
+    assert_eq!(analyze(Some(&dir)), uncached);
+    let filled = entries(&dir);
+    let kinds: Vec<&str> = filled.iter().map(|(n, _)| n.split('-').next().unwrap()).collect();
+    assert_eq!(kinds, ["cubin", "ptxas", "sass"], "{kinds:?}");
+
+    // second run reads it and writes nothing new
+    assert_eq!(analyze(Some(&dir)), uncached);
+    assert!(entries(&dir) == filled, "{:?}", names_of(&entries(&dir)));
+
+    // corrupt entries (truncated, emptied) are ignored, the tools rerun and the entries rewritten
+    for (i, (name, bytes)) in filled.iter().enumerate() {
+        let cut = if i % 2 == 0 {
+            &bytes[..bytes.len() / 2]
+        } else {
+            &[][..]
+        };
+        std::fs::write(dir.join(name), cut).unwrap();
+    }
+    assert_eq!(analyze(Some(&dir)), uncached);
+    // the same entries again (ptxas's report carries its compile time, so only its name is compared)
+    let again = entries(&dir);
+    assert_eq!(names_of(&again), names_of(&filled));
+    for ((n, a), (_, b)) in again.iter().zip(&filled) {
+        assert!(n.starts_with("ptxas-v-") || a == b, "{n} differs");
+    }
+
+    // a cache directory that cannot be created: the same answer
+    let blocked = dir.join("file");
+    std::fs::write(&blocked, b"not a directory").unwrap();
+    assert_eq!(analyze(Some(&blocked.join("cache"))), uncached);
+    let _ = std::fs::remove_dir_all(&dir);
+}
