@@ -256,8 +256,9 @@ pub extern "C" fn __cudaRegisterManagedVar(
         let host = mem.as_mut_ptr() as usize;
         // SAFETY: nvcc passes the address of its pointer variable.
         unsafe { host_var.write(host as *mut c_void) };
+        // keyed by the storage: `cudaMemcpyToSymbol(v, ...)` passes `&*ptr` for a managed `v`
         rt().vars.insert(
-            host_var as usize,
+            host,
             crate::runtime::Var {
                 module: m,
                 name,
