@@ -656,7 +656,11 @@ pub extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, c: c_int) -> u
 
 fn shared_mem_config(c: c_int) -> Result<(), u32> {
     // cudaSharedMemBankSizeDefault, FourByte, EightByte
-    if (0..=2).contains(&c) { Ok(()) } else { Err(err::INVALID_VALUE) }
+    if (0..=2).contains(&c) {
+        Ok(())
+    } else {
+        Err(err::INVALID_VALUE)
+    }
 }
 
 #[unsafe(no_mangle)]

@@ -196,7 +196,9 @@ pub fn cubin_launches_kernels(cubin: &[u8]) -> bool {
     };
     symtab.iter().any(|s| {
         strtab.get(s.st_name as usize).is_ok_and(|n| {
-            n.starts_with("__cudaCDP") || n.starts_with("cudaLaunchDevice") || n.starts_with("cudaGetParameterBuffer")
+            n.starts_with("__cudaCDP")
+                || n.starts_with("cudaLaunchDevice")
+                || n.starts_with("cudaGetParameterBuffer")
         })
     })
 }

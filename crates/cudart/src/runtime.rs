@@ -495,9 +495,11 @@ impl Runtime {
                     .filter(|e| e.kind == Kind::Ptx)
                     .max_by_key(|e| e.sm)
                     .map(fatbin::ptx_text);
-                let device_launch = module.entries.iter().any(|e| {
-                    e.kind == Kind::Elf && fatbin::cubin_launches_kernels(&e.data)
-                }) || ptx.as_ref().is_some_and(|t| t.contains("cudaLaunchDevice"));
+                let device_launch = module
+                    .entries
+                    .iter()
+                    .any(|e| e.kind == Kind::Elf && fatbin::cubin_launches_kernels(&e.data))
+                    || ptx.as_ref().is_some_and(|t| t.contains("cudaLaunchDevice"));
                 match ptx {
                     _ if device_launch => Err(fatbin::DEVICE_LAUNCH.to_string()),
                     None => Err(
@@ -555,7 +557,9 @@ impl Runtime {
         };
         self.make_resident(m);
         for (k, addr, size) in addrs {
-            let Some(mg) = self.vars.get(&k).and_then(|v| v.managed.clone()) else { continue };
+            let Some(mg) = self.vars.get(&k).and_then(|v| v.managed.clone()) else {
+                continue;
+            };
             // SAFETY: `host` is the runtime's own allocation of at least `size` bytes, never freed.
             let host = unsafe { std::slice::from_raw_parts_mut(mg.host as *mut u8, size) };
             if to_device && mg.initialised {
@@ -612,7 +616,11 @@ impl Runtime {
 
     /// `cudaMemcpyToSymbol`
     pub fn write_symbol(&mut self, host: usize, offset: usize, data: &[u8]) -> Result<(), u32> {
-        let managed = self.vars.get(&host).filter(|v| v.managed.is_some()).map(|v| v.module);
+        let managed = self
+            .vars
+            .get(&host)
+            .filter(|v| v.managed.is_some())
+            .map(|v| v.module);
         if let Some(m) = managed {
             self.sync_managed(m, true);
         }
@@ -646,7 +654,12 @@ impl Runtime {
 
     /// `cudaMemcpyFromSymbol`
     pub fn read_symbol(&mut self, host: usize, offset: usize, out: &mut [u8]) -> Result<(), u32> {
-        if let Some(m) = self.vars.get(&host).filter(|v| v.managed.is_some()).map(|v| v.module) {
+        if let Some(m) = self
+            .vars
+            .get(&host)
+            .filter(|v| v.managed.is_some())
+            .map(|v| v.module)
+        {
             self.sync_managed(m, true);
         }
         let (c, addr, size) = self.symbol(host)?;

@@ -2518,7 +2518,11 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
                 // The CUDA driver gives every `.global` variable of a module its own 256-byte-aligned
                 // start, in declaration order (`cudaGetSymbolAddress` on the GPU: calibration/run/vars.cu,
                 // h200/vars.stdout); the cubin packs them, which the GPU does not follow.
-                let align = if is_const { align } else { align.max(GLOBAL_VAR_ALIGN) };
+                let align = if is_const {
+                    align
+                } else {
+                    align.max(GLOBAL_VAR_ALIGN)
+                };
                 let off = align_up(buf.len() as u64, align);
                 let size = var_size(v);
                 if off + size > (1 << 30) {
