@@ -235,7 +235,7 @@ pub extern "C" fn __cudaRegisterVar(
 /// host memory of the variable's size (16-byte aligned, zeroed, never freed), which the runtime keeps
 /// equal to the device's copy at every launch and symbol access ([`crate::runtime::Runtime::sync_managed`]).
 #[unsafe(no_mangle)]
-pub extern "C" fn __cudaRegisterManagedVar(
+pub unsafe extern "C" fn __cudaRegisterManagedVar(
     handle: *mut *mut c_void,
     host_var: *mut *mut c_void,
     _device_address: *mut c_char,
