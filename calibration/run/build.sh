@@ -7,10 +7,12 @@ OUT=${1:?output folder}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT/lib"
 ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
-for p in smem divergence api unsupported warpsync book book2; do
+for p in smem divergence api unsupported warpsync book book2 vars; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
 done
 # the seed's divergence experiment as the notes build it (-G: branches as written)
 "$CU/bin/nvcc" -G -arch=sm_90 -cudart shared -L"$OUT/lib" -o "$OUT/divergence_G" "$HERE/divergence.cu"
+# a kernel launching kernels (dynamic parallelism): refused by `warpscope run` with the reason
+"$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -rdc=true -L"$OUT/lib" -o "$OUT/dynpar" "$HERE/dynpar.cu" -lcudadevrt
 # nvcc's default static runtime: `warpscope run` must refuse it with the fix
 "$CU/bin/nvcc" -O2 -arch=sm_90 -o "$OUT/static_app" "$HERE/smem.cu"

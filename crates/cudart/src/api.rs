@@ -163,8 +163,15 @@ pub extern "C" fn __cudaRegisterFatBinaryEnd(_handle: *mut *mut c_void) {}
 #[unsafe(no_mangle)]
 pub extern "C" fn __cudaUnregisterFatBinary(_handle: *mut *mut c_void) {}
 
+/// Called by nvcc's host code before its first use of a `__managed__` variable: gives the
+/// variables of the module their initial values.
 #[unsafe(no_mangle)]
-pub extern "C" fn __cudaInitModule(_handle: *mut *mut c_void) -> c_char {
+pub extern "C" fn __cudaInitModule(handle: *mut *mut c_void) -> c_char {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        if let Some(m) = module_of(handle) {
+            rt().sync_managed(m, true);
+        }
+    }));
     1
 }
 
@@ -217,15 +224,53 @@ pub extern "C" fn __cudaRegisterVar(
                     name,
                     size,
                     constant: constant != 0,
+                    managed: None,
                 },
             );
         }
     }));
 }
 
+/// A `__managed__` variable: nvcc's host code reaches it through `*host_var`, a pointer set here to
+/// host memory of the variable's size (16-byte aligned, zeroed, never freed), which the runtime keeps
+/// equal to the device's copy at every launch and symbol access ([`crate::runtime::Runtime::sync_managed`]).
 #[unsafe(no_mangle)]
-pub extern "C" fn __cudaRegisterManagedVar() {
-    unsupported("__cudaRegisterManagedVar (__managed__ variables)");
+pub unsafe extern "C" fn __cudaRegisterManagedVar(
+    handle: *mut *mut c_void,
+    host_var: *mut *mut c_void,
+    _device_address: *mut c_char,
+    device_name: *const c_char,
+    _ext: c_int,
+    size: usize,
+    constant: c_int,
+    _global: c_int,
+) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        let (Some(m), Some(name)) = (module_of(handle), cstr(device_name)) else {
+            return;
+        };
+        if host_var.is_null() {
+            return;
+        }
+        let mem: &'static mut [u128] = vec![0u128; size.div_ceil(16).max(1)].leak();
+        let host = mem.as_mut_ptr() as usize;
+        // SAFETY: nvcc passes the address of its pointer variable.
+        unsafe { host_var.write(host as *mut c_void) };
+        // keyed by the storage: `cudaMemcpyToSymbol(v, ...)` passes `&*ptr` for a managed `v`
+        rt().vars.insert(
+            host,
+            crate::runtime::Var {
+                module: m,
+                name,
+                size,
+                constant: constant != 0,
+                managed: Some(crate::runtime::Managed {
+                    host,
+                    initialised: false,
+                }),
+            },
+        );
+    }));
 }
 
 #[unsafe(no_mangle)]
@@ -577,6 +622,45 @@ pub unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaDeviceSetCacheConfig(_c: c_int) -> u32 {
     call("cudaDeviceSetCacheConfig", |_| Ok(()))
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceGetCacheConfig(c: *mut c_int) -> u32 {
+    // SAFETY: the caller's out-pointer. cudaFuncCachePreferNone: the split is the driver's choice.
+    entry("cudaDeviceGetCacheConfig", || unsafe { out(c, 0) })
+}
+
+/// Compute capability 5.0 and later have 4-byte banks and no configurable bank size: CUDA's own
+/// runtime answers `cudaSharedMemBankSizeFourByte` and accepts (ignores) any setting, and so do these.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceGetSharedMemConfig(c: *mut c_int) -> u32 {
+    // SAFETY: the caller's out-pointer. 1 = cudaSharedMemBankSizeFourByte.
+    entry("cudaDeviceGetSharedMemConfig", || unsafe { out(c, 1) })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaDeviceSetSharedMemConfig(c: c_int) -> u32 {
+    entry("cudaDeviceSetSharedMemConfig", || shared_mem_config(c))
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaFuncSetSharedMemConfig(func: *const c_void, c: c_int) -> u32 {
+    entry("cudaFuncSetSharedMemConfig", || {
+        shared_mem_config(c)?;
+        rt().functions
+            .get(&(func as usize))
+            .map(|_| ())
+            .ok_or(err::INVALID_DEVICE_FUNCTION)
+    })
+}
+
+fn shared_mem_config(c: c_int) -> Result<(), u32> {
+    // cudaSharedMemBankSizeDefault, FourByte, EightByte
+    if (0..=2).contains(&c) {
+        Ok(())
+    } else {
+        Err(err::INVALID_VALUE)
+    }
 }
 
 #[unsafe(no_mangle)]

@@ -168,6 +168,20 @@ pub struct Var {
     pub size: usize,
     /// `__constant__`
     pub constant: bool,
+    /// `__managed__`: the host memory the program's pointer was set to (see [`Runtime::sync_managed`]).
+    pub managed: Option<Managed>,
+}
+
+/// A `__managed__` variable's host side: nvcc's host code reads and writes it through a pointer the
+/// runtime sets at registration. The bytes the device sees live in the module's variable window;
+/// they are copied to the host memory after every launch of the module and back before the next
+/// (managed memory's rule: the host sees the device's writes after synchronising).
+#[derive(Clone, Debug)]
+pub struct Managed {
+    /// Host address of the variable's storage.
+    pub host: usize,
+    /// The device's initial value was copied in.
+    pub initialised: bool,
 }
 
 /// A registered module (one fatbin).
@@ -481,7 +495,13 @@ impl Runtime {
                     .filter(|e| e.kind == Kind::Ptx)
                     .max_by_key(|e| e.sm)
                     .map(fatbin::ptx_text);
+                let device_launch = module
+                    .entries
+                    .iter()
+                    .any(|e| e.kind == Kind::Elf && fatbin::cubin_launches_kernels(&e.data))
+                    || ptx.as_ref().is_some_and(|t| t.contains("cudaLaunchDevice"));
                 match ptx {
+                    _ if device_launch => Err(fatbin::DEVICE_LAUNCH.to_string()),
                     None => Err(
                         "the fatbin has no PTX (build with -arch=sm_XX, which embeds compute_XX PTX)"
                             .to_string(),
@@ -508,6 +528,48 @@ impl Runtime {
             Some(Ok(p)) => Ok(p),
             Some(Err(e)) => Err(e.clone()),
             None => Err("not lowered".into()),
+        }
+    }
+
+    /// Copies module `m`'s `__managed__` variables between their host memory and the window:
+    /// `to_device` before a launch or a symbol access, the other way after. A variable whose
+    /// initial value was never read takes it from the module first.
+    pub fn sync_managed(&mut self, m: usize, to_device: bool) {
+        let keys: Vec<(usize, String, usize)> = self
+            .vars
+            .iter()
+            .filter(|(_, v)| v.module == m && v.managed.is_some())
+            .map(|(&k, v)| (k, v.name.clone(), v.size))
+            .collect();
+        if keys.is_empty() {
+            return;
+        }
+        let addrs: Vec<(usize, u64, usize)> = {
+            let Ok(p) = self.program(m) else { return };
+            keys.iter()
+                .filter_map(|(k, name, size)| {
+                    p.vars
+                        .iter()
+                        .find(|x| &x.name == name && !x.is_const)
+                        .map(|x| (*k, x.addr, (*size).min(x.size as usize)))
+                })
+                .collect()
+        };
+        self.make_resident(m);
+        for (k, addr, size) in addrs {
+            let Some(mg) = self.vars.get(&k).and_then(|v| v.managed.clone()) else {
+                continue;
+            };
+            // SAFETY: `host` is the runtime's own allocation of at least `size` bytes, never freed.
+            let host = unsafe { std::slice::from_raw_parts_mut(mg.host as *mut u8, size) };
+            if to_device && mg.initialised {
+                let _ = self.write_device(addr, host);
+            } else {
+                let _ = self.read_device(addr, host);
+            }
+            if let Some(Some(x)) = self.vars.get_mut(&k).map(|v| v.managed.as_mut()) {
+                x.initialised = true;
+            }
         }
     }
 
@@ -554,6 +616,22 @@ impl Runtime {
 
     /// `cudaMemcpyToSymbol`
     pub fn write_symbol(&mut self, host: usize, offset: usize, data: &[u8]) -> Result<(), u32> {
+        let managed = self
+            .vars
+            .get(&host)
+            .filter(|v| v.managed.is_some())
+            .map(|v| v.module);
+        if let Some(m) = managed {
+            self.sync_managed(m, true);
+        }
+        let r = self.write_symbol_inner(host, offset, data);
+        if let Some(m) = managed {
+            self.sync_managed(m, false);
+        }
+        r
+    }
+
+    fn write_symbol_inner(&mut self, host: usize, offset: usize, data: &[u8]) -> Result<(), u32> {
         let (c, addr, size) = self.symbol(host)?;
         if offset + data.len() > size {
             return Err(err::INVALID_VALUE);
@@ -576,6 +654,14 @@ impl Runtime {
 
     /// `cudaMemcpyFromSymbol`
     pub fn read_symbol(&mut self, host: usize, offset: usize, out: &mut [u8]) -> Result<(), u32> {
+        if let Some(m) = self
+            .vars
+            .get(&host)
+            .filter(|v| v.managed.is_some())
+            .map(|v| v.module)
+        {
+            self.sync_managed(m, true);
+        }
         let (c, addr, size) = self.symbol(host)?;
         if offset + out.len() > size {
             return Err(err::INVALID_VALUE);
@@ -770,6 +856,7 @@ impl Runtime {
         self.launches += 1;
         let record = self.recorded(&shown, &f.name);
         let ka = record.then(|| self.kernel_analysis(f.module, &f.name));
+        self.sync_managed(f.module, true);
         self.make_resident(f.module);
         self.sync_mirrors_in();
         let mut launch = Launch::new(
@@ -820,6 +907,7 @@ impl Runtime {
             }
         };
         self.sync_mirrors_out();
+        self.sync_managed(f.module, false);
         if total_threads > self.cfg.progress_threads {
             eprintln!(
                 "warpscope: `{shown}` done in {:.1} s",

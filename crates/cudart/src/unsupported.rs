@@ -35,7 +35,6 @@ unsupported! {
     cudaDeviceEnablePeerAccess
     cudaDeviceFlushGPUDirectRDMAWrites
     cudaDeviceGetByPCIBusId
-    cudaDeviceGetCacheConfig
     cudaDeviceGetDefaultMemPool
     cudaDeviceGetDevResource
     cudaDeviceGetExecutionCtx
@@ -46,13 +45,11 @@ unsupported! {
     cudaDeviceGetP2PAtomicCapabilities
     cudaDeviceGetP2PAttribute
     cudaDeviceGetPCIBusId
-    cudaDeviceGetSharedMemConfig
     cudaDeviceGetTexture1DLinearMaxWidth
     cudaDeviceGraphMemTrim
     cudaDeviceRegisterAsyncNotification
     cudaDeviceSetGraphMemAttribute
     cudaDeviceSetMemPool
-    cudaDeviceSetSharedMemConfig
     cudaDeviceUnregisterAsyncNotification
     cudaEGLStreamConsumerAcquireFrame
     cudaEGLStreamConsumerConnect
@@ -83,7 +80,6 @@ unsupported! {
     cudaFuncGetName
     cudaFuncGetParamCount
     cudaFuncGetParamInfo
-    cudaFuncSetSharedMemConfig
     cudaGLGetDevices
     cudaGLMapBufferObject
     cudaGLMapBufferObjectAsync
@@ -406,7 +402,6 @@ pub const NAMES: &[&str] = &[
     "cudaDeviceEnablePeerAccess",
     "cudaDeviceFlushGPUDirectRDMAWrites",
     "cudaDeviceGetByPCIBusId",
-    "cudaDeviceGetCacheConfig",
     "cudaDeviceGetDefaultMemPool",
     "cudaDeviceGetDevResource",
     "cudaDeviceGetExecutionCtx",
@@ -417,13 +412,11 @@ pub const NAMES: &[&str] = &[
     "cudaDeviceGetP2PAtomicCapabilities",
     "cudaDeviceGetP2PAttribute",
     "cudaDeviceGetPCIBusId",
-    "cudaDeviceGetSharedMemConfig",
     "cudaDeviceGetTexture1DLinearMaxWidth",
     "cudaDeviceGraphMemTrim",
     "cudaDeviceRegisterAsyncNotification",
     "cudaDeviceSetGraphMemAttribute",
     "cudaDeviceSetMemPool",
-    "cudaDeviceSetSharedMemConfig",
     "cudaDeviceUnregisterAsyncNotification",
     "cudaEGLStreamConsumerAcquireFrame",
     "cudaEGLStreamConsumerConnect",
@@ -454,7 +447,6 @@ pub const NAMES: &[&str] = &[
     "cudaFuncGetName",
     "cudaFuncGetParamCount",
     "cudaFuncGetParamInfo",
-    "cudaFuncSetSharedMemConfig",
     "cudaGLGetDevices",
     "cudaGLMapBufferObject",
     "cudaGLMapBufferObjectAsync",

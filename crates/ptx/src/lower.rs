@@ -9,6 +9,9 @@ use crate::parse::{Function, Instruction, Module, Operand, Pos, StateSpace, Stmt
 /// Address of the first module-scope `.global` variable in the emulated global address space.
 pub const GLOBAL_VAR_BASE: u64 = 0x0800_0000;
 
+/// Alignment of each `.global` module variable, as the CUDA driver places them.
+pub const GLOBAL_VAR_ALIGN: u64 = 256;
+
 /// A lowering problem: where, what text, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LowerError {
@@ -2512,6 +2515,14 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
                     &mut global_init
                 };
                 let align = if v.align > 0 { v.align as u64 } else { elem_size(v) };
+                // The CUDA driver gives every `.global` variable of a module its own 256-byte-aligned
+                // start, in declaration order (`cudaGetSymbolAddress` on the GPU: calibration/run/vars.cu,
+                // h200/vars.stdout); the cubin packs them, which the GPU does not follow.
+                let align = if is_const {
+                    align
+                } else {
+                    align.max(GLOBAL_VAR_ALIGN)
+                };
                 let off = align_up(buf.len() as u64, align);
                 let size = var_size(v);
                 if off + size > (1 << 30) {

@@ -475,7 +475,7 @@ impl<'s> Parser<'s> {
         Ok(s)
     }
 
-    /// `<space> [.align N] [.ptr ...] [.vN] .type name [dims] [= init]` (no `;`).
+    /// `<space> [.attribute(.managed)] [.align N] [.ptr ...] [.vN] .type name [dims] [= init]` (no `;`).
     fn var_decl(&mut self, is_extern: bool) -> PResult<VarDecl> {
         let space = self.space()?;
         let mut align = 0;
@@ -485,6 +485,15 @@ impl<'s> Parser<'s> {
             let d = self.bump();
             match d {
                 ".align" => align = self.uint()? as u32,
+                // `.attribute(.managed)`: a `__managed__` variable, placed as any global variable
+                // (the runtime keeps the host's copy in step)
+                ".attribute" => {
+                    self.expect(Tok::LParen, "`(`")?;
+                    while self.peek() == Some(Tok::Directive) || self.peek() == Some(Tok::Comma) {
+                        self.bump();
+                    }
+                    self.expect(Tok::RParen, "`)`")?;
+                }
                 ".ptr" | ".global" | ".shared" | ".const" | ".local" => {}
                 _ => {
                     if let Some(v) = is_vec(d) {
