@@ -224,19 +224,35 @@ fn wmma_and_mma_multiply_small_integers_exactly() {
             assert_eq!(out[256 + l * 4 + i], d(m, n), "mma lane {l} element {i}");
         }
     }
-    // wmma.load.a / .b from shared: 8 per-element Load events of 2 bytes each; store: 8 of 4
-    let loads: Vec<&Ev> = r.sinks[0]
+    // wmma.load.a / .b from shared: one LdMatrix event each (ptxas's LDSM.16.M88.4 / MT88.4),
+    // whose 32 sixteen-byte rows are the tile's 512 bytes, matrix m (lanes 8m..8m+7) memory rows
+    // 8(m & 1).. and half m >> 1; no element loads. Store (row-major f32): four 8-byte stores.
+    let base = |name: &str| {
+        p.kernel("mmaw").unwrap().shared.iter().find(|v| v.name.ends_with(name)).unwrap().offset as u64
+    };
+    let mats: Vec<&Ev> = r.sinks[0].0.iter().filter(|e| e.1 == AccessOp::LdMatrix).collect();
+    assert_eq!(mats.len(), 2, "one LdMatrix event per A / B load");
+    for (e, name) in mats.iter().zip(["sa", "sb"]) {
+        assert_eq!((e.2, e.3), (16, u32::MAX));
+        for l in 0..32 {
+            let (row, half) = (((l / 8) & 1) * 8 + l % 8, l / 16);
+            assert_eq!(e.4[l], base(name) + (row * 16 + half * 8) as u64 * 2, "{name} lane {l}");
+        }
+    }
+    assert!(
+        !r.sinks[0].0.iter().any(|e| e.1 == AccessOp::Load && e.2 == 2),
+        "no 2-byte element loads"
+    );
+    let st: Vec<&Ev> = r.sinks[0]
         .0
         .iter()
-        .filter(|e| e.1 == AccessOp::Load && e.2 == 2)
+        .filter(|e| e.1 == AccessOp::Store && e.4[0] >= base("sd") && e.4[0] < base("sd") + 1024)
         .collect();
-    assert!(loads.len() >= 16, "{} element loads", loads.len());
-    let st = r.sinks[0]
-        .0
-        .iter()
-        .filter(|e| e.1 == AccessOp::Store && e.2 == 4)
-        .count();
-    assert!(st >= 8, "{st} element stores");
+    assert_eq!(st.len(), 4, "four STS.64");
+    assert!(st.iter().all(|e| e.2 == 8));
+    // lane l (g = l / 4, t = l % 4) stores row g (+8), columns 2t, 2t + 1 (+8)
+    let firsts: Vec<u64> = st.iter().map(|e| e.4[5] - base("sd")).collect();
+    assert_eq!(firsts, [(16 + 2) * 4, (8 * 16 + 16 + 2) * 4, (16 + 8 + 2) * 4, (8 * 16 + 16 + 8 + 2) * 4]);
 }
 
 #[test]
