@@ -453,9 +453,9 @@ pub fn match_machine(
             .split_whitespace()
             .filter(|w| !w.starts_with('@'))
             .collect();
-        let is_bra = words.first().is_some_and(|w| {
-            *w == "bra" || w.starts_with("bra.") || *w == "call" || w.starts_with("call.")
-        });
+        let is_bra = words
+            .first()
+            .is_some_and(|w| *w == "bra" || w.starts_with("bra.") || *w == "call" || w.starts_with("call."));
         if !is_bra || exits.contains(&pc) {
             continue;
         }

@@ -24,8 +24,9 @@ fn wmma_shared_counters_equal_the_h100() {
     let text = std::fs::read_to_string(dir().join("measured.tsv")).expect("measured.tsv");
     let mut lines = text.lines().filter(|l| !l.starts_with('#'));
     let head: Vec<&str> = lines.next().expect("header").split('\t').collect();
-    let rows: Vec<HashMap<&str, &str>> =
-        lines.map(|l| head.iter().copied().zip(l.split('\t')).collect()).collect();
+    let rows: Vec<HashMap<&str, &str>> = lines
+        .map(|l| head.iter().copied().zip(l.split('\t')).collect())
+        .collect();
     assert_eq!(rows.len(), 320, "rows of measured.tsv");
     let ptx = std::fs::read_to_string(dir().join("wmma_calib.ptx")).expect("wmma_calib.ptx");
     let program = warpscope_ptx::compile(&ptx).expect("wmma_calib.ptx compiles");
@@ -64,10 +65,19 @@ fn wmma_shared_counters_equal_the_h100() {
         let keys = ["ldsm_inst", "ldsm_wf", "ld_inst", "st_inst", "ld_wf", "st_wf"];
         let want: Vec<u64> = keys.iter().map(|k| r[k].parse().unwrap()).collect();
         if got[..] != want[..] {
-            wrong.push(format!("row {}: predicted {got:?}, measured {want:?} ({keys:?})", r["id"]));
+            wrong.push(format!(
+                "row {}: predicted {got:?}, measured {want:?} ({keys:?})",
+                r["id"]
+            ));
         }
     }
-    assert!(wrong.is_empty(), "{} of {} rows differ:\n{}", wrong.len(), rows.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {} rows differ:\n{}",
+        wrong.len(),
+        rows.len(),
+        wrong.join("\n")
+    );
 
     // Alternatives, rows broken: (1) the four matrices of an A/B load pooled into one request;
     // (2) A and B read as the PTX semantics reads them (eight 2-byte loads per fragment), counted
@@ -75,7 +85,11 @@ fn wmma_shared_counters_equal_the_h100() {
     let h100 = warpscope_model::arch::Arch::parse("sm_90").unwrap();
     let sm = MmaShape::M16n16k16;
     let cost = |width: u8, addrs: &[u64; 32]| {
-        let req = Request { width, mask: u32::MAX, addrs };
+        let req = Request {
+            width,
+            mask: u32::MAX,
+            addrs,
+        };
         u64::from(banks::cost(h100, Side::Load, &req).expect("modelled").0)
     };
     let (mut pooled, mut elements, mut c4) = (0, 0, 0);
@@ -101,12 +115,20 @@ fn wmma_shared_counters_equal_the_h100() {
         for i in 0..8 {
             let a: [u64; 32] = std::array::from_fn(|l| {
                 let (m, k) = a_elem(sm, Ty::F16, l, i);
-                let idx = if r["la"] == "r" { m as u64 * n("lda") + k as u64 } else { k as u64 * n("lda") + m as u64 };
+                let idx = if r["la"] == "r" {
+                    m as u64 * n("lda") + k as u64
+                } else {
+                    k as u64 * n("lda") + m as u64
+                };
                 2 * (n("offa") + idx)
             });
             let b: [u64; 32] = std::array::from_fn(|l| {
                 let (k, c) = b_elem(sm, Ty::F16, l, i);
-                let idx = if r["lb"] == "r" { k as u64 * n("ldb") + c as u64 } else { c as u64 * n("ldb") + k as u64 };
+                let idx = if r["lb"] == "r" {
+                    k as u64 * n("ldb") + c as u64
+                } else {
+                    c as u64 * n("ldb") + k as u64
+                };
                 16384 + 2 * (n("offb") + idx)
             });
             wf += cost(2, &a) + cost(2, &b);
@@ -118,10 +140,13 @@ fn wmma_shared_counters_equal_the_h100() {
         if r["lc"] == "r" {
             let c = (0..8)
                 .map(|i| {
-                    cost(4, &std::array::from_fn(|l| {
-                        let (m, c) = c_elem(sm, l, i);
-                        32768 + 4 * (n("offc") + m as u64 * n("ldc") + c as u64)
-                    }))
+                    cost(
+                        4,
+                        &std::array::from_fn(|l| {
+                            let (m, c) = c_elem(sm, l, i);
+                            32768 + 4 * (n("offc") + m as u64 * n("ldc") + c as u64)
+                        }),
+                    )
                 })
                 .sum::<u64>();
             if c != want("ld_wf") - want("ldsm_wf") {
@@ -129,6 +154,12 @@ fn wmma_shared_counters_equal_the_h100() {
             }
         }
     }
-    eprintln!("alternatives, rows broken of {}: pooled {pooled}, elements {elements}, row-major C as 4-byte {c4}", rows.len());
-    assert!(pooled > 0 && elements > 0 && c4 > 0, "pooled {pooled}, elements {elements}, c4 {c4}");
+    eprintln!(
+        "alternatives, rows broken of {}: pooled {pooled}, elements {elements}, row-major C as 4-byte {c4}",
+        rows.len()
+    );
+    assert!(
+        pooled > 0 && elements > 0 && c4 > 0,
+        "pooled {pooled}, elements {elements}, c4 {c4}"
+    );
 }

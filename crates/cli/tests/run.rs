@@ -197,10 +197,16 @@ fn device_printf_prints_what_the_h100_printed() {
     // flushed where the CUDA runtime flushes them (after the host line that follows the launch).
     let gpu = std::fs::read_to_string(repo().join("calibration/run/h100/book.stdout")).unwrap();
     let gpu: Vec<&str> = gpu.lines().take_while(|l| !l.starts_with("==")).collect();
-    assert!(gpu.iter().any(|l| l.starts_with("threadIdx:(1, 1, 0) blockIdx:(1, 0, 0)")));
+    assert!(
+        gpu.iter()
+            .any(|l| l.starts_with("threadIdx:(1, 1, 0) blockIdx:(1, 0, 0)"))
+    );
     let (out, _) = run_exported("book");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let ours: Vec<&str> = stdout.lines().take_while(|l| !l.starts_with("== warpscope run")).collect();
+    let ours: Vec<&str> = stdout
+        .lines()
+        .take_while(|l| !l.starts_with("== warpscope run"))
+        .collect();
     assert_eq!(ours, gpu);
 }
 

@@ -7,7 +7,7 @@
 
 use std::ffi::{CString, c_char, c_int, c_void};
 
-use warpscope_emu::printf::{PrintfArg, Printed};
+use warpscope_emu::printf::{Printed, PrintfArg};
 
 unsafe extern "C" {
     /// The C library's `stdout` stream (glibc exports it as a variable).
@@ -223,18 +223,49 @@ mod tests {
             size: 4,
         };
         assert_eq!(p("plain %% text\n", vec![]), "plain % text\n");
-        assert_eq!(p("%d|%5d|%-4d|%x|%#X", vec![i(-7), i(42), i(3), i(255), i(255)]), "-7|   42|3   |ff|0XFF");
+        assert_eq!(
+            p("%d|%5d|%-4d|%x|%#X", vec![i(-7), i(42), i(3), i(255), i(255)]),
+            "-7|   42|3   |ff|0XFF"
+        );
         assert_eq!(p("%u", vec![i(-1)]), "4294967295");
         assert_eq!(
-            p("%lld %lu", vec![
-                PrintfArg::Int { bits: (-5i64) as u64, size: 8 },
-                PrintfArg::Int { bits: u64::MAX, size: 8 }
-            ]),
+            p(
+                "%lld %lu",
+                vec![
+                    PrintfArg::Int {
+                        bits: (-5i64) as u64,
+                        size: 8
+                    },
+                    PrintfArg::Int {
+                        bits: u64::MAX,
+                        size: 8
+                    }
+                ]
+            ),
             "-5 18446744073709551615"
         );
-        assert_eq!(p("%f %.3e %g", vec![PrintfArg::Float(1.5), PrintfArg::Float(2.25), PrintfArg::Float(0.0001)]), "1.500000 2.250e+00 0.0001");
-        assert_eq!(p("[%s] [%5s] %c", vec![PrintfArg::Str(Some(b"str".to_vec())), PrintfArg::Str(None), i(65)]), "[str] [(null)] A");
-        assert_eq!(p("%*d|%.*f", vec![i(4), i(9), i(2), PrintfArg::Float(3.14159)]), "   9|3.14");
+        assert_eq!(
+            p(
+                "%f %.3e %g",
+                vec![
+                    PrintfArg::Float(1.5),
+                    PrintfArg::Float(2.25),
+                    PrintfArg::Float(0.0001)
+                ]
+            ),
+            "1.500000 2.250e+00 0.0001"
+        );
+        assert_eq!(
+            p(
+                "[%s] [%5s] %c",
+                vec![PrintfArg::Str(Some(b"str".to_vec())), PrintfArg::Str(None), i(65)]
+            ),
+            "[str] [(null)] A"
+        );
+        assert_eq!(
+            p("%*d|%.*f", vec![i(4), i(9), i(2), PrintfArg::Float(3.14159)]),
+            "   9|3.14"
+        );
         assert_eq!(p("%hhd %hd", vec![i(0x1ff), i(0x18000)]), "-1 -32768");
     }
 }

@@ -510,9 +510,7 @@ fn run_warp<S: Sink>(
                             }
                             None => {
                                 return Stop::Fault(
-                                    FaultKind::OutOfBounds {
-                                        space: Space::Local,
-                                    },
+                                    FaultKind::OutOfBounds { space: Space::Local },
                                     pc,
                                     Some(l),
                                     None,

@@ -228,15 +228,29 @@ fn wmma_and_mma_multiply_small_integers_exactly() {
     // whose 32 sixteen-byte rows are the tile's 512 bytes, matrix m (lanes 8m..8m+7) memory rows
     // 8(m & 1).. and half m >> 1; no element loads. Store (row-major f32): four 8-byte stores.
     let base = |name: &str| {
-        p.kernel("mmaw").unwrap().shared.iter().find(|v| v.name.ends_with(name)).unwrap().offset as u64
+        p.kernel("mmaw")
+            .unwrap()
+            .shared
+            .iter()
+            .find(|v| v.name.ends_with(name))
+            .unwrap()
+            .offset as u64
     };
-    let mats: Vec<&Ev> = r.sinks[0].0.iter().filter(|e| e.1 == AccessOp::LdMatrix).collect();
+    let mats: Vec<&Ev> = r.sinks[0]
+        .0
+        .iter()
+        .filter(|e| e.1 == AccessOp::LdMatrix)
+        .collect();
     assert_eq!(mats.len(), 2, "one LdMatrix event per A / B load");
     for (e, name) in mats.iter().zip(["sa", "sb"]) {
         assert_eq!((e.2, e.3), (16, u32::MAX));
         for l in 0..32 {
             let (row, half) = (((l / 8) & 1) * 8 + l % 8, l / 16);
-            assert_eq!(e.4[l], base(name) + (row * 16 + half * 8) as u64 * 2, "{name} lane {l}");
+            assert_eq!(
+                e.4[l],
+                base(name) + (row * 16 + half * 8) as u64 * 2,
+                "{name} lane {l}"
+            );
         }
     }
     assert!(
@@ -252,7 +266,15 @@ fn wmma_and_mma_multiply_small_integers_exactly() {
     assert!(st.iter().all(|e| e.2 == 8));
     // lane l (g = l / 4, t = l % 4) stores row g (+8), columns 2t, 2t + 1 (+8)
     let firsts: Vec<u64> = st.iter().map(|e| e.4[5] - base("sd")).collect();
-    assert_eq!(firsts, [(16 + 2) * 4, (8 * 16 + 16 + 2) * 4, (16 + 8 + 2) * 4, (8 * 16 + 16 + 8 + 2) * 4]);
+    assert_eq!(
+        firsts,
+        [
+            (16 + 2) * 4,
+            (8 * 16 + 16 + 2) * 4,
+            (16 + 8 + 2) * 4,
+            (8 * 16 + 16 + 8 + 2) * 4
+        ]
+    );
 }
 
 #[test]
@@ -276,8 +298,14 @@ fn wmma_products_of_every_layout_pair() {
     let r16 = random(512, 11);
     let a: Vec<i32> = r16[..256].iter().map(|x| (x % 9) as i32 - 4).collect();
     let b: Vec<i32> = r16[256..].iter().map(|x| (x % 7) as i32 - 3).collect();
-    let d = |m: usize, n: usize| -> f32 { (0..16).map(|k| a[m * 16 + k] * b[k * 16 + n]).sum::<i32>() as f32 };
-    let regs = |p: &str, from: usize| (from..from + 8).map(|i| format!("%{p}{i}")).collect::<Vec<_>>().join(",");
+    let d =
+        |m: usize, n: usize| -> f32 { (0..16).map(|k| a[m * 16 + k] * b[k * 16 + n]).sum::<i32>() as f32 };
+    let regs = |p: &str, from: usize| {
+        (from..from + 8)
+            .map(|i| format!("%{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     for la in ["row", "col"] {
         for lb in ["row", "col"] {
             let src = format!(
@@ -317,8 +345,12 @@ fn wmma_products_of_every_layout_pair() {
             );
             let r = run(&p, "wm", &launch, &Limits::default(), |_| ()).unwrap();
             assert!(r.faults.is_empty(), "{:?}", r.faults);
-            let out: Vec<f32> =
-                r.buffer(0).unwrap().chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect();
+            let out: Vec<f32> = r
+                .buffer(0)
+                .unwrap()
+                .chunks(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
             for m in 0..16 {
                 for n in 0..16 {
                     assert_eq!(out[m * 16 + n], d(m, n), "{la}.{lb} D[{m}][{n}]");
