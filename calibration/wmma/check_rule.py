@@ -25,8 +25,6 @@ def pooled(mats):  # alternative: the four matrices as one request
             g.setdefault((a // 16) % 8, set()).add(a)
     return max(len(s) for s in g.values())
 
-def as_lds(mats):  # alternative: as eight 2-byte element loads (the PTX semantics)
-    return None
 
 rules = {"ldsm": ldsm, "pooled": pooled}
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1] if len(sys.argv) > 1 else "measured.tsv") if not l.startswith("#")]
