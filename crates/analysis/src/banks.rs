@@ -650,6 +650,12 @@ impl MatrixForms {
             .enumerate()
             .map(|(pc, op)| match op.inst {
                 Inst::LdMatrix { num, .. } | Inst::StMatrix { num, .. } => Some(MatrixForm::Matrices(num)),
+                // an A or B fragment from shared: one LDSM.x4 (the emulator's LdMatrix event)
+                Inst::WmmaLoad {
+                    frag: warpscope_ptx::inst::WmmaFrag::A | warpscope_ptx::inst::WmmaFrag::B,
+                    space: warpscope_ptx::inst::MemSpace::Shared,
+                    ..
+                } => Some(MatrixForm::Matrices(4)),
                 Inst::CpAsync { src_size, .. } => {
                     let text = &program.info[pc].text;
                     Some(MatrixForm::Copy(if src_size != warpscope_ptx::inst::NO_REG {

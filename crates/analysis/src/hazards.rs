@@ -254,6 +254,12 @@ enum Key {
         pc: u32,
         seq: u32,
     },
+    /// A shared access to bytes a `cp.async` has not completed yet (see [`AsyncOps`]).
+    InFlight {
+        copy_pc: u32,
+        pc: u32,
+        write: bool,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -324,6 +330,8 @@ pub struct HazardSink {
     /// variable lies wholly in it).
     disjoint: bool,
     finished: bool,
+    /// `cp.async` completion tracking; `None` when the program's group instructions are not known.
+    async_copies: Option<InFlightCopies>,
 }
 
 const WEAK_MEMO: usize = 64;
@@ -370,7 +378,19 @@ impl HazardSink {
             pc_region: Vec::new(),
             disjoint,
             finished: false,
+            async_copies: None,
         }
+    }
+
+    /// Tracks `cp.async` copies as in flight from their issue until the issuing thread's
+    /// `cp.async.wait_group` / `wait_all` covers them (`ops`: the program's group instructions): a
+    /// shared access to their destination bytes before that is a race finding.
+    pub fn with_async_ops(mut self, ops: std::sync::Arc<AsyncOps>) -> Self {
+        self.async_copies = Some(InFlightCopies {
+            ops,
+            ..InFlightCopies::default()
+        });
+        self
     }
 
     /// The same checker on its reference path: every byte tracked on its own, every map look-up
@@ -1375,6 +1395,21 @@ impl HazardReport {
                     };
                     (FindingKind::Race, sev, vec![first_pc, second_pc], m)
                 }
+                Key::InFlight { copy_pc, pc, write } => (
+                    FindingKind::Race,
+                    Severity::Error,
+                    vec![copy_pc, pc],
+                    format!(
+                        "shared {} at {} of byte {}{} (thread {}) while the cp.async at {} (thread {}) that writes it is still in flight: the copy completes only at that thread's cp.async.wait_group / wait_all (then a barrier for other threads)",
+                        if write { "write" } else { "read" },
+                        loc(pc).label,
+                        ex.address.unwrap_or(0),
+                        self.region_name(ex.address),
+                        xyz(ex.threads[1]),
+                        loc(copy_pc).label,
+                        xyz(ex.threads[0]),
+                    ),
+                ),
                 Key::Uninit { pc } => (
                     FindingKind::UninitializedRead,
                     Severity::Error,
@@ -1578,6 +1613,9 @@ impl warpscope_emu::Sink for HazardSink {
             | warpscope_emu::AccessOp::CpAsync => AccessKind::Write,
             warpscope_emu::AccessOp::Atomic => AccessKind::Atomic,
         };
+        if self.async_copies.is_some() && !self.finished {
+            self.async_copy_event(e);
+        }
         self.shared_access(e.warp, e.pc, kind, e.width, e.mask, e.addrs);
     }
 
@@ -1593,11 +1631,211 @@ impl warpscope_emu::Sink for HazardSink {
         HazardSink::barrier_release(self, pc);
     }
 
-    fn inst(&mut self, warp: u32, _pc: u32, active: warpscope_emu::LaneMask) {
+    fn inst(&mut self, warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
+        if let Some(c) = &mut self.async_copies {
+            c.group_inst(warp, pc, active);
+        }
         HazardSink::inst(self, warp, active);
     }
 
     fn warp_exit(&mut self, warp: u32) {
         HazardSink::warp_exit(self, warp);
+    }
+}
+
+// ---- cp.async completion (kept apart from the race tracker's shadow) ----
+
+/// What a `cp.async` group instruction does to the issuing thread's copies in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncOp {
+    /// `cp.async.commit_group`: the thread's uncommitted copies form its newest group.
+    Commit,
+    /// `cp.async.wait_group N`: all but the newest `N` committed groups complete.
+    Wait(u32),
+    /// `cp.async.wait_all`: every copy of the thread completes.
+    WaitAll,
+    /// `cp.async.mbarrier.arrive`: the copies complete with the mbarrier's phase; mbarrier phases
+    /// are not tracked, so they are taken as complete here (a missed finding, never a false one).
+    MbarArrive,
+}
+
+/// The `cp.async` group instructions of a program, by pc (read off the PTX text, as the lowering
+/// keeps no instruction for them).
+#[derive(Clone, Debug, Default)]
+pub struct AsyncOps {
+    ops: HashMap<u32, AsyncOp>,
+}
+
+impl AsyncOps {
+    /// The group instructions of `program`.
+    pub fn of(program: &warpscope_ptx::Program) -> AsyncOps {
+        let ops = program
+            .info
+            .iter()
+            .enumerate()
+            .filter_map(|(pc, info)| {
+                let t = info.text.as_str();
+                let op = if t.contains("cp.async.commit_group") {
+                    AsyncOp::Commit
+                } else if let Some(i) = t.find("cp.async.wait_group") {
+                    let n: String = t[i + "cp.async.wait_group".len()..]
+                        .trim_start()
+                        .chars()
+                        .take_while(char::is_ascii_digit)
+                        .collect();
+                    AsyncOp::Wait(n.parse().unwrap_or(0))
+                } else if t.contains("cp.async.wait_all") {
+                    AsyncOp::WaitAll
+                } else if t.contains("cp.async.mbarrier.arrive") {
+                    AsyncOp::MbarArrive
+                } else {
+                    return None;
+                };
+                Some((pc as u32, op))
+            })
+            .collect();
+        AsyncOps { ops }
+    }
+
+    /// Whether the program has any (then tracking is worth its cost).
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+}
+
+/// One thread's copy in flight.
+#[derive(Clone, Copy, Debug)]
+struct CopyInFlight {
+    tid: u32,
+    /// The thread's group number once committed; `u32::MAX` before.
+    group: u32,
+    lo: u64,
+    hi: u64,
+    pc: u32,
+}
+
+/// The copies in flight of one block, and per shared byte how many of them write it.
+#[derive(Clone, Debug, Default)]
+struct InFlightCopies {
+    ops: std::sync::Arc<AsyncOps>,
+    copies: Vec<CopyInFlight>,
+    /// Groups committed per thread.
+    committed: HashMap<u32, u32>,
+    bytes: Vec<u16>,
+}
+
+impl InFlightCopies {
+    fn group_inst(&mut self, warp: u32, pc: u32, active: u32) {
+        let Some(&op) = self.ops.ops.get(&pc) else {
+            return;
+        };
+        for lane in (0..32).filter(|l| active >> l & 1 == 1) {
+            let tid = warp * 32 + lane;
+            let n = *self.committed.get(&tid).unwrap_or(&0);
+            let done = |c: &CopyInFlight| match op {
+                AsyncOp::Commit => false,
+                AsyncOp::Wait(k) => c.group != u32::MAX && c.group + k < n,
+                AsyncOp::WaitAll | AsyncOp::MbarArrive => true,
+            };
+            if op == AsyncOp::Commit {
+                for c in self
+                    .copies
+                    .iter_mut()
+                    .filter(|c| c.tid == tid && c.group == u32::MAX)
+                {
+                    c.group = n;
+                }
+                self.committed.insert(tid, n + 1);
+                continue;
+            }
+            let bytes = &mut self.bytes;
+            self.copies.retain(|c| {
+                if c.tid == tid && done(c) {
+                    for b in &mut bytes[c.lo as usize..c.hi as usize] {
+                        *b -= 1;
+                    }
+                    false
+                } else {
+                    true
+                }
+            });
+        }
+    }
+
+    /// The first copy in flight that writes byte `a`, if any.
+    fn writer(&self, a: u64) -> Option<&CopyInFlight> {
+        if self.bytes.get(a as usize).is_none_or(|&n| n == 0) {
+            return None;
+        }
+        self.copies.iter().find(|c| c.lo <= a && a < c.hi)
+    }
+}
+
+impl HazardSink {
+    /// A shared event seen by the `cp.async` tracking: a copy goes in flight; any other access to
+    /// bytes in flight is a finding.
+    fn async_copy_event(&mut self, e: &warpscope_emu::MemEvent<'_>) {
+        let size = self.config.shared_size as usize;
+        let Some(c) = &mut self.async_copies else {
+            return;
+        };
+        let lanes = (0..32u32).filter(|l| e.mask >> l & 1 == 1);
+        if e.op == warpscope_emu::AccessOp::CpAsync {
+            if c.bytes.len() < size {
+                c.bytes.resize(size, 0);
+            }
+            for l in lanes {
+                let lo = e.addrs[l as usize];
+                let hi = (lo + u64::from(e.width)).min(size as u64);
+                if lo >= hi {
+                    continue;
+                }
+                for b in &mut c.bytes[lo as usize..hi as usize] {
+                    *b = b.saturating_add(1);
+                }
+                c.copies.push(CopyInFlight {
+                    tid: e.warp * 32 + l,
+                    group: u32::MAX,
+                    lo,
+                    hi,
+                    pc: e.pc,
+                });
+            }
+            return;
+        }
+        if c.copies.is_empty() {
+            return;
+        }
+        let write = !matches!(
+            e.op,
+            warpscope_emu::AccessOp::Load | warpscope_emu::AccessOp::LdMatrix
+        );
+        let mut hit = None;
+        for l in lanes {
+            let a = e.addrs[l as usize];
+            if let Some(w) = (a..a + u64::from(e.width)).find_map(|b| c.writer(b).map(|w| (*w, b))) {
+                hit = Some((l, w));
+                break;
+            }
+        }
+        if let Some((l, (w, byte))) = hit {
+            let key = Key::InFlight {
+                copy_pc: w.pc,
+                pc: e.pc,
+                write,
+            };
+            let block = self.block;
+            let tid = e.warp * 32 + l;
+            self.note(
+                key,
+                1,
+                || Example {
+                    block,
+                    threads: vec![w.tid, tid],
+                    address: Some(byte),
+                },
+                String::new,
+            );
+        }
     }
 }

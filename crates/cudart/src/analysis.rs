@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use warpscope_analysis::banks::{BankReport, BankSink, Side};
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
-use warpscope_analysis::hazards::{HazardConfig, HazardReport, HazardSink, Loc, Severity};
+use warpscope_analysis::hazards::{AsyncOps, HazardConfig, HazardReport, HazardSink, Loc, Severity};
 use warpscope_analysis::reconcile::Reconciliation;
 use warpscope_emu::mem::Global;
 use warpscope_emu::{AccessOp, EmuError, FaultKind, Launch, Limits, MemEvent, Program, Sink, Space};
@@ -273,11 +273,21 @@ pub fn analyse_launch(
         .kernel(kernel)
         .ok_or_else(|| EmuError::NoKernel(kernel.into(), String::new()))?;
     let hcfg = check.then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
+    let async_ops = check
+        .then(|| AsyncOps::of(program))
+        .filter(|o| !o.is_empty())
+        .map(Arc::new);
     let res = warpscope_emu::run_in(program, kernel, launch, limits, global, |b| LaunchSink {
         banks: BankSink::new(b, ka.arch, Arc::clone(&ka.recon)),
         div: DivergenceSink::new(Arc::clone(&ka.branches)),
         global: GlobalCounts::default(),
-        hazards: hcfg.as_ref().map(|c| HazardSink::new(Arc::clone(c), b)),
+        hazards: hcfg.as_ref().map(|c| {
+            let s = HazardSink::new(Arc::clone(c), b);
+            match &async_ops {
+                Some(o) => s.with_async_ops(Arc::clone(o)),
+                None => s,
+            }
+        }),
     })?;
     let mut banks = BankReport::default();
     let mut div = DivergenceReport::new();

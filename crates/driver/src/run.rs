@@ -10,7 +10,7 @@ use std::sync::Arc;
 use warpscope_analysis::banks::{BankReport, BankRun, BankSink, MatrixForms};
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
 use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Trace, TraceSink, WhatIf};
-use warpscope_analysis::hazards::{Finding, HazardConfig, HazardReport, HazardSink, Loc};
+use warpscope_analysis::hazards::{AsyncOps, Finding, HazardConfig, HazardReport, HazardSink, Loc};
 use warpscope_emu::{BarrierEvent, BranchEvent, EmuFault, LaneMask, Launch, Limits, MemEvent, Program, Sink};
 use warpscope_model::arch::Arch;
 
@@ -347,6 +347,11 @@ pub fn analyze_launch(
     let hazard_cfg = sections
         .hazards
         .then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
+    let async_ops = hazard_cfg
+        .as_ref()
+        .map(|_| AsyncOps::of(program))
+        .filter(|o| !o.is_empty())
+        .map(Arc::new);
     let recon = &widths.recon;
     let forms = (sections.banks || sections.fix).then(|| Arc::new(MatrixForms::of(program)));
     EMULATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -356,7 +361,13 @@ pub fn analyze_launch(
             .filter(|_| sections.banks)
             .map(|f| BankSink::new(b, arch, Arc::clone(recon)).with_forms(Arc::clone(f))),
         divergence: model.as_ref().map(|m| DivergenceSink::new(Arc::clone(m))),
-        hazards: hazard_cfg.as_ref().map(|c| HazardSink::new(Arc::clone(c), b)),
+        hazards: hazard_cfg.as_ref().map(|c| {
+            let s = HazardSink::new(Arc::clone(c), b);
+            match &async_ops {
+                Some(o) => s.with_async_ops(Arc::clone(o)),
+                None => s,
+            }
+        }),
         trace: forms
             .as_ref()
             .filter(|_| sections.fix)

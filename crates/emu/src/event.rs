@@ -52,9 +52,12 @@ pub enum AccessOp {
 /// - `cp.async.bulk` (shared <-> global): no event (the copy engine moves the bytes).
 /// - `mbarrier.*` and `cp.async.mbarrier.arrive`: no event (the barrier object is the
 ///   emulator's own 8-byte encoding in shared memory; its accesses are synchronisation).
-/// - `wmma.load` / `wmma.store` from or to shared memory: ordinary per-element `Load` / `Store`
-///   events (one per fragment element and lane, `width` = the element size), as the PTX semantics
-///   read them; ptxas turns these into LDSM / STS, which is for the analyses to map.
+/// - `wmma.load` / `wmma.store` from or to `.shared` as ptxas compiles them (calibration/wmma): an
+///   A or B load is one `LdMatrix` event of four matrices (`LDSM.16.M88.4` / `.MT88.4`; lanes
+///   `8m..8m+7` give matrix `m`'s rows: memory rows `8(m & 1)..` of the `ldm`-strided tile, half
+///   `m >> 1`); a row-major C load / D store is four 8-byte `Load` / `Store` events (`LDS.64` /
+///   `STS.64`), a column-major one eight 4-byte events. Through a generic address (or global):
+///   ordinary per-element events, as the PTX semantics read them.
 #[derive(Clone, Copy, Debug)]
 pub struct MemEvent<'a> {
     /// Linear block id (x fastest) within the grid.

@@ -1528,6 +1528,46 @@ fn wmma_ls<S: Sink>(
     let shape = MmaShape::M16n16k16;
     let first = mask.trailing_zeros() as usize;
     let ld = w.regs[stride as usize][first] & 0xffff_ffff;
+    // From shared memory ptxas turns an A or B load into one `LDSM.16.M88.4` (`.MT88.4` for the
+    // transposed layouts) and a row-major C load / D store into four 8-byte `LDS.64` / `STS.64`
+    // (calibration/wmma): the events say so. Matrix `m` of the LDSM takes its eight 16-byte rows
+    // from lanes 8m..8m+7: memory rows (the `ld`-strided dimension) 8(m & 1)..+7, half m >> 1 (the
+    // order of the four matrices is ptxas's business; the count does not depend on it).
+    let shared = space == MemSpace::Shared;
+    let mut ldsm = shared && !is_st && frag != WmmaFrag::C;
+    if ldsm {
+        let mut rows = [0u64; 32];
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (r, h) = (((l / 8) & 1) * 8 + l % 8, (l / 16) as u64);
+            let a = w.regs[addr as usize][l].wrapping_add((r as u64 * ld + 8 * h) * es);
+            let (_, o) = resolve(space, a);
+            if !o.is_multiple_of(16) || o + 16 > ctx.smem_size as u64 {
+                // outside LDSM's reach: the element path below reports the fault
+                ldsm = false;
+                break;
+            }
+            rows[l] = o;
+        }
+        if ldsm {
+            let ev = remapped(ctx, &rows, mask);
+            sink.mem(&MemEvent {
+                block,
+                warp: wi,
+                pc,
+                space: Space::Shared,
+                op: AccessOp::LdMatrix,
+                width: 16,
+                mask,
+                addrs: &ev,
+                src: None,
+            });
+        }
+    }
+    let pairs = shared && frag == WmmaFrag::C && !col;
+    let mut paired = false;
     for i in 0..n_elems {
         // A and B: the first 8 halves fill registers 0-3, copied into 4-7
         let mut addrs = [0u64; 32];
@@ -1586,7 +1626,16 @@ fn wmma_ls<S: Sink>(
             ));
         }
         let op = if is_st { AccessOp::Store } else { AccessOp::Load };
-        emit(ctx, sink, block, wi, pc, space, op, es, &res_mask, &offs);
+        if ldsm {
+            // counted by the LdMatrix event above
+        } else if pairs && i % 2 == 0 {
+            // elements 2j and 2j+1 are neighbours in a row: one 8-byte access when aligned
+            paired = offs_aligned(&offs, res_mask[0], 2 * es);
+            let w2 = if paired { 2 * es } else { es };
+            emit(ctx, sink, block, wi, pc, space, op, w2, &res_mask, &offs);
+        } else if !(pairs && paired) {
+            emit(ctx, sink, block, wi, pc, space, op, es, &res_mask, &offs);
+        }
         let reg = base as usize + if frag == WmmaFrag::C { i } else { (i % 8) / per };
         let sh = 8 * es as usize * (i % per);
         let mut m = mask;
@@ -1637,6 +1686,11 @@ fn wmma_ls<S: Sink>(
         }
     }
     Ok(())
+}
+
+/// Whether every lane of `mask` has an offset that is a multiple of `n`.
+fn offs_aligned(offs: &[u64; 32], mask: u32, n: u64) -> bool {
+    (0..32).all(|l| mask >> l & 1 == 0 || offs[l].is_multiple_of(n))
 }
 
 /// All ones if lane `l` is in `mask`, else zero.

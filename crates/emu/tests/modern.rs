@@ -224,19 +224,57 @@ fn wmma_and_mma_multiply_small_integers_exactly() {
             assert_eq!(out[256 + l * 4 + i], d(m, n), "mma lane {l} element {i}");
         }
     }
-    // wmma.load.a / .b from shared: 8 per-element Load events of 2 bytes each; store: 8 of 4
-    let loads: Vec<&Ev> = r.sinks[0]
+    // wmma.load.a / .b from shared: one LdMatrix event each (ptxas's LDSM.16.M88.4 / MT88.4),
+    // whose 32 sixteen-byte rows are the tile's 512 bytes, matrix m (lanes 8m..8m+7) memory rows
+    // 8(m & 1).. and half m >> 1; no element loads. Store (row-major f32): four 8-byte stores.
+    let base = |name: &str| {
+        p.kernel("mmaw")
+            .unwrap()
+            .shared
+            .iter()
+            .find(|v| v.name.ends_with(name))
+            .unwrap()
+            .offset as u64
+    };
+    let mats: Vec<&Ev> = r.sinks[0]
         .0
         .iter()
-        .filter(|e| e.1 == AccessOp::Load && e.2 == 2)
+        .filter(|e| e.1 == AccessOp::LdMatrix)
         .collect();
-    assert!(loads.len() >= 16, "{} element loads", loads.len());
-    let st = r.sinks[0]
+    assert_eq!(mats.len(), 2, "one LdMatrix event per A / B load");
+    for (e, name) in mats.iter().zip(["sa", "sb"]) {
+        assert_eq!((e.2, e.3), (16, u32::MAX));
+        for l in 0..32 {
+            let (row, half) = (((l / 8) & 1) * 8 + l % 8, l / 16);
+            assert_eq!(
+                e.4[l],
+                base(name) + (row * 16 + half * 8) as u64 * 2,
+                "{name} lane {l}"
+            );
+        }
+    }
+    assert!(
+        !r.sinks[0].0.iter().any(|e| e.1 == AccessOp::Load && e.2 == 2),
+        "no 2-byte element loads"
+    );
+    let st: Vec<&Ev> = r.sinks[0]
         .0
         .iter()
-        .filter(|e| e.1 == AccessOp::Store && e.2 == 4)
-        .count();
-    assert!(st >= 8, "{st} element stores");
+        .filter(|e| e.1 == AccessOp::Store && e.4[0] >= base("sd") && e.4[0] < base("sd") + 1024)
+        .collect();
+    assert_eq!(st.len(), 4, "four STS.64");
+    assert!(st.iter().all(|e| e.2 == 8));
+    // lane l (g = l / 4, t = l % 4) stores row g (+8), columns 2t, 2t + 1 (+8)
+    let firsts: Vec<u64> = st.iter().map(|e| e.4[5] - base("sd")).collect();
+    assert_eq!(
+        firsts,
+        [
+            (16 + 2) * 4,
+            (8 * 16 + 16 + 2) * 4,
+            (16 + 8 + 2) * 4,
+            (8 * 16 + 16 + 8 + 2) * 4
+        ]
+    );
 }
 
 #[test]
@@ -251,4 +289,73 @@ fn a_kernel_that_did_not_lower_is_a_clear_run_error() {
         "{e}"
     );
     assert!(run(&p, "ok", &Launch::default(), &Limits::default(), |_| ()).is_ok());
+}
+
+/// wmma.mma takes any pair of layouts: the fragments hold the logical elements whatever the
+/// layout they were loaded with, so every `.{row,col}.{row,col}` product equals A x B.
+#[test]
+fn wmma_products_of_every_layout_pair() {
+    let r16 = random(512, 11);
+    let a: Vec<i32> = r16[..256].iter().map(|x| (x % 9) as i32 - 4).collect();
+    let b: Vec<i32> = r16[256..].iter().map(|x| (x % 7) as i32 - 3).collect();
+    let d =
+        |m: usize, n: usize| -> f32 { (0..16).map(|k| a[m * 16 + k] * b[k * 16 + n]).sum::<i32>() as f32 };
+    let regs = |p: &str, from: usize| {
+        (from..from + 8)
+            .map(|i| format!("%{p}{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    for la in ["row", "col"] {
+        for lb in ["row", "col"] {
+            let src = format!(
+                ".version 8.0\n.target sm_90\n.address_size 64\n\
+                 .visible .entry wm(.param .u64 o, .param .u64 a, .param .u64 b)\n{{\n\
+                 .reg .b32 %r<16>;\n.reg .f32 %f<9>;\n.reg .b64 %rd<4>;\n\
+                 ld.param.u64 %rd1, [o];\nld.param.u64 %rd2, [a];\nld.param.u64 %rd3, [b];\n\
+                 mov.f32 %f8, 0f00000000;\n\
+                 wmma.load.a.sync.aligned.{la}.m16n16k16.global.f16 {{{ra}}}, [%rd2], 16;\n\
+                 wmma.load.b.sync.aligned.{lb}.m16n16k16.global.f16 {{{rb}}}, [%rd3], 16;\n\
+                 wmma.mma.sync.aligned.{la}.{lb}.m16n16k16.f32.f32 {{{rd}}}, {{{ra}}}, {{{rb}}}, {{{z}}};\n\
+                 wmma.store.d.sync.aligned.row.m16n16k16.global.f32 [%rd1], {{{rd}}}, 16;\n\
+                 ret;\n}}\n",
+                ra = regs("r", 0),
+                rb = regs("r", 8),
+                rd = regs("f", 0),
+                z = ["%f8"; 8].join(","),
+            );
+            let p = warpscope_ptx::compile(&src).unwrap_or_else(|e| panic!("{la}.{lb}: {e:?}"));
+            // memory images of A (16x16) and B (16x16) in the layouts named
+            let img = |v: &[i32], row: bool| -> Vec<u8> {
+                (0..256)
+                    .flat_map(|i| {
+                        let (r, c) = if row { (i / 16, i % 16) } else { (i % 16, i / 16) };
+                        f16(v[r * 16 + c]).to_le_bytes()
+                    })
+                    .collect()
+            };
+            let launch = Launch::new(
+                [1, 1, 1],
+                [32, 1, 1],
+                vec![
+                    Arg::Buffer(vec![0; 1024]),
+                    Arg::Buffer(img(&a, la == "row")),
+                    Arg::Buffer(img(&b, lb == "row")),
+                ],
+            );
+            let r = run(&p, "wm", &launch, &Limits::default(), |_| ()).unwrap();
+            assert!(r.faults.is_empty(), "{:?}", r.faults);
+            let out: Vec<f32> = r
+                .buffer(0)
+                .unwrap()
+                .chunks(4)
+                .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            for m in 0..16 {
+                for n in 0..16 {
+                    assert_eq!(out[m * 16 + n], d(m, n), "{la}.{lb} D[{m}][{n}]");
+                }
+            }
+        }
+    }
 }

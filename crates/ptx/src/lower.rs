@@ -2137,11 +2137,12 @@ impl<'m> KCtx<'m> {
         };
         match mods.first().copied() {
             Some("mma") => {
-                // wmma.mma.sync.aligned.alayout.blayout.m16n16k16.dty{.aty.bty}.cty
-                if !(has("row") && has("col"))
-                    || mods.iter().filter(|m| **m == "row" || **m == "col").count() != 2
-                {
-                    return self.err(format!("unsupported instruction `{}` (only .row.col)", i.opcode));
+                // wmma.mma.sync.aligned.alayout.blayout.m16n16k16.dty{.aty.bty}.cty: the fragments
+                // hold the logical elements whatever the layouts they were loaded with (ptxas
+                // loads every layout into HMMA's registers: LDSM.M88 or .MT88), so the layouts do
+                // not change the product
+                if mods.iter().filter(|m| **m == "row" || **m == "col").count() != 2 {
+                    return self.err(format!("`{}` needs two layouts (.row / .col)", i.opcode));
                 }
                 let (dty, aty, cty) = match tys[..] {
                     [d, c] => (d, Ty::F16, c),
