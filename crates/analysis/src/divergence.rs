@@ -474,6 +474,24 @@ pub fn match_machine(
     Some(m)
 }
 
+/// The branches of `kernel` whose target is a `ret`/`exit` (machine code makes them `@P EXIT`,
+/// which Nsight Compute does not count as a branch).
+pub fn exit_branches(program: &warpscope_emu::Program, kernel: &str) -> std::collections::HashSet<u32> {
+    use warpscope_ptx::inst::Inst;
+    let Some(k) = program.kernel(kernel) else {
+        return Default::default();
+    };
+    (k.entry..k.end)
+        .filter(|&pc| match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } => program
+                .ops
+                .get(target as usize)
+                .is_some_and(|op| matches!(op.inst, Inst::Exit)),
+            _ => false,
+        })
+        .collect()
+}
+
 /// Variants of [`match_machine`]'s rule, for measuring what each part of it is worth: the default
 /// is the rule; the others are the alternatives the calibration rows break.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
