@@ -346,7 +346,9 @@ impl BranchModel {
         for (pc, info) in program.info.iter().enumerate() {
             let text = info.text.trim_start();
             let op = text.split_whitespace().next().unwrap_or("");
-            if op == "bra" || op.starts_with("bra.") {
+            // a `call` left in the lowered program is one the machine code keeps as a `CALL`
+            // (device `printf`'s `vprintf`): one uniform branch target per warp execution
+            if op == "bra" || op.starts_with("bra.") || op == "call" || op.starts_with("call.") {
                 model.unconditional[pc] = true;
             }
             if debug_build {
@@ -400,6 +402,10 @@ impl warpscope_emu::Sink for DivergenceSink {
 /// - otherwise (a loop ptxas unrolled, blocks it laid out in another order, a branch the line table
 ///   gives to another line): the line is *unmatched*; its PTX branches are still counted and the
 ///   totals are labelled an estimate.
+///
+/// A `call` the lowering keeps (device `printf`'s `vprintf`) is the machine code's `CALL`. A
+/// `BRA.DIV` (the convergence check ptxas puts before warp collectives it cannot prove converged) is
+/// counted by Nsight Compute but has no PTX branch: its presence also makes the totals an estimate.
 ///
 /// Measured on an H100 (`calibration/branch/`, `calibration/run/`): every launch whose lines all
 /// match equals Nsight Compute; the PTX-level count (no matching), matching without the fused pairs
@@ -523,6 +529,8 @@ pub fn match_machine_with(
     use warpscope_ptx::inst::{Inst, PSrc};
     let k = program.kernel(kernel)?;
     let is_bra = |pc: u32| matches!(program.ops[pc as usize].inst, Inst::Bra { .. });
+    // a `call` left in the lowered program (device `printf`) is the machine code's `CALL`
+    let is_branch = |pc: u32| is_bra(pc) || matches!(program.ops[pc as usize].inst, Inst::Printf { .. });
     let conditional = |pc: u32| program.ops[pc as usize].guard != PSrc::TRUE;
     let targets: HashSet<u32> = (k.entry..k.end)
         .filter_map(|pc| match program.ops[pc as usize].inst {
@@ -534,7 +542,7 @@ pub fn match_machine_with(
     // (conditional, unconditional) branches per line.
     let mut ptx: BTreeMap<Key, (Vec<u32>, usize, usize)> = BTreeMap::new();
     for pc in k.entry..k.end {
-        if !is_bra(pc) || exits.contains(&pc) {
+        if !is_branch(pc) || exits.contains(&pc) {
             continue;
         }
         let fused = rule.fuse_pairs
@@ -563,7 +571,12 @@ pub fn match_machine_with(
         }
     }
     let mut machine: BTreeMap<Key, (usize, usize)> = BTreeMap::new();
+    let mut convergence_checks = false;
     for b in sass.branches.iter().filter(|b| b.counted()) {
+        if b.opcode.starts_with("BRA.DIV") {
+            convergence_checks = true;
+            continue;
+        }
         let key = match b.line {
             Some(line) => (b.file.as_deref().map(|f| base_name(f).to_string()), Some(line)),
             None => (None, None),
@@ -601,6 +614,9 @@ pub fn match_machine_with(
         for &pc in pcs {
             out.counted[pc as usize] = true;
         }
+    }
+    if convergence_checks && out.unmatched.is_empty() {
+        out.unmatched.push(None);
     }
     out.unmatched.dedup();
     Some(out)

@@ -98,6 +98,9 @@ pub struct LaunchAnalysis {
     pub fault_kind: Option<String>,
     /// Warp instructions executed.
     pub warp_instructions: u64,
+    /// Device `printf`s, in block order.
+    #[serde(skip)]
+    pub printf: Vec<warpscope_emu::printf::Printed>,
 }
 
 /// Global-memory requests and 32-byte sectors per direction, as
@@ -290,6 +293,7 @@ pub fn analyse_launch(
     }
     let mut out = LaunchAnalysis {
         warp_instructions: res.counters.warp_insts,
+        printf: res.printf.clone(),
         ..LaunchAnalysis::default()
     };
     let m = &mut out.metrics;

@@ -50,10 +50,30 @@ fn entry(name: &str, f: impl FnOnce() -> Result<(), u32>) -> u32 {
     code
 }
 
+/// Calls at which the CUDA runtime flushes the device printf buffer (besides a kernel launch,
+/// which flushes it when it starts).
+const FLUSHES_PRINTF: &[&str] = &[
+    "cudaDeviceSynchronize",
+    "cudaThreadSynchronize",
+    "cudaStreamSynchronize",
+    "cudaEventSynchronize",
+    "cudaMemcpy",
+    "cudaMemcpy2D",
+    "cudaMemcpy3D",
+    "cudaMemcpyToSymbol",
+    "cudaMemcpyFromSymbol",
+    "cudaMemcpyPeer",
+    "cudaStreamAddCallback",
+    "cudaLaunchHostFunc",
+];
+
 /// An entry point that fails with the sticky error once one happened.
 fn call(name: &str, f: impl FnOnce(&mut Runtime) -> Result<(), u32>) -> u32 {
     entry(name, || {
         let mut r = rt();
+        if FLUSHES_PRINTF.contains(&name) {
+            r.flush_printf();
+        }
         if let Some(s) = r.sticky {
             return Err(s);
         }
@@ -506,6 +526,7 @@ pub extern "C" fn cudaDeviceSynchronize() -> u32 {
 pub extern "C" fn cudaDeviceReset() -> u32 {
     entry("cudaDeviceReset", || {
         let mut r = rt();
+        r.flush_printf();
         r.sticky = None;
         LAST.with(|l| l.set(0));
         Ok(())

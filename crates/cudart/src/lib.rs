@@ -20,6 +20,7 @@ pub mod device;
 pub mod errors;
 pub mod fatbin;
 pub mod names;
+pub mod printf;
 pub mod program;
 pub mod runtime;
 pub mod unsupported;

@@ -9,7 +9,20 @@ pub fn ncu_name(mangled: &str) -> String {
     let Ok(text) = sym.demangle(&cpp_demangle::DemangleOptions::default()) else {
         return mangled.to_string();
     };
-    let Some(open) = text.find('(') else {
+    // Nsight Compute prints an `unsigned int` template argument as the bare number.
+    let text = text.replace("(unsigned int)", "");
+    // the parameter list opens at the first `(` outside template arguments
+    let mut angle = 0i32;
+    let open = text.char_indices().find_map(|(i, c)| {
+        match c {
+            '<' => angle += 1,
+            '>' => angle -= 1,
+            '(' if angle == 0 => return Some(i),
+            _ => {}
+        }
+        None
+    });
+    let Some(open) = open else {
         return text;
     };
     let Some(close) = text.rfind(')') else {
@@ -76,5 +89,15 @@ mod tests {
         );
         assert_eq!(ncu_name("_Z5counti"), "count(int)");
         assert_eq!(ncu_name("plain_c_name"), "plain_c_name");
+        // as ncu printed them on the H100 (calibration/run/h100/book.ncu.csv and a reduction
+        // template with an unsigned block size)
+        assert_eq!(
+            ncu_name("_Z20reduceCompleteUnrollILj512EEvPiS0_j"),
+            "void reduceCompleteUnroll<512>(int *, int *, unsigned int)"
+        );
+        assert_eq!(
+            ncu_name("_Z13transposeSmemILi1EEvPKfPfii"),
+            "void transposeSmem<1>(const float *, float *, int, int)"
+        );
     }
 }

@@ -286,6 +286,8 @@ pub struct Runtime {
     records: Option<std::fs::File>,
     /// Device flags (`cudaSetDeviceFlags`).
     pub device_flags: u32,
+    /// Device `printf` output not flushed yet (see [`crate::printf`]).
+    printf_pending: Vec<u8>,
 }
 
 fn demangle(name: &str) -> String {
@@ -325,6 +327,7 @@ impl Runtime {
             matched: 0,
             records,
             device_flags: 0,
+            printf_pending: Vec::new(),
         }
     }
 
@@ -644,6 +647,15 @@ impl Runtime {
         let Some(Ok(program)) = module.program.as_ref() else {
             unreachable!("kernel_analysis after a successful lowering")
         };
+        // A kernel that calls device printf: the driver links `vprintf` in and the launch uses at
+        // least 32 registers per thread (H100: two kernels of 24 in the cubin launch with 32,
+        // calibration/run/h100/book.ncu.csv).
+        let calls_printf = program.kernel(name).is_some_and(|k| {
+            program.ops[k.entry as usize..k.end as usize]
+                .iter()
+                .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::Printf { .. }))
+        });
+        let registers = registers.map(|r| if calls_printf { r.max(32) } else { r });
         let (recon, widths) = match module.sass.as_ref() {
             Some(Ok(ks)) => match ks.iter().find(|k| k.name == name) {
                 Some(k) => (
@@ -707,8 +719,19 @@ impl Runtime {
         n >= self.cfg.launch_skip && self.cfg.launch_count.is_none_or(|c| n < self.cfg.launch_skip + c)
     }
 
+    /// Writes the device `printf` output of earlier launches (a flush point of the CUDA runtime).
+    pub fn flush_printf(&mut self) {
+        crate::printf::write_stdout(&std::mem::take(&mut self.printf_pending));
+    }
+
+    /// Device output never flushed, in bytes (a GPU would not print it).
+    pub fn unflushed_printf(&self) -> usize {
+        self.printf_pending.len()
+    }
+
     /// Emulates a launch. Errors are the runtime's codes (the caller records them).
     pub fn launch(&mut self, req: LaunchRequest) -> Result<(), u32> {
+        self.flush_printf();
         let f = self
             .functions
             .get(&req.func)
@@ -786,6 +809,7 @@ impl Runtime {
                         warp_instructions: r.counters.warp_insts,
                         ..LaunchAnalysis::default()
                     };
+                    a.printf = r.printf.clone();
                     if let Some(fl) = r.faults.first() {
                         let l = crate::analysis::loc_of(program, fl.pc);
                         a.fault = Some(format!("{:?} at {} ({fl})", fl.kind, l.label));
@@ -813,6 +837,16 @@ impl Runtime {
                 });
             }
         };
+        for p in &analysis.printf {
+            self.printf_pending.extend(crate::printf::format(p));
+        }
+        let mut analysis = analysis;
+        if !analysis.printf.is_empty() {
+            analysis.metrics.insert(
+                "warpscope__device_printf_calls".into(),
+                analysis.printf.len() as f64,
+            );
+        }
         self.clock.kernel(analysis.warp_instructions, self.device.sms);
         let fault = analysis.fault.clone();
         let code = match (&fault, analysis.fault_kind.as_deref()) {

@@ -65,6 +65,8 @@ struct Warp {
     red: Option<(RedOp, R, P, u32)>,
     /// The mbarrier wait that last failed: (address, parity, log generation then).
     mwait: Option<(u64, u64, u64)>,
+    /// Device `printf` calls this warp executed so far.
+    printfs: u32,
 }
 
 /// One of the 16 named barriers of a block.
@@ -86,6 +88,7 @@ pub(crate) struct BlockOut {
     pub warp_insts: u64,
     pub thread_insts: u64,
     pub fault: Option<EmuFault>,
+    pub printf: Vec<crate::printf::Printed>,
 }
 
 enum Stop {
@@ -184,6 +187,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
                 insts: 0,
                 red: None,
                 mwait: None,
+                printfs: 0,
             }
         })
         .collect();
@@ -191,6 +195,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
         warp_insts: 0,
         thread_insts: 0,
         fault: None,
+        printf: Vec::new(),
     };
     let mut bars = [Barrier::default(); 16];
     let mut mbar_log = MbarLog::new();
@@ -481,6 +486,38 @@ fn run_warp<S: Sink>(
                     let bits = f(&w.regs[a as usize], &w.regs[b as usize]);
                     pwrite(&mut w.preds, p, bits, mask);
                     pwrite(&mut w.preds, q, !bits, mask);
+                }
+                X::Gen(Inst::Printf { fmt, args, ret }) => {
+                    let seq = w.printfs;
+                    w.printfs += u32::from(mask != 0);
+                    let mut m = mask;
+                    while m != 0 {
+                        let l = m.trailing_zeros();
+                        m &= m - 1;
+                        let tid = wi * 32 + l;
+                        match printf_lane(ctx, bm, tid, fmt, args) {
+                            Some((format, vals)) => {
+                                let n = vals.len() as u64;
+                                let at = u64::from(tid) * bm.local_size + u64::from(ret);
+                                let _ = mem::write_bytes(bm.local, at, 4, n);
+                                out.printf.push(crate::printf::Printed {
+                                    block,
+                                    thread: tid,
+                                    seq,
+                                    format,
+                                    args: vals,
+                                });
+                            }
+                            None => {
+                                return Stop::Fault(
+                                    FaultKind::OutOfBounds { space: Space::Local },
+                                    pc,
+                                    Some(l),
+                                    None,
+                                );
+                            }
+                        }
+                    }
                 }
                 X::Gen(inst) => {
                     if let Some(t) = w.stack.last_mut() {
@@ -1000,7 +1037,7 @@ fn general<S: Sink>(
                 return Flow::Stop(s);
             }
         }
-        Inst::Nop => {}
+        Inst::Nop | Inst::Printf { .. } => {}
     }
     Flow::Next
 }
@@ -1733,6 +1770,85 @@ fn emit<S: Sink>(
 /// Shared offset of an access of `w` bytes at original offset `o`, checked against the original
 /// window (so faults do not depend on a remap), then moved by the remap.
 #[inline(always)]
+/// One byte at a generic address, as thread `tid` of the block sees it.
+fn generic_byte(ctx: &Ctx<'_>, bm: &BlockMem<'_>, tid: u32, a: u64) -> Option<u8> {
+    let (r, o) = resolve(MemSpace::Generic, a);
+    let v = match r {
+        Res::Shared => shared_at(ctx, o, 1).and_then(|at| mem::read_bytes(bm.shared, at, 1)),
+        Res::Global => ctx.global.read(o, 1),
+        Res::Local => {
+            if o >= bm.local_size {
+                None
+            } else {
+                mem::read_bytes(bm.local, u64::from(tid) * bm.local_size + o, 1)
+            }
+        }
+        Res::Const => mem::read_bytes(&ctx.prog.const_bank, o, 1),
+        Res::KParam => None,
+    }?;
+    Some(v as u8)
+}
+
+/// A NUL-terminated string at a generic address (at most 64 KiB).
+fn generic_str(ctx: &Ctx<'_>, bm: &BlockMem<'_>, tid: u32, a: u64) -> Option<Vec<u8>> {
+    if a == 0 {
+        return None;
+    }
+    let mut s = Vec::new();
+    for i in 0..65536u64 {
+        match generic_byte(ctx, bm, tid, a.wrapping_add(i))? {
+            0 => return Some(s),
+            b => s.push(b),
+        }
+    }
+    Some(s)
+}
+
+/// Reads one lane's `vprintf` call: the format string and its arguments. `None` when the call's
+/// parameters are outside the thread's local memory or the format cannot be read.
+fn printf_lane(
+    ctx: &Ctx<'_>,
+    bm: &BlockMem<'_>,
+    tid: u32,
+    fmt: u32,
+    args: u32,
+) -> Option<(Vec<u8>, Vec<crate::printf::PrintfArg>)> {
+    use crate::printf::{ArgKind, PrintfArg};
+    let local = |off: u32| -> Option<u64> {
+        if u64::from(off) + 8 > bm.local_size {
+            return None;
+        }
+        mem::read_bytes(bm.local, u64::from(tid) * bm.local_size + u64::from(off), 8)
+    };
+    let fmt_addr = local(fmt)?;
+    let buf = local(args)?;
+    let format = generic_str(ctx, bm, tid, fmt_addr)?;
+    let mut vals = Vec::new();
+    let mut off = 0u64;
+    for kind in crate::printf::layout(&format) {
+        let size = kind.size();
+        off = off.div_ceil(size) * size;
+        let mut bits = 0u64;
+        for i in 0..size {
+            let b = if buf == 0 {
+                0
+            } else {
+                generic_byte(ctx, bm, tid, buf.wrapping_add(off + i)).unwrap_or(0)
+            };
+            bits |= u64::from(b) << (8 * i);
+        }
+        off += size;
+        vals.push(match kind {
+            ArgKind::Int4 => PrintfArg::Int { bits, size: 4 },
+            ArgKind::Int8 => PrintfArg::Int { bits, size: 8 },
+            ArgKind::Double => PrintfArg::Float(f64::from_bits(bits)),
+            ArgKind::Str => PrintfArg::Str(generic_str(ctx, bm, tid, bits)),
+            ArgKind::Ptr => PrintfArg::Ptr(bits),
+        });
+    }
+    Some((format, vals))
+}
+
 fn shared_at(ctx: &Ctx<'_>, o: u64, w: u64) -> Option<u64> {
     if o.checked_add(w)? > ctx.smem_size as u64 {
         return None;

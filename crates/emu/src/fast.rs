@@ -57,7 +57,12 @@ fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Selp { d, a, b, .. } => vec![d, a, b],
         Inst::Setp { a, b, .. } => vec![a, b],
         Inst::Set { d, a, b, .. } => vec![d, a, b],
-        Inst::PredOp { .. } | Inst::Bra { .. } | Inst::Exit | Inst::Trap | Inst::Nop => vec![],
+        Inst::PredOp { .. }
+        | Inst::Bra { .. }
+        | Inst::Exit
+        | Inst::Trap
+        | Inst::Nop
+        | Inst::Printf { .. } => vec![],
         Inst::PredToReg { d, .. } => vec![d],
         Inst::RegToPred { a, .. } => vec![a],
         Inst::Cvt { d, a, .. } => vec![d, a],

@@ -36,6 +36,7 @@ pub mod event;
 mod exec;
 mod fast;
 pub mod mem;
+pub mod printf;
 pub mod remap;
 pub mod tensor;
 
@@ -252,6 +253,8 @@ pub struct RunResult<S> {
     pub counters: Counters,
     /// Faults in block order (at most one per block).
     pub faults: Vec<EmuFault>,
+    /// Device `printf`s, in block order and, within a block, in the order they executed.
+    pub printf: Vec<printf::Printed>,
 }
 
 impl<S> RunResult<S> {
@@ -465,7 +468,9 @@ where
     let mut counters = Counters::default();
     let mut sinks = Vec::with_capacity(outs.len());
     let mut faults = Vec::new();
+    let mut printed = Vec::new();
     for (s, o) in outs {
+        printed.extend(o.printf);
         counters.warp_insts += o.warp_insts;
         counters.thread_insts += o.thread_insts;
         counters.blocks += 1;
@@ -484,5 +489,12 @@ where
         buffers,
         counters,
         faults,
+        printf: {
+            // Blocks run concurrently on a GPU: the k-th printf of every warp comes before the
+            // (k+1)-th of any (then block, warp and lane order), which is what a GPU shows for
+            // grids that fit on it at once.
+            printed.sort_by_key(|p| p.seq);
+            printed
+        },
     })
 }

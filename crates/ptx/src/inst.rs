@@ -620,6 +620,15 @@ pub enum Inst {
     },
     /// `trap`: the thread faults.
     Trap,
+    /// `call vprintf, (fmt, args)` (device `printf`): each executing lane formats the string at the
+    /// generic address in its call parameter at local offset `fmt` with the argument buffer whose
+    /// generic address is at local offset `args`, and gets the number of arguments in the 32-bit
+    /// return parameter at local offset `ret`.
+    Printf {
+        fmt: u32,
+        args: u32,
+        ret: u32,
+    },
     /// `redux.sync.op.ty d, a, membermask`: the reduction over the executing lanes.
     Redux {
         op: ReduxOp,

@@ -2285,6 +2285,14 @@ impl<'m> KCtx<'m> {
             return self.err("indirect calls (with a prototype) are not supported");
         }
         let module = self.module;
+        if fname == "vprintf"
+            && !module
+                .functions
+                .iter()
+                .any(|f| &f.name == fname && f.body.is_some())
+        {
+            return self.vprintf(&args, &rets);
+        }
         let Some(f) = module
             .functions
             .iter()
@@ -2315,6 +2323,42 @@ impl<'m> KCtx<'m> {
         self.body(f, bind, false);
         self.scopes = saved;
         self.depth -= 1;
+        Ok(())
+    }
+}
+
+impl<'m> KCtx<'m> {
+    /// `call (ret), vprintf, (fmt, args)`: the device runtime's `printf`.
+    fn vprintf(&mut self, args: &[Operand], rets: &[Operand]) -> LResult<()> {
+        if args.len() != 2 || rets.len() > 1 {
+            return self.err("`vprintf` takes a format and an argument buffer");
+        }
+        let mut offs = [0u32; 3];
+        let mut have_ret = false;
+        for (i, a) in args.iter().chain(rets).enumerate() {
+            let Operand::Name(an) = a else {
+                return self.err("call arguments must be `.param` names");
+            };
+            match self.lookup(an) {
+                Some(Sym::CallParam(o)) => offs[i] = o,
+                _ => return self.err(format!("`{an}` is not a `.param` variable")),
+            }
+            have_ret |= i == 2;
+        }
+        let ret = if have_ret {
+            offs[2]
+        } else {
+            // no return parameter: write it to a scratch slot
+            self.alloc_local(4, 4)
+        };
+        self.push(
+            Inst::Printf {
+                fmt: offs[0],
+                args: offs[1],
+                ret,
+            },
+            PSrc::TRUE,
+        );
         Ok(())
     }
 }

@@ -341,6 +341,19 @@ fn run_in(
         "counters are predicted for {} by emulation; achieved_occupancy and sm__maximum_warps_per_active_cycle_pct are the theoretical occupancy; event times are modelled",
         arch.name
     ));
+    let mut printing: Vec<&str> = recs
+        .iter()
+        .filter(|r| r.analysis.metrics.contains_key("warpscope__device_printf_calls"))
+        .map(|r| r.kernel.as_str())
+        .collect();
+    printing.sort_unstable();
+    printing.dedup();
+    if !printing.is_empty() {
+        notes.push(format!(
+            "{} call device printf: the printf implementation's own global loads and stores, which ncu counts, are not in the global columns",
+            printing.join(", ")
+        ));
+    }
     let mut estimated: Vec<&str> = recs
         .iter()
         .filter(|r| {
