@@ -405,7 +405,9 @@ impl warpscope_emu::Sink for DivergenceSink {
 ///
 /// A `call` the lowering keeps (device `printf`'s `vprintf`) is the machine code's `CALL`. A
 /// `BRA.DIV` (the convergence check ptxas puts before warp collectives it cannot prove converged) is
-/// counted by Nsight Compute but has no PTX branch: its presence also makes the totals an estimate.
+/// counted by Nsight Compute but has no PTX branch: its presence also makes the totals an estimate,
+/// as does an `atom.cas` in a kernel with counted branches (a retry loop's trip count depends on the
+/// GPU's timing).
 ///
 /// Measured on an H100 (`calibration/branch/`, `calibration/run/`): every launch whose lines all
 /// match equals Nsight Compute; the PTX-level count (no matching), matching without the fused pairs
@@ -616,6 +618,21 @@ pub fn match_machine_with(
         }
     }
     if convergence_checks && out.unmatched.is_empty() {
+        out.unmatched.push(None);
+    }
+    // A compare-and-swap retry loop runs as often as the GPU's warps collide on the word, which
+    // depends on their timing (a book-style `atomicCAS` loop: 4576 targets on an H100 where the
+    // emulator's serial warps take 496): its branch counters are an estimate.
+    let cas = (k.entry..k.end).any(|pc| {
+        matches!(
+            program.ops[pc as usize].inst,
+            Inst::Atom {
+                op: warpscope_ptx::inst::AtomOp::Cas,
+                ..
+            }
+        )
+    });
+    if cas && out.counted.iter().any(|&c| c) && out.unmatched.is_empty() {
         out.unmatched.push(None);
     }
     out.unmatched.dedup();
