@@ -385,29 +385,44 @@ impl warpscope_emu::Sink for DivergenceSink {
 /// Which PTX branches optimised machine code keeps, matched source line by source line.
 ///
 /// ptxas if-converts short branches into predicated instructions (the branch disappears) and keeps
-/// the others; Nsight Compute counts the machine code's branches. On each source line (`.loc` in the
-/// PTX, the line table in the machine code) the PTX branches that can execute as branches (not those
-/// that jump to a bare `ret`, which become `@P EXIT`) are compared with the machine code's counted
-/// branches (`BRA`, `BRX`, `JMP`, `CALL`; not `EXIT`, `RET` or the unreachable self-loop after the
-/// last `EXIT`; a `call` the lowering keeps, device `printf`'s `vprintf`, is the machine code's
-/// `CALL`):
-/// - as many on both sides: the PTX branches are the machine code's, counted as executed (the pair
-///   `@p bra THEN; bra END; THEN:` counts as one: ptxas inverts the condition);
-/// - none in the machine code: the line's branches were predicated, counted as nothing;
-/// - otherwise (a loop ptxas unrolled, a routine it expanded): the line is *unmatched*; its PTX
-///   branches are still counted and the totals are labelled an estimate. A `BRA.DIV` (the
-///   convergence check ptxas puts before warp collectives it cannot prove converged) is counted
-///   by Nsight Compute but has no PTX branch: its presence also makes the totals an estimate.
+/// the others; Nsight Compute counts the machine code's branches (`smsp__sass_branch_targets` equals
+/// the warp-level executions of `BRA`/`BRX`/`JMP`/... , `smsp__sass_inst_executed_op_branch`, on every
+/// launch of `calibration/branch/`). Two PTX idioms never reach the machine code as branches:
+/// - a branch to a bare `ret` becomes `@P EXIT`, which is not counted (`exits`);
+/// - an unconditional `bra` right after a conditional `@p bra`, that no branch jumps to, is the
+///   other side of a two-way branch: the machine code inverts the condition and falls through, so
+///   the pair is one conditional branch (*fused*; never counted).
 ///
-/// Measured on an H100 (`calibration/run/`): this equals Nsight Compute on every launch whose lines
-/// all match, and the PTX-level count (no matching) is wrong on the reductions and the adjacent
-/// difference, whose guards and `if (tid < stride)` bodies ptxas predicates.
+/// On each source line (`.loc` in the PTX, the line table in the machine code) the remaining PTX
+/// branches are compared with the machine code's counted branches (`BRA`, `BRX`, `JMP`, `CALL`; not
+/// `EXIT`, `RET` or the unreachable self-loop after the last `EXIT`), conditional and unconditional
+/// apart:
+/// - as many of each on both sides: the PTX branches are the machine code's, counted as executed;
+/// - none in the machine code: the line's branches were predicated, counted as nothing;
+/// - otherwise (a loop ptxas unrolled, blocks it laid out in another order, a branch the line table
+///   gives to another line): the line is *unmatched*; its PTX branches are still counted and the
+///   totals are labelled an estimate.
+///
+/// A `call` the lowering keeps (device `printf`'s `vprintf`) is the machine code's `CALL`. A
+/// `BRA.DIV` (the convergence check ptxas puts before warp collectives it cannot prove converged) is
+/// counted by Nsight Compute but has no PTX branch: its presence also makes the totals an estimate,
+/// as does an `atom.cas` in a kernel with counted branches (a retry loop's trip count depends on the
+/// GPU's timing).
+///
+/// Measured on an H100 (`calibration/branch/`, `calibration/run/`): every launch whose lines all
+/// match equals Nsight Compute; the PTX-level count (no matching), matching without the fused pairs
+/// and matching that ignores whether a branch is conditional each break measured launches
+/// (`crates/cli/tests/branch_calibration.rs` counts them).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct MachineMatch {
     /// `counted[pc]`: the branch at `pc` is counted (pcs are program-wide; absent = not counted).
     pub counted: Vec<bool>,
     /// Source lines (`None`: no line table) whose branches could not be matched one-to-one.
     pub unmatched: Vec<Option<u32>>,
+    /// The same match under the alternative rules the calibration rows break (name, match), for
+    /// `calibration/branch/`'s replay; empty for an alternative's own match.
+    #[serde(skip)]
+    pub alternatives: Vec<(&'static str, MachineMatch)>,
 }
 
 impl MachineMatch {
@@ -435,23 +450,6 @@ fn base_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
-/// Whether the unconditional branch at `pc` closes the pair `@p bra THEN; bra END; THEN:` on one
-/// source line, which ptxas turns into one branch on the inverted condition (`@!P BRA END`): the
-/// pair counts as its conditional branch.
-fn inverted_pair(program: &warpscope_emu::Program, pc: u32) -> bool {
-    use warpscope_ptx::inst::{Inst, PSrc};
-    if pc == 0 {
-        return false;
-    }
-    let (op, prev) = (&program.ops[pc as usize], &program.ops[pc as usize - 1]);
-    let line = |p: u32| program.inst_info(p).loc.map(|l| (l.file, l.line));
-    matches!(op.inst, Inst::Bra { .. })
-        && op.guard == PSrc::TRUE
-        && matches!(prev.inst, Inst::Bra { target, .. } if target == pc + 1)
-        && prev.guard != PSrc::TRUE
-        && line(pc) == line(pc - 1)
-}
-
 /// Matches the branches of `kernel`'s PTX with its machine code's (`sass`), line by line (see
 /// [`MachineMatch`]). `exits`: PTX branches whose target only returns (they become `@P EXIT`).
 pub fn match_machine(
@@ -460,23 +458,105 @@ pub fn match_machine(
     exits: &std::collections::HashSet<u32>,
     sass: &warpscope_toolchain::sass::SassKernel,
 ) -> Option<MachineMatch> {
-    use std::collections::BTreeMap;
+    let mut m = match_machine_with(program, kernel, exits, sass, MatchRule::default())?;
+    for (name, rule) in [
+        (
+            "no_fused_pairs",
+            MatchRule {
+                fuse_pairs: false,
+                by_kind: true,
+            },
+        ),
+        (
+            "any_kind",
+            MatchRule {
+                fuse_pairs: true,
+                by_kind: false,
+            },
+        ),
+    ] {
+        if let Some(alt) = match_machine_with(program, kernel, exits, sass, rule) {
+            m.alternatives.push((name, alt));
+        }
+    }
+    Some(m)
+}
+
+/// The branches of `kernel` whose target is a `ret`/`exit` (machine code makes them `@P EXIT`,
+/// which Nsight Compute does not count as a branch).
+pub fn exit_branches(program: &warpscope_emu::Program, kernel: &str) -> std::collections::HashSet<u32> {
+    use warpscope_ptx::inst::Inst;
+    let Some(k) = program.kernel(kernel) else {
+        return Default::default();
+    };
+    (k.entry..k.end)
+        .filter(|&pc| match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } => program
+                .ops
+                .get(target as usize)
+                .is_some_and(|op| matches!(op.inst, Inst::Exit)),
+            _ => false,
+        })
+        .collect()
+}
+
+/// Variants of [`match_machine`]'s rule, for measuring what each part of it is worth: the default
+/// is the rule; the others are the alternatives the calibration rows break.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchRule {
+    /// Fuse `@p bra A; bra B` into one conditional branch.
+    pub fuse_pairs: bool,
+    /// Compare conditional and unconditional branches apart (else only their sum).
+    pub by_kind: bool,
+}
+
+impl Default for MatchRule {
+    fn default() -> Self {
+        MatchRule {
+            fuse_pairs: true,
+            by_kind: true,
+        }
+    }
+}
+
+/// [`match_machine`] under a chosen rule.
+pub fn match_machine_with(
+    program: &warpscope_emu::Program,
+    kernel: &str,
+    exits: &std::collections::HashSet<u32>,
+    sass: &warpscope_toolchain::sass::SassKernel,
+    rule: MatchRule,
+) -> Option<MachineMatch> {
+    use std::collections::{BTreeMap, HashSet};
+    use warpscope_ptx::inst::{Inst, PSrc};
     let k = program.kernel(kernel)?;
+    let is_bra = |pc: u32| matches!(program.ops[pc as usize].inst, Inst::Bra { .. });
+    // a `call` left in the lowered program (device `printf`) is the machine code's `CALL`
+    let is_branch = |pc: u32| is_bra(pc) || matches!(program.ops[pc as usize].inst, Inst::Printf { .. });
+    let conditional = |pc: u32| program.ops[pc as usize].guard != PSrc::TRUE;
+    let targets: HashSet<u32> = (k.entry..k.end)
+        .filter_map(|pc| match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } => Some(target),
+            _ => None,
+        })
+        .collect();
     type Key = (Option<String>, Option<u32>);
-    let mut ptx: BTreeMap<Key, Vec<u32>> = BTreeMap::new();
+    // (conditional, unconditional) branches per line.
+    let mut ptx: BTreeMap<Key, (Vec<u32>, usize, usize)> = BTreeMap::new();
     for pc in k.entry..k.end {
-        let info = program.inst_info(pc);
-        let words: Vec<&str> = info
-            .text
-            .split_whitespace()
-            .filter(|w| !w.starts_with('@'))
-            .collect();
-        let is_bra = words
-            .first()
-            .is_some_and(|w| *w == "bra" || w.starts_with("bra.") || *w == "call" || w.starts_with("call."));
-        if !is_bra || exits.contains(&pc) || inverted_pair(program, pc) {
+        if !is_branch(pc) || exits.contains(&pc) {
             continue;
         }
+        let fused = rule.fuse_pairs
+            && !conditional(pc)
+            && pc > k.entry
+            && is_bra(pc - 1)
+            && conditional(pc - 1)
+            && !targets.contains(&pc);
+        if fused {
+            continue;
+        }
+        let info = program.inst_info(pc);
         let key = match &info.loc {
             Some(l) => (
                 program.file_name(l.file).map(|f| base_name(f).to_string()),
@@ -484,12 +564,15 @@ pub fn match_machine(
             ),
             None => (None, None),
         };
-        ptx.entry(key).or_default().push(pc);
+        let e = ptx.entry(key).or_default();
+        e.0.push(pc);
+        if conditional(pc) {
+            e.1 += 1;
+        } else {
+            e.2 += 1;
+        }
     }
-    let mut machine: BTreeMap<Key, usize> = BTreeMap::new();
-    // `BRA.DIV`: the convergence check ptxas puts before warp collectives it cannot prove
-    // converged; Nsight Compute counts it (a uniform target per warp that reaches it), the PTX has
-    // no such branch: the totals become an estimate.
+    let mut machine: BTreeMap<Key, (usize, usize)> = BTreeMap::new();
     let mut convergence_checks = false;
     for b in sass.branches.iter().filter(|b| b.counted()) {
         if b.opcode.starts_with("BRA.DIV") {
@@ -500,29 +583,56 @@ pub fn match_machine(
             Some(line) => (b.file.as_deref().map(|f| base_name(f).to_string()), Some(line)),
             None => (None, None),
         };
-        *machine.entry(key).or_default() += 1;
+        let e = machine.entry(key).or_default();
+        if b.predicate.as_deref().is_some_and(|p| p != "PT") {
+            e.0 += 1;
+        } else {
+            e.1 += 1;
+        }
     }
     let mut out = MachineMatch {
         counted: vec![false; program.info.len()],
         unmatched: Vec::new(),
+        alternatives: Vec::new(),
     };
     let mut lines: Vec<&Key> = ptx.keys().chain(machine.keys()).collect();
     lines.sort();
     lines.dedup();
+    let none = (Vec::new(), 0, 0);
     for key in lines {
-        let p = ptx.get(key).map_or(&[][..], Vec::as_slice);
-        let m = machine.get(key).copied().unwrap_or(0);
-        if m == 0 {
+        let (pcs, pc_cond, pc_uncond) = ptx.get(key).unwrap_or(&none);
+        let (m_cond, m_uncond) = machine.get(key).copied().unwrap_or((0, 0));
+        if m_cond + m_uncond == 0 {
             continue;
         }
-        if m != p.len() {
+        let same = if rule.by_kind {
+            (*pc_cond, *pc_uncond) == (m_cond, m_uncond)
+        } else {
+            pc_cond + pc_uncond == m_cond + m_uncond
+        };
+        if !same {
             out.unmatched.push(key.1);
         }
-        for &pc in p {
+        for &pc in pcs {
             out.counted[pc as usize] = true;
         }
     }
     if convergence_checks && out.unmatched.is_empty() {
+        out.unmatched.push(None);
+    }
+    // A compare-and-swap retry loop runs as often as the GPU's warps collide on the word, which
+    // depends on their timing (a book-style `atomicCAS` loop: 4576 targets on an H100 where the
+    // emulator's serial warps take 496): its branch counters are an estimate.
+    let cas = (k.entry..k.end).any(|pc| {
+        matches!(
+            program.ops[pc as usize].inst,
+            Inst::Atom {
+                op: warpscope_ptx::inst::AtomOp::Cas,
+                ..
+            }
+        )
+    });
+    if cas && out.counted.iter().any(|&c| c) && out.unmatched.is_empty() {
         out.unmatched.push(None);
     }
     out.unmatched.dedup();

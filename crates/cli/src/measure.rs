@@ -151,15 +151,22 @@ pub fn predictions(a: &Analysis) -> Vec<(&'static str, f64, &'static str)> {
     }
     if let Some(d) = &a.divergence {
         let t = &d.report.totals;
-        v.push((METRICS[4], t.targets as f64, "estimate"));
-        v.push((METRICS[5], t.divergent as f64, "estimate"));
+        // The machine code's branches when it was read and every line matched the PTX's
+        // (calibration/branch/), else the PTX-level count: an estimate.
+        let (targets, divergent, claim) = match d.machine {
+            Some((t, dv, true)) => (t, dv, "exact"),
+            Some((t, dv, false)) => (t, dv, "estimate"),
+            None => (t.targets, t.divergent, "estimate"),
+        };
+        v.push((METRICS[4], targets as f64, claim));
+        v.push((METRICS[5], divergent as f64, claim));
         // Nsight Compute prints 0 % for a launch with no branch target (0 of 0).
-        let pct = if t.targets == 0 {
+        let pct = if targets == 0 {
             0.0
         } else {
-            t.branch_efficiency_pct
+            100.0 * (targets - divergent) as f64 / targets as f64
         };
-        v.push((METRICS[6], pct, "estimate"));
+        v.push((METRICS[6], pct, claim));
     }
     v
 }
@@ -333,10 +340,15 @@ pub fn run(m: &MeasureArgs, input: &Input, analysis: &Analysis) -> anyhow::Resul
     if analysis.extrapolated {
         notes.push("totals are extrapolated from sampled blocks: counters are estimates".into());
     }
-    notes.push(
-        "branch counters are PTX-level estimates (docs/divergence.md): a difference there is shown, not counted"
-            .into(),
-    );
+    if preds
+        .iter()
+        .any(|(m, _, c)| m.contains("branch_targets") && *c == "estimate")
+    {
+        notes.push(
+            "branch counters are estimates (no machine code read, or its branches do not match the PTX's line for line; calibration/branch/): a difference there is shown, not counted"
+                .into(),
+        );
+    }
     if let Some(path) = &m.measured {
         return replay(path, &preds, emu, notes);
     }

@@ -74,11 +74,16 @@ fn run_json(args: &[String]) -> (Option<i32>, Value, String) {
     (out.status.code(), v, stderr)
 }
 
+/// Kernels whose branch counters are labelled estimates (their machine code's branches do not
+/// match the PTX's line for line: loops ptxas unrolled); both differ from the H100's.
+const BRANCH_ESTIMATES: &[&str] = &["scanBlellochCF", "strided"];
+
 #[test]
 fn every_recorded_h100_counter_and_buffer_equals_the_prediction() {
     let rows = manifest();
     assert_eq!(rows.len(), 35);
     let mut exact_counters = 0;
+    let mut branch_estimates = Vec::new();
     let mut buffers = 0;
     for r in &rows {
         let rec = format!("calibration/measure/h100/analyze/{}.json", r["name"]);
@@ -92,6 +97,8 @@ fn every_recorded_h100_counter_and_buffer_equals_the_prediction() {
                 assert!(c["measured"].is_number(), "{}: {c}", r["name"]);
                 assert_eq!(c["equal"], true, "{}: {c}", r["name"]);
                 exact_counters += 1;
+            } else if c["metric"] == "smsp__sass_branch_targets.sum" {
+                branch_estimates.push(r["name"].clone());
             }
         }
         let b = m["buffers"].as_array().unwrap();
@@ -102,7 +109,10 @@ fn every_recorded_h100_counter_and_buffer_equals_the_prediction() {
         }
         buffers += b.len();
     }
-    assert_eq!(exact_counters, 35 * 4);
+    // Shared-memory counters of every kernel; branch counters (targets, divergent, uniform %) of
+    // every kernel whose machine-code branches match the PTX's line for line.
+    assert_eq!(branch_estimates, BRANCH_ESTIMATES);
+    assert_eq!(exact_counters, 35 * 4 + (35 - BRANCH_ESTIMATES.len()) * 3);
     assert!(buffers >= 50, "{buffers}");
 }
 

@@ -383,6 +383,28 @@ pub fn analyse_launch(
     // 1: the branch counters are the machine code's (every source line's branches matched);
     // 0: some are counted on the PTX (an estimate).
     put("warpscope__branch_counters_exact", if exact { 1.0 } else { 0.0 });
+    // The alternatives to the counting rule that calibration/branch/ must break, on request.
+    if std::env::var_os("WARPSCOPE_BRANCH_ALTERNATIVES").is_some() {
+        put(
+            "warpscope__alt_ptx_level__targets",
+            (t.targets - exit_targets) as f64,
+        );
+        put(
+            "warpscope__alt_ptx_level__divergent",
+            (t.divergent - exit_divergent) as f64,
+        );
+        if let Some(m) = &ka.machine_branches {
+            for (name, alt) in &m.alternatives {
+                let (at, ad) = alt.totals(&div);
+                put(&format!("warpscope__alt_{name}__targets"), at as f64);
+                put(&format!("warpscope__alt_{name}__divergent"), ad as f64);
+                put(
+                    &format!("warpscope__alt_{name}__exact"),
+                    if alt.exact() { 1.0 } else { 0.0 },
+                );
+            }
+        }
+    }
     put("divergent_branch", divergent as f64);
     put(
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",

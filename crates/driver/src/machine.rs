@@ -22,6 +22,8 @@ pub struct Widths {
     pub recon: Arc<Reconciliation>,
     /// Where the widths come from, in words (the tool, or why there is none).
     pub note: String,
+    /// The kernel's machine code, when read (its branches give the branch counters).
+    pub sass: Option<Arc<warpscope_toolchain::sass::SassKernel>>,
 }
 
 impl Widths {
@@ -30,14 +32,17 @@ impl Widths {
         Widths {
             recon: Arc::new(Reconciliation::ptx_level()),
             note: note.into(),
+            sass: None,
         }
     }
 
     /// Widths from `nvdisasm -g -c` (or `cuobjdump -sass`) text; `from` says where it came from.
     pub fn from_sass(program: &Program, kernel: &str, sass: &str, from: impl Into<String>) -> Result<Widths> {
+        let k = sass_kernel(kernel, sass)?;
         Ok(Widths {
-            recon: Arc::new(reconcile_from_sass(program, kernel, sass)?),
+            recon: Arc::new(Reconciliation::build(program, kernel, &machine_accesses(&k))),
             note: from.into(),
+            sass: Some(Arc::new(k)),
         })
     }
 
@@ -49,12 +54,18 @@ impl Widths {
 
 /// Reconciliation of `kernel`'s PTX accesses with the machine code in `sass` (`nvdisasm -g -c`).
 pub fn reconcile_from_sass(program: &Program, kernel: &str, sass: &str) -> Result<Reconciliation> {
+    let k = sass_kernel(kernel, sass)?;
+    Ok(Reconciliation::build(program, kernel, &machine_accesses(&k)))
+}
+
+/// `kernel` in the disassembly `sass`.
+fn sass_kernel(kernel: &str, sass: &str) -> Result<warpscope_toolchain::sass::SassKernel> {
     let kernels = warpscope_toolchain::sass::parse_disassembly(sass)
         .map_err(|e| Error::input(format!("cannot read the machine code: {e}")))?;
-    let Some(k) = kernels.iter().find(|k| k.name == kernel) else {
-        return Err(Error::input(format!("the machine code has no kernel `{kernel}`")));
-    };
-    Ok(Reconciliation::build(program, kernel, &machine_accesses(k)))
+    kernels
+        .into_iter()
+        .find(|k| k.name == kernel)
+        .ok_or_else(|| Error::input(format!("the machine code has no kernel `{kernel}`")))
 }
 
 /// Machine code through ptxas + nvdisasm (of `cubin` when given, else of `ptx` built for `arch`),

@@ -252,6 +252,11 @@ pub struct Results {
     pub banks: Option<BankRun>,
     /// Divergence counters (`divergence`).
     pub divergence: Option<DivergenceReport>,
+    /// The PTX branches the machine code keeps (`divergence`, when the machine code was read and
+    /// the build is not `-G`): Nsight Compute's branch counters are
+    /// [`MachineMatch::totals`](warpscope_analysis::divergence::MachineMatch::totals) of
+    /// `divergence`.
+    pub machine_branches: Option<warpscope_analysis::divergence::MachineMatch>,
     /// Hazards (`hazards`).
     pub hazards: Option<Hazards>,
     /// The fix advisor (`fix`).
@@ -334,6 +339,7 @@ pub fn analyze_launch(
         faults: Vec::new(),
         banks: None,
         divergence: None,
+        machine_branches: None,
         hazards: None,
         fix: None,
         resources: opts.resources.clone(),
@@ -408,6 +414,11 @@ pub fn analyze_launch(
         });
     }
     results.divergence = div;
+    if let (true, false, Some(sass)) = (sections.divergence, opts.debug_build, &widths.sass) {
+        let exits = warpscope_analysis::divergence::exit_branches(program, kernel);
+        results.machine_branches =
+            warpscope_analysis::divergence::match_machine(program, kernel, &exits, sass);
+    }
     if let (Some(mut report), Some(config)) = (haz, hazard_cfg) {
         let mut unchecked = Vec::new();
         for f in &res.faults {

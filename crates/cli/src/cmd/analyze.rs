@@ -135,6 +135,10 @@ pub struct DivergenceJson {
     pub report: DivergenceReport,
     /// Per source line (instructions without line information under `line: null`).
     pub lines: Vec<LineStat>,
+    /// The machine code's branch counters (targets, divergent, whether every line matched), when
+    /// the machine code was read: what `--measure` compares with Nsight Compute.
+    #[serde(skip)]
+    pub machine: Option<(u64, u64, bool)>,
 }
 
 /// Launch totals.
@@ -497,6 +501,7 @@ pub fn divergence_json(program: &Program, report: &DivergenceReport) -> Divergen
     DivergenceJson {
         report: report.clone(),
         lines,
+        machine: None,
     }
 }
 
@@ -548,7 +553,14 @@ pub fn analysis(a: &Analyzed) -> anyhow::Result<Analysis> {
     let program = &a.module.program;
     let mut out = build(program, r, &a.note);
     out.sections = r.sections.names().iter().map(|s| s.to_string()).collect();
-    out.divergence = r.divergence.as_ref().map(|d| divergence_json(program, d));
+    out.divergence = r.divergence.as_ref().map(|d| {
+        let mut j = divergence_json(program, d);
+        j.machine = r.machine_branches.as_ref().map(|m| {
+            let (t, dv) = m.totals(d);
+            (t, dv, m.exact())
+        });
+        j
+    });
     out.hazards = r.hazards.as_ref().map(|h| findings::hazards_out(program, h));
     let mut notes = Vec::new();
     if r.sections.fix {
