@@ -2,18 +2,21 @@
 //! (the launch has side effects, so it cannot be run again per analysis): shared-memory banks,
 //! branch divergence, global requests and sectors, and with `check` the hazard checker.
 //!
-//! [`analyse_launch`] is the one entry point; the runtime calls nothing else of the analyses.
+//! [`analyse_launch`] is the one entry point; the runtime calls nothing else of the analyses. It
+//! emulates through the driver's front door (`warpscope_driver::analyze_launch_in`, against the
+//! program's persistent global space) and turns the results into Nsight Compute metrics.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use warpscope_analysis::banks::{BankReport, BankSink, Side};
-use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
-use warpscope_analysis::hazards::{HazardConfig, HazardReport, HazardSink, Loc, Severity};
+use warpscope_analysis::banks::Side;
+use warpscope_analysis::divergence::BranchModel;
+use warpscope_analysis::hazards::{Loc, Severity};
 use warpscope_analysis::reconcile::Reconciliation;
+use warpscope_driver::{RunOptions, Sections, Widths};
 use warpscope_emu::mem::Global;
-use warpscope_emu::{AccessOp, EmuError, FaultKind, Launch, Limits, MemEvent, Program, Sink, Space};
+use warpscope_emu::{EmuError, FaultKind, Launch, Limits, Program};
 use warpscope_model::arch::Arch;
 
 /// What a kernel needs for its launches' analyses, built once per kernel.
@@ -100,116 +103,8 @@ pub struct LaunchAnalysis {
     pub warp_instructions: u64,
 }
 
-/// Global-memory requests and 32-byte sectors per direction, as
-/// `l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}` / `l1tex__t_sectors_...` count them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GlobalCounts {
-    /// Load requests (warp instructions with an active lane).
-    pub ld_requests: u64,
-    /// Load sectors.
-    pub ld_sectors: u64,
-    /// Bytes the active lanes asked to load.
-    pub ld_bytes: u64,
-    /// Store requests.
-    pub st_requests: u64,
-    /// Store sectors.
-    pub st_sectors: u64,
-    /// Bytes the active lanes asked to store.
-    pub st_bytes: u64,
-}
-
-impl GlobalCounts {
-    /// Counts one warp-level global access.
-    pub fn record(&mut self, op: AccessOp, width: u8, mask: u32, addrs: &[u64; 32]) {
-        if mask == 0 {
-            return;
-        }
-        let mut sectors = [0u64; 64];
-        let mut n = 0;
-        for (lane, &a) in addrs.iter().enumerate() {
-            if mask & (1 << lane) == 0 {
-                continue;
-            }
-            let last = (a + u64::from(width.max(1)) - 1) / 32;
-            for s in a / 32..=last {
-                if !sectors[..n].contains(&s) && n < sectors.len() {
-                    sectors[n] = s;
-                    n += 1;
-                }
-            }
-        }
-        let bytes = u64::from(mask.count_ones()) * u64::from(width);
-        match op {
-            AccessOp::Load => {
-                self.ld_requests += 1;
-                self.ld_sectors += n as u64;
-                self.ld_bytes += bytes;
-            }
-            AccessOp::Store => {
-                self.st_requests += 1;
-                self.st_sectors += n as u64;
-                self.st_bytes += bytes;
-            }
-            // atomics, and cp.async (LDGSTS: its own `..._op_ldgsts` counters), are neither
-            _ => {}
-        }
-    }
-
-    fn add(&mut self, o: &GlobalCounts) {
-        self.ld_requests += o.ld_requests;
-        self.ld_sectors += o.ld_sectors;
-        self.ld_bytes += o.ld_bytes;
-        self.st_requests += o.st_requests;
-        self.st_sectors += o.st_sectors;
-        self.st_bytes += o.st_bytes;
-    }
-}
-
-struct LaunchSink {
-    banks: BankSink,
-    div: DivergenceSink,
-    global: GlobalCounts,
-    hazards: Option<HazardSink>,
-}
-
-impl Sink for LaunchSink {
-    fn mem(&mut self, e: &MemEvent<'_>) {
-        match e.space {
-            Space::Shared => {
-                Sink::mem(&mut self.banks, e);
-                if let Some(h) = &mut self.hazards {
-                    Sink::mem(h, e);
-                }
-            }
-            Space::Global => self.global.record(e.op, e.width, e.mask, e.addrs),
-            _ => {}
-        }
-    }
-    fn branch(&mut self, e: &warpscope_emu::BranchEvent) {
-        self.div.branch(e.pc, e.active, e.taken);
-    }
-    fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
-        if let Some(h) = &mut self.hazards {
-            Sink::barrier(h, e);
-        }
-    }
-    fn barrier_release(&mut self, block: u32, pc: u32, generation: u32) {
-        if let Some(h) = &mut self.hazards {
-            Sink::barrier_release(h, block, pc, generation);
-        }
-    }
-    fn inst(&mut self, warp: u32, pc: u32, active: u32) {
-        self.div.inst(pc, active);
-        if let Some(h) = &mut self.hazards {
-            Sink::inst(h, warp, pc, active);
-        }
-    }
-    fn warp_exit(&mut self, warp: u32) {
-        if let Some(h) = &mut self.hazards {
-            Sink::warp_exit(h, warp);
-        }
-    }
-}
+/// Global-memory requests and sectors (counted by the driver's sink).
+pub use warpscope_driver::GlobalCounts;
 
 fn pct(num: u64, den: u64) -> f64 {
     if den == 0 {
@@ -269,27 +164,29 @@ pub fn analyse_launch(
     let k = program
         .kernel(kernel)
         .ok_or_else(|| EmuError::NoKernel(kernel.into(), String::new()))?;
-    let hcfg = check.then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
-    let res = warpscope_emu::run_in(program, kernel, launch, limits, global, |b| LaunchSink {
-        banks: BankSink::new(b, ka.arch, Arc::clone(&ka.recon)),
-        div: DivergenceSink::new(Arc::clone(&ka.branches)),
-        global: GlobalCounts::default(),
-        hazards: hcfg.as_ref().map(|c| HazardSink::new(Arc::clone(c), b)),
-    })?;
-    let mut banks = BankReport::default();
-    let mut div = DivergenceReport::new();
-    let mut glob = GlobalCounts::default();
-    let mut haz = hcfg.as_ref().map(|c| HazardReport::new(Arc::clone(c)));
-    for s in res.sinks {
-        div.merge(&s.div);
-        glob.add(&s.global);
-        banks.merge(s.banks.into_report());
-        if let (Some(r), Some(h)) = (&mut haz, s.hazards) {
-            r.merge(h);
-        }
-    }
+    let sections = Sections {
+        banks: true,
+        divergence: true,
+        hazards: check,
+        ..Sections::NONE
+    };
+    let opts = RunOptions {
+        limits: limits.clone(),
+        global_sectors: true,
+        branches: Some(Arc::clone(&ka.branches)),
+        ..RunOptions::default()
+    };
+    let widths = Widths {
+        recon: Arc::clone(&ka.recon),
+        note: String::new(),
+    };
+    let res = warpscope_driver::analyze_launch_in(program, kernel, launch, global, &sections, ka.arch, &widths, &opts)?;
+    let banks = res.banks.as_ref().map(|b| &b.report).expect("the banks section was asked for");
+    let div = res.divergence.as_ref().expect("the divergence section was asked for");
+    let glob = res.global.unwrap_or_default();
+    let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
-        warp_instructions: res.counters.warp_insts,
+        warp_instructions: res.warp_insts,
         ..LaunchAnalysis::default()
     };
     let m = &mut out.metrics;
@@ -396,7 +293,7 @@ pub fn analyse_launch(
     );
     put(
         "warpscope__ptx_warp_instructions.sum",
-        res.counters.warp_insts as f64,
+        res.warp_insts as f64,
     );
     let threads: u32 = launch.block.iter().product();
     put("launch__block_size", f64::from(threads));
@@ -460,11 +357,8 @@ pub fn analyse_launch(
             });
         }
     }
-    if let Some(mut r) = haz {
-        for f in &res.faults {
-            r.push_fault(f);
-        }
-        for f in r.findings(&loc) {
+    if let Some(h) = haz {
+        for f in &h.findings {
             out.findings.push(Finding {
                 severity: if f.severity == Severity::Error {
                     "error"
@@ -474,7 +368,7 @@ pub fn analyse_launch(
                 .into(),
                 kind: f.kind.name().into(),
                 line: f.line,
-                message: f.message,
+                message: f.message.clone(),
             });
         }
     }
