@@ -101,7 +101,77 @@ pub struct LaunchAnalysis {
     pub fault_kind: Option<String>,
     /// Warp instructions executed.
     pub warp_instructions: u64,
+    /// Shared-memory counters per source line (the `banks` section's line table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_lines: Vec<SharedLine>,
+    /// The fix advisor's suggestions (with `warpscope run --fix`: on the kernel's first recorded
+    /// launch that touches shared memory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<FixAdvice>,
 }
+
+/// Shared-memory counters of one source line of one launch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedLine {
+    /// Source file (base name), empty when the PTX has no line info (then `line` is the PTX line).
+    pub file: String,
+    /// Source line.
+    pub line: u32,
+    /// `load` or `store`.
+    pub side: String,
+    /// Warp-level requests (`smsp__sass_inst_executed_op_shared_*`).
+    pub instructions: u64,
+    /// Wavefronts (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*`).
+    pub wavefronts: u64,
+    /// Wavefronts the same requests need without bank conflicts.
+    pub ideal_wavefronts: u64,
+}
+
+/// One suggestion of the fix advisor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FixSuggestion {
+    /// The shared array.
+    pub array: String,
+    /// `pad`, `swizzle` or `permute`.
+    pub kind: String,
+    /// What to change, in words.
+    pub change: String,
+    /// The array's wavefronts as written, and after the change.
+    pub wavefronts_before: u64,
+    /// After the change.
+    pub wavefronts_after: u64,
+    /// Conflict-free wavefronts of the same requests.
+    pub ideal: u64,
+    /// Extra shared memory per block, bytes.
+    pub extra_shared_bytes: u32,
+    /// The advisor's pick for this array.
+    pub recommended: bool,
+}
+
+/// The fix advisor's answer for a kernel, or why there is none.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FixAdvice {
+    /// The launch (index in the program) the shared accesses were recorded on.
+    pub launch: u64,
+    /// Suggestions, the recommended one first per array; empty when no array conflicts.
+    pub suggestions: Vec<FixSuggestion>,
+    /// Notes, or why the advisor could not answer.
+    pub notes: Vec<String>,
+}
+
+/// A shared array as the source names it: `_ZZ13setColReadColPiE4tile` is `tile`.
+fn array_name(mangled: &str) -> String {
+    cpp_demangle::Symbol::new(mangled)
+        .ok()
+        .and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::default()).ok())
+        .and_then(|d| d.rsplit("::").next().map(str::to_string))
+        .unwrap_or_else(|| mangled.to_string())
+}
+
+/// Kernels (mangled names) that have had their fix advice: the advisor records one launch per
+/// kernel, not every launch.
+static ADVISED: std::sync::Mutex<std::collections::BTreeSet<String>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
 
 /// Global-memory requests and sectors (counted by the driver's sink).
 pub use warpscope_driver::GlobalCounts;
@@ -160,20 +230,32 @@ pub fn analyse_launch(
     global: &Global,
     ka: &KernelAnalysis,
     check: bool,
+    fix: Option<u64>,
 ) -> Result<LaunchAnalysis, EmuError> {
     let k = program
         .kernel(kernel)
         .ok_or_else(|| EmuError::NoKernel(kernel.into(), String::new()))?;
+    // `fix`: the launch's index when the fix advisor is asked for; it records this launch unless
+    // the kernel already has its advice.
+    let advise = fix.filter(|_| !ADVISED.lock().is_ok_and(|a| a.contains(kernel)));
     let sections = Sections {
         banks: true,
         divergence: true,
         hazards: check,
+        fix: advise.is_some(),
         ..Sections::NONE
     };
     let opts = RunOptions {
         limits: limits.clone(),
         global_sectors: true,
         branches: Some(Arc::clone(&ka.branches)),
+        fix: advise.map(|_| warpscope_driver::FixOptions {
+            target: warpscope_analysis::fix::Target::new(ka.arch),
+            registers: ka.registers,
+            registers_from: "the program's cubin".into(),
+            source: None,
+            what_if: None,
+        }),
         ..RunOptions::default()
     };
     let widths = Widths {
@@ -187,8 +269,56 @@ pub fn analyse_launch(
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
         warp_instructions: res.warp_insts,
+        shared_lines: banks
+            .lines(program)
+            .into_iter()
+            .map(|l| SharedLine {
+                file: l.file.rsplit('/').next().unwrap_or("").to_string(),
+                line: l.line,
+                side: match l.side {
+                    Side::Load => "load",
+                    Side::Store => "store",
+                }
+                .into(),
+                instructions: l.counts.instructions,
+                wavefronts: l.counts.wavefronts,
+                ideal_wavefronts: l.counts.ideal_wavefronts,
+            })
+            .collect(),
         ..LaunchAnalysis::default()
     };
+    if let (Some(index), Some(f)) = (advise, &res.fix)
+        && !f.trace.accesses.is_empty()
+    {
+        if let Ok(mut a) = ADVISED.lock() {
+            a.insert(kernel.to_string());
+        }
+        out.fix = Some(match &f.advice {
+            Ok(a) => FixAdvice {
+                launch: index,
+                suggestions: a
+                    .suggestions
+                    .iter()
+                    .map(|s| FixSuggestion {
+                        array: array_name(&s.array),
+                        kind: s.kind.clone(),
+                        change: s.change.clone(),
+                        wavefronts_before: s.wavefronts_before,
+                        wavefronts_after: s.wavefronts_after,
+                        ideal: s.ideal,
+                        extra_shared_bytes: s.extra_shared_bytes,
+                        recommended: s.recommended,
+                    })
+                    .collect(),
+                notes: a.notes.clone(),
+            },
+            Err(e) => FixAdvice {
+                launch: index,
+                suggestions: Vec::new(),
+                notes: vec![e.clone()],
+            },
+        });
+    }
     let m = &mut out.metrics;
     let ld = banks.total(Side::Load);
     let st = banks.total(Side::Store);

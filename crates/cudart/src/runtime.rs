@@ -73,6 +73,8 @@ pub struct Config {
     pub arch: String,
     /// Attach the hazard checker to every recorded launch.
     pub check: bool,
+    /// The fix advisor, once per kernel (its first recorded launch that touches shared memory).
+    pub fix: bool,
     /// Warp instructions one block may execute.
     pub max_instructions: u64,
     /// Record only kernels whose demangled or mangled name contains this (`regex:` not supported).
@@ -92,6 +94,7 @@ impl Default for Config {
         Config {
             arch: "sm_90".into(),
             check: false,
+            fix: false,
             max_instructions: 1 << 28,
             kernel_name: None,
             launch_skip: 0,
@@ -779,6 +782,7 @@ impl Runtime {
                 &self.global,
                 ka,
                 self.cfg.check,
+                self.cfg.fix.then_some(index),
             ),
             None => {
                 warpscope_emu::run_in(program, &f.name, &launch, &limits, &self.global, |_| ()).map(|r| {
