@@ -16,7 +16,13 @@ fn run(extra: &[&str], tag: &str) -> (Value, String) {
     std::fs::create_dir_all(&dir).unwrap();
     let export = dir.join("smem.json");
     let report = dir.join("smem.html");
-    let mut args = vec!["run", "--export", export.to_str().unwrap(), "--report", report.to_str().unwrap()];
+    let mut args = vec![
+        "run",
+        "--export",
+        export.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ];
     args.extend_from_slice(extra);
     args.push("calibration/run/smem.cu");
     let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
@@ -61,7 +67,12 @@ fn run_carries_the_line_table_and_fix_advice_per_kernel() {
                 .filter(|s| s["side"] == side)
                 .map(|s| s["wavefronts"].as_u64().unwrap())
                 .sum();
-            assert_eq!(sum as f64, l["metrics"][metric].as_f64().unwrap(), "{} {side}", l["kernel"]);
+            assert_eq!(
+                sum as f64,
+                l["metrics"][metric].as_f64().unwrap(),
+                "{} {side}",
+                l["kernel"]
+            );
         }
         // Each kernel is launched once here, so each launch carries its kernel's advice.
         assert!(l["fix"].is_object(), "{}", l["kernel"]);

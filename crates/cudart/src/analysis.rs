@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use warpscope_analysis::banks::Side;
-use warpscope_analysis::divergence::BranchModel;
+use warpscope_analysis::banks::{BankReport, Side};
+use warpscope_analysis::divergence::{BranchModel, DivergenceReport};
 use warpscope_analysis::hazards::{Loc, Severity};
 use warpscope_analysis::reconcile::Reconciliation;
 use warpscope_driver::{RunOptions, Sections, Widths};
@@ -220,6 +220,46 @@ pub fn fault_kind(k: FaultKind) -> &'static str {
     }
 }
 
+/// Emulates a launch that is not recorded (outside `--kernel-name`/`--launch-skip`/`--launch-count`)
+/// for its side effects only: the driver's one emulation with no section attached.
+pub fn run_unrecorded(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    global: &Global,
+    arch: &'static Arch,
+) -> Result<LaunchAnalysis, EmuError> {
+    let opts = RunOptions {
+        limits: limits.clone(),
+        ..RunOptions::default()
+    };
+    let widths = Widths {
+        recon: Arc::new(Reconciliation::ptx_level()),
+        note: String::new(),
+    };
+    let r = warpscope_driver::analyze_launch_in(
+        program,
+        kernel,
+        launch,
+        global,
+        &Sections::NONE,
+        arch,
+        &widths,
+        &opts,
+    )?;
+    let mut a = LaunchAnalysis {
+        warp_instructions: r.warp_insts,
+        ..LaunchAnalysis::default()
+    };
+    if let Some(fl) = r.faults.first() {
+        let l = loc_of(program, fl.pc);
+        a.fault = Some(format!("{:?} at {} ({fl})", fl.kind, l.label));
+        a.fault_kind = Some(fault_kind(fl.kind).into());
+    }
+    Ok(a)
+}
+
 /// Emulates one launch of `kernel` against `global` (the program's device memory) with the
 /// analyses attached, and turns their counters into Nsight Compute metrics.
 pub fn analyse_launch(
@@ -262,9 +302,13 @@ pub fn analyse_launch(
         recon: Arc::clone(&ka.recon),
         note: String::new(),
     };
-    let res = warpscope_driver::analyze_launch_in(program, kernel, launch, global, &sections, ka.arch, &widths, &opts)?;
-    let banks = res.banks.as_ref().map(|b| &b.report).expect("the banks section was asked for");
-    let div = res.divergence.as_ref().expect("the divergence section was asked for");
+    let res = warpscope_driver::analyze_launch_in(
+        program, kernel, launch, global, &sections, ka.arch, &widths, &opts,
+    )?;
+    // Both sections were asked for, so both are there.
+    let (no_banks, no_div) = (BankReport::default(), DivergenceReport::new());
+    let banks = res.banks.as_ref().map_or(&no_banks, |b| &b.report);
+    let div = res.divergence.as_ref().unwrap_or(&no_div);
     let glob = res.global.unwrap_or_default();
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
@@ -421,10 +465,7 @@ pub fn analyse_launch(
         "gst_efficiency",
         pct(glob.st_bytes, glob.st_sectors * 32).min(100.0),
     );
-    put(
-        "warpscope__ptx_warp_instructions.sum",
-        res.warp_insts as f64,
-    );
+    put("warpscope__ptx_warp_instructions.sum", res.warp_insts as f64);
     let threads: u32 = launch.block.iter().product();
     put("launch__block_size", f64::from(threads));
     put(

@@ -785,18 +785,7 @@ impl Runtime {
                 self.cfg.fix.then_some(index),
             ),
             None => {
-                warpscope_emu::run_in(program, &f.name, &launch, &limits, &self.global, |_| ()).map(|r| {
-                    let mut a = LaunchAnalysis {
-                        warp_instructions: r.counters.warp_insts,
-                        ..LaunchAnalysis::default()
-                    };
-                    if let Some(fl) = r.faults.first() {
-                        let l = crate::analysis::loc_of(program, fl.pc);
-                        a.fault = Some(format!("{:?} at {} ({fl})", fl.kind, l.label));
-                        a.fault_kind = Some(crate::analysis::fault_kind(fl.kind).into());
-                    }
-                    a
-                })
+                crate::analysis::run_unrecorded(program, &f.name, &launch, &limits, &self.global, self.arch)
             }
         };
         self.sync_mirrors_out();

@@ -130,7 +130,8 @@ impl Layout {
 
     /// Rounds the size up to the alignment (C's trailing padding).
     fn finish(mut self) -> Layout {
-        self.bytes.resize(self.bytes.len().next_multiple_of(self.align), 0);
+        self.bytes
+            .resize(self.bytes.len().next_multiple_of(self.align), 0);
         self
     }
 }
@@ -228,7 +229,10 @@ impl Fields<'_> {
         }
         let ty = self.name().to_string();
         if ty.is_empty() {
-            return Err(self.fail(path, "expected a field (TYPE:VALUE, TYPE[N]:V,..., VECTOR:X,Y,.. or {FIELDS})"));
+            return Err(self.fail(
+                path,
+                "expected a field (TYPE:VALUE, TYPE[N]:V,..., VECTOR:X,Y,.. or {FIELDS})",
+            ));
         }
         let (scalar, per, align) = if let Some((_, size)) = SCALARS.iter().find(|(n, _)| *n == ty) {
             (ty.clone(), 1, *size)
@@ -250,7 +254,12 @@ impl Fields<'_> {
                 .parse::<usize>()
                 .ok()
                 .filter(|&c| c > 0 && c <= 1 << 20)
-                .ok_or_else(|| self.fail(path, format!("`{ty}[{n}]`: the length must be a whole number from 1")))?;
+                .ok_or_else(|| {
+                    self.fail(
+                        path,
+                        format!("`{ty}[{n}]`: the length must be a whole number from 1"),
+                    )
+                })?;
             if !self.eat(']') {
                 return Err(self.fail(path, format!("`{ty}[{n}`: expected `]`")));
             }
@@ -265,17 +274,11 @@ impl Fields<'_> {
         let mut bytes = Vec::new();
         for i in 0..want {
             if i > 0 && !self.eat(',') {
-                return Err(self.fail(
-                    path,
-                    format!("`{shown}` takes {want} values, {i} given"),
-                ));
+                return Err(self.fail(path, format!("`{shown}` takes {want} values, {i} given")));
             }
             let v = self.token().to_string();
             if v.is_empty() {
-                return Err(self.fail(
-                    path,
-                    format!("`{shown}` takes {want} values, {i} given"),
-                ));
+                return Err(self.fail(path, format!("`{shown}` takes {want} values, {i} given")));
             }
             bytes.extend(self.scalar(path, &shown, &scalar, &v)?);
         }
@@ -306,13 +309,21 @@ impl Fields<'_> {
                 .map_err(|_| self.fail(path, format!("`{shown}`: `{v}` is not a number")))
         };
         Ok(match ty {
-            "i8" => (int(i8::MIN.into(), i8::MAX.into())? as i8).to_le_bytes().to_vec(),
+            "i8" => (int(i8::MIN.into(), i8::MAX.into())? as i8)
+                .to_le_bytes()
+                .to_vec(),
             "u8" => (int(0, u8::MAX.into())? as u8).to_le_bytes().to_vec(),
-            "i16" => (int(i16::MIN.into(), i16::MAX.into())? as i16).to_le_bytes().to_vec(),
+            "i16" => (int(i16::MIN.into(), i16::MAX.into())? as i16)
+                .to_le_bytes()
+                .to_vec(),
             "u16" => (int(0, u16::MAX.into())? as u16).to_le_bytes().to_vec(),
-            "i32" => (int(i32::MIN.into(), i32::MAX.into())? as i32).to_le_bytes().to_vec(),
+            "i32" => (int(i32::MIN.into(), i32::MAX.into())? as i32)
+                .to_le_bytes()
+                .to_vec(),
             "u32" => (int(0, u32::MAX.into())? as u32).to_le_bytes().to_vec(),
-            "i64" => (int(i64::MIN.into(), i64::MAX.into())? as i64).to_le_bytes().to_vec(),
+            "i64" => (int(i64::MIN.into(), i64::MAX.into())? as i64)
+                .to_le_bytes()
+                .to_vec(),
             "u64" => (int(0, u64::MAX.into())? as u64).to_le_bytes().to_vec(),
             "f32" => (float()? as f32).to_le_bytes().to_vec(),
             _ => float()?.to_le_bytes().to_vec(),
@@ -510,17 +521,26 @@ mod tests {
             bytes_of("struct:{u16:0x0102,{u8:3}},u8:4"),
             vec![2, 1, 3, 0, 4, 0]
         );
-        assert_eq!(bytes_of("struct: i8 : -2 , u16[2] : 1 , 2 "), vec![254, 0, 1, 0, 2, 0]);
+        assert_eq!(
+            bytes_of("struct: i8 : -2 , u16[2] : 1 , 2 "),
+            vec![254, 0, 1, 0, 2, 0]
+        );
     }
 
     #[test]
     fn struct_errors_name_field_and_column() {
         let e = parse_arg("struct:i32:1,f32[3]:1,2", 0).unwrap_err().to_string();
-        assert!(e.contains("field 2") && e.contains("`f32[3]` takes 3 values, 2 given"), "{e}");
+        assert!(
+            e.contains("field 2") && e.contains("`f32[3]` takes 3 values, 2 given"),
+            "{e}"
+        );
         let e = parse_arg("struct:float4:1,2,3", 0).unwrap_err().to_string();
         assert!(e.contains("`float4` takes 4 values, 3 given"), "{e}");
         let e = parse_arg("struct:i32:1,{u8:1,f64:x}", 0).unwrap_err().to_string();
-        assert!(e.contains("field 2.2") && e.contains("`x` is not a number"), "{e}");
+        assert!(
+            e.contains("field 2.2") && e.contains("`x` is not a number"),
+            "{e}"
+        );
         let e = parse_arg("struct:{u8:1", 0).unwrap_err().to_string();
         assert!(e.contains("expected `}`"), "{e}");
         let e = parse_arg("struct:u8:1}", 0).unwrap_err().to_string();
@@ -532,7 +552,10 @@ mod tests {
         let e = parse_arg("struct:i32", 0).unwrap_err().to_string();
         assert!(e.contains("expected `:`"), "{e}");
         let e = parse_arg("struct:u8:1,,u8:2", 0).unwrap_err().to_string();
-        assert!(e.contains("field 2 (column 13)") && e.contains("expected a field"), "{e}");
+        assert!(
+            e.contains("field 2 (column 13)") && e.contains("expected a field"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -15,7 +15,8 @@ use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Tra
 use warpscope_analysis::hazards::{Finding, HazardConfig, HazardReport, HazardSink, Loc};
 use warpscope_emu::mem::Global;
 use warpscope_emu::{
-    AccessOp, BarrierEvent, BranchEvent, EmuError, EmuFault, LaneMask, Launch, Limits, MemEvent, Program, Sink, Space,
+    AccessOp, BarrierEvent, BranchEvent, EmuError, EmuFault, LaneMask, Launch, Limits, MemEvent, Program,
+    Sink, Space,
 };
 use warpscope_model::arch::Arch;
 
@@ -405,13 +406,16 @@ pub fn analyze_launch(
     if program.kernel(kernel).is_none() {
         return Err(Error::input(format!("no kernel `{kernel}` in the program")));
     }
-    Ok(emulate(program, kernel, launch, None, sections, arch, widths, opts)?)
+    Ok(emulate(
+        program, kernel, launch, None, sections, arch, widths, opts,
+    )?)
 }
 
 /// [`analyze_launch`] against `global`, a persistent global space the caller owns (device
 /// allocations live across launches; pointers are plain addresses, see `warpscope_emu::run_in`):
 /// the one emulation, with the same sinks, leaves its side effects in `global`. The emulator's
-/// errors come back as they are, for a runtime to turn into its error codes.
+/// errors come back as they are, for a runtime to turn into its error codes. The launch runs even
+/// with no section asked for (its side effects are the caller's).
 ///
 /// ```
 /// use warpscope_driver::{RunOptions, Sections, Widths, analyze_launch_in};
@@ -441,7 +445,16 @@ pub fn analyze_launch_in(
     widths: &Widths,
     opts: &RunOptions,
 ) -> std::result::Result<Results, EmuError> {
-    emulate(program, kernel, launch, Some(global), sections, arch, widths, opts)
+    emulate(
+        program,
+        kernel,
+        launch,
+        Some(global),
+        sections,
+        arch,
+        widths,
+        opts,
+    )
 }
 
 /// The one emulation behind [`analyze_launch`] and [`analyze_launch_in`].
@@ -479,7 +492,9 @@ fn emulate(
         resources: opts.resources.clone(),
         global: None,
     };
-    if !sections.emulates() && !opts.global_sectors {
+    // Against a caller's persistent space the launch always runs: its side effects are the
+    // caller's, whatever the sections.
+    if global.is_none() && !sections.emulates() && !opts.global_sectors {
         return Ok(results);
     }
     let model = sections.divergence.then(|| match &opts.branches {

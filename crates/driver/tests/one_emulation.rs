@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 
 use warpscope_analysis::banks::Side;
-use warpscope_driver::{Request, RunOptions, Sections, Widths, WidthsFrom, analyze, analyze_launch_in, run::emulations};
+use warpscope_driver::{
+    Request, RunOptions, Sections, Widths, WidthsFrom, analyze, analyze_launch_in, run::emulations,
+};
 use warpscope_emu::mem::Global;
 use warpscope_emu::{Arg, Launch};
 use warpscope_model::arch::Arch;
@@ -54,7 +56,11 @@ fn a_request_emulates_once_whatever_the_sections() {
         .map(|i| warpscope_analysis::launchspec::random_bytes(16384, i))
         .collect();
     let global = Global::new(bases.iter().copied().zip(inputs.iter().cloned()).collect());
-    let launch = Launch::new([4, 4, 1], [16, 16, 1], bases.iter().map(|&b| Arg::U64(b)).collect());
+    let launch = Launch::new(
+        [4, 4, 1],
+        [16, 16, 1],
+        bases.iter().map(|&b| Arg::U64(b)).collect(),
+    );
     let widths = Widths {
         recon: a.results.widths.recon.clone(),
         note: String::new(),
@@ -97,13 +103,26 @@ fn a_request_emulates_once_whatever_the_sections() {
     assert_eq!(g.ld_requests, 4 * 4 * 8 * 4 * 2);
     let mut out = vec![0u8; 16384];
     global.read_range(bases[0], &mut out).unwrap();
-    assert!(out != inputs[0], "the launch wrote C (the first parameter) into the caller's memory");
+    assert!(
+        out != inputs[0],
+        "the launch wrote C (the first parameter) into the caller's memory"
+    );
     global.read_range(bases[1], &mut out).unwrap();
     assert!(out == inputs[1], "A is only read");
     // A buffer argument has no place in a persistent space: the emulator's error comes back.
     let bad = Launch::new([1, 1, 1], [16, 16, 1], vec![Arg::Buffer(vec![0; 4]); 3]);
     assert!(
-        analyze_launch_in(program, &a.results.kernel, &bad, &global, &Sections::ALL, arch, &widths, &opts).is_err()
+        analyze_launch_in(
+            program,
+            &a.results.kernel,
+            &bad,
+            &global,
+            &Sections::ALL,
+            arch,
+            &widths,
+            &opts
+        )
+        .is_err()
     );
 
     // The occupancy alone needs no emulation.

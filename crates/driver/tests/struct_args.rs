@@ -92,7 +92,10 @@ fn a_struct_with_arrays_vectors_and_nested_structs_reaches_the_kernel_as_cuda_la
     let e = check(kernel, "unpack", &[Arg::Bytes(short), Arg::Buffer(vec![0; 8])])
         .unwrap_err()
         .to_string();
-    assert!(e.contains("16 bytes given") && e.contains("takes 144 bytes"), "{e}");
+    assert!(
+        e.contains("16 bytes given") && e.contains("takes 144 bytes"),
+        "{e}"
+    );
 }
 
 /// nvcc reads a struct parameter after a branch through a register holding its address
@@ -111,7 +114,11 @@ fn a_parameter_read_through_its_address_register_reads_the_parameter() {
     let Arg::Bytes(b) = parse_arg("struct:i32:1,i32:-2,u32:3", 0).unwrap() else {
         panic!()
     };
-    let launch = Launch::new([1, 1, 1], [32, 1, 1], vec![Arg::Bytes(b), Arg::Buffer(vec![0; 8])]);
+    let launch = Launch::new(
+        [1, 1, 1],
+        [32, 1, 1],
+        vec![Arg::Bytes(b), Arg::Buffer(vec![0; 8])],
+    );
     let r = warpscope_emu::run(&program, "k", &launch, &Limits::default(), |_| ()).unwrap();
     assert!(r.faults.is_empty(), "{:?}", r.faults);
     let out = r.buffer(1).unwrap();

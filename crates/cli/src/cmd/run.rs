@@ -61,6 +61,12 @@ pub struct Args {
     /// Write a self-contained HTML report: a section per kernel with its launches and findings.
     #[arg(long, value_name = "FILE.html")]
     report: Option<PathBuf>,
+    /// Include directory for building a `.cu` program (repeatable; as analyze's `-I`).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+    /// Macro for building a `.cu` program: NAME or NAME=VALUE (repeatable; as analyze's `-D`).
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
     /// warpscope's CUDA runtime library (default: `libwarpscope_cudart.so` next to this program).
     #[arg(long, value_name = "PATH")]
     cudart: Option<PathBuf>,
@@ -200,7 +206,7 @@ fn find_cudart(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
 
 /// Builds `app.cu` with the toolkit's nvcc as the field notes do, linked against warpscope's
 /// runtime (`-cudart shared`).
-fn build_cu(src: &Path, dir: &Path, arch: &str) -> anyhow::Result<PathBuf> {
+fn build_cu(src: &Path, dir: &Path, arch: &str, args: &Args) -> anyhow::Result<PathBuf> {
     let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
         .map_err(|e| {
             anyhow::Error::new(Unavailable(format!(
@@ -213,6 +219,8 @@ fn build_cu(src: &Path, dir: &Path, arch: &str) -> anyhow::Result<PathBuf> {
     let mut cmd = Command::new(&nvcc);
     cmd.args(["-O2", &format!("-arch={arch}"), "-lineinfo", "-cudart", "shared"])
         .arg(format!("-L{}", dir.display()))
+        .args(args.include_dirs.iter().map(|d| format!("-I{}", d.display())))
+        .args(args.defines.iter().map(|d| format!("-D{d}")))
         .arg("-o")
         .arg(&out)
         .arg(src);
@@ -276,7 +284,7 @@ fn run_in(
         _ => &args.command[1..],
     };
     let program = if is_cu {
-        build_cu(&first, dir, arch.name)?
+        build_cu(&first, dir, arch.name, args)?
     } else {
         first.clone()
     };
@@ -519,7 +527,10 @@ fn run_in(
     for r in &recs {
         let Some(f) = &r.analysis.fix else { continue };
         if f.suggestions.is_empty() {
-            fix_notes.push(format!("fix: {}: no shared array has a bank conflict to fix", r.kernel));
+            fix_notes.push(format!(
+                "fix: {}: no shared array has a bank conflict to fix",
+                r.kernel
+            ));
         }
         for n in &f.notes {
             fix_notes.push(format!("fix: {}: {n}", r.kernel));
@@ -624,9 +635,7 @@ fn shared_lines(e: &Export<'_>, kernel: &str) -> Vec<Vec<String>> {
     let mut sums: BTreeMap<(String, u32, String), [u64; 3]> = BTreeMap::new();
     for l in e.launches.iter().filter(|l| l.kernel == kernel) {
         for s in l.shared_lines {
-            let c = sums
-                .entry((s.file.clone(), s.line, s.side.clone()))
-                .or_default();
+            let c = sums.entry((s.file.clone(), s.line, s.side.clone())).or_default();
             c[0] += s.instructions;
             c[1] += s.wavefronts;
             c[2] += s.ideal_wavefronts;
@@ -654,10 +663,18 @@ fn shared_lines(e: &Export<'_>, kernel: &str) -> Vec<Vec<String>> {
 }
 
 fn fix_headers() -> Vec<String> {
-    ["array", "change", "wavefronts before", "after", "ideal", "extra shared bytes", ""]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+    [
+        "array",
+        "change",
+        "wavefronts before",
+        "after",
+        "ideal",
+        "extra shared bytes",
+        "",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
 }
 
 fn fix_rows(f: &warpscope_cudart::analysis::FixAdvice) -> Vec<Vec<String>> {
@@ -671,7 +688,12 @@ fn fix_rows(f: &warpscope_cudart::analysis::FixAdvice) -> Vec<Vec<String>> {
                 s.wavefronts_after.to_string(),
                 s.ideal.to_string(),
                 s.extra_shared_bytes.to_string(),
-                if s.recommended { "recommended" } else { "alternative" }.into(),
+                if s.recommended {
+                    "recommended"
+                } else {
+                    "alternative"
+                }
+                .into(),
             ]
         })
         .collect()
