@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use warpscope_analysis::banks::{BankReport, Side};
-use warpscope_analysis::divergence::{BranchModel, DivergenceReport};
+use warpscope_analysis::banks::Side;
+use warpscope_analysis::divergence::BranchModel;
 use warpscope_analysis::hazards::{Loc, Severity};
 use warpscope_analysis::reconcile::Reconciliation;
 use warpscope_driver::{RunOptions, Sections, Widths};
@@ -262,6 +262,7 @@ pub fn run_unrecorded(
 
 /// Emulates one launch of `kernel` against `global` (the program's device memory) with the
 /// analyses attached, and turns their counters into Nsight Compute metrics.
+#[allow(clippy::too_many_arguments)]
 pub fn analyse_launch(
     program: &Program,
     kernel: &str,
@@ -302,13 +303,12 @@ pub fn analyse_launch(
         recon: Arc::clone(&ka.recon),
         note: String::new(),
     };
-    let res = warpscope_driver::analyze_launch_in(
+    let mut res = warpscope_driver::analyze_launch_in(
         program, kernel, launch, global, &sections, ka.arch, &widths, &opts,
     )?;
     // Both sections were asked for, so both are there.
-    let (no_banks, no_div) = (BankReport::default(), DivergenceReport::new());
-    let banks = res.banks.as_ref().map_or(&no_banks, |b| &b.report);
-    let div = res.divergence.as_ref().unwrap_or(&no_div);
+    let banks = res.banks.take().map(|b| b.report).unwrap_or_default();
+    let div = res.divergence.take().unwrap_or_default();
     let glob = res.global.unwrap_or_default();
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
@@ -549,6 +549,7 @@ pub fn analyse_launch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use warpscope_emu::AccessOp;
 
     #[test]
     fn global_sectors() {
