@@ -29,7 +29,11 @@ pub struct LaunchArgs {
     pub dyn_smem: u32,
     /// A kernel argument, in parameter order: `u32:V i32:V u64:V i64:V f32:V f64:V`, `buf:BYTES`
     /// (deterministic pseudo-random bytes), `buf:BYTES:zero`, `buf:@FILE`, a struct by value
-    /// `struct:i32:64,i32:64,f32:2.0` (fields in order, C layout), or raw bytes `bytes:HEX`.
+    /// `struct:FIELD,FIELD,...` in C layout, or raw bytes `bytes:HEX`. A field is `TYPE:V` (i8 u8 i16
+    /// u16 i32 u32 i64 u64 f32 f64), an array `TYPE[N]:V1,...,VN`, a CUDA vector type with its
+    /// vector_types.h alignment `float4:X,Y,Z,W` (char1..double4, also `[N]`), or a nested struct
+    /// `{FIELDS}`; e.g. `struct:i32:3,f32[3]:1,2,3,{u8:1,f64:2.5},float4:1,2,3,4` (48 bytes). The
+    /// size is checked against the parameter's in the PTX.
     #[arg(long = "arg", short = 'a', value_name = "SPEC")]
     pub args: Vec<String>,
     /// Emulate only N blocks spread over the grid and extrapolate the totals (default: every block).

@@ -2,18 +2,21 @@
 //! (the launch has side effects, so it cannot be run again per analysis): shared-memory banks,
 //! branch divergence, global requests and sectors, and with `check` the hazard checker.
 //!
-//! [`analyse_launch`] is the one entry point; the runtime calls nothing else of the analyses.
+//! [`analyse_launch`] is the one entry point; the runtime calls nothing else of the analyses. It
+//! emulates through the driver's front door (`warpscope_driver::analyze_launch_in`, against the
+//! program's persistent global space) and turns the results into Nsight Compute metrics.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use warpscope_analysis::banks::{BankReport, BankSink, Side};
-use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
-use warpscope_analysis::hazards::{AsyncOps, HazardConfig, HazardReport, HazardSink, Loc, Severity};
+use warpscope_analysis::banks::Side;
+use warpscope_analysis::divergence::BranchModel;
+use warpscope_analysis::hazards::{Loc, Severity};
 use warpscope_analysis::reconcile::Reconciliation;
+use warpscope_driver::{RunOptions, Sections, Widths};
 use warpscope_emu::mem::Global;
-use warpscope_emu::{AccessOp, EmuError, FaultKind, Launch, Limits, MemEvent, Program, Sink, Space};
+use warpscope_emu::{EmuError, FaultKind, Launch, Limits, Program};
 use warpscope_model::arch::Arch;
 
 /// What a kernel needs for its launches' analyses, built once per kernel.
@@ -101,118 +104,80 @@ pub struct LaunchAnalysis {
     /// Device `printf`s, in block order.
     #[serde(skip)]
     pub printf: Vec<warpscope_emu::printf::Printed>,
+    /// Shared-memory counters per source line (the `banks` section's line table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_lines: Vec<SharedLine>,
+    /// The fix advisor's suggestions (with `warpscope run --fix`: on the kernel's first recorded
+    /// launch that touches shared memory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<FixAdvice>,
 }
 
-/// Global-memory requests and 32-byte sectors per direction, as
-/// `l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}` / `l1tex__t_sectors_...` count them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GlobalCounts {
-    /// Load requests (warp instructions with an active lane).
-    pub ld_requests: u64,
-    /// Load sectors.
-    pub ld_sectors: u64,
-    /// Bytes the active lanes asked to load.
-    pub ld_bytes: u64,
-    /// Store requests.
-    pub st_requests: u64,
-    /// Store sectors.
-    pub st_sectors: u64,
-    /// Bytes the active lanes asked to store.
-    pub st_bytes: u64,
+/// Shared-memory counters of one source line of one launch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedLine {
+    /// Source file (base name), empty when the PTX has no line info (then `line` is the PTX line).
+    pub file: String,
+    /// Source line.
+    pub line: u32,
+    /// `load` or `store`.
+    pub side: String,
+    /// Warp-level requests (`smsp__sass_inst_executed_op_shared_*`).
+    pub instructions: u64,
+    /// Wavefronts (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*`).
+    pub wavefronts: u64,
+    /// Wavefronts the same requests need without bank conflicts.
+    pub ideal_wavefronts: u64,
 }
 
-impl GlobalCounts {
-    /// Counts one warp-level global access.
-    pub fn record(&mut self, op: AccessOp, width: u8, mask: u32, addrs: &[u64; 32]) {
-        if mask == 0 {
-            return;
-        }
-        let mut sectors = [0u64; 64];
-        let mut n = 0;
-        for (lane, &a) in addrs.iter().enumerate() {
-            if mask & (1 << lane) == 0 {
-                continue;
-            }
-            let last = (a + u64::from(width.max(1)) - 1) / 32;
-            for s in a / 32..=last {
-                if !sectors[..n].contains(&s) && n < sectors.len() {
-                    sectors[n] = s;
-                    n += 1;
-                }
-            }
-        }
-        let bytes = u64::from(mask.count_ones()) * u64::from(width);
-        match op {
-            AccessOp::Load => {
-                self.ld_requests += 1;
-                self.ld_sectors += n as u64;
-                self.ld_bytes += bytes;
-            }
-            AccessOp::Store => {
-                self.st_requests += 1;
-                self.st_sectors += n as u64;
-                self.st_bytes += bytes;
-            }
-            // atomics, and cp.async (LDGSTS: its own `..._op_ldgsts` counters), are neither
-            _ => {}
-        }
-    }
-
-    fn add(&mut self, o: &GlobalCounts) {
-        self.ld_requests += o.ld_requests;
-        self.ld_sectors += o.ld_sectors;
-        self.ld_bytes += o.ld_bytes;
-        self.st_requests += o.st_requests;
-        self.st_sectors += o.st_sectors;
-        self.st_bytes += o.st_bytes;
-    }
+/// One suggestion of the fix advisor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FixSuggestion {
+    /// The shared array.
+    pub array: String,
+    /// `pad`, `swizzle` or `permute`.
+    pub kind: String,
+    /// What to change, in words.
+    pub change: String,
+    /// The array's wavefronts as written, and after the change.
+    pub wavefronts_before: u64,
+    /// After the change.
+    pub wavefronts_after: u64,
+    /// Conflict-free wavefronts of the same requests.
+    pub ideal: u64,
+    /// Extra shared memory per block, bytes.
+    pub extra_shared_bytes: u32,
+    /// The advisor's pick for this array.
+    pub recommended: bool,
 }
 
-struct LaunchSink {
-    banks: BankSink,
-    div: DivergenceSink,
-    global: GlobalCounts,
-    hazards: Option<HazardSink>,
+/// The fix advisor's answer for a kernel, or why there is none.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FixAdvice {
+    /// The launch (index in the program) the shared accesses were recorded on.
+    pub launch: u64,
+    /// Suggestions, the recommended one first per array; empty when no array conflicts.
+    pub suggestions: Vec<FixSuggestion>,
+    /// Notes, or why the advisor could not answer.
+    pub notes: Vec<String>,
 }
 
-impl Sink for LaunchSink {
-    fn mem(&mut self, e: &MemEvent<'_>) {
-        match e.space {
-            Space::Shared => {
-                Sink::mem(&mut self.banks, e);
-                if let Some(h) = &mut self.hazards {
-                    Sink::mem(h, e);
-                }
-            }
-            Space::Global => self.global.record(e.op, e.width, e.mask, e.addrs),
-            _ => {}
-        }
-    }
-    fn branch(&mut self, e: &warpscope_emu::BranchEvent) {
-        self.div.branch(e.pc, e.active, e.taken);
-    }
-    fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
-        if let Some(h) = &mut self.hazards {
-            Sink::barrier(h, e);
-        }
-    }
-    fn barrier_release(&mut self, block: u32, pc: u32, generation: u32) {
-        if let Some(h) = &mut self.hazards {
-            Sink::barrier_release(h, block, pc, generation);
-        }
-    }
-    fn inst(&mut self, warp: u32, pc: u32, active: u32) {
-        self.div.inst(pc, active);
-        if let Some(h) = &mut self.hazards {
-            Sink::inst(h, warp, pc, active);
-        }
-    }
-    fn warp_exit(&mut self, warp: u32) {
-        if let Some(h) = &mut self.hazards {
-            Sink::warp_exit(h, warp);
-        }
-    }
+/// A shared array as the source names it: `_ZZ13setColReadColPiE4tile` is `tile`.
+fn array_name(mangled: &str) -> String {
+    cpp_demangle::Symbol::new(mangled)
+        .ok()
+        .and_then(|s| s.demangle(&cpp_demangle::DemangleOptions::default()).ok())
+        .and_then(|d| d.rsplit("::").next().map(str::to_string))
+        .unwrap_or_else(|| mangled.to_string())
 }
+
+/// Kernels (mangled names) that have had their fix advice: the advisor records one launch per
+/// kernel, not every launch.
+static ADVISED: std::sync::Mutex<std::collections::BTreeSet<String>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// Global-memory requests and sectors (counted by the driver's sink).
+pub use warpscope_driver::GlobalCounts;
 
 fn pct(num: u64, den: u64) -> f64 {
     if den == 0 {
@@ -258,8 +223,52 @@ pub fn fault_kind(k: FaultKind) -> &'static str {
     }
 }
 
+/// Emulates a launch that is not recorded (outside `--kernel-name`/`--launch-skip`/`--launch-count`)
+/// for its side effects only: the driver's one emulation with no section attached.
+pub fn run_unrecorded(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    global: &Global,
+    arch: &'static Arch,
+) -> Result<LaunchAnalysis, EmuError> {
+    let opts = RunOptions {
+        limits: limits.clone(),
+        ..RunOptions::default()
+    };
+    let widths = Widths {
+        recon: Arc::new(Reconciliation::ptx_level()),
+        note: String::new(),
+        // the machine code's branches are matched once per kernel (`KernelAnalysis::machine_branches`)
+        sass: None,
+    };
+    let r = warpscope_driver::analyze_launch_in(
+        program,
+        kernel,
+        launch,
+        global,
+        &Sections::NONE,
+        arch,
+        &widths,
+        &opts,
+    )?;
+    let mut a = LaunchAnalysis {
+        warp_instructions: r.warp_insts,
+        printf: r.printf,
+        ..LaunchAnalysis::default()
+    };
+    if let Some(fl) = r.faults.first() {
+        let l = loc_of(program, fl.pc);
+        a.fault = Some(format!("{:?} at {} ({fl})", fl.kind, l.label));
+        a.fault_kind = Some(fault_kind(fl.kind).into());
+    }
+    Ok(a)
+}
+
 /// Emulates one launch of `kernel` against `global` (the program's device memory) with the
 /// analyses attached, and turns their counters into Nsight Compute metrics.
+#[allow(clippy::too_many_arguments)]
 pub fn analyse_launch(
     program: &Program,
     kernel: &str,
@@ -268,44 +277,101 @@ pub fn analyse_launch(
     global: &Global,
     ka: &KernelAnalysis,
     check: bool,
+    fix: Option<u64>,
 ) -> Result<LaunchAnalysis, EmuError> {
     let k = program
         .kernel(kernel)
         .ok_or_else(|| EmuError::NoKernel(kernel.into(), String::new()))?;
-    let hcfg = check.then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
-    let async_ops = check
-        .then(|| AsyncOps::of(program))
-        .filter(|o| !o.is_empty())
-        .map(Arc::new);
-    let res = warpscope_emu::run_in(program, kernel, launch, limits, global, |b| LaunchSink {
-        banks: BankSink::new(b, ka.arch, Arc::clone(&ka.recon)),
-        div: DivergenceSink::new(Arc::clone(&ka.branches)),
-        global: GlobalCounts::default(),
-        hazards: hcfg.as_ref().map(|c| {
-            let s = HazardSink::new(Arc::clone(c), b);
-            match &async_ops {
-                Some(o) => s.with_async_ops(Arc::clone(o)),
-                None => s,
-            }
+    // `fix`: the launch's index when the fix advisor is asked for; it records this launch unless
+    // the kernel already has its advice.
+    let advise = fix.filter(|_| !ADVISED.lock().is_ok_and(|a| a.contains(kernel)));
+    let sections = Sections {
+        banks: true,
+        divergence: true,
+        hazards: check,
+        fix: advise.is_some(),
+        ..Sections::NONE
+    };
+    let opts = RunOptions {
+        limits: limits.clone(),
+        global_sectors: true,
+        branches: Some(Arc::clone(&ka.branches)),
+        fix: advise.map(|_| warpscope_driver::FixOptions {
+            target: warpscope_analysis::fix::Target::new(ka.arch),
+            registers: ka.registers,
+            registers_from: "the program's cubin".into(),
+            source: None,
+            what_if: None,
         }),
-    })?;
-    let mut banks = BankReport::default();
-    let mut div = DivergenceReport::new();
-    let mut glob = GlobalCounts::default();
-    let mut haz = hcfg.as_ref().map(|c| HazardReport::new(Arc::clone(c)));
-    for s in res.sinks {
-        div.merge(&s.div);
-        glob.add(&s.global);
-        banks.merge(s.banks.into_report());
-        if let (Some(r), Some(h)) = (&mut haz, s.hazards) {
-            r.merge(h);
-        }
-    }
+        ..RunOptions::default()
+    };
+    let widths = Widths {
+        recon: Arc::clone(&ka.recon),
+        note: String::new(),
+        // the machine code's branches are matched once per kernel (`KernelAnalysis::machine_branches`)
+        sass: None,
+    };
+    let mut res = warpscope_driver::analyze_launch_in(
+        program, kernel, launch, global, &sections, ka.arch, &widths, &opts,
+    )?;
+    // Both sections were asked for, so both are there.
+    let banks = res.banks.take().map(|b| b.report).unwrap_or_default();
+    let div = res.divergence.take().unwrap_or_default();
+    let glob = res.global.unwrap_or_default();
+    let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
-        warp_instructions: res.counters.warp_insts,
-        printf: res.printf.clone(),
+        warp_instructions: res.warp_insts,
+        printf: std::mem::take(&mut res.printf),
+        shared_lines: banks
+            .lines(program)
+            .into_iter()
+            .map(|l| SharedLine {
+                file: l.file.rsplit('/').next().unwrap_or("").to_string(),
+                line: l.line,
+                side: match l.side {
+                    Side::Load => "load",
+                    Side::Store => "store",
+                }
+                .into(),
+                instructions: l.counts.instructions,
+                wavefronts: l.counts.wavefronts,
+                ideal_wavefronts: l.counts.ideal_wavefronts,
+            })
+            .collect(),
         ..LaunchAnalysis::default()
     };
+    if let (Some(index), Some(f)) = (advise, &res.fix)
+        && !f.trace.accesses.is_empty()
+    {
+        if let Ok(mut a) = ADVISED.lock() {
+            a.insert(kernel.to_string());
+        }
+        out.fix = Some(match &f.advice {
+            Ok(a) => FixAdvice {
+                launch: index,
+                suggestions: a
+                    .suggestions
+                    .iter()
+                    .map(|s| FixSuggestion {
+                        array: array_name(&s.array),
+                        kind: s.kind.clone(),
+                        change: s.change.clone(),
+                        wavefronts_before: s.wavefronts_before,
+                        wavefronts_after: s.wavefronts_after,
+                        ideal: s.ideal,
+                        extra_shared_bytes: s.extra_shared_bytes,
+                        recommended: s.recommended,
+                    })
+                    .collect(),
+                notes: a.notes.clone(),
+            },
+            Err(e) => FixAdvice {
+                launch: index,
+                suggestions: Vec::new(),
+                notes: vec![e.clone()],
+            },
+        });
+    }
     let m = &mut out.metrics;
     let ld = banks.total(Side::Load);
     let st = banks.total(Side::Store);
@@ -430,10 +496,7 @@ pub fn analyse_launch(
         "gst_efficiency",
         pct(glob.st_bytes, glob.st_sectors * 32).min(100.0),
     );
-    put(
-        "warpscope__ptx_warp_instructions.sum",
-        res.counters.warp_insts as f64,
-    );
+    put("warpscope__ptx_warp_instructions.sum", res.warp_insts as f64);
     let threads: u32 = launch.block.iter().product();
     put("launch__block_size", f64::from(threads));
     put(
@@ -496,11 +559,8 @@ pub fn analyse_launch(
             });
         }
     }
-    if let Some(mut r) = haz {
-        for f in &res.faults {
-            r.push_fault(f);
-        }
-        for f in r.findings(&loc) {
+    if let Some(h) = haz {
+        for f in &h.findings {
             out.findings.push(Finding {
                 severity: if f.severity == Severity::Error {
                     "error"
@@ -510,7 +570,7 @@ pub fn analyse_launch(
                 .into(),
                 kind: f.kind.name().into(),
                 line: f.line,
-                message: f.message,
+                message: f.message.clone(),
             });
         }
     }
@@ -520,6 +580,7 @@ pub fn analyse_launch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use warpscope_emu::AccessOp;
 
     #[test]
     fn global_sectors() {

@@ -73,6 +73,8 @@ pub struct Config {
     pub arch: String,
     /// Attach the hazard checker to every recorded launch.
     pub check: bool,
+    /// The fix advisor, once per kernel (its first recorded launch that touches shared memory).
+    pub fix: bool,
     /// Warp instructions one block may execute.
     pub max_instructions: u64,
     /// Record only kernels whose demangled or mangled name contains this (`regex:` not supported).
@@ -92,6 +94,7 @@ impl Default for Config {
         Config {
             arch: "sm_90".into(),
             check: false,
+            fix: false,
             max_instructions: 1 << 28,
             kernel_name: None,
             launch_skip: 0,
@@ -889,21 +892,10 @@ impl Runtime {
                 &self.global,
                 ka,
                 self.cfg.check,
+                self.cfg.fix.then_some(index),
             ),
             None => {
-                warpscope_emu::run_in(program, &f.name, &launch, &limits, &self.global, |_| ()).map(|r| {
-                    let mut a = LaunchAnalysis {
-                        warp_instructions: r.counters.warp_insts,
-                        ..LaunchAnalysis::default()
-                    };
-                    a.printf = r.printf.clone();
-                    if let Some(fl) = r.faults.first() {
-                        let l = crate::analysis::loc_of(program, fl.pc);
-                        a.fault = Some(format!("{:?} at {} ({fl})", fl.kind, l.label));
-                        a.fault_kind = Some(crate::analysis::fault_kind(fl.kind).into());
-                    }
-                    a
-                })
+                crate::analysis::run_unrecorded(program, &f.name, &launch, &limits, &self.global, self.arch)
             }
         };
         self.sync_mirrors_out();

@@ -1,8 +1,9 @@
 //! Kernel arguments as people write them (`--arg`): the scalar and buffer forms of
 //! `warpscope_analysis::launchspec` (`u32:V`, `f32:V`, `buf:BYTES`, `buf:BYTES:zero`, `buf:@FILE`,
 //! ...), plus structs passed by value, `struct:i32:64,i32:64,f32:2.0` (fields in order, laid out as C
-//! lays them out: each field at its natural alignment, the size rounded up to the largest one), and
-//! raw parameter bytes, `bytes:HEX`. [`check`] holds the arguments against the kernel's parameters
+//! lays them out: each field at its alignment, the size rounded up to the largest one; arrays
+//! `f32[3]:1,2,3`, CUDA vector types `float4:1,2,3,4` with `vector_types.h`'s alignment, nested
+//! structs `{u8:1,f64:2.5}`), and raw parameter bytes, `bytes:HEX`. [`check`] holds the arguments against the kernel's parameters
 //! (count, and size for by-value bytes) so a mismatch is an error that names the parameter.
 //!
 //! ```
@@ -14,6 +15,10 @@
 //! // char then double: the double sits at offset 8, the struct takes 16 bytes.
 //! let Arg::Bytes(b) = parse_arg("struct:u8:1,f64:0.5", 0).unwrap() else { panic!() };
 //! assert_eq!(b.len(), 16);
+//! // int at 0, float[3] at 4, {char, double} at 16 (size 16), float4 at 32 (16-aligned): 48 bytes.
+//! let Arg::Bytes(b) = parse_arg("struct:i32:3,f32[3]:1,2,3,{u8:1,f64:2.5},float4:1,2,3,4", 0).unwrap()
+//! else { panic!() };
+//! assert_eq!(b.len(), 48);
 //! assert_eq!(parse_arg("bytes:0a0b", 0).unwrap(), Arg::Bytes(vec![10, 11]));
 //! ```
 
@@ -25,72 +30,336 @@ fn bad(text: &str, reason: impl std::fmt::Display) -> Error {
     Error::input(format!("--arg `{text}`: {reason}"))
 }
 
-/// One field of a `struct:` argument: its bytes (little-endian) and alignment.
-fn field(text: &str, spec: &str) -> Result<Vec<u8>> {
-    let (ty, value) = spec
-        .split_once(':')
-        .ok_or_else(|| bad(text, format!("field `{spec}`: expected TYPE:VALUE")))?;
-    let v = value.trim();
-    let int = |lo: i128, hi: i128| -> Result<i128> {
-        let parsed = match v.strip_prefix("0x") {
-            Some(h) => i128::from_str_radix(h, 16),
-            None => v.parse::<i128>(),
-        };
-        let n = parsed.map_err(|_| bad(text, format!("field `{spec}`: `{v}` is not an integer")))?;
-        if n < lo || n > hi {
-            return Err(bad(text, format!("field `{spec}`: {n} is out of range for {ty}")));
-        }
-        Ok(n)
-    };
-    let float = || -> Result<f64> {
-        v.parse::<f64>()
-            .map_err(|_| bad(text, format!("field `{spec}`: `{v}` is not a number")))
-    };
-    Ok(match ty {
-        "i8" => (int(i8::MIN.into(), i8::MAX.into())? as i8)
-            .to_le_bytes()
-            .to_vec(),
-        "u8" => (int(0, u8::MAX.into())? as u8).to_le_bytes().to_vec(),
-        "i16" => (int(i16::MIN.into(), i16::MAX.into())? as i16)
-            .to_le_bytes()
-            .to_vec(),
-        "u16" => (int(0, u16::MAX.into())? as u16).to_le_bytes().to_vec(),
-        "i32" => (int(i32::MIN.into(), i32::MAX.into())? as i32)
-            .to_le_bytes()
-            .to_vec(),
-        "u32" => (int(0, u32::MAX.into())? as u32).to_le_bytes().to_vec(),
-        "i64" => (int(i64::MIN.into(), i64::MAX.into())? as i64)
-            .to_le_bytes()
-            .to_vec(),
-        "u64" => (int(0, u64::MAX.into())? as u64).to_le_bytes().to_vec(),
-        "f32" => (float()? as f32).to_le_bytes().to_vec(),
-        "f64" => float()?.to_le_bytes().to_vec(),
-        _ => {
-            return Err(bad(
-                text,
-                format!("field `{spec}`: unknown type `{ty}` (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)"),
-            ));
-        }
-    })
+/// A scalar field type: its name and size (its alignment is its size).
+const SCALARS: [(&str, usize); 10] = [
+    ("i8", 1),
+    ("u8", 1),
+    ("i16", 2),
+    ("u16", 2),
+    ("i32", 4),
+    ("u32", 4),
+    ("i64", 8),
+    ("u64", 8),
+    ("f32", 4),
+    ("f64", 8),
+];
+
+/// CUDA's vector types (`vector_types.h`): name, component type, components, alignment. `long`
+/// is 64-bit (Linux).
+const VECTORS: &[(&str, &str, usize, usize)] = &[
+    ("char1", "i8", 1, 1),
+    ("char2", "i8", 2, 2),
+    ("char3", "i8", 3, 1),
+    ("char4", "i8", 4, 4),
+    ("uchar1", "u8", 1, 1),
+    ("uchar2", "u8", 2, 2),
+    ("uchar3", "u8", 3, 1),
+    ("uchar4", "u8", 4, 4),
+    ("short1", "i16", 1, 2),
+    ("short2", "i16", 2, 4),
+    ("short3", "i16", 3, 2),
+    ("short4", "i16", 4, 8),
+    ("ushort1", "u16", 1, 2),
+    ("ushort2", "u16", 2, 4),
+    ("ushort3", "u16", 3, 2),
+    ("ushort4", "u16", 4, 8),
+    ("int1", "i32", 1, 4),
+    ("int2", "i32", 2, 8),
+    ("int3", "i32", 3, 4),
+    ("int4", "i32", 4, 16),
+    ("uint1", "u32", 1, 4),
+    ("uint2", "u32", 2, 8),
+    ("uint3", "u32", 3, 4),
+    ("uint4", "u32", 4, 16),
+    ("float1", "f32", 1, 4),
+    ("float2", "f32", 2, 8),
+    ("float3", "f32", 3, 4),
+    ("float4", "f32", 4, 16),
+    ("long1", "i64", 1, 8),
+    ("long2", "i64", 2, 16),
+    ("long3", "i64", 3, 8),
+    ("long4", "i64", 4, 16),
+    ("long4_16a", "i64", 4, 16),
+    ("long4_32a", "i64", 4, 32),
+    ("ulong1", "u64", 1, 8),
+    ("ulong2", "u64", 2, 16),
+    ("ulong3", "u64", 3, 8),
+    ("ulong4", "u64", 4, 16),
+    ("ulong4_16a", "u64", 4, 16),
+    ("ulong4_32a", "u64", 4, 32),
+    ("longlong1", "i64", 1, 8),
+    ("longlong2", "i64", 2, 16),
+    ("longlong3", "i64", 3, 8),
+    ("longlong4", "i64", 4, 16),
+    ("longlong4_16a", "i64", 4, 16),
+    ("longlong4_32a", "i64", 4, 32),
+    ("ulonglong1", "u64", 1, 8),
+    ("ulonglong2", "u64", 2, 16),
+    ("ulonglong3", "u64", 3, 8),
+    ("ulonglong4", "u64", 4, 16),
+    ("ulonglong4_16a", "u64", 4, 16),
+    ("ulonglong4_32a", "u64", 4, 32),
+    ("double1", "f64", 1, 8),
+    ("double2", "f64", 2, 16),
+    ("double3", "f64", 3, 8),
+    ("double4", "f64", 4, 16),
+    ("double4_16a", "f64", 4, 16),
+    ("double4_32a", "f64", 4, 32),
+];
+
+/// Bytes laid out so far and their alignment.
+struct Layout {
+    bytes: Vec<u8>,
+    align: usize,
 }
 
-/// The bytes of `struct:F1,F2,...` in C layout: each field at a multiple of its size, the whole
-/// rounded up to the largest field's alignment.
+impl Layout {
+    fn new() -> Layout {
+        Layout {
+            bytes: Vec::new(),
+            align: 1,
+        }
+    }
+
+    /// Places `f` at the next multiple of its alignment.
+    fn push(&mut self, f: &Layout) {
+        self.align = self.align.max(f.align);
+        self.bytes.resize(self.bytes.len().next_multiple_of(f.align), 0);
+        self.bytes.extend_from_slice(&f.bytes);
+    }
+
+    /// Rounds the size up to the alignment (C's trailing padding).
+    fn finish(mut self) -> Layout {
+        self.bytes
+            .resize(self.bytes.len().next_multiple_of(self.align), 0);
+        self
+    }
+}
+
+/// The reader of a `struct:` field list: the whole argument (for errors) and a cursor.
+struct Fields<'a> {
+    text: &'a str,
+    /// Where the field list starts in `text` (for columns).
+    base: usize,
+    s: &'a str,
+    pos: usize,
+    /// Where the field being read starts in `s`.
+    start: usize,
+}
+
+impl Fields<'_> {
+    fn fail(&self, field: &str, reason: impl std::fmt::Display) -> Error {
+        bad(
+            self.text,
+            format!("field {field} (column {}): {reason}", self.base + self.start + 1),
+        )
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.s[self.pos..].chars().next()
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.skip_spaces();
+        if self.peek() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Text up to the next `,`, `}` or the end.
+    fn token(&mut self) -> &str {
+        self.skip_spaces();
+        let rest = &self.s[self.pos..];
+        let n = rest.find([',', '}']).unwrap_or(rest.len());
+        self.pos += n;
+        rest[..n].trim()
+    }
+
+    /// A type name: letters, digits, `_`.
+    fn name(&mut self) -> &str {
+        self.skip_spaces();
+        let rest = &self.s[self.pos..];
+        let n = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        self.pos += n;
+        &rest[..n]
+    }
+
+    /// `FIELD,FIELD,...` up to a `}` or the end; `path` numbers nested fields (`4.2`).
+    fn list(&mut self, path: &str) -> Result<Layout> {
+        let mut out = Layout::new();
+        let mut n = 0;
+        loop {
+            n += 1;
+            let here = if path.is_empty() {
+                n.to_string()
+            } else {
+                format!("{path}.{n}")
+            };
+            let f = self.field(&here)?;
+            out.push(&f);
+            if !self.eat(',') {
+                break;
+            }
+        }
+        Ok(out.finish())
+    }
+
+    /// `{FIELDS}`, `TYPE:V`, `TYPE[N]:V1,...,VN` or `VECTOR:X,Y,...` (and `VECTOR[N]:...`).
+    fn field(&mut self, path: &str) -> Result<Layout> {
+        self.skip_spaces();
+        self.start = self.pos;
+        if self.eat('{') {
+            let inner = self.list(path)?;
+            self.start = self.pos;
+            if !self.eat('}') {
+                return Err(self.fail(path, "expected `}` to close the nested struct"));
+            }
+            return Ok(inner);
+        }
+        let ty = self.name().to_string();
+        if ty.is_empty() {
+            return Err(self.fail(
+                path,
+                "expected a field (TYPE:VALUE, TYPE[N]:V,..., VECTOR:X,Y,.. or {FIELDS})",
+            ));
+        }
+        let (scalar, per, align) = if let Some((_, size)) = SCALARS.iter().find(|(n, _)| *n == ty) {
+            (ty.clone(), 1, *size)
+        } else if let Some((_, c, k, a)) = VECTORS.iter().find(|(n, ..)| *n == ty) {
+            (c.to_string(), *k, *a)
+        } else {
+            return Err(self.fail(
+                path,
+                format!(
+                    "unknown type `{ty}` (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, CUDA vector types such as \
+                     float4 int2 uchar3 double2, or {{FIELDS}} for a nested struct)"
+                ),
+            ));
+        };
+        let mut count = 1;
+        let shown = if self.eat('[') {
+            let n = self.name().to_string();
+            count = n
+                .parse::<usize>()
+                .ok()
+                .filter(|&c| c > 0 && c <= 1 << 20)
+                .ok_or_else(|| {
+                    self.fail(
+                        path,
+                        format!("`{ty}[{n}]`: the length must be a whole number from 1"),
+                    )
+                })?;
+            if !self.eat(']') {
+                return Err(self.fail(path, format!("`{ty}[{n}`: expected `]`")));
+            }
+            format!("{ty}[{count}]")
+        } else {
+            ty.clone()
+        };
+        if !self.eat(':') {
+            return Err(self.fail(path, format!("`{shown}`: expected `:` and the value(s)")));
+        }
+        let want = count * per;
+        let mut bytes = Vec::new();
+        for i in 0..want {
+            if i > 0 && !self.eat(',') {
+                return Err(self.fail(path, format!("`{shown}` takes {want} values, {i} given")));
+            }
+            let v = self.token().to_string();
+            if v.is_empty() {
+                return Err(self.fail(path, format!("`{shown}` takes {want} values, {i} given")));
+            }
+            bytes.extend(self.scalar(path, &shown, &scalar, &v)?);
+        }
+        Ok(Layout { bytes, align })
+    }
+
+    /// One value of a scalar type, little-endian.
+    fn scalar(&self, path: &str, shown: &str, ty: &str, v: &str) -> Result<Vec<u8>> {
+        let int = |lo: i128, hi: i128| -> Result<i128> {
+            let (neg, digits) = match v.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, v),
+            };
+            let parsed = match digits.strip_prefix("0x") {
+                Some(h) => i128::from_str_radix(h, 16),
+                None => digits.parse::<i128>(),
+            };
+            let n = parsed
+                .map(|n| if neg { -n } else { n })
+                .map_err(|_| self.fail(path, format!("`{shown}`: `{v}` is not an integer")))?;
+            if n < lo || n > hi {
+                return Err(self.fail(path, format!("`{shown}`: {n} is out of range for {ty}")));
+            }
+            Ok(n)
+        };
+        let float = || -> Result<f64> {
+            v.parse::<f64>()
+                .map_err(|_| self.fail(path, format!("`{shown}`: `{v}` is not a number")))
+        };
+        Ok(match ty {
+            "i8" => (int(i8::MIN.into(), i8::MAX.into())? as i8)
+                .to_le_bytes()
+                .to_vec(),
+            "u8" => (int(0, u8::MAX.into())? as u8).to_le_bytes().to_vec(),
+            "i16" => (int(i16::MIN.into(), i16::MAX.into())? as i16)
+                .to_le_bytes()
+                .to_vec(),
+            "u16" => (int(0, u16::MAX.into())? as u16).to_le_bytes().to_vec(),
+            "i32" => (int(i32::MIN.into(), i32::MAX.into())? as i32)
+                .to_le_bytes()
+                .to_vec(),
+            "u32" => (int(0, u32::MAX.into())? as u32).to_le_bytes().to_vec(),
+            "i64" => (int(i64::MIN.into(), i64::MAX.into())? as i64)
+                .to_le_bytes()
+                .to_vec(),
+            "u64" => (int(0, u64::MAX.into())? as u64).to_le_bytes().to_vec(),
+            "f32" => (float()? as f32).to_le_bytes().to_vec(),
+            _ => float()?.to_le_bytes().to_vec(),
+        })
+    }
+}
+
+/// The bytes of `struct:F1,F2,...` in C layout: each field at a multiple of its alignment (a
+/// scalar's is its size; a CUDA vector type's is `vector_types.h`'s, e.g. 16 for `float4`, 4 for
+/// `float3`; a nested `{...}` struct's is its largest field's), the whole rounded up to the largest
+/// alignment. Fields: `TYPE:V`, `TYPE[N]:V1,...,VN` (an array), `float4:X,Y,Z,W` (a vector),
+/// `{FIELDS}` (a nested struct; an array of structs is the structs one after another).
 pub fn struct_bytes(text: &str, fields: &str) -> Result<Vec<u8>> {
     if fields.trim().is_empty() {
         return Err(bad(text, "a struct needs at least one field (TYPE:VALUE,...)"));
     }
-    let mut out: Vec<u8> = Vec::new();
-    let mut align = 1;
-    for spec in fields.split(',') {
-        let f = field(text, spec.trim())?;
-        let a = f.len();
-        align = align.max(a);
-        out.resize(out.len().next_multiple_of(a), 0);
-        out.extend_from_slice(&f);
+    let mut p = Fields {
+        text,
+        base: text.len() - fields.len(),
+        s: fields,
+        pos: 0,
+        start: 0,
+    };
+    let layout = p.list("")?;
+    p.skip_spaces();
+    if p.pos < fields.len() {
+        return Err(bad(
+            text,
+            format!(
+                "column {}: unexpected `{}` after the last field (an unmatched `}}`?)",
+                p.base + p.pos + 1,
+                &fields[p.pos..]
+            ),
+        ));
     }
-    out.resize(out.len().next_multiple_of(align), 0);
-    Ok(out)
+    Ok(layout.bytes)
 }
 
 /// The bytes of `bytes:HEX` (pairs of hex digits; `0x`, `_` and spaces are allowed and ignored).
@@ -166,7 +435,8 @@ pub fn check(kernel: &Kernel, shown: &str, args: &[Arg]) -> Result<()> {
         {
             return Err(Error::input(format!(
                 "--arg {i}: {} bytes given for parameter {} of `{shown}`, which takes {} bytes \
-                 (a struct's fields are laid out in order, each at its natural alignment)",
+                 (a struct's fields are laid out in order, each at its alignment: a scalar's \
+                 size, a vector type's as in vector_types.h, a nested struct's largest field's)",
                 b.len(),
                 p.name,
                 p.size
@@ -210,10 +480,89 @@ mod tests {
         assert_eq!(b.len(), 16);
     }
 
+    fn bytes_of(spec: &str) -> Vec<u8> {
+        match parse_arg(spec, 0) {
+            Ok(Arg::Bytes(b)) => b,
+            other => panic!("{spec}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn arrays_vectors_and_nested_structs() {
+        // struct { int a; float b[3]; struct { char c; double d; } e; float4 f; }
+        let b = bytes_of("struct:i32:3,f32[3]:1,2,3,{u8:1,f64:2.5},float4:1,2,3,4");
+        let mut want = vec![0u8; 48];
+        want[0..4].copy_from_slice(&3i32.to_le_bytes());
+        for (i, v) in [1.0f32, 2.0, 3.0].iter().enumerate() {
+            want[4 + 4 * i..8 + 4 * i].copy_from_slice(&v.to_le_bytes());
+        }
+        want[16] = 1;
+        want[24..32].copy_from_slice(&2.5f64.to_le_bytes());
+        for (i, v) in [1.0f32, 2.0, 3.0, 4.0].iter().enumerate() {
+            want[32 + 4 * i..36 + 4 * i].copy_from_slice(&v.to_le_bytes());
+        }
+        assert_eq!(b, want);
+        // float3 is 4-aligned (12 bytes), float2 8-aligned, uchar3 1-aligned, short4 8-aligned.
+        assert_eq!(bytes_of("struct:u8:1,float3:1,2,3").len(), 16);
+        assert_eq!(bytes_of("struct:u8:1,float2:1,2").len(), 16);
+        assert_eq!(bytes_of("struct:u8:9,uchar3:1,2,3"), vec![9, 1, 2, 3]);
+        assert_eq!(bytes_of("struct:u8:1,short4:1,2,3,4").len(), 16);
+        assert_eq!(bytes_of("struct:u8:1,double4_32a:1,2,3,4").len(), 64);
+        // an array of vectors, and nesting two deep; the inner struct's size is rounded to its
+        // own alignment before the outer field follows.
+        assert_eq!(bytes_of("struct:int2[2]:1,2,3,4"), {
+            let mut v = Vec::new();
+            for x in [1i32, 2, 3, 4] {
+                v.extend(x.to_le_bytes());
+            }
+            v
+        });
+        assert_eq!(
+            bytes_of("struct:{u16:0x0102,{u8:3}},u8:4"),
+            vec![2, 1, 3, 0, 4, 0]
+        );
+        assert_eq!(
+            bytes_of("struct: i8 : -2 , u16[2] : 1 , 2 "),
+            vec![254, 0, 1, 0, 2, 0]
+        );
+    }
+
+    #[test]
+    fn struct_errors_name_field_and_column() {
+        let e = parse_arg("struct:i32:1,f32[3]:1,2", 0).unwrap_err().to_string();
+        assert!(
+            e.contains("field 2") && e.contains("`f32[3]` takes 3 values, 2 given"),
+            "{e}"
+        );
+        let e = parse_arg("struct:float4:1,2,3", 0).unwrap_err().to_string();
+        assert!(e.contains("`float4` takes 4 values, 3 given"), "{e}");
+        let e = parse_arg("struct:i32:1,{u8:1,f64:x}", 0).unwrap_err().to_string();
+        assert!(
+            e.contains("field 2.2") && e.contains("`x` is not a number"),
+            "{e}"
+        );
+        let e = parse_arg("struct:{u8:1", 0).unwrap_err().to_string();
+        assert!(e.contains("expected `}`"), "{e}");
+        let e = parse_arg("struct:u8:1}", 0).unwrap_err().to_string();
+        assert!(e.contains("unexpected `}`"), "{e}");
+        let e = parse_arg("struct:f32[0]:1", 0).unwrap_err().to_string();
+        assert!(e.contains("the length must be"), "{e}");
+        let e = parse_arg("struct:f32[2:1,2", 0).unwrap_err().to_string();
+        assert!(e.contains("expected `]`"), "{e}");
+        let e = parse_arg("struct:i32", 0).unwrap_err().to_string();
+        assert!(e.contains("expected `:`"), "{e}");
+        let e = parse_arg("struct:u8:1,,u8:2", 0).unwrap_err().to_string();
+        assert!(
+            e.contains("field 2 (column 13)") && e.contains("expected a field"),
+            "{e}"
+        );
+    }
+
     #[test]
     fn errors_name_the_field() {
         let e = parse_arg("struct:i32:1,q8:2", 0).unwrap_err().to_string();
         assert!(e.contains("unknown type `q8`"), "{e}");
+        assert!(e.contains("field 2 (column 14)"), "{e}");
         let e = parse_arg("struct:u8:300", 0).unwrap_err().to_string();
         assert!(e.contains("300 is out of range for u8"), "{e}");
         let e = parse_arg("struct:", 0).unwrap_err().to_string();

@@ -194,7 +194,8 @@ fn load_nvrtc(explicit: Option<&Path>) -> std::result::Result<warpscope_gpu::nvr
 }
 
 /// Compiles CUDA source text (`file` names it and gives its directory for includes) for `arch`, by
-/// NVRTC or, when NVRTC cannot be loaded, the toolkit's nvcc. Returns (PTX, CUBIN?, how).
+/// NVRTC or, when NVRTC cannot be loaded or cannot compile it (host code), the toolkit's nvcc.
+/// Returns (PTX, CUBIN?, how).
 pub fn compile_cuda(
     src: &str,
     file: &Path,
@@ -208,28 +209,49 @@ pub fn compile_cuda(
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    // NVRTC compiles device code only: a whole program (host headers such as <cstdio>, `main`)
+    // fails there, and goes to nvcc when one is found; without nvcc, or when nvcc fails too,
+    // NVRTC's error is the answer.
+    let mut nvrtc_failed: Option<Error> = None;
     let nvrtc_err = match load_nvrtc(opts.nvrtc.as_deref()) {
         Ok(n) => {
             let mut o = warpscope_gpu::nvrtc::CompileOptions::for_cc(arch.cc());
             o.debug = opts.debug;
             o.extra = opts.common(Some(dir), true);
-            let c = n
-                .compile(src, name, &o)
-                .map_err(|e| Error::input(format!("{}: NVRTC compilation failed: {e}", file.display())))?;
-            return Ok((c.ptx, c.cubin, "NVRTC".into()));
+            match n.compile(src, name, &o) {
+                Ok(c) => return Ok((c.ptx, c.cubin, "NVRTC".into())),
+                Err(e) => {
+                    nvrtc_failed = Some(Error::input(format!(
+                        "{}: NVRTC compilation failed: {e}",
+                        file.display()
+                    )));
+                    "NVRTC could not compile it (device code only: host code needs nvcc)".to_string()
+                }
+            }
         }
-        Err(e) => e,
+        Err(e) => format!("NVRTC unavailable: {e}"),
     };
+    if let Some(first) = nvrtc_failed {
+        return compile_nvcc(file, dir, arch, opts, &nvrtc_err).map_err(|_| first);
+    }
+    compile_nvcc(file, dir, arch, opts, &nvrtc_err)
+}
+
+/// [`compile_cuda`] by the toolkit's nvcc; `nvrtc_err` says why NVRTC did not.
+fn compile_nvcc(
+    file: &Path,
+    dir: &Path,
+    arch: &Arch,
+    opts: &CompileOptions,
+    nvrtc_err: &str,
+) -> Result<(String, Option<Vec<u8>>, String)> {
     let root = cuda_root().map_err(|e| {
-        Error::unavailable(format!(
-            "cannot compile {}: NVRTC unavailable ({nvrtc_err}) and {e}",
-            file.display()
-        ))
+        Error::unavailable(format!("cannot compile {}: {nvrtc_err}, and {e}", file.display()))
     })?;
     let nvcc = root.bin("nvcc");
     if !nvcc.exists() {
         return Err(Error::unavailable(format!(
-            "cannot compile {}: NVRTC unavailable ({nvrtc_err}) and no nvcc in {}",
+            "cannot compile {}: {nvrtc_err}, and no nvcc in {}",
             file.display(),
             root.root.display()
         )));
@@ -253,10 +275,7 @@ pub fn compile_cuda(
     Ok((
         ptx,
         None,
-        format!(
-            "nvcc from {} (NVRTC unavailable: {nvrtc_err})",
-            root.root.display()
-        ),
+        format!("nvcc from {} ({nvrtc_err})", root.root.display()),
     ))
 }
 

@@ -249,6 +249,7 @@ pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
         debug_build: is_debug_ptx(&module.ptx),
         fix,
         resources: resources.as_ref().and_then(|r| r.as_ref().ok()).cloned(),
+        ..RunOptions::default()
     };
     let results = analyze_launch(
         &module.program,

@@ -3,7 +3,9 @@
 //! [`analyze_launch`] is the entry point for callers that already hold a lowered [`Program`] and a
 //! prepared [`Launch`] (no files, no command line): it attaches the sinks the [`Sections`] ask for
 //! (bank counters, divergence counters, the race tracker, the fix advisor's recorder) to a single
-//! [`Multi`] sink per block, runs the emulator once, and gathers [`Results`].
+//! [`Multi`] sink per block, runs the emulator once, and gathers [`Results`]. [`analyze_launch_in`]
+//! does the same against a persistent global space the caller owns (a CUDA runtime's device
+//! memory: `warpscope run`), where the launch's side effects stay.
 
 use std::sync::Arc;
 
@@ -11,7 +13,11 @@ use warpscope_analysis::banks::{BankReport, BankRun, BankSink, MatrixForms};
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
 use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Trace, TraceSink, WhatIf};
 use warpscope_analysis::hazards::{AsyncOps, Finding, HazardConfig, HazardReport, HazardSink, Loc};
-use warpscope_emu::{BarrierEvent, BranchEvent, EmuFault, LaneMask, Launch, Limits, MemEvent, Program, Sink};
+use warpscope_emu::mem::Global;
+use warpscope_emu::{
+    AccessOp, BarrierEvent, BranchEvent, EmuError, EmuFault, LaneMask, Launch, Limits, MemEvent, Program,
+    Sink, Space,
+};
 use warpscope_model::arch::Arch;
 
 use crate::error::{Error, Result};
@@ -139,6 +145,79 @@ pub struct RunOptions {
     pub fix: Option<FixOptions>,
     /// ptxas's resources, for the `occupancy` section and the fix advisor's occupancy figures.
     pub resources: Option<Resources>,
+    /// Count global-memory requests and sectors ([`Results::global`]).
+    pub global_sectors: bool,
+    /// The kernel's branch model, when the caller keeps one across launches (else built from the
+    /// program and `debug_build`).
+    pub branches: Option<Arc<BranchModel>>,
+    /// The program's LDSM / STSM / LDGSTS forms, when the caller keeps them across launches.
+    pub forms: Option<Arc<MatrixForms>>,
+}
+
+/// Global-memory requests and 32-byte sectors per direction, as
+/// `l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}` / `l1tex__t_sectors_...` count them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GlobalCounts {
+    /// Load requests (warp instructions with an active lane).
+    pub ld_requests: u64,
+    /// Load sectors.
+    pub ld_sectors: u64,
+    /// Bytes the active lanes asked to load.
+    pub ld_bytes: u64,
+    /// Store requests.
+    pub st_requests: u64,
+    /// Store sectors.
+    pub st_sectors: u64,
+    /// Bytes the active lanes asked to store.
+    pub st_bytes: u64,
+}
+
+impl GlobalCounts {
+    /// Counts one warp-level global access.
+    pub fn record(&mut self, op: AccessOp, width: u8, mask: u32, addrs: &[u64; 32]) {
+        if mask == 0 {
+            return;
+        }
+        let mut sectors = [0u64; 64];
+        let mut n = 0;
+        for (lane, &a) in addrs.iter().enumerate() {
+            if mask & (1 << lane) == 0 {
+                continue;
+            }
+            let last = (a + u64::from(width.max(1)) - 1) / 32;
+            for s in a / 32..=last {
+                if !sectors[..n].contains(&s) && n < sectors.len() {
+                    sectors[n] = s;
+                    n += 1;
+                }
+            }
+        }
+        let bytes = u64::from(mask.count_ones()) * u64::from(width);
+        match op {
+            AccessOp::Load => {
+                self.ld_requests += 1;
+                self.ld_sectors += n as u64;
+                self.ld_bytes += bytes;
+            }
+            AccessOp::Store => {
+                self.st_requests += 1;
+                self.st_sectors += n as u64;
+                self.st_bytes += bytes;
+            }
+            // atomics, and cp.async (LDGSTS: its own `..._op_ldgsts` counters), are neither
+            _ => {}
+        }
+    }
+
+    /// Adds another block's counts.
+    pub fn add(&mut self, o: &GlobalCounts) {
+        self.ld_requests += o.ld_requests;
+        self.ld_sectors += o.ld_sectors;
+        self.ld_bytes += o.ld_bytes;
+        self.st_requests += o.st_requests;
+        self.st_sectors += o.st_sectors;
+        self.st_bytes += o.st_bytes;
+    }
 }
 
 /// The sink of one block: every requested analysis side by side, each fed every event.
@@ -147,10 +226,16 @@ pub struct Multi {
     divergence: Option<DivergenceSink>,
     hazards: Option<HazardSink>,
     trace: Option<TraceSink>,
+    global: Option<GlobalCounts>,
 }
 
 impl Sink for Multi {
     fn mem(&mut self, e: &MemEvent<'_>) {
+        if let Some(g) = &mut self.global
+            && e.space == Space::Global
+        {
+            g.record(e.op, e.width, e.mask, e.addrs);
+        }
         if let Some(s) = &mut self.banks {
             s.mem(e);
         }
@@ -263,6 +348,10 @@ pub struct Results {
     pub fix: Option<FixResults>,
     /// ptxas's resources (`occupancy`, when given).
     pub resources: Option<Resources>,
+    /// Global-memory requests and sectors (when [`RunOptions::global_sectors`]).
+    pub global: Option<GlobalCounts>,
+    /// Device `printf`s the launch executed, in the order a GPU prints them.
+    pub printf: Vec<warpscope_emu::printf::Printed>,
 }
 
 /// How an instruction is named in findings: `file.cu:LINE` (base name), else `PTX line N`; and the
@@ -321,9 +410,75 @@ pub fn analyze_launch(
     widths: &Widths,
     opts: &RunOptions,
 ) -> Result<Results> {
+    if program.kernel(kernel).is_none() {
+        return Err(Error::input(format!("no kernel `{kernel}` in the program")));
+    }
+    Ok(emulate(
+        program, kernel, launch, None, sections, arch, widths, opts,
+    )?)
+}
+
+/// [`analyze_launch`] against `global`, a persistent global space the caller owns (device
+/// allocations live across launches; pointers are plain addresses, see `warpscope_emu::run_in`):
+/// the one emulation, with the same sinks, leaves its side effects in `global`. The emulator's
+/// errors come back as they are, for a runtime to turn into its error codes. The launch runs even
+/// with no section asked for (its side effects are the caller's).
+///
+/// ```
+/// use warpscope_driver::{RunOptions, Sections, Widths, analyze_launch_in};
+/// use warpscope_emu::{Arg, Launch, mem::Global};
+/// let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<4>;\n\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r1;\n\tret;\n}\n";
+/// let program = warpscope_ptx::compile(ptx).unwrap();
+/// let global = Global::new(vec![(0x1000, vec![0; 128])]);
+/// let launch = Launch::new([1, 1, 1], [32, 1, 1], vec![Arg::U64(0x1000)]);
+/// let arch = warpscope_model::arch::Arch::parse("sm_90").unwrap();
+/// let opts = RunOptions { global_sectors: true, ..RunOptions::default() };
+/// let r = analyze_launch_in(&program, "k", &launch, &global, &Sections::ALL, arch,
+///     &Widths::ptx_level("PTX-level"), &opts).unwrap();
+/// let g = r.global.unwrap();
+/// assert_eq!((g.st_requests, g.st_sectors), (1, 4));
+/// let mut last = [0u8; 4];
+/// global.read_range(0x1000 + 4 * 31, &mut last).unwrap();
+/// assert_eq!(last, 31u32.to_le_bytes());
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn analyze_launch_in(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    global: &Global,
+    sections: &Sections,
+    arch: &'static Arch,
+    widths: &Widths,
+    opts: &RunOptions,
+) -> std::result::Result<Results, EmuError> {
+    emulate(
+        program,
+        kernel,
+        launch,
+        Some(global),
+        sections,
+        arch,
+        widths,
+        opts,
+    )
+}
+
+/// The one emulation behind [`analyze_launch`] and [`analyze_launch_in`].
+#[allow(clippy::too_many_arguments)]
+fn emulate(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    global: Option<&Global>,
+    sections: &Sections,
+    arch: &'static Arch,
+    widths: &Widths,
+    opts: &RunOptions,
+) -> std::result::Result<Results, EmuError> {
     let k = program
         .kernel(kernel)
-        .ok_or_else(|| Error::input(format!("no kernel `{kernel}` in the program")))?;
+        .ok_or_else(|| EmuError::NoKernel(kernel.into(), String::new()))?;
     let blocks_in_grid: u64 = launch.grid.iter().map(|&g| u64::from(g)).product();
     let mut results = Results {
         kernel: kernel.to_string(),
@@ -343,13 +498,18 @@ pub fn analyze_launch(
         hazards: None,
         fix: None,
         resources: opts.resources.clone(),
+        global: None,
+        printf: Vec::new(),
     };
-    if !sections.emulates() {
+    // Against a caller's persistent space the launch always runs: its side effects are the
+    // caller's, whatever the sections.
+    if global.is_none() && !sections.emulates() && !opts.global_sectors {
         return Ok(results);
     }
-    let model = sections
-        .divergence
-        .then(|| Arc::new(BranchModel::from_program(program, opts.debug_build)));
+    let model = sections.divergence.then(|| match &opts.branches {
+        Some(m) => Arc::clone(m),
+        None => Arc::new(BranchModel::from_program(program, opts.debug_build)),
+    });
     let hazard_cfg = sections
         .hazards
         .then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
@@ -359,9 +519,12 @@ pub fn analyze_launch(
         .filter(|o| !o.is_empty())
         .map(Arc::new);
     let recon = &widths.recon;
-    let forms = (sections.banks || sections.fix).then(|| Arc::new(MatrixForms::of(program)));
+    let forms = (sections.banks || sections.fix).then(|| match &opts.forms {
+        Some(f) => Arc::clone(f),
+        None => Arc::new(MatrixForms::of(program)),
+    });
     EMULATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let res = warpscope_emu::run(program, kernel, launch, &opts.limits, |b| Multi {
+    let sinks = |b| Multi {
         banks: forms
             .as_ref()
             .filter(|_| sections.banks)
@@ -378,14 +541,23 @@ pub fn analyze_launch(
             .as_ref()
             .filter(|_| sections.fix)
             .map(|f| TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f))),
-    })?;
+        global: opts.global_sectors.then(GlobalCounts::default),
+    };
+    let res = match global {
+        Some(g) => warpscope_emu::run_in(program, kernel, launch, &opts.limits, g, sinks)?,
+        None => warpscope_emu::run(program, kernel, launch, &opts.limits, sinks)?,
+    };
     let blocks_emulated = res.sinks.len() as u32;
     let fault_text: Vec<String> = res.faults.iter().map(ToString::to_string).collect();
     let mut bank = sections.banks.then(BankReport::default);
     let mut div = sections.divergence.then(DivergenceReport::new);
     let mut haz = hazard_cfg.as_ref().map(|c| HazardReport::new(Arc::clone(c)));
     let mut traces = Vec::new();
+    let mut glob = opts.global_sectors.then(GlobalCounts::default);
     for s in res.sinks {
+        if let (Some(r), Some(s)) = (&mut glob, &s.global) {
+            r.add(s);
+        }
         if let (Some(r), Some(s)) = (&mut bank, s.banks) {
             r.merge(s.into_report());
         }
@@ -399,8 +571,10 @@ pub fn analyze_launch(
             traces.push(t);
         }
     }
+    results.global = glob;
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
+    results.printf = res.printf;
     if let Some(mut report) = bank {
         if u64::from(blocks_emulated) < blocks_in_grid && blocks_emulated > 0 {
             report.scale(blocks_in_grid, u64::from(blocks_emulated));

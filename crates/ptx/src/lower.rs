@@ -1297,6 +1297,12 @@ impl<'m> KCtx<'m> {
                     space = match sym_space {
                         Some(MemSpace::CallParam) => MemSpace::CallParam,
                         Some(MemSpace::KernelParam) => MemSpace::KernelParam,
+                        // A register holding a parameter's address (`mov.b64 %rd1, k_param_0;
+                        // ld.param.f32 %f1, [%rd1+4]`, as nvcc writes struct parameters read after
+                        // a branch): the value `mov` gave it is the parameter's offset, in the
+                        // kernel's parameter space in a kernel, in the call's in a device function.
+                        None if ctx.is_kernel => MemSpace::KernelParam,
+                        None => MemSpace::CallParam,
                         _ => {
                             return self.err("param access needs a parameter symbol");
                         }

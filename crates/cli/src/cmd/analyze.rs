@@ -747,7 +747,7 @@ pub fn blocks(a: &Analysis) -> Vec<Block> {
 fn head(a: &Analysis) -> Vec<String> {
     let mut head = vec![format!(
         "kernel {}  grid {}  block {}  dyn smem {} B  arch {}",
-        a.kernel,
+        warpscope_driver::kernel::KernelName::new(&a.kernel).display(),
         fmt_dims(a.grid),
         fmt_dims(a.block),
         a.dyn_smem,

@@ -136,7 +136,7 @@ pub fn blocks(o: &Output, program: &Program) -> Vec<Block> {
     let a = &o.advice;
     let mut blocks = vec![Block::Text(format!(
         "kernel {}  grid {:?}  block {:?}  dyn smem {} B  target {}  registers {} ({})\nwidths: {}",
-        o.kernel,
+        warpscope_driver::kernel::KernelName::new(&o.kernel).display(),
         o.grid,
         o.block,
         o.dyn_smem,

@@ -41,6 +41,11 @@ pub struct Args {
     #[arg(long, num_args = 0..=1, default_missing_value = "all", value_name = "TOOL",
           value_parser = ["all", "racecheck", "memcheck", "synccheck", "initcheck"])]
     check: Option<String>,
+    /// The fix advisor: padding, swizzle or bank permutation per conflicting shared array, once
+    /// per kernel (recorded on its first launch that touches shared memory); in the table, the
+    /// export and the report.
+    #[arg(long)]
+    fix: bool,
     /// Record only kernels whose (demangled or mangled) name contains this text.
     #[arg(long, short = 'k')]
     kernel_name: Option<String>,
@@ -56,6 +61,12 @@ pub struct Args {
     /// Write a self-contained HTML report: a section per kernel with its launches and findings.
     #[arg(long, value_name = "FILE.html")]
     report: Option<PathBuf>,
+    /// Include directory for building a `.cu` program (repeatable; as analyze's `-I`).
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    include_dirs: Vec<PathBuf>,
+    /// Macro for building a `.cu` program: NAME or NAME=VALUE (repeatable; as analyze's `-D`).
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
+    defines: Vec<String>,
     /// warpscope's CUDA runtime library (default: `libwarpscope_cudart.so` next to this program).
     #[arg(long, value_name = "PATH")]
     cudart: Option<PathBuf>,
@@ -96,6 +107,11 @@ struct LaunchOut<'a> {
     findings: Vec<&'a warpscope_cudart::Finding>,
     warp_instructions: u64,
     widths: &'a str,
+    /// Shared-memory counters per source line.
+    shared_lines: &'a [warpscope_cudart::analysis::SharedLine],
+    /// The fix advisor's answer for the kernel (`--fix`, on one launch per kernel).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<&'a warpscope_cudart::analysis::FixAdvice>,
 }
 
 #[derive(Serialize)]
@@ -190,7 +206,7 @@ fn find_cudart(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
 
 /// Builds `app.cu` with the toolkit's nvcc as the field notes do, linked against warpscope's
 /// runtime (`-cudart shared`).
-fn build_cu(src: &Path, dir: &Path, arch: &str) -> anyhow::Result<PathBuf> {
+fn build_cu(src: &Path, dir: &Path, arch: &str, args: &Args) -> anyhow::Result<PathBuf> {
     let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
         .map_err(|e| {
             anyhow::Error::new(Unavailable(format!(
@@ -203,6 +219,8 @@ fn build_cu(src: &Path, dir: &Path, arch: &str) -> anyhow::Result<PathBuf> {
     let mut cmd = Command::new(&nvcc);
     cmd.args(["-O2", &format!("-arch={arch}"), "-lineinfo", "-cudart", "shared"])
         .arg(format!("-L{}", dir.display()))
+        .args(args.include_dirs.iter().map(|d| format!("-I{}", d.display())))
+        .args(args.defines.iter().map(|d| format!("-D{d}")))
         .arg("-o")
         .arg(&out)
         .arg(src);
@@ -266,7 +284,7 @@ fn run_in(
         _ => &args.command[1..],
     };
     let program = if is_cu {
-        build_cu(&first, dir, arch.name)?
+        build_cu(&first, dir, arch.name, args)?
     } else {
         first.clone()
     };
@@ -285,6 +303,7 @@ fn run_in(
     let cfg = Config {
         arch: arch.name.to_string(),
         check: args.check.is_some(),
+        fix: args.fix,
         max_instructions: args.max_instructions,
         kernel_name: args.kernel_name.clone(),
         launch_skip: args.launch_skip,
@@ -498,6 +517,44 @@ fn run_in(
             ]);
         }
     }
+    let mut fixes = Tabular::new(
+        "fix",
+        vec![
+            Column::new("kernel", "kernel"),
+            Column::new("launch", "launch"),
+            Column::new("array", "array"),
+            Column::new("change", "change"),
+            Column::new("before", "wavefronts_before"),
+            Column::new("after", "wavefronts_after"),
+            Column::new("ideal", "ideal"),
+            Column::new("extra smem", "extra_shared_bytes"),
+        ],
+    );
+    let mut fix_notes = Vec::new();
+    for r in &recs {
+        let Some(f) = &r.analysis.fix else { continue };
+        if f.suggestions.is_empty() {
+            fix_notes.push(format!(
+                "fix: {}: no shared array has a bank conflict to fix",
+                r.kernel
+            ));
+        }
+        for n in &f.notes {
+            fix_notes.push(format!("fix: {}: {n}", r.kernel));
+        }
+        for s in f.suggestions.iter().filter(|s| s.recommended) {
+            fixes.row([
+                r.kernel.clone(),
+                r.index.to_string(),
+                s.array.clone(),
+                s.change.clone(),
+                s.wavefronts_before.to_string(),
+                s.wavefronts_after.to_string(),
+                s.ideal.to_string(),
+                s.extra_shared_bytes.to_string(),
+            ]);
+        }
+    }
     let export = Export {
         program: program.display().to_string(),
         args: prog_args,
@@ -517,6 +574,8 @@ fn run_in(
                 findings: r.analysis.findings.iter().collect(),
                 warp_instructions: r.analysis.warp_instructions,
                 widths: &r.widths,
+                shared_lines: &r.analysis.shared_lines,
+                fix: r.analysis.fix.as_ref(),
             })
             .collect(),
         kernels,
@@ -547,6 +606,12 @@ fn run_in(
             blocks.push(Block::Table(findings));
         }
     }
+    if args.fix {
+        if !fixes.rows.is_empty() {
+            blocks.push(Block::Table(fixes));
+        }
+        blocks.push(Block::Notes(fix_notes));
+    }
     blocks.push(Block::Notes(notes));
     let mut out = std::io::stdout().lock();
     emit_blocks(
@@ -562,6 +627,83 @@ fn run_in(
         Some(c) => ExitCode::from(c.clamp(1, 255) as u8),
         None => ExitCode::from(1),
     })
+}
+
+fn line_headers() -> Vec<String> {
+    ["line", "side", "requests", "wavefronts", "ideal", "excess"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// A kernel's shared-memory line table, summed over its launches: lines with a conflict first
+/// (most excess wavefronts first), then the rest in line order.
+fn shared_lines(e: &Export<'_>, kernel: &str) -> Vec<Vec<String>> {
+    let mut sums: BTreeMap<(String, u32, String), [u64; 3]> = BTreeMap::new();
+    for l in e.launches.iter().filter(|l| l.kernel == kernel) {
+        for s in l.shared_lines {
+            let c = sums.entry((s.file.clone(), s.line, s.side.clone())).or_default();
+            c[0] += s.instructions;
+            c[1] += s.wavefronts;
+            c[2] += s.ideal_wavefronts;
+        }
+    }
+    let mut rows: Vec<_> = sums.into_iter().collect();
+    rows.sort_by_key(|(_, c)| std::cmp::Reverse(c[1] - c[2].min(c[1])));
+    rows.into_iter()
+        .map(|((file, line, side), c)| {
+            let at = if file.is_empty() {
+                format!("PTX line {line}")
+            } else {
+                format!("{file}:{line}")
+            };
+            vec![
+                at,
+                side,
+                c[0].to_string(),
+                c[1].to_string(),
+                c[2].to_string(),
+                (c[1] - c[2].min(c[1])).to_string(),
+            ]
+        })
+        .collect()
+}
+
+fn fix_headers() -> Vec<String> {
+    [
+        "array",
+        "change",
+        "wavefronts before",
+        "after",
+        "ideal",
+        "extra shared bytes",
+        "",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn fix_rows(f: &warpscope_cudart::analysis::FixAdvice) -> Vec<Vec<String>> {
+    f.suggestions
+        .iter()
+        .map(|s| {
+            vec![
+                s.array.clone(),
+                s.change.clone(),
+                s.wavefronts_before.to_string(),
+                s.wavefronts_after.to_string(),
+                s.ideal.to_string(),
+                s.extra_shared_bytes.to_string(),
+                if s.recommended {
+                    "recommended"
+                } else {
+                    "alternative"
+                }
+                .into(),
+            ]
+        })
+        .collect()
 }
 
 /// The `--report` page: the program, then one section per kernel (its launches' counters and
@@ -590,6 +732,19 @@ fn html_report(e: &Export<'_>, columns: &[(String, String)]) -> String {
                     .collect()
             }).collect();
             (warpscope_report::html::table(&headers, &rows))
+            @let lines = shared_lines(e, k);
+            @if !lines.is_empty() {
+                h3 { "Shared memory per source line (sums over launches)" }
+                (warpscope_report::html::table(&line_headers(), &lines))
+            }
+            @for (id, fix) in e.launches.iter().filter(|l| l.kernel == *k).filter_map(|l| l.fix.map(|f| (l.id, f))) {
+                h3 { "Fix advice (recorded on launch " (id) ")" }
+                @if fix.suggestions.is_empty() { p { "No shared array has a bank conflict to fix." } }
+                @else {
+                    (warpscope_report::html::table(&fix_headers(), &fix_rows(fix)))
+                }
+                @if !fix.notes.is_empty() { ul { @for n in &fix.notes { li { (n) } } } }
+            }
             @let found: Vec<(u64, &warpscope_cudart::Finding)> = e.launches.iter().filter(|l| l.kernel == *k)
                 .flat_map(|l| l.findings.iter().map(move |f| (l.id, *f))).collect();
             @if !found.is_empty() {
