@@ -274,6 +274,7 @@ impl Verdict {
         match self.status.as_str() {
             "breaks" => format!("breaks ({} of {} rows)", self.breaking, self.rows),
             "holds" => format!("holds ({} rows)", self.rows),
+            "no rule" => format!("no rule ({} rows)", self.rows),
             s => s.to_string(),
         }
     }
@@ -978,7 +979,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             &exe,
             &child,
             &metrics,
-            Some("^(ldsm|stsm|ldgsts)_"),
+            Some("(ldsm|stsm|ldgsts)_"),
         );
         let _ = std::fs::remove_file(&tmp);
         let (ncu_rows, _) = profiled.map_err(gpu_error)?;

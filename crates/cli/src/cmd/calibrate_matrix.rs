@@ -250,7 +250,7 @@ pub(super) fn verdicts(arch: &'static Arch, rows: &[MatrixRow]) -> Vec<Verdict> 
                 let mut v = Verdict::new(b, "shared-memory wavefronts");
                 v.status = "not run".into();
                 v.evidence
-                    .push("these tables hold no ldsm/ rows (recorded before the battery existed)".into());
+                    .push("these tables hold no ldsm/ rows (the battery was left out with --no-matrix, or the tables predate it)".into());
                 v
             })
             .collect();
@@ -364,6 +364,8 @@ pub(super) fn verdicts(arch: &'static Arch, rows: &[MatrixRow]) -> Vec<Verdict> 
         if vs[k].rows == 0 {
             vs[k].status = "unavailable".into();
             vs[k].evidence = vec![why];
+        } else {
+            vs[k].evidence.push(format!("{why}: those rows are not judged"));
         }
     }
     vs[idx(R_NONE)].status = "no rule".into();
@@ -538,10 +540,18 @@ mod tests {
         assert!(broken[0].evidence[0].contains(&format!("id {}", bad[i].pattern.id)));
         let (eq, diff) = equal_to_checked_in(&bad).unwrap();
         assert_eq!((eq, diff.len()), (bad.len() - 1, 1));
-        // On sm_80 stmatrix does not exist: its rows are not judged as breaking.
+        // On sm_80 stmatrix does not exist: its rows are left out (and said so), the ldmatrix rows
+        // judged; on sm_75 cp.async does not exist either.
         let a80 = Arch::parse("sm_80").unwrap();
         let v = verdicts(a80, &quick);
-        assert!(v.iter().any(|v| v.status == "unavailable"), "{v:?}");
+        let ldsm = quick.iter().filter(|r| r.pattern.kind == "ldsm").count();
+        let m = v.iter().find(|v| v.rule == R_LDSM).unwrap();
+        assert_eq!((m.status.as_str(), m.rows), ("holds", ldsm));
+        assert!(m.evidence[0].contains("stmatrix does not exist on sm_80"), "{m:?}");
+        let v = verdicts(Arch::parse("sm_75").unwrap(), &quick);
+        let ca = v.iter().find(|v| v.rule == R_CA).unwrap();
+        assert_eq!(ca.status, "unavailable");
+        assert!(ca.evidence[0].contains("cp.async does not exist on sm_75"), "{ca:?}");
         // Malformed lines are named.
         let e = parse("id\tkind\n", "m.tsv", "measured", true).unwrap_err().to_string();
         assert!(e.contains("m.tsv:1"), "{e}");
