@@ -78,6 +78,8 @@ struct Export<'a> {
     args: &'a [String],
     exit_status: Option<i32>,
     arch: &'a str,
+    /// Whether the preset's rules (bank, occupancy, ldmatrix/stmatrix/cp.async) are measured or assumed.
+    rules_basis: serde_json::Value,
     launches: Vec<LaunchOut<'a>>,
     kernels: Vec<KernelSummary>,
     notes: Vec<String>,
@@ -341,6 +343,7 @@ fn run_in(
         "counters are predicted for {} by emulation; achieved_occupancy and sm__maximum_warps_per_active_cycle_pct are the theoretical occupancy; event times are modelled",
         arch.name
     ));
+    notes.push(crate::basis::line(arch));
     let mut estimated: Vec<&str> = recs
         .iter()
         .filter(|r| {
@@ -496,6 +499,7 @@ fn run_in(
         args: prog_args,
         exit_status: status.code(),
         arch: arch.name,
+        rules_basis: crate::basis::json(arch),
         launches: recs
             .iter()
             .map(|r| LaunchOut {
