@@ -116,12 +116,20 @@ mod tests {
         assert!(a["stmatrix"]["detail"].as_str().unwrap().contains("9.0"));
         let l = line(Arch::parse("sm_90").unwrap());
         assert!(
-            l.contains("ldmatrix, stmatrix, cp.async measured on H100 80GB HBM3 (CC 9.0) (calibration/ldsm/)"),
+            l.contains(
+                "ldmatrix, stmatrix, cp.async measured on H100 80GB HBM3 (CC 9.0) (calibration/ldsm/)"
+            ),
             "{l}"
         );
         let l = line(Arch::parse("sm_75").unwrap());
         assert!(l.contains("ldmatrix assumed"), "{l}");
-        assert!(l.contains("stmatrix unavailable: needs compute capability 9.0"), "{l}");
-        assert!(l.contains("cp.async unavailable: needs compute capability 8.0"), "{l}");
+        assert!(
+            l.contains("stmatrix unavailable: needs compute capability 9.0"),
+            "{l}"
+        );
+        assert!(
+            l.contains("cp.async unavailable: needs compute capability 8.0"),
+            "{l}"
+        );
     }
 }

@@ -381,7 +381,10 @@ fn recorded_h100_calibration_holds_and_equals_the_checked_in_tables() {
     assert_eq!(v["checked_in"][1]["rows"], 80);
     assert_eq!(v["checked_in"][2]["rows"], 360);
     let lat = &v["latency_cycles"];
-    assert!((lat["dram_random_cycles"].as_f64().unwrap() - 689.2).abs() < 0.05 * 689.2, "{lat}");
+    assert!(
+        (lat["dram_random_cycles"].as_f64().unwrap() - 689.2).abs() < 0.05 * 689.2,
+        "{lat}"
+    );
     // The same verdicts as the device printed (calibrate --from on the device).
     let on_device: Value = serde_json::from_str(
         &std::fs::read_to_string(repo().join("calibration/measure/h100/calibrate_from_on_device.json"))
@@ -436,7 +439,12 @@ fn recorded_full_h100_bank_battery_holds_and_equals_the_checked_in_tables() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|x| format!("{} {} {} {} {}", x["battery"], x["rule"], x["status"], x["rows"], x["breaking"]))
+            .map(|x| {
+                format!(
+                    "{} {} {} {} {}",
+                    x["battery"], x["rule"], x["status"], x["rows"], x["breaking"]
+                )
+            })
             .collect()
     };
     assert_eq!(key(&v), key(&on_device));

@@ -135,18 +135,42 @@ pub fn bank_launches(ordinal: usize, nvrtc: Option<&Path>, patterns: &[BankPatte
 /// The counters of one matrix row (ldmatrix / stmatrix / cp.async), with the column names of
 /// `calibration/ldsm/measured*.tsv`: (column, ncu metric).
 pub const MATRIX_METRICS: [(&str, &str); 13] = [
-    ("ld_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
-    ("st_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+    (
+        "ld_wavefronts",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    ),
+    (
+        "st_wavefronts",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    ),
     ("ld_inst", "smsp__sass_inst_executed_op_shared_ld.sum"),
     ("st_inst", "smsp__sass_inst_executed_op_shared_st.sum"),
-    ("sass_ldsm_wavefronts", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"),
-    ("sass_stsm_wavefronts", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum"),
-    ("sass_ldsm_conflicts", "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum"),
-    ("sass_stsm_conflicts", "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum"),
+    (
+        "sass_ldsm_wavefronts",
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+    ),
+    (
+        "sass_stsm_wavefronts",
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+    ),
+    (
+        "sass_ldsm_conflicts",
+        "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
+    ),
+    (
+        "sass_stsm_conflicts",
+        "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum",
+    ),
     ("ldsm_inst", "smsp__sass_inst_executed_op_ldsm.sum"),
     ("stsm_inst", "smsp__sass_inst_executed_op_shared_stsm.sum"),
-    ("ldgsts_wavefronts", "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"),
-    ("sass_ldgsts_conflicts", "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum"),
+    (
+        "ldgsts_wavefronts",
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+    ),
+    (
+        "sass_ldgsts_conflicts",
+        "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+    ),
     ("ldgsts_inst", "smsp__inst_executed_op_ldgsts.sum"),
 ];
 
@@ -190,7 +214,11 @@ pub fn matrix_form_known(kind: &str, form: &str) -> bool {
 
 /// Launches every matrix pattern once, in order (this is what runs under ncu), as
 /// `calibration/ldsm/ldsm_calib.cu`'s main does. Returns the kernel names launched.
-pub fn matrix_launches(ordinal: usize, nvrtc: Option<&Path>, patterns: &[MatrixPattern]) -> Result<Vec<String>> {
+pub fn matrix_launches(
+    ordinal: usize,
+    nvrtc: Option<&Path>,
+    patterns: &[MatrixPattern],
+) -> Result<Vec<String>> {
     let info = device::query(ordinal)?;
     let nvrtc = Nvrtc::load(nvrtc)?;
     let (ptx, cubin) = compile(

@@ -416,7 +416,11 @@ mod tests {
         let p = Arch::parse("sm_70").unwrap().provenance();
         assert_eq!((p.ldmatrix, p.cp_async, p.stmatrix), (None, None, None));
         let p = Arch::parse("sm_120").unwrap().provenance();
-        assert!(p.matrix_rules().iter().all(|(_, _, b)| b.map(|b| b.status()) == Some("assumed")));
+        assert!(
+            p.matrix_rules()
+                .iter()
+                .all(|(_, _, b)| b.map(|b| b.status()) == Some("assumed"))
+        );
     }
 
     #[test]

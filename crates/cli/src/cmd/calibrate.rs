@@ -974,13 +974,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|(_, m)| *m)
             .collect();
-        let profiled = warpscope_gpu::measure::profile(
-            &ncu,
-            &exe,
-            &child,
-            &metrics,
-            Some("(ldsm|stsm|ldgsts)_"),
-        );
+        let profiled =
+            warpscope_gpu::measure::profile(&ncu, &exe, &child, &metrics, Some("(ldsm|stsm|ldgsts)_"));
         let _ = std::fs::remove_file(&tmp);
         let (ncu_rows, _) = profiled.map_err(gpu_error)?;
         let n = warpscope_gpu::lab::ncu::launch_count(&ncu_rows);

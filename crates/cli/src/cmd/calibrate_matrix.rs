@@ -66,7 +66,12 @@ impl MatrixRow {
 
 /// Parses a matrix table: `measured*.tsv` (counter columns named in the header; those of
 /// [`MATRIX_METRICS`] are read, empty cells are `None`) or a patterns table (`measured` false).
-pub(super) fn parse(text: &str, file: &str, table: &'static str, measured: bool) -> anyhow::Result<Vec<MatrixRow>> {
+pub(super) fn parse(
+    text: &str,
+    file: &str,
+    table: &'static str,
+    measured: bool,
+) -> anyhow::Result<Vec<MatrixRow>> {
     let mut header: Option<Vec<&str>> = None;
     let mut cols: Vec<Option<usize>> = Vec::new();
     let (mut a0, mut g0) = (0, 0);
@@ -106,7 +111,11 @@ pub(super) fn parse(text: &str, file: &str, table: &'static str, measured: bool)
             bail!("{file}:{n}: {} fields, expected {}", c.len(), h.len());
         }
         if !matrix_form_known(c[1], c[2]) {
-            bail!("{file}:{n}: kind/form `{} {}` is not one of the harness's", c[1], c[2]);
+            bail!(
+                "{file}:{n}: kind/form `{} {}` is not one of the harness's",
+                c[1],
+                c[2]
+            );
         }
         let mut counts = [None; MATRIX_METRICS.len()];
         if measured {
@@ -181,7 +190,8 @@ const R_LDSM_INST: &str = "ldmatrix/stmatrix: one LDSM/STSM per instruction, nev
 const R_CA: &str = "cp.async.ca and zero-fill: phases as stores; per phase the larger of the shared-side and source-side bank maxima (no multicast); phases add";
 const R_CG: &str = "cp.async.cg: one 16-byte destination, or 128-byte source lines each in one shared row at chunk XOR a constant, cost 1 per line";
 const R_CP_INST: &str = "cp.async: one LDGSTS per instruction, counted neither as a shared load nor a store";
-const R_NONE: &str = "cp.async rows outside every measured rule (MatrixError::NoRule, src-size 8): recorded, not judged";
+const R_NONE: &str =
+    "cp.async rows outside every measured rule (MatrixError::NoRule, src-size 8): recorded, not judged";
 
 /// The clause class of a row for `--quick` (by what the model says of it, so every clause is hit).
 fn class(arch: &Arch, r: &MatrixRow) -> String {
@@ -195,7 +205,11 @@ fn class(arch: &Arch, r: &MatrixRow) -> String {
             None => "no rule".into(),
         },
         _ => {
-            let op = if p.kind == "ldsm" { MatrixOp::Load } else { MatrixOp::Store };
+            let op = if p.kind == "ldsm" {
+                MatrixOp::Load
+            } else {
+                MatrixOp::Store
+            };
             let full = counted_in_lsu_op(r.mask());
             let multicast = (0..matrices(&p.form) as usize).any(|m| {
                 let rows: Vec<u32> = (0..8).filter_map(|k| p.addrs[8 * m + k]).collect();
@@ -207,7 +221,10 @@ fn class(arch: &Arch, r: &MatrixRow) -> String {
             let w = matrix_wavefronts(arch, op, matrices(&p.form), r.mask(), &r.addrs())
                 .map(|c| (c.wavefronts > c.ideal, c.wavefronts == 0))
                 .unwrap_or((false, false));
-            format!("full {full} multicast {multicast} conflicts {} empty {}", w.0, w.1)
+            format!(
+                "full {full} multicast {multicast} conflicts {} empty {}",
+                w.0, w.1
+            )
         }
     }
 }
@@ -231,7 +248,12 @@ pub(super) fn checked_in(quick: bool) -> anyhow::Result<Vec<MatrixRow>> {
     Ok(all
         .into_iter()
         .filter(|r| {
-            let k = (r.pattern.kind.clone(), r.pattern.form.clone(), r.table, class(h100, r));
+            let k = (
+                r.pattern.kind.clone(),
+                r.pattern.form.clone(),
+                r.table,
+                class(h100, r),
+            );
             let n = seen.entry(k).or_default();
             *n += 1;
             *n <= QUICK_PER_CLASS
@@ -267,10 +289,12 @@ pub(super) fn verdicts(arch: &'static Arch, rows: &[MatrixRow]) -> Vec<Verdict> 
     .into_iter()
     .map(|(b, r)| Verdict::new(b, r))
     .collect();
-    let idx = |rule: &str| [R_LDSM, R_LSU, R_LDSM_INST, R_CA, R_CG, R_CP_INST, R_NONE]
-        .iter()
-        .position(|r| *r == rule)
-        .expect("a rule of this list");
+    let idx = |rule: &str| {
+        [R_LDSM, R_LSU, R_LDSM_INST, R_CA, R_CG, R_CP_INST, R_NONE]
+            .iter()
+            .position(|r| *r == rule)
+            .expect("a rule of this list")
+    };
     let num = |r: &MatrixRow, c: &str| r.get(c).unwrap_or(u64::MAX);
     let mut unavailable: BTreeMap<usize, String> = BTreeMap::new();
     for r in rows {
@@ -312,7 +336,11 @@ pub(super) fn verdicts(arch: &'static Arch, rows: &[MatrixRow]) -> Vec<Verdict> 
                             )
                         },
                     );
-                    let want = if counted_in_lsu_op(r.mask()) { c.wavefronts } else { 0 };
+                    let want = if counted_in_lsu_op(r.mask()) {
+                        c.wavefronts
+                    } else {
+                        0
+                    };
                     vs[idx(R_LSU)].add(u64::from(want) == h, || {
                         format!("{}: measured {hw} {h}, model {want}", r.what())
                     });
@@ -403,7 +431,10 @@ pub(super) fn equal_to_checked_in(rows: &[MatrixRow]) -> anyhow::Result<(usize, 
                     differ.push(format!("{} id {}: {}", r.table, r.pattern.id, bad.join(", ")));
                 }
             }
-            _ => differ.push(format!("{} id {}: not the checked-in pattern", r.table, r.pattern.id)),
+            _ => differ.push(format!(
+                "{} id {}: not the checked-in pattern",
+                r.table, r.pattern.id
+            )),
         }
     }
     Ok((equal, differ))
@@ -508,7 +539,12 @@ mod tests {
                 &["x1", "x2", "x4", "x1t", "x2t", "x4t"]
             };
             for f in forms {
-                assert!(quick.iter().any(|r| r.pattern.kind == kind && r.pattern.form == *f), "{kind} {f}");
+                assert!(
+                    quick
+                        .iter()
+                        .any(|r| r.pattern.kind == kind && r.pattern.form == *f),
+                    "{kind} {f}"
+                );
             }
         }
     }
@@ -517,7 +553,10 @@ mod tests {
     fn a_changed_count_breaks_its_clause_and_tables_round_trip() {
         let h100 = Arch::parse("sm_90").unwrap();
         let quick = checked_in(true).unwrap();
-        let text = table_text("H100, CC 9.0", &quick.iter().filter(|r| r.table == "measured").collect::<Vec<_>>());
+        let text = table_text(
+            "H100, CC 9.0",
+            &quick.iter().filter(|r| r.table == "measured").collect::<Vec<_>>(),
+        );
         let back = parse(&text, "t.tsv", "measured", true).unwrap();
         let orig: Vec<MatrixRow> = quick.iter().filter(|r| r.table == "measured").cloned().collect();
         assert_eq!(back.len(), orig.len());
@@ -531,7 +570,10 @@ mod tests {
         }
         let mut bad = quick.clone();
         let i = bad.iter().position(|r| r.pattern.kind == "stsm").unwrap();
-        let k = MATRIX_METRICS.iter().position(|(c, _)| *c == "sass_stsm_wavefronts").unwrap();
+        let k = MATRIX_METRICS
+            .iter()
+            .position(|(c, _)| *c == "sass_stsm_wavefronts")
+            .unwrap();
         bad[i].counts[k] = bad[i].counts[k].map(|x| x + 1);
         let v = verdicts(h100, &bad);
         let broken: Vec<&Verdict> = v.iter().filter(|v| v.status == "breaks").collect();
@@ -547,16 +589,26 @@ mod tests {
         let ldsm = quick.iter().filter(|r| r.pattern.kind == "ldsm").count();
         let m = v.iter().find(|v| v.rule == R_LDSM).unwrap();
         assert_eq!((m.status.as_str(), m.rows), ("holds", ldsm));
-        assert!(m.evidence[0].contains("stmatrix does not exist on sm_80"), "{m:?}");
+        assert!(
+            m.evidence[0].contains("stmatrix does not exist on sm_80"),
+            "{m:?}"
+        );
         let v = verdicts(Arch::parse("sm_75").unwrap(), &quick);
         let ca = v.iter().find(|v| v.rule == R_CA).unwrap();
         assert_eq!(ca.status, "unavailable");
-        assert!(ca.evidence[0].contains("cp.async does not exist on sm_75"), "{ca:?}");
+        assert!(
+            ca.evidence[0].contains("cp.async does not exist on sm_75"),
+            "{ca:?}"
+        );
         // Malformed lines are named.
-        let e = parse("id\tkind\n", "m.tsv", "measured", true).unwrap_err().to_string();
+        let e = parse("id\tkind\n", "m.tsv", "measured", true)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("m.tsv:1"), "{e}");
         let mut t = text.lines().take(4).collect::<Vec<_>>().join("\n");
-        t = t.replacen("\tldsm\t", "\tldsx\t", 1).replacen("\tstsm\t", "\tldsx\t", 1);
+        t = t
+            .replacen("\tldsm\t", "\tldsx\t", 1)
+            .replacen("\tstsm\t", "\tldsx\t", 1);
         let e = parse(&t, "m.tsv", "measured", true).unwrap_err().to_string();
         assert!(e.contains("m.tsv:4") && e.contains("kind/form"), "{e}");
     }
