@@ -11,6 +11,9 @@
 //     buffer), '-' = the lane's predicate is off (the instruction is predicated per lane).
 //   ldgsts forms: ca4 ca8 ca16 cg16 cg16z0 (cg, 16 B, src-size 0: all zero-fill) cg16z8 (src-size 8);
 //     aL is the shared destination, gL the global source (bytes into the source buffer), '-' = off.
+// `warpscope calibrate` compiles the kernels alone with NVRTC (the host part is hidden under
+// __CUDACC_RTC__) and launches them as main() does.
+#ifndef __CUDACC_RTC__
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +21,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#endif
 
 #define SMEM_BYTES 40960
 #define GLOBAL_BYTES (4u << 20)
@@ -132,6 +136,7 @@ LDGSTS_KERNEL(ldgsts_cg16, "cp.async.cg.shared.global [%0], [%2], 16")
 LDGSTS_KERNEL(ldgsts_cg16z0, "cp.async.cg.shared.global [%0], [%2], 16, 0")
 LDGSTS_KERNEL(ldgsts_cg16z8, "cp.async.cg.shared.global [%0], [%2], 16, 8")
 
+#ifndef __CUDACC_RTC__
 typedef void (*Kernel)(const unsigned*, const unsigned*, const unsigned char*, unsigned*);
 
 static Kernel pick(const std::string& kind, const std::string& form) {
@@ -208,3 +213,4 @@ int main(int argc, char** argv) {
   fclose(ids);
   return 0;
 }
+#endif  // __CUDACC_RTC__

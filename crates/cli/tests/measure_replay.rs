@@ -327,14 +327,16 @@ fn recorded_h200_calibration_holds_and_equals_the_h100_tables() {
         v["measured_on"]
     );
     let verdicts = v["verdicts"].as_array().unwrap();
+    // bank (4 clauses), occupancy, latency (DRAM included), ldmatrix/stmatrix (3), cp.async (3)
     assert_eq!(
         verdicts.iter().filter(|x| x["status"] == "holds").count(),
-        6,
+        12,
         "{verdicts:?}"
     );
     assert!(verdicts.iter().all(|x| x["status"] != "breaks"));
     let checked = v["checked_in"].as_array().unwrap();
-    assert!(!checked.is_empty());
+    assert_eq!(checked.len(), 3);
+    assert_eq!(checked[2]["rows"], 360);
     for c in checked {
         assert_eq!(c["equal"], c["rows"], "{c}");
     }
@@ -366,14 +368,33 @@ fn recorded_h100_calibration_holds_and_equals_the_checked_in_tables() {
     );
     assert_eq!(v["rules_basis"]["bank"]["status"], "measured");
     let verdicts = v["verdicts"].as_array().unwrap();
+    for k in ["ldmatrix", "stmatrix", "cp_async"] {
+        assert_eq!(v["rules_basis"][k]["status"], "measured", "{k}");
+    }
     let holds: Vec<&Value> = verdicts.iter().filter(|x| x["status"] == "holds").collect();
-    assert_eq!(holds.len(), 6, "{verdicts:?}");
+    assert_eq!(holds.len(), 12, "{verdicts:?}");
     assert!(verdicts.iter().all(|x| x["status"] != "breaks"));
+    // The matrix clauses, with the rows each judged.
+    let rows = |prefix: &str| -> Vec<u64> {
+        verdicts
+            .iter()
+            .filter(|x| x["rule"].as_str().unwrap().starts_with(prefix))
+            .map(|x| x["rows"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(rows("ldmatrix/stmatrix"), [264, 264, 264]);
+    assert_eq!(rows("cp.async"), [56, 12, 96, 28]);
     for c in v["checked_in"].as_array().unwrap() {
         assert_eq!(c["equal"], c["rows"], "{c}");
     }
     assert_eq!(v["checked_in"][0]["rows"], 416);
     assert_eq!(v["checked_in"][1]["rows"], 80);
+    assert_eq!(v["checked_in"][2]["rows"], 360);
+    let lat = &v["latency_cycles"];
+    assert!(
+        (lat["dram_random_cycles"].as_f64().unwrap() - 689.2).abs() < 0.05 * 689.2,
+        "{lat}"
+    );
     // The same verdicts as the device printed (calibrate --from on the device).
     let on_device: Value = serde_json::from_str(
         &std::fs::read_to_string(repo().join("calibration/measure/h100/calibrate_from_on_device.json"))
@@ -381,6 +402,62 @@ fn recorded_h100_calibration_holds_and_equals_the_checked_in_tables() {
     )
     .unwrap();
     assert_eq!(v["verdicts"], on_device["verdicts"]);
+}
+
+/// The full bank battery (3710 rows, `calibrate --no-matrix`) on the H100: every clause holds and
+/// every row equals calibration/bank/.
+#[test]
+fn recorded_full_h100_bank_battery_holds_and_equals_the_checked_in_tables() {
+    let out = warpscope(&[
+        "calibrate",
+        "--from",
+        "calibration/measure/h100/calibrate_full",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["quick"], false);
+    let verdicts = v["verdicts"].as_array().unwrap();
+    let bank: Vec<(&str, u64)> = verdicts
+        .iter()
+        .filter(|x| x["battery"] == "bank")
+        .map(|x| (x["status"].as_str().unwrap(), x["rows"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        bank,
+        [("holds", 2024), ("holds", 843), ("holds", 843), ("holds", 3710)]
+    );
+    // The matrix battery was left out: said so, not counted as holding.
+    let not_run: Vec<&Value> = verdicts.iter().filter(|x| x["status"] == "not run").collect();
+    assert_eq!(not_run.len(), 2, "{verdicts:?}");
+    assert_eq!(v["checked_in"][0]["rows"], 3710);
+    assert_eq!(v["checked_in"][0]["equal"], 3710);
+    let on_device: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("calibration/measure/h100/calibrate_full_from_on_device.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    // The same verdicts as on the device (the wording of the `not run` evidence changed since).
+    let key = |v: &Value| -> Vec<String> {
+        v["verdicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                format!(
+                    "{} {} {} {} {}",
+                    x["battery"], x["rule"], x["status"], x["rows"], x["breaking"]
+                )
+            })
+            .collect()
+    };
+    assert_eq!(key(&v), key(&on_device));
 }
 
 #[test]

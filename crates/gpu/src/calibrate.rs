@@ -22,6 +22,8 @@ use crate::{Error, Result};
 
 /// The bank harness (kernels only are compiled; the host part is under `#ifndef __CUDACC_RTC__`).
 pub const BANK_CALIB_CU: &str = include_str!("../../../calibration/bank/bank_calib.cu");
+/// The ldmatrix / stmatrix / cp.async harness.
+pub const LDSM_CALIB_CU: &str = include_str!("../../../calibration/ldsm/ldsm_calib.cu");
 /// The latency harness.
 pub const CHASE_CU: &str = include_str!("../../../calibration/latency/chase.cu");
 
@@ -130,6 +132,160 @@ pub fn bank_launches(ordinal: usize, nvrtc: Option<&Path>, patterns: &[BankPatte
     Ok(launched)
 }
 
+/// The counters of one matrix row (ldmatrix / stmatrix / cp.async), with the column names of
+/// `calibration/ldsm/measured*.tsv`: (column, ncu metric).
+pub const MATRIX_METRICS: [(&str, &str); 13] = [
+    (
+        "ld_wavefronts",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    ),
+    (
+        "st_wavefronts",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    ),
+    ("ld_inst", "smsp__sass_inst_executed_op_shared_ld.sum"),
+    ("st_inst", "smsp__sass_inst_executed_op_shared_st.sum"),
+    (
+        "sass_ldsm_wavefronts",
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+    ),
+    (
+        "sass_stsm_wavefronts",
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+    ),
+    (
+        "sass_ldsm_conflicts",
+        "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum",
+    ),
+    (
+        "sass_stsm_conflicts",
+        "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_stsm.sum",
+    ),
+    ("ldsm_inst", "smsp__sass_inst_executed_op_ldsm.sum"),
+    ("stsm_inst", "smsp__sass_inst_executed_op_shared_stsm.sum"),
+    (
+        "ldgsts_wavefronts",
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+    ),
+    (
+        "sass_ldgsts_conflicts",
+        "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+    ),
+    ("ldgsts_inst", "smsp__inst_executed_op_ldgsts.sum"),
+];
+
+/// One row of the matrix battery: one warp instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatrixPattern {
+    /// Row id of the table.
+    pub id: String,
+    /// `ldsm`, `stsm` or `ldgsts`.
+    pub kind: String,
+    /// `x1`, `x2`, `x4` (`t` appended for `.trans`), or `ca4`, `ca8`, `ca16`, `cg16`, `cg16z0`,
+    /// `cg16z8`.
+    pub form: String,
+    /// What the pattern is.
+    pub desc: String,
+    /// Shared byte offset per lane (row address or destination); `None` for a lane predicated off.
+    pub addrs: [Option<u32>; 32],
+    /// Global source offset per lane (cp.async), bytes into a 4 MB buffer.
+    pub src: [u32; 32],
+}
+
+/// The harness's limits: shared window and source buffer.
+const MATRIX_SMEM: u32 = 40960;
+const MATRIX_GLOBAL: u32 = 4 << 20;
+
+impl MatrixPattern {
+    /// The harness kernel's name: `ldsm_x4t`, `ldgsts_cg16`, ...
+    pub fn kernel(&self) -> String {
+        format!("{}_{}", self.kind, self.form)
+    }
+}
+
+/// The forms the harness has, per kind.
+pub fn matrix_form_known(kind: &str, form: &str) -> bool {
+    match kind {
+        "ldsm" | "stsm" => ["x1", "x2", "x4", "x1t", "x2t", "x4t"].contains(&form),
+        "ldgsts" => ["ca4", "ca8", "ca16", "cg16", "cg16z0", "cg16z8"].contains(&form),
+        _ => false,
+    }
+}
+
+/// Launches every matrix pattern once, in order (this is what runs under ncu), as
+/// `calibration/ldsm/ldsm_calib.cu`'s main does. Returns the kernel names launched.
+pub fn matrix_launches(
+    ordinal: usize,
+    nvrtc: Option<&Path>,
+    patterns: &[MatrixPattern],
+) -> Result<Vec<String>> {
+    let info = device::query(ordinal)?;
+    let nvrtc = Nvrtc::load(nvrtc)?;
+    let (ptx, cubin) = compile(
+        &nvrtc,
+        LDSM_CALIB_CU,
+        "ldsm_calib.cu",
+        info.cc_major * 10 + info.cc_minor,
+    )?;
+    let ctx = CudaContext::new(ordinal).ctx("cuCtxCreate (primary context)")?;
+    let stream = ctx.default_stream();
+    let module = ctx
+        .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
+        .ctx("cuModuleLoadData(ldsm_calib)")?;
+    let mut addrs = stream.alloc_zeros::<u32>(32).ctx("cuMemAlloc")?;
+    let mut src = stream.alloc_zeros::<u32>(32).ctx("cuMemAlloc")?;
+    let mut out = stream.alloc_zeros::<u32>(32).ctx("cuMemAlloc")?;
+    let input = stream
+        .clone_htod(&vec![0x5au8; MATRIX_GLOBAL as usize])
+        .ctx("cuMemcpyHtoD")?;
+    let mut launched = Vec::with_capacity(patterns.len());
+    let mut functions: Vec<(String, CudaFunction)> = Vec::new();
+    for p in patterns {
+        if !matrix_form_known(&p.kind, &p.form) {
+            return Err(Error::Input(format!(
+                "pattern {}: kind/form `{} {}` (ldsm|stsm x1 x2 x4 x1t x2t x4t, ldgsts ca4 ca8 ca16 cg16 cg16z0 cg16z8)",
+                p.id, p.kind, p.form
+            )));
+        }
+        for l in 0..32 {
+            if p.addrs[l].is_some_and(|a| a + 16 > MATRIX_SMEM) || p.src[l] + 16 > MATRIX_GLOBAL {
+                return Err(Error::Input(format!(
+                    "pattern {}: lane {l}'s address is outside the harness's buffers",
+                    p.id
+                )));
+            }
+        }
+        let name = p.kernel();
+        let f = match functions.iter().find(|(n, _)| *n == name) {
+            Some((_, f)) => f.clone(),
+            None => {
+                let f = module
+                    .load_function(&entry(&ptx, &name)?)
+                    .ctx(&format!("cuModuleGetFunction({name})"))?;
+                functions.push((name.clone(), f.clone()));
+                f
+            }
+        };
+        let host: Vec<u32> = p.addrs.iter().map(|a| a.unwrap_or(u32::MAX)).collect();
+        stream.memcpy_htod(&host, &mut addrs).ctx("cuMemcpyHtoD")?;
+        stream.memcpy_htod(&p.src, &mut src).ctx("cuMemcpyHtoD")?;
+        let cfg = cudarc::driver::LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (32, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut b = stream.launch_builder(&f);
+        b.arg(&addrs).arg(&src).arg(&input).arg(&mut out);
+        // SAFETY: the kernels take (const unsigned*, const unsigned*, const unsigned char*,
+        // unsigned*): 32-element address tables, the 4 MB source and a 32-element output; every
+        // address was checked against the harness's buffers above.
+        unsafe { b.launch(cfg) }.ctx(&format!("cuLaunchKernel({name})"))?;
+        stream.synchronize().ctx("cuStreamSynchronize")?;
+        launched.push(name);
+    }
+    Ok(launched)
+}
+
 /// Measured latencies, cycles per dependent step (median of 15 launches each).
 #[derive(Clone, Copy, Debug, serde::Serialize, PartialEq)]
 pub struct Latencies {
@@ -141,6 +297,9 @@ pub struct Latencies {
     pub l2_hit: f64,
     /// Dependent `fma.rn.f32` chain, per FMA (loop overhead included).
     pub fma: f64,
+    /// `ld.global.cg.u64` chase over a 1 GB ring, one node per 64 KB in random order, L2 flushed
+    /// (a 256 MB memset) before each launch: DRAM.
+    pub dram: f64,
 }
 
 /// A deterministic shuffle of `0..n` keeping 0 first (splitmix64 driven Fisher-Yates).
@@ -171,8 +330,8 @@ fn cycles(stream: &Arc<CudaStream>, c: &cudarc::driver::CudaSlice<i64>) -> Resul
     Ok(v[0] as f64)
 }
 
-/// Runs the latency pointer chases of `calibration/latency/chase.cu` (without the DRAM ones, which
-/// need a 1 GB buffer and an L2 flush per launch).
+/// Runs the latency pointer chases of `calibration/latency/chase.cu`: shared, L1, L2, FMA and the
+/// random-order DRAM chase (1 GB ring, L2 flushed before each launch; not the 4 KB-stride one).
 pub fn latency(ordinal: usize, nvrtc: Option<&Path>) -> Result<Latencies> {
     const REPS: usize = 15;
     let info = device::query(ordinal)?;
@@ -275,11 +434,33 @@ pub fn latency(ordinal: usize, nvrtc: Option<&Path>) -> Result<Latencies> {
         v.push(cycles(&stream, &cyc)? / 8192.0);
     }
     let l2_hit = median(v);
+    drop(_l2buf);
+    // DRAM: 1 GB, one node per 64 KB region in random order, 4096 steps (all misses).
+    let (dram_buf, dram_start) = ring_of(1 << 30, 65536, 4)?;
+    let mut flush = stream.alloc_zeros::<u8>(256 << 20).ctx("cuMemAlloc")?;
+    let mut v = Vec::new();
+    for _ in 0..REPS {
+        stream.memset_zeros(&mut flush).ctx("cuMemsetD8")?;
+        let mut b = stream.launch_builder(&k_cg);
+        let (steps, warm) = (4096i32, 0i32);
+        b.arg(&dram_start)
+            .arg(&steps)
+            .arg(&warm)
+            .arg(&mut cyc)
+            .arg(&mut sink);
+        // SAFETY: as above.
+        unsafe { b.launch(one) }.ctx("cuLaunchKernel(chase_cg, DRAM)")?;
+        stream.synchronize().ctx("cuStreamSynchronize")?;
+        v.push(cycles(&stream, &cyc)? / 4096.0);
+    }
+    drop(dram_buf);
+    let dram = median(v);
     Ok(Latencies {
         shared,
         l1_hit,
         l2_hit,
         fma,
+        dram,
     })
 }
 
@@ -313,7 +494,7 @@ mod tests {
 
     #[test]
     fn harness_sources_hide_host_code_from_nvrtc() {
-        for src in [BANK_CALIB_CU, CHASE_CU] {
+        for src in [BANK_CALIB_CU, CHASE_CU, LDSM_CALIB_CU] {
             assert!(src.contains("#ifndef __CUDACC_RTC__") || src.contains("#ifdef __CUDACC_RTC__"));
             assert!(src.contains("#endif  // __CUDACC_RTC__"));
         }

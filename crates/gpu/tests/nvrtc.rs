@@ -128,4 +128,21 @@ fn calibration_harnesses_compile_with_nvrtc() {
         assert!(chase.ptx.contains(&format!("_Z{}{k}", k.len())), "{k} missing");
     }
     assert!(chase.cubin.is_some() && bank.cubin.is_some());
+    let ldsm = n
+        .compile(warpscope_gpu::calibrate::LDSM_CALIB_CU, "ldsm_calib.cu", &opts)
+        .expect("ldsm_calib.cu");
+    for kind in ["ldsm", "stsm", "ldgsts"] {
+        let forms: &[&str] = if kind == "ldgsts" {
+            &["ca4", "ca8", "ca16", "cg16", "cg16z0", "cg16z8"]
+        } else {
+            &["x1", "x2", "x4", "x1t", "x2t", "x4t"]
+        };
+        for f in forms {
+            assert!(warpscope_gpu::calibrate::matrix_form_known(kind, f));
+            let name = format!("{kind}_{f}");
+            let mangled = format!(".entry _Z{}{name}PKjS0_PKhPj(", name.len());
+            assert!(ldsm.ptx.contains(&mangled), "{mangled} missing");
+        }
+    }
+    assert!(ldsm.cubin.is_some());
 }

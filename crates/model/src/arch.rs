@@ -195,13 +195,31 @@ impl Basis {
     }
 }
 
-/// The bases of a preset's rules: the shared-memory bank rule and the occupancy limits.
+/// The bases of a preset's rules: the shared-memory bank rule, the occupancy limits and the
+/// wavefront rules of the matrix and asynchronous-copy instructions ([`crate::matrix`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Provenance {
     /// The bank rule ([`crate::bank`]).
     pub bank: Basis,
     /// The occupancy limits ([`crate::occupancy`]).
     pub occupancy: Basis,
+    /// `ldmatrix` (LDSM) wavefronts; `None` where the instruction does not exist (before CC 7.5).
+    pub ldmatrix: Option<Basis>,
+    /// `stmatrix` (STSM) wavefronts; `None` before CC 9.0.
+    pub stmatrix: Option<Basis>,
+    /// `cp.async` (LDGSTS) wavefronts; `None` before CC 8.0.
+    pub cp_async: Option<Basis>,
+}
+
+impl Provenance {
+    /// The matrix rules as (instruction, first CC that has it, basis).
+    pub fn matrix_rules(&self) -> [(&'static str, u32, Option<Basis>); 3] {
+        [
+            ("ldmatrix", 75, self.ldmatrix),
+            ("stmatrix", 90, self.stmatrix),
+            ("cp.async", 80, self.cp_async),
+        ]
+    }
 }
 
 /// The GPU that measured the CC 9.0 tables.
@@ -216,6 +234,10 @@ impl Arch {
     /// calculator equals `cuda_occupancy.h` on every preset from CC 5.0; older presets follow the
     /// programming guide's tables. A maintainer who checks in another GPU's `warpscope calibrate`
     /// tables turns that architecture's entries to [`Basis::Measured`] here.
+    ///
+    /// Matrix rules (`ldmatrix`, `stmatrix`, `cp.async` wavefronts): measured on CC 9.0
+    /// (`calibration/ldsm/`, 2 650 instructions); applied unmeasured from the CC where each
+    /// instruction exists (7.5, 9.0, 8.0); `None` below it.
     pub fn provenance(&self) -> Provenance {
         let bank = match self.cc() {
             90 => Basis::Measured {
@@ -239,7 +261,23 @@ impl Arch {
                 source: "CUDA C++ Programming Guide, compute capability tables",
             },
         };
-        Provenance { bank, occupancy }
+        let matrix = |since: u32| -> Option<Basis> {
+            match self.cc() {
+                90 => Some(Basis::Measured {
+                    device: MEASURED_ON_H100,
+                    table: "calibration/ldsm/",
+                }),
+                cc if cc >= since => Some(Basis::Assumed { like: "sm_90" }),
+                _ => None,
+            }
+        };
+        Provenance {
+            bank,
+            occupancy,
+            ldmatrix: matrix(75),
+            stmatrix: matrix(90),
+            cp_async: matrix(80),
+        }
     }
 }
 
@@ -354,6 +392,34 @@ mod tests {
         assert_eq!(
             Arch::parse("sm_35").unwrap().provenance().occupancy.status(),
             "documented"
+        );
+    }
+
+    #[test]
+    fn matrix_rules_are_measured_on_sm_90_and_absent_before_their_instruction() {
+        let p = Arch::parse("sm_90").unwrap().provenance();
+        for (_, _, b) in p.matrix_rules() {
+            assert_eq!(
+                b,
+                Some(Basis::Measured {
+                    device: MEASURED_ON_H100,
+                    table: "calibration/ldsm/"
+                })
+            );
+        }
+        let p = Arch::parse("sm_80").unwrap().provenance();
+        assert_eq!(p.ldmatrix, Some(Basis::Assumed { like: "sm_90" }));
+        assert_eq!(p.cp_async, Some(Basis::Assumed { like: "sm_90" }));
+        assert_eq!(p.stmatrix, None);
+        let p = Arch::parse("sm_75").unwrap().provenance();
+        assert_eq!((p.ldmatrix.is_some(), p.cp_async, p.stmatrix), (true, None, None));
+        let p = Arch::parse("sm_70").unwrap().provenance();
+        assert_eq!((p.ldmatrix, p.cp_async, p.stmatrix), (None, None, None));
+        let p = Arch::parse("sm_120").unwrap().provenance();
+        assert!(
+            p.matrix_rules()
+                .iter()
+                .all(|(_, _, b)| b.map(|b| b.status()) == Some("assumed"))
         );
     }
 

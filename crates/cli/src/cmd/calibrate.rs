@@ -26,6 +26,9 @@ use warpscope_model::bank::{Config, Op, Request, wavefronts};
 use warpscope_model::occupancy::{Launch, Limits, occupancy};
 
 use super::device::gpu_error;
+
+#[path = "calibrate_matrix.rs"]
+mod matrix;
 use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
 
 /// The checked-in bank tables (H100), in the format `--out` writes.
@@ -80,6 +83,9 @@ pub struct Args {
     /// under two minutes on an H100) instead of all 3710 rows.
     #[arg(long)]
     quick: bool,
+    /// Leave out the ldmatrix / stmatrix / cp.async battery.
+    #[arg(long)]
+    no_matrix: bool,
     /// Device ordinal.
     #[arg(long, default_value_t = 0)]
     device: usize,
@@ -100,6 +106,9 @@ pub struct Args {
     /// Internal: launch the bank patterns of FILE (what runs under ncu).
     #[arg(long, hide = true, value_name = "FILE")]
     bank_child: Option<PathBuf>,
+    /// Internal: launch the ldmatrix / stmatrix / cp.async patterns of FILE (what runs under ncu).
+    #[arg(long, hide = true, value_name = "FILE")]
+    matrix_child: Option<PathBuf>,
 }
 
 /// One bank row: the pattern and what was measured.
@@ -265,6 +274,7 @@ impl Verdict {
         match self.status.as_str() {
             "breaks" => format!("breaks ({} of {} rows)", self.breaking, self.rows),
             "holds" => format!("holds ({} rows)", self.rows),
+            "no rule" => format!("no rule ({} rows)", self.rows),
             s => s.to_string(),
         }
     }
@@ -509,7 +519,7 @@ fn latency_verdict(cc: u32, measured: &[(String, f64)]) -> Verdict {
     use warpscope_model::latency::h100_measured as h;
     let mut v = Verdict::new(
         "latency",
-        "the H100 preset of `warpscope latency`: shared, L1, L2 and FMA latencies within 5 %",
+        "the H100 preset of `warpscope latency`: shared, L1, L2, FMA and DRAM latencies within 5 %",
     );
     if cc != 90 {
         v.status = "not calibrated".into();
@@ -526,6 +536,7 @@ fn latency_verdict(cc: u32, measured: &[(String, f64)]) -> Verdict {
             "l1_hit_cycles" => h::L1,
             "l2_hit_cycles" => h::L2,
             "fma_cycles" => h::FMA,
+            "dram_random_cycles" => h::DRAM,
             _ => continue,
         };
         v.add((got - want).abs() <= 0.05 * want, || {
@@ -587,6 +598,8 @@ struct Tables {
     bank: Vec<BankRow>,
     occ: Vec<OccRow>,
     latency: Vec<(String, f64)>,
+    /// The matrix battery (empty when it did not run).
+    matrix: Vec<matrix::MatrixRow>,
 }
 
 fn read_tables(dir: &Path) -> anyhow::Result<Tables> {
@@ -625,6 +638,18 @@ fn read_tables(dir: &Path) -> anyhow::Result<Tables> {
         &read("latency/results.tsv")?,
         &format!("{}/latency/results.tsv", dir.display()),
     )?;
+    let mut mat = Vec::new();
+    for (name, _) in matrix::TABLES {
+        let rel = format!("ldsm/{name}.tsv");
+        if dir.join(&rel).exists() {
+            mat.extend(matrix::parse(
+                &read(&rel)?,
+                &format!("{}/{rel}", dir.display()),
+                name,
+                true,
+            )?);
+        }
+    }
     let full = checked_in_bank(false)?.len();
     Ok(Tables {
         header,
@@ -633,6 +658,7 @@ fn read_tables(dir: &Path) -> anyhow::Result<Tables> {
         bank,
         occ,
         latency,
+        matrix: mat,
     })
 }
 
@@ -662,6 +688,12 @@ fn write_tables(dir: &Path, t: &Tables, report: &Report) -> anyhow::Result<()> {
         let _ = writeln!(lat, "{k}\t{v:.2}");
     }
     write("latency/results.tsv", &lat)?;
+    for (name, _) in matrix::TABLES {
+        let rows: Vec<&matrix::MatrixRow> = t.matrix.iter().filter(|r| r.table == name).collect();
+        if !rows.is_empty() {
+            write(&format!("ldsm/{name}.tsv"), &matrix::table_text(&t.header, &rows))?;
+        }
+    }
     write("calibrate.json", &(serde_json::to_string_pretty(report)? + "\n"))?;
     Ok(())
 }
@@ -671,15 +703,7 @@ fn judge(t: &Tables, seconds: Option<f64>) -> anyhow::Result<Report> {
     let mut verdicts = bank_verdicts(arch, &t.bank)?;
     verdicts.push(occ_verdict(t.cc, &t.occ));
     verdicts.push(latency_verdict(t.cc, &t.latency));
-    for what in ["ldmatrix / stmatrix", "cp.async (LDGSTS)"] {
-        let mut v = Verdict::new(what, "shared-memory wavefronts");
-        v.status = "not yet calibrated".into();
-        v.evidence.push(
-            "no rule in this version's model (calibration/cpasync/ holds H100 measurements; no ldmatrix tables yet)"
-                .into(),
-        );
-        verdicts.push(v);
-    }
+    verdicts.extend(matrix::verdicts(arch, &t.matrix));
     let (equal, differing) = equal_to_checked_in(&t.bank)?;
     let occ_in = occ_checked_in()?;
     let mut occ_equal = 0;
@@ -695,6 +719,21 @@ fn judge(t: &Tables, seconds: Option<f64>) -> anyhow::Result<Report> {
         }
     }
     let p = arch.provenance();
+    let mut checked_in = vec![];
+    if !t.matrix.is_empty() {
+        let (equal, differing) = matrix::equal_to_checked_in(&t.matrix)?;
+        checked_in.push(CheckedIn {
+            battery: "ldmatrix / stmatrix / cp.async".into(),
+            table: format!(
+                "calibration/ldsm/ (matrix rules for {}: {})",
+                arch.name,
+                crate::basis::matrix_line(arch)
+            ),
+            equal,
+            rows: t.matrix.len(),
+            differing: differing.into_iter().take(5).collect(),
+        });
+    }
     Ok(Report {
         measured_on: t.header.clone(),
         arch: arch.name.into(),
@@ -724,7 +763,10 @@ fn judge(t: &Tables, seconds: Option<f64>) -> anyhow::Result<Report> {
                 rows: t.occ.len(),
                 differing: occ_diff,
             },
-        ],
+        ]
+        .into_iter()
+        .chain(checked_in)
+        .collect(),
         latency_cycles: t.latency.iter().cloned().collect(),
         seconds,
     })
@@ -834,6 +876,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_err(gpu_error)?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Some(file) = &args.matrix_child {
+        let text = warpscope_driver::limits::read_source(file).map_err(crate::launch::driver_error)?;
+        let rows = matrix::parse(&text, &file.display().to_string(), "measured", false)?;
+        let patterns: Vec<_> = rows.into_iter().map(|r| r.pattern).collect();
+        warpscope_gpu::calibrate::matrix_launches(args.device, args.nvrtc.as_deref(), &patterns)
+            .map_err(gpu_error)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(dir) = &args.from {
         let t = read_tables(dir)?;
         let r = judge(&t, None)?;
@@ -903,6 +953,63 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         bank.push(BankRow { counts, ..p });
     }
+    // Matrix battery (ldmatrix / stmatrix / cp.async) under ncu, in a child run of this program. The
+    // harness has stmatrix, which needs CC 9.0.
+    let mut mat = Vec::new();
+    if cc >= 90 && !args.no_matrix {
+        let patterns = matrix::checked_in(args.quick)?;
+        let tmp = std::env::temp_dir().join(format!("warpscope-calibrate-m{}.tsv", std::process::id()));
+        std::fs::write(&tmp, matrix::patterns_text(&patterns))
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        let mut child = vec![
+            "calibrate".to_string(),
+            "--matrix-child".into(),
+            tmp.display().to_string(),
+        ];
+        child.extend(["--device".into(), args.device.to_string()]);
+        if let Some(n) = &args.nvrtc {
+            child.extend(["--nvrtc".into(), n.display().to_string()]);
+        }
+        let metrics: Vec<&str> = warpscope_gpu::calibrate::MATRIX_METRICS
+            .iter()
+            .map(|(_, m)| *m)
+            .collect();
+        let profiled =
+            warpscope_gpu::measure::profile(&ncu, &exe, &child, &metrics, Some("(ldsm|stsm|ldgsts)_"));
+        let _ = std::fs::remove_file(&tmp);
+        let (ncu_rows, _) = profiled.map_err(gpu_error)?;
+        let n = warpscope_gpu::lab::ncu::launch_count(&ncu_rows);
+        if n != patterns.len() {
+            bail!("ncu counted {n} launches for {} matrix patterns", patterns.len());
+        }
+        let mut ids: Vec<u32> = ncu_rows.iter().map(|r| r.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for (p, id) in patterns.into_iter().zip(ids) {
+            let kernel = ncu_rows
+                .iter()
+                .find(|r| r.id == id)
+                .map(|r| r.kernel.clone())
+                .unwrap_or_default();
+            let name = p.pattern.kernel();
+            let plain = kernel.split('(').next().unwrap_or("").trim();
+            if plain != name && !kernel.contains(&format!("{}{name}", name.len())) {
+                bail!(
+                    "ncu launch {id} is `{kernel}`, expected {name} for row {}",
+                    p.pattern.id
+                );
+            }
+            let mut counts = [None; warpscope_gpu::calibrate::MATRIX_METRICS.len()];
+            for (k, (_, m)) in warpscope_gpu::calibrate::MATRIX_METRICS.iter().enumerate() {
+                counts[k] = Some(
+                    warpscope_gpu::lab::ncu::metric(&ncu_rows, id, m)
+                        .with_context(|| format!("ncu launch {id}: no value for {m}"))?
+                        as u64,
+                );
+            }
+            mat.push(matrix::MatrixRow { counts, ..p });
+        }
+    }
     // Occupancy against the driver: the lab's experiment (no ncu, no timing involved).
     let lab = warpscope_gpu::lab::Lab::open(warpscope_gpu::lab::LabConfig {
         device: args.device,
@@ -930,6 +1037,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ("l1_hit_cycles".into(), lat.l1_hit),
         ("l2_hit_cycles".into(), lat.l2_hit),
         ("fma_cycles".into(), lat.fma),
+        ("dram_random_cycles".into(), lat.dram),
     ];
     let t = Tables {
         header: versions.header(),
@@ -938,6 +1046,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bank,
         occ,
         latency,
+        matrix: mat,
     };
     let r = judge(&t, Some(start.elapsed().as_secs_f64()))?;
     if let Some(dir) = &args.out {

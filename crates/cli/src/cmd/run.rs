@@ -89,6 +89,8 @@ struct Export<'a> {
     args: &'a [String],
     exit_status: Option<i32>,
     arch: &'a str,
+    /// Whether the preset's rules (bank, occupancy, ldmatrix/stmatrix/cp.async) are measured or assumed.
+    rules_basis: serde_json::Value,
     launches: Vec<LaunchOut<'a>>,
     kernels: Vec<KernelSummary>,
     notes: Vec<String>,
@@ -360,6 +362,7 @@ fn run_in(
         "counters are predicted for {} by emulation; achieved_occupancy and sm__maximum_warps_per_active_cycle_pct are the theoretical occupancy; event times are modelled",
         arch.name
     ));
+    notes.push(crate::basis::line(arch));
     // the kernels (sorted, once each) of the launches whose metric `key` satisfies `pred`
     let kernels_where = |key: &str, pred: fn(f64) -> bool| -> Vec<&str> {
         let mut v: Vec<&str> = recs
@@ -560,6 +563,7 @@ fn run_in(
         args: prog_args,
         exit_status: status.code(),
         arch: arch.name,
+        rules_basis: crate::basis::json(arch),
         launches: recs
             .iter()
             .map(|r| LaunchOut {
