@@ -144,7 +144,15 @@ const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
 fn whole_programs_pass_their_checks_and_equal_the_h100() {
     let mut different = Vec::new();
     let mut compared = 0;
-    for program in ["smem", "divergence", "divergence_G", "api", "book", "book2", "vars"] {
+    for program in [
+        "smem",
+        "divergence",
+        "divergence_G",
+        "api",
+        "book",
+        "book2",
+        "vars",
+    ] {
         let (out, v) = run_exported(program);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
