@@ -64,6 +64,7 @@ fn a_request_emulates_once_whatever_the_sections() {
     let widths = Widths {
         recon: a.results.widths.recon.clone(),
         note: String::new(),
+        sass: None,
     };
     let opts = RunOptions {
         global_sectors: true,
