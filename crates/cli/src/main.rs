@@ -14,6 +14,7 @@ mod measure;
 mod output;
 mod predict;
 mod report_page;
+mod run_measure;
 
 use std::process::ExitCode;
 

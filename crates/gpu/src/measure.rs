@@ -255,7 +255,49 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    let log = std::env::temp_dir().join(format!("warpscope-ncu-{}.csv", std::process::id()));
+    let p = profile_program(ncu_path, exe, args, metrics, kernel_regex)?;
+    if !p.ncu_succeeded {
+        return Err(Error::Ncu(p.failure));
+    }
+    let rows = parse_raw_csv(&p.csv)?;
+    Ok((rows, p.csv))
+}
+
+/// What one program run under ncu left: ncu's CSV, the program's own standard output (ncu's
+/// `==PROF==` lines removed) and exit status.
+#[derive(Clone, Debug)]
+pub struct Profiled {
+    /// ncu's CSV log, as written.
+    pub csv: String,
+    /// The program's standard output.
+    pub stdout: Vec<u8>,
+    /// The exit status ncu returned (the program's, unless ncu itself failed).
+    pub status: Option<i32>,
+    /// Whether ncu exited successfully.
+    pub ncu_succeeded: bool,
+    /// When it did not: its first messages.
+    pub failure: String,
+}
+
+/// Runs `exe args...` under `ncu --csv --page raw` with `metrics` (see [`profile`]) and keeps the
+/// program's output: a whole program measured as it runs on the GPU.
+pub fn profile_program<I, S>(
+    ncu_path: &Path,
+    exe: &Path,
+    args: I,
+    metrics: &[&str],
+    kernel_regex: Option<&str>,
+) -> Result<Profiled>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    static RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let log = std::env::temp_dir().join(format!(
+        "warpscope-ncu-{}-{}.csv",
+        std::process::id(),
+        RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
     let mut cmd = Command::new(ncu_path);
     cmd.args([
         "--csv",
@@ -279,25 +321,47 @@ where
     let out = cmd
         .output()
         .map_err(|e| Error::Ncu(format!("cannot run {}: {e}", ncu_path.display())))?;
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let csv = std::fs::read_to_string(&log).unwrap_or_default();
     let _ = std::fs::remove_file(&log);
-    if !out.status.success() {
-        return Err(Error::Ncu(format!(
+    let failure = if out.status.success() {
+        String::new()
+    } else {
+        format!(
             "{} exited with {}: {}",
             ncu_path.display(),
             out.status,
             String::from_utf8_lossy(&out.stderr)
                 .lines()
                 .chain(String::from_utf8_lossy(&out.stdout).lines())
-                .chain(text.lines())
+                .chain(csv.lines())
                 .filter(|l| !l.trim().is_empty())
                 .take(12)
                 .collect::<Vec<_>>()
                 .join(" | ")
-        )));
+        )
+    };
+    Ok(Profiled {
+        csv,
+        stdout: strip_ncu_messages(&out.stdout),
+        status: out.status.code(),
+        ncu_succeeded: out.status.success(),
+        failure,
+    })
+}
+
+/// A program's output with Nsight Compute's own lines (`==PROF==`, `==WARNING==`, `==ERROR==`)
+/// removed.
+pub fn strip_ncu_messages(out: &[u8]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(out.len());
+    for line in out.split_inclusive(|&b| b == b'\n') {
+        let is_ncu = [b"==PROF==".as_slice(), b"==WARNING==", b"==ERROR=="]
+            .iter()
+            .any(|p| line.starts_with(p));
+        if !is_ncu {
+            v.extend_from_slice(line);
+        }
     }
-    let rows = parse_raw_csv(&text)?;
-    Ok((rows, text))
+    v
 }
 
 /// Parses `ncu --csv --page raw` output: one row per launch, one column per metric (the second
@@ -358,6 +422,17 @@ pub fn parse_raw_csv(text: &str) -> Result<Vec<NcuRow>> {
     Ok(rows)
 }
 
+/// Parses either CSV page ncu writes with `--csv`: the raw page (`--page raw`: one row per launch,
+/// one column per metric) or the details page (the default: one row per launch and metric, with
+/// `Metric Name`/`Metric Value` columns). Lines before the header are skipped.
+pub fn parse_any_csv(text: &str) -> Result<Vec<NcuRow>> {
+    let header = text.lines().find(|l| l.starts_with("\"ID\""));
+    match header {
+        Some(h) if ncu::split_csv_line(h).iter().any(|c| c == "Metric Name") => ncu::parse_csv(text),
+        _ => parse_raw_csv(text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,6 +455,29 @@ mod tests {
         assert_eq!(rows[2].kernel, "k2");
         assert_eq!(rows[2].value, None);
         assert_eq!(ncu::launch_count(&rows), 2);
+    }
+
+    #[test]
+    fn both_csv_pages_read_alike() {
+        let details = "==PROF== Connected\nprogram output\n\
+\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n\
+\"0\",\"7\",\"a\",\"h\",\"k\",\"1\",\"7\",\"(32, 1, 1)\",\"(1, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum\",\"\",\"1,024\"\n\
+\"1\",\"7\",\"a\",\"h\",\"k2\",\"1\",\"7\",\"(32, 1, 1)\",\"(1, 1, 1)\",\"0\",\"9.0\",\"Command line profiler metrics\",\"smsp__sass_inst_executed_op_shared_ld.sum\",\"inst\",\"0\"\n";
+        let d = parse_any_csv(details).unwrap();
+        assert_eq!(
+            ncu::metric(&d, 0, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+            Some(1024.0)
+        );
+        assert_eq!(d[1].kernel, "k2");
+        let r = parse_any_csv(RAW).unwrap();
+        assert_eq!(r, parse_raw_csv(RAW).unwrap());
+        assert!(parse_any_csv("no csv").is_err());
+    }
+
+    #[test]
+    fn ncu_lines_leave_the_program_output() {
+        let out = b"==PROF== Connected to process 1\nTest PASSED\n==WARNING== note\nsum 3\n==PROF== Disconnected";
+        assert_eq!(strip_ncu_messages(out), b"Test PASSED\nsum 3\n");
     }
 
     #[test]

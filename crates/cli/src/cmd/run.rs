@@ -67,6 +67,22 @@ pub struct Args {
     /// Macro for building a `.cu` program: NAME or NAME=VALUE (repeatable; as analyze's `-D`).
     #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]")]
     defines: Vec<String>,
+    /// Run the program a second time on the local GPU (NVIDIA's runtime) under Nsight Compute and
+    /// put the measured counters beside the predicted ones, launch by launch, with the program's
+    /// output compared; exit status 1 when a counter claimed exact or the output differs.
+    #[arg(long, conflicts_with = "measured")]
+    measure: bool,
+    /// Compare with an ncu CSV recorded earlier instead (`ncu --csv [--page raw] --metrics ...
+    /// ./app`, every launch profiled); needs no GPU.
+    #[arg(long, value_name = "FILE.csv")]
+    measured: Option<PathBuf>,
+    /// With --measured: the program's output recorded on the GPU, compared with its output here.
+    #[arg(long, value_name = "FILE", requires = "measured")]
+    measured_output: Option<PathBuf>,
+    /// Nsight Compute executable for --measure (default: found on PATH, /usr/local/cuda/bin,
+    /// /opt/nvidia).
+    #[arg(long, value_name = "PATH")]
+    ncu: Option<PathBuf>,
     /// warpscope's CUDA runtime library (default: `libwarpscope_cudart.so` next to this program).
     #[arg(long, value_name = "PATH")]
     cudart: Option<PathBuf>,
@@ -94,6 +110,9 @@ struct Export<'a> {
     launches: Vec<LaunchOut<'a>>,
     kernels: Vec<KernelSummary>,
     notes: Vec<String>,
+    /// Predicted beside measured (`--measure`, `--measured`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measurement: Option<crate::run_measure::RunMeasurement>,
 }
 
 #[derive(Serialize)]
@@ -301,6 +320,11 @@ fn run_in(
             program.display()
         ),
     }
+    let ncu = if args.measure {
+        Some(crate::run_measure::preflight(args.ncu.as_deref())?)
+    } else {
+        None
+    };
     let records = dir.join("launches.jsonl");
     let cfg = Config {
         arch: arch.name.to_string(),
@@ -327,12 +351,17 @@ fn run_in(
     } else {
         program.clone()
     };
-    let status = Command::new(&exe)
-        .args(prog_args)
+    let mut cmd = Command::new(&exe);
+    cmd.args(prog_args)
         .env("LD_LIBRARY_PATH", ld)
-        .env(warpscope_cudart::CONFIG_ENV, serde_json::to_string(&cfg)?)
-        .status()
-        .with_context(|| format!("cannot run {}", exe.display()))?;
+        .env(warpscope_cudart::CONFIG_ENV, serde_json::to_string(&cfg)?);
+    // Measuring compares the program's output with the GPU's: keep a copy as it passes through.
+    let (status, emulated_output) = if args.measure || args.measured_output.is_some() {
+        run_teeing(&mut cmd).with_context(|| format!("cannot run {}", exe.display()))?
+    } else {
+        let s = cmd.status().with_context(|| format!("cannot run {}", exe.display()))?;
+        (s, Vec::new())
+    };
     let text = std::fs::read_to_string(&records).unwrap_or_default();
     let mut recs: Vec<LaunchRecord> = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -348,6 +377,23 @@ fn run_in(
     for r in &mut recs {
         r.analysis.findings.retain(|f| tool_keeps(tool, &f.kind));
     }
+    let measurement = if let Some(ncu) = &ncu {
+        Some(crate::run_measure::measure(ncu, &exe, prog_args, &recs, &emulated_output)?)
+    } else if let Some(path) = &args.measured {
+        let (rows, on) = crate::run_measure::read_recorded(path)?;
+        let mut m = crate::run_measure::compare(&recs, &rows, on);
+        if let Some(out) = &args.measured_output {
+            let gpu = crate::run_measure::read_recorded_output(out)?;
+            let o = crate::run_measure::compare_output(&emulated_output, &gpu);
+            if !o.equal {
+                m.differences += 1;
+            }
+            m.output = Some(o);
+        }
+        Some(m)
+    } else {
+        None
+    };
     let mut notes = Vec::new();
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
@@ -584,6 +630,7 @@ fn run_in(
             .collect(),
         kernels,
         notes: notes.clone(),
+        measurement,
     };
     if let Some(path) = &args.export {
         let text = serde_json::to_string_pretty(&export)?;
@@ -617,6 +664,10 @@ fn run_in(
         blocks.push(Block::Notes(fix_notes));
     }
     blocks.push(Block::Notes(notes));
+    if let Some(m) = &export.measurement {
+        blocks.push(Block::Table(crate::run_measure::table(m)));
+        blocks.push(Block::Notes(crate::run_measure::summary(m)));
+    }
     let mut out = std::io::stdout().lock();
     emit_blocks(
         &mut out,
@@ -625,12 +676,36 @@ fn run_in(
         &export,
         &blocks,
     )?;
+    let measured_differences = export.measurement.as_ref().is_some_and(|m| m.differences > 0);
     Ok(match status.code() {
         Some(0) if errors > 0 && args.check.is_some() => ExitCode::from(exit::FINDINGS),
+        Some(0) if measured_differences => ExitCode::from(exit::FINDINGS),
         Some(0) => ExitCode::SUCCESS,
         Some(c) => ExitCode::from(c.clamp(1, 255) as u8),
         None => ExitCode::from(1),
     })
+}
+
+/// Runs `cmd` with its standard output passed through to ours and kept: the status and the bytes.
+fn run_teeing(cmd: &mut Command) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+    use std::io::{Read, Write};
+    let mut child = cmd.stdout(std::process::Stdio::piped()).spawn()?;
+    let mut pipe = child.stdout.take().expect("stdout is piped");
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    let mut out = std::io::stdout();
+    loop {
+        let n = match pipe.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        kept.extend_from_slice(&buf[..n]);
+        // our stdout closing must not stop the program: keep reading its output
+        let _ = out.write_all(&buf[..n]).and_then(|()| out.flush());
+    }
+    Ok((child.wait()?, kept))
 }
 
 fn line_headers() -> Vec<String> {

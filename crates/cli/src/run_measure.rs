@@ -1,0 +1,406 @@
+//! `warpscope run --measure` / `--measured`: a whole program's launches, predicted by the emulator,
+//! beside what Nsight Compute counts for the same program on a GPU.
+//!
+//! `--measure` runs the program a second time, natively (NVIDIA's runtime, not warpscope's), under
+//! `ncu --csv --page raw` with the counters the `run` table predicts; `--measured FILE` reads an ncu
+//! CSV recorded earlier (either page ncu writes) and needs no GPU. Launches are paired by ncu's
+//! launch ID, which is the program's launch index (ncu profiles every launch). The program's output
+//! on the GPU is compared with its output under the emulator.
+//!
+//! Each counter carries the claim the prediction makes: `exact` (shared-memory instructions and
+//! wavefronts, launch configuration, registers, theoretical occupancy; branch counters when every
+//! source line's branches matched the machine code; global requests and sectors of kernels without
+//! device `printf`) or `estimate` (branch counters labelled so; global counters of kernels that call
+//! `printf`, whose own buffer traffic ncu counts). A differing exact counter is a difference; a
+//! differing estimate is shown, not counted.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::Serialize;
+use warpscope_cudart::LaunchRecord;
+use warpscope_gpu::lab::ncu::NcuRow;
+
+use crate::measure::CounterRow;
+use crate::output::{Column, Tabular};
+
+/// The counters compared, with Nsight Compute's names (what `calibration/run/ncu.sh` measures).
+pub const METRICS: &[&str] = &[
+    "smsp__sass_inst_executed_op_shared_ld.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "smsp__sass_branch_targets.sum",
+    "smsp__sass_branch_targets_threads_divergent.sum",
+    "smsp__sass_branch_targets_threads_uniform.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "launch__registers_per_thread",
+    "sm__maximum_warps_per_active_cycle_pct",
+    "launch__grid_size",
+    "launch__block_size",
+    "launch__shared_mem_per_block_dynamic",
+];
+
+/// One launch, predicted beside measured.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LaunchComparison {
+    /// Launch index in the program (ncu's ID).
+    pub id: u64,
+    /// The kernel as warpscope names it (as ncu prints it).
+    pub kernel: String,
+    /// The kernel as ncu printed it for this launch, when it differs (a wrong pairing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured_kernel: Option<String>,
+    /// Counters side by side.
+    pub counters: Vec<CounterRow>,
+}
+
+/// The program's output under the emulator beside its output on the GPU.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct OutputComparison {
+    /// Byte for byte equal.
+    pub equal: bool,
+    /// The first line that differs: `line N: emulator "...", GPU "..."`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_difference: Option<String>,
+}
+
+/// What `--measure`/`--measured` adds to `run`'s export (field `measurement`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct RunMeasurement {
+    /// Where the figures come from: the GPU and versions, or the recorded file.
+    pub measured_on: String,
+    /// Launches compared.
+    pub launches: Vec<LaunchComparison>,
+    /// The program's output, when both sides were at hand.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<OutputComparison>,
+    /// The program's exit status on the GPU, when it was run there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_exit_status: Option<i32>,
+    /// Exact counters that differ, plus launches ncu did not profile or named otherwise, plus a
+    /// differing output.
+    pub differences: usize,
+    /// What was not compared, and why.
+    pub notes: Vec<String>,
+}
+
+/// The claim of each compared counter of a launch.
+fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
+    let m = &rec.analysis.metrics;
+    if metric.starts_with("smsp__sass_branch_targets")
+        && m.get("warpscope__branch_counters_exact").is_some_and(|v| *v == 0.0)
+    {
+        return "estimate";
+    }
+    if metric.contains("_mem_global_")
+        && m.get("warpscope__device_printf_calls").is_some_and(|v| *v > 0.0)
+    {
+        return "estimate";
+    }
+    "exact"
+}
+
+/// Pairs the recorded launches with ncu's rows and compares every counter of [`METRICS`] the
+/// launch predicts.
+pub fn compare(recs: &[LaunchRecord], rows: &[NcuRow], measured_on: String) -> RunMeasurement {
+    let mut by_id: BTreeMap<u64, (String, Vec<&NcuRow>)> = BTreeMap::new();
+    for r in rows {
+        by_id
+            .entry(u64::from(r.id))
+            .or_insert_with(|| (r.kernel.clone(), Vec::new()))
+            .1
+            .push(r);
+    }
+    let mut notes = Vec::new();
+    let mut differences = 0;
+    let mut launches = Vec::new();
+    for rec in recs {
+        let Some((kernel, rows)) = by_id.get(&rec.index) else {
+            notes.push(format!(
+                "launch {} ({}): ncu did not profile it",
+                rec.index, rec.kernel
+            ));
+            differences += 1;
+            continue;
+        };
+        let measured_kernel = (*kernel != rec.kernel).then(|| kernel.clone());
+        if measured_kernel.is_some() {
+            differences += 1;
+        }
+        let preds: Vec<(&'static str, f64, &'static str)> = METRICS
+            .iter()
+            .filter_map(|&m| Some((m, *rec.analysis.metrics.get(m)?, claim(rec, m))))
+            .collect();
+        let owned: Vec<NcuRow> = rows.iter().map(|r| (*r).clone()).collect();
+        let counters = crate::measure::compare_counters(&preds, Some(&owned));
+        differences += counters
+            .iter()
+            .filter(|c| c.claim == "exact" && c.equal == Some(false))
+            .count();
+        launches.push(LaunchComparison {
+            id: rec.index,
+            kernel: rec.kernel.clone(),
+            measured_kernel,
+            counters,
+        });
+    }
+    let recorded: Vec<u64> = recs.iter().map(|r| r.index).collect();
+    let extra: Vec<String> = by_id
+        .iter()
+        .filter(|(id, _)| !recorded.contains(id))
+        .map(|(id, (k, _))| format!("{id} ({k})"))
+        .collect();
+    if !extra.is_empty() && recs.len() < by_id.len() {
+        notes.push(format!(
+            "ncu profiled launches warpscope did not record (launch filters): {}",
+            extra.join(", ")
+        ));
+    }
+    RunMeasurement {
+        measured_on,
+        launches,
+        output: None,
+        gpu_exit_status: None,
+        differences,
+        notes,
+    }
+}
+
+/// Compares the program's output under the emulator with its output on the GPU.
+pub fn compare_output(emulated: &[u8], gpu: &[u8]) -> OutputComparison {
+    if emulated == gpu {
+        return OutputComparison {
+            equal: true,
+            first_difference: None,
+        };
+    }
+    let e: Vec<&[u8]> = emulated.split(|&b| b == b'\n').collect();
+    let g: Vec<&[u8]> = gpu.split(|&b| b == b'\n').collect();
+    let i = (0..e.len().max(g.len()))
+        .find(|&i| e.get(i) != g.get(i))
+        .unwrap_or(0);
+    let show = |l: Option<&&[u8]>| match l {
+        Some(l) => format!("{:?}", String::from_utf8_lossy(l)),
+        None => "end of output".to_string(),
+    };
+    OutputComparison {
+        equal: false,
+        first_difference: Some(format!(
+            "line {}: emulator {}, GPU {}",
+            i + 1,
+            show(e.get(i)),
+            show(g.get(i))
+        )),
+    }
+}
+
+/// Reads a recorded ncu CSV (`--measured`): rows, and where they come from.
+pub fn read_recorded(path: &Path) -> anyhow::Result<(Vec<NcuRow>, String)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let rows = warpscope_gpu::measure::parse_any_csv(&text)
+        .with_context(|| format!("{}: not an ncu CSV (ncu --csv, either page)", path.display()))?;
+    let device = text
+        .lines()
+        .find(|l| l.starts_with("# measured on:"))
+        .map(|l| l.trim_start_matches("# measured on:").trim().to_string());
+    let on = match device {
+        Some(d) => format!("{d} (recorded in {}, no GPU used)", path.display()),
+        None => format!("recorded in {} (no GPU used)", path.display()),
+    };
+    Ok((rows, on))
+}
+
+/// The program's recorded GPU output (`--measured-output`), ncu's own lines removed.
+pub fn read_recorded_output(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(warpscope_gpu::measure::strip_ncu_messages(&bytes))
+}
+
+/// Checks before the emulated run that `--measure` can measure: a GPU with its driver, and ncu.
+pub fn preflight(ncu: Option<&Path>) -> anyhow::Result<PathBuf> {
+    warpscope_gpu::ensure_driver().map_err(crate::cmd::device::gpu_error)?;
+    warpscope_gpu::measure::find_ncu(ncu).ok_or_else(|| {
+        anyhow::Error::new(crate::exit::Unavailable(
+            "--measure needs Nsight Compute (ncu): not found on PATH, in /usr/local/cuda/bin or /opt/nvidia (pass --ncu PATH)".into(),
+        ))
+    })
+}
+
+/// Runs `exe args` natively under ncu and compares its launches and output with the emulated run.
+pub fn measure(
+    ncu: &Path,
+    exe: &Path,
+    args: &[String],
+    recs: &[LaunchRecord],
+    emulated_output: &[u8],
+) -> anyhow::Result<RunMeasurement> {
+    let p = warpscope_gpu::measure::profile_program(ncu, exe, args, METRICS, None)
+        .map_err(crate::cmd::device::gpu_error)?;
+    let rows = match warpscope_gpu::measure::parse_raw_csv(&p.csv) {
+        Ok(rows) => rows,
+        Err(_) if !p.ncu_succeeded => anyhow::bail!("{}", p.failure),
+        Err(e) => return Err(anyhow::Error::new(e).context("ncu's CSV")),
+    };
+    let versions = warpscope_gpu::measure::versions(0, Some(ncu))
+        .map(|v| v.header())
+        .unwrap_or_else(|_| "the local GPU".into());
+    let mut m = compare(recs, &rows, versions);
+    let out = compare_output(emulated_output, &p.stdout);
+    if !out.equal {
+        m.differences += 1;
+    }
+    m.output = Some(out);
+    m.gpu_exit_status = p.status;
+    Ok(m)
+}
+
+fn num(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => format!("{}", v as i64),
+        Some(v) => format!("{v:.2}"),
+        None => "-".into(),
+    }
+}
+
+/// Short column names of the compared counters.
+fn short(metric: &str) -> &str {
+    match metric {
+        "smsp__sass_inst_executed_op_shared_ld.sum" => "shared ld inst",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" => "ld wavefronts",
+        "smsp__sass_inst_executed_op_shared_st.sum" => "shared st inst",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum" => "st wavefronts",
+        "smsp__sass_branch_targets.sum" => "branch targets",
+        "smsp__sass_branch_targets_threads_divergent.sum" => "divergent",
+        "smsp__sass_branch_targets_threads_uniform.sum" => "uniform",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum" => "gld req",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum" => "gld sectors",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum" => "gst req",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum" => "gst sectors",
+        "launch__registers_per_thread" => "regs",
+        "sm__maximum_warps_per_active_cycle_pct" => "theor. occupancy %",
+        "launch__grid_size" => "grid size",
+        "launch__block_size" => "block size",
+        "launch__shared_mem_per_block_dynamic" => "dyn smem",
+        other => other,
+    }
+}
+
+/// The comparison as a table: one row per launch (counters equal / compared, and each differing
+/// counter as `name predicted→measured`, estimates marked).
+pub fn table(m: &RunMeasurement) -> Tabular {
+    let mut t = Tabular::new(
+        "measured: predicted beside ncu, per launch",
+        vec![
+            Column::new("id", "id"),
+            Column::new("kernel", "kernel"),
+            Column::new("equal", "equal"),
+            Column::new("differences (predicted→measured)", "differences"),
+        ],
+    );
+    for l in &m.launches {
+        let compared = l.counters.iter().filter(|c| c.equal.is_some()).count();
+        let equal = l.counters.iter().filter(|c| c.equal == Some(true)).count();
+        let mut diffs: Vec<String> = l
+            .counters
+            .iter()
+            .filter(|c| c.equal == Some(false))
+            .map(|c| {
+                format!(
+                    "{} {}→{}{}",
+                    short(&c.metric),
+                    num(Some(c.predicted)),
+                    num(c.measured),
+                    if c.claim == "estimate" { " (estimate)" } else { "" }
+                )
+            })
+            .collect();
+        if let Some(k) = &l.measured_kernel {
+            diffs.insert(0, format!("ncu profiled {k} here"));
+        }
+        t.row([
+            l.id.to_string(),
+            l.kernel.clone(),
+            format!("{equal}/{compared}"),
+            if diffs.is_empty() {
+                "-".to_string()
+            } else {
+                diffs.join("; ")
+            },
+        ]);
+    }
+    t
+}
+
+/// Lines under the table: where the figures come from, the totals, the output comparison.
+pub fn summary(m: &RunMeasurement) -> Vec<String> {
+    let compared: usize = m
+        .launches
+        .iter()
+        .map(|l| l.counters.iter().filter(|c| c.equal.is_some()).count())
+        .sum();
+    let equal: usize = m
+        .launches
+        .iter()
+        .map(|l| l.counters.iter().filter(|c| c.equal == Some(true)).count())
+        .sum();
+    let estimates: usize = m
+        .launches
+        .iter()
+        .map(|l| {
+            l.counters
+                .iter()
+                .filter(|c| c.claim == "estimate" && c.equal == Some(false))
+                .count()
+        })
+        .sum();
+    let mut v = vec![
+        format!("measured on: {}", m.measured_on),
+        format!(
+            "{} launches compared: {equal} of {compared} counters equal; {} differences{}",
+            m.launches.len(),
+            m.differences,
+            if estimates > 0 {
+                format!(" ({estimates} differing counters are labelled estimates and not counted)")
+            } else {
+                String::new()
+            }
+        ),
+    ];
+    if let Some(o) = &m.output {
+        v.push(match &o.first_difference {
+            None => "program output: the same under the emulator and on the GPU".into(),
+            Some(d) => format!("program output differs: {d}"),
+        });
+    }
+    if let Some(s) = m.gpu_exit_status {
+        v.push(format!("on the GPU the program exited with status {s}"));
+    }
+    v.extend(m.notes.iter().cloned());
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_differences_name_the_first_line() {
+        assert!(compare_output(b"a\nb\n", b"a\nb\n").equal);
+        let d = compare_output(b"a\nsum 3\n", b"a\nsum 4\n");
+        assert!(!d.equal);
+        assert_eq!(
+            d.first_difference.unwrap(),
+            "line 2: emulator \"sum 3\", GPU \"sum 4\""
+        );
+        let short = compare_output(b"a\n", b"a\nb\n");
+        assert_eq!(
+            short.first_difference.unwrap(),
+            "line 2: emulator \"\", GPU \"b\""
+        );
+    }
+}
