@@ -419,6 +419,9 @@ pub struct MachineMatch {
     pub counted: Vec<bool>,
     /// Source lines (`None`: no line table) whose branches could not be matched one-to-one.
     pub unmatched: Vec<Option<u32>>,
+    /// The PTX warp collectives each machine-code `BRA.DIV` convergence check runs before: every
+    /// warp-level execution of one is one more (uniform) branch target.
+    pub convergence_checks: Vec<u32>,
     /// The same match under the alternative rules the calibration rows break (name, match), for
     /// `calibration/branch/`'s replay; empty for an alternative's own match.
     #[serde(skip)]
@@ -436,14 +439,73 @@ impl MachineMatch {
         self.counted.get(pc as usize).copied().unwrap_or(false)
     }
 
-    /// Targets and divergent targets of `report` that the machine code executes as branches.
+    /// Targets and divergent targets of `report` that the machine code executes as branches: the
+    /// counted branches, plus one uniform target per execution of a `BRA.DIV` convergence check.
     pub fn totals(&self, report: &DivergenceReport) -> (u64, u64) {
-        report
+        let (t, d) = report
             .branches
             .iter()
             .filter(|b| self.is_counted(b.pc))
-            .fold((0, 0), |(t, d), b| (t + b.targets, d + b.divergent))
+            .fold((0, 0), |(t, d), b| (t + b.targets, d + b.divergent));
+        let checks: u64 = report
+            .instructions
+            .iter()
+            .filter(|i| self.convergence_checks.contains(&i.pc))
+            .map(|i| i.executions)
+            .sum();
+        (t + checks, d)
     }
+
+    /// Whether [`MachineMatch::totals`] of `report` are the machine code's counts: every line
+    /// matched, and every convergence check ran with all 32 lanes (a warp that reaches one
+    /// diverged takes ptxas's slow path, whose branches are not modelled).
+    pub fn exact_for(&self, report: &DivergenceReport) -> bool {
+        self.exact()
+            && report
+                .instructions
+                .iter()
+                .filter(|i| self.convergence_checks.contains(&i.pc))
+                .all(|i| i.active_lanes == 32 * i.executions)
+    }
+}
+
+/// The PTX warp collective a `BRA.DIV` guards: the machine code's next collective is the k-th on
+/// its source line (in code order); the k-th PTX collective of that line (in program order) is it.
+/// ptxas keeps a line's collectives in program order on the fast path and puts the slow-path copies
+/// after the function's exits, so they do not shift the ordinal of a check before them. `None` when
+/// the PTX has no such collective.
+fn convergence_check_at(
+    program: &warpscope_emu::Program,
+    k: &warpscope_emu::Kernel,
+    sass: &warpscope_toolchain::sass::SassKernel,
+    check: &warpscope_toolchain::sass::SassBranch,
+) -> Option<u32> {
+    use warpscope_ptx::inst::Inst;
+    let next = sass
+        .collectives
+        .iter()
+        .find(|c| c.code_offset > check.code_offset)?;
+    let key = |file: Option<&str>, line: Option<u32>| (file.map(base_name).map(str::to_string), line);
+    let at = key(next.file.as_deref(), next.line);
+    at.1?;
+    let kth = sass
+        .collectives
+        .iter()
+        .filter(|c| c.code_offset < next.code_offset && key(c.file.as_deref(), c.line) == at)
+        .count();
+    (k.entry..k.end)
+        .filter(|&pc| {
+            matches!(
+                program.ops[pc as usize].inst,
+                Inst::Shfl { .. } | Inst::Vote { .. } | Inst::Match { .. } | Inst::Redux { .. }
+            )
+        })
+        .filter(|&pc| {
+            let info = program.inst_info(pc);
+            let l = info.loc.as_ref();
+            key(l.and_then(|l| program.file_name(l.file)), l.map(|l| l.line)) == at
+        })
+        .nth(kth)
 }
 
 fn base_name(path: &str) -> &str {
@@ -573,10 +635,10 @@ pub fn match_machine_with(
         }
     }
     let mut machine: BTreeMap<Key, (usize, usize)> = BTreeMap::new();
-    let mut convergence_checks = false;
+    let mut convergence_checks = Vec::new();
     for b in sass.branches.iter().filter(|b| b.counted()) {
         if b.opcode.starts_with("BRA.DIV") {
-            convergence_checks = true;
+            convergence_checks.push(b);
             continue;
         }
         let key = match b.line {
@@ -593,6 +655,7 @@ pub fn match_machine_with(
     let mut out = MachineMatch {
         counted: vec![false; program.info.len()],
         unmatched: Vec::new(),
+        convergence_checks: Vec::new(),
         alternatives: Vec::new(),
     };
     let mut lines: Vec<&Key> = ptx.keys().chain(machine.keys()).collect();
@@ -617,8 +680,11 @@ pub fn match_machine_with(
             out.counted[pc as usize] = true;
         }
     }
-    if convergence_checks && out.unmatched.is_empty() {
-        out.unmatched.push(None);
+    for b in convergence_checks {
+        match convergence_check_at(program, k, sass, b) {
+            Some(pc) => out.convergence_checks.push(pc),
+            None => out.unmatched.push(b.line),
+        }
     }
     // A compare-and-swap retry loop runs as often as the GPU's warps collide on the word, which
     // depends on their timing (a book-style `atomicCAS` loop: 4576 targets on an H100 where the

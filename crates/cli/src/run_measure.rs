@@ -93,13 +93,12 @@ pub struct RunMeasurement {
 fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
     let m = &rec.analysis.metrics;
     if metric.starts_with("smsp__sass_branch_targets")
-        && m.get("warpscope__branch_counters_exact").is_some_and(|v| *v == 0.0)
+        && m.get("warpscope__branch_counters_exact")
+            .is_some_and(|v| *v == 0.0)
     {
         return "estimate";
     }
-    if metric.contains("_mem_global_")
-        && m.get("warpscope__device_printf_calls").is_some_and(|v| *v > 0.0)
-    {
+    if metric.contains("_mem_global_") && m.get("warpscope__device_printf_calls").is_some_and(|v| *v > 0.0) {
         return "estimate";
     }
     "exact"

@@ -429,7 +429,7 @@ pub fn analyse_launch(
             .sum();
         (t.targets + extra, t.divergent)
     } else if let Some(m) = &ka.machine_branches {
-        exact = m.exact();
+        exact = m.exact_for(&div);
         m.totals(&div)
     } else {
         exact = false;
@@ -466,7 +466,7 @@ pub fn analyse_launch(
                 put(&format!("warpscope__alt_{name}__divergent"), ad as f64);
                 put(
                     &format!("warpscope__alt_{name}__exact"),
-                    if alt.exact() { 1.0 } else { 0.0 },
+                    if alt.exact_for(&div) { 1.0 } else { 0.0 },
                 );
             }
         }

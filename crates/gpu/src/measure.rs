@@ -476,7 +476,8 @@ mod tests {
 
     #[test]
     fn ncu_lines_leave_the_program_output() {
-        let out = b"==PROF== Connected to process 1\nTest PASSED\n==WARNING== note\nsum 3\n==PROF== Disconnected";
+        let out =
+            b"==PROF== Connected to process 1\nTest PASSED\n==WARNING== note\nsum 3\n==PROF== Disconnected";
         assert_eq!(strip_ncu_messages(out), b"Test PASSED\nsum 3\n");
     }
 

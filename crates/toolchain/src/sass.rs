@@ -60,7 +60,7 @@ pub struct SharedAccess {
 }
 
 /// The shared-memory instructions of one kernel, in code order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SassKernel {
     /// Kernel (function) name as the disassembler prints it (mangled for C++ names).
     pub name: String,
@@ -69,6 +69,30 @@ pub struct SassKernel {
     /// Control-transfer instructions (`BRA`, `BRX`, `JMP`, `JMX`, `CALL`, `RET`, `EXIT`, ...) in code
     /// order.
     pub branches: Vec<SassBranch>,
+    /// Warp collectives (`SHFL`, `VOTE`, `MATCH`, `REDUX`) in code order: where a `BRA.DIV`
+    /// convergence check leads.
+    pub collectives: Vec<SassInst>,
+}
+
+/// One machine instruction with its place in the code and the line table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SassInst {
+    /// Byte offset in the function.
+    pub code_offset: u32,
+    /// Opcode with modifiers (`SHFL.BFLY`, `VOTE.ANY`, ...).
+    pub opcode: String,
+    /// Source file from the line table, if any.
+    pub file: Option<String>,
+    /// Source line from the line table, if any.
+    pub line: Option<u32>,
+}
+
+/// Whether an opcode is a warp collective ptxas may guard with `BRA.DIV`.
+fn is_collective(opcode: &str) -> bool {
+    matches!(
+        opcode.split('.').next().unwrap_or(""),
+        "SHFL" | "VOTE" | "MATCH" | "REDUX"
+    )
 }
 
 /// One control-transfer instruction of the machine code.
@@ -201,8 +225,7 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
             if kernels.last().is_none_or(|k| k.name != name) {
                 kernels.push(SassKernel {
                     name: name.to_string(),
-                    accesses: Vec::new(),
-                    branches: Vec::new(),
+                    ..SassKernel::default()
                 });
             }
             loc = (None, None);
@@ -224,6 +247,31 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
             continue;
         };
         let here = std::mem::take(&mut labels);
+        {
+            let body = match inst.strip_prefix('@') {
+                Some(p) => p
+                    .split_once(char::is_whitespace)
+                    .map_or("", |(_, b)| b.trim_start()),
+                None => inst,
+            };
+            let opcode = body.split_whitespace().next().unwrap_or("");
+            if is_collective(opcode) {
+                if kernels.is_empty() {
+                    kernels.push(SassKernel::default());
+                }
+                kernels
+                    .last_mut()
+                    .expect("pushed above")
+                    .collectives
+                    .push(SassInst {
+                        code_offset,
+                        opcode: opcode.to_string(),
+                        file: loc.0.clone(),
+                        line: loc.1,
+                    });
+                continue;
+            }
+        }
         if let Some(mut b) = branch(inst) {
             b.code_offset = code_offset;
             b.self_loop = b.predicate.is_none()
@@ -233,11 +281,7 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
             b.file = loc.0.clone();
             b.line = loc.1;
             if kernels.is_empty() {
-                kernels.push(SassKernel {
-                    name: String::new(),
-                    accesses: Vec::new(),
-                    branches: Vec::new(),
-                });
+                kernels.push(SassKernel::default());
             }
             kernels.last_mut().expect("pushed above").branches.push(b);
             continue;
@@ -251,11 +295,7 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
             continue;
         };
         if kernels.is_empty() {
-            kernels.push(SassKernel {
-                name: String::new(),
-                accesses: Vec::new(),
-                branches: Vec::new(),
-            });
+            kernels.push(SassKernel::default());
         }
         let (op, opcode, width, base, offset, predicate) = access;
         kernels

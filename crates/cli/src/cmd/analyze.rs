@@ -557,7 +557,7 @@ pub fn analysis(a: &Analyzed) -> anyhow::Result<Analysis> {
         let mut j = divergence_json(program, d);
         j.machine = r.machine_branches.as_ref().map(|m| {
             let (t, dv) = m.totals(d);
-            (t, dv, m.exact())
+            (t, dv, m.exact_for(d))
         });
         j
     });

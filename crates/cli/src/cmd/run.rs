@@ -359,7 +359,9 @@ fn run_in(
     let (status, emulated_output) = if args.measure || args.measured_output.is_some() {
         run_teeing(&mut cmd).with_context(|| format!("cannot run {}", exe.display()))?
     } else {
-        let s = cmd.status().with_context(|| format!("cannot run {}", exe.display()))?;
+        let s = cmd
+            .status()
+            .with_context(|| format!("cannot run {}", exe.display()))?;
         (s, Vec::new())
     };
     let text = std::fs::read_to_string(&records).unwrap_or_default();
@@ -378,7 +380,13 @@ fn run_in(
         r.analysis.findings.retain(|f| tool_keeps(tool, &f.kind));
     }
     let measurement = if let Some(ncu) = &ncu {
-        Some(crate::run_measure::measure(ncu, &exe, prog_args, &recs, &emulated_output)?)
+        Some(crate::run_measure::measure(
+            ncu,
+            &exe,
+            prog_args,
+            &recs,
+            &emulated_output,
+        )?)
     } else if let Some(path) = &args.measured {
         let (rows, on) = crate::run_measure::read_recorded(path)?;
         let mut m = crate::run_measure::compare(&recs, &rows, on);
