@@ -12,7 +12,7 @@ l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_gl
 launch__registers_per_thread,sm__maximum_warps_per_active_cycle_pct,launch__grid_size,launch__block_size,\
 launch__shared_mem_per_block_dynamic,smsp__inst_executed.sum
 # one .stdout (the program alone, then ncu's messages) and one .ncu.csv per program; summary on stdout
-for p in smem divergence divergence_G api book book2 vars; do
+for p in smem divergence divergence_G api book book2 vars collectives; do
   ./$p > "$OUT/$p.stdout" 2>&1; echo "$p exit $?"
   ncu --clock-control none --csv --metrics "$M" ./$p > "$OUT/$p.ncu.csv" 2>> "$OUT/$p.stdout"
   echo "$p ncu exit $? rows $(grep -c '^"' "$OUT/$p.ncu.csv")"

@@ -404,10 +404,14 @@ impl warpscope_emu::Sink for DivergenceSink {
 ///   totals are labelled an estimate.
 ///
 /// A `call` the lowering keeps (device `printf`'s `vprintf`) is the machine code's `CALL`. A
-/// `BRA.DIV` (the convergence check ptxas puts before warp collectives it cannot prove converged) is
-/// counted by Nsight Compute but has no PTX branch: its presence also makes the totals an estimate,
-/// as does an `atom.cas` in a kernel with counted branches (a retry loop's trip count depends on the
-/// GPU's timing).
+/// `BRA.DIV` (the convergence check ptxas puts before warp collectives it cannot prove converged) has
+/// no PTX branch: a converged warp executes it as one uniform target, so each warp-level execution
+/// of the collective it guards (found by ordinal on the collective's line,
+/// `convergence_check_at`) adds one; its slow path (`SassKernel::slow_paths`) runs only for a
+/// diverged warp, so its branches are not matched, and a check that ran with fewer than 32 lanes
+/// makes the totals an estimate ([`MachineMatch::exact_for`]). An `atom.cas` in a kernel with
+/// counted branches makes them an estimate too (a retry loop's trip count depends on the GPU's
+/// timing).
 ///
 /// Measured on an H100 (`calibration/branch/`, `calibration/run/`): every launch whose lines all
 /// match equals Nsight Compute; the PTX-level count (no matching), matching without the fused pairs
@@ -636,7 +640,12 @@ pub fn match_machine_with(
     }
     let mut machine: BTreeMap<Key, (usize, usize)> = BTreeMap::new();
     let mut convergence_checks = Vec::new();
+    let slow = sass.slow_paths();
     for b in sass.branches.iter().filter(|b| b.counted()) {
+        // a convergence check's slow path runs only for a diverged warp (`exact_for`)
+        if slow.iter().any(|&(a, z)| (a..=z).contains(&b.code_offset)) {
+            continue;
+        }
         if b.opcode.starts_with("BRA.DIV") {
             convergence_checks.push(b);
             continue;

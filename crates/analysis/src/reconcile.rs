@@ -355,6 +355,63 @@ pub fn machine_accesses(k: &warpscope_toolchain::sass::SassKernel) -> Vec<Machin
         .collect()
 }
 
+/// Source lines (`None`: no line table) whose global loads and stores the machine code does not keep
+/// as the PTX has them, so counting the PTX's executions is an estimate of Nsight Compute's global
+/// requests and sectors. Per source line, the PTX's global (and generic) `ld`/`st` and the machine
+/// code's `LDG`/`STG`/`LD`/`ST` are counted inside a loop and outside any loop; the line matches
+/// when both counts agree. What this catches: ptxas hoisting a load out of a loop that the PTX
+/// reloads every iteration (a load next to warp collectives, which NVVM does not move), a loop ptxas
+/// unrolled, accesses it merged or removed.
+pub fn global_lines_unmatched(
+    program: &Program,
+    kernel: &str,
+    sass: &warpscope_toolchain::sass::SassKernel,
+) -> Option<Vec<Option<u32>>> {
+    use warpscope_ptx::inst::{Inst, MemSpace};
+    let k = program.kernel(kernel)?;
+    let ptx_loops: Vec<(u32, u32)> = (k.entry..k.end)
+        .filter_map(|pc| match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } if target <= pc => Some((target, pc)),
+            _ => None,
+        })
+        .collect();
+    let base = |f: &str| f.rsplit(['/', '\\']).next().unwrap_or(f).to_string();
+    type Key = (Option<String>, Option<u32>);
+    // (inside a loop, outside) per line, PTX then machine code
+    let mut lines: BTreeMap<Key, [usize; 4]> = BTreeMap::new();
+    for pc in k.entry..k.end {
+        let global = match program.ops[pc as usize].inst {
+            Inst::Ld { space, .. } | Inst::St { space, .. } => {
+                matches!(space, MemSpace::Global | MemSpace::Generic)
+            }
+            _ => false,
+        };
+        if !global {
+            continue;
+        }
+        let info = program.inst_info(pc);
+        let key = match &info.loc {
+            Some(l) => (program.file_name(l.file).map(base), Some(l.line)),
+            None => (None, None),
+        };
+        let inside = ptx_loops.iter().any(|&(a, z)| (a..=z).contains(&pc));
+        lines.entry(key).or_default()[usize::from(!inside)] += 1;
+    }
+    let loops = sass.loops();
+    for g in &sass.globals {
+        let key = (g.file.as_deref().map(base), g.line);
+        let inside = loops.iter().any(|&(a, z)| (a..=z).contains(&g.code_offset));
+        lines.entry(key).or_default()[2 + usize::from(!inside)] += 1;
+    }
+    Some(
+        lines
+            .into_iter()
+            .filter(|(_, c)| c[0] != c[2] || c[1] != c[3])
+            .map(|((_, line), _)| line)
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,6 +37,9 @@ pub struct KernelAnalysis {
     /// The PTX branches the optimised machine code keeps, when its machine code was read (not for
     /// `-G` builds, whose machine code keeps every branch).
     pub machine_branches: Option<Arc<warpscope_analysis::divergence::MachineMatch>>,
+    /// Whether the machine code keeps the PTX's global loads and stores line for line, inside and
+    /// outside loops (`reconcile::global_lines_unmatched`): the global counters are then exact.
+    pub global_exact: bool,
 }
 
 /// The branches of `program` whose target label is followed by `ret` or `exit` in `ptx`.
@@ -472,6 +475,12 @@ pub fn analyse_launch(
         }
     }
     put("divergent_branch", divergent as f64);
+    // 1: global requests and sectors count the machine code's loads and stores; 0: an estimate
+    // (a line whose accesses ptxas moved out of a loop or unrolled, no machine code, device printf)
+    put(
+        "warpscope__global_counters_exact",
+        if ka.global_exact { 1.0 } else { 0.0 },
+    );
     put(
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
         glob.ld_requests as f64,

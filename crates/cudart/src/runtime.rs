@@ -780,7 +780,15 @@ impl Runtime {
                 .map(Arc::new),
             _ => None,
         };
+        let global_unmatched = match &module.sass {
+            Some(Ok(ks)) => ks
+                .iter()
+                .find(|k| k.name == name)
+                .and_then(|k| warpscope_analysis::reconcile::global_lines_unmatched(program, name, k)),
+            _ => None,
+        };
         let ka = KernelAnalysis {
+            global_exact: global_unmatched.is_some_and(|u| u.is_empty()),
             machine_branches,
             exit_branches: Arc::new(exits),
             arch,
@@ -926,6 +934,10 @@ impl Runtime {
                 "warpscope__device_printf_calls".into(),
                 analysis.printf.len() as f64,
             );
+            // ncu counts the printf implementation's own buffer traffic in the global counters
+            if let Some(g) = analysis.metrics.get_mut("warpscope__global_counters_exact") {
+                *g = 0.0;
+            }
         }
         self.clock.kernel(analysis.warp_instructions, self.device.sms);
         let fault = analysis.fault.clone();

@@ -72,6 +72,52 @@ pub struct SassKernel {
     /// Warp collectives (`SHFL`, `VOTE`, `MATCH`, `REDUX`) in code order: where a `BRA.DIV`
     /// convergence check leads.
     pub collectives: Vec<SassInst>,
+    /// Global (and generic) loads and stores (`LDG`, `STG`, `LD`, `ST`) in code order.
+    pub globals: Vec<SassInst>,
+    /// Code offset of every label (`.L_x_3`).
+    pub labels: std::collections::BTreeMap<String, u32>,
+}
+
+impl SassKernel {
+    /// The code ranges of loops: from the target of each backward branch to the branch, inclusive
+    /// (the unreachable self-loop after the last `EXIT` is not one, nor the jump back from a
+    /// convergence check's slow path).
+    pub fn loops(&self) -> Vec<(u32, u32)> {
+        let slow = self.slow_paths();
+        self.branches
+            .iter()
+            .filter(|b| b.counted() && !b.self_loop)
+            .filter(|b| !slow.iter().any(|&(a, z)| (a..=z).contains(&b.code_offset)))
+            .filter_map(|b| {
+                let t = *self.labels.get(b.target.as_deref()?)?;
+                (t <= b.code_offset).then_some((t, b.code_offset))
+            })
+            .collect()
+    }
+
+    /// The code ranges ptxas's `BRA.DIV` checks jump to when the warp is not converged (its slow
+    /// path: `WARPSYNC.COLLECTIVE` and the collective again, then an unconditional `BRA` back):
+    /// from the check's target to that `BRA`, inclusive. Only a diverged warp executes them.
+    pub fn slow_paths(&self) -> Vec<(u32, u32)> {
+        self.branches
+            .iter()
+            .filter(|b| b.opcode.starts_with("BRA.DIV"))
+            .filter_map(|b| {
+                let start = *self.labels.get(b.target.as_deref()?)?;
+                let end = self
+                    .branches
+                    .iter()
+                    .find(|x| {
+                        x.code_offset >= start
+                            && x.base() == "BRA"
+                            && x.predicate.as_deref().is_none_or(|p| p == "PT")
+                            && !x.opcode.starts_with("BRA.DIV")
+                    })?
+                    .code_offset;
+                Some((start, end))
+            })
+            .collect()
+    }
 }
 
 /// One machine instruction with its place in the code and the line table.
@@ -247,6 +293,15 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
             continue;
         };
         let here = std::mem::take(&mut labels);
+        if !here.is_empty() {
+            if kernels.is_empty() {
+                kernels.push(SassKernel::default());
+            }
+            let k = kernels.last_mut().expect("pushed above");
+            for l in &here {
+                k.labels.insert(l.clone(), code_offset);
+            }
+        }
         {
             let body = match inst.strip_prefix('@') {
                 Some(p) => p
@@ -255,6 +310,20 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
                 None => inst,
             };
             let opcode = body.split_whitespace().next().unwrap_or("");
+            if matches!(
+                opcode.split('.').next().unwrap_or(""),
+                "LDG" | "STG" | "LD" | "ST"
+            ) {
+                if kernels.is_empty() {
+                    kernels.push(SassKernel::default());
+                }
+                kernels.last_mut().expect("pushed above").globals.push(SassInst {
+                    code_offset,
+                    opcode: opcode.to_string(),
+                    file: loc.0.clone(),
+                    line: loc.1,
+                });
+            }
             if is_collective(opcode) {
                 if kernels.is_empty() {
                     kernels.push(SassKernel::default());
