@@ -286,22 +286,17 @@ pub struct ArrayInfo {
     pub dynamic: bool,
 }
 
-/// The source-level name of a PTX shared variable: `_ZZ<n><func>E<n><name>` gives `name`.
+/// The source-level name of a PTX shared variable: a function-local name (`_ZZ<function>E<name>`,
+/// templates included: `_ZZ8blockSumILi256EEvPKfPfE4tile`) gives `name`; other names are kept.
 pub fn source_name(ptx_name: &str) -> String {
-    fn take_len(s: &str) -> Option<(usize, &str)> {
-        let digits = s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        let n: usize = s[..digits].parse().ok()?;
-        Some((n, &s[digits..]))
+    if ptx_name.starts_with("_ZZ")
+        && let Ok(sym) = cpp_demangle::Symbol::new(ptx_name)
+        && let Ok(d) = sym.demangle(&cpp_demangle::DemangleOptions::new())
+        && let Some(i) = d.rfind("::")
+    {
+        return d[i + 2..].to_string();
     }
-    let inner = || -> Option<String> {
-        let rest = ptx_name.strip_prefix("_ZZ")?;
-        let (n, rest) = take_len(rest)?;
-        let rest = rest.get(n..)?;
-        let rest = rest.strip_prefix('E')?;
-        let (m, rest) = take_len(rest)?;
-        rest.get(..m).map(str::to_string)
-    };
-    inner().unwrap_or_else(|| ptx_name.to_string())
+    ptx_name.to_string()
 }
 
 /// The kernel's shared arrays: static ones in layout order, then the dynamic one (of `dyn_smem`
@@ -1864,6 +1859,9 @@ mod tests {
         assert_eq!(source_name("_ZZ10rectRowColE4tile"), "tile");
         assert_eq!(source_name("_ZZ11matmulTiledE2As"), "As");
         assert_eq!(source_name("tile"), "tile");
+        // template kernels: the function's name carries its arguments and parameters
+        assert_eq!(source_name("_ZZ8blockSumILi256EEvPKfPfE4tile"), "tile");
+        assert_eq!(source_name("_ZZ13transposeSmemILb1EEvPKfPfiiE4tile"), "tile");
     }
 
     #[test]

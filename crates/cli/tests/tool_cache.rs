@@ -111,3 +111,69 @@ fn the_cache_changes_no_answer() {
     assert_eq!(analyze(Some(&blocked.join("cache"))), uncached);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// One ptxas run gives both the cubin (the machine code's widths and branches) and the resource
+/// report (the occupancy's registers): with the cache off, `analyze --section banks,occupancy`
+/// runs ptxas exactly once. The CUDA root is the wheels' with `bin/ptxas` wrapped to log each run.
+#[test]
+fn one_ptxas_run_serves_machine_code_and_resources() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let real = PathBuf::from(cuda_root());
+    let root = std::env::temp_dir().join(format!("warpscope-ptxas-count-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    for e in std::fs::read_dir(&real).unwrap() {
+        let e = e.unwrap();
+        if e.file_name() != "bin" {
+            symlink(e.path(), root.join(e.file_name())).unwrap();
+        }
+    }
+    for e in std::fs::read_dir(real.join("bin")).unwrap() {
+        let e = e.unwrap();
+        if e.file_name() != "ptxas" {
+            symlink(e.path(), root.join("bin").join(e.file_name())).unwrap();
+        }
+    }
+    let log = root.join("ptxas.log");
+    let wrapper = root.join("bin/ptxas");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\nexec '{}' \"$@\"\n",
+            log.display(),
+            real.join("bin/ptxas").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args([
+            "analyze",
+            "crates/cli/fixtures/classic/scanBlelloch.ptx",
+            "--grid",
+            "2",
+            "--block",
+            "256",
+            "--arg",
+            "buf:4096",
+            "--arg",
+            "buf:4096",
+            "--section",
+            "banks,occupancy",
+            "--format",
+            "json",
+        ])
+        .env("WARPSCOPE_CUDA_ROOT", &root)
+        .env("WARPSCOPE_NO_CACHE", "1")
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["widths"], "machine code", "{}", v["widths_note"]);
+    assert!(v["occupancy"]["registers"].as_u64().is_some_and(|r| r > 0), "{v}");
+    let runs = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(runs.lines().count(), 1, "ptxas runs: {runs:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -13,7 +13,7 @@ use warpscope_ptx::Program;
 use warpscope_toolchain::cache::{Cache, Key, tool_identity};
 
 use crate::error::{Error, Result};
-use crate::input::{Scratch, cuda_root, run_tool};
+use crate::input::{Scratch, cuda_root};
 
 /// How shared accesses are counted, and why.
 #[derive(Clone, Debug)]
@@ -84,34 +84,60 @@ pub fn machine_code(
     let cubin_path = dir.0.join("k.cubin");
     match cubin {
         Some(bytes) => std::fs::write(&cubin_path, bytes).map_err(|e| e.to_string())?,
-        None => {
-            // ptxas's cubin is cached by the PTX, the architecture and the ptxas (and its
-            // disassembly, by `disassemble`, by the cubin).
-            let ptxas = root.bin("ptxas");
-            let key = Key::of(&[
-                b"ptxas -O3 -lineinfo",
-                arch.as_bytes(),
-                &tool_identity(&ptxas),
-                ptx.as_bytes(),
-            ]);
-            let bytes = Cache::from_env().get_or("cubin", key, || {
-                let ptx_path = dir.0.join("k.ptx");
-                std::fs::write(&ptx_path, ptx).map_err(|e| e.to_string())?;
-                run_tool(
-                    Command::new(&ptxas)
-                        .arg(format!("-arch={arch}"))
-                        .args(["-O3", "-lineinfo", "-o"])
-                        .arg(&cubin_path)
-                        .arg(&ptx_path),
-                    "ptxas",
-                )?;
-                std::fs::read(&cubin_path).map_err(|e| e.to_string())
-            })?;
-            std::fs::write(&cubin_path, bytes).map_err(|e| e.to_string())?;
-        }
+        None => std::fs::write(&cubin_path, ptxas(ptx, arch)?.0).map_err(|e| e.to_string())?,
     }
     let sass = warpscope_toolchain::sass::disassemble(&nvdisasm, &cubin_path).map_err(|e| e.to_string())?;
     Ok((sass, format!("ptxas + nvdisasm from {}", root.root.display())))
+}
+
+/// ptxas's cubin of `ptx` for `arch` and its resource report (`-v`), from one run of ptxas: both
+/// are cached by the PTX, the architecture and the ptxas (the cubin's disassembly, by
+/// `disassemble`, by the cubin), so the machine code and the occupancy's registers of one module
+/// cost one ptxas run, not two.
+fn ptxas(ptx: &str, arch: &str) -> std::result::Result<(Vec<u8>, String), String> {
+    let root = cuda_root()?;
+    let ptxas = root.bin("ptxas");
+    let id = tool_identity(&ptxas);
+    let key = |what: &[u8]| Key::of(&[what, arch.as_bytes(), &id, ptx.as_bytes()]);
+    let (cubin_key, report_key) = (key(b"ptxas -O3 -lineinfo"), key(b"ptxas -v -O3 -lineinfo"));
+    // this process's runs first (the on-disk cache may be off), then the on-disk cache
+    type Built = (Vec<u8>, String);
+    static RUNS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<Key, Built>>> =
+        std::sync::OnceLock::new();
+    let runs = RUNS.get_or_init(Default::default);
+    if let Some(built) = runs.lock().ok().and_then(|m| m.get(&cubin_key).cloned()) {
+        return Ok(built);
+    }
+    let cache = Cache::from_env();
+    if let (Some(cubin), Some(report)) = (cache.get("cubin", cubin_key), cache.get("ptxas-v", report_key)) {
+        return Ok((cubin, String::from_utf8_lossy(&report).into_owned()));
+    }
+    let dir = Scratch::new("ptxas").map_err(|e| e.to_string())?;
+    let (ptx_path, cubin_path) = (dir.0.join("k.ptx"), dir.0.join("k.cubin"));
+    std::fs::write(&ptx_path, ptx).map_err(|e| e.to_string())?;
+    let out = Command::new(&ptxas)
+        .arg(format!("-arch={arch}"))
+        .args(["-v", "-O3", "-lineinfo", "-o"])
+        .arg(&cubin_path)
+        .arg(&ptx_path)
+        .output()
+        .map_err(|e| format!("cannot run ptxas: {e}"))?;
+    // the report (`ptxas info : Used N registers ...`) is on stderr, with any warnings
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if !out.status.success() {
+        return Err(format!("ptxas failed: {}", report.trim()));
+    }
+    let cubin = std::fs::read(&cubin_path).map_err(|e| e.to_string())?;
+    cache.put("cubin", cubin_key, &cubin);
+    cache.put("ptxas-v", report_key, report.as_bytes());
+    if let Ok(mut m) = runs.lock() {
+        m.insert(cubin_key, (cubin.clone(), report.clone()));
+    }
+    Ok((cubin, report))
 }
 
 /// Where the widths should come from.
@@ -165,13 +191,9 @@ pub struct Resources {
 
 /// ptxas's resource report of `kernel` in `ptx` for `arch`, or why there is none.
 pub fn resources(ptx: &str, kernel: &str, arch: &Arch) -> std::result::Result<Resources, String> {
-    let root = cuda_root()?;
-    let dir = Scratch::new("res").map_err(|e| e.to_string())?;
-    let p = dir.0.join("k.ptx");
-    std::fs::write(&p, ptx).map_err(|e| e.to_string())?;
-    let ks =
-        warpscope_toolchain::resources::resource_usage(&root, &p, arch.cc()).map_err(|e| e.to_string())?;
-    warpscope_toolchain::resources::select(&ks, kernel, &p)
+    let (_, report) = ptxas(ptx, arch.name)?;
+    let ks = warpscope_toolchain::resources::parse_report(&report);
+    warpscope_toolchain::resources::select(&ks, kernel, std::path::Path::new("k.ptx"))
         .map(|k| Resources {
             registers: k.registers,
             static_smem: k.smem,
