@@ -31,11 +31,18 @@
 //! phase has conflicts on both sides (434 measured rows); when one does, the H100 takes more than the
 //! larger side and no rule is known: [`MatrixError::NoRule`].
 //!
-//! **LDGSTS.BYPASS** (`cp.async.cg`, 16 bytes) follows no bank rule. Measured and modelled: all lanes
-//! writing one destination cost 1; otherwise each 128-byte source line whose lanes all land in one
-//! shared 128-byte row, each 16-byte chunk at its source chunk index XOR one constant (contiguous
-//! copies, XOR swizzles of 128-byte rows), costs 1 and the lines add. Every other layout (a padded
-//! row pitch, say) is [`MatrixError::NoRule`]: calibration/ldsm/README.md lists what was measured.
+//! **LDGSTS.BYPASS** (`cp.async.cg`, 16 bytes) follows no bank rule but a sector-routing one. A lane
+//! whose 16-byte destination a lower lane also writes is dropped. Each remaining lane moves a 16-byte
+//! piece from a 32-byte sector `S` (0..4) of a 128-byte source line to sector `D` of a 128-byte shared
+//! row. A source sector whose two halves (exactly two lanes) land in one shared sector moves whole,
+//! straight or swapped; every other piece moves alone and is classed by (source half, destination
+//! half). One wavefront serves one class of one (source line, shared row) pair under one symmetry of
+//! the square of sectors: a shift `D = S + k` or a mirror `D = k - S` (mod 4). The count is the
+//! fewest such maps, summed over pairs and classes; a move admits exactly one shift and one mirror,
+//! so this is the largest matching between the shifts and mirrors in use. Contiguous copies and XOR
+//! swizzles of 128-byte rows take one wavefront per line; a destination shifted by `s` 16-byte
+//! chunks takes 1, 3, 2, 4, 2, 4, 2, 3 for `s` = 0..7. Exact on all 528 measured 16-byte rows
+//! (calibration/ldsm/README.md, rule 4). ncu counts none of these wavefronts as conflicts.
 //!
 //! Architectures: measured on CC 9.0; the rules are applied from the CC where the instruction exists
 //! (`ldmatrix` 7.5, `cp.async` 8.0, `stmatrix` 9.0) on the assumption that the LSU did not change.
@@ -318,53 +325,114 @@ pub fn ldgsts_wavefronts(
     Ok(c)
 }
 
-/// `cp.async.cg` of 16 bytes (`LDGSTS.E.BYPASS.128`) inside the measured rule's domain.
+/// Fewest maps `D = S + k` (shifts) or `D = k - S` (mirrors), mod 4, that carry every sector move
+/// `S -> D` of one class. `edges[k]` has bit `m` set when some move has shift `k` and mirror `m`: each
+/// move admits exactly those two maps, so the answer is a minimum vertex cover of that bipartite
+/// graph (equal to its largest matching).
+#[inline]
+fn fewest_sector_maps(edges: &[u8; 4]) -> u32 {
+    let mut best = u32::MAX;
+    for shifts in 0u32..16 {
+        let mut mirrors = 0u8;
+        for (k, &e) in edges.iter().enumerate() {
+            if shifts >> k & 1 == 0 {
+                mirrors |= e;
+            }
+        }
+        best = best.min(shifts.count_ones() + mirrors.count_ones());
+    }
+    best
+}
+
+/// `cp.async.cg` of 16 bytes (`LDGSTS.E.BYPASS.128`).
+///
+/// A lane whose 16-byte destination a lower lane also writes is dropped. Every other lane moves a
+/// piece from source line `src / 128`, sector `(src / 32) % 4`, half `(src / 16) % 2` to shared row
+/// `dst / 128`, sector `(dst / 32) % 4`, half `(dst / 16) % 2`. When exactly two lanes take a source
+/// sector, its two halves, into one shared sector, the sector moves whole (class: whole, straight
+/// or swapped); every other piece moves alone (class: its source half and destination half). A
+/// wavefront serves one class of one (source line, shared row) pair under one shift or mirror of
+/// the four sectors; the counts of the pairs and classes add.
 fn bypass_wavefronts(mask: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Counts, MatrixError> {
     let mut c = Counts::default();
-    if mask == 0 {
-        return Ok(c);
-    }
-    let first = dst[mask.trailing_zeros() as usize];
+    // lanes that remain after dropping repeated destinations
+    let mut kept = 0u32;
     let mut m = mask;
-    let mut single = true;
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
-        single &= dst[lane] == first;
+        let chunk = dst[lane] / 16;
+        let mut k = kept;
+        let mut repeat = false;
+        while k != 0 {
+            let other = k.trailing_zeros() as usize;
+            k &= k - 1;
+            repeat |= dst[other] / 16 == chunk;
+        }
+        if !repeat {
+            kept |= 1 << lane;
+        }
     }
-    if single {
-        return Ok(Counts {
-            wavefronts: 1,
-            ideal: 1,
-            conflict_ways: 1,
-        });
+    let line = |l: usize| src[l] / 128;
+    let s_sector = |l: usize| ((src[l] / 32) % 4) as u32;
+    let s_half = |l: usize| ((src[l] / 16) % 2) as u32;
+    let row = |l: usize| dst[l] / 128;
+    let d_sector = |l: usize| (dst[l] / 32) % 4;
+    let d_half = |l: usize| (dst[l] / 16) % 2;
+    // class of each kept lane: 0/1 whole sector straight/swapped, 2 + 2 * src half + dst half a lone
+    // piece; 255 for the upper lane of a whole sector (counted with the lower one)
+    let mut class = [255u8; 32];
+    let mut m = kept;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let (mut n, mut partner) = (0u32, lane);
+        let mut k = kept;
+        while k != 0 {
+            let other = k.trailing_zeros() as usize;
+            k &= k - 1;
+            if other != lane && line(other) == line(lane) && s_sector(other) == s_sector(lane) {
+                n += 1;
+                partner = other;
+            }
+        }
+        let whole = n == 1
+            && s_half(partner) != s_half(lane)
+            && row(partner) == row(lane)
+            && d_sector(partner) == d_sector(lane);
+        class[lane] = if !whole {
+            (2 + 2 * s_half(lane) + d_half(lane)) as u8
+        } else if partner < lane {
+            255
+        } else {
+            (s_half(lane) ^ d_half(lane)) as u8
+        };
     }
-    // One wavefront per source line whose lanes all land in one shared 128-byte row, each chunk at
-    // its source chunk index XOR one constant.
-    let mut left = mask;
+    let mut left = kept;
+    for (lane, &k) in class.iter().enumerate() {
+        if k == 255 {
+            left &= !(1u32 << lane);
+        }
+    }
     while left != 0 {
         let lead = left.trailing_zeros() as usize;
-        let line = src[lead] / 128;
-        let row = dst[lead] / 128;
-        let xor = (u64::from(dst[lead] / 16) ^ (src[lead] / 16)) % 8;
+        let (ln, rw, cl) = (line(lead), row(lead), class[lead]);
+        let mut edges = [0u8; 4];
         let mut m = left;
         while m != 0 {
             let lane = m.trailing_zeros() as usize;
             m &= m - 1;
-            if src[lane] / 128 != line {
+            if line(lane) != ln || row(lane) != rw || class[lane] != cl {
                 continue;
             }
             left &= !(1u32 << lane);
-            let x = (u64::from(dst[lane] / 16) ^ (src[lane] / 16)) % 8;
-            if dst[lane] / 128 != row || x != xor {
-                return Err(MatrixError::NoRule {
-                    what: "cp.async.cg (16 bytes) whose source line is not copied into one shared row under one XOR of the 16-byte chunk index",
-                });
-            }
+            let (s, d) = (s_sector(lane), d_sector(lane));
+            edges[((d + 4 - s) % 4) as usize] |= 1 << ((d + s) % 4);
         }
-        c.wavefronts += 1;
+        c.wavefronts += fewest_sector_maps(&edges);
     }
+    // ncu reports no bank conflicts for these: every wavefront counts as ideal
     c.ideal = c.wavefronts;
-    c.conflict_ways = 1;
+    c.conflict_ways = u32::from(c.wavefronts > 0);
     Ok(c)
 }

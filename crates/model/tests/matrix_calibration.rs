@@ -213,8 +213,43 @@ fn cp_async_wavefronts_equal_the_h100_where_a_rule_exists() {
     );
     // The domain each rule claims: these counts change only with the tables or the rules.
     assert_eq!(covered["ca"], (434, 576), "cp.async.ca rows covered / measured");
-    assert_eq!(covered["cg"], (66, 446), "cp.async.cg rows covered / measured");
+    // every 16-byte cp.async.cg row (434) and every src-size 0 row (12)
+    assert_eq!(covered["cg"], (446, 446), "cp.async.cg rows covered / measured");
     assert_eq!(partial_fill, 12, "cp.async.cg with src-size 8 (not modelled)");
+}
+
+/// The one-source-line rows of the targeted batch that pinned the cp.async.cg rule: a destination
+/// shifted by `s` 16-byte chunks (measured 1, 3, 2, 4, 2, 4, 2, 3 for `s` = 0..7, periodic in 8) and
+/// permutations inside one shared row (measured 4 to 8), each replayed against the measured count.
+#[test]
+fn cp_async_cg_one_line_rows_follow_the_sector_rule() {
+    let h100 = Arch::parse("sm_90").unwrap();
+    let rows: Vec<Row> = load("measured_targeted.tsv")
+        .into_iter()
+        .filter(|r| r.form == "cg16" && r.desc.starts_with("line_"))
+        .collect();
+    let mut shifts = Vec::new();
+    let mut perm_costs = std::collections::BTreeSet::new();
+    for r in &rows {
+        let measured = r.num("ldgsts_wavefronts");
+        let c = ldgsts_wavefronts(h100, CopyKind::CacheGlobal, 16, r.mask, &r.a, &r.g).unwrap();
+        assert_eq!(c.wavefronts, measured, "{} {}", r.at, r.desc);
+        if let Some(s) = r.desc.strip_prefix("line_shift") {
+            shifts.push((s.parse::<u32>().unwrap(), measured));
+        }
+        if r.desc.starts_with("line_perm1row_") {
+            perm_costs.insert(measured);
+        }
+    }
+    assert_eq!(rows.len(), 202);
+    shifts.sort();
+    let by_shift: Vec<u32> = shifts.iter().map(|&(_, m)| m).collect();
+    assert_eq!(
+        by_shift,
+        [1, 3, 2, 4, 2, 4, 2, 3, 1, 3, 2, 4, 2, 4, 2, 3],
+        "measured shifts 0..15"
+    );
+    assert_eq!(perm_costs.into_iter().collect::<Vec<_>>(), [4, 5, 6, 8]);
 }
 
 /// calibration/cpasync/: the first cp.async tables (contiguous sources).
@@ -247,7 +282,7 @@ fn earlier_cp_async_tables_replay() {
             ok += 1;
         }
     }
-    assert_eq!((n, ok), (27, 20), "rows / rows covered");
+    assert_eq!((n, ok), (27, 27), "rows / rows covered");
     // cp16.cu: lane t copies 16 bytes from in[t * sstride * 4] to s[((t * dstride + doff) * 4) % 8188]
     let text = std::fs::read_to_string(dir.join("measured16_h100.tsv")).unwrap();
     let mut lines = text.lines();
@@ -270,7 +305,7 @@ fn earlier_cp_async_tables_replay() {
             ok += 1;
         }
     }
-    assert_eq!((n, ok), (85, 9), "rows / rows covered");
+    assert_eq!((n, ok), (85, 85), "rows / rows covered");
 }
 
 #[test]
