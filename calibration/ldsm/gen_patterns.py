@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the ldmatrix / stmatrix / cp.async calibration patterns (deterministic) to stdout.
 
-Usage: python3 calibration/ldsm/gen_patterns.py [--heldout] > calibration/ldsm/patterns.tsv
+Usage: python3 calibration/ldsm/gen_patterns.py [--heldout|--targeted|--cg16-check] > calibration/ldsm/patterns.tsv
 
 Columns: id, kind (ldsm|stsm|ldgsts), form, desc, a0..a31 (shared byte address of each lane: the row
 address for ldsm/stsm, the destination for ldgsts; '-' = the lane's predicate is off), g0..g31 (global
@@ -285,12 +285,79 @@ def targeted():
             add("ldgsts", form, f"drand_srand4k_{k}", a, g)
 
 
+# ---------------------------------------------------------------------------------------------------
+# --cg16-check: a fresh batch of 16-byte cp.async.cg layouts (own seed), generated after the
+# sector-routing rule was fitted, to test it on rows it has not seen.
+def cg16_check():
+    crng = random.Random(31337)
+    def lanes(n):
+        return sorted(crng.sample(range(32), n))
+    # padded and swizzled tile copies: 128-byte global rows, shared pitch P, optional swizzle
+    for p in range(16, 16 * 41, 16):
+        for s in (None, (crng.choice([1, 2, 3]), 4, crng.choice([1, 2, 3, 4]))):
+            per_row = max(1, min(8, p // 16))
+            a, g = [], []
+            for l in range(32):
+                r, c = l // per_row, l % per_row
+                d = r * p + c * 16
+                if s:
+                    d = swz(d, *s)
+                a.append(d % (SMEM - 4096))
+                g.append(r * 4096 + c * 16)
+            add("ldgsts", "cg16", f"chk_tile_p{p}_{'swz%d%d%d' % s if s else 'noswz'}", a, g)
+    # one to four source lines, destinations permuted over 1-4 shared rows, random lane subsets
+    for k in range(120):
+        n_lines = crng.choice([1, 2, 4])
+        n_rows = crng.choice([1, 2, 4])
+        n = crng.choice([4, 8, 16, 24, 32])
+        on = lanes(n)
+        a, g = [None] * 32, [0] * 32
+        dst_chunks = crng.sample(range(8 * n_rows), min(n, 8 * n_rows))
+        for i, l in enumerate(on):
+            g[l] = crng.randrange(n_lines) * 2048 + crng.randrange(8) * 16
+            a[l] = (dst_chunks[i % len(dst_chunks)] * 16 + 1024 * crng.randrange(2)) % (SMEM - 4096)
+        add("ldgsts", "cg16", f"chk_mix_l{n_lines}_r{n_rows}_n{n}_{k}", a, g)
+    # whole 32-byte source sectors moved together (pairs of lanes), sectors shifted or mirrored
+    for k in range(60):
+        a, g = [None] * 32, [0] * 32
+        for line in range(4):
+            sect = crng.sample(range(4), 4)
+            flip = crng.random() < 0.3
+            for sct in range(4):
+                for half in range(2):
+                    l = line * 8 + sct * 2 + half
+                    g[l] = line * 4096 + sct * 32 + half * 16
+                    a[l] = line * 128 * crng.choice([1, 2]) + sect[sct] * 32 + (half ^ flip) * 16
+        add("ldgsts", "cg16", f"chk_sectors_{k}", a, g)
+    # fully random destinations and sources
+    for k in range(60):
+        span = crng.choice([256, 512, 1024, 4096])
+        a = [crng.randrange(0, span // 16) * 16 for _ in range(32)]
+        g = [crng.randrange(0, 8192 // 16) * 16 for _ in range(32)]
+        add("ldgsts", "cg16", f"chk_rand{span}_{k}", a, g)
+    # repeated destinations
+    for k in range(40):
+        a = [crng.randrange(0, 16) * 16 for _ in range(32)]
+        g = [l * 16 + crng.choice([0, 4096]) for l in range(32)]
+        add("ldgsts", "cg16", f"chk_dupdst_{k}", a, g)
+    # source offsets (lines not 128-byte aligned) with contiguous or swizzled destinations
+    for so in range(16, 128, 16):
+        for s in (None, (3, 4, 3), (2, 4, 3)):
+            a = [swz(l * 16, *s) if s else l * 16 for l in range(32)]
+            add("ldgsts", "cg16", f"chk_srcoff{so}_{'swz%d%d%d' % s if s else 'contig'}", a,
+                [so + l * 16 for l in range(32)])
+
+
+CG16_CHECK = "--cg16-check" in sys.argv
 if TARGETED:
     rows.clear()
     targeted()
+if CG16_CHECK:
+    rows.clear()
+    cg16_check()
 
 print("id\tkind\tform\tdesc\t" + "\t".join(f"a{l}" for l in range(32)) + "\t" + "\t".join(f"g{l}" for l in range(32)))
-start = 200000 if TARGETED else 100000 if HELDOUT else 0
+start = 300000 if CG16_CHECK else 200000 if TARGETED else 100000 if HELDOUT else 0
 for i, (kind, form, desc, a, g) in enumerate(rows):
     cells = [str(start + i), kind, form, desc] + ["-" if x is None else str(x) for x in a] + [str(x) for x in g]
     print("\t".join(cells))
