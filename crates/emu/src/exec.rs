@@ -972,6 +972,23 @@ fn general<S: Sink>(
                 pwrite(&mut w.preds, p, 1u32 << leader, mask);
             }
         }
+        Inst::MovMatrix { d, a } => {
+            // element (r, c) of the result is element (c, r) of the source: lane 4 c + r / 2,
+            // half r % 2
+            let ra = &regs[a as usize];
+            let mut out = [0u64; 32];
+            for (l, o) in out.iter_mut().enumerate() {
+                let r = l / 4;
+                let mut v = 0u64;
+                for j in 0..2 {
+                    let c = 2 * (l % 4) + j;
+                    let e = (ra[c * 4 + r / 2] >> (16 * (r % 2))) & 0xffff;
+                    v |= e << (16 * j);
+                }
+                *o = v;
+            }
+            wr(&mut regs[d as usize], &out, mask);
+        }
         Inst::LdMatrix { .. } | Inst::StMatrix { .. } => {
             if mask != 0
                 && let Err(s) = matrix_ls(ctx, block, wi, w, bm, sink, pc, mask, inst)

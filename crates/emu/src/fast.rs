@@ -90,6 +90,7 @@ fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Lop3 { d, a, b, c, .. } => vec![d, a, b, c],
         Inst::Redux { d, a, .. } => vec![d, a],
         Inst::Elect { d, m, .. } => vec![d, m],
+        Inst::MovMatrix { d, a } => vec![d, a],
         Inst::LdMatrix { d, addr, num, .. } => {
             let mut v = d[..num.min(4) as usize].to_vec();
             v.push(addr);

@@ -653,6 +653,13 @@ pub enum Inst {
         addr: R,
         off: i32,
     },
+    /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the warp's 8x8 matrix of 16-bit elements, held
+    /// one 32-bit register per lane in ldmatrix's fragment layout (lane i: row i / 4, columns
+    /// 2 (i % 4) and 2 (i % 4) + 1, the lower column in the low half), transposed in that layout.
+    MovMatrix {
+        d: R,
+        a: R,
+    },
     /// `stmatrix.sync.aligned.m8n8.xN{.trans}.b16 [addr + off], {a..}`
     StMatrix {
         num: u8,

@@ -1689,6 +1689,18 @@ impl<'m> KCtx<'m> {
                 let m = self.src(&ops[1], Ty::U32)?;
                 self.push(Inst::Elect { d, p, m }, guard);
             }
+            "movmatrix" => {
+                need(self, 2)?;
+                if !(has("m8n8") && has("trans") && has("b16")) {
+                    return self.err(format!(
+                        "unsupported instruction `{}` (only .m8n8.trans.b16)",
+                        i.opcode
+                    ));
+                }
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], Ty::U32)?;
+                self.push(Inst::MovMatrix { d, a }, guard);
+            }
             "ldmatrix" | "stmatrix" => {
                 need(self, 2)?;
                 let num = match mods.iter().find_map(|m| match *m {
