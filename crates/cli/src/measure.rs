@@ -61,8 +61,10 @@ impl MeasureArgs {
     }
 }
 
-/// The shared-memory and branch counters compared, with their Nsight Compute names.
-pub const METRICS: [&str; 7] = [
+/// The shared-memory and branch counters compared, with their Nsight Compute names; then the
+/// instructions and wavefronts of LDSM, STSM and LDGSTS (`ldmatrix`, `stmatrix`, `cp.async`; the
+/// names calibration/ldsm/ measured them with), compared for a kernel that has them.
+pub const METRICS: [&str; 13] = [
     "smsp__sass_inst_executed_op_shared_ld.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "smsp__sass_inst_executed_op_shared_st.sum",
@@ -70,6 +72,12 @@ pub const METRICS: [&str; 7] = [
     "smsp__sass_branch_targets.sum",
     "smsp__sass_branch_targets_threads_divergent.sum",
     "smsp__sass_average_branch_targets_threads_uniform.pct",
+    "smsp__sass_inst_executed_op_ldsm.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+    "smsp__sass_inst_executed_op_shared_stsm.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+    "smsp__sass_inst_executed_op_ldgsts.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
 ];
 
 /// One counter, predicted beside measured.
@@ -148,6 +156,16 @@ pub fn predictions(a: &Analysis) -> Vec<(&'static str, f64, &'static str)> {
             (METRICS[2], a.shared.store.instructions as f64, shared),
             (METRICS[3], a.shared.store.wavefronts as f64, shared),
         ]);
+        // LDSM / STSM / LDGSTS of a kernel that has them: the instructions always, the wavefronts
+        // exact when every request was inside the measured rules
+        for (m, k) in [(&a.shared.ldsm, 7), (&a.shared.stsm, 9), (&a.shared.ldgsts, 11)] {
+            if m.is_empty() {
+                continue;
+            }
+            let wf = if m.unmodelled == 0 { shared } else { "estimate" };
+            v.push((METRICS[k], (m.instructions + m.unmodelled) as f64, shared));
+            v.push((METRICS[k + 1], m.wavefronts as f64, wf));
+        }
     }
     if let Some(d) = &a.divergence {
         let t = &d.report.totals;

@@ -70,6 +70,11 @@ pub struct OutputComparison {
     /// The first line that differs: `line N: emulator "...", GPU "..."`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_difference: Option<String>,
+    /// The same lines in another order, accepted because the program's kernels call device
+    /// `printf`: blocks that run at once print in no fixed order on a GPU (two runs of one program
+    /// on the H100 printed `checkIndex`'s blocks in either order).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reordered: bool,
 }
 
 /// What `--measure`/`--measured` adds to `run`'s export (field `measurement`).
@@ -180,15 +185,28 @@ pub fn compare(recs: &[LaunchRecord], rows: &[NcuRow], measured_on: String) -> R
 }
 
 /// Compares the program's output under the emulator with its output on the GPU.
-pub fn compare_output(emulated: &[u8], gpu: &[u8]) -> OutputComparison {
+pub fn compare_output(emulated: &[u8], gpu: &[u8], device_printf: bool) -> OutputComparison {
     if emulated == gpu {
         return OutputComparison {
             equal: true,
             first_difference: None,
+            reordered: false,
         };
     }
     let e: Vec<&[u8]> = emulated.split(|&b| b == b'\n').collect();
     let g: Vec<&[u8]> = gpu.split(|&b| b == b'\n').collect();
+    if device_printf {
+        let (mut se, mut sg) = (e.clone(), g.clone());
+        se.sort_unstable();
+        sg.sort_unstable();
+        if se == sg {
+            return OutputComparison {
+                equal: true,
+                first_difference: None,
+                reordered: true,
+            };
+        }
+    }
     let i = (0..e.len().max(g.len()))
         .find(|&i| e.get(i) != g.get(i))
         .unwrap_or(0);
@@ -198,6 +216,7 @@ pub fn compare_output(emulated: &[u8], gpu: &[u8]) -> OutputComparison {
     };
     OutputComparison {
         equal: false,
+        reordered: false,
         first_difference: Some(format!(
             "line {}: emulator {}, GPU {}",
             i + 1,
@@ -205,6 +224,16 @@ pub fn compare_output(emulated: &[u8], gpu: &[u8]) -> OutputComparison {
             show(g.get(i))
         )),
     }
+}
+
+/// Whether any recorded launch called device `printf`.
+pub fn calls_printf(recs: &[LaunchRecord]) -> bool {
+    recs.iter().any(|r| {
+        r.analysis
+            .metrics
+            .get("warpscope__device_printf_calls")
+            .is_some_and(|v| *v > 0.0)
+    })
 }
 
 /// Reads a recorded ncu CSV (`--measured`): rows, and where they come from.
@@ -265,7 +294,7 @@ pub fn measure(
         .map(|v| v.header())
         .unwrap_or_else(|_| "the local GPU".into());
     let mut m = compare(recs, &rows, versions);
-    let out = compare_output(emulated_output, &plain.stdout);
+    let out = compare_output(emulated_output, &plain.stdout, calls_printf(recs));
     if !out.equal {
         m.differences += 1;
     }
@@ -388,6 +417,9 @@ pub fn summary(m: &RunMeasurement) -> Vec<String> {
     ];
     if let Some(o) = &m.output {
         v.push(match &o.first_difference {
+            None if o.reordered => "program output: the same lines under the emulator and on the GPU, \
+                                     in another order (device printf: blocks print in no fixed order on a GPU)"
+                .into(),
             None => "program output: the same under the emulator and on the GPU".into(),
             Some(d) => format!("program output differs: {d}"),
         });
@@ -405,14 +437,21 @@ mod tests {
 
     #[test]
     fn output_differences_name_the_first_line() {
-        assert!(compare_output(b"a\nb\n", b"a\nb\n").equal);
-        let d = compare_output(b"a\nsum 3\n", b"a\nsum 4\n");
+        assert!(compare_output(b"a\nb\n", b"a\nb\n", false).equal);
+        let d = compare_output(b"a\nsum 3\n", b"a\nsum 4\n", false);
         assert!(!d.equal);
         assert_eq!(
             d.first_difference.unwrap(),
             "line 2: emulator \"sum 3\", GPU \"sum 4\""
         );
-        let short = compare_output(b"a\n", b"a\nb\n");
+        // device printf from concurrent blocks: the same lines in another order are the same output
+        let r = compare_output(b"x\nblock 0\nblock 1\n", b"x\nblock 1\nblock 0\n", true);
+        assert!(r.equal && r.reordered && r.first_difference.is_none());
+        let r = compare_output(b"x\nblock 0\nblock 1\n", b"x\nblock 1\nblock 0\n", false);
+        assert!(!r.equal && !r.reordered);
+        let r = compare_output(b"block 0\nblock 1\n", b"block 1\nblock 2\n", true);
+        assert!(!r.equal);
+        let short = compare_output(b"a\n", b"a\nb\n", false);
         assert_eq!(
             short.first_difference.unwrap(),
             "line 2: emulator \"\", GPU \"b\""

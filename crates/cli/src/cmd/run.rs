@@ -392,7 +392,11 @@ fn run_in(
         let mut m = crate::run_measure::compare(&recs, &rows, on);
         if let Some(out) = &args.measured_output {
             let gpu = crate::run_measure::read_recorded_output(out)?;
-            let o = crate::run_measure::compare_output(&emulated_output, &gpu);
+            let o = crate::run_measure::compare_output(
+                &emulated_output,
+                &gpu,
+                crate::run_measure::calls_printf(&recs),
+            );
             if !o.equal {
                 m.differences += 1;
             }
