@@ -319,9 +319,18 @@ pub fn child(m: &MeasureArgs, input: &Input) -> anyhow::Result<()> {
 }
 
 /// The emulator's final buffers for the whole grid (`None` when the analysis sampled blocks).
-fn emulator_buffers(input: &Input) -> anyhow::Result<Option<Vec<Option<Vec<u8>>>>> {
+/// The emulator's final buffers: those of the analysis's own emulation when it ran the whole grid
+/// (one emulation serves the analysis and the comparison), else one run for the buffers alone (a
+/// request whose sections emulate nothing); `None` when `--blocks` sampled the grid.
+fn emulator_buffers(
+    input: &Input,
+    emulated: Option<Vec<Option<Vec<u8>>>>,
+) -> anyhow::Result<Option<Vec<Option<Vec<u8>>>>> {
     if input.launch.blocks.is_some() {
         return Ok(None);
+    }
+    if let Some(b) = emulated {
+        return Ok(Some(b));
     }
     let res = warpscope_emu::run(
         input.program,
@@ -348,9 +357,14 @@ fn child_args() -> Vec<OsString> {
 }
 
 /// Runs the measurement (or replays a recorded one) and compares it with the analysis.
-pub fn run(m: &MeasureArgs, input: &Input, analysis: &Analysis) -> anyhow::Result<Measurement> {
+pub fn run(
+    m: &MeasureArgs,
+    input: &Input,
+    analysis: &Analysis,
+    emulated: Option<Vec<Option<Vec<u8>>>>,
+) -> anyhow::Result<Measurement> {
     let preds = predictions(analysis);
-    let emu = emulator_buffers(input)?;
+    let emu = emulator_buffers(input, emulated)?;
     let mut notes = Vec::new();
     if emu.is_none() {
         notes.push("--blocks sampled the grid: buffers are not compared".to_string());
@@ -535,7 +549,10 @@ pub fn analyze_and_measure(
     }
     let a = warpscope_driver::request::run_prepared(req, p.clone()).map_err(crate::launch::driver_error)?;
     let (analysis, blocks) = render(&a)?;
-    finish(m, &input, &analysis, output, blocks)
+    let r = &a.results;
+    let emulated = (r.blocks_emulated > 0 && u64::from(r.blocks_emulated) == r.blocks_in_grid)
+        .then(|| r.buffers.clone());
+    finish(m, &input, &analysis, output, blocks, emulated)
 }
 
 /// Measures (or replays), prints the analysis followed by the comparison, and returns exit status
@@ -546,8 +563,9 @@ pub fn finish(
     analysis: &Analysis,
     output: &OutputArgs,
     mut analysis_blocks: Vec<Block>,
+    emulated: Option<Vec<Option<Vec<u8>>>>,
 ) -> anyhow::Result<ExitCode> {
-    let measurement = run(m, input, analysis)?;
+    let measurement = run(m, input, analysis, emulated)?;
     if let Some(path) = &m.html {
         let html = warpscope_report::lab::lab_html(
             &format!("warpscope analyze --measure: {}", analysis.kernel),
@@ -750,6 +768,34 @@ pub fn blocks(m: &Measurement) -> Vec<Block> {
 mod tests {
     use super::*;
     use warpscope_gpu::lab::ncu::NcuRow;
+
+    /// The analysis's own emulation serves the comparison: with its buffers at hand nothing runs
+    /// again (the kernel named here does not exist, so a second run would fail); without them
+    /// (sections that emulate nothing) one run makes them; `--blocks` compares none.
+    #[test]
+    fn the_analysis_emulation_gives_the_buffers() {
+        let ptx =
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n ret;\n}\n";
+        let program = warpscope_ptx::compile(ptx).unwrap();
+        let launch = Launch::new([1, 1, 1], [32, 1, 1], vec![Arg::Buffer(vec![7; 16])]);
+        let arch = Arch::parse("sm_90").unwrap();
+        let input = |kernel| Input {
+            ptx,
+            cubin: None,
+            program: &program,
+            kernel,
+            launch: &launch,
+            arch,
+        };
+        let given = vec![Some(vec![1u8; 16])];
+        let b = emulator_buffers(&input("no_such_kernel"), Some(given.clone())).unwrap();
+        assert_eq!(b, Some(given));
+        assert!(emulator_buffers(&input("no_such_kernel"), None).is_err());
+        assert_eq!(
+            emulator_buffers(&input("k"), None).unwrap(),
+            Some(vec![Some(vec![7; 16])])
+        );
+    }
 
     fn row(metric: &str, value: Option<f64>) -> NcuRow {
         NcuRow {

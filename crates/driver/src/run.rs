@@ -352,6 +352,9 @@ pub struct Results {
     pub global: Option<GlobalCounts>,
     /// Device `printf`s the launch executed, in the order a GPU prints them.
     pub printf: Vec<warpscope_emu::printf::Printed>,
+    /// Each argument's final bytes (`None`: not a buffer), as the one emulation left them; empty
+    /// when the launch ran against a caller-owned global space (which then holds them).
+    pub buffers: Vec<Option<Vec<u8>>>,
 }
 
 /// How an instruction is named in findings: `file.cu:LINE` (base name), else `PTX line N`; and the
@@ -500,6 +503,7 @@ fn emulate(
         resources: opts.resources.clone(),
         global: None,
         printf: Vec::new(),
+        buffers: Vec::new(),
     };
     // Against a caller's persistent space the launch always runs: its side effects are the
     // caller's, whatever the sections.
@@ -575,6 +579,7 @@ fn emulate(
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
     results.printf = res.printf;
+    results.buffers = res.buffers;
     if let Some(mut report) = bank {
         if u64::from(blocks_emulated) < blocks_in_grid && blocks_emulated > 0 {
             report.scale(blocks_in_grid, u64::from(blocks_emulated));
