@@ -10,6 +10,8 @@ ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
 for p in smem divergence api unsupported warpsync book book2 vars collectives; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
 done
+# wmma needs mma.h, which needs the CCCL headers (the nvidia-cuda-cccl wheel)
+"$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -I"$CU/include/cccl" -L"$OUT/lib" -o "$OUT/tensor" "$HERE/tensor.cu"
 # the seed's divergence experiment as the notes build it (-G: branches as written)
 "$CU/bin/nvcc" -G -arch=sm_90 -cudart shared -L"$OUT/lib" -o "$OUT/divergence_G" "$HERE/divergence.cu"
 # a kernel launching kernels (dynamic parallelism): refused by `warpscope run` with the reason

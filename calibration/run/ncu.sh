@@ -10,9 +10,12 @@ smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.
 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\
 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,\
 launch__registers_per_thread,sm__maximum_warps_per_active_cycle_pct,launch__grid_size,launch__block_size,\
-launch__shared_mem_per_block_dynamic,smsp__inst_executed.sum
+launch__shared_mem_per_block_dynamic,smsp__inst_executed.sum,\
+smsp__sass_inst_executed_op_ldsm.sum,sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum,\
+smsp__sass_inst_executed_op_shared_stsm.sum,sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum,\
+smsp__sass_inst_executed_op_ldgsts.sum,sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum
 # one .stdout (the program alone, then ncu's messages) and one .ncu.csv per program; summary on stdout
-for p in smem divergence divergence_G api book book2 vars collectives; do
+for p in smem divergence divergence_G api book book2 vars collectives tensor; do
   ./$p > "$OUT/$p.stdout" 2>&1; echo "$p exit $?"
   ncu --clock-control none --csv --metrics "$M" ./$p > "$OUT/$p.ncu.csv" 2>> "$OUT/$p.stdout"
   echo "$p ncu exit $? rows $(grep -c '^"' "$OUT/$p.ncu.csv")"

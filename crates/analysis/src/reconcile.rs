@@ -380,13 +380,42 @@ pub fn global_lines_unmatched(
     // (inside a loop, outside) per line, PTX then machine code
     let mut lines: BTreeMap<Key, [usize; 4]> = BTreeMap::new();
     for pc in k.entry..k.end {
-        let global = match program.ops[pc as usize].inst {
-            Inst::Ld { space, .. } | Inst::St { space, .. } => {
-                matches!(space, MemSpace::Global | MemSpace::Generic)
+        // machine instructions the PTX instruction makes: one per ld/st; a row-major f32 wmma C
+        // fragment is four 8-byte accesses (LDG/STG.E.64), any other wmma fragment eight
+        let n = match program.ops[pc as usize].inst {
+            Inst::Ld { space, .. } | Inst::St { space, .. }
+                if matches!(space, MemSpace::Global | MemSpace::Generic) =>
+            {
+                1
             }
-            _ => false,
+            Inst::WmmaStore {
+                col,
+                ty,
+                space: MemSpace::Global,
+                ..
+            } => {
+                if !col && ty.bytes() == 4 {
+                    4
+                } else {
+                    8
+                }
+            }
+            Inst::WmmaLoad {
+                frag,
+                col,
+                ty,
+                space: MemSpace::Global,
+                ..
+            } => {
+                if frag == warpscope_ptx::inst::WmmaFrag::C && !col && ty.bytes() == 4 {
+                    4
+                } else {
+                    8
+                }
+            }
+            _ => 0,
         };
-        if !global {
+        if n == 0 {
             continue;
         }
         let info = program.inst_info(pc);
@@ -395,7 +424,7 @@ pub fn global_lines_unmatched(
             None => (None, None),
         };
         let inside = ptx_loops.iter().any(|&(a, z)| (a..=z).contains(&pc));
-        lines.entry(key).or_default()[usize::from(!inside)] += 1;
+        lines.entry(key).or_default()[usize::from(!inside)] += n;
     }
     let loops = sass.loops();
     for g in &sass.globals {

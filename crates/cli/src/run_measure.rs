@@ -46,6 +46,12 @@ pub const METRICS: &[&str] = &[
     "launch__grid_size",
     "launch__block_size",
     "launch__shared_mem_per_block_dynamic",
+    "smsp__sass_inst_executed_op_ldsm.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+    "smsp__sass_inst_executed_op_shared_stsm.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+    "smsp__sass_inst_executed_op_ldgsts.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
 ];
 
 /// One launch, predicted beside measured.
@@ -102,6 +108,12 @@ fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
     let m = &rec.analysis.metrics;
     if metric.starts_with("smsp__sass_branch_targets")
         && m.get("warpscope__branch_counters_exact")
+            .is_some_and(|v| *v == 0.0)
+    {
+        return "estimate";
+    }
+    if metric.starts_with("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_")
+        && m.get("warpscope__matrix_counters_exact")
             .is_some_and(|v| *v == 0.0)
     {
         return "estimate";

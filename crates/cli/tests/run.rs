@@ -124,6 +124,17 @@ const LAUNCH: &[&str] = &[
     "launch__shared_mem_per_block_dynamic",
 ];
 
+/// LDSM / STSM / LDGSTS instructions and wavefronts (ldmatrix, stmatrix, wmma loads from shared,
+/// cp.async), reported for launches that have them.
+const MATRIX: &[&str] = &[
+    "smsp__sass_inst_executed_op_ldsm.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+    "smsp__sass_inst_executed_op_shared_stsm.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+    "smsp__sass_inst_executed_op_ldgsts.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+];
+
 /// Launches whose counters of a group differ from the H100's, each with the reason. The test
 /// requires exactly these: a launch that starts to match (or to differ) must be moved here knowingly.
 const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
@@ -145,6 +156,7 @@ const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
 fn whole_programs_pass_their_checks_and_equal_the_h100() {
     let mut different = Vec::new();
     let mut compared = 0;
+    let mut matrix_counters = 0;
     for program in [
         "smem",
         "divergence",
@@ -154,6 +166,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
         "book2",
         "vars",
         "collectives",
+        "tensor",
     ] {
         let (out, v) = run_exported(program);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -180,6 +193,18 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             };
             for k in SHARED.iter().chain(LAUNCH) {
                 assert_eq!(ours(k), m[*k], "{program} launch {id} ({name}): {k}");
+            }
+            // LDSM / STSM / LDGSTS: equal where the launch has them, and absent where the H100
+            // counted none (every measured program has all six in its CSV)
+            for k in MATRIX {
+                let hw = m[*k];
+                match l["metrics"][*k].as_f64() {
+                    Some(v) => {
+                        assert_eq!(v, hw, "{program} launch {id} ({name}): {k}");
+                        matrix_counters += 1;
+                    }
+                    None => assert_eq!(hw, 0.0, "{program} launch {id} ({name}): {k}"),
+                }
             }
             // A launch whose branch counters are labelled exact must equal the H100's.
             if ours("warpscope__branch_counters_exact") == 1.0 {
@@ -209,7 +234,9 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 47);
+    assert_eq!(compared, 50);
+    // tensor.cu: wmmaTile (LDSM, LDGSTS), ldsmRoundTrip (LDSM, STSM), asyncRedux (LDGSTS)
+    assert_eq!(matrix_counters, 4 + 4 + 2);
     let expected: Vec<(&str, u64, &str)> = KNOWN_DIFFERENT.iter().map(|&(p, i, g, _)| (p, i, g)).collect();
     assert_eq!(different, expected);
 }
@@ -509,6 +536,7 @@ fn measured_beside_predicted_for_every_recorded_program() {
         "book2",
         "vars",
         "collectives",
+        "tensor",
     ] {
         let gpu = repo().join("calibration/run").join(gpu_dir(program));
         let export = dir.join(format!("{program}.measured.json"));
@@ -555,6 +583,7 @@ fn measured_beside_predicted_for_every_recorded_program() {
             }
         }
     }
+    // (tensor.cu: none; its wmma store to global is four STG.64, as modelled)
     // mathKernel3's two branch counters, four global counters of each printf kernel, and the two
     // global load counters of each loop whose loads ptxas moved
     assert_eq!(estimates, 2 + 4 + 4 + 2 + 2);

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use warpscope_analysis::banks::Side;
+use warpscope_analysis::banks::{MatrixKind, Side};
 use warpscope_analysis::divergence::BranchModel;
 use warpscope_analysis::hazards::{Loc, Severity};
 use warpscope_analysis::reconcile::Reconciliation;
@@ -397,6 +397,44 @@ pub fn analyse_launch(
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         st.wavefronts as f64,
     );
+    // LDSM / STSM / LDGSTS (ldmatrix, stmatrix, cp.async; wmma loads from shared are LDSM): their
+    // instructions and wavefronts under ncu's names, for launches that have them; the wavefronts
+    // leave out requests outside the measured rules (`warpscope__matrix_counters_exact` = 0)
+    let mut matrix_exact = true;
+    let mut any_matrix = false;
+    for (kind, inst, wf) in [
+        (
+            MatrixKind::Ldsm,
+            "smsp__sass_inst_executed_op_ldsm.sum",
+            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+        ),
+        (
+            MatrixKind::Stsm,
+            "smsp__sass_inst_executed_op_shared_stsm.sum",
+            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+        ),
+        (
+            MatrixKind::Ldgsts,
+            "smsp__sass_inst_executed_op_ldgsts.sum",
+            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+        ),
+    ] {
+        let c = banks.matrix_total(kind);
+        let unmodelled = banks.matrix_unmodelled(kind);
+        if c.instructions + unmodelled == 0 {
+            continue;
+        }
+        any_matrix = true;
+        matrix_exact &= unmodelled == 0;
+        put(inst, (c.instructions + unmodelled) as f64);
+        put(wf, c.wavefronts as f64);
+    }
+    if any_matrix {
+        put(
+            "warpscope__matrix_counters_exact",
+            if matrix_exact { 1.0 } else { 0.0 },
+        );
+    }
     put(
         "warpscope__shared_ld_excess_wavefronts.sum",
         (ld.wavefronts - ld.ideal_wavefronts) as f64,

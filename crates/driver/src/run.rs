@@ -204,7 +204,7 @@ impl GlobalCounts {
                 self.st_sectors += n as u64;
                 self.st_bytes += bytes;
             }
-            // atomics, and cp.async (LDGSTS: its own `..._op_ldgsts` counters), are neither
+            // atomics are neither (a cp.async's global read comes here as a `Load`)
             _ => {}
         }
     }
@@ -231,10 +231,15 @@ pub struct Multi {
 
 impl Sink for Multi {
     fn mem(&mut self, e: &MemEvent<'_>) {
-        if let Some(g) = &mut self.global
-            && e.space == Space::Global
-        {
-            g.record(e.op, e.width, e.mask, e.addrs);
+        if let Some(g) = &mut self.global {
+            if e.space == Space::Global {
+                g.record(e.op, e.width, e.mask, e.addrs);
+            }
+            // cp.async reads its sources through the LSU: ncu counts them as global load requests
+            // and sectors (H100, calibration/run/h100/tensor: one request per LDGSTS)
+            if let (AccessOp::CpAsync, Some(src)) = (e.op, e.src) {
+                g.record(AccessOp::Load, e.width, e.mask, src);
+            }
         }
         if let Some(s) = &mut self.banks {
             s.mem(e);

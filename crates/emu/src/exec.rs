@@ -1583,7 +1583,10 @@ fn wmma_ls<S: Sink>(
             });
         }
     }
-    let pairs = shared && frag == WmmaFrag::C && !col;
+    // a row-major f32 C load / D store: elements 2j, 2j+1 as one 8-byte access, in shared memory
+    // (LDS.64 / STS.64, calibration/wmma) and in global memory (STG.E.64: the H100's requests and
+    // sectors of calibration/run/tensor.cu's wmmaTile)
+    let pairs = (shared || space == MemSpace::Global) && frag == WmmaFrag::C && !col && es == 4;
     let mut paired = false;
     for i in 0..n_elems {
         // A and B: the first 8 halves fill registers 0-3, copied into 4-7
