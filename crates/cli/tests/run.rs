@@ -631,3 +631,34 @@ fn measure_without_a_gpu_says_why() {
         "the program ran"
     );
 }
+
+/// The launch table gains LDSM / STSM / LDGSTS columns when some launch has them (tensor.cu), and
+/// not otherwise (smem.cu); `--metrics` accepts those names although the first launch has none.
+#[test]
+fn matrix_columns_appear_for_kernels_that_have_them() {
+    let dir = programs();
+    let out = warpscope(&["run", "--", "./tensor"], dir);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for col in ["ldsm wavefronts", "stsm wavefronts", "ldgsts wavefronts"] {
+        assert!(text.contains(col), "{col}: {text}");
+    }
+    let out = warpscope(&["run", "--", "./smem"], dir);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains("ldsm wavefronts"), "{text}");
+    // the first launch (wmmaTile) has no STSM; ldsmRoundTrip has 256 wavefronts of it
+    let out = warpscope(
+        &[
+            "run",
+            "--metrics",
+            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+            "--",
+            "./tensor",
+        ],
+        dir,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("| 256 "), "{text}");
+}

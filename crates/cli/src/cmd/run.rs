@@ -186,6 +186,26 @@ const DEFAULT_COLUMNS: &[(&str, &str)] = &[
     ("launch__registers_per_thread", "regs"),
 ];
 
+/// Columns added to the default table when some launch has LDSM / STSM / LDGSTS (ldmatrix and wmma
+/// loads from shared, stmatrix, cp.async).
+const MATRIX_COLUMNS: &[(&str, &str)] = &[
+    ("smsp__sass_inst_executed_op_ldsm.sum", "ldsm inst"),
+    (
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+        "ldsm wavefronts",
+    ),
+    ("smsp__sass_inst_executed_op_shared_stsm.sum", "stsm inst"),
+    (
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+        "stsm wavefronts",
+    ),
+    ("smsp__sass_inst_executed_op_ldgsts.sum", "ldgsts inst"),
+    (
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+        "ldgsts wavefronts",
+    ),
+];
+
 fn fmt_value(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
@@ -474,15 +494,23 @@ fn run_in(
         .collect();
 
     let columns: Vec<(String, String)> = if args.metrics.is_empty() {
-        DEFAULT_COLUMNS
+        // the matrix columns of the kinds some launch has, after the shared-memory ones
+        let has = |k: &str| recs.iter().any(|r| r.analysis.metrics.contains_key(k));
+        let matrix = MATRIX_COLUMNS.iter().filter(|(k, _)| has(k));
+        DEFAULT_COLUMNS[..8]
             .iter()
+            .chain(matrix)
+            .chain(&DEFAULT_COLUMNS[8..])
             .map(|(k, t)| (k.to_string(), t.to_string()))
             .collect()
     } else {
+        // every metric some launch has (LDSM / STSM / LDGSTS only where a kernel uses them)
         let known: Vec<&String> = recs
-            .first()
-            .map(|r| r.analysis.metrics.keys().collect())
-            .unwrap_or_default();
+            .iter()
+            .flat_map(|r| r.analysis.metrics.keys())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
         for m in &args.metrics {
             let k = metric_key(m);
             if !recs.is_empty() && !known.iter().any(|x| x.as_str() == k) {
