@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the ldmatrix / stmatrix / cp.async calibration patterns (deterministic) to stdout.
 
-Usage: python3 calibration/ldsm/gen_patterns.py [--heldout|--targeted|--cg16-check] > calibration/ldsm/patterns.tsv
+Usage: python3 calibration/ldsm/gen_patterns.py [--heldout|--targeted|--cg16-check|--cg16-dup] > calibration/ldsm/patterns.tsv
 
 Columns: id, kind (ldsm|stsm|ldgsts), form, desc, a0..a31 (shared byte address of each lane: the row
 address for ldsm/stsm, the destination for ldgsts; '-' = the lane's predicate is off), g0..g31 (global
@@ -348,16 +348,42 @@ def cg16_check():
                 [so + l * 16 for l in range(32)])
 
 
+# ---------------------------------------------------------------------------------------------------
+# --cg16-dup: 16-byte cp.async.cg layouts where several lanes copy the same 16-byte source chunk (a
+# 32-byte source sector read by three or more lanes), own seed; measured before any rule for them
+# was fitted, to test one.
+def cg16_dup():
+    drng = random.Random(5150)
+    for k in range(200):
+        n_lines = drng.choice([1, 1, 2, 4])
+        n_rows = drng.choice([1, 2, 4])
+        n = drng.choice([3, 4, 6, 8, 12, 16, 24, 32])
+        chunks = drng.choice([2, 3, 4, 6, 8])  # distinct source chunks per line drawn from
+        on = sorted(drng.sample(range(32), n))
+        a, g = [None] * 32, [0] * 32
+        dst = drng.sample(range(8 * n_rows), min(n, 8 * n_rows))
+        pool = [(ln, c) for ln in range(n_lines) for c in drng.sample(range(8), chunks)]
+        for i, l in enumerate(on):
+            ln, c = drng.choice(pool)
+            g[l] = ln * 2048 + c * 16
+            a[l] = dst[i % len(dst)] * 16
+        add("ldgsts", "cg16", f"dup_l{n_lines}_r{n_rows}_n{n}_c{chunks}_{k}", a, g)
+
+
 CG16_CHECK = "--cg16-check" in sys.argv
+CG16_DUP = "--cg16-dup" in sys.argv
 if TARGETED:
     rows.clear()
     targeted()
 if CG16_CHECK:
     rows.clear()
     cg16_check()
+if CG16_DUP:
+    rows.clear()
+    cg16_dup()
 
 print("id\tkind\tform\tdesc\t" + "\t".join(f"a{l}" for l in range(32)) + "\t" + "\t".join(f"g{l}" for l in range(32)))
-start = 300000 if CG16_CHECK else 200000 if TARGETED else 100000 if HELDOUT else 0
+start = 400000 if CG16_DUP else 300000 if CG16_CHECK else 200000 if TARGETED else 100000 if HELDOUT else 0
 for i, (kind, form, desc, a, g) in enumerate(rows):
     cells = [str(start + i), kind, form, desc] + ["-" if x is None else str(x) for x in a] + [str(x) for x in g]
     print("\t".join(cells))
