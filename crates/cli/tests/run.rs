@@ -449,6 +449,20 @@ fn warp_synchronous_code_is_named_by_check() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // the findings table fits an 80-column terminal, as check's does (messages wrapped)
+    let text = String::from_utf8_lossy(&out.stdout);
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "findings")
+        .skip(1)
+        .take_while(|l| l.starts_with('+') || l.starts_with('|'))
+        .collect();
+    assert!(table.len() > 4, "{text}");
+    assert!(
+        table.iter().all(|l| l.chars().count() <= 80),
+        "{}",
+        table.join("\n")
+    );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let findings = v["launches"][0]["findings"].as_array().unwrap();
     let html = dir.join("warpsync.html");

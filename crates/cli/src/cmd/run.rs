@@ -590,6 +590,8 @@ fn run_in(
             Column::new("finding", "message"),
         ],
     );
+    // as `check`'s: fits an 80-column terminal, the messages wrapped
+    findings.max_width = Some(crate::findings::TABLE_WIDTH);
     let mut errors = 0;
     for r in &recs {
         for f in &r.analysis.findings {
@@ -598,7 +600,8 @@ fn run_in(
             }
             findings.row([
                 r.index.to_string(),
-                r.kernel.clone(),
+                // the name without its parameters (the launches table has them)
+                r.kernel.split('(').next().unwrap_or(&r.kernel).trim().to_string(),
                 f.severity.clone(),
                 f.kind.clone(),
                 f.line.map(|l| l.to_string()).unwrap_or_default(),
