@@ -676,3 +676,38 @@ fn matrix_columns_appear_for_kernels_that_have_them() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("| 256 "), "{text}");
 }
+
+/// `run --measured ... --report`: the page shows, per kernel, each launch's counters predicted
+/// beside measured, and the comparison's summary.
+#[test]
+fn the_report_page_puts_the_measurement_beside_the_prediction() {
+    let dir = programs();
+    let gpu = repo().join("calibration/run/h100");
+    let html = dir.join("tensor.measured.html");
+    let out = warpscope(
+        &[
+            "run",
+            "--measured",
+            gpu.join("tensor.ncu.csv").to_str().unwrap(),
+            "--measured-output",
+            gpu.join("tensor.stdout").to_str().unwrap(),
+            "--report",
+            html.to_str().unwrap(),
+            "--",
+            "./tensor",
+        ],
+        dir,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    // one section per kernel, each with its comparison
+    assert_eq!(page.matches("Predicted beside measured").count(), 3, "{page}");
+    assert!(page.contains("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"));
+    assert!(page.contains("58 of 58 counters equal"), "{page}");
+    assert!(!page.contains(">NO<"), "{page}");
+}

@@ -867,6 +867,13 @@ fn html_report(e: &Export<'_>, columns: &[(String, String)]) -> String {
                 }
                 @if !fix.notes.is_empty() { ul { @for n in &fix.notes { li { (n) } } } }
             }
+            @if let Some(m) = &e.measurement {
+                @let rows = measured_rows(m, k);
+                @if !rows.is_empty() {
+                    h3 { "Predicted beside measured (" (m.measured_on) ")" }
+                    (warpscope_report::html::table(&measured_headers(), &rows))
+                }
+            }
             @let found: Vec<(u64, &warpscope_cudart::Finding)> = e.launches.iter().filter(|l| l.kernel == *k)
                 .flat_map(|l| l.findings.iter().map(move |f| (l.id, *f))).collect();
             @if !found.is_empty() {
@@ -878,7 +885,43 @@ fn html_report(e: &Export<'_>, columns: &[(String, String)]) -> String {
             }
         }
         h2 { "Notes" }
-        ul { @for n in &e.notes { li { (n) } } }
+        ul {
+            @for n in &e.notes { li { (n) } }
+            @if let Some(m) = &e.measurement {
+                @for n in crate::run_measure::summary(m) { li { (n) } }
+            }
+        }
     };
     warpscope_report::html::page("warpscope run", body)
+}
+
+fn measured_headers() -> Vec<String> {
+    ["launch", "metric", "predicted", "measured", "equal", "claim"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// The counters of `kernel`'s launches, predicted beside measured (one row per launch and counter).
+fn measured_rows(m: &crate::run_measure::RunMeasurement, kernel: &str) -> Vec<Vec<String>> {
+    m.launches
+        .iter()
+        .filter(|l| l.kernel == kernel)
+        .flat_map(|l| {
+            l.counters.iter().map(move |c| {
+                vec![
+                    l.id.to_string(),
+                    c.metric.clone(),
+                    fmt_value(c.predicted),
+                    c.measured.map(fmt_value).unwrap_or_else(|| "-".into()),
+                    match c.equal {
+                        Some(true) => "yes".into(),
+                        Some(false) => "NO".into(),
+                        None => "-".into(),
+                    },
+                    c.claim.clone(),
+                ]
+            })
+        })
+        .collect()
 }
