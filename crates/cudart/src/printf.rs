@@ -7,7 +7,7 @@
 
 use std::ffi::{CString, c_char, c_int, c_void};
 
-use warpscope_emu::printf::{Printed, PrintfArg};
+use warpscope_emu::printf::{Amount, Piece, Printed, PrintfArg, pieces};
 
 unsafe extern "C" {
     /// The C library's `stdout` stream (glibc exports it as a variable).
@@ -64,62 +64,55 @@ fn int_bits(a: Option<&PrintfArg>) -> (u64, u8) {
     }
 }
 
-/// The text one `printf` call prints.
+/// The text one `printf` call prints: the format read by `warpscope_emu::printf::pieces` (the reading
+/// that laid the arguments out), each conversion handed to `snprintf` with its argument.
 pub fn format(p: &Printed) -> Vec<u8> {
-    let f = &p.format;
     let mut args = p.args.iter();
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < f.len() {
-        if f[i] != b'%' {
-            out.push(f[i]);
-            i += 1;
-            continue;
-        }
-        let start = i;
-        i += 1;
-        if f.get(i) == Some(&b'%') {
-            out.push(b'%');
-            i += 1;
-            continue;
-        }
-        let mut spec = vec![b'%'];
-        while i < f.len() && b"-+ #0'".contains(&f[i]) {
-            spec.push(f[i]);
-            i += 1;
-        }
-        if f.get(i) == Some(&b'*') {
-            let (bits, _) = int_bits(args.next());
-            spec.extend((bits as u32 as i32).to_string().bytes());
-            i += 1;
-        }
-        while i < f.len() && f[i].is_ascii_digit() {
-            spec.push(f[i]);
-            i += 1;
-        }
-        if f.get(i) == Some(&b'.') {
-            spec.push(b'.');
-            i += 1;
-            if f.get(i) == Some(&b'*') {
-                let (bits, _) = int_bits(args.next());
-                spec.extend((bits as u32 as i32).max(0).to_string().bytes());
-                i += 1;
+    for piece in pieces(&p.format) {
+        let s = match piece {
+            Piece::Text(t) => {
+                out.extend_from_slice(t);
+                continue;
             }
-            while i < f.len() && f[i].is_ascii_digit() {
-                spec.push(f[i]);
-                i += 1;
+            Piece::Percent => {
+                out.push(b'%');
+                continue;
             }
-        }
-        let mut len = Vec::new();
-        while i < f.len() && b"hlLqjzt".contains(&f[i]) {
-            len.push(f[i]);
-            i += 1;
-        }
-        let Some(&c) = f.get(i) else {
-            out.extend_from_slice(&f[start..]);
-            break;
+            Piece::Unfinished(t) => {
+                out.extend_from_slice(t);
+                break;
+            }
+            Piece::Conv(s) => s,
         };
-        i += 1;
+        // `%`, the flags, the width and precision (a `*` replaced by its argument's value)
+        let mut spec = vec![b'%'];
+        spec.extend_from_slice(s.flags);
+        match s.width {
+            Amount::Star => {
+                let (bits, _) = int_bits(args.next());
+                spec.extend((bits as u32 as i32).to_string().bytes());
+            }
+            Amount::Digits(d) => spec.extend_from_slice(d),
+        }
+        match s.precision {
+            None => {}
+            Some(Amount::Digits(d)) => {
+                spec.push(b'.');
+                spec.extend_from_slice(d);
+            }
+            Some(Amount::Star) => {
+                // a negative `*` precision is taken as if it were omitted (C11 7.21.6.1)
+                let (bits, _) = int_bits(args.next());
+                let prec = bits as u32 as i32;
+                if prec >= 0 {
+                    spec.push(b'.');
+                    spec.extend(prec.to_string().bytes());
+                }
+            }
+        }
+        let len = s.length;
+        let c = s.conv;
         let conv = |spec: &[u8], ll: bool, c: u8| {
             let mut s = spec.to_vec();
             if ll {
@@ -131,7 +124,7 @@ pub fn format(p: &Printed) -> Vec<u8> {
         match c {
             b'd' | b'i' => {
                 let (bits, size) = int_bits(args.next());
-                let v = match (size, len.as_slice()) {
+                let v = match (size, len) {
                     (_, b"hh") => bits as u8 as i8 as i64,
                     (_, b"h") => bits as u16 as i16 as i64,
                     (4, _) => bits as u32 as i32 as i64,
@@ -141,7 +134,7 @@ pub fn format(p: &Printed) -> Vec<u8> {
             }
             b'u' | b'o' | b'x' | b'X' => {
                 let (bits, size) = int_bits(args.next());
-                let v = match (size, len.as_slice()) {
+                let v = match (size, len) {
                     (_, b"hh") => bits as u8 as u64,
                     (_, b"h") => bits as u16 as u64,
                     (4, _) => bits as u32 as u64,
@@ -178,9 +171,7 @@ pub fn format(p: &Printed) -> Vec<u8> {
             b'n' => {
                 args.next();
             }
-            _ => {
-                out.extend_from_slice(&f[start..i]);
-            }
+            _ => out.extend_from_slice(s.text),
         }
     }
     out
@@ -267,5 +258,9 @@ mod tests {
             "   9|1.23"
         );
         assert_eq!(p("%hhd %hd", vec![i(0x1ff), i(0x18000)]), "-1 -32768");
+        // an unknown conversion is printed as written; a specification cut off by the end too
+        assert_eq!(p("%d %y %d|%5", vec![i(1), i(2)]), "1 %y 2|%5");
+        // a negative `*` precision is as if none were given
+        assert_eq!(p("[%.*f]", vec![i(-3), PrintfArg::Float(0.5)]), "[0.500000]");
     }
 }

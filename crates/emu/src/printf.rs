@@ -65,51 +65,138 @@ pub struct Printed {
     pub args: Vec<PrintfArg>,
 }
 
+/// A width or precision of a conversion specification.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Amount<'a> {
+    /// `*`: taken from the arguments (a 4-byte `int`).
+    Star,
+    /// Written in the format (possibly no digits).
+    Digits(&'a [u8]),
+}
+
+/// One conversion specification, `%[flags][width][.precision][length]conversion`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spec<'a> {
+    /// Flags (`-`, `+`, space, `#`, `0`, `'`).
+    pub flags: &'a [u8],
+    /// The width.
+    pub width: Amount<'a>,
+    /// The precision, when a `.` gives one.
+    pub precision: Option<Amount<'a>>,
+    /// Length modifiers (`hh`, `h`, `l`, `ll`, `L`, `q`, `j`, `z`, `t`).
+    pub length: &'a [u8],
+    /// The conversion character (known or not: the caller decides).
+    pub conv: u8,
+    /// The whole specification as written, from its `%`.
+    pub text: &'a [u8],
+}
+
+impl Spec<'_> {
+    /// A length modifier that makes an integer conversion take 8 bytes.
+    pub fn long(&self) -> bool {
+        self.length
+            .iter()
+            .any(|c| matches!(c, b'l' | b'q' | b'j' | b'z' | b't' | b'L'))
+    }
+}
+
+/// A piece of a format string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// Text printed as it is.
+    Text(&'a [u8]),
+    /// `%%`.
+    Percent,
+    /// A conversion.
+    Conv(Spec<'a>),
+    /// A `%` whose specification the string ends inside of (its text).
+    Unfinished(&'a [u8]),
+}
+
+/// A format string's pieces, in order: the one reading of the format that both the argument layout
+/// ([`layout`]) and the host's formatting use.
+pub fn pieces(format: &[u8]) -> Vec<Piece<'_>> {
+    let f = format;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < f.len() {
+        if f[i] != b'%' {
+            let start = i;
+            while i < f.len() && f[i] != b'%' {
+                i += 1;
+            }
+            out.push(Piece::Text(&f[start..i]));
+            continue;
+        }
+        let start = i;
+        i += 1;
+        if f.get(i) == Some(&b'%') {
+            out.push(Piece::Percent);
+            i += 1;
+            continue;
+        }
+        let run = |i: &mut usize, set: &dyn Fn(u8) -> bool| {
+            let s = *i;
+            while *i < f.len() && set(f[*i]) {
+                *i += 1;
+            }
+            &f[s..*i]
+        };
+        let flags = run(&mut i, &|c| b"-+ #0'".contains(&c));
+        let width = if f.get(i) == Some(&b'*') {
+            i += 1;
+            Amount::Star
+        } else {
+            Amount::Digits(run(&mut i, &|c| c.is_ascii_digit()))
+        };
+        let precision = if f.get(i) == Some(&b'.') {
+            i += 1;
+            Some(if f.get(i) == Some(&b'*') {
+                i += 1;
+                Amount::Star
+            } else {
+                Amount::Digits(run(&mut i, &|c| c.is_ascii_digit()))
+            })
+        } else {
+            None
+        };
+        let length = run(&mut i, &|c| b"hlLqjzt".contains(&c));
+        let Some(&conv) = f.get(i) else {
+            out.push(Piece::Unfinished(&f[start..]));
+            break;
+        };
+        i += 1;
+        out.push(Piece::Conv(Spec {
+            flags,
+            width,
+            precision,
+            length,
+            conv,
+            text: &f[start..i],
+        }));
+    }
+    out
+}
+
 /// The arguments `format` reads, in order. Parsing stops at a conversion it does not know (as the
 /// C library's behaviour is undefined there).
 pub fn layout(format: &[u8]) -> Vec<ArgKind> {
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < format.len() {
-        if format[i] != b'%' {
-            i += 1;
-            continue;
-        }
-        i += 1;
-        if format.get(i) == Some(&b'%') {
-            i += 1;
-            continue;
-        }
-        while i < format.len() && b"-+ #0'".contains(&format[i]) {
-            i += 1;
-        }
-        if format.get(i) == Some(&b'*') {
+    for piece in pieces(format) {
+        let spec = match piece {
+            Piece::Conv(s) => s,
+            Piece::Unfinished(_) => break,
+            Piece::Text(_) | Piece::Percent => continue,
+        };
+        if spec.width == Amount::Star {
             out.push(ArgKind::Int4);
-            i += 1;
         }
-        while i < format.len() && format[i].is_ascii_digit() {
-            i += 1;
+        if spec.precision == Some(Amount::Star) {
+            out.push(ArgKind::Int4);
         }
-        if format.get(i) == Some(&b'.') {
-            i += 1;
-            if format.get(i) == Some(&b'*') {
-                out.push(ArgKind::Int4);
-                i += 1;
-            }
-            while i < format.len() && format[i].is_ascii_digit() {
-                i += 1;
-            }
-        }
-        let mut long = false;
-        while i < format.len() && b"hlLqjzt".contains(&format[i]) {
-            long |= matches!(format[i], b'l' | b'q' | b'j' | b'z' | b't' | b'L');
-            i += 1;
-        }
-        let Some(&c) = format.get(i) else { break };
-        i += 1;
-        out.push(match c {
+        out.push(match spec.conv {
             b'd' | b'i' | b'u' | b'o' | b'x' | b'X' | b'c' => {
-                if long {
+                if spec.long() {
                     ArgKind::Int8
                 } else {
                     ArgKind::Int4
@@ -140,5 +227,29 @@ mod tests {
         assert_eq!(layout(b"%*.*e|%-08.3g"), vec![Int4, Int4, Double, Double]);
         // an unknown conversion ends the list
         assert_eq!(layout(b"%d %y %d"), vec![Int4]);
+        assert_eq!(layout(b"%d %"), vec![Int4]);
+    }
+
+    #[test]
+    fn pieces_of_a_format() {
+        let p = pieces(b"a %-*.3ld%%b%");
+        assert_eq!(p.len(), 5);
+        assert_eq!(p[0], Piece::Text(b"a "));
+        let Piece::Conv(s) = p[1] else { panic!("{p:?}") };
+        assert_eq!(
+            (s.flags, s.width, s.precision, s.length, s.conv, s.text),
+            (
+                &b"-"[..],
+                Amount::Star,
+                Some(Amount::Digits(b"3")),
+                &b"l"[..],
+                b'd',
+                &b"%-*.3ld"[..]
+            )
+        );
+        assert!(s.long());
+        assert_eq!(p[2], Piece::Percent);
+        assert_eq!(p[3], Piece::Text(b"b"));
+        assert_eq!(p[4], Piece::Unfinished(b"%"));
     }
 }
