@@ -597,6 +597,29 @@ pub enum MatrixKind {
     Ldgsts,
 }
 
+impl MatrixKind {
+    /// The three kinds, in this order.
+    pub const ALL: [MatrixKind; 3] = [MatrixKind::Ldsm, MatrixKind::Stsm, MatrixKind::Ldgsts];
+
+    /// Nsight Compute's count of the kind's warp instructions.
+    pub const fn ncu_instructions(self) -> &'static str {
+        match self {
+            MatrixKind::Ldsm => "smsp__sass_inst_executed_op_ldsm.sum",
+            MatrixKind::Stsm => "smsp__sass_inst_executed_op_shared_stsm.sum",
+            MatrixKind::Ldgsts => "smsp__sass_inst_executed_op_ldgsts.sum",
+        }
+    }
+
+    /// Nsight Compute's count of the kind's shared-memory wavefronts.
+    pub const fn ncu_wavefronts(self) -> &'static str {
+        match self {
+            MatrixKind::Ldsm => "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+            MatrixKind::Stsm => "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+            MatrixKind::Ldgsts => "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+        }
+    }
+}
+
 /// Counters of one LDSM / STSM / LDGSTS instruction (pc), as
 /// `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{ldsm,stsm,ldgsts}` and
 /// `smsp__sass_inst_executed_op_{ldsm,shared_stsm,ldgsts}`.

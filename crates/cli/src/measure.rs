@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
+use warpscope_analysis::banks::MatrixKind;
 use warpscope_emu::{Arg, Launch, Limits};
 use warpscope_gpu::measure::{Image, KernelArg, LaunchSpec};
 use warpscope_model::arch::Arch;
@@ -72,12 +73,12 @@ pub const METRICS: [&str; 13] = [
     "smsp__sass_branch_targets.sum",
     "smsp__sass_branch_targets_threads_divergent.sum",
     "smsp__sass_average_branch_targets_threads_uniform.pct",
-    "smsp__sass_inst_executed_op_ldsm.sum",
-    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
-    "smsp__sass_inst_executed_op_shared_stsm.sum",
-    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
-    "smsp__sass_inst_executed_op_ldgsts.sum",
-    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+    MatrixKind::Ldsm.ncu_instructions(),
+    MatrixKind::Ldsm.ncu_wavefronts(),
+    MatrixKind::Stsm.ncu_instructions(),
+    MatrixKind::Stsm.ncu_wavefronts(),
+    MatrixKind::Ldgsts.ncu_instructions(),
+    MatrixKind::Ldgsts.ncu_wavefronts(),
 ];
 
 /// One counter, predicted beside measured.
@@ -158,13 +159,21 @@ pub fn predictions(a: &Analysis) -> Vec<(&'static str, f64, &'static str)> {
         ]);
         // LDSM / STSM / LDGSTS of a kernel that has them: the instructions always, the wavefronts
         // exact when every request was inside the measured rules
-        for (m, k) in [(&a.shared.ldsm, 7), (&a.shared.stsm, 9), (&a.shared.ldgsts, 11)] {
+        for (m, k) in [
+            (&a.shared.ldsm, MatrixKind::Ldsm),
+            (&a.shared.stsm, MatrixKind::Stsm),
+            (&a.shared.ldgsts, MatrixKind::Ldgsts),
+        ] {
             if m.is_empty() {
                 continue;
             }
             let wf = if m.unmodelled == 0 { shared } else { "estimate" };
-            v.push((METRICS[k], (m.instructions + m.unmodelled) as f64, shared));
-            v.push((METRICS[k + 1], m.wavefronts as f64, wf));
+            v.push((
+                k.ncu_instructions(),
+                (m.instructions + m.unmodelled) as f64,
+                shared,
+            ));
+            v.push((k.ncu_wavefronts(), m.wavefronts as f64, wf));
         }
     }
     if let Some(d) = &a.divergence {
@@ -549,9 +558,9 @@ pub fn analyze_and_measure(
     }
     let a = warpscope_driver::request::run_prepared(req, p.clone()).map_err(crate::launch::driver_error)?;
     let (analysis, blocks) = render(&a)?;
-    let r = &a.results;
-    let emulated = (r.blocks_emulated > 0 && u64::from(r.blocks_emulated) == r.blocks_in_grid)
-        .then(|| r.buffers.clone());
+    let r = a.results;
+    let emulated =
+        (r.blocks_emulated > 0 && u64::from(r.blocks_emulated) == r.blocks_in_grid).then_some(r.buffers);
     finish(m, &input, &analysis, output, blocks, emulated)
 }
 

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use serde::Serialize;
+use warpscope_analysis::banks::MatrixKind;
 use warpscope_cudart::LaunchRecord;
 use warpscope_gpu::lab::ncu::NcuRow;
 
@@ -46,12 +47,12 @@ pub const METRICS: &[&str] = &[
     "launch__grid_size",
     "launch__block_size",
     "launch__shared_mem_per_block_dynamic",
-    "smsp__sass_inst_executed_op_ldsm.sum",
-    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
-    "smsp__sass_inst_executed_op_shared_stsm.sum",
-    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
-    "smsp__sass_inst_executed_op_ldgsts.sum",
-    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+    MatrixKind::Ldsm.ncu_instructions(),
+    MatrixKind::Ldsm.ncu_wavefronts(),
+    MatrixKind::Stsm.ncu_instructions(),
+    MatrixKind::Stsm.ncu_wavefronts(),
+    MatrixKind::Ldgsts.ncu_instructions(),
+    MatrixKind::Ldgsts.ncu_wavefronts(),
 ];
 
 /// One launch, predicted beside measured.

@@ -16,8 +16,8 @@ fn cuda_root() -> String {
 }
 
 /// `analyze` of a PTX kernel (machine-code widths and occupancy from ptxas + nvdisasm) with the
-/// cache in `dir` (or off); its JSON.
-fn analyze(cache: Option<&Path>) -> Vec<u8> {
+/// CUDA tools of `root` and the cache in `dir` (or off); its JSON.
+fn analyze_with(root: &Path, cache: Option<&Path>) -> Vec<u8> {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpscope"));
     cmd.args([
         "analyze",
@@ -35,7 +35,7 @@ fn analyze(cache: Option<&Path>) -> Vec<u8> {
         "--format",
         "json",
     ])
-    .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+    .env("WARPSCOPE_CUDA_ROOT", root)
     .env_remove("WARPSCOPE_NO_CACHE")
     .current_dir(repo());
     match cache {
@@ -45,6 +45,11 @@ fn analyze(cache: Option<&Path>) -> Vec<u8> {
     let out = cmd.output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     out.stdout
+}
+
+/// [`analyze_with`] the wheels' CUDA root.
+fn analyze(cache: Option<&Path>) -> Vec<u8> {
+    analyze_with(Path::new(&cuda_root()), cache)
 }
 
 fn entries(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -147,30 +152,8 @@ fn one_ptxas_run_serves_machine_code_and_resources() {
     .unwrap();
     std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
 
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args([
-            "analyze",
-            "crates/cli/fixtures/classic/scanBlelloch.ptx",
-            "--grid",
-            "2",
-            "--block",
-            "256",
-            "--arg",
-            "buf:4096",
-            "--arg",
-            "buf:4096",
-            "--section",
-            "banks,occupancy",
-            "--format",
-            "json",
-        ])
-        .env("WARPSCOPE_CUDA_ROOT", &root)
-        .env("WARPSCOPE_NO_CACHE", "1")
-        .current_dir(repo())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let out = analyze_with(&root, None);
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(v["widths"], "machine code", "{}", v["widths_note"]);
     assert!(v["occupancy"]["registers"].as_u64().is_some_and(|r| r > 0), "{v}");
     let runs = std::fs::read_to_string(&log).unwrap_or_default();

@@ -402,23 +402,7 @@ pub fn analyse_launch(
     // leave out requests outside the measured rules (`warpscope__matrix_counters_exact` = 0)
     let mut matrix_exact = true;
     let mut any_matrix = false;
-    for (kind, inst, wf) in [
-        (
-            MatrixKind::Ldsm,
-            "smsp__sass_inst_executed_op_ldsm.sum",
-            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
-        ),
-        (
-            MatrixKind::Stsm,
-            "smsp__sass_inst_executed_op_shared_stsm.sum",
-            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
-        ),
-        (
-            MatrixKind::Ldgsts,
-            "smsp__sass_inst_executed_op_ldgsts.sum",
-            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        ),
-    ] {
+    for kind in MatrixKind::ALL {
         let c = banks.matrix_total(kind);
         let unmodelled = banks.matrix_unmodelled(kind);
         if c.instructions + unmodelled == 0 {
@@ -426,8 +410,8 @@ pub fn analyse_launch(
         }
         any_matrix = true;
         matrix_exact &= unmodelled == 0;
-        put(inst, (c.instructions + unmodelled) as f64);
-        put(wf, c.wavefronts as f64);
+        put(kind.ncu_instructions(), (c.instructions + unmodelled) as f64);
+        put(kind.ncu_wavefronts(), c.wavefronts as f64);
     }
     if any_matrix {
         put(

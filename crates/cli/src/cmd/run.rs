@@ -186,26 +186,6 @@ const DEFAULT_COLUMNS: &[(&str, &str)] = &[
     ("launch__registers_per_thread", "regs"),
 ];
 
-/// Columns added to the default table when some launch has LDSM / STSM / LDGSTS (ldmatrix and wmma
-/// loads from shared, stmatrix, cp.async).
-const MATRIX_COLUMNS: &[(&str, &str)] = &[
-    ("smsp__sass_inst_executed_op_ldsm.sum", "ldsm inst"),
-    (
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
-        "ldsm wavefronts",
-    ),
-    ("smsp__sass_inst_executed_op_shared_stsm.sum", "stsm inst"),
-    (
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
-        "stsm wavefronts",
-    ),
-    ("smsp__sass_inst_executed_op_ldgsts.sum", "ldgsts inst"),
-    (
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        "ldgsts wavefronts",
-    ),
-];
-
 fn fmt_value(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
@@ -496,12 +476,23 @@ fn run_in(
     let columns: Vec<(String, String)> = if args.metrics.is_empty() {
         // the matrix columns of the kinds some launch has, after the shared-memory ones
         let has = |k: &str| recs.iter().any(|r| r.analysis.metrics.contains_key(k));
-        let matrix = MATRIX_COLUMNS.iter().filter(|(k, _)| has(k));
-        DEFAULT_COLUMNS[..8]
-            .iter()
+        let matrix = warpscope_analysis::banks::MatrixKind::ALL
+            .into_iter()
+            .filter(|k| has(k.ncu_instructions()))
+            .flat_map(|k| {
+                let name = format!("{k:?}").to_lowercase();
+                [
+                    (k.ncu_instructions().to_string(), format!("{name} inst")),
+                    (k.ncu_wavefronts().to_string(), format!("{name} wavefronts")),
+                ]
+            });
+        let plain = |c: &[(&str, &str)]| -> Vec<(String, String)> {
+            c.iter().map(|(k, t)| (k.to_string(), t.to_string())).collect()
+        };
+        plain(&DEFAULT_COLUMNS[..8])
+            .into_iter()
             .chain(matrix)
-            .chain(&DEFAULT_COLUMNS[8..])
-            .map(|(k, t)| (k.to_string(), t.to_string()))
+            .chain(plain(&DEFAULT_COLUMNS[8..]))
             .collect()
     } else {
         // every metric some launch has (LDSM / STSM / LDGSTS only where a kernel uses them)
