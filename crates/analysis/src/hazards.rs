@@ -177,19 +177,19 @@ impl Acc {
     }
 }
 
+/// The shadow of one byte (or of a whole word's equal bytes): exactly one cache line, so looking a
+/// cell up touches one line. A cell was written when `w` is set (only writes set it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
 struct Cell {
     w: Acc,
     /// Another thread's atomic in the same epoch as an atomic `w` (atomics of several threads).
     w2: Acc,
     r1: Acc,
     r2: Acc,
-    ever_written: bool,
-    /// Meaningful in the first cell of a 4-byte word only: the word's bytes are tracked one by one.
-    /// While false, that first cell stands for all four bytes (they are equal) and the other three
-    /// are stale. (It lives in the cell's padding: no extra memory.)
-    split: bool,
 }
+
+const _: () = assert!(std::mem::size_of::<Cell>() == 64);
 
 impl Cell {
     const EMPTY: Cell = Cell {
@@ -197,17 +197,12 @@ impl Cell {
         w2: Acc::EMPTY,
         r1: Acc::EMPTY,
         r2: Acc::EMPTY,
-        ever_written: false,
-        split: false,
     };
 
-    /// Equal as shadow state (the `split` flag is bookkeeping, not state).
-    fn same_state(&self, o: &Cell) -> bool {
-        self.w == o.w
-            && self.w2 == o.w2
-            && self.r1 == o.r1
-            && self.r2 == o.r2
-            && self.ever_written == o.ever_written
+    /// Whether the byte was ever written (read before that: uninitialised).
+    #[inline(always)]
+    fn ever_written(&self) -> bool {
+        self.w.is_some()
     }
 }
 
@@ -304,6 +299,9 @@ pub struct HazardSink {
     shadow_bytes: usize,
     /// Words in the window (rounded up): the stride between a word's byte cells.
     shadow_words: usize,
+    /// Per word: its bytes are tracked one by one (cells `cell(b)` of its four bytes). While false,
+    /// the word's first cell stands for all four bytes (they are equal) and the other three are stale.
+    split: Vec<bool>,
     epoch: u32,
     release_pc: Vec<u32>,
     run_start: Vec<u32>,
@@ -361,6 +359,7 @@ impl HazardSink {
             shadow: Vec::new(),
             shadow_bytes: 0,
             shadow_words: 0,
+            split: Vec::new(),
             epoch: 0,
             release_pc: Vec::new(),
             run_start: Vec::new(),
@@ -423,15 +422,10 @@ impl HazardSink {
         self.shadow_bytes = size;
         self.shadow_words = size.div_ceil(4);
         self.shadow = vec![Cell::EMPTY; 4 * self.shadow_words];
-        if self.reference {
-            for w in (0..size).step_by(4) {
-                let i = self.cell(w);
-                self.shadow[i].split = true;
-            }
-        } else if !size.is_multiple_of(4) {
+        self.split = vec![self.reference; self.shadow_words];
+        if !size.is_multiple_of(4) {
             // The last word is partial: its bytes are always tracked one by one.
-            let i = self.cell(size & !3);
-            self.shadow[i].split = true;
+            self.split[size >> 2] = true;
         }
     }
 
@@ -444,15 +438,13 @@ impl HazardSink {
 
     /// Tracks the bytes of the word at `word` (a multiple of 4) one by one from now on.
     fn split_word(&mut self, word: usize) {
-        let lead_at = self.cell(word);
-        let mut lead = self.shadow[lead_at];
-        lead.split = false;
+        let lead = self.shadow[self.cell(word)];
         let end = (word + 4).min(self.shadow_bytes);
         for b in word + 1..end {
             let i = self.cell(b);
             self.shadow[i] = lead;
         }
-        self.shadow[lead_at].split = true;
+        self.split[word >> 2] = true;
     }
 
     /// A warp-level shared-memory access: `mask` lanes each touch `width` bytes at `addrs[lane]`
@@ -503,7 +495,7 @@ impl HazardSink {
                 let mut word = start as usize;
                 let end = word + usize::from(width);
                 while word < end {
-                    if !self.shadow[self.cell(word)].split {
+                    if !self.split[word >> 2] {
                         uninit |= self.access_cell(word, word as u64, 4, me, kind);
                     } else {
                         uninit |= self.access_split_word(word, me, kind);
@@ -516,14 +508,14 @@ impl HazardSink {
                 while b < end {
                     let word = (b & !3) as usize;
                     if b & 3 == 0 && end - b >= 4 {
-                        if !self.shadow[self.cell(word)].split {
+                        if !self.split[word >> 2] {
                             uninit |= self.access_cell(word, b, 4, me, kind);
                         } else {
                             uninit |= self.access_split_word(word, me, kind);
                         }
                         b += 4;
                     } else {
-                        if !self.shadow[self.cell(word)].split {
+                        if !self.split[word >> 2] {
                             self.split_word(word);
                         }
                         uninit |= self.access_cell(b as usize, b, 1, me, kind);
@@ -573,6 +565,7 @@ impl HazardSink {
         let size = self.shadow_bytes as u64;
         // aligned bytes' cells are the first `shadow_words` ones: word `a / 4` at `a / 4`
         let shadow = &mut self.shadow[..self.shadow_words];
+        let split = &self.split[..];
         let words = usize::from(width / 4);
         while bits != 0 {
             let lane = bits.trailing_zeros();
@@ -584,14 +577,14 @@ impl HazardSink {
             let first = (a >> 2) as usize;
             if words == 1 {
                 let c = &mut shadow[first];
-                let quiet = !c.split
+                let quiet = !split[first]
                     && if WRITE {
                         memo.quiet(&c.w, &me)
                             && memo.quiet(&c.r1, &me)
                             && memo.quiet(&c.r2, &me)
                             && memo.quiet(&c.w2, &me)
                     } else {
-                        c.ever_written && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
+                        c.ever_written() && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
                     };
                 if !quiet {
                     return bits;
@@ -602,14 +595,14 @@ impl HazardSink {
             }
             for k in 0..words {
                 let c = &shadow[first + k];
-                let quiet = !c.split
+                let quiet = !split[first + k]
                     && if WRITE {
                         memo.quiet(&c.w, &me)
                             && memo.quiet(&c.r1, &me)
                             && memo.quiet(&c.r2, &me)
                             && memo.quiet(&c.w2, &me)
                     } else {
-                        c.ever_written && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
+                        c.ever_written() && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
                     };
                 if !quiet {
                     return bits;
@@ -639,9 +632,8 @@ impl HazardSink {
     /// Tracks the split word at `word` as one cell again when its four bytes agree.
     fn merge_word(&mut self, word: usize) {
         let lead = self.shadow[self.cell(word)];
-        if (1..4).all(|i| self.shadow[self.cell(word + i)].same_state(&lead)) {
-            let i = self.cell(word);
-            self.shadow[i].split = false;
+        if (1..4).all(|i| self.shadow[self.cell(word + i)] == lead) {
+            self.split[word >> 2] = false;
         }
     }
 
@@ -654,7 +646,7 @@ impl HazardSink {
         // recorded) and no uninitialised read; then only the cell changes.
         let c = &self.shadow[idx];
         let quiet = match kind {
-            AccessKind::Read => c.ever_written && self.quiet(&c.w, &me) && self.quiet(&c.w2, &me),
+            AccessKind::Read => c.ever_written() && self.quiet(&c.w, &me) && self.quiet(&c.w2, &me),
             AccessKind::Write => {
                 self.quiet(&c.w, &me)
                     && self.quiet(&c.r1, &me)
@@ -676,7 +668,7 @@ impl HazardSink {
     fn access_cell_slow(&mut self, idx: usize, addr: u64, n: u64, me: Acc, kind: AccessKind) -> bool {
         let c = &self.shadow[idx];
         let uninit = match kind {
-            AccessKind::Read | AccessKind::Atomic => !c.ever_written,
+            AccessKind::Read | AccessKind::Atomic => !c.ever_written(),
             AccessKind::Write => false,
         };
         let (w, r1, r2, w2) = (c.w, c.r1, c.r2, c.w2);
@@ -886,14 +878,30 @@ impl HazardSink {
     /// the one this instruction touched first (then the lane-by-lane check notes nothing). Returns
     /// false when the lane-by-lane check must decide.
     fn bounds_fast(&mut self, pc: u32, width: u8, mask: u32, addrs: &[u64; 32]) -> bool {
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        let mut bits = mask;
-        while bits != 0 {
-            let a = addrs[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-            lo = lo.min(a);
-            hi = hi.max(a);
-        }
+        let (lo, hi) = if mask == u32::MAX {
+            // A full warp: no mask to walk; four independent chains.
+            let (mut lo, mut hi) = ([u64::MAX; 4], [0u64; 4]);
+            for q in addrs.chunks_exact(4) {
+                for k in 0..4 {
+                    lo[k] = lo[k].min(q[k]);
+                    hi[k] = hi[k].max(q[k]);
+                }
+            }
+            (
+                lo[0].min(lo[1]).min(lo[2].min(lo[3])),
+                hi[0].max(hi[1]).max(hi[2].max(hi[3])),
+            )
+        } else {
+            let (mut lo, mut hi) = (u64::MAX, 0u64);
+            let mut bits = mask;
+            while bits != 0 {
+                let a = addrs[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                lo = lo.min(a);
+                hi = hi.max(a);
+            }
+            (lo, hi)
+        };
         let Some(last) = hi.checked_add(u64::from(width.max(1)) - 1) else {
             return false;
         };
@@ -1171,7 +1179,6 @@ fn update(c: &mut Cell, me: Acc, kind: AccessKind) {
                 c.r1 = Acc::EMPTY;
                 c.r2 = Acc::EMPTY;
             }
-            c.ever_written = true;
         }
     }
 }

@@ -1934,6 +1934,14 @@ fn shared_at(ctx: &Ctx<'_>, o: u64, w: u64) -> Option<u64> {
     })
 }
 
+/// Whether every address of `addrs` (their bitwise or: `or`) is a word index below `words` once
+/// divided by 4. No address exceeds the or of them all, so an or below the bound settles it at once
+/// (the usual case: a power-of-two window); otherwise each address is compared.
+#[inline(always)]
+fn in_words(or: u64, addrs: &[u64; 32], words: usize) -> bool {
+    ((or >> 2) as usize) < words || addrs.iter().all(|&a| ((a >> 2) as usize) < words)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn ldst<S: Sink>(
     ctx: &Ctx<'_>,
@@ -1997,7 +2005,7 @@ fn ldst<S: Sink>(
             // is the address / 4, in bounds when below the window's whole words
             (Res::Shared, false, true) if es == 4 => {
                 let (words, _) = bm.shared.as_chunks::<4>();
-                if mask == FULL && addrs.iter().all(|&a| ((a >> 2) as usize) < words.len()) {
+                if mask == FULL && in_words(acc, &addrs, words.len()) {
                     for (v, &a) in row.iter_mut().zip(&addrs) {
                         *v = u64::from(u32::from_le_bytes(words[(a >> 2) as usize]));
                     }
@@ -2011,7 +2019,7 @@ fn ldst<S: Sink>(
             }
             (Res::Shared, true, true) if es == 4 => {
                 let (words, _) = bm.shared.as_chunks_mut::<4>();
-                if mask == FULL && addrs.iter().all(|&a| ((a >> 2) as usize) < words.len()) {
+                if mask == FULL && in_words(acc, &addrs, words.len()) {
                     for (&v, &a) in row.iter().zip(&addrs) {
                         words[(a >> 2) as usize] = (v as u32).to_le_bytes();
                     }
