@@ -262,16 +262,29 @@ impl ShapeKey {
         let base = req.addrs[req.mask.trailing_zeros() as usize];
         let mut rel = [0u32; 32];
         let mut high = 0u64;
-        for (l, (r, &a)) in rel.iter_mut().zip(req.addrs).enumerate() {
-            let on = u64::from(req.mask >> l & 1).wrapping_neg();
-            high |= a & on;
-            *r = (a.wrapping_sub(base) & on) as u32;
+        if req.mask == u32::MAX {
+            // every lane on: no mask to apply (a loop the compiler vectorises)
+            for (r, &a) in rel.iter_mut().zip(req.addrs) {
+                high |= a;
+                *r = a.wrapping_sub(base) as u32;
+            }
+        } else {
+            for (l, (r, &a)) in rel.iter_mut().zip(req.addrs).enumerate() {
+                let on = u64::from(req.mask >> l & 1).wrapping_neg();
+                high |= a & on;
+                *r = (a.wrapping_sub(base) & on) as u32;
+            }
         }
         (high >> 32 == 0).then(|| ShapeKey {
             side,
             width: req.width,
             mask: req.mask,
-            base_mod: (base % u64::from(period)) as u32,
+            // the period is a power of two on every preset: a mask, not a division
+            base_mod: if period.is_power_of_two() {
+                (base & u64::from(period - 1)) as u32
+            } else {
+                (base % u64::from(period)) as u32
+            },
             rel,
         })
     }
