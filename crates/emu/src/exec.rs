@@ -966,8 +966,8 @@ fn general<S: Sink>(
             while left != 0 {
                 let m0 = rm[left.trailing_zeros() as usize] as u32;
                 let mut group = 0u32;
-                for l in 0..32 {
-                    if left >> l & 1 == 1 && rm[l] as u32 == m0 {
+                for (l, &ml) in rm.iter().enumerate() {
+                    if left >> l & 1 == 1 && ml as u32 == m0 {
                         group |= 1 << l;
                     }
                 }
