@@ -34,6 +34,10 @@ pub struct DeviceInfo {
     pub l2_bytes: i32,
     /// Memory bus width, bits.
     pub bus_width: i32,
+    /// SM clock, kHz (`cudaDevAttrClockRate`).
+    pub clock_khz: i32,
+    /// Memory clock, kHz (`cudaDevAttrMemoryClockRate`).
+    pub memory_clock_khz: i32,
 }
 
 impl DeviceInfo {
@@ -53,6 +57,8 @@ impl DeviceInfo {
             total_mem: 85017493504,
             l2_bytes: 52428800,
             bus_width: 5120,
+            clock_khz: 1980000,
+            memory_clock_khz: 2619000,
         };
         if arch.cc() != 90 {
             d.name = format!("warpscope emulated {} ({})", arch.name, arch.example_gpu);
@@ -84,6 +90,7 @@ impl DeviceInfo {
             10 => 32,
             11 => i32::MAX,
             12 => self.regs_per_sm,
+            13 => self.clock_khz,
             14 => 512,
             15 => 1,
             16 => self.sms,
@@ -91,11 +98,15 @@ impl DeviceInfo {
             19 => 1,
             20 => 0,
             31 | 32 => 1,
+            33 => 0,
+            34 => 6,
+            36 => self.memory_clock_khz,
             37 => self.bus_width,
             38 => self.l2_bytes,
             39 => self.threads_per_sm,
             40 => 3,
             41 => 1,
+            50 => 0,
             51 => 32,
             75 => self.major,
             76 => self.minor,
@@ -105,6 +116,7 @@ impl DeviceInfo {
             83 => 1,
             84 => 0,
             86 => 0,
+            87 => 2,
             88 => 0,
             89..=91 => 1,
             95 => 1,
@@ -322,6 +334,10 @@ mod tests {
         let d = DeviceInfo::for_arch(Arch::parse("sm_90").unwrap());
         assert_eq!(d.attribute(16), Some(132));
         assert_eq!(d.attribute(75), Some(9));
+        // the clocks CUDA 13 dropped from cudaDeviceProp but still answers as attributes
+        // (cuda-samples' device selection asks for cudaDevAttrClockRate)
+        assert_eq!(d.attribute(13), Some(1_980_000));
+        assert_eq!(d.attribute(36), Some(2_619_000));
         assert_eq!(d.attribute(10_000), None);
         let p = CudaDeviceProp::from_info(&d);
         assert_eq!(&p.name[..21], b"NVIDIA H100 80GB HBM3");

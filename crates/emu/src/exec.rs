@@ -956,10 +956,30 @@ fn general<S: Sink>(
             }
             wr(&mut regs[d as usize], &t, mask);
         }
-        Inst::Redux { op: ro, ty, d, a } => {
+        Inst::Redux { op: ro, ty, d, a, m } => {
+            // one reduction per distinct membermask among the executing lanes, over the
+            // executing lanes it names
             let ra = &regs[a as usize];
-            let v = arith::redux(ro, ty, ra, mask);
-            wr(&mut regs[d as usize], &[v; 32], mask);
+            let rm = &regs[m as usize];
+            let mut out = [0u64; 32];
+            let mut left = mask;
+            while left != 0 {
+                let m0 = rm[left.trailing_zeros() as usize] as u32;
+                let mut group = 0u32;
+                for (l, &ml) in rm.iter().enumerate() {
+                    if left >> l & 1 == 1 && ml as u32 == m0 {
+                        group |= 1 << l;
+                    }
+                }
+                let v = arith::redux(ro, ty, ra, m0 & mask);
+                for (l, o) in out.iter_mut().enumerate() {
+                    if group >> l & 1 == 1 {
+                        *o = v;
+                    }
+                }
+                left &= !group;
+            }
+            wr(&mut regs[d as usize], &out, mask);
         }
         Inst::Elect { d, p, m } => {
             if mask != 0 {

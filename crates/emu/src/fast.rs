@@ -88,7 +88,7 @@ fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Pack2 { d, a, b, .. } => vec![d, a, b],
         Inst::Unpack2 { d0, d1, a, .. } => vec![d0, d1, a],
         Inst::Lop3 { d, a, b, c, .. } => vec![d, a, b, c],
-        Inst::Redux { d, a, .. } => vec![d, a],
+        Inst::Redux { d, a, m, .. } => vec![d, a, m],
         Inst::Elect { d, m, .. } => vec![d, m],
         Inst::MovMatrix { d, a } => vec![d, a],
         Inst::LdMatrix { d, addr, num, .. } => {

@@ -629,12 +629,15 @@ pub enum Inst {
         args: u32,
         ret: u32,
     },
-    /// `redux.sync.op.ty d, a, membermask`: the reduction over the executing lanes.
+    /// `redux.sync.op.ty d, a, membermask`: each executing lane gets the reduction over the
+    /// executing lanes of its own `membermask` (`m`), so groups that execute one `redux.sync`
+    /// together with different masks (cooperative groups' `labeled_partition`) reduce apart.
     Redux {
         op: ReduxOp,
         ty: Ty,
         d: R,
         a: R,
+        m: R,
     },
     /// `elect.sync d|p, membermask`: `d` = the lowest executing lane of `m`; `p` true in it.
     Elect {

@@ -1671,7 +1671,8 @@ impl<'m> KCtx<'m> {
                 }
                 let d = self.dst(&ops[0])?;
                 let a = self.src(&ops[1], t)?;
-                self.push(Inst::Redux { op, ty: t, d, a }, guard);
+                let m = self.src(&ops[2], Ty::U32)?;
+                self.push(Inst::Redux { op, ty: t, d, a, m }, guard);
             }
             "elect" => {
                 need(self, 2)?;
