@@ -150,6 +150,19 @@ const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
     // loop than the PTX has ld.global): labelled estimates (`warpscope__global_counters_exact` = 0).
     ("collectives", 1, "global", "ptxas moved the loop's global loads"),
     ("collectives", 2, "global", "ptxas moved the loop's global loads"),
+    // ptxas merges the PTX's repeated loads of `key[i]` into one LDG (labelled estimates)
+    ("partition", 0, "global", "ptxas merged repeated loads"),
+    // cooperative-groups labeled_partition + reduce: ptxas guards the REDUX with a
+    // WARPSYNC.EXCLUSIVE, which ncu counts as a branch with max(1, k - 1) targets (k: the groups
+    // of the warp; H100: 341 targets, 320 divergent, calibration/run/README.md); not modelled,
+    // the launch's branch counters are labelled an estimate
+    (
+        "partition",
+        0,
+        "branch",
+        "WARPSYNC.EXCLUSIVE of a labeled_partition",
+    ),
+    ("partition", 1, "global", "ptxas merged repeated loads"),
 ];
 
 #[test]
@@ -167,6 +180,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
         "vars",
         "collectives",
         "tensor",
+        "partition",
     ] {
         let (out, v) = run_exported(program);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -234,7 +248,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 50);
+    assert_eq!(compared, 53);
     // tensor.cu: wmmaTile (LDSM, LDGSTS), ldsmRoundTrip (LDSM, STSM), asyncRedux (LDGSTS)
     assert_eq!(matrix_counters, 4 + 4 + 2);
     let expected: Vec<(&str, u64, &str)> = KNOWN_DIFFERENT.iter().map(|&(p, i, g, _)| (p, i, g)).collect();

@@ -472,7 +472,7 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
         UnOp::Popc => u.count_ones() as u64,
         UnOp::Clz => (u.leading_zeros() - (64 - n)) as u64,
         UnOp::Brev => u.reverse_bits() >> (64 - n),
-        UnOp::Bfind => {
+        UnOp::Bfind | UnOp::BfindShift => {
             let v = if ty.signed() && sext(ty, a) < 0 {
                 !u & trunc(ty, u64::MAX)
             } else {
@@ -480,13 +480,16 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
             };
             if v == 0 {
                 0xffff_ffff
+            } else if op == UnOp::BfindShift {
+                // the position counted from the top of the `n`-bit type
+                u64::from(v.leading_zeros() - (64 - n))
             } else {
                 (63 - v.leading_zeros()) as u64
             }
         }
         _ => u,
     };
-    if matches!(op, UnOp::Popc | UnOp::Clz | UnOp::Bfind) {
+    if matches!(op, UnOp::Popc | UnOp::Clz | UnOp::Bfind | UnOp::BfindShift) {
         r & 0xffff_ffff
     } else {
         trunc(ty, r)
@@ -1028,6 +1031,16 @@ mod tests {
         assert_eq!(un(UnOp::Cnot, Ty::U32, 0), 1);
         assert_eq!(un(UnOp::Bfind, Ty::U32, 0x10), 4);
         assert_eq!(un(UnOp::Bfind, Ty::U32, 0), 0xffff_ffff);
+        // .shiftamt: 31 - 4 for 0x10; brev then shiftamt finds the lowest set bit (lane 5 here)
+        assert_eq!(un(UnOp::BfindShift, Ty::U32, 0x10), 27);
+        assert_eq!(un(UnOp::BfindShift, Ty::U32, 0x8000_0000), 0);
+        assert_eq!(un(UnOp::BfindShift, Ty::U32, 0), 0xffff_ffff);
+        assert_eq!(
+            un(UnOp::BfindShift, Ty::U32, un(UnOp::Brev, Ty::U32, 0b10_0000)),
+            5
+        );
+        assert_eq!(un(UnOp::BfindShift, Ty::U64, 1), 63);
+        assert_eq!(un(UnOp::BfindShift, Ty::S32, 0xffff_fff0), 28);
         assert_eq!(tern(TernOp::Bfe, Ty::U32, 0xabcd, 4, 8), 0xbc);
         assert_eq!(tern(TernOp::Bfe, Ty::S32, 0x80, 4, 4), 0xffff_fff8);
         assert_eq!(bfi(Ty::U32, 0xf, 0, 4, 2), 0x30);

@@ -798,6 +798,7 @@ mod tests {
         use UnOp::*;
         let unops = [
             Mov, Neg, Abs, Not, Cnot, Popc, Clz, Brev, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Bfind,
+            BfindShift,
         ];
         let binops = [
             Add, AddSat, Sub, SubSat, MulLo, MulHi, MulWide, Div, Rem, Min, Max, And, Or, Xor, Shl, Shr,

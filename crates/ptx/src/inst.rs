@@ -149,6 +149,9 @@ pub enum UnOp {
     Tanh,
     /// `bfind` (position of the most significant non-sign bit)
     Bfind,
+    /// `bfind.shiftamt`: the left shift that brings that bit to the top (width − 1 − position);
+    /// `0xffffffff` when there is none, as for `bfind`
+    BfindShift,
 }
 
 /// Ternary operations.

@@ -1027,6 +1027,7 @@ impl<'m> KCtx<'m> {
                     "sin" => UnOp::Sin,
                     "cos" => UnOp::Cos,
                     "tanh" => UnOp::Tanh,
+                    _ if i.opcode.split('.').any(|m| m == "shiftamt") => UnOp::BfindShift,
                     _ => UnOp::Bfind,
                 };
                 let d = self.dst(&ops[0])?;

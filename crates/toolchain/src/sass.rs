@@ -171,12 +171,18 @@ impl SassBranch {
 
     /// Whether Nsight Compute counts an execution of it as a branch
     /// (`smsp__sass_branch_targets`): jumps and calls, not `EXIT`/`RET`/`BPT`, not the self-loop.
+    ///
+    /// `WARPSYNC.EXCLUSIVE` is one too (H100, `smsp__sass_inst_executed_op_branch`: the
+    /// cooperative-groups `labeled_partition` kernels of `calibration/run/README.md`), with targets of
+    /// its own: one per execution while every lane names the same mask, `k - 1` (all divergent)
+    /// when the lanes' masks split the warp into `k` groups. A plain `WARPSYNC` and
+    /// `WARPSYNC.ALL` are not counted.
     pub fn counted(&self) -> bool {
         !self.self_loop
-            && matches!(
+            && (matches!(
                 self.base(),
                 "BRA" | "BRX" | "JMP" | "JMX" | "CALL" | "JMXU" | "BRXU"
-            )
+            ) || self.opcode.starts_with("WARPSYNC.EXCLUSIVE"))
     }
 }
 
@@ -455,7 +461,8 @@ fn branch(inst: &str) -> Option<SassBranch> {
     if !matches!(
         base,
         "BRA" | "BRX" | "BRXU" | "JMP" | "JMX" | "JMXU" | "CALL" | "RET" | "EXIT" | "BPT" | "KILL"
-    ) {
+    ) && !opcode.starts_with("WARPSYNC.EXCLUSIVE")
+    {
         return None;
     }
     let target = body.find('`').and_then(|a| {
