@@ -37,6 +37,10 @@ struct PcStat {
     divergent: u64,
     targets: u64,
     conditional: bool,
+    /// A `match.any`'s executions split into groups: Σ max(1, k - 1) and Σ (k - 1) over them, k
+    /// the groups of each (the targets and divergent targets of a `WARPSYNC.EXCLUSIVE` on its result).
+    split_targets: u64,
+    split_divergent: u64,
 }
 
 /// Which instructions of the kernel are branches the emulator does not report as such, by `pc`.
@@ -87,6 +91,14 @@ impl DivergenceSink {
         if split {
             s.divergent += 1;
         }
+    }
+
+    /// A `match.any` split the warp's lanes into `groups` sets.
+    pub fn match_groups(&mut self, pc: u32, groups: u32) {
+        let s = self.at(pc);
+        let k = u64::from(groups.max(1));
+        s.split_targets += (k - 1).max(1);
+        s.split_divergent += k - 1;
     }
 
     /// An instruction executed by `active` lanes.
@@ -238,6 +250,8 @@ impl DivergenceReport {
             r.divergent += s.divergent;
             r.targets += s.targets;
             r.conditional |= s.conditional;
+            r.split_targets += s.split_targets;
+            r.split_divergent += s.split_divergent;
         }
         self.rebuild();
     }
@@ -284,6 +298,14 @@ impl DivergenceReport {
             });
         }
         self.totals = t;
+    }
+
+    /// The targets and divergent targets a `WARPSYNC.EXCLUSIVE` on the result of the `match.any` at
+    /// `pc` counts over the launch (see [`DivergenceSink::match_groups`]).
+    pub fn match_split(&self, pc: u32) -> (u64, u64) {
+        self.raw
+            .get(pc as usize)
+            .map_or((0, 0), |s| (s.split_targets, s.split_divergent))
     }
 
     /// The figures grouped by source line (`line_of` maps an instruction to its line), in line order.
@@ -380,6 +402,10 @@ impl warpscope_emu::Sink for DivergenceSink {
     fn inst(&mut self, _warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
         DivergenceSink::inst(self, pc, active);
     }
+
+    fn match_groups(&mut self, _warp: u32, pc: u32, groups: u32) {
+        DivergenceSink::match_groups(self, pc, groups);
+    }
 }
 
 /// Which PTX branches optimised machine code keeps, matched source line by source line.
@@ -426,6 +452,10 @@ pub struct MachineMatch {
     /// The PTX warp collectives each machine-code `BRA.DIV` convergence check runs before: every
     /// warp-level execution of one is one more (uniform) branch target.
     pub convergence_checks: Vec<u32>,
+    /// The machine code's `WARPSYNC.EXCLUSIVE`s, which Nsight Compute counts as branches: each
+    /// names the PTX instruction whose executions it follows (see [`ExclusiveSync`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exclusive_syncs: Vec<ExclusiveSync>,
     /// The same match under the alternative rules the calibration rows break (name, match), for
     /// `calibration/branch/`'s replay; empty for an alternative's own match.
     #[serde(skip)]
@@ -451,13 +481,27 @@ impl MachineMatch {
             .iter()
             .filter(|b| self.is_counted(b.pc))
             .fold((0, 0), |(t, d), b| (t + b.targets, d + b.divergent));
-        let checks: u64 = report
-            .instructions
-            .iter()
-            .filter(|i| self.convergence_checks.contains(&i.pc))
-            .map(|i| i.executions)
-            .sum();
-        (t + checks, d)
+        let executions = |pc: u32| {
+            report
+                .instructions
+                .iter()
+                .filter(|i| i.pc == pc)
+                .map(|i| i.executions)
+                .sum::<u64>()
+        };
+        let checks: u64 = self.convergence_checks.iter().map(|&pc| executions(pc)).sum();
+        let (mut st, mut sd) = (0, 0);
+        for s in &self.exclusive_syncs {
+            match *s {
+                ExclusiveSync::Uniform { pc } => st += executions(pc),
+                ExclusiveSync::Split { pc } => {
+                    let (a, b) = report.match_split(pc);
+                    st += a;
+                    sd += b;
+                }
+            }
+        }
+        (t + checks + st, d + sd)
     }
 
     /// Whether [`MachineMatch::totals`] of `report` are the machine code's counts: every line
@@ -473,6 +517,25 @@ impl MachineMatch {
     }
 }
 
+/// A machine-code `WARPSYNC.EXCLUSIVE R`: Nsight Compute counts it as a branch
+/// (`smsp__sass_inst_executed_op_branch`) whose targets depend on how its mask register `R` splits
+/// the warp (H100, `calibration/run/partition.cu`: per execution max(1, k - 1) targets, k - 1 of
+/// them divergent, k the distinct masks among the lanes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ExclusiveSync {
+    /// `R` comes from `VOTE.ANY R, PT, PT` (the active mask: one group): one uniform target per
+    /// execution of the PTX collective it comes before.
+    Uniform {
+        /// The PTX collective.
+        pc: u32,
+    },
+    /// `R` comes from `MATCH.ANY`: the groups of the PTX `match.any` at `pc`, per execution.
+    Split {
+        /// The PTX `match.any`.
+        pc: u32,
+    },
+}
+
 /// The PTX warp collective a `BRA.DIV` guards: the machine code's next collective is the k-th on
 /// its source line (in code order); the k-th PTX collective of that line (in program order) is it.
 /// ptxas keeps a line's collectives in program order on the fast path and puts the slow-path copies
@@ -484,11 +547,23 @@ fn convergence_check_at(
     sass: &warpscope_toolchain::sass::SassKernel,
     check: &warpscope_toolchain::sass::SassBranch,
 ) -> Option<u32> {
-    use warpscope_ptx::inst::Inst;
     let next = sass
         .collectives
         .iter()
         .find(|c| c.code_offset > check.code_offset)?;
+    ptx_collective_of(program, k, sass, next)
+}
+
+/// The PTX warp collective that machine-code collective `next` is: the k-th on its source line in
+/// code order is the k-th PTX collective of that line in program order. `None` when the PTX has no
+/// such collective.
+fn ptx_collective_of(
+    program: &warpscope_emu::Program,
+    k: &warpscope_emu::Kernel,
+    sass: &warpscope_toolchain::sass::SassKernel,
+    next: &warpscope_toolchain::sass::SassInst,
+) -> Option<u32> {
+    use warpscope_ptx::inst::Inst;
     let key = |file: Option<&str>, line: Option<u32>| (file.map(base_name).map(str::to_string), line);
     let at = key(next.file.as_deref(), next.line);
     at.1?;
@@ -510,6 +585,43 @@ fn convergence_check_at(
             key(l.and_then(|l| program.file_name(l.file)), l.map(|l| l.line)) == at
         })
         .nth(kth)
+}
+
+/// What a `WARPSYNC.EXCLUSIVE R` follows: the last `VOTE.ANY R, PT, PT` or `MATCH.ANY R, ...` before
+/// it in code order. After the active mask it executes once per execution of the next collective
+/// (which it comes before); after a `MATCH.ANY` it splits the warp as that match's groups do. `None`
+/// (the line is then unmatched) for any other source of `R`.
+fn exclusive_sync_at(
+    program: &warpscope_emu::Program,
+    k: &warpscope_emu::Kernel,
+    sass: &warpscope_toolchain::sass::SassKernel,
+    sync: &warpscope_toolchain::sass::SassBranch,
+) -> Option<ExclusiveSync> {
+    let reg = sync.operands.split(',').next()?.trim();
+    let def = sass
+        .collectives
+        .iter()
+        .rev()
+        .find(|c| c.code_offset < sync.code_offset && c.first_operand() == reg)?;
+    if def.opcode.starts_with("MATCH.ANY") {
+        let pc = ptx_collective_of(program, k, sass, def)?;
+        return matches!(
+            program.ops[pc as usize].inst,
+            warpscope_ptx::inst::Inst::Match { all: false, .. }
+        )
+        .then_some(ExclusiveSync::Split { pc });
+    }
+    let active_mask = def.opcode == "VOTE.ANY" && def.operands.split(',').skip(1).all(|o| o.trim() == "PT");
+    if !active_mask {
+        return None;
+    }
+    let next = sass
+        .collectives
+        .iter()
+        .find(|c| c.code_offset > sync.code_offset)?;
+    Some(ExclusiveSync::Uniform {
+        pc: ptx_collective_of(program, k, sass, next)?,
+    })
 }
 
 fn base_name(path: &str) -> &str {
@@ -640,6 +752,7 @@ pub fn match_machine_with(
     }
     let mut machine: BTreeMap<Key, (usize, usize)> = BTreeMap::new();
     let mut convergence_checks = Vec::new();
+    let mut exclusive = Vec::new();
     let slow = sass.slow_paths();
     for b in sass.branches.iter().filter(|b| b.counted()) {
         // a convergence check's slow path runs only for a diverged warp (`exact_for`)
@@ -648,6 +761,10 @@ pub fn match_machine_with(
         }
         if b.opcode.starts_with("BRA.DIV") {
             convergence_checks.push(b);
+            continue;
+        }
+        if b.opcode.starts_with("WARPSYNC.EXCLUSIVE") {
+            exclusive.push(b);
             continue;
         }
         let key = match b.line {
@@ -665,6 +782,7 @@ pub fn match_machine_with(
         counted: vec![false; program.info.len()],
         unmatched: Vec::new(),
         convergence_checks: Vec::new(),
+        exclusive_syncs: Vec::new(),
         alternatives: Vec::new(),
     };
     let mut lines: Vec<&Key> = ptx.keys().chain(machine.keys()).collect();
@@ -692,6 +810,12 @@ pub fn match_machine_with(
     for b in convergence_checks {
         match convergence_check_at(program, k, sass, b) {
             Some(pc) => out.convergence_checks.push(pc),
+            None => out.unmatched.push(b.line),
+        }
+    }
+    for b in exclusive {
+        match exclusive_sync_at(program, k, sass, b) {
+            Some(s) => out.exclusive_syncs.push(s),
             None => out.unmatched.push(b.line),
         }
     }

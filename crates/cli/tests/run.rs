@@ -152,16 +152,6 @@ const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
     ("collectives", 2, "global", "ptxas moved the loop's global loads"),
     // ptxas merges the PTX's repeated loads of `key[i]` into one LDG (labelled estimates)
     ("partition", 0, "global", "ptxas merged repeated loads"),
-    // cooperative-groups labeled_partition + reduce: ptxas guards the REDUX with a
-    // WARPSYNC.EXCLUSIVE, which ncu counts as a branch with max(1, k - 1) targets (k: the groups
-    // of the warp; H100: 341 targets, 320 divergent, calibration/run/README.md); not modelled,
-    // the launch's branch counters are labelled an estimate
-    (
-        "partition",
-        0,
-        "branch",
-        "WARPSYNC.EXCLUSIVE of a labeled_partition",
-    ),
     ("partition", 1, "global", "ptxas merged repeated loads"),
 ];
 

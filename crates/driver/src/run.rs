@@ -258,6 +258,12 @@ impl Sink for Multi {
         }
     }
 
+    fn match_groups(&mut self, warp: u32, pc: u32, groups: u32) {
+        if let Some(s) = &mut self.divergence {
+            Sink::match_groups(s, warp, pc, groups);
+        }
+    }
+
     fn barrier(&mut self, e: &BarrierEvent) {
         if let Some(s) = &mut self.hazards {
             Sink::barrier(s, e);

@@ -143,6 +143,10 @@ pub trait Sink: Send {
     fn inst(&mut self, _warp: u32, _pc: u32, _active: LaneMask) {}
     /// Every thread of the warp has exited.
     fn warp_exit(&mut self, _warp: u32) {}
+    /// A `match.any.sync` at `pc` split the warp's executing lanes into `groups` sets of equal
+    /// value (1: every lane holds the same). Cooperative groups build a `labeled_partition` from
+    /// it, and the machine code synchronises each such set apart.
+    fn match_groups(&mut self, _warp: u32, _pc: u32, _groups: u32) {}
 }
 
 /// The sink that ignores everything.

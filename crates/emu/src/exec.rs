@@ -953,6 +953,12 @@ fn general<S: Sink>(
                 let v = if allsame { mask as u64 } else { 0 };
                 t = [v; 32];
                 pwrite(&mut w.preds, p, if allsame { FULL } else { 0 }, mask);
+            } else if mask != 0 {
+                // a lane is its set's first when no lower lane shares its value
+                let groups = (0..32)
+                    .filter(|&l| mask >> l & 1 == 1 && (t[l] as u32) & ((1u32 << l) - 1) == 0)
+                    .count() as u32;
+                sink.match_groups(wi, pc, groups);
             }
             wr(&mut regs[d as usize], &t, mask);
         }

@@ -127,10 +127,19 @@ pub struct SassInst {
     pub code_offset: u32,
     /// Opcode with modifiers (`SHFL.BFLY`, `VOTE.ANY`, ...).
     pub opcode: String,
+    /// The operands as written (`R0, PT, PT`), the guard predicate left out.
+    pub operands: String,
     /// Source file from the line table, if any.
     pub file: Option<String>,
     /// Source line from the line table, if any.
     pub line: Option<u32>,
+}
+
+impl SassInst {
+    /// The first operand (the destination register of `VOTE.ANY R0, PT, PT`, `MATCH.ANY R4, R7`).
+    pub fn first_operand(&self) -> &str {
+        self.operands.split(',').next().unwrap_or("").trim()
+    }
 }
 
 /// Whether an opcode is a warp collective ptxas may guard with `BRA.DIV`.
@@ -152,6 +161,8 @@ pub struct SassBranch {
     pub predicate: Option<String>,
     /// The target label (`.L_x_3`) for direct branches.
     pub target: Option<String>,
+    /// The operands as written (`R4` for `WARPSYNC.EXCLUSIVE R4`), the guard predicate left out.
+    pub operands: String,
     /// Labels that name this instruction (printed just before it).
     pub labels: Vec<String>,
     /// Whether it is the unreachable self-loop ptxas puts after a function's last `EXIT`
@@ -326,6 +337,7 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
                 kernels.last_mut().expect("pushed above").globals.push(SassInst {
                     code_offset,
                     opcode: opcode.to_string(),
+                    operands: body[opcode.len()..].trim().to_string(),
                     file: loc.0.clone(),
                     line: loc.1,
                 });
@@ -341,6 +353,7 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
                     .push(SassInst {
                         code_offset,
                         opcode: opcode.to_string(),
+                        operands: body[opcode.len()..].trim().to_string(),
                         file: loc.0.clone(),
                         line: loc.1,
                     });
@@ -476,6 +489,7 @@ fn branch(inst: &str) -> Option<SassBranch> {
         opcode: opcode.to_string(),
         predicate,
         target,
+        operands: body[opcode.len()..].trim().to_string(),
         labels: Vec::new(),
         self_loop: false,
         file: None,

@@ -442,7 +442,7 @@ fn run_in(
     let estimated = kernels_where("warpscope__branch_counters_exact", |v| v == 0.0);
     if !estimated.is_empty() {
         notes.push(format!(
-            "branch counters are estimates for {}: their machine code has branches that do not match the PTX's line for line (a loop ptxas unrolled, a WARPSYNC.EXCLUSIVE of a cooperative-groups partition, or no machine code to read), so those lines are counted on the PTX",
+            "branch counters are estimates for {}: their machine code has branches that do not match the PTX's line for line (a loop ptxas unrolled, a WARPSYNC.EXCLUSIVE on a mask of unknown origin, or no machine code to read), so those lines are counted on the PTX",
             estimated.join(", ")
         ));
     }
