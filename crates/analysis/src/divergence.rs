@@ -429,7 +429,13 @@ impl warpscope_emu::Sink for DivergenceSink {
 ///   gives to another line): the line is *unmatched*; its PTX branches are still counted and the
 ///   totals are labelled an estimate.
 ///
-/// A `call` the lowering keeps (device `printf`'s `vprintf`) is the machine code's `CALL`. A
+/// A `call` the lowering keeps (device `printf`'s `vprintf`, `assert`'s `__assertfail`) is the
+/// machine code's `CALL`. A device `assert(c)` is `@p bra` around `call.uni __assertfail` in the PTX
+/// (both on the assert's line; when the branch only skips to a `ret`, ptxas makes it `@P EXIT`,
+/// which `exits` drops) and `@P BRA` around `CALL.ABS.NOINC` in the machine code (sm_90, -O2; the
+/// `BSSY`/`BSYNC` pair around it is no branch): the line matches one-for-one, every warp that
+/// reaches a passing assert executes one uniform conditional target, and the `CALL` is never
+/// executed (a failing one counts one target per warp that calls it, then the grid traps). A
 /// `BRA.DIV` (the convergence check ptxas puts before warp collectives it cannot prove converged) has
 /// no PTX branch: a converged warp executes it as one uniform target, so each warp-level execution
 /// of the collective it guards (found by ordinal on the collective's line,
@@ -709,8 +715,15 @@ pub fn match_machine_with(
     use warpscope_ptx::inst::{Inst, PSrc};
     let k = program.kernel(kernel)?;
     let is_bra = |pc: u32| matches!(program.ops[pc as usize].inst, Inst::Bra { .. });
-    // a `call` left in the lowered program (device `printf`) is the machine code's `CALL`
-    let is_branch = |pc: u32| is_bra(pc) || matches!(program.ops[pc as usize].inst, Inst::Printf { .. });
+    // a `call` left in the lowered program (device `printf`, a failing `assert`'s `__assertfail`)
+    // is the machine code's `CALL`
+    let is_branch = |pc: u32| {
+        is_bra(pc)
+            || matches!(
+                program.ops[pc as usize].inst,
+                Inst::Printf { .. } | Inst::AssertFail { .. }
+            )
+    };
     let conditional = |pc: u32| program.ops[pc as usize].guard != PSrc::TRUE;
     let targets: HashSet<u32> = (k.entry..k.end)
         .filter_map(|pc| match program.ops[pc as usize].inst {

@@ -534,7 +534,12 @@ fn a_kernel_launching_kernels_is_refused_with_the_reason() {
     );
     // the error reaches the program (on the GPU: cudaSuccess, hits 64 — calibration/run/h200/dynpar.stdout)
     assert!(stdout.contains("parent launch: cudaErrorInvalidPtx"), "{stdout}");
-    assert!(stdout.contains("hits 0"), "{stdout}");
+    // and the next synchronisation returns it too, as a failed kernel's error (not sticky: the
+    // copy after it works)
+    assert!(
+        stdout.contains("synchronize: cudaErrorInvalidPtx, hits 0"),
+        "{stdout}"
+    );
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
 
@@ -714,4 +719,99 @@ fn the_report_page_puts_the_measurement_beside_the_prediction() {
     assert!(page.contains("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"));
     assert!(page.contains("58 of 58 counters equal"), "{page}");
     assert!(!page.contains(">NO<"), "{page}");
+}
+
+#[test]
+fn a_failing_device_assert_prints_the_gpu_line_and_leaves_the_sticky_error() {
+    let dir = programs();
+    let export = dir.join("assert.json");
+    let out = warpscope(
+        &["run", "--export", export.to_str().unwrap(), "--", "./assert"],
+        dir,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // nvcc writes the file as it was given (build.sh gives the absolute path)
+    let file = repo().canonicalize().unwrap().join("calibration/run/assert.cu");
+    let line = |b: u32| {
+        format!(
+            "{}:20: void failing(int *, int): block: [{b},0,0], thread: [37,0,0] Assertion `threadIdx.x != bad` failed.\n",
+            file.display()
+        )
+    };
+    // one line per failing thread, in block order, and nothing else from the runtime about it
+    assert!(stderr.contains(&(line(0) + &line(1))), "{stderr}");
+    assert_eq!(stderr.matches("Assertion").count(), 2, "{stderr}");
+    // passing asserts change nothing
+    assert!(
+        stdout.contains("passing: cudaSuccess, out[999] 1998\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("passing again: cudaSuccess\n"), "{stdout}");
+    // the sticky cudaErrorAssert: at the synchronisation, then from every call
+    assert!(
+        stdout.contains("failing: sync cudaErrorAssert (device-side assert triggered)\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("after it: last cudaErrorAssert, memcpy cudaErrorAssert, malloc cudaErrorAssert\n"),
+        "{stdout}"
+    );
+    // the kernel's stores before the trap stay (mapped host memory: 1 + 2 + ... + 128)
+    assert!(stdout.contains("stores before the assert: 8256\n"), "{stdout}");
+    // the program's own exit status comes through
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    // the report: the failing launch with the assert as a finding (kernel, line, thread)
+    assert!(stdout.contains("findings"), "{stdout}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let launches = v["launches"].as_array().unwrap();
+    assert_eq!(launches.len(), 3);
+    let f = &launches[2]["findings"];
+    assert_eq!(f.as_array().unwrap().len(), 2, "{f}");
+    assert_eq!(f[0]["kind"], "assert");
+    assert_eq!(f[0]["line"], 20);
+    assert_eq!(
+        f[0]["message"],
+        "device-side assert `threadIdx.x != bad` failed at line 20 (block 0, thread 37)"
+    );
+    // passing asserts: one uniform branch target per warp that reaches one (a conditional BRA
+    // around the CALL in the machine code), counters exact; no finding
+    for (l, warps) in [(&launches[0], 32.0), (&launches[1], 7.0)] {
+        assert!(l["findings"].as_array().unwrap().is_empty(), "{l}");
+        let m = &l["metrics"];
+        assert_eq!(m["smsp__sass_branch_targets.sum"], warps, "{m}");
+        assert_eq!(m["smsp__sass_branch_targets_threads_divergent.sum"], 0.0);
+        assert_eq!(m["smsp__sass_branch_targets_threads_uniform.sum"], warps);
+        assert_eq!(m["warpscope__branch_counters_exact"], 1.0, "{m}");
+    }
+}
+
+#[test]
+fn a_refused_kernel_fails_its_launch_and_the_next_synchronisation() {
+    let out = warpscope(&["run", "--", "./refused"], programs());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warpscope: kernel `fetch(unsigned long long, float *)` cannot be emulated: "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("unsupported instruction `tex.1d.v4.f32.s32`"),
+        "{stderr}"
+    );
+    // the launch fails, and the next synchronisation returns its error too, once: not sticky
+    assert!(
+        stdout.contains(
+            "fetch: launch cudaErrorInvalidPtx, sync cudaErrorInvalidPtx, last cudaErrorInvalidPtx\n"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("after it: sync cudaSuccess\n"), "{stdout}");
+    // later work runs
+    assert!(
+        stdout.contains("fill: launch cudaSuccess, memcpy cudaSuccess, out[31] 62\n"),
+        "{stdout}"
+    );
+    // the program saw the error at the synchronisation and exits 1
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
 }

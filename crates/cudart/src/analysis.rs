@@ -100,13 +100,17 @@ pub struct LaunchAnalysis {
     pub findings: Vec<Finding>,
     /// The launch faulted (the runtime turns this into `cudaErrorIllegalAddress` & co).
     pub fault: Option<String>,
-    /// The first fault's kind: `out_of_bounds`, `misaligned`, `instruction_limit` or `other`.
+    /// The first fault's kind: `out_of_bounds`, `misaligned`, `instruction_limit`, `assert` or
+    /// `other`.
     pub fault_kind: Option<String>,
     /// Warp instructions executed.
     pub warp_instructions: u64,
     /// Device `printf`s, in block order.
     #[serde(skip)]
     pub printf: Vec<warpscope_emu::printf::Printed>,
+    /// Failing device `assert`s, in block order (the runtime prints a GPU's line for each).
+    #[serde(skip)]
+    pub asserts: Vec<warpscope_emu::AssertFailure>,
     /// Shared-memory counters per source line (the `banks` section's line table).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared_lines: Vec<SharedLine>,
@@ -222,8 +226,32 @@ pub fn fault_kind(k: FaultKind) -> &'static str {
         FaultKind::OutOfBounds { .. } => "out_of_bounds",
         FaultKind::Misaligned { .. } => "misaligned",
         FaultKind::InstructionLimit => "instruction_limit",
+        FaultKind::Assert => "assert",
         _ => "other",
     }
+}
+
+/// The line a GPU prints for a failing device `assert` (on the program's `stderr`):
+/// `FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z] Assertion `MESSAGE` failed.`
+pub fn assert_line(a: &warpscope_emu::AssertFailure) -> String {
+    let s = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    format!(
+        "{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.",
+        s(&a.file),
+        a.line,
+        s(&a.function),
+        a.block[0],
+        a.block[1],
+        a.block[2],
+        a.thread[0],
+        a.thread[1],
+        a.thread[2],
+        s(&a.message)
+    )
+}
+
+fn block_linear(b: [u32; 3], grid: [u32; 3]) -> u32 {
+    b[0] + grid[0] * (b[1] + grid[1] * b[2])
 }
 
 /// Emulates a launch that is not recorded (outside `--kernel-name`/`--launch-skip`/`--launch-count`)
@@ -259,6 +287,7 @@ pub fn run_unrecorded(
     let mut a = LaunchAnalysis {
         warp_instructions: r.warp_insts,
         printf: r.printf,
+        asserts: r.asserts,
         ..LaunchAnalysis::default()
     };
     if let Some(fl) = r.faults.first() {
@@ -325,6 +354,7 @@ pub fn analyse_launch(
     let mut out = LaunchAnalysis {
         warp_instructions: res.warp_insts,
         printf: std::mem::take(&mut res.printf),
+        asserts: std::mem::take(&mut res.asserts),
         shared_lines: banks
             .lines(program)
             .into_iter()
@@ -557,10 +587,18 @@ pub fn analyse_launch(
     let loc = |pc: u32| loc_of(program, pc);
     for f in &res.faults {
         let l = loc(f.pc);
-        let what = match f.kind {
-            FaultKind::OutOfBounds { space } => format!("out-of-bounds {space:?} access"),
-            FaultKind::Misaligned { space } => format!("misaligned {space:?} access"),
-            other => format!("{other:?}"),
+        let failed = out
+            .asserts
+            .iter()
+            .find(|a| a.pc == f.pc && block_linear(a.block, launch.grid) == f.block);
+        let what = match (f.kind, failed) {
+            (FaultKind::OutOfBounds { space }, _) => format!("out-of-bounds {space:?} access"),
+            (FaultKind::Misaligned { space }, _) => format!("misaligned {space:?} access"),
+            (FaultKind::Assert, Some(a)) => format!(
+                "device-side assert `{}` failed",
+                String::from_utf8_lossy(&a.message)
+            ),
+            (other, _) => format!("{other:?}"),
         };
         let tid = f.lane.map(|lane| f.warp * 32 + lane);
         let msg = format!(
@@ -574,7 +612,8 @@ pub fn analyse_launch(
             out.fault = Some(msg.clone());
             out.fault_kind = Some(fault_kind(f.kind).into());
         }
-        if haz.is_none() {
+        // a failing assert is no hazard finding (`--check` or not): it is reported here
+        if haz.is_none() || f.kind == FaultKind::Assert {
             out.findings.push(Finding {
                 severity: "error".into(),
                 kind: match f.kind {
@@ -582,6 +621,7 @@ pub fn analyse_launch(
                     FaultKind::Misaligned { .. } => "misaligned",
                     FaultKind::DivergentBarrier => "divergent_barrier",
                     FaultKind::InstructionLimit => "instruction_limit",
+                    FaultKind::Assert => "assert",
                     _ => "fault",
                 }
                 .into(),

@@ -77,6 +77,12 @@ fn call(name: &str, f: impl FnOnce(&mut Runtime) -> Result<(), u32>) -> u32 {
         if let Some(s) = r.sticky {
             return Err(s);
         }
+        // a refused launch's error reaches the next synchronising call as a failed kernel's would
+        if FLUSHES_PRINTF.contains(&name)
+            && let Some(e) = r.deferred.take()
+        {
+            return Err(e);
+        }
         f(&mut r)
     })
 }
@@ -573,6 +579,7 @@ pub extern "C" fn cudaDeviceReset() -> u32 {
         let mut r = rt();
         r.flush_printf();
         r.sticky = None;
+        r.deferred = None;
         LAST.with(|l| l.set(0));
         Ok(())
     })

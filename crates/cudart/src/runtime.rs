@@ -52,6 +52,7 @@ pub mod err {
     pub const ILLEGAL_ADDRESS: u32 = 700;
     pub const LAUNCH_OUT_OF_RESOURCES: u32 = 701;
     pub const LAUNCH_TIMEOUT: u32 = 702;
+    pub const ASSERT: u32 = 710;
     pub const HOST_MEMORY_ALREADY_REGISTERED: u32 = 712;
     pub const HOST_MEMORY_NOT_REGISTERED: u32 = 713;
     pub const MISALIGNED_ADDRESS: u32 = 716;
@@ -289,6 +290,10 @@ pub struct Runtime {
     resident: Option<usize>,
     /// The sticky error, once one happened.
     pub sticky: Option<u32>,
+    /// The error of a launch the emulator refused (a kernel it cannot run): returned by the launch
+    /// and, as a GPU returns a failed kernel's error, by the next synchronising call, once. Not
+    /// sticky: later work runs.
+    pub deferred: Option<u32>,
     /// Launch configurations pushed by `__cudaPushCallConfiguration`.
     pub call_configs: Vec<([u32; 3], [u32; 3], usize, usize)>,
     /// The modelled clock.
@@ -305,6 +310,9 @@ pub struct Runtime {
     pub device_flags: u32,
     /// Device `printf` output not flushed yet (see [`crate::printf`]).
     printf_pending: Vec<u8>,
+    /// The GPU's lines for failing device `assert`s not flushed yet (written to `stderr` where
+    /// `printf` output is written to `stdout`).
+    assert_pending: Vec<String>,
 }
 
 fn demangle(name: &str) -> String {
@@ -335,6 +343,7 @@ impl Runtime {
             next_device: DEVICE_BASE,
             resident: None,
             sticky: None,
+            deferred: None,
             call_configs: Vec::new(),
             clock: Clock::default(),
             events: HashMap::new(),
@@ -345,6 +354,7 @@ impl Runtime {
             records,
             device_flags: 0,
             printf_pending: Vec::new(),
+            assert_pending: Vec::new(),
         }
     }
 
@@ -690,19 +700,21 @@ impl Runtime {
             .get(&func)
             .cloned()
             .ok_or(err::INVALID_DEVICE_FUNCTION)?;
-        match self.program(f.module) {
-            Ok(p) => p
-                .kernel(&f.name)
-                .map(|k| k.params.iter().map(|p| p.size as usize).collect())
-                .ok_or(err::INVALID_DEVICE_FUNCTION),
-            Err(e) => {
-                eprintln!(
-                    "warpscope: kernel `{}` cannot be emulated: {e}",
-                    demangle(&f.name)
-                );
-                Err(err::INVALID_PTX)
-            }
-        }
+        let why = match self.program(f.module) {
+            Ok(p) => match (p.kernel(&f.name), p.kernel_error(&f.name)) {
+                (Some(k), _) => return Ok(k.params.iter().map(|p| p.size as usize).collect()),
+                // an instruction the lowering cannot model (a texture fetch, ...)
+                (None, Some(errs)) => errs
+                    .iter()
+                    .take(3)
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                (None, None) => return Err(err::INVALID_DEVICE_FUNCTION),
+            },
+            Err(e) => e,
+        };
+        Err(self.refuse(&f.name, &why, err::INVALID_PTX))
     }
 
     /// Registers per thread of a kernel (from the module's cubin for the architecture).
@@ -739,10 +751,16 @@ impl Runtime {
         // A kernel that calls device printf: the driver links `vprintf` in and the launch uses at
         // least 32 registers per thread (H100: two kernels of 24 in the cubin launch with 32,
         // calibration/run/h100/book.ncu.csv).
+        // A kernel with a device `assert` calls `__assertfail` the same way (`CALL.ABS.NOINC` into
+        // code the driver links in; 24 registers in the cubin of calibration/run/assert.cu):
+        // assumed to launch with at least 32 too, until an H100 run of it says otherwise.
         let calls_printf = program.kernel(name).is_some_and(|k| {
-            program.ops[k.entry as usize..k.end as usize]
-                .iter()
-                .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::Printf { .. }))
+            program.ops[k.entry as usize..k.end as usize].iter().any(|op| {
+                matches!(
+                    op.inst,
+                    warpscope_ptx::inst::Inst::Printf { .. } | warpscope_ptx::inst::Inst::AssertFail { .. }
+                )
+            })
         });
         let registers = registers.map(|r| if calls_printf { r.max(32) } else { r });
         let (recon, widths) = match module.sass.as_ref() {
@@ -819,6 +837,21 @@ impl Runtime {
     /// Writes the device `printf` output of earlier launches (a flush point of the CUDA runtime).
     pub fn flush_printf(&mut self) {
         crate::printf::write_stdout(&std::mem::take(&mut self.printf_pending));
+        if !self.assert_pending.is_empty() {
+            let mut text = std::mem::take(&mut self.assert_pending).join("\n");
+            text.push('\n');
+            let mut e = std::io::stderr().lock();
+            let _ = e.write_all(text.as_bytes());
+            let _ = e.flush();
+        }
+    }
+
+    /// A launch the emulator cannot run: says why on `stderr` and returns `code`, which the next
+    /// synchronising call returns too ([`Runtime::deferred`]).
+    fn refuse(&mut self, name: &str, why: &str, code: u32) -> u32 {
+        eprintln!("warpscope: kernel `{}` cannot be emulated: {why}", demangle(name));
+        self.deferred = Some(code);
+        code
     }
 
     /// Device output never flushed, in bytes (a GPU would not print it).
@@ -849,11 +882,10 @@ impl Runtime {
             return Err(err::INVALID_CONFIGURATION);
         }
         let shown = demangle(&f.name);
+        // a kernel the emulator cannot run is refused here (`param_sizes` says why)
+        self.param_sizes(req.func)?;
         let (static_smem, n_params) = {
-            let p = self.program(f.module).map_err(|e| {
-                eprintln!("warpscope: kernel `{shown}` cannot be emulated: {e}");
-                err::INVALID_PTX
-            })?;
+            let p = self.program(f.module).map_err(|_| err::INVALID_PTX)?;
             let k = p.kernel(&f.name).ok_or(err::INVALID_DEVICE_FUNCTION)?;
             (k.static_smem as usize, k.params.len())
         };
@@ -917,12 +949,12 @@ impl Runtime {
         let analysis = match result {
             Ok(a) => a,
             Err(e) => {
-                eprintln!("warpscope: kernel `{shown}` cannot be emulated: {e}");
-                return Err(match e {
+                let code = match e {
                     EmuError::Limit(_) => err::LAUNCH_OUT_OF_RESOURCES,
                     EmuError::BadLaunch(_) => err::INVALID_CONFIGURATION,
                     _ => err::INVALID_VALUE,
-                });
+                };
+                return Err(self.refuse(&f.name, &e.to_string(), code));
             }
         };
         for p in &analysis.printf {
@@ -944,11 +976,18 @@ impl Runtime {
         let code = match (&fault, analysis.fault_kind.as_deref()) {
             (None, _) => err::SUCCESS,
             (_, Some("instruction_limit")) => err::LAUNCH_TIMEOUT,
+            // a failing device assert: the GPU prints each failing thread's line and the context
+            // is left with the sticky cudaErrorAssert
+            (_, Some("assert")) => err::ASSERT,
             (_, Some("misaligned")) => err::MISALIGNED_ADDRESS,
             (_, Some("out_of_bounds")) => err::ILLEGAL_ADDRESS,
             _ => err::LAUNCH_FAILURE,
         };
-        if let Some(text) = &fault {
+        self.assert_pending
+            .extend(analysis.asserts.iter().map(crate::analysis::assert_line));
+        if let Some(text) = &fault
+            && code != err::ASSERT
+        {
             eprintln!("warpscope: kernel `{shown}`: {text}");
         }
         if record {

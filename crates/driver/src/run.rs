@@ -363,6 +363,9 @@ pub struct Results {
     pub global: Option<GlobalCounts>,
     /// Device `printf`s the launch executed, in the order a GPU prints them.
     pub printf: Vec<warpscope_emu::printf::Printed>,
+    /// Failing device `assert`s (each thread that executed `__assertfail` before the grid trapped),
+    /// in block order; the launch's faults then include [`warpscope_emu::FaultKind::Assert`].
+    pub asserts: Vec<warpscope_emu::AssertFailure>,
     /// Each argument's final bytes (`None`: not a buffer), as the one emulation left them; empty
     /// when the launch ran against a caller-owned global space (which then holds them).
     pub buffers: Vec<Option<Vec<u8>>>,
@@ -514,6 +517,7 @@ fn emulate(
         resources: opts.resources.clone(),
         global: None,
         printf: Vec::new(),
+        asserts: Vec::new(),
         buffers: Vec::new(),
     };
     // Against a caller's persistent space the launch always runs: its side effects are the
@@ -590,6 +594,7 @@ fn emulate(
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
     results.printf = res.printf;
+    results.asserts = res.asserts;
     results.buffers = res.buffers;
     if let Some(mut report) = bank {
         if u64::from(blocks_emulated) < blocks_in_grid && blocks_emulated > 0 {

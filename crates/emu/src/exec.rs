@@ -89,6 +89,8 @@ pub(crate) struct BlockOut {
     pub thread_insts: u64,
     pub fault: Option<EmuFault>,
     pub printf: Vec<crate::printf::Printed>,
+    /// Failing device `assert`s (the lanes of the one warp that executed `__assertfail`).
+    pub asserts: Vec<crate::AssertFailure>,
 }
 
 enum Stop {
@@ -196,6 +198,7 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
         thread_insts: 0,
         fault: None,
         printf: Vec::new(),
+        asserts: Vec::new(),
     };
     let mut bars = [Barrier::default(); 16];
     let mut mbar_log = MbarLog::new();
@@ -517,6 +520,34 @@ fn run_warp<S: Sink>(
                                 );
                             }
                         }
+                    }
+                }
+                X::Gen(Inst::AssertFail {
+                    msg,
+                    file,
+                    line,
+                    func,
+                }) => {
+                    if mask != 0 {
+                        let mut m = mask;
+                        while m != 0 {
+                            let l = m.trailing_zeros();
+                            m &= m - 1;
+                            let tid = wi * 32 + l;
+                            match assert_lane(ctx, bm, block, tid, pc, [msg, file, line, func]) {
+                                Some(a) => out.asserts.push(a),
+                                None => {
+                                    return Stop::Fault(
+                                        FaultKind::OutOfBounds { space: Space::Local },
+                                        pc,
+                                        Some(l),
+                                        None,
+                                    );
+                                }
+                            }
+                        }
+                        // the GPU traps: this warp and its block go no further
+                        return Stop::Fault(FaultKind::Assert, pc, Some(mask.trailing_zeros()), None);
                     }
                 }
                 X::Gen(inst) => {
@@ -1080,7 +1111,7 @@ fn general<S: Sink>(
                 return Flow::Stop(s);
             }
         }
-        Inst::Nop | Inst::Printf { .. } => {}
+        Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } => {}
     }
     Flow::Next
 }
@@ -1902,6 +1933,40 @@ fn generic_str(ctx: &Ctx<'_>, bm: &BlockMem<'_>, tid: u32, a: u64) -> Option<Vec
         }
     }
     Some(s)
+}
+
+/// Reads one lane's `__assertfail` call: its strings (message, file, function) and line, from the
+/// call parameters at local offsets `offs` (`[msg, file, line, func]`). `None` when a parameter is
+/// outside the thread's local memory; an unreadable string is read as empty.
+fn assert_lane(
+    ctx: &Ctx<'_>,
+    bm: &BlockMem<'_>,
+    block_lin: u32,
+    tid: u32,
+    pc: u32,
+    offs: [u32; 4],
+) -> Option<crate::AssertFailure> {
+    let local = |off: u32, size: u64| -> Option<u64> {
+        if u64::from(off) + size > bm.local_size {
+            return None;
+        }
+        mem::read_bytes(bm.local, u64::from(tid) * bm.local_size + u64::from(off), size)
+    };
+    let text = |off: u32| -> Option<Vec<u8>> {
+        let a = local(off, 8)?;
+        Some(generic_str(ctx, bm, tid, a).unwrap_or_default())
+    };
+    let [bx, by, _] = ctx.block;
+    let [gx, gy, _] = ctx.grid;
+    Some(crate::AssertFailure {
+        block: [block_lin % gx, (block_lin / gx) % gy, block_lin / (gx * gy)],
+        thread: [tid % bx, (tid / bx) % by, tid / (bx * by)],
+        pc,
+        message: text(offs[0])?,
+        file: text(offs[1])?,
+        line: local(offs[2], 4)? as u32,
+        function: text(offs[3])?,
+    })
 }
 
 /// Reads one lane's `vprintf` call: the format string and its arguments. `None` when the call's

@@ -62,7 +62,8 @@ fn rows_of(i: &Inst) -> Vec<R> {
         | Inst::Exit
         | Inst::Trap
         | Inst::Nop
-        | Inst::Printf { .. } => vec![],
+        | Inst::Printf { .. }
+        | Inst::AssertFail { .. } => vec![],
         Inst::PredToReg { d, .. } => vec![d],
         Inst::RegToPred { a, .. } => vec![a],
         Inst::Cvt { d, a, .. } => vec![d, a],

@@ -155,6 +155,9 @@ pub enum FaultKind {
     DivergentBarrier,
     /// `trap`
     Trap,
+    /// A failing device `assert` (`__assertfail`): the lanes that reached it are in
+    /// [`RunResult::asserts`]; the grid traps (see [`RunResult::asserts`]).
+    Assert,
     /// The block executed more than `Limits::max_warp_insts_per_block` warp instructions.
     InstructionLimit,
     /// Execution ran past the kernel's last instruction.
@@ -255,7 +258,38 @@ pub struct RunResult<S> {
     pub faults: Vec<EmuFault>,
     /// Device `printf`s, in block order and, within a block, in the order they executed.
     pub printf: Vec<printf::Printed>,
+    /// Failing device `assert`s, in block order, then lane order (one per thread that executed
+    /// `__assertfail`). A failing assert traps the grid as a GPU does: the warp and its block stop
+    /// there (earlier side effects stay), and blocks of a later wave ([`ASSERT_WAVE`]) do not run.
+    pub asserts: Vec<AssertFailure>,
 }
+
+/// One thread's failing device `assert`: what a GPU prints as
+/// `FILE:LINE: FUNCTION: block: [x,y,z], thread: [x,y,z] Assertion `MESSAGE` failed.`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssertFailure {
+    /// The block index (`blockIdx`).
+    pub block: [u32; 3],
+    /// The thread index in its block (`threadIdx`).
+    pub thread: [u32; 3],
+    /// The `__assertfail` instruction's pc.
+    pub pc: u32,
+    /// The asserted expression as nvcc wrote it (`__assertfail`'s message).
+    pub message: Vec<u8>,
+    /// The source file as nvcc was given it.
+    pub file: Vec<u8>,
+    /// The source line.
+    pub line: u32,
+    /// The function's signature (`__PRETTY_FUNCTION__`).
+    pub function: Vec<u8>,
+}
+
+/// Blocks of a kernel that can fail a device `assert` run in waves of this many (in parallel within
+/// a wave): once a block of a wave fails one, the later waves do not run. A GPU traps the whole grid
+/// at a failing assert, so blocks it had not started never run while the blocks resident beside the
+/// failing one may run on; a fixed wave (not the thread count) keeps the result deterministic. Kernels
+/// without `__assertfail` run all their blocks at once as before.
+pub const ASSERT_WAVE: usize = 128;
 
 impl<S> RunResult<S> {
     /// Final contents of the buffer passed as argument `index`.
@@ -457,20 +491,44 @@ where
         }
         None => (0..nblocks as u32).collect(),
     };
-    let outs: Vec<(S, exec::BlockOut)> = ids
-        .par_iter()
-        .map(|&b| {
-            let mut s = sink_factory(b);
-            let o = exec::run_block(&ctx, b, &mut s);
-            (s, o)
-        })
-        .collect();
+    let run_blocks = |ids: &[u32]| -> Vec<(S, exec::BlockOut)> {
+        ids.par_iter()
+            .map(|&b| {
+                let mut s = sink_factory(b);
+                let o = exec::run_block(&ctx, b, &mut s);
+                (s, o)
+            })
+            .collect()
+    };
+    let can_assert = program.ops[k.entry as usize..k.end as usize]
+        .iter()
+        .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::AssertFail { .. }));
+    let (outs, ids) = if can_assert {
+        let mut outs = Vec::with_capacity(ids.len());
+        let mut ran = 0;
+        for wave in ids.chunks(ASSERT_WAVE) {
+            let done = run_blocks(wave);
+            let failed = done.iter().any(|(_, o)| !o.asserts.is_empty());
+            outs.extend(done);
+            ran += wave.len();
+            if failed {
+                break;
+            }
+        }
+        let mut ids = ids;
+        ids.truncate(ran);
+        (outs, ids)
+    } else {
+        (run_blocks(&ids), ids)
+    };
     let mut counters = Counters::default();
     let mut sinks = Vec::with_capacity(outs.len());
     let mut faults = Vec::new();
     let mut printed = Vec::new();
+    let mut asserts = Vec::new();
     for (s, o) in outs {
         printed.extend(o.printf);
+        asserts.extend(o.asserts);
         counters.warp_insts += o.warp_insts;
         counters.thread_insts += o.thread_insts;
         counters.blocks += 1;
@@ -496,5 +554,6 @@ where
             printed.sort_by_key(|p| p.seq);
             printed
         },
+        asserts,
     })
 }

@@ -632,6 +632,16 @@ pub enum Inst {
         args: u32,
         ret: u32,
     },
+    /// `call __assertfail, (msg, file, line, func, charSize)` (a failing device `assert`): each
+    /// executing lane records the failure (the strings at the generic addresses in its call
+    /// parameters at local offsets `msg`, `file`, `func`, the 32-bit line at `line`) and the grid
+    /// traps (`FaultKind::Assert`). A passing assert branches around it and never executes it.
+    AssertFail {
+        msg: u32,
+        file: u32,
+        line: u32,
+        func: u32,
+    },
     /// `redux.sync.op.ty d, a, membermask`: each executing lane gets the reduction over the
     /// executing lanes of its own `membermask` (`m`), so groups that execute one `redux.sync`
     /// together with different masks (cooperative groups' `labeled_partition`) reduce apart.

@@ -2317,6 +2317,14 @@ impl<'m> KCtx<'m> {
         {
             return self.vprintf(&args, &rets);
         }
+        if fname == "__assertfail"
+            && !module
+                .functions
+                .iter()
+                .any(|f| &f.name == fname && f.body.is_some())
+        {
+            return self.assertfail(&args, &rets);
+        }
         let Some(f) = module
             .functions
             .iter()
@@ -2380,6 +2388,37 @@ impl<'m> KCtx<'m> {
                 fmt: offs[0],
                 args: offs[1],
                 ret,
+            },
+            PSrc::TRUE,
+        );
+        Ok(())
+    }
+}
+
+impl<'m> KCtx<'m> {
+    /// `call.uni __assertfail, (msg, file, line, func, charSize)`: the device runtime's failing
+    /// `assert` (nvcc branches around the call when the condition holds). Kept as one instruction
+    /// with the local offsets of its parameters; `charSize` (always 1) is not needed.
+    fn assertfail(&mut self, args: &[Operand], rets: &[Operand]) -> LResult<()> {
+        if args.len() != 5 || !rets.is_empty() {
+            return self.err("`__assertfail` takes a message, a file, a line, a function and a char size");
+        }
+        let mut offs = [0u32; 4];
+        for (i, a) in args.iter().take(4).enumerate() {
+            let Operand::Name(an) = a else {
+                return self.err("call arguments must be `.param` names");
+            };
+            match self.lookup(an) {
+                Some(Sym::CallParam(o)) => offs[i] = o,
+                _ => return self.err(format!("`{an}` is not a `.param` variable")),
+            }
+        }
+        self.push(
+            Inst::AssertFail {
+                msg: offs[0],
+                file: offs[1],
+                line: offs[2],
+                func: offs[3],
             },
             PSrc::TRUE,
         );
@@ -2790,6 +2829,53 @@ mod tests {
         let (m, d) = parse(src);
         assert!(d.is_empty(), "{d:?}");
         lower(&m)
+    }
+
+    fn assert_kernel(args: &str) -> String {
+        format!(
+            ".version 9.0\n.target sm_90\n.address_size 64\n\
+             .extern .func __assertfail(.param .b64 a0, .param .b64 a1, .param .b32 a2, .param .b64 a3, .param .b64 a4);\n\
+             .visible .entry k()\n{{\n.reg .b64 %rd<2>;\nmov.u64 %rd1, 0;\n{{\n\
+             .param .b64 param0;\nst.param.b64 [param0+0], %rd1;\n.param .b64 param1;\nst.param.b64 [param1+0], %rd1;\n\
+             .param .b32 param2;\nst.param.b32 [param2+0], 7;\n.param .b64 param3;\nst.param.b64 [param3+0], %rd1;\n\
+             .param .b64 param4;\nst.param.b64 [param4+0], 1;\ncall.uni __assertfail, ({args});\n}}\nret;\n}}\n"
+        )
+    }
+
+    #[test]
+    fn assertfail_is_kept_as_one_instruction_with_its_parameters() {
+        let p = lower_src(&assert_kernel("param0, param1, param2, param3, param4")).unwrap();
+        let k = p.kernel("k").unwrap();
+        let found: Vec<Inst> = p.ops[k.entry as usize..k.end as usize]
+            .iter()
+            .filter(|op| matches!(op.inst, Inst::AssertFail { .. }))
+            .map(|op| op.inst)
+            .collect();
+        assert_eq!(found.len(), 1);
+        let Inst::AssertFail {
+            msg,
+            file,
+            line,
+            func,
+        } = found[0]
+        else {
+            unreachable!()
+        };
+        // four distinct parameter slots of the thread's local memory
+        let mut offs = [msg, file, line, func];
+        offs.sort_unstable();
+        assert!(offs.windows(2).all(|w| w[0] < w[1]), "{offs:?}");
+        assert!(u64::from(offs[3]) < u64::from(k.local_size));
+    }
+
+    #[test]
+    fn assertfail_with_the_wrong_arguments_fails_the_kernel() {
+        let r = lower_src(&assert_kernel("param0, param1, param2, param3"));
+        let e = match r {
+            Err(e) => e,
+            Ok(p) => p.kernel_error("k").unwrap().to_vec(),
+        };
+        assert!(e.iter().any(|e| e.to_string().contains("__assertfail")), "{e:?}");
     }
 
     #[test]

@@ -263,6 +263,10 @@ fn build_cu(src: &Path, dir: &Path, arch: &str, args: &Args) -> anyhow::Result<P
 }
 
 fn tool_keeps(tool: &str, kind: &str) -> bool {
+    // a failing device assert stops the kernel on a GPU too: every tool reports it
+    if kind == "assert" {
+        return true;
+    }
     match tool {
         "racecheck" => kind.contains("race"),
         "memcheck" => kind.contains("bounds") || kind.contains("misaligned") || kind == "fault",
@@ -584,8 +588,14 @@ fn run_in(
     // as `check`'s: fits an 80-column terminal, the messages wrapped
     findings.max_width = Some(crate::findings::TABLE_WIDTH);
     let mut errors = 0;
+    // without `--check`, the table lists only failing device asserts (a GPU reports those too)
+    let mut asserts = 0;
     for r in &recs {
         for f in &r.analysis.findings {
+            if args.check.is_none() && f.kind != "assert" {
+                continue;
+            }
+            asserts += usize::from(f.kind == "assert");
             if f.severity == "error" {
                 errors += 1;
             }
@@ -683,7 +693,9 @@ fn run_in(
         Block::Table(launches),
         Block::Table(summary),
     ];
-    if args.check.is_some() {
+    if args.check.is_none() && asserts > 0 {
+        blocks.push(Block::Table(findings));
+    } else if args.check.is_some() {
         if findings.rows.is_empty() {
             blocks.push(Block::Text("check: no findings".into()));
             blocks.push(Block::CsvTable(findings));
