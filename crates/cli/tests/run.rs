@@ -784,6 +784,31 @@ fn a_failing_device_assert_prints_the_gpu_line_and_leaves_the_sticky_error() {
         assert_eq!(m["smsp__sass_branch_targets_threads_uniform.sum"], warps);
         assert_eq!(m["warpscope__branch_counters_exact"], 1.0, "{m}");
     }
+    // the H100 (calibration/run/h100/assert.*, 2026-11-26): the same program output, the same
+    // assert lines (the same in 5 runs; the GPU's file name is the path its build gave nvcc),
+    // exit status 3, and for the passing launches the branch counters and registers above
+    let gpu_out = std::fs::read_to_string(repo().join("calibration/run/h100/assert.stdout")).unwrap();
+    assert!(stdout.starts_with(&gpu_out), "{stdout}");
+    let gpu_err = std::fs::read_to_string(repo().join("calibration/run/h100/assert.stderr")).unwrap();
+    let tail = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| l.contains("Assertion"))
+            .map(|l| l[l.find("assert.cu:").unwrap()..].to_string())
+            .collect()
+    };
+    assert_eq!(tail(&stderr), tail(&gpu_err));
+    let hw = h100("assert");
+    for id in [0u64, 1] {
+        let (name, m) = &hw[&id];
+        assert_eq!(launches[id as usize]["kernel"], name.as_str());
+        for k in BRANCH.iter().chain(&["launch__registers_per_thread"]) {
+            assert_eq!(
+                launches[id as usize]["metrics"][*k].as_f64(),
+                Some(m[*k]),
+                "launch {id}: {k}"
+            );
+        }
+    }
 }
 
 #[test]
