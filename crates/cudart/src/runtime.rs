@@ -694,7 +694,7 @@ impl Runtime {
             Ok(p) => p
                 .kernel(&f.name)
                 .map(|k| k.params.iter().map(|p| p.size as usize).collect())
-                .ok_or(err::INVALID_DEVICE_FUNCTION),
+                .ok_or_else(|| unlowered(p, &f.name, &demangle(&f.name))),
             Err(e) => {
                 eprintln!(
                     "warpscope: kernel `{}` cannot be emulated: {e}",
@@ -854,7 +854,7 @@ impl Runtime {
                 eprintln!("warpscope: kernel `{shown}` cannot be emulated: {e}");
                 err::INVALID_PTX
             })?;
-            let k = p.kernel(&f.name).ok_or(err::INVALID_DEVICE_FUNCTION)?;
+            let k = p.kernel(&f.name).ok_or_else(|| unlowered(p, &f.name, &shown))?;
             (k.static_smem as usize, k.params.len())
         };
         if static_smem + req.dyn_smem > self.device.smem_per_block_optin {
@@ -1019,4 +1019,24 @@ fn disassemble(cubin: &[u8]) -> Result<Vec<warpscope_toolchain::sass::SassKernel
         .and_then(|text| warpscope_toolchain::sass::parse_disassembly(&text).map_err(|e| e.to_string()));
     let _ = std::fs::remove_dir_all(&dir);
     r
+}
+
+/// The error of launching kernel `name`, absent from its module's lowered kernels: a kernel of
+/// the module that did not lower (the module's other kernels did) is refused as a module that
+/// does not compile is, with its reasons printed (`cudaErrorInvalidPtx`); a name the module does
+/// not define is `cudaErrorInvalidDeviceFunction`.
+fn unlowered(p: &Program, name: &str, shown: &str) -> u32 {
+    match p.kernel_error(name) {
+        Some(errs) => {
+            let why = errs
+                .iter()
+                .take(3)
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ");
+            eprintln!("warpscope: kernel `{shown}` cannot be emulated: {why}");
+            err::INVALID_PTX
+        }
+        None => err::INVALID_DEVICE_FUNCTION,
+    }
 }
