@@ -840,3 +840,24 @@ fn a_refused_kernel_fails_its_launch_and_the_next_synchronisation() {
     // the program saw the error at the synchronisation and exits 1
     assert_eq!(out.status.code(), Some(1), "{stderr}");
 }
+
+/// Cooperative groups' multi-warp tiles (`block_tile_memory`, `tiled_partition<64>`, `reduce`):
+/// the barrier and exchange slots in the block's reserved shared memory, an `ld.acquire` spin loop
+/// waiting for the partner warp, `shf.l.wrap`. In the same module, a kernel that does not lower
+/// (a texture fetch) is refused at its launch with the reason, as a module that does not compile
+/// is (`cudaErrorInvalidPtx`, 218), not as an unknown function.
+#[test]
+fn multi_warp_tiles_run_and_a_kernel_that_does_not_lower_says_why() {
+    let out = warpscope(&["run", "crates/cli/tests/data/cgTiles.cu"], &repo());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("tile 5: 22496 (expect 22496)"), "{stdout}");
+    assert!(stdout.contains("Test PASSED"), "{stdout}");
+    assert!(stdout.contains("fetch launch: 218"), "{stdout}");
+    assert!(
+        stderr.contains("warpscope: kernel `fetch(unsigned long long, float *)` cannot be emulated:"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("1 launches recorded"), "{stdout}");
+}

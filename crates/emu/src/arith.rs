@@ -542,6 +542,19 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             }
             trunc(ty, d)
         }
+        TernOp::ShfL | TernOp::ShfLClamp | TernOp::ShfR | TernOp::ShfRClamp => {
+            let x = (a as u32 as u64) | ((b as u32 as u64) << 32);
+            let n = if matches!(op, TernOp::ShfL | TernOp::ShfR) {
+                c as u32 & 31
+            } else {
+                (c as u32).min(32)
+            };
+            if matches!(op, TernOp::ShfL | TernOp::ShfLClamp) {
+                (x << n) >> 32
+            } else {
+                (x >> n) & 0xffff_ffff
+            }
+        }
         TernOp::Sad => {
             let d = if ty.signed() {
                 (sext(ty, a) - sext(ty, b)).unsigned_abs()

@@ -29,8 +29,11 @@ pub(crate) struct Ctx<'a> {
     pub params: &'a [u8],
     pub grid: [u32; 3],
     pub block: [u32; 3],
-    /// Bytes of the shared window in the kernel's own layout.
+    /// Bytes of the shared window in the kernel's own layout (with its reserved bytes, if any).
     pub smem_size: u32,
+    /// Bytes of the kernel's own shared memory (static and dynamic); its reserved shared memory
+    /// (`Kernel::reserved_smem`) starts at the next multiple of 16.
+    pub user_smem: u32,
     pub dyn_smem: u32,
     /// Shared layout remap (identity when the launch has none).
     pub smap: &'a SmemMap,
@@ -344,7 +347,17 @@ fn special(s: Special, tid: [u32; 3], ctx: &Ctx<'_>, cta: [u32; 3], w: u32, nwar
         Special::LaneMaskGe => !lt & 0xffff_ffff,
         Special::LaneMaskGt => !(lt | (1 << lane)) & 0xffff_ffff,
         Special::DynSmemSize => ctx.dyn_smem as u64,
-        Special::TotalSmemSize => ctx.smem_size as u64,
+        Special::TotalSmemSize => ctx.user_smem as u64,
+        Special::ReservedSmem(i) => {
+            let base = u64::from(ctx.user_smem).div_ceil(16) * 16;
+            let size = u64::from(ctx.kernel.reserved_smem);
+            match i {
+                0 => base,
+                1 => base + size,
+                2 => size,
+                n => base + 8 * u64::from(n - 3),
+            }
+        }
     }) & 0xffff_ffff
 }
 
@@ -741,16 +754,22 @@ fn general<S: Sink>(
             ty,
             vec,
             addr32,
+            sync,
             d,
             addr,
             off,
         } => {
-            if mask != 0
-                && let Err(s) = ldst(
+            if mask != 0 {
+                if let Err(s) = ldst(
                     ctx, block, wi, w, bm, sink, pc, mask, false, space, ty, vec, addr32, d, addr, off,
-                )
-            {
-                return Flow::Stop(s);
+                ) {
+                    return Flow::Stop(s);
+                }
+                // a strong load may wait for another warp's store (a spin loop): let the others
+                // run, or the loop spins until the instruction limit
+                if sync {
+                    return Flow::Stop(Stop::Yield);
+                }
             }
         }
         Inst::St {

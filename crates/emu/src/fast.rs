@@ -815,6 +815,10 @@ mod tests {
             TernOp::Prmt,
             TernOp::Slct,
             TernOp::Mad24Lo,
+            TernOp::ShfL,
+            TernOp::ShfLClamp,
+            TernOp::ShfR,
+            TernOp::ShfRClamp,
         ];
         let cmps = [
             Cmp::Eq,

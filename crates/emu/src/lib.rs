@@ -460,6 +460,12 @@ where
         k.n_preds,
     )
     .map_err(EmuError::BadProgram)?;
+    let user_smem = smem;
+    let smem = if k.reserved_smem > 0 {
+        smem.div_ceil(16) * 16 + u64::from(k.reserved_smem)
+    } else {
+        smem
+    };
     let smap = remap::SmemMap::new(&launch.remap, k, smem as u32).map_err(EmuError::BadRemap)?;
     if smap.size as u64 > limits.max_shared_bytes as u64 && !launch.remap.is_empty() {
         return Err(EmuError::Limit(format!(
@@ -476,6 +482,7 @@ where
         grid: launch.grid,
         block: launch.block,
         smem_size: smem as u32,
+        user_smem: user_smem as u32,
         dyn_smem: launch.dyn_smem,
         smap: &smap,
         limits,

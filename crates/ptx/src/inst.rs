@@ -184,6 +184,14 @@ pub enum TernOp {
     Slct,
     /// `mad24.lo`
     Mad24Lo,
+    /// `shf.l.wrap.b32 d, a, b, c`: the high word of `b:a` shifted left by `c & 31`
+    ShfL,
+    /// `shf.l.clamp.b32`: as `ShfL` with the shift clamped to 32
+    ShfLClamp,
+    /// `shf.r.wrap.b32 d, a, b, c`: the low word of `b:a` shifted right by `c & 31`
+    ShfR,
+    /// `shf.r.clamp.b32`: as `ShfR` with the shift clamped to 32
+    ShfRClamp,
 }
 
 /// Comparison operators of `setp`/`set`.
@@ -507,11 +515,14 @@ pub enum Inst {
         a: R,
     },
     /// Load: `d[0..vec] = mem[addr + off]`. `addr32`: the address register is 32 bits wide.
+    /// `sync`: an `ld.acquire` or `ld.relaxed` (a load that waits for another thread's store,
+    /// as in a spin loop): the emulator lets the block's other warps run after it.
     Ld {
         space: MemSpace,
         ty: Ty,
         vec: u8,
         addr32: bool,
+        sync: bool,
         d: [R; 4],
         addr: R,
         off: i32,
@@ -765,6 +776,10 @@ pub struct Op {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
 pub enum Special {
+    /// `%reserved_smem_offset_begin` (0), `_end` (1), `_cap` (2), `_<n>` (3 + n): the block's
+    /// reserved shared memory (cooperative groups' multi-warp tile barriers live there); see
+    /// `Kernel::reserved_smem`.
+    ReservedSmem(u8),
     Tid(u8),
     Ntid(u8),
     Ctaid(u8),

@@ -114,6 +114,10 @@ pub struct Kernel {
     pub reqntid: Option<[u32; 3]>,
     /// `.maxntid`
     pub maxntid: Option<[u32; 3]>,
+    /// Bytes of reserved shared memory the kernel reads through `%reserved_smem_offset_*`
+    /// ([`RESERVED_SMEM_BYTES`] or 0). Not part of `static_smem`: the GPU reserves 1 KB per block
+    /// outside the program's own shared memory (occupancy counts it separately).
+    pub reserved_smem: u32,
 }
 
 /// A module-scope `.global` or `.const` variable.
@@ -220,6 +224,15 @@ fn align_up(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
 
+/// Bytes of reserved shared memory a kernel gets when it reads a `%reserved_smem_offset_*`
+/// register: the 1 KB an sm_90 block reserves (`cudaDevAttrReservedSharedMemoryPerBlock`).
+/// Cooperative groups keeps its multi-warp tile barrier at `%reserved_smem_offset_1` and the
+/// tiles' per-warp exchange slots after it (`block_tile_memory` holds no bytes of its own on
+/// sm_80+). `%reserved_smem_offset_<n>` is the region's start plus `8 * n`. The emulator places
+/// the region after the kernel's own shared memory (static and dynamic), so it moves none of
+/// the kernel's addresses.
+pub const RESERVED_SMEM_BYTES: u32 = 1024;
+
 fn special(name: &str) -> Option<Special> {
     let comp = |s: &str| match s {
         "x" => Some(0u8),
@@ -251,7 +264,13 @@ fn special(name: &str) -> Option<Special> {
         "%lanemask_gt" => Special::LaneMaskGt,
         "%dynamic_smem_size" => Special::DynSmemSize,
         "%total_smem_size" => Special::TotalSmemSize,
-        _ => return None,
+        "%reserved_smem_offset_begin" => Special::ReservedSmem(0),
+        "%reserved_smem_offset_end" => Special::ReservedSmem(1),
+        "%reserved_smem_offset_cap" => Special::ReservedSmem(2),
+        _ => match name.strip_prefix("%reserved_smem_offset_")?.parse::<u8>() {
+            Ok(n) if u32::from(n) * 8 + 8 <= RESERVED_SMEM_BYTES => Special::ReservedSmem(3 + n),
+            _ => return None,
+        },
     })
 }
 
@@ -275,6 +294,8 @@ struct KCtx<'m> {
     cur_pos: Pos,
     cur_text: String,
     depth: u32,
+    /// A `%reserved_smem_offset_*` register is read (the kernel gets `RESERVED_SMEM_BYTES`).
+    uses_reserved: bool,
 }
 
 /// Lowering result for one call instance.
@@ -393,7 +414,12 @@ impl<'m> KCtx<'m> {
                 Some(Sym::Local(o) | Sym::CallParam(o) | Sym::KParam(o)) => self.const_row(o as u64),
                 Some(Sym::Global(a) | Sym::Const(a)) => self.const_row(a),
                 None => match special(n) {
-                    Some(s) => self.special_row(s),
+                    Some(s) => {
+                        if matches!(s, Special::ReservedSmem(_)) {
+                            self.uses_reserved = true;
+                        }
+                        self.special_row(s)
+                    }
                     None => self.err(format!("unknown name `{n}`")),
                 },
             },
@@ -1092,6 +1118,31 @@ impl<'m> KCtx<'m> {
                 };
                 self.push(Inst::Tern { op, ty, d, a, b, c }, guard);
             }
+            "shf" => {
+                need(self, 4)?;
+                let op = match (has("l"), has("r"), has("clamp")) {
+                    (true, false, false) => TernOp::ShfL,
+                    (true, false, true) => TernOp::ShfLClamp,
+                    (false, true, false) => TernOp::ShfR,
+                    (false, true, true) => TernOp::ShfRClamp,
+                    _ => return self.err("`shf` needs `.l` or `.r`"),
+                };
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], Ty::U32)?;
+                let b = self.src(&ops[2], Ty::U32)?;
+                let c = self.src(&ops[3], Ty::U32)?;
+                self.push(
+                    Inst::Tern {
+                        op,
+                        ty: Ty::U32,
+                        d,
+                        a,
+                        b,
+                        c,
+                    },
+                    guard,
+                );
+            }
             "bfi" => {
                 need(self, 5)?;
                 let t = need_ty(self)?;
@@ -1351,6 +1402,7 @@ impl<'m> KCtx<'m> {
                             ty: t,
                             vec,
                             addr32: a32,
+                            sync: has("acquire") || has("relaxed"),
                             d: rr,
                             addr,
                             off,
@@ -2677,6 +2729,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             cur_pos: f.pos,
             cur_text: f.name.clone(),
             depth: 0,
+            uses_reserved: false,
         };
         for v in &module_shared {
             if used.contains(&v.name.as_str()) {
@@ -2757,6 +2810,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             local_size: ctx.local_end as u32,
             reqntid: f.reqntid,
             maxntid: f.maxntid,
+            reserved_smem: if ctx.uses_reserved { RESERVED_SMEM_BYTES } else { 0 },
         });
         ops = ctx.ops;
         info = ctx.info;
