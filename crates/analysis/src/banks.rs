@@ -121,6 +121,11 @@ pub struct InstStats {
     pub side: Side,
     /// Bytes per lane as counted (the fused width where the machine code fused accesses).
     pub width: u8,
+    /// A shared-memory atomic (`ATOMS`): recorded on both sides, costed as a load, and left out of
+    /// the load and store totals, as Nsight Compute leaves `ATOMS` out of its shared ld/st
+    /// instructions and wavefronts (H100: cuda-samples' histogram256Kernel, calibration/run/README.md).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub atomic: bool,
     /// Counters.
     #[serde(flatten)]
     pub counts: Counts,
@@ -168,13 +173,22 @@ impl BankReport {
         }
     }
 
-    /// Launch totals of one side.
+    /// Launch totals of one side (shared atomics left out: see [`InstStats::atomic`]).
     pub fn total(&self, side: Side) -> Counts {
         let mut c = Counts::default();
-        for s in self.insts.values().filter(|s| s.side == side) {
+        for s in self.insts.values().filter(|s| s.side == side && !s.atomic) {
             c.add(&s.counts);
         }
         self.add_matrix_wavefronts(side, &mut c);
+        c
+    }
+
+    /// Launch totals of the shared-memory atomics (each counted once).
+    pub fn atomic_total(&self) -> Counts {
+        let mut c = Counts::default();
+        for s in self.insts.values().filter(|s| s.side == Side::Load && s.atomic) {
+            c.add(&s.counts);
+        }
         c
     }
 
@@ -398,6 +412,7 @@ impl BankSink {
                     pc,
                     side,
                     width: req.width,
+                    atomic,
                     counts: Counts::default(),
                     worst: None,
                 });
@@ -948,22 +963,25 @@ mod tests {
         );
         let mut r = s0.into_report();
         r.merge(s1.into_report());
+        // the atomic (pc 9) is in neither side's total but in the atomics' own
         assert_eq!(
             r.total(Side::Load),
             Counts {
-                instructions: 3,
-                wavefronts: 34,
-                ideal_wavefronts: 3
+                instructions: 2,
+                wavefronts: 33,
+                ideal_wavefronts: 2
             }
         );
+        assert_eq!(r.total(Side::Store), Counts::default());
         assert_eq!(
-            r.total(Side::Store),
+            r.atomic_total(),
             Counts {
                 instructions: 1,
                 wavefronts: 1,
                 ideal_wavefronts: 1
             }
         );
+        assert!(r.insts[&(9, Side::Store)].atomic && r.insts[&(9, Side::Load)].atomic);
         let w = r.insts[&(7, Side::Load)].worst.as_ref().unwrap();
         assert_eq!((w.block, w.warp, w.wavefronts), (1, 3, 32));
         assert_eq!(w.bank_words()[0].len(), 32);

@@ -427,6 +427,14 @@ pub fn analyse_launch(
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         st.wavefronts as f64,
     );
+    // shared atomics (ATOMS): not among the loads and stores above, as ncu counts them
+    let atom = banks.atomic_total();
+    if atom.instructions > 0 {
+        put(
+            "smsp__sass_inst_executed_op_shared_atom.sum",
+            atom.instructions as f64,
+        );
+    }
     // LDSM / STSM / LDGSTS (ldmatrix, stmatrix, cp.async; wmma loads from shared are LDSM): their
     // instructions and wavefronts under ncu's names, for launches that have them; the wavefronts
     // leave out requests outside the measured rules (`warpscope__matrix_counters_exact` = 0)
