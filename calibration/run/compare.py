@@ -51,7 +51,8 @@ def main():
             tot['n'] += 1; tot['s'] += not ds; tot['b'] += not db; tot['sb'] += not ds and not db; tot['g'] += not dg
             if ds or db or dg:
                 print(f'{json_path}#{i} {h["name"][:40]:40} S={ds or "ok"} B={db or "ok"} G={dg or "ok"}'
-                      f'{"" if m.get("warpscope__branch_counters_exact", 1) else " (branch: estimate)"}')
+                      f'{"" if m.get("warpscope__branch_counters_exact", 1) else " (branch: estimate)"}'
+                      f'{"" if m.get("warpscope__shared_counters_exact", 1) else " (shared: estimate)"}')
     n = tot['n']
     print(f'{n} launches: shared equal {tot["s"]}, branch equal {tot["b"]}, both {tot["sb"]}, global equal {tot["g"]}')
 

@@ -119,6 +119,15 @@ fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
     {
         return "estimate";
     }
+    if (metric.contains("op_shared_ld")
+        || metric.contains("op_shared_st")
+        || metric.contains("mem_shared_op_ld")
+        || metric.contains("mem_shared_op_st"))
+        && m.get("warpscope__shared_counters_exact")
+            .is_some_and(|v| *v == 0.0)
+    {
+        return "estimate";
+    }
     if metric.contains("_mem_global_")
         && m.get("warpscope__global_counters_exact")
             .is_some_and(|v| *v == 0.0)

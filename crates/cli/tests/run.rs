@@ -195,6 +195,8 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
                     .as_f64()
                     .unwrap_or_else(|| panic!("{program} {id}: no {k}"))
             };
+            // every line's shared accesses matched the machine code's: labelled exact, and equal
+            assert_eq!(ours("warpscope__shared_counters_exact"), 1.0, "{program} {id}");
             for k in SHARED.iter().chain(LAUNCH) {
                 assert_eq!(ours(k), m[*k], "{program} launch {id} ({name}): {k}");
             }

@@ -535,6 +535,17 @@ pub fn analyse_launch(
         }
     }
     put("divergent_branch", divergent as f64);
+    // 1: every source line's shared loads and stores matched the machine code's (fused widths
+    // included); 0: a line did not (ptxas removed, merged or added accesses there), its PTX
+    // accesses are counted as written and the shared counters are an estimate
+    put(
+        "warpscope__shared_counters_exact",
+        if ka.recon.unmatched_lines.is_empty() {
+            1.0
+        } else {
+            0.0
+        },
+    );
     // 1: global requests and sectors count the machine code's loads and stores; 0: an estimate
     // (a line whose accesses ptxas moved out of a loop or unrolled, no machine code, device printf)
     put(

@@ -451,6 +451,14 @@ fn run_in(
         ));
     }
 
+    let shared_estimated = kernels_where("warpscope__shared_counters_exact", |v| v == 0.0);
+    if !shared_estimated.is_empty() {
+        notes.push(format!(
+            "shared-memory counters are estimates for {}: a source line's shared loads or stores do not match the machine code's (ptxas removed, merged or added accesses there), so that line is counted as the PTX has it",
+            shared_estimated.join(", ")
+        ));
+    }
+
     // Per-kernel summary.
     let mut sums: BTreeMap<String, KernelSummary> = BTreeMap::new();
     for r in &recs {
