@@ -160,6 +160,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
     let mut different = Vec::new();
     let mut compared = 0;
     let mut matrix_counters = 0;
+    let mut atom_launches = 0;
     for program in [
         "smem",
         "divergence",
@@ -171,6 +172,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
         "collectives",
         "tensor",
         "partition",
+        "atomics",
     ] {
         let (out, v) = run_exported(program);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -212,6 +214,18 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
                     None => assert_eq!(hw, 0.0, "{program} launch {id} ({name}): {k}"),
                 }
             }
+            // shared atomics (ATOMS): apart from the loads and stores above, their instructions
+            // equal (atomics.cu: ATOMS.POPC.INC and ATOMS.MIN/MAX), absent where there are none
+            let atom = "smsp__sass_inst_executed_op_shared_atom.sum";
+            match (l["metrics"][atom].as_f64(), m.get(atom)) {
+                (Some(v), Some(&hw)) => {
+                    assert_eq!(v, hw, "{program} launch {id} ({name}): {atom}");
+                    atom_launches += 1;
+                }
+                (None, Some(&hw)) => assert_eq!(hw, 0.0, "{program} launch {id} ({name}): {atom}"),
+                (Some(v), None) => panic!("{program} launch {id}: {atom} {v} not measured"),
+                (None, None) => {}
+            }
             // A launch whose branch counters are labelled exact must equal the H100's.
             if ours("warpscope__branch_counters_exact") == 1.0 {
                 for k in BRANCH {
@@ -240,9 +254,10 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 53);
+    assert_eq!(compared, 55);
     // tensor.cu: wmmaTile (LDSM, LDGSTS), ldsmRoundTrip (LDSM, STSM), asyncRedux (LDGSTS)
     assert_eq!(matrix_counters, 4 + 4 + 2);
+    assert_eq!(atom_launches, 2);
     let expected: Vec<(&str, u64, &str)> = KNOWN_DIFFERENT.iter().map(|&(p, i, g, _)| (p, i, g)).collect();
     assert_eq!(different, expected);
 }

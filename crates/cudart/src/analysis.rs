@@ -427,7 +427,10 @@ pub fn analyse_launch(
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         st.wavefronts as f64,
     );
-    // shared atomics (ATOMS): not among the loads and stores above, as ncu counts them
+    // shared atomics (ATOMS): not among the loads and stores above, as ncu counts them (their
+    // wavefronts are not reported: costed as loads they equal the H100's for `ATOMS.POPC.INC`, an
+    // `atomicAdd` of 1, but not for `ATOMS.MIN`/`MAX`, which serialise lanes of one address;
+    // calibration/run/README.md)
     let atom = banks.atomic_total();
     if atom.instructions > 0 {
         put(
