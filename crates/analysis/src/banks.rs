@@ -398,7 +398,18 @@ impl BankSink {
             Role::Plain => req,
             Role::Leader { width } => Request { width, ..req },
         };
-        let Some((wf, ideal)) = self.cost_at(p, side, &req) else {
+        let per_lane = atomic
+            && self
+                .recon
+                .atomic_forms
+                .as_ref()
+                .is_some_and(|f| f.get(&pc) == Some(&crate::reconcile::AtomicForm::PerLane));
+        let cost = if per_lane {
+            per_lane_cost(&req)
+        } else {
+            self.cost_at(p, side, &req)
+        };
+        let Some((wf, ideal)) = cost else {
             self.report.unmodelled += 1;
             return;
         };
@@ -440,6 +451,28 @@ impl BankSink {
             }
         }
     }
+}
+
+/// An `ATOMS` whose lanes each take their own slot in their bank ([`crate::reconcile::AtomicForm::PerLane`],
+/// H100-measured): the busiest bank's count of lane words (one wavefront when none conflict).
+fn per_lane_cost(req: &Request<'_>) -> Option<(u32, u32)> {
+    if req.mask == 0 {
+        return Some((0, 0));
+    }
+    let mut per_bank = [0u32; 32];
+    let words = u64::from(req.width.max(4) / 4);
+    for lane in 0..32 {
+        if req.mask >> lane & 1 == 1 {
+            let a = req.addrs[lane];
+            if !a.is_multiple_of(4) {
+                return None;
+            }
+            for w in 0..words {
+                per_bank[((a / 4 + w) % 32) as usize] += 1;
+            }
+        }
+    }
+    Some((per_bank.iter().copied().max().unwrap_or(0).max(1), 1))
 }
 
 /// Wavefronts and conflict-free wavefronts of one request, by the bank model
@@ -993,6 +1026,36 @@ mod tests {
             p.wavefronts.len(),
             32,
             "the reference path agrees with the fast path"
+        );
+    }
+
+    #[test]
+    fn per_lane_atomics_take_a_slot_per_lane() {
+        // H100 (calibration/run/README.md, atomrows): ATOMS.MAX on 2 addresses of one bank, 16
+        // lanes each: 32 wavefronts; on 4 addresses of 4 banks, 8 lanes each: 8; 32 banks: 1
+        let two: [u64; 32] = std::array::from_fn(|l| 128 * (l as u64 & 1));
+        let four: [u64; 32] = std::array::from_fn(|l| 4 * (l as u64 & 3));
+        let spread: [u64; 32] = std::array::from_fn(|l| 4 * l as u64);
+        for (a, want) in [(&two, 32), (&four, 8), (&spread, 1)] {
+            let r = Request {
+                width: 4,
+                mask: u32::MAX,
+                addrs: a,
+            };
+            assert_eq!(per_lane_cost(&r), Some((want, 1)));
+        }
+        // the load costing merges lanes of one word: 2, 1, 1
+        assert_eq!(
+            cost(
+                h100(),
+                Side::Load,
+                &Request {
+                    width: 4,
+                    mask: u32::MAX,
+                    addrs: &two
+                }
+            ),
+            Some((2, 1))
         );
     }
 

@@ -77,12 +77,89 @@ pub struct Reconciliation {
     pub unmatched_lines: BTreeSet<u32>,
     /// Number of fused groups found.
     pub fused_groups: u32,
+    /// The forms of the kernel's shared atomics in the machine code (see [`AtomicForm`]), by PTX
+    /// pc; `None` until [`Reconciliation::with_atomic_forms`] read them (or a line's atomics could
+    /// not be paired one to one).
+    pub atomic_forms: Option<HashMap<u32, AtomicForm>>,
+}
+
+/// How the machine code executes a PTX shared atomic, which decides its `ATOMS` wavefronts (H100,
+/// `calibration/run/README.md`: `atomics.cu` and `atomrows`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum AtomicForm {
+    /// `ATOMS.POPC.INC` (an add of 1: lanes of one word merged), or an atomic ptxas aggregated to
+    /// one lane (its address in a uniform register): the words' wavefronts, as a load's.
+    Merged,
+    /// Any other `ATOMS` (`.ADD`, `.MIN`, `.MAX`, `.EXCH`, ...): every active lane takes its own
+    /// slot in its bank, so the busiest bank's lane count.
+    PerLane,
 }
 
 impl Reconciliation {
     /// No machine code: every access counted as PTX wrote it.
     pub fn ptx_level() -> Self {
         Reconciliation::default()
+    }
+
+    /// Reads the forms of `kernel`'s shared atomics off its machine code `sass`, per source line: a
+    /// line's PTX `atom.shared`s take the form of its `ATOMS`s when there are as many and they all
+    /// have one form. (Atomics inlined from the CUDA headers share the header's line whatever
+    /// their call site, and ptxas lays blocks out in its own order, so an ordinal pairing would not
+    /// hold.) Any other line leaves every form unknown.
+    pub fn with_atomic_forms(
+        mut self,
+        program: &Program,
+        kernel: &str,
+        sass: &warpscope_toolchain::sass::SassKernel,
+    ) -> Self {
+        use warpscope_ptx::inst::{Inst, MemSpace};
+        use warpscope_toolchain::sass::SharedOp;
+        let Some(k) = program.kernel(kernel) else {
+            return self;
+        };
+        let mut ptx: BTreeMap<Option<u32>, Vec<u32>> = BTreeMap::new();
+        for pc in k.entry..k.end {
+            if matches!(
+                program.ops[pc as usize].inst,
+                Inst::Atom {
+                    space: MemSpace::Shared,
+                    ..
+                }
+            ) {
+                ptx.entry(program.inst_info(pc).loc.as_ref().map(|l| l.line))
+                    .or_default()
+                    .push(pc);
+            }
+        }
+        let mut machine: BTreeMap<Option<u32>, Vec<AtomicForm>> = BTreeMap::new();
+        for a in sass.accesses.iter().filter(|a| a.op == SharedOp::Atomic) {
+            // an address in uniform registers only: ptxas aggregated the warp's lanes into one
+            let uniform = !a
+                .base
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|t| t.starts_with('R') && t != "RZ");
+            let form = if a.opcode.contains("POPC.INC") || (uniform && a.predicate.is_some()) {
+                AtomicForm::Merged
+            } else {
+                AtomicForm::PerLane
+            };
+            machine.entry(a.line).or_default().push(form);
+        }
+        let mut forms = HashMap::new();
+        if ptx.len() != machine.len() {
+            return self;
+        }
+        for (line, pcs) in &ptx {
+            let Some(m) = machine.get(line) else {
+                return self;
+            };
+            if m.len() != pcs.len() || m.iter().any(|f| *f != m[0]) {
+                return self;
+            }
+            forms.extend(pcs.iter().map(|&pc| (pc, m[0])));
+        }
+        self.atomic_forms = Some(forms);
+        self
     }
 
     /// The role of `pc` (plain when unknown).

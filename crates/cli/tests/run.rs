@@ -216,15 +216,21 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             }
             // shared atomics (ATOMS): apart from the loads and stores above, their instructions
             // equal (atomics.cu: ATOMS.POPC.INC and ATOMS.MIN/MAX), absent where there are none
-            let atom = "smsp__sass_inst_executed_op_shared_atom.sum";
-            match (l["metrics"][atom].as_f64(), m.get(atom)) {
-                (Some(v), Some(&hw)) => {
-                    assert_eq!(v, hw, "{program} launch {id} ({name}): {atom}");
-                    atom_launches += 1;
+            // and their wavefronts and bank conflicts (POPC.INC as a load, MIN/MAX a slot per lane)
+            for atom in [
+                "smsp__sass_inst_executed_op_shared_atom.sum",
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+            ] {
+                match (l["metrics"][atom].as_f64(), m.get(atom)) {
+                    (Some(v), Some(&hw)) => {
+                        assert_eq!(v, hw, "{program} launch {id} ({name}): {atom}");
+                        atom_launches += 1;
+                    }
+                    (None, Some(&hw)) => assert_eq!(hw, 0.0, "{program} launch {id} ({name}): {atom}"),
+                    (Some(v), None) => panic!("{program} launch {id}: {atom} {v} not measured"),
+                    (None, None) => {}
                 }
-                (None, Some(&hw)) => assert_eq!(hw, 0.0, "{program} launch {id} ({name}): {atom}"),
-                (Some(v), None) => panic!("{program} launch {id}: {atom} {v} not measured"),
-                (None, None) => {}
             }
             // A launch whose branch counters are labelled exact must equal the H100's.
             if ours("warpscope__branch_counters_exact") == 1.0 {
@@ -257,7 +263,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
     assert_eq!(compared, 55);
     // tensor.cu: wmmaTile (LDSM, LDGSTS), ldsmRoundTrip (LDSM, STSM), asyncRedux (LDGSTS)
     assert_eq!(matrix_counters, 4 + 4 + 2);
-    assert_eq!(atom_launches, 2);
+    assert_eq!(atom_launches, 2 * 3);
     let expected: Vec<(&str, u64, &str)> = KNOWN_DIFFERENT.iter().map(|&(p, i, g, _)| (p, i, g)).collect();
     assert_eq!(different, expected);
 }

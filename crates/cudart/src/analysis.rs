@@ -427,16 +427,26 @@ pub fn analyse_launch(
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         st.wavefronts as f64,
     );
-    // shared atomics (ATOMS): not among the loads and stores above, as ncu counts them (their
-    // wavefronts are not reported: costed as loads they equal the H100's for `ATOMS.POPC.INC`, an
-    // `atomicAdd` of 1, but not for `ATOMS.MIN`/`MAX`, which serialise lanes of one address;
-    // calibration/run/README.md)
+    // shared atomics (ATOMS): not among the loads and stores above, as ncu counts them; their
+    // wavefronts by the machine code's form of each (`reconcile::AtomicForm`: an add of 1 or an
+    // aggregated atomic as a load, any other one lane per bank slot; H100, calibration/run/README.md),
+    // reported only when every atomic's form was read off the machine code
     let atom = banks.atomic_total();
     if atom.instructions > 0 {
         put(
             "smsp__sass_inst_executed_op_shared_atom.sum",
             atom.instructions as f64,
         );
+        if ka.recon.atomic_forms.is_some() {
+            put(
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+                atom.wavefronts as f64,
+            );
+            put(
+                "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum",
+                atom.wavefronts.saturating_sub(atom.ideal_wavefronts) as f64,
+            );
+        }
     }
     // LDSM / STSM / LDGSTS (ldmatrix, stmatrix, cp.async; wmma loads from shared are LDSM): their
     // instructions and wavefronts under ncu's names, for launches that have them; the wavefronts

@@ -770,7 +770,8 @@ impl Runtime {
                         program,
                         name,
                         &warpscope_analysis::reconcile::machine_accesses(k),
-                    ),
+                    )
+                    .with_atomic_forms(program, name, k),
                     format!("machine code: the program's sm_{cc} cubin (nvdisasm)"),
                 ),
                 None => (

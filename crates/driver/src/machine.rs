@@ -40,7 +40,10 @@ impl Widths {
     pub fn from_sass(program: &Program, kernel: &str, sass: &str, from: impl Into<String>) -> Result<Widths> {
         let k = sass_kernel(kernel, sass)?;
         Ok(Widths {
-            recon: Arc::new(Reconciliation::build(program, kernel, &machine_accesses(&k))),
+            recon: Arc::new(
+                Reconciliation::build(program, kernel, &machine_accesses(&k))
+                    .with_atomic_forms(program, kernel, &k),
+            ),
             note: from.into(),
             sass: Some(Arc::new(k)),
         })
@@ -55,7 +58,7 @@ impl Widths {
 /// Reconciliation of `kernel`'s PTX accesses with the machine code in `sass` (`nvdisasm -g -c`).
 pub fn reconcile_from_sass(program: &Program, kernel: &str, sass: &str) -> Result<Reconciliation> {
     let k = sass_kernel(kernel, sass)?;
-    Ok(Reconciliation::build(program, kernel, &machine_accesses(&k)))
+    Ok(Reconciliation::build(program, kernel, &machine_accesses(&k)).with_atomic_forms(program, kernel, &k))
 }
 
 /// `kernel` in the disassembly `sass`.
