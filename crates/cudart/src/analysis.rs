@@ -40,6 +40,28 @@ pub struct KernelAnalysis {
     /// Whether the machine code keeps the PTX's global loads and stores line for line, inside and
     /// outside loops (`reconcile::global_lines_unmatched`): the global counters are then exact.
     pub global_exact: bool,
+    /// The kernel waits in a loop on an `ld.acquire`/`ld.relaxed` for another thread's store (a
+    /// spin loop, as cooperative groups' multi-warp tiles do): the loop runs as long as the other
+    /// warps take, which the GPU's timing decides, so every counter of its launches is an estimate.
+    pub spin_loop: bool,
+}
+
+/// Whether `kernel` has an `ld.acquire`/`ld.relaxed` inside a loop (a backward branch's range).
+pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
+    use warpscope_ptx::inst::Inst;
+    let Some(k) = program.kernel(kernel) else {
+        return false;
+    };
+    let loops: Vec<(u32, u32)> = (k.entry..k.end)
+        .filter_map(|pc| match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } if target <= pc => Some((target, pc)),
+            _ => None,
+        })
+        .collect();
+    (k.entry..k.end).any(|pc| {
+        matches!(program.ops[pc as usize].inst, Inst::Ld { sync: true, .. })
+            && loops.iter().any(|&(a, z)| (a..=z).contains(&pc))
+    })
 }
 
 /// The branches of `program` whose target label is followed by `ret` or `exit` in `ptx`.
@@ -524,7 +546,10 @@ pub fn analyse_launch(
     put("branch_efficiency", eff);
     // 1: the branch counters are the machine code's (every source line's branches matched);
     // 0: some are counted on the PTX (an estimate).
-    put("warpscope__branch_counters_exact", if exact { 1.0 } else { 0.0 });
+    put(
+        "warpscope__branch_counters_exact",
+        if exact && !ka.spin_loop { 1.0 } else { 0.0 },
+    );
     // The alternatives to the counting rule that calibration/branch/ must break, on request.
     if std::env::var_os("WARPSCOPE_BRANCH_ALTERNATIVES").is_some() {
         put(
@@ -553,17 +578,24 @@ pub fn analyse_launch(
     // accesses are counted as written and the shared counters are an estimate
     put(
         "warpscope__shared_counters_exact",
-        if ka.recon.unmatched_lines.is_empty() {
+        if ka.recon.unmatched_lines.is_empty() && !ka.spin_loop {
             1.0
         } else {
             0.0
         },
     );
+    if ka.spin_loop {
+        put("warpscope__spin_loop", 1.0);
+    }
     // 1: global requests and sectors count the machine code's loads and stores; 0: an estimate
     // (a line whose accesses ptxas moved out of a loop or unrolled, no machine code, device printf)
     put(
         "warpscope__global_counters_exact",
-        if ka.global_exact { 1.0 } else { 0.0 },
+        if ka.global_exact && !ka.spin_loop {
+            1.0
+        } else {
+            0.0
+        },
     );
     put(
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",

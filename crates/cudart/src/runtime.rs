@@ -807,6 +807,7 @@ impl Runtime {
             _ => None,
         };
         let ka = KernelAnalysis {
+            spin_loop: crate::analysis::has_spin_loop(program, name),
             global_exact: global_unmatched.is_some_and(|u| u.is_empty()),
             machine_branches,
             exit_branches: Arc::new(exits),

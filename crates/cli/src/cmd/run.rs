@@ -451,6 +451,13 @@ fn run_in(
         ));
     }
 
+    let spinning = kernels_where("warpscope__spin_loop", |v| v == 1.0);
+    if !spinning.is_empty() {
+        notes.push(format!(
+            "{} wait in a loop on an ld.acquire/ld.relaxed for another warp's store: the GPU's timing decides how often that loop runs, so all their counters are estimates",
+            spinning.join(", ")
+        ));
+    }
     let shared_estimated = kernels_where("warpscope__shared_counters_exact", |v| v == 0.0);
     if !shared_estimated.is_empty() {
         notes.push(format!(
