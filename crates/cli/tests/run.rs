@@ -907,3 +907,18 @@ fn l2_persistence_calls_are_accepted_and_the_launch_runs() {
     assert!(!stderr.contains("not supported"), "{stderr}");
     assert!(stdout.contains("1 launches recorded"), "{stdout}");
 }
+
+/// wmma on bf16 (own program crates/cli/tests/data/wmmaBf16.cu): the A and B fragments are four
+/// registers each (f16's are eight), from global and from shared memory; both tiles equal the
+/// host's product.
+#[test]
+fn wmma_bf16_fragments_take_four_registers_and_multiply_right() {
+    let out = warpscope(&["run", "crates/cli/tests/data/wmmaBf16.cu"], &repo());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("global: 0 wrong (no error)"), "{stdout}");
+    assert!(stdout.contains("shared: 0 wrong (no error)"), "{stdout}");
+    assert!(stdout.contains("Test PASSED"), "{stdout}");
+    assert!(stdout.contains("2 launches recorded"), "{stdout}");
+}
