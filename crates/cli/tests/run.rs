@@ -889,3 +889,47 @@ fn multi_warp_tiles_run_and_a_kernel_that_does_not_lower_says_why() {
         "{stdout}"
     );
 }
+
+/// The L2 persistence calls a program makes before its launches (own program
+/// crates/cli/tests/data/l2Persist.cu): the device reports the H100's persisting-L2 limit and
+/// access-policy window in its properties and attributes, so a program that checks
+/// `persistingL2CacheMaxSize` runs instead of waiving; cudaStreamSetAttribute (the access policy
+/// window) and cudaCtxResetPersistingL2Cache are accepted (they change no counter), an attribute a
+/// stream does not have is refused with cudaErrorInvalidValue, and the launch in that stream runs.
+#[test]
+fn l2_persistence_calls_are_accepted_and_the_launch_runs() {
+    let out = warpscope(&["run", "crates/cli/tests/data/l2Persist.cu"], &repo());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("l2 52428800 persisting 39321600/39321600 window 134213632/134213632"),
+        "{stdout}"
+    );
+    for line in [
+        "limit: 0",
+        "window: 0",
+        "bad attribute: 1",
+        "reset: 0",
+        "Test PASSED",
+    ] {
+        assert!(stdout.contains(line), "{line}: {stdout}");
+    }
+    assert!(!stderr.contains("not supported"), "{stderr}");
+    assert!(stdout.contains("1 launches recorded"), "{stdout}");
+}
+
+/// wmma on bf16 (own program crates/cli/tests/data/wmmaBf16.cu): the A and B fragments are four
+/// registers each (f16's are eight), from global and from shared memory; both tiles equal the
+/// host's product.
+#[test]
+fn wmma_bf16_fragments_take_four_registers_and_multiply_right() {
+    let out = warpscope(&["run", "crates/cli/tests/data/wmmaBf16.cu"], &repo());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("global: 0 wrong (no error)"), "{stdout}");
+    assert!(stdout.contains("shared: 0 wrong (no error)"), "{stdout}");
+    assert!(stdout.contains("Test PASSED"), "{stdout}");
+    assert!(stdout.contains("2 launches recorded"), "{stdout}");
+}

@@ -1339,6 +1339,31 @@ pub extern "C" fn cudaStreamWaitEvent(s: *mut c_void, _e: *mut c_void, _flags: c
     call("cudaStreamWaitEvent", |r| known_stream(r, s))
 }
 
+/// The attributes a stream accepts: the L2 access policy window (1), the synchronization policy
+/// (3), the priority (8), the memory sync domain map and domain (9, 10). None changes a counter:
+/// persisting L2 lines are not modelled and streams run in order.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamSetAttribute(s: *mut c_void, attr: c_int, value: *const c_void) -> u32 {
+    call("cudaStreamSetAttribute", |r| {
+        known_stream(r, s)?;
+        if value.is_null() || !matches!(attr, 1 | 3 | 8 | 9 | 10) {
+            return Err(err::INVALID_VALUE);
+        }
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamSetAttribute_ptsz(s: *mut c_void, attr: c_int, value: *const c_void) -> u32 {
+    cudaStreamSetAttribute(s, attr, value)
+}
+
+/// Persisting L2 lines are not modelled: nothing to reset.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaCtxResetPersistingL2Cache() -> u32 {
+    call("cudaCtxResetPersistingL2Cache", |_| Ok(()))
+}
+
 type StreamCallback = unsafe extern "C" fn(*mut c_void, u32, *mut c_void);
 type HostFn = unsafe extern "C" fn(*mut c_void);
 

@@ -23,7 +23,6 @@ unsupported! {
     cudaArrayGetSparseProperties
     cudaCreateSurfaceObject
     cudaCreateTextureObject
-    cudaCtxResetPersistingL2Cache
     cudaDestroyExternalMemory
     cudaDestroyExternalSemaphore
     cudaDestroySurfaceObject
@@ -360,8 +359,6 @@ unsupported! {
     cudaStreamIsCapturing
     cudaStreamIsCapturing_ptsz
     cudaStreamQuery_ptsz
-    cudaStreamSetAttribute
-    cudaStreamSetAttribute_ptsz
     cudaStreamSynchronize_ptsz
     cudaStreamUpdateCaptureDependencies
     cudaStreamUpdateCaptureDependencies_ptsz
@@ -390,7 +387,6 @@ pub const NAMES: &[&str] = &[
     "cudaArrayGetSparseProperties",
     "cudaCreateSurfaceObject",
     "cudaCreateTextureObject",
-    "cudaCtxResetPersistingL2Cache",
     "cudaDestroyExternalMemory",
     "cudaDestroyExternalSemaphore",
     "cudaDestroySurfaceObject",
@@ -727,8 +723,6 @@ pub const NAMES: &[&str] = &[
     "cudaStreamIsCapturing",
     "cudaStreamIsCapturing_ptsz",
     "cudaStreamQuery_ptsz",
-    "cudaStreamSetAttribute",
-    "cudaStreamSetAttribute_ptsz",
     "cudaStreamSynchronize_ptsz",
     "cudaStreamUpdateCaptureDependencies",
     "cudaStreamUpdateCaptureDependencies_ptsz",

@@ -372,6 +372,9 @@ impl MmaShape {
             (MmaShape::M8n8k4, Ty::F64) if cty == Ty::F64 => (1, 1, 2, 2),
             (MmaShape::M16n8k32, Ty::S8 | Ty::U8) if cty == Ty::S32 => (4, 2, 4, 4),
             (MmaShape::M16n8k16, Ty::S8 | Ty::U8) if cty == Ty::S32 => (2, 1, 4, 4),
+            // wmma's bf16 A and B fragments are four registers (the m16n8k16 layout, PTX ISA);
+            // f16's are eight, the second four repeating the first
+            (MmaShape::M16n16k16, Ty::BF16) if cty == Ty::F32 => (4, 4, 8, 8),
             (MmaShape::M16n16k16, Ty::F16 | Ty::BF16) if acc > 0 && cty != Ty::S32 => {
                 (8, 8, 2 * acc, 2 * acc)
             }

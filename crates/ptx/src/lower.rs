@@ -2245,7 +2245,13 @@ impl<'m> KCtx<'m> {
                 if !ok || (is_st && frag != WmmaFrag::C) || !(2..=3).contains(&ops.len()) {
                     return self.err(format!("unsupported instruction `{}`", i.opcode));
                 }
-                let n: u32 = 8;
+                // bf16 A and B fragments are four registers, f16's eight (the second four repeat
+                // the first); the load fills eight rows either way
+                let n: u32 = if frag != WmmaFrag::C && ty == Ty::BF16 {
+                    4
+                } else {
+                    8
+                };
                 let (ao, vo) = if is_st {
                     (&ops[0], &ops[1])
                 } else {
@@ -2265,7 +2271,7 @@ impl<'m> KCtx<'m> {
                     Some(o) => self.src(o, Ty::U32)?,
                     None => self.const_row(16)?,
                 };
-                let base = self.rows(n)?;
+                let base = self.rows(8)?;
                 if is_st {
                     for (k, o) in regs.iter().enumerate() {
                         let r = self.src(o, Ty::F32)?;
