@@ -903,7 +903,7 @@ fn l2_persistence_calls_are_accepted_and_the_launch_runs() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(
-        stdout.contains("l2 52428800 persisting 39321600/39321600 window 134213632/134213632"),
+        stdout.contains("l2 52428800 persisting 32768000/32768000 window 134217728/134217728"),
         "{stdout}"
     );
     for line in [
@@ -932,4 +932,44 @@ fn wmma_bf16_fragments_take_four_registers_and_multiply_right() {
     assert!(stdout.contains("shared: 0 wrong (no error)"), "{stdout}");
     assert!(stdout.contains("Test PASSED"), "{stdout}");
     assert!(stdout.contains("2 launches recorded"), "{stdout}");
+}
+
+/// A kernel that waits on `clock64()`: the GPU's timing decides how often its loop runs, so every
+/// counter of the launch is labelled an estimate (cuda-samples' `clock_block`: 26 branch targets
+/// on the H100 where the emulator's modelled clock ran the loop 992 times).
+#[test]
+fn a_clock_loop_labels_its_counters_estimates() {
+    let dir = repo();
+    let export = std::env::temp_dir().join(format!("warpscope-clock-{}.json", std::process::id()));
+    let out = warpscope(
+        &[
+            "run",
+            "--export",
+            export.to_str().unwrap(),
+            "crates/cli/tests/data/clockLoop.cu",
+        ],
+        &dir,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Test PASSED"), "{stdout}");
+    assert!(
+        stdout.contains("or on a clock: the GPU's timing decides"),
+        "{stdout}"
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let m = &v["launches"][0]["metrics"];
+    for k in [
+        "warpscope__branch_counters_exact",
+        "warpscope__shared_counters_exact",
+        "warpscope__global_counters_exact",
+    ] {
+        assert_eq!(m[k], 0.0, "{k}");
+    }
+    assert_eq!(m["warpscope__spin_loop"], 1.0);
+    let _ = std::fs::remove_file(&export);
 }

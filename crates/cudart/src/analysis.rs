@@ -41,12 +41,14 @@ pub struct KernelAnalysis {
     /// outside loops (`reconcile::global_lines_unmatched`): the global counters are then exact.
     pub global_exact: bool,
     /// The kernel waits in a loop on an `ld.acquire`/`ld.relaxed` for another thread's store (a
-    /// spin loop, as cooperative groups' multi-warp tiles do): the loop runs as long as the other
-    /// warps take, which the GPU's timing decides, so every counter of its launches is an estimate.
+    /// spin loop, as cooperative groups' multi-warp tiles do) or on a clock (`%clock`, `%clock64`,
+    /// `%globaltimer`: cuda-samples' `clock_block`): the loop runs as long as the GPU's timing
+    /// makes it, so every counter of its launches is an estimate.
     pub spin_loop: bool,
 }
 
-/// Whether `kernel` has an `ld.acquire`/`ld.relaxed` inside a loop (a backward branch's range).
+/// Whether `kernel` has an `ld.acquire`/`ld.relaxed` or a clock read inside a loop (a backward
+/// branch's range).
 pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
     use warpscope_ptx::inst::Inst;
     let Some(k) = program.kernel(kernel) else {
@@ -59,8 +61,10 @@ pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
         })
         .collect();
     (k.entry..k.end).any(|pc| {
-        matches!(program.ops[pc as usize].inst, Inst::Ld { sync: true, .. })
-            && loops.iter().any(|&(a, z)| (a..=z).contains(&pc))
+        matches!(
+            program.ops[pc as usize].inst,
+            Inst::Ld { sync: true, .. } | Inst::Clock { .. }
+        ) && loops.iter().any(|&(a, z)| (a..=z).contains(&pc))
     })
 }
 

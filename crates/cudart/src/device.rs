@@ -40,15 +40,17 @@ pub struct DeviceInfo {
     pub memory_clock_khz: i32,
 }
 
-/// `cudaDevAttrMaxAccessPolicyWindowSize` (bytes), as the driver reports it on the A100 and H100.
-pub const ACCESS_POLICY_MAX_WINDOW: i32 = 134_213_632;
+/// `cudaDevAttrMaxAccessPolicyWindowSize` (bytes), as the H100's driver reports it (128 MiB;
+/// measured 2026-11-26, driver 580.159.04).
+pub const ACCESS_POLICY_MAX_WINDOW: i32 = 134_217_728;
 
 impl DeviceInfo {
-    /// `cudaDevAttrMaxPersistingL2CacheSize` (bytes): three quarters of the L2, as the driver
-    /// reports it on the A100 (30 of 40 MiB) and H100 (37.5 of 50 MiB). Persisting accesses are not
-    /// modelled: the access policy window and its limit change no counter.
+    /// `cudaDevAttrMaxPersistingL2CacheSize` (bytes): five eighths of the L2, as the H100's driver
+    /// reports it (32768000 of 52428800; measured 2026-11-26, driver 580.159.04; other presets
+    /// assumed alike). Persisting accesses are not modelled: the access policy window and its limit
+    /// change no counter.
     pub fn persisting_l2_max(&self) -> i32 {
-        self.l2_bytes / 4 * 3
+        self.l2_bytes / 8 * 5
     }
 
     /// The device for an architecture preset.

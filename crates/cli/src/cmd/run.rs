@@ -443,7 +443,17 @@ fn run_in(
             printing.join(", ")
         ));
     }
-    let estimated = kernels_where("warpscope__branch_counters_exact", |v| v == 0.0);
+    let spinning = kernels_where("warpscope__spin_loop", |v| v == 1.0);
+    if !spinning.is_empty() {
+        notes.push(format!(
+            "{} wait in a loop on an ld.acquire/ld.relaxed for another warp's store or on a clock: the GPU's timing decides how often that loop runs, so all their counters are estimates",
+            spinning.join(", ")
+        ));
+    }
+    let estimated: Vec<&str> = kernels_where("warpscope__branch_counters_exact", |v| v == 0.0)
+        .into_iter()
+        .filter(|k| !spinning.contains(k))
+        .collect();
     if !estimated.is_empty() {
         notes.push(format!(
             "branch counters are estimates for {}: their machine code has branches that do not match the PTX's line for line (a loop ptxas unrolled, a WARPSYNC.EXCLUSIVE on a mask of unknown origin, or no machine code to read), so those lines are counted on the PTX",
@@ -451,14 +461,10 @@ fn run_in(
         ));
     }
 
-    let spinning = kernels_where("warpscope__spin_loop", |v| v == 1.0);
-    if !spinning.is_empty() {
-        notes.push(format!(
-            "{} wait in a loop on an ld.acquire/ld.relaxed for another warp's store: the GPU's timing decides how often that loop runs, so all their counters are estimates",
-            spinning.join(", ")
-        ));
-    }
-    let shared_estimated = kernels_where("warpscope__shared_counters_exact", |v| v == 0.0);
+    let shared_estimated: Vec<&str> = kernels_where("warpscope__shared_counters_exact", |v| v == 0.0)
+        .into_iter()
+        .filter(|k| !spinning.contains(k))
+        .collect();
     if !shared_estimated.is_empty() {
         notes.push(format!(
             "shared-memory counters are estimates for {}: a source line's shared loads or stores do not match the machine code's (ptxas removed, merged or added accesses there), so that line is counted as the PTX has it",
