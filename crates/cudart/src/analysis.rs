@@ -45,6 +45,39 @@ pub struct KernelAnalysis {
     /// `%globaltimer`: cuda-samples' `clock_block`): the loop runs as long as the GPU's timing
     /// makes it, so every counter of its launches is an estimate.
     pub spin_loop: bool,
+    /// The kernel loads or stores wmma fragments in a form whose machine accesses are not
+    /// measured (16-bit elements from global memory; `bf16` A/B from shared memory, which ptxas
+    /// loads with `LDS`, not `LDSM`: the H100 counted half the accesses warpscope gives element by
+    /// element): `(shared, global)` counters touched by them are estimates.
+    pub unmeasured_wmma: (bool, bool),
+}
+
+/// Whether `kernel` has wmma loads/stores whose machine accesses are not measured, in shared and
+/// in global memory (see [`KernelAnalysis::unmeasured_wmma`]).
+pub fn unmeasured_wmma(program: &Program, kernel: &str) -> (bool, bool) {
+    use warpscope_ptx::inst::{Inst, MemSpace, Ty, WmmaFrag};
+    let Some(k) = program.kernel(kernel) else {
+        return (false, false);
+    };
+    let (mut shared, mut global) = (false, false);
+    for pc in k.entry..k.end {
+        let (ty, space, ab) = match program.ops[pc as usize].inst {
+            Inst::WmmaLoad { frag, ty, space, .. } => (ty, space, frag != WmmaFrag::C),
+            Inst::WmmaStore { ty, space, .. } => (ty, space, false),
+            _ => continue,
+        };
+        if ty.bytes() != 2 {
+            continue;
+        }
+        // a generic address may be either
+        if space != MemSpace::Global {
+            shared |= ab && ty == Ty::BF16;
+        }
+        if space != MemSpace::Shared {
+            global = true;
+        }
+    }
+    (shared, global)
 }
 
 /// Whether `kernel` has an `ld.acquire`/`ld.relaxed` or a clock read inside a loop (a backward
@@ -582,7 +615,7 @@ pub fn analyse_launch(
     // accesses are counted as written and the shared counters are an estimate
     put(
         "warpscope__shared_counters_exact",
-        if ka.recon.unmatched_lines.is_empty() && !ka.spin_loop {
+        if ka.recon.unmatched_lines.is_empty() && !ka.spin_loop && !ka.unmeasured_wmma.0 {
             1.0
         } else {
             0.0
@@ -595,7 +628,7 @@ pub fn analyse_launch(
     // (a line whose accesses ptxas moved out of a loop or unrolled, no machine code, device printf)
     put(
         "warpscope__global_counters_exact",
-        if ka.global_exact && !ka.spin_loop {
+        if ka.global_exact && !ka.spin_loop && !ka.unmeasured_wmma.1 {
             1.0
         } else {
             0.0

@@ -808,6 +808,7 @@ impl Runtime {
         };
         let ka = KernelAnalysis {
             spin_loop: crate::analysis::has_spin_loop(program, name),
+            unmeasured_wmma: crate::analysis::unmeasured_wmma(program, name),
             global_exact: global_unmatched.is_some_and(|u| u.is_empty()),
             machine_branches,
             exit_branches: Arc::new(exits),
