@@ -446,12 +446,7 @@ pub fn global_lines_unmatched(
 ) -> Option<Vec<Option<u32>>> {
     use warpscope_ptx::inst::{Inst, MemSpace};
     let k = program.kernel(kernel)?;
-    let ptx_loops: Vec<(u32, u32)> = (k.entry..k.end)
-        .filter_map(|pc| match program.ops[pc as usize].inst {
-            Inst::Bra { target, .. } if target <= pc => Some((target, pc)),
-            _ => None,
-        })
-        .collect();
+    let ptx_loops = ptx_loops(program, k);
     let base = |f: &str| f.rsplit(['/', '\\']).next().unwrap_or(f).to_string();
     type Key = (Option<String>, Option<u32>);
     // (inside a loop, outside) per line, PTX then machine code
@@ -516,6 +511,62 @@ pub fn global_lines_unmatched(
             .map(|((_, line), _)| line)
             .collect(),
     )
+}
+
+/// The code ranges of `k`'s loops in the PTX: from the target of each backward branch to the branch.
+fn ptx_loops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<(u32, u32)> {
+    use warpscope_ptx::inst::Inst;
+    (k.entry..k.end)
+        .filter_map(|pc| match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } if target <= pc => Some((target, pc)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `kernel` has wmma loads/stores whose machine accesses are not measured, in shared and
+/// in global memory (16-bit elements from global memory; `bf16` A/B from shared memory, which ptxas loads with
+/// `LDS`, not `LDSM`: the H100 counted half the accesses the elements give).
+pub fn unmeasured_wmma(program: &Program, kernel: &str) -> (bool, bool) {
+    use warpscope_ptx::inst::{Inst, MemSpace, Ty, WmmaFrag};
+    let Some(k) = program.kernel(kernel) else {
+        return (false, false);
+    };
+    let (mut shared, mut global) = (false, false);
+    for pc in k.entry..k.end {
+        let (ty, space, ab) = match program.ops[pc as usize].inst {
+            Inst::WmmaLoad { frag, ty, space, .. } => (ty, space, frag != WmmaFrag::C),
+            Inst::WmmaStore { ty, space, .. } => (ty, space, false),
+            _ => continue,
+        };
+        if ty.bytes() != 2 {
+            continue;
+        }
+        // a generic address may be either
+        if space != MemSpace::Global {
+            shared |= ab && ty == Ty::BF16;
+        }
+        if space != MemSpace::Shared {
+            global = true;
+        }
+    }
+    (shared, global)
+}
+
+/// Whether `kernel` has an `ld.acquire`/`ld.relaxed` or a clock read inside a loop (a backward
+/// branch's range).
+pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
+    use warpscope_ptx::inst::Inst;
+    let Some(k) = program.kernel(kernel) else {
+        return false;
+    };
+    let loops = ptx_loops(program, k);
+    (k.entry..k.end).any(|pc| {
+        matches!(
+            program.ops[pc as usize].inst,
+            Inst::Ld { sync: true, .. } | Inst::Clock { .. }
+        ) && loops.iter().any(|&(a, z)| (a..=z).contains(&pc))
+    })
 }
 
 #[cfg(test)]

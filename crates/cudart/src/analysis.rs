@@ -52,55 +52,6 @@ pub struct KernelAnalysis {
     pub unmeasured_wmma: (bool, bool),
 }
 
-/// Whether `kernel` has wmma loads/stores whose machine accesses are not measured, in shared and
-/// in global memory (see [`KernelAnalysis::unmeasured_wmma`]).
-pub fn unmeasured_wmma(program: &Program, kernel: &str) -> (bool, bool) {
-    use warpscope_ptx::inst::{Inst, MemSpace, Ty, WmmaFrag};
-    let Some(k) = program.kernel(kernel) else {
-        return (false, false);
-    };
-    let (mut shared, mut global) = (false, false);
-    for pc in k.entry..k.end {
-        let (ty, space, ab) = match program.ops[pc as usize].inst {
-            Inst::WmmaLoad { frag, ty, space, .. } => (ty, space, frag != WmmaFrag::C),
-            Inst::WmmaStore { ty, space, .. } => (ty, space, false),
-            _ => continue,
-        };
-        if ty.bytes() != 2 {
-            continue;
-        }
-        // a generic address may be either
-        if space != MemSpace::Global {
-            shared |= ab && ty == Ty::BF16;
-        }
-        if space != MemSpace::Shared {
-            global = true;
-        }
-    }
-    (shared, global)
-}
-
-/// Whether `kernel` has an `ld.acquire`/`ld.relaxed` or a clock read inside a loop (a backward
-/// branch's range).
-pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
-    use warpscope_ptx::inst::Inst;
-    let Some(k) = program.kernel(kernel) else {
-        return false;
-    };
-    let loops: Vec<(u32, u32)> = (k.entry..k.end)
-        .filter_map(|pc| match program.ops[pc as usize].inst {
-            Inst::Bra { target, .. } if target <= pc => Some((target, pc)),
-            _ => None,
-        })
-        .collect();
-    (k.entry..k.end).any(|pc| {
-        matches!(
-            program.ops[pc as usize].inst,
-            Inst::Ld { sync: true, .. } | Inst::Clock { .. }
-        ) && loops.iter().any(|&(a, z)| (a..=z).contains(&pc))
-    })
-}
-
 /// The branches of `program` whose target label is followed by `ret` or `exit` in `ptx`.
 pub fn exit_branches(program: &Program, ptx: &str) -> std::collections::HashSet<u32> {
     let lines: Vec<&str> = ptx

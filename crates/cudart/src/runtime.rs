@@ -807,8 +807,8 @@ impl Runtime {
             _ => None,
         };
         let ka = KernelAnalysis {
-            spin_loop: crate::analysis::has_spin_loop(program, name),
-            unmeasured_wmma: crate::analysis::unmeasured_wmma(program, name),
+            spin_loop: warpscope_analysis::reconcile::has_spin_loop(program, name),
+            unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
             global_exact: global_unmatched.is_some_and(|u| u.is_empty()),
             machine_branches,
             exit_branches: Arc::new(exits),

@@ -450,10 +450,14 @@ fn run_in(
             spinning.join(", ")
         ));
     }
-    let estimated: Vec<&str> = kernels_where("warpscope__branch_counters_exact", |v| v == 0.0)
-        .into_iter()
-        .filter(|k| !spinning.contains(k))
-        .collect();
+    // kernels whose `key` label is 0, the spinning ones left out (their own note covers them)
+    let labelled_estimate = |key: &str| -> Vec<&str> {
+        kernels_where(key, |v| v == 0.0)
+            .into_iter()
+            .filter(|k| !spinning.contains(k))
+            .collect()
+    };
+    let estimated = labelled_estimate("warpscope__branch_counters_exact");
     if !estimated.is_empty() {
         notes.push(format!(
             "branch counters are estimates for {}: their machine code has branches that do not match the PTX's line for line (a loop ptxas unrolled, a WARPSYNC.EXCLUSIVE on a mask of unknown origin, or no machine code to read), so those lines are counted on the PTX",
@@ -461,10 +465,7 @@ fn run_in(
         ));
     }
 
-    let shared_estimated: Vec<&str> = kernels_where("warpscope__shared_counters_exact", |v| v == 0.0)
-        .into_iter()
-        .filter(|k| !spinning.contains(k))
-        .collect();
+    let shared_estimated = labelled_estimate("warpscope__shared_counters_exact");
     if !shared_estimated.is_empty() {
         notes.push(format!(
             "shared-memory counters are estimates for {}: a source line's shared loads or stores do not match the machine code's (ptxas removed, merged or added accesses there), so that line is counted as the PTX has it",
