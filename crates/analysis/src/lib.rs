@@ -17,6 +17,7 @@
 pub mod divergence;
 pub mod hazards;
 pub mod launchspec;
+pub mod machine_flow;
 
 pub mod banks;
 pub mod fix;

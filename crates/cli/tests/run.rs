@@ -173,6 +173,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
         "tensor",
         "partition",
         "atomics",
+        "loops",
     ] {
         let (out, v) = run_exported(program);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -181,7 +182,10 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             "{program}: {}\n{stdout}",
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(stdout.contains("Test PASSED"), "{program}: {stdout}");
+        assert!(
+            stdout.contains("Test PASSED") || stdout.contains("loops: PASSED"),
+            "{program}: {stdout}"
+        );
         assert_eq!(v["exit_status"], 0);
         assert!(v["program"].as_str().unwrap().ends_with(program));
         let hw = h100(program);
@@ -200,7 +204,13 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             // every line's shared accesses matched the machine code's: labelled exact, and equal
             assert_eq!(ours("warpscope__shared_counters_exact"), 1.0, "{program} {id}");
             for k in SHARED.iter().chain(LAUNCH) {
-                assert_eq!(ours(k), m[*k], "{program} launch {id} ({name}): {k}");
+                // ncu prints percentages with two decimals (63 of 64 warps: 98.44)
+                let v = if k.ends_with("_pct") {
+                    (ours(k) * 100.0).round() / 100.0
+                } else {
+                    ours(k)
+                };
+                assert_eq!(v, m[*k], "{program} launch {id} ({name}): {k}");
             }
             // LDSM / STSM / LDGSTS: equal where the launch has them, and absent where the H100
             // counted none (every measured program has all six in its CSV)
@@ -260,7 +270,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 55);
+    assert_eq!(compared, 73);
     // tensor.cu: wmmaTile (LDSM, LDGSTS), ldsmRoundTrip (LDSM, STSM), asyncRedux (LDGSTS)
     assert_eq!(matrix_counters, 4 + 4 + 2);
     assert_eq!(atom_launches, 2 * 3);

@@ -37,6 +37,9 @@ pub struct KernelAnalysis {
     /// The PTX branches the optimised machine code keeps, when its machine code was read (not for
     /// `-G` builds, whose machine code keeps every branch).
     pub machine_branches: Option<Arc<warpscope_analysis::divergence::MachineMatch>>,
+    /// The machine code decoded for following its control flow on a launch's values
+    /// ([`warpscope_analysis::machine_flow`]): the branch counters where lines do not match.
+    pub machine_flow: Option<Arc<warpscope_analysis::machine_flow::MachineFlow>>,
     /// Whether the machine code keeps the PTX's global loads and stores line for line, inside and
     /// outside loops (`reconcile::global_lines_unmatched`): the global counters are then exact.
     pub global_exact: bool,
@@ -128,6 +131,10 @@ pub struct LaunchAnalysis {
     /// launch that touches shared memory).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<FixAdvice>,
+    /// Why the machine code's control flow could not be followed on this launch (its branch
+    /// counters are then the PTX's, labelled estimates), when it was tried.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_flow_stop: Option<String>,
 }
 
 /// Shared-memory counters of one source line of one launch.
@@ -262,6 +269,32 @@ pub fn assert_line(a: &warpscope_emu::AssertFailure) -> String {
 
 fn block_linear(b: [u32; 3], grid: [u32; 3]) -> u32 {
     b[0] + grid[0] * (b[1] + grid[1] * b[2])
+}
+
+/// The launch's branch counters from its machine code run on the launch's own values.
+fn machine_flow_counts(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    flow: &warpscope_analysis::machine_flow::MachineFlow,
+) -> Result<warpscope_analysis::machine_flow::FlowCounts, String> {
+    let k = program.kernel(kernel).ok_or("no such kernel")?;
+    let mut parts = Vec::new();
+    for (a, p) in launch.args.iter().zip(&k.params) {
+        match a {
+            warpscope_emu::Arg::Bytes(b) => parts.push((p.offset, b.clone())),
+            _ => return Err("arguments not given as bytes".into()),
+        }
+    }
+    let params = warpscope_analysis::machine_flow::param_buffer(&parts);
+    flow.run(
+        &warpscope_analysis::machine_flow::FlowLaunch {
+            grid: launch.grid,
+            block: launch.block,
+            params: &params,
+        },
+        1 << 32,
+    )
 }
 
 /// Emulates a launch that is not recorded (outside `--kernel-name`/`--launch-skip`/`--launch-count`)
@@ -506,6 +539,7 @@ pub fn analyse_launch(
         .filter(|b| ka.exit_branches.contains(&b.pc))
         .fold((0, 0), |(t, d), b| (t + b.targets, d + b.divergent));
     let mut exact = true;
+    let mut flow_stop = None;
     let (targets, divergent) = if t.debug_machine_estimate.is_some() {
         let extra: u64 = div
             .instructions
@@ -516,7 +550,22 @@ pub fn analyse_launch(
         (t.targets + extra, t.divergent)
     } else if let Some(m) = &ka.machine_branches {
         exact = m.exact_for(&div);
-        m.totals(&div)
+        let matched = m.totals(&div);
+        let always = std::env::var_os("WARPSCOPE_MACHINE_FLOW").is_some_and(|v| v == "always");
+        match (&ka.machine_flow, exact && !always) {
+            (Some(flow), false) => match machine_flow_counts(program, kernel, launch, flow) {
+                Ok(c) => {
+                    exact = true;
+                    put("warpscope__branch_counters_from_machine_flow", 1.0);
+                    (c.targets, c.divergent)
+                }
+                Err(why) => {
+                    flow_stop = Some(why);
+                    matched
+                }
+            },
+            _ => matched,
+        }
     } else {
         exact = false;
         (t.targets - exit_targets, t.divergent - exit_divergent)
@@ -697,6 +746,7 @@ pub fn analyse_launch(
             });
         }
     }
+    out.machine_flow_stop = flow_stop;
     Ok(out)
 }
 

@@ -799,6 +799,13 @@ impl Runtime {
                 .map(Arc::new),
             _ => None,
         };
+        let machine_flow = match (&module.sass, debug) {
+            (Some(Ok(ks)), false) => ks
+                .iter()
+                .find(|k| k.name == name)
+                .map(|k| Arc::new(warpscope_analysis::machine_flow::MachineFlow::new(k))),
+            _ => None,
+        };
         let global_unmatched = match &module.sass {
             Some(Ok(ks)) => ks
                 .iter()
@@ -811,6 +818,7 @@ impl Runtime {
             unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
             global_exact: global_unmatched.is_some_and(|u| u.is_empty()),
             machine_branches,
+            machine_flow,
             exit_branches: Arc::new(exits),
             arch,
             recon: Arc::new(recon),

@@ -74,8 +74,26 @@ pub struct SassKernel {
     pub collectives: Vec<SassInst>,
     /// Global (and generic) loads and stores (`LDG`, `STG`, `LD`, `ST`) in code order.
     pub globals: Vec<SassInst>,
-    /// Code offset of every label (`.L_x_3`).
+    /// Code offset of every label (`.L_x_3`, and subroutines' `$__internal_...`).
     pub labels: std::collections::BTreeMap<String, u32>,
+    /// Every instruction, in code order (the kernel's own and the subroutines after its last
+    /// `EXIT` that nvdisasm prints in the same section).
+    pub insts: Vec<SassLine>,
+}
+
+/// One machine instruction as written: guard, opcode and operands apart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SassLine {
+    /// Byte offset in the function.
+    pub code_offset: u32,
+    /// Guard predicate (`P0`, `!P1`, `!UP0`), if any.
+    pub predicate: Option<String>,
+    /// Opcode with modifiers (`ISETP.GE.U32.AND`).
+    pub opcode: String,
+    /// The operands as written (`P0, PT, R4, 0x3, PT`).
+    pub operands: String,
+    /// Source line from the line table, if any.
+    pub line: Option<u32>,
 }
 
 impl SassKernel {
@@ -300,7 +318,7 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
             continue;
         }
         if let Some(label) = t.strip_suffix(':')
-            && label.starts_with(".L")
+            && (label.starts_with(".L") || label.starts_with('$'))
             && !label.contains(char::is_whitespace)
         {
             labels.push(label.to_string());
@@ -320,13 +338,23 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
             }
         }
         {
-            let body = match inst.strip_prefix('@') {
+            let (guard, body) = match inst.strip_prefix('@') {
                 Some(p) => p
                     .split_once(char::is_whitespace)
-                    .map_or("", |(_, b)| b.trim_start()),
-                None => inst,
+                    .map_or((None, ""), |(g, b)| (Some(g.to_string()), b.trim_start())),
+                None => (None, inst),
             };
             let opcode = body.split_whitespace().next().unwrap_or("");
+            if kernels.is_empty() {
+                kernels.push(SassKernel::default());
+            }
+            kernels.last_mut().expect("pushed above").insts.push(SassLine {
+                code_offset,
+                predicate: guard,
+                opcode: opcode.to_string(),
+                operands: body[opcode.len()..].trim().to_string(),
+                line: loc.1,
+            });
             if matches!(
                 opcode.split('.').next().unwrap_or(""),
                 "LDG" | "STG" | "LD" | "ST"

@@ -133,6 +133,10 @@ struct LaunchOut<'a> {
     /// The fix advisor's answer for the kernel (`--fix`, on one launch per kernel).
     #[serde(skip_serializing_if = "Option::is_none")]
     fix: Option<&'a warpscope_cudart::analysis::FixAdvice>,
+    /// Why the machine code's control flow could not be followed for the branch counters (they
+    /// are then the PTX's, labelled estimates).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    machine_flow_stop: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -692,6 +696,7 @@ fn run_in(
                 widths: &r.widths,
                 shared_lines: &r.analysis.shared_lines,
                 fix: r.analysis.fix.as_ref(),
+                machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),
             })
             .collect(),
         kernels,

@@ -1,0 +1,2216 @@
+//! Branch counters of the machine code itself: the kernel's SASS run warp by warp on the launch's
+//! own values, as far as its control flow needs.
+//!
+//! The PTX-level count ([`crate::divergence`]) is the machine code's only where every source line
+//! keeps its branches one for one. Where ptxas unrolled a loop (`for (i = 0; i < n; i++)` becomes a
+//! 16-way body, a 4-way body and a remainder loop, each with its own trip test), the counts of the
+//! machine code's branches are a function of the trip count that the PTX does not show. This module
+//! runs the machine code: integer arithmetic, predicates, constant-bank reads (launch geometry and
+//! the kernel's parameters), special registers, warp votes and shuffles, and the float steps of
+//! ptxas's integer division are followed exactly; what comes from memory (global, shared, local,
+//! textures) and other floating-point results are *unknown*. Control flow runs on the
+//! architecture's convergence rules (`BSSY`/`BSYNC` barriers, `BREAK`, `WARPSYNC`, `EXIT`, calls
+//! and returns), lanes at the same code offset executing together. A branch, exit or return whose
+//! condition is unknown in any lane it runs for ends the run with the reason: the counts are then
+//! not claimed. Warps never depend on each other here (every value another warp could have
+//! written is unknown), so each runs alone.
+//!
+//! Each execution of a counted branch (`BRA`, `BRX`, `JMP`, `CALL`, ... as
+//! [`warpscope_toolchain::sass::SassBranch::counted`] says) by a group of lanes is one branch
+//! target; it is divergent when some of the lanes jump and some do not (the counting rule of
+//! `calibration/branch/`, which Nsight Compute's `smsp__sass_branch_targets` and
+//! `smsp__sass_branch_targets_threads_divergent` follow).
+
+use std::collections::HashMap;
+
+use warpscope_toolchain::sass::{SassKernel, SassLine};
+
+const RZ: u8 = 255;
+const URZ: u8 = 63;
+const PT: u8 = 7;
+
+/// A source operand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Src {
+    R(u8),
+    Ur(u8),
+    Imm(u32),
+    /// A decimal immediate of a float instruction.
+    FImm(f32),
+    /// `c[bank][off]`, `c[bank][Rn+off]`.
+    Const {
+        bank: u8,
+        off: u32,
+        reg: Option<u8>,
+    },
+    Sr(Sr),
+    Unknown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Sr {
+    Tid(usize),
+    Ctaid(usize),
+    LaneId,
+    LtMask,
+    LeMask,
+    GtMask,
+    GeMask,
+    EqMask,
+    Zero,
+    Other,
+}
+
+/// An operand with its modifiers (`-R3`, `~R3`, `|R3|`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Opnd {
+    src: Src,
+    neg: bool,
+    not: bool,
+    abs: bool,
+}
+
+/// A predicate operand (`P0`, `!P1`, `PT`, `UP0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Pred {
+    uniform: bool,
+    idx: u8,
+    neg: bool,
+}
+
+impl Pred {
+    const TRUE: Pred = Pred {
+        uniform: false,
+        idx: PT,
+        neg: false,
+    };
+}
+
+/// A destination.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Dst {
+    R(u8),
+    Ur(u8),
+    P(u8),
+    Up(u8),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Cmp {
+    Lt,
+    Eq,
+    Le,
+    Gt,
+    Ne,
+    Ge,
+    // float only
+    Ltu,
+    Equ,
+    Leu,
+    Gtu,
+    Neu,
+    Geu,
+    Num,
+    Nan,
+    F,
+    T,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Bop {
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Mov,
+    /// `d = a * b + c` (lo 32), `.HI`: hi 32 of `a * b + {c+1:c}`, `.WIDE`: 64-bit, `.X`: plus carry.
+    Imad {
+        hi: bool,
+        wide: bool,
+        signed: bool,
+        x: bool,
+    },
+    Iadd3 {
+        x: bool,
+    },
+    Lop3,
+    Plop3,
+    Shf {
+        left: bool,
+        hi: bool,
+        signed: bool,
+        wide64: bool,
+        wrap: bool,
+    },
+    Lea {
+        hi: bool,
+        x: bool,
+        sx32: bool,
+    },
+    Sel,
+    Iabs,
+    Popc,
+    Flo {
+        sh: bool,
+    },
+    Brev,
+    Prmt,
+    Mnmx {
+        signed: bool,
+        add: bool,
+    },
+    Isetp {
+        cmp: Cmp,
+        signed: bool,
+        bop: Bop,
+        ex: bool,
+    },
+    Fsetp {
+        cmp: Cmp,
+        bop: Bop,
+        ftz: bool,
+    },
+    P2r,
+    R2p,
+    S2r,
+    Ldc {
+        words: u8,
+    },
+    Cs2r,
+    Vote {
+        all: bool,
+    },
+    Shfl {
+        mode: u8,
+    },
+    Redux {
+        op: u8,
+        signed: bool,
+    },
+    MatchAny,
+    Elect,
+    I2f {
+        signed: bool,
+        up: bool,
+        toward_zero: bool,
+    },
+    Rcp,
+    F2i {
+        signed: bool,
+    },
+    Fadd,
+    /// Rounding: 0 to nearest, 1 toward zero, 2 down, 3 up.
+    Fmul {
+        round: u8,
+    },
+    Ffma,
+    // control
+    Bra {
+        any: bool,
+        div: bool,
+    },
+    Exit,
+    Bssy,
+    Bsync,
+    Break,
+    Warpsync,
+    Call {
+        abs: bool,
+    },
+    Ret,
+    Nop,
+    /// Results unknown: the destinations are forgotten.
+    Poison,
+    /// Cannot be followed (indirect jumps, traps, warp-synchronous slow paths).
+    Stop,
+}
+
+#[derive(Clone, Debug)]
+struct Ins {
+    offset: u32,
+    text: String,
+    kind: Kind,
+    guard: Pred,
+    dst: Vec<Dst>,
+    src: Vec<Opnd>,
+    preds: Vec<Pred>,
+    /// Branch / `BSSY` / call target, as an instruction index.
+    target: Option<usize>,
+    /// Barrier register of `BSSY`/`BSYNC`/`BREAK`.
+    barrier: u8,
+    counted: bool,
+}
+
+/// A kernel's machine code, decoded once for [`MachineFlow::run`].
+#[derive(Clone, Debug)]
+pub struct MachineFlow {
+    ins: Vec<Ins>,
+    at: HashMap<u32, usize>,
+    /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
+    trace: bool,
+}
+
+/// One launch's geometry and parameter bytes (the constant bank's `0x210..`).
+#[derive(Clone, Debug)]
+pub struct FlowLaunch<'a> {
+    /// Grid dimensions in blocks.
+    pub grid: [u32; 3],
+    /// Block dimensions in threads.
+    pub block: [u32; 3],
+    /// The parameter buffer as the kernel's parameter layout places it.
+    pub params: &'a [u8],
+}
+
+/// Branch counters of one launch's machine code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FlowCounts {
+    /// `smsp__sass_branch_targets.sum`.
+    pub targets: u64,
+    /// `smsp__sass_branch_targets_threads_divergent.sum`.
+    pub divergent: u64,
+    /// Warp-level instructions followed.
+    pub warp_insts: u64,
+}
+
+/// Offset in the constant bank where sm_90 kernels find their parameters.
+const PARAM_BASE: u32 = 0x210;
+
+fn parse_reg(t: &str) -> Option<Src> {
+    let t = t.split(".reuse").next().unwrap_or(t);
+    if t == "RZ" {
+        return Some(Src::R(RZ));
+    }
+    if t == "URZ" {
+        return Some(Src::Ur(URZ));
+    }
+    if let Some(n) = t.strip_prefix("UR") {
+        return n.parse::<u8>().ok().filter(|&n| n < URZ).map(Src::Ur);
+    }
+    if let Some(n) = t.strip_prefix('R') {
+        return n.parse::<u8>().ok().filter(|&n| n < RZ).map(Src::R);
+    }
+    None
+}
+
+fn parse_pred(t: &str) -> Option<Pred> {
+    let (neg, t) = match t.strip_prefix('!') {
+        Some(r) => (true, r),
+        None => (false, t),
+    };
+    let (uniform, t) = match t.strip_prefix('U') {
+        Some(r) => (true, r),
+        None => (false, t),
+    };
+    let idx = if t == "PT" {
+        PT
+    } else {
+        let n: u8 = t.strip_prefix('P')?.parse().ok()?;
+        if n >= PT {
+            return None;
+        }
+        n
+    };
+    Some(Pred { uniform, idx, neg })
+}
+
+fn parse_hex(t: &str) -> Option<u32> {
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t),
+    };
+    let v = u64::from_str_radix(t.strip_prefix("0x")?, 16).ok()?;
+    let v = v as u32;
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+fn parse_sr(t: &str) -> Option<Sr> {
+    let t = t
+        .strip_prefix("SR_")
+        .or(if t == "SRZ" { Some("Z") } else { None })?;
+    Some(match t {
+        "Z" => Sr::Zero,
+        "TID.X" => Sr::Tid(0),
+        "TID.Y" => Sr::Tid(1),
+        "TID.Z" => Sr::Tid(2),
+        "CTAID.X" => Sr::Ctaid(0),
+        "CTAID.Y" => Sr::Ctaid(1),
+        "CTAID.Z" => Sr::Ctaid(2),
+        "LANEID" => Sr::LaneId,
+        "LTMASK" => Sr::LtMask,
+        "LEMASK" => Sr::LeMask,
+        "GTMASK" => Sr::GtMask,
+        "GEMASK" => Sr::GeMask,
+        "EQMASK" => Sr::EqMask,
+        _ => Sr::Other,
+    })
+}
+
+fn parse_opnd(t: &str) -> Opnd {
+    let mut t = t.trim();
+    let mut o = Opnd {
+        src: Src::Unknown,
+        neg: false,
+        not: false,
+        abs: false,
+    };
+    if let Some(r) = t.strip_prefix('-')
+        && !r.starts_with("0x")
+        && !r.starts_with(|c: char| c.is_ascii_digit())
+    {
+        o.neg = true;
+        t = r;
+    }
+    if let Some(r) = t.strip_prefix('~') {
+        o.not = true;
+        t = r;
+    }
+    if let Some(r) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+        o.abs = true;
+        t = r;
+    }
+    o.src = if let Some(s) = parse_reg(t) {
+        s
+    } else if let Some(v) = parse_hex(t) {
+        Src::Imm(v)
+    } else if let Some(sr) = parse_sr(t) {
+        Src::Sr(sr)
+    } else if let Some(rest) = t.strip_prefix("c[") {
+        parse_const(rest).unwrap_or(Src::Unknown)
+    } else if let Ok(f) = t.parse::<f32>() {
+        Src::FImm(f)
+    } else if t == "+INF" || t == "INF" {
+        Src::FImm(f32::INFINITY)
+    } else if t == "-INF" {
+        Src::FImm(f32::NEG_INFINITY)
+    } else {
+        Src::Unknown
+    };
+    o
+}
+
+/// `0x0][0x220]`, `0x0][R2+0x10]`, `0x0][RZ]`.
+fn parse_const(rest: &str) -> Option<Src> {
+    let (bank, rest) = rest.split_once("][")?;
+    let bank = parse_hex(bank)? as u8;
+    let inner = rest.strip_suffix(']')?;
+    let mut reg = None;
+    let mut off = 0u32;
+    for term in inner.split('+') {
+        let term = term.trim();
+        if let Some(v) = parse_hex(term) {
+            off = off.wrapping_add(v);
+        } else if let Some(Src::R(r)) = parse_reg(term) {
+            reg = (r != RZ).then_some(r);
+        } else {
+            return None;
+        }
+    }
+    Some(Src::Const { bank, off, reg })
+}
+
+/// Splits operands at top-level commas (not inside brackets).
+fn split_operands(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for ch in s.chars() {
+        match ch {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            _ => {}
+        }
+        if ch == ',' && depth == 0 {
+            out.push(cur.trim().to_string());
+            cur.clear();
+        } else {
+            cur.push(ch);
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn parse_cmp(m: &str) -> Option<Cmp> {
+    Some(match m {
+        "LT" => Cmp::Lt,
+        "EQ" => Cmp::Eq,
+        "LE" => Cmp::Le,
+        "GT" => Cmp::Gt,
+        "NE" => Cmp::Ne,
+        "GE" => Cmp::Ge,
+        "LTU" => Cmp::Ltu,
+        "EQU" => Cmp::Equ,
+        "LEU" => Cmp::Leu,
+        "GTU" => Cmp::Gtu,
+        "NEU" => Cmp::Neu,
+        "GEU" => Cmp::Geu,
+        "NUM" => Cmp::Num,
+        "NAN" => Cmp::Nan,
+        "F" => Cmp::F,
+        "T" => Cmp::T,
+        _ => return None,
+    })
+}
+
+fn parse_bop(mods: &[&str]) -> Bop {
+    if mods.contains(&"OR") {
+        Bop::Or
+    } else if mods.contains(&"XOR") {
+        Bop::Xor
+    } else {
+        Bop::And
+    }
+}
+
+/// How many consecutive registers an instruction the interpreter does not follow writes from its
+/// first destination.
+fn dest_width(base: &str, mods: &[&str]) -> u8 {
+    if mods.contains(&"128")
+        || base == "HMMA" && mods.contains(&"F32")
+        || base == "LDSM" && mods.contains(&"4")
+    {
+        4
+    } else if mods.contains(&"64")
+        || base.starts_with('D')
+        || base == "HMMA"
+        || base == "LDSM" && mods.contains(&"2")
+        || base == "CS2R"
+        || base == "F2F" && mods.first() == Some(&"F64")
+        || base == "I2F" && mods.contains(&"F64")
+    {
+        2
+    } else {
+        1
+    }
+}
+
+fn target_index(
+    ops: &[String],
+    labels: &std::collections::BTreeMap<String, u32>,
+    index_of: &HashMap<u32, usize>,
+) -> Option<usize> {
+    let last = ops
+        .iter()
+        .rev()
+        .find(|o| o.starts_with('`') || o.starts_with("0x"))?;
+    let off = if let Some(l) = last.strip_prefix('`') {
+        let l = l.trim_start_matches('(').trim_end_matches(')').trim();
+        *labels.get(l)?
+    } else {
+        parse_hex(last)?
+    };
+    index_of.get(&off).copied()
+}
+
+impl MachineFlow {
+    /// Decodes `kernel`'s instructions. Instructions it cannot read are decoded as ones that stop
+    /// a run that reaches them.
+    pub fn new(kernel: &SassKernel) -> MachineFlow {
+        let at: HashMap<u32, usize> = kernel
+            .insts
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.code_offset, i))
+            .collect();
+        let counted: std::collections::HashSet<u32> = kernel
+            .branches
+            .iter()
+            .filter(|b| b.counted())
+            .map(|b| b.code_offset)
+            .collect();
+        let ins = kernel
+            .insts
+            .iter()
+            .map(|l| decode(l, &kernel.labels, &at, counted.contains(&l.code_offset)))
+            .collect();
+        MachineFlow {
+            ins,
+            at,
+            trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
+        }
+    }
+
+    /// Runs every warp of the launch; the counters, or why the machine code's control flow could
+    /// not be followed (the first reason met).
+    pub fn run(&self, launch: &FlowLaunch, max_warp_insts: u64) -> Result<FlowCounts, String> {
+        let threads = launch.block.iter().map(|&b| b as usize).product::<usize>();
+        if threads == 0 || self.ins.is_empty() {
+            return Ok(FlowCounts::default());
+        }
+        let warps = threads.div_ceil(32);
+        let mut counts = FlowCounts::default();
+        let mut w = Warp::new();
+        for bz in 0..launch.grid[2] {
+            for by in 0..launch.grid[1] {
+                for bx in 0..launch.grid[0] {
+                    for wi in 0..warps {
+                        w.reset(launch, [bx, by, bz], wi);
+                        self.run_warp(&mut w, launch, &mut counts, max_warp_insts)?;
+                    }
+                }
+            }
+        }
+        Ok(counts)
+    }
+
+    fn run_warp(
+        &self,
+        w: &mut Warp,
+        launch: &FlowLaunch,
+        counts: &mut FlowCounts,
+        max_warp_insts: u64,
+    ) -> Result<(), String> {
+        loop {
+            let runnable = w.alive & !w.waiting;
+            if runnable == 0 {
+                if w.alive == 0 {
+                    return Ok(());
+                }
+                if !self.release(w)? {
+                    return Err("lanes wait at a convergence barrier that never completes".into());
+                }
+                continue;
+            }
+            // the lanes at the lowest code offset run together
+            let mut pc = usize::MAX;
+            for l in lanes(runnable) {
+                pc = pc.min(w.pc[l]);
+            }
+            let mut group = 0u32;
+            for l in lanes(runnable) {
+                if w.pc[l] == pc {
+                    group |= 1 << l;
+                }
+            }
+            counts.warp_insts += 1;
+            if counts.warp_insts > max_warp_insts {
+                return Err(format!("more than {max_warp_insts} warp instructions"));
+            }
+            let Some(ins) = self.ins.get(pc) else {
+                return Err(format!("lanes ran past the end of the code (index {pc})"));
+            };
+            if self.trace && counts.warp_insts < 400 {
+                eprintln!("flow: {group:08x} /*{:04x}*/ {}", ins.offset, ins.text);
+            }
+            self.step(w, ins, pc, group, launch, counts)?;
+            if self.trace && counts.warp_insts < 400 {
+                let l = pc_lane(group);
+                for d in &ins.dst {
+                    let v = match *d {
+                        Dst::R(r) => (w.rk[r as usize] >> l & 1 != 0).then(|| w.r[r as usize][l]),
+                        Dst::Ur(r) => w.urk[r as usize].then(|| w.ur[r as usize]),
+                        Dst::P(p) => (w.pk[p as usize] >> l & 1 != 0).then(|| w.p[p as usize] >> l & 1),
+                        Dst::Up(p) => w.upk[p as usize].then(|| u32::from(w.up[p as usize])),
+                    };
+                    eprintln!("flow:     {d:?} = {v:x?}");
+                }
+            }
+        }
+    }
+
+    /// Releases lanes waiting at a `BSYNC` or `WARPSYNC` whose lanes have all arrived (or
+    /// exited). Whether any were released.
+    fn release(&self, w: &mut Warp) -> Result<bool, String> {
+        let mut pcs: Vec<usize> = lanes(w.waiting & w.alive).map(|l| w.pc[l]).collect();
+        pcs.sort_unstable();
+        pcs.dedup();
+        for pc in pcs {
+            let here = lanes(w.waiting & w.alive)
+                .filter(|&l| w.pc[l] == pc)
+                .fold(0u32, |m, l| m | 1 << l);
+            let ins = &self.ins[pc];
+            let need = match ins.kind {
+                Kind::Bsync => w.barrier[ins.barrier as usize] & w.alive,
+                Kind::Warpsync => w.sync_mask[pc_lane(here)] & w.alive,
+                _ => 0,
+            };
+            if need & !here == 0 {
+                for l in lanes(here) {
+                    w.pc[l] += 1;
+                }
+                w.waiting &= !here;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn step(
+        &self,
+        w: &mut Warp,
+        ins: &Ins,
+        pc: usize,
+        group: u32,
+        launch: &FlowLaunch,
+        counts: &mut FlowCounts,
+    ) -> Result<(), String> {
+        let stop = |why: &str| format!("/*{:04x}*/ {}: {why}", ins.offset, ins.text);
+        // lanes whose guard holds, and lanes whose guard is unknown
+        let (on, unknown_guard) = w.pred_mask(ins.guard, group);
+        let advance = |w: &mut Warp, m: u32| {
+            for l in lanes(m) {
+                w.pc[l] += 1;
+            }
+        };
+        match ins.kind {
+            Kind::Bra { any, div } => {
+                if unknown_guard != 0 {
+                    return Err(stop("branch on an unknown value"));
+                }
+                let mut taken = on;
+                if let Some(c) = ins.preds.first() {
+                    let (t, u) = w.pred_mask(*c, group);
+                    if u & on != 0 {
+                        return Err(stop("branch on an unknown value"));
+                    }
+                    taken &= t;
+                }
+                if div {
+                    // the convergence check: the slow path is taken when a lane of the mask
+                    // operand is not in the group
+                    let mask = match ins.src.first() {
+                        Some(o) => w.read(*o, pc_lane(group), launch),
+                        None => Some(u32::MAX),
+                    };
+                    let Some(mask) = mask else {
+                        return Err(stop("convergence check on an unknown mask"));
+                    };
+                    if mask & w.launched & !group != 0 {
+                        return Err(stop(
+                            "a warp reaches a convergence check diverged (its slow path is not followed)",
+                        ));
+                    }
+                    taken = 0;
+                }
+                if any && taken != 0 {
+                    taken = group;
+                }
+                if ins.counted {
+                    counts.targets += 1;
+                    if taken != 0 && taken != group {
+                        counts.divergent += 1;
+                    }
+                }
+                let Some(t) = ins.target else {
+                    return Err(stop("branch target not found"));
+                };
+                for l in lanes(group) {
+                    w.pc[l] = if taken & (1 << l) != 0 { t } else { pc + 1 };
+                }
+            }
+            Kind::Exit => {
+                if unknown_guard != 0 {
+                    return Err(stop("exit on an unknown value"));
+                }
+                w.alive &= !on;
+                advance(w, group & !on);
+            }
+            Kind::Bssy => {
+                // the barrier records the lanes that run it
+                w.barrier[ins.barrier as usize] = group;
+                advance(w, group);
+            }
+            Kind::Bsync => {
+                if unknown_guard != 0 {
+                    return Err(stop("convergence on an unknown value"));
+                }
+                advance(w, group & !on);
+                w.waiting |= on;
+            }
+            Kind::Break => {
+                if unknown_guard != 0 {
+                    return Err(stop("break on an unknown value"));
+                }
+                let mut m = on;
+                if let Some(c) = ins.preds.first() {
+                    let (t, u) = w.pred_mask(*c, group);
+                    if u & on != 0 {
+                        return Err(stop("break on an unknown value"));
+                    }
+                    m &= t;
+                }
+                w.barrier[ins.barrier as usize] &= !m;
+                advance(w, group);
+            }
+            Kind::Warpsync => {
+                if unknown_guard != 0 {
+                    return Err(stop("warp sync on an unknown value"));
+                }
+                let mask = match ins.src.first() {
+                    Some(o) => {
+                        let l = pc_lane(on);
+                        match w.read(*o, l, launch) {
+                            Some(v) => v,
+                            None => return Err(stop("warp sync on an unknown mask")),
+                        }
+                    }
+                    None => u32::MAX,
+                };
+                advance(w, group & !on);
+                if on != 0 {
+                    w.sync_mask[pc_lane(on)] = mask;
+                    w.waiting |= on;
+                }
+            }
+            Kind::Call { abs } => {
+                if unknown_guard != 0 {
+                    return Err(stop("call on an unknown value"));
+                }
+                if ins.counted && on != 0 {
+                    counts.targets += 1;
+                    if on != group {
+                        counts.divergent += 1;
+                    }
+                }
+                if abs {
+                    // a call into code the driver links in (`vprintf`, `__assertfail`): its
+                    // results and the registers it may clobber are unknown
+                    for r in 0..16u8 {
+                        if r != 1 {
+                            w.forget(Dst::R(r), on);
+                        }
+                    }
+                    advance(w, group);
+                } else {
+                    let Some(t) = ins.target else {
+                        return Err(stop("call target not found"));
+                    };
+                    for l in lanes(group) {
+                        w.pc[l] = if on & (1 << l) != 0 { t } else { pc + 1 };
+                    }
+                }
+            }
+            Kind::Ret => {
+                if unknown_guard != 0 {
+                    return Err(stop("return on an unknown value"));
+                }
+                let Some(o) = ins.src.first() else {
+                    return Err(stop("return without an address"));
+                };
+                // a return is a branch target too (H100: reduction's reduce7 calls a division
+                // subroutine once per warp, and each warp counts one target more than its BRAs
+                // and CALL)
+                if on != 0 {
+                    counts.targets += 1;
+                }
+                for l in lanes(group) {
+                    if on & (1 << l) == 0 {
+                        w.pc[l] += 1;
+                        continue;
+                    }
+                    let Some(off) = w.read(*o, l, launch) else {
+                        return Err(stop("return to an unknown address"));
+                    };
+                    let Some(&t) = self.at.get(&off) else {
+                        return Err(stop("return address is no instruction"));
+                    };
+                    w.pc[l] = t;
+                }
+            }
+            Kind::Stop => return Err(stop("not followed")),
+            Kind::Nop => advance(w, group),
+            _ => {
+                w.exec(ins, on, launch);
+                for d in &ins.dst {
+                    w.forget(*d, unknown_guard);
+                }
+                advance(w, group);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The lowest lane of a mask (0 for none).
+fn pc_lane(m: u32) -> usize {
+    if m == 0 { 0 } else { m.trailing_zeros() as usize }
+}
+
+fn lanes(m: u32) -> impl Iterator<Item = usize> {
+    let mut m = m;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
+
+fn decode(
+    l: &SassLine,
+    labels: &std::collections::BTreeMap<String, u32>,
+    at: &HashMap<u32, usize>,
+    counted: bool,
+) -> Ins {
+    let mut parts = l.opcode.split('.');
+    let base = parts.next().unwrap_or("");
+    let mods: Vec<&str> = parts.collect();
+    let ops = split_operands(&l.operands);
+    let guard = l.predicate.as_deref().and_then(parse_pred).unwrap_or(Pred::TRUE);
+    let mut ins = Ins {
+        offset: l.code_offset,
+        text: format!("{} {}", l.opcode, l.operands).trim().to_string(),
+        kind: Kind::Poison,
+        guard,
+        dst: Vec::new(),
+        src: Vec::new(),
+        preds: Vec::new(),
+        target: None,
+        barrier: 0,
+        counted,
+    };
+    if l.predicate.is_some() && l.predicate.as_deref().and_then(parse_pred).is_none() {
+        ins.kind = Kind::Stop;
+        return ins;
+    }
+    let has = |m: &str| mods.contains(&m);
+    // destinations: leading predicates, then a register (with the width its modifiers give)
+    let reg_dst = |t: &str, n: u8| -> Vec<Dst> {
+        match parse_reg(t) {
+            Some(Src::R(r)) if r != RZ => (0..n)
+                .filter_map(|k| r.checked_add(k))
+                .filter(|&r| r < RZ)
+                .map(Dst::R)
+                .collect(),
+            Some(Src::Ur(r)) if r != URZ => (0..n)
+                .filter_map(|k| r.checked_add(k))
+                .filter(|&r| r < URZ)
+                .map(Dst::Ur)
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let pred_dst = |t: &str| -> Vec<Dst> {
+        match parse_pred(t) {
+            Some(p) if p.idx != PT && !p.neg => vec![if p.uniform { Dst::Up(p.idx) } else { Dst::P(p.idx) }],
+            _ => Vec::new(),
+        }
+    };
+    let srcs = |from: usize| -> Vec<Opnd> { ops.iter().skip(from).map(|o| parse_opnd(o)).collect() };
+    let preds_of =
+        |from: usize| -> Vec<Pred> { ops.iter().skip(from).filter_map(|o| parse_pred(o)).collect() };
+    let poison = |ins: &mut Ins| {
+        ins.kind = Kind::Poison;
+        let mut dst = Vec::new();
+        let mut i = 0;
+        while i < ops.len() && parse_pred(&ops[i]).is_some() {
+            dst.extend(pred_dst(&ops[i]));
+            i += 1;
+        }
+        if let Some(o) = ops.get(i) {
+            dst.extend(reg_dst(o, dest_width(base, &mods)));
+        }
+        ins.dst = dst;
+    };
+    match base {
+        "BRA" | "JMP" => {
+            if ops.iter().any(|o| parse_reg(o).is_some()) && !has("DIV") {
+                ins.kind = Kind::Stop; // an indirect jump
+                return ins;
+            }
+            ins.kind = Kind::Bra {
+                any: has("ANY"),
+                div: has("DIV"),
+            };
+            if has("DIV") {
+                ins.src = ops.first().map(|o| parse_opnd(o)).into_iter().collect();
+            } else {
+                ins.preds = ops.iter().filter_map(|o| parse_pred(o)).take(1).collect();
+            }
+            ins.target = target_index(&ops, labels, at);
+        }
+        "EXIT" => ins.kind = Kind::Exit,
+        "BSSY" | "BSYNC" | "BREAK" => {
+            ins.kind = match base {
+                "BSSY" => Kind::Bssy,
+                "BSYNC" => Kind::Bsync,
+                _ => Kind::Break,
+            };
+            let b = ops
+                .iter()
+                .find_map(|o| o.strip_prefix('B').and_then(|n| n.parse::<u8>().ok()));
+            match b {
+                Some(b) if b < 16 => ins.barrier = b,
+                _ => ins.kind = Kind::Stop,
+            }
+            if base == "BREAK" {
+                ins.preds = ops.iter().filter_map(|o| parse_pred(o)).take(1).collect();
+            }
+            if base == "BSSY" {
+                ins.target = target_index(&ops, labels, at);
+            }
+        }
+        "WARPSYNC" => {
+            if has("EXCLUSIVE") || has("COLLECTIVE") {
+                ins.kind = Kind::Stop;
+            } else {
+                ins.kind = Kind::Warpsync;
+                if !has("ALL") {
+                    ins.src = ops.first().map(|o| parse_opnd(o)).into_iter().collect();
+                }
+            }
+        }
+        "CALL" => {
+            ins.kind = Kind::Call { abs: has("ABS") };
+            if !has("ABS") {
+                ins.target = target_index(&ops, labels, at);
+            }
+        }
+        "RET" => {
+            // `RET.REL.NODEC R4 `(kernel)`: the return address's register, then the function
+            ins.kind = Kind::Ret;
+            ins.src = ops
+                .first()
+                .and_then(|o| o.split_whitespace().next())
+                .map(parse_opnd)
+                .into_iter()
+                .collect();
+        }
+        "BRX" | "JMX" | "BRXU" | "JMXU" | "KILL" | "BPT" | "ENDCOLLECTIVE" | "BMOV" | "RTT" | "BSYNCS" => {
+            ins.kind = Kind::Stop;
+        }
+        "NOP" | "YIELD" | "BAR" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE"
+        | "LDGDEPBAR" | "NANOSLEEP" | "STG" | "STS" | "ST" | "STL" | "RED" | "REDG" | "LDGSTS"
+        | "ARRIVES" | "UBLKCP" | "PREFETCH" | "CCTLL" | "ACQBULK" | "UCGABAR_ARV" | "UCGABAR_WAIT" => {
+            ins.kind = Kind::Nop;
+        }
+        "MOV" | "UMOV" | "IMAD" | "UIMAD" if base.ends_with("MOV") || has("MOV") => {
+            // IMAD.MOV.U32 d, RZ, RZ, c  /  MOV d, a
+            ins.kind = if base.ends_with("MOV") {
+                Kind::Mov
+            } else {
+                Kind::Imad {
+                    hi: false,
+                    wide: false,
+                    signed: false,
+                    x: false,
+                }
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "IMAD" | "UIMAD" => {
+            let wide = has("WIDE");
+            ins.kind = Kind::Imad {
+                hi: has("HI"),
+                wide,
+                signed: !has("U32"),
+                x: has("X"),
+            };
+            ins.dst = ops
+                .first()
+                .map(|o| reg_dst(o, if wide { 2 } else { 1 }))
+                .unwrap_or_default();
+            ins.src = srcs(1);
+            ins.preds = preds_of(1);
+            if has("X") {
+                ins.src.retain(|o| o.src != Src::Unknown);
+            }
+        }
+        "IADD3" | "UIADD3" => {
+            ins.kind = Kind::Iadd3 { x: has("X") };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            let mut i = 1;
+            while i < ops.len() && parse_pred(&ops[i]).is_some() {
+                ins.dst.extend(pred_dst(&ops[i]));
+                // carry outputs: dst[1..]; a discarded `PT` still holds its place
+                if pred_dst(&ops[i]).is_empty() {
+                    ins.dst.push(Dst::P(PT));
+                }
+                i += 1;
+            }
+            ins.src = ops[i.min(ops.len())..]
+                .iter()
+                .take(3)
+                .map(|o| parse_opnd(o))
+                .collect();
+            ins.preds = ops.iter().skip(i + 3).filter_map(|o| parse_pred(o)).collect();
+        }
+        "VIADD" => {
+            ins.kind = Kind::Iadd3 { x: false };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "LOP3" | "ULOP3" => {
+            ins.kind = Kind::Lop3;
+            // `LOP3.LUT P0, R2, a, b, c, lut, !PT`: a predicate destination (result != 0) first
+            if parse_pred(&ops[0]).is_some() {
+                if ops.last().is_some_and(|o| o != "!PT") {
+                    poison(&mut ins);
+                    return ins;
+                }
+                ins.dst = vec![pred_or_sink(&ops[1]), pred_or_sink(&ops[0])];
+                ins.src = ops.iter().skip(2).take(4).map(|o| parse_opnd(o)).collect();
+            } else {
+                ins.dst = vec![pred_or_sink(&ops[0])];
+                ins.src = ops.iter().skip(1).take(4).map(|o| parse_opnd(o)).collect();
+            }
+        }
+        "PLOP3" | "UPLOP3" => {
+            ins.kind = Kind::Plop3;
+            ins.dst = ops.iter().take(2).map(|o| pred_or_sink(o)).collect();
+            ins.preds = ops.iter().take(5).filter_map(|o| parse_pred(o)).collect();
+            ins.src = srcs(5);
+        }
+        "SHF" | "USHF" => {
+            ins.kind = Kind::Shf {
+                left: has("L"),
+                hi: has("HI"),
+                signed: has("S32") || has("S64"),
+                wide64: has("U64") || has("S64"),
+                wrap: has("W"),
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "LEA" | "ULEA" => {
+            ins.kind = Kind::Lea {
+                hi: has("HI"),
+                x: has("X"),
+                sx32: has("SX32"),
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            let mut i = 1;
+            if ops.get(1).and_then(|o| parse_pred(o)).is_some() {
+                ins.dst.extend(pred_dst(&ops[1]));
+                if pred_dst(&ops[1]).is_empty() {
+                    ins.dst.push(Dst::P(PT));
+                }
+                i = 2;
+            }
+            ins.src = ops
+                .iter()
+                .skip(i)
+                .filter(|o| parse_pred(o).is_none())
+                .map(|o| parse_opnd(o))
+                .collect();
+            ins.preds = ops.iter().skip(i).filter_map(|o| parse_pred(o)).collect();
+        }
+        "SEL" | "USEL" | "FSEL" => {
+            ins.kind = Kind::Sel;
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = ops.iter().skip(1).take(2).map(|o| parse_opnd(o)).collect();
+            ins.preds = preds_of(3);
+        }
+        "IABS" | "POPC" | "UPOPC" | "FLO" | "UFLO" | "BREV" | "UBREV" => {
+            ins.kind = match base {
+                "IABS" => Kind::Iabs,
+                "POPC" | "UPOPC" => Kind::Popc,
+                "FLO" | "UFLO" => {
+                    if !has("U32") {
+                        poison(&mut ins);
+                        return ins;
+                    }
+                    Kind::Flo { sh: has("SH") }
+                }
+                _ => Kind::Brev,
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            // `UFLO.U32 UR4, UR5`; `FLO.U32 R2, R3`
+            ins.src = srcs(1).into_iter().rev().take(1).collect();
+        }
+        "PRMT" | "UPRMT" if mods.is_empty() => {
+            ins.kind = Kind::Prmt;
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "VIMNMX" | "IMNMX" | "UIMNMX" | "VIADDMNMX" => {
+            ins.kind = Kind::Mnmx {
+                signed: !has("U32"),
+                add: base == "VIADDMNMX",
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = ops
+                .iter()
+                .skip(1)
+                .filter(|o| parse_pred(o).is_none())
+                .map(|o| parse_opnd(o))
+                .collect();
+            ins.preds = preds_of(1);
+        }
+        "ISETP" | "UISETP" => {
+            let Some(cmp) = mods.first().and_then(|m| parse_cmp(m)) else {
+                poison(&mut ins);
+                return ins;
+            };
+            ins.kind = Kind::Isetp {
+                cmp,
+                signed: !has("U32"),
+                bop: parse_bop(&mods),
+                ex: has("EX"),
+            };
+            ins.dst = ops.iter().take(2).map(|o| pred_or_sink(o)).collect();
+            ins.src = ops.iter().skip(2).take(2).map(|o| parse_opnd(o)).collect();
+            ins.preds = preds_of(4);
+        }
+        "FSETP" => {
+            let Some(cmp) = mods.first().and_then(|m| parse_cmp(m)) else {
+                poison(&mut ins);
+                return ins;
+            };
+            ins.kind = Kind::Fsetp {
+                cmp,
+                bop: parse_bop(&mods),
+                ftz: has("FTZ"),
+            };
+            ins.dst = ops.iter().take(2).map(|o| pred_or_sink(o)).collect();
+            ins.src = ops.iter().skip(2).take(2).map(|o| parse_opnd(o)).collect();
+            ins.preds = preds_of(4);
+        }
+        "P2R" => {
+            ins.kind = Kind::P2r;
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(2);
+            if mods.iter().any(|m| m.starts_with('B')) {
+                poison(&mut ins);
+            }
+        }
+        "R2P" => {
+            ins.kind = if mods.iter().any(|m| m.starts_with('B')) {
+                Kind::Stop
+            } else {
+                Kind::R2p
+            };
+            ins.dst = (0..7).map(Dst::P).collect();
+            ins.src = srcs(1);
+        }
+        "S2R" | "S2UR" | "CS2R" => {
+            ins.kind = if base == "CS2R" { Kind::Cs2r } else { Kind::S2r };
+            let n = if base == "CS2R" && !has("32") { 2 } else { 1 };
+            ins.dst = ops.first().map(|o| reg_dst(o, n)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "LDC" | "ULDC" => {
+            let words = if has("64") { 2 } else { 1 };
+            if mods.iter().any(|m| matches!(*m, "U8" | "S8" | "U16" | "S16")) {
+                poison(&mut ins);
+                return ins;
+            }
+            ins.kind = Kind::Ldc { words };
+            ins.dst = ops.first().map(|o| reg_dst(o, words)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "R2UR" => {
+            if !mods.is_empty() {
+                poison(&mut ins);
+                return ins;
+            }
+            ins.kind = Kind::Mov;
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "VOTE" | "VOTEU" if has("ANY") || has("ALL") => {
+            ins.kind = Kind::Vote { all: has("ALL") };
+            ins.dst = ops.iter().take(2).map(|o| pred_or_sink(o)).collect();
+            ins.preds = preds_of(2);
+        }
+        "SHFL" => {
+            let mode = match mods.first().copied() {
+                Some("IDX") => 0,
+                Some("UP") => 1,
+                Some("DOWN") => 2,
+                Some("BFLY") => 3,
+                _ => {
+                    poison(&mut ins);
+                    return ins;
+                }
+            };
+            ins.kind = Kind::Shfl { mode };
+            ins.dst = vec![pred_or_sink(&ops[0])];
+            ins.dst
+                .extend(ops.get(1).map(|o| reg_dst(o, 1)).unwrap_or_default());
+            ins.src = srcs(2);
+        }
+        "REDUX" => {
+            let op = match mods.first().copied() {
+                Some("SUM") => 0,
+                Some("MIN") => 1,
+                Some("MAX") => 2,
+                Some("OR") => 3,
+                Some("XOR") => 4,
+                Some("AND") => 5,
+                _ => {
+                    poison(&mut ins);
+                    return ins;
+                }
+            };
+            ins.kind = Kind::Redux {
+                op,
+                signed: has("S32"),
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "MATCH" if mods == ["ANY"] => {
+            ins.kind = Kind::MatchAny;
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "ELECT" => {
+            ins.kind = Kind::Elect;
+            ins.dst = ops.first().map(|o| pred_or_sink(o)).into_iter().collect();
+            ins.dst
+                .extend(ops.get(1).map(|o| reg_dst(o, 1)).unwrap_or_default());
+        }
+        "I2F" | "I2FP" => {
+            let signed = !mods.iter().any(|m| m.starts_with('U'));
+            let other = mods.iter().any(|m| {
+                matches!(
+                    *m,
+                    "F64" | "F16" | "S64" | "U64" | "RM" | "S16" | "U16" | "S8" | "U8"
+                )
+            });
+            if other {
+                poison(&mut ins);
+                return ins;
+            }
+            ins.kind = Kind::I2f {
+                signed,
+                up: has("RP"),
+                toward_zero: has("RZ"),
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "MUFU" if mods == ["RCP"] => {
+            ins.kind = Kind::Rcp;
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "F2I" if has("TRUNC") && !has("F64") && !has("U64") && !has("S64") => {
+            ins.kind = Kind::F2i { signed: !has("U32") };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "FADD" | "FMUL" | "FFMA"
+            if mods.is_empty() || base == "FMUL" && matches!(mods.as_slice(), ["RZ"] | ["RM"] | ["RP"]) =>
+        {
+            ins.kind = match base {
+                "FADD" => Kind::Fadd,
+                "FMUL" => Kind::Fmul {
+                    round: match mods.first().copied() {
+                        Some("RZ") => 1,
+                        Some("RM") => 2,
+                        Some("RP") => 3,
+                        _ => 0,
+                    },
+                },
+                _ => Kind::Ffma,
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "HFMA2" if ops.len() >= 5 && ops[1].trim_start_matches('-') == "RZ" && ops[2] == "RZ" => {
+            // `HFMA2.MMA R5, -RZ, RZ, 1.875, 0`: a 32-bit constant as two halves
+            match (half_bits(&ops[3]), half_bits(&ops[4])) {
+                (Some(h), Some(l)) => {
+                    ins.kind = Kind::Mov;
+                    ins.dst = reg_dst(&ops[0], 1);
+                    ins.src = vec![Opnd {
+                        src: Src::Imm(u32::from(h) << 16 | u32::from(l)),
+                        neg: false,
+                        not: false,
+                        abs: false,
+                    }];
+                }
+                _ => poison(&mut ins),
+            }
+        }
+        _ => poison(&mut ins),
+    }
+    ins
+}
+
+/// A predicate destination, `PT` (discarded) kept as a place holder.
+fn pred_or_sink(t: &str) -> Dst {
+    match parse_pred(t) {
+        Some(p) if p.uniform => Dst::Up(p.idx),
+        Some(p) => Dst::P(p.idx),
+        None => match parse_reg(t) {
+            Some(Src::R(r)) => Dst::R(r),
+            Some(Src::Ur(r)) => Dst::Ur(r),
+            _ => Dst::P(PT),
+        },
+    }
+}
+
+/// The binary16 encoding of a decimal immediate that is exact in binary16 (`0`, `1.875`, `-2`).
+fn half_bits(t: &str) -> Option<u16> {
+    let v: f32 = t.trim().parse().ok()?;
+    if v == 0.0 {
+        return Some(if v.is_sign_negative() { 0x8000 } else { 0 });
+    }
+    let sign = if v < 0.0 { 0x8000u16 } else { 0 };
+    let a = v.abs();
+    if a < 2f32.powi(-14) {
+        // subnormal: a multiple of 2^-24 (`1.9073486328125e-06` is 16 of them: ptxas's way of
+        // writing the integer 16)
+        let m = a / 2f32.powi(-24);
+        return (m.fract() == 0.0 && m < 1024.0).then_some(sign | m as u16);
+    }
+    let e = a.log2().floor() as i32;
+    if !(-14..=15).contains(&e) {
+        return None;
+    }
+    let m = a / 2f32.powi(e) - 1.0;
+    let frac = m * 1024.0;
+    if frac.fract() != 0.0 {
+        return None;
+    }
+    Some(sign | (((e + 15) as u16) << 10) | frac as u16)
+}
+
+/// One warp's registers and lanes. Values with their known-lane masks: a lane whose bit is clear
+/// holds an unknown value.
+struct Warp {
+    r: Vec<[u32; 32]>,
+    rk: Vec<u32>,
+    p: [u32; 8],
+    pk: [u32; 8],
+    ur: [u32; 64],
+    urk: [bool; 64],
+    up: [bool; 8],
+    upk: [bool; 8],
+    pc: [usize; 32],
+    alive: u32,
+    /// The lanes the launch gave threads.
+    launched: u32,
+    waiting: u32,
+    barrier: [u32; 16],
+    sync_mask: [u32; 32],
+    tid: [[u32; 3]; 32],
+    ctaid: [u32; 3],
+}
+
+impl Warp {
+    fn new() -> Warp {
+        Warp {
+            r: vec![[0; 32]; 256],
+            rk: vec![0; 256],
+            p: [0; 8],
+            pk: [0; 8],
+            ur: [0; 64],
+            urk: [false; 64],
+            up: [false; 8],
+            upk: [false; 8],
+            pc: [0; 32],
+            alive: 0,
+            launched: 0,
+            waiting: 0,
+            barrier: [0; 16],
+            sync_mask: [0; 32],
+            tid: [[0; 3]; 32],
+            ctaid: [0; 3],
+        }
+    }
+
+    fn reset(&mut self, launch: &FlowLaunch, ctaid: [u32; 3], warp: usize) {
+        self.rk.iter_mut().for_each(|k| *k = 0);
+        self.rk[RZ as usize] = u32::MAX;
+        self.r[RZ as usize] = [0; 32];
+        self.pk = [0; 8];
+        self.p = [0; 8];
+        self.pk[PT as usize] = u32::MAX;
+        self.p[PT as usize] = u32::MAX;
+        self.urk = [false; 64];
+        self.ur = [0; 64];
+        self.urk[URZ as usize] = true;
+        self.upk = [false; 8];
+        self.up = [false; 8];
+        self.upk[PT as usize] = true;
+        self.up[PT as usize] = true;
+        self.pc = [0; 32];
+        self.waiting = 0;
+        self.barrier = [0; 16];
+        self.ctaid = ctaid;
+        let [bx, by, bz] = launch.block;
+        let n = (bx * by * bz) as usize;
+        self.alive = 0;
+        for l in 0..32 {
+            let t = warp * 32 + l;
+            if t < n {
+                self.alive |= 1 << l;
+                let t = t as u32;
+                self.tid[l] = [t % bx, (t / bx) % by, t / (bx * by)];
+            }
+        }
+        self.launched = self.alive;
+    }
+
+    /// Lanes of `group` where `p` holds, and lanes where it is unknown.
+    fn pred_mask(&self, p: Pred, group: u32) -> (u32, u32) {
+        let (v, k) = if p.uniform {
+            let i = p.idx as usize;
+            (
+                if self.up[i] { u32::MAX } else { 0 },
+                if self.upk[i] { u32::MAX } else { 0 },
+            )
+        } else {
+            (self.p[p.idx as usize], self.pk[p.idx as usize])
+        };
+        let v = if p.neg { !v } else { v };
+        (v & k & group, !k & group)
+    }
+
+    fn pred(&self, p: Pred, lane: usize) -> Option<bool> {
+        let (on, unknown) = self.pred_mask(p, 1 << lane);
+        if unknown != 0 { None } else { Some(on != 0) }
+    }
+
+    fn forget(&mut self, d: Dst, lanes_: u32) {
+        if lanes_ == 0 {
+            return;
+        }
+        match d {
+            Dst::R(r) if r != RZ => self.rk[r as usize] &= !lanes_,
+            Dst::P(p) if p != PT => self.pk[p as usize] &= !lanes_,
+            Dst::Ur(r) if r != URZ => self.urk[r as usize] = false,
+            Dst::Up(p) if p != PT => self.upk[p as usize] = false,
+            _ => {}
+        }
+    }
+
+    fn set(&mut self, d: Dst, lane: usize, v: Option<u32>) {
+        match d {
+            Dst::R(r) if r != RZ => {
+                let r = r as usize;
+                match v {
+                    Some(v) => {
+                        self.r[r][lane] = v;
+                        self.rk[r] |= 1 << lane;
+                    }
+                    None => self.rk[r] &= !(1 << lane),
+                }
+            }
+            Dst::Ur(r) if r != URZ => {
+                self.urk[r as usize] = v.is_some();
+                self.ur[r as usize] = v.unwrap_or(0);
+            }
+            Dst::P(p) if p != PT => {
+                let p = p as usize;
+                match v {
+                    Some(v) => {
+                        if v != 0 {
+                            self.p[p] |= 1 << lane;
+                        } else {
+                            self.p[p] &= !(1 << lane);
+                        }
+                        self.pk[p] |= 1 << lane;
+                    }
+                    None => self.pk[p] &= !(1 << lane),
+                }
+            }
+            Dst::Up(p) if p != PT => {
+                self.upk[p as usize] = v.is_some();
+                self.up[p as usize] = v.is_some_and(|v| v != 0);
+            }
+            _ => {}
+        }
+    }
+
+    fn raw(&self, s: Src, lane: usize, launch: &FlowLaunch) -> Option<u32> {
+        match s {
+            Src::R(r) => (self.rk[r as usize] & (1 << lane) != 0).then(|| self.r[r as usize][lane]),
+            Src::Ur(r) => self.urk[r as usize].then(|| self.ur[r as usize]),
+            Src::Imm(v) => Some(v),
+            Src::FImm(f) => Some(f.to_bits()),
+            Src::Const { bank, off, reg } => {
+                if bank != 0 {
+                    return None;
+                }
+                let off = match reg {
+                    Some(r) => off.wrapping_add(self.raw(Src::R(r), lane, launch)?),
+                    None => off,
+                };
+                match off {
+                    0x0 | 0x4 | 0x8 => Some(launch.block[(off / 4) as usize]),
+                    0xc | 0x10 | 0x14 => Some(launch.grid[((off - 0xc) / 4) as usize]),
+                    o if o >= PARAM_BASE => {
+                        let i = (o - PARAM_BASE) as usize;
+                        let b = launch.params.get(i..i + 4)?;
+                        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    }
+                    _ => None,
+                }
+            }
+            Src::Sr(sr) => {
+                let l = lane as u32;
+                match sr {
+                    Sr::Tid(i) => Some(self.tid[lane][i]),
+                    Sr::Ctaid(i) => Some(self.ctaid[i]),
+                    Sr::LaneId => Some(l),
+                    Sr::LtMask => Some((1u32 << l).wrapping_sub(1)),
+                    Sr::LeMask => Some(((1u64 << (l + 1)) - 1) as u32),
+                    Sr::GtMask => Some(!(((1u64 << (l + 1)) - 1) as u32)),
+                    Sr::GeMask => Some(!((1u32 << l).wrapping_sub(1))),
+                    Sr::EqMask => Some(1 << l),
+                    Sr::Zero => Some(0),
+                    Sr::Other => None,
+                }
+            }
+            Src::Unknown => None,
+        }
+    }
+
+    /// An integer operand's value with its modifiers (`-x`: two's complement, `~x`, `|x|`).
+    fn read(&self, o: Opnd, lane: usize, launch: &FlowLaunch) -> Option<u32> {
+        let mut v = self.raw(o.src, lane, launch)?;
+        if o.abs {
+            v = (v as i32).unsigned_abs();
+        }
+        if o.not {
+            v = !v;
+        }
+        if o.neg {
+            v = v.wrapping_neg();
+        }
+        Some(v)
+    }
+
+    /// A float operand's value with its modifiers (`-x`, `|x|` on the sign).
+    fn readf(&self, o: Opnd, lane: usize, launch: &FlowLaunch) -> Option<f32> {
+        let mut v = f32::from_bits(self.raw(o.src, lane, launch)?);
+        if o.abs {
+            v = v.abs();
+        }
+        if o.neg {
+            v = -v;
+        }
+        Some(v)
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn exec(&mut self, ins: &Ins, on: u32, launch: &FlowLaunch) {
+        if on == 0 {
+            return;
+        }
+        let s = &ins.src;
+        let src = |w: &Warp, i: usize, l: usize| s.get(i).and_then(|o| w.read(*o, l, launch));
+        let pr = |w: &Warp, i: usize, l: usize| ins.preds.get(i).and_then(|p| w.pred(*p, l));
+        match ins.kind {
+            Kind::Poison => {
+                for d in &ins.dst {
+                    self.forget(*d, on);
+                }
+            }
+            Kind::Redux { op, signed } => {
+                let mut acc: Option<u32> = None;
+                let mut ok = true;
+                for l in lanes(on) {
+                    let Some(v) = src(self, 0, l) else {
+                        ok = false;
+                        break;
+                    };
+                    acc = Some(match acc {
+                        None => v,
+                        Some(a) => match op {
+                            0 => a.wrapping_add(v),
+                            1 if signed => (a as i32).min(v as i32) as u32,
+                            1 => a.min(v),
+                            2 if signed => (a as i32).max(v as i32) as u32,
+                            2 => a.max(v),
+                            3 => a | v,
+                            4 => a ^ v,
+                            _ => a & v,
+                        },
+                    });
+                }
+                let v = if ok { acc } else { None };
+                for l in lanes(on) {
+                    for d in &ins.dst {
+                        self.set(*d, l, v);
+                    }
+                }
+            }
+            Kind::Vote { all } => {
+                let mut ballot = 0u32;
+                let mut known = true;
+                for l in lanes(on) {
+                    match pr(self, 0, l) {
+                        Some(true) => ballot |= 1 << l,
+                        Some(false) => {}
+                        None => known = false,
+                    }
+                }
+                let any = ballot != 0;
+                let every = ballot == on;
+                for l in lanes(on) {
+                    if let Some(d) = ins.dst.first() {
+                        self.set(*d, l, known.then_some(ballot));
+                    }
+                    if let Some(d) = ins.dst.get(1) {
+                        self.set(*d, l, known.then_some(u32::from(if all { every } else { any })));
+                    }
+                }
+            }
+            Kind::MatchAny => {
+                let vals: Vec<(usize, Option<u32>)> = lanes(on).map(|l| (l, src(self, 0, l))).collect();
+                let known = vals.iter().all(|(_, v)| v.is_some());
+                for &(l, v) in &vals {
+                    let m = vals
+                        .iter()
+                        .filter(|(_, x)| *x == v)
+                        .fold(0u32, |m, (k, _)| m | 1 << k);
+                    if let Some(d) = ins.dst.first() {
+                        self.set(*d, l, known.then_some(m));
+                    }
+                }
+            }
+            Kind::Elect => {
+                let leader = on.trailing_zeros() as usize;
+                for l in lanes(on) {
+                    if let Some(d) = ins.dst.first() {
+                        self.set(*d, l, Some(u32::from(l == leader)));
+                    }
+                    for d in ins.dst.iter().skip(1) {
+                        self.set(*d, l, Some(leader as u32));
+                    }
+                }
+            }
+            Kind::Shfl { mode } => {
+                let before: Vec<Option<u32>> = (0..32).map(|l| src(self, 0, l)).collect();
+                for l in lanes(on) {
+                    let (Some(b), Some(c)) = (src(self, 1, l), src(self, 2, l)) else {
+                        for d in &ins.dst {
+                            self.set(*d, l, None);
+                        }
+                        continue;
+                    };
+                    let clamp = c & 0x1f;
+                    let seg = (c >> 8) & 0x1f;
+                    let lane = l as u32;
+                    let max_lane = (lane & seg) | (clamp & !seg);
+                    let min_lane = lane & seg;
+                    let (j, valid) = match mode {
+                        0 => {
+                            let j = min_lane | (b & 0x1f & !seg);
+                            (j, j <= max_lane)
+                        }
+                        1 => {
+                            let j = lane.wrapping_sub(b & 0x1f);
+                            (j, (j as i32) >= min_lane as i32)
+                        }
+                        2 => {
+                            let j = lane + (b & 0x1f);
+                            (j, j <= max_lane)
+                        }
+                        _ => {
+                            let j = lane ^ (b & 0x1f);
+                            (j, j <= max_lane)
+                        }
+                    };
+                    let j = if valid { j as usize } else { l };
+                    let v = if j < 32 && on & (1 << j) != 0 {
+                        before[j]
+                    } else {
+                        None
+                    };
+                    if let Some(d) = ins.dst.first() {
+                        self.set(*d, l, Some(u32::from(valid)));
+                    }
+                    if let Some(d) = ins.dst.get(1) {
+                        self.set(*d, l, v);
+                    }
+                }
+            }
+            Kind::R2p => {
+                for l in lanes(on) {
+                    let (v, m) = (src(self, 0, l), src(self, 1, l));
+                    for i in 0..7u8 {
+                        let Some(m) = m else {
+                            self.set(Dst::P(i), l, None);
+                            continue;
+                        };
+                        if m & (1 << i) != 0 {
+                            self.set(Dst::P(i), l, v.map(|v| (v >> i) & 1));
+                        }
+                    }
+                }
+            }
+            _ => {
+                // a uniform instruction runs once for the warp (its destinations are the warp's)
+                let uniform = ins.dst.iter().all(|d| matches!(d, Dst::Ur(_) | Dst::Up(_)));
+                let run = if uniform { on & on.wrapping_neg() } else { on };
+                for l in lanes(run) {
+                    let (a, b) = self.lane_op(ins, l, launch);
+                    if let Some(d) = ins.dst.first() {
+                        self.set(*d, l, a);
+                    }
+                    for (k, d) in ins.dst.iter().enumerate().skip(1) {
+                        let v = if k == 1 { b } else { None };
+                        // wide results and carry-outs: second value; further destinations of a
+                        // wide result are consecutive registers (IMAD.WIDE: d, d+1)
+                        self.set(*d, l, v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// One lane of a per-lane instruction: its first and second results.
+    #[allow(clippy::too_many_lines)]
+    fn lane_op(&self, ins: &Ins, l: usize, launch: &FlowLaunch) -> (Option<u32>, Option<u32>) {
+        let s = &ins.src;
+        let x = |i: usize| s.get(i).and_then(|o| self.read(*o, l, launch));
+        let f = |i: usize| s.get(i).and_then(|o| self.readf(*o, l, launch));
+        let p = |i: usize| ins.preds.get(i).and_then(|q| self.pred(*q, l));
+        let both = |v: Option<u64>| (v.map(|v| v as u32), v.map(|v| (v >> 32) as u32));
+        match ins.kind {
+            Kind::Mov => (x(0), None),
+            Kind::Imad {
+                hi,
+                wide,
+                signed,
+                x: carry,
+            } => {
+                let (Some(a), Some(b), Some(c)) = (x(0), x(1), x(2)) else {
+                    return (None, None);
+                };
+                let prod = if signed {
+                    (i64::from(a as i32) * i64::from(b as i32)) as u64
+                } else {
+                    u64::from(a) * u64::from(b)
+                };
+                if hi || wide {
+                    // a 64-bit addend: the pair {c+1:c}
+                    let c_hi = match s.get(2).map(|o| o.src) {
+                        Some(Src::R(r)) if r != RZ && !s[2].neg && !s[2].not => {
+                            match self.raw(Src::R(r + 1), l, launch) {
+                                Some(v) => v,
+                                None => return (None, None),
+                            }
+                        }
+                        Some(Src::Ur(r)) if r != URZ && !s[2].neg && !s[2].not => {
+                            match self.raw(Src::Ur(r + 1), l, launch) {
+                                Some(v) => v,
+                                None => return (None, None),
+                            }
+                        }
+                        Some(Src::R(RZ)) | Some(Src::Ur(URZ)) => 0,
+                        Some(Src::Imm(_)) => {
+                            if signed && (c as i32) < 0 {
+                                u32::MAX
+                            } else {
+                                0
+                            }
+                        }
+                        _ => return (None, None),
+                    };
+                    let c64 = u64::from(c_hi) << 32 | u64::from(c);
+                    if hi {
+                        let full: u128 = if signed {
+                            (i128::from(a as i32) * i128::from(b as i32) + i128::from(c64 as i64)) as u128
+                        } else {
+                            u128::from(a) * u128::from(b) + u128::from(c64)
+                        };
+                        return (Some((full >> 32) as u32), None);
+                    }
+                    return both(Some(prod.wrapping_add(c64)));
+                }
+                let mut v = (prod as u32).wrapping_add(c);
+                if carry {
+                    match p(0) {
+                        Some(true) => v = v.wrapping_add(1),
+                        Some(false) => {}
+                        None => return (None, None),
+                    }
+                }
+                (Some(v), None)
+            }
+            Kind::Iadd3 { x: ext } => {
+                let mut sum: u64 = 0;
+                for (i, o) in s.iter().enumerate().take(3) {
+                    let Some(raw) = self.raw(o.src, l, launch) else {
+                        return (None, None);
+                    };
+                    let mut v = u64::from(raw);
+                    if o.not || (o.neg && ext) {
+                        v = u64::from(!raw);
+                    } else if o.neg {
+                        v = u64::from(!raw) + 1;
+                    }
+                    let _ = i;
+                    sum += v;
+                }
+                if ext {
+                    for q in &ins.preds {
+                        match self.pred(*q, l) {
+                            Some(true) => sum += 1,
+                            Some(false) => {}
+                            None => return (None, None),
+                        }
+                    }
+                }
+                let carry = sum >> 32;
+                (Some(sum as u32), Some(u32::from(carry >= 1)))
+            }
+            Kind::Lop3 => {
+                let (Some(a), Some(b), Some(c), Some(lut)) = (x(0), x(1), x(2), x(3)) else {
+                    return (None, None);
+                };
+                let mut r = 0u32;
+                for bit in 0..32 {
+                    let i = ((a >> bit) & 1) << 2 | ((b >> bit) & 1) << 1 | ((c >> bit) & 1);
+                    r |= ((lut >> i) & 1) << bit;
+                }
+                (Some(r), Some(u32::from(r != 0)))
+            }
+            Kind::Plop3 => {
+                let (Some(a), Some(b), Some(c)) = (p(2), p(3), p(4)) else {
+                    return (None, None);
+                };
+                let (Some(l1), Some(l2)) = (x(0), x(1)) else {
+                    return (None, None);
+                };
+                let i = u32::from(a) << 2 | u32::from(b) << 1 | u32::from(c);
+                (Some((l1 >> i) & 1), Some((l2 >> i) & 1))
+            }
+            Kind::Shf {
+                left,
+                hi,
+                signed,
+                wide64,
+                wrap,
+            } => {
+                let (Some(lo), Some(sh), Some(h)) = (x(0), x(1), x(2)) else {
+                    return (None, None);
+                };
+                let sh = if wrap {
+                    sh & if wide64 { 63 } else { 31 }
+                } else {
+                    sh.min(if wide64 { 64 } else { 32 })
+                };
+                let v = u64::from(h) << 32 | u64::from(lo);
+                let r: u64 = if left {
+                    ((u128::from(v) << sh) & u128::from(u64::MAX)) as u64
+                } else if signed {
+                    ((v as i64) >> sh.min(63)) as u64
+                } else {
+                    ((u128::from(v)) >> sh) as u64
+                };
+                let out = if hi { (r >> 32) as u32 } else { r as u32 };
+                (Some(out), None)
+            }
+            Kind::Lea { hi, x: ext, sx32 } => {
+                let a = x(0);
+                let b = x(1);
+                if !hi {
+                    let (Some(a), Some(b), Some(sh)) = (a, b, x(2)) else {
+                        return (None, None);
+                    };
+                    let v = (u64::from(a) << (sh & 31)) as u32 as u64 + u64::from(b);
+                    return (Some(v as u32), Some(u32::from(v >> 32 != 0)));
+                }
+                let (c, sh) = if sx32 {
+                    (a.map(|a| if (a as i32) < 0 { u32::MAX } else { 0 }), x(2))
+                } else {
+                    (x(2), x(3))
+                };
+                let (Some(a), Some(b), Some(c), Some(sh)) = (a, b, c, sh) else {
+                    return (None, None);
+                };
+                let v = u64::from(c) << 32 | u64::from(a);
+                let h = ((u128::from(v) << (sh & 63)) >> 32) as u32;
+                let mut r = u64::from(h) + u64::from(b);
+                if ext {
+                    match p(0) {
+                        Some(true) => r += 1,
+                        Some(false) => {}
+                        None => return (None, None),
+                    }
+                }
+                (Some(r as u32), Some(u32::from(r >> 32 != 0)))
+            }
+            Kind::Sel => match p(0) {
+                Some(true) => (x(0), None),
+                Some(false) => (x(1), None),
+                None => (None, None),
+            },
+            Kind::Iabs => (x(0).map(|v| (v as i32).unsigned_abs()), None),
+            Kind::Popc => (x(0).map(u32::count_ones), None),
+            Kind::Brev => (x(0).map(u32::reverse_bits), None),
+            Kind::Flo { sh } => (
+                x(0).map(|v| {
+                    if v == 0 {
+                        u32::MAX
+                    } else if sh {
+                        v.leading_zeros()
+                    } else {
+                        31 - v.leading_zeros()
+                    }
+                }),
+                None,
+            ),
+            Kind::Prmt => {
+                let (Some(a), Some(sel), Some(b)) = (x(0), x(1), x(2)) else {
+                    return (None, None);
+                };
+                let bytes = (u64::from(b) << 32 | u64::from(a)).to_le_bytes();
+                let mut r = 0u32;
+                for k in 0..4 {
+                    let n = (sel >> (4 * k)) & 0xf;
+                    let mut byte = bytes[(n & 7) as usize];
+                    if n & 8 != 0 {
+                        byte = if byte & 0x80 != 0 { 0xff } else { 0 };
+                    }
+                    r |= u32::from(byte) << (8 * k);
+                }
+                (Some(r), None)
+            }
+            Kind::Mnmx { signed, add } => {
+                let (a, b) = if add {
+                    let (Some(a), Some(b), Some(c)) = (x(0), x(1), x(2)) else {
+                        return (None, None);
+                    };
+                    (a.wrapping_add(b), c)
+                } else {
+                    let (Some(a), Some(b)) = (x(0), x(1)) else {
+                        return (None, None);
+                    };
+                    (a, b)
+                };
+                let Some(min) = p(0) else {
+                    return (None, None);
+                };
+                let v = match (signed, min) {
+                    (true, true) => (a as i32).min(b as i32) as u32,
+                    (true, false) => (a as i32).max(b as i32) as u32,
+                    (false, true) => a.min(b),
+                    (false, false) => a.max(b),
+                };
+                (Some(v), None)
+            }
+            Kind::Isetp { cmp, signed, bop, ex } => {
+                let (Some(a), Some(b), Some(c)) = (x(0), x(1), p(0)) else {
+                    return (None, None);
+                };
+                let ord = if signed {
+                    (a as i32).cmp(&(b as i32))
+                } else {
+                    a.cmp(&b)
+                };
+                let r = if ex {
+                    let Some(low) = p(1) else {
+                        return (None, None);
+                    };
+                    use std::cmp::Ordering::*;
+                    match cmp {
+                        Cmp::Lt | Cmp::Le => ord == Less || (ord == Equal && low),
+                        Cmp::Gt | Cmp::Ge => ord == Greater || (ord == Equal && low),
+                        Cmp::Eq => ord == Equal && low,
+                        Cmp::Ne => ord != Equal || low,
+                        _ => return (None, None),
+                    }
+                } else {
+                    match cmp {
+                        Cmp::Lt => ord.is_lt(),
+                        Cmp::Le => ord.is_le(),
+                        Cmp::Gt => ord.is_gt(),
+                        Cmp::Ge => ord.is_ge(),
+                        Cmp::Eq => ord.is_eq(),
+                        Cmp::Ne => ord.is_ne(),
+                        Cmp::F => false,
+                        Cmp::T => true,
+                        _ => return (None, None),
+                    }
+                };
+                let comb = |r: bool| match bop {
+                    Bop::And => r && c,
+                    Bop::Or => r || c,
+                    Bop::Xor => r ^ c,
+                };
+                (Some(u32::from(comb(r))), Some(u32::from(comb(!r))))
+            }
+            Kind::Fsetp { cmp, bop, ftz } => {
+                let (Some(mut a), Some(mut b), Some(c)) = (f(0), f(1), p(0)) else {
+                    return (None, None);
+                };
+                if ftz {
+                    if a.is_subnormal() {
+                        a = 0.0f32.copysign(a);
+                    }
+                    if b.is_subnormal() {
+                        b = 0.0f32.copysign(b);
+                    }
+                }
+                let nan = a.is_nan() || b.is_nan();
+                let r = match cmp {
+                    Cmp::Lt => a < b,
+                    Cmp::Eq => a == b,
+                    Cmp::Le => a <= b,
+                    Cmp::Gt => a > b,
+                    Cmp::Ne => !nan && a != b,
+                    Cmp::Ge => a >= b,
+                    Cmp::Ltu => nan || a < b,
+                    Cmp::Equ => nan || a == b,
+                    Cmp::Leu => nan || a <= b,
+                    Cmp::Gtu => nan || a > b,
+                    Cmp::Neu => nan || a != b,
+                    Cmp::Geu => nan || a >= b,
+                    Cmp::Num => !nan,
+                    Cmp::Nan => nan,
+                    Cmp::F => false,
+                    Cmp::T => true,
+                };
+                let comb = |r: bool| match bop {
+                    Bop::And => r && c,
+                    Bop::Or => r || c,
+                    Bop::Xor => r ^ c,
+                };
+                (Some(u32::from(comb(r))), Some(u32::from(comb(!r))))
+            }
+            Kind::P2r => {
+                let (Some(a), Some(m)) = (x(0), x(1)) else {
+                    return (None, None);
+                };
+                let mut bits = 0u32;
+                for i in 0..7u8 {
+                    if m & (1 << i) != 0 {
+                        match self.pred(
+                            Pred {
+                                uniform: false,
+                                idx: i,
+                                neg: false,
+                            },
+                            l,
+                        ) {
+                            Some(true) => bits |= 1 << i,
+                            Some(false) => {}
+                            None => return (None, None),
+                        }
+                    }
+                }
+                (Some((a & !m) | (bits & m)), None)
+            }
+            Kind::S2r => (x(0), None),
+            Kind::Cs2r => match s.first().map(|o| o.src) {
+                Some(Src::Sr(Sr::Zero)) => (Some(0), Some(0)),
+                _ => (None, None),
+            },
+            Kind::Ldc { words } => {
+                let v = x(0);
+                if words == 2 {
+                    let hi = match s.first().map(|o| o.src) {
+                        Some(Src::Const { bank, off, reg }) => self.raw(
+                            Src::Const {
+                                bank,
+                                off: off + 4,
+                                reg,
+                            },
+                            l,
+                            launch,
+                        ),
+                        _ => None,
+                    };
+                    (v, hi)
+                } else {
+                    (v, None)
+                }
+            }
+            Kind::I2f {
+                signed,
+                up,
+                toward_zero,
+            } => {
+                let Some(a) = x(0) else {
+                    return (None, None);
+                };
+                let exact: f64 = if signed { f64::from(a as i32) } else { f64::from(a) };
+                let mut v = exact as f32; // round to nearest
+                if up && f64::from(v) < exact {
+                    v = f32::from_bits(if v >= 0.0 {
+                        v.to_bits() + 1
+                    } else {
+                        v.to_bits() - 1
+                    });
+                } else if toward_zero && f64::from(v).abs() > exact.abs() {
+                    v = f32::from_bits(v.to_bits() - 1);
+                }
+                (Some(v.to_bits()), None)
+            }
+            Kind::Rcp => (f(0).map(|v| (1.0 / v).to_bits()), None),
+            Kind::F2i { signed } => {
+                let Some(v) = f(0) else {
+                    return (None, None);
+                };
+                let r = if signed {
+                    if v.is_nan() {
+                        0
+                    } else {
+                        v.trunc().clamp(i32::MIN as f32, i32::MAX as f32) as i32 as u32
+                    }
+                } else if v.is_nan() {
+                    0
+                } else {
+                    v.trunc().clamp(0.0, u32::MAX as f32) as u32
+                };
+                (Some(r), None)
+            }
+            Kind::Fadd => match (f(0), f(1)) {
+                (Some(a), Some(b)) => (Some((a + b).to_bits()), None),
+                _ => (None, None),
+            },
+            Kind::Fmul { round } => match (f(0), f(1)) {
+                // the product of two floats is exact in f64: rounded once, in the mode asked
+                (Some(a), Some(b)) => (
+                    Some(round_f32(f64::from(a) * f64::from(b), round).to_bits()),
+                    None,
+                ),
+                _ => (None, None),
+            },
+            Kind::Ffma => match (f(0), f(1), f(2)) {
+                (Some(a), Some(b), Some(c)) => (Some(a.mul_add(b, c).to_bits()), None),
+                _ => (None, None),
+            },
+            _ => (None, None),
+        }
+    }
+}
+
+/// `x` rounded to f32: 0 to nearest even, 1 toward zero, 2 down, 3 up.
+fn round_f32(x: f64, mode: u8) -> f32 {
+    let r = x as f32;
+    if !r.is_finite() || f64::from(r) == x || mode == 0 {
+        return r;
+    }
+    let toward = |r: f32, up: bool| -> f32 {
+        let b = r.to_bits();
+        let bigger = (r >= 0.0) == up;
+        f32::from_bits(if r == 0.0 {
+            if up { 1 } else { 0x8000_0001 }
+        } else if bigger {
+            b + 1
+        } else {
+            b - 1
+        })
+    };
+    match mode {
+        1 if f64::from(r).abs() > x.abs() => toward(r, r < 0.0),
+        2 if f64::from(r) > x => toward(r, false),
+        3 if f64::from(r) < x => toward(r, true),
+        _ => r,
+    }
+}
+
+/// A kernel's parameter buffer from its arguments' bytes at the offsets the PTX gives them.
+pub fn param_buffer(params: &[(u32, Vec<u8>)]) -> Vec<u8> {
+    let end = params
+        .iter()
+        .map(|(o, b)| *o as usize + b.len())
+        .max()
+        .unwrap_or(0);
+    let mut buf = vec![0u8; end];
+    for (o, b) in params {
+        buf[*o as usize..*o as usize + b.len()].copy_from_slice(b);
+    }
+    buf
+}
