@@ -207,6 +207,20 @@ enum Kind {
         round: u8,
     },
     Ffma,
+    /// `LDG`: `bytes` per lane from global memory (sign-extended when `signed`).
+    Ldg {
+        bytes: u8,
+        signed: bool,
+    },
+    /// `STG` (and generic `ST`, whose value is then forgotten): `bytes` per lane.
+    Stg {
+        bytes: u8,
+        known: bool,
+    },
+    /// Global atomics and reductions: the memory they touch becomes unknown.
+    AtomG {
+        bytes: u8,
+    },
     // control
     Bra {
         any: bool,
@@ -228,6 +242,21 @@ enum Kind {
     Stop,
 }
 
+impl Kind {
+    fn is_control(self) -> bool {
+        matches!(
+            self,
+            Kind::Bra { .. }
+                | Kind::Exit
+                | Kind::Bsync
+                | Kind::Break
+                | Kind::Warpsync
+                | Kind::Call { .. }
+                | Kind::Ret
+        )
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Ins {
     offset: u32,
@@ -242,6 +271,8 @@ struct Ins {
     /// Barrier register of `BSSY`/`BSYNC`/`BREAK`.
     barrier: u8,
     counted: bool,
+    /// A global access's address: the 64-bit register pair and the immediate offset.
+    addr: Option<(u8, i64)>,
 }
 
 /// A kernel's machine code, decoded once for [`MachineFlow::run`].
@@ -254,8 +285,10 @@ pub struct MachineFlow {
 }
 
 /// One launch's geometry and parameter bytes (the constant bank's `0x210..`).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct FlowLaunch<'a> {
+    /// Global memory as the launch starts (loads read it; `None`: every load is unknown).
+    pub global: Option<&'a warpscope_emu::mem::Global>,
     /// Grid dimensions in blocks.
     pub grid: [u32; 3],
     /// Block dimensions in threads.
@@ -273,6 +306,59 @@ pub struct FlowCounts {
     pub divergent: u64,
     /// Warp-level instructions followed.
     pub warp_insts: u64,
+}
+
+/// The global memory a run read, for checking after the launch that what it read is what the
+/// launch left there: a warp reads memory as it was before the launch (or as it wrote it itself),
+/// so a value another warp changed during the launch may be read wrong. When no branch depended on
+/// memory this does not matter and nothing is checked.
+#[derive(Clone, Debug, Default)]
+pub struct FlowReads {
+    /// Some branch, exit or convergence depended on a value loaded from memory.
+    pub decided: bool,
+    bytes: HashMap<u64, u8>,
+    overflow: bool,
+}
+
+impl FlowReads {
+    /// Most bytes kept for the check.
+    const MAX: usize = 1 << 24;
+
+    /// Whether the run's counters hold given the memory after the launch: no branch depended on
+    /// memory, or every byte read still has the value read.
+    pub fn hold(&self, after: &warpscope_emu::mem::Global) -> bool {
+        !self.decided
+            || (!self.overflow
+                && self
+                    .bytes
+                    .iter()
+                    .all(|(&a, &b)| after.read(a, 1) == Some(u64::from(b))))
+    }
+}
+
+/// Global memory as the run sees it: the launch's initial contents, and what each warp stored.
+struct Mem<'a> {
+    global: Option<&'a warpscope_emu::mem::Global>,
+    /// Byte address → (the warp that stored it, its value if known).
+    stored: HashMap<u64, (u32, Option<u8>)>,
+    reads: FlowReads,
+}
+
+impl Mem<'_> {
+    /// One byte as warp `warp` reads it.
+    fn byte(&mut self, warp: u32, a: u64) -> Option<u8> {
+        match self.stored.get(&a) {
+            Some(&(w, v)) if w == warp => return v,
+            _ => {}
+        }
+        let b = self.global?.read(a, 1)? as u8;
+        if self.reads.bytes.len() < FlowReads::MAX {
+            self.reads.bytes.insert(a, b);
+        } else if !self.reads.bytes.contains_key(&a) {
+            self.reads.overflow = true;
+        }
+        Some(b)
+    }
 }
 
 /// Offset in the constant bank where sm_90 kernels find their parameters.
@@ -537,25 +623,33 @@ impl MachineFlow {
 
     /// Runs every warp of the launch; the counters, or why the machine code's control flow could
     /// not be followed (the first reason met).
-    pub fn run(&self, launch: &FlowLaunch, max_warp_insts: u64) -> Result<FlowCounts, String> {
+    pub fn run(&self, launch: &FlowLaunch, max_warp_insts: u64) -> Result<(FlowCounts, FlowReads), String> {
         let threads = launch.block.iter().map(|&b| b as usize).product::<usize>();
         if threads == 0 || self.ins.is_empty() {
-            return Ok(FlowCounts::default());
+            return Ok((FlowCounts::default(), FlowReads::default()));
         }
         let warps = threads.div_ceil(32);
         let mut counts = FlowCounts::default();
+        let mut mem = Mem {
+            global: launch.global,
+            stored: HashMap::new(),
+            reads: FlowReads::default(),
+        };
         let mut w = Warp::new();
+        let mut id = 0u32;
         for bz in 0..launch.grid[2] {
             for by in 0..launch.grid[1] {
                 for bx in 0..launch.grid[0] {
                     for wi in 0..warps {
                         w.reset(launch, [bx, by, bz], wi);
-                        self.run_warp(&mut w, launch, &mut counts, max_warp_insts)?;
+                        w.id = id;
+                        id = id.wrapping_add(1);
+                        self.run_warp(&mut w, launch, &mut counts, &mut mem, max_warp_insts)?;
                     }
                 }
             }
         }
-        Ok(counts)
+        Ok((counts, mem.reads))
     }
 
     fn run_warp(
@@ -563,6 +657,7 @@ impl MachineFlow {
         w: &mut Warp,
         launch: &FlowLaunch,
         counts: &mut FlowCounts,
+        mem: &mut Mem,
         max_warp_insts: u64,
     ) -> Result<(), String> {
         loop {
@@ -597,7 +692,7 @@ impl MachineFlow {
             if self.trace && counts.warp_insts < 400 {
                 eprintln!("flow: {group:08x} /*{:04x}*/ {}", ins.offset, ins.text);
             }
-            self.step(w, ins, pc, group, launch, counts)?;
+            self.step(w, ins, pc, group, launch, counts, mem)?;
             if self.trace && counts.warp_insts < 400 {
                 let l = pc_lane(group);
                 for d in &ins.dst {
@@ -641,6 +736,7 @@ impl MachineFlow {
     }
 
     #[allow(clippy::too_many_lines)]
+    #[allow(clippy::too_many_arguments)]
     fn step(
         &self,
         w: &mut Warp,
@@ -649,10 +745,14 @@ impl MachineFlow {
         group: u32,
         launch: &FlowLaunch,
         counts: &mut FlowCounts,
+        mem: &mut Mem,
     ) -> Result<(), String> {
         let stop = |why: &str| format!("/*{:04x}*/ {}: {why}", ins.offset, ins.text);
         // lanes whose guard holds, and lanes whose guard is unknown
         let (on, unknown_guard) = w.pred_mask(ins.guard, group);
+        if ins.kind.is_control() && w.decision_tainted(ins, group) {
+            mem.reads.decided = true;
+        }
         let advance = |w: &mut Warp, m: u32| {
             for l in lanes(m) {
                 w.pc[l] += 1;
@@ -815,6 +915,16 @@ impl MachineFlow {
             }
             Kind::Stop => return Err(stop("not followed")),
             Kind::Nop => advance(w, group),
+            Kind::Ldg { .. } | Kind::Stg { .. } | Kind::AtomG { .. } => {
+                w.memory(ins, on, mem);
+                for d in &ins.dst {
+                    w.forget(*d, unknown_guard);
+                }
+                if matches!(ins.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && unknown_guard != 0 {
+                    w.unknown_store = true;
+                }
+                advance(w, group);
+            }
             _ => {
                 w.exec(ins, on, launch);
                 for d in &ins.dst {
@@ -867,6 +977,7 @@ fn decode(
         target: None,
         barrier: 0,
         counted,
+        addr: None,
     };
     if l.predicate.is_some() && l.predicate.as_deref().and_then(parse_pred).is_none() {
         ins.kind = Kind::Stop;
@@ -978,9 +1089,58 @@ fn decode(
         "BRX" | "JMX" | "BRXU" | "JMXU" | "KILL" | "BPT" | "ENDCOLLECTIVE" | "BMOV" | "RTT" | "BSYNCS" => {
             ins.kind = Kind::Stop;
         }
+        "LDG" | "STG" | "ST" | "ATOMG" | "REDG" | "RED" | "ATOM" => {
+            let bytes = if has("128") {
+                16
+            } else if has("64") {
+                8
+            } else if has("U16") || has("S16") {
+                2
+            } else if has("U8") || has("S8") {
+                1
+            } else {
+                4
+            };
+            ins.addr = ops
+                .iter()
+                .find(|o| o.contains('['))
+                .and_then(|o| global_address(o));
+            match base {
+                "LDG" if ins.addr.is_some() => {
+                    ins.kind = Kind::Ldg {
+                        bytes,
+                        signed: has("S8") || has("S16"),
+                    };
+                    ins.dst = ops
+                        .first()
+                        .map(|o| reg_dst(o, bytes.div_ceil(4)))
+                        .unwrap_or_default();
+                }
+                "LDG" => poison(&mut ins),
+                "STG" | "ST" => {
+                    ins.kind = Kind::Stg {
+                        bytes,
+                        known: base == "STG",
+                    };
+                    ins.src = ops.last().map(|o| parse_opnd(o)).into_iter().collect();
+                }
+                _ => {
+                    ins.kind = Kind::AtomG { bytes: bytes.max(4) };
+                    let mut dst = Vec::new();
+                    for o in &ops {
+                        if o.contains('[') {
+                            break;
+                        }
+                        dst.extend(pred_dst(o));
+                        dst.extend(reg_dst(o, bytes.max(4) / 4));
+                    }
+                    ins.dst = dst;
+                }
+            }
+        }
         "NOP" | "YIELD" | "BAR" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE"
-        | "LDGDEPBAR" | "NANOSLEEP" | "STG" | "STS" | "ST" | "STL" | "RED" | "REDG" | "LDGSTS"
-        | "ARRIVES" | "UBLKCP" | "PREFETCH" | "CCTLL" | "ACQBULK" | "UCGABAR_ARV" | "UCGABAR_WAIT" => {
+        | "LDGDEPBAR" | "NANOSLEEP" | "STS" | "STL" | "LDGSTS" | "ARRIVES" | "UBLKCP" | "PREFETCH"
+        | "CCTLL" | "ACQBULK" | "UCGABAR_ARV" | "UCGABAR_WAIT" => {
             ins.kind = Kind::Nop;
         }
         "MOV" | "UMOV" | "IMAD" | "UIMAD" if base.ends_with("MOV") || has("MOV") => {
@@ -1330,6 +1490,24 @@ fn decode(
     ins
 }
 
+/// `desc[UR4][R2.64+0x10]`, `[R4.64+-0x4]`: the register pair and the offset (other forms: `None`).
+fn global_address(o: &str) -> Option<(u8, i64)> {
+    let inner = o.rsplit('[').next()?.split(']').next()?;
+    let mut reg = None;
+    let mut off = 0i64;
+    for term in inner.split('+').map(str::trim).filter(|t| !t.is_empty()) {
+        if let Some(r) = term.strip_suffix(".64") {
+            match parse_reg(r) {
+                Some(Src::R(r)) if r != RZ => reg = Some(r),
+                _ => return None,
+            }
+        } else {
+            off = off.wrapping_add(i64::from(parse_hex(term)? as i32));
+        }
+    }
+    Some((reg?, off))
+}
+
 /// A predicate destination, `PT` (discarded) kept as a place holder.
 fn pred_or_sink(t: &str) -> Dst {
     match parse_pred(t) {
@@ -1352,8 +1530,8 @@ fn half_bits(t: &str) -> Option<u16> {
     let sign = if v < 0.0 { 0x8000u16 } else { 0 };
     let a = v.abs();
     if a < 2f32.powi(-14) {
-        // subnormal: a multiple of 2^-24 (`1.9073486328125e-06` is 16 of them: ptxas's way of
-        // writing the integer 16)
+        // subnormal: a multiple of 2^-24 (`1.9073486328125e-06` is 32 of them: ptxas.s way of
+        // writing the integer 32)
         let m = a / 2f32.powi(-24);
         return (m.fract() == 0.0 && m < 1024.0).then_some(sign | m as u16);
     }
@@ -1389,6 +1567,17 @@ struct Warp {
     sync_mask: [u32; 32],
     tid: [[u32; 3]; 32],
     ctaid: [u32; 3],
+    /// Lanes whose value derives from memory, per register / predicate (see [`FlowReads`]).
+    rt: Vec<u32>,
+    ptn: [u32; 8],
+    urt: [bool; 64],
+    uptn: [bool; 8],
+    /// Whether the values being written derive from memory.
+    cur_taint: bool,
+    /// The warp's number in the launch.
+    id: u32,
+    /// The warp stored to an address it does not know: its later loads are unknown.
+    unknown_store: bool,
 }
 
 impl Warp {
@@ -1410,6 +1599,13 @@ impl Warp {
             sync_mask: [0; 32],
             tid: [[0; 3]; 32],
             ctaid: [0; 3],
+            rt: vec![0; 256],
+            ptn: [0; 8],
+            urt: [false; 64],
+            uptn: [false; 8],
+            cur_taint: false,
+            id: 0,
+            unknown_store: false,
         }
     }
 
@@ -1429,6 +1625,12 @@ impl Warp {
         self.upk[PT as usize] = true;
         self.up[PT as usize] = true;
         self.pc = [0; 32];
+        self.rt.iter_mut().for_each(|t| *t = 0);
+        self.ptn = [0; 8];
+        self.urt = [false; 64];
+        self.uptn = [false; 8];
+        self.cur_taint = false;
+        self.unknown_store = false;
         self.waiting = 0;
         self.barrier = [0; 16];
         self.ctaid = ctaid;
@@ -1444,6 +1646,129 @@ impl Warp {
             }
         }
         self.launched = self.alive;
+    }
+
+    fn pred_taint(&self, p: Pred, lane: usize) -> bool {
+        if p.uniform {
+            self.uptn[p.idx as usize]
+        } else {
+            self.ptn[p.idx as usize] >> lane & 1 != 0
+        }
+    }
+
+    fn src_taint(&self, o: &Opnd, lane: usize) -> bool {
+        match o.src {
+            Src::R(r) => self.rt[r as usize] >> lane & 1 != 0,
+            Src::Ur(r) => self.urt[r as usize],
+            Src::Const { reg: Some(r), .. } => self.rt[r as usize] >> lane & 1 != 0,
+            _ => false,
+        }
+    }
+
+    /// Whether lane `l`'s inputs to `ins` (guard, operands, predicates, the high half of a 64-bit
+    /// addend) derive from memory.
+    fn lane_taint(&self, ins: &Ins, l: usize) -> bool {
+        self.pred_taint(ins.guard, l)
+            || ins.src.iter().any(|o| self.src_taint(o, l))
+            || ins.preds.iter().any(|p| self.pred_taint(*p, l))
+            || matches!(
+                ins.kind,
+                Kind::Imad { hi: true, .. } | Kind::Imad { wide: true, .. }
+            ) && ins.src.get(2).is_some_and(|o| match o.src {
+                Src::R(r) if r != RZ => self.rt[r as usize + 1] >> l & 1 != 0,
+                Src::Ur(r) if r != URZ => self.urt[r as usize + 1],
+                _ => false,
+            })
+    }
+
+    /// Whether a control instruction's decision for `group` derives from memory.
+    fn decision_tainted(&self, ins: &Ins, group: u32) -> bool {
+        lanes(group).any(|l| self.lane_taint(ins, l))
+    }
+
+    /// A lane's 64-bit global address, when known.
+    fn address(&self, ins: &Ins, l: usize) -> Option<u64> {
+        let (r, off) = ins.addr?;
+        let (r, k) = (r as usize, self.rk[r as usize] & self.rk[r as usize + 1]);
+        (k >> l & 1 != 0)
+            .then(|| (u64::from(self.r[r + 1][l]) << 32 | u64::from(self.r[r][l])).wrapping_add(off as u64))
+    }
+
+    /// `LDG`, `STG`, `ST` and global atomics for the lanes `on`.
+    fn memory(&mut self, ins: &Ins, on: u32, mem: &mut Mem) {
+        match ins.kind {
+            Kind::Ldg { bytes, signed } => {
+                // a loaded value derives from memory
+                self.cur_taint = true;
+                for l in lanes(on) {
+                    let addr = if self.unknown_store {
+                        None
+                    } else {
+                        self.address(ins, l)
+                    };
+                    let mut buf = [0u8; 16];
+                    let mut ok = addr.is_some();
+                    if let Some(a) = addr {
+                        for (i, b) in buf.iter_mut().enumerate().take(bytes as usize) {
+                            match mem.byte(self.id, a.wrapping_add(i as u64)) {
+                                Some(v) => *b = v,
+                                None => ok = false,
+                            }
+                        }
+                    }
+                    if bytes < 4 && ok && signed && buf[bytes as usize - 1] & 0x80 != 0 {
+                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
+                            *b = 0xff;
+                        }
+                    }
+                    for (k, d) in ins.dst.iter().enumerate() {
+                        let w =
+                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
+                        self.set(*d, l, ok.then_some(w));
+                    }
+                }
+                self.cur_taint = false;
+            }
+            Kind::Stg { bytes, known } => {
+                for l in lanes(on) {
+                    let Some(a) = self.address(ins, l) else {
+                        self.unknown_store = true;
+                        continue;
+                    };
+                    let first = match ins.src.first().map(|o| o.src) {
+                        Some(Src::R(r)) => Some(r),
+                        _ => None,
+                    };
+                    for i in 0..bytes as usize {
+                        let v = match first {
+                            Some(RZ) if known => Some(0),
+                            Some(r) if known && r as usize + i / 4 < RZ as usize => {
+                                let r = r as usize + i / 4;
+                                (self.rk[r] >> l & 1 != 0).then(|| (self.r[r][l] >> (8 * (i % 4))) as u8)
+                            }
+                            _ => None,
+                        };
+                        mem.stored.insert(a.wrapping_add(i as u64), (self.id, v));
+                    }
+                }
+            }
+            Kind::AtomG { bytes } => {
+                for l in lanes(on) {
+                    match self.address(ins, l) {
+                        Some(a) => {
+                            for i in 0..u64::from(bytes) {
+                                mem.stored.insert(a.wrapping_add(i), (self.id, None));
+                            }
+                        }
+                        None => self.unknown_store = true,
+                    }
+                    for d in &ins.dst {
+                        self.set(*d, l, None);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Lanes of `group` where `p` holds, and lanes where it is unknown.
@@ -1490,10 +1815,16 @@ impl Warp {
                     }
                     None => self.rk[r] &= !(1 << lane),
                 }
+                if self.cur_taint {
+                    self.rt[r] |= 1 << lane;
+                } else {
+                    self.rt[r] &= !(1 << lane);
+                }
             }
             Dst::Ur(r) if r != URZ => {
                 self.urk[r as usize] = v.is_some();
                 self.ur[r as usize] = v.unwrap_or(0);
+                self.urt[r as usize] = self.cur_taint;
             }
             Dst::P(p) if p != PT => {
                 let p = p as usize;
@@ -1508,10 +1839,16 @@ impl Warp {
                     }
                     None => self.pk[p] &= !(1 << lane),
                 }
+                if self.cur_taint {
+                    self.ptn[p] |= 1 << lane;
+                } else {
+                    self.ptn[p] &= !(1 << lane);
+                }
             }
             Dst::Up(p) if p != PT => {
                 self.upk[p as usize] = v.is_some();
                 self.up[p as usize] = v.is_some_and(|v| v != 0);
+                self.uptn[p as usize] = self.cur_taint;
             }
             _ => {}
         }
@@ -1593,6 +1930,9 @@ impl Warp {
         if on == 0 {
             return;
         }
+        // results derive from memory where an operand does (in any lane, for the instructions
+        // that mix lanes)
+        self.cur_taint = lanes(on).any(|l| self.lane_taint(ins, l));
         let s = &ins.src;
         let src = |w: &Warp, i: usize, l: usize| s.get(i).and_then(|o| w.read(*o, l, launch));
         let pr = |w: &Warp, i: usize, l: usize| ins.preds.get(i).and_then(|p| w.pred(*p, l));
@@ -2213,4 +2553,128 @@ pub fn param_buffer(params: &[(u32, Vec<u8>)]) -> Vec<u8> {
         buf[*o as usize..*o as usize + b.len()].copy_from_slice(b);
     }
     buf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flow(body: &str) -> MachineFlow {
+        let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{body}");
+        let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
+        MachineFlow::new(&ks[0])
+    }
+
+    fn run(f: &MachineFlow, block: u32, params: &[u8]) -> Result<(u64, u64), String> {
+        f.run(
+            &FlowLaunch {
+                global: None,
+                grid: [1, 1, 1],
+                block: [block, 1, 1],
+                params,
+            },
+            1 << 20,
+        )
+        .map(|(c, _)| (c.targets, c.divergent))
+    }
+
+    const COUNTED: &str = "\t/*0000*/ LDC R0, c[0x0][0x210] ;\n\
+        \t/*0010*/ IMAD.MOV.U32 R2, RZ, RZ, RZ ;\n\
+        .L_x_0:\n\
+        \t/*0020*/ IADD3 R2, R2, 0x1, RZ ;\n\
+        \t/*0030*/ ISETP.GE.AND P0, PT, R2, R0, PT ;\n\
+        \t/*0040*/ @!P0 BRA `(.L_x_0) ;\n\
+        \t/*0050*/ EXIT ;\n";
+
+    #[test]
+    fn a_counted_loop_runs_its_parameter_times_per_warp() {
+        // i = 1..=n: the back branch runs n times per warp (taken n - 1 times), never split
+        let f = flow(COUNTED);
+        assert_eq!(run(&f, 64, &5u32.to_le_bytes()), Ok((10, 0)));
+        assert_eq!(run(&f, 32, &1u32.to_le_bytes()), Ok((1, 0)));
+        // a partial warp is one warp
+        assert_eq!(run(&f, 40, &3u32.to_le_bytes()), Ok((6, 0)));
+    }
+
+    #[test]
+    fn lanes_leaving_a_loop_at_different_iterations_split_the_warp() {
+        // t = tid & 3: 8 lanes each leave after 0, 1, 2, 3 iterations. The exit test runs for
+        // 32, 24, 16 and 8 lanes (split the first three times, all leave the fourth); the jump
+        // back runs three times for the lanes that stay: 7 targets, 3 divergent
+        let f = flow(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ LOP3.LUT R0, R0, 0x3, RZ, 0xc0, !PT ;\n\
+             \t/*0020*/ IMAD.MOV.U32 R2, RZ, RZ, RZ ;\n\
+             \t/*0030*/ BSSY B0, `(.L_x_1) ;\n\
+             .L_x_0:\n\
+             \t/*0040*/ ISETP.GE.AND P0, PT, R2, R0, PT ;\n\
+             \t/*0050*/ @P0 BRA `(.L_x_1) ;\n\
+             \t/*0060*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             \t/*0070*/ BRA `(.L_x_0) ;\n\
+             .L_x_1:\n\
+             \t/*0080*/ BSYNC B0 ;\n\
+             \t/*0090*/ EXIT ;\n",
+        );
+        assert_eq!(run(&f, 32, &[]), Ok((7, 3)));
+    }
+
+    #[test]
+    fn a_branch_on_shared_memory_stops_with_the_instruction() {
+        let f = flow(
+            "\t/*0000*/ LDS R0, [RZ] ;\n\
+             \t/*0010*/ ISETP.NE.AND P0, PT, R0, RZ, PT ;\n\
+             \t/*0020*/ @P0 BRA `(.L_x_0) ;\n\
+             .L_x_0:\n\
+             \t/*0030*/ EXIT ;\n",
+        );
+        let e = run(&f, 32, &[]).unwrap_err();
+        assert!(e.contains("/*0020*/") && e.contains("unknown"), "{e}");
+    }
+
+    #[test]
+    fn ptxas_constants_and_unsigned_division_follow_the_hardware_formulas() {
+        // 32 (warpSize in reduce7) written as the half pair (0, 2^-19), 1.0f as (1.875, 0)
+        assert_eq!(half_bits("1.9073486328125e-06"), Some(32));
+        assert_eq!(half_bits("1.875"), Some(0x3f80));
+        assert_eq!(half_bits("0.1"), None);
+        // n / d by ptxas's sequence (I2F.U32.RP, MUFU.RCP, the 0x0ffffffe bias, F2I, IMAD.HI with
+        // a 64-bit addend, one correction step): the quotient loops that many times
+        let f = flow(
+            "\t/*0000*/ LDC R9, c[0x0][0x214] ;\n\
+             \t/*0010*/ LDC R8, c[0x0][0x210] ;\n\
+             \t/*0020*/ I2F.U32.RP R0, R9 ;\n\
+             \t/*0030*/ MUFU.RCP R0, R0 ;\n\
+             \t/*0040*/ VIADD R2, R0, 0xffffffe ;\n\
+             \t/*0050*/ F2I.FTZ.U32.TRUNC.NTZ R3, R2 ;\n\
+             \t/*0060*/ IMAD.MOV R4, RZ, RZ, -R3 ;\n\
+             \t/*0070*/ IMAD R5, R4, R9, RZ ;\n\
+             \t/*0080*/ IMAD.HI.U32 R3, R3, R5, R2 ;\n\
+             \t/*0090*/ IMAD.HI.U32 R3, R3, R8, RZ ;\n\
+             \t/*00a0*/ IMAD.MOV R5, RZ, RZ, -R3 ;\n\
+             \t/*00b0*/ IMAD R5, R9, R5, R8 ;\n\
+             \t/*00c0*/ ISETP.GE.U32.AND P0, PT, R5, R9, PT ;\n\
+             \t/*00d0*/ @P0 IADD3 R5, R5, -R9, RZ ;\n\
+             \t/*00e0*/ @P0 VIADD R3, R3, 0x1 ;\n\
+             \t/*00f0*/ ISETP.GE.U32.AND P1, PT, R5, R9, PT ;\n\
+             \t/*0100*/ @P1 VIADD R3, R3, 0x1 ;\n\
+             \t/*0110*/ IMAD.MOV.U32 R2, RZ, RZ, RZ ;\n\
+             .L_x_0:\n\
+             \t/*0120*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             \t/*0130*/ ISETP.GE.U32.AND P0, PT, R2, R3, PT ;\n\
+             \t/*0140*/ @!P0 BRA `(.L_x_0) ;\n\
+             \t/*0150*/ EXIT ;\n",
+        );
+        for (n, d) in [
+            (1000u32, 7u32),
+            (4096, 480),
+            (3001, 3),
+            (u32::MAX, 65537),
+            (100, 100),
+        ] {
+            let mut p = n.to_le_bytes().to_vec();
+            p.extend(d.to_le_bytes());
+            let q = u64::from((n / d).max(1));
+            assert_eq!(run(&f, 32, &p), Ok((q, 0)), "{n} / {d}");
+        }
+    }
 }

@@ -138,10 +138,6 @@ const MATRIX: &[&str] = &[
 /// Launches whose counters of a group differ from the H100's, each with the reason. The test
 /// requires exactly these: a launch that starts to match (or to differ) must be moved here knowingly.
 const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
-    // nvcc -O2: ptxas unrolls the data-dependent loop by 4 (a remainder loop, predicated tails): its
-    // machine code has 3 branches on the loop's line where the PTX has 2, so that line is counted on
-    // the PTX and labelled an estimate (`warpscope__branch_counters_exact` = 0).
-    ("divergence", 2, "branch", "-O2 machine code unrolls the loop"),
     // device printf: the printf implementation's own global loads and stores (formatting
     // buffer) are counted by ncu; warpscope counts the kernel's accesses only.
     ("book", 5, "global", "device printf's own memory traffic"),
@@ -276,6 +272,78 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
     assert_eq!(atom_launches, 2 * 3);
     let expected: Vec<(&str, u64, &str)> = KNOWN_DIFFERENT.iter().map(|&(p, i, g, _)| (p, i, g)).collect();
     assert_eq!(different, expected);
+}
+
+/// The machine code's control flow followed on every launch (`WARPSCOPE_MACHINE_FLOW=always`, not
+/// only where the PTX's lines do not match): each launch it completes on must equal the H100's
+/// branch counters, whatever the kernel (unrolled loops, grid-stride divisions, data-dependent
+/// branches read from global memory, warp collectives, calls into ptxas's division subroutines).
+#[test]
+fn machine_flow_equals_the_h100_on_every_launch_it_completes() {
+    let mut followed = 0;
+    let mut stopped = Vec::new();
+    for program in [
+        "smem",
+        "divergence",
+        "api",
+        "book",
+        "book2",
+        "vars",
+        "collectives",
+        "tensor",
+        "partition",
+        "atomics",
+        "loops",
+    ] {
+        let dir = programs();
+        let export = dir.join(format!("{program}.flow.json"));
+        let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+            .args([
+                "run",
+                "--export",
+                export.to_str().unwrap(),
+                "--",
+                &format!("./{program}"),
+            ])
+            .current_dir(dir)
+            .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+            .env("WARPSCOPE_MACHINE_FLOW", "always")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{program}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+        let hw = h100(program);
+        for l in v["launches"].as_array().unwrap() {
+            let id = l["id"].as_u64().unwrap();
+            let (name, m) = &hw[&id];
+            if l["metrics"]["warpscope__branch_counters_from_machine_flow"].as_f64() == Some(1.0) {
+                for k in BRANCH {
+                    assert_eq!(
+                        l["metrics"][*k].as_f64().unwrap(),
+                        m[*k],
+                        "{program} launch {id} ({name}): {k} from the machine code's control flow"
+                    );
+                }
+                followed += 1;
+            } else {
+                stopped.push((
+                    program,
+                    id,
+                    l["machine_flow_stop"].as_str().unwrap_or("").to_string(),
+                ));
+            }
+        }
+    }
+    // every launch of these programs but one: partition.cu's labeled_partition, whose
+    // WARPSYNC.EXCLUSIVE waits on masks that MATCH.ANY computes from loaded keys
+    assert_eq!(followed, 66, "stopped: {stopped:#?}");
+    assert_eq!(stopped.len(), 1, "{stopped:#?}");
+    assert_eq!((stopped[0].0, stopped[0].1), ("partition", 0));
+    assert!(stopped[0].2.contains("WARPSYNC.EXCLUSIVE"), "{}", stopped[0].2);
 }
 
 #[test]

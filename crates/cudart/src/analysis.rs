@@ -277,7 +277,14 @@ fn machine_flow_counts(
     kernel: &str,
     launch: &Launch,
     flow: &warpscope_analysis::machine_flow::MachineFlow,
-) -> Result<warpscope_analysis::machine_flow::FlowCounts, String> {
+    global: &Global,
+) -> Result<
+    (
+        warpscope_analysis::machine_flow::FlowCounts,
+        warpscope_analysis::machine_flow::FlowReads,
+    ),
+    String,
+> {
     let k = program.kernel(kernel).ok_or("no such kernel")?;
     let mut parts = Vec::new();
     for (a, p) in launch.args.iter().zip(&k.params) {
@@ -289,6 +296,7 @@ fn machine_flow_counts(
     let params = warpscope_analysis::machine_flow::param_buffer(&parts);
     flow.run(
         &warpscope_analysis::machine_flow::FlowLaunch {
+            global: Some(global),
             grid: launch.grid,
             block: launch.block,
             params: &params,
@@ -385,6 +393,15 @@ pub fn analyse_launch(
         note: String::new(),
         // the machine code's branches are matched once per kernel (`KernelAnalysis::machine_branches`)
         sass: None,
+    };
+    // The machine code's control flow, where the PTX's branches do not match it line for line:
+    // run before the emulation, on the memory the launch starts from.
+    let always = std::env::var_os("WARPSCOPE_MACHINE_FLOW").is_some_and(|v| v == "always");
+    let flow = match (&ka.machine_flow, &ka.machine_branches) {
+        (Some(flow), Some(m)) if always || !m.exact() => {
+            Some(machine_flow_counts(program, kernel, launch, flow, global))
+        }
+        _ => None,
     };
     let mut res = warpscope_driver::analyze_launch_in(
         program, kernel, launch, global, &sections, ka.arch, &widths, &opts,
@@ -551,19 +568,22 @@ pub fn analyse_launch(
     } else if let Some(m) = &ka.machine_branches {
         exact = m.exact_for(&div);
         let matched = m.totals(&div);
-        let always = std::env::var_os("WARPSCOPE_MACHINE_FLOW").is_some_and(|v| v == "always");
-        match (&ka.machine_flow, exact && !always) {
-            (Some(flow), false) => match machine_flow_counts(program, kernel, launch, flow) {
-                Ok(c) => {
+        match flow {
+            Some(Ok((c, reads))) if !exact || always => {
+                if reads.hold(global) {
                     exact = true;
                     put("warpscope__branch_counters_from_machine_flow", 1.0);
                     (c.targets, c.divergent)
-                }
-                Err(why) => {
-                    flow_stop = Some(why);
+                } else {
+                    flow_stop =
+                        Some("a branch depends on global memory that the launch itself changes".to_string());
                     matched
                 }
-            },
+            }
+            Some(Err(why)) if !exact || always => {
+                flow_stop = Some(why);
+                matched
+            }
             _ => matched,
         }
     } else {
