@@ -279,6 +279,9 @@ struct Ins {
 #[derive(Clone, Debug)]
 pub struct MachineFlow {
     ins: Vec<Ins>,
+    /// Instructions whose results can reach a control decision ([`slice`]); the others are
+    /// skipped.
+    needed: Vec<bool>,
     at: HashMap<u32, usize>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
@@ -316,48 +319,109 @@ pub struct FlowCounts {
 pub struct FlowReads {
     /// Some branch, exit or convergence depended on a value loaded from memory.
     pub decided: bool,
-    bytes: HashMap<u64, u8>,
+    /// The 4-byte words read from the launch's starting memory, with the values read.
+    words: Vec<(u64, u32)>,
     overflow: bool,
 }
 
 impl FlowReads {
-    /// Most bytes kept for the check.
-    const MAX: usize = 1 << 24;
+    /// Most words kept for the check.
+    const MAX: usize = 1 << 26;
 
     /// Whether the run's counters hold given the memory after the launch: no branch depended on
-    /// memory, or every byte read still has the value read.
+    /// memory, or every word read still has the value read.
     pub fn hold(&self, after: &warpscope_emu::mem::Global) -> bool {
         !self.decided
             || (!self.overflow
                 && self
-                    .bytes
+                    .words
                     .iter()
-                    .all(|(&a, &b)| after.read(a, 1) == Some(u64::from(b))))
+                    .all(|&(a, v)| after.read(a, 4) == Some(u64::from(v))))
     }
+}
+
+/// One 4-byte word a warp stored: its bytes' values, which bytes it stored, which of those are
+/// known.
+#[derive(Clone, Copy)]
+struct Stored {
+    warp: u32,
+    value: u32,
+    present: u8,
+    known: u8,
 }
 
 /// Global memory as the run sees it: the launch's initial contents, and what each warp stored.
 struct Mem<'a> {
     global: Option<&'a warpscope_emu::mem::Global>,
-    /// Byte address → (the warp that stored it, its value if known).
-    stored: HashMap<u64, (u32, Option<u8>)>,
+    /// Word address → what a warp stored there (the last warp to store).
+    stored: rustc_hash::FxHashMap<u64, Stored>,
     reads: FlowReads,
 }
 
 impl Mem<'_> {
-    /// One byte as warp `warp` reads it.
-    fn byte(&mut self, warp: u32, a: u64) -> Option<u8> {
-        match self.stored.get(&a) {
-            Some(&(w, v)) if w == warp => return v,
-            _ => {}
+    /// The aligned word at `wa` as warp `warp` reads it: its value and the bytes known (a bit
+    /// each).
+    fn word(&mut self, warp: u32, wa: u64) -> (u32, u8) {
+        let own = match self.stored.get(&wa) {
+            Some(s) if s.warp == warp => Some(*s),
+            _ => None,
+        };
+        if let Some(s) = own
+            && s.present == 0xf
+        {
+            return (s.value, s.known);
         }
-        let b = self.global?.read(a, 1)? as u8;
-        if self.reads.bytes.len() < FlowReads::MAX {
-            self.reads.bytes.insert(a, b);
-        } else if !self.reads.bytes.contains_key(&a) {
-            self.reads.overflow = true;
+        let (mut v, mut known) = match self.global.and_then(|g| g.read(wa, 4)) {
+            Some(v) => {
+                let v = v as u32;
+                if self.reads.words.len() < FlowReads::MAX {
+                    self.reads.words.push((wa, v));
+                } else {
+                    self.reads.overflow = true;
+                }
+                (v, 0xf)
+            }
+            None => (0, 0),
+        };
+        if let Some(s) = own {
+            for b in 0..4 {
+                if s.present >> b & 1 != 0 {
+                    let m = 0xffu32 << (8 * b);
+                    v = (v & !m) | (s.value & m);
+                    known = (known & !(1 << b)) | (s.known & (1 << b));
+                }
+            }
         }
-        Some(b)
+        (v, known)
+    }
+
+    /// Byte `a` stored by warp `warp` (`None`: a value not known).
+    fn store(&mut self, warp: u32, a: u64, b: Option<u8>) {
+        let wa = a & !3;
+        let k = (a & 3) as u8;
+        let e = self.stored.entry(wa).or_insert(Stored {
+            warp,
+            value: 0,
+            present: 0,
+            known: 0,
+        });
+        if e.warp != warp {
+            *e = Stored {
+                warp,
+                value: 0,
+                present: 0,
+                known: 0,
+            };
+        }
+        e.present |= 1 << k;
+        let m = 0xffu32 << (8 * k);
+        match b {
+            Some(b) => {
+                e.value = (e.value & !m) | (u32::from(b) << (8 * k));
+                e.known |= 1 << k;
+            }
+            None => e.known &= !(1 << k),
+        }
     }
 }
 
@@ -609,13 +673,15 @@ impl MachineFlow {
             .filter(|b| b.counted())
             .map(|b| b.code_offset)
             .collect();
-        let ins = kernel
+        let ins: Vec<Ins> = kernel
             .insts
             .iter()
             .map(|l| decode(l, &kernel.labels, &at, counted.contains(&l.code_offset)))
             .collect();
+        let needed = slice(&ins);
         MachineFlow {
             ins,
+            needed,
             at,
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
         }
@@ -632,7 +698,7 @@ impl MachineFlow {
         let mut counts = FlowCounts::default();
         let mut mem = Mem {
             global: launch.global,
-            stored: HashMap::new(),
+            stored: rustc_hash::FxHashMap::default(),
             reads: FlowReads::default(),
         };
         let mut w = Warp::new();
@@ -915,6 +981,7 @@ impl MachineFlow {
             }
             Kind::Stop => return Err(stop("not followed")),
             Kind::Nop => advance(w, group),
+            _ if !self.needed[pc] => advance(w, group),
             Kind::Ldg { .. } | Kind::Stg { .. } | Kind::AtomG { .. } => {
                 w.memory(ins, on, mem);
                 for d in &ins.dst {
@@ -934,6 +1001,198 @@ impl MachineFlow {
             }
         }
         Ok(())
+    }
+}
+
+/// Registers and predicates, as bit sets.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Regs {
+    r: [u64; 4],
+    p: u8,
+    ur: u64,
+    up: u8,
+}
+
+impl Regs {
+    fn add(&mut self, d: Dst) {
+        match d {
+            Dst::R(i) if i != RZ => self.r[i as usize / 64] |= 1 << (i % 64),
+            Dst::P(i) if i != PT => self.p |= 1 << i,
+            Dst::Ur(i) if i != URZ => self.ur |= 1 << i,
+            Dst::Up(i) if i != PT => self.up |= 1 << i,
+            _ => {}
+        }
+    }
+
+    fn has(&self, d: Dst) -> bool {
+        match d {
+            Dst::R(i) if i != RZ => self.r[i as usize / 64] >> (i % 64) & 1 != 0,
+            Dst::P(i) if i != PT => self.p >> i & 1 != 0,
+            Dst::Ur(i) if i != URZ => self.ur >> i & 1 != 0,
+            Dst::Up(i) if i != PT => self.up >> i & 1 != 0,
+            _ => false,
+        }
+    }
+
+    fn remove(&mut self, d: Dst) {
+        match d {
+            Dst::R(i) if i != RZ => self.r[i as usize / 64] &= !(1 << (i % 64)),
+            Dst::P(i) if i != PT => self.p &= !(1 << i),
+            Dst::Ur(i) if i != URZ => self.ur &= !(1 << i),
+            Dst::Up(i) if i != PT => self.up &= !(1 << i),
+            _ => {}
+        }
+    }
+
+    fn union(&mut self, o: &Regs) {
+        for k in 0..4 {
+            self.r[k] |= o.r[k];
+        }
+        self.p |= o.p;
+        self.ur |= o.ur;
+        self.up |= o.up;
+    }
+}
+
+/// What an instruction reads: operands (with the pairs of 64-bit operands and the registers of
+/// wide stores), predicates, its guard, its address.
+fn uses(x: &Ins) -> Regs {
+    let mut u = Regs::default();
+    let pair = matches!(
+        x.kind,
+        Kind::Imad { hi: true, .. } | Kind::Imad { wide: true, .. }
+    );
+    for (n, o) in x.src.iter().enumerate() {
+        match o.src {
+            Src::R(k) if k != RZ => {
+                u.add(Dst::R(k));
+                if pair && n == 2 && k + 1 < RZ {
+                    u.add(Dst::R(k + 1));
+                }
+                if let Kind::Stg { bytes, .. } = x.kind {
+                    for w in 1..bytes.div_ceil(4) {
+                        if k + w < RZ {
+                            u.add(Dst::R(k + w));
+                        }
+                    }
+                }
+            }
+            Src::Const { reg: Some(k), .. } => u.add(Dst::R(k)),
+            Src::Ur(k) if k != URZ => {
+                u.add(Dst::Ur(k));
+                if k + 1 < URZ {
+                    u.add(Dst::Ur(k + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some((k, _)) = x.addr {
+        u.add(Dst::R(k));
+        if k + 1 < RZ {
+            u.add(Dst::R(k + 1));
+        }
+    }
+    for q in x.preds.iter().chain(std::iter::once(&x.guard)) {
+        u.add(if q.uniform { Dst::Up(q.idx) } else { Dst::P(q.idx) });
+    }
+    if matches!(x.kind, Kind::P2r) {
+        u.p |= 0x7f;
+    }
+    u
+}
+
+/// Which instructions can affect a control decision: the control instructions, and every
+/// instruction that writes a register or predicate live into one (backward liveness over the
+/// machine code's control-flow graph, to a fixed point; a guarded write does not end a value's
+/// life). Once a needed load is found, every store and atomic is needed too (a warp reads back
+/// what it stored).
+fn slice(ins: &[Ins]) -> Vec<bool> {
+    let n = ins.len();
+    // successors: the next instruction unless the control transfer is unconditional, the target;
+    // a call's callee and its return site; a return's every return site
+    let returns: Vec<usize> = ins
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| matches!(x.kind, Kind::Call { abs: false }))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let succ: Vec<Vec<usize>> = ins
+        .iter()
+        .enumerate()
+        .map(|(i, x)| {
+            let guarded = x.guard != Pred::TRUE;
+            let mut v = Vec::new();
+            let falls = match x.kind {
+                Kind::Bra { div, .. } => guarded || div || !x.preds.is_empty(),
+                Kind::Exit | Kind::Ret => guarded,
+                Kind::Stop => false,
+                _ => true,
+            };
+            if falls && i + 1 < n {
+                v.push(i + 1);
+            }
+            if matches!(x.kind, Kind::Bra { .. } | Kind::Call { .. })
+                && let Some(t) = x.target
+            {
+                v.push(t);
+            }
+            if matches!(x.kind, Kind::Ret) {
+                v.extend(returns.iter().copied().filter(|&r| r < n));
+            }
+            v
+        })
+        .collect();
+    let uses: Vec<Regs> = ins.iter().map(uses).collect();
+    let mut needed: Vec<bool> = ins
+        .iter()
+        .map(|x| x.kind.is_control() || matches!(x.kind, Kind::Bssy | Kind::Stop))
+        .collect();
+    let mut live_in = vec![Regs::default(); n];
+    let mut stores = false;
+    loop {
+        let mut changed = false;
+        for i in (0..n).rev() {
+            let x = &ins[i];
+            let mut out = Regs::default();
+            for &j in &succ[i] {
+                out.union(&live_in[j]);
+            }
+            if !needed[i] && x.dst.iter().any(|d| out.has(*d)) {
+                needed[i] = true;
+                changed = true;
+            }
+            let mut inn = out;
+            if needed[i] {
+                if x.guard == Pred::TRUE {
+                    for d in &x.dst {
+                        inn.remove(*d);
+                    }
+                }
+                inn.union(&uses[i]);
+            }
+            if inn != live_in[i] {
+                live_in[i] = inn;
+                changed = true;
+            }
+        }
+        if !stores
+            && ins
+                .iter()
+                .zip(&needed)
+                .any(|(x, &k)| k && matches!(x.kind, Kind::Ldg { .. }))
+        {
+            stores = true;
+            for (x, k) in ins.iter().zip(needed.iter_mut()) {
+                if matches!(x.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && !*k {
+                    *k = true;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return needed;
+        }
     }
 }
 
@@ -1648,42 +1907,50 @@ impl Warp {
         self.launched = self.alive;
     }
 
-    fn pred_taint(&self, p: Pred, lane: usize) -> bool {
-        if p.uniform {
-            self.uptn[p.idx as usize]
-        } else {
-            self.ptn[p.idx as usize] >> lane & 1 != 0
+    /// The lanes whose inputs to `ins` derive from memory (guard, operands, predicates, the high half of a 64-bit addend).
+    fn taint_mask(&self, ins: &Ins) -> u32 {
+        let p = |q: &Pred| {
+            if q.uniform {
+                if self.uptn[q.idx as usize] { u32::MAX } else { 0 }
+            } else {
+                self.ptn[q.idx as usize]
+            }
+        };
+        let r = |o: &Opnd| match o.src {
+            Src::R(r) => self.rt[r as usize],
+            Src::Ur(r) => {
+                if self.urt[r as usize] {
+                    u32::MAX
+                } else {
+                    0
+                }
+            }
+            Src::Const { reg: Some(r), .. } => self.rt[r as usize],
+            _ => 0,
+        };
+        let mut m = p(&ins.guard);
+        for o in &ins.src {
+            m |= r(o);
         }
-    }
-
-    fn src_taint(&self, o: &Opnd, lane: usize) -> bool {
-        match o.src {
-            Src::R(r) => self.rt[r as usize] >> lane & 1 != 0,
-            Src::Ur(r) => self.urt[r as usize],
-            Src::Const { reg: Some(r), .. } => self.rt[r as usize] >> lane & 1 != 0,
-            _ => false,
+        for q in &ins.preds {
+            m |= p(q);
         }
-    }
-
-    /// Whether lane `l`'s inputs to `ins` (guard, operands, predicates, the high half of a 64-bit
-    /// addend) derive from memory.
-    fn lane_taint(&self, ins: &Ins, l: usize) -> bool {
-        self.pred_taint(ins.guard, l)
-            || ins.src.iter().any(|o| self.src_taint(o, l))
-            || ins.preds.iter().any(|p| self.pred_taint(*p, l))
-            || matches!(
-                ins.kind,
-                Kind::Imad { hi: true, .. } | Kind::Imad { wide: true, .. }
-            ) && ins.src.get(2).is_some_and(|o| match o.src {
-                Src::R(r) if r != RZ => self.rt[r as usize + 1] >> l & 1 != 0,
-                Src::Ur(r) if r != URZ => self.urt[r as usize + 1],
-                _ => false,
-            })
+        if matches!(
+            ins.kind,
+            Kind::Imad { hi: true, .. } | Kind::Imad { wide: true, .. }
+        ) {
+            m |= match ins.src.get(2).map(|o| o.src) {
+                Some(Src::R(x)) if x != RZ => self.rt[x as usize + 1],
+                Some(Src::Ur(x)) if x != URZ && self.urt[x as usize + 1] => u32::MAX,
+                _ => 0,
+            };
+        }
+        m
     }
 
     /// Whether a control instruction's decision for `group` derives from memory.
     fn decision_tainted(&self, ins: &Ins, group: u32) -> bool {
-        lanes(group).any(|l| self.lane_taint(ins, l))
+        self.taint_mask(ins) & group != 0
     }
 
     /// A lane's 64-bit global address, when known.
@@ -1709,11 +1976,23 @@ impl Warp {
                     let mut buf = [0u8; 16];
                     let mut ok = addr.is_some();
                     if let Some(a) = addr {
+                        let mut cur: Option<(u64, u32, u8)> = None;
                         for (i, b) in buf.iter_mut().enumerate().take(bytes as usize) {
-                            match mem.byte(self.id, a.wrapping_add(i as u64)) {
-                                Some(v) => *b = v,
-                                None => ok = false,
+                            let x = a.wrapping_add(i as u64);
+                            let wa = x & !3;
+                            let (v, k) = match cur {
+                                Some((w, v, k)) if w == wa => (v, k),
+                                _ => {
+                                    let (v, k) = mem.word(self.id, wa);
+                                    cur = Some((wa, v, k));
+                                    (v, k)
+                                }
+                            };
+                            let j = (x & 3) as u32;
+                            if k >> j & 1 == 0 {
+                                ok = false;
                             }
+                            *b = (v >> (8 * j)) as u8;
                         }
                     }
                     if bytes < 4 && ok && signed && buf[bytes as usize - 1] & 0x80 != 0 {
@@ -1748,7 +2027,7 @@ impl Warp {
                             }
                             _ => None,
                         };
-                        mem.stored.insert(a.wrapping_add(i as u64), (self.id, v));
+                        mem.store(self.id, a.wrapping_add(i as u64), v);
                     }
                 }
             }
@@ -1757,7 +2036,7 @@ impl Warp {
                     match self.address(ins, l) {
                         Some(a) => {
                             for i in 0..u64::from(bytes) {
-                                mem.stored.insert(a.wrapping_add(i), (self.id, None));
+                                mem.store(self.id, a.wrapping_add(i), None);
                             }
                         }
                         None => self.unknown_store = true,
@@ -1932,7 +2211,7 @@ impl Warp {
         }
         // results derive from memory where an operand does (in any lane, for the instructions
         // that mix lanes)
-        self.cur_taint = lanes(on).any(|l| self.lane_taint(ins, l));
+        self.cur_taint = self.taint_mask(ins) & on != 0;
         let s = &ins.src;
         let src = |w: &Warp, i: usize, l: usize| s.get(i).and_then(|o| w.read(*o, l, launch));
         let pr = |w: &Warp, i: usize, l: usize| ins.preds.get(i).and_then(|p| w.pred(*p, l));
