@@ -1918,13 +1918,7 @@ impl Warp {
         };
         let r = |o: &Opnd| match o.src {
             Src::R(r) => self.rt[r as usize],
-            Src::Ur(r) => {
-                if self.urt[r as usize] {
-                    u32::MAX
-                } else {
-                    0
-                }
-            }
+            Src::Ur(r) if self.urt[r as usize] => u32::MAX,
             Src::Const { reg: Some(r), .. } => self.rt[r as usize],
             _ => 0,
         };
