@@ -28,6 +28,8 @@ def load_ncu(path):
 
 
 def num(v):
+    if v != v:
+        return 'nan'
     return str(int(v)) if v == int(v) else repr(v)
 
 
