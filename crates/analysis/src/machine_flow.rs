@@ -197,7 +197,17 @@ enum Kind {
         up: bool,
         toward_zero: bool,
     },
-    Rcp,
+    /// `MUFU.RCP`: exact when it starts ptxas's integer division (the correction steps after it
+    /// make the quotient exact whatever the hardware's last bit), else approximate.
+    Rcp {
+        exact: bool,
+    },
+    /// `MUFU.EX2/LG2/RSQ/SQRT/SIN/COS/TANH`: approximate (the hardware's tables are not IEEE).
+    Mufu {
+        func: u8,
+    },
+    /// `FCHK P, a, b`: whether `a / b` needs the slow path; known `false` for well-scaled operands.
+    Fchk,
     F2i {
         signed: bool,
     },
@@ -273,6 +283,9 @@ struct Ins {
     counted: bool,
     /// A global access's address: the 64-bit register pair and the immediate offset.
     addr: Option<(u8, i64)>,
+    /// A float instruction computed here to nearest whose modifiers (`.FTZ`, `.SAT`, directed
+    /// rounding of an add) may change the last bits: its result is approximate.
+    rounded_approx: bool,
 }
 
 /// A kernel's machine code, decoded once for [`MachineFlow::run`].
@@ -678,6 +691,16 @@ impl MachineFlow {
             .iter()
             .map(|l| decode(l, &kernel.labels, &at, counted.contains(&l.code_offset)))
             .collect();
+        let mut ins = ins;
+        // ptxas's integer division: MUFU.RCP, then the bias 0x0ffffffe added to its bits
+        for i in 0..ins.len() {
+            if let (Kind::Rcp { .. }, Some(&Dst::R(d))) = (ins[i].kind, ins[i].dst.first()) {
+                let idiom = ins[i + 1..(i + 4).min(ins.len())].iter().any(|x| {
+                    x.text.contains("0xffffffe") && x.src.first().is_some_and(|o| o.src == Src::R(d))
+                });
+                ins[i].kind = Kind::Rcp { exact: idiom };
+            }
+        }
         let needed = slice(&ins);
         MachineFlow {
             ins,
@@ -1237,6 +1260,7 @@ fn decode(
         barrier: 0,
         counted,
         addr: None,
+        rounded_approx: false,
     };
     if l.predicate.is_some() && l.predicate.as_deref().and_then(parse_pred).is_none() {
         ins.kind = Kind::Stop;
@@ -1700,8 +1724,33 @@ fn decode(
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
         }
+        "MUFU"
+            if matches!(
+                mods.as_slice(),
+                ["EX2"] | ["LG2"] | ["RSQ"] | ["SQRT"] | ["SIN"] | ["COS"] | ["TANH"]
+            ) =>
+        {
+            ins.kind = Kind::Mufu {
+                func: match mods[0] {
+                    "EX2" => 0,
+                    "LG2" => 1,
+                    "RSQ" => 2,
+                    "SQRT" => 3,
+                    "SIN" => 4,
+                    "COS" => 5,
+                    _ => 6,
+                },
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "FCHK" => {
+            ins.kind = Kind::Fchk;
+            ins.dst = ops.first().map(|o| pred_or_sink(o)).into_iter().collect();
+            ins.src = srcs(1);
+        }
         "MUFU" if mods == ["RCP"] => {
-            ins.kind = Kind::Rcp;
+            ins.kind = Kind::Rcp { exact: false };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
         }
@@ -1713,6 +1762,7 @@ fn decode(
         "FADD" | "FMUL" | "FFMA"
             if mods.is_empty() || base == "FMUL" && matches!(mods.as_slice(), ["RZ"] | ["RM"] | ["RP"]) =>
         {
+            ins.rounded_approx = false;
             ins.kind = match base {
                 "FADD" => Kind::Fadd,
                 "FMUL" => Kind::Fmul {
@@ -1725,6 +1775,20 @@ fn decode(
                 },
                 _ => Kind::Ffma,
             };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "FADD" | "FMUL" | "FFMA"
+            if mods
+                .iter()
+                .all(|m| matches!(*m, "FTZ" | "SAT" | "RZ" | "RM" | "RP")) =>
+        {
+            ins.kind = match base {
+                "FADD" => Kind::Fadd,
+                "FMUL" => Kind::Fmul { round: 0 },
+                _ => Kind::Ffma,
+            };
+            ins.rounded_approx = true;
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
         }
@@ -1833,6 +1897,10 @@ struct Warp {
     uptn: [bool; 8],
     /// Whether the values being written derive from memory.
     cur_taint: bool,
+    /// Lanes whose register holds an approximate float (see [`Kind::Mufu`]).
+    ax: Vec<u32>,
+    /// Whether the value being written is approximate.
+    cur_approx: bool,
     /// The warp's number in the launch.
     id: u32,
     /// The warp stored to an address it does not know: its later loads are unknown.
@@ -1863,6 +1931,8 @@ impl Warp {
             urt: [false; 64],
             uptn: [false; 8],
             cur_taint: false,
+            ax: vec![0; 256],
+            cur_approx: false,
             id: 0,
             unknown_store: false,
         }
@@ -1889,6 +1959,8 @@ impl Warp {
         self.urt = [false; 64];
         self.uptn = [false; 8];
         self.cur_taint = false;
+        self.ax.iter_mut().for_each(|a| *a = 0);
+        self.cur_approx = false;
         self.unknown_store = false;
         self.waiting = 0;
         self.barrier = [0; 16];
@@ -1950,7 +2022,10 @@ impl Warp {
     /// A lane's 64-bit global address, when known.
     fn address(&self, ins: &Ins, l: usize) -> Option<u64> {
         let (r, off) = ins.addr?;
-        let (r, k) = (r as usize, self.rk[r as usize] & self.rk[r as usize + 1]);
+        let (r, k) = (
+            r as usize,
+            self.rk[r as usize] & self.rk[r as usize + 1] & !self.ax[r as usize] & !self.ax[r as usize + 1],
+        );
         (k >> l & 1 != 0)
             .then(|| (u64::from(self.r[r + 1][l]) << 32 | u64::from(self.r[r][l])).wrapping_add(off as u64))
     }
@@ -2093,6 +2168,11 @@ impl Warp {
                 } else {
                     self.rt[r] &= !(1 << lane);
                 }
+                if self.cur_approx && v.is_some() {
+                    self.ax[r] |= 1 << lane;
+                } else {
+                    self.ax[r] &= !(1 << lane);
+                }
             }
             Dst::Ur(r) if r != URZ => {
                 self.urk[r as usize] = v.is_some();
@@ -2206,6 +2286,7 @@ impl Warp {
         // results derive from memory where an operand does (in any lane, for the instructions
         // that mix lanes)
         self.cur_taint = self.taint_mask(ins) & on != 0;
+        self.cur_approx = false;
         let s = &ins.src;
         let src = |w: &Warp, i: usize, l: usize| s.get(i).and_then(|o| w.read(*o, l, launch));
         let pr = |w: &Warp, i: usize, l: usize| ins.preds.get(i).and_then(|p| w.pred(*p, l));
@@ -2353,8 +2434,33 @@ impl Warp {
                 // a uniform instruction runs once for the warp (its destinations are the warp's)
                 let uniform = ins.dst.iter().all(|d| matches!(d, Dst::Ur(_) | Dst::Up(_)));
                 let run = if uniform { on & on.wrapping_neg() } else { on };
+                // approximate inputs: carried through float arithmetic, moves and selects (and
+                // checked with margins by FCHK); anything else reading one is unknown
+                let ax_in = ins.src.iter().fold(0u32, |m, o| match o.src {
+                    Src::R(r) => m | self.ax[r as usize],
+                    Src::Const { reg: Some(r), .. } => m | self.ax[r as usize],
+                    _ => m,
+                });
+                let carries = matches!(
+                    ins.kind,
+                    Kind::Mov
+                        | Kind::Fadd
+                        | Kind::Fmul { .. }
+                        | Kind::Ffma
+                        | Kind::Sel
+                        | Kind::Fchk
+                        | Kind::Mufu { .. }
+                ) && !uniform;
+                let born =
+                    matches!(ins.kind, Kind::Mufu { .. } | Kind::Rcp { exact: false }) || ins.rounded_approx;
                 for l in lanes(run) {
-                    let (a, b) = self.lane_op(ins, l, launch);
+                    let approx_in = ax_in >> l & 1 != 0;
+                    self.cur_approx = (born || approx_in) && !matches!(ins.kind, Kind::Fchk);
+                    let (a, b) = if approx_in && !carries {
+                        (None, None)
+                    } else {
+                        self.lane_op(ins, l, launch)
+                    };
                     if let Some(d) = ins.dst.first() {
                         self.set(*d, l, a);
                     }
@@ -2750,7 +2856,31 @@ impl Warp {
                 }
                 (Some(v.to_bits()), None)
             }
-            Kind::Rcp => (f(0).map(|v| (1.0 / v).to_bits()), None),
+            Kind::Rcp { .. } => (f(0).map(|v| (1.0 / v).to_bits()), None),
+            Kind::Mufu { func } => (
+                f(0).map(|v| {
+                    match func {
+                        0 => v.exp2(),
+                        1 => v.log2(),
+                        2 => 1.0 / v.sqrt(),
+                        3 => v.sqrt(),
+                        4 => v.sin(),
+                        5 => v.cos(),
+                        _ => v.tanh(),
+                    }
+                    .to_bits()
+                }),
+                None,
+            ),
+            Kind::Fchk => {
+                // well-scaled operands never take the slow path; with approximate ones too
+                // (their error moves an exponent by one at most)
+                let (Some(a), Some(b)) = (f(0), f(1)) else {
+                    return (None, None);
+                };
+                let scaled = |x: f32| x.is_normal() && (x.abs().log2().floor() as i32).abs() <= 100;
+                ((scaled(b) && (a == 0.0 || scaled(a))).then_some(0), None)
+            }
             Kind::F2i { signed } => {
                 let Some(v) = f(0) else {
                     return (None, None);

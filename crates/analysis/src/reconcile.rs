@@ -245,6 +245,67 @@ impl Reconciliation {
             }
         }
         r.fuse_across_lines(ptx, machine);
+        // A machine access no PTX access of its line and side explains (same width as written,
+        // or the width of a fused group): ptxas gave some executions of the line another form
+        // (sortingNetworks' bitonicSortShared1: the stride-1 pass of an unrolled loop reads both
+        // keys with one LDS.64, the others with two LDS), which per-line roles cannot express.
+        for m in machine {
+            let explained = ptx.iter().any(|a| {
+                a.line == m.line
+                    && a.side == Some(m.side)
+                    && match r.role(a.pc) {
+                        Role::Plain => a.width == m.width,
+                        Role::Leader { width } => width == m.width,
+                        // a group fused across lines, its leader on another line
+                        Role::Follower => m.width > a.width,
+                    }
+            });
+            if !explained && ptx.iter().any(|a| a.line == m.line && a.side == Some(m.side)) {
+                r.unmatched_lines.insert(m.line);
+            }
+        }
+        // Each width's machine accesses against the PTX accesses that give that width, per line
+        // and side: ptxas's unrolling copies a line's accesses alike, so every width shows the same
+        // ratio; a ratio of its own means some copies took another form (a peeled pass fused,
+        // the others not), which per-line roles cannot express.
+        let mut counts: BTreeMap<(u32, Side), BTreeMap<u8, (u64, u64)>> = BTreeMap::new();
+        for m in machine {
+            counts
+                .entry((m.line, m.side))
+                .or_default()
+                .entry(m.width)
+                .or_default()
+                .0 += 1;
+        }
+        for a in ptx {
+            let Some(side) = a.side else {
+                continue;
+            };
+            let width = match r.role(a.pc) {
+                Role::Plain => a.width,
+                Role::Leader { width } => width,
+                Role::Follower => continue,
+            };
+            counts
+                .entry((a.line, side))
+                .or_default()
+                .entry(width)
+                .or_default()
+                .1 += 1;
+        }
+        for ((line, _), widths) in &counts {
+            let ratios: BTreeSet<(u64, u64)> = widths
+                .values()
+                .filter(|(m, p)| *m > 0 && *p > 0)
+                .map(|&(m, p)| {
+                    let g = gcd(m, p);
+                    (m / g, p / g)
+                })
+                .collect();
+            if ratios.len() > 1 {
+                r.unmatched_lines.insert(*line);
+            }
+        }
         r
     }
 
@@ -313,6 +374,10 @@ impl Reconciliation {
             }
         }
     }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Distinct (offset - min, width), sorted.
