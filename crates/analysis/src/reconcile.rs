@@ -264,48 +264,6 @@ impl Reconciliation {
                 r.unmatched_lines.insert(m.line);
             }
         }
-        // Each width's machine accesses against the PTX accesses that give that width, per line
-        // and side: ptxas's unrolling copies a line's accesses alike, so every width shows the same
-        // ratio; a ratio of its own means some copies took another form (a peeled pass fused,
-        // the others not), which per-line roles cannot express.
-        let mut counts: BTreeMap<(u32, Side), BTreeMap<u8, (u64, u64)>> = BTreeMap::new();
-        for m in machine {
-            counts
-                .entry((m.line, m.side))
-                .or_default()
-                .entry(m.width)
-                .or_default()
-                .0 += 1;
-        }
-        for a in ptx {
-            let Some(side) = a.side else {
-                continue;
-            };
-            let width = match r.role(a.pc) {
-                Role::Plain => a.width,
-                Role::Leader { width } => width,
-                Role::Follower => continue,
-            };
-            counts
-                .entry((a.line, side))
-                .or_default()
-                .entry(width)
-                .or_default()
-                .1 += 1;
-        }
-        for ((line, _), widths) in &counts {
-            let ratios: BTreeSet<(u64, u64)> = widths
-                .values()
-                .filter(|(m, p)| *m > 0 && *p > 0)
-                .map(|&(m, p)| {
-                    let g = gcd(m, p);
-                    (m / g, p / g)
-                })
-                .collect();
-            if ratios.len() > 1 {
-                r.unmatched_lines.insert(*line);
-            }
-        }
         r
     }
 
@@ -374,10 +332,6 @@ impl Reconciliation {
             }
         }
     }
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Distinct (offset - min, width), sorted.

@@ -708,9 +708,10 @@ fn measured_beside_predicted_for_every_recorded_program() {
         }
     }
     // (tensor.cu: none; its wmma store to global is four STG.64, as modelled)
-    // mathKernel3's two branch counters, four global counters of each printf kernel, and the two
-    // global load counters of each loop whose loads ptxas moved
-    assert_eq!(estimates, 2 + 4 + 4 + 2 + 2);
+    // four global counters of each printf kernel, and the two global load counters of each loop
+    // whose loads ptxas moved (mathKernel3's branch counters, once estimates, now come from the
+    // machine code's control flow and are equal)
+    assert_eq!(estimates, 4 + 4 + 2 + 2);
 }
 
 /// A recorded CSV of another program: the launches pair by index, the kernel names differ, and
