@@ -2944,19 +2944,6 @@ fn round_f32(x: f64, mode: u8) -> f32 {
     }
 }
 
-/// A kernel's parameter buffer from its arguments' bytes at the offsets the PTX gives them.
-pub fn param_buffer(params: &[(u32, Vec<u8>)]) -> Vec<u8> {
-    let end = params
-        .iter()
-        .map(|(o, b)| *o as usize + b.len())
-        .max()
-        .unwrap_or(0);
-    let mut buf = vec![0u8; end];
-    for (o, b) in params {
-        buf[*o as usize..*o as usize + b.len()].copy_from_slice(b);
-    }
-    buf
-}
 
 #[cfg(test)]
 mod tests {

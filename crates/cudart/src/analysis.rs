@@ -271,40 +271,6 @@ fn block_linear(b: [u32; 3], grid: [u32; 3]) -> u32 {
     b[0] + grid[0] * (b[1] + grid[1] * b[2])
 }
 
-/// The launch's branch counters from its machine code run on the launch's own values.
-fn machine_flow_counts(
-    program: &Program,
-    kernel: &str,
-    launch: &Launch,
-    flow: &warpscope_analysis::machine_flow::MachineFlow,
-    global: &Global,
-) -> Result<
-    (
-        warpscope_analysis::machine_flow::FlowCounts,
-        warpscope_analysis::machine_flow::FlowReads,
-    ),
-    String,
-> {
-    let k = program.kernel(kernel).ok_or("no such kernel")?;
-    let mut parts = Vec::new();
-    for (a, p) in launch.args.iter().zip(&k.params) {
-        match a {
-            warpscope_emu::Arg::Bytes(b) => parts.push((p.offset, b.clone())),
-            _ => return Err("arguments not given as bytes".into()),
-        }
-    }
-    let params = warpscope_analysis::machine_flow::param_buffer(&parts);
-    flow.run(
-        &warpscope_analysis::machine_flow::FlowLaunch {
-            global: Some(global),
-            grid: launch.grid,
-            block: launch.block,
-            params: &params,
-        },
-        1 << 32,
-    )
-}
-
 /// Emulates a launch that is not recorded (outside `--kernel-name`/`--launch-skip`/`--launch-count`)
 /// for its side effects only: the driver's one emulation with no section attached.
 pub fn run_unrecorded(
@@ -375,10 +341,21 @@ pub fn analyse_launch(
         fix: advise.is_some(),
         ..Sections::NONE
     };
+    // The machine code's control flow, where the PTX's branches do not match it line for line
+    // (the driver runs it just before the blocks, on the memory the launch starts from).
+    // `WARPSCOPE_MACHINE_FLOW`: `always` follows it on every launch (the tests' differential
+    // check), `off` never (the PTX-level count alone, labelled an estimate where lines differ)
+    let mode = std::env::var("WARPSCOPE_MACHINE_FLOW").unwrap_or_default();
+    let always = mode == "always";
+    let follow = match (&ka.machine_flow, &ka.machine_branches) {
+        (Some(flow), Some(m)) if mode != "off" && (always || !m.exact()) => Some(Arc::clone(flow)),
+        _ => None,
+    };
     let opts = RunOptions {
         limits: limits.clone(),
         global_sectors: true,
         branches: Some(Arc::clone(&ka.branches)),
+        machine_flow: follow,
         fix: advise.map(|_| warpscope_driver::FixOptions {
             target: warpscope_analysis::fix::Target::new(ka.arch),
             registers: ka.registers,
@@ -394,24 +371,13 @@ pub fn analyse_launch(
         // the machine code's branches are matched once per kernel (`KernelAnalysis::machine_branches`)
         sass: None,
     };
-    // The machine code's control flow, where the PTX's branches do not match it line for line:
-    // run before the emulation, on the memory the launch starts from.
-    // `WARPSCOPE_MACHINE_FLOW`: `always` follows it on every launch (the tests' differential
-    // check), `off` never (the PTX-level count alone, labelled an estimate where lines differ)
-    let mode = std::env::var("WARPSCOPE_MACHINE_FLOW").unwrap_or_default();
-    let always = mode == "always";
-    let flow = match (&ka.machine_flow, &ka.machine_branches) {
-        (Some(flow), Some(m)) if mode != "off" && (always || !m.exact()) => {
-            Some(machine_flow_counts(program, kernel, launch, flow, global))
-        }
-        _ => None,
-    };
     let mut res = warpscope_driver::analyze_launch_in(
         program, kernel, launch, global, &sections, ka.arch, &widths, &opts,
     )?;
     // Both sections were asked for, so both are there.
     let banks = res.banks.take().map(|b| b.report).unwrap_or_default();
     let div = res.divergence.take().unwrap_or_default();
+    let flow = res.machine_flow.take();
     let glob = res.global.unwrap_or_default();
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
@@ -572,16 +538,10 @@ pub fn analyse_launch(
         exact = m.exact_for(&div);
         let matched = m.totals(&div);
         match flow {
-            Some(Ok((c, reads))) if !exact || always => {
-                if reads.hold(global) {
-                    exact = true;
-                    put("warpscope__branch_counters_from_machine_flow", 1.0);
-                    (c.targets, c.divergent)
-                } else {
-                    flow_stop =
-                        Some("a branch depends on global memory that the launch itself changes".to_string());
-                    matched
-                }
+            Some(Ok(c)) if !exact || always => {
+                exact = true;
+                put("warpscope__branch_counters_from_machine_flow", 1.0);
+                (c.targets, c.divergent)
             }
             Some(Err(why)) if !exact || always => {
                 flow_stop = Some(why);

@@ -133,6 +133,50 @@ pub struct FixOptions {
     pub what_if: Option<Vec<Target>>,
 }
 
+/// Runs the machine code's control flow just before the launch's blocks, on the memory the launch
+/// starts from, and checks afterwards that what a memory-dependent decision read is unchanged.
+struct FlowObserver<'f> {
+    flow: &'f warpscope_analysis::machine_flow::MachineFlow,
+    grid: [u32; 3],
+    block: [u32; 3],
+    run: Option<
+        Result<
+            (
+                warpscope_analysis::machine_flow::FlowCounts,
+                warpscope_analysis::machine_flow::FlowReads,
+            ),
+            String,
+        >,
+    >,
+    verdict: Option<Result<warpscope_analysis::machine_flow::FlowCounts, String>>,
+}
+
+impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
+    fn before(&mut self, params: &[u8], global: &warpscope_emu::mem::Global) {
+        self.run = Some(self.flow.run(
+            &warpscope_analysis::machine_flow::FlowLaunch {
+                global: Some(global),
+                grid: self.grid,
+                block: self.block,
+                params,
+            },
+            1 << 32,
+        ));
+    }
+
+    fn after(&mut self, global: &warpscope_emu::mem::Global) {
+        self.verdict = self.run.take().map(|r| {
+            r.and_then(|(counts, reads)| {
+                if reads.hold(global) {
+                    Ok(counts)
+                } else {
+                    Err("a branch depends on global memory that the launch itself changes".to_string())
+                }
+            })
+        });
+    }
+}
+
 /// Options of one run.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
@@ -152,6 +196,11 @@ pub struct RunOptions {
     pub branches: Option<Arc<BranchModel>>,
     /// The program's LDSM / STSM / LDGSTS forms, when the caller keeps them across launches.
     pub forms: Option<Arc<MatrixForms>>,
+    /// Follow this machine code's control flow on the launch for the branch counters
+    /// ([`Results::machine_flow`]), when the caller keeps it across launches. Without it, the
+    /// `divergence` section follows `Widths::sass` where its branches do not match the PTX's line
+    /// for line (`WARPSCOPE_MACHINE_FLOW`: `always` on every launch, `off` never).
+    pub machine_flow: Option<Arc<warpscope_analysis::machine_flow::MachineFlow>>,
 }
 
 /// Global-memory requests and 32-byte sectors per direction, as
@@ -353,6 +402,10 @@ pub struct Results {
     /// [`MachineMatch::totals`](warpscope_analysis::divergence::MachineMatch::totals) of
     /// `divergence`.
     pub machine_branches: Option<warpscope_analysis::divergence::MachineMatch>,
+    /// The branch counters of the machine code followed on the launch's values, or why it could
+    /// not be followed (`None`: not tried). They replace [`MachineMatch::totals`] where lines do not
+    /// match.
+    pub machine_flow: Option<Result<warpscope_analysis::machine_flow::FlowCounts, String>>,
     /// Hazards (`hazards`).
     pub hazards: Option<Hazards>,
     /// The fix advisor (`fix`).
@@ -512,6 +565,7 @@ fn emulate(
         banks: None,
         divergence: None,
         machine_branches: None,
+        machine_flow: None,
         hazards: None,
         fix: None,
         resources: opts.resources.clone(),
@@ -562,10 +616,41 @@ fn emulate(
             .map(|f| TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f))),
         global: opts.global_sectors.then(GlobalCounts::default),
     };
-    let res = match global {
-        Some(g) => warpscope_emu::run_in(program, kernel, launch, &opts.limits, g, sinks)?,
-        None => warpscope_emu::run(program, kernel, launch, &opts.limits, sinks)?,
+    // The machine code's branches matched to the PTX's line by line; where they do not match, the
+    // machine code's control flow is followed on the launch, reading the memory it starts from.
+    let machine_match = match (sections.divergence, opts.debug_build, &widths.sass) {
+        (true, false, Some(sass)) => {
+            let exits = warpscope_analysis::divergence::exit_branches(program, kernel);
+            warpscope_analysis::divergence::match_machine(program, kernel, &exits, sass)
+        }
+        _ => None,
     };
+    let mode = std::env::var("WARPSCOPE_MACHINE_FLOW").unwrap_or_default();
+    let flow = match (&opts.machine_flow, &widths.sass) {
+        (Some(f), _) => Some(Arc::clone(f)),
+        (None, Some(sass))
+            if sections.divergence
+                && !opts.debug_build
+                && mode != "off"
+                && (mode == "always" || machine_match.as_ref().is_some_and(|m| !m.exact())) =>
+        {
+            Some(Arc::new(warpscope_analysis::machine_flow::MachineFlow::new(sass)))
+        }
+        _ => None,
+    };
+    let mut observer = flow.as_ref().map(|f| FlowObserver {
+        flow: f,
+        grid: launch.grid,
+        block: launch.block,
+        run: None,
+        verdict: None,
+    });
+    let res = match (global, observer.as_mut()) {
+        (g, Some(o)) => warpscope_emu::run_observed(program, kernel, launch, &opts.limits, g, sinks, o)?,
+        (Some(g), None) => warpscope_emu::run_in(program, kernel, launch, &opts.limits, g, sinks)?,
+        (None, None) => warpscope_emu::run(program, kernel, launch, &opts.limits, sinks)?,
+    };
+    results.machine_flow = observer.and_then(|o| o.verdict);
     let blocks_emulated = res.sinks.len() as u32;
     let fault_text: Vec<String> = res.faults.iter().map(ToString::to_string).collect();
     let mut bank = sections.banks.then(BankReport::default);
@@ -609,11 +694,7 @@ fn emulate(
         });
     }
     results.divergence = div;
-    if let (true, false, Some(sass)) = (sections.divergence, opts.debug_build, &widths.sass) {
-        let exits = warpscope_analysis::divergence::exit_branches(program, kernel);
-        results.machine_branches =
-            warpscope_analysis::divergence::match_machine(program, kernel, &exits, sass);
-    }
+    results.machine_branches = machine_match;
     if let (Some(mut report), Some(config)) = (haz, hazard_cfg) {
         let mut unchecked = Vec::new();
         for f in &res.faults {

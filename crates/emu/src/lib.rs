@@ -310,7 +310,56 @@ where
     S: Sink,
     F: Fn(u32) -> S + Sync,
 {
-    run_impl(program, kernel, launch, limits, None, sink_factory)
+    run_impl(program, kernel, launch, limits, None, sink_factory, None)
+}
+
+/// Sees a launch's memory just before its blocks run and just after (an analysis of the machine
+/// code that reads the memory the launch starts from, and checks afterwards what the launch left).
+pub trait LaunchObserver {
+    /// The parameter buffer as the kernel's parameter layout places it, and global memory as the
+    /// launch starts.
+    fn before(&mut self, params: &[u8], global: &mem::Global);
+    /// Global memory as the launch left it.
+    fn after(&mut self, global: &mem::Global);
+}
+
+/// [`run`] (`outer` = `None`) or [`run_in`] (`outer` = the caller's global space) with an observer
+/// of the launch's memory.
+pub fn run_observed<S, F>(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    outer: Option<&mem::Global>,
+    sink_factory: F,
+    observer: &mut dyn LaunchObserver,
+) -> Result<RunResult<S>, EmuError>
+where
+    S: Sink,
+    F: Fn(u32) -> S + Sync,
+{
+    if outer.is_some()
+        && let Some(i) = launch.args.iter().position(|a| matches!(a, Arg::Buffer(_)))
+    {
+        return Err(EmuError::BadArg {
+            index: i,
+            param: program
+                .kernel(kernel)
+                .and_then(|k| k.params.get(i))
+                .map(|p| p.name.clone())
+                .unwrap_or_default(),
+            reason: "a buffer argument needs its own address space (use `run`); pass an address".into(),
+        });
+    }
+    run_impl(
+        program,
+        kernel,
+        launch,
+        limits,
+        outer,
+        sink_factory,
+        Some(observer),
+    )
 }
 
 /// Runs `kernel` against a persistent global address space owned by the caller (a CUDA runtime:
@@ -341,7 +390,7 @@ where
             reason: "a buffer argument needs its own address space (use `run`); pass an address".into(),
         });
     }
-    run_impl(program, kernel, launch, limits, Some(global), sink_factory)
+    run_impl(program, kernel, launch, limits, Some(global), sink_factory, None)
 }
 
 fn run_impl<S, F>(
@@ -351,6 +400,7 @@ fn run_impl<S, F>(
     limits: &Limits,
     outer: Option<&mem::Global>,
     sink_factory: F,
+    mut observer: Option<&mut dyn LaunchObserver>,
 ) -> Result<RunResult<S>, EmuError>
 where
     S: Sink,
@@ -510,6 +560,9 @@ where
     let can_assert = program.ops[k.entry as usize..k.end as usize]
         .iter()
         .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::AssertFail { .. }));
+    if let Some(o) = observer.as_deref_mut() {
+        o.before(&params, global);
+    }
     let (outs, ids) = if can_assert {
         let mut outs = Vec::with_capacity(ids.len());
         let mut ran = 0;
@@ -543,6 +596,9 @@ where
             faults.push(f);
         }
         sinks.push(s);
+    }
+    if let Some(o) = observer {
+        o.after(global);
     }
     let buffers = buf_bases
         .iter()

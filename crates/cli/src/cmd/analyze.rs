@@ -139,6 +139,10 @@ pub struct DivergenceJson {
     /// the machine code was read: what `--measure` compares with Nsight Compute.
     #[serde(skip)]
     pub machine: Option<(u64, u64, bool)>,
+    /// Where the machine code's branches do not match the PTX's line for line: whether its control
+    /// flow was followed on the launch (the machine counters above are then its), or why not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine_flow: Option<Result<(), String>>,
 }
 
 /// Launch totals.
@@ -502,6 +506,7 @@ pub fn divergence_json(program: &Program, report: &DivergenceReport) -> Divergen
         report: report.clone(),
         lines,
         machine: None,
+        machine_flow: None,
     }
 }
 
@@ -557,8 +562,17 @@ pub fn analysis(a: &Analyzed) -> anyhow::Result<Analysis> {
         let mut j = divergence_json(program, d);
         j.machine = r.machine_branches.as_ref().map(|m| {
             let (t, dv) = m.totals(d);
-            (t, dv, m.exact_for(d))
+            let exact = m.exact_for(d);
+            // lines that do not match: the machine code's own control flow, when it was followed
+            match (&r.machine_flow, exact) {
+                (Some(Ok(c)), false) => (c.targets, c.divergent, true),
+                _ => (t, dv, exact),
+            }
         });
+        j.machine_flow = r
+            .machine_flow
+            .as_ref()
+            .map(|f| f.as_ref().map(|_| ()).map_err(Clone::clone));
         j
     });
     out.hazards = r.hazards.as_ref().map(|h| findings::hazards_out(program, h));
