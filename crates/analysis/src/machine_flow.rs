@@ -2944,7 +2944,6 @@ fn round_f32(x: f64, mode: u8) -> f32 {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
