@@ -749,6 +749,8 @@ impl MachineFlow {
         mem: &mut Mem,
         max_warp_insts: u64,
     ) -> Result<(), String> {
+        // the group that ran last and where it went, when it stayed together
+        let mut hint: Option<(usize, u32)> = None;
         loop {
             let runnable = w.alive & !w.waiting;
             if runnable == 0 {
@@ -758,19 +760,26 @@ impl MachineFlow {
                 if !self.release(w)? {
                     return Err("lanes wait at a convergence barrier that never completes".into());
                 }
+                hint = None;
                 continue;
             }
             // the lanes at the lowest code offset run together
-            let mut pc = usize::MAX;
-            for l in lanes(runnable) {
-                pc = pc.min(w.pc[l]);
-            }
-            let mut group = 0u32;
-            for l in lanes(runnable) {
-                if w.pc[l] == pc {
-                    group |= 1 << l;
+            let (pc, group) = match hint {
+                Some((pc, g)) if g == runnable => (pc, g),
+                _ => {
+                    let mut pc = usize::MAX;
+                    for l in lanes(runnable) {
+                        pc = pc.min(w.pc[l]);
+                    }
+                    let mut group = 0u32;
+                    for l in lanes(runnable) {
+                        if w.pc[l] == pc {
+                            group |= 1 << l;
+                        }
+                    }
+                    (pc, group)
                 }
-            }
+            };
             counts.warp_insts += 1;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
@@ -781,7 +790,9 @@ impl MachineFlow {
             if self.trace && counts.warp_insts < 400 {
                 eprintln!("flow: {group:08x} /*{:04x}*/ {}", ins.offset, ins.text);
             }
+            w.together = None;
             self.step(w, ins, pc, group, launch, counts, mem)?;
+            hint = w.together.map(|p| (p, group));
             if self.trace && counts.warp_insts < 400 {
                 let l = pc_lane(group);
                 for d in &ins.dst {
@@ -891,6 +902,11 @@ impl MachineFlow {
                 };
                 for l in lanes(group) {
                     w.pc[l] = if taken & (1 << l) != 0 { t } else { pc + 1 };
+                }
+                if taken == 0 {
+                    w.together = Some(pc + 1);
+                } else if taken == group {
+                    w.together = Some(t);
                 }
             }
             Kind::Exit => {
@@ -1003,8 +1019,14 @@ impl MachineFlow {
                 }
             }
             Kind::Stop => return Err(stop("not followed")),
-            Kind::Nop => advance(w, group),
-            _ if !self.needed[pc] => advance(w, group),
+            Kind::Nop => {
+                advance(w, group);
+                w.together = Some(pc + 1);
+            }
+            _ if !self.needed[pc] => {
+                advance(w, group);
+                w.together = Some(pc + 1);
+            }
             Kind::Ldg { .. } | Kind::Stg { .. } | Kind::AtomG { .. } => {
                 w.memory(ins, on, mem);
                 for d in &ins.dst {
@@ -1014,6 +1036,7 @@ impl MachineFlow {
                     w.unknown_store = true;
                 }
                 advance(w, group);
+                w.together = Some(pc + 1);
             }
             _ => {
                 w.exec(ins, on, launch);
@@ -1021,6 +1044,7 @@ impl MachineFlow {
                     w.forget(*d, unknown_guard);
                 }
                 advance(w, group);
+                w.together = Some(pc + 1);
             }
         }
         Ok(())
@@ -1217,6 +1241,36 @@ fn slice(ins: &[Ins]) -> Vec<bool> {
             return needed;
         }
     }
+}
+
+/// How many leading operands [`Warp::exec`] reads for all lanes at once.
+const PRE: usize = 4;
+type Pre = [([u32; 32], u32); PRE];
+
+/// An integer operand's modifiers on a raw value (`-x`: two's complement, `~x`, `|x|`).
+fn int_mods(mut v: u32, o: &Opnd) -> u32 {
+    if o.abs {
+        v = (v as i32).unsigned_abs();
+    }
+    if o.not {
+        v = !v;
+    }
+    if o.neg {
+        v = v.wrapping_neg();
+    }
+    v
+}
+
+/// A float operand's modifiers on a raw value (`-x`, `|x|` on the sign).
+fn float_mods(v: u32, o: &Opnd) -> f32 {
+    let mut f = f32::from_bits(v);
+    if o.abs {
+        f = f.abs();
+    }
+    if o.neg {
+        f = -f;
+    }
+    f
 }
 
 /// The lowest lane of a mask (0 for none).
@@ -1905,6 +1959,8 @@ struct Warp {
     id: u32,
     /// The warp stored to an address it does not know: its later loads are unknown.
     unknown_store: bool,
+    /// Where the group that just ran went, when all its lanes went to one place.
+    together: Option<usize>,
 }
 
 impl Warp {
@@ -1935,6 +1991,7 @@ impl Warp {
             cur_approx: false,
             id: 0,
             unknown_store: false,
+            together: None,
         }
     }
 
@@ -2251,6 +2308,27 @@ impl Warp {
         }
     }
 
+    /// An operand's raw values (no modifiers) for the lanes `m`, and the lanes where it is known.
+    fn operand(&self, s: Src, m: u32, launch: &FlowLaunch) -> ([u32; 32], u32) {
+        match s {
+            Src::R(r) => (self.r[r as usize], self.rk[r as usize]),
+            Src::Ur(r) if self.urk[r as usize] => ([self.ur[r as usize]; 32], u32::MAX),
+            Src::Imm(v) => ([v; 32], u32::MAX),
+            Src::FImm(f) => ([f.to_bits(); 32], u32::MAX),
+            _ => {
+                let mut v = [0u32; 32];
+                let mut k = 0u32;
+                for l in lanes(m) {
+                    if let Some(x) = self.raw(s, l, launch) {
+                        v[l] = x;
+                        k |= 1 << l;
+                    }
+                }
+                (v, k)
+            }
+        }
+    }
+
     /// An integer operand's value with its modifiers (`-x`: two's complement, `~x`, `|x|`).
     fn read(&self, o: Opnd, lane: usize, launch: &FlowLaunch) -> Option<u32> {
         let mut v = self.raw(o.src, lane, launch)?;
@@ -2453,13 +2531,18 @@ impl Warp {
                 ) && !uniform;
                 let born =
                     matches!(ins.kind, Kind::Mufu { .. } | Kind::Rcp { exact: false }) || ins.rounded_approx;
+                // the first operands' values for every lane, read once
+                let mut pre: Pre = [([0; 32], 0); PRE];
+                for (i, o) in ins.src.iter().take(PRE).enumerate() {
+                    pre[i] = self.operand(o.src, run, launch);
+                }
                 for l in lanes(run) {
                     let approx_in = ax_in >> l & 1 != 0;
                     self.cur_approx = (born || approx_in) && !matches!(ins.kind, Kind::Fchk);
                     let (a, b) = if approx_in && !carries {
                         (None, None)
                     } else {
-                        self.lane_op(ins, l, launch)
+                        self.lane_op(ins, l, launch, &pre)
                     };
                     if let Some(d) = ins.dst.first() {
                         self.set(*d, l, a);
@@ -2477,10 +2560,24 @@ impl Warp {
 
     /// One lane of a per-lane instruction: its first and second results.
     #[allow(clippy::too_many_lines)]
-    fn lane_op(&self, ins: &Ins, l: usize, launch: &FlowLaunch) -> (Option<u32>, Option<u32>) {
+    fn lane_op(&self, ins: &Ins, l: usize, launch: &FlowLaunch, pre: &Pre) -> (Option<u32>, Option<u32>) {
         let s = &ins.src;
-        let x = |i: usize| s.get(i).and_then(|o| self.read(*o, l, launch));
-        let f = |i: usize| s.get(i).and_then(|o| self.readf(*o, l, launch));
+        let x = |i: usize| {
+            if i < PRE {
+                let (v, k) = &pre[i];
+                (k >> l & 1 != 0).then(|| int_mods(v[l], &s[i]))
+            } else {
+                s.get(i).and_then(|o| self.read(*o, l, launch))
+            }
+        };
+        let f = |i: usize| {
+            if i < PRE {
+                let (v, k) = &pre[i];
+                (k >> l & 1 != 0).then(|| float_mods(v[l], &s[i]))
+            } else {
+                s.get(i).and_then(|o| self.readf(*o, l, launch))
+            }
+        };
         let p = |i: usize| ins.preds.get(i).and_then(|q| self.pred(*q, l));
         let both = |v: Option<u64>| (v.map(|v| v as u32), v.map(|v| (v >> 32) as u32));
         match ins.kind {
