@@ -463,9 +463,23 @@ fn run_in(
     };
     let estimated = labelled_estimate("warpscope__branch_counters_exact");
     if !estimated.is_empty() {
+        // each kernel with the first reason its machine code's control flow could not be followed
+        let why: Vec<String> = estimated
+            .iter()
+            .map(|k| {
+                match recs
+                    .iter()
+                    .filter(|r| r.kernel == *k)
+                    .find_map(|r| r.analysis.machine_flow_stop.as_deref())
+                {
+                    Some(w) => format!("{k} (machine code not followed at {w})"),
+                    None => k.to_string(),
+                }
+            })
+            .collect();
         notes.push(format!(
-            "branch counters are estimates for {}: their machine code has branches that do not match the PTX's line for line (a loop ptxas unrolled, a WARPSYNC.EXCLUSIVE on a mask of unknown origin, or no machine code to read), so those lines are counted on the PTX",
-            estimated.join(", ")
+            "branch counters are estimates for {}: their machine code has branches that do not match the PTX's line for line, and following the machine code's own control flow on the launch stopped at a value it cannot know (shared memory, an atomic's result, a float it does not compute), or there was no machine code to read, so those lines are counted on the PTX",
+            why.join(", ")
         ));
     }
 
