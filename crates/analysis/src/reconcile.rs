@@ -588,6 +588,86 @@ pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
     })
 }
 
+/// Whether a global load or store's address derives from a global atomic's result (the output
+/// slot taken with `atomicAdd(&count, n)`, as stream compaction does): the addresses, and so the
+/// sectors, depend on the order in which the GPU ran the atomics, which no two runs repeat. Read off
+/// the PTX text, flow-insensitively: a register written by an `atom` is tainted, so is every
+/// register an instruction writes from a tainted one.
+pub fn global_addresses_from_atomics(program: &Program, kernel: &str) -> bool {
+    let Some(k) = program.kernel(kernel) else {
+        return false;
+    };
+    let regs = |s: &str| -> Vec<String> {
+        s.split(|c: char| !(c.is_alphanumeric() || c == '%' || c == '_' || c == '$'))
+            .filter(|w| w.starts_with('%'))
+            .map(str::to_string)
+            .collect()
+    };
+    struct Op {
+        op: String,
+        dests: Vec<String>,
+        srcs: Vec<String>,
+        address: Vec<String>,
+    }
+    let parsed: Vec<Op> = (k.entry..k.end)
+        .map(|pc| {
+            let text = program.inst_info(pc).text.clone();
+            let t = text.trim().trim_end_matches(';');
+            let t = match t.strip_prefix('@') {
+                Some(r) => r.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start()),
+                None => t,
+            };
+            let (op, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+            let address = rest
+                .split_once('[')
+                .and_then(|(_, r)| r.split_once(']'))
+                .map(|(inside, _)| regs(inside))
+                .unwrap_or_default();
+            let (first, others) = rest.split_once(',').unwrap_or((rest, ""));
+            let (dests, srcs) = if first.trim_start().starts_with('[') || others.is_empty() {
+                (Vec::new(), regs(rest))
+            } else {
+                (regs(first), regs(others))
+            };
+            Op {
+                op: op.to_string(),
+                dests,
+                srcs,
+                address,
+            }
+        })
+        .collect();
+    let mut tainted: BTreeSet<String> = parsed
+        .iter()
+        .filter(|o| o.op.starts_with("atom.") && !o.op.contains(".shared"))
+        .flat_map(|o| o.dests.iter().cloned())
+        .collect();
+    if tainted.is_empty() {
+        return false;
+    }
+    loop {
+        let before = tainted.len();
+        for o in &parsed {
+            if o.srcs.iter().any(|r| tainted.contains(r)) {
+                tainted.extend(o.dests.iter().cloned());
+            }
+        }
+        if tainted.len() == before {
+            break;
+        }
+    }
+    let global = |op: &str| {
+        (op.starts_with("ld.") || op.starts_with("st."))
+            && !op.contains(".shared")
+            && !op.contains(".local")
+            && !op.contains(".param")
+            && !op.contains(".const")
+    };
+    parsed
+        .iter()
+        .any(|o| global(&o.op) && o.address.iter().any(|r| tainted.contains(r)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -610,6 +690,34 @@ mod tests {
             base: base.into(),
             offset,
         }
+    }
+
+    fn compaction(store: &str) -> Program {
+        let ptx = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 out, .param .u64 count)\n{{\n\
+             .reg .b32 %r<4>;\n.reg .b64 %rd<6>;\n\
+             ld.param.u64 %rd1, [out];\nld.param.u64 %rd4, [count];\n\
+             mov.u32 %r2, %tid.x;\n\
+             atom.global.add.u32 %r1, [%rd4], 1;\n\
+             mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n\
+             {store}\nret;\n}}\n"
+        );
+        warpscope_ptx::compile(&ptx).unwrap()
+    }
+
+    #[test]
+    fn an_address_from_an_atomic_makes_global_counters_order_dependent() {
+        // out[atomicAdd(count, 1)] = tid: the slot, so the address, comes from the atomic
+        assert!(global_addresses_from_atomics(
+            &compaction("st.global.u32 [%rd3], %r2;"),
+            "k"
+        ));
+        // out[0] = atomicAdd(count, 1): only the value does
+        assert!(!global_addresses_from_atomics(
+            &compaction("st.global.u32 [%rd1], %r1;"),
+            "k"
+        ));
     }
 
     #[test]

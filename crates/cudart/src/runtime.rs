@@ -816,7 +816,8 @@ impl Runtime {
         let ka = KernelAnalysis {
             spin_loop: warpscope_analysis::reconcile::has_spin_loop(program, name),
             unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
-            global_exact: global_unmatched.is_some_and(|u| u.is_empty()),
+            global_exact: global_unmatched.is_some_and(|u| u.is_empty())
+                && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name),
             machine_branches,
             machine_flow,
             exit_branches: Arc::new(exits),
