@@ -47,7 +47,7 @@ enum Src {
     Unknown,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Sr {
     Tid(usize),
     Ctaid(usize),
@@ -295,6 +295,10 @@ pub struct MachineFlow {
     /// Instructions whose results can reach a control decision ([`slice`]); the others are
     /// skipped.
     needed: Vec<bool>,
+    /// No needed instruction reads a special register (thread, block, lane), memory, another
+    /// lane's value or an unknown result: a warp's path depends only on its lanes, so one warp per
+    /// lane set is run and its counts multiplied.
+    same_path: Option<Vec<Sr>>,
     at: HashMap<u32, usize>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
@@ -702,9 +706,36 @@ impl MachineFlow {
             }
         }
         let needed = slice(&ins);
+        // When no control decision depends on memory or on an unknown result, a warp's path is a
+        // function of its lanes and of the special registers the decisions read: warps that agree
+        // on those take the same path (`path_inputs`).
+        let opaque = ins.iter().zip(&needed).any(|(x, &n)| {
+            n && matches!(
+                x.kind,
+                Kind::Ldg { .. }
+                    | Kind::Shfl { .. }
+                    | Kind::Elect
+                    | Kind::Poison
+                    | Kind::AtomG { .. }
+                    | Kind::Call { abs: true }
+            )
+        });
+        let mut srs: Vec<Sr> = Vec::new();
+        for (x, &n) in ins.iter().zip(&needed) {
+            for o in &x.src {
+                if let (true, Src::Sr(sr)) = (n, o.src)
+                    && sr != Sr::Zero
+                    && !srs.contains(&sr)
+                {
+                    srs.push(sr);
+                }
+            }
+        }
+        let same_path = (!opaque && !srs.contains(&Sr::Other)).then_some(srs);
         MachineFlow {
             ins,
             needed,
+            same_path,
             at,
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
         }
@@ -725,6 +756,41 @@ impl MachineFlow {
             reads: FlowReads::default(),
         };
         let mut w = Warp::new();
+        if let Some(srs) = &self.same_path {
+            // each warp's path inputs (its lanes, the special registers read) once
+            let mut seen: HashMap<Vec<u32>, FlowCounts> = HashMap::new();
+            for bz in 0..launch.grid[2] {
+                for by in 0..launch.grid[1] {
+                    for bx in 0..launch.grid[0] {
+                        for wi in 0..warps {
+                            w.reset(launch, [bx, by, bz], wi);
+                            let mut key = vec![w.launched];
+                            for &sr in srs {
+                                match sr {
+                                    Sr::Ctaid(i) => key.push(w.ctaid[i]),
+                                    Sr::Tid(i) => key.extend(lanes(w.launched).map(|l| w.tid[l][i])),
+                                    // lane masks and lane ids: the same for every warp
+                                    _ => {}
+                                }
+                            }
+                            let one = match seen.get(&key) {
+                                Some(c) => *c,
+                                None => {
+                                    let mut one = FlowCounts::default();
+                                    self.run_warp(&mut w, launch, &mut one, &mut mem, max_warp_insts)?;
+                                    seen.insert(key, one);
+                                    one
+                                }
+                            };
+                            counts.targets += one.targets;
+                            counts.divergent += one.divergent;
+                            counts.warp_insts += one.warp_insts;
+                        }
+                    }
+                }
+            }
+            return Ok((counts, mem.reads));
+        }
         let mut id = 0u32;
         for bz in 0..launch.grid[2] {
             for by in 0..launch.grid[1] {
@@ -1127,7 +1193,7 @@ fn uses(x: &Ins) -> Regs {
             Src::Const { reg: Some(k), .. } => u.add(Dst::R(k)),
             Src::Ur(k) if k != URZ => {
                 u.add(Dst::Ur(k));
-                if k + 1 < URZ {
+                if pair && n == 2 && k + 1 < URZ {
                     u.add(Dst::Ur(k + 1));
                 }
             }
