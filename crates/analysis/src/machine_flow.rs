@@ -929,14 +929,9 @@ impl MachineFlow {
                 if unknown_guard != 0 {
                     return Err(stop("branch on an unknown value"));
                 }
-                let mut taken = on;
-                if let Some(c) = ins.preds.first() {
-                    let (t, u) = w.pred_mask(*c, group);
-                    if u & on != 0 {
-                        return Err(stop("branch on an unknown value"));
-                    }
-                    taken &= t;
-                }
+                let Some(mut taken) = w.condition(ins, group, on) else {
+                    return Err(stop("branch on an unknown value"));
+                };
                 if div {
                     // the convergence check: the slow path is taken when a lane of the mask
                     // operand is not in the group
@@ -998,14 +993,9 @@ impl MachineFlow {
                 if unknown_guard != 0 {
                     return Err(stop("break on an unknown value"));
                 }
-                let mut m = on;
-                if let Some(c) = ins.preds.first() {
-                    let (t, u) = w.pred_mask(*c, group);
-                    if u & on != 0 {
-                        return Err(stop("break on an unknown value"));
-                    }
-                    m &= t;
-                }
+                let Some(m) = w.condition(ins, group, on) else {
+                    return Err(stop("break on an unknown value"));
+                };
                 w.barrier[ins.barrier as usize] &= !m;
                 advance(w, group);
             }
@@ -2239,6 +2229,18 @@ impl Warp {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The lanes of `on` where a `BRA`/`BREAK`'s predicate operand (`BRA !P0, target`) holds, all
+    /// of `on` without one; `None` when it is unknown in one of them.
+    fn condition(&self, ins: &Ins, group: u32, on: u32) -> Option<u32> {
+        match ins.preds.first() {
+            Some(c) => {
+                let (t, u) = self.pred_mask(*c, group);
+                (u & on == 0).then_some(on & t)
+            }
+            None => Some(on),
         }
     }
 

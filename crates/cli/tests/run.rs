@@ -41,10 +41,15 @@ fn programs() -> &'static Path {
 }
 
 fn warpscope(args: &[&str], cwd: &Path) -> Output {
+    warpscope_with(args, cwd, &[])
+}
+
+fn warpscope_with(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warpscope"))
         .args(args)
         .current_dir(cwd)
         .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .envs(env.iter().copied())
         .output()
         .unwrap()
 }
@@ -297,19 +302,17 @@ fn machine_flow_equals_the_h100_on_every_launch_it_completes() {
     ] {
         let dir = programs();
         let export = dir.join(format!("{program}.flow.json"));
-        let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-            .args([
+        let out = warpscope_with(
+            &[
                 "run",
                 "--export",
                 export.to_str().unwrap(),
                 "--",
                 &format!("./{program}"),
-            ])
-            .current_dir(dir)
-            .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-            .env("WARPSCOPE_MACHINE_FLOW", "always")
-            .output()
-            .unwrap();
+            ],
+            dir,
+            &[("WARPSCOPE_MACHINE_FLOW", "always")],
+        );
         assert!(
             out.status.success(),
             "{program}: {}",

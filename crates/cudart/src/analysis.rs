@@ -343,12 +343,10 @@ pub fn analyse_launch(
     };
     // The machine code's control flow, where the PTX's branches do not match it line for line
     // (the driver runs it just before the blocks, on the memory the launch starts from).
-    // `WARPSCOPE_MACHINE_FLOW`: `always` follows it on every launch (the tests' differential
-    // check), `off` never (the PTX-level count alone, labelled an estimate where lines differ)
-    let mode = std::env::var("WARPSCOPE_MACHINE_FLOW").unwrap_or_default();
-    let always = mode == "always";
+    let mode = warpscope_driver::run::FlowMode::from_env();
+    let always = mode == warpscope_driver::run::FlowMode::Always;
     let follow = match (&ka.machine_flow, &ka.machine_branches) {
-        (Some(flow), Some(m)) if mode != "off" && (always || !m.exact()) => Some(Arc::clone(flow)),
+        (Some(flow), Some(m)) if mode.follows(m) => Some(Arc::clone(flow)),
         _ => None,
     };
     let opts = RunOptions {

@@ -133,6 +133,37 @@ pub struct FixOptions {
     pub what_if: Option<Vec<Target>>,
 }
 
+/// When the machine code's control flow is followed (`WARPSCOPE_MACHINE_FLOW`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlowMode {
+    /// Where the PTX's branches do not match the machine code's line for line (the default).
+    Unmatched,
+    /// On every launch (`always`: the tests' differential check against the line matching).
+    Always,
+    /// Never (`off`: the PTX-level count alone, labelled an estimate where lines differ).
+    Off,
+}
+
+impl FlowMode {
+    /// The mode `WARPSCOPE_MACHINE_FLOW` asks for.
+    pub fn from_env() -> FlowMode {
+        match std::env::var("WARPSCOPE_MACHINE_FLOW").as_deref() {
+            Ok("always") => FlowMode::Always,
+            Ok("off") => FlowMode::Off,
+            _ => FlowMode::Unmatched,
+        }
+    }
+
+    /// Whether a launch whose branches match as `m` says is followed.
+    pub fn follows(self, m: &warpscope_analysis::divergence::MachineMatch) -> bool {
+        match self {
+            FlowMode::Unmatched => !m.exact(),
+            FlowMode::Always => true,
+            FlowMode::Off => false,
+        }
+    }
+}
+
 /// Runs the machine code's control flow just before the launch's blocks, on the memory the launch
 /// starts from, and checks afterwards that what a memory-dependent decision read is unchanged.
 struct FlowObserver<'f> {
@@ -625,14 +656,14 @@ fn emulate(
         }
         _ => None,
     };
-    let mode = std::env::var("WARPSCOPE_MACHINE_FLOW").unwrap_or_default();
     let flow = match (&opts.machine_flow, &widths.sass) {
         (Some(f), _) => Some(Arc::clone(f)),
         (None, Some(sass))
             if sections.divergence
                 && !opts.debug_build
-                && mode != "off"
-                && (mode == "always" || machine_match.as_ref().is_some_and(|m| !m.exact())) =>
+                && machine_match
+                    .as_ref()
+                    .is_some_and(|m| FlowMode::from_env().follows(m)) =>
         {
             Some(Arc::new(warpscope_analysis::machine_flow::MachineFlow::new(sass)))
         }

@@ -338,19 +338,6 @@ where
     S: Sink,
     F: Fn(u32) -> S + Sync,
 {
-    if outer.is_some()
-        && let Some(i) = launch.args.iter().position(|a| matches!(a, Arg::Buffer(_)))
-    {
-        return Err(EmuError::BadArg {
-            index: i,
-            param: program
-                .kernel(kernel)
-                .and_then(|k| k.params.get(i))
-                .map(|p| p.name.clone())
-                .unwrap_or_default(),
-            reason: "a buffer argument needs its own address space (use `run`); pass an address".into(),
-        });
-    }
     run_impl(
         program,
         kernel,
@@ -379,17 +366,6 @@ where
     S: Sink,
     F: Fn(u32) -> S + Sync,
 {
-    if let Some(i) = launch.args.iter().position(|a| matches!(a, Arg::Buffer(_))) {
-        return Err(EmuError::BadArg {
-            index: i,
-            param: program
-                .kernel(kernel)
-                .and_then(|k| k.params.get(i))
-                .map(|p| p.name.clone())
-                .unwrap_or_default(),
-            reason: "a buffer argument needs its own address space (use `run`); pass an address".into(),
-        });
-    }
     run_impl(program, kernel, launch, limits, Some(global), sink_factory, None)
 }
 
@@ -406,6 +382,20 @@ where
     S: Sink,
     F: Fn(u32) -> S + Sync,
 {
+    // a caller's persistent space takes addresses, not buffers of the launch's own
+    if outer.is_some()
+        && let Some(i) = launch.args.iter().position(|a| matches!(a, Arg::Buffer(_)))
+    {
+        return Err(EmuError::BadArg {
+            index: i,
+            param: program
+                .kernel(kernel)
+                .and_then(|k| k.params.get(i))
+                .map(|p| p.name.clone())
+                .unwrap_or_default(),
+            reason: "a buffer argument needs its own address space (use `run`); pass an address".into(),
+        });
+    }
     let Some(k) = program.kernel(kernel) else {
         if let Some(errs) = program.kernel_error(kernel) {
             let list: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
