@@ -178,11 +178,19 @@ impl BankReport {
 
     /// Launch totals of one side (shared atomics left out: see [`InstStats::atomic`]).
     pub fn total(&self, side: Side) -> Counts {
+        let mut c = self.request_total(side);
+        self.add_matrix_wavefronts(side, &mut c);
+        c
+    }
+
+    /// Launch totals of one side's `LDS`/`STS` requests alone, without the LDSM/STSM wavefronts
+    /// that [`BankReport::total`] adds: what Nsight Compute attributes to the shared load and store
+    /// instructions (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld` / `_st`).
+    pub fn request_total(&self, side: Side) -> Counts {
         let mut c = Counts::default();
         for s in self.insts.values().filter(|s| s.side == side && !s.atomic) {
             c.add(&s.counts);
         }
-        self.add_matrix_wavefronts(side, &mut c);
         c
     }
 

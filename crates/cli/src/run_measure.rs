@@ -14,8 +14,12 @@
 //! line's global loads and stores matched the machine code's and the kernel has no device `printf`)
 //! or `estimate` (branch counters labelled so; global counters of kernels where ptxas moved or merged
 //! global accesses — e.g. hoisted a load out of a loop — or that call `printf`, whose own buffer
-//! traffic ncu counts). A differing exact counter is a difference; a
-//! differing estimate is shown, not counted.
+//! traffic ncu counts). The unit-level shared wavefronts (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`
+//! / `_st`) are a `floor`: the requests' own wavefronts, to which the GPU adds wavefronts from
+//! contention with other L1 traffic, differently at each launch; the instruction-attributed
+//! `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld` / `_st` are exact. A differing exact
+//! counter is a difference, and so is a floor above the measured value; a differing estimate, or a
+//! measured value above a floor, is shown, not counted.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -35,6 +39,8 @@ pub const METRICS: &[&str] = &[
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
     "smsp__sass_inst_executed_op_shared_st.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     "smsp__sass_branch_targets.sum",
     "smsp__sass_branch_targets_threads_divergent.sum",
     "smsp__sass_branch_targets_threads_uniform.sum",
@@ -104,6 +110,16 @@ pub struct RunMeasurement {
     pub notes: Vec<String>,
 }
 
+/// Whether a measured counter contradicts its claim: an exact one that differs, a floor above the
+/// measured value.
+fn contradicts(c: &CounterRow) -> bool {
+    match (c.claim.as_str(), c.measured) {
+        ("exact", _) => c.equal == Some(false),
+        ("floor", Some(m)) => m < c.predicted,
+        _ => false,
+    }
+}
+
 /// The claim of each compared counter of a launch.
 fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
     let m = &rec.analysis.metrics;
@@ -113,7 +129,8 @@ fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
     {
         return "estimate";
     }
-    if metric.starts_with("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_")
+    let matrix = ["_op_ldsm.sum", "_op_stsm.sum", "_op_ldgsts.sum"];
+    if matrix.iter().any(|s| metric.ends_with(s))
         && m.get("warpscope__matrix_counters_exact")
             .is_some_and(|v| *v == 0.0)
     {
@@ -127,6 +144,12 @@ fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
             .is_some_and(|v| *v == 0.0)
     {
         return "estimate";
+    }
+    if metric.starts_with("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_")
+        && m.get("warpscope__l1tex_shared_wavefronts_floor")
+            .is_some_and(|v| *v == 1.0)
+    {
+        return "floor";
     }
     if metric.contains("_mem_global_")
         && m.get("warpscope__global_counters_exact")
@@ -173,10 +196,7 @@ pub fn compare(recs: &[LaunchRecord], rows: &[NcuRow], measured_on: String) -> R
             .collect();
         let owned: Vec<NcuRow> = rows.iter().map(|r| (*r).clone()).collect();
         let counters = crate::measure::compare_counters(&preds, Some(&owned));
-        differences += counters
-            .iter()
-            .filter(|c| c.claim == "exact" && c.equal == Some(false))
-            .count();
+        differences += counters.iter().filter(|c| contradicts(c)).count();
         launches.push(LaunchComparison {
             id: rec.index,
             kernel: rec.kernel.clone(),
@@ -381,7 +401,11 @@ pub fn table(m: &RunMeasurement) -> Tabular {
                     short(&c.metric),
                     num(Some(c.predicted)),
                     num(c.measured),
-                    if c.claim == "estimate" { " (estimate)" } else { "" }
+                    match c.claim.as_str() {
+                        "estimate" => " (estimate)",
+                        "floor" if !contradicts(c) => " (floor: L1 contention)",
+                        _ => "",
+                    }
                 )
             })
             .collect();
@@ -424,16 +448,37 @@ pub fn summary(m: &RunMeasurement) -> Vec<String> {
                 .count()
         })
         .sum();
+    let floors: usize = m
+        .launches
+        .iter()
+        .map(|l| {
+            l.counters
+                .iter()
+                .filter(|c| c.claim == "floor" && c.equal == Some(false) && !contradicts(c))
+                .count()
+        })
+        .sum();
+    let mut uncounted = Vec::new();
+    if estimates > 0 {
+        uncounted.push(format!("{estimates} differing counters are labelled estimates"));
+    }
+    if floors > 0 {
+        uncounted.push(format!(
+            "{floors} unit-level shared wavefront counters are above warpscope's floor (L1 \
+             contention the GPU adds and does not repeat; the instruction-attributed \
+             sm__sass_..._mem_shared_op_ld/st are exact)"
+        ));
+    }
     let mut v = vec![
         format!("measured on: {}", m.measured_on),
         format!(
             "{} launches compared: {equal} of {compared} counters equal; {} differences{}",
             m.launches.len(),
             m.differences,
-            if estimates > 0 {
-                format!(" ({estimates} differing counters are labelled estimates and not counted)")
-            } else {
+            if uncounted.is_empty() {
                 String::new()
+            } else {
+                format!(" ({}; not counted)", uncounted.join("; "))
             }
         ),
     ];

@@ -454,6 +454,23 @@ pub fn analyse_launch(
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         st.wavefronts as f64,
     );
+    // The same wavefronts as the shared load and store instructions' own (LDSM/STSM left out), the
+    // count ncu attributes to the instructions: the H100 repeats it at every launch. The unit-level
+    // `l1tex__..._op_ld/_st` above is its floor: the H100 adds wavefronts where shared requests meet
+    // other traffic in the L1 data banks, differently at each launch (calibration/variability).
+    let ld_requests = banks.request_total(Side::Load);
+    let st_requests = banks.request_total(Side::Store);
+    put(
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        ld_requests.wavefronts as f64,
+    );
+    put(
+        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        st_requests.wavefronts as f64,
+    );
+    if ld.wavefronts + st.wavefronts > 0 {
+        put("warpscope__l1tex_shared_wavefronts_floor", 1.0);
+    }
     // shared atomics (ATOMS): not among the loads and stores above, as ncu counts them; their
     // wavefronts by the machine code's form of each (`reconcile::AtomicForm`: an add of 1 or an
     // aggregated atomic as a load, any other one lane per bank slot; H100, calibration/run/README.md),

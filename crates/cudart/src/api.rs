@@ -299,10 +299,19 @@ pub extern "C" fn __cudaPushCallConfiguration(
     stream: *mut c_void,
 ) -> c_uint {
     let _ = catch_unwind(AssertUnwindSafe(|| {
-        rt().call_configs
-            .push((grid.arr(), block.arr(), shmem, stream as usize));
+        CALL_CONFIGS.with_borrow_mut(|c| c.push((grid.arr(), block.arr(), shmem, stream as usize)));
     }));
     0
+}
+
+/// One launch configuration of `kernel<<<grid, block, shmem, stream>>>`.
+type CallConfig = ([u32; 3], [u32; 3], usize, usize);
+
+thread_local! {
+    /// Configurations pushed by `__cudaPushCallConfiguration`, per host thread as NVIDIA's runtime
+    /// keeps them: with one shared stack, two threads launching at once took each other's stream
+    /// (simpleCallback's eight launcher threads; a kernel queued behind the other thread's copy).
+    static CALL_CONFIGS: std::cell::RefCell<Vec<CallConfig>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 #[unsafe(no_mangle)]
@@ -313,7 +322,9 @@ pub unsafe extern "C" fn __cudaPopCallConfiguration(
     stream: *mut *mut c_void,
 ) -> u32 {
     entry("__cudaPopCallConfiguration", || {
-        let (g, b, s, st) = rt().call_configs.pop().ok_or(err::INVALID_CONFIGURATION)?;
+        let (g, b, s, st) = CALL_CONFIGS
+            .with_borrow_mut(|c| c.pop())
+            .ok_or(err::INVALID_CONFIGURATION)?;
         let d = |a: [u32; 3]| Dim3 {
             x: a[0],
             y: a[1],

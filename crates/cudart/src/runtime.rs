@@ -294,8 +294,6 @@ pub struct Runtime {
     /// and, as a GPU returns a failed kernel's error, by the next synchronising call, once. Not
     /// sticky: later work runs.
     pub deferred: Option<u32>,
-    /// Launch configurations pushed by `__cudaPushCallConfiguration`.
-    pub call_configs: Vec<([u32; 3], [u32; 3], usize, usize)>,
     /// The modelled clock.
     pub clock: Clock,
     /// Events: handle → modelled time when recorded.
@@ -344,7 +342,6 @@ impl Runtime {
             resident: None,
             sticky: None,
             deferred: None,
-            call_configs: Vec::new(),
             clock: Clock::default(),
             events: HashMap::new(),
             streams: HashMap::new(),
@@ -471,24 +468,51 @@ impl Runtime {
         self.write_device(addr, &vec![value; len])
     }
 
-    fn sync_mirrors_in(&self) {
+    /// Copies the program's mapped host memory into the emulated global space before a launch and
+    /// returns what was copied, for [`Runtime::sync_mirrors_out`].
+    fn sync_mirrors_in(&self) -> Vec<(u64, Vec<u8>)> {
+        let mut copied = Vec::new();
         for (&b, a) in &self.allocs {
             if matches!(a.backing, Backing::Mirror { .. }) && a.len > 0 {
                 // SAFETY: a mirror is host memory the program registered or the runtime mapped,
                 // `len` bytes long, alive until freed (which removes the mirror).
                 let host = unsafe { std::slice::from_raw_parts(b as usize as *const u8, a.len as usize) };
-                let _ = self.global.write_range(b, host);
+                let before = host.to_vec();
+                let _ = self.global.write_range(b, &before);
+                copied.push((b, before));
             }
         }
+        copied
     }
 
-    fn sync_mirrors_out(&self) {
-        for (&b, a) in &self.allocs {
-            if matches!(a.backing, Backing::Mirror { .. }) && a.len > 0 {
-                // SAFETY: as in `sync_mirrors_in`; nothing else touches the memory during the copy
-                // (the runtime runs one call at a time).
-                let host = unsafe { std::slice::from_raw_parts_mut(b as usize as *mut u8, a.len as usize) };
-                let _ = self.global.read_range(b, host);
+    /// Writes back to the program's mapped host memory the bytes the launch changed, and only
+    /// those: the program's other host threads may write the same buffers meanwhile (simpleCallback
+    /// fills one thread's pinned buffer while another thread's kernel runs), and copying whole
+    /// buffers back would undo their writes.
+    fn sync_mirrors_out(&self, copied: Vec<(u64, Vec<u8>)>) {
+        for (b, before) in copied {
+            if !self.allocs.contains_key(&b) {
+                continue;
+            }
+            let mut after = vec![0u8; before.len()];
+            if self.global.read_range(b, &mut after).is_none() {
+                continue;
+            }
+            let host = b as usize as *mut u8;
+            let mut i = 0;
+            while i < after.len() {
+                if after[i] == before[i] {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < after.len() && after[i] != before[i] {
+                    i += 1;
+                }
+                // SAFETY: as in `sync_mirrors_in`; `start..i` lies inside the `len` bytes.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(after[start..i].as_ptr(), host.add(start), i - start)
+                };
             }
         }
     }
@@ -913,7 +937,7 @@ impl Runtime {
         let ka = record.then(|| self.kernel_analysis(f.module, &f.name));
         self.sync_managed(f.module, true);
         self.make_resident(f.module);
-        self.sync_mirrors_in();
+        let mirrored = self.sync_mirrors_in();
         let mut launch = Launch::new(
             req.grid,
             req.block,
@@ -950,7 +974,7 @@ impl Runtime {
                 crate::analysis::run_unrecorded(program, &f.name, &launch, &limits, &self.global, self.arch)
             }
         };
-        self.sync_mirrors_out();
+        self.sync_mirrors_out(mirrored);
         self.sync_managed(f.module, false);
         if total_threads > self.cfg.progress_threads {
             eprintln!(
