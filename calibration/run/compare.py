@@ -2,6 +2,10 @@
 """Compares `warpscope run --export P.json -- ./P ARGS` with ncu's CSV of the same program
 (`ncu --csv --metrics <ncu.sh's list> ./P ARGS`): per launch, the shared-memory instructions and
 wavefronts, the branch counters and the global requests/sectors that differ; then the counts.
+Shared wavefronts are compared under ncu's instruction-attributed names
+(`sm__sass_l1tex_..._op_ld/_st`) where the CSV has them; the L1 unit's own count
+(`l1tex__..._op_ld/_st`) is warpscope's floor: a launch where it is lower than warpscope's is
+listed (`U=`), one where it is higher is not a difference (L1 contention the GPU adds).
   python3 compare.py P.ncu.csv P.json [P2.ncu.csv P2.json ...]"""
 import csv, io, json, sys
 
@@ -10,9 +14,13 @@ S = ['smsp__sass_inst_executed_op_shared_ld.sum', 'l1tex__data_pipe_lsu_wavefron
 B = ['smsp__sass_branch_targets.sum', 'smsp__sass_branch_targets_threads_divergent.sum']
 G = ['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum', 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum',
      'l1tex__t_requests_pipe_lsu_mem_global_op_st.sum', 'l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum']
+SA = ['smsp__sass_inst_executed_op_shared_ld.sum', 'sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum',
+      'smsp__sass_inst_executed_op_shared_st.sum', 'sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum']
+U = ['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum', 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum']
 SHORT = {k: k.split('__')[1].split('.')[0].replace('sass_inst_executed_op_', '').replace(
+    'sass_l1tex_data_pipe_lsu_wavefronts_mem_', 'wf_attr_').replace(
     'data_pipe_lsu_wavefronts_mem_', 'wf_').replace('sass_branch_targets', 'br').replace(
-    't_requests_pipe_lsu_mem_', 'req_').replace('t_sectors_pipe_lsu_mem_', 'sec_') for k in S + B + G}
+    't_requests_pipe_lsu_mem_', 'req_').replace('t_sectors_pipe_lsu_mem_', 'sec_') for k in S + SA + B + G}
 
 
 def load_ncu(path):
@@ -47,7 +55,11 @@ def main():
             if h is None:
                 continue
             m = l['metrics']
-            ds, db, dg = diff(S, m, h), diff(B, m, h), diff(G, m, h)
+            shared = SA if all(k in h for k in SA) else S
+            ds, db, dg = diff(shared, m, h), diff(B, m, h), diff(G, m, h)
+            if shared is SA:
+                du = [(SHORT[k], m.get(k), h.get(k)) for k in U if m.get(k, 0) > h.get(k, 0)]
+                ds += [('U', x) for x in du]
             tot['n'] += 1; tot['s'] += not ds; tot['b'] += not db; tot['sb'] += not ds and not db; tot['g'] += not dg
             if ds or db or dg:
                 print(f'{json_path}#{i} {h["name"][:40]:40} S={ds or "ok"} B={db or "ok"} G={dg or "ok"}'

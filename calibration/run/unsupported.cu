@@ -1,5 +1,5 @@
-// Whole program: calls the runtime where warpscope's runtime does not follow yet (CUDA graphs, a
-// CUDA array) and where a kernel goes out of bounds; checks the codes it gets back.
+// Whole program: calls the runtime where warpscope's runtime does not follow yet (a child-graph
+// node, a CUDA array) and where a kernel goes out of bounds; checks the codes it gets back.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -9,9 +9,12 @@ __global__ void past_the_end(int *p, int n) {
 }
 
 int main() {
-    cudaGraph_t g;
-    cudaError_t e = cudaGraphCreate(&g, 0);
-    printf("cudaGraphCreate: %s\n", cudaGetErrorName(e));
+    cudaGraph_t g, child;
+    cudaGraphCreate(&g, 0);
+    cudaGraphCreate(&child, 0);
+    cudaGraphNode_t n;
+    cudaError_t e = cudaGraphAddChildGraphNode(&n, g, nullptr, 0, child);
+    printf("cudaGraphAddChildGraphNode: %s\n", cudaGetErrorName(e));
     cudaArray_t a;
     cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
     cudaError_t e2 = cudaMallocArray(&a, &d, 16, 16, 0);

@@ -105,7 +105,7 @@ def main(argv):
                 s['floor'] += floor
                 both = eq['shared'] and eq['branch']
                 s['both'] += both
-                if not varies:
+                if not varies and len(runs) > 1:
                     s['repeated'] += 1
                     s['repeated_both'] += both
                 if not both:

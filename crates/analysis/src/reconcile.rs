@@ -275,17 +275,27 @@ impl Reconciliation {
     /// within a few instructions.
     fn fuse_across_lines(&mut self, ptx: &[PtxAccess], machine: &[MachineAccess]) {
         const NEAR_PCS: u32 = 32;
+        // machine accesses of one (line, side, width) seen so far: the n-th is explained when the
+        // line has n PTX accesses of that width (plain, or leaders of fused groups); an unrolled
+        // loop repeats one fused pair on one line (bitonicSortShared1: ten `LDS.64` of values, each
+        // fusing a line-19 and a line-20 load)
+        let mut seen: HashMap<(u32, Side, u8), usize> = HashMap::new();
         for m in machine {
-            let explained = ptx.iter().any(|a| {
-                a.line == m.line
-                    && a.side == Some(m.side)
-                    && match self.role(a.pc) {
-                        Role::Plain => a.width == m.width,
-                        Role::Leader { width } => width == m.width,
-                        Role::Follower => false,
-                    }
-            });
-            if explained {
+            let n = seen.entry((m.line, m.side, m.width)).or_insert(0);
+            *n += 1;
+            let explained = ptx
+                .iter()
+                .filter(|a| {
+                    a.line == m.line
+                        && a.side == Some(m.side)
+                        && match self.role(a.pc) {
+                            Role::Plain => a.width == m.width,
+                            Role::Leader { width } => width == m.width,
+                            Role::Follower => false,
+                        }
+                })
+                .count();
+            if *n <= explained {
                 continue;
             }
             let free = |a: &&PtxAccess| a.side == Some(m.side) && !self.roles.contains_key(&a.pc);
@@ -298,16 +308,22 @@ impl Reconciliation {
                 let w = i64::from(m.width);
                 let step = i64::from(anchor.width);
                 for start in (0..w / step).map(|j| anchor.offset - j * step) {
-                    let members: Vec<&PtxAccess> = ptx
-                        .iter()
-                        .filter(free)
-                        .filter(|a| {
-                            a.base == anchor.base
-                                && a.offset >= start
-                                && a.offset < start + w
-                                && a.pc.abs_diff(anchor.pc) <= NEAR_PCS
-                        })
-                        .collect();
+                    // per offset, the access nearest the anchor: an unrolled loop repeats the
+                    // same base and offsets a few instructions on (bitonicSortShared1's
+                    // Comparator, inlined once per stage, reads `[%r8]`/`[%r8+4]` in each)
+                    let mut nearest: BTreeMap<i64, &PtxAccess> = BTreeMap::new();
+                    for a in ptx.iter().filter(free).filter(|a| {
+                        a.base == anchor.base
+                            && a.offset >= start
+                            && a.offset < start + w
+                            && a.pc.abs_diff(anchor.pc) <= NEAR_PCS
+                    }) {
+                        let e = nearest.entry(a.offset).or_insert(a);
+                        if a.pc.abs_diff(anchor.pc) < e.pc.abs_diff(anchor.pc) {
+                            *e = a;
+                        }
+                    }
+                    let members: Vec<&PtxAccess> = nearest.into_values().collect();
                     let shape = normalise(members.iter().map(|a| (a.offset, a.width)));
                     let exact = members.len() >= 2
                         && members.iter().map(|a| i64::from(a.width)).sum::<i64>() == w
@@ -572,50 +588,119 @@ pub fn unmeasured_wmma(program: &Program, kernel: &str) -> (bool, bool) {
     (shared, global)
 }
 
-/// Whether `kernel` has an `ld.acquire`/`ld.relaxed` or a clock read inside a loop (a backward
-/// branch's range).
+/// Whether `kernel`'s control flow is set by the GPU's timing: an `ld.acquire`/`ld.relaxed` or a
+/// clock read inside a loop (a backward branch's range), or a loop without a barrier whose branch
+/// depends on what other threads write meanwhile: on a `volatile` load, or on a load from (or the
+/// result of) an atomic's state space when the loop itself has atomics there (simpleAttributes'
+/// `while (hit < hitCount) { ...; atomicAdd(&hit, 1); }` on a shared counter: the H100 ran it
+/// 7161 and 7266 branch targets in two runs).
 pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
     use warpscope_ptx::inst::Inst;
     let Some(k) = program.kernel(kernel) else {
         return false;
     };
     let loops = ptx_loops(program, k);
-    (k.entry..k.end).any(|pc| {
+    let timed = (k.entry..k.end).any(|pc| {
         matches!(
             program.ops[pc as usize].inst,
             Inst::Ld { sync: true, .. } | Inst::Clock { .. }
         ) && loops.iter().any(|&(a, z)| (a..=z).contains(&pc))
+    });
+    if timed {
+        return true;
+    }
+    let ops = parse_ops(program, k);
+    loops.iter().any(|&(a, z)| {
+        let body = &ops[(a - k.entry) as usize..=(z - k.entry) as usize];
+        loop_waits_on_other_threads(body)
     })
 }
 
-/// Whether a global load or store's address derives from a global atomic's result (the output
-/// slot taken with `atomicAdd(&count, n)`, as stream compaction does): the addresses, and so the
-/// sectors, depend on the order in which the GPU ran the atomics, which no two runs repeat. Read off
-/// the PTX text, flow-insensitively: a register written by an `atom` is tainted, so is every
-/// register an instruction writes from a tainted one.
-pub fn global_addresses_from_atomics(program: &Program, kernel: &str) -> bool {
-    let Some(k) = program.kernel(kernel) else {
+/// The state spaces a PTX memory opcode may touch: (shared, global); generic addresses may be either.
+fn spaces(op: &str) -> (bool, bool) {
+    if op.contains(".shared") {
+        (true, false)
+    } else if op.contains(".global") {
+        (false, true)
+    } else if op.contains(".local") || op.contains(".param") || op.contains(".const") {
+        (false, false)
+    } else {
+        (true, true)
+    }
+}
+
+/// See [`has_spin_loop`]: `body` is one loop's instructions, from the backward branch's target to it.
+fn loop_waits_on_other_threads(body: &[Op]) -> bool {
+    let is_atomic = |o: &Op| o.op.starts_with("atom.") || o.op.starts_with("red.");
+    if body
+        .iter()
+        .any(|o| o.op.starts_with("bar.") || o.op.starts_with("barrier."))
+    {
         return false;
-    };
+    }
+    let (mut sh, mut gl) = (false, false);
+    for o in body.iter().filter(|o| is_atomic(o)) {
+        let (s, g) = spaces(&o.op);
+        sh |= s;
+        gl |= g;
+    }
+    let mut tainted: BTreeSet<&str> = BTreeSet::new();
+    for o in body {
+        let from_others = if o.op.starts_with("ld.") {
+            let (s, g) = spaces(&o.op);
+            o.op.contains(".volatile") || (s && sh) || (g && gl)
+        } else {
+            is_atomic(o) && o.op.starts_with("atom.")
+        };
+        if from_others {
+            tainted.extend(o.dests.iter().map(String::as_str));
+        }
+    }
+    if tainted.is_empty() {
+        return false;
+    }
+    loop {
+        let before = tainted.len();
+        for o in body {
+            if o.srcs.iter().any(|r| tainted.contains(r.as_str())) {
+                tainted.extend(o.dests.iter().map(String::as_str));
+            }
+        }
+        if tainted.len() == before {
+            break;
+        }
+    }
+    body.iter()
+        .any(|o| o.op.starts_with("bra") && o.guard.as_deref().is_some_and(|g| tainted.contains(g)))
+}
+
+/// One PTX instruction as text: its opcode, guard predicate, the registers it writes and reads, and
+/// those of its address operand.
+struct Op {
+    op: String,
+    guard: Option<String>,
+    dests: Vec<String>,
+    srcs: Vec<String>,
+    address: Vec<String>,
+}
+
+fn parse_ops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<Op> {
     let regs = |s: &str| -> Vec<String> {
         s.split(|c: char| !(c.is_alphanumeric() || c == '%' || c == '_' || c == '$'))
             .filter(|w| w.starts_with('%'))
             .map(str::to_string)
             .collect()
     };
-    struct Op {
-        op: String,
-        dests: Vec<String>,
-        srcs: Vec<String>,
-        address: Vec<String>,
-    }
-    let parsed: Vec<Op> = (k.entry..k.end)
+    (k.entry..k.end)
         .map(|pc| {
             let text = program.inst_info(pc).text.clone();
             let t = text.trim().trim_end_matches(';');
-            let t = match t.strip_prefix('@') {
-                Some(r) => r.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start()),
-                None => t,
+            let (guard, t) = match t.strip_prefix('@') {
+                Some(r) => {
+                    let (g, rest) = r.split_once(char::is_whitespace).unwrap_or((r, ""));
+                    (Some(g.trim_start_matches('!').to_string()), rest.trim_start())
+                }
+                None => (None, t),
             };
             let (op, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
             let address = rest
@@ -631,12 +716,40 @@ pub fn global_addresses_from_atomics(program: &Program, kernel: &str) -> bool {
             };
             Op {
                 op: op.to_string(),
+                guard,
                 dests,
                 srcs,
                 address,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Whether `kernel` copies global memory to shared memory with `cp.async.cg` (L1-bypassing
+/// `LDGSTS.BYPASS`). The H100 counted fewer global load sectors than such copies read, and a
+/// different number at every launch, for a multi-stage pipeline of 16-byte copies (cuda-samples'
+/// globalToShmemAsyncCopy kernel 0: 258081 to 258964 of 262144 over three runs), while a
+/// single-stage one repeated the full count; with no rule for when it merges, the global counters
+/// of such kernels are estimates.
+pub fn has_bypass_copies(program: &Program, kernel: &str) -> bool {
+    let Some(k) = program.kernel(kernel) else {
+        return false;
+    };
+    parse_ops(program, k)
+        .iter()
+        .any(|o| o.op.starts_with("cp.async.cg.shared.global"))
+}
+
+/// Whether a global load or store's address derives from a global atomic's result (the output
+/// slot taken with `atomicAdd(&count, n)`, as stream compaction does): the addresses, and so the
+/// sectors, depend on the order in which the GPU ran the atomics, which no two runs repeat. Read off
+/// the PTX text, flow-insensitively: a register written by an `atom` is tainted, so is every
+/// register an instruction writes from a tainted one.
+pub fn global_addresses_from_atomics(program: &Program, kernel: &str) -> bool {
+    let Some(k) = program.kernel(kernel) else {
+        return false;
+    };
+    let parsed = parse_ops(program, k);
     let mut tainted: BTreeSet<String> = parsed
         .iter()
         .filter(|o| o.op.starts_with("atom.") && !o.op.contains(".shared"))
@@ -704,6 +817,47 @@ mod tests {
              {store}\nret;\n}}\n"
         );
         warpscope_ptx::compile(&ptx).unwrap()
+    }
+
+    /// A kernel whose loop body is `body` (between `L:` and the backward branch on `%p1`), with a
+    /// shared counter at `[c]` and a global buffer in `%rd1`.
+    fn looping(body: &str) -> Program {
+        let ptx = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 g, .param .u32 n)\n{{\n\
+             .reg .pred %p<3>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<4>;\n\
+             .shared .align 4 .u32 c;\n\
+             ld.param.u64 %rd1, [g];\nld.param.u32 %r1, [n];\nmov.u32 %r2, 0;\n\
+             L:\n{body}\n@%p1 bra L;\nret;\n}}\n"
+        );
+        warpscope_ptx::compile(&ptx).unwrap()
+    }
+
+    #[test]
+    fn a_loop_waiting_on_other_threads_atomics_is_timed_by_the_gpu() {
+        // while (c < n) { ...; atomicAdd(&c, 1); } with no barrier: how often a thread goes round
+        // depends on when the other warps' atomics land (simpleAttributes' kernCacheSegmentTest)
+        let waits = "atom.shared.add.u32 %r3, [c], 1;\nld.shared.u32 %r4, [c];\n\
+                     setp.lt.u32 %p1, %r4, %r1;";
+        assert!(has_spin_loop(&looping(waits), "k"));
+        // the atomic's own result deciding: the same
+        let result = "atom.shared.add.u32 %r3, [c], 1;\nadd.s32 %r5, %r3, 1;\n\
+                      setp.lt.u32 %p1, %r5, %r1;";
+        assert!(has_spin_loop(&looping(result), "k"));
+        // a volatile flag another block sets
+        let flag = "ld.volatile.global.u32 %r4, [%rd1];\nsetp.eq.u32 %p1, %r4, 0;";
+        assert!(has_spin_loop(&looping(flag), "k"));
+        // a barrier in the loop orders the accesses: the count is the program's
+        let barrier = "atom.shared.add.u32 %r3, [c], 1;\nbar.sync 0;\nld.shared.u32 %r4, [c];\n\
+                       setp.lt.u32 %p1, %r4, %r1;";
+        assert!(!has_spin_loop(&looping(barrier), "k"));
+        // a histogram's counted loop: atomics on shared bins, global loads, the count decides
+        let histogram = "ld.global.u32 %r4, [%rd1];\natom.shared.add.u32 %r3, [c], %r4;\n\
+                         add.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r1;";
+        assert!(!has_spin_loop(&looping(histogram), "k"));
+        // a shared load without any atomic in the loop: ordinary data
+        let plain = "ld.shared.u32 %r4, [c];\nadd.s32 %r2, %r2, %r4;\nsetp.lt.u32 %p1, %r2, %r1;";
+        assert!(!has_spin_loop(&looping(plain), "k"));
     }
 
     #[test]
@@ -848,5 +1002,40 @@ mod tests {
         );
         assert_eq!(r.role(9), Role::Plain);
         assert_eq!(r.fused_groups, 2);
+    }
+
+    #[test]
+    fn a_fused_pair_repeated_on_one_line_pair_fuses_every_time() {
+        // bitonicSortShared1's Comparator inlined once per unrolled stage: each stage loads
+        // `[%r8]` (line 19) and `[%r8+4]` (line 20), one `LDS.64` on line 19 in the machine code
+        // each time; between them, a stage whose pair is 8 bytes apart stays two LDS. The same
+        // register and offsets recur every few instructions: each LDS.64 fuses its own pair.
+        let ptx = [
+            p(10, 19, Side::Load, 4, "%r8", 0),
+            p(11, 20, Side::Load, 4, "%r8", 4),
+            p(20, 19, Side::Load, 4, "%r13", 0),
+            p(21, 20, Side::Load, 4, "%r13", 8),
+            p(30, 19, Side::Load, 4, "%r8", 0),
+            p(31, 20, Side::Load, 4, "%r8", 4),
+        ];
+        let sass = [
+            m(19, Side::Load, 8, "R3", 0),
+            m(19, Side::Load, 4, "R5", 0),
+            m(20, Side::Load, 4, "R5", 8),
+            m(19, Side::Load, 8, "R3", 0),
+        ];
+        let r = Reconciliation::from_accesses(&ptx, &sass);
+        assert_eq!(
+            [r.role(10), r.role(11), r.role(30), r.role(31)],
+            [
+                Role::Leader { width: 8 },
+                Role::Follower,
+                Role::Leader { width: 8 },
+                Role::Follower
+            ]
+        );
+        assert_eq!([r.role(20), r.role(21)], [Role::Plain, Role::Plain]);
+        assert_eq!(r.fused_groups, 2);
+        assert!(r.unmatched_lines.is_empty(), "{:?}", r.unmatched_lines);
     }
 }

@@ -13,6 +13,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{LazyLock, Mutex, MutexGuard};
 
 use crate::device::{CudaDeviceProp, CudaFuncAttributes};
+use crate::graph::Node;
 use crate::runtime::{Config, LaunchRequest, Runtime, Where, err};
 
 static RT: LazyLock<Mutex<Runtime>> = LazyLock::new(|| {
@@ -381,14 +382,18 @@ fn launch(
                 }
             })
             .collect::<Result<Vec<_>, u32>>()?;
-        r.launch(LaunchRequest {
+        let req = LaunchRequest {
             func: func as usize,
             grid: grid.arr(),
             block: block.arr(),
             dyn_smem: shmem,
             stream: stream as usize,
             params,
-        })
+        };
+        match r.graphs.capture_or(stream as usize, Node::Kernel(req)) {
+            Some(Node::Kernel(req)) => r.launch(req),
+            _ => Ok(()),
+        }
     })
 }
 
@@ -983,9 +988,17 @@ pub extern "C" fn cudaMemcpyAsync(
     src: *const c_void,
     n: usize,
     kind: c_int,
-    _s: *mut c_void,
+    s: *mut c_void,
 ) -> u32 {
-    call("cudaMemcpyAsync", |r| copy(r, dst as u64, src as u64, n, kind))
+    call("cudaMemcpyAsync", |r| {
+        match r
+            .graphs
+            .capture_or(s as usize, Node::Copy(vec![(dst as u64, src as u64, n, kind)]))
+        {
+            Some(_) => copy(r, dst as u64, src as u64, n, kind),
+            None => Ok(()),
+        }
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1067,8 +1080,21 @@ pub extern "C" fn cudaMemset(dst: *mut c_void, value: c_int, n: usize) -> u32 {
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaMemsetAsync(dst: *mut c_void, value: c_int, n: usize, _s: *mut c_void) -> u32 {
-    call("cudaMemsetAsync", |r| set(r, dst as u64, value, n))
+pub extern "C" fn cudaMemsetAsync(dst: *mut c_void, value: c_int, n: usize, s: *mut c_void) -> u32 {
+    call("cudaMemsetAsync", |r| {
+        let node = Node::Set {
+            dst: dst as u64,
+            pitch: n,
+            value: u32::from(value as u8),
+            element: 1,
+            width: n,
+            height: 1,
+        };
+        match r.graphs.capture_or(s as usize, node) {
+            Some(_) => set(r, dst as u64, value, n),
+            None => Ok(()),
+        }
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -1346,8 +1372,17 @@ pub extern "C" fn cudaStreamQuery(s: *mut c_void) -> u32 {
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaStreamWaitEvent(s: *mut c_void, _e: *mut c_void, _flags: c_uint) -> u32 {
-    call("cudaStreamWaitEvent", |r| known_stream(r, s))
+pub extern "C" fn cudaStreamWaitEvent(s: *mut c_void, e: *mut c_void, _flags: c_uint) -> u32 {
+    call("cudaStreamWaitEvent", |r| {
+        known_stream(r, s)?;
+        // waiting on an event a capturing stream recorded joins the capture (a fork)
+        if let Some(c) = &mut r.graphs.capture
+            && c.events.contains(&(e as usize))
+        {
+            c.streams.insert(s as usize);
+        }
+        Ok(())
+    })
 }
 
 /// The attributes a stream accepts: the L2 access policy window (1), the synchronization policy
@@ -1419,6 +1454,13 @@ pub unsafe extern "C" fn cudaLaunchHostFunc(s: *mut c_void, f: Option<HostFn>, d
     let Some(f) = f else {
         return entry("cudaLaunchHostFunc", || Err(err::INVALID_VALUE));
     };
+    if rt()
+        .graphs
+        .capture_or(s as usize, Node::Host(f as usize, data as usize))
+        .is_none()
+    {
+        return 0;
+    }
     // SAFETY: the program's host function with its own data.
     let r = catch_unwind(AssertUnwindSafe(|| unsafe { f(data) }));
     if r.is_err() {
@@ -1447,6 +1489,17 @@ pub unsafe extern "C" fn cudaEventCreateWithFlags(e: *mut *mut c_void, _flags: c
 pub extern "C" fn cudaEventRecord(e: *mut c_void, s: *mut c_void) -> u32 {
     call("cudaEventRecord", |r| {
         known_stream(r, s)?;
+        if let Some(c) = &mut r.graphs.capture
+            && c.streams.contains(&(s as usize))
+        {
+            // an event in a capture marks a point of the graph: nothing is timed
+            return if r.events.contains_key(&(e as usize)) {
+                c.events.insert(e as usize);
+                Ok(())
+            } else {
+                Err(err::INVALID_RESOURCE_HANDLE)
+            };
+        }
         let t = r.clock.ms;
         match r.events.get_mut(&(e as usize)) {
             Some(v) => {
@@ -1612,4 +1665,422 @@ pub extern "C" fn cudaCreateChannelDesc(
     f: c_int,
 ) -> ChannelFormatDesc {
     ChannelFormatDesc { x, y, z, w, f }
+}
+
+// ------------------------------------------------------------------ graphs
+
+/// Writes a set node's rows.
+fn fill(r: &mut Runtime, n: &Node) -> Result<(), u32> {
+    let Node::Set {
+        dst,
+        pitch,
+        value,
+        element,
+        width,
+        height,
+    } = *n
+    else {
+        return Ok(());
+    };
+    let row = crate::graph::set_row(value, element, width);
+    for y in 0..height {
+        let at = dst + (y * pitch) as u64;
+        if row.is_empty() {
+            continue;
+        }
+        if r.classify(at, row.len()) == Where::Device {
+            r.write_device(at, &row)?;
+        } else if r.mirror_of(at).is_some() {
+            // SAFETY: a mirrored host allocation; the range is the program's to set.
+            unsafe { std::ptr::copy_nonoverlapping(row.as_ptr(), at as usize as *mut u8, row.len()) };
+        } else {
+            return Err(err::INVALID_VALUE);
+        }
+    }
+    Ok(())
+}
+
+/// Runs a graph's nodes in order on `stream` (a host node outside the runtime's lock: it may call
+/// the runtime).
+fn run_nodes(name: &str, nodes: Vec<Node>, stream: usize) -> u32 {
+    for node in nodes {
+        let code = match node {
+            Node::Kernel(mut req) => {
+                req.stream = stream;
+                call(name, |r| r.launch(req))
+            }
+            Node::Copy(rows) => call(name, |r| {
+                rows.iter().try_for_each(|&(d, s, n, k)| copy(r, d, s, n, k))
+            }),
+            n @ Node::Set { .. } => call(name, |r| fill(r, &n)),
+            Node::Host(f, data) => {
+                // SAFETY: the program's host function (a non-null `cudaHostFn_t`) and its data.
+                let f: unsafe extern "C" fn(*mut c_void) = unsafe { std::mem::transmute(f) };
+                // SAFETY: as above.
+                let ran = catch_unwind(AssertUnwindSafe(|| unsafe { f(data as *mut c_void) }));
+                if ran.is_err() {
+                    eprintln!("warpscope: a graph's host node panicked");
+                }
+                0
+            }
+            Node::Empty => 0,
+        };
+        if code != 0 {
+            return code;
+        }
+    }
+    0
+}
+
+fn add_node(
+    r: &mut Runtime,
+    node_out: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+    node: Node,
+) -> Result<(), u32> {
+    let g = graph as usize;
+    if !r.graphs.graphs.contains_key(&g) || (ndeps > 0 && deps.is_null()) {
+        return Err(err::INVALID_VALUE);
+    }
+    for i in 0..ndeps {
+        // SAFETY: the caller's array of `ndeps` node handles.
+        let d = unsafe { *deps.add(i) } as usize;
+        if r.graphs.nodes.get(&d).is_none_or(|&(dg, _)| dg != g) {
+            return Err(err::INVALID_VALUE);
+        }
+    }
+    let nodes = r.graphs.graphs.entry(g).or_default();
+    nodes.push(node);
+    let index = nodes.len() - 1;
+    let h = r.handle();
+    r.graphs.nodes.insert(h, (g, index));
+    // SAFETY: the caller's out-pointer.
+    unsafe { out(node_out, h as *mut c_void) }
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphCreate(g: *mut *mut c_void, _flags: c_uint) -> u32 {
+    call("cudaGraphCreate", |r| {
+        let h = r.handle();
+        r.graphs.graphs.insert(h, Vec::new());
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(g, h as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphAddKernelNode(
+    node: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+    p: *const crate::graph::KernelNodeParams,
+) -> u32 {
+    call("cudaGraphAddKernelNode", |r| {
+        // SAFETY: the caller's parameter block.
+        let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
+        let sizes = r.param_sizes(crate::graph::kernel_func(p))?;
+        // SAFETY: `kernelParams` holds one pointer per parameter (the CUDA contract).
+        let n = unsafe { crate::graph::kernel_node(p, &sizes) }?;
+        add_node(r, node, graph, deps, ndeps, n)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphAddMemcpyNode(
+    node: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+    p: *const crate::graph::Memcpy3DParms,
+) -> u32 {
+    call("cudaGraphAddMemcpyNode", |r| {
+        // SAFETY: the caller's parameter block.
+        let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
+        let Some(rows) = crate::graph::copy3d_rows(p) else {
+            return Err(unsupported("cudaGraphAddMemcpyNode with a CUDA array"));
+        };
+        add_node(r, node, graph, deps, ndeps, Node::Copy(rows))
+    })
+}
+
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cudaGraphAddMemcpyNode1D(
+    node: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+    dst: *mut c_void,
+    src: *const c_void,
+    n: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaGraphAddMemcpyNode1D", |r| {
+        add_node(
+            r,
+            node,
+            graph,
+            deps,
+            ndeps,
+            Node::Copy(vec![(dst as u64, src as u64, n, kind)]),
+        )
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphAddMemsetNode(
+    node: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+    p: *const crate::graph::MemsetParams,
+) -> u32 {
+    call("cudaGraphAddMemsetNode", |r| {
+        // SAFETY: the caller's parameter block.
+        let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
+        let n = crate::graph::set_node(p).ok_or(err::INVALID_VALUE)?;
+        add_node(r, node, graph, deps, ndeps, n)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphAddHostNode(
+    node: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+    p: *const crate::graph::HostNodeParams,
+) -> u32 {
+    call("cudaGraphAddHostNode", |r| {
+        // SAFETY: the caller's parameter block.
+        let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
+        let n = crate::graph::host_node(p).ok_or(err::INVALID_VALUE)?;
+        add_node(r, node, graph, deps, ndeps, n)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphAddEmptyNode(
+    node: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+) -> u32 {
+    call("cudaGraphAddEmptyNode", |r| {
+        add_node(r, node, graph, deps, ndeps, Node::Empty)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphGetNodes(
+    graph: *mut c_void,
+    nodes: *mut *mut c_void,
+    n: *mut usize,
+) -> u32 {
+    call("cudaGraphGetNodes", |r| {
+        let g = graph as usize;
+        if !r.graphs.graphs.contains_key(&g) || n.is_null() {
+            return Err(err::INVALID_VALUE);
+        }
+        let mut mine: Vec<(usize, usize)> = r
+            .graphs
+            .nodes
+            .iter()
+            .filter(|&(_, &(ng, _))| ng == g)
+            .map(|(&h, &(_, i))| (i, h))
+            .collect();
+        mine.sort_unstable();
+        // SAFETY: the caller's count, and an array of at least that many handles when not null.
+        unsafe {
+            if !nodes.is_null() {
+                for (k, &(_, h)) in mine.iter().take(*n).enumerate() {
+                    *nodes.add(k) = h as *mut c_void;
+                }
+            }
+            *n = mine.len();
+        }
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphInstantiate(
+    exec: *mut *mut c_void,
+    graph: *mut c_void,
+    _flags: u64,
+) -> u32 {
+    call("cudaGraphInstantiate", |r| {
+        let nodes = r
+            .graphs
+            .graphs
+            .get(&(graph as usize))
+            .ok_or(err::INVALID_VALUE)?
+            .clone();
+        let h = r.handle();
+        r.graphs.execs.insert(h, nodes);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(exec, h as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphInstantiateWithFlags(
+    exec: *mut *mut c_void,
+    graph: *mut c_void,
+    flags: u64,
+) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaGraphInstantiate(exec, graph, flags) }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGraphLaunch(exec: *mut c_void, s: *mut c_void) -> u32 {
+    let nodes = {
+        let mut r = rt();
+        if let Some(e) = r.sticky {
+            return e;
+        }
+        if let Err(e) = known_stream(&r, s) {
+            return e;
+        }
+        let Some(nodes) = r.graphs.execs.get(&(exec as usize)).cloned() else {
+            return entry("cudaGraphLaunch", || Err(err::INVALID_VALUE));
+        };
+        // launched into a capturing stream: its nodes join the capture
+        if r.graphs.capturing(s as usize) {
+            if let Some(c) = &mut r.graphs.capture {
+                c.nodes.extend(nodes);
+            }
+            return 0;
+        }
+        nodes
+    };
+    run_nodes("cudaGraphLaunch", nodes, s as usize)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGraphLaunch_ptsz(exec: *mut c_void, s: *mut c_void) -> u32 {
+    cudaGraphLaunch(exec, s)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGraphExecDestroy(exec: *mut c_void) -> u32 {
+    call("cudaGraphExecDestroy", |r| {
+        r.graphs
+            .execs
+            .remove(&(exec as usize))
+            .map(|_| ())
+            .ok_or(err::INVALID_VALUE)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaGraphDestroy(graph: *mut c_void) -> u32 {
+    call("cudaGraphDestroy", |r| {
+        let g = graph as usize;
+        r.graphs.graphs.remove(&g).ok_or(err::INVALID_VALUE)?;
+        r.graphs.nodes.retain(|_, &mut (ng, _)| ng != g);
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamBeginCapture(s: *mut c_void, _mode: c_int) -> u32 {
+    call("cudaStreamBeginCapture", |r| {
+        known_stream(r, s)?;
+        // the legacy default stream cannot be captured
+        if (s as usize) <= 1 {
+            return Err(err::STREAM_CAPTURE_UNSUPPORTED);
+        }
+        if r.graphs.capture.is_some() {
+            return Err(err::ILLEGAL_STATE);
+        }
+        r.graphs.capture = Some(crate::graph::Capture {
+            origin: s as usize,
+            streams: [s as usize].into(),
+            ..Default::default()
+        });
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamBeginCapture_ptsz(s: *mut c_void, mode: c_int) -> u32 {
+    cudaStreamBeginCapture(s, mode)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamEndCapture(s: *mut c_void, graph: *mut *mut c_void) -> u32 {
+    call("cudaStreamEndCapture", |r| {
+        known_stream(r, s)?;
+        match &r.graphs.capture {
+            None => return Err(err::ILLEGAL_STATE),
+            Some(c) if c.origin != s as usize => return Err(err::STREAM_CAPTURE_UNMATCHED),
+            Some(_) => {}
+        }
+        let c = r.graphs.capture.take().unwrap_or_default();
+        let h = r.handle();
+        let mut handles = Vec::with_capacity(c.nodes.len());
+        for i in 0..c.nodes.len() {
+            let n = r.handle();
+            handles.push((n, (h, i)));
+        }
+        r.graphs.nodes.extend(handles);
+        r.graphs.graphs.insert(h, c.nodes);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(graph, h as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamEndCapture_ptsz(s: *mut c_void, graph: *mut *mut c_void) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaStreamEndCapture(s, graph) }
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamIsCapturing(s: *mut c_void, status: *mut c_int) -> u32 {
+    call("cudaStreamIsCapturing", |r| {
+        known_stream(r, s)?;
+        // cudaStreamCaptureStatusNone 0, Active 1
+        let active = c_int::from(r.graphs.capturing(s as usize));
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(status, active) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamIsCapturing_ptsz(s: *mut c_void, status: *mut c_int) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaStreamIsCapturing(s, status) }
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemcpy3D(p: *const crate::graph::Memcpy3DParms) -> u32 {
+    call("cudaMemcpy3D", |r| {
+        // SAFETY: the caller's parameter block.
+        let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
+        let Some(rows) = crate::graph::copy3d_rows(p) else {
+            return Err(unsupported("cudaMemcpy3D with a CUDA array"));
+        };
+        rows.iter().try_for_each(|&(d, s, n, k)| copy(r, d, s, n, k))
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemcpy3DAsync(p: *const crate::graph::Memcpy3DParms, s: *mut c_void) -> u32 {
+    call("cudaMemcpy3DAsync", |r| {
+        // SAFETY: the caller's parameter block.
+        let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
+        let Some(rows) = crate::graph::copy3d_rows(p) else {
+            return Err(unsupported("cudaMemcpy3DAsync with a CUDA array"));
+        };
+        match r.graphs.capture_or(s as usize, Node::Copy(rows)) {
+            Some(Node::Copy(rows)) => rows.iter().try_for_each(|&(d, s, n, k)| copy(r, d, s, n, k)),
+            _ => Ok(()),
+        }
+    })
 }

@@ -19,6 +19,7 @@ pub mod api;
 pub mod device;
 pub mod errors;
 pub mod fatbin;
+pub mod graph;
 pub mod names;
 pub mod printf;
 pub mod program;

@@ -48,6 +48,7 @@ pub mod err {
     pub const INVALID_DEVICE: u32 = 101;
     pub const INVALID_PTX: u32 = 218;
     pub const INVALID_RESOURCE_HANDLE: u32 = 400;
+    pub const ILLEGAL_STATE: u32 = 401;
     pub const NOT_READY: u32 = 600;
     pub const ILLEGAL_ADDRESS: u32 = 700;
     pub const LAUNCH_OUT_OF_RESOURCES: u32 = 701;
@@ -58,6 +59,8 @@ pub mod err {
     pub const MISALIGNED_ADDRESS: u32 = 716;
     pub const LAUNCH_FAILURE: u32 = 719;
     pub const NOT_SUPPORTED: u32 = 801;
+    pub const STREAM_CAPTURE_UNSUPPORTED: u32 = 900;
+    pub const STREAM_CAPTURE_UNMATCHED: u32 = 903;
 }
 
 /// Whether an error code is sticky (the context is unusable after it, as on a GPU).
@@ -254,6 +257,7 @@ pub enum Where {
 }
 
 /// A launch the runtime was asked for.
+#[derive(Clone, Debug)]
 pub struct LaunchRequest {
     /// Host function pointer (the kernel's handle).
     pub func: usize,
@@ -300,6 +304,8 @@ pub struct Runtime {
     pub events: HashMap<usize, Option<f64>>,
     /// Streams created.
     pub streams: HashMap<usize, u32>,
+    /// CUDA graphs and stream capture.
+    pub graphs: crate::graph::Graphs,
     next_handle: usize,
     launches: u64,
     matched: u64,
@@ -350,6 +356,7 @@ impl Runtime {
             matched: 0,
             records,
             device_flags: 0,
+            graphs: Default::default(),
             printf_pending: Vec::new(),
             assert_pending: Vec::new(),
         }
@@ -841,7 +848,8 @@ impl Runtime {
             spin_loop: warpscope_analysis::reconcile::has_spin_loop(program, name),
             unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
             global_exact: global_unmatched.is_some_and(|u| u.is_empty())
-                && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name),
+                && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
+                && !warpscope_analysis::reconcile::has_bypass_copies(program, name),
             machine_branches,
             machine_flow,
             exit_branches: Arc::new(exits),

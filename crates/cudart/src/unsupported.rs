@@ -103,35 +103,26 @@ unsupported! {
     cudaGetTextureObjectTextureDesc
     cudaGraphAddChildGraphNode
     cudaGraphAddDependencies
-    cudaGraphAddEmptyNode
     cudaGraphAddEventRecordNode
     cudaGraphAddEventWaitNode
     cudaGraphAddExternalSemaphoresSignalNode
     cudaGraphAddExternalSemaphoresWaitNode
-    cudaGraphAddHostNode
-    cudaGraphAddKernelNode
     cudaGraphAddMemAllocNode
     cudaGraphAddMemFreeNode
-    cudaGraphAddMemcpyNode
-    cudaGraphAddMemcpyNode1D
     cudaGraphAddMemcpyNodeFromSymbol
     cudaGraphAddMemcpyNodeToSymbol
-    cudaGraphAddMemsetNode
     cudaGraphAddNode
     cudaGraphChildGraphNodeGetGraph
     cudaGraphClone
     cudaGraphConditionalHandleCreate
     cudaGraphConditionalHandleCreate_v2
-    cudaGraphCreate
     cudaGraphDebugDotPrint
-    cudaGraphDestroy
     cudaGraphDestroyNode
     cudaGraphEventRecordNodeGetEvent
     cudaGraphEventRecordNodeSetEvent
     cudaGraphEventWaitNodeGetEvent
     cudaGraphEventWaitNodeSetEvent
     cudaGraphExecChildGraphNodeSetParams
-    cudaGraphExecDestroy
     cudaGraphExecEventRecordNodeSetEvent
     cudaGraphExecEventWaitNodeSetEvent
     cudaGraphExecExternalSemaphoresSignalNodeSetParams
@@ -153,12 +144,9 @@ unsupported! {
     cudaGraphExternalSemaphoresWaitNodeSetParams
     cudaGraphGetEdges
     cudaGraphGetId
-    cudaGraphGetNodes
     cudaGraphGetRootNodes
     cudaGraphHostNodeGetParams
     cudaGraphHostNodeSetParams
-    cudaGraphInstantiate
-    cudaGraphInstantiateWithFlags
     cudaGraphInstantiateWithParams
     cudaGraphInstantiateWithParams_ptsz
     cudaGraphKernelNodeCopyAttributes
@@ -166,8 +154,6 @@ unsupported! {
     cudaGraphKernelNodeGetParams
     cudaGraphKernelNodeSetAttribute
     cudaGraphKernelNodeSetParams
-    cudaGraphLaunch
-    cudaGraphLaunch_ptsz
     cudaGraphMemAllocNodeGetParams
     cudaGraphMemFreeNodeGetParams
     cudaGraphMemcpyNodeGetParams
@@ -279,8 +265,6 @@ unsupported! {
     cudaMemcpy2DToArrayAsync_ptsz
     cudaMemcpy2DToArray_ptds
     cudaMemcpy2D_ptds
-    cudaMemcpy3D
-    cudaMemcpy3DAsync
     cudaMemcpy3DAsync_ptsz
     cudaMemcpy3DBatchAsync
     cudaMemcpy3DBatchAsync_ptsz
@@ -332,16 +316,12 @@ unsupported! {
     cudaStreamAddCallback_ptsz
     cudaStreamAttachMemAsync
     cudaStreamAttachMemAsync_ptsz
-    cudaStreamBeginCapture
     cudaStreamBeginCaptureToGraph
     cudaStreamBeginCaptureToGraph_ptsz
-    cudaStreamBeginCapture_ptsz
     cudaStreamBeginRecaptureToGraph
     cudaStreamBeginRecaptureToGraph_ptsz
     cudaStreamCopyAttributes
     cudaStreamCopyAttributes_ptsz
-    cudaStreamEndCapture
-    cudaStreamEndCapture_ptsz
     cudaStreamGetAttribute
     cudaStreamGetAttribute_ptsz
     cudaStreamGetCaptureInfo
@@ -356,8 +336,6 @@ unsupported! {
     cudaStreamGetId_ptsz
     cudaStreamGetPriority
     cudaStreamGetPriority_ptsz
-    cudaStreamIsCapturing
-    cudaStreamIsCapturing_ptsz
     cudaStreamQuery_ptsz
     cudaStreamSynchronize_ptsz
     cudaStreamUpdateCaptureDependencies
@@ -467,35 +445,26 @@ pub const NAMES: &[&str] = &[
     "cudaGetTextureObjectTextureDesc",
     "cudaGraphAddChildGraphNode",
     "cudaGraphAddDependencies",
-    "cudaGraphAddEmptyNode",
     "cudaGraphAddEventRecordNode",
     "cudaGraphAddEventWaitNode",
     "cudaGraphAddExternalSemaphoresSignalNode",
     "cudaGraphAddExternalSemaphoresWaitNode",
-    "cudaGraphAddHostNode",
-    "cudaGraphAddKernelNode",
     "cudaGraphAddMemAllocNode",
     "cudaGraphAddMemFreeNode",
-    "cudaGraphAddMemcpyNode",
-    "cudaGraphAddMemcpyNode1D",
     "cudaGraphAddMemcpyNodeFromSymbol",
     "cudaGraphAddMemcpyNodeToSymbol",
-    "cudaGraphAddMemsetNode",
     "cudaGraphAddNode",
     "cudaGraphChildGraphNodeGetGraph",
     "cudaGraphClone",
     "cudaGraphConditionalHandleCreate",
     "cudaGraphConditionalHandleCreate_v2",
-    "cudaGraphCreate",
     "cudaGraphDebugDotPrint",
-    "cudaGraphDestroy",
     "cudaGraphDestroyNode",
     "cudaGraphEventRecordNodeGetEvent",
     "cudaGraphEventRecordNodeSetEvent",
     "cudaGraphEventWaitNodeGetEvent",
     "cudaGraphEventWaitNodeSetEvent",
     "cudaGraphExecChildGraphNodeSetParams",
-    "cudaGraphExecDestroy",
     "cudaGraphExecEventRecordNodeSetEvent",
     "cudaGraphExecEventWaitNodeSetEvent",
     "cudaGraphExecExternalSemaphoresSignalNodeSetParams",
@@ -517,12 +486,9 @@ pub const NAMES: &[&str] = &[
     "cudaGraphExternalSemaphoresWaitNodeSetParams",
     "cudaGraphGetEdges",
     "cudaGraphGetId",
-    "cudaGraphGetNodes",
     "cudaGraphGetRootNodes",
     "cudaGraphHostNodeGetParams",
     "cudaGraphHostNodeSetParams",
-    "cudaGraphInstantiate",
-    "cudaGraphInstantiateWithFlags",
     "cudaGraphInstantiateWithParams",
     "cudaGraphInstantiateWithParams_ptsz",
     "cudaGraphKernelNodeCopyAttributes",
@@ -530,8 +496,6 @@ pub const NAMES: &[&str] = &[
     "cudaGraphKernelNodeGetParams",
     "cudaGraphKernelNodeSetAttribute",
     "cudaGraphKernelNodeSetParams",
-    "cudaGraphLaunch",
-    "cudaGraphLaunch_ptsz",
     "cudaGraphMemAllocNodeGetParams",
     "cudaGraphMemFreeNodeGetParams",
     "cudaGraphMemcpyNodeGetParams",
@@ -643,8 +607,6 @@ pub const NAMES: &[&str] = &[
     "cudaMemcpy2DToArrayAsync_ptsz",
     "cudaMemcpy2DToArray_ptds",
     "cudaMemcpy2D_ptds",
-    "cudaMemcpy3D",
-    "cudaMemcpy3DAsync",
     "cudaMemcpy3DAsync_ptsz",
     "cudaMemcpy3DBatchAsync",
     "cudaMemcpy3DBatchAsync_ptsz",
@@ -696,16 +658,12 @@ pub const NAMES: &[&str] = &[
     "cudaStreamAddCallback_ptsz",
     "cudaStreamAttachMemAsync",
     "cudaStreamAttachMemAsync_ptsz",
-    "cudaStreamBeginCapture",
     "cudaStreamBeginCaptureToGraph",
     "cudaStreamBeginCaptureToGraph_ptsz",
-    "cudaStreamBeginCapture_ptsz",
     "cudaStreamBeginRecaptureToGraph",
     "cudaStreamBeginRecaptureToGraph_ptsz",
     "cudaStreamCopyAttributes",
     "cudaStreamCopyAttributes_ptsz",
-    "cudaStreamEndCapture",
-    "cudaStreamEndCapture_ptsz",
     "cudaStreamGetAttribute",
     "cudaStreamGetAttribute_ptsz",
     "cudaStreamGetCaptureInfo",
@@ -720,8 +678,6 @@ pub const NAMES: &[&str] = &[
     "cudaStreamGetId_ptsz",
     "cudaStreamGetPriority",
     "cudaStreamGetPriority_ptsz",
-    "cudaStreamIsCapturing",
-    "cudaStreamIsCapturing_ptsz",
     "cudaStreamQuery_ptsz",
     "cudaStreamSynchronize_ptsz",
     "cudaStreamUpdateCaptureDependencies",

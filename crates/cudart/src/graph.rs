@@ -1,0 +1,287 @@
+//! CUDA graphs: built node by node (`cudaGraphAdd*Node`) or captured from streams
+//! (`cudaStreamBeginCapture` … `cudaStreamEndCapture`), instantiated and launched.
+//!
+//! A graph is its nodes in the order they were added; a node may depend only on nodes added before
+//! it, so that order is a topological one, and launching a graph runs its nodes in it, each as the
+//! runtime runs the same operation issued on a stream (streams already run in program order). Each
+//! kernel node is one recorded launch, as Nsight Compute profiles graph kernels node by node.
+//! Capture records what is issued to a capturing stream instead of running it: kernel launches,
+//! asynchronous copies and sets, host functions; an event recorded on a capturing stream and then
+//! waited on by another stream brings that stream into the capture (the fork/join pattern). What a
+//! node needs is copied when it is added or captured (kernel arguments, copy and set parameters),
+//! as the CUDA runtime does.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::{c_int, c_uint, c_void};
+
+use crate::runtime::LaunchRequest;
+
+/// One operation of a graph.
+#[derive(Clone, Debug)]
+pub enum Node {
+    /// A kernel launch, its arguments' bytes copied.
+    Kernel(LaunchRequest),
+    /// Row copies: (destination, source, bytes, `cudaMemcpyKind`).
+    Copy(Vec<(u64, u64, usize, c_int)>),
+    /// A set of `height` rows of `width` elements of `element` bytes, `pitch` bytes apart.
+    Set {
+        /// Destination.
+        dst: u64,
+        /// Bytes between rows.
+        pitch: usize,
+        /// The element's value (its low `element` bytes).
+        value: u32,
+        /// Element size: 1, 2 or 4 bytes.
+        element: u32,
+        /// Elements per row.
+        width: usize,
+        /// Rows.
+        height: usize,
+    },
+    /// A host function and its data.
+    Host(usize, usize),
+    /// No operation (an empty node, or an event recorded inside a capture).
+    Empty,
+}
+
+/// The runtime's graphs, executable graphs and stream capture.
+#[derive(Debug, Default)]
+pub struct Graphs {
+    /// Graph handle → its nodes.
+    pub graphs: HashMap<usize, Vec<Node>>,
+    /// Node handle → (graph, index).
+    pub nodes: HashMap<usize, (usize, usize)>,
+    /// Executable graph handle → the nodes it runs.
+    pub execs: HashMap<usize, Vec<Node>>,
+    /// The capture in progress, if any.
+    pub capture: Option<Capture>,
+}
+
+/// A stream capture in progress.
+#[derive(Debug, Default)]
+pub struct Capture {
+    /// The stream `cudaStreamBeginCapture` named.
+    pub origin: usize,
+    /// The streams whose work is captured (the origin and those that waited on a captured event).
+    pub streams: HashSet<usize>,
+    /// Events recorded on a capturing stream.
+    pub events: HashSet<usize>,
+    /// What was captured, in issue order.
+    pub nodes: Vec<Node>,
+}
+
+impl Graphs {
+    /// Whether work issued to `stream` is being captured.
+    pub fn capturing(&self, stream: usize) -> bool {
+        self.capture.as_ref().is_some_and(|c| c.streams.contains(&stream))
+    }
+
+    /// Records `node` when `stream` is capturing; gives it back otherwise.
+    pub fn capture_or(&mut self, stream: usize, node: Node) -> Option<Node> {
+        match &mut self.capture {
+            Some(c) if c.streams.contains(&stream) => {
+                c.nodes.push(node);
+                None
+            }
+            _ => Some(node),
+        }
+    }
+}
+
+/// `cudaMemsetParams`.
+#[repr(C)]
+pub struct MemsetParams {
+    dst: *mut c_void,
+    pitch: usize,
+    value: c_uint,
+    element_size: c_uint,
+    width: usize,
+    height: usize,
+}
+
+/// `cudaKernelNodeParams`.
+#[repr(C)]
+pub struct KernelNodeParams {
+    func: *mut c_void,
+    grid: [c_uint; 3],
+    block: [c_uint; 3],
+    shared_mem_bytes: c_uint,
+    kernel_params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+}
+
+/// `cudaHostNodeParams`.
+#[repr(C)]
+pub struct HostNodeParams {
+    func: Option<unsafe extern "C" fn(*mut c_void)>,
+    user_data: *mut c_void,
+}
+
+/// `cudaPos` and `cudaExtent`: three `size_t`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct Triple {
+    x: usize,
+    y: usize,
+    z: usize,
+}
+
+/// `cudaPitchedPtr`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct PitchedPtr {
+    ptr: *mut c_void,
+    pitch: usize,
+    xsize: usize,
+    ysize: usize,
+}
+
+/// `cudaMemcpy3DParms`.
+#[repr(C)]
+pub struct Memcpy3DParms {
+    src_array: *mut c_void,
+    src_pos: Triple,
+    src_ptr: PitchedPtr,
+    dst_array: *mut c_void,
+    dst_pos: Triple,
+    dst_ptr: PitchedPtr,
+    extent: Triple,
+    kind: c_int,
+}
+
+/// The row copies of a 3-D copy between linear memories (CUDA arrays are not supported: `None`).
+pub fn copy3d_rows(p: &Memcpy3DParms) -> Option<Vec<(u64, u64, usize, c_int)>> {
+    if !p.src_array.is_null() || !p.dst_array.is_null() {
+        return None;
+    }
+    let e = p.extent;
+    let mut rows = Vec::new();
+    for z in 0..e.z.max(1) {
+        for y in 0..e.y.max(1) {
+            let at = |ptr: &PitchedPtr, pos: &Triple| -> u64 {
+                let row = (pos.z + z) * ptr.ysize.max(1) + pos.y + y;
+                ptr.ptr as u64 + (row * ptr.pitch + pos.x) as u64
+            };
+            rows.push((
+                at(&p.dst_ptr, &p.dst_pos),
+                at(&p.src_ptr, &p.src_pos),
+                e.x,
+                p.kind,
+            ));
+        }
+    }
+    Some(rows)
+}
+
+/// The node of a memset parameter block (element sizes 1, 2, 4; `None` otherwise).
+pub fn set_node(p: &MemsetParams) -> Option<Node> {
+    if !matches!(p.element_size, 1 | 2 | 4) || (p.height > 1 && p.pitch < p.width * p.element_size as usize) {
+        return None;
+    }
+    Some(Node::Set {
+        dst: p.dst as u64,
+        pitch: p.pitch,
+        value: p.value,
+        element: p.element_size,
+        width: p.width,
+        height: p.height.max(1),
+    })
+}
+
+/// The bytes of one row of a set node.
+pub fn set_row(value: u32, element: u32, width: usize) -> Vec<u8> {
+    let e = &value.to_le_bytes()[..element as usize];
+    e.iter().copied().cycle().take(width * element as usize).collect()
+}
+
+/// The kernel node of a parameter block; the argument bytes are read through `param_sizes`.
+///
+/// # Safety
+/// `p.kernel_params` holds one pointer per kernel parameter, as for `cudaLaunchKernel`.
+pub unsafe fn kernel_node(p: &KernelNodeParams, sizes: &[usize]) -> Result<Node, u32> {
+    if !sizes.is_empty() && p.kernel_params.is_null() {
+        return Err(crate::runtime::err::INVALID_VALUE);
+    }
+    let mut params = Vec::with_capacity(sizes.len());
+    for (i, &n) in sizes.iter().enumerate() {
+        // SAFETY: per the contract, one valid pointer per parameter, `n` bytes each.
+        let v = unsafe {
+            let a = *p.kernel_params.add(i) as *const u8;
+            if a.is_null() {
+                return Err(crate::runtime::err::INVALID_VALUE);
+            }
+            std::slice::from_raw_parts(a, n).to_vec()
+        };
+        params.push(v);
+    }
+    Ok(Node::Kernel(LaunchRequest {
+        func: p.func as usize,
+        grid: p.grid,
+        block: p.block,
+        dyn_smem: p.shared_mem_bytes as usize,
+        stream: 0,
+        params,
+    }))
+}
+
+/// The kernel's handle (its host function pointer) in a parameter block.
+pub fn kernel_func(p: &KernelNodeParams) -> usize {
+    p.func as usize
+}
+
+/// The host node of a parameter block.
+pub fn host_node(p: &HostNodeParams) -> Option<Node> {
+    p.func.map(|f| Node::Host(f as usize, p.user_data as usize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_row_repeats_the_element_value() {
+        // cudaMemsetParams with elementSize 4 and the bits of 1.0f: every word is 1.0f
+        let row = set_row(0x3f80_0000, 4, 3);
+        assert_eq!(row, [0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f, 0, 0, 0x80, 0x3f]);
+        assert_eq!(set_row(0x1234_abcd, 2, 2), [0xcd, 0xab, 0xcd, 0xab]);
+        assert_eq!(set_row(0x7f, 1, 4), [0x7f; 4]);
+    }
+
+    #[test]
+    fn a_3d_copy_becomes_row_copies_at_the_pitched_positions() {
+        let p = Memcpy3DParms {
+            src_array: std::ptr::null_mut(),
+            src_pos: Triple { x: 4, y: 1, z: 0 },
+            src_ptr: PitchedPtr {
+                ptr: 0x1000 as *mut c_void,
+                pitch: 64,
+                xsize: 16,
+                ysize: 8,
+            },
+            dst_array: std::ptr::null_mut(),
+            dst_pos: Triple { x: 0, y: 0, z: 1 },
+            dst_ptr: PitchedPtr {
+                ptr: 0x9000 as *mut c_void,
+                pitch: 32,
+                xsize: 8,
+                ysize: 4,
+            },
+            extent: Triple { x: 8, y: 2, z: 1 },
+            kind: 3,
+        };
+        // rows y = 0, 1: source row 1 + y of a 64-byte pitch, from byte 4; destination slice 1
+        // (4 rows of 32 bytes each) row y
+        assert_eq!(
+            copy3d_rows(&p).unwrap(),
+            [
+                (0x9000 + 128, 0x1000 + 64 + 4, 8, 3),
+                (0x9000 + 160, 0x1000 + 128 + 4, 8, 3)
+            ]
+        );
+        let arrays = Memcpy3DParms {
+            src_array: 0x10 as *mut c_void,
+            ..p
+        };
+        assert_eq!(copy3d_rows(&arrays), None);
+    }
+}
