@@ -2,7 +2,8 @@
 // node, two kernel nodes with dependencies, a 1-D copy node out, a host node), instantiated and
 // launched three times; and the same work captured from three streams (fork and join through
 // events, async copies and sets, a host function), launched twice on another stream. Each kernel
-// node is one launch for ncu (node-level profiling) and for warpscope.
+// node is one launch for ncu (node-level profiling) and for warpscope. Then a stream-ordered
+// allocation (cudaMallocAsync / cudaFreeAsync) set by cudaMemset3DAsync.
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -148,6 +149,23 @@ int main() {
     ok &= sum == 3 * base;
   }
   ok &= hostCalls == 5;
+  // stream-ordered allocation and a 3-D set: 4 slices of 4 rows, 64 of each row's 256 bytes
+  unsigned char *tmp;
+  CHECK(cudaMallocAsync(&tmp, 4096, s));
+  CHECK(cudaMemsetAsync(tmp, 0, 4096, s));
+  cudaPitchedPtr pp = make_cudaPitchedPtr(tmp, 256, 64, 4);
+  CHECK(cudaMemset3DAsync(pp, 0x3f, make_cudaExtent(64, 4, 4), s));
+  static unsigned char back[4096];
+  CHECK(cudaMemcpyAsync(back, tmp, 4096, cudaMemcpyDeviceToHost, s));
+  CHECK(cudaFreeAsync(tmp, s));
+  CHECK(cudaStreamSynchronize(s));
+  int set = 0, where = 0;
+  for (int i = 0; i < 4096; ++i) {
+    set += back[i] == 0x3f;
+    where += back[i] == 0x3f && i % 256 < 64;
+  }
+  printf("memset3D: %d bytes set, %d in place\n", set, where);
+  ok &= set == 64 * 16 && where == set;
   CHECK(cudaGraphExecDestroy(ce));
   CHECK(cudaGraphExecDestroy(ge));
   CHECK(cudaGraphDestroy(cg));

@@ -15,6 +15,14 @@ int main() {
     cudaGraphNode_t n;
     cudaError_t e = cudaGraphAddChildGraphNode(&n, g, nullptr, 0, child);
     printf("cudaGraphAddChildGraphNode: %s\n", cudaGetErrorName(e));
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    void *q;
+    cudaError_t ea = cudaMallocAsync(&q, 256, s);
+    printf("cudaMallocAsync in a capture: %s\n", cudaGetErrorName(ea));
+    cudaGraph_t captured;
+    cudaStreamEndCapture(s, &captured);
     cudaArray_t a;
     cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
     cudaError_t e2 = cudaMallocArray(&a, &d, 16, 16, 0);

@@ -486,6 +486,15 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
         stdout.contains("cudaMallocArray: cudaErrorNotSupported"),
         "{stdout}"
     );
+    // a stream-ordered allocation inside a capture (an allocation node)
+    assert!(
+        stderr.contains("warpscope: cudaMallocAsync in a stream capture is not supported yet"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("cudaMallocAsync in a capture: cudaErrorNotSupported"),
+        "{stdout}"
+    );
     // the kernel's bad access: a sticky cudaErrorIllegalAddress, as on a GPU
     assert!(
         stdout.contains("out of bounds: cudaErrorIllegalAddress"),

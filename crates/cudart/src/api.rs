@@ -2084,3 +2084,75 @@ pub unsafe extern "C" fn cudaMemcpy3DAsync(p: *const crate::graph::Memcpy3DParms
         }
     })
 }
+
+// ------------------------------------------------------------------ stream-ordered memory
+
+/// `cudaMallocAsync`: streams run in program order, so the allocation is made at once; inside a
+/// stream capture (an allocation node) it is refused.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMallocAsync(ptr: *mut *mut c_void, size: usize, s: *mut c_void) -> u32 {
+    if rt().graphs.capturing(s as usize) {
+        return unsupported("cudaMallocAsync in a stream capture");
+    }
+    // SAFETY: same contract as cudaMalloc's.
+    unsafe { cudaMalloc(ptr, size) }
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMallocAsync_ptsz(ptr: *mut *mut c_void, size: usize, s: *mut c_void) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaMallocAsync(ptr, size, s) }
+}
+
+/// `cudaFreeAsync`: freed at once (every earlier operation of the stream has run).
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaFreeAsync(ptr: *mut c_void, s: *mut c_void) -> u32 {
+    if rt().graphs.capturing(s as usize) {
+        return unsupported("cudaFreeAsync in a stream capture");
+    }
+    cudaFree(ptr)
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaFreeAsync_ptsz(ptr: *mut c_void, s: *mut c_void) -> u32 {
+    cudaFreeAsync(ptr, s)
+}
+
+/// The set node of `cudaMemset3D`: every row of every slice, `extent.width` bytes of `value`.
+fn set3d_node(p: &PitchedPtr, value: c_int, e: &Extent) -> Result<Node, u32> {
+    if e.width > p.pitch {
+        return Err(12); // cudaErrorInvalidPitchValue
+    }
+    let rows = e.height.max(1) * e.depth.max(1);
+    // slices are `ysize` rows apart; with ysize == height the rows are evenly pitched
+    if e.depth > 1 && p.ysize != e.height {
+        return Err(err::INVALID_VALUE);
+    }
+    Ok(Node::Set {
+        dst: p.ptr as u64,
+        pitch: p.pitch,
+        value: u32::from(value as u8),
+        element: 1,
+        width: e.width,
+        height: rows,
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemset3D(p: PitchedPtr, value: c_int, e: Extent) -> u32 {
+    call("cudaMemset3D", |r| {
+        let n = set3d_node(&p, value, &e)?;
+        fill(r, &n)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemset3DAsync(p: PitchedPtr, value: c_int, e: Extent, s: *mut c_void) -> u32 {
+    call("cudaMemset3DAsync", |r| {
+        let n = set3d_node(&p, value, &e)?;
+        match r.graphs.capture_or(s as usize, n) {
+            Some(n) => fill(r, &n),
+            None => Ok(()),
+        }
+    })
+}

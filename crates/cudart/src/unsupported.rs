@@ -73,8 +73,6 @@ unsupported! {
     cudaExternalMemoryGetMappedBuffer
     cudaExternalMemoryGetMappedMipmappedArray
     cudaFreeArray
-    cudaFreeAsync
-    cudaFreeAsync_ptsz
     cudaFreeMipmappedArray
     cudaFuncGetName
     cudaFuncGetParamCount
@@ -224,8 +222,6 @@ unsupported! {
     cudaLogsUnregisterCallback
     cudaMalloc3DArray
     cudaMallocArray
-    cudaMallocAsync
-    cudaMallocAsync_ptsz
     cudaMallocFromPoolAsync
     cudaMallocFromPoolAsync_ptsz
     cudaMallocMipmappedArray
@@ -299,8 +295,6 @@ unsupported! {
     cudaMemcpy_ptds
     cudaMemset2DAsync_ptsz
     cudaMemset2D_ptds
-    cudaMemset3D
-    cudaMemset3DAsync
     cudaMemset3DAsync_ptsz
     cudaMemset3D_ptds
     cudaMemsetAsync_ptsz
@@ -415,8 +409,6 @@ pub const NAMES: &[&str] = &[
     "cudaExternalMemoryGetMappedBuffer",
     "cudaExternalMemoryGetMappedMipmappedArray",
     "cudaFreeArray",
-    "cudaFreeAsync",
-    "cudaFreeAsync_ptsz",
     "cudaFreeMipmappedArray",
     "cudaFuncGetName",
     "cudaFuncGetParamCount",
@@ -566,8 +558,6 @@ pub const NAMES: &[&str] = &[
     "cudaLogsUnregisterCallback",
     "cudaMalloc3DArray",
     "cudaMallocArray",
-    "cudaMallocAsync",
-    "cudaMallocAsync_ptsz",
     "cudaMallocFromPoolAsync",
     "cudaMallocFromPoolAsync_ptsz",
     "cudaMallocMipmappedArray",
@@ -641,8 +631,6 @@ pub const NAMES: &[&str] = &[
     "cudaMemcpy_ptds",
     "cudaMemset2DAsync_ptsz",
     "cudaMemset2D_ptds",
-    "cudaMemset3D",
-    "cudaMemset3DAsync",
     "cudaMemset3DAsync_ptsz",
     "cudaMemset3D_ptds",
     "cudaMemsetAsync_ptsz",
