@@ -502,6 +502,29 @@ pub fn summary(m: &RunMeasurement) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn row(claim: &str, predicted: f64, measured: f64) -> CounterRow {
+        CounterRow {
+            metric: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum".into(),
+            predicted,
+            measured: Some(measured),
+            equal: Some(predicted == measured),
+            claim: claim.into(),
+        }
+    }
+
+    #[test]
+    fn a_floor_is_contradicted_only_by_a_lower_measurement() {
+        // the L1 unit added contention wavefronts (globalToShmemAsyncCopy: 786871 for 786432)
+        assert!(!contradicts(&row("floor", 786432.0, 786871.0)));
+        assert!(!contradicts(&row("floor", 786432.0, 786432.0)));
+        // fewer than the requests' own wavefronts: the prediction is wrong
+        assert!(contradicts(&row("floor", 786432.0, 786000.0)));
+        // an exact claim is contradicted by any difference, an estimate by none
+        assert!(contradicts(&row("exact", 7.0, 8.0)));
+        assert!(!contradicts(&row("exact", 7.0, 7.0)));
+        assert!(!contradicts(&row("estimate", 7.0, 8.0)));
+    }
+
     #[test]
     fn output_differences_name_the_first_line() {
         assert!(compare_output(b"a\nb\n", b"a\nb\n", false).equal);

@@ -960,6 +960,10 @@ fn measured_rows(m: &crate::run_measure::RunMeasurement, kernel: &str) -> Vec<Ve
                     c.measured.map(fmt_value).unwrap_or_else(|| "-".into()),
                     match c.equal {
                         Some(true) => "yes".into(),
+                        // the L1 unit's shared wavefronts: contention the GPU added
+                        Some(false) if c.claim == "floor" && c.measured.is_some_and(|v| v > c.predicted) => {
+                            "above the floor".into()
+                        }
                         Some(false) => "NO".into(),
                         None => "-".into(),
                     },
