@@ -1,11 +1,13 @@
-// A kernel warpscope cannot emulate (a texture fetch) beside one it can: the refused launch fails,
+// A kernel warpscope cannot emulate (a surface read) beside one it can: the refused launch fails,
 // and its error reaches the next synchronisation as a failed kernel's would, once (not sticky:
-// later work runs). Not a GPU program (texture object 0 is no texture).
+// later work runs). Not a GPU program (surface object 0 is no surface).
 #include <cstdio>
 #include <cuda_runtime.h>
 
-__global__ void fetch(cudaTextureObject_t t, float *out) {
-    out[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x);
+__global__ void fetch(cudaSurfaceObject_t s, float *out) {
+    float v;
+    surf1Dread(&v, s, threadIdx.x * 4);
+    out[threadIdx.x] = v;
 }
 
 __global__ void fill(float *out) { out[threadIdx.x] = 2.0f * threadIdx.x; }

@@ -1,5 +1,5 @@
 // Whole program: calls the runtime where warpscope's runtime does not follow yet (a child-graph
-// node, a CUDA array) and where a kernel goes out of bounds; checks the codes it gets back.
+// node, a 3-D CUDA array) and where a kernel goes out of bounds; checks the codes it gets back.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -25,8 +25,8 @@ int main() {
     cudaStreamEndCapture(s, &captured);
     cudaArray_t a;
     cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
-    cudaError_t e2 = cudaMallocArray(&a, &d, 16, 16, 0);
-    printf("cudaMallocArray: %s\n", cudaGetErrorName(e2));
+    cudaError_t e2 = cudaMalloc3DArray(&a, &d, make_cudaExtent(16, 16, 4), 0);
+    printf("cudaMalloc3DArray: %s\n", cudaGetErrorName(e2));
     int *p;
     cudaMalloc(&p, 100 * sizeof(int));
     past_the_end<<<2, 64>>>(p, 100);

@@ -185,6 +185,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
         "atomics",
         "loops",
         "graphs",
+        "textures",
     ] {
         let (out, v) = run_exported(program);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -308,7 +309,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 83);
+    assert_eq!(compared, 94);
     // The own programs' unit-level counters showed no contention: two runs on the H100 on
     // 2026-11-27 and the one before repeated every figure (graphs.cu: one run), and the floor is
     // met exactly
@@ -475,7 +476,7 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("warpscope: cudaMallocArray is not supported yet"),
+        stderr.contains("warpscope: cudaMalloc3DArray is not supported yet"),
         "{stderr}"
     );
     assert!(
@@ -483,7 +484,7 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("cudaMallocArray: cudaErrorNotSupported"),
+        stdout.contains("cudaMalloc3DArray: cudaErrorNotSupported"),
         "{stdout}"
     );
     // a stream-ordered allocation inside a capture (an allocation node)
@@ -720,6 +721,7 @@ fn measured_beside_predicted_for_every_recorded_program() {
         "collectives",
         "tensor",
         "graphs",
+        "textures",
     ] {
         let gpu = repo().join("calibration/run").join(gpu_dir(program));
         let export = dir.join(format!("{program}.measured.json"));
@@ -999,7 +1001,7 @@ fn a_refused_kernel_fails_its_launch_and_the_next_synchronisation() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("unsupported instruction `tex.1d.v4.f32.s32`"),
+        stderr.contains("unsupported instruction `suld.b.1d.b32.trap`"),
         "{stderr}"
     );
     // the launch fails, and the next synchronisation returns its error too, once: not sticky
@@ -1022,7 +1024,7 @@ fn a_refused_kernel_fails_its_launch_and_the_next_synchronisation() {
 /// Cooperative groups' multi-warp tiles (`block_tile_memory`, `tiled_partition<64>`, `reduce`):
 /// the barrier and exchange slots in the block's reserved shared memory, an `ld.acquire` spin loop
 /// waiting for the partner warp, `shf.l.wrap`. In the same module, a kernel that does not lower
-/// (a texture fetch) is refused at its launch with the reason, as a module that does not compile
+/// (a surface read) is refused at its launch with the reason, as a module that does not compile
 /// is (`cudaErrorInvalidPtx`, 218), not as an unknown function.
 #[test]
 fn multi_warp_tiles_run_and_a_kernel_that_does_not_lower_says_why() {

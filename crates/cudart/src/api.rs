@@ -2156,3 +2156,301 @@ pub extern "C" fn cudaMemset3DAsync(p: PitchedPtr, value: c_int, e: Extent, s: *
         }
     })
 }
+
+// ------------------------------------------------------------------ CUDA arrays and textures
+
+impl ChannelFormatDesc {
+    /// (channels, format kind) of a layout warpscope samples: 1, 2 or 4 channels of 32 bits.
+    fn texel(&self) -> Option<(u8, i32)> {
+        let bits = [self.x, self.y, self.z, self.w];
+        let n = bits.iter().take_while(|&&b| b != 0).count();
+        let ok = matches!(n, 1 | 2 | 4) && bits[..n].iter().all(|&b| b == 32) && (0..=2).contains(&self.f);
+        ok.then_some((n as u8, self.f))
+    }
+}
+
+/// `cudaMallocArray`: the texels live in the global space, row after row; the handle is their
+/// address.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMallocArray(
+    array: *mut *mut c_void,
+    desc: *const ChannelFormatDesc,
+    width: usize,
+    height: usize,
+    _flags: c_uint,
+) -> u32 {
+    // SAFETY: the caller's descriptor.
+    let Some(d) = (unsafe { desc.as_ref() }).copied() else {
+        return entry("cudaMallocArray", || Err(err::INVALID_VALUE));
+    };
+    let Some((channels, kind)) = d.texel() else {
+        return unsupported("cudaMallocArray of 8- or 16-bit channels (or 3 channels)");
+    };
+    call("cudaMallocArray", |r| {
+        let rows = height.max(1);
+        let bytes = width
+            .checked_mul(rows)
+            .and_then(|n| n.checked_mul(usize::from(channels) * 4))
+            .filter(|&n| n > 0)
+            .ok_or(err::INVALID_VALUE)?;
+        let a = r.malloc(bytes)?;
+        r.arrays.insert(a, (width, rows, channels, kind));
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(array, a as usize as *mut c_void) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaFreeArray(array: *mut c_void) -> u32 {
+    call("cudaFreeArray", |r| {
+        let a = array as u64;
+        if a == 0 {
+            return Ok(());
+        }
+        r.arrays.remove(&a).ok_or(err::INVALID_VALUE)?;
+        unmap(r.free(a)?);
+        Ok(())
+    })
+}
+
+/// Bytes per row of array `a`, and its rows.
+fn array_rows(r: &Runtime, a: *mut c_void) -> Result<(usize, usize), u32> {
+    let &(w, h, ch, _) = r.arrays.get(&(a as u64)).ok_or(err::INVALID_VALUE)?;
+    Ok((w * usize::from(ch) * 4, h))
+}
+
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn cudaMemcpy2DToArray(
+    dst: *mut c_void,
+    w_offset: usize,
+    h_offset: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaMemcpy2DToArray", |r| {
+        let (row, rows) = array_rows(r, dst)?;
+        if w_offset + width > row || h_offset + height > rows || width > spitch {
+            return Err(err::INVALID_VALUE);
+        }
+        let base = dst as u64 + (h_offset * row + w_offset) as u64;
+        copy2d(r, base, row, src as u64, spitch, width, height, kind)
+    })
+}
+
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn cudaMemcpy2DToArrayAsync(
+    dst: *mut c_void,
+    w_offset: usize,
+    h_offset: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+    _s: *mut c_void,
+) -> u32 {
+    cudaMemcpy2DToArray(dst, w_offset, h_offset, src, spitch, width, height, kind)
+}
+
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn cudaMemcpy2DFromArray(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *mut c_void,
+    w_offset: usize,
+    h_offset: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaMemcpy2DFromArray", |r| {
+        let (row, rows) = array_rows(r, src)?;
+        if w_offset + width > row || h_offset + height > rows || width > dpitch {
+            return Err(err::INVALID_VALUE);
+        }
+        let base = src as u64 + (h_offset * row + w_offset) as u64;
+        copy2d(r, dst as u64, dpitch, base, row, width, height, kind)
+    })
+}
+
+/// `cudaMemcpyToArray` (deprecated, still exported): `count` bytes from the array position on,
+/// rows wrapping.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpyToArray(
+    dst: *mut c_void,
+    w_offset: usize,
+    h_offset: usize,
+    src: *const c_void,
+    count: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaMemcpyToArray", |r| {
+        let (row, rows) = array_rows(r, dst)?;
+        let start = h_offset * row + w_offset;
+        if start + count > row * rows {
+            return Err(err::INVALID_VALUE);
+        }
+        copy(r, dst as u64 + start as u64, src as u64, count, kind)
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpyFromArray(
+    dst: *mut c_void,
+    src: *mut c_void,
+    w_offset: usize,
+    h_offset: usize,
+    count: usize,
+    kind: c_int,
+) -> u32 {
+    call("cudaMemcpyFromArray", |r| {
+        let (row, rows) = array_rows(r, src)?;
+        let start = h_offset * row + w_offset;
+        if start + count > row * rows {
+            return Err(err::INVALID_VALUE);
+        }
+        copy(r, dst as u64, src as u64 + start as u64, count, kind)
+    })
+}
+
+/// `struct cudaResourceDesc` (the union's largest member, `pitch2D`, spelled out).
+#[repr(C)]
+pub struct ResourceDesc {
+    res_type: c_int,
+    /// `array.array`, `linear.devPtr` or `pitch2D.devPtr`
+    ptr: *mut c_void,
+    desc: ChannelFormatDesc,
+    /// `linear.sizeInBytes` or `pitch2D.width`
+    size_or_width: usize,
+    height: usize,
+    pitch: usize,
+}
+
+/// `struct cudaTextureDesc` (the fields warpscope reads, then the rest).
+#[repr(C)]
+pub struct TextureDesc {
+    address: [c_int; 3],
+    filter: c_int,
+    read_mode: c_int,
+    srgb: c_int,
+    border: [f32; 4],
+    normalized: c_int,
+    rest: [u32; 7],
+}
+
+/// The texture a resource and a sampling description make.
+fn texture_of(
+    r: &Runtime,
+    res: &ResourceDesc,
+    td: &TextureDesc,
+) -> Result<warpscope_emu::tex::Texture, Result<&'static str, u32>> {
+    use warpscope_emu::tex::{Address, Format, Texture};
+    let (base, size, pitch, channels, kind) = match res.res_type {
+        // cudaResourceTypeArray
+        0 => {
+            let &(w, h, ch, kind) = r.arrays.get(&(res.ptr as u64)).ok_or(Err(err::INVALID_VALUE))?;
+            (res.ptr as u64, [w, h], w * usize::from(ch) * 4, ch, kind)
+        }
+        // cudaResourceTypeLinear, cudaResourceTypePitch2D
+        2 | 3 => {
+            let (ch, kind) = res.desc.texel().ok_or(Ok(
+                "cudaCreateTextureObject of 8- or 16-bit channels (or 3 channels)",
+            ))?;
+            let texel = usize::from(ch) * 4;
+            if res.res_type == 2 {
+                let w = res.size_or_width / texel;
+                (res.ptr as u64, [w, 1], w * texel, ch, kind)
+            } else {
+                (
+                    res.ptr as u64,
+                    [res.size_or_width, res.height],
+                    res.pitch,
+                    ch,
+                    kind,
+                )
+            }
+        }
+        _ => return Err(Ok("cudaCreateTextureObject of a mipmapped array")),
+    };
+    if base == 0 || size[0] == 0 {
+        return Err(Err(err::INVALID_VALUE));
+    }
+    let format = match kind {
+        0 => Format::Signed,
+        1 => Format::Unsigned,
+        _ => Format::Float,
+    };
+    if td.filter == 1 && format != Format::Float {
+        return Err(Err(err::INVALID_VALUE));
+    }
+    if td.filter == 1 && td.address.contains(&3) {
+        return Err(Ok(
+            "cudaCreateTextureObject with linear filtering and border addressing",
+        ));
+    }
+    if td.srgb != 0 || td.border.iter().any(|&b| b != 0.0) {
+        return Err(Ok(
+            "cudaCreateTextureObject with sRGB or a non-zero border colour",
+        ));
+    }
+    let mode = |m: c_int| match m {
+        0 => Address::Wrap,
+        2 => Address::Mirror,
+        3 => Address::Border,
+        _ => Address::Clamp,
+    };
+    Ok(Texture {
+        base,
+        pitch: pitch as u64,
+        size: [size[0] as u32, size[1] as u32, 1],
+        channels,
+        format,
+        address: td.address.map(mode),
+        linear: td.filter == 1,
+        normalized: td.normalized != 0,
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaCreateTextureObject(
+    tex: *mut u64,
+    res: *const ResourceDesc,
+    td: *const TextureDesc,
+    _view: *const c_void,
+) -> u32 {
+    // SAFETY: the caller's descriptors.
+    let (Some(res), Some(td)) = (unsafe { res.as_ref() }, unsafe { td.as_ref() }) else {
+        return entry("cudaCreateTextureObject", || Err(err::INVALID_VALUE));
+    };
+    let t = {
+        let r = rt();
+        texture_of(&r, res, td)
+    };
+    match t {
+        Err(Ok(what)) => unsupported(what),
+        Err(Err(code)) => entry("cudaCreateTextureObject", || Err(code)),
+        Ok(t) => call("cudaCreateTextureObject", |r| {
+            let h = r.handle() as u64;
+            r.insert_texture(h, t);
+            // SAFETY: the caller's out-pointer.
+            unsafe { out(tex, h) }
+        }),
+    }
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaDestroyTextureObject(tex: u64) -> u32 {
+    call("cudaDestroyTextureObject", |r| {
+        if tex == 0 || r.remove_texture(tex) {
+            Ok(())
+        } else {
+            Err(err::INVALID_VALUE)
+        }
+    })
+}

@@ -306,6 +306,9 @@ pub struct Runtime {
     pub streams: HashMap<usize, u32>,
     /// CUDA graphs and stream capture.
     pub graphs: crate::graph::Graphs,
+    /// CUDA arrays by handle (their texels live in the global space at the handle's address):
+    /// (texels per row, rows, channels, channel format kind).
+    pub arrays: HashMap<u64, (usize, usize, u8, i32)>,
     next_handle: usize,
     launches: u64,
     matched: u64,
@@ -356,10 +359,21 @@ impl Runtime {
             matched: 0,
             records,
             device_flags: 0,
+            arrays: HashMap::new(),
             graphs: Default::default(),
             printf_pending: Vec::new(),
             assert_pending: Vec::new(),
         }
+    }
+
+    /// Registers texture object `handle` with the global space the kernels read.
+    pub fn insert_texture(&mut self, handle: u64, t: warpscope_emu::tex::Texture) {
+        self.global.insert_texture(handle, t);
+    }
+
+    /// Forgets texture object `handle`; whether it existed.
+    pub fn remove_texture(&mut self, handle: u64) -> bool {
+        self.global.remove_texture(handle)
     }
 
     /// A fresh opaque handle (streams, events).

@@ -22,11 +22,9 @@ unsupported! {
     cudaArrayGetPlane
     cudaArrayGetSparseProperties
     cudaCreateSurfaceObject
-    cudaCreateTextureObject
     cudaDestroyExternalMemory
     cudaDestroyExternalSemaphore
     cudaDestroySurfaceObject
-    cudaDestroyTextureObject
     cudaDevResourceGenerateDesc
     cudaDevSmResourceSplit
     cudaDevSmResourceSplitByCount
@@ -72,7 +70,6 @@ unsupported! {
     cudaExecutionCtxWaitEvent
     cudaExternalMemoryGetMappedBuffer
     cudaExternalMemoryGetMappedMipmappedArray
-    cudaFreeArray
     cudaFreeMipmappedArray
     cudaFuncGetName
     cudaFuncGetParamCount
@@ -221,7 +218,6 @@ unsupported! {
     cudaLogsRegisterCallback
     cudaLogsUnregisterCallback
     cudaMalloc3DArray
-    cudaMallocArray
     cudaMallocFromPoolAsync
     cudaMallocFromPoolAsync_ptsz
     cudaMallocMipmappedArray
@@ -252,12 +248,9 @@ unsupported! {
     cudaMemcpy2DArrayToArray
     cudaMemcpy2DArrayToArray_ptds
     cudaMemcpy2DAsync_ptsz
-    cudaMemcpy2DFromArray
     cudaMemcpy2DFromArrayAsync
     cudaMemcpy2DFromArrayAsync_ptsz
     cudaMemcpy2DFromArray_ptds
-    cudaMemcpy2DToArray
-    cudaMemcpy2DToArrayAsync
     cudaMemcpy2DToArrayAsync_ptsz
     cudaMemcpy2DToArray_ptds
     cudaMemcpy2D_ptds
@@ -276,7 +269,6 @@ unsupported! {
     cudaMemcpyAsync_ptsz
     cudaMemcpyBatchAsync
     cudaMemcpyBatchAsync_ptsz
-    cudaMemcpyFromArray
     cudaMemcpyFromArrayAsync
     cudaMemcpyFromArrayAsync_ptsz
     cudaMemcpyFromArray_ptds
@@ -284,7 +276,6 @@ unsupported! {
     cudaMemcpyFromSymbol_ptds
     cudaMemcpyPeer
     cudaMemcpyPeerAsync
-    cudaMemcpyToArray
     cudaMemcpyToArrayAsync
     cudaMemcpyToArrayAsync_ptsz
     cudaMemcpyToArray_ptds
@@ -358,11 +349,9 @@ pub const NAMES: &[&str] = &[
     "cudaArrayGetPlane",
     "cudaArrayGetSparseProperties",
     "cudaCreateSurfaceObject",
-    "cudaCreateTextureObject",
     "cudaDestroyExternalMemory",
     "cudaDestroyExternalSemaphore",
     "cudaDestroySurfaceObject",
-    "cudaDestroyTextureObject",
     "cudaDevResourceGenerateDesc",
     "cudaDevSmResourceSplit",
     "cudaDevSmResourceSplitByCount",
@@ -408,7 +397,6 @@ pub const NAMES: &[&str] = &[
     "cudaExecutionCtxWaitEvent",
     "cudaExternalMemoryGetMappedBuffer",
     "cudaExternalMemoryGetMappedMipmappedArray",
-    "cudaFreeArray",
     "cudaFreeMipmappedArray",
     "cudaFuncGetName",
     "cudaFuncGetParamCount",
@@ -557,7 +545,6 @@ pub const NAMES: &[&str] = &[
     "cudaLogsRegisterCallback",
     "cudaLogsUnregisterCallback",
     "cudaMalloc3DArray",
-    "cudaMallocArray",
     "cudaMallocFromPoolAsync",
     "cudaMallocFromPoolAsync_ptsz",
     "cudaMallocMipmappedArray",
@@ -588,12 +575,9 @@ pub const NAMES: &[&str] = &[
     "cudaMemcpy2DArrayToArray",
     "cudaMemcpy2DArrayToArray_ptds",
     "cudaMemcpy2DAsync_ptsz",
-    "cudaMemcpy2DFromArray",
     "cudaMemcpy2DFromArrayAsync",
     "cudaMemcpy2DFromArrayAsync_ptsz",
     "cudaMemcpy2DFromArray_ptds",
-    "cudaMemcpy2DToArray",
-    "cudaMemcpy2DToArrayAsync",
     "cudaMemcpy2DToArrayAsync_ptsz",
     "cudaMemcpy2DToArray_ptds",
     "cudaMemcpy2D_ptds",
@@ -612,7 +596,6 @@ pub const NAMES: &[&str] = &[
     "cudaMemcpyAsync_ptsz",
     "cudaMemcpyBatchAsync",
     "cudaMemcpyBatchAsync_ptsz",
-    "cudaMemcpyFromArray",
     "cudaMemcpyFromArrayAsync",
     "cudaMemcpyFromArrayAsync_ptsz",
     "cudaMemcpyFromArray_ptds",
@@ -620,7 +603,6 @@ pub const NAMES: &[&str] = &[
     "cudaMemcpyFromSymbol_ptds",
     "cudaMemcpyPeer",
     "cudaMemcpyPeerAsync",
-    "cudaMemcpyToArray",
     "cudaMemcpyToArrayAsync",
     "cudaMemcpyToArrayAsync_ptsz",
     "cudaMemcpyToArray_ptds",

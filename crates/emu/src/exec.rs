@@ -1048,6 +1048,49 @@ fn general<S: Sink>(
                 pwrite(&mut w.preds, p, 1u32 << leader, mask);
             }
         }
+        Inst::Tex {
+            dims,
+            int_coords,
+            d,
+            tex,
+            c,
+        } => {
+            // each active lane samples its texture object (the handle in `tex`) at its coordinates
+            let mut out = [[0u64; 32]; 4];
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let h = regs[tex as usize][l];
+                let mut co = [0f32; 3];
+                for k in 0..dims as usize {
+                    let v = regs[c[k] as usize][l] as u32;
+                    co[k] = if int_coords {
+                        v as i32 as f32
+                    } else {
+                        f32::from_bits(v)
+                    };
+                }
+                let texel = ctx
+                    .global
+                    .texture(h)
+                    .and_then(|t| t.fetch(ctx.global, dims as usize, co));
+                let Some(v) = texel else {
+                    return Flow::Stop(Stop::Fault(
+                        FaultKind::OutOfBounds { space: Space::Global },
+                        pc,
+                        Some(l as u32),
+                        Some(h),
+                    ));
+                };
+                for ch in 0..4 {
+                    out[ch][l] = u64::from(v[ch]);
+                }
+            }
+            for ch in 0..4 {
+                wr(&mut regs[d[ch] as usize], &out[ch], mask);
+            }
+        }
         Inst::MovMatrix { d, a } => {
             // element (r, c) of the result is element (c, r) of the source: lane 4 c + r / 2,
             // half r % 2

@@ -92,6 +92,12 @@ fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Redux { d, a, m, .. } => vec![d, a, m],
         Inst::Elect { d, m, .. } => vec![d, m],
         Inst::MovMatrix { d, a } => vec![d, a],
+        Inst::Tex { d, tex, c, dims, .. } => {
+            let mut v = d.to_vec();
+            v.push(tex);
+            v.extend_from_slice(&c[..dims as usize]);
+            v
+        }
         Inst::LdMatrix { d, addr, num, .. } => {
             let mut v = d[..num.min(4) as usize].to_vec();
             v.push(addr);

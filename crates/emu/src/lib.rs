@@ -39,6 +39,7 @@ pub mod mem;
 pub mod printf;
 pub mod remap;
 pub mod tensor;
+pub mod tex;
 
 pub use event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MemEvent, Sink, Space};
 pub use remap::SharedRemap;

@@ -28,6 +28,8 @@ pub struct Region {
 pub struct Global {
     regions: Vec<Region>,
     lock64: Mutex<()>,
+    /// Texture objects by handle (`cudaTextureObject_t`), which sample this space.
+    textures: std::collections::HashMap<u64, crate::tex::Texture>,
 }
 
 impl Global {
@@ -52,6 +54,7 @@ impl Global {
         Global {
             regions,
             lock64: Mutex::new(()),
+            textures: Default::default(),
         }
     }
 
@@ -211,6 +214,21 @@ impl Global {
     /// [`crate::run_in`]).
     pub fn empty() -> Global {
         Global::new(Vec::new())
+    }
+
+    /// Registers texture object `handle` (replacing one of the same handle).
+    pub fn insert_texture(&mut self, handle: u64, t: crate::tex::Texture) {
+        self.textures.insert(handle, t);
+    }
+
+    /// Forgets texture object `handle`; whether it existed.
+    pub fn remove_texture(&mut self, handle: u64) -> bool {
+        self.textures.remove(&handle).is_some()
+    }
+
+    /// Texture object `handle`.
+    pub fn texture(&self, handle: u64) -> Option<&crate::tex::Texture> {
+        self.textures.get(&handle)
     }
 
     /// Adds a region of `bytes` at `base`; refuses one that overlaps a region already there.

@@ -683,6 +683,16 @@ pub enum Inst {
         addr: R,
         off: i32,
     },
+    /// `tex.{1d,2d,3d}.v4.dty.cty {d0, d1, d2, d3}, [tex, {c0, ...}]`: a texture object's sample at
+    /// the coordinates (`dims` of them, `f32` or `s32`), its four channels into `d` (`f32`, `s32` or
+    /// `u32` bits).
+    Tex {
+        dims: u8,
+        int_coords: bool,
+        d: [R; 4],
+        tex: R,
+        c: [R; 3],
+    },
     /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the warp's 8x8 matrix of 16-bit elements, held
     /// one 32-bit register per lane in ldmatrix's fragment layout (lane i: row i / 4, columns
     /// 2 (i % 4) and 2 (i % 4) + 1, the lower column in the low half), transposed in that layout.

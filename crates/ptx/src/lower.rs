@@ -1755,6 +1755,90 @@ impl<'m> KCtx<'m> {
                 let a = self.src(&ops[1], Ty::U32)?;
                 self.push(Inst::MovMatrix { d, a }, guard);
             }
+            "tex" => {
+                need(self, 2)?;
+                let dims = if has("1d") {
+                    1u8
+                } else if has("2d") {
+                    2
+                } else if has("3d") {
+                    3
+                } else {
+                    return self.err(format!(
+                        "unsupported instruction `{}` (only 1d, 2d and 3d textures)",
+                        i.opcode
+                    ));
+                };
+                let tys: Vec<Ty> = mods.iter().filter_map(|m| Ty::parse(m)).collect();
+                let ok_d = matches!(tys.first(), Some(Ty::F32 | Ty::S32 | Ty::U32));
+                let int_coords = match tys.get(1) {
+                    Some(Ty::F32) => false,
+                    Some(Ty::S32) => true,
+                    _ => return self.err(format!("unsupported instruction `{}` (coordinates)", i.opcode)),
+                };
+                if !has("v4") || !ok_d {
+                    return self.err(format!(
+                        "unsupported instruction `{}` (only .v4 with f32, s32 or u32 results)",
+                        i.opcode
+                    ));
+                }
+                let Operand::Vector(ds) = &ops[0] else {
+                    return self.err("tex: expected four destination registers");
+                };
+                if ds.len() != 4 {
+                    return self.err("tex: expected four destination registers");
+                }
+                let mut d = [NO_REG; 4];
+                for (k, o) in ds.iter().enumerate() {
+                    d[k] = self.dst(o)?;
+                }
+                let (handle, coords) = match &ops[1] {
+                    Operand::List(v) if v.len() == 2 => match (&v[0], &v[1]) {
+                        (
+                            Operand::Addr {
+                                base: Some(b),
+                                off: 0,
+                            },
+                            Operand::Vector(c),
+                        ) => (b.clone(), c.clone()),
+                        (
+                            Operand::Addr {
+                                base: Some(b),
+                                off: 0,
+                            },
+                            c @ Operand::Name(_),
+                        ) => (b.clone(), vec![c.clone()]),
+                        _ => return self.err("tex: expected `[texture, {coordinates}]`"),
+                    },
+                    _ => return self.err("tex: expected `[texture, {coordinates}]`"),
+                };
+                let tex = match self.lookup(&handle) {
+                    Some(Sym::Reg(r, _)) => r,
+                    _ => {
+                        return self.err(format!(
+                            "tex: `{handle}` is not a register holding a texture object (texture references are not supported)"
+                        ));
+                    }
+                };
+                if coords.len() < dims as usize {
+                    return self.err("tex: fewer coordinates than the texture's dimensions");
+                }
+                let cty = if int_coords { Ty::S32 } else { Ty::F32 };
+                let mut c = [NO_REG; 3];
+                for k in 0..dims as usize {
+                    c[k] = self.src(&coords[k], cty)?;
+                }
+                self.push(
+                    Inst::Tex {
+                        dims,
+                        int_coords,
+                        d,
+                        tex,
+                        c,
+                    },
+                    guard,
+                );
+            }
             "ldmatrix" | "stmatrix" => {
                 need(self, 2)?;
                 let num = match mods.iter().find_map(|m| match *m {

@@ -1,0 +1,197 @@
+//! Texture fetches (`tex.{1d,2d,3d}.v4`) through texture objects.
+//!
+//! A texture object names texels in the global space (a CUDA array, laid out row by row, or a
+//! pitched 2-D allocation) and how to sample them: address mode per dimension, point or linear
+//! filtering, normalised or texel coordinates. Texels have 1, 2 or 4 channels of 32 bits (`float`,
+//! `int`, `unsigned`), read as their element type. As the CUDA programming guide states the
+//! hardware's rules: wrap and mirror apply to normalised coordinates only (texel coordinates
+//! clamp); linear filtering samples at `x - 0.5` and weighs neighbours by the fraction held in
+//! 9-bit fixed point with 8 fractional bits; a missing channel reads 0. Measured on the H100
+//! (`calibration/run/textures.cu`, every sample printed): point sampling under every address mode
+//! and linear filtering under clamp, wrap and mirror equal the GPU's bit for bit; linear filtering
+//! next to border texels does not (0.296630859 where the H100 gives 0.297851562), so the runtime
+//! refuses that combination.
+
+use crate::mem::Global;
+
+/// How a coordinate outside the texture is brought in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Address {
+    /// Repeat (normalised coordinates only).
+    Wrap,
+    /// The edge texel.
+    Clamp,
+    /// Repeat mirrored (normalised coordinates only).
+    Mirror,
+    /// The border colour (zero).
+    Border,
+}
+
+/// The element type of the texels' channels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// 32-bit float.
+    Float,
+    /// 32-bit signed integer.
+    Signed,
+    /// 32-bit unsigned integer.
+    Unsigned,
+}
+
+/// A texture object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Texture {
+    /// Global address of texel (0, 0, 0).
+    pub base: u64,
+    /// Bytes from one row to the next.
+    pub pitch: u64,
+    /// Texels per row, rows, slices (1 where a dimension is absent).
+    pub size: [u32; 3],
+    /// Channels per texel: 1, 2 or 4.
+    pub channels: u8,
+    /// The channels' type (32 bits each).
+    pub format: Format,
+    /// Address mode per dimension.
+    pub address: [Address; 3],
+    /// Linear filtering (float texels only); point sampling otherwise.
+    pub linear: bool,
+    /// Coordinates in [0, 1) across the texture rather than in texels.
+    pub normalized: bool,
+}
+
+impl Texture {
+    /// One texel's channels as raw 32-bit words (`None`: outside memory).
+    fn texel(&self, g: &Global, i: [i64; 3]) -> Option<[u32; 4]> {
+        let mut out = [0u32; 4];
+        for (d, &n) in self.size.iter().enumerate() {
+            if i[d] < 0 || i[d] >= i64::from(n) {
+                // a border texel (only Border leaves an index out of range)
+                return Some(out);
+            }
+        }
+        let row = i[2] as u64 * u64::from(self.size[1]) + i[1] as u64;
+        let at = self.base + row * self.pitch + i[0] as u64 * u64::from(self.channels) * 4;
+        for (c, o) in out.iter_mut().enumerate().take(self.channels as usize) {
+            *o = g.read(at + 4 * c as u64, 4)? as u32;
+        }
+        Some(out)
+    }
+
+    /// The texel index of an integer coordinate `i` along dimension `d` under its address mode.
+    fn index(&self, d: usize, i: i64) -> i64 {
+        let n = i64::from(self.size[d]);
+        let mode = match self.address[d] {
+            // wrap and mirror need normalised coordinates; texel coordinates clamp
+            Address::Wrap | Address::Mirror if !self.normalized => Address::Clamp,
+            m => m,
+        };
+        match mode {
+            Address::Clamp => i.clamp(0, n - 1),
+            Address::Border => i,
+            Address::Wrap => i.rem_euclid(n),
+            Address::Mirror => {
+                let p = i.rem_euclid(2 * n);
+                if p < n { p } else { 2 * n - 1 - p }
+            }
+        }
+    }
+
+    /// Samples at `coords` (the first `dims` used) and returns the four result registers' bits.
+    pub fn fetch(&self, g: &Global, dims: usize, coords: [f32; 3]) -> Option<[u32; 4]> {
+        let mut u = [0f32; 3];
+        for d in 0..dims {
+            u[d] = if self.normalized {
+                coords[d] * self.size[d] as f32
+            } else {
+                coords[d]
+            };
+        }
+        if !self.linear || self.format != Format::Float {
+            let mut i = [0i64; 3];
+            for d in 0..dims {
+                i[d] = self.index(d, u[d].floor() as i64);
+            }
+            return self.texel(g, i);
+        }
+        // linear: the 2^dims texels around u - 0.5, weights with 8 fractional bits
+        let mut lo = [0i64; 3];
+        let mut a = [0f32; 3];
+        for d in 0..dims {
+            let x = u[d] - 0.5;
+            let f = x.floor();
+            lo[d] = f as i64;
+            a[d] = ((x - f) * 256.0).round() / 256.0;
+        }
+        // -0.0: a sum of negative zeros stays negative, as the GPU returns it
+        let mut acc = [-0f32; 4];
+        for corner in 0..(1usize << dims) {
+            let mut w = 1f32;
+            let mut i = [0i64; 3];
+            for d in 0..dims {
+                let hi = corner >> d & 1 == 1;
+                w *= if hi { a[d] } else { 1.0 - a[d] };
+                i[d] = self.index(d, lo[d] + i64::from(hi));
+            }
+            let t = self.texel(g, i)?;
+            for c in 0..4 {
+                acc[c] += w * f32::from_bits(t[c]);
+            }
+        }
+        Some(acc.map(f32::to_bits))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tex(values: &[f32], w: u32, h: u32) -> (Global, Texture) {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let g = Global::new(vec![(0x1000, bytes)]);
+        let t = Texture {
+            base: 0x1000,
+            pitch: u64::from(w) * 4,
+            size: [w, h, 1],
+            channels: 1,
+            format: Format::Float,
+            address: [Address::Clamp; 3],
+            linear: false,
+            normalized: false,
+        };
+        (g, t)
+    }
+
+    #[test]
+    fn point_sampling_takes_the_texel_under_the_coordinate() {
+        let (g, mut t) = tex(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], 3, 2);
+        let v = |t: &Texture, x: f32, y: f32| f32::from_bits(t.fetch(&g, 2, [x, y, 0.0]).unwrap()[0]);
+        assert_eq!(v(&t, 1.5, 0.5), 2.0);
+        assert_eq!(v(&t, 2.99, 1.2), 6.0);
+        // texel coordinates clamp, even under wrap
+        t.address = [Address::Wrap; 3];
+        assert_eq!(v(&t, 7.0, 0.0), 3.0);
+        // normalised coordinates wrap: x = 1.25 is texel 0.75 * 3 = 2.25 -> 2 ... after wrapping
+        t.normalized = true;
+        assert_eq!(v(&t, 1.25, 0.25), 1.0);
+        assert_eq!(v(&t, 0.7, 0.75), 6.0);
+        t.address = [Address::Border; 3];
+        assert_eq!(v(&t, 1.2, 0.25), 0.0);
+        t.address = [Address::Mirror; 3];
+        assert_eq!(v(&t, 1.2, 0.25), 3.0);
+    }
+
+    #[test]
+    fn linear_filtering_weighs_neighbours_with_eight_fraction_bits() {
+        let (g, mut t) = tex(&[0.0, 1.0, 2.0, 3.0], 4, 1);
+        t.linear = true;
+        let v = |x: f32| f32::from_bits(t.fetch(&g, 1, [x, 0.0, 0.0]).unwrap()[0]);
+        // texel centres are at i + 0.5
+        assert_eq!(v(1.5), 1.0);
+        assert_eq!(v(2.0), 1.5);
+        // 1/3 of the way: the weight is 85/256, not 1/3
+        assert_eq!(v(1.5 + 1.0 / 3.0), 1.0 + 85.0 / 256.0);
+        // the edges clamp
+        assert_eq!(v(0.0), 0.0);
+        assert_eq!(v(9.0), 3.0);
+    }
+}
