@@ -659,9 +659,16 @@ fn loop_waits_on_other_threads(body: &[Op]) -> bool {
     if tainted.is_empty() {
         return false;
     }
+    spread(body, &mut tainted);
+    body.iter()
+        .any(|o| o.op.starts_with("bra") && o.guard.as_deref().is_some_and(|g| tainted.contains(g)))
+}
+
+/// Taints, until nothing changes, every register an instruction of `ops` writes from a tainted one.
+fn spread<'a>(ops: &'a [Op], tainted: &mut BTreeSet<&'a str>) {
     loop {
         let before = tainted.len();
-        for o in body {
+        for o in ops {
             if o.srcs.iter().any(|r| tainted.contains(r.as_str())) {
                 tainted.extend(o.dests.iter().map(String::as_str));
             }
@@ -670,8 +677,6 @@ fn loop_waits_on_other_threads(body: &[Op]) -> bool {
             break;
         }
     }
-    body.iter()
-        .any(|o| o.op.starts_with("bra") && o.guard.as_deref().is_some_and(|g| tainted.contains(g)))
 }
 
 /// One PTX instruction as text: its opcode, guard predicate, the registers it writes and reads, and
@@ -750,25 +755,15 @@ pub fn global_addresses_from_atomics(program: &Program, kernel: &str) -> bool {
         return false;
     };
     let parsed = parse_ops(program, k);
-    let mut tainted: BTreeSet<String> = parsed
+    let mut tainted: BTreeSet<&str> = parsed
         .iter()
         .filter(|o| o.op.starts_with("atom.") && !o.op.contains(".shared"))
-        .flat_map(|o| o.dests.iter().cloned())
+        .flat_map(|o| o.dests.iter().map(String::as_str))
         .collect();
     if tainted.is_empty() {
         return false;
     }
-    loop {
-        let before = tainted.len();
-        for o in &parsed {
-            if o.srcs.iter().any(|r| tainted.contains(r)) {
-                tainted.extend(o.dests.iter().cloned());
-            }
-        }
-        if tainted.len() == before {
-            break;
-        }
-    }
+    spread(&parsed, &mut tainted);
     let global = |op: &str| {
         (op.starts_with("ld.") || op.starts_with("st."))
             && !op.contains(".shared")
@@ -778,7 +773,7 @@ pub fn global_addresses_from_atomics(program: &Program, kernel: &str) -> bool {
     };
     parsed
         .iter()
-        .any(|o| global(&o.op) && o.address.iter().any(|r| tainted.contains(r)))
+        .any(|o| global(&o.op) && o.address.iter().any(|r| tainted.contains(r.as_str())))
 }
 
 #[cfg(test)]

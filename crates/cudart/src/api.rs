@@ -1700,6 +1700,11 @@ fn fill(r: &mut Runtime, n: &Node) -> Result<(), u32> {
     Ok(())
 }
 
+/// Row copies (destination, source, bytes, `cudaMemcpyKind`), in order.
+fn copy_rows(r: &mut Runtime, rows: &[(u64, u64, usize, c_int)]) -> Result<(), u32> {
+    rows.iter().try_for_each(|&(d, s, n, k)| copy(r, d, s, n, k))
+}
+
 /// Runs a graph's nodes in order on `stream` (a host node outside the runtime's lock: it may call
 /// the runtime).
 fn run_nodes(name: &str, nodes: Vec<Node>, stream: usize) -> u32 {
@@ -1709,9 +1714,7 @@ fn run_nodes(name: &str, nodes: Vec<Node>, stream: usize) -> u32 {
                 req.stream = stream;
                 call(name, |r| r.launch(req))
             }
-            Node::Copy(rows) => call(name, |r| {
-                rows.iter().try_for_each(|&(d, s, n, k)| copy(r, d, s, n, k))
-            }),
+            Node::Copy(rows) => call(name, |r| copy_rows(r, &rows)),
             n @ Node::Set { .. } => call(name, |r| fill(r, &n)),
             Node::Host(f, data) => {
                 // SAFETY: the program's host function (a non-null `cudaHostFn_t`) and its data.
@@ -2058,31 +2061,30 @@ pub unsafe extern "C" fn cudaStreamIsCapturing_ptsz(s: *mut c_void, status: *mut
     unsafe { cudaStreamIsCapturing(s, status) }
 }
 
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaMemcpy3D(p: *const crate::graph::Memcpy3DParms) -> u32 {
-    call("cudaMemcpy3D", |r| {
+/// A 3-D copy issued to `stream` (the legacy stream 0 for the synchronous call, which no capture
+/// takes): captured or run.
+fn copy3d(name: &str, p: *const crate::graph::Memcpy3DParms, stream: usize) -> u32 {
+    call(name, |r| {
         // SAFETY: the caller's parameter block.
         let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
         let Some(rows) = crate::graph::copy3d_rows(p) else {
-            return Err(unsupported("cudaMemcpy3D with a CUDA array"));
+            return Err(unsupported(&format!("{name} with a CUDA array")));
         };
-        rows.iter().try_for_each(|&(d, s, n, k)| copy(r, d, s, n, k))
+        match r.graphs.capture_or(stream, Node::Copy(rows)) {
+            Some(Node::Copy(rows)) => copy_rows(r, &rows),
+            _ => Ok(()),
+        }
     })
 }
 
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemcpy3D(p: *const crate::graph::Memcpy3DParms) -> u32 {
+    copy3d("cudaMemcpy3D", p, 0)
+}
+
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3DAsync(p: *const crate::graph::Memcpy3DParms, s: *mut c_void) -> u32 {
-    call("cudaMemcpy3DAsync", |r| {
-        // SAFETY: the caller's parameter block.
-        let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
-        let Some(rows) = crate::graph::copy3d_rows(p) else {
-            return Err(unsupported("cudaMemcpy3DAsync with a CUDA array"));
-        };
-        match r.graphs.capture_or(s as usize, Node::Copy(rows)) {
-            Some(Node::Copy(rows)) => rows.iter().try_for_each(|&(d, s, n, k)| copy(r, d, s, n, k)),
-            _ => Ok(()),
-        }
-    })
+    copy3d("cudaMemcpy3DAsync", p, s as usize)
 }
 
 // ------------------------------------------------------------------ stream-ordered memory
