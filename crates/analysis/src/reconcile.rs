@@ -616,6 +616,134 @@ pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
     })
 }
 
+/// Whether a spin loop of `kernel` ([`has_spin_loop`]'s loops: the backward branches' ranges that
+/// wait on a strong load, a clock, or other threads' writes) may access shared memory: a `.shared`
+/// access in its body, or a generic one whose address is not provably global. Where none may, the
+/// loop's run count moves only the branch and global counters: the shared counters stay exact
+/// (cooperative groups' `grid.sync()` polls the grid workspace, `%envreg1:%envreg2`, with a
+/// generic `ld.acquire`; simpleAWBarrier's and calibration/run/cooperative.cu's shared counters
+/// equal the H100's while their branch and global counts vary run to run).
+pub fn spin_loops_may_touch_shared(program: &Program, kernel: &str) -> bool {
+    use warpscope_ptx::inst::Inst;
+    let Some(k) = program.kernel(kernel) else {
+        return false;
+    };
+    let ops = parse_ops(program, k);
+    let is_mem = |o: &Op| {
+        [
+            "ld.",
+            "st.",
+            "atom.",
+            "red.",
+            "cp.",
+            "mbarrier.",
+            "wmma.",
+            "ldmatrix",
+            "stmatrix",
+            "tex.",
+            "suld",
+            "sust",
+            "cvta.to.shared",
+        ]
+        .iter()
+        .any(|p| o.op.starts_with(p))
+            && !o.op.starts_with("ld.param")
+    };
+    ptx_loops(program, k).iter().any(|&(a, z)| {
+        let body = &ops[(a - k.entry) as usize..=(z - k.entry) as usize];
+        // the loop spins when a branch that repeats or leaves it depends on a strong or volatile
+        // load, a clock or an atomic's result inside it (an outer loop around a spin loop runs a
+        // fixed number of times: its shared accesses outside the inner loop count exactly)
+        let mut tainted: BTreeSet<&str> = BTreeSet::new();
+        for (o, pc) in body.iter().zip(a..=z) {
+            let timed = matches!(
+                program.ops[pc as usize].inst,
+                Inst::Ld { sync: true, .. } | Inst::Clock { .. }
+            ) || (o.op.starts_with("ld.") && o.op.contains(".volatile"))
+                || o.op.starts_with("atom.");
+            if timed {
+                tainted.extend(o.dests.iter().map(String::as_str));
+            }
+        }
+        spread(body, &mut tainted);
+        let spins = body.iter().zip(a..=z).any(|(o, pc)| {
+            let Inst::Bra { target, .. } = program.ops[pc as usize].inst else {
+                return false;
+            };
+            o.guard.as_deref().is_some_and(|g| tainted.contains(g)) && (target <= a || target > z)
+        });
+        if !spins {
+            return false;
+        }
+        body.iter().filter(|o| is_mem(o)).any(|o| {
+            let (sh, gl) = spaces(&o.op);
+            sh && !(gl && o.address.iter().all(|r| provably_global(&ops, r)))
+        })
+    })
+}
+
+/// Whether register `reg` of `ops` holds a global address whatever path set it: every definition
+/// (flow-insensitively) is integer arithmetic, a conversion, a kernel parameter, `cvta.to.global`
+/// or a move, and every register it reads is one of those too, or the driver's `%envreg` (the
+/// grid workspace). A load from memory, a shared window's address (`cvta.shared`, a `.shared`
+/// symbol) or any other definition makes it unknown.
+fn provably_global(ops: &[Op], reg: &str) -> bool {
+    const ARITH: &[&str] = &[
+        "add.",
+        "sub.",
+        "mul.",
+        "mad.",
+        "shl.",
+        "shr.",
+        "and.",
+        "or.",
+        "xor.",
+        "cvt.",
+        "bfi.",
+        "selp.",
+        "cvta.to.global",
+        "ld.param",
+        "mov.",
+    ];
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut todo = vec![reg];
+    while let Some(r) = todo.pop() {
+        if !seen.insert(r) {
+            continue;
+        }
+        let defs: Vec<&Op> = ops.iter().filter(|o| o.dests.iter().any(|d| d == r)).collect();
+        if defs.is_empty() {
+            // a special register: only the driver's grid workspace is an address
+            if !r.starts_with("%envreg")
+                && !r.starts_with("%tid")
+                && !r.starts_with("%ctaid")
+                && !r.starts_with("%ntid")
+                && !r.starts_with("%nctaid")
+            {
+                return false;
+            }
+            continue;
+        }
+        for d in defs {
+            if !ARITH.iter().any(|p| d.op.starts_with(p)) || d.op.starts_with("cvta.to.shared") {
+                return false;
+            }
+            // a move or selection of anything but registers and numbers (a symbol's address)
+            if d.operands.iter().any(|x| {
+                let x = x.trim();
+                !(x.starts_with('%')
+                    || x.starts_with('-')
+                    || x.chars().next().is_some_and(|c| c.is_ascii_digit())
+                    || d.op.starts_with("ld.param"))
+            }) {
+                return false;
+            }
+            todo.extend(d.srcs.iter().map(String::as_str));
+        }
+    }
+    true
+}
+
 /// The state spaces a PTX memory opcode may touch: (shared, global); generic addresses may be either.
 fn spaces(op: &str) -> (bool, bool) {
     if op.contains(".shared") {
@@ -687,6 +815,8 @@ struct Op {
     dests: Vec<String>,
     srcs: Vec<String>,
     address: Vec<String>,
+    /// The source operands as written (after the first, destination, operand).
+    operands: Vec<String>,
 }
 
 fn parse_ops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<Op> {
@@ -719,12 +849,18 @@ fn parse_ops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<Op> {
             } else {
                 (regs(first), regs(others))
             };
+            let operands = if others.is_empty() {
+                Vec::new()
+            } else {
+                others.split(',').map(|x| x.trim().to_string()).collect()
+            };
             Op {
                 op: op.to_string(),
                 guard,
                 dests,
                 srcs,
                 address,
+                operands,
             }
         })
         .collect()
@@ -853,6 +989,50 @@ mod tests {
         // a shared load without any atomic in the loop: ordinary data
         let plain = "ld.shared.u32 %r4, [c];\nadd.s32 %r2, %r2, %r4;\nsetp.lt.u32 %p1, %r2, %r1;";
         assert!(!has_spin_loop(&looping(plain), "k"));
+    }
+
+    /// A kernel with a prologue (grid workspace address in `%rd2`, a shared window's generic
+    /// address in `%rd3`) and a loop body between `L:` and the backward branch on `%p1`.
+    fn polling(body: &str) -> Program {
+        let ptx = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 g)\n{{\n\
+             .reg .pred %p<3>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<8>;\n\
+             .shared .align 4 .u32 c;\n\
+             ld.param.u64 %rd1, [g];\nmov.u32 %r1, %envreg2;\nmov.u32 %r2, %envreg1;\n\
+             cvt.u64.u32 %rd4, %r1;\ncvt.u64.u32 %rd5, %r2;\nbfi.b64 %rd6, %rd5, %rd4, 32, 32;\n\
+             add.s64 %rd2, %rd6, 4;\nmov.u64 %rd7, c;\ncvta.shared.u64 %rd3, %rd7;\nmov.u32 %r3, 0;\n\
+             L:\n{body}\n@%p1 bra L;\nret;\n}}\n"
+        );
+        warpscope_ptx::compile(&ptx).unwrap()
+    }
+
+    #[test]
+    fn a_spin_loop_moves_the_shared_counters_only_where_it_may_touch_shared_memory() {
+        // cooperative groups' grid barrier: a generic acquire load of the grid workspace
+        let grid = "ld.acquire.gpu.u32 %r4, [%rd2];\nsetp.eq.u32 %p1, %r4, 0;";
+        assert!(has_spin_loop(&polling(grid), "k"));
+        assert!(!spin_loops_may_touch_shared(&polling(grid), "k"));
+        // the same poll on a kernel parameter's buffer: global too
+        let param = "ld.acquire.gpu.u32 %r4, [%rd1];\nsetp.eq.u32 %p1, %r4, 0;";
+        assert!(!spin_loops_may_touch_shared(&polling(param), "k"));
+        // a generic poll of a shared variable's address: shared
+        let window = "ld.acquire.gpu.u32 %r4, [%rd3];\nsetp.eq.u32 %p1, %r4, 0;";
+        assert!(spin_loops_may_touch_shared(&polling(window), "k"));
+        // a poll of the workspace with a shared store in the spinning loop
+        let store = "st.shared.u32 [c], %r3;\nld.acquire.gpu.u32 %r4, [%rd2];\nsetp.eq.u32 %p1, %r4, 0;";
+        assert!(spin_loops_may_touch_shared(&polling(store), "k"));
+        // a clock loop with no memory access
+        let clock = "mov.u64 %rd7, %clock64;\nsetp.lt.u64 %p1, %rd7, 1000;";
+        assert!(has_spin_loop(&polling(clock), "k"));
+        assert!(!spin_loops_may_touch_shared(&polling(clock), "k"));
+        // a counted outer loop around a grid barrier: its shared accesses run a fixed number of
+        // times (the inner poll loop alone spins)
+        let outer = "st.shared.u32 [c], %r3;\nP:\nld.acquire.gpu.u32 %r4, [%rd2];\n\
+                     setp.eq.u32 %p2, %r4, 0;\n@%p2 bra P;\nadd.s32 %r3, %r3, 1;\n\
+                     setp.lt.u32 %p1, %r3, 4;";
+        assert!(has_spin_loop(&polling(outer), "k"));
+        assert!(!spin_loops_may_touch_shared(&polling(outer), "k"));
     }
 
     #[test]

@@ -161,6 +161,15 @@ const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
     // ptxas merges the PTX's repeated loads of `key[i]` into one LDG (labelled estimates)
     ("partition", 0, "global", "ptxas merged repeated loads"),
     ("partition", 1, "global", "ptxas merged repeated loads"),
+    // grid barriers: how often a block's master polls the barrier word (global loads, branches)
+    // is the GPU's timing (two H100 runs: smoothRing 105291 and 105300 branch targets);
+    // labelled estimates, the shared counters exact and equal
+    ("cooperative", 0, "global", "grid barrier polls"),
+    ("cooperative", 0, "branch", "grid barrier polls"),
+    ("cooperative", 1, "global", "grid barrier polls"),
+    ("cooperative", 1, "branch", "grid barrier polls"),
+    ("cooperative", 2, "global", "grid barrier polls"),
+    ("cooperative", 2, "branch", "grid barrier polls"),
 ];
 
 #[test]
@@ -171,6 +180,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
     let mut atom_launches = 0;
     let mut floor_met_exactly = 0;
     let mut floors = 0;
+    let mut above_floor = Vec::new();
     for program in [
         "smem",
         "divergence",
@@ -186,6 +196,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
         "loops",
         "graphs",
         "textures",
+        "cooperative",
     ] {
         let (out, v) = run_exported(program);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -232,7 +243,11 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
                         "{program} launch {id} ({name}): {k} above the H100's"
                     );
                     floors += 1;
-                    floor_met_exactly += usize::from(ours(k) == m[*k]);
+                    if ours(k) == m[*k] {
+                        floor_met_exactly += 1;
+                    } else {
+                        above_floor.push((program, id));
+                    }
                 } else {
                     assert_eq!(
                         ours(k),
@@ -276,6 +291,17 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
                     (None, Some(&hw)) if atom.starts_with("l1tex__data_pipe") && printf => {
                         assert!(hw > 0.0, "{program} launch {id}: {atom}")
                     }
+                    // a grid barrier's arrival, a generic `atom.add.release.gpu` by one thread of
+                    // each block, is one shared-atomic wavefront of the L1 unit (no ATOMS): 264
+                    // blocks x 4 barriers, x 2, and 132 blocks x 2 (arrive, sync)
+                    (None, Some(&hw)) if atom.starts_with("l1tex__data_pipe") && program == "cooperative" => {
+                        let arrivals = [264.0 * 4.0, 264.0 * 2.0, 132.0 * 2.0];
+                        assert_eq!(
+                            hw,
+                            arrivals.get(id as usize).copied().unwrap_or(0.0),
+                            "{program} launch {id}: {atom}"
+                        )
+                    }
                     (None, Some(&hw)) => assert_eq!(hw, 0.0, "{program} launch {id} ({name}): {atom}"),
                     (Some(v), None) => panic!("{program} launch {id}: {atom} {v} not measured"),
                     (None, None) => {}
@@ -309,14 +335,24 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 94);
+    assert_eq!(compared, 99);
     // The own programs' unit-level counters showed no contention: two runs on the H100 on
     // 2026-11-27 and the one before repeated every figure (graphs.cu: one run), and the floor is
-    // met exactly
-    assert_eq!(floor_met_exactly, floors);
+    // met exactly; but for cooperative.cu's smoothRing (8 blocks of 256 threads on every SM at
+    // once): 49155 / 49152 load wavefronts for 49152 attributed, in two runs
+    assert_eq!(floor_met_exactly + above_floor.len(), floors);
+    assert_eq!(
+        above_floor,
+        [
+            ("cooperative", 0),
+            ("cooperative", 0),
+            ("cooperative", 1),
+            ("cooperative", 1)
+        ]
+    );
     assert_eq!(
         floors,
-        2 * 33,
+        2 * 36,
         "launches with shared loads or stores, two counters each"
     );
     // tensor.cu: wmmaTile (LDSM, LDGSTS), ldsmRoundTrip (LDSM, STSM), asyncRedux (LDGSTS)
@@ -487,6 +523,17 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
         stdout.contains("cudaMalloc3DArray: cudaErrorNotSupported"),
         "{stdout}"
     );
+    // a launch in thread block clusters (cudaLaunchKernelEx with the cluster attribute)
+    assert!(
+        stderr.contains(
+            "warpscope: cudaLaunchKernelExC with thread block clusters (cudaLaunchAttributeClusterDimension) is not supported yet"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("a launch in clusters of 2: cudaErrorNotSupported"),
+        "{stdout}"
+    );
     // a stream-ordered allocation inside a capture (an allocation node)
     assert!(
         stderr.contains("warpscope: cudaMallocAsync in a stream capture is not supported yet"),
@@ -507,7 +554,7 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let f = &v["launches"][0]["findings"][0];
     assert_eq!(f["kind"], "out_of_bounds", "{v}");
-    assert_eq!(f["line"], 8, "{v}");
+    assert_eq!(f["line"], 9, "{v}");
 }
 
 #[test]
@@ -722,6 +769,7 @@ fn measured_beside_predicted_for_every_recorded_program() {
         "tensor",
         "graphs",
         "textures",
+        "cooperative",
     ] {
         let gpu = repo().join("calibration/run").join(gpu_dir(program));
         let export = dir.join(format!("{program}.measured.json"));
@@ -754,6 +802,14 @@ fn measured_beside_predicted_for_every_recorded_program() {
         for l in launches {
             for c in l["counters"].as_array().unwrap() {
                 assert!(c["equal"].is_boolean(), "{program}: {c}");
+                // a floor (the L1 unit's wavefronts) met or passed is no difference
+                if c["claim"] == "floor" {
+                    assert!(
+                        c["measured"].as_f64().unwrap() >= c["predicted"].as_f64().unwrap(),
+                        "{program}: {c}"
+                    );
+                    continue;
+                }
                 if c["equal"] == false {
                     assert_eq!(c["claim"], "estimate", "{program}: {c}");
                     let id = l["id"].as_u64().unwrap();
@@ -772,7 +828,10 @@ fn measured_beside_predicted_for_every_recorded_program() {
     // four global counters of each printf kernel, and the two global load counters of each loop
     // whose loads ptxas moved (mathKernel3's branch counters, once estimates, now come from the
     // machine code's control flow and are equal)
-    assert_eq!(estimates, 4 + 4 + 2 + 2);
+    // cooperative.cu's grid-barrier polls: branch targets, global load instructions, requests and
+    // sectors of its three launches that poll, and gridNormalize's divergent branches (the
+    // division's `@P0 BRA P1` path, see calibration/run/README.md)
+    assert_eq!(estimates, 4 + 4 + 2 + 2 + 3 * 4 + 1);
 }
 
 /// Host threads using the runtime at once (`calibration/run/threads.cu`: 8 threads, each its own
@@ -1042,7 +1101,7 @@ fn multi_warp_tiles_run_and_a_kernel_that_does_not_lower_says_why() {
     assert!(stdout.contains("1 launches recorded"), "{stdout}");
     // the tile barrier's spin loop runs as long as the GPU's timing makes it: counters estimates
     assert!(
-        stdout.contains("wait in a loop on an ld.acquire/ld.relaxed for another warp's store"),
+        stdout.contains("wait in a loop on an ld.acquire/ld.relaxed for another thread's store"),
         "{stdout}"
     );
 }
@@ -1128,11 +1187,12 @@ fn a_clock_loop_labels_its_counters_estimates() {
     let m = &v["launches"][0]["metrics"];
     for k in [
         "warpscope__branch_counters_exact",
-        "warpscope__shared_counters_exact",
         "warpscope__global_counters_exact",
     ] {
         assert_eq!(m[k], 0.0, "{k}");
     }
+    // the loop touches no shared memory: its run count cannot move the shared counters
+    assert_eq!(m["warpscope__shared_counters_exact"], 1.0);
     assert_eq!(m["warpscope__spin_loop"], 1.0);
     let _ = std::fs::remove_file(&export);
 }

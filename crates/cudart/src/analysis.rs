@@ -48,6 +48,8 @@ pub struct KernelAnalysis {
     /// `%globaltimer`: cuda-samples' `clock_block`): the loop runs as long as the GPU's timing
     /// makes it, so every counter of its launches is an estimate.
     pub spin_loop: bool,
+    /// A spin loop may access shared memory (its run count moves the shared counters too).
+    pub spin_shared: bool,
     /// The kernel loads or stores wmma fragments in a form whose machine accesses are not
     /// measured (16-bit elements from global memory; `bf16` A/B from shared memory, which ptxas
     /// loads with `LDS`, not `LDSM`: the H100 counted half the accesses warpscope gives element by
@@ -613,7 +615,7 @@ pub fn analyse_launch(
     // accesses are counted as written and the shared counters are an estimate
     put(
         "warpscope__shared_counters_exact",
-        if ka.recon.unmatched_lines.is_empty() && !ka.spin_loop && !ka.unmeasured_wmma.0 {
+        if ka.recon.unmatched_lines.is_empty() && !ka.spin_shared && !ka.unmeasured_wmma.0 {
             1.0
         } else {
             0.0

@@ -353,6 +353,7 @@ pub unsafe extern "C" fn __cudaGetKernel(kernel: *mut *const c_void, func: *cons
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn launch(
     name: &str,
     func: *const c_void,
@@ -361,6 +362,7 @@ fn launch(
     args: *mut *mut c_void,
     shmem: usize,
     stream: *mut c_void,
+    cooperative: bool,
 ) -> u32 {
     call(name, |r| {
         let sizes = r.param_sizes(func as usize)?;
@@ -389,6 +391,7 @@ fn launch(
             dyn_smem: shmem,
             stream: stream as usize,
             params,
+            cooperative,
         };
         match r.graphs.capture_or(stream as usize, Node::Kernel(req)) {
             Some(Node::Kernel(req)) => r.launch(req),
@@ -406,7 +409,16 @@ pub extern "C" fn __cudaLaunchKernel(
     shmem: usize,
     stream: *mut c_void,
 ) -> u32 {
-    launch("__cudaLaunchKernel", kernel, grid, block, args, shmem, stream)
+    launch(
+        "__cudaLaunchKernel",
+        kernel,
+        grid,
+        block,
+        args,
+        shmem,
+        stream,
+        false,
+    )
 }
 
 #[unsafe(no_mangle)]
@@ -426,6 +438,7 @@ pub extern "C" fn __cudaLaunchKernel_ptsz(
         args,
         shmem,
         stream,
+        false,
     )
 }
 
@@ -438,7 +451,7 @@ pub extern "C" fn cudaLaunchKernel(
     shmem: usize,
     stream: *mut c_void,
 ) -> u32 {
-    launch("cudaLaunchKernel", func, grid, block, args, shmem, stream)
+    launch("cudaLaunchKernel", func, grid, block, args, shmem, stream, false)
 }
 
 #[unsafe(no_mangle)]
@@ -450,7 +463,154 @@ pub extern "C" fn cudaLaunchKernel_ptsz(
     shmem: usize,
     stream: *mut c_void,
 ) -> u32 {
-    launch("cudaLaunchKernel_ptsz", func, grid, block, args, shmem, stream)
+    launch(
+        "cudaLaunchKernel_ptsz",
+        func,
+        grid,
+        block,
+        args,
+        shmem,
+        stream,
+        false,
+    )
+}
+
+/// `cudaLaunchCooperativeKernel`: every block of the grid resident at once (at most the occupancy
+/// calculator's blocks per SM times the SMs, else `cudaErrorCooperativeLaunchTooLarge`), so that
+/// `grid.sync()` works; the emulator runs the blocks in turns between grid barriers.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaLaunchCooperativeKernel(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shmem: usize,
+    stream: *mut c_void,
+) -> u32 {
+    launch(
+        "cudaLaunchCooperativeKernel",
+        func,
+        grid,
+        block,
+        args,
+        shmem,
+        stream,
+        true,
+    )
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaLaunchCooperativeKernel_ptsz(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shmem: usize,
+    stream: *mut c_void,
+) -> u32 {
+    launch(
+        "cudaLaunchCooperativeKernel_ptsz",
+        func,
+        grid,
+        block,
+        args,
+        shmem,
+        stream,
+        true,
+    )
+}
+
+/// `cudaLaunchConfig_t`.
+#[repr(C)]
+pub struct LaunchConfig {
+    grid: Dim3,
+    block: Dim3,
+    dyn_smem: usize,
+    stream: *mut c_void,
+    attrs: *const LaunchAttribute,
+    num_attrs: c_uint,
+}
+
+/// `cudaLaunchAttribute`: an id and a 64-byte value.
+#[repr(C)]
+pub struct LaunchAttribute {
+    id: c_uint,
+    pad: [u8; 4],
+    val: [u8; 64],
+}
+
+/// What `cudaLaunchKernelExC` makes of a launch attribute: `Ok(Some(c))` sets cooperative `c`,
+/// `Ok(None)` has no effect on what the emulator counts (cache, priority and scheduling hints,
+/// stream serialisation: launches already run in program order), `Err(what)` is not supported.
+pub fn launch_attribute(id: u32, val: &[u8; 64]) -> Result<Option<bool>, String> {
+    let word = |i: usize| u32::from_le_bytes([val[4 * i], val[4 * i + 1], val[4 * i + 2], val[4 * i + 3]]);
+    match id {
+        2 => Ok(Some(word(0) != 0)),
+        // 1 access policy window, 3 synchronisation policy, 5 cluster scheduling preference,
+        // 6 programmatic stream serialisation, 8 priority, 9/10 memory sync domain,
+        // 14 preferred shared memory carveout, 16 NVLink scheduling hint
+        0 | 1 | 3 | 5 | 6 | 8 | 9 | 10 | 14 | 16 => Ok(None),
+        4 | 11 if word(0).max(1) * word(1).max(1) * word(2).max(1) <= 1 => Ok(None),
+        4 => Err("thread block clusters (cudaLaunchAttributeClusterDimension)".into()),
+        11 => Err("thread block clusters (cudaLaunchAttributePreferredClusterDimension)".into()),
+        7 => Err("cudaLaunchAttributeProgrammaticEvent".into()),
+        12 => Err("cudaLaunchAttributeLaunchCompletionEvent".into()),
+        13 => Err("cudaLaunchAttributeDeviceUpdatableKernelNode".into()),
+        n => Err(format!("launch attribute {n}")),
+    }
+}
+
+fn launch_ex(name: &str, config: *const LaunchConfig, func: *const c_void, args: *mut *mut c_void) -> u32 {
+    if config.is_null() {
+        LAST.with(|l| l.set(err::INVALID_VALUE));
+        return err::INVALID_VALUE;
+    }
+    // SAFETY: the caller passes a valid `cudaLaunchConfig_t`.
+    let c = unsafe { &*config };
+    if c.num_attrs > 0 && c.attrs.is_null() {
+        LAST.with(|l| l.set(err::INVALID_VALUE));
+        return err::INVALID_VALUE;
+    }
+    let mut cooperative = false;
+    for i in 0..c.num_attrs as usize {
+        // SAFETY: `attrs` holds `num_attrs` entries.
+        let a = unsafe { &*c.attrs.add(i) };
+        match launch_attribute(a.id, &a.val) {
+            Ok(Some(v)) => cooperative = v,
+            Ok(None) => {}
+            Err(what) => return unsupported(&format!("{name} with {what}")),
+        }
+    }
+    launch(
+        name,
+        func,
+        c.grid,
+        c.block,
+        args,
+        c.dyn_smem,
+        c.stream,
+        cooperative,
+    )
+}
+
+/// `cudaLaunchKernelExC` (what the C++ `cudaLaunchKernelEx` calls): a launch with attributes; the
+/// cooperative attribute makes it a cooperative launch, clusters are refused.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaLaunchKernelExC(
+    config: *const LaunchConfig,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> u32 {
+    launch_ex("cudaLaunchKernelExC", config, func, args)
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaLaunchKernelExC_ptsz(
+    config: *const LaunchConfig,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> u32 {
+    launch_ex("cudaLaunchKernelExC_ptsz", config, func, args)
 }
 
 // ------------------------------------------------------------------ errors

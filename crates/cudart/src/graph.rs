@@ -221,6 +221,7 @@ pub unsafe fn kernel_node(p: &KernelNodeParams, sizes: &[usize]) -> Result<Node,
         dyn_smem: p.shared_mem_bytes as usize,
         stream: 0,
         params,
+        cooperative: false,
     }))
 }
 

@@ -31,6 +31,9 @@ use crate::fatbin::{self, Entry, Kind};
 pub const DEVICE_BASE: u64 = 0x3000_0000_0000;
 /// Alignment of device allocations (what `cudaMalloc` guarantees).
 pub const DEVICE_ALIGN: u64 = 256;
+/// Where a cooperative launch's grid workspace lives while the launch runs (below the first
+/// `cudaMalloc` address, so allocations keep the addresses they have without cooperative launches).
+pub const GRID_WORKSPACE: u64 = DEVICE_BASE - 0x1000;
 /// Pitch alignment of `cudaMallocPitch`.
 pub const PITCH_ALIGN: usize = 512;
 
@@ -58,6 +61,7 @@ pub mod err {
     pub const HOST_MEMORY_NOT_REGISTERED: u32 = 713;
     pub const MISALIGNED_ADDRESS: u32 = 716;
     pub const LAUNCH_FAILURE: u32 = 719;
+    pub const COOPERATIVE_LAUNCH_TOO_LARGE: u32 = 720;
     pub const NOT_SUPPORTED: u32 = 801;
     pub const STREAM_CAPTURE_UNSUPPORTED: u32 = 900;
     pub const STREAM_CAPTURE_UNMATCHED: u32 = 903;
@@ -272,6 +276,9 @@ pub struct LaunchRequest {
     /// Parameter values, each as its bytes (filled by the caller from `void **args` once the
     /// parameter sizes are known: see [`Runtime::param_sizes`]).
     pub params: Vec<Vec<u8>>,
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`, or the cooperative launch attribute):
+    /// every block resident at once, `grid.sync()` allowed.
+    pub cooperative: bool,
 }
 
 /// The runtime.
@@ -860,6 +867,8 @@ impl Runtime {
         };
         let ka = KernelAnalysis {
             spin_loop: warpscope_analysis::reconcile::has_spin_loop(program, name),
+            spin_shared: warpscope_analysis::reconcile::has_spin_loop(program, name)
+                && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
             unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
             global_exact: global_unmatched.is_some_and(|u| u.is_empty())
                 && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
@@ -953,6 +962,15 @@ impl Runtime {
         if req.params.len() != n_params {
             return Err(err::INVALID_VALUE);
         }
+        if req.cooperative {
+            // every block must be resident at once: at most the occupancy calculator's blocks per
+            // SM on every SM, as the runtime checks
+            let per_sm = self.max_active_blocks(req.func, threads as u32, req.dyn_smem)?;
+            let blocks: u64 = req.grid.iter().map(|&g| u64::from(g)).product();
+            if blocks > u64::from(per_sm) * u64::try_from(self.device.sms).unwrap_or(0) {
+                return Err(err::COOPERATIVE_LAUNCH_TOO_LARGE);
+            }
+        }
         let index = self.launches;
         self.launches += 1;
         let record = self.recorded(&shown, &f.name);
@@ -981,6 +999,44 @@ impl Runtime {
         let Some(Some(Ok(program))) = self.modules.get(f.module).map(|m| m.program.as_ref()) else {
             return Err(err::INVALID_PTX);
         };
+        // the driver's grid workspace (cooperative groups' `grid_workspace { wsSize, barrier }`),
+        // which CUDA 13 gives every launch; a plain launch of a kernel that polls global memory
+        // runs its blocks in turns as a cooperative one does when the grid fits on the device at
+        // once (a GPU then runs a `grid.sync()` in it through)
+        let (env, polls) = {
+            use warpscope_ptx::inst::{Inst, MemSpace, RowInit, Special};
+            let k = program.kernel(&f.name).ok_or(err::INVALID_DEVICE_FUNCTION)?;
+            let env = k
+                .row_init
+                .iter()
+                .any(|(_, i)| matches!(i, RowInit::Special(Special::EnvReg(_))));
+            let polls = program.ops[k.entry as usize..k.end as usize]
+                .iter()
+                .any(|o| matches!(o.inst, Inst::Ld { sync: true, space, .. } if space != MemSpace::Shared));
+            (env, polls)
+        };
+        launch.cooperative = req.cooperative;
+        let env = env || req.cooperative;
+        if env {
+            launch.grid_workspace = GRID_WORKSPACE;
+            if !req.cooperative && polls {
+                let per_sm = self
+                    .max_active_blocks(req.func, threads as u32, req.dyn_smem)
+                    .unwrap_or(0);
+                let blocks: u64 = req.grid.iter().map(|&g| u64::from(g)).product();
+                launch.cooperative =
+                    blocks <= u64::from(per_sm) * u64::try_from(self.device.sms).unwrap_or(0);
+            }
+            let mut ws = [0u8; 16];
+            ws[..4].copy_from_slice(&16u32.to_le_bytes());
+            if self.global.insert(GRID_WORKSPACE, &ws).is_err() {
+                return Err(self.refuse(
+                    &f.name,
+                    "the grid workspace's address is taken",
+                    err::LAUNCH_FAILURE,
+                ));
+            }
+        }
         let result: Result<LaunchAnalysis, EmuError> = match &ka {
             Some(ka) => analyse_launch(
                 program,
@@ -996,6 +1052,9 @@ impl Runtime {
                 crate::analysis::run_unrecorded(program, &f.name, &launch, &limits, &self.global, self.arch)
             }
         };
+        if env {
+            self.global.remove(GRID_WORKSPACE);
+        }
         self.sync_mirrors_out(mirrored);
         self.sync_managed(f.module, false);
         if total_threads > self.cfg.progress_threads {

@@ -196,13 +196,9 @@ unsupported! {
     cudaIpcOpenEventHandle
     cudaIpcOpenMemHandle
     cudaKernelSetAttributeForDevice
-    cudaLaunchCooperativeKernel
-    cudaLaunchCooperativeKernel_ptsz
     cudaLaunchHostFunc_ptsz
     cudaLaunchHostFunc_v2
     cudaLaunchHostFunc_v2_ptsz
-    cudaLaunchKernelExC
-    cudaLaunchKernelExC_ptsz
     cudaLibraryEnumerateKernels
     cudaLibraryGetGlobal
     cudaLibraryGetKernel
@@ -523,13 +519,9 @@ pub const NAMES: &[&str] = &[
     "cudaIpcOpenEventHandle",
     "cudaIpcOpenMemHandle",
     "cudaKernelSetAttributeForDevice",
-    "cudaLaunchCooperativeKernel",
-    "cudaLaunchCooperativeKernel_ptsz",
     "cudaLaunchHostFunc_ptsz",
     "cudaLaunchHostFunc_v2",
     "cudaLaunchHostFunc_v2_ptsz",
-    "cudaLaunchKernelExC",
-    "cudaLaunchKernelExC_ptsz",
     "cudaLibraryEnumerateKernels",
     "cudaLibraryGetGlobal",
     "cudaLibraryGetKernel",

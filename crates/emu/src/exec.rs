@@ -38,6 +38,10 @@ pub(crate) struct Ctx<'a> {
     /// Shared layout remap (identity when the launch has none).
     pub smap: &'a SmemMap,
     pub limits: &'a Limits,
+    /// A cooperative launch: blocks run in turns and strong global loads pause the block.
+    pub cooperative: bool,
+    /// Address of the grid workspace (`%envreg1:%envreg2`); 0 outside cooperative launches.
+    pub grid_workspace: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +58,9 @@ enum State {
     AtBarrier {
         id: u32,
     },
+    /// Polled global memory with a strong load in a cooperative launch (a grid barrier's wait):
+    /// runs again after the grid's other blocks have had their turn.
+    Polling,
     Done,
 }
 
@@ -100,6 +107,8 @@ enum Stop {
     Barrier,
     /// The warp waits on an mbarrier phase: let the other warps run first.
     Yield,
+    /// The warp polled global memory in a cooperative launch: let the other blocks run first.
+    Poll,
     Exit,
     Fault(FaultKind, u32, Option<u32>, Option<u64>),
 }
@@ -147,139 +156,230 @@ fn pwrite(preds: &mut [u32], p: P, v: u32, mask: u32) {
 
 /// Runs one block to completion (or its first fault), sending events to `sink`.
 pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) -> BlockOut {
-    let k = ctx.kernel;
-    let [bx, by, bz] = ctx.block;
-    let nthreads = bx * by * bz;
-    let nwarps = nthreads.div_ceil(32);
-    let cta = [
-        block_lin % ctx.grid[0],
-        (block_lin / ctx.grid[0]) % ctx.grid[1],
-        block_lin / (ctx.grid[0] * ctx.grid[1]),
-    ];
-    let mut shared = vec![0u8; ctx.smap.size as usize];
-    let mut local = vec![0u8; k.local_size as usize * nthreads as usize];
-    let mut warps: Vec<Warp> = (0..nwarps)
-        .map(|w| {
-            let mut regs = vec![[0u64; 32]; k.n_rows as usize];
-            for &(r, init) in &k.row_init {
-                let row = &mut regs[r as usize];
-                match init {
-                    RowInit::Const(c) => *row = [c; 32],
-                    RowInit::Special(s) => {
-                        for (l, v) in row.iter_mut().enumerate() {
-                            let t = w * 32 + l as u32;
-                            let tid = [t % bx, (t / bx) % by, t / (bx * by)];
-                            *v = special(s, tid, ctx, cta, w, nwarps, l as u32);
+    let mut b = BlockRun::new(ctx, block_lin);
+    // outside a cooperative launch no warp polls the grid, so the block never pauses
+    while !b.resume(ctx, sink) {}
+    b.out
+}
+
+/// One block's state between the times it runs: a cooperative launch runs its blocks in turns,
+/// each until every live warp waits on the grid ([`State::Polling`]) or at a block barrier.
+pub(crate) struct BlockRun {
+    block_lin: u32,
+    shared: Vec<u8>,
+    local: Vec<u8>,
+    warps: Vec<Warp>,
+    pub out: BlockOut,
+    bars: [Barrier; 16],
+    mbar_log: MbarLog,
+    generation: u32,
+    budget: u64,
+    finished: bool,
+    /// Writes to global memory since the block started.
+    pub gwrites: u64,
+}
+
+impl BlockRun {
+    pub(crate) fn new(ctx: &Ctx<'_>, block_lin: u32) -> BlockRun {
+        let k = ctx.kernel;
+        let [bx, by, bz] = ctx.block;
+        let nthreads = bx * by * bz;
+        let nwarps = nthreads.div_ceil(32);
+        let cta = [
+            block_lin % ctx.grid[0],
+            (block_lin / ctx.grid[0]) % ctx.grid[1],
+            block_lin / (ctx.grid[0] * ctx.grid[1]),
+        ];
+        let warps: Vec<Warp> = (0..nwarps)
+            .map(|w| {
+                let mut regs = vec![[0u64; 32]; k.n_rows as usize];
+                for &(r, init) in &k.row_init {
+                    let row = &mut regs[r as usize];
+                    match init {
+                        RowInit::Const(c) => *row = [c; 32],
+                        RowInit::Special(s) => {
+                            for (l, v) in row.iter_mut().enumerate() {
+                                let t = w * 32 + l as u32;
+                                let tid = [t % bx, (t / bx) % by, t / (bx * by)];
+                                *v = special(s, tid, ctx, cta, w, nwarps, l as u32);
+                            }
                         }
                     }
                 }
-            }
-            let valid = if (w + 1) * 32 <= nthreads {
-                FULL
-            } else {
-                (1u32 << (nthreads - w * 32)) - 1
-            };
-            Warp {
-                regs,
-                preds: vec![0; k.n_preds as usize],
-                stack: vec![Frame {
-                    pc: k.entry,
-                    rpc: u32::MAX,
-                    mask: valid,
-                }],
-                exited: !valid,
-                state: State::Ready,
-                insts: 0,
-                red: None,
-                mwait: None,
-                printfs: 0,
-            }
-        })
-        .collect();
-    let mut out = BlockOut {
-        warp_insts: 0,
-        thread_insts: 0,
-        fault: None,
-        printf: Vec::new(),
-        asserts: Vec::new(),
-    };
-    let mut bars = [Barrier::default(); 16];
-    let mut mbar_log = MbarLog::new();
-    let mut generation = 0u32;
-    let mut budget = ctx.limits.max_warp_insts_per_block;
-    let fault = |out: &mut BlockOut, warp: u32, pc: u32, lane, addr, kind| {
-        out.fault = Some(EmuFault {
-            block: block_lin,
-            warp,
+                let valid = if (w + 1) * 32 <= nthreads {
+                    FULL
+                } else {
+                    (1u32 << (nthreads - w * 32)) - 1
+                };
+                Warp {
+                    regs,
+                    preds: vec![0; k.n_preds as usize],
+                    stack: vec![Frame {
+                        pc: k.entry,
+                        rpc: u32::MAX,
+                        mask: valid,
+                    }],
+                    exited: !valid,
+                    state: State::Ready,
+                    insts: 0,
+                    red: None,
+                    mwait: None,
+                    printfs: 0,
+                }
+            })
+            .collect();
+        BlockRun {
+            block_lin,
+            shared: vec![0u8; ctx.smap.size as usize],
+            local: vec![0u8; k.local_size as usize * nthreads as usize],
+            warps,
+            out: BlockOut {
+                warp_insts: 0,
+                thread_insts: 0,
+                fault: None,
+                printf: Vec::new(),
+                asserts: Vec::new(),
+            },
+            bars: [Barrier::default(); 16],
+            mbar_log: MbarLog::new(),
+            generation: 0,
+            budget: ctx.limits.max_warp_insts_per_block,
+            finished: false,
+            gwrites: 0,
+        }
+    }
+
+    /// Whether the block has finished (every warp exited, or a fault).
+    pub(crate) fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Stops a waiting block of a grid that cannot go on ([`FaultKind::GridDeadlock`]), at the
+    /// first warp that polls (or waits at a barrier).
+    pub(crate) fn deadlock(&mut self) {
+        let (wi, w) = self
+            .warps
+            .iter()
+            .enumerate()
+            .find(|(_, w)| w.state == State::Polling)
+            .or_else(|| {
+                self.warps
+                    .iter()
+                    .enumerate()
+                    .find(|(_, w)| w.state != State::Done)
+            })
+            .unwrap_or((0, &self.warps[0]));
+        let pc = w.stack.last().map(|f| f.pc).unwrap_or(0);
+        self.out.fault = Some(EmuFault {
+            block: self.block_lin,
+            warp: wi as u32,
             pc,
-            lane,
-            addr,
-            kind,
+            lane: None,
+            addr: None,
+            kind: FaultKind::GridDeadlock,
         });
-    };
-    loop {
-        for wi in 0..warps.len() {
-            if warps[wi].state != State::Ready {
+        self.finished = true;
+    }
+
+    /// Runs the block until it finishes (returns `true`) or every live warp waits on the grid
+    /// (returns `false`; the waiting warps poll again at the next call).
+    pub(crate) fn resume<S: Sink>(&mut self, ctx: &Ctx<'_>, sink: &mut S) -> bool {
+        if self.finished {
+            return true;
+        }
+        for w in self.warps.iter_mut() {
+            if w.state == State::Polling {
+                w.state = State::Ready;
+            }
+        }
+        let block_lin = self.block_lin;
+        let k = ctx.kernel;
+        let fault = |out: &mut BlockOut, warp: u32, pc: u32, lane, addr, kind| {
+            out.fault = Some(EmuFault {
+                block: block_lin,
+                warp,
+                pc,
+                lane,
+                addr,
+                kind,
+            });
+        };
+        let BlockRun {
+            shared,
+            local,
+            warps,
+            out,
+            bars,
+            mbar_log,
+            generation,
+            budget,
+            gwrites,
+            ..
+        } = self;
+        loop {
+            for wi in 0..warps.len() {
+                if warps[wi].state != State::Ready {
+                    continue;
+                }
+                let mut bm = BlockMem {
+                    shared,
+                    local,
+                    local_size: k.local_size as u64,
+                    mbar: mbar_log,
+                    gwrites: 0,
+                };
+                let w = &mut warps[wi];
+                let stop = run_warp(ctx, block_lin, wi as u32, w, &mut bm, sink, budget, out, bars);
+                *gwrites += bm.gwrites;
+                match stop {
+                    Stop::Barrier | Stop::Yield => {}
+                    Stop::Poll => w.state = State::Polling,
+                    Stop::Exit => {
+                        w.state = State::Done;
+                        sink.warp_exit(wi as u32);
+                    }
+                    Stop::Fault(kind, pc, lane, addr) => {
+                        fault(out, wi as u32, pc, lane, addr, kind);
+                        self.finished = true;
+                        return true;
+                    }
+                }
+                // the warp's arrivals may complete a counted barrier
+                release(warps, bars, generation, block_lin, sink, false);
+            }
+            if warps.iter().all(|w| w.state == State::Done) {
+                self.finished = true;
+                return true;
+            }
+            if warps.iter().any(|w| w.state == State::Ready) {
                 continue;
             }
-            let mut bm = BlockMem {
-                shared: &mut shared,
-                local: &mut local,
-                local_size: k.local_size as u64,
-                mbar: &mut mbar_log,
-            };
-            let w = &mut warps[wi];
-            let stop = run_warp(
-                ctx,
-                block_lin,
-                wi as u32,
-                w,
-                &mut bm,
-                sink,
-                &mut budget,
-                &mut out,
-                &mut bars,
-            );
-            match stop {
-                Stop::Barrier | Stop::Yield => {}
-                Stop::Exit => {
-                    w.state = State::Done;
-                    sink.warp_exit(wi as u32);
-                }
-                Stop::Fault(kind, pc, lane, addr) => {
-                    fault(&mut out, wi as u32, pc, lane, addr, kind);
-                    return out;
-                }
+            if warps.iter().any(|w| w.state == State::Polling) {
+                // the grid's other blocks run before these warps poll again
+                return false;
             }
-            // the warp's arrivals may complete a counted barrier
-            release(&mut warps, &mut bars, &mut generation, block_lin, sink, false);
-        }
-        if warps.iter().all(|w| w.state == State::Done) {
-            return out;
-        }
-        if warps.iter().any(|w| w.state == State::Ready) {
-            continue;
-        }
-        // every live warp waits at a barrier: complete those that can complete
-        if !release(&mut warps, &mut bars, &mut generation, block_lin, sink, true) {
-            // deadlock: no warp can run and no barrier can complete
-            let (wi, id) = warps
-                .iter()
-                .enumerate()
-                .find_map(|(i, w)| match w.state {
-                    State::AtBarrier { id } => Some((i, id)),
-                    _ => None,
-                })
-                .unwrap_or((0, 0));
-            fault(
-                &mut out,
-                wi as u32,
-                bars[id as usize].pc,
-                None,
-                None,
-                FaultKind::DivergentBarrier,
-            );
-            return out;
+            // every live warp waits at a barrier: complete those that can complete
+            if !release(warps, bars, generation, block_lin, sink, true) {
+                // deadlock: no warp can run and no barrier can complete
+                let (wi, id) = warps
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, w)| match w.state {
+                        State::AtBarrier { id } => Some((i, id)),
+                        _ => None,
+                    })
+                    .unwrap_or((0, 0));
+                fault(
+                    out,
+                    wi as u32,
+                    bars[id as usize].pc,
+                    None,
+                    None,
+                    FaultKind::DivergentBarrier,
+                );
+                self.finished = true;
+                return true;
+            }
         }
     }
 }
@@ -348,6 +448,9 @@ fn special(s: Special, tid: [u32; 3], ctx: &Ctx<'_>, cta: [u32; 3], w: u32, nwar
         Special::LaneMaskGt => !(lt | (1 << lane)) & 0xffff_ffff,
         Special::DynSmemSize => ctx.dyn_smem as u64,
         Special::TotalSmemSize => ctx.user_smem as u64,
+        Special::EnvReg(1) => ctx.grid_workspace >> 32,
+        Special::EnvReg(2) => ctx.grid_workspace & 0xffff_ffff,
+        Special::EnvReg(_) => 0,
         Special::ReservedSmem(i) => {
             let base = u64::from(ctx.user_smem).div_ceil(16) * 16;
             let size = u64::from(ctx.kernel.reserved_smem);
@@ -366,6 +469,9 @@ struct BlockMem<'b> {
     local: &'b mut [u8],
     local_size: u64,
     mbar: &'b mut MbarLog,
+    /// Writes to global memory so far (a cooperative grid whose blocks all wait and wrote nothing
+    /// in a whole turn can never go on).
+    gwrites: u64,
 }
 
 /// The last mbarrier phase completions of a block (a ring; no allocation while running): a warp
@@ -768,7 +874,11 @@ fn general<S: Sink>(
                 // a strong load may wait for another warp's store (a spin loop): let the others
                 // run, or the loop spins until the instruction limit
                 if sync {
-                    return Flow::Stop(Stop::Yield);
+                    return Flow::Stop(if ctx.cooperative && space != MemSpace::Shared {
+                        Stop::Poll
+                    } else {
+                        Stop::Yield
+                    });
                 }
             }
         }
@@ -1435,6 +1545,7 @@ fn bulk_copy(
                 sh_write(ctx, bm, shared_offset(d) + k, 1, v).ok_or_else(|| oob(pc, l, d + k))?;
             } else {
                 let v = sh_read(ctx, bm, shared_offset(s) + k, 1).ok_or_else(|| oob(pc, l, s + k))?;
+                bm.gwrites += 1;
                 ctx.global.write(d + k, 1, v).ok_or_else(|| {
                     access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, d + k)
                 })?;
@@ -1787,6 +1898,7 @@ fn wmma_ls<S: Sink>(
                 let ok = if kinds[l] == Res::Shared {
                     sh_write(ctx, bm, o, es, v)
                 } else {
+                    bm.gwrites += 1;
                     ctx.global.write(o, es, v)
                 };
                 ok.ok_or_else(|| {
@@ -2222,6 +2334,7 @@ fn ldst<S: Sink>(
             }
             (_, true, _) => {
                 let mut hint = 0usize;
+                bm.gwrites += 1;
                 lanes(mask, |l| ctx.global.write_hint(&mut hint, addrs[l], es, row[l]))
             }
         };
@@ -2256,7 +2369,10 @@ fn ldst<S: Sink>(
                     Res::Shared => {
                         shared_at(ctx, eo, es).and_then(|at| mem::write_bytes(bm.shared, at, es, v))
                     }
-                    Res::Global => ctx.global.write(eo, es, v),
+                    Res::Global => {
+                        bm.gwrites += 1;
+                        ctx.global.write(eo, es, v)
+                    }
                     Res::Local => {
                         if eo + es > bm.local_size {
                             None
@@ -2372,6 +2488,7 @@ fn atom<S: Sink>(
                     .and_then(|old| mem::write_bytes(bm.shared, at, es, f(old)).map(|_| old))
             })
         } else {
+            bm.gwrites += 1;
             ctx.global.rmw(o, es, f)
         };
         let Some(old) = old else {

@@ -69,6 +69,12 @@ pub enum Arg {
     Bytes(Vec<u8>),
 }
 
+/// Turns of a cooperative grid in a row in which every unfinished block waited, none finished and
+/// none wrote global memory, after which the grid is stopped as deadlocked
+/// ([`FaultKind::GridDeadlock`]). One turn with no write already repeats the previous polls'
+/// reads; the margin lets a poll loop that counts its own tries (a timeout) run out.
+pub const GRID_IDLE_TURNS: u32 = 1000;
+
 /// A launch configuration. `Launch::default()` is one block of one thread with no arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Launch {
@@ -85,6 +91,17 @@ pub struct Launch {
     /// Shared-memory layout changes (empty: the kernel's own layout). Shared accesses are moved
     /// to the changed layout; events report the moved addresses; results are unchanged.
     pub remap: Vec<SharedRemap>,
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`): every block of the grid is resident
+    /// at once, so blocks may wait for each other (`grid.sync()`). The blocks run in turns, in
+    /// block order, one thread: each until every live warp of it has polled global memory with a
+    /// strong load (`ld.acquire`, `ld.relaxed`, `ld.volatile`) or waits at a block barrier.
+    pub cooperative: bool,
+    /// Address of the grid workspace (`%envreg1` high, `%envreg2` low 32 bits; cooperative
+    /// groups keeps its grid barrier at byte 4, and `grid.is_valid()` is whether it is not 0): 8
+    /// zero bytes that the caller of [`run_in`] provides. The CUDA 13 driver gives every launch
+    /// one (an H100 says `is_valid()` in plain launches too: calibration/run/h100/cooperative.*).
+    /// A cooperative launch with [`run`] and 0 here gets one in the launch's own space.
+    pub grid_workspace: u64,
 }
 
 impl Default for Launch {
@@ -103,6 +120,8 @@ impl Launch {
             args,
             blocks: None,
             remap: Vec::new(),
+            cooperative: false,
+            grid_workspace: 0,
         }
     }
 }
@@ -163,6 +182,11 @@ pub enum FaultKind {
     InstructionLimit,
     /// Execution ran past the kernel's last instruction.
     FellOffEnd,
+    /// A cooperative launch where every unfinished block waits (polling global memory or at a
+    /// block barrier) and [`GRID_IDLE_TURNS`] turns of the grid wrote no global memory: nothing
+    /// can release them (a grid barrier some block never reaches). A GPU would hang; the grid stops, with
+    /// this fault on the first waiting block.
+    GridDeadlock,
 }
 
 /// A fault, reported as data. The faulting block stops; other blocks run on.
@@ -492,6 +516,23 @@ where
         }
         params[p.offset as usize..(p.offset + size) as usize].copy_from_slice(&bytes);
     }
+    let mut grid_workspace = launch.grid_workspace;
+    if launch.cooperative {
+        if launch.blocks.is_some() {
+            return Err(EmuError::BadLaunch(
+                "a cooperative launch runs its whole grid (its blocks wait for each other)".into(),
+            ));
+        }
+        if outer.is_none() && grid_workspace == 0 {
+            grid_workspace = next;
+            regions.push((next, vec![0u8; 8]));
+        }
+        if grid_workspace == 0 {
+            return Err(EmuError::BadLaunch(
+                "a cooperative launch in the caller's space needs a grid workspace address".into(),
+            ));
+        }
+    }
     let own = mem::Global::new(regions);
     let global = outer.unwrap_or(&own);
     let xops = fast::decode(
@@ -527,6 +568,8 @@ where
         dyn_smem: launch.dyn_smem,
         smap: &smap,
         limits,
+        cooperative: launch.cooperative,
+        grid_workspace,
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {
@@ -554,7 +597,48 @@ where
     if let Some(o) = observer.as_deref_mut() {
         o.before(&params, global);
     }
-    let (outs, ids) = if can_assert {
+    let (outs, ids) = if launch.cooperative {
+        // every block resident: the blocks take turns (in block order, so the run is repeatable)
+        // until each has finished
+        let mut runs: Vec<(S, exec::BlockRun)> = ids
+            .iter()
+            .map(|&b| (sink_factory(b), exec::BlockRun::new(&ctx, b)))
+            .collect();
+        let written = |runs: &[(S, exec::BlockRun)]| runs.iter().map(|(_, b)| b.gwrites).sum::<u64>();
+        let mut before = written(&runs);
+        let mut idle = 0u32;
+        loop {
+            let mut waiting = false;
+            let mut finished = false;
+            for (s, b) in runs.iter_mut() {
+                if b.finished() {
+                    continue;
+                }
+                if b.resume(&ctx, s) {
+                    finished = true;
+                    if b.out.fault.is_some() {
+                        // a fault stops the whole grid (the GPU's launch fails)
+                        break;
+                    }
+                } else {
+                    waiting = true;
+                }
+            }
+            if runs.iter().any(|(_, b)| b.out.fault.is_some()) || !waiting {
+                break;
+            }
+            let now = written(&runs);
+            idle = if !finished && now == before { idle + 1 } else { 0 };
+            if idle >= GRID_IDLE_TURNS {
+                if let Some((_, b)) = runs.iter_mut().find(|(_, b)| !b.finished()) {
+                    b.deadlock();
+                }
+                break;
+            }
+            before = now;
+        }
+        (runs.into_iter().map(|(s, b)| (s, b.out)).collect(), ids)
+    } else if can_assert {
         let mut outs = Vec::with_capacity(ids.len());
         let mut ran = 0;
         for wave in ids.chunks(ASSERT_WAVE) {

@@ -810,6 +810,10 @@ pub enum Special {
     LaneMaskGt,
     DynSmemSize,
     TotalSmemSize,
+    /// `%envreg<n>` (0..=31): registers the driver fills per launch. A cooperative launch puts the
+    /// address of its grid workspace (cooperative groups' grid barrier) in `%envreg1` (high 32
+    /// bits) and `%envreg2` (low 32 bits); every other one, and both in other launches, read 0.
+    EnvReg(u8),
 }
 
 /// How a pre-initialised row gets its value when a warp starts.

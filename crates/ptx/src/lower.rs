@@ -267,10 +267,18 @@ fn special(name: &str) -> Option<Special> {
         "%reserved_smem_offset_begin" => Special::ReservedSmem(0),
         "%reserved_smem_offset_end" => Special::ReservedSmem(1),
         "%reserved_smem_offset_cap" => Special::ReservedSmem(2),
-        _ => match name.strip_prefix("%reserved_smem_offset_")?.parse::<u8>() {
-            Ok(n) if u32::from(n) * 8 + 8 <= RESERVED_SMEM_BYTES => Special::ReservedSmem(3 + n),
-            _ => return None,
-        },
+        _ => {
+            if let Some(n) = name.strip_prefix("%envreg") {
+                return match n.parse::<u8>() {
+                    Ok(v) if v < 32 && v.to_string() == n => Some(Special::EnvReg(v)),
+                    _ => None,
+                };
+            }
+            match name.strip_prefix("%reserved_smem_offset_")?.parse::<u8>() {
+                Ok(n) if u32::from(n) * 8 + 8 <= RESERVED_SMEM_BYTES => Special::ReservedSmem(3 + n),
+                _ => return None,
+            }
+        }
     })
 }
 
