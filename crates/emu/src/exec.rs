@@ -609,6 +609,23 @@ fn run_warp<S: Sink>(
                     pwrite(&mut w.preds, p, bits, mask);
                     pwrite(&mut w.preds, q, !bits, mask);
                 }
+                X::Sh32 {
+                    st,
+                    addr32,
+                    r,
+                    addr,
+                    off,
+                } => {
+                    if mask != 0
+                        && let Err(s) =
+                            shared32(ctx, block, wi, w, bm, sink, pc, mask, st, addr32, r, addr, off)
+                    {
+                        if let Some(t) = w.stack.last_mut() {
+                            t.pc = pc + 1;
+                        }
+                        return s;
+                    }
+                }
                 X::Gen(Inst::Printf { fmt, args, ret }) => {
                     let seq = w.printfs;
                     w.printfs += u32::from(mask != 0);
@@ -2205,6 +2222,109 @@ fn shared_at(ctx: &Ctx<'_>, o: u64, w: u64) -> Option<u64> {
 #[inline(always)]
 fn in_words(or: u64, addrs: &[u64; 32], words: usize) -> bool {
     ((or >> 2) as usize) < words || addrs.iter().all(|&a| ((a >> 2) as usize) < words)
+}
+
+/// A plain 4-byte shared load or store of one element per lane in the kernel's own shared layout
+/// ([`X::Sh32`]): what [`ldst`]'s fast path does for it, without the general instruction's
+/// dispatch. The same event, the same faults.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn shared32<S: Sink>(
+    ctx: &Ctx<'_>,
+    block: u32,
+    wi: u32,
+    w: &mut Warp,
+    bm: &mut BlockMem<'_>,
+    sink: &mut S,
+    pc: u32,
+    mask: u32,
+    is_st: bool,
+    addr32: bool,
+    r: R,
+    addr: R,
+    off: i32,
+) -> Result<(), Stop> {
+    let regs = &mut w.regs[..];
+    let mut addrs = [0u64; 32];
+    let base = &regs[addr as usize];
+    let offv = off as i64 as u64;
+    let am = if addr32 { 0xffff_ffffu64 } else { u64::MAX };
+    let mut acc = 0u64;
+    if mask == FULL {
+        for (a, &b) in addrs.iter_mut().zip(base.iter()) {
+            *a = (b & am).wrapping_add(offv);
+            acc |= *a;
+        }
+    } else {
+        for l in 0..32 {
+            let a = (base[l] & am).wrapping_add(offv);
+            addrs[l] = a;
+            acc |= a & lane_bits(mask, l);
+        }
+    }
+    if acc & 3 != 0 {
+        let l = (0..32)
+            .find(|&l| mask >> l & 1 != 0 && addrs[l] % 4 != 0)
+            .unwrap_or(0);
+        return Err(access_fault(
+            FaultKind::Misaligned { space: Space::Shared },
+            pc,
+            l,
+            addrs[l],
+        ));
+    }
+    let mut res_mask = [0u32; 5];
+    res_mask[Res::Shared as usize] = mask;
+    let op = if is_st { AccessOp::Store } else { AccessOp::Load };
+    emit(
+        ctx,
+        sink,
+        block,
+        wi,
+        pc,
+        MemSpace::Shared,
+        op,
+        4,
+        &res_mask,
+        &addrs,
+    );
+    let row = &mut regs[r as usize];
+    let bad = if is_st {
+        let (words, _) = bm.shared.as_chunks_mut::<4>();
+        if mask == FULL && in_words(acc, &addrs, words.len()) {
+            for (&v, &a) in row.iter().zip(&addrs) {
+                words[(a >> 2) as usize] = (v as u32).to_le_bytes();
+            }
+            None
+        } else {
+            lanes(mask, |l| {
+                *words.get_mut((addrs[l] >> 2) as usize)? = (row[l] as u32).to_le_bytes();
+                Some(())
+            })
+        }
+    } else {
+        let (words, _) = bm.shared.as_chunks::<4>();
+        if mask == FULL && in_words(acc, &addrs, words.len()) {
+            for (v, &a) in row.iter_mut().zip(&addrs) {
+                *v = u64::from(u32::from_le_bytes(words[(a >> 2) as usize]));
+            }
+            None
+        } else {
+            lanes(mask, |l| {
+                row[l] = u64::from(u32::from_le_bytes(*words.get((addrs[l] >> 2) as usize)?));
+                Some(())
+            })
+        }
+    };
+    if let Some(l) = bad {
+        return Err(access_fault(
+            FaultKind::OutOfBounds { space: Space::Shared },
+            pc,
+            l,
+            addrs[l],
+        ));
+    }
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -35,6 +35,17 @@ pub(crate) enum X {
     U3(Fn3, R, R, R, R),
     /// `setp` without a combining predicate: `p = f(a, b)`, `q = !p`.
     Setp(CmpFn, P, P, R, R),
+    /// A plain 4-byte `ld.shared`/`st.shared` of one element per lane (the tiles' loads and
+    /// stores): register `r`, address register `addr` (+ `off`), `st`, `addr32`. Executes as
+    /// [`X::Gen`] of the same instruction would (the emulator's `shared32`, its test
+    /// `crates/emu/tests/shared_fast.rs`).
+    Sh32 {
+        st: bool,
+        addr32: bool,
+        r: R,
+        addr: R,
+        off: i32,
+    },
     Gen(Inst),
 }
 
@@ -161,7 +172,15 @@ fn preds_of(op: &Op) -> Vec<P> {
 /// Decodes a kernel's instructions, choosing fast paths. Checks that every register and predicate
 /// index is inside the kernel's rows (the invariant the row kernels rely on); the error names the
 /// offending pc.
-pub(crate) fn decode(ops: &[Op], first_pc: u32, n_rows: u32, n_preds: u32) -> Result<Vec<XOp>, String> {
+/// `shared_fast`: the launch keeps the kernel's own shared layout (no remap), so plain 4-byte
+/// shared accesses get [`X::Sh32`].
+pub(crate) fn decode(
+    ops: &[Op],
+    first_pc: u32,
+    n_rows: u32,
+    n_preds: u32,
+    shared_fast: bool,
+) -> Result<Vec<XOp>, String> {
     ops.iter()
         .enumerate()
         .map(|(k, op)| {
@@ -206,6 +225,37 @@ pub(crate) fn decode(ops: &[Op], first_pc: u32, n_rows: u32, n_preds: u32) -> Re
                     bop: None,
                     ..
                 } => fast_cmp(cmp, ty).map(|f| X::Setp(f, p, q, a, b)),
+                Inst::Ld {
+                    space: MemSpace::Shared,
+                    ty,
+                    vec: 1,
+                    addr32,
+                    sync: false,
+                    d,
+                    addr,
+                    off,
+                } if ty.bytes() == 4 && shared_fast => Some(X::Sh32 {
+                    st: false,
+                    addr32,
+                    r: d[0],
+                    addr,
+                    off,
+                }),
+                Inst::St {
+                    space: MemSpace::Shared,
+                    ty,
+                    vec: 1,
+                    addr32,
+                    a,
+                    addr,
+                    off,
+                } if ty.bytes() == 4 && shared_fast => Some(X::Sh32 {
+                    st: true,
+                    addr32,
+                    r: a[0],
+                    addr,
+                    off,
+                }),
                 _ => None,
             };
             Ok(XOp {
@@ -973,7 +1023,7 @@ mod tests {
             },
             guard: PSrc::TRUE,
         };
-        assert!(decode(&[op], 7, 5, 0).unwrap_err().contains("pc 7"));
-        assert!(matches!(decode(&[op], 0, 6, 0).unwrap()[0].x, X::U2(..)));
+        assert!(decode(&[op], 7, 5, 0, true).unwrap_err().contains("pc 7"));
+        assert!(matches!(decode(&[op], 0, 6, 0, true).unwrap()[0].x, X::U2(..)));
     }
 }

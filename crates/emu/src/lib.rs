@@ -138,6 +138,9 @@ pub struct Limits {
     pub max_shared_bytes: u32,
     /// Local memory per block (all threads; default 256 MiB).
     pub max_local_bytes_per_block: u64,
+    /// Run every shared load and store through the general instruction path instead of its
+    /// decoded fast path (the reference the tests compare the fast path with; default false).
+    pub reference_paths: bool,
 }
 
 impl Default for Limits {
@@ -147,6 +150,7 @@ impl Default for Limits {
             max_global_bytes: 4 << 30,
             max_shared_bytes: 227 * 1024,
             max_local_bytes_per_block: 256 << 20,
+            reference_paths: false,
         }
     }
 }
@@ -540,6 +544,7 @@ where
         k.entry,
         k.n_rows,
         k.n_preds,
+        launch.remap.is_empty() && !limits.reference_paths,
     )
     .map_err(EmuError::BadProgram)?;
     let user_smem = smem;

@@ -14,6 +14,7 @@ fn tight() -> Limits {
         max_global_bytes: 1 << 20,
         max_shared_bytes: 48 * 1024,
         max_local_bytes_per_block: 1 << 20,
+        reference_paths: false,
     }
 }
 
