@@ -432,6 +432,33 @@ fn machine_flow_equals_the_h100_on_every_launch_it_completes() {
     assert!(stopped[0].2.contains("WARPSYNC.EXCLUSIVE"), "{}", stopped[0].2);
 }
 
+/// Texture objects over 8- and 16-bit channels (`calibration/run/textures8.cu`): every
+/// point-sampled texel, read as normalised floats, as the element type and as half floats, prints
+/// the H100's bits (2048 lines); linear filtering of such texels, which the H100 does at a lower
+/// precision than float texels, is refused with the reason and the program's check sees the error.
+#[test]
+fn narrow_texels_read_as_the_h100_read_them() {
+    let out = warpscope(&["run", "--", "./textures8"], programs());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let gpu = std::fs::read_to_string(repo().join("calibration/run/h100/textures8.stdout")).unwrap();
+    let ours: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(": ") && !l.contains("linear"))
+        .take(2048)
+        .collect();
+    let theirs: Vec<&str> = gpu.lines().filter(|l| !l.contains("linear")).take(2048).collect();
+    assert_eq!(theirs.len(), 2048);
+    assert_eq!(ours, theirs);
+    assert!(
+        stderr.contains(
+            "warpscope: cudaCreateTextureObject with linear filtering of 8- or 16-bit or half texels is not supported yet"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("cudaErrorNotSupported"), "{stdout}");
+}
+
 #[test]
 fn device_printf_prints_what_the_h100_printed() {
     // The program's own output on the H100 (before ncu's messages) — kernel printf lines included,

@@ -2322,12 +2322,18 @@ pub extern "C" fn cudaMemset3DAsync(p: PitchedPtr, value: c_int, e: Extent, s: *
 // ------------------------------------------------------------------ CUDA arrays and textures
 
 impl ChannelFormatDesc {
-    /// (channels, format kind) of a layout warpscope samples: 1, 2 or 4 channels of 32 bits.
-    fn texel(&self) -> Option<(u8, i32)> {
+    /// (channels, bits per channel, format kind) of a layout warpscope samples: 1, 2 or 4
+    /// channels of 8, 16 or 32 bits alike (floats of 16 or 32).
+    fn texel(&self) -> Option<(u8, u8, i32)> {
         let bits = [self.x, self.y, self.z, self.w];
         let n = bits.iter().take_while(|&&b| b != 0).count();
-        let ok = matches!(n, 1 | 2 | 4) && bits[..n].iter().all(|&b| b == 32) && (0..=2).contains(&self.f);
-        ok.then_some((n as u8, self.f))
+        let b = bits[0];
+        let ok = matches!(n, 1 | 2 | 4)
+            && matches!(b, 8 | 16 | 32)
+            && bits[..n].iter().all(|&x| x == b)
+            && (0..=2).contains(&self.f)
+            && !(self.f == 2 && b == 8);
+        ok.then_some((n as u8, b as u8, self.f))
     }
 }
 
@@ -2345,18 +2351,18 @@ pub unsafe extern "C" fn cudaMallocArray(
     let Some(d) = (unsafe { desc.as_ref() }).copied() else {
         return entry("cudaMallocArray", || Err(err::INVALID_VALUE));
     };
-    let Some((channels, kind)) = d.texel() else {
-        return unsupported("cudaMallocArray of 8- or 16-bit channels (or 3 channels)");
+    let Some((channels, bits, kind)) = d.texel() else {
+        return unsupported("cudaMallocArray of 3 channels or of mixed widths");
     };
     call("cudaMallocArray", |r| {
         let rows = height.max(1);
         let bytes = width
             .checked_mul(rows)
-            .and_then(|n| n.checked_mul(usize::from(channels) * 4))
+            .and_then(|n| n.checked_mul(usize::from(channels) * usize::from(bits / 8)))
             .filter(|&n| n > 0)
             .ok_or(err::INVALID_VALUE)?;
         let a = r.malloc(bytes)?;
-        r.arrays.insert(a, (width, rows, channels, kind));
+        r.arrays.insert(a, (width, rows, channels, kind, bits));
         // SAFETY: the caller's out-pointer.
         unsafe { out(array, a as usize as *mut c_void) }
     })
@@ -2377,8 +2383,8 @@ pub extern "C" fn cudaFreeArray(array: *mut c_void) -> u32 {
 
 /// Bytes per row of array `a`, and its rows.
 fn array_rows(r: &Runtime, a: *mut c_void) -> Result<(usize, usize), u32> {
-    let &(w, h, ch, _) = r.arrays.get(&(a as u64)).ok_or(err::INVALID_VALUE)?;
-    Ok((w * usize::from(ch) * 4, h))
+    let &(w, h, ch, _, bits) = r.arrays.get(&(a as u64)).ok_or(err::INVALID_VALUE)?;
+    Ok((w * usize::from(ch) * usize::from(bits / 8), h))
 }
 
 #[unsafe(no_mangle)]
@@ -2513,21 +2519,29 @@ fn texture_of(
     td: &TextureDesc,
 ) -> Result<warpscope_emu::tex::Texture, Result<&'static str, u32>> {
     use warpscope_emu::tex::{Address, Format, Texture};
-    let (base, size, pitch, channels, kind) = match res.res_type {
+    let (base, size, pitch, channels, kind, bits) = match res.res_type {
         // cudaResourceTypeArray
         0 => {
-            let &(w, h, ch, kind) = r.arrays.get(&(res.ptr as u64)).ok_or(Err(err::INVALID_VALUE))?;
-            (res.ptr as u64, [w, h], w * usize::from(ch) * 4, ch, kind)
+            let &(w, h, ch, kind, bits) = r.arrays.get(&(res.ptr as u64)).ok_or(Err(err::INVALID_VALUE))?;
+            (
+                res.ptr as u64,
+                [w, h],
+                w * usize::from(ch) * usize::from(bits / 8),
+                ch,
+                kind,
+                bits,
+            )
         }
         // cudaResourceTypeLinear, cudaResourceTypePitch2D
         2 | 3 => {
-            let (ch, kind) = res.desc.texel().ok_or(Ok(
-                "cudaCreateTextureObject of 8- or 16-bit channels (or 3 channels)",
-            ))?;
-            let texel = usize::from(ch) * 4;
+            let (ch, bits, kind) = res
+                .desc
+                .texel()
+                .ok_or(Ok("cudaCreateTextureObject of 3 channels or of mixed widths"))?;
+            let texel = usize::from(ch) * usize::from(bits / 8);
             if res.res_type == 2 {
                 let w = res.size_or_width / texel;
-                (res.ptr as u64, [w, 1], w * texel, ch, kind)
+                (res.ptr as u64, [w, 1], w * texel, ch, kind, bits)
             } else {
                 (
                     res.ptr as u64,
@@ -2535,6 +2549,7 @@ fn texture_of(
                     res.pitch,
                     ch,
                     kind,
+                    bits,
                 )
             }
         }
@@ -2548,8 +2563,21 @@ fn texture_of(
         1 => Format::Unsigned,
         _ => Format::Float,
     };
-    if td.filter == 1 && format != Format::Float {
+    // cudaReadModeNormalizedFloat: 8- and 16-bit integers only
+    let normalized_read = td.read_mode == 1 && format != Format::Float;
+    if normalized_read && bits == 32 {
+        return Err(Ok(
+            "cudaCreateTextureObject reading 32-bit integers as normalised floats",
+        ));
+    }
+    if td.filter == 1 && format != Format::Float && !normalized_read {
         return Err(Err(err::INVALID_VALUE));
+    }
+    if td.filter == 1 && (bits != 32 || normalized_read) {
+        // the H100 filters them at a lower precision than float texels (textures8.cu)
+        return Err(Ok(
+            "cudaCreateTextureObject with linear filtering of 8- or 16-bit or half texels",
+        ));
     }
     if td.filter == 1 && td.address.contains(&3) {
         return Err(Ok(
@@ -2572,7 +2600,9 @@ fn texture_of(
         pitch: pitch as u64,
         size: [size[0] as u32, size[1] as u32, 1],
         channels,
+        bits,
         format,
+        normalized_read,
         address: td.address.map(mode),
         linear: td.filter == 1,
         normalized: td.normalized != 0,

@@ -314,8 +314,8 @@ pub struct Runtime {
     /// CUDA graphs and stream capture.
     pub graphs: crate::graph::Graphs,
     /// CUDA arrays by handle (their texels live in the global space at the handle's address):
-    /// (texels per row, rows, channels, channel format kind).
-    pub arrays: HashMap<u64, (usize, usize, u8, i32)>,
+    /// (texels per row, rows, channels, channel format kind, bits per channel).
+    pub arrays: HashMap<u64, (usize, usize, u8, i32, u8)>,
     next_handle: usize,
     launches: u64,
     matched: u64,

@@ -3,7 +3,13 @@
 //! A texture object names texels in the global space (a CUDA array, laid out row by row, or a
 //! pitched 2-D allocation) and how to sample them: address mode per dimension, point or linear
 //! filtering, normalised or texel coordinates. Texels have 1, 2 or 4 channels of 32 bits (`float`,
-//! `int`, `unsigned`), read as their element type. As the CUDA programming guide states the
+//! `int`, `unsigned`) or of 8 or 16 bits (signed or unsigned integers, half floats), read as their
+//! element type (integers zero- or sign-extended, halves widened exactly, a NaN's payload kept) or,
+//! for 8- and 16-bit integers, as normalised floats (the value over 255, 65535, 127 or 32767,
+//! correctly rounded, signed ones at least -1): all 256 values of each 8-bit kind and 256 of each
+//! 16-bit kind equal the H100's (`calibration/run/textures8.cu`). The H100 filters such texels at a
+//! lower precision than float ones (a result's last bits differ from filtering their float values),
+//! so linear filtering stays with 32-bit floats. As the CUDA programming guide states the
 //! hardware's rules: wrap and mirror apply to normalised coordinates only (texel coordinates
 //! clamp); linear filtering samples at `x - 0.5` and weighs neighbours by the fraction held in
 //! 9-bit fixed point with 8 fractional bits; a missing channel reads 0. Measured on the H100
@@ -49,8 +55,12 @@ pub struct Texture {
     pub size: [u32; 3],
     /// Channels per texel: 1, 2 or 4.
     pub channels: u8,
-    /// The channels' type (32 bits each).
+    /// Bits per channel: 8, 16 or 32 (16-bit floats are halves).
+    pub bits: u8,
+    /// The channels' type.
     pub format: Format,
+    /// 8- and 16-bit integers read as normalised floats (`cudaReadModeNormalizedFloat`).
+    pub normalized_read: bool,
     /// Address mode per dimension.
     pub address: [Address; 3],
     /// Linear filtering (float texels only); point sampling otherwise.
@@ -60,7 +70,24 @@ pub struct Texture {
 }
 
 impl Texture {
-    /// One texel's channels as raw 32-bit words (`None`: outside memory).
+    /// One channel's bits as the fetch returns them.
+    fn convert(&self, raw: u64) -> u32 {
+        let b = u32::from(self.bits);
+        let signed = |raw: u64| -> i64 { ((raw << (64 - b)) as i64) >> (64 - b) };
+        match (self.format, b, self.normalized_read) {
+            (_, 32, _) => raw as u32,
+            (Format::Float, _, _) => half_to_f32(raw as u16),
+            (Format::Unsigned, _, false) => raw as u32,
+            (Format::Signed, _, false) => signed(raw) as i32 as u32,
+            (Format::Unsigned, _, true) => ((raw as f64 / ((1u64 << b) - 1) as f64) as f32).to_bits(),
+            (Format::Signed, _, true) => {
+                let v = signed(raw) as f64 / ((1u64 << (b - 1)) - 1) as f64;
+                (v.max(-1.0) as f32).to_bits()
+            }
+        }
+    }
+
+    /// One texel's channels as the fetch's 32-bit words (`None`: outside memory).
     fn texel(&self, g: &Global, i: [i64; 3]) -> Option<[u32; 4]> {
         let mut out = [0u32; 4];
         for (d, &n) in self.size.iter().enumerate() {
@@ -70,9 +97,10 @@ impl Texture {
             }
         }
         let row = i[2] as u64 * u64::from(self.size[1]) + i[1] as u64;
-        let at = self.base + row * self.pitch + i[0] as u64 * u64::from(self.channels) * 4;
+        let bytes = u64::from(self.bits / 8);
+        let at = self.base + row * self.pitch + i[0] as u64 * u64::from(self.channels) * bytes;
         for (c, o) in out.iter_mut().enumerate().take(self.channels as usize) {
-            *o = g.read(at + 4 * c as u64, 4)? as u32;
+            *o = self.convert(g.read(at + bytes * c as u64, bytes)?);
         }
         Some(out)
     }
@@ -106,7 +134,7 @@ impl Texture {
                 coords[d]
             };
         }
-        if !self.linear || self.format != Format::Float {
+        if !self.linear || self.format != Format::Float || self.bits != 32 {
             let mut i = [0i64; 3];
             for d in 0..dims {
                 i[d] = self.index(d, u[d].floor() as i64);
@@ -141,6 +169,19 @@ impl Texture {
     }
 }
 
+/// A half float's value as an `f32`'s bits: exact (subnormals included; infinities and NaNs keep
+/// their sign and payload, as the H100's texture unit returns them).
+fn half_to_f32(h: u16) -> u32 {
+    let sign = u32::from(h >> 15) << 31;
+    let exp = u32::from(h >> 10) & 31;
+    let man = u32::from(h) & 1023;
+    match exp {
+        0 => sign | (man as f32 * (1.0 / 16_777_216.0)).to_bits(),
+        31 => sign | 0x7f80_0000 | (man << 13),
+        e => sign | ((e + 112) << 23) | (man << 13),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,12 +194,44 @@ mod tests {
             pitch: u64::from(w) * 4,
             size: [w, h, 1],
             channels: 1,
+            bits: 32,
             format: Format::Float,
+            normalized_read: false,
             address: [Address::Clamp; 3],
             linear: false,
             normalized: false,
         };
         (g, t)
+    }
+
+    #[test]
+    fn narrow_channels_convert_as_the_h100_returned_them() {
+        // figures from calibration/run/h100/textures8.stdout
+        let (_, mut t) = tex(&[0.0], 1, 1);
+        t.bits = 8;
+        t.format = Format::Unsigned;
+        t.normalized_read = true;
+        assert_eq!(t.convert(1), 0x3b80_8081);
+        assert_eq!(t.convert(254), 0x3f7e_feff);
+        t.format = Format::Signed;
+        // texel 200 of "s8x4 norm": 200 - 256 = -56, 55, 120 and -128 (clamped to -1)
+        assert_eq!(
+            [200, 55, 120, 128].map(|v| t.convert(v)),
+            [0xbee1_c387, 0x3edd_bb77, 0x3f71_e3c8, 0xbf80_0000]
+        );
+        t.normalized_read = false;
+        assert_eq!([200, 55].map(|v| t.convert(v)), [0xffff_ffc8, 0x37]);
+        t.bits = 16;
+        t.normalized_read = true;
+        assert_eq!(t.convert(51400), 0xbedc_e1ba);
+        t.format = Format::Unsigned;
+        assert_eq!(t.convert(1802), 0x3ce1_40e1);
+        t.format = Format::Float;
+        assert_eq!(t.convert(0x3f03), 0x3fe0_6000);
+        assert_eq!(t.convert(0xbe82), 0xbfd0_4000);
+        // a signalling NaN keeps its payload; a subnormal is exact
+        assert_eq!(t.convert(0x7c40), 0x7f88_0000);
+        assert_eq!(f32::from_bits(t.convert(0x0001)), 2f32.powi(-24));
     }
 
     #[test]
