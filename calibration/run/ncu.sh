@@ -18,7 +18,7 @@ smsp__sass_inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_
 l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum,\
 sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 # one .stdout (the program alone, then ncu's messages) and one .ncu.csv per program; summary on stdout
-for p in smem divergence divergence_G api book book2 vars collectives tensor partition atomics loops graphs textures cooperative; do
+for p in smem divergence divergence_G api book book2 vars collectives tensor partition atomics loops graphs textures cooperative surfaces; do
   ./$p > "$OUT/$p.stdout" 2>&1; echo "$p exit $?"
   ncu --clock-control none --csv --metrics "$M" ./$p > "$OUT/$p.ncu.csv" 2>> "$OUT/$p.stdout"
   echo "$p ncu exit $? rows $(grep -c '^"' "$OUT/$p.ncu.csv")"

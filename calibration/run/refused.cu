@@ -1,13 +1,12 @@
-// A kernel warpscope cannot emulate (a surface read) beside one it can: the refused launch fails,
-// and its error reaches the next synchronisation as a failed kernel's would, once (not sticky:
-// later work runs). Not a GPU program (surface object 0 is no surface).
+// A kernel warpscope cannot emulate (a texture gather, `tld4`) beside one it can: the refused
+// launch fails, and its error reaches the next synchronisation as a failed kernel's would, once
+// (not sticky: later work runs). Not a GPU program (texture object 0 is no texture).
 #include <cstdio>
 #include <cuda_runtime.h>
 
-__global__ void fetch(cudaSurfaceObject_t s, float *out) {
-    float v;
-    surf1Dread(&v, s, threadIdx.x * 4);
-    out[threadIdx.x] = v;
+__global__ void fetch(cudaTextureObject_t t, float *out) {
+    float4 v = tex2Dgather<float4>(t, threadIdx.x + 0.5f, 0.5f, 0);
+    out[threadIdx.x] = v.x + v.y + v.z + v.w;
 }
 
 __global__ void fill(float *out) { out[threadIdx.x] = 2.0f * threadIdx.x; }

@@ -197,6 +197,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
         "graphs",
         "textures",
         "cooperative",
+        "surfaces",
     ] {
         let (out, v) = run_exported(program);
         let stdout = String::from_utf8_lossy(&out.stdout);
@@ -335,7 +336,7 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 99);
+    assert_eq!(compared, 103);
     // The own programs' unit-level counters showed no contention: two runs on the H100 on
     // 2026-11-27 and the one before repeated every figure (graphs.cu: one run), and the floor is
     // met exactly; but for cooperative.cu's smoothRing (8 blocks of 256 threads on every SM at
@@ -797,6 +798,7 @@ fn measured_beside_predicted_for_every_recorded_program() {
         "graphs",
         "textures",
         "cooperative",
+        "surfaces",
     ] {
         let gpu = repo().join("calibration/run").join(gpu_dir(program));
         let export = dir.join(format!("{program}.measured.json"));
@@ -1087,7 +1089,7 @@ fn a_refused_kernel_fails_its_launch_and_the_next_synchronisation() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("unsupported instruction `suld.b.1d.b32.trap`"),
+        stderr.contains("unsupported instruction `tld4.r.2d.v4.f32.f32`"),
         "{stderr}"
     );
     // the launch fails, and the next synchronisation returns its error too, once: not sticky
@@ -1110,7 +1112,7 @@ fn a_refused_kernel_fails_its_launch_and_the_next_synchronisation() {
 /// Cooperative groups' multi-warp tiles (`block_tile_memory`, `tiled_partition<64>`, `reduce`):
 /// the barrier and exchange slots in the block's reserved shared memory, an `ld.acquire` spin loop
 /// waiting for the partner warp, `shf.l.wrap`. In the same module, a kernel that does not lower
-/// (a surface read) is refused at its launch with the reason, as a module that does not compile
+/// (a texture gather) is refused at its launch with the reason, as a module that does not compile
 /// is (`cudaErrorInvalidPtx`, 218), not as an unknown function.
 #[test]
 fn multi_warp_tiles_run_and_a_kernel_that_does_not_lower_says_why() {

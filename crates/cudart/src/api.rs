@@ -2636,6 +2636,54 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
     }
 }
 
+/// `cudaCreateSurfaceObject`: a CUDA array read and written with `surf1Dread`/`surf2Dwrite` (byte
+/// columns); the handle names the array's layout as a texture object's does.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaCreateSurfaceObject(surf: *mut u64, res: *const ResourceDesc) -> u32 {
+    // SAFETY: the caller's descriptor.
+    let Some(res) = (unsafe { res.as_ref() }) else {
+        return entry("cudaCreateSurfaceObject", || Err(err::INVALID_VALUE));
+    };
+    if res.res_type != 0 {
+        return entry("cudaCreateSurfaceObject", || Err(err::INVALID_VALUE));
+    }
+    call("cudaCreateSurfaceObject", |r| {
+        use warpscope_emu::tex::{Address, Format, Texture};
+        let &(w, h, channels, kind, bits) = r.arrays.get(&(res.ptr as u64)).ok_or(err::INVALID_VALUE)?;
+        let t = Texture {
+            base: res.ptr as u64,
+            pitch: (w * usize::from(channels) * usize::from(bits / 8)) as u64,
+            size: [w as u32, h as u32, 1],
+            channels,
+            bits,
+            format: match kind {
+                0 => Format::Signed,
+                1 => Format::Unsigned,
+                _ => Format::Float,
+            },
+            normalized_read: false,
+            address: [Address::Clamp; 3],
+            linear: false,
+            normalized: false,
+        };
+        let handle = r.handle() as u64;
+        r.insert_texture(handle, t);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(surf, handle) }
+    })
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaDestroySurfaceObject(surf: u64) -> u32 {
+    call("cudaDestroySurfaceObject", |r| {
+        if surf == 0 || r.remove_texture(surf) {
+            Ok(())
+        } else {
+            Err(err::INVALID_VALUE)
+        }
+    })
+}
+
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaDestroyTextureObject(tex: u64) -> u32 {
     call("cudaDestroyTextureObject", |r| {

@@ -21,10 +21,8 @@ unsupported! {
     cudaArrayGetMemoryRequirements
     cudaArrayGetPlane
     cudaArrayGetSparseProperties
-    cudaCreateSurfaceObject
     cudaDestroyExternalMemory
     cudaDestroyExternalSemaphore
-    cudaDestroySurfaceObject
     cudaDevResourceGenerateDesc
     cudaDevSmResourceSplit
     cudaDevSmResourceSplitByCount
@@ -344,10 +342,8 @@ pub const NAMES: &[&str] = &[
     "cudaArrayGetMemoryRequirements",
     "cudaArrayGetPlane",
     "cudaArrayGetSparseProperties",
-    "cudaCreateSurfaceObject",
     "cudaDestroyExternalMemory",
     "cudaDestroyExternalSemaphore",
-    "cudaDestroySurfaceObject",
     "cudaDevResourceGenerateDesc",
     "cudaDevSmResourceSplit",
     "cudaDevSmResourceSplitByCount",

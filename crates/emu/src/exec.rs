@@ -1218,6 +1218,75 @@ fn general<S: Sink>(
                 wr(&mut regs[d[ch] as usize], &out[ch], mask);
             }
         }
+        Inst::Suld {
+            dims,
+            vec,
+            bytes,
+            mode,
+            d,
+            surf,
+            c,
+        }
+        | Inst::Sust {
+            dims,
+            vec,
+            bytes,
+            mode,
+            a: d,
+            surf,
+            c,
+        } => {
+            let st = matches!(inst, Inst::Sust { .. });
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let coord = |k: usize| -> i64 {
+                    if k < dims as usize {
+                        i64::from(regs[c[k] as usize][l] as u32 as i32)
+                    } else {
+                        0
+                    }
+                };
+                let h = regs[surf as usize][l];
+                let at = ctx.global.texture(h).and_then(|t| {
+                    crate::tex::surface_address(
+                        t,
+                        [coord(0), coord(1), coord(2)],
+                        u64::from(vec) * u64::from(bytes),
+                        mode,
+                    )
+                });
+                let fault = |kind| Flow::Stop(Stop::Fault(kind, pc, Some(l as u32), Some(h)));
+                let at = match at {
+                    None => return fault(FaultKind::OutOfBounds { space: Space::Global }),
+                    Some(Err(())) => return fault(FaultKind::Misaligned { space: Space::Global }),
+                    Some(Ok(at)) => at,
+                };
+                let es = u64::from(bytes);
+                for k in 0..vec as usize {
+                    let ok = match (st, at) {
+                        // outside a zero-mode surface: reads 0, writes nothing
+                        (false, None) => {
+                            regs[d[k] as usize][l] = 0;
+                            Some(())
+                        }
+                        (true, None) => Some(()),
+                        (false, Some(a)) => ctx
+                            .global
+                            .read(a + k as u64 * es, es)
+                            .map(|v| regs[d[k] as usize][l] = v),
+                        (true, Some(a)) => {
+                            bm.gwrites += 1;
+                            ctx.global.write(a + k as u64 * es, es, regs[d[k] as usize][l])
+                        }
+                    };
+                    if ok.is_none() {
+                        return fault(FaultKind::OutOfBounds { space: Space::Global });
+                    }
+                }
+            }
+        }
         Inst::MovMatrix { d, a } => {
             // element (r, c) of the result is element (c, r) of the source: lane 4 c + r / 2,
             // half r % 2

@@ -103,6 +103,11 @@ fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Redux { d, a, m, .. } => vec![d, a, m],
         Inst::Elect { d, m, .. } => vec![d, m],
         Inst::MovMatrix { d, a } => vec![d, a],
+        Inst::Suld { d: r, surf, c, .. } | Inst::Sust { a: r, surf, c, .. } => {
+            let mut v: Vec<R> = r.iter().chain(&c).copied().filter(|&x| x != NO_REG).collect();
+            v.push(surf);
+            v
+        }
         Inst::Tex { d, tex, c, dims, .. } => {
             let mut v = d.to_vec();
             v.push(tex);

@@ -18,6 +18,10 @@
 //! next to border texels does not (0.296630859 where the H100 gives 0.297851562), so the runtime
 //! refuses that combination.
 
+//! Surface objects (`suld`/`sust`) use the same layout: [`surface_address`] maps a byte column,
+//! row and slice to a global address under the access's boundary mode (measured on the H100:
+//! `calibration/run/surfaces.cu`, zero and clamp modes outside the surface, equal).
+
 use crate::mem::Global;
 
 /// How a coordinate outside the texture is brought in.
@@ -169,6 +173,40 @@ impl Texture {
     }
 }
 
+/// Where a surface access of `access` bytes at byte column `c[0]`, row `c[1]`, slice `c[2]` of
+/// surface `t` (a texture object's layout) lands: `None` when the surface is unusable,
+/// `Some(Err(()))` for a column that is not a multiple of the access size, `Some(Ok(None))` for an
+/// access outside the surface in zero mode (`mode` 2: reads 0, writes nothing), `Some(Ok(Some(a)))`
+/// the global address. Outside the surface, trap mode (0) is `None` (the launch faults) and clamp
+/// mode (1) moves the access to the nearest element inside.
+pub fn surface_address(t: &Texture, c: [i64; 3], access: u64, mode: u8) -> Option<Result<Option<u64>, ()>> {
+    let row = i64::from(t.size[0]) * i64::from(t.channels) * i64::from(t.bits / 8);
+    let access = access as i64;
+    if access == 0 || access > row {
+        return None;
+    }
+    if c[0].rem_euclid(access) != 0 {
+        return Some(Err(()));
+    }
+    let lim = [row - access, i64::from(t.size[1]) - 1, i64::from(t.size[2]) - 1];
+    let inside = (0..3).all(|k| (0..=lim[k]).contains(&c[k]));
+    let c = if inside {
+        c
+    } else {
+        match mode {
+            0 => return None,
+            2 => return Some(Ok(None)),
+            _ => [
+                c[0].clamp(0, lim[0]),
+                c[1].clamp(0, lim[1]),
+                c[2].clamp(0, lim[2]),
+            ],
+        }
+    };
+    let r = c[2] as u64 * u64::from(t.size[1]) + c[1] as u64;
+    Some(Ok(Some(t.base + r * t.pitch + c[0] as u64)))
+}
+
 /// A half float's value as an `f32`'s bits: exact (subnormals included; infinities and NaNs keep
 /// their sign and payload, as the H100's texture unit returns them).
 fn half_to_f32(h: u16) -> u32 {
@@ -232,6 +270,23 @@ mod tests {
         // a signalling NaN keeps its payload; a subnormal is exact
         assert_eq!(t.convert(0x7c40), 0x7f88_0000);
         assert_eq!(f32::from_bits(t.convert(0x0001)), 2f32.powi(-24));
+    }
+
+    #[test]
+    fn surface_accesses_land_in_bytes_and_obey_the_boundary_mode() {
+        // 4 texels of 4 floats (16 bytes) per row, 2 rows
+        let (_, mut t) = tex(&[0.0; 32], 4, 2);
+        t.channels = 4;
+        t.pitch = 64;
+        let at = |c: [i64; 3], mode| surface_address(&t, c, 16, mode);
+        assert_eq!(at([48, 1, 0], 0), Some(Ok(Some(0x1000 + 64 + 48))));
+        // outside: trap faults, zero reads 0 / drops the write, clamp takes the nearest element
+        assert_eq!(at([64, 0, 0], 0), None);
+        assert_eq!(at([-16, 0, 0], 2), Some(Ok(None)));
+        assert_eq!(at([64, 5, 0], 1), Some(Ok(Some(0x1000 + 64 + 48))));
+        assert_eq!(at([-32, -1, 0], 1), Some(Ok(Some(0x1000))));
+        // a column that is not a multiple of the access
+        assert_eq!(at([8, 0, 0], 0), Some(Err(())));
     }
 
     #[test]

@@ -693,6 +693,30 @@ pub enum Inst {
         tex: R,
         c: [R; 3],
     },
+    /// `suld.b.{1d,2d,3d}{.v2,.v4}.b{8,16,32,64}.{trap,clamp,zero} {d..}, [surf, {x, y, z}]`: a
+    /// surface object's `vec` elements of `bytes` each at byte column `x`, row `y`, slice `z`
+    /// (`dims` coordinates, `s32`); `mode` 0 trap, 1 clamp, 2 zero (what an access outside the
+    /// surface does).
+    Suld {
+        dims: u8,
+        vec: u8,
+        bytes: u8,
+        mode: u8,
+        d: [R; 4],
+        surf: R,
+        c: [R; 3],
+    },
+    /// `sust.b.{1d,2d,3d}{.v2,.v4}.b{8,16,32,64}.{trap,clamp,zero} [surf, {x, y, z}], {a..}`: the
+    /// store counterpart of [`Inst::Suld`].
+    Sust {
+        dims: u8,
+        vec: u8,
+        bytes: u8,
+        mode: u8,
+        a: [R; 4],
+        surf: R,
+        c: [R; 3],
+    },
     /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the warp's 8x8 matrix of 16-bit elements, held
     /// one 32-bit register per lane in ldmatrix's fragment layout (lane i: row i / 4, columns
     /// 2 (i % 4) and 2 (i % 4) + 1, the lower column in the low half), transposed in that layout.

@@ -1847,6 +1847,136 @@ impl<'m> KCtx<'m> {
                     guard,
                 );
             }
+            "suld" | "sust" => {
+                need(self, 2)?;
+                let st = i.opcode.starts_with("sust");
+                let dims = if has("1d") {
+                    1u8
+                } else if has("2d") {
+                    2
+                } else if has("3d") {
+                    3
+                } else {
+                    return self.err(format!(
+                        "unsupported instruction `{}` (only 1d, 2d and 3d surfaces, no arrays)",
+                        i.opcode
+                    ));
+                };
+                let vec = if has("v4") {
+                    4u8
+                } else if has("v2") {
+                    2
+                } else {
+                    1
+                };
+                let bytes = if has("b8") {
+                    1u8
+                } else if has("b16") {
+                    2
+                } else if has("b32") {
+                    4
+                } else if has("b64") {
+                    8
+                } else {
+                    return self.err(format!("unsupported instruction `{}` (element size)", i.opcode));
+                };
+                let mode = if has("clamp") {
+                    1u8
+                } else if has("zero") {
+                    2
+                } else {
+                    0
+                };
+                if !has("b") || u32::from(vec) * u32::from(bytes) > 16 {
+                    return self.err(format!(
+                        "unsupported instruction `{}` (only unformatted .b accesses of at most 16 bytes)",
+                        i.opcode
+                    ));
+                }
+                let (addr_op, val_op) = if st {
+                    (&ops[0], &ops[1])
+                } else {
+                    (&ops[1], &ops[0])
+                };
+                let vals: Vec<Operand> = match val_op {
+                    Operand::Vector(v) => v.clone(),
+                    o => vec![o.clone()],
+                };
+                if vals.len() != vec as usize {
+                    return self.err(format!("{}: expected {vec} value registers", i.opcode));
+                }
+                let (handle, coords) = match addr_op {
+                    Operand::List(v) if v.len() == 2 => match (&v[0], &v[1]) {
+                        (
+                            Operand::Addr {
+                                base: Some(b),
+                                off: 0,
+                            },
+                            Operand::Vector(c),
+                        ) => (b.clone(), c.clone()),
+                        (
+                            Operand::Addr {
+                                base: Some(b),
+                                off: 0,
+                            },
+                            c @ Operand::Name(_),
+                        ) => (b.clone(), vec![c.clone()]),
+                        _ => return self.err(format!("{}: expected `[surface, {{coordinates}}]`", i.opcode)),
+                    },
+                    _ => return self.err(format!("{}: expected `[surface, {{coordinates}}]`", i.opcode)),
+                };
+                let surf = match self.lookup(&handle) {
+                    Some(Sym::Reg(r, _)) => r,
+                    _ => {
+                        return self.err(format!(
+                            "{}: `{handle}` is not a register holding a surface object (surface references are not supported)",
+                            i.opcode
+                        ));
+                    }
+                };
+                if coords.len() < dims as usize {
+                    return self.err(format!(
+                        "{}: fewer coordinates than the surface's dimensions",
+                        i.opcode
+                    ));
+                }
+                let mut c = [NO_REG; 3];
+                for k in 0..dims as usize {
+                    c[k] = self.src(&coords[k], Ty::S32)?;
+                }
+                let vty = match bytes {
+                    1 => Ty::U8,
+                    2 => Ty::U16,
+                    4 => Ty::U32,
+                    _ => Ty::U64,
+                };
+                let mut r = [NO_REG; 4];
+                for (k, o) in vals.iter().enumerate() {
+                    r[k] = if st { self.src(o, vty)? } else { self.dst(o)? };
+                }
+                let inst = if st {
+                    Inst::Sust {
+                        dims,
+                        vec,
+                        bytes,
+                        mode,
+                        a: r,
+                        surf,
+                        c,
+                    }
+                } else {
+                    Inst::Suld {
+                        dims,
+                        vec,
+                        bytes,
+                        mode,
+                        d: r,
+                        surf,
+                        c,
+                    }
+                };
+                self.push(inst, guard);
+            }
             "ldmatrix" | "stmatrix" => {
                 need(self, 2)?;
                 let num = match mods.iter().find_map(|m| match *m {
