@@ -1218,24 +1218,8 @@ fn general<S: Sink>(
                 wr(&mut regs[d[ch] as usize], &out[ch], mask);
             }
         }
-        Inst::Suld {
-            dims,
-            vec,
-            bytes,
-            mode,
-            d,
-            surf,
-            c,
-        }
-        | Inst::Sust {
-            dims,
-            vec,
-            bytes,
-            mode,
-            a: d,
-            surf,
-            c,
-        } => {
+        Inst::Suld { shape, d, surf, c } | Inst::Sust { shape, a: d, surf, c } => {
+            let (dims, vec, bytes, mode) = (shape.dims(), shape.vec(), shape.bytes(), shape.mode());
             let st = matches!(inst, Inst::Sust { .. });
             let mut m = mask;
             while m != 0 {

@@ -694,14 +694,10 @@ pub enum Inst {
         c: [R; 3],
     },
     /// `suld.b.{1d,2d,3d}{.v2,.v4}.b{8,16,32,64}.{trap,clamp,zero} {d..}, [surf, {x, y, z}]`: a
-    /// surface object's `vec` elements of `bytes` each at byte column `x`, row `y`, slice `z`
-    /// (`dims` coordinates, `s32`); `mode` 0 trap, 1 clamp, 2 zero (what an access outside the
-    /// surface does).
+    /// surface object's elements at byte column `x`, row `y`, slice `z` (`s32` coordinates), as
+    /// [`SurfShape`] says.
     Suld {
-        dims: u8,
-        vec: u8,
-        bytes: u8,
-        mode: u8,
+        shape: SurfShape,
         d: [R; 4],
         surf: R,
         c: [R; 3],
@@ -709,10 +705,7 @@ pub enum Inst {
     /// `sust.b.{1d,2d,3d}{.v2,.v4}.b{8,16,32,64}.{trap,clamp,zero} [surf, {x, y, z}], {a..}`: the
     /// store counterpart of [`Inst::Suld`].
     Sust {
-        dims: u8,
-        vec: u8,
-        bytes: u8,
-        mode: u8,
+        shape: SurfShape,
         a: [R; 4],
         surf: R,
         c: [R; 3],
@@ -838,6 +831,35 @@ pub enum Special {
     /// address of its grid workspace (cooperative groups' grid barrier) in `%envreg1` (high 32
     /// bits) and `%envreg2` (low 32 bits); every other one, and both in other launches, read 0.
     EnvReg(u8),
+}
+
+/// A surface access's form, packed in two bytes (so that [`Inst`] stays 20 bytes): coordinates
+/// (1 to 3), elements (1, 2, 4), bytes per element (1, 2, 4, 8), and what an access outside the
+/// surface does (0 trap, 1 clamp, 2 zero).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SurfShape(u8, u8);
+
+impl SurfShape {
+    /// The form of `dims` coordinates, `vec` elements of `bytes` each, boundary `mode`.
+    pub fn new(dims: u8, vec: u8, bytes: u8, mode: u8) -> SurfShape {
+        SurfShape(dims | (mode << 4), vec | (bytes << 4))
+    }
+    /// Coordinates.
+    pub fn dims(self) -> u8 {
+        self.0 & 15
+    }
+    /// Boundary mode: 0 trap, 1 clamp, 2 zero.
+    pub fn mode(self) -> u8 {
+        self.0 >> 4
+    }
+    /// Elements.
+    pub fn vec(self) -> u8 {
+        self.1 & 15
+    }
+    /// Bytes per element.
+    pub fn bytes(self) -> u8 {
+        self.1 >> 4
+    }
 }
 
 /// How a pre-initialised row gets its value when a warp starts.

@@ -1954,26 +1954,11 @@ impl<'m> KCtx<'m> {
                 for (k, o) in vals.iter().enumerate() {
                     r[k] = if st { self.src(o, vty)? } else { self.dst(o)? };
                 }
+                let shape = SurfShape::new(dims, vec, bytes, mode);
                 let inst = if st {
-                    Inst::Sust {
-                        dims,
-                        vec,
-                        bytes,
-                        mode,
-                        a: r,
-                        surf,
-                        c,
-                    }
+                    Inst::Sust { shape, a: r, surf, c }
                 } else {
-                    Inst::Suld {
-                        dims,
-                        vec,
-                        bytes,
-                        mode,
-                        d: r,
-                        surf,
-                        c,
-                    }
+                    Inst::Suld { shape, d: r, surf, c }
                 };
                 self.push(inst, guard);
             }
