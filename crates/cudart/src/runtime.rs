@@ -865,9 +865,10 @@ impl Runtime {
                 .and_then(|k| warpscope_analysis::reconcile::global_lines_unmatched(program, name, k)),
             _ => None,
         };
+        let spin_loop = warpscope_analysis::reconcile::has_spin_loop(program, name);
         let ka = KernelAnalysis {
-            spin_loop: warpscope_analysis::reconcile::has_spin_loop(program, name),
-            spin_shared: warpscope_analysis::reconcile::has_spin_loop(program, name)
+            spin_loop,
+            spin_shared: spin_loop
                 && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
             unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
             global_exact: global_unmatched.is_some_and(|u| u.is_empty())

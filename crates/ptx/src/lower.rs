@@ -406,6 +406,57 @@ impl<'m> KCtx<'m> {
 
     // ----- operands -----
 
+    /// The `[object, {c0, ...}]` operand of a texture or surface instruction (`what`: "texture" or
+    /// "surface"; messages start with `prefix`): the register holding the object and the first
+    /// `dims` coordinates as `cty` sources.
+    fn object_coords(
+        &mut self,
+        op: &Operand,
+        prefix: &str,
+        what: &str,
+        dims: u8,
+        cty: Ty,
+    ) -> LResult<(R, [R; 3])> {
+        let (handle, coords) = match op {
+            Operand::List(v) if v.len() == 2 => match (&v[0], &v[1]) {
+                (
+                    Operand::Addr {
+                        base: Some(b),
+                        off: 0,
+                    },
+                    Operand::Vector(c),
+                ) => (b.clone(), c.clone()),
+                (
+                    Operand::Addr {
+                        base: Some(b),
+                        off: 0,
+                    },
+                    c @ Operand::Name(_),
+                ) => (b.clone(), vec![c.clone()]),
+                _ => return self.err(format!("{prefix}: expected `[{what}, {{coordinates}}]`")),
+            },
+            _ => return self.err(format!("{prefix}: expected `[{what}, {{coordinates}}]`")),
+        };
+        let obj = match self.lookup(&handle) {
+            Some(Sym::Reg(r, _)) => r,
+            _ => {
+                return self.err(format!(
+                    "{prefix}: `{handle}` is not a register holding a {what} object ({what} references are not supported)"
+                ));
+            }
+        };
+        if coords.len() < dims as usize {
+            return self.err(format!(
+                "{prefix}: fewer coordinates than the {what}'s dimensions"
+            ));
+        }
+        let mut c = [NO_REG; 3];
+        for k in 0..dims as usize {
+            c[k] = self.src(&coords[k], cty)?;
+        }
+        Ok((obj, c))
+    }
+
     fn src(&mut self, o: &Operand, ty: Ty) -> LResult<R> {
         match o {
             Operand::Name(n) => match self.lookup(n) {
@@ -1800,42 +1851,8 @@ impl<'m> KCtx<'m> {
                 for (k, o) in ds.iter().enumerate() {
                     d[k] = self.dst(o)?;
                 }
-                let (handle, coords) = match &ops[1] {
-                    Operand::List(v) if v.len() == 2 => match (&v[0], &v[1]) {
-                        (
-                            Operand::Addr {
-                                base: Some(b),
-                                off: 0,
-                            },
-                            Operand::Vector(c),
-                        ) => (b.clone(), c.clone()),
-                        (
-                            Operand::Addr {
-                                base: Some(b),
-                                off: 0,
-                            },
-                            c @ Operand::Name(_),
-                        ) => (b.clone(), vec![c.clone()]),
-                        _ => return self.err("tex: expected `[texture, {coordinates}]`"),
-                    },
-                    _ => return self.err("tex: expected `[texture, {coordinates}]`"),
-                };
-                let tex = match self.lookup(&handle) {
-                    Some(Sym::Reg(r, _)) => r,
-                    _ => {
-                        return self.err(format!(
-                            "tex: `{handle}` is not a register holding a texture object (texture references are not supported)"
-                        ));
-                    }
-                };
-                if coords.len() < dims as usize {
-                    return self.err("tex: fewer coordinates than the texture's dimensions");
-                }
                 let cty = if int_coords { Ty::S32 } else { Ty::F32 };
-                let mut c = [NO_REG; 3];
-                for k in 0..dims as usize {
-                    c[k] = self.src(&coords[k], cty)?;
-                }
+                let (tex, c) = self.object_coords(&ops[1], "tex", "texture", dims, cty)?;
                 self.push(
                     Inst::Tex {
                         dims,
@@ -1905,45 +1922,7 @@ impl<'m> KCtx<'m> {
                 if vals.len() != vec as usize {
                     return self.err(format!("{}: expected {vec} value registers", i.opcode));
                 }
-                let (handle, coords) = match addr_op {
-                    Operand::List(v) if v.len() == 2 => match (&v[0], &v[1]) {
-                        (
-                            Operand::Addr {
-                                base: Some(b),
-                                off: 0,
-                            },
-                            Operand::Vector(c),
-                        ) => (b.clone(), c.clone()),
-                        (
-                            Operand::Addr {
-                                base: Some(b),
-                                off: 0,
-                            },
-                            c @ Operand::Name(_),
-                        ) => (b.clone(), vec![c.clone()]),
-                        _ => return self.err(format!("{}: expected `[surface, {{coordinates}}]`", i.opcode)),
-                    },
-                    _ => return self.err(format!("{}: expected `[surface, {{coordinates}}]`", i.opcode)),
-                };
-                let surf = match self.lookup(&handle) {
-                    Some(Sym::Reg(r, _)) => r,
-                    _ => {
-                        return self.err(format!(
-                            "{}: `{handle}` is not a register holding a surface object (surface references are not supported)",
-                            i.opcode
-                        ));
-                    }
-                };
-                if coords.len() < dims as usize {
-                    return self.err(format!(
-                        "{}: fewer coordinates than the surface's dimensions",
-                        i.opcode
-                    ));
-                }
-                let mut c = [NO_REG; 3];
-                for k in 0..dims as usize {
-                    c[k] = self.src(&coords[k], Ty::S32)?;
-                }
+                let (surf, c) = self.object_coords(addr_op, i.opcode.as_str(), "surface", dims, Ty::S32)?;
                 let vty = match bytes {
                     1 => Ty::U8,
                     2 => Ty::U16,
