@@ -6,6 +6,7 @@
 //!   picture), loads and stores apart, as Nsight Compute counts them.
 //! * [`reconcile`]: maps PTX shared accesses to the machine code's, so accesses that ptxas fused into
 //!   one wider instruction count once, with the wider width.
+//! * [`global`]: global-memory requests and 32-byte sectors per warp-level access.
 //! * [`launchspec`]: the launch language (`X,Y,Z` dimensions, `--arg` specs such as `buf:4096`).
 //! * [`divergence`], [`hazards`]: branch divergence counters; races, barrier misuse, uninitialised and
 //!   out-of-bounds shared accesses.
@@ -15,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod divergence;
+pub mod global;
 pub mod hazards;
 pub mod launchspec;
 pub mod machine_flow;

@@ -23,7 +23,10 @@
 
 use std::collections::HashMap;
 
+use warpscope_emu::AccessOp;
 use warpscope_toolchain::sass::{SassKernel, SassLine};
+
+use crate::global::GlobalCounts;
 
 const RZ: u8 = 255;
 const URZ: u8 = 63;
@@ -217,10 +220,12 @@ enum Kind {
         round: u8,
     },
     Ffma,
-    /// `LDG`: `bytes` per lane from global memory (sign-extended when `signed`).
+    /// `LDG` (and generic `LD`, `generic`): `bytes` per lane from global memory (sign-extended
+    /// when `signed`).
     Ldg {
         bytes: u8,
         signed: bool,
+        generic: bool,
     },
     /// `STG` (and generic `ST`, whose value is then forgotten): `bytes` per lane.
     Stg {
@@ -241,6 +246,9 @@ enum Kind {
     Bsync,
     Break,
     Warpsync,
+    /// `WARPSYNC.EXCLUSIVE R`: the lanes split by their mask `R` and run one group after another
+    /// (each until it waits at a convergence barrier or exits).
+    ExclusiveSync,
     Call {
         abs: bool,
     },
@@ -261,6 +269,7 @@ impl Kind {
                 | Kind::Bsync
                 | Kind::Break
                 | Kind::Warpsync
+                | Kind::ExclusiveSync
                 | Kind::Call { .. }
                 | Kind::Ret
         )
@@ -300,6 +309,9 @@ pub struct MachineFlow {
     /// lane set is run and its counts multiplied.
     same_path: Option<Vec<Sr>>,
     at: HashMap<u32, usize>,
+    /// Count the global loads and stores ([`FlowCounts::global`]): `None` not asked, `Some(Err)`
+    /// asked but the code has an access that cannot be counted (the reason).
+    globals: Option<Result<(), &'static str>>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
 }
@@ -326,6 +338,12 @@ pub struct FlowCounts {
     pub divergent: u64,
     /// Warp-level instructions followed.
     pub warp_insts: u64,
+    /// The machine code's global loads and stores (`LDG`, `STG`, generic `LD`/`ST` to global
+    /// memory), each execution by a group of lanes one request, when
+    /// [`MachineFlow::counting_globals`] asked for them and every one was followed.
+    pub global: Option<GlobalCounts>,
+    /// Why [`Self::global`] is `None` though asked for.
+    pub global_why: Option<&'static str>,
 }
 
 /// The global memory a run read, for checking after the launch that what it read is what the
@@ -678,6 +696,22 @@ impl MachineFlow {
     /// Decodes `kernel`'s instructions. Instructions it cannot read are decoded as ones that stop
     /// a run that reaches them.
     pub fn new(kernel: &SassKernel) -> MachineFlow {
+        Self::build(kernel, false)
+    }
+
+    /// Decodes `kernel`'s instructions to follow, beside its control flow, the addresses of its
+    /// global loads and stores and count them as Nsight Compute does ([`FlowCounts::global`]): the
+    /// counts of the machine code itself, where ptxas moved, merged or removed the PTX's accesses.
+    pub fn counting_globals(kernel: &SassKernel) -> MachineFlow {
+        Self::build(kernel, true)
+    }
+
+    /// Whether this flow counts global accesses.
+    pub fn counts_globals(&self) -> bool {
+        self.globals.is_some()
+    }
+
+    fn build(kernel: &SassKernel, globals: bool) -> MachineFlow {
         let at: HashMap<u32, usize> = kernel
             .insts
             .iter()
@@ -705,7 +739,29 @@ impl MachineFlow {
                 ins[i].kind = Kind::Rcp { exact: idiom };
             }
         }
-        let needed = slice(&ins);
+        let needed = slice(&ins, globals);
+        // accesses this module does not count: asynchronous and bulk copies, wmma/tensor-memory
+        // forms, and calls into code it cannot see (device printf's own memory traffic)
+        let globals = globals.then(|| {
+            match kernel.insts.iter().zip(&ins).find_map(|(l, x)| {
+                let base = l.opcode.split('.').next().unwrap_or("");
+                match base {
+                    "LDGSTS" | "UBLKCP" | "UTMALDG" | "UTMASTG" | "UTMAPF" | "UBLKRED" | "UTMAREDG" => {
+                        Some("the machine code copies global memory asynchronously (cp.async, bulk copies)")
+                    }
+                    "LDG" | "LD" | "STG" | "ST" if x.addr.is_none() => {
+                        Some("a global access's address form is not read")
+                    }
+                    "CALL" if matches!(x.kind, Kind::Call { abs: true }) => Some(
+                        "a call into code that is not in the kernel (device printf's own memory traffic)",
+                    ),
+                    _ => None,
+                }
+            }) {
+                Some(why) => Err(why),
+                None => Ok(()),
+            }
+        });
         // When no control decision depends on memory or on an unknown result, a warp's path is a
         // function of its lanes and of the special registers the decisions read: warps that agree
         // on those take the same path (`path_inputs`).
@@ -731,12 +787,14 @@ impl MachineFlow {
                 }
             }
         }
-        let same_path = (!opaque && !srs.contains(&Sr::Other)).then_some(srs);
+        // counting global accesses needs every warp's own addresses
+        let same_path = (!opaque && !srs.contains(&Sr::Other) && globals.is_none()).then_some(srs);
         MachineFlow {
             ins,
             needed,
             same_path,
             at,
+            globals,
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
         }
     }
@@ -750,6 +808,11 @@ impl MachineFlow {
         }
         let warps = threads.div_ceil(32);
         let mut counts = FlowCounts::default();
+        match self.globals {
+            Some(Ok(())) => counts.global = Some(GlobalCounts::default()),
+            Some(Err(why)) => counts.global_why = Some(why),
+            None => {}
+        }
         let mut mem = Mem {
             global: launch.global,
             stored: rustc_hash::FxHashMap::default(),
@@ -818,8 +881,15 @@ impl MachineFlow {
         // the group that ran last and where it went, when it stayed together
         let mut hint: Option<(usize, u32)> = None;
         loop {
-            let runnable = w.alive & !w.waiting;
+            let held: u32 = w.deferred.iter().fold(0, |m, g| m | g);
+            let runnable = w.alive & !w.waiting & !held;
             if runnable == 0 {
+                if !w.deferred.is_empty() {
+                    // the next group an exclusive warp sync held back
+                    w.deferred.remove(0);
+                    hint = None;
+                    continue;
+                }
                 if w.alive == 0 {
                     return Ok(());
                 }
@@ -1019,6 +1089,41 @@ impl MachineFlow {
                     w.waiting |= on;
                 }
             }
+            Kind::ExclusiveSync => {
+                if unknown_guard != 0 {
+                    return Err(stop("exclusive warp sync on an unknown value"));
+                }
+                advance(w, group & !on);
+                // the groups of lanes that agree on the mask, in lane order
+                let mut groups: Vec<(u32, u32)> = Vec::new();
+                for l in lanes(on) {
+                    let Some(m) = ins.src.first().and_then(|o| w.read(*o, l, launch)) else {
+                        return Err(stop("exclusive warp sync on an unknown mask"));
+                    };
+                    match groups.iter_mut().find(|(mask, _)| *mask == m) {
+                        Some((_, ls)) => *ls |= 1 << l,
+                        None => groups.push((m, 1 << l)),
+                    }
+                }
+                // Nsight Compute's count (H100, calibration/run/partition.cu): max(1, k - 1)
+                // targets, k - 1 of them divergent, for k groups
+                if ins.counted && on != 0 {
+                    let k = groups.len() as u64;
+                    counts.targets += k.saturating_sub(1).max(1);
+                    counts.divergent += k.saturating_sub(1);
+                }
+                for (i, &(_, ls)) in groups.iter().enumerate() {
+                    for l in lanes(ls) {
+                        w.pc[l] = pc + 1;
+                    }
+                    if i > 0 {
+                        w.deferred.push(ls);
+                    }
+                }
+                if let Some(&(_, first)) = groups.first() {
+                    w.together = (first == group).then_some(pc + 1);
+                }
+            }
             Kind::Call { abs } => {
                 if unknown_guard != 0 {
                     return Err(stop("call on an unknown value"));
@@ -1084,6 +1189,9 @@ impl MachineFlow {
                 w.together = Some(pc + 1);
             }
             Kind::Ldg { .. } | Kind::Stg { .. } | Kind::AtomG { .. } => {
+                if counts.global.is_some() {
+                    count_global(w, ins, on, unknown_guard, counts, mem);
+                }
                 w.memory(ins, on, mem);
                 for d in &ins.dst {
                     w.forget(*d, unknown_guard);
@@ -1104,6 +1212,50 @@ impl MachineFlow {
             }
         }
         Ok(())
+    }
+}
+
+/// Counts one execution of a global load or store by the lanes `on` into [`FlowCounts::global`],
+/// or gives the counts up with the reason. A generic access counts the lanes whose address is
+/// outside the shared, local and constant windows. An address that derives from memory makes the
+/// run's reads checked after the launch, as a branch on memory does.
+fn count_global(w: &Warp, ins: &Ins, on: u32, unknown_guard: u32, counts: &mut FlowCounts, mem: &mut Mem) {
+    let (op, bytes, generic) = match ins.kind {
+        Kind::Ldg { bytes, generic, .. } => (AccessOp::Load, bytes, generic),
+        Kind::Stg { bytes, known } => (AccessOp::Store, bytes, !known),
+        _ => return,
+    };
+    let mut give_up = |why: &'static str| {
+        counts.global = None;
+        counts.global_why = Some(why);
+    };
+    if unknown_guard != 0 {
+        return give_up("a global access runs for lanes that are not known");
+    }
+    if on == 0 {
+        return;
+    }
+    if let Some((r, _)) = ins.addr
+        && (w.rt[r as usize] | w.rt[r as usize + 1]) & on != 0
+    {
+        mem.reads.decided = true;
+    }
+    let mut addrs = [0u64; 32];
+    let mut mask = 0u32;
+    for l in lanes(on) {
+        let Some(a) = w.address(ins, l) else {
+            return give_up("a global access's address is not known");
+        };
+        let window = |base: u64| (base..base + warpscope_emu::mem::WINDOW).contains(&a);
+        use warpscope_emu::mem::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW};
+        if generic && (window(SHARED_WINDOW) || window(LOCAL_WINDOW) || window(CONST_WINDOW)) {
+            continue;
+        }
+        addrs[l] = a;
+        mask |= 1 << l;
+    }
+    if let Some(g) = counts.global.as_mut() {
+        g.record(op, bytes, mask, &addrs);
     }
 }
 
@@ -1210,7 +1362,7 @@ fn uses(x: &Ins) -> Regs {
 /// machine code's control-flow graph, to a fixed point; a guarded write does not end a value's
 /// life). Once a needed load is found, every store and atomic is needed too (a warp reads back
 /// what it stored).
-fn slice(ins: &[Ins]) -> Vec<bool> {
+fn slice(ins: &[Ins], globals: bool) -> Vec<bool> {
     let n = ins.len();
     // successors: the next instruction unless the control transfer is unconditional, the target;
     // a call's callee and its return site; a return's every return site
@@ -1249,7 +1401,11 @@ fn slice(ins: &[Ins]) -> Vec<bool> {
     let uses: Vec<Regs> = ins.iter().map(uses).collect();
     let mut needed: Vec<bool> = ins
         .iter()
-        .map(|x| x.kind.is_control() || matches!(x.kind, Kind::Bssy | Kind::Stop))
+        .map(|x| {
+            x.kind.is_control()
+                || matches!(x.kind, Kind::Bssy | Kind::Stop)
+                || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
+        })
         .collect();
     let mut live_in = vec![Regs::default(); n];
     let mut stores = false;
@@ -1454,7 +1610,10 @@ fn decode(
             }
         }
         "WARPSYNC" => {
-            if has("EXCLUSIVE") || has("COLLECTIVE") {
+            if has("EXCLUSIVE") {
+                ins.kind = Kind::ExclusiveSync;
+                ins.src = ops.first().map(|o| parse_opnd(o)).into_iter().collect();
+            } else if has("COLLECTIVE") {
                 ins.kind = Kind::Stop;
             } else {
                 ins.kind = Kind::Warpsync;
@@ -1482,7 +1641,7 @@ fn decode(
         "BRX" | "JMX" | "BRXU" | "JMXU" | "KILL" | "BPT" | "ENDCOLLECTIVE" | "BMOV" | "RTT" | "BSYNCS" => {
             ins.kind = Kind::Stop;
         }
-        "LDG" | "STG" | "ST" | "ATOMG" | "REDG" | "RED" | "ATOM" => {
+        "LDG" | "LD" | "STG" | "ST" | "ATOMG" | "REDG" | "RED" | "ATOM" => {
             let bytes = if has("128") {
                 16
             } else if has("64") {
@@ -1499,17 +1658,18 @@ fn decode(
                 .find(|o| o.contains('['))
                 .and_then(|o| global_address(o));
             match base {
-                "LDG" if ins.addr.is_some() => {
+                "LDG" | "LD" if ins.addr.is_some() => {
                     ins.kind = Kind::Ldg {
                         bytes,
                         signed: has("S8") || has("S16"),
+                        generic: base == "LD",
                     };
                     ins.dst = ops
                         .first()
                         .map(|o| reg_dst(o, bytes.div_ceil(4)))
                         .unwrap_or_default();
                 }
-                "LDG" => poison(&mut ins),
+                "LDG" | "LD" => poison(&mut ins),
                 "STG" | "ST" => {
                     ins.kind = Kind::Stg {
                         bytes,
@@ -2017,6 +2177,8 @@ struct Warp {
     unknown_store: bool,
     /// Where the group that just ran went, when all its lanes went to one place.
     together: Option<usize>,
+    /// Groups of lanes an exclusive warp sync holds back, in the order they run.
+    deferred: Vec<u32>,
 }
 
 impl Warp {
@@ -2048,6 +2210,7 @@ impl Warp {
             id: 0,
             unknown_store: false,
             together: None,
+            deferred: Vec::new(),
         }
     }
 
@@ -2076,6 +2239,7 @@ impl Warp {
         self.cur_approx = false;
         self.unknown_store = false;
         self.waiting = 0;
+        self.deferred.clear();
         self.barrier = [0; 16];
         self.ctaid = ctaid;
         let [bx, by, bz] = launch.block;
@@ -2146,7 +2310,7 @@ impl Warp {
     /// `LDG`, `STG`, `ST` and global atomics for the lanes `on`.
     fn memory(&mut self, ins: &Ins, on: u32, mem: &mut Mem) {
         match ins.kind {
-            Kind::Ldg { bytes, signed } => {
+            Kind::Ldg { bytes, signed, .. } => {
                 // a loaded value derives from memory
                 self.cur_taint = true;
                 for l in lanes(on) {
@@ -3230,5 +3394,105 @@ mod tests {
             let q = u64::from((n / d).max(1));
             assert_eq!(run(&f, 32, &p), Ok((q, 0)), "{n} / {d}");
         }
+    }
+
+    /// `in[tid & ~31]` (the warp's trip count) loaded once before the loop, as ptxas hoists it,
+    /// with `in[tid]` and a byte of `in[tid & ~31]`; then `out[tid] = in[tid]`.
+    const HOISTED: &str = "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+        \t/*0010*/ LDC.64 R2, c[0x0][0x210] ;\n\
+        \t/*0020*/ IMAD.WIDE.U32 R4, R0, 0x4, R2 ;\n\
+        \t/*0030*/ LOP3.LUT R6, R0, 0xffffffe0, RZ, 0xc0, !PT ;\n\
+        \t/*0040*/ IMAD.WIDE.U32 R6, R6, 0x4, R2 ;\n\
+        \t/*0050*/ LDG.E R8, desc[UR4][R6.64] ;\n\
+        \t/*0060*/ LDG.E R9, desc[UR4][R4.64] ;\n\
+        \t/*0070*/ LDG.E.U8 R11, desc[UR4][R6.64+0x1] ;\n\
+        \t/*0080*/ ISETP.GE.AND P0, PT, RZ, R8, PT ;\n\
+        \t/*0090*/ @P0 BRA `(.L_x_1) ;\n\
+        \t/*00a0*/ IMAD.MOV.U32 R10, RZ, RZ, RZ ;\n\
+        .L_x_0:\n\
+        \t/*00b0*/ IADD3 R10, R10, 0x1, RZ ;\n\
+        \t/*00c0*/ ISETP.GE.AND P1, PT, R10, R8, PT ;\n\
+        \t/*00d0*/ @!P1 BRA `(.L_x_0) ;\n\
+        .L_x_1:\n\
+        \t/*00e0*/ LDC.64 R2, c[0x0][0x218] ;\n\
+        \t/*00f0*/ IMAD.WIDE.U32 R4, R0, 0x4, R2 ;\n\
+        \t/*0100*/ STG.E desc[UR4][R4.64], R9 ;\n\
+        \t/*0110*/ EXIT ;\n";
+
+    #[test]
+    fn the_machine_codes_own_global_accesses_are_counted() {
+        let (inp, out) = (0x1_0000_0000u64, 0x1_0000_1000u64);
+        // warp 0 loops 3 times, warp 1 not at all
+        let mut words = vec![0u32; 64];
+        words[0] = 3;
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let global = warpscope_emu::mem::Global::new(vec![(inp, bytes), (out, vec![0; 256])]);
+        let mut params = inp.to_le_bytes().to_vec();
+        params.extend(out.to_le_bytes());
+        let launch = FlowLaunch {
+            global: Some(&global),
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            params: &params,
+        };
+        let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{HOISTED}");
+        let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
+        let (c, _) = MachineFlow::counting_globals(&ks[0])
+            .run(&launch, 1 << 20)
+            .unwrap();
+        // per warp: the trip count (one sector), in[tid] (128 bytes: four sectors), the byte
+        // (one sector); one store of 128 bytes
+        let g = c.global.expect("counted");
+        assert_eq!(
+            (g.ld_requests, g.ld_sectors, g.ld_bytes),
+            (6, 12, 2 * (128 + 128 + 32))
+        );
+        assert_eq!((g.st_requests, g.st_sectors, g.st_bytes), (2, 8, 256));
+        // warp 0: the skip test and three back branches; warp 1: the skip test
+        assert_eq!((c.targets, c.divergent), (5, 0));
+        // not asked for: not counted
+        let (c, _) = MachineFlow::new(&ks[0]).run(&launch, 1 << 20).unwrap();
+        assert_eq!((c.global, c.global_why), (None, None));
+        // an address the run cannot know (from shared memory): not counted, with the reason
+        // (the branches still followed)
+        let unknown = HOISTED.replace(
+            "IMAD.WIDE.U32 R4, R0, 0x4, R2 ;\n\t/*0030*/",
+            "LDS R4, [RZ] ;\n\t/*0030*/",
+        );
+        assert_ne!(unknown, HOISTED);
+        let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{unknown}");
+        let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
+        let (c, _) = MachineFlow::counting_globals(&ks[0])
+            .run(&launch, 1 << 20)
+            .unwrap();
+        assert_eq!(c.global, None);
+        assert_eq!(c.global_why, Some("a global access's address is not known"));
+        assert_eq!((c.targets, c.divergent), (5, 0));
+    }
+
+    #[test]
+    fn an_exclusive_warp_sync_runs_each_mask_group_alone() {
+        // keys tid & 3: four groups of eight lanes. Each group runs the vote and the branch on its
+        // own (the vote's mask is its match mask: the branch is not taken): 4 targets. The sync
+        // counts k - 1 = 3 targets, all divergent (H100, calibration/run/partition.cu).
+        let body = |key: &str| {
+            format!(
+                "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+                 \t/*0010*/ LOP3.LUT R1, R0, {key}, RZ, 0xc0, !PT ;\n\
+                 \t/*0020*/ MATCH.ANY R4, R1 ;\n\
+                 \t/*0030*/ BSSY B0, `(.L_x_0) ;\n\
+                 \t/*0040*/ WARPSYNC.EXCLUSIVE R4 ;\n\
+                 \t/*0050*/ VOTE.ANY R5, PT, PT ;\n\
+                 \t/*0060*/ ISETP.NE.AND P0, PT, R5, R4, PT ;\n\
+                 \t/*0070*/ @P0 BRA `(.L_x_0) ;\n\
+                 \t/*0080*/ NOP ;\n\
+                 .L_x_0:\n\
+                 \t/*0090*/ BSYNC B0 ;\n\
+                 \t/*00a0*/ EXIT ;\n"
+            )
+        };
+        assert_eq!(run(&flow(&body("0x3")), 32, &[]), Ok((3 + 4, 3)));
+        // one group: one uniform target, and the branch once
+        assert_eq!(run(&flow(&body("0x0")), 32, &[]), Ok((1 + 1, 0)));
     }
 }

@@ -137,6 +137,11 @@ pub struct LaunchAnalysis {
     /// counters are then the PTX's, labelled estimates), when it was tried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_flow_stop: Option<String>,
+    /// Why the machine code's own global loads and stores could not be counted on this launch,
+    /// when ptxas moved, merged or removed some of the PTX's (the global counters are then the
+    /// PTX's, labelled estimates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub global_flow_stop: Option<String>,
 }
 
 /// Shared-memory counters of one source line of one launch.
@@ -349,6 +354,10 @@ pub fn analyse_launch(
     let always = mode == warpscope_driver::run::FlowMode::Always;
     let follow = match (&ka.machine_flow, &ka.machine_branches) {
         (Some(flow), Some(m)) if mode.follows(m) => Some(Arc::clone(flow)),
+        // the global counters come from the machine code's own accesses
+        (Some(flow), _) if flow.counts_globals() && mode != warpscope_driver::run::FlowMode::Off => {
+            Some(Arc::clone(flow))
+        }
         _ => None,
     };
     let opts = RunOptions {
@@ -378,7 +387,18 @@ pub fn analyse_launch(
     let banks = res.banks.take().map(|b| b.report).unwrap_or_default();
     let div = res.divergence.take().unwrap_or_default();
     let flow = res.machine_flow.take();
-    let glob = res.global.unwrap_or_default();
+    // the machine code's own global accesses, where they were followed and counted
+    let machine_global = match &flow {
+        Some(Ok(c)) => c.global,
+        _ => None,
+    };
+    let glob = machine_global.or(res.global).unwrap_or_default();
+    let global_flow_stop = match (&ka.machine_flow, &flow) {
+        (Some(f), Some(Ok(c))) if f.counts_globals() => c.global_why.map(str::to_string),
+        (Some(f), Some(Err(why))) if f.counts_globals() => Some(why.clone()),
+        (Some(f), None) if f.counts_globals() => Some("the machine code was not followed".into()),
+        _ => None,
+    };
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
         warp_instructions: res.warp_insts,
@@ -628,12 +648,15 @@ pub fn analyse_launch(
     // (a line whose accesses ptxas moved out of a loop or unrolled, no machine code, device printf)
     put(
         "warpscope__global_counters_exact",
-        if ka.global_exact && !ka.spin_loop && !ka.unmeasured_wmma.1 {
+        if (ka.global_exact || machine_global.is_some()) && !ka.spin_loop && !ka.unmeasured_wmma.1 {
             1.0
         } else {
             0.0
         },
     );
+    if machine_global.is_some() {
+        put("warpscope__global_counters_from_machine_code", 1.0);
+    }
     put(
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
         glob.ld_requests as f64,
@@ -747,6 +770,7 @@ pub fn analyse_launch(
         }
     }
     out.machine_flow_stop = flow_stop;
+    out.global_flow_stop = global_flow_stop;
     Ok(out)
 }
 

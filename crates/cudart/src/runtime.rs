@@ -851,18 +851,23 @@ impl Runtime {
                 .map(Arc::new),
             _ => None,
         };
-        let machine_flow = match (&module.sass, debug) {
-            (Some(Ok(ks)), false) => ks
-                .iter()
-                .find(|k| k.name == name)
-                .map(|k| Arc::new(warpscope_analysis::machine_flow::MachineFlow::new(k))),
-            _ => None,
-        };
         let global_unmatched = match &module.sass {
             Some(Ok(ks)) => ks
                 .iter()
                 .find(|k| k.name == name)
                 .and_then(|k| warpscope_analysis::reconcile::global_lines_unmatched(program, name, k)),
+            _ => None,
+        };
+        // where ptxas moved, merged or removed global accesses, the machine code's own accesses
+        // are followed on each launch and counted
+        let machine_flow = match (&module.sass, debug) {
+            (Some(Ok(ks)), false) => ks.iter().find(|k| k.name == name).map(|k| {
+                Arc::new(if global_unmatched.as_ref().is_some_and(|u| !u.is_empty()) {
+                    warpscope_analysis::machine_flow::MachineFlow::counting_globals(k)
+                } else {
+                    warpscope_analysis::machine_flow::MachineFlow::new(k)
+                })
+            }),
             _ => None,
         };
         let spin_loop = warpscope_analysis::reconcile::has_spin_loop(program, name);

@@ -137,6 +137,10 @@ struct LaunchOut<'a> {
     /// are then the PTX's, labelled estimates).
     #[serde(skip_serializing_if = "Option::is_none")]
     machine_flow_stop: Option<&'a str>,
+    /// Why the machine code's own global accesses could not be counted (the global counters are
+    /// then the PTX's, labelled estimates).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    global_flow_stop: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -483,6 +487,28 @@ fn run_in(
         ));
     }
 
+    // global estimates other than device printf's (their own note above)
+    let global_estimated: Vec<String> = labelled_estimate("warpscope__global_counters_exact")
+        .into_iter()
+        .filter(|k| !printing.contains(k))
+        .map(|k| {
+            match recs
+                .iter()
+                .filter(|r| r.kernel == k)
+                .find_map(|r| r.analysis.global_flow_stop.as_deref())
+            {
+                Some(w) => format!("{k} (machine code's accesses not counted: {w})"),
+                None => k.to_string(),
+            }
+        })
+        .collect();
+    if !global_estimated.is_empty() {
+        notes.push(format!(
+            "global-memory counters are estimates for {}: ptxas moved, merged or removed some of their global loads or stores (or copies them asynchronously), and the machine code's own accesses could not be followed on the launch, so the PTX's accesses are counted",
+            global_estimated.join(", ")
+        ));
+    }
+
     let shared_estimated = labelled_estimate("warpscope__shared_counters_exact");
     if !shared_estimated.is_empty() {
         notes.push(format!(
@@ -711,6 +737,7 @@ fn run_in(
                 shared_lines: &r.analysis.shared_lines,
                 fix: r.analysis.fix.as_ref(),
                 machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),
+                global_flow_stop: r.analysis.global_flow_stop.as_deref(),
             })
             .collect(),
         kernels,
