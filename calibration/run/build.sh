@@ -10,6 +10,10 @@ ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
 for p in smem divergence api unsupported warpsync book book2 vars collectives partition assert refused atomics loops threads graphs textures cooperative textures8 surfaces; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
 done
+# device printf's own global traffic (calibration/printf/)
+for p in printf printf2 printf3 printf4; do
+  "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/../printf/$p.cu"
+done
 # wmma needs mma.h, which needs the CCCL headers (the nvidia-cuda-cccl wheel)
 "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -I"$CU/include/cccl" -L"$OUT/lib" -o "$OUT/tensor" "$HERE/tensor.cu"
 # the seed's divergence experiment as the notes build it (-G: branches as written)

@@ -68,3 +68,219 @@ impl GlobalCounts {
         self.st_bytes += o.st_bytes;
     }
 }
+
+/// The global loads and stores of device `printf`'s own implementation (the driver's `vprintf`,
+/// whose code is not in the kernel), which Nsight Compute counts in the kernel's global requests
+/// and sectors. Measured on the H100 (`calibration/printf/`, 170 launches; every row repeated in
+/// two runs), per warp-level call (the lanes of one warp at one `printf`, `Printed::seq`):
+///
+/// * loads: the format read three times per character, its NUL included, plus two:
+///   `3 (L + 1) + 2` requests for a format of `L` characters, and `3 (S + 1)` more for each `%s`
+///   string of `S` characters; lanes whose format or strings differ in length run the longest
+///   (`L`, `S` the lanes' largest). A request's sectors are those of the lanes still reading
+///   (`j <= L` of the lane at character `j`), each at its own address.
+/// * stores: `1 + 7 (32 - N)` for `N` arguments, 249 more for each 256 bytes the record takes
+///   beyond its first (a record of `align8(L + 1) + 8 N + sum (S + 1)` bytes fits the first with
+///   up to 219: formats of 215 characters do, of 216 not; `%s` of 202 characters do, of 203 not),
+///   and `max - min` more for each string (the format too) whose length differs between lanes.
+///   A request's sectors: every lane's own but for 3 requests that share one sector
+///   (`R + (R - 3) (k - 1)` for `R` requests per lane and `k` lanes).
+///
+/// The alternatives the rows break: one request per lane (32 lanes count as one), stores
+/// growing with the format or string length (they do not below a 256-byte step), 4-byte slots for
+/// `int` arguments (20 `int`s take the step, 19 do not).
+///
+/// Returns the counts and whether they are exact: a call whose lanes differ in their argument
+/// count or in the record's steps, a `%s` argument followed by another argument (its padding is
+/// not measured) where that could move a step, an unreadable string, or more than 32 arguments,
+/// is an estimate.
+pub fn printf_traffic(calls: &[warpscope_emu::printf::Printed]) -> (GlobalCounts, bool) {
+    use std::collections::BTreeMap;
+    use warpscope_emu::printf::PrintfArg;
+    let mut warps: BTreeMap<(u32, u32, u32), Vec<&warpscope_emu::printf::Printed>> = BTreeMap::new();
+    for p in calls {
+        warps.entry((p.block, p.thread / 32, p.seq)).or_default().push(p);
+    }
+    let mut g = GlobalCounts::default();
+    let mut exact = true;
+    // requests reading strings `(address, length)` of the lanes, three per character and NUL
+    let strings = |g: &mut GlobalCounts, lanes: &[(u64, usize)]| {
+        let longest = lanes.iter().map(|l| l.1).max().unwrap_or(0);
+        for j in 0..=longest {
+            let mut sectors: Vec<u64> = lanes
+                .iter()
+                .filter(|l| j <= l.1)
+                .map(|l| (l.0 + j as u64) / 32)
+                .collect();
+            sectors.sort_unstable();
+            sectors.dedup();
+            g.ld_requests += 3;
+            g.ld_sectors += 3 * sectors.len() as u64;
+        }
+    };
+    for lanes in warps.values() {
+        let k = lanes.len() as u64;
+        let first = lanes[0];
+        let n = first.args.len();
+        if n > 32 || lanes.iter().any(|p| p.args.len() != n) {
+            exact = false;
+        }
+        // the format
+        let formats: Vec<(u64, usize)> = lanes.iter().map(|p| (p.format_addr, p.format.len())).collect();
+        strings(&mut g, &formats);
+        g.ld_requests += 2;
+        g.ld_sectors += 2;
+        let spread = |v: &[(u64, usize)]| {
+            let max = v.iter().map(|l| l.1).max().unwrap_or(0);
+            let min = v.iter().map(|l| l.1).min().unwrap_or(0);
+            (max - min) as u64
+        };
+        let mut extra = spread(&formats);
+        // each %s argument
+        let strs = first
+            .args
+            .iter()
+            .filter(|a| matches!(a, PrintfArg::Str(_)))
+            .count();
+        for s in 0..strs {
+            let mut v = Vec::new();
+            for p in lanes {
+                let len = p.args.iter().filter_map(|a| match a {
+                    PrintfArg::Str(s) => Some(s.as_ref().map(Vec::len)),
+                    _ => None,
+                });
+                match (len.clone().nth(s), p.str_addrs.get(s)) {
+                    (Some(Some(len)), Some(&addr)) => v.push((addr, len)),
+                    _ => exact = false,
+                }
+            }
+            strings(&mut g, &v);
+            extra += spread(&v);
+        }
+        // the record's 256-byte steps, per lane; padding after a string moved the step: estimate
+        let steps = |bytes: u64| 1 + bytes.saturating_sub(219).div_ceil(256);
+        let mut lane_steps = Vec::new();
+        for p in lanes {
+            let (mut packed, mut padded) = ((p.format.len() as u64 + 1).div_ceil(8) * 8, 0u64);
+            padded += packed;
+            for a in &p.args {
+                let b = match a {
+                    PrintfArg::Str(s) => s.as_ref().map_or(1, |s| s.len() as u64 + 1),
+                    _ => 8,
+                };
+                packed += 8 + if matches!(a, PrintfArg::Str(_)) { b } else { 0 };
+                padded = padded.div_ceil(8) * 8 + 8 + if matches!(a, PrintfArg::Str(_)) { b } else { 0 };
+            }
+            let s = steps(packed);
+            if steps(padded) != s {
+                exact = false;
+            }
+            lane_steps.push(s);
+        }
+        let steps = lane_steps.iter().copied().max().unwrap_or(1);
+        if lane_steps.iter().any(|&s| s != steps) {
+            exact = false;
+        }
+        let per_lane = 1 + 7 * 32u64.saturating_sub(n as u64) + 249 * (steps - 1);
+        g.st_requests += per_lane + extra;
+        g.st_sectors += per_lane + per_lane.saturating_sub(3) * (k - 1);
+    }
+    (g, exact)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warpscope_emu::printf::{Printed, PrintfArg};
+
+    fn call(
+        thread: u32,
+        format: &str,
+        format_addr: u64,
+        args: Vec<PrintfArg>,
+        str_addrs: Vec<u64>,
+    ) -> Printed {
+        Printed {
+            block: 0,
+            thread,
+            seq: 0,
+            format: format.as_bytes().to_vec(),
+            args,
+            format_addr,
+            str_addrs,
+        }
+    }
+
+    fn counts(g: GlobalCounts) -> [u64; 4] {
+        [g.ld_requests, g.ld_sectors, g.st_requests, g.st_sectors]
+    }
+
+    /// Rows of calibration/printf/h100/ (load requests, sectors, store requests, sectors).
+    #[test]
+    fn printf_traffic_equals_the_h100_rows() {
+        // printf.cu lanes32: 32 lanes, "abcdefg\n", no argument
+        let lanes: Vec<Printed> = (0..32)
+            .map(|t| call(t, "abcdefg\n", 0x1000, vec![], vec![]))
+            .collect();
+        assert_eq!(printf_traffic(&lanes), (counts_of([29, 29, 225, 7107]), true));
+        // printf.cu warps2one: lane 0 of two warps
+        let two = [
+            call(0, "abcdefg\n", 0x1000, vec![], vec![]),
+            call(32, "abcdefg\n", 0x1000, vec![], vec![]),
+        ];
+        assert_eq!(counts(printf_traffic(&two).0), [58, 58, 450, 450]);
+        // printf.cu p_int12: twelve ints (36 characters)
+        let int = |v: u64| PrintfArg::Int { bits: v, size: 4 };
+        let f12 = "%d %d %d %d %d %d %d %d %d %d %d %d\n";
+        let one = [call(0, f12, 0x1000, (0..12).map(int).collect(), vec![])];
+        assert_eq!(counts(printf_traffic(&one).0), [113, 113, 141, 141]);
+        // printf3.cu ints20: twenty ints take a second 256-byte step (19 do not)
+        let f20 = "%d ".repeat(19) + "%d\n";
+        let one = [call(0, &f20, 0x1000, (0..20).map(int).collect(), vec![])];
+        assert_eq!(counts(printf_traffic(&one).0), [185, 185, 334, 334]);
+        // printf2.cu twoFormats: lanes 0-3 alternate two formats at their own 256-byte starts
+        let four: Vec<Printed> = (0..4)
+            .map(|t| {
+                let (f, a) = if t % 2 == 1 {
+                    ("odd %d\n", 0x1100)
+                } else {
+                    ("even number %d\n", 0x1000)
+                };
+                call(t, f, a, vec![int(u64::from(t))], vec![])
+            })
+            .collect();
+        assert_eq!(printf_traffic(&four), (counts_of([50, 74, 226, 863]), true));
+        // printf2.cu strPat (1, 10, 5, 26): four strings at 64-byte slots, 3 bytes in (the H100's
+        // 96 / 153 load requests / sectors include the kernel's own load of the pointers: 1 / 1)
+        let lens = [1usize, 10, 5, 26];
+        let four: Vec<Printed> = (0..4)
+            .map(|t| {
+                let s = vec![b'a'; lens[t as usize]];
+                call(
+                    t,
+                    "%s\n",
+                    0x1000,
+                    vec![PrintfArg::Str(Some(s))],
+                    vec![0x2000 + 64 * u64::from(t) + 3],
+                )
+            })
+            .collect();
+        assert_eq!(printf_traffic(&four), (counts_of([95, 152, 243, 863]), true));
+        // lanes that differ in their argument count: an estimate
+        let mixed = [
+            call(0, "%d\n", 0x1000, vec![int(1)], vec![]),
+            call(1, "\n", 0x1100, vec![], vec![]),
+        ];
+        assert!(!printf_traffic(&mixed).1);
+    }
+
+    fn counts_of(c: [u64; 4]) -> GlobalCounts {
+        GlobalCounts {
+            ld_requests: c[0],
+            ld_sectors: c[1],
+            st_requests: c[2],
+            st_sectors: c[3],
+            ..GlobalCounts::default()
+        }
+    }
+}

@@ -740,8 +740,9 @@ impl MachineFlow {
             }
         }
         let needed = slice(&ins, globals);
-        // accesses this module does not count: asynchronous and bulk copies, wmma/tensor-memory
-        // forms, and calls into code it cannot see (device printf's own memory traffic)
+        // accesses this module does not count: asynchronous and bulk copies (a call into code
+        // outside the kernel, `vprintf` or `__assertfail`, is not the kernel's own access: device
+        // printf's traffic is `crate::global::printf_traffic`)
         let globals = globals.then(|| {
             match kernel.insts.iter().zip(&ins).find_map(|(l, x)| {
                 let base = l.opcode.split('.').next().unwrap_or("");
@@ -752,9 +753,6 @@ impl MachineFlow {
                     "LDG" | "LD" | "STG" | "ST" if x.addr.is_none() => {
                         Some("a global access's address form is not read")
                     }
-                    "CALL" if matches!(x.kind, Kind::Call { abs: true }) => Some(
-                        "a call into code that is not in the kernel (device printf's own memory traffic)",
-                    ),
                     _ => None,
                 }
             }) {

@@ -11,10 +11,9 @@
 //! Each counter carries the claim the prediction makes: `exact` (shared-memory instructions and
 //! wavefronts, launch configuration, registers, theoretical occupancy; branch counters when every
 //! source line's branches matched the machine code; global requests and sectors when every source
-//! line's global loads and stores matched the machine code's and the kernel has no device `printf`)
-//! or `estimate` (branch counters labelled so; global counters of kernels where ptxas moved or merged
-//! global accesses — e.g. hoisted a load out of a loop — or that call `printf`, whose own buffer
-//! traffic ncu counts). The unit-level shared wavefronts (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`
+//! line's global loads and stores matched the machine code's or the machine code's own were counted
+//! on the launch, device `printf`'s own traffic included where its measured rule applies) or
+//! `estimate` (counters labelled so: `warpscope__*_counters_exact` = 0). The unit-level shared wavefronts (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`
 //! / `_st`) are a `floor`: the requests' own wavefronts, to which the GPU adds wavefronts from
 //! contention with other L1 traffic, differently at each launch; the instruction-attributed
 //! `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld` / `_st` are exact. A differing exact
@@ -155,9 +154,6 @@ fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
         && m.get("warpscope__global_counters_exact")
             .is_some_and(|v| *v == 0.0)
     {
-        return "estimate";
-    }
-    if metric.contains("_mem_global_") && m.get("warpscope__device_printf_calls").is_some_and(|v| *v > 0.0) {
         return "estimate";
     }
     "exact"

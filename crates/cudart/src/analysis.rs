@@ -645,7 +645,8 @@ pub fn analyse_launch(
         put("warpscope__spin_loop", 1.0);
     }
     // 1: global requests and sectors count the machine code's loads and stores; 0: an estimate
-    // (a line whose accesses ptxas moved out of a loop or unrolled, no machine code, device printf)
+    // (a line whose accesses ptxas moved out of a loop or unrolled and whose machine code could not
+    // be followed, no machine code; device printf outside its rule, `runtime.rs`)
     put(
         "warpscope__global_counters_exact",
         if (ka.global_exact || machine_global.is_some()) && !ka.spin_loop && !ka.unmeasured_wmma.1 {

@@ -52,24 +52,43 @@ pub fn ncu_name(mangled: &str) -> String {
     format!("{head}({}){tail}", out.join(", "))
 }
 
-/// `int const*` → `const int *`, `float*` → `float *`, `float* __restrict__` → `float *__restrict__`.
+/// `int const*` → `const int *`, `float*` → `float *`, `float* __restrict__` → `float *__restrict__`,
+/// `char const* const*` → `const char *const *`: the base type's qualifier in front, the pointer
+/// levels' qualifiers after their `*`, a space after a qualifier that more pointer levels follow.
 fn param(p: &str) -> String {
-    let stars = p.trim_end_matches(['*', '&', ' ']);
-    let suffix = p[stars.len()..].replace(' ', "");
-    let (base, constq) = match stars.strip_suffix(" const") {
-        Some(b) => (b, true),
-        None => (stars, false),
+    let split = p.find(['*', '&']).unwrap_or(p.len());
+    let (base, decl) = (p[..split].trim(), &p[split..]);
+    let base = match base.strip_suffix(" const") {
+        Some(b) => format!("const {b}"),
+        None => base.to_string(),
     };
-    let base = if constq {
-        format!("const {base}")
-    } else {
-        base.to_string()
-    };
-    if suffix.is_empty() {
-        base
-    } else {
-        format!("{base} {suffix}")
+    if decl.is_empty() {
+        return base;
     }
+    let mut out = String::new();
+    let mut word = String::new();
+    for c in decl.chars() {
+        match c {
+            '*' | '&' => {
+                if !word.is_empty() {
+                    out.push_str(&word);
+                    out.push(' ');
+                    word.clear();
+                }
+                out.push(c);
+            }
+            ' ' => {
+                if !word.is_empty() {
+                    out.push_str(&word);
+                    out.push(' ');
+                    word.clear();
+                }
+            }
+            _ => word.push(c),
+        }
+    }
+    out.push_str(&word);
+    format!("{base} {}", out.trim_end())
 }
 
 #[cfg(test)]
@@ -99,5 +118,9 @@ mod tests {
             ncu_name("_Z13transposeSmemILi1EEvPKfPfii"),
             "void transposeSmem<1>(const float *, float *, int, int)"
         );
+        // calibration/printf/h100/printf.ncu.csv: a pointer to const pointers to const chars
+        assert_eq!(ncu_name("_Z8strLanesPKPKc"), "strLanes(const char *const *)");
+        assert_eq!(ncu_name("_Z6strPatPKPKci"), "strPat(const char *const *, int)");
+        assert_eq!(ncu_name("_Z1fPPi"), "f(int **)");
     }
 }

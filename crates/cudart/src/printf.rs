@@ -203,6 +203,8 @@ mod tests {
             seq: 0,
             format: text.as_bytes().to_vec(),
             args,
+            format_addr: 0,
+            str_addrs: Vec::new(),
         }))
         .unwrap()
     }

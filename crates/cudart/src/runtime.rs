@@ -1089,8 +1089,19 @@ impl Runtime {
                 "warpscope__device_printf_calls".into(),
                 analysis.printf.len() as f64,
             );
-            // ncu counts the printf implementation's own buffer traffic in the global counters
-            if let Some(g) = analysis.metrics.get_mut("warpscope__global_counters_exact") {
+            // ncu counts the printf implementation's own loads and stores in the global counters
+            // (`warpscope_analysis::global::printf_traffic`, measured in calibration/printf/);
+            // gld/gst_efficiency stay the kernel's own accesses'
+            let (t, exact) = warpscope_analysis::global::printf_traffic(&analysis.printf);
+            for (k, v) in [
+                ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", t.ld_requests),
+                ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", t.ld_sectors),
+                ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", t.st_requests),
+                ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", t.st_sectors),
+            ] {
+                *analysis.metrics.entry(k.into()).or_insert(0.0) += v as f64;
+            }
+            if !exact && let Some(g) = analysis.metrics.get_mut("warpscope__global_counters_exact") {
                 *g = 0.0;
             }
         }

@@ -635,17 +635,11 @@ fn run_warp<S: Sink>(
                         m &= m - 1;
                         let tid = wi * 32 + l;
                         match printf_lane(ctx, bm, tid, fmt, args) {
-                            Some((format, vals)) => {
-                                let n = vals.len() as u64;
+                            Some(call) => {
+                                let n = call.args.len() as u64;
                                 let at = u64::from(tid) * bm.local_size + u64::from(ret);
                                 let _ = mem::write_bytes(bm.local, at, 4, n);
-                                out.printf.push(crate::printf::Printed {
-                                    block,
-                                    thread: tid,
-                                    seq,
-                                    format,
-                                    args: vals,
-                                });
+                                out.printf.push(crate::printf::Printed { block, seq, ..call });
                             }
                             None => {
                                 return Stop::Fault(
@@ -2213,15 +2207,16 @@ fn assert_lane(
     })
 }
 
-/// Reads one lane's `vprintf` call: the format string and its arguments. `None` when the call's
-/// parameters are outside the thread's local memory or the format cannot be read.
+/// Reads one lane's `vprintf` call: the format string and its arguments, the format's address and
+/// each `%s` argument's (the block and the warp's call count left 0 for the caller). `None` when
+/// the call's parameters are outside the thread's local memory or the format cannot be read.
 fn printf_lane(
     ctx: &Ctx<'_>,
     bm: &BlockMem<'_>,
     tid: u32,
     fmt: u32,
     args: u32,
-) -> Option<(Vec<u8>, Vec<crate::printf::PrintfArg>)> {
+) -> Option<crate::printf::Printed> {
     use crate::printf::{ArgKind, PrintfArg};
     let local = |off: u32| -> Option<u64> {
         if u64::from(off) + 8 > bm.local_size {
@@ -2233,6 +2228,7 @@ fn printf_lane(
     let buf = local(args)?;
     let format = generic_str(ctx, bm, tid, fmt_addr)?;
     let mut vals = Vec::new();
+    let mut strs = Vec::new();
     let mut off = 0u64;
     for kind in crate::printf::layout(&format) {
         let size = kind.size();
@@ -2251,11 +2247,22 @@ fn printf_lane(
             ArgKind::Int4 => PrintfArg::Int { bits, size: 4 },
             ArgKind::Int8 => PrintfArg::Int { bits, size: 8 },
             ArgKind::Double => PrintfArg::Float(f64::from_bits(bits)),
-            ArgKind::Str => PrintfArg::Str(generic_str(ctx, bm, tid, bits)),
+            ArgKind::Str => {
+                strs.push(bits);
+                PrintfArg::Str(generic_str(ctx, bm, tid, bits))
+            }
             ArgKind::Ptr => PrintfArg::Ptr(bits),
         });
     }
-    Some((format, vals))
+    Some(crate::printf::Printed {
+        block: 0,
+        thread: tid,
+        seq: 0,
+        format,
+        args: vals,
+        format_addr: fmt_addr,
+        str_addrs: strs,
+    })
 }
 
 fn shared_at(ctx: &Ctx<'_>, o: u64, w: u64) -> Option<u64> {

@@ -63,6 +63,10 @@ pub struct Printed {
     pub format: Vec<u8>,
     /// Its arguments, in order.
     pub args: Vec<PrintfArg>,
+    /// The format string's (generic) address.
+    pub format_addr: u64,
+    /// The (generic) address of each `%s` argument, in order.
+    pub str_addrs: Vec<u64>,
 }
 
 /// A width or precision of a conversion specification.
