@@ -1513,7 +1513,7 @@ fn cp_async<S: Sink>(
         if mask >> l & 1 == 0 {
             continue;
         }
-        let d = shared_offset(regs[dst as usize][l] & 0xffff_ffff_ffff);
+        let d = shared_offset(regs[dst as usize][l]);
         let s = regs[src as usize][l];
         if !d.is_multiple_of(size) || !s.is_multiple_of(size) {
             let (sp, a) = if !d.is_multiple_of(size) {

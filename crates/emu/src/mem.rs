@@ -5,11 +5,16 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Generic-address window of the block's shared memory: generic = `SHARED_WINDOW + offset`.
-pub const SHARED_WINDOW: u64 = 0x0000_7f00_0000_0000;
+///
+/// The windows lie above 2^56, where no host process's memory is (x86-64 user space ends below
+/// 2^47, or 2^56 with five-level paging), since the runtime mirrors host memory (pinned, mapped,
+/// registered) at its own address: below that, a `malloc`ed buffer that the kernel reads through
+/// `cudaHostRegister` could fall in a window (one did at 0x7f00_3e81_d000).
+pub const SHARED_WINDOW: u64 = 0x0100_7f00_0000_0000;
 /// Generic-address window of the thread's local memory.
-pub const LOCAL_WINDOW: u64 = 0x0000_7e00_0000_0000;
+pub const LOCAL_WINDOW: u64 = 0x0100_7e00_0000_0000;
 /// Generic-address window of the constant bank.
-pub const CONST_WINDOW: u64 = 0x0000_7d00_0000_0000;
+pub const CONST_WINDOW: u64 = 0x0100_7d00_0000_0000;
 /// Size of each window.
 pub const WINDOW: u64 = 1 << 32;
 /// First address given to launch buffers.
