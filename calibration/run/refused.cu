@@ -1,11 +1,11 @@
-// A kernel warpscope cannot emulate (a texture gather, `tld4`) beside one it can: the refused
+// A kernel warpscope cannot emulate (a layered texture read, `tex.a2d`) beside one it can: the refused
 // launch fails, and its error reaches the next synchronisation as a failed kernel's would, once
 // (not sticky: later work runs). Not a GPU program (texture object 0 is no texture).
 #include <cstdio>
 #include <cuda_runtime.h>
 
 __global__ void fetch(cudaTextureObject_t t, float *out) {
-    float4 v = tex2Dgather<float4>(t, threadIdx.x + 0.5f, 0.5f, 0);
+    float4 v = tex2DLayered<float4>(t, threadIdx.x + 0.5f, 0.5f, 1);
     out[threadIdx.x] = v.x + v.y + v.z + v.w;
 }
 

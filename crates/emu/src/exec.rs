@@ -1172,6 +1172,7 @@ fn general<S: Sink>(
         Inst::Tex {
             dims,
             int_coords,
+            gather,
             d,
             tex,
             c,
@@ -1192,10 +1193,10 @@ fn general<S: Sink>(
                         f32::from_bits(v)
                     };
                 }
-                let texel = ctx
-                    .global
-                    .texture(h)
-                    .and_then(|t| t.fetch(ctx.global, dims as usize, co));
+                let texel = ctx.global.texture(h).and_then(|t| match gather {
+                    0 => t.fetch(ctx.global, dims as usize, co),
+                    g => t.gather(ctx.global, usize::from(g - 1), co),
+                });
                 let Some(v) = texel else {
                     return Flow::Stop(Stop::Fault(
                         FaultKind::OutOfBounds { space: Space::Global },

@@ -173,6 +173,30 @@ impl Texture {
     }
 }
 
+impl Texture {
+    /// A 2-D texture gather (`tld4`, `tex2Dgather`): channel `comp` of the four texels that linear
+    /// filtering at `coords` weighs, in the order (i0, j1), (i1, j1), (i1, j0), (i0, j0) — i the
+    /// column, j the row, 0 the lower index — each under the address modes; whatever the filter
+    /// mode.
+    pub fn gather(&self, g: &Global, comp: usize, coords: [f32; 3]) -> Option<[u32; 4]> {
+        let mut lo = [0i64; 2];
+        for (d, l) in lo.iter_mut().enumerate() {
+            let u = if self.normalized {
+                coords[d] * self.size[d] as f32
+            } else {
+                coords[d]
+            };
+            *l = (u - 0.5).floor() as i64;
+        }
+        let mut out = [0u32; 4];
+        for (k, (di, dj)) in [(0, 1), (1, 1), (1, 0), (0, 0)].into_iter().enumerate() {
+            let i = [self.index(0, lo[0] + di), self.index(1, lo[1] + dj), 0];
+            out[k] = self.texel(g, i)?[comp];
+        }
+        Some(out)
+    }
+}
+
 /// Where a surface access of `access` bytes at byte column `c[0]`, row `c[1]`, slice `c[2]` of
 /// surface `t` (a texture object's layout) lands: `None` when the surface is unusable,
 /// `Some(Err(()))` for a column that is not a multiple of the access size, `Some(Ok(None))` for an

@@ -685,10 +685,12 @@ pub enum Inst {
     },
     /// `tex.{1d,2d,3d}.v4.dty.cty {d0, d1, d2, d3}, [tex, {c0, ...}]`: a texture object's sample at
     /// the coordinates (`dims` of them, `f32` or `s32`), its four channels into `d` (`f32`, `s32` or
-    /// `u32` bits).
+    /// `u32` bits). `tld4.{r,g,b,a}.2d.v4.dty.f32` (a texture gather, `gather` 1 to 4: the channel
+    /// plus one): that channel of the four texels linear filtering would weigh.
     Tex {
         dims: u8,
         int_coords: bool,
+        gather: u8,
         d: [R; 4],
         tex: R,
         c: [R; 3],

@@ -1814,7 +1814,7 @@ impl<'m> KCtx<'m> {
                 let a = self.src(&ops[1], Ty::U32)?;
                 self.push(Inst::MovMatrix { d, a }, guard);
             }
-            "tex" => {
+            "tex" | "tld4" => {
                 need(self, 2)?;
                 let dims = if has("1d") {
                     1u8
@@ -1851,12 +1851,31 @@ impl<'m> KCtx<'m> {
                 for (k, o) in ds.iter().enumerate() {
                     d[k] = self.dst(o)?;
                 }
+                // a gather (tld4): one channel of the 2x2 footprint, 2-D float coordinates
+                let gather = if i.opcode.starts_with("tld4") {
+                    let Some(ch) = ["r", "g", "b", "a"].iter().position(|c| has(c)) else {
+                        return self.err(format!(
+                            "unsupported instruction `{}` (tld4 needs .r, .g, .b or .a)",
+                            i.opcode
+                        ));
+                    };
+                    if dims != 2 || int_coords {
+                        return self.err(format!(
+                            "unsupported instruction `{}` (tld4 gathers from 2-D textures at f32 coordinates)",
+                            i.opcode
+                        ));
+                    }
+                    ch as u8 + 1
+                } else {
+                    0
+                };
                 let cty = if int_coords { Ty::S32 } else { Ty::F32 };
                 let (tex, c) = self.object_coords(&ops[1], "tex", "texture", dims, cty)?;
                 self.push(
                     Inst::Tex {
                         dims,
                         int_coords,
+                        gather,
                         d,
                         tex,
                         c,

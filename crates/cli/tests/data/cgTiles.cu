@@ -1,8 +1,8 @@
 // Two kernels in one module. `tiles` reduces over 64-thread tiles of a 128-thread block with
 // cooperative groups (block_tile_memory: the tiles' barrier and exchange slots are in the block's
 // reserved shared memory, %reserved_smem_offset_1; a warp waits for its partner warp with an
-// ld.acquire spin loop; shf.l.wrap builds the barrier masks). `fetch` gathers texels (`tld4`),
-// which the emulator does not model: its launch is refused with the reason, and `tiles` still runs.
+// ld.acquire spin loop; shf.l.wrap builds the barrier masks). `fetch` reads a layered texture
+// (`tex.a2d`), which the emulator does not model: its launch is refused with the reason, and `tiles` still runs.
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cstdio>
@@ -17,7 +17,7 @@ __global__ void tiles(const int *in, int *out) {
 }
 
 __global__ void fetch(cudaTextureObject_t t, float *out) {
-  float4 v = tex2Dgather<float4>(t, threadIdx.x + 0.5f, 0.5f, 0);
+  float4 v = tex2DLayered<float4>(t, threadIdx.x + 0.5f, 0.5f, 1);
   out[threadIdx.x] = v.x + v.y + v.z + v.w;
 }
 
