@@ -23,6 +23,7 @@
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
 use warpscope_emu::AccessOp;
 use warpscope_toolchain::sass::{SassKernel, SassLine};
 
@@ -852,20 +853,66 @@ impl MachineFlow {
             }
             return Ok((counts, mem.reads));
         }
-        let mut id = 0u32;
-        for bz in 0..launch.grid[2] {
-            for by in 0..launch.grid[1] {
-                for bx in 0..launch.grid[0] {
+        // Every warp runs alone (it sees only the launch's starting memory and its own stores), so
+        // blocks run in parallel, in chunks, each chunk with its own state; the chunks' counts and
+        // reads are merged in block order and the first failure in block order is the answer.
+        let blocks: Vec<[u32; 3]> = (0..launch.grid[2])
+            .flat_map(|bz| {
+                (0..launch.grid[1]).flat_map(move |by| (0..launch.grid[0]).map(move |bx| [bx, by, bz]))
+            })
+            .collect();
+        let chunk = blocks.len().div_ceil(4 * rayon::current_num_threads()).max(1);
+        let parts: Vec<Result<(FlowCounts, FlowReads), String>> = blocks
+            .par_chunks(chunk)
+            .enumerate()
+            .map(|(k, part)| {
+                let mut w = Warp::new();
+                let mut mem = Mem {
+                    global: launch.global,
+                    stored: rustc_hash::FxHashMap::default(),
+                    reads: FlowReads::default(),
+                };
+                let mut counts = FlowCounts {
+                    global: counts.global,
+                    global_why: counts.global_why,
+                    ..FlowCounts::default()
+                };
+                for (j, &b) in part.iter().enumerate() {
                     for wi in 0..warps {
-                        w.reset(launch, [bx, by, bz], wi);
-                        w.id = id;
-                        id = id.wrapping_add(1);
+                        w.reset(launch, b, wi);
+                        w.id = ((k * chunk + j) * warps + wi) as u32;
                         self.run_warp(&mut w, launch, &mut counts, &mut mem, max_warp_insts)?;
                     }
                 }
+                Ok((counts, mem.reads))
+            })
+            .collect();
+        let mut reads = FlowReads::default();
+        for part in parts {
+            let (c, r) = part?;
+            counts.targets += c.targets;
+            counts.divergent += c.divergent;
+            counts.warp_insts += c.warp_insts;
+            if counts.warp_insts > max_warp_insts {
+                return Err(format!("more than {max_warp_insts} warp instructions"));
             }
+            match (&mut counts.global, c.global) {
+                (Some(g), Some(o)) => g.add(&o),
+                (Some(_), None) => {
+                    counts.global = None;
+                    counts.global_why = c.global_why;
+                }
+                _ => {}
+            }
+            reads.decided |= r.decided;
+            reads.overflow |= r.overflow;
+            let room = FlowReads::MAX.saturating_sub(reads.words.len());
+            if r.words.len() > room {
+                reads.overflow = true;
+            }
+            reads.words.extend(r.words.into_iter().take(room));
         }
-        Ok((counts, mem.reads))
+        Ok((counts, reads))
     }
 
     fn run_warp(
@@ -3448,6 +3495,18 @@ mod tests {
         assert_eq!((g.st_requests, g.st_sectors, g.st_bytes), (2, 8, 256));
         // warp 0: the skip test and three back branches; warp 1: the skip test
         assert_eq!((c.targets, c.divergent), (5, 0));
+        // 40 blocks (run in parallel chunks): each the same, the sums exact
+        let grid = FlowLaunch {
+            grid: [8, 5, 1],
+            ..launch.clone()
+        };
+        let (c40, _) = MachineFlow::counting_globals(&ks[0]).run(&grid, 1 << 20).unwrap();
+        let g40 = c40.global.expect("counted");
+        assert_eq!(
+            (g40.ld_requests, g40.ld_sectors, g40.st_requests, g40.st_sectors),
+            (240, 480, 80, 320)
+        );
+        assert_eq!((c40.targets, c40.divergent), (200, 0));
         // not asked for: not counted
         let (c, _) = MachineFlow::new(&ks[0]).run(&launch, 1 << 20).unwrap();
         assert_eq!((c.global, c.global_why), (None, None));
