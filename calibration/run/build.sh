@@ -10,6 +10,8 @@ ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
 for p in smem divergence api unsupported warpsync book book2 vars collectives partition assert refused atomics loops threads graphs textures cooperative textures8 surfaces hostreg gather; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
 done
+# the per-thread default stream: the runtime's _ptsz/_ptds entry points
+"$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared --default-stream per-thread -L"$OUT/lib" -o "$OUT/perthread" "$HERE/perthread.cu"
 # device printf's own global traffic (calibration/printf/)
 for p in printf printf2 printf3 printf4; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/../printf/$p.cu"

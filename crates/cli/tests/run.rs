@@ -950,6 +950,25 @@ fn texture_gathers_return_what_the_h100_returned() {
     assert_eq!(ours, theirs);
 }
 
+/// A program built with `--default-stream per-thread` (`calibration/run/perthread.cu`) calls
+/// the runtime's per-thread entry points (`cudaMemcpy_ptds`, `cudaMemcpyAsync_ptsz`,
+/// `cudaMemset_ptds`, `cudaEventRecord_ptsz`, `cudaStreamSynchronize_ptsz`,
+/// `cudaMemcpyToSymbol_ptds`, `__cudaLaunchKernel_ptsz`): two host threads each run their work on
+/// their own default stream and check it.
+#[test]
+fn the_per_thread_default_stream_runs() {
+    let out = warpscope(&["run", "--", "./perthread"], programs());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.contains("per-thread default stream: Test PASSED"),
+        "{stdout}{stderr}"
+    );
+    assert!(!stderr.contains("not supported"), "{stderr}");
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("(2 launches recorded)"), "{stdout}");
+}
+
 /// Mapped host memory at addresses that address-space randomisation gives mmap'ed buffers now and
 /// then (0x7d00..., 0x7e00..., 0x7f00...: `calibration/run/hostreg.cu`), registered and read and
 /// written by a kernel through its device pointer. The emulator's generic-address windows once lay

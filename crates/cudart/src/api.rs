@@ -1570,8 +1570,8 @@ pub extern "C" fn cudaCtxResetPersistingL2Cache() -> u32 {
     call("cudaCtxResetPersistingL2Cache", |_| Ok(()))
 }
 
-type StreamCallback = unsafe extern "C" fn(*mut c_void, u32, *mut c_void);
-type HostFn = unsafe extern "C" fn(*mut c_void);
+pub(crate) type StreamCallback = unsafe extern "C" fn(*mut c_void, u32, *mut c_void);
+pub(crate) type HostFn = unsafe extern "C" fn(*mut c_void);
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamAddCallback(

@@ -23,6 +23,7 @@ pub mod graph;
 pub mod names;
 pub mod printf;
 pub mod program;
+pub mod ptsz;
 pub mod runtime;
 pub mod unsupported;
 

@@ -56,8 +56,6 @@ unsupported! {
     cudaEGLStreamProducerPresentFrame
     cudaEGLStreamProducerReturnFrame
     cudaEventCreateFromEGLSync
-    cudaEventRecordWithFlags_ptsz
-    cudaEventRecord_ptsz
     cudaExecutionCtxDestroy
     cudaExecutionCtxGetDevResource
     cudaExecutionCtxGetDevice
@@ -194,7 +192,6 @@ unsupported! {
     cudaIpcOpenEventHandle
     cudaIpcOpenMemHandle
     cudaKernelSetAttributeForDevice
-    cudaLaunchHostFunc_ptsz
     cudaLaunchHostFunc_v2
     cudaLaunchHostFunc_v2_ptsz
     cudaLibraryEnumerateKernels
@@ -233,7 +230,6 @@ unsupported! {
     cudaMemPoolSetAccess
     cudaMemPoolSetAttribute
     cudaMemPoolTrimTo
-    cudaMemPrefetchAsync_ptsz
     cudaMemPrefetchBatchAsync
     cudaMemPrefetchBatchAsync_ptsz
     cudaMemRangeGetAttribute
@@ -241,14 +237,8 @@ unsupported! {
     cudaMemSetMemPool
     cudaMemcpy2DArrayToArray
     cudaMemcpy2DArrayToArray_ptds
-    cudaMemcpy2DAsync_ptsz
     cudaMemcpy2DFromArrayAsync
     cudaMemcpy2DFromArrayAsync_ptsz
-    cudaMemcpy2DFromArray_ptds
-    cudaMemcpy2DToArrayAsync_ptsz
-    cudaMemcpy2DToArray_ptds
-    cudaMemcpy2D_ptds
-    cudaMemcpy3DAsync_ptsz
     cudaMemcpy3DBatchAsync
     cudaMemcpy3DBatchAsync_ptsz
     cudaMemcpy3DPeer
@@ -257,33 +247,18 @@ unsupported! {
     cudaMemcpy3DPeer_ptds
     cudaMemcpy3DWithAttributesAsync
     cudaMemcpy3DWithAttributesAsync_ptsz
-    cudaMemcpy3D_ptds
     cudaMemcpyArrayToArray
     cudaMemcpyArrayToArray_ptds
-    cudaMemcpyAsync_ptsz
     cudaMemcpyBatchAsync
     cudaMemcpyBatchAsync_ptsz
     cudaMemcpyFromArrayAsync
     cudaMemcpyFromArrayAsync_ptsz
-    cudaMemcpyFromArray_ptds
-    cudaMemcpyFromSymbolAsync_ptsz
-    cudaMemcpyFromSymbol_ptds
     cudaMemcpyPeer
     cudaMemcpyPeerAsync
     cudaMemcpyToArrayAsync
     cudaMemcpyToArrayAsync_ptsz
-    cudaMemcpyToArray_ptds
-    cudaMemcpyToSymbolAsync_ptsz
-    cudaMemcpyToSymbol_ptds
     cudaMemcpyWithAttributesAsync
     cudaMemcpyWithAttributesAsync_ptsz
-    cudaMemcpy_ptds
-    cudaMemset2DAsync_ptsz
-    cudaMemset2D_ptds
-    cudaMemset3DAsync_ptsz
-    cudaMemset3D_ptds
-    cudaMemsetAsync_ptsz
-    cudaMemset_ptds
     cudaMipmappedArrayGetMemoryRequirements
     cudaMipmappedArrayGetSparseProperties
     cudaOccupancyAvailableDynamicSMemPerBlock
@@ -292,7 +267,6 @@ unsupported! {
     cudaSetValidDevices
     cudaSignalExternalSemaphoresAsync
     cudaSignalExternalSemaphoresAsync_ptsz
-    cudaStreamAddCallback_ptsz
     cudaStreamAttachMemAsync
     cudaStreamAttachMemAsync_ptsz
     cudaStreamBeginCaptureToGraph
@@ -315,11 +289,8 @@ unsupported! {
     cudaStreamGetId_ptsz
     cudaStreamGetPriority
     cudaStreamGetPriority_ptsz
-    cudaStreamQuery_ptsz
-    cudaStreamSynchronize_ptsz
     cudaStreamUpdateCaptureDependencies
     cudaStreamUpdateCaptureDependencies_ptsz
-    cudaStreamWaitEvent_ptsz
     cudaSubgridCreate
     cudaSubgridWorkerGridCreate
     cudaSubgridWorksetCreate
