@@ -969,6 +969,21 @@ fn the_per_thread_default_stream_runs() {
     assert!(stdout.contains("(2 launches recorded)"), "{stdout}");
 }
 
+/// Stream queries (flags, priorities clamped into the device's range, device), peer copies
+/// between device 0 and itself and to a device that does not exist, and the channel formats of
+/// CUDA arrays (`calibration/run/queries.cu`): the program prints what it printed on the H100.
+#[test]
+fn stream_and_array_queries_and_peer_copies_answer_as_the_h100() {
+    let out = warpscope(&["run", "--", "./queries"], programs());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("not supported"), "{stderr}");
+    let gpu = std::fs::read_to_string(repo().join("calibration/run/h100/queries.stdout")).unwrap();
+    assert!(gpu.ends_with("queries: done\n"));
+    assert!(stdout.starts_with(&gpu), "{stdout}");
+}
+
 /// Mapped host memory at addresses that address-space randomisation gives mmap'ed buffers now and
 /// then (0x7d00..., 0x7e00..., 0x7f00...: `calibration/run/hostreg.cu`), registered and read and
 /// written by a kernel through its device pointer. The emulator's generic-address windows once lay

@@ -1479,10 +1479,93 @@ pub unsafe extern "C" fn cudaStreamCreateWithFlags(s: *mut *mut c_void, flags: c
 pub unsafe extern "C" fn cudaStreamCreateWithPriority(
     s: *mut *mut c_void,
     flags: c_uint,
-    _prio: c_int,
+    prio: c_int,
 ) -> u32 {
+    call("cudaStreamCreateWithPriority", |r| {
+        let h = r.handle();
+        r.streams.insert(h, flags);
+        // the device's range: 0 (least) to -5 (greatest); others clamp into it
+        r.stream_priorities.insert(h, prio.clamp(-5, 0));
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(s, h as *mut c_void) }
+    })
+}
+
+/// `cudaStreamGetFlags`: the flags the stream was created with (0 for the default streams).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamGetFlags(s: *mut c_void, flags: *mut c_uint) -> u32 {
+    call("cudaStreamGetFlags", |r| {
+        known_stream(r, s)?;
+        let f = r.streams.get(&(s as usize)).copied().unwrap_or(0);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(flags, f) }
+    })
+}
+
+/// `cudaStreamGetPriority`: the priority the stream was created with (0 without one).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamGetPriority(s: *mut c_void, prio: *mut c_int) -> u32 {
+    call("cudaStreamGetPriority", |r| {
+        known_stream(r, s)?;
+        let p = r.stream_priorities.get(&(s as usize)).copied().unwrap_or(0);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(prio, p) }
+    })
+}
+
+/// `cudaStreamGetDevice`: device 0, the one device.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamGetDevice(s: *mut c_void, dev: *mut c_int) -> u32 {
+    call("cudaStreamGetDevice", |r| {
+        known_stream(r, s)?;
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(dev, 0) }
+    })
+}
+
+/// The per-thread default stream's `cudaStreamGetFlags`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamGetFlags_ptsz(s: *mut c_void, flags: *mut c_uint) -> u32 {
     // SAFETY: same contract.
-    unsafe { cudaStreamCreateWithFlags(s, flags) }
+    unsafe { cudaStreamGetFlags(s, flags) }
+}
+
+/// The per-thread default stream's `cudaStreamGetPriority`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaStreamGetPriority_ptsz(s: *mut c_void, prio: *mut c_int) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaStreamGetPriority(s, prio) }
+}
+
+/// `cudaMemcpyPeer` with one device: both devices must be 0; a device-to-device copy.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpyPeer(
+    dst: *mut c_void,
+    dd: c_int,
+    src: *const c_void,
+    sd: c_int,
+    n: usize,
+) -> u32 {
+    if dd != 0 || sd != 0 {
+        return entry("cudaMemcpyPeer", || Err(err::INVALID_DEVICE));
+    }
+    cudaMemcpy(dst, src, n, 3)
+}
+
+/// `cudaMemcpyPeerAsync` with one device: both devices must be 0; a device-to-device copy in `s`.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemcpyPeerAsync(
+    dst: *mut c_void,
+    dd: c_int,
+    src: *const c_void,
+    sd: c_int,
+    n: usize,
+    s: *mut c_void,
+) -> u32 {
+    if dd != 0 || sd != 0 {
+        return entry("cudaMemcpyPeerAsync", || Err(err::INVALID_DEVICE));
+    }
+    cudaMemcpyAsync(dst, src, n, 3, s)
 }
 
 #[unsafe(no_mangle)]
@@ -1814,6 +1897,28 @@ pub struct ChannelFormatDesc {
     z: c_int,
     w: c_int,
     f: c_int,
+}
+
+/// `cudaGetChannelDesc`: the channel format a CUDA array was created with.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut ChannelFormatDesc, array: *mut c_void) -> u32 {
+    call("cudaGetChannelDesc", |r| {
+        let &(_, _, channels, kind, bits) = r
+            .arrays
+            .get(&(array as u64))
+            .ok_or(err::INVALID_RESOURCE_HANDLE)?;
+        let b = c_int::from(bits);
+        let c = |k: u8| if k < channels { b } else { 0 };
+        let d = ChannelFormatDesc {
+            x: c(0),
+            y: c(1),
+            z: c(2),
+            w: c(3),
+            f: kind,
+        };
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(desc, d) }
+    })
 }
 
 #[unsafe(no_mangle)]

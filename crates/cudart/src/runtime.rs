@@ -309,8 +309,10 @@ pub struct Runtime {
     pub clock: Clock,
     /// Events: handle → modelled time when recorded.
     pub events: HashMap<usize, Option<f64>>,
-    /// Streams created.
+    /// Streams created: their flags.
     pub streams: HashMap<usize, u32>,
+    /// Streams created with a priority: the priority, clamped to the device's range.
+    pub stream_priorities: HashMap<usize, i32>,
     /// CUDA graphs and stream capture.
     pub graphs: crate::graph::Graphs,
     /// CUDA arrays by handle (their texels live in the global space at the handle's address):
@@ -367,6 +369,7 @@ impl Runtime {
             records,
             device_flags: 0,
             arrays: HashMap::new(),
+            stream_priorities: HashMap::new(),
             graphs: Default::default(),
             printf_pending: Vec::new(),
             assert_pending: Vec::new(),

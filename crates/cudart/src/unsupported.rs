@@ -79,7 +79,6 @@ unsupported! {
     cudaGLUnmapBufferObject
     cudaGLUnmapBufferObjectAsync
     cudaGLUnregisterBufferObject
-    cudaGetChannelDesc
     cudaGetDriverEntryPoint
     cudaGetDriverEntryPointByVersion
     cudaGetDriverEntryPointByVersion_ptsz
@@ -253,8 +252,6 @@ unsupported! {
     cudaMemcpyBatchAsync_ptsz
     cudaMemcpyFromArrayAsync
     cudaMemcpyFromArrayAsync_ptsz
-    cudaMemcpyPeer
-    cudaMemcpyPeerAsync
     cudaMemcpyToArrayAsync
     cudaMemcpyToArrayAsync_ptsz
     cudaMemcpyWithAttributesAsync
@@ -281,14 +278,9 @@ unsupported! {
     cudaStreamGetCaptureInfo_ptsz
     cudaStreamGetDevResource
     cudaStreamGetDevResource_ptsz
-    cudaStreamGetDevice
     cudaStreamGetDevice_ptsz
-    cudaStreamGetFlags
-    cudaStreamGetFlags_ptsz
     cudaStreamGetId
     cudaStreamGetId_ptsz
-    cudaStreamGetPriority
-    cudaStreamGetPriority_ptsz
     cudaStreamUpdateCaptureDependencies
     cudaStreamUpdateCaptureDependencies_ptsz
     cudaSubgridCreate
@@ -373,7 +365,6 @@ pub const NAMES: &[&str] = &[
     "cudaGLUnmapBufferObject",
     "cudaGLUnmapBufferObjectAsync",
     "cudaGLUnregisterBufferObject",
-    "cudaGetChannelDesc",
     "cudaGetDriverEntryPoint",
     "cudaGetDriverEntryPointByVersion",
     "cudaGetDriverEntryPointByVersion_ptsz",
@@ -560,8 +551,6 @@ pub const NAMES: &[&str] = &[
     "cudaMemcpyFromArray_ptds",
     "cudaMemcpyFromSymbolAsync_ptsz",
     "cudaMemcpyFromSymbol_ptds",
-    "cudaMemcpyPeer",
-    "cudaMemcpyPeerAsync",
     "cudaMemcpyToArrayAsync",
     "cudaMemcpyToArrayAsync_ptsz",
     "cudaMemcpyToArray_ptds",
@@ -599,14 +588,9 @@ pub const NAMES: &[&str] = &[
     "cudaStreamGetCaptureInfo_ptsz",
     "cudaStreamGetDevResource",
     "cudaStreamGetDevResource_ptsz",
-    "cudaStreamGetDevice",
     "cudaStreamGetDevice_ptsz",
-    "cudaStreamGetFlags",
-    "cudaStreamGetFlags_ptsz",
     "cudaStreamGetId",
     "cudaStreamGetId_ptsz",
-    "cudaStreamGetPriority",
-    "cudaStreamGetPriority_ptsz",
     "cudaStreamQuery_ptsz",
     "cudaStreamSynchronize_ptsz",
     "cudaStreamUpdateCaptureDependencies",
