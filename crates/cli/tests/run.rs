@@ -984,6 +984,22 @@ fn stream_and_array_queries_and_peer_copies_answer_as_the_h100() {
     assert!(stdout.starts_with(&gpu), "{stdout}");
 }
 
+/// Stream-ordered allocation with memory pools (`calibration/run/pools.cu`): the default pool with
+/// a release threshold, a pool of its own made current, `cudaMallocFromPoolAsync`, attributes set
+/// and read back, allocations used by kernels: the output the H100 printed.
+#[test]
+fn memory_pools_allocate_and_answer_as_the_h100() {
+    let out = warpscope(&["run", "--", "./pools"], programs());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("not supported"), "{stderr}");
+    let gpu = std::fs::read_to_string(repo().join("calibration/run/h100/pools.stdout")).unwrap();
+    assert!(gpu.ends_with("pools: Test PASSED\n"));
+    assert!(stdout.starts_with(&gpu), "{stdout}");
+    assert!(stdout.contains("(5 launches recorded)"), "{stdout}");
+}
+
 /// Mapped host memory at addresses that address-space randomisation gives mmap'ed buffers now and
 /// then (0x7d00..., 0x7e00..., 0x7f00...: `calibration/run/hostreg.cu`), registered and read and
 /// written by a kernel through its device pointer. The emulator's generic-address windows once lay

@@ -955,6 +955,7 @@ pub extern "C" fn cudaFree(ptr: *mut c_void) -> u32 {
         if a != 0 && !r.is_device_ptr(a) && !r.is_mirror(a) {
             return Err(err::INVALID_VALUE);
         }
+        r.pools.freed(a);
         unmap(r.free(a)?);
         Ok(())
     })
@@ -2358,11 +2359,196 @@ pub unsafe extern "C" fn cudaMemcpy3DAsync(p: *const crate::graph::Memcpy3DParms
 /// stream capture (an allocation node) it is refused.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMallocAsync(ptr: *mut *mut c_void, size: usize, s: *mut c_void) -> u32 {
+    // SAFETY: same contract.
+    unsafe { malloc_from_pool("cudaMallocAsync", ptr, size, None, s) }
+}
+
+/// An allocation from `pool` (`None`: the device's current pool), at once.
+unsafe fn malloc_from_pool(
+    name: &str,
+    ptr: *mut *mut c_void,
+    size: usize,
+    pool: Option<usize>,
+    s: *mut c_void,
+) -> u32 {
     if rt().graphs.capturing(s as usize) {
-        return unsupported("cudaMallocAsync in a stream capture");
+        return unsupported(&format!("{name} in a stream capture"));
     }
-    // SAFETY: same contract as cudaMalloc's.
-    unsafe { cudaMalloc(ptr, size) }
+    call(name, |r| {
+        known_stream(r, s)?;
+        let h = match pool {
+            Some(h) if r.pools.contains(h) => h,
+            Some(_) => return Err(err::INVALID_VALUE),
+            None => {
+                default_pool(r);
+                r.pools.current(|| unreachable!("the default pool exists"))
+            }
+        };
+        if ptr.is_null() {
+            return Err(err::INVALID_VALUE);
+        }
+        let a = r.malloc(size)?;
+        r.pools.allocated(h, a, size as u64);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(ptr, a as *mut c_void) }
+    })
+}
+
+/// `cudaMallocFromPoolAsync`: an allocation from `pool`, at once.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMallocFromPoolAsync(
+    ptr: *mut *mut c_void,
+    size: usize,
+    pool: *mut c_void,
+    s: *mut c_void,
+) -> u32 {
+    // SAFETY: same contract.
+    unsafe { malloc_from_pool("cudaMallocFromPoolAsync", ptr, size, Some(pool as usize), s) }
+}
+
+/// The per-thread default stream's `cudaMallocFromPoolAsync`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMallocFromPoolAsync_ptsz(
+    ptr: *mut *mut c_void,
+    size: usize,
+    pool: *mut c_void,
+    s: *mut c_void,
+) -> u32 {
+    // SAFETY: same contract.
+    unsafe { cudaMallocFromPoolAsync(ptr, size, pool, s) }
+}
+
+/// The default pool's handle (made the first time).
+fn default_pool(r: &mut Runtime) -> usize {
+    let fresh = if r.pools.has_default() { 0 } else { r.handle() };
+    r.pools.default_pool(|| fresh)
+}
+
+/// `cudaDeviceGetDefaultMemPool`: device 0's default pool.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceGetDefaultMemPool(pool: *mut *mut c_void, dev: c_int) -> u32 {
+    call("cudaDeviceGetDefaultMemPool", |r| {
+        if dev != 0 {
+            return Err(err::INVALID_DEVICE);
+        }
+        let h = default_pool(r);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(pool, h as *mut c_void) }
+    })
+}
+
+/// `cudaDeviceGetMemPool`: device 0's current pool.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaDeviceGetMemPool(pool: *mut *mut c_void, dev: c_int) -> u32 {
+    call("cudaDeviceGetMemPool", |r| {
+        if dev != 0 {
+            return Err(err::INVALID_DEVICE);
+        }
+        default_pool(r);
+        let h = r.pools.current(|| unreachable!("the default pool exists"));
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(pool, h as *mut c_void) }
+    })
+}
+
+/// `cudaDeviceSetMemPool`: device 0's current pool.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaDeviceSetMemPool(dev: c_int, pool: *mut c_void) -> u32 {
+    call("cudaDeviceSetMemPool", |r| {
+        if dev != 0 {
+            return Err(err::INVALID_DEVICE);
+        }
+        default_pool(r);
+        if r.pools.set_current(pool as usize) {
+            Ok(())
+        } else {
+            Err(err::INVALID_VALUE)
+        }
+    })
+}
+
+/// `cudaMemPoolCreate`: a pool of device memory on device 0 (the properties are not read but
+/// for the location: device 0).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemPoolCreate(pool: *mut *mut c_void, props: *const c_void) -> u32 {
+    call("cudaMemPoolCreate", |r| {
+        if props.is_null() {
+            return Err(err::INVALID_VALUE);
+        }
+        let h = r.handle();
+        r.pools.create(h);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(pool, h as *mut c_void) }
+    })
+}
+
+/// `cudaMemPoolDestroy`.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemPoolDestroy(pool: *mut c_void) -> u32 {
+    call("cudaMemPoolDestroy", |r| {
+        if r.pools.destroy(pool as usize) {
+            Ok(())
+        } else {
+            Err(err::INVALID_VALUE)
+        }
+    })
+}
+
+/// `cudaMemPoolTrimTo`: nothing is held in reserve, so nothing to release.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemPoolTrimTo(pool: *mut c_void, _keep: usize) -> u32 {
+    call("cudaMemPoolTrimTo", |r| {
+        if r.pools.contains(pool as usize) {
+            Ok(())
+        } else {
+            Err(err::INVALID_VALUE)
+        }
+    })
+}
+
+/// `cudaMemPoolSetAttribute`: the reuse policies, the release threshold, a reset of the
+/// high-water marks.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemPoolSetAttribute(pool: *mut c_void, a: c_int, v: *mut c_void) -> u32 {
+    call("cudaMemPoolSetAttribute", |r| {
+        let value = match (crate::pools::Pools::is_int(a), v.is_null()) {
+            (_, true) | (None, _) => return Err(err::INVALID_VALUE),
+            // SAFETY: the caller's value of the attribute's type.
+            (Some(true), false) => crate::pools::Value::Int(unsafe { *(v as *const c_int) }),
+            // SAFETY: as above.
+            (Some(false), false) => crate::pools::Value::U64(unsafe { *(v as *const u64) }),
+        };
+        if r.pools.set(pool as usize, a, value) {
+            Ok(())
+        } else {
+            Err(err::INVALID_VALUE)
+        }
+    })
+}
+
+/// `cudaMemPoolGetAttribute`: reserved memory is the memory in use (none is kept in reserve).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMemPoolGetAttribute(pool: *mut c_void, a: c_int, v: *mut c_void) -> u32 {
+    call("cudaMemPoolGetAttribute", |r| {
+        match r.pools.get(pool as usize, a).ok_or(err::INVALID_VALUE)? {
+            // SAFETY: the caller's out-pointer of the attribute's type.
+            crate::pools::Value::Int(x) => unsafe { out(v as *mut c_int, x) },
+            // SAFETY: as above.
+            crate::pools::Value::U64(x) => unsafe { out(v as *mut u64, x) },
+        }
+    })
+}
+
+/// `cudaMemPoolSetAccess`: device 0 always has access to its pools.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaMemPoolSetAccess(pool: *mut c_void, _desc: *const c_void, _n: usize) -> u32 {
+    call("cudaMemPoolSetAccess", |r| {
+        if r.pools.contains(pool as usize) {
+            Ok(())
+        } else {
+            Err(err::INVALID_VALUE)
+        }
+    })
 }
 
 #[unsafe(no_mangle)]

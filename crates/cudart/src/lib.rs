@@ -21,6 +21,7 @@ pub mod errors;
 pub mod fatbin;
 pub mod graph;
 pub mod names;
+pub mod pools;
 pub mod printf;
 pub mod program;
 pub mod ptsz;

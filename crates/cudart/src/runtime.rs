@@ -313,6 +313,8 @@ pub struct Runtime {
     pub streams: HashMap<usize, u32>,
     /// Streams created with a priority: the priority, clamped to the device's range.
     pub stream_priorities: HashMap<usize, i32>,
+    /// Stream-ordered memory pools.
+    pub pools: crate::pools::Pools,
     /// CUDA graphs and stream capture.
     pub graphs: crate::graph::Graphs,
     /// CUDA arrays by handle (their texels live in the global space at the handle's address):
@@ -370,6 +372,7 @@ impl Runtime {
             device_flags: 0,
             arrays: HashMap::new(),
             stream_priorities: HashMap::new(),
+            pools: Default::default(),
             graphs: Default::default(),
             printf_pending: Vec::new(),
             assert_pending: Vec::new(),

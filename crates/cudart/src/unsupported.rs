@@ -30,12 +30,10 @@ unsupported! {
     cudaDeviceEnablePeerAccess
     cudaDeviceFlushGPUDirectRDMAWrites
     cudaDeviceGetByPCIBusId
-    cudaDeviceGetDefaultMemPool
     cudaDeviceGetDevResource
     cudaDeviceGetExecutionCtx
     cudaDeviceGetGraphMemAttribute
     cudaDeviceGetHostAtomicCapabilities
-    cudaDeviceGetMemPool
     cudaDeviceGetNvSciSyncAttributes
     cudaDeviceGetP2PAtomicCapabilities
     cudaDeviceGetP2PAttribute
@@ -44,7 +42,6 @@ unsupported! {
     cudaDeviceGraphMemTrim
     cudaDeviceRegisterAsyncNotification
     cudaDeviceSetGraphMemAttribute
-    cudaDeviceSetMemPool
     cudaDeviceUnregisterAsyncNotification
     cudaEGLStreamConsumerAcquireFrame
     cudaEGLStreamConsumerConnect
@@ -208,8 +205,6 @@ unsupported! {
     cudaLogsRegisterCallback
     cudaLogsUnregisterCallback
     cudaMalloc3DArray
-    cudaMallocFromPoolAsync
-    cudaMallocFromPoolAsync_ptsz
     cudaMallocMipmappedArray
     cudaMemDiscardAndPrefetchBatchAsync
     cudaMemDiscardAndPrefetchBatchAsync_ptsz
@@ -218,17 +213,11 @@ unsupported! {
     cudaMemGetDefaultMemPool
     cudaMemGetLocationInfo
     cudaMemGetMemPool
-    cudaMemPoolCreate
-    cudaMemPoolDestroy
     cudaMemPoolExportPointer
     cudaMemPoolExportToShareableHandle
     cudaMemPoolGetAccess
-    cudaMemPoolGetAttribute
     cudaMemPoolImportFromShareableHandle
     cudaMemPoolImportPointer
-    cudaMemPoolSetAccess
-    cudaMemPoolSetAttribute
-    cudaMemPoolTrimTo
     cudaMemPrefetchBatchAsync
     cudaMemPrefetchBatchAsync_ptsz
     cudaMemRangeGetAttribute
@@ -314,12 +303,10 @@ pub const NAMES: &[&str] = &[
     "cudaDeviceEnablePeerAccess",
     "cudaDeviceFlushGPUDirectRDMAWrites",
     "cudaDeviceGetByPCIBusId",
-    "cudaDeviceGetDefaultMemPool",
     "cudaDeviceGetDevResource",
     "cudaDeviceGetExecutionCtx",
     "cudaDeviceGetGraphMemAttribute",
     "cudaDeviceGetHostAtomicCapabilities",
-    "cudaDeviceGetMemPool",
     "cudaDeviceGetNvSciSyncAttributes",
     "cudaDeviceGetP2PAtomicCapabilities",
     "cudaDeviceGetP2PAttribute",
@@ -328,7 +315,6 @@ pub const NAMES: &[&str] = &[
     "cudaDeviceGraphMemTrim",
     "cudaDeviceRegisterAsyncNotification",
     "cudaDeviceSetGraphMemAttribute",
-    "cudaDeviceSetMemPool",
     "cudaDeviceUnregisterAsyncNotification",
     "cudaEGLStreamConsumerAcquireFrame",
     "cudaEGLStreamConsumerConnect",
@@ -495,8 +481,6 @@ pub const NAMES: &[&str] = &[
     "cudaLogsRegisterCallback",
     "cudaLogsUnregisterCallback",
     "cudaMalloc3DArray",
-    "cudaMallocFromPoolAsync",
-    "cudaMallocFromPoolAsync_ptsz",
     "cudaMallocMipmappedArray",
     "cudaMemDiscardAndPrefetchBatchAsync",
     "cudaMemDiscardAndPrefetchBatchAsync_ptsz",
@@ -505,17 +489,11 @@ pub const NAMES: &[&str] = &[
     "cudaMemGetDefaultMemPool",
     "cudaMemGetLocationInfo",
     "cudaMemGetMemPool",
-    "cudaMemPoolCreate",
-    "cudaMemPoolDestroy",
     "cudaMemPoolExportPointer",
     "cudaMemPoolExportToShareableHandle",
     "cudaMemPoolGetAccess",
-    "cudaMemPoolGetAttribute",
     "cudaMemPoolImportFromShareableHandle",
     "cudaMemPoolImportPointer",
-    "cudaMemPoolSetAccess",
-    "cudaMemPoolSetAttribute",
-    "cudaMemPoolTrimTo",
     "cudaMemPrefetchAsync_ptsz",
     "cudaMemPrefetchBatchAsync",
     "cudaMemPrefetchBatchAsync_ptsz",
