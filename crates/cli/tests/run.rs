@@ -974,14 +974,22 @@ fn the_per_thread_default_stream_runs() {
 /// CUDA arrays (`calibration/run/queries.cu`): the program prints what it printed on the H100.
 #[test]
 fn stream_and_array_queries_and_peer_copies_answer_as_the_h100() {
-    let out = warpscope(&["run", "--", "./queries"], programs());
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    prints_what_the_h100_printed("queries", "queries: done\n");
+}
+
+/// Runs `program` (built by build.sh) under `warpscope run`: it succeeds, no call is unsupported,
+/// and its output opens with the whole of what it printed on the H100 (`h100/PROGRAM.stdout`,
+/// which ends with `last`). Returns warpscope's stdout.
+fn prints_what_the_h100_printed(program: &str, last: &str) -> String {
+    let out = warpscope(&["run", "--", &format!("./{program}")], programs());
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains("not supported"), "{stderr}");
-    let gpu = std::fs::read_to_string(repo().join("calibration/run/h100/queries.stdout")).unwrap();
-    assert!(gpu.ends_with("queries: done\n"));
+    let gpu = std::fs::read_to_string(repo().join(format!("calibration/run/h100/{program}.stdout"))).unwrap();
+    assert!(gpu.ends_with(last));
     assert!(stdout.starts_with(&gpu), "{stdout}");
+    stdout
 }
 
 /// Stream-ordered allocation with memory pools (`calibration/run/pools.cu`): the default pool with
@@ -989,14 +997,7 @@ fn stream_and_array_queries_and_peer_copies_answer_as_the_h100() {
 /// and read back, allocations used by kernels: the output the H100 printed.
 #[test]
 fn memory_pools_allocate_and_answer_as_the_h100() {
-    let out = warpscope(&["run", "--", "./pools"], programs());
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    assert!(!stderr.contains("not supported"), "{stderr}");
-    let gpu = std::fs::read_to_string(repo().join("calibration/run/h100/pools.stdout")).unwrap();
-    assert!(gpu.ends_with("pools: Test PASSED\n"));
-    assert!(stdout.starts_with(&gpu), "{stdout}");
+    let stdout = prints_what_the_h100_printed("pools", "pools: Test PASSED\n");
     assert!(stdout.contains("(5 launches recorded)"), "{stdout}");
 }
 

@@ -1524,20 +1524,6 @@ pub unsafe extern "C" fn cudaStreamGetDevice(s: *mut c_void, dev: *mut c_int) ->
     })
 }
 
-/// The per-thread default stream's `cudaStreamGetFlags`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaStreamGetFlags_ptsz(s: *mut c_void, flags: *mut c_uint) -> u32 {
-    // SAFETY: same contract.
-    unsafe { cudaStreamGetFlags(s, flags) }
-}
-
-/// The per-thread default stream's `cudaStreamGetPriority`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaStreamGetPriority_ptsz(s: *mut c_void, prio: *mut c_int) -> u32 {
-    // SAFETY: same contract.
-    unsafe { cudaStreamGetPriority(s, prio) }
-}
-
 /// `cudaMemcpyPeer` with one device: both devices must be 0; a device-to-device copy.
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemcpyPeer(
@@ -1641,11 +1627,6 @@ pub extern "C" fn cudaStreamSetAttribute(s: *mut c_void, attr: c_int, value: *co
         }
         Ok(())
     })
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn cudaStreamSetAttribute_ptsz(s: *mut c_void, attr: c_int, value: *const c_void) -> u32 {
-    cudaStreamSetAttribute(s, attr, value)
 }
 
 /// Persisting L2 lines are not modelled: nothing to reset.
@@ -2231,11 +2212,6 @@ pub extern "C" fn cudaGraphLaunch(exec: *mut c_void, s: *mut c_void) -> u32 {
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaGraphLaunch_ptsz(exec: *mut c_void, s: *mut c_void) -> u32 {
-    cudaGraphLaunch(exec, s)
-}
-
-#[unsafe(no_mangle)]
 pub extern "C" fn cudaGraphExecDestroy(exec: *mut c_void) -> u32 {
     call("cudaGraphExecDestroy", |r| {
         r.graphs
@@ -2277,11 +2253,6 @@ pub extern "C" fn cudaStreamBeginCapture(s: *mut c_void, _mode: c_int) -> u32 {
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaStreamBeginCapture_ptsz(s: *mut c_void, mode: c_int) -> u32 {
-    cudaStreamBeginCapture(s, mode)
-}
-
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamEndCapture(s: *mut c_void, graph: *mut *mut c_void) -> u32 {
     call("cudaStreamEndCapture", |r| {
         known_stream(r, s)?;
@@ -2305,12 +2276,6 @@ pub unsafe extern "C" fn cudaStreamEndCapture(s: *mut c_void, graph: *mut *mut c
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaStreamEndCapture_ptsz(s: *mut c_void, graph: *mut *mut c_void) -> u32 {
-    // SAFETY: same contract.
-    unsafe { cudaStreamEndCapture(s, graph) }
-}
-
-#[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaStreamIsCapturing(s: *mut c_void, status: *mut c_int) -> u32 {
     call("cudaStreamIsCapturing", |r| {
         known_stream(r, s)?;
@@ -2319,12 +2284,6 @@ pub unsafe extern "C" fn cudaStreamIsCapturing(s: *mut c_void, status: *mut c_in
         // SAFETY: the caller's out-pointer.
         unsafe { out(status, active) }
     })
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaStreamIsCapturing_ptsz(s: *mut c_void, status: *mut c_int) -> u32 {
-    // SAFETY: same contract.
-    unsafe { cudaStreamIsCapturing(s, status) }
 }
 
 /// A 3-D copy issued to `stream` (the legacy stream 0 for the synchronous call, which no capture
@@ -2406,18 +2365,6 @@ pub unsafe extern "C" fn cudaMallocFromPoolAsync(
     unsafe { malloc_from_pool("cudaMallocFromPoolAsync", ptr, size, Some(pool as usize), s) }
 }
 
-/// The per-thread default stream's `cudaMallocFromPoolAsync`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaMallocFromPoolAsync_ptsz(
-    ptr: *mut *mut c_void,
-    size: usize,
-    pool: *mut c_void,
-    s: *mut c_void,
-) -> u32 {
-    // SAFETY: same contract.
-    unsafe { cudaMallocFromPoolAsync(ptr, size, pool, s) }
-}
-
 /// The default pool's handle (made the first time).
 fn default_pool(r: &mut Runtime) -> usize {
     let fresh = if r.pools.has_default() { 0 } else { r.handle() };
@@ -2494,16 +2441,19 @@ pub extern "C" fn cudaMemPoolDestroy(pool: *mut c_void) -> u32 {
     })
 }
 
+/// `Ok` when `pool` is a pool, else `cudaErrorInvalidValue`.
+fn known_pool(r: &Runtime, pool: *mut c_void) -> Result<(), u32> {
+    if r.pools.contains(pool as usize) {
+        Ok(())
+    } else {
+        Err(err::INVALID_VALUE)
+    }
+}
+
 /// `cudaMemPoolTrimTo`: nothing is held in reserve, so nothing to release.
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemPoolTrimTo(pool: *mut c_void, _keep: usize) -> u32 {
-    call("cudaMemPoolTrimTo", |r| {
-        if r.pools.contains(pool as usize) {
-            Ok(())
-        } else {
-            Err(err::INVALID_VALUE)
-        }
-    })
+    call("cudaMemPoolTrimTo", |r| known_pool(r, pool))
 }
 
 /// `cudaMemPoolSetAttribute`: the reuse policies, the release threshold, a reset of the
@@ -2542,19 +2492,7 @@ pub unsafe extern "C" fn cudaMemPoolGetAttribute(pool: *mut c_void, a: c_int, v:
 /// `cudaMemPoolSetAccess`: device 0 always has access to its pools.
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemPoolSetAccess(pool: *mut c_void, _desc: *const c_void, _n: usize) -> u32 {
-    call("cudaMemPoolSetAccess", |r| {
-        if r.pools.contains(pool as usize) {
-            Ok(())
-        } else {
-            Err(err::INVALID_VALUE)
-        }
-    })
-}
-
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaMallocAsync_ptsz(ptr: *mut *mut c_void, size: usize, s: *mut c_void) -> u32 {
-    // SAFETY: same contract.
-    unsafe { cudaMallocAsync(ptr, size, s) }
+    call("cudaMemPoolSetAccess", |r| known_pool(r, pool))
 }
 
 /// `cudaFreeAsync`: freed at once (every earlier operation of the stream has run).
@@ -2564,11 +2502,6 @@ pub extern "C" fn cudaFreeAsync(ptr: *mut c_void, s: *mut c_void) -> u32 {
         return unsupported("cudaFreeAsync in a stream capture");
     }
     cudaFree(ptr)
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn cudaFreeAsync_ptsz(ptr: *mut c_void, s: *mut c_void) -> u32 {
-    cudaFreeAsync(ptr, s)
 }
 
 /// The set node of `cudaMemset3D`: every row of every slice, `extent.width` bytes of `value`.
