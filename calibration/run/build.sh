@@ -7,7 +7,7 @@ OUT=${1:?output folder}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT/lib"
 ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
-for p in smem divergence api unsupported warpsync book book2 vars collectives partition assert refused atomics loops threads graphs textures cooperative textures8 surfaces hostreg gather queries pools; do
+for p in smem divergence api unsupported warpsync book book2 vars collectives partition assert refused atomics loops threads graphs textures cooperative textures8 surfaces hostreg gather queries pools wrap xblock fdiv; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
 done
 # the per-thread default stream: the runtime's _ptsz/_ptds entry points

@@ -954,6 +954,36 @@ pub fn redux(op: warpscope_ptx::inst::ReduxOp, ty: Ty, vals: &[u64; 32], mask: u
     u64::from(acc.unwrap_or(0))
 }
 
+/// One step of the carry chain (`Inst::Carry`): `(d, carry out)` of `a op b [+ c] + cin` on the
+/// type's width; `Sub` computes `a - (b + cin)` with the borrow as the carry out, as PTX defines
+/// `sub.cc`/`subc`. `MadHi` of a signed type takes the high half of the signed product.
+pub fn carry(op: warpscope_ptx::inst::CarryOp, ty: Ty, a: u64, b: u64, c: u64, cin: u64) -> (u64, u64) {
+    use warpscope_ptx::inst::CarryOp;
+    let wide = ty.bytes() == 8;
+    let m: u128 = if wide { u64::MAX as u128 } else { u32::MAX as u128 };
+    let (a, b, c, cin) = (a as u128 & m, b as u128 & m, c as u128 & m, cin as u128 & 1);
+    match op {
+        CarryOp::Add => {
+            let s = a + b + cin;
+            ((s & m) as u64, (s >> if wide { 64 } else { 32 }) as u64 & 1)
+        }
+        CarryOp::Sub => {
+            let sub = b + cin;
+            ((a.wrapping_sub(sub) & m) as u64, u64::from(a < sub))
+        }
+        CarryOp::MadLo | CarryOp::MadHi => {
+            let p = if op == CarryOp::MadLo {
+                bin(BinOp::MulLo, ty, a as u64, b as u64)
+            } else {
+                bin(BinOp::MulHi, ty, a as u64, b as u64)
+            } as u128
+                & m;
+            let s = p + c + cin;
+            ((s & m) as u64, (s >> if wide { 64 } else { 32 }) as u64 & 1)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -516,9 +516,11 @@ enum Res {
 #[inline(always)]
 fn resolve(space: MemSpace, a: u64) -> (Res, u64) {
     match space {
-        MemSpace::Shared => (Res::Shared, a),
+        // the shared and local windows are 32 bits wide: the GPU reads the low 32 bits of a
+        // state-space address (ptxas truncates a 64-bit one), so a sum past 2^32 wraps
+        MemSpace::Shared => (Res::Shared, a & 0xffff_ffff),
         MemSpace::Global => (Res::Global, a),
-        MemSpace::Local | MemSpace::CallParam => (Res::Local, a),
+        MemSpace::Local | MemSpace::CallParam => (Res::Local, a & 0xffff_ffff),
         MemSpace::Const => (Res::Const, a),
         MemSpace::KernelParam => (Res::KParam, a),
         MemSpace::Generic => {
@@ -532,6 +534,17 @@ fn resolve(space: MemSpace, a: u64) -> (Res, u64) {
                 (Res::Global, a)
             }
         }
+    }
+}
+
+/// The address a lane's `[addr + off]` names: a 32-bit address register's sum wraps at 32 bits,
+/// as the GPU's 32-bit address arithmetic does (`[%r4+68]` with `%r4 = base - 64` is `base + 4`).
+#[inline(always)]
+fn lane_address(b: u64, addr32: bool, offv: u64) -> u64 {
+    if addr32 {
+        u64::from((b as u32).wrapping_add(offv as u32))
+    } else {
+        b.wrapping_add(offv)
     }
 }
 
@@ -727,6 +740,36 @@ fn general<S: Sink>(
             b,
             c,
         } => map3(regs, d, a, b, c, mask, |x, y, z| arith::tern(to, ty, x, y, z)),
+        Inst::Carry {
+            op,
+            ty,
+            cin,
+            cout,
+            d,
+            a,
+            b,
+            c,
+            cc,
+        } => {
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let carry_in = if cin { regs[cc as usize][l] } else { 0 };
+                let (v, co) = arith::carry(
+                    op,
+                    ty,
+                    regs[a as usize][l],
+                    regs[b as usize][l],
+                    regs[c as usize][l],
+                    carry_in,
+                );
+                regs[d as usize][l] = v;
+                if cout {
+                    regs[cc as usize][l] = co;
+                }
+            }
+        }
         Inst::Setp {
             cmp,
             ty,
@@ -1356,11 +1399,9 @@ fn general<S: Sink>(
 /// A shared-window offset from an address that may be generic (inside the shared window).
 #[inline]
 fn shared_offset(a: u64) -> u64 {
-    if (mem::SHARED_WINDOW..mem::SHARED_WINDOW + mem::WINDOW).contains(&a) {
-        a - mem::SHARED_WINDOW
-    } else {
-        a
-    }
+    // a generic address in the window, or a state-space address whose low 32 bits the GPU reads
+    // (the window starts at a multiple of 2^32, so both are the low 32 bits)
+    a & 0xffff_ffff
 }
 
 /// Reads `w` bytes of shared memory at window offset `o` (remapped), or `None` out of bounds.
@@ -1430,8 +1471,7 @@ fn matrix_ls<S: Sink>(
     let base = &regs[addr as usize];
     for l in 0..32 {
         if suppliers >> l & 1 == 1 {
-            let b = if addr32 { base[l] & 0xffff_ffff } else { base[l] };
-            let o = shared_offset(b.wrapping_add(off as i64 as u64));
+            let o = shared_offset(lane_address(base[l], addr32, off as i64 as u64));
             if !o.is_multiple_of(16) {
                 return Err(access_fault(
                     FaultKind::Misaligned { space: Space::Shared },
@@ -2068,8 +2108,7 @@ fn resolve_lanes(
     while m != 0 {
         let l = m.trailing_zeros() as usize;
         m &= m - 1;
-        let b = if addr32 { base[l] & 0xffff_ffff } else { base[l] };
-        let a = b.wrapping_add(offv);
+        let a = lane_address(base[l], addr32, offv);
         addrs[l] = a;
         let (r, o) = resolve(space, a);
         if o % align != 0 {
@@ -2302,7 +2341,7 @@ fn shared32<S: Sink>(
     pc: u32,
     mask: u32,
     is_st: bool,
-    addr32: bool,
+    _addr32: bool,
     r: R,
     addr: R,
     off: i32,
@@ -2311,16 +2350,17 @@ fn shared32<S: Sink>(
     let mut addrs = [0u64; 32];
     let base = &regs[addr as usize];
     let offv = off as i64 as u64;
-    let am = if addr32 { 0xffff_ffffu64 } else { u64::MAX };
+    // a shared address is 32 bits wide whatever the register: the sum wraps (`lane_address`)
+    let am = 0xffff_ffffu64;
     let mut acc = 0u64;
     if mask == FULL {
         for (a, &b) in addrs.iter_mut().zip(base.iter()) {
-            *a = (b & am).wrapping_add(offv);
+            *a = b.wrapping_add(offv) & am;
             acc |= *a;
         }
     } else {
         for l in 0..32 {
-            let a = (base[l] & am).wrapping_add(offv);
+            let a = base[l].wrapping_add(offv) & am;
             addrs[l] = a;
             acc |= a & lane_bits(mask, l);
         }
@@ -2418,17 +2458,22 @@ fn ldst<S: Sink>(
         // fast path: one concrete space, one element per lane, no sign extension
         let base = &regs[addr as usize];
         let offv = off as i64 as u64;
-        let am = if addr32 { 0xffff_ffffu64 } else { u64::MAX };
+        // a 32-bit register's sum, and any shared address, wraps at 32 bits (`lane_address`)
+        let am = if addr32 || space == MemSpace::Shared {
+            0xffff_ffffu64
+        } else {
+            u64::MAX
+        };
         let mut acc = 0u64;
         if mask == FULL {
             // no lane to leave out of the alignment check: a loop the compiler vectorises
             for (a, &b) in addrs.iter_mut().zip(base.iter()) {
-                *a = (b & am).wrapping_add(offv);
+                *a = b.wrapping_add(offv) & am;
                 acc |= *a;
             }
         } else {
             for l in 0..32 {
-                let a = (base[l] & am).wrapping_add(offv);
+                let a = base[l].wrapping_add(offv) & am;
                 addrs[l] = a;
                 acc |= a & lane_bits(mask, l);
             }

@@ -154,6 +154,20 @@ pub enum UnOp {
     BfindShift,
 }
 
+/// The extended-precision arithmetic of PTX's carry chain (`add.cc`, `addc`, `sub.cc`, `subc`,
+/// `mad.cc`, `madc`): what is added to the carry in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CarryOp {
+    /// `d = a + b (+ CF)`
+    Add,
+    /// `d = a - (b + CF)`, CF the borrow
+    Sub,
+    /// `d = lo(a * b) + c (+ CF)`
+    MadLo,
+    /// `d = hi(a * b) + c (+ CF)`
+    MadHi,
+}
+
 /// Ternary operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -449,6 +463,19 @@ pub enum Inst {
         a: R,
         b: R,
         c: R,
+    },
+    /// One step of the carry chain: `d = a op b [+ c] [+ CF]` on 32- or 64-bit integers, the
+    /// lane's carry flag (CC.CF, 0 or 1) in row `cc` read when `cin` and written when `cout`.
+    Carry {
+        op: CarryOp,
+        ty: Ty,
+        cin: bool,
+        cout: bool,
+        d: R,
+        a: R,
+        b: R,
+        c: R,
+        cc: R,
     },
     /// `bfi d, a, b, pos, len`
     Bfi {

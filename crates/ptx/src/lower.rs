@@ -296,6 +296,8 @@ struct KCtx<'m> {
     dyn_align: u32,
     has_dyn: Vec<String>,
     local_end: u64,
+    /// The row holding each lane's carry flag (CC.CF), made by the first carry-chain instruction.
+    cc_row: Option<R>,
     scopes: Vec<HashMap<String, Sym>>,
     errors: Vec<LowerError>,
     loc: Option<SrcLoc>,
@@ -947,6 +949,53 @@ impl<'m> KCtx<'m> {
             return self.packed_half(i, base, mods, half, guard);
         }
         match base {
+            "add" | "sub" | "mad" | "addc" | "subc" | "madc" if has("cc") || base.ends_with('c') => {
+                need(self, if base.starts_with("mad") { 4 } else { 3 })?;
+                let t = need_ty(self)?;
+                if !matches!(t, Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64) {
+                    return self.err(format!(
+                        "`{}`: the carry chain takes 32- or 64-bit integers",
+                        i.opcode
+                    ));
+                }
+                let op = match base {
+                    "add" | "addc" => CarryOp::Add,
+                    "sub" | "subc" => CarryOp::Sub,
+                    _ if has("hi") => CarryOp::MadHi,
+                    _ if has("lo") => CarryOp::MadLo,
+                    _ => return self.err(format!("`{}` needs `.lo` or `.hi`", i.opcode)),
+                };
+                let cc = match self.cc_row {
+                    Some(r) => r,
+                    None => {
+                        let r = self.new_row()?;
+                        self.cc_row = Some(r);
+                        r
+                    }
+                };
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], t)?;
+                let b = self.src(&ops[2], t)?;
+                let c = if base.starts_with("mad") {
+                    self.src(&ops[3], t)?
+                } else {
+                    a
+                };
+                self.push(
+                    Inst::Carry {
+                        op,
+                        ty: t,
+                        cin: base.ends_with('c'),
+                        cout: has("cc"),
+                        d,
+                        a,
+                        b,
+                        c,
+                        cc,
+                    },
+                    guard,
+                );
+            }
             "mov" => {
                 need(self, 2)?;
                 let t = need_ty(self)?;
@@ -2934,6 +2983,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             dyn_align: 1,
             has_dyn: Vec::new(),
             local_end: 0,
+            cc_row: None,
             scopes: Vec::new(),
             errors: Vec::new(),
             loc: None,
