@@ -27,10 +27,7 @@ pub fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            if err.chain().any(|c| {
-                c.downcast_ref::<std::io::Error>()
-                    .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-            }) {
+            if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
             eprintln!("warpscope: {err:#}");
@@ -40,5 +37,50 @@ pub fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
                 ExitCode::from(2)
             }
         }
+    }
+}
+
+/// Whether `err` comes from writing to a closed pipe (`warpscope ... | head`): the reader has what
+/// it wanted, so the command ends quietly, as ripgrep and the like do. serde_json's error hides the
+/// `io::Error` it wraps from the chain (its `source` skips it), so it is asked for the kind itself.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        let kind = c
+            .downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            .or_else(|| {
+                c.downcast_ref::<serde_json::Error>()
+                    .and_then(serde_json::Error::io_error_kind)
+            });
+        kind == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Error, ErrorKind, Write};
+
+    /// A writer whose reader has gone.
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(Error::from(ErrorKind::BrokenPipe))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn broken_pipes_are_recognised_through_serde_json_and_context() {
+        let json = serde_json::to_writer(Closed, &[1, 2, 3]).unwrap_err();
+        assert!(is_broken_pipe(&anyhow::Error::new(json)));
+        let io = anyhow::Error::new(Error::from(ErrorKind::BrokenPipe)).context("writing");
+        assert!(is_broken_pipe(&io));
+        let other = anyhow::Error::new(Error::from(ErrorKind::NotFound));
+        assert!(!is_broken_pipe(&other));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("Broken pipe")));
     }
 }

@@ -2,9 +2,12 @@
 //! is done by the library crates (see ARCHITECTURE.md).
 //!
 //! Exit status: 0 success; 1 a finding that fails the run (`check` errors) or no GPU / tool where one is
-//! required; 2 bad input (usage, unreadable or malformed files, unknown architecture, ...).
+//! required; 2 bad input (usage, unreadable or malformed files, unknown architecture, ...). `run`
+//! exits with its program's status as a shell reports it (128 + the signal that ended it). Output
+//! cut short by its reader (`| head`) ends quietly with status 0.
 
 mod basis;
+mod child;
 mod cmd;
 mod exit;
 mod findings;

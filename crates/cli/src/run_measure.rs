@@ -316,13 +316,21 @@ pub fn measure(
     recs: &[LaunchRecord],
     emulated_output: &[u8],
 ) -> anyhow::Result<RunMeasurement> {
-    let plain = std::process::Command::new(exe)
-        .args(args)
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .with_context(|| format!("cannot run {} on the GPU", exe.display()))?;
-    let p = warpscope_gpu::measure::profile_program(ncu, exe, args, METRICS, None)
-        .map_err(crate::cmd::device::gpu_error)?;
+    let plain = crate::child::output(
+        std::process::Command::new(exe).args(args),
+        std::process::Stdio::inherit(),
+    )
+    .with_context(|| format!("cannot run {} on the GPU", exe.display()))?;
+    if crate::child::interrupted() {
+        anyhow::bail!(
+            "interrupted while {} ran on the GPU: not profiled under ncu",
+            exe.display()
+        );
+    }
+    let p = warpscope_gpu::measure::profile_program_with(ncu, exe, args, METRICS, None, |c| {
+        crate::child::output(c, std::process::Stdio::piped())
+    })
+    .map_err(crate::cmd::device::gpu_error)?;
     let rows = match warpscope_gpu::measure::parse_raw_csv(&p.csv) {
         Ok(rows) => rows,
         Err(_) if !p.ncu_succeeded => anyhow::bail!("{}", p.failure),

@@ -292,6 +292,23 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
+    profile_program_with(ncu_path, exe, args, metrics, kernel_regex, |c| c.output())
+}
+
+/// [`profile_program`], with ncu run by `run` (which returns what [`Command::output`] does): for a
+/// caller that supervises its children.
+pub fn profile_program_with<I, S>(
+    ncu_path: &Path,
+    exe: &Path,
+    args: I,
+    metrics: &[&str],
+    kernel_regex: Option<&str>,
+    run: impl FnOnce(&mut Command) -> std::io::Result<std::process::Output>,
+) -> Result<Profiled>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
     static RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let log = std::env::temp_dir().join(format!(
         "warpscope-ncu-{}-{}.csv",
@@ -318,9 +335,7 @@ where
         cmd.args(["-k", &format!("regex:{k}")]);
     }
     cmd.arg(exe).args(args);
-    let out = cmd
-        .output()
-        .map_err(|e| Error::Ncu(format!("cannot run {}: {e}", ncu_path.display())))?;
+    let out = run(&mut cmd).map_err(|e| Error::Ncu(format!("cannot run {}: {e}", ncu_path.display())))?;
     let csv = std::fs::read_to_string(&log).unwrap_or_default();
     let _ = std::fs::remove_file(&log);
     let failure = if out.status.success() {

@@ -2,6 +2,7 @@
 //! `--from DIR|FILE` prints saved results (`lab --out`) instead, through the same rendering, with
 //! no GPU.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -203,8 +204,9 @@ fn print(args: &Args, results: &[(Value, LabResult)], mut failed: Vec<String>) -
 /// Runs `warpscope lab`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.list {
+        let mut out = std::io::stdout().lock();
         for (name, what) in lab::EXPERIMENTS {
-            println!("{name:<11} {what}");
+            writeln!(out, "{name:<11} {what}")?;
         }
         return Ok(ExitCode::SUCCESS);
     }

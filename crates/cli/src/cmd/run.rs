@@ -257,8 +257,7 @@ fn build_cu(src: &Path, dir: &Path, arch: &str, args: &Args) -> anyhow::Result<P
     if cccl.is_dir() {
         cmd.arg(format!("-I{}", cccl.display()));
     }
-    let o = cmd
-        .output()
+    let o = crate::child::output(&mut cmd, std::process::Stdio::piped())
         .with_context(|| format!("cannot run {}", nvcc.display()))?;
     if !o.status.success() {
         bail!(
@@ -371,12 +370,15 @@ fn run_in(
     let (status, emulated_output) = if args.measure || args.measured_output.is_some() {
         run_teeing(&mut cmd).with_context(|| format!("cannot run {}", exe.display()))?
     } else {
-        let s = cmd
-            .status()
-            .with_context(|| format!("cannot run {}", exe.display()))?;
+        let s = crate::child::status(&mut cmd).with_context(|| format!("cannot run {}", exe.display()))?;
         (s, Vec::new())
     };
-    let text = std::fs::read_to_string(&records).unwrap_or_default();
+    let mut text = std::fs::read_to_string(&records).unwrap_or_default();
+    // a program ended by a signal may have been writing a record: a line without its newline
+    let cut_off = !text.is_empty() && !text.ends_with('\n');
+    if cut_off {
+        text.truncate(text.rfind('\n').map_or(0, |i| i + 1));
+    }
     let mut recs: Vec<LaunchRecord> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         recs.push(serde_json::from_str(line).with_context(|| {
@@ -391,7 +393,11 @@ fn run_in(
     for r in &mut recs {
         r.analysis.findings.retain(|f| tool_keeps(tool, &f.kind));
     }
-    let measurement = if let Some(ncu) = &ncu {
+    // stopped by a signal (Ctrl-C): not run again, twice, on the GPU
+    let measure_skipped = ncu.is_some() && crate::child::interrupted();
+    let measurement = if measure_skipped {
+        None
+    } else if let Some(ncu) = &ncu {
         Some(crate::run_measure::measure(
             ncu,
             &exe,
@@ -424,6 +430,14 @@ fn run_in(
         (Some(c), _) => notes.push(format!("{} exited with status {c}", program.display())),
         (None, Some(s)) => notes.push(format!("{} was ended by signal {s}", program.display())),
         _ => {}
+    }
+    if measure_skipped {
+        notes.push(
+            "the run was interrupted by a signal: the program was not run on the GPU (--measure)".into(),
+        );
+    }
+    if cut_off {
+        notes.push("the last launch record was cut off as the program ended, and is left out".into());
     }
     if recs.iter().any(|r| r.widths.starts_with("widths are PTX-level")) {
         notes.push("some kernels' shared-memory widths are PTX-level (no nvdisasm or no machine code): fused accesses may differ".into());
@@ -793,16 +807,16 @@ fn run_in(
         Some(0) if errors > 0 && args.check.is_some() => ExitCode::from(exit::FINDINGS),
         Some(0) if measured_differences => ExitCode::from(exit::FINDINGS),
         Some(0) => ExitCode::SUCCESS,
-        Some(c) => ExitCode::from(c.clamp(1, 255) as u8),
-        None => ExitCode::from(1),
+        // the program's status as a shell reports it: 128 + the signal that ended it
+        _ => ExitCode::from(crate::child::shell_status(status)),
     })
 }
 
 /// Runs `cmd` with its standard output passed through to ours and kept: the status and the bytes.
 fn run_teeing(cmd: &mut Command) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
     use std::io::{Read, Write};
-    let mut child = cmd.stdout(std::process::Stdio::piped()).spawn()?;
-    let mut pipe = child.stdout.take().expect("stdout is piped");
+    let mut child = crate::child::spawn(cmd.stdout(std::process::Stdio::piped()))?;
+    let mut pipe = child.take_stdout().expect("stdout is piped");
     let mut kept = Vec::new();
     let mut buf = [0u8; 8192];
     let mut out = std::io::stdout();
