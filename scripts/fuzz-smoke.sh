@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Short fuzzing smoke run: every fuzz target for SECONDS seconds each (default 60), one at a time,
-# on stable Rust without sanitizers, starting from the checked-in corpus (fuzz/corpus/TARGET; new
-# inputs go to a scratch corpus so the checked-in one stays small). Fails on the first crash, hang
+# on stable Rust without sanitizers, starting from the seed corpus (fuzz/corpus/TARGET, the PTX
+# targets' filled from fuzz/seeds/ptx/ by fuzz/seed.sh first; new inputs go to a scratch corpus so
+# the checked-in seeds stay small). Fails on the first crash, hang
 # (-timeout, seconds per input) or out-of-memory (-rss_limit_mb); the crashing input is left in
 # fuzz/artifacts/TARGET/.
 # Usage: scripts/fuzz-smoke.sh [SECONDS] [TARGET...]
@@ -15,6 +16,7 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(ptx_parse ptx_lower emu_run bank_trace cli_args)
 fi
 command -v cargo-fuzz >/dev/null || { echo "fuzz-smoke: cargo-fuzz missing (cargo install cargo-fuzz --locked)" >&2; exit 2; }
+./seed.sh
 cargo +stable fuzz build -s none
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
