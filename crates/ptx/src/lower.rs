@@ -53,6 +53,9 @@ pub struct InstInfo {
     pub text: String,
     /// The `.loc` in force, when any.
     pub loc: Option<SrcLoc>,
+    /// Where the code of `loc` was inlined (`.loc ..., inlined_at`): the call site, then the call
+    /// site of the function holding that one, and so on outwards; empty when not inlined.
+    pub inlined_at: Vec<SrcLoc>,
 }
 
 /// A shared-memory variable of a kernel.
@@ -172,6 +175,15 @@ impl Program {
     pub fn inst_info(&self, pc: u32) -> &InstInfo {
         &self.info[pc as usize]
     }
+    /// The source places of a pc, innermost first: its `.loc`, then the call sites it was
+    /// inlined at (see [`InstInfo::inlined_at`]); empty without a `.loc`.
+    pub fn frames(&self, pc: u32) -> Vec<SrcLoc> {
+        let info = self.inst_info(pc);
+        info.loc
+            .into_iter()
+            .chain(info.inlined_at.iter().copied())
+            .collect()
+    }
     /// File name of a `.loc` file index.
     pub fn file_name(&self, idx: u32) -> Option<&str> {
         self.files
@@ -232,6 +244,9 @@ fn align_up(x: u64, a: u64) -> u64 {
 /// the region after the kernel's own shared memory (static and dynamic), so it moves none of
 /// the kernel's addresses.
 pub const RESERVED_SMEM_BYTES: u32 = 1024;
+
+/// Call sites kept per instruction in [`InstInfo::inlined_at`] (deeper chains are cut).
+const MAX_INLINE_DEPTH: usize = 16;
 
 fn special(name: &str) -> Option<Special> {
     let comp = |s: &str| match s {
@@ -301,6 +316,11 @@ struct KCtx<'m> {
     scopes: Vec<HashMap<String, Sym>>,
     errors: Vec<LowerError>,
     loc: Option<SrcLoc>,
+    /// The call sites of `loc` (see [`InstInfo::inlined_at`]).
+    inlined: Vec<SrcLoc>,
+    /// The call sites of each place a `.loc` named, as that `.loc` said (nested inlining names
+    /// the outer call site through the inner one's).
+    loc_sites: HashMap<(u32, u32, u32), Vec<SrcLoc>>,
     cur_pos: Pos,
     cur_text: String,
     depth: u32,
@@ -622,6 +642,7 @@ impl<'m> KCtx<'m> {
             ptx_line: self.cur_pos.line,
             text: self.cur_text.clone(),
             loc: self.loc,
+            inlined_at: self.inlined.clone(),
         });
     }
 
@@ -701,12 +722,33 @@ impl<'m> KCtx<'m> {
                     let b = inst.blocks.last().copied().unwrap_or(0);
                     inst.labels.insert((b, n.clone()), self.ops.len() as u32);
                 }
-                Stmt::Loc { file, line, col } => {
+                Stmt::Loc {
+                    file,
+                    line,
+                    col,
+                    inlined_at,
+                } => {
                     self.loc = Some(SrcLoc {
                         file: *file,
                         line: *line,
                         col: *col,
                     });
+                    self.inlined = match *inlined_at {
+                        None => Vec::new(),
+                        Some((f, l, c)) => {
+                            let mut chain = vec![SrcLoc {
+                                file: f,
+                                line: l,
+                                col: c,
+                            }];
+                            if let Some(outer) = self.loc_sites.get(&(f, l, c)) {
+                                chain.extend(outer.iter().copied());
+                            }
+                            chain.truncate(MAX_INLINE_DEPTH);
+                            chain
+                        }
+                    };
+                    self.loc_sites.insert((*file, *line, *col), self.inlined.clone());
                 }
                 Stmt::Open => {
                     self.scopes.push(HashMap::new());
@@ -2987,6 +3029,8 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             scopes: Vec::new(),
             errors: Vec::new(),
             loc: None,
+            inlined: Vec::new(),
+            loc_sites: HashMap::new(),
             cur_pos: f.pos,
             cur_text: f.name.clone(),
             depth: 0,

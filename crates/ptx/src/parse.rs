@@ -140,7 +140,8 @@ pub enum Stmt {
     Label(String, Pos),
     /// An instruction.
     Inst(Instruction),
-    /// `.loc file line col`
+    /// `.loc file line col` (`, inlined_at file line col`: the place the function holding this
+    /// line was inlined at).
     Loc {
         /// File index.
         file: u32,
@@ -148,6 +149,8 @@ pub enum Stmt {
         line: u32,
         /// Column.
         col: u32,
+        /// The call site `(file, line, col)` the code was inlined at, when it was.
+        inlined_at: Option<(u32, u32, u32)>,
     },
     /// `{` opening a nested scope.
     Open,
@@ -716,13 +719,15 @@ impl<'s> Parser<'s> {
                         let file = self.uint()? as u32;
                         let line = self.uint()? as u32;
                         let col = self.uint()? as u32;
+                        let mut inlined_at = None;
                         while self.peek() == Some(Tok::Comma) {
                             self.i += 1;
                             let k = self.ident("`function_name` or `inlined_at`")?;
                             if k == "inlined_at" {
-                                self.uint()?;
-                                self.uint()?;
-                                self.uint()?;
+                                let f = self.uint()? as u32;
+                                let l = self.uint()? as u32;
+                                let c = self.uint()? as u32;
+                                inlined_at = Some((f, l, c));
                             } else {
                                 self.bump();
                                 if self.eat(Tok::Plus) {
@@ -730,7 +735,12 @@ impl<'s> Parser<'s> {
                                 }
                             }
                         }
-                        body.push(Stmt::Loc { file, line, col });
+                        body.push(Stmt::Loc {
+                            file,
+                            line,
+                            col,
+                            inlined_at,
+                        });
                         Ok(())
                     }
                     ".pragma" => {

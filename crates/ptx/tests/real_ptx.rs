@@ -86,3 +86,46 @@ fn warp_sz_constant_is_32() {
     assert!(text.contains("Int(32)"), "{text}");
     assert!(warpscope_ptx::compile(src).is_ok());
 }
+
+/// `.loc ..., inlined_at F L C` (nvcc -lineinfo, CUDA 13): an intrinsic of a CUDA header inlined
+/// into the user's device function, itself inlined into the kernel. Each instruction keeps its
+/// call sites outwards, the inner site's own `inlined_at` naming the outer one.
+#[test]
+fn inlined_at_gives_the_call_sites_outwards() {
+    let ptx = r#"
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<2>;
+	.loc	1 10 9
+	mov.u32 %r1, %tid.x;
+	.loc	1 3 5, function_name $L__info_string0, inlined_at 1 10 9
+	.loc	2 99 3, function_name $L__info_string1, inlined_at 1 3 5
+	barrier.sync 	0;
+	.loc	1 12 5
+	ret;
+}
+	.file	1 "/src/nest.cu"
+	.file	2 "/usr/local/cuda/include/sm_30_intrinsics.hpp"
+	.section	.debug_str
+	{
+$L__info_string0:
+.b8 95,0
+$L__info_string1:
+.b8 95,0
+	}
+"#;
+    let prog = warpscope_ptx::compile(ptx).unwrap();
+    let line = |l: &warpscope_ptx::SrcLoc| (l.file, l.line, l.col);
+    let at = |pc: u32| prog.frames(pc).iter().map(line).collect::<Vec<_>>();
+    assert_eq!(at(0), [(1, 10, 9)]);
+    assert_eq!(at(1), [(2, 99, 3), (1, 3, 5), (1, 10, 9)]);
+    assert!(prog.inst_info(1).text.contains("barrier"));
+    assert_eq!(
+        at(2),
+        [(1, 12, 5)],
+        "a later .loc without inlined_at ends the chain"
+    );
+}
