@@ -132,6 +132,12 @@ pub struct BarrierEvent {
 pub trait Sink: Send {
     /// A warp-level memory instruction.
     fn mem(&mut self, _e: &MemEvent<'_>) {}
+    /// The values a warp's `st` writes, sent just before its `Store` event(s): lane `l` writes, for
+    /// each `e < rows.len()` in turn, the low `elem` bytes of `rows[e][l]` (little-endian) at the
+    /// event's address, `elem * rows.len()` bytes in all. Sent for `st`, plain and vector, in every
+    /// state space, with `elem` at most 8; not for `stmatrix`, `cp.async`, atomics, `wmma.store` or
+    /// bulk copies, whose values a sink takes as unknown.
+    fn store_values(&mut self, _warp: u32, _pc: u32, _elem: u8, _rows: &[&[u64; 32]]) {}
     /// A conditional branch.
     fn branch(&mut self, _e: &BranchEvent) {}
     /// A warp arriving at a barrier.

@@ -2379,6 +2379,9 @@ fn shared32<S: Sink>(
     let mut res_mask = [0u32; 5];
     res_mask[Res::Shared as usize] = mask;
     let op = if is_st { AccessOp::Store } else { AccessOp::Load };
+    if is_st {
+        sink.store_values(wi, pc, 4, &[&regs[r as usize]]);
+    }
     emit(
         ctx,
         sink,
@@ -2491,6 +2494,9 @@ fn ldst<S: Sink>(
         }
         let mut res_mask = [0u32; 5];
         res_mask[res as usize] = mask;
+        if is_st {
+            sink.store_values(wi, pc, es as u8, &[&regs[r[0] as usize]]);
+        }
         emit(ctx, sink, block, wi, pc, space, op, width, &res_mask, &addrs);
         let row = &mut regs[r[0] as usize];
         let bad = match (res, is_st, ctx.smap.is_identity()) {
@@ -2581,6 +2587,11 @@ fn ldst<S: Sink>(
     let res_mask = resolve_lanes(
         regs, space, addr, addr32, off, mask, es, pc, &mut addrs, &mut kinds, &mut offs,
     )?;
+    if is_st {
+        let n = usize::from(vec).clamp(1, 4);
+        let rows: [&Row; 4] = std::array::from_fn(|e| &regs[r[e.min(n - 1)] as usize]);
+        sink.store_values(wi, pc, es as u8, &rows[..n]);
+    }
     emit(ctx, sink, block, wi, pc, space, op, width, &res_mask, &offs);
     let sext = ty.signed() && es < 4;
     let mut m = mask;

@@ -1,7 +1,7 @@
 //! The decoded fast path of plain 4-byte shared loads and stores (`X::Sh32`) against the general
-//! instruction path (`Limits::reference_paths`): the same memory events, results, faults and
-//! instruction counts on the test kernels, with partial masks, an out-of-bounds and a misaligned
-//! shared access.
+//! instruction path (`Limits::reference_paths`): the same memory events, stored values, results,
+//! faults and instruction counts on the test kernels, with partial masks, an out-of-bounds and a
+//! misaligned shared access.
 
 use warpscope_emu::{Arg, Launch, Limits, MemEvent, Sink, run};
 
@@ -13,6 +13,8 @@ type Access = (u32, u32, u32, String, u8, u32, Vec<u64>);
 struct Record {
     mem: Vec<Access>,
     insts: Vec<(u32, u32, u32)>,
+    /// `Sink::store_values`: warp, pc, element bytes, the rows.
+    stores: Vec<(u32, u32, u8, Vec<[u64; 32]>)>,
 }
 
 impl Sink for Record {
@@ -34,6 +36,10 @@ impl Sink for Record {
     fn inst(&mut self, warp: u32, pc: u32, active: u32) {
         self.insts.push((warp, pc, active));
     }
+    fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
+        self.stores
+            .push((warp, pc, elem, rows.iter().map(|r| **r).collect()));
+    }
 }
 
 fn both(prog: &warpscope_ptx::Program, kernel: &str, launch: &Launch) -> usize {
@@ -54,6 +60,15 @@ fn both(prog: &warpscope_ptx::Program, kernel: &str, launch: &Launch) -> usize {
         .filter(|m| m.3.starts_with("Shared"))
         .count();
     assert!(fast.faults.is_empty() || shared > 0);
+    // every shared store announced its values just before its event
+    let stores: usize = fast.sinks.iter().map(|s| s.stores.len()).sum();
+    let store_events = fast
+        .sinks
+        .iter()
+        .flat_map(|s| &s.mem)
+        .filter(|m| m.3.ends_with(" Store"))
+        .count();
+    assert!(stores > 0 || store_events == 0, "{kernel}: no store values");
     shared
 }
 
