@@ -210,8 +210,8 @@ pub fn compile_cuda(
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     // NVRTC compiles device code only: a whole program (host headers such as <cstdio>, `main`)
-    // fails there, and goes to nvcc when one is found; without nvcc, or when nvcc fails too,
-    // NVRTC's error is the answer.
+    // fails there, and goes to nvcc when one is found; without nvcc NVRTC's error is the answer,
+    // and when nvcc fails too both errors are, the one that explains the failure first.
     let mut nvrtc_failed: Option<Error> = None;
     let nvrtc_err = match load_nvrtc(opts.nvrtc.as_deref()) {
         Ok(n) => {
@@ -232,9 +232,58 @@ pub fn compile_cuda(
         Err(e) => format!("NVRTC unavailable: {e}"),
     };
     if let Some(first) = nvrtc_failed {
-        return compile_nvcc(file, dir, arch, opts, &nvrtc_err).map_err(|_| first);
+        return compile_nvcc(file, dir, arch, opts, &nvrtc_err).map_err(|second| both_failed(first, second));
     }
     compile_nvcc(file, dir, arch, opts, &nvrtc_err)
+}
+
+/// Whether a compiler's log names the reason with a place: a source line (`k.cu(12): error`,
+/// `k.cu:12:3: error`) or a file it cannot open.
+fn explains(log: &str) -> bool {
+    let line_ref = |open: char, close: char| {
+        log.match_indices(open).any(|(i, _)| {
+            let rest = &log[i + 1..];
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            digits > 0 && rest[digits..].starts_with(close)
+        })
+    };
+    line_ref('(', ')')
+        || line_ref(':', ':')
+        || log.contains("cannot open source file")
+        || log.contains("No such file")
+}
+
+/// The headers a compiler's log says it cannot open (`cannot open source file "cstdio"`).
+fn missing_headers(log: &str) -> Vec<&str> {
+    log.match_indices("cannot open source file \"")
+        .filter_map(|(i, m)| {
+            let rest = &log[i + m.len()..];
+            rest.find('"').map(|j| &rest[..j])
+        })
+        .collect()
+}
+
+/// The error when NVRTC and then nvcc failed on a `.cu`: both compilers' errors, the one that
+/// explains the failure first. nvcc's comes first when it names a line or a file and NVRTC's does
+/// not, or when NVRTC only missed a header nvcc found (a host header such as `<cstdio>`: NVRTC
+/// compiles device code only); NVRTC's first otherwise. A missing nvcc leaves NVRTC's error.
+fn both_failed(nvrtc: Error, nvcc: Error) -> Error {
+    if nvcc.kind == crate::error::ErrorKind::Unavailable {
+        return nvrtc;
+    }
+    let missing = missing_headers(&nvrtc.message);
+    let nvrtc_host_only = !missing.is_empty() && missing.iter().all(|h| !nvcc.message.contains(h));
+    let nvcc_first = explains(&nvcc.message) && (!explains(&nvrtc.message) || nvrtc_host_only);
+    let (a, b) = if nvcc_first {
+        (nvcc.message, nvrtc.message)
+    } else {
+        (nvrtc.message, nvcc.message)
+    };
+    Error::input(format!(
+        "{}\n\nthe other compiler failed too:\n{}",
+        a.trim_end(),
+        b.trim_end()
+    ))
 }
 
 /// [`compile_cuda`] by the toolkit's nvcc; `nvrtc_err` says why NVRTC did not.
@@ -408,6 +457,44 @@ mod tests {
         assert_eq!(s[1].0, "sm_90");
         assert!(s[1].1.starts_with("//\n// Generated"), "{:?}", s[1].1);
         assert!(ptx_sections("nothing here").is_empty());
+    }
+
+    #[test]
+    fn both_compilers_errors_the_explaining_one_first() {
+        let nvrtc = |m: &str| Error::input(format!("k.cu: NVRTC compilation failed: {m}"));
+        let nvcc = |m: &str| Error::input(format!("k.cu: nvcc failed: {m}"));
+        // a whole program: NVRTC misses the host header, nvcc names the syntax error
+        let e = both_failed(
+            nvrtc("k.cu(1): catastrophic error: cannot open source file \"cstdio\""),
+            nvcc("k.cu(5): error: expected a \";\""),
+        );
+        let (first, second) = e.message.split_once("the other compiler failed too").unwrap();
+        assert!(
+            first.contains("expected a") && second.contains("cstdio"),
+            "{}",
+            e.message
+        );
+        // a header missing for both: NVRTC's first, nvcc's after it
+        let e = both_failed(
+            nvrtc("k.cu(1): catastrophic error: cannot open source file \"mine.cuh\""),
+            nvcc("k.cu:1:10: fatal error: mine.cuh: No such file or directory"),
+        );
+        let (first, second) = e.message.split_once("the other compiler failed too").unwrap();
+        assert!(
+            first.contains("NVRTC") && second.contains("nvcc"),
+            "{}",
+            e.message
+        );
+        // nvcc failing for its own reasons (no host compiler): NVRTC's line first
+        let e = both_failed(
+            nvrtc("k.cu(3): error: identifier \"x\" is undefined"),
+            nvcc("sh: 1: gcc: not found"),
+        );
+        assert!(e.message.starts_with("k.cu: NVRTC"), "{}", e.message);
+        assert!(e.message.contains("gcc: not found"), "{}", e.message);
+        // no nvcc at all: NVRTC's error as it was
+        let e = both_failed(nvrtc("k.cu(3): error"), Error::unavailable("no nvcc"));
+        assert!(!e.message.contains("other compiler"), "{}", e.message);
     }
 
     #[test]
