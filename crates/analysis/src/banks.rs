@@ -583,7 +583,8 @@ pub struct BankRun {
     pub blocks_in_grid: u64,
     /// Warp instructions executed by the emulated blocks.
     pub warp_insts: u64,
-    /// Faults (out-of-bounds, divergent barriers...), as text with block, warp and pc.
+    /// Faults (out-of-bounds, divergent barriers...), one line each: the driver's sentences
+    /// (`warpscope_driver::fault`), or the emulator's own text from [`run`].
     pub faults: Vec<String>,
 }
 

@@ -1,5 +1,5 @@
-//! Shared-memory hazards of one emulated launch: races, divergent and redundant barriers,
-//! uninitialised reads and out-of-bounds accesses.
+//! Shared-memory hazards of one emulated launch: races, same-value writes, divergent and redundant
+//! barriers, uninitialised reads and out-of-bounds accesses; and the emulator's faults as findings.
 //!
 //! [`HazardSink`] watches one block. The emulator feeds it that block's events (memory accesses,
 //! barriers, barrier releases, executed instructions, warp exits); [`HazardReport::merge`] folds the
@@ -17,16 +17,23 @@
 //! * Atomics do not race with atomics; an atomic and a plain access of another thread in one epoch do.
 //! * A race is two accesses to one shared byte from different threads of a block, at least one a write,
 //!   in one epoch. Lanes of one store instruction writing the same byte are reported as a warning.
+//! * A *same-value write* is a write-write pair where both are plain stores whose bytes the emulator
+//!   announced (`Sink::store_values`), the second rewriting over its whole access the bytes already
+//!   there (its byte's last writer's), by a thread that did not read the byte or write other bytes
+//!   to it earlier in the epoch ([`FindingKind::SameValueWrite`], not a race).
 //! * A barrier (identified by its instruction) is *needed* when some conflicting pair of accesses of
 //!   different threads is separated only by releases of that barrier; a pair separated by several
 //!   different barriers needs only one of them, and the one released last before the second access is
 //!   kept. Barriers that are not needed are reported redundant: removing one of them (alone) makes no
 //!   race in this launch. Only shared memory is considered; ordering of global memory across threads
-//!   (and blocks) by barriers is out of scope.
+//!   (and blocks) by barriers is out of scope. A redundant barrier inside one of the kernel's loops
+//!   ([`HazardReport::with_loops`]) released at most once per block is redundant only because of
+//!   the launch's trip count: a note that says so.
 //!
 //! # Memory bound
 //! Per block, per shared byte: the last writer (and a second atomic writer), up to two readers of the current epoch, each as
-//! (thread, epoch, `__syncwarp` count, instruction) — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one
+//! (thread, epoch, `__syncwarp` count, instruction), and the byte the last writer stored —
+//! [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one
 //! instruction index per barrier release. (While a 4-byte word's bytes have equal state, the word's
 //! first cell stands for all four: word-sized accesses update one cell, not four.) The shadow is allocated at the first shared access and dropped
 //! when the block's last warp exits, with the other per-warp state, so only blocks in flight hold it
@@ -37,8 +44,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
-/// How much shadow state the race tracker keeps per byte of shared memory of a block in flight.
-pub const SHADOW_BYTES_PER_SHARED_BYTE: usize = std::mem::size_of::<Cell>();
+/// How much shadow state the race tracker keeps per byte of shared memory of a block in flight: a
+/// cell, and the byte its last writer stored (for same-value writes).
+pub const SHADOW_BYTES_PER_SHARED_BYTE: usize = std::mem::size_of::<Cell>() + 1;
 
 /// Kinds of findings of `warpscope check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -54,6 +62,14 @@ pub enum FindingKind {
     OutOfBounds,
     /// A barrier whose removal makes no race in the emulated launch.
     RedundantBarrier,
+    /// Two threads wrote the same bytes to one shared address, not ordered by a barrier (each
+    /// wrote what the other did: which write lands does not matter). Off by default.
+    SameValueWrite,
+    /// The launch stops on a GPU: a `trap`, an illegal instruction, a store to read-only memory,
+    /// execution past the kernel's end.
+    Fault,
+    /// A failing device `assert`: the launch stops with `cudaErrorAssert`.
+    Assert,
 }
 
 impl FindingKind {
@@ -65,6 +81,9 @@ impl FindingKind {
             FindingKind::UninitializedRead => "uninitialized_read",
             FindingKind::OutOfBounds => "out_of_bounds",
             FindingKind::RedundantBarrier => "redundant_barrier",
+            FindingKind::SameValueWrite => "same_value_write",
+            FindingKind::Fault => "fault",
+            FindingKind::Assert => "assert",
         }
     }
 }
@@ -77,6 +96,9 @@ pub enum Severity {
     Error,
     /// Suspicious or wasteful, but not wrong by itself.
     Warning,
+    /// Worth knowing, true of this launch only (advice that depends on the launch's shape or
+    /// data); never fails a run.
+    Note,
 }
 
 /// What a memory instruction does to the bytes it touches.
@@ -158,6 +180,10 @@ const NONE: u16 = u16::MAX;
 struct Acc {
     tid: u16,
     atomic: bool,
+    /// A plain write whose bytes are known (in `HazardSink::vals`), by a thread that neither read
+    /// the byte nor wrote other bytes to it earlier in the epoch: a later write of the same bytes
+    /// by another thread is a same-value write, not a race.
+    steady: bool,
     epoch: u32,
     wsync: u32,
     pc: u32,
@@ -167,6 +193,7 @@ impl Acc {
     const EMPTY: Acc = Acc {
         tid: NONE,
         atomic: false,
+        steady: false,
         epoch: 0,
         wsync: 0,
         pc: 0,
@@ -249,6 +276,17 @@ enum Key {
         pc: u32,
         seq: u32,
     },
+    /// Two threads wrote the same bytes (see [`FindingKind::SameValueWrite`]).
+    SameValue {
+        first_pc: u32,
+        second_pc: u32,
+        intra_warp: bool,
+    },
+    /// A fault of the emulator that stops the launch on a GPU (`what`: see [`FaultWhat`]).
+    Fault {
+        pc: u32,
+        what: u8,
+    },
     /// A shared access to bytes a `cp.async` has not completed yet (see [`AsyncOps`]).
     InFlight {
         copy_pc: u32,
@@ -262,6 +300,33 @@ struct Agg {
     count: u64,
     example: Example,
     note: String,
+    /// `note` is the whole message (a fault described by the caller, with its place).
+    whole: bool,
+}
+
+/// What kind of fault a [`Key::Fault`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+enum FaultWhat {
+    Trap = 0,
+    ReadOnly = 1,
+    FellOffEnd = 2,
+    Assert = 3,
+    GridDeadlock = 4,
+}
+
+/// The bytes each lane of a store writes: lane `l`'s `width` bytes are `bytes[l][..width]`.
+pub type StoreBytes = [[u8; 16]; 32];
+
+/// The values of the warp's last store as the emulator sent them (`Sink::store_values`), until its
+/// shared `Store` event comes.
+#[derive(Clone, Debug)]
+struct StoreStash {
+    warp: u32,
+    pc: u32,
+    elem: u8,
+    n: u8,
+    rows: [[u64; 32]; 4],
 }
 
 /// Barrier bookkeeping of one block, for the redundancy decision.
@@ -271,6 +336,8 @@ struct BarrierUse {
     released: BTreeMap<u32, u64>,
     /// Barrier instructions some conflicting pair needs, with one such pair `(first pc, second pc)`.
     needed: BTreeMap<u32, (u32, u32)>,
+    /// Most releases of each barrier instruction in one block.
+    most_in_a_block: BTreeMap<u32, u64>,
     /// For barriers that also separate pairs another barrier separates: `(first, second, other)`.
     shared_with: BTreeMap<u32, (u32, u32, u32)>,
 }
@@ -330,6 +397,12 @@ pub struct HazardSink {
     finished: bool,
     /// `cp.async` completion tracking; `None` when the program's group instructions are not known.
     async_copies: Option<InFlightCopies>,
+    /// Per byte of the window: the bytes its last writer stored, where that writer is `steady`.
+    vals: Vec<u8>,
+    /// The values of the last store the emulator announced.
+    stash: Option<Box<StoreStash>>,
+    /// Whether `stash` holds a store not yet matched with its event.
+    stash_live: bool,
 }
 
 const WEAK_MEMO: usize = 64;
@@ -378,6 +451,9 @@ impl HazardSink {
             disjoint,
             finished: false,
             async_copies: None,
+            vals: Vec::new(),
+            stash: None,
+            stash_live: false,
         }
     }
 
@@ -411,6 +487,7 @@ impl HazardSink {
                         count: n,
                         example: example(),
                         note: note(),
+                        whole: false,
                     },
                 );
             }
@@ -422,6 +499,7 @@ impl HazardSink {
         self.shadow_bytes = size;
         self.shadow_words = size.div_ceil(4);
         self.shadow = vec![Cell::EMPTY; 4 * self.shadow_words];
+        self.vals = vec![0; size];
         self.split = vec![self.reference; self.shadow_words];
         if !size.is_multiple_of(4) {
             // The last word is partial: its bytes are always tracked one by one.
@@ -448,7 +526,9 @@ impl HazardSink {
     }
 
     /// A warp-level shared-memory access: `mask` lanes each touch `width` bytes at `addrs[lane]`
-    /// (offsets in the block's shared window). Other spaces are not this checker's business.
+    /// (offsets in the block's shared window). Other spaces are not this checker's business. A
+    /// write's bytes are not known here (see [`Self::shared_store`]), so it is never a same-value
+    /// write.
     pub fn shared_access(
         &mut self,
         warp: u32,
@@ -457,6 +537,36 @@ impl HazardSink {
         width: u8,
         mask: u32,
         addrs: &[u64; 32],
+    ) {
+        self.access(warp, pc, kind, width, mask, addrs, None);
+    }
+
+    /// A plain shared-memory write whose bytes are known: lane `l` writes `bytes[l][..width]`
+    /// (`width` at most 16). Where it meets another thread's unordered write of the same bytes,
+    /// the pair is a same-value write ([`FindingKind::SameValueWrite`]), not a race.
+    pub fn shared_store(
+        &mut self,
+        warp: u32,
+        pc: u32,
+        width: u8,
+        mask: u32,
+        addrs: &[u64; 32],
+        bytes: &StoreBytes,
+    ) {
+        let data = (width <= 16).then_some(bytes);
+        self.access(warp, pc, AccessKind::Write, width, mask, addrs, data);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn access(
+        &mut self,
+        warp: u32,
+        pc: u32,
+        kind: AccessKind,
+        width: u8,
+        mask: u32,
+        addrs: &[u64; 32],
+        data: Option<&StoreBytes>,
     ) {
         if mask == 0 || self.finished {
             return;
@@ -467,9 +577,11 @@ impl HazardSink {
         }
         let size = self.shadow_bytes as u64;
         let wsync = self.wsync.get(warp as usize).copied().unwrap_or(0);
+        let data = data.filter(|_| kind == AccessKind::Write);
         let mut me = Acc {
             tid: 0,
             atomic: kind == AccessKind::Atomic,
+            steady: data.is_some(),
             epoch: self.epoch,
             wsync,
             pc,
@@ -478,8 +590,8 @@ impl HazardSink {
         let mut bits = mask;
         if whole_words {
             bits = match kind {
-                AccessKind::Read => self.quiet_lanes::<false>(warp, me, width, bits, addrs),
-                AccessKind::Write => self.quiet_lanes::<true>(warp, me, width, bits, addrs),
+                AccessKind::Read => self.quiet_lanes::<false>(warp, me, width, bits, addrs, None),
+                AccessKind::Write => self.quiet_lanes::<true>(warp, me, width, bits, addrs, data),
                 AccessKind::Atomic => bits,
             };
         }
@@ -489,17 +601,17 @@ impl HazardSink {
             let tid = warp * 32 + lane;
             me.tid = tid.min(u32::from(NONE) - 1) as u16;
             let start = addrs[lane as usize];
+            let lane_bytes = data.map(|d| &d[lane as usize]);
+            // the lane writes, over its whole access, the bytes already there (what their last
+            // writers wrote)
+            let silent = lane_bytes.is_some_and(|b| self.silent(start, width, b));
             let mut uninit = false;
             if whole_words && start & 3 == 0 && start < size && size - start >= u64::from(width) {
                 // Aligned whole words inside the window (the common case).
                 let mut word = start as usize;
                 let end = word + usize::from(width);
                 while word < end {
-                    if !self.split[word >> 2] {
-                        uninit |= self.access_cell(word, word as u64, 4, me, kind);
-                    } else {
-                        uninit |= self.access_split_word(word, me, kind);
-                    }
+                    uninit |= self.access_word(word, word as u64, me, kind, silent);
                     word += 4;
                 }
             } else {
@@ -508,20 +620,19 @@ impl HazardSink {
                 while b < end {
                     let word = (b & !3) as usize;
                     if b & 3 == 0 && end - b >= 4 {
-                        if !self.split[word >> 2] {
-                            uninit |= self.access_cell(word, b, 4, me, kind);
-                        } else {
-                            uninit |= self.access_split_word(word, me, kind);
-                        }
+                        uninit |= self.access_word(word, b, me, kind, silent);
                         b += 4;
                     } else {
                         if !self.split[word >> 2] {
                             self.split_word(word);
                         }
-                        uninit |= self.access_cell(b as usize, b, 1, me, kind);
+                        uninit |= self.access_cell(b as usize, b, 1, me, kind, silent);
                         b += 1;
                     }
                 }
+            }
+            if let Some(v) = lane_bytes {
+                self.store_vals(start, width, v);
             }
             if uninit {
                 let block = self.block;
@@ -539,6 +650,36 @@ impl HazardSink {
         }
     }
 
+    /// An access to the whole word at `word` (its first byte `addr`; `silent`: see
+    /// [`Self::access_cell`]): one step on the word's cell while its bytes are tracked together,
+    /// else byte by byte.
+    #[inline(always)]
+    fn access_word(&mut self, word: usize, addr: u64, me: Acc, kind: AccessKind, silent: bool) -> bool {
+        if !self.split[word >> 2] {
+            self.access_cell(word, addr, 4, me, kind, silent)
+        } else {
+            self.access_split_word(word, me, kind, silent)
+        }
+    }
+
+    /// Whether every byte `start + k` of the access in the window holds `bytes[k]` already (what
+    /// its last writer wrote).
+    fn silent(&self, start: u64, width: u8, bytes: &[u8; 16]) -> bool {
+        (0..usize::from(width.min(16))).all(|k| {
+            let b = start.saturating_add(k as u64) as usize;
+            b >= self.vals.len() || self.vals[b] == bytes[k]
+        })
+    }
+
+    /// Records what a lane wrote.
+    fn store_vals(&mut self, start: u64, width: u8, bytes: &[u8; 16]) {
+        for (k, &v) in bytes.iter().enumerate().take(usize::from(width.min(16))) {
+            if let Some(x) = self.vals.get_mut(start.saturating_add(k as u64) as usize) {
+                *x = v;
+            }
+        }
+    }
+
     /// The common case of [`Self::shared_access`] in one tight loop: a read (`WRITE` false) or a
     /// plain write of aligned whole words inside the window, none split, every lane's access quiet
     /// (see [`Self::quiet`]: no race, no new barrier need, no uninitialised read), so only the cells
@@ -551,6 +692,7 @@ impl HazardSink {
         width: u8,
         mut bits: u32,
         addrs: &[u64; 32],
+        data: Option<&StoreBytes>,
     ) -> u32 {
         let kind = if WRITE {
             AccessKind::Write
@@ -566,6 +708,7 @@ impl HazardSink {
         // aligned bytes' cells are the first `shadow_words` ones: word `a / 4` at `a / 4`
         let shadow = &mut self.shadow[..self.shadow_words];
         let split = &self.split[..];
+        let vals = &mut self.vals[..];
         let words = usize::from(width / 4);
         while bits != 0 {
             let lane = bits.trailing_zeros();
@@ -575,6 +718,10 @@ impl HazardSink {
             }
             me.tid = (warp * 32 + lane).min(u32::from(NONE) - 1) as u16;
             let first = (a >> 2) as usize;
+            let bytes = data.map(|d| &d[lane as usize]);
+            // the lane rewrites the bytes already there (see `Self::silent`)
+            let n = usize::from(width);
+            let silent = bytes.is_some_and(|b| vals[a as usize..a as usize + n] == b[..n]);
             if words == 1 {
                 let c = &mut shadow[first];
                 let quiet = !split[first]
@@ -589,7 +736,10 @@ impl HazardSink {
                 if !quiet {
                     return bits;
                 }
-                update(c, me, kind);
+                update(c, me, kind, silent);
+                if let Some(b) = bytes {
+                    vals[a as usize..a as usize + 4].copy_from_slice(&b[..4]);
+                }
                 bits &= bits - 1;
                 continue;
             }
@@ -609,19 +759,23 @@ impl HazardSink {
                 }
             }
             for k in 0..words {
-                update(&mut shadow[first + k], me, kind);
+                update(&mut shadow[first + k], me, kind, silent);
+            }
+            if let Some(b) = bytes {
+                vals[a as usize..a as usize + n].copy_from_slice(&b[..n]);
             }
             bits &= bits - 1;
         }
         0
     }
 
-    /// An access to all four bytes of the split word at `word`, byte by byte; the word is merged
-    /// back when its bytes agree afterwards (not on the reference path).
-    fn access_split_word(&mut self, word: usize, me: Acc, kind: AccessKind) -> bool {
+    /// An access to all four bytes of the split word at `word`, byte by byte (`silent`: see
+    /// [`Self::access_cell`]); the word is merged back when its bytes agree afterwards (not on the
+    /// reference path).
+    fn access_split_word(&mut self, word: usize, me: Acc, kind: AccessKind, silent: bool) -> bool {
         let mut uninit = false;
         for i in 0..4 {
-            uninit |= self.access_cell(word + i, (word + i) as u64, 1, me, kind);
+            uninit |= self.access_cell(word + i, (word + i) as u64, 1, me, kind, silent);
         }
         if !self.reference {
             self.merge_word(word);
@@ -638,9 +792,19 @@ impl HazardSink {
     }
 
     /// Updates one cell's shadow (of byte `byte`, or a whole word's equal bytes: `n` = 4, counted
-    /// as four byte accesses); `addr` is its first byte. Returns whether a read saw a never-written byte.
+    /// as four byte accesses); `addr` is its first byte; `silent`: a write whose every byte
+    /// rewrites what is there (what each byte's last writer wrote). Returns whether a read saw a
+    /// never-written byte.
     #[inline(always)]
-    fn access_cell(&mut self, byte: usize, addr: u64, n: u64, me: Acc, kind: AccessKind) -> bool {
+    fn access_cell(
+        &mut self,
+        byte: usize,
+        addr: u64,
+        n: u64,
+        me: Acc,
+        kind: AccessKind,
+        silent: bool,
+    ) -> bool {
         let idx = self.cell(byte);
         // The common case first: no pair with an effect (no race, no barrier need not yet
         // recorded) and no uninitialised read; then only the cell changes.
@@ -656,16 +820,24 @@ impl HazardSink {
             AccessKind::Atomic => false,
         };
         if quiet {
-            update(&mut self.shadow[idx], me, kind);
+            update(&mut self.shadow[idx], me, kind, silent);
             false
         } else {
-            self.access_cell_slow(idx, addr, n, me, kind)
+            self.access_cell_slow(idx, addr, n, me, kind, silent)
         }
     }
 
     /// [`Self::access_cell`] when some pair may have an effect or the read may be uninitialised.
     #[inline(never)]
-    fn access_cell_slow(&mut self, idx: usize, addr: u64, n: u64, me: Acc, kind: AccessKind) -> bool {
+    fn access_cell_slow(
+        &mut self,
+        idx: usize,
+        addr: u64,
+        n: u64,
+        me: Acc,
+        kind: AccessKind,
+        silent: bool,
+    ) -> bool {
         let c = &self.shadow[idx];
         let uninit = match kind {
             AccessKind::Read | AccessKind::Atomic => !c.ever_written(),
@@ -677,23 +849,35 @@ impl HazardSink {
         } else {
             AccessKind::Write
         };
+        // Both plain writes of known bytes, the second rewriting the first's.
+        let same = silent && w.steady && steady_after(c, me, kind, silent);
         // Earlier accesses this one conflicts with, in a fixed order: the writer, the readers (for a
         // write or an atomic), the second atomic writer.
-        self.conflict(w, w_kind, me, kind, addr, n);
+        self.conflict(w, w_kind, me, kind, addr, n, same);
         if kind != AccessKind::Read {
-            self.conflict(r1, AccessKind::Read, me, kind, addr, n);
-            self.conflict(r2, AccessKind::Read, me, kind, addr, n);
+            self.conflict(r1, AccessKind::Read, me, kind, addr, n, false);
+            self.conflict(r2, AccessKind::Read, me, kind, addr, n, false);
         }
-        self.conflict(w2, AccessKind::Atomic, me, kind, addr, n);
-        update(&mut self.shadow[idx], me, kind);
+        self.conflict(w2, AccessKind::Atomic, me, kind, addr, n, false);
+        update(&mut self.shadow[idx], me, kind, silent);
         uninit
     }
 
     /// `other` (an earlier access of the cell, when set) and `me` conflict unless one thread made
     /// both or both are atomics.
-    fn conflict(&mut self, other: Acc, other_kind: AccessKind, me: Acc, kind: AccessKind, addr: u64, n: u64) {
+    #[allow(clippy::too_many_arguments)]
+    fn conflict(
+        &mut self,
+        other: Acc,
+        other_kind: AccessKind,
+        me: Acc,
+        kind: AccessKind,
+        addr: u64,
+        n: u64,
+        same: bool,
+    ) {
         if other.is_some() && other.tid != me.tid && !(other.atomic && kind == AccessKind::Atomic) {
-            self.pair(other, other_kind, me, kind, addr, n);
+            self.pair(other, other_kind, me, kind, addr, n, same);
         }
     }
 
@@ -710,7 +894,9 @@ impl HazardSink {
     }
 
     /// A conflicting pair of accesses from different threads (`n` byte accesses with the same
-    /// outcome, the first at `addr`): a race, or a reason for barriers.
+    /// outcome, the first at `addr`): a race (a same-value write when `same`: both plain writes
+    /// of the same bytes), or a reason for barriers.
+    #[allow(clippy::too_many_arguments)]
     fn pair(
         &mut self,
         first: Acc,
@@ -719,14 +905,33 @@ impl HazardSink {
         second_kind: AccessKind,
         addr: u64,
         n: u64,
+        same: bool,
     ) {
         let same_warp = u32::from(first.tid) / 32 == u32::from(second.tid) / 32;
         if first.epoch == second.epoch {
             if same_warp && first.wsync != second.wsync {
                 return; // ordered by __syncwarp()
             }
-            let same_inst = same_warp && first.pc == second.pc && first_kind == second_kind;
             let block = self.block;
+            let (t1, t2) = (u32::from(first.tid), u32::from(second.tid));
+            if same {
+                self.note(
+                    Key::SameValue {
+                        first_pc: first.pc,
+                        second_pc: second.pc,
+                        intra_warp: same_warp,
+                    },
+                    n,
+                    || Example {
+                        block,
+                        threads: vec![t1, t2],
+                        address: Some(addr),
+                    },
+                    String::new,
+                );
+                return;
+            }
+            let same_inst = same_warp && first.pc == second.pc && first_kind == second_kind;
             let key = Key::Race {
                 first_pc: first.pc,
                 second_pc: second.pc,
@@ -735,7 +940,6 @@ impl HazardSink {
                 intra_warp: same_warp,
                 same_inst,
             };
-            let (t1, t2) = (u32::from(first.tid), u32::from(second.tid));
             self.note(
                 key,
                 n,
@@ -1057,6 +1261,8 @@ impl HazardSink {
         self.finished = true;
         // Keep only what the merge needs: findings and barrier use.
         self.shadow = Vec::new();
+        self.vals = Vec::new();
+        self.stash = None;
         self.wsync = Vec::new();
         self.exited = Vec::new();
         self.arrivals = Vec::new();
@@ -1138,9 +1344,23 @@ fn weak_slot((a, b): (u32, u32)) -> usize {
     (a.wrapping_mul(0x9E37_79B9) ^ b) as usize % WEAK_MEMO
 }
 
-/// A cell's new state after `me` (of kind `kind`) accessed it.
+/// Whether `me` (of kind `kind`; `silent`: see [`update`]) leaves the cell `c` with a steady writer
+/// (see `Acc::steady`): a plain write of known bytes, unless its thread read the byte earlier in
+/// the epoch or wrote other bytes (or bytes not known) to it earlier in the epoch.
 #[inline(always)]
-fn update(c: &mut Cell, me: Acc, kind: AccessKind) {
+fn steady_after(c: &Cell, me: Acc, kind: AccessKind, silent: bool) -> bool {
+    let mine = |a: &Acc| a.is_some() && a.tid == me.tid && a.epoch == me.epoch;
+    kind == AccessKind::Write
+        && me.steady
+        && !mine(&c.r1)
+        && !mine(&c.r2)
+        && (!mine(&c.w) || (c.w.steady && silent))
+}
+
+/// A cell's new state after `me` (of kind `kind`) accessed it; `silent`: a write whose every byte
+/// rewrites what its last writer wrote.
+#[inline(always)]
+fn update(c: &mut Cell, me: Acc, kind: AccessKind, silent: bool) {
     match kind {
         AccessKind::Read => {
             if !c.r1.is_some() || c.r1.epoch != me.epoch {
@@ -1154,6 +1374,7 @@ fn update(c: &mut Cell, me: Acc, kind: AccessKind) {
         }
         AccessKind::Write | AccessKind::Atomic => {
             let old_w = c.w;
+            let steady = steady_after(c, me, kind, silent);
             let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic && c.w.epoch == me.epoch;
             c.w2 = if keep && c.w.tid != me.tid {
                 c.w
@@ -1163,6 +1384,7 @@ fn update(c: &mut Cell, me: Acc, kind: AccessKind) {
                 Acc::EMPTY
             };
             c.w = me;
+            c.w.steady = steady;
             // An atomic after the same thread's plain write in this epoch: that plain write still
             // conflicts with other threads' atomics, so the writer stays plain.
             if kind == AccessKind::Atomic
@@ -1202,6 +1424,8 @@ pub struct HazardReport {
     found: BTreeMap<Key, Agg>,
     barriers: BarrierUse,
     external: u32,
+    /// The kernel's loops, `[first pc, last pc]` (see [`HazardReport::with_loops`]).
+    loops: Vec<[u32; 2]>,
 }
 
 /// Names an instruction for messages: its source line (if known) and a label such as `line 12` or
@@ -1245,6 +1469,14 @@ impl HazardReport {
         }
     }
 
+    /// The kernel's loops as `[first pc, last pc]` (a backward branch and its target): a barrier
+    /// inside one that only this launch's trip count makes removable is reported as a note that
+    /// says so (see [`Self::findings`]).
+    pub fn with_loops(mut self, loops: Vec<[u32; 2]>) -> HazardReport {
+        self.loops = loops;
+        self
+    }
+
     /// Folds in a finished block (call in block order for deterministic examples).
     pub fn merge(&mut self, mut sink: HazardSink) {
         sink.finish();
@@ -1261,6 +1493,8 @@ impl HazardReport {
         }
         for (pc, n) in sink.barriers.released {
             *self.barriers.released.entry(pc).or_insert(0) += n;
+            let most = self.barriers.most_in_a_block.entry(pc).or_insert(0);
+            *most = (*most).max(n);
         }
         for (pc, pair) in sink.barriers.needed {
             self.barriers.needed.entry(pc).or_insert(pair);
@@ -1271,58 +1505,117 @@ impl HazardReport {
     }
 
     /// Adds a fault the emulator reported as an out-of-bounds access (global or shared), e.g. from an
-    /// `EmuFault`: `what` says which access and allocation.
+    /// `EmuFault`: `what` says which access and allocation (the message adds ` at PLACE`).
     pub fn push_out_of_bounds(&mut self, block: u32, thread: u32, pc: u32, address: u64, what: String) {
+        self.push_external(
+            Key::External { pc, seq: 0 },
+            block,
+            thread,
+            Some(address),
+            what,
+            false,
+        );
+    }
+
+    fn push_external(
+        &mut self,
+        key: Key,
+        block: u32,
+        thread: u32,
+        address: Option<u64>,
+        note: String,
+        whole: bool,
+    ) {
         self.external += 1;
-        self.found
-            .entry(Key::External { pc, seq: 0 })
-            .and_modify(|a| a.count += 1)
-            .or_insert(Agg {
-                count: 1,
-                example: Example {
-                    block,
-                    threads: vec![thread],
-                    address: Some(address),
-                },
-                note: what,
-            });
+        self.found.entry(key).and_modify(|a| a.count += 1).or_insert(Agg {
+            count: 1,
+            example: Example {
+                block,
+                threads: vec![thread],
+                address,
+            },
+            note,
+            whole,
+        });
     }
 
     /// Takes a fault of the emulator that is a finding: out-of-bounds and misaligned accesses become
-    /// `out_of_bounds`, a barrier the block could not complete becomes `divergent_barrier`. Returns
-    /// false for other faults (traps, instruction limit), which the caller reports itself. (A faulting
-    /// block stops, so later accesses of that block are not checked.)
+    /// `out_of_bounds`; a barrier the block could not complete, or a grid-wide barrier some block
+    /// never reaches, `divergent_barrier`; a failing device `assert` an `assert`; a `trap`, a store
+    /// to read-only memory or execution past the kernel's end a `fault` (each stops the launch on
+    /// a GPU). Returns false for the instruction limit (the emulator's own bound, not the kernel's
+    /// fault), which the caller reports itself. (A faulting block stops, so later accesses of that
+    /// block are not checked.)
     pub fn push_fault(&mut self, f: &warpscope_emu::EmuFault) -> bool {
+        self.push_fault_described(f, None)
+    }
+
+    /// [`Self::push_fault`] with the caller's sentence for the fault (`text`: the whole message,
+    /// its place included), else this checker's own words.
+    pub fn push_fault_described(&mut self, f: &warpscope_emu::EmuFault, text: Option<String>) -> bool {
         use warpscope_emu::FaultKind;
         let thread = f.warp * 32 + f.lane.unwrap_or(0);
         let space = |s: warpscope_emu::Space| format!("{s:?}").to_lowercase();
-        match f.kind {
-            FaultKind::OutOfBounds { space: s } => {
-                let what = format!("{} access outside every {} allocation", space(s), space(s));
-                self.push_out_of_bounds(f.block, thread, f.pc, f.addr.unwrap_or(0), what);
-                true
-            }
-            FaultKind::Misaligned { space: s } => {
-                let what = format!("misaligned {} access", space(s));
-                self.push_out_of_bounds(f.block, thread, f.pc, f.addr.unwrap_or(0), what);
-                true
-            }
-            FaultKind::DivergentBarrier => {
-                self.external += 1;
-                self.found.entry(Key::DivergentFault { pc: f.pc, seq: 0 }).and_modify(|a| a.count += 1).or_insert(
-                    Agg {
-                        count: 1,
-                        example: Example { block: f.block, threads: vec![thread], address: None },
-                        note: format!(
-                            "the block could not complete it (warp {} arrived with part of its live lanes, or other warps can never arrive); the emulator stops such a block",
-                            f.warp
-                        ),
-                    },
-                );
-                true
-            }
-            _ => false,
-        }
+        let whole = text.is_some();
+        let (key, own) = match f.kind {
+            FaultKind::OutOfBounds { space: s } => (
+                Key::External { pc: f.pc, seq: 0 },
+                format!("{} access outside every {} allocation", space(s), space(s)),
+            ),
+            FaultKind::Misaligned { space: s } => (
+                Key::External { pc: f.pc, seq: 0 },
+                format!("misaligned {} access", space(s)),
+            ),
+            FaultKind::DivergentBarrier => (
+                Key::DivergentFault { pc: f.pc, seq: 0 },
+                format!(
+                    "the block could not complete it (warp {} arrived with part of its live lanes, or other warps can never arrive); the emulator stops such a block",
+                    f.warp
+                ),
+            ),
+            FaultKind::ReadOnly { space: s } => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::ReadOnly as u8,
+                },
+                format!("store to read-only {} memory", space(s)),
+            ),
+            FaultKind::Trap => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::Trap as u8,
+                },
+                "trap: the launch stops".to_string(),
+            ),
+            FaultKind::FellOffEnd => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::FellOffEnd as u8,
+                },
+                "execution ran past the kernel's last instruction".to_string(),
+            ),
+            FaultKind::Assert => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::Assert as u8,
+                },
+                "device-side assert failed".to_string(),
+            ),
+            FaultKind::GridDeadlock => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::GridDeadlock as u8,
+                },
+                "grid-wide barrier some block never reaches: the grid can never pass it".to_string(),
+            ),
+            _ => return false,
+        };
+        let address = match f.kind {
+            FaultKind::OutOfBounds { .. } | FaultKind::Misaligned { .. } => Some(f.addr.unwrap_or(0)),
+            _ => f.addr,
+        };
+        self.push_external(key, f.block, thread, address, text.unwrap_or(own), whole);
+        true
     }
 
     /// Barrier instructions no conflicting pair needs (an unrolled copy of a needed source barrier may
@@ -1478,18 +1771,75 @@ impl HazardReport {
                     FindingKind::DivergentBarrier,
                     Severity::Error,
                     vec![pc],
-                    format!(
-                        "barrier at {} reached by only part of the block: {}",
-                        loc(pc).label,
-                        agg.note
-                    ),
+                    if agg.whole {
+                        agg.note.clone()
+                    } else {
+                        format!(
+                            "barrier at {} reached by only part of the block: {}",
+                            loc(pc).label,
+                            agg.note
+                        )
+                    },
                 ),
                 Key::External { pc, .. } => (
                     FindingKind::OutOfBounds,
                     Severity::Error,
                     vec![pc],
-                    format!("{} at {}", agg.note, loc(pc).label),
+                    if agg.whole {
+                        agg.note.clone()
+                    } else {
+                        format!("{} at {}", agg.note, loc(pc).label)
+                    },
                 ),
+                Key::Fault { pc, what } => {
+                    let kind = if what == FaultWhat::Assert as u8 {
+                        FindingKind::Assert
+                    } else if what == FaultWhat::GridDeadlock as u8 {
+                        FindingKind::DivergentBarrier
+                    } else {
+                        FindingKind::Fault
+                    };
+                    let m = if agg.whole {
+                        agg.note.clone()
+                    } else {
+                        format!("{} at {}", agg.note, loc(pc).label)
+                    };
+                    (kind, Severity::Error, vec![pc], m)
+                }
+                Key::SameValue {
+                    first_pc,
+                    second_pc,
+                    intra_warp,
+                } => {
+                    let (a, b) = (loc(first_pc), loc(second_pc));
+                    let (t1, t2) = (ex.threads[0], ex.threads[1]);
+                    let m = if intra_warp && first_pc == second_pc {
+                        format!(
+                            "lanes of one store instruction at {} write the same value to shared byte {}{} (threads {} and {}): a same-value write, whichever lands the byte holds the same",
+                            b.label,
+                            ex.address.unwrap_or(0),
+                            self.region_name(ex.address),
+                            xyz(t1),
+                            xyz(t2)
+                        )
+                    } else {
+                        format!(
+                            "thread {} at {} and thread {} at {} write the same value to shared byte {}{}, not ordered by a barrier: a same-value write, whichever lands the byte holds the same",
+                            xyz(t1),
+                            a.label,
+                            xyz(t2),
+                            b.label,
+                            ex.address.unwrap_or(0),
+                            self.region_name(ex.address)
+                        )
+                    };
+                    (
+                        FindingKind::SameValueWrite,
+                        Severity::Warning,
+                        vec![first_pc, second_pc],
+                        m,
+                    )
+                }
             };
             let locs: Vec<Loc> = pcs.iter().map(|&p| loc(p)).collect();
             out.push(Finding {
@@ -1522,18 +1872,51 @@ impl HazardReport {
                 None => "it separates no conflicting accesses of different threads".to_string(),
             };
             let l = loc(pc);
+            // Inside a loop whose every block ran one iteration: a barrier that orders one
+            // iteration's accesses before the next one's had nothing to order in this launch.
+            let once = self.barriers.most_in_a_block.get(&pc).copied().unwrap_or(0) <= 1;
+            let around = self
+                .loops
+                .iter()
+                .filter(|&&[first, last]| first <= pc && pc <= last)
+                .min_by_key(|&&[first, last]| last - first);
+            let (severity, message) = match around {
+                Some(&[first, last]) if once => {
+                    let body: Vec<u32> = (first..=last).filter_map(|p| loc(p).line).collect();
+                    let lines = match (body.iter().min(), body.iter().max()) {
+                        (Some(a), Some(b)) if a != b => format!(" (lines {a}..{b})"),
+                        (Some(a), _) => format!(" (line {a})"),
+                        _ => String::new(),
+                    };
+                    (
+                        Severity::Note,
+                        format!(
+                            "barrier at {} is removable in this launch only: {why}; in this launch: every block runs one iteration of the loop around it{lines}, so it has no next iteration to order; launches that run more iterations may need it (shared memory; ordering of global memory is not checked)",
+                            l.label
+                        ),
+                    )
+                }
+                _ => (
+                    Severity::Warning,
+                    format!(
+                        "barrier at {} is removable: {why} (shared memory, this launch; ordering of global memory is not checked)",
+                        l.label
+                    ),
+                ),
+            };
             out.push(Finding {
                 kind: FindingKind::RedundantBarrier,
-                severity: Severity::Warning,
+                severity,
                 line: l.line,
                 lines: l.line.into_iter().collect(),
                 pcs: vec![pc],
-                message: format!(
-                    "barrier at {} is removable: {why} (shared memory, this launch; ordering of global memory is not checked)",
-                    l.label
-                ),
+                message,
                 count: self.barriers.released.get(&pc).copied().unwrap_or(0),
-                example: Example { block: 0, threads: Vec::new(), address: None },
+                example: Example {
+                    block: 0,
+                    threads: Vec::new(),
+                    address: None,
+                },
             });
         }
         out.sort_by_key(|f| (f.severity, f.line, f.kind, f.pcs.clone()));
@@ -1608,6 +1991,28 @@ pub fn display_name(mangled: &str) -> String {
     parse().unwrap_or_else(|| mangled.to_string())
 }
 
+impl HazardSink {
+    /// The bytes of a shared `Store` event when the emulator announced them for it.
+    fn take_stash(&mut self, e: &warpscope_emu::MemEvent<'_>) -> Option<StoreBytes> {
+        let st = self.stash.as_deref().filter(|_| self.stash_live)?;
+        if st.warp != e.warp || st.pc != e.pc || u32::from(st.elem) * u32::from(st.n) != u32::from(e.width) {
+            return None;
+        }
+        self.stash_live = false;
+        let elem = usize::from(st.elem);
+        let mut bytes: StoreBytes = [[0; 16]; 32];
+        let mut m = e.mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for (k, row) in st.rows[..usize::from(st.n)].iter().enumerate() {
+                bytes[l][k * elem..(k + 1) * elem].copy_from_slice(&row[l].to_le_bytes()[..elem]);
+            }
+        }
+        Some(bytes)
+    }
+}
+
 impl warpscope_emu::Sink for HazardSink {
     fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
         if e.space != warpscope_emu::Space::Shared {
@@ -1623,7 +2028,43 @@ impl warpscope_emu::Sink for HazardSink {
         if self.async_copies.is_some() && !self.finished {
             self.async_copy_event(e);
         }
+        if e.op == warpscope_emu::AccessOp::Store
+            && let Some(bytes) = self.take_stash(e)
+        {
+            self.shared_store(e.warp, e.pc, e.width, e.mask, e.addrs, &bytes);
+            return;
+        }
         self.shared_access(e.warp, e.pc, kind, e.width, e.mask, e.addrs);
+    }
+
+    fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
+        self.stash_live = false;
+        if self.finished
+            || self.config.shared_size == 0
+            || rows.is_empty()
+            || rows.len() > 4
+            || elem == 0
+            || elem > 8
+        {
+            return;
+        }
+        let st = self.stash.get_or_insert_with(|| {
+            Box::new(StoreStash {
+                warp: 0,
+                pc: 0,
+                elem: 0,
+                n: 0,
+                rows: [[0; 32]; 4],
+            })
+        });
+        st.warp = warp;
+        st.pc = pc;
+        st.elem = elem;
+        st.n = rows.len() as u8;
+        for (d, r) in st.rows.iter_mut().zip(rows) {
+            *d = **r;
+        }
+        self.stash_live = true;
     }
 
     fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {

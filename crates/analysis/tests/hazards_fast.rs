@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use warpscope_analysis::hazards::{
-    AccessKind, Finding, HazardConfig, HazardReport, HazardSink, Loc, SharedRegion,
+    AccessKind, Finding, HazardConfig, HazardReport, HazardSink, Loc, SharedRegion, StoreBytes,
 };
 use warpscope_analysis::launchspec::parse_args;
 use warpscope_emu::{Arg, Launch, Limits, Program};
@@ -150,7 +150,8 @@ fn fast_path_equals_reference_on_the_tiled_matmul() {
 
 /// Random event sequences on 3 warps x 4 lanes over a 24-byte window of two variables (so
 /// accesses also straddle them and leave the window): mixed widths (1, 2, 4, 8, 16) at aligned
-/// and unaligned addresses, reads, writes and atomics, barriers, `__syncwarp()`, warps exiting.
+/// and unaligned addresses, reads, writes (some with their bytes known: same-value writes) and
+/// atomics, barriers, `__syncwarp()`, warps exiting.
 #[test]
 fn fast_path_equals_reference_on_random_event_sequences() {
     let cfg = Arc::new(HazardConfig {
@@ -212,12 +213,25 @@ fn fast_path_equals_reference_on_random_event_sequences() {
                             next(24) & !u64::from(width.min(4) - 1)
                         }
                     });
-                    fast.shared_access(w, pc, kind, width, mask, &addrs);
-                    reference.shared_access(w, pc, kind, width, mask, &addrs);
-                    trace.push(format!(
-                        "w{w} pc{pc} {kind:?} x{width} m{mask:b} {:?}",
-                        &addrs[..4]
-                    ));
+                    if kind == AccessKind::Write && next(2) == 0 {
+                        // a store whose bytes are known, from two values so that some lanes
+                        // rewrite what is there (same-value writes) and some do not
+                        let bytes: StoreBytes = std::array::from_fn(|_| [next(2) as u8; 16]);
+                        fast.shared_store(w, pc, width, mask, &addrs, &bytes);
+                        reference.shared_store(w, pc, width, mask, &addrs, &bytes);
+                        trace.push(format!(
+                            "w{w} pc{pc} store x{width} m{mask:b} {:?} {:?}",
+                            &addrs[..4],
+                            bytes[..4].iter().map(|b| b[0]).collect::<Vec<_>>()
+                        ));
+                    } else {
+                        fast.shared_access(w, pc, kind, width, mask, &addrs);
+                        reference.shared_access(w, pc, kind, width, mask, &addrs);
+                        trace.push(format!(
+                            "w{w} pc{pc} {kind:?} x{width} m{mask:b} {:?}",
+                            &addrs[..4]
+                        ));
+                    }
                 }
             }
         }
@@ -227,7 +241,7 @@ fn fast_path_equals_reference_on_random_event_sequences() {
             kinds_seen.insert(f.kind);
         }
     }
-    assert_eq!(kinds_seen.len(), 4, "the sequences reach {kinds_seen:?}");
+    assert_eq!(kinds_seen.len(), 5, "the sequences reach {kinds_seen:?}");
 }
 
 fn report(sink: HazardSink, cfg: &Arc<HazardConfig>) -> Outcome {

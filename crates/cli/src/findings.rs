@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use warpscope_analysis::hazards::{Finding, FindingKind, SHADOW_BYTES_PER_SHARED_BYTE, Severity};
 use warpscope_driver::group::Group;
-use warpscope_driver::run::{Hazards, locate};
+use warpscope_driver::run::{Hazards, locate, user_frame};
 use warpscope_emu::Program;
 
 use crate::output::{Block, Column, Tabular, Tone};
@@ -46,6 +46,8 @@ pub struct HazardsOut {
     pub errors: usize,
     /// Findings of warning severity.
     pub warnings: usize,
+    /// Findings of note severity (advice true of this launch only).
+    pub note_findings: usize,
     /// What the check does not cover, and blocks it could not finish.
     pub notes: Vec<String>,
 }
@@ -65,6 +67,12 @@ pub fn hazards_out(program: &Program, h: &Hazards) -> HazardsOut {
         "shared memory only: ordering of global memory between threads and blocks is not checked".to_string(),
     ];
     notes.extend(h.unchecked.iter().cloned());
+    let (pairs, bytes) = h.same_value_hidden;
+    if pairs > 0 {
+        notes.push(format!(
+            "{pairs} same-value write(s) not reported ({bytes} byte accesses where threads wrote the bytes another thread had written, unordered): --report-same-value-writes lists them"
+        ));
+    }
     HazardsOut {
         findings: h
             .findings
@@ -94,7 +102,12 @@ pub fn hazards_out(program: &Program, h: &Hazards) -> HazardsOut {
             })
             .collect(),
         errors,
-        warnings: h.findings.len() - errors,
+        warnings: h
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .count(),
+        note_findings: h.findings.iter().filter(|f| f.severity == Severity::Note).count(),
         notes,
     }
 }
@@ -103,6 +116,7 @@ fn severity_name(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
         Severity::Warning => "warning",
+        Severity::Note => "note",
     }
 }
 
@@ -126,11 +140,12 @@ pub fn blocks(kernel: &str, h: &HazardsOut) -> Vec<Block> {
         let tone = match g.severity {
             Severity::Error => Tone::Bad,
             Severity::Warning => Tone::Warn,
+            Severity::Note => Tone::Plain,
         };
         let lines: Vec<String> = g.lines.iter().map(u32::to_string).collect();
         let mut message = g.message.clone();
         if g.findings > 1 {
-            let what = if g.kind == FindingKind::Race {
+            let what = if matches!(g.kind, FindingKind::Race | FindingKind::SameValueWrite) {
                 "instruction pairs"
             } else {
                 "instructions"
@@ -171,8 +186,13 @@ pub fn blocks(kernel: &str, h: &HazardsOut) -> Vec<Block> {
         } else {
             String::new()
         };
+        let notes = if h.note_findings > 0 {
+            format!(", {} note(s)", h.note_findings)
+        } else {
+            String::new()
+        };
         blocks.push(Block::Text(format!(
-            "{kernel}: {} error(s), {} warning(s){grouped}",
+            "{kernel}: {} error(s), {} warning(s){notes}{grouped}",
             h.errors, h.warnings
         )));
     }
@@ -202,15 +222,27 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "redundant_barrier",
             "A barrier whose removal makes no race in the emulated launch",
         ),
+        FindingKind::SameValueWrite => (
+            "same_value_write",
+            "Two threads write the same bytes to one shared-memory address, not ordered by a barrier",
+        ),
+        FindingKind::Fault => (
+            "fault",
+            "The launch stops on a GPU: a trap, an illegal instruction, a store to read-only memory",
+        ),
+        FindingKind::Assert => ("assert", "A failing device-side assert: the launch stops"),
     }
 }
 
-const KINDS: [FindingKind; 5] = [
+const KINDS: [FindingKind; 8] = [
     FindingKind::Race,
     FindingKind::DivergentBarrier,
     FindingKind::UninitializedRead,
     FindingKind::OutOfBounds,
     FindingKind::RedundantBarrier,
+    FindingKind::SameValueWrite,
+    FindingKind::Fault,
+    FindingKind::Assert,
 ];
 
 /// The path a SARIF result names for a source file the PTX calls `name`: relative to the current
@@ -237,13 +269,11 @@ pub fn sarif(program: &Program, input: &Path, kernel: &str, h: &Hazards) -> Valu
                 "id": id,
                 "name": id,
                 "shortDescription": { "text": text },
-                "defaultConfiguration": { "level": if k == FindingKind::RedundantBarrier { "warning" } else { "error" } },
+                "defaultConfiguration": { "level": if matches!(k, FindingKind::RedundantBarrier | FindingKind::SameValueWrite) { "warning" } else { "error" } },
             })
         })
         .collect();
-    let location = |pc: u32| -> Option<Value> {
-        let info = program.inst_info(pc);
-        let l = info.loc?;
+    let place = |l: warpscope_emu::SrcLoc| -> Option<Value> {
         let file = program.file_name(l.file)?;
         Some(json!({
             "physicalLocation": {
@@ -251,6 +281,16 @@ pub fn sarif(program: &Program, input: &Path, kernel: &str, h: &Hazards) -> Valu
                 "region": { "startLine": l.line },
             }
         }))
+    };
+    // the user's line (the caller of an inlined CUDA header's code), as the findings name it
+    let location = |pc: u32| -> Option<Value> {
+        let i = user_frame(program, pc)?;
+        place(program.frames(pc)[i])
+    };
+    // the inlined header lines under the user's line, innermost first
+    let header_lines = |pc: u32| -> Vec<Value> {
+        let i = user_frame(program, pc).unwrap_or(0);
+        program.frames(pc)[..i].iter().filter_map(|&l| place(l)).collect()
     };
     let ptx_location = |pc: u32| -> Value {
         json!({
@@ -267,13 +307,8 @@ pub fn sarif(program: &Program, input: &Path, kernel: &str, h: &Hazards) -> Valu
             let first = &h.findings[g.members[0]];
             let main_pc = first.pcs.last().copied().unwrap_or(0);
             let main = location(main_pc).unwrap_or_else(|| ptx_location(main_pc));
-            let related: Vec<Value> = first
-                .pcs
-                .iter()
-                .rev()
-                .skip(1)
-                .filter_map(|&pc| location(pc))
-                .collect();
+            let mut related: Vec<Value> = header_lines(main_pc);
+            related.extend(first.pcs.iter().rev().skip(1).filter_map(|&pc| location(pc)));
             let (id, _) = rule(g.kind);
             let level = severity_name(g.severity);
             let mut text = format!("{kernel}: {}", g.message);

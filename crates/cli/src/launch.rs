@@ -63,6 +63,11 @@ pub struct LaunchArgs {
     /// Count accesses as PTX writes them (skip the machine code even when a toolkit is present).
     #[arg(long)]
     pub ptx_widths: bool,
+    /// Launch as `cudaLaunchCooperativeKernel` does: every block resident at once, so blocks may
+    /// wait for each other (cooperative groups' `grid.sync()`); a grid-wide barrier some block never
+    /// reaches is then found. Runs the whole grid (not with --blocks).
+    #[arg(long, conflicts_with = "blocks")]
+    pub cooperative: bool,
 }
 
 fn dims(s: &str) -> Result<[u32; 3], String> {
@@ -98,6 +103,7 @@ impl LaunchArgs {
         r.max_instructions = self.max_instructions;
         r.widths = widths;
         r.sections = sections;
+        r.cooperative = self.cooperative;
         Ok(r)
     }
 }

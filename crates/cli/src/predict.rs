@@ -219,7 +219,7 @@ impl LabPredictor {
             &RunOptions::default(),
         )
         .map_err(|e| format!("emulation failed: {e}"))?;
-        if let Some(f) = r.faults.first() {
+        if let Some(f) = r.fault_messages.first() {
             return Err(format!("the emulated launch faulted: {f}"));
         }
         let run = r.banks.ok_or("the bank section did not run")?;
@@ -273,7 +273,7 @@ impl LabPredictor {
         let widths = Widths::ptx_level("not needed for branches");
         let r = analyze_launch(&b.program, kernel, &launch, &sections, arch, &widths, &opts)
             .map_err(|e| format!("emulation failed: {e}"))?;
-        if let Some(f) = r.faults.first() {
+        if let Some(f) = r.fault_messages.first() {
             return Err(format!("the emulated launch faulted: {f}"));
         }
         let rep = r.divergence.ok_or("the divergence section did not run")?;

@@ -329,10 +329,10 @@ pub fn analyse(req: &Request, source: Option<&Path>) -> anyhow::Result<KernelRes
         h.groups
             .iter()
             .map(|g| FindingOut {
-                severity: if g.severity == Severity::Error {
-                    "error"
-                } else {
-                    "warning"
+                severity: match g.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Note => "note",
                 }
                 .into(),
                 kind: g.kind.name().into(),

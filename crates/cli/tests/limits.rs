@@ -50,7 +50,7 @@ fn endless_loop_stops_at_the_instruction_limit() {
         );
         let text = String::from_utf8_lossy(&o.stdout);
         assert!(
-            text.contains("InstructionLimit"),
+            text.contains("warp instructions (--max-instructions): a loop that never ends"),
             "{extra:?}: status {:?}, stdout {text}, stderr {}",
             o.status,
             stderr(&o)

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use warpscope_analysis::banks::{MatrixKind, Side};
 use warpscope_analysis::divergence::BranchModel;
-use warpscope_analysis::hazards::{Loc, Severity};
+use warpscope_analysis::hazards::{FindingKind, Loc, Severity};
 use warpscope_analysis::reconcile::Reconciliation;
 use warpscope_driver::{RunOptions, Sections, Widths};
 use warpscope_emu::mem::Global;
@@ -224,12 +224,13 @@ fn ratio(num: u64, den: u64) -> f64 {
 
 /// The source line of a pc, and a label for messages.
 pub fn loc_of(program: &Program, pc: u32) -> Loc {
-    let info = program.inst_info(pc);
+    // the user's line, for code inlined from a CUDA header (see `warpscope_driver::run::locate`)
+    let line = warpscope_driver::run::user_frame(program, pc).map(|i| program.frames(pc)[i].line);
     Loc {
-        line: info.loc.map(|l| l.line),
-        label: match info.loc {
-            Some(l) => format!("line {}", l.line),
-            None => format!("PTX line {}", info.ptx_line),
+        line,
+        label: match line {
+            Some(l) => format!("line {l}"),
+            None => format!("PTX line {}", program.inst_info(pc).ptx_line),
         },
     }
 }
@@ -315,8 +316,12 @@ pub fn run_unrecorded(
         ..LaunchAnalysis::default()
     };
     if let Some(fl) = r.faults.first() {
-        let l = loc_of(program, fl.pc);
-        a.fault = Some(format!("{:?} at {} ({fl})", fl.kind, l.label));
+        a.fault = Some(
+            r.fault_messages
+                .first()
+                .cloned()
+                .unwrap_or_else(|| fl.to_string()),
+        );
         a.fault_kind = Some(fault_kind(fl.kind).into());
     }
     Ok(a)
@@ -710,29 +715,30 @@ pub fn analyse_launch(
         }
     }
     let loc = |pc: u32| loc_of(program, pc);
-    for f in &res.faults {
+    for (i, f) in res.faults.iter().enumerate() {
         let l = loc(f.pc);
         let failed = out
             .asserts
             .iter()
             .find(|a| a.pc == f.pc && block_linear(a.block, launch.grid) == f.block);
-        let what = match (f.kind, failed) {
-            (FaultKind::OutOfBounds { space }, _) => format!("out-of-bounds {space:?} access"),
-            (FaultKind::Misaligned { space }, _) => format!("misaligned {space:?} access"),
+        // the driver's sentence for the fault (what, where, which thread, what a GPU does); a
+        // failing assert as the runtime has always put it
+        let msg = match (f.kind, failed) {
             (FaultKind::Assert, Some(a)) => format!(
-                "device-side assert `{}` failed",
-                String::from_utf8_lossy(&a.message)
+                "device-side assert `{}` failed at {} (block {}, thread {})",
+                String::from_utf8_lossy(&a.message),
+                l.label,
+                f.block,
+                f.lane
+                    .map(|lane| (f.warp * 32 + lane).to_string())
+                    .unwrap_or_else(|| "?".into()),
             ),
-            (other, _) => format!("{other:?}"),
+            _ => res
+                .fault_messages
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| f.to_string()),
         };
-        let tid = f.lane.map(|lane| f.warp * 32 + lane);
-        let msg = format!(
-            "{what} at {} (block {}, thread {}{})",
-            l.label,
-            f.block,
-            tid.map(|t| t.to_string()).unwrap_or_else(|| "?".into()),
-            f.addr.map(|a| format!(", address {a:#x}")).unwrap_or_default()
-        );
         if out.fault.is_none() {
             out.fault = Some(msg.clone());
             out.fault_kind = Some(fault_kind(f.kind).into());
@@ -756,12 +762,13 @@ pub fn analyse_launch(
         }
     }
     if let Some(h) = haz {
-        for f in &h.findings {
+        // a failing assert is reported above, as the runtime puts it
+        for f in h.findings.iter().filter(|f| f.kind != FindingKind::Assert) {
             out.findings.push(Finding {
-                severity: if f.severity == Severity::Error {
-                    "error"
-                } else {
-                    "warning"
+                severity: match f.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Note => "note",
                 }
                 .into(),
                 kind: f.kind.name().into(),

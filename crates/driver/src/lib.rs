@@ -13,7 +13,8 @@
 //! * [`machine`]: the machine code and the reconciliation of access widths, ptxas's resources;
 //! * [`run`]: **one** emulation with every requested analysis attached ([`Sections`]), producing
 //!   one [`Results`]; [`analyze_launch`] is its entry point for an already-lowered program;
-//! * [`group`]: hazard findings grouped for people.
+//! * [`group`]: hazard findings grouped for people;
+//! * [`fault`]: the emulator's faults in sentences (access, line, thread, argument).
 //!
 //! [`request`] is the file-based layer over [`analyze_launch`]: [`analyze`] takes a [`Request`].
 //!
@@ -25,6 +26,7 @@
 
 pub mod args;
 mod error;
+pub mod fault;
 pub mod group;
 pub mod input;
 pub mod kernel;

@@ -59,6 +59,11 @@ pub struct Request {
     pub sections: Sections,
     /// The fix advisor's options.
     pub fix: Option<FixRequest>,
+    /// Launch as `cudaLaunchCooperativeKernel` does: every block resident at once, so blocks may
+    /// wait for each other (`grid.sync()`).
+    pub cooperative: bool,
+    /// Report same-value writes as findings (see [`RunOptions::same_value_writes`]).
+    pub same_value_writes: bool,
 }
 
 impl Request {
@@ -79,6 +84,8 @@ impl Request {
             widths: WidthsFrom::Auto,
             sections: Sections::ALL,
             fix: None,
+            cooperative: false,
+            same_value_writes: false,
         }
     }
 }
@@ -126,6 +133,11 @@ pub fn prepare(req: &Request) -> Result<Prepared> {
     if req.blocks == Some(0) {
         return Err(Error::input("--blocks must be at least 1"));
     }
+    if req.cooperative && req.blocks.is_some() {
+        return Err(Error::input(
+            "--cooperative runs the whole grid (its blocks wait for each other): --blocks cannot sample it",
+        ));
+    }
     limits::check_grid(req.grid, req.block, req.blocks.map(u64::from))?;
     let kargs: Vec<Arg> = args::parse_args(&req.args)?;
     let module = input::load(&req.input, req.arch, &req.compile)?;
@@ -152,6 +164,7 @@ pub fn prepare(req: &Request) -> Result<Prepared> {
     let mut launch = Launch::new(req.grid, req.block, kargs);
     launch.dyn_smem = req.dyn_smem;
     launch.blocks = req.blocks.map(|n| sample_blocks(n, total));
+    launch.cooperative = req.cooperative;
     Ok(Prepared { module, name, launch })
 }
 
@@ -244,11 +257,30 @@ pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
         source: source.as_ref().map(|s| s.1.clone()),
         what_if: req.fix.as_ref().and_then(|f| f.what_if.clone()),
     });
+    // the parameters' names, for messages: from the `.cu` given, or the PTX's first readable `.cu`
+    let param_names = match module.program.kernel(&kernel) {
+        Some(k) => module
+            .cuda_source
+            .clone()
+            .or_else(|| {
+                module
+                    .program
+                    .files
+                    .iter()
+                    .filter(|(_, n)| n.ends_with(".cu"))
+                    .find_map(|(_, n)| limits::read_source(Path::new(n)).ok())
+            })
+            .map(|text| crate::fault::param_names(&text, &name.plain, k.params.len()))
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
     let opts = RunOptions {
         limits: limits::emu_limits(&launch, req.max_instructions),
         debug_build: is_debug_ptx(&module.ptx),
         fix,
         resources: resources.as_ref().and_then(|r| r.as_ref().ok()).cloned(),
+        param_names,
+        same_value_writes: req.same_value_writes,
         ..RunOptions::default()
     };
     let results = analyze_launch(

@@ -232,6 +232,11 @@ pub struct RunOptions {
     /// `divergence` section follows `Widths::sass` where its branches do not match the PTX's line
     /// for line (`WARPSCOPE_MACHINE_FLOW`: `always` on every launch, `off` never).
     pub machine_flow: Option<Arc<warpscope_analysis::machine_flow::MachineFlow>>,
+    /// The kernel's parameter names in the source, for messages (empty: unknown).
+    pub param_names: Vec<String>,
+    /// Report same-value writes (two threads writing the same bytes to one shared address
+    /// unordered) as findings; by default they are counted in [`Hazards::same_value_hidden`].
+    pub same_value_writes: bool,
 }
 
 pub use warpscope_analysis::global::GlobalCounts;
@@ -265,6 +270,12 @@ impl Sink for Multi {
         }
         if let Some(s) = &mut self.trace {
             s.mem(e);
+        }
+    }
+
+    fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
+        if let Some(s) = &mut self.hazards {
+            Sink::store_values(s, warp, pc, elem, rows);
         }
     }
 
@@ -317,9 +328,12 @@ pub struct Hazards {
     pub findings: Vec<Finding>,
     /// The findings grouped for people (see [`crate::group`]).
     pub groups: Vec<Group>,
-    /// Faults that are not findings (traps, instruction limit): later accesses of those blocks
-    /// were not checked; one line each.
+    /// Faults that are not findings (the instruction limit): later accesses of those blocks were
+    /// not checked; one line each.
     pub unchecked: Vec<String>,
+    /// Same-value writes not reported (without [`RunOptions::same_value_writes`]): instruction
+    /// pairs and byte accesses.
+    pub same_value_hidden: (usize, u64),
 }
 
 /// The fix advisor's results.
@@ -360,6 +374,8 @@ pub struct Results {
     pub warp_insts: u64,
     /// The emulator's faults.
     pub faults: Vec<EmuFault>,
+    /// Each fault in words (see [`crate::fault::describe`]), in the order of `faults`.
+    pub fault_messages: Vec<String>,
     /// Bank counters (`banks`), scaled to the grid when blocks were sampled.
     pub banks: Option<BankRun>,
     /// Divergence counters (`divergence`).
@@ -392,34 +408,110 @@ pub struct Results {
 }
 
 /// How an instruction is named in findings: `file.cu:LINE` (base name), else `PTX line N`; and the
-/// file's base name.
+/// file's base name. Code the compiler inlined from a CUDA header (`__shfl_sync`, `__syncwarp`,
+/// cooperative groups) is named by the user's line that called it, with the header's line after it
+/// as context: `k.cu:12 (via sm_30_intrinsics.hpp:99)` (see [`user_frame`]).
 pub fn locate(program: &Program, pc: u32) -> (Loc, Option<String>) {
-    let info = program.inst_info(pc);
-    match info.loc {
-        Some(l) => {
-            let file = program
-                .file_name(l.file)
-                .map(|f| f.rsplit('/').next().unwrap_or(f).to_string());
-            let label = match &file {
-                Some(f) => format!("{f}:{}", l.line),
-                None => format!("line {}", l.line),
-            };
+    let frames = program.frames(pc);
+    let base = |l: &warpscope_emu::SrcLoc| {
+        program
+            .file_name(l.file)
+            .map(|f| f.rsplit('/').next().unwrap_or(f).to_string())
+    };
+    let name = |l: &warpscope_emu::SrcLoc| match base(l) {
+        Some(f) => format!("{f}:{}", l.line),
+        None => format!("line {}", l.line),
+    };
+    match user_frame(program, pc) {
+        Some(i) => {
+            let l = &frames[i];
+            let mut label = name(l);
+            if i > 0 {
+                let via: Vec<String> = frames[..i].iter().map(name).collect();
+                label.push_str(&format!(" (via {})", via.join(" <- ")));
+            }
             (
                 Loc {
                     line: Some(l.line),
                     label,
                 },
-                file,
+                base(l),
             )
         }
         None => (
             Loc {
                 line: None,
-                label: format!("PTX line {}", info.ptx_line),
+                label: format!("PTX line {}", program.inst_info(pc).ptx_line),
             },
             None,
         ),
     }
+}
+
+/// The frame of [`Program::frames`] a finding at `pc` names: the innermost one outside the CUDA
+/// toolkit's headers (the user's line that called an inlined intrinsic), else the innermost.
+/// `None` without line information.
+pub fn user_frame(program: &Program, pc: u32) -> Option<usize> {
+    let frames = program.frames(pc);
+    if frames.is_empty() {
+        return None;
+    }
+    Some(
+        frames
+            .iter()
+            .position(|l| !program.file_name(l.file).is_some_and(is_toolkit_header))
+            .unwrap_or(0),
+    )
+}
+
+/// Whether a `.file` path names a header of the CUDA toolkit rather than the user's code: a header
+/// under a toolkit's `include` tree (`/usr/local/cuda-12.8/include`, `targets/x86_64-linux/include`,
+/// the PyPI wheels' `nvidia/cu13/include`; the intrinsics, cooperative groups, CCCL), or one of
+/// NVRTC's built-in headers (named without a directory).
+pub fn is_toolkit_header(path: &str) -> bool {
+    let p = path.replace('\\', "/").to_ascii_lowercase();
+    let mut parts: Vec<&str> = Vec::new();
+    for c in p.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    let Some(base) = parts.last() else {
+        return false;
+    };
+    let header =
+        base.ends_with(".h") || base.ends_with(".hpp") || base.ends_with(".cuh") || !base.contains('.');
+    if !header {
+        return false;
+    }
+    if !p.contains('/') {
+        return [
+            "sm_",
+            "cuda_",
+            "device_",
+            "cooperative_groups",
+            "__nv",
+            "texture_",
+            "surface_",
+            "vector_",
+            "math_functions",
+            "mma",
+        ]
+        .iter()
+        .any(|k| base.starts_with(k));
+    }
+    parts.iter().enumerate().any(|(i, &c)| {
+        c == "include"
+            && i > 0
+            && (parts[i - 1].starts_with("cuda")
+                || (i > 1 && parts[i - 2] == "targets")
+                || parts[..i].contains(&"nvidia")
+                || parts[..i].contains(&"cccl"))
+    })
 }
 
 /// Analyses one launch of `kernel` in `program`: one emulation with the sinks `sections` asks for,
@@ -529,6 +621,7 @@ fn emulate(
         blocks_in_grid,
         warp_insts: 0,
         faults: Vec::new(),
+        fault_messages: Vec::new(),
         banks: None,
         divergence: None,
         machine_branches: None,
@@ -619,10 +712,32 @@ fn emulate(
     };
     results.machine_flow = observer.and_then(|o| o.verdict);
     let blocks_emulated = res.sinks.len() as u32;
-    let fault_text: Vec<String> = res.faults.iter().map(ToString::to_string).collect();
+    let buffers = if global.is_none() {
+        crate::fault::launch_buffers(&launch.args)
+    } else {
+        Vec::new()
+    };
+    let words = crate::fault::LaunchContext {
+        program,
+        kernel: k,
+        grid: launch.grid,
+        block: launch.block,
+        buffers: &buffers,
+        param_names: &opts.param_names,
+        asserts: &res.asserts,
+        max_instructions: opts.limits.max_warp_insts_per_block,
+        cooperative: launch.cooperative,
+    };
+    let fault_text: Vec<String> = res
+        .faults
+        .iter()
+        .map(|f| crate::fault::describe(&words, f))
+        .collect();
     let mut bank = sections.banks.then(BankReport::default);
     let mut div = sections.divergence.then(DivergenceReport::new);
-    let mut haz = hazard_cfg.as_ref().map(|c| HazardReport::new(Arc::clone(c)));
+    let mut haz = hazard_cfg
+        .as_ref()
+        .map(|c| HazardReport::new(Arc::clone(c)).with_loops(loops(program, k)));
     let mut traces = Vec::new();
     let mut glob = opts.global_sectors.then(GlobalCounts::default);
     for s in res.sinks {
@@ -664,26 +779,42 @@ fn emulate(
     results.machine_branches = machine_match;
     if let (Some(mut report), Some(config)) = (haz, hazard_cfg) {
         let mut unchecked = Vec::new();
-        for f in &res.faults {
-            if !report.push_fault(f) {
-                let (loc, _) = locate(program, f.pc);
-                unchecked.push(format!(
-                    "block {} stopped at {}: {f}; later accesses of that block were not checked",
-                    f.block, loc.label
-                ));
+        for (f, text) in res.faults.iter().zip(&fault_text) {
+            if !report.push_fault_described(f, Some(text.clone())) {
+                unchecked.push(format!("{text}; later accesses of that block were not checked"));
             }
         }
-        let findings = report.findings(&|pc| locate(program, pc).0);
+        let mut findings = report.findings(&|pc| locate(program, pc).0);
+        // a barrier inside a CUDA library routine (grid.sync(), a tile's sync: two or more header
+        // frames under the user's line) is no barrier the user can remove
+        findings.retain(|f| {
+            f.kind != warpscope_analysis::hazards::FindingKind::RedundantBarrier
+                || f.pcs
+                    .first()
+                    .is_none_or(|&pc| user_frame(program, pc).unwrap_or(0) < 2)
+        });
+        let mut same_value_hidden = (0, 0);
+        if !opts.same_value_writes {
+            findings.retain(|f| {
+                let same = f.kind == warpscope_analysis::hazards::FindingKind::SameValueWrite;
+                if same {
+                    same_value_hidden.0 += 1;
+                    same_value_hidden.1 += f.count;
+                }
+                !same
+            });
+        }
         let groups = group(&findings, &|pc| locate(program, pc).1);
         results.hazards = Some(Hazards {
             config,
             findings,
             groups,
             unchecked,
+            same_value_hidden,
         });
     }
     if sections.fix {
-        let trace = Trace::from_sinks(traces, fault_text);
+        let trace = Trace::from_sinks(traces, fault_text.clone());
         let arrays = fix::arrays(k, launch.dyn_smem);
         let fo = opts.fix.clone().unwrap_or_else(|| FixOptions {
             target: Target::new(arch),
@@ -712,5 +843,16 @@ fn emulate(
         });
     }
     results.faults = res.faults;
+    results.fault_messages = fault_text;
     Ok(results)
+}
+
+/// The loops of kernel `k`: `[target, pc]` of each backward branch.
+fn loops(program: &Program, k: &warpscope_emu::Kernel) -> Vec<[u32; 2]> {
+    (k.entry..k.end)
+        .filter_map(|pc| match program.ops[pc as usize].inst {
+            warpscope_ptx::inst::Inst::Bra { target, .. } if target <= pc => Some([target, pc]),
+            _ => None,
+        })
+        .collect()
 }

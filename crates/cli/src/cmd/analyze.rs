@@ -31,6 +31,9 @@ pub struct Args {
     /// all (the default). One emulation answers every section.
     #[arg(long, value_name = "LIST", default_value = "all")]
     section: String,
+    /// Report same-value writes as hazard findings (see `warpscope check --help`).
+    #[arg(long)]
+    report_same_value_writes: bool,
     #[command(flatten)]
     output: OutputArgs,
     #[command(flatten)]
@@ -489,7 +492,7 @@ pub fn build(program: &Program, r: &Results, note: &str) -> Analysis {
         lines,
         instructions,
         matrix_instructions,
-        faults: r.faults.iter().map(ToString::to_string).collect(),
+        faults: r.fault_messages.clone(),
         divergence: None,
         sections: Vec::new(),
         hazards: None,
@@ -595,7 +598,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Validate everything cheap first.
     let arch = Arch::parse(&args.arch)?;
     let sections = Sections::parse(&args.section).map_err(crate::launch::driver_error)?;
-    let req = args.launch.request(arch, sections)?;
+    let mut req = args.launch.request(arch, sections)?;
+    req.same_value_writes = args.report_same_value_writes;
     if args.measure.wanted() || args.measure.measure_child {
         return crate::measure::analyze_and_measure(&args.measure, &req, &args.output, |a| {
             let an = analysis(a)?;

@@ -1,12 +1,15 @@
 //! `warpscope check`: emulates one launch and reports shared-memory races, divergent and redundant
-//! barriers, uninitialised reads and out-of-bounds accesses (the analysis is
-//! `warpscope_analysis::hazards`, run by the driver with the `hazards` section only). Exit status 1
-//! when an error-severity finding exists, else 0. `--format sarif` writes SARIF 2.1.0 for CI.
+//! barriers, uninitialised reads, out-of-bounds accesses and what stops the launch on a GPU (traps,
+//! asserts, stores to read-only memory); same-value writes with `--report-same-value-writes` (the
+//! analysis is `warpscope_analysis::hazards`, run by the driver with the `hazards` section only).
+//! Exit status 1 when an error-severity finding exists, else 0. `--format sarif` writes SARIF 2.1.0
+//! for CI.
 
 use std::process::ExitCode;
 
 use serde::Serialize;
-use warpscope_driver::Sections;
+use warpscope_analysis::divergence::is_debug_ptx;
+use warpscope_driver::{InputKind, Sections};
 use warpscope_model::arch::Arch;
 
 use crate::exit;
@@ -44,6 +47,11 @@ pub struct Args {
     /// No colour, even on a terminal (the `NO_COLOR` environment variable does the same).
     #[arg(long)]
     no_color: bool,
+    /// Report same-value writes (threads writing the same bytes to one shared address, not
+    /// ordered by a barrier: benign to most verifiers, a data race to the CUDA memory model) as
+    /// warnings; by default they are only counted in a note.
+    #[arg(long)]
+    report_same_value_writes: bool,
 }
 
 #[derive(Serialize)]
@@ -61,6 +69,9 @@ struct Output {
     hazards: HazardsOut,
 }
 
+/// The note for a `.cu` compiled optimised: what the optimiser removes is not checked.
+pub const AS_COMPILED: &str = "checked as compiled (optimised, no -G): stores that nothing reads afterwards are deleted by the compiler, so races in them are not seen; --nvrtc-option=-G checks the source as written";
+
 /// Runs `warpscope check`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let arch = Arch::parse(&args.arch)?;
@@ -68,14 +79,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         hazards: true,
         ..Sections::NONE
     };
-    let req = args.launch.request(arch, sections)?;
+    let mut req = args.launch.request(arch, sections)?;
+    req.same_value_writes = args.report_same_value_writes;
     let a = crate::launch::analyze(&req)?;
     let r = &a.results;
     let Some(h) = &r.hazards else {
         anyhow::bail!("the hazard checker did not run");
     };
     let shown = a.name.display().to_string();
-    let hazards = findings::hazards_out(&a.module.program, h);
+    let mut hazards = findings::hazards_out(&a.module.program, h);
+    if a.module.kind == InputKind::Cuda && !is_debug_ptx(&a.module.ptx) {
+        hazards.notes.push(AS_COMPILED.to_string());
+    }
     let errors = hazards.errors;
     let mut out = std::io::stdout().lock();
     if args.format == CheckFormat::Sarif {

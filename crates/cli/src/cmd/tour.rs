@@ -135,7 +135,7 @@ fn analyse(b: &Bundled) -> anyhow::Result<Row> {
     )
     .map_err(crate::launch::driver_error)?;
     if !run.faults.is_empty() {
-        let faults: Vec<String> = run.faults.iter().map(ToString::to_string).collect();
+        let faults = &run.fault_messages;
         bail!("{}: the emulator faulted: {}", b.name, faults.join("; "));
     }
     let a = analyze::build(&program, &run, note);
@@ -244,7 +244,7 @@ fn tensor_chapter() -> anyhow::Result<(TensorChapter, Vec<Block>)> {
         let run = analyze_launch(&program, kernel, &launch, &sections, h100, &widths, &opts)
             .map_err(crate::launch::driver_error)?;
         if !run.faults.is_empty() {
-            let faults: Vec<String> = run.faults.iter().map(ToString::to_string).collect();
+            let faults = &run.fault_messages;
             bail!("{kernel}: the emulator faulted: {}", faults.join("; "));
         }
         let a = analyze::build(&program, &run, note);
