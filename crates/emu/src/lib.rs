@@ -575,6 +575,7 @@ where
         limits,
         cooperative: launch.cooperative,
         grid_workspace,
+        track: None,
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {
@@ -587,18 +588,59 @@ where
         }
         None => (0..nblocks as u32).collect(),
     };
-    let run_blocks = |ids: &[u32]| -> Vec<(S, exec::BlockOut)> {
-        ids.par_iter()
-            .map(|&b| {
-                let mut s = sink_factory(b);
-                let o = exec::run_block(&ctx, b, &mut s);
-                (s, o)
-            })
-            .collect()
+    // Blocks run in parallel, each against the one global space. Where one block writes a word
+    // that another reads or writes, the result would depend on the host's thread schedule: the
+    // shadow notices, the launch's writes are undone and its blocks run again one after another in
+    // block order (what a single thread gives), so every thread count gives the same bytes.
+    let shadow = (!launch.cooperative
+        && ids.len() > 1
+        && rayon::current_num_threads() > 1
+        && nblocks <= mem::SHADOW_MAX_BLOCKS)
+        .then(|| mem::Shadow::new(global));
+    let tracked = exec::Ctx {
+        track: shadow.as_ref(),
+        ..ctx
+    };
+    let run_blocks = |ids: &[u32], serial: bool| -> Vec<(S, exec::BlockOut)> {
+        let one = |&b: &u32| {
+            let mut s = sink_factory(b);
+            if !serial && tracked.track.is_some_and(|t| t.conflict()) {
+                // the launch runs again in block order: the rest of this attempt is moot
+                return (s, exec::BlockOut::default());
+            }
+            let c = if serial { &ctx } else { &tracked };
+            let o = exec::run_block(c, b, &mut s);
+            (s, o)
+        };
+        if serial {
+            ids.iter().map(one).collect()
+        } else {
+            ids.par_iter().map(one).collect()
+        }
     };
     let can_assert = program.ops[k.entry as usize..k.end as usize]
         .iter()
         .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::AssertFail { .. }));
+    // the blocks of a plain launch (with waves that stop at a failing `assert`)
+    let run_plain = |ids: Vec<u32>, serial: bool| -> (Vec<(S, exec::BlockOut)>, Vec<u32>) {
+        if !can_assert {
+            return (run_blocks(&ids, serial), ids);
+        }
+        let mut outs = Vec::with_capacity(ids.len());
+        let mut ran = 0;
+        for wave in ids.chunks(ASSERT_WAVE) {
+            let done = run_blocks(wave, serial);
+            let failed = done.iter().any(|(_, o)| !o.asserts.is_empty());
+            outs.extend(done);
+            ran += wave.len();
+            if failed {
+                break;
+            }
+        }
+        let mut ids = ids;
+        ids.truncate(ran);
+        (outs, ids)
+    };
     if let Some(o) = observer.as_deref_mut() {
         o.before(&params, global);
     }
@@ -643,23 +685,16 @@ where
             before = now;
         }
         (runs.into_iter().map(|(s, b)| (s, b.out)).collect(), ids)
-    } else if can_assert {
-        let mut outs = Vec::with_capacity(ids.len());
-        let mut ran = 0;
-        for wave in ids.chunks(ASSERT_WAVE) {
-            let done = run_blocks(wave);
-            let failed = done.iter().any(|(_, o)| !o.asserts.is_empty());
-            outs.extend(done);
-            ran += wave.len();
-            if failed {
-                break;
-            }
-        }
-        let mut ids = ids;
-        ids.truncate(ran);
-        (outs, ids)
     } else {
-        (run_blocks(&ids), ids)
+        let first = run_plain(ids.clone(), false);
+        match &shadow {
+            Some(sh) if sh.conflict() => {
+                drop(first);
+                sh.undo(global);
+                run_plain(ids, true)
+            }
+            _ => first,
+        }
     };
     let mut counters = Counters::default();
     let mut sinks = Vec::with_capacity(outs.len());

@@ -397,3 +397,171 @@ mod tests {
         assert_eq!(write_bytes(&mut m, u64::MAX, 4, 0), None);
     }
 }
+
+/// What one launch's blocks did to each global word, kept while they run in parallel: a word that
+/// one block wrote and another read or wrote (an atomic counts as a write) makes the result depend
+/// on the host's thread schedule. The launch then runs again with its blocks one after another in
+/// block order from the memory it started with ([`Shadow::undo`] puts back every word written),
+/// so its results are the same bytes whatever the number of threads. Chunks of the shadow are made
+/// on first touch: memory grows with the words a launch touches, not with the space.
+pub struct Shadow {
+    regions: Vec<ShadowRegion>,
+    conflict: std::sync::atomic::AtomicBool,
+}
+
+struct ShadowRegion {
+    base: u64,
+    len: u64,
+    chunks: Box<[std::sync::OnceLock<Box<[ShadowWord]>>]>,
+}
+
+#[derive(Default)]
+struct ShadowWord {
+    /// `SAVED | MULTI | owner` (block + 1 of the first block that touched the word).
+    state: AtomicU32,
+    /// The word's value before the launch's first write to it (valid once `SAVED`).
+    old: AtomicU32,
+}
+
+const CHUNK_WORDS: usize = 1024;
+const SAVED: u32 = 1 << 31;
+const MULTI: u32 = 1 << 30;
+const OWNER: u32 = MULTI - 1;
+/// Blocks beyond this many are not told apart (grids that large are not tracked).
+pub const SHADOW_MAX_BLOCKS: u64 = OWNER as u64 - 1;
+
+impl Shadow {
+    /// An empty shadow of `g`'s regions.
+    pub fn new(g: &Global) -> Shadow {
+        Shadow {
+            regions: g
+                .regions
+                .iter()
+                .map(|r| ShadowRegion {
+                    base: r.base,
+                    len: r.len,
+                    chunks: (0..r.words.len().div_ceil(CHUNK_WORDS))
+                        .map(|_| std::sync::OnceLock::new())
+                        .collect(),
+                })
+                .collect(),
+            conflict: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Whether two blocks touched a word that one of them wrote.
+    pub fn conflict(&self) -> bool {
+        self.conflict.load(Relaxed)
+    }
+
+    /// The shadow words of `[addr, addr + w)` (one or two), with the region's index.
+    #[inline(always)]
+    fn words(&self, addr: u64, w: u64) -> Option<(usize, usize, usize)> {
+        let i = self.regions.partition_point(|r| r.base <= addr);
+        let r = self.regions.get(i.checked_sub(1)?)?;
+        let off = addr - r.base;
+        if off >= r.len {
+            return None;
+        }
+        let first = (off / 4) as usize;
+        let last = ((off + w.max(1) - 1).min(r.len - 1) / 4) as usize;
+        Some((i - 1, first, last))
+    }
+
+    #[inline(always)]
+    fn word(&self, region: usize, i: usize) -> &ShadowWord {
+        let c = &self.regions[region].chunks[i / CHUNK_WORDS];
+        &c.get_or_init(|| (0..CHUNK_WORDS).map(|_| ShadowWord::default()).collect())[i % CHUNK_WORDS]
+    }
+
+    #[inline(always)]
+    fn flag(&self) {
+        self.conflict.store(true, Relaxed);
+    }
+
+    /// Block `block` reads `w` bytes at `addr`.
+    #[inline(always)]
+    pub fn read(&self, block: u32, addr: u64, w: u64) {
+        let Some((r, first, last)) = self.words(addr, w) else {
+            return;
+        };
+        let me = block + 1;
+        for i in first..=last {
+            let sw = self.word(r, i);
+            let mut s = sw.state.load(Relaxed);
+            loop {
+                if s & OWNER == me && s & MULTI == 0 {
+                    break;
+                }
+                if s == 0 {
+                    match sw.state.compare_exchange_weak(0, me, Relaxed, Relaxed) {
+                        Ok(_) => break,
+                        Err(x) => {
+                            s = x;
+                            continue;
+                        }
+                    }
+                }
+                if s & SAVED != 0 {
+                    // written in this launch by another block (or by several)
+                    self.flag();
+                } else if s & MULTI == 0 {
+                    sw.state.fetch_or(MULTI, Relaxed);
+                }
+                break;
+            }
+        }
+    }
+
+    /// Block `block` is about to write `w` bytes at `addr` of `g` (or update them atomically):
+    /// called before the write, so the words' values before the launch are kept.
+    #[inline(always)]
+    pub fn write(&self, g: &Global, block: u32, addr: u64, w: u64) {
+        let Some((r, first, last)) = self.words(addr, w) else {
+            return;
+        };
+        let me = block + 1;
+        let words = &g.regions[r].words;
+        for i in first..=last {
+            let sw = self.word(r, i);
+            let mut s = sw.state.load(Relaxed);
+            loop {
+                let owner = s & OWNER;
+                if s & SAVED != 0 {
+                    if owner != me || s & MULTI != 0 {
+                        self.flag();
+                    }
+                    break;
+                }
+                // first write of the launch to this word: keep its value, then claim it
+                let v = words[i].load(Relaxed);
+                let new = if owner == 0 { s | me } else { s } | SAVED;
+                match sw.state.compare_exchange_weak(s, new, Relaxed, Relaxed) {
+                    Ok(_) => {
+                        sw.old.store(v, Relaxed);
+                        if (owner != 0 && owner != me) || s & MULTI != 0 {
+                            self.flag();
+                        }
+                        break;
+                    }
+                    Err(x) => s = x,
+                }
+            }
+        }
+    }
+
+    /// Puts back the value every written word had before the launch.
+    pub fn undo(&self, g: &Global) {
+        for (sr, gr) in self.regions.iter().zip(&g.regions) {
+            debug_assert_eq!((sr.base, sr.len), (gr.base, gr.len));
+            for (c, chunk) in sr.chunks.iter().enumerate() {
+                let Some(chunk) = chunk.get() else { continue };
+                for (k, sw) in chunk.iter().enumerate() {
+                    if sw.state.load(Relaxed) & SAVED != 0 {
+                        gr.words[c * CHUNK_WORDS + k].store(sw.old.load(Relaxed), Relaxed);
+                    }
+                }
+            }
+        }
+    }
+}
