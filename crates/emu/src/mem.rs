@@ -522,7 +522,7 @@ impl Shadow {
         };
         let me = block + 1;
         let words = &g.regions[r].words;
-        for i in first..=last {
+        for (i, word) in words.iter().enumerate().take(last + 1).skip(first) {
             let sw = self.word(r, i);
             let mut s = sw.state.load(Relaxed);
             loop {
@@ -534,7 +534,7 @@ impl Shadow {
                     break;
                 }
                 // first write of the launch to this word: keep its value, then claim it
-                let v = words[i].load(Relaxed);
+                let v = word.load(Relaxed);
                 let new = if owner == 0 { s | me } else { s } | SAVED;
                 match sw.state.compare_exchange_weak(s, new, Relaxed, Relaxed) {
                     Ok(_) => {
