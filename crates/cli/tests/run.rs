@@ -1396,7 +1396,11 @@ fn wrapped_32_bit_addresses_read_what_they_name_as_on_the_gpu() {
     let (out, v) = run_exported("wrap");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let gpu = std::fs::read_to_string(repo().join("calibration/run/h200/wrap.stdout")).unwrap();
-    assert!(stdout.starts_with(&gpu), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.starts_with(&gpu),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.status.success());
     let hw = read_ncu_csv(&repo().join("calibration/run/h200/wrap.ncu.csv"));
     let l = &v["launches"][0];

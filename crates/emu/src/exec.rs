@@ -740,6 +740,17 @@ fn general<S: Sink>(
             b,
             c,
         } => map3(regs, d, a, b, c, mask, |x, y, z| arith::tern(to, ty, x, y, z)),
+        Inst::FRound {
+            op,
+            ty,
+            rnd,
+            d,
+            a,
+            b,
+            c,
+        } => map3(regs, d, a, b, c, mask, |x, y, z| {
+            arith::fround(op, ty, rnd, x, y, z)
+        }),
         Inst::Carry {
             op,
             ty,

@@ -208,6 +208,20 @@ pub enum TernOp {
     ShfRClamp,
 }
 
+/// Float operations rounded in a direction other than to nearest (`.rz`, `.rm`, `.rp`), which the
+/// emulator computes in software ([`Inst::FRound`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum FRoundOp {
+    Add,
+    Sub,
+    Mul,
+    Fma,
+    Div,
+    Rcp,
+    Sqrt,
+}
+
 /// Comparison operators of `setp`/`set`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -459,6 +473,17 @@ pub enum Inst {
     Tern {
         op: TernOp,
         ty: Ty,
+        d: R,
+        a: R,
+        b: R,
+        c: R,
+    },
+    /// `add/sub/mul/div/fma/rcp/sqrt.{rz,rm,rp}.{f32,f64} d, a[, b[, c]]`: one rounding in the
+    /// given direction (unused operands repeat `a`).
+    FRound {
+        op: FRoundOp,
+        ty: Ty,
+        rnd: Rnd,
         d: R,
         a: R,
         b: R,

@@ -1118,6 +1118,29 @@ impl<'m> KCtx<'m> {
                 };
                 let a = self.src(&ops[1], t)?;
                 let b = self.src(&ops[2], bt)?;
+                if let Some(rnd) = directed(mods).filter(|_| matches!(t, Ty::F32 | Ty::F64)) {
+                    let op = match op {
+                        BinOp::Add => FRoundOp::Add,
+                        BinOp::Sub => FRoundOp::Sub,
+                        BinOp::MulLo => FRoundOp::Mul,
+                        BinOp::Div => FRoundOp::Div,
+                        _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
+                    };
+                    let (ty, c) = (t, a);
+                    self.push(
+                        Inst::FRound {
+                            op,
+                            ty,
+                            rnd,
+                            d,
+                            a,
+                            b,
+                            c,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
                 self.push(Inst::Bin { op, ty: t, d, a, b }, guard);
             }
             "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" | "rcp" | "sqrt" | "rsqrt" | "ex2"
@@ -1166,6 +1189,27 @@ impl<'m> KCtx<'m> {
                 };
                 let d = self.dst(&ops[0])?;
                 let a = self.src(&ops[1], t)?;
+                if let Some(rnd) = directed(mods).filter(|_| matches!(t, Ty::F32 | Ty::F64)) {
+                    let op = match op {
+                        UnOp::Rcp => FRoundOp::Rcp,
+                        UnOp::Sqrt => FRoundOp::Sqrt,
+                        _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
+                    };
+                    let (ty, b, c) = (t, a, a);
+                    self.push(
+                        Inst::FRound {
+                            op,
+                            ty,
+                            rnd,
+                            d,
+                            a,
+                            b,
+                            c,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
                 self.push(Inst::Un { op, ty: t, d, a }, guard);
             }
             "mad" | "fma" | "bfe" | "sad" | "prmt" | "slct" | "mad24" => {
@@ -1215,6 +1259,22 @@ impl<'m> KCtx<'m> {
                 };
                 let b = self.src(&ops[2], bt)?;
                 let c = self.src(&ops[3], ct)?;
+                if let (TernOp::Fma, Ty::F32 | Ty::F64, Some(rnd)) = (op, t, directed(mods)) {
+                    let (op, ty) = (FRoundOp::Fma, t);
+                    self.push(
+                        Inst::FRound {
+                            op,
+                            ty,
+                            rnd,
+                            d,
+                            a,
+                            b,
+                            c,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
                 let ty = if op == TernOp::Slct {
                     // encode the selector type in the float flag: f32 selector → use F32 marker
                     if ct == Ty::F32 {
@@ -2759,6 +2819,16 @@ fn parse_cmp(m: &str) -> Option<Cmp> {
         "num" => Cmp::Num,
         "nan" => Cmp::Nan,
         _ => return None,
+    })
+}
+
+/// The directed rounding among an instruction's modifiers (`.rz`, `.rm`, `.rp`), if any.
+fn directed(mods: &[&str]) -> Option<Rnd> {
+    mods.iter().find_map(|m| match *m {
+        "rz" => Some(Rnd::Rz),
+        "rm" => Some(Rnd::Rm),
+        "rp" => Some(Rnd::Rp),
+        _ => None,
     })
 }
 
