@@ -263,6 +263,12 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
             BinOp::SubSat => sat01(x - y),
             BinOp::Min => fmin(x, y),
             BinOp::Max => fmax(x, y),
+            // H200 (`__hmul_sat`, `__hmin_nan`, `__hmax_nan`): products clamped, NaN to +0; a
+            // NaN operand of min/max.NaN gives the canonical NaN
+            BinOp::MulSat => sat01(x * y),
+            BinOp::MinNaN | BinOp::MaxNaN if x.is_nan() || y.is_nan() => return 0x7fff,
+            BinOp::MinNaN => fmin(x, y),
+            BinOp::MaxNaN => fmax(x, y),
             _ => return trunc(ty, a),
         };
         // exact in f64 for F16; for BF16 one f64 rounding then one narrow rounding is innocuous
@@ -282,6 +288,10 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
             BinOp::CopySign => return (b & 0x7fff_ffff) | (a & 0x8000_0000),
             BinOp::AddSat => sat01(f64::from(x + y)) as f32,
             BinOp::SubSat => sat01(f64::from(x - y)) as f32,
+            BinOp::MulSat => sat01(f64::from(x * y)) as f32,
+            BinOp::MinNaN | BinOp::MaxNaN if x.is_nan() || y.is_nan() => f32::NAN,
+            BinOp::MinNaN => fmin(x as f64, y as f64) as f32,
+            BinOp::MaxNaN => fmax(x as f64, y as f64) as f32,
             _ => return a,
         });
     }
@@ -390,7 +400,7 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
                 ua >> sh
             }
         }
-        BinOp::CopySign => a,
+        BinOp::CopySign | BinOp::MulSat | BinOp::MinNaN | BinOp::MaxNaN => a,
     };
     trunc(ty, r)
 }
@@ -476,11 +486,23 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     if matches!(ty, Ty::F16 | Ty::BF16) {
         // The H100 returns the canonical NaN 0x7fff for neg and abs of a NaN.
         return match op {
+            // `tanh.approx` and `ex2.approx` of a half (MUFU.TANH.F16, MUFU.EX2.F16): modelled
+            // as the correctly rounded value
+            UnOp::Tanh => to_half(ty, half_to_f64(ty, a).tanh(), Rnd::Rn),
+            UnOp::Ex2 => to_half(ty, half_to_f64(ty, a).exp2(), Rnd::Rn),
             UnOp::Neg | UnOp::Abs if half_is_nan(ty, a) => 0x7fff,
             UnOp::Neg => (a ^ 0x8000) & 0xffff,
             UnOp::Abs => a & 0x7fff,
             _ => a & 0xffff,
         };
+    }
+    if ty == Ty::F64 {
+        match op {
+            UnOp::RcpSeed64 => return rcp_seed64(a),
+            UnOp::RsqrtSeed64 => return rsqrt_seed64(a),
+            UnOp::Rsqrt => return rsqrt_approx64(a),
+            _ => {}
+        }
     }
     if ty.float() {
         let x = if ty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
@@ -553,6 +575,89 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     }
 }
 
+/// `v` rounded to nearest to a double whose low word is zero (20 fraction bits): the model of the
+/// H100's MUFU.RCP64H / MUFU.RSQ64H, which read and write only the high word of a double. The
+/// units' own rounding is not measured bit for bit; this is within their accuracy.
+fn hi_word(v: f64) -> u64 {
+    softfloat::round(
+        softfloat::F64,
+        v.is_sign_negative(),
+        u128::from(v.abs().to_bits() & ((1 << 52) - 1) | 1 << 52),
+        ((v.abs().to_bits() >> 52) as i32) - 1075,
+        false,
+        Rnd::Rn,
+    ) & 0xffff_ffff_0000_0000
+}
+
+/// The high word of a double as a double (low word zero).
+fn hi_only(a: u64) -> f64 {
+    f64v(a & 0xffff_ffff_0000_0000)
+}
+
+/// What MUFU.RCP64H and MUFU.RSQ64H write for a NaN (H200: `jn(k, NaN)` is `0x7fffffff00000000`).
+const SEED64_NAN: u64 = 0x7fff_ffff_0000_0000;
+
+/// `rcp.approx.ftz.f64` (one MUFU.RCP64H, the low word zero): `1/x` of the operand's high word,
+/// to 20 fraction bits; a subnormal operand counts as zero.
+pub fn rcp_seed64(a: u64) -> u64 {
+    let x = hi_only(a);
+    if x.is_nan() {
+        return SEED64_NAN;
+    }
+    if x == 0.0 || x.is_subnormal() {
+        return (a & 1 << 63) | 0x7ff0_0000_0000_0000;
+    }
+    let r = 1.0 / x;
+    if r.is_subnormal() {
+        return a & 1 << 63;
+    }
+    hi_word(r)
+}
+
+/// `rsqrt.approx.ftz.f64` (one MUFU.RSQ64H, the low word zero): `1/sqrt(x)` of the operand's high
+/// word, to 20 fraction bits; a subnormal operand counts as zero.
+pub fn rsqrt_seed64(a: u64) -> u64 {
+    let x = hi_only(a);
+    if x.is_nan() || (x < 0.0 && !x.is_subnormal()) {
+        return SEED64_NAN;
+    }
+    if x == 0.0 || x.is_subnormal() {
+        return (a & 1 << 63) | 0x7ff0_0000_0000_0000;
+    }
+    hi_word(1.0 / x.sqrt())
+}
+
+/// `rsqrt.approx.f64` as ptxas expands it for sm_90: the MUFU.RSQ64H seed `y` ([`rsqrt_seed64`]),
+/// then `e = fma(x, -(y*y), 1)`, `y + (e*(3/8) + 1/2) * (y*e)` in round-to-nearest steps; a
+/// subnormal `x` is scaled by 2^54 first (and the result by 2^27); `+-0` gives `+-inf`, `+inf`
+/// gives `+0`, a negative `x` the default NaN, a NaN `x + x` (read from the SASS of cuobjdump).
+pub fn rsqrt_approx64(a: u64) -> u64 {
+    let x = f64v(a);
+    if x.is_nan() {
+        return quiet64(x);
+    }
+    if x == 0.0 {
+        return (a & 1 << 63) | 0x7ff0_0000_0000_0000;
+    }
+    if x < 0.0 {
+        return F64_DEFAULT_NAN;
+    }
+    if x.is_infinite() {
+        return 0;
+    }
+    let step = |x: f64| {
+        let y = f64v(rsqrt_seed64(x.to_bits()));
+        let e = x.mul_add(-(y * y), 1.0);
+        let c = e.mul_add(0.375, 0.5);
+        c.mul_add(y * e, y)
+    };
+    if x.is_subnormal() || a >> 52 == 0 {
+        (step(x * 2f64.powi(54)) * 2f64.powi(27)).to_bits()
+    } else {
+        step(x).to_bits()
+    }
+}
+
 /// Ternary operation.
 pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
     match op {
@@ -561,6 +666,23 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             fma_round_odd(half_to_f64(ty, a), half_to_f64(ty, b), half_to_f64(ty, c)),
             Rnd::Rn,
         ),
+        TernOp::FmaSat | TernOp::FmaRelu if matches!(ty, Ty::F16 | Ty::BF16) => {
+            let r = fma_round_odd(half_to_f64(ty, a), half_to_f64(ty, b), half_to_f64(ty, c));
+            if op == TernOp::FmaSat {
+                to_half(ty, sat01(r), Rnd::Rn)
+            } else if r.is_nan() {
+                0x7fff
+            } else {
+                to_half(ty, r.max(0.0), Rnd::Rn)
+            }
+        }
+        TernOp::FmaSat | TernOp::FmaRelu => {
+            if ty == Ty::F32 {
+                f32b(sat01(f64::from(f32v(a).mul_add(f32v(b), f32v(c)))) as f32)
+            } else {
+                sat01(f64v(a).mul_add(f64v(b), f64v(c))).to_bits()
+            }
+        }
         TernOp::Fma => {
             if ty == Ty::F32 {
                 canon32(f32v(a).mul_add(f32v(b), f32v(c)))

@@ -850,10 +850,12 @@ fn general<S: Sink>(
             a,
             b,
         } => {
-            let one = if dty == Ty::F32 {
-                1.0f32.to_bits() as u64
-            } else {
-                0xffff_ffff
+            let one = match dty {
+                Ty::F32 => 1.0f32.to_bits() as u64,
+                // `set.eq.f16.f16` (hlog10's fix-ups of single inputs): 1.0 as a half
+                Ty::F16 => 0x3c00,
+                Ty::BF16 => 0x3f80,
+                _ => 0xffff_ffff,
             };
             map2(regs, d, a, b, mask, |x, y| {
                 if arith::cmp(cmp, sty, x, y) { one } else { 0 }

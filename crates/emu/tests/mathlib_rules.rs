@@ -219,3 +219,92 @@ fn nans_the_h200_writes() {
         0x7fff_ffff
     );
 }
+
+/// `rsqrt.approx.f64` as the SASS runs it (seed, cubic refinement, slow path): rows of
+/// `d_unary.rsqrt` where `1/sqrt(x)` rounded twice differs (127 of the table's rows), and the
+/// special operands (rows 0-6).
+#[test]
+fn rsqrt_approx_f64_equals_the_h200() {
+    let rows: &[(u64, u64)] = &[
+        (0x3fe0_0000_0000_0000, 0x3ff6_a09e_667f_3bcd), // [7]
+        (0x4000_0000_0000_0000, 0x3fe6_a09e_667f_3bcd), // [9]
+        (0x4008_0000_0000_0000, 0x3fe2_79a7_4590_331c), // [11]
+        (0x3f50_624d_d2f1_a9fc, 0x403f_9f6e_4990_f227), // [15]
+        (0x3e7a_d7f2_9abc_af48, 0x40a8_b48e_2979_3d2f), // [16]
+        (0x0000_1268_8b70_e62b, 0x601d_d557_45cb_b7fa), // [19], subnormal
+        (0, 0x7ff0_0000_0000_0000),
+        (1 << 63, 0xfff0_0000_0000_0000),
+        (0x7ff0_0000_0000_0000, 0),
+        (0xfff0_0000_0000_0000, 0xfff8_0000_0000_0000),
+        (0x7ff8_0000_0000_0000, 0x7ff8_0000_0000_0000),
+        (0x3ff0_0000_0000_0000, 0x3ff0_0000_0000_0000),
+        (0xbff0_0000_0000_0000, 0xfff8_0000_0000_0000),
+    ];
+    for &(x, want) in rows {
+        assert_eq!(un(UnOp::Rsqrt, Ty::F64, x), want, "{x:#x}");
+    }
+    // the seed alone (rsqrt.approx.ftz.f64, rcp.approx.ftz.f64): a NaN gives the NaN of
+    // `d_special.jn[96]`; a value has its low word zero
+    assert_eq!(
+        un(UnOp::RsqrtSeed64, Ty::F64, 0x7ff8_0000_0000_0000),
+        0x7fff_ffff_0000_0000
+    );
+    assert_eq!(
+        un(UnOp::RcpSeed64, Ty::F64, 0x7ff8_0000_0000_0000),
+        0x7fff_ffff_0000_0000
+    );
+    assert_eq!(
+        un(UnOp::RcpSeed64, Ty::F64, 0x4008_0000_0000_0000) & 0xffff_ffff,
+        0
+    );
+}
+
+/// The half modifiers the half API uses: `mul.sat`, `fma.rn.sat`, `fma.rn.relu`, `min/max.NaN`
+/// (rows 0, 1, 2, 4, 5, 6, 9, 28 of `h_binary.__hmul_sat`, `__hmin_nan`, `__hmax_nan`,
+/// `h_ternary.__hfma_sat`, `__hfma_relu`).
+#[test]
+fn half_modifiers_equal_the_h200() {
+    let b = |op, x, y| bin(op, Ty::F16, x, y);
+    let pairs: [(u64, u64); 8] = [
+        (0, 0),
+        (0, 0x8000),
+        (0, 0x7c00),
+        (0, 0x7fff),
+        (0, 0x3c00),
+        (0, 0xbc00),
+        (0, 0x4000),
+        (0x8000, 0x7fff),
+    ];
+    let mul_sat = [0, 0, 0, 0, 0, 0, 0, 0];
+    let min_nan = [0, 0x8000, 0, 0x7fff, 0, 0xbc00, 0, 0x7fff];
+    let max_nan = [0, 0, 0x7c00, 0x7fff, 0x3c00, 0, 0x4000, 0x7fff];
+    for (k, &(x, y)) in pairs.iter().enumerate() {
+        assert_eq!(b(BinOp::MulSat, x, y), mul_sat[k], "mul.sat {x:#x} {y:#x}");
+        assert_eq!(b(BinOp::MinNaN, x, y), min_nan[k], "min.NaN {x:#x} {y:#x}");
+        assert_eq!(b(BinOp::MaxNaN, x, y), max_nan[k], "max.NaN {x:#x} {y:#x}");
+    }
+    let triples: [(u64, u64, u64); 8] = [
+        (0, 0, 0xcb33),
+        (0, 0x8000, 0x550e),
+        (0, 0x7c00, 0xc2ac),
+        (0, 0x7fff, 0x0982),
+        (0, 0x3c00, 0xd83d),
+        (0, 0xbc00, 0xa0db),
+        (0, 0x4000, 0xa597),
+        (0x8000, 0x7fff, 0xdc24),
+    ];
+    let sat = [0, 0x3c00, 0, 0, 0, 0, 0, 0];
+    let relu = [0, 0x550e, 0x7fff, 0x7fff, 0, 0, 0, 0x7fff];
+    for (k, &(x, y, z)) in triples.iter().enumerate() {
+        assert_eq!(
+            tern(TernOp::FmaSat, Ty::F16, x, y, z),
+            sat[k],
+            "fma.sat {x:#x} {y:#x} {z:#x}"
+        );
+        assert_eq!(
+            tern(TernOp::FmaRelu, Ty::F16, x, y, z),
+            relu[k],
+            "fma.relu {x:#x} {y:#x} {z:#x}"
+        );
+    }
+}

@@ -1108,6 +1108,9 @@ impl<'m> KCtx<'m> {
                 let op = match (op, has("sat") && t.float()) {
                     (BinOp::Add, true) => BinOp::AddSat,
                     (BinOp::Sub, true) => BinOp::SubSat,
+                    (BinOp::MulLo, true) => BinOp::MulSat,
+                    (BinOp::Min, _) if has("NaN") && t.float() => BinOp::MinNaN,
+                    (BinOp::Max, _) if has("NaN") && t.float() => BinOp::MaxNaN,
                     (o, _) => o,
                 };
                 let d = self.dst(&ops[0])?;
@@ -1165,7 +1168,7 @@ impl<'m> KCtx<'m> {
                     );
                     return Ok(());
                 }
-                if matches!(t, Ty::F16 | Ty::BF16) && !matches!(base, "neg" | "abs") {
+                if matches!(t, Ty::F16 | Ty::BF16) && !matches!(base, "neg" | "abs" | "tanh" | "ex2") {
                     return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
                 }
                 let op = match base {
@@ -1176,8 +1179,10 @@ impl<'m> KCtx<'m> {
                     "popc" => UnOp::Popc,
                     "clz" => UnOp::Clz,
                     "brev" => UnOp::Brev,
+                    "rcp" if t == Ty::F64 && has("approx") => UnOp::RcpSeed64,
                     "rcp" => UnOp::Rcp,
                     "sqrt" => UnOp::Sqrt,
+                    "rsqrt" if t == Ty::F64 && has("ftz") => UnOp::RsqrtSeed64,
                     "rsqrt" => UnOp::Rsqrt,
                     "ex2" => UnOp::Ex2,
                     "lg2" => UnOp::Lg2,
@@ -1226,6 +1231,8 @@ impl<'m> KCtx<'m> {
                     return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
                 }
                 let op = match base {
+                    "mad" | "fma" if t.float() && has("sat") => TernOp::FmaSat,
+                    "fma" if matches!(t, Ty::F16 | Ty::BF16) && has("relu") => TernOp::FmaRelu,
                     "mad" if t.float() => TernOp::Fma,
                     "mad" if has("hi") => TernOp::MadHi,
                     "mad" if has("wide") => TernOp::MadWide,
