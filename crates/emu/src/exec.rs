@@ -760,6 +760,17 @@ fn general<S: Sink>(
             b,
             c,
         } => map3(regs, d, a, b, c, mask, |x, y, z| arith::tern(to, ty, x, y, z)),
+        Inst::FRound {
+            op,
+            ty,
+            rnd,
+            d,
+            a,
+            b,
+            c,
+        } => map3(regs, d, a, b, c, mask, |x, y, z| {
+            arith::fround(op, ty, rnd, x, y, z)
+        }),
         Inst::Carry {
             op,
             ty,
@@ -859,10 +870,12 @@ fn general<S: Sink>(
             a,
             b,
         } => {
-            let one = if dty == Ty::F32 {
-                1.0f32.to_bits() as u64
-            } else {
-                0xffff_ffff
+            let one = match dty {
+                Ty::F32 => 1.0f32.to_bits() as u64,
+                // `set.eq.f16.f16` (hlog10's fix-ups of single inputs): 1.0 as a half
+                Ty::F16 => 0x3c00,
+                Ty::BF16 => 0x3f80,
+                _ => 0xffff_ffff,
             };
             map2(regs, d, a, b, mask, |x, y| {
                 if arith::cmp(cmp, sty, x, y) { one } else { 0 }

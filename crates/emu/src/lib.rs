@@ -38,6 +38,7 @@ mod fast;
 pub mod mem;
 pub mod printf;
 pub mod remap;
+pub mod softfloat;
 pub mod tensor;
 pub mod tex;
 
