@@ -1491,5 +1491,9 @@ fn float_division_branches_equal_the_gpu() {
             }
         }
     }
-    assert_eq!(exact_branch, [0, 2, 4], "launches whose branch counters are exact");
+    assert_eq!(
+        exact_branch,
+        [0, 2, 4],
+        "launches whose branch counters are exact"
+    );
 }

@@ -2586,11 +2586,8 @@ fn ldst<S: Sink>(
                 shared_at(ctx, addrs[l], es).and_then(|at| mem::write_bytes(bm.shared, at, es, row[l]))
             }),
             (_, false, _) => {
-                if ctx.track.is_some() {
-                    lanes(mask, |l| {
-                        track_read(ctx, block, addrs[l], es);
-                        Some(())
-                    });
+                if let Some(t) = ctx.track {
+                    t.read_lanes(block, &addrs, mask, es);
                 }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {

@@ -479,6 +479,94 @@ impl Shadow {
         self.conflict.store(true, Relaxed);
     }
 
+    /// A warp's loads of `w` bytes at `addrs` (lanes `mask`) by block `block`: the region and
+    /// the chunk found once where the warp's words share them, a word the lane before read
+    /// skipped.
+    #[inline]
+    pub fn read_lanes(&self, block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            lo = lo.min(addrs[l]);
+            hi = hi.max(addrs[l]);
+        }
+        let Some((r, first, last)) = hi.checked_add(w).and_then(|end| self.words(lo, end - lo)) else {
+            // the lanes span regions (or fall outside every one): lane by lane
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.read(block, addrs[l], w);
+            }
+            return;
+        };
+        let sr = &self.regions[r];
+        if first / CHUNK_WORDS != last / CHUNK_WORDS || sr.base + (last as u64 + 1) * 4 < hi + w {
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.read(block, addrs[l], w);
+            }
+            return;
+        }
+        let chunk = self.chunk(r, first / CHUNK_WORDS);
+        let me = block + 1;
+        let mut prev = usize::MAX;
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let off = addrs[l] - sr.base;
+            let (a, b) = ((off / 4) as usize, ((off + w - 1) / 4) as usize);
+            for i in a..=b {
+                if i == prev {
+                    continue;
+                }
+                prev = i;
+                self.read_word(&chunk[i % CHUNK_WORDS], me);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn chunk(&self, region: usize, c: usize) -> &[ShadowWord] {
+        self.regions[region].chunks[c]
+            .get_or_init(|| (0..CHUNK_WORDS).map(|_| ShadowWord::default()).collect())
+    }
+
+    /// Block `me - 1` reads the word `sw` shadows.
+    #[inline(always)]
+    fn read_word(&self, sw: &ShadowWord, me: u32) {
+        let mut s = sw.state.load(Relaxed);
+        if s & OWNER == me && s & MULTI == 0 || s & (MULTI | SAVED) == MULTI {
+            // its own word, or one several blocks read and none wrote
+            return;
+        }
+        loop {
+            if s & OWNER == me && s & MULTI == 0 {
+                break;
+            }
+            if s == 0 {
+                match sw.state.compare_exchange_weak(0, me, Relaxed, Relaxed) {
+                    Ok(_) => break,
+                    Err(x) => {
+                        s = x;
+                        continue;
+                    }
+                }
+            }
+            if s & SAVED != 0 {
+                self.flag();
+            } else if s & MULTI == 0 {
+                sw.state.fetch_or(MULTI, Relaxed);
+            }
+            break;
+        }
+    }
+
     /// Block `block` reads `w` bytes at `addr`.
     #[inline(always)]
     pub fn read(&self, block: u32, addr: u64, w: u64) {
