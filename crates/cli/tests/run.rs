@@ -1479,7 +1479,7 @@ fn float_division_branches_equal_the_gpu() {
         for (flag, keys) in [
             ("warpscope__branch_counters_exact", BRANCH),
             ("warpscope__global_counters_exact", GLOBAL),
-            ("warpscope__shared_counters_exact", &SHARED[..]),
+            ("warpscope__shared_counters_exact", SHARED),
         ] {
             if ours(flag) == 1.0 {
                 for k in keys {

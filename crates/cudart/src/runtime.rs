@@ -564,7 +564,10 @@ impl Runtime {
                     .entries
                     .iter()
                     .filter(|e| e.kind == Kind::Ptx)
-                    .max_by_key(|e| e.sm)
+                    // the newest target; of one target's PTX, the architecture-specific one
+                    // (`sm_90a`: a fatbin built with -arch=sm_90a also carries a compute_90 PTX in
+                    // which sm_90a-only paths, wgmma for one, are compiled to a trap)
+                    .max_by_key(|e| (e.sm, fatbin::arch_specific(&e.data)))
                     .map(fatbin::ptx_text);
                 let device_launch = module
                     .entries
