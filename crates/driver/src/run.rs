@@ -232,6 +232,12 @@ pub struct RunOptions {
     /// `divergence` section follows `Widths::sass` where its branches do not match the PTX's line
     /// for line (`WARPSCOPE_MACHINE_FLOW`: `always` on every launch, `off` never).
     pub machine_flow: Option<Arc<warpscope_analysis::machine_flow::MachineFlow>>,
+    /// Counts the blocks done as they end (see `warpscope_emu::Watch::done`), for a caller that
+    /// shows a long launch's progress.
+    pub progress: Option<&'static std::sync::atomic::AtomicU64>,
+    /// No block starts after this instant (see `warpscope_emu::Watch::deadline`): a launch that
+    /// reaches it runs only its first blocks, and [`Results::stopped`] says so.
+    pub deadline: Option<std::time::Instant>,
 }
 
 pub use warpscope_analysis::global::GlobalCounts;
@@ -358,6 +364,11 @@ pub struct Results {
     pub blocks_in_grid: u64,
     /// Warp instructions executed.
     pub warp_insts: u64,
+    /// Thread instructions executed (each warp instruction's active lanes, summed).
+    pub thread_insts: u64,
+    /// [`RunOptions::deadline`] passed before every block had started: only the first
+    /// `blocks_emulated` blocks ran (the counters are theirs, the bank counters scaled to the grid).
+    pub stopped: bool,
     /// The emulator's faults.
     pub faults: Vec<EmuFault>,
     /// Bank counters (`banks`), scaled to the grid when blocks were sampled.
@@ -528,6 +539,8 @@ fn emulate(
         blocks_emulated: 0,
         blocks_in_grid,
         warp_insts: 0,
+        thread_insts: 0,
+        stopped: false,
         faults: Vec::new(),
         banks: None,
         divergence: None,
@@ -612,11 +625,22 @@ fn emulate(
         run: None,
         verdict: None,
     });
-    let res = match (global, observer.as_mut()) {
-        (g, Some(o)) => warpscope_emu::run_observed(program, kernel, launch, &opts.limits, g, sinks, o)?,
-        (Some(g), None) => warpscope_emu::run_in(program, kernel, launch, &opts.limits, g, sinks)?,
-        (None, None) => warpscope_emu::run(program, kernel, launch, &opts.limits, sinks)?,
+    let watch = warpscope_emu::Watch {
+        done: opts.progress,
+        deadline: opts.deadline,
     };
+    let res = warpscope_emu::run_watched(
+        program,
+        kernel,
+        launch,
+        &opts.limits,
+        global,
+        sinks,
+        observer
+            .as_mut()
+            .map(|o| o as &mut dyn warpscope_emu::LaunchObserver),
+        watch,
+    )?;
     results.machine_flow = observer.and_then(|o| o.verdict);
     let blocks_emulated = res.sinks.len() as u32;
     let fault_text: Vec<String> = res.faults.iter().map(ToString::to_string).collect();
@@ -645,6 +669,8 @@ fn emulate(
     results.global = glob;
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
+    results.thread_insts = res.counters.thread_insts;
+    results.stopped = res.stopped;
     results.printf = res.printf;
     results.asserts = res.asserts;
     results.buffers = res.buffers;
