@@ -412,15 +412,26 @@ pub struct Shadow {
 struct ShadowRegion {
     base: u64,
     len: u64,
-    chunks: Box<[std::sync::OnceLock<Box<[ShadowWord]>>]>,
+    chunks: Box<[std::sync::OnceLock<Chunk>]>,
 }
 
-#[derive(Default)]
-struct ShadowWord {
+/// The shadow of `CHUNK_WORDS` words: their states, and apart from them (loads read the states
+/// alone, so they take no more cache than the words) the values before the launch's first writes.
+struct Chunk {
     /// `SAVED | MULTI | owner` (block + 1 of the first block that touched the word).
-    state: AtomicU32,
+    state: Box<[AtomicU32]>,
     /// The word's value before the launch's first write to it (valid once `SAVED`).
-    old: AtomicU32,
+    old: Box<[AtomicU32]>,
+}
+
+impl Chunk {
+    fn new() -> Chunk {
+        let zeros = || (0..CHUNK_WORDS).map(|_| AtomicU32::new(0)).collect();
+        Chunk {
+            state: zeros(),
+            old: zeros(),
+        }
+    }
 }
 
 const CHUNK_WORDS: usize = 1024;
@@ -454,7 +465,7 @@ impl Shadow {
         self.conflict.load(Relaxed)
     }
 
-    /// The shadow words of `[addr, addr + w)` (one or two), with the region's index.
+    /// The region's index and the first and last word of `[addr, addr + w)` in it.
     #[inline(always)]
     fn words(&self, addr: u64, w: u64) -> Option<(usize, usize, usize)> {
         let i = self.regions.partition_point(|r| r.base <= addr);
@@ -469,14 +480,52 @@ impl Shadow {
     }
 
     #[inline(always)]
-    fn word(&self, region: usize, i: usize) -> &ShadowWord {
-        let c = &self.regions[region].chunks[i / CHUNK_WORDS];
-        &c.get_or_init(|| (0..CHUNK_WORDS).map(|_| ShadowWord::default()).collect())[i % CHUNK_WORDS]
+    fn chunk(&self, region: usize, c: usize) -> &Chunk {
+        self.regions[region].chunks[c].get_or_init(Chunk::new)
     }
 
     #[inline(always)]
     fn flag(&self) {
         self.conflict.store(true, Relaxed);
+    }
+
+    /// Block `me - 1` reads the word whose state is `st`.
+    #[inline(always)]
+    fn read_word(&self, st: &AtomicU32, me: u32) {
+        let mut s = st.load(Relaxed);
+        loop {
+            // its own word, or one several blocks read and none wrote
+            if s & OWNER == me && s & MULTI == 0 || s & (MULTI | SAVED) == MULTI {
+                return;
+            }
+            if s == 0 {
+                match st.compare_exchange_weak(0, me, Relaxed, Relaxed) {
+                    Ok(_) => return,
+                    Err(x) => {
+                        s = x;
+                        continue;
+                    }
+                }
+            }
+            if s & SAVED != 0 {
+                // written in this launch by another block (or by several)
+                self.flag();
+            } else {
+                st.fetch_or(MULTI, Relaxed);
+            }
+            return;
+        }
+    }
+
+    /// Block `block` reads `w` bytes at `addr`.
+    #[inline(always)]
+    pub fn read(&self, block: u32, addr: u64, w: u64) {
+        let Some((r, first, last)) = self.words(addr, w) else {
+            return;
+        };
+        for i in first..=last {
+            self.read_word(&self.chunk(r, i / CHUNK_WORDS).state[i % CHUNK_WORDS], block + 1);
+        }
     }
 
     /// A warp's loads of `w` bytes at `addrs` (lanes `mask`) by block `block`: the region and
@@ -492,8 +541,15 @@ impl Shadow {
             lo = lo.min(addrs[l]);
             hi = hi.max(addrs[l]);
         }
-        let Some((r, first, last)) = hi.checked_add(w).and_then(|end| self.words(lo, end - lo)) else {
-            // the lanes span regions (or fall outside every one): lane by lane
+        let one_chunk =
+            hi.checked_add(w)
+                .and_then(|end| self.words(lo, end - lo))
+                .filter(|&(r, first, last)| {
+                    first / CHUNK_WORDS == last / CHUNK_WORDS
+                        && self.regions[r].base + (last as u64 + 1) * 4 >= hi + w
+                });
+        let Some((r, first, _)) = one_chunk else {
+            // the lanes span chunks or regions (or fall outside every one): lane by lane
             let mut m = mask;
             while m != 0 {
                 let l = m.trailing_zeros() as usize;
@@ -502,101 +558,19 @@ impl Shadow {
             }
             return;
         };
-        let sr = &self.regions[r];
-        if first / CHUNK_WORDS != last / CHUNK_WORDS || sr.base + (last as u64 + 1) * 4 < hi + w {
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                self.read(block, addrs[l], w);
-            }
-            return;
-        }
-        let chunk = self.chunk(r, first / CHUNK_WORDS);
+        let (base, state) = (self.regions[r].base, &self.chunk(r, first / CHUNK_WORDS).state);
         let me = block + 1;
         let mut prev = usize::MAX;
         let mut m = mask;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
-            let off = addrs[l] - sr.base;
-            let (a, b) = ((off / 4) as usize, ((off + w - 1) / 4) as usize);
-            for i in a..=b {
-                if i == prev {
-                    continue;
+            let off = addrs[l] - base;
+            for i in (off / 4) as usize..=((off + w - 1) / 4) as usize {
+                if i != prev {
+                    prev = i;
+                    self.read_word(&state[i % CHUNK_WORDS], me);
                 }
-                prev = i;
-                self.read_word(&chunk[i % CHUNK_WORDS], me);
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn chunk(&self, region: usize, c: usize) -> &[ShadowWord] {
-        self.regions[region].chunks[c]
-            .get_or_init(|| (0..CHUNK_WORDS).map(|_| ShadowWord::default()).collect())
-    }
-
-    /// Block `me - 1` reads the word `sw` shadows.
-    #[inline(always)]
-    fn read_word(&self, sw: &ShadowWord, me: u32) {
-        let mut s = sw.state.load(Relaxed);
-        if s & OWNER == me && s & MULTI == 0 || s & (MULTI | SAVED) == MULTI {
-            // its own word, or one several blocks read and none wrote
-            return;
-        }
-        loop {
-            if s & OWNER == me && s & MULTI == 0 {
-                break;
-            }
-            if s == 0 {
-                match sw.state.compare_exchange_weak(0, me, Relaxed, Relaxed) {
-                    Ok(_) => break,
-                    Err(x) => {
-                        s = x;
-                        continue;
-                    }
-                }
-            }
-            if s & SAVED != 0 {
-                self.flag();
-            } else if s & MULTI == 0 {
-                sw.state.fetch_or(MULTI, Relaxed);
-            }
-            break;
-        }
-    }
-
-    /// Block `block` reads `w` bytes at `addr`.
-    #[inline(always)]
-    pub fn read(&self, block: u32, addr: u64, w: u64) {
-        let Some((r, first, last)) = self.words(addr, w) else {
-            return;
-        };
-        let me = block + 1;
-        for i in first..=last {
-            let sw = self.word(r, i);
-            let mut s = sw.state.load(Relaxed);
-            loop {
-                if s & OWNER == me && s & MULTI == 0 {
-                    break;
-                }
-                if s == 0 {
-                    match sw.state.compare_exchange_weak(0, me, Relaxed, Relaxed) {
-                        Ok(_) => break,
-                        Err(x) => {
-                            s = x;
-                            continue;
-                        }
-                    }
-                }
-                if s & SAVED != 0 {
-                    // written in this launch by another block (or by several)
-                    self.flag();
-                } else if s & MULTI == 0 {
-                    sw.state.fetch_or(MULTI, Relaxed);
-                }
-                break;
             }
         }
     }
@@ -611,8 +585,9 @@ impl Shadow {
         let me = block + 1;
         let words = &g.regions[r].words;
         for (i, word) in words.iter().enumerate().take(last + 1).skip(first) {
-            let sw = self.word(r, i);
-            let mut s = sw.state.load(Relaxed);
+            let chunk = self.chunk(r, i / CHUNK_WORDS);
+            let st = &chunk.state[i % CHUNK_WORDS];
+            let mut s = st.load(Relaxed);
             loop {
                 let owner = s & OWNER;
                 if s & SAVED != 0 {
@@ -624,9 +599,9 @@ impl Shadow {
                 // first write of the launch to this word: keep its value, then claim it
                 let v = word.load(Relaxed);
                 let new = if owner == 0 { s | me } else { s } | SAVED;
-                match sw.state.compare_exchange_weak(s, new, Relaxed, Relaxed) {
+                match st.compare_exchange_weak(s, new, Relaxed, Relaxed) {
                     Ok(_) => {
-                        sw.old.store(v, Relaxed);
+                        chunk.old[i % CHUNK_WORDS].store(v, Relaxed);
                         if (owner != 0 && owner != me) || s & MULTI != 0 {
                             self.flag();
                         }
@@ -644,12 +619,83 @@ impl Shadow {
             debug_assert_eq!((sr.base, sr.len), (gr.base, gr.len));
             for (c, chunk) in sr.chunks.iter().enumerate() {
                 let Some(chunk) = chunk.get() else { continue };
-                for (k, sw) in chunk.iter().enumerate() {
-                    if sw.state.load(Relaxed) & SAVED != 0 {
-                        gr.words[c * CHUNK_WORDS + k].store(sw.old.load(Relaxed), Relaxed);
+                for (k, (st, old)) in chunk.state.iter().zip(chunk.old.iter()).enumerate() {
+                    if st.load(Relaxed) & SAVED != 0 {
+                        gr.words[c * CHUNK_WORDS + k].store(old.load(Relaxed), Relaxed);
                     }
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod shadow_tests {
+    use super::*;
+
+    fn space() -> Global {
+        Global::new(vec![(0x1000, (0..64u8).collect()), (0x2000, vec![7; 8192])])
+    }
+
+    #[test]
+    fn blocks_that_share_only_reads_or_keep_to_their_words_do_not_conflict() {
+        let g = space();
+        let sh = Shadow::new(&g);
+        for b in 0..4 {
+            sh.read(b, 0x1000, 4); // every block reads one input word
+            sh.write(&g, b, 0x2000 + 4 * u64::from(b), 4); // and writes its own
+            sh.read(b, 0x2000 + 4 * u64::from(b), 4); // and reads it back
+        }
+        let mut addrs = [0u64; 32];
+        for (l, a) in addrs.iter_mut().enumerate() {
+            *a = 0x1000 + 4 * (l as u64 % 16);
+        }
+        sh.read_lanes(5, &addrs, u32::MAX, 4);
+        assert!(!sh.conflict());
+    }
+
+    #[test]
+    fn a_word_one_block_wrote_and_another_touched_is_a_conflict_in_either_order() {
+        for order in 0..4 {
+            let g = space();
+            let sh = Shadow::new(&g);
+            match order {
+                0 => {
+                    sh.write(&g, 0, 0x1008, 4);
+                    sh.read(1, 0x1008, 4);
+                }
+                1 => {
+                    sh.read(1, 0x1008, 4);
+                    sh.write(&g, 0, 0x1008, 4);
+                }
+                2 => {
+                    sh.write(&g, 0, 0x1008, 1);
+                    sh.write(&g, 1, 0x100a, 2); // another byte of the same word
+                }
+                _ => {
+                    let addrs = [0x1008u64; 32];
+                    sh.write(&g, 3, 0x1008, 4);
+                    sh.read_lanes(2, &addrs, 0b101, 4);
+                }
+            }
+            assert!(sh.conflict(), "order {order}");
+        }
+    }
+
+    #[test]
+    fn undo_puts_back_what_the_launch_wrote() {
+        let g = space();
+        let before = g.contents(0x1000).unwrap();
+        let sh = Shadow::new(&g);
+        sh.write(&g, 0, 0x1004, 8);
+        g.write(0x1004, 8, u64::MAX);
+        sh.write(&g, 1, 0x1021, 1);
+        g.write(0x1021, 1, 0xee);
+        sh.write(&g, 1, 0x2000 + 5000, 4);
+        g.write(0x2000 + 5000, 4, 1);
+        assert_ne!(g.contents(0x1000).unwrap(), before);
+        sh.undo(&g);
+        assert_eq!(g.contents(0x1000).unwrap(), before);
+        assert_eq!(g.read(0x2000 + 5000, 4), Some(0x0707_0707));
     }
 }
