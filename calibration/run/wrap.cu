@@ -16,19 +16,19 @@ __global__ void wrap(unsigned *out)
     // plain 4-byte load: [base + 4t - 64 + 68] = sm[t + 1]
     asm volatile("{ .reg .u32 a; mad.lo.s32 a, %1, 64, %2; add.u32 a, a, %3; ld.shared.u32 %0, [a+68]; }"
                  : "=r"(r0) : "r"(neg), "r"(base), "r"(4 * t));
-    // ::cta window
-    asm volatile("{ .reg .u32 a; mad.lo.s32 a, %1, 64, %2; add.u32 a, a, %3; ld.shared::cta.u32 %0, [a+68]; }"
+    // ::cta window: sm[t + 2] (every load names its own word, so ptxas merges none)
+    asm volatile("{ .reg .u32 a; mad.lo.s32 a, %1, 64, %2; add.u32 a, a, %3; ld.shared::cta.u32 %0, [a+72]; }"
                  : "=r"(r1) : "r"(neg), "r"(base), "r"(4 * t));
     // vector: [base + 8t - 64 + 72] = sm[2t + 2], sm[2t + 3]
     asm volatile("{ .reg .u32 a; mad.lo.s32 a, %2, 64, %3; add.u32 a, a, %4; ld.shared.v2.u32 {%0, %1}, [a+72]; }"
                  : "=r"(r2), "=r"(r3) : "r"(neg), "r"(base), "r"(8 * t));
-    // sub-word: the low half of sm[t + 1]
-    asm volatile("{ .reg .u32 a; .reg .u16 h; mad.lo.s32 a, %1, 64, %2; add.u32 a, a, %3; ld.shared.u16 h, [a+68];"
+    // sub-word: the low half of sm[t + 3]
+    asm volatile("{ .reg .u32 a; .reg .u16 h; mad.lo.s32 a, %1, 64, %2; add.u32 a, a, %3; ld.shared.u16 h, [a+76];"
                  " cvt.u32.u16 %0, h; }"
                  : "=r"(r4) : "r"(neg), "r"(base), "r"(4 * t));
-    // a 64-bit register holding the zero-extended 32-bit sum `base + 4t - 64`
+    // a 64-bit register holding the zero-extended 32-bit sum `base + 4t - 64`: sm[t + 4]
     asm volatile("{ .reg .u32 a; .reg .u64 w; mad.lo.s32 a, %1, 64, %2; add.u32 a, a, %3; cvt.u64.u32 w, a;"
-                 " ld.shared.u32 %0, [w+68]; }"
+                 " ld.shared.u32 %0, [w+80]; }"
                  : "=r"(r5) : "r"(neg), "r"(base), "r"(4 * t));
     // ldmatrix .x1: rows at base + 16 * (t % 8), given as (that - 64) + 64; thread t gets sm[t]
     asm volatile("{ .reg .u32 a; mad.lo.s32 a, %1, 64, %2; add.u32 a, a, %3; "
@@ -61,8 +61,8 @@ int main()
     if (e != cudaSuccess) { printf("wrap: %s\n", cudaGetErrorString(e)); return 1; }
     int bad = 0;
     for (unsigned t = 0; t < 32; ++t) {
-        unsigned want[10] = {3 * (t + 1) + 1, 3 * (t + 1) + 1, 3 * (2 * t + 2) + 1, 3 * (2 * t + 3) + 1,
-                             (3 * (t + 1) + 1) & 0xffff, 3 * (t + 1) + 1, 3 * t + 1, 3 * (t + 65) + 1,
+        unsigned want[10] = {3 * (t + 1) + 1, 3 * (t + 2) + 1, 3 * (2 * t + 2) + 1, 3 * (2 * t + 3) + 1,
+                             (3 * (t + 3) + 1) & 0xffff, 3 * (t + 4) + 1, 3 * t + 1, 3 * (t + 65) + 1,
                              7 * t + 5, 11 * t + 2};
         for (int k = 0; k < 10; ++k)
             if (h[10 * t + k] != want[k]) {

@@ -315,6 +315,8 @@ pub struct MachineFlow {
     globals: Option<Result<(), &'static str>>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
+    /// `WARPSCOPE_FLOW_TRACE=all`: every warp instruction goes to stderr.
+    trace_all: bool,
 }
 
 /// One launch's geometry and parameter bytes (the constant bank's `0x210..`).
@@ -795,6 +797,7 @@ impl MachineFlow {
             at,
             globals,
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
+            trace_all: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some_and(|v| v == "all"),
         }
     }
 
@@ -944,23 +947,32 @@ impl MachineFlow {
                 hint = None;
                 continue;
             }
-            // the lanes at the lowest code offset run together
-            let (pc, group) = match hint {
-                Some((pc, g)) if g == runnable => (pc, g),
+            // A group that stayed together runs on until it waits, splits or ends (another cohort
+            // at the same instruction waits its turn, as on the H100); otherwise the lanes at the
+            // lowest code offset run, those of the lowest lane's cohort. Lanes a convergence
+            // barrier joined to the group run with it.
+            let (pc, cohort) = match hint {
+                Some((pc, g)) if g & runnable == g && lanes(g).all(|l| w.pc[l] == pc) => {
+                    (pc, lanes(g).next().map(|l| w.cohort[l]).unwrap_or(0))
+                }
                 _ => {
                     let mut pc = usize::MAX;
                     for l in lanes(runnable) {
                         pc = pc.min(w.pc[l]);
                     }
-                    let mut group = 0u32;
-                    for l in lanes(runnable) {
-                        if w.pc[l] == pc {
-                            group |= 1 << l;
-                        }
-                    }
-                    (pc, group)
+                    let cohort = lanes(runnable)
+                        .find(|&l| w.pc[l] == pc)
+                        .map(|l| w.cohort[l])
+                        .unwrap_or(0);
+                    (pc, cohort)
                 }
             };
+            let mut group = 0u32;
+            for l in lanes(runnable) {
+                if w.pc[l] == pc && w.cohort[l] == cohort {
+                    group |= 1 << l;
+                }
+            }
             counts.warp_insts += 1;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
@@ -968,12 +980,17 @@ impl MachineFlow {
             let Some(ins) = self.ins.get(pc) else {
                 return Err(format!("lanes ran past the end of the code (index {pc})"));
             };
-            if self.trace && counts.warp_insts < 400 {
+            if self.trace && (counts.warp_insts < 400 || self.trace_all) {
                 eprintln!("flow: {group:08x} /*{:04x}*/ {}", ins.offset, ins.text);
             }
             w.together = None;
             self.step(w, ins, pc, group, launch, counts, mem)?;
-            hint = w.together.map(|p| (p, group));
+            // the group runs on where all its lanes went on together
+            hint = w.together.map(|p| (p, group)).or_else(|| {
+                let live = group & w.alive & !w.waiting;
+                let first = lanes(live).next()?;
+                (live == group && lanes(live).all(|l| w.pc[l] == w.pc[first])).then(|| (w.pc[first], group))
+            });
             if self.trace && counts.warp_insts < 400 {
                 let l = pc_lane(group);
                 for d in &ins.dst {
@@ -1010,6 +1027,7 @@ impl MachineFlow {
                     w.pc[l] += 1;
                 }
                 w.waiting &= !here;
+                w.join(here);
                 return Ok(true);
             }
         }
@@ -1079,6 +1097,7 @@ impl MachineFlow {
                 for l in lanes(group) {
                     w.pc[l] = if taken & (1 << l) != 0 { t } else { pc + 1 };
                 }
+                w.split(group, taken);
                 if taken == 0 {
                     w.together = Some(pc + 1);
                 } else if taken == group {
@@ -1102,7 +1121,23 @@ impl MachineFlow {
                     return Err(stop("convergence on an unknown value"));
                 }
                 advance(w, group & !on);
-                w.waiting |= on;
+                // the barrier completes as soon as every lane that ran its BSSY is here: those
+                // lanes go on together at once (another cohort's later BSSY of the same barrier
+                // starts a new one)
+                let here = on
+                    | lanes(w.waiting)
+                        .filter(|&l| w.pc[l] == pc)
+                        .fold(0u32, |m, l| m | 1 << l);
+                let need = w.barrier[ins.barrier as usize] & w.alive;
+                if on != 0 && need & !here == 0 {
+                    for l in lanes(here) {
+                        w.pc[l] += 1;
+                    }
+                    w.waiting &= !here;
+                    w.join(here);
+                } else {
+                    w.waiting |= on;
+                }
             }
             Kind::Break => {
                 if unknown_guard != 0 {
@@ -2128,6 +2163,14 @@ fn decode(
     ins
 }
 
+/// Whether `FCHK P, a, b` sets `P` (the division `a / b` takes ptxas's slow path), from the biased
+/// exponents of `a` and `b`: unless `a`'s is in 25..=254, `b`'s in 2..=251 and `b`'s minus `a`'s in
+/// -126..=124. Measured on the GPU for every pair of biased exponents with three significands each
+/// (calibration/fchk/: the significands never matter; `a == 0` takes the slow path).
+pub fn fchk_slow(ea: i32, eb: i32) -> bool {
+    !((25..=254).contains(&ea) && (2..=251).contains(&eb) && (-126..=124).contains(&(eb - ea)))
+}
+
 /// `desc[UR4][R2.64+0x10]`, `[R4.64+-0x4]`: the register pair and the offset (other forms: `None`).
 fn global_address(o: &str) -> Option<(u8, i64)> {
     let inner = o.rsplit('[').next()?.split(']').next()?;
@@ -2224,9 +2267,35 @@ struct Warp {
     together: Option<usize>,
     /// Groups of lanes an exclusive warp sync holds back, in the order they run.
     deferred: Vec<u32>,
+    /// Each lane's cohort: lanes that a divergent branch or call split run apart, even where
+    /// they reach the same instruction, until a convergence barrier or warp sync joins them
+    /// (the H100 ran the 0x440.. block of the float-division slow path once per side of the
+    /// `@!P0 BRA` before it: calibration/fchk/, fdiv.sass.csv).
+    cohort: [u32; 32],
+    next_cohort: u32,
 }
 
 impl Warp {
+    /// Lanes `part` of `group` go their own way: a cohort of their own.
+    fn split(&mut self, group: u32, part: u32) {
+        if part != 0 && part != group {
+            let c = self.next_cohort;
+            self.next_cohort += 1;
+            for l in lanes(part) {
+                self.cohort[l] = c;
+            }
+        }
+    }
+
+    /// Lanes `m` run together from here on.
+    fn join(&mut self, m: u32) {
+        if let Some(c) = lanes(m).map(|l| self.cohort[l]).min() {
+            for l in lanes(m) {
+                self.cohort[l] = c;
+            }
+        }
+    }
+
     fn new() -> Warp {
         Warp {
             r: vec![[0; 32]; 256],
@@ -2256,6 +2325,8 @@ impl Warp {
             unknown_store: false,
             together: None,
             deferred: Vec::new(),
+            cohort: [0; 32],
+            next_cohort: 1,
         }
     }
 
@@ -2285,6 +2356,8 @@ impl Warp {
         self.unknown_store = false;
         self.waiting = 0;
         self.deferred.clear();
+        self.cohort = [0; 32];
+        self.next_cohort = 1;
         self.barrier = [0; 16];
         self.ctaid = ctaid;
         let [bx, by, bz] = launch.block;
@@ -2817,7 +2890,13 @@ impl Warp {
                     let approx_in = ax_in >> l & 1 != 0;
                     self.cur_approx = (born || approx_in) && !matches!(ins.kind, Kind::Fchk);
                     let (a, b) = if approx_in && !carries {
-                        (None, None)
+                        match self.exponent_of_approx(ins, l) {
+                            Some(e) => {
+                                self.cur_approx = false;
+                                (Some(e), None)
+                            }
+                            None => (None, None),
+                        }
                     } else {
                         self.lane_op(ins, l, launch, &pre)
                     };
@@ -2833,6 +2912,39 @@ impl Warp {
                 }
             }
         }
+    }
+
+    /// `SHF.R.U32.HI d, RZ, 0x17, r` (sign and exponent field of a float) on an approximate float:
+    /// its error (a few units in the last place: a `MUFU.RCP` seed refined by `FFMA`s, as the
+    /// float-division slow path computes a scaled quotient) cannot move the exponent unless the
+    /// significand lies within `MARGIN` units of a power of two; elsewhere the field is known.
+    fn exponent_of_approx(&self, ins: &Ins, l: usize) -> Option<u32> {
+        const MARGIN: u32 = 64;
+        let Kind::Shf {
+            left: false,
+            hi: true,
+            signed: false,
+            wide64: false,
+            ..
+        } = ins.kind
+        else {
+            return None;
+        };
+        let [lo, sh, hi] = ins.src.as_slice() else {
+            return None;
+        };
+        if lo.src != Src::R(RZ) || sh.src != Src::Imm(23) || hi.neg || hi.not || hi.abs {
+            return None;
+        }
+        let Src::R(r) = hi.src else {
+            return None;
+        };
+        if self.rk[r as usize] >> l & 1 == 0 {
+            return None;
+        }
+        let v = self.r[r as usize][l];
+        let (e, m) = ((v >> 23) & 0xff, v & 0x7f_ffff);
+        ((1..=254).contains(&e) && (MARGIN..=0x7f_ffff - MARGIN).contains(&m)).then_some(v >> 23)
     }
 
     /// One lane of a per-lane instruction: its first and second results.
@@ -3247,13 +3359,35 @@ impl Warp {
                 None,
             ),
             Kind::Fchk => {
-                // well-scaled operands never take the slow path; with approximate ones too
-                // (their error moves an exponent by one at most)
                 let (Some(a), Some(b)) = (f(0), f(1)) else {
                     return (None, None);
                 };
-                let scaled = |x: f32| x.is_normal() && (x.abs().log2().floor() as i32).abs() <= 100;
-                ((scaled(b) && (a == 0.0 || scaled(a))).then_some(0), None)
+                let exp = |x: f32| ((x.to_bits() >> 23) & 0xff) as i32;
+                let (ea, eb) = (exp(a), exp(b));
+                // an approximate operand's error moves its exponent by one at most: the predicate
+                // is known where every such neighbour gives the same answer
+                let approx = |i: usize| match s.get(i).map(|o| o.src) {
+                    Some(Src::R(r)) => self.ax[r as usize] >> l & 1 != 0,
+                    _ => false,
+                };
+                let spread = |e: i32, ax: bool| {
+                    if ax && (1..255).contains(&e) {
+                        -1..=1
+                    } else {
+                        0..=0
+                    }
+                };
+                let mut seen = None;
+                for da in spread(ea, approx(0)) {
+                    for db in spread(eb, approx(1)) {
+                        let slow = fchk_slow(ea + da, eb + db);
+                        if seen.is_some_and(|v| v != slow) {
+                            return (None, None);
+                        }
+                        seen = Some(slow);
+                    }
+                }
+                (seen.map(u32::from), None)
             }
             Kind::F2i { signed } => {
                 let Some(v) = f(0) else {

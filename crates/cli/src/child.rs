@@ -25,7 +25,7 @@
 use std::io::{self, Read};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdout, Command, ExitStatus, Output, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 use libc::c_int;
 
@@ -43,14 +43,26 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// Whether one of [`FORWARDED`] has arrived while a child ran.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// The first of [`FORWARDED`] that arrived while a child ran (0: none).
+static FIRST_SIGNAL: AtomicI32 = AtomicI32::new(0);
+
 /// Whether warpscope was sent SIGINT, SIGTERM, SIGHUP or SIGQUIT (or the terminal sent one) while
 /// one of its children ran: what is left to do that only spends time is not done.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// The first signal that interrupted a child's run ([`interrupted`]), if one did.
+pub fn interrupt_signal() -> Option<i32> {
+    match FIRST_SIGNAL.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
 extern "C" fn forward(sig: c_int, info: *mut libc::siginfo_t, _context: *mut libc::c_void) {
     INTERRUPTED.store(true, Ordering::SeqCst);
+    let _ = FIRST_SIGNAL.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
     // SAFETY: with SA_SIGINFO the kernel passes a valid siginfo_t.
     let code = unsafe { (*info).si_code };
     if code == libc::SI_KERNEL {

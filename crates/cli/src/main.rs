@@ -16,6 +16,7 @@ mod limits;
 mod measure;
 mod output;
 mod predict;
+mod progress;
 mod report_page;
 mod run_measure;
 

@@ -1396,7 +1396,11 @@ fn wrapped_32_bit_addresses_read_what_they_name_as_on_the_gpu() {
     let (out, v) = run_exported("wrap");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let gpu = std::fs::read_to_string(repo().join("calibration/run/h200/wrap.stdout")).unwrap();
-    assert!(stdout.starts_with(&gpu), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.starts_with(&gpu),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(out.status.success());
     let hw = read_ncu_csv(&repo().join("calibration/run/h200/wrap.ncu.csv"));
     let l = &v["launches"][0];
@@ -1449,4 +1453,47 @@ fn blocks_that_talk_through_global_memory_give_the_same_bytes_on_any_thread_coun
             }
         }
     }
+}
+
+/// Float divisions and data-dependent branches (`calibration/run/fdiv.cu`, measured on an H200:
+/// `h200/fdiv.ncu.csv`, per SASS instruction `h200/fdiv.sass.csv`). Every counter group labelled
+/// exact equals the GPU's. The float division's launch is followed on the machine code through
+/// `FCHK` (the measured rule of calibration/fchk/), into the slow-path subroutine for the lanes
+/// that take it (the exponent of its scaled quotient known away from powers of two), with the two
+/// sides of its divergent `@!P0 BRA` running apart until the convergence barrier joins them: 1858
+/// targets, 230 divergent, as the GPU. The binary search is exact too; the double division and the
+/// Newton loop, whose branches read values the flow does not compute, are labelled estimates.
+#[test]
+fn float_division_branches_equal_the_gpu() {
+    let (out, v) = run_exported("fdiv");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let gpu = std::fs::read_to_string(repo().join("calibration/run/h200/fdiv.stdout")).unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with(&gpu));
+    let hw = read_ncu_csv(&repo().join("calibration/run/h200/fdiv.ncu.csv"));
+    let mut exact_branch = Vec::new();
+    for l in v["launches"].as_array().unwrap() {
+        let id = l["id"].as_u64().unwrap();
+        let (name, m) = &hw[&id];
+        assert_eq!(l["kernel"].as_str().unwrap(), name);
+        let ours = |k: &str| l["metrics"][k].as_f64().unwrap();
+        for (flag, keys) in [
+            ("warpscope__branch_counters_exact", BRANCH),
+            ("warpscope__global_counters_exact", GLOBAL),
+            ("warpscope__shared_counters_exact", SHARED),
+        ] {
+            if ours(flag) == 1.0 {
+                for k in keys {
+                    assert_eq!(ours(k), m[*k], "launch {id} ({name}): {k} (labelled exact)");
+                }
+                if flag.contains("branch") {
+                    exact_branch.push(id);
+                }
+            }
+        }
+    }
+    assert_eq!(
+        exact_branch,
+        [0, 2, 4],
+        "launches whose branch counters are exact"
+    );
 }

@@ -1,7 +1,9 @@
 //! `warpscope run` and signals: the program under it goes when warpscope is killed, signals sent to
 //! warpscope reach it once, the terminal's Ctrl-C reaches it once, and warpscope exits with its
-//! status as a shell reports it. The program (tests/data/signals/wait.cu, built here with the
-//! wheels' nvcc) writes its pid to a file and waits for a signal.
+//! status as a shell reports it, after writing the export and the report of the launches recorded
+//! before the interruption (naming the launch the program was in, if it was in one). The program
+//! (tests/data/signals/wait.cu, built here with the wheels' nvcc) launches a kernel three times,
+//! writes its pid to a file and waits for a signal.
 
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -59,8 +61,15 @@ impl Case {
 
     /// `warpscope run -- ./wait PIDFILE MARKER mode`, its output in files of the case's folder.
     fn command(&self, mode: &str) -> Command {
+        self.command_with(mode, &[])
+    }
+
+    /// The same with `flags` for `warpscope run`.
+    fn command_with(&self, mode: &str, flags: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_warpscope"));
-        c.args(["run", "--", "../wait"])
+        c.arg("run")
+            .args(flags)
+            .args(["--", "../wait"])
             .arg(self.dir.join("pid"))
             .arg(self.dir.join("marker"))
             .arg(mode)
@@ -103,7 +112,26 @@ impl Case {
     fn stdout(&self) -> String {
         std::fs::read_to_string(self.dir.join("stdout")).unwrap_or_default()
     }
+
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(self.dir.join("stderr")).unwrap_or_default()
+    }
+
+    /// The `--export` document written to `export.json`.
+    fn export(&self) -> serde_json::Value {
+        let text = std::fs::read_to_string(self.dir.join("export.json")).unwrap_or_else(|e| {
+            panic!(
+                "no export ({e}); stderr: {}; stdout: {}",
+                self.stderr(),
+                self.stdout()
+            )
+        });
+        serde_json::from_str(&text).unwrap()
+    }
 }
+
+/// The flags that write the export and the report into the case's folder.
+const WRITE: &[&str] = &["--export", "export.json", "--report", "report.html"];
 
 fn signal(pid: u32, sig: i32) {
     // SAFETY: kill has no memory effects in this process.
@@ -222,6 +250,78 @@ fn a_program_ended_by_a_signal_gives_128_plus_the_signal() {
     }
 }
 
+/// Ctrl-C (SIGINT) stops a program that keeps the default action: warpscope still prints the
+/// tables, writes the export and the report of the three launches recorded, says the run was
+/// interrupted (stderr and the export) and exits 128 + 2.
+#[test]
+fn an_interrupted_run_still_writes_the_export_and_the_report() {
+    let case = Case::new("interrupted-export");
+    let mut warpscope = case.command_with("plain", WRITE).spawn().unwrap();
+    let pid = case.program_pid(&mut warpscope);
+    let _reap = Reap(pid);
+    signal(warpscope.id(), libc::SIGINT);
+    let status = wait(warpscope, "interrupted-export");
+    assert_eq!(status.code(), Some(128 + libc::SIGINT));
+    let v = case.export();
+    assert_eq!(v["launches"].as_array().unwrap().len(), 3, "{v}");
+    assert!(
+        v["launches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l["kernel"].as_str().unwrap().starts_with("fill"))
+    );
+    assert_eq!(v["exit_status"], serde_json::Value::Null);
+    assert_eq!(v["signal"], libc::SIGINT);
+    assert_eq!(v["interrupted"]["signal"], libc::SIGINT);
+    assert_eq!(v["unfinished_launch"], serde_json::Value::Null);
+    let report = std::fs::read_to_string(case.dir.join("report.html")).unwrap();
+    assert!(report.contains("fill"), "the report names the kernel");
+    assert!(report.contains("interrupted by signal 2"), "the report says so");
+    assert!(
+        case.stderr()
+            .contains("warpscope: the run was interrupted by signal 2"),
+        "stderr: {}",
+        case.stderr()
+    );
+    assert!(case.stdout().contains("3 launches recorded"), "{}", case.stdout());
+}
+
+/// Interrupted in the middle of a long launch: the launches before it are recorded and the one it
+/// was in is named with its blocks done so far, on stderr and in the export.
+#[test]
+fn an_interrupted_launch_is_named_with_its_blocks_done() {
+    let case = Case::new("interrupted-launch");
+    let mut warpscope = case.command_with("busy", WRITE).spawn().unwrap();
+    let pid = case.program_pid(&mut warpscope);
+    let _reap = Reap(pid);
+    // inside the long launch by then
+    std::thread::sleep(Duration::from_millis(1500));
+    signal(warpscope.id(), libc::SIGINT);
+    let status = wait(warpscope, "interrupted-launch");
+    assert_eq!(status.code(), Some(128 + libc::SIGINT));
+    let v = case.export();
+    assert_eq!(v["launches"].as_array().unwrap().len(), 3, "{v}");
+    assert_eq!(v["interrupted"]["signal"], libc::SIGINT);
+    let u = &v["unfinished_launch"];
+    assert_eq!(u["launch"], 3, "{v}");
+    assert!(
+        u["kernel"]
+            .as_str()
+            .unwrap()
+            .starts_with("spin<<<(4096,1,1),(256,1,1)>>>"),
+        "{u}"
+    );
+    assert_eq!(u["blocks"], 4096);
+    assert!(u["blocks_done"].as_u64().unwrap() < 4096, "{u}");
+    assert!(
+        case.stderr()
+            .contains("the program ended during launch 3 spin<<<"),
+        "stderr: {}",
+        case.stderr()
+    );
+}
+
 /// A signal warpscope was started ignoring (as `&` in a script ignores SIGINT) stays ignored for the
 /// program: it goes on until a signal it does not ignore arrives.
 #[test]
@@ -265,7 +365,7 @@ fn ctrl_c_on_the_terminal_reaches_the_program_once() {
         (master, slave)
     };
     let case = Case::new("ctrl-c");
-    let mut cmd = case.command("catch");
+    let mut cmd = case.command_with("catch", WRITE);
     // SAFETY: setsid, open, ioctl, dup2 and close are async-signal-safe; `slave` was allocated
     // before the fork.
     unsafe {
@@ -300,4 +400,9 @@ fn ctrl_c_on_the_terminal_reaches_the_program_once() {
         "the program's marker"
     );
     assert_eq!(status.code(), Some(3), "warpscope's status");
+    // the program exited on its own after its handler ran: the run was interrupted all the same
+    let v = case.export();
+    assert_eq!(v["exit_status"], 3);
+    assert_eq!(v["interrupted"]["signal"], libc::SIGINT);
+    assert_eq!(v["launches"].as_array().unwrap().len(), 3);
 }

@@ -142,7 +142,75 @@ pub struct LaunchAnalysis {
     /// PTX's, labelled estimates).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub global_flow_stop: Option<String>,
+    /// Thread instructions executed (each warp instruction's active lanes, summed; PTX
+    /// instructions, in the blocks that ran).
+    #[serde(default)]
+    pub thread_instructions: u64,
+    /// Set when not every block of the grid ran (`warpscope run --budget`): which ran, and how
+    /// the counters were made from them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<Sampling>,
+    /// The launch read memory that an earlier launch, cut short, left incomplete (that launch's
+    /// index): its own results are incomplete too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete_input: Option<u64>,
 }
+
+/// A launch whose blocks did not all run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sampling {
+    /// Blocks that ran: the first ones in block order.
+    pub blocks_run: u64,
+    /// Blocks in the grid.
+    pub blocks: u64,
+    /// Why the others did not run.
+    pub reason: String,
+    /// How the counters were made from the blocks that ran.
+    pub counters: String,
+}
+
+/// How a launch is followed and bounded: the blocks done counted as they end (for a progress
+/// bar), and the instant after which no block starts (`--budget`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LaunchWatch {
+    /// The counter the emulator adds one to per block done.
+    pub progress: Option<&'static std::sync::atomic::AtomicU64>,
+    /// No block starts after this.
+    pub deadline: Option<std::time::Instant>,
+    /// The budget in seconds, for the labels.
+    pub budget_s: Option<f64>,
+}
+
+impl LaunchWatch {
+    fn reason(&self) -> String {
+        match self.budget_s {
+            Some(s) => format!("--budget {s} s: no block starts after that time"),
+            None => "a deadline".into(),
+        }
+    }
+}
+
+/// Metrics that are sums over blocks (a cut launch's are scaled to the grid), by the kind of
+/// counter they belong to. The shared-memory, LDSM/STSM/LDGSTS and atomic ones come scaled from the
+/// driver's bank report.
+const BRANCH_SUMS: &[&str] = &[
+    "smsp__sass_branch_targets.sum",
+    "smsp__sass_branch_targets_threads_divergent.sum",
+    "smsp__sass_branch_targets_threads_uniform.sum",
+    "divergent_branch",
+];
+const GLOBAL_SUMS: &[&str] = &[
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+];
+const EXACT_FLAGS: &[&str] = &[
+    "warpscope__branch_counters_exact",
+    "warpscope__shared_counters_exact",
+    "warpscope__global_counters_exact",
+    "warpscope__matrix_counters_exact",
+];
 
 /// Shared-memory counters of one source line of one launch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -288,9 +356,12 @@ pub fn run_unrecorded(
     limits: &Limits,
     global: &Global,
     arch: &'static Arch,
+    watch: LaunchWatch,
 ) -> Result<LaunchAnalysis, EmuError> {
     let opts = RunOptions {
         limits: limits.clone(),
+        progress: watch.progress,
+        deadline: watch.deadline,
         ..RunOptions::default()
     };
     let widths = Widths {
@@ -311,8 +382,15 @@ pub fn run_unrecorded(
     )?;
     let mut a = LaunchAnalysis {
         warp_instructions: r.warp_insts,
+        thread_instructions: r.thread_insts,
         printf: r.printf,
         asserts: r.asserts,
+        sampling: r.stopped.then(|| Sampling {
+            blocks_run: u64::from(r.blocks_emulated),
+            blocks: r.blocks_in_grid,
+            reason: watch.reason(),
+            counters: "none: the launch was not recorded".into(),
+        }),
         ..LaunchAnalysis::default()
     };
     if let Some(fl) = r.faults.first() {
@@ -339,6 +417,7 @@ pub fn analyse_launch(
     ka: &KernelAnalysis,
     check: bool,
     fix: Option<u64>,
+    watch: LaunchWatch,
 ) -> Result<LaunchAnalysis, EmuError> {
     let k = program
         .kernel(kernel)
@@ -377,6 +456,8 @@ pub fn analyse_launch(
             source: None,
             what_if: None,
         }),
+        progress: watch.progress,
+        deadline: watch.deadline,
         ..RunOptions::default()
     };
     let widths = Widths {
@@ -407,6 +488,7 @@ pub fn analyse_launch(
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
         warp_instructions: res.warp_insts,
+        thread_instructions: res.thread_insts,
         printf: std::mem::take(&mut res.printf),
         asserts: std::mem::take(&mut res.asserts),
         shared_lines: banks
@@ -779,7 +861,57 @@ pub fn analyse_launch(
     }
     out.machine_flow_stop = flow_stop;
     out.global_flow_stop = global_flow_stop;
+    if res.stopped {
+        out.sampling = Some(scale_to_grid(
+            &mut out.metrics,
+            u64::from(res.blocks_emulated),
+            res.blocks_in_grid,
+            watch.reason(),
+        ));
+    }
     Ok(out)
+}
+
+/// A launch cut short: its sums over blocks scaled from the `ran` blocks that ran to the grid's
+/// `blocks`, every counter labelled an estimate. The bank report's counters come scaled already,
+/// and counters taken from the machine code's control flow, which covers the whole grid, stay.
+fn scale_to_grid(m: &mut BTreeMap<String, f64>, ran: u64, blocks: u64, reason: String) -> Sampling {
+    let from_flow = |k: &str| m.get(k).is_some_and(|v| *v == 1.0);
+    let branch_flow = from_flow("warpscope__branch_counters_from_machine_flow");
+    let global_flow = from_flow("warpscope__global_counters_from_machine_code");
+    let factor = blocks as f64 / ran.max(1) as f64;
+    let mut keys: Vec<&str> = vec!["warpscope__ptx_warp_instructions.sum"];
+    if !branch_flow {
+        keys.extend(BRANCH_SUMS);
+    }
+    if !global_flow {
+        keys.extend(GLOBAL_SUMS);
+    }
+    for k in keys {
+        if let Some(v) = m.get_mut(k) {
+            *v = (*v * factor).round();
+        }
+    }
+    for k in EXACT_FLAGS {
+        if let Some(v) = m.get_mut(*k) {
+            *v = 0.0;
+        }
+    }
+    m.insert("warpscope__blocks_run".into(), ran as f64);
+    let mut counters = format!(
+        "estimates: the sums of the {ran} blocks that ran (the first in block order), scaled by {blocks}/{ran}; ratios and percentages are those of the blocks that ran"
+    );
+    if branch_flow || global_flow {
+        counters.push_str(
+            "; the counters taken from the machine code's control flow (which covers the whole grid) are not scaled",
+        );
+    }
+    Sampling {
+        blocks_run: ran,
+        blocks,
+        reason,
+        counters,
+    }
 }
 
 #[cfg(test)]

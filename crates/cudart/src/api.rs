@@ -1122,16 +1122,19 @@ fn copy(r: &mut Runtime, dst: u64, src: u64, n: usize, kind: c_int) -> Result<()
             // SAFETY: as above.
             let s = unsafe { std::slice::from_raw_parts(src as usize as *const u8, n) };
             r.write_device(dst, s)?;
+            r.note_overwrite(dst, n);
         }
         (true, false) => {
             // SAFETY: as above.
             let d = unsafe { std::slice::from_raw_parts_mut(dst as usize as *mut u8, n) };
             r.read_device(src, d)?;
+            r.note_read("a copy from device memory to the host", src, n);
         }
         (true, true) => {
             let mut tmp = vec![0u8; n];
             r.read_device(src, &mut tmp)?;
             r.write_device(dst, &tmp)?;
+            r.note_copy(dst, src, n);
         }
     }
     r.clock.copy(n, s_dev && d_dev);
@@ -1225,7 +1228,9 @@ fn set(r: &mut Runtime, dst: u64, value: c_int, n: usize) -> Result<(), u32> {
         return Ok(());
     }
     if r.classify(dst, n) == Where::Device {
-        return r.memset_device(dst, value as u8, n);
+        r.memset_device(dst, value as u8, n)?;
+        r.note_overwrite(dst, n);
+        return Ok(());
     }
     if r.mirror_of(dst).is_some() {
         // SAFETY: a mirrored host allocation; the range is the program's to set.

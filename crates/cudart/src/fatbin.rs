@@ -52,6 +52,17 @@ impl fmt::Display for FatbinError {
     }
 }
 
+/// Whether a PTX entry's `.target` is architecture-specific (`sm_90a`, `sm_100f`).
+pub fn arch_specific(ptx: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&ptx[..ptx.len().min(4096)]);
+    let target = text
+        .lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix(".target"))
+        .and_then(|t| t.split([',', ' ', '\t']).find(|s| !s.is_empty()));
+    target.is_some_and(|t| t.starts_with("sm_") && t.ends_with(['a', 'f']))
+}
+
 fn u16_at(b: &[u8], o: usize) -> Option<u16> {
     Some(u16::from_le_bytes(b.get(o..o + 2)?.try_into().ok()?))
 }
@@ -216,6 +227,16 @@ pub fn allocated_registers(regs: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_arch_specific_ptx_is_known_by_its_target() {
+        assert!(super::arch_specific(
+            b"//\n.version 8.7\n.target sm_90a\n.address_size 64\n"
+        ));
+        assert!(super::arch_specific(b".target sm_100f, debug\n"));
+        assert!(!super::arch_specific(b".version 8.7\n.target sm_90\n"));
+        assert!(!super::arch_specific(b"no target here"));
+    }
+
     use super::*;
 
     fn entry(kind: u16, sm: u32, flags: u64, payload: &[u8], usize_: u64) -> Vec<u8> {

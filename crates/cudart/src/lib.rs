@@ -24,12 +24,13 @@ pub mod names;
 pub mod pools;
 pub mod printf;
 pub mod program;
+pub mod progress;
 pub mod ptsz;
 pub mod runtime;
 pub mod unsupported;
 
 pub use analysis::{Finding, LaunchAnalysis};
-pub use runtime::{Config, LaunchRecord};
+pub use runtime::{Config, LaunchRecord, Notice};
 
 /// The environment variable holding the runtime's [`Config`] as JSON.
 pub const CONFIG_ENV: &str = "WARPSCOPE_RUN_CONFIG";

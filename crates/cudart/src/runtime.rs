@@ -12,7 +12,7 @@
 //! Streams and events run in program order: every call completes before it returns. Event times
 //! come from a stated model ([`Clock`]), not from a measurement.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,7 +23,7 @@ use warpscope_emu::{Arg, EmuError, Launch, Limits, Program};
 use warpscope_model::arch::Arch;
 use warpscope_ptx::lower::GLOBAL_VAR_BASE;
 
-use crate::analysis::{KernelAnalysis, LaunchAnalysis, analyse_launch};
+use crate::analysis::{KernelAnalysis, LaunchAnalysis, LaunchWatch, analyse_launch};
 use crate::device::DeviceInfo;
 use crate::fatbin::{self, Entry, Kind};
 
@@ -93,8 +93,15 @@ pub struct Config {
     pub launch_count: Option<u64>,
     /// Where to append one JSON line per recorded launch.
     pub records: Option<PathBuf>,
-    /// A launch of more threads than this prints a progress line on stderr.
-    pub progress_threads: u64,
+    /// The progress page `warpscope run` maps ([`crate::progress`]): the launch being emulated and
+    /// its blocks done.
+    pub progress: Option<PathBuf>,
+    /// Where to append one JSON line per [`Notice`] (launches cut short, and the program's reads
+    /// of the memory they left incomplete).
+    pub notices: Option<PathBuf>,
+    /// Seconds a launch may run: after that no block of it starts (the blocks that ran are the
+    /// first in block order), and the launch is labelled incomplete.
+    pub budget_s: Option<f64>,
 }
 
 impl Default for Config {
@@ -108,9 +115,67 @@ impl Default for Config {
             launch_skip: 0,
             launch_count: None,
             records: None,
-            progress_threads: 1 << 22,
+            progress: None,
+            notices: None,
+            budget_s: None,
         }
     }
+}
+
+/// What the runtime tells `warpscope run` besides the launch records (a line of the notices
+/// file): launches whose blocks did not all run, and where their missing results were used.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Notice {
+    /// A launch whose blocks did not all run (`--budget`).
+    LaunchCut {
+        /// The launch's index.
+        launch: u64,
+        /// `kernel<<<(grid),(block)>>>`.
+        label: String,
+        /// Blocks that ran (the first in block order).
+        blocks_run: u64,
+        /// Blocks in the grid.
+        blocks: u64,
+        /// Seconds the launch ran.
+        seconds: f64,
+        /// Whether the launch is among the recorded ones.
+        recorded: bool,
+    },
+    /// A launch read memory that a cut launch left incomplete: its results are incomplete too.
+    IncompleteInput {
+        /// The launch reading it.
+        launch: u64,
+        /// Its `kernel<<<(grid),(block)>>>`.
+        label: String,
+        /// The cut launch.
+        from_launch: u64,
+    },
+    /// The program read memory that a cut launch (or a launch that read such memory) left
+    /// incomplete.
+    IncompleteRead {
+        /// The call that read it.
+        call: String,
+        /// The first address read.
+        address: u64,
+        /// Bytes read.
+        bytes: u64,
+        /// The cut launch the incomplete results come from.
+        from_launch: u64,
+        /// That launch's `kernel<<<(grid),(block)>>>`.
+        label: String,
+    },
+}
+
+/// A device region whose contents a cut launch left incomplete.
+#[derive(Clone, Debug)]
+struct Taint {
+    base: u64,
+    len: u64,
+    /// The cut launch.
+    origin: u64,
+    /// Its label.
+    label: String,
 }
 
 /// One recorded launch (a line of the records file).
@@ -324,6 +389,15 @@ pub struct Runtime {
     launches: u64,
     matched: u64,
     records: Option<std::fs::File>,
+    /// The progress page, when `warpscope run` maps one.
+    page: Option<&'static crate::progress::Page>,
+    notices: Option<std::fs::File>,
+    /// Regions left incomplete by cut launches.
+    taints: Vec<Taint>,
+    /// Cut launches whose incomplete memory the program was already told it read.
+    told_reads: BTreeSet<u64>,
+    /// Cut launches whose incomplete memory later launches were already told they read.
+    told_inputs: BTreeSet<u64>,
     /// Device flags (`cudaSetDeviceFlags`).
     pub device_flags: u32,
     /// Device `printf` output not flushed yet (see [`crate::printf`]).
@@ -349,7 +423,26 @@ impl Runtime {
                 .map_err(|e| eprintln!("warpscope: cannot write {}: {e}", p.display()))
                 .ok()
         });
+        let page = cfg.progress.as_ref().and_then(|p| {
+            crate::progress::Mapped::open(p)
+                .map(crate::progress::Mapped::leak)
+                .map_err(|e| eprintln!("warpscope: cannot map {}: {e}", p.display()))
+                .ok()
+        });
+        let notices = cfg.notices.as_ref().and_then(|p| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| eprintln!("warpscope: cannot write {}: {e}", p.display()))
+                .ok()
+        });
         Runtime {
+            page,
+            notices,
+            taints: Vec::new(),
+            told_reads: BTreeSet::new(),
+            told_inputs: BTreeSet::new(),
             device: DeviceInfo::for_arch(arch),
             arch,
             cfg,
@@ -502,6 +595,99 @@ impl Runtime {
         self.write_device(addr, &vec![value; len])
     }
 
+    // ------------------------------------------------- results of launches cut short (--budget)
+
+    fn notice(&mut self, n: &Notice) {
+        if let Some(file) = &mut self.notices
+            && let Ok(line) = serde_json::to_string(n)
+        {
+            let _ = writeln!(file, "{line}");
+            let _ = file.flush();
+        }
+    }
+
+    /// The device regions a launch can write: each region an 8-byte word of its parameters
+    /// points into (pointers, and pointers inside structs passed by value), and the resident
+    /// module's `__device__` variables. Pointers the kernel loads from memory are not followed.
+    fn reach(&self, params: &[Vec<u8>]) -> Vec<(u64, u64)> {
+        let mut v = BTreeSet::new();
+        for p in params {
+            for w in p.chunks_exact(8) {
+                let a = u64::from_le_bytes(w.try_into().unwrap_or_default());
+                if a == 0 {
+                    continue;
+                }
+                if let Some((b, l)) = self.global.region_of(a)
+                    && b != GRID_WORKSPACE
+                    && !self.is_mirror(b)
+                {
+                    v.insert((b, l));
+                }
+            }
+        }
+        if let Some(r) = self.global.region_of(GLOBAL_VAR_BASE) {
+            v.insert(r);
+        }
+        v.into_iter().collect()
+    }
+
+    /// The cut launch whose incomplete results `[addr, addr + len)` holds, if any.
+    fn incomplete_at(&self, addr: u64, len: u64) -> Option<&Taint> {
+        self.taints
+            .iter()
+            .find(|t| addr < t.base + t.len && t.base < addr.saturating_add(len.max(1)))
+    }
+
+    fn taint(&mut self, regions: &[(u64, u64)], origin: u64, label: &str) {
+        for &(base, len) in regions {
+            if !self.taints.iter().any(|t| t.base == base) {
+                self.taints.push(Taint {
+                    base,
+                    len,
+                    origin,
+                    label: label.to_string(),
+                });
+            }
+        }
+    }
+
+    /// The program reads `[addr, addr + len)` of device memory (a copy to the host): a read of
+    /// results a cut launch left incomplete is a notice, and said on `stderr` once per launch.
+    pub fn note_read(&mut self, call: &str, addr: u64, len: usize) {
+        let Some(t) = self.incomplete_at(addr, len as u64).cloned() else {
+            return;
+        };
+        if self.told_reads.insert(t.origin) {
+            eprintln!(
+                "warpscope: the program reads memory that launch {} {} left incomplete (not all its blocks ran: --budget): what it computes from it is incomplete",
+                t.origin, t.label
+            );
+        }
+        self.notice(&Notice::IncompleteRead {
+            call: call.to_string(),
+            address: addr,
+            bytes: len as u64,
+            from_launch: t.origin,
+            label: t.label,
+        });
+    }
+
+    /// A device-to-device copy of `len` bytes from `src` to `dst`: incomplete results stay so.
+    pub fn note_copy(&mut self, dst: u64, src: u64, len: usize) {
+        if let Some(t) = self.incomplete_at(src, len as u64).cloned()
+            && let Some(r) = self.global.region_of(dst)
+        {
+            self.taint(&[r], t.origin, &t.label);
+        }
+    }
+
+    /// The program overwrote `[addr, addr + len)` from the host: a region it covers whole is no
+    /// longer incomplete.
+    pub fn note_overwrite(&mut self, addr: u64, len: usize) {
+        let end = addr.saturating_add(len as u64);
+        self.taints.retain(|t| !(addr <= t.base && t.base + t.len <= end));
+    }
+
     /// Copies the program's mapped host memory into the emulated global space before a launch and
     /// returns what was copied, for [`Runtime::sync_mirrors_out`].
     fn sync_mirrors_in(&self) -> Vec<(u64, Vec<u8>)> {
@@ -564,7 +750,10 @@ impl Runtime {
                     .entries
                     .iter()
                     .filter(|e| e.kind == Kind::Ptx)
-                    .max_by_key(|e| e.sm)
+                    // the newest target; of one target's PTX, the architecture-specific one
+                    // (`sm_90a`: a fatbin built with -arch=sm_90a also carries a compute_90 PTX in
+                    // which sm_90a-only paths, wgmma for one, are compiled to a trap)
+                    .max_by_key(|e| (e.sm, fatbin::arch_specific(&e.data)))
                     .map(fatbin::ptx_text);
                 let device_launch = module
                     .entries
@@ -746,7 +935,9 @@ impl Runtime {
             }
             return Ok(());
         }
-        self.read_device(addr + offset as u64, out)
+        self.read_device(addr + offset as u64, out)?;
+        self.note_read("cudaMemcpyFromSymbol", addr + offset as u64, out.len());
+        Ok(())
     }
 
     // ---------------------------------------------------------------- kernels
@@ -985,11 +1176,32 @@ impl Runtime {
         }
         let index = self.launches;
         self.launches += 1;
+        let blocks: u64 = req.grid.iter().map(|&g| u64::from(g)).product();
+        let label = format!(
+            "{}<<<({},{},{}),({},{},{})>>>",
+            shown.split('(').next().unwrap_or(&shown).trim(),
+            req.grid[0],
+            req.grid[1],
+            req.grid[2],
+            req.block[0],
+            req.block[1],
+            req.block[2]
+        );
+        // on the progress page from here (the kernel's analysis may take a while the first time)
+        // until the emulation ends, or an early return
+        let began = std::time::Instant::now();
+        let showing = self.page.map(|p| p.show(index, &label, blocks));
         let record = self.recorded(&shown, &f.name);
         let ka = record.then(|| self.kernel_analysis(f.module, &f.name));
         self.sync_managed(f.module, true);
         self.make_resident(f.module);
         let mirrored = self.sync_mirrors_in();
+        // what the launch can write, and whether it reads results a cut launch left incomplete
+        let reach = self.reach(&req.params);
+        let incomplete_input = reach
+            .iter()
+            .find_map(|&(b, l)| self.incomplete_at(b, l))
+            .map(|t| (t.origin, t.label.clone()));
         let mut launch = Launch::new(
             req.grid,
             req.block,
@@ -1000,14 +1212,6 @@ impl Runtime {
             max_warp_insts_per_block: self.cfg.max_instructions,
             ..Limits::default()
         };
-        let total_threads = threads * req.grid.iter().map(|&g| u64::from(g)).product::<u64>();
-        let started = std::time::Instant::now();
-        if total_threads > self.cfg.progress_threads {
-            eprintln!(
-                "warpscope: emulating `{shown}` <<<({},{},{}), ({},{},{})>>>: {total_threads} threads...",
-                req.grid[0], req.grid[1], req.grid[2], req.block[0], req.block[1], req.block[2]
-            );
-        }
         let Some(Some(Ok(program))) = self.modules.get(f.module).map(|m| m.program.as_ref()) else {
             return Err(err::INVALID_PTX);
         };
@@ -1049,6 +1253,15 @@ impl Runtime {
                 ));
             }
         }
+        let started = std::time::Instant::now();
+        let watch = LaunchWatch {
+            progress: self.page.map(|p| &p.done),
+            deadline: self
+                .cfg
+                .budget_s
+                .map(|s| started + std::time::Duration::from_secs_f64(s.max(0.0))),
+            budget_s: self.cfg.budget_s,
+        };
         let result: Result<LaunchAnalysis, EmuError> = match &ka {
             Some(ka) => analyse_launch(
                 program,
@@ -1059,22 +1272,25 @@ impl Runtime {
                 ka,
                 self.cfg.check,
                 self.cfg.fix.then_some(index),
+                watch,
             ),
-            None => {
-                crate::analysis::run_unrecorded(program, &f.name, &launch, &limits, &self.global, self.arch)
-            }
+            None => crate::analysis::run_unrecorded(
+                program,
+                &f.name,
+                &launch,
+                &limits,
+                &self.global,
+                self.arch,
+                watch,
+            ),
         };
+        drop(showing);
+        let seconds = began.elapsed().as_secs_f64();
         if env {
             self.global.remove(GRID_WORKSPACE);
         }
         self.sync_mirrors_out(mirrored);
         self.sync_managed(f.module, false);
-        if total_threads > self.cfg.progress_threads {
-            eprintln!(
-                "warpscope: `{shown}` done in {:.1} s",
-                started.elapsed().as_secs_f64()
-            );
-        }
         let analysis = match result {
             Ok(a) => a,
             Err(e) => {
@@ -1090,6 +1306,41 @@ impl Runtime {
             self.printf_pending.extend(crate::printf::format(p));
         }
         let mut analysis = analysis;
+        if let Some(s) = &analysis.sampling {
+            eprintln!(
+                "warpscope: launch {index} {label} stopped after {seconds:.1} s ({}): {} of {} blocks ran (the first in block order); its counters are estimates, and what the other {} blocks would have written is missing, so the program's results from this launch are incomplete",
+                s.reason,
+                s.blocks_run,
+                s.blocks,
+                s.blocks - s.blocks_run
+            );
+            self.taint(&reach, index, &label);
+            let n = Notice::LaunchCut {
+                launch: index,
+                label: label.clone(),
+                blocks_run: s.blocks_run,
+                blocks: s.blocks,
+                seconds,
+                recorded: record,
+            };
+            self.notice(&n);
+        } else if seconds >= crate::progress::LONG_LAUNCH_S {
+            eprintln!("warpscope: launch {index} {label} {seconds:.1} s, {blocks} blocks");
+        }
+        if let Some((origin, from)) = incomplete_input {
+            if self.told_inputs.insert(origin) {
+                eprintln!(
+                    "warpscope: launch {index} {label} reads memory that launch {origin} {from} left incomplete (--budget): its results are incomplete too"
+                );
+            }
+            self.taint(&reach, origin, &from);
+            analysis.incomplete_input = Some(origin);
+            self.notice(&Notice::IncompleteInput {
+                launch: index,
+                label: label.clone(),
+                from_launch: origin,
+            });
+        }
         if !analysis.printf.is_empty() {
             analysis.metrics.insert(
                 "warpscope__device_printf_calls".into(),

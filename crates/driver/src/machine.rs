@@ -119,7 +119,7 @@ fn ptxas(ptx: &str, arch: &str) -> std::result::Result<(Vec<u8>, String), String
     let (ptx_path, cubin_path) = (dir.0.join("k.ptx"), dir.0.join("k.cubin"));
     std::fs::write(&ptx_path, ptx).map_err(|e| e.to_string())?;
     let out = Command::new(&ptxas)
-        .arg(format!("-arch={arch}"))
+        .arg(format!("-arch={}", warpscope_toolchain::ptxas_arch(ptx, arch)))
         .args(["-v", "-O3", "-lineinfo", "-o"])
         .arg(&cubin_path)
         .arg(&ptx_path)

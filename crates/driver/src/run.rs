@@ -237,6 +237,12 @@ pub struct RunOptions {
     /// Report same-value writes (two threads writing the same bytes to one shared address
     /// unordered) as findings; by default they are counted in [`Hazards::same_value_hidden`].
     pub same_value_writes: bool,
+    /// Counts the blocks done as they end (see `warpscope_emu::Watch::done`), for a caller that
+    /// shows a long launch's progress.
+    pub progress: Option<&'static std::sync::atomic::AtomicU64>,
+    /// No block starts after this instant (see `warpscope_emu::Watch::deadline`): a launch that
+    /// reaches it runs only its first blocks, and [`Results::stopped`] says so.
+    pub deadline: Option<std::time::Instant>,
 }
 
 pub use warpscope_analysis::global::GlobalCounts;
@@ -372,6 +378,11 @@ pub struct Results {
     pub blocks_in_grid: u64,
     /// Warp instructions executed.
     pub warp_insts: u64,
+    /// Thread instructions executed (each warp instruction's active lanes, summed).
+    pub thread_insts: u64,
+    /// [`RunOptions::deadline`] passed before every block had started: only the first
+    /// `blocks_emulated` blocks ran (the counters are theirs, the bank counters scaled to the grid).
+    pub stopped: bool,
     /// The emulator's faults.
     pub faults: Vec<EmuFault>,
     /// Each fault in words (see [`crate::fault::describe`]), in the order of `faults`.
@@ -620,6 +631,8 @@ fn emulate(
         blocks_emulated: 0,
         blocks_in_grid,
         warp_insts: 0,
+        thread_insts: 0,
+        stopped: false,
         faults: Vec::new(),
         fault_messages: Vec::new(),
         banks: None,
@@ -705,11 +718,22 @@ fn emulate(
         run: None,
         verdict: None,
     });
-    let res = match (global, observer.as_mut()) {
-        (g, Some(o)) => warpscope_emu::run_observed(program, kernel, launch, &opts.limits, g, sinks, o)?,
-        (Some(g), None) => warpscope_emu::run_in(program, kernel, launch, &opts.limits, g, sinks)?,
-        (None, None) => warpscope_emu::run(program, kernel, launch, &opts.limits, sinks)?,
+    let watch = warpscope_emu::Watch {
+        done: opts.progress,
+        deadline: opts.deadline,
     };
+    let res = warpscope_emu::run_watched(
+        program,
+        kernel,
+        launch,
+        &opts.limits,
+        global,
+        sinks,
+        observer
+            .as_mut()
+            .map(|o| o as &mut dyn warpscope_emu::LaunchObserver),
+        watch,
+    )?;
     results.machine_flow = observer.and_then(|o| o.verdict);
     let blocks_emulated = res.sinks.len() as u32;
     let buffers = if global.is_none() {
@@ -760,6 +784,8 @@ fn emulate(
     results.global = glob;
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
+    results.thread_insts = res.counters.thread_insts;
+    results.stopped = res.stopped;
     results.printf = res.printf;
     results.asserts = res.asserts;
     results.buffers = res.buffers;

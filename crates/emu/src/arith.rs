@@ -2,7 +2,9 @@
 //! rows; a value of a narrower type lives zero-extended in the low bits (f32 as its bits).
 //! The executor calls these (or fast paths checked against them by tests) inside 32-lane loops.
 
-use warpscope_ptx::inst::{AtomOp, BinOp, Cmp, Rnd, TernOp, TestP, Ty, UnOp};
+use warpscope_ptx::inst::{AtomOp, BinOp, Cmp, FRoundOp, Rnd, TernOp, TestP, Ty, UnOp};
+
+use crate::softfloat;
 
 /// Truncates to the type's width (zero-extended).
 #[inline(always)]
@@ -261,6 +263,12 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
             BinOp::SubSat => sat01(x - y),
             BinOp::Min => fmin(x, y),
             BinOp::Max => fmax(x, y),
+            // H200 (`__hmul_sat`, `__hmin_nan`, `__hmax_nan`): products clamped, NaN to +0; a
+            // NaN operand of min/max.NaN gives the canonical NaN
+            BinOp::MulSat => sat01(x * y),
+            BinOp::MinNaN | BinOp::MaxNaN if x.is_nan() || y.is_nan() => return 0x7fff,
+            BinOp::MinNaN => fmin(x, y),
+            BinOp::MaxNaN => fmax(x, y),
             _ => return trunc(ty, a),
         };
         // exact in f64 for F16; for BF16 one f64 rounding then one narrow rounding is innocuous
@@ -276,9 +284,14 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
             BinOp::Div => x / y,
             BinOp::Min => fmin(x as f64, y as f64) as f32,
             BinOp::Max => fmax(x as f64, y as f64) as f32,
-            BinOp::CopySign => y.copysign(x),
+            // a bit operation: a NaN magnitude keeps its payload (H200, copysignf of NaN rows)
+            BinOp::CopySign => return (b & 0x7fff_ffff) | (a & 0x8000_0000),
             BinOp::AddSat => sat01(f64::from(x + y)) as f32,
             BinOp::SubSat => sat01(f64::from(x - y)) as f32,
+            BinOp::MulSat => sat01(f64::from(x * y)) as f32,
+            BinOp::MinNaN | BinOp::MaxNaN if x.is_nan() || y.is_nan() => f32::NAN,
+            BinOp::MinNaN => fmin(x as f64, y as f64) as f32,
+            BinOp::MaxNaN => fmax(x as f64, y as f64) as f32,
             _ => return a,
         });
     }
@@ -290,11 +303,11 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
             BinOp::MulLo | BinOp::MulWide | BinOp::MulHi | BinOp::Mul24Lo => nan64_2(x * y, x, y),
             BinOp::Min => nan64_2(fmin(x, y), x, y),
             BinOp::Max => nan64_2(fmax(x, y), x, y),
+            // `div.rn.f64` (a subroutine in SASS) writes NaNs as the other arithmetic does:
+            // 0/0 and inf/inf give the default NaN, a NaN operand comes back (H200 `__ddiv_rn`)
+            BinOp::Div => nan64_2(x / y, x, y),
+            BinOp::CopySign => (b & !(1 << 63)) | (a & 1 << 63),
             _ => canon64(match op {
-                BinOp::Div => x / y,
-                BinOp::Min => fmin(x, y),
-                BinOp::Max => fmax(x, y),
-                BinOp::CopySign => y.copysign(x),
                 BinOp::AddSat | BinOp::SubSat => x,
                 _ => return a,
             }),
@@ -387,7 +400,7 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
                 ua >> sh
             }
         }
-        BinOp::CopySign => a,
+        BinOp::CopySign | BinOp::MulSat | BinOp::MinNaN | BinOp::MaxNaN => a,
     };
     trunc(ty, r)
 }
@@ -396,12 +409,15 @@ fn wide_mask(n: u32) -> u64 {
     if n >= 32 { u64::MAX } else { (1u64 << (2 * n)) - 1 }
 }
 
-/// PTX min/max: if one operand is NaN, the other is returned.
+/// PTX min/max: if one operand is NaN, the other is returned; `-0.0` is below `+0.0` (H200:
+/// `fminf(+0, -0) = -0`, `fmaxf(-0, +0) = +0`, and the same for `.f64`).
 fn fmin(x: f64, y: f64) -> f64 {
     if x.is_nan() {
         y
     } else if y.is_nan() {
         x
+    } else if x == y {
+        if x.is_sign_negative() { x } else { y }
     } else {
         x.min(y)
     }
@@ -411,8 +427,57 @@ fn fmax(x: f64, y: f64) -> f64 {
         y
     } else if y.is_nan() {
         x
+    } else if x == y {
+        if x.is_sign_negative() { y } else { x }
     } else {
         x.max(y)
+    }
+}
+
+/// A float operation rounded in direction `rnd` ([`FRoundOp`]; `b`, `c` unused by the unary
+/// ones), with the NaN the GPU writes: `.f32` the canonical `0x7fffffff` (H200: `__fadd_rz`,
+/// `__fdiv_rd`, `__fsqrt_ru`, ... of NaNs), `.f64` as its round-to-nearest twin ([`nan64_2`],
+/// [`nan64_3`]; `sqrt`/`rcp` return a NaN operand quieted, else the default NaN).
+pub fn fround(op: FRoundOp, ty: Ty, rnd: Rnd, a: u64, b: u64, c: u64) -> u64 {
+    let (f, a, b, c) = if ty == Ty::F32 {
+        (softfloat::F32, a & 0xffff_ffff, b & 0xffff_ffff, c & 0xffff_ffff)
+    } else {
+        (softfloat::F64, a, b, c)
+    };
+    let r = match op {
+        FRoundOp::Add => softfloat::add(f, a, b, rnd),
+        FRoundOp::Sub => softfloat::sub(f, a, b, rnd),
+        FRoundOp::Mul => softfloat::mul(f, a, b, rnd),
+        FRoundOp::Fma => softfloat::fma(f, a, b, c, rnd),
+        FRoundOp::Div => softfloat::div(f, a, b, rnd),
+        FRoundOp::Rcp => softfloat::rcp(f, a, rnd),
+        FRoundOp::Sqrt => softfloat::sqrt(f, a, rnd),
+    };
+    if !f.is_nan(r) {
+        return r;
+    }
+    if ty == Ty::F32 {
+        return 0x7fff_ffff;
+    }
+    let nan = f64::NAN;
+    let (x, y, z) = (f64v(a), f64v(b), f64v(c));
+    match op {
+        FRoundOp::Fma => nan64_3(nan, x, y, z),
+        FRoundOp::Rcp | FRoundOp::Sqrt => nan64_1(nan, x),
+        _ => nan64_2(nan, x, y),
+    }
+}
+
+/// A one-operand `.f64` result's bits: a NaN operand quieted, or the default NaN for a NaN the
+/// operation made (H200: `__dsqrt_rn(-1)` and `sqrt(-inf)` give `0xfff8000000000000`).
+#[inline(always)]
+pub fn nan64_1(r: f64, x: f64) -> u64 {
+    if !r.is_nan() {
+        r.to_bits()
+    } else if x.is_nan() {
+        quiet64(x)
+    } else {
+        F64_DEFAULT_NAN
     }
 }
 
@@ -421,11 +486,23 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     if matches!(ty, Ty::F16 | Ty::BF16) {
         // The H100 returns the canonical NaN 0x7fff for neg and abs of a NaN.
         return match op {
+            // `tanh.approx` and `ex2.approx` of a half (MUFU.TANH.F16, MUFU.EX2.F16): modelled
+            // as the correctly rounded value
+            UnOp::Tanh => to_half(ty, half_to_f64(ty, a).tanh(), Rnd::Rn),
+            UnOp::Ex2 => to_half(ty, half_to_f64(ty, a).exp2(), Rnd::Rn),
             UnOp::Neg | UnOp::Abs if half_is_nan(ty, a) => 0x7fff,
             UnOp::Neg => (a ^ 0x8000) & 0xffff,
             UnOp::Abs => a & 0x7fff,
             _ => a & 0xffff,
         };
+    }
+    if ty == Ty::F64 {
+        match op {
+            UnOp::RcpSeed64 => return rcp_seed64(a),
+            UnOp::RsqrtSeed64 => return rsqrt_seed64(a),
+            UnOp::Rsqrt => return rsqrt_approx64(a),
+            _ => {}
+        }
     }
     if ty.float() {
         let x = if ty == Ty::F32 { f32v(a) as f64 } else { f64v(a) };
@@ -450,15 +527,17 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
                 // neg and abs of a NaN give the canonical NaN on the H100 (nanRules.cu)
                 UnOp::Neg => f32::from_bits(canon32(-f32v(a)) as u32),
                 UnOp::Abs => f32::from_bits(canon32(f32v(a).abs()) as u32),
-                UnOp::Sqrt => f32v(a).sqrt(),
-                UnOp::Rcp => 1.0 / f32v(a),
-                _ => r as f32,
+                // every other `.f32` NaN is the canonical one (H200: sqrtf, __frcp_rn, __sinf,
+                // __log2f of NaN or of values outside the domain)
+                UnOp::Sqrt => f32::from_bits(canon32(f32v(a).sqrt()) as u32),
+                UnOp::Rcp => f32::from_bits(canon32(1.0 / f32v(a)) as u32),
+                _ => f32::from_bits(canon32(r as f32) as u32),
             })
         } else if matches!(op, UnOp::Neg | UnOp::Abs) && x.is_nan() {
             // neg and abs of an f64 NaN return it quieted, sign and payload kept (H100, nanRules.cu)
             a | 1 << 51
         } else {
-            r.to_bits()
+            nan64_1(r, x)
         };
     }
     let n = bits(ty);
@@ -496,6 +575,89 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     }
 }
 
+/// `v` rounded to nearest to a double whose low word is zero (20 fraction bits): the model of the
+/// H100's MUFU.RCP64H / MUFU.RSQ64H, which read and write only the high word of a double. The
+/// units' own rounding is not measured bit for bit; this is within their accuracy.
+fn hi_word(v: f64) -> u64 {
+    softfloat::round(
+        softfloat::F64,
+        v.is_sign_negative(),
+        u128::from(v.abs().to_bits() & ((1 << 52) - 1) | 1 << 52),
+        ((v.abs().to_bits() >> 52) as i32) - 1075,
+        false,
+        Rnd::Rn,
+    ) & 0xffff_ffff_0000_0000
+}
+
+/// The high word of a double as a double (low word zero).
+fn hi_only(a: u64) -> f64 {
+    f64v(a & 0xffff_ffff_0000_0000)
+}
+
+/// What MUFU.RCP64H and MUFU.RSQ64H write for a NaN (H200: `jn(k, NaN)` is `0x7fffffff00000000`).
+const SEED64_NAN: u64 = 0x7fff_ffff_0000_0000;
+
+/// `rcp.approx.ftz.f64` (one MUFU.RCP64H, the low word zero): `1/x` of the operand's high word,
+/// to 20 fraction bits; a subnormal operand counts as zero.
+pub fn rcp_seed64(a: u64) -> u64 {
+    let x = hi_only(a);
+    if x.is_nan() {
+        return SEED64_NAN;
+    }
+    if x == 0.0 || x.is_subnormal() {
+        return (a & 1 << 63) | 0x7ff0_0000_0000_0000;
+    }
+    let r = 1.0 / x;
+    if r.is_subnormal() {
+        return a & 1 << 63;
+    }
+    hi_word(r)
+}
+
+/// `rsqrt.approx.ftz.f64` (one MUFU.RSQ64H, the low word zero): `1/sqrt(x)` of the operand's high
+/// word, to 20 fraction bits; a subnormal operand counts as zero.
+pub fn rsqrt_seed64(a: u64) -> u64 {
+    let x = hi_only(a);
+    if x.is_nan() || (x < 0.0 && !x.is_subnormal()) {
+        return SEED64_NAN;
+    }
+    if x == 0.0 || x.is_subnormal() {
+        return (a & 1 << 63) | 0x7ff0_0000_0000_0000;
+    }
+    hi_word(1.0 / x.sqrt())
+}
+
+/// `rsqrt.approx.f64` as ptxas expands it for sm_90: the MUFU.RSQ64H seed `y` ([`rsqrt_seed64`]),
+/// then `e = fma(x, -(y*y), 1)`, `y + (e*(3/8) + 1/2) * (y*e)` in round-to-nearest steps; a
+/// subnormal `x` is scaled by 2^54 first (and the result by 2^27); `+-0` gives `+-inf`, `+inf`
+/// gives `+0`, a negative `x` the default NaN, a NaN `x + x` (read from the SASS of cuobjdump).
+pub fn rsqrt_approx64(a: u64) -> u64 {
+    let x = f64v(a);
+    if x.is_nan() {
+        return quiet64(x);
+    }
+    if x == 0.0 {
+        return (a & 1 << 63) | 0x7ff0_0000_0000_0000;
+    }
+    if x < 0.0 {
+        return F64_DEFAULT_NAN;
+    }
+    if x.is_infinite() {
+        return 0;
+    }
+    let step = |x: f64| {
+        let y = f64v(rsqrt_seed64(x.to_bits()));
+        let e = x.mul_add(-(y * y), 1.0);
+        let c = e.mul_add(0.375, 0.5);
+        c.mul_add(y * e, y)
+    };
+    if x.is_subnormal() || a >> 52 == 0 {
+        (step(x * 2f64.powi(54)) * 2f64.powi(27)).to_bits()
+    } else {
+        step(x).to_bits()
+    }
+}
+
 /// Ternary operation.
 pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
     match op {
@@ -504,6 +666,23 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             fma_round_odd(half_to_f64(ty, a), half_to_f64(ty, b), half_to_f64(ty, c)),
             Rnd::Rn,
         ),
+        TernOp::FmaSat | TernOp::FmaRelu if matches!(ty, Ty::F16 | Ty::BF16) => {
+            let r = fma_round_odd(half_to_f64(ty, a), half_to_f64(ty, b), half_to_f64(ty, c));
+            if op == TernOp::FmaSat {
+                to_half(ty, sat01(r), Rnd::Rn)
+            } else if r.is_nan() {
+                0x7fff
+            } else {
+                to_half(ty, r.max(0.0), Rnd::Rn)
+            }
+        }
+        TernOp::FmaSat | TernOp::FmaRelu => {
+            if ty == Ty::F32 {
+                f32b(sat01(f64::from(f32v(a).mul_add(f32v(b), f32v(c)))) as f32)
+            } else {
+                sat01(f64v(a).mul_add(f64v(b), f64v(c))).to_bits()
+            }
+        }
         TernOp::Fma => {
             if ty == Ty::F32 {
                 canon32(f32v(a).mul_add(f32v(b), f32v(c)))
@@ -747,6 +926,13 @@ pub fn cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool, a: u64) -> u64 {
         }
         (false, true) => {
             let x = to_f64(sty, a);
+            if x.is_nan() && dty.signed() && (sty == Ty::F64 || dty.bytes() == 8) {
+                // the most negative integer from `.f64` or into 64 bits (H200: lrint, lrintf,
+                // llrintf, lround of NaN; `(int)NaN` of a double through ldexp, scalbn, jn, yn);
+                // `.f32` into 32 bits gives 0 (H200: `(int)NaN` of a float through ldexpf,
+                // scalbnf, jnf, ynf)
+                return trunc(dty, 1 << (bits(dty) - 1));
+            }
             let x = round_f64(x, if rnd == Rnd::Default { Rnd::Rzi } else { rnd });
             let r: u64 = match dty {
                 Ty::S8 => x as i8 as u64,
@@ -792,8 +978,12 @@ pub fn cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool, a: u64) -> u64 {
                     rnd
                 };
                 to_half(dty, x, r)
+            } else if dty == Ty::F32 && sty == Ty::F32 && x.is_nan() {
+                0x7fff_ffff // H200: ceilf, floorf, rintf, truncf of NaN
             } else if dty == Ty::F32 {
                 f32b(f64_to_f32(x, rnd))
+            } else if sty == Ty::F64 && x.is_nan() {
+                quiet64(f64v(a)) // H200: ceil, floor, rint, trunc of NaN
             } else {
                 x.to_bits()
             }

@@ -20,6 +20,7 @@ use crate::{EmuFault, FaultKind, Limits};
 use warpscope_ptx::inst::{MbarOp, MmaShape};
 
 /// Everything a block needs, shared by all blocks of a run.
+#[derive(Clone, Copy)]
 pub(crate) struct Ctx<'a> {
     pub prog: &'a Program,
     pub kernel: &'a Kernel,
@@ -42,6 +43,24 @@ pub(crate) struct Ctx<'a> {
     pub cooperative: bool,
     /// Address of the grid workspace (`%envreg1:%envreg2`); 0 outside cooperative launches.
     pub grid_workspace: u64,
+    /// What the blocks running in parallel do to global memory (`None`: not tracked).
+    pub track: Option<&'a mem::Shadow>,
+}
+
+/// Block `block` reads `w` global bytes at `a` (for the parallel blocks' shadow).
+#[inline(always)]
+fn track_read(ctx: &Ctx<'_>, block: u32, a: u64, w: u64) {
+    if let Some(t) = ctx.track {
+        t.read(block, a, w);
+    }
+}
+
+/// Block `block` is about to write (or atomically update) `w` global bytes at `a`.
+#[inline(always)]
+fn track_write(ctx: &Ctx<'_>, block: u32, a: u64, w: u64) {
+    if let Some(t) = ctx.track {
+        t.write(ctx.global, block, a, w);
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +113,7 @@ struct Barrier {
 }
 
 /// Outcome of one block.
+#[derive(Default)]
 pub(crate) struct BlockOut {
     pub warp_insts: u64,
     pub thread_insts: u64,
@@ -740,6 +760,17 @@ fn general<S: Sink>(
             b,
             c,
         } => map3(regs, d, a, b, c, mask, |x, y, z| arith::tern(to, ty, x, y, z)),
+        Inst::FRound {
+            op,
+            ty,
+            rnd,
+            d,
+            a,
+            b,
+            c,
+        } => map3(regs, d, a, b, c, mask, |x, y, z| {
+            arith::fround(op, ty, rnd, x, y, z)
+        }),
         Inst::Carry {
             op,
             ty,
@@ -839,10 +870,12 @@ fn general<S: Sink>(
             a,
             b,
         } => {
-            let one = if dty == Ty::F32 {
-                1.0f32.to_bits() as u64
-            } else {
-                0xffff_ffff
+            let one = match dty {
+                Ty::F32 => 1.0f32.to_bits() as u64,
+                // `set.eq.f16.f16` (hlog10's fix-ups of single inputs): 1.0 as a half
+                Ty::F16 => 0x3c00,
+                Ty::BF16 => 0x3f80,
+                _ => 0xffff_ffff,
             };
             map2(regs, d, a, b, mask, |x, y| {
                 if arith::cmp(cmp, sty, x, y) { one } else { 0 }
@@ -1294,12 +1327,15 @@ fn general<S: Sink>(
                             Some(())
                         }
                         (true, None) => Some(()),
-                        (false, Some(a)) => ctx
-                            .global
-                            .read(a + k as u64 * es, es)
-                            .map(|v| regs[d[k] as usize][l] = v),
+                        (false, Some(a)) => {
+                            track_read(ctx, block, a + k as u64 * es, es);
+                            ctx.global
+                                .read(a + k as u64 * es, es)
+                                .map(|v| regs[d[k] as usize][l] = v)
+                        }
                         (true, Some(a)) => {
                             bm.gwrites += 1;
+                            track_write(ctx, block, a + k as u64 * es, es);
                             ctx.global.write(a + k as u64 * es, es, regs[d[k] as usize][l])
                         }
                     };
@@ -1353,7 +1389,7 @@ fn general<S: Sink>(
             mbar,
         } => {
             if mask != 0 {
-                match bulk_copy(ctx, w, bm, pc, mask, to_shared, dst, src, size, mbar) {
+                match bulk_copy(ctx, block, w, bm, pc, mask, to_shared, dst, src, size, mbar) {
                     Ok(false) => {}
                     Ok(true) => return Flow::Stop(Stop::Yield),
                     Err(s) => return Flow::Stop(s),
@@ -1591,6 +1627,9 @@ fn cp_async<S: Sink>(
         } else {
             (regs[src_size as usize][l] & 0xffff_ffff).min(size)
         };
+        if n > 0 {
+            track_read(ctx, block, srcs[l], n);
+        }
         for k in 0..size {
             let v = if k < n {
                 ctx.global.read(srcs[l] + k, 1).ok_or_else(|| {
@@ -1610,6 +1649,7 @@ fn cp_async<S: Sink>(
 #[allow(clippy::too_many_arguments)]
 fn bulk_copy(
     ctx: &Ctx<'_>,
+    block: u32,
     w: &mut Warp,
     bm: &mut BlockMem<'_>,
     pc: u32,
@@ -1641,6 +1681,13 @@ fn bulk_copy(
         let sh = shared_offset(if to_shared { d } else { s });
         if sh.saturating_add(n) > ctx.smem_size as u64 {
             return Err(oob(pc, l, sh));
+        }
+        if n > 0 {
+            if to_shared {
+                track_read(ctx, block, s, n);
+            } else {
+                track_write(ctx, block, d, n);
+            }
         }
         for k in 0..n {
             if to_shared {
@@ -2004,6 +2051,7 @@ fn wmma_ls<S: Sink>(
                     sh_write(ctx, bm, o, es, v)
                 } else {
                     bm.gwrites += 1;
+                    track_write(ctx, block, o, es);
                     ctx.global.write(o, es, v)
                 };
                 ok.ok_or_else(|| {
@@ -2020,6 +2068,7 @@ fn wmma_ls<S: Sink>(
                 let v = if kinds[l] == Res::Shared {
                     sh_read(ctx, bm, o, es)
                 } else {
+                    track_read(ctx, block, o, es);
                     ctx.global.read(o, es)
                 }
                 .ok_or_else(|| {
@@ -2543,6 +2592,9 @@ fn ldst<S: Sink>(
                 shared_at(ctx, addrs[l], es).and_then(|at| mem::write_bytes(bm.shared, at, es, row[l]))
             }),
             (_, false, _) => {
+                if let Some(t) = ctx.track {
+                    t.read_lanes(block, &addrs, mask, es);
+                }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {
                     let (lo, hi) = addrs
@@ -2569,7 +2621,10 @@ fn ldst<S: Sink>(
             (_, true, _) => {
                 let mut hint = 0usize;
                 bm.gwrites += 1;
-                lanes(mask, |l| ctx.global.write_hint(&mut hint, addrs[l], es, row[l]))
+                lanes(mask, |l| {
+                    track_write(ctx, block, addrs[l], es);
+                    ctx.global.write_hint(&mut hint, addrs[l], es, row[l])
+                })
             }
         };
         if let Some(l) = bad {
@@ -2610,6 +2665,7 @@ fn ldst<S: Sink>(
                     }
                     Res::Global => {
                         bm.gwrites += 1;
+                        track_write(ctx, block, eo, es);
                         ctx.global.write(eo, es, v)
                     }
                     Res::Local => {
@@ -2624,7 +2680,10 @@ fn ldst<S: Sink>(
             } else {
                 let v = match kind {
                     Res::Shared => shared_at(ctx, eo, es).and_then(|at| mem::read_bytes(bm.shared, at, es)),
-                    Res::Global => ctx.global.read(eo, es),
+                    Res::Global => {
+                        track_read(ctx, block, eo, es);
+                        ctx.global.read(eo, es)
+                    }
                     Res::Local => {
                         if eo + es > bm.local_size {
                             None
@@ -2728,6 +2787,7 @@ fn atom<S: Sink>(
             })
         } else {
             bm.gwrites += 1;
+            track_write(ctx, block, o, es);
             ctx.global.rmw(o, es, f)
         };
         let Some(old) = old else {

@@ -62,6 +62,7 @@ fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Un { d, a, .. } => vec![d, a],
         Inst::Bin { d, a, b, .. } => vec![d, a, b],
         Inst::Tern { d, a, b, c, .. } => vec![d, a, b, c],
+        Inst::FRound { d, a, b, c, .. } => vec![d, a, b, c],
         Inst::Carry { d, a, b, c, cc, .. } => vec![d, a, b, c, cc],
         Inst::Bfi {
             d, a, b, pos, len, ..

@@ -38,12 +38,17 @@ mod fast;
 pub mod mem;
 pub mod printf;
 pub mod remap;
+pub mod softfloat;
 pub mod tensor;
 pub mod tex;
 
 pub use event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MemEvent, Sink, Space};
 pub use remap::SharedRemap;
 pub use warpscope_ptx::{InstInfo, Kernel, Program, SharedVar, SrcLoc};
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -261,6 +266,23 @@ pub enum EmuError {
     BadRemap(String),
 }
 
+/// Watches a run from other threads, and bounds it in time ([`run_watched`]).
+///
+/// Neither changes what a block computes: results stay identical whatever the thread count. A
+/// deadline changes which blocks run, and [`RunResult::stopped`] says so.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Watch<'a> {
+    /// Incremented (relaxed) once per block as the block ends, so that another thread can show
+    /// the blocks done; set back to 0 when a launch whose blocks raced runs again in block order.
+    pub done: Option<&'a AtomicU64>,
+    /// No block starts at or after this instant (the first block always runs). With a deadline
+    /// the blocks start in block order, each worker thread taking the next one, so the blocks run
+    /// are the first K of the launch's order whatever the thread count and however long each took;
+    /// [`RunResult::block_ids`] lists them. A cooperative launch ignores it (its blocks are resident
+    /// together and wait for each other: the whole grid runs).
+    pub deadline: Option<Instant>,
+}
+
 /// Counters of a run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counters {
@@ -291,6 +313,9 @@ pub struct RunResult<S> {
     /// `__assertfail`). A failing assert traps the grid as a GPU does: the warp and its block stop
     /// there (earlier side effects stay), and blocks of a later wave ([`ASSERT_WAVE`]) do not run.
     pub asserts: Vec<AssertFailure>,
+    /// The [`Watch::deadline`] passed before every block had started: only the first
+    /// `block_ids.len()` blocks ran, and what the others would have stored is not in memory.
+    pub stopped: bool,
 }
 
 /// One thread's failing device `assert`: what a GPU prints as
@@ -339,7 +364,16 @@ where
     S: Sink,
     F: Fn(u32) -> S + Sync,
 {
-    run_impl(program, kernel, launch, limits, None, sink_factory, None)
+    run_impl(
+        program,
+        kernel,
+        launch,
+        limits,
+        None,
+        sink_factory,
+        None,
+        Watch::default(),
+    )
 }
 
 /// Sees a launch's memory just before its blocks run and just after (an analysis of the machine
@@ -375,6 +409,7 @@ where
         outer,
         sink_factory,
         Some(observer),
+        Watch::default(),
     )
 }
 
@@ -395,9 +430,78 @@ where
     S: Sink,
     F: Fn(u32) -> S + Sync,
 {
-    run_impl(program, kernel, launch, limits, Some(global), sink_factory, None)
+    run_impl(
+        program,
+        kernel,
+        launch,
+        limits,
+        Some(global),
+        sink_factory,
+        None,
+        Watch::default(),
+    )
 }
 
+/// The most general entry point: [`run`] (`outer` = `None`) or [`run_in`] (`outer` = the caller's
+/// global space), with an optional observer of the launch's memory ([`run_observed`]) and a
+/// [`Watch`]: a counter of the blocks done and a deadline after which no block starts.
+#[allow(clippy::too_many_arguments)]
+pub fn run_watched<S, F>(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    outer: Option<&mem::Global>,
+    sink_factory: F,
+    observer: Option<&mut dyn LaunchObserver>,
+    watch: Watch<'_>,
+) -> Result<RunResult<S>, EmuError>
+where
+    S: Sink,
+    F: Fn(u32) -> S + Sync,
+{
+    run_impl(
+        program,
+        kernel,
+        launch,
+        limits,
+        outer,
+        sink_factory,
+        observer,
+        watch,
+    )
+}
+
+/// Runs `f` on `ids` in parallel, each worker taking the next id in order, none started at or
+/// after `deadline` (the first always is): the results of the first K ids, in order.
+fn in_order_until<T: Send>(ids: &[u32], deadline: Instant, f: &(dyn Fn(u32) -> T + Sync)) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<T>>> = ids.iter().map(|_| Mutex::new(None)).collect();
+    let workers = rayon::current_num_threads().clamp(1, ids.len().max(1));
+    rayon::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|_| {
+                loop {
+                    // checked before taking an id, so that every id taken runs: the ids run are
+                    // those taken, a prefix
+                    if next.load(Ordering::Relaxed) > 0 && Instant::now() >= deadline {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&b) = ids.get(i) else { break };
+                    let r = f(b);
+                    *slots[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(r);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map_while(|m| m.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
 fn run_impl<S, F>(
     program: &Program,
     kernel: &str,
@@ -406,6 +510,7 @@ fn run_impl<S, F>(
     outer: Option<&mem::Global>,
     sink_factory: F,
     mut observer: Option<&mut dyn LaunchObserver>,
+    watch: Watch<'_>,
 ) -> Result<RunResult<S>, EmuError>
 where
     S: Sink,
@@ -575,6 +680,7 @@ where
         limits,
         cooperative: launch.cooperative,
         grid_workspace,
+        track: None,
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {
@@ -587,22 +693,78 @@ where
         }
         None => (0..nblocks as u32).collect(),
     };
-    let run_blocks = |ids: &[u32]| -> Vec<(S, exec::BlockOut)> {
-        ids.par_iter()
-            .map(|&b| {
-                let mut s = sink_factory(b);
-                let o = exec::run_block(&ctx, b, &mut s);
-                (s, o)
-            })
-            .collect()
+    // Blocks run in parallel, each against the one global space. Where one block writes a word
+    // that another reads or writes, the result would depend on the host's thread schedule: the
+    // shadow notices, the launch's writes are undone and its blocks run again one after another in
+    // block order (what a single thread gives), so every thread count gives the same bytes.
+    let shadow = (!launch.cooperative
+        && ids.len() > 1
+        && rayon::current_num_threads() > 1
+        && nblocks <= mem::SHADOW_MAX_BLOCKS)
+        .then(|| mem::Shadow::new(global));
+    let tracked = exec::Ctx {
+        track: shadow.as_ref(),
+        ..ctx
+    };
+    // the blocks `ids`: all of them, or with a deadline the first ones, those started before it
+    let run_blocks = |ids: &[u32], serial: bool| -> Vec<(S, exec::BlockOut)> {
+        let one = |b: u32| {
+            let mut s = sink_factory(b);
+            if !serial && tracked.track.is_some_and(|t| t.conflict()) {
+                // the launch runs again in block order: the rest of this attempt is moot
+                return (s, exec::BlockOut::default());
+            }
+            let c = if serial { &ctx } else { &tracked };
+            let o = exec::run_block(c, b, &mut s);
+            if let Some(d) = watch.done {
+                d.fetch_add(1, Ordering::Relaxed);
+            }
+            (s, o)
+        };
+        match (serial, watch.deadline) {
+            (true, None) => ids.iter().map(|&b| one(b)).collect(),
+            (true, Some(deadline)) => ids
+                .iter()
+                .enumerate()
+                .map_while(|(i, &b)| (i == 0 || Instant::now() < deadline).then(|| one(b)))
+                .collect(),
+            (false, None) => ids.par_iter().map(|&b| one(b)).collect(),
+            (false, Some(deadline)) => in_order_until(ids, deadline, &one),
+        }
     };
     let can_assert = program.ops[k.entry as usize..k.end as usize]
         .iter()
         .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::AssertFail { .. }));
+    // the blocks of a plain launch (with waves that stop at a failing `assert`), and whether the
+    // deadline left some of them unrun
+    let run_plain = |ids: Vec<u32>, serial: bool| -> (Vec<(S, exec::BlockOut)>, Vec<u32>, bool) {
+        let mut ids = ids;
+        if !can_assert {
+            let outs = run_blocks(&ids, serial);
+            let cut = outs.len() < ids.len();
+            ids.truncate(outs.len());
+            return (outs, ids, cut);
+        }
+        let mut outs = Vec::with_capacity(ids.len());
+        let mut ran = 0;
+        let mut cut = false;
+        for wave in ids.chunks(ASSERT_WAVE) {
+            let done = run_blocks(wave, serial);
+            let failed = done.iter().any(|(_, o)| !o.asserts.is_empty());
+            cut = done.len() < wave.len();
+            ran += done.len();
+            outs.extend(done);
+            if failed || cut {
+                break;
+            }
+        }
+        ids.truncate(ran);
+        (outs, ids, cut)
+    };
     if let Some(o) = observer.as_deref_mut() {
         o.before(&params, global);
     }
-    let (outs, ids) = if launch.cooperative {
+    let (outs, ids, stopped) = if launch.cooperative {
         // every block resident: the blocks take turns (in block order, so the run is repeatable)
         // until each has finished
         let mut runs: Vec<(S, exec::BlockRun)> = ids
@@ -621,6 +783,9 @@ where
                 }
                 if b.resume(&ctx, s) {
                     finished = true;
+                    if let Some(d) = watch.done {
+                        d.fetch_add(1, Ordering::Relaxed);
+                    }
                     if b.out.fault.is_some() {
                         // a fault stops the whole grid (the GPU's launch fails)
                         break;
@@ -642,24 +807,21 @@ where
             }
             before = now;
         }
-        (runs.into_iter().map(|(s, b)| (s, b.out)).collect(), ids)
-    } else if can_assert {
-        let mut outs = Vec::with_capacity(ids.len());
-        let mut ran = 0;
-        for wave in ids.chunks(ASSERT_WAVE) {
-            let done = run_blocks(wave);
-            let failed = done.iter().any(|(_, o)| !o.asserts.is_empty());
-            outs.extend(done);
-            ran += wave.len();
-            if failed {
-                break;
-            }
-        }
-        let mut ids = ids;
-        ids.truncate(ran);
-        (outs, ids)
+        (runs.into_iter().map(|(s, b)| (s, b.out)).collect(), ids, false)
     } else {
-        (run_blocks(&ids), ids)
+        let first = run_plain(ids.clone(), false);
+        match &shadow {
+            Some(sh) if sh.conflict() => {
+                drop(first);
+                sh.undo(global);
+                // the blocks are done again
+                if let Some(d) = watch.done {
+                    d.store(0, Ordering::Relaxed);
+                }
+                run_plain(ids, true)
+            }
+            _ => first,
+        }
     };
     let mut counters = Counters::default();
     let mut sinks = Vec::with_capacity(outs.len());
@@ -698,5 +860,6 @@ where
             printed
         },
         asserts,
+        stopped,
     })
 }

@@ -397,3 +397,305 @@ mod tests {
         assert_eq!(write_bytes(&mut m, u64::MAX, 4, 0), None);
     }
 }
+
+/// What one launch's blocks did to each global word, kept while they run in parallel: a word that
+/// one block wrote and another read or wrote (an atomic counts as a write) makes the result depend
+/// on the host's thread schedule. The launch then runs again with its blocks one after another in
+/// block order from the memory it started with ([`Shadow::undo`] puts back every word written),
+/// so its results are the same bytes whatever the number of threads. Chunks of the shadow are made
+/// on first touch: memory grows with the words a launch touches, not with the space.
+pub struct Shadow {
+    regions: Vec<ShadowRegion>,
+    conflict: std::sync::atomic::AtomicBool,
+}
+
+struct ShadowRegion {
+    base: u64,
+    len: u64,
+    chunks: Box<[std::sync::OnceLock<Chunk>]>,
+}
+
+/// The shadow of `CHUNK_WORDS` words: their states, and apart from them (loads read the states
+/// alone, so they take no more cache than the words) the values before the launch's first writes.
+struct Chunk {
+    /// `SAVED | MULTI | owner` (block + 1 of the first block that touched the word).
+    state: Box<[AtomicU32]>,
+    /// The word's value before the launch's first write to it (valid once `SAVED`).
+    old: Box<[AtomicU32]>,
+}
+
+impl Chunk {
+    fn new() -> Chunk {
+        let zeros = || (0..CHUNK_WORDS).map(|_| AtomicU32::new(0)).collect();
+        Chunk {
+            state: zeros(),
+            old: zeros(),
+        }
+    }
+}
+
+const CHUNK_WORDS: usize = 1024;
+const SAVED: u32 = 1 << 31;
+const MULTI: u32 = 1 << 30;
+const OWNER: u32 = MULTI - 1;
+/// Blocks beyond this many are not told apart (grids that large are not tracked).
+pub const SHADOW_MAX_BLOCKS: u64 = OWNER as u64 - 1;
+
+impl Shadow {
+    /// An empty shadow of `g`'s regions.
+    pub fn new(g: &Global) -> Shadow {
+        Shadow {
+            regions: g
+                .regions
+                .iter()
+                .map(|r| ShadowRegion {
+                    base: r.base,
+                    len: r.len,
+                    chunks: (0..r.words.len().div_ceil(CHUNK_WORDS))
+                        .map(|_| std::sync::OnceLock::new())
+                        .collect(),
+                })
+                .collect(),
+            conflict: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Whether two blocks touched a word that one of them wrote.
+    pub fn conflict(&self) -> bool {
+        self.conflict.load(Relaxed)
+    }
+
+    /// The region's index and the first and last word of `[addr, addr + w)` in it.
+    #[inline(always)]
+    fn words(&self, addr: u64, w: u64) -> Option<(usize, usize, usize)> {
+        let i = self.regions.partition_point(|r| r.base <= addr);
+        let r = self.regions.get(i.checked_sub(1)?)?;
+        let off = addr - r.base;
+        if off >= r.len {
+            return None;
+        }
+        let first = (off / 4) as usize;
+        let last = ((off + w.max(1) - 1).min(r.len - 1) / 4) as usize;
+        Some((i - 1, first, last))
+    }
+
+    #[inline(always)]
+    fn chunk(&self, region: usize, c: usize) -> &Chunk {
+        self.regions[region].chunks[c].get_or_init(Chunk::new)
+    }
+
+    #[inline(always)]
+    fn flag(&self) {
+        self.conflict.store(true, Relaxed);
+    }
+
+    /// Block `me - 1` reads the word whose state is `st`.
+    #[inline(always)]
+    fn read_word(&self, st: &AtomicU32, me: u32) {
+        let mut s = st.load(Relaxed);
+        loop {
+            // its own word, or one several blocks read and none wrote
+            if s & OWNER == me && s & MULTI == 0 || s & (MULTI | SAVED) == MULTI {
+                return;
+            }
+            if s == 0 {
+                match st.compare_exchange_weak(0, me, Relaxed, Relaxed) {
+                    Ok(_) => return,
+                    Err(x) => {
+                        s = x;
+                        continue;
+                    }
+                }
+            }
+            if s & SAVED != 0 {
+                // written in this launch by another block (or by several)
+                self.flag();
+            } else {
+                st.fetch_or(MULTI, Relaxed);
+            }
+            return;
+        }
+    }
+
+    /// Block `block` reads `w` bytes at `addr`.
+    #[inline(always)]
+    pub fn read(&self, block: u32, addr: u64, w: u64) {
+        let Some((r, first, last)) = self.words(addr, w) else {
+            return;
+        };
+        for i in first..=last {
+            self.read_word(&self.chunk(r, i / CHUNK_WORDS).state[i % CHUNK_WORDS], block + 1);
+        }
+    }
+
+    /// A warp's loads of `w` bytes at `addrs` (lanes `mask`) by block `block`: the region and
+    /// the chunk found once where the warp's words share them, a word the lane before read
+    /// skipped.
+    #[inline]
+    pub fn read_lanes(&self, block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            lo = lo.min(addrs[l]);
+            hi = hi.max(addrs[l]);
+        }
+        let one_chunk =
+            hi.checked_add(w)
+                .and_then(|end| self.words(lo, end - lo))
+                .filter(|&(r, first, last)| {
+                    first / CHUNK_WORDS == last / CHUNK_WORDS
+                        && self.regions[r].base + (last as u64 + 1) * 4 >= hi + w
+                });
+        let Some((r, first, _)) = one_chunk else {
+            // the lanes span chunks or regions (or fall outside every one): lane by lane
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.read(block, addrs[l], w);
+            }
+            return;
+        };
+        let (base, state) = (self.regions[r].base, &self.chunk(r, first / CHUNK_WORDS).state);
+        let me = block + 1;
+        let mut prev = usize::MAX;
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let off = addrs[l] - base;
+            for i in (off / 4) as usize..=((off + w - 1) / 4) as usize {
+                if i != prev {
+                    prev = i;
+                    self.read_word(&state[i % CHUNK_WORDS], me);
+                }
+            }
+        }
+    }
+
+    /// Block `block` is about to write `w` bytes at `addr` of `g` (or update them atomically):
+    /// called before the write, so the words' values before the launch are kept.
+    #[inline(always)]
+    pub fn write(&self, g: &Global, block: u32, addr: u64, w: u64) {
+        let Some((r, first, last)) = self.words(addr, w) else {
+            return;
+        };
+        let me = block + 1;
+        let words = &g.regions[r].words;
+        for (i, word) in words.iter().enumerate().take(last + 1).skip(first) {
+            let chunk = self.chunk(r, i / CHUNK_WORDS);
+            let st = &chunk.state[i % CHUNK_WORDS];
+            let mut s = st.load(Relaxed);
+            loop {
+                let owner = s & OWNER;
+                if s & SAVED != 0 {
+                    if owner != me || s & MULTI != 0 {
+                        self.flag();
+                    }
+                    break;
+                }
+                // first write of the launch to this word: keep its value, then claim it
+                let v = word.load(Relaxed);
+                let new = if owner == 0 { s | me } else { s } | SAVED;
+                match st.compare_exchange_weak(s, new, Relaxed, Relaxed) {
+                    Ok(_) => {
+                        chunk.old[i % CHUNK_WORDS].store(v, Relaxed);
+                        if (owner != 0 && owner != me) || s & MULTI != 0 {
+                            self.flag();
+                        }
+                        break;
+                    }
+                    Err(x) => s = x,
+                }
+            }
+        }
+    }
+
+    /// Puts back the value every written word had before the launch.
+    pub fn undo(&self, g: &Global) {
+        for (sr, gr) in self.regions.iter().zip(&g.regions) {
+            debug_assert_eq!((sr.base, sr.len), (gr.base, gr.len));
+            for (c, chunk) in sr.chunks.iter().enumerate() {
+                let Some(chunk) = chunk.get() else { continue };
+                for (k, (st, old)) in chunk.state.iter().zip(chunk.old.iter()).enumerate() {
+                    if st.load(Relaxed) & SAVED != 0 {
+                        gr.words[c * CHUNK_WORDS + k].store(old.load(Relaxed), Relaxed);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod shadow_tests {
+    use super::*;
+
+    fn space() -> Global {
+        Global::new(vec![(0x1000, (0..64u8).collect()), (0x2000, vec![7; 8192])])
+    }
+
+    #[test]
+    fn blocks_that_share_only_reads_or_keep_to_their_words_do_not_conflict() {
+        let g = space();
+        let sh = Shadow::new(&g);
+        for b in 0..4 {
+            sh.read(b, 0x1000, 4); // every block reads one input word
+            sh.write(&g, b, 0x2000 + 4 * u64::from(b), 4); // and writes its own
+            sh.read(b, 0x2000 + 4 * u64::from(b), 4); // and reads it back
+        }
+        let mut addrs = [0u64; 32];
+        for (l, a) in addrs.iter_mut().enumerate() {
+            *a = 0x1000 + 4 * (l as u64 % 16);
+        }
+        sh.read_lanes(5, &addrs, u32::MAX, 4);
+        assert!(!sh.conflict());
+    }
+
+    #[test]
+    fn a_word_one_block_wrote_and_another_touched_is_a_conflict_in_either_order() {
+        for order in 0..4 {
+            let g = space();
+            let sh = Shadow::new(&g);
+            match order {
+                0 => {
+                    sh.write(&g, 0, 0x1008, 4);
+                    sh.read(1, 0x1008, 4);
+                }
+                1 => {
+                    sh.read(1, 0x1008, 4);
+                    sh.write(&g, 0, 0x1008, 4);
+                }
+                2 => {
+                    sh.write(&g, 0, 0x1008, 1);
+                    sh.write(&g, 1, 0x100a, 2); // another byte of the same word
+                }
+                _ => {
+                    let addrs = [0x1008u64; 32];
+                    sh.write(&g, 3, 0x1008, 4);
+                    sh.read_lanes(2, &addrs, 0b101, 4);
+                }
+            }
+            assert!(sh.conflict(), "order {order}");
+        }
+    }
+
+    #[test]
+    fn undo_puts_back_what_the_launch_wrote() {
+        let g = space();
+        let before = g.contents(0x1000).unwrap();
+        let sh = Shadow::new(&g);
+        sh.write(&g, 0, 0x1004, 8);
+        g.write(0x1004, 8, u64::MAX);
+        sh.write(&g, 1, 0x1021, 1);
+        g.write(0x1021, 1, 0xee);
+        sh.write(&g, 1, 0x2000 + 5000, 4);
+        g.write(0x2000 + 5000, 4, 1);
+        assert_ne!(g.contents(0x1000).unwrap(), before);
+        sh.undo(&g);
+        assert_eq!(g.contents(0x1000).unwrap(), before);
+        assert_eq!(g.read(0x2000 + 5000, 4), Some(0x0707_0707));
+    }
+}

@@ -125,6 +125,12 @@ pub enum BinOp {
     CopySign,
     /// `mul24.lo`
     Mul24Lo,
+    /// `mul.sat` of a float: the product clamped to [+0, 1], NaN to +0
+    MulSat,
+    /// `min.NaN` of a float: a NaN operand gives the canonical NaN
+    MinNaN,
+    /// `max.NaN` of a float: a NaN operand gives the canonical NaN
+    MaxNaN,
 }
 
 /// Unary operations.
@@ -147,6 +153,10 @@ pub enum UnOp {
     Sin,
     Cos,
     Tanh,
+    /// `rcp.approx.ftz.f64`: the hardware's seed alone (MUFU.RCP64H: the high word, low word 0)
+    RcpSeed64,
+    /// `rsqrt.approx.ftz.f64`: the hardware's seed alone (MUFU.RSQ64H: the high word, low word 0)
+    RsqrtSeed64,
     /// `bfind` (position of the most significant non-sign bit)
     Bfind,
     /// `bfind.shiftamt`: the left shift that brings that bit to the top (width − 1 − position);
@@ -206,6 +216,24 @@ pub enum TernOp {
     ShfR,
     /// `shf.r.clamp.b32`: as `ShfR` with the shift clamped to 32
     ShfRClamp,
+    /// `fma.rn.sat` of a float: the result clamped to [+0, 1], NaN to +0
+    FmaSat,
+    /// `fma.rn.relu` of a half: a negative result becomes +0, a NaN the canonical NaN
+    FmaRelu,
+}
+
+/// Float operations rounded in a direction other than to nearest (`.rz`, `.rm`, `.rp`), which the
+/// emulator computes in software ([`Inst::FRound`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum FRoundOp {
+    Add,
+    Sub,
+    Mul,
+    Fma,
+    Div,
+    Rcp,
+    Sqrt,
 }
 
 /// Comparison operators of `setp`/`set`.
@@ -459,6 +487,17 @@ pub enum Inst {
     Tern {
         op: TernOp,
         ty: Ty,
+        d: R,
+        a: R,
+        b: R,
+        c: R,
+    },
+    /// `add/sub/mul/div/fma/rcp/sqrt.{rz,rm,rp}.{f32,f64} d, a[, b[, c]]`: one rounding in the
+    /// given direction (unused operands repeat `a`).
+    FRound {
+        op: FRoundOp,
+        ty: Ty,
+        rnd: Rnd,
         d: R,
         a: R,
         b: R,

@@ -1150,6 +1150,9 @@ impl<'m> KCtx<'m> {
                 let op = match (op, has("sat") && t.float()) {
                     (BinOp::Add, true) => BinOp::AddSat,
                     (BinOp::Sub, true) => BinOp::SubSat,
+                    (BinOp::MulLo, true) => BinOp::MulSat,
+                    (BinOp::Min, _) if has("NaN") && t.float() => BinOp::MinNaN,
+                    (BinOp::Max, _) if has("NaN") && t.float() => BinOp::MaxNaN,
                     (o, _) => o,
                 };
                 let d = self.dst(&ops[0])?;
@@ -1160,6 +1163,29 @@ impl<'m> KCtx<'m> {
                 };
                 let a = self.src(&ops[1], t)?;
                 let b = self.src(&ops[2], bt)?;
+                if let Some(rnd) = directed(mods).filter(|_| matches!(t, Ty::F32 | Ty::F64)) {
+                    let op = match op {
+                        BinOp::Add => FRoundOp::Add,
+                        BinOp::Sub => FRoundOp::Sub,
+                        BinOp::MulLo => FRoundOp::Mul,
+                        BinOp::Div => FRoundOp::Div,
+                        _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
+                    };
+                    let (ty, c) = (t, a);
+                    self.push(
+                        Inst::FRound {
+                            op,
+                            ty,
+                            rnd,
+                            d,
+                            a,
+                            b,
+                            c,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
                 self.push(Inst::Bin { op, ty: t, d, a, b }, guard);
             }
             "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" | "rcp" | "sqrt" | "rsqrt" | "ex2"
@@ -1184,7 +1210,7 @@ impl<'m> KCtx<'m> {
                     );
                     return Ok(());
                 }
-                if matches!(t, Ty::F16 | Ty::BF16) && !matches!(base, "neg" | "abs") {
+                if matches!(t, Ty::F16 | Ty::BF16) && !matches!(base, "neg" | "abs" | "tanh" | "ex2") {
                     return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
                 }
                 let op = match base {
@@ -1195,8 +1221,10 @@ impl<'m> KCtx<'m> {
                     "popc" => UnOp::Popc,
                     "clz" => UnOp::Clz,
                     "brev" => UnOp::Brev,
+                    "rcp" if t == Ty::F64 && has("approx") => UnOp::RcpSeed64,
                     "rcp" => UnOp::Rcp,
                     "sqrt" => UnOp::Sqrt,
+                    "rsqrt" if t == Ty::F64 && has("ftz") => UnOp::RsqrtSeed64,
                     "rsqrt" => UnOp::Rsqrt,
                     "ex2" => UnOp::Ex2,
                     "lg2" => UnOp::Lg2,
@@ -1208,6 +1236,27 @@ impl<'m> KCtx<'m> {
                 };
                 let d = self.dst(&ops[0])?;
                 let a = self.src(&ops[1], t)?;
+                if let Some(rnd) = directed(mods).filter(|_| matches!(t, Ty::F32 | Ty::F64)) {
+                    let op = match op {
+                        UnOp::Rcp => FRoundOp::Rcp,
+                        UnOp::Sqrt => FRoundOp::Sqrt,
+                        _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
+                    };
+                    let (ty, b, c) = (t, a, a);
+                    self.push(
+                        Inst::FRound {
+                            op,
+                            ty,
+                            rnd,
+                            d,
+                            a,
+                            b,
+                            c,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
                 self.push(Inst::Un { op, ty: t, d, a }, guard);
             }
             "mad" | "fma" | "bfe" | "sad" | "prmt" | "slct" | "mad24" => {
@@ -1224,6 +1273,8 @@ impl<'m> KCtx<'m> {
                     return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
                 }
                 let op = match base {
+                    "mad" | "fma" if t.float() && has("sat") => TernOp::FmaSat,
+                    "fma" if matches!(t, Ty::F16 | Ty::BF16) && has("relu") => TernOp::FmaRelu,
                     "mad" if t.float() => TernOp::Fma,
                     "mad" if has("hi") => TernOp::MadHi,
                     "mad" if has("wide") => TernOp::MadWide,
@@ -1257,6 +1308,22 @@ impl<'m> KCtx<'m> {
                 };
                 let b = self.src(&ops[2], bt)?;
                 let c = self.src(&ops[3], ct)?;
+                if let (TernOp::Fma, Ty::F32 | Ty::F64, Some(rnd)) = (op, t, directed(mods)) {
+                    let (op, ty) = (FRoundOp::Fma, t);
+                    self.push(
+                        Inst::FRound {
+                            op,
+                            ty,
+                            rnd,
+                            d,
+                            a,
+                            b,
+                            c,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
                 let ty = if op == TernOp::Slct {
                     // encode the selector type in the float flag: f32 selector → use F32 marker
                     if ct == Ty::F32 {
@@ -2801,6 +2868,16 @@ fn parse_cmp(m: &str) -> Option<Cmp> {
         "num" => Cmp::Num,
         "nan" => Cmp::Nan,
         _ => return None,
+    })
+}
+
+/// The directed rounding among an instruction's modifiers (`.rz`, `.rm`, `.rp`), if any.
+fn directed(mods: &[&str]) -> Option<Rnd> {
+    mods.iter().find_map(|m| match *m {
+        "rz" => Some(Rnd::Rz),
+        "rm" => Some(Rnd::Rm),
+        "rp" => Some(Rnd::Rp),
+        _ => None,
     })
 }
 

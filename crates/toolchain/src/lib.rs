@@ -16,3 +16,38 @@ pub mod cache;
 pub mod locate;
 pub mod resources;
 pub mod sass;
+
+/// The architecture ptxas builds `ptx` for when asked for `arch`: the PTX's own `.target` where it
+/// names an architecture-specific variant of `arch` (`sm_90a` for `sm_90`: what Triton and
+/// `nvcc -arch=sm_90a` emit, and what ptxas refuses to build for plain `sm_90`), else `arch`.
+pub fn ptxas_arch(ptx: &str, arch: &str) -> String {
+    let target = ptx
+        .lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix(".target"))
+        .and_then(|t| t.split([',', ' ', '\t']).find(|s| !s.is_empty()));
+    match target {
+        Some(t) if t.len() == arch.len() + 1 && t.starts_with(arch) && t.ends_with(['a', 'f']) => {
+            t.to_string()
+        }
+        _ => arch.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod arch_tests {
+    use super::ptxas_arch;
+
+    #[test]
+    fn an_arch_specific_target_is_built_for_itself() {
+        let ptx = |t: &str| format!(".version 8.7\n.target {t}\n.address_size 64\n");
+        assert_eq!(ptxas_arch(&ptx("sm_90a"), "sm_90"), "sm_90a");
+        assert_eq!(ptxas_arch(&ptx("sm_100f"), "sm_100"), "sm_100f");
+        assert_eq!(ptxas_arch(&ptx("sm_90"), "sm_90"), "sm_90");
+        assert_eq!(ptxas_arch(&ptx("sm_80"), "sm_90"), "sm_90");
+        assert_eq!(ptxas_arch(&ptx("sm_90a, debug"), "sm_90"), "sm_90a");
+        // another architecture's variant is not taken
+        assert_eq!(ptxas_arch(&ptx("sm_89a"), "sm_90"), "sm_90");
+        assert_eq!(ptxas_arch("no target", "sm_90"), "sm_90");
+    }
+}

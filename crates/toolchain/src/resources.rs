@@ -243,6 +243,10 @@ fn run_report(root: &CudaRoot, file: &Path, cc: u32, ext: &str) -> Result<String
     } else {
         let p = root.bin("ptxas");
         let mut c = Command::new(&p);
+        let arch = match std::fs::read_to_string(file) {
+            Ok(ptx) => crate::ptxas_arch(&ptx, &arch),
+            Err(_) => arch,
+        };
         c.arg(format!("-arch={arch}")).arg("-v");
         (p, c)
     };

@@ -58,6 +58,13 @@ pub struct Args {
     /// Warp instructions one block may execute (guards runaway kernels).
     #[arg(long, default_value_t = 1 << 28)]
     max_instructions: u64,
+    /// Seconds each launch may run: after that no further block of it starts. Such a launch is
+    /// labelled incomplete on stderr and in the export: its counters are estimates scaled from the
+    /// blocks that ran (the first in block order), and the program's later reads of the memory it
+    /// could write are reported.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_budget,
+          conflicts_with_all = ["measure", "measured"])]
+    budget: Option<f64>,
     /// Write a self-contained HTML report: a section per kernel with its launches and findings.
     #[arg(long, value_name = "FILE.html")]
     report: Option<PathBuf>,
@@ -98,12 +105,57 @@ pub struct Args {
     command: Vec<String>,
 }
 
+fn parse_budget(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{s}` is not a number of seconds above 0")),
+    }
+}
+
+/// The program was stopped by a signal sent to warpscope or typed on the terminal (Ctrl-C).
+#[derive(Serialize)]
+struct Interrupted {
+    /// The first such signal (2: SIGINT).
+    signal: i32,
+}
+
+/// The launch the runtime was emulating when the program ended (it has no record).
+#[derive(Serialize)]
+struct UnfinishedLaunch {
+    launch: u64,
+    kernel: String,
+    blocks_done: u64,
+    blocks: u64,
+    seconds: f64,
+}
+
+/// Launches whose blocks did not all run (`--budget`), and where their missing results were used.
+#[derive(Serialize)]
+struct Incomplete {
+    /// Launches cut short.
+    launches_cut: Vec<serde_json::Value>,
+    /// Later launches that read memory a cut launch left incomplete.
+    launches_on_incomplete_input: Vec<serde_json::Value>,
+    /// The program's reads of such memory (copies to the host, `cudaMemcpyFromSymbol`).
+    reads: Vec<serde_json::Value>,
+}
+
 /// The `--export` document.
 #[derive(Serialize)]
 struct Export<'a> {
     program: String,
     args: &'a [String],
     exit_status: Option<i32>,
+    /// The signal that ended the program, when one did.
+    signal: Option<i32>,
+    /// Set when the run was interrupted (Ctrl-C, or a signal sent to warpscope).
+    interrupted: Option<Interrupted>,
+    /// The launch being emulated when the program ended, when it ended inside one.
+    unfinished_launch: Option<UnfinishedLaunch>,
+    /// `--budget`, seconds per launch.
+    budget_s: Option<f64>,
+    /// Set when some launch did not run all its blocks.
+    incomplete: Option<Incomplete>,
     arch: &'a str,
     /// Whether the preset's rules (bank, occupancy, ldmatrix/stmatrix/cp.async) are measured or assumed.
     rules_basis: serde_json::Value,
@@ -127,7 +179,15 @@ struct LaunchOut<'a> {
     metrics: &'a BTreeMap<String, f64>,
     findings: Vec<&'a warpscope_cudart::Finding>,
     warp_instructions: u64,
+    /// PTX thread instructions executed (each warp instruction's active lanes).
+    thread_instructions: u64,
     widths: &'a str,
+    /// Set when not every block ran (`--budget`): which ran, and how the counters were made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sampling: Option<&'a warpscope_cudart::analysis::Sampling>,
+    /// The launch read memory that this earlier launch, cut short, left incomplete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    incomplete_input: Option<u64>,
     /// Shared-memory counters per source line.
     shared_lines: &'a [warpscope_cudart::analysis::SharedLine],
     /// The fix advisor's answer for the kernel (`--fix`, on one launch per kernel).
@@ -337,6 +397,15 @@ fn run_in(
         None
     };
     let records = dir.join("launches.jsonl");
+    let notices = dir.join("notices.jsonl");
+    let page_path = dir.join("progress");
+    let page = match warpscope_cudart::progress::Mapped::create(&page_path) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            eprintln!("warpscope: no progress bar ({}: {e})", page_path.display());
+            None
+        }
+    };
     let cfg = Config {
         arch: arch.name.to_string(),
         check: args.check.is_some(),
@@ -346,7 +415,9 @@ fn run_in(
         launch_skip: args.launch_skip,
         launch_count: args.launch_count,
         records: Some(records.clone()),
-        ..Config::default()
+        notices: Some(notices.clone()),
+        progress: page.is_some().then(|| page_path.clone()),
+        budget_s: args.budget,
     };
     let ld = match std::env::var_os("LD_LIBRARY_PATH") {
         Some(old) if !old.is_empty() => {
@@ -366,13 +437,29 @@ fn run_in(
     cmd.args(prog_args)
         .env("LD_LIBRARY_PATH", ld)
         .env(warpscope_cudart::CONFIG_ENV, serde_json::to_string(&cfg)?);
+    let watcher = page.map(crate::progress::watch);
     // Measuring compares the program's output with the GPU's: keep a copy as it passes through.
-    let (status, emulated_output) = if args.measure || args.measured_output.is_some() {
-        run_teeing(&mut cmd).with_context(|| format!("cannot run {}", exe.display()))?
+    let ran = if args.measure || args.measured_output.is_some() {
+        run_teeing(&mut cmd)
     } else {
-        let s = crate::child::status(&mut cmd).with_context(|| format!("cannot run {}", exe.display()))?;
-        (s, Vec::new())
+        crate::child::status(&mut cmd).map(|s| (s, Vec::new()))
     };
+    let last = watcher.and_then(crate::progress::Watcher::finish);
+    let (status, emulated_output) = ran.with_context(|| format!("cannot run {}", exe.display()))?;
+    let unfinished = last
+        .filter(|s| s.state == warpscope_cudart::progress::RUNNING)
+        .map(|s| UnfinishedLaunch {
+            launch: s.launch,
+            kernel: s.label,
+            blocks_done: s.done,
+            blocks: s.blocks,
+            seconds: warpscope_cudart::progress::now_ns().saturating_sub(s.started_ns) as f64 / 1e9,
+        });
+    let notices: Vec<warpscope_cudart::Notice> = std::fs::read_to_string(&notices)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
     let mut text = std::fs::read_to_string(&records).unwrap_or_default();
     // a program ended by a signal may have been writing a record: a line without its newline
     let cut_off = !text.is_empty() && !text.ends_with('\n');
@@ -392,6 +479,37 @@ fn run_in(
     let tool = args.check.as_deref().unwrap_or("all");
     for r in &mut recs {
         r.analysis.findings.retain(|f| tool_keeps(tool, &f.kind));
+    }
+    // the program's reads of memory a launch cut short left incomplete: findings of that launch,
+    // one per call that read it
+    let mut reads: BTreeMap<(u64, &str), (u64, u64, u64)> = BTreeMap::new();
+    for n in &notices {
+        if let warpscope_cudart::Notice::IncompleteRead {
+            call,
+            address,
+            bytes,
+            from_launch,
+            ..
+        } = n
+        {
+            let e = reads
+                .entry((*from_launch, call.as_str()))
+                .or_insert((0, 0, *address));
+            e.0 += 1;
+            e.1 += bytes;
+        }
+    }
+    for ((from, call), (count, bytes, first)) in &reads {
+        if let Some(r) = recs.iter_mut().find(|r| r.index == *from) {
+            r.analysis.findings.push(warpscope_cudart::Finding {
+                severity: "error".into(),
+                kind: "incomplete_read".into(),
+                line: None,
+                message: format!(
+                    "the program read memory this launch left incomplete (not all its blocks ran: --budget): {count} × {call}, {bytes} bytes, the first at {first:#x}"
+                ),
+            });
+        }
     }
     // stopped by a signal (Ctrl-C): not run again, twice, on the GPU
     let measure_skipped = ncu.is_some() && crate::child::interrupted();
@@ -439,6 +557,70 @@ fn run_in(
     if cut_off {
         notes.push("the last launch record was cut off as the program ended, and is left out".into());
     }
+    let interrupted = crate::child::interrupt_signal().map(|signal| Interrupted { signal });
+    let mut said = Vec::new();
+    if let Some(i) = &interrupted {
+        said.push(format!(
+            "the run was interrupted by signal {} (Ctrl-C, or a signal sent to warpscope): what follows are the {} launches recorded before it",
+            i.signal,
+            recs.len()
+        ));
+    }
+    if let Some(u) = &unfinished {
+        said.push(format!(
+            "the program ended during launch {} {} ({} of {} blocks done after {:.1} s): that launch has no record",
+            u.launch, u.kernel, u.blocks_done, u.blocks, u.seconds
+        ));
+    }
+    let cut: Vec<(u64, &str, u64, u64)> = notices
+        .iter()
+        .filter_map(|n| match n {
+            warpscope_cudart::Notice::LaunchCut {
+                launch,
+                label,
+                blocks_run,
+                blocks,
+                ..
+            } => Some((*launch, label.as_str(), *blocks_run, *blocks)),
+            _ => None,
+        })
+        .collect();
+    if !cut.is_empty() {
+        const LISTED: usize = 8;
+        let mut list: Vec<String> = cut
+            .iter()
+            .take(LISTED)
+            .map(|(l, k, r, b)| format!("launch {l} {k} ran {r} of {b} blocks"))
+            .collect();
+        if cut.len() > LISTED {
+            list.push(format!("{} more", cut.len() - LISTED));
+        }
+        let (n, them) = match cut.len() {
+            1 => ("1 launch".to_string(), "its"),
+            n => (format!("{n} launches"), "their"),
+        };
+        said.push(format!(
+            "{n} did not run all {them} blocks (--budget {} s: no block starts after that): {}; {them} counters are estimates scaled from the blocks that ran (the first in block order), and the program's results from {} are incomplete",
+            args.budget.unwrap_or_default(),
+            list.join(", "),
+            if cut.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    if !reads.is_empty() {
+        let mut from: Vec<u64> = reads.keys().map(|(l, _)| *l).collect();
+        from.dedup();
+        let count = reads.values().map(|v| v.0).sum::<u64>();
+        said.push(format!(
+            "the program read memory that launch{} {} left incomplete ({count} read{}): its results are incomplete (findings `incomplete_read`)",
+            if from.len() == 1 { "" } else { "es" },
+            from.iter().map(u64::to_string).collect::<Vec<_>>().join(", "),
+            if count == 1 { "" } else { "s" }
+        ));
+    }
+    for line in &said {
+        eprintln!("warpscope: {line}");
+    }
+    notes.extend(said);
     if recs.iter().any(|r| r.widths.starts_with("widths are PTX-level")) {
         notes.push("some kernels' shared-memory widths are PTX-level (no nvdisasm or no machine code): fused accesses may differ".into());
     }
@@ -472,12 +654,19 @@ fn run_in(
             spinning.join(", ")
         ));
     }
-    // kernels whose `key` label is 0, the spinning ones left out (their own note covers them)
+    // kernels whose `key` label is 0, the spinning ones left out (their own note covers them), and
+    // launches cut short too (the note on `--budget` covers them)
     let labelled_estimate = |key: &str| -> Vec<&str> {
-        kernels_where(key, |v| v == 0.0)
-            .into_iter()
+        let mut v: Vec<&str> = recs
+            .iter()
+            .filter(|r| r.analysis.sampling.is_none())
+            .filter(|r| r.analysis.metrics.get(key) == Some(&0.0))
+            .map(|r| r.kernel.as_str())
             .filter(|k| !spinning.contains(k))
-            .collect()
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
     };
     let estimated = labelled_estimate("warpscope__branch_counters_exact");
     if !estimated.is_empty() {
@@ -670,10 +859,12 @@ fn run_in(
     let mut asserts = 0;
     for r in &recs {
         for f in &r.analysis.findings {
-            if args.check.is_none() && f.kind != "assert" {
+            // failing device asserts and reads of incomplete results are shown in any case
+            let always = f.kind == "assert" || f.kind == "incomplete_read";
+            if args.check.is_none() && !always {
                 continue;
             }
-            asserts += usize::from(f.kind == "assert");
+            asserts += usize::from(always);
             if f.severity == "error" {
                 errors += 1;
             }
@@ -730,6 +921,27 @@ fn run_in(
         program: program.display().to_string(),
         args: prog_args,
         exit_status: status.code(),
+        signal: {
+            use std::os::unix::process::ExitStatusExt;
+            status.signal()
+        },
+        interrupted,
+        unfinished_launch: unfinished,
+        budget_s: args.budget,
+        incomplete: (!notices.is_empty()).then(|| {
+            let of = |kind: &str| -> Vec<serde_json::Value> {
+                notices
+                    .iter()
+                    .filter_map(|n| serde_json::to_value(n).ok())
+                    .filter(|v| v["kind"] == kind)
+                    .collect()
+            };
+            Incomplete {
+                launches_cut: of("launch_cut"),
+                launches_on_incomplete_input: of("incomplete_input"),
+                reads: of("incomplete_read"),
+            }
+        }),
         arch: arch.name,
         rules_basis: crate::basis::json(arch),
         launches: recs
@@ -745,7 +957,10 @@ fn run_in(
                 metrics: &r.analysis.metrics,
                 findings: r.analysis.findings.iter().collect(),
                 warp_instructions: r.analysis.warp_instructions,
+                thread_instructions: r.analysis.thread_instructions,
                 widths: &r.widths,
+                sampling: r.analysis.sampling.as_ref(),
+                incomplete_input: r.analysis.incomplete_input,
                 shared_lines: &r.analysis.shared_lines,
                 fix: r.analysis.fix.as_ref(),
                 machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),

@@ -1,15 +1,22 @@
 // A program that waits for a signal (tests/run_signals.rs):
-//   wait PIDFILE MARKER catch|plain
-// launches one kernel, writes its pid to PIDFILE, then waits up to two minutes. With `catch` it
-// counts SIGINT, SIGTERM, SIGHUP and SIGQUIT; on the first it waits 300 ms more (for a second copy
-// to arrive), writes "SIGNAL COUNT" to MARKER and exits 3. With `plain` the signals keep their
-// default action.
+//   wait PIDFILE MARKER catch|plain|busy
+// launches one kernel three times, writes its pid to PIDFILE, then waits up to two minutes. With
+// `catch` it counts SIGINT, SIGTERM, SIGHUP and SIGQUIT; on the first it waits 300 ms more (for a
+// second copy to arrive), writes "SIGNAL COUNT" to MARKER and exits 3. With `plain` the signals
+// keep their default action. With `busy` they do too, and it launches a kernel that runs for
+// minutes under the emulator before it waits.
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <unistd.h>
 
 __global__ void fill(int *p) { p[threadIdx.x] = threadIdx.x; }
+
+__global__ void spin(unsigned *p, int n) {
+  unsigned x = threadIdx.x;
+  for (int i = 0; i < n; ++i) x = x * 1664525u + 1013904223u;
+  p[blockIdx.x * blockDim.x + threadIdx.x] = x;
+}
 
 static volatile sig_atomic_t got = 0;
 static volatile sig_atomic_t count = 0;
@@ -21,12 +28,12 @@ static void on_signal(int sig) {
 
 int main(int argc, char **argv) {
   if (argc != 4) {
-    fprintf(stderr, "usage: wait PIDFILE MARKER catch|plain\n");
+    fprintf(stderr, "usage: wait PIDFILE MARKER catch|plain|busy\n");
     return 2;
   }
   int *d = nullptr;
   if (cudaMalloc(&d, 32 * sizeof(int)) != cudaSuccess) return 1;
-  fill<<<1, 32>>>(d);
+  for (int i = 0; i < 3; ++i) fill<<<1, 32>>>(d);
   if (cudaDeviceSynchronize() != cudaSuccess) return 1;
   cudaFree(d);
   if (strcmp(argv[3], "catch") == 0) {
@@ -44,6 +51,12 @@ int main(int argc, char **argv) {
   fprintf(f, "%d\n", (int)getpid());
   fclose(f);
   rename(tmp, argv[1]);
+  if (strcmp(argv[3], "busy") == 0) {
+    unsigned *q = nullptr;
+    if (cudaMalloc(&q, 4096 * 256 * sizeof(unsigned)) != cudaSuccess) return 1;
+    spin<<<4096, 256>>>(q, 1 << 20);
+    cudaDeviceSynchronize();
+  }
   for (int i = 0; i < 120000 && !got; ++i) usleep(1000);
   if (!got) return 0;
   usleep(300000);
