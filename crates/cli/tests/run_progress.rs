@@ -12,36 +12,15 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-fn cuda_root() -> String {
-    std::env::var("WARPSCOPE_CUDA_ROOT")
-        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
-}
+mod support;
+use support::cuda_root;
 
 /// The folder with the program `long`, built once.
 fn programs() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("warpscope-progress-tests-{}", std::process::id()));
-        let lib = dir.join("lib");
-        std::fs::create_dir_all(&lib).unwrap();
-        let cu = cuda_root();
-        let link = lib.join("libcudart.so");
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(Path::new(&cu).join("lib/libcudart.so.13"), &link).unwrap();
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/progress/long.cu");
-        let out = Command::new(Path::new(&cu).join("bin/nvcc"))
-            .args(["-O2", "-arch=sm_90", "-lineinfo", "-cudart", "shared"])
-            .arg(format!("-L{}", lib.display()))
-            .arg("-o")
-            .arg(dir.join("long"))
-            .arg(&src)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "nvcc failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        support::build_program(&dir, "progress/long.cu", "long", &["-lineinfo"]);
         dir
     })
 }
