@@ -722,7 +722,36 @@ fn emulate(
         done: opts.progress,
         deadline: opts.deadline,
     };
-    let res = warpscope_emu::run_watched(
+    // the blocks' sinks merged in block order as they finish (a bounded window of them alive)
+    let init = || Merged {
+        glob: opts.global_sectors.then(GlobalCounts::default),
+        bank: sections.banks.then(BankReport::default),
+        div: sections.divergence.then(DivergenceReport::new),
+        haz: hazard_cfg
+            .as_ref()
+            .map(|c| HazardReport::new(Arc::clone(c)).with_loops(loops(program, k))),
+        traces: Vec::new(),
+        blocks: 0,
+    };
+    let add = |m: &mut Merged, s: Multi| {
+        m.blocks += 1;
+        if let (Some(r), Some(s)) = (&mut m.glob, &s.global) {
+            r.add(s);
+        }
+        if let (Some(r), Some(s)) = (&mut m.bank, s.banks) {
+            r.merge(s.into_report());
+        }
+        if let (Some(r), Some(s)) = (&mut m.div, &s.divergence) {
+            r.merge(s);
+        }
+        if let (Some(r), Some(s)) = (&mut m.haz, s.hazards) {
+            r.merge(s);
+        }
+        if let Some(t) = s.trace {
+            m.traces.push(t);
+        }
+    };
+    let res = warpscope_emu::run_folded(
         program,
         kernel,
         launch,
@@ -733,9 +762,11 @@ fn emulate(
             .as_mut()
             .map(|o| o as &mut dyn warpscope_emu::LaunchObserver),
         watch,
+        &init,
+        &add,
     )?;
     results.machine_flow = observer.and_then(|o| o.verdict);
-    let blocks_emulated = res.sinks.len() as u32;
+    let blocks_emulated = res.acc.blocks;
     let buffers = if global.is_none() {
         crate::fault::launch_buffers(&launch.args)
     } else {
@@ -757,30 +788,14 @@ fn emulate(
         .iter()
         .map(|f| crate::fault::describe(&words, f))
         .collect();
-    let mut bank = sections.banks.then(BankReport::default);
-    let mut div = sections.divergence.then(DivergenceReport::new);
-    let mut haz = hazard_cfg
-        .as_ref()
-        .map(|c| HazardReport::new(Arc::clone(c)).with_loops(loops(program, k)));
-    let mut traces = Vec::new();
-    let mut glob = opts.global_sectors.then(GlobalCounts::default);
-    for s in res.sinks {
-        if let (Some(r), Some(s)) = (&mut glob, &s.global) {
-            r.add(s);
-        }
-        if let (Some(r), Some(s)) = (&mut bank, s.banks) {
-            r.merge(s.into_report());
-        }
-        if let (Some(r), Some(s)) = (&mut div, &s.divergence) {
-            r.merge(s);
-        }
-        if let (Some(r), Some(s)) = (&mut haz, s.hazards) {
-            r.merge(s);
-        }
-        if let Some(t) = s.trace {
-            traces.push(t);
-        }
-    }
+    let Merged {
+        glob,
+        bank,
+        div,
+        haz,
+        traces,
+        ..
+    } = res.acc;
     results.global = glob;
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
@@ -871,6 +886,16 @@ fn emulate(
     results.faults = res.faults;
     results.fault_messages = fault_text;
     Ok(results)
+}
+
+/// The blocks' sinks of one emulation merged in block order.
+struct Merged {
+    glob: Option<GlobalCounts>,
+    bank: Option<BankReport>,
+    div: Option<DivergenceReport>,
+    haz: Option<HazardReport>,
+    traces: Vec<TraceSink>,
+    blocks: u32,
 }
 
 /// The loops of kernel `k`: `[target, pc]` of each backward branch.

@@ -50,8 +50,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 /// A kernel argument.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {
@@ -472,33 +470,99 @@ where
     )
 }
 
-/// Runs `f` on `ids` in parallel, each worker taking the next id in order, none started at or
-/// after `deadline` (the first always is): the results of the first K ids, in order.
-fn in_order_until<T: Send>(ids: &[u32], deadline: Instant, f: &(dyn Fn(u32) -> T + Sync)) -> Vec<T> {
-    let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<T>>> = ids.iter().map(|_| Mutex::new(None)).collect();
+/// Blocks a launch runs ahead of the oldest block whose results are not yet merged, per host thread:
+/// the bound on the per-block results (sinks) alive at once.
+const WINDOW_PER_THREAD: usize = 16;
+
+/// Runs `f` on `ids` in parallel, each worker taking the next id in order, none started at or after
+/// `deadline` (the first always is), and hands the results to `add` in the order of `ids` as they
+/// become contiguous, so that at most a window of them is alive at once. Returns how many ran: the
+/// first K ids.
+fn stream_in_order<T: Send, A: Send>(
+    ids: &[u32],
+    deadline: Option<Instant>,
+    f: &(dyn Fn(u32) -> T + Sync),
+    acc: &mut A,
+    add: &(dyn Fn(&mut A, T) + Sync),
+) -> usize {
     let workers = rayon::current_num_threads().clamp(1, ids.len().max(1));
+    let late = |started: bool| started && deadline.is_some_and(|d| Instant::now() >= d);
+    if workers == 1 {
+        let mut ran = 0;
+        for &b in ids {
+            if late(ran > 0) {
+                break;
+            }
+            let r = f(b);
+            add(acc, r);
+            ran += 1;
+        }
+        return ran;
+    }
+    let window = (WINDOW_PER_THREAD * workers).max(64);
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<T>>> = (0..window.min(ids.len())).map(|_| Mutex::new(None)).collect();
+    // (the accumulator, how many results it holds)
+    let merged = Mutex::new((acc, 0usize));
+    let space = std::sync::Condvar::new();
     rayon::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|_| {
                 loop {
                     // checked before taking an id, so that every id taken runs: the ids run are
                     // those taken, a prefix
-                    if next.load(Ordering::Relaxed) > 0 && Instant::now() >= deadline {
+                    if late(next.load(Ordering::Relaxed) > 0) {
                         break;
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&b) = ids.get(i) else { break };
+                    {
+                        // wait until the slot is free: the oldest unmerged id is taken and runs
+                        // (it is below `i`), so this ends
+                        let mut m = merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                        while i >= m.1 + slots.len() {
+                            m = space.wait(m).unwrap_or_else(std::sync::PoisonError::into_inner);
+                        }
+                    }
                     let r = f(b);
-                    *slots[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(r);
+                    *slots[i % slots.len()]
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(r);
+                    // merge what is contiguous now (a worker that stored a result always looks, so
+                    // none is left behind)
+                    let mut m = merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let before = m.1;
+                    while m.1 < ids.len() {
+                        let Some(r) = slots[m.1 % slots.len()]
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .take()
+                        else {
+                            break;
+                        };
+                        add(m.0, r);
+                        m.1 += 1;
+                    }
+                    if m.1 > before {
+                        space.notify_all();
+                    }
                 }
             });
         }
     });
-    slots
-        .into_iter()
-        .map_while(|m| m.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
-        .collect()
+    merged
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .1
+}
+
+/// What a streamed run gathers besides the caller's accumulator.
+struct Gathered<A> {
+    acc: A,
+    counters: Counters,
+    faults: Vec<EmuFault>,
+    printed: Vec<printf::Printed>,
+    asserts: Vec<AssertFailure>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -509,12 +573,87 @@ fn run_impl<S, F>(
     limits: &Limits,
     outer: Option<&mem::Global>,
     sink_factory: F,
-    mut observer: Option<&mut dyn LaunchObserver>,
+    observer: Option<&mut dyn LaunchObserver>,
     watch: Watch<'_>,
 ) -> Result<RunResult<S>, EmuError>
 where
     S: Sink,
     F: Fn(u32) -> S + Sync,
+{
+    let r = run_folded(
+        program,
+        kernel,
+        launch,
+        limits,
+        outer,
+        sink_factory,
+        observer,
+        watch,
+        &Vec::new,
+        &|v: &mut Vec<S>, s| v.push(s),
+    )?;
+    Ok(RunResult {
+        sinks: r.acc,
+        block_ids: r.block_ids,
+        buffers: r.buffers,
+        counters: r.counters,
+        faults: r.faults,
+        printf: r.printf,
+        asserts: r.asserts,
+        stopped: r.stopped,
+    })
+}
+
+/// The result of [`run_folded`]: as [`RunResult`], with the blocks' sinks folded into `acc`.
+#[derive(Debug)]
+pub struct FoldedRun<A> {
+    /// What `add` made of the blocks' sinks, given in block order.
+    pub acc: A,
+    /// The linear block id of each block run, in the order their sinks were given.
+    pub block_ids: Vec<u32>,
+    /// As [`RunResult::buffers`].
+    pub buffers: Vec<Option<Vec<u8>>>,
+    /// As [`RunResult::counters`].
+    pub counters: Counters,
+    /// As [`RunResult::faults`].
+    pub faults: Vec<EmuFault>,
+    /// As [`RunResult::printf`].
+    pub printf: Vec<printf::Printed>,
+    /// As [`RunResult::asserts`].
+    pub asserts: Vec<AssertFailure>,
+    /// As [`RunResult::stopped`].
+    pub stopped: bool,
+}
+
+impl<A> FoldedRun<A> {
+    /// Final contents of the buffer passed as argument `index`.
+    pub fn buffer(&self, index: usize) -> Option<&[u8]> {
+        self.buffers.get(index)?.as_deref()
+    }
+}
+
+/// [`run_watched`] that does not keep one sink per block: each block's sink is handed to `add` in
+/// block order as soon as the blocks before it are done, so a launch holds the sinks of a bounded
+/// window of blocks (a few per host thread), whatever its grid. `init` makes the accumulator (again,
+/// should the launch have to run a second time in block order). The result is the one
+/// [`run_watched`] gives with its sinks folded in order by `add`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_folded<S, F, A>(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    outer: Option<&mem::Global>,
+    sink_factory: F,
+    mut observer: Option<&mut dyn LaunchObserver>,
+    watch: Watch<'_>,
+    init: &dyn Fn() -> A,
+    add: &(dyn Fn(&mut A, S) + Sync),
+) -> Result<FoldedRun<A>, EmuError>
+where
+    S: Sink,
+    F: Fn(u32) -> S + Sync,
+    A: Send,
 {
     // a caller's persistent space takes addresses, not buffers of the launch's own
     if outer.is_some()
@@ -706,8 +845,27 @@ where
         track: shadow.as_ref(),
         ..ctx
     };
-    // the blocks `ids`: all of them, or with a deadline the first ones, those started before it
-    let run_blocks = |ids: &[u32], serial: bool| -> Vec<(S, exec::BlockOut)> {
+    let gather = |g: &mut Gathered<A>, (s, o): (S, exec::BlockOut)| {
+        g.printed.extend(o.printf);
+        g.asserts.extend(o.asserts);
+        g.counters.warp_insts += o.warp_insts;
+        g.counters.thread_insts += o.thread_insts;
+        g.counters.blocks += 1;
+        if let Some(f) = o.fault {
+            g.faults.push(f);
+        }
+        add(&mut g.acc, s);
+    };
+    let fresh = || Gathered {
+        acc: init(),
+        counters: Counters::default(),
+        faults: Vec::new(),
+        printed: Vec::new(),
+        asserts: Vec::new(),
+    };
+    // the blocks `ids` folded into `g`: all of them, or with a deadline the first ones, those
+    // started before it; how many ran
+    let run_blocks = |ids: &[u32], serial: bool, g: &mut Gathered<A>| -> usize {
         let one = |b: u32| {
             let mut s = sink_factory(b);
             if !serial && tracked.track.is_some_and(|t| t.conflict()) {
@@ -721,50 +879,53 @@ where
             }
             (s, o)
         };
-        match (serial, watch.deadline) {
-            (true, None) => ids.iter().map(|&b| one(b)).collect(),
-            (true, Some(deadline)) => ids
-                .iter()
-                .enumerate()
-                .map_while(|(i, &b)| (i == 0 || Instant::now() < deadline).then(|| one(b)))
-                .collect(),
-            (false, None) => ids.par_iter().map(|&b| one(b)).collect(),
-            (false, Some(deadline)) => in_order_until(ids, deadline, &one),
+        if serial {
+            let mut ran = 0;
+            for &b in ids {
+                if ran > 0 && watch.deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                gather(g, one(b));
+                ran += 1;
+            }
+            ran
+        } else {
+            stream_in_order(ids, watch.deadline, &one, g, &gather)
         }
     };
     let can_assert = program.ops[k.entry as usize..k.end as usize]
         .iter()
         .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::AssertFail { .. }));
-    // the blocks of a plain launch (with waves that stop at a failing `assert`), and whether the
-    // deadline left some of them unrun
-    let run_plain = |ids: Vec<u32>, serial: bool| -> (Vec<(S, exec::BlockOut)>, Vec<u32>, bool) {
+    // the blocks of a plain launch (with waves that stop at a failing `assert`): what they gave,
+    // the ids that ran, and whether the deadline left some of them unrun
+    let run_plain = |ids: Vec<u32>, serial: bool| -> (Gathered<A>, Vec<u32>, bool) {
         let mut ids = ids;
+        let mut g = fresh();
         if !can_assert {
-            let outs = run_blocks(&ids, serial);
-            let cut = outs.len() < ids.len();
-            ids.truncate(outs.len());
-            return (outs, ids, cut);
+            let ran = run_blocks(&ids, serial, &mut g);
+            let cut = ran < ids.len();
+            ids.truncate(ran);
+            return (g, ids, cut);
         }
-        let mut outs = Vec::with_capacity(ids.len());
         let mut ran = 0;
         let mut cut = false;
         for wave in ids.chunks(ASSERT_WAVE) {
-            let done = run_blocks(wave, serial);
-            let failed = done.iter().any(|(_, o)| !o.asserts.is_empty());
-            cut = done.len() < wave.len();
-            ran += done.len();
-            outs.extend(done);
+            let failed_before = g.asserts.len();
+            let done = run_blocks(wave, serial, &mut g);
+            let failed = g.asserts.len() > failed_before;
+            cut = done < wave.len();
+            ran += done;
             if failed || cut {
                 break;
             }
         }
         ids.truncate(ran);
-        (outs, ids, cut)
+        (g, ids, cut)
     };
     if let Some(o) = observer.as_deref_mut() {
         o.before(&params, global);
     }
-    let (outs, ids, stopped) = if launch.cooperative {
+    let (g, ids, stopped) = if launch.cooperative {
         // every block resident: the blocks take turns (in block order, so the run is repeatable)
         // until each has finished
         let mut runs: Vec<(S, exec::BlockRun)> = ids
@@ -807,7 +968,11 @@ where
             }
             before = now;
         }
-        (runs.into_iter().map(|(s, b)| (s, b.out)).collect(), ids, false)
+        let mut g = fresh();
+        for (s, b) in runs {
+            gather(&mut g, (s, b.out));
+        }
+        (g, ids, false)
     } else {
         let first = run_plain(ids.clone(), false);
         match &shadow {
@@ -823,22 +988,6 @@ where
             _ => first,
         }
     };
-    let mut counters = Counters::default();
-    let mut sinks = Vec::with_capacity(outs.len());
-    let mut faults = Vec::new();
-    let mut printed = Vec::new();
-    let mut asserts = Vec::new();
-    for (s, o) in outs {
-        printed.extend(o.printf);
-        asserts.extend(o.asserts);
-        counters.warp_insts += o.warp_insts;
-        counters.thread_insts += o.thread_insts;
-        counters.blocks += 1;
-        if let Some(f) = o.fault {
-            faults.push(f);
-        }
-        sinks.push(s);
-    }
     if let Some(o) = observer {
         o.after(global);
     }
@@ -846,19 +995,24 @@ where
         .iter()
         .map(|b| b.and_then(|b| global.contents(b)))
         .collect();
-    Ok(RunResult {
-        sinks,
+    let Gathered {
+        acc,
+        counters,
+        faults,
+        mut printed,
+        asserts,
+    } = g;
+    // Blocks run concurrently on a GPU: the k-th printf of every warp comes before the (k+1)-th of
+    // any (then block, warp and lane order), which is what a GPU shows for grids that fit on it at
+    // once.
+    printed.sort_by_key(|p| p.seq);
+    Ok(FoldedRun {
+        acc,
         block_ids: ids,
         buffers,
         counters,
         faults,
-        printf: {
-            // Blocks run concurrently on a GPU: the k-th printf of every warp comes before the
-            // (k+1)-th of any (then block, warp and lane order), which is what a GPU shows for
-            // grids that fit on it at once.
-            printed.sort_by_key(|p| p.seq);
-            printed
-        },
+        printf: printed,
         asserts,
         stopped,
     })

@@ -1,0 +1,111 @@
+//! `run_folded`: the blocks' sinks reach the accumulator in block order whatever the thread count,
+//! the result equals `run`'s with its sinks folded afterwards, and only a bounded window of sinks is
+//! alive at once (a grid's worth of per-block results is never held).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use warpscope_emu::{Arg, Launch, Limits, Sink, Watch, run, run_folded};
+
+/// Sinks alive now, and the most ever alive at once.
+static ALIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+/// A sink that names its block and counts the warp instructions it saw; it counts itself alive.
+struct Block {
+    id: u32,
+    insts: u64,
+}
+
+impl Block {
+    fn new(id: u32) -> Block {
+        let now = ALIVE.fetch_add(1, Ordering::SeqCst) + 1;
+        PEAK.fetch_max(now, Ordering::SeqCst);
+        Block { id, insts: 0 }
+    }
+}
+
+impl Drop for Block {
+    fn drop(&mut self) {
+        ALIVE.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Sink for Block {
+    fn inst(&mut self, _warp: u32, _pc: u32, _active: warpscope_emu::LaneMask) {
+        self.insts += 1;
+    }
+}
+
+/// `out[i] = i * i` for the global thread index `i`, after a loop of `(blockIdx.x % 7) * 20`
+/// rounds, so blocks finish out of order.
+const KERNEL: &str = ".version 9.0\n.target sm_90\n.address_size 64\n\
+.visible .entry k(.param .u64 out)\n{\n\
+ .reg .pred %p<2>;\n .reg .b32 %r<10>;\n .reg .b64 %rd<4>;\n\
+ ld.param.u64 %rd1, [out];\n\
+ mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n\
+ mad.lo.s32 %r4, %r1, %r2, %r3;\n rem.u32 %r8, %r1, 7;\n mul.lo.u32 %r6, %r8, 20;\n mov.u32 %r7, 0;\n\
+$L_loop:\n setp.ge.u32 %p1, %r7, %r6;\n @%p1 bra $L_done;\n add.u32 %r7, %r7, 1;\n bra $L_loop;\n\
+$L_done:\n mul.lo.u32 %r5, %r4, %r4;\n mul.wide.s32 %rd2, %r4, 4;\n add.s64 %rd3, %rd1, %rd2;\n\
+ st.global.u32 [%rd3], %r5;\n ret;\n}\n";
+
+const BLOCKS: u32 = 3000;
+
+fn launch() -> Launch {
+    Launch::new(
+        [BLOCKS, 1, 1],
+        [64, 1, 1],
+        vec![Arg::Buffer(vec![0; 4 * 64 * BLOCKS as usize])],
+    )
+}
+
+#[test]
+fn folded_sinks_come_in_block_order_equal_the_kept_ones_and_stay_few() {
+    let prog = warpscope_ptx::compile(KERNEL).unwrap();
+    // the reference: every sink kept, one thread
+    let kept = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| run(&prog, "k", &launch(), &Limits::default(), Block::new).unwrap());
+    let want: Vec<(u32, u64)> = kept.sinks.iter().map(|s| (s.id, s.insts)).collect();
+    assert_eq!(want.len(), BLOCKS as usize);
+    assert!(want.iter().enumerate().all(|(i, &(id, _))| id == i as u32));
+    let want_buffer = kept.buffer(0).unwrap().to_vec();
+    assert_eq!(
+        u32::from_le_bytes(want_buffer[4 * 1000..4 * 1001].try_into().unwrap()),
+        1000 * 1000
+    );
+    drop(kept);
+    for threads in [1, 2, 4] {
+        PEAK.store(ALIVE.load(Ordering::SeqCst), Ordering::SeqCst);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let folded = pool.install(|| {
+            run_folded(
+                &prog,
+                "k",
+                &launch(),
+                &Limits::default(),
+                None,
+                Block::new,
+                None,
+                Watch::default(),
+                &Vec::new,
+                &|acc: &mut Vec<(u32, u64)>, s: Block| acc.push((s.id, s.insts)),
+            )
+            .unwrap()
+        });
+        assert_eq!(folded.acc, want, "{threads} threads");
+        assert_eq!(folded.buffer(0).unwrap(), &want_buffer[..], "{threads} threads");
+        assert_eq!(folded.block_ids.len(), BLOCKS as usize);
+        assert_eq!(folded.counters.blocks, u64::from(BLOCKS));
+        // a window of 16 blocks per thread (at least 64), plus one being made per thread
+        let peak = PEAK.load(Ordering::SeqCst);
+        assert!(
+            peak <= 64.max(16 * threads) + threads,
+            "{threads} threads: {peak} sinks alive at once"
+        );
+    }
+}
