@@ -213,17 +213,46 @@ impl BlockRun {
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
                 let mut regs = vec![[0u64; 32]; k.n_rows as usize];
+                // the lanes' thread indices, counted up from the warp's first thread (no division
+                // per lane and row)
+                let mut tids = [[0u32; 3]; 32];
+                let t0 = w * 32;
+                let mut tid = [t0 % bx, (t0 / bx) % by, t0 / (bx * by)];
+                for t in tids.iter_mut() {
+                    *t = tid;
+                    tid[0] += 1;
+                    if tid[0] == bx {
+                        tid[0] = 0;
+                        tid[1] += 1;
+                        if tid[1] == by {
+                            tid[1] = 0;
+                            tid[2] += 1;
+                        }
+                    }
+                }
                 for &(r, init) in &k.row_init {
                     let row = &mut regs[r as usize];
                     match init {
                         RowInit::Const(c) => *row = [c; 32],
-                        RowInit::Special(s) => {
-                            for (l, v) in row.iter_mut().enumerate() {
-                                let t = w * 32 + l as u32;
-                                let tid = [t % bx, (t / bx) % by, t / (bx * by)];
-                                *v = special(s, tid, ctx, cta, w, nwarps, l as u32);
+                        RowInit::Special(Special::Tid(c)) => {
+                            for (v, t) in row.iter_mut().zip(&tids) {
+                                *v = u64::from(t[c as usize]);
                             }
                         }
+                        RowInit::Special(
+                            s @ (Special::LaneId
+                            | Special::LaneMaskEq
+                            | Special::LaneMaskLt
+                            | Special::LaneMaskLe
+                            | Special::LaneMaskGe
+                            | Special::LaneMaskGt),
+                        ) => {
+                            for (l, v) in row.iter_mut().enumerate() {
+                                *v = special(s, tids[l], ctx, cta, w, nwarps, l as u32);
+                            }
+                        }
+                        // the same in every lane
+                        RowInit::Special(s) => *row = [special(s, tids[0], ctx, cta, w, nwarps, 0); 32],
                     }
                 }
                 let valid = if (w + 1) * 32 <= nthreads {
@@ -2636,6 +2665,50 @@ fn ldst<S: Sink>(
             ));
         }
         return Ok(());
+    }
+    if !is_st && mask != 0 && matches!(space, MemSpace::KernelParam | MemSpace::Const) {
+        // fast path: a parameter or constant every active lane reads at one address (a kernel's
+        // `ld.param` of its arguments): read once, give every lane the value
+        let base = &regs[addr as usize];
+        let b0 = base[mask.trailing_zeros() as usize];
+        if (0..32).all(|l| mask >> l & 1 == 0 || base[l] == b0) {
+            let a = lane_address(b0, addr32, off as i64 as u64);
+            let (res, o) = resolve(space, a);
+            let bytes: &[u8] = if res == Res::KParam {
+                ctx.params
+            } else {
+                &ctx.prog.const_bank
+            };
+            let n = usize::from(vec).clamp(1, 4);
+            let mut vals = [0u64; 4];
+            let read = o % es == 0
+                && (0..n).all(|e| {
+                    mem::read_bytes(bytes, o.wrapping_add(e as u64 * es), es)
+                        .map(|v| vals[e] = v)
+                        .is_some()
+                });
+            if read {
+                let mut offs = [0u64; 32];
+                for (l, x) in offs.iter_mut().enumerate() {
+                    if mask >> l & 1 != 0 {
+                        *x = o;
+                    }
+                }
+                let mut res_mask = [0u32; 5];
+                res_mask[res as usize] = mask;
+                emit(ctx, sink, block, wi, pc, space, op, width, &res_mask, &offs);
+                let sext = ty.signed() && es < 4;
+                for (e, &v) in vals[..n].iter().enumerate() {
+                    let v = if sext {
+                        arith::sext(ty, v) as u64 & 0xffff_ffff
+                    } else {
+                        v
+                    };
+                    wr(&mut regs[r[e] as usize], &[v; 32], mask);
+                }
+                return Ok(());
+            }
+        }
     }
     let mut kinds = [Res::Global; 32];
     let mut offs = [0u64; 32];

@@ -285,9 +285,23 @@ impl Global {
     /// one region.
     pub fn read_range(&self, addr: u64, out: &mut [u8]) -> Option<()> {
         let (r, off) = self.find(addr, out.len() as u64)?;
-        for (k, b) in out.iter_mut().enumerate() {
+        let mut k = 0;
+        while k < out.len() {
             let o = off + k;
-            *b = (r.words[o / 4].load(Relaxed) >> ((o % 4) * 8)) as u8;
+            if o % 4 == 0 && k + 4 <= out.len() {
+                // whole words at a time
+                let n = (out.len() - k) / 4;
+                for (c, w) in out[k..k + 4 * n]
+                    .chunks_exact_mut(4)
+                    .zip(&r.words[o / 4..o / 4 + n])
+                {
+                    c.copy_from_slice(&w.load(Relaxed).to_le_bytes());
+                }
+                k += 4 * n;
+            } else {
+                out[k] = (r.words[o / 4].load(Relaxed) >> ((o % 4) * 8)) as u8;
+                k += 1;
+            }
         }
         Some(())
     }
@@ -299,9 +313,12 @@ impl Global {
         while k < data.len() {
             let o = off + k;
             if o % 4 == 0 && k + 4 <= data.len() {
-                let w = u32::from_le_bytes([data[k], data[k + 1], data[k + 2], data[k + 3]]);
-                r.words[o / 4].store(w, Relaxed);
-                k += 4;
+                // whole words at a time
+                let n = (data.len() - k) / 4;
+                for (c, w) in data[k..k + 4 * n].chunks_exact(4).zip(&r.words[o / 4..o / 4 + n]) {
+                    w.store(u32::from_le_bytes([c[0], c[1], c[2], c[3]]), Relaxed);
+                }
+                k += 4 * n;
             } else {
                 let sh = (o % 4) * 8;
                 let w = &r.words[o / 4];
