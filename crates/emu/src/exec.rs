@@ -179,7 +179,52 @@ pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) ->
     let mut b = BlockRun::new(ctx, block_lin);
     // outside a cooperative launch no warp polls the grid, so the block never pauses
     while !b.resume(ctx, sink) {}
-    b.out
+    std::mem::take(&mut b.out)
+}
+
+thread_local! {
+    /// Register files of finished warps, kept for the next block this thread runs: a block's
+    /// registers are allocated once per thread, not once per block (whose frees and refaults of
+    /// fresh pages cost as much as a short kernel's instructions).
+    static REG_POOL: std::cell::RefCell<Vec<Vec<Row>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Register files the pool keeps per thread at most (the warps of the largest block).
+const REG_POOL_MAX: usize = 32;
+
+thread_local! {
+    /// Shared and local memory of finished blocks, kept for the next block this thread runs.
+    static BYTE_POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `n` zero bytes, in a buffer a finished block of this thread left if there is one.
+fn zeroed_bytes(n: usize) -> Vec<u8> {
+    let mut v = BYTE_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+    v.clear();
+    v.resize(n, 0);
+    v
+}
+
+impl Drop for BlockRun {
+    fn drop(&mut self) {
+        REG_POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            for w in self.warps.drain(..) {
+                if p.len() >= REG_POOL_MAX {
+                    break;
+                }
+                p.push(w.regs);
+            }
+        });
+        BYTE_POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            for b in [std::mem::take(&mut self.shared), std::mem::take(&mut self.local)] {
+                if p.len() < 2 && b.capacity() > 0 {
+                    p.push(b);
+                }
+            }
+        });
+    }
 }
 
 /// One block's state between the times it runs: a cooperative launch runs its blocks in turns,
@@ -212,7 +257,9 @@ impl BlockRun {
         ];
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
-                let mut regs = vec![[0u64; 32]; k.n_rows as usize];
+                let mut regs = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+                regs.clear();
+                regs.resize(k.n_rows as usize, [0u64; 32]);
                 // the lanes' thread indices, counted up from the warp's first thread (no division
                 // per lane and row)
                 let mut tids = [[0u32; 3]; 32];
@@ -279,8 +326,8 @@ impl BlockRun {
             .collect();
         BlockRun {
             block_lin,
-            shared: vec![0u8; ctx.smap.size as usize],
-            local: vec![0u8; k.local_size as usize * nthreads as usize],
+            shared: zeroed_bytes(ctx.smap.size as usize),
+            local: zeroed_bytes(k.local_size as usize * nthreads as usize),
             warps,
             out: BlockOut {
                 warp_insts: 0,

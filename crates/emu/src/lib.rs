@@ -969,8 +969,8 @@ where
             before = now;
         }
         let mut g = fresh();
-        for (s, b) in runs {
-            gather(&mut g, (s, b.out));
+        for (s, mut b) in runs {
+            gather(&mut g, (s, std::mem::take(&mut b.out)));
         }
         (g, ids, false)
     } else {
