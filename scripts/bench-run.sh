@@ -4,7 +4,8 @@
 #   scripts/bench-run.sh [--quick] [--runs N] [--no-build]
 #     Book-sized programs of calibration/run/bench/: a 16M-int shared-memory reduction, a 4096x4096
 #     float transpose through shared tiles, an all-pairs n-body step of 4096 bodies, a kernel with
-#     a 20000-step loop per thread (--quick: 1M ints, 1024x1024, 1024 bodies, 2000 steps). Each runs
+#     a 20000-step loop per thread, the sum of two 16384x16384 float matrices by a 2D grid under
+#     three block shapes (--quick: 1M ints, 1024x1024, 1024 bodies, 2000 steps, 2048x2048). Each runs
 #     under `warpscope run` with RAYON_NUM_THREADS=1 and with every thread, and natively when a GPU
 #     is present; the table gives per run the wall and CPU seconds (the program and warpscope
 #     together), the peak RSS (the largest process: the program under emulation), the PTX thread
@@ -93,7 +94,7 @@ done
 out=$(realpath -m "$target/bench-run/book")
 mkdir -p "$out/lib"
 ln -sf "$WARPSCOPE_CUDA_ROOT/lib/libcudart.so.13" "$out/lib/libcudart.so"
-for p in reduce transpose nbody loop; do
+for p in reduce transpose nbody loop summatrix; do
   src=calibration/run/bench/$p.cu
   if [ "$build" = 1 ] && { [ ! -x "$out/$p" ] || [ "$src" -nt "$out/$p" ]; }; then
     "$WARPSCOPE_CUDA_ROOT/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$out/lib" -o "$out/$p" "$src"
@@ -115,8 +116,9 @@ sizes = {
     "transpose": ["1024"] if quick else ["4096"],
     "nbody": ["1024", "1"] if quick else ["4096", "1"],
     "loop": ["2000", "64"] if quick else ["20000", "64"],
+    "summatrix": ["11"] if quick else ["14"],
 }
-small = {"reduce": ["12"], "transpose": ["64"], "nbody": ["256", "1"], "loop": ["10", "1"]}
+small = {"reduce": ["12"], "transpose": ["64"], "nbody": ["256", "1"], "loop": ["10", "1"], "summatrix": ["6"]}
 cores = os.cpu_count() or 1
 
 

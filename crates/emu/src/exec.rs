@@ -2697,10 +2697,10 @@ fn ldst<S: Sink>(
             (_, true, _) => {
                 let mut hint = 0usize;
                 bm.gwrites += 1;
-                lanes(mask, |l| {
-                    track_write(ctx, block, addrs[l], es);
-                    ctx.global.write_hint(&mut hint, addrs[l], es, row[l])
-                })
+                if let Some(t) = ctx.track {
+                    t.write_lanes(ctx.global, block, &addrs, mask, es);
+                }
+                lanes(mask, |l| ctx.global.write_hint(&mut hint, addrs[l], es, row[l]))
             }
         };
         if let Some(l) = bad {

@@ -840,7 +840,7 @@ where
         && ids.len() > 1
         && rayon::current_num_threads() > 1
         && nblocks <= mem::SHADOW_MAX_BLOCKS)
-        .then(|| mem::Shadow::new(global));
+        .then(|| global.take_shadow());
     let tracked = exec::Ctx {
         track: shadow.as_ref(),
         ..ctx
@@ -990,6 +990,9 @@ where
     };
     if let Some(o) = observer {
         o.after(global);
+    }
+    if let Some(sh) = shadow {
+        global.keep_shadow(sh);
     }
     let buffers = buf_bases
         .iter()

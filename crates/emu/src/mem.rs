@@ -2,6 +2,8 @@
 //! stored as atomic 32-bit words; shared and local memory belong to one block and are plain bytes.
 
 use std::sync::Mutex;
+
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Generic-address window of the block's shared memory: generic = `SHARED_WINDOW + offset`.
@@ -35,6 +37,9 @@ pub struct Global {
     lock64: Mutex<()>,
     /// Texture objects by handle (`cudaTextureObject_t`), which sample this space.
     textures: std::collections::HashMap<u64, crate::tex::Texture>,
+    /// The shadow of the last launch that had one, cleared, for the next: a persistent space's
+    /// launches reuse its pages instead of freeing and faulting in fresh ones each time.
+    shadow_cache: Mutex<Option<Shadow>>,
 }
 
 impl Global {
@@ -60,7 +65,27 @@ impl Global {
             regions,
             lock64: Mutex::new(()),
             textures: Default::default(),
+            shadow_cache: Mutex::new(None),
         }
+    }
+
+    /// An empty shadow of this space for a launch: the last one's memory, cleared, where it is
+    /// there.
+    pub fn take_shadow(&self) -> Shadow {
+        let old = self
+            .shadow_cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        Shadow::renew(old, self)
+    }
+
+    /// Keeps a launch's shadow for the next launch's [`Global::take_shadow`].
+    pub fn keep_shadow(&self, sh: Shadow) {
+        *self
+            .shadow_cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(sh);
     }
 
     /// The bytes of the region at `base`.
@@ -437,16 +462,32 @@ struct ShadowRegion {
 struct Chunk {
     /// `SAVED | MULTI | owner` (block + 1 of the first block that touched the word).
     state: Box<[AtomicU32]>,
-    /// The word's value before the launch's first write to it (valid once `SAVED`).
-    old: Box<[AtomicU32]>,
+    /// The word's value before the launch's first write to it (valid once `SAVED`); made at the
+    /// chunk's first write, so words a launch only reads cost their states alone.
+    old: std::sync::OnceLock<Box<[AtomicU32]>>,
+}
+
+impl ShadowRegion {
+    fn new(r: &Region) -> ShadowRegion {
+        ShadowRegion {
+            base: r.base,
+            len: r.len,
+            chunks: (0..r.words.len().div_ceil(CHUNK_WORDS))
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
+        }
+    }
+}
+
+fn zeros() -> Box<[AtomicU32]> {
+    (0..CHUNK_WORDS).map(|_| AtomicU32::new(0)).collect()
 }
 
 impl Chunk {
     fn new() -> Chunk {
-        let zeros = || (0..CHUNK_WORDS).map(|_| AtomicU32::new(0)).collect();
         Chunk {
             state: zeros(),
-            old: zeros(),
+            old: std::sync::OnceLock::new(),
         }
     }
 }
@@ -459,20 +500,43 @@ const OWNER: u32 = MULTI - 1;
 pub const SHADOW_MAX_BLOCKS: u64 = OWNER as u64 - 1;
 
 impl Shadow {
+    /// An empty shadow of `g`'s regions that reuses the chunks of `old` for the regions that are
+    /// still there (cleared, in parallel).
+    pub fn renew(old: Option<Shadow>, g: &Global) -> Shadow {
+        let Some(old) = old else {
+            return Shadow::new(g);
+        };
+        let mut kept = old.regions;
+        let regions = g
+            .regions
+            .iter()
+            .map(
+                |r| match kept.iter().position(|o| o.base == r.base && o.len == r.len) {
+                    Some(p) => {
+                        let mut o = kept.swap_remove(p);
+                        o.chunks.par_iter_mut().for_each(|c| {
+                            if let Some(c) = c.get_mut() {
+                                for s in c.state.iter_mut() {
+                                    *s.get_mut() = 0;
+                                }
+                            }
+                        });
+                        o
+                    }
+                    None => ShadowRegion::new(r),
+                },
+            )
+            .collect();
+        Shadow {
+            regions,
+            conflict: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
     /// An empty shadow of `g`'s regions.
     pub fn new(g: &Global) -> Shadow {
         Shadow {
-            regions: g
-                .regions
-                .iter()
-                .map(|r| ShadowRegion {
-                    base: r.base,
-                    len: r.len,
-                    chunks: (0..r.words.len().div_ceil(CHUNK_WORDS))
-                        .map(|_| std::sync::OnceLock::new())
-                        .collect(),
-                })
-                .collect(),
+            regions: g.regions.iter().map(ShadowRegion::new).collect(),
             conflict: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -602,30 +666,83 @@ impl Shadow {
         let me = block + 1;
         let words = &g.regions[r].words;
         for (i, word) in words.iter().enumerate().take(last + 1).skip(first) {
-            let chunk = self.chunk(r, i / CHUNK_WORDS);
-            let st = &chunk.state[i % CHUNK_WORDS];
-            let mut s = st.load(Relaxed);
-            loop {
-                let owner = s & OWNER;
-                if s & SAVED != 0 {
-                    if owner != me || s & MULTI != 0 {
+            self.write_word(self.chunk(r, i / CHUNK_WORDS), i % CHUNK_WORDS, word, me);
+        }
+    }
+
+    /// A warp's stores (or atomic updates) of `w` bytes at `addrs` (lanes `mask`) by block
+    /// `block`, called before the writes: the region and the chunk found once where the warp's
+    /// words share them (as [`Shadow::read_lanes`]), a word the lane before wrote skipped.
+    #[inline]
+    pub fn write_lanes(&self, g: &Global, block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            lo = lo.min(addrs[l]);
+            hi = hi.max(addrs[l]);
+        }
+        let one_chunk =
+            hi.checked_add(w)
+                .and_then(|end| self.words(lo, end - lo))
+                .filter(|&(r, first, last)| {
+                    first / CHUNK_WORDS == last / CHUNK_WORDS
+                        && self.regions[r].base + (last as u64 + 1) * 4 >= hi + w
+                });
+        let Some((r, first, _)) = one_chunk else {
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                self.write(g, block, addrs[l], w);
+            }
+            return;
+        };
+        let base = self.regions[r].base;
+        let chunk = self.chunk(r, first / CHUNK_WORDS);
+        let words = &g.regions[r].words;
+        let me = block + 1;
+        let mut prev = usize::MAX;
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let off = addrs[l] - base;
+            for i in (off / 4) as usize..=((off + w - 1) / 4) as usize {
+                if i != prev {
+                    prev = i;
+                    self.write_word(chunk, i % CHUNK_WORDS, &words[i], me);
+                }
+            }
+        }
+    }
+
+    /// Block `me - 1` is about to write the word `word`, whose state is `chunk`'s `k`-th.
+    #[inline(always)]
+    fn write_word(&self, chunk: &Chunk, k: usize, word: &AtomicU32, me: u32) {
+        let st = &chunk.state[k];
+        let mut s = st.load(Relaxed);
+        loop {
+            let owner = s & OWNER;
+            if s & SAVED != 0 {
+                if owner != me || s & MULTI != 0 {
+                    self.flag();
+                }
+                break;
+            }
+            // first write of the launch to this word: keep its value, then claim it
+            let v = word.load(Relaxed);
+            let new = if owner == 0 { s | me } else { s } | SAVED;
+            match st.compare_exchange_weak(s, new, Relaxed, Relaxed) {
+                Ok(_) => {
+                    chunk.old.get_or_init(zeros)[k].store(v, Relaxed);
+                    if (owner != 0 && owner != me) || s & MULTI != 0 {
                         self.flag();
                     }
                     break;
                 }
-                // first write of the launch to this word: keep its value, then claim it
-                let v = word.load(Relaxed);
-                let new = if owner == 0 { s | me } else { s } | SAVED;
-                match st.compare_exchange_weak(s, new, Relaxed, Relaxed) {
-                    Ok(_) => {
-                        chunk.old[i % CHUNK_WORDS].store(v, Relaxed);
-                        if (owner != 0 && owner != me) || s & MULTI != 0 {
-                            self.flag();
-                        }
-                        break;
-                    }
-                    Err(x) => s = x,
-                }
+                Err(x) => s = x,
             }
         }
     }
@@ -635,8 +752,10 @@ impl Shadow {
         for (sr, gr) in self.regions.iter().zip(&g.regions) {
             debug_assert_eq!((sr.base, sr.len), (gr.base, gr.len));
             for (c, chunk) in sr.chunks.iter().enumerate() {
-                let Some(chunk) = chunk.get() else { continue };
-                for (k, (st, old)) in chunk.state.iter().zip(chunk.old.iter()).enumerate() {
+                let Some((chunk, old)) = chunk.get().and_then(|c| Some((c, c.old.get()?))) else {
+                    continue;
+                };
+                for (k, (st, old)) in chunk.state.iter().zip(old.iter()).enumerate() {
                     if st.load(Relaxed) & SAVED != 0 {
                         gr.words[c * CHUNK_WORDS + k].store(old.load(Relaxed), Relaxed);
                     }
@@ -697,6 +816,76 @@ mod shadow_tests {
             }
             assert!(sh.conflict(), "order {order}");
         }
+    }
+
+    #[test]
+    fn a_warps_stores_are_tracked_as_its_lanes_one_by_one() {
+        // lanes of block 1 store to consecutive words, in one chunk or across two, in one region
+        // or across both; another block then reads one of them (a conflict) or a word none wrote
+        let spreads: [&dyn Fn(usize) -> u64; 3] = [
+            &|l| 0x2000 + 4 * l as u64,
+            &|l| 0x2000 + 4 * 1000 + 4 * l as u64, // words 1000..1031: two chunks
+            &|l| {
+                if l < 16 {
+                    0x1000 + 4 * l as u64
+                } else {
+                    0x2000 + 4 * l as u64
+                }
+            },
+        ];
+        for (k, spread) in spreads.iter().enumerate() {
+            let addrs: [u64; 32] = std::array::from_fn(|l| spread(l));
+            for (probe, want) in [(addrs[7], true), (addrs[8], false), (0x2000 + 4 * 2047, false)] {
+                let g = space();
+                let before: Vec<u64> = (0..32).map(|l| g.read(addrs[l], 4).unwrap()).collect();
+                let sh = Shadow::new(&g);
+                // lane 8 is inactive
+                sh.write_lanes(&g, 1, &addrs, !(1 << 8), 4);
+                for &a in &addrs {
+                    g.write(a, 4, 0xdead_beef);
+                }
+                sh.read(2, probe, 4);
+                assert_eq!(sh.conflict(), want, "spread {k}, probe {probe:#x}");
+                sh.undo(&g);
+                for l in 0..32 {
+                    let now = g.read(addrs[l], 4).unwrap();
+                    if l == 8 {
+                        // an untracked write is not undone
+                        assert_eq!(now, 0xdead_beef, "spread {k}");
+                    } else {
+                        assert_eq!(now, before[l], "spread {k}, lane {l}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_kept_shadow_comes_back_empty_for_the_next_launch() {
+        let mut g = space();
+        let sh = g.take_shadow();
+        sh.write(&g, 0, 0x1008, 4);
+        g.write(0x1008, 4, 1);
+        sh.read(1, 0x1008, 4);
+        sh.write(&g, 1, 0x2000, 4);
+        assert!(sh.conflict());
+        g.keep_shadow(sh);
+        // the next launch: a region added, the old ones' states cleared
+        g.insert(0x9000, &[0; 64]).unwrap();
+        let sh = g.take_shadow();
+        assert!(!sh.conflict());
+        sh.read(5, 0x1008, 4);
+        sh.read(6, 0x1008, 4);
+        sh.write(&g, 7, 0x2000, 4);
+        sh.write(&g, 7, 0x9004, 4);
+        g.write(0x2000, 4, 9);
+        assert!(!sh.conflict(), "words the last launch touched are fresh");
+        // undo puts back this launch's old values only (0x1008 keeps the 1 the last launch wrote)
+        sh.undo(&g);
+        assert_eq!(g.read(0x1008, 4), Some(1));
+        assert_eq!(g.read(0x2000, 4), Some(0x0707_0707));
+        sh.write(&g, 8, 0x9004, 4);
+        assert!(sh.conflict(), "the new region is tracked");
     }
 
     #[test]
