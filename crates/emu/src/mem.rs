@@ -709,10 +709,11 @@ impl Shadow {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
             let off = addrs[l] - base;
-            for i in (off / 4) as usize..=((off + w - 1) / 4) as usize {
+            let (first, last) = ((off / 4) as usize, ((off + w - 1) / 4) as usize);
+            for (i, word) in words.iter().enumerate().take(last + 1).skip(first) {
                 if i != prev {
                     prev = i;
-                    self.write_word(chunk, i % CHUNK_WORDS, &words[i], me);
+                    self.write_word(chunk, i % CHUNK_WORDS, word, me);
                 }
             }
         }
