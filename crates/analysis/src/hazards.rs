@@ -54,6 +54,9 @@ pub const SHADOW_BYTES_PER_SHARED_BYTE: usize = std::mem::size_of::<Cell>() + 1;
 pub enum FindingKind {
     /// Two unordered accesses to one shared address from different threads, at least one a write.
     Race,
+    /// Two accesses to one global byte from different threads (of one block or of two), at least
+    /// one a write, not ordered by the memory model (see [`crate::global_races`]).
+    GlobalRace,
     /// A barrier reached by only part of the block.
     DivergentBarrier,
     /// A shared read of bytes never written in this launch (by this block).
@@ -77,6 +80,7 @@ impl FindingKind {
     pub fn name(self) -> &'static str {
         match self {
             FindingKind::Race => "race",
+            FindingKind::GlobalRace => "global_race",
             FindingKind::DivergentBarrier => "divergent_barrier",
             FindingKind::UninitializedRead => "uninitialized_read",
             FindingKind::OutOfBounds => "out_of_bounds",

@@ -706,6 +706,10 @@ where
         track: shadow.as_ref(),
         ..ctx
     };
+    // whether the blocks run one after another in block order: the serial run, or a parallel run
+    // that is serial all the same (one block, one thread); otherwise the shadow stands guard
+    let one_at_a_time = ids.len() <= 1 || rayon::current_num_threads() <= 1;
+    let in_order = |serial: bool| serial || one_at_a_time;
     // the blocks `ids`: all of them, or with a deadline the first ones, those started before it
     let run_blocks = |ids: &[u32], serial: bool| -> Vec<(S, exec::BlockOut)> {
         let one = |b: u32| {
@@ -715,6 +719,7 @@ where
                 return (s, exec::BlockOut::default());
             }
             let c = if serial { &ctx } else { &tracked };
+            s.block_order(in_order(serial));
             let o = exec::run_block(c, b, &mut s);
             if let Some(d) = watch.done {
                 d.fetch_add(1, Ordering::Relaxed);
@@ -769,7 +774,11 @@ where
         // until each has finished
         let mut runs: Vec<(S, exec::BlockRun)> = ids
             .iter()
-            .map(|&b| (sink_factory(b), exec::BlockRun::new(&ctx, b)))
+            .map(|&b| {
+                let mut s = sink_factory(b);
+                s.block_order(true);
+                (s, exec::BlockRun::new(&ctx, b))
+            })
             .collect();
         let written = |runs: &[(S, exec::BlockRun)]| runs.iter().map(|(_, b)| b.gwrites).sum::<u64>();
         let mut before = written(&runs);
