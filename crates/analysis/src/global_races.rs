@@ -447,6 +447,11 @@ pub struct GlobalRaceSink {
     exited: usize,
     finished: bool,
     found: BTreeMap<GKey, GAgg>,
+    /// The instruction of each block-wide barrier release, in order (epoch `e` began with
+    /// `release_pcs[e - 1]`).
+    release_pcs: Vec<u32>,
+    /// Barriers that order a conflicting pair of global accesses of the block, with one such pair.
+    needed: BTreeMap<u32, (u32, u32)>,
     stash: Option<Box<Stash>>,
 }
 
@@ -469,6 +474,8 @@ impl GlobalRaceSink {
             exited: 0,
             finished: false,
             found: BTreeMap::new(),
+            release_pcs: Vec::new(),
+            needed: BTreeMap::new(),
             stash: None,
         }
     }
@@ -536,7 +543,7 @@ impl GlobalRaceSink {
     }
 
     /// Whether `a` (earlier) and `me` are ordered (or may not race).
-    fn ordered(&self, a: &GAcc, me: &GAcc) -> bool {
+    fn ordered(&mut self, a: &GAcc, me: &GAcc) -> bool {
         if a.same_thread(me) {
             return true;
         }
@@ -547,6 +554,10 @@ impl GlobalRaceSink {
         }
         if same_block {
             if a.epoch < me.epoch {
+                // the barrier released last before the second access is needed (as for shared)
+                if let Some(&pc) = self.release_pcs.get(me.epoch as usize - 1) {
+                    self.needed.entry(pc).or_insert((a.pc, me.pc));
+                }
                 return true;
             }
             if a.tid / 32 == me.tid / 32 && a.wsync != me.wsync {
@@ -915,8 +926,9 @@ impl GlobalRaceSink {
     }
 
     /// A block-wide barrier released.
-    pub fn barrier_release(&mut self) {
+    pub fn barrier_release(&mut self, pc: u32) {
         self.epoch += 1;
+        self.release_pcs.push(pc);
     }
 
     /// `__syncwarp()` by `warp`.
@@ -1030,8 +1042,8 @@ impl warpscope_emu::Sink for GlobalRaceSink {
         }
     }
 
-    fn barrier_release(&mut self, _block: u32, _pc: u32, _generation: u32) {
-        GlobalRaceSink::barrier_release(self);
+    fn barrier_release(&mut self, _block: u32, pc: u32, _generation: u32) {
+        GlobalRaceSink::barrier_release(self, pc);
     }
 
     fn inst(&mut self, warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
@@ -1051,12 +1063,16 @@ impl warpscope_emu::Sink for GlobalRaceSink {
 #[derive(Debug, Default)]
 pub struct GlobalRaceReport {
     found: BTreeMap<GKey, GAgg>,
+    needed: BTreeMap<u32, (u32, u32)>,
 }
 
 impl GlobalRaceReport {
     /// Folds in a finished block (call in block order for deterministic examples).
     pub fn merge(&mut self, mut sink: GlobalRaceSink) {
         sink.finish();
+        for (pc, pair) in sink.needed {
+            self.needed.entry(pc).or_insert(pair);
+        }
         for (k, a) in sink.found {
             match self.found.get_mut(&k) {
                 Some(x) => x.count += a.count,
@@ -1065,6 +1081,12 @@ impl GlobalRaceReport {
                 }
             }
         }
+    }
+
+    /// Barriers that order conflicting global accesses of a block's threads, each with one such
+    /// pair of instructions (first, second): no such barrier is redundant.
+    pub fn needed_barriers(&self) -> impl Iterator<Item = (u32, (u32, u32))> + '_ {
+        self.needed.iter().map(|(&pc, &pair)| (pc, pair))
     }
 
     /// The findings: `loc` names an instruction, `thread` a (block, thread) pair, `place` a global

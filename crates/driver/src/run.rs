@@ -865,6 +865,9 @@ fn emulate(
     results.divergence = div;
     results.machine_branches = machine_match;
     if let (Some(mut report), Some(config)) = (haz, hazard_cfg) {
+        if let Some(g) = &global_races {
+            report.global_needs(g.needed_barriers());
+        }
         let mut unchecked = Vec::new();
         for (f, text) in res.faults.iter().zip(&fault_text) {
             if !report.push_fault_described(f, Some(text.clone())) {

@@ -380,3 +380,36 @@ fn global_races_can_be_left_out() {
     assert!(h.global_shadow.is_none());
     assert!(h.findings.is_empty(), "{}", show(&h.findings));
 }
+
+#[test]
+fn a_barrier_that_orders_only_global_accesses_is_needed() {
+    let p = program();
+    let arch = Arch::parse("sm_90").unwrap();
+    let launch = Launch::new([1, 1, 1], [64, 1, 1], vec![zeros(256), zeros(256)]);
+    let redundant = |no_global_races: bool| {
+        let r = analyze_launch(
+            &p,
+            "block_sync",
+            &launch,
+            &sections(),
+            arch,
+            &Widths::ptx_level("PTX-level"),
+            &RunOptions {
+                no_global_races,
+                ..RunOptions::default()
+            },
+        )
+        .unwrap();
+        r.hazards
+            .unwrap()
+            .findings
+            .into_iter()
+            .filter(|f| f.kind == FindingKind::RedundantBarrier)
+            .collect::<Vec<_>>()
+    };
+    // shared memory alone sees nothing for the barrier to order
+    let shared_only = redundant(true);
+    assert_eq!(shared_only.len(), 1, "{}", show(&shared_only));
+    assert_eq!(shared_only[0].lines, vec![line("block_sync", "__syncthreads()")]);
+    assert!(redundant(false).is_empty());
+}
