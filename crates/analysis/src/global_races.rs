@@ -74,6 +74,8 @@ struct PcSync {
 /// The ordering role of each instruction of a program, by pc.
 #[derive(Clone, Debug, Default)]
 pub struct SyncOps {
+    /// The first pc `ops` covers.
+    base: u32,
     ops: Vec<PcSync>,
     /// Some instruction fences, acquires or releases.
     any_sync: bool,
@@ -135,13 +137,30 @@ fn classify(text: &str) -> PcSync {
 impl SyncOps {
     /// The roles of `program`'s instructions.
     pub fn of(program: &warpscope_ptx::Program) -> SyncOps {
-        let ops: Vec<PcSync> = program.info.iter().map(|i| classify(&i.text)).collect();
+        SyncOps::of_range(program, 0, program.info.len() as u32)
+    }
+
+    /// The roles of the instructions `start..end` of `program` (one kernel's: `Kernel::entry..end`).
+    pub fn of_range(program: &warpscope_ptx::Program, start: u32, end: u32) -> SyncOps {
+        let end = (end as usize).min(program.info.len());
+        let start = (start as usize).min(end);
+        let ops: Vec<PcSync> = program.info[start..end]
+            .iter()
+            .map(|i| classify(&i.text))
+            .collect();
         let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0);
-        SyncOps { ops, any_sync }
+        SyncOps {
+            base: start as u32,
+            ops,
+            any_sync,
+        }
     }
 
     fn at(&self, pc: u32) -> PcSync {
-        self.ops.get(pc as usize).copied().unwrap_or_default()
+        pc.checked_sub(self.base)
+            .and_then(|i| self.ops.get(i as usize))
+            .copied()
+            .unwrap_or_default()
     }
 }
 

@@ -692,10 +692,12 @@ fn emulate(
     let hazard_cfg = sections
         .hazards
         .then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
-    let global_ops = hazard_cfg
-        .as_ref()
-        .filter(|_| !opts.no_global_races)
-        .map(|_| (Arc::new(SyncOps::of(program)), GlobalShared::new()));
+    let global_ops = hazard_cfg.as_ref().filter(|_| !opts.no_global_races).map(|_| {
+        (
+            Arc::new(SyncOps::of_range(program, k.entry, k.end)),
+            GlobalShared::new(),
+        )
+    });
     let async_ops = hazard_cfg
         .as_ref()
         .map(|_| AsyncOps::of(program))
