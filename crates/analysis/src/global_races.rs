@@ -174,14 +174,30 @@ struct Point {
     gpu: bool,
     k: u32,
     epoch: u32,
+    /// The barrier whose release began `epoch` (`u32::MAX`: none): what orders the block's other
+    /// threads' accesses before the release.
+    bar: u32,
 }
 
 impl Point {
+    #[cfg(test)]
     fn covers(&self, a: &GAcc, same_block: bool) -> bool {
-        self.block == a.block
-            && (same_block || self.gpu)
-            && (a.epoch < self.epoch
-                || (a.tid == self.tid && (a.fences < self.k || (a.fences == self.k && a.strong >= GPU))))
+        self.cover(a, same_block).is_some()
+    }
+
+    /// Whether the release covers `a`: `Some(true)` through the block's barrier before it,
+    /// `Some(false)` through the releasing thread's own order.
+    fn cover(&self, a: &GAcc, same_block: bool) -> Option<bool> {
+        if self.block != a.block || !(same_block || self.gpu) {
+            return None;
+        }
+        if a.tid == self.tid && (a.fences < self.k || (a.fences == self.k && a.strong >= GPU)) {
+            Some(false)
+        } else if a.epoch < self.epoch {
+            Some(true)
+        } else {
+            None
+        }
     }
 
     fn dominates(&self, o: &Point) -> bool {
@@ -212,6 +228,7 @@ impl PointSet {
         true
     }
 
+    #[cfg(test)]
     fn covers(&self, a: &GAcc, same_block: bool) -> bool {
         self.by_block
             .get(&a.block)
@@ -549,16 +566,41 @@ impl GlobalRaceSink {
     }
 
     /// Whether thread `me` (of this block) has acquired a release that covers `a`.
-    fn acquired_covers(&self, me: &GAcc, a: &GAcc) -> bool {
+    fn acquired_covers(&mut self, me: &GAcc, a: &GAcc) -> bool {
         let same_block = a.block == self.block;
+        // the barriers the ordering goes through are needed: the producer's before its release,
+        // the consumer's after its acquire
+        let need = |needed: &mut BTreeMap<u32, (u32, u32)>, pc: u32| {
+            if pc != u32::MAX {
+                needed.entry(pc).or_insert((a.pc, me.pc));
+            }
+        };
         if let Some(t) = self.threads.get(usize::from(me.tid))
-            && t.acquired.covers(a, same_block)
+            && let Some(by_bar) = t
+                .acquired
+                .by_block
+                .get(&a.block)
+                .and_then(|l| l.iter().find_map(|p| p.cover(a, same_block).map(|b| (b, p.bar))))
         {
+            if by_bar.0 {
+                need(&mut self.needed, by_bar.1);
+            }
             return true;
         }
-        self.block_acq_epochs
-            .iter()
-            .any(|(e, p)| *e < me.epoch && p.covers(a, same_block))
+        let found = self.block_acq_epochs.iter().find_map(|(e, p)| {
+            (*e < me.epoch)
+                .then(|| p.cover(a, same_block).map(|b| (*e, b, p.bar)))
+                .flatten()
+        });
+        let Some((e, by_bar, bar)) = found else {
+            return false;
+        };
+        if by_bar {
+            need(&mut self.needed, bar);
+        }
+        let after = self.release_pcs.get(e as usize).copied().unwrap_or(u32::MAX);
+        need(&mut self.needed, after);
+        true
     }
 
     /// Whether `a` (earlier) and `me` are ordered (or may not race).
@@ -606,6 +648,12 @@ impl GlobalRaceSink {
             return s;
         }
         let gpu = t.last_gpu.is_some_and(|(kg, _)| kg == k);
+        let bar_of = |e: u32| {
+            e.checked_sub(1)
+                .and_then(|i| self.release_pcs.get(i as usize))
+                .copied()
+                .unwrap_or(u32::MAX)
+        };
         let mut points = Vec::new();
         if let Some((kg, eg)) = t.last_gpu
             && kg != k
@@ -616,6 +664,7 @@ impl GlobalRaceSink {
                 gpu: true,
                 k: kg,
                 epoch: eg,
+                bar: bar_of(eg),
             });
         }
         points.push(Point {
@@ -624,6 +673,7 @@ impl GlobalRaceSink {
             gpu,
             k,
             epoch: fe,
+            bar: bar_of(fe),
         });
         let any_gpu = t.last_gpu.is_some();
         for list in t.acquired.by_block.values() {
@@ -1218,6 +1268,7 @@ mod tests {
             gpu: true,
             k,
             epoch,
+            bar: u32::MAX,
         };
         let mut s = PointSet::default();
         assert!(s.insert(p(0, 1, 0)));
