@@ -318,6 +318,9 @@ impl GCell {
 /// Words per shadow sector (one hash look-up per warp request and sector, not per lane).
 const SECTOR_WORDS: usize = 8;
 
+/// Shadow bytes per tracked 4-byte word (its cell, and its share of the sector's map slot).
+pub const GLOBAL_SHADOW_BYTES_PER_WORD: usize = std::mem::size_of::<GCell>() + 2;
+
 /// The shadow of the touched global words: sectors of [`SECTOR_WORDS`] word cells, and the cells
 /// of split words' bytes.
 #[derive(Debug, Default)]
@@ -1036,8 +1039,12 @@ impl GlobalRaceSink {
                     .over_budget
                     .store(true, std::sync::atomic::Ordering::Relaxed);
             }
-            t.clear();
-            SPARE.with(|s| *s.borrow_mut() = Some(t));
+            // a worker thread keeps one block's shadow for its next block, unless it grew large
+            let kept = t.cells.arena.capacity() * std::mem::size_of::<[GCell; SECTOR_WORDS]>();
+            if kept <= 64 << 20 {
+                t.clear();
+                SPARE.with(|s| *s.borrow_mut() = Some(t));
+            }
         }
         self.threads = Vec::new();
         self.block_acq = PointSet::default();

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use serde_json::{Value, json};
-use warpscope_analysis::global_races::GLOBAL_SHADOW_BUDGET_BYTES;
+use warpscope_analysis::global_races::{GLOBAL_SHADOW_BUDGET_BYTES, GLOBAL_SHADOW_BYTES_PER_WORD};
 use warpscope_analysis::hazards::{Finding, FindingKind, SHADOW_BYTES_PER_SHARED_BYTE, Severity};
 use warpscope_driver::group::Group;
 use warpscope_driver::run::{Hazards, locate, user_frame};
@@ -65,10 +65,9 @@ pub fn hazards_out(program: &Program, h: &Hazards) -> HazardsOut {
         h.config.shared_size
     )];
     notes.push(match h.global_shadow {
-        Some((bytes, over)) => {
+        Some((_, over)) => {
             let mut n = format!(
-                "global memory checked too: races within a block (barriers, __syncwarp, warp collectives) and between blocks (ordered only by a .gpu release and an acquire: fences, release/acquire operations, atomics; grid.sync() in cooperative launches); launches are ordered by the stream; the global shadow held up to {} for the words touched (budget {})",
-                warpscope_driver::limits::mib(bytes),
+                "global memory checked too: races within a block (barriers, __syncwarp, warp collectives) and between blocks (ordered only by a .gpu release and an acquire: fences, release/acquire operations, atomics; grid.sync() in cooperative launches); launches are ordered by the stream; the global shadow keeps about {GLOBAL_SHADOW_BYTES_PER_WORD} bytes per 4-byte word touched, at most {}",
                 warpscope_driver::limits::mib(GLOBAL_SHADOW_BUDGET_BYTES)
             );
             if over {
