@@ -6,7 +6,9 @@
 #                    nvdisasm, read from the tool cache after the first run; also timed with
 #                    WARPSCOPE_NO_CACHE=1, the tools run every time)
 #   analyze, all     warpscope analyze, every section (hazards and the fix advisor's trace too)
-#   check            warpscope check (hazards)
+#   check            warpscope check (hazards: shared and global races)
+#   check, shared    warpscope check --no-global-races (shared memory only)
+# The goal: check (global races on) within 1.5x of analyze, all (every section, global races on too).
 # Builds the release binary and the example first. Prints wall seconds (best), the CPU seconds of
 # that run (user + sys) and the load average before and after, so figures from a shared machine can
 # be read. Without a CUDA toolkit (WARPSCOPE_CUDA_ROOT, CUDA_HOME, PATH, the wheels) analyze takes the
@@ -49,6 +51,7 @@ best_of() {
     fi
   done
   printf '%-18s %7.3f s wall (best of %d)  %7.3f s CPU\n' "$name" "$best" "$runs" "$cpu"
+  last_wall=$best
 }
 
 emu_best=""
@@ -63,5 +66,9 @@ printf '%-18s %7.3f s wall (best of %d; the example times the run, compile exclu
 best_of "analyze" "$bin" analyze "${launch[@]}" "${sass[@]}" --section banks,divergence
 WARPSCOPE_NO_CACHE=1 best_of "analyze, no cache" "$bin" analyze "${launch[@]}" "${sass[@]}" --section banks,divergence
 best_of "analyze, all" "$bin" analyze "${launch[@]}" "${sass[@]}"
+all_wall=$last_wall
 best_of "check" "$bin" check "${launch[@]}"
+check_wall=$last_wall
+best_of "check, shared" "$bin" check "${launch[@]}" --no-global-races
+printf 'check / analyze, all: %.2f (goal: at most 1.5)\n' "$(echo "$check_wall / $all_wall" | bc -l)"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -54,6 +54,9 @@ pub const SHADOW_BYTES_PER_SHARED_BYTE: usize = std::mem::size_of::<Cell>() + 1;
 pub enum FindingKind {
     /// Two unordered accesses to one shared address from different threads, at least one a write.
     Race,
+    /// Two accesses to one global byte from different threads (of one block or of two), at least
+    /// one a write, not ordered by the memory model (see [`crate::global_races`]).
+    GlobalRace,
     /// A barrier reached by only part of the block.
     DivergentBarrier,
     /// A shared read of bytes never written in this launch (by this block).
@@ -77,6 +80,7 @@ impl FindingKind {
     pub fn name(self) -> &'static str {
         match self {
             FindingKind::Race => "race",
+            FindingKind::GlobalRace => "global_race",
             FindingKind::DivergentBarrier => "divergent_barrier",
             FindingKind::UninitializedRead => "uninitialized_read",
             FindingKind::OutOfBounds => "out_of_bounds",
@@ -1426,6 +1430,8 @@ pub struct HazardReport {
     external: u32,
     /// The kernel's loops, `[first pc, last pc]` (see [`HazardReport::with_loops`]).
     loops: Vec<[u32; 2]>,
+    /// Global memory was checked too (see [`HazardReport::global_needs`]).
+    global: bool,
 }
 
 /// Names an instruction for messages: its source line (if known) and a label such as `line 12` or
@@ -1475,6 +1481,16 @@ impl HazardReport {
     pub fn with_loops(mut self, loops: Vec<[u32; 2]>) -> HazardReport {
         self.loops = loops;
         self
+    }
+
+    /// Global memory was checked too: `needed` are the barriers that order conflicting global
+    /// accesses of a block's threads (with one such pair of instructions), which are not redundant
+    /// either (see [`crate::global_races`]).
+    pub fn global_needs(&mut self, needed: impl IntoIterator<Item = (u32, (u32, u32))>) {
+        self.global = true;
+        for (pc, pair) in needed {
+            self.barriers.needed.entry(pc).or_insert(pair);
+        }
     }
 
     /// Folds in a finished block (call in block order for deterministic examples).
@@ -1872,6 +1888,17 @@ impl HazardReport {
                 None => "it separates no conflicting accesses of different threads".to_string(),
             };
             let l = loc(pc);
+            let (memory, memory_here) = if self.global {
+                (
+                    "shared and global memory",
+                    "shared and global memory, this launch",
+                )
+            } else {
+                (
+                    "shared memory; ordering of global memory is not checked",
+                    "shared memory, this launch; ordering of global memory is not checked",
+                )
+            };
             // Inside a loop whose every block ran one iteration: a barrier that orders one
             // iteration's accesses before the next one's had nothing to order in this launch.
             let once = self.barriers.most_in_a_block.get(&pc).copied().unwrap_or(0) <= 1;
@@ -1891,17 +1918,14 @@ impl HazardReport {
                     (
                         Severity::Note,
                         format!(
-                            "barrier at {} is removable in this launch only: {why}; in this launch: every block runs one iteration of the loop around it{lines}, so it has no next iteration to order; launches that run more iterations may need it (shared memory; ordering of global memory is not checked)",
+                            "barrier at {} is removable in this launch only: {why}; in this launch: every block runs one iteration of the loop around it{lines}, so it has no next iteration to order; launches that run more iterations may need it ({memory})",
                             l.label
                         ),
                     )
                 }
                 _ => (
                     Severity::Warning,
-                    format!(
-                        "barrier at {} is removable: {why} (shared memory, this launch; ordering of global memory is not checked)",
-                        l.label
-                    ),
+                    format!("barrier at {} is removable: {why} ({memory_here})", l.label),
                 ),
             };
             out.push(Finding {

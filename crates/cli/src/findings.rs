@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use serde_json::{Value, json};
+use warpscope_analysis::global_races::{GLOBAL_SHADOW_BUDGET_BYTES, GLOBAL_SHADOW_BYTES_PER_WORD};
 use warpscope_analysis::hazards::{Finding, FindingKind, SHADOW_BYTES_PER_SHARED_BYTE, Severity};
 use warpscope_driver::group::Group;
 use warpscope_driver::run::{Hazards, locate, user_frame};
@@ -59,13 +60,23 @@ pub fn hazards_out(program: &Program, h: &Hazards) -> HazardsOut {
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .count();
-    let mut notes = vec![
-        format!(
-            "race tracking keeps {SHADOW_BYTES_PER_SHARED_BYTE} bytes per shared byte per block in flight ({} bytes of shared memory per block)",
-            h.config.shared_size
-        ),
-        "shared memory only: ordering of global memory between threads and blocks is not checked".to_string(),
-    ];
+    let mut notes = vec![format!(
+        "race tracking keeps {SHADOW_BYTES_PER_SHARED_BYTE} bytes per shared byte per block in flight ({} bytes of shared memory per block)",
+        h.config.shared_size
+    )];
+    notes.push(match h.global_shadow {
+        Some((_, over)) => {
+            let mut n = format!(
+                "global memory checked too: races within a block (barriers, __syncwarp, warp collectives) and between blocks (ordered only by a .gpu release and an acquire: fences, release/acquire operations, atomics; grid.sync() in cooperative launches); launches are ordered by the stream; the global shadow keeps about {GLOBAL_SHADOW_BYTES_PER_WORD} bytes per 4-byte word touched, at most {}",
+                warpscope_driver::limits::mib(GLOBAL_SHADOW_BUDGET_BYTES)
+            );
+            if over {
+                n.push_str("; the budget was reached, so words touched after that were not checked");
+            }
+            n
+        }
+        None => "shared memory only (--no-global-races): ordering of global memory between threads and blocks is not checked".to_string(),
+    });
     notes.extend(h.unchecked.iter().cloned());
     let (pairs, bytes) = h.same_value_hidden;
     if pairs > 0 {
@@ -145,7 +156,10 @@ pub fn blocks(kernel: &str, h: &HazardsOut) -> Vec<Block> {
         let lines: Vec<String> = g.lines.iter().map(u32::to_string).collect();
         let mut message = g.message.clone();
         if g.findings > 1 {
-            let what = if matches!(g.kind, FindingKind::Race | FindingKind::SameValueWrite) {
+            let what = if matches!(
+                g.kind,
+                FindingKind::Race | FindingKind::GlobalRace | FindingKind::SameValueWrite
+            ) {
                 "instruction pairs"
             } else {
                 "instructions"
@@ -209,6 +223,10 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "race",
             "Two accesses to one shared-memory byte from different threads, at least one a write, not ordered by a barrier",
         ),
+        FindingKind::GlobalRace => (
+            "global_race",
+            "Two accesses to one global-memory byte from different threads, at least one a write, not ordered by a barrier or by release/acquire synchronisation",
+        ),
         FindingKind::DivergentBarrier => ("divergent_barrier", "A barrier reached by only part of the block"),
         FindingKind::UninitializedRead => (
             "uninitialized_read",
@@ -224,7 +242,7 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
         ),
         FindingKind::SameValueWrite => (
             "same_value_write",
-            "Two threads write the same bytes to one shared-memory address, not ordered by a barrier",
+            "Two threads write the same bytes to one shared- or global-memory address, unordered",
         ),
         FindingKind::Fault => (
             "fault",
@@ -234,8 +252,9 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
     }
 }
 
-const KINDS: [FindingKind; 8] = [
+const KINDS: [FindingKind; 9] = [
     FindingKind::Race,
+    FindingKind::GlobalRace,
     FindingKind::DivergentBarrier,
     FindingKind::UninitializedRead,
     FindingKind::OutOfBounds,

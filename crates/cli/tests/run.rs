@@ -1497,3 +1497,56 @@ fn float_division_branches_equal_the_gpu() {
         "launches whose branch counters are exact"
     );
 }
+
+/// `run --check` checks global memory on every launch of a whole program: a cross-block race in a
+/// planted-bug program is an error (exit status 1, kept by `--check=racecheck`), and a program whose
+/// launches are ordered by the stream and by the last-block pattern has none.
+#[test]
+fn run_check_finds_global_races_on_every_launch() {
+    let dir = repo();
+    let export = std::env::temp_dir().join(format!("warpscope-global-race-{}.json", std::process::id()));
+    let out = warpscope(
+        &[
+            "run",
+            "--check=racecheck",
+            "--export",
+            export.to_str().unwrap(),
+            "calibration/bugs/programs/global_cross_block.cu",
+        ],
+        &dir,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let findings = v["launches"][0]["findings"].as_array().unwrap();
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["kind"] == "global_race" && f["severity"] == "error" && f["line"] == 9),
+        "{findings:?}"
+    );
+    let out = warpscope(
+        &[
+            "run",
+            "--check",
+            "--export",
+            export.to_str().unwrap(),
+            "calibration/bugs/programs/two_launch_reduce.cu",
+        ],
+        &dir,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("sums 4093 4093"), "{stdout}");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let launches = v["launches"].as_array().unwrap();
+    assert_eq!(launches.len(), 3);
+    for l in launches {
+        assert_eq!(l["findings"], serde_json::json!([]), "{l}");
+    }
+    let _ = std::fs::remove_file(&export);
+}

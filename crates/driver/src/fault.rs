@@ -180,6 +180,26 @@ fn global_place(ctx: &LaunchContext<'_>, addr: u64, width: u64) -> String {
     }
 }
 
+/// A global byte for a race message: `byte 8 of argument 0 `out` (address 0x100000008)`, or the
+/// address alone when it lies in no buffer or variable the launch knows of.
+pub fn global_byte(ctx: &LaunchContext<'_>, addr: u64) -> String {
+    let mut regions: Vec<(String, u64, u64)> = ctx
+        .buffers
+        .iter()
+        .map(|b| (argument(ctx, b.arg), b.base, b.size))
+        .collect();
+    for v in ctx.program.vars.iter().filter(|v| !v.is_const) {
+        regions.push((format!("__device__ variable `{}`", v.name), v.addr, v.size));
+    }
+    match regions
+        .iter()
+        .find(|(_, base, size)| addr >= *base && addr - base < *size)
+    {
+        Some((name, base, _)) => format!("byte {} of {name} (address {addr:#x})", addr - base),
+        None => format!("address {addr:#x}"),
+    }
+}
+
 /// One sentence for a fault: what, where, by whom, and what a GPU does then.
 pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
     let at = locate(ctx.program, f.pc).0.label;

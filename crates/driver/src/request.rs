@@ -64,6 +64,8 @@ pub struct Request {
     pub cooperative: bool,
     /// Report same-value writes as findings (see [`RunOptions::same_value_writes`]).
     pub same_value_writes: bool,
+    /// Leave global memory out of the hazard checker (see [`RunOptions::no_global_races`]).
+    pub no_global_races: bool,
 }
 
 impl Request {
@@ -86,6 +88,7 @@ impl Request {
             fix: None,
             cooperative: false,
             same_value_writes: false,
+            no_global_races: false,
         }
     }
 }
@@ -281,6 +284,7 @@ pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
         resources: resources.as_ref().and_then(|r| r.as_ref().ok()).cloned(),
         param_names,
         same_value_writes: req.same_value_writes,
+        no_global_races: req.no_global_races,
         ..RunOptions::default()
     };
     let results = analyze_launch(

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use warpscope_analysis::banks::{BankReport, BankRun, BankSink, MatrixForms};
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
 use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Trace, TraceSink, WhatIf};
+use warpscope_analysis::global_races::{GlobalRaceReport, GlobalRaceSink, GlobalShared, SyncOps};
 use warpscope_analysis::hazards::{AsyncOps, Finding, HazardConfig, HazardReport, HazardSink, Loc};
 use warpscope_emu::mem::Global;
 use warpscope_emu::{
@@ -237,6 +238,9 @@ pub struct RunOptions {
     /// Report same-value writes (two threads writing the same bytes to one shared address
     /// unordered) as findings; by default they are counted in [`Hazards::same_value_hidden`].
     pub same_value_writes: bool,
+    /// Leave global memory out of the hazard checker (see `warpscope_analysis::global_races`);
+    /// by default `hazards` checks global races too.
+    pub no_global_races: bool,
     /// Counts the blocks done as they end (see `warpscope_emu::Watch::done`), for a caller that
     /// shows a long launch's progress.
     pub progress: Option<&'static std::sync::atomic::AtomicU64>,
@@ -252,6 +256,7 @@ pub struct Multi {
     banks: Option<BankSink>,
     divergence: Option<DivergenceSink>,
     hazards: Option<HazardSink>,
+    global_races: Option<GlobalRaceSink>,
     trace: Option<TraceSink>,
     global: Option<GlobalCounts>,
 }
@@ -274,6 +279,9 @@ impl Sink for Multi {
         if let Some(s) = &mut self.hazards {
             s.mem(e);
         }
+        if let Some(s) = &mut self.global_races {
+            s.mem(e);
+        }
         if let Some(s) = &mut self.trace {
             s.mem(e);
         }
@@ -281,6 +289,9 @@ impl Sink for Multi {
 
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
         if let Some(s) = &mut self.hazards {
+            Sink::store_values(s, warp, pc, elem, rows);
+        }
+        if let Some(s) = &mut self.global_races {
             Sink::store_values(s, warp, pc, elem, rows);
         }
     }
@@ -301,10 +312,16 @@ impl Sink for Multi {
         if let Some(s) = &mut self.hazards {
             Sink::barrier(s, e);
         }
+        if let Some(s) = &mut self.global_races {
+            Sink::barrier(s, e);
+        }
     }
 
     fn barrier_release(&mut self, block: u32, pc: u32, generation: u32) {
         if let Some(s) = &mut self.hazards {
+            Sink::barrier_release(s, block, pc, generation);
+        }
+        if let Some(s) = &mut self.global_races {
             Sink::barrier_release(s, block, pc, generation);
         }
     }
@@ -316,11 +333,23 @@ impl Sink for Multi {
         if let Some(s) = &mut self.hazards {
             Sink::inst(s, warp, pc, active);
         }
+        if let Some(s) = &mut self.global_races {
+            Sink::inst(s, warp, pc, active);
+        }
     }
 
     fn warp_exit(&mut self, warp: u32) {
         if let Some(s) = &mut self.hazards {
             Sink::warp_exit(s, warp);
+        }
+        if let Some(s) = &mut self.global_races {
+            Sink::warp_exit(s, warp);
+        }
+    }
+
+    fn block_order(&mut self, in_order: bool) {
+        if let Some(s) = &mut self.global_races {
+            Sink::block_order(s, in_order);
         }
     }
 }
@@ -340,6 +369,10 @@ pub struct Hazards {
     /// Same-value writes not reported (without [`RunOptions::same_value_writes`]): instruction
     /// pairs and byte accesses.
     pub same_value_hidden: (usize, u64),
+    /// Global memory checked for races (`None`: left out, [`RunOptions::no_global_races`]): the
+    /// most shadow bytes held at once, and whether the budget
+    /// (`warpscope_analysis::global_races::GLOBAL_SHADOW_BUDGET_BYTES`) stopped tracking new words.
+    pub global_shadow: Option<(u64, bool)>,
 }
 
 /// The fix advisor's results.
@@ -659,6 +692,12 @@ fn emulate(
     let hazard_cfg = sections
         .hazards
         .then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
+    let global_ops = hazard_cfg.as_ref().filter(|_| !opts.no_global_races).map(|_| {
+        (
+            Arc::new(SyncOps::of_range(program, k.entry, k.end)),
+            GlobalShared::new(),
+        )
+    });
     let async_ops = hazard_cfg
         .as_ref()
         .map(|_| AsyncOps::of(program))
@@ -682,6 +721,14 @@ fn emulate(
                 Some(o) => s.with_async_ops(Arc::clone(o)),
                 None => s,
             }
+        }),
+        global_races: global_ops.as_ref().map(|(ops, shared)| {
+            GlobalRaceSink::new(
+                b,
+                launch.block.iter().product(),
+                Arc::clone(ops),
+                Arc::clone(shared),
+            )
         }),
         trace: forms
             .as_ref()
@@ -730,6 +777,7 @@ fn emulate(
         haz: hazard_cfg
             .as_ref()
             .map(|c| HazardReport::new(Arc::clone(c)).with_loops(loops(program, k))),
+        global_races: global_ops.as_ref().map(|_| GlobalRaceReport::default()),
         traces: Vec::new(),
         blocks: 0,
     };
@@ -745,6 +793,9 @@ fn emulate(
             r.merge(s);
         }
         if let (Some(r), Some(s)) = (&mut m.haz, s.hazards) {
+            r.merge(s);
+        }
+        if let (Some(r), Some(s)) = (&mut m.global_races, s.global_races) {
             r.merge(s);
         }
         if let Some(t) = s.trace {
@@ -788,11 +839,24 @@ fn emulate(
         .iter()
         .map(|f| crate::fault::describe(&words, f))
         .collect();
+    // global addresses in race messages (no assert is named there)
+    let place_ctx = crate::fault::LaunchContext {
+        program,
+        kernel: k,
+        grid: launch.grid,
+        block: launch.block,
+        buffers: &buffers,
+        param_names: &opts.param_names,
+        asserts: &[],
+        max_instructions: 0,
+        cooperative: launch.cooperative,
+    };
     let Merged {
         glob,
         bank,
         div,
         haz,
+        global_races,
         traces,
         ..
     } = res.acc;
@@ -819,6 +883,9 @@ fn emulate(
     results.divergence = div;
     results.machine_branches = machine_match;
     if let (Some(mut report), Some(config)) = (haz, hazard_cfg) {
+        if let Some(g) = &global_races {
+            report.global_needs(g.needed_barriers());
+        }
         let mut unchecked = Vec::new();
         for (f, text) in res.faults.iter().zip(&fault_text) {
             if !report.push_fault_described(f, Some(text.clone())) {
@@ -826,6 +893,16 @@ fn emulate(
             }
         }
         let mut findings = report.findings(&|pc| locate(program, pc).0);
+        if let Some(g) = &global_races {
+            let who = |b: u32, t: u32| {
+                let [x, y, z] = crate::fault::xyz(u64::from(b), launch.grid);
+                let [tx, ty, tz] = config.thread_xyz(t);
+                format!("block ({x},{y},{z}) thread ({tx},{ty},{tz})")
+            };
+            let place = |a: u64| crate::fault::global_byte(&place_ctx, a);
+            findings.extend(g.findings(&|pc| locate(program, pc).0, &who, &place));
+            findings.sort_by_key(|f| (f.severity, f.line, f.kind, f.pcs.clone()));
+        }
         // a barrier inside a CUDA library routine (grid.sync(), a tile's sync: two or more header
         // frames under the user's line) is no barrier the user can remove
         findings.retain(|f| {
@@ -852,6 +929,7 @@ fn emulate(
             groups,
             unchecked,
             same_value_hidden,
+            global_shadow: global_ops.as_ref().map(|(_, shared)| shared.usage()),
         });
     }
     if sections.fix {
@@ -894,6 +972,7 @@ struct Merged {
     bank: Option<BankReport>,
     div: Option<DivergenceReport>,
     haz: Option<HazardReport>,
+    global_races: Option<GlobalRaceReport>,
     traces: Vec<TraceSink>,
     blocks: u32,
 }

@@ -153,6 +153,14 @@ pub trait Sink: Send {
     /// value (1: every lane holds the same). Cooperative groups build a `labeled_partition` from
     /// it, and the machine code synchronises each such set apart.
     fn match_groups(&mut self, _warp: u32, _pc: u32, _groups: u32) {}
+    /// Sent once per block before its first event: `true` when the launch's blocks run one after
+    /// another in block order on one thread (a one-block launch, a one-thread pool, the ordered
+    /// run again after blocks communicated through global memory, or the turns of a cooperative
+    /// launch), so sinks of different blocks may share state and see each other's accesses in the
+    /// order the emulator made them; `false` when this block runs in parallel with others, which
+    /// the emulator's shadow (`mem::Shadow`) guarantees touch no word this block writes, nor write
+    /// one it touches (else the launch runs again in order).
+    fn block_order(&mut self, _in_order: bool) {}
 }
 
 /// The sink that ignores everything.

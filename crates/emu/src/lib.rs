@@ -863,11 +863,16 @@ where
         printed: Vec::new(),
         asserts: Vec::new(),
     };
+    // whether the blocks run one after another in block order: the serial run, or a parallel run
+    // that is serial all the same (one block, one thread); otherwise the shadow stands guard
+    let one_at_a_time = ids.len() <= 1 || rayon::current_num_threads() <= 1;
+    let in_order = |serial: bool| serial || one_at_a_time;
     // the blocks `ids` folded into `g`: all of them, or with a deadline the first ones, those
     // started before it; how many ran
     let run_blocks = |ids: &[u32], serial: bool, g: &mut Gathered<A>| -> usize {
         let one = |b: u32| {
             let mut s = sink_factory(b);
+            s.block_order(in_order(serial));
             if !serial && tracked.track.is_some_and(|t| t.conflict()) {
                 // the launch runs again in block order: the rest of this attempt is moot
                 return (s, exec::BlockOut::default());
@@ -930,7 +935,11 @@ where
         // until each has finished
         let mut runs: Vec<(S, exec::BlockRun)> = ids
             .iter()
-            .map(|&b| (sink_factory(b), exec::BlockRun::new(&ctx, b)))
+            .map(|&b| {
+                let mut s = sink_factory(b);
+                s.block_order(true);
+                (s, exec::BlockRun::new(&ctx, b))
+            })
             .collect();
         let written = |runs: &[(S, exec::BlockRun)]| runs.iter().map(|(_, b)| b.gwrites).sum::<u64>();
         let mut before = written(&runs);

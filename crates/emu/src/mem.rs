@@ -835,7 +835,7 @@ mod shadow_tests {
             },
         ];
         for (k, spread) in spreads.iter().enumerate() {
-            let addrs: [u64; 32] = std::array::from_fn(|l| spread(l));
+            let addrs: [u64; 32] = std::array::from_fn(spread);
             for (probe, want) in [(addrs[7], true), (addrs[8], false), (0x2000 + 4 * 2047, false)] {
                 let g = space();
                 let before: Vec<u64> = (0..32).map(|l| g.read(addrs[l], 4).unwrap()).collect();

@@ -1,4 +1,4 @@
-//! `warpscope check`: emulates one launch and reports shared-memory races, divergent and redundant
+//! `warpscope check`: emulates one launch and reports shared- and global-memory races, divergent and redundant
 //! barriers, uninitialised reads, out-of-bounds accesses and what stops the launch on a GPU (traps,
 //! asserts, stores to read-only memory); same-value writes with `--report-same-value-writes` (the
 //! analysis is `warpscope_analysis::hazards`, run by the driver with the `hazards` section only).
@@ -52,6 +52,10 @@ pub struct Args {
     /// warnings; by default they are only counted in a note.
     #[arg(long)]
     report_same_value_writes: bool,
+    /// Check shared memory only: leave out global-memory races (within a block, and between
+    /// blocks through fences, atomics and flags).
+    #[arg(long)]
+    no_global_races: bool,
 }
 
 #[derive(Serialize)]
@@ -81,6 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let mut req = args.launch.request(arch, sections)?;
     req.same_value_writes = args.report_same_value_writes;
+    req.no_global_races = args.no_global_races;
     let a = crate::launch::analyze(&req)?;
     let r = &a.results;
     let Some(h) = &r.hazards else {

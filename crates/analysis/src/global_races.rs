@@ -1,0 +1,1296 @@
+//! Global-memory races within one launch: two accesses of different threads to one global byte, at
+//! least one a write, that the PTX memory model does not order.
+//!
+//! [`GlobalRaceSink`] watches one block. Within a block, threads are ordered as for shared memory
+//! (see [`crate::hazards`]): block-wide barrier releases number *epochs*, lanes of one warp are
+//! ordered by `__syncwarp()` and by the warp collectives that synchronise (`shfl.sync`,
+//! `vote.sync`, `match.sync`, `redux.sync`). Across blocks only the memory model's
+//! synchronisation orders accesses:
+//!
+//! * a *release*: a fence at `.gpu`/`.sys` scope (`__threadfence()`, `fence.acq_rel.gpu`,
+//!   `membar.gl`) or a release operation (`st.release.gpu`, `atom.release.gpu`, `red.release`),
+//!   after which the thread writes (any write, atomic or not). The release covers the thread's
+//!   earlier accesses and those its block made before a block barrier released before the fence
+//!   (cumulativity);
+//! * an *acquire*: a read that sees such a write, by an acquire operation (`ld.acquire.gpu`,
+//!   `atom.acquire`/`acq_rel`), by a read-modify-write atomic at `.gpu` scope (taken as acquiring,
+//!   as the CUDA Programming Guide's `__threadfence()` example relies on it), or by any read
+//!   followed by a `.gpu` fence of the reading thread. It covers the thread's later accesses, and
+//!   its block's accesses after the next block barrier release;
+//! * what a thread acquired travels on with its own later releases (transitivity), so chains of
+//!   atomics (a counter every block increments, `grid.sync()` in a cooperative launch) order
+//!   every block before the one that sees the end of the chain.
+//!
+//! `.cta`-scoped fences and operations order threads of one block only. Two accesses that are both
+//! *strong* (atomics, `volatile`, `.relaxed`/`.acquire`/`.release` operations) at a scope that
+//! holds both threads (`.cta` in one block, `.gpu`/`.sys` across blocks) never race: atomics do not
+//! race with atomics, and a relaxed atomic races with a plain access. Launches are ordered by the
+//! stream: each launch is checked on its own.
+//!
+//! # Which write a read sees
+//! Blocks run in parallel under the emulator only while no block writes a word another touches
+//! (its shadow, `mem::Shadow`, guards that; else the launch runs again in block order). So a block
+//! that runs in parallel ([`warpscope_emu::Sink::block_order`] false) can race only with itself:
+//! its sink keeps its own shadow, dropped when the block ends. Blocks that run in order share one
+//! shadow ([`GlobalShared`]), and a read sees the last write the emulator made to its byte.
+//!
+//! # The shadow
+//! One cell per touched 4-byte word (per byte once a narrower access splits it): the last write and
+//! up to two reads since it (the first, and the latest by another thread), each as (block, thread,
+//! epoch, `__syncwarp` count, fences made, instruction, strength), and the word's last written
+//! bytes (for same-value writes, see [`crate::hazards::FindingKind::SameValueWrite`]). Memory grows
+//! with the words touched, not with the allocation, and stops growing at
+//! [`GLOBAL_SHADOW_BUDGET_BYTES`] (the note says so). A write's release is a list of *points*
+//! (block, thread, fence count, epoch), kept once per thread and fence.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use rustc_hash::FxHashMap;
+
+use crate::hazards::{AccessKind, Example, Finding, FindingKind, Loc, Severity, StoreBytes};
+
+/// The most shadow memory global race tracking keeps for one launch (cells and release points).
+pub const GLOBAL_SHADOW_BUDGET_BYTES: u64 = 1 << 30;
+
+const CTA: u8 = 1;
+const GPU: u8 = 2;
+
+/// What one instruction does for ordering (read off its PTX text).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PcSync {
+    /// A fence: its scope (0: none).
+    fence: u8,
+    /// An acquire operation's scope.
+    acquire: u8,
+    /// A release operation's scope.
+    release: u8,
+    /// A strong access's scope (0: weak).
+    strong: u8,
+    /// A warp collective that synchronises its lanes.
+    warp_sync: bool,
+}
+
+/// The ordering role of each instruction of a program, by pc.
+#[derive(Clone, Debug, Default)]
+pub struct SyncOps {
+    /// The first pc `ops` covers.
+    base: u32,
+    ops: Vec<PcSync>,
+    /// Some instruction fences, acquires or releases.
+    any_sync: bool,
+}
+
+fn classify(text: &str) -> PcSync {
+    let mut t = text.trim_start();
+    if t.starts_with('@') {
+        t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
+    }
+    let op = t
+        .split(|c: char| c.is_whitespace() || c == ';')
+        .next()
+        .unwrap_or("");
+    let mut parts = op.split('.');
+    let head = parts.next().unwrap_or("");
+    let mods: Vec<&str> = parts.collect();
+    let has = |m: &str| mods.contains(&m);
+    let scope = if has("cta") || has("cluster") { CTA } else { GPU };
+    let mut s = PcSync::default();
+    match head {
+        "membar" => s.fence = scope,
+        "fence" if !has("proxy") && !has("mbarrier_init") => s.fence = scope,
+        "ld" | "ldu" => {
+            if has("acquire") {
+                s.acquire = scope;
+                s.strong = scope;
+            } else if has("relaxed") {
+                s.strong = scope;
+            } else if has("volatile") {
+                s.strong = GPU;
+            }
+        }
+        "st" => {
+            if has("release") {
+                s.release = scope;
+                s.strong = scope;
+            } else if has("relaxed") {
+                s.strong = scope;
+            } else if has("volatile") {
+                s.strong = GPU;
+            }
+        }
+        "atom" | "red" => {
+            s.strong = scope;
+            if has("acquire") || has("acq_rel") {
+                s.acquire = scope;
+            }
+            if has("release") || has("acq_rel") {
+                s.release = scope;
+            }
+        }
+        "shfl" | "vote" | "match" | "redux" => s.warp_sync = has("sync"),
+        _ => {}
+    }
+    s
+}
+
+impl SyncOps {
+    /// The roles of `program`'s instructions.
+    pub fn of(program: &warpscope_ptx::Program) -> SyncOps {
+        SyncOps::of_range(program, 0, program.info.len() as u32)
+    }
+
+    /// The roles of the instructions `start..end` of `program` (one kernel's: `Kernel::entry..end`).
+    pub fn of_range(program: &warpscope_ptx::Program, start: u32, end: u32) -> SyncOps {
+        let end = (end as usize).min(program.info.len());
+        let start = (start as usize).min(end);
+        let ops: Vec<PcSync> = program.info[start..end]
+            .iter()
+            .map(|i| classify(&i.text))
+            .collect();
+        let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0);
+        SyncOps {
+            base: start as u32,
+            ops,
+            any_sync,
+        }
+    }
+
+    fn at(&self, pc: u32) -> PcSync {
+        pc.checked_sub(self.base)
+            .and_then(|i| self.ops.get(i as usize))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// A release: accesses of `block` before it are those of thread `tid` with fewer than `k` fences
+/// (and its strong accesses after fence `k`: the flag the other side reads), and those of the
+/// block's epochs before `epoch`. `gpu`: it orders across blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Point {
+    block: u32,
+    tid: u16,
+    gpu: bool,
+    k: u32,
+    epoch: u32,
+    /// The barrier whose release began `epoch` (`u32::MAX`: none): what orders the block's other
+    /// threads' accesses before the release.
+    bar: u32,
+}
+
+impl Point {
+    #[cfg(test)]
+    fn covers(&self, a: &GAcc, same_block: bool) -> bool {
+        self.cover(a, same_block).is_some()
+    }
+
+    /// Whether the release covers `a`: `Some(true)` through the block's barrier before it,
+    /// `Some(false)` through the releasing thread's own order.
+    fn cover(&self, a: &GAcc, same_block: bool) -> Option<bool> {
+        if self.block != a.block || !(same_block || self.gpu) {
+            return None;
+        }
+        if a.tid == self.tid && (a.fences < self.k || (a.fences == self.k && a.strong >= GPU)) {
+            Some(false)
+        } else if a.epoch < self.epoch {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    fn dominates(&self, o: &Point) -> bool {
+        self.block == o.block
+            && self.gpu >= o.gpu
+            && (self.epoch > o.epoch || (self.epoch == o.epoch && self.tid == o.tid && self.k >= o.k))
+    }
+}
+
+/// Points grouped by block, each list without dominated points.
+#[derive(Clone, Debug, Default)]
+struct PointSet {
+    by_block: FxHashMap<u32, Vec<Point>>,
+    len: usize,
+}
+
+impl PointSet {
+    fn insert(&mut self, p: Point) -> bool {
+        let list = self.by_block.entry(p.block).or_default();
+        if list.iter().any(|q| q.dominates(&p)) {
+            return false;
+        }
+        let before = list.len();
+        list.retain(|q| !p.dominates(q));
+        self.len = self.len + list.len() - before;
+        list.push(p);
+        self.len += 1;
+        true
+    }
+
+    #[cfg(test)]
+    fn covers(&self, a: &GAcc, same_block: bool) -> bool {
+        self.by_block
+            .get(&a.block)
+            .is_some_and(|l| l.iter().any(|p| p.covers(a, same_block)))
+    }
+}
+
+/// One access as the shadow keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct GAcc {
+    block: u32,
+    tid: u16,
+    /// 0 none, else [`AccessKind`] as 1 read, 2 write, 3 atomic.
+    kind: u8,
+    strong: u8,
+    /// A plain write whose bytes are known, by a thread that had not read the word since the
+    /// write before it.
+    steady: bool,
+    epoch: u32,
+    wsync: u32,
+    fences: u32,
+    pc: u32,
+    /// The release the write carries: index + 1 in [`Tracker::snaps`], 0 none.
+    snap: u32,
+}
+
+impl GAcc {
+    const EMPTY: GAcc = GAcc {
+        block: 0,
+        tid: 0,
+        kind: 0,
+        strong: 0,
+        steady: false,
+        epoch: 0,
+        wsync: 0,
+        fences: 0,
+        pc: 0,
+        snap: 0,
+    };
+
+    fn is_some(&self) -> bool {
+        self.kind != 0
+    }
+
+    fn access_kind(&self) -> AccessKind {
+        match self.kind {
+            1 => AccessKind::Read,
+            2 => AccessKind::Write,
+            _ => AccessKind::Atomic,
+        }
+    }
+
+    fn same_thread(&self, o: &GAcc) -> bool {
+        self.block == o.block && self.tid == o.tid
+    }
+}
+
+fn kind_code(k: AccessKind) -> u8 {
+    match k {
+        AccessKind::Read => 1,
+        AccessKind::Write => 2,
+        AccessKind::Atomic => 3,
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct GCell {
+    w: GAcc,
+    r1: GAcc,
+    r2: GAcc,
+    /// The bytes the last write stored (valid when `w.steady`).
+    val: u32,
+    /// The word is tracked byte by byte (in [`Tracker::bytes`]).
+    split: bool,
+}
+
+impl GCell {
+    const EMPTY: GCell = GCell {
+        w: GAcc::EMPTY,
+        r1: GAcc::EMPTY,
+        r2: GAcc::EMPTY,
+        val: 0,
+        split: false,
+    };
+}
+
+/// Words per shadow sector (one hash look-up per warp request and sector, not per lane).
+const SECTOR_WORDS: usize = 8;
+
+/// Shadow bytes per tracked 4-byte word (its cell, and its share of the sector's map slot).
+pub const GLOBAL_SHADOW_BYTES_PER_WORD: usize = std::mem::size_of::<GCell>() + 2;
+
+/// The shadow of the touched global words: sectors of [`SECTOR_WORDS`] word cells, and the cells
+/// of split words' bytes.
+#[derive(Debug, Default)]
+struct Cells {
+    /// Sector number -> its index in `arena`.
+    sectors: FxHashMap<u64, u32>,
+    arena: Vec<[GCell; SECTOR_WORDS]>,
+    bytes: FxHashMap<u64, GCell>,
+}
+
+/// The releases writes carry.
+#[derive(Debug, Default)]
+struct Snaps {
+    list: Vec<Vec<Point>>,
+    points: u64,
+}
+
+/// The shadow of the touched global words, and the releases writes carry.
+#[derive(Debug, Default)]
+pub struct Tracker {
+    cells: Cells,
+    snaps: Snaps,
+    /// Cells not made for want of budget.
+    over_budget: bool,
+    /// Most bytes held at once.
+    peak_bytes: u64,
+}
+
+impl Tracker {
+    fn bytes_held(&self) -> u64 {
+        let cell = std::mem::size_of::<GCell>() as u64;
+        self.cells.sectors.len() as u64 * (cell * SECTOR_WORDS as u64 + 16)
+            + self.cells.bytes.len() as u64 * (cell + 16)
+            + self.snaps.points * std::mem::size_of::<Point>() as u64
+    }
+
+    fn room(&mut self) -> bool {
+        let b = self.bytes_held();
+        if b >= GLOBAL_SHADOW_BUDGET_BYTES {
+            self.over_budget = true;
+            return false;
+        }
+        true
+    }
+
+    fn note_peak(&mut self) {
+        self.peak_bytes = self.peak_bytes.max(self.bytes_held());
+    }
+
+    /// Empties the shadow, keeping its allocations (a block's shadow is reused by the next block
+    /// the same worker thread runs).
+    fn clear(&mut self) {
+        self.cells.sectors.clear();
+        self.cells.arena.clear();
+        self.cells.bytes.clear();
+        self.snaps.list.clear();
+        self.snaps.points = 0;
+        self.over_budget = false;
+        self.peak_bytes = 0;
+    }
+}
+
+thread_local! {
+    /// The last finished block's shadow on this worker thread, kept for the next block.
+    static SPARE: std::cell::RefCell<Option<Tracker>> = const { std::cell::RefCell::new(None) };
+}
+
+fn spare_tracker() -> Tracker {
+    SPARE.with(|s| s.borrow_mut().take()).unwrap_or_default()
+}
+
+/// The shadow blocks that run in block order share (see the module notes), and what the launch's
+/// tracking used.
+#[derive(Debug, Default)]
+pub struct GlobalShared {
+    tracker: Mutex<Tracker>,
+    /// Most bytes any block's own shadow held.
+    peak_block_bytes: std::sync::atomic::AtomicU64,
+    over_budget: std::sync::atomic::AtomicBool,
+}
+
+impl GlobalShared {
+    /// A fresh shared shadow for one launch.
+    pub fn new() -> Arc<GlobalShared> {
+        Arc::new(GlobalShared::default())
+    }
+
+    /// The most shadow bytes held at once (the shared shadow's peak plus the largest block's) and
+    /// whether the budget stopped tracking new words.
+    pub fn usage(&self) -> (u64, bool) {
+        let t = self
+            .tracker
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let block = self.peak_block_bytes.load(std::sync::atomic::Ordering::Relaxed);
+        (
+            t.peak_bytes.max(t.bytes_held()) + block,
+            t.over_budget || self.over_budget.load(std::sync::atomic::Ordering::Relaxed),
+        )
+    }
+}
+
+/// Per-thread ordering state (made on the first fence or acquire of a kernel that has them).
+#[derive(Clone, Debug, Default)]
+struct ThreadSync {
+    fences: u32,
+    /// `(k, epoch)` of the last `.gpu` fence and of the last fence of any scope.
+    last_gpu: Option<(u32, u32)>,
+    last_any: Option<(u32, u32)>,
+    acquired: PointSet,
+    /// Releases seen by reads not yet followed by a fence.
+    pending: Vec<u32>,
+    /// The release this thread's writes carry, while nothing changed: (snap, fences, acquired,
+    /// block acquisitions, epoch).
+    cached: Option<(u32, u32, usize, usize, u32)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct GKey {
+    first_pc: u32,
+    second_pc: u32,
+    first: u8,
+    second: u8,
+    cross_block: bool,
+    intra_warp: bool,
+    same_inst: bool,
+    same_value: bool,
+}
+
+#[derive(Clone, Debug)]
+struct GAgg {
+    count: u64,
+    example: Example,
+    first_block: u32,
+}
+
+/// The values of the warp's last store (`Sink::store_values`) until its global `Store` event.
+#[derive(Clone, Debug)]
+struct Stash {
+    warp: u32,
+    pc: u32,
+    elem: u8,
+    n: u8,
+    rows: [[u64; 32]; 4],
+}
+
+/// The global race checker of one block (see the module notes).
+#[derive(Debug)]
+pub struct GlobalRaceSink {
+    block: u32,
+    warps: usize,
+    ops: Arc<SyncOps>,
+    shared: Arc<GlobalShared>,
+    in_order: bool,
+    own: Option<Tracker>,
+    epoch: u32,
+    wsync: Vec<u32>,
+    threads: Vec<ThreadSync>,
+    /// Acquisitions of the block's threads, each with the epoch it was made in: every thread of the
+    /// block has them from the next epoch on.
+    block_acq: PointSet,
+    block_acq_epochs: Vec<(u32, Point)>,
+    exited: usize,
+    finished: bool,
+    found: BTreeMap<GKey, GAgg>,
+    /// The instruction of each block-wide barrier release, in order (epoch `e` began with
+    /// `release_pcs[e - 1]`).
+    release_pcs: Vec<u32>,
+    /// Barriers that order a conflicting pair of global accesses of the block, with one such pair.
+    needed: BTreeMap<u32, (u32, u32)>,
+    stash: Option<Box<Stash>>,
+}
+
+impl GlobalRaceSink {
+    /// A checker for block `block` (linear id) of a launch whose blocks have `threads` threads.
+    pub fn new(block: u32, threads: u32, ops: Arc<SyncOps>, shared: Arc<GlobalShared>) -> GlobalRaceSink {
+        let warps = threads.div_ceil(32) as usize;
+        GlobalRaceSink {
+            block,
+            warps,
+            ops,
+            shared,
+            in_order: false,
+            own: None,
+            epoch: 0,
+            wsync: vec![0; warps],
+            threads: Vec::new(),
+            block_acq: PointSet::default(),
+            block_acq_epochs: Vec::new(),
+            exited: 0,
+            finished: false,
+            found: BTreeMap::new(),
+            release_pcs: Vec::new(),
+            needed: BTreeMap::new(),
+            stash: None,
+        }
+    }
+
+    fn thread(&mut self, tid: u16) -> &mut ThreadSync {
+        if self.threads.is_empty() {
+            self.threads = vec![ThreadSync::default(); self.warps * 32];
+        }
+        &mut self.threads[usize::from(tid)]
+    }
+
+    fn fences_of(&self, tid: u16) -> u32 {
+        self.threads.get(usize::from(tid)).map_or(0, |t| t.fences)
+    }
+
+    /// A fence of `scope` by thread `tid`: what its reads saw is acquired, and its later writes
+    /// release what came before.
+    fn fence(&mut self, tid: u16, scope: u8, snaps: Option<&Snaps>) {
+        let epoch = self.epoch;
+        let pending = {
+            let t = self.thread(tid);
+            t.fences += 1;
+            let k = t.fences;
+            t.last_any = Some((k, epoch));
+            if scope >= GPU {
+                t.last_gpu = Some((k, epoch));
+            }
+            std::mem::take(&mut t.pending)
+        };
+        if let Some(sn) = snaps {
+            for s in pending {
+                self.acquire(tid, s, scope, sn);
+            }
+        }
+    }
+
+    /// Thread `tid` acquires release `snap` (index + 1) at `scope`.
+    fn acquire(&mut self, tid: u16, snap: u32, scope: u8, snaps: &Snaps) {
+        let Some(points) = snaps.list.get(snap as usize - 1) else {
+            return;
+        };
+        let epoch = self.epoch;
+        for p in points {
+            let p = Point {
+                gpu: p.gpu && scope >= GPU,
+                ..*p
+            };
+            if self.thread(tid).acquired.insert(p) && self.block_acq.insert(p) {
+                self.block_acq_epochs.push((epoch, p));
+            }
+        }
+    }
+
+    /// Whether thread `me` (of this block) has acquired a release that covers `a`.
+    fn acquired_covers(&mut self, me: &GAcc, a: &GAcc) -> bool {
+        let same_block = a.block == self.block;
+        // the barriers the ordering goes through are needed: the producer's before its release,
+        // the consumer's after its acquire
+        let need = |needed: &mut BTreeMap<u32, (u32, u32)>, pc: u32| {
+            if pc != u32::MAX {
+                needed.entry(pc).or_insert((a.pc, me.pc));
+            }
+        };
+        if let Some(t) = self.threads.get(usize::from(me.tid))
+            && let Some(by_bar) = t
+                .acquired
+                .by_block
+                .get(&a.block)
+                .and_then(|l| l.iter().find_map(|p| p.cover(a, same_block).map(|b| (b, p.bar))))
+        {
+            if by_bar.0 {
+                need(&mut self.needed, by_bar.1);
+            }
+            return true;
+        }
+        let found = self.block_acq_epochs.iter().find_map(|(e, p)| {
+            (*e < me.epoch)
+                .then(|| p.cover(a, same_block).map(|b| (*e, b, p.bar)))
+                .flatten()
+        });
+        let Some((e, by_bar, bar)) = found else {
+            return false;
+        };
+        if by_bar {
+            need(&mut self.needed, bar);
+        }
+        let after = self.release_pcs.get(e as usize).copied().unwrap_or(u32::MAX);
+        need(&mut self.needed, after);
+        true
+    }
+
+    /// Whether `a` (earlier) and `me` are ordered (or may not race).
+    fn ordered(&mut self, a: &GAcc, me: &GAcc) -> bool {
+        if a.same_thread(me) {
+            return true;
+        }
+        let same_block = a.block == me.block;
+        let need = if same_block { CTA } else { GPU };
+        if a.strong >= need && me.strong >= need {
+            return true;
+        }
+        if same_block {
+            if a.epoch < me.epoch {
+                // the barrier released last before the second access is needed (as for shared)
+                if let Some(&pc) = self.release_pcs.get(me.epoch as usize - 1) {
+                    self.needed.entry(pc).or_insert((a.pc, me.pc));
+                }
+                return true;
+            }
+            if a.tid / 32 == me.tid / 32 && a.wsync != me.wsync {
+                return true;
+            }
+        }
+        (!self.threads.is_empty() || !self.block_acq_epochs.is_empty()) && self.acquired_covers(me, a)
+    }
+
+    /// The release thread `tid`'s write carries now (index + 1, 0 for none), made once per change.
+    fn release_of(&mut self, tid: u16, snaps: &mut Snaps, room: bool) -> u32 {
+        let epoch = self.epoch;
+        let block = self.block;
+        let acq_len = self.block_acq_epochs.len();
+        let Some(t) = self.threads.get(usize::from(tid)) else {
+            return 0;
+        };
+        let Some((k, fe)) = t.last_any else {
+            return 0;
+        };
+        if let Some((s, f, a, b, e)) = t.cached
+            && f == t.fences
+            && a == t.acquired.len
+            && b == acq_len
+            && e == epoch
+        {
+            return s;
+        }
+        let gpu = t.last_gpu.is_some_and(|(kg, _)| kg == k);
+        let bar_of = |e: u32| {
+            e.checked_sub(1)
+                .and_then(|i| self.release_pcs.get(i as usize))
+                .copied()
+                .unwrap_or(u32::MAX)
+        };
+        let mut points = Vec::new();
+        if let Some((kg, eg)) = t.last_gpu
+            && kg != k
+        {
+            points.push(Point {
+                block,
+                tid,
+                gpu: true,
+                k: kg,
+                epoch: eg,
+                bar: bar_of(eg),
+            });
+        }
+        points.push(Point {
+            block,
+            tid,
+            gpu,
+            k,
+            epoch: fe,
+            bar: bar_of(fe),
+        });
+        let any_gpu = t.last_gpu.is_some();
+        for list in t.acquired.by_block.values() {
+            points.extend(list.iter().map(|p| Point {
+                gpu: p.gpu && any_gpu,
+                ..*p
+            }));
+        }
+        for (e, p) in &self.block_acq_epochs {
+            if *e < fe {
+                points.push(Point {
+                    gpu: p.gpu && any_gpu,
+                    ..*p
+                });
+            }
+        }
+        let n = points.len() as u64;
+        if !room {
+            return 0;
+        }
+        snaps.list.push(points);
+        snaps.points += n;
+        let s = snaps.list.len() as u32;
+        let fences = t.fences;
+        let alen = t.acquired.len;
+        if let Some(t) = self.threads.get_mut(usize::from(tid)) {
+            t.cached = Some((s, fences, alen, acq_len, epoch));
+        }
+        s
+    }
+
+    fn record(&mut self, first: &GAcc, second: &GAcc, addr: u64, n: u64, same_value: bool) {
+        let cross = first.block != second.block;
+        let intra_warp = !cross && first.tid / 32 == second.tid / 32;
+        let same_inst = intra_warp && first.pc == second.pc && first.kind == second.kind;
+        let key = GKey {
+            first_pc: first.pc,
+            second_pc: second.pc,
+            first: first.kind,
+            second: second.kind,
+            cross_block: cross,
+            intra_warp,
+            same_inst,
+            same_value,
+        };
+        match self.found.get_mut(&key) {
+            Some(a) => a.count += n,
+            None => {
+                self.found.insert(
+                    key,
+                    GAgg {
+                        count: n,
+                        example: Example {
+                            block: second.block,
+                            threads: vec![u32::from(first.tid), u32::from(second.tid)],
+                            address: Some(addr),
+                        },
+                        first_block: first.block,
+                    },
+                );
+            }
+        }
+    }
+
+    /// One access of one lane to one cell (a word, `n` = 4 bytes, or a byte). `val`: the bytes a
+    /// plain store writes, when known (a word's four, or the byte's in the low bits). Returns the
+    /// release (index + 1) of the write this access reads, 0 for none.
+    fn access_cell(&mut self, c: &mut GCell, me: GAcc, addr: u64, n: u64, val: Option<u32>) -> u32 {
+        let kind = me.access_kind();
+        let w = c.w;
+        let read_us = |r: &GAcc| r.is_some() && r.same_thread(&me);
+        let mut seen = 0;
+        if kind != AccessKind::Write && w.snap != 0 && !w.same_thread(&me) {
+            seen = w.snap;
+        }
+        if w.is_some() && !self.ordered(&w, &me) {
+            let same = kind == AccessKind::Write
+                && w.kind == 2
+                && w.steady
+                && val.is_some_and(|v| v == c.val)
+                && !read_us(&c.r1)
+                && !read_us(&c.r2);
+            self.record(&w, &me, addr, n, same);
+        }
+        if kind != AccessKind::Read {
+            for r in [c.r1, c.r2] {
+                if r.is_some() && !self.ordered(&r, &me) {
+                    self.record(&r, &me, addr, n, false);
+                }
+            }
+        }
+        if kind == AccessKind::Read {
+            if !c.r1.is_some() {
+                c.r1 = me;
+            } else if !c.r1.same_thread(&me) {
+                c.r2 = me;
+            }
+        } else {
+            let steady = val.is_some() && !read_us(&c.r1) && !read_us(&c.r2);
+            c.w = GAcc { steady, ..me };
+            if let Some(v) = val {
+                c.val = v;
+            }
+            c.r1 = GAcc::EMPTY;
+            c.r2 = GAcc::EMPTY;
+        }
+        seen
+    }
+
+    /// A warp-level global access: `mask` lanes each touch `width` bytes at `addrs[lane]`.
+    /// `bytes`: what a plain store writes, per lane, when known.
+    #[allow(clippy::too_many_arguments)]
+    pub fn access(
+        &mut self,
+        warp: u32,
+        pc: u32,
+        kind: AccessKind,
+        width: u8,
+        mask: u32,
+        addrs: &[u64; 32],
+        bytes: Option<&StoreBytes>,
+    ) {
+        if mask == 0 || self.finished {
+            return;
+        }
+        let sync = self.ops.at(pc);
+        let shared = Arc::clone(&self.shared);
+        let mut guard = self.in_order.then(|| {
+            shared
+                .tracker
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        });
+        let mut own = if self.in_order {
+            None
+        } else {
+            Some(self.own.take().unwrap_or_else(spare_tracker))
+        };
+        let tr: &mut Tracker = match (&mut guard, &mut own) {
+            (Some(g), _) => g,
+            (None, Some(o)) => o,
+            (None, None) => return,
+        };
+        let wsync = self.wsync.get(warp as usize).copied().unwrap_or(0);
+        let room = tr.room();
+        let Tracker { cells, snaps, .. } = &mut *tr;
+        let Cells {
+            sectors,
+            arena,
+            bytes: split,
+        } = cells;
+        // the sector of the last word touched: lanes of a request mostly share sectors
+        let mut cur: Option<(u64, &mut [GCell; SECTOR_WORDS])> = None;
+        let mut bits = mask;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let tid = (warp * 32 + lane).min(u32::from(u16::MAX)) as u16;
+            if sync.release > 0 {
+                self.fence(tid, sync.release, Some(snaps));
+            }
+            let mut me = GAcc {
+                block: self.block,
+                tid,
+                kind: kind_code(kind),
+                strong: sync.strong,
+                steady: false,
+                epoch: self.epoch,
+                wsync,
+                fences: self.fences_of(tid),
+                pc,
+                snap: 0,
+            };
+            let start = addrs[lane as usize];
+            if kind == AccessKind::Atomic {
+                // the read half comes first: what it acquires travels on with its write
+                cur = None;
+                let end = start.saturating_add(u64::from(width));
+                let mut a = start & !3;
+                while a < end {
+                    let word = a >> 2;
+                    let cell = sectors
+                        .get(&(word / SECTOR_WORDS as u64))
+                        .map(|&i| arena[i as usize][(word % SECTOR_WORDS as u64) as usize]);
+                    let w = match cell {
+                        Some(c) if c.split => split.get(&a.max(start)).map_or(GAcc::EMPTY, |b| b.w),
+                        Some(c) => c.w,
+                        None => GAcc::EMPTY,
+                    };
+                    if w.snap != 0 && !w.same_thread(&me) && sync.strong >= GPU {
+                        let scope = sync.acquire.max(GPU);
+                        self.acquire(tid, w.snap, scope, snaps);
+                    }
+                    a += 4;
+                }
+            }
+            if kind != AccessKind::Read {
+                me.snap = self.release_of(tid, snaps, room);
+            }
+            let lane_bytes = bytes.map(|b| &b[lane as usize]);
+            let mut seen = [0u32; 4];
+            let mut n_seen = 0;
+            let mut note = |s: u32| {
+                if s != 0 && n_seen < seen.len() && !seen[..n_seen].contains(&s) {
+                    seen[n_seen] = s;
+                    n_seen += 1;
+                }
+            };
+            let end = start.saturating_add(u64::from(width));
+            let mut a = start;
+            while a < end {
+                let word = a >> 2;
+                let whole = a & 3 == 0 && end - a >= 4;
+                let k = (a - start) as usize;
+                let sector = word / SECTOR_WORDS as u64;
+                if cur.as_ref().is_none_or(|c| c.0 != sector) {
+                    cur = None;
+                    if !room && !sectors.contains_key(&sector) {
+                        a = if whole { a + 4 } else { a + 1 };
+                        continue;
+                    }
+                    let i = *sectors.entry(sector).or_insert_with(|| {
+                        arena.push([GCell::EMPTY; SECTOR_WORDS]);
+                        (arena.len() - 1) as u32
+                    });
+                    cur = Some((sector, &mut arena[i as usize]));
+                }
+                let Some((_, cells)) = cur.as_mut() else {
+                    break;
+                };
+                let cell = &mut cells[(word % SECTOR_WORDS as u64) as usize];
+                if whole && !cell.split {
+                    let val = lane_bytes
+                        .filter(|_| k + 4 <= 16)
+                        .map(|b| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]));
+                    note(self.access_cell(cell, me, a, 4, val));
+                    a += 4;
+                    continue;
+                }
+                // a narrower access, or a word already split: byte by byte
+                if !cell.split {
+                    cell.split = true;
+                    let lead = *cell;
+                    for i in 0..4u64 {
+                        let c = GCell {
+                            split: false,
+                            val: (lead.val >> (8 * i)) & 0xff,
+                            ..lead
+                        };
+                        split.insert((word << 2) + i, c);
+                    }
+                }
+                let stop = if whole { a + 4 } else { a + 1 };
+                while a < stop {
+                    let kb = (a - start) as usize;
+                    let bval = lane_bytes.filter(|_| kb < 16).map(|b| u32::from(b[kb]));
+                    let c = split.entry(a).or_insert(GCell::EMPTY);
+                    note(self.access_cell(c, me, a, 1, bval));
+                    a += 1;
+                }
+            }
+            if n_seen > 0 {
+                let scope = if sync.acquire > 0 {
+                    sync.acquire
+                } else if kind == AccessKind::Atomic && sync.strong >= GPU {
+                    // a read-modify-write atomic at .gpu scope (see the module notes)
+                    GPU
+                } else {
+                    0
+                };
+                for &s in &seen[..n_seen] {
+                    if scope > 0 {
+                        self.acquire(tid, s, scope, snaps);
+                    } else if self.ops.any_sync {
+                        let t = self.thread(tid);
+                        if !t.pending.contains(&s) && t.pending.len() < 16 {
+                            t.pending.push(s);
+                        }
+                    }
+                }
+            }
+        }
+        tr.note_peak();
+        if let Some(o) = own {
+            self.own = Some(o);
+        }
+    }
+
+    /// Lanes `active` of `warp` executed the instruction at `pc`.
+    pub fn inst(&mut self, warp: u32, pc: u32, active: u32) {
+        let s = self.ops.at(pc);
+        if s.warp_sync
+            && let Some(w) = self.wsync.get_mut(warp as usize)
+        {
+            *w += 1;
+        }
+        if s.fence == 0 || self.finished {
+            return;
+        }
+        let shared = Arc::clone(&self.shared);
+        let guard = self.in_order.then(|| {
+            shared
+                .tracker
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        });
+        let own = if self.in_order { None } else { self.own.take() };
+        let tr: Option<&Snaps> = guard.as_deref().or(own.as_ref()).map(|t| &t.snaps);
+        let mut bits = active;
+        while bits != 0 {
+            let lane = bits.trailing_zeros();
+            bits &= bits - 1;
+            let tid = (warp * 32 + lane).min(u32::from(u16::MAX)) as u16;
+            self.fence(tid, s.fence, tr);
+        }
+        if !self.in_order {
+            self.own = own;
+        }
+    }
+
+    /// A block-wide barrier released.
+    pub fn barrier_release(&mut self, pc: u32) {
+        self.epoch += 1;
+        self.release_pcs.push(pc);
+    }
+
+    /// `__syncwarp()` by `warp`.
+    pub fn warp_barrier(&mut self, warp: u32) {
+        if let Some(w) = self.wsync.get_mut(warp as usize) {
+            *w += 1;
+        }
+    }
+
+    /// Whether this block runs in block order with the launch's other blocks (see the module
+    /// notes).
+    pub fn set_block_order(&mut self, in_order: bool) {
+        self.in_order = in_order;
+    }
+
+    /// A warp exited; after the last one the block's own shadow is dropped.
+    pub fn warp_exit(&mut self) {
+        self.exited += 1;
+        if self.exited >= self.warps {
+            self.finish();
+        }
+    }
+
+    /// Drops the per-block state, keeping the findings. Idempotent.
+    pub fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        if let Some(mut t) = self.own.take() {
+            self.shared
+                .peak_block_bytes
+                .fetch_max(t.peak_bytes, std::sync::atomic::Ordering::Relaxed);
+            if t.over_budget {
+                self.shared
+                    .over_budget
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            // a worker thread keeps one block's shadow for its next block, unless it grew large
+            let kept = t.cells.arena.capacity() * std::mem::size_of::<[GCell; SECTOR_WORDS]>();
+            if kept <= 64 << 20 {
+                t.clear();
+                SPARE.with(|s| *s.borrow_mut() = Some(t));
+            }
+        }
+        self.threads = Vec::new();
+        self.block_acq = PointSet::default();
+        self.block_acq_epochs = Vec::new();
+        self.stash = None;
+    }
+
+    fn take_stash(&mut self, e: &warpscope_emu::MemEvent<'_>) -> Option<StoreBytes> {
+        let st = self.stash.take()?;
+        if st.warp != e.warp || st.pc != e.pc || u32::from(st.elem) * u32::from(st.n) != u32::from(e.width) {
+            return None;
+        }
+        let elem = usize::from(st.elem);
+        let mut bytes: StoreBytes = [[0; 16]; 32];
+        let mut m = e.mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            for (k, row) in st.rows[..usize::from(st.n)].iter().enumerate() {
+                bytes[l][k * elem..(k + 1) * elem].copy_from_slice(&row[l].to_le_bytes()[..elem]);
+            }
+        }
+        Some(bytes)
+    }
+}
+
+impl warpscope_emu::Sink for GlobalRaceSink {
+    fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
+        use warpscope_emu::AccessOp;
+        if let (AccessOp::CpAsync, Some(src)) = (e.op, e.src) {
+            self.access(e.warp, e.pc, AccessKind::Read, e.width, e.mask, src, None);
+            return;
+        }
+        if e.space != warpscope_emu::Space::Global {
+            return;
+        }
+        let kind = match e.op {
+            AccessOp::Load | AccessOp::LdMatrix => AccessKind::Read,
+            AccessOp::Store | AccessOp::StMatrix | AccessOp::CpAsync => AccessKind::Write,
+            AccessOp::Atomic => AccessKind::Atomic,
+        };
+        let bytes = if e.op == AccessOp::Store {
+            self.take_stash(e)
+        } else {
+            None
+        };
+        self.access(e.warp, e.pc, kind, e.width, e.mask, e.addrs, bytes.as_ref());
+    }
+
+    fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
+        self.stash = None;
+        if self.finished || rows.is_empty() || rows.len() > 4 || elem == 0 || elem > 8 {
+            return;
+        }
+        let mut st = Box::new(Stash {
+            warp,
+            pc,
+            elem,
+            n: rows.len() as u8,
+            rows: [[0; 32]; 4],
+        });
+        for (d, r) in st.rows.iter_mut().zip(rows) {
+            *d = **r;
+        }
+        self.stash = Some(st);
+    }
+
+    fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
+        if e.kind == warpscope_emu::BarrierKind::Warp {
+            self.warp_barrier(e.warp);
+        }
+    }
+
+    fn barrier_release(&mut self, _block: u32, pc: u32, _generation: u32) {
+        GlobalRaceSink::barrier_release(self, pc);
+    }
+
+    fn inst(&mut self, warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
+        GlobalRaceSink::inst(self, warp, pc, active);
+    }
+
+    fn warp_exit(&mut self, _warp: u32) {
+        GlobalRaceSink::warp_exit(self);
+    }
+
+    fn block_order(&mut self, in_order: bool) {
+        self.set_block_order(in_order);
+    }
+}
+
+/// The global races of a whole launch: the blocks' findings merged in block order.
+#[derive(Debug, Default)]
+pub struct GlobalRaceReport {
+    found: BTreeMap<GKey, GAgg>,
+    needed: BTreeMap<u32, (u32, u32)>,
+}
+
+impl GlobalRaceReport {
+    /// Folds in a finished block (call in block order for deterministic examples).
+    pub fn merge(&mut self, mut sink: GlobalRaceSink) {
+        sink.finish();
+        for (pc, pair) in sink.needed {
+            self.needed.entry(pc).or_insert(pair);
+        }
+        for (k, a) in sink.found {
+            match self.found.get_mut(&k) {
+                Some(x) => x.count += a.count,
+                None => {
+                    self.found.insert(k, a);
+                }
+            }
+        }
+    }
+
+    /// Barriers that order conflicting global accesses of a block's threads, each with one such
+    /// pair of instructions (first, second): no such barrier is redundant.
+    pub fn needed_barriers(&self) -> impl Iterator<Item = (u32, (u32, u32))> + '_ {
+        self.needed.iter().map(|(&pc, &pair)| (pc, pair))
+    }
+
+    /// The findings: `loc` names an instruction, `thread` a (block, thread) pair, `place` a global
+    /// byte address against the launch's buffers.
+    pub fn findings(
+        &self,
+        loc: &dyn Fn(u32) -> Loc,
+        thread: &dyn Fn(u32, u32) -> String,
+        place: &dyn Fn(u64) -> String,
+    ) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for (k, a) in &self.found {
+            let ex = &a.example;
+            let (la, lb) = (loc(k.first_pc), loc(k.second_pc));
+            let (t1, t2) = (ex.threads[0], ex.threads[1]);
+            let who1 = thread(a.first_block, t1);
+            let who2 = thread(ex.block, t2);
+            let addr = place(ex.address.unwrap_or(0));
+            let word = |c: u8| match c {
+                1 => "read",
+                2 => "write",
+                _ => "atomic",
+            };
+            let (kind, severity, message) = if k.same_value {
+                (
+                    FindingKind::SameValueWrite,
+                    Severity::Warning,
+                    format!(
+                        "{who1} at {} and {who2} at {} write the same value to global {addr}, unordered: a same-value write, whichever lands the byte holds the same",
+                        la.label, lb.label
+                    ),
+                )
+            } else if k.same_inst {
+                (
+                    FindingKind::GlobalRace,
+                    Severity::Warning,
+                    format!(
+                        "lanes of one {} instruction at {} touch the same global {addr} ({who1} and {who2}); which value lands is undefined",
+                        word(k.second),
+                        lb.label
+                    ),
+                )
+            } else {
+                let why = if k.cross_block {
+                    "different blocks, not ordered by a release (a .gpu fence or release operation before the write the other block reads) and an acquire (an acquire operation, an atomic, or a .gpu fence after that read)"
+                } else if k.intra_warp {
+                    "one warp: without __syncwarp() lanes are not ordered under independent thread scheduling (CC 7.0+)"
+                } else {
+                    "one block, not ordered by a barrier (__syncthreads())"
+                };
+                (
+                    FindingKind::GlobalRace,
+                    Severity::Error,
+                    format!(
+                        "{}-{} race on global {addr}: {who1} at {} and {who2} at {}; {why}",
+                        word(k.first).to_uppercase(),
+                        word(k.second).to_uppercase(),
+                        la.label,
+                        lb.label
+                    ),
+                )
+            };
+            let pcs = vec![k.first_pc, k.second_pc];
+            let locs = [la, lb];
+            out.push(Finding {
+                kind,
+                severity,
+                line: locs[1].line,
+                lines: locs.iter().filter_map(|l| l.line).collect(),
+                pcs,
+                message,
+                count: a.count,
+                example: ex.clone(),
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instructions_are_classified_by_their_text() {
+        assert_eq!(classify("membar.gl;").fence, GPU);
+        assert_eq!(classify("membar.cta;").fence, CTA);
+        assert_eq!(classify("fence.acq_rel.gpu;").fence, GPU);
+        assert_eq!(classify("fence.sc.cta;").fence, CTA);
+        assert_eq!(classify("fence.proxy.async.shared::cta;").fence, 0);
+        let l = classify("@%p1 ld.acquire.gpu.global.u32 %r1, [%rd1];");
+        assert_eq!((l.acquire, l.strong), (GPU, GPU));
+        assert_eq!(classify("ld.volatile.global.u32 %r1, [%rd1];").strong, GPU);
+        assert_eq!(classify("ld.global.u32 %r1, [%rd1];"), PcSync::default());
+        let s = classify("st.release.gpu.global.u32 [%rd1], %r1;");
+        assert_eq!((s.release, s.strong), (GPU, GPU));
+        let a = classify("atom.global.add.u32 %r1, [%rd1], 1;");
+        assert_eq!((a.strong, a.acquire, a.release), (GPU, 0, 0));
+        let c = classify("atom.acq_rel.cta.global.add.u32 %r1, [%rd1], 1;");
+        assert_eq!((c.strong, c.acquire, c.release), (CTA, CTA, CTA));
+        assert!(classify("shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;").warp_sync);
+        assert!(!classify("add.s32 %r1, %r2, 1;").warp_sync);
+    }
+
+    #[test]
+    fn a_later_point_of_the_block_dominates() {
+        let p = |tid, k, epoch| Point {
+            block: 3,
+            tid,
+            gpu: true,
+            k,
+            epoch,
+            bar: u32::MAX,
+        };
+        let mut s = PointSet::default();
+        assert!(s.insert(p(0, 1, 0)));
+        assert!(s.insert(p(1, 1, 0)));
+        assert!(!s.insert(p(0, 1, 0)));
+        assert!(s.insert(p(5, 1, 2)));
+        assert_eq!(s.len, 1);
+        let acc = GAcc {
+            block: 3,
+            tid: 9,
+            epoch: 1,
+            kind: 2,
+            ..GAcc::EMPTY
+        };
+        assert!(s.covers(&acc, false));
+        assert!(!s.covers(&GAcc { epoch: 2, ..acc }, false));
+    }
+}
