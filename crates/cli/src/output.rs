@@ -342,6 +342,7 @@ pub fn emit_blocks_fitted<T: Serialize>(
                     .collect::<Vec<_>>()
                     .join("\n"),
             ),
+            Block::Notes(ns) if ns.is_empty() => Block::Notes(Vec::new()),
             Block::Notes(ns) => Block::Text(
                 ns.iter()
                     .flat_map(|note| wrap(note, n, "note: ", "      "))

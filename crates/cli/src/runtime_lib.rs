@@ -47,7 +47,7 @@ pub fn find(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
     }
     let all = candidates();
     if let Some(p) = all.iter().find(|p| p.is_file()) {
-        return Ok(p.clone());
+        return Ok(p.canonicalize().unwrap_or_else(|_| p.clone()));
     }
     let mut msg = format!(
         "warpscope's CUDA runtime ({NAME}) not found: run `{}` to build it",

@@ -52,7 +52,9 @@ pub fn user_cuda_dir(xdg_cache_home: Option<&Path>, home: Option<&Path>) -> Opti
 /// The checkout this crate was built from (the workspace root), when it is one.
 fn build_checkout() -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    root.join("Cargo.toml").is_file().then_some(root)
+    root.join("Cargo.toml")
+        .is_file()
+        .then(|| root.canonicalize().unwrap_or(root))
 }
 
 /// Where a CUDA root was found.
