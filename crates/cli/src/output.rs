@@ -240,11 +240,41 @@ pub enum Block {
 /// [`DEFAULT_WIDTH`].
 pub fn fit_width() -> u16 {
     let columns = std::env::var("COLUMNS").ok();
-    let terminal = std::io::stdout()
+    width_from(columns.as_deref(), terminal_width())
+}
+
+/// The width when it is known (`COLUMNS`, or stdout is a terminal): what commands whose piped
+/// output keeps its full width fit to.
+pub fn known_width() -> Option<u16> {
+    let columns = std::env::var("COLUMNS").ok();
+    let terminal = terminal_width();
+    (columns
+        .as_deref()
+        .is_some_and(|c| c.trim().parse::<u16>().is_ok_and(|w| w > 0))
+        || terminal.is_some())
+    .then(|| width_from(columns.as_deref(), terminal))
+}
+
+fn terminal_width() -> Option<u16> {
+    std::io::stdout()
         .is_terminal()
         .then(|| terminal_size::terminal_size().map(|(w, _)| w.0))
-        .flatten();
-    width_from(columns.as_deref(), terminal)
+        .flatten()
+}
+
+/// Each line of `text` wrapped at `width` (continuations indented by two spaces).
+pub fn wrap_lines(text: &str, width: usize) -> String {
+    text.lines()
+        .flat_map(|l| {
+            if l.chars().count() <= width {
+                vec![l.to_string()]
+            } else {
+                let indent: String = l.chars().take_while(|c| *c == ' ').collect();
+                wrap(l, width, &indent, &format!("{indent}  "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The width when stdout is not a terminal and `COLUMNS` is not set.
@@ -329,19 +359,7 @@ pub fn emit_blocks_fitted<T: Serialize>(
         .iter()
         .map(|b| match b {
             Block::Heading(h) => Block::Heading(wrap(h, n.saturating_sub(3), "", "   ").join("\n")),
-            Block::Text(s) => Block::Text(
-                s.lines()
-                    .flat_map(|l| {
-                        let indent: String = l.chars().take_while(|c| *c == ' ').collect();
-                        if l.chars().count() <= n {
-                            vec![l.to_string()]
-                        } else {
-                            wrap(l, n, &indent, &format!("{indent}  "))
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            ),
+            Block::Text(s) => Block::Text(wrap_lines(s, n)),
             Block::Notes(ns) if ns.is_empty() => Block::Notes(Vec::new()),
             Block::Notes(ns) => Block::Text(
                 ns.iter()
@@ -352,6 +370,7 @@ pub fn emit_blocks_fitted<T: Serialize>(
             Block::Table(t) | Block::ShownTable(t) => {
                 let mut t = t.clone();
                 t.max_width = Some(t.max_width.map_or(w, |m| m.min(w)));
+                t.title = wrap_lines(&t.title, n);
                 Block::Table(t)
             }
             other => other.clone(),

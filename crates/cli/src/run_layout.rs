@@ -61,6 +61,8 @@ pub fn fit(launches: &Tabular, kernels: &Tabular, width: u16) -> (Vec<Block>, Op
         kept = with;
     }
     let mut table = narrow(launches, &kept);
+    // long kernel names wrap within the width, whether or not the output is fitted as a whole
+    table.max_width = Some(width);
     for r in &mut table.rows {
         // the kernel's name without its parameters (its section below has them)
         if let Some(k) = r.get_mut(1) {

@@ -233,3 +233,62 @@ fn run_fits_the_terminal_and_csv_keeps_every_column() {
     assert_eq!(header.split(',').count(), 4 + 17, "{header}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `analyze` fits a known width (`COLUMNS`, or a terminal): the per-instruction table without its
+/// banks picture, the pictures in a table of their own; piped without `COLUMNS` its tables keep
+/// their full width, and CSV every column.
+#[test]
+fn analyze_fits_columns_and_keeps_the_banks() {
+    let ptx = repo().join("crates/cli/fixtures/seeds/col32.ptx");
+    let analyze = |columns: Option<&str>, extra: &[&str]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_warpscope"));
+        c.args([
+            "analyze",
+            ptx.to_str().unwrap(),
+            "--grid",
+            "1",
+            "--block",
+            "32,32",
+            "--arg",
+            "buf:4096",
+        ])
+        .args(extra)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .env_remove("COLUMNS");
+        if let Some(w) = columns {
+            c.env("COLUMNS", w);
+        }
+        let o = c.output().unwrap();
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{out}{err}");
+        out
+    };
+    let narrow = analyze(Some("80"), &[]);
+    for l in narrow.lines() {
+        assert!(
+            l.chars().count() <= 80,
+            "{} wide: {l}\n{narrow}",
+            l.chars().count()
+        );
+    }
+    // col32's column reads: 32 lanes in one bank, the picture on its own row, named by its pc
+    assert!(
+        narrow.contains("banks 0..31 of each instruction's worst request"),
+        "{narrow}"
+    );
+    assert!(
+        narrow
+            .lines()
+            .any(|l| l.contains("col32.cu:13") && l.contains("W...............................")),
+        "{narrow}"
+    );
+    let wide = analyze(None, &[]);
+    assert!(wide.contains("banks 0..31 of the worst request"), "{wide}");
+    assert!(wide.lines().any(|l| l.chars().count() > 120), "{wide}");
+    let csv = analyze(Some("80"), &["--format", "csv"]);
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("pc,ptx_line,source,ptx,fused,width,") && l.ends_with(",worst_banks")),
+        "{csv}"
+    );
+}

@@ -953,8 +953,10 @@ fn run_in(
         program.display(),
         recs.len()
     ))];
-    // the table format fits the terminal; `--metrics` names its own columns
-    let width = (args.output.format == Format::Table).then(crate::output::fit_width);
+    // the table format's tables fit the terminal (120 columns when its width is unknown: piped,
+    // no COLUMNS); `--metrics` names its own columns. Notes and headings wrap only at a known width.
+    let table_format = args.output.format == Format::Table;
+    let width = table_format.then(crate::output::fit_width);
     match width {
         Some(w) if args.metrics.is_empty() => {
             let (fitted, note) = crate::run_layout::fit(&launches, &summary, w);
@@ -991,7 +993,7 @@ fn run_in(
         args.output.color(),
         &export,
         &blocks,
-        width,
+        crate::output::known_width().filter(|_| table_format),
     )?;
     let measured_differences = export.measurement.as_ref().is_some_and(|m| m.differences > 0);
     Ok(match status.code() {
