@@ -652,11 +652,11 @@ fn fit_instructions(blocks: Vec<Block>, width: usize) -> Vec<Block> {
                 );
                 for r in &t.rows {
                     let mut cells = r[..last.min(r.len())].to_vec();
-                    if let Some(src) = cells.get_mut(1) {
-                        if let Some((file, line)) = src.0.rsplit_once(':') {
-                            let name = file.rsplit('/').next().unwrap_or(file);
-                            src.0 = format!("{name}:{line}");
-                        }
+                    if let Some(src) = cells.get_mut(1)
+                        && let Some((file, line)) = src.0.rsplit_once(':')
+                    {
+                        let name = file.rsplit('/').next().unwrap_or(file);
+                        src.0 = format!("{name}:{line}");
                     }
                     banks.toned_row(vec![
                         cells[0].clone(),

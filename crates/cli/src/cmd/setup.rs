@@ -116,6 +116,7 @@ fn install_wheels(flag: Option<&Path>) -> anyhow::Result<CudaRoot> {
         target.display()
     );
     let status = Command::new(&py)
+        .env("PIP_ROOT_USER_ACTION", "ignore")
         .args([
             "-m",
             "pip",
@@ -135,7 +136,10 @@ fn install_wheels(flag: Option<&Path>) -> anyhow::Result<CudaRoot> {
             target.display()
         ))));
     }
-    let root = find_root().map_err(|e| anyhow::Error::new(Unavailable(e.to_string())))?;
+    let root = CudaRoot {
+        root: target.join("nvidia").join("cu13"),
+        source: warpscope_toolchain::locate::SETUP_COMMAND.into(),
+    };
     let missing = missing_tools(&root);
     if !missing.is_empty() {
         bail!(
@@ -145,6 +149,16 @@ fn install_wheels(flag: Option<&Path>) -> anyhow::Result<CudaRoot> {
         );
     }
     println!("CUDA tools: {} (installed)", root.root.display());
+    // an earlier place in the search (a variable, an environment's wheels) still comes first
+    if let Ok(first) = find_root()
+        && first.root != root.root
+    {
+        println!(
+            "note: {} (found by {}) comes first in the search",
+            first.root.display(),
+            first.source
+        );
+    }
     Ok(root)
 }
 
