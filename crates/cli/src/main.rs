@@ -108,3 +108,14 @@ fn main() -> ExitCode {
     };
     exit::finish(result)
 }
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of the flags (names and shorts unique across the global `--verbose` and
+    /// every command's), which it runs only in debug builds by itself.
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}
