@@ -18,7 +18,9 @@ mod output;
 mod predict;
 mod progress;
 mod report_page;
+mod run_layout;
 mod run_measure;
+mod runtime_lib;
 
 use std::process::ExitCode;
 
@@ -29,6 +31,10 @@ use clap::{Parser, Subcommand};
 #[derive(Parser)]
 #[command(name = "warpscope", version, about, long_about = None)]
 struct Cli {
+    /// Details in messages: where a missing tool or library was looked for, and why each
+    /// fallback was not taken.
+    #[arg(long, short = 'v', global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -62,6 +68,9 @@ enum Command {
     Calibrate(cmd::calibrate::Args),
     /// Write a self-contained HTML report (source view, bank heatmaps, occupancy, lab charts).
     Report(cmd::report::Args),
+    /// Install the CUDA compiler wheels into the user cache (and build the runtime of a `cargo
+    /// install`ed warpscope), so that `run app.cu` and `analyze K.cu` work from any folder.
+    Setup(cmd::setup::Args),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +85,11 @@ fn main() -> ExitCode {
             };
         }
     };
+    if cli.verbose {
+        // SAFETY: nothing else runs yet (no thread is started before this point); the variable
+        // reaches the libraries' messages and the programs `run` starts.
+        unsafe { std::env::set_var("WARPSCOPE_VERBOSE", "1") };
+    }
     let result = match cli.command {
         Command::Run(args) => cmd::run::run(args),
         Command::Bank(args) => cmd::bank::run(args),
@@ -90,6 +104,18 @@ fn main() -> ExitCode {
         Command::Lab(args) => cmd::lab::run(args),
         Command::Report(args) => cmd::report::run(args),
         Command::Calibrate(args) => cmd::calibrate::run(args),
+        Command::Setup(args) => cmd::setup::run(args),
     };
     exit::finish(result)
+}
+
+#[cfg(test)]
+mod tests {
+    /// clap's own checks of the flags (names and shorts unique across the global `--verbose` and
+    /// every command's), which it runs only in debug builds by itself.
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
 }

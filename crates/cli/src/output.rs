@@ -235,6 +235,150 @@ pub enum Block {
     CsvTable(Tabular),
 }
 
+/// The width output for people is fitted to when it can be ([`emit_blocks_fitted`]): `COLUMNS` when
+/// set to a number (as `ls` reads it), else the terminal's width when stdout is one, else
+/// [`DEFAULT_WIDTH`].
+pub fn fit_width() -> u16 {
+    let columns = std::env::var("COLUMNS").ok();
+    width_from(columns.as_deref(), terminal_width())
+}
+
+/// The width when it is known (`COLUMNS`, or stdout is a terminal): what commands whose piped
+/// output keeps its full width fit to.
+pub fn known_width() -> Option<u16> {
+    let columns = std::env::var("COLUMNS").ok();
+    let terminal = terminal_width();
+    (columns
+        .as_deref()
+        .is_some_and(|c| c.trim().parse::<u16>().is_ok_and(|w| w > 0))
+        || terminal.is_some())
+    .then(|| width_from(columns.as_deref(), terminal))
+}
+
+fn terminal_width() -> Option<u16> {
+    std::io::stdout()
+        .is_terminal()
+        .then(|| terminal_size::terminal_size().map(|(w, _)| w.0))
+        .flatten()
+}
+
+/// Each line of `text` wrapped at `width` (continuations indented by two spaces).
+pub fn wrap_lines(text: &str, width: usize) -> String {
+    text.lines()
+        .flat_map(|l| {
+            if l.chars().count() <= width {
+                vec![l.to_string()]
+            } else {
+                let indent: String = l.chars().take_while(|c| *c == ' ').collect();
+                wrap(l, width, &indent, &format!("{indent}  "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The width when stdout is not a terminal and `COLUMNS` is not set.
+pub const DEFAULT_WIDTH: u16 = 120;
+
+/// The narrowest width fitted to: below it the text would be mostly wrapping.
+pub const MIN_WIDTH: u16 = 40;
+
+/// [`fit_width`] from `COLUMNS` and the terminal's width.
+pub fn width_from(columns: Option<&str>, terminal: Option<u16>) -> u16 {
+    columns
+        .and_then(|c| c.trim().parse::<u16>().ok())
+        .filter(|w| *w > 0)
+        .or(terminal.filter(|w| *w > 0))
+        .unwrap_or(DEFAULT_WIDTH)
+        .max(MIN_WIDTH)
+}
+
+/// `text` wrapped at spaces into lines of at most `width` characters, the first starting with
+/// `first`, the others with `rest`; a word longer than a line is cut.
+pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = first.to_string();
+    let mut empty = true;
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let len = |s: &str| s.chars().count();
+        if !empty && len(&line) + 1 + len(word) > width {
+            lines.push(std::mem::replace(&mut line, rest.to_string()));
+            empty = true;
+        }
+        if !empty {
+            line.push(' ');
+        }
+        let mut word = word;
+        // a word wider than a whole line: as much as fits, then the rest on the next lines
+        while len(&line) + len(word) > width && len(&line) < width {
+            let room = width - len(&line);
+            let cut = word.char_indices().nth(room).map_or(word.len(), |(i, _)| i);
+            line.push_str(&word[..cut]);
+            lines.push(std::mem::replace(&mut line, rest.to_string()));
+            word = &word[cut..];
+        }
+        line.push_str(word);
+        empty = false;
+    }
+    if !empty || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The width of `t` as the table format prints it with nothing wrapped: its widest line.
+pub fn natural_width(t: &Tabular) -> usize {
+    let widest = |s: &str| s.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    let cols = t.columns.iter().enumerate().map(|(i, c)| {
+        t.rows
+            .iter()
+            .filter_map(|r| r.get(i))
+            .map(|(text, _)| widest(text))
+            .chain([widest(&c.title)])
+            .max()
+            .unwrap_or(0)
+    });
+    1 + cols.map(|w| w + 3).sum::<usize>()
+}
+
+/// [`emit_blocks`], with the table format fitted to `width` when given: headings, prose and notes
+/// wrapped, tables at most that wide (their cells wrapped). Code is printed as it is.
+pub fn emit_blocks_fitted<T: Serialize>(
+    out: &mut dyn Write,
+    format: Format,
+    color: bool,
+    value: &T,
+    blocks: &[Block],
+    width: Option<u16>,
+) -> anyhow::Result<()> {
+    let (Format::Table, Some(w)) = (format, width) else {
+        return emit_blocks(out, format, color, value, blocks);
+    };
+    let n = usize::from(w);
+    let fitted: Vec<Block> = blocks
+        .iter()
+        .map(|b| match b {
+            Block::Heading(h) => Block::Heading(wrap(h, n.saturating_sub(3), "", "   ").join("\n")),
+            Block::Text(s) => Block::Text(wrap_lines(s, n)),
+            Block::Notes(ns) if ns.is_empty() => Block::Notes(Vec::new()),
+            Block::Notes(ns) => Block::Text(
+                ns.iter()
+                    .flat_map(|note| wrap(note, n, "note: ", "      "))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            Block::Table(t) | Block::ShownTable(t) => {
+                let mut t = t.clone();
+                t.max_width = Some(t.max_width.map_or(w, |m| m.min(w)));
+                t.title = wrap_lines(&t.title, n);
+                Block::Table(t)
+            }
+            other => other.clone(),
+        })
+        .collect();
+    emit_blocks(out, format, color, value, &fitted)
+}
+
 /// Writes a result in `format`: `value` serialised for JSON; otherwise the blocks in order (CSV
 /// keeps only the tables, separated by a blank line, each with its own header line).
 pub fn emit_blocks<T: Serialize>(
@@ -338,6 +482,54 @@ mod tests {
         t.row(["k.cu:12", "1024"]);
         t.toned_row(vec![("a,\"b\"|c".into(), Tone::Bad), ("1".into(), Tone::Plain)]);
         t
+    }
+
+    #[test]
+    fn width_policy() {
+        assert_eq!(width_from(Some("80"), Some(200)), 80, "COLUMNS first");
+        assert_eq!(width_from(None, Some(200)), 200);
+        assert_eq!(width_from(Some("wide"), None), DEFAULT_WIDTH);
+        assert_eq!(width_from(Some("0"), None), DEFAULT_WIDTH);
+        assert_eq!(width_from(Some("10"), None), MIN_WIDTH);
+    }
+
+    #[test]
+    fn wrapping() {
+        assert_eq!(
+            wrap("one two three four", 14, "note: ", "      "),
+            ["note: one two", "      three", "      four"]
+        );
+        assert_eq!(wrap("", 10, "note: ", "  "), ["note: "]);
+        // a long word is cut, never over the width
+        let cut = wrap("x /a/very/long/path/without/spaces y", 12, "", "  ");
+        assert!(cut.iter().all(|l| l.chars().count() <= 12), "{cut:?}");
+        assert_eq!(
+            cut.concat().replace(' ', ""),
+            "x/a/very/long/path/without/spacesy"
+        );
+    }
+
+    #[test]
+    fn fitted_output_is_no_wider_than_asked() {
+        let mut wide = Tabular::new(
+            "wide",
+            (0..12).map(|i| Column::new(format!("column {i}"), "c")).collect(),
+        );
+        wide.row((0..12).map(|i| format!("value {i}")));
+        assert!(natural_width(&wide) > 80);
+        let blocks = [
+            Block::Heading("a heading that is rather long ".repeat(5)),
+            Block::Table(wide),
+            Block::Notes(vec!["a note that goes on and on ".repeat(6)]),
+        ];
+        let mut out = Vec::new();
+        emit_blocks_fitted(&mut out, Format::Table, false, &(), &blocks, Some(80)).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        assert!(text.contains("note: a note that"), "{text}");
+        // every column kept, its cells wrapped
+        let row = text.lines().find(|l| l.starts_with("| valu")).unwrap();
+        assert_eq!(row.matches('|').count(), 13, "{text}");
     }
 
     #[test]

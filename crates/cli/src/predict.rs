@@ -99,17 +99,16 @@ impl LabPredictor {
         let arch = Arch::parse(&cc.to_string())
             .map_err(|_| format!("warpscope has no architecture preset for CC {cc}"));
         let nvrtc = nvrtc.map_err(|e| format!("NVRTC unavailable: {e}"));
-        let nvdisasm =
-            warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
-                .map_err(|e| format!("no CUDA toolkit found ({e})"))
-                .and_then(|root| {
-                    let p = root.bin("nvdisasm");
-                    if p.exists() {
-                        Ok(p)
-                    } else {
-                        Err(format!("no nvdisasm in {}", root.root.display()))
-                    }
-                });
+        let nvdisasm = warpscope_toolchain::locate::find_root()
+            .map_err(|e| e.to_string())
+            .and_then(|root| {
+                let p = root.bin("nvdisasm");
+                if p.exists() {
+                    Ok(p)
+                } else {
+                    Err(format!("no nvdisasm in {}", root.root.display()))
+                }
+            });
         LabPredictor {
             arch,
             nvrtc,

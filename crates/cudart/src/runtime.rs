@@ -1432,8 +1432,7 @@ impl Runtime {
 }
 
 fn disassemble(cubin: &[u8]) -> Result<Vec<warpscope_toolchain::sass::SassKernel>, String> {
-    let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
-        .map_err(|e| format!("no CUDA toolkit for nvdisasm ({e})"))?;
+    let root = warpscope_toolchain::locate::find_root().map_err(|e| e.to_string())?;
     let nvdisasm = root.bin("nvdisasm");
     if !nvdisasm.exists() {
         return Err(format!("no nvdisasm in {}", root.root.display()));

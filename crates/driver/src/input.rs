@@ -138,8 +138,7 @@ pub fn compile_ptx(ptx: &str, file: &Path) -> Result<Program> {
 
 /// The CUDA root (toolkit or wheels), or why there is none.
 pub fn cuda_root() -> std::result::Result<CudaRoot, String> {
-    warpscope_toolchain::locate::find(&SearchEnv::from_process())
-        .map_err(|e| format!("no CUDA toolkit found ({e})"))
+    warpscope_toolchain::locate::find(&SearchEnv::from_process()).map_err(|e| e.to_string())
 }
 
 /// Runs a tool; its stderr is the error.
@@ -295,7 +294,12 @@ fn compile_nvcc(
     nvrtc_err: &str,
 ) -> Result<(String, Option<Vec<u8>>, String)> {
     let root = cuda_root().map_err(|e| {
-        Error::unavailable(format!("cannot compile {}: {nvrtc_err}, and {e}", file.display()))
+        // the toolkit's absence is the one thing to fix; why NVRTC did not load is a detail
+        Error::unavailable(if warpscope_toolchain::locate::verbose() {
+            format!("cannot compile {}: {e}\nNVRTC: {nvrtc_err}", file.display())
+        } else {
+            format!("cannot compile {}: {e}", file.display())
+        })
     })?;
     let nvcc = root.bin("nvcc");
     if !nvcc.exists() {
@@ -365,7 +369,7 @@ pub fn ptx_sections(dump: &str) -> Vec<(String, String)> {
 pub fn extract_ptx(path: &Path, arch: &Arch) -> Result<(String, String)> {
     let root = cuda_root().map_err(|e| {
         Error::unavailable(format!(
-            "cannot read the PTX of {}: cuobjdump needed, {e}",
+            "cannot read the PTX of {} (cuobjdump needed): {e}",
             path.display()
         ))
     })?;

@@ -24,10 +24,7 @@ pub enum Error {
         count: usize,
     },
     /// NVRTC could not be found or loaded.
-    #[error(
-        "NVRTC (libnvrtc.so) not found; searched: {}. Install it with `pip install nvidia-cuda-nvrtc`, or set CUDA_HOME to a CUDA toolkit, or pass --nvrtc PATH",
-        searched.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-    )]
+    #[error("{}", no_nvrtc(searched, verbose()))]
     NoNvrtc {
         /// The places looked at, in order.
         searched: Vec<PathBuf>,
@@ -128,4 +125,23 @@ impl<T> DriverCtx<T> for std::result::Result<T, cudarc::driver::DriverError> {
     fn ctx(self, call: &str) -> Result<T> {
         self.map_err(|e| Error::driver(call, e))
     }
+}
+
+/// The [`Error::NoNvrtc`] message: one sentence and its fix; the places searched only when
+/// `WARPSCOPE_VERBOSE` is set (`--verbose`).
+pub(crate) fn no_nvrtc(searched: &[PathBuf], verbose: bool) -> String {
+    let mut s = String::from(
+        "NVRTC (libnvrtc.so) not found: run `warpscope setup` to install it, or pass --nvrtc PATH",
+    );
+    if verbose {
+        s.push_str("; searched:");
+        for p in searched {
+            s.push_str(&format!("\n  {}", p.display()));
+        }
+    }
+    s
+}
+
+fn verbose() -> bool {
+    std::env::var_os("WARPSCOPE_VERBOSE").is_some_and(|v| !v.is_empty() && v != "0")
 }

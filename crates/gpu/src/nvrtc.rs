@@ -393,7 +393,7 @@ mod tests {
     }
 
     #[test]
-    fn nothing_found_lists_every_place_searched() {
+    fn nothing_found_names_the_fix_and_lists_the_places_when_verbose() {
         let env = SearchEnv {
             explicit: Some(PathBuf::from("/nonexistent/warpscope-test")),
             ..Default::default()
@@ -402,10 +402,19 @@ mod tests {
         assert!(found.is_none());
         assert_eq!(searched[0], PathBuf::from("/nonexistent/warpscope-test"));
         let err = Nvrtc::load_from(&env).unwrap_err();
-        let msg = err.to_string();
-        assert!(msg.contains("pip install nvidia-cuda-nvrtc"), "{msg}");
-        assert!(msg.contains("/nonexistent/warpscope-test"), "{msg}");
         assert!(err.is_unavailable());
+        let crate::Error::NoNvrtc { searched } = &err else {
+            panic!("{err:?}")
+        };
+        // one sentence and the fix; the places only with --verbose
+        let short = crate::error::no_nvrtc(searched, false);
+        assert_eq!(
+            short,
+            "NVRTC (libnvrtc.so) not found: run `warpscope setup` to install it, or pass --nvrtc PATH"
+        );
+        let long = crate::error::no_nvrtc(searched, true);
+        assert!(long.starts_with(&short), "{long}");
+        assert!(long.contains("\n  /nonexistent/warpscope-test"), "{long}");
     }
 
     #[test]

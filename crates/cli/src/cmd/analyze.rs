@@ -17,7 +17,7 @@ use warpscope_ptx::Program;
 
 use crate::findings::{self, HazardsOut};
 use crate::launch::LaunchArgs;
-use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
+use crate::output::{Block, Column, Format, OutputArgs, Tabular, Tone, emit_blocks_fitted};
 
 /// Flags of `warpscope analyze`.
 #[derive(clap::Args)]
@@ -610,14 +610,70 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let a = crate::launch::analyze(&req)?;
     let analysis = analysis(&a)?;
     let mut out = std::io::stdout().lock();
-    emit_blocks(
+    // on a terminal (or with COLUMNS) the tables for people fit its width
+    let width = crate::output::known_width().filter(|_| args.output.format == Format::Table);
+    let mut blocks = all_blocks(&analysis, &a);
+    if let Some(w) = width {
+        blocks = fit_instructions(blocks, usize::from(w));
+    }
+    emit_blocks_fitted(
         &mut out,
         args.output.format,
         args.output.color(),
         &analysis,
-        &all_blocks(&analysis, &a),
+        &blocks,
+        width,
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The per-instruction table, when wider than `width`: the table without its banks picture (the
+/// source as `file:line` without folders), then the pictures in a table of their own, each row
+/// named by its pc. The CSV table beside it keeps every column.
+fn fit_instructions(blocks: Vec<Block>, width: usize) -> Vec<Block> {
+    blocks
+        .into_iter()
+        .flat_map(|b| match b {
+            Block::ShownTable(t)
+                if t.columns.first().is_some_and(|c| c.title == "pc")
+                    && t.columns.last().is_some_and(|c| c.title.starts_with("banks"))
+                    && crate::output::natural_width(&t) > width =>
+            {
+                let last = t.columns.len() - 1;
+                let (title, legend) = t.title.split_once('(').unwrap_or((&t.title, ""));
+                let mut main = Tabular::new(title.trim_end(), t.columns[..last].to_vec());
+                let mut banks = Tabular::new(
+                    format!("banks 0..31 of each instruction's worst request ({legend}"),
+                    vec![
+                        t.columns[0].clone(),
+                        t.columns[1].clone(),
+                        Column::new("banks 0..31", t.columns[last].csv.clone()),
+                    ],
+                );
+                for r in &t.rows {
+                    let mut cells = r[..last.min(r.len())].to_vec();
+                    if let Some(src) = cells.get_mut(1)
+                        && let Some((file, line)) = src.0.rsplit_once(':')
+                    {
+                        let name = file.rsplit('/').next().unwrap_or(file);
+                        src.0 = format!("{name}:{line}");
+                    }
+                    banks.toned_row(vec![
+                        cells[0].clone(),
+                        cells.get(1).cloned().unwrap_or_default(),
+                        r.get(last).cloned().unwrap_or_default(),
+                    ]);
+                    main.toned_row(cells);
+                }
+                vec![
+                    Block::ShownTable(main),
+                    Block::Text(String::new()),
+                    Block::ShownTable(banks),
+                ]
+            }
+            other => vec![other],
+        })
+        .collect()
 }
 
 /// The output of every section: the bank tables (when asked), divergence, hazards, fix, occupancy.

@@ -12,4 +12,5 @@ pub mod latency;
 pub mod occupancy;
 pub mod report;
 pub mod run;
+pub mod setup;
 pub mod tour;

@@ -276,7 +276,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if targets.len() != 1 {
             bail!("--kernel needs a single --arch (it is compiled for that architecture)");
         }
-        let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
+        let root = warpscope_toolchain::locate::find_root()
             .map_err(|e| anyhow::Error::new(crate::exit::Unavailable(e.to_string())))?;
         let cc = targets[0].1.cc;
         let kernels = warpscope_toolchain::resources::resource_usage(&root, file, cc)?;

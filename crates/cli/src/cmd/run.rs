@@ -19,7 +19,7 @@ use warpscope_cudart::program::Linkage;
 use warpscope_cudart::{Config, LaunchRecord};
 
 use crate::exit::{self, Unavailable};
-use crate::output::{Block, Column, OutputArgs, Tabular, emit_blocks};
+use crate::output::{Block, Column, Format, OutputArgs, Tabular, emit_blocks_fitted};
 
 /// Flags of `warpscope run`.
 #[derive(clap::Args)]
@@ -90,7 +90,8 @@ pub struct Args {
     /// /opt/nvidia).
     #[arg(long, value_name = "PATH")]
     ncu: Option<PathBuf>,
-    /// warpscope's CUDA runtime library (default: `libwarpscope_cudart.so` next to this program).
+    /// warpscope's CUDA runtime library (default: `libwarpscope_cudart.so` next to this program,
+    /// in `../lib/warpscope/`, or where `warpscope setup` put it).
     #[arg(long, value_name = "PATH")]
     cudart: Option<PathBuf>,
     #[command(flatten)]
@@ -266,43 +267,11 @@ fn dims(d: [u32; 3]) -> String {
     format!("({},{},{})", d[0], d[1], d[2])
 }
 
-/// warpscope's runtime library: `--cudart`, `WARPSCOPE_CUDART`, or next to this executable (also
-/// in its `deps/`, where `cargo test` leaves it).
-fn find_cudart(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
-    if let Some(p) = flag {
-        return Ok(p.to_path_buf());
-    }
-    if let Some(p) = std::env::var_os("WARPSCOPE_CUDART") {
-        return Ok(PathBuf::from(p));
-    }
-    let exe = std::env::current_exe().context("cannot find this executable")?;
-    let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-    let name = "libwarpscope_cudart.so";
-    for c in [
-        dir.join(name),
-        dir.join("deps").join(name),
-        dir.join("..").join(name),
-    ] {
-        if c.is_file() {
-            return Ok(c);
-        }
-    }
-    Err(anyhow::Error::new(Unavailable(format!(
-        "warpscope's CUDA runtime ({name}) is not next to {}: build it with `cargo build --release` (the workspace builds it), or pass --cudart PATH",
-        exe.display()
-    ))))
-}
-
 /// Builds `app.cu` with the toolkit's nvcc as the field notes do, linked against warpscope's
 /// runtime (`-cudart shared`).
 fn build_cu(src: &Path, dir: &Path, arch: &str, args: &Args) -> anyhow::Result<PathBuf> {
-    let root = warpscope_toolchain::locate::find(&warpscope_toolchain::locate::SearchEnv::from_process())
-        .map_err(|e| {
-            anyhow::Error::new(Unavailable(format!(
-                "cannot build {}: no CUDA toolkit ({e})",
-                src.display()
-            )))
-        })?;
+    let root = warpscope_toolchain::locate::find_root()
+        .map_err(|e| anyhow::Error::new(Unavailable(format!("cannot build {}: {e}", src.display()))))?;
     let nvcc = root.bin("nvcc");
     let out = dir.join(src.file_stem().unwrap_or_default());
     let mut cmd = Command::new(&nvcc);
@@ -346,7 +315,7 @@ fn tool_keeps(tool: &str, kind: &str) -> bool {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let arch = warpscope_model::arch::Arch::parse(&args.arch)?;
-    let lib = find_cudart(args.cudart.as_deref())?;
+    let lib = crate::runtime_lib::find(args.cudart.as_deref())?;
     let lib = lib
         .canonicalize()
         .with_context(|| format!("cannot read {}", lib.display()))?;
@@ -979,15 +948,23 @@ fn run_in(
         let html = html_report(&export, &columns);
         std::fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let mut blocks = vec![
-        Block::Heading(format!(
-            "warpscope run: {} ({} launches recorded)",
-            program.display(),
-            recs.len()
-        )),
-        Block::Table(launches),
-        Block::Table(summary),
-    ];
+    let mut blocks = vec![Block::Heading(format!(
+        "warpscope run: {} ({} launches recorded)",
+        program.display(),
+        recs.len()
+    ))];
+    // the table format's tables fit the terminal (120 columns when its width is unknown: piped,
+    // no COLUMNS); `--metrics` names its own columns. Notes and headings wrap only at a known width.
+    let table_format = args.output.format == Format::Table;
+    let width = table_format.then(crate::output::fit_width);
+    match width {
+        Some(w) if args.metrics.is_empty() => {
+            let (fitted, note) = crate::run_layout::fit(&launches, &summary, w);
+            blocks.extend(fitted);
+            notes.extend(note);
+        }
+        _ => blocks.extend([Block::Table(launches), Block::Table(summary)]),
+    }
     if args.check.is_none() && asserts > 0 {
         blocks.push(Block::Table(findings));
     } else if args.check.is_some() {
@@ -1010,12 +987,13 @@ fn run_in(
         blocks.push(Block::Notes(crate::run_measure::summary(m)));
     }
     let mut out = std::io::stdout().lock();
-    emit_blocks(
+    emit_blocks_fitted(
         &mut out,
         args.output.format,
         args.output.color(),
         &export,
         &blocks,
+        crate::output::known_width().filter(|_| table_format),
     )?;
     let measured_differences = export.measurement.as_ref().is_some_and(|m| m.differences > 0);
     Ok(match status.code() {
