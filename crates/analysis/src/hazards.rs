@@ -1608,6 +1608,13 @@ impl HazardReport {
                 },
                 "grid-wide barrier some block never reaches: the grid can never pass it".to_string(),
             ),
+            FaultKind::ClusterDeadlock => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::GridDeadlock as u8,
+                },
+                "thread-block cluster whose blocks wait for each other forever".to_string(),
+            ),
             _ => return false,
         };
         let address = match f.kind {
@@ -2072,6 +2079,12 @@ impl warpscope_emu::Sink for HazardSink {
             warpscope_emu::BarrierKind::Sync => HazardSink::barrier(self, e.warp, e.pc, e.active, true),
             warpscope_emu::BarrierKind::Warp => HazardSink::barrier(self, e.warp, e.pc, e.active, false),
             warpscope_emu::BarrierKind::Arrive => {}
+            warpscope_emu::BarrierKind::Cluster => {
+                HazardSink::barrier(self, e.warp, e.pc, e.active, true);
+                // it also orders the cluster's other blocks' accesses to this block's shared
+                // memory, which this sink does not see: never redundant
+                self.barriers.needed.entry(e.pc).or_insert((e.pc, e.pc));
+            }
         }
     }
 

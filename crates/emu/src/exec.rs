@@ -315,7 +315,7 @@ pub(crate) fn release_cluster<S: Sink>(blocks: &mut [BlockRun], sinks: &mut [S],
 /// load, or at a block barrier), the cluster barrier completed between turns. Their shared
 /// memories are each other's (`mapa`). A cluster whose unfinished blocks all wait for
 /// [`crate::GRID_IDLE_TURNS`] turns with no global write, no write to another block's shared
-/// memory and no cluster barrier completed is stopped ([`FaultKind::GridDeadlock`]); a fault
+/// memory and no cluster barrier completed is stopped ([`FaultKind::ClusterDeadlock`]); a fault
 /// stops the whole cluster. Returns each block's id, sink and outcome, in rank order.
 pub(crate) fn run_cluster<S: Sink>(
     ctx: &Ctx<'_>,
@@ -371,6 +371,9 @@ pub(crate) fn run_cluster<S: Sink>(
         if idle >= crate::GRID_IDLE_TURNS {
             if let Some(b) = runs.iter_mut().find(|b| !b.finished) {
                 b.deadlock();
+                if let Some(f) = &mut b.out.fault {
+                    f.kind = FaultKind::ClusterDeadlock;
+                }
             }
             break;
         }
@@ -1719,7 +1722,7 @@ fn general<S: Sink>(
                         pc,
                         active: mask,
                         id: 0,
-                        kind: BarrierKind::Sync,
+                        kind: BarrierKind::Cluster,
                     });
                 } else if w.cphase == bm.cphase {
                     // the phase the warp arrived at has not completed

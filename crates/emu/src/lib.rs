@@ -280,6 +280,11 @@ pub enum FaultKind {
     /// can release them (a grid barrier some block never reaches). A GPU would hang; the grid stops, with
     /// this fault on the first waiting block.
     GridDeadlock,
+    /// A cluster whose unfinished blocks all wait (at the cluster barrier, on an mbarrier, or
+    /// polling memory) and for [`GRID_IDLE_TURNS`] turns none wrote global memory or another
+    /// block's shared memory and the cluster barrier did not complete: nothing can release them.
+    /// A GPU would hang; the cluster stops, with this fault on its first unfinished block.
+    ClusterDeadlock,
 }
 
 /// A fault, reported as data. The faulting block stops; other blocks run on.

@@ -112,7 +112,7 @@ const SPECIALS: &str = r#"
 {
     .reg .b32 %r<40>;
     .reg .b64 %rd<40>;
-    .reg .pred %p<2>;
+    .reg .pred %p<3>;
     ld.param.u64 %rd1, [out];
     mov.u32 %r1, %tid.x;
     setp.ne.u32 %p1, %r1, 0;
@@ -154,7 +154,8 @@ const SPECIALS: &str = r#"
     st.global.u32 [%rd3+48], %r22;
     mov.u32 %r23, %nclusterid.z;
     st.global.u32 [%rd3+52], %r23;
-    mov.u32 %r24, %is_explicit_cluster;
+    mov.pred %p2, %is_explicit_cluster;
+    selp.u32 %r24, 1, 0, %p2;
     st.global.u32 [%rd3+56], %r24;
 DONE:
     ret;
@@ -402,7 +403,7 @@ fn a_cluster_whose_blocks_never_release_each_other_stops() {
     l.cluster = Some([2, 1, 1]);
     let res = run(&prog, "handoff", &l, &Limits::default(), |_| ()).unwrap();
     assert_eq!(res.faults.len(), 1, "{:?}", res.faults);
-    assert_eq!(res.faults[0].kind, FaultKind::GridDeadlock);
+    assert_eq!(res.faults[0].kind, FaultKind::ClusterDeadlock);
 }
 
 #[test]

@@ -1062,6 +1062,15 @@ impl<'m> KCtx<'m> {
                 let t = need_ty(self)?;
                 if t == Ty::Pred {
                     let d = self.pdst(&ops[0])?;
+                    // a predicate special register (`%is_explicit_cluster`)
+                    if let Operand::Name(n) = &ops[1]
+                        && self.lookup(n).is_none()
+                        && special(n).is_some()
+                    {
+                        let a = self.src(&ops[1], Ty::U32)?;
+                        self.push(Inst::RegToPred { d, a }, guard);
+                        return Ok(());
+                    }
                     let a = self.psrc(&ops[1])?;
                     self.push(
                         Inst::PredOp {
