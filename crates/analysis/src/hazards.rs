@@ -142,6 +142,10 @@ pub struct HazardConfig {
     pub shared_size: u32,
     /// The shared variables, dynamic shared memory included, in any order.
     pub regions: Vec<SharedRegion>,
+    /// The launch runs in clusters of more than one block, whose other blocks may write this
+    /// block's shared memory (distributed shared memory, `mapa`): those writes are not this
+    /// block's events, so a read of bytes the block never wrote is no uninitialised read.
+    pub cluster_peers: bool,
 }
 
 impl HazardConfig {
@@ -634,7 +638,7 @@ impl HazardSink {
             if let Some(v) = lane_bytes {
                 self.store_vals(start, width, v);
             }
-            if uninit {
+            if uninit && !self.config.as_ref().cluster_peers {
                 let block = self.block;
                 self.note(
                     Key::Uninit { pc },
@@ -1975,6 +1979,7 @@ impl HazardConfig {
             block_dim,
             shared_size,
             regions,
+            cluster_peers: false,
         }
     }
 }

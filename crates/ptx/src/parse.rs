@@ -837,6 +837,11 @@ impl<'s> Parser<'s> {
             Some(Tok::Ident) => {
                 let n = self.bump().to_string();
                 if n == "_" {
+                    // `_|%p` (elect.sync's unused lane id): the sink named as a pair's first half
+                    if self.eat(Tok::Pipe) {
+                        let m = self.ident("a predicate after `|`")?;
+                        return Ok(Operand::Pair(n, m));
+                    }
                     return Ok(Operand::Sink);
                 }
                 if n == "WARP_SZ" {
