@@ -3012,7 +3012,7 @@ fn ldst<S: Sink>(
             }),
             (_, false, _) => {
                 if let Some(t) = ctx.track {
-                    t.read_lanes(block, &addrs, mask, es);
+                    t.read_lanes(ctx.owner(block), &addrs, mask, es);
                 }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {

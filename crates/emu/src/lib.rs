@@ -168,7 +168,7 @@ pub fn cluster_dims(
             }
         )));
     }
-    if let Some(i) = (0..3).find(|&i| grid[i] % dims[i] != 0) {
+    if let Some(i) = (0..3).find(|&i| !grid[i].is_multiple_of(dims[i])) {
         return Err(EmuError::BadLaunch(format!(
             "grid {}x{}x{} is not a whole number of {}x{}x{} clusters (dimension {} is not a multiple of {})",
             grid[0],

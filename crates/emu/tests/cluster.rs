@@ -12,11 +12,16 @@ const HEAD: &str = ".version 8.0\n.target sm_90a\n.address_size 64\n";
 /// generic store), passes the cluster barrier, and copies its own `s[tid]` to
 /// `out[ctaid.x * ntid + tid]`.
 fn ring(generic: bool) -> String {
-    let store = if generic {
+    ring_with(if generic {
         "cvta.shared.u64 %rd4, %rd5;\n mapa.u64 %rd6, %rd4, %r5;\n st.u32 [%rd6], %r10;"
     } else {
         "mapa.shared::cluster.u32 %r9, %r8, %r5;\n st.shared::cluster.u32 [%r9], %r10;"
-    };
+    })
+}
+
+/// [`ring`] with another way to store into the next rank's slot (`%r8` its own slot's
+/// shared::cta address, `%rd5` the same as 64 bits, `%r5` the next rank, `%r10` the value).
+fn ring_with(store: &str) -> String {
     format!(
         r#"{HEAD}
 .visible .entry ring(.param .u64 out)
@@ -38,6 +43,7 @@ fn ring(generic: bool) -> String {
     barrier.cluster.arrive.relaxed.aligned;
     barrier.cluster.wait.aligned;
     {store}
+    fence.acq_rel.cluster;
     barrier.cluster.arrive.release.aligned;
     barrier.cluster.wait.acquire.aligned;
     ld.shared.u32 %r11, [%r8];
@@ -87,6 +93,32 @@ fn each_block_writes_the_next_ranks_shared_memory() {
                         "generic {generic}, {blocks} blocks in clusters of {n}: block {b} thread {t}"
                     );
                 }
+            }
+        }
+    }
+}
+
+#[test]
+fn generic_and_shared_cluster_addresses_convert_both_ways() {
+    // a generic mapa, back to a shared::cluster address with cvta, a shared::cluster store; and a
+    // shared::cluster mapa made generic with cvta, a generic store
+    for store in [
+        "cvta.shared.u64 %rd4, %rd5;\n mapa.u64 %rd6, %rd4, %r5;\n cvta.to.shared::cluster.u64 %rd7, %rd6;\n cvt.u32.u64 %r9, %rd7;\n st.shared::cluster.u32 [%r9], %r10;",
+        "mapa.shared::cluster.u32 %r9, %r8, %r5;\n cvt.u64.u32 %rd4, %r9;\n cvta.shared::cluster.u64 %rd6, %rd4;\n st.u32 [%rd6], %r10;",
+        // a red through the generic address: the slot starts at 0
+        "mapa.shared::cluster.u32 %r9, %r8, %r5;\n cvt.u64.u32 %rd4, %r9;\n cvta.shared::cluster.u64 %rd6, %rd4;\n red.add.u32 [%rd6], %r10;",
+    ] {
+        let prog = warpscope_ptx::compile(&ring_with(store)).unwrap();
+        let res = run(&prog, "ring", &ring_launch(8, 4), &Limits::default(), |_| ()).unwrap();
+        assert!(res.faults.is_empty(), "{store}: {:?}", res.faults);
+        let out = words(res.buffer(0).unwrap());
+        for b in 0..8u32 {
+            for t in 0..64u32 {
+                assert_eq!(
+                    out[(b * 64 + t) as usize],
+                    ((b % 4) + 3) % 4 * 1000 + t,
+                    "{store}: block {b}"
+                );
             }
         }
     }
@@ -444,7 +476,7 @@ fn cluster_dims_written_in_the_kernel() {
     l.cluster = None;
     let res = run(&prog, "ring", &l, &Limits::default(), |_| ()).unwrap();
     let out = words(res.buffer(0).unwrap());
-    assert_eq!(out[64], 0 * 1000); // block 1 (rank 1) holds rank 0's
+    assert_eq!(out[64], 0); // block 1 (rank 1) holds rank 0's: 0 * 1000 + 0
     assert_eq!(out[0], 3 * 1000);
     // other dimensions than the kernel's are refused
     let l = ring_launch(8, 2);
