@@ -879,14 +879,18 @@ where
         let written = |runs: &[(S, exec::BlockRun)]| runs.iter().map(|(_, b)| b.gwrites).sum::<u64>();
         let mut before = written(&runs);
         let mut idle = 0u32;
+        // each block's 1x1x1 cluster: its cluster barrier's completed phases
+        let mut phases = vec![0u32; runs.len()];
         loop {
             let mut waiting = false;
             let mut finished = false;
-            for (s, b) in runs.iter_mut() {
+            for ((s, b), phase) in runs.iter_mut().zip(phases.iter_mut()) {
                 if b.finished() {
                     continue;
                 }
-                if b.resume(&ctx, s, &mut exec::ClusterLink::alone()) {
+                let mut link = exec::ClusterLink::alone();
+                link.phase = *phase;
+                if b.resume(&ctx, s, &mut link) {
                     finished = true;
                     if let Some(d) = watch.done {
                         d.fetch_add(1, Ordering::Relaxed);
@@ -897,6 +901,9 @@ where
                     }
                 } else {
                     waiting = true;
+                    // a block whose warps wait at its cluster barrier releases it itself
+                    finished |=
+                        exec::release_cluster(std::slice::from_mut(b), std::slice::from_mut(s), phase);
                 }
             }
             if runs.iter().any(|(_, b)| b.out.fault.is_some()) || !waiting {

@@ -511,10 +511,18 @@ fn a_cluster_barrier_in_a_plain_launch_is_a_block_barrier() {
     l.cluster = None;
     l.block = [256, 1, 1];
     l.args = vec![Arg::Buffer(vec![0; 4 * 256 * 3])];
-    let res = run(&prog, "ring", &l, &Limits::default(), |_| ()).unwrap();
-    assert!(res.faults.is_empty(), "{:?}", res.faults);
-    let out = words(res.buffer(0).unwrap());
-    for (i, &v) in out.iter().enumerate() {
-        assert_eq!(v, (i % 256) as u32 ^ 32, "thread {i}");
+    // plain, and cooperative (whose blocks run in turns)
+    for cooperative in [false, true] {
+        l.cooperative = cooperative;
+        let res = run(&prog, "ring", &l, &Limits::default(), |_| ()).unwrap();
+        assert!(
+            res.faults.is_empty(),
+            "cooperative {cooperative}: {:?}",
+            res.faults
+        );
+        let out = words(res.buffer(0).unwrap());
+        for (i, &v) in out.iter().enumerate() {
+            assert_eq!(v, (i % 256) as u32 ^ 32, "cooperative {cooperative}: thread {i}");
+        }
     }
 }
