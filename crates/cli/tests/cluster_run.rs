@@ -73,6 +73,7 @@ fn cluster_programs_print_what_the_h100_printed_and_count_its_shared_memory() {
         String::from_utf8_lossy(&out.stderr)
     );
     let mut launches = 0;
+    let mut realloc = 0;
     for program in ["dims", "dsmem", "sm90a"] {
         let export = dir.join(format!("{program}.json"));
         let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
@@ -105,8 +106,44 @@ fn cluster_programs_print_what_the_h100_printed_and_count_its_shared_memory() {
                 let ours = l["metrics"][k].as_f64().unwrap_or(0.0);
                 assert_eq!(Some(&ours), m.get(k), "{program} launch {i} ({name}): {k}");
             }
+            if name.starts_with("realloc") {
+                // setmaxnreg: ptxas allocates the largest count (the H100 reports 232), and the
+                // counts the warps move to are reported beside it
+                let regs = "launch__registers_per_thread";
+                assert_eq!(l["metrics"][regs].as_f64(), m.get(regs).copied(), "{name}");
+                assert_eq!(l["metrics"][regs].as_f64(), Some(232.0));
+                assert_eq!(
+                    l["metrics"]["warpscope__setmaxnreg_inc_registers"].as_f64(),
+                    Some(232.0)
+                );
+                assert_eq!(
+                    l["metrics"]["warpscope__setmaxnreg_dec_registers"].as_f64(),
+                    Some(40.0)
+                );
+                realloc += 1;
+            }
             launches += 1;
         }
     }
     assert_eq!(launches, 17);
+    assert_eq!(realloc, 1);
+    // `analyze` of the same binary's kernel: the occupancy section lists the reallocation, in
+    // program order (nvcc places the `else` warpgroup's `setmaxnreg.inc` first)
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .arg("analyze")
+        .arg(dir.join("sm90a"))
+        .args(["--kernel", "realloc", "--grid", "2", "--block", "256"])
+        .args(["--arg", "buf:1024", "--arg", "buf:1024", "--format", "json"])
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let occ = &v["occupancy"];
+    assert_eq!(occ["registers"], 232, "{v}");
+    assert_eq!(
+        occ["setmaxnreg"],
+        serde_json::json!([{"op": "inc", "registers": 232}, {"op": "dec", "registers": 40}]),
+        "{v}"
+    );
 }
