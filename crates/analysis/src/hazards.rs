@@ -146,6 +146,10 @@ pub struct HazardConfig {
     pub shared_size: u32,
     /// The shared variables, dynamic shared memory included, in any order.
     pub regions: Vec<SharedRegion>,
+    /// The launch runs in clusters of more than one block, whose other blocks may write this
+    /// block's shared memory (distributed shared memory, `mapa`): those writes are not this
+    /// block's events, so a read of bytes the block never wrote is no uninitialised read.
+    pub cluster_peers: bool,
 }
 
 impl HazardConfig {
@@ -638,7 +642,7 @@ impl HazardSink {
             if let Some(v) = lane_bytes {
                 self.store_vals(start, width, v);
             }
-            if uninit {
+            if uninit && !self.config.as_ref().cluster_peers {
                 let block = self.block;
                 self.note(
                     Key::Uninit { pc },
@@ -1624,6 +1628,13 @@ impl HazardReport {
                 },
                 "grid-wide barrier some block never reaches: the grid can never pass it".to_string(),
             ),
+            FaultKind::ClusterDeadlock => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::GridDeadlock as u8,
+                },
+                "thread-block cluster whose blocks wait for each other forever".to_string(),
+            ),
             _ => return false,
         };
         let address = match f.kind {
@@ -1992,6 +2003,7 @@ impl HazardConfig {
             block_dim,
             shared_size,
             regions,
+            cluster_peers: false,
         }
     }
 }
@@ -2096,6 +2108,12 @@ impl warpscope_emu::Sink for HazardSink {
             warpscope_emu::BarrierKind::Sync => HazardSink::barrier(self, e.warp, e.pc, e.active, true),
             warpscope_emu::BarrierKind::Warp => HazardSink::barrier(self, e.warp, e.pc, e.active, false),
             warpscope_emu::BarrierKind::Arrive => {}
+            warpscope_emu::BarrierKind::Cluster => {
+                HazardSink::barrier(self, e.warp, e.pc, e.active, true);
+                // it also orders the cluster's other blocks' accesses to this block's shared
+                // memory, which this sink does not see: never redundant
+                self.barriers.needed.entry(e.pc).or_insert((e.pc, e.pc));
+            }
         }
     }
 

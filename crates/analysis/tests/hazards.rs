@@ -22,6 +22,7 @@ fn config(threads: u32, regions: &[(&str, u32, u32)]) -> Arc<HazardConfig> {
                 size,
             })
             .collect(),
+        cluster_peers: false,
     })
 }
 

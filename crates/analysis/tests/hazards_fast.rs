@@ -169,6 +169,7 @@ fn fast_path_equals_reference_on_random_event_sequences() {
                 size: 6,
             },
         ],
+        cluster_peers: false,
     });
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let mut next = |n: u64| {

@@ -20,6 +20,7 @@ fn config(threads: u32, size: u32) -> Arc<HazardConfig> {
             offset: 0,
             size,
         }],
+        cluster_peers: false,
     })
 }
 

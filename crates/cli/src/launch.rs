@@ -68,6 +68,15 @@ pub struct LaunchArgs {
     /// reaches is then found. Runs the whole grid (not with --blocks).
     #[arg(long, conflicts_with = "blocks")]
     pub cooperative: bool,
+    /// Thread-block cluster dimensions X[,Y[,Z]] (as `cudaLaunchKernelEx` with
+    /// `cudaLaunchAttributeClusterDimension` gives them): each divides the grid's, at most 8
+    /// blocks (16 with --cluster-nonportable); a kernel's `__cluster_dims__` apply without it.
+    /// The blocks of a cluster run together and share their shared memory (`mapa`).
+    #[arg(long, value_name = "X,Y,Z", value_parser = dims, conflicts_with = "blocks")]
+    pub cluster: Option<[u32; 3]>,
+    /// Allow clusters of up to 16 blocks (`cudaFuncAttributeNonPortableClusterSizeAllowed`).
+    #[arg(long)]
+    pub cluster_nonportable: bool,
 }
 
 fn dims(s: &str) -> Result<[u32; 3], String> {
@@ -104,6 +113,8 @@ impl LaunchArgs {
         r.widths = widths;
         r.sections = sections;
         r.cooperative = self.cooperative;
+        r.cluster = self.cluster;
+        r.cluster_nonportable = self.cluster_nonportable;
         Ok(r)
     }
 }

@@ -544,6 +544,15 @@ pub fn analyze_and_measure(
     render: impl FnOnce(&warpscope_driver::Analyzed) -> anyhow::Result<(Analysis, Vec<Block>)>,
 ) -> anyhow::Result<ExitCode> {
     let p = warpscope_driver::prepare(req).map_err(crate::launch::driver_error)?;
+    let clustered = p.module.program.kernel(&p.name.mangled).is_some_and(|k| {
+        warpscope_emu::cluster_dims(k, p.launch.grid, p.launch.cluster, p.launch.cluster_nonportable)
+            .is_ok_and(|(d, _)| d.iter().product::<u32>() > 1)
+    });
+    if clustered {
+        anyhow::bail!(
+            "--measure does not launch thread-block clusters on the GPU yet: measure a cluster kernel in a whole program (`warpscope run --measure`)"
+        );
+    }
     let input = Input {
         ptx: &p.module.ptx,
         cubin: p.module.cubin.as_deref(),

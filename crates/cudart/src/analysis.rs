@@ -796,6 +796,14 @@ pub fn analyse_launch(
             }
         }
     }
+    // warp-specialised register reallocation (`setmaxnreg`): the counts the warps move to (blocks
+    // are placed by the launch's allocation all the same)
+    if let Some(n) = k.setmaxnreg.iter().filter(|r| r.0).map(|r| r.1).max() {
+        put("warpscope__setmaxnreg_inc_registers", f64::from(n));
+    }
+    if let Some(n) = k.setmaxnreg.iter().filter(|r| !r.0).map(|r| r.1).min() {
+        put("warpscope__setmaxnreg_dec_registers", f64::from(n));
+    }
     let loc = |pc: u32| loc_of(program, pc);
     for (i, f) in res.faults.iter().enumerate() {
         let l = loc(f.pc);

@@ -364,6 +364,21 @@ fn launch(
     stream: *mut c_void,
     cooperative: bool,
 ) -> u32 {
+    launch_in(name, func, grid, block, args, shmem, stream, cooperative, None)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn launch_in(
+    name: &str,
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shmem: usize,
+    stream: *mut c_void,
+    cooperative: bool,
+    cluster: Option<[u32; 3]>,
+) -> u32 {
     call(name, |r| {
         let sizes = r.param_sizes(func as usize)?;
         if !sizes.is_empty() && args.is_null() {
@@ -392,6 +407,7 @@ fn launch(
             stream: stream as usize,
             params,
             cooperative,
+            cluster,
         };
         match r.graphs.capture_or(stream as usize, Node::Kernel(req)) {
             Some(Node::Kernel(req)) => r.launch(req),
@@ -539,20 +555,31 @@ pub struct LaunchAttribute {
     val: [u8; 64],
 }
 
-/// What `cudaLaunchKernelExC` makes of a launch attribute: `Ok(Some(c))` sets cooperative `c`,
-/// `Ok(None)` has no effect on what the emulator counts (cache, priority and scheduling hints,
-/// stream serialisation: launches already run in program order), `Err(what)` is not supported.
-pub fn launch_attribute(id: u32, val: &[u8; 64]) -> Result<Option<bool>, String> {
+/// What a launch attribute of `cudaLaunchKernelExC` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaunchAttr {
+    /// Nothing the emulator counts (cache, priority and scheduling hints, stream serialisation:
+    /// launches already run in program order).
+    Nothing,
+    /// The cooperative attribute (2), on or off.
+    Cooperative(bool),
+    /// The cluster dimension (4).
+    Cluster([u32; 3]),
+}
+
+/// What `cudaLaunchKernelExC` makes of a launch attribute; `Err(what)` is not supported.
+pub fn launch_attribute(id: u32, val: &[u8; 64]) -> Result<LaunchAttr, String> {
     let word = |i: usize| u32::from_le_bytes([val[4 * i], val[4 * i + 1], val[4 * i + 2], val[4 * i + 3]]);
     match id {
-        2 => Ok(Some(word(0) != 0)),
+        2 => Ok(LaunchAttr::Cooperative(word(0) != 0)),
         // 1 access policy window, 3 synchronisation policy, 5 cluster scheduling preference,
         // 6 programmatic stream serialisation, 8 priority, 9/10 memory sync domain,
         // 14 preferred shared memory carveout, 16 NVLink scheduling hint
-        0 | 1 | 3 | 5 | 6 | 8 | 9 | 10 | 14 | 16 => Ok(None),
-        4 | 11 if word(0).max(1) * word(1).max(1) * word(2).max(1) <= 1 => Ok(None),
-        4 => Err("thread block clusters (cudaLaunchAttributeClusterDimension)".into()),
-        11 => Err("thread block clusters (cudaLaunchAttributePreferredClusterDimension)".into()),
+        0 | 1 | 3 | 5 | 6 | 8 | 9 | 10 | 14 | 16 => Ok(LaunchAttr::Nothing),
+        4 => Ok(LaunchAttr::Cluster([word(0), word(1), word(2)])),
+        // a preferred cluster dimension is a hint the GPU may not follow (it falls back to the
+        // cluster dimension), so the emulator runs the cluster dimension's
+        11 => Ok(LaunchAttr::Nothing),
         7 => Err("cudaLaunchAttributeProgrammaticEvent".into()),
         12 => Err("cudaLaunchAttributeLaunchCompletionEvent".into()),
         13 => Err("cudaLaunchAttributeDeviceUpdatableKernelNode".into()),
@@ -572,16 +599,18 @@ fn launch_ex(name: &str, config: *const LaunchConfig, func: *const c_void, args:
         return err::INVALID_VALUE;
     }
     let mut cooperative = false;
+    let mut cluster = None;
     for i in 0..c.num_attrs as usize {
         // SAFETY: `attrs` holds `num_attrs` entries.
         let a = unsafe { &*c.attrs.add(i) };
         match launch_attribute(a.id, &a.val) {
-            Ok(Some(v)) => cooperative = v,
-            Ok(None) => {}
+            Ok(LaunchAttr::Cooperative(v)) => cooperative = v,
+            Ok(LaunchAttr::Cluster(d)) => cluster = Some(d),
+            Ok(LaunchAttr::Nothing) => {}
             Err(what) => return unsupported(&format!("{name} with {what}")),
         }
     }
-    launch(
+    launch_in(
         name,
         func,
         c.grid,
@@ -590,11 +619,12 @@ fn launch_ex(name: &str, config: *const LaunchConfig, func: *const c_void, args:
         c.dyn_smem,
         c.stream,
         cooperative,
+        cluster,
     )
 }
 
 /// `cudaLaunchKernelExC` (what the C++ `cudaLaunchKernelEx` calls): a launch with attributes; the
-/// cooperative attribute makes it a cooperative launch, clusters are refused.
+/// cooperative attribute makes it a cooperative launch, the cluster dimension a cluster launch.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaLaunchKernelExC(
     config: *const LaunchConfig,
@@ -1832,12 +1862,20 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut CudaFuncAttributes, fu
 }
 
 #[unsafe(no_mangle)]
-pub extern "C" fn cudaFuncSetAttribute(func: *const c_void, _attr: c_int, _value: c_int) -> u32 {
+pub extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: c_int, value: c_int) -> u32 {
     call("cudaFuncSetAttribute", |r| {
-        r.functions
-            .contains_key(&(func as usize))
-            .then_some(())
-            .ok_or(err::INVALID_DEVICE_FUNCTION)
+        if !r.functions.contains_key(&(func as usize)) {
+            return Err(err::INVALID_DEVICE_FUNCTION);
+        }
+        // cudaFuncAttributeNonPortableClusterSizeAllowed: clusters of up to 16 blocks
+        if attr == 14 {
+            if value != 0 {
+                r.nonportable_cluster.insert(func as usize);
+            } else {
+                r.nonportable_cluster.remove(&(func as usize));
+            }
+        }
+        Ok(())
     })
 }
 

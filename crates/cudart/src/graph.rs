@@ -222,6 +222,7 @@ pub unsafe fn kernel_node(p: &KernelNodeParams, sizes: &[usize]) -> Result<Node,
         stream: 0,
         params,
         cooperative: false,
+        cluster: None,
     }))
 }
 

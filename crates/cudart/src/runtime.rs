@@ -62,6 +62,7 @@ pub mod err {
     pub const MISALIGNED_ADDRESS: u32 = 716;
     pub const LAUNCH_FAILURE: u32 = 719;
     pub const COOPERATIVE_LAUNCH_TOO_LARGE: u32 = 720;
+    pub const INVALID_CLUSTER_SIZE: u32 = 912;
     pub const NOT_SUPPORTED: u32 = 801;
     pub const STREAM_CAPTURE_UNSUPPORTED: u32 = 900;
     pub const STREAM_CAPTURE_UNMATCHED: u32 = 903;
@@ -344,6 +345,9 @@ pub struct LaunchRequest {
     /// A cooperative launch (`cudaLaunchCooperativeKernel`, or the cooperative launch attribute):
     /// every block resident at once, `grid.sync()` allowed.
     pub cooperative: bool,
+    /// Thread-block cluster dimensions (`cudaLaunchAttributeClusterDimension`); `None`: the
+    /// kernel's `__cluster_dims__`, or none.
+    pub cluster: Option<[u32; 3]>,
 }
 
 /// The runtime.
@@ -358,6 +362,9 @@ pub struct Runtime {
     pub modules: Vec<Module>,
     /// Kernels by host function pointer.
     pub functions: HashMap<usize, Function>,
+    /// Kernels allowed clusters of up to 16 blocks
+    /// (`cudaFuncAttributeNonPortableClusterSizeAllowed`).
+    pub nonportable_cluster: std::collections::HashSet<usize>,
     /// Variables by host shadow address.
     pub vars: HashMap<usize, Var>,
     global: Global,
@@ -448,6 +455,7 @@ impl Runtime {
             cfg,
             modules: Vec::new(),
             functions: HashMap::new(),
+            nonportable_cluster: Default::default(),
             vars: HashMap::new(),
             global: Global::empty(),
             allocs: BTreeMap::new(),
@@ -1154,11 +1162,23 @@ impl Runtime {
         let shown = demangle(&f.name);
         // a kernel the emulator cannot run is refused here (`param_sizes` says why)
         self.param_sizes(req.func)?;
-        let (static_smem, n_params) = {
+        let nonportable = self.nonportable_cluster.contains(&req.func);
+        let (static_smem, n_params, clustered) = {
             let p = self.program(f.module).map_err(|_| err::INVALID_PTX)?;
             let k = p.kernel(&f.name).ok_or(err::INVALID_DEVICE_FUNCTION)?;
-            (k.static_smem as usize, k.params.len())
+            // cluster dimensions that do not divide the grid, too large a cluster, or other
+            // dimensions than the kernel's `__cluster_dims__`: the GPU's launch fails so
+            let (dims, _) = warpscope_emu::cluster_dims(k, req.grid, req.cluster, nonportable)
+                .map_err(|_| err::INVALID_CLUSTER_SIZE)?;
+            (
+                k.static_smem as usize,
+                k.params.len(),
+                dims.iter().product::<u32>() > 1,
+            )
         };
+        if clustered && req.cooperative {
+            return Err(err::NOT_SUPPORTED);
+        }
         if static_smem + req.dyn_smem > self.device.smem_per_block_optin {
             return Err(err::INVALID_VALUE);
         }
@@ -1232,10 +1252,12 @@ impl Runtime {
             (env, polls)
         };
         launch.cooperative = req.cooperative;
+        launch.cluster = req.cluster;
+        launch.cluster_nonportable = nonportable;
         let env = env || req.cooperative;
         if env {
             launch.grid_workspace = GRID_WORKSPACE;
-            if !req.cooperative && polls {
+            if !req.cooperative && !clustered && polls {
                 let per_sm = self
                     .max_active_blocks(req.func, threads as u32, req.dyn_smem)
                     .unwrap_or(0);

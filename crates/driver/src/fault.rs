@@ -339,6 +339,9 @@ pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
         FaultKind::GridDeadlock => format!(
             "grid-wide barrier (grid.sync()) at {at}: block {block} waits for blocks that finished without reaching it or wait elsewhere, so the grid can never pass it: a GPU would hang"
         ),
+        FaultKind::ClusterDeadlock => format!(
+            "thread-block cluster at {at}: block {block} and the rest of its cluster wait (at barrier.cluster.wait, on an mbarrier or polling memory) for what no block of the cluster will do, so the cluster can never go on: a GPU would hang"
+        ),
         FaultKind::FellOffEnd => format!(
             "execution runs past the kernel's last instruction at {at} ({who}): a GPU stops the launch with an illegal-instruction error"
         ),

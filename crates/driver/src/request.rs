@@ -62,6 +62,11 @@ pub struct Request {
     /// Launch as `cudaLaunchCooperativeKernel` does: every block resident at once, so blocks may
     /// wait for each other (`grid.sync()`).
     pub cooperative: bool,
+    /// Thread-block cluster dimensions (`--cluster`), as `cudaLaunchAttributeClusterDimension`
+    /// gives them; `None`: the kernel's `__cluster_dims__`, or none.
+    pub cluster: Option<[u32; 3]>,
+    /// Clusters of up to 16 blocks (`cudaFuncAttributeNonPortableClusterSizeAllowed`), else 8.
+    pub cluster_nonportable: bool,
     /// Report same-value writes as findings (see [`RunOptions::same_value_writes`]).
     pub same_value_writes: bool,
     /// Leave global memory out of the hazard checker (see [`RunOptions::no_global_races`]).
@@ -87,6 +92,8 @@ impl Request {
             sections: Sections::ALL,
             fix: None,
             cooperative: false,
+            cluster: None,
+            cluster_nonportable: false,
             same_value_writes: false,
             no_global_races: false,
         }
@@ -163,11 +170,20 @@ pub fn prepare(req: &Request) -> Result<Prepared> {
         .kernel(&chosen)
         .ok_or_else(|| Error::input(format!("no kernel `{chosen}`")))?;
     args::check(k, name.display(), &kargs)?;
+    let (cdims, _) = warpscope_emu::cluster_dims(k, req.grid, req.cluster, req.cluster_nonportable)
+        .map_err(|e| Error::input(e.to_string()))?;
+    if cdims.iter().product::<u32>() > 1 && req.blocks.is_some() {
+        return Err(Error::input(
+            "a cluster launch runs whole clusters (their blocks share memory): --blocks cannot sample it",
+        ));
+    }
     let total: u64 = req.grid.iter().map(|&g| u64::from(g)).product();
     let mut launch = Launch::new(req.grid, req.block, kargs);
     launch.dyn_smem = req.dyn_smem;
     launch.blocks = req.blocks.map(|n| sample_blocks(n, total));
     launch.cooperative = req.cooperative;
+    launch.cluster = req.cluster;
+    launch.cluster_nonportable = req.cluster_nonportable;
     Ok(Prepared { module, name, launch })
 }
 

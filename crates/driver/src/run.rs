@@ -689,9 +689,14 @@ fn emulate(
         Some(m) => Arc::clone(m),
         None => Arc::new(BranchModel::from_program(program, opts.debug_build)),
     });
-    let hazard_cfg = sections
-        .hazards
-        .then(|| Arc::new(HazardConfig::for_kernel(k, launch.block, launch.dyn_smem)));
+    let hazard_cfg = sections.hazards.then(|| {
+        let mut c = HazardConfig::for_kernel(k, launch.block, launch.dyn_smem);
+        // the cluster's other blocks may write this block's shared memory
+        c.cluster_peers =
+            warpscope_emu::cluster_dims(k, launch.grid, launch.cluster, launch.cluster_nonportable)
+                .is_ok_and(|(d, _)| d.iter().product::<u32>() > 1);
+        Arc::new(c)
+    });
     let global_ops = hazard_cfg.as_ref().filter(|_| !opts.no_global_races).map(|_| {
         (
             Arc::new(SyncOps::of_range(program, k.entry, k.end)),

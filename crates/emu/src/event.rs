@@ -107,6 +107,11 @@ pub enum BarrierKind {
     Warp,
     /// `bar.arrive`
     Arrive,
+    /// `barrier.cluster.arrive`: the cluster barrier, released (`Sink::barrier_release`, with the
+    /// lowest arrival pc) when every non-exited thread of the cluster has arrived. For the block's
+    /// own shared memory it orders as `Sync` does; it also orders the other blocks' accesses to
+    /// this block's shared memory, which this block's sink does not see.
+    Cluster,
 }
 
 /// A warp reaching a barrier.

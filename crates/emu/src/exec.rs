@@ -45,13 +45,69 @@ pub(crate) struct Ctx<'a> {
     pub grid_workspace: u64,
     /// What the blocks running in parallel do to global memory (`None`: not tracked).
     pub track: Option<&'a mem::Shadow>,
+    /// The cluster dimensions (1, 1, 1 for a plain launch).
+    pub cluster: [u32; 3],
+    /// CTAs per cluster.
+    pub csize: u32,
+    /// The launch or the kernel names its clusters (`%is_explicit_cluster`).
+    pub explicit_cluster: bool,
+}
+
+impl Ctx<'_> {
+    /// The block's coordinates in the grid.
+    pub(crate) fn cta(&self, block_lin: u32) -> [u32; 3] {
+        [
+            block_lin % self.grid[0],
+            (block_lin / self.grid[0]) % self.grid[1],
+            block_lin / (self.grid[0] * self.grid[1]),
+        ]
+    }
+    /// The block's rank in its cluster (x fastest).
+    pub(crate) fn rank(&self, block_lin: u32) -> u32 {
+        let c = self.cta(block_lin);
+        let [x, y, z] = self.cluster;
+        c[0] % x + (c[1] % y) * x + (c[2] % z) * x * y
+    }
+    /// The linear index of the block's cluster (x fastest).
+    pub(crate) fn cluster_index(&self, block_lin: u32) -> u32 {
+        let c = self.cta(block_lin);
+        let [x, y, z] = self.cluster;
+        let (nx, ny) = (self.grid[0] / x, self.grid[1] / y);
+        c[0] / x + (c[1] / y) * nx + (c[2] / z) * nx * ny
+    }
+    /// The linear block ids of cluster `c`, in rank order.
+    pub(crate) fn cluster_blocks(&self, c: u32) -> Vec<u32> {
+        let [x, y, z] = self.cluster;
+        let (nx, ny) = (self.grid[0] / x, self.grid[1] / y);
+        let k = [c % nx, (c / nx) % ny, c / (nx * ny)];
+        let mut v = Vec::with_capacity(self.csize as usize);
+        for cz in 0..z {
+            for cy in 0..y {
+                for cx in 0..x {
+                    let b = [k[0] * x + cx, k[1] * y + cy, k[2] * z + cz];
+                    v.push(b[0] + b[1] * self.grid[0] + b[2] * self.grid[0] * self.grid[1]);
+                }
+            }
+        }
+        v
+    }
+    /// Who owns block `block`'s global accesses in the parallel blocks' shadow: the block, or in a
+    /// cluster launch its cluster (whose blocks run in turns on one thread, in a fixed order).
+    #[inline(always)]
+    fn owner(&self, block: u32) -> u32 {
+        if self.csize > 1 {
+            self.cluster_index(block)
+        } else {
+            block
+        }
+    }
 }
 
 /// Block `block` reads `w` global bytes at `a` (for the parallel blocks' shadow).
 #[inline(always)]
 fn track_read(ctx: &Ctx<'_>, block: u32, a: u64, w: u64) {
     if let Some(t) = ctx.track {
-        t.read(block, a, w);
+        t.read(ctx.owner(block), a, w);
     }
 }
 
@@ -59,7 +115,28 @@ fn track_read(ctx: &Ctx<'_>, block: u32, a: u64, w: u64) {
 #[inline(always)]
 fn track_write(ctx: &Ctx<'_>, block: u32, a: u64, w: u64) {
     if let Some(t) = ctx.track {
-        t.write(ctx.global, block, a, w);
+        t.write(ctx.global, ctx.owner(block), a, w);
+    }
+}
+
+/// What a block of a cluster sees of the others while it runs: their shared memories (its own
+/// slot is empty: the block's own is in `BlockRun::shared`), its rank, the cluster barrier's
+/// completed phases, and a count of its writes to the others' shared memory (the cluster's
+/// progress, as global writes are a cooperative grid's).
+pub(crate) struct ClusterLink<'c> {
+    pub peers: &'c mut [Vec<u8>],
+    pub phase: u32,
+    pub writes: u64,
+}
+
+impl ClusterLink<'_> {
+    /// A block alone in its cluster.
+    pub(crate) fn alone() -> ClusterLink<'static> {
+        ClusterLink {
+            peers: &mut [],
+            phase: 0,
+            writes: 0,
+        }
     }
 }
 
@@ -80,6 +157,8 @@ enum State {
     /// Polled global memory with a strong load in a cooperative launch (a grid barrier's wait):
     /// runs again after the grid's other blocks have had their turn.
     Polling,
+    /// Waits at `barrier.cluster.wait` for the cluster barrier's phase to complete.
+    ClusterWait,
     Done,
 }
 
@@ -96,6 +175,10 @@ struct Warp {
     mwait: Option<(u64, u64, u64)>,
     /// Device `printf` calls this warp executed so far.
     printfs: u32,
+    /// Lanes that arrived at the cluster barrier's current phase.
+    carrived: u32,
+    /// The cluster barrier phase the warp last arrived at (`u32::MAX`: none).
+    cphase: u32,
 }
 
 /// One of the 16 named barriers of a block.
@@ -125,6 +208,8 @@ pub(crate) struct BlockOut {
 
 enum Stop {
     Barrier,
+    /// The warp waits at the cluster barrier.
+    ClusterWait,
     /// The warp waits on an mbarrier phase: let the other warps run first.
     Yield,
     /// The warp polled global memory in a cooperative launch: let the other blocks run first.
@@ -177,8 +262,19 @@ fn pwrite(preds: &mut [u32], p: P, v: u32, mask: u32) {
 /// Runs one block to completion (or its first fault), sending events to `sink`.
 pub(crate) fn run_block<S: Sink>(ctx: &Ctx<'_>, block_lin: u32, sink: &mut S) -> BlockOut {
     let mut b = BlockRun::new(ctx, block_lin);
-    // outside a cooperative launch no warp polls the grid, so the block never pauses
-    while !b.resume(ctx, sink) {}
+    let mut link = ClusterLink::alone();
+    // outside a cooperative or cluster launch no warp polls the grid: the block pauses only when
+    // every live warp waits at the cluster barrier (of its 1x1x1 cluster)
+    while !b.resume(ctx, sink, &mut link) {
+        if !release_cluster(
+            std::slice::from_mut(&mut b),
+            std::slice::from_mut(sink),
+            &mut link.phase,
+        ) {
+            b.stuck();
+            break;
+        }
+    }
     std::mem::take(&mut b.out)
 }
 
@@ -227,6 +323,113 @@ impl Drop for BlockRun {
     }
 }
 
+/// Completes the cluster barrier's phase when every non-exited thread of the cluster's blocks has
+/// arrived (and one has): the waiting warps go on. Returns whether it completed.
+pub(crate) fn release_cluster<S: Sink>(blocks: &mut [BlockRun], sinks: &mut [S], phase: &mut u32) -> bool {
+    let all = blocks.iter().all(|b| {
+        b.finished
+            || b.warps
+                .iter()
+                .all(|w| w.state == State::Done || (w.carrived | w.exited) == FULL)
+    });
+    let any = blocks.iter().any(|b| b.warps.iter().any(|w| w.carrived != 0));
+    if !(all && any) {
+        return false;
+    }
+    *phase = phase.wrapping_add(1);
+    for (b, s) in blocks.iter_mut().zip(sinks.iter_mut()) {
+        if b.finished {
+            continue;
+        }
+        // for the block's own shared memory the cluster barrier orders as a block barrier does
+        b.generation += 1;
+        s.barrier_release(b.block_lin, b.cpc, b.generation);
+        b.cpc = u32::MAX;
+        for w in b.warps.iter_mut() {
+            w.carrived = 0;
+            if w.state == State::ClusterWait {
+                w.state = State::Ready;
+            }
+        }
+    }
+    true
+}
+
+/// Runs the blocks of one cluster (`blocks`, in rank order) together: in turns on this thread,
+/// each until every live warp of it waits (at the cluster barrier, on an mbarrier or a strong
+/// load, or at a block barrier), the cluster barrier completed between turns. Their shared
+/// memories are each other's (`mapa`). A cluster whose unfinished blocks all wait for
+/// [`crate::GRID_IDLE_TURNS`] turns with no global write, no write to another block's shared
+/// memory and no cluster barrier completed is stopped ([`FaultKind::ClusterDeadlock`]); a fault
+/// stops the whole cluster. Returns each block's id, sink and outcome, in rank order.
+pub(crate) fn run_cluster<S: Sink>(
+    ctx: &Ctx<'_>,
+    blocks: &[u32],
+    make: &(dyn Fn(u32) -> S + Sync),
+    done: Option<&std::sync::atomic::AtomicU64>,
+) -> Vec<(u32, S, BlockOut)> {
+    let mut runs: Vec<BlockRun> = blocks.iter().map(|&b| BlockRun::new(ctx, b)).collect();
+    let mut sinks: Vec<S> = blocks.iter().map(|&b| make(b)).collect();
+    let mut smems: Vec<Vec<u8>> = runs.iter_mut().map(|r| std::mem::take(&mut r.shared)).collect();
+    let mut phase = 0u32;
+    let mut idle = 0u32;
+    let progress = |runs: &[BlockRun], cw: u64| runs.iter().map(|b| b.gwrites).sum::<u64>() + cw;
+    let mut cwrites = 0u64;
+    let mut before = progress(&runs, cwrites);
+    'turns: loop {
+        let mut finished = false;
+        for r in 0..runs.len() {
+            if runs[r].finished {
+                continue;
+            }
+            std::mem::swap(&mut runs[r].shared, &mut smems[r]);
+            let mut link = ClusterLink {
+                peers: &mut smems,
+                phase,
+                writes: 0,
+            };
+            let fin = runs[r].resume(ctx, &mut sinks[r], &mut link);
+            cwrites += link.writes;
+            std::mem::swap(&mut runs[r].shared, &mut smems[r]);
+            if fin {
+                finished = true;
+                if let Some(d) = done {
+                    d.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                if runs[r].out.fault.is_some() {
+                    // a fault stops the cluster (the GPU's launch fails)
+                    break 'turns;
+                }
+            }
+        }
+        if runs.iter().all(|b| b.finished) {
+            break;
+        }
+        let released = release_cluster(&mut runs, &mut sinks, &mut phase);
+        let now = progress(&runs, cwrites);
+        idle = if finished || released || now != before {
+            0
+        } else {
+            idle + 1
+        };
+        before = now;
+        if idle >= crate::GRID_IDLE_TURNS {
+            if let Some(b) = runs.iter_mut().find(|b| !b.finished) {
+                b.deadlock();
+                if let Some(f) = &mut b.out.fault {
+                    f.kind = FaultKind::ClusterDeadlock;
+                }
+            }
+            break;
+        }
+    }
+    runs.into_iter()
+        .zip(sinks)
+        .zip(blocks)
+        .map(|((mut b, s), &id)| (id, s, std::mem::take(&mut b.out)))
+        .collect()
+}
+
 /// One block's state between the times it runs: a cooperative launch runs its blocks in turns,
 /// each until every live warp waits on the grid ([`State::Polling`]) or at a block barrier.
 pub(crate) struct BlockRun {
@@ -242,6 +445,10 @@ pub(crate) struct BlockRun {
     finished: bool,
     /// Writes to global memory since the block started.
     pub gwrites: u64,
+    /// The block's rank in its cluster.
+    rank: u32,
+    /// The lowest pc of a cluster barrier arrival since the last release.
+    cpc: u32,
 }
 
 impl BlockRun {
@@ -250,11 +457,7 @@ impl BlockRun {
         let [bx, by, bz] = ctx.block;
         let nthreads = bx * by * bz;
         let nwarps = nthreads.div_ceil(32);
-        let cta = [
-            block_lin % ctx.grid[0],
-            (block_lin / ctx.grid[0]) % ctx.grid[1],
-            block_lin / (ctx.grid[0] * ctx.grid[1]),
-        ];
+        let cta = ctx.cta(block_lin);
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
                 let mut regs = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
@@ -321,6 +524,8 @@ impl BlockRun {
                     red: None,
                     mwait: None,
                     printfs: 0,
+                    carrived: 0,
+                    cphase: u32::MAX,
                 }
             })
             .collect();
@@ -342,7 +547,30 @@ impl BlockRun {
             budget: ctx.limits.max_warp_insts_per_block,
             finished: false,
             gwrites: 0,
+            rank: ctx.rank(block_lin),
+            cpc: u32::MAX,
         }
+    }
+
+    /// Stops a block whose warps all wait at a cluster barrier that cannot complete (a warp that
+    /// waits without having arrived, or a block barrier some warp never reaches).
+    pub(crate) fn stuck(&mut self) {
+        let (wi, pc) = self
+            .warps
+            .iter()
+            .enumerate()
+            .find(|(_, w)| w.state != State::Done)
+            .map(|(i, w)| (i, w.stack.last().map(|f| f.pc.saturating_sub(1)).unwrap_or(0)))
+            .unwrap_or((0, 0));
+        self.out.fault = Some(EmuFault {
+            block: self.block_lin,
+            warp: wi as u32,
+            pc,
+            lane: None,
+            addr: None,
+            kind: FaultKind::DivergentBarrier,
+        });
+        self.finished = true;
     }
 
     /// Whether the block has finished (every warp exited, or a fault).
@@ -379,7 +607,12 @@ impl BlockRun {
 
     /// Runs the block until it finishes (returns `true`) or every live warp waits on the grid
     /// (returns `false`; the waiting warps poll again at the next call).
-    pub(crate) fn resume<S: Sink>(&mut self, ctx: &Ctx<'_>, sink: &mut S) -> bool {
+    pub(crate) fn resume<S: Sink>(
+        &mut self,
+        ctx: &Ctx<'_>,
+        sink: &mut S,
+        link: &mut ClusterLink<'_>,
+    ) -> bool {
         if self.finished {
             return true;
         }
@@ -410,6 +643,8 @@ impl BlockRun {
             generation,
             budget,
             gwrites,
+            rank,
+            cpc,
             ..
         } = self;
         loop {
@@ -423,12 +658,20 @@ impl BlockRun {
                     local_size: k.local_size as u64,
                     mbar: mbar_log,
                     gwrites: 0,
+                    peers: &mut *link.peers,
+                    rank: *rank,
+                    cphase: link.phase,
+                    cwrites: 0,
+                    cpc: *cpc,
                 };
                 let w = &mut warps[wi];
                 let stop = run_warp(ctx, block_lin, wi as u32, w, &mut bm, sink, budget, out, bars);
                 *gwrites += bm.gwrites;
+                link.writes += bm.cwrites;
+                *cpc = bm.cpc;
                 match stop {
                     Stop::Barrier | Stop::Yield => {}
+                    Stop::ClusterWait => w.state = State::ClusterWait,
                     Stop::Poll => w.state = State::Polling,
                     Stop::Exit => {
                         w.state = State::Done;
@@ -450,8 +693,11 @@ impl BlockRun {
             if warps.iter().any(|w| w.state == State::Ready) {
                 continue;
             }
-            if warps.iter().any(|w| w.state == State::Polling) {
-                // the grid's other blocks run before these warps poll again
+            if warps
+                .iter()
+                .any(|w| matches!(w.state, State::Polling | State::ClusterWait))
+            {
+                // the grid's (or the cluster's) other blocks run before these warps poll again
                 return false;
             }
             // every live warp waits at a barrier: complete those that can complete
@@ -547,6 +793,16 @@ fn special(s: Special, tid: [u32; 3], ctx: &Ctx<'_>, cta: [u32; 3], w: u32, nwar
         Special::EnvReg(1) => ctx.grid_workspace >> 32,
         Special::EnvReg(2) => ctx.grid_workspace & 0xffff_ffff,
         Special::EnvReg(_) => 0,
+        Special::ClusterCtaRank => {
+            let [x, y, _] = ctx.cluster;
+            u64::from(cta[0] % x + (cta[1] % y) * x + (cta[2] % ctx.cluster[2]) * x * y)
+        }
+        Special::ClusterNCtaRank => u64::from(ctx.csize),
+        Special::ClusterCtaid(c) => u64::from(cta[c as usize] % ctx.cluster[c as usize]),
+        Special::ClusterNctaid(c) => u64::from(ctx.cluster[c as usize]),
+        Special::ClusterId(c) => u64::from(cta[c as usize] / ctx.cluster[c as usize]),
+        Special::NClusterId(c) => u64::from(ctx.grid[c as usize] / ctx.cluster[c as usize]),
+        Special::IsExplicitCluster => u64::from(ctx.explicit_cluster),
         Special::ReservedSmem(i) => {
             let base = u64::from(ctx.user_smem).div_ceil(16) * 16;
             let size = u64::from(ctx.kernel.reserved_smem);
@@ -568,6 +824,17 @@ struct BlockMem<'b> {
     /// Writes to global memory so far (a cooperative grid whose blocks all wait and wrote nothing
     /// in a whole turn can never go on).
     gwrites: u64,
+    /// The shared memories of the cluster's other blocks (empty outside cluster launches; the
+    /// slot of this block's rank is empty).
+    peers: &'b mut [Vec<u8>],
+    /// This block's rank in its cluster.
+    rank: u32,
+    /// The cluster barrier's completed phases.
+    cphase: u32,
+    /// Writes to other blocks' shared memory so far.
+    cwrites: u64,
+    /// The lowest pc of a cluster barrier arrival since the last release.
+    cpc: u32,
 }
 
 /// The last mbarrier phase completions of a block (a ring; no allocation while running): a warp
@@ -1037,11 +1304,13 @@ fn general<S: Sink>(
                 // a strong load may wait for another warp's store (a spin loop): let the others
                 // run, or the loop spins until the instruction limit
                 if sync {
-                    return Flow::Stop(if ctx.cooperative && space != MemSpace::Shared {
-                        Stop::Poll
-                    } else {
-                        Stop::Yield
-                    });
+                    return Flow::Stop(
+                        if (ctx.cooperative && space != MemSpace::Shared) || ctx.csize > 1 {
+                            Stop::Poll
+                        } else {
+                            Stop::Yield
+                        },
+                    );
                 }
             }
         }
@@ -1482,6 +1751,8 @@ fn general<S: Sink>(
             if mask != 0 {
                 match mbarrier(ctx, w, bm, pc, mask, mo, d, p, addr, b) {
                     Ok(true) => {}
+                    // in a cluster the other blocks run too (a remote arrival may complete it)
+                    Ok(false) if ctx.csize > 1 => return Flow::Stop(Stop::Poll),
                     Ok(false) => return Flow::Stop(Stop::Yield),
                     Err(s) => return Flow::Stop(s),
                 }
@@ -1503,6 +1774,38 @@ fn general<S: Sink>(
                 return Flow::Stop(s);
             }
         }
+        Inst::Mapa { generic, d, a, rank } => map2(regs, d, a, rank, mask, |x, r| {
+            let win = mem::SHARED_WINDOW..mem::SHARED_WINDOW + mem::WINDOW;
+            if !generic {
+                mem::cluster_address(r as u32, x) & 0xffff_ffff
+            } else if win.contains(&x) {
+                mem::SHARED_WINDOW + mem::cluster_address(r as u32, x - mem::SHARED_WINDOW)
+            } else {
+                // not a shared address: undefined in the PTX ISA; left as it is
+                x
+            }
+        }),
+        Inst::ClusterBar { wait } => {
+            if mask != 0 {
+                if !wait {
+                    w.carrived |= mask;
+                    w.cphase = bm.cphase;
+                    bm.cpc = bm.cpc.min(pc);
+                    // for the block's own shared memory an arrival orders as a block barrier's
+                    sink.barrier(&BarrierEvent {
+                        block,
+                        warp: wi,
+                        pc,
+                        active: mask,
+                        id: 0,
+                        kind: BarrierKind::Cluster,
+                    });
+                } else if w.cphase == bm.cphase {
+                    // the phase the warp arrived at has not completed
+                    return Flow::Stop(Stop::ClusterWait);
+                }
+            }
+        }
         Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } => {}
     }
     Flow::Next
@@ -1516,13 +1819,98 @@ fn shared_offset(a: u64) -> u64 {
     a & 0xffff_ffff
 }
 
-/// Reads `w` bytes of shared memory at window offset `o` (remapped), or `None` out of bounds.
+/// The block's own shared offset of `o` when it names this block (a plain offset, or a
+/// shared::cluster address of this block's rank); else `o` as it is (another block's).
+#[inline]
+fn own_offset(bm: &BlockMem<'_>, o: u64) -> u64 {
+    match mem::cluster_rank(o) {
+        Some(r) if r == bm.rank => o & mem::CLUSTER_OFFSET,
+        _ => o,
+    }
+}
+
+/// The shared memory a window offset names and the offset in it: the block's own for a plain
+/// offset or one of its own rank, else the cluster's block of that rank (`None`: no such block).
+#[inline]
+fn sh_mem<'m>(bm: &'m BlockMem<'_>, o: u64) -> Option<(&'m [u8], u64)> {
+    match mem::cluster_rank(o) {
+        None => Some((&*bm.shared, o)),
+        Some(r) if r == bm.rank => Some((&*bm.shared, o & mem::CLUSTER_OFFSET)),
+        Some(r) => bm
+            .peers
+            .get(r as usize)
+            .filter(|p| !p.is_empty())
+            .map(|p| (p.as_slice(), o & mem::CLUSTER_OFFSET)),
+    }
+}
+
+/// [`sh_mem`] to write; the flag says the memory is another block's.
+#[inline]
+fn sh_mem_mut<'m>(bm: &'m mut BlockMem<'_>, o: u64) -> Option<(&'m mut [u8], u64, bool)> {
+    match mem::cluster_rank(o) {
+        None => Some((&mut *bm.shared, o, false)),
+        Some(r) if r == bm.rank => Some((&mut *bm.shared, o & mem::CLUSTER_OFFSET, false)),
+        Some(r) => bm
+            .peers
+            .get_mut(r as usize)
+            .filter(|p| !p.is_empty())
+            .map(|p| (p.as_mut_slice(), o & mem::CLUSTER_OFFSET, true)),
+    }
+}
+
+/// Reads `w` bytes of shared memory at window offset `o` (remapped; a shared::cluster address
+/// reads the cluster's block it names), or `None` out of bounds.
 fn sh_read(ctx: &Ctx<'_>, bm: &BlockMem<'_>, o: u64, w: u64) -> Option<u64> {
-    shared_at(ctx, o, w).and_then(|at| mem::read_bytes(bm.shared, at, w))
+    let (m, o) = sh_mem(bm, o)?;
+    shared_at(ctx, o, w).and_then(|at| mem::read_bytes(m, at, w))
 }
 
 fn sh_write(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, w: u64, v: u64) -> Option<()> {
-    shared_at(ctx, o, w).and_then(|at| mem::write_bytes(bm.shared, at, w, v))
+    let (m, o, remote) = sh_mem_mut(bm, o)?;
+    shared_at(ctx, o, w).and_then(|at| mem::write_bytes(m, at, w, v))?;
+    bm.cwrites += u64::from(remote);
+    Some(())
+}
+
+/// An atomic read-modify-write of `w` shared bytes at `o` (as [`sh_write`] finds them); the old
+/// value.
+fn sh_rmw(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, w: u64, f: impl Fn(u64) -> u64) -> Option<u64> {
+    let (m, o, remote) = sh_mem_mut(bm, o)?;
+    let at = shared_at(ctx, o, w)?;
+    let old = mem::read_bytes(m, at, w)?;
+    mem::write_bytes(m, at, w, f(old))?;
+    bm.cwrites += u64::from(remote);
+    Some(old)
+}
+
+/// The shared lanes of `res_mask` whose offsets name another block of the cluster leave the
+/// events (their accesses are the other block's shared memory, which this block's sinks do not
+/// see); those naming this block's rank get their plain offsets.
+#[cold]
+fn cluster_lanes(bm: &BlockMem<'_>, res_mask: &mut [u32; 5], offs: &mut [u64; 32]) {
+    let mut m = res_mask[Res::Shared as usize];
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let o = own_offset(bm, offs[l]);
+        offs[l] = o;
+        if mem::cluster_rank(o).is_some() {
+            res_mask[Res::Shared as usize] &= !(1 << l);
+        }
+    }
+}
+
+/// Whether a shared lane of `res_mask` has a shared::cluster address.
+#[inline(always)]
+fn any_cluster(res_mask: &[u32; 5], offs: &[u64; 32]) -> bool {
+    let mut m = res_mask[Res::Shared as usize];
+    let mut acc = 0;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        acc |= offs[l];
+    }
+    acc > mem::CLUSTER_OFFSET
 }
 
 /// The shared addresses of `mask`'s lanes as events report them: moved to the remapped layout when
@@ -1823,7 +2211,9 @@ fn mbarrier(
             w.regs[d as usize][l] = ms::token_pending(bv);
             continue;
         }
-        let a = shared_offset(w.regs[addr as usize][l]);
+        // a remote arrival (`.shared::cluster`) names another block's barrier
+        let a = own_offset(bm, shared_offset(w.regs[addr as usize][l]));
+        let remote = mem::cluster_rank(a).is_some();
         if !a.is_multiple_of(8) {
             return Err(access_fault(
                 FaultKind::Misaligned { space: Space::Shared },
@@ -1860,16 +2250,18 @@ fn mbarrier(
             }
             MbarOp::PendingCount => unreachable!(),
         };
-        if matches!(
-            op,
-            MbarOp::Arrive | MbarOp::ArriveDrop | MbarOp::ArriveExpectTx | MbarOp::CpAsyncArrive
-        ) {
+        if !remote
+            && matches!(
+                op,
+                MbarOp::Arrive | MbarOp::ArriveDrop | MbarOp::ArriveExpectTx | MbarOp::CpAsyncArrive
+            )
+        {
             // the warp will wait for the phase it arrived on
             w.mwait = Some((a, ms::phase(st), bm.mbar.tick));
         }
         if new != st {
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
-            if ms::phase(new) != ms::phase(st) && op != MbarOp::Init {
+            if ms::phase(new) != ms::phase(st) && op != MbarOp::Init && !remote {
                 bm.mbar.completed(a, ms::phase(st));
                 completed = true;
             }
@@ -2501,6 +2893,27 @@ fn shared32<S: Sink>(
             addrs[l],
         ));
     }
+    if acc > mem::CLUSTER_OFFSET {
+        // a shared::cluster address: the general path finds the cluster's block
+        return ldst(
+            ctx,
+            block,
+            wi,
+            w,
+            bm,
+            sink,
+            pc,
+            mask,
+            is_st,
+            MemSpace::Shared,
+            Ty::U32,
+            1,
+            _addr32,
+            [r, NO_REG, NO_REG, NO_REG],
+            addr,
+            off,
+        );
+    }
     let mut res_mask = [0u32; 5];
     res_mask[Res::Shared as usize] = mask;
     let op = if is_st { AccessOp::Store } else { AccessOp::Load };
@@ -2577,13 +2990,13 @@ fn ldst<S: Sink>(
     addr: R,
     off: i32,
 ) -> Result<(), Stop> {
-    let regs = &mut w.regs[..];
     let es = ty.bytes() as u64;
     let width = es * vec as u64;
     let mut addrs = [0u64; 32];
     let op = if is_st { AccessOp::Store } else { AccessOp::Load };
     if matches!(space, MemSpace::Shared | MemSpace::Global) && vec == 1 && !(ty.signed() && es < 4) {
         // fast path: one concrete space, one element per lane, no sign extension
+        let regs = &mut w.regs[..];
         let base = &regs[addr as usize];
         let offv = off as i64 as u64;
         // a 32-bit register's sum, and any shared address, wraps at 32 bits (`lane_address`)
@@ -2611,6 +3024,12 @@ fn ldst<S: Sink>(
         } else {
             (Res::Global, Space::Global)
         };
+        if res == Res::Shared && acc > mem::CLUSTER_OFFSET {
+            // a shared::cluster address: the general path below finds the cluster's block
+            return ldst_general(
+                ctx, block, wi, w, bm, sink, pc, mask, is_st, space, ty, vec, addr32, r, addr, off,
+            );
+        }
         if acc & (es - 1) != 0 {
             let l = (0..32)
                 .find(|&l| mask >> l & 1 != 0 && addrs[l] % es != 0)
@@ -2669,7 +3088,7 @@ fn ldst<S: Sink>(
             }),
             (_, false, _) => {
                 if let Some(t) = ctx.track {
-                    t.read_lanes(block, &addrs, mask, es);
+                    t.read_lanes(ctx.owner(block), &addrs, mask, es);
                 }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {
@@ -2716,6 +3135,7 @@ fn ldst<S: Sink>(
     if !is_st && mask != 0 && matches!(space, MemSpace::KernelParam | MemSpace::Const) {
         // fast path: a parameter or constant every active lane reads at one address (a kernel's
         // `ld.param` of its arguments): read once, give every lane the value
+        let regs = &mut w.regs[..];
         let base = &regs[addr as usize];
         let b0 = base[mask.trailing_zeros() as usize];
         if (0..32).all(|l| mask >> l & 1 == 0 || base[l] == b0) {
@@ -2757,11 +3177,45 @@ fn ldst<S: Sink>(
             }
         }
     }
+    ldst_general(
+        ctx, block, wi, w, bm, sink, pc, mask, is_st, space, ty, vec, addr32, r, addr, off,
+    )
+}
+
+/// [`ldst`] lane by lane, any space, vectors, sign extension, shared::cluster addresses.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn ldst_general<S: Sink>(
+    ctx: &Ctx<'_>,
+    block: u32,
+    wi: u32,
+    w: &mut Warp,
+    bm: &mut BlockMem<'_>,
+    sink: &mut S,
+    pc: u32,
+    mask: u32,
+    is_st: bool,
+    space: MemSpace,
+    ty: Ty,
+    vec: u8,
+    addr32: bool,
+    r: [R; 4],
+    addr: R,
+    off: i32,
+) -> Result<(), Stop> {
+    let regs = &mut w.regs[..];
+    let es = ty.bytes() as u64;
+    let width = es * vec as u64;
+    let mut addrs = [0u64; 32];
+    let op = if is_st { AccessOp::Store } else { AccessOp::Load };
     let mut kinds = [Res::Global; 32];
     let mut offs = [0u64; 32];
-    let res_mask = resolve_lanes(
+    let mut res_mask = resolve_lanes(
         regs, space, addr, addr32, off, mask, es, pc, &mut addrs, &mut kinds, &mut offs,
     )?;
+    if any_cluster(&res_mask, &offs) {
+        cluster_lanes(bm, &mut res_mask, &mut offs);
+    }
     if is_st {
         let n = usize::from(vec).clamp(1, 4);
         let rows: [&Row; 4] = std::array::from_fn(|e| &regs[r[e.min(n - 1)] as usize]);
@@ -2780,9 +3234,7 @@ fn ldst<S: Sink>(
             let ok = if is_st {
                 let v = regs[r[e] as usize][l];
                 match kind {
-                    Res::Shared => {
-                        shared_at(ctx, eo, es).and_then(|at| mem::write_bytes(bm.shared, at, es, v))
-                    }
+                    Res::Shared => sh_write(ctx, bm, eo, es, v),
                     Res::Global => {
                         bm.gwrites += 1;
                         track_write(ctx, block, eo, es);
@@ -2799,7 +3251,7 @@ fn ldst<S: Sink>(
                 }
             } else {
                 let v = match kind {
-                    Res::Shared => shared_at(ctx, eo, es).and_then(|at| mem::read_bytes(bm.shared, at, es)),
+                    Res::Shared => sh_read(ctx, bm, eo, es),
                     Res::Global => {
                         track_read(ctx, block, eo, es);
                         ctx.global.read(eo, es)
@@ -2866,9 +3318,12 @@ fn atom<S: Sink>(
     let mut addrs = [0u64; 32];
     let mut kinds = [Res::Global; 32];
     let mut offs = [0u64; 32];
-    let res_mask = resolve_lanes(
+    let mut res_mask = resolve_lanes(
         regs, space, addr, addr32, off, mask, es, pc, &mut addrs, &mut kinds, &mut offs,
     )?;
+    if any_cluster(&res_mask, &offs) {
+        cluster_lanes(bm, &mut res_mask, &mut offs);
+    }
     if res_mask[2] | res_mask[3] | res_mask[4] != 0 {
         let l = (res_mask[2] | res_mask[3] | res_mask[4]).trailing_zeros() as usize;
         return Err(access_fault(
@@ -2901,10 +3356,7 @@ fn atom<S: Sink>(
         let cv = if c == NO_REG { 0 } else { regs[c as usize][l] };
         let f = |old: u64| arith::atom(ao, ty, old, bv, cv);
         let old = if kinds[l] == Res::Shared {
-            shared_at(ctx, o, es).and_then(|at| {
-                mem::read_bytes(bm.shared, at, es)
-                    .and_then(|old| mem::write_bytes(bm.shared, at, es, f(old)).map(|_| old))
-            })
+            sh_rmw(ctx, bm, o, es, f)
         } else {
             bm.gwrites += 1;
             track_write(ctx, block, o, es);

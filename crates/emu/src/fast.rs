@@ -75,6 +75,7 @@ fn rows_of(i: &Inst) -> Vec<R> {
         | Inst::Exit
         | Inst::Trap
         | Inst::Nop
+        | Inst::ClusterBar { .. }
         | Inst::Printf { .. }
         | Inst::AssertFail { .. } => vec![],
         Inst::PredToReg { d, .. } => vec![d],
@@ -104,6 +105,7 @@ fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Lop3 { d, a, b, c, .. } => vec![d, a, b, c],
         Inst::Redux { d, a, m, .. } => vec![d, a, m],
         Inst::Elect { d, m, .. } => vec![d, m],
+        Inst::Mapa { d, a, rank, .. } => vec![d, a, rank],
         Inst::MovMatrix { d, a } => vec![d, a],
         Inst::Suld { d: r, surf, c, .. } | Inst::Sust { a: r, surf, c, .. } => {
             let mut v: Vec<R> = r.iter().chain(&c).copied().filter(|&x| x != NO_REG).collect();

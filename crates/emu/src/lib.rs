@@ -105,6 +105,88 @@ pub struct Launch {
     /// one (an H100 says `is_valid()` in plain launches too: calibration/run/h100/cooperative.*).
     /// A cooperative launch with [`run`] and 0 here gets one in the launch's own space.
     pub grid_workspace: u64,
+    /// Thread-block cluster dimensions (`cudaLaunchAttributeClusterDimension`, `--cluster`);
+    /// `None`: the kernel's `.reqnctapercluster` if it has one, else clusters of one block. The
+    /// blocks of a cluster run together (in turns on one thread, as a cooperative grid's do) and
+    /// see each other's shared memory; clusters run in parallel.
+    pub cluster: Option<[u32; 3]>,
+    /// Clusters of up to [`MAX_CLUSTER_NONPORTABLE`] blocks are allowed
+    /// (`cudaFuncAttributeNonPortableClusterSizeAllowed`), else up to [`MAX_CLUSTER`].
+    pub cluster_nonportable: bool,
+}
+
+/// The most blocks of a cluster a launch may have (the portable cluster size).
+pub const MAX_CLUSTER: u32 = 8;
+/// The most blocks of a cluster on an H100 with the non-portable cluster size allowed.
+pub const MAX_CLUSTER_NONPORTABLE: u32 = 16;
+
+/// The cluster dimensions a launch of kernel `k` runs with, checked: the launch's, the kernel's
+/// `.reqnctapercluster`, or 1x1x1; each dividing the grid's, at most [`MAX_CLUSTER`] blocks (or
+/// [`MAX_CLUSTER_NONPORTABLE`] with `nonportable`). Whether they are explicit
+/// (`%is_explicit_cluster`) is the second value.
+pub fn cluster_dims(
+    k: &Kernel,
+    grid: [u32; 3],
+    cluster: Option<[u32; 3]>,
+    nonportable: bool,
+) -> Result<([u32; 3], bool), EmuError> {
+    let dims = match (cluster, k.reqnctapercluster) {
+        (Some(c), Some(r)) if c != r => {
+            return Err(EmuError::BadLaunch(format!(
+                "kernel `{}` is compiled for clusters of {}x{}x{} blocks (__cluster_dims__), launched with {}x{}x{}",
+                k.name, r[0], r[1], r[2], c[0], c[1], c[2]
+            )));
+        }
+        (Some(c), _) | (None, Some(c)) => c,
+        (None, None) => [1, 1, 1],
+    };
+    if dims.contains(&0) {
+        return Err(EmuError::BadLaunch(format!(
+            "cluster dimensions {}x{}x{}: each must be at least 1",
+            dims[0], dims[1], dims[2]
+        )));
+    }
+    let size = dims.iter().map(|&d| u64::from(d)).product::<u64>();
+    let max = if nonportable {
+        MAX_CLUSTER_NONPORTABLE
+    } else {
+        MAX_CLUSTER
+    };
+    if size > u64::from(max) {
+        return Err(EmuError::BadLaunch(format!(
+            "a cluster of {}x{}x{} = {size} blocks is over the {} the H100 allows{}",
+            dims[0],
+            dims[1],
+            dims[2],
+            max,
+            if nonportable {
+                ""
+            } else {
+                " (16 with the non-portable cluster size allowed)"
+            }
+        )));
+    }
+    if let Some(i) = (0..3).find(|&i| !grid[i].is_multiple_of(dims[i])) {
+        return Err(EmuError::BadLaunch(format!(
+            "grid {}x{}x{} is not a whole number of {}x{}x{} clusters (dimension {} is not a multiple of {})",
+            grid[0],
+            grid[1],
+            grid[2],
+            dims[0],
+            dims[1],
+            dims[2],
+            ["x", "y", "z"][i],
+            dims[i]
+        )));
+    }
+    let explicit = cluster.is_some() || k.explicitcluster;
+    if k.explicitcluster && k.reqnctapercluster.is_none() && cluster.is_none() {
+        return Err(EmuError::BadLaunch(format!(
+            "kernel `{}` is compiled for an explicit cluster (.explicitcluster): launch it with cluster dimensions",
+            k.name
+        )));
+    }
+    Ok((dims, explicit))
 }
 
 impl Default for Launch {
@@ -125,6 +207,8 @@ impl Launch {
             remap: Vec::new(),
             cooperative: false,
             grid_workspace: 0,
+            cluster: None,
+            cluster_nonportable: false,
         }
     }
 }
@@ -194,6 +278,11 @@ pub enum FaultKind {
     /// can release them (a grid barrier some block never reaches). A GPU would hang; the grid stops, with
     /// this fault on the first waiting block.
     GridDeadlock,
+    /// A cluster whose unfinished blocks all wait (at the cluster barrier, on an mbarrier, or
+    /// polling memory) and for [`GRID_IDLE_TURNS`] turns none wrote global memory or another
+    /// block's shared memory and the cluster barrier did not complete: nothing can release them.
+    /// A GPU would hang; the cluster stops, with this fault on its first unfinished block.
+    ClusterDeadlock,
 }
 
 /// A fault, reported as data. The faulting block stops; other blocks run on.
@@ -720,6 +809,19 @@ where
             launch.args.len()
         )));
     }
+    let (cdims, explicit_cluster) = cluster_dims(k, launch.grid, launch.cluster, launch.cluster_nonportable)?;
+    let csize = cdims.iter().product::<u32>();
+    if csize > 1 && launch.cooperative {
+        return Err(EmuError::BadLaunch(
+            "a cooperative launch with clusters is not supported".into(),
+        ));
+    }
+    if csize > 1 && launch.blocks.is_some() {
+        return Err(EmuError::BadLaunch(
+            "a cluster launch runs whole clusters (their blocks share memory): blocks cannot be sampled"
+                .into(),
+        ));
+    }
     let mut params = vec![0u8; k.param_size as usize];
     let mut regions: Vec<(u64, Vec<u8>)> = Vec::new();
     if !program.global_init.is_empty() && outer.is_none() {
@@ -820,6 +922,9 @@ where
         cooperative: launch.cooperative,
         grid_workspace,
         track: None,
+        cluster: cdims,
+        csize,
+        explicit_cluster,
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {
@@ -837,7 +942,7 @@ where
     // shadow notices, the launch's writes are undone and its blocks run again one after another in
     // block order (what a single thread gives), so every thread count gives the same bytes.
     let shadow = (!launch.cooperative
-        && ids.len() > 1
+        && ids.len() > csize as usize
         && rayon::current_num_threads() > 1
         && nblocks <= mem::SHADOW_MAX_BLOCKS)
         .then(|| global.take_shadow());
@@ -944,14 +1049,18 @@ where
         let written = |runs: &[(S, exec::BlockRun)]| runs.iter().map(|(_, b)| b.gwrites).sum::<u64>();
         let mut before = written(&runs);
         let mut idle = 0u32;
+        // each block's 1x1x1 cluster: its cluster barrier's completed phases
+        let mut phases = vec![0u32; runs.len()];
         loop {
             let mut waiting = false;
             let mut finished = false;
-            for (s, b) in runs.iter_mut() {
+            for ((s, b), phase) in runs.iter_mut().zip(phases.iter_mut()) {
                 if b.finished() {
                     continue;
                 }
-                if b.resume(&ctx, s) {
+                let mut link = exec::ClusterLink::alone();
+                link.phase = *phase;
+                if b.resume(&ctx, s, &mut link) {
                     finished = true;
                     if let Some(d) = watch.done {
                         d.fetch_add(1, Ordering::Relaxed);
@@ -962,6 +1071,9 @@ where
                     }
                 } else {
                     waiting = true;
+                    // a block whose warps wait at its cluster barrier releases it itself
+                    finished |=
+                        exec::release_cluster(std::slice::from_mut(b), std::slice::from_mut(s), phase);
                 }
             }
             if runs.iter().any(|(_, b)| b.out.fault.is_some()) || !waiting {
@@ -982,6 +1094,62 @@ where
             gather(&mut g, (s, std::mem::take(&mut b.out)));
         }
         (g, ids, false)
+    } else if csize > 1 {
+        // the blocks of a cluster together, the clusters in parallel (in cluster order when they
+        // raced on global memory, as plain blocks do)
+        let cids: Vec<u32> = (0..(nblocks / u64::from(csize)) as u32).collect();
+        let one = |c: u32, serial: bool| -> Vec<(u32, S, exec::BlockOut)> {
+            let members = ctx.cluster_blocks(c);
+            if !serial && tracked.track.is_some_and(|t| t.conflict()) {
+                return members
+                    .into_iter()
+                    .map(|b| (b, sink_factory(b), exec::BlockOut::default()))
+                    .collect();
+            }
+            let c = if serial { &ctx } else { &tracked };
+            let make = |b: u32| {
+                let mut s = sink_factory(b);
+                s.block_order(in_order(serial));
+                s
+            };
+            exec::run_cluster(c, &members, &make, watch.done)
+        };
+        let run_all = |serial: bool| -> Vec<Vec<(u32, S, exec::BlockOut)>> {
+            match (serial, watch.deadline) {
+                (true, None) => cids.iter().map(|&c| one(c, true)).collect(),
+                (true, Some(deadline)) => cids
+                    .iter()
+                    .enumerate()
+                    .map_while(|(i, &c)| (i == 0 || Instant::now() < deadline).then(|| one(c, true)))
+                    .collect(),
+                (false, deadline) => {
+                    let mut v = Vec::new();
+                    let push = |v: &mut Vec<_>, t| v.push(t);
+                    stream_in_order(&cids, deadline, &|c| one(c, false), &mut v, &push);
+                    v
+                }
+            }
+        };
+        let mut done = run_all(false);
+        if let Some(sh) = &shadow
+            && sh.conflict()
+        {
+            drop(done);
+            sh.undo(global);
+            if let Some(d) = watch.done {
+                d.store(0, Ordering::Relaxed);
+            }
+            done = run_all(true);
+        }
+        let cut = done.len() < cids.len();
+        let mut all: Vec<(u32, S, exec::BlockOut)> = done.into_iter().flatten().collect();
+        all.sort_by_key(|(b, _, _)| *b);
+        let ids = all.iter().map(|(b, _, _)| *b).collect();
+        let mut g = fresh();
+        for (_, s, o) in all {
+            gather(&mut g, (s, o));
+        }
+        (g, ids, cut)
     } else {
         let first = run_plain(ids.clone(), false);
         match &shadow {

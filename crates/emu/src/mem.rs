@@ -19,6 +19,26 @@ pub const LOCAL_WINDOW: u64 = 0x0100_7e00_0000_0000;
 pub const CONST_WINDOW: u64 = 0x0100_7d00_0000_0000;
 /// Size of each window.
 pub const WINDOW: u64 = 1 << 32;
+/// The bits of a shared::cluster address that are an offset in one block's shared memory.
+pub const CLUSTER_OFFSET: u64 = (1 << 24) - 1;
+
+/// The shared::cluster address of offset `o` (its low 24 bits) in the shared memory of the
+/// cluster's block of rank `rank`: `(rank + 1) << 24 | o`, what `mapa` returns. A plain offset
+/// (bits 24 and up 0) is the executing block's own, as a `.shared::cta` address is in the
+/// `.shared::cluster` window. (The H100 puts `rank << 24` in every shared address, its own
+/// included; the emulator's `.shared::cta` addresses stay plain offsets, so the rank is offset
+/// by one.) The generic address of a shared::cluster address is [`SHARED_WINDOW`] plus it.
+pub fn cluster_address(rank: u32, o: u64) -> u64 {
+    ((u64::from(rank) + 1) << 24) | (o & CLUSTER_OFFSET)
+}
+
+/// The rank a shared-window offset names (`None`: a plain offset, the executing block's own).
+#[inline(always)]
+pub fn cluster_rank(o: u64) -> Option<u32> {
+    let t = o >> 24;
+    (t != 0).then(|| (t - 1) as u32)
+}
+
 /// First address given to launch buffers.
 pub const BUFFER_BASE: u64 = 0x1_0000_0000;
 

@@ -857,6 +857,20 @@ pub enum Inst {
         addr: R,
         stride: R,
     },
+    /// `mapa{.shared::cluster}.{u32,u64} d, a, rank`: the address of `a`'s bytes in the shared
+    /// memory of the cluster's CTA `rank` (`generic`: `a` and `d` are generic addresses, else
+    /// shared::cluster window addresses). See `warpscope_emu::mem::cluster_address`.
+    Mapa {
+        generic: bool,
+        d: R,
+        a: R,
+        rank: R,
+    },
+    /// `barrier.cluster.arrive` (`wait` false) / `barrier.cluster.wait` (`wait` true): the
+    /// cluster-wide barrier of every non-exited thread of the cluster's CTAs.
+    ClusterBar {
+        wait: bool,
+    },
     /// membar, fence, prefetch and friends.
     Nop,
 }
@@ -899,6 +913,21 @@ pub enum Special {
     /// address of its grid workspace (cooperative groups' grid barrier) in `%envreg1` (high 32
     /// bits) and `%envreg2` (low 32 bits); every other one, and both in other launches, read 0.
     EnvReg(u8),
+    /// `%cluster_ctarank`: the CTA's linear rank in its cluster (x fastest).
+    ClusterCtaRank,
+    /// `%cluster_nctarank`: CTAs per cluster.
+    ClusterNCtaRank,
+    /// `%cluster_ctaid.{x,y,z}`: the CTA's position in its cluster.
+    ClusterCtaid(u8),
+    /// `%cluster_nctaid.{x,y,z}`: the cluster's dimensions.
+    ClusterNctaid(u8),
+    /// `%clusterid.{x,y,z}`: the cluster's position in the grid.
+    ClusterId(u8),
+    /// `%nclusterid.{x,y,z}`: clusters in the grid.
+    NClusterId(u8),
+    /// `%is_explicit_cluster`: 1 when the launch (or the kernel's `.explicitcluster`) names
+    /// cluster dimensions, 0 for the implicit 1x1x1 clusters of a plain launch.
+    IsExplicitCluster,
 }
 
 /// A surface access's form, packed in two bytes (so that [`Inst`] stays 20 bytes): coordinates

@@ -121,6 +121,16 @@ pub struct Kernel {
     /// ([`RESERVED_SMEM_BYTES`] or 0). Not part of `static_smem`: the GPU reserves 1 KB per block
     /// outside the program's own shared memory (occupancy counts it separately).
     pub reserved_smem: u32,
+    /// `.reqnctapercluster` (`__cluster_dims__`): the cluster dimensions the kernel is launched
+    /// with whatever the launch says.
+    pub reqnctapercluster: Option<[u32; 3]>,
+    /// `.explicitcluster` (or `.reqnctapercluster`): the kernel runs in clusters it names
+    /// (`%is_explicit_cluster` reads 1).
+    pub explicitcluster: bool,
+    /// The `setmaxnreg.{inc,dec}.sync.aligned.u32 N` the kernel executes (warp-specialised register
+    /// reallocation), in program order, each `(inc, N)` once: the warps that run them hold N
+    /// registers per thread from there on instead of the launch's allocation.
+    pub setmaxnreg: Vec<(bool, u32)>,
 }
 
 /// A module-scope `.global` or `.const` variable.
@@ -262,6 +272,10 @@ fn special(name: &str) -> Option<Special> {
             "%ntid" => Special::Ntid(c),
             "%ctaid" => Special::Ctaid(c),
             "%nctaid" => Special::Nctaid(c),
+            "%cluster_ctaid" => Special::ClusterCtaid(c),
+            "%cluster_nctaid" => Special::ClusterNctaid(c),
+            "%clusterid" => Special::ClusterId(c),
+            "%nclusterid" => Special::NClusterId(c),
             _ => return None,
         });
     }
@@ -279,6 +293,9 @@ fn special(name: &str) -> Option<Special> {
         "%lanemask_gt" => Special::LaneMaskGt,
         "%dynamic_smem_size" => Special::DynSmemSize,
         "%total_smem_size" => Special::TotalSmemSize,
+        "%cluster_ctarank" => Special::ClusterCtaRank,
+        "%cluster_nctarank" => Special::ClusterNCtaRank,
+        "%is_explicit_cluster" => Special::IsExplicitCluster,
         "%reserved_smem_offset_begin" => Special::ReservedSmem(0),
         "%reserved_smem_offset_end" => Special::ReservedSmem(1),
         "%reserved_smem_offset_cap" => Special::ReservedSmem(2),
@@ -326,6 +343,8 @@ struct KCtx<'m> {
     depth: u32,
     /// A `%reserved_smem_offset_*` register is read (the kernel gets `RESERVED_SMEM_BYTES`).
     uses_reserved: bool,
+    /// `setmaxnreg` instructions met, `(inc, N)` once each.
+    setmaxnreg: Vec<(bool, u32)>,
 }
 
 /// Lowering result for one call instance.
@@ -1043,6 +1062,15 @@ impl<'m> KCtx<'m> {
                 let t = need_ty(self)?;
                 if t == Ty::Pred {
                     let d = self.pdst(&ops[0])?;
+                    // a predicate special register (`%is_explicit_cluster`)
+                    if let Operand::Name(n) = &ops[1]
+                        && self.lookup(n).is_none()
+                        && special(n).is_some()
+                    {
+                        let a = self.src(&ops[1], Ty::U32)?;
+                        self.push(Inst::RegToPred { d, a }, guard);
+                        return Ok(());
+                    }
                     let a = self.psrc(&ops[1])?;
                     self.push(
                         Inst::PredOp {
@@ -1776,6 +1804,34 @@ impl<'m> KCtx<'m> {
             }
             "exit" => self.push(Inst::Exit, guard),
             "trap" | "brkpt" => self.push(Inst::Trap, guard),
+            "barrier" if has("cluster") => {
+                // barrier.cluster.arrive{.release,.relaxed}{.aligned} / barrier.cluster.wait{.acquire}{.aligned}
+                let wait = if has("wait") {
+                    true
+                } else if has("arrive") {
+                    false
+                } else {
+                    return self.err(format!("unsupported instruction `{}`", i.opcode));
+                };
+                if !ops.is_empty() {
+                    return self.err(format!("`{}` takes no operands", i.opcode));
+                }
+                self.push(Inst::ClusterBar { wait }, guard);
+            }
+            "mapa" => {
+                // mapa{.shared::cluster}.{u32,u64} d, a, rank: `a`'s place in CTA `rank`'s shared
+                // memory; without a state space, generic addresses
+                need(self, 3)?;
+                let t = need_ty(self)?;
+                if !matches!(t, Ty::U32 | Ty::U64) {
+                    return self.err(format!("`{}` takes .u32 or .u64 addresses", i.opcode));
+                }
+                let generic = !mods.iter().any(|m| m.starts_with("shared"));
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], t)?;
+                let rank = self.src(&ops[2], Ty::U32)?;
+                self.push(Inst::Mapa { generic, d, a, rank }, guard);
+            }
             "bar" | "barrier" if has("red") => {
                 let op = if has("popc") {
                     RedOp::Popc
@@ -2189,7 +2245,34 @@ impl<'m> KCtx<'m> {
             "mbarrier" => self.mbarrier(i, mods, guard)?,
             "mma" => self.mma(i, mods, guard)?,
             "wmma" => self.wmma(i, mods, guard)?,
-            "griddepcontrol" | "setmaxnreg" | "applypriority" | "discard" => self.push(Inst::Nop, guard),
+            "setmaxnreg" => {
+                // setmaxnreg.{inc,dec}.sync.aligned.u32 N: the warp's register file grows or
+                // shrinks; the values in it are the program's, so nothing changes for the
+                // emulator. The kernel records the counts for the occupancy report.
+                let inc = if has("inc") {
+                    true
+                } else if has("dec") {
+                    false
+                } else {
+                    return self.err(format!("`{}` needs .inc or .dec", i.opcode));
+                };
+                let n = match ops.first() {
+                    Some(Operand::Int(v)) if (24..=256).contains(v) && v % 8 == 0 => *v as u32,
+                    _ => {
+                        return self.err(format!(
+                            "`{}` takes an immediate register count, a multiple of 8 in 24..=256",
+                            i.opcode
+                        ));
+                    }
+                };
+                if !self.setmaxnreg.contains(&(inc, n)) {
+                    self.setmaxnreg.push((inc, n));
+                }
+                self.push(Inst::Nop, guard);
+            }
+            // griddepcontrol.launch_dependents / .wait: a stream runs its launches one after
+            // another, so every dependency is already complete
+            "griddepcontrol" | "applypriority" | "discard" => self.push(Inst::Nop, guard),
             "call" => self.call(i, guard)?,
             _ => {
                 return self.err(format!("unsupported instruction `{}`", i.opcode));
@@ -2393,8 +2476,13 @@ impl<'m> KCtx<'m> {
             Some("pending_count") => MbarOp::PendingCount,
             _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
         };
-        if mods.contains(&"shared::cluster") {
-            return self.err(format!("unsupported instruction `{}` (cluster scope)", i.opcode));
+        if mods.contains(&"shared::cluster")
+            && !matches!(op, MbarOp::Arrive | MbarOp::ArriveExpectTx | MbarOp::ArriveDrop)
+        {
+            return self.err(format!(
+                "unsupported instruction `{}` (only arrivals take a .shared::cluster address)",
+                i.opcode
+            ));
         }
         if op == MbarOp::PendingCount {
             if ops.len() != 2 {
@@ -3112,6 +3200,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             cur_text: f.name.clone(),
             depth: 0,
             uses_reserved: false,
+            setmaxnreg: Vec::new(),
         };
         for v in &module_shared {
             if used.contains(&v.name.as_str()) {
@@ -3193,6 +3282,9 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             reqntid: f.reqntid,
             maxntid: f.maxntid,
             reserved_smem: if ctx.uses_reserved { RESERVED_SMEM_BYTES } else { 0 },
+            reqnctapercluster: f.reqnctapercluster,
+            explicitcluster: f.explicitcluster || f.reqnctapercluster.is_some(),
+            setmaxnreg: ctx.setmaxnreg,
         });
         ops = ctx.ops;
         info = ctx.info;

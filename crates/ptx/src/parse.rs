@@ -175,6 +175,11 @@ pub struct Function {
     pub reqntid: Option<[u32; 3]>,
     /// `.maxntid`
     pub maxntid: Option<[u32; 3]>,
+    /// `.reqnctapercluster` (what `__cluster_dims__` writes): the cluster dimensions the kernel
+    /// must be launched with.
+    pub reqnctapercluster: Option<[u32; 3]>,
+    /// `.explicitcluster`: the kernel must be launched with cluster dimensions.
+    pub explicitcluster: bool,
     /// Where the name is.
     pub pos: Pos,
 }
@@ -605,6 +610,8 @@ impl<'s> Parser<'s> {
             body: None,
             reqntid: None,
             maxntid: None,
+            reqnctapercluster: None,
+            explicitcluster: false,
             pos,
         };
         loop {
@@ -617,7 +624,18 @@ impl<'s> Parser<'s> {
                     self.i += 1;
                     f.reqntid = Some(self.dims3()?);
                 }
-                (Some(Tok::Directive), ".minnctapersm" | ".maxnreg" | ".maxnctapersm") => {
+                (Some(Tok::Directive), ".reqnctapercluster") => {
+                    self.i += 1;
+                    f.reqnctapercluster = Some(self.dims3()?);
+                }
+                (Some(Tok::Directive), ".explicitcluster") => {
+                    self.i += 1;
+                    f.explicitcluster = true;
+                }
+                (
+                    Some(Tok::Directive),
+                    ".minnctapersm" | ".maxnreg" | ".maxnctapersm" | ".maxclusterrank",
+                ) => {
                     self.i += 1;
                     self.uint()?;
                 }
@@ -819,6 +837,11 @@ impl<'s> Parser<'s> {
             Some(Tok::Ident) => {
                 let n = self.bump().to_string();
                 if n == "_" {
+                    // `_|%p` (elect.sync's unused lane id): the sink named as a pair's first half
+                    if self.eat(Tok::Pipe) {
+                        let m = self.ident("a predicate after `|`")?;
+                        return Ok(Operand::Pair(n, m));
+                    }
                     return Ok(Operand::Sink);
                 }
                 if n == "WARP_SZ" {

@@ -123,6 +123,20 @@ pub struct OccupancyJson {
     pub occupancy: f64,
     /// What limits the blocks per SM.
     pub limiters: Vec<String>,
+    /// The kernel's warp-specialised register reallocation (`setmaxnreg.inc` / `.dec`): each
+    /// count its warps move to, `{op: "inc"|"dec", registers}`, in program order; absent when it
+    /// has none. Blocks are placed by `registers` (the launch's allocation) all the same.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub setmaxnreg: Vec<RegRealloc>,
+}
+
+/// One `setmaxnreg` of a kernel.
+#[derive(Debug, Clone, Serialize)]
+pub struct RegRealloc {
+    /// `inc` or `dec`.
+    pub op: &'static str,
+    /// The registers per thread the warp holds after it.
+    pub registers: u32,
 }
 
 /// Divergence of the launch: branch targets, divergent targets and branch efficiency as Nsight
@@ -536,6 +550,31 @@ fn occupancy_json(a: &Analyzed, notes: &mut Vec<String>) -> Option<OccupancyJson
     l.static_smem = res.static_smem;
     l.dyn_smem = r.dyn_smem;
     l.barriers = res.barriers.max(1);
+    let realloc: Vec<RegRealloc> = a
+        .module
+        .program
+        .kernel(&a.name.mangled)
+        .map(|k| {
+            k.setmaxnreg
+                .iter()
+                .map(|&(inc, n)| RegRealloc {
+                    op: if inc { "inc" } else { "dec" },
+                    registers: n,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if !realloc.is_empty() {
+        let list: Vec<String> = realloc
+            .iter()
+            .map(|r| format!("{} to {}", r.op, r.registers))
+            .collect();
+        notes.push(format!(
+            "occupancy: the kernel reallocates registers per warp (setmaxnreg: {}); blocks are placed by the launch's {} registers per thread",
+            list.join(", "),
+            res.registers
+        ));
+    }
     match warpscope_model::occupancy::occupancy(&limits, &l) {
         Ok(o) => Some(OccupancyJson {
             registers: res.registers,
@@ -547,6 +586,7 @@ fn occupancy_json(a: &Analyzed, notes: &mut Vec<String>) -> Option<OccupancyJson
             max_warps_per_sm: o.max_warps_per_sm,
             occupancy: o.occupancy(),
             limiters: o.limiters.iter().map(|x| x.name().to_string()).collect(),
+            setmaxnreg: realloc,
         }),
         Err(e) => {
             notes.push(format!("occupancy: {e}"));
