@@ -1539,3 +1539,76 @@ fn run_check_finds_global_races_on_every_launch() {
     }
     let _ = std::fs::remove_file(&export);
 }
+
+/// Device memory never freed is a warning of the program under `run --check` (memcheck's leak
+/// check: the H200 reports one leak for `calibration/bugs/programs/leak.cu`), kept by
+/// `--check=memcheck`, left out by `--check=racecheck`, and absent where everything is freed.
+#[test]
+fn run_check_reports_device_memory_never_freed() {
+    let dir = repo();
+    let export = std::env::temp_dir().join(format!("warpscope-leak-{}.json", std::process::id()));
+    let out = warpscope(
+        &[
+            "run",
+            "--check=memcheck",
+            "--export",
+            export.to_str().unwrap(),
+            "calibration/bugs/programs/leak.cu",
+        ],
+        &dir,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("(program)") && stdout.contains("leak"),
+        "{stdout}"
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let found = v["program_findings"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["kind"], "leak");
+    assert_eq!(found[0]["severity"], "warning");
+    assert!(
+        found[0]["message"].as_str().unwrap().starts_with("128 bytes"),
+        "{found:?}"
+    );
+    // no launch was cut: the leak is not an incomplete result
+    assert!(v.get("incomplete").is_none_or(|i| i.is_null()), "{v}");
+    let out = warpscope(
+        &[
+            "run",
+            "--check=racecheck",
+            "--export",
+            export.to_str().unwrap(),
+            "calibration/bugs/programs/leak.cu",
+        ],
+        &dir,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    assert!(v.get("program_findings").is_none(), "{v}");
+    let out = warpscope(
+        &[
+            "run",
+            "--check",
+            "--export",
+            export.to_str().unwrap(),
+            "calibration/bugs/programs/two_launch_reduce.cu",
+        ],
+        &dir,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    assert!(v.get("program_findings").is_none(), "{v}");
+    let _ = std::fs::remove_file(&export);
+}

@@ -167,8 +167,12 @@ fn module_of(handle: *mut *mut c_void) -> Option<usize> {
 #[unsafe(no_mangle)]
 pub extern "C" fn __cudaRegisterFatBinaryEnd(_handle: *mut *mut c_void) {}
 
+/// Called for each module as the program ends: under `--check`, device memory still allocated
+/// then is a leak.
 #[unsafe(no_mangle)]
-pub extern "C" fn __cudaUnregisterFatBinary(_handle: *mut *mut c_void) {}
+pub extern "C" fn __cudaUnregisterFatBinary(_handle: *mut *mut c_void) {
+    let _ = catch_unwind(|| rt().report_leaks("exit"));
+}
 
 /// Called by nvcc's host code before its first use of a `__managed__` variable: gives the
 /// variables of the module their initial values.
@@ -783,6 +787,7 @@ pub extern "C" fn cudaDeviceSynchronize() -> u32 {
 pub extern "C" fn cudaDeviceReset() -> u32 {
     entry("cudaDeviceReset", || {
         let mut r = rt();
+        r.report_leaks("cudaDeviceReset");
         r.flush_printf();
         r.sticky = None;
         r.deferred = None;

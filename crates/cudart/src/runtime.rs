@@ -152,6 +152,16 @@ pub enum Notice {
         /// The cut launch.
         from_launch: u64,
     },
+    /// Device memory the program allocated (`cudaMalloc` and the like) and had not freed when it
+    /// reset the device or ended (`--check`; compute-sanitizer's `memcheck --leak-check full`).
+    Leak {
+        /// The allocation's address.
+        address: u64,
+        /// Its size in bytes.
+        bytes: u64,
+        /// When it was found: `cudaDeviceReset` or `exit`.
+        at: String,
+    },
     /// The program read memory that a cut launch (or a launch that read such memory) left
     /// incomplete.
     IncompleteRead {
@@ -369,6 +379,8 @@ pub struct Runtime {
     pub vars: HashMap<usize, Var>,
     global: Global,
     allocs: BTreeMap<u64, Alloc>,
+    /// Allocations already reported as leaks ([`Runtime::report_leaks`]).
+    leaks_reported: std::collections::BTreeSet<u64>,
     next_device: u64,
     resident: Option<usize>,
     /// The sticky error, once one happened.
@@ -459,6 +471,7 @@ impl Runtime {
             vars: HashMap::new(),
             global: Global::empty(),
             allocs: BTreeMap::new(),
+            leaks_reported: Default::default(),
             next_device: DEVICE_BASE,
             resident: None,
             sticky: None,
@@ -601,6 +614,28 @@ impl Runtime {
     /// Sets device bytes.
     pub fn memset_device(&self, addr: u64, value: u8, len: usize) -> Result<(), u32> {
         self.write_device(addr, &vec![value; len])
+    }
+
+    /// Under `--check`: a notice for each device allocation still live at `at` (`cudaDeviceReset`
+    /// or `exit`), once per allocation.
+    pub fn report_leaks(&mut self, at: &str) {
+        if !self.cfg.check {
+            return;
+        }
+        let live: Vec<(u64, u64)> = self
+            .allocs
+            .iter()
+            .filter(|(a, x)| x.backing == Backing::Device && !self.leaks_reported.contains(a))
+            .map(|(&a, x)| (a, x.len))
+            .collect();
+        for (address, bytes) in live {
+            self.leaks_reported.insert(address);
+            self.notice(&Notice::Leak {
+                address,
+                bytes,
+                at: at.to_string(),
+            });
+        }
     }
 
     // ------------------------------------------------- results of launches cut short (--budget)

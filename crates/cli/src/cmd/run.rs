@@ -157,6 +157,10 @@ struct Export<'a> {
     budget_s: Option<f64>,
     /// Set when some launch did not run all its blocks.
     incomplete: Option<Incomplete>,
+    /// Findings of the whole program rather than of one launch (`--check`: device memory never
+    /// freed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    program_findings: Vec<warpscope_cudart::Finding>,
     arch: &'a str,
     /// Whether the preset's rules (bank, occupancy, ldmatrix/stmatrix/cp.async) are measured or assumed.
     rules_basis: serde_json::Value,
@@ -305,7 +309,9 @@ fn tool_keeps(tool: &str, kind: &str) -> bool {
     }
     match tool {
         "racecheck" => kind.contains("race"),
-        "memcheck" => kind.contains("bounds") || kind.contains("misaligned") || kind == "fault",
+        "memcheck" => {
+            kind.contains("bounds") || kind.contains("misaligned") || kind == "fault" || kind == "leak"
+        }
         "synccheck" => kind.contains("barrier"),
         "initcheck" => kind.contains("uninit"),
         _ => true,
@@ -480,6 +486,26 @@ fn run_in(
             });
         }
     }
+    // device memory the program never freed: findings of the program (memcheck's leak check)
+    let program_findings: Vec<warpscope_cudart::Finding> = notices
+        .iter()
+        .filter_map(|n| match n {
+            warpscope_cudart::Notice::Leak { address, bytes, at } if tool_keeps(tool, "leak") => {
+                // a warning: many programs end without freeing, and compute-sanitizer reports
+                // leaks only when asked (`--leak-check full`)
+                Some(warpscope_cudart::Finding {
+                    severity: "warning".into(),
+                    kind: "leak".into(),
+                    line: None,
+                    message: format!(
+                        "{bytes} bytes of device memory at {address:#x} were still allocated at {}: never freed (cudaFree)",
+                        if at == "exit" { "the program's end" } else { at.as_str() }
+                    ),
+                })
+            }
+            _ => None,
+        })
+        .collect();
     // stopped by a signal (Ctrl-C): not run again, twice, on the GPU
     let measure_skipped = ncu.is_some() && crate::child::interrupted();
     let measurement = if measure_skipped {
@@ -848,6 +874,19 @@ fn run_in(
             ]);
         }
     }
+    if args.check.is_some() {
+        for f in &program_findings {
+            errors += usize::from(f.severity == "error");
+            findings.row([
+                "-".into(),
+                "(program)".into(),
+                f.severity.clone(),
+                f.kind.clone(),
+                String::new(),
+                f.message.clone(),
+            ]);
+        }
+    }
     let mut fixes = Tabular::new(
         "fix",
         vec![
@@ -897,20 +936,24 @@ fn run_in(
         interrupted,
         unfinished_launch: unfinished,
         budget_s: args.budget,
-        incomplete: (!notices.is_empty()).then(|| {
-            let of = |kind: &str| -> Vec<serde_json::Value> {
-                notices
-                    .iter()
-                    .filter_map(|n| serde_json::to_value(n).ok())
-                    .filter(|v| v["kind"] == kind)
-                    .collect()
-            };
-            Incomplete {
-                launches_cut: of("launch_cut"),
-                launches_on_incomplete_input: of("incomplete_input"),
-                reads: of("incomplete_read"),
-            }
-        }),
+        program_findings: program_findings.clone(),
+        incomplete: notices
+            .iter()
+            .any(|n| !matches!(n, warpscope_cudart::Notice::Leak { .. }))
+            .then(|| {
+                let of = |kind: &str| -> Vec<serde_json::Value> {
+                    notices
+                        .iter()
+                        .filter_map(|n| serde_json::to_value(n).ok())
+                        .filter(|v| v["kind"] == kind)
+                        .collect()
+                };
+                Incomplete {
+                    launches_cut: of("launch_cut"),
+                    launches_on_incomplete_input: of("incomplete_input"),
+                    reads: of("incomplete_read"),
+                }
+            }),
         arch: arch.name,
         rules_basis: crate::basis::json(arch),
         launches: recs
