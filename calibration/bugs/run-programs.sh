@@ -83,10 +83,11 @@ except Exception as e:
     print(f"no export ({e.__class__.__name__})")
     sys.exit()
 n = collections.Counter()
-for launch in doc.get("launches", []):
-    for f in launch.get("findings") or []:
-        sev = {"error": "E", "warning": "W", "note": "N"}.get(f.get("severity"), "?")
-        n[(f.get("kind"), sev)] += f.get("count", 1) and 1
+# the launches' findings, and the program's own (device memory never freed)
+found = [f for launch in doc.get("launches", []) for f in launch.get("findings") or []]
+for f in found + (doc.get("program_findings") or []):
+    sev = {"error": "E", "warning": "W", "note": "N"}.get(f.get("severity"), "?")
+    n[(f.get("kind"), sev)] += 1
 print(", ".join(f"{k} {s}x{c}" for (k, s), c in sorted(n.items())) or "clean")
 PY
 )
@@ -101,4 +102,4 @@ print("|" + "---|" * len(rows[0]))
 for r in rows[1:]:
     print("| " + " | ".join(r + [""] * (len(rows[0]) - len(r))) + " |")
 PY
-column -t -s $'\t' "$out/programs.tsv"
+column -t -s $'\t' "$out/programs.tsv" 2>/dev/null || cat "$out/programs.tsv"

@@ -174,6 +174,17 @@ pub extern "C" fn __cudaUnregisterFatBinary(_handle: *mut *mut c_void) {
     let _ = catch_unwind(|| rt().report_leaks("exit"));
 }
 
+/// The library's destructor: runs as the program ends, after the program's own `atexit` handlers,
+/// whether or not its host code unregisters its modules (not every nvcc's does): device memory
+/// still allocated then is a leak (each allocation is reported once).
+extern "C" fn at_exit() {
+    let _ = catch_unwind(|| rt().report_leaks("exit"));
+}
+
+#[used]
+#[unsafe(link_section = ".fini_array")]
+static AT_EXIT: extern "C" fn() = at_exit;
+
 /// Called by nvcc's host code before its first use of a `__managed__` variable: gives the
 /// variables of the module their initial values.
 #[unsafe(no_mangle)]

@@ -618,8 +618,10 @@ impl Runtime {
 
     /// Under `--check`: a notice for each device allocation still live at `at` (`cudaDeviceReset`
     /// or `exit`), once per allocation.
+    /// After a sticky error the context is lost (nothing can be freed) and there is no leak to
+    /// report, as compute-sanitizer reports none then.
     pub fn report_leaks(&mut self, at: &str) {
-        if !self.cfg.check {
+        if !self.cfg.check || self.sticky.is_some() {
             return;
         }
         let live: Vec<(u64, u64)> = self
