@@ -9,7 +9,7 @@
 use warpscope_emu::{Arg, AssertFailure, EmuFault, FaultKind, Kernel, Program, Space};
 use warpscope_ptx::inst::{Inst, MemSpace};
 
-use crate::run::locate;
+use crate::locate::locate;
 
 /// Where [`warpscope_emu::run`] puts the first buffer argument (`warpscope_emu::mem::BUFFER_BASE`).
 const BUFFER_BASE: u64 = 0x1_0000_0000;

@@ -31,6 +31,7 @@ pub mod group;
 pub mod input;
 pub mod kernel;
 pub mod limits;
+pub mod locate;
 pub mod machine;
 pub mod request;
 pub mod run;

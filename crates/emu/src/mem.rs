@@ -259,6 +259,12 @@ pub struct Overlap {
     pub base: u64,
 }
 
+impl crate::tex::Texels for Global {
+    fn read(&self, addr: u64, bytes: u64) -> Option<u64> {
+        Global::read(self, addr, bytes)
+    }
+}
+
 impl Global {
     /// An empty space (a persistent one that a CUDA runtime fills with allocations, see
     /// [`crate::run_in`]).

@@ -22,7 +22,11 @@
 //! row and slice to a global address under the access's boundary mode (measured on the H100:
 //! `calibration/run/surfaces.cu`, zero and clamp modes outside the surface, equal).
 
-use crate::mem::Global;
+/// Memory a texture reads its texels from (the global space: [`crate::mem::Global`]).
+pub trait Texels {
+    /// `bytes` (1, 2, 4 or 8) little-endian bytes at `addr`; `None` outside memory.
+    fn read(&self, addr: u64, bytes: u64) -> Option<u64>;
+}
 
 /// How a coordinate outside the texture is brought in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,7 +96,7 @@ impl Texture {
     }
 
     /// One texel's channels as the fetch's 32-bit words (`None`: outside memory).
-    fn texel(&self, g: &Global, i: [i64; 3]) -> Option<[u32; 4]> {
+    fn texel(&self, g: &dyn Texels, i: [i64; 3]) -> Option<[u32; 4]> {
         let mut out = [0u32; 4];
         for (d, &n) in self.size.iter().enumerate() {
             if i[d] < 0 || i[d] >= i64::from(n) {
@@ -129,7 +133,7 @@ impl Texture {
     }
 
     /// Samples at `coords` (the first `dims` used) and returns the four result registers' bits.
-    pub fn fetch(&self, g: &Global, dims: usize, coords: [f32; 3]) -> Option<[u32; 4]> {
+    pub fn fetch(&self, g: &dyn Texels, dims: usize, coords: [f32; 3]) -> Option<[u32; 4]> {
         let mut u = [0f32; 3];
         for d in 0..dims {
             u[d] = if self.normalized {
@@ -178,7 +182,7 @@ impl Texture {
     /// filtering at `coords` weighs, in the order (i0, j1), (i1, j1), (i1, j0), (i0, j0) — i the
     /// column, j the row, 0 the lower index — each under the address modes; whatever the filter
     /// mode.
-    pub fn gather(&self, g: &Global, comp: usize, coords: [f32; 3]) -> Option<[u32; 4]> {
+    pub fn gather(&self, g: &dyn Texels, comp: usize, coords: [f32; 3]) -> Option<[u32; 4]> {
         let mut lo = [0i64; 2];
         for (d, l) in lo.iter_mut().enumerate() {
             let u = if self.normalized {
@@ -248,9 +252,25 @@ fn half_to_f32(h: u16) -> u32 {
 mod tests {
     use super::*;
 
-    fn tex(values: &[f32], w: u32, h: u32) -> (Global, Texture) {
+    /// Bytes at an address: the texels' memory.
+    struct Mem {
+        base: u64,
+        bytes: Vec<u8>,
+    }
+
+    impl Texels for Mem {
+        fn read(&self, addr: u64, n: u64) -> Option<u64> {
+            let off = usize::try_from(addr.checked_sub(self.base)?).ok()?;
+            let b = self.bytes.get(off..off + n as usize)?;
+            let mut v = [0u8; 8];
+            v[..b.len()].copy_from_slice(b);
+            Some(u64::from_le_bytes(v))
+        }
+    }
+
+    fn tex(values: &[f32], w: u32, h: u32) -> (Mem, Texture) {
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        let g = Global::new(vec![(0x1000, bytes)]);
+        let g = Mem { base: 0x1000, bytes };
         let t = Texture {
             base: 0x1000,
             pitch: u64::from(w) * 4,
