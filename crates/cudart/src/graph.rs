@@ -14,7 +14,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::runtime::LaunchRequest;
+use crate::launch::LaunchRequest;
 
 /// One operation of a graph.
 #[derive(Clone, Debug)]
@@ -200,7 +200,7 @@ pub fn set_row(value: u32, element: u32, width: usize) -> Vec<u8> {
 /// `p.kernel_params` holds one pointer per kernel parameter, as for `cudaLaunchKernel`.
 pub unsafe fn kernel_node(p: &KernelNodeParams, sizes: &[usize]) -> Result<Node, u32> {
     if !sizes.is_empty() && p.kernel_params.is_null() {
-        return Err(crate::runtime::err::INVALID_VALUE);
+        return Err(crate::err_codes::INVALID_VALUE);
     }
     let mut params = Vec::with_capacity(sizes.len());
     for (i, &n) in sizes.iter().enumerate() {
@@ -208,7 +208,7 @@ pub unsafe fn kernel_node(p: &KernelNodeParams, sizes: &[usize]) -> Result<Node,
         let v = unsafe {
             let a = *p.kernel_params.add(i) as *const u8;
             if a.is_null() {
-                return Err(crate::runtime::err::INVALID_VALUE);
+                return Err(crate::err_codes::INVALID_VALUE);
             }
             std::slice::from_raw_parts(a, n).to_vec()
         };

@@ -17,9 +17,11 @@
 pub mod analysis;
 pub mod api;
 pub mod device;
+pub mod err_codes;
 pub mod errors;
 pub mod fatbin;
 pub mod graph;
+pub mod launch;
 pub mod names;
 pub mod pools;
 pub mod printf;

@@ -37,36 +37,8 @@ pub const GRID_WORKSPACE: u64 = DEVICE_BASE - 0x1000;
 /// Pitch alignment of `cudaMallocPitch`.
 pub const PITCH_ALIGN: usize = 512;
 
-/// Error codes (`cudaError_t`) the runtime returns.
-#[allow(missing_docs)]
-pub mod err {
-    pub const SUCCESS: u32 = 0;
-    pub const INVALID_VALUE: u32 = 1;
-    pub const MEMORY_ALLOCATION: u32 = 2;
-    pub const INVALID_CONFIGURATION: u32 = 9;
-    pub const INVALID_SYMBOL: u32 = 13;
-    pub const INVALID_DEVICE_POINTER: u32 = 17;
-    pub const INVALID_MEMCPY_DIRECTION: u32 = 21;
-    pub const INVALID_DEVICE_FUNCTION: u32 = 98;
-    pub const INVALID_DEVICE: u32 = 101;
-    pub const INVALID_PTX: u32 = 218;
-    pub const INVALID_RESOURCE_HANDLE: u32 = 400;
-    pub const ILLEGAL_STATE: u32 = 401;
-    pub const NOT_READY: u32 = 600;
-    pub const ILLEGAL_ADDRESS: u32 = 700;
-    pub const LAUNCH_OUT_OF_RESOURCES: u32 = 701;
-    pub const LAUNCH_TIMEOUT: u32 = 702;
-    pub const ASSERT: u32 = 710;
-    pub const HOST_MEMORY_ALREADY_REGISTERED: u32 = 712;
-    pub const HOST_MEMORY_NOT_REGISTERED: u32 = 713;
-    pub const MISALIGNED_ADDRESS: u32 = 716;
-    pub const LAUNCH_FAILURE: u32 = 719;
-    pub const COOPERATIVE_LAUNCH_TOO_LARGE: u32 = 720;
-    pub const INVALID_CLUSTER_SIZE: u32 = 912;
-    pub const NOT_SUPPORTED: u32 = 801;
-    pub const STREAM_CAPTURE_UNSUPPORTED: u32 = 900;
-    pub const STREAM_CAPTURE_UNMATCHED: u32 = 903;
-}
+pub use crate::err_codes as err;
+pub use crate::launch::LaunchRequest;
 
 /// Whether an error code is sticky (the context is unusable after it, as on a GPU).
 pub fn is_sticky(code: u32) -> bool {
@@ -334,30 +306,6 @@ pub enum Where {
     Device,
     /// Host memory.
     Host,
-}
-
-/// A launch the runtime was asked for.
-#[derive(Clone, Debug)]
-pub struct LaunchRequest {
-    /// Host function pointer (the kernel's handle).
-    pub func: usize,
-    /// Grid.
-    pub grid: [u32; 3],
-    /// Block.
-    pub block: [u32; 3],
-    /// Dynamic shared memory.
-    pub dyn_smem: usize,
-    /// Stream.
-    pub stream: usize,
-    /// Parameter values, each as its bytes (filled by the caller from `void **args` once the
-    /// parameter sizes are known: see [`Runtime::param_sizes`]).
-    pub params: Vec<Vec<u8>>,
-    /// A cooperative launch (`cudaLaunchCooperativeKernel`, or the cooperative launch attribute):
-    /// every block resident at once, `grid.sync()` allowed.
-    pub cooperative: bool,
-    /// Thread-block cluster dimensions (`cudaLaunchAttributeClusterDimension`); `None`: the
-    /// kernel's `__cluster_dims__`, or none.
-    pub cluster: Option<[u32; 3]>,
 }
 
 /// The runtime.
