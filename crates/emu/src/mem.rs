@@ -635,11 +635,10 @@ impl Shadow {
         }
     }
 
-    /// A warp's loads of `w` bytes at `addrs` (lanes `mask`) by block `block`: the region and
-    /// the chunk found once where the warp's words share them, a word the lane before read
-    /// skipped.
-    #[inline]
-    pub fn read_lanes(&self, block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+    /// The region and first word of a warp's accesses of `w` bytes at `addrs` (lanes `mask`) when
+    /// they all fall in one chunk of one region; `None` otherwise (lane by lane then).
+    #[inline(always)]
+    fn warp_chunk(&self, addrs: &[u64; 32], mask: u32, w: u64) -> Option<(usize, usize, usize)> {
         let (mut lo, mut hi) = (u64::MAX, 0u64);
         let mut m = mask;
         while m != 0 {
@@ -648,13 +647,20 @@ impl Shadow {
             lo = lo.min(addrs[l]);
             hi = hi.max(addrs[l]);
         }
-        let one_chunk =
-            hi.checked_add(w)
-                .and_then(|end| self.words(lo, end - lo))
-                .filter(|&(r, first, last)| {
-                    first / CHUNK_WORDS == last / CHUNK_WORDS
-                        && self.regions[r].base + (last as u64 + 1) * 4 >= hi + w
-                });
+        hi.checked_add(w)
+            .and_then(|end| self.words(lo, end - lo))
+            .filter(|&(r, first, last)| {
+                first / CHUNK_WORDS == last / CHUNK_WORDS
+                    && self.regions[r].base + (last as u64 + 1) * 4 >= hi + w
+            })
+    }
+
+    /// A warp's loads of `w` bytes at `addrs` (lanes `mask`) by block `block`: the region and
+    /// the chunk found once where the warp's words share them, a word the lane before read
+    /// skipped.
+    #[inline]
+    pub fn read_lanes(&self, block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+        let one_chunk = self.warp_chunk(addrs, mask, w);
         let Some((r, first, _)) = one_chunk else {
             // the lanes span chunks or regions (or fall outside every one): lane by lane
             let mut m = mask;
@@ -701,21 +707,7 @@ impl Shadow {
     /// words share them (as [`Shadow::read_lanes`]), a word the lane before wrote skipped.
     #[inline]
     pub fn write_lanes(&self, g: &Global, block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            lo = lo.min(addrs[l]);
-            hi = hi.max(addrs[l]);
-        }
-        let one_chunk =
-            hi.checked_add(w)
-                .and_then(|end| self.words(lo, end - lo))
-                .filter(|&(r, first, last)| {
-                    first / CHUNK_WORDS == last / CHUNK_WORDS
-                        && self.regions[r].base + (last as u64 + 1) * 4 >= hi + w
-                });
+        let one_chunk = self.warp_chunk(addrs, mask, w);
         let Some((r, first, _)) = one_chunk else {
             let mut m = mask;
             while m != 0 {
