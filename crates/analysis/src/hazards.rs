@@ -61,6 +61,9 @@ pub enum FindingKind {
     DivergentBarrier,
     /// A shared read of bytes never written in this launch (by this block).
     UninitializedRead,
+    /// A global read of bytes nothing wrote: not by the program's copies and memsets, nor by an
+    /// earlier launch or an earlier block of this one (see [`crate::global_init`]).
+    UninitializedGlobalRead,
     /// A shared or global access outside its allocation.
     OutOfBounds,
     /// A barrier whose removal makes no race in the emulated launch.
@@ -83,6 +86,7 @@ impl FindingKind {
             FindingKind::GlobalRace => "global_race",
             FindingKind::DivergentBarrier => "divergent_barrier",
             FindingKind::UninitializedRead => "uninitialized_read",
+            FindingKind::UninitializedGlobalRead => "uninitialized_global_read",
             FindingKind::OutOfBounds => "out_of_bounds",
             FindingKind::RedundantBarrier => "redundant_barrier",
             FindingKind::SameValueWrite => "same_value_write",
@@ -1440,7 +1444,7 @@ pub struct HazardReport {
 
 /// Names an instruction for messages: its source line (if known) and a label such as `line 12` or
 /// `PTX line 40`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Loc {
     /// Source line (from `.loc`), if any.
     pub line: Option<u32>,

@@ -17,6 +17,7 @@
 
 pub mod divergence;
 pub mod global;
+pub mod global_init;
 pub mod global_races;
 pub mod hazards;
 pub mod launchspec;

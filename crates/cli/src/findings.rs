@@ -232,6 +232,10 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "uninitialized_read",
             "A shared-memory read of bytes never written in the launch",
         ),
+        FindingKind::UninitializedGlobalRead => (
+            "uninitialized_global_read",
+            "A global-memory read of bytes nothing wrote (no copy, memset or store before it)",
+        ),
         FindingKind::OutOfBounds => (
             "out_of_bounds",
             "A shared or global access outside its allocation",
@@ -252,11 +256,12 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
     }
 }
 
-const KINDS: [FindingKind; 9] = [
+const KINDS: [FindingKind; 10] = [
     FindingKind::Race,
     FindingKind::GlobalRace,
     FindingKind::DivergentBarrier,
     FindingKind::UninitializedRead,
+    FindingKind::UninitializedGlobalRead,
     FindingKind::OutOfBounds,
     FindingKind::RedundantBarrier,
     FindingKind::SameValueWrite,

@@ -154,6 +154,10 @@ pub struct LaunchAnalysis {
     /// index): its own results are incomplete too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incomplete_input: Option<u64>,
+    /// Under `--check`: which bytes of the program's device allocations were written once the
+    /// launch ended (`warpscope_analysis::global_init`).
+    #[serde(skip)]
+    pub global_written: Option<warpscope_analysis::global_init::InitMap>,
 }
 
 /// A launch whose blocks did not all run.
@@ -416,6 +420,7 @@ pub fn analyse_launch(
     global: &Global,
     ka: &KernelAnalysis,
     check: bool,
+    init: Option<Arc<warpscope_analysis::global_init::InitMap>>,
     fix: Option<u64>,
     watch: LaunchWatch,
 ) -> Result<LaunchAnalysis, EmuError> {
@@ -458,6 +463,7 @@ pub fn analyse_launch(
         }),
         progress: watch.progress,
         deadline: watch.deadline,
+        global_init: init,
         ..RunOptions::default()
     };
     let widths = Widths {
@@ -485,6 +491,7 @@ pub fn analyse_launch(
         (Some(f), None) if f.counts_globals() => Some("the machine code was not followed".into()),
         _ => None,
     };
+    let global_written = res.global_written.take();
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
         warp_instructions: res.warp_insts,
@@ -507,6 +514,7 @@ pub fn analyse_launch(
                 ideal_wavefronts: l.counts.ideal_wavefronts,
             })
             .collect(),
+        global_written,
         ..LaunchAnalysis::default()
     };
     if let (Some(index), Some(f)) = (advise, &res.fix)

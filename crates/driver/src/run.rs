@@ -13,6 +13,7 @@ use std::sync::Arc;
 use warpscope_analysis::banks::{BankReport, BankRun, BankSink, MatrixForms};
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
 use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Trace, TraceSink, WhatIf};
+use warpscope_analysis::global_init::{GlobalInitReport, GlobalInitSink, InitMap};
 use warpscope_analysis::global_races::{GlobalRaceReport, GlobalRaceSink, GlobalShared, SyncOps};
 use warpscope_analysis::hazards::{AsyncOps, Finding, HazardConfig, HazardReport, HazardSink};
 use warpscope_emu::mem::Global;
@@ -242,6 +243,11 @@ pub struct RunOptions {
     /// Leave global memory out of the hazard checker (see `warpscope_analysis::global_races`);
     /// by default `hazards` checks global races too.
     pub no_global_races: bool,
+    /// With `hazards`: which bytes of the program's device allocations were written before this
+    /// launch; reads of others are `uninitialized_global_read` findings, and
+    /// [`Results::global_written`] gives the map after the launch (see
+    /// `warpscope_analysis::global_init`). `None`: global reads are not checked so.
+    pub global_init: Option<Arc<InitMap>>,
     /// Counts the blocks done as they end (see `warpscope_emu::Watch::done`), for a caller that
     /// shows a long launch's progress.
     pub progress: Option<&'static std::sync::atomic::AtomicU64>,
@@ -258,6 +264,7 @@ pub struct Multi {
     divergence: Option<DivergenceSink>,
     hazards: Option<HazardSink>,
     global_races: Option<GlobalRaceSink>,
+    global_init: Option<GlobalInitSink>,
     trace: Option<TraceSink>,
     global: Option<GlobalCounts>,
 }
@@ -282,6 +289,9 @@ impl Sink for Multi {
         }
         if let Some(s) = &mut self.global_races {
             s.mem(e);
+        }
+        if let Some(s) = &mut self.global_init {
+            Sink::mem(s, e);
         }
         if let Some(s) = &mut self.trace {
             s.mem(e);
@@ -436,6 +446,9 @@ pub struct Results {
     pub machine_flow: Option<Result<warpscope_analysis::machine_flow::FlowCounts, String>>,
     /// Hazards (`hazards`).
     pub hazards: Option<Hazards>,
+    /// With [`RunOptions::global_init`]: which bytes of those allocations were written once the
+    /// launch ended (before it, or by it).
+    pub global_written: Option<InitMap>,
     /// The fix advisor (`fix`).
     pub fix: Option<FixResults>,
     /// ptxas's resources (`occupancy`, when given).
@@ -567,6 +580,7 @@ fn emulate(
         machine_branches: None,
         machine_flow: None,
         hazards: None,
+        global_written: None,
         fix: None,
         resources: opts.resources.clone(),
         global: None,
@@ -597,6 +611,7 @@ fn emulate(
             GlobalShared::new(),
         )
     });
+    let init_map = hazard_cfg.as_ref().and(opts.global_init.as_ref());
     let async_ops = hazard_cfg
         .as_ref()
         .map(|_| AsyncOps::of(program))
@@ -629,6 +644,7 @@ fn emulate(
                 Arc::clone(shared),
             )
         }),
+        global_init: init_map.as_ref().map(|m| GlobalInitSink::new(b, Arc::clone(m))),
         trace: forms
             .as_ref()
             .filter(|_| sections.fix)
@@ -677,6 +693,7 @@ fn emulate(
             .as_ref()
             .map(|c| HazardReport::new(Arc::clone(c)).with_loops(loops(program, k))),
         global_races: global_ops.as_ref().map(|_| GlobalRaceReport::default()),
+        global_init: init_map.map(|m| GlobalInitReport::new(Arc::clone(m))),
         traces: Vec::new(),
         blocks: 0,
     };
@@ -695,6 +712,9 @@ fn emulate(
             r.merge(s);
         }
         if let (Some(r), Some(s)) = (&mut m.global_races, s.global_races) {
+            r.merge(s);
+        }
+        if let (Some(r), Some(s)) = (&mut m.global_init, s.global_init) {
             r.merge(s);
         }
         if let Some(t) = s.trace {
@@ -756,9 +776,11 @@ fn emulate(
         div,
         haz,
         global_races,
+        global_init,
         traces,
         ..
     } = res.acc;
+    results.global_written = global_init.as_ref().map(|g| g.written());
     results.global = glob;
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
@@ -800,6 +822,17 @@ fn emulate(
             };
             let place = |a: u64| crate::fault::global_byte(&place_ctx, a);
             findings.extend(g.findings(&|pc| locate(program, pc).0, &who, &place));
+        }
+        if let Some(g) = &global_init {
+            let who = |b: u32, t: u32| {
+                let [x, y, z] = crate::fault::xyz(u64::from(b), launch.grid);
+                let [tx, ty, tz] = config.thread_xyz(t);
+                format!("block ({x},{y},{z}) thread ({tx},{ty},{tz})")
+            };
+            let place = |a: u64| crate::fault::global_byte(&place_ctx, a);
+            findings.extend(g.findings(&|pc| locate(program, pc).0, &who, &place));
+        }
+        if global_races.is_some() || global_init.is_some() {
             findings.sort_by_key(|f| (f.severity, f.line, f.kind, f.pcs.clone()));
         }
         // a barrier inside a CUDA library routine (grid.sync(), a tile's sync: two or more header
@@ -872,6 +905,7 @@ struct Merged {
     div: Option<DivergenceReport>,
     haz: Option<HazardReport>,
     global_races: Option<GlobalRaceReport>,
+    global_init: Option<GlobalInitReport>,
     traces: Vec<TraceSink>,
     blocks: u32,
 }

@@ -37,8 +37,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE.json")]
     export: Option<PathBuf>,
     /// Attach the hazard checker to every recorded launch; a compute-sanitizer tool name
-    /// (`racecheck`, `memcheck`, `synccheck`, `initcheck`) keeps only its kind of finding.
-    #[arg(long, num_args = 0..=1, default_missing_value = "all", value_name = "TOOL",
+    /// (`--check=racecheck`, `memcheck`, `synccheck`, `initcheck`) keeps only its kind of finding.
+    #[arg(long, num_args = 0..=1, require_equals = true, default_missing_value = "all", value_name = "TOOL",
           value_parser = ["all", "racecheck", "memcheck", "synccheck", "initcheck"])]
     check: Option<String>,
     /// The fix advisor: padding, swizzle or bank permutation per conflicting shared array, once
