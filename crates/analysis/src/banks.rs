@@ -249,6 +249,8 @@ pub struct BankSink {
     stats: Vec<InstStats>,
     /// The bank period in bytes; 0 on the uncached path.
     period: u32,
+    /// The lanes of the next `cp.async` event that read a source: (warp, pc, lanes).
+    sources: Option<(u32, u32, u32)>,
 }
 
 /// Patterns remembered per instruction.
@@ -334,6 +336,7 @@ impl BankSink {
             pcs: Vec::new(),
             stats: Vec::new(),
             period: bank::period(arch, &bank::Config::default()),
+            sources: None,
         }
     }
 
@@ -526,6 +529,10 @@ pub fn picture(arch: &Arch, side: Side, w: &WorstRequest) -> Option<bank::Breakd
 }
 
 impl warpscope_emu::Sink for BankSink {
+    fn copy_sources(&mut self, warp: u32, pc: u32, sources: u32) {
+        self.sources = Some((warp, pc, sources));
+    }
+
     fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
         use warpscope_emu::{AccessOp, Space};
         if e.space != Space::Shared {
@@ -724,9 +731,13 @@ pub struct MatrixStats {
 pub enum MatrixForm {
     /// `ldmatrix` / `stmatrix` of this many 8x8 matrices.
     Matrices(u8),
-    /// `cp.async`: its path, or `None` where no rule applies (a `src-size` / `ignore-src` operand,
-    /// whose zero-fill the event does not carry).
+    /// `cp.async`: its path, or `None` where no rule applies. With the `ignore-src` predicate
+    /// the plain path (ptxas predicates a plain LDGSTS: its wavefronts are the plain rule's,
+    /// calibration/cpasync/zfill_h100.tsv).
     Copy(Option<matrix::CopyKind>),
+    /// `cp.async` with a `src-size` register (`LDGSTS ... .ZFILL`): the rule takes the lanes
+    /// whose source size is not 0 (`Sink::copy_sources`).
+    ZeroFill(matrix::CopyKind),
 }
 
 /// Per-pc forms of a program's LDSM / STSM / LDGSTS instructions.
@@ -752,17 +763,28 @@ impl MatrixForms {
                     space: warpscope_ptx::inst::MemSpace::Shared,
                     ..
                 } => Some(MatrixForm::Matrices(4)),
-                Inst::CpAsync { src_size, .. } => {
+                Inst::CpAsync {
+                    src_size, ignore_src, ..
+                } => {
                     let text = &program.info[pc].text;
-                    Some(MatrixForm::Copy(if src_size != warpscope_ptx::inst::NO_REG {
-                        None
-                    } else if text.contains("cp.async.cg") {
+                    let plain = if text.contains("cp.async.cg") {
                         Some(matrix::CopyKind::CacheGlobal)
                     } else if text.contains("cp.async.ca") {
                         Some(matrix::CopyKind::CacheAll)
                     } else {
                         None
-                    }))
+                    };
+                    if src_size == warpscope_ptx::inst::NO_REG || ignore_src {
+                        Some(MatrixForm::Copy(plain))
+                    } else {
+                        Some(match plain {
+                            Some(matrix::CopyKind::CacheGlobal) => {
+                                MatrixForm::ZeroFill(matrix::CopyKind::CacheGlobalZeroFill)
+                            }
+                            Some(k) => MatrixForm::ZeroFill(k),
+                            None => MatrixForm::Copy(None),
+                        })
+                    }
                 }
                 _ => None,
             })
@@ -873,15 +895,21 @@ impl BankSink {
                 (kind, r, whole)
             }
             AccessOp::CpAsync => {
-                let copy = match form {
-                    Some(MatrixForm::Copy(k)) => k,
+                let stashed = self.sources.take();
+                let (copy, sources) = match form {
+                    Some(MatrixForm::Copy(k)) => (k, mask),
+                    Some(MatrixForm::ZeroFill(k)) => match stashed {
+                        Some((w, pc, s)) if w == e.warp && pc == e.pc => (Some(k), s),
+                        _ => (None, mask),
+                    },
                     // without the program: 4 and 8 bytes can only be .ca
-                    _ if e.width < 16 => Some(matrix::CopyKind::CacheAll),
-                    _ => None,
+                    _ if e.width < 16 => (Some(matrix::CopyKind::CacheAll), mask),
+                    _ => (None, mask),
                 };
                 let r = match (copy, dst, e.src) {
                     (Some(k), Some(d), Some(src)) => {
-                        matrix::ldgsts_wavefronts(self.arch, k, e.width, mask, &d, src).map_err(|_| ())
+                        matrix::ldgsts_wavefronts_with_sources(self.arch, k, e.width, mask, sources, &d, src)
+                            .map_err(|_| ())
                     }
                     _ => Err(()),
                 };

@@ -176,6 +176,7 @@ impl Sink for TraceSink {
             AccessOp::CpAsync => {
                 let kind = match form {
                     Some(MatrixForm::Copy(k)) => k,
+                    Some(MatrixForm::ZeroFill(k)) => Some(k),
                     // 4 and 8 bytes can only be .ca
                     _ if e.width < 16 => Some(matrix::CopyKind::CacheAll),
                     _ => None,

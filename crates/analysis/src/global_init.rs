@@ -64,7 +64,8 @@ impl InitRegion {
 }
 
 fn bit(bits: &[u64], i: u64) -> bool {
-    bits.get((i / 64) as usize).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    bits.get((i / 64) as usize)
+        .is_some_and(|w| w >> (i % 64) & 1 == 1)
 }
 
 fn set_bits(bits: &mut [u64], lo: u64, hi: u64) {
@@ -432,11 +433,9 @@ mod tests {
         s.mem(&ev(AccessOp::Load, 4, u32::MAX, &a));
         let mut rep = GlobalInitReport::new(map);
         rep.merge(s);
-        let f = rep.findings(
-            &|_| Loc::default(),
-            &|b, t| format!("{b}:{t}"),
-            &|a| format!("{a:#x}"),
-        );
+        let f = rep.findings(&|_| Loc::default(), &|b, t| format!("{b}:{t}"), &|a| {
+            format!("{a:#x}")
+        });
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].count, 16);
         assert_eq!(f[0].example.threads, vec![16]);

@@ -1642,7 +1642,11 @@ fn run_check_reports_reads_of_device_memory_nothing_wrote_as_initcheck_does() {
             .collect();
         (out.status.code(), per_launch)
     };
-    for (program, launch, reads) in [("uninit_global", 0, 32), ("uninit_partial", 0, 64), ("uninit_counter", 0, 256)] {
+    for (program, launch, reads) in [
+        ("uninit_global", 0, 32),
+        ("uninit_partial", 0, 64),
+        ("uninit_counter", 0, 256),
+    ] {
         let (code, launches) = findings(program, "--check=initcheck");
         assert_eq!(code, Some(1), "{program}: {launches:?}");
         for (i, f) in launches.iter().enumerate() {
@@ -1654,7 +1658,10 @@ fn run_check_reports_reads_of_device_memory_nothing_wrote_as_initcheck_does() {
             assert_eq!(f[0]["kind"], "uninitialized_global_read");
             assert_eq!(f[0]["severity"], "error");
             let m = f[0]["message"].as_str().unwrap();
-            assert!(m.contains(&format!("({reads} thread reads like it)")), "{program}: {m}");
+            assert!(
+                m.contains(&format!("({reads} thread reads like it)")),
+                "{program}: {m}"
+            );
             assert!(m.contains("device allocation at 0x"), "{m}");
         }
     }
@@ -1665,4 +1672,21 @@ fn run_check_reports_reads_of_device_memory_nothing_wrote_as_initcheck_does() {
     // racecheck's findings only: the uninitialised read is left out
     let (code, launches) = findings("uninit_global", "--check=racecheck");
     assert_eq!(code, Some(0), "{launches:?}");
+}
+
+/// `--check` takes its tool only with `=`: a program path right after it is the program.
+#[test]
+fn run_check_followed_by_the_program_runs_the_program() {
+    let out = warpscope(
+        &["run", "--check", "calibration/bugs/programs/two_launch_reduce.cu"],
+        &repo(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("reduce: no error"), "{stdout}");
 }

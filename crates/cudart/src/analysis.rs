@@ -744,7 +744,12 @@ pub fn analyse_launch(
     // be followed, no machine code; device printf outside its rule, `runtime.rs`)
     put(
         "warpscope__global_counters_exact",
-        if (ka.global_exact || machine_global.is_some()) && !ka.spin_loop && !ka.unmeasured_wmma.1 {
+        if (ka.global_exact || machine_global.is_some())
+            && !ka.spin_loop
+            && !ka.unmeasured_wmma.1
+            && glob.copies_unsure == 0
+            && res.global.is_none_or(|g| g.copies_unsure == 0)
+        {
             1.0
         } else {
             0.0

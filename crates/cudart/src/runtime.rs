@@ -572,7 +572,9 @@ impl Runtime {
     }
 
     fn init_regions(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, InitRegion>> {
-        self.init.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.init
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Under `--check`: `[addr, addr + len)` of a device allocation now holds what the program

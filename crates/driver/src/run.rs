@@ -267,10 +267,52 @@ pub struct Multi {
     global_init: Option<GlobalInitSink>,
     trace: Option<TraceSink>,
     global: Option<GlobalCounts>,
+    /// The lanes of the next `cp.async` event that read a source (`Sink::copy_sources`).
+    sources: Option<(u32, u32, u32)>,
 }
 
 impl Sink for Multi {
+    fn copy_sources(&mut self, warp: u32, pc: u32, sources: u32) {
+        self.sources = Some((warp, pc, sources));
+        if let Some(s) = &mut self.banks {
+            Sink::copy_sources(s, warp, pc, sources);
+        }
+    }
+
     fn mem(&mut self, e: &MemEvent<'_>) {
+        // lanes of a zero-fill `cp.async` whose source size is 0 read no global memory (H200:
+        // no request and no sector, calibration/cpasync/zfill_h100.tsv)
+        let narrowed;
+        let e = match (e.op, self.sources.take()) {
+            (AccessOp::CpAsync, Some((w, pc, s))) if w == e.warp && pc == e.pc => {
+                if let Some(b) = &mut self.banks {
+                    b.mem(e);
+                }
+                if let Some(t) = &mut self.trace {
+                    t.mem(e);
+                }
+                if let Some(h) = &mut self.hazards {
+                    h.mem(e);
+                }
+                narrowed = MemEvent {
+                    mask: e.mask & s,
+                    ..*e
+                };
+                if let Some(g) = &mut self.global
+                    && let Some(src) = narrowed.src
+                {
+                    g.record_copy(narrowed.width, narrowed.mask, narrowed.addrs, src);
+                }
+                if let Some(s) = &mut self.global_races {
+                    s.mem(&narrowed);
+                }
+                if let Some(s) = &mut self.global_init {
+                    Sink::mem(s, &narrowed);
+                }
+                return;
+            }
+            _ => e,
+        };
         if let Some(g) = &mut self.global {
             if e.space == Space::Global {
                 g.record(e.op, e.width, e.mask, e.addrs);
@@ -278,7 +320,7 @@ impl Sink for Multi {
             // cp.async reads its sources through the LSU: ncu counts them as global load requests
             // and sectors (H100, calibration/run/h100/tensor: one request per LDGSTS)
             if let (AccessOp::CpAsync, Some(src)) = (e.op, e.src) {
-                g.record(AccessOp::Load, e.width, e.mask, src);
+                g.record_copy(e.width, e.mask, e.addrs, src);
             }
         }
         if let Some(s) = &mut self.banks {
@@ -645,6 +687,7 @@ fn emulate(
             )
         }),
         global_init: init_map.as_ref().map(|m| GlobalInitSink::new(b, Arc::clone(m))),
+        sources: None,
         trace: forms
             .as_ref()
             .filter(|_| sections.fix)

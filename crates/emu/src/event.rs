@@ -143,6 +143,11 @@ pub trait Sink: Send {
     /// state space, with `elem` at most 8; not for `stmatrix`, `cp.async`, atomics, `wmma.store` or
     /// bulk copies, whose values a sink takes as unknown.
     fn store_values(&mut self, _warp: u32, _pc: u32, _elem: u8, _rows: &[&[u64; 32]]) {}
+    /// Sent just before the [`AccessOp::CpAsync`] event of a `cp.async` with a `src-size`
+    /// operand (a register, or the `ignore-src` predicate): `sources` are the lanes whose source
+    /// size is not 0, the others read no global memory (their bytes are all zero-fill). Without
+    /// this call every lane of the event reads its source.
+    fn copy_sources(&mut self, _warp: u32, _pc: u32, _sources: LaneMask) {}
     /// A conditional branch.
     fn branch(&mut self, _e: &BranchEvent) {}
     /// A warp arriving at a barrier.

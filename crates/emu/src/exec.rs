@@ -1719,6 +1719,7 @@ fn general<S: Sink>(
             dst,
             src,
             src_size,
+            ..
         } => {
             if mask != 0
                 && let Err(s) = cp_async(ctx, block, wi, w, bm, sink, pc, mask, size, dst, src, src_size)
@@ -2071,6 +2072,15 @@ fn cp_async<S: Sink>(
         srcs[l] = s;
     }
     let ev = remapped(ctx, &dsts, mask);
+    if src_size != NO_REG {
+        let mut sources = 0u32;
+        for l in 0..32 {
+            if mask >> l & 1 == 1 && regs[src_size as usize][l] & 0xffff_ffff != 0 {
+                sources |= 1 << l;
+            }
+        }
+        sink.copy_sources(wi, pc, sources);
+    }
     sink.mem(&MemEvent {
         block,
         warp: wi,

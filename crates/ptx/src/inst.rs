@@ -804,6 +804,9 @@ pub enum Inst {
         dst: R,
         src: R,
         src_size: R,
+        /// `src_size` was read from the `ignore-src` predicate (`size` or 0), not given as a
+        /// register: ptxas compiles this form to a plain LDGSTS, not the `.ZFILL` one.
+        ignore_src: bool,
     },
     /// `cp.async.bulk` (1-D): `size` bytes from `src` to `dst`; `to_shared`: global -> shared
     /// (with `complete_tx` of `size` on the mbarrier at `mbar`, NO_REG for none), else shared ->

@@ -2420,6 +2420,9 @@ impl<'m> KCtx<'m> {
         }
         let (_, dst) = self.folded_addr(&ops[0], guard)?;
         let (_, src) = self.folded_addr(&ops[1], guard)?;
+        let ignore_src = matches!(ops.get(3), Some(o @ (Operand::Name(_) | Operand::NotName(_)))
+            if matches!(o, Operand::NotName(_))
+                || matches!(o, Operand::Name(n) if matches!(self.lookup(n), Some(Sym::Pred(_)))));
         let src_size = match ops.get(3) {
             None => NO_REG,
             Some(o @ (Operand::Name(_) | Operand::NotName(_)))
@@ -2451,6 +2454,7 @@ impl<'m> KCtx<'m> {
                 dst,
                 src,
                 src_size,
+                ignore_src,
             },
             guard,
         );
