@@ -17,6 +17,7 @@ mod measure;
 mod output;
 mod predict;
 mod progress;
+mod render;
 mod report_page;
 mod run_layout;
 mod run_measure;

@@ -22,9 +22,9 @@ use warpscope_gpu::measure::{Image, KernelArg, LaunchSpec};
 use warpscope_model::arch::Arch;
 use warpscope_ptx::Program;
 
-use crate::cmd::analyze::Analysis;
 use crate::cmd::device::gpu_error;
 use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
+use crate::render::analysis::Analysis;
 
 /// Flags of `--measure`.
 #[derive(clap::Args, Clone, Debug, Default)]

@@ -16,8 +16,9 @@ use warpscope_analysis::launchspec::{parse_args, parse_dims};
 use warpscope_driver::{FixOptions, RunOptions, Sections, Widths, analyze_launch};
 use warpscope_emu::Launch;
 
-use super::analyze::{self, Analysis, NCU_SHARED};
 use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
+use crate::render::analysis::{self as analyze, Analysis};
+use crate::render::analysis_blocks::{self, NCU_SHARED};
 
 /// Flags of `warpscope tour`.
 #[derive(clap::Args)]
@@ -540,7 +541,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Block::Code(format!("// {}.cu (bundled)\n{}", b.name, b.cu.trim_end())),
             Block::Text(String::new()),
         ];
-        blocks.extend(analyze::blocks(&r.analysis));
+        blocks.extend(analysis_blocks::blocks(&r.analysis));
         blocks.push(Block::Text(format!(
             "\nH100 (ncu): loads {} wavefronts / {} instructions, stores {} / {}",
             r.h100[0], r.h100[2], r.h100[1], r.h100[3]
