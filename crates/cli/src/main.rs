@@ -6,7 +6,6 @@
 //! exits with its program's status as a shell reports it (128 + the signal that ended it). Output
 //! cut short by its reader (`| head`) ends quietly with status 0.
 
-mod basis;
 mod child;
 mod cmd;
 mod exit;
@@ -15,7 +14,6 @@ mod launch;
 mod limits;
 mod measure;
 mod output;
-mod predict;
 mod progress;
 mod render;
 mod report_page;

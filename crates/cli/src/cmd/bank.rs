@@ -144,7 +144,7 @@ fn breakdown_json(arch: &Arch, req: &Request, b: &bank::Breakdown) -> String {
         b.banks,
         b.bank_bytes,
         b.phase_lanes,
-        crate::basis::json(arch)
+        warpscope_measure::basis::json(arch)
     );
     for (i, wf) in b.wavefronts.iter().enumerate() {
         if i > 0 {

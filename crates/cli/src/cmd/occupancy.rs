@@ -192,7 +192,7 @@ fn row_json(r: &Row) -> Value {
         "smem_over_max": o.smem_over_max,
     });
     if let Ok(a) = Arch::parse(&r.arch) {
-        v["rules_basis"] = crate::basis::json(a);
+        v["rules_basis"] = warpscope_measure::basis::json(a);
     }
     if let Some(b) = &r.best {
         v["best_block_size"] = json!(b.threads);

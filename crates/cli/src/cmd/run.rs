@@ -169,7 +169,7 @@ struct Export<'a> {
     notes: Vec<String>,
     /// Predicted beside measured (`--measure`, `--measured`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    measurement: Option<crate::run_measure::RunMeasurement>,
+    measurement: Option<warpscope_measure::program::RunMeasurement>,
 }
 
 #[derive(Serialize)]
@@ -519,14 +519,16 @@ fn run_in(
             &emulated_output,
         )?)
     } else if let Some(path) = &args.measured {
-        let (rows, on) = crate::run_measure::read_recorded(path)?;
-        let mut m = crate::run_measure::compare(&recs, &rows, on);
+        let (rows, on) =
+            warpscope_measure::program::read_recorded(path).map_err(crate::launch::measure_error)?;
+        let mut m = warpscope_measure::program::compare(&recs, &rows, on);
         if let Some(out) = &args.measured_output {
-            let gpu = crate::run_measure::read_recorded_output(out)?;
-            let o = crate::run_measure::compare_output(
+            let gpu = warpscope_measure::program::read_recorded_output(out)
+                .map_err(crate::launch::measure_error)?;
+            let o = warpscope_measure::program::compare_output(
                 &emulated_output,
                 &gpu,
-                crate::run_measure::calls_printf(&recs),
+                warpscope_measure::program::calls_printf(&recs),
             );
             if !o.equal {
                 m.differences += 1;
@@ -623,7 +625,7 @@ fn run_in(
         "counters are predicted for {} by emulation; achieved_occupancy and sm__maximum_warps_per_active_cycle_pct are the theoretical occupancy; event times are modelled",
         arch.name
     ));
-    notes.push(crate::basis::line(arch));
+    notes.push(warpscope_measure::basis::line(arch));
     // the kernels (sorted, once each) of the launches whose metric `key` satisfies `pred`
     let kernels_where = |key: &str, pred: fn(f64) -> bool| -> Vec<&str> {
         let mut v: Vec<&str> = recs
@@ -955,7 +957,7 @@ fn run_in(
                 }
             }),
         arch: arch.name,
-        rules_basis: crate::basis::json(arch),
+        rules_basis: warpscope_measure::basis::json(arch),
         launches: recs
             .iter()
             .map(|r| LaunchOut {
@@ -1222,7 +1224,7 @@ fn measured_headers() -> Vec<String> {
 }
 
 /// The counters of `kernel`'s launches, predicted beside measured (one row per launch and counter).
-fn measured_rows(m: &crate::run_measure::RunMeasurement, kernel: &str) -> Vec<Vec<String>> {
+fn measured_rows(m: &warpscope_measure::program::RunMeasurement, kernel: &str) -> Vec<Vec<String>> {
     m.launches
         .iter()
         .filter(|l| l.kernel == kernel)

@@ -456,7 +456,7 @@ pub fn build(program: &Program, r: &Results, note: &str) -> Analysis {
         block: r.block,
         dyn_smem: r.dyn_smem,
         arch: arch.name.to_string(),
-        rules_basis: crate::basis::json(arch),
+        rules_basis: warpscope_measure::basis::json(arch),
         unmodelled_requests: run.report.unmodelled,
         blocks_emulated: r.blocks_emulated,
         blocks_in_grid: r.blocks_in_grid,

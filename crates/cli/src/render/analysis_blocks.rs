@@ -102,8 +102,8 @@ pub fn head(a: &Analysis) -> Vec<String> {
         a.dyn_smem,
         a.arch
     )];
-    if let Some(arch) = crate::basis::arch_named(&a.arch) {
-        head.push(crate::basis::line(arch));
+    if let Some(arch) = warpscope_measure::basis::arch_named(&a.arch) {
+        head.push(warpscope_measure::basis::line(arch));
     }
     if a.blocks_emulated == 0 {
         head.push("nothing emulated: the sections asked for need no emulation".to_string());
