@@ -17,11 +17,13 @@ use std::process::ExitCode;
 use anyhow::Context;
 use serde::Serialize;
 use warpscope_analysis::banks::MatrixKind;
-use warpscope_measure::launch::{Input, METRICS, Measurement, Options, Prediction};
+use warpscope_measure::launch::{
+    BranchPredicted, Input, MatrixPredicted, Measurement, Options, Predicted, Prediction, SharedPredicted,
+};
 
 use crate::launch::measure_error;
 use crate::output::{Block, Column, OutputArgs, Tabular, Tone, emit_blocks};
-use crate::render::analysis::Analysis;
+use crate::render::analysis::{Analysis, MatrixTotals};
 
 /// Flags of `--measure`.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -69,57 +71,36 @@ impl MeasureArgs {
     }
 }
 
-/// The predictions of an analysis, in [`METRICS`] order, with their claims.
+/// The predictions of an analysis, in the order of `warpscope_measure::launch::METRICS`, with their claims
+/// (`warpscope_measure::launch::predictions`).
 pub fn predictions(a: &Analysis) -> Vec<Prediction> {
-    let shared = if a.extrapolated { "estimate" } else { "exact" };
-    let mut v = Vec::new();
+    let matrix = |t: &MatrixTotals| MatrixPredicted {
+        instructions: t.instructions,
+        unmodelled: t.unmodelled,
+        wavefronts: t.wavefronts,
+    };
     // Without the banks section there are no shared-memory predictions to compare.
-    if a.sections.is_empty() || a.sections.iter().any(|s| s == "banks") {
-        v.extend([
-            (METRICS[0], a.shared.load.instructions as f64, shared),
-            (METRICS[1], a.shared.load.wavefronts as f64, shared),
-            (METRICS[2], a.shared.store.instructions as f64, shared),
-            (METRICS[3], a.shared.store.wavefronts as f64, shared),
-        ]);
-        // LDSM / STSM / LDGSTS of a kernel that has them: the instructions always, the wavefronts
-        // exact when every request was inside the measured rules
-        for (m, k) in [
-            (&a.shared.ldsm, MatrixKind::Ldsm),
-            (&a.shared.stsm, MatrixKind::Stsm),
-            (&a.shared.ldgsts, MatrixKind::Ldgsts),
-        ] {
-            if m.is_empty() {
-                continue;
-            }
-            let wf = if m.unmodelled == 0 { shared } else { "estimate" };
-            v.push((
-                k.ncu_instructions(),
-                (m.instructions + m.unmodelled) as f64,
-                shared,
-            ));
-            v.push((k.ncu_wavefronts(), m.wavefronts as f64, wf));
-        }
-    }
-    if let Some(d) = &a.divergence {
-        let t = &d.report.totals;
-        // The machine code's branches when it was read and every line matched the PTX's
-        // (calibration/branch/), else the PTX-level count: an estimate.
-        let (targets, divergent, claim) = match d.machine {
-            Some((t, dv, true)) => (t, dv, "exact"),
-            Some((t, dv, false)) => (t, dv, "estimate"),
-            None => (t.targets, t.divergent, "estimate"),
-        };
-        v.push((METRICS[4], targets as f64, claim));
-        v.push((METRICS[5], divergent as f64, claim));
-        // Nsight Compute prints 0 % for a launch with no branch target (0 of 0).
-        let pct = if targets == 0 {
-            0.0
-        } else {
-            100.0 * (targets - divergent) as f64 / targets as f64
-        };
-        v.push((METRICS[6], pct, claim));
-    }
-    v
+    let banks = a.sections.is_empty() || a.sections.iter().any(|s| s == "banks");
+    warpscope_measure::launch::predictions(&Predicted {
+        extrapolated: a.extrapolated,
+        shared: banks.then(|| SharedPredicted {
+            load: (a.shared.load.instructions, a.shared.load.wavefronts),
+            store: (a.shared.store.instructions, a.shared.store.wavefronts),
+            matrix: [
+                (MatrixKind::Ldsm, &a.shared.ldsm),
+                (MatrixKind::Stsm, &a.shared.stsm),
+                (MatrixKind::Ldgsts, &a.shared.ldgsts),
+            ]
+            .into_iter()
+            .filter(|(_, t)| !t.is_empty())
+            .map(|(k, t)| (k, matrix(t)))
+            .collect(),
+        }),
+        branches: a.divergence.as_ref().map(|d| BranchPredicted {
+            ptx: (d.report.totals.targets, d.report.totals.divergent),
+            machine: d.machine,
+        }),
+    })
 }
 
 /// The command line of the child: this one with `--measure` replaced by `--measure-child`.

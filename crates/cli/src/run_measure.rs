@@ -65,6 +65,43 @@ pub fn measure(
     Ok(m)
 }
 
+/// `run`'s measurement: on the GPU (`ncu`, from [`preflight`]) unless the run was interrupted
+/// (`skipped`), or replayed from a recorded ncu CSV (`measured`, with the program's recorded output
+/// `measured_output`); `None` when neither was asked for.
+#[allow(clippy::too_many_arguments)]
+pub fn for_run(
+    ncu: Option<&Path>,
+    skipped: bool,
+    measured: Option<&Path>,
+    measured_output: Option<&Path>,
+    exe: &Path,
+    prog_args: &[String],
+    recs: &[LaunchRecord],
+    emulated_output: &[u8],
+) -> anyhow::Result<Option<RunMeasurement>> {
+    Ok(if skipped {
+        None
+    } else if let Some(ncu) = ncu {
+        Some(measure(ncu, exe, prog_args, recs, emulated_output)?)
+    } else if let Some(path) = measured {
+        let (rows, on) =
+            warpscope_measure::program::read_recorded(path).map_err(crate::launch::measure_error)?;
+        let mut m = compare(recs, &rows, on);
+        if let Some(out) = measured_output {
+            let gpu = warpscope_measure::program::read_recorded_output(out)
+                .map_err(crate::launch::measure_error)?;
+            let o = compare_output(emulated_output, &gpu, calls_printf(recs));
+            if !o.equal {
+                m.differences += 1;
+            }
+            m.output = Some(o);
+        }
+        Some(m)
+    } else {
+        None
+    })
+}
+
 fn num(v: Option<f64>) -> String {
     match v {
         Some(v) if v.fract() == 0.0 && v.abs() < 1e15 => format!("{}", v as i64),

@@ -99,6 +99,96 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
+/// One kind of matrix instruction (LDSM, STSM, LDGSTS) as an analysis totals it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MatrixPredicted {
+    /// Warp instructions inside the measured rules.
+    pub instructions: u64,
+    /// Warp instructions outside them (counted, their wavefronts not modelled).
+    pub unmodelled: u64,
+    /// Wavefronts of the modelled instructions.
+    pub wavefronts: u64,
+}
+
+/// The shared-memory counters an analysis predicts (its banks section).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SharedPredicted {
+    /// Loads: (instructions, wavefronts).
+    pub load: (u64, u64),
+    /// Stores: (instructions, wavefronts).
+    pub store: (u64, u64),
+    /// The matrix instructions the kernel has (kinds it does not have left out).
+    pub matrix: Vec<(MatrixKind, MatrixPredicted)>,
+}
+
+/// The branch counters an analysis predicts (its divergence section).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BranchPredicted {
+    /// The PTX's branch targets and divergent targets.
+    pub ptx: (u64, u64),
+    /// The machine code's, when it was read: (targets, divergent, whether every line matched the
+    /// PTX's or its control flow was followed on the launch).
+    pub machine: Option<(u64, u64, bool)>,
+}
+
+/// What an analysis predicts, the figures [`predictions`] turns into Nsight Compute's metrics.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Predicted {
+    /// Only some blocks were emulated and the totals scaled to the grid.
+    pub extrapolated: bool,
+    /// The shared-memory counters, when the banks section was answered.
+    pub shared: Option<SharedPredicted>,
+    /// The branch counters, when the divergence section was answered.
+    pub branches: Option<BranchPredicted>,
+}
+
+/// The predictions of an analysis, in [`METRICS`] order, each with its claim: the shared-memory
+/// counters exact for a whole-grid emulation (a matrix kind's wavefronts only when every request
+/// was inside the measured rules); the branch counters exact when the machine code's branches were
+/// read and matched (calibration/branch/), else the PTX-level count, an estimate.
+pub fn predictions(p: &Predicted) -> Vec<Prediction> {
+    let shared = if p.extrapolated { "estimate" } else { "exact" };
+    let mut v = Vec::new();
+    if let Some(s) = &p.shared {
+        v.extend([
+            (METRICS[0], s.load.0 as f64, shared),
+            (METRICS[1], s.load.1 as f64, shared),
+            (METRICS[2], s.store.0 as f64, shared),
+            (METRICS[3], s.store.1 as f64, shared),
+        ]);
+        // LDSM / STSM / LDGSTS of a kernel that has them: the instructions always, the wavefronts
+        // exact when every request was inside the measured rules
+        for (k, m) in &s.matrix {
+            let wf = if m.unmodelled == 0 { shared } else { "estimate" };
+            v.push((
+                k.ncu_instructions(),
+                (m.instructions + m.unmodelled) as f64,
+                shared,
+            ));
+            v.push((k.ncu_wavefronts(), m.wavefronts as f64, wf));
+        }
+    }
+    if let Some(b) = &p.branches {
+        // The machine code's branches when it was read and every line matched the PTX's
+        // (calibration/branch/), else the PTX-level count: an estimate.
+        let (targets, divergent, claim) = match b.machine {
+            Some((t, dv, true)) => (t, dv, "exact"),
+            Some((t, dv, false)) => (t, dv, "estimate"),
+            None => (b.ptx.0, b.ptx.1, "estimate"),
+        };
+        v.push((METRICS[4], targets as f64, claim));
+        v.push((METRICS[5], divergent as f64, claim));
+        // Nsight Compute prints 0 % for a launch with no branch target (0 of 0).
+        let pct = if targets == 0 {
+            0.0
+        } else {
+            100.0 * (targets - divergent) as f64 / targets as f64
+        };
+        v.push((METRICS[6], pct, claim));
+    }
+    v
+}
+
 /// Compares predictions with ncu's rows of one launch (`None`: not measured).
 pub fn compare_counters(
     preds: &[Prediction],
@@ -472,6 +562,64 @@ mod tests {
             unit: String::new(),
             value,
         }
+    }
+
+    #[test]
+    fn predictions_carry_their_claims() {
+        let ldsm = MatrixPredicted {
+            instructions: 4,
+            unmodelled: 1,
+            wavefronts: 16,
+        };
+        let p = Predicted {
+            extrapolated: false,
+            shared: Some(SharedPredicted {
+                load: (8, 32),
+                store: (2, 2),
+                matrix: vec![(MatrixKind::Ldsm, ldsm)],
+            }),
+            branches: Some(BranchPredicted {
+                ptx: (10, 3),
+                machine: Some((8, 2, true)),
+            }),
+        };
+        let v = predictions(&p);
+        assert_eq!(
+            v[..4],
+            [
+                (METRICS[0], 8.0, "exact"),
+                (METRICS[1], 32.0, "exact"),
+                (METRICS[2], 2.0, "exact"),
+                (METRICS[3], 2.0, "exact"),
+            ]
+        );
+        // 4 modelled + 1 outside the rules; the wavefronts of an incomplete model are an estimate
+        assert_eq!(v[4], (MatrixKind::Ldsm.ncu_instructions(), 5.0, "exact"));
+        assert_eq!(v[5], (MatrixKind::Ldsm.ncu_wavefronts(), 16.0, "estimate"));
+        // the machine code's branches, matched: 6 of 8 targets uniform
+        assert_eq!(
+            v[6..],
+            [
+                (METRICS[4], 8.0, "exact"),
+                (METRICS[5], 2.0, "exact"),
+                (METRICS[6], 75.0, "exact"),
+            ]
+        );
+        // sampled blocks: every shared counter an estimate; no machine code: the PTX's branches;
+        // no branch target: 0 %, as ncu prints it
+        let p = Predicted {
+            extrapolated: true,
+            shared: Some(SharedPredicted::default()),
+            branches: Some(BranchPredicted {
+                ptx: (0, 0),
+                machine: None,
+            }),
+        };
+        let v = predictions(&p);
+        assert!(v[..4].iter().all(|x| x.2 == "estimate"));
+        assert_eq!(v[6], (METRICS[6], 0.0, "estimate"));
+        // no sections answered: nothing to compare
+        assert!(predictions(&Predicted::default()).is_empty());
     }
 
     #[test]
