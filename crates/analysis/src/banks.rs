@@ -17,17 +17,7 @@ use warpscope_model::bank;
 use warpscope_model::matrix;
 
 use crate::reconcile::{Reconciliation, Role};
-
-/// Load or store side of the counters. Atomics (read-modify-write) are counted on both sides, costed
-/// as loads; no atomic kernel has been calibrated against ncu yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    /// Shared loads.
-    Load,
-    /// Shared stores.
-    Store,
-}
+pub use crate::side::Side;
 
 /// One warp-level shared-memory request as the bank model sees it.
 #[derive(Clone, Copy, Debug)]

@@ -26,3 +26,4 @@ pub mod machine_flow;
 pub mod banks;
 pub mod fix;
 pub mod reconcile;
+pub mod side;

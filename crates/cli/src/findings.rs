@@ -278,7 +278,7 @@ fn artifact(name: &str, input: &Path) -> String {
     } else {
         name.to_string()
     };
-    crate::report_page::relative(&path)
+    crate::output::relative(&path)
 }
 
 /// SARIF 2.1.0: one result per group of findings (the table's rows), with the rule id, level, the
@@ -319,7 +319,7 @@ pub fn sarif(program: &Program, input: &Path, kernel: &str, h: &Hazards) -> Valu
     let ptx_location = |pc: u32| -> Value {
         json!({
             "physicalLocation": {
-                "artifactLocation": { "uri": crate::report_page::relative(&input.display().to_string()) },
+                "artifactLocation": { "uri": crate::output::relative(&input.display().to_string()) },
                 "region": { "startLine": program.inst_info(pc).ptx_line },
             }
         })

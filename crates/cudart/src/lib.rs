@@ -28,6 +28,7 @@ pub mod printf;
 pub mod program;
 pub mod progress;
 pub mod ptsz;
+pub mod records;
 pub mod runtime;
 pub mod unsupported;
 
