@@ -87,7 +87,7 @@ impl GlobalCounts {
             // the same offsets lane by lane, and the same place in a 128-byte line
             let first = mask.trailing_zeros() as usize;
             let d = src[first].wrapping_sub(dst[first]);
-            let kept = d % 128 == 0
+            let kept = d.is_multiple_of(128)
                 && (0..32)
                     .filter(|l| mask >> l & 1 == 1)
                     .all(|l| src[l].wrapping_sub(dst[l]) == d);

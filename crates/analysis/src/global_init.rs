@@ -164,11 +164,10 @@ impl GlobalInitSink {
 
     fn read(&mut self, warp: u32, pc: u32, width: u8, mask: u32, addrs: &[u64; 32]) {
         let w = u64::from(width.min(16));
-        for lane in 0..32 {
+        for (lane, &a) in addrs.iter().enumerate() {
             if mask >> lane & 1 == 0 {
                 continue;
             }
-            let a = addrs[lane];
             let mut bytes = 0u16;
             for i in 0..w {
                 let b = a.wrapping_add(i);
@@ -204,11 +203,10 @@ impl GlobalInitSink {
 
     fn write(&mut self, width: u8, mask: u32, addrs: &[u64; 32]) {
         let w = u64::from(width);
-        for lane in 0..32 {
+        for (lane, &a) in addrs.iter().enumerate() {
             if mask >> lane & 1 == 0 {
                 continue;
             }
-            let a = addrs[lane];
             for i in 0..w {
                 let b = a.wrapping_add(i);
                 // bytes the map already holds change nothing

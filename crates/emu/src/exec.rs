@@ -2074,8 +2074,8 @@ fn cp_async<S: Sink>(
     let ev = remapped(ctx, &dsts, mask);
     if src_size != NO_REG {
         let mut sources = 0u32;
-        for l in 0..32 {
-            if mask >> l & 1 == 1 && regs[src_size as usize][l] & 0xffff_ffff != 0 {
+        for (l, &n) in regs[src_size as usize].iter().enumerate().take(32) {
+            if mask >> l & 1 == 1 && n & 0xffff_ffff != 0 {
                 sources |= 1 << l;
             }
         }

@@ -75,7 +75,7 @@ fn predict(r: &Row) -> (u32, u32) {
         _ => u32::MAX,
     };
     let kind = match (r.width, r.mode) {
-        (16, 5 | 6 | 7) => CopyKind::CacheGlobal,
+        (16, 5..=7) => CopyKind::CacheGlobal,
         (16, _) => CopyKind::CacheGlobalZeroFill,
         _ => CopyKind::CacheAll,
     };
