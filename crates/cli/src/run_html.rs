@@ -2,6 +2,10 @@
 //! page): per kernel its launches, shared-memory lines, fix advice and the measured comparison.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use warpscope_report::chart::{LineChart, Series, render_svg};
+use warpscope_report::kernel::{LineCost, SourceLine, SourceView, source_html};
 
 use crate::run_export::{Export, dims, fmt_value};
 
@@ -82,9 +86,119 @@ fn fix_rows(f: &warpscope_cudart::analysis::FixAdvice) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The `--report` page: the program, then one section per kernel (its launches' counters and
-/// findings), then the notes.
-pub fn html_report(e: &Export<'_>, columns: &[(String, String)]) -> String {
+fn metric(l: &crate::run_export::LaunchOut<'_>, name: &str) -> f64 {
+    l.metrics.get(name).copied().unwrap_or(0.0)
+}
+
+/// The program's picture: per launch, shared wavefronts beside the conflict-free ideal, and branch
+/// efficiency (SVG; `None` with fewer than one launch or when drawing fails).
+fn launches_chart(e: &Export<'_>) -> Option<String> {
+    if e.launches.is_empty() {
+        return None;
+    }
+    let mut waves = Vec::new();
+    let mut ideal = Vec::new();
+    let mut branch = Vec::new();
+    for l in &e.launches {
+        let x = l.id as f64;
+        let w = metric(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
+            + metric(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+        let excess = metric(l, "warpscope__shared_ld_excess_wavefronts.sum")
+            + metric(l, "warpscope__shared_st_excess_wavefronts.sum");
+        waves.push((x, w));
+        ideal.push((x, (w - excess).max(0.0)));
+        if let Some(b) = l.metrics.get("branch_efficiency") {
+            branch.push((x, *b));
+        }
+    }
+    let mut charts = vec![
+        LineChart::new("Shared-memory wavefronts per launch", "launch", "wavefronts")
+            .series(Series::new("wavefronts", waves))
+            .series(Series::new("ideal (no bank conflict)", ideal)),
+    ];
+    if !branch.is_empty() {
+        charts.push(
+            LineChart::new("Branch efficiency per launch", "launch", "%")
+                .series(Series::new("branch efficiency", branch))
+                .y_range(0.0, 105.0),
+        );
+    }
+    let h = 260 * charts.len() as u32;
+    render_svg(&charts, 900, h).ok()
+}
+
+/// The source file `name` (a base name, as the line tables give it) in one of `dirs`.
+fn find_source(name: &str, dirs: &[PathBuf]) -> Option<(PathBuf, String)> {
+    if name.is_empty() {
+        return None;
+    }
+    dirs.iter()
+        .map(|d| d.join(name))
+        .find_map(|p| std::fs::read_to_string(&p).ok().map(|t| (p, t)))
+}
+
+/// A kernel's source files, annotated with its launches' shared-memory counts per line (sums) and
+/// its findings on their lines; only lines within a few of a counted or flagged line are kept.
+fn annotated_sources(e: &Export<'_>, kernel: &str, dirs: &[PathBuf]) -> Vec<SourceView> {
+    let mut per_file: BTreeMap<String, BTreeMap<u32, LineCost>> = BTreeMap::new();
+    for l in e.launches.iter().filter(|l| l.kernel == kernel) {
+        for s in l.shared_lines {
+            let c = per_file.entry(s.file.clone()).or_default().entry(s.line).or_default();
+            c.executions += s.instructions;
+            c.wavefronts += s.wavefronts;
+            c.ideal += s.ideal_wavefronts;
+            if s.ideal_wavefronts > 0 {
+                c.worst_ways = c.worst_ways.max(s.wavefronts as f64 / s.ideal_wavefronts as f64);
+            }
+        }
+    }
+    // findings name a line, not a file: they go to the kernel's file with shared lines, else the
+    // first file found
+    let first_file = per_file.keys().next().cloned();
+    let mut views = Vec::new();
+    for (file, mut costs) in per_file {
+        let Some((path, text)) = find_source(&file, dirs) else {
+            continue;
+        };
+        if Some(&file) == first_file.as_ref() {
+            for l in e.launches.iter().filter(|l| l.kernel == kernel) {
+                for f in &l.findings {
+                    if let Some(n) = f.line {
+                        let c = costs.entry(n).or_default();
+                        let text = format!("{} {}", f.severity, f.kind);
+                        if !c.findings.contains(&text) {
+                            c.findings.push(text);
+                        }
+                    }
+                }
+            }
+        }
+        let lines: Vec<&str> = text.lines().collect();
+        let keep = |n: u32| costs.keys().any(|&k| n + 3 >= k && n <= k + 3);
+        views.push(SourceView {
+            name: path.display().to_string(),
+            language: "CUDA C++".into(),
+            lines: lines
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (i as u32 + 1, *t))
+                .filter(|(n, _)| keep(*n))
+                .map(|(n, t)| SourceLine {
+                    number: n,
+                    text: t.to_string(),
+                    cost: costs.get(&n).cloned().unwrap_or_default(),
+                })
+                .collect(),
+        });
+    }
+    views
+}
+
+/// The `--report` page: the program and its picture (every launch's shared wavefronts against the
+/// ideal, and branch efficiency), then one section per kernel (its launches' counters, its source
+/// annotated with wavefronts and findings per line, fix advice, findings), then the notes. Sources
+/// are looked for by name in `dirs`.
+pub fn html_report(e: &Export<'_>, columns: &[(String, String)], dirs: &[PathBuf]) -> String {
     use maud::html;
     let mut kernels: Vec<&str> = e.launches.iter().map(|l| l.kernel).collect();
     kernels.dedup();
@@ -99,6 +213,9 @@ pub fn html_report(e: &Export<'_>, columns: &[(String, String)]) -> String {
         p { "Program " code { (e.program) } " " (e.args.join(" ")) ", exit status "
             (e.exit_status.map(|c| c.to_string()).unwrap_or_else(|| "none (signal)".into()))
             ", predicted for " (e.arch) "." }
+        @if let Some(svg) = launches_chart(e) {
+            (warpscope_report::html::figure(&svg, "Every launch: shared-memory wavefronts against the conflict-free ideal, and branch efficiency"))
+        }
         @for k in &kernels {
             h2 { (k) }
             @let rows: Vec<Vec<String>> = e.launches.iter().filter(|l| l.kernel == *k).map(|l| {
@@ -112,6 +229,10 @@ pub fn html_report(e: &Export<'_>, columns: &[(String, String)]) -> String {
             @if !lines.is_empty() {
                 h3 { "Shared memory per source line (sums over launches)" }
                 (warpscope_report::html::table(&line_headers(), &lines))
+            }
+            @for view in annotated_sources(e, k, dirs) {
+                h3 { "Source: " (view.name) }
+                (source_html(&view))
             }
             @for (id, fix) in e.launches.iter().filter(|l| l.kernel == *k).filter_map(|l| l.fix.map(|f| (l.id, f))) {
                 h3 { "Fix advice (recorded on launch " (id) ")" }

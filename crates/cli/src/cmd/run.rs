@@ -321,7 +321,13 @@ fn run_in(
         std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.report {
-        let html = crate::run_html::html_report(&export, &columns);
+        // the sources the page annotates: the `.cu` built, and files of the same names beside it
+        // or in the current directory
+        let mut dirs = vec![PathBuf::from(".")];
+        if is_cu {
+            dirs.push(first.parent().map(Path::to_path_buf).unwrap_or_default());
+        }
+        let html = crate::run_html::html_report(&export, &columns, &dirs);
         std::fs::write(path, html).with_context(|| format!("cannot write {}", path.display()))?;
     }
     let mut blocks = vec![Block::Heading(format!(
