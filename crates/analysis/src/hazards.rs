@@ -73,6 +73,9 @@ pub enum FindingKind {
     Fault,
     /// A failing device `assert`: the launch stops with `cudaErrorAssert`.
     Assert,
+    /// An access to a `wgmma.mma_async` accumulator register before `wgmma.wait_group` retired
+    /// its group (see [`crate::wgmma_hazards`]).
+    WgmmaAccumulator,
 }
 
 impl FindingKind {
@@ -88,6 +91,7 @@ impl FindingKind {
             FindingKind::SameValueWrite => "same_value_write",
             FindingKind::Fault => "fault",
             FindingKind::Assert => "assert",
+            FindingKind::WgmmaAccumulator => "wgmma_accumulator",
         }
     }
 }
@@ -301,6 +305,11 @@ enum Key {
         pc: u32,
         write: bool,
     },
+    /// An access to a wgmma accumulator in flight (see [`crate::wgmma_hazards`]).
+    WgmmaAccum {
+        mma_pc: u32,
+        pc: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -405,6 +414,7 @@ pub struct HazardSink {
     finished: bool,
     /// `cp.async` completion tracking; `None` when the program's group instructions are not known.
     async_copies: Option<InFlightCopies>,
+    wgmma: Option<crate::wgmma_hazards::WgmmaTrack>,
     /// Per byte of the window: the bytes its last writer stored, where that writer is `steady`.
     vals: Vec<u8>,
     /// The values of the last store the emulator announced.
@@ -459,6 +469,7 @@ impl HazardSink {
             disjoint,
             finished: false,
             async_copies: None,
+            wgmma: None,
             vals: Vec::new(),
             stash: None,
             stash_live: false,
@@ -473,6 +484,13 @@ impl HazardSink {
             ops,
             ..InFlightCopies::default()
         });
+        self
+    }
+
+    /// Tracks `wgmma.mma_async` accumulators in flight until the warp's `wgmma.wait_group`
+    /// (`ops`: the program's instructions, [`crate::wgmma_hazards::WgmmaOps`]).
+    pub fn with_wgmma_ops(mut self, ops: std::sync::Arc<crate::wgmma_hazards::WgmmaOps>) -> Self {
+        self.wgmma = Some(crate::wgmma_hazards::WgmmaTrack::new(ops));
         self
     }
 
@@ -1737,6 +1755,17 @@ impl HazardReport {
                         xyz(ex.threads[0]),
                     ),
                 ),
+                Key::WgmmaAccum { mma_pc, pc } => (
+                    FindingKind::WgmmaAccumulator,
+                    Severity::Error,
+                    vec![mma_pc, pc],
+                    format!(
+                        "{} (thread {}) uses an accumulator register of the wgmma.mma_async at {} before a wgmma.wait_group retired its group: its value is undefined until then (ptxas waits for every wgmma in flight there, serialising them)",
+                        loc(pc).label,
+                        xyz(ex.threads[0]),
+                        loc(mma_pc).label,
+                    ),
+                ),
                 Key::Uninit { pc } => (
                     FindingKind::UninitializedRead,
                     Severity::Error,
@@ -2124,6 +2153,20 @@ impl warpscope_emu::Sink for HazardSink {
     fn inst(&mut self, warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
         if let Some(c) = &mut self.async_copies {
             c.group_inst(warp, pc, active);
+        }
+        if let Some(mma_pc) = self.wgmma.as_mut().and_then(|t| t.inst(warp, pc, active)) {
+            let block = self.block;
+            let tid = warp * 32 + active.trailing_zeros();
+            self.note(
+                Key::WgmmaAccum { mma_pc, pc },
+                1,
+                || Example {
+                    block,
+                    threads: vec![tid],
+                    address: None,
+                },
+                String::new,
+            );
         }
         HazardSink::inst(self, warp, active);
     }

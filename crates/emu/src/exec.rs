@@ -1806,7 +1806,23 @@ fn general<S: Sink>(
                 }
             }
         }
-        Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } => {}
+        Inst::Wgmma {
+            form,
+            d,
+            a,
+            b,
+            scale,
+        } => {
+            if mask != 0 {
+                let sc = pval(&w.preds, scale);
+                let mut rd = |o: u32, n: u32| sh_read(ctx, bm, u64::from(o), u64::from(n));
+                let r = crate::wgmma::exec(form, &mut w.regs, d as usize, a as usize, b as usize, sc, mask, wi % 4, &mut rd);
+                if let Err(at) = r {
+                    return Flow::Stop(oob(pc, mask.trailing_zeros() as usize, u64::from(at)));
+                }
+            }
+        }
+        Inst::WgmmaSync { .. } | Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } => {}
     }
     Flow::Next
 }
