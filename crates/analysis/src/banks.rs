@@ -539,6 +539,8 @@ impl warpscope_emu::Sink for BankSink {
                 self.record_matrix(e);
                 return;
             }
+            // the tensor core's operand reads are no LSU instruction (calibration/wgmma)
+            AccessOp::Wgmma => return,
         };
         self.record(
             e.warp,

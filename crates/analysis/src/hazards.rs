@@ -2084,7 +2084,9 @@ impl warpscope_emu::Sink for HazardSink {
             return;
         }
         let kind = match e.op {
-            warpscope_emu::AccessOp::Load | warpscope_emu::AccessOp::LdMatrix => AccessKind::Read,
+            warpscope_emu::AccessOp::Load
+            | warpscope_emu::AccessOp::LdMatrix
+            | warpscope_emu::AccessOp::Wgmma => AccessKind::Read,
             warpscope_emu::AccessOp::Store
             | warpscope_emu::AccessOp::StMatrix
             | warpscope_emu::AccessOp::CpAsync => AccessKind::Write,
@@ -2341,7 +2343,9 @@ impl HazardSink {
         }
         let write = !matches!(
             e.op,
-            warpscope_emu::AccessOp::Load | warpscope_emu::AccessOp::LdMatrix
+            warpscope_emu::AccessOp::Load
+                | warpscope_emu::AccessOp::LdMatrix
+                | warpscope_emu::AccessOp::Wgmma
         );
         let mut hit = None;
         for l in lanes {

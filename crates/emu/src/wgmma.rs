@@ -25,7 +25,7 @@
 use warpscope_ptx::inst::{Rnd, Ty, WgTy, WgmmaForm};
 
 use crate::arith;
-use crate::tensor::{BlockFma, H100_FMA};
+use crate::tensor::{self, BlockFma, H100_FMA, Rounding};
 
 /// A decoded shared-memory matrix descriptor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +89,18 @@ pub fn operand_addr(d: &Desc, mn_major: bool, mn: u32, kb: u32) -> u32 {
             d.start + 2 * (mn % per) + (mn / per) * d.lbo + (k % 8) * sw + (k / 8) * d.sbo
         }
     };
+    if d.base_offset != 0 && sw != 0 {
+        // the base offset moves the swizzle's row phase back (measured with 128-byte swizzles)
+        let mask = sw / 16 - 1;
+        let r = a >> 7;
+        let phase = match rule().base_offset {
+            BaseOffset::Subtract => r.wrapping_sub(d.base_offset),
+            BaseOffset::Add => r.wrapping_add(d.base_offset),
+            BaseOffset::Xor => r ^ d.base_offset,
+            BaseOffset::Ignore => r,
+        } & mask;
+        return a ^ (phase << 4);
+    }
     swizzle(a, sw)
 }
 
@@ -111,12 +123,163 @@ pub fn d_elem(l: usize, i: usize) -> (usize, usize) {
     (g + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * t + i % 2)
 }
 
-/// The tensor core's floating-point rule for one wgmma: products of one k block summed exactly
-/// and truncated as [`BlockFma`] says.
-pub const WGMMA_FMA: BlockFma = H100_FMA;
 
-/// Products summed together for fp8 operands (k32: two blocks of 16).
-pub const FP8_BLOCK: usize = 16;
+/// The tensor core's rule for fp8 products (calibration/wgmma): `block` products at a time, each
+/// block's products and the running sum aligned to the largest exponent among them (a product's:
+/// its operands' exponent sum) and truncated toward zero to `kept` bits below it, summed exactly,
+/// the sum made f32 (`round`) and its fraction truncated to `out_bits` bits: about 14 significant
+/// bits survive a k32 step, against 25 for f16 operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fp8Fma {
+    /// Products summed together in one step.
+    pub block: usize,
+    /// Bits kept below the largest term's leading bit (its exponent sum for a product).
+    pub kept: i32,
+    /// The running sum joins the block's alignment (`true`) or is added after at f32 precision.
+    pub c_in_block: bool,
+    /// How a block's sum becomes f32.
+    pub round: Rounding,
+    /// Align to a product's exponent sum (`true`) or its leading bit.
+    pub product_top: bool,
+    /// Fraction bits a block's f32 result keeps (the rest truncated toward zero).
+    pub out_bits: u32,
+}
+
+/// The fp8 rule measured on an H100-class GPU (calibration/wgmma/README.md): one block of all 32
+/// products and the running sum, 13 bits kept below the largest exponent, truncated; the f32
+/// result keeps 13 fraction bits (an f16 D is rounded from the unshortened f32).
+pub const FP8_FMA: Fp8Fma = Fp8Fma {
+    block: 32,
+    kept: 13,
+    c_in_block: true,
+    round: Rounding::TowardZero,
+    product_top: true,
+    out_bits: 13,
+};
+
+/// How the descriptor's base offset enters the swizzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseOffset {
+    /// The row phase is `(address >> 7) - base offset` (measured).
+    Subtract,
+    /// `(address >> 7) + base offset`.
+    Add,
+    /// `(address >> 7) ^ base offset`.
+    Xor,
+    /// Not used.
+    Ignore,
+}
+
+/// Every choice of the model that the calibration pins down (`WGMMA_RULE` is the measured one);
+/// public so that a test can show the measurements rule out the alternatives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WgmmaRule {
+    /// f16 / bf16 / tf32 products.
+    pub fma: BlockFma,
+    /// An f16 D of f16 products: rounded to f16 from the block's sum (`true`) or from its f32.
+    pub f16_direct: bool,
+    /// fp8 products.
+    pub fp8: Fp8Fma,
+    /// Fraction bits an fp8 block keeps when D is f16.
+    pub fp8_f16_out_bits: u32,
+    /// The base offset.
+    pub base_offset: BaseOffset,
+}
+
+/// The rule measured on an H100-class GPU (calibration/wgmma/README.md).
+pub const WGMMA_RULE: WgmmaRule = WgmmaRule {
+    fma: H100_FMA,
+    f16_direct: true,
+    fp8: FP8_FMA,
+    fp8_f16_out_bits: 23,
+    base_offset: BaseOffset::Subtract,
+};
+
+static RULE: std::sync::RwLock<WgmmaRule> = std::sync::RwLock::new(WGMMA_RULE);
+
+/// Replaces the rule for the whole process (for calibration tests that count what alternatives
+/// break; everything else uses [`WGMMA_RULE`]).
+pub fn set_rule(r: WgmmaRule) {
+    *RULE.write().unwrap_or_else(|e| e.into_inner()) = r;
+}
+
+fn rule() -> WgmmaRule {
+    *RULE.read().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Fp8Fma {
+    /// `c + sum a[k] b[k]` for f16-encoded fp8 operands into an f32 accumulator (bits).
+    pub fn dot(&self, a: &[u64], b: &[u64], c: u32) -> u32 {
+        // special values as the f16 rule treats them
+        let full = H100_FMA.dot(Ty::F16, a, b, c);
+        if full & 0x7f80_0000 == 0x7f80_0000 {
+            return full;
+        }
+        let mut acc = c;
+        for (ca, cb) in a.chunks(self.block.max(1)).zip(b.chunks(self.block.max(1))) {
+            acc = self.step(acc, ca, cb);
+        }
+        acc
+    }
+
+    fn step(&self, acc: u32, a: &[u64], b: &[u64]) -> u32 {
+        let Some(c) = tensor::exact(u64::from(acc), 8, 23) else {
+            return acc;
+        };
+        let mut prods = Vec::with_capacity(a.len() + 1);
+        for (&x, &y) in a.iter().zip(b) {
+            let (Some(p), Some(q)) = (tensor::exact(x, 5, 10), tensor::exact(y, 5, 10)) else {
+                continue;
+            };
+            let mut e = tensor::Exact {
+                mant: p.mant * q.mant,
+                exp: p.exp + q.exp,
+                top: p.top + q.top,
+            };
+            if e.mant == 0 {
+                continue;
+            }
+            if !self.product_top {
+                e.top = tensor::lead(&e);
+            }
+            prods.push(e);
+        }
+        if self.c_in_block && c.mant != 0 {
+            prods.push(c);
+        }
+        let Some(emax) = prods.iter().map(|x| x.top).max() else {
+            return acc;
+        };
+        let floor = emax - self.kept;
+        let mut sum: i128 = 0;
+        for x in &prods {
+            let sh = x.exp - floor;
+            sum += if sh >= 0 {
+                x.mant << sh.min(100) as u32
+            } else if sh <= -127 {
+                0
+            } else {
+                let m = x.mant.unsigned_abs() >> (-sh) as u32;
+                if x.mant < 0 { -(m as i128) } else { m as i128 }
+            };
+        }
+        let s = tensor::Exact { mant: sum, exp: floor, top: 0 };
+        if self.c_in_block {
+            return self.narrow(tensor::to_f32(s, self.round));
+        }
+        let s = tensor::to_f32(s, self.round);
+        let r = f32::from_bits(acc) + f32::from_bits(s);
+        self.narrow(if r == 0.0 && sum == 0 { acc } else { r.to_bits() })
+    }
+
+    /// Truncates an f32's fraction to `out_bits` bits.
+    fn narrow(&self, x: u32) -> u32 {
+        if x & 0x7f80_0000 == 0x7f80_0000 || self.out_bits >= 23 {
+            return x;
+        }
+        x & !((1u32 << (23 - self.out_bits)) - 1)
+    }
+}
 
 /// An fp8 value as the f16 of equal value (every e4m3 / e5m2 value is one); NaN stays NaN.
 pub fn fp8_to_f16(t: WgTy, v: u8) -> u16 {
@@ -287,11 +450,24 @@ pub fn dot(form: WgmmaForm, a: &[u64], b: &[u64], c: Option<u64>) -> u64 {
                 Some(c) if form.dty == WgTy::F16 => arith::cvt(Ty::F32, Ty::F16, Rnd::Default, false, c) as u32,
                 Some(c) => c as u32,
             };
-            let fma = if matches!(form.aty, WgTy::E4M3 | WgTy::E5M2) {
-                BlockFma { block: FP8_BLOCK, ..WGMMA_FMA }
-            } else {
-                WGMMA_FMA
-            };
+            if matches!(form.aty, WgTy::E4M3 | WgTy::E5M2) {
+                let r = rule();
+                let mut fp8 = r.fp8;
+                if form.dty == WgTy::F16 {
+                    fp8.out_bits = r.fp8_f16_out_bits;
+                }
+                let acc = fp8.dot(&av[..kk], &bv[..kk], c32);
+                return if form.dty == WgTy::F16 {
+                    arith::cvt(Ty::F16, Ty::F32, Rnd::Rn, false, u64::from(acc))
+                } else {
+                    u64::from(acc)
+                };
+            }
+            let r = rule();
+            let fma = r.fma;
+            if form.dty == WgTy::F16 && kk <= fma.block && r.f16_direct {
+                return f16_dot(fma, &av[..kk], &bv[..kk], c32);
+            }
             let mut acc = c32;
             // BlockFma takes one block of products per call after C
             for (ca, cb) in av[..kk].chunks(fma.block).zip(bv[..kk].chunks(fma.block)) {
@@ -304,4 +480,82 @@ pub fn dot(form: WgmmaForm, a: &[u64], b: &[u64], c: Option<u64>) -> u64 {
             }
         }
     }
+}
+
+/// An f16 D of f16 operands: the block sum of `fma` (every term truncated to 2 bits below
+/// the f32 significand of the largest) rounded to f16 to nearest once, with no f32 step between
+/// (measured: rounding the f32 first breaks a row whose sum lies just past an f16 tie).
+fn f16_dot(fma: BlockFma, a: &[u64], b: &[u64], c32: u32) -> u64 {
+    let full = fma.dot(Ty::F16, a, b, c32);
+    let via_f32 = arith::cvt(Ty::F16, Ty::F32, Rnd::Rn, false, u64::from(full));
+    if full & 0x7f80_0000 == 0x7f80_0000 || full & 0x7fff_ffff == 0 {
+        return via_f32;
+    }
+    let mut terms = Vec::with_capacity(a.len() + 1);
+    if let Some(c) = tensor::exact(u64::from(c32), 8, 23).filter(|c| c.mant != 0) {
+        terms.push(c);
+    }
+    for (&x, &y) in a.iter().zip(b) {
+        if let (Some(p), Some(q)) = (tensor::exact(x, 5, 10), tensor::exact(y, 5, 10))
+            && p.mant != 0
+            && q.mant != 0
+        {
+            terms.push(tensor::Exact {
+                mant: p.mant * q.mant,
+                exp: p.exp + q.exp,
+                top: p.top + q.top,
+            });
+        }
+    }
+    let Some(emax) = terms.iter().map(|x| x.top).max() else {
+        return via_f32;
+    };
+    let floor = emax - 23 - fma.extra_bits as i32;
+    let sum: i128 = terms
+        .iter()
+        .map(|x| {
+            let sh = x.exp - floor;
+            if sh >= 0 {
+                x.mant << sh.min(100) as u32
+            } else if sh <= -127 {
+                0
+            } else {
+                let m = x.mant.unsigned_abs() >> (-sh) as u32;
+                if x.mant < 0 { -(m as i128) } else { m as i128 }
+            }
+        })
+        .sum();
+    if sum == 0 || sum.unsigned_abs() >= 1 << 53 {
+        return via_f32;
+    }
+    let v = (sum as f64) * 2f64.powi(floor);
+    arith::cvt(Ty::F16, Ty::F64, Rnd::Rn, false, v.to_bits())
+}
+
+/// The 16-byte chunks of shared memory one warp's part of a `wgmma.mma_async` reads, as chunk
+/// start addresses (swizzle applied): the warp's 16 rows of A (when A comes from a descriptor:
+/// two chunks per K-major row; MN-major, one chunk per 8 rows per k), then all of B likewise.
+pub fn chunks(form: WgmmaForm, a_desc: Option<u64>, b_desc: u64, wg_warp: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let k = form.k();
+    let mut operand = |d: &Desc, trans: bool, first: u32, rows: u32| {
+        if trans {
+            for kk in 0..k {
+                for j in (first..first + rows).step_by(8) {
+                    out.push(operand_addr(d, true, j, kk));
+                }
+            }
+        } else {
+            for mn in first..first + rows {
+                for c in 0..2 {
+                    out.push(operand_addr(d, false, mn, 16 * c));
+                }
+            }
+        }
+    };
+    if let Some(a) = a_desc {
+        operand(&Desc::decode(a), form.has(WgmmaForm::TRANS_A), 16 * wg_warp, 16);
+    }
+    operand(&Desc::decode(b_desc), form.has(WgmmaForm::TRANS_B), 0, u32::from(form.n));
+    out
 }
