@@ -40,10 +40,12 @@ pub enum AccessOp {
     /// [`MemEvent::src`] = the global sources. The destination bytes are written (the zero-filled
     /// part of a `src-size` copy included); no separate `Load`/`Store` event is sent.
     CpAsync,
-    /// `wgmma.mma_async`'s shared-memory operands, read by the tensor core for the issuing warp:
+    /// `wgmma.mma_async`'s shared-memory operands, read by the tensor core for the warpgroup:
     /// events of `width` 16, each lane's address one 16-byte chunk (a core-matrix row) of the
-    /// operand as the descriptor lays it out (swizzle applied): first the warp's 16 rows of A (when
-    /// A comes from a descriptor), then all of B, 32 chunks per event. Not an LSU instruction.
+    /// operand as the descriptor lays it out (swizzle applied), 32 chunks per event: the issuing
+    /// warp's 16 rows of A (when A comes from a descriptor), then every fourth chunk of B from the
+    /// warp's place in its warpgroup on (the warpgroup's four warps share B's reads, as Nsight
+    /// Compute counts them: `warpscope_emu::wgmma::chunks`). Not an LSU instruction.
     Wgmma,
 }
 

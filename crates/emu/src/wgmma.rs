@@ -532,13 +532,16 @@ fn f16_dot(fma: BlockFma, a: &[u64], b: &[u64], c32: u32) -> u64 {
     arith::cvt(Ty::F16, Ty::F64, Rnd::Rn, false, v.to_bits())
 }
 
-/// The 16-byte chunks of shared memory one warp's part of a `wgmma.mma_async` reads, as chunk
-/// start addresses (swizzle applied): the warp's 16 rows of A (when A comes from a descriptor:
-/// two chunks per K-major row; MN-major, one chunk per 8 rows per k), then all of B likewise.
+/// The 16-byte chunks of shared memory one warp's part of a `wgmma.mma_async` stands for, as
+/// chunk start addresses (swizzle applied): the warp's 16 rows of A (when A comes from a
+/// descriptor: two chunks per K-major row; MN-major, one chunk per 8 rows per k), then every
+/// fourth chunk of B from the warp's place in its warpgroup on (B is read once for the warpgroup;
+/// the four warps' shares make it whole). Their bytes are what Nsight Compute counts in
+/// `sm__sass_data_bytes_mem_shared_op_gmma` (calibration/wgmma).
 pub fn chunks(form: WgmmaForm, a_desc: Option<u64>, b_desc: u64, wg_warp: u32) -> Vec<u32> {
-    let mut out = Vec::new();
     let k = form.k();
-    let mut operand = |d: &Desc, trans: bool, first: u32, rows: u32| {
+    let operand = |d: &Desc, trans: bool, first: u32, rows: u32| {
+        let mut out = Vec::new();
         if trans {
             for kk in 0..k {
                 for j in (first..first + rows).step_by(8) {
@@ -552,10 +555,13 @@ pub fn chunks(form: WgmmaForm, a_desc: Option<u64>, b_desc: u64, wg_warp: u32) -
                 }
             }
         }
+        out
     };
-    if let Some(a) = a_desc {
-        operand(&Desc::decode(a), form.has(WgmmaForm::TRANS_A), 16 * wg_warp, 16);
-    }
-    operand(&Desc::decode(b_desc), form.has(WgmmaForm::TRANS_B), 0, u32::from(form.n));
+    let mut out = match a_desc {
+        Some(a) => operand(&Desc::decode(a), form.has(WgmmaForm::TRANS_A), 16 * wg_warp, 16),
+        None => Vec::new(),
+    };
+    let b = operand(&Desc::decode(b_desc), form.has(WgmmaForm::TRANS_B), 0, u32::from(form.n));
+    out.extend(b.into_iter().skip(wg_warp as usize % 4).step_by(4));
     out
 }
