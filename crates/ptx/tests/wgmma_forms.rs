@@ -69,6 +69,7 @@ fn refusals_say_why() {
         (kernel("wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16", 4, 'f', "%rd1", ", 2, 1, 0, 0"), "imm-scale"),
         (kernel("wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3", 4, 'f', "%rd1", ", 1, 1, 0, 0"), "takes 6 operands"),
         (kernel("wgmma.mma_async.m64n8k16.f32.f16.f16", 4, 'f', "%rd1", ", 1, 1, 0, 0"), ".sync.aligned"),
+        (kernel("wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16", 4, 'f', "%rd1", ", %r1, 0, 1, 1, 0, 0"), "sparse"),
     ];
     for (src, why) in cases {
         let e = form(&src).unwrap_err();

@@ -38,6 +38,9 @@ impl<'m> KCtx<'m> {
 
     fn wgmma_mma(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
         let bad = |s: &mut Self, why: &str| s.err(format!("unsupported instruction `{}` ({why})", i.opcode));
+        if mods.contains(&"sp") {
+            return bad(self, "sparse wgmma is not modelled");
+        }
         let Some(shape) = mods.iter().find(|m| m.starts_with("m64n")) else {
             return bad(self, "shape");
         };
