@@ -305,10 +305,10 @@ enum Key {
         pc: u32,
         write: bool,
     },
-    /// An access to a wgmma accumulator in flight (see [`crate::wgmma_hazards`]).
+    /// Accesses to a wgmma's accumulators in flight (see [`crate::wgmma_hazards`]); the first
+    /// access's pc is the aggregate's note.
     WgmmaAccum {
         mma_pc: u32,
-        pc: u32,
     },
 }
 
@@ -1755,17 +1755,21 @@ impl HazardReport {
                         xyz(ex.threads[0]),
                     ),
                 ),
-                Key::WgmmaAccum { mma_pc, pc } => (
-                    FindingKind::WgmmaAccumulator,
-                    Severity::Error,
-                    vec![mma_pc, pc],
-                    format!(
-                        "{} (thread {}) uses an accumulator register of the wgmma.mma_async at {} before a wgmma.wait_group retired its group: its value is undefined until then (ptxas waits for every wgmma in flight there, serialising them)",
-                        loc(pc).label,
-                        xyz(ex.threads[0]),
-                        loc(mma_pc).label,
-                    ),
-                ),
+                Key::WgmmaAccum { mma_pc } => {
+                    let pc: u32 = agg.note.parse().unwrap_or(mma_pc);
+                    (
+                        FindingKind::WgmmaAccumulator,
+                        Severity::Error,
+                        vec![mma_pc, pc],
+                        format!(
+                            "{} (thread {}) uses an accumulator register of the wgmma.mma_async at {} before a wgmma.wait_group retired its group (the first of {} such accesses by a warp): its value is undefined until then (ptxas waits for every wgmma in flight there, serialising them)",
+                            loc(pc).label,
+                            xyz(ex.threads[0]),
+                            loc(mma_pc).label,
+                            agg.count,
+                        ),
+                    )
+                }
                 Key::Uninit { pc } => (
                     FindingKind::UninitializedRead,
                     Severity::Error,
@@ -2160,14 +2164,14 @@ impl warpscope_emu::Sink for HazardSink {
             let block = self.block;
             let tid = warp * 32 + active.trailing_zeros();
             self.note(
-                Key::WgmmaAccum { mma_pc, pc },
+                Key::WgmmaAccum { mma_pc },
                 1,
                 || Example {
                     block,
                     threads: vec![tid],
                     address: None,
                 },
-                String::new,
+                || pc.to_string(),
             );
         }
         HazardSink::inst(self, warp, active);

@@ -328,6 +328,9 @@ impl Sink for Multi {
     }
 
     fn inst(&mut self, warp: u32, pc: u32, active: LaneMask) {
+        if let Some(s) = &mut self.banks {
+            Sink::inst(s, warp, pc, active);
+        }
         if let Some(s) = &mut self.divergence {
             Sink::inst(s, warp, pc, active);
         }
