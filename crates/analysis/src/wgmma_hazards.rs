@@ -54,8 +54,12 @@ impl WgmmaOps {
                         .collect();
                     WgOp::Mma(regs)
                 }
-                Inst::WgmmaSync { op: WgmmaSyncOp::Commit } => WgOp::Commit,
-                Inst::WgmmaSync { op: WgmmaSyncOp::Wait(n) } => WgOp::Wait(n),
+                Inst::WgmmaSync {
+                    op: WgmmaSyncOp::Commit,
+                } => WgOp::Commit,
+                Inst::WgmmaSync {
+                    op: WgmmaSyncOp::Wait(n),
+                } => WgOp::Wait(n),
                 Inst::WgmmaSync { .. } => continue,
                 _ if text.trim_start().starts_with("wgmma.mma_async") => WgOp::Part,
                 ref i => WgOp::Other(warpscope_emu::inst_rows(i)),

@@ -57,35 +57,52 @@ fn check(body: &str) -> Vec<Finding> {
     })
 }
 
-const MMA: &str = "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd3, %rd4, p, 1, 1, 0, 0;";
+const MMA: &str =
+    "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd3, %rd4, p, 1, 1, 0, 0;";
 
 fn accum(f: &[Finding]) -> Vec<&Finding> {
-    f.iter().filter(|f| f.kind == FindingKind::WgmmaAccumulator).collect()
+    f.iter()
+        .filter(|f| f.kind == FindingKind::WgmmaAccumulator)
+        .collect()
 }
 
 #[test]
 fn reading_an_accumulator_before_the_wait_is_a_finding() {
-    let f = check(&format!("{MMA}\nwgmma.commit_group.sync.aligned;\nmov.f32 %f5, %f2;\nwgmma.wait_group.sync.aligned 0;"));
+    let f = check(&format!(
+        "{MMA}\nwgmma.commit_group.sync.aligned;\nmov.f32 %f5, %f2;\nwgmma.wait_group.sync.aligned 0;"
+    ));
     let a = accum(&f);
     assert_eq!(a.len(), 1, "{f:#?}");
-    assert!(a[0].message.contains("before a wgmma.wait_group"), "{}", a[0].message);
+    assert!(
+        a[0].message.contains("before a wgmma.wait_group"),
+        "{}",
+        a[0].message
+    );
     assert_eq!(a[0].count, 4, "one per warp");
 }
 
 #[test]
 fn waiting_for_an_older_group_only_leaves_the_newest_in_flight() {
     // wait_group 1 retires all but the newest committed group: the accumulators are still in flight
-    let f = check(&format!("{MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 1;\nmov.f32 %f5, %f2;\nwgmma.wait_group.sync.aligned 0;"));
+    let f = check(&format!(
+        "{MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 1;\nmov.f32 %f5, %f2;\nwgmma.wait_group.sync.aligned 0;"
+    ));
     assert_eq!(accum(&f).len(), 1, "{f:#?}");
     // uncommitted: no wait retires it
-    let f = check(&format!("{MMA}\nwgmma.wait_group.sync.aligned 0;\nmov.f32 %f5, %f1;\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;"));
+    let f = check(&format!(
+        "{MMA}\nwgmma.wait_group.sync.aligned 0;\nmov.f32 %f5, %f1;\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;"
+    ));
     assert_eq!(accum(&f).len(), 1, "{f:#?}");
 }
 
 #[test]
 fn waiting_first_and_chaining_are_clean() {
-    let f = check(&format!("{MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nmov.f32 %f5, %f2;"));
+    let f = check(&format!(
+        "{MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nmov.f32 %f5, %f2;"
+    ));
     assert!(accum(&f).is_empty(), "{f:#?}");
-    let f = check(&format!("{MMA}\n{MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;"));
+    let f = check(&format!(
+        "{MMA}\n{MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;"
+    ));
     assert!(accum(&f).is_empty(), "{f:#?}");
 }

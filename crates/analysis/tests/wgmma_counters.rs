@@ -108,9 +108,17 @@ fn gmma_counters_match_the_gpu() {
         assert_eq!(v("l1tex__lsuin_requests_op_gmma"), want[0]);
         assert_eq!(v("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_gmma"), 0);
         if got != want {
-            wrong.push(format!("row {} {}: predicted {got:?}, measured {want:?}", m[0], m[1]));
+            wrong.push(format!(
+                "row {} {}: predicted {got:?}, measured {want:?}",
+                m[0], m[1]
+            ));
         }
     }
     assert_eq!(n, 44);
-    assert!(wrong.is_empty(), "{} of {n} kernels differ:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "{} of {n} kernels differ:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }

@@ -55,7 +55,11 @@ fn the_calibration_program_computes_what_the_gpu_computed() {
         .env("WARPSCOPE_CUDA_ROOT", cuda_root())
         .output()
         .unwrap();
-    assert!(out.status.success(), "build.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "build.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows = repo().join("calibration/wgmma/rows.tsv");
     let rows = rows.to_str().unwrap();
 
@@ -65,11 +69,22 @@ fn the_calibration_program_computes_what_the_gpu_computed() {
     let mut dec = ruzstd::decoding::StreamingDecoder::new(&raw[..]).unwrap();
     let mut gpu = Vec::new();
     std::io::Read::read_to_end(&mut dec, &mut gpu).unwrap();
-    let (ours, gpu) = (records(&std::fs::read(dir.join("all.bin")).unwrap()), records(&gpu));
+    let (ours, gpu) = (
+        records(&std::fs::read(dir.join("all.bin")).unwrap()),
+        records(&gpu),
+    );
     assert_eq!(ours.len(), 218);
     assert_eq!(ours.len(), gpu.len());
-    let differ: Vec<u32> = ours.iter().zip(&gpu).filter(|(a, b)| a != b).map(|(a, _)| a.0).collect();
-    assert!(differ.is_empty(), "rows whose inputs or accumulators differ: {differ:?}");
+    let differ: Vec<u32> = ours
+        .iter()
+        .zip(&gpu)
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a.0)
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "rows whose inputs or accumulators differ: {differ:?}"
+    );
 
     // one launch per kernel against ncu
     let export = dir.join("first.json");

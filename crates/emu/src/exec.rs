@@ -1806,13 +1806,7 @@ fn general<S: Sink>(
                 }
             }
         }
-        Inst::Wgmma {
-            form,
-            d,
-            a,
-            b,
-            scale,
-        } => {
+        Inst::Wgmma { form, d, a, b, scale } => {
             if mask != 0 {
                 let sc = pval(&w.preds, scale);
                 let l0 = mask.trailing_zeros() as usize;
@@ -1823,7 +1817,11 @@ fn general<S: Sink>(
                     for (x, &c) in addrs.iter_mut().zip(part) {
                         *x = u64::from(c);
                     }
-                    let m = if part.len() == 32 { FULL } else { (1u32 << part.len()) - 1 };
+                    let m = if part.len() == 32 {
+                        FULL
+                    } else {
+                        (1u32 << part.len()) - 1
+                    };
                     let ev = remapped(ctx, &addrs, m);
                     sink.mem(&MemEvent {
                         block,
@@ -1838,7 +1836,17 @@ fn general<S: Sink>(
                     });
                 }
                 let mut rd = |o: u32, n: u32| sh_read(ctx, bm, u64::from(o), u64::from(n));
-                let r = crate::wgmma::exec(form, &mut w.regs, d as usize, a as usize, b as usize, sc, mask, wi % 4, &mut rd);
+                let r = crate::wgmma::exec(
+                    form,
+                    &mut w.regs,
+                    d as usize,
+                    a as usize,
+                    b as usize,
+                    sc,
+                    mask,
+                    wi % 4,
+                    &mut rd,
+                );
                 if let Err(at) = r {
                     return Flow::Stop(oob(pc, mask.trailing_zeros() as usize, u64::from(at)));
                 }

@@ -123,7 +123,6 @@ pub fn d_elem(l: usize, i: usize) -> (usize, usize) {
     (g + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * t + i % 2)
 }
 
-
 /// The tensor core's rule for fp8 products (calibration/wgmma): `block` products at a time, each
 /// block's products and the running sum aligned to the largest exponent among them (a product's:
 /// its operands' exponent sum) and truncated toward zero to `kept` bits below it, summed exactly,
@@ -263,7 +262,11 @@ impl Fp8Fma {
                 if x.mant < 0 { -(m as i128) } else { m as i128 }
             };
         }
-        let s = tensor::Exact { mant: sum, exp: floor, top: 0 };
+        let s = tensor::Exact {
+            mant: sum,
+            exp: floor,
+            top: 0,
+        };
         if self.c_in_block {
             return self.narrow(tensor::to_f32(s, self.round));
         }
@@ -314,7 +317,11 @@ pub type Reader<'r> = &'r mut dyn FnMut(u32, u32) -> Option<u64>;
 
 /// One operand element's bits from shared memory (`bits` per element; b1: one bit).
 fn smem_elem(read: Reader<'_>, d: &Desc, mn_major: bool, bits: u32, mn: u32, k: u32) -> Result<u64, u32> {
-    let (kb, sub) = if mn_major { (k, 0) } else { (k * bits / 8, k * bits % 8) };
+    let (kb, sub) = if mn_major {
+        (k, 0)
+    } else {
+        (k * bits / 8, k * bits % 8)
+    };
     let at = operand_addr(d, mn_major, mn, kb);
     let nbytes = bits.div_ceil(8);
     let v = read(at, nbytes).ok_or(at)?;
@@ -350,7 +357,14 @@ pub fn exec(
     let mut bm = vec![0u64; k * n];
     for nn in 0..n {
         for kk in 0..k {
-            bm[kk * n + nn] = smem_elem(read, &bd, form.has(WgmmaForm::TRANS_B), bbits, nn as u32, kk as u32)?;
+            bm[kk * n + nn] = smem_elem(
+                read,
+                &bd,
+                form.has(WgmmaForm::TRANS_B),
+                bbits,
+                nn as u32,
+                kk as u32,
+            )?;
         }
     }
     // A: the warp's 16 rows x K
@@ -410,8 +424,18 @@ pub fn exec(
 pub fn dot(form: WgmmaForm, a: &[u64], b: &[u64], c: Option<u64>) -> u64 {
     match form.aty {
         WgTy::S8 | WgTy::U8 => {
-            let sx = |t: WgTy, v: u64| if t == WgTy::S8 { v as u8 as i8 as i64 } else { v as u8 as i64 };
-            let s: i64 = a.iter().zip(b).map(|(&x, &y)| sx(form.aty, x) * sx(form.bty, y)).sum();
+            let sx = |t: WgTy, v: u64| {
+                if t == WgTy::S8 {
+                    v as u8 as i8 as i64
+                } else {
+                    v as u8 as i64
+                }
+            };
+            let s: i64 = a
+                .iter()
+                .zip(b)
+                .map(|(&x, &y)| sx(form.aty, x) * sx(form.bty, y))
+                .sum();
             let s = s + c.map_or(0, |c| c as u32 as i32 as i64);
             let v = if form.has(WgmmaForm::SATFINITE) {
                 s.clamp(i32::MIN as i64, i32::MAX as i64)
@@ -447,7 +471,9 @@ pub fn dot(form: WgmmaForm, a: &[u64], b: &[u64], c: Option<u64>) -> u64 {
             let kk = a.len();
             let c32 = match c {
                 None => 0u32,
-                Some(c) if form.dty == WgTy::F16 => arith::cvt(Ty::F32, Ty::F16, Rnd::Default, false, c) as u32,
+                Some(c) if form.dty == WgTy::F16 => {
+                    arith::cvt(Ty::F32, Ty::F16, Rnd::Default, false, c) as u32
+                }
                 Some(c) => c as u32,
             };
             if matches!(form.aty, WgTy::E4M3 | WgTy::E5M2) {
@@ -561,7 +587,12 @@ pub fn chunks(form: WgmmaForm, a_desc: Option<u64>, b_desc: u64, wg_warp: u32) -
         Some(a) => operand(&Desc::decode(a), form.has(WgmmaForm::TRANS_A), 16 * wg_warp, 16),
         None => Vec::new(),
     };
-    let b = operand(&Desc::decode(b_desc), form.has(WgmmaForm::TRANS_B), 0, u32::from(form.n));
+    let b = operand(
+        &Desc::decode(b_desc),
+        form.has(WgmmaForm::TRANS_B),
+        0,
+        u32::from(form.n),
+    );
     out.extend(b.into_iter().skip(wg_warp as usize % 4).step_by(4));
     out
 }

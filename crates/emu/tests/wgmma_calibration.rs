@@ -53,6 +53,10 @@ fn measured_outputs_replayed_bit_for_bit() {
         }
     }
     assert!(n > 0, "no measured rows");
-    assert!(bad.is_empty(), "{} of {n} rows differ:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {n} rows differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
-

@@ -45,12 +45,24 @@ fn swizzles_xor_the_16_byte_chunk_with_the_row() {
 #[test]
 fn k_major_addresses() {
     // no swizzle: core matrices of 8 rows x 16 bytes; LBO steps K, SBO steps 8 rows
-    let d = Desc { start: 0x100, lbo: 128, sbo: 256, base_offset: 0, swizzle: 0 };
+    let d = Desc {
+        start: 0x100,
+        lbo: 128,
+        sbo: 256,
+        base_offset: 0,
+        swizzle: 0,
+    };
     assert_eq!(operand_addr(&d, false, 0, 0), 0x100);
     assert_eq!(operand_addr(&d, false, 1, 0), 0x110);
     assert_eq!(operand_addr(&d, false, 9, 20), 0x100 + 256 + 128 + 16 + 4);
     // 128B swizzle: rows of 128 bytes, 8-row groups at SBO, then the XOR
-    let d = Desc { start: 0, lbo: 16, sbo: 1024, base_offset: 0, swizzle: 128 };
+    let d = Desc {
+        start: 0,
+        lbo: 16,
+        sbo: 1024,
+        base_offset: 0,
+        swizzle: 128,
+    };
     assert_eq!(operand_addr(&d, false, 1, 0), 0x90);
     assert_eq!(operand_addr(&d, false, 9, 16), 1024 + 128 + ((16 / 16) ^ 1) * 16);
     // the start advanced by 32 bytes (the next k16 step of a 64-element f16 row) stays inside
@@ -63,15 +75,30 @@ fn k_major_addresses() {
 fn mn_major_addresses() {
     // no swizzle: 8 contiguous MN elements (16 bytes) per K row, 8 K rows per core matrix;
     // SBO steps 8 MN, LBO steps 8 K
-    let d = Desc { start: 0, lbo: 1024, sbo: 128, base_offset: 0, swizzle: 0 };
+    let d = Desc {
+        start: 0,
+        lbo: 1024,
+        sbo: 128,
+        base_offset: 0,
+        swizzle: 0,
+    };
     assert_eq!(operand_addr(&d, true, 3, 0), 6);
     assert_eq!(operand_addr(&d, true, 3, 1), 16 + 6);
     assert_eq!(operand_addr(&d, true, 11, 9), 128 + 1024 + 16 + 6);
     // 128B swizzle: 64 MN elements per 128-byte K row, LBO steps 64 MN, SBO steps 8 K
-    let d = Desc { start: 0, lbo: 8192, sbo: 1024, base_offset: 0, swizzle: 128 };
+    let d = Desc {
+        start: 0,
+        lbo: 8192,
+        sbo: 1024,
+        base_offset: 0,
+        swizzle: 128,
+    };
     assert_eq!(operand_addr(&d, true, 8, 0), 16);
     assert_eq!(operand_addr(&d, true, 8, 1), 128 + (1 ^ 1) * 16);
-    assert_eq!(operand_addr(&d, true, 64 + 2, 8 + 2), 8192 + 1024 + 256 + 4 + (2 * 16));
+    assert_eq!(
+        operand_addr(&d, true, 64 + 2, 8 + 2),
+        8192 + 1024 + 256 + 4 + (2 * 16)
+    );
 }
 
 #[test]

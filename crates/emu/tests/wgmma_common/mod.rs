@@ -123,8 +123,9 @@ pub fn fill_words(n: usize, ek: u32, cls: u32, seed: u64, stream: u64) -> Vec<u3
 }
 
 pub fn fnv(p: &[u8]) -> u64 {
-    p.iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    p.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 // ---- rows and measurements ----
@@ -208,7 +209,13 @@ pub fn measured() -> HashMap<u32, Measured> {
             .map(|i| u64::from_le_bytes(b[at + 12 + 8 * i..at + 20 + 8 * i].try_into().unwrap()))
             .collect();
         let words = (0..n).map(|i| u32at(&b, at + 36 + 4 * i)).collect();
-        out.insert(id, Measured { hashes: [h[0], h[1], h[2]], words });
+        out.insert(
+            id,
+            Measured {
+                hashes: [h[0], h[1], h[2]],
+                words,
+            },
+        );
         at += 36 + 4 * n;
     }
     out
@@ -274,4 +281,3 @@ pub fn emulate(r: &Row) -> Vec<u32> {
         .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
         .collect()
 }
-

@@ -7,7 +7,9 @@ use crate::inst::*;
 use crate::parse::{Instruction, Operand};
 
 /// The N of an integer (`.s8`/`.u8`) or `.b1` form.
-const INT_N: [u16; 18] = [8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256];
+const INT_N: [u16; 18] = [
+    8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
+];
 
 impl<'m> KCtx<'m> {
     /// `wgmma.*`
@@ -20,7 +22,9 @@ impl<'m> KCtx<'m> {
             Some("fence") => Some(WgmmaSyncOp::Fence),
             Some("commit_group") => Some(WgmmaSyncOp::Commit),
             Some("wait_group") => match i.operands.first() {
-                Some(Operand::Int(n)) if *n < 256 && i.operands.len() == 1 => Some(WgmmaSyncOp::Wait(*n as u8)),
+                Some(Operand::Int(n)) if *n < 256 && i.operands.len() == 1 => {
+                    Some(WgmmaSyncOp::Wait(*n as u8))
+                }
                 _ => return self.err(format!("`{}` takes one immediate group count", i.opcode)),
             },
             Some("mma_async") => None,
@@ -61,9 +65,13 @@ impl<'m> KCtx<'m> {
             WgTy::F16 => bty == WgTy::F16 && matches!(dty, WgTy::F32 | WgTy::F16),
             WgTy::BF16 => bty == WgTy::BF16 && dty == WgTy::F32,
             WgTy::TF32 => bty == WgTy::TF32 && dty == WgTy::F32,
-            WgTy::E4M3 | WgTy::E5M2 => matches!(bty, WgTy::E4M3 | WgTy::E5M2) && matches!(dty, WgTy::F32 | WgTy::F16),
+            WgTy::E4M3 | WgTy::E5M2 => {
+                matches!(bty, WgTy::E4M3 | WgTy::E5M2) && matches!(dty, WgTy::F32 | WgTy::F16)
+            }
             WgTy::S8 | WgTy::U8 => matches!(bty, WgTy::S8 | WgTy::U8) && dty == WgTy::S32,
-            WgTy::B1 => bty == WgTy::B1 && dty == WgTy::S32 && mods.contains(&"and") && mods.contains(&"popc"),
+            WgTy::B1 => {
+                bty == WgTy::B1 && dty == WgTy::S32 && mods.contains(&"and") && mods.contains(&"popc")
+            }
             _ => false,
         };
         if !types_ok || (sat && !int) {
@@ -96,7 +104,12 @@ impl<'m> KCtx<'m> {
         for o in &ops[4..] {
             match o {
                 Operand::Int(v) => imm.push(*v as i64),
-                _ => return self.err(format!("`{}`: the scale and transpose operands are immediates", i.opcode)),
+                _ => {
+                    return self.err(format!(
+                        "`{}`: the scale and transpose operands are immediates",
+                        i.opcode
+                    ));
+                }
             }
         }
         let mut flags = 0u8;
@@ -116,7 +129,11 @@ impl<'m> KCtx<'m> {
             }
         }
         if sixteen {
-            let trans = if a_regs { [None, Some(imm[2])] } else { [Some(imm[2]), Some(imm[3])] };
+            let trans = if a_regs {
+                [None, Some(imm[2])]
+            } else {
+                [Some(imm[2]), Some(imm[3])]
+            };
             for (v, f) in trans.into_iter().zip([WgmmaForm::TRANS_A, WgmmaForm::TRANS_B]) {
                 match v {
                     None | Some(0) => {}
@@ -148,7 +165,9 @@ impl<'m> KCtx<'m> {
             self.mov_rows(d + k as R, r, guard);
         }
         let a = if a_regs {
-            let Operand::Vector(av) = &ops[1] else { unreachable!() };
+            let Operand::Vector(av) = &ops[1] else {
+                unreachable!()
+            };
             if av.len() != 4 {
                 return self.err(format!("`{}` takes 4 A registers", i.opcode));
             }
@@ -164,16 +183,7 @@ impl<'m> KCtx<'m> {
         };
         let b = self.src(&ops[2], Ty::U64)?;
         let scale = self.psrc(&ops[3])?;
-        self.push(
-            Inst::Wgmma {
-                form,
-                d,
-                a,
-                b,
-                scale,
-            },
-            guard,
-        );
+        self.push(Inst::Wgmma { form, d, a, b, scale }, guard);
         for (k, o) in dv.iter().enumerate() {
             let r = self.dst(o)?;
             self.mov_rows(r, d + k as R, guard);
