@@ -17,10 +17,11 @@
 //! the operand holds the instruction's 32 bytes of K; without swizzle, byte `kb` of row `mn` is at
 //! `start + (mn / 8) SBO + (kb / 16) LBO + (mn % 8) 16 + kb % 16`; with a swizzle of S bytes
 //! (32, 64, 128) at `start + (mn / 8) SBO + (mn % 8) S + kb`, LBO unused. MN-major operands
-//! (16-bit types, imm-trans): element (mn, k) is at `start + 2 (mn % 8) + (mn / 8) SBO + (k % 8) 16
-//! + (k / 8) LBO` without swizzle, and with a swizzle of S bytes at `start + 2 (mn % (S/2)) +
-//! (mn / (S/2)) LBO + (k % 8) S + (k / 8) SBO`. A swizzle of S bytes then XORs address bits 4..
-//! with bits 7.. (`log2(S / 16)` bits of each) of the shared address.
+//! (16-bit types, imm-trans): element (mn, k) is at
+//! `start + 2 (mn % 8) + (mn / 8) SBO + (k % 8) 16 + (k / 8) LBO` without swizzle, and with a
+//! swizzle of S bytes at `start + 2 (mn % (S/2)) + (mn / (S/2)) LBO + (k % 8) S + (k / 8) SBO`.
+//! A swizzle of S bytes then XORs address bits 4.. with bits 7.. (`log2(S / 16)` bits of each)
+//! of the shared address; a nonzero base offset `b` makes the row bits `(address >> 7) - b`.
 
 use warpscope_ptx::inst::{Rnd, Ty, WgTy, WgmmaForm};
 
