@@ -310,6 +310,11 @@ enum Key {
     WgmmaAccum {
         mma_pc: u32,
     },
+    /// A shared write to an operand of a wgmma in flight.
+    WgmmaOperand {
+        mma_pc: u32,
+        pc: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -1755,6 +1760,19 @@ impl HazardReport {
                         xyz(ex.threads[0]),
                     ),
                 ),
+                Key::WgmmaOperand { mma_pc, pc } => (
+                    FindingKind::Race,
+                    Severity::Error,
+                    vec![mma_pc, pc],
+                    format!(
+                        "shared write at {} of byte {}{} (thread {}) while the wgmma.mma_async at {} that reads it is in flight: its operands must stay unchanged until the issuing warps' wgmma.wait_group retires it (then a barrier for other threads)",
+                        loc(pc).label,
+                        ex.address.unwrap_or(0),
+                        self.region_name(ex.address),
+                        xyz(ex.threads[0]),
+                        loc(mma_pc).label,
+                    ),
+                ),
                 Key::WgmmaAccum { mma_pc } => {
                     let pc: u32 = agg.note.parse().unwrap_or(mma_pc);
                     (
@@ -2098,6 +2116,26 @@ impl warpscope_emu::Sink for HazardSink {
         };
         if self.async_copies.is_some() && !self.finished {
             self.async_copy_event(e);
+        }
+        if let Some(t) = &mut self.wgmma {
+            if e.op == warpscope_emu::AccessOp::Wgmma {
+                t.operand_reads(e.warp, e.pc, e.mask, e.addrs);
+            } else if kind != AccessKind::Read
+                && let Some((mma_pc, lane, byte)) = t.write(e.mask, e.width, e.addrs)
+            {
+                let block = self.block;
+                let tid = e.warp * 32 + lane;
+                self.note(
+                    Key::WgmmaOperand { mma_pc, pc: e.pc },
+                    1,
+                    || Example {
+                        block,
+                        threads: vec![tid],
+                        address: Some(byte),
+                    },
+                    String::new,
+                );
+            }
         }
         if e.op == warpscope_emu::AccessOp::Store
             && let Some(bytes) = self.take_stash(e)

@@ -106,3 +106,29 @@ fn waiting_first_and_chaining_are_clean() {
     ));
     assert!(accum(&f).is_empty(), "{f:#?}");
 }
+
+fn operand_races(f: &[Finding]) -> Vec<&Finding> {
+    f.iter()
+        .filter(|f| f.kind == FindingKind::Race && f.message.contains("wgmma.mma_async at"))
+        .collect()
+}
+
+#[test]
+fn writing_an_operand_before_the_wait_is_a_race() {
+    // thread t rewrites its own 16 bytes of B (buf + 2048 + 16t) while the group is in flight
+    let write = "st.shared.v4.u32 [%r4+2048], {%r5, %r5, %r5, %r5};";
+    let f = check(&format!(
+        "{MMA}\nwgmma.commit_group.sync.aligned;\n{write}\nwgmma.wait_group.sync.aligned 0;"
+    ));
+    let r = operand_races(&f);
+    assert_eq!(r.len(), 1, "{f:#?}");
+    assert!(r[0].message.contains("in flight"), "{}", r[0].message);
+    // B is 8 rows of 32 bytes at buf + 2048 (LBO 128, SBO 256: rows at 16-byte steps, the two K
+    // halves 128 bytes apart): threads 0-7 and 8-15 write its chunks
+    assert!(r[0].example.threads[0] < 16, "{:?}", r[0].example);
+    // after the wait the operands are free again
+    let f = check(&format!(
+        "{MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n{write}"
+    ));
+    assert!(operand_races(&f).is_empty(), "{f:#?}");
+}
