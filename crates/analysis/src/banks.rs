@@ -138,6 +138,38 @@ pub struct BankReport {
     /// LDSM / STSM / LDGSTS per pc (see [`MatrixStats`]); their wavefronts also count in
     /// [`BankReport::total`] as ncu's `op_ld` / `op_st` count them.
     pub matrix: BTreeMap<u32, MatrixStats>,
+    /// `wgmma.mma_async`'s shared-memory operand reads (see [`GmmaCounts`]); absent when none.
+    #[serde(skip_serializing_if = "GmmaCounts::is_empty")]
+    pub gmma: GmmaCounts,
+}
+
+/// What Nsight Compute counts of `wgmma.mma_async` (HGMMA) reading shared memory (measured:
+/// calibration/wgmma/README.md): warp instructions (`smsp__sass_inst_executed_op_shared_gmma`,
+/// also `smsp__inst_executed_pipe_tensor_op_gmma` and `l1tex__lsuin_requests_op_gmma`), bytes
+/// (`sm__sass_data_bytes_mem_shared_op_gmma`: per warpgroup instruction 32 bytes per row of B
+/// and, when A comes from shared memory, 2048 for A) and wavefronts
+/// (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma`: bytes / 128 whatever the layout or
+/// swizzle; also in `l1tex__data_pipe_lsu_wavefronts_mem_shared`). None of them is in `op_ld`.
+/// ptxas's own extra HGMMAs (a `wgmma.commit_group` it cannot attach to a preceding HGMMA
+/// becomes a 64x8x16 one) are not in the program and not counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GmmaCounts {
+    /// Warp instructions.
+    pub instructions: u64,
+    /// Shared-memory bytes read.
+    pub bytes: u64,
+}
+
+impl GmmaCounts {
+    /// No `wgmma.mma_async` ran.
+    pub fn is_empty(&self) -> bool {
+        self.instructions == 0 && self.bytes == 0
+    }
+
+    /// `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma`: 128 bytes each.
+    pub fn wavefronts(&self) -> u64 {
+        self.bytes / 128
+    }
 }
 
 impl BankReport {
@@ -145,6 +177,8 @@ impl BankReport {
     pub fn merge(&mut self, other: BankReport) {
         self.blocks += other.blocks;
         self.unmodelled += other.unmodelled;
+        self.gmma.instructions += other.gmma.instructions;
+        self.gmma.bytes += other.gmma.bytes;
         self.merge_matrix(other.matrix);
         for (key, s) in other.insts {
             match self.insts.get_mut(&key) {
@@ -315,6 +349,7 @@ impl BankSink {
             blocks: 1,
             unmodelled: 0,
             matrix: BTreeMap::new(),
+            gmma: GmmaCounts::default(),
         };
         BankSink {
             block,
@@ -536,6 +571,11 @@ impl warpscope_emu::Sink for BankSink {
                 self.record_matrix(e);
                 return;
             }
+            // the tensor core's operand reads are no LSU instruction (calibration/wgmma)
+            AccessOp::Wgmma => {
+                self.report.gmma.bytes += u64::from(e.width) * u64::from(e.mask.count_ones());
+                return;
+            }
         };
         self.record(
             e.warp,
@@ -548,6 +588,15 @@ impl warpscope_emu::Sink for BankSink {
                 addrs: e.addrs,
             },
         );
+    }
+
+    fn inst(&mut self, _warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
+        if active != 0
+            && let Some(f) = &self.forms
+            && f.is_wgmma(pc)
+        {
+            self.report.gmma.instructions += 1;
+        }
     }
 }
 
@@ -734,6 +783,8 @@ pub enum MatrixForm {
 #[derive(Clone, Debug, Default)]
 pub struct MatrixForms {
     forms: Vec<Option<MatrixForm>>,
+    /// The pcs of `wgmma.mma_async` instructions (empty when the program has none).
+    wgmma: Vec<u32>,
 }
 
 impl MatrixForms {
@@ -779,7 +830,19 @@ impl MatrixForms {
                 _ => None,
             })
             .collect();
-        MatrixForms { forms }
+        let wgmma = program
+            .ops
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o.inst, Inst::Wgmma { .. }))
+            .map(|(pc, _)| pc as u32)
+            .collect();
+        MatrixForms { forms, wgmma }
+    }
+
+    /// Whether the instruction at `pc` is a `wgmma.mma_async`.
+    pub fn is_wgmma(&self, pc: u32) -> bool {
+        !self.wgmma.is_empty() && self.wgmma.binary_search(&pc).is_ok()
     }
 
     /// The form of the instruction at `pc`, if it is an `ldmatrix`, `stmatrix` or `cp.async`.

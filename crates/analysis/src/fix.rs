@@ -183,6 +183,8 @@ impl Sink for TraceSink {
                 };
                 (Side::Store, false, Form::Copy(kind))
             }
+            // the tensor core's operand reads: no LSU instruction to re-count
+            AccessOp::Wgmma => return,
         };
         // The machine code's fused accesses concern ld / st only.
         let width = match (form, self.recon.role(e.pc)) {

@@ -235,7 +235,8 @@ impl warpscope_emu::Sink for GlobalInitSink {
             // nothing (compute-sanitizer's initcheck reports every one of 256 atomicAdds on
             // bins nothing zeroed: calibration/bugs/h200, uninit_counter)
             AccessOp::Atomic => self.read(e.warp, e.pc, e.width, e.mask, e.addrs),
-            AccessOp::CpAsync => {}
+            // the tensor core's shared-memory operands
+            AccessOp::CpAsync | AccessOp::Wgmma => {}
         }
     }
 }

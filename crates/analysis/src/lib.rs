@@ -22,6 +22,7 @@ pub mod global_races;
 pub mod hazards;
 pub mod launchspec;
 pub mod machine_flow;
+pub mod wgmma_hazards;
 
 pub mod banks;
 pub mod fix;

@@ -253,10 +253,14 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "The launch stops on a GPU: a trap, an illegal instruction, a store to read-only memory",
         ),
         FindingKind::Assert => ("assert", "A failing device-side assert: the launch stops"),
+        FindingKind::WgmmaAccumulator => (
+            "wgmma_accumulator",
+            "A wgmma accumulator register used before wgmma.wait_group retired its group",
+        ),
     }
 }
 
-const KINDS: [FindingKind; 10] = [
+const KINDS: [FindingKind; 11] = [
     FindingKind::Race,
     FindingKind::GlobalRace,
     FindingKind::DivergentBarrier,
@@ -267,6 +271,7 @@ const KINDS: [FindingKind; 10] = [
     FindingKind::SameValueWrite,
     FindingKind::Fault,
     FindingKind::Assert,
+    FindingKind::WgmmaAccumulator,
 ];
 
 /// The path a SARIF result names for a source file the PTX calls `name`: relative to the current

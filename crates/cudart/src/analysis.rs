@@ -588,6 +588,14 @@ pub fn analyse_launch(
     if ld.wavefronts + st.wavefronts > 0 {
         put("warpscope__l1tex_shared_wavefronts_floor", 1.0);
     }
+    // wgmma's operand reads (HGMMA): 128 bytes a wavefront, in no LDS count (calibration/wgmma);
+    // ncu's instruction and byte counts also hold HGMMAs ptxas adds, so only this one is put
+    if !banks.gmma.is_empty() {
+        put(
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
+            banks.gmma.wavefronts() as f64,
+        );
+    }
     // shared atomics (ATOMS): not among the loads and stores above, as ncu counts them; their
     // wavefronts by the machine code's form of each (`reconcile::AtomicForm`: an add of 1 or an
     // aggregated atomic as a load, any other one lane per bank slot; H100, calibration/run/README.md),

@@ -380,6 +380,9 @@ impl Sink for Multi {
     }
 
     fn inst(&mut self, warp: u32, pc: u32, active: LaneMask) {
+        if let Some(s) = &mut self.banks {
+            Sink::inst(s, warp, pc, active);
+        }
         if let Some(s) = &mut self.divergence {
             Sink::inst(s, warp, pc, active);
         }
@@ -659,6 +662,11 @@ fn emulate(
         .map(|_| AsyncOps::of(program))
         .filter(|o| !o.is_empty())
         .map(Arc::new);
+    let wgmma_ops = hazard_cfg
+        .as_ref()
+        .map(|_| warpscope_analysis::wgmma_hazards::WgmmaOps::of(program))
+        .filter(|o| !o.is_empty())
+        .map(Arc::new);
     let recon = &widths.recon;
     let forms = (sections.banks || sections.fix).then(|| match &opts.forms {
         Some(f) => Arc::clone(f),
@@ -673,8 +681,12 @@ fn emulate(
         divergence: model.as_ref().map(|m| DivergenceSink::new(Arc::clone(m))),
         hazards: hazard_cfg.as_ref().map(|c| {
             let s = HazardSink::new(Arc::clone(c), b);
-            match &async_ops {
+            let s = match &async_ops {
                 Some(o) => s.with_async_ops(Arc::clone(o)),
+                None => s,
+            };
+            match &wgmma_ops {
+                Some(o) => s.with_wgmma_ops(Arc::clone(o)),
                 None => s,
             }
         }),

@@ -40,6 +40,13 @@ pub enum AccessOp {
     /// [`MemEvent::src`] = the global sources. The destination bytes are written (the zero-filled
     /// part of a `src-size` copy included); no separate `Load`/`Store` event is sent.
     CpAsync,
+    /// `wgmma.mma_async`'s shared-memory operands, read by the tensor core for the warpgroup:
+    /// events of `width` 16, each lane's address one 16-byte chunk (a core-matrix row) of the
+    /// operand as the descriptor lays it out (swizzle applied), 32 chunks per event: the issuing
+    /// warp's 16 rows of A (when A comes from a descriptor), then every fourth chunk of B from the
+    /// warp's place in its warpgroup on (the warpgroup's four warps share B's reads, as Nsight
+    /// Compute counts them: `warpscope_emu::wgmma::chunks`). Not an LSU instruction.
+    Wgmma,
 }
 
 /// One warp-level memory instruction execution.
@@ -49,6 +56,7 @@ pub enum AccessOp {
 ///   `Atomic`), `width` = bytes per lane (vectors included).
 /// - `ldmatrix`/`stmatrix`: one `LdMatrix`/`StMatrix` event (see [`AccessOp::LdMatrix`]).
 /// - `cp.async`: one `CpAsync` event with the sources in `src` (see [`AccessOp::CpAsync`]).
+/// - `wgmma.mma_async`: `Wgmma` events of the operand chunks it reads (see [`AccessOp::Wgmma`]).
 /// - `cp.async.bulk` (shared <-> global): no event (the copy engine moves the bytes).
 /// - `mbarrier.*` and `cp.async.mbarrier.arrive`: no event (the barrier object is the
 ///   emulator's own 8-byte encoding in shared memory; its accesses are synchronisation).

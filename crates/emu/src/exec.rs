@@ -1807,7 +1807,53 @@ fn general<S: Sink>(
                 }
             }
         }
-        Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } => {}
+        Inst::Wgmma { form, d, a, b, scale } => {
+            if mask != 0 {
+                let sc = pval(&w.preds, scale);
+                let l0 = mask.trailing_zeros() as usize;
+                let a_desc = (!form.a_regs()).then(|| w.regs[a as usize][l0]);
+                let chunks = crate::wgmma::chunks(form, a_desc, w.regs[b as usize][l0], wi % 4);
+                for part in chunks.chunks(32) {
+                    let mut addrs = [0u64; 32];
+                    for (x, &c) in addrs.iter_mut().zip(part) {
+                        *x = u64::from(c);
+                    }
+                    let m = if part.len() == 32 {
+                        FULL
+                    } else {
+                        (1u32 << part.len()) - 1
+                    };
+                    let ev = remapped(ctx, &addrs, m);
+                    sink.mem(&MemEvent {
+                        block,
+                        warp: wi,
+                        pc,
+                        space: Space::Shared,
+                        op: AccessOp::Wgmma,
+                        width: 16,
+                        mask: m,
+                        addrs: &ev,
+                        src: None,
+                    });
+                }
+                let mut rd = |o: u32, n: u32| sh_read(ctx, bm, u64::from(o), u64::from(n));
+                let r = crate::wgmma::exec(
+                    form,
+                    &mut w.regs,
+                    d as usize,
+                    a as usize,
+                    b as usize,
+                    sc,
+                    mask,
+                    wi % 4,
+                    &mut rd,
+                );
+                if let Err(at) = r {
+                    return Flow::Stop(oob(pc, mask.trailing_zeros() as usize, u64::from(at)));
+                }
+            }
+        }
+        Inst::WgmmaSync { .. } | Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } => {}
     }
     Flow::Next
 }

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use crate::inst::*;
 use crate::parse::{Function, Instruction, Module, Operand, Pos, StateSpace, Stmt, VarDecl};
 
+mod wgmma;
+
 /// Address of the first module-scope `.global` variable in the emulated global address space.
 pub const GLOBAL_VAR_BASE: u64 = 0x0800_0000;
 
@@ -2245,6 +2247,7 @@ impl<'m> KCtx<'m> {
             "mbarrier" => self.mbarrier(i, mods, guard)?,
             "mma" => self.mma(i, mods, guard)?,
             "wmma" => self.wmma(i, mods, guard)?,
+            "wgmma" => self.wgmma(i, mods, guard)?,
             "setmaxnreg" => {
                 // setmaxnreg.{inc,dec}.sync.aligned.u32 N: the warp's register file grows or
                 // shrinks; the values in it are the program's, so nothing changes for the

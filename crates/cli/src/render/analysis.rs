@@ -151,6 +151,29 @@ pub struct SharedTotals {
     /// `cp.async` (`smsp__inst_executed_op_ldgsts`, `sm__sass_..._op_ldgsts`); absent when none.
     #[serde(skip_serializing_if = "MatrixTotals::is_empty")]
     pub ldgsts: MatrixTotals,
+    /// `wgmma.mma_async`'s shared-memory reads (HGMMA: `smsp__sass_inst_executed_op_shared_gmma`,
+    /// `sm__sass_data_bytes_mem_shared_op_gmma`, `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma`
+    /// as `instructions`, `bytes`, `wavefronts`); absent when none.
+    #[serde(skip_serializing_if = "GmmaTotals::is_empty")]
+    pub gmma: GmmaTotals,
+}
+
+/// Launch totals of `wgmma.mma_async` (see `warpscope_analysis::banks::GmmaCounts`).
+#[derive(Serialize, Default)]
+pub struct GmmaTotals {
+    /// Warp instructions.
+    pub instructions: u64,
+    /// Shared-memory bytes read.
+    pub bytes: u64,
+    /// Wavefronts (128 bytes each).
+    pub wavefronts: u64,
+}
+
+impl GmmaTotals {
+    /// No `wgmma.mma_async` ran.
+    pub fn is_empty(&self) -> bool {
+        self.instructions == 0 && self.bytes == 0
+    }
 }
 
 /// Launch totals of one of LDSM, STSM, LDGSTS.
@@ -475,6 +498,11 @@ pub fn build(program: &Program, r: &Results, note: &str) -> Analysis {
             ldsm: MatrixTotals::of(&run.report, MatrixKind::Ldsm),
             stsm: MatrixTotals::of(&run.report, MatrixKind::Stsm),
             ldgsts: MatrixTotals::of(&run.report, MatrixKind::Ldgsts),
+            gmma: GmmaTotals {
+                instructions: run.report.gmma.instructions,
+                bytes: run.report.gmma.bytes,
+                wavefronts: run.report.gmma.wavefronts(),
+            },
         },
         lines,
         instructions,
