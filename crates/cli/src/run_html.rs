@@ -143,7 +143,11 @@ fn annotated_sources(e: &Export<'_>, kernel: &str, dirs: &[PathBuf]) -> Vec<Sour
     let mut per_file: BTreeMap<String, BTreeMap<u32, LineCost>> = BTreeMap::new();
     for l in e.launches.iter().filter(|l| l.kernel == kernel) {
         for s in l.shared_lines {
-            let c = per_file.entry(s.file.clone()).or_default().entry(s.line).or_default();
+            let c = per_file
+                .entry(s.file.clone())
+                .or_default()
+                .entry(s.line)
+                .or_default();
             c.executions += s.instructions;
             c.wavefronts += s.wavefronts;
             c.ideal += s.ideal_wavefronts;
