@@ -296,6 +296,34 @@ struct Ins {
     /// A float instruction computed here to nearest whose modifiers (`.FTZ`, `.SAT`, directed
     /// rounding of an add) may change the last bits: its result is approximate.
     rounded_approx: bool,
+    /// The `FFMA d, RZ, hi(b), hi(q)` of ptxas's double-division fast-path test: the registers
+    /// holding the high words of `a` and `b` (see [`ddiv_check`]).
+    ddiv: Option<(u8, u8)>,
+}
+
+/// ptxas's `div.rn.f64` (calibration/ddiv/README.md): `MUFU.RCP64H` of `hi(b)`, a Newton sequence
+/// giving the quotient `q`, then `FFMA d, RZ, hi(b), hi(q)` and `FSETP.GT |d| > 0x00100000 (as a
+/// float)`, with `FSETP.GEU |hi(a)| >= 0x03600000` beside it, deciding the fast path. The
+/// Newton sequence is not followed here; the FFMA's value is made from `a` and `b`: `hi(q)` of the
+/// correctly rounded quotient (the fast path's own result wherever the test passes, H200: 361 of
+/// 361 launches around every edge of the test, calibration/ddiv/h200_branch_*), or NaN where
+/// `hi(b)` read as a float is an infinity or NaN (`0 * inf`). Unknown within a unit of the
+/// test's edges, where the Newton result may differ from the rounded quotient.
+fn ddiv_check(a: Option<(u32, u32)>, b: Option<(u32, u32)>) -> Option<u32> {
+    let (a, b) = (a?, b?);
+    let hb = b.1;
+    if hb & 0x7f80_0000 == 0x7f80_0000 {
+        return Some(0x7fc0_0000);
+    }
+    let fa = f64::from_bits(u64::from(a.1) << 32 | u64::from(a.0));
+    let fb = f64::from_bits(u64::from(hb) << 32 | u64::from(b.0));
+    let q = fa / fb;
+    let hq = (q.to_bits() >> 32) as u32;
+    let mag = hq & 0x7fff_ffff;
+    if mag.abs_diff(0x0010_0000) <= 1 || mag.abs_diff(0x7f80_0000) <= 1 {
+        return None;
+    }
+    Some(hq)
 }
 
 /// A kernel's machine code, decoded once for [`MachineFlow::run`].
@@ -740,6 +768,44 @@ impl MachineFlow {
                     x.text.contains("0xffffffe") && x.src.first().is_some_and(|o| o.src == Src::R(d))
                 });
                 ins[i].kind = Kind::Rcp { exact: idiom };
+            }
+        }
+        // ptxas's double division: MUFU.RCP64H of hi(b), then within a few instructions the
+        // fast-path test's FFMA RZ, hi(b), hi(q) and FSETP.GEU |hi(a)| >= 0x03600000
+        for i in 0..ins.len() {
+            if !ins[i].text.starts_with("MUFU.RCP64H") {
+                continue;
+            }
+            // (an instruction the flow does not compute keeps no operands: read the text)
+            let Some(Src::R(bh)) = ins[i]
+                .text
+                .rsplit(',')
+                .next()
+                .and_then(|t| parse_reg(t.trim().trim_end_matches(';').trim()))
+            else {
+                continue;
+            };
+            let end = (i + 24).min(ins.len());
+            let ah = ins[i..end].iter().find_map(|x| match (x.kind, x.src.as_slice()) {
+                (Kind::Fsetp { .. }, [o, c, ..])
+                    if o.abs && matches!(c.src, Src::FImm(v) if v.to_bits() == 0x0360_0000) =>
+                {
+                    match o.src {
+                        Src::R(r) => Some(r),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            });
+            let check = (i + 1..end).find(|&j| {
+                matches!(ins[j].kind, Kind::Ffma)
+                    && matches!(ins[j].src.as_slice(), [z, b, _] if z.src == Src::R(RZ) && b.src == Src::R(bh))
+            });
+            if let (Some(ah), Some(j)) = (ah, check)
+                && ah > 0
+                && bh > 0
+            {
+                ins[j].ddiv = Some((ah, bh));
             }
         }
         let needed = slice(&ins, globals);
@@ -1607,6 +1673,7 @@ fn decode(
         counted,
         addr: None,
         rounded_approx: false,
+        ddiv: None,
     };
     if l.predicate.is_some() && l.predicate.as_deref().and_then(parse_pred).is_none() {
         ins.kind = Kind::Stop;
@@ -2897,6 +2964,13 @@ impl Warp {
                             }
                             None => (None, None),
                         }
+                    } else if let Some((ah, bh)) = ins.ddiv {
+                        self.cur_approx = false;
+                        let pair = |hi: u8| {
+                            let lo = self.raw(Src::R(hi - 1), l, launch)?;
+                            Some((lo, self.raw(Src::R(hi), l, launch)?))
+                        };
+                        (ddiv_check(pair(ah), pair(bh)), None)
                     } else {
                         self.lane_op(ins, l, launch, &pre)
                     };
@@ -3455,6 +3529,47 @@ fn round_f32(x: f64, mode: u8) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every launch of calibration/ddiv/ddiv_branch.cu on the H200 (one division per warp, pairs
+    /// around every edge of the fast-path test): the fast path (1 branch target) exactly where
+    /// the FSETPs, evaluated on [`ddiv_check`]'s value, take it.
+    #[test]
+    fn double_division_takes_the_fast_path_as_the_h200_did() {
+        let rows = include_str!("../../../calibration/ddiv/h200_branch_rows.txt");
+        let ncu = include_str!("../../../calibration/ddiv/h200_branch_ncu.csv");
+        let mut targets = std::collections::HashMap::new();
+        for line in ncu
+            .lines()
+            .filter(|l| l.starts_with('"') && l.contains("smsp__sass_branch_targets.sum"))
+        {
+            let f: Vec<&str> = line.split("\",\"").map(|x| x.trim_matches('"')).collect();
+            let id: usize = f[0].parse().unwrap();
+            let v: f64 = f[f.len() - 1].replace(',', "").parse().unwrap();
+            targets.insert(id, v);
+        }
+        let (mut judged, mut unknown) = (0, 0);
+        for line in rows.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let id: usize = f[0].parse().unwrap();
+            let a = u64::from_str_radix(f[1], 16).unwrap();
+            let b = u64::from_str_radix(f[2], 16).unwrap();
+            let pair = |x: u64| Some((x as u32, (x >> 32) as u32));
+            let Some(d) = ddiv_check(pair(a), pair(b)) else {
+                unknown += 1;
+                continue;
+            };
+            let ha = (a >> 32) as u32;
+            let fa = f32::from_bits(ha & 0x7fff_ffff);
+            let p1 = fa.is_nan() || fa >= f32::from_bits(0x0360_0000);
+            let fd = f32::from_bits(d & 0x7fff_ffff);
+            let p0 = fd > f32::from_bits(0x0010_0000);
+            let fast = targets[&id] == 1.0;
+            assert_eq!(p0 && p1, fast, "row {id}: a {a:#x} b {b:#x}");
+            judged += 1;
+        }
+        // the sample sits on the edges: 13 pairs within a unit of them stay unknown
+        assert_eq!((judged, unknown), (348, 13));
+    }
 
     fn flow(body: &str) -> MachineFlow {
         let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{body}");
