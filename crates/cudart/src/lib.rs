@@ -17,6 +17,7 @@
 pub mod analysis;
 pub mod api;
 pub mod device;
+pub mod driver_entry;
 pub mod err_codes;
 pub mod errors;
 pub mod fatbin;

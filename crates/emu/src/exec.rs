@@ -17,6 +17,8 @@ use crate::fast::{FULL, Row, X, XOp, cmp_bits, map1, map2, map3};
 use crate::mem::{self, Global};
 use crate::remap::SmemMap;
 use crate::{EmuFault, FaultKind, Limits};
+
+mod tma;
 use warpscope_ptx::inst::{MbarOp, MmaShape};
 
 /// Everything a block needs, shared by all blocks of a run.
@@ -893,6 +895,8 @@ fn resolve(space: MemSpace, a: u64) -> (Res, u64) {
                 (Res::Local, a - mem::LOCAL_WINDOW)
             } else if (mem::CONST_WINDOW..mem::CONST_WINDOW + mem::WINDOW).contains(&a) {
                 (Res::Const, a - mem::CONST_WINDOW)
+            } else if (mem::PARAM_WINDOW..mem::PARAM_WINDOW + mem::WINDOW).contains(&a) {
+                (Res::KParam, a - mem::PARAM_WINDOW)
             } else {
                 (Res::Global, a)
             }
@@ -1261,6 +1265,7 @@ fn general<S: Sink>(
                 MemSpace::Shared => mem::SHARED_WINDOW,
                 MemSpace::Local | MemSpace::CallParam => mem::LOCAL_WINDOW,
                 MemSpace::Const => mem::CONST_WINDOW,
+                MemSpace::KernelParam => mem::PARAM_WINDOW,
                 _ => 0,
             };
             if to_generic {
@@ -1735,6 +1740,15 @@ fn general<S: Sink>(
         } => {
             if mask != 0 {
                 match bulk_copy(ctx, block, w, bm, pc, mask, to_shared, dst, src, size, mbar) {
+                    Ok(false) => {}
+                    Ok(true) => return Flow::Stop(Stop::Yield),
+                    Err(s) => return Flow::Stop(s),
+                }
+            }
+        }
+        Inst::Tma { op, base } => {
+            if mask != 0 {
+                match tma::execute(ctx, block, w, bm, pc, mask, op, base) {
                     Ok(false) => {}
                     Ok(true) => return Flow::Stop(Stop::Yield),
                     Err(s) => return Flow::Stop(s),
