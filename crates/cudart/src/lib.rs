@@ -30,6 +30,7 @@ pub mod program;
 pub mod progress;
 pub mod ptsz;
 pub mod runtime;
+pub mod tma_metrics;
 pub mod unsupported;
 
 pub use analysis::{Finding, LaunchAnalysis};

@@ -414,6 +414,8 @@ pub struct Results {
     pub warp_insts: u64,
     /// Thread instructions executed (each warp instruction's active lanes, summed).
     pub thread_insts: u64,
+    /// What the TMA instructions did (instructions, global sectors).
+    pub tma: warpscope_emu::tma::TmaCounts,
     /// [`RunOptions::deadline`] passed before every block had started: only the first
     /// `blocks_emulated` blocks ran (the counters are theirs, the bank counters scaled to the grid).
     pub stopped: bool,
@@ -559,6 +561,7 @@ fn emulate(
         blocks_in_grid,
         warp_insts: 0,
         thread_insts: 0,
+        tma: Default::default(),
         stopped: false,
         faults: Vec::new(),
         fault_messages: Vec::new(),
@@ -763,6 +766,7 @@ fn emulate(
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
     results.thread_insts = res.counters.thread_insts;
+    results.tma = res.counters.tma;
     results.stopped = res.stopped;
     results.printf = res.printf;
     results.asserts = res.asserts;

@@ -206,6 +206,8 @@ pub(crate) struct BlockOut {
     pub printf: Vec<crate::printf::Printed>,
     /// Failing device `assert`s (the lanes of the one warp that executed `__assertfail`).
     pub asserts: Vec<crate::AssertFailure>,
+    /// What the block's TMA instructions did.
+    pub tma: crate::tma::TmaCounts,
 }
 
 enum Stop {
@@ -542,6 +544,7 @@ impl BlockRun {
                 fault: None,
                 printf: Vec::new(),
                 asserts: Vec::new(),
+                tma: Default::default(),
             },
             bars: [Barrier::default(); 16],
             mbar_log: MbarLog::new(),
@@ -665,10 +668,12 @@ impl BlockRun {
                     cphase: link.phase,
                     cwrites: 0,
                     cpc: *cpc,
+                    tma: Default::default(),
                 };
                 let w = &mut warps[wi];
                 let stop = run_warp(ctx, block_lin, wi as u32, w, &mut bm, sink, budget, out, bars);
                 *gwrites += bm.gwrites;
+                out.tma.add(&bm.tma);
                 link.writes += bm.cwrites;
                 *cpc = bm.cpc;
                 match stop {
@@ -837,6 +842,8 @@ struct BlockMem<'b> {
     cwrites: u64,
     /// The lowest pc of a cluster barrier arrival since the last release.
     cpc: u32,
+    /// The TMA instructions' counts in this step.
+    tma: crate::tma::TmaCounts,
 }
 
 /// The last mbarrier phase completions of a block (a ring; no allocation while running): a warp

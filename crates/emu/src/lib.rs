@@ -406,6 +406,8 @@ pub struct Counters {
     pub thread_insts: u64,
     /// Blocks run.
     pub blocks: u64,
+    /// What the TMA instructions did.
+    pub tma: tma::TmaCounts,
 }
 
 /// The result of a run.
@@ -982,6 +984,7 @@ where
         g.counters.warp_insts += o.warp_insts;
         g.counters.thread_insts += o.thread_insts;
         g.counters.blocks += 1;
+        g.counters.tma.add(&o.tma);
         if let Some(f) = o.fault {
             g.faults.push(f);
         }

@@ -429,6 +429,61 @@ pub fn row_pitch(m: &TensorMap, row_bytes: u64) -> u64 {
     }
 }
 
+/// What the TMA instructions of a run did, as Nsight Compute counts it: instructions by kind, and
+/// the 32-byte global sectors the loads read, the stores wrote and the reductions updated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TmaCounts {
+    /// Loads (`cp.async.bulk.tensor` global -> shared, multicast and im2col included).
+    pub loads: u64,
+    /// Stores.
+    pub stores: u64,
+    /// Reductions.
+    pub reductions: u64,
+    /// Prefetches.
+    pub prefetches: u64,
+    /// Global sectors the loads read (`l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld`).
+    pub ld_sectors: u64,
+    /// Global sectors the stores wrote.
+    pub st_sectors: u64,
+    /// Global sectors the reductions updated.
+    pub red_sectors: u64,
+}
+
+impl TmaCounts {
+    /// Adds `o`'s counts.
+    pub fn add(&mut self, o: &TmaCounts) {
+        self.loads += o.loads;
+        self.stores += o.stores;
+        self.reductions += o.reductions;
+        self.prefetches += o.prefetches;
+        self.ld_sectors += o.ld_sectors;
+        self.st_sectors += o.st_sectors;
+        self.red_sectors += o.red_sectors;
+    }
+}
+
+/// The global sectors a box moves: per row (a dimension-0 run of elements), the 32-byte sectors its
+/// in-bounds bytes touch, and, for a load (`oob_counts`), each out-of-bounds stretch of the row
+/// rounded up to whole sectors (measured: a load of a box wholly outside the tensor still counts
+/// its bytes / 32; calibration/tma). `elems` in the walk's order, rows of `row` elements.
+pub fn sectors(elems: &[Elem], row: usize, esz: u64, oob_counts: bool) -> u64 {
+    let mut total = 0;
+    for r in elems.chunks(row.max(1)) {
+        let inb: Vec<u64> = r.iter().filter_map(|e| e.global).collect();
+        if let (Some(&lo), Some(&hi)) = (inb.iter().min(), inb.iter().max()) {
+            total += (hi + esz).div_ceil(32) - lo / 32;
+        }
+        if oob_counts {
+            // the out-of-bounds stretches before and after the in-bounds run
+            let first = r.iter().position(|e| e.global.is_some()).unwrap_or(r.len());
+            let last = r.iter().rposition(|e| e.global.is_some()).map_or(r.len(), |i| r.len() - 1 - i);
+            let (before, after) = if first == r.len() { (r.len(), 0) } else { (first, last) };
+            total += (before as u64 * esz).div_ceil(32) + (after as u64 * esz).div_ceil(32);
+        }
+    }
+    total
+}
+
 /// One element of a box: its global address (`None`: out of the tensor's bounds) and its byte
 /// offset in the box as shared memory holds it (before the swizzle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

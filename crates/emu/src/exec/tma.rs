@@ -130,6 +130,7 @@ fn copy(
         return Err(fault(TmaFault::Layout, pc, l, ma));
     }
     if op.kind == TmaKind::Prefetch {
+        bm.tma.prefetches += 1;
         return Ok(false);
     }
     let r = usize::from(map.rank);
@@ -148,6 +149,24 @@ fn copy(
     };
     walked.map_err(|_| fault(TmaFault::NotAMap, pc, l, ma))?;
     let esz = map.elem_bytes();
+    let run = match map.layout {
+        Layout::Tiled => map.box_count(0) as usize,
+        Layout::Im2col => usize::from(map.channels),
+    };
+    match op.kind {
+        TmaKind::Load => {
+            bm.tma.loads += 1;
+            bm.tma.ld_sectors += t::sectors(&elems, run, esz, true);
+        }
+        TmaKind::Store => {
+            bm.tma.stores += 1;
+            bm.tma.st_sectors += t::sectors(&elems, run, esz, false);
+        }
+        _ => {
+            bm.tma.reductions += 1;
+            bm.tma.red_sectors += t::sectors(&elems, run, esz, false);
+        }
+    }
     let sa = row(0);
     let so = own_offset(bm, shared_offset(sa));
     if !(so & mem::CLUSTER_OFFSET).is_multiple_of(128) {
