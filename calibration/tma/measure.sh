@@ -1,5 +1,5 @@
 #!/bin/sh
-# TMA calibration, round 2 (the program's fill/TMA race fixed, the read past an allocation removed):
+# TMA calibration, round 3 (a launch the GPU stopped moved to probes run one per process):
 # runs ./tma natively, under ncu with the shared/global metrics and the TMA counters.
 #   LD_LIBRARY_PATH=$PWD sh measure.sh OUT
 OUT=${1:?output folder}
@@ -16,6 +16,10 @@ l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red.sum,l1tex__m_l1tex2xbar_
 l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_tma_st.sum,l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_tma_st.sum,\
 smsp__inst_executed.sum,launch__grid_size,launch__block_size
 timeout 120 ./tma > "$OUT/tma.stdout" 2>&1; echo "tma exit $?"
+for p in u8_250_oob u8_250_inb f32_20_inb u8_256_off16; do
+  echo "== probe $p" >> "$OUT/probes.stdout"
+  timeout 30 ./tma probe $p >> "$OUT/probes.stdout" 2>&1; echo "probe $p exit $?"
+done
 timeout 300 ncu --clock-control none --csv --metrics "$M" ./tma > "$OUT/tma.ncu.csv" 2> "$OUT/tma.ncu.stderr"
 echo "ncu exit $? rows $(grep -c '^"' "$OUT/tma.ncu.csv")"
 nvidia-smi --query-gpu=name,driver_version --format=csv

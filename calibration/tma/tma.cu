@@ -268,7 +268,16 @@ static void dump_tensor(const char *name, void *dev, unsigned words) {
   printf("\n(%u changed)\n", n);
 }
 
-int main() {
+// Probes run one per process (`./tma probe NAME`): a launch the GPU stops (an illegal
+// instruction) leaves the context unusable.
+static const Tiled probes[] = {
+  {"u8_250_oob", U8, 2, {250, 60}, {256}, {16, 4}, {}, SWN, ZERO, {{244, 58}}, 16},
+  {"u8_250_inb", U8, 2, {250, 60}, {256}, {16, 4}, {}, SWN, ZERO, {{224, 8}}, 0},
+  {"f32_20_inb", F32, 2, {20, 10}, {96}, {8, 4}, {}, SWN, ZERO, {{0, 0}}, 0},
+  {"u8_256_off16", U8, 2, {256, 60}, {256}, {16, 4}, {}, SWN, ZERO, {{0, 0}}, 16},
+};
+
+int main(int argc, char **argv) {
   cudaDriverEntryPointQueryResult q;
   void *fn = nullptr;
   cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
@@ -291,6 +300,11 @@ int main() {
   check(cudaMemcpy(dA, h, 16384, cudaMemcpyHostToDevice), "A");
   for (unsigned i = 0; i < 4096; i++) h[i] = 0x10000 + i;
   check(cudaMemcpy(dB, h, 16384, cudaMemcpyHostToDevice), "B");
+  if (argc > 2 && strcmp(argv[1], "probe") == 0) {
+    for (const Tiled &c : probes)
+      if (strcmp(c.name, argv[2]) == 0) run_tiled(c);
+    return 0;
+  }
 
   // A as fp32 64 x 64 (row stride 256 bytes)
   const Tiled cases[] = {
@@ -316,7 +330,7 @@ int main() {
     {"f16_2d_none", F16, 2, {128, 64}, {256}, {24, 4}, {}, SWN, NANF, {{120, 1}}, 0},
     {"u8_2d_sw128", U8, 2, {256, 64}, {256}, {128, 8}, {}, SW128, ZERO, {{64, 0}}, 0},
     {"u8_2d_sw32", U8, 2, {256, 64}, {256}, {32, 8}, {}, SW32, ZERO, {{0, 0}}, 0},
-    {"u8_2d_oob", U8, 2, {250, 60}, {256}, {16, 4}, {}, SWN, ZERO, {{244, 58}}, 16},
+    {"u8_2d_oob", U8, 2, {256, 60}, {256}, {16, 4}, {}, SWN, ZERO, {{248, 58}}, 16},
     {"f32_1d", F32, 1, {1000}, {}, {64}, {}, SWN, ZERO, {{960}}, 0},
     {"f32_1d_neg", F32, 1, {1000}, {}, {16}, {}, SWN, NANF, {{-8}}, 0},
     {"f32_3d", F32, 3, {8, 6, 5}, {32, 192}, {8, 4, 3}, {}, SWN, ZERO, {{0, 3, 3}}, 0},

@@ -159,3 +159,38 @@ fn analyze_takes_a_tensor_map_argument_and_refuses_bad_ones() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn check_takes_the_tma_writes_as_writes() {
+    let dir = std::env::temp_dir().join(format!("warpscope-tma-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let t: Vec<u8> = (0..4096u32).flat_map(|i| i.to_le_bytes()).collect();
+    std::fs::write(dir.join("t.bin"), t).unwrap();
+    let kinds = |kernel: &str| -> Vec<(String, String)> {
+        std::fs::write(dir.join("k.ptx"), kernel).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+            .args(["check", "k.ptx", "--grid", "1", "--block", "32", "--format", "json"])
+            .args(["--arg", "tensormap:buf=1,type=f32,dims=64x64,box=8x4", "--arg", "buf:@t.bin"])
+            .args(["--arg", "u32:5", "--arg", "u32:136"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["kind"].as_str().unwrap().to_string(), f["message"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    // the box's bytes are written by the copy: reading them is no uninitialised read
+    assert_eq!(kinds(KERNEL), Vec::<(String, String)>::new());
+    // byte 600 is past the 128-byte box: never written
+    let f = kinds(&KERNEL.replace("[buf+44]", "[buf+600]"));
+    assert!(
+        f.iter().any(|(k, m)| k == "uninitialized_read" && m.contains("byte 600 of `buf`")),
+        "{f:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

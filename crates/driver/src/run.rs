@@ -288,6 +288,12 @@ impl Sink for Multi {
         }
     }
 
+    fn async_write(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
+        if let Some(s) = &mut self.hazards {
+            Sink::async_write(s, warp, pc, lo, hi);
+        }
+    }
+
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
         if let Some(s) = &mut self.hazards {
             Sink::store_values(s, warp, pc, elem, rows);

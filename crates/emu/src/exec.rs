@@ -1755,7 +1755,7 @@ fn general<S: Sink>(
         }
         Inst::Tma { op, base } => {
             if mask != 0 {
-                match tma::execute(ctx, block, w, bm, pc, mask, op, base) {
+                match tma::execute(ctx, block, wi, w, bm, sink, pc, mask, op, base) {
                     Ok(false) => {}
                     Ok(true) => return Flow::Stop(Stop::Yield),
                     Err(s) => return Flow::Stop(s),

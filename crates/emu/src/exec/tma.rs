@@ -47,11 +47,13 @@ fn sh_put(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, b: &[u8; t::MAP_BYTES]) 
 /// One [`Inst::Tma`] for every lane of `mask`. Returns whether an mbarrier phase of this block
 /// completed (the warp then yields, as after a bulk copy).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn execute(
+pub(super) fn execute<S: Sink>(
     ctx: &Ctx<'_>,
     block: u32,
+    wi: u32,
     w: &mut Warp,
     bm: &mut BlockMem<'_>,
+    sink: &mut S,
     pc: u32,
     mask: u32,
     op: TmaOp,
@@ -100,7 +102,7 @@ pub(super) fn execute(
                     .write_range(g, &b)
                     .ok_or_else(|| access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, d))?;
             }
-            _ => completed |= copy(ctx, block, w, bm, pc, l, op, base)?,
+            _ => completed |= copy(ctx, block, (wi, &mut *sink), w, bm, pc, l, op, base)?,
         }
     }
     Ok(completed)
@@ -108,9 +110,10 @@ pub(super) fn execute(
 
 /// A tensor copy, reduction or prefetch of lane `l`.
 #[allow(clippy::too_many_arguments)]
-fn copy(
+fn copy<S: Sink>(
     ctx: &Ctx<'_>,
     block: u32,
+    (wi, sink): (u32, &mut S),
     w: &Warp,
     bm: &mut BlockMem<'_>,
     pc: u32,
@@ -209,6 +212,14 @@ fn copy(
                 for &at in &targets {
                     let o = place(at, e.offset);
                     sh_write(ctx, bm, o, esz, v).ok_or_else(|| oob(pc, l, o))?;
+                }
+            }
+            // the block's own bytes written, for the checkers (the lowest to the highest)
+            if let Some(&own) = targets.iter().find(|&&at| mem::cluster_rank(at).is_none()) {
+                let span = elems.iter().map(|e| place(own, e.offset));
+                let (lo, hi) = span.fold((u64::MAX, 0), |(lo, hi), o| (lo.min(o), hi.max(o + esz)));
+                if lo < hi {
+                    sink.async_write(wi, pc, lo, hi);
                 }
             }
             let bytes = map.box_bytes();
