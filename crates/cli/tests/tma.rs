@@ -52,6 +52,30 @@ const SHARED: &[&str] = &[
     "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
 ];
 
+/// TMA counters: instructions, and the global sectors the loads read.
+const TMA_EXACT: &[&str] = &[
+    "smsp__sass_inst_executed_op_tma.sum",
+    "smsp__sass_inst_executed_op_tma_ld.sum",
+    "smsp__sass_inst_executed_op_tma_st.sum",
+    "smsp__sass_inst_executed_op_tma_red.sum",
+    SECTORS,
+];
+const SECTORS: &str = "l1tex__m_xbar2l1tex_read_sectors_mem_global_op_tma_ld.sum";
+/// Launches whose TMA load sectors warpscope estimates (`f16_2d_none`: 8 against the GPU's 10).
+const ESTIMATED: &[usize] = &[17];
+
+/// `text` up to the first case whose launch the GPU stopped (`an illegal instruction was
+/// encountered`: the context is lost for the rest of the process), and that case's line.
+fn until_stopped(text: &str) -> (&str, Option<&str>) {
+    match text.find("an illegal instruction was encountered") {
+        None => (text, None),
+        Some(at) => {
+            let case = text[..at].rfind("\ncase ").map_or(0, |c| c + 1);
+            (&text[..case], Some(text[case..].lines().next().unwrap_or("")))
+        }
+    }
+}
+
 #[test]
 fn the_tma_program_prints_what_the_gpu_printed_and_counts_its_shared_memory() {
     let dir = std::env::temp_dir().join(format!("warpscope-tma-tests-{}", std::process::id()));
@@ -74,21 +98,36 @@ fn the_tma_program_prints_what_the_gpu_printed_and_counts_its_shared_memory() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}\n{stdout}");
     let want = std::fs::read_to_string(repo().join("calibration/tma/h200/tma.stdout")).unwrap();
+    // the GPU's output up to the first launch it stopped (none in a complete measurement)
+    let (measured, stopped) = until_stopped(&want);
     assert!(
-        stdout.starts_with(&want),
-        "output differs from the GPU's\n--- warpscope run\n{stdout}\n--- GPU\n{want}"
+        stdout.starts_with(measured),
+        "output differs from the GPU's\n--- warpscope run\n{stdout}\n--- GPU\n{measured}"
     );
+    // the cases the GPU ran: every box, stores and reductions; the encode errors
+    let cases = measured.lines().filter(|l| l.starts_with("case ")).count();
+    assert!(cases >= 20, "{cases} cases measured");
     // the driver's refusals say why
     assert!(stderr.contains("cuTensorMapEncodeTiled: globalStrides[0] = 100 is not a multiple of 16"), "{stderr}");
     assert!(stderr.contains("the driver function cuNoSuchFunction is not provided"), "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let recorded = v["launches"].as_array().unwrap();
     let hw = read_ncu_csv(&repo().join("calibration/tma/h200/tma.ncu.csv"));
-    assert_eq!(recorded.len(), hw.len(), "launches");
-    for (i, l) in recorded.iter().enumerate() {
+    if stopped.is_none() {
+        assert_eq!(recorded.len(), hw.len(), "launches");
+    }
+    // launches up to the one the GPU stopped
+    let ran = stopped.map_or(hw.len(), |_| hw.len() - 1);
+    assert!(ran >= 20, "{ran} launches measured");
+    for (i, l) in recorded.iter().enumerate().take(ran) {
         let (name, m) = &hw[&(i as u64)];
-        for &k in SHARED {
+        for &k in SHARED.iter().chain(TMA_EXACT) {
             let ours = l["metrics"][k].as_f64().unwrap_or(0.0);
+            if k == SECTORS && ESTIMATED.contains(&i) {
+                // the one measured box whose sectors the rule misses (calibration/tma/README.md)
+                assert_ne!(Some(&ours), m.get(k), "launch {i} ({name}): {k} now exact");
+                continue;
+            }
             assert_eq!(Some(&ours), m.get(k), "launch {i} ({name}): {k}");
         }
     }

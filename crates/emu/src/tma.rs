@@ -68,6 +68,8 @@ pub enum TmaFault {
     ReduceType,
     /// The shared-memory address is not 128-byte aligned.
     SharedAlign,
+    /// An interleaved map (`CU_TENSOR_MAP_INTERLEAVE_16B`/`32B`): not modelled.
+    Interleave,
 }
 
 impl TmaFault {
@@ -81,6 +83,7 @@ impl TmaFault {
             TmaFault::Layout => "a .tile instruction on an im2col tensor map or an .im2col one on a tiled map",
             TmaFault::ReduceType => "the reduction does not take the tensor map's element type",
             TmaFault::SharedAlign => "the shared-memory address is not 128-byte aligned",
+            TmaFault::Interleave => "interleaved tensor maps (CU_TENSOR_MAP_INTERLEAVE_16B/32B) are not supported yet",
         }
     }
 }

@@ -9,9 +9,15 @@
 use warpscope_emu::tma::{Layout, TensorMap};
 use warpscope_emu::{Arg, FaultKind, Launch, Limits, buffer_layout, run};
 
+/// The GPU's output up to the first case whose launch it stopped (`an illegal instruction was
+/// encountered`: the process's context is lost after it).
 fn measured() -> String {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../calibration/tma/h200/tma.stdout");
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    match text.find("an illegal instruction was encountered") {
+        None => text,
+        Some(at) => text[..text[..at].rfind("\ncase ").map_or(0, |c| c + 1)].to_string(),
+    }
 }
 
 /// The words printed for case `name` (the lines after `NAME N words`).
@@ -153,10 +159,34 @@ fn launch(words: u32) -> Launch {
     l
 }
 
+/// Cases of tma.cu the GPU did not run (a launch before them stopped the process's context, see
+/// calibration/tma/README.md): warpscope's layouts for them follow the same rules, unmeasured.
+const UNMEASURED: &[&str] = &[
+    "u8_2d_oob",
+    "f32_1d",
+    "f32_1d_neg",
+    "f32_3d",
+    "u16_4d",
+    "f32_5d",
+    "f32_5d_sw64_estride",
+];
+
+/// Whether the measured output holds case `name`'s shared words.
+fn has_block(text: &str, name: &str) -> bool {
+    let head = format!("{name} ");
+    text.lines().any(|l| l.starts_with(&head) && l.ends_with(" words"))
+}
+
 #[test]
 fn tiled_boxes_land_where_the_gpu_put_them() {
     let text = measured();
+    let mut compared = 0;
     for c in CASES {
+        if UNMEASURED.contains(&c.name) {
+            assert!(!has_block(&text, c.name), "{} is measured now: compare it", c.name);
+            continue;
+        }
+        compared += 1;
         let want = block(&text, c.name);
         let prog = warpscope_ptx::compile(&kernel(c.dims.len()).replace(
             ".param .u32 c4)",
@@ -182,6 +212,7 @@ fn tiled_boxes_land_where_the_gpu_put_them() {
             .collect();
         assert_eq!(got, want, "{}", c.name);
     }
+    assert_eq!(compared, 20);
 }
 
 #[test]

@@ -132,6 +132,9 @@ fn copy<S: Sink>(
     if (map.layout == Layout::Im2col) != op.im2col {
         return Err(fault(TmaFault::Layout, pc, l, ma));
     }
+    if map.interleave != 0 {
+        return Err(fault(TmaFault::Interleave, pc, l, ma));
+    }
     if op.kind == TmaKind::Prefetch {
         bm.tma.prefetches += 1;
         return Ok(false);
