@@ -236,3 +236,125 @@ fn a_map_that_is_not_one_faults_with_the_reason() {
     let res = run(&prog, "load", &l, &Limits::default(), |_| ()).unwrap();
     assert!(matches!(res.faults[0].kind, FaultKind::TensorMap { why } if why.describe().contains("rank")));
 }
+
+fn map2d(address: u64, boxes: [u16; 2], dtype: u8) -> TensorMap {
+    let mut m = TensorMap {
+        layout: Layout::Tiled,
+        rank: 2,
+        dtype,
+        interleave: 0,
+        swizzle: 0,
+        l2: 0,
+        fill: 0,
+        address,
+        dims: [64, 64, 0, 0, 0],
+        strides: [256, 0, 0, 0],
+        boxes: [boxes[0], boxes[1], 0, 0, 0],
+        estrides: [1; 5],
+        channels: 0,
+        pixels: 0,
+        lower: [0; 3],
+        upper: [0; 3],
+    };
+    m.check().unwrap();
+    m
+}
+
+/// Multicast in a cluster of 2: rank r loads the 8 x 2 box at (8 r, r) into offset 128 r of both
+/// blocks' buffers (a TMA destination is 128-byte aligned); each block's mbarrier expects both boxes
+/// (128 bytes); each block copies its first 64 words out.
+const MULTICAST: &str = ".version 8.0\n.target sm_90a\n.address_size 64\n\
+.visible .entry mc(.param .align 64 .b8 tm[128], .param .u64 out, .param .u64 tensor)\n.reqnctapercluster 2, 1, 1\n{\n\
+ .reg .b32 %r<20>;\n .reg .b64 %rd<10>;\n .reg .pred %p<3>;\n .reg .b16 %rs<2>;\n\
+ .shared .align 1024 .b8 buf[1024];\n .shared .align 8 .b64 bar;\n\
+ ld.param.u64 %rd5, [out];\n mov.u32 %r1, %tid.x;\n mov.u32 %r2, %cluster_ctarank;\n\
+ mov.u32 %r5, bar;\n mov.u32 %r3, buf;\n\
+ setp.ne.u32 %p1, %r1, 0;\n @%p1 bra SYNC;\n\
+ mbarrier.init.shared::cta.b64 [%r5], 1;\n mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r5], 128;\n\
+SYNC:\n barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n\
+ @%p1 bra COPY;\n\
+ mov.b64 %rd1, tm;\n cvta.param.u64 %rd2, %rd1;\n shl.b32 %r6, %r2, 7;\n add.u32 %r7, %r3, %r6;\n\
+ shl.b32 %r8, %r2, 3;\n mov.u16 %rs1, 3;\n\
+ cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r7], [%rd2, {%r8, %r2}], [%r5], %rs1;\n\
+W:\n mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r5], 0;\n @!%p2 bra W;\n\
+COPY:\n bar.sync 0;\n shl.b32 %r9, %r1, 2;\n add.u32 %r10, %r3, %r9;\n ld.shared.u32 %r11, [%r10];\n\
+ shl.b32 %r12, %r2, 6;\n add.u32 %r13, %r12, %r1;\n mul.wide.u32 %rd3, %r13, 4;\n add.s64 %rd4, %rd5, %rd3;\n\
+ st.global.u32 [%rd4], %r11;\n\
+ barrier.cluster.arrive.release.aligned;\n barrier.cluster.wait.acquire.aligned;\n ret;\n}\n";
+
+#[test]
+fn a_multicast_load_fills_every_block_of_the_mask_and_completes_each_mbarrier() {
+    let prog = warpscope_ptx::compile(MULTICAST).unwrap();
+    let mut l = Launch::new(
+        [2, 1, 1],
+        [64, 1, 1],
+        vec![Arg::Bytes(vec![0; 128]), Arg::Buffer(vec![0; 512]), Arg::Buffer(tensor())],
+    );
+    l.cluster = Some([2, 1, 1]);
+    let (bases, _) = buffer_layout(&l.args);
+    l.args[0] = Arg::Bytes(map2d(bases[2].unwrap(), [8, 2], F32).to_bytes().to_vec());
+    let res = run(&prog, "mc", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(res.faults.is_empty(), "{:?}", res.faults);
+    let got: Vec<u32> = res.buffer(1).unwrap().chunks(4).map(|b| u32::from_le_bytes(b.try_into().unwrap())).collect();
+    // box r: rows r and r + 1, columns 8 r .. 8 r + 7 (element (x, y) of the tensor is 64 y + x)
+    let mut want = Vec::new();
+    for r in 0..2u32 {
+        for y in r..r + 2 {
+            want.extend((8 * r..8 * r + 8).map(|x| 64 * y + x));
+        }
+        // the rest of the 128 bytes: never written
+        want.extend([0; 16]);
+    }
+    // both blocks hold both boxes
+    assert_eq!(&got[..64], &want[..]);
+    assert_eq!(&got[64..], &want[..]);
+}
+
+/// Thread 0 writes the 8 x 4 box's words as 1000 + i into shared memory, then stores (`op` 0) or
+/// adds (`op` 1) the box at (x, y).
+fn store_kernel(op: &str) -> String {
+    format!(
+        ".version 8.0\n.target sm_90a\n.address_size 64\n\
+.visible .entry st(.param .align 64 .b8 tm[128], .param .u32 x, .param .u32 y, .param .u64 tensor)\n{{\n\
+ .reg .b32 %r<20>;\n .reg .b64 %rd<10>;\n .reg .pred %p<3>;\n\
+ .shared .align 1024 .b8 buf[1024];\n\
+ ld.param.u32 %r1, [x];\n ld.param.u32 %r2, [y];\n mov.u32 %r3, buf;\n mov.u32 %r4, 0;\n\
+FILL:\n setp.ge.u32 %p1, %r4, 32;\n @%p1 bra GO;\n shl.b32 %r5, %r4, 2;\n add.u32 %r6, %r3, %r5;\n\
+ add.u32 %r7, %r4, 1000;\n st.shared.u32 [%r6], %r7;\n add.u32 %r4, %r4, 1;\n bra FILL;\n\
+GO:\n fence.proxy.async.shared::cta;\n mov.b64 %rd1, tm;\n cvta.param.u64 %rd2, %rd1;\n\
+ {op} [%rd2, {{%r1, %r2}}], [%r3];\n\
+ cp.async.bulk.commit_group;\n cp.async.bulk.wait_group 0;\n ret;\n}}\n"
+    )
+}
+
+#[test]
+fn stores_skip_the_outside_and_reductions_combine() {
+    for (op, dtype, add) in [
+        ("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group", 2, false),
+        ("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group", 2, true),
+    ] {
+        let prog = warpscope_ptx::compile(&store_kernel(op)).unwrap();
+        // the box at (60, 62): columns 60..67 and rows 62..65, only 60..63 x 62..63 inside
+        let mut l = Launch::new(
+            [1, 1, 1],
+            [1, 1, 1],
+            vec![Arg::Bytes(vec![0; 128]), Arg::U32(60), Arg::U32(62), Arg::Buffer(tensor())],
+        );
+        let (bases, _) = buffer_layout(&l.args);
+        l.args[0] = Arg::Bytes(map2d(bases[3].unwrap(), [8, 4], dtype).to_bytes().to_vec());
+        let res = run(&prog, "st", &l, &Limits::default(), |_| ()).unwrap();
+        assert!(res.faults.is_empty(), "{:?}", res.faults);
+        let got: Vec<u32> = res.buffer(3).unwrap().chunks(4).map(|b| u32::from_le_bytes(b.try_into().unwrap())).collect();
+        for (i, &v) in got.iter().enumerate() {
+            let (x, y) = (i as u32 % 64, i as u32 / 64);
+            let inside = (60..64).contains(&x) && (62..64).contains(&y);
+            let box_word = 1000 + (y.wrapping_sub(62)) * 8 + (x.wrapping_sub(60));
+            let want = match (inside, add) {
+                (false, _) => i as u32,
+                (true, false) => box_word,
+                (true, true) => i as u32 + box_word,
+            };
+            assert_eq!(v, want, "{op}: element ({x}, {y})");
+        }
+    }
+}
