@@ -2057,7 +2057,9 @@ impl HazardSink {
     /// Whether the copy engine wrote any of the `width` bytes at `start`.
     fn filled(&self, start: u64, width: u8) -> bool {
         let lo = (start as usize).min(self.async_filled.len());
-        let hi = (start as usize).saturating_add(usize::from(width)).min(self.async_filled.len());
+        let hi = (start as usize)
+            .saturating_add(usize::from(width))
+            .min(self.async_filled.len());
         self.async_filled[lo..hi].iter().any(|&f| f)
     }
 }

@@ -27,14 +27,20 @@ fn read_ncu_csv(path: &Path) -> BTreeMap<u64, (String, BTreeMap<String, f64>)> {
     let mut out: BTreeMap<u64, (String, BTreeMap<String, f64>)> = BTreeMap::new();
     let mut header: Vec<String> = Vec::new();
     for line in text.lines().filter(|l| l.starts_with('"')) {
-        let cells: Vec<String> = line.trim_matches('"').split("\",\"").map(str::to_string).collect();
+        let cells: Vec<String> = line
+            .trim_matches('"')
+            .split("\",\"")
+            .map(str::to_string)
+            .collect();
         if header.is_empty() {
             header = cells;
             continue;
         }
         let get = |name: &str| cells[header.iter().position(|h| h == name).unwrap()].clone();
         let id: u64 = get("ID").parse().unwrap();
-        let e = out.entry(id).or_insert_with(|| (get("Kernel Name"), BTreeMap::new()));
+        let e = out
+            .entry(id)
+            .or_insert_with(|| (get("Kernel Name"), BTreeMap::new()));
         if let Ok(v) = get("Metric Value").replace(',', "").parse::<f64>() {
             e.1.insert(get("Metric Name"), v);
         }
@@ -86,7 +92,11 @@ fn the_tma_program_prints_what_the_gpu_printed_and_counts_its_shared_memory() {
         .env("WARPSCOPE_CUDA_ROOT", cuda_root())
         .output()
         .unwrap();
-    assert!(out.status.success(), "build.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "build.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let export = dir.join("tma.json");
     let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
         .args(["run", "--export", export.to_str().unwrap(), "--", "./tma"])
@@ -108,8 +118,14 @@ fn the_tma_program_prints_what_the_gpu_printed_and_counts_its_shared_memory() {
     let cases = measured.lines().filter(|l| l.starts_with("case ")).count();
     assert!(cases >= 20, "{cases} cases measured");
     // the driver's refusals say why
-    assert!(stderr.contains("cuTensorMapEncodeTiled: globalStrides[0] = 100 is not a multiple of 16"), "{stderr}");
-    assert!(stderr.contains("the driver function cuNoSuchFunction is not provided"), "{stderr}");
+    assert!(
+        stderr.contains("cuTensorMapEncodeTiled: globalStrides[0] = 100 is not a multiple of 16"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the driver function cuNoSuchFunction is not provided"),
+        "{stderr}"
+    );
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let recorded = v["launches"].as_array().unwrap();
     let hw = read_ncu_csv(&repo().join("calibration/tma/h200/tma.ncu.csv"));
@@ -151,8 +167,17 @@ END:\n ret;\n}\n";
 
 fn analyze(dir: &Path, map: &str, want: u32) -> Output {
     Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args(["analyze", "k.ptx", "--grid", "1", "--block", "32", "--format", "json"])
-        .args(["--arg", &format!("tensormap:{map}"), "--arg", "buf:@t.bin", "--arg", "u32:5"])
+        .args([
+            "analyze", "k.ptx", "--grid", "1", "--block", "32", "--format", "json",
+        ])
+        .args([
+            "--arg",
+            &format!("tensormap:{map}"),
+            "--arg",
+            "buf:@t.bin",
+            "--arg",
+            "u32:5",
+        ])
         .args(["--arg", &format!("u32:{want}")])
         .current_dir(dir)
         .output()
@@ -170,7 +195,12 @@ fn analyze_takes_a_tensor_map_argument_and_refuses_bad_ones() {
     let faults = |o: &Output| -> Vec<String> {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-        v["faults"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_string()).collect()
+        v["faults"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap().to_string())
+            .collect()
     };
     let map = "buf=1,type=f32,dims=64x64,box=8x4";
     // element (5 + 3, 1 + 1) = 2 * 64 + 8
@@ -181,20 +211,47 @@ fn analyze_takes_a_tensor_map_argument_and_refuses_bad_ones() {
     let half = "buf=1,type=f32,dims=64x32,box=8x4,offset=8192";
     assert_eq!(faults(&analyze(&dir, half, 32 * 64 + 136)), Vec::<String>::new());
     for (bad, why) in [
-        ("buf=2,type=f32,dims=64x64,box=8x4", "argument 2 is not a `buf:` argument"),
-        ("buf=1,type=f32,dims=64x65,box=8x4", "the tensor ends at byte 16640 of buffer argument 1, which holds 16384 bytes"),
-        ("buf=1,type=f32,dims=64x64,box=64x4,swizzle=128B", "the inner box dimension is 256 bytes, more than the 128-byte swizzle span"),
-        ("buf=1,type=f32,dims=64x64,box=8x4,strides=100", "globalStrides[0] = 100 is not a multiple of 16"),
-        ("buf=1,type=f32,dims=64x64,box=8x300", "boxDim[1] = 300 is not 1 to 256"),
+        (
+            "buf=2,type=f32,dims=64x64,box=8x4",
+            "argument 2 is not a `buf:` argument",
+        ),
+        (
+            "buf=1,type=f32,dims=64x65,box=8x4",
+            "the tensor ends at byte 16640 of buffer argument 1, which holds 16384 bytes",
+        ),
+        (
+            "buf=1,type=f32,dims=64x64,box=64x4,swizzle=128B",
+            "the inner box dimension is 256 bytes, more than the 128-byte swizzle span",
+        ),
+        (
+            "buf=1,type=f32,dims=64x64,box=8x4,strides=100",
+            "globalStrides[0] = 100 is not a multiple of 16",
+        ),
+        (
+            "buf=1,type=f32,dims=64x64,box=8x300",
+            "boxDim[1] = 300 is not 1 to 256",
+        ),
         ("buf=1,type=f33,dims=64x64,box=8x4", "`type=f33`: one of u8, u16"),
-        ("buf=1,type=f32,dims=64x64", "needs `dims=AxB...` and `box=AxB...`"),
-        ("buf=1,type=s32,dims=64x64,box=8x4,fill=nan", "needs a floating-point element type, not INT32"),
-        ("buf=1,type=f32,dims=64x64,box=8x4,colour=red", "unknown key `colour`"),
+        (
+            "buf=1,type=f32,dims=64x64",
+            "needs `dims=AxB...` and `box=AxB...`",
+        ),
+        (
+            "buf=1,type=s32,dims=64x64,box=8x4,fill=nan",
+            "needs a floating-point element type, not INT32",
+        ),
+        (
+            "buf=1,type=f32,dims=64x64,box=8x4,colour=red",
+            "unknown key `colour`",
+        ),
     ] {
         let o = analyze(&dir, bad, 0);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
-        assert!(err.contains(why) && err.contains(&format!("tensormap:{bad}")), "{bad}: {err}");
+        assert!(
+            err.contains(why) && err.contains(&format!("tensormap:{bad}")),
+            "{bad}: {err}"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -208,8 +265,15 @@ fn check_takes_the_tma_writes_as_writes() {
     let kinds = |kernel: &str| -> Vec<(String, String)> {
         std::fs::write(dir.join("k.ptx"), kernel).unwrap();
         let o = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-            .args(["check", "k.ptx", "--grid", "1", "--block", "32", "--format", "json"])
-            .args(["--arg", "tensormap:buf=1,type=f32,dims=64x64,box=8x4", "--arg", "buf:@t.bin"])
+            .args([
+                "check", "k.ptx", "--grid", "1", "--block", "32", "--format", "json",
+            ])
+            .args([
+                "--arg",
+                "tensormap:buf=1,type=f32,dims=64x64,box=8x4",
+                "--arg",
+                "buf:@t.bin",
+            ])
             .args(["--arg", "u32:5", "--arg", "u32:136"])
             .current_dir(&dir)
             .output()
@@ -220,7 +284,12 @@ fn check_takes_the_tma_writes_as_writes() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|f| (f["kind"].as_str().unwrap().to_string(), f["message"].as_str().unwrap().to_string()))
+            .map(|f| {
+                (
+                    f["kind"].as_str().unwrap().to_string(),
+                    f["message"].as_str().unwrap().to_string(),
+                )
+            })
             .collect()
     };
     // the box's bytes are written by the copy: reading them is no uninitialised read
@@ -228,7 +297,8 @@ fn check_takes_the_tma_writes_as_writes() {
     // byte 600 is past the 128-byte box: never written
     let f = kinds(&KERNEL.replace("[buf+44]", "[buf+600]"));
     assert!(
-        f.iter().any(|(k, m)| k == "uninitialized_read" && m.contains("byte 600 of `buf`")),
+        f.iter()
+            .any(|(k, m)| k == "uninitialized_read" && m.contains("byte 600 of `buf`")),
         "{f:?}"
     );
     std::fs::remove_dir_all(&dir).ok();

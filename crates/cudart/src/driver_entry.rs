@@ -28,7 +28,12 @@ fn lookup(name: &str) -> Option<(*mut c_void, u32)> {
     })
 }
 
-unsafe fn entry_point(symbol: *const c_char, func: *mut *mut c_void, version: u32, status: *mut c_int) -> u32 {
+unsafe fn entry_point(
+    symbol: *const c_char,
+    func: *mut *mut c_void,
+    version: u32,
+    status: *mut c_int,
+) -> u32 {
     if symbol.is_null() || func.is_null() {
         return crate::err_codes::INVALID_VALUE;
     }
@@ -62,7 +67,10 @@ pub unsafe extern "C" fn cudaGetDriverEntryPoint(
     status: *mut c_int,
 ) -> u32 {
     // the runtime's own version (13.0)
-    catch_unwind(AssertUnwindSafe(|| unsafe { entry_point(symbol, func, 13000, status) })).unwrap_or(999)
+    catch_unwind(AssertUnwindSafe(|| unsafe {
+        entry_point(symbol, func, 13000, status)
+    }))
+    .unwrap_or(999)
 }
 
 #[unsafe(no_mangle)]
@@ -83,7 +91,10 @@ pub unsafe extern "C" fn cudaGetDriverEntryPointByVersion(
     _flags: c_ulonglong,
     status: *mut c_int,
 ) -> u32 {
-    catch_unwind(AssertUnwindSafe(|| unsafe { entry_point(symbol, func, version, status) })).unwrap_or(999)
+    catch_unwind(AssertUnwindSafe(|| unsafe {
+        entry_point(symbol, func, version, status)
+    }))
+    .unwrap_or(999)
 }
 
 #[unsafe(no_mangle)]
@@ -109,7 +120,9 @@ unsafe fn arr<T: Copy>(p: *const T, n: usize) -> Option<Vec<T>> {
 /// Checks `m` and writes it to `out`; the driver's result.
 unsafe fn finish(func: &str, out: *mut u8, m: TensorMap) -> u32 {
     if out.is_null() || !(out as usize).is_multiple_of(64) {
-        eprintln!("warpscope: {func}: the tensorMap pointer {out:?} is not 64-byte aligned (CUDA_ERROR_INVALID_VALUE)");
+        eprintln!(
+            "warpscope: {func}: the tensorMap pointer {out:?} is not 64-byte aligned (CUDA_ERROR_INVALID_VALUE)"
+        );
         return CU_INVALID_VALUE;
     }
     if let Err(why) = m.check() {
@@ -164,7 +177,8 @@ unsafe fn common(
     let d = unsafe { arr(dims, n) }.ok_or("globalDim is NULL")?;
     let e = unsafe { arr(estrides, n) }.ok_or("elementStrides is NULL")?;
     for i in 0..n {
-        m.dims[i] = u32::try_from(d[i]).map_err(|_| format!("globalDim[{i}] = {} is not below 2^32", d[i]))?;
+        m.dims[i] =
+            u32::try_from(d[i]).map_err(|_| format!("globalDim[{i}] = {} is not below 2^32", d[i]))?;
         m.estrides[i] = u8::try_from(e[i]).unwrap_or(u8::MAX);
     }
     if n > 1 {
@@ -194,7 +208,17 @@ unsafe extern "C" fn cu_tensor_map_encode_tiled(
     let run = || -> Result<TensorMap, String> {
         let mut m = unsafe {
             common(
-                Layout::Tiled, dtype, rank, address, dims, strides, estrides, interleave, swizzle, l2, fill,
+                Layout::Tiled,
+                dtype,
+                rank,
+                address,
+                dims,
+                strides,
+                estrides,
+                interleave,
+                swizzle,
+                l2,
+                fill,
             )
         }?;
         if (1..=5).contains(&rank) {
@@ -238,7 +262,17 @@ unsafe extern "C" fn cu_tensor_map_encode_im2col(
     let run = || -> Result<TensorMap, String> {
         let mut m = unsafe {
             common(
-                Layout::Im2col, dtype, rank, address, dims, strides, estrides, interleave, swizzle, l2, fill,
+                Layout::Im2col,
+                dtype,
+                rank,
+                address,
+                dims,
+                strides,
+                estrides,
+                interleave,
+                swizzle,
+                l2,
+                fill,
             )
         }?;
         m.channels = u16::try_from(channels).unwrap_or(u16::MAX);
@@ -272,7 +306,9 @@ unsafe extern "C" fn cu_tensor_map_encode_im2col(
 unsafe extern "C" fn cu_tensor_map_replace_address(map: *mut u8, address: *mut c_void) -> u32 {
     let f = "cuTensorMapReplaceAddress";
     if map.is_null() || !(map as usize).is_multiple_of(64) {
-        eprintln!("warpscope: {f}: the tensorMap pointer {map:?} is not 64-byte aligned (CUDA_ERROR_INVALID_VALUE)");
+        eprintln!(
+            "warpscope: {f}: the tensorMap pointer {map:?} is not 64-byte aligned (CUDA_ERROR_INVALID_VALUE)"
+        );
         return CU_INVALID_VALUE;
     }
     // SAFETY: the caller's CUtensorMap is 128 bytes.
@@ -299,7 +335,11 @@ const CU_RESULTS: &[(u32, &CStr, &CStr)] = &[
     (4, c"CUDA_ERROR_DEINITIALIZED", c"driver shutting down"),
     (201, c"CUDA_ERROR_INVALID_CONTEXT", c"invalid device context"),
     (500, c"CUDA_ERROR_NOT_FOUND", c"named symbol not found"),
-    (700, c"CUDA_ERROR_ILLEGAL_ADDRESS", c"an illegal memory access was encountered"),
+    (
+        700,
+        c"CUDA_ERROR_ILLEGAL_ADDRESS",
+        c"an illegal memory access was encountered",
+    ),
     (801, c"CUDA_ERROR_NOT_SUPPORTED", c"operation not supported"),
     (999, c"CUDA_ERROR_UNKNOWN", c"unknown error"),
 ];

@@ -26,9 +26,12 @@ const TYPES: [&str; 13] = [
 fn list(text: &str, key: &str, v: &str) -> Result<Vec<u64>> {
     v.split('x')
         .map(|n| {
-            n.trim()
-                .parse::<u64>()
-                .map_err(|_| bad(text, format!("`{key}={v}`: `{n}` is not a number (write AxBxC, dimension 0 first)")))
+            n.trim().parse::<u64>().map_err(|_| {
+                bad(
+                    text,
+                    format!("`{key}={v}`: `{n}` is not a number (write AxBxC, dimension 0 first)"),
+                )
+            })
         })
         .collect()
 }
@@ -73,14 +76,21 @@ pub fn tensormap_arg(text: &str, index: usize, args: &[Option<Arg>]) -> Result<A
         let (k, v) = (k.trim(), v.trim());
         match k {
             "buf" => {
-                buf = Some(v.parse::<usize>().map_err(|_| bad(text, format!("`buf={v}`: an argument index")))?);
+                buf = Some(
+                    v.parse::<usize>()
+                        .map_err(|_| bad(text, format!("`buf={v}`: an argument index")))?,
+                );
             }
             "type" => m.dtype = choice(text, k, v, &TYPES)?,
             "dims" => dims = Some(list(text, k, v)?),
             "box" => boxes = Some(list(text, k, v)?),
             "strides" => strides = Some(list(text, k, v)?),
             "estrides" => estrides = Some(list(text, k, v)?),
-            "offset" => offset = v.parse().map_err(|_| bad(text, format!("`offset={v}`: a byte count")))?,
+            "offset" => {
+                offset = v
+                    .parse()
+                    .map_err(|_| bad(text, format!("`offset={v}`: a byte count")))?
+            }
             "swizzle" => m.swizzle = choice(text, k, v, &["none", "32B", "64B", "128B"])?,
             "fill" => m.fill = choice(text, k, v, &["zero", "nan"])?,
             "l2" => m.l2 = choice(text, k, v, &["none", "64B", "128B", "256B"])?,
@@ -88,7 +98,9 @@ pub fn tensormap_arg(text: &str, index: usize, args: &[Option<Arg>]) -> Result<A
             _ => {
                 return Err(bad(
                     text,
-                    format!("unknown key `{k}` (buf, type, dims, box, strides, estrides, offset, swizzle, fill, l2, interleave)"),
+                    format!(
+                        "unknown key `{k}` (buf, type, dims, box, strides, estrides, offset, swizzle, fill, l2, interleave)"
+                    ),
                 ));
             }
         }
@@ -97,25 +109,39 @@ pub fn tensormap_arg(text: &str, index: usize, args: &[Option<Arg>]) -> Result<A
         return Err(bad(text, format!("needs `type=` ({})", TYPES.join(", "))));
     }
     let (Some(dims), Some(boxes)) = (dims, boxes) else {
-        return Err(bad(text, "needs `dims=AxB...` and `box=AxB...` (dimension 0 first)"));
+        return Err(bad(
+            text,
+            "needs `dims=AxB...` and `box=AxB...` (dimension 0 first)",
+        ));
     };
     let r = dims.len();
     if !(1..=5).contains(&r) {
         return Err(bad(text, format!("{r} dimensions: a tensor map has 1 to 5")));
     }
     if boxes.len() != r {
-        return Err(bad(text, format!("`box` has {} dimensions, `dims` {r}", boxes.len())));
+        return Err(bad(
+            text,
+            format!("`box` has {} dimensions, `dims` {r}", boxes.len()),
+        ));
     }
     m.rank = r as u8;
     let esz = m.elem_bytes();
     for i in 0..r {
-        m.dims[i] = u32::try_from(dims[i]).map_err(|_| bad(text, format!("dims[{i}] = {} is too large", dims[i])))?;
+        m.dims[i] =
+            u32::try_from(dims[i]).map_err(|_| bad(text, format!("dims[{i}] = {} is too large", dims[i])))?;
         m.boxes[i] = u16::try_from(boxes[i]).unwrap_or(u16::MAX);
     }
     let strides = match strides {
         Some(s) if s.len() == r - 1 => s,
         Some(s) => {
-            return Err(bad(text, format!("`strides` has {} values: one per dimension after the first ({})", s.len(), r - 1)));
+            return Err(bad(
+                text,
+                format!(
+                    "`strides` has {} values: one per dimension after the first ({})",
+                    s.len(),
+                    r - 1
+                ),
+            ));
         }
         None => {
             let mut s = Vec::new();
@@ -130,29 +156,42 @@ pub fn tensormap_arg(text: &str, index: usize, args: &[Option<Arg>]) -> Result<A
     m.strides[..r - 1].copy_from_slice(&strides);
     if let Some(e) = estrides {
         if e.len() != r {
-            return Err(bad(text, format!("`estrides` has {} values, `dims` {r}", e.len())));
+            return Err(bad(
+                text,
+                format!("`estrides` has {} values, `dims` {r}", e.len()),
+            ));
         }
         for i in 0..r {
             m.estrides[i] = u8::try_from(e[i]).unwrap_or(u8::MAX);
         }
     }
     let Some(bi) = buf else {
-        return Err(bad(text, "needs `buf=N`: the index of the buffer argument that holds the tensor"));
+        return Err(bad(
+            text,
+            "needs `buf=N`: the index of the buffer argument that holds the tensor",
+        ));
     };
     let Some(Some(Arg::Buffer(b))) = args.get(bi) else {
-        return Err(bad(text, format!("`buf={bi}`: argument {bi} is not a `buf:` argument")));
+        return Err(bad(
+            text,
+            format!("`buf={bi}`: argument {bi} is not a `buf:` argument"),
+        ));
     };
     // the tensor's extent: its last element's end
     let last = (0..r).map(|i| (dims[i] - 1) * m.stride(i)).sum::<u64>() + esz + offset;
     if last > b.len() as u64 {
         return Err(bad(
             text,
-            format!("the tensor ends at byte {last} of buffer argument {bi}, which holds {} bytes", b.len()),
+            format!(
+                "the tensor ends at byte {last} of buffer argument {bi}, which holds {} bytes",
+                b.len()
+            ),
         ));
     }
     let all: Vec<Arg> = args.iter().map(|a| a.clone().unwrap_or(Arg::U64(0))).collect();
     let (bases, _) = warpscope_emu::buffer_layout(&all);
     m.address = bases[bi].unwrap_or(0) + offset;
-    m.check().map_err(|why| bad(text, format!("not a valid tensor map (argument {index}): {why}")))?;
+    m.check()
+        .map_err(|why| bad(text, format!("not a valid tensor map (argument {index}): {why}")))?;
     Ok(Arg::Bytes(m.to_bytes().to_vec()))
 }

@@ -80,10 +80,14 @@ impl TmaFault {
                 "the tensor map operand holds no tensor map (make one with cuTensorMapEncodeTiled/Im2col; it lives in parameter, constant or global memory)"
             }
             TmaFault::Rank => "the instruction's dimension count is not the tensor map's rank",
-            TmaFault::Layout => "a .tile instruction on an im2col tensor map or an .im2col one on a tiled map",
+            TmaFault::Layout => {
+                "a .tile instruction on an im2col tensor map or an .im2col one on a tiled map"
+            }
             TmaFault::ReduceType => "the reduction does not take the tensor map's element type",
             TmaFault::SharedAlign => "the shared-memory address is not 128-byte aligned",
-            TmaFault::Interleave => "interleaved tensor maps (CU_TENSOR_MAP_INTERLEAVE_16B/32B) are not supported yet",
+            TmaFault::Interleave => {
+                "interleaved tensor maps (CU_TENSOR_MAP_INTERLEAVE_16B/32B) are not supported yet"
+            }
         }
     }
 }
@@ -173,7 +177,10 @@ impl TensorMap {
     /// Decodes and checks a map (what a TMA instruction reads).
     pub fn from_bytes(b: &[u8]) -> Result<TensorMap, String> {
         if b.len() < MAP_BYTES || u32::from_le_bytes(le(b, 0)) != MAGIC {
-            return Err("not a tensor map made by cuTensorMapEncodeTiled/Im2col (no warpscope tensor map header)".into());
+            return Err(
+                "not a tensor map made by cuTensorMapEncodeTiled/Im2col (no warpscope tensor map header)"
+                    .into(),
+            );
         }
         let mut m = TensorMap {
             layout: if b[4] == 1 { Layout::Im2col } else { Layout::Tiled },
@@ -237,14 +244,23 @@ impl TensorMap {
     /// Bytes one box (tiled) or one column of pixels (im2col) fills in shared memory.
     pub fn box_bytes(&self) -> u64 {
         match self.layout {
-            Layout::Tiled => (0..usize::from(self.rank)).map(|i| self.box_count(i)).product::<u64>() * self.elem_bytes(),
+            Layout::Tiled => {
+                (0..usize::from(self.rank))
+                    .map(|i| self.box_count(i))
+                    .product::<u64>()
+                    * self.elem_bytes()
+            }
             Layout::Im2col => u64::from(self.channels) * u64::from(self.pixels) * self.elem_bytes(),
         }
     }
 
     /// The byte stride of dimension `i` (dimension 0: the element size).
     pub fn stride(&self, i: usize) -> u64 {
-        if i == 0 { self.elem_bytes() } else { self.strides[i - 1] }
+        if i == 0 {
+            self.elem_bytes()
+        } else {
+            self.strides[i - 1]
+        }
     }
 
     /// The rules `cuTensorMapEncodeTiled` / `cuTensorMapEncodeIm2col` check (the driver answers
@@ -252,7 +268,10 @@ impl TensorMap {
     pub fn check(&self) -> Result<(), String> {
         let r = usize::from(self.rank);
         if usize::from(self.dtype) >= TYPE_NAMES.len() {
-            return Err(format!("tensorDataType {} is not a CUtensorMapDataType", self.dtype));
+            return Err(format!(
+                "tensorDataType {} is not a CUtensorMapDataType",
+                self.dtype
+            ));
         }
         if self.dtype >= 13 {
             return Err(format!(
@@ -261,7 +280,10 @@ impl TensorMap {
             ));
         }
         if self.interleave > 2 {
-            return Err(format!("interleave {} is not a CUtensorMapInterleave", self.interleave));
+            return Err(format!(
+                "interleave {} is not a CUtensorMapInterleave",
+                self.interleave
+            ));
         }
         if self.swizzle > 6 {
             return Err(format!("swizzle {} is not a CUtensorMapSwizzle", self.swizzle));
@@ -279,7 +301,11 @@ impl TensorMap {
         if self.fill > 1 {
             return Err(format!("oobFill {} is not a CUtensorMapFloatOOBfill", self.fill));
         }
-        let min_rank = if self.layout == Layout::Im2col || self.interleave != 0 { 3 } else { 1 };
+        let min_rank = if self.layout == Layout::Im2col || self.interleave != 0 {
+            3
+        } else {
+            1
+        };
         if r < min_rank || r > 5 {
             return Err(if self.layout == Layout::Im2col {
                 format!("tensorRank {r}: im2col maps have 3 to 5 dimensions")
@@ -291,7 +317,10 @@ impl TensorMap {
         }
         let align = if self.interleave == 2 { 32 } else { 16 };
         if !self.address.is_multiple_of(align) {
-            return Err(format!("globalAddress {:#x} is not {align}-byte aligned", self.address));
+            return Err(format!(
+                "globalAddress {:#x} is not {align}-byte aligned",
+                self.address
+            ));
         }
         for i in 0..r {
             if self.dims[i] == 0 {
@@ -479,8 +508,15 @@ pub fn sectors(elems: &[Elem], row: usize, esz: u64, oob_counts: bool) -> u64 {
         if oob_counts {
             // the out-of-bounds stretches before and after the in-bounds run
             let first = r.iter().position(|e| e.global.is_some()).unwrap_or(r.len());
-            let last = r.iter().rposition(|e| e.global.is_some()).map_or(r.len(), |i| r.len() - 1 - i);
-            let (before, after) = if first == r.len() { (r.len(), 0) } else { (first, last) };
+            let last = r
+                .iter()
+                .rposition(|e| e.global.is_some())
+                .map_or(r.len(), |i| r.len() - 1 - i);
+            let (before, after) = if first == r.len() {
+                (r.len(), 0)
+            } else {
+                (first, last)
+            };
             total += (before as u64 * esz).div_ceil(32) + (after as u64 * esz).div_ceil(32);
         }
     }
@@ -499,7 +535,11 @@ pub struct Elem {
 
 /// The elements of a tiled box at `coords` (signed element coordinates of the box's first
 /// element), in shared-memory order (dimension 0 fastest), to `f`.
-pub fn tiled_elems(m: &TensorMap, coords: &[i64], mut f: impl FnMut(Elem) -> Result<(), String>) -> Result<(), String> {
+pub fn tiled_elems(
+    m: &TensorMap,
+    coords: &[i64],
+    mut f: impl FnMut(Elem) -> Result<(), String>,
+) -> Result<(), String> {
     let r = usize::from(m.rank);
     let esz = m.elem_bytes();
     let n: Vec<u64> = (0..r).map(|i| m.box_count(i)).collect();
@@ -547,7 +587,9 @@ pub fn im2col_elems(
     let esz = m.elem_bytes();
     // the pixel box in each spatial dimension
     let lo: Vec<i64> = (0..sp).map(|k| i64::from(m.lower[k])).collect();
-    let hi: Vec<i64> = (0..sp).map(|k| i64::from(m.dims[k + 1]) - 1 + i64::from(m.upper[k])).collect();
+    let hi: Vec<i64> = (0..sp)
+        .map(|k| i64::from(m.dims[k + 1]) - 1 + i64::from(m.upper[k]))
+        .collect();
     let mut pos: Vec<i64> = (0..sp).map(|k| coords[k + 1]).collect();
     let mut n = coords[r - 1];
     let pitch = row_pitch(m, u64::from(m.channels) * esz);
@@ -556,7 +598,8 @@ pub fn im2col_elems(
         for ch in 0..u64::from(m.channels) {
             let c = coords[0] + ch as i64;
             let mut inb = c >= 0 && c < i64::from(m.dims[0]) && n >= 0 && n < i64::from(m.dims[r - 1]);
-            let mut addr = m.address as i128 + i128::from(c) * esz as i128 + i128::from(n) * m.stride(r - 1) as i128;
+            let mut addr =
+                m.address as i128 + i128::from(c) * esz as i128 + i128::from(n) * m.stride(r - 1) as i128;
             for k in 0..sp {
                 let p = pos[k] + offsets.get(k).copied().unwrap_or(0);
                 if p < 0 || p >= i64::from(m.dims[k + 1]) {
@@ -594,7 +637,13 @@ pub fn replace(b: &mut [u8], field: warpscope_ptx::inst::TmField, ord: usize, v:
     if b.len() < MAP_BYTES || u32::from_le_bytes(le(b, 0)) != MAGIC {
         return Err("tensormap.replace on memory that holds no tensor map".into());
     }
-    let ord_ok = |n: usize| if ord < n { Ok(()) } else { Err(format!("ordinal {ord} is past the map's dimensions")) };
+    let ord_ok = |n: usize| {
+        if ord < n {
+            Ok(())
+        } else {
+            Err(format!("ordinal {ord} is past the map's dimensions"))
+        }
+    };
     match field {
         F::GlobalAddress => b[16..24].copy_from_slice(&v.to_le_bytes()),
         F::Rank => b[5] = (v as u8).wrapping_add(1),
@@ -663,21 +712,46 @@ pub fn reduce(op: warpscope_ptx::inst::TmaRed, dtype: u8, old: u64, v: u64) -> O
         (O::Add, Some(f)) => sf::add(f, old, v, Rnd::Rn),
         (O::Add, None) if matches!(dtype, 2..=5) => old.wrapping_add(v),
         (O::Min | O::Max, Some(f)) if matches!(dtype, 6 | 9) => {
-            let (a, b) = (crate::arith::half_to_f64(half_ty(dtype), old), crate::arith::half_to_f64(half_ty(dtype), v));
+            let (a, b) = (
+                crate::arith::half_to_f64(half_ty(dtype), old),
+                crate::arith::half_to_f64(half_ty(dtype), v),
+            );
             let _ = f;
             let take_b = if op == O::Min { b < a } else { b > a };
-            if a.is_nan() { v } else if take_b { v } else { old }
+            if a.is_nan() {
+                v
+            } else if take_b {
+                v
+            } else {
+                old
+            }
         }
         (O::Min | O::Max, None) if matches!(dtype, 2..=5) => {
-            let less = if signed { sx(v) < sx(old) } else { v & mask < old & mask };
-            let take = if op == O::Min { less } else { !less && v & mask != old & mask };
+            let less = if signed {
+                sx(v) < sx(old)
+            } else {
+                v & mask < old & mask
+            };
+            let take = if op == O::Min {
+                less
+            } else {
+                !less && v & mask != old & mask
+            };
             if take { v } else { old }
         }
         (O::Inc, None) if dtype == 2 => {
-            if old & mask >= v & mask { 0 } else { old + 1 }
+            if old & mask >= v & mask {
+                0
+            } else {
+                old + 1
+            }
         }
         (O::Dec, None) if dtype == 2 => {
-            if old & mask == 0 || old & mask > v & mask { v } else { old - 1 }
+            if old & mask == 0 || old & mask > v & mask {
+                v
+            } else {
+                old - 1
+            }
         }
         (O::And, None) if matches!(dtype, 2..=5) => old & v,
         (O::Or, None) if matches!(dtype, 2..=5) => old | v,
@@ -688,7 +762,11 @@ pub fn reduce(op: warpscope_ptx::inst::TmaRed, dtype: u8, old: u64, v: u64) -> O
 }
 
 fn half_ty(dtype: u8) -> warpscope_ptx::inst::Ty {
-    if dtype == 9 { warpscope_ptx::inst::Ty::BF16 } else { warpscope_ptx::inst::Ty::F16 }
+    if dtype == 9 {
+        warpscope_ptx::inst::Ty::BF16
+    } else {
+        warpscope_ptx::inst::Ty::F16
+    }
 }
 
 /// The name of `CUtensorMapDataType` `t`.
@@ -725,7 +803,11 @@ mod tests {
     fn maps_round_trip_through_their_bytes() {
         let m = map2d(3, [32, 16]);
         assert_eq!(TensorMap::from_bytes(&m.to_bytes()), Ok(m));
-        assert!(TensorMap::from_bytes(&[0u8; 128]).unwrap_err().contains("no warpscope tensor map"));
+        assert!(
+            TensorMap::from_bytes(&[0u8; 128])
+                .unwrap_err()
+                .contains("no warpscope tensor map")
+        );
     }
 
     #[test]
@@ -783,8 +865,14 @@ mod tests {
     #[test]
     fn reductions_follow_the_element_type() {
         use warpscope_ptx::inst::TmaRed;
-        assert_eq!(reduce(TmaRed::Add, 7, 1.5f32.to_bits() as u64, 2.25f32.to_bits() as u64), Some(3.75f32.to_bits() as u64));
-        assert_eq!(reduce(TmaRed::Min, 3, (-5i32) as u32 as u64, 3), Some((-5i32) as u32 as u64));
+        assert_eq!(
+            reduce(TmaRed::Add, 7, 1.5f32.to_bits() as u64, 2.25f32.to_bits() as u64),
+            Some(3.75f32.to_bits() as u64)
+        );
+        assert_eq!(
+            reduce(TmaRed::Min, 3, (-5i32) as u32 as u64, 3),
+            Some((-5i32) as u32 as u64)
+        );
         assert_eq!(reduce(TmaRed::Min, 2, (-5i32) as u32 as u64, 3), Some(3));
         assert_eq!(reduce(TmaRed::Inc, 2, 7, 7), Some(0));
         assert_eq!(reduce(TmaRed::Dec, 2, 0, 9), Some(9));

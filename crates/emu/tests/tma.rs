@@ -23,10 +23,23 @@ fn measured() -> String {
 /// The words printed for case `name` (the lines after `NAME N words`).
 fn block(text: &str, name: &str) -> Vec<u32> {
     let head = format!("{name} ");
-    let mut lines = text.lines().skip_while(|l| !(l.starts_with(&head) && l.ends_with(" words")));
-    let n: usize = lines.next().unwrap_or_else(|| panic!("no block {name}")).split(' ').nth(1).unwrap().parse().unwrap();
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !(l.starts_with(&head) && l.ends_with(" words")));
+    let n: usize = lines
+        .next()
+        .unwrap_or_else(|| panic!("no block {name}"))
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
     let w: Vec<u32> = lines
-        .flat_map(|l| l.split(' ').map(|x| u32::from_str_radix(x, 16)).collect::<Vec<_>>())
+        .flat_map(|l| {
+            l.split(' ')
+                .map(|x| u32::from_str_radix(x, 16))
+                .collect::<Vec<_>>()
+        })
         .take_while(|r| r.is_ok())
         .map(Result::unwrap)
         .take(n)
@@ -39,7 +52,9 @@ fn block(text: &str, name: &str) -> Vec<u32> {
 /// parameter at the coordinates given, waits on the mbarrier and copies the words to `out`.
 fn kernel(rank: usize) -> String {
     let coords: Vec<String> = (0..rank).map(|i| format!("%c{i}")).collect();
-    let loads: String = (0..rank).map(|i| format!(" ld.param.u32 %c{i}, [c{i}];\n")).collect();
+    let loads: String = (0..rank)
+        .map(|i| format!(" ld.param.u32 %c{i}, [c{i}];\n"))
+        .collect();
     let params: String = (0..5).map(|i| format!(", .param .u32 c{i}")).collect();
     format!(
         ".version 8.0\n.target sm_90a\n.address_size 64\n\
@@ -149,7 +164,12 @@ fn tensor() -> Vec<u8> {
 }
 
 fn launch(words: u32) -> Launch {
-    let mut args = vec![Arg::Bytes(vec![0; 128]), Arg::Buffer(vec![0; words as usize * 4]), Arg::U32(words), Arg::U32(0)];
+    let mut args = vec![
+        Arg::Bytes(vec![0; 128]),
+        Arg::Buffer(vec![0; words as usize * 4]),
+        Arg::U32(words),
+        Arg::U32(0),
+    ];
     for _ in 0..5 {
         args.push(Arg::U32(0));
     }
@@ -174,7 +194,8 @@ const UNMEASURED: &[&str] = &[
 /// Whether the measured output holds case `name`'s shared words.
 fn has_block(text: &str, name: &str) -> bool {
     let head = format!("{name} ");
-    text.lines().any(|l| l.starts_with(&head) && l.ends_with(" words"))
+    text.lines()
+        .any(|l| l.starts_with(&head) && l.ends_with(" words"))
 }
 
 #[test]
@@ -183,15 +204,18 @@ fn tiled_boxes_land_where_the_gpu_put_them() {
     let mut compared = 0;
     for c in CASES {
         if UNMEASURED.contains(&c.name) {
-            assert!(!has_block(&text, c.name), "{} is measured now: compare it", c.name);
+            assert!(
+                !has_block(&text, c.name),
+                "{} is measured now: compare it",
+                c.name
+            );
             continue;
         }
         compared += 1;
         let want = block(&text, c.name);
-        let prog = warpscope_ptx::compile(&kernel(c.dims.len()).replace(
-            ".param .u32 c4)",
-            ".param .u32 c4, .param .u64 tensor)",
-        ))
+        let prog = warpscope_ptx::compile(
+            &kernel(c.dims.len()).replace(".param .u32 c4)", ".param .u32 c4, .param .u64 tensor)"),
+        )
         .unwrap();
         let words = want.len() as u32;
         let mut l = launch(words);
@@ -218,13 +242,17 @@ fn tiled_boxes_land_where_the_gpu_put_them() {
 #[test]
 fn a_map_that_is_not_one_faults_with_the_reason() {
     let c = &CASES[0];
-    let prog = warpscope_ptx::compile(&kernel(2).replace(".param .u32 c4)", ".param .u32 c4, .param .u64 tensor)")).unwrap();
+    let prog =
+        warpscope_ptx::compile(&kernel(2).replace(".param .u32 c4)", ".param .u32 c4, .param .u64 tensor)"))
+            .unwrap();
     let mut l = launch(16);
     l.args[3] = Arg::U32(2048);
     // 128 zero bytes: no tensor map header
     let res = run(&prog, "load", &l, &Limits::default(), |_| ()).unwrap();
     assert_eq!(res.faults.len(), 1);
-    assert!(matches!(res.faults[0].kind, FaultKind::TensorMap { why } if why.describe().contains("holds no tensor map")));
+    assert!(
+        matches!(res.faults[0].kind, FaultKind::TensorMap { why } if why.describe().contains("holds no tensor map"))
+    );
     // a 3-D map under a 2-D instruction
     let (bases, _) = buffer_layout(&l.args);
     let mut m = map(c, bases[9].unwrap());
@@ -288,14 +316,23 @@ fn a_multicast_load_fills_every_block_of_the_mask_and_completes_each_mbarrier() 
     let mut l = Launch::new(
         [2, 1, 1],
         [64, 1, 1],
-        vec![Arg::Bytes(vec![0; 128]), Arg::Buffer(vec![0; 512]), Arg::Buffer(tensor())],
+        vec![
+            Arg::Bytes(vec![0; 128]),
+            Arg::Buffer(vec![0; 512]),
+            Arg::Buffer(tensor()),
+        ],
     );
     l.cluster = Some([2, 1, 1]);
     let (bases, _) = buffer_layout(&l.args);
     l.args[0] = Arg::Bytes(map2d(bases[2].unwrap(), [8, 2], F32).to_bytes().to_vec());
     let res = run(&prog, "mc", &l, &Limits::default(), |_| ()).unwrap();
     assert!(res.faults.is_empty(), "{:?}", res.faults);
-    let got: Vec<u32> = res.buffer(1).unwrap().chunks(4).map(|b| u32::from_le_bytes(b.try_into().unwrap())).collect();
+    let got: Vec<u32> = res
+        .buffer(1)
+        .unwrap()
+        .chunks(4)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
     // box r: rows r and r + 1, columns 8 r .. 8 r + 7 (element (x, y) of the tensor is 64 y + x)
     let mut want = Vec::new();
     for r in 0..2u32 {
@@ -331,20 +368,34 @@ GO:\n fence.proxy.async.shared::cta;\n mov.b64 %rd1, tm;\n cvta.param.u64 %rd2, 
 fn stores_skip_the_outside_and_reductions_combine() {
     for (op, dtype, add) in [
         ("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group", 2, false),
-        ("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group", 2, true),
+        (
+            "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group",
+            2,
+            true,
+        ),
     ] {
         let prog = warpscope_ptx::compile(&store_kernel(op)).unwrap();
         // the box at (60, 62): columns 60..67 and rows 62..65, only 60..63 x 62..63 inside
         let mut l = Launch::new(
             [1, 1, 1],
             [1, 1, 1],
-            vec![Arg::Bytes(vec![0; 128]), Arg::U32(60), Arg::U32(62), Arg::Buffer(tensor())],
+            vec![
+                Arg::Bytes(vec![0; 128]),
+                Arg::U32(60),
+                Arg::U32(62),
+                Arg::Buffer(tensor()),
+            ],
         );
         let (bases, _) = buffer_layout(&l.args);
         l.args[0] = Arg::Bytes(map2d(bases[3].unwrap(), [8, 4], dtype).to_bytes().to_vec());
         let res = run(&prog, "st", &l, &Limits::default(), |_| ()).unwrap();
         assert!(res.faults.is_empty(), "{:?}", res.faults);
-        let got: Vec<u32> = res.buffer(3).unwrap().chunks(4).map(|b| u32::from_le_bytes(b.try_into().unwrap())).collect();
+        let got: Vec<u32> = res
+            .buffer(3)
+            .unwrap()
+            .chunks(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+            .collect();
         for (i, &v) in got.iter().enumerate() {
             let (x, y) = (i as u32 % 64, i as u32 / 64);
             let inside = (60..64).contains(&x) && (62..64).contains(&y);

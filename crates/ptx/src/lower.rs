@@ -3479,7 +3479,10 @@ mod tests {
                 _ => None,
             })
             .collect();
-        let kinds: Vec<(TmaKind, u8, bool, bool)> = tma.iter().map(|o| (o.kind, o.rank, o.im2col, o.multicast)).collect();
+        let kinds: Vec<(TmaKind, u8, bool, bool)> = tma
+            .iter()
+            .map(|o| (o.kind, o.rank, o.im2col, o.multicast))
+            .collect();
         assert_eq!(
             kinds,
             [
@@ -3500,9 +3503,18 @@ mod tests {
         );
         // wrong coordinate counts and missing im2col offsets are errors that say so
         for (bad, why) in [
-            ("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2}], [%r2];", "takes 3 coordinates"),
-            ("cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2, %r0}], [%r2];", "im2col offsets"),
-            ("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 [%r1], [%rd1, {%r1, %r2}], [%r2], %rs1;", "cta_group::2"),
+            (
+                "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2}], [%r2];",
+                "takes 3 coordinates",
+            ),
+            (
+                "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2, %r0}], [%r2];",
+                "im2col offsets",
+            ),
+            (
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 [%r1], [%rd1, {%r1, %r2}], [%r2], %rs1;",
+                "cta_group::2",
+            ),
         ] {
             let e = lower_src(&format!(
                 ".visible .entry k()\n{{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n .reg .b16 %rs<2>;\n {bad}\n ret;\n}}\n"

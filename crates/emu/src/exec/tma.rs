@@ -39,7 +39,13 @@ fn sh_bytes(ctx: &Ctx<'_>, bm: &BlockMem<'_>, o: u64) -> Option<[u8; t::MAP_BYTE
 
 fn sh_put(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, b: &[u8; t::MAP_BYTES]) -> Option<()> {
     for (k, c) in b.chunks_exact(8).enumerate() {
-        sh_write(ctx, bm, o + 8 * k as u64, 8, u64::from_le_bytes(c.try_into().ok()?))?;
+        sh_write(
+            ctx,
+            bm,
+            o + 8 * k as u64,
+            8,
+            u64::from_le_bytes(c.try_into().ok()?),
+        )?;
     }
     Some(())
 }
@@ -85,9 +91,9 @@ pub(super) fn execute<S: Sink>(
                         return Err(fault(TmaFault::NotAMap, pc, l, a));
                     }
                     track_write(ctx, block, g, t::MAP_BYTES as u64);
-                    ctx.global
-                        .write_range(g, &b)
-                        .ok_or_else(|| access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, a))?;
+                    ctx.global.write_range(g, &b).ok_or_else(|| {
+                        access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, a)
+                    })?;
                 }
             }
             TmaKind::CopyMap => {
@@ -95,7 +101,12 @@ pub(super) fn execute<S: Sink>(
                 let b = sh_bytes(ctx, bm, own_offset(bm, shared_offset(s))).ok_or_else(|| oob(pc, l, s))?;
                 let (r, g) = resolve(MemSpace::Generic, d);
                 if r != Res::Global {
-                    return Err(access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, d));
+                    return Err(access_fault(
+                        FaultKind::OutOfBounds { space: Space::Global },
+                        pc,
+                        l,
+                        d,
+                    ));
                 }
                 track_write(ctx, block, g, t::MAP_BYTES as u64);
                 ctx.global
@@ -140,7 +151,9 @@ fn copy<S: Sink>(
         return Ok(false);
     }
     let r = usize::from(map.rank);
-    let coords: Vec<i64> = (0..r).map(|k| i64::from(row(3 + k as u32) as u32 as i32)).collect();
+    let coords: Vec<i64> = (0..r)
+        .map(|k| i64::from(row(3 + k as u32) as u32 as i32))
+        .collect();
     let offsets: Vec<i64> = (0..3).map(|k| i64::from(row(8 + k) as u16)).collect();
     let mut elems = Vec::new();
     let walked = match map.layout {
@@ -232,7 +245,12 @@ fn copy<S: Sink>(
                 let a = (at & !mem::CLUSTER_OFFSET) | (mb & mem::CLUSTER_OFFSET);
                 let a = own_offset(bm, a);
                 if !a.is_multiple_of(8) {
-                    return Err(access_fault(FaultKind::Misaligned { space: Space::Shared }, pc, l, a));
+                    return Err(access_fault(
+                        FaultKind::Misaligned { space: Space::Shared },
+                        pc,
+                        l,
+                        a,
+                    ));
                 }
                 let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
                 let new = mbar_state::complete_tx(st, bytes);

@@ -20,13 +20,24 @@ impl<'m> KCtx<'m> {
     pub(super) fn tma_copy(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
         let ops = &i.operands;
         let has = |m: &str| mods.iter().any(|x| x.split("::").next() == Some(m));
-        let rank = match mods.iter().find_map(|m| m.strip_suffix('d').and_then(|n| n.parse::<u8>().ok())) {
+        let rank = match mods
+            .iter()
+            .find_map(|m| m.strip_suffix('d').and_then(|n| n.parse::<u8>().ok()))
+        {
             Some(n @ 1..=5) => n,
             _ => return self.err(format!("`{}` needs a dimension count .1d to .5d", i.opcode)),
         };
         let im2col = mods.iter().any(|m| m.starts_with("im2col"));
-        if mods.iter().any(|m| matches!(*m, "im2col_w" | "im2col_w_128" | "tile::gather4" | "tile::scatter4")) {
-            return self.err(format!("unsupported instruction `{}` (sm_100 load modes)", i.opcode));
+        if mods.iter().any(|m| {
+            matches!(
+                *m,
+                "im2col_w" | "im2col_w_128" | "tile::gather4" | "tile::scatter4"
+            )
+        }) {
+            return self.err(format!(
+                "unsupported instruction `{}` (sm_100 load modes)",
+                i.opcode
+            ));
         }
         if im2col && rank < 3 {
             return self.err(format!("`{}`: im2col needs 3 to 5 dimensions", i.opcode));
@@ -39,8 +50,10 @@ impl<'m> KCtx<'m> {
         let prefetch = has("prefetch");
         let at = mods.iter().position(|m| *m == "tensor").unwrap_or(0);
         let (dsp, ssp) = (mods.get(at + 2).copied(), mods.get(at + 3).copied());
-        let to_shared = dsp.is_some_and(|m| m.starts_with("shared")) && ssp.is_some_and(|m| m.starts_with("global"));
-        let to_global = dsp.is_some_and(|m| m.starts_with("global")) && ssp.is_some_and(|m| m.starts_with("shared"));
+        let to_shared =
+            dsp.is_some_and(|m| m.starts_with("shared")) && ssp.is_some_and(|m| m.starts_with("global"));
+        let to_global =
+            dsp.is_some_and(|m| m.starts_with("global")) && ssp.is_some_and(|m| m.starts_with("shared"));
         let kind = if prefetch {
             TmaKind::Prefetch
         } else if reduce {
@@ -57,8 +70,18 @@ impl<'m> KCtx<'m> {
             });
             match red {
                 Some(r) if to_global => TmaKind::Reduce(r),
-                Some(_) => return self.err(format!("`{}`: a tensor reduction goes shared -> global", i.opcode)),
-                None => return self.err(format!("`{}` needs a reduction (.add, .min, .max, ...)", i.opcode)),
+                Some(_) => {
+                    return self.err(format!(
+                        "`{}`: a tensor reduction goes shared -> global",
+                        i.opcode
+                    ));
+                }
+                None => {
+                    return self.err(format!(
+                        "`{}` needs a reduction (.add, .min, .max, ...)",
+                        i.opcode
+                    ));
+                }
             }
         } else if to_shared {
             TmaKind::Load
@@ -95,7 +118,10 @@ impl<'m> KCtx<'m> {
         match kind {
             TmaKind::Load => {
                 let (Some(d), Some(b)) = (ops.first(), ops.get(2)) else {
-                    return self.err(format!("`{}` needs [dst], [tensorMap, {{...}}], [mbar]", i.opcode));
+                    return self.err(format!(
+                        "`{}` needs [dst], [tensorMap, {{...}}], [mbar]",
+                        i.opcode
+                    ));
                 };
                 let (_, d) = self.folded_addr(d, guard)?;
                 self.mov_rows(base + SMEM, d, guard);
