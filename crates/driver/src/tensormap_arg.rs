@@ -161,8 +161,8 @@ pub fn tensormap_arg(text: &str, index: usize, args: &[Option<Arg>]) -> Result<A
                 format!("`estrides` has {} values, `dims` {r}", e.len()),
             ));
         }
-        for i in 0..r {
-            m.estrides[i] = u8::try_from(e[i]).unwrap_or(u8::MAX);
+        for (d, &v) in m.estrides.iter_mut().zip(&e) {
+            *d = u8::try_from(v).unwrap_or(u8::MAX);
         }
     }
     let Some(bi) = buf else {

@@ -600,8 +600,8 @@ pub fn im2col_elems(
             let mut inb = c >= 0 && c < i64::from(m.dims[0]) && n >= 0 && n < i64::from(m.dims[r - 1]);
             let mut addr =
                 m.address as i128 + i128::from(c) * esz as i128 + i128::from(n) * m.stride(r - 1) as i128;
-            for k in 0..sp {
-                let p = pos[k] + offsets.get(k).copied().unwrap_or(0);
+            for (k, &at) in pos.iter().enumerate() {
+                let p = at + offsets.get(k).copied().unwrap_or(0);
                 if p < 0 || p >= i64::from(m.dims[k + 1]) {
                     inb = false;
                 }
@@ -711,20 +711,14 @@ pub fn reduce(op: warpscope_ptx::inst::TmaRed, dtype: u8, old: u64, v: u64) -> O
     let out = match (op, fmt) {
         (O::Add, Some(f)) => sf::add(f, old, v, Rnd::Rn),
         (O::Add, None) if matches!(dtype, 2..=5) => old.wrapping_add(v),
-        (O::Min | O::Max, Some(f)) if matches!(dtype, 6 | 9) => {
+        (O::Min | O::Max, Some(_)) if matches!(dtype, 6 | 9) => {
             let (a, b) = (
                 crate::arith::half_to_f64(half_ty(dtype), old),
                 crate::arith::half_to_f64(half_ty(dtype), v),
             );
-            let _ = f;
             let take_b = if op == O::Min { b < a } else { b > a };
-            if a.is_nan() {
-                v
-            } else if take_b {
-                v
-            } else {
-                old
-            }
+            // a NaN in memory gives way to the number
+            if a.is_nan() || take_b { v } else { old }
         }
         (O::Min | O::Max, None) if matches!(dtype, 2..=5) => {
             let less = if signed {

@@ -266,7 +266,7 @@ fn a_map_that_is_not_one_faults_with_the_reason() {
 }
 
 fn map2d(address: u64, boxes: [u16; 2], dtype: u8) -> TensorMap {
-    let mut m = TensorMap {
+    let m = TensorMap {
         layout: Layout::Tiled,
         rank: 2,
         dtype,

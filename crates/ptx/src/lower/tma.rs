@@ -42,7 +42,7 @@ impl<'m> KCtx<'m> {
         if im2col && rank < 3 {
             return self.err(format!("`{}`: im2col needs 3 to 5 dimensions", i.opcode));
         }
-        if mods.iter().any(|m| *m == "cta_group::2") {
+        if mods.contains(&"cta_group::2") {
             return self.err(format!("unsupported instruction `{}` (.cta_group::2)", i.opcode));
         }
         let multicast = has("multicast");
@@ -160,7 +160,7 @@ impl<'m> KCtx<'m> {
             self.mov_rows(base + MASK, r, guard);
             next += 1;
         }
-        if has("L2") && mods.iter().any(|m| *m == "L2::cache_hint") {
+        if has("L2") && mods.contains(&"L2::cache_hint") {
             // the cache policy: no effect an emulator can see
             next += 1;
         }
