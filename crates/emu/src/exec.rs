@@ -1746,7 +1746,20 @@ fn general<S: Sink>(
             mbar,
         } => {
             if mask != 0 {
-                match bulk_copy(ctx, block, w, bm, pc, mask, to_shared, dst, src, size, mbar) {
+                match bulk_copy(
+                    ctx,
+                    block,
+                    (wi, &mut *sink),
+                    w,
+                    bm,
+                    pc,
+                    mask,
+                    to_shared,
+                    dst,
+                    src,
+                    size,
+                    mbar,
+                ) {
                     Ok(false) => {}
                     Ok(true) => return Flow::Stop(Stop::Yield),
                     Err(s) => return Flow::Stop(s),
@@ -2132,9 +2145,10 @@ fn cp_async<S: Sink>(
 /// The 1-D bulk copy, per issuing lane, complete when issued (then `complete_tx` on the mbarrier).
 /// Returns whether an mbarrier phase completed.
 #[allow(clippy::too_many_arguments)]
-fn bulk_copy(
+fn bulk_copy<S: Sink>(
     ctx: &Ctx<'_>,
     block: u32,
+    (wi, sink): (u32, &mut S),
     w: &mut Warp,
     bm: &mut BlockMem<'_>,
     pc: u32,
@@ -2170,6 +2184,10 @@ fn bulk_copy(
         if n > 0 {
             if to_shared {
                 track_read(ctx, block, s, n);
+                if mem::cluster_rank(own_offset(bm, sh)).is_none() {
+                    let o = own_offset(bm, sh);
+                    sink.async_write(wi, pc, o, o + n);
+                }
             } else {
                 track_write(ctx, block, d, n);
             }
