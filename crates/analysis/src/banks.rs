@@ -17,17 +17,7 @@ use warpscope_model::bank;
 use warpscope_model::matrix;
 
 use crate::reconcile::{Reconciliation, Role};
-
-/// Load or store side of the counters. Atomics (read-modify-write) are counted on both sides, costed
-/// as loads; no atomic kernel has been calibrated against ncu yet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    /// Shared loads.
-    Load,
-    /// Shared stores.
-    Store,
-}
+pub use crate::side::Side;
 
 /// One warp-level shared-memory request as the bank model sees it.
 #[derive(Clone, Copy, Debug)]
@@ -148,6 +138,38 @@ pub struct BankReport {
     /// LDSM / STSM / LDGSTS per pc (see [`MatrixStats`]); their wavefronts also count in
     /// [`BankReport::total`] as ncu's `op_ld` / `op_st` count them.
     pub matrix: BTreeMap<u32, MatrixStats>,
+    /// `wgmma.mma_async`'s shared-memory operand reads (see [`GmmaCounts`]); absent when none.
+    #[serde(skip_serializing_if = "GmmaCounts::is_empty")]
+    pub gmma: GmmaCounts,
+}
+
+/// What Nsight Compute counts of `wgmma.mma_async` (HGMMA) reading shared memory (measured:
+/// calibration/wgmma/README.md): warp instructions (`smsp__sass_inst_executed_op_shared_gmma`,
+/// also `smsp__inst_executed_pipe_tensor_op_gmma` and `l1tex__lsuin_requests_op_gmma`), bytes
+/// (`sm__sass_data_bytes_mem_shared_op_gmma`: per warpgroup instruction 32 bytes per row of B
+/// and, when A comes from shared memory, 2048 for A) and wavefronts
+/// (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma`: bytes / 128 whatever the layout or
+/// swizzle; also in `l1tex__data_pipe_lsu_wavefronts_mem_shared`). None of them is in `op_ld`.
+/// ptxas's own extra HGMMAs (a `wgmma.commit_group` it cannot attach to a preceding HGMMA
+/// becomes a 64x8x16 one) are not in the program and not counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GmmaCounts {
+    /// Warp instructions.
+    pub instructions: u64,
+    /// Shared-memory bytes read.
+    pub bytes: u64,
+}
+
+impl GmmaCounts {
+    /// No `wgmma.mma_async` ran.
+    pub fn is_empty(&self) -> bool {
+        self.instructions == 0 && self.bytes == 0
+    }
+
+    /// `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma`: 128 bytes each.
+    pub fn wavefronts(&self) -> u64 {
+        self.bytes / 128
+    }
 }
 
 impl BankReport {
@@ -155,6 +177,8 @@ impl BankReport {
     pub fn merge(&mut self, other: BankReport) {
         self.blocks += other.blocks;
         self.unmodelled += other.unmodelled;
+        self.gmma.instructions += other.gmma.instructions;
+        self.gmma.bytes += other.gmma.bytes;
         self.merge_matrix(other.matrix);
         for (key, s) in other.insts {
             match self.insts.get_mut(&key) {
@@ -249,6 +273,8 @@ pub struct BankSink {
     stats: Vec<InstStats>,
     /// The bank period in bytes; 0 on the uncached path.
     period: u32,
+    /// The lanes of the next `cp.async` event that read a source: (warp, pc, lanes).
+    sources: Option<(u32, u32, u32)>,
 }
 
 /// Patterns remembered per instruction.
@@ -323,6 +349,7 @@ impl BankSink {
             blocks: 1,
             unmodelled: 0,
             matrix: BTreeMap::new(),
+            gmma: GmmaCounts::default(),
         };
         BankSink {
             block,
@@ -334,6 +361,7 @@ impl BankSink {
             pcs: Vec::new(),
             stats: Vec::new(),
             period: bank::period(arch, &bank::Config::default()),
+            sources: None,
         }
     }
 
@@ -526,6 +554,10 @@ pub fn picture(arch: &Arch, side: Side, w: &WorstRequest) -> Option<bank::Breakd
 }
 
 impl warpscope_emu::Sink for BankSink {
+    fn copy_sources(&mut self, warp: u32, pc: u32, sources: u32) {
+        self.sources = Some((warp, pc, sources));
+    }
+
     fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
         use warpscope_emu::{AccessOp, Space};
         if e.space != Space::Shared {
@@ -537,6 +569,11 @@ impl warpscope_emu::Sink for BankSink {
             AccessOp::Atomic => (Side::Load, true),
             AccessOp::LdMatrix | AccessOp::StMatrix | AccessOp::CpAsync => {
                 self.record_matrix(e);
+                return;
+            }
+            // the tensor core's operand reads are no LSU instruction (calibration/wgmma)
+            AccessOp::Wgmma => {
+                self.report.gmma.bytes += u64::from(e.width) * u64::from(e.mask.count_ones());
                 return;
             }
         };
@@ -551,6 +588,15 @@ impl warpscope_emu::Sink for BankSink {
                 addrs: e.addrs,
             },
         );
+    }
+
+    fn inst(&mut self, _warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
+        if active != 0
+            && let Some(f) = &self.forms
+            && f.is_wgmma(pc)
+        {
+            self.report.gmma.instructions += 1;
+        }
     }
 }
 
@@ -724,15 +770,21 @@ pub struct MatrixStats {
 pub enum MatrixForm {
     /// `ldmatrix` / `stmatrix` of this many 8x8 matrices.
     Matrices(u8),
-    /// `cp.async`: its path, or `None` where no rule applies (a `src-size` / `ignore-src` operand,
-    /// whose zero-fill the event does not carry).
+    /// `cp.async`: its path, or `None` where no rule applies. With the `ignore-src` predicate
+    /// the plain path (ptxas predicates a plain LDGSTS: its wavefronts are the plain rule's,
+    /// calibration/cpasync/zfill_h100.tsv).
     Copy(Option<matrix::CopyKind>),
+    /// `cp.async` with a `src-size` register (`LDGSTS ... .ZFILL`): the rule takes the lanes
+    /// whose source size is not 0 (`Sink::copy_sources`).
+    ZeroFill(matrix::CopyKind),
 }
 
 /// Per-pc forms of a program's LDSM / STSM / LDGSTS instructions.
 #[derive(Clone, Debug, Default)]
 pub struct MatrixForms {
     forms: Vec<Option<MatrixForm>>,
+    /// The pcs of `wgmma.mma_async` instructions (empty when the program has none).
+    wgmma: Vec<u32>,
 }
 
 impl MatrixForms {
@@ -752,22 +804,45 @@ impl MatrixForms {
                     space: warpscope_ptx::inst::MemSpace::Shared,
                     ..
                 } => Some(MatrixForm::Matrices(4)),
-                Inst::CpAsync { src_size, .. } => {
+                Inst::CpAsync {
+                    src_size, ignore_src, ..
+                } => {
                     let text = &program.info[pc].text;
-                    Some(MatrixForm::Copy(if src_size != warpscope_ptx::inst::NO_REG {
-                        None
-                    } else if text.contains("cp.async.cg") {
+                    let plain = if text.contains("cp.async.cg") {
                         Some(matrix::CopyKind::CacheGlobal)
                     } else if text.contains("cp.async.ca") {
                         Some(matrix::CopyKind::CacheAll)
                     } else {
                         None
-                    }))
+                    };
+                    if src_size == warpscope_ptx::inst::NO_REG || ignore_src {
+                        Some(MatrixForm::Copy(plain))
+                    } else {
+                        Some(match plain {
+                            Some(matrix::CopyKind::CacheGlobal) => {
+                                MatrixForm::ZeroFill(matrix::CopyKind::CacheGlobalZeroFill)
+                            }
+                            Some(k) => MatrixForm::ZeroFill(k),
+                            None => MatrixForm::Copy(None),
+                        })
+                    }
                 }
                 _ => None,
             })
             .collect();
-        MatrixForms { forms }
+        let wgmma = program
+            .ops
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o.inst, Inst::Wgmma { .. }))
+            .map(|(pc, _)| pc as u32)
+            .collect();
+        MatrixForms { forms, wgmma }
+    }
+
+    /// Whether the instruction at `pc` is a `wgmma.mma_async`.
+    pub fn is_wgmma(&self, pc: u32) -> bool {
+        !self.wgmma.is_empty() && self.wgmma.binary_search(&pc).is_ok()
     }
 
     /// The form of the instruction at `pc`, if it is an `ldmatrix`, `stmatrix` or `cp.async`.
@@ -873,15 +948,21 @@ impl BankSink {
                 (kind, r, whole)
             }
             AccessOp::CpAsync => {
-                let copy = match form {
-                    Some(MatrixForm::Copy(k)) => k,
+                let stashed = self.sources.take();
+                let (copy, sources) = match form {
+                    Some(MatrixForm::Copy(k)) => (k, mask),
+                    Some(MatrixForm::ZeroFill(k)) => match stashed {
+                        Some((w, pc, s)) if w == e.warp && pc == e.pc => (Some(k), s),
+                        _ => (None, mask),
+                    },
                     // without the program: 4 and 8 bytes can only be .ca
-                    _ if e.width < 16 => Some(matrix::CopyKind::CacheAll),
-                    _ => None,
+                    _ if e.width < 16 => (Some(matrix::CopyKind::CacheAll), mask),
+                    _ => (None, mask),
                 };
                 let r = match (copy, dst, e.src) {
                     (Some(k), Some(d), Some(src)) => {
-                        matrix::ldgsts_wavefronts(self.arch, k, e.width, mask, &d, src).map_err(|_| ())
+                        matrix::ldgsts_wavefronts_with_sources(self.arch, k, e.width, mask, sources, &d, src)
+                            .map_err(|_| ())
                     }
                     _ => Err(()),
                 };

@@ -176,12 +176,15 @@ impl Sink for TraceSink {
             AccessOp::CpAsync => {
                 let kind = match form {
                     Some(MatrixForm::Copy(k)) => k,
+                    Some(MatrixForm::ZeroFill(k)) => Some(k),
                     // 4 and 8 bytes can only be .ca
                     _ if e.width < 16 => Some(matrix::CopyKind::CacheAll),
                     _ => None,
                 };
                 (Side::Store, false, Form::Copy(kind))
             }
+            // the tensor core's operand reads: no LSU instruction to re-count
+            AccessOp::Wgmma => return,
         };
         // The machine code's fused accesses concern ld / st only.
         let width = match (form, self.recon.role(e.pc)) {

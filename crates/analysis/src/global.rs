@@ -19,6 +19,13 @@ pub struct GlobalCounts {
     pub st_sectors: u64,
     /// Bytes the active lanes asked to store.
     pub st_bytes: u64,
+    /// 16-byte `cp.async` copies whose destinations do not keep their sources' layout (lane by
+    /// lane the same offsets, at the same place in a 128-byte line): ncu's load sectors for these follow how the copy is split into
+    /// shared wavefronts (an H200 counted 1 sector for 32 lanes copying contiguous sources to
+    /// one destination, 32 for a 32-byte destination stride, 16 for a 32-byte source stride into
+    /// contiguous destinations: calibration/cpasync/zfill_h100.tsv), by no rule found; their
+    /// sectors are counted from the sources and are estimates.
+    pub copies_unsure: u64,
 }
 
 impl GlobalCounts {
@@ -66,6 +73,28 @@ impl GlobalCounts {
         self.st_requests += o.st_requests;
         self.st_sectors += o.st_sectors;
         self.st_bytes += o.st_bytes;
+        self.copies_unsure += o.copies_unsure;
+    }
+
+    /// Counts the source side of one `cp.async` (an LDGSTS: one load request; its sectors, see
+    /// [`GlobalCounts::copies_unsure`]) of `width` bytes per lane from `src` to `dst`.
+    pub fn record_copy(&mut self, width: u8, mask: u32, dst: &[u64; 32], src: &[u64; 32]) {
+        if mask == 0 {
+            return;
+        }
+        self.record(AccessOp::Load, width, mask, src);
+        if width == 16 {
+            // the same offsets lane by lane, and the same place in a 128-byte line
+            let first = mask.trailing_zeros() as usize;
+            let d = src[first].wrapping_sub(dst[first]);
+            let kept = d.is_multiple_of(128)
+                && (0..32)
+                    .filter(|l| mask >> l & 1 == 1)
+                    .all(|l| src[l].wrapping_sub(dst[l]) == d);
+            if !kept {
+                self.copies_unsure += 1;
+            }
+        }
     }
 }
 

@@ -1082,7 +1082,7 @@ impl warpscope_emu::Sink for GlobalRaceSink {
             return;
         }
         let kind = match e.op {
-            AccessOp::Load | AccessOp::LdMatrix => AccessKind::Read,
+            AccessOp::Load | AccessOp::LdMatrix | AccessOp::Wgmma => AccessKind::Read,
             AccessOp::Store | AccessOp::StMatrix | AccessOp::CpAsync => AccessKind::Write,
             AccessOp::Atomic => AccessKind::Atomic,
         };

@@ -61,6 +61,9 @@ pub enum FindingKind {
     DivergentBarrier,
     /// A shared read of bytes never written in this launch (by this block).
     UninitializedRead,
+    /// A global read of bytes nothing wrote: not by the program's copies and memsets, nor by an
+    /// earlier launch or an earlier block of this one (see [`crate::global_init`]).
+    UninitializedGlobalRead,
     /// A shared or global access outside its allocation.
     OutOfBounds,
     /// A barrier whose removal makes no race in the emulated launch.
@@ -73,6 +76,9 @@ pub enum FindingKind {
     Fault,
     /// A failing device `assert`: the launch stops with `cudaErrorAssert`.
     Assert,
+    /// An access to a `wgmma.mma_async` accumulator register before `wgmma.wait_group` retired
+    /// its group (see [`crate::wgmma_hazards`]).
+    WgmmaAccumulator,
 }
 
 impl FindingKind {
@@ -83,11 +89,13 @@ impl FindingKind {
             FindingKind::GlobalRace => "global_race",
             FindingKind::DivergentBarrier => "divergent_barrier",
             FindingKind::UninitializedRead => "uninitialized_read",
+            FindingKind::UninitializedGlobalRead => "uninitialized_global_read",
             FindingKind::OutOfBounds => "out_of_bounds",
             FindingKind::RedundantBarrier => "redundant_barrier",
             FindingKind::SameValueWrite => "same_value_write",
             FindingKind::Fault => "fault",
             FindingKind::Assert => "assert",
+            FindingKind::WgmmaAccumulator => "wgmma_accumulator",
         }
     }
 }
@@ -301,6 +309,16 @@ enum Key {
         pc: u32,
         write: bool,
     },
+    /// Accesses to a wgmma's accumulators in flight (see [`crate::wgmma_hazards`]); the first
+    /// access's pc is the aggregate's note.
+    WgmmaAccum {
+        mma_pc: u32,
+    },
+    /// A shared write to an operand of a wgmma in flight.
+    WgmmaOperand {
+        mma_pc: u32,
+        pc: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -405,6 +423,7 @@ pub struct HazardSink {
     finished: bool,
     /// `cp.async` completion tracking; `None` when the program's group instructions are not known.
     async_copies: Option<InFlightCopies>,
+    wgmma: Option<crate::wgmma_hazards::WgmmaTrack>,
     /// Per byte of the window: the bytes its last writer stored, where that writer is `steady`.
     vals: Vec<u8>,
     /// The values of the last store the emulator announced.
@@ -462,6 +481,7 @@ impl HazardSink {
             disjoint,
             finished: false,
             async_copies: None,
+            wgmma: None,
             vals: Vec::new(),
             stash: None,
             stash_live: false,
@@ -477,6 +497,13 @@ impl HazardSink {
             ops,
             ..InFlightCopies::default()
         });
+        self
+    }
+
+    /// Tracks `wgmma.mma_async` accumulators in flight until the warp's `wgmma.wait_group`
+    /// (`ops`: the program's instructions, [`crate::wgmma_hazards::WgmmaOps`]).
+    pub fn with_wgmma_ops(mut self, ops: std::sync::Arc<crate::wgmma_hazards::WgmmaOps>) -> Self {
+        self.wgmma = Some(crate::wgmma_hazards::WgmmaTrack::new(ops));
         self
     }
 
@@ -1444,7 +1471,7 @@ pub struct HazardReport {
 
 /// Names an instruction for messages: its source line (if known) and a label such as `line 12` or
 /// `PTX line 40`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Loc {
     /// Source line (from `.loc`), if any.
     pub line: Option<u32>,
@@ -1741,6 +1768,34 @@ impl HazardReport {
                         xyz(ex.threads[0]),
                     ),
                 ),
+                Key::WgmmaOperand { mma_pc, pc } => (
+                    FindingKind::Race,
+                    Severity::Error,
+                    vec![mma_pc, pc],
+                    format!(
+                        "shared write at {} of byte {}{} (thread {}) while the wgmma.mma_async at {} that reads it is in flight: its operands must stay unchanged until the issuing warps' wgmma.wait_group retires it (then a barrier for other threads)",
+                        loc(pc).label,
+                        ex.address.unwrap_or(0),
+                        self.region_name(ex.address),
+                        xyz(ex.threads[0]),
+                        loc(mma_pc).label,
+                    ),
+                ),
+                Key::WgmmaAccum { mma_pc } => {
+                    let pc: u32 = agg.note.parse().unwrap_or(mma_pc);
+                    (
+                        FindingKind::WgmmaAccumulator,
+                        Severity::Error,
+                        vec![mma_pc, pc],
+                        format!(
+                            "{} (thread {}) uses an accumulator register of the wgmma.mma_async at {} before a wgmma.wait_group retired its group (the first of {} such accesses by a warp): its value is undefined until then (ptxas waits for every wgmma in flight there, serialising them)",
+                            loc(pc).label,
+                            xyz(ex.threads[0]),
+                            loc(mma_pc).label,
+                            agg.count,
+                        ),
+                    )
+                }
                 Key::Uninit { pc } => (
                     FindingKind::UninitializedRead,
                     Severity::Error,
@@ -2081,7 +2136,9 @@ impl warpscope_emu::Sink for HazardSink {
             return;
         }
         let kind = match e.op {
-            warpscope_emu::AccessOp::Load | warpscope_emu::AccessOp::LdMatrix => AccessKind::Read,
+            warpscope_emu::AccessOp::Load
+            | warpscope_emu::AccessOp::LdMatrix
+            | warpscope_emu::AccessOp::Wgmma => AccessKind::Read,
             warpscope_emu::AccessOp::Store
             | warpscope_emu::AccessOp::StMatrix
             | warpscope_emu::AccessOp::CpAsync => AccessKind::Write,
@@ -2089,6 +2146,26 @@ impl warpscope_emu::Sink for HazardSink {
         };
         if self.async_copies.is_some() && !self.finished {
             self.async_copy_event(e);
+        }
+        if let Some(t) = &mut self.wgmma {
+            if e.op == warpscope_emu::AccessOp::Wgmma {
+                t.operand_reads(e.warp, e.pc, e.mask, e.addrs);
+            } else if kind != AccessKind::Read
+                && let Some((mma_pc, lane, byte)) = t.write(e.mask, e.width, e.addrs)
+            {
+                let block = self.block;
+                let tid = e.warp * 32 + lane;
+                self.note(
+                    Key::WgmmaOperand { mma_pc, pc: e.pc },
+                    1,
+                    || Example {
+                        block,
+                        threads: vec![tid],
+                        address: Some(byte),
+                    },
+                    String::new,
+                );
+            }
         }
         if e.op == warpscope_emu::AccessOp::Store
             && let Some(bytes) = self.take_stash(e)
@@ -2150,6 +2227,20 @@ impl warpscope_emu::Sink for HazardSink {
     fn inst(&mut self, warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
         if let Some(c) = &mut self.async_copies {
             c.group_inst(warp, pc, active);
+        }
+        if let Some(mma_pc) = self.wgmma.as_mut().and_then(|t| t.inst(warp, pc, active)) {
+            let block = self.block;
+            let tid = warp * 32 + active.trailing_zeros();
+            self.note(
+                Key::WgmmaAccum { mma_pc },
+                1,
+                || Example {
+                    block,
+                    threads: vec![tid],
+                    address: None,
+                },
+                || pc.to_string(),
+            );
         }
         HazardSink::inst(self, warp, active);
     }
@@ -2324,7 +2415,9 @@ impl HazardSink {
         }
         let write = !matches!(
             e.op,
-            warpscope_emu::AccessOp::Load | warpscope_emu::AccessOp::LdMatrix
+            warpscope_emu::AccessOp::Load
+                | warpscope_emu::AccessOp::LdMatrix
+                | warpscope_emu::AccessOp::Wgmma
         );
         let mut hit = None;
         for l in lanes {

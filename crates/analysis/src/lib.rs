@@ -17,11 +17,14 @@
 
 pub mod divergence;
 pub mod global;
+pub mod global_init;
 pub mod global_races;
 pub mod hazards;
 pub mod launchspec;
 pub mod machine_flow;
+pub mod wgmma_hazards;
 
 pub mod banks;
 pub mod fix;
 pub mod reconcile;
+pub mod side;

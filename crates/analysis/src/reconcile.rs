@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::Serialize;
 use warpscope_ptx::Program;
 
-use crate::banks::Side;
+use crate::side::Side;
 
 /// How one PTX shared access is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -311,6 +311,28 @@ pub fn shell_status(status: ExitStatus) -> u8 {
     }
 }
 
+/// Runs `cmd` with its standard output passed through to ours and kept: the status and the bytes.
+pub fn status_teeing(cmd: &mut Command) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+    use std::io::{Read, Write};
+    let mut child = spawn(cmd.stdout(std::process::Stdio::piped()))?;
+    let mut pipe = child.take_stdout().expect("stdout is piped");
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    let mut out = std::io::stdout();
+    loop {
+        let n = match pipe.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        kept.extend_from_slice(&buf[..n]);
+        // our stdout closing must not stop the program: keep reading its output
+        let _ = out.write_all(&buf[..n]).and_then(|()| out.flush());
+    }
+    Ok((child.wait()?, kept))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

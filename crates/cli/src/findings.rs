@@ -232,6 +232,10 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "uninitialized_read",
             "A shared-memory read of bytes never written in the launch",
         ),
+        FindingKind::UninitializedGlobalRead => (
+            "uninitialized_global_read",
+            "A global-memory read of bytes nothing wrote (no copy, memset or store before it)",
+        ),
         FindingKind::OutOfBounds => (
             "out_of_bounds",
             "A shared or global access outside its allocation",
@@ -249,19 +253,25 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "The launch stops on a GPU: a trap, an illegal instruction, a store to read-only memory",
         ),
         FindingKind::Assert => ("assert", "A failing device-side assert: the launch stops"),
+        FindingKind::WgmmaAccumulator => (
+            "wgmma_accumulator",
+            "A wgmma accumulator register used before wgmma.wait_group retired its group",
+        ),
     }
 }
 
-const KINDS: [FindingKind; 9] = [
+const KINDS: [FindingKind; 11] = [
     FindingKind::Race,
     FindingKind::GlobalRace,
     FindingKind::DivergentBarrier,
     FindingKind::UninitializedRead,
+    FindingKind::UninitializedGlobalRead,
     FindingKind::OutOfBounds,
     FindingKind::RedundantBarrier,
     FindingKind::SameValueWrite,
     FindingKind::Fault,
     FindingKind::Assert,
+    FindingKind::WgmmaAccumulator,
 ];
 
 /// The path a SARIF result names for a source file the PTX calls `name`: relative to the current
@@ -273,7 +283,7 @@ fn artifact(name: &str, input: &Path) -> String {
     } else {
         name.to_string()
     };
-    crate::report_page::relative(&path)
+    crate::output::relative(&path)
 }
 
 /// SARIF 2.1.0: one result per group of findings (the table's rows), with the rule id, level, the
@@ -314,7 +324,7 @@ pub fn sarif(program: &Program, input: &Path, kernel: &str, h: &Hazards) -> Valu
     let ptx_location = |pc: u32| -> Value {
         json!({
             "physicalLocation": {
-                "artifactLocation": { "uri": crate::report_page::relative(&input.display().to_string()) },
+                "artifactLocation": { "uri": crate::output::relative(&input.display().to_string()) },
                 "region": { "startLine": program.inst_info(pc).ptx_line },
             }
         })

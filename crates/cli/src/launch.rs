@@ -132,3 +132,13 @@ pub fn driver_error(e: warpscope_driver::Error) -> anyhow::Error {
         _ => anyhow::Error::new(e),
     }
 }
+
+/// A `warpscope_measure` error as the command reports it: the driver's and the GPU's with their
+/// exit statuses (a missing tool or GPU is 1), bad input otherwise.
+pub fn measure_error(e: warpscope_measure::Error) -> anyhow::Error {
+    match e {
+        warpscope_measure::Error::Driver(e) => driver_error(e),
+        warpscope_measure::Error::Gpu(e) => crate::cmd::device::gpu_error(e),
+        e => anyhow::Error::new(e),
+    }
+}

@@ -6,7 +6,8 @@
 //! exits with its program's status as a shell reports it (128 + the signal that ended it). Output
 //! cut short by its reader (`| head`) ends quietly with status 0.
 
-mod basis;
+mod addr_expr;
+mod bank_trace;
 mod child;
 mod cmd;
 mod exit;
@@ -14,13 +15,19 @@ mod findings;
 mod launch;
 mod limits;
 mod measure;
+mod occupancy_out;
 mod output;
-mod predict;
 mod progress;
+mod render;
 mod report_page;
+mod run_export;
+mod run_html;
 mod run_layout;
 mod run_measure;
+mod run_notes;
 mod runtime_lib;
+mod tour_seeds;
+mod tour_tensor;
 
 use std::process::ExitCode;
 

@@ -464,6 +464,15 @@ pub fn progress_bar(len: u64, prefix: &str) -> ProgressBar {
     bar
 }
 
+/// `text` with the current directory (and its `/`) taken off every path under it, so headings and
+/// notes show paths as the user would type them from here.
+pub fn relative(text: &str) -> String {
+    match std::env::current_dir() {
+        Ok(d) if d.parent().is_some() => text.replace(&format!("{}/", d.display()), ""),
+        _ => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,8 @@ use warpscope_report::kernel::{
     ArchRow, Conflict, FindingRow, FixView, KernelReport, LineCost, OccupancyInput, SourceLine, SourceView,
 };
 
-use crate::cmd::analyze;
+use crate::output::relative;
+use crate::render::analysis as analyze;
 
 pub use warpscope_driver::Resources;
 
@@ -250,15 +251,6 @@ fn source_from_ptx(program: &warpscope_ptx::Program, ptx_file: &Path) -> Option<
     candidates
         .into_iter()
         .find_map(|p| std::fs::read_to_string(&p).ok().map(|t| (p, t)))
-}
-
-/// `text` with the current directory (and its `/`) taken off every path under it, so headings and
-/// notes show paths as the user would type them from here.
-pub fn relative(text: &str) -> String {
-    match std::env::current_dir() {
-        Ok(d) if d.parent().is_some() => text.replace(&format!("{}/", d.display()), ""),
-        _ => text.to_string(),
-    }
 }
 
 fn base_name(p: &str) -> &str {

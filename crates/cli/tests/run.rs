@@ -1612,3 +1612,81 @@ fn run_check_reports_device_memory_never_freed() {
     assert!(v.get("program_findings").is_none(), "{v}");
     let _ = std::fs::remove_file(&export);
 }
+
+/// Reads of device memory nothing wrote (compute-sanitizer's initcheck): the thread reads counted
+/// equal the errors initcheck reported for the same programs on an H200
+/// (calibration/bugs/h200/programs.log: 32, 64 and 256), and the control, whose every read was
+/// written first (copies, a memset, a device-to-device copy, an earlier launch, the block itself,
+/// earlier blocks behind a fence), gives none.
+#[test]
+fn run_check_reports_reads_of_device_memory_nothing_wrote_as_initcheck_does() {
+    let dir = repo();
+    let export = std::env::temp_dir().join(format!("warpscope-init-{}.json", std::process::id()));
+    let findings = |program: &str, check: &str| -> (Option<i32>, Vec<Vec<Value>>) {
+        let out = warpscope(
+            &[
+                "run",
+                check,
+                "--export",
+                export.to_str().unwrap(),
+                &format!("calibration/bugs/programs/{program}.cu"),
+            ],
+            &dir,
+        );
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+        let per_launch = v["launches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["findings"].as_array().cloned().unwrap_or_default())
+            .collect();
+        (out.status.code(), per_launch)
+    };
+    for (program, launch, reads) in [
+        ("uninit_global", 0, 32),
+        ("uninit_partial", 0, 64),
+        ("uninit_counter", 0, 256),
+    ] {
+        let (code, launches) = findings(program, "--check=initcheck");
+        assert_eq!(code, Some(1), "{program}: {launches:?}");
+        for (i, f) in launches.iter().enumerate() {
+            if i != launch {
+                assert!(f.is_empty(), "{program} launch {i}: {f:?}");
+                continue;
+            }
+            assert_eq!(f.len(), 1, "{program}: {f:?}");
+            assert_eq!(f[0]["kind"], "uninitialized_global_read");
+            assert_eq!(f[0]["severity"], "error");
+            let m = f[0]["message"].as_str().unwrap();
+            assert!(
+                m.contains(&format!("({reads} thread reads like it)")),
+                "{program}: {m}"
+            );
+            assert!(m.contains("device allocation at 0x"), "{m}");
+        }
+    }
+    let (code, launches) = findings("init_chain", "--check");
+    assert_eq!(code, Some(0), "{launches:?}");
+    assert!(launches.iter().all(Vec::is_empty), "{launches:?}");
+    assert_eq!(launches.len(), 2);
+    // racecheck's findings only: the uninitialised read is left out
+    let (code, launches) = findings("uninit_global", "--check=racecheck");
+    assert_eq!(code, Some(0), "{launches:?}");
+}
+
+/// `--check` takes its tool only with `=`: a program path right after it is the program.
+#[test]
+fn run_check_followed_by_the_program_runs_the_program() {
+    let out = warpscope(
+        &["run", "--check", "calibration/bugs/programs/two_launch_reduce.cu"],
+        &repo(),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("reduce: no error"), "{stdout}");
+}

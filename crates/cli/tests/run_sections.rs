@@ -112,6 +112,17 @@ fn run_carries_the_line_table_and_fix_advice_per_kernel() {
     assert!(page.contains("smem.cu:33"));
     assert!(page.contains("Fix advice (recorded on launch"));
     assert!(page.contains("rows of 32 elements get 1 more"));
+    // The program's picture (every launch's wavefronts against the ideal, branch efficiency) and
+    // each kernel's source annotated: setColReadCol's store line with its 32 requests and 1024
+    // wavefronts in the row.
+    assert!(page.contains("<svg"), "no chart");
+    assert!(page.contains("Shared-memory wavefronts per launch"));
+    assert!(page.contains("Source: calibration/run/smem.cu"), "{page}");
+    let row = page
+        .split("<tr")
+        .find(|r| r.contains("tile[threadIdx.x][threadIdx.y] = ") && r.contains(">33<"))
+        .expect("line 33 annotated");
+    assert!(row.contains(">32<") && row.contains(">1024<"), "{row}");
 
     // Without --fix: the same counters and line tables, no advice (the advisor records only on request).
     let (plain, page) = run(&[], "plain");

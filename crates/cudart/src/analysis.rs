@@ -154,6 +154,10 @@ pub struct LaunchAnalysis {
     /// index): its own results are incomplete too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incomplete_input: Option<u64>,
+    /// Under `--check`: which bytes of the program's device allocations were written once the
+    /// launch ended (`warpscope_analysis::global_init`).
+    #[serde(skip)]
+    pub global_written: Option<warpscope_analysis::global_init::InitMap>,
 }
 
 /// A launch whose blocks did not all run.
@@ -416,6 +420,7 @@ pub fn analyse_launch(
     global: &Global,
     ka: &KernelAnalysis,
     check: bool,
+    init: Option<Arc<warpscope_analysis::global_init::InitMap>>,
     fix: Option<u64>,
     watch: LaunchWatch,
 ) -> Result<LaunchAnalysis, EmuError> {
@@ -458,6 +463,7 @@ pub fn analyse_launch(
         }),
         progress: watch.progress,
         deadline: watch.deadline,
+        global_init: init,
         ..RunOptions::default()
     };
     let widths = Widths {
@@ -485,6 +491,7 @@ pub fn analyse_launch(
         (Some(f), None) if f.counts_globals() => Some("the machine code was not followed".into()),
         _ => None,
     };
+    let global_written = res.global_written.take();
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
         warp_instructions: res.warp_insts,
@@ -507,6 +514,7 @@ pub fn analyse_launch(
                 ideal_wavefronts: l.counts.ideal_wavefronts,
             })
             .collect(),
+        global_written,
         ..LaunchAnalysis::default()
     };
     if let (Some(index), Some(f)) = (advise, &res.fix)
@@ -579,6 +587,14 @@ pub fn analyse_launch(
     );
     if ld.wavefronts + st.wavefronts > 0 {
         put("warpscope__l1tex_shared_wavefronts_floor", 1.0);
+    }
+    // wgmma's operand reads (HGMMA): 128 bytes a wavefront, in no LDS count (calibration/wgmma);
+    // ncu's instruction and byte counts also hold HGMMAs ptxas adds, so only this one is put
+    if !banks.gmma.is_empty() {
+        put(
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
+            banks.gmma.wavefronts() as f64,
+        );
     }
     // shared atomics (ATOMS): not among the loads and stores above, as ncu counts them; their
     // wavefronts by the machine code's form of each (`reconcile::AtomicForm`: an add of 1 or an
@@ -736,7 +752,12 @@ pub fn analyse_launch(
     // be followed, no machine code; device printf outside its rule, `runtime.rs`)
     put(
         "warpscope__global_counters_exact",
-        if (ka.global_exact || machine_global.is_some()) && !ka.spin_loop && !ka.unmeasured_wmma.1 {
+        if (ka.global_exact || machine_global.is_some())
+            && !ka.spin_loop
+            && !ka.unmeasured_wmma.1
+            && glob.copies_unsure == 0
+            && res.global.is_none_or(|g| g.copies_unsure == 0)
+        {
             1.0
         } else {
             0.0

@@ -29,6 +29,7 @@ pub mod printf;
 pub mod program;
 pub mod progress;
 pub mod ptsz;
+pub mod records;
 pub mod runtime;
 pub mod tma_metrics;
 pub mod unsupported;

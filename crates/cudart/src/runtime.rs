@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
+use warpscope_analysis::global_init::{InitMap, InitRegion};
 use warpscope_emu::mem::Global;
 use warpscope_emu::{Arg, EmuError, Launch, Limits, Program};
 use warpscope_model::arch::Arch;
@@ -327,6 +328,9 @@ pub struct Runtime {
     pub vars: HashMap<usize, Var>,
     global: Global,
     allocs: BTreeMap<u64, Alloc>,
+    /// Under `--check`: which bytes of each device allocation were written (by a copy, a memset
+    /// or a launch), for the uninitialised global reads (`warpscope_analysis::global_init`).
+    init: std::sync::Mutex<BTreeMap<u64, InitRegion>>,
     /// Allocations already reported as leaks ([`Runtime::report_leaks`]).
     leaks_reported: std::collections::BTreeSet<u64>,
     next_device: u64,
@@ -419,6 +423,7 @@ impl Runtime {
             vars: HashMap::new(),
             global: Global::empty(),
             allocs: BTreeMap::new(),
+            init: std::sync::Mutex::new(BTreeMap::new()),
             leaks_reported: Default::default(),
             next_device: DEVICE_BASE,
             resident: None,
@@ -491,6 +496,10 @@ impl Runtime {
                 backing: Backing::Device,
             },
         );
+        if self.cfg.check {
+            self.init_regions()
+                .insert(base, InitRegion::fresh(base, size as u64));
+        }
         Ok(base)
     }
 
@@ -518,6 +527,7 @@ impl Runtime {
         }
         let a = self.allocs.remove(&addr).ok_or(err::INVALID_VALUE)?;
         self.global.remove(addr);
+        self.init_regions().remove(&addr);
         Ok(match a.backing {
             Backing::Mirror { owned: true } => Some((addr, a.len)),
             _ => None,
@@ -556,7 +566,60 @@ impl Runtime {
 
     /// Writes device bytes.
     pub fn write_device(&self, addr: u64, data: &[u8]) -> Result<(), u32> {
-        self.global.write_range(addr, data).ok_or(err::INVALID_VALUE)
+        self.global.write_range(addr, data).ok_or(err::INVALID_VALUE)?;
+        self.mark_written(addr, data.len() as u64);
+        Ok(())
+    }
+
+    fn init_regions(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, InitRegion>> {
+        self.init
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Under `--check`: `[addr, addr + len)` of a device allocation now holds what the program
+    /// put there.
+    fn mark_written(&self, addr: u64, len: u64) {
+        let mut init = self.init_regions();
+        if let Some((_, r)) = init.range_mut(..=addr).next_back()
+            && addr - r.base < r.len
+        {
+            let off = addr - r.base;
+            r.mark(off, len);
+        }
+    }
+
+    /// Under `--check`: which device bytes were written before a launch (`None` otherwise).
+    fn init_map(&self) -> Option<Arc<InitMap>> {
+        self.cfg
+            .check
+            .then(|| Arc::new(InitMap::new(self.init_regions().values().cloned().collect())))
+    }
+
+    /// After a launch under `--check`: what it wrote (`written`), or, when the launch was not
+    /// checked so (not recorded, refused, cut short), every region it could write counts as
+    /// written, so no later read of its results is taken for uninitialised.
+    fn after_launch_init(&self, written: Option<InitMap>, reach: &[(u64, u64)]) {
+        if !self.cfg.check {
+            return;
+        }
+        let mut init = self.init_regions();
+        match written {
+            Some(m) => {
+                for r in m.regions() {
+                    if let Some(x) = init.get_mut(&r.base) {
+                        x.bits = Arc::clone(&r.bits);
+                    }
+                }
+            }
+            None => {
+                for &(b, l) in reach {
+                    if let Some(x) = init.get_mut(&b) {
+                        x.mark(0, l);
+                    }
+                }
+            }
+        }
     }
 
     /// Sets device bytes.
@@ -1278,6 +1341,7 @@ impl Runtime {
                 &self.global,
                 ka,
                 self.cfg.check,
+                self.init_map(),
                 self.cfg.fix.then_some(index),
                 watch,
             ),
@@ -1299,8 +1363,13 @@ impl Runtime {
         self.sync_mirrors_out(mirrored);
         self.sync_managed(f.module, false);
         let analysis = match result {
-            Ok(a) => a,
+            Ok(mut a) => {
+                let written = a.global_written.take().filter(|_| a.sampling.is_none());
+                self.after_launch_init(written, &reach);
+                a
+            }
             Err(e) => {
+                self.after_launch_init(None, &reach);
                 let code = match e {
                     EmuError::Limit(_) => err::LAUNCH_OUT_OF_RESOURCES,
                     EmuError::BadLaunch(_) => err::INVALID_CONFIGURATION,

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use warpscope_analysis::banks::{BankReport, BankRun, BankSink, MatrixForms};
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
 use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Trace, TraceSink, WhatIf};
+use warpscope_analysis::global_init::{GlobalInitReport, GlobalInitSink, InitMap};
 use warpscope_analysis::global_races::{GlobalRaceReport, GlobalRaceSink, GlobalShared, SyncOps};
 use warpscope_analysis::hazards::{AsyncOps, Finding, HazardConfig, HazardReport, HazardSink};
 use warpscope_emu::mem::Global;
@@ -242,6 +243,11 @@ pub struct RunOptions {
     /// Leave global memory out of the hazard checker (see `warpscope_analysis::global_races`);
     /// by default `hazards` checks global races too.
     pub no_global_races: bool,
+    /// With `hazards`: which bytes of the program's device allocations were written before this
+    /// launch; reads of others are `uninitialized_global_read` findings, and
+    /// [`Results::global_written`] gives the map after the launch (see
+    /// `warpscope_analysis::global_init`). `None`: global reads are not checked so.
+    pub global_init: Option<Arc<InitMap>>,
     /// Counts the blocks done as they end (see `warpscope_emu::Watch::done`), for a caller that
     /// shows a long launch's progress.
     pub progress: Option<&'static std::sync::atomic::AtomicU64>,
@@ -258,12 +264,55 @@ pub struct Multi {
     divergence: Option<DivergenceSink>,
     hazards: Option<HazardSink>,
     global_races: Option<GlobalRaceSink>,
+    global_init: Option<GlobalInitSink>,
     trace: Option<TraceSink>,
     global: Option<GlobalCounts>,
+    /// The lanes of the next `cp.async` event that read a source (`Sink::copy_sources`).
+    sources: Option<(u32, u32, u32)>,
 }
 
 impl Sink for Multi {
+    fn copy_sources(&mut self, warp: u32, pc: u32, sources: u32) {
+        self.sources = Some((warp, pc, sources));
+        if let Some(s) = &mut self.banks {
+            Sink::copy_sources(s, warp, pc, sources);
+        }
+    }
+
     fn mem(&mut self, e: &MemEvent<'_>) {
+        // lanes of a zero-fill `cp.async` whose source size is 0 read no global memory (H200:
+        // no request and no sector, calibration/cpasync/zfill_h100.tsv)
+        let narrowed;
+        let e = match (e.op, self.sources.take()) {
+            (AccessOp::CpAsync, Some((w, pc, s))) if w == e.warp && pc == e.pc => {
+                if let Some(b) = &mut self.banks {
+                    b.mem(e);
+                }
+                if let Some(t) = &mut self.trace {
+                    t.mem(e);
+                }
+                if let Some(h) = &mut self.hazards {
+                    h.mem(e);
+                }
+                narrowed = MemEvent {
+                    mask: e.mask & s,
+                    ..*e
+                };
+                if let Some(g) = &mut self.global
+                    && let Some(src) = narrowed.src
+                {
+                    g.record_copy(narrowed.width, narrowed.mask, narrowed.addrs, src);
+                }
+                if let Some(s) = &mut self.global_races {
+                    s.mem(&narrowed);
+                }
+                if let Some(s) = &mut self.global_init {
+                    Sink::mem(s, &narrowed);
+                }
+                return;
+            }
+            _ => e,
+        };
         if let Some(g) = &mut self.global {
             if e.space == Space::Global {
                 g.record(e.op, e.width, e.mask, e.addrs);
@@ -271,7 +320,7 @@ impl Sink for Multi {
             // cp.async reads its sources through the LSU: ncu counts them as global load requests
             // and sectors (H100, calibration/run/h100/tensor: one request per LDGSTS)
             if let (AccessOp::CpAsync, Some(src)) = (e.op, e.src) {
-                g.record(AccessOp::Load, e.width, e.mask, src);
+                g.record_copy(e.width, e.mask, e.addrs, src);
             }
         }
         if let Some(s) = &mut self.banks {
@@ -282,6 +331,9 @@ impl Sink for Multi {
         }
         if let Some(s) = &mut self.global_races {
             s.mem(e);
+        }
+        if let Some(s) = &mut self.global_init {
+            Sink::mem(s, e);
         }
         if let Some(s) = &mut self.trace {
             s.mem(e);
@@ -334,6 +386,9 @@ impl Sink for Multi {
     }
 
     fn inst(&mut self, warp: u32, pc: u32, active: LaneMask) {
+        if let Some(s) = &mut self.banks {
+            Sink::inst(s, warp, pc, active);
+        }
         if let Some(s) = &mut self.divergence {
             Sink::inst(s, warp, pc, active);
         }
@@ -444,6 +499,9 @@ pub struct Results {
     pub machine_flow: Option<Result<warpscope_analysis::machine_flow::FlowCounts, String>>,
     /// Hazards (`hazards`).
     pub hazards: Option<Hazards>,
+    /// With [`RunOptions::global_init`]: which bytes of those allocations were written once the
+    /// launch ended (before it, or by it).
+    pub global_written: Option<InitMap>,
     /// The fix advisor (`fix`).
     pub fix: Option<FixResults>,
     /// ptxas's resources (`occupancy`, when given).
@@ -576,6 +634,7 @@ fn emulate(
         machine_branches: None,
         machine_flow: None,
         hazards: None,
+        global_written: None,
         fix: None,
         resources: opts.resources.clone(),
         global: None,
@@ -606,9 +665,15 @@ fn emulate(
             GlobalShared::new(),
         )
     });
+    let init_map = hazard_cfg.as_ref().and(opts.global_init.as_ref());
     let async_ops = hazard_cfg
         .as_ref()
         .map(|_| AsyncOps::of(program))
+        .filter(|o| !o.is_empty())
+        .map(Arc::new);
+    let wgmma_ops = hazard_cfg
+        .as_ref()
+        .map(|_| warpscope_analysis::wgmma_hazards::WgmmaOps::of(program))
         .filter(|o| !o.is_empty())
         .map(Arc::new);
     let recon = &widths.recon;
@@ -625,8 +690,12 @@ fn emulate(
         divergence: model.as_ref().map(|m| DivergenceSink::new(Arc::clone(m))),
         hazards: hazard_cfg.as_ref().map(|c| {
             let s = HazardSink::new(Arc::clone(c), b);
-            match &async_ops {
+            let s = match &async_ops {
                 Some(o) => s.with_async_ops(Arc::clone(o)),
+                None => s,
+            };
+            match &wgmma_ops {
+                Some(o) => s.with_wgmma_ops(Arc::clone(o)),
                 None => s,
             }
         }),
@@ -638,6 +707,8 @@ fn emulate(
                 Arc::clone(shared),
             )
         }),
+        global_init: init_map.as_ref().map(|m| GlobalInitSink::new(b, Arc::clone(m))),
+        sources: None,
         trace: forms
             .as_ref()
             .filter(|_| sections.fix)
@@ -686,6 +757,7 @@ fn emulate(
             .as_ref()
             .map(|c| HazardReport::new(Arc::clone(c)).with_loops(loops(program, k))),
         global_races: global_ops.as_ref().map(|_| GlobalRaceReport::default()),
+        global_init: init_map.map(|m| GlobalInitReport::new(Arc::clone(m))),
         traces: Vec::new(),
         blocks: 0,
     };
@@ -704,6 +776,9 @@ fn emulate(
             r.merge(s);
         }
         if let (Some(r), Some(s)) = (&mut m.global_races, s.global_races) {
+            r.merge(s);
+        }
+        if let (Some(r), Some(s)) = (&mut m.global_init, s.global_init) {
             r.merge(s);
         }
         if let Some(t) = s.trace {
@@ -765,9 +840,11 @@ fn emulate(
         div,
         haz,
         global_races,
+        global_init,
         traces,
         ..
     } = res.acc;
+    results.global_written = global_init.as_ref().map(|g| g.written());
     results.global = glob;
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
@@ -810,6 +887,17 @@ fn emulate(
             };
             let place = |a: u64| crate::fault::global_byte(&place_ctx, a);
             findings.extend(g.findings(&|pc| locate(program, pc).0, &who, &place));
+        }
+        if let Some(g) = &global_init {
+            let who = |b: u32, t: u32| {
+                let [x, y, z] = crate::fault::xyz(u64::from(b), launch.grid);
+                let [tx, ty, tz] = config.thread_xyz(t);
+                format!("block ({x},{y},{z}) thread ({tx},{ty},{tz})")
+            };
+            let place = |a: u64| crate::fault::global_byte(&place_ctx, a);
+            findings.extend(g.findings(&|pc| locate(program, pc).0, &who, &place));
+        }
+        if global_races.is_some() || global_init.is_some() {
             findings.sort_by_key(|f| (f.severity, f.line, f.kind, f.pcs.clone()));
         }
         // a barrier inside a CUDA library routine (grid.sync(), a tile's sync: two or more header
@@ -882,6 +970,7 @@ struct Merged {
     div: Option<DivergenceReport>,
     haz: Option<HazardReport>,
     global_races: Option<GlobalRaceReport>,
+    global_init: Option<GlobalInitReport>,
     traces: Vec<TraceSink>,
     blocks: u32,
 }

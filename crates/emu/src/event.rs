@@ -40,6 +40,13 @@ pub enum AccessOp {
     /// [`MemEvent::src`] = the global sources. The destination bytes are written (the zero-filled
     /// part of a `src-size` copy included); no separate `Load`/`Store` event is sent.
     CpAsync,
+    /// `wgmma.mma_async`'s shared-memory operands, read by the tensor core for the warpgroup:
+    /// events of `width` 16, each lane's address one 16-byte chunk (a core-matrix row) of the
+    /// operand as the descriptor lays it out (swizzle applied), 32 chunks per event: the issuing
+    /// warp's 16 rows of A (when A comes from a descriptor), then every fourth chunk of B from the
+    /// warp's place in its warpgroup on (the warpgroup's four warps share B's reads, as Nsight
+    /// Compute counts them: `warpscope_emu::wgmma::chunks`). Not an LSU instruction.
+    Wgmma,
 }
 
 /// One warp-level memory instruction execution.
@@ -49,6 +56,7 @@ pub enum AccessOp {
 ///   `Atomic`), `width` = bytes per lane (vectors included).
 /// - `ldmatrix`/`stmatrix`: one `LdMatrix`/`StMatrix` event (see [`AccessOp::LdMatrix`]).
 /// - `cp.async`: one `CpAsync` event with the sources in `src` (see [`AccessOp::CpAsync`]).
+/// - `wgmma.mma_async`: `Wgmma` events of the operand chunks it reads (see [`AccessOp::Wgmma`]).
 /// - `cp.async.bulk` (shared <-> global): no event (the copy engine moves the bytes).
 /// - `mbarrier.*` and `cp.async.mbarrier.arrive`: no event (the barrier object is the
 ///   emulator's own 8-byte encoding in shared memory; its accesses are synchronisation).
@@ -143,6 +151,11 @@ pub trait Sink: Send {
     /// state space, with `elem` at most 8; not for `stmatrix`, `cp.async`, atomics, `wmma.store` or
     /// bulk copies, whose values a sink takes as unknown.
     fn store_values(&mut self, _warp: u32, _pc: u32, _elem: u8, _rows: &[&[u64; 32]]) {}
+    /// Sent just before the [`AccessOp::CpAsync`] event of a `cp.async` with a `src-size`
+    /// operand (a register, or the `ignore-src` predicate): `sources` are the lanes whose source
+    /// size is not 0, the others read no global memory (their bytes are all zero-fill). Without
+    /// this call every lane of the event reads its source.
+    fn copy_sources(&mut self, _warp: u32, _pc: u32, _sources: LaneMask) {}
     /// A conditional branch.
     fn branch(&mut self, _e: &BranchEvent) {}
     /// A warp arriving at a barrier.

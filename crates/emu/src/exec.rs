@@ -1731,6 +1731,7 @@ fn general<S: Sink>(
             dst,
             src,
             src_size,
+            ..
         } => {
             if mask != 0
                 && let Err(s) = cp_async(ctx, block, wi, w, bm, sink, pc, mask, size, dst, src, src_size)
@@ -1840,7 +1841,53 @@ fn general<S: Sink>(
                 }
             }
         }
-        Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } => {}
+        Inst::Wgmma { form, d, a, b, scale } => {
+            if mask != 0 {
+                let sc = pval(&w.preds, scale);
+                let l0 = mask.trailing_zeros() as usize;
+                let a_desc = (!form.a_regs()).then(|| w.regs[a as usize][l0]);
+                let chunks = crate::wgmma::chunks(form, a_desc, w.regs[b as usize][l0], wi % 4);
+                for part in chunks.chunks(32) {
+                    let mut addrs = [0u64; 32];
+                    for (x, &c) in addrs.iter_mut().zip(part) {
+                        *x = u64::from(c);
+                    }
+                    let m = if part.len() == 32 {
+                        FULL
+                    } else {
+                        (1u32 << part.len()) - 1
+                    };
+                    let ev = remapped(ctx, &addrs, m);
+                    sink.mem(&MemEvent {
+                        block,
+                        warp: wi,
+                        pc,
+                        space: Space::Shared,
+                        op: AccessOp::Wgmma,
+                        width: 16,
+                        mask: m,
+                        addrs: &ev,
+                        src: None,
+                    });
+                }
+                let mut rd = |o: u32, n: u32| sh_read(ctx, bm, u64::from(o), u64::from(n));
+                let r = crate::wgmma::exec(
+                    form,
+                    &mut w.regs,
+                    d as usize,
+                    a as usize,
+                    b as usize,
+                    sc,
+                    mask,
+                    wi % 4,
+                    &mut rd,
+                );
+                if let Err(at) = r {
+                    return Flow::Stop(oob(pc, mask.trailing_zeros() as usize, u64::from(at)));
+                }
+            }
+        }
+        Inst::WgmmaSync { .. } | Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } => {}
     }
     Flow::Next
 }
@@ -2105,6 +2152,15 @@ fn cp_async<S: Sink>(
         srcs[l] = s;
     }
     let ev = remapped(ctx, &dsts, mask);
+    if src_size != NO_REG {
+        let mut sources = 0u32;
+        for (l, &n) in regs[src_size as usize].iter().enumerate().take(32) {
+            if mask >> l & 1 == 1 && n & 0xffff_ffff != 0 {
+                sources |= 1 << l;
+            }
+        }
+        sink.copy_sources(wi, pc, sources);
+    }
     sink.mem(&MemEvent {
         block,
         warp: wi,

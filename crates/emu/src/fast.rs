@@ -57,7 +57,7 @@ pub(crate) struct XOp {
 }
 
 /// Every register row index an instruction names (for validation), `NO_REG` excluded.
-fn rows_of(i: &Inst) -> Vec<R> {
+pub fn rows_of(i: &Inst) -> Vec<R> {
     let v: Vec<R> = match *i {
         Inst::Un { d, a, .. } => vec![d, a],
         Inst::Bin { d, a, b, .. } => vec![d, a, b],
@@ -76,6 +76,7 @@ fn rows_of(i: &Inst) -> Vec<R> {
         | Inst::Trap
         | Inst::Nop
         | Inst::ClusterBar { .. }
+        | Inst::WgmmaSync { .. }
         | Inst::Printf { .. }
         | Inst::AssertFail { .. } => vec![],
         Inst::PredToReg { d, .. } => vec![d],
@@ -148,6 +149,13 @@ fn rows_of(i: &Inst) -> Vec<R> {
             });
             (0..n).map(|k| base.saturating_add(k)).collect()
         }
+        Inst::Wgmma { form, d, a, b, .. } => {
+            let mut v: Vec<R> = (0..form.d_regs() as u16).map(|k| d.saturating_add(k)).collect();
+            let na = if form.a_regs() { 4 } else { 1 };
+            v.extend((0..na).map(|k| a.saturating_add(k)));
+            v.push(b);
+            v
+        }
         Inst::WmmaLoad {
             base, addr, stride, ..
         }
@@ -174,6 +182,7 @@ fn preds_of(op: &Op) -> Vec<P> {
         Inst::Vote { p, a, .. } => v.extend([p, a.idx]),
         Inst::BarRed { p, c, .. } => v.extend([p, c.idx]),
         Inst::Elect { p, .. } | Inst::Mbar { p, .. } => v.push(p),
+        Inst::Wgmma { scale, .. } => v.push(scale.idx),
         _ => {}
     }
     v.into_iter().filter(|&p| p != PRED_TRUE).collect()

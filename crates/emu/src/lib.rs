@@ -42,8 +42,11 @@ pub mod softfloat;
 pub mod tensor;
 pub mod tex;
 pub mod tma;
+pub mod wgmma;
 
 pub use event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MemEvent, Sink, Space};
+/// Every register row an instruction names (read or written).
+pub use fast::rows_of as inst_rows;
 pub use remap::SharedRemap;
 pub use warpscope_ptx::{InstInfo, Kernel, Program, SharedVar, SrcLoc};
 

@@ -142,16 +142,16 @@ pub const H100_FMA: BlockFma = BlockFma {
 
 /// A finite binary value `mant * 2^exp` (`mant` signed, exact).
 #[derive(Clone, Copy, Debug)]
-struct Exact {
-    mant: i128,
-    exp: i32,
+pub(crate) struct Exact {
+    pub(crate) mant: i128,
+    pub(crate) exp: i32,
     /// The exponent the alignment uses: the leading bit for a number, the sum of the operands'
     /// exponents for a product (whose significand may carry into one more bit).
-    top: i32,
+    pub(crate) top: i32,
 }
 
 /// Decodes a finite float into an exact value; `None` for infinities and NaNs.
-fn exact(bits: u64, ebits_: u32, mbits: u32) -> Option<Exact> {
+pub(crate) fn exact(bits: u64, ebits_: u32, mbits: u32) -> Option<Exact> {
     let sign = (bits >> (ebits_ + mbits)) & 1;
     let e = ((bits >> mbits) & ((1 << ebits_) - 1)) as i32;
     let m = bits & ((1u64 << mbits) - 1);
@@ -211,13 +211,13 @@ fn class(t: Ty, bits: u64) -> Class {
 }
 
 /// Position of the leading bit of |mant| * 2^exp (floor(log2)), for a nonzero value.
-fn lead(x: &Exact) -> i32 {
+pub(crate) fn lead(x: &Exact) -> i32 {
     127 - x.mant.unsigned_abs().leading_zeros() as i32 + x.exp
 }
 
 /// Rounds an exact value to an f32's bits (toward zero or to nearest even), overflow to infinity
 /// (or the largest finite value when truncating), subnormals kept.
-fn to_f32(x: Exact, rnd: Rounding) -> u32 {
+pub(crate) fn to_f32(x: Exact, rnd: Rounding) -> u32 {
     let nearest = rnd == Rounding::Nearest;
     if x.mant == 0 {
         return 0;

@@ -8,7 +8,8 @@
 //!   hit, L2 hit) and FMA chain, cycles per step, median of 15 launches.
 //!
 //! Occupancy against the driver is the lab's `occupancy` experiment. What the model predicts for
-//! these rows is the front end's business (this crate does not hold the bank model's verdicts).
+//! these rows is `warpscope_measure::calibrate`'s business (this crate does not hold the bank model's
+//! verdicts).
 
 use std::path::Path;
 

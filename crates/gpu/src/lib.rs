@@ -16,7 +16,7 @@
 //!   Nsight Compute counters, predictions beside measurements).
 //!
 //! Invariant: nothing here depends on the emulator; predictions come in through the
-//! [`lab::Predictor`] trait, which the command-line front end implements.
+//! [`lab::Predictor`] trait, which `warpscope-measure` implements (`predict::LabPredictor`).
 //!
 //! ```no_run
 //! let devices = warpscope_gpu::device::query_all()?;

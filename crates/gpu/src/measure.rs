@@ -6,8 +6,8 @@
 //! one, with a hidden flag that makes it do only the launch) under `ncu --csv` and returns the
 //! parsed rows, so that the parent never loads the profiler's injection into itself.
 //!
-//! Nothing here knows what the counters should be: the front end compares them with its
-//! predictions.
+//! Nothing here knows what the counters should be: `warpscope_measure::launch` compares them with
+//! the predictions.
 
 use std::ffi::{OsStr, c_void};
 use std::path::{Path, PathBuf};

@@ -877,6 +877,9 @@ pub enum Inst {
         dst: R,
         src: R,
         src_size: R,
+        /// `src_size` was read from the `ignore-src` predicate (`size` or 0), not given as a
+        /// register: ptxas compiles this form to a plain LDGSTS, not the `.ZFILL` one.
+        ignore_src: bool,
     },
     /// `cp.async.bulk` (1-D): `size` bytes from `src` to `dst`; `to_shared`: global -> shared
     /// (with `complete_tx` of `size` on the mbarrier at `mbar`, NO_REG for none), else shared ->
@@ -954,8 +957,129 @@ pub enum Inst {
     ClusterBar {
         wait: bool,
     },
+    /// `wgmma.mma_async.sync.aligned.m64nNkK...`: the warp's 16-row slice of the warpgroup's
+    /// 64xN product (see `warpscope_emu::wgmma`). D (the accumulators, `form.d_regs()` rows) is
+    /// at `d..`; A is the descriptor row `a` or, for `form.a_regs()`, the four rows `a..`; B is
+    /// the descriptor row `b`; `scale`: D = A*B + (scale ? D : 0).
+    Wgmma {
+        form: WgmmaForm,
+        d: R,
+        a: R,
+        b: R,
+        scale: PSrc,
+    },
+    /// `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group N`.
+    WgmmaSync {
+        op: WgmmaSyncOp,
+    },
     /// membar, fence, prefetch and friends.
     Nop,
+}
+
+/// The group operations of `wgmma`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WgmmaSyncOp {
+    /// `wgmma.fence.sync.aligned`
+    Fence,
+    /// `wgmma.commit_group.sync.aligned`
+    Commit,
+    /// `wgmma.wait_group.sync.aligned N`: every committed group but the newest `N` is complete.
+    Wait(u8),
+}
+
+/// An element type of `wgmma` (`.f16` ... `.b1`, and the accumulators `.f32`, `.f16`, `.s32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum WgTy {
+    F16,
+    BF16,
+    TF32,
+    E4M3,
+    E5M2,
+    S8,
+    U8,
+    B1,
+    F32,
+    S32,
+}
+
+impl WgTy {
+    /// Parses a type modifier without the dot.
+    pub fn parse(s: &str) -> Option<WgTy> {
+        Some(match s {
+            "f16" => WgTy::F16,
+            "bf16" => WgTy::BF16,
+            "tf32" => WgTy::TF32,
+            "e4m3" => WgTy::E4M3,
+            "e5m2" => WgTy::E5M2,
+            "s8" => WgTy::S8,
+            "u8" => WgTy::U8,
+            "b1" => WgTy::B1,
+            "f32" => WgTy::F32,
+            "s32" => WgTy::S32,
+            _ => return None,
+        })
+    }
+    /// Bits per element.
+    pub fn bits(self) -> u32 {
+        match self {
+            WgTy::B1 => 1,
+            WgTy::E4M3 | WgTy::E5M2 | WgTy::S8 | WgTy::U8 => 8,
+            WgTy::F16 | WgTy::BF16 => 16,
+            WgTy::TF32 | WgTy::F32 | WgTy::S32 => 32,
+        }
+    }
+    /// The K of one instruction for A/B elements of this type (32 bytes of K per row).
+    pub fn k(self) -> u32 {
+        256 / self.bits()
+    }
+}
+
+/// One `wgmma.mma_async` form: N, the types and the immediate operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WgmmaForm {
+    /// N (8..=256).
+    pub n: u16,
+    /// D's type (`F32`, `F16` or `S32`).
+    pub dty: WgTy,
+    /// A's type.
+    pub aty: WgTy,
+    /// B's type.
+    pub bty: WgTy,
+    /// [`WgmmaForm::A_REGS`] | [`WgmmaForm::TRANS_A`] | ...
+    pub flags: u8,
+}
+
+impl WgmmaForm {
+    /// A comes from four registers, not a descriptor.
+    pub const A_REGS: u8 = 1;
+    /// imm-trans-a = 1: A is MN-major (M contiguous) in shared memory.
+    pub const TRANS_A: u8 = 2;
+    /// imm-trans-b = 1: B is MN-major (N contiguous) in shared memory.
+    pub const TRANS_B: u8 = 4;
+    /// imm-scale-a = -1: A is negated.
+    pub const NEG_A: u8 = 8;
+    /// imm-scale-b = -1: B is negated.
+    pub const NEG_B: u8 = 16;
+    /// `.satfinite` (integer forms).
+    pub const SATFINITE: u8 = 32;
+    /// Whether `flag` is set.
+    pub fn has(self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+    /// Whether A comes from registers.
+    pub fn a_regs(self) -> bool {
+        self.has(Self::A_REGS)
+    }
+    /// Accumulator registers per thread.
+    pub fn d_regs(self) -> u32 {
+        let per = if self.dty == WgTy::F16 { 4 } else { 2 };
+        u32::from(self.n) / per
+    }
+    /// K of the instruction.
+    pub fn k(self) -> u32 {
+        self.aty.k()
+    }
 }
 
 /// An instruction with its guard predicate.

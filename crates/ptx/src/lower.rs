@@ -7,6 +7,8 @@ use crate::inst::*;
 mod tma;
 use crate::parse::{Function, Instruction, Module, Operand, Pos, StateSpace, Stmt, VarDecl};
 
+mod wgmma;
+
 /// Address of the first module-scope `.global` variable in the emulated global address space.
 pub const GLOBAL_VAR_BASE: u64 = 0x0800_0000;
 
@@ -2247,6 +2249,7 @@ impl<'m> KCtx<'m> {
             "mbarrier" => self.mbarrier(i, mods, guard)?,
             "mma" => self.mma(i, mods, guard)?,
             "wmma" => self.wmma(i, mods, guard)?,
+            "wgmma" => self.wgmma(i, mods, guard)?,
             "setmaxnreg" => {
                 // setmaxnreg.{inc,dec}.sync.aligned.u32 N: the warp's register file grows or
                 // shrinks; the values in it are the program's, so nothing changes for the
@@ -2428,6 +2431,9 @@ impl<'m> KCtx<'m> {
         }
         let (_, dst) = self.folded_addr(&ops[0], guard)?;
         let (_, src) = self.folded_addr(&ops[1], guard)?;
+        let ignore_src = matches!(ops.get(3), Some(o @ (Operand::Name(_) | Operand::NotName(_)))
+            if matches!(o, Operand::NotName(_))
+                || matches!(o, Operand::Name(n) if matches!(self.lookup(n), Some(Sym::Pred(_)))));
         let src_size = match ops.get(3) {
             None => NO_REG,
             Some(o @ (Operand::Name(_) | Operand::NotName(_)))
@@ -2459,6 +2465,7 @@ impl<'m> KCtx<'m> {
                 dst,
                 src,
                 src_size,
+                ignore_src,
             },
             guard,
         );

@@ -159,6 +159,22 @@ fn fmt_ways(x: f64) -> String {
     }
 }
 
+/// The annotated source as a table (rows coloured by excess wavefronts), as the kernel page shows
+/// it; for pages that show several kernels' sources.
+pub fn source_html(source: &SourceView) -> Markup {
+    KernelReport {
+        title: String::new(),
+        facts: Vec::new(),
+        source: source.clone(),
+        conflicts: Vec::new(),
+        occupancy: None,
+        findings: None,
+        fixes: None,
+        notes: Vec::new(),
+    }
+    .source_table()
+}
+
 impl KernelReport {
     fn source_table(&self) -> Markup {
         let max_excess = self

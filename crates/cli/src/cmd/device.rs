@@ -50,12 +50,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut devices = devices;
     if let Some(list) = devices.as_array_mut() {
         for d in list {
-            let a = crate::basis::arch_of(
+            let a = warpscope_measure::basis::arch_of(
                 d["cc_major"].as_u64().unwrap_or(0),
                 d["cc_minor"].as_u64().unwrap_or(0),
             );
             if let (Some(a), Some(o)) = (a, d.as_object_mut()) {
-                o.insert("rules_basis".into(), crate::basis::json(a));
+                o.insert("rules_basis".into(), warpscope_measure::basis::json(a));
             }
         }
     }
@@ -301,7 +301,7 @@ fn basis(d: &Value, pick: fn(warpscope_model::arch::Provenance) -> warpscope_mod
         d["cc_major"].as_u64().unwrap_or(0),
         d["cc_minor"].as_u64().unwrap_or(0),
     );
-    match crate::basis::arch_of(maj, min) {
+    match warpscope_measure::basis::arch_of(maj, min) {
         Some(a) => format!("{}: {}", a.name, pick(a.provenance()).describe()),
         None => format!("no preset for CC {maj}.{min}"),
     }

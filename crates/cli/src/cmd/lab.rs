@@ -240,7 +240,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let lab = Lab::open(cfg).map_err(gpu_error)?;
     let progress = Bar(crate::output::progress_bar(1, "lab"));
-    let predictor = crate::predict::LabPredictor::for_lab(&lab, args.nvrtc.as_deref());
+    let predictor = warpscope_measure::predict::LabPredictor::for_lab(&lab, args.nvrtc.as_deref());
     let mut failed = Vec::new();
     let mut reports = Vec::new();
     for name in names {

@@ -6,15 +6,11 @@
 //! Needs `WARPSCOPE_CUDA_ROOT` (NVRTC in `lib/`, `nvdisasm` in `bin/`; `./scripts/test` exports it)
 //! and fails, saying so, when it is unset.
 
-#[allow(dead_code)]
-#[path = "../src/predict.rs"]
-mod predict;
-
 use std::path::{Path, PathBuf};
 
-use predict::{LabPredictor, NO_BRANCH_PCT};
 use serde_json::Value;
 use warpscope_gpu::lab::{Predictor, kernels};
+use warpscope_measure::predict::{self, LabPredictor, NO_BRANCH_PCT};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")

@@ -6,8 +6,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use anyhow::{Context, bail};
+use crate::error::{Context, Result, bail};
 use warpscope_gpu::calibrate::{MATRIX_METRICS, MatrixPattern, matrix_form_known};
+use warpscope_gpu::lab::ncu::NcuRow;
 use warpscope_model::arch::Arch;
 use warpscope_model::matrix::{
     CopyKind, MatrixError, MatrixOp, counted_in_lsu_op, ldgsts_wavefronts, matrix_wavefronts,
@@ -16,7 +17,7 @@ use warpscope_model::matrix::{
 use super::Verdict;
 
 /// The checked-in tables (H100): (name, text).
-pub(super) const TABLES: [(&str, &str); 3] = [
+pub const TABLES: [(&str, &str); 3] = [
     (
         "measured",
         include_str!("../../../../calibration/ldsm/measured.tsv"),
@@ -36,8 +37,10 @@ const QUICK_PER_CLASS: usize = 2;
 
 /// One matrix row: the pattern and the counters (`None` where the table has no value).
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct MatrixRow {
+pub struct MatrixRow {
+    /// The table it belongs to.
     pub table: &'static str,
+    /// The pattern: kind, form, lanes' addresses.
     pub pattern: MatrixPattern,
     /// In the order of [`MATRIX_METRICS`].
     pub counts: [Option<u64>; MATRIX_METRICS.len()],
@@ -66,12 +69,7 @@ impl MatrixRow {
 
 /// Parses a matrix table: `measured*.tsv` (counter columns named in the header; those of
 /// [`MATRIX_METRICS`] are read, empty cells are `None`) or a patterns table (`measured` false).
-pub(super) fn parse(
-    text: &str,
-    file: &str,
-    table: &'static str,
-    measured: bool,
-) -> anyhow::Result<Vec<MatrixRow>> {
+pub fn parse(text: &str, file: &str, table: &'static str, measured: bool) -> Result<Vec<MatrixRow>> {
     let mut header: Option<Vec<&str>> = None;
     let mut cols: Vec<Option<usize>> = Vec::new();
     let (mut a0, mut g0) = (0, 0);
@@ -235,7 +233,7 @@ fn src64(r: &MatrixRow) -> [u64; 32] {
 
 /// The checked-in rows, all or the `--quick` subset (per table, kind, form and clause class, the
 /// first [`QUICK_PER_CLASS`] rows).
-pub(super) fn checked_in(quick: bool) -> anyhow::Result<Vec<MatrixRow>> {
+pub fn checked_in(quick: bool) -> Result<Vec<MatrixRow>> {
     let mut all = Vec::new();
     for (name, text) in TABLES {
         all.extend(parse(text, &format!("calibration/ldsm/{name}.tsv"), name, true)?);
@@ -262,7 +260,7 @@ pub(super) fn checked_in(quick: bool) -> anyhow::Result<Vec<MatrixRow>> {
 }
 
 /// Verdicts of the matrix rules for `arch` on `rows` (empty rows: the battery did not run).
-pub(super) fn verdicts(arch: &'static Arch, rows: &[MatrixRow]) -> Vec<Verdict> {
+pub fn verdicts(arch: &'static Arch, rows: &[MatrixRow]) -> Vec<Verdict> {
     let battery_m = "ldmatrix / stmatrix";
     let battery_c = "cp.async (LDGSTS)";
     if rows.is_empty() {
@@ -403,7 +401,7 @@ pub(super) fn verdicts(arch: &'static Arch, rows: &[MatrixRow]) -> Vec<Verdict> 
 
 /// Rows equal to the checked-in tables (matched by table and id; compared on every counter the
 /// checked-in row has).
-pub(super) fn equal_to_checked_in(rows: &[MatrixRow]) -> anyhow::Result<(usize, Vec<String>)> {
+pub fn equal_to_checked_in(rows: &[MatrixRow]) -> Result<(usize, Vec<String>)> {
     let all = checked_in(false)?;
     let index: BTreeMap<(&str, &str), &MatrixRow> = all
         .iter()
@@ -465,7 +463,7 @@ fn lane_header(s: &mut String) {
 }
 
 /// A measured table in the calibration/ldsm/ layout (the counter columns of [`MATRIX_METRICS`]).
-pub(super) fn table_text(header: &str, rows: &[&MatrixRow]) -> String {
+pub fn table_text(header: &str, rows: &[&MatrixRow]) -> String {
     let mut s = format!(
         "# measured on: {header}\n# counters: {}; one launch, one warp, per row\nid\tkind\tform\tdesc",
         MATRIX_METRICS
@@ -496,7 +494,7 @@ pub(super) fn table_text(header: &str, rows: &[&MatrixRow]) -> String {
 }
 
 /// The patterns table the child run launches (ldsm_calib.cu's input layout).
-pub(super) fn patterns_text(rows: &[MatrixRow]) -> String {
+pub fn patterns_text(rows: &[MatrixRow]) -> String {
     let mut s = String::from("id\tkind\tform\tdesc");
     lane_header(&mut s);
     for r in rows {
@@ -506,6 +504,43 @@ pub(super) fn patterns_text(rows: &[MatrixRow]) -> String {
         s.push('\n');
     }
     s
+}
+
+/// The matrix rows measured: `patterns` (in launch order) paired with ncu's launches, each
+/// launch's kernel checked against its pattern's.
+pub fn rows_measured(patterns: Vec<MatrixRow>, ncu_rows: &[NcuRow]) -> Result<Vec<MatrixRow>> {
+    let n = warpscope_gpu::lab::ncu::launch_count(ncu_rows);
+    if n != patterns.len() {
+        bail!("ncu counted {n} launches for {} matrix patterns", patterns.len());
+    }
+    let mut ids: Vec<u32> = ncu_rows.iter().map(|r| r.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut mat = Vec::with_capacity(patterns.len());
+    for (p, id) in patterns.into_iter().zip(ids) {
+        let kernel = ncu_rows
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| r.kernel.clone())
+            .unwrap_or_default();
+        let name = p.pattern.kernel();
+        let plain = kernel.split('(').next().unwrap_or("").trim();
+        if plain != name && !kernel.contains(&format!("{}{name}", name.len())) {
+            bail!(
+                "ncu launch {id} is `{kernel}`, expected {name} for row {}",
+                p.pattern.id
+            );
+        }
+        let mut counts = [None; MATRIX_METRICS.len()];
+        for (k, (_, m)) in MATRIX_METRICS.iter().enumerate() {
+            counts[k] = Some(
+                warpscope_gpu::lab::ncu::metric(ncu_rows, id, m)
+                    .with_context(|| format!("ncu launch {id}: no value for {m}"))? as u64,
+            );
+        }
+        mat.push(MatrixRow { counts, ..p });
+    }
+    Ok(mat)
 }
 
 #[cfg(test)]

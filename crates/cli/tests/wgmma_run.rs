@@ -1,0 +1,117 @@
+//! `warpscope run` on the wgmma calibration program (calibration/wgmma, built here by its build.sh):
+//! every one of its 218 launches writes the accumulators the GPU wrote (calibration/wgmma/h200/
+//! d.bin.zst, byte for byte, with the same input hashes), and one launch per kernel predicts the
+//! gmma wavefronts Nsight Compute counted (h200/ncu_gmma.tsv) and no shared loads.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn cuda_root() -> String {
+    std::env::var("WARPSCOPE_CUDA_ROOT")
+        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
+}
+
+/// The program's records without the shared-memory base (the GPU's block starts at 0x400, the
+/// emulator's at 0): (id, input hashes and D).
+fn records(b: &[u8]) -> Vec<(u32, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < b.len() {
+        let id = u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+        let n = u32::from_le_bytes(b[at + 4..at + 8].try_into().unwrap()) as usize;
+        out.push((id, b[at + 12..at + 36 + 4 * n].to_vec()));
+        at += 36 + 4 * n;
+    }
+    out
+}
+
+fn run(dir: &Path, args: &[&str], export: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--export", export.to_str().unwrap(), "--", "./wgmma_calib"])
+        .args(args)
+        .current_dir(dir)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn the_calibration_program_computes_what_the_gpu_computed() {
+    let dir = std::env::temp_dir().join(format!("warpscope-wgmma-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new("sh")
+        .arg(repo().join("calibration/wgmma/build.sh"))
+        .arg(&dir)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "build.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = repo().join("calibration/wgmma/rows.tsv");
+    let rows = rows.to_str().unwrap();
+
+    // every launch's accumulators
+    run(&dir, &[rows, "all.bin"], &dir.join("all.json"));
+    let raw = std::fs::read(repo().join("calibration/wgmma/h200/d.bin.zst")).unwrap();
+    let mut dec = ruzstd::decoding::StreamingDecoder::new(&raw[..]).unwrap();
+    let mut gpu = Vec::new();
+    std::io::Read::read_to_end(&mut dec, &mut gpu).unwrap();
+    let (ours, gpu) = (
+        records(&std::fs::read(dir.join("all.bin")).unwrap()),
+        records(&gpu),
+    );
+    assert_eq!(ours.len(), 218);
+    assert_eq!(ours.len(), gpu.len());
+    let differ: Vec<u32> = ours
+        .iter()
+        .zip(&gpu)
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a.0)
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "rows whose inputs or accumulators differ: {differ:?}"
+    );
+
+    // one launch per kernel against ncu
+    let export = dir.join("first.json");
+    run(&dir, &[rows, "first.bin", "first"], &export);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let launches = v["launches"].as_array().unwrap();
+    let ncu = std::fs::read_to_string(repo().join("calibration/wgmma/h200/ncu_gmma.tsv")).unwrap();
+    let mut lines = ncu.lines().filter(|l| !l.starts_with('#'));
+    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let measured: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    assert_eq!(launches.len(), measured.len());
+    for (l, m) in launches.iter().zip(&measured) {
+        let metric = |k: &str| l["metrics"][k].as_f64().unwrap_or(0.0);
+        let want = |k: &str| m[col(k)].parse::<f64>().unwrap();
+        assert_eq!(
+            metric("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum"),
+            want("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma"),
+            "{}",
+            m[1]
+        );
+        assert_eq!(
+            metric("smsp__sass_inst_executed_op_shared_ld.sum"),
+            want("smsp__sass_inst_executed_op_shared_ld"),
+            "{}",
+            m[1]
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,231 @@
+//! The `wgmma` forms the lowering accepts (those ptxas accepts for sm_90a: PTX ISA, "wgmma.mma_async")
+//! and the ones it refuses with a reason.
+
+use warpscope_ptx::inst::{Inst, WgTy, WgmmaForm};
+
+/// A kernel with one `wgmma.mma_async` of `form` over accumulators %f1.. / %r1.. (`nd` of them).
+fn kernel(op: &str, nd: usize, acc: char, a: &str, tail: &str) -> String {
+    let regs: Vec<String> = (1..=nd).map(|i| format!("%{acc}{i}")).collect();
+    format!(
+        ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{{\n\
+         .reg .pred p;\n.reg .f32 %f<300>;\n.reg .b32 %r<300>;\n.reg .b64 %rd<4>;\n\
+         setp.eq.u32 p, 0, 0;\n\
+         wgmma.fence.sync.aligned;\n\
+         {op} {{{}}}, {a}, %rd2, p{tail};\n\
+         wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nret;\n}}\n",
+        regs.join(", ")
+    )
+}
+
+fn form(src: &str) -> Result<WgmmaForm, String> {
+    let p = warpscope_ptx::compile(src).map_err(|e| e.join("\n"))?;
+    p.ops
+        .iter()
+        .find_map(|o| match o.inst {
+            Inst::Wgmma { form, .. } => Some(form),
+            _ => None,
+        })
+        .ok_or_else(|| "no wgmma".to_string())
+}
+
+#[test]
+fn every_n_of_the_float_forms_and_the_integer_set() {
+    for n in (8..=256).step_by(8) {
+        let f = form(&kernel(
+            &format!("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16"),
+            n / 2,
+            'f',
+            "%rd1",
+            ", 1, 1, 0, 0",
+        ))
+        .unwrap();
+        assert_eq!(
+            (f.n, f.dty, f.aty, f.d_regs()),
+            (n as u16, WgTy::F32, WgTy::F16, n as u32 / 2)
+        );
+        let f = form(&kernel(
+            &format!("wgmma.mma_async.sync.aligned.m64n{n}k32.f16.e4m3.e5m2"),
+            n / 4,
+            'r',
+            "%rd1",
+            ", 1, -1",
+        ))
+        .unwrap();
+        assert_eq!(
+            (f.aty, f.bty, f.has(WgmmaForm::NEG_B), f.has(WgmmaForm::NEG_A)),
+            (WgTy::E4M3, WgTy::E5M2, true, false)
+        );
+        let int = form(&kernel(
+            &format!("wgmma.mma_async.sync.aligned.m64n{n}k32.s32.s8.u8.satfinite"),
+            n / 2,
+            'r',
+            "%rd1",
+            "",
+        ));
+        let b1 = form(&kernel(
+            &format!("wgmma.mma_async.sync.aligned.m64n{n}k256.s32.b1.b1.and.popc"),
+            n / 2,
+            'r',
+            "%rd1",
+            "",
+        ));
+        let int_n = n <= 32 || n % 16 == 0;
+        assert_eq!(int.is_ok(), int_n, "s8 n{n}: {int:?}");
+        assert_eq!(b1.is_ok(), int_n, "b1 n{n}: {b1:?}");
+        if int_n {
+            assert!(int.unwrap().has(WgmmaForm::SATFINITE));
+        }
+    }
+}
+
+#[test]
+fn a_from_registers_and_transposes() {
+    let f = form(&kernel(
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16",
+        32,
+        'f',
+        "{%r1, %r2, %r3, %r4}",
+        ", -1, 1, 1",
+    ))
+    .unwrap();
+    assert!(f.a_regs() && f.has(WgmmaForm::NEG_A) && f.has(WgmmaForm::TRANS_B) && !f.has(WgmmaForm::TRANS_A));
+    let f = form(&kernel(
+        "wgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16",
+        4,
+        'r',
+        "%rd1",
+        ", 1, 1, 1, 0",
+    ))
+    .unwrap();
+    assert!(!f.a_regs() && f.has(WgmmaForm::TRANS_A) && !f.has(WgmmaForm::TRANS_B));
+    let f = form(&kernel(
+        "wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32",
+        4,
+        'f',
+        "{%f9, %f10, %f11, %f12}",
+        ", 1, 1",
+    ))
+    .unwrap();
+    assert_eq!((f.aty, f.k()), (WgTy::TF32, 8));
+}
+
+#[test]
+fn refusals_say_why() {
+    let cases = [
+        (
+            kernel(
+                "wgmma.mma_async.sync.aligned.m64n12k16.f32.f16.f16",
+                6,
+                'f',
+                "%rd1",
+                ", 1, 1, 0, 0",
+            ),
+            "shape",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.sync.aligned.m64n8k8.f32.f16.f16",
+                4,
+                'f',
+                "%rd1",
+                ", 1, 1, 0, 0",
+            ),
+            "shape",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.sync.aligned.m64n8k16.f16.bf16.bf16",
+                2,
+                'r',
+                "%rd1",
+                ", 1, 1, 0, 0",
+            ),
+            "types",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.bf16",
+                4,
+                'f',
+                "%rd1",
+                ", 1, 1, 0, 0",
+            ),
+            "types",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.sync.aligned.m64n40k32.s32.s8.s8",
+                20,
+                'r',
+                "%rd1",
+                "",
+            ),
+            "shape",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16",
+                3,
+                'f',
+                "%rd1",
+                ", 1, 1, 0, 0",
+            ),
+            "4 accumulator",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16",
+                4,
+                'f',
+                "%rd1",
+                ", 1, 1, 2, 0",
+            ),
+            "imm-trans",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16",
+                4,
+                'f',
+                "%rd1",
+                ", 2, 1, 0, 0",
+            ),
+            "imm-scale",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.sync.aligned.m64n8k32.f32.e4m3.e4m3",
+                4,
+                'f',
+                "%rd1",
+                ", 1, 1, 0, 0",
+            ),
+            "takes 6 operands",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.m64n8k16.f32.f16.f16",
+                4,
+                'f',
+                "%rd1",
+                ", 1, 1, 0, 0",
+            ),
+            ".sync.aligned",
+        ),
+        (
+            kernel(
+                "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16",
+                4,
+                'f',
+                "%rd1",
+                ", %r1, 0, 1, 1, 0, 0",
+            ),
+            "sparse",
+        ),
+    ];
+    for (src, why) in cases {
+        let e = form(&src).unwrap_err();
+        assert!(e.contains(why), "expected `{why}` in: {e}");
+        assert!(e.contains("wgmma"), "{e}");
+    }
+}
