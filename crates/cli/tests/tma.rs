@@ -147,6 +147,30 @@ fn the_tma_program_prints_what_the_gpu_printed_and_counts_its_shared_memory() {
             assert_eq!(Some(&ours), m.get(k), "launch {i} ({name}): {k}");
         }
     }
+    // the probes the GPU ran, one per process (calibration/tma/h200/probes.stdout): in-bounds u8
+    // boxes of 250-byte rows and of a tensor 16 bytes into its allocation, an fp32 box of 80-byte rows
+    let probes = std::fs::read_to_string(repo().join("calibration/tma/h200/probes.stdout")).unwrap();
+    let mut ran = 0;
+    for section in probes.split("== probe ").skip(1) {
+        let (name, want) = section.split_once('\n').unwrap();
+        if want.contains("an illegal instruction was encountered") {
+            // u8_250_oob: the GPU stops it (calibration/tma/README.md); warpscope loads the box
+            continue;
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+            .args(["run", "--", "./tma", "probe", name])
+            .current_dir(&dir)
+            .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+            .output()
+            .unwrap();
+        let got = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            got.starts_with(want),
+            "probe {name}\n--- warpscope run\n{got}\n--- GPU\n{want}"
+        );
+        ran += 1;
+    }
+    assert_eq!(ran, 3);
     std::fs::remove_dir_all(&dir).ok();
 }
 
