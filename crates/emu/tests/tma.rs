@@ -119,7 +119,7 @@ const CASES: &[Case] = &[
     Case { name: "f16_2d_none", dtype: F16, dims: &[128, 64], strides: &[256], boxes: &[24, 4], estrides: &[], swizzle: 0, fill: 1, coords: &[120, 1], offset: 0 },
     Case { name: "u8_2d_sw128", dtype: U8, dims: &[256, 64], strides: &[256], boxes: &[128, 8], estrides: &[], swizzle: 3, fill: 0, coords: &[64, 0], offset: 0 },
     Case { name: "u8_2d_sw32", dtype: U8, dims: &[256, 64], strides: &[256], boxes: &[32, 8], estrides: &[], swizzle: 1, fill: 0, coords: &[0, 0], offset: 0 },
-    Case { name: "u8_2d_oob", dtype: U8, dims: &[250, 60], strides: &[256], boxes: &[16, 4], estrides: &[], swizzle: 0, fill: 0, coords: &[244, 58], offset: 16 },
+    Case { name: "u8_2d_oob", dtype: U8, dims: &[256, 60], strides: &[256], boxes: &[16, 4], estrides: &[], swizzle: 0, fill: 0, coords: &[248, 58], offset: 16 },
     Case { name: "f32_1d", dtype: F32, dims: &[1000], strides: &[], boxes: &[64], estrides: &[], swizzle: 0, fill: 0, coords: &[960], offset: 0 },
     Case { name: "f32_1d_neg", dtype: F32, dims: &[1000], strides: &[], boxes: &[16], estrides: &[], swizzle: 0, fill: 1, coords: &[-8], offset: 0 },
     Case { name: "f32_3d", dtype: F32, dims: &[8, 6, 5], strides: &[32, 192], boxes: &[8, 4, 3], estrides: &[], swizzle: 0, fill: 0, coords: &[0, 3, 3], offset: 0 },
