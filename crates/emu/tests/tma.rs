@@ -181,15 +181,7 @@ fn launch(words: u32) -> Launch {
 
 /// Cases of tma.cu the GPU did not run (a launch before them stopped the process's context, see
 /// calibration/tma/README.md): warpscope's layouts for them follow the same rules, unmeasured.
-const UNMEASURED: &[&str] = &[
-    "u8_2d_oob",
-    "f32_1d",
-    "f32_1d_neg",
-    "f32_3d",
-    "u16_4d",
-    "f32_5d",
-    "f32_5d_sw64_estride",
-];
+const UNMEASURED: &[&str] = &["u8_2d_oob", "u16_4d", "f32_5d", "f32_5d_sw64_estride"];
 
 /// Whether the measured output holds case `name`'s shared words.
 fn has_block(text: &str, name: &str) -> bool {
@@ -236,7 +228,7 @@ fn tiled_boxes_land_where_the_gpu_put_them() {
             .collect();
         assert_eq!(got, want, "{}", c.name);
     }
-    assert_eq!(compared, 20);
+    assert_eq!(compared, 23);
 }
 
 #[test]
