@@ -430,6 +430,9 @@ pub struct HazardSink {
     stash: Option<Box<StoreStash>>,
     /// Whether `stash` holds a store not yet matched with its event.
     stash_live: bool,
+    /// Per byte of the window: the tensor memory accelerator wrote it (a read of it is no
+    /// uninitialised read).
+    async_filled: Vec<bool>,
 }
 
 const WEAK_MEMO: usize = 64;
@@ -482,6 +485,7 @@ impl HazardSink {
             vals: Vec::new(),
             stash: None,
             stash_live: false,
+            async_filled: Vec::new(),
         }
     }
 
@@ -669,7 +673,7 @@ impl HazardSink {
             if let Some(v) = lane_bytes {
                 self.store_vals(start, width, v);
             }
-            if uninit && !self.config.as_ref().cluster_peers {
+            if uninit && !self.config.as_ref().cluster_peers && !self.filled(start, width) {
                 let block = self.block;
                 self.note(
                     Key::Uninit { pc },
@@ -2104,7 +2108,29 @@ impl HazardSink {
     }
 }
 
+impl HazardSink {
+    /// Whether the copy engine wrote any of the `width` bytes at `start`.
+    fn filled(&self, start: u64, width: u8) -> bool {
+        let lo = (start as usize).min(self.async_filled.len());
+        let hi = (start as usize)
+            .saturating_add(usize::from(width))
+            .min(self.async_filled.len());
+        self.async_filled[lo..hi].iter().any(|&f| f)
+    }
+}
+
 impl warpscope_emu::Sink for HazardSink {
+    fn async_write(&mut self, _warp: u32, _pc: u32, lo: u64, hi: u64) {
+        let size = self.config.shared_size as usize;
+        if self.async_filled.len() < size {
+            self.async_filled.resize(size, false);
+        }
+        let (lo, hi) = ((lo as usize).min(size), (hi as usize).min(size));
+        for f in &mut self.async_filled[lo..hi] {
+            *f = true;
+        }
+    }
+
     fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
         if e.space != warpscope_emu::Space::Shared {
             return;

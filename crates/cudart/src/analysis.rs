@@ -791,6 +791,7 @@ pub fn analyse_launch(
         pct(glob.st_bytes, glob.st_sectors * 32).min(100.0),
     );
     put("warpscope__ptx_warp_instructions.sum", res.warp_insts as f64);
+    crate::tma_metrics::put_tma(&res.tma, &mut put);
     let threads: u32 = launch.block.iter().product();
     put("launch__block_size", f64::from(threads));
     put(
@@ -916,6 +917,7 @@ fn scale_to_grid(m: &mut BTreeMap<String, f64>, ran: u64, blocks: u64, reason: S
     if !global_flow {
         keys.extend(GLOBAL_SUMS);
     }
+    keys.extend(crate::tma_metrics::TMA_SUMS);
     for k in keys {
         if let Some(v) = m.get_mut(k) {
             *v = (*v * factor).round();

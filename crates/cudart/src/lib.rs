@@ -17,6 +17,7 @@
 pub mod analysis;
 pub mod api;
 pub mod device;
+pub mod driver_entry;
 pub mod err_codes;
 pub mod errors;
 pub mod fatbin;
@@ -30,6 +31,7 @@ pub mod progress;
 pub mod ptsz;
 pub mod records;
 pub mod runtime;
+pub mod tma_metrics;
 pub mod unsupported;
 
 pub use analysis::{Finding, LaunchAnalysis};

@@ -76,10 +76,6 @@ unsupported! {
     cudaGLUnmapBufferObject
     cudaGLUnmapBufferObjectAsync
     cudaGLUnregisterBufferObject
-    cudaGetDriverEntryPoint
-    cudaGetDriverEntryPointByVersion
-    cudaGetDriverEntryPointByVersion_ptsz
-    cudaGetDriverEntryPoint_ptsz
     cudaGetExportTable
     cudaGetFuncBySymbol
     cudaGetKernel
@@ -351,10 +347,6 @@ pub const NAMES: &[&str] = &[
     "cudaGLUnmapBufferObject",
     "cudaGLUnmapBufferObjectAsync",
     "cudaGLUnregisterBufferObject",
-    "cudaGetDriverEntryPoint",
-    "cudaGetDriverEntryPointByVersion",
-    "cudaGetDriverEntryPointByVersion_ptsz",
-    "cudaGetDriverEntryPoint_ptsz",
     "cudaGetExportTable",
     "cudaGetFuncBySymbol",
     "cudaGetKernel",

@@ -390,17 +390,34 @@ pub fn parse_arg(text: &str, index: usize) -> Result<Arg> {
     if let Some(hex) = text.strip_prefix("bytes:") {
         return hex_bytes(text, hex).map(Arg::Bytes);
     }
+    if text.starts_with("tensormap:") {
+        return Err(bad(
+            text,
+            "a tensor map names a buffer argument: give it among the launch's arguments",
+        ));
+    }
     warpscope_analysis::launchspec::parse_arg(text, index)
         .map_err(|e| Error::input(format!("--arg {e} (struct:T:V,... and bytes:HEX also work)")))
 }
 
 /// Parses every `--arg`, in order.
 pub fn parse_args<S: AsRef<str>>(specs: &[S]) -> Result<Vec<Arg>> {
-    specs
-        .iter()
-        .enumerate()
-        .map(|(i, s)| parse_arg(s.as_ref(), i))
-        .collect()
+    // tensor maps (`tensormap:`) last: they name the address of a buffer argument
+    let is_map = |s: &S| s.as_ref().starts_with("tensormap:");
+    let mut out: Vec<Option<Arg>> = Vec::with_capacity(specs.len());
+    for (i, s) in specs.iter().enumerate() {
+        out.push(if is_map(s) {
+            None
+        } else {
+            Some(parse_arg(s.as_ref(), i)?)
+        });
+    }
+    for (i, s) in specs.iter().enumerate() {
+        if is_map(s) {
+            out[i] = Some(crate::tensormap_arg::tensormap_arg(s.as_ref(), i, &out)?);
+        }
+    }
+    Ok(out.into_iter().flatten().collect())
 }
 
 /// The bytes an argument takes in the parameter buffer (`None` for buffers: a pointer, 8 bytes).

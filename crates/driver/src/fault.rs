@@ -342,6 +342,10 @@ pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
         FaultKind::ClusterDeadlock => format!(
             "thread-block cluster at {at}: block {block} and the rest of its cluster wait (at barrier.cluster.wait, on an mbarrier or polling memory) for what no block of the cluster will do, so the cluster can never go on: a GPU would hang"
         ),
+        FaultKind::TensorMap { why } => format!(
+            "tensor memory access at {at} in {who}: {}: the GPU stops the launch",
+            why.describe()
+        ),
         FaultKind::FellOffEnd => format!(
             "execution runs past the kernel's last instruction at {at} ({who}): a GPU stops the launch with an illegal-instruction error"
         ),

@@ -35,6 +35,7 @@ pub mod locate;
 pub mod machine;
 pub mod request;
 pub mod run;
+pub mod tensormap_arg;
 
 pub use error::{Error, ErrorKind, Result};
 pub use input::{CompileOptions, InputKind, Module};

@@ -340,6 +340,12 @@ impl Sink for Multi {
         }
     }
 
+    fn async_write(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
+        if let Some(s) = &mut self.hazards {
+            Sink::async_write(s, warp, pc, lo, hi);
+        }
+    }
+
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
         if let Some(s) = &mut self.hazards {
             Sink::store_values(s, warp, pc, elem, rows);
@@ -469,6 +475,8 @@ pub struct Results {
     pub warp_insts: u64,
     /// Thread instructions executed (each warp instruction's active lanes, summed).
     pub thread_insts: u64,
+    /// What the TMA instructions did (instructions, global sectors).
+    pub tma: warpscope_emu::tma::TmaCounts,
     /// [`RunOptions::deadline`] passed before every block had started: only the first
     /// `blocks_emulated` blocks ran (the counters are theirs, the bank counters scaled to the grid).
     pub stopped: bool,
@@ -617,6 +625,7 @@ fn emulate(
         blocks_in_grid,
         warp_insts: 0,
         thread_insts: 0,
+        tma: Default::default(),
         stopped: false,
         faults: Vec::new(),
         fault_messages: Vec::new(),
@@ -840,6 +849,7 @@ fn emulate(
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;
     results.thread_insts = res.counters.thread_insts;
+    results.tma = res.counters.tma;
     results.stopped = res.stopped;
     results.printf = res.printf;
     results.asserts = res.asserts;

@@ -179,6 +179,10 @@ pub trait Sink: Send {
     /// the emulator's shadow (`mem::Shadow`) guarantees touch no word this block writes, nor write
     /// one it touches (else the launch runs again in order).
     fn block_order(&mut self, _in_order: bool) {}
+    /// Shared bytes `lo..hi` of the block (window offsets) that the copy engine wrote for a
+    /// `cp.async.bulk.tensor` or `cp.async.bulk` load issued by `warp` at `pc`: no thread's access
+    /// (no memory event is sent for them), but the bytes hold data from then on.
+    fn async_write(&mut self, _warp: u32, _pc: u32, _lo: u64, _hi: u64) {}
 }
 
 /// The sink that ignores everything.

@@ -17,6 +17,8 @@ use crate::fast::{FULL, Row, X, XOp, cmp_bits, map1, map2, map3};
 use crate::mem::{self, Global};
 use crate::remap::SmemMap;
 use crate::{EmuFault, FaultKind, Limits};
+
+mod tma;
 use warpscope_ptx::inst::{MbarOp, MmaShape};
 
 /// Everything a block needs, shared by all blocks of a run.
@@ -204,6 +206,8 @@ pub(crate) struct BlockOut {
     pub printf: Vec<crate::printf::Printed>,
     /// Failing device `assert`s (the lanes of the one warp that executed `__assertfail`).
     pub asserts: Vec<crate::AssertFailure>,
+    /// What the block's TMA instructions did.
+    pub tma: crate::tma::TmaCounts,
 }
 
 enum Stop {
@@ -540,6 +544,7 @@ impl BlockRun {
                 fault: None,
                 printf: Vec::new(),
                 asserts: Vec::new(),
+                tma: Default::default(),
             },
             bars: [Barrier::default(); 16],
             mbar_log: MbarLog::new(),
@@ -663,10 +668,12 @@ impl BlockRun {
                     cphase: link.phase,
                     cwrites: 0,
                     cpc: *cpc,
+                    tma: Default::default(),
                 };
                 let w = &mut warps[wi];
                 let stop = run_warp(ctx, block_lin, wi as u32, w, &mut bm, sink, budget, out, bars);
                 *gwrites += bm.gwrites;
+                out.tma.add(&bm.tma);
                 link.writes += bm.cwrites;
                 *cpc = bm.cpc;
                 match stop {
@@ -835,6 +842,8 @@ struct BlockMem<'b> {
     cwrites: u64,
     /// The lowest pc of a cluster barrier arrival since the last release.
     cpc: u32,
+    /// The TMA instructions' counts in this step.
+    tma: crate::tma::TmaCounts,
 }
 
 /// The last mbarrier phase completions of a block (a ring; no allocation while running): a warp
@@ -893,6 +902,8 @@ fn resolve(space: MemSpace, a: u64) -> (Res, u64) {
                 (Res::Local, a - mem::LOCAL_WINDOW)
             } else if (mem::CONST_WINDOW..mem::CONST_WINDOW + mem::WINDOW).contains(&a) {
                 (Res::Const, a - mem::CONST_WINDOW)
+            } else if (mem::PARAM_WINDOW..mem::PARAM_WINDOW + mem::WINDOW).contains(&a) {
+                (Res::KParam, a - mem::PARAM_WINDOW)
             } else {
                 (Res::Global, a)
             }
@@ -1261,6 +1272,7 @@ fn general<S: Sink>(
                 MemSpace::Shared => mem::SHARED_WINDOW,
                 MemSpace::Local | MemSpace::CallParam => mem::LOCAL_WINDOW,
                 MemSpace::Const => mem::CONST_WINDOW,
+                MemSpace::KernelParam => mem::PARAM_WINDOW,
                 _ => 0,
             };
             if to_generic {
@@ -1735,7 +1747,29 @@ fn general<S: Sink>(
             mbar,
         } => {
             if mask != 0 {
-                match bulk_copy(ctx, block, w, bm, pc, mask, to_shared, dst, src, size, mbar) {
+                match bulk_copy(
+                    ctx,
+                    block,
+                    (wi, &mut *sink),
+                    w,
+                    bm,
+                    pc,
+                    mask,
+                    to_shared,
+                    dst,
+                    src,
+                    size,
+                    mbar,
+                ) {
+                    Ok(false) => {}
+                    Ok(true) => return Flow::Stop(Stop::Yield),
+                    Err(s) => return Flow::Stop(s),
+                }
+            }
+        }
+        Inst::Tma { op, base } => {
+            if mask != 0 {
+                match tma::execute(ctx, block, wi, w, bm, sink, pc, mask, op, base) {
                     Ok(false) => {}
                     Ok(true) => return Flow::Stop(Stop::Yield),
                     Err(s) => return Flow::Stop(s),
@@ -2167,9 +2201,10 @@ fn cp_async<S: Sink>(
 /// The 1-D bulk copy, per issuing lane, complete when issued (then `complete_tx` on the mbarrier).
 /// Returns whether an mbarrier phase completed.
 #[allow(clippy::too_many_arguments)]
-fn bulk_copy(
+fn bulk_copy<S: Sink>(
     ctx: &Ctx<'_>,
     block: u32,
+    (wi, sink): (u32, &mut S),
     w: &mut Warp,
     bm: &mut BlockMem<'_>,
     pc: u32,
@@ -2205,6 +2240,10 @@ fn bulk_copy(
         if n > 0 {
             if to_shared {
                 track_read(ctx, block, s, n);
+                if mem::cluster_rank(own_offset(bm, sh)).is_none() {
+                    let o = own_offset(bm, sh);
+                    sink.async_write(wi, pc, o, o + n);
+                }
             } else {
                 track_write(ctx, block, d, n);
             }

@@ -136,6 +136,7 @@ pub fn rows_of(i: &Inst) -> Vec<R> {
             dst, src, size, mbar, ..
         } => vec![dst, src, size, mbar],
         Inst::Mbar { d, addr, b, .. } => vec![d, addr, b],
+        Inst::Tma { base, .. } => (0..TMA_ROWS as R).map(|k| base.saturating_add(k)).collect(),
         Inst::Mma {
             shape,
             aty,

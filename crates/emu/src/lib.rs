@@ -41,6 +41,7 @@ pub mod remap;
 pub mod softfloat;
 pub mod tensor;
 pub mod tex;
+pub mod tma;
 pub mod wgmma;
 
 pub use event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MemEvent, Sink, Space};
@@ -73,6 +74,26 @@ pub enum Arg {
     /// Raw parameter bytes (a struct passed by value, or any parameter given as its bytes); the
     /// length must equal the parameter's size.
     Bytes(Vec<u8>),
+}
+
+/// Where a launch puts its [`Arg::Buffer`] arguments: each argument's base address (`None` for
+/// the others) and the first address after them. Buffers follow each other from
+/// [`mem::BUFFER_BASE`], each starting 256 bytes past the previous one's end rounded up to 256
+/// (a tensor map given as an argument names its buffer by this address).
+pub fn buffer_layout(args: &[Arg]) -> (Vec<Option<u64>>, u64) {
+    let mut next = mem::BUFFER_BASE;
+    let bases = args
+        .iter()
+        .map(|a| match a {
+            Arg::Buffer(b) => {
+                let base = next;
+                next = (next + b.len() as u64).div_ceil(256) * 256 + 256;
+                Some(base)
+            }
+            _ => None,
+        })
+        .collect();
+    (bases, next)
 }
 
 /// Turns of a cooperative grid in a row in which every unfinished block waited, none finished and
@@ -286,6 +307,12 @@ pub enum FaultKind {
     /// block's shared memory and the cluster barrier did not complete: nothing can release them.
     /// A GPU would hang; the cluster stops, with this fault on its first unfinished block.
     ClusterDeadlock,
+    /// A tensor-memory-access instruction (`cp.async.bulk.tensor`, `tensormap.replace`, ...) that
+    /// cannot run: see [`tma::TmaFault`].
+    TensorMap {
+        /// Why.
+        why: tma::TmaFault,
+    },
 }
 
 /// A fault, reported as data. The faulting block stops; other blocks run on.
@@ -382,6 +409,8 @@ pub struct Counters {
     pub thread_insts: u64,
     /// Blocks run.
     pub blocks: u64,
+    /// What the TMA instructions did.
+    pub tma: tma::TmaCounts,
 }
 
 /// The result of a run.
@@ -830,7 +859,7 @@ where
     if !program.global_init.is_empty() && outer.is_none() {
         regions.push((warpscope_ptx::lower::GLOBAL_VAR_BASE, program.global_init.clone()));
     }
-    let mut next = mem::BUFFER_BASE;
+    let (bases, next) = buffer_layout(&launch.args);
     let mut total = 0u64;
     let mut buf_bases = Vec::new();
     for (i, (a, p)) in launch.args.iter().zip(&k.params).enumerate() {
@@ -843,8 +872,7 @@ where
                         limits.max_global_bytes
                     )));
                 }
-                let base = next;
-                next = (next + b.len() as u64).div_ceil(256) * 256 + 256;
+                let base = bases[i].unwrap_or(next);
                 regions.push((base, b.clone()));
                 buf_bases.push(Some(base));
                 (base.to_le_bytes().to_vec(), 8)
@@ -959,6 +987,7 @@ where
         g.counters.warp_insts += o.warp_insts;
         g.counters.thread_insts += o.thread_insts;
         g.counters.blocks += 1;
+        g.counters.tma.add(&o.tma);
         if let Some(f) = o.fault {
             g.faults.push(f);
         }

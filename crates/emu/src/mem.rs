@@ -17,6 +17,9 @@ pub const SHARED_WINDOW: u64 = 0x0100_7f00_0000_0000;
 pub const LOCAL_WINDOW: u64 = 0x0100_7e00_0000_0000;
 /// Generic-address window of the constant bank.
 pub const CONST_WINDOW: u64 = 0x0100_7d00_0000_0000;
+/// Base of the generic window onto the kernel's parameters (`cvta.param`: a `__grid_constant__`
+/// parameter's address, a tensor map passed by value).
+pub const PARAM_WINDOW: u64 = 0x0100_7c00_0000_0000;
 /// Size of each window.
 pub const WINDOW: u64 = 1 << 32;
 /// The bits of a shared::cluster address that are an offset in one block's shared memory.

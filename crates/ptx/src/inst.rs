@@ -435,6 +435,79 @@ pub enum WmmaFrag {
     C,
 }
 
+/// What a tensor-memory-access instruction ([`Inst::Tma`]) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TmaKind {
+    /// `cp.async.bulk.tensor` global -> shared: a box into the shared memory of the issuing block
+    /// (or, multicast, of every block the CTA mask names), `complete_tx` on the mbarrier(s).
+    Load,
+    /// `cp.async.bulk.tensor` shared -> global (`.bulk_group`): out-of-bounds elements are skipped.
+    Store,
+    /// `cp.reduce.async.bulk.tensor`: the box combined into global memory with the operation.
+    Reduce(TmaRed),
+    /// `cp.async.bulk.prefetch.tensor`: reads the tensor map, moves no data.
+    Prefetch,
+    /// `tensormap.replace.tile.FIELD`: one field of the tensor map at row 0 (in shared memory if
+    /// `shared`, else global) becomes the value in row 2 (row 1: the ordinal of per-dimension fields).
+    Replace {
+        /// The field.
+        field: TmField,
+        /// The map is in shared memory (`.shared::cta`), else global (`.global`).
+        shared: bool,
+    },
+    /// `tensormap.cp_fenceproxy`: the 128 bytes at shared row 1 copied to global row 0.
+    CopyMap,
+}
+
+/// The reduction of `cp.reduce.async.bulk.tensor`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum TmaRed {
+    Add,
+    Min,
+    Max,
+    Inc,
+    Dec,
+    And,
+    Or,
+    Xor,
+}
+
+/// A field `tensormap.replace` names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum TmField {
+    GlobalAddress,
+    Rank,
+    BoxDim,
+    GlobalDim,
+    GlobalStride,
+    ElementStride,
+    ElemType,
+    InterleaveLayout,
+    SwizzleMode,
+    SwizzleAtomicity,
+    FillMode,
+}
+
+/// A tensor-memory-access instruction: its kind and form. Its operands are in the 12 rows from
+/// `base` (see [`Inst::Tma`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TmaOp {
+    /// What it does.
+    pub kind: TmaKind,
+    /// Tensor dimensions the coordinates name (1-5; 0 for `tensormap.*`).
+    pub rank: u8,
+    /// `.im2col` (else `.tile`).
+    pub im2col: bool,
+    /// `.multicast::cluster`: row 11 holds the CTA mask.
+    pub multicast: bool,
+}
+
+/// Rows of an [`Inst::Tma`] from its base: the shared address, the tensor map's generic address,
+/// the mbarrier, five coordinates, three im2col offsets, the CTA mask.
+pub const TMA_ROWS: u32 = 12;
+
 /// `mbarrier` operations (and the asynchronous arrivals on one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -827,6 +900,16 @@ pub enum Inst {
         p: P,
         addr: R,
         b: R,
+    },
+    /// Tensor memory access (`cp.async.bulk.tensor`, `cp.reduce.async.bulk.tensor`,
+    /// `cp.async.bulk.prefetch.tensor`, `tensormap.replace`, `tensormap.cp_fenceproxy`): operands in
+    /// the [`TMA_ROWS`] rows from `base`: 0 the shared address (a `.shared::cluster` or
+    /// `.shared::cta` window offset), 1 the tensor map (a generic address), 2 the mbarrier, 3-7 the
+    /// coordinates, 8-10 the im2col offsets, 11 the CTA mask. `tensormap.*` use rows 0-2 as
+    /// [`TmaKind`] says.
+    Tma {
+        op: TmaOp,
+        base: R,
     },
     /// `mma.sync` / `wmma.mma`: reads A, B and C from the rows following `base` and writes D
     /// over the first rows: D at `base..`, then A, B, C (counts per shape and types, see

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::inst::*;
+mod tma;
 use crate::parse::{Function, Instruction, Module, Operand, Pos, StateSpace, Stmt, VarDecl};
 
 mod wgmma;
@@ -2244,6 +2245,7 @@ impl<'m> KCtx<'m> {
                 self.push(inst, guard);
             }
             "cp" if has("async") => self.cp_async(i, mods, guard)?,
+            "tensormap" => self.tensormap(i, mods, guard)?,
             "mbarrier" => self.mbarrier(i, mods, guard)?,
             "mma" => self.mma(i, mods, guard)?,
             "wmma" => self.wmma(i, mods, guard)?,
@@ -2359,6 +2361,12 @@ impl<'m> KCtx<'m> {
                 self.push(Inst::Nop, guard);
             }
             return Ok(());
+        }
+        if has("tensor") {
+            return self.tma_copy(i, mods, guard);
+        }
+        if has("reduce") {
+            return self.err(format!("unsupported instruction `{}`", i.opcode));
         }
         if has("bulk") && has("prefetch") && !has("tensor") {
             // cp.async.bulk.prefetch.L2.global [a], size: no effect an emulator can see
@@ -3453,7 +3461,7 @@ mod tests {
     }
 
     #[test]
-    fn prefetches_are_no_ops_and_tensor_copies_are_named() {
+    fn prefetches_are_no_ops_and_tensor_copies_lower() {
         let p = lower_src(
             ".visible .entry k(.param .u64 a)\n{\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [a];\n\
              cp.async.bulk.prefetch.L2.global [%rd1], 256;\n griddepcontrol.wait;\n ret;\n}\n",
@@ -3461,12 +3469,66 @@ mod tests {
         .unwrap();
         assert_eq!(p.ops[1].inst, Inst::Nop);
         assert_eq!(p.ops[2].inst, Inst::Nop);
-        let e = lower_src(
-            ".visible .entry k()\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n\
-             cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2}], [%r2];\n ret;\n}\n",
+        let p = lower_src(
+            ".visible .entry k()\n{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n .reg .b16 %rs<2>;\n\
+             cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2}], [%r2];\n\
+             cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r1, %r2}], [%r2], %rs1;\n\
+             cp.reduce.async.bulk.tensor.3d.global.shared::cta.xor.tile.bulk_group [%rd1, {%r1, %r2, %r0}], [%r1];\n\
+             cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2, %r0}], [%r2], {%rs1};\n\
+             tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r1], 1, %r2;\n ret;\n}\n",
+        )
+        .unwrap();
+        let tma: Vec<TmaOp> = p
+            .ops
+            .iter()
+            .filter_map(|o| match o.inst {
+                Inst::Tma { op, .. } => Some(op),
+                _ => None,
+            })
+            .collect();
+        let kinds: Vec<(TmaKind, u8, bool, bool)> = tma
+            .iter()
+            .map(|o| (o.kind, o.rank, o.im2col, o.multicast))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (TmaKind::Load, 2, false, false),
+                (TmaKind::Load, 2, false, true),
+                (TmaKind::Reduce(TmaRed::Xor), 3, false, false),
+                (TmaKind::Load, 3, true, false),
+                (
+                    TmaKind::Replace {
+                        field: TmField::BoxDim,
+                        shared: true
+                    },
+                    0,
+                    false,
+                    false
+                ),
+            ]
         );
-        let e = e.unwrap_err();
-        assert!(e[0].message.contains("cp.async.bulk.tensor"), "{}", e[0].message);
+        // wrong coordinate counts and missing im2col offsets are errors that say so
+        for (bad, why) in [
+            (
+                "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2}], [%r2];",
+                "takes 3 coordinates",
+            ),
+            (
+                "cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r1, %r2, %r0}], [%r2];",
+                "im2col offsets",
+            ),
+            (
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 [%r1], [%rd1, {%r1, %r2}], [%r2], %rs1;",
+                "cta_group::2",
+            ),
+        ] {
+            let e = lower_src(&format!(
+                ".visible .entry k()\n{{\n .reg .b32 %r<3>;\n .reg .b64 %rd<2>;\n .reg .b16 %rs<2>;\n {bad}\n ret;\n}}\n"
+            ))
+            .unwrap_err();
+            assert!(e[0].message.contains(why), "{}", e[0].message);
+        }
     }
 
     #[test]
