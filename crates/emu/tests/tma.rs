@@ -179,9 +179,10 @@ fn launch(words: u32) -> Launch {
     l
 }
 
-/// Cases of tma.cu the GPU did not run (a launch before them stopped the process's context, see
-/// calibration/tma/README.md): warpscope's layouts for them follow the same rules, unmeasured.
-const UNMEASURED: &[&str] = &["u8_2d_oob", "u16_4d", "f32_5d", "f32_5d_sw64_estride"];
+/// Cases of this table that tma.cu runs as probes, not in its main run (the GPU stops them, see
+/// calibration/tma/README.md; the CLI test replays the probes it ran): warpscope's layouts for
+/// them follow the same rules, unmeasured here.
+const UNMEASURED: &[&str] = &["u8_2d_oob", "u16_4d", "f32_5d"];
 
 /// Whether the measured output holds case `name`'s shared words.
 fn has_block(text: &str, name: &str) -> bool {
@@ -228,7 +229,7 @@ fn tiled_boxes_land_where_the_gpu_put_them() {
             .collect();
         assert_eq!(got, want, "{}", c.name);
     }
-    assert_eq!(compared, 23);
+    assert_eq!(compared, 24);
 }
 
 #[test]

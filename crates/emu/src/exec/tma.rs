@@ -175,7 +175,15 @@ fn copy<S: Sink>(
     match op.kind {
         TmaKind::Load => {
             bm.tma.loads += 1;
-            bm.tma.ld_sectors += t::sectors(&elems, run, esz, true);
+            // a multicast load's sectors count once per block they reach (calibration/tma: a
+            // 2-block multicast of 64 sectors reads 128 on the H200)
+            let reach = if op.multicast {
+                let m = row(11) & 0xffff;
+                (0..ctx.csize.min(16)).filter(|r| m >> r & 1 == 1).count() as u64
+            } else {
+                1
+            };
+            bm.tma.ld_sectors += t::sectors(&elems, run, esz, true) * reach;
         }
         TmaKind::Store => {
             bm.tma.stores += 1;
