@@ -51,7 +51,69 @@ pub struct Region {
     pub base: u64,
     /// Length in bytes.
     pub len: u64,
-    words: Vec<AtomicU32>,
+    words: Words,
+}
+
+/// Sixteen atomic words on a cache line of their own.
+#[repr(C, align(64))]
+struct Line([AtomicU32; 16]);
+
+/// Atomic words stored from a cache-line boundary on: blocks that run on different host threads
+/// and touch different 64-byte lines of the device's memory (or of a shadow's states) touch
+/// different host cache lines too, instead of sharing the lines that straddle theirs.
+pub(crate) struct Words {
+    lines: Box<[Line]>,
+    len: usize,
+}
+
+impl Words {
+    /// `len` words of 0 (their pages untouched until used).
+    pub(crate) fn zeroed(len: usize) -> Words {
+        let n = len.div_ceil(16);
+        let lines = if n == 0 {
+            Box::default()
+        } else {
+            let layout = std::alloc::Layout::array::<Line>(n).expect("a region that fits in memory");
+            // SAFETY: the layout has a non-zero size; all-zero bytes are valid `AtomicU32`s, so
+            // the zeroed allocation holds `n` valid `Line`s, and a boxed slice of `n` lines frees
+            // it with this same layout.
+            unsafe {
+                let p = std::alloc::alloc_zeroed(layout).cast::<Line>();
+                if p.is_null() {
+                    std::alloc::handle_alloc_error(layout);
+                }
+                Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+            }
+        };
+        Words { lines, len }
+    }
+
+    /// The little-endian words of `bytes` (the last one padded with zeros).
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Words {
+        let w = Words::zeroed(bytes.len().div_ceil(4));
+        for (c, word) in bytes.chunks(4).zip(w.iter()) {
+            let mut b = [0u8; 4];
+            b[..c.len()].copy_from_slice(c);
+            word.store(u32::from_le_bytes(b), Relaxed);
+        }
+        w
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = [AtomicU32];
+    fn deref(&self) -> &[AtomicU32] {
+        // SAFETY: `Line` is `repr(C)` with sixteen `AtomicU32`s and no padding (64 bytes), so the
+        // lines are `16 * lines.len() >= len` contiguous words.
+        unsafe { std::slice::from_raw_parts(self.lines.as_ptr().cast::<AtomicU32>(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Words {
+    fn deref_mut(&mut self) -> &mut [AtomicU32] {
+        // SAFETY: as `deref`, borrowed mutably through `self`.
+        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<AtomicU32>(), self.len) }
+    }
 }
 
 /// The global address space.
@@ -73,14 +135,7 @@ impl Global {
             .into_iter()
             .map(|(base, bytes)| {
                 let len = bytes.len() as u64;
-                let words = bytes
-                    .chunks(4)
-                    .map(|c| {
-                        let mut w = [0u8; 4];
-                        w[..c.len()].copy_from_slice(c);
-                        AtomicU32::new(u32::from_le_bytes(w))
-                    })
-                    .collect();
+                let words = Words::from_bytes(&bytes);
                 Region { base, len, words }
             })
             .collect();
@@ -304,14 +359,7 @@ impl Global {
         {
             return Err(Overlap { base: n.base });
         }
-        let words = bytes
-            .chunks(4)
-            .map(|c| {
-                let mut w = [0u8; 4];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU32::new(u32::from_le_bytes(w))
-            })
-            .collect();
+        let words = Words::from_bytes(bytes);
         self.regions.insert(i, Region { base, len, words });
         Ok(())
     }
@@ -490,10 +538,10 @@ struct ShadowRegion {
 /// alone, so they take no more cache than the words) the values before the launch's first writes.
 struct Chunk {
     /// `SAVED | MULTI | owner` (block + 1 of the first block that touched the word).
-    state: Box<[AtomicU32]>,
+    state: Words,
     /// The word's value before the launch's first write to it (valid once `SAVED`); made at the
     /// chunk's first write, so words a launch only reads cost their states alone.
-    old: std::sync::OnceLock<Box<[AtomicU32]>>,
+    old: std::sync::OnceLock<Words>,
 }
 
 impl ShadowRegion {
@@ -508,8 +556,8 @@ impl ShadowRegion {
     }
 }
 
-fn zeros() -> Box<[AtomicU32]> {
-    (0..CHUNK_WORDS).map(|_| AtomicU32::new(0)).collect()
+fn zeros() -> Words {
+    Words::zeroed(CHUNK_WORDS)
 }
 
 impl Chunk {
