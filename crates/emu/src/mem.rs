@@ -347,7 +347,16 @@ impl Global {
 
     /// Adds a region of `bytes` at `base`; refuses one that overlaps a region already there.
     pub fn insert(&mut self, base: u64, bytes: &[u8]) -> Result<(), Overlap> {
-        let len = bytes.len() as u64;
+        self.insert_words(base, bytes.len() as u64, || Words::from_bytes(bytes))
+    }
+
+    /// [`Global::insert`] of `len` zero bytes (an allocation: its pages are not touched until
+    /// used).
+    pub fn insert_zeroed(&mut self, base: u64, len: usize) -> Result<(), Overlap> {
+        self.insert_words(base, len as u64, || Words::zeroed(len.div_ceil(4)))
+    }
+
+    fn insert_words(&mut self, base: u64, len: u64, words: impl FnOnce() -> Words) -> Result<(), Overlap> {
         let i = self.regions.partition_point(|r| r.base < base);
         if let Some(p) = i.checked_sub(1).map(|p| &self.regions[p])
             && p.base + p.len.max(1) > base
@@ -359,7 +368,7 @@ impl Global {
         {
             return Err(Overlap { base: n.base });
         }
-        let words = Words::from_bytes(bytes);
+        let words = words();
         self.regions.insert(i, Region { base, len, words });
         Ok(())
     }
@@ -393,11 +402,19 @@ impl Global {
             if o % 4 == 0 && k + 4 <= out.len() {
                 // whole words at a time
                 let n = (out.len() - k) / 4;
-                for (c, w) in out[k..k + 4 * n]
-                    .chunks_exact_mut(4)
-                    .zip(&r.words[o / 4..o / 4 + n])
-                {
-                    c.copy_from_slice(&w.load(Relaxed).to_le_bytes());
+                let copy = |out: &mut [u8], words: &[AtomicU32]| {
+                    for (c, w) in out.chunks_exact_mut(4).zip(words) {
+                        c.copy_from_slice(&w.load(Relaxed).to_le_bytes());
+                    }
+                };
+                let (out, words) = (&mut out[k..k + 4 * n], &r.words[o / 4..o / 4 + n]);
+                if n >= PARALLEL_COPY_WORDS {
+                    // a large copy on every host thread
+                    out.par_chunks_mut(4 * COPY_PIECE_WORDS)
+                        .zip(words.par_chunks(COPY_PIECE_WORDS))
+                        .for_each(|(o, w)| copy(o, w));
+                } else {
+                    copy(out, words);
                 }
                 k += 4 * n;
             } else {
@@ -417,8 +434,18 @@ impl Global {
             if o % 4 == 0 && k + 4 <= data.len() {
                 // whole words at a time
                 let n = (data.len() - k) / 4;
-                for (c, w) in data[k..k + 4 * n].chunks_exact(4).zip(&r.words[o / 4..o / 4 + n]) {
-                    w.store(u32::from_le_bytes([c[0], c[1], c[2], c[3]]), Relaxed);
+                let copy = |data: &[u8], words: &[AtomicU32]| {
+                    for (c, w) in data.chunks_exact(4).zip(words) {
+                        w.store(u32::from_le_bytes([c[0], c[1], c[2], c[3]]), Relaxed);
+                    }
+                };
+                let (data, words) = (&data[k..k + 4 * n], &r.words[o / 4..o / 4 + n]);
+                if n >= PARALLEL_COPY_WORDS {
+                    data.par_chunks(4 * COPY_PIECE_WORDS)
+                        .zip(words.par_chunks(COPY_PIECE_WORDS))
+                        .for_each(|(d, w)| copy(d, w));
+                } else {
+                    copy(data, words);
                 }
                 k += 4 * n;
             } else {
@@ -432,6 +459,11 @@ impl Global {
         Some(())
     }
 }
+
+/// Host copies of at least this many words run on every host thread ([`Global::read_range`],
+/// [`Global::write_range`]), in pieces of `COPY_PIECE_WORDS`.
+const PARALLEL_COPY_WORDS: usize = 1 << 20;
+const COPY_PIECE_WORDS: usize = 1 << 16;
 
 /// Reads `w` (1, 2, 4 or 8) little-endian bytes from a plain byte memory.
 #[inline(always)]
