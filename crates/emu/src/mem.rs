@@ -540,6 +540,27 @@ mod tests {
     }
 
     #[test]
+    fn large_copies_and_zeroed_regions_hold_their_bytes() {
+        let mut g = Global::empty();
+        // over PARALLEL_COPY_WORDS words, not a multiple of the pieces, at an odd offset
+        let n = 4 * (PARALLEL_COPY_WORDS + 3 * COPY_PIECE_WORDS / 2) + 7;
+        g.insert_zeroed(BUFFER_BASE, n + 16).unwrap();
+        assert_eq!(g.region_of(BUFFER_BASE + 5), Some((BUFFER_BASE, n as u64 + 16)));
+        assert_eq!(g.read(BUFFER_BASE + n as u64, 4), Some(0));
+        // the words start on a cache line
+        assert_eq!(g.regions[0].words.as_ptr() as usize % 64, 0);
+        let data: Vec<u8> = (0..n).map(|i| (i * 7 + i / 256) as u8).collect();
+        g.write_range(BUFFER_BASE + 3, &data).unwrap();
+        let mut back = vec![0u8; n];
+        g.read_range(BUFFER_BASE + 3, &mut back).unwrap();
+        assert!(back == data, "bytes read back differ");
+        // byte 3 + 4k of the data is word k + 1's low byte
+        assert_eq!(g.read(BUFFER_BASE + 4 * 1000, 1), Some(u64::from(data[4 * 1000 - 3])));
+        assert_eq!(g.read(BUFFER_BASE, 2), Some(0));
+        assert_eq!(g.contents(BUFFER_BASE).unwrap()[3..3 + n], data[..]);
+    }
+
+    #[test]
     fn plain_bytes() {
         let mut m = vec![0u8; 8];
         write_bytes(&mut m, 4, 4, 0xdeadbeef).unwrap();
