@@ -30,4 +30,4 @@ shot() { # NAME PAGE WIDTH,HEIGHT
     echo "wrote $out/$1"
 }
 shot run-report-overview.png all.html 1400,1000
-shot run-report-kernel.png one.html 1400,3700
+shot run-report-kernel.png one.html 1950,3950

@@ -129,8 +129,12 @@ fn launches_chart(e: &Export<'_>) -> Option<String> {
         );
     }
     charts.push(
-        LineChart::new("Modelled time per launch (a model, H100 rates)", "launch", "µs (modelled)")
-            .series(Series::new("modelled time", time).with_markers()),
+        LineChart::new(
+            "Modelled time per launch (a model, H100 rates)",
+            "launch",
+            "µs (modelled)",
+        )
+        .series(Series::new("modelled time", time).with_markers()),
     );
     // side by side, each 440 x 300
     render_svg(&charts, 440, 300).ok()
@@ -176,7 +180,10 @@ fn annotated_sources(e: &Export<'_>, kernel: &str, dirs: &[PathBuf]) -> Vec<Sour
             if let Some(b) = d.branch_efficiency_pct {
                 c.branch_efficiency_pct = Some(c.branch_efficiency_pct.map_or(b, |h| h.min(b)));
             }
-            c.utilisation_pct = Some(c.utilisation_pct.map_or(d.utilisation_pct, |h| h.min(d.utilisation_pct)));
+            c.utilisation_pct = Some(
+                c.utilisation_pct
+                    .map_or(d.utilisation_pct, |h| h.min(d.utilisation_pct)),
+            );
         }
     }
     // findings name a line, not a file: they go to the kernel's file with shared lines, else the

@@ -89,10 +89,7 @@ pub fn summary_rows(e: &Export<'_>, kernels: &[&str]) -> (Vec<String>, Vec<Vec<S
                 *bounds.entry(t.bound).or_default() += 1;
                 findings += l.findings.len();
             }
-            let bound = bounds
-                .iter()
-                .max_by_key(|(_, n)| **n)
-                .map_or("-", |(b, _)| *b);
+            let bound = bounds.iter().max_by_key(|(_, n)| **n).map_or("-", |(b, _)| *b);
             vec![
                 k.to_string(),
                 ls.len().to_string(),
@@ -124,8 +121,19 @@ fn lanes(v: &[Option<u32>]) -> [Option<u32>; 32] {
 }
 
 /// The bank picture of a request; `None` (with a note) when the model refuses it.
-fn picture(arch: &Arch, width: u8, side: &str, l: &[Option<u32>], notes: &mut Vec<String>, what: &str) -> Option<Breakdown> {
-    match bank::breakdown(arch, &bank::Config::default(), &Request::new(width, op(side), &lanes(l))) {
+fn picture(
+    arch: &Arch,
+    width: u8,
+    side: &str,
+    l: &[Option<u32>],
+    notes: &mut Vec<String>,
+    what: &str,
+) -> Option<Breakdown> {
+    match bank::breakdown(
+        arch,
+        &bank::Config::default(),
+        &Request::new(width, op(side), &lanes(l)),
+    ) {
         Ok(b) => Some(b),
         Err(e) => {
             notes.push(format!("{what}: no bank picture ({e})"));
@@ -201,7 +209,12 @@ pub fn conflicts(e: &Export<'_>, kernel: &str, max: usize, notes: &mut Vec<Strin
 
 /// The fix's suggestions with their worst request before and after, and the advised launch's
 /// modelled time before and after each change.
-pub fn fix_views(e: &Export<'_>, l: &LaunchOut<'_>, fixes: &[FixSuggestion], notes: &mut Vec<String>) -> Vec<FixView> {
+pub fn fix_views(
+    e: &Export<'_>,
+    l: &LaunchOut<'_>,
+    fixes: &[FixSuggestion],
+    notes: &mut Vec<String>,
+) -> Vec<FixView> {
     let Ok(arch) = Arch::parse(e.arch) else {
         return Vec::new();
     };

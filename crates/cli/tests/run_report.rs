@@ -70,7 +70,10 @@ fn report_draws_the_worst_request_divergence_time_and_the_fix() {
     // transposeTile, block 32x32: warp w reads tile[l][w] (lane l): byte 128 l + 4 w, every lane in
     // bank w, 32 words: 32 wavefronts (ideal 1) per request, 32 requests per launch on line 13.
     // The first such request (block 0, warp 0) is the one kept: lane l at 128 l.
-    let tt: Vec<&Value> = launches.iter().filter(|l| l["kernel"] == "transposeTile(const int *, int *)").collect();
+    let tt: Vec<&Value> = launches
+        .iter()
+        .filter(|l| l["kernel"] == "transposeTile(const int *, int *)")
+        .collect();
     assert_eq!(tt.len(), 3);
     let line13 = |l: &Value| -> Value {
         l["shared_lines"]
@@ -82,29 +85,55 @@ fn report_draws_the_worst_request_divergence_time_and_the_fix() {
             .clone()
     };
     let first = line13(tt[0]);
-    assert_eq!((first["instructions"].as_u64(), first["wavefronts"].as_u64()), (Some(32), Some(1024)));
+    assert_eq!(
+        (first["instructions"].as_u64(), first["wavefronts"].as_u64()),
+        (Some(32), Some(1024))
+    );
     let w = &first["worst"];
-    assert_eq!((w["wavefronts"].as_u64(), w["ideal"].as_u64(), w["width"].as_u64()), (Some(32), Some(1), Some(4)));
-    let lanes: Vec<u64> = w["lanes"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+    assert_eq!(
+        (w["wavefronts"].as_u64(), w["ideal"].as_u64(), w["width"].as_u64()),
+        (Some(32), Some(1), Some(4))
+    );
+    let lanes: Vec<u64> = w["lanes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
     assert_eq!(lanes, (0..32).map(|l| 128 * l).collect::<Vec<u64>>());
     // bounded: the two later launches, the same requests, record no worst request again
     for l in &tt[1..] {
         assert!(line13(l).get("worst").is_none(), "{l}");
     }
     // the conflict-free store of line 10 records none
-    let store = tt[0]["shared_lines"].as_array().unwrap().iter().find(|s| s["line"] == 10).unwrap().clone();
+    let store = tt[0]["shared_lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["line"] == 10)
+        .unwrap()
+        .clone();
     assert!(store.get("worst").is_none());
 
     // firstEight: 8 of 32 lanes run lines 19 and 20 (the store and the multiply): 25 % active; the
     // branch of line 18 splits the warp (8 fall through, 24 jump).
-    let fe = launches.iter().find(|l| l["kernel"] == "firstEight(int *)").unwrap();
+    let fe = launches
+        .iter()
+        .find(|l| l["kernel"] == "firstEight(int *)")
+        .unwrap();
     let div = fe["divergence_lines"].as_array().expect("divergence recorded");
     for line in [19, 20] {
-        let d = div.iter().find(|d| d["line"] == line).unwrap_or_else(|| panic!("line {line}: {div:?}"));
+        let d = div
+            .iter()
+            .find(|d| d["line"] == line)
+            .unwrap_or_else(|| panic!("line {line}: {div:?}"));
         assert_eq!(d["utilisation_pct"].as_f64(), Some(25.0), "line {line}");
     }
     let branch = div.iter().find(|d| d["line"] == 18).expect("line 18");
-    assert!(branch["branch_efficiency_pct"].as_f64().unwrap() < 100.0, "{branch}");
+    assert!(
+        branch["branch_efficiency_pct"].as_f64().unwrap() < 100.0,
+        "{branch}"
+    );
     // transposeTile's 32x32 block: every warp full, no branch: nothing diverged
     assert!(tt.iter().all(|l| l.get("divergence_lines").is_none()));
 
@@ -114,13 +143,24 @@ fn report_draws_the_worst_request_divergence_time_and_the_fix() {
     assert!(sec.contains("report.cu:13: ld.shared"), "{sec}");
     assert!(sec.contains("Worst request: 32 wavefronts, ideal 1, 32-way."));
     let heat = &sec[sec.find("Bank picture of each conflicting line").unwrap()..];
-    assert!(heat.find("<svg").is_some_and(|i| i < heat.find("Fix advice").unwrap()), "heatmap before the fix");
+    assert!(
+        heat.find("<svg")
+            .is_some_and(|i| i < heat.find("Fix advice").unwrap()),
+        "heatmap before the fix"
+    );
     // Padding each 128-byte row by one int moves lane l to 132 l + 4 w: bank (l + w) % 32, one
     // wavefront.
-    assert!(sec.contains("Before: the array&#39;s worst request, 32 wavefronts (ideal 1).") || sec.contains("Before: the array's worst request, 32 wavefronts (ideal 1)."), "{sec}");
+    assert!(
+        sec.contains("Before: the array&#39;s worst request, 32 wavefronts (ideal 1).")
+            || sec.contains("Before: the array's worst request, 32 wavefronts (ideal 1)."),
+        "{sec}"
+    );
     assert!(sec.contains("After: the same request, 1 wavefronts (ideal 1)."));
     // the source edit: the declaration of line 8 with one more int per row
-    assert!(sec.contains("line 8: __shared__ int tile[32][32];\n     -&gt; __shared__ int tile[32][32 + 1];"), "the source edit: {sec}");
+    assert!(
+        sec.contains("line 8: __shared__ int tile[32][32];\n     -&gt; __shared__ int tile[32][32 + 1];"),
+        "the source edit: {sec}"
+    );
     // every launch's modelled time: one block on one SM: 1,024 + 32 shared wavefronts take 1,056
     // cycles at 1.995 GHz, 0.529 µs, above the DRAM latency (689.2 cycles, 0.345 µs) and the
     // issue of its fewer than 4,224 warp instructions: 2 + 0.529 = 2.53 µs, shared-bound
@@ -129,7 +169,10 @@ fn report_draws_the_worst_request_divergence_time_and_the_fix() {
         assert!(r.contains("<td>2.53</td><td>shared</td>"), "launch {id}: {r}");
     }
     // after the padding: 64 wavefronts, 0.032 µs; the DRAM latency bounds it: 2 + 0.345 = 2.35 µs
-    assert!(sec.contains("Modelled time of launch 0: 2.53 µs before, 2.35 µs after."), "{sec}");
+    assert!(
+        sec.contains("Modelled time of launch 0: 2.53 µs before, 2.35 µs after."),
+        "{sec}"
+    );
     // firstEight's source: line 19 with 25 % of lanes active
     let fsec = section(&page, "firstEight(int *)");
     let r19 = fsec
@@ -143,7 +186,10 @@ fn report_draws_the_worst_request_divergence_time_and_the_fix() {
     assert!(page.contains("Modelled time per launch"));
     let kernels = &page[page.find("<h2>Kernels</h2>").expect("summary table")..];
     let s = row(kernels, "transposeTile(const int *, int *)");
-    assert!(s.contains("<td>3</td>") && s.contains("<td>3168</td><td>192</td><td>2976</td>"), "{s}");
+    assert!(
+        s.contains("<td>3</td>") && s.contains("<td>3168</td><td>192</td><td>2976</td>"),
+        "{s}"
+    );
     assert!(s.contains("<td>7.59</td><td>shared</td>"), "{s}");
 
     // without --fix: the same pictures of the lines, no before/after

@@ -80,12 +80,22 @@ fn base(p: &str) -> String {
 
 /// The worst request of `line` (from `report.lines`) when it conflicts and is worse than any
 /// recorded before for this kernel line.
-pub fn worst_request(program: &Program, kernel: &str, report: &BankReport, line: &LineStats) -> Option<SharedRequest> {
+pub fn worst_request(
+    program: &Program,
+    kernel: &str,
+    report: &BankReport,
+    line: &LineStats,
+) -> Option<SharedRequest> {
     let w = report.insts.get(&(line.worst_pc, line.side))?.worst.as_ref()?;
     if w.wavefronts <= w.ideal_wavefronts {
         return None;
     }
-    let key = (kernel.to_string(), base(&line.file), line.line, side_name(line.side));
+    let key = (
+        kernel.to_string(),
+        base(&line.file),
+        line.line,
+        side_name(line.side),
+    );
     {
         let mut seen = WORST.lock().ok()?;
         let seen = seen.get_or_insert_with(HashMap::new);
@@ -195,12 +205,20 @@ pub fn kernel_source(program: &Program, kernel: &str) -> Option<String> {
             e.2 = e.2.max(l.line);
         }
     }
-    let (&file, &(_, first, last)) = uses.iter().max_by_key(|(f, (n, _, _))| (*n, std::cmp::Reverse(**f)))?;
+    let (&file, &(_, first, last)) = uses
+        .iter()
+        .max_by_key(|(f, (n, _, _))| (*n, std::cmp::Reverse(**f)))?;
     let text = std::fs::read_to_string(program.file_name(file)?).ok()?;
     Some(
         text.lines()
             .enumerate()
-            .map(|(i, l)| if (first..=last).contains(&(i as u32 + 1)) { l } else { "" })
+            .map(|(i, l)| {
+                if (first..=last).contains(&(i as u32 + 1)) {
+                    l
+                } else {
+                    ""
+                }
+            })
             .collect::<Vec<_>>()
             .join("\n"),
     )

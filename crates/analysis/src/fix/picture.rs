@@ -60,7 +60,11 @@ pub fn worst_pair(
         if !(0..32).any(|l| acc.mask >> l & 1 == 1 && in_array(array, acc.addrs[l])) {
             continue;
         }
-        let op = if acc.side == Side::Store { Op::Store } else { Op::Load };
+        let op = if acc.side == Side::Store {
+            Op::Store
+        } else {
+            Op::Load
+        };
         let req = bank::Request::new(acc.width, op, &lanes(acc, false));
         let Ok(c) = bank::wavefronts(arch, &bank::Config::default(), &req) else {
             continue;
@@ -135,7 +139,12 @@ mod tests {
         assert_eq!(w.before[5], Some(5 * 128));
         // padded rows are 132 bytes: lane l's word moves to 132 l (bank l)
         assert_eq!(w.after[5], Some(5 * 132));
-        assert!(w.after.iter().enumerate().all(|(l, a)| *a == Some(132 * l as u32)));
+        assert!(
+            w.after
+                .iter()
+                .enumerate()
+                .all(|(l, a)| *a == Some(132 * l as u32))
+        );
     }
 
     #[test]
