@@ -65,7 +65,8 @@ type LineKey = (String, String, u32, &'static str);
 /// Per (kernel, file, line, side): the wavefronts of the worst request recorded.
 static WORST: Mutex<Option<HashMap<LineKey, u32>>> = Mutex::new(None);
 /// Per (kernel, file, line): the lowest (branch efficiency, lanes active) recorded.
-static DIVERGED: Mutex<Option<HashMap<(String, String, u32), (f64, f64)>>> = Mutex::new(None);
+type Lowest = HashMap<(String, String, u32), (f64, f64)>;
+static DIVERGED: Mutex<Option<Lowest>> = Mutex::new(None);
 
 fn side_name(s: Side) -> &'static str {
     match s {
@@ -127,7 +128,9 @@ pub fn divergence_lines(program: &Program, kernel: &str, div: &DivergenceReport)
         return Vec::new();
     }
     // by_line groups by a number: number the (file, line) pairs of the instructions that ran
-    let ids: std::cell::RefCell<(Vec<(String, u32)>, HashMap<(u32, u32), u32>)> = Default::default();
+    // (file, line) of each number, and the number of each (file index, line)
+    type Numbering = (Vec<(String, u32)>, HashMap<(u32, u32), u32>);
+    let ids: std::cell::RefCell<Numbering> = Default::default();
     let line_of = |pc: u32| -> Option<u32> {
         let i = warpscope_driver::run::user_frame(program, pc)?;
         let f = program.frames(pc)[i];
