@@ -57,6 +57,108 @@ pub struct KernelAnalysis {
     pub unmeasured_wmma: (bool, bool),
 }
 
+/// What a kernel's launches need, built once per kernel from its lowered `program`, its `ptx`
+/// text and its machine code `sass` (nvdisasm's, or why there is none); `registers` from the
+/// cubin. Also returns where the widths came from, in words.
+pub fn kernel_analysis(
+    program: &Program,
+    ptx: &str,
+    name: &str,
+    sass: &Result<Vec<warpscope_toolchain::sass::SassKernel>, String>,
+    registers: Option<u32>,
+    arch: &'static Arch,
+) -> (KernelAnalysis, String) {
+    // A kernel that calls device printf: the driver links `vprintf` in and the launch uses at
+    // least 32 registers per thread (H100: two kernels of 24 in the cubin launch with 32,
+    // calibration/run/h100/book.ncu.csv).
+    // A kernel with a device `assert` calls `__assertfail` the same way (`CALL.ABS.NOINC` into
+    // code the driver links in; 24 registers in the cubin of calibration/run/assert.cu):
+    // assumed to launch with at least 32 too, until an H100 run of it says otherwise.
+    let calls_printf = program.kernel(name).is_some_and(|k| {
+        program.ops[k.entry as usize..k.end as usize].iter().any(|op| {
+            matches!(
+                op.inst,
+                warpscope_ptx::inst::Inst::Printf { .. } | warpscope_ptx::inst::Inst::AssertFail { .. }
+            )
+        })
+    });
+    let registers = registers.map(|r| if calls_printf { r.max(32) } else { r });
+    let (recon, widths) = match sass {
+        Ok(ks) => match ks.iter().find(|k| k.name == name) {
+            Some(k) => (
+                warpscope_analysis::reconcile::Reconciliation::build(
+                    program,
+                    name,
+                    &warpscope_analysis::reconcile::machine_accesses(k),
+                )
+                .with_atomic_forms(program, name, k),
+                format!("machine code: the program's sm_{} cubin (nvdisasm)", arch.cc()),
+            ),
+            None => (
+                warpscope_analysis::reconcile::Reconciliation::ptx_level(),
+                "widths are PTX-level: the kernel is not in the machine code".into(),
+            ),
+        },
+        Err(e) => (
+            warpscope_analysis::reconcile::Reconciliation::ptx_level(),
+            format!("widths are PTX-level: {e}"),
+        ),
+    };
+    let debug = warpscope_analysis::divergence::is_debug_ptx(ptx);
+    let exits = if debug {
+        Default::default()
+    } else {
+        crate::analysis::exit_branches(program, ptx)
+    };
+    let machine_branches = match (sass, debug) {
+        (Ok(ks), false) => ks
+            .iter()
+            .find(|k| k.name == name)
+            .and_then(|k| warpscope_analysis::divergence::match_machine(program, name, &exits, k))
+            .map(Arc::new),
+        _ => None,
+    };
+    let global_unmatched = match sass {
+        Ok(ks) => ks
+            .iter()
+            .find(|k| k.name == name)
+            .and_then(|k| warpscope_analysis::reconcile::global_lines_unmatched(program, name, k)),
+        _ => None,
+    };
+    // where ptxas moved, merged or removed global accesses, the machine code's own accesses
+    // are followed on each launch and counted
+    let machine_flow = match (sass, debug) {
+        (Ok(ks), false) => ks.iter().find(|k| k.name == name).map(|k| {
+            Arc::new(if global_unmatched.as_ref().is_some_and(|u| !u.is_empty()) {
+                warpscope_analysis::machine_flow::MachineFlow::counting_globals(k)
+            } else {
+                warpscope_analysis::machine_flow::MachineFlow::new(k)
+            })
+        }),
+        _ => None,
+    };
+    let spin_loop = warpscope_analysis::reconcile::has_spin_loop(program, name);
+    let ka = KernelAnalysis {
+        spin_loop,
+        spin_shared: spin_loop
+            && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
+        unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
+        global_exact: global_unmatched.is_some_and(|u| u.is_empty())
+            && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
+            && !warpscope_analysis::reconcile::has_bypass_copies(program, name),
+        machine_branches,
+        machine_flow,
+        exit_branches: Arc::new(exits),
+        arch,
+        recon: Arc::new(recon),
+        branches: Arc::new(warpscope_analysis::divergence::BranchModel::from_program(
+            program, debug,
+        )),
+        registers,
+    };
+    (ka, widths)
+}
+
 /// The branches of `program` whose target label is followed by `ret` or `exit` in `ptx`.
 pub fn exit_branches(program: &Program, ptx: &str) -> std::collections::HashSet<u32> {
     let lines: Vec<&str> = ptx

@@ -276,6 +276,14 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
         return to_half(ty, r, Rnd::Rn);
     }
     if ty == Ty::F32 {
+        let (a32, b32) = (a as u32, b as u32);
+        match op {
+            BinOp::DivFull => return crate::mufu::div_full(a32, b32, false) as u64,
+            BinOp::DivFullFtz => return crate::mufu::div_full(a32, b32, true) as u64,
+            BinOp::DivApprox => return crate::mufu::div_approx(a32, b32, false) as u64,
+            BinOp::DivApproxFtz => return crate::mufu::div_approx(a32, b32, true) as u64,
+            _ => {}
+        }
         let (x, y) = (f32v(a), f32v(b));
         return canon32(match op {
             BinOp::Add => x + y,
@@ -401,6 +409,7 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
             }
         }
         BinOp::CopySign | BinOp::MulSat | BinOp::MinNaN | BinOp::MaxNaN => a,
+        BinOp::DivFull | BinOp::DivFullFtz | BinOp::DivApprox | BinOp::DivApproxFtz => a,
     };
     trunc(ty, r)
 }
@@ -501,6 +510,13 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
             UnOp::RcpSeed64 => return rcp_seed64(a),
             UnOp::RsqrtSeed64 => return rsqrt_seed64(a),
             UnOp::Rsqrt => return rsqrt_approx64(a),
+            _ => {}
+        }
+    }
+    if ty == Ty::F32 {
+        match op {
+            UnOp::RcpApproxFtz => return crate::mufu::rcp(a as u32) as u64,
+            UnOp::RcpApprox => return crate::mufu::rcp_approx(a as u32) as u64,
             _ => {}
         }
     }

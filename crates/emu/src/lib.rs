@@ -36,6 +36,7 @@ pub mod event;
 mod exec;
 mod fast;
 pub mod mem;
+pub mod mufu;
 pub mod printf;
 pub mod remap;
 pub mod softfloat;

@@ -634,6 +634,12 @@ pub fn im2col_elems(
 /// `tensormap.replace`'s new value of a field, checked; the map edited in place.
 pub fn replace(b: &mut [u8], field: warpscope_ptx::inst::TmField, ord: usize, v: u64) -> Result<(), String> {
     use warpscope_ptx::inst::TmField as F;
+    // 128 zero bytes are a map whose every field is 0 (a tiled map: no interleave, swizzle, L2
+    // promotion, zero fill): programs build maps on the device that way, Triton's
+    // `tl.make_tensor_descriptor` zeroing shared memory and replacing each field it needs
+    if b.len() >= MAP_BYTES && b[..MAP_BYTES].iter().all(|&x| x == 0) {
+        b[0..4].copy_from_slice(&MAGIC.to_le_bytes());
+    }
     if b.len() < MAP_BYTES || u32::from_le_bytes(le(b, 0)) != MAGIC {
         return Err("tensormap.replace on memory that holds no tensor map".into());
     }

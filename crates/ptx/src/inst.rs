@@ -131,6 +131,15 @@ pub enum BinOp {
     MinNaN,
     /// `max.NaN` of a float: a NaN operand gives the canonical NaN
     MaxNaN,
+    /// `div.full.f32`: ptxas's sequence (both operands scaled by 1/4 where |b| > 2^126 and by
+    /// 2^24 where |b| < 2^-126, then `MUFU.RCP` of b times a)
+    DivFull,
+    /// `div.full.ftz.f32`: the 1/4 scaling alone, flushing multiplies
+    DivFullFtz,
+    /// `div.approx.f32`: the 2^24 scaling alone
+    DivApprox,
+    /// `div.approx.ftz.f32`: `MUFU.RCP` of b times a, flushing
+    DivApproxFtz,
 }
 
 /// Unary operations.
@@ -146,6 +155,10 @@ pub enum UnOp {
     Clz,
     Brev,
     Rcp,
+    /// `rcp.approx.ftz.f32`: `MUFU.RCP` (the H200's table, calibration/mufu/)
+    RcpApproxFtz,
+    /// `rcp.approx.f32`: `MUFU.RCP` between ptxas's scalings of tiny and huge inputs
+    RcpApprox,
     Sqrt,
     Rsqrt,
     Ex2,

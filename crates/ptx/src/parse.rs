@@ -489,10 +489,18 @@ impl<'s> Parser<'s> {
         let mut align = 0;
         let mut vec = 1;
         let mut ty = None;
+        // `.ptr [.space] [.align N]` on a kernel parameter describes what the pointer points to:
+        // that `.align` is the pointee's, not the parameter's (Triton writes
+        // `.param .u64 .ptr .global .align 1 p`, which the driver still places 8-aligned)
+        let mut after_ptr = false;
         while self.peek() == Some(Tok::Directive) {
             let d = self.bump();
             match d {
+                ".align" if after_ptr => {
+                    self.uint()?;
+                }
                 ".align" => align = self.uint()? as u32,
+                ".ptr" => after_ptr = true,
                 // `.attribute(.managed)`: a `__managed__` variable, placed as any global variable
                 // (the runtime keeps the host's copy in step)
                 ".attribute" => {
@@ -502,7 +510,7 @@ impl<'s> Parser<'s> {
                     }
                     self.expect(Tok::RParen, "`)`")?;
                 }
-                ".ptr" | ".global" | ".shared" | ".const" | ".local" => {}
+                ".global" | ".shared" | ".const" | ".local" => {}
                 _ => {
                     if let Some(v) = is_vec(d) {
                         vec = v

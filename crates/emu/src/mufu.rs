@@ -1,0 +1,130 @@
+//! The GPU's approximate reciprocal (`MUFU.RCP`, what `rcp.approx.ftz.f32` is) bit for bit, and
+//! the instruction sequences ptxas builds around it for `rcp.approx.f32` and `div.full` /
+//! `div.approx` `.f32` (read off ptxas 13's sm_90a machine code).
+//!
+//! `MUFU.RCP` of 1 + k/2^23 (k < 2^23) was measured on an H200 for every k
+//! (calibration/mufu/h200/rcp.delta.xz): it is the correctly rounded reciprocal, one unit in the
+//! last place above it for 733,799 k and one below for 374,723. `data/rcp_plus.zst` and
+//! `data/rcp_minus.zst` are those two sets as bitsets (bit k), made from the measured table by
+//! `calibration/hopper/rcp_table.py`. Other binades scale by the exponent (the unit works on the
+//! significand); zero and subnormal inputs give infinity, infinity gives zero, subnormal results
+//! are flushed to zero, a NaN gives the canonical NaN.
+
+use std::sync::OnceLock;
+
+const PLUS: &[u8] = include_bytes!("../data/rcp_plus.zst");
+const MINUS: &[u8] = include_bytes!("../data/rcp_minus.zst");
+
+struct Table {
+    plus: Vec<u8>,
+    minus: Vec<u8>,
+}
+
+fn unpack(z: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::with_capacity(1 << 20);
+    let mut dec = ruzstd::decoding::StreamingDecoder::new(z).expect("the embedded MUFU.RCP table is zstd");
+    dec.read_to_end(&mut out).expect("the embedded MUFU.RCP table decodes");
+    assert_eq!(out.len(), 1 << 20, "the MUFU.RCP table holds 2^23 bits");
+    out
+}
+
+fn table() -> &'static Table {
+    static T: OnceLock<Table> = OnceLock::new();
+    T.get_or_init(|| Table {
+        plus: unpack(PLUS),
+        minus: unpack(MINUS),
+    })
+}
+
+const CANON_NAN: u32 = 0x7fff_ffff;
+
+/// `MUFU.RCP` of the f32 `x` (bits in, bits out).
+pub fn rcp(x: u32) -> u32 {
+    let sign = x & 0x8000_0000;
+    let e = (x >> 23) & 0xff;
+    let k = x & 0x7f_ffff;
+    if e == 0xff {
+        return if k != 0 { CANON_NAN } else { sign };
+    }
+    if e == 0 {
+        return sign | 0x7f80_0000;
+    }
+    // the reciprocal of the significand 1 + k/2^23, in (1/2, 1]
+    let cr = (1.0f64 / (1.0 + k as f64 / 8_388_608.0)) as f32;
+    let t = table();
+    let (byte, bit) = ((k >> 3) as usize, k & 7);
+    let mut r = cr.to_bits();
+    if t.plus[byte] >> bit & 1 == 1 {
+        r += 1;
+    } else if t.minus[byte] >> bit & 1 == 1 {
+        r -= 1;
+    }
+    // scale by 2^-(e - 127)
+    let te = (r >> 23) as i32;
+    let field = te + 127 - e as i32;
+    if field <= 0 {
+        return sign;
+    }
+    sign | (field as u32) << 23 | (r & 0x7f_ffff)
+}
+
+fn ftz(x: f32) -> f32 {
+    if x.is_subnormal() { 0.0f32.copysign(x) } else { x }
+}
+
+fn canon(x: f32) -> u32 {
+    if x.is_nan() { CANON_NAN } else { x.to_bits() }
+}
+
+const HUGE: f32 = 8.507_059e37; // 2^126
+const TINY: f32 = f32::MIN_POSITIVE; // 2^-126
+
+/// `rcp.approx.f32` (not flushing): inputs below 2^-126 scaled by 2^24 and above 2^126 by 1/4
+/// around `MUFU.RCP`, the result scaled back by one multiply.
+pub fn rcp_approx(x: u32) -> u32 {
+    let xf = f32::from_bits(x);
+    let mut s = 1.0f32;
+    if !(xf.abs() >= TINY) {
+        s = 16_777_216.0;
+    }
+    if xf.abs() > HUGE {
+        s = 0.25;
+    }
+    canon(s * f32::from_bits(rcp((s * xf).to_bits())))
+}
+
+/// `div.full.f32` (`ftz`: `div.full.ftz.f32`).
+pub fn div_full(a: u32, b: u32, flush: bool) -> u32 {
+    let (mut x, mut y) = (f32::from_bits(a), f32::from_bits(b));
+    if flush {
+        x = ftz(x);
+        y = ftz(y);
+    }
+    let big = y.abs() > HUGE;
+    let small = !(y.abs() >= TINY);
+    if big {
+        x *= 0.25;
+        y *= 0.25;
+    }
+    if small && !flush {
+        x *= 16_777_216.0;
+        y *= 16_777_216.0;
+    }
+    let r = f32::from_bits(rcp(y.to_bits()));
+    canon(if flush { ftz(ftz(r) * ftz(x)) } else { r * x })
+}
+
+/// `div.approx.f32` (`ftz`: `div.approx.ftz.f32`).
+pub fn div_approx(a: u32, b: u32, flush: bool) -> u32 {
+    let (mut x, mut y) = (f32::from_bits(a), f32::from_bits(b));
+    if flush {
+        let r = f32::from_bits(rcp(y.to_bits()));
+        return canon(ftz(ftz(r) * ftz(x)));
+    }
+    if !(y.abs() >= TINY) {
+        x *= 16_777_216.0;
+        y *= 16_777_216.0;
+    }
+    canon(f32::from_bits(rcp(y.to_bits())) * x)
+}
