@@ -714,7 +714,7 @@ fn warp_synchronous_code_is_named_by_check() {
     assert_eq!(out.status.code(), Some(1));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(
-        page.contains("<h2>reduceUnrollWarp(const int *, int *)</h2>"),
+        page.contains(">reduceUnrollWarp(const int *, int *)</h2>"),
         "{page}"
     );
     assert!(page.contains("without __syncwarp()"));
