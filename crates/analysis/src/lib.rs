@@ -23,6 +23,7 @@ pub mod hazards;
 pub mod launchspec;
 pub mod machine_flow;
 pub mod wgmma_hazards;
+pub mod async_proxy;
 
 pub mod banks;
 pub mod fix;

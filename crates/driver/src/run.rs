@@ -346,6 +346,18 @@ impl Sink for Multi {
         }
     }
 
+    fn async_read(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
+        if let Some(s) = &mut self.hazards {
+            Sink::async_read(s, warp, pc, lo, hi);
+        }
+    }
+
+    fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
+        if let Some(s) = &mut self.hazards {
+            Sink::mbarrier(s, e);
+        }
+    }
+
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
         if let Some(s) = &mut self.hazards {
             Sink::store_values(s, warp, pc, elem, rows);
@@ -676,6 +688,11 @@ fn emulate(
         .map(|_| warpscope_analysis::wgmma_hazards::WgmmaOps::of(program))
         .filter(|o| !o.is_empty())
         .map(Arc::new);
+    let proxy_ops = hazard_cfg
+        .as_ref()
+        .map(|_| warpscope_analysis::async_proxy::ProxyOps::of(program))
+        .filter(|o| !o.is_empty())
+        .map(Arc::new);
     let recon = &widths.recon;
     let forms = (sections.banks || sections.fix).then(|| match &opts.forms {
         Some(f) => Arc::clone(f),
@@ -692,6 +709,10 @@ fn emulate(
             let s = HazardSink::new(Arc::clone(c), b);
             let s = match &async_ops {
                 Some(o) => s.with_async_ops(Arc::clone(o)),
+                None => s,
+            };
+            let s = match &proxy_ops {
+                Some(o) => s.with_proxy_ops(Arc::clone(o)),
                 None => s,
             };
             match &wgmma_ops {

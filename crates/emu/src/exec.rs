@@ -1784,7 +1784,7 @@ fn general<S: Sink>(
             b,
         } => {
             if mask != 0 {
-                match mbarrier(ctx, w, bm, pc, mask, mo, d, p, addr, b) {
+                match mbarrier(ctx, (wi, &mut *sink), w, bm, pc, mask, mo, d, p, addr, b) {
                     Ok(true) => {}
                     // in a cluster the other blocks run too (a remote arrival may complete it)
                     Ok(false) if ctx.csize > 1 => return Flow::Stop(Stop::Poll),
@@ -2246,6 +2246,10 @@ fn bulk_copy<S: Sink>(
                 }
             } else {
                 track_write(ctx, block, d, n);
+                let o = own_offset(bm, sh);
+                if mem::cluster_rank(o).is_none() {
+                    sink.async_read(wi, pc, o, o + n);
+                }
             }
         }
         for k in 0..n {
@@ -2267,9 +2271,22 @@ fn bulk_copy<S: Sink>(
             let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
             let new = mbar_state::complete_tx(st, n);
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
+            let ev = |what| crate::MbarEvent {
+                warp: wi,
+                pc,
+                lane: l as u32,
+                addr: a,
+                what,
+            };
+            sink.mbarrier(&ev(crate::MbarWhat::CopyTx {
+                parity: mbar_state::phase(st) as u8,
+            }));
             if mbar_state::phase(new) != mbar_state::phase(st) {
                 bm.mbar.completed(a, mbar_state::phase(st));
                 completed = true;
+                sink.mbarrier(&ev(crate::MbarWhat::Completed {
+                    parity: mbar_state::phase(st) as u8,
+                }));
             }
         }
     }
@@ -2281,8 +2298,9 @@ fn bulk_copy<S: Sink>(
 /// the completion before this warp can start the next phase, as on the hardware, where waiting
 /// warps run concurrently).
 #[allow(clippy::too_many_arguments)]
-fn mbarrier(
+fn mbarrier<S: Sink>(
     ctx: &Ctx<'_>,
+    (wi, sink): (u32, &mut S),
     w: &mut Warp,
     bm: &mut BlockMem<'_>,
     pc: u32,
@@ -2338,6 +2356,15 @@ fn mbarrier(
                 });
                 if ms::phase(st) != parity || seen {
                     done |= 1 << l;
+                    if !remote {
+                        sink.mbarrier(&crate::MbarEvent {
+                            warp: wi,
+                            pc,
+                            lane: l as u32,
+                            addr: a,
+                            what: crate::MbarWhat::Waited { parity: parity as u8 },
+                        });
+                    }
                 } else if w.mwait.is_none_or(|(wa, wp, _)| wa != a || wp != parity) {
                     w.mwait = Some((a, parity, bm.mbar.tick));
                 }
@@ -2354,11 +2381,29 @@ fn mbarrier(
             // the warp will wait for the phase it arrived on
             w.mwait = Some((a, ms::phase(st), bm.mbar.tick));
         }
+        if op == MbarOp::Init && !remote {
+            sink.mbarrier(&crate::MbarEvent {
+                warp: wi,
+                pc,
+                lane: l as u32,
+                addr: a,
+                what: crate::MbarWhat::Init,
+            });
+        }
         if new != st {
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
             if ms::phase(new) != ms::phase(st) && op != MbarOp::Init && !remote {
                 bm.mbar.completed(a, ms::phase(st));
                 completed = true;
+                sink.mbarrier(&crate::MbarEvent {
+                    warp: wi,
+                    pc,
+                    lane: l as u32,
+                    addr: a,
+                    what: crate::MbarWhat::Completed {
+                        parity: ms::phase(st) as u8,
+                    },
+                });
             }
         }
         if let (Some(t), true) = (out, d != NO_REG) {

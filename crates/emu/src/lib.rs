@@ -44,7 +44,9 @@ pub mod tex;
 pub mod tma;
 pub mod wgmma;
 
-pub use event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MemEvent, Sink, Space};
+pub use event::{
+    AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MbarEvent, MbarWhat, MemEvent, Sink, Space,
+};
 /// Every register row an instruction names (read or written).
 pub use fast::rows_of as inst_rows;
 pub use remap::SharedRemap;

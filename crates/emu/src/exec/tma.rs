@@ -263,14 +263,38 @@ fn copy<S: Sink>(
                 let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
                 let new = mbar_state::complete_tx(st, bytes);
                 sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
-                if mbar_state::phase(new) != mbar_state::phase(st) && mem::cluster_rank(a).is_none() {
+                let own = mem::cluster_rank(a).is_none();
+                let ev = |what| crate::MbarEvent {
+                    warp: wi,
+                    pc,
+                    lane: l as u32,
+                    addr: a,
+                    what,
+                };
+                if own {
+                    sink.mbarrier(&ev(crate::MbarWhat::CopyTx {
+                        parity: mbar_state::phase(st) as u8,
+                    }));
+                }
+                if mbar_state::phase(new) != mbar_state::phase(st) && own {
                     bm.mbar.completed(a, mbar_state::phase(st));
                     completed = true;
+                    sink.mbarrier(&ev(crate::MbarWhat::Completed {
+                        parity: mbar_state::phase(st) as u8,
+                    }));
                 }
             }
             Ok(completed)
         }
         TmaKind::Store | TmaKind::Reduce(_) => {
+            // the block's bytes the copy engine reads, for the checkers
+            if mem::cluster_rank(so).is_none() {
+                let span = elems.iter().filter(|e| e.global.is_some()).map(|e| place(so, e.offset));
+                let (lo, hi) = span.fold((u64::MAX, 0), |(lo, hi), o| (lo.min(o), hi.max(o + esz)));
+                if lo < hi {
+                    sink.async_read(wi, pc, lo, hi);
+                }
+            }
             for e in &elems {
                 let Some(g) = e.global else { continue };
                 let o = place(so, e.offset);
