@@ -358,6 +358,25 @@ impl Sink for Multi {
         }
     }
 
+    fn tma_load(&mut self, warp: u32, pc: u32, dst: u64, swizzle: u8, row_bytes: u64, rows: u64) {
+        if let Some(s) = &mut self.trace {
+            Sink::tma_load(s, warp, pc, dst, swizzle, row_bytes, rows);
+        }
+    }
+
+    fn wgmma_desc(
+        &mut self,
+        warp: u32,
+        pc: u32,
+        form: warpscope_ptx::inst::WgmmaForm,
+        a: Option<u64>,
+        b: u64,
+    ) {
+        if let Some(s) = &mut self.trace {
+            Sink::wgmma_desc(s, warp, pc, form, a, b);
+        }
+    }
+
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
         if let Some(s) = &mut self.hazards {
             Sink::store_values(s, warp, pc, elem, rows);

@@ -189,6 +189,15 @@ pub trait Sink: Send {
     fn async_read(&mut self, _warp: u32, _pc: u32, _lo: u64, _hi: u64) {}
     /// An mbarrier operation on one of the block's own barriers (see [`MbarEvent`]).
     fn mbarrier(&mut self, _e: &MbarEvent) {}
+    /// A tiled `cp.async.bulk.tensor` load into the block's own shared memory at window offset
+    /// `dst`: its map's swizzle (`CUtensorMapSwizzle`: 0 none, 1 32B, 2 64B, 3 128B), the bytes of
+    /// a box row (dimension 0) and the number of rows (the other dimensions' box counts
+    /// multiplied). Sent once per issuing lane, before its [`Sink::async_write`].
+    fn tma_load(&mut self, _warp: u32, _pc: u32, _dst: u64, _swizzle: u8, _row_bytes: u64, _rows: u64) {}
+    /// A `wgmma.mma_async` of `warp` at `pc`: its form and its descriptors (A's `None` when A
+    /// comes from registers), as the warp's lowest active lane holds them. Sent before the
+    /// instruction's [`AccessOp::Wgmma`] events.
+    fn wgmma_desc(&mut self, _warp: u32, _pc: u32, _form: warpscope_ptx::inst::WgmmaForm, _a: Option<u64>, _b: u64) {}
 }
 
 /// What happened to an mbarrier ([`Sink::mbarrier`]).

@@ -1846,6 +1846,7 @@ fn general<S: Sink>(
                 let sc = pval(&w.preds, scale);
                 let l0 = mask.trailing_zeros() as usize;
                 let a_desc = (!form.a_regs()).then(|| w.regs[a as usize][l0]);
+                sink.wgmma_desc(wi, pc, form, a_desc, w.regs[b as usize][l0]);
                 let chunks = crate::wgmma::chunks(form, a_desc, w.regs[b as usize][l0], wi % 4);
                 for part in chunks.chunks(32) {
                     let mut addrs = [0u64; 32];

@@ -224,6 +224,11 @@ fn copy<S: Sink>(
             } else {
                 vec![so]
             };
+            if map.layout == Layout::Tiled && mem::cluster_rank(so).is_none() {
+                let row_bytes = map.box_count(0) * esz;
+                let rows: u64 = (1..r).map(|i| map.box_count(i)).product();
+                sink.tma_load(wi, pc, so, map.swizzle, row_bytes, rows);
+            }
             let fill = t::oob_value(&map);
             for e in &elems {
                 let v = match e.global {
