@@ -1204,6 +1204,7 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
     let occ = |smem: u32| occupancy_at(target, cfg.threads, registers, smem);
     let blocks = |smem: u32| occ(smem).map(|o| o.blocks_per_sm);
     let base_smem = total_shared(arrays, &[]);
+    let hopper_arrays = hopper::arrays_used(&trace.hopper, arrays);
     let mut reports = Vec::new();
     let mut suggestions = Vec::new();
     for (i, a) in arrays.iter().enumerate() {
@@ -1216,6 +1217,15 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
             conflicts,
         });
         if !conflicts {
+            continue;
+        }
+        if hopper_arrays.contains(&i) {
+            // the tensor core or the TMA lays these bytes out: only their modes can change it
+            notes.push(format!(
+                "{}: read by wgmma.mma_async through matrix descriptors or written by a TMA load: a padding or \
+                 free swizzle would break their layout; see the swizzle modes of its tiles",
+                a.name
+            ));
             continue;
         }
         let declared_row = cfg.source.as_deref().and_then(|s| declared_row_bytes(s, &a.name));

@@ -32,7 +32,9 @@ fn advise(src: &str, launch: &Launch) -> fix::Advice {
         registers_from: "test".into(),
         source: None,
     };
-    fix::advise(&trace, &arrays, &cfg).unwrap()
+    let mut adv = fix::advise(&trace, &arrays, &cfg).unwrap();
+    fix::hopper::verify(&p, "k", launch, &Limits::default(), &mut adv.hopper).unwrap();
+    adv
 }
 
 /// A: `ta` (64 rows x 8 chunks), B: `tb` (8 rows x 8 chunks), no swizzle, core matrices laid out
@@ -40,18 +42,21 @@ fn advise(src: &str, launch: &Launch) -> fix::Advice {
 /// `(J * R/8 + mn/8) * 128 + (mn % 8) * 16` (A: LBO 1024, SBO 128; B: LBO 128). Four k16 steps.
 const WGMMA: &str = ".version 8.0\n.target sm_90a\n.address_size 64\n\
 .visible .entry k(.param .u64 out)\n{\n\
- .reg .b32 %r<40>;\n .reg .b64 %rd<30>;\n .reg .pred %p<8>;\n .reg .f32 %f<8>;\n\
+ .reg .b32 %r<40>;\n .reg .b16 %rs<4>;\n .reg .b64 %rd<30>;\n .reg .pred %p<8>;\n .reg .f32 %f<8>;\n\
  .shared .align 1024 .b8 ta[8192];\n .shared .align 1024 .b8 tb[1024];\n\
  mov.u32 %r1, %tid.x;\n mov.u32 %r30, ta;\n mov.u32 %r31, tb;\n mov.u32 %r10, 0x3c003c00;\n\
  mov.u32 %r2, 0;\n\
 LA:\n shl.b32 %r3, %r2, 7;\n add.u32 %r3, %r3, %r1;\n shr.u32 %r4, %r3, 3;\n and.b32 %r5, %r3, 7;\n\
  shl.b32 %r6, %r5, 3;\n shr.u32 %r7, %r4, 3;\n add.u32 %r6, %r6, %r7;\n shl.b32 %r6, %r6, 7;\n\
  and.b32 %r8, %r4, 7;\n shl.b32 %r8, %r8, 4;\n add.u32 %r6, %r6, %r8;\n add.u32 %r6, %r6, %r30;\n\
- st.shared.v4.u32 [%r6], {%r10, %r10, %r10, %r10};\n\
+ rem.u32 %r13, %r3, 11;\n cvt.rn.f16.u32 %rs1, %r13;\n mov.b32 %r14, {%rs1, %rs1};\n\
+ st.shared.v4.u32 [%r6], {%r14, %r14, %r14, %r14};\n\
  add.u32 %r2, %r2, 1;\n setp.lt.u32 %p1, %r2, 4;\n @%p1 bra LA;\n\
  setp.lt.u32 %p2, %r1, 64;\n @!%p2 bra BD;\n\
  shr.u32 %r4, %r1, 3;\n and.b32 %r5, %r1, 7;\n shl.b32 %r6, %r5, 7;\n shl.b32 %r8, %r4, 4;\n\
- add.u32 %r6, %r6, %r8;\n add.u32 %r6, %r6, %r31;\n st.shared.v4.u32 [%r6], {%r10, %r10, %r10, %r10};\n\
+ add.u32 %r6, %r6, %r8;\n add.u32 %r6, %r6, %r31;\n\
+ rem.u32 %r13, %r1, 7;\n cvt.rn.f16.u32 %rs1, %r13;\n mov.b32 %r14, {%rs1, %rs1};\n\
+ st.shared.v4.u32 [%r6], {%r14, %r14, %r14, %r14};\n\
 BD:\n bar.sync 0;\n fence.proxy.async.shared::cta;\n\
  shr.u32 %r11, %r30, 4;\n cvt.u64.u32 %rd1, %r11;\n or.b64 %rd1, %rd1, 0x0000000800400000;\n\
  shr.u32 %r12, %r31, 4;\n cvt.u64.u32 %rd2, %r12;\n or.b64 %rd2, %rd2, 0x0000000800080000;\n\
@@ -104,6 +109,32 @@ fn wgmma_tiles_filled_across_core_matrices_get_the_128_byte_swizzle() {
     assert!(d.contains("swizzle bits 62-63 = 1 (128B)"), "{d}");
     assert!(d.contains("SBO = 1024 bytes"), "{d}");
     assert!(a.access_change.contains("a ^= ((a >> 7) & 7) << 4"), "{}", a.access_change);
+    // re-emulated: the fill moved, the wgmma reading the new descriptors, D unchanged
+    for s in [a, b] {
+        assert!(s.basis.starts_with("verified: re-emulated"), "{}", s.basis);
+    }
+    // the plain pad/swizzle advice would break the descriptors' layout: none for these arrays
+    assert!(adv.suggestions.is_empty(), "{:#?}", adv.suggestions);
+    assert!(adv.notes.iter().any(|n| n.starts_with("ta: read by wgmma.mma_async")), "{:?}", adv.notes);
+}
+
+#[test]
+fn a_wrong_descriptor_fails_the_re_emulation() {
+    // the proposal's descriptors with the 64B mode instead of 128B read other bytes of the tile
+    // (A holds f16 (chunk index % 11), B (thread % 7)): the re-emulation sees other outputs
+    let src = WGMMA;
+    let launch = Launch::new([1, 1, 1], [128, 1, 1], vec![Arg::Buffer(vec![0; 2048])]);
+    let mut adv = advise(src, &launch);
+    let p = warpscope_ptx::compile(src).unwrap();
+    let a = adv.hopper.iter_mut().find(|s| s.array == "ta").unwrap();
+    assert!(a.basis.starts_with("verified"), "{}", a.basis);
+    let (_, layout) = a.rerun.as_mut().unwrap();
+    for d in &mut layout.descs {
+        d.1 = (d.1 & !(3 << 62)) | 2 << 62;
+    }
+    fix::hopper::verify(&p, "k", &launch, &Limits::default(), &mut adv.hopper).unwrap();
+    let a = adv.hopper.iter().find(|s| s.array == "ta").unwrap();
+    assert!(a.basis.starts_with("NOT verified"), "{}", a.basis);
 }
 
 #[test]
@@ -197,6 +228,7 @@ fn a_tma_box_read_down_its_columns_gets_the_128_byte_swizzle() {
     assert_eq!(s.modes.len(), 2, "{:?}", s.modes);
     assert!(s.tensor_map.as_deref().unwrap().contains("CU_TENSOR_MAP_SWIZZLE_128B"));
     assert!(s.access_change.contains("a ^= ((a >> 7) & 7) << 4"), "{}", s.access_change);
+    assert!(s.basis.starts_with("verified: re-emulated"), "{}", s.basis);
 }
 
 #[test]
@@ -213,6 +245,14 @@ fn narrow_rows_take_the_swizzle_that_needs_no_padding() {
     assert_eq!(s.extra_shared_bytes, 0);
     let m: Vec<(String, u64)> = s.modes.iter().map(|m| (m.mode.clone(), m.wavefronts)).collect();
     assert_eq!(m, vec![("none".into(), 64), ("64B".into(), 16), ("128B".into(), 16)]);
+    assert!(s.basis.starts_with("verified: re-emulated"), "{}", s.basis);
+    // the TMA writing with the 128B swizzle where the reads expect the 64B one: other outputs
+    let mut list = adv.hopper.clone();
+    let t = list.iter_mut().find(|s| s.kind == "tma_swizzle").unwrap();
+    t.rerun.as_mut().unwrap().1.tma_swizzle[0].1 = 3;
+    let p = warpscope_ptx::compile(&tma_kernel(16)).unwrap();
+    fix::hopper::verify(&p, "k", &tma_launch(16), &Limits::default(), &mut list).unwrap();
+    assert!(list[0].basis.starts_with("NOT verified"), "{}", list[0].basis);
 }
 
 #[test]

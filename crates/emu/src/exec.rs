@@ -1847,6 +1847,21 @@ fn general<S: Sink>(
                 let l0 = mask.trailing_zeros() as usize;
                 let a_desc = (!form.a_regs()).then(|| w.regs[a as usize][l0]);
                 sink.wgmma_desc(wi, pc, form, a_desc, w.regs[b as usize][l0]);
+                // a changed descriptor (the fix advisor's re-emulation) reads the changed window
+                let rows = [(!form.a_regs()).then_some(a as usize), Some(b as usize)];
+                let raw = rows
+                    .iter()
+                    .flatten()
+                    .any(|&r| ctx.smap.desc(w.regs[r][l0]).is_some());
+                let saved = raw.then(|| rows.map(|r| r.map(|r| w.regs[r])));
+                if raw {
+                    for &r in rows.iter().flatten() {
+                        for v in w.regs[r].iter_mut() {
+                            *v = ctx.smap.desc(*v).unwrap_or(*v);
+                        }
+                    }
+                }
+                let a_desc = (!form.a_regs()).then(|| w.regs[a as usize][l0]);
                 let chunks = crate::wgmma::chunks(form, a_desc, w.regs[b as usize][l0], wi % 4);
                 for part in chunks.chunks(32) {
                     let mut addrs = [0u64; 32];
@@ -1858,7 +1873,7 @@ fn general<S: Sink>(
                     } else {
                         (1u32 << part.len()) - 1
                     };
-                    let ev = remapped(ctx, &addrs, m);
+                    let ev = if raw { addrs } else { remapped(ctx, &addrs, m) };
                     sink.mem(&MemEvent {
                         block,
                         warp: wi,
@@ -1871,7 +1886,13 @@ fn general<S: Sink>(
                         src: None,
                     });
                 }
-                let mut rd = |o: u32, n: u32| sh_read(ctx, bm, u64::from(o), u64::from(n));
+                let mut rd = |o: u32, n: u32| {
+                    if raw {
+                        sh_read_raw(ctx, bm, u64::from(o), u64::from(n))
+                    } else {
+                        sh_read(ctx, bm, u64::from(o), u64::from(n))
+                    }
+                };
                 let r = crate::wgmma::exec(
                     form,
                     &mut w.regs,
@@ -1883,6 +1904,13 @@ fn general<S: Sink>(
                     wi % 4,
                     &mut rd,
                 );
+                if let Some(saved) = saved {
+                    for (r, v) in rows.iter().zip(saved) {
+                        if let (Some(r), Some(v)) = (r, v) {
+                            w.regs[*r] = v;
+                        }
+                    }
+                }
                 if let Err(at) = r {
                     return Flow::Stop(oob(pc, mask.trailing_zeros() as usize, u64::from(at)));
                 }
@@ -1945,6 +1973,23 @@ fn sh_mem_mut<'m>(bm: &'m mut BlockMem<'_>, o: u64) -> Option<(&'m mut [u8], u64
 fn sh_read(ctx: &Ctx<'_>, bm: &BlockMem<'_>, o: u64, w: u64) -> Option<u64> {
     let (m, o) = sh_mem(bm, o)?;
     shared_at(ctx, o, w).and_then(|at| mem::read_bytes(m, at, w))
+}
+
+/// [`sh_read`] at an offset of the changed window (not moved by the remap).
+fn sh_read_raw(ctx: &Ctx<'_>, bm: &BlockMem<'_>, o: u64, w: u64) -> Option<u64> {
+    let (m, o) = sh_mem(bm, o)?;
+    (o.checked_add(w)? <= u64::from(ctx.smap.size))
+        .then_some(())
+        .and_then(|_| mem::read_bytes(m, o, w))
+}
+
+/// [`sh_write`] at an offset of the changed window (not moved by the remap).
+fn sh_write_raw(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, w: u64, v: u64) -> Option<()> {
+    let (m, o, _) = sh_mem_mut(bm, o)?;
+    if o.checked_add(w)? > u64::from(ctx.smap.size) {
+        return None;
+    }
+    mem::write_bytes(m, o, w, v)
 }
 
 fn sh_write(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, w: u64, v: u64) -> Option<()> {

@@ -24,9 +24,13 @@
 //!   bits 7.. into bits 4.. ([`warpscope_emu::tma::swizzle`], bit-exact on an H200); the reads
 //!   move the same way and are counted again.
 //!
-//! Both are predictions from the recorded accesses: the kernel is not re-emulated with the change
-//! (the emulator has no way to rewrite a descriptor or a tensor map and the threads' addresses
-//! apart from each other).
+//! The wavefronts are predictions from the recorded accesses. [`verify`] re-emulates each
+//! proposal: the threads' accesses to the tile moved by a [`warpscope_emu::SharedRemap`] (a
+//! permutation of its 16-byte chunks) while the tensor core reads through the new descriptors, or
+//! the TMA writes with the new swizzle, straight into the changed layout
+//! ([`warpscope_emu::AsyncLayout`]); the proposal is verified when every output buffer equals the
+//! original launch's (`warpscope fix` does this; `warpscope run --fix`, whose launches run on the
+//! program's own memory, does not, and says the proposal is a prediction).
 //!
 //! CuTe correspondence (an assumption from CuTe's `mma_sm90_desc.hpp` definitions, not measured):
 //! `GMMA::Layout_K_SW{32,64,128}_Atom<T>` is `Swizzle<B,4,3> o smem_ptr[b]((_8,_E):(_E,_1))` with
@@ -114,6 +118,15 @@ impl HopperTrace {
     }
 }
 
+/// The arrays a `wgmma` descriptor starts in or a TMA load writes.
+pub fn arrays_used(h: &HopperTrace, arrays: &[ArrayInfo]) -> BTreeSet<usize> {
+    h.descs
+        .iter()
+        .filter_map(|u| array_of(arrays, Desc::decode(u.desc).start))
+        .chain(h.tma_loads.iter().filter_map(|t| array_of(arrays, t.dst as u32)))
+        .collect()
+}
+
 fn cute_type(t: WgTy) -> (u32, &'static str) {
     let name = match t {
         WgTy::F16 => "half_t",
@@ -180,6 +193,9 @@ pub struct HopperSuggestion {
     pub extra_shared_bytes: u64,
     /// How the proposal is backed.
     pub basis: String,
+    /// The change as the emulator applies it, for [`verify`].
+    #[serde(skip)]
+    pub rerun: Option<(warpscope_emu::SharedRemap, warpscope_emu::AsyncLayout)>,
 }
 
 fn mode_name(sw: u32) -> String {
@@ -417,6 +433,7 @@ pub fn wgmma_advice(
         let (nlbo, nsbo) = if y == 0 { (16 * rows, 128) } else { (16, 8 * y) };
         let mut verified = true;
         let mut desc_lines = Vec::new();
+        let mut new_descs = Vec::new();
         for (&(pc, d), &s) in uses.iter().zip(&steps) {
             let start = base + canonical(y, rows, 0, s) * 16;
             let nd = encode(d, start, nlbo, nsbo, y);
@@ -424,6 +441,7 @@ pub fn wgmma_advice(
             let new = |mn: u32, j: u32| swizzle(base + canonical(y, rows, mn, j) * 16, y);
             verified &= (0..rows).all(|mn| (0..2).all(|j| operand_addr(&dd, false, mn, 16 * j) == new(mn, s + j)));
             desc_lines.push(format!("pc {pc}: {d:#018x} -> {nd:#018x}"));
+            new_descs.push((d, nd));
         }
         desc_lines.dedup();
         if !verified {
@@ -489,6 +507,23 @@ pub fn wgmma_advice(
             basis: "prediction: the tile's recorded accesses moved and re-counted; the new descriptors \
                     checked against the emulator's descriptor addressing (measured on an H100); not re-emulated"
                 .into(),
+            rerun: Some((
+                warpscope_emu::SharedRemap::Permute {
+                    base,
+                    len: size,
+                    unit: 16,
+                    table: (0..size / 16)
+                        .map(|c| {
+                            let (mn, j) = logical[&c];
+                            (swizzle(base + canonical(y, rows, mn, j) * 16, y) - base) / 16
+                        })
+                        .collect(),
+                },
+                warpscope_emu::AsyncLayout {
+                    descs: new_descs,
+                    tma_swizzle: Vec::new(),
+                },
+            )),
         });
     }
     Ok(out)
@@ -591,7 +626,84 @@ pub fn tma_advice(
             basis: "prediction: the TMA's swizzled placement as the emulator makes it (bit-exact on an H200); \
                     the box's recorded reads moved and re-counted; not re-emulated"
                 .into(),
+            rerun: Some((
+                warpscope_emu::SharedRemap::Permute {
+                    base: dst as u32,
+                    len: (rows * span) as u32,
+                    unit: 16,
+                    table: tma_table(dst, row, rows, span, code).into(),
+                },
+                warpscope_emu::AsyncLayout {
+                    descs: Vec::new(),
+                    tma_swizzle: vec![(dst, code)],
+                },
+            )),
         });
     }
     Ok(out)
+}
+
+/// The unit table of a box of `rows` rows of `row` bytes at `dst` moved to rows of `span` bytes
+/// with swizzle `code`: the box's chunks to their places, the chunks after the box (up to `rows *
+/// span` bytes) to the places left, in order.
+fn tma_table(dst: u64, row: u64, rows: u64, span: u64, code: u8) -> Vec<u32> {
+    let (old, all) = ((rows * row / 16) as usize, (rows * span / 16) as usize);
+    let mut table = vec![u32::MAX; all];
+    let mut used = vec![false; all];
+    for (c, t) in table.iter_mut().enumerate().take(old) {
+        let o = c as u64 * 16;
+        let n = ((warpscope_emu::tma::swizzle(code, dst + (o / row) * span + o % row) - dst) / 16) as usize;
+        *t = n as u32;
+        used[n] = true;
+    }
+    let mut free = (0..all).filter(|&n| !used[n]);
+    for t in table.iter_mut().skip(old) {
+        *t = free.next().unwrap_or(0) as u32;
+    }
+    table
+}
+
+/// Re-emulates each proposal of `list` that says how ([`HopperSuggestion::rerun`]): the
+/// threads' accesses moved by the remap, the tensor core reading the new descriptors and the TMA
+/// writing with the new swizzle; the proposal is verified when every output buffer equals the
+/// launch's as written ([`HopperSuggestion::basis`] says which).
+pub fn verify(
+    program: &warpscope_emu::Program,
+    kernel: &str,
+    launch: &warpscope_emu::Launch,
+    limits: &warpscope_emu::Limits,
+    list: &mut [HopperSuggestion],
+) -> Result<(), FixError> {
+    if list.iter().all(|s| s.rerun.is_none()) {
+        return Ok(());
+    }
+    let plain = warpscope_emu::run(program, kernel, launch, limits, |_| ())?;
+    let n = launch.args.len();
+    for s in list.iter_mut() {
+        let Some((remap, layout)) = s.rerun.clone() else { continue };
+        let mut l = launch.clone();
+        l.remap = vec![remap];
+        l.async_layout = layout;
+        let what = if s.kind == "wgmma_swizzle" {
+            "the new descriptors"
+        } else {
+            "the new tensor-map swizzle"
+        };
+        s.basis = match warpscope_emu::run(program, kernel, &l, limits, |_| ()) {
+            Err(e) => format!("re-emulation with {what} failed ({e}): the proposal is a prediction"),
+            Ok(r) if !r.faults.is_empty() => format!(
+                "re-emulation with {what} faulted ({}): the proposal is a prediction",
+                r.faults[0]
+            ),
+            Ok(r) if (0..n).all(|i| r.buffer(i) == plain.buffer(i)) => format!(
+                "verified: re-emulated with {what} and the threads' accesses moved; every output buffer equals the \
+                 original's; wavefronts are predicted from the recorded accesses"
+            ),
+            Ok(_) => format!(
+                "NOT verified: re-emulated with {what} and the threads' accesses moved, the outputs differ from the \
+                 original's"
+            ),
+        };
+    }
+    Ok(())
 }

@@ -134,9 +134,19 @@ fn copy<S: Sink>(
 ) -> Result<bool, Stop> {
     let row = |k: u32| w.regs[base as usize + k as usize][l];
     let ma = row(1);
-    let map = read_map(ctx, ma)
+    let mut map = read_map(ctx, ma)
         .and_then(|b| TensorMap::from_bytes(&b).ok())
         .ok_or_else(|| fault(TmaFault::NotAMap, pc, l, ma))?;
+    // a changed swizzle (the fix advisor's re-emulation) writes the changed window
+    let raw = op.kind == TmaKind::Load && map.layout == Layout::Tiled && {
+        match ctx.smap.tma_swizzle(own_offset(bm, shared_offset(row(0)))) {
+            Some(sw) => {
+                map.swizzle = sw;
+                true
+            }
+            None => false,
+        }
+    };
     if map.rank != op.rank {
         return Err(fault(TmaFault::Rank, pc, l, ma));
     }
@@ -240,7 +250,11 @@ fn copy<S: Sink>(
                 };
                 for &at in &targets {
                     let o = place(at, e.offset);
-                    sh_write(ctx, bm, o, esz, v).ok_or_else(|| oob(pc, l, o))?;
+                    if raw {
+                        sh_write_raw(ctx, bm, o, esz, v).ok_or_else(|| oob(pc, l, o))?;
+                    } else {
+                        sh_write(ctx, bm, o, esz, v).ok_or_else(|| oob(pc, l, o))?;
+                    }
                 }
             }
             // the block's own bytes written, for the checkers (the lowest to the highest)
