@@ -170,12 +170,10 @@ impl ProxyTrack {
             }
             MbarWhat::Waited { parity } => {
                 let g = self.gens.get(&e.addr).copied().unwrap_or(0);
-                // the newest completed phase of that parity
-                let last = if g >= 1 && (g - 1) % 2 == u64::from(parity) {
-                    g
-                } else {
-                    g.saturating_sub(1)
-                };
+                // the newest completed phase of that parity: phase g - 1, or, when phase g has the
+                // parity, phase g itself, which completed unseen here (another block's
+                // `complete_tx`, a multicast copy's or a remote arrival)
+                let last = if g % 2 == u64::from(parity) { g + 1 } else { g };
                 let s = self.seen.entry((e.addr, thread)).or_insert(0);
                 *s = (*s).max(last);
             }

@@ -26,6 +26,9 @@ enum WgOp {
     Mma(Vec<R>, Vec<R>),
     /// `wgmma.fence`
     Fence,
+    /// `mov` of a register to a register (d, a): for `wgmma.fence` a rename, which ptxas
+    /// coalesces (nvcc moves accumulator copies past a `wgmma.fence`); an access otherwise.
+    Copy(R, R),
     /// Part of a `wgmma.mma_async` (its operand copies): not an access.
     Part,
     /// `wgmma.commit_group`
@@ -87,6 +90,18 @@ impl WgmmaOps {
                     op: WgmmaSyncOp::Wait(n),
                 } => WgOp::Wait(n),
                 _ if text.trim_start().starts_with("wgmma.mma_async") => WgOp::Part,
+                Inst::Un {
+                    op: warpscope_ptx::inst::UnOp::Mov,
+                    d,
+                    a,
+                    ..
+                } if text
+                    .split(',')
+                    .nth(1)
+                    .is_some_and(|src| src.trim().starts_with("%") && !src.contains("%tid") && !src.contains("%ctaid")) =>
+                {
+                    WgOp::Copy(d, a)
+                }
                 ref i => WgOp::Other(warpscope_emu::inst_rows(i)),
             };
             out.insert(pc as u32, w);
@@ -179,6 +194,13 @@ impl WgmmaTrack {
                 }
                 None
             }
+            WgOp::Copy(d, a) => {
+                // the copy carries its source's state
+                if let Some(&at) = f.touched.get(a) {
+                    f.touched.entry(*d).or_insert(at);
+                }
+                None
+            }
             WgOp::Part | WgOp::Commit | WgOp::Wait(_) => None,
         }
     }
@@ -267,6 +289,15 @@ impl WgmmaTrack {
                     .iter()
                     .chain(g.committed.iter().flat_map(|g| &g.regs))
                     .find(|(_, r)| rows.contains(r))
+                    .map(|&(mma, _)| mma)
+            }
+            WgOp::Copy(d, a) => {
+                let g = self.warps.get(&warp)?;
+                g.open
+                    .regs
+                    .iter()
+                    .chain(g.committed.iter().flat_map(|g| &g.regs))
+                    .find(|(_, r)| r == d || r == a)
                     .map(|&(mma, _)| mma)
             }
         }

@@ -292,6 +292,13 @@ fn a_missing_wgmma_fence_is_found() {
     // another register: clean
     let f = wgmma(&wgmma_kernel(&fenced, "mov.f32 %f5, 0f00000000;", true));
     assert!(bugs(&f).is_empty(), "{f:#?}");
+    // a register copy after the fence of a value set before it is a rename (nvcc moves such
+    // copies past the fence; ptxas coalesces them): clean; a copy of a value set after it is not
+    let before = format!("{fenced}\n mov.f32 %f5, 0f00000000;");
+    let f = wgmma(&wgmma_kernel(&before, "mov.f32 %f2, %f5;", true));
+    assert!(bugs(&f).is_empty(), "{f:#?}");
+    let f = wgmma(&wgmma_kernel(&fenced, "mov.f32 %f5, 0f00000000;\n mov.f32 %f2, %f5;", true));
+    assert_eq!(of(&f, FindingKind::MissingWgmmaFence).len(), 1, "{f:#?}");
 }
 
 #[test]
