@@ -1081,7 +1081,9 @@ pub struct Advice {
     pub arrays: Vec<ArrayReport>,
     /// Per conflicting array: the recommended change first, then the best of the other kind.
     pub suggestions: Vec<Suggestion>,
-    /// Swizzle modes for `wgmma` operand tiles and TMA boxes ([`hopper`]).
+    /// Swizzle modes for `wgmma` operand tiles and TMA boxes ([`hopper`]); absent from the JSON
+    /// when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hopper: Vec<hopper::HopperSuggestion>,
     /// Notes (assumptions, arrays with no full fix).
     pub notes: Vec<String>,
