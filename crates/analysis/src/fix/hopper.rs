@@ -499,10 +499,11 @@ pub fn wgmma_advice(
             )),
             tensor_map: None,
             access_change,
-            cute: format!(
-                "tile_to_shape({}{{}}, Shape<_{rows},_{k_elems}>{{}})",
-                cute_atom(y, ty)
-            ),
+            cute: {
+                let atom = cute_atom(y, ty);
+                let name = atom.split(" = ").next().unwrap_or(&atom);
+                format!("tile_to_shape({name}{{}}, Shape<_{rows},_{k_elems}>{{}}), where {atom}")
+            },
             extra_shared_bytes: 0,
             basis: "prediction: the tile's recorded accesses moved and re-counted; the new descriptors \
                     checked against the emulator's descriptor addressing (measured on an H100); not re-emulated"
