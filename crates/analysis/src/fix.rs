@@ -50,6 +50,7 @@ use crate::reconcile::{Reconciliation, Role};
 
 pub mod hopper;
 pub mod permute;
+pub mod picture;
 
 /// Errors of the fix advisor.
 #[derive(Debug, thiserror::Error)]
