@@ -48,6 +48,7 @@ use warpscope_model::{matrix, occupancy};
 use crate::banks::{MatrixForm, MatrixForms, Side};
 use crate::reconcile::{Reconciliation, Role};
 
+pub mod hopper;
 pub mod permute;
 pub mod picture;
 
@@ -125,6 +126,7 @@ pub struct TraceSink {
     forms: Option<Arc<MatrixForms>>,
     // FxHash: the key is 32 addresses and a few fields, hashed once per warp request.
     seen: FxHashMap<Access, u64>,
+    hopper: hopper::HopperTrace,
 }
 
 impl TraceSink {
@@ -134,6 +136,7 @@ impl TraceSink {
             recon,
             forms: None,
             seen: FxHashMap::default(),
+            hopper: hopper::HopperTrace::default(),
         }
     }
 
@@ -147,6 +150,20 @@ impl TraceSink {
 }
 
 impl Sink for TraceSink {
+    fn tma_load(&mut self, _warp: u32, pc: u32, dst: u64, swizzle: u8, row_bytes: u64, rows: u64) {
+        self.hopper.tma_loads.insert(hopper::TmaLoad {
+            pc,
+            dst,
+            swizzle,
+            row_bytes,
+            rows,
+        });
+    }
+
+    fn wgmma_desc(&mut self, _warp: u32, pc: u32, form: warpscope_ptx::inst::WgmmaForm, a: Option<u64>, b: u64) {
+        self.hopper.wgmma(pc, form, a, b);
+    }
+
     fn mem(&mut self, e: &MemEvent<'_>) {
         if e.space != Space::Shared || e.mask == 0 {
             return;
@@ -225,8 +242,13 @@ impl Trace {
     /// The trace of a finished run: the blocks' recording sinks (in block order) and the run's
     /// faults as text. [`record`] is this over a run with only [`TraceSink`]s.
     pub fn from_sinks(sinks: impl IntoIterator<Item = TraceSink>, faults: Vec<String>) -> Trace {
-        let mut t = Trace::from_accesses(sinks.into_iter().flat_map(|s| s.seen));
+        let mut h = hopper::HopperTrace::default();
+        let mut t = Trace::from_accesses(sinks.into_iter().flat_map(|s| {
+            h.merge(s.hopper);
+            s.seen
+        }));
         t.faults = faults;
+        t.hopper = h;
         t
     }
 }
@@ -238,6 +260,8 @@ pub struct Trace {
     pub accesses: Vec<(Access, u64)>,
     /// Emulator faults, as text.
     pub faults: Vec<String>,
+    /// The launch's `wgmma` descriptors and TMA loads ([`hopper`]).
+    pub hopper: hopper::HopperTrace,
 }
 
 impl Trace {
@@ -250,6 +274,7 @@ impl Trace {
         Trace {
             accesses: m.into_iter().collect(),
             faults: Vec::new(),
+            hopper: hopper::HopperTrace::default(),
         }
     }
 }
@@ -1057,6 +1082,10 @@ pub struct Advice {
     pub arrays: Vec<ArrayReport>,
     /// Per conflicting array: the recommended change first, then the best of the other kind.
     pub suggestions: Vec<Suggestion>,
+    /// Swizzle modes for `wgmma` operand tiles and TMA boxes ([`hopper`]); absent from the JSON
+    /// when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hopper: Vec<hopper::HopperSuggestion>,
     /// Notes (assumptions, arrays with no full fix).
     pub notes: Vec<String>,
 }
@@ -1178,6 +1207,7 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
     let occ = |smem: u32| occupancy_at(target, cfg.threads, registers, smem);
     let blocks = |smem: u32| occ(smem).map(|o| o.blocks_per_sm);
     let base_smem = total_shared(arrays, &[]);
+    let hopper_arrays = hopper::arrays_used(&trace.hopper, arrays);
     let mut reports = Vec::new();
     let mut suggestions = Vec::new();
     for (i, a) in arrays.iter().enumerate() {
@@ -1190,6 +1220,15 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
             conflicts,
         });
         if !conflicts {
+            continue;
+        }
+        if hopper_arrays.contains(&i) {
+            // the tensor core or the TMA lays these bytes out: only their modes can change it
+            notes.push(format!(
+                "{}: read by wgmma.mma_async through matrix descriptors or written by a TMA load: a padding or \
+                 free swizzle would break their layout; see the swizzle modes of its tiles",
+                a.name
+            ));
             continue;
         }
         let declared_row = cfg.source.as_deref().and_then(|s| declared_row_bytes(s, &a.name));
@@ -1263,7 +1302,10 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
             });
         }
     }
+    let mut hopper = hopper::wgmma_advice(trace, arrays, target, &mut notes)?;
+    hopper.extend(hopper::tma_advice(trace, arrays, target, &mut notes)?);
     Ok(Advice {
+        hopper,
         target: target.label(),
         resources: KernelResources {
             threads: cfg.threads,

@@ -79,6 +79,13 @@ pub enum FindingKind {
     /// An access to a `wgmma.mma_async` accumulator register before `wgmma.wait_group` retired
     /// its group (see [`crate::wgmma_hazards`]).
     WgmmaAccumulator,
+    /// A `wgmma.mma_async` with no `wgmma.fence` of its warp before it, or after another access
+    /// to its accumulator or A registers (see [`crate::wgmma_hazards`]).
+    MissingWgmmaFence,
+    /// Shared bytes written through the generic proxy and read by the asynchronous proxy (a
+    /// `wgmma.mma_async` operand, a TMA store) with no `fence.proxy.async` between (see
+    /// [`crate::async_proxy`]).
+    MissingProxyFence,
 }
 
 impl FindingKind {
@@ -96,6 +103,8 @@ impl FindingKind {
             FindingKind::Fault => "fault",
             FindingKind::Assert => "assert",
             FindingKind::WgmmaAccumulator => "wgmma_accumulator",
+            FindingKind::MissingWgmmaFence => "missing_wgmma_fence",
+            FindingKind::MissingProxyFence => "missing_proxy_fence",
         }
     }
 }
@@ -319,6 +328,23 @@ enum Key {
         mma_pc: u32,
         pc: u32,
     },
+    /// A shared read of bytes a bulk or tensor copy writes, before the reader observed the
+    /// copy's mbarrier phase (see [`crate::async_proxy`]).
+    CopyInFlight {
+        copy_pc: u32,
+        pc: u32,
+    },
+    /// An async-proxy read of a generic write with no proxy fence between.
+    ProxyFence {
+        write_pc: u32,
+        pc: u32,
+    },
+    /// A `wgmma.mma_async` with no `wgmma.fence` (`access_pc`: the register access after the
+    /// last fence, or `u32::MAX`: none before the first).
+    WgmmaFence {
+        mma_pc: u32,
+        access_pc: u32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -424,6 +450,7 @@ pub struct HazardSink {
     /// `cp.async` completion tracking; `None` when the program's group instructions are not known.
     async_copies: Option<InFlightCopies>,
     wgmma: Option<crate::wgmma_hazards::WgmmaTrack>,
+    proxy: Option<crate::async_proxy::ProxyTrack>,
     /// Per byte of the window: the bytes its last writer stored, where that writer is `steady`.
     vals: Vec<u8>,
     /// The values of the last store the emulator announced.
@@ -482,6 +509,7 @@ impl HazardSink {
             finished: false,
             async_copies: None,
             wgmma: None,
+            proxy: None,
             vals: Vec::new(),
             stash: None,
             stash_live: false,
@@ -505,6 +533,51 @@ impl HazardSink {
     pub fn with_wgmma_ops(mut self, ops: std::sync::Arc<crate::wgmma_hazards::WgmmaOps>) -> Self {
         self.wgmma = Some(crate::wgmma_hazards::WgmmaTrack::new(ops));
         self
+    }
+
+    /// Tracks bulk and tensor copies until their mbarrier phase is observed, and generic shared
+    /// writes until a `fence.proxy.async` (`ops`: [`crate::async_proxy::ProxyOps`]).
+    pub fn with_proxy_ops(mut self, ops: std::sync::Arc<crate::async_proxy::ProxyOps>) -> Self {
+        self.proxy = Some(crate::async_proxy::ProxyTrack::new(ops));
+        self
+    }
+
+    fn proxy_hazard(&mut self, h: crate::async_proxy::Hazard) {
+        use crate::async_proxy::Hazard;
+        let block = self.block;
+        match h {
+            Hazard::CopyInFlight {
+                copy_pc,
+                pc,
+                issuer,
+                thread,
+                byte,
+            } => self.note(
+                Key::CopyInFlight { copy_pc, pc },
+                1,
+                || Example {
+                    block,
+                    threads: vec![issuer, thread],
+                    address: Some(byte),
+                },
+                String::new,
+            ),
+            Hazard::MissingProxyFence {
+                write_pc,
+                pc,
+                writer,
+                byte,
+            } => self.note(
+                Key::ProxyFence { write_pc, pc },
+                1,
+                || Example {
+                    block,
+                    threads: vec![writer],
+                    address: Some(byte),
+                },
+                String::new,
+            ),
+        }
     }
 
     /// The same checker on its reference path: every byte tracked on its own, every map look-up
@@ -1781,6 +1854,56 @@ impl HazardReport {
                         loc(mma_pc).label,
                     ),
                 ),
+                Key::CopyInFlight { copy_pc, pc } => (
+                    FindingKind::Race,
+                    Severity::Error,
+                    vec![copy_pc, pc],
+                    format!(
+                        "shared read at {} of byte {}{} (thread {}) while the bulk/tensor copy at {} (thread {}) that writes it may still be in flight: the reader has not observed the completion of the copy's mbarrier phase (mbarrier.try_wait / test_wait returning true for it, or a barrier after a thread that did)",
+                        loc(pc).label,
+                        ex.address.unwrap_or(0),
+                        self.region_name(ex.address),
+                        xyz(ex.threads[1]),
+                        loc(copy_pc).label,
+                        xyz(ex.threads[0]),
+                    ),
+                ),
+                Key::ProxyFence { write_pc, pc } => (
+                    FindingKind::MissingProxyFence,
+                    Severity::Error,
+                    vec![write_pc, pc],
+                    format!(
+                        "the asynchronous proxy at {} reads shared byte {}{} that thread {} wrote at {} through the generic proxy with no fence.proxy.async between (the writer's, or one after a barrier that orders the write): it may read stale bytes",
+                        loc(pc).label,
+                        ex.address.unwrap_or(0),
+                        self.region_name(ex.address),
+                        xyz(ex.threads[0]),
+                        loc(write_pc).label,
+                    ),
+                ),
+                Key::WgmmaFence { mma_pc, access_pc } => {
+                    let (pcs, m) = if access_pc == u32::MAX {
+                        (
+                            vec![mma_pc],
+                            format!(
+                                "wgmma.mma_async at {} (thread {}) with no wgmma.fence of its warp before it: a warpgroup must execute wgmma.fence before its first wgmma.mma_async",
+                                loc(mma_pc).label,
+                                xyz(ex.threads[0]),
+                            ),
+                        )
+                    } else {
+                        (
+                            vec![access_pc, mma_pc],
+                            format!(
+                                "{} (thread {}) accesses a register that the wgmma.mma_async at {} uses as accumulator or A fragment, with no wgmma.fence between: the wgmma may not see the access in order",
+                                loc(access_pc).label,
+                                xyz(ex.threads[0]),
+                                loc(mma_pc).label,
+                            ),
+                        )
+                    };
+                    (FindingKind::MissingWgmmaFence, Severity::Error, pcs, m)
+                }
                 Key::WgmmaAccum { mma_pc } => {
                     let pc: u32 = agg.note.parse().unwrap_or(mma_pc);
                     (
@@ -2120,7 +2243,10 @@ impl HazardSink {
 }
 
 impl warpscope_emu::Sink for HazardSink {
-    fn async_write(&mut self, _warp: u32, _pc: u32, lo: u64, hi: u64) {
+    fn async_write(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
+        if let Some(t) = &mut self.proxy {
+            t.async_write(warp, pc, lo, hi);
+        }
         let size = self.config.shared_size as usize;
         if self.async_filled.len() < size {
             self.async_filled.resize(size, false);
@@ -2146,6 +2272,21 @@ impl warpscope_emu::Sink for HazardSink {
         };
         if self.async_copies.is_some() && !self.finished {
             self.async_copy_event(e);
+        }
+        if let Some(t) = &mut self.proxy {
+            let wgmma = e.op == warpscope_emu::AccessOp::Wgmma;
+            let mut found = None;
+            if kind == AccessKind::Read || kind == AccessKind::Atomic {
+                found = t.read(e.warp, e.pc, e.mask, e.width, e.addrs, wgmma);
+            }
+            if wgmma {
+                found = found.or_else(|| t.operand_reads(e.pc, e.mask, e.addrs));
+            } else if kind != AccessKind::Read {
+                t.generic_write(e.warp, e.pc, e.mask, e.width, e.addrs);
+            }
+            if let Some(h) = found {
+                self.proxy_hazard(h);
+            }
         }
         if let Some(t) = &mut self.wgmma {
             if e.op == warpscope_emu::AccessOp::Wgmma {
@@ -2207,6 +2348,15 @@ impl warpscope_emu::Sink for HazardSink {
     }
 
     fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
+        if let Some(t) = &mut self.proxy {
+            match e.kind {
+                warpscope_emu::BarrierKind::Sync | warpscope_emu::BarrierKind::Cluster => {
+                    t.barrier(e.warp, e.pc, e.active, true)
+                }
+                warpscope_emu::BarrierKind::Warp => t.barrier(e.warp, e.pc, e.active, false),
+                warpscope_emu::BarrierKind::Arrive => {}
+            }
+        }
         match e.kind {
             warpscope_emu::BarrierKind::Sync => HazardSink::barrier(self, e.warp, e.pc, e.active, true),
             warpscope_emu::BarrierKind::Warp => HazardSink::barrier(self, e.warp, e.pc, e.active, false),
@@ -2221,12 +2371,47 @@ impl warpscope_emu::Sink for HazardSink {
     }
 
     fn barrier_release(&mut self, _block: u32, pc: u32, _generation: u32) {
+        if let Some(t) = &mut self.proxy {
+            t.barrier_release(pc);
+        }
         HazardSink::barrier_release(self, pc);
+    }
+
+    fn async_read(&mut self, _warp: u32, pc: u32, lo: u64, hi: u64) {
+        if let Some(h) = self.proxy.as_ref().and_then(|t| t.async_read(pc, lo, hi)) {
+            self.proxy_hazard(h);
+        }
+    }
+
+    fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
+        if let Some(t) = &mut self.proxy {
+            t.mbarrier(e);
+        }
     }
 
     fn inst(&mut self, warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
         if let Some(c) = &mut self.async_copies {
             c.group_inst(warp, pc, active);
+        }
+        if let Some(t) = &mut self.proxy {
+            t.inst(warp, pc, active);
+        }
+        if let Some(access) = self.wgmma.as_mut().and_then(|t| t.fence_inst(warp, pc, active)) {
+            let block = self.block;
+            let tid = warp * 32 + active.trailing_zeros();
+            self.note(
+                Key::WgmmaFence {
+                    mma_pc: pc,
+                    access_pc: access.unwrap_or(u32::MAX),
+                },
+                1,
+                || Example {
+                    block,
+                    threads: vec![tid],
+                    address: None,
+                },
+                String::new,
+            );
         }
         if let Some(mma_pc) = self.wgmma.as_mut().and_then(|t| t.inst(warp, pc, active)) {
             let block = self.block;

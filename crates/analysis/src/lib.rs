@@ -25,6 +25,7 @@ pub mod hazards;
 pub mod launchspec;
 pub mod machine_flow;
 pub mod wgmma_hazards;
+pub mod async_proxy;
 
 pub mod bank_trace;
 pub mod banks;

@@ -8,6 +8,11 @@
 //! reusing the accumulators (a chain over K) is allowed. ptxas makes such a program work by
 //! waiting for the whole pipeline before the access (its C7517 advisory "wgmma.wait_group is
 //! injected"), which serialises the warpgroup's wgmma; the PTX semantics leave it undefined.
+//!
+//! `wgmma.fence` (PTX ISA): a warp must execute one before its first `wgmma.mma_async`, and
+//! between any other access to a `wgmma.mma_async`'s accumulator or A-fragment registers and the
+//! `wgmma.mma_async` (accumulator accesses by the `wgmma.mma_async` of a chain are exempt); one that
+//! does not is a `FindingKind::MissingWgmmaFence` finding.
 
 use std::collections::HashMap;
 
@@ -16,8 +21,14 @@ use warpscope_ptx::inst::{Inst, Op, R, WgmmaSyncOp};
 /// What an instruction does to the tracking.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum WgOp {
-    /// A `wgmma.mma_async`: its accumulator registers go in flight.
-    Mma(Vec<R>),
+    /// A `wgmma.mma_async`: its accumulator registers go in flight; the A-fragment registers
+    /// (A from registers) after them.
+    Mma(Vec<R>, Vec<R>),
+    /// `wgmma.fence`
+    Fence,
+    /// `mov` of a register to a register (d, a): for `wgmma.fence` a rename, which ptxas
+    /// coalesces (nvcc moves accumulator copies past a `wgmma.fence`); an access otherwise.
+    Copy(R, R),
     /// Part of a `wgmma.mma_async` (its operand copies): not an access.
     Part,
     /// `wgmma.commit_group`
@@ -45,7 +56,7 @@ impl WgmmaOps {
         for (pc, op) in ops.iter().enumerate() {
             let text = program.info.get(pc).map_or("", |i| i.text.as_str());
             let w = match op.inst {
-                Inst::Wgmma { form, d, .. } => {
+                Inst::Wgmma { form, d, a, .. } => {
                     // the lowering copies D back to the program's registers right after
                     let n = form.d_regs() as usize;
                     let regs = ops[pc + 1..(pc + 1 + n).min(ops.len())]
@@ -55,16 +66,42 @@ impl WgmmaOps {
                             _ => None,
                         })
                         .collect();
-                    WgOp::Mma(regs)
+                    // and copies D and A (from registers) in right before
+                    let a_regs = if form.a_regs() {
+                        ops[pc.saturating_sub(n + 4)..pc]
+                            .iter()
+                            .filter_map(|o: &Op| match o.inst {
+                                Inst::Un { d: r, a: src, .. } if r >= a && r < a + 4 => Some(src),
+                                _ => None,
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                    WgOp::Mma(regs, a_regs)
                 }
+                Inst::WgmmaSync {
+                    op: WgmmaSyncOp::Fence,
+                } => WgOp::Fence,
                 Inst::WgmmaSync {
                     op: WgmmaSyncOp::Commit,
                 } => WgOp::Commit,
                 Inst::WgmmaSync {
                     op: WgmmaSyncOp::Wait(n),
                 } => WgOp::Wait(n),
-                Inst::WgmmaSync { .. } => continue,
                 _ if text.trim_start().starts_with("wgmma.mma_async") => WgOp::Part,
+                Inst::Un {
+                    op: warpscope_ptx::inst::UnOp::Mov,
+                    d,
+                    a,
+                    ..
+                } if text
+                    .split(',')
+                    .nth(1)
+                    .is_some_and(|src| src.trim().starts_with("%") && !src.contains("%tid") && !src.contains("%ctaid")) =>
+                {
+                    WgOp::Copy(d, a)
+                }
                 ref i => WgOp::Other(warpscope_emu::inst_rows(i)),
             };
             out.insert(pc as u32, w);
@@ -93,6 +130,14 @@ struct WarpGroups {
     committed: std::collections::VecDeque<Group>,
 }
 
+/// One warp's `wgmma.fence` state: whether it executed one, and the registers other instructions
+/// accessed since (with the first such pc).
+#[derive(Clone, Debug, Default)]
+struct FenceState {
+    fenced: bool,
+    touched: HashMap<R, u32>,
+}
+
 /// The accumulators and shared operands in flight of one block's warps.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WgmmaTrack {
@@ -100,6 +145,7 @@ pub(crate) struct WgmmaTrack {
     warps: HashMap<u32, WarpGroups>,
     /// Per 16-byte chunk of shared memory: how many chunk reads in flight cover it.
     chunks: HashMap<u32, u32>,
+    fences: HashMap<u32, FenceState>,
 }
 
 impl WgmmaTrack {
@@ -109,6 +155,53 @@ impl WgmmaTrack {
             ops,
             warps: HashMap::new(),
             chunks: HashMap::new(),
+            fences: HashMap::new(),
+        }
+    }
+
+    /// The `wgmma.fence` rule for warp `warp` executing the instruction at `pc`: a
+    /// `wgmma.mma_async` with no `wgmma.fence` of the warp before it (`Some(None)`), or after
+    /// which another instruction (`Some(Some(its pc))`) accessed one of its accumulator or A
+    /// registers.
+    pub(crate) fn fence_inst(&mut self, warp: u32, pc: u32, active: u32) -> Option<Option<u32>> {
+        if active == 0 {
+            return None;
+        }
+        let op = self.ops.ops.get(&pc)?;
+        let f = self.fences.entry(warp).or_default();
+        match op {
+            WgOp::Fence => {
+                f.fenced = true;
+                f.touched.clear();
+                None
+            }
+            WgOp::Mma(d, a) => {
+                if !f.fenced {
+                    // one finding per warp: the next ones follow from it
+                    f.fenced = true;
+                    f.touched.clear();
+                    return Some(None);
+                }
+                let hit = d.iter().chain(a).filter_map(|r| f.touched.get(r)).min().copied();
+                if hit.is_some() {
+                    f.touched.clear();
+                }
+                hit.map(Some)
+            }
+            WgOp::Other(rows) => {
+                for &r in rows {
+                    f.touched.entry(r).or_insert(pc);
+                }
+                None
+            }
+            WgOp::Copy(d, a) => {
+                // the copy carries its source's state
+                if let Some(&at) = f.touched.get(a) {
+                    f.touched.entry(*d).or_insert(at);
+                }
+                None
+            }
+            WgOp::Part | WgOp::Commit | WgOp::Wait(_) => None,
         }
     }
 
@@ -167,7 +260,8 @@ impl WgmmaTrack {
         }
         let op = self.ops.ops.get(&pc)?;
         match op {
-            WgOp::Mma(regs) => {
+            WgOp::Fence => None,
+            WgOp::Mma(regs, _) => {
                 let g = self.warps.entry(warp).or_default();
                 g.open.regs.extend(regs.iter().map(|&r| (pc, r)));
                 None
@@ -195,6 +289,15 @@ impl WgmmaTrack {
                     .iter()
                     .chain(g.committed.iter().flat_map(|g| &g.regs))
                     .find(|(_, r)| rows.contains(r))
+                    .map(|&(mma, _)| mma)
+            }
+            WgOp::Copy(d, a) => {
+                let g = self.warps.get(&warp)?;
+                g.open
+                    .regs
+                    .iter()
+                    .chain(g.committed.iter().flat_map(|g| &g.regs))
+                    .find(|(_, r)| r == d || r == a)
                     .map(|&(mma, _)| mma)
             }
         }

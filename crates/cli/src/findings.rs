@@ -257,10 +257,18 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "wgmma_accumulator",
             "A wgmma accumulator register used before wgmma.wait_group retired its group",
         ),
+        FindingKind::MissingWgmmaFence => (
+            "missing_wgmma_fence",
+            "A wgmma.mma_async with no wgmma.fence before it, or after another access to its accumulator or A registers",
+        ),
+        FindingKind::MissingProxyFence => (
+            "missing_proxy_fence",
+            "Shared bytes written through the generic proxy read by the asynchronous proxy (wgmma, TMA store) with no fence.proxy.async between",
+        ),
     }
 }
 
-const KINDS: [FindingKind; 11] = [
+const KINDS: [FindingKind; 13] = [
     FindingKind::Race,
     FindingKind::GlobalRace,
     FindingKind::DivergentBarrier,
@@ -272,6 +280,8 @@ const KINDS: [FindingKind; 11] = [
     FindingKind::Fault,
     FindingKind::Assert,
     FindingKind::WgmmaAccumulator,
+    FindingKind::MissingWgmmaFence,
+    FindingKind::MissingProxyFence,
 ];
 
 /// The path a SARIF result names for a source file the PTX calls `name`: relative to the current

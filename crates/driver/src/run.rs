@@ -346,6 +346,37 @@ impl Sink for Multi {
         }
     }
 
+    fn async_read(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
+        if let Some(s) = &mut self.hazards {
+            Sink::async_read(s, warp, pc, lo, hi);
+        }
+    }
+
+    fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
+        if let Some(s) = &mut self.hazards {
+            Sink::mbarrier(s, e);
+        }
+    }
+
+    fn tma_load(&mut self, warp: u32, pc: u32, dst: u64, swizzle: u8, row_bytes: u64, rows: u64) {
+        if let Some(s) = &mut self.trace {
+            Sink::tma_load(s, warp, pc, dst, swizzle, row_bytes, rows);
+        }
+    }
+
+    fn wgmma_desc(
+        &mut self,
+        warp: u32,
+        pc: u32,
+        form: warpscope_ptx::inst::WgmmaForm,
+        a: Option<u64>,
+        b: u64,
+    ) {
+        if let Some(s) = &mut self.trace {
+            Sink::wgmma_desc(s, warp, pc, form, a, b);
+        }
+    }
+
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
         if let Some(s) = &mut self.hazards {
             Sink::store_values(s, warp, pc, elem, rows);
@@ -676,6 +707,11 @@ fn emulate(
         .map(|_| warpscope_analysis::wgmma_hazards::WgmmaOps::of(program))
         .filter(|o| !o.is_empty())
         .map(Arc::new);
+    let proxy_ops = hazard_cfg
+        .as_ref()
+        .map(|_| warpscope_analysis::async_proxy::ProxyOps::of(program))
+        .filter(|o| !o.is_empty())
+        .map(Arc::new);
     let recon = &widths.recon;
     let forms = (sections.banks || sections.fix).then(|| match &opts.forms {
         Some(f) => Arc::clone(f),
@@ -692,6 +728,10 @@ fn emulate(
             let s = HazardSink::new(Arc::clone(c), b);
             let s = match &async_ops {
                 Some(o) => s.with_async_ops(Arc::clone(o)),
+                None => s,
+            };
+            let s = match &proxy_ops {
+                Some(o) => s.with_proxy_ops(Arc::clone(o)),
                 None => s,
             };
             match &wgmma_ops {
@@ -949,7 +989,14 @@ fn emulate(
             registers_from: fo.registers_from,
             source: fo.source,
         };
-        let advice = fix::advise(&trace, &arrays, &cfg).map_err(|e| e.to_string());
+        let mut advice = fix::advise(&trace, &arrays, &cfg).map_err(|e| e.to_string());
+        // re-emulate the wgmma / TMA swizzle proposals (a launch on its own memory only: a
+        // program's persistent memory has moved on)
+        if let (Ok(a), None) = (&mut advice, global) {
+            if let Err(e) = fix::hopper::verify(program, kernel, launch, &opts.limits, &mut a.hopper) {
+                a.notes.push(format!("the swizzle proposals could not be re-emulated: {e}"));
+            }
+        }
         let what_if = fo
             .what_if
             .as_ref()

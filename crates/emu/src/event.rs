@@ -183,6 +183,62 @@ pub trait Sink: Send {
     /// `cp.async.bulk.tensor` or `cp.async.bulk` load issued by `warp` at `pc`: no thread's access
     /// (no memory event is sent for them), but the bytes hold data from then on.
     fn async_write(&mut self, _warp: u32, _pc: u32, _lo: u64, _hi: u64) {}
+    /// Shared bytes `lo..hi` of the block that the copy engine reads for a `cp.async.bulk.tensor`
+    /// store or reduction, or a `cp.async.bulk` shared-to-global copy, issued by `warp` at `pc`
+    /// (the bytes the box covers, lowest to highest; no memory event is sent for them).
+    fn async_read(&mut self, _warp: u32, _pc: u32, _lo: u64, _hi: u64) {}
+    /// An mbarrier operation on one of the block's own barriers (see [`MbarEvent`]).
+    fn mbarrier(&mut self, _e: &MbarEvent) {}
+    /// A tiled `cp.async.bulk.tensor` load into the block's own shared memory at window offset
+    /// `dst`: its map's swizzle (`CUtensorMapSwizzle`: 0 none, 1 32B, 2 64B, 3 128B), the bytes of
+    /// a box row (dimension 0) and the number of rows (the other dimensions' box counts
+    /// multiplied). Sent once per issuing lane, before its [`Sink::async_write`].
+    fn tma_load(&mut self, _warp: u32, _pc: u32, _dst: u64, _swizzle: u8, _row_bytes: u64, _rows: u64) {}
+    /// A `wgmma.mma_async` of `warp` at `pc`: its form and its descriptors (A's `None` when A
+    /// comes from registers), as the warp's lowest active lane holds them. Sent before the
+    /// instruction's [`AccessOp::Wgmma`] events.
+    fn wgmma_desc(&mut self, _warp: u32, _pc: u32, _form: warpscope_ptx::inst::WgmmaForm, _a: Option<u64>, _b: u64) {}
+}
+
+/// What happened to an mbarrier ([`Sink::mbarrier`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MbarWhat {
+    /// `mbarrier.init`: the barrier starts in its phase 0 (parity 0).
+    Init,
+    /// The phase of parity `parity` completed, by an arrival, an `expect_tx` or a copy's
+    /// `complete_tx` of this instruction.
+    Completed {
+        /// The completed phase's parity.
+        parity: u8,
+    },
+    /// The lane's `test_wait` / `try_wait` (parity or state-token form) returned true for the
+    /// phase of parity `parity`.
+    Waited {
+        /// The phase waited for.
+        parity: u8,
+    },
+    /// The bytes of the asynchronous copy that the last [`Sink::async_write`] of this warp and pc
+    /// reported complete on this barrier (`complete_tx`) in its current phase, of parity `parity`
+    /// (sent before the `Completed` event the copy may cause).
+    CopyTx {
+        /// The current phase's parity when the copy's bytes count on it.
+        parity: u8,
+    },
+}
+
+/// An mbarrier operation of one lane on a barrier in the block's own shared memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MbarEvent {
+    /// Warp within the block.
+    pub warp: u32,
+    /// Program-wide pc.
+    pub pc: u32,
+    /// The lane.
+    pub lane: u32,
+    /// The barrier's shared window offset.
+    pub addr: u64,
+    /// What happened.
+    pub what: MbarWhat,
 }
 
 /// The sink that ignores everything.

@@ -1784,7 +1784,7 @@ fn general<S: Sink>(
             b,
         } => {
             if mask != 0 {
-                match mbarrier(ctx, w, bm, pc, mask, mo, d, p, addr, b) {
+                match mbarrier(ctx, (wi, &mut *sink), w, bm, pc, mask, mo, d, p, addr, b) {
                     Ok(true) => {}
                     // in a cluster the other blocks run too (a remote arrival may complete it)
                     Ok(false) if ctx.csize > 1 => return Flow::Stop(Stop::Poll),
@@ -1846,6 +1846,22 @@ fn general<S: Sink>(
                 let sc = pval(&w.preds, scale);
                 let l0 = mask.trailing_zeros() as usize;
                 let a_desc = (!form.a_regs()).then(|| w.regs[a as usize][l0]);
+                sink.wgmma_desc(wi, pc, form, a_desc, w.regs[b as usize][l0]);
+                // a changed descriptor (the fix advisor's re-emulation) reads the changed window
+                let rows = [(!form.a_regs()).then_some(a as usize), Some(b as usize)];
+                let raw = rows
+                    .iter()
+                    .flatten()
+                    .any(|&r| ctx.smap.desc(w.regs[r][l0]).is_some());
+                let saved = raw.then(|| rows.map(|r| r.map(|r| w.regs[r])));
+                if raw {
+                    for &r in rows.iter().flatten() {
+                        for v in w.regs[r].iter_mut() {
+                            *v = ctx.smap.desc(*v).unwrap_or(*v);
+                        }
+                    }
+                }
+                let a_desc = (!form.a_regs()).then(|| w.regs[a as usize][l0]);
                 let chunks = crate::wgmma::chunks(form, a_desc, w.regs[b as usize][l0], wi % 4);
                 for part in chunks.chunks(32) {
                     let mut addrs = [0u64; 32];
@@ -1857,7 +1873,7 @@ fn general<S: Sink>(
                     } else {
                         (1u32 << part.len()) - 1
                     };
-                    let ev = remapped(ctx, &addrs, m);
+                    let ev = if raw { addrs } else { remapped(ctx, &addrs, m) };
                     sink.mem(&MemEvent {
                         block,
                         warp: wi,
@@ -1870,7 +1886,13 @@ fn general<S: Sink>(
                         src: None,
                     });
                 }
-                let mut rd = |o: u32, n: u32| sh_read(ctx, bm, u64::from(o), u64::from(n));
+                let mut rd = |o: u32, n: u32| {
+                    if raw {
+                        sh_read_raw(ctx, bm, u64::from(o), u64::from(n))
+                    } else {
+                        sh_read(ctx, bm, u64::from(o), u64::from(n))
+                    }
+                };
                 let r = crate::wgmma::exec(
                     form,
                     &mut w.regs,
@@ -1882,6 +1904,13 @@ fn general<S: Sink>(
                     wi % 4,
                     &mut rd,
                 );
+                if let Some(saved) = saved {
+                    for (r, v) in rows.iter().zip(saved) {
+                        if let (Some(r), Some(v)) = (r, v) {
+                            w.regs[*r] = v;
+                        }
+                    }
+                }
                 if let Err(at) = r {
                     return Flow::Stop(oob(pc, mask.trailing_zeros() as usize, u64::from(at)));
                 }
@@ -1944,6 +1973,23 @@ fn sh_mem_mut<'m>(bm: &'m mut BlockMem<'_>, o: u64) -> Option<(&'m mut [u8], u64
 fn sh_read(ctx: &Ctx<'_>, bm: &BlockMem<'_>, o: u64, w: u64) -> Option<u64> {
     let (m, o) = sh_mem(bm, o)?;
     shared_at(ctx, o, w).and_then(|at| mem::read_bytes(m, at, w))
+}
+
+/// [`sh_read`] at an offset of the changed window (not moved by the remap).
+fn sh_read_raw(ctx: &Ctx<'_>, bm: &BlockMem<'_>, o: u64, w: u64) -> Option<u64> {
+    let (m, o) = sh_mem(bm, o)?;
+    (o.checked_add(w)? <= u64::from(ctx.smap.size))
+        .then_some(())
+        .and_then(|_| mem::read_bytes(m, o, w))
+}
+
+/// [`sh_write`] at an offset of the changed window (not moved by the remap).
+fn sh_write_raw(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, w: u64, v: u64) -> Option<()> {
+    let (m, o, _) = sh_mem_mut(bm, o)?;
+    if o.checked_add(w)? > u64::from(ctx.smap.size) {
+        return None;
+    }
+    mem::write_bytes(m, o, w, v)
 }
 
 fn sh_write(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, w: u64, v: u64) -> Option<()> {
@@ -2246,6 +2292,10 @@ fn bulk_copy<S: Sink>(
                 }
             } else {
                 track_write(ctx, block, d, n);
+                let o = own_offset(bm, sh);
+                if mem::cluster_rank(o).is_none() {
+                    sink.async_read(wi, pc, o, o + n);
+                }
             }
         }
         for k in 0..n {
@@ -2267,9 +2317,22 @@ fn bulk_copy<S: Sink>(
             let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
             let new = mbar_state::complete_tx(st, n);
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
+            let ev = |what| crate::MbarEvent {
+                warp: wi,
+                pc,
+                lane: l as u32,
+                addr: a,
+                what,
+            };
+            sink.mbarrier(&ev(crate::MbarWhat::CopyTx {
+                parity: mbar_state::phase(st) as u8,
+            }));
             if mbar_state::phase(new) != mbar_state::phase(st) {
                 bm.mbar.completed(a, mbar_state::phase(st));
                 completed = true;
+                sink.mbarrier(&ev(crate::MbarWhat::Completed {
+                    parity: mbar_state::phase(st) as u8,
+                }));
             }
         }
     }
@@ -2281,8 +2344,9 @@ fn bulk_copy<S: Sink>(
 /// the completion before this warp can start the next phase, as on the hardware, where waiting
 /// warps run concurrently).
 #[allow(clippy::too_many_arguments)]
-fn mbarrier(
+fn mbarrier<S: Sink>(
     ctx: &Ctx<'_>,
+    (wi, sink): (u32, &mut S),
     w: &mut Warp,
     bm: &mut BlockMem<'_>,
     pc: u32,
@@ -2338,6 +2402,15 @@ fn mbarrier(
                 });
                 if ms::phase(st) != parity || seen {
                     done |= 1 << l;
+                    if !remote {
+                        sink.mbarrier(&crate::MbarEvent {
+                            warp: wi,
+                            pc,
+                            lane: l as u32,
+                            addr: a,
+                            what: crate::MbarWhat::Waited { parity: parity as u8 },
+                        });
+                    }
                 } else if w.mwait.is_none_or(|(wa, wp, _)| wa != a || wp != parity) {
                     w.mwait = Some((a, parity, bm.mbar.tick));
                 }
@@ -2354,11 +2427,29 @@ fn mbarrier(
             // the warp will wait for the phase it arrived on
             w.mwait = Some((a, ms::phase(st), bm.mbar.tick));
         }
+        if op == MbarOp::Init && !remote {
+            sink.mbarrier(&crate::MbarEvent {
+                warp: wi,
+                pc,
+                lane: l as u32,
+                addr: a,
+                what: crate::MbarWhat::Init,
+            });
+        }
         if new != st {
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
             if ms::phase(new) != ms::phase(st) && op != MbarOp::Init && !remote {
                 bm.mbar.completed(a, ms::phase(st));
                 completed = true;
+                sink.mbarrier(&crate::MbarEvent {
+                    warp: wi,
+                    pc,
+                    lane: l as u32,
+                    addr: a,
+                    what: crate::MbarWhat::Completed {
+                        parity: ms::phase(st) as u8,
+                    },
+                });
             }
         }
         if let (Some(t), true) = (out, d != NO_REG) {

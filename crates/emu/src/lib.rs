@@ -45,10 +45,12 @@ pub mod tex;
 pub mod tma;
 pub mod wgmma;
 
-pub use event::{AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MemEvent, Sink, Space};
+pub use event::{
+    AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MbarEvent, MbarWhat, MemEvent, Sink, Space,
+};
 /// Every register row an instruction names (read or written).
 pub use fast::rows_of as inst_rows;
-pub use remap::SharedRemap;
+pub use remap::{AsyncLayout, SharedRemap};
 pub use warpscope_ptx::{InstInfo, Kernel, Program, SharedVar, SrcLoc};
 
 use std::sync::Mutex;
@@ -119,6 +121,9 @@ pub struct Launch {
     /// Shared-memory layout changes (empty: the kernel's own layout). Shared accesses are moved
     /// to the changed layout; events report the moved addresses; results are unchanged.
     pub remap: Vec<SharedRemap>,
+    /// The tensor core's and the TMA's layout changes that go with `remap` (the fix advisor's
+    /// re-emulation of a descriptor or tensor-map swizzle change); empty: none.
+    pub async_layout: AsyncLayout,
     /// A cooperative launch (`cudaLaunchCooperativeKernel`): every block of the grid is resident
     /// at once, so blocks may wait for each other (`grid.sync()`). The blocks run in turns, in
     /// block order, one thread: each until every live warp of it has polled global memory with a
@@ -230,6 +235,7 @@ impl Launch {
             args,
             blocks: None,
             remap: Vec::new(),
+            async_layout: AsyncLayout::default(),
             cooperative: false,
             grid_workspace: 0,
             cluster: None,
@@ -945,7 +951,7 @@ where
         k.entry,
         k.n_rows,
         k.n_preds,
-        launch.remap.is_empty() && !limits.reference_paths,
+        launch.remap.is_empty() && launch.async_layout.is_empty() && !limits.reference_paths,
     )
     .map_err(EmuError::BadProgram)?;
     let user_smem = smem;
@@ -954,7 +960,8 @@ where
     } else {
         smem
     };
-    let smap = remap::SmemMap::new(&launch.remap, k, smem as u32).map_err(EmuError::BadRemap)?;
+    let mut smap = remap::SmemMap::new(&launch.remap, k, smem as u32).map_err(EmuError::BadRemap)?;
+    smap.layout = launch.async_layout.clone();
     if smap.size as u64 > limits.max_shared_bytes as u64 && !launch.remap.is_empty() {
         return Err(EmuError::Limit(format!(
             "{} bytes of remapped shared memory per block (limit {})",

@@ -56,6 +56,26 @@ pub enum SharedRemap {
     },
 }
 
+/// Layout changes of the asynchronous proxy, for re-emulating the fix advisor's proposals: the
+/// tensor core and the TMA address the changed layout directly (a [`SharedRemap`] moves the
+/// threads' accesses to it).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AsyncLayout {
+    /// `(old, new)`: a `wgmma.mma_async` matrix descriptor equal to `old` reads as `new`, and its
+    /// operands are read at the descriptor's addresses in the changed window (not moved).
+    pub descs: Vec<(u64, u64)>,
+    /// `(dst, swizzle)`: a tiled TMA load into shared window offset `dst` (original layout) uses
+    /// this `CUtensorMapSwizzle` instead of its map's, and writes the changed window directly.
+    pub tma_swizzle: Vec<(u64, u8)>,
+}
+
+impl AsyncLayout {
+    /// Nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.descs.is_empty() && self.tma_swizzle.is_empty()
+    }
+}
+
 impl SharedRemap {
     fn window(&self) -> (u32, u32) {
         match *self {
@@ -73,6 +93,8 @@ pub(crate) struct SmemMap {
     pads: Vec<(u32, u32)>,          // (end of a padded array, its growth), ascending
     /// Bytes of the remapped window.
     pub size: u32,
+    /// The asynchronous proxy's changes.
+    pub(crate) layout: AsyncLayout,
 }
 
 impl SmemMap {
@@ -164,6 +186,7 @@ impl SmemMap {
             items: Vec::new(),
             pads,
             size: smem_size + total as u32,
+            layout: AsyncLayout::default(),
         };
         m.items = sorted
             .iter()
@@ -179,6 +202,16 @@ impl SmemMap {
     #[inline(always)]
     pub(crate) fn is_identity(&self) -> bool {
         self.items.is_empty()
+    }
+
+    /// The descriptor a `wgmma.mma_async` reads instead of `d`, if any.
+    pub(crate) fn desc(&self, d: u64) -> Option<u64> {
+        self.layout.descs.iter().find(|x| x.0 == d).map(|x| x.1)
+    }
+
+    /// The swizzle a tiled TMA load into `dst` uses instead of its map's, if any.
+    pub(crate) fn tma_swizzle(&self, dst: u64) -> Option<u8> {
+        self.layout.tma_swizzle.iter().find(|x| x.0 == dst).map(|x| x.1)
     }
 
     fn shift_before(&self, a: u64) -> u64 {

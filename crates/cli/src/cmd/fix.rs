@@ -220,11 +220,13 @@ pub fn blocks(o: &Output, program: &Program) -> Vec<Block> {
             ),
         ]);
     }
-    if a.suggestions.is_empty() {
+    if a.suggestions.is_empty() && a.hopper.is_empty() {
         blocks.push(Block::Text(format!(
             "no bank conflicts on {}: nothing to fix",
             a.target
         )));
+        blocks.push(Block::CsvTable(t));
+    } else if a.suggestions.is_empty() {
         blocks.push(Block::CsvTable(t));
     } else {
         blocks.push(Block::Text(String::new()));
@@ -261,6 +263,10 @@ pub fn blocks(o: &Output, program: &Program) -> Vec<Block> {
             }
             blocks.push(Block::Code(text));
         }
+    }
+    if !a.hopper.is_empty() {
+        blocks.push(Block::Text(String::new()));
+        blocks.extend(hopper_blocks(&a.hopper));
     }
     blocks.push(Block::Notes(a.notes.clone()));
     if let Some(wi) = &o.what_if {
@@ -318,4 +324,55 @@ pub fn blocks(o: &Output, program: &Program) -> Vec<Block> {
         blocks.push(Block::Text(f.join("\n")));
     }
     blocks
+}
+
+/// The wgmma-descriptor and TMA swizzle proposals: a table, then each one's changes.
+fn hopper_blocks(list: &[fix::hopper::HopperSuggestion]) -> Vec<Block> {
+    let mut t = table(
+        "swizzle modes of wgmma operand tiles and TMA boxes",
+        &[
+            ("array", "array"),
+            ("tile", "tile"),
+            ("mode", "mode_before_after"),
+            ("wavefronts", "wavefronts_before_after"),
+            ("ideal", "ideal_wavefronts"),
+            ("per mode", "wavefronts_per_mode"),
+            ("extra smem", "extra_shared_bytes"),
+        ],
+    );
+    let mut out = Vec::new();
+    for s in list {
+        t.toned_row(vec![
+            (s.array.clone(), Tone::Plain),
+            (s.tile.clone(), Tone::Plain),
+            (format!("{} -> {}", s.current, s.proposed), Tone::Good),
+            (
+                format!("{} -> {}", s.wavefronts_before, s.wavefronts_after),
+                Tone::Plain,
+            ),
+            (s.ideal.to_string(), Tone::Plain),
+            (
+                s.modes
+                    .iter()
+                    .map(|m| format!("{} {}", m.mode, m.wavefronts))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                Tone::Plain,
+            ),
+            (format!("+{} B", s.extra_shared_bytes), Tone::Plain),
+        ]);
+    }
+    out.push(Block::Table(t));
+    for s in list {
+        let mut text = format!("\n{} ({}, pcs {:?}):\n", s.array, s.tile, s.pcs);
+        if let Some(d) = &s.descriptor {
+            text += &format!("  descriptor: {d}\n");
+        }
+        if let Some(m) = &s.tensor_map {
+            text += &format!("  tensor map: {m}\n");
+        }
+        text += &format!("  addresses:  {}\n  CuTe:       {}\n  {}", s.access_change, s.cute, s.basis);
+        out.push(Block::Code(text));
+    }
+    out
 }

@@ -134,9 +134,19 @@ fn copy<S: Sink>(
 ) -> Result<bool, Stop> {
     let row = |k: u32| w.regs[base as usize + k as usize][l];
     let ma = row(1);
-    let map = read_map(ctx, ma)
+    let mut map = read_map(ctx, ma)
         .and_then(|b| TensorMap::from_bytes(&b).ok())
         .ok_or_else(|| fault(TmaFault::NotAMap, pc, l, ma))?;
+    // a changed swizzle (the fix advisor's re-emulation) writes the changed window
+    let raw = op.kind == TmaKind::Load && map.layout == Layout::Tiled && {
+        match ctx.smap.tma_swizzle(own_offset(bm, shared_offset(row(0)))) {
+            Some(sw) => {
+                map.swizzle = sw;
+                true
+            }
+            None => false,
+        }
+    };
     if map.rank != op.rank {
         return Err(fault(TmaFault::Rank, pc, l, ma));
     }
@@ -224,6 +234,11 @@ fn copy<S: Sink>(
             } else {
                 vec![so]
             };
+            if map.layout == Layout::Tiled && mem::cluster_rank(so).is_none() {
+                let row_bytes = map.box_count(0) * esz;
+                let rows: u64 = (1..r).map(|i| map.box_count(i)).product();
+                sink.tma_load(wi, pc, so, map.swizzle, row_bytes, rows);
+            }
             let fill = t::oob_value(&map);
             for e in &elems {
                 let v = match e.global {
@@ -235,7 +250,11 @@ fn copy<S: Sink>(
                 };
                 for &at in &targets {
                     let o = place(at, e.offset);
-                    sh_write(ctx, bm, o, esz, v).ok_or_else(|| oob(pc, l, o))?;
+                    if raw {
+                        sh_write_raw(ctx, bm, o, esz, v).ok_or_else(|| oob(pc, l, o))?;
+                    } else {
+                        sh_write(ctx, bm, o, esz, v).ok_or_else(|| oob(pc, l, o))?;
+                    }
                 }
             }
             // the block's own bytes written, for the checkers (the lowest to the highest)
@@ -263,14 +282,38 @@ fn copy<S: Sink>(
                 let st = sh_read(ctx, bm, a, 8).ok_or_else(|| oob(pc, l, a))?;
                 let new = mbar_state::complete_tx(st, bytes);
                 sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
-                if mbar_state::phase(new) != mbar_state::phase(st) && mem::cluster_rank(a).is_none() {
+                let own = mem::cluster_rank(a).is_none();
+                let ev = |what| crate::MbarEvent {
+                    warp: wi,
+                    pc,
+                    lane: l as u32,
+                    addr: a,
+                    what,
+                };
+                if own {
+                    sink.mbarrier(&ev(crate::MbarWhat::CopyTx {
+                        parity: mbar_state::phase(st) as u8,
+                    }));
+                }
+                if mbar_state::phase(new) != mbar_state::phase(st) && own {
                     bm.mbar.completed(a, mbar_state::phase(st));
                     completed = true;
+                    sink.mbarrier(&ev(crate::MbarWhat::Completed {
+                        parity: mbar_state::phase(st) as u8,
+                    }));
                 }
             }
             Ok(completed)
         }
         TmaKind::Store | TmaKind::Reduce(_) => {
+            // the block's bytes the copy engine reads, for the checkers
+            if mem::cluster_rank(so).is_none() {
+                let span = elems.iter().filter(|e| e.global.is_some()).map(|e| place(so, e.offset));
+                let (lo, hi) = span.fold((u64::MAX, 0), |(lo, hi), o| (lo.min(o), hi.max(o + esz)));
+                if lo < hi {
+                    sink.async_read(wi, pc, lo, hi);
+                }
+            }
             for e in &elems {
                 let Some(g) = e.global else { continue };
                 let o = place(so, e.offset);
