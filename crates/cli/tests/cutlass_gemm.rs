@@ -47,7 +47,14 @@ fn cutlass_warp_specialised_gemms_pass_their_own_check() {
     ] {
         let export = dir.join(format!("{schedule}.json"));
         let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-            .args(["run", "--export", export.to_str().unwrap(), "--", "./gemm_ws", schedule])
+            .args([
+                "run",
+                "--export",
+                export.to_str().unwrap(),
+                "--",
+                "./gemm_ws",
+                schedule,
+            ])
             .current_dir(&dir)
             .env("WARPSCOPE_CUDA_ROOT", cuda_root())
             .output()
@@ -67,7 +74,11 @@ fn cutlass_warp_specialised_gemms_pass_their_own_check() {
         let launches = v["launches"].as_array().unwrap();
         assert_eq!(launches.len(), 1, "{schedule}");
         let l = &launches[0];
-        assert!(l["findings"].as_array().unwrap().is_empty(), "{schedule}: {}", l["findings"]);
+        assert!(
+            l["findings"].as_array().unwrap().is_empty(),
+            "{schedule}: {}",
+            l["findings"]
+        );
         let m = |k: &str| l["metrics"][k].as_f64().unwrap_or(f64::NAN);
         assert_eq!(m("launch__grid_size"), blocks, "{schedule}");
         assert_eq!(m("smsp__sass_inst_executed_op_tma_ld.sum"), loads, "{schedule}");

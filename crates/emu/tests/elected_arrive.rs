@@ -94,6 +94,10 @@ fn the_elected_lane_rejoins_its_warp_before_the_mbarrier_wait() {
         }
         let res = run(&prog, "producer", &l, &Limits::default(), |_| ()).unwrap();
         assert!(res.faults.is_empty(), "cluster {cluster}: {:?}", res.faults);
-        assert_eq!(words(res.buffer(0).unwrap()), expected(4, cluster), "cluster {cluster}");
+        assert_eq!(
+            words(res.buffer(0).unwrap()),
+            expected(4, cluster),
+            "cluster {cluster}"
+        );
     }
 }

@@ -433,7 +433,11 @@ fn a_warp_whose_lanes_hold_the_same_operands_issues_the_copy_once() {
     for (i, &v) in got.iter().enumerate() {
         let (x, y) = (i as u32 % 64, i as u32 / 64);
         let inside = (8..16).contains(&x) && (2..6).contains(&y);
-        let want = if inside { i as u32 + 1000 + (y - 2) * 8 + (x - 8) } else { i as u32 };
+        let want = if inside {
+            i as u32 + 1000 + (y - 2) * 8 + (x - 8)
+        } else {
+            i as u32
+        };
         assert_eq!(v, want, "element ({x}, {y})");
     }
 }

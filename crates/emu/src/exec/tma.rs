@@ -118,7 +118,8 @@ pub(super) fn execute<S: Sink>(
                 // (the SASS instruction takes uniform registers: a warp whose lanes all hold the
                 // same operands, as CUTLASS's one-warp TMA stores, issues it once)
                 let same = |k: usize| {
-                    (0..TMA_ROWS as usize).all(|r| w.regs[base as usize + r][k] == w.regs[base as usize + r][l])
+                    (0..TMA_ROWS as usize)
+                        .all(|r| w.regs[base as usize + r][k] == w.regs[base as usize + r][l])
                 };
                 if (0..l).any(|k| mask >> k & 1 == 1 && same(k)) {
                     continue;
