@@ -339,9 +339,24 @@ pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
         FaultKind::GridDeadlock => format!(
             "grid-wide barrier (grid.sync()) at {at}: block {block} waits for blocks that finished without reaching it or wait elsewhere, so the grid can never pass it: a GPU would hang"
         ),
-        FaultKind::ClusterDeadlock => format!(
-            "thread-block cluster at {at}: block {block} and the rest of its cluster wait (at barrier.cluster.wait, on an mbarrier or polling memory) for what no block of the cluster will do, so the cluster can never go on: a GPU would hang"
-        ),
+        FaultKind::ClusterDeadlock => {
+            // the mbarrier the reported warp waits on, as it stood
+            let on = f.mbar.map_or(String::new(), |m| {
+                format!(
+                    " (warp {} waits on the mbarrier at shared offset {:#x} for a phase of parity {} to complete; its current phase, of parity {}, has {} of {} arrivals pending and a tx-count of {} bytes)",
+                    f.warp,
+                    m.offset,
+                    m.parity,
+                    m.phase,
+                    m.pending,
+                    m.expected,
+                    m.tx
+                )
+            });
+            format!(
+                "thread-block cluster at {at}: block {block} and the rest of its cluster wait (at barrier.cluster.wait, on an mbarrier or polling memory) for what no block of the cluster will do{on}, so the cluster can never go on: a GPU would hang"
+            )
+        }
         FaultKind::TensorMap { why } => format!(
             "tensor memory access at {at} in {who}: {}: the GPU stops the launch",
             why.describe()

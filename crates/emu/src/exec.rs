@@ -418,10 +418,17 @@ pub(crate) fn run_cluster<S: Sink>(
         };
         before = now;
         if idle >= crate::GRID_IDLE_TURNS {
-            if let Some(b) = runs.iter_mut().find(|b| !b.finished) {
+            if let Some(r) = runs.iter().position(|b| !b.finished) {
+                let b = &mut runs[r];
                 b.deadlock();
+                let mbar = b.out.fault.and_then(|f| b.warps.get(f.warp as usize)?.mwait);
                 if let Some(f) = &mut b.out.fault {
                     f.kind = FaultKind::ClusterDeadlock;
+                    // the mbarrier the warp waits on, read from its block's shared memory
+                    f.mbar = mbar.and_then(|(a, parity, _)| {
+                        let st = mem::read_bytes(&smems[r], a & mem::CLUSTER_OFFSET, 8)?;
+                        Some(mbar_state::snapshot(a, parity, st))
+                    });
                 }
             }
             break;
@@ -574,6 +581,7 @@ impl BlockRun {
             lane: None,
             addr: None,
             kind: FaultKind::DivergentBarrier,
+            mbar: None,
         });
         self.finished = true;
     }
@@ -606,6 +614,7 @@ impl BlockRun {
             lane: None,
             addr: None,
             kind: FaultKind::GridDeadlock,
+            mbar: None,
         });
         self.finished = true;
     }
@@ -636,6 +645,7 @@ impl BlockRun {
                 lane,
                 addr,
                 kind,
+                mbar: None,
             });
         };
         let BlockRun {
@@ -2529,6 +2539,17 @@ pub(crate) mod mbar_state {
     /// `complete_tx`: the transaction count falls by `n` bytes (the phase may complete).
     pub fn complete_tx(s: u64, n: u64) -> u64 {
         settle(pack(pending(s), expected(s), tx(s) - n as i64, phase(s)))
+    }
+    /// The state `s` of the barrier at `offset` that a warp waits on for the phase of `parity`.
+    pub fn snapshot(offset: u64, parity: u64, s: u64) -> crate::MbarWait {
+        crate::MbarWait {
+            offset: (offset & crate::mem::CLUSTER_OFFSET) as u32,
+            parity: parity as u8,
+            phase: phase(s) as u8,
+            pending: pending(s) as u32,
+            expected: expected(s) as u32,
+            tx: tx(s) as i32,
+        }
     }
     /// The phase parity a token names.
     pub fn token_phase(t: u64) -> u64 {

@@ -337,6 +337,28 @@ pub struct EmuFault {
     pub addr: Option<u64>,
     /// What happened.
     pub kind: FaultKind,
+    /// For a [`FaultKind::ClusterDeadlock`]: the mbarrier the reported warp waits on, as it
+    /// stands when the cluster stops.
+    pub mbar: Option<MbarWait>,
+}
+
+/// An mbarrier a warp of a stopped cluster waits on (`mbarrier.try_wait`/`test_wait`), as it
+/// stands when the cluster stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MbarWait {
+    /// The barrier's offset in its block's shared memory.
+    pub offset: u32,
+    /// The parity of the phase the warp waits to see complete.
+    pub parity: u8,
+    /// The parity of the barrier's current phase.
+    pub phase: u8,
+    /// Arrivals the current phase still expects.
+    pub pending: u32,
+    /// Arrivals a phase expects (the `mbarrier.init` count, less `arrive_drop`s).
+    pub expected: u32,
+    /// The current phase's transaction count: bytes expected (`expect_tx`) and not yet
+    /// completed (`complete_tx`); negative when completions came first.
+    pub tx: i32,
 }
 
 impl std::fmt::Display for EmuFault {

@@ -436,6 +436,16 @@ fn a_cluster_whose_blocks_never_release_each_other_stops() {
     let res = run(&prog, "handoff", &l, &Limits::default(), |_| ()).unwrap();
     assert_eq!(res.faults.len(), 1, "{:?}", res.faults);
     assert_eq!(res.faults[0].kind, FaultKind::ClusterDeadlock);
+    // the report names the barrier rank 0 waits on: its phase 0 still expects its one arrival
+    let m = res.faults[0].mbar.expect("the waited-on mbarrier");
+    assert_eq!(
+        (m.parity, m.phase, m.pending, m.expected, m.tx),
+        (0, 0, 1, 1, 0),
+        "{m:?}"
+    );
+    let k = prog.kernel("handoff").unwrap();
+    let bar = k.shared.iter().find(|v| v.name == "bar").unwrap();
+    assert_eq!(m.offset, bar.offset, "{m:?}");
 }
 
 #[test]

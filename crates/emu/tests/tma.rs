@@ -402,3 +402,42 @@ fn stores_skip_the_outside_and_reductions_combine() {
         }
     }
 }
+
+#[test]
+fn a_warp_whose_lanes_hold_the_same_operands_issues_the_copy_once() {
+    // every lane of a warp runs the reduction with the same operands (CUTLASS's epilogue issues
+    // its TMA stores from a whole warp): the SASS instruction takes uniform registers and runs
+    // once per warp, so the box is added once, not 32 times
+    let op = "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group";
+    let prog = warpscope_ptx::compile(&store_kernel(op)).unwrap();
+    let mut l = Launch::new(
+        [1, 1, 1],
+        [32, 1, 1],
+        vec![
+            Arg::Bytes(vec![0; 128]),
+            Arg::U32(8),
+            Arg::U32(2),
+            Arg::Buffer(tensor()),
+        ],
+    );
+    let (bases, _) = buffer_layout(&l.args);
+    l.args[0] = Arg::Bytes(map2d(bases[3].unwrap(), [8, 4], 2).to_bytes().to_vec());
+    let res = run(&prog, "st", &l, &Limits::default(), |_| ()).unwrap();
+    assert!(res.faults.is_empty(), "{:?}", res.faults);
+    let got: Vec<u32> = res
+        .buffer(3)
+        .unwrap()
+        .chunks(4)
+        .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    for (i, &v) in got.iter().enumerate() {
+        let (x, y) = (i as u32 % 64, i as u32 / 64);
+        let inside = (8..16).contains(&x) && (2..6).contains(&y);
+        let want = if inside {
+            i as u32 + 1000 + (y - 2) * 8 + (x - 8)
+        } else {
+            i as u32
+        };
+        assert_eq!(v, want, "element ({x}, {y})");
+    }
+}

@@ -2997,7 +2997,13 @@ pub fn immediate_post_dominators(ops: &[Op], entry: u32, end: u32) -> Vec<u32> {
     let succ = |i: usize| -> ([usize; 2], usize) {
         let op = &ops[entry as usize + i];
         match op.inst {
-            Inst::Exit | Inst::Trap if op.guard == PSrc::TRUE => ([exit, 0], 1),
+            Inst::Exit if op.guard == PSrc::TRUE => ([exit, 0], 1),
+            // a trap (or `brkpt`) ends the launch, so the lanes that reach it never reconverge:
+            // its path is taken as joining the code after it, which keeps the join of a
+            // branch around a guard such as `@p bra L; brkpt; L:` at `L` (were the trap an exit,
+            // the lanes of `if (elected) {..}` whose body holds such a guard would rejoin the
+            // others only at the function's end, and a lane spinning on an mbarrier its
+            // siblings arrive on would wait forever)
             Inst::Bra { target, .. } => {
                 let t = if target >= entry && target < end {
                     (target - entry) as usize
@@ -3604,5 +3610,24 @@ mod tests {
         assert_eq!(d[1], 2);
         assert_eq!(d[3], 4);
         assert_eq!(d[4], u32::MAX);
+    }
+
+    #[test]
+    fn a_guarded_trap_does_not_move_the_join() {
+        // 0: @p bra 4 (lanes not elected skip the body); 1: @q bra 3; 2: trap; 3: body; 4: exit
+        let (p, q) = (PSrc { idx: 0, neg: false }, PSrc { idx: 1, neg: false });
+        let op = |inst, guard| Op { inst, guard };
+        let ops = vec![
+            op(Inst::Bra { target: 4, reconv: 0 }, p),
+            op(Inst::Bra { target: 3, reconv: 0 }, q),
+            op(Inst::Trap, PSrc::TRUE),
+            op(Inst::Nop, PSrc::TRUE),
+            op(Inst::Exit, PSrc::TRUE),
+        ];
+        let d = immediate_post_dominators(&ops, 0, 5);
+        // the elected lanes rejoin the others at 4, not at the exit
+        assert_eq!(d[0], 4);
+        assert_eq!(d[1], 3);
+        assert_eq!(d[2], 3);
     }
 }

@@ -113,7 +113,19 @@ pub(super) fn execute<S: Sink>(
                     .write_range(g, &b)
                     .ok_or_else(|| access_fault(FaultKind::OutOfBounds { space: Space::Global }, pc, l, d))?;
             }
-            _ => completed |= copy(ctx, block, (wi, &mut *sink), w, bm, pc, l, op, base)?,
+            _ => {
+                // the GPU runs a copy once per distinct set of operands among the active lanes
+                // (the SASS instruction takes uniform registers: a warp whose lanes all hold the
+                // same operands, as CUTLASS's one-warp TMA stores, issues it once)
+                let same = |k: usize| {
+                    (0..TMA_ROWS as usize)
+                        .all(|r| w.regs[base as usize + r][k] == w.regs[base as usize + r][l])
+                };
+                if (0..l).any(|k| mask >> k & 1 == 1 && same(k)) {
+                    continue;
+                }
+                completed |= copy(ctx, block, (wi, &mut *sink), w, bm, pc, l, op, base)?
+            }
         }
     }
     Ok(completed)
