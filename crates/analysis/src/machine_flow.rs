@@ -1543,10 +1543,20 @@ fn count_global(w: &Warp, ins: &Ins, on: u32, unknown_guard: u32, counts: &mut F
 }
 
 /// Branch targets and divergent targets Nsight Compute counts for one execution of a `BRX` whose
-/// lanes go to `places` different instructions: one target per place, divergent when more than
-/// one (as `BRA`: one target, divergent when its lanes part).
+/// lanes go to `places` different instructions: one uniform target when they all go to one place,
+/// else `places - 1` targets, all divergent. From the H200 (calibration/run/bench2/, `classify`:
+/// four jump tables executed 127 times by warps whose lanes go to one to four places): the
+/// per-instruction divergent counts are 30, 61, 62, 63 (`places - 1` per execution, the flow's
+/// places), and the launch's 656 targets are the other branches' 439 executions plus 217, the
+/// divergent 216 and the one execution whose lanes all went to one place ("a target per place"
+/// would give 782, "one per execution" 566).
 fn brx_counts(places: usize) -> (u64, u64) {
-    (places as u64, u64::from(places > 1))
+    if places <= 1 {
+        (1, 0)
+    } else {
+        let n = places as u64 - 1;
+        (n, n)
+    }
 }
 
 /// Registers and predicates, as bit sets.
@@ -3328,8 +3338,14 @@ impl Warp {
                     if let Some(d) = ins.dst.first() {
                         self.set(*d, l, a);
                     }
+                    let two_carries = matches!(ins.kind, Kind::Iadd3 { .. }) && ins.dst.len() == 3;
                     for (k, d) in ins.dst.iter().enumerate().skip(1) {
-                        let v = if k == 1 { b } else { None };
+                        let v = match k {
+                            1 if two_carries => b.map(|c| c & 1),
+                            2 if two_carries => b.map(|c| c >> 8 & 1),
+                            1 => b,
+                            _ => None,
+                        };
                         // wide results and carry-outs: second value; further destinations of a
                         // wide result are consecutive registers (IMAD.WIDE: d, d+1)
                         self.set(*d, l, v);
@@ -3458,6 +3474,7 @@ impl Warp {
             }
             Kind::Iadd3 { x: ext } => {
                 let mut sum: u64 = 0;
+                let mut first: u64 = 0;
                 for (i, o) in s.iter().enumerate().take(3) {
                     let Some(raw) = self.raw(o.src, l, launch) else {
                         return (None, None);
@@ -3468,8 +3485,11 @@ impl Warp {
                     } else if o.neg {
                         v = u64::from(!raw) + 1;
                     }
-                    let _ = i;
                     sum += v;
+                    if i == 1 {
+                        // the first addition's carry (`IADD3 R, P0, P1, a, b, c`: P0)
+                        first = sum >> 32;
+                    }
                 }
                 if ext {
                     for q in &ins.preds {
@@ -3481,6 +3501,14 @@ impl Warp {
                     }
                 }
                 let carry = sum >> 32;
+                if ins.dst.len() == 3 {
+                    // two carry outputs: the first addition's and the second's, packed for `exec`
+                    let second = carry.saturating_sub(first.min(1));
+                    return (
+                        Some(sum as u32),
+                        Some(u32::from(first >= 1) | u32::from(second >= 1) << 8),
+                    );
+                }
                 (Some(sum as u32), Some(u32::from(carry >= 1)))
             }
             Kind::Lop3 => {
