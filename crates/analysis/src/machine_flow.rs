@@ -6,9 +6,11 @@
 //! 16-way body, a 4-way body and a remainder loop, each with its own trip test), the counts of the
 //! machine code's branches are a function of the trip count that the PTX does not show. This module
 //! runs the machine code: integer arithmetic, predicates, constant-bank reads (launch geometry and
-//! the kernel's parameters), special registers, warp votes and shuffles, and the float steps of
-//! ptxas's integer division are followed exactly; what comes from memory (global, shared, local,
-//! textures) and other floating-point results are *unknown*. Control flow runs on the
+//! the kernel's parameters), special registers, warp votes and shuffles, the float steps of
+//! ptxas's integer division, double-precision arithmetic and compares ([`double`]), each thread's
+//! local memory ([`local`]), `BRX` jump tables (constant bank 2) and global loads from the
+//! launch's starting memory are followed exactly; what comes from shared memory, textures,
+//! atomics, `MUFU` and other floating-point results is *unknown*. Control flow runs on the
 //! architecture's convergence rules (`BSSY`/`BSYNC` barriers, `BREAK`, `WARPSYNC`, `EXIT`, calls
 //! and returns), lanes at the same code offset executing together. A branch, exit or return whose
 //! condition is unknown in any lane it runs for ends the run with the reason: the counts are then
