@@ -7,6 +7,6 @@ OUT=${1:?output folder}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT/lib"
 ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
-for p in stencil bfs lud conv nw btree rk4 kmeans pfilter switch; do
+for p in stencil bfs lud conv nw btree rk4 kmeans pfilter switch switch2; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
 done

@@ -1551,7 +1551,8 @@ fn count_global(w: &Warp, ins: &Ins, on: u32, unknown_guard: u32, counts: &mut F
 /// per-instruction divergent counts are 30, 61, 62, 63 (`places - 1` per execution, the flow's
 /// places), and the launch's 656 targets are the other branches' 439 executions plus 217, the
 /// divergent 216 and the one execution whose lanes all went to one place ("a target per place"
-/// would give 782, "one per execution" 566).
+/// would give 782, "one per execution" 566). Checked afterwards on `switch2.cu`'s 10 launches
+/// (one to eight places per warp): all equal.
 fn brx_counts(places: usize) -> (u64, u64) {
     if places <= 1 {
         (1, 0)

@@ -107,3 +107,4 @@ program!(rk4, 2, 0);
 program!(kmeans, 24, 24);
 program!(pfilter, 15, 5);
 program!(switch, 2, 1);
+program!(switch2, 10, 10);
