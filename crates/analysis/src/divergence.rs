@@ -220,6 +220,9 @@ pub struct DivergenceReport {
     raw: Vec<PcStat>,
     #[serde(skip)]
     model_has_div_rem: bool,
+    /// Whether a block was added since the lists were last brought up to date.
+    #[serde(skip)]
+    stale: bool,
 }
 
 fn pct(num: u64, den: u64) -> f64 {
@@ -238,6 +241,14 @@ impl DivergenceReport {
 
     /// Adds one block's counts (any order: sums do not depend on it).
     pub fn merge(&mut self, sink: &DivergenceSink) {
+        self.add(sink);
+        self.rebuild();
+    }
+
+    /// [`DivergenceReport::merge`] without bringing the lists and totals up to date: a launch's
+    /// blocks added one after another, then [`DivergenceReport::finish`] once.
+    pub fn add(&mut self, sink: &DivergenceSink) {
+        self.stale = true;
         self.model_has_div_rem |= !sink.model.int_div_rem.is_empty();
         if sink.stats.len() > self.raw.len() {
             self.raw.resize(sink.stats.len(), PcStat::default());
@@ -253,10 +264,17 @@ impl DivergenceReport {
             r.split_targets += s.split_targets;
             r.split_divergent += s.split_divergent;
         }
-        self.rebuild();
+    }
+
+    /// Brings the lists and totals up to date with the blocks [`DivergenceReport::add`]ed.
+    pub fn finish(&mut self) {
+        if self.stale {
+            self.rebuild();
+        }
     }
 
     fn rebuild(&mut self) {
+        self.stale = false;
         let mut t = Totals::default();
         let mut div_rem = 0;
         self.branches.clear();

@@ -484,9 +484,8 @@ impl Runtime {
             return Err(err::MEMORY_ALLOCATION);
         }
         let base = self.next_device;
-        let bytes = vec![0u8; size];
         self.global
-            .insert(base, &bytes)
+            .insert_zeroed(base, size)
             .map_err(|_| err::MEMORY_ALLOCATION)?;
         self.next_device = (base + size as u64).div_ceil(DEVICE_ALIGN) * DEVICE_ALIGN + DEVICE_ALIGN;
         self.allocs.insert(
@@ -505,9 +504,8 @@ impl Runtime {
 
     /// Registers host memory `[addr, addr + len)` as mirrored (pinned, mapped, managed, registered).
     pub fn add_mirror(&mut self, addr: u64, len: usize, owned: bool) -> Result<(), u32> {
-        let bytes = vec![0u8; len];
         self.global
-            .insert(addr, &bytes)
+            .insert_zeroed(addr, len)
             .map_err(|_| err::HOST_MEMORY_ALREADY_REGISTERED)?;
         self.allocs.insert(
             addr,
@@ -1175,7 +1173,10 @@ impl Runtime {
     /// A launch the emulator cannot run: says why on `stderr` and returns `code`, which the next
     /// synchronising call returns too ([`Runtime::deferred`]).
     fn refuse(&mut self, name: &str, why: &str, code: u32) -> u32 {
-        eprintln!("warpscope: kernel `{}` cannot be emulated: {why}", demangle(name));
+        eprintln!(
+            "warpscope: kernel `{}` cannot be emulated: {why}",
+            crate::names::brief(&demangle(name))
+        );
         self.deferred = Some(code);
         code
     }
@@ -1455,7 +1456,7 @@ impl Runtime {
         if let Some(text) = &fault
             && code != err::ASSERT
         {
-            eprintln!("warpscope: kernel `{shown}`: {text}");
+            eprintln!("warpscope: kernel `{}`: {text}", crate::names::brief(&shown));
         }
         if record {
             let widths = self.modules[f.module]

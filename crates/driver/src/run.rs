@@ -770,7 +770,7 @@ fn emulate(
             r.merge(s.into_report());
         }
         if let (Some(r), Some(s)) = (&mut m.div, &s.divergence) {
-            r.merge(s);
+            r.add(s);
         }
         if let (Some(r), Some(s)) = (&mut m.haz, s.hazards) {
             r.merge(s);
@@ -866,7 +866,10 @@ fn emulate(
             faults: fault_text.clone(),
         });
     }
-    results.divergence = div;
+    results.divergence = div.map(|mut d| {
+        d.finish();
+        d
+    });
     results.machine_branches = machine_match;
     if let (Some(mut report), Some(config)) = (haz, hazard_cfg) {
         if let Some(g) = &global_races {

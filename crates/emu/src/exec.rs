@@ -3212,7 +3212,7 @@ fn ldst<S: Sink>(
                 let mut hint = 0usize;
                 bm.gwrites += 1;
                 if let Some(t) = ctx.track {
-                    t.write_lanes(ctx.global, block, &addrs, mask, es);
+                    t.write_lanes(ctx.global, ctx.owner(block), &addrs, mask, es);
                 }
                 lanes(mask, |l| ctx.global.write_hint(&mut hint, addrs[l], es, row[l]))
             }

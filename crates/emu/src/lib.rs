@@ -623,9 +623,45 @@ fn stream_in_order<T: Send, A: Send>(
     let window = (WINDOW_PER_THREAD * workers).max(64);
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<T>>> = (0..window.min(ids.len())).map(|_| Mutex::new(None)).collect();
-    // (the accumulator, how many results it holds)
-    let merged = Mutex::new((acc, 0usize));
+    // the accumulator, taken by one worker at a time: the one that merges what is contiguous
+    let merger = Mutex::new(acc);
+    // how many results are merged (written by the merger, read by every worker without a lock)
+    let merged = AtomicUsize::new(0);
+    // workers waiting for the window to move on, and what they wait on
+    let waiting = AtomicUsize::new(0);
+    let space_lock = Mutex::new(());
     let space = std::sync::Condvar::new();
+    // Merges the results that are contiguous now, unless another worker is merging (it looks again
+    // after letting go, so no stored result is left behind).
+    let merge = || {
+        loop {
+            let mut acc = match merger.try_lock() {
+                Ok(g) => g,
+                Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => return,
+            };
+            let mut n = merged.load(Ordering::SeqCst);
+            let before = n;
+            while n < ids.len() {
+                let Some(r) = lock_slot(&slots[n % slots.len()]).take() else {
+                    break;
+                };
+                add(&mut **acc, r);
+                n += 1;
+                merged.store(n, Ordering::SeqCst);
+            }
+            drop(acc);
+            if n > before && waiting.load(Ordering::SeqCst) > 0 {
+                let _g = space_lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                space.notify_all();
+            }
+            // a result stored while this worker held the accumulator, by a worker that then
+            // found it taken, is merged now
+            if n >= ids.len() || lock_slot(&slots[n % slots.len()]).is_none() {
+                return;
+            }
+        }
+    };
     rayon::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|_| {
@@ -637,44 +673,31 @@ fn stream_in_order<T: Send, A: Send>(
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&b) = ids.get(i) else { break };
-                    {
+                    if i >= merged.load(Ordering::SeqCst) + slots.len() {
                         // wait until the slot is free: the oldest unmerged id is taken and runs
-                        // (it is below `i`), so this ends
-                        let mut m = merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                        while i >= m.1 + slots.len() {
-                            m = space.wait(m).unwrap_or_else(std::sync::PoisonError::into_inner);
+                        // (it is below `i`), and its result gets merged, so this ends
+                        let mut g = space_lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                        waiting.fetch_add(1, Ordering::SeqCst);
+                        while i >= merged.load(Ordering::SeqCst) + slots.len() {
+                            g = space.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
                         }
+                        waiting.fetch_sub(1, Ordering::SeqCst);
                     }
                     let r = f(b);
-                    *slots[i % slots.len()]
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(r);
-                    // merge what is contiguous now (a worker that stored a result always looks, so
-                    // none is left behind)
-                    let mut m = merged.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    let before = m.1;
-                    while m.1 < ids.len() {
-                        let Some(r) = slots[m.1 % slots.len()]
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .take()
-                        else {
-                            break;
-                        };
-                        add(m.0, r);
-                        m.1 += 1;
-                    }
-                    if m.1 > before {
-                        space.notify_all();
-                    }
+                    *lock_slot(&slots[i % slots.len()]) = Some(r);
+                    // merge what is contiguous now (a worker that stored a result always looks, or
+                    // the one merging looks again, so none is left behind)
+                    merge();
                 }
             });
         }
     });
-    merged
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .1
+    merged.into_inner()
+}
+
+/// A slot of [`stream_in_order`]'s window (one that a panicking worker left is still usable).
+fn lock_slot<T>(m: &Mutex<Option<T>>) -> std::sync::MutexGuard<'_, Option<T>> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// What a streamed run gathers besides the caller's accumulator.

@@ -51,7 +51,69 @@ pub struct Region {
     pub base: u64,
     /// Length in bytes.
     pub len: u64,
-    words: Vec<AtomicU32>,
+    words: Words,
+}
+
+/// Sixteen atomic words on a cache line of their own.
+#[repr(C, align(64))]
+struct Line([AtomicU32; 16]);
+
+/// Atomic words stored from a cache-line boundary on: blocks that run on different host threads
+/// and touch different 64-byte lines of the device's memory (or of a shadow's states) touch
+/// different host cache lines too, instead of sharing the lines that straddle theirs.
+pub(crate) struct Words {
+    lines: Box<[Line]>,
+    len: usize,
+}
+
+impl Words {
+    /// `len` words of 0 (their pages untouched until used).
+    pub(crate) fn zeroed(len: usize) -> Words {
+        let n = len.div_ceil(16);
+        let lines = if n == 0 {
+            Box::default()
+        } else {
+            let layout = std::alloc::Layout::array::<Line>(n).expect("a region that fits in memory");
+            // SAFETY: the layout has a non-zero size; all-zero bytes are valid `AtomicU32`s, so
+            // the zeroed allocation holds `n` valid `Line`s, and a boxed slice of `n` lines frees
+            // it with this same layout.
+            unsafe {
+                let p = std::alloc::alloc_zeroed(layout).cast::<Line>();
+                if p.is_null() {
+                    std::alloc::handle_alloc_error(layout);
+                }
+                Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+            }
+        };
+        Words { lines, len }
+    }
+
+    /// The little-endian words of `bytes` (the last one padded with zeros).
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Words {
+        let w = Words::zeroed(bytes.len().div_ceil(4));
+        for (c, word) in bytes.chunks(4).zip(w.iter()) {
+            let mut b = [0u8; 4];
+            b[..c.len()].copy_from_slice(c);
+            word.store(u32::from_le_bytes(b), Relaxed);
+        }
+        w
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = [AtomicU32];
+    fn deref(&self) -> &[AtomicU32] {
+        // SAFETY: `Line` is `repr(C)` with sixteen `AtomicU32`s and no padding (64 bytes), so the
+        // lines are `16 * lines.len() >= len` contiguous words.
+        unsafe { std::slice::from_raw_parts(self.lines.as_ptr().cast::<AtomicU32>(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Words {
+    fn deref_mut(&mut self) -> &mut [AtomicU32] {
+        // SAFETY: as `deref`, borrowed mutably through `self`.
+        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<AtomicU32>(), self.len) }
+    }
 }
 
 /// The global address space.
@@ -73,14 +135,7 @@ impl Global {
             .into_iter()
             .map(|(base, bytes)| {
                 let len = bytes.len() as u64;
-                let words = bytes
-                    .chunks(4)
-                    .map(|c| {
-                        let mut w = [0u8; 4];
-                        w[..c.len()].copy_from_slice(c);
-                        AtomicU32::new(u32::from_le_bytes(w))
-                    })
-                    .collect();
+                let words = Words::from_bytes(&bytes);
                 Region { base, len, words }
             })
             .collect();
@@ -292,7 +347,16 @@ impl Global {
 
     /// Adds a region of `bytes` at `base`; refuses one that overlaps a region already there.
     pub fn insert(&mut self, base: u64, bytes: &[u8]) -> Result<(), Overlap> {
-        let len = bytes.len() as u64;
+        self.insert_words(base, bytes.len() as u64, || Words::from_bytes(bytes))
+    }
+
+    /// [`Global::insert`] of `len` zero bytes (an allocation: its pages are not touched until
+    /// used).
+    pub fn insert_zeroed(&mut self, base: u64, len: usize) -> Result<(), Overlap> {
+        self.insert_words(base, len as u64, || Words::zeroed(len.div_ceil(4)))
+    }
+
+    fn insert_words(&mut self, base: u64, len: u64, words: impl FnOnce() -> Words) -> Result<(), Overlap> {
         let i = self.regions.partition_point(|r| r.base < base);
         if let Some(p) = i.checked_sub(1).map(|p| &self.regions[p])
             && p.base + p.len.max(1) > base
@@ -304,14 +368,7 @@ impl Global {
         {
             return Err(Overlap { base: n.base });
         }
-        let words = bytes
-            .chunks(4)
-            .map(|c| {
-                let mut w = [0u8; 4];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU32::new(u32::from_le_bytes(w))
-            })
-            .collect();
+        let words = words();
         self.regions.insert(i, Region { base, len, words });
         Ok(())
     }
@@ -345,11 +402,19 @@ impl Global {
             if o % 4 == 0 && k + 4 <= out.len() {
                 // whole words at a time
                 let n = (out.len() - k) / 4;
-                for (c, w) in out[k..k + 4 * n]
-                    .chunks_exact_mut(4)
-                    .zip(&r.words[o / 4..o / 4 + n])
-                {
-                    c.copy_from_slice(&w.load(Relaxed).to_le_bytes());
+                let copy = |out: &mut [u8], words: &[AtomicU32]| {
+                    for (c, w) in out.chunks_exact_mut(4).zip(words) {
+                        c.copy_from_slice(&w.load(Relaxed).to_le_bytes());
+                    }
+                };
+                let (out, words) = (&mut out[k..k + 4 * n], &r.words[o / 4..o / 4 + n]);
+                if n >= PARALLEL_COPY_WORDS {
+                    // a large copy on every host thread
+                    out.par_chunks_mut(4 * COPY_PIECE_WORDS)
+                        .zip(words.par_chunks(COPY_PIECE_WORDS))
+                        .for_each(|(o, w)| copy(o, w));
+                } else {
+                    copy(out, words);
                 }
                 k += 4 * n;
             } else {
@@ -369,8 +434,18 @@ impl Global {
             if o % 4 == 0 && k + 4 <= data.len() {
                 // whole words at a time
                 let n = (data.len() - k) / 4;
-                for (c, w) in data[k..k + 4 * n].chunks_exact(4).zip(&r.words[o / 4..o / 4 + n]) {
-                    w.store(u32::from_le_bytes([c[0], c[1], c[2], c[3]]), Relaxed);
+                let copy = |data: &[u8], words: &[AtomicU32]| {
+                    for (c, w) in data.chunks_exact(4).zip(words) {
+                        w.store(u32::from_le_bytes([c[0], c[1], c[2], c[3]]), Relaxed);
+                    }
+                };
+                let (data, words) = (&data[k..k + 4 * n], &r.words[o / 4..o / 4 + n]);
+                if n >= PARALLEL_COPY_WORDS {
+                    data.par_chunks(4 * COPY_PIECE_WORDS)
+                        .zip(words.par_chunks(COPY_PIECE_WORDS))
+                        .for_each(|(d, w)| copy(d, w));
+                } else {
+                    copy(data, words);
                 }
                 k += 4 * n;
             } else {
@@ -384,6 +459,11 @@ impl Global {
         Some(())
     }
 }
+
+/// Host copies of at least this many words run on every host thread ([`Global::read_range`],
+/// [`Global::write_range`]), in pieces of `COPY_PIECE_WORDS`.
+const PARALLEL_COPY_WORDS: usize = 1 << 20;
+const COPY_PIECE_WORDS: usize = 1 << 16;
 
 /// Reads `w` (1, 2, 4 or 8) little-endian bytes from a plain byte memory.
 #[inline(always)]
@@ -460,6 +540,27 @@ mod tests {
     }
 
     #[test]
+    fn large_copies_and_zeroed_regions_hold_their_bytes() {
+        let mut g = Global::empty();
+        // over PARALLEL_COPY_WORDS words, not a multiple of the pieces, at an odd offset
+        let n = 4 * (PARALLEL_COPY_WORDS + 3 * COPY_PIECE_WORDS / 2) + 7;
+        g.insert_zeroed(BUFFER_BASE, n + 16).unwrap();
+        assert_eq!(g.region_of(BUFFER_BASE + 5), Some((BUFFER_BASE, n as u64 + 16)));
+        assert_eq!(g.read(BUFFER_BASE + n as u64, 4), Some(0));
+        // the words start on a cache line
+        assert_eq!(g.regions[0].words.as_ptr() as usize % 64, 0);
+        let data: Vec<u8> = (0..n).map(|i| (i * 7 + i / 256) as u8).collect();
+        g.write_range(BUFFER_BASE + 3, &data).unwrap();
+        let mut back = vec![0u8; n];
+        g.read_range(BUFFER_BASE + 3, &mut back).unwrap();
+        assert!(back == data, "bytes read back differ");
+        // byte 3 + 4k of the data is word k + 1's low byte
+        assert_eq!(g.read(BUFFER_BASE + 4 * 1000, 1), Some(u64::from(data[4 * 1000 - 3])));
+        assert_eq!(g.read(BUFFER_BASE, 2), Some(0));
+        assert_eq!(g.contents(BUFFER_BASE).unwrap()[3..3 + n], data[..]);
+    }
+
+    #[test]
     fn plain_bytes() {
         let mut m = vec![0u8; 8];
         write_bytes(&mut m, 4, 4, 0xdeadbeef).unwrap();
@@ -490,10 +591,10 @@ struct ShadowRegion {
 /// alone, so they take no more cache than the words) the values before the launch's first writes.
 struct Chunk {
     /// `SAVED | MULTI | owner` (block + 1 of the first block that touched the word).
-    state: Box<[AtomicU32]>,
+    state: Words,
     /// The word's value before the launch's first write to it (valid once `SAVED`); made at the
     /// chunk's first write, so words a launch only reads cost their states alone.
-    old: std::sync::OnceLock<Box<[AtomicU32]>>,
+    old: std::sync::OnceLock<Words>,
 }
 
 impl ShadowRegion {
@@ -508,8 +609,8 @@ impl ShadowRegion {
     }
 }
 
-fn zeros() -> Box<[AtomicU32]> {
-    (0..CHUNK_WORDS).map(|_| AtomicU32::new(0)).collect()
+fn zeros() -> Words {
+    Words::zeroed(CHUNK_WORDS)
 }
 
 impl Chunk {
