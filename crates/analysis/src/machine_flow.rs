@@ -6,9 +6,11 @@
 //! 16-way body, a 4-way body and a remainder loop, each with its own trip test), the counts of the
 //! machine code's branches are a function of the trip count that the PTX does not show. This module
 //! runs the machine code: integer arithmetic, predicates, constant-bank reads (launch geometry and
-//! the kernel's parameters), special registers, warp votes and shuffles, and the float steps of
-//! ptxas's integer division are followed exactly; what comes from memory (global, shared, local,
-//! textures) and other floating-point results are *unknown*. Control flow runs on the
+//! the kernel's parameters), special registers, warp votes and shuffles, the float steps of
+//! ptxas's integer division, double-precision arithmetic and compares ([`double`]), each thread's
+//! local memory ([`local`]), `BRX` jump tables (constant bank 2) and global loads from the
+//! launch's starting memory are followed exactly; what comes from shared memory, textures,
+//! atomics, `MUFU` and other floating-point results is *unknown*. Control flow runs on the
 //! architecture's convergence rules (`BSSY`/`BSYNC` barriers, `BREAK`, `WARPSYNC`, `EXIT`, calls
 //! and returns), lanes at the same code offset executing together. A branch, exit or return whose
 //! condition is unknown in any lane it runs for ends the run with the reason: the counts are then
@@ -28,6 +30,9 @@ use warpscope_emu::AccessOp;
 use warpscope_toolchain::sass::{SassKernel, SassLine};
 
 use crate::global::GlobalCounts;
+
+mod double;
+mod local;
 
 const RZ: u8 = 255;
 const URZ: u8 = 63;
@@ -255,6 +260,34 @@ enum Kind {
     },
     Ret,
     Nop,
+    /// `DADD`/`DMUL`/`DFMA` to nearest ([`double`]).
+    Dop {
+        op: double::Dop,
+    },
+    /// `DSETP`.
+    Dsetp {
+        cmp: Cmp,
+        bop: Bop,
+    },
+    /// Conversions between doubles and 32-bit integers or floats.
+    Dcvt {
+        op: double::Dcvt,
+    },
+    /// `LDL`: `bytes` per lane from the lane's own local memory ([`local`]).
+    Ldl {
+        bytes: u8,
+        signed: bool,
+    },
+    /// `STL`.
+    Stl {
+        bytes: u8,
+    },
+    /// `BRX R, imm`: an indirect jump to `R + next + imm` (ptxas's jump table for a `switch`:
+    /// `R` loaded from constant bank 2).
+    Brx {
+        reg: u8,
+        imm: i64,
+    },
     /// Results unknown: the destinations are forgotten.
     Poison,
     /// Cannot be followed (indirect jumps, traps, warp-synchronous slow paths).
@@ -273,6 +306,7 @@ impl Kind {
                 | Kind::ExclusiveSync
                 | Kind::Call { .. }
                 | Kind::Ret
+                | Kind::Brx { .. }
         )
     }
 }
@@ -293,6 +327,8 @@ struct Ins {
     counted: bool,
     /// A global access's address: the 64-bit register pair and the immediate offset.
     addr: Option<(u8, i64)>,
+    /// A local access's address: the 32-bit register and the offset.
+    laddr: Option<(Src, i32)>,
     /// A float instruction computed here to nearest whose modifiers (`.FTZ`, `.SAT`, directed
     /// rounding of an add) may change the last bits: its result is approximate.
     rounded_approx: bool,
@@ -341,6 +377,11 @@ pub struct MachineFlow {
     /// Count the global loads and stores ([`FlowCounts::global`]): `None` not asked, `Some(Err)`
     /// asked but the code has an access that cannot be counted (the reason).
     globals: Option<Result<(), &'static str>>,
+    /// The code writes global memory by instructions the run does not follow as stores (bulk and
+    /// tensor copies to global memory, surface stores): see [`FlowReads::hold`].
+    unfollowed_writes: bool,
+    /// The kernel's constant bank 2 (`BRX` jump tables).
+    constant2: std::sync::Arc<Vec<u8>>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
     /// `WARPSCOPE_FLOW_TRACE=all`: every warp instruction goes to stderr.
@@ -385,24 +426,45 @@ pub struct FlowCounts {
 pub struct FlowReads {
     /// Some branch, exit or convergence depended on a value loaded from memory.
     pub decided: bool,
-    /// The 4-byte words read from the launch's starting memory, with the values read.
-    words: Vec<(u64, u32)>,
+    /// The 4-byte words read from the launch's starting memory, with the values read and the
+    /// reading warp.
+    words: Vec<(u64, u32, u32)>,
     overflow: bool,
+    /// Word address → the one warp that stored to it during the run ([`Self::MANY`]: several).
+    writers: rustc_hash::FxHashMap<u64, u32>,
+    /// Some store's address was not known, or the code writes global memory in ways not followed
+    /// (bulk copies, surface stores): [`Self::writers`] may miss words.
+    blind: bool,
 }
 
 impl FlowReads {
     /// Most words kept for the check.
     const MAX: usize = 1 << 26;
+    /// [`Self::writers`]: more than one warp stored to the word.
+    const MANY: u32 = u32::MAX;
 
     /// Whether the run's counters hold given the memory after the launch: no branch depended on
-    /// memory, or every word read still has the value read.
+    /// memory, or every word read still has the value read, or was changed only by the warp that
+    /// read it (no other warp wrote it, so the warp read what it would on the GPU: the launch's
+    /// starting value before its own store, its own value after; a thread's `a[i] = a[i] / b`).
     pub fn hold(&self, after: &warpscope_emu::mem::Global) -> bool {
         !self.decided
             || (!self.overflow
-                && self
-                    .words
-                    .iter()
-                    .all(|&(a, v)| after.read(a, 4) == Some(u64::from(v))))
+                && self.words.iter().all(|&(a, v, warp)| {
+                    after.read(a, 4) == Some(u64::from(v)) || !self.blind && self.writers.get(&a) == Some(&warp)
+                }))
+    }
+
+    /// Notes that warp `warp` stored to the word at `wa`.
+    fn wrote(&mut self, warp: u32, wa: u64) {
+        self.writers
+            .entry(wa)
+            .and_modify(|w| {
+                if *w != warp {
+                    *w = Self::MANY;
+                }
+            })
+            .or_insert(warp);
     }
 }
 
@@ -441,7 +503,7 @@ impl Mem<'_> {
             Some(v) => {
                 let v = v as u32;
                 if self.reads.words.len() < FlowReads::MAX {
-                    self.reads.words.push((wa, v));
+                    self.reads.words.push((wa, v, warp));
                 } else {
                     self.reads.overflow = true;
                 }
@@ -464,6 +526,7 @@ impl Mem<'_> {
     /// Byte `a` stored by warp `warp` (`None`: a value not known).
     fn store(&mut self, warp: u32, a: u64, b: Option<u8>) {
         let wa = a & !3;
+        self.reads.wrote(warp, wa);
         let k = (a & 3) as u8;
         let e = self.stored.entry(wa).or_insert(Stored {
             warp,
@@ -566,6 +629,10 @@ fn parse_sr(t: &str) -> Option<Sr> {
 
 fn parse_opnd(t: &str) -> Opnd {
     let mut t = t.trim();
+    // `|R26|.reuse`: the reuse flag after a modifier's bars
+    if t.ends_with("|.reuse") {
+        t = t.trim_end_matches(".reuse");
+    }
     let mut o = Opnd {
         src: Src::Unknown,
         neg: false,
@@ -808,7 +875,11 @@ impl MachineFlow {
                 ins[j].ddiv = Some((ah, bh));
             }
         }
-        let needed = slice(&ins, globals);
+        // where an indirect jump may go: any labelled instruction
+        let mut labelled: Vec<usize> = kernel.labels.values().filter_map(|o| at.get(o).copied()).collect();
+        labelled.sort_unstable();
+        labelled.dedup();
+        let needed = slice(&ins, globals, &labelled);
         // accesses this module does not count: asynchronous and bulk copies (a call into code
         // outside the kernel, `vprintf` or `__assertfail`, is not the kernel's own access: device
         // printf's traffic is `crate::global::printf_traffic`)
@@ -856,12 +927,20 @@ impl MachineFlow {
         }
         // counting global accesses needs every warp's own addresses
         let same_path = (!opaque && !srs.contains(&Sr::Other) && globals.is_none()).then_some(srs);
+        let unfollowed_writes = kernel.insts.iter().any(|l| {
+            matches!(
+                l.opcode.split('.').next().unwrap_or(""),
+                "UBLKCP" | "UBLKRED" | "UTMASTG" | "UTMAREDG" | "SUST" | "SURED" | "SUATOM"
+            )
+        });
         MachineFlow {
             ins,
             needed,
             same_path,
             at,
             globals,
+            unfollowed_writes,
+            constant2: std::sync::Arc::new(kernel.constant2.clone()),
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
             trace_all: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some_and(|v| v == "all"),
         }
@@ -887,6 +966,7 @@ impl MachineFlow {
             reads: FlowReads::default(),
         };
         let mut w = Warp::new();
+        w.constant2 = self.constant2.clone();
         if let Some(srs) = &self.same_path {
             // each warp's path inputs (its lanes, the special registers read) once
             let mut seen: HashMap<Vec<u32>, FlowCounts> = HashMap::new();
@@ -936,6 +1016,7 @@ impl MachineFlow {
             .enumerate()
             .map(|(k, part)| {
                 let mut w = Warp::new();
+                w.constant2 = self.constant2.clone();
                 let mut mem = Mem {
                     global: launch.global,
                     stored: rustc_hash::FxHashMap::default(),
@@ -951,12 +1032,16 @@ impl MachineFlow {
                         w.reset(launch, b, wi);
                         w.id = ((k * chunk + j) * warps + wi) as u32;
                         self.run_warp(&mut w, launch, &mut counts, &mut mem, max_warp_insts)?;
+                        mem.reads.blind |= w.unknown_store;
                     }
                 }
                 Ok((counts, mem.reads))
             })
             .collect();
-        let mut reads = FlowReads::default();
+        let mut reads = FlowReads {
+            blind: self.unfollowed_writes,
+            ..FlowReads::default()
+        };
         for part in parts {
             let (c, r) = part?;
             counts.targets += c.targets;
@@ -975,6 +1060,10 @@ impl MachineFlow {
             }
             reads.decided |= r.decided;
             reads.overflow |= r.overflow;
+            reads.blind |= r.blind;
+            for (wa, warp) in r.writers {
+                reads.wrote(warp, wa);
+            }
             let room = FlowReads::MAX.saturating_sub(reads.words.len());
             if r.words.len() > room {
                 reads.overflow = true;
@@ -1170,6 +1259,48 @@ impl MachineFlow {
                     w.together = Some(t);
                 }
             }
+            Kind::Brx { reg, imm } => {
+                if unknown_guard != 0 {
+                    return Err(stop("branch on an unknown value"));
+                }
+                // each lane's destination: the register's value is an offset from the next
+                // instruction's, less `imm` (the jump table holds offsets in the function)
+                let mut dests: Vec<(usize, u32)> = Vec::new();
+                for l in lanes(on) {
+                    let Some(v) = w.raw(Src::R(reg), l, launch) else {
+                        return Err(stop("branch on an unknown value"));
+                    };
+                    let off = i64::from(v as i32) + i64::from(ins.offset) + 16 + imm;
+                    let Some(&t) = u32::try_from(off).ok().and_then(|o| self.at.get(&o)) else {
+                        return Err(stop("jump target is no instruction"));
+                    };
+                    match dests.iter_mut().find(|(d, _)| *d == t) {
+                        Some((_, m)) => *m |= 1 << l,
+                        None => dests.push((t, 1 << l)),
+                    }
+                }
+                let rest = group & !on;
+                if rest != 0 {
+                    dests.push((pc + 1, rest));
+                }
+                if ins.counted {
+                    let (t, d) = brx_counts(dests.len());
+                    counts.targets += t;
+                    counts.divergent += d;
+                }
+                for &(t, m) in &dests {
+                    for l in lanes(m) {
+                        w.pc[l] = t;
+                    }
+                }
+                // lanes going to different places run apart
+                for &(_, m) in dests.iter().skip(1) {
+                    w.split(group, m);
+                }
+                if let [(t, _)] = dests.as_slice() {
+                    w.together = Some(*t);
+                }
+            }
             Kind::Exit => {
                 if unknown_guard != 0 {
                     return Err(stop("exit on an unknown value"));
@@ -1334,6 +1465,14 @@ impl MachineFlow {
                 advance(w, group);
                 w.together = Some(pc + 1);
             }
+            Kind::Ldl { .. } | Kind::Stl { .. } => {
+                w.local_memory(ins, on, unknown_guard, launch);
+                for d in &ins.dst {
+                    w.forget(*d, unknown_guard);
+                }
+                advance(w, group);
+                w.together = Some(pc + 1);
+            }
             Kind::Ldg { .. } | Kind::Stg { .. } | Kind::AtomG { .. } => {
                 if counts.global.is_some() {
                     count_global(w, ins, on, unknown_guard, counts, mem);
@@ -1405,6 +1544,24 @@ fn count_global(w: &Warp, ins: &Ins, on: u32, unknown_guard: u32, counts: &mut F
     }
 }
 
+/// Branch targets and divergent targets Nsight Compute counts for one execution of a `BRX` whose
+/// lanes go to `places` different instructions: one uniform target when they all go to one place,
+/// else `places - 1` targets, all divergent. From the H200 (calibration/run/bench2/, `classify`:
+/// four jump tables executed 127 times by warps whose lanes go to one to four places): the
+/// per-instruction divergent counts are 30, 61, 62, 63 (`places - 1` per execution, the flow's
+/// places), and the launch's 656 targets are the other branches' 439 executions plus 217, the
+/// divergent 216 and the one execution whose lanes all went to one place ("a target per place"
+/// would give 782, "one per execution" 566). Checked afterwards on `switch2.cu`'s 10 launches
+/// (one to eight places per warp): all equal.
+fn brx_counts(places: usize) -> (u64, u64) {
+    if places <= 1 {
+        (1, 0)
+    } else {
+        let n = places as u64 - 1;
+        (n, n)
+    }
+}
+
 /// Registers and predicates, as bit sets.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 struct Regs {
@@ -1463,14 +1620,17 @@ fn uses(x: &Ins) -> Regs {
         x.kind,
         Kind::Imad { hi: true, .. } | Kind::Imad { wide: true, .. }
     );
+    let doubles = double::pair_sources(x.kind);
     for (n, o) in x.src.iter().enumerate() {
+        let pair = pair && n == 2 || doubles >> n & 1 != 0;
+        let n = if doubles >> n & 1 != 0 { 2 } else { n };
         match o.src {
             Src::R(k) if k != RZ => {
                 u.add(Dst::R(k));
                 if pair && n == 2 && k + 1 < RZ {
                     u.add(Dst::R(k + 1));
                 }
-                if let Kind::Stg { bytes, .. } = x.kind {
+                if let Kind::Stg { bytes, .. } | Kind::Stl { bytes } = x.kind {
                     for w in 1..bytes.div_ceil(4) {
                         if k + w < RZ {
                             u.add(Dst::R(k + w));
@@ -1487,6 +1647,11 @@ fn uses(x: &Ins) -> Regs {
             }
             _ => {}
         }
+    }
+    match x.laddr {
+        Some((Src::R(k), _)) => u.add(Dst::R(k)),
+        Some((Src::Ur(k), _)) => u.add(Dst::Ur(k)),
+        _ => {}
     }
     if let Some((k, _)) = x.addr {
         u.add(Dst::R(k));
@@ -1508,7 +1673,7 @@ fn uses(x: &Ins) -> Regs {
 /// machine code's control-flow graph, to a fixed point; a guarded write does not end a value's
 /// life). Once a needed load is found, every store and atomic is needed too (a warp reads back
 /// what it stored).
-fn slice(ins: &[Ins], globals: bool) -> Vec<bool> {
+fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
     let n = ins.len();
     // successors: the next instruction unless the control transfer is unconditional, the target;
     // a call's callee and its return site; a return's every return site
@@ -1526,6 +1691,7 @@ fn slice(ins: &[Ins], globals: bool) -> Vec<bool> {
             let mut v = Vec::new();
             let falls = match x.kind {
                 Kind::Bra { div, .. } => guarded || div || !x.preds.is_empty(),
+                Kind::Brx { .. } => guarded,
                 Kind::Exit | Kind::Ret => guarded,
                 Kind::Stop => false,
                 _ => true,
@@ -1540,6 +1706,9 @@ fn slice(ins: &[Ins], globals: bool) -> Vec<bool> {
             }
             if matches!(x.kind, Kind::Ret) {
                 v.extend(returns.iter().copied().filter(|&r| r < n));
+            }
+            if matches!(x.kind, Kind::Brx { .. }) {
+                v.extend(labelled.iter().copied().filter(|&r| r < n));
             }
             v
         })
@@ -1590,6 +1759,18 @@ fn slice(ins: &[Ins], globals: bool) -> Vec<bool> {
             stores = true;
             for (x, k) in ins.iter().zip(needed.iter_mut()) {
                 if matches!(x.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && !*k {
+                    *k = true;
+                    changed = true;
+                }
+            }
+        }
+        if ins
+            .iter()
+            .zip(&needed)
+            .any(|(x, &k)| k && matches!(x.kind, Kind::Ldl { .. }))
+        {
+            for (x, k) in ins.iter().zip(needed.iter_mut()) {
+                if matches!(x.kind, Kind::Stl { .. }) && !*k {
                     *k = true;
                     changed = true;
                 }
@@ -1672,6 +1853,7 @@ fn decode(
         barrier: 0,
         counted,
         addr: None,
+        laddr: None,
         rounded_approx: false,
         ddiv: None,
     };
@@ -1718,6 +1900,57 @@ fn decode(
         }
         ins.dst = dst;
     };
+    if matches!(base, "LDL" | "STL") {
+        let bytes = if has("128") {
+            16
+        } else if has("64") {
+            8
+        } else if has("U16") || has("S16") {
+            2
+        } else if has("U8") || has("S8") {
+            1
+        } else {
+            4
+        };
+        ins.laddr = ops.iter().find(|o| o.contains('[')).and_then(|o| local::address(o));
+        if base == "LDL" {
+            ins.kind = Kind::Ldl {
+                bytes,
+                signed: has("S8") || has("S16"),
+            };
+            ins.dst = ops
+                .first()
+                .map(|o| reg_dst(o, bytes.div_ceil(4)))
+                .unwrap_or_default();
+        } else {
+            ins.kind = Kind::Stl { bytes };
+            ins.src = ops.last().map(|o| parse_opnd(o)).into_iter().collect();
+        }
+        return ins;
+    }
+    if let Some(kind) = double::kind(base, &mods) {
+        ins.kind = kind;
+        let pairs = double::pair_sources(kind);
+        let wide = match kind {
+            Kind::Dop { .. } => true,
+            Kind::Dcvt { op } => matches!(op, double::Dcvt::FromInt { .. } | double::Dcvt::FromFloat),
+            _ => false,
+        };
+        if let Kind::Dsetp { .. } = kind {
+            ins.dst = ops.iter().take(2).map(|o| pred_or_sink(o)).collect();
+            ins.src = ops.iter().skip(2).take(2).map(|o| double::operand(o)).collect();
+            ins.preds = preds_of(4);
+        } else {
+            ins.dst = ops.first().map(|o| reg_dst(o, if wide { 2 } else { 1 })).unwrap_or_default();
+            ins.src = ops
+                .iter()
+                .skip(1)
+                .enumerate()
+                .map(|(i, o)| if pairs >> i & 1 != 0 { double::operand(o) } else { parse_opnd(o) })
+                .collect();
+        }
+        return ins;
+    }
     match base {
         "BRA" | "JMP" => {
             if ops.iter().any(|o| parse_reg(o).is_some()) && !has("DIV") {
@@ -1784,6 +2017,30 @@ fn decode(
                 .map(parse_opnd)
                 .into_iter()
                 .collect();
+        }
+        "BRX" if mods.is_empty() => {
+            let mut words = ops.first().map(|o| o.split_whitespace()).into_iter().flatten();
+            let reg = words.next().and_then(parse_reg);
+            let imm = match words.next() {
+                Some(t) if t.starts_with('(') => Some(0),
+                Some(t) => match t.strip_prefix('-') {
+                    Some(h) => parse_hex(h).map(|v| -i64::from(v)),
+                    None => parse_hex(t).map(i64::from),
+                },
+                None => Some(0),
+            };
+            match (reg, imm) {
+                (Some(Src::R(reg)), Some(imm)) if reg != RZ => {
+                    ins.kind = Kind::Brx { reg, imm };
+                    ins.src = vec![Opnd {
+                        src: Src::R(reg),
+                        neg: false,
+                        not: false,
+                        abs: false,
+                    }];
+                }
+                _ => ins.kind = Kind::Stop,
+            }
         }
         "BRX" | "JMX" | "BRXU" | "JMXU" | "KILL" | "BPT" | "ENDCOLLECTIVE" | "BMOV" | "RTT" | "BSYNCS" => {
             ins.kind = Kind::Stop;
@@ -2330,6 +2587,12 @@ struct Warp {
     id: u32,
     /// The warp stored to an address it does not know: its later loads are unknown.
     unknown_store: bool,
+    /// Each lane's local memory ([`local`]).
+    local: Vec<local::Bytes>,
+    /// Lanes that stored to a local address not known: their local loads are unknown.
+    local_blind: u32,
+    /// The kernel's constant bank 2 (jump tables).
+    constant2: std::sync::Arc<Vec<u8>>,
     /// Where the group that just ran went, when all its lanes went to one place.
     together: Option<usize>,
     /// Groups of lanes an exclusive warp sync holds back, in the order they run.
@@ -2394,6 +2657,9 @@ impl Warp {
             deferred: Vec::new(),
             cohort: [0; 32],
             next_cohort: 1,
+            local: vec![local::Bytes::default(); 32],
+            local_blind: 0,
+            constant2: std::sync::Arc::default(),
         }
     }
 
@@ -2421,6 +2687,8 @@ impl Warp {
         self.ax.iter_mut().for_each(|a| *a = 0);
         self.cur_approx = false;
         self.unknown_store = false;
+        self.local.iter_mut().for_each(|m| m.clear());
+        self.local_blind = 0;
         self.waiting = 0;
         self.deferred.clear();
         self.cohort = [0; 32];
@@ -2490,6 +2758,76 @@ impl Warp {
         );
         (k >> l & 1 != 0)
             .then(|| (u64::from(self.r[r + 1][l]) << 32 | u64::from(self.r[r][l])).wrapping_add(off as u64))
+    }
+
+    /// `LDL`/`STL` for the lanes `on`; lanes in `unsure` (guard unknown) may store: the bytes
+    /// they may store become unknown.
+    fn local_memory(&mut self, ins: &Ins, on: u32, unsure: u32, launch: &FlowLaunch) {
+        let addr = |w: &Warp, l: usize| -> Option<u32> {
+            let (s, off) = ins.laddr?;
+            Some(w.raw(s, l, launch)?.wrapping_add(off as u32))
+        };
+        self.cur_approx = false;
+        match ins.kind {
+            Kind::Stl { bytes } => {
+                let first = match ins.src.first().map(|o| o.src) {
+                    Some(Src::R(r)) => Some(r),
+                    _ => None,
+                };
+                for l in lanes(on | unsure) {
+                    let Some(a) = addr(self, l) else {
+                        self.local_blind |= 1 << l;
+                        continue;
+                    };
+                    for i in 0..u32::from(bytes) {
+                        let reg = first.map(|r| r as usize + i as usize / 4);
+                        let (v, t) = match reg {
+                            Some(r) if r == RZ as usize => (Some(0), false),
+                            Some(r) if r < RZ as usize => {
+                                let known = self.rk[r] >> l & 1 != 0 && self.ax[r] >> l & 1 == 0;
+                                (
+                                    known.then(|| (self.r[r][l] >> (8 * (i % 4))) as u8),
+                                    self.rt[r] >> l & 1 != 0,
+                                )
+                            }
+                            _ => (None, false),
+                        };
+                        let v = if on >> l & 1 != 0 { v } else { None };
+                        self.local[l].insert(a.wrapping_add(i), (v, t));
+                    }
+                }
+            }
+            Kind::Ldl { bytes, signed } => {
+                for l in lanes(on) {
+                    let got = match addr(self, l) {
+                        Some(a) if self.local_blind >> l & 1 == 0 => local::load(&self.local[l], a, u32::from(bytes)),
+                        _ => None,
+                    };
+                    let (mut buf, taint) = match got {
+                        Some(g) => (g.0, g.1),
+                        None => {
+                            for d in &ins.dst {
+                                self.set(*d, l, None);
+                            }
+                            continue;
+                        }
+                    };
+                    if bytes < 4 {
+                        let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 { 0xff } else { 0 };
+                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
+                            *b = fill;
+                        }
+                    }
+                    self.cur_taint = taint;
+                    for (k, d) in ins.dst.iter().enumerate() {
+                        let v = u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
+                        self.set(*d, l, Some(v));
+                    }
+                    self.cur_taint = false;
+                }
+            }
+            _ => {}
+        }
     }
 
     /// `LDG`, `STG`, `ST` and global atomics for the lanes `on`.
@@ -2688,15 +3026,20 @@ impl Warp {
             Src::Imm(v) => Some(v),
             Src::FImm(f) => Some(f.to_bits()),
             Src::Const { bank, off, reg } => {
-                if bank != 0 {
+                if bank != 0 && bank != 2 {
                     return None;
                 }
                 let off = match reg {
                     Some(r) => off.wrapping_add(self.raw(Src::R(r), lane, launch)?),
                     None => off,
                 };
+                if bank == 2 {
+                    let b = self.constant2.get(off as usize..off as usize + 4)?;
+                    return Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+                }
                 match off {
                     0x0 | 0x4 | 0x8 => Some(launch.block[(off / 4) as usize]),
+                    0x28 => Some(local::STACK_TOP),
                     0xc | 0x10 | 0x14 => Some(launch.grid[((off - 0xc) / 4) as usize]),
                     o if o >= PARAM_BASE => {
                         let i = (o - PARAM_BASE) as usize;
@@ -2759,6 +3102,27 @@ impl Warp {
             v = v.wrapping_neg();
         }
         Some(v)
+    }
+
+    /// Source operand `i` of a double instruction as a double: a register pair, a uniform pair, two
+    /// constant words, or an immediate's high word.
+    fn dval(&self, i: usize, ins: &Ins, lane: usize, launch: &FlowLaunch) -> Option<f64> {
+        let o = ins.src.get(i)?;
+        let (lo, hi) = match o.src {
+            Src::R(RZ) | Src::Ur(URZ) => (0, 0),
+            Src::R(r) if r + 1 < RZ => (self.raw(Src::R(r), lane, launch)?, self.raw(Src::R(r + 1), lane, launch)?),
+            Src::Ur(r) if r + 1 < URZ => (
+                self.raw(Src::Ur(r), lane, launch)?,
+                self.raw(Src::Ur(r + 1), lane, launch)?,
+            ),
+            Src::Imm(h) => (0, h),
+            Src::Const { bank, off, reg } => (
+                self.raw(o.src, lane, launch)?,
+                self.raw(Src::Const { bank, off: off + 4, reg }, lane, launch)?,
+            ),
+            _ => return None,
+        };
+        Some(double::value(lo, hi, o))
     }
 
     /// A float operand's value with its modifiers (`-x`, `|x|` on the sign).
@@ -2977,8 +3341,14 @@ impl Warp {
                     if let Some(d) = ins.dst.first() {
                         self.set(*d, l, a);
                     }
+                    let two_carries = matches!(ins.kind, Kind::Iadd3 { .. }) && ins.dst.len() == 3;
                     for (k, d) in ins.dst.iter().enumerate().skip(1) {
-                        let v = if k == 1 { b } else { None };
+                        let v = match k {
+                            1 if two_carries => b.map(|c| c & 1),
+                            2 if two_carries => b.map(|c| c >> 8 & 1),
+                            1 => b,
+                            _ => None,
+                        };
                         // wide results and carry-outs: second value; further destinations of a
                         // wide result are consecutive registers (IMAD.WIDE: d, d+1)
                         self.set(*d, l, v);
@@ -3107,6 +3477,7 @@ impl Warp {
             }
             Kind::Iadd3 { x: ext } => {
                 let mut sum: u64 = 0;
+                let mut first: u64 = 0;
                 for (i, o) in s.iter().enumerate().take(3) {
                     let Some(raw) = self.raw(o.src, l, launch) else {
                         return (None, None);
@@ -3117,8 +3488,11 @@ impl Warp {
                     } else if o.neg {
                         v = u64::from(!raw) + 1;
                     }
-                    let _ = i;
                     sum += v;
+                    if i == 1 {
+                        // the first addition's carry (`IADD3 R, P0, P1, a, b, c`: P0)
+                        first = sum >> 32;
+                    }
                 }
                 if ext {
                     for q in &ins.preds {
@@ -3130,6 +3504,14 @@ impl Warp {
                     }
                 }
                 let carry = sum >> 32;
+                if ins.dst.len() == 3 {
+                    // two carry outputs: the first addition's and the second's, packed for `exec`
+                    let second = carry.saturating_sub(first.min(1));
+                    return (
+                        Some(sum as u32),
+                        Some(u32::from(first >= 1) | u32::from(second >= 1) << 8),
+                    );
+                }
                 (Some(sum as u32), Some(u32::from(carry >= 1)))
             }
             Kind::Lop3 => {
@@ -3480,6 +3862,38 @@ impl Warp {
                 };
                 (Some(r), None)
             }
+            Kind::Dop { op } => {
+                let (Some(a), Some(b)) = (self.dval(0, ins, l, launch), self.dval(1, ins, l, launch)) else {
+                    return (None, None);
+                };
+                let c = self.dval(2, ins, l, launch);
+                match double::arith(op, a, b, c) {
+                    Some((lo, hi)) => (Some(lo), Some(hi)),
+                    None => (None, None),
+                }
+            }
+            Kind::Dsetp { cmp, bop } => {
+                let (Some(a), Some(b), Some(c)) =
+                    (self.dval(0, ins, l, launch), self.dval(1, ins, l, launch), p(0))
+                else {
+                    return (None, None);
+                };
+                let r = double::compare(cmp, a, b);
+                (
+                    Some(u32::from(double::combine(bop, r, c))),
+                    Some(u32::from(double::combine(bop, !r, c))),
+                )
+            }
+            Kind::Dcvt { op } => match op {
+                double::Dcvt::FromInt { .. } | double::Dcvt::FromFloat => match x(0) {
+                    Some(v) => double::convert(op, v, None),
+                    None => (None, None),
+                },
+                _ => match self.dval(0, ins, l, launch) {
+                    Some(d) => double::convert(op, 0, Some(d)),
+                    None => (None, None),
+                },
+            },
             Kind::Fadd => match (f(0), f(1)) {
                 (Some(a), Some(b)) => (Some((a + b).to_bits()), None),
                 _ => (None, None),
@@ -3802,3 +4216,6 @@ mod tests {
         assert_eq!(run(&flow(&body("0x0")), 32, &[]), Ok((1 + 1, 0)));
     }
 }
+
+#[cfg(test)]
+mod values_tests;

@@ -79,6 +79,10 @@ pub struct SassKernel {
     /// Every instruction, in code order (the kernel's own and the subroutines after its last
     /// `EXIT` that nvdisasm prints in the same section).
     pub insts: Vec<SassLine>,
+    /// The kernel's constant bank 2 (`.nv.constant2.<kernel>` of the cubin): ptxas's jump tables
+    /// for `BRX` (code offsets in the function) and other constants; empty when the disassembly
+    /// did not come with it ([`disassemble`] adds it).
+    pub constant2: Vec<u8>,
 }
 
 /// One machine instruction as written: guard, opcode and operands apart.
@@ -262,16 +266,70 @@ pub fn disassemble_with(
     cubin: &Path,
 ) -> Result<String, SassError> {
     // A cubin that cannot be read is nvdisasm's to report; it is then not cached.
-    let key = std::fs::read(cubin).ok().map(|bytes| {
-        crate::cache::Key::of(&[b"nvdisasm -g -c", &crate::cache::tool_identity(nvdisasm), &bytes])
+    let bytes = std::fs::read(cubin).ok();
+    let key = bytes.as_ref().map(|bytes| {
+        crate::cache::Key::of(&[
+            b"nvdisasm -g -c, constant2",
+            &crate::cache::tool_identity(nvdisasm),
+            bytes,
+        ])
     });
-    let run = || run_nvdisasm(nvdisasm, cubin).map(String::into_bytes);
+    let run = || {
+        let mut text = run_nvdisasm(nvdisasm, cubin)?;
+        if let Some(b) = &bytes {
+            text.push_str(&constant2_lines(b));
+        }
+        Ok(text.into_bytes())
+    };
     let text = match key {
         Some(key) => cache.get_or("sass", key, run)?,
         None => run()?,
     };
     Ok(String::from_utf8_lossy(&text).into_owned())
 }
+
+/// The comment lines that carry each kernel's constant bank 2 after the disassembly
+/// (`// warpscope constant2 <kernel> <hex bytes>`, read back by [`parse_disassembly`]); nothing
+/// for a file that is not an ELF cubin.
+pub fn constant2_lines(cubin: &[u8]) -> String {
+    use elf::ElfBytes;
+    use elf::endian::LittleEndian;
+    use std::fmt::Write;
+    let mut out = String::new();
+    let Ok(file) = ElfBytes::<LittleEndian>::minimal_parse(cubin) else {
+        return out;
+    };
+    let Ok((Some(headers), Some(names))) = file.section_headers_with_strtab() else {
+        return out;
+    };
+    for h in headers.iter() {
+        let Some(kernel) = names
+            .get(h.sh_name as usize)
+            .ok()
+            .and_then(|n| n.strip_prefix(".nv.constant2."))
+        else {
+            continue;
+        };
+        // SHT_PROGBITS only (a SHT_NOBITS bank has no bytes in the file)
+        if h.sh_type != elf::abi::SHT_PROGBITS {
+            continue;
+        }
+        let Ok((data, _)) = file.section_data(&h) else {
+            continue;
+        };
+        let _ = write!(out, "\n{CONSTANT2} {kernel} ");
+        for b in data {
+            let _ = write!(out, "{b:02x}");
+        }
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// The prefix of [`constant2_lines`].
+const CONSTANT2: &str = "// warpscope constant2";
 
 fn run_nvdisasm(nvdisasm: &Path, cubin: &Path) -> Result<String, SassError> {
     let program = nvdisasm.display().to_string();
@@ -300,8 +358,20 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
     let mut kernels: Vec<SassKernel> = Vec::new();
     let mut loc: (Option<String>, Option<u32>) = (None, None);
     let mut labels: Vec<String> = Vec::new();
+    let mut banks: Vec<(String, Vec<u8>)> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
+        if let Some(rest) = t.strip_prefix(CONSTANT2) {
+            if let Some((name, hex)) = rest.trim().split_once(' ') {
+                let bytes: Option<Vec<u8>> = (0..hex.len() / 2)
+                    .map(|k| hex.get(2 * k..2 * k + 2).and_then(|d| u8::from_str_radix(d, 16).ok()))
+                    .collect();
+                if let Some(bytes) = bytes {
+                    banks.push((name.to_string(), bytes));
+                }
+            }
+            continue;
+        }
         if let Some(name) = kernel_header(t) {
             if kernels.last().is_none_or(|k| k.name != name) {
                 kernels.push(SassKernel {
@@ -430,6 +500,11 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
                 line: loc.1,
                 text: inst.to_string(),
             });
+    }
+    for (name, bytes) in banks {
+        if let Some(k) = kernels.iter_mut().find(|k| k.name == name) {
+            k.constant2 = bytes;
+        }
     }
     Ok(kernels)
 }

@@ -1,0 +1,262 @@
+//! Double-precision steps of the machine code: `DADD`, `DMUL`, `DFMA` (to nearest), `DSETP`, and
+//! the conversions between 32-bit integers, floats and doubles. The GPU's double arithmetic is
+//! IEEE 754 binary64 with subnormals and no flush to zero, rounded to nearest even unless a
+//! rounding modifier says otherwise (those are left unknown), so these results are exact: a branch
+//! on a double compare (the argument reduction of `sin`/`cos`, an ODE solver's step control) is
+//! followed on the launch's values. `MUFU.RCP64H`/`MUFU.RSQ64H` stay unknown (their tables are
+//! not IEEE).
+
+use super::{Bop, Cmp, Kind, Opnd, Src, parse_opnd};
+
+/// `DADD`, `DMUL`, `DFMA`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dop {
+    Add,
+    Mul,
+    Fma,
+}
+
+/// A conversion involving doubles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Dcvt {
+    /// `I2F.F64` (signed) / `I2F.F64.U32`: exact.
+    FromInt { signed: bool },
+    /// `F2F.F64.F32`: exact.
+    FromFloat,
+    /// `F2F.F32.F64`: rounded to nearest even.
+    ToFloat,
+    /// `F2I.F64` (`.U32`: unsigned): rounded to nearest even, or `.TRUNC`/`.FLOOR`/`.CEIL`
+    /// (`round` 1/2/3); saturating, NaN to 0.
+    ToInt { signed: bool, round: u8 },
+}
+
+/// The decoded kind of a double-precision instruction `base.mods`, or `None` when it is not one
+/// this module computes.
+pub(super) fn kind(base: &str, mods: &[&str]) -> Option<Kind> {
+    let only = |allowed: &[&str]| mods.iter().all(|m| allowed.contains(m));
+    Some(match base {
+        "DADD" if mods.is_empty() => Kind::Dop { op: Dop::Add },
+        "DMUL" if mods.is_empty() => Kind::Dop { op: Dop::Mul },
+        "DFMA" if mods.is_empty() => Kind::Dop { op: Dop::Fma },
+        "DSETP" => {
+            let cmp = mods.first().and_then(|m| super::parse_cmp(m))?;
+            if !only(&[mods[0], "AND", "OR", "XOR"]) {
+                return None;
+            }
+            Kind::Dsetp {
+                cmp,
+                bop: super::parse_bop(mods),
+            }
+        }
+        "I2F" if mods.contains(&"F64") && only(&["F64", "S32", "U32"]) => Kind::Dcvt {
+            op: Dcvt::FromInt {
+                signed: !mods.contains(&"U32"),
+            },
+        },
+        "F2F" if mods == ["F64", "F32"] => Kind::Dcvt { op: Dcvt::FromFloat },
+        "F2F" if mods == ["F32", "F64"] => Kind::Dcvt { op: Dcvt::ToFloat },
+        "F2I" if mods.contains(&"F64") && only(&["F64", "TRUNC", "FLOOR", "CEIL", "S32", "U32"]) => Kind::Dcvt {
+            op: Dcvt::ToInt {
+                signed: !mods.contains(&"U32"),
+                round: if mods.contains(&"TRUNC") {
+                    1
+                } else if mods.contains(&"FLOOR") {
+                    2
+                } else if mods.contains(&"CEIL") {
+                    3
+                } else {
+                    0
+                },
+            },
+        },
+        _ => return None,
+    })
+}
+
+/// Which source operands (bit per operand index) are register pairs holding doubles.
+pub(super) fn pair_sources(kind: Kind) -> u8 {
+    match kind {
+        Kind::Dop { .. } => 0b111,
+        Kind::Dsetp { .. } => 0b11,
+        Kind::Dcvt {
+            op: Dcvt::ToFloat | Dcvt::ToInt { .. },
+        } => 0b1,
+        _ => 0,
+    }
+}
+
+/// A double instruction's operand: a decimal or infinite immediate is the double it names (the
+/// machine code holds its high word), a hex immediate the high word itself.
+pub(super) fn operand(t: &str) -> Opnd {
+    let mut o = parse_opnd(t);
+    if matches!(o.src, Src::FImm(_)) {
+        // the sign of a negated register-like operand is a modifier; a literal keeps its own
+        let mut core = t.trim().trim_end_matches(".reuse");
+        if o.neg {
+            core = core.trim_start_matches('-');
+        }
+        let core = core.trim_matches('|').trim();
+        let v = match core {
+            "+INF" | "INF" => Some(f64::INFINITY),
+            "-INF" => Some(f64::NEG_INFINITY),
+            _ => core.parse::<f64>().ok(),
+        };
+        o.src = match v {
+            Some(v) if v.to_bits() & 0xffff_ffff == 0 => Src::Imm((v.to_bits() >> 32) as u32),
+            _ => Src::Unknown,
+        };
+    }
+    o
+}
+
+/// A double from its two words, with the operand's modifiers.
+pub(super) fn value(lo: u32, hi: u32, o: &Opnd) -> f64 {
+    let mut v = f64::from_bits(u64::from(hi) << 32 | u64::from(lo));
+    if o.abs {
+        v = v.abs();
+    }
+    if o.neg {
+        v = -v;
+    }
+    v
+}
+
+/// `a cmp b` as the GPU's float compares define it (ordered compares false on NaN, unordered
+/// ones true).
+pub(super) fn compare(cmp: Cmp, a: f64, b: f64) -> bool {
+    let nan = a.is_nan() || b.is_nan();
+    match cmp {
+        Cmp::Lt => a < b,
+        Cmp::Eq => a == b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ne => !nan && a != b,
+        Cmp::Ge => a >= b,
+        Cmp::Ltu => nan || a < b,
+        Cmp::Equ => nan || a == b,
+        Cmp::Leu => nan || a <= b,
+        Cmp::Gtu => nan || a > b,
+        Cmp::Neu => nan || a != b,
+        Cmp::Geu => nan || a >= b,
+        Cmp::Num => !nan,
+        Cmp::Nan => nan,
+        Cmp::F => false,
+        Cmp::T => true,
+    }
+}
+
+/// Combines a compare's result with the predicate operand.
+pub(super) fn combine(bop: Bop, r: bool, c: bool) -> bool {
+    match bop {
+        Bop::And => r && c,
+        Bop::Or => r || c,
+        Bop::Xor => r ^ c,
+    }
+}
+
+/// The canonical NaN the GPU's double arithmetic returns for an invalid operation or a NaN
+/// operand is not modelled: a NaN result is left unknown (its payload may differ).
+fn split(v: f64) -> Option<(u32, u32)> {
+    (!v.is_nan()).then(|| (v.to_bits() as u32, (v.to_bits() >> 32) as u32))
+}
+
+/// `DADD`/`DMUL`/`DFMA` on known operands: the result's two words.
+pub(super) fn arith(op: Dop, a: f64, b: f64, c: Option<f64>) -> Option<(u32, u32)> {
+    split(match op {
+        Dop::Add => a + b,
+        Dop::Mul => a * b,
+        Dop::Fma => a.mul_add(b, c?),
+    })
+}
+
+/// A conversion's result words (the second only for a double result).
+pub(super) fn convert(op: Dcvt, x: u32, d: Option<f64>) -> (Option<u32>, Option<u32>) {
+    match op {
+        Dcvt::FromInt { signed } => {
+            let v = if signed { f64::from(x as i32) } else { f64::from(x) };
+            let (lo, hi) = (v.to_bits() as u32, (v.to_bits() >> 32) as u32);
+            (Some(lo), Some(hi))
+        }
+        Dcvt::FromFloat => match split(f64::from(f32::from_bits(x))) {
+            Some((lo, hi)) => (Some(lo), Some(hi)),
+            None => (None, None),
+        },
+        Dcvt::ToFloat => match d {
+            Some(v) if !v.is_nan() => (Some((v as f32).to_bits()), None),
+            _ => (None, None),
+        },
+        Dcvt::ToInt { signed, round } => match d {
+            Some(v) => {
+                let v = match round {
+                    0 => v.round_ties_even(),
+                    1 => v.trunc(),
+                    2 => v.floor(),
+                    _ => v.ceil(),
+                };
+                // Rust's casts saturate and send NaN to 0, as the GPU's F2I does
+                (Some(if signed { v as i32 as u32 } else { v as u32 }), None)
+            }
+            None => (None, None),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(v: f64) -> (u32, u32) {
+        (v.to_bits() as u32, (v.to_bits() >> 32) as u32)
+    }
+
+    #[test]
+    fn fma_rounds_once() {
+        // (1 + 2^-30)^2 - 1 = 2^-29 + 2^-60: a multiply then an add loses the 2^-60
+        let a = 1.0 + 2f64.powi(-30);
+        let fused = arith(Dop::Fma, a, a, Some(-1.0)).unwrap();
+        assert_eq!(fused, words(2f64.powi(-29) + 2f64.powi(-60)));
+        let unfused = arith(Dop::Add, a * a, -1.0, None).unwrap();
+        assert_eq!(unfused, words(2f64.powi(-29)));
+    }
+
+    #[test]
+    fn subnormals_are_kept_and_nan_is_unknown() {
+        let tiny = f64::from_bits(1);
+        assert_eq!(arith(Dop::Mul, tiny, 1.0, None), Some((1, 0)));
+        assert_eq!(arith(Dop::Add, f64::INFINITY, f64::NEG_INFINITY, None), None);
+    }
+
+    #[test]
+    fn immediates_name_the_double_by_its_high_word() {
+        assert_eq!(operand("5.9604644775390625e-08").src, Src::Imm(0x3e70_0000));
+        assert_eq!(operand("+INF").src, Src::Imm(0x7ff0_0000));
+        assert_eq!(operand("-0.5").src, Src::Imm(0xbfe0_0000));
+        // `-INF` is read as a negated infinity
+        let o = operand("-INF");
+        assert!(o.neg);
+        assert_eq!(value(0, match o.src { Src::Imm(h) => h, _ => 0 }, &o), f64::NEG_INFINITY);
+        // a decimal whose low word would not be zero is not a double immediate
+        assert_eq!(operand("0.1").src, Src::Unknown);
+    }
+
+    #[test]
+    fn conversions() {
+        assert_eq!(convert(Dcvt::FromInt { signed: true }, (-3i32) as u32, None), {
+            let (l, h) = words(-3.0);
+            (Some(l), Some(h))
+        });
+        assert_eq!(convert(Dcvt::FromInt { signed: false }, u32::MAX, None).1, Some((4294967295f64.to_bits() >> 32) as u32));
+        // 1 + 2^-24 is a tie between 1 and 1 + 2^-23: to even
+        assert_eq!(convert(Dcvt::ToFloat, 0, Some(1.0 + 2f64.powi(-24))).0, Some(1f32.to_bits()));
+        let to_int = |signed, round, v| convert(Dcvt::ToInt { signed, round }, 0, Some(v)).0;
+        assert_eq!(to_int(true, 1, -2.9), Some((-2i32) as u32));
+        assert_eq!(to_int(true, 0, 2.5), Some(2));
+        assert_eq!(to_int(true, 0, 3.5), Some(4));
+        assert_eq!(to_int(true, 2, -2.1), Some((-3i32) as u32));
+        assert_eq!(to_int(true, 3, 2.1), Some(3));
+        assert_eq!(to_int(true, 1, 1e20), Some(i32::MAX as u32));
+        assert_eq!(to_int(false, 1, -5.0), Some(0));
+        assert_eq!(to_int(true, 0, f64::NAN), Some(0));
+        assert!(compare(Cmp::Neu, f64::NAN, 1.0) && !compare(Cmp::Ne, f64::NAN, 1.0));
+    }
+}

@@ -1,0 +1,200 @@
+//! The flow on values it used to leave unknown: doubles, local memory, jump tables, and global
+//! words a launch changes that only the reading warp wrote. Hand-written machine code in
+//! nvdisasm's form; the expected counts follow from the counting rule (one target per branch
+//! execution by a group, divergent when its lanes part).
+
+use super::*;
+
+fn flow(body: &str) -> MachineFlow {
+    let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{body}");
+    let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
+    MachineFlow::new(&ks[0])
+}
+
+fn run(f: &MachineFlow, block: u32, params: &[u8]) -> Result<(u64, u64), String> {
+    f.run(
+        &FlowLaunch {
+            global: None,
+            grid: [1, 1, 1],
+            block: [block, 1, 1],
+            params,
+        },
+        1 << 20,
+    )
+    .map(|(c, _)| (c.targets, c.divergent))
+}
+
+/// `if ((double)tid * 0.5 + p > 7.0)`: lanes whose double exceeds 7 jump (the sin/cos argument
+/// reduction's `DSETP` on `|x|` works the same way).
+const DOUBLE: &str = "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+    \t/*0010*/ LDC.64 R4, c[0x0][0x210] ;\n\
+    \t/*0020*/ I2F.F64.U32 R2, R0 ;\n\
+    \t/*0030*/ DFMA R2, R2, 0.5, R4 ;\n\
+    \t/*0040*/ DSETP.GT.AND P0, PT, |R2|.reuse, 7, PT ;\n\
+    \t/*0050*/ @P0 BRA `(.L_x_0) ;\n\
+    \t/*0060*/ IADD3 R0, R0, 0x1, RZ ;\n\
+    .L_x_0:\n\
+    \t/*0070*/ EXIT ;\n";
+
+#[test]
+fn a_branch_on_a_double_compare_is_followed() {
+    let f = flow(DOUBLE);
+    // p = 0: lanes 15..31 have tid / 2 > 7: the branch parts the warp
+    assert_eq!(run(&f, 32, &0f64.to_le_bytes()), Ok((1, 1)));
+    // p = 8: every lane jumps; p = -100: |x| > 7 everywhere
+    assert_eq!(run(&f, 32, &8f64.to_le_bytes()), Ok((1, 0)));
+    assert_eq!(run(&f, 64, &(-100f64).to_le_bytes()), Ok((2, 0)));
+    // p = -8.25: |tid / 2 - 8.25| > 7 for tids 0..=2 and 31 of the first warp, every lane of the
+    // second
+    assert_eq!(run(&f, 64, &(-8.25f64).to_le_bytes()), Ok((2, 1)));
+}
+
+/// `int a[4]; a[tid & 3] = tid; if (a[tid & 3] >= 16)`: a lane's own stack, indexed at run time.
+const LOCAL: &str = "\t/*0000*/ LDC R1, c[0x0][0x28] ;\n\
+    \t/*0010*/ S2R R0, SR_TID.X ;\n\
+    \t/*0020*/ VIADD R1, R1, 0xfffffff0 ;\n\
+    \t/*0030*/ LOP3.LUT R2, R0, 0x3, RZ, 0xc0, !PT ;\n\
+    \t/*0040*/ LEA R2, R2, R1, 0x2 ;\n\
+    \t/*0050*/ STL [R2], R0 ;\n\
+    \t/*0060*/ LDL R3, [R2] ;\n\
+    \t/*0070*/ ISETP.GE.AND P0, PT, R3, 0x10, PT ;\n\
+    \t/*0080*/ @P0 BRA `(.L_x_0) ;\n\
+    \t/*0090*/ LDL R3, [R1+0x4] ;\n\
+    \t/*00a0*/ ISETP.GE.AND P1, PT, R3, 0x10, PT ;\n\
+    \t/*00b0*/ @P1 BRA `(.L_x_0) ;\n\
+    .L_x_0:\n\
+    \t/*00c0*/ EXIT ;\n";
+
+#[test]
+fn local_memory_gives_back_what_the_lane_stored() {
+    let f = flow(LOCAL);
+    // the first branch parts lanes 16..31 from 0..15; the second reads a[1], stored only by
+    // lanes with tid & 3 == 1: unknown for the others
+    let err = run(&f, 32, &[]).unwrap_err();
+    assert!(err.contains("/*00b0*/") && err.contains("unknown value"), "{err}");
+    // without the second read the run is followed to the end
+    let one = LOCAL.replace("\t/*0090*/ LDL R3, [R1+0x4] ;\n", "\t/*0090*/ MOV R3, RZ ;\n");
+    assert_eq!(run(&flow(&one), 32, &[]), Ok((2, 1)));
+}
+
+/// `switch (tid % 3)` through a jump table in constant bank 2 (offsets 0x80, 0x90, 0xa0).
+fn jump_table(entries: [u32; 3]) -> String {
+    let hex: String = entries.iter().flat_map(|e| e.to_le_bytes()).map(|b| format!("{b:02x}")).collect();
+    format!(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ IMAD.HI.U32 R2, R0, -0x55555555, RZ ;\n\
+         \t/*0020*/ SHF.R.U32.HI R2, RZ, 0x1, R2 ;\n\
+         \t/*0030*/ IMAD R2, R2, -0x3, R0 ;\n\
+         \t/*0040*/ IMAD.SHL.U32 R2, R2, 0x4, RZ ;\n\
+         \t/*0050*/ LDC R6, c[0x2][R2+0x8] ;\n\
+         \t/*0060*/ SHF.R.S32.HI R7, RZ, 0x1f, R6 ;\n\
+         \t/*0070*/ BRX R6 -0x80 (*\"BRANCH_TARGETS .L_x_0,.L_x_1,.L_x_2\"*) ;\n\
+         .L_x_0:\n\
+         \t/*0080*/ EXIT ;\n\
+         .L_x_1:\n\
+         \t/*0090*/ EXIT ;\n\
+         .L_x_2:\n\
+         \t/*00a0*/ EXIT ;\n\
+         // warpscope constant2 k 0000000000000000{hex}\n"
+    )
+}
+
+#[test]
+fn a_jump_table_sends_each_lane_where_its_entry_says() {
+    // three places for a full warp: two divergent targets; one place for a single lane: one
+    // uniform target (the H200's rule, [`brx_counts`])
+    let f = flow(&jump_table([0x80, 0x90, 0xa0]));
+    assert_eq!(run(&f, 32, &[]), Ok((2, 2)));
+    assert_eq!(run(&f, 1, &[]), Ok((1, 0)));
+    // two entries naming one place: two places
+    let f = flow(&jump_table([0x80, 0x90, 0x80]));
+    assert_eq!(run(&f, 32, &[]), Ok((1, 1)));
+    // an entry that is no instruction stops the run
+    let f = flow(&jump_table([0x80, 0x94, 0xa0]));
+    assert!(run(&f, 32, &[]).unwrap_err().contains("jump target is no instruction"));
+    // without the table (a disassembly that did not bring it) the entry is unknown
+    let text = jump_table([0x80, 0x90, 0xa0]);
+    let bare: String = text.lines().filter(|l| !l.contains("constant2")).map(|l| format!("{l}\n")).collect();
+    assert!(run(&flow(&bare), 32, &[]).unwrap_err().contains("unknown value"));
+}
+
+/// `v = a[i]; if (v > 5) v++; a[j] = v` with `j = i` (each thread rewrites its own word) or
+/// `j = i ^ 32` (warp 0 writes what warp 1 read and the other way round).
+fn rewrite(other: bool) -> String {
+    let j = if other {
+        "\t/*0040*/ LOP3.LUT R5, R0, 0x20, RZ, 0x3c, !PT ;\n"
+    } else {
+        "\t/*0040*/ MOV R5, R0 ;\n"
+    };
+    format!(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ LDC.64 R2, c[0x0][0x210] ;\n\
+         \t/*0020*/ IMAD.WIDE.U32 R8, R0, 0x4, R2 ;\n\
+         \t/*0030*/ LDG.E R4, desc[UR4][R8.64] ;\n\
+         {j}\
+         \t/*0050*/ IMAD.WIDE.U32 R10, R5, 0x4, R2 ;\n\
+         \t/*0060*/ ISETP.GT.AND P0, PT, R4, 0x5, PT ;\n\
+         \t/*0070*/ @!P0 BRA `(.L_x_0) ;\n\
+         \t/*0080*/ IADD3 R4, R4, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0090*/ STG.E desc[UR4][R10.64], R4 ;\n\
+         \t/*00a0*/ EXIT ;\n"
+    )
+}
+
+#[test]
+fn words_only_the_reading_warp_changes_do_not_spoil_the_run() {
+    let base = 0x7000_0000u64;
+    let words: Vec<u8> = (0..64u32).flat_map(|i| (i % 11).to_le_bytes()).collect();
+    for other in [false, true] {
+        let g = warpscope_emu::mem::Global::new(vec![(base, words.clone())]);
+        let f = MachineFlow::new(
+            &warpscope_toolchain::sass::parse_disassembly(&format!(
+                "\t.section\t.text.k,\"ax\",@progbits\n{}",
+                rewrite(other)
+            ))
+            .unwrap()[0],
+        );
+        let (counts, reads) = f
+            .run(
+                &FlowLaunch {
+                    global: Some(&g),
+                    grid: [1, 1, 1],
+                    block: [64, 1, 1],
+                    params: &base.to_le_bytes(),
+                },
+                1 << 20,
+            )
+            .unwrap();
+        assert_eq!((counts.targets, counts.divergent), (2, 2));
+        // the launch as the GPU leaves it: words above 5 incremented, at j
+        let after = warpscope_emu::mem::Global::new(vec![(base, words.clone())]);
+        for i in 0..64u32 {
+            let v = i % 11;
+            let j = if other { i ^ 32 } else { i };
+            after.write(base + 4 * u64::from(j), 4, u64::from(v + u32::from(v > 5))).unwrap();
+        }
+        // a warp's own words: what it read is what the GPU reads; another warp's: not known
+        assert_eq!(reads.hold(&after), !other, "other warp writes: {other}");
+    }
+}
+
+/// `IADD3 R4, P0, P1, a, b, c` (ptxas's 64-bit address of `base + i + j`): both carries, added
+/// back by `IADD3.X`.
+#[test]
+fn a_three_way_add_keeps_both_carries() {
+    let f = flow(
+        "\t/*0000*/ S2R R3, SR_TID.X ;\n\
+         \t/*0010*/ IMAD.MOV.U32 R0, RZ, RZ, -0x1 ;\n\
+         \t/*0020*/ IADD3 R4, P0, P1, R0, R0, R3 ;\n\
+         \t/*0030*/ IADD3.X R5, RZ, RZ, RZ, P0, P1 ;\n\
+         \t/*0040*/ ISETP.NE.AND P2, PT, R5, 0x2, PT ;\n\
+         \t/*0050*/ @P2 BRA `(.L_x_0) ;\n\
+         \t/*0060*/ IADD3 R4, R4, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0070*/ EXIT ;\n",
+    );
+    // 0xffffffff + 0xffffffff carries once; + tid carries again from tid 2 on
+    assert_eq!(run(&f, 32, &[]), Ok((1, 1)));
+    assert_eq!(run(&f, 2, &[]), Ok((1, 0)));
+}
