@@ -259,6 +259,9 @@ enum Kind {
     Poison,
     /// Cannot be followed (indirect jumps, traps, warp-synchronous slow paths).
     Stop,
+    /// `CALL.REL.NOINC R10 0x0`: a call through a register (a function pointer, a virtual
+    /// method), whose target comes from memory here: not followed.
+    IndirectCall,
 }
 
 impl Kind {
@@ -1326,6 +1329,12 @@ impl MachineFlow {
                 }
             }
             Kind::Stop => return Err(stop("not followed")),
+            Kind::IndirectCall => {
+                return Err(stop(
+                    "an indirect call (function pointer or virtual method): its target is a register's value, \
+                     which comes from memory and is not followed",
+                ));
+            }
             Kind::Nop => {
                 advance(w, group);
                 w.together = Some(pc + 1);
@@ -1527,7 +1536,7 @@ fn slice(ins: &[Ins], globals: bool) -> Vec<bool> {
             let falls = match x.kind {
                 Kind::Bra { div, .. } => guarded || div || !x.preds.is_empty(),
                 Kind::Exit | Kind::Ret => guarded,
-                Kind::Stop => false,
+                Kind::Stop | Kind::IndirectCall => false,
                 _ => true,
             };
             if falls && i + 1 < n {
@@ -1549,7 +1558,7 @@ fn slice(ins: &[Ins], globals: bool) -> Vec<bool> {
         .iter()
         .map(|x| {
             x.kind.is_control()
-                || matches!(x.kind, Kind::Bssy | Kind::Stop)
+                || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::IndirectCall)
                 || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
         })
         .collect();
@@ -1768,6 +1777,9 @@ fn decode(
                     ins.src = ops.first().map(|o| parse_opnd(o)).into_iter().collect();
                 }
             }
+        }
+        "CALL" if ops.iter().any(|o| matches!(parse_reg(o), Some(Src::R(r)) if r != RZ)) => {
+            ins.kind = Kind::IndirectCall;
         }
         "CALL" => {
             ins.kind = Kind::Call { abs: has("ABS") };

@@ -276,6 +276,11 @@ pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
                 }
             )
         }
+        FaultKind::BadCall => format!(
+            "indirect call at {at} by {who} through a function pointer holding {addr:#x}, which is no \
+             function's address (nor one with this call's parameter and return counts): the GPU stops the \
+             launch with an illegal-instruction error"
+        ),
         FaultKind::Trap => {
             let text = &ctx.program.inst_info(f.pc).text;
             if text
