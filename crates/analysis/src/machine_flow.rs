@@ -1778,7 +1778,13 @@ fn decode(
                 }
             }
         }
-        "CALL" if ops.iter().any(|o| matches!(parse_reg(o), Some(Src::R(r)) if r != RZ)) => {
+        "CALL"
+            if ops.iter().any(|o| {
+                o.split_whitespace()
+                    .next()
+                    .is_some_and(|t| matches!(parse_reg(t), Some(Src::R(r)) if r != RZ))
+            }) =>
+        {
             ins.kind = Kind::IndirectCall;
         }
         "CALL" => {

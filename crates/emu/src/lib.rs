@@ -292,7 +292,7 @@ pub enum FaultKind {
     /// `trap`
     Trap,
     /// An indirect `call` through a register that holds no function's address (the fault's
-    /// `addr` is the first such lane's value): a GPU stops the grid with an illegal instruction.
+    /// `addr` is the first such lane's value): a GPU stops the launch with `cudaErrorInvalidPc`.
     BadCall,
     /// A failing device `assert` (`__assertfail`): the lanes that reached it are in
     /// [`RunResult::asserts`]; the grid traps (see [`RunResult::asserts`]).
