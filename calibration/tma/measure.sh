@@ -1,5 +1,5 @@
 #!/bin/sh
-# TMA calibration, round 5 (the boxes of 16-byte rows crossing edges moved to the probes):
+# TMA calibration, round 6 (round 5 plus the 128B-swizzled store before the tensor moved to the probes):
 # runs ./tma natively, under ncu with the shared/global metrics and the TMA counters.
 #   LD_LIBRARY_PATH=$PWD sh measure.sh OUT
 OUT=${1:?output folder}
@@ -16,7 +16,7 @@ l1tex__m_l1tex2xbar_write_sectors_mem_global_op_tma_red.sum,l1tex__m_l1tex2xbar_
 l1tex__m_xbar2l1tex_read_sectors_mem_dshared_op_tma_st.sum,l1tex__m_l1tex2xbar_write_sectors_mem_dshared_op_tma_st.sum,\
 smsp__inst_executed.sum,launch__grid_size,launch__block_size
 timeout 120 ./tma > "$OUT/tma.stdout" 2>&1; echo "tma exit $?"
-for p in u8_250_oob u8_250_inb f32_20_inb u8_256_off16 u8_2d_oob u8_oob_dim1 u8_32_oob u16_4d u16_4d_inb f32_5d f32_5d_inb; do
+for p in u8_250_oob u8_250_inb f32_20_inb u8_256_off16 u8_2d_oob u8_oob_dim1 u8_32_oob u16_4d u16_4d_inb f32_5d f32_5d_inb store_f32_oob_neg_sw128; do
   echo "== probe $p" >> "$OUT/probes.stdout"
   timeout 30 ./tma probe $p >> "$OUT/probes.stdout" 2>&1; echo "probe $p exit $?"
 done

@@ -268,6 +268,38 @@ static void dump_tensor(const char *name, void *dev, unsigned words) {
   printf("\n(%u changed)\n", n);
 }
 
+// TMA stores and reductions of a box of A's copy C at k (op 0 store, 1 add, 2 min, 3 max).
+struct St { const char *name; CUtensorMapDataType t; unsigned box[2]; CUtensorMapSwizzle sw; Coords k; int op; };
+static const St stores[] = {
+  {"store_f32_oob_end", F32, {32, 8}, SWN, {{48, 60}}, 0},
+  {"reduce_add_f32", F32, {16, 4}, SWN, {{8, 4}}, 1},
+  {"reduce_add_s32_oob", S32, {16, 4}, SW64, {{56, 62}}, 1},
+  {"reduce_min_s32", S32, {8, 4}, SWN, {{0, 0}}, 2},
+  {"reduce_max_s32", S32, {8, 4}, SWN, {{0, 0}}, 3},
+};
+// the GPU stops this store ("illegal instruction", the fifth run): a probe of its own
+static const St store_probes[] = {
+  {"store_f32_oob_neg_sw128", F32, {32, 8}, SW128, {{-8, -2}}, 0},
+};
+
+static void run_store(const St &c) {
+  static uint32_t h[4096];
+  static void *dC;
+  if (!dC) check(cudaMalloc(&dC, 16384), "malloc C");
+  check(cudaFuncSetAttribute(store_k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES + 1024), "attr");
+  for (unsigned i = 0; i < 4096; i++) h[i] = i;
+  check(cudaMemcpy(dC, h, 16384, cudaMemcpyHostToDevice), "C");
+  alignas(64) static CUtensorMap tm;
+  cuuint64_t d[2] = {64, 64}, s[1] = {256};
+  cuuint32_t es[2] = {1, 1};
+  CUresult r = encode(&tm, c.t, 2, dC, d, s, c.box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, c.sw,
+                      CU_TENSOR_MAP_L2_PROMOTION_NONE, ZERO);
+  printf("case %s encode %d\n", c.name, (int)r);
+  store_k<<<1, 128, SMEM_BYTES + 1024>>>(tm, c.k, c.box[0] * c.box[1], c.op, c.t == F32);
+  check(cudaDeviceSynchronize(), c.name);
+  dump_tensor(c.name, dC, 4096);
+}
+
 // Probes run one per process (`./tma probe NAME`): a launch the GPU stops (an illegal
 // instruction) leaves the context unusable.
 static const Tiled probes[] = {
@@ -310,6 +342,8 @@ int main(int argc, char **argv) {
   if (argc > 2 && strcmp(argv[1], "probe") == 0) {
     for (const Tiled &c : probes)
       if (strcmp(c.name, argv[2]) == 0) run_tiled(c);
+    for (const St &c : store_probes)
+      if (strcmp(c.name, argv[2]) == 0) run_store(c);
     return 0;
   }
 
@@ -390,32 +424,7 @@ int main(int argc, char **argv) {
   }
 
   // stores and reductions into copies of A
-  {
-    check(cudaFuncSetAttribute(store_k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES + 1024), "attr");
-    struct St { const char *name; CUtensorMapDataType t; unsigned box[2]; CUtensorMapSwizzle sw; Coords k; int op; } st[] = {
-      {"store_f32_oob_end", F32, {32, 8}, SWN, {{48, 60}}, 0},
-      {"store_f32_oob_neg_sw128", F32, {32, 8}, SW128, {{-8, -2}}, 0},
-      {"reduce_add_f32", F32, {16, 4}, SWN, {{8, 4}}, 1},
-      {"reduce_add_s32_oob", S32, {16, 4}, SW64, {{56, 62}}, 1},
-      {"reduce_min_s32", S32, {8, 4}, SWN, {{0, 0}}, 2},
-      {"reduce_max_s32", S32, {8, 4}, SWN, {{0, 0}}, 3},
-    };
-    void *dC;
-    check(cudaMalloc(&dC, 16384), "malloc C");
-    for (auto &c : st) {
-      for (unsigned i = 0; i < 4096; i++) h[i] = i;
-      check(cudaMemcpy(dC, h, 16384, cudaMemcpyHostToDevice), "C");
-      alignas(64) static CUtensorMap tm;
-      cuuint64_t d[2] = {64, 64}, s[1] = {256};
-      cuuint32_t es[2] = {1, 1};
-      CUresult r = encode(&tm, c.t, 2, dC, d, s, c.box, es, CU_TENSOR_MAP_INTERLEAVE_NONE, c.sw,
-                          CU_TENSOR_MAP_L2_PROMOTION_NONE, ZERO);
-      printf("case %s encode %d\n", c.name, (int)r);
-      store_k<<<1, 128, SMEM_BYTES + 1024>>>(tm, c.k, c.box[0] * c.box[1], c.op, c.t == F32);
-      check(cudaDeviceSynchronize(), c.name);
-      dump_tensor(c.name, dC, 4096);
-    }
-  }
+  for (const St &c : stores) run_store(c);
 
   // encode errors
   {
@@ -441,6 +450,10 @@ int main(int argc, char **argv) {
       {"dim_0", &tms[0], F32, 2, 0, 0, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_NONE, SWN, ZERO},
       {"interleave_rank2", &tms[0], F32, 2, 0, 64, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_16B, SWN, ZERO},
       {"map_misaligned", (CUtensorMap *)((char *)&tms[0] + 32), F32, 2, 0, 64, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_NONE, SWN, ZERO},
+      {"map_misaligned_16", (CUtensorMap *)((char *)&tms[0] + 16), F32, 2, 0, 64, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_NONE, SWN, ZERO},
+      {"map_misaligned_8", (CUtensorMap *)((char *)&tms[0] + 8), F32, 2, 0, 64, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_NONE, SWN, ZERO},
+      {"map_misaligned_4", (CUtensorMap *)((char *)&tms[0] + 4), F32, 2, 0, 64, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_NONE, SWN, ZERO},
+      {"map_misaligned_1", (CUtensorMap *)((char *)&tms[0] + 1), F32, 2, 0, 64, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_NONE, SWN, ZERO},
       {"type_99", &tms[0], (CUtensorMapDataType)99, 2, 0, 64, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_NONE, SWN, ZERO},
       {"swizzle_99", &tms[0], F32, 2, 0, 64, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_NONE, (CUtensorMapSwizzle)99, ZERO},
       {"null_map", nullptr, F32, 2, 0, 64, 256, 32, 8, 1, CU_TENSOR_MAP_INTERLEAVE_NONE, SWN, ZERO},

@@ -1,0 +1,88 @@
+//! The labelled race suite `calibration/races/kernels/` (kernels written for this project, each
+//! marked with the kind `check` must report and the launch to check it with): global-memory races
+//! between threads, warps and blocks (neighbour shifts, lost updates, in-place reversal/scan/
+//! transpose, flags without fences or with block-scope fences, atomics against plain accesses,
+//! overlapping bytes, a racing store in a called function), shared-memory races, divergent barriers
+//! (a thread branch, a per-thread trip count, `grid.sync()` in a branch of a cooperative launch),
+//! a same-value write under `--report-same-value-writes`, and race-free controls (own elements,
+//! grid-stride loops, atomics only, barriers, fences, release/acquire, the last-block ticket, a
+//! spin lock, `grid.sync()`). Expected kinds are the kernels' own labels, derived by hand from the
+//! CUDA memory model; `calibration/races/run.sh` prints the same table.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn kernels() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../calibration/races/kernels")
+}
+
+fn cuda_root() -> String {
+    std::env::var("WARPSCOPE_CUDA_ROOT")
+        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (scripts/test sets it)")
+}
+
+/// The hazard kinds `check` reported for `file` with the launch its `// launch:` line gives.
+fn kinds(file: &Path, launch: &str) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .arg("check")
+        .arg(file)
+        .args(launch.split_whitespace())
+        .args(["--format", "json"])
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .expect("run warpscope");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "{}: no JSON ({e}): {}\n{stdout}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let mut k: Vec<String> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap().to_string())
+        .filter(|k| ["race", "global_race", "same_value_write", "divergent_barrier"].contains(&k.as_str()))
+        .collect();
+    k.sort();
+    k.dedup();
+    k
+}
+
+#[test]
+fn check_reports_each_labelled_kernel_as_labelled() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(kernels())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+        .collect();
+    files.sort();
+    let (mut races, mut clean, mut wrong) = (0, 0, Vec::new());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let field = |key: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(key))
+                .unwrap_or_else(|| panic!("{}: no `{key}` line", f.display()))
+                .trim()
+                .to_string()
+        };
+        let (want, launch) = (field("// expect:"), field("// launch:"));
+        let got = kinds(f, &launch);
+        let ok = if want == "none" {
+            clean += 1;
+            got.is_empty()
+        } else {
+            races += 1;
+            got.contains(&want)
+        };
+        if !ok {
+            wrong.push(format!("{}: want {want}, got {got:?}", f.display()));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // the suite as written: 27 kernels with a finding to report, 14 race-free
+    assert_eq!((races, clean), (27, 14), "kernels with a finding, without");
+}
