@@ -139,6 +139,8 @@ struct Layout {
     bytes: Vec<u8>,
     align: usize,
     ptrs: Vec<PtrField>,
+    /// `tensormap(...)` fields: their offset, their keys (`;`-separated) and path.
+    maps: Vec<PtrField>,
     spans: Vec<FieldSpan>,
 }
 
@@ -148,6 +150,7 @@ impl Layout {
             bytes: Vec::new(),
             align: 1,
             ptrs: Vec::new(),
+            maps: Vec::new(),
             spans: Vec::new(),
         }
     }
@@ -159,6 +162,10 @@ impl Layout {
         let at = self.bytes.len();
         self.bytes.extend_from_slice(&f.bytes);
         self.ptrs.extend(f.ptrs.iter().map(|p| PtrField {
+            offset: p.offset + at,
+            ..p.clone()
+        }));
+        self.maps.extend(f.maps.iter().map(|p| PtrField {
             offset: p.offset + at,
             ..p.clone()
         }));
@@ -302,7 +309,7 @@ impl Fields<'_> {
                     Some(rest) => format!("{path}[{j}]{rest}"),
                     None => p.to_string(),
                 };
-                for f in &mut copy.ptrs {
+                for f in copy.ptrs.iter_mut().chain(copy.maps.iter_mut()) {
                     f.path = rename(&f.path);
                 }
                 for f in &mut copy.spans {
@@ -331,6 +338,28 @@ impl Fields<'_> {
                 ptrs: vec![PtrField {
                     offset: 0,
                     spec,
+                    path: path.to_string(),
+                }],
+                maps: Vec::new(),
+                spans: Vec::new(),
+            });
+        }
+        if ty == "tensormap" && self.eat('(') {
+            // `tensormap(KEY=V;KEY=V;...)`: a CUtensorMap (128 bytes, 64-aligned) made when the
+            // launch's buffers are placed
+            let rest = &self.s[self.pos..];
+            let Some(n) = rest.find(')') else {
+                return Err(self.fail(path, "`tensormap(`: expected `)` after its keys"));
+            };
+            let body = rest[..n].to_string();
+            self.pos += n + 1;
+            return Ok(Layout {
+                bytes: vec![0; 128],
+                align: 64,
+                ptrs: Vec::new(),
+                maps: vec![PtrField {
+                    offset: 0,
+                    spec: body,
                     path: path.to_string(),
                 }],
                 spans: Vec::new(),
@@ -396,6 +425,7 @@ impl Fields<'_> {
             bytes,
             align,
             ptrs: Vec::new(),
+            maps: Vec::new(),
             spans: Vec::new(),
         })
     }
@@ -453,7 +483,7 @@ impl Fields<'_> {
 /// `{FIELDS}` (a nested struct; an array of structs is the structs one after another).
 pub fn struct_bytes(text: &str, fields: &str) -> Result<Vec<u8>> {
     let s = struct_layout(text, fields)?;
-    if let Some(p) = s.ptrs.first() {
+    if let Some(p) = s.ptrs.first().or(s.maps.first()) {
         return Err(bad(
             text,
             format!(
@@ -473,6 +503,8 @@ pub struct StructLayout {
     pub bytes: Vec<u8>,
     /// The `ptr=buf:...` fields.
     pub ptrs: Vec<PtrField>,
+    /// The `tensormap(...)` fields (`spec`: their keys).
+    pub maps: Vec<PtrField>,
     /// The leaf fields in order.
     pub spans: Vec<FieldSpan>,
 }
@@ -504,6 +536,7 @@ pub fn struct_layout(text: &str, fields: &str) -> Result<StructLayout> {
     Ok(StructLayout {
         bytes: layout.bytes,
         ptrs: layout.ptrs,
+        maps: layout.maps,
         spans: layout.spans,
     })
 }
@@ -594,6 +627,7 @@ pub fn parse_launch_args<S: AsRef<str>>(specs: &[S]) -> Result<LaunchArgs> {
     let is_map = |s: &S| s.as_ref().starts_with("tensormap:");
     let mut out: Vec<Option<Arg>> = Vec::with_capacity(specs.len());
     let mut ptrs: Vec<(usize, PtrField)> = Vec::new();
+    let mut maps: Vec<(usize, PtrField)> = Vec::new();
     let mut spans = vec![None; specs.len()];
     for (i, s) in specs.iter().enumerate() {
         let text = s.as_ref();
@@ -602,6 +636,7 @@ pub fn parse_launch_args<S: AsRef<str>>(specs: &[S]) -> Result<LaunchArgs> {
         } else if let Some(fields) = text.strip_prefix("struct:") {
             let l = struct_layout(text, fields)?;
             ptrs.extend(l.ptrs.into_iter().map(|p| (i, p)));
+            maps.extend(l.maps.into_iter().map(|p| (i, p)));
             spans[i] = Some(l.spans);
             Some(Arg::Bytes(l.bytes))
         } else {
@@ -633,6 +668,39 @@ pub fn parse_launch_args<S: AsRef<str>>(specs: &[S]) -> Result<LaunchArgs> {
         let base = bases[f.index].unwrap_or(0);
         if let Arg::Bytes(b) = &mut args[f.arg] {
             b[f.field.offset..f.field.offset + 8].copy_from_slice(&base.to_le_bytes());
+        }
+    }
+    // tensor-map fields: over a launch argument (`buf=N`) or a pointer field of the same struct
+    // (`field=PATH`), with the keys of `tensormap:`
+    for (arg, m) in maps {
+        let shown = specs[arg].as_ref();
+        let mut keys = Vec::new();
+        for kv in m.spec.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            if kv.contains(',') {
+                return Err(bad(
+                    shown,
+                    format!("field {}: separate a tensor map's keys with `;` (`{kv}`)", m.path),
+                ));
+            }
+            match kv.strip_prefix("field=") {
+                Some(p) => {
+                    let Some(f) = fields.iter().find(|f| f.arg == arg && f.field.path == p.trim()) else {
+                        return Err(bad(
+                            shown,
+                            format!("field {}: `field={p}` names no `ptr=buf:` field of this struct", m.path),
+                        ));
+                    };
+                    keys.push(format!("buf={}", f.index));
+                }
+                None => keys.push(kv.to_string()),
+            }
+        }
+        let text = format!("tensormap:{}", keys.join(","));
+        let all: Vec<Option<Arg>> = args.iter().cloned().map(Some).collect();
+        let map = crate::tensormap_arg::tensormap_arg(&text, arg, &all)
+            .map_err(|e| bad(shown, format!("field {} (tensormap): {e}", m.path)))?;
+        if let (Arg::Bytes(b), Arg::Bytes(map)) = (&mut args[arg], map) {
+            b[m.offset..m.offset + 128].copy_from_slice(&map);
         }
     }
     Ok(LaunchArgs {

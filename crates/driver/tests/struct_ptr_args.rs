@@ -223,3 +223,33 @@ fn a_bounds_fault_names_the_field_whose_buffer_it_runs_past() {
         "{text}"
     );
 }
+
+#[test]
+fn a_tensor_map_field_over_a_pointer_field_of_the_same_struct() {
+    let keys = "type=f32;dims=64x64;box=32x8;swizzle=128B";
+    let p = parse_launch_args(&[format!("struct:ptr=buf:16384,tensormap(field=1;{keys}),i32:7")]).unwrap();
+    let Arg::Bytes(b) = &p.args[0] else { panic!() };
+    // pointer at 0, the map 64-aligned at 64..192, the int at 192; 256 bytes (64-aligned)
+    assert_eq!(b.len(), 256);
+    assert_eq!(b[192..196], 7i32.to_le_bytes());
+    // the field buffer is the launch's first buffer: the same map as a `tensormap:` argument over a
+    // first `buf:` argument of the same size
+    let top = parse_launch_args(&["buf:16384".to_string(), format!("tensormap:buf=0,{}", keys.replace(';', ","))])
+        .unwrap();
+    let Arg::Bytes(want) = &top.args[1] else { panic!() };
+    assert_eq!(&b[64..192], &want[..]);
+    assert_eq!(
+        u64::from_le_bytes(b[0..8].try_into().unwrap()),
+        warpscope_emu::buffer_layout(&p.args).0[1].unwrap()
+    );
+    let e = |s: &str| parse_launch_args(&[s]).unwrap_err().to_string();
+    let m = e(&format!("struct:ptr=buf:64,tensormap(field=3;{keys})"));
+    assert!(m.contains("`field=3` names no `ptr=buf:` field"), "{m}");
+    let m = e("struct:ptr=buf:16384,tensormap(field=1,type=f32)");
+    assert!(m.contains("separate a tensor map's keys with `;`"), "{m}");
+    // the tensor must lie inside the field's buffer (64 x 64 floats are 16384 bytes)
+    let m = e(&format!("struct:ptr=buf:4096,tensormap(field=1;{keys})"));
+    assert!(m.contains("field 2 (tensormap)") && m.contains("which holds 4096 bytes"), "{m}");
+    let m = e("struct:tensormap(type=f32");
+    assert!(m.contains("expected `)`"), "{m}");
+}
