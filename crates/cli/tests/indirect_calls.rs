@@ -45,8 +45,9 @@ fn h200_branches() -> Vec<(String, f64, f64)> {
     out
 }
 
-fn build() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warpscope-indirect-tests-{}", std::process::id()));
+/// Builds the programs into a folder of the test's own (tests run in parallel).
+fn build(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warpscope-indirect-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = Command::new("sh")
         .arg(repo().join("calibration/indirect/build.sh"))
@@ -60,7 +61,7 @@ fn build() -> PathBuf {
 
 #[test]
 fn function_pointers_and_virtual_methods_run_as_on_the_h200() {
-    let dir = build();
+    let dir = build("run");
     let export = dir.join("indirect.json");
     let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
         .args(["run", "--export", export.to_str().unwrap(), "--", "./indirect"])
@@ -108,7 +109,7 @@ fn function_pointers_and_virtual_methods_run_as_on_the_h200() {
 
 #[test]
 fn a_call_through_a_pointer_to_no_function_stops_as_on_the_h200() {
-    let dir = build();
+    let dir = build("badcall");
     let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
         .args(["run", "--", "./badcall"])
         .current_dir(&dir)
@@ -131,7 +132,7 @@ fn a_call_through_a_pointer_to_no_function_stops_as_on_the_h200() {
 
 #[test]
 fn analyze_says_why_the_branch_counters_of_an_indirect_call_are_estimates() {
-    let dir = build();
+    let dir = build("analyze");
     let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
         .arg("analyze")
         .arg(dir.join("indirect"))
