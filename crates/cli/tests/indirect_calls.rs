@@ -25,7 +25,11 @@ fn h200_branches() -> Vec<(String, f64, f64)> {
     let mut header: Vec<String> = Vec::new();
     let mut out: Vec<(String, f64, f64)> = Vec::new();
     for line in text.lines().filter(|l| l.starts_with('"')) {
-        let cells: Vec<String> = line.trim_matches('"').split("\",\"").map(str::to_string).collect();
+        let cells: Vec<String> = line
+            .trim_matches('"')
+            .split("\",\"")
+            .map(str::to_string)
+            .collect();
         if header.is_empty() {
             header = cells;
             continue;
@@ -55,7 +59,11 @@ fn build(test: &str) -> PathBuf {
         .env("WARPSCOPE_CUDA_ROOT", cuda_root())
         .output()
         .unwrap();
-    assert!(out.status.success(), "build.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "build.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     dir
 }
 
@@ -70,7 +78,11 @@ fn function_pointers_and_virtual_methods_run_as_on_the_h200() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}\n{stdout}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let want = std::fs::read_to_string(repo().join("calibration/indirect/h200/indirect.stdout")).unwrap();
     assert!(want.ends_with("PASSED (0 wrong)\n"), "the GPU's own check");
     assert!(
@@ -86,7 +98,11 @@ fn function_pointers_and_virtual_methods_run_as_on_the_h200() {
     for (l, (name, targets, divergent)) in launches.iter().zip(&hw) {
         let m = &l["metrics"];
         if m["warpscope__branch_counters_exact"].as_f64() == Some(1.0) {
-            assert_eq!(m["smsp__sass_branch_targets.sum"].as_f64(), Some(*targets), "{name}");
+            assert_eq!(
+                m["smsp__sass_branch_targets.sum"].as_f64(),
+                Some(*targets),
+                "{name}"
+            );
             assert_eq!(
                 m["smsp__sass_branch_targets_threads_divergent.sum"].as_f64(),
                 Some(*divergent),
@@ -99,10 +115,17 @@ fn function_pointers_and_virtual_methods_run_as_on_the_h200() {
     // every kernel with an indirect call, and only those: the CALL's target is not followed
     assert_eq!(
         estimated,
-        ["fptr_uniform", "fptr_divergent", "fptr_local", "virt_area", "virt_both"]
+        [
+            "fptr_uniform",
+            "fptr_divergent",
+            "fptr_local",
+            "virt_area",
+            "virt_both"
+        ]
     );
     assert!(
-        stdout.contains("CALL.REL.NOINC") && stdout.contains("an indirect call (function pointer or virtual method)"),
+        stdout.contains("CALL.REL.NOINC")
+            && stdout.contains("an indirect call (function pointer or virtual method)"),
         "the estimate names its reason\n{stdout}"
     );
 }
@@ -145,8 +168,9 @@ fn analyze_says_why_the_branch_counters_of_an_indirect_call_are_estimates() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(
-        stdout.contains("the machine code's branch counters are estimates: its control flow was not followed at")
-            && stdout.contains("CALL.REL.NOINC R10"),
+        stdout.contains(
+            "the machine code's branch counters are estimates: its control flow was not followed at"
+        ) && stdout.contains("CALL.REL.NOINC R10"),
         "{stdout}"
     );
 }

@@ -297,7 +297,12 @@ impl Fields<'_> {
                 .parse::<usize>()
                 .ok()
                 .filter(|&c| c > 0 && c <= 1 << 16)
-                .ok_or_else(|| self.fail(path, format!("`{{...}}[{n}]`: the count must be a whole number from 1")))?;
+                .ok_or_else(|| {
+                    self.fail(
+                        path,
+                        format!("`{{...}}[{n}]`: the count must be a whole number from 1"),
+                    )
+                })?;
             if !self.eat(']') {
                 return Err(self.fail(path, format!("`{{...}}[{n}`: expected `]`")));
             }
@@ -653,9 +658,8 @@ pub fn parse_launch_args<S: AsRef<str>>(specs: &[S]) -> Result<LaunchArgs> {
     let mut fields = Vec::new();
     for (k, (arg, field)) in ptrs.into_iter().enumerate() {
         // each buffer its own pseudo-random bytes: seeded past the launch's own arguments
-        let buf = warpscope_analysis::launchspec::parse_arg(&field.spec, given + k).map_err(|e| {
-            bad(specs[arg].as_ref(), format!("field {}: {e}", field.path))
-        })?;
+        let buf = warpscope_analysis::launchspec::parse_arg(&field.spec, given + k)
+            .map_err(|e| bad(specs[arg].as_ref(), format!("field {}: {e}", field.path)))?;
         fields.push(FieldBuffer {
             arg,
             field,
@@ -687,7 +691,10 @@ pub fn parse_launch_args<S: AsRef<str>>(specs: &[S]) -> Result<LaunchArgs> {
                     let Some(f) = fields.iter().find(|f| f.arg == arg && f.field.path == p.trim()) else {
                         return Err(bad(
                             shown,
-                            format!("field {}: `field={p}` names no `ptr=buf:` field of this struct", m.path),
+                            format!(
+                                "field {}: `field={p}` names no `ptr=buf:` field of this struct",
+                                m.path
+                            ),
                         ));
                     };
                     keys.push(format!("buf={}", f.index));

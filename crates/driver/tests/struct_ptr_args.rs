@@ -27,11 +27,15 @@ fn floats(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
 }
 
 fn as_i32(b: &[u8]) -> Vec<i32> {
-    b.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+    b.chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 fn as_f32(b: &[u8]) -> Vec<f32> {
-    b.chunks(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+    b.chunks(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 /// Compiles `src` and runs `kernel` on one block of `threads` with the `--arg`s `specs` (checked
@@ -42,7 +46,8 @@ fn run(name: &str, src: &str, kernel: &str, threads: u32, specs: &[String]) -> V
     std::fs::write(&cu, src).unwrap();
     let arch = Arch::parse("sm_90").unwrap();
     // Compiling needs NVRTC or nvcc (./scripts/cuda-wheels.sh); without them this fails, saying so.
-    let module = warpscope_driver::input::load(&cu, arch, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    let module =
+        warpscope_driver::input::load(&cu, arch, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
     let k = module.program.kernel(kernel).expect("the kernel");
     let parsed = parse_launch_args(specs).unwrap();
     check_fields(k, kernel, &parsed.args[..parsed.given], &parsed.spans).unwrap();
@@ -70,7 +75,10 @@ fn a_struct_of_two_pointers_and_an_int_reaches_its_buffers() {
     // argument 0 is the struct (no buffer); its fields' buffers follow: a, then b
     assert_eq!(bufs.len(), 3);
     assert!(bufs[0].is_none());
-    assert_eq!(as_i32(bufs[1].as_ref().unwrap()), (0..32).map(|i| i - 10).collect::<Vec<_>>());
+    assert_eq!(
+        as_i32(bufs[1].as_ref().unwrap()),
+        (0..32).map(|i| i - 10).collect::<Vec<_>>()
+    );
     let want: Vec<i32> = (0..32).map(|i| (i - 10) * 3 + 5).collect();
     assert_eq!(as_i32(bufs[2].as_ref().unwrap()), want);
 }
@@ -132,7 +140,11 @@ fn an_array_of_structs_gives_each_element_its_own_buffer() {
 
 #[test]
 fn pointer_fields_are_laid_out_and_named() {
-    let p = parse_launch_args(&["struct:i32:1,ptr=buf:64,{u8:2,ptr=buf:8:zero}[2],ptr:0x1234", "u32:3"]).unwrap();
+    let p = parse_launch_args(&[
+        "struct:i32:1,ptr=buf:64,{u8:2,ptr=buf:8:zero}[2],ptr:0x1234",
+        "u32:3",
+    ])
+    .unwrap();
     assert_eq!(p.given, 2);
     let Arg::Bytes(b) = &p.args[0] else { panic!() };
     // i32 at 0, ptr at 8, {u8, ptr} (16 bytes) twice at 16 and 32, raw pointer at 48: 56 bytes
@@ -159,9 +171,15 @@ fn pointer_fields_are_laid_out_and_named() {
 fn bad_pointer_fields_are_clear_errors() {
     let e = |s: &str| parse_launch_args(&[s]).unwrap_err().to_string();
     let m = e("struct:i32:1,ptr=u32:4");
-    assert!(m.contains("field 2") && m.contains("a pointer field takes a buffer"), "{m}");
+    assert!(
+        m.contains("field 2") && m.contains("a pointer field takes a buffer"),
+        "{m}"
+    );
     let m = e("struct:ptr=buf:zz");
-    assert!(m.contains("field 1") && m.contains("`zz` is not an integer"), "{m}");
+    assert!(
+        m.contains("field 1") && m.contains("`zz` is not an integer"),
+        "{m}"
+    );
     let m = e("struct:ptr=buf:8:ones");
     assert!(m.contains("unknown fill `ones`"), "{m}");
     let m = e("struct:{ptr=buf:8}[0]");
@@ -190,7 +208,9 @@ fn a_struct_that_does_not_fit_its_parameter_names_the_field() {
     };
     check("struct:ptr=buf:128,ptr=buf:128,i32:1").unwrap();
     // a fourth field lands at 24: past the parameter's 24 bytes
-    let m = check("struct:ptr=buf:128,ptr=buf:128,i32:1,ptr=buf:8").unwrap_err().to_string();
+    let m = check("struct:ptr=buf:128,ptr=buf:128,i32:1,ptr=buf:8")
+        .unwrap_err()
+        .to_string();
     assert!(
         m.contains("field 4 (`ptr=buf:8`, bytes 24..32") && m.contains("takes 24 bytes"),
         "{m}"
@@ -198,7 +218,10 @@ fn a_struct_that_does_not_fit_its_parameter_names_the_field() {
     // an i64 for the int: 8 + 8 + 8 = 24 fits the size (the kernel reads its low half)
     check("struct:ptr=buf:128,ptr=buf:128,i64:1").unwrap();
     let m = check("struct:ptr=buf:128,i32:1").unwrap_err().to_string();
-    assert!(m.contains("fields end at byte 12") && m.contains("a field is missing"), "{m}");
+    assert!(
+        m.contains("fields end at byte 12") && m.contains("a field is missing"),
+        "{m}"
+    );
 }
 
 #[test]
@@ -234,8 +257,11 @@ fn a_tensor_map_field_over_a_pointer_field_of_the_same_struct() {
     assert_eq!(b[192..196], 7i32.to_le_bytes());
     // the field buffer is the launch's first buffer: the same map as a `tensormap:` argument over a
     // first `buf:` argument of the same size
-    let top = parse_launch_args(&["buf:16384".to_string(), format!("tensormap:buf=0,{}", keys.replace(';', ","))])
-        .unwrap();
+    let top = parse_launch_args(&[
+        "buf:16384".to_string(),
+        format!("tensormap:buf=0,{}", keys.replace(';', ",")),
+    ])
+    .unwrap();
     let Arg::Bytes(want) = &top.args[1] else { panic!() };
     assert_eq!(&b[64..192], &want[..]);
     assert_eq!(
@@ -249,7 +275,10 @@ fn a_tensor_map_field_over_a_pointer_field_of_the_same_struct() {
     assert!(m.contains("separate a tensor map's keys with `;`"), "{m}");
     // the tensor must lie inside the field's buffer (64 x 64 floats are 16384 bytes)
     let m = e(&format!("struct:ptr=buf:4096,tensormap(field=1;{keys})"));
-    assert!(m.contains("field 2 (tensormap)") && m.contains("which holds 4096 bytes"), "{m}");
+    assert!(
+        m.contains("field 2 (tensormap)") && m.contains("which holds 4096 bytes"),
+        "{m}"
+    );
     let m = e("struct:tensormap(type=f32");
     assert!(m.contains("expected `)`"), "{m}");
 }

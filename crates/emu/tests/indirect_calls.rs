@@ -156,7 +156,9 @@ fn ints(v: impl IntoIterator<Item = i32>) -> Vec<u8> {
 }
 
 fn as_i32(b: &[u8]) -> Vec<i32> {
-    b.chunks(4).map(|c| i32::from_le_bytes(c.try_into().unwrap())).collect()
+    b.chunks(4)
+        .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
 }
 
 fn op(s: i32, a: i32, b: i32) -> i32 {
@@ -215,7 +217,11 @@ fn lanes_calling_different_functions_each_run_theirs_and_reconverge() {
 fn a_function_address_taken_in_code() {
     let program = warpscope_ptx::compile(PTX).unwrap();
     for (n, f) in [(5, 0), (-2, 1)] {
-        let launch = Launch::new([1, 1, 1], [32, 1, 1], vec![Arg::Buffer(vec![0; 128]), Arg::I32(n)]);
+        let launch = Launch::new(
+            [1, 1, 1],
+            [32, 1, 1],
+            vec![Arg::Buffer(vec![0; 128]), Arg::I32(n)],
+        );
         let r = run(&program, "local", &launch, &Limits::default(), |_| ()).unwrap();
         assert!(r.faults.is_empty(), "{:?}", r.faults);
         let want: Vec<i32> = (0..32).map(|i| if f == 0 { i - n } else { i * n }).collect();
@@ -230,8 +236,15 @@ fn a_call_through_no_functions_address_faults_with_the_value() {
     let base = warpscope_ptx::lower::FUNC_BASE;
     let var = program.vars.iter().find(|v| v.name == "tbl").unwrap();
     let init = &program.global_init[(var.addr - warpscope_ptx::lower::GLOBAL_VAR_BASE) as usize..][..24];
-    let fns: Vec<u64> = init.chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect();
-    assert!(fns.iter().all(|&f| f >= base && f < warpscope_ptx::lower::GLOBAL_VAR_BASE), "{fns:x?}");
+    let fns: Vec<u64> = init
+        .chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert!(
+        fns.iter()
+            .all(|&f| f >= base && f < warpscope_ptx::lower::GLOBAL_VAR_BASE),
+        "{fns:x?}"
+    );
     assert_eq!(fns.len(), 3);
     let mut ptrs = vec![fns[0]; 32];
     ptrs[9] = fns[2];

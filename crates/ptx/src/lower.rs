@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use crate::inst::*;
 mod indirect;
 mod tma;
-pub use indirect::FUNC_BASE;
 use crate::parse::{Function, Instruction, Module, Operand, Pos, StateSpace, Stmt, VarDecl};
+pub use indirect::FUNC_BASE;
 
 mod wgmma;
 
@@ -3368,7 +3368,12 @@ fn used_names<'a>(m: &'a Module, f: &'a Function) -> Vec<&'a str> {
                         todo.push(g);
                     }
                 }
-                if i.opcode.starts_with("call") && i.operands.iter().filter(|o| matches!(o, Operand::List(_))).count() >= 1
+                if i.opcode.starts_with("call")
+                    && i.operands
+                        .iter()
+                        .filter(|o| matches!(o, Operand::List(_)))
+                        .count()
+                        >= 1
                     && i.operands.len() >= 3
                     && matches!(i.operands.last(), Some(Operand::Name(n)) if !m.functions.iter().any(|g| &g.name == n))
                 {

@@ -78,5 +78,8 @@ fn call_prototypes_parse_and_bad_indirect_calls_are_refused() {
          call (r), nothing, (a), p0;\nret;\n}}\n"
     );
     let e = warpscope_ptx::compile(&not_reg).unwrap_err().join("\n");
-    assert!(e.contains("indirect call through `nothing`, which is not a register"), "{e}");
+    assert!(
+        e.contains("indirect call through `nothing`, which is not a register"),
+        "{e}"
+    );
 }

@@ -132,7 +132,12 @@ impl<'m> KCtx<'m> {
                 },
                 PSrc { idx: p, neg: true },
             );
-            let here = (self.cur_pos, self.cur_text.clone(), self.loc, self.inlined.clone());
+            let here = (
+                self.cur_pos,
+                self.cur_text.clone(),
+                self.loc,
+                self.inlined.clone(),
+            );
             self.inline_call(f, args, rets)?;
             (self.cur_pos, self.cur_text, self.loc, self.inlined) = here;
             to_end.push(self.ops.len());
