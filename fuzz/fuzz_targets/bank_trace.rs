@@ -1,5 +1,5 @@
 //! Lines of a `warpscope bank --trace` JSON Lines file: the per-line reader
-//! (`cmd::bank::trace_one`) must return counts or an error for the line, never panic.
+//! (`warpscope_analysis::bank_trace::trace_one`) must return counts or an error for the line, never panic.
 #![no_main]
 #![allow(dead_code, unused_imports)]
 
@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
         if line.is_empty() {
             continue;
         }
-        if let Err(e) = cmd::bank::trace_one(line, warpscope_model::bank::Config::default(), &mut cached) {
+        if let Err(e) = warpscope_analysis::bank_trace::trace_one(line, warpscope_model::bank::Config::default(), &mut cached) {
             let _ = format!("{e:#}");
         }
     }

@@ -49,6 +49,7 @@ use crate::banks::{MatrixForm, MatrixForms, Side};
 use crate::reconcile::{Reconciliation, Role};
 
 pub mod permute;
+pub mod picture;
 
 /// Errors of the fix advisor.
 #[derive(Debug, thiserror::Error)]

@@ -4,6 +4,8 @@
 //! * [`banks`]: every shared access through the bank model (`warpscope_model::bank`), aggregated per
 //!   instruction, per source line and per launch (wavefronts, ideal wavefronts, the worst request's bank
 //!   picture), loads and stores apart, as Nsight Compute counts them.
+//! * [`bank_trace`]: a JSON Lines trace of warp requests through the bank model (`bank --trace`),
+//!   read and written through the caller's reader and writer.
 //! * [`reconcile`]: maps PTX shared accesses to the machine code's, so accesses that ptxas fused into
 //!   one wider instruction count once, with the wider width.
 //! * [`global`]: global-memory requests and 32-byte sectors per warp-level access.
@@ -24,6 +26,7 @@ pub mod launchspec;
 pub mod machine_flow;
 pub mod wgmma_hazards;
 
+pub mod bank_trace;
 pub mod banks;
 pub mod fix;
 pub mod reconcile;

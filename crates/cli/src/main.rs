@@ -22,6 +22,7 @@ mod render;
 mod report_page;
 mod run_export;
 mod run_html;
+mod run_html_kernel;
 mod run_layout;
 mod run_measure;
 mod run_notes;

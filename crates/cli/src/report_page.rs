@@ -132,57 +132,14 @@ fn fix_suggestions(a: &Analyzed) -> anyhow::Result<Vec<FixOut>> {
     let arch = a.results.arch;
     let f = a.results.fix.as_ref().context("the fix advisor did not run")?;
     let advice = f.advice.clone().map_err(|e| anyhow::anyhow!("{e}"))?;
-    let (trace, arrays) = (&f.trace, &f.arrays);
-    let in_array = |i: usize, a: u32| a >= arrays[i].offset && a - arrays[i].offset < arrays[i].size;
     let mut out = Vec::new();
     for s in &advice.suggestions {
-        let Some(i) = arrays.iter().position(|a| a.name == s.array) else {
+        let Some(i) = f.arrays.iter().position(|a| a.name == s.array) else {
             continue;
         };
-        let mut transforms = vec![None; arrays.len()];
-        transforms[i] = Some(s.transform.clone());
-        let bases = fix::relayout(arrays, &transforms);
-        let lanes = |acc: &fix::Access, moved: bool| -> [Option<u32>; 32] {
-            std::array::from_fn(|l| {
-                (acc.mask >> l & 1 == 1).then(|| {
-                    let a = acc.addrs[l];
-                    match (0..arrays.len()).find(|&j| in_array(j, a)) {
-                        Some(j) if moved => {
-                            let rel = a - arrays[j].offset;
-                            bases[j]
-                                + transforms[j]
-                                    .as_ref()
-                                    .map_or(rel, |t: &fix::Transform| t.map(rel))
-                        }
-                        _ => a,
-                    }
-                })
-            })
-        };
-        let mut worst: Option<(u32, &fix::Access)> = None;
-        for (acc, _) in &trace.accesses {
-            // The bank picture is of ld / st requests (ldmatrix and cp.async have their own rules).
-            if acc.form != fix::Form::Plain {
-                continue;
-            }
-            if !(0..32).any(|l| acc.mask >> l & 1 == 1 && in_array(i, acc.addrs[l])) {
-                continue;
-            }
-            let op = if acc.side == banks::Side::Store {
-                Op::Store
-            } else {
-                Op::Load
-            };
-            let req = BankRequest::new(acc.width, op, &lanes(acc, false));
-            let Ok(c) = bank::wavefronts(arch, &bank::Config::default(), &req) else {
-                continue;
-            };
-            if worst.is_none_or(|(w, _)| c.wavefronts > w) {
-                worst = Some((c.wavefronts, acc));
-            }
-        }
-        let request = worst.map(|(_, acc)| {
-            let info = program.inst_info(acc.pc);
+        let worst = fix::picture::worst_pair(arch, &f.trace, &f.arrays, i, &s.transform);
+        let request = worst.map(|w| {
+            let info = program.inst_info(w.pc);
             let place = info
                 .loc
                 .map(|l| {
@@ -194,27 +151,20 @@ fn fix_suggestions(a: &Analyzed) -> anyhow::Result<Vec<FixOut>> {
                 })
                 .unwrap_or_else(|| format!("PTX line {}", info.ptx_line));
             FixRequest {
-                pc: acc.pc,
+                pc: w.pc,
                 what: format!("{place} {}", info.text.trim()),
-                width: acc.width,
-                side: if acc.side == banks::Side::Store {
+                width: w.width,
+                side: if w.side == banks::Side::Store {
                     "store"
                 } else {
                     "load"
                 }
                 .into(),
-                before: lanes(acc, false).to_vec(),
-                after: lanes(acc, true).to_vec(),
+                before: w.before.to_vec(),
+                after: w.after.to_vec(),
             }
         });
-        let edit = s.source.as_ref().map(|e| match (&e.line, &e.before) {
-            _ if s.kind == "permute" => {
-                let (table, index) = e.after.split_once('\n').unwrap_or((&e.after, ""));
-                format!("add: {table}\nindex: {index}")
-            }
-            (Some(l), Some(b)) => format!("line {l}: {}\n     -> {}", b.trim(), e.after.trim()),
-            _ => format!("index: {}", e.after.trim()),
-        });
+        let edit = fix::picture::edit_text(s);
         out.push(FixOut {
             array: s.array.clone(),
             kind: s.kind.clone(),

@@ -95,6 +95,9 @@ pub struct LaunchOut<'a> {
     pub incomplete_input: Option<u64>,
     /// Shared-memory counters per source line.
     pub shared_lines: &'a [warpscope_cudart::analysis::SharedLine],
+    /// Lines that diverged more than in any earlier launch of the kernel (bounded records).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub divergence_lines: &'a [warpscope_cudart::line_pictures::LineDivergence],
     /// The fix advisor's answer for the kernel (`--fix`, on one launch per kernel).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<&'a warpscope_cudart::analysis::FixAdvice>,
@@ -480,6 +483,7 @@ pub fn export<'a>(
                 sampling: r.analysis.sampling.as_ref(),
                 incomplete_input: r.analysis.incomplete_input,
                 shared_lines: &r.analysis.shared_lines,
+                divergence_lines: &r.analysis.divergence_lines,
                 fix: r.analysis.fix.as_ref(),
                 machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),
                 global_flow_stop: r.analysis.global_flow_stop.as_deref(),

@@ -1,5 +1,8 @@
-//! `warpscope run --report FILE.html`: the run as a self-contained page (the report crate's lab
-//! page): per kernel its launches, shared-memory lines, fix advice and the measured comparison.
+//! `warpscope run --report FILE.html`: the run as a self-contained page: the program's picture
+//! (every launch's wavefronts against the ideal, branch efficiency and modelled time) and a
+//! per-kernel summary, then per kernel its launches, its source annotated with wavefronts,
+//! divergence and findings per line, the bank picture of each conflicting line's worst request,
+//! the fix's before/after (with `--fix`) and the measured comparison.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -8,6 +11,7 @@ use warpscope_report::chart::{LineChart, Series, render_svg};
 use warpscope_report::kernel::{LineCost, SourceLine, SourceView, source_html};
 
 use crate::run_export::{Export, dims, fmt_value};
+use crate::run_html_kernel as pictures;
 
 fn line_headers() -> Vec<String> {
     ["line", "side", "requests", "wavefronts", "ideal", "excess"]
@@ -91,18 +95,19 @@ fn metric(l: &crate::run_export::LaunchOut<'_>, name: &str) -> f64 {
 }
 
 /// The program's picture: per launch, shared wavefronts beside the conflict-free ideal, and branch
-/// efficiency (SVG; `None` with fewer than one launch or when drawing fails).
+/// efficiency and modelled time (SVG; `None` with fewer than two launches or when drawing fails).
 fn launches_chart(e: &Export<'_>) -> Option<String> {
-    if e.launches.is_empty() {
+    if e.launches.len() < 2 {
         return None;
     }
     let mut waves = Vec::new();
     let mut ideal = Vec::new();
     let mut branch = Vec::new();
+    let mut time = Vec::new();
     for l in &e.launches {
         let x = l.id as f64;
-        let w = metric(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
-            + metric(l, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+        let w = pictures::shared_wavefronts(l);
+        time.push((x, pictures::modelled(l).total_us));
         let excess = metric(l, "warpscope__shared_ld_excess_wavefronts.sum")
             + metric(l, "warpscope__shared_st_excess_wavefronts.sum");
         waves.push((x, w));
@@ -113,18 +118,26 @@ fn launches_chart(e: &Export<'_>) -> Option<String> {
     }
     let mut charts = vec![
         LineChart::new("Shared-memory wavefronts per launch", "launch", "wavefronts")
-            .series(Series::new("wavefronts", waves))
-            .series(Series::new("ideal (no bank conflict)", ideal)),
+            .series(Series::new("wavefronts", waves).with_markers())
+            .series(Series::new("ideal (no bank conflict)", ideal).with_markers()),
     ];
     if !branch.is_empty() {
         charts.push(
             LineChart::new("Branch efficiency per launch", "launch", "%")
-                .series(Series::new("branch efficiency", branch))
+                .series(Series::new("branch efficiency", branch).with_markers())
                 .y_range(0.0, 105.0),
         );
     }
-    let h = 260 * charts.len() as u32;
-    render_svg(&charts, 900, h).ok()
+    charts.push(
+        LineChart::new(
+            "Modelled time per launch (a model, H100 rates)",
+            "launch",
+            "µs (modelled)",
+        )
+        .series(Series::new("modelled time", time).with_markers()),
+    );
+    // side by side, each 440 x 300
+    render_svg(&charts, 440, 300).ok()
 }
 
 /// The source file `name` (a base name, as the line tables give it) in one of `dirs`.
@@ -154,6 +167,23 @@ fn annotated_sources(e: &Export<'_>, kernel: &str, dirs: &[PathBuf]) -> Vec<Sour
             if s.ideal_wavefronts > 0 {
                 c.worst_ways = c.worst_ways.max(s.wavefronts as f64 / s.ideal_wavefronts as f64);
             }
+        }
+    }
+    // divergence: the lowest of the launches' (each launch records only what got worse)
+    for l in e.launches.iter().filter(|l| l.kernel == kernel) {
+        for d in l.divergence_lines {
+            let c = per_file
+                .entry(d.file.clone())
+                .or_default()
+                .entry(d.line)
+                .or_default();
+            if let Some(b) = d.branch_efficiency_pct {
+                c.branch_efficiency_pct = Some(c.branch_efficiency_pct.map_or(b, |h| h.min(b)));
+            }
+            c.utilisation_pct = Some(
+                c.utilisation_pct
+                    .map_or(d.utilisation_pct, |h| h.min(d.utilisation_pct)),
+            );
         }
     }
     // findings name a line, not a file: they go to the kernel's file with shared lines, else the
@@ -198,10 +228,23 @@ fn annotated_sources(e: &Export<'_>, kernel: &str, dirs: &[PathBuf]) -> Vec<Sour
     views
 }
 
-/// The `--report` page: the program and its picture (every launch's shared wavefronts against the
-/// ideal, and branch efficiency), then one section per kernel (its launches' counters, its source
-/// annotated with wavefronts and findings per line, fix advice, findings), then the notes. Sources
-/// are looked for by name in `dirs`.
+/// A kernel's anchor on the page: its name up to the parameters, letters, digits and `_` only
+/// (`setColReadCol(int *)`: `#setColReadCol`).
+fn anchor(kernel: &str) -> String {
+    kernel
+        .split('(')
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// The `--report` page: the program, its per-kernel summary and its picture (every launch's shared
+/// wavefronts against the ideal, branch efficiency and modelled time), then one section per kernel
+/// (its launches' counters and modelled time, its source annotated with wavefronts, divergence and
+/// findings per line, the bank picture of each conflicting line's worst request, fix advice with
+/// its before/after, findings), then the notes. Sources are looked for by name in `dirs`.
 pub fn html_report(e: &Export<'_>, columns: &[(String, String)], dirs: &[PathBuf]) -> String {
     use maud::html;
     let mut kernels: Vec<&str> = e.launches.iter().map(|l| l.kernel).collect();
@@ -212,20 +255,30 @@ pub fn html_report(e: &Export<'_>, columns: &[(String, String)], dirs: &[PathBuf
         .iter()
         .map(|s| s.to_string())
         .chain(columns.iter().map(|(_, t)| t.clone()))
+        .chain(["modelled µs".to_string(), "bound".to_string()])
         .collect();
+    let mut notes: Vec<String> = Vec::new();
+    let (summary_headers, summary) = pictures::summary_rows(e, &kernels);
     let body = html! {
         p { "Program " code { (e.program) } " " (e.args.join(" ")) ", exit status "
             (e.exit_status.map(|c| c.to_string()).unwrap_or_else(|| "none (signal)".into()))
             ", predicted for " (e.arch) "." }
-        @if let Some(svg) = launches_chart(e) {
-            (warpscope_report::html::figure(&svg, "Every launch: shared-memory wavefronts against the conflict-free ideal, and branch efficiency"))
+        @if !summary.is_empty() {
+            h2 { "Kernels" }
+            (warpscope_report::html::table(&summary_headers, &summary))
         }
+        @if let Some(svg) = launches_chart(e) {
+            (warpscope_report::html::figure(&svg, "Every launch: shared-memory wavefronts against the conflict-free ideal, branch efficiency, and modelled time"))
+        }
+        p.note { (pictures::TIME_NOTE) }
         @for k in &kernels {
-            h2 { (k) }
+            h2 id=(anchor(k)) { (k) }
             @let rows: Vec<Vec<String>> = e.launches.iter().filter(|l| l.kernel == *k).map(|l| {
+                let t = pictures::modelled(l);
                 [l.id.to_string(), dims(l.grid), dims(l.block), l.dyn_smem.to_string()]
                     .into_iter()
                     .chain(columns.iter().map(|(c, _)| l.metrics.get(c).map(|v| fmt_value(*v)).unwrap_or_else(|| "-".into())))
+                    .chain([format!("{:.2}", t.total_us), t.bound.to_string()])
                     .collect()
             }).collect();
             (warpscope_report::html::table(&headers, &rows))
@@ -236,15 +289,33 @@ pub fn html_report(e: &Export<'_>, columns: &[(String, String)], dirs: &[PathBuf
             }
             @for view in annotated_sources(e, k, dirs) {
                 h3 { "Source: " (view.name) }
+                p.note { "Sums over the kernel's launches; branch efficiency (PTX branches) and lanes active: the lowest of its launches, blank where the line never diverged." }
                 (source_html(&view))
             }
-            @for (id, fix) in e.launches.iter().filter(|l| l.kernel == *k).filter_map(|l| l.fix.map(|f| (l.id, f))) {
-                h3 { "Fix advice (recorded on launch " (id) ")" }
-                @if fix.suggestions.is_empty() { p { "No shared array has a bank conflict to fix." } }
-                @else {
-                    (warpscope_report::html::table(&fix_headers(), &fix_rows(fix)))
+            @let conflicts = pictures::conflicts(e, k, 4, &mut notes);
+            @if !conflicts.is_empty() {
+                h3 { "Bank picture of each conflicting line's worst request" }
+                @match warpscope_report::kernel::conflicts_html(&conflicts) {
+                    Ok(m) => { (m) }
+                    Err(err) => { p.note { "no bank picture: " (err.0) } }
                 }
-                @if !fix.notes.is_empty() { ul { @for n in &fix.notes { li { (n) } } } }
+            }
+            @for l in e.launches.iter().filter(|l| l.kernel == *k) {
+                @if let Some(fix) = l.fix {
+                    h3 { "Fix advice (recorded on launch " (l.id) ")" }
+                    @if fix.suggestions.is_empty() { p { "No shared array has a bank conflict to fix." } }
+                    @else {
+                        (warpscope_report::html::table(&fix_headers(), &fix_rows(fix)))
+                        @let views = pictures::fix_views(e, l, &fix.suggestions, &mut notes);
+                        @if !views.is_empty() {
+                            @match warpscope_report::kernel::fixes_html(&views) {
+                                Ok(m) => { (m) }
+                                Err(err) => { p.note { "no before/after picture: " (err.0) } }
+                            }
+                        }
+                    }
+                    @if !fix.notes.is_empty() { ul { @for n in &fix.notes { li { (n) } } } }
+                }
             }
             @if let Some(m) = &e.measurement {
                 @let rows = measured_rows(m, k);
@@ -266,6 +337,7 @@ pub fn html_report(e: &Export<'_>, columns: &[(String, String)], dirs: &[PathBuf
         h2 { "Notes" }
         ul {
             @for n in &e.notes { li { (n) } }
+            @for n in &notes { li { (n) } }
             @if let Some(m) = &e.measurement {
                 @for n in crate::run_measure::summary(m) { li { (n) } }
             }

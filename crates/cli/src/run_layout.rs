@@ -129,7 +129,7 @@ fn sections(kernels: &Tabular) -> Vec<Block> {
             let launches = cell(1);
             let mut lines = vec![format!(
                 "  {} ({launches} launch{})",
-                cell(0),
+                warpscope_cudart::names::brief(cell(0)),
                 if launches == "1" { "" } else { "es" }
             )];
             let value_w = (KERNEL_KEYS..r.len())

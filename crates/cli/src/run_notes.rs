@@ -7,6 +7,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::ExitStatus;
 
+use warpscope_cudart::names::brief;
 use warpscope_cudart::{LaunchRecord, Notice};
 use warpscope_model::arch::Arch;
 
@@ -149,7 +150,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     if !spinning.is_empty() {
         notes.push(format!(
             "{} wait in a loop on an ld.acquire/ld.relaxed for another thread's store (a grid barrier, a flag) or on a clock: the GPU's timing decides how often that loop runs, so their branch and global counters are estimates (the shared counters too where the loop may touch shared memory)",
-            spinning.join(", ")
+            spinning.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
         ));
     }
     // kernels whose `key` label is 0, the spinning ones left out (their own note covers them), and
@@ -177,8 +178,8 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
                     .filter(|r| r.kernel == *k)
                     .find_map(|r| r.analysis.machine_flow_stop.as_deref())
                 {
-                    Some(w) => format!("{k} (machine code not followed at {w})"),
-                    None => k.to_string(),
+                    Some(w) => format!("{} (machine code not followed at {w})", brief(k)),
+                    None => brief(k),
                 }
             })
             .collect();
@@ -196,8 +197,8 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
                 .filter(|r| r.kernel == k)
                 .find_map(|r| r.analysis.global_flow_stop.as_deref())
             {
-                Some(w) => format!("{k} (machine code's accesses not counted: {w})"),
-                None => k.to_string(),
+                Some(w) => format!("{} (machine code's accesses not counted: {w})", brief(k)),
+                None => brief(k),
             }
         })
         .collect();
@@ -212,7 +213,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     if !shared_estimated.is_empty() {
         notes.push(format!(
             "shared-memory counters are estimates for {}: a source line's shared loads or stores do not match the machine code's (ptxas removed, merged or added accesses there), so that line is counted as the PTX has it",
-            shared_estimated.join(", ")
+            shared_estimated.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
         ));
     }
     notes

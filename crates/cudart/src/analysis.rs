@@ -129,6 +129,10 @@ pub struct LaunchAnalysis {
     /// Shared-memory counters per source line (the `banks` section's line table).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared_lines: Vec<SharedLine>,
+    /// Lines that diverged more here than in any earlier launch of the kernel
+    /// ([`crate::line_pictures`]: bounded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub divergence_lines: Vec<crate::line_pictures::LineDivergence>,
     /// The fix advisor's suggestions (with `warpscope run --fix`: on the kernel's first recorded
     /// launch that touches shared memory).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -231,6 +235,10 @@ pub struct SharedLine {
     pub wavefronts: u64,
     /// Wavefronts the same requests need without bank conflicts.
     pub ideal_wavefronts: u64,
+    /// The line's worst request, when it conflicts and is worse than any earlier launch of the
+    /// kernel recorded for the line ([`crate::line_pictures`]: bounded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worst: Option<crate::line_pictures::SharedRequest>,
 }
 
 /// One suggestion of the fix advisor.
@@ -252,6 +260,13 @@ pub struct FixSuggestion {
     pub extra_shared_bytes: u32,
     /// The advisor's pick for this array.
     pub recommended: bool,
+    /// The source edit, as text (`line N: before -> after`, or the index expression), when the
+    /// program's CUDA source was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub edit: Option<String>,
+    /// The array's worst request before and after the change (its bank pictures).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<crate::line_pictures::FixRequest>,
 }
 
 /// The fix advisor's answer for a kernel, or why there is none.
@@ -459,7 +474,8 @@ pub fn analyse_launch(
             target: warpscope_analysis::fix::Target::new(ka.arch),
             registers: ka.registers,
             registers_from: "the program's cubin".into(),
-            source: None,
+            // for the suggestions' source edits
+            source: crate::line_pictures::kernel_source(program, kernel),
             what_if: None,
         }),
         progress: watch.progress,
@@ -503,6 +519,7 @@ pub fn analyse_launch(
             .lines(program)
             .into_iter()
             .map(|l| SharedLine {
+                worst: crate::line_pictures::worst_request(program, kernel, &banks, &l),
                 file: l.file.rsplit('/').next().unwrap_or("").to_string(),
                 line: l.line,
                 side: match l.side {
@@ -515,6 +532,7 @@ pub fn analyse_launch(
                 ideal_wavefronts: l.counts.ideal_wavefronts,
             })
             .collect(),
+        divergence_lines: crate::line_pictures::divergence_lines(program, kernel, &div),
         global_written,
         ..LaunchAnalysis::default()
     };
@@ -539,6 +557,8 @@ pub fn analyse_launch(
                         ideal: s.ideal,
                         extra_shared_bytes: s.extra_shared_bytes,
                         recommended: s.recommended,
+                        edit: warpscope_analysis::fix::picture::edit_text(s),
+                        request: crate::line_pictures::fix_request(program, ka.arch, f, s),
                     })
                     .collect(),
                 notes: a.notes.clone(),

@@ -23,6 +23,7 @@ pub mod errors;
 pub mod fatbin;
 pub mod graph;
 pub mod launch;
+pub mod line_pictures;
 pub mod names;
 pub mod pools;
 pub mod printf;

@@ -124,3 +124,80 @@ mod tests {
         assert_eq!(ncu_name("_Z1fPPi"), "f(int **)");
     }
 }
+
+/// A kernel name short enough for a message or a section header: names of at most 72 characters
+/// as they are; longer ones without the parameter list (`(…)`), template arguments nested more
+/// than one level deep elided (`GemmUniversal<…>`), a leading `void ` dropped, and cut at 100
+/// characters (`…`). Tables, exports and CSV keep the full name.
+pub fn brief(name: &str) -> String {
+    const KEEP: usize = 72;
+    const MAX: usize = 100;
+    if name.chars().count() <= KEEP {
+        return name.to_string();
+    }
+    let name = name.strip_prefix("void ").unwrap_or(name);
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for c in name.chars() {
+        match c {
+            '<' => {
+                depth += 1;
+                if depth == 2 {
+                    out.push_str("<…");
+                    continue;
+                }
+            }
+            '>' => {
+                depth = depth.saturating_sub(1);
+                if depth == 1 {
+                    out.push('>');
+                    continue;
+                }
+            }
+            // the parameter list (outside every template argument list) ends the name
+            '(' if depth == 0 => {
+                out.push_str("(…)");
+                break;
+            }
+            _ => {}
+        }
+        if depth < 2 {
+            out.push(c);
+        }
+    }
+    if out.chars().count() > MAX {
+        out = out.chars().take(MAX - 1).collect::<String>() + "…";
+    }
+    out
+}
+
+#[cfg(test)]
+mod brief_tests {
+    use super::brief;
+
+    #[test]
+    fn short_names_stay_as_they_are() {
+        assert_eq!(
+            brief("transpose(float *, const float *, int)"),
+            "transpose(float *, const float *, int)"
+        );
+    }
+
+    #[test]
+    fn long_template_names_keep_their_first_level() {
+        let long = "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cute::tuple<int, int, int, int>, \
+                    cutlass::gemm::collective::CollectiveMma<cute::C<2>>>>(cutlass::gemm::kernel::GemmUniversal<cute::tuple<int>>::Params)";
+        assert_eq!(
+            brief(long),
+            "cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<…>>(…)"
+        );
+    }
+
+    #[test]
+    fn long_plain_names_are_cut() {
+        let long = format!("k{}(int)", "x".repeat(150));
+        let b = brief(&long);
+        assert_eq!(b.chars().count(), 100);
+        assert!(b.ends_with('…'), "{b}");
+    }
+}

@@ -1175,7 +1175,10 @@ impl Runtime {
     /// A launch the emulator cannot run: says why on `stderr` and returns `code`, which the next
     /// synchronising call returns too ([`Runtime::deferred`]).
     fn refuse(&mut self, name: &str, why: &str, code: u32) -> u32 {
-        eprintln!("warpscope: kernel `{}` cannot be emulated: {why}", demangle(name));
+        eprintln!(
+            "warpscope: kernel `{}` cannot be emulated: {why}",
+            crate::names::brief(&demangle(name))
+        );
         self.deferred = Some(code);
         code
     }
@@ -1457,7 +1460,7 @@ impl Runtime {
         if let Some(text) = &fault
             && code != err::ASSERT
         {
-            eprintln!("warpscope: kernel `{shown}`: {text}");
+            eprintln!("warpscope: kernel `{}`: {text}", crate::names::brief(&shown));
         }
         if record {
             let widths = self.modules[f.module]

@@ -21,6 +21,8 @@ pub struct Series {
     pub name: String,
     /// Points, in x order.
     pub points: Vec<(f64, f64)>,
+    /// Draw a dot at each point too (a series of one point is otherwise invisible).
+    pub markers: bool,
 }
 
 impl Series {
@@ -29,7 +31,14 @@ impl Series {
         Series {
             name: name.into(),
             points,
+            markers: false,
         }
+    }
+
+    /// The same series with a dot at each point.
+    pub fn with_markers(mut self) -> Series {
+        self.markers = true;
+        self
     }
 }
 
@@ -174,6 +183,10 @@ where
             .map_err(err)?
             .label(s.name.as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+        if s.markers {
+            ctx.draw_series(s.points.iter().map(|p| Circle::new(*p, 3, color.filled())))
+                .map_err(err)?;
+        }
     }
     for (x, label) in &chart.marks {
         let grey = RGBColor(120, 120, 120);

@@ -175,6 +175,26 @@ pub fn source_html(source: &SourceView) -> Markup {
     .source_table()
 }
 
+/// The conflicting requests' bank pictures (with their what-if tables), as the kernel page draws
+/// them; for pages that show several kernels.
+pub fn conflicts_html(conflicts: &[Conflict]) -> Result<Markup, ChartError> {
+    KernelReport {
+        conflicts: conflicts.to_vec(),
+        ..KernelReport::default()
+    }
+    .conflicts()
+}
+
+/// The fix suggestions with each one's worst request before and after the change, as the kernel
+/// page draws them; for pages that show several kernels.
+pub fn fixes_html(fixes: &[FixView]) -> Result<Markup, ChartError> {
+    KernelReport {
+        fixes: Some(fixes.to_vec()),
+        ..KernelReport::default()
+    }
+    .fixes_section()
+}
+
 impl KernelReport {
     fn source_table(&self) -> Markup {
         let max_excess = self
