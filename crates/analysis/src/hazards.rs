@@ -365,6 +365,7 @@ enum FaultWhat {
     FellOffEnd = 2,
     Assert = 3,
     GridDeadlock = 4,
+    BadCall = 5,
 }
 
 /// The bytes each lane of a store writes: lane `l`'s `width` bytes are `bytes[l][..width]`.
@@ -1710,6 +1711,16 @@ impl HazardReport {
                     what: FaultWhat::Trap as u8,
                 },
                 "trap: the launch stops".to_string(),
+            ),
+            FaultKind::BadCall => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::BadCall as u8,
+                },
+                format!(
+                    "indirect call through {:#x}, which is no function's address: the launch stops",
+                    f.addr.unwrap_or(0)
+                ),
             ),
             FaultKind::FellOffEnd => (
                 Key::Fault {

@@ -292,6 +292,9 @@ enum Kind {
     Poison,
     /// Cannot be followed (indirect jumps, traps, warp-synchronous slow paths).
     Stop,
+    /// `CALL.REL.NOINC R10 0x0`: a call through a register (a function pointer, a virtual
+    /// method), whose target comes from memory here: not followed.
+    IndirectCall,
 }
 
 impl Kind {
@@ -1457,6 +1460,12 @@ impl MachineFlow {
                 }
             }
             Kind::Stop => return Err(stop("not followed")),
+            Kind::IndirectCall => {
+                return Err(stop(
+                    "an indirect call (function pointer or virtual method): its target is a register's value, \
+                     which comes from memory and is not followed",
+                ));
+            }
             Kind::Nop => {
                 advance(w, group);
                 w.together = Some(pc + 1);
@@ -1693,7 +1702,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
                 Kind::Bra { div, .. } => guarded || div || !x.preds.is_empty(),
                 Kind::Brx { .. } => guarded,
                 Kind::Exit | Kind::Ret => guarded,
-                Kind::Stop => false,
+                Kind::Stop | Kind::IndirectCall => false,
                 _ => true,
             };
             if falls && i + 1 < n {
@@ -1718,7 +1727,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
         .iter()
         .map(|x| {
             x.kind.is_control()
-                || matches!(x.kind, Kind::Bssy | Kind::Stop)
+                || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::IndirectCall)
                 || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
         })
         .collect();
@@ -2001,6 +2010,15 @@ fn decode(
                     ins.src = ops.first().map(|o| parse_opnd(o)).into_iter().collect();
                 }
             }
+        }
+        "CALL"
+            if ops.iter().any(|o| {
+                o.split_whitespace()
+                    .next()
+                    .is_some_and(|t| matches!(parse_reg(t), Some(Src::R(r)) if r != RZ))
+            }) =>
+        {
+            ins.kind = Kind::IndirectCall;
         }
         "CALL" => {
             ins.kind = Kind::Call { abs: has("ABS") };

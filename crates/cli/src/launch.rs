@@ -32,7 +32,10 @@ pub struct LaunchArgs {
     /// `struct:FIELD,FIELD,...` in C layout, or raw bytes `bytes:HEX`. A field is `TYPE:V` (i8 u8 i16
     /// u16 i32 u32 i64 u64 f32 f64), an array `TYPE[N]:V1,...,VN`, a CUDA vector type with its
     /// vector_types.h alignment `float4:X,Y,Z,W` (char1..double4, also `[N]`), or a nested struct
-    /// `{FIELDS}`; e.g. `struct:i32:3,f32[3]:1,2,3,{u8:1,f64:2.5},float4:1,2,3,4` (48 bytes). The
+    /// `{FIELDS}` (`{FIELDS}[N]`: N copies); e.g. `struct:i32:3,f32[3]:1,2,3,{u8:1,f64:2.5},float4:1,2,3,4`
+    /// (48 bytes). A pointer field `ptr=buf:BYTES[:zero]` or `ptr=buf:@FILE` points to a buffer of its
+    /// own (`struct:ptr=buf:4096,i64:64,ptr=buf:4096:zero`); `ptr:ADDRESS` is a raw pointer;
+    /// `tensormap(field=1;type=f32;dims=64x64;box=32x8)` a tensor map over pointer field 1. The
     /// size is checked against the parameter's in the PTX.
     #[arg(long = "arg", short = 'a', value_name = "SPEC")]
     pub args: Vec<String>,

@@ -441,6 +441,7 @@ pub fn fault_kind(k: FaultKind) -> &'static str {
         FaultKind::Misaligned { .. } => "misaligned",
         FaultKind::InstructionLimit => "instruction_limit",
         FaultKind::Assert => "assert",
+        FaultKind::BadCall => "bad_call",
         _ => "other",
     }
 }

@@ -1362,6 +1362,8 @@ impl Runtime {
             (_, Some("assert")) => err::ASSERT,
             (_, Some("misaligned")) => err::MISALIGNED_ADDRESS,
             (_, Some("out_of_bounds")) => err::ILLEGAL_ADDRESS,
+            // a call through a pointer that is no function's (calibration/indirect/h200/badcall.txt)
+            (_, Some("bad_call")) => err::INVALID_PC,
             _ => err::LAUNCH_FAILURE,
         };
         self.assert_pending

@@ -107,10 +107,41 @@ const VECTORS: &[(&str, &str, usize, usize)] = &[
     ("double4_32a", "f64", 4, 32),
 ];
 
-/// Bytes laid out so far and their alignment.
+/// A field that points to a buffer (`ptr=buf:BYTES`): where its 8 bytes are in the struct, the
+/// buffer's spec, and the field's path (`2`, `3.1`, `4[1].2`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PtrField {
+    /// Byte offset of the pointer in the struct.
+    pub offset: usize,
+    /// The `buf:` spec of the buffer it points to.
+    pub spec: String,
+    /// The field's path: its number, nested ones after a `.`, array elements in `[]`.
+    pub path: String,
+}
+
+/// One leaf field of a struct argument: its path, its bytes, and the text that gave it (for
+/// errors naming the field that does not fit the parameter).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldSpan {
+    /// The field's path, as in [`PtrField::path`].
+    pub path: String,
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// The field as written.
+    pub text: String,
+}
+
+/// Bytes laid out so far and their alignment, with the pointer fields and the leaf fields in them.
+#[derive(Clone)]
 struct Layout {
     bytes: Vec<u8>,
     align: usize,
+    ptrs: Vec<PtrField>,
+    /// `tensormap(...)` fields: their offset, their keys (`;`-separated) and path.
+    maps: Vec<PtrField>,
+    spans: Vec<FieldSpan>,
 }
 
 impl Layout {
@@ -118,6 +149,9 @@ impl Layout {
         Layout {
             bytes: Vec::new(),
             align: 1,
+            ptrs: Vec::new(),
+            maps: Vec::new(),
+            spans: Vec::new(),
         }
     }
 
@@ -125,7 +159,21 @@ impl Layout {
     fn push(&mut self, f: &Layout) {
         self.align = self.align.max(f.align);
         self.bytes.resize(self.bytes.len().next_multiple_of(f.align), 0);
+        let at = self.bytes.len();
         self.bytes.extend_from_slice(&f.bytes);
+        self.ptrs.extend(f.ptrs.iter().map(|p| PtrField {
+            offset: p.offset + at,
+            ..p.clone()
+        }));
+        self.maps.extend(f.maps.iter().map(|p| PtrField {
+            offset: p.offset + at,
+            ..p.clone()
+        }));
+        self.spans.extend(f.spans.iter().map(|p| FieldSpan {
+            start: p.start + at,
+            end: p.end + at,
+            ..p.clone()
+        }));
     }
 
     /// Rounds the size up to the alignment (C's trailing padding).
@@ -215,8 +263,23 @@ impl Fields<'_> {
         Ok(out.finish())
     }
 
-    /// `{FIELDS}`, `TYPE:V`, `TYPE[N]:V1,...,VN` or `VECTOR:X,Y,...` (and `VECTOR[N]:...`).
+    /// `{FIELDS}` (and `{FIELDS}[N]`), `TYPE:V`, `TYPE[N]:V1,...,VN`, `VECTOR:X,Y,...` (and
+    /// `VECTOR[N]:...`) or `ptr=buf:...`.
     fn field(&mut self, path: &str) -> Result<Layout> {
+        let mut out = self.field_bytes(path)?;
+        if out.spans.is_empty() {
+            let text = self.s[self.start..self.pos].trim().to_string();
+            out.spans.push(FieldSpan {
+                path: path.to_string(),
+                start: 0,
+                end: out.bytes.len(),
+                text,
+            });
+        }
+        Ok(out)
+    }
+
+    fn field_bytes(&mut self, path: &str) -> Result<Layout> {
         self.skip_spaces();
         self.start = self.pos;
         if self.eat('{') {
@@ -225,9 +288,89 @@ impl Fields<'_> {
             if !self.eat('}') {
                 return Err(self.fail(path, "expected `}` to close the nested struct"));
             }
-            return Ok(inner);
+            if !self.eat('[') {
+                return Ok(inner);
+            }
+            // `{FIELDS}[N]`: N copies, each pointer field with a buffer of its own
+            let n = self.name().to_string();
+            let count = n
+                .parse::<usize>()
+                .ok()
+                .filter(|&c| c > 0 && c <= 1 << 16)
+                .ok_or_else(|| {
+                    self.fail(
+                        path,
+                        format!("`{{...}}[{n}]`: the count must be a whole number from 1"),
+                    )
+                })?;
+            if !self.eat(']') {
+                return Err(self.fail(path, format!("`{{...}}[{n}`: expected `]`")));
+            }
+            let inner = inner.finish();
+            let mut out = Layout::new();
+            for j in 0..count {
+                let mut copy = inner.clone();
+                let rename = |p: &str| match p.strip_prefix(path) {
+                    Some(rest) => format!("{path}[{j}]{rest}"),
+                    None => p.to_string(),
+                };
+                for f in copy.ptrs.iter_mut().chain(copy.maps.iter_mut()) {
+                    f.path = rename(&f.path);
+                }
+                for f in &mut copy.spans {
+                    f.path = rename(&f.path);
+                }
+                out.push(&copy);
+            }
+            return Ok(out);
         }
         let ty = self.name().to_string();
+        if ty == "ptr" && self.eat('=') {
+            let spec = self.token().to_string();
+            if !spec.starts_with("buf:") {
+                return Err(self.fail(
+                    path,
+                    format!("`ptr={spec}`: a pointer field takes a buffer, `ptr=buf:BYTES`, `ptr=buf:BYTES:zero` or `ptr=buf:@FILE`"),
+                ));
+            }
+            // the spec is checked here; the buffer is made when the launch's arguments are
+            if let Err(e) = warpscope_analysis::launchspec::parse_arg(&spec, 0) {
+                return Err(self.fail(path, format!("`ptr={spec}`: {e}")));
+            }
+            return Ok(Layout {
+                bytes: vec![0; 8],
+                align: 8,
+                ptrs: vec![PtrField {
+                    offset: 0,
+                    spec,
+                    path: path.to_string(),
+                }],
+                maps: Vec::new(),
+                spans: Vec::new(),
+            });
+        }
+        if ty == "tensormap" && self.eat('(') {
+            // `tensormap(KEY=V;KEY=V;...)`: a CUtensorMap (128 bytes, 64-aligned) made when the
+            // launch's buffers are placed
+            let rest = &self.s[self.pos..];
+            let Some(n) = rest.find(')') else {
+                return Err(self.fail(path, "`tensormap(`: expected `)` after its keys"));
+            };
+            let body = rest[..n].to_string();
+            self.pos += n + 1;
+            return Ok(Layout {
+                bytes: vec![0; 128],
+                align: 64,
+                ptrs: Vec::new(),
+                maps: vec![PtrField {
+                    offset: 0,
+                    spec: body,
+                    path: path.to_string(),
+                }],
+                spans: Vec::new(),
+            });
+        }
+        let ty = if ty == "ptr" { "u64".to_string() } else { ty };
         if ty.is_empty() {
             return Err(self.fail(
                 path,
@@ -243,7 +386,8 @@ impl Fields<'_> {
                 path,
                 format!(
                     "unknown type `{ty}` (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, CUDA vector types such as \
-                     float4 int2 uchar3 double2, or {{FIELDS}} for a nested struct)"
+                     float4 int2 uchar3 double2, ptr=buf:BYTES for a pointer to a buffer, ptr:ADDRESS, or \
+                     {{FIELDS}} for a nested struct)"
                 ),
             ));
         };
@@ -282,7 +426,13 @@ impl Fields<'_> {
             }
             bytes.extend(self.scalar(path, &shown, &scalar, &v)?);
         }
-        Ok(Layout { bytes, align })
+        Ok(Layout {
+            bytes,
+            align,
+            ptrs: Vec::new(),
+            maps: Vec::new(),
+            spans: Vec::new(),
+        })
     }
 
     /// One value of a scalar type, little-endian.
@@ -337,6 +487,35 @@ impl Fields<'_> {
 /// alignment. Fields: `TYPE:V`, `TYPE[N]:V1,...,VN` (an array), `float4:X,Y,Z,W` (a vector),
 /// `{FIELDS}` (a nested struct; an array of structs is the structs one after another).
 pub fn struct_bytes(text: &str, fields: &str) -> Result<Vec<u8>> {
+    let s = struct_layout(text, fields)?;
+    if let Some(p) = s.ptrs.first().or(s.maps.first()) {
+        return Err(bad(
+            text,
+            format!(
+                "field {} points to a buffer (`ptr={}`): give it among the launch's arguments",
+                p.path, p.spec
+            ),
+        ));
+    }
+    Ok(s.bytes)
+}
+
+/// A struct argument laid out: its bytes (pointer fields still 0), the fields that point to
+/// buffers, and every leaf field's bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructLayout {
+    /// The bytes, C layout.
+    pub bytes: Vec<u8>,
+    /// The `ptr=buf:...` fields.
+    pub ptrs: Vec<PtrField>,
+    /// The `tensormap(...)` fields (`spec`: their keys).
+    pub maps: Vec<PtrField>,
+    /// The leaf fields in order.
+    pub spans: Vec<FieldSpan>,
+}
+
+/// [`struct_bytes`] with the pointer fields (`ptr=buf:BYTES`, `{FIELDS}[N]`) kept apart.
+pub fn struct_layout(text: &str, fields: &str) -> Result<StructLayout> {
     if fields.trim().is_empty() {
         return Err(bad(text, "a struct needs at least one field (TYPE:VALUE,...)"));
     }
@@ -359,7 +538,12 @@ pub fn struct_bytes(text: &str, fields: &str) -> Result<Vec<u8>> {
             ),
         ));
     }
-    Ok(layout.bytes)
+    Ok(StructLayout {
+        bytes: layout.bytes,
+        ptrs: layout.ptrs,
+        maps: layout.maps,
+        spans: layout.spans,
+    })
 }
 
 /// The bytes of `bytes:HEX` (pairs of hex digits; `0x`, `_` and spaces are allowed and ignored).
@@ -400,16 +584,68 @@ pub fn parse_arg(text: &str, index: usize) -> Result<Arg> {
         .map_err(|e| Error::input(format!("--arg {e} (struct:T:V,... and bytes:HEX also work)")))
 }
 
+/// A buffer a struct argument's field points to: it follows the launch's own arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldBuffer {
+    /// The struct argument's index.
+    pub arg: usize,
+    /// The pointer field, as in the struct.
+    pub field: PtrField,
+    /// Its index among [`LaunchArgs::args`] (after the launch's own arguments).
+    pub index: usize,
+}
+
+/// The launch's arguments as given, then the buffers their struct fields point to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchArgs {
+    /// One per `--arg`, then one [`Arg::Buffer`] per [`FieldBuffer`].
+    pub args: Vec<Arg>,
+    /// How many `--arg`s there were (the kernel's parameters).
+    pub given: usize,
+    /// The buffers struct fields point to.
+    pub fields: Vec<FieldBuffer>,
+    /// Each struct argument's leaf fields (`None` for other arguments).
+    pub spans: Vec<Option<Vec<FieldSpan>>>,
+}
+
+impl LaunchArgs {
+    /// The name of argument `i` past the launch's own ones (a field's buffer), as messages name
+    /// it: `field 1 of argument 0` (with `param`, the parameter's name in the source, when known).
+    pub fn field_name(&self, i: usize, param: Option<&str>) -> Option<String> {
+        let f = self.fields.iter().find(|f| f.index == i)?;
+        Some(match param.filter(|n| !n.is_empty()) {
+            Some(n) => format!("the buffer of field {} of argument {} `{n}`", f.field.path, f.arg),
+            None => format!("the buffer of field {} of argument {}", f.field.path, f.arg),
+        })
+    }
+}
+
 /// Parses every `--arg`, in order.
 pub fn parse_args<S: AsRef<str>>(specs: &[S]) -> Result<Vec<Arg>> {
+    parse_launch_args(specs).map(|a| a.args)
+}
+
+/// Parses every `--arg`, in order; the buffers that struct fields point to (`ptr=buf:...`) are
+/// appended as [`Arg::Buffer`]s and their addresses written into the structs.
+pub fn parse_launch_args<S: AsRef<str>>(specs: &[S]) -> Result<LaunchArgs> {
     // tensor maps (`tensormap:`) last: they name the address of a buffer argument
     let is_map = |s: &S| s.as_ref().starts_with("tensormap:");
     let mut out: Vec<Option<Arg>> = Vec::with_capacity(specs.len());
+    let mut ptrs: Vec<(usize, PtrField)> = Vec::new();
+    let mut maps: Vec<(usize, PtrField)> = Vec::new();
+    let mut spans = vec![None; specs.len()];
     for (i, s) in specs.iter().enumerate() {
+        let text = s.as_ref();
         out.push(if is_map(s) {
             None
+        } else if let Some(fields) = text.strip_prefix("struct:") {
+            let l = struct_layout(text, fields)?;
+            ptrs.extend(l.ptrs.into_iter().map(|p| (i, p)));
+            maps.extend(l.maps.into_iter().map(|p| (i, p)));
+            spans[i] = Some(l.spans);
+            Some(Arg::Bytes(l.bytes))
         } else {
-            Some(parse_arg(s.as_ref(), i)?)
+            Some(parse_arg(text, i)?)
         });
     }
     for (i, s) in specs.iter().enumerate() {
@@ -417,7 +653,69 @@ pub fn parse_args<S: AsRef<str>>(specs: &[S]) -> Result<Vec<Arg>> {
             out[i] = Some(crate::tensormap_arg::tensormap_arg(s.as_ref(), i, &out)?);
         }
     }
-    Ok(out.into_iter().flatten().collect())
+    let mut args: Vec<Arg> = out.into_iter().flatten().collect();
+    let given = args.len();
+    let mut fields = Vec::new();
+    for (k, (arg, field)) in ptrs.into_iter().enumerate() {
+        // each buffer its own pseudo-random bytes: seeded past the launch's own arguments
+        let buf = warpscope_analysis::launchspec::parse_arg(&field.spec, given + k)
+            .map_err(|e| bad(specs[arg].as_ref(), format!("field {}: {e}", field.path)))?;
+        fields.push(FieldBuffer {
+            arg,
+            field,
+            index: args.len(),
+        });
+        args.push(buf);
+    }
+    let (bases, _) = warpscope_emu::buffer_layout(&args);
+    for f in &fields {
+        let base = bases[f.index].unwrap_or(0);
+        if let Arg::Bytes(b) = &mut args[f.arg] {
+            b[f.field.offset..f.field.offset + 8].copy_from_slice(&base.to_le_bytes());
+        }
+    }
+    // tensor-map fields: over a launch argument (`buf=N`) or a pointer field of the same struct
+    // (`field=PATH`), with the keys of `tensormap:`
+    for (arg, m) in maps {
+        let shown = specs[arg].as_ref();
+        let mut keys = Vec::new();
+        for kv in m.spec.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            if kv.contains(',') {
+                return Err(bad(
+                    shown,
+                    format!("field {}: separate a tensor map's keys with `;` (`{kv}`)", m.path),
+                ));
+            }
+            match kv.strip_prefix("field=") {
+                Some(p) => {
+                    let Some(f) = fields.iter().find(|f| f.arg == arg && f.field.path == p.trim()) else {
+                        return Err(bad(
+                            shown,
+                            format!(
+                                "field {}: `field={p}` names no `ptr=buf:` field of this struct",
+                                m.path
+                            ),
+                        ));
+                    };
+                    keys.push(format!("buf={}", f.index));
+                }
+                None => keys.push(kv.to_string()),
+            }
+        }
+        let text = format!("tensormap:{}", keys.join(","));
+        let all: Vec<Option<Arg>> = args.iter().cloned().map(Some).collect();
+        let map = crate::tensormap_arg::tensormap_arg(&text, arg, &all)
+            .map_err(|e| bad(shown, format!("field {} (tensormap): {e}", m.path)))?;
+        if let (Arg::Bytes(b), Arg::Bytes(map)) = (&mut args[arg], map) {
+            b[m.offset..m.offset + 128].copy_from_slice(&map);
+        }
+    }
+    Ok(LaunchArgs {
+        args,
+        given,
+        fields,
+        spans,
+    })
 }
 
 /// The bytes an argument takes in the parameter buffer (`None` for buffers: a pointer, 8 bytes).
@@ -433,6 +731,17 @@ fn by_value_size(a: &Arg) -> Option<usize> {
 /// Holds `args` against `kernel`'s parameters: as many as it takes, and by-value bytes (structs)
 /// exactly the parameter's size. `shown` names the kernel in errors.
 pub fn check(kernel: &Kernel, shown: &str, args: &[Arg]) -> Result<()> {
+    check_fields(kernel, shown, args, &[])
+}
+
+/// [`check`] with each struct argument's leaf fields (from [`LaunchArgs::spans`]), so that a
+/// struct that does not fit its parameter names the field.
+pub fn check_fields(
+    kernel: &Kernel,
+    shown: &str,
+    args: &[Arg],
+    spans: &[Option<Vec<FieldSpan>>],
+) -> Result<()> {
     let params: Vec<String> = kernel
         .params
         .iter()
@@ -447,6 +756,38 @@ pub fn check(kernel: &Kernel, shown: &str, args: &[Arg]) -> Result<()> {
         )));
     }
     for (i, (a, p)) in args.iter().zip(&kernel.params).enumerate() {
+        if let Arg::Bytes(b) = a
+            && b.len() > p.size as usize
+            && let Some(Some(spans)) = spans.get(i)
+            && let Some(f) = spans.iter().find(|f| f.end > p.size as usize)
+        {
+            return Err(Error::input(format!(
+                "--arg {i}: field {} (`{}`, bytes {}..{} of the struct) does not fit parameter {} of \
+                 `{shown}`, which takes {} bytes (the struct is {} bytes: each field at its alignment)",
+                f.path,
+                f.text,
+                f.start,
+                f.end,
+                p.name,
+                p.size,
+                b.len()
+            )));
+        }
+        if let Arg::Bytes(b) = a
+            && b.len() < p.size as usize
+            && let Some(Some(spans)) = spans.get(i)
+        {
+            return Err(Error::input(format!(
+                "--arg {i}: the struct's fields end at byte {} (its last, field {}, `{}`, padded to {} bytes), \
+                 but parameter {} of `{shown}` takes {} bytes: a field is missing",
+                spans.last().map_or(0, |f| f.end),
+                spans.last().map_or("?", |f| f.path.as_str()),
+                spans.last().map_or("", |f| f.text.as_str()),
+                b.len(),
+                p.name,
+                p.size
+            )));
+        }
         if let Arg::Bytes(b) = a
             && b.len() != p.size as usize
         {

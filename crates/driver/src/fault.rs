@@ -124,6 +124,12 @@ fn space_word(s: Space) -> &'static str {
 
 /// `argument 0 `out``, or `argument 0` when the source does not name it.
 fn argument(ctx: &LaunchContext<'_>, i: usize) -> String {
+    // past the parameters: a buffer a struct field points to, named by the field
+    if i >= ctx.kernel.params.len()
+        && let Some(n) = ctx.param_names.get(i).filter(|n| !n.is_empty())
+    {
+        return n.clone();
+    }
     match ctx.param_names.get(i).filter(|n| !n.is_empty()) {
         Some(n) => format!("argument {i} `{n}`"),
         None => format!("argument {i}"),
@@ -276,6 +282,11 @@ pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
                 }
             )
         }
+        FaultKind::BadCall => format!(
+            "indirect call at {at} by {who} through a function pointer holding {addr:#x}, which is no \
+             function's address (nor one with this call's parameter and return counts): the GPU stops the \
+             launch with an invalid-program-counter error (cudaErrorInvalidPc)"
+        ),
         FaultKind::Trap => {
             let text = &ctx.program.inst_info(f.pc).text;
             if text

@@ -107,8 +107,11 @@ pub struct Prepared {
     pub module: Module,
     /// The kernel's names.
     pub name: KernelName,
-    /// The launch (arguments checked against the kernel's parameters).
+    /// The launch (arguments checked against the kernel's parameters; after them, the buffers
+    /// that struct fields point to).
     pub launch: Launch,
+    /// The `--arg`s parsed: which of the launch's arguments are buffers of struct fields.
+    pub args: args::LaunchArgs,
 }
 
 /// The outcome of a request.
@@ -149,7 +152,8 @@ pub fn prepare(req: &Request) -> Result<Prepared> {
         ));
     }
     limits::check_grid(req.grid, req.block, req.blocks.map(u64::from))?;
-    let kargs: Vec<Arg> = args::parse_args(&req.args)?;
+    let parsed = args::parse_launch_args(&req.args)?;
+    let kargs: Vec<Arg> = parsed.args.clone();
     let module = input::load(&req.input, req.arch, &req.compile)?;
     // every `.entry`, also those that did not lower (naming one gives its lowering errors)
     let names = module.program.all_kernel_names();
@@ -169,7 +173,7 @@ pub fn prepare(req: &Request) -> Result<Prepared> {
         .program
         .kernel(&chosen)
         .ok_or_else(|| Error::input(format!("no kernel `{chosen}`")))?;
-    args::check(k, name.display(), &kargs)?;
+    args::check_fields(k, name.display(), &kargs[..parsed.given], &parsed.spans)?;
     let (cdims, _) = warpscope_emu::cluster_dims(k, req.grid, req.cluster, req.cluster_nonportable)
         .map_err(|e| Error::input(e.to_string()))?;
     if cdims.iter().product::<u32>() > 1 && req.blocks.is_some() {
@@ -184,7 +188,12 @@ pub fn prepare(req: &Request) -> Result<Prepared> {
     launch.cooperative = req.cooperative;
     launch.cluster = req.cluster;
     launch.cluster_nonportable = req.cluster_nonportable;
-    Ok(Prepared { module, name, launch })
+    Ok(Prepared {
+        module,
+        name,
+        launch,
+        args: parsed,
+    })
 }
 
 /// The CUDA source for the fix advisor's edits: the one asked for, the `.cu` given, or the first
@@ -216,7 +225,12 @@ pub fn analyze(req: &Request) -> Result<Analyzed> {
 
 /// The rest of [`analyze`] for a launch already prepared.
 pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
-    let Prepared { module, name, launch } = p;
+    let Prepared {
+        module,
+        name,
+        launch,
+        args: parsed,
+    } = p;
     let kernel = name.mangled.clone();
     let target = req.fix.as_ref().and_then(|f| f.target);
     // The machine code is the target's when the fix advisor is the only consumer of widths.
@@ -292,6 +306,22 @@ pub fn run_prepared(req: &Request, p: Prepared) -> Result<Analyzed> {
             .map(|text| crate::fault::param_names(&text, &name.plain, k.params.len()))
             .unwrap_or_default(),
         None => Vec::new(),
+    };
+    // the buffers struct fields point to follow the parameters, named by their field
+    let param_names = if parsed.fields.is_empty() {
+        param_names
+    } else {
+        let mut names = param_names.clone();
+        names.resize(parsed.given, String::new());
+        for f in &parsed.fields {
+            names.resize(f.index, String::new());
+            names.push(
+                parsed
+                    .field_name(f.index, param_names.get(f.arg).map(String::as_str))
+                    .unwrap_or_default(),
+            );
+        }
+        names
     };
     let opts = RunOptions {
         limits: limits::emu_limits(&launch, req.max_instructions),

@@ -1412,6 +1412,17 @@ fn general<S: Sink>(
                 return Flow::Reload;
             }
         }
+        Inst::BadCall { addr } => {
+            if mask != 0 {
+                let lane = mask.trailing_zeros();
+                return Flow::Stop(Stop::Fault(
+                    FaultKind::BadCall,
+                    pc,
+                    Some(lane),
+                    Some(regs[addr as usize][lane as usize]),
+                ));
+            }
+        }
         Inst::Trap => {
             if mask != 0 {
                 return Flow::Stop(Stop::Fault(

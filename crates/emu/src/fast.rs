@@ -79,6 +79,7 @@ pub fn rows_of(i: &Inst) -> Vec<R> {
         | Inst::WgmmaSync { .. }
         | Inst::Printf { .. }
         | Inst::AssertFail { .. } => vec![],
+        Inst::BadCall { addr } => vec![addr],
         Inst::PredToReg { d, .. } => vec![d],
         Inst::RegToPred { a, .. } => vec![a],
         Inst::Cvt { d, a, .. } => vec![d, a],

@@ -80,7 +80,8 @@ pub enum Arg {
 }
 
 /// Where a launch puts its [`Arg::Buffer`] arguments: each argument's base address (`None` for
-/// the others) and the first address after them. Buffers follow each other from
+/// the others) and the first address after them. Arguments after the kernel's parameters are
+/// buffers that by-value struct arguments point to (their bytes hold these addresses). Buffers follow each other from
 /// [`mem::BUFFER_BASE`], each starting 256 bytes past the previous one's end rounded up to 256
 /// (a tensor map given as an argument names its buffer by this address).
 pub fn buffer_layout(args: &[Arg]) -> (Vec<Option<u64>>, u64) {
@@ -297,6 +298,9 @@ pub enum FaultKind {
     DivergentBarrier,
     /// `trap`
     Trap,
+    /// An indirect `call` through a register that holds no function's address (the fault's
+    /// `addr` is the first such lane's value): a GPU stops the launch with `cudaErrorInvalidPc`.
+    BadCall,
     /// A failing device `assert` (`__assertfail`): the lanes that reached it are in
     /// [`RunResult::asserts`]; the grid traps (see [`RunResult::asserts`]).
     Assert,
@@ -885,7 +889,13 @@ where
             k.local_size as u64 * nthreads
         )));
     }
-    if launch.args.len() != k.params.len() {
+    // arguments past the parameters are buffers a by-value struct points to (`Arg::Buffer`
+    // only: the struct's bytes hold their addresses, see `buffer_layout`)
+    if launch.args.len() < k.params.len()
+        || launch.args[k.params.len()..]
+            .iter()
+            .any(|a| !matches!(a, Arg::Buffer(_)))
+    {
         return Err(EmuError::BadLaunch(format!(
             "kernel `{}` takes {} arguments, {} given",
             k.name,
@@ -948,6 +958,20 @@ where
             });
         }
         params[p.offset as usize..(p.offset + size) as usize].copy_from_slice(&bytes);
+    }
+    for (i, a) in launch.args.iter().enumerate().skip(k.params.len()) {
+        if let Arg::Buffer(b) = a {
+            total += b.len() as u64;
+            if total > limits.max_global_bytes {
+                return Err(EmuError::Limit(format!(
+                    "{total} bytes of global buffers (limit {})",
+                    limits.max_global_bytes
+                )));
+            }
+            let base = bases[i].unwrap_or(next);
+            regions.push((base, b.clone()));
+            buf_bases.push(Some(base));
+        }
     }
     let mut grid_workspace = launch.grid_workspace;
     if launch.cooperative {

@@ -808,6 +808,12 @@ pub enum Inst {
         line: u32,
         func: u32,
     },
+    /// The end of an indirect `call`'s dispatch (see `lower::FUNC_BASE`): every executing lane
+    /// holds, in row `addr`, an address that is no candidate function's, so the call faults
+    /// (`FaultKind::BadCall`) as a GPU's call to a non-function address does.
+    BadCall {
+        addr: R,
+    },
     /// `redux.sync.op.ty d, a, membermask`: each executing lane gets the reduction over the
     /// executing lanes of its own `membermask` (`m`), so groups that execute one `redux.sync`
     /// together with different masks (cooperative groups' `labeled_partition`) reduce apart.

@@ -4,8 +4,10 @@
 use std::collections::HashMap;
 
 use crate::inst::*;
+mod indirect;
 mod tma;
 use crate::parse::{Function, Instruction, Module, Operand, Pos, StateSpace, Stmt, VarDecl};
+pub use indirect::FUNC_BASE;
 
 mod wgmma;
 
@@ -2835,8 +2837,12 @@ impl<'m> KCtx<'m> {
             None => Vec::new(),
             _ => return self.err("expected an argument list"),
         };
+        let proto = it.next();
         if it.next().is_some() {
-            return self.err("indirect calls (with a prototype) are not supported");
+            return self.err("expected `call (rets), f, (args)` or `call (rets), %reg, (args), prototype`");
+        }
+        if proto.is_some() || matches!(self.lookup(fname), Some(Sym::Reg(..))) {
+            return self.indirect_call(fname, &args, &rets);
         }
         let module = self.module;
         if fname == "vprintf"
@@ -2862,6 +2868,12 @@ impl<'m> KCtx<'m> {
         else {
             return self.err(format!("call of `{fname}`, which has no body in this module"));
         };
+        self.inline_call(f, &args, &rets)
+    }
+
+    /// Inlines function `f` for a call with `.param` arguments `args` and returns `rets`.
+    fn inline_call(&mut self, f: &'m Function, args: &[Operand], rets: &[Operand]) -> LResult<()> {
+        let fname = &f.name;
         if self.depth >= 16 {
             return self.err("call depth over 16 (recursion is not supported)");
         }
@@ -2869,7 +2881,7 @@ impl<'m> KCtx<'m> {
             return self.err(format!("argument count does not match `{fname}`"));
         }
         let mut bind = HashMap::new();
-        for (p, a) in f.params.iter().chain(&f.rets).zip(args.iter().chain(&rets)) {
+        for (p, a) in f.params.iter().chain(&f.rets).zip(args.iter().chain(rets)) {
             let Operand::Name(an) = a else {
                 return self.err("call arguments must be `.param` names");
             };
@@ -3160,11 +3172,14 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
                         (Operand::F32(b), _) => *b as u64,
                         (Operand::F64(b), Some(Ty::F32)) => (f64::from_bits(*b) as f32).to_bits() as u64,
                         (Operand::F64(b), _) => *b,
+                        (Operand::Name(n), _) if indirect::function_named(m, n).is_some() => {
+                            indirect::function_named(m, n).unwrap_or(0)
+                        }
                         _ => {
                             errors.push(LowerError {
                                 pos: v.pos,
                                 text: v.name.clone(),
-                                message: "unsupported initialiser (only numbers)".into(),
+                                message: "unsupported initialiser (only numbers and function names)".into(),
                             });
                             break;
                         }
@@ -3192,6 +3207,12 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
                 text: v.name.clone(),
                 message: "unsupported module-scope state space".into(),
             }),
+        }
+    }
+    // every function's address (`mov.u64 %rd, f;`), unless a variable has the name
+    for (i, f) in m.functions.iter().enumerate() {
+        if f.body.is_some() && !f.is_entry && !module_syms.contains_key(&f.name) {
+            module_syms.insert(f.name.clone(), Sym::Global(indirect::func_address(i)));
         }
     }
     let mut ops = Vec::new();
@@ -3351,14 +3372,30 @@ fn used_names<'a>(m: &'a Module, f: &'a Function) -> Vec<&'a str> {
                 for o in &i.operands {
                     collect_names(o, &mut out);
                 }
-                if i.opcode.starts_with("call") {
-                    for o in &i.operands {
-                        if let Operand::Name(n) = o
-                            && let Some(g) = m.functions.iter().find(|g| &g.name == n)
-                        {
-                            todo.push(g);
-                        }
+                for o in &i.operands {
+                    // callees, and functions whose address is taken in code
+                    if let Operand::Name(n) = o
+                        && let Some(g) = m.functions.iter().find(|g| &g.name == n && g.body.is_some())
+                    {
+                        todo.push(g);
                     }
+                }
+                if i.opcode.starts_with("call")
+                    && i.operands
+                        .iter()
+                        .filter(|o| matches!(o, Operand::List(_)))
+                        .count()
+                        >= 1
+                    && i.operands.len() >= 3
+                    && matches!(i.operands.last(), Some(Operand::Name(n)) if !m.functions.iter().any(|g| &g.name == n))
+                {
+                    // an indirect call: any function whose address is taken may run
+                    let taken = indirect::address_taken(m);
+                    todo.extend(
+                        m.functions
+                            .iter()
+                            .filter(|g| g.body.is_some() && taken.contains(g.name.as_str())),
+                    );
                 }
             }
         }

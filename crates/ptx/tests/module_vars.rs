@@ -40,3 +40,46 @@ fn managed_variables_parse_and_globals_start_on_256_byte_boundaries() {
     assert_eq!(addr("c0"), 0);
     assert_eq!(addr("c1"), 4);
 }
+
+/// Function names in a `.global` initialiser (a function-pointer table, a C++ vtable) and in
+/// `mov.u64 %rd, f;` are the functions' addresses: the same value for the same function, a
+/// different one for each function, none of them a data address.
+#[test]
+fn function_names_are_addresses_in_initialisers_and_code() {
+    let src = ".version 9.0\n.target sm_90\n.address_size 64\n\
+        .func (.param .b32 r) f(.param .b32 a);\n\
+        .global .align 8 .u64 tbl[3] = {0, f, g};\n\
+        .func (.param .b32 r) f(.param .b32 a)\n{\n.reg .b32 %r<2>;\nld.param.u32 %r1, [a];\nst.param.b32 [r], %r1;\nret;\n}\n\
+        .func (.param .b32 r) g(.param .b32 a)\n{\n.reg .b32 %r<2>;\nld.param.u32 %r1, [a];\nst.param.b32 [r], %r1;\nret;\n}\n\
+        .visible .entry k(.param .u64 out)\n{\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [out];\nmov.u64 %rd2, g;\nst.global.u64 [%rd1], %rd2;\nret;\n}\n";
+    let p = warpscope_ptx::compile(src).unwrap();
+    let v = p.vars.iter().find(|v| v.name == "tbl").unwrap();
+    let at = (v.addr - warpscope_ptx::lower::GLOBAL_VAR_BASE) as usize;
+    let words: Vec<u64> = p.global_init[at..at + 24]
+        .chunks(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let base = warpscope_ptx::lower::FUNC_BASE;
+    assert_eq!(words[0], 0);
+    assert!(words[1] >= base && words[2] > words[1], "{words:x?}");
+    assert!(words[2] < warpscope_ptx::lower::GLOBAL_VAR_BASE);
+}
+
+/// `proto: .callprototype ...;` parses; one without its `;` is an error with its position, and
+/// an indirect call through something that is not a register is refused with the reason.
+#[test]
+fn call_prototypes_parse_and_bad_indirect_calls_are_refused() {
+    let head = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n";
+    let unterminated = format!("{head}p0 : .callprototype (.param .b32 _) _ (.param .b32 _)\n}}\n");
+    let e = warpscope_ptx::compile(&unterminated).unwrap_err().join("\n");
+    assert!(e.contains("`.callprototype`"), "{e}");
+    let not_reg = format!(
+        "{head}.param .b32 a;\n.param .b32 r;\np0 : .callprototype (.param .b32 _) _ (.param .b32 _);\n\
+         call (r), nothing, (a), p0;\nret;\n}}\n"
+    );
+    let e = warpscope_ptx::compile(&not_reg).unwrap_err().join("\n");
+    assert!(
+        e.contains("indirect call through `nothing`, which is not a register"),
+        "{e}"
+    );
+}

@@ -349,6 +349,11 @@ pub fn divergence_blocks(d: &DivergenceJson) -> Vec<Block> {
         "\nbranches: {branches}; active lanes {:.1}% of {} warp instructions (PTX-level)",
         t.utilisation_pct, t.inst_executions
     );
+    if let (Some((_, _, false)), Some(Err(why))) = (&d.machine, &d.machine_flow) {
+        head.push_str(&format!(
+            "\nthe machine code's branch counters are estimates: its control flow was not followed at {why}"
+        ));
+    }
     if let Some(m) = &t.debug_machine_estimate {
         head.push_str(&format!(
             "\n-G machine code estimate: {} targets, {} divergent, branch efficiency {:.1}%",

@@ -1,0 +1,176 @@
+//! Indirect calls under `warpscope run` and `analyze` (calibration/indirect/*.cu, built here with
+//! the wheels' nvcc by calibration/indirect/build.sh): function-pointer tables selected by data
+//! (one function per warp, and four in every warp), a function address taken in code, and virtual
+//! methods of objects the device constructs. The program's output equals the H200's byte for byte
+//! (calibration/indirect/h200/indirect.stdout, which the program's own host check also passes);
+//! a call through a pointer that is no function's stops the launch with the H200's error; the
+//! machine code's branch flow stops at the indirect `CALL`, and the launches it could not follow
+//! say so, while the others' branch counters equal the H200's.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn cuda_root() -> String {
+    std::env::var("WARPSCOPE_CUDA_ROOT")
+        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
+}
+
+/// The H200's ncu CSV: per launch, (kernel name, targets, divergent).
+fn h200_branches() -> Vec<(String, f64, f64)> {
+    let text = std::fs::read_to_string(repo().join("calibration/indirect/h200/indirect.ncu.csv")).unwrap();
+    let mut header: Vec<String> = Vec::new();
+    let mut out: Vec<(String, f64, f64)> = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with('"')) {
+        let cells: Vec<String> = line
+            .trim_matches('"')
+            .split("\",\"")
+            .map(str::to_string)
+            .collect();
+        if header.is_empty() {
+            header = cells;
+            continue;
+        }
+        let get = |n: &str| cells[header.iter().position(|h| h == n).unwrap()].clone();
+        let id: usize = get("ID").parse().unwrap();
+        if out.len() <= id {
+            out.push((get("Kernel Name"), 0.0, 0.0));
+        }
+        let v: f64 = get("Metric Value").replace(',', "").parse().unwrap_or(0.0);
+        match get("Metric Name").as_str() {
+            "smsp__sass_branch_targets.sum" => out[id].1 = v,
+            "smsp__sass_branch_targets_threads_divergent.sum" => out[id].2 = v,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Builds the programs into a folder of the test's own (tests run in parallel).
+fn build(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warpscope-indirect-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new("sh")
+        .arg(repo().join("calibration/indirect/build.sh"))
+        .arg(&dir)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "build.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+#[test]
+fn function_pointers_and_virtual_methods_run_as_on_the_h200() {
+    let dir = build("run");
+    let export = dir.join("indirect.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--export", export.to_str().unwrap(), "--", "./indirect"])
+        .current_dir(&dir)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}\n{stdout}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let want = std::fs::read_to_string(repo().join("calibration/indirect/h200/indirect.stdout")).unwrap();
+    assert!(want.ends_with("PASSED (0 wrong)\n"), "the GPU's own check");
+    assert!(
+        stdout.starts_with(&want),
+        "output differs from the H200's\n--- warpscope run\n{stdout}\n--- H200\n{want}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let launches = v["launches"].as_array().unwrap();
+    let hw = h200_branches();
+    assert_eq!(launches.len(), hw.len());
+    assert_eq!(launches.len(), 6);
+    let mut estimated = Vec::new();
+    for (l, (name, targets, divergent)) in launches.iter().zip(&hw) {
+        let m = &l["metrics"];
+        if m["warpscope__branch_counters_exact"].as_f64() == Some(1.0) {
+            assert_eq!(
+                m["smsp__sass_branch_targets.sum"].as_f64(),
+                Some(*targets),
+                "{name}"
+            );
+            assert_eq!(
+                m["smsp__sass_branch_targets_threads_divergent.sum"].as_f64(),
+                Some(*divergent),
+                "{name}"
+            );
+        } else {
+            estimated.push(name.split('(').next().unwrap().to_string());
+        }
+    }
+    // every kernel with an indirect call, and only those: the CALL's target is not followed
+    assert_eq!(
+        estimated,
+        [
+            "fptr_uniform",
+            "fptr_divergent",
+            "fptr_local",
+            "virt_area",
+            "virt_both"
+        ]
+    );
+    assert!(
+        stdout.contains("CALL.REL.NOINC")
+            && stdout.contains("an indirect call (function pointer or virtual method)"),
+        "the estimate names its reason\n{stdout}"
+    );
+}
+
+#[test]
+fn a_call_through_a_pointer_to_no_function_stops_as_on_the_h200() {
+    let dir = build("badcall");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--", "./badcall"])
+        .current_dir(&dir)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let gpu = std::fs::read_to_string(repo().join("calibration/indirect/h200/badcall.txt")).unwrap();
+    let tail = "launch: cudaErrorInvalidPc (invalid program counter)";
+    assert!(gpu.lines().next().unwrap().ends_with(tail), "{gpu}");
+    let line = stdout.lines().next().unwrap_or_default();
+    assert!(line.ends_with(tail), "{line}\n{stderr}");
+    // the emulator names the lane and the value (lane 5 holds 0x1234, as compute-sanitizer says)
+    assert!(
+        stderr.contains("thread (5,0,0) of block (0,0,0) through a function pointer holding 0x1234"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn analyze_says_why_the_branch_counters_of_an_indirect_call_are_estimates() {
+    let dir = build("analyze");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .arg("analyze")
+        .arg(dir.join("indirect"))
+        .args(["--kernel", "fptr_divergent", "--grid", "2", "--block", "64"])
+        .args(["--arg", "buf:512", "--arg", "buf:512", "--arg", "buf:512:zero"])
+        .args(["--section", "divergence,banks"])
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        stdout.contains(
+            "the machine code's branch counters are estimates: its control flow was not followed at"
+        ) && stdout.contains("CALL.REL.NOINC R10"),
+        "{stdout}"
+    );
+}
