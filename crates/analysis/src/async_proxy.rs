@@ -56,7 +56,10 @@ impl ProxyOps {
                 // past a guard (`@%p1 fence.proxy.async...`)
                 let t = i.text.trim_start();
                 let t = match t.strip_prefix('@') {
-                    Some(rest) => rest.split_once(char::is_whitespace).map_or("", |x| x.1).trim_start(),
+                    Some(rest) => rest
+                        .split_once(char::is_whitespace)
+                        .map_or("", |x| x.1)
+                        .trim_start(),
                     None => t,
                 };
                 t.starts_with("fence.proxy.async")
@@ -255,12 +258,14 @@ impl ProxyTrack {
             return None;
         }
         (lo / 16..hi.div_ceil(16)).find_map(|c| {
-            self.unfenced.get(&c).map(|&(writer, write_pc, _)| Hazard::MissingProxyFence {
-                write_pc,
-                pc,
-                writer,
-                byte: c * 16,
-            })
+            self.unfenced
+                .get(&c)
+                .map(|&(writer, write_pc, _)| Hazard::MissingProxyFence {
+                    write_pc,
+                    pc,
+                    writer,
+                    byte: c * 16,
+                })
         })
     }
 

@@ -160,7 +160,14 @@ impl Sink for TraceSink {
         });
     }
 
-    fn wgmma_desc(&mut self, _warp: u32, pc: u32, form: warpscope_ptx::inst::WgmmaForm, a: Option<u64>, b: u64) {
+    fn wgmma_desc(
+        &mut self,
+        _warp: u32,
+        pc: u32,
+        form: warpscope_ptx::inst::WgmmaForm,
+        a: Option<u64>,
+        b: u64,
+    ) {
         self.hopper.wgmma(pc, form, a, b);
     }
 

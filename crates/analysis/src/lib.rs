@@ -17,6 +17,7 @@
 //! reading a `buf:@FILE` argument.
 #![deny(missing_docs)]
 
+pub mod async_proxy;
 pub mod divergence;
 pub mod global;
 pub mod global_init;
@@ -25,7 +26,6 @@ pub mod hazards;
 pub mod launchspec;
 pub mod machine_flow;
 pub mod wgmma_hazards;
-pub mod async_proxy;
 
 pub mod bank_trace;
 pub mod banks;

@@ -454,7 +454,8 @@ impl FlowReads {
         !self.decided
             || (!self.overflow
                 && self.words.iter().all(|&(a, v, warp)| {
-                    after.read(a, 4) == Some(u64::from(v)) || !self.blind && self.writers.get(&a) == Some(&warp)
+                    after.read(a, 4) == Some(u64::from(v))
+                        || !self.blind && self.writers.get(&a) == Some(&warp)
                 }))
     }
 
@@ -879,7 +880,11 @@ impl MachineFlow {
             }
         }
         // where an indirect jump may go: any labelled instruction
-        let mut labelled: Vec<usize> = kernel.labels.values().filter_map(|o| at.get(o).copied()).collect();
+        let mut labelled: Vec<usize> = kernel
+            .labels
+            .values()
+            .filter_map(|o| at.get(o).copied())
+            .collect();
         labelled.sort_unstable();
         labelled.dedup();
         let needed = slice(&ins, globals, &labelled);
@@ -1921,7 +1926,10 @@ fn decode(
         } else {
             4
         };
-        ins.laddr = ops.iter().find(|o| o.contains('[')).and_then(|o| local::address(o));
+        ins.laddr = ops
+            .iter()
+            .find(|o| o.contains('['))
+            .and_then(|o| local::address(o));
         if base == "LDL" {
             ins.kind = Kind::Ldl {
                 bytes,
@@ -1950,12 +1958,21 @@ fn decode(
             ins.src = ops.iter().skip(2).take(2).map(|o| double::operand(o)).collect();
             ins.preds = preds_of(4);
         } else {
-            ins.dst = ops.first().map(|o| reg_dst(o, if wide { 2 } else { 1 })).unwrap_or_default();
+            ins.dst = ops
+                .first()
+                .map(|o| reg_dst(o, if wide { 2 } else { 1 }))
+                .unwrap_or_default();
             ins.src = ops
                 .iter()
                 .skip(1)
                 .enumerate()
-                .map(|(i, o)| if pairs >> i & 1 != 0 { double::operand(o) } else { parse_opnd(o) })
+                .map(|(i, o)| {
+                    if pairs >> i & 1 != 0 {
+                        double::operand(o)
+                    } else {
+                        parse_opnd(o)
+                    }
+                })
                 .collect();
         }
         return ins;
@@ -2818,7 +2835,9 @@ impl Warp {
             Kind::Ldl { bytes, signed } => {
                 for l in lanes(on) {
                     let got = match addr(self, l) {
-                        Some(a) if self.local_blind >> l & 1 == 0 => local::load(&self.local[l], a, u32::from(bytes)),
+                        Some(a) if self.local_blind >> l & 1 == 0 => {
+                            local::load(&self.local[l], a, u32::from(bytes))
+                        }
                         _ => None,
                     };
                     let (mut buf, taint) = match got {
@@ -2831,14 +2850,19 @@ impl Warp {
                         }
                     };
                     if bytes < 4 {
-                        let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 { 0xff } else { 0 };
+                        let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
+                            0xff
+                        } else {
+                            0
+                        };
                         for b in buf.iter_mut().take(4).skip(bytes as usize) {
                             *b = fill;
                         }
                     }
                     self.cur_taint = taint;
                     for (k, d) in ins.dst.iter().enumerate() {
-                        let v = u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
+                        let v =
+                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
                         self.set(*d, l, Some(v));
                     }
                     self.cur_taint = false;
@@ -3128,7 +3152,10 @@ impl Warp {
         let o = ins.src.get(i)?;
         let (lo, hi) = match o.src {
             Src::R(RZ) | Src::Ur(URZ) => (0, 0),
-            Src::R(r) if r + 1 < RZ => (self.raw(Src::R(r), lane, launch)?, self.raw(Src::R(r + 1), lane, launch)?),
+            Src::R(r) if r + 1 < RZ => (
+                self.raw(Src::R(r), lane, launch)?,
+                self.raw(Src::R(r + 1), lane, launch)?,
+            ),
             Src::Ur(r) if r + 1 < URZ => (
                 self.raw(Src::Ur(r), lane, launch)?,
                 self.raw(Src::Ur(r + 1), lane, launch)?,
@@ -3136,7 +3163,15 @@ impl Warp {
             Src::Imm(h) => (0, h),
             Src::Const { bank, off, reg } => (
                 self.raw(o.src, lane, launch)?,
-                self.raw(Src::Const { bank, off: off + 4, reg }, lane, launch)?,
+                self.raw(
+                    Src::Const {
+                        bank,
+                        off: off + 4,
+                        reg,
+                    },
+                    lane,
+                    launch,
+                )?,
             ),
             _ => return None,
         };

@@ -95,10 +95,9 @@ impl WgmmaOps {
                     d,
                     a,
                     ..
-                } if text
-                    .split(',')
-                    .nth(1)
-                    .is_some_and(|src| src.trim().starts_with("%") && !src.contains("%tid") && !src.contains("%ctaid")) =>
+                } if text.split(',').nth(1).is_some_and(|src| {
+                    src.trim().starts_with("%") && !src.contains("%tid") && !src.contains("%ctaid")
+                }) =>
                 {
                     WgOp::Copy(d, a)
                 }

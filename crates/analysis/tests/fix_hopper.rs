@@ -22,7 +22,14 @@ use warpscope_emu::{Arg, Launch, Limits, buffer_layout};
 
 fn advise(src: &str, launch: &Launch) -> fix::Advice {
     let p = warpscope_ptx::compile(src).unwrap_or_else(|e| panic!("{e:?}"));
-    let trace = fix::record(&p, "k", launch, &Limits::default(), Arc::new(Reconciliation::ptx_level())).unwrap();
+    let trace = fix::record(
+        &p,
+        "k",
+        launch,
+        &Limits::default(),
+        Arc::new(Reconciliation::ptx_level()),
+    )
+    .unwrap();
     assert!(trace.faults.is_empty(), "{:?}", trace.faults);
     let arrays = fix::arrays(p.kernel("k").unwrap(), 0);
     let cfg = AdviseConfig {
@@ -99,7 +106,9 @@ fn wgmma_tiles_filled_across_core_matrices_get_the_128_byte_swizzle() {
     let m: Vec<u64> = b.modes.iter().map(|m| m.wavefronts).collect();
     assert_eq!(m, vec![64, 32, 16, 8]);
     assert!(
-        a.cute.contains("GMMA::Layout_K_SW128_Atom<half_t> = Swizzle<3,4,3> o smem_ptr[16b]((_8,_64):(_64,_1))"),
+        a.cute.contains(
+            "GMMA::Layout_K_SW128_Atom<half_t> = Swizzle<3,4,3> o smem_ptr[16b]((_8,_64):(_64,_1))"
+        ),
         "{}",
         a.cute
     );
@@ -108,14 +117,24 @@ fn wgmma_tiles_filled_across_core_matrices_get_the_128_byte_swizzle() {
     let d = a.descriptor.as_deref().unwrap();
     assert!(d.contains("swizzle bits 62-63 = 1 (128B)"), "{d}");
     assert!(d.contains("SBO = 1024 bytes"), "{d}");
-    assert!(a.access_change.contains("a ^= ((a >> 7) & 7) << 4"), "{}", a.access_change);
+    assert!(
+        a.access_change.contains("a ^= ((a >> 7) & 7) << 4"),
+        "{}",
+        a.access_change
+    );
     // re-emulated: the fill moved, the wgmma reading the new descriptors, D unchanged
     for s in [a, b] {
         assert!(s.basis.starts_with("verified: re-emulated"), "{}", s.basis);
     }
     // the plain pad/swizzle advice would break the descriptors' layout: none for these arrays
     assert!(adv.suggestions.is_empty(), "{:#?}", adv.suggestions);
-    assert!(adv.notes.iter().any(|n| n.starts_with("ta: read by wgmma.mma_async")), "{:?}", adv.notes);
+    assert!(
+        adv.notes
+            .iter()
+            .any(|n| n.starts_with("ta: read by wgmma.mma_async")),
+        "{:?}",
+        adv.notes
+    );
 }
 
 #[test]
@@ -152,7 +171,10 @@ fn the_proposed_descriptor_reads_the_moved_tile() {
         .map(|h| u64::from_str_radix(h.trim().trim_start_matches("0x"), 16).unwrap())
         .collect();
     assert_eq!(new.len(), 4, "{d}");
-    let starts: Vec<u32> = new.iter().map(|&x| Desc::decode(x).start - a.tile_offset as u32).collect();
+    let starts: Vec<u32> = new
+        .iter()
+        .map(|&x| Desc::decode(x).start - a.tile_offset as u32)
+        .collect();
     assert_eq!(starts, vec![0, 32, 64, 96]);
     let dd = Desc::decode(new[0]);
     assert_eq!((dd.swizzle, dd.sbo), (128, 1024));
@@ -189,7 +211,11 @@ W:\n mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r5], 0;\n @!%p2 bra W;\n\
 
 fn tma_launch(cols: u32) -> Launch {
     let tensor: Vec<u8> = (0..cols * 32).flat_map(|i| (i as f32).to_le_bytes()).collect();
-    let mut args = vec![Arg::Bytes(vec![0; 128]), Arg::Buffer(vec![0; 512]), Arg::Buffer(tensor)];
+    let mut args = vec![
+        Arg::Bytes(vec![0; 128]),
+        Arg::Buffer(vec![0; 512]),
+        Arg::Buffer(tensor),
+    ];
     let (bases, _) = buffer_layout(&args);
     let m = TensorMap {
         layout: Layout::Tiled,
@@ -226,8 +252,17 @@ fn a_tma_box_read_down_its_columns_gets_the_128_byte_swizzle() {
     assert_eq!(s.extra_shared_bytes, 0);
     // 32B and 64B spans are narrower than the 128-byte rows: not allowed by the TMA
     assert_eq!(s.modes.len(), 2, "{:?}", s.modes);
-    assert!(s.tensor_map.as_deref().unwrap().contains("CU_TENSOR_MAP_SWIZZLE_128B"));
-    assert!(s.access_change.contains("a ^= ((a >> 7) & 7) << 4"), "{}", s.access_change);
+    assert!(
+        s.tensor_map
+            .as_deref()
+            .unwrap()
+            .contains("CU_TENSOR_MAP_SWIZZLE_128B")
+    );
+    assert!(
+        s.access_change.contains("a ^= ((a >> 7) & 7) << 4"),
+        "{}",
+        s.access_change
+    );
     assert!(s.basis.starts_with("verified: re-emulated"), "{}", s.basis);
 }
 
@@ -244,7 +279,10 @@ fn narrow_rows_take_the_swizzle_that_needs_no_padding() {
     assert_eq!(s.proposed, "64B");
     assert_eq!(s.extra_shared_bytes, 0);
     let m: Vec<(String, u64)> = s.modes.iter().map(|m| (m.mode.clone(), m.wavefronts)).collect();
-    assert_eq!(m, vec![("none".into(), 64), ("64B".into(), 16), ("128B".into(), 16)]);
+    assert_eq!(
+        m,
+        vec![("none".into(), 64), ("64B".into(), 16), ("128B".into(), 16)]
+    );
     assert!(s.basis.starts_with("verified: re-emulated"), "{}", s.basis);
     // the TMA writing with the 128B swizzle where the reads expect the 64B one: other outputs
     let mut list = adv.hopper.clone();

@@ -16,7 +16,14 @@ use warpscope_emu::{Arg, Launch, Limits, buffer_layout, run};
 /// Runs kernel `k` (parameters: a tensor map, `out`, the tensor) with 128 threads; the map is a
 /// `cols` x `rows` tensor of `dtype` (dimension 0 first) loaded as one box of the same size.
 /// Returns the findings (each finding's lines are PTX lines) and `out`.
-fn check_with(src: &str, dtype: u8, esz: usize, cols: u32, rows: u32, tensor: Vec<u8>) -> (Vec<Finding>, Vec<u8>) {
+fn check_with(
+    src: &str,
+    dtype: u8,
+    esz: usize,
+    cols: u32,
+    rows: u32,
+    tensor: Vec<u8>,
+) -> (Vec<Finding>, Vec<u8>) {
     let p = warpscope_ptx::compile(src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
     let k = p.kernel("k").unwrap();
     let cfg = Arc::new(HazardConfig::for_kernel(k, [128, 1, 1], 0));
@@ -118,7 +125,9 @@ fn tma(body: &str) -> Vec<Finding> {
 /// The findings but the redundant-barrier warnings (the kernels' barriers after
 /// `mbarrier.init` order nothing the checker sees).
 fn bugs(f: &[Finding]) -> Vec<&Finding> {
-    f.iter().filter(|x| x.kind != FindingKind::RedundantBarrier).collect()
+    f.iter()
+        .filter(|x| x.kind != FindingKind::RedundantBarrier)
+        .collect()
 }
 
 fn of(f: &[Finding], kind: FindingKind) -> Vec<&Finding> {
@@ -158,7 +167,10 @@ fn reading_before_the_wait_is_a_race_of_the_copy_and_the_read() {
     assert_eq!(r.len(), 1, "{f:#?}");
     assert_eq!(
         r[0].lines,
-        vec![line_of(&src, "cp.async.bulk.tensor"), line_of(&src, "ld.shared.v4")],
+        vec![
+            line_of(&src, "cp.async.bulk.tensor"),
+            line_of(&src, "ld.shared.v4")
+        ],
         "{:#?}",
         r[0]
     );
@@ -184,17 +196,17 @@ fn one_waiter_then_a_barrier_orders_the_others() {
 #[test]
 fn a_second_load_needs_the_next_phase() {
     // the buffer is reloaded in phase 1: having observed phase 0 is not enough
-    let reload = format!(
-        "{LOAD}\n{}\n{READ}\nbar.sync 0;\n{LOAD}\n",
-        wait("W", 0)
-    );
+    let reload = format!("{LOAD}\n{}\n{READ}\nbar.sync 0;\n{LOAD}\n", wait("W", 0));
     let src = tma_kernel(&format!("{reload}{READ}"));
     let f = tma(&format!("{reload}{READ}"));
     let r = of(&f, FindingKind::Race);
     assert_eq!(r.len(), 1, "{f:#?}");
     assert_eq!(
         r[0].lines,
-        vec![last_line_of(&src, "@%p1 cp.async.bulk.tensor"), last_line_of(&src, "ld.shared.v4")]
+        vec![
+            last_line_of(&src, "@%p1 cp.async.bulk.tensor"),
+            last_line_of(&src, "ld.shared.v4")
+        ]
     );
     let f = tma(&format!("{reload}{}\n{READ}", wait("V", 1)));
     assert!(bugs(&f).is_empty(), "{f:#?}");
@@ -287,7 +299,10 @@ fn a_missing_wgmma_fence_is_found() {
     assert_eq!(m.len(), 1, "{f:#?}");
     assert_eq!(
         m[0].lines,
-        vec![last_line_of(&src, "mov.f32 %f2,"), line_of(&src, "wgmma.mma_async")],
+        vec![
+            last_line_of(&src, "mov.f32 %f2,"),
+            line_of(&src, "wgmma.mma_async")
+        ],
     );
     // another register: clean
     let f = wgmma(&wgmma_kernel(&fenced, "mov.f32 %f5, 0f00000000;", true));
@@ -297,7 +312,11 @@ fn a_missing_wgmma_fence_is_found() {
     let before = format!("{fenced}\n mov.f32 %f5, 0f00000000;");
     let f = wgmma(&wgmma_kernel(&before, "mov.f32 %f2, %f5;", true));
     assert!(bugs(&f).is_empty(), "{f:#?}");
-    let f = wgmma(&wgmma_kernel(&fenced, "mov.f32 %f5, 0f00000000;\n mov.f32 %f2, %f5;", true));
+    let f = wgmma(&wgmma_kernel(
+        &fenced,
+        "mov.f32 %f5, 0f00000000;\n mov.f32 %f2, %f5;",
+        true,
+    ));
     assert_eq!(of(&f, FindingKind::MissingWgmmaFence).len(), 1, "{f:#?}");
 }
 
@@ -314,6 +333,9 @@ fn wgmma_on_a_tma_tile_before_the_wait_is_a_race() {
     assert_eq!(r.len(), 1, "{f:#?}");
     assert_eq!(
         r[0].lines,
-        vec![line_of(&src, "cp.async.bulk.tensor"), line_of(&src, "wgmma.mma_async")]
+        vec![
+            line_of(&src, "cp.async.bulk.tensor"),
+            line_of(&src, "wgmma.mma_async")
+        ]
     );
 }

@@ -140,8 +140,7 @@ pub fn kernel_analysis(
     let spin_loop = warpscope_analysis::reconcile::has_spin_loop(program, name);
     let ka = KernelAnalysis {
         spin_loop,
-        spin_shared: spin_loop
-            && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
+        spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
         global_exact: global_unmatched.is_some_and(|u| u.is_empty())
             && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)

@@ -1052,7 +1052,8 @@ impl Runtime {
             unreachable!("kernel_analysis after a successful lowering")
         };
         let sass = module.sass.as_ref().expect("disassembled above");
-        let (ka, widths) = crate::analysis::kernel_analysis(program, &module.ptx, name, sass, registers, arch);
+        let (ka, widths) =
+            crate::analysis::kernel_analysis(program, &module.ptx, name, sass, registers, arch);
         let module = &mut self.modules[m];
         module.analyses.insert(name.to_string(), ka.clone());
         module.widths.insert(name.to_string(), widths);

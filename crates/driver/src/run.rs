@@ -992,10 +992,11 @@ fn emulate(
         let mut advice = fix::advise(&trace, &arrays, &cfg).map_err(|e| e.to_string());
         // re-emulate the wgmma / TMA swizzle proposals (a launch on its own memory only: a
         // program's persistent memory has moved on)
-        if let (Ok(a), None) = (&mut advice, global) {
-            if let Err(e) = fix::hopper::verify(program, kernel, launch, &opts.limits, &mut a.hopper) {
-                a.notes.push(format!("the swizzle proposals could not be re-emulated: {e}"));
-            }
+        if let (Ok(a), None) = (&mut advice, global)
+            && let Err(e) = fix::hopper::verify(program, kernel, launch, &opts.limits, &mut a.hopper)
+        {
+            a.notes
+                .push(format!("the swizzle proposals could not be re-emulated: {e}"));
         }
         let what_if = fo
             .what_if

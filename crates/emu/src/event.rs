@@ -197,7 +197,15 @@ pub trait Sink: Send {
     /// A `wgmma.mma_async` of `warp` at `pc`: its form and its descriptors (A's `None` when A
     /// comes from registers), as the warp's lowest active lane holds them. Sent before the
     /// instruction's [`AccessOp::Wgmma`] events.
-    fn wgmma_desc(&mut self, _warp: u32, _pc: u32, _form: warpscope_ptx::inst::WgmmaForm, _a: Option<u64>, _b: u64) {}
+    fn wgmma_desc(
+        &mut self,
+        _warp: u32,
+        _pc: u32,
+        _form: warpscope_ptx::inst::WgmmaForm,
+        _a: Option<u64>,
+        _b: u64,
+    ) {
+    }
 }
 
 /// What happened to an mbarrier ([`Sink::mbarrier`]).

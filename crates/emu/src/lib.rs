@@ -685,7 +685,9 @@ fn stream_in_order<T: Send, A: Send>(
             }
             drop(acc);
             if n > before && waiting.load(Ordering::SeqCst) > 0 {
-                let _g = space_lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let _g = space_lock
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 space.notify_all();
             }
             // a result stored while this worker held the accumulator, by a worker that then
@@ -709,7 +711,9 @@ fn stream_in_order<T: Send, A: Send>(
                     if i >= merged.load(Ordering::SeqCst) + slots.len() {
                         // wait until the slot is free: the oldest unmerged id is taken and runs
                         // (it is below `i`), and its result gets merged, so this ends
-                        let mut g = space_lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                        let mut g = space_lock
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner);
                         waiting.fetch_add(1, Ordering::SeqCst);
                         while i >= merged.load(Ordering::SeqCst) + slots.len() {
                             g = space.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -555,7 +555,10 @@ mod tests {
         g.read_range(BUFFER_BASE + 3, &mut back).unwrap();
         assert!(back == data, "bytes read back differ");
         // byte 3 + 4k of the data is word k + 1's low byte
-        assert_eq!(g.read(BUFFER_BASE + 4 * 1000, 1), Some(u64::from(data[4 * 1000 - 3])));
+        assert_eq!(
+            g.read(BUFFER_BASE + 4 * 1000, 1),
+            Some(u64::from(data[4 * 1000 - 3]))
+        );
         assert_eq!(g.read(BUFFER_BASE, 2), Some(0));
         assert_eq!(g.contents(BUFFER_BASE).unwrap()[3..3 + n], data[..]);
     }

@@ -24,7 +24,8 @@ fn unpack(z: &[u8]) -> Vec<u8> {
     use std::io::Read;
     let mut out = Vec::with_capacity(1 << 20);
     let mut dec = ruzstd::decoding::StreamingDecoder::new(z).expect("the embedded MUFU.RCP table is zstd");
-    dec.read_to_end(&mut out).expect("the embedded MUFU.RCP table decodes");
+    dec.read_to_end(&mut out)
+        .expect("the embedded MUFU.RCP table decodes");
     assert_eq!(out.len(), 1 << 20, "the MUFU.RCP table holds 2^23 bits");
     out
 }
@@ -85,7 +86,7 @@ const TINY: f32 = f32::MIN_POSITIVE; // 2^-126
 pub fn rcp_approx(x: u32) -> u32 {
     let xf = f32::from_bits(x);
     let mut s = 1.0f32;
-    if !(xf.abs() >= TINY) {
+    if xf.abs() < TINY || xf.is_nan() {
         s = 16_777_216.0;
     }
     if xf.abs() > HUGE {
@@ -102,7 +103,7 @@ pub fn div_full(a: u32, b: u32, flush: bool) -> u32 {
         y = ftz(y);
     }
     let big = y.abs() > HUGE;
-    let small = !(y.abs() >= TINY);
+    let small = y.abs() < TINY || y.is_nan();
     if big {
         x *= 0.25;
         y *= 0.25;
@@ -122,7 +123,7 @@ pub fn div_approx(a: u32, b: u32, flush: bool) -> u32 {
         let r = f32::from_bits(rcp(y.to_bits()));
         return canon(ftz(ftz(r) * ftz(x)));
     }
-    if !(y.abs() >= TINY) {
+    if y.abs() < TINY || y.is_nan() {
         x *= 16_777_216.0;
         y *= 16_777_216.0;
     }

@@ -364,7 +364,10 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
         if let Some(rest) = t.strip_prefix(CONSTANT2) {
             if let Some((name, hex)) = rest.trim().split_once(' ') {
                 let bytes: Option<Vec<u8>> = (0..hex.len() / 2)
-                    .map(|k| hex.get(2 * k..2 * k + 2).and_then(|d| u8::from_str_radix(d, 16).ok()))
+                    .map(|k| {
+                        hex.get(2 * k..2 * k + 2)
+                            .and_then(|d| u8::from_str_radix(d, 16).ok())
+                    })
                     .collect();
                 if let Some(bytes) = bytes {
                     banks.push((name.to_string(), bytes));

@@ -294,9 +294,21 @@ pub fn wgmma_advice(
     let mut groups: BTreeMap<Key, Vec<(u32, u64)>> = BTreeMap::new();
     for u in &trace.hopper.descs {
         let d = Desc::decode(u.desc);
-        let Some(i) = array_of(arrays, d.start) else { continue };
+        let Some(i) = array_of(arrays, d.start) else {
+            continue;
+        };
         groups
-            .entry((i, u.b, d.swizzle, d.lbo, d.sbo, u.rows, u.mn_major, u.ty, d.base_offset))
+            .entry((
+                i,
+                u.b,
+                d.swizzle,
+                d.lbo,
+                d.sbo,
+                u.rows,
+                u.mn_major,
+                u.ty,
+                d.base_offset,
+            ))
             .or_default()
             .push((u.pc, u.desc));
     }
@@ -304,8 +316,18 @@ pub fn wgmma_advice(
     for ((i, is_b, sw, lbo, sbo, rows, mn_major, ty, base_off), uses) in groups {
         let which = if is_b { "B" } else { "A" };
         let a = &arrays[i];
-        let pcs: Vec<u32> = uses.iter().map(|u| u.0).collect::<BTreeSet<_>>().into_iter().collect();
-        let say = |why: &str| format!("{}: the wgmma {which} tile (pcs {pcs:?}) is not judged: {why}", a.name);
+        let pcs: Vec<u32> = uses
+            .iter()
+            .map(|u| u.0)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let say = |why: &str| {
+            format!(
+                "{}: the wgmma {which} tile (pcs {pcs:?}) is not judged: {why}",
+                a.name
+            )
+        };
         if mn_major {
             notes.push(say("MN-major (transposed) operands are not supported yet"));
             continue;
@@ -321,12 +343,12 @@ pub fn wgmma_advice(
         for &(_, d) in &uses {
             let off = Desc::decode(d).start - base;
             let j = match sw {
-                0 if lbo > 0 && off % lbo == 0 => off / lbo,
+                0 if lbo > 0 && off.is_multiple_of(lbo) => off / lbo,
                 0 => {
                     ok = false;
                     0
                 }
-                _ if off % 16 == 0 && off / 16 < sw / 16 => off / 16,
+                _ if off.is_multiple_of(16) && off / 16 < sw / 16 => off / 16,
                 _ => {
                     ok = false;
                     0
@@ -439,7 +461,8 @@ pub fn wgmma_advice(
             let nd = encode(d, start, nlbo, nsbo, y);
             let dd = Desc::decode(nd);
             let new = |mn: u32, j: u32| swizzle(base + canonical(y, rows, mn, j) * 16, y);
-            verified &= (0..rows).all(|mn| (0..2).all(|j| operand_addr(&dd, false, mn, 16 * j) == new(mn, s + j)));
+            verified &=
+                (0..rows).all(|mn| (0..2).all(|j| operand_addr(&dd, false, mn, 16 * j) == new(mn, s + j)));
             desc_lines.push(format!("pc {pc}: {d:#018x} -> {nd:#018x}"));
             new_descs.push((d, nd));
         }
@@ -681,7 +704,9 @@ pub fn verify(
     let plain = warpscope_emu::run(program, kernel, launch, limits, |_| ())?;
     let n = launch.args.len();
     for s in list.iter_mut() {
-        let Some((remap, layout)) = s.rerun.clone() else { continue };
+        let Some((remap, layout)) = s.rerun.clone() else {
+            continue;
+        };
         let mut l = launch.clone();
         l.remap = vec![remap];
         l.async_layout = layout;

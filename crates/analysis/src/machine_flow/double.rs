@@ -55,20 +55,22 @@ pub(super) fn kind(base: &str, mods: &[&str]) -> Option<Kind> {
         },
         "F2F" if mods == ["F64", "F32"] => Kind::Dcvt { op: Dcvt::FromFloat },
         "F2F" if mods == ["F32", "F64"] => Kind::Dcvt { op: Dcvt::ToFloat },
-        "F2I" if mods.contains(&"F64") && only(&["F64", "TRUNC", "FLOOR", "CEIL", "S32", "U32"]) => Kind::Dcvt {
-            op: Dcvt::ToInt {
-                signed: !mods.contains(&"U32"),
-                round: if mods.contains(&"TRUNC") {
-                    1
-                } else if mods.contains(&"FLOOR") {
-                    2
-                } else if mods.contains(&"CEIL") {
-                    3
-                } else {
-                    0
+        "F2I" if mods.contains(&"F64") && only(&["F64", "TRUNC", "FLOOR", "CEIL", "S32", "U32"]) => {
+            Kind::Dcvt {
+                op: Dcvt::ToInt {
+                    signed: !mods.contains(&"U32"),
+                    round: if mods.contains(&"TRUNC") {
+                        1
+                    } else if mods.contains(&"FLOOR") {
+                        2
+                    } else if mods.contains(&"CEIL") {
+                        3
+                    } else {
+                        0
+                    },
                 },
-            },
-        },
+            }
+        }
         _ => return None,
     })
 }
@@ -234,7 +236,17 @@ mod tests {
         // `-INF` is read as a negated infinity
         let o = operand("-INF");
         assert!(o.neg);
-        assert_eq!(value(0, match o.src { Src::Imm(h) => h, _ => 0 }, &o), f64::NEG_INFINITY);
+        assert_eq!(
+            value(
+                0,
+                match o.src {
+                    Src::Imm(h) => h,
+                    _ => 0,
+                },
+                &o
+            ),
+            f64::NEG_INFINITY
+        );
         // a decimal whose low word would not be zero is not a double immediate
         assert_eq!(operand("0.1").src, Src::Unknown);
     }
@@ -245,9 +257,15 @@ mod tests {
             let (l, h) = words(-3.0);
             (Some(l), Some(h))
         });
-        assert_eq!(convert(Dcvt::FromInt { signed: false }, u32::MAX, None).1, Some((4294967295f64.to_bits() >> 32) as u32));
+        assert_eq!(
+            convert(Dcvt::FromInt { signed: false }, u32::MAX, None).1,
+            Some((4294967295f64.to_bits() >> 32) as u32)
+        );
         // 1 + 2^-24 is a tie between 1 and 1 + 2^-23: to even
-        assert_eq!(convert(Dcvt::ToFloat, 0, Some(1.0 + 2f64.powi(-24))).0, Some(1f32.to_bits()));
+        assert_eq!(
+            convert(Dcvt::ToFloat, 0, Some(1.0 + 2f64.powi(-24))).0,
+            Some(1f32.to_bits())
+        );
         let to_int = |signed, round, v| convert(Dcvt::ToInt { signed, round }, 0, Some(v)).0;
         assert_eq!(to_int(true, 1, -2.9), Some((-2i32) as u32));
         assert_eq!(to_int(true, 0, 2.5), Some(2));

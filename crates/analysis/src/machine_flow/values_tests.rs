@@ -79,7 +79,11 @@ fn local_memory_gives_back_what_the_lane_stored() {
 
 /// `switch (tid % 3)` through a jump table in constant bank 2 (offsets 0x80, 0x90, 0xa0).
 fn jump_table(entries: [u32; 3]) -> String {
-    let hex: String = entries.iter().flat_map(|e| e.to_le_bytes()).map(|b| format!("{b:02x}")).collect();
+    let hex: String = entries
+        .iter()
+        .flat_map(|e| e.to_le_bytes())
+        .map(|b| format!("{b:02x}"))
+        .collect();
     format!(
         "\t/*0000*/ S2R R0, SR_TID.X ;\n\
          \t/*0010*/ IMAD.HI.U32 R2, R0, -0x55555555, RZ ;\n\
@@ -111,10 +115,18 @@ fn a_jump_table_sends_each_lane_where_its_entry_says() {
     assert_eq!(run(&f, 32, &[]), Ok((1, 1)));
     // an entry that is no instruction stops the run
     let f = flow(&jump_table([0x80, 0x94, 0xa0]));
-    assert!(run(&f, 32, &[]).unwrap_err().contains("jump target is no instruction"));
+    assert!(
+        run(&f, 32, &[])
+            .unwrap_err()
+            .contains("jump target is no instruction")
+    );
     // without the table (a disassembly that did not bring it) the entry is unknown
     let text = jump_table([0x80, 0x90, 0xa0]);
-    let bare: String = text.lines().filter(|l| !l.contains("constant2")).map(|l| format!("{l}\n")).collect();
+    let bare: String = text
+        .lines()
+        .filter(|l| !l.contains("constant2"))
+        .map(|l| format!("{l}\n"))
+        .collect();
     assert!(run(&flow(&bare), 32, &[]).unwrap_err().contains("unknown value"));
 }
 
@@ -172,7 +184,9 @@ fn words_only_the_reading_warp_changes_do_not_spoil_the_run() {
         for i in 0..64u32 {
             let v = i % 11;
             let j = if other { i ^ 32 } else { i };
-            after.write(base + 4 * u64::from(j), 4, u64::from(v + u32::from(v > 5))).unwrap();
+            after
+                .write(base + 4 * u64::from(j), 4, u64::from(v + u32::from(v > 5)))
+                .unwrap();
         }
         // a warp's own words: what it read is what the GPU reads; another warp's: not known
         assert_eq!(reads.hold(&after), !other, "other warp writes: {other}");

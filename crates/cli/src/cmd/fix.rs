@@ -371,7 +371,10 @@ fn hopper_blocks(list: &[fix::hopper::HopperSuggestion]) -> Vec<Block> {
         if let Some(m) = &s.tensor_map {
             text += &format!("  tensor map: {m}\n");
         }
-        text += &format!("  addresses:  {}\n  CuTe:       {}\n  {}", s.access_change, s.cute, s.basis);
+        text += &format!(
+            "  addresses:  {}\n  CuTe:       {}\n  {}",
+            s.access_change, s.cute, s.basis
+        );
         out.push(Block::Code(text));
     }
     out

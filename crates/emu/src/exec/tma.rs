@@ -320,7 +320,10 @@ fn copy<S: Sink>(
         TmaKind::Store | TmaKind::Reduce(_) => {
             // the block's bytes the copy engine reads, for the checkers
             if mem::cluster_rank(so).is_none() {
-                let span = elems.iter().filter(|e| e.global.is_some()).map(|e| place(so, e.offset));
+                let span = elems
+                    .iter()
+                    .filter(|e| e.global.is_some())
+                    .map(|e| place(so, e.offset));
                 let (lo, hi) = span.fold((u64::MAX, 0), |(lo, hi), o| (lo.min(o), hi.max(o + esz)));
                 if lo < hi {
                     sink.async_read(wi, pc, lo, hi);
