@@ -778,14 +778,14 @@ pub fn check_fields(
             && let Some(Some(spans)) = spans.get(i)
         {
             return Err(Error::input(format!(
-                "--arg {i}: the struct's fields end at byte {} (its last, field {}, `{}`, padded to {} bytes), \
-                 but parameter {} of `{shown}` takes {} bytes: a field is missing",
+                "--arg {i}: {} bytes given for parameter {} of `{shown}`, which takes {} bytes: the \
+                 struct's fields end at byte {} (its last, field {}, `{}`): a field is missing",
+                b.len(),
+                p.name,
+                p.size,
                 spans.last().map_or(0, |f| f.end),
                 spans.last().map_or("?", |f| f.path.as_str()),
                 spans.last().map_or("", |f| f.text.as_str()),
-                b.len(),
-                p.name,
-                p.size
             )));
         }
         if let Arg::Bytes(b) = a
