@@ -2028,12 +2028,15 @@ fn decode(
                 }
             }
         }
+        // `CALL.ABS.NOINC R2` is ptxas's call of an external function (`vprintf`, `malloc`)
+        // through its relocated address: the `Call { abs }` below
         "CALL"
-            if ops.iter().any(|o| {
-                o.split_whitespace()
-                    .next()
-                    .is_some_and(|t| matches!(parse_reg(t), Some(Src::R(r)) if r != RZ))
-            }) =>
+            if !has("ABS")
+                && ops.iter().any(|o| {
+                    o.split_whitespace()
+                        .next()
+                        .is_some_and(|t| matches!(parse_reg(t), Some(Src::R(r)) if r != RZ))
+                }) =>
         {
             ins.kind = Kind::IndirectCall;
         }
