@@ -10,13 +10,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod support;
+use support::cuda_root;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cuda_root() -> String {
-    std::env::var("WARPSCOPE_CUDA_ROOT")
-        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
 }
 
 /// The H200's ncu CSV: per launch, (kernel name, targets, divergent).

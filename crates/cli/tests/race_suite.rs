@@ -12,13 +12,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod support;
+use support::cuda_root;
+
 fn kernels() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../calibration/races/kernels")
-}
-
-fn cuda_root() -> String {
-    std::env::var("WARPSCOPE_CUDA_ROOT")
-        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (scripts/test sets it)")
 }
 
 /// The hazard kinds `check` reported for `file` with the launch its `// launch:` line gives.

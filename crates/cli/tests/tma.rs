@@ -13,13 +13,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod support;
+use support::cuda_root;
+
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cuda_root() -> String {
-    std::env::var("WARPSCOPE_CUDA_ROOT")
-        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
 }
 
 /// An ncu CSV (`--csv --metrics`): launch id → (kernel name, metric → value).

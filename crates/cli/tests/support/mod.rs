@@ -1,5 +1,6 @@
 //! What several test files share: the CUDA wheels' root and one program of `tests/data` built with
-//! their nvcc against the shared runtime.
+//! their nvcc against the shared runtime. Each test file uses a part of it.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
