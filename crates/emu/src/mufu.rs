@@ -12,6 +12,34 @@
 
 use std::sync::OnceLock;
 
+mod table;
+mod unit;
+
+pub use unit::{
+    cos, cos_approx, ex2, ex2_approx, half, lg2, lg2_approx, rsq, rsqrt_approx, sin, sin_approx, sqrt,
+    sqrt_approx, tanh,
+};
+
+/// The approximate `.f32` instructions other than `rcp` (`rsqrt`, `sqrt.approx`, `ex2`, `lg2`,
+/// `sin`, `cos`, `tanh`, `.ftz` or not) as ptxas's machine code computes them.
+pub fn approx(op: warpscope_ptx::inst::UnOp, x: u32) -> u32 {
+    use warpscope_ptx::inst::UnOp;
+    match op {
+        UnOp::RsqrtFtz => rsq(x),
+        UnOp::Rsqrt => rsqrt_approx(x),
+        UnOp::SqrtApproxFtz => sqrt(x),
+        UnOp::SqrtApprox => sqrt_approx(x),
+        UnOp::Ex2Ftz => ex2(x),
+        UnOp::Ex2 => ex2_approx(x),
+        UnOp::Lg2Ftz => lg2(x),
+        UnOp::Lg2 => lg2_approx(x),
+        UnOp::Sin => sin_approx(x),
+        UnOp::Cos => cos_approx(x),
+        UnOp::Tanh => tanh(x),
+        _ => unreachable!("{op:?} is not an approximate unit instruction"),
+    }
+}
+
 const PLUS: &[u8] = include_bytes!("../data/rcp_plus.zst");
 const MINUS: &[u8] = include_bytes!("../data/rcp_minus.zst");
 
