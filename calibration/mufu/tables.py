@@ -143,12 +143,15 @@ def main():
     inside = q < (1 << 23)
     assert (pos[q[inside]] == r[inside]).all(), "ex2 of [1/8, 1) is the table at 23 fraction bits"
     write_table("ex2_pos", pos)
-    neg = load("ex2neg.tab", ROUND2)["ex2neg"][1]
+    # a negative x = -(n + g/2^23), g > 0, gives T[2^23 - 1 - g] * 2^-(n+1): check every input of
+    # (-2, -1/8] and, with the second round, every -k/2^23
     x, r = load("ex2.tab")["ex2n"]
-    g = np.floor(-f32(x) * 2.0**23).astype(np.int64)
-    inside = g < (1 << 23)
-    assert (neg[g[inside]] == r[inside]).all(), "ex2 of (-1, -1/8] is the table at 23 fraction bits"
-    write_table("ex2_neg", neg)
+    check_ex2_negative(pos, x, r)
+    neg = os.path.join(ROUND2, "ex2neg.tab.xz")
+    if os.path.exists(neg):
+        r = load("ex2neg.tab", ROUND2)["ex2neg"][1]
+        k = np.arange(1 << 23, dtype=np.float64)
+        check_ex2_negative(pos, (-k / 2.0**23).astype(np.float32).view(np.uint32), r)
     # LG2: e = 0 (mufu.cu), e = -1 from significand 1.375 on (round 1)
     write_table("lg2", old("lg2"))
     x, r = load("lg2.tab")["lg2a"]
@@ -191,6 +194,19 @@ def main():
     rand2 = os.path.join(ROUND2, "rand2.bin.xz")
     if os.path.exists(rand2):
         zstd(lzma.open(rand2).read(), os.path.join(H200, "rand2.zst"))
+
+
+def check_ex2_negative(pos, x, r):
+    a = -f32(x)
+    q = np.floor(a * 2.0**23).astype(np.int64)
+    n, g = q >> 23, q & ((1 << 23) - 1)
+    t = pos[np.where(g > 0, (1 << 23) - 1 - g, 0)].astype(np.int64)
+    e = np.where(g > 0, (t >> 23) - n - 1, 127 - n)
+    m = np.where(g > 0, t & 0x7FFFFF, 0)
+    want = np.where(e > 0, (e << 23) | m, 0)
+    bad = np.flatnonzero(want != r)
+    assert len(bad) == 0, "ex2(%s) is not the rule" % [hex(v) for v in x[bad[:5]]]
+    print("ex2: %d negative inputs follow T[2^23 - 1 - g] * 2^-(n+1)" % len(r))
 
 
 def half_ref(ex2, bf16):

@@ -8,7 +8,8 @@
 //! - `RSQ`, `SQRT`: the significand over two binades ([1, 4)), scaled by the exponent's half.
 //! - `EX2`: `x` as a fixed-point number with 23 fraction bits (lower bits are not used); a positive
 //!   `x` is `n + f/2^23`, the result `T[f] * 2^n`; a negative one is `-(n + g/2^23)` (its magnitude
-//!   truncated), the result `N[g] * 2^-n` from a second table; below 2^-126 flushed to zero.
+//!   truncated), the result `2^-n` if `g = 0`, else `T[2^23 - 1 - g] * 2^-(n+1)` (the fraction's
+//!   one's complement, not its negation); below 2^-126 flushed to zero.
 //! - `LG2`: an internal value `V(m)` of the significand `m` that is never exact (absolute error
 //!   about 2^-23); `lg2(2^e m)` is `e + V` truncated toward zero. The results of `e = 0` give
 //!   `V` truncated, which fixes every other exponent's result except `e = -1` with `m >= 1.375`,
@@ -116,9 +117,6 @@ pub fn sqrt(x: u32) -> u32 {
 static EX2_POS: Table = Table::deltas("MUFU.EX2", include_bytes!("../../data/mufu_ex2_pos.zst"), 1 << 23, |i| {
     cr((i as f64 / TWO23).exp2())
 });
-static EX2_NEG: Table = Table::deltas("MUFU.EX2", include_bytes!("../../data/mufu_ex2_neg.zst"), 1 << 23, |i| {
-    cr((-(i as f64) / TWO23).exp2())
-});
 
 /// `MUFU.EX2` (`ex2.approx.ftz.f32`), bits in and out.
 pub fn ex2(x: u32) -> u32 {
@@ -137,8 +135,11 @@ pub fn ex2(x: u32) -> u32 {
     let (n, frac) = ((q >> 23) as i32, (q & 0x7f_ffff) as usize);
     if x & SIGN == 0 {
         scale(EX2_POS.get(frac), n)
+    } else if frac == 0 {
+        scale(0x3f80_0000, -n)
     } else {
-        scale(EX2_NEG.get(frac), -n)
+        // the fraction's one's complement: 2^-(n + g/2^23) as T[2^23 - 1 - g] * 2^-(n+1)
+        scale(EX2_POS.get((1 << 23) - 1 - frac), -n - 1)
     }
 }
 
