@@ -192,8 +192,9 @@ def main():
         zstd(c.astype(np.int8).tobytes(), os.path.join(DATA, "mufu_%s.zst" % name))
     # replay data of the second round
     rand2 = os.path.join(ROUND2, "rand2.bin.xz")
-    if os.path.exists(rand2):
+    if os.path.exists(rand2):  # kept as h200/rand2.zst only
         zstd(lzma.open(rand2).read(), os.path.join(H200, "rand2.zst"))
+        os.remove(rand2)
 
 
 def check_ex2_negative(pos, x, r):
