@@ -31,7 +31,8 @@
 //! into a swizzled tile: 4-way shared and 8-way source conflicts, 11 wavefronts) up to their sum
 //! less one. Counted in `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts` only,
 //! neither in `_op_ld` nor in `_op_st`. A zero-filled copy reads no source, so only the
-//! destination counts. Exact on all 694 measured rows (calibration/ldsm/README.md, rule 3).
+//! destination counts. Exact on all 813 measured rows, 119 of them measured after their counts
+//! were predicted (calibration/ldsm/README.md, rule 3).
 //!
 //! **LDGSTS.BYPASS** (`cp.async.cg`, 16 bytes) follows no bank rule but a sector-routing one. A lane
 //! whose 16-byte destination a lower lane also writes is dropped. Each remaining lane moves a 16-byte
