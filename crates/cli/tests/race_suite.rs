@@ -42,7 +42,7 @@ fn kinds(file: &Path, launch: &str) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|f| f["kind"].as_str().unwrap().to_string())
-        .filter(|k| ["race", "global_race", "same_value_write", "divergent_barrier"].contains(&k.as_str()))
+        .filter(|k| KINDS.contains(&k.as_str()))
         .collect();
     k.sort();
     k.dedup();
