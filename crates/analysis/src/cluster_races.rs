@@ -591,6 +591,7 @@ impl ClusterRaces {
         ClusterRaceSink {
             rank,
             tracked,
+            ops: Arc::clone(&self.ops),
             state,
         }
     }
@@ -611,6 +612,7 @@ impl ClusterRaces {
 pub struct ClusterRaceSink {
     rank: u32,
     tracked: bool,
+    ops: Arc<ClusterOps>,
     state: Arc<Mutex<ClusterState>>,
 }
 
@@ -730,10 +732,7 @@ impl warpscope_emu::Sink for ClusterRaceSink {
         if !self.tracked {
             return;
         }
-        let op = {
-            let s = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            s.ops.at(pc)
-        };
+        let op = self.ops.at(pc);
         if !(op.fence || op.cwait) {
             return;
         }
