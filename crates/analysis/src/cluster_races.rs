@@ -417,7 +417,7 @@ impl ClusterState {
         if owner != my_rank {
             self.any_remote = true;
             if self.finished[owner as usize] {
-                self.record(CKey::Exit { pc, kind }, (t, owner, owner, off), width);
+                self.record(CKey::Exit { pc, kind }, (t, owner, owner, off), 1);
             }
             let e = self.remote[owner as usize].entry(t).or_insert((0, pc, kind));
             if me.epoch >= e.0 {
