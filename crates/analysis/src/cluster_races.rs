@@ -93,11 +93,11 @@ fn classify(text: &str) -> PcOp {
             s.crelaxed = has("arrive") && has("relaxed");
         }
         "ld" | "ldu" => {
-            s.strong = (has("acquire") || has("relaxed")) && wide || has("volatile");
+            s.strong = ((has("acquire") || has("relaxed")) && wide) || has("volatile");
             s.acquire = has("acquire") && wide;
         }
         "st" => {
-            s.strong = (has("release") || has("relaxed")) && wide || has("volatile");
+            s.strong = ((has("release") || has("relaxed")) && wide) || has("volatile");
             s.release = has("release") && wide;
         }
         "atom" | "red" => {
@@ -124,7 +124,10 @@ impl ClusterOps {
         let start = (start as usize).min(end);
         ClusterOps {
             base: start as u32,
-            ops: program.info[start..end].iter().map(|i| classify(&i.text)).collect(),
+            ops: program.info[start..end]
+                .iter()
+                .map(|i| classify(&i.text))
+                .collect(),
         }
     }
 
@@ -231,8 +234,16 @@ struct Mbar {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum CKey {
-    Race { first_pc: u32, second_pc: u32, first: u8, second: u8 },
-    Exit { pc: u32, kind: u8 },
+    Race {
+        first_pc: u32,
+        second_pc: u32,
+        first: u8,
+        second: u8,
+    },
+    Exit {
+        pc: u32,
+        kind: u8,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -336,7 +347,10 @@ impl ClusterState {
 
     fn join_into(&mut self, t: u32, other: &[u32]) {
         let n = self.n;
-        for (d, s) in self.clocks[t as usize * n..(t as usize + 1) * n].iter_mut().zip(other) {
+        for (d, s) in self.clocks[t as usize * n..(t as usize + 1) * n]
+            .iter_mut()
+            .zip(other)
+        {
             *d = (*d).max(*s);
         }
     }
@@ -572,10 +586,17 @@ impl ClusterRaces {
     /// The sink of block `b`.
     pub fn sink(self: &Arc<Self>, b: u32) -> ClusterRaceSink {
         let (idx, rank) = self.shape.place(b);
-        let mut live = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut live = self
+            .live
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let entry = live.entry(idx).or_insert_with(|| {
             (
-                Arc::new(Mutex::new(ClusterState::new(self.shape, idx, Arc::clone(&self.ops)))),
+                Arc::new(Mutex::new(ClusterState::new(
+                    self.shape,
+                    idx,
+                    Arc::clone(&self.ops),
+                ))),
                 0,
             )
         });
@@ -584,7 +605,7 @@ impl ClusterRaces {
         if entry.1 >= self.shape.size() {
             live.remove(&idx);
         }
-        let tracked = state.lock().map(|s| s.tracked()).unwrap_or(false);
+        let tracked = state.lock().is_ok_and(|s| s.tracked());
         if !tracked {
             self.untracked.store(true, std::sync::atomic::Ordering::Relaxed);
         }
@@ -621,7 +642,10 @@ impl ClusterRaceSink {
         if !self.tracked {
             return None;
         }
-        let mut s = self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut s = self
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if !s.tracked() {
             return None;
         }
@@ -815,7 +839,10 @@ pub struct ClusterRaceReport {
 impl ClusterRaceReport {
     /// Folds in a finished block: the first of its cluster's blocks brings the cluster's findings.
     pub fn merge(&mut self, sink: ClusterRaceSink) {
-        let mut s = sink.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut s = sink
+            .state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         self.threads = s.shape.threads;
         let blocks = s.blocks.clone();
         if s.any_remote {

@@ -1304,7 +1304,10 @@ mod tests {
         let s = classify("st.release.gpu.global.u32 [%rd1], %r1;");
         assert_eq!((s.release, s.strong), (GPU, GPU));
         let a = classify("atom.global.add.u32 %r1, [%rd1], 1;");
-        assert_eq!((a.strong, a.acquire, a.release, a.rmw_acquires), (GPU, 0, 0, true));
+        assert_eq!(
+            (a.strong, a.acquire, a.release, a.rmw_acquires),
+            (GPU, 0, 0, true)
+        );
         let r = classify("atom.add.relaxed.gpu.s32 %r1,[%rd1],%r8;");
         assert_eq!((r.strong, r.acquire, r.rmw_acquires), (GPU, 0, false));
         let q = classify("atom.add.acq_rel.gpu.s32 %r3,[%rd1],%r8;");

@@ -125,8 +125,9 @@ fn cluster_findings_name_the_owner_block_its_rank_and_both_lines() {
     for r in &races {
         let m = r["message"].as_str().unwrap();
         assert!(
-            m.contains("race on distributed shared memory (the shared memory of block (0,0,0), rank 0, offset 0x0)")
-                && m.contains("block (1,0,0) thread (0,0,0) at cl_remote_write.cu:14"),
+            m.contains(
+                "race on distributed shared memory (the shared memory of block (0,0,0), rank 0, offset 0x0)"
+            ) && m.contains("block (1,0,0) thread (0,0,0) at cl_remote_write.cu:14"),
             "{m}"
         );
         assert_eq!(r["count"], 256, "{m}");

@@ -11,10 +11,12 @@ pub use crate::locate::{is_toolkit_header, locate, user_frame};
 use std::sync::Arc;
 
 use warpscope_analysis::banks::{BankReport, BankRun, BankSink, MatrixForms};
+use warpscope_analysis::cluster_races::{
+    ClusterOps, ClusterRaceReport, ClusterRaceSink, ClusterRaces, ClusterShape,
+};
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
 use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Trace, TraceSink, WhatIf};
 use warpscope_analysis::global_init::{GlobalInitReport, GlobalInitSink, InitMap};
-use warpscope_analysis::cluster_races::{ClusterOps, ClusterRaceReport, ClusterRaceSink, ClusterRaces, ClusterShape};
 use warpscope_analysis::global_races::{GlobalRaceReport, GlobalRaceSink, GlobalShared, SyncOps};
 use warpscope_analysis::hazards::{AsyncOps, Finding, HazardConfig, HazardReport, HazardSink};
 use warpscope_emu::mem::Global;

@@ -202,7 +202,16 @@ pub trait Sink: Send {
     /// cluster's block of rank `rank` (this block's own rank for its own barriers; another's for a
     /// remote `.shared::cluster` arrival), sent after the arrival counted; `completed`: the parity
     /// of the phase the arrival completed.
-    fn mbar_arrive(&mut self, _warp: u32, _pc: u32, _lane: u32, _rank: u32, _addr: u64, _completed: Option<u8>) {}
+    fn mbar_arrive(
+        &mut self,
+        _warp: u32,
+        _pc: u32,
+        _lane: u32,
+        _rank: u32,
+        _addr: u64,
+        _completed: Option<u8>,
+    ) {
+    }
     /// A `wgmma.mma_async` of `warp` at `pc`: its form and its descriptors (A's `None` when A
     /// comes from registers), as the warp's lowest active lane holds them. Sent before the
     /// instruction's [`AccessOp::Wgmma`] events.
