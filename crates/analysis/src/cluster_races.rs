@@ -563,12 +563,16 @@ impl ClusterState {
     }
 }
 
+/// One cluster's state, shared by its blocks' sinks.
+type SharedState = Arc<Mutex<ClusterState>>;
+
 /// The clusters of one launch: each cluster's shared state, made when its first block's sink is.
 #[derive(Debug)]
 pub struct ClusterRaces {
     shape: ClusterShape,
     ops: Arc<ClusterOps>,
-    live: Mutex<FxHashMap<u32, (Arc<Mutex<ClusterState>>, u32)>>,
+    /// Clusters with sinks still to make: their state and how many sinks were made.
+    live: Mutex<FxHashMap<u32, (SharedState, u32)>>,
     untracked: std::sync::atomic::AtomicBool,
 }
 
