@@ -355,7 +355,7 @@ def ca_report():
     both = [r for r in cas if both_sided(r)]
     rule = lambda it: max(load_side(it, 2), load_side(it, 3))
     print(f"cp.async.ca: {len(cas)} rows, {len(both)} with a phase conflicted on both sides; "
-          f"the larger side (rule 3) breaks {sum(ca(r, rule) != r['m'] for r in both)} of those")
+          f"the larger side (the earlier rule) breaks {sum(ca(r, rule) != r['m'] for r in both)} of those")
     cands = [
         ("in-order greedy (a lane waits if its shared or source bank is taken)", sched_inorder),
         ("source bank queues' heads, then one per shared bank", lambda it: sched_heads(it, "src")),
