@@ -335,34 +335,50 @@ struct Ins {
     /// A float instruction computed here to nearest whose modifiers (`.FTZ`, `.SAT`, directed
     /// rounding of an add) may change the last bits: its result is approximate.
     rounded_approx: bool,
-    /// The `FFMA d, RZ, hi(b), hi(q)` of ptxas's double-division fast-path test: the registers
-    /// holding the high words of `a` and `b` (see [`ddiv_check`]).
-    ddiv: Option<(u8, u8)>,
+    /// The `FFMA d, RZ, hi(b), hi(q)` of ptxas's double-division fast-path test (see
+    /// [`ddiv_check`]).
+    ddiv: Option<Ddiv>,
+    /// The `DFMA e, seed, -b, 1` that starts the division's Newton sequence: the index of the
+    /// operand holding `-b` (read there, since a constant divisor's registers are reused before
+    /// the test).
+    ddiv_seed: Option<u8>,
+}
+
+/// The registers of ptxas's double-division fast-path test.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Ddiv {
+    /// The high word of the dividend `a` (its pair: this register and the one below).
+    a_hi: u8,
+    /// The high word of the quotient `q` the Newton sequence left.
+    q_hi: u8,
 }
 
 /// ptxas's `div.rn.f64` (calibration/ddiv/README.md): `MUFU.RCP64H` of `hi(b)`, a Newton sequence
 /// giving the quotient `q`, then `FFMA d, RZ, hi(b), hi(q)` and `FSETP.GT |d| > 0x00100000 (as a
 /// float)`, with `FSETP.GEU |hi(a)| >= 0x03600000` beside it, deciding the fast path. The
-/// Newton sequence is not followed here; the FFMA's value is made from `a` and `b`: `hi(q)` of the
-/// correctly rounded quotient (the fast path's own result wherever the test passes, H200: 361 of
-/// 361 launches around every edge of the test, calibration/ddiv/h200_branch_*), or NaN where
-/// `hi(b)` read as a float is an infinity or NaN (`0 * inf`). Unknown within a unit of the
-/// test's edges, where the Newton result may differ from the rounded quotient.
-fn ddiv_check(a: Option<(u32, u32)>, b: Option<(u32, u32)>) -> Option<u32> {
+/// Newton sequence is not followed here (its seed is not IEEE); the FFMA's value is made from `a`
+/// and `b`: `hi(q)` of the correctly rounded quotient (the fast path's own result wherever the
+/// test passes, H200: 361 of 361 launches around every edge of the test,
+/// calibration/ddiv/h200_branch_*), or NaN where `hi(b)` read as a float is an infinity or NaN
+/// (`0 * inf`). Unknown within a unit of the test's edges, where the Newton result may differ
+/// from the rounded quotient. Also the quotient itself, which the fast path leaves in `q`
+/// (`div.rn.f64` is correctly rounded); where the test sends the division to the slow path, the
+/// slow path writes its own result.
+fn ddiv_check(a: Option<(u32, u32)>, b: Option<(u32, u32)>) -> Option<(u32, f64)> {
     let (a, b) = (a?, b?);
     let hb = b.1;
-    if hb & 0x7f80_0000 == 0x7f80_0000 {
-        return Some(0x7fc0_0000);
-    }
     let fa = f64::from_bits(u64::from(a.1) << 32 | u64::from(a.0));
     let fb = f64::from_bits(u64::from(hb) << 32 | u64::from(b.0));
     let q = fa / fb;
+    if hb & 0x7f80_0000 == 0x7f80_0000 {
+        return Some((0x7fc0_0000, q));
+    }
     let hq = (q.to_bits() >> 32) as u32;
     let mag = hq & 0x7fff_ffff;
     if mag.abs_diff(0x0010_0000) <= 1 || mag.abs_diff(0x7f80_0000) <= 1 {
         return None;
     }
-    Some(hq)
+    Some((hq, q))
 }
 
 /// A kernel's machine code, decoded once for [`MachineFlow::run`].
@@ -385,6 +401,8 @@ pub struct MachineFlow {
     unfollowed_writes: bool,
     /// The kernel's constant bank 2 (`BRX` jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
+    /// The module's constant bank 4: global symbols' addresses (offset, symbol, addend).
+    constant4: std::sync::Arc<Vec<(u32, String, i64)>>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
     /// `WARPSCOPE_FLOW_TRACE=all`: every warp instruction goes to stderr.
@@ -402,6 +420,9 @@ pub struct FlowLaunch<'a> {
     pub block: [u32; 3],
     /// The parameter buffer as the kernel's parameter layout places it.
     pub params: &'a [u8],
+    /// The addresses of the module's global variables by name, for constant bank 4 (the
+    /// addresses of the math library's tables: `__cudart_sin_cos_coeffs`).
+    pub symbols: &'a [(String, u64)],
 }
 
 /// Branch counters of one launch's machine code.
@@ -841,22 +862,32 @@ impl MachineFlow {
                 ins[i].kind = Kind::Rcp { exact: idiom };
             }
         }
-        // ptxas's double division: MUFU.RCP64H of hi(b), then within a few instructions the
-        // fast-path test's FFMA RZ, hi(b), hi(q) and FSETP.GEU |hi(a)| >= 0x03600000
+        // ptxas's double division: MUFU.RCP64H of hi(b) (a register, or an immediate for a
+        // constant divisor) into the seed's high word, the Newton sequence's first step
+        // DFMA e, seed, -b, 1, then within a few instructions the fast-path test's
+        // FFMA RZ, hi(b), hi(q) and FSETP.GEU |hi(a)| >= 0x03600000
         for i in 0..ins.len() {
             if !ins[i].text.starts_with("MUFU.RCP64H") {
                 continue;
             }
             // (an instruction the flow does not compute keeps no operands: read the text)
-            let Some(Src::R(bh)) = ins[i]
+            let ops = ins[i]
                 .text
-                .rsplit(',')
-                .next()
-                .and_then(|t| parse_reg(t.trim().trim_end_matches(';').trim()))
-            else {
+                .split_once(' ')
+                .map(|(_, o)| split_operands(o))
+                .unwrap_or_default();
+            // hi(b): a register, or the immediate's high word (printed as a double)
+            let hb = ops.get(1).map(|t| match parse_opnd(t).src {
+                Src::R(r) => Src::R(r),
+                _ => match t.trim().parse::<f64>() {
+                    Ok(v) if v.to_bits() & 0xffff_ffff == 0 => Src::Imm((v.to_bits() >> 32) as u32),
+                    _ => Src::Unknown,
+                },
+            });
+            let (Some(Src::R(seed)), Some(hb)) = (ops.first().and_then(|t| parse_reg(t)), hb) else {
                 continue;
             };
-            let end = (i + 24).min(ins.len());
+            let end = (i + 48).min(ins.len());
             let ah = ins[i..end].iter().find_map(|x| match (x.kind, x.src.as_slice()) {
                 (Kind::Fsetp { .. }, [o, c, ..])
                     if o.abs && matches!(c.src, Src::FImm(v) if v.to_bits() == 0x0360_0000) =>
@@ -868,15 +899,36 @@ impl MachineFlow {
                 }
                 _ => None,
             });
+            // hi(b) in the test: the RCP64H's register, or its immediate read as a float
+            let is_hb = |o: &Opnd| match (o.src, hb) {
+                (Src::R(r), Src::R(b)) => r == b,
+                (Src::FImm(f), Src::Imm(h)) => f.to_bits() == h,
+                _ => false,
+            };
             let check = (i + 1..end).find(|&j| {
                 matches!(ins[j].kind, Kind::Ffma)
-                    && matches!(ins[j].src.as_slice(), [z, b, _] if z.src == Src::R(RZ) && b.src == Src::R(bh))
+                    && matches!(ins[j].src.as_slice(), [z, b, _] if z.src == Src::R(RZ) && is_hb(b))
             });
-            if let (Some(ah), Some(j)) = (ah, check)
+            let q_hi = check.and_then(|j| match ins[j].src.get(2).map(|o| (o.src, o.neg || o.abs)) {
+                Some((Src::R(q), false)) if q > 0 && q != RZ => Some(q),
+                _ => None,
+            });
+            let first = check.and_then(|j| {
+                (i + 1..j).find(|&k| {
+                    matches!(ins[k].kind, Kind::Dop { op: double::Dop::Fma })
+                        && ins[k].src.iter().any(|o| o.src == Src::R(seed.wrapping_sub(1)))
+                        && ins[k].src.get(2).is_some_and(|o| o.src == Src::Imm(0x3ff0_0000) && !o.neg)
+                })
+            });
+            let nb = first.and_then(|k| {
+                (0..2u8).find(|&n| ins[k].src[n as usize].src != Src::R(seed.wrapping_sub(1)))
+            });
+            if let (Some(ah), Some(j), Some(q_hi), Some(k), Some(nb)) = (ah, check, q_hi, first, nb)
                 && ah > 0
-                && bh > 0
+                && seed > 0
             {
-                ins[j].ddiv = Some((ah, bh));
+                ins[j].ddiv = Some(Ddiv { a_hi: ah, q_hi });
+                ins[k].ddiv_seed = Some(nb);
             }
         }
         // where an indirect jump may go: any labelled instruction
@@ -949,6 +1001,7 @@ impl MachineFlow {
             globals,
             unfollowed_writes,
             constant2: std::sync::Arc::new(kernel.constant2.clone()),
+            constant4: std::sync::Arc::new(kernel.constant4.clone()),
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
             trace_all: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some_and(|v| v == "all"),
         }
@@ -973,8 +1026,10 @@ impl MachineFlow {
             stored: rustc_hash::FxHashMap::default(),
             reads: FlowReads::default(),
         };
+        let bank4 = std::sync::Arc::new(self.bank4(launch));
         let mut w = Warp::new();
         w.constant2 = self.constant2.clone();
+        w.constant4 = bank4.clone();
         if let Some(srs) = &self.same_path {
             // each warp's path inputs (its lanes, the special registers read) once
             let mut seen: HashMap<Vec<u32>, FlowCounts> = HashMap::new();
@@ -1025,6 +1080,7 @@ impl MachineFlow {
             .map(|(k, part)| {
                 let mut w = Warp::new();
                 w.constant2 = self.constant2.clone();
+                w.constant4 = bank4.clone();
                 let mut mem = Mem {
                     global: launch.global,
                     stored: rustc_hash::FxHashMap::default(),
@@ -1079,6 +1135,17 @@ impl MachineFlow {
             reads.words.extend(r.words.into_iter().take(room));
         }
         Ok((counts, reads))
+    }
+
+    /// Constant bank 4's words as the launch's symbols place them: (offset, address).
+    fn bank4(&self, launch: &FlowLaunch) -> Vec<(u32, u64)> {
+        self.constant4
+            .iter()
+            .filter_map(|(off, name, add)| {
+                let (_, a) = launch.symbols.iter().find(|(n, _)| n == name)?;
+                Some((*off, a.wrapping_add(*add as u64)))
+            })
+            .collect()
     }
 
     fn run_warp(
@@ -1870,6 +1937,7 @@ fn decode(
         laddr: None,
         rounded_approx: false,
         ddiv: None,
+        ddiv_seed: None,
     };
     if l.predicate.is_some() && l.predicate.as_deref().and_then(parse_pred).is_none() {
         ins.kind = Kind::Stop;
@@ -2621,6 +2689,8 @@ struct Warp {
     ax: Vec<u32>,
     /// Whether the value being written is approximate.
     cur_approx: bool,
+    /// Each lane's divisor of the double division in progress (see [`Ins::ddiv_seed`]).
+    ddiv_b: [Option<u64>; 32],
     /// The warp's number in the launch.
     id: u32,
     /// The warp stored to an address it does not know: its later loads are unknown.
@@ -2631,6 +2701,8 @@ struct Warp {
     local_blind: u32,
     /// The kernel's constant bank 2 (jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
+    /// Constant bank 4's known words: the addresses of global symbols (offset, address).
+    constant4: std::sync::Arc<Vec<(u32, u64)>>,
     /// Where the group that just ran went, when all its lanes went to one place.
     together: Option<usize>,
     /// Groups of lanes an exclusive warp sync holds back, in the order they run.
@@ -2689,6 +2761,7 @@ impl Warp {
             cur_taint: false,
             ax: vec![0; 256],
             cur_approx: false,
+            ddiv_b: [None; 32],
             id: 0,
             unknown_store: false,
             together: None,
@@ -2698,6 +2771,7 @@ impl Warp {
             local: vec![local::Bytes::default(); 32],
             local_blind: 0,
             constant2: std::sync::Arc::default(),
+            constant4: std::sync::Arc::default(),
         }
     }
 
@@ -2724,6 +2798,7 @@ impl Warp {
         self.cur_taint = false;
         self.ax.iter_mut().for_each(|a| *a = 0);
         self.cur_approx = false;
+        self.ddiv_b = [None; 32];
         self.unknown_store = false;
         self.local.iter_mut().for_each(|m| m.clear());
         self.local_blind = 0;
@@ -3071,13 +3146,24 @@ impl Warp {
             Src::Imm(v) => Some(v),
             Src::FImm(f) => Some(f.to_bits()),
             Src::Const { bank, off, reg } => {
-                if bank != 0 && bank != 2 {
+                if bank != 0 && bank != 2 && bank != 4 {
                     return None;
                 }
                 let off = match reg {
                     Some(r) => off.wrapping_add(self.raw(Src::R(r), lane, launch)?),
                     None => off,
                 };
+                if bank == 4 {
+                    return self.constant4.iter().find_map(|&(o, a)| {
+                        if o == off {
+                            Some(a as u32)
+                        } else if o.wrapping_add(4) == off {
+                            Some((a >> 32) as u32)
+                        } else {
+                            None
+                        }
+                    });
+                }
                 if bank == 2 {
                     let b = self.constant2.get(off as usize..off as usize + 4)?;
                     return Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
@@ -3366,8 +3452,8 @@ impl Warp {
                         | Kind::Fchk
                         | Kind::Mufu { .. }
                 ) && !uniform;
-                let born =
-                    matches!(ins.kind, Kind::Mufu { .. } | Kind::Rcp { exact: false }) || ins.rounded_approx;
+                // (MUFU.RCP is the H200's own, bit for bit: `warpscope_emu::mufu::rcp`)
+                let born = matches!(ins.kind, Kind::Mufu { .. }) || ins.rounded_approx;
                 // the first operands' values for every lane, read once
                 let mut pre: Pre = [([0; 32], 0); PRE];
                 for (i, o) in ins.src.iter().take(PRE).enumerate() {
@@ -3384,14 +3470,44 @@ impl Warp {
                             }
                             None => (None, None),
                         }
-                    } else if let Some((ah, bh)) = ins.ddiv {
+                    } else if let Some(dd) = ins.ddiv {
                         self.cur_approx = false;
-                        let pair = |hi: u8| {
-                            let lo = self.raw(Src::R(hi - 1), l, launch)?;
-                            Some((lo, self.raw(Src::R(hi), l, launch)?))
+                        let exact = |w: &Warp, r: u8| w.ax[r as usize] >> l & 1 == 0;
+                        let a = (exact(self, dd.a_hi - 1) && exact(self, dd.a_hi))
+                            .then(|| {
+                                let lo = self.raw(Src::R(dd.a_hi - 1), l, launch)?;
+                                Some((lo, self.raw(Src::R(dd.a_hi), l, launch)?))
+                            })
+                            .flatten();
+                        let b = self.ddiv_b[l].map(|b| (b as u32, (b >> 32) as u32));
+                        // the test's hi(b) operand must be the divisor the sequence started from
+                        let hb = ins.src.get(1).and_then(|o| self.raw(o.src, l, launch));
+                        let checked = match (b, hb) {
+                            (Some(b), Some(h)) if b.1 == h => ddiv_check(a, Some(b)),
+                            _ => None,
                         };
-                        (ddiv_check(pair(ah), pair(bh)), None)
+                        // the fast path leaves the correctly rounded quotient in q (the slow path
+                        // overwrites it); written before the test's own result
+                        let q = checked.map(|(_, q)| q.to_bits());
+                        if !q.is_some_and(|q| f64::from_bits(q).is_nan()) {
+                            self.set(Dst::R(dd.q_hi - 1), l, q.map(|q| q as u32));
+                            self.set(Dst::R(dd.q_hi), l, q.map(|q| (q >> 32) as u32));
+                        }
+                        (checked.map(|(c, _)| c), None)
                     } else {
+                        if let Some(n) = ins.ddiv_seed {
+                            let o = n as usize;
+                            let known = match ins.src.get(o).map(|x| x.src) {
+                                Some(Src::R(r)) if r + 1 < RZ => {
+                                    (self.ax[r as usize] | self.ax[r as usize + 1]) >> l & 1 == 0
+                                }
+                                _ => true,
+                            };
+                            self.ddiv_b[l] = self
+                                .dval(o, ins, l, launch)
+                                .filter(|_| known)
+                                .map(|nb| (-nb).to_bits());
+                        }
                         self.lane_op(ins, l, launch, &pre)
                     };
                     if let Some(d) = ins.dst.first() {
@@ -3854,7 +3970,7 @@ impl Warp {
                 }
                 (Some(v.to_bits()), None)
             }
-            Kind::Rcp { .. } => (f(0).map(|v| (1.0 / v).to_bits()), None),
+            Kind::Rcp { .. } => (f(0).map(|v| warpscope_emu::mufu::rcp(v.to_bits())), None),
             Kind::Mufu { func } => (
                 f(0).map(|v| {
                     match func {
@@ -4024,7 +4140,7 @@ mod tests {
             let a = u64::from_str_radix(f[1], 16).unwrap();
             let b = u64::from_str_radix(f[2], 16).unwrap();
             let pair = |x: u64| Some((x as u32, (x >> 32) as u32));
-            let Some(d) = ddiv_check(pair(a), pair(b)) else {
+            let Some((d, _)) = ddiv_check(pair(a), pair(b)) else {
                 unknown += 1;
                 continue;
             };
@@ -4054,6 +4170,7 @@ mod tests {
                 grid: [1, 1, 1],
                 block: [block, 1, 1],
                 params,
+                symbols: &[],
             },
             1 << 20,
         )
@@ -4198,6 +4315,7 @@ mod tests {
             grid: [1, 1, 1],
             block: [64, 1, 1],
             params: &params,
+            symbols: &[],
         };
         let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{HOISTED}");
         let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();

@@ -173,6 +173,8 @@ struct FlowObserver<'f> {
     flow: &'f warpscope_analysis::machine_flow::MachineFlow,
     grid: [u32; 3],
     block: [u32; 3],
+    /// The module's global variables' addresses (constant bank 4).
+    symbols: Vec<(String, u64)>,
     run: Option<
         Result<
             (
@@ -193,6 +195,7 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
                 grid: self.grid,
                 block: self.block,
                 params,
+                symbols: &self.symbols,
             },
             1 << 32,
         ));
@@ -781,6 +784,12 @@ fn emulate(
         flow: f,
         grid: launch.grid,
         block: launch.block,
+        symbols: program
+            .vars
+            .iter()
+            .filter(|v| !v.is_const)
+            .map(|v| (v.name.clone(), v.addr))
+            .collect(),
         run: None,
         verdict: None,
     });
