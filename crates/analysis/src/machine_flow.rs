@@ -33,6 +33,9 @@ use crate::global::GlobalCounts;
 
 mod double;
 mod local;
+mod shared;
+
+pub use shared::{BlockShared, FlowShared, SASS_SHARED_BASE, SharedRecorder};
 
 const RZ: u8 = 255;
 const URZ: u8 = 63;
@@ -66,6 +69,8 @@ enum Sr {
     GtMask,
     GeMask,
     EqMask,
+    /// `SR_CgaCtaId`: the block's rank in its cluster.
+    CgaCtaId,
     Zero,
     Other,
 }
@@ -159,7 +164,10 @@ enum Kind {
         x: bool,
         sx32: bool,
     },
-    Sel,
+    /// `SEL`/`USEL`, `FSEL` (`float`: `|x|` and `-x` act on the sign bit).
+    Sel {
+        float: bool,
+    },
     Iabs,
     Popc,
     Flo {
@@ -282,6 +290,24 @@ enum Kind {
     Stl {
         bytes: u8,
     },
+    /// `LDS`: `bytes` per lane from the block's shared memory ([`shared`]).
+    Lds {
+        bytes: u8,
+        signed: bool,
+    },
+    /// `STS`.
+    Sts {
+        bytes: u8,
+    },
+    /// `ATOMS`: the bytes it touches become unknown, and so does its result.
+    AtomS {
+        bytes: u8,
+    },
+    /// `BAR.SYNC` / `BAR.RED` (a block-wide barrier: the next shared-memory phase), `BAR.ARV`
+    /// (`arrive`: the warp does not wait, shared memory is no longer followed).
+    Bar {
+        arrive: bool,
+    },
     /// `BRX R, imm`: an indirect jump to `R + next + imm` (ptxas's jump table for a `switch`:
     /// `R` loaded from constant bank 2).
     Brx {
@@ -332,6 +358,8 @@ struct Ins {
     addr: Option<(u8, i64)>,
     /// A local access's address: the 32-bit register and the offset.
     laddr: Option<(Src, i32)>,
+    /// A shared access's address ([`shared_address`]).
+    saddr: Option<SharedAddr>,
     /// A float instruction computed here to nearest whose modifiers (`.FTZ`, `.SAT`, directed
     /// rounding of an add) may change the last bits: its result is approximate.
     rounded_approx: bool,
@@ -423,6 +451,11 @@ pub struct FlowLaunch<'a> {
     /// The addresses of the module's global variables by name, for constant bank 4 (the
     /// addresses of the math library's tables: `__cudart_sin_cos_coeffs`).
     pub symbols: &'a [(String, u64)],
+    /// The cluster's dimensions in blocks (`[1, 1, 1]`: no clusters).
+    pub cluster: [u32; 3],
+    /// The shared-memory records of the PTX emulation of the same launch, by linear block id
+    /// ([`shared`]; `None`: every shared load is unknown).
+    pub shared: Option<&'a rustc_hash::FxHashMap<u32, BlockShared>>,
 }
 
 /// Branch counters of one launch's machine code.
@@ -450,6 +483,8 @@ pub struct FlowCounts {
 pub struct FlowReads {
     /// Some branch, exit or convergence depended on a value loaded from memory.
     pub decided: bool,
+    /// Some shared load took a value from the emulation's record ([`FlowLaunch::shared`]).
+    pub shared: bool,
     /// The 4-byte words read from the launch's starting memory, with the values read and the
     /// reading warp.
     words: Vec<(u64, u32, u32)>,
@@ -648,6 +683,7 @@ fn parse_sr(t: &str) -> Option<Sr> {
         "GTMASK" => Sr::GtMask,
         "GEMASK" => Sr::GeMask,
         "EQMASK" => Sr::EqMask,
+        "CgaCtaId" => Sr::CgaCtaId,
         _ => Sr::Other,
     })
 }
@@ -829,6 +865,15 @@ impl MachineFlow {
         Self::build(kernel, true)
     }
 
+    /// Whether a decision of this flow may depend on shared memory (a needed `LDS`): its run
+    /// then needs the emulation's records ([`FlowLaunch::shared`]).
+    pub fn reads_shared(&self) -> bool {
+        self.ins
+            .iter()
+            .zip(&self.needed)
+            .any(|(x, &n)| n && matches!(x.kind, Kind::Lds { .. }))
+    }
+
     /// Whether this flow counts global accesses.
     pub fn counts_globals(&self) -> bool {
         self.globals.is_some()
@@ -967,6 +1012,7 @@ impl MachineFlow {
             n && matches!(
                 x.kind,
                 Kind::Ldg { .. }
+                    | Kind::Lds { .. }
                     | Kind::Shfl { .. }
                     | Kind::Elect
                     | Kind::Poison
@@ -1042,6 +1088,7 @@ impl MachineFlow {
                             for &sr in srs {
                                 match sr {
                                     Sr::Ctaid(i) => key.push(w.ctaid[i]),
+                                    Sr::CgaCtaId => key.extend(w.ctaid),
                                     Sr::Tid(i) => key.extend(lanes(w.launched).map(|l| w.tid[l][i])),
                                     // lane masks and lane ids: the same for every warp
                                     _ => {}
@@ -1097,6 +1144,7 @@ impl MachineFlow {
                         w.id = ((k * chunk + j) * warps + wi) as u32;
                         self.run_warp(&mut w, launch, &mut counts, &mut mem, max_warp_insts)?;
                         mem.reads.blind |= w.unknown_store;
+                        mem.reads.shared |= w.sh_used;
                     }
                 }
                 Ok((counts, mem.reads))
@@ -1125,6 +1173,7 @@ impl MachineFlow {
             reads.decided |= r.decided;
             reads.overflow |= r.overflow;
             reads.blind |= r.blind;
+            reads.shared |= r.shared;
             for (wa, warp) in r.writers {
                 reads.wrote(warp, wa);
             }
@@ -1542,7 +1591,34 @@ impl MachineFlow {
                 advance(w, group);
                 w.together = Some(pc + 1);
             }
+            Kind::Bar { arrive } => {
+                if unknown_guard != 0 {
+                    return Err(stop("barrier on an unknown value"));
+                }
+                if on != 0 {
+                    if arrive {
+                        w.sh_bad = true;
+                    } else {
+                        w.phase += 1;
+                        w.sh_own.clear();
+                        w.sh_blind = false;
+                    }
+                }
+                for d in &ins.dst {
+                    w.forget(*d, on);
+                }
+                advance(w, group);
+                w.together = Some(pc + 1);
+            }
             _ if !self.needed[pc] => {
+                advance(w, group);
+                w.together = Some(pc + 1);
+            }
+            Kind::Lds { .. } | Kind::Sts { .. } | Kind::AtomS { .. } => {
+                w.shared_memory(ins, on, unknown_guard, launch);
+                for d in &ins.dst {
+                    w.forget(*d, unknown_guard);
+                }
                 advance(w, group);
                 w.together = Some(pc + 1);
             }
@@ -1711,7 +1787,7 @@ fn uses(x: &Ins) -> Regs {
                 if pair && n == 2 && k + 1 < RZ {
                     u.add(Dst::R(k + 1));
                 }
-                if let Kind::Stg { bytes, .. } | Kind::Stl { bytes } = x.kind {
+                if let Kind::Stg { bytes, .. } | Kind::Stl { bytes } | Kind::Sts { bytes } = x.kind {
                     for w in 1..bytes.div_ceil(4) {
                         if k + w < RZ {
                             u.add(Dst::R(k + w));
@@ -1733,6 +1809,14 @@ fn uses(x: &Ins) -> Regs {
         Some((Src::R(k), _)) => u.add(Dst::R(k)),
         Some((Src::Ur(k), _)) => u.add(Dst::Ur(k)),
         _ => {}
+    }
+    if let Some(a) = x.saddr {
+        if let Some((k, _)) = a.reg {
+            u.add(Dst::R(k));
+        }
+        if let Some(k) = a.ureg {
+            u.add(Dst::Ur(k));
+        }
     }
     if let Some((k, _)) = x.addr {
         u.add(Dst::R(k));
@@ -1799,7 +1883,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
         .iter()
         .map(|x| {
             x.kind.is_control()
-                || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::IndirectCall)
+                || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::IndirectCall | Kind::Bar { .. })
                 || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
         })
         .collect();
@@ -1840,6 +1924,18 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             stores = true;
             for (x, k) in ins.iter().zip(needed.iter_mut()) {
                 if matches!(x.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && !*k {
+                    *k = true;
+                    changed = true;
+                }
+            }
+        }
+        if ins
+            .iter()
+            .zip(&needed)
+            .any(|(x, &k)| k && matches!(x.kind, Kind::Lds { .. }))
+        {
+            for (x, k) in ins.iter().zip(needed.iter_mut()) {
+                if matches!(x.kind, Kind::Sts { .. } | Kind::AtomS { .. }) && !*k {
                     *k = true;
                     changed = true;
                 }
@@ -1935,6 +2031,7 @@ fn decode(
         counted,
         addr: None,
         laddr: None,
+        saddr: None,
         rounded_approx: false,
         ddiv: None,
         ddiv_seed: None,
@@ -1982,6 +2079,78 @@ fn decode(
         }
         ins.dst = dst;
     };
+    if matches!(base, "LDS" | "STS" | "ATOMS") {
+        let bytes = if has("128") {
+            16
+        } else if has("64") {
+            8
+        } else if has("U16") || has("S16") {
+            2
+        } else if has("U8") || has("S8") {
+            1
+        } else {
+            4
+        };
+        ins.saddr = ops
+            .iter()
+            .find(|o| o.contains('['))
+            .and_then(|o| shared_address(o));
+        let plain = mods
+            .iter()
+            .all(|m| matches!(*m, "U8" | "S8" | "U16" | "S16" | "64" | "128" | "U"));
+        match base {
+            "LDS" if plain => {
+                ins.kind = Kind::Lds {
+                    bytes,
+                    signed: has("S8") || has("S16"),
+                };
+                ins.dst = ops
+                    .first()
+                    .map(|o| reg_dst(o, bytes.div_ceil(4)))
+                    .unwrap_or_default();
+            }
+            "STS" if plain => {
+                ins.kind = Kind::Sts { bytes };
+                ins.src = ops.last().map(|o| parse_opnd(o)).into_iter().collect();
+            }
+            "LDS" => poison(&mut ins),
+            _ => {
+                // an atomic (or a store form not read): what it touches becomes unknown
+                let bytes = if base == "ATOMS" { bytes.max(4) } else { bytes };
+                ins.kind = Kind::AtomS { bytes };
+                let mut dst = Vec::new();
+                for o in &ops {
+                    if o.contains('[') {
+                        break;
+                    }
+                    dst.extend(pred_dst(o));
+                    dst.extend(reg_dst(o, bytes.div_ceil(4)));
+                }
+                ins.dst = dst;
+            }
+        }
+        return ins;
+    }
+    if base == "BAR" {
+        if has("ARV") {
+            ins.kind = Kind::Bar { arrive: true };
+        } else if has("SYNC") || has("RED") {
+            ins.kind = Kind::Bar { arrive: false };
+            if has("RED") {
+                // the block's reduction: unknown here
+                ins.dst = ops
+                    .iter()
+                    .flat_map(|o| match parse_reg(o) {
+                        Some(Src::R(r)) if r != RZ => vec![Dst::R(r)],
+                        _ => pred_dst(o),
+                    })
+                    .collect();
+            }
+        } else {
+            ins.kind = Kind::Nop;
+        }
+        return ins;
+    }
     if matches!(base, "LDL" | "STL") {
         let bytes = if has("128") {
             16
@@ -2201,8 +2370,8 @@ fn decode(
                 }
             }
         }
-        "NOP" | "YIELD" | "BAR" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE"
-        | "LDGDEPBAR" | "NANOSLEEP" | "STS" | "STL" | "LDGSTS" | "ARRIVES" | "UBLKCP" | "PREFETCH"
+        "NOP" | "YIELD" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE"
+        | "LDGDEPBAR" | "NANOSLEEP" | "STL" | "LDGSTS" | "ARRIVES" | "UBLKCP" | "PREFETCH"
         | "CCTLL" | "ACQBULK" | "UCGABAR_ARV" | "UCGABAR_WAIT" => {
             ins.kind = Kind::Nop;
         }
@@ -2319,7 +2488,7 @@ fn decode(
             ins.preds = ops.iter().skip(i).filter_map(|o| parse_pred(o)).collect();
         }
         "SEL" | "USEL" | "FSEL" => {
-            ins.kind = Kind::Sel;
+            ins.kind = Kind::Sel { float: base == "FSEL" };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = ops.iter().skip(1).take(2).map(|o| parse_opnd(o)).collect();
             ins.preds = preds_of(3);
@@ -2601,6 +2770,43 @@ pub fn fchk_slow(ea: i32, eb: i32) -> bool {
     !((25..=254).contains(&ea) && (2..=251).contains(&eb) && (-126..=124).contains(&(eb - ea)))
 }
 
+/// A shared address: a register (scaled by `.X4`, `.X8`, `.X16`), a uniform register, an offset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SharedAddr {
+    reg: Option<(u8, u8)>,
+    ureg: Option<u8>,
+    off: i32,
+}
+
+/// `[R3]`, `[R13+UR9+0x1]`, `[UR4+0x400]`, `[R0.X4+UR4+0x10]`, `[0x100]`, `[R2+-0x4]`.
+fn shared_address(o: &str) -> Option<SharedAddr> {
+    let inner = o.rsplit('[').next()?.split(']').next()?;
+    let mut a = SharedAddr {
+        reg: None,
+        ureg: None,
+        off: 0,
+    };
+    for term in inner.split('+').map(str::trim).filter(|t| !t.is_empty()) {
+        if let Some(v) = term.strip_prefix('-').and_then(parse_hex) {
+            a.off = a.off.wrapping_sub(v as i32);
+        } else if let Some(v) = parse_hex(term) {
+            a.off = a.off.wrapping_add(v as i32);
+        } else {
+            let (r, scale) = match term.split_once(".X") {
+                Some((r, k)) => (r, k.parse::<u8>().ok()?),
+                None => (term, 1),
+            };
+            match parse_reg(r)? {
+                Src::R(RZ) | Src::Ur(URZ) => {}
+                Src::R(x) if a.reg.is_none() => a.reg = Some((x, scale)),
+                Src::Ur(x) if a.ureg.is_none() && scale == 1 => a.ureg = Some(x),
+                _ => return None,
+            }
+        }
+    }
+    Some(a)
+}
+
 /// `desc[UR4][R2.64+0x10]`, `[R4.64+-0x4]`: the register pair and the offset (other forms: `None`).
 fn global_address(o: &str) -> Option<(u8, i64)> {
     let inner = o.rsplit('[').next()?.split(']').next()?;
@@ -2699,6 +2905,21 @@ struct Warp {
     local: Vec<local::Bytes>,
     /// Lanes that stored to a local address not known: their local loads are unknown.
     local_blind: u32,
+    /// The warp's index in its block, and its block's linear id (the shared records' keys).
+    in_block: u32,
+    block_lin: u32,
+    /// Block-wide barriers the warp passed: its shared-memory phase ([`shared`]).
+    phase: usize,
+    /// What the warp stored to shared memory in this phase, by byte (window offset of the
+    /// emulator's layout): the value (`None`: unknown) and whether it derives from global memory.
+    sh_own: rustc_hash::FxHashMap<u32, (Option<u8>, bool)>,
+    /// The warp stored to a shared address it does not know in this phase.
+    sh_blind: bool,
+    /// A shared load took a value from the emulation's record.
+    sh_used: bool,
+    /// Shared memory is not followed for this warp any more (a store the emulation did not make,
+    /// a barrier it does not wait at).
+    sh_bad: bool,
     /// The kernel's constant bank 2 (jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
     /// Constant bank 4's known words: the addresses of global symbols (offset, address).
@@ -2770,6 +2991,13 @@ impl Warp {
             next_cohort: 1,
             local: vec![local::Bytes::default(); 32],
             local_blind: 0,
+            in_block: 0,
+            block_lin: 0,
+            phase: 0,
+            sh_own: rustc_hash::FxHashMap::default(),
+            sh_blind: false,
+            sh_used: false,
+            sh_bad: false,
             constant2: std::sync::Arc::default(),
             constant4: std::sync::Arc::default(),
         }
@@ -2802,6 +3030,13 @@ impl Warp {
         self.unknown_store = false;
         self.local.iter_mut().for_each(|m| m.clear());
         self.local_blind = 0;
+        self.in_block = warp as u32;
+        self.block_lin = ctaid[0] + launch.grid[0] * (ctaid[1] + launch.grid[1] * ctaid[2]);
+        self.phase = 0;
+        self.sh_own.clear();
+        self.sh_blind = false;
+        self.sh_used = false;
+        self.sh_bad = false;
         self.waiting = 0;
         self.deferred.clear();
         self.cohort = [0; 32];
@@ -2927,6 +3162,133 @@ impl Warp {
                             continue;
                         }
                     };
+                    if bytes < 4 {
+                        let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
+                            0xff
+                        } else {
+                            0
+                        };
+                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
+                            *b = fill;
+                        }
+                    }
+                    self.cur_taint = taint;
+                    for (k, d) in ins.dst.iter().enumerate() {
+                        let v =
+                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
+                        self.set(*d, l, Some(v));
+                    }
+                    self.cur_taint = false;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `LDS`/`STS`/`ATOMS` for the lanes `on` ([`shared`]); lanes in `unsure` (guard unknown) may
+    /// store: the bytes they may store become unknown.
+    fn shared_memory(&mut self, ins: &Ins, on: u32, unsure: u32, launch: &FlowLaunch) {
+        let addr = |w: &Warp, l: usize| -> Option<u32> {
+            let a = ins.saddr?;
+            let mut v = a.off as u32;
+            if let Some((r, k)) = a.reg {
+                v = v.wrapping_add(w.raw(Src::R(r), l, launch)?.wrapping_mul(u32::from(k)));
+            }
+            if let Some(u) = a.ureg {
+                v = v.wrapping_add(w.raw(Src::Ur(u), l, launch)?);
+            }
+            // the block's own window (the rank's bits above), less the reserved kilobyte
+            (v & 0x00ff_ffff).checked_sub(SASS_SHARED_BASE)
+        };
+        self.cur_approx = false;
+        let record = launch.shared.and_then(|m| m.get(&self.block_lin));
+        match ins.kind {
+            Kind::Sts { bytes } | Kind::AtomS { bytes } => {
+                let atomic = matches!(ins.kind, Kind::AtomS { .. });
+                let first = match ins.src.first().map(|o| o.src) {
+                    Some(Src::R(r)) if !atomic => Some(r),
+                    _ => None,
+                };
+                for l in lanes(on | unsure) {
+                    let Some(a) = addr(self, l) else {
+                        self.sh_blind = true;
+                        continue;
+                    };
+                    let mut words: Vec<(u32, u8, u32)> = Vec::new();
+                    for i in 0..u32::from(bytes) {
+                        let (v, t) = match first.map(|r| r as usize + i as usize / 4) {
+                            Some(r) if r == RZ as usize => (Some(0), false),
+                            Some(r) if r < RZ as usize => {
+                                let known = self.rk[r] >> l & 1 != 0 && self.ax[r] >> l & 1 == 0;
+                                (
+                                    known.then(|| (self.r[r][l] >> (8 * (i % 4))) as u8),
+                                    self.rt[r] >> l & 1 != 0,
+                                )
+                            }
+                            _ => (None, false),
+                        };
+                        let v = if on >> l & 1 != 0 { v } else { None };
+                        let b = a.wrapping_add(i);
+                        self.sh_own.insert(b, (v, t));
+                        if let Some(v) = v {
+                            let k = b % 4;
+                            match words.iter_mut().find(|w| w.0 == b / 4) {
+                                Some(w) => {
+                                    w.1 |= 1 << k;
+                                    w.2 |= u32::from(v) << (8 * k);
+                                }
+                                None => words.push((b / 4, 1 << k, u32::from(v) << (8 * k))),
+                            }
+                        }
+                    }
+                    // the emulation's warp made the same store in this phase (else the layouts or
+                    // the paths differ: the record is not this warp's)
+                    if on >> l & 1 != 0
+                        && !words.iter().all(|&(word, known, value)| {
+                            record.is_some_and(|r| r.check_store(self.in_block, self.phase, word, known, value))
+                        })
+                    {
+                        self.sh_bad = true;
+                    }
+                }
+            }
+            Kind::Lds { bytes, signed } => {
+                for l in lanes(on) {
+                    let mut buf = [0u8; 16];
+                    let mut taint = false;
+                    let mut ok = !self.sh_bad && record.is_some();
+                    if let (true, Some(a), Some(r)) = (ok, addr(self, l), record) {
+                        for i in 0..u32::from(bytes) {
+                            let b = a.wrapping_add(i);
+                            let v = match self.sh_own.get(&b) {
+                                Some(&(v, t)) => {
+                                    taint |= t;
+                                    v
+                                }
+                                None if self.sh_blind => None,
+                                None => {
+                                    let v = r.read(self.in_block, self.phase, b);
+                                    self.sh_used |= v.is_some();
+                                    v
+                                }
+                            };
+                            match v {
+                                Some(v) => buf[i as usize] = v,
+                                None => {
+                                    ok = false;
+                                    break;
+                                }
+                            }
+                        }
+                    } else {
+                        ok = false;
+                    }
+                    if !ok {
+                        for d in &ins.dst {
+                            self.set(*d, l, None);
+                        }
+                        continue;
+                    }
                     if bytes < 4 {
                         let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
                             0xff
@@ -3191,6 +3553,11 @@ impl Warp {
                     Sr::GtMask => Some(!(((1u64 << (l + 1)) - 1) as u32)),
                     Sr::GeMask => Some(!((1u32 << l).wrapping_sub(1))),
                     Sr::EqMask => Some(1 << l),
+                    Sr::CgaCtaId => {
+                        let c = launch.cluster;
+                        let r = |i: usize| self.ctaid[i] % c[i].max(1);
+                        Some(r(0) + c[0] * (r(1) + c[1] * r(2)))
+                    }
                     Sr::Zero => Some(0),
                     Sr::Other => None,
                 }
@@ -3448,7 +3815,7 @@ impl Warp {
                         | Kind::Fadd
                         | Kind::Fmul { .. }
                         | Kind::Ffma
-                        | Kind::Sel
+                        | Kind::Sel { .. }
                         | Kind::Fchk
                         | Kind::Mufu { .. }
                 ) && !uniform;
@@ -3763,9 +4130,14 @@ impl Warp {
                 }
                 (Some(r as u32), Some(u32::from(r >> 32 != 0)))
             }
-            Kind::Sel => match p(0) {
+            Kind::Sel { float: false } => match p(0) {
                 Some(true) => (x(0), None),
                 Some(false) => (x(1), None),
+                None => (None, None),
+            },
+            Kind::Sel { float: true } => match p(0) {
+                Some(true) => (f(0).map(f32::to_bits), None),
+                Some(false) => (f(1).map(f32::to_bits), None),
                 None => (None, None),
             },
             Kind::Iabs => (x(0).map(|v| (v as i32).unsigned_abs()), None),
@@ -4171,6 +4543,8 @@ mod tests {
                 block: [block, 1, 1],
                 params,
                 symbols: &[],
+                cluster: [1, 1, 1],
+                shared: None,
             },
             1 << 20,
         )
@@ -4316,6 +4690,8 @@ mod tests {
             block: [64, 1, 1],
             params: &params,
             symbols: &[],
+            cluster: [1, 1, 1],
+            shared: None,
         };
         let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{HOISTED}");
         let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
