@@ -33,6 +33,9 @@ use crate::global::GlobalCounts;
 
 mod double;
 mod local;
+mod shared;
+
+pub use shared::{BlockShared, FlowShared, SASS_SHARED_BASE, SharedRecorder};
 
 const RZ: u8 = 255;
 const URZ: u8 = 63;
@@ -66,6 +69,8 @@ enum Sr {
     GtMask,
     GeMask,
     EqMask,
+    /// `SR_CgaCtaId`: the block's rank in its cluster.
+    CgaCtaId,
     Zero,
     Other,
 }
@@ -159,7 +164,10 @@ enum Kind {
         x: bool,
         sx32: bool,
     },
-    Sel,
+    /// `SEL`/`USEL`, `FSEL` (`float`: `|x|` and `-x` act on the sign bit).
+    Sel {
+        float: bool,
+    },
     Iabs,
     Popc,
     Flo {
@@ -282,6 +290,24 @@ enum Kind {
     Stl {
         bytes: u8,
     },
+    /// `LDS`: `bytes` per lane from the block's shared memory ([`shared`]).
+    Lds {
+        bytes: u8,
+        signed: bool,
+    },
+    /// `STS`.
+    Sts {
+        bytes: u8,
+    },
+    /// `ATOMS`: the bytes it touches become unknown, and so does its result.
+    AtomS {
+        bytes: u8,
+    },
+    /// `BAR.SYNC` / `BAR.RED` (a block-wide barrier: the next shared-memory phase), `BAR.ARV`
+    /// (`arrive`: the warp does not wait, shared memory is no longer followed).
+    Bar {
+        arrive: bool,
+    },
     /// `BRX R, imm`: an indirect jump to `R + next + imm` (ptxas's jump table for a `switch`:
     /// `R` loaded from constant bank 2).
     Brx {
@@ -332,37 +358,55 @@ struct Ins {
     addr: Option<(u8, i64)>,
     /// A local access's address: the 32-bit register and the offset.
     laddr: Option<(Src, i32)>,
+    /// A shared access's address ([`shared_address`]).
+    saddr: Option<SharedAddr>,
     /// A float instruction computed here to nearest whose modifiers (`.FTZ`, `.SAT`, directed
     /// rounding of an add) may change the last bits: its result is approximate.
     rounded_approx: bool,
-    /// The `FFMA d, RZ, hi(b), hi(q)` of ptxas's double-division fast-path test: the registers
-    /// holding the high words of `a` and `b` (see [`ddiv_check`]).
-    ddiv: Option<(u8, u8)>,
+    /// The `FFMA d, RZ, hi(b), hi(q)` of ptxas's double-division fast-path test (see
+    /// [`ddiv_check`]).
+    ddiv: Option<Ddiv>,
+    /// The `DFMA e, seed, -b, 1` that starts the division's Newton sequence: the index of the
+    /// operand holding `-b` (read there, since a constant divisor's registers are reused before
+    /// the test).
+    ddiv_seed: Option<u8>,
+}
+
+/// The registers of ptxas's double-division fast-path test.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Ddiv {
+    /// The high word of the dividend `a` (its pair: this register and the one below).
+    a_hi: u8,
+    /// The high word of the quotient `q` the Newton sequence left.
+    q_hi: u8,
 }
 
 /// ptxas's `div.rn.f64` (calibration/ddiv/README.md): `MUFU.RCP64H` of `hi(b)`, a Newton sequence
 /// giving the quotient `q`, then `FFMA d, RZ, hi(b), hi(q)` and `FSETP.GT |d| > 0x00100000 (as a
 /// float)`, with `FSETP.GEU |hi(a)| >= 0x03600000` beside it, deciding the fast path. The
-/// Newton sequence is not followed here; the FFMA's value is made from `a` and `b`: `hi(q)` of the
-/// correctly rounded quotient (the fast path's own result wherever the test passes, H200: 361 of
-/// 361 launches around every edge of the test, calibration/ddiv/h200_branch_*), or NaN where
-/// `hi(b)` read as a float is an infinity or NaN (`0 * inf`). Unknown within a unit of the
-/// test's edges, where the Newton result may differ from the rounded quotient.
-fn ddiv_check(a: Option<(u32, u32)>, b: Option<(u32, u32)>) -> Option<u32> {
+/// Newton sequence is not followed here (its seed is not IEEE); the FFMA's value is made from `a`
+/// and `b`: `hi(q)` of the correctly rounded quotient (the fast path's own result wherever the
+/// test passes, H200: 361 of 361 launches around every edge of the test,
+/// calibration/ddiv/h200_branch_*), or NaN where `hi(b)` read as a float is an infinity or NaN
+/// (`0 * inf`). Unknown within a unit of the test's edges, where the Newton result may differ
+/// from the rounded quotient. Also the quotient itself, which the fast path leaves in `q`
+/// (`div.rn.f64` is correctly rounded); where the test sends the division to the slow path, the
+/// slow path writes its own result.
+fn ddiv_check(a: Option<(u32, u32)>, b: Option<(u32, u32)>) -> Option<(u32, f64)> {
     let (a, b) = (a?, b?);
     let hb = b.1;
-    if hb & 0x7f80_0000 == 0x7f80_0000 {
-        return Some(0x7fc0_0000);
-    }
     let fa = f64::from_bits(u64::from(a.1) << 32 | u64::from(a.0));
     let fb = f64::from_bits(u64::from(hb) << 32 | u64::from(b.0));
     let q = fa / fb;
+    if hb & 0x7f80_0000 == 0x7f80_0000 {
+        return Some((0x7fc0_0000, q));
+    }
     let hq = (q.to_bits() >> 32) as u32;
     let mag = hq & 0x7fff_ffff;
     if mag.abs_diff(0x0010_0000) <= 1 || mag.abs_diff(0x7f80_0000) <= 1 {
         return None;
     }
-    Some(hq)
+    Some((hq, q))
 }
 
 /// A kernel's machine code, decoded once for [`MachineFlow::run`].
@@ -385,6 +429,8 @@ pub struct MachineFlow {
     unfollowed_writes: bool,
     /// The kernel's constant bank 2 (`BRX` jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
+    /// The module's constant bank 4: global symbols' addresses (offset, symbol, addend).
+    constant4: std::sync::Arc<Vec<(u32, String, i64)>>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
     /// `WARPSCOPE_FLOW_TRACE=all`: every warp instruction goes to stderr.
@@ -402,6 +448,14 @@ pub struct FlowLaunch<'a> {
     pub block: [u32; 3],
     /// The parameter buffer as the kernel's parameter layout places it.
     pub params: &'a [u8],
+    /// The addresses of the module's global variables by name, for constant bank 4 (the
+    /// addresses of the math library's tables: `__cudart_sin_cos_coeffs`).
+    pub symbols: &'a [(String, u64)],
+    /// The cluster's dimensions in blocks (`[1, 1, 1]`: no clusters).
+    pub cluster: [u32; 3],
+    /// The shared-memory records of the PTX emulation of the same launch, by linear block id
+    /// ([`shared`]; `None`: every shared load is unknown).
+    pub shared: Option<&'a rustc_hash::FxHashMap<u32, BlockShared>>,
 }
 
 /// Branch counters of one launch's machine code.
@@ -429,6 +483,8 @@ pub struct FlowCounts {
 pub struct FlowReads {
     /// Some branch, exit or convergence depended on a value loaded from memory.
     pub decided: bool,
+    /// Some shared load took a value from the emulation's record ([`FlowLaunch::shared`]).
+    pub shared: bool,
     /// The 4-byte words read from the launch's starting memory, with the values read and the
     /// reading warp.
     words: Vec<(u64, u32, u32)>,
@@ -627,6 +683,7 @@ fn parse_sr(t: &str) -> Option<Sr> {
         "GTMASK" => Sr::GtMask,
         "GEMASK" => Sr::GeMask,
         "EQMASK" => Sr::EqMask,
+        "CgaCtaId" => Sr::CgaCtaId,
         _ => Sr::Other,
     })
 }
@@ -808,6 +865,15 @@ impl MachineFlow {
         Self::build(kernel, true)
     }
 
+    /// Whether a decision of this flow may depend on shared memory (a needed `LDS`): its run
+    /// then needs the emulation's records ([`FlowLaunch::shared`]).
+    pub fn reads_shared(&self) -> bool {
+        self.ins
+            .iter()
+            .zip(&self.needed)
+            .any(|(x, &n)| n && matches!(x.kind, Kind::Lds { .. }))
+    }
+
     /// Whether this flow counts global accesses.
     pub fn counts_globals(&self) -> bool {
         self.globals.is_some()
@@ -841,22 +907,32 @@ impl MachineFlow {
                 ins[i].kind = Kind::Rcp { exact: idiom };
             }
         }
-        // ptxas's double division: MUFU.RCP64H of hi(b), then within a few instructions the
-        // fast-path test's FFMA RZ, hi(b), hi(q) and FSETP.GEU |hi(a)| >= 0x03600000
+        // ptxas's double division: MUFU.RCP64H of hi(b) (a register, or an immediate for a
+        // constant divisor) into the seed's high word, the Newton sequence's first step
+        // DFMA e, seed, -b, 1, then within a few instructions the fast-path test's
+        // FFMA RZ, hi(b), hi(q) and FSETP.GEU |hi(a)| >= 0x03600000
         for i in 0..ins.len() {
             if !ins[i].text.starts_with("MUFU.RCP64H") {
                 continue;
             }
             // (an instruction the flow does not compute keeps no operands: read the text)
-            let Some(Src::R(bh)) = ins[i]
+            let ops = ins[i]
                 .text
-                .rsplit(',')
-                .next()
-                .and_then(|t| parse_reg(t.trim().trim_end_matches(';').trim()))
-            else {
+                .split_once(' ')
+                .map(|(_, o)| split_operands(o))
+                .unwrap_or_default();
+            // hi(b): a register, or the immediate's high word (printed as a double)
+            let hb = ops.get(1).map(|t| match parse_opnd(t).src {
+                Src::R(r) => Src::R(r),
+                _ => match t.trim().parse::<f64>() {
+                    Ok(v) if v.to_bits() & 0xffff_ffff == 0 => Src::Imm((v.to_bits() >> 32) as u32),
+                    _ => Src::Unknown,
+                },
+            });
+            let (Some(Src::R(seed)), Some(hb)) = (ops.first().and_then(|t| parse_reg(t)), hb) else {
                 continue;
             };
-            let end = (i + 24).min(ins.len());
+            let end = (i + 48).min(ins.len());
             let ah = ins[i..end].iter().find_map(|x| match (x.kind, x.src.as_slice()) {
                 (Kind::Fsetp { .. }, [o, c, ..])
                     if o.abs && matches!(c.src, Src::FImm(v) if v.to_bits() == 0x0360_0000) =>
@@ -868,15 +944,36 @@ impl MachineFlow {
                 }
                 _ => None,
             });
+            // hi(b) in the test: the RCP64H's register, or its immediate read as a float
+            let is_hb = |o: &Opnd| match (o.src, hb) {
+                (Src::R(r), Src::R(b)) => r == b,
+                (Src::FImm(f), Src::Imm(h)) => f.to_bits() == h,
+                _ => false,
+            };
             let check = (i + 1..end).find(|&j| {
                 matches!(ins[j].kind, Kind::Ffma)
-                    && matches!(ins[j].src.as_slice(), [z, b, _] if z.src == Src::R(RZ) && b.src == Src::R(bh))
+                    && matches!(ins[j].src.as_slice(), [z, b, _] if z.src == Src::R(RZ) && is_hb(b))
             });
-            if let (Some(ah), Some(j)) = (ah, check)
+            let q_hi = check.and_then(|j| match ins[j].src.get(2).map(|o| (o.src, o.neg || o.abs)) {
+                Some((Src::R(q), false)) if q > 0 && q != RZ => Some(q),
+                _ => None,
+            });
+            let first = check.and_then(|j| {
+                (i + 1..j).find(|&k| {
+                    matches!(ins[k].kind, Kind::Dop { op: double::Dop::Fma })
+                        && ins[k].src.iter().any(|o| o.src == Src::R(seed.wrapping_sub(1)))
+                        && ins[k].src.get(2).is_some_and(|o| o.src == Src::Imm(0x3ff0_0000) && !o.neg)
+                })
+            });
+            let nb = first.and_then(|k| {
+                (0..2u8).find(|&n| ins[k].src[n as usize].src != Src::R(seed.wrapping_sub(1)))
+            });
+            if let (Some(ah), Some(j), Some(q_hi), Some(k), Some(nb)) = (ah, check, q_hi, first, nb)
                 && ah > 0
-                && bh > 0
+                && seed > 0
             {
-                ins[j].ddiv = Some((ah, bh));
+                ins[j].ddiv = Some(Ddiv { a_hi: ah, q_hi });
+                ins[k].ddiv_seed = Some(nb);
             }
         }
         // where an indirect jump may go: any labelled instruction
@@ -915,6 +1012,7 @@ impl MachineFlow {
             n && matches!(
                 x.kind,
                 Kind::Ldg { .. }
+                    | Kind::Lds { .. }
                     | Kind::Shfl { .. }
                     | Kind::Elect
                     | Kind::Poison
@@ -949,6 +1047,7 @@ impl MachineFlow {
             globals,
             unfollowed_writes,
             constant2: std::sync::Arc::new(kernel.constant2.clone()),
+            constant4: std::sync::Arc::new(kernel.constant4.clone()),
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
             trace_all: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some_and(|v| v == "all"),
         }
@@ -973,8 +1072,10 @@ impl MachineFlow {
             stored: rustc_hash::FxHashMap::default(),
             reads: FlowReads::default(),
         };
+        let bank4 = std::sync::Arc::new(self.bank4(launch));
         let mut w = Warp::new();
         w.constant2 = self.constant2.clone();
+        w.constant4 = bank4.clone();
         if let Some(srs) = &self.same_path {
             // each warp's path inputs (its lanes, the special registers read) once
             let mut seen: HashMap<Vec<u32>, FlowCounts> = HashMap::new();
@@ -987,6 +1088,7 @@ impl MachineFlow {
                             for &sr in srs {
                                 match sr {
                                     Sr::Ctaid(i) => key.push(w.ctaid[i]),
+                                    Sr::CgaCtaId => key.extend(w.ctaid),
                                     Sr::Tid(i) => key.extend(lanes(w.launched).map(|l| w.tid[l][i])),
                                     // lane masks and lane ids: the same for every warp
                                     _ => {}
@@ -1025,6 +1127,7 @@ impl MachineFlow {
             .map(|(k, part)| {
                 let mut w = Warp::new();
                 w.constant2 = self.constant2.clone();
+                w.constant4 = bank4.clone();
                 let mut mem = Mem {
                     global: launch.global,
                     stored: rustc_hash::FxHashMap::default(),
@@ -1041,6 +1144,7 @@ impl MachineFlow {
                         w.id = ((k * chunk + j) * warps + wi) as u32;
                         self.run_warp(&mut w, launch, &mut counts, &mut mem, max_warp_insts)?;
                         mem.reads.blind |= w.unknown_store;
+                        mem.reads.shared |= w.sh_used;
                     }
                 }
                 Ok((counts, mem.reads))
@@ -1069,6 +1173,7 @@ impl MachineFlow {
             reads.decided |= r.decided;
             reads.overflow |= r.overflow;
             reads.blind |= r.blind;
+            reads.shared |= r.shared;
             for (wa, warp) in r.writers {
                 reads.wrote(warp, wa);
             }
@@ -1079,6 +1184,17 @@ impl MachineFlow {
             reads.words.extend(r.words.into_iter().take(room));
         }
         Ok((counts, reads))
+    }
+
+    /// Constant bank 4's words as the launch's symbols place them: (offset, address).
+    fn bank4(&self, launch: &FlowLaunch) -> Vec<(u32, u64)> {
+        self.constant4
+            .iter()
+            .filter_map(|(off, name, add)| {
+                let (_, a) = launch.symbols.iter().find(|(n, _)| n == name)?;
+                Some((*off, a.wrapping_add(*add as u64)))
+            })
+            .collect()
     }
 
     fn run_warp(
@@ -1475,7 +1591,34 @@ impl MachineFlow {
                 advance(w, group);
                 w.together = Some(pc + 1);
             }
+            Kind::Bar { arrive } => {
+                if unknown_guard != 0 {
+                    return Err(stop("barrier on an unknown value"));
+                }
+                if on != 0 {
+                    if arrive {
+                        w.sh_bad = true;
+                    } else {
+                        w.phase += 1;
+                        w.sh_own.clear();
+                        w.sh_blind = false;
+                    }
+                }
+                for d in &ins.dst {
+                    w.forget(*d, on);
+                }
+                advance(w, group);
+                w.together = Some(pc + 1);
+            }
             _ if !self.needed[pc] => {
+                advance(w, group);
+                w.together = Some(pc + 1);
+            }
+            Kind::Lds { .. } | Kind::Sts { .. } | Kind::AtomS { .. } => {
+                w.shared_memory(ins, on, unknown_guard, launch);
+                for d in &ins.dst {
+                    w.forget(*d, unknown_guard);
+                }
                 advance(w, group);
                 w.together = Some(pc + 1);
             }
@@ -1644,7 +1787,7 @@ fn uses(x: &Ins) -> Regs {
                 if pair && n == 2 && k + 1 < RZ {
                     u.add(Dst::R(k + 1));
                 }
-                if let Kind::Stg { bytes, .. } | Kind::Stl { bytes } = x.kind {
+                if let Kind::Stg { bytes, .. } | Kind::Stl { bytes } | Kind::Sts { bytes } = x.kind {
                     for w in 1..bytes.div_ceil(4) {
                         if k + w < RZ {
                             u.add(Dst::R(k + w));
@@ -1666,6 +1809,14 @@ fn uses(x: &Ins) -> Regs {
         Some((Src::R(k), _)) => u.add(Dst::R(k)),
         Some((Src::Ur(k), _)) => u.add(Dst::Ur(k)),
         _ => {}
+    }
+    if let Some(a) = x.saddr {
+        if let Some((k, _)) = a.reg {
+            u.add(Dst::R(k));
+        }
+        if let Some(k) = a.ureg {
+            u.add(Dst::Ur(k));
+        }
     }
     if let Some((k, _)) = x.addr {
         u.add(Dst::R(k));
@@ -1732,7 +1883,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
         .iter()
         .map(|x| {
             x.kind.is_control()
-                || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::IndirectCall)
+                || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::IndirectCall | Kind::Bar { .. })
                 || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
         })
         .collect();
@@ -1773,6 +1924,18 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             stores = true;
             for (x, k) in ins.iter().zip(needed.iter_mut()) {
                 if matches!(x.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && !*k {
+                    *k = true;
+                    changed = true;
+                }
+            }
+        }
+        if ins
+            .iter()
+            .zip(&needed)
+            .any(|(x, &k)| k && matches!(x.kind, Kind::Lds { .. }))
+        {
+            for (x, k) in ins.iter().zip(needed.iter_mut()) {
+                if matches!(x.kind, Kind::Sts { .. } | Kind::AtomS { .. }) && !*k {
                     *k = true;
                     changed = true;
                 }
@@ -1868,8 +2031,10 @@ fn decode(
         counted,
         addr: None,
         laddr: None,
+        saddr: None,
         rounded_approx: false,
         ddiv: None,
+        ddiv_seed: None,
     };
     if l.predicate.is_some() && l.predicate.as_deref().and_then(parse_pred).is_none() {
         ins.kind = Kind::Stop;
@@ -1914,6 +2079,78 @@ fn decode(
         }
         ins.dst = dst;
     };
+    if matches!(base, "LDS" | "STS" | "ATOMS") {
+        let bytes = if has("128") {
+            16
+        } else if has("64") {
+            8
+        } else if has("U16") || has("S16") {
+            2
+        } else if has("U8") || has("S8") {
+            1
+        } else {
+            4
+        };
+        ins.saddr = ops
+            .iter()
+            .find(|o| o.contains('['))
+            .and_then(|o| shared_address(o));
+        let plain = mods
+            .iter()
+            .all(|m| matches!(*m, "U8" | "S8" | "U16" | "S16" | "64" | "128" | "U"));
+        match base {
+            "LDS" if plain => {
+                ins.kind = Kind::Lds {
+                    bytes,
+                    signed: has("S8") || has("S16"),
+                };
+                ins.dst = ops
+                    .first()
+                    .map(|o| reg_dst(o, bytes.div_ceil(4)))
+                    .unwrap_or_default();
+            }
+            "STS" if plain => {
+                ins.kind = Kind::Sts { bytes };
+                ins.src = ops.last().map(|o| parse_opnd(o)).into_iter().collect();
+            }
+            "LDS" => poison(&mut ins),
+            _ => {
+                // an atomic (or a store form not read): what it touches becomes unknown
+                let bytes = if base == "ATOMS" { bytes.max(4) } else { bytes };
+                ins.kind = Kind::AtomS { bytes };
+                let mut dst = Vec::new();
+                for o in &ops {
+                    if o.contains('[') {
+                        break;
+                    }
+                    dst.extend(pred_dst(o));
+                    dst.extend(reg_dst(o, bytes.div_ceil(4)));
+                }
+                ins.dst = dst;
+            }
+        }
+        return ins;
+    }
+    if base == "BAR" {
+        if has("ARV") {
+            ins.kind = Kind::Bar { arrive: true };
+        } else if has("SYNC") || has("RED") {
+            ins.kind = Kind::Bar { arrive: false };
+            if has("RED") {
+                // the block's reduction: unknown here
+                ins.dst = ops
+                    .iter()
+                    .flat_map(|o| match parse_reg(o) {
+                        Some(Src::R(r)) if r != RZ => vec![Dst::R(r)],
+                        _ => pred_dst(o),
+                    })
+                    .collect();
+            }
+        } else {
+            ins.kind = Kind::Nop;
+        }
+        return ins;
+    }
     if matches!(base, "LDL" | "STL") {
         let bytes = if has("128") {
             16
@@ -2133,8 +2370,8 @@ fn decode(
                 }
             }
         }
-        "NOP" | "YIELD" | "BAR" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE"
-        | "LDGDEPBAR" | "NANOSLEEP" | "STS" | "STL" | "LDGSTS" | "ARRIVES" | "UBLKCP" | "PREFETCH"
+        "NOP" | "YIELD" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE"
+        | "LDGDEPBAR" | "NANOSLEEP" | "STL" | "LDGSTS" | "ARRIVES" | "UBLKCP" | "PREFETCH"
         | "CCTLL" | "ACQBULK" | "UCGABAR_ARV" | "UCGABAR_WAIT" => {
             ins.kind = Kind::Nop;
         }
@@ -2251,7 +2488,7 @@ fn decode(
             ins.preds = ops.iter().skip(i).filter_map(|o| parse_pred(o)).collect();
         }
         "SEL" | "USEL" | "FSEL" => {
-            ins.kind = Kind::Sel;
+            ins.kind = Kind::Sel { float: base == "FSEL" };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = ops.iter().skip(1).take(2).map(|o| parse_opnd(o)).collect();
             ins.preds = preds_of(3);
@@ -2533,6 +2770,43 @@ pub fn fchk_slow(ea: i32, eb: i32) -> bool {
     !((25..=254).contains(&ea) && (2..=251).contains(&eb) && (-126..=124).contains(&(eb - ea)))
 }
 
+/// A shared address: a register (scaled by `.X4`, `.X8`, `.X16`), a uniform register, an offset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SharedAddr {
+    reg: Option<(u8, u8)>,
+    ureg: Option<u8>,
+    off: i32,
+}
+
+/// `[R3]`, `[R13+UR9+0x1]`, `[UR4+0x400]`, `[R0.X4+UR4+0x10]`, `[0x100]`, `[R2+-0x4]`.
+fn shared_address(o: &str) -> Option<SharedAddr> {
+    let inner = o.rsplit('[').next()?.split(']').next()?;
+    let mut a = SharedAddr {
+        reg: None,
+        ureg: None,
+        off: 0,
+    };
+    for term in inner.split('+').map(str::trim).filter(|t| !t.is_empty()) {
+        if let Some(v) = term.strip_prefix('-').and_then(parse_hex) {
+            a.off = a.off.wrapping_sub(v as i32);
+        } else if let Some(v) = parse_hex(term) {
+            a.off = a.off.wrapping_add(v as i32);
+        } else {
+            let (r, scale) = match term.split_once(".X") {
+                Some((r, k)) => (r, k.parse::<u8>().ok()?),
+                None => (term, 1),
+            };
+            match parse_reg(r)? {
+                Src::R(RZ) | Src::Ur(URZ) => {}
+                Src::R(x) if a.reg.is_none() => a.reg = Some((x, scale)),
+                Src::Ur(x) if a.ureg.is_none() && scale == 1 => a.ureg = Some(x),
+                _ => return None,
+            }
+        }
+    }
+    Some(a)
+}
+
 /// `desc[UR4][R2.64+0x10]`, `[R4.64+-0x4]`: the register pair and the offset (other forms: `None`).
 fn global_address(o: &str) -> Option<(u8, i64)> {
     let inner = o.rsplit('[').next()?.split(']').next()?;
@@ -2621,6 +2895,8 @@ struct Warp {
     ax: Vec<u32>,
     /// Whether the value being written is approximate.
     cur_approx: bool,
+    /// Each lane's divisor of the double division in progress (see [`Ins::ddiv_seed`]).
+    ddiv_b: [Option<u64>; 32],
     /// The warp's number in the launch.
     id: u32,
     /// The warp stored to an address it does not know: its later loads are unknown.
@@ -2629,8 +2905,25 @@ struct Warp {
     local: Vec<local::Bytes>,
     /// Lanes that stored to a local address not known: their local loads are unknown.
     local_blind: u32,
+    /// The warp's index in its block, and its block's linear id (the shared records' keys).
+    in_block: u32,
+    block_lin: u32,
+    /// Block-wide barriers the warp passed: its shared-memory phase ([`shared`]).
+    phase: usize,
+    /// What the warp stored to shared memory in this phase, by byte (window offset of the
+    /// emulator's layout): the value (`None`: unknown) and whether it derives from global memory.
+    sh_own: rustc_hash::FxHashMap<u32, (Option<u8>, bool)>,
+    /// The warp stored to a shared address it does not know in this phase.
+    sh_blind: bool,
+    /// A shared load took a value from the emulation's record.
+    sh_used: bool,
+    /// Shared memory is not followed for this warp any more (a store the emulation did not make,
+    /// a barrier it does not wait at).
+    sh_bad: bool,
     /// The kernel's constant bank 2 (jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
+    /// Constant bank 4's known words: the addresses of global symbols (offset, address).
+    constant4: std::sync::Arc<Vec<(u32, u64)>>,
     /// Where the group that just ran went, when all its lanes went to one place.
     together: Option<usize>,
     /// Groups of lanes an exclusive warp sync holds back, in the order they run.
@@ -2689,6 +2982,7 @@ impl Warp {
             cur_taint: false,
             ax: vec![0; 256],
             cur_approx: false,
+            ddiv_b: [None; 32],
             id: 0,
             unknown_store: false,
             together: None,
@@ -2697,7 +2991,15 @@ impl Warp {
             next_cohort: 1,
             local: vec![local::Bytes::default(); 32],
             local_blind: 0,
+            in_block: 0,
+            block_lin: 0,
+            phase: 0,
+            sh_own: rustc_hash::FxHashMap::default(),
+            sh_blind: false,
+            sh_used: false,
+            sh_bad: false,
             constant2: std::sync::Arc::default(),
+            constant4: std::sync::Arc::default(),
         }
     }
 
@@ -2724,9 +3026,17 @@ impl Warp {
         self.cur_taint = false;
         self.ax.iter_mut().for_each(|a| *a = 0);
         self.cur_approx = false;
+        self.ddiv_b = [None; 32];
         self.unknown_store = false;
         self.local.iter_mut().for_each(|m| m.clear());
         self.local_blind = 0;
+        self.in_block = warp as u32;
+        self.block_lin = ctaid[0] + launch.grid[0] * (ctaid[1] + launch.grid[1] * ctaid[2]);
+        self.phase = 0;
+        self.sh_own.clear();
+        self.sh_blind = false;
+        self.sh_used = false;
+        self.sh_bad = false;
         self.waiting = 0;
         self.deferred.clear();
         self.cohort = [0; 32];
@@ -2852,6 +3162,133 @@ impl Warp {
                             continue;
                         }
                     };
+                    if bytes < 4 {
+                        let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
+                            0xff
+                        } else {
+                            0
+                        };
+                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
+                            *b = fill;
+                        }
+                    }
+                    self.cur_taint = taint;
+                    for (k, d) in ins.dst.iter().enumerate() {
+                        let v =
+                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
+                        self.set(*d, l, Some(v));
+                    }
+                    self.cur_taint = false;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `LDS`/`STS`/`ATOMS` for the lanes `on` ([`shared`]); lanes in `unsure` (guard unknown) may
+    /// store: the bytes they may store become unknown.
+    fn shared_memory(&mut self, ins: &Ins, on: u32, unsure: u32, launch: &FlowLaunch) {
+        let addr = |w: &Warp, l: usize| -> Option<u32> {
+            let a = ins.saddr?;
+            let mut v = a.off as u32;
+            if let Some((r, k)) = a.reg {
+                v = v.wrapping_add(w.raw(Src::R(r), l, launch)?.wrapping_mul(u32::from(k)));
+            }
+            if let Some(u) = a.ureg {
+                v = v.wrapping_add(w.raw(Src::Ur(u), l, launch)?);
+            }
+            // the block's own window (the rank's bits above), less the reserved kilobyte
+            (v & 0x00ff_ffff).checked_sub(SASS_SHARED_BASE)
+        };
+        self.cur_approx = false;
+        let record = launch.shared.and_then(|m| m.get(&self.block_lin));
+        match ins.kind {
+            Kind::Sts { bytes } | Kind::AtomS { bytes } => {
+                let atomic = matches!(ins.kind, Kind::AtomS { .. });
+                let first = match ins.src.first().map(|o| o.src) {
+                    Some(Src::R(r)) if !atomic => Some(r),
+                    _ => None,
+                };
+                for l in lanes(on | unsure) {
+                    let Some(a) = addr(self, l) else {
+                        self.sh_blind = true;
+                        continue;
+                    };
+                    let mut words: Vec<(u32, u8, u32)> = Vec::new();
+                    for i in 0..u32::from(bytes) {
+                        let (v, t) = match first.map(|r| r as usize + i as usize / 4) {
+                            Some(r) if r == RZ as usize => (Some(0), false),
+                            Some(r) if r < RZ as usize => {
+                                let known = self.rk[r] >> l & 1 != 0 && self.ax[r] >> l & 1 == 0;
+                                (
+                                    known.then(|| (self.r[r][l] >> (8 * (i % 4))) as u8),
+                                    self.rt[r] >> l & 1 != 0,
+                                )
+                            }
+                            _ => (None, false),
+                        };
+                        let v = if on >> l & 1 != 0 { v } else { None };
+                        let b = a.wrapping_add(i);
+                        self.sh_own.insert(b, (v, t));
+                        if let Some(v) = v {
+                            let k = b % 4;
+                            match words.iter_mut().find(|w| w.0 == b / 4) {
+                                Some(w) => {
+                                    w.1 |= 1 << k;
+                                    w.2 |= u32::from(v) << (8 * k);
+                                }
+                                None => words.push((b / 4, 1 << k, u32::from(v) << (8 * k))),
+                            }
+                        }
+                    }
+                    // the emulation's warp made the same store in this phase (else the layouts or
+                    // the paths differ: the record is not this warp's)
+                    if on >> l & 1 != 0
+                        && !words.iter().all(|&(word, known, value)| {
+                            record.is_some_and(|r| r.check_store(self.in_block, self.phase, word, known, value))
+                        })
+                    {
+                        self.sh_bad = true;
+                    }
+                }
+            }
+            Kind::Lds { bytes, signed } => {
+                for l in lanes(on) {
+                    let mut buf = [0u8; 16];
+                    let mut taint = false;
+                    let mut ok = !self.sh_bad && record.is_some();
+                    if let (true, Some(a), Some(r)) = (ok, addr(self, l), record) {
+                        for i in 0..u32::from(bytes) {
+                            let b = a.wrapping_add(i);
+                            let v = match self.sh_own.get(&b) {
+                                Some(&(v, t)) => {
+                                    taint |= t;
+                                    v
+                                }
+                                None if self.sh_blind => None,
+                                None => {
+                                    let v = r.read(self.in_block, self.phase, b);
+                                    self.sh_used |= v.is_some();
+                                    v
+                                }
+                            };
+                            match v {
+                                Some(v) => buf[i as usize] = v,
+                                None => {
+                                    ok = false;
+                                    break;
+                                }
+                            }
+                        }
+                    } else {
+                        ok = false;
+                    }
+                    if !ok {
+                        for d in &ins.dst {
+                            self.set(*d, l, None);
+                        }
+                        continue;
+                    }
                     if bytes < 4 {
                         let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
                             0xff
@@ -3071,13 +3508,24 @@ impl Warp {
             Src::Imm(v) => Some(v),
             Src::FImm(f) => Some(f.to_bits()),
             Src::Const { bank, off, reg } => {
-                if bank != 0 && bank != 2 {
+                if bank != 0 && bank != 2 && bank != 4 {
                     return None;
                 }
                 let off = match reg {
                     Some(r) => off.wrapping_add(self.raw(Src::R(r), lane, launch)?),
                     None => off,
                 };
+                if bank == 4 {
+                    return self.constant4.iter().find_map(|&(o, a)| {
+                        if o == off {
+                            Some(a as u32)
+                        } else if o.wrapping_add(4) == off {
+                            Some((a >> 32) as u32)
+                        } else {
+                            None
+                        }
+                    });
+                }
                 if bank == 2 {
                     let b = self.constant2.get(off as usize..off as usize + 4)?;
                     return Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
@@ -3105,6 +3553,11 @@ impl Warp {
                     Sr::GtMask => Some(!(((1u64 << (l + 1)) - 1) as u32)),
                     Sr::GeMask => Some(!((1u32 << l).wrapping_sub(1))),
                     Sr::EqMask => Some(1 << l),
+                    Sr::CgaCtaId => {
+                        let c = launch.cluster;
+                        let r = |i: usize| self.ctaid[i] % c[i].max(1);
+                        Some(r(0) + c[0] * (r(1) + c[1] * r(2)))
+                    }
                     Sr::Zero => Some(0),
                     Sr::Other => None,
                 }
@@ -3362,12 +3815,12 @@ impl Warp {
                         | Kind::Fadd
                         | Kind::Fmul { .. }
                         | Kind::Ffma
-                        | Kind::Sel
+                        | Kind::Sel { .. }
                         | Kind::Fchk
                         | Kind::Mufu { .. }
                 ) && !uniform;
-                let born =
-                    matches!(ins.kind, Kind::Mufu { .. } | Kind::Rcp { exact: false }) || ins.rounded_approx;
+                // (MUFU.RCP is the H200's own, bit for bit: `warpscope_emu::mufu::rcp`)
+                let born = matches!(ins.kind, Kind::Mufu { .. }) || ins.rounded_approx;
                 // the first operands' values for every lane, read once
                 let mut pre: Pre = [([0; 32], 0); PRE];
                 for (i, o) in ins.src.iter().take(PRE).enumerate() {
@@ -3384,14 +3837,44 @@ impl Warp {
                             }
                             None => (None, None),
                         }
-                    } else if let Some((ah, bh)) = ins.ddiv {
+                    } else if let Some(dd) = ins.ddiv {
                         self.cur_approx = false;
-                        let pair = |hi: u8| {
-                            let lo = self.raw(Src::R(hi - 1), l, launch)?;
-                            Some((lo, self.raw(Src::R(hi), l, launch)?))
+                        let exact = |w: &Warp, r: u8| w.ax[r as usize] >> l & 1 == 0;
+                        let a = (exact(self, dd.a_hi - 1) && exact(self, dd.a_hi))
+                            .then(|| {
+                                let lo = self.raw(Src::R(dd.a_hi - 1), l, launch)?;
+                                Some((lo, self.raw(Src::R(dd.a_hi), l, launch)?))
+                            })
+                            .flatten();
+                        let b = self.ddiv_b[l].map(|b| (b as u32, (b >> 32) as u32));
+                        // the test's hi(b) operand must be the divisor the sequence started from
+                        let hb = ins.src.get(1).and_then(|o| self.raw(o.src, l, launch));
+                        let checked = match (b, hb) {
+                            (Some(b), Some(h)) if b.1 == h => ddiv_check(a, Some(b)),
+                            _ => None,
                         };
-                        (ddiv_check(pair(ah), pair(bh)), None)
+                        // the fast path leaves the correctly rounded quotient in q (the slow path
+                        // overwrites it); written before the test's own result
+                        let q = checked.map(|(_, q)| q.to_bits());
+                        if !q.is_some_and(|q| f64::from_bits(q).is_nan()) {
+                            self.set(Dst::R(dd.q_hi - 1), l, q.map(|q| q as u32));
+                            self.set(Dst::R(dd.q_hi), l, q.map(|q| (q >> 32) as u32));
+                        }
+                        (checked.map(|(c, _)| c), None)
                     } else {
+                        if let Some(n) = ins.ddiv_seed {
+                            let o = n as usize;
+                            let known = match ins.src.get(o).map(|x| x.src) {
+                                Some(Src::R(r)) if r + 1 < RZ => {
+                                    (self.ax[r as usize] | self.ax[r as usize + 1]) >> l & 1 == 0
+                                }
+                                _ => true,
+                            };
+                            self.ddiv_b[l] = self
+                                .dval(o, ins, l, launch)
+                                .filter(|_| known)
+                                .map(|nb| (-nb).to_bits());
+                        }
                         self.lane_op(ins, l, launch, &pre)
                     };
                     if let Some(d) = ins.dst.first() {
@@ -3647,9 +4130,14 @@ impl Warp {
                 }
                 (Some(r as u32), Some(u32::from(r >> 32 != 0)))
             }
-            Kind::Sel => match p(0) {
+            Kind::Sel { float: false } => match p(0) {
                 Some(true) => (x(0), None),
                 Some(false) => (x(1), None),
+                None => (None, None),
+            },
+            Kind::Sel { float: true } => match p(0) {
+                Some(true) => (f(0).map(f32::to_bits), None),
+                Some(false) => (f(1).map(f32::to_bits), None),
                 None => (None, None),
             },
             Kind::Iabs => (x(0).map(|v| (v as i32).unsigned_abs()), None),
@@ -3854,7 +4342,7 @@ impl Warp {
                 }
                 (Some(v.to_bits()), None)
             }
-            Kind::Rcp { .. } => (f(0).map(|v| (1.0 / v).to_bits()), None),
+            Kind::Rcp { .. } => (f(0).map(|v| warpscope_emu::mufu::rcp(v.to_bits())), None),
             Kind::Mufu { func } => (
                 f(0).map(|v| {
                     match func {
@@ -4024,7 +4512,7 @@ mod tests {
             let a = u64::from_str_radix(f[1], 16).unwrap();
             let b = u64::from_str_radix(f[2], 16).unwrap();
             let pair = |x: u64| Some((x as u32, (x >> 32) as u32));
-            let Some(d) = ddiv_check(pair(a), pair(b)) else {
+            let Some((d, _)) = ddiv_check(pair(a), pair(b)) else {
                 unknown += 1;
                 continue;
             };
@@ -4054,6 +4542,9 @@ mod tests {
                 grid: [1, 1, 1],
                 block: [block, 1, 1],
                 params,
+                symbols: &[],
+                cluster: [1, 1, 1],
+                shared: None,
             },
             1 << 20,
         )
@@ -4198,6 +4689,9 @@ mod tests {
             grid: [1, 1, 1],
             block: [64, 1, 1],
             params: &params,
+            symbols: &[],
+            cluster: [1, 1, 1],
+            shared: None,
         };
         let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{HOISTED}");
         let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();

@@ -125,6 +125,6 @@ program!(nw, 15, 15);
 program!(btree, 2, 2);
 program!(rk4, 2, 0);
 program!(kmeans, 24, 24);
-program!(pfilter, 15, 5);
+program!(pfilter, 15, 10);
 program!(switch, 2, 1);
 program!(switch2, 10, 10);

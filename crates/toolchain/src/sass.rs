@@ -83,6 +83,11 @@ pub struct SassKernel {
     /// for `BRX` (code offsets in the function) and other constants; empty when the disassembly
     /// did not come with it ([`disassemble`] adds it).
     pub constant2: Vec<u8>,
+    /// The module's constant bank 4 as the cubin's relocations fill it (`.rela.nv.constant4`):
+    /// 64-bit addresses of global symbols (the math library's tables, `__cudart_sin_cos_coeffs`),
+    /// each as (offset in the bank, symbol, addend); empty when the disassembly did not come with
+    /// them.
+    pub constant4: Vec<(u32, String, i64)>,
 }
 
 /// One machine instruction as written: guard, opcode and operands apart.
@@ -269,7 +274,7 @@ pub fn disassemble_with(
     let bytes = std::fs::read(cubin).ok();
     let key = bytes.as_ref().map(|bytes| {
         crate::cache::Key::of(&[
-            b"nvdisasm -g -c, constant2",
+            b"nvdisasm -g -c, constant2, constant4",
             &crate::cache::tool_identity(nvdisasm),
             bytes,
         ])
@@ -322,6 +327,28 @@ pub fn constant2_lines(cubin: &[u8]) -> String {
             let _ = write!(out, "{b:02x}");
         }
     }
+    // bank 4's relocations: R_CUDA_64 (type 2), a symbol's 64-bit address
+    if let Ok(Some((symtab, strtab))) = file.symbol_table() {
+        for h in headers.iter() {
+            if names.get(h.sh_name as usize).ok() != Some(".rela.nv.constant4") {
+                continue;
+            }
+            let Ok(relas) = file.section_data_as_relas(&h) else {
+                continue;
+            };
+            for r in relas.filter(|r| r.r_type == 2) {
+                let Some(name) = symtab
+                    .get(r.r_sym as usize)
+                    .ok()
+                    .and_then(|sym| strtab.get(sym.st_name as usize).ok())
+                    .filter(|n| !n.is_empty() && !n.contains(char::is_whitespace))
+                else {
+                    continue;
+                };
+                let _ = write!(out, "\n{CONSTANT4} {} {} {name}", r.r_offset, r.r_addend);
+            }
+        }
+    }
     if !out.is_empty() {
         out.push('\n');
     }
@@ -330,6 +357,8 @@ pub fn constant2_lines(cubin: &[u8]) -> String {
 
 /// The prefix of [`constant2_lines`].
 const CONSTANT2: &str = "// warpscope constant2";
+/// The prefix of [`constant2_lines`]' bank-4 relocations (`offset addend symbol`).
+const CONSTANT4: &str = "// warpscope constant4";
 
 fn run_nvdisasm(nvdisasm: &Path, cubin: &Path) -> Result<String, SassError> {
     let program = nvdisasm.display().to_string();
@@ -359,8 +388,18 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
     let mut loc: (Option<String>, Option<u32>) = (None, None);
     let mut labels: Vec<String> = Vec::new();
     let mut banks: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut bank4: Vec<(u32, String, i64)> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
+        if let Some(rest) = t.strip_prefix(CONSTANT4) {
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            if let [off, add, name] = f.as_slice()
+                && let (Ok(off), Ok(add)) = (off.parse::<u32>(), add.parse::<i64>())
+            {
+                bank4.push((off, (*name).to_string(), add));
+            }
+            continue;
+        }
         if let Some(rest) = t.strip_prefix(CONSTANT2) {
             if let Some((name, hex)) = rest.trim().split_once(' ') {
                 let bytes: Option<Vec<u8>> = (0..hex.len() / 2)
@@ -508,6 +547,9 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
         if let Some(k) = kernels.iter_mut().find(|k| k.name == name) {
             k.constant2 = bytes;
         }
+    }
+    for k in &mut kernels {
+        k.constant4.clone_from(&bank4);
     }
     Ok(kernels)
 }
@@ -671,6 +713,28 @@ fn parse_address(a: &str) -> Result<(String, i64), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bank_4_relocations_reach_every_kernel() {
+        let text = ".section\t.text.a,\"ax\",@progbits\n\
+            /*0000*/ LDC.64 R2, c[0x4][RZ] ;\n\
+            .section\t.text.b,\"ax\",@progbits\n\
+            /*0000*/ EXIT ;\n\
+            // warpscope constant4 0 0 __cudart_sin_cos_coeffs\n\
+            // warpscope constant4 8 16 __cudart_i2opi_d\n\
+            // warpscope constant4 x 0 bad\n";
+        let k = parse_disassembly(text).unwrap();
+        assert_eq!(k.len(), 2);
+        for k in &k {
+            assert_eq!(
+                k.constant4,
+                vec![
+                    (0, "__cudart_sin_cos_coeffs".to_string(), 0),
+                    (8, "__cudart_i2opi_d".to_string(), 16)
+                ]
+            );
+        }
+    }
 
     #[test]
     fn widths_predicates_and_addresses() {

@@ -18,6 +18,9 @@ fn run(f: &MachineFlow, block: u32, params: &[u8]) -> Result<(u64, u64), String>
             grid: [1, 1, 1],
             block: [block, 1, 1],
             params,
+            symbols: &[],
+            cluster: [1, 1, 1],
+            shared: None,
         },
         1 << 20,
     )
@@ -174,6 +177,9 @@ fn words_only_the_reading_warp_changes_do_not_spoil_the_run() {
                     grid: [1, 1, 1],
                     block: [64, 1, 1],
                     params: &base.to_le_bytes(),
+                    symbols: &[],
+                    cluster: [1, 1, 1],
+                    shared: None,
                 },
                 1 << 20,
             )

@@ -1,0 +1,436 @@
+//! Shared memory in the machine code's flow, from the PTX emulation of the same launch.
+//!
+//! A warp reads in shared memory what the block's warps wrote before the last barrier it passed,
+//! and what it wrote itself since. [`SharedRecorder`] is a [`Sink`] that keeps, per block, every
+//! byte the emulation's threads wrote to shared memory (its value when the emulator sent it, else
+//! unknown: atomics, asynchronous copies, `stmatrix`), in the emulation's order, and where each
+//! block-wide barrier released ([`BlockShared`]). The flow then answers a warp's `LDS` in its
+//! `k`-th barrier phase (after its `k`-th `BAR.SYNC`) with:
+//!
+//! - the bytes the warp itself stored in that phase (the flow follows its own `STS`);
+//! - else, unknown where another warp wrote the byte in that phase (the two are not ordered on the
+//!   GPU), or where the block's barriers were not all block-wide (`bar.arrive`, named barriers with
+//!   part of the block: the phases are then not the warp's barrier count);
+//! - else the byte as the block left it at the barrier that opened the phase: the last write
+//!   before it, unknown if never written (shared memory starts undefined).
+//!
+//! The machine code's shared addresses are ptxas's layout: the window's first 1 KB is reserved on
+//! sm_90 (`0x400`), the kernel's variables follow in declaration order with their alignments, as
+//! the emulator lays them out from offset 0. Every `STS` whose address and value the flow knows
+//! is checked against the emulation's record of that warp's writes in that phase: a store the
+//! emulation did not make (a different layout, a path the emulation did not take) stops the use
+//! of the record for the launch's warp ([`Self::check_store`]).
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use warpscope_emu::{AccessOp, BarrierEvent, BarrierKind, LaneMask, MemEvent, Sink, Space};
+
+/// Where the kernel's own shared variables start in the machine code's shared window (sm_90
+/// reserves the first 1 KB per block).
+pub const SASS_SHARED_BASE: u32 = 0x400;
+
+/// The writer of the copy engine's bytes (no warp).
+const COPY_ENGINE: u32 = u16::MAX as u32;
+
+/// Words of records kept for one launch at most (16 bytes each).
+const MAX_ENTRIES: usize = 1 << 24;
+
+/// One 4-byte word written by one warp's instruction: the bytes written (`present`), those whose
+/// value is known (`known`), their values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    word: u32,
+    /// The emulation's order: the number of writes before this one in the block.
+    pos: u32,
+    warp: u16,
+    present: u8,
+    known: u8,
+    value: u32,
+}
+
+/// One block's shared-memory writes and barrier releases, as the emulation made them.
+#[derive(Clone, Debug, Default)]
+pub struct BlockShared {
+    /// Sorted by word, then order.
+    entries: Vec<Entry>,
+    /// The order position of each block-wide barrier release: writes before it are visible in
+    /// the phase it opens.
+    releases: Vec<u32>,
+    /// Why the record cannot be used (a barrier not block-wide, too many writes).
+    spoiled: Option<&'static str>,
+}
+
+impl BlockShared {
+    /// The bounds `[start, end)` of phase `phase` in the block's order (`None`: the emulation's
+    /// block had fewer barriers).
+    fn phase(&self, phase: usize) -> Option<(u32, u32)> {
+        let start = match phase {
+            0 => 0,
+            p => *self.releases.get(p - 1)?,
+        };
+        let end = self.releases.get(phase).copied().unwrap_or(u32::MAX);
+        Some((start, end))
+    }
+
+    fn word(&self, word: u32) -> &[Entry] {
+        let lo = self.entries.partition_point(|e| e.word < word);
+        let hi = self.entries.partition_point(|e| e.word <= word);
+        &self.entries[lo..hi]
+    }
+
+    /// Byte `byte` (an offset in the emulator's window) as warp `warp` reads it in phase `phase`,
+    /// where the flow holds no store of its own to it in the phase: `None` when unknown. The
+    /// warp's own stores to it in the phase come after the read (the flow, on the same values,
+    /// takes the emulation's path and has made the earlier ones).
+    pub(super) fn read(&self, warp: u32, phase: usize, byte: u32) -> Option<u8> {
+        if self.spoiled.is_some() {
+            return None;
+        }
+        let (start, end) = self.phase(phase)?;
+        let es = self.word(byte / 4);
+        let bit = 1u8 << (byte % 4);
+        // written by another warp in the phase: not ordered with the read
+        if es
+            .iter()
+            .any(|e| e.present & bit != 0 && (start..end).contains(&e.pos) && u32::from(e.warp) != warp)
+        {
+            return None;
+        }
+        let last = es.iter().rev().find(|e| e.pos < start && e.present & bit != 0)?;
+        (last.known & bit != 0).then(|| (last.value >> (8 * (byte % 4))) as u8)
+    }
+
+    /// Whether the emulation's warp `warp` wrote `value` (the bytes `known` of the word, as the
+    /// flow's `STS` computed them) to word `word` in phase `phase`.
+    pub(super) fn check_store(&self, warp: u32, phase: usize, word: u32, known: u8, value: u32) -> bool {
+        let Some((start, end)) = self.phase(phase) else {
+            return false;
+        };
+        self.word(word).iter().any(|e| {
+            u32::from(e.warp) == warp
+                && (start..end).contains(&e.pos)
+                && e.present & known == known
+                && (0..4).all(|b| {
+                    let bit = 1u8 << b;
+                    known & bit == 0
+                        || e.known & bit == 0
+                        || (e.value >> (8 * b)) as u8 == (value >> (8 * b)) as u8
+                })
+        })
+    }
+
+    /// Why the record cannot be used, if so.
+    pub fn spoiled(&self) -> Option<&'static str> {
+        self.spoiled
+    }
+}
+
+/// The records of a launch's blocks, gathered as the emulation's blocks finish, and whether the
+/// flow asked for them.
+#[derive(Debug, Default)]
+pub struct FlowShared {
+    /// Warps per block.
+    warps: u32,
+    want: AtomicBool,
+    left: AtomicUsize,
+    blocks: Mutex<rustc_hash::FxHashMap<u32, BlockShared>>,
+}
+
+impl FlowShared {
+    /// A collection not yet asked for, for blocks of `threads` threads.
+    pub fn new(threads: u32) -> FlowShared {
+        FlowShared {
+            warps: threads.div_ceil(32),
+            want: AtomicBool::new(false),
+            left: AtomicUsize::new(MAX_ENTRIES),
+            blocks: Mutex::default(),
+        }
+    }
+
+    /// Asks the blocks that start from now on to record.
+    pub fn ask(&self) {
+        self.want.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether records were asked for.
+    pub fn asked(&self) -> bool {
+        self.want.load(Ordering::Relaxed)
+    }
+
+    /// A recorder for block `block` when records were asked for.
+    pub fn recorder(&self, block: u32) -> Option<SharedRecorder> {
+        self.asked().then(|| SharedRecorder::new(block, self.warps))
+    }
+
+    /// Keeps a finished block's record (a block run again replaces its first record).
+    pub fn keep(&self, r: SharedRecorder) {
+        let (block, mut b) = r.finish();
+        let n = b.entries.len();
+        let fits = self
+            .left
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| l.checked_sub(n))
+            .is_ok();
+        if !fits {
+            b = BlockShared {
+                spoiled: Some("the launch writes more shared memory than the record keeps"),
+                ..BlockShared::default()
+            };
+        }
+        if let Ok(mut m) = self.blocks.lock() {
+            m.insert(block, b);
+        }
+    }
+
+    /// The records, by linear block id.
+    pub fn take(&self) -> rustc_hash::FxHashMap<u32, BlockShared> {
+        self.blocks.lock().map(|mut m| std::mem::take(&mut *m)).unwrap_or_default()
+    }
+}
+
+/// Records one block's shared-memory writes and barrier releases ([`BlockShared`]).
+#[derive(Debug)]
+pub struct SharedRecorder {
+    block: u32,
+    /// The block's warps (a bit each).
+    all: u64,
+    entries: Vec<Entry>,
+    releases: Vec<u32>,
+    /// Writes so far (the order position).
+    pos: u32,
+    /// Warps arrived at a barrier since the last release; warps exited.
+    arrived: u64,
+    exited: u64,
+    /// The values of the warp's next store events (warp, pc, element bytes, rows).
+    pending: Option<(u32, u32, u8, Vec<[u64; 32]>)>,
+    spoiled: Option<&'static str>,
+}
+
+impl SharedRecorder {
+    fn new(block: u32, warps: u32) -> SharedRecorder {
+        SharedRecorder {
+            block,
+            all: if warps >= 64 { u64::MAX } else { (1u64 << warps) - 1 },
+            entries: Vec::new(),
+            releases: Vec::new(),
+            pos: 0,
+            arrived: 0,
+            exited: 0,
+            pending: None,
+            spoiled: None,
+        }
+    }
+
+    /// Byte `i` of lane `l`'s store from the pending values of `warp`'s store at `pc`.
+    fn value(&self, warp: u32, pc: u32, l: usize, i: usize) -> Option<u8> {
+        let (w, p, elem, rows) = self.pending.as_ref()?;
+        if (*w, *p) != (warp, pc) || *elem == 0 {
+            return None;
+        }
+        let row = rows.get(i / *elem as usize)?;
+        Some((row[l] >> (8 * (i % *elem as usize))) as u8)
+    }
+
+    /// `width` bytes at each lane's address of `mask` written by `warp` (values from `value`).
+    fn write(&mut self, warp: u32, mask: LaneMask, addrs: &[u64; 32], width: u32, value: impl Fn(&Self, usize, usize) -> Option<u8>) {
+        let mut words: Vec<Entry> = Vec::new();
+        for l in 0..32 {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            for i in 0..width as usize {
+                let a = addrs[l].wrapping_add(i as u64);
+                let Ok(a) = u32::try_from(a) else {
+                    // a shared::cluster address of another block: not this block's window
+                    continue;
+                };
+                let (word, b) = (a / 4, a % 4);
+                let e = match words.iter_mut().find(|e| e.word == word) {
+                    Some(e) => e,
+                    None => {
+                        words.push(Entry {
+                            word,
+                            pos: self.pos,
+                            warp: warp as u16,
+                            present: 0,
+                            known: 0,
+                            value: 0,
+                        });
+                        words.last_mut().expect("just pushed")
+                    }
+                };
+                e.present |= 1 << b;
+                match value(self, l, i) {
+                    Some(v) => {
+                        e.known |= 1 << b;
+                        e.value = (e.value & !(0xff << (8 * b))) | (u32::from(v) << (8 * b));
+                    }
+                    None => e.known &= !(1 << b),
+                }
+            }
+        }
+        self.entries.extend(words);
+        self.pos += 1;
+        if self.entries.len() > MAX_ENTRIES {
+            self.entries = Vec::new();
+            self.spoiled = Some("the block writes more shared memory than the record keeps");
+        }
+    }
+
+    fn finish(mut self) -> (u32, BlockShared) {
+        if self.spoiled.is_some() {
+            self.entries = Vec::new();
+        }
+        self.entries.sort_by_key(|e| (e.word, e.pos));
+        (
+            self.block,
+            BlockShared {
+                entries: self.entries,
+                releases: self.releases,
+                spoiled: self.spoiled,
+            },
+        )
+    }
+}
+
+impl Sink for SharedRecorder {
+    fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
+        self.pending = Some((warp, pc, elem, rows.iter().map(|r| **r).collect()));
+    }
+
+    fn mem(&mut self, e: &MemEvent<'_>) {
+        if e.space != Space::Shared {
+            return;
+        }
+        match e.op {
+            AccessOp::Store => {
+                let (warp, pc) = (e.warp, e.pc);
+                self.write(e.warp, e.mask, e.addrs, u32::from(e.width), move |s, l, i| {
+                    s.value(warp, pc, l, i)
+                });
+            }
+            AccessOp::Atomic | AccessOp::CpAsync | AccessOp::StMatrix => {
+                self.write(e.warp, e.mask, e.addrs, u32::from(e.width), |_, _, _| None);
+            }
+            AccessOp::Load | AccessOp::LdMatrix | AccessOp::Wgmma => {}
+        }
+    }
+
+    fn async_write(&mut self, _warp: u32, _pc: u32, lo: u64, hi: u64) {
+        // the copy engine's bytes: unknown values, written by no warp the flow follows
+        let mut addrs = [0u64; 32];
+        let mut a = lo;
+        while a < hi {
+            let n = (hi - a).min(16);
+            addrs[0] = a;
+            self.write(COPY_ENGINE, 1, &addrs, n as u32, |_, _, _| None);
+            a += n;
+        }
+    }
+
+    fn barrier(&mut self, e: &BarrierEvent) {
+        match e.kind {
+            BarrierKind::Warp => {}
+            BarrierKind::Sync if e.warp < 64 => self.arrived |= 1 << e.warp,
+            _ => self.spoiled = Some("a barrier that not every warp of the block waits at"),
+        }
+    }
+
+    fn barrier_release(&mut self, _block: u32, _pc: u32, _generation: u32) {
+        // every warp that has not exited must have arrived: a block-wide barrier
+        if (self.arrived | self.exited) & self.all != self.all {
+            self.spoiled = Some("a barrier that not every warp of the block waits at");
+        }
+        self.releases.push(self.pos);
+        self.arrived = 0;
+    }
+
+    fn warp_exit(&mut self, warp: u32) {
+        if warp < 64 {
+            self.exited |= 1 << warp;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Warp `warp` stores the word `v` at byte `a` (lane 0).
+    fn store(r: &mut SharedRecorder, warp: u32, a: u64, v: u32) {
+        let row = {
+            let mut x = [0u64; 32];
+            x[0] = u64::from(v);
+            x
+        };
+        r.store_values(warp, 7, 4, &[&row]);
+        let mut addrs = [0u64; 32];
+        addrs[0] = a;
+        r.mem(&MemEvent {
+            block: 0,
+            warp,
+            pc: 7,
+            space: Space::Shared,
+            op: AccessOp::Store,
+            width: 4,
+            mask: 1,
+            addrs: &addrs,
+            src: None,
+        });
+    }
+
+    fn barrier(r: &mut SharedRecorder, warps: u32) {
+        for w in 0..warps {
+            r.barrier(&BarrierEvent {
+                block: 0,
+                warp: w,
+                pc: 9,
+                active: u32::MAX,
+                id: 0,
+                kind: BarrierKind::Sync,
+            });
+        }
+        r.barrier_release(0, 9, 1);
+    }
+
+    #[test]
+    fn a_load_sees_the_block_as_the_last_barrier_left_it() {
+        let mut r = SharedRecorder::new(0, 2);
+        store(&mut r, 0, 0x10, 0x1122_3344);
+        barrier(&mut r, 2);
+        // phase 1: warp 1 overwrites the word
+        store(&mut r, 1, 0x10, 0x5566_7788);
+        barrier(&mut r, 2);
+        let (_, b) = r.finish();
+        // phase 0: never written before it (undefined), phase 1: warp 0's value, byte by byte
+        assert_eq!(b.read(0, 0, 0x10), None);
+        assert_eq!(b.read(0, 1, 0x10), None, "written by warp 1 in the same phase");
+        assert_eq!(b.read(1, 1, 0x10), Some(0x44), "warp 1 reads before it stores");
+        assert_eq!(b.read(0, 2, 0x10), Some(0x88));
+        assert_eq!(b.read(0, 2, 0x13), Some(0x55));
+        assert_eq!(b.read(0, 2, 0x14), None, "never written");
+        // a phase the emulation's block never reached
+        assert_eq!(b.read(0, 3, 0x10), None);
+        // the flow's own stores are checked against the warp's in the phase
+        assert!(b.check_store(1, 1, 4, 0xf, 0x5566_7788));
+        assert!(!b.check_store(0, 1, 4, 0xf, 0x5566_7788), "warp 0 did not store in phase 1");
+        assert!(!b.check_store(1, 1, 4, 0xf, 0x5566_7789), "another value");
+    }
+
+    #[test]
+    fn a_barrier_without_every_warp_spoils_the_record() {
+        let mut r = SharedRecorder::new(0, 2);
+        store(&mut r, 0, 0, 1);
+        barrier(&mut r, 1);
+        let (_, b) = r.finish();
+        assert!(b.spoiled().is_some());
+        assert_eq!(b.read(1, 1, 0), None);
+        // an exited warp need not arrive
+        let mut r = SharedRecorder::new(0, 2);
+        store(&mut r, 0, 0, 1);
+        r.warp_exit(1);
+        barrier(&mut r, 1);
+        let (_, b) = r.finish();
+        assert_eq!(b.read(1, 1, 0), Some(1));
+    }
+}
