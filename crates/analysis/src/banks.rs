@@ -590,6 +590,7 @@ impl warpscope_emu::Sink for BankSink {
         );
     }
 
+    #[inline]
     fn inst(&mut self, _warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
         if active != 0
             && let Some(f) = &self.forms
@@ -841,6 +842,7 @@ impl MatrixForms {
     }
 
     /// Whether the instruction at `pc` is a `wgmma.mma_async`.
+    #[inline]
     pub fn is_wgmma(&self, pc: u32) -> bool {
         !self.wgmma.is_empty() && self.wgmma.binary_search(&pc).is_ok()
     }

@@ -262,10 +262,12 @@ pub use warpscope_analysis::global::GlobalCounts;
 pub struct Multi {
     banks: Option<BankSink>,
     divergence: Option<DivergenceSink>,
-    hazards: Option<HazardSink>,
-    global_races: Option<GlobalRaceSink>,
-    global_init: Option<GlobalInitSink>,
-    trace: Option<TraceSink>,
+    // the checker's and the advisor's sinks are large and rare: boxed, so that the default
+    // counters' sink stays small to create and move per block
+    hazards: Option<Box<HazardSink>>,
+    global_races: Option<Box<GlobalRaceSink>>,
+    global_init: Option<Box<GlobalInitSink>>,
+    trace: Option<Box<TraceSink>>,
     global: Option<GlobalCounts>,
     /// The lanes of the next `cp.async` event that read a source (`Sink::copy_sources`).
     sources: Option<(u32, u32, u32)>,
@@ -288,10 +290,10 @@ impl Sink for Multi {
                 if let Some(b) = &mut self.banks {
                     b.mem(e);
                 }
-                if let Some(t) = &mut self.trace {
+                if let Some(t) = self.trace.as_deref_mut() {
                     t.mem(e);
                 }
-                if let Some(h) = &mut self.hazards {
+                if let Some(h) = self.hazards.as_deref_mut() {
                     h.mem(e);
                 }
                 narrowed = MemEvent {
@@ -303,10 +305,10 @@ impl Sink for Multi {
                 {
                     g.record_copy(narrowed.width, narrowed.mask, narrowed.addrs, src);
                 }
-                if let Some(s) = &mut self.global_races {
+                if let Some(s) = self.global_races.as_deref_mut() {
                     s.mem(&narrowed);
                 }
-                if let Some(s) = &mut self.global_init {
+                if let Some(s) = self.global_init.as_deref_mut() {
                     Sink::mem(s, &narrowed);
                 }
                 return;
@@ -326,40 +328,40 @@ impl Sink for Multi {
         if let Some(s) = &mut self.banks {
             s.mem(e);
         }
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             s.mem(e);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             s.mem(e);
         }
-        if let Some(s) = &mut self.global_init {
+        if let Some(s) = self.global_init.as_deref_mut() {
             Sink::mem(s, e);
         }
-        if let Some(s) = &mut self.trace {
+        if let Some(s) = self.trace.as_deref_mut() {
             s.mem(e);
         }
     }
 
     fn async_write(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::async_write(s, warp, pc, lo, hi);
         }
     }
 
     fn async_read(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::async_read(s, warp, pc, lo, hi);
         }
     }
 
     fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::mbarrier(s, e);
         }
     }
 
     fn tma_load(&mut self, warp: u32, pc: u32, dst: u64, swizzle: u8, row_bytes: u64, rows: u64) {
-        if let Some(s) = &mut self.trace {
+        if let Some(s) = self.trace.as_deref_mut() {
             Sink::tma_load(s, warp, pc, dst, swizzle, row_bytes, rows);
         }
     }
@@ -372,16 +374,16 @@ impl Sink for Multi {
         a: Option<u64>,
         b: u64,
     ) {
-        if let Some(s) = &mut self.trace {
+        if let Some(s) = self.trace.as_deref_mut() {
             Sink::wgmma_desc(s, warp, pc, form, a, b);
         }
     }
 
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::store_values(s, warp, pc, elem, rows);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::store_values(s, warp, pc, elem, rows);
         }
     }
@@ -399,19 +401,19 @@ impl Sink for Multi {
     }
 
     fn barrier(&mut self, e: &BarrierEvent) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::barrier(s, e);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::barrier(s, e);
         }
     }
 
     fn barrier_release(&mut self, block: u32, pc: u32, generation: u32) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::barrier_release(s, block, pc, generation);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::barrier_release(s, block, pc, generation);
         }
     }
@@ -423,25 +425,25 @@ impl Sink for Multi {
         if let Some(s) = &mut self.divergence {
             Sink::inst(s, warp, pc, active);
         }
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::inst(s, warp, pc, active);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::inst(s, warp, pc, active);
         }
     }
 
     fn warp_exit(&mut self, warp: u32) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::warp_exit(s, warp);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::warp_exit(s, warp);
         }
     }
 
     fn block_order(&mut self, in_order: bool) {
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::block_order(s, in_order);
         }
     }
@@ -734,25 +736,27 @@ fn emulate(
                 Some(o) => s.with_proxy_ops(Arc::clone(o)),
                 None => s,
             };
-            match &wgmma_ops {
+            Box::new(match &wgmma_ops {
                 Some(o) => s.with_wgmma_ops(Arc::clone(o)),
                 None => s,
-            }
+            })
         }),
         global_races: global_ops.as_ref().map(|(ops, shared)| {
-            GlobalRaceSink::new(
+            Box::new(GlobalRaceSink::new(
                 b,
                 launch.block.iter().product(),
                 Arc::clone(ops),
                 Arc::clone(shared),
-            )
+            ))
         }),
-        global_init: init_map.as_ref().map(|m| GlobalInitSink::new(b, Arc::clone(m))),
+        global_init: init_map
+            .as_ref()
+            .map(|m| Box::new(GlobalInitSink::new(b, Arc::clone(m)))),
         sources: None,
         trace: forms
             .as_ref()
             .filter(|_| sections.fix)
-            .map(|f| TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f))),
+            .map(|f| Box::new(TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f)))),
         global: opts.global_sectors.then(GlobalCounts::default),
     };
     // The machine code's branches matched to the PTX's line by line; where they do not match, the
@@ -813,16 +817,16 @@ fn emulate(
             r.add(s);
         }
         if let (Some(r), Some(s)) = (&mut m.haz, s.hazards) {
-            r.merge(s);
+            r.merge(*s);
         }
         if let (Some(r), Some(s)) = (&mut m.global_races, s.global_races) {
-            r.merge(s);
+            r.merge(*s);
         }
         if let (Some(r), Some(s)) = (&mut m.global_init, s.global_init) {
-            r.merge(s);
+            r.merge(*s);
         }
         if let Some(t) = s.trace {
-            m.traces.push(t);
+            m.traces.push(*t);
         }
     };
     let res = warpscope_emu::run_folded(

@@ -3310,10 +3310,7 @@ fn ldst<S: Sink>(
                 }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {
-                    let (lo, hi) = addrs
-                        .iter()
-                        .fold((u64::MAX, 0), |(lo, hi), &a| (lo.min(a), hi.max(a)));
-                    hi.checked_add(4).and_then(|end| ctx.global.span(lo, end))
+                    warp_span(ctx.global, &addrs)
                 } else {
                     None
                 };
@@ -3337,7 +3334,21 @@ fn ldst<S: Sink>(
                 if let Some(t) = ctx.track {
                     t.write_lanes(ctx.global, ctx.owner(block), &addrs, mask, es);
                 }
-                lanes(mask, |l| ctx.global.write_hint(&mut hint, addrs[l], es, row[l]))
+                // 4-byte stores of a whole warp to one buffer: the buffer found once, the lanes
+                // stored in lane order (a later lane's store to the same word wins, as below)
+                let span = if es == 4 && mask == FULL {
+                    warp_span(ctx.global, &addrs)
+                } else {
+                    None
+                };
+                if let Some((words, base)) = span {
+                    for (&v, &a) in row.iter().zip(&addrs) {
+                        words[((a - base) / 4) as usize].store(v as u32, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    None
+                } else {
+                    lanes(mask, |l| ctx.global.write_hint(&mut hint, addrs[l], es, row[l]))
+                }
             }
         };
         if let Some(l) = bad {
@@ -3398,6 +3409,15 @@ fn ldst<S: Sink>(
     ldst_general(
         ctx, block, wi, w, bm, sink, pc, mask, is_st, space, ty, vec, addr32, r, addr, off,
     )
+}
+
+/// The words of the one global buffer that holds every lane's 4 bytes at `addrs`, and its base.
+#[inline(always)]
+fn warp_span<'g>(global: &'g mem::Global, addrs: &[u64; 32]) -> Option<(&'g [std::sync::atomic::AtomicU32], u64)> {
+    let (lo, hi) = addrs
+        .iter()
+        .fold((u64::MAX, 0), |(lo, hi), &a| (lo.min(a), hi.max(a)));
+    hi.checked_add(4).and_then(|end| global.span(lo, end))
 }
 
 /// [`ldst`] lane by lane, any space, vectors, sign extension, shared::cluster addresses.
