@@ -445,6 +445,21 @@ impl warpscope_emu::Sink for DivergenceSink {
         DivergenceSink::inst(self, pc, active);
     }
 
+    #[inline]
+    fn insts(&mut self, _warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
+        // the window holds the run's last pc, then its first: every pc between is in it
+        self.at(pc + n - 1);
+        self.at(pc);
+        let i = (pc - self.base) as usize;
+        let lanes = u64::from(active.count_ones());
+        let nonzero = u64::from(active != 0);
+        for s in &mut self.stats[i..i + n as usize] {
+            s.insts += 1;
+            s.lanes += lanes;
+            s.nonzero += nonzero;
+        }
+    }
+
     fn match_groups(&mut self, _warp: u32, pc: u32, groups: u32) {
         DivergenceSink::match_groups(self, pc, groups);
     }

@@ -97,6 +97,25 @@ fn sectors(width: u8, mask: u32, addrs: &[u64; 32]) -> u64 {
     if w > 32 {
         return sectors_any(w, mask, addrs);
     }
+    if mask == u32::MAX {
+        // every lane, without a branch per lane: the sectors in lane order are first[0], last[0],
+        // first[1], last[1]... (a lane's last dropped when it equals its first)
+        let first: [u64; 32] = std::array::from_fn(|l| addrs[l] / 32);
+        let last: [u64; 32] = std::array::from_fn(|l| addrs[l].wrapping_add(w - 1) / 32);
+        let mut ok = true;
+        let mut distinct = 1u64;
+        for l in 0..32 {
+            ok &= last[l] >= first[l];
+            distinct += u64::from(last[l] != first[l]);
+        }
+        for l in 1..32 {
+            ok &= first[l] >= last[l - 1];
+            distinct += u64::from(first[l] != last[l - 1]);
+        }
+        if ok {
+            return distinct;
+        }
+    }
     let mut buf = [0u64; 64];
     let mut n = 0;
     let mut rising = true;

@@ -433,6 +433,22 @@ impl Sink for Multi {
         }
     }
 
+    #[inline]
+    fn insts(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
+        if let Some(s) = &mut self.banks {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = &mut self.divergence {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = self.hazards.as_deref_mut() {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = self.global_races.as_deref_mut() {
+            Sink::insts(s, warp, pc, n, active);
+        }
+    }
+
     fn warp_exit(&mut self, warp: u32) {
         if let Some(s) = self.hazards.as_deref_mut() {
             Sink::warp_exit(s, warp);

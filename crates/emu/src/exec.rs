@@ -286,7 +286,7 @@ thread_local! {
     /// Register files of finished warps, kept for the next block this thread runs: a block's
     /// registers are allocated once per thread, not once per block (whose frees and refaults of
     /// fresh pages cost as much as a short kernel's instructions).
-    static REG_POOL: std::cell::RefCell<Vec<Vec<Row>>> = const { std::cell::RefCell::new(Vec::new()) };
+    static REG_POOL: std::cell::RefCell<Vec<(Vec<Row>, Vec<u32>, Vec<Frame>)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Register files the pool keeps per thread at most (the warps of the largest block).
@@ -313,7 +313,7 @@ impl Drop for BlockRun {
                 if p.len() >= REG_POOL_MAX {
                     break;
                 }
-                p.push(w.regs);
+                p.push((w.regs, w.preds, w.stack));
             }
         });
         BYTE_POOL.with(|p| {
@@ -471,9 +471,12 @@ impl BlockRun {
         let cta = ctx.cta(block_lin);
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
-                let mut regs = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+                let (mut regs, mut preds, mut stack) = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
                 regs.clear();
                 regs.resize(k.n_rows as usize, [0u64; 32]);
+                preds.clear();
+                preds.resize(k.n_preds as usize, 0);
+                stack.clear();
                 // the lanes' thread indices, counted up from the warp's first thread (no division
                 // per lane and row)
                 let mut tids = [[0u32; 3]; 32];
@@ -521,14 +524,15 @@ impl BlockRun {
                 } else {
                     (1u32 << (nthreads - w * 32)) - 1
                 };
+                stack.push(Frame {
+                    pc: k.entry,
+                    rpc: u32::MAX,
+                    mask: valid,
+                });
                 Warp {
                     regs,
-                    preds: vec![0; k.n_preds as usize],
-                    stack: vec![Frame {
-                        pc: k.entry,
-                        rpc: u32::MAX,
-                        mask: valid,
-                    }],
+                    preds,
+                    stack,
                     exited: !valid,
                     state: State::Ready,
                     insts: 0,
@@ -979,23 +983,30 @@ fn run_warp<S: Sink>(
         }
         let nact = active.count_ones() as u64;
         let mut pc = top.pc;
+        // the instructions `run..pc` executed and not yet counted nor sent to the sink: ALU
+        // instructions (which send no other event) are sent as one run, before the next
+        // instruction that may send events, and before the warp leaves this frame
+        let mut run = pc;
         loop {
             if pc == rpc {
+                send_run(sink, w, out, wi, run, pc, active, nact);
                 w.stack.pop();
                 continue 'frame;
             }
             if pc >= kend || pc < entry {
+                send_run(sink, w, out, wi, run, pc, active, nact);
                 return Stop::Fault(FaultKind::FellOffEnd, pc, None, None);
             }
             if *budget == 0 {
+                send_run(sink, w, out, wi, run, pc, active, nact);
                 return Stop::Fault(FaultKind::InstructionLimit, pc, None, None);
             }
             *budget -= 1;
-            w.insts += 1;
-            out.warp_insts += 1;
-            out.thread_insts += nact;
-            sink.inst(wi, pc, active);
             let op = xops[(pc - entry) as usize];
+            if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
+                send_run(sink, w, out, wi, run, pc + 1, active, nact);
+                run = pc + 1;
+            }
             let mask = active & pval(&w.preds, op.guard);
             match op.x {
                 X::U2(f, d, a, b) => f(&mut w.regs, d, a, b, mask),
@@ -1016,6 +1027,27 @@ fn run_warp<S: Sink>(
                     if mask != 0
                         && let Err(s) =
                             shared32(ctx, block, wi, w, bm, sink, pc, mask, st, addr32, r, addr, off)
+                    {
+                        if let Some(t) = w.stack.last_mut() {
+                            t.pc = pc + 1;
+                        }
+                        return s;
+                    }
+                }
+                X::Ldst {
+                    st,
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    r,
+                    addr,
+                    off,
+                } => {
+                    if mask != 0
+                        && let Err(s) = ldst(
+                            ctx, block, wi, w, bm, sink, pc, mask, st, space, ty, vec, addr32, r, addr, off,
+                        )
                     {
                         if let Some(t) = w.stack.last_mut() {
                             t.pc = pc + 1;
@@ -1092,6 +1124,29 @@ fn run_warp<S: Sink>(
             }
             pc += 1;
         }
+    }
+}
+
+/// Counts the instructions `from..to` of warp `wi`, executed one after another by `active`
+/// (`nact` lanes), and sends them to the sink as one run ([`Sink::insts`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn send_run<S: Sink>(
+    sink: &mut S,
+    w: &mut Warp,
+    out: &mut BlockOut,
+    wi: u32,
+    from: u32,
+    to: u32,
+    active: u32,
+    nact: u64,
+) {
+    if to > from {
+        let n = to - from;
+        w.insts += u64::from(n);
+        out.warp_insts += u64::from(n);
+        out.thread_insts += u64::from(n) * nact;
+        sink.insts(wi, from, n, active);
     }
 }
 

@@ -46,6 +46,19 @@ pub(crate) enum X {
         addr: R,
         off: i32,
     },
+    /// Any other `ld` (not `.relaxed`/`.acquire`, which may yield) or `st`: the emulator's
+    /// `ldst` called straight from the instruction loop, as [`X::Gen`] of the same instruction
+    /// calls it.
+    Ldst {
+        st: bool,
+        space: MemSpace,
+        ty: Ty,
+        vec: u8,
+        addr32: bool,
+        r: [R; 4],
+        addr: R,
+        off: i32,
+    },
     Gen(Inst),
 }
 
@@ -276,6 +289,43 @@ pub(crate) fn decode(
                     addr,
                     off,
                 }),
+                Inst::Ld {
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    sync: false,
+                    d,
+                    addr,
+                    off,
+                } => Some(X::Ldst {
+                    st: false,
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    r: d,
+                    addr,
+                    off,
+                }),
+                Inst::St {
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    a,
+                    addr,
+                    off,
+                } => Some(X::Ldst {
+                    st: true,
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    r: a,
+                    addr,
+                    off,
+                }),
                 _ => None,
             };
             Ok(XOp {
@@ -417,9 +467,35 @@ fn i32v(x: u64) -> i32 {
     x as u32 as i32
 }
 
+/// Whether the CPU has AVX2: each row kernel then runs a copy of itself compiled for it (the
+/// same Rust, so the same bits: 4 lanes per vector instead of 2, and the per-lane shifts and 64-bit
+/// compares SSE2 lacks). std caches the answer; the check is one load per warp instruction.
+#[inline(always)]
+fn avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 macro_rules! k1 {
     ($name:ident, |$x:ident| $e:expr) => {
         fn $name(regs: &mut [Row], d: R, a: R, mask: u32) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
+                    map1(regs, d, a, mask, |$x: u64| $e)
+                }
+                if avx2() {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    return unsafe { wide(regs, d, a, mask) };
+                }
+            }
             map1(regs, d, a, mask, |$x: u64| $e)
         }
     };
@@ -427,6 +503,17 @@ macro_rules! k1 {
 macro_rules! k2 {
     ($name:ident, |$x:ident, $y:ident| $e:expr) => {
         fn $name(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+                    map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
+                }
+                if avx2() {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    return unsafe { wide(regs, d, a, b, mask) };
+                }
+            }
             map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
         }
     };
@@ -434,6 +521,17 @@ macro_rules! k2 {
 macro_rules! k3 {
     ($name:ident, |$x:ident, $y:ident, $z:ident| $e:expr) => {
         fn $name(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+                    map3(regs, d, a, b, c, mask, |$x: u64, $y: u64, $z: u64| $e)
+                }
+                if avx2() {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    return unsafe { wide(regs, d, a, b, c, mask) };
+                }
+            }
             map3(regs, d, a, b, c, mask, |$x: u64, $y: u64, $z: u64| $e)
         }
     };
@@ -441,6 +539,17 @@ macro_rules! k3 {
 macro_rules! kc {
     ($name:ident, |$x:ident, $y:ident| $e:expr) => {
         fn $name(a: &Row, b: &Row) -> u32 {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn wide(a: &Row, b: &Row) -> u32 {
+                    cmp_bits(a, b, |$x: u64, $y: u64| $e)
+                }
+                if avx2() {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    return unsafe { wide(a, b) };
+                }
+            }
             cmp_bits(a, b, |$x: u64, $y: u64| $e)
         }
     };
