@@ -472,7 +472,10 @@ impl BlockRun {
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
                 let (mut regs, mut preds, mut stack) = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
-                regs.clear();
+                // zero the rows kept from the last block in one fill (`resize` would copy a zero
+                // row into each new row one by one), then add the missing ones
+                regs.truncate(k.n_rows as usize);
+                regs.fill([0u64; 32]);
                 regs.resize(k.n_rows as usize, [0u64; 32]);
                 preds.clear();
                 preds.resize(k.n_preds as usize, 0);
@@ -759,7 +762,8 @@ fn release<S: Sink>(
     all_waiting: bool,
 ) -> bool {
     let mut any = false;
-    let live = warps.iter().filter(|w| w.state != State::Done).count() as u32;
+    // the live warps, counted once a barrier needs them (most calls find no arrival at all)
+    let mut live = None;
     for (id, bar) in bars.iter_mut().enumerate() {
         let b = *bar;
         if b.warps == 0 {
@@ -767,7 +771,13 @@ fn release<S: Sink>(
         }
         let done = match b.expected {
             Some(c) => b.warps * 32 >= c,
-            None => all_waiting && b.warps >= live,
+            None => {
+                all_waiting
+                    && b.warps
+                        >= *live.get_or_insert_with(|| {
+                            warps.iter().filter(|w| w.state != State::Done).count() as u32
+                        })
+            }
         };
         if !done {
             continue;

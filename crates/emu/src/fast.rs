@@ -289,6 +289,20 @@ pub(crate) fn decode(
                     addr,
                     off,
                 }),
+                // `cvta` to or from a space whose window starts at 0 (global): a 64-bit move, as
+                // the emulator's general `cvta` computes it (the address moved by 0)
+                Inst::Cvta { space, d, a, .. }
+                    if !matches!(
+                        space,
+                        MemSpace::Shared
+                            | MemSpace::Local
+                            | MemSpace::CallParam
+                            | MemSpace::Const
+                            | MemSpace::KernelParam
+                    ) =>
+                {
+                    Some(X::U1(mov64, d, a))
+                }
                 Inst::Ld {
                     space,
                     ty,
@@ -1154,5 +1168,38 @@ mod tests {
         };
         assert!(decode(&[op], 7, 5, 0, true).unwrap_err().contains("pc 7"));
         assert!(matches!(decode(&[op], 0, 6, 0, true).unwrap()[0].x, X::U2(..)));
+    }
+
+    /// `cvta` of the global space (window at 0) becomes a move of all 64 bits, on the lanes of
+    /// the mask only; the windowed spaces keep the general instruction.
+    #[test]
+    fn cvta_of_global_memory_is_a_move() {
+        let cvta = |space, to_generic| Op {
+            inst: Inst::Cvta {
+                space,
+                to_generic,
+                d: 1,
+                a: 0,
+            },
+            guard: PSrc::TRUE,
+        };
+        for to_generic in [false, true] {
+            let x = decode(&[cvta(MemSpace::Global, to_generic)], 0, 2, 0, true).unwrap();
+            let X::U1(f, d, a) = x[0].x else {
+                panic!("cvta global not decoded to a move");
+            };
+            let mut regs = vec![[0u64; 32]; 2];
+            for l in 0..32 {
+                regs[0][l] = 0x7f12_3456_7000_0000 + 4 * l as u64;
+                regs[1][l] = 0xdead;
+            }
+            f(&mut regs, d, a, 0x0000_ffff);
+            for l in 0..32 {
+                let want = if l < 16 { 0x7f12_3456_7000_0000 + 4 * l as u64 } else { 0xdead };
+                assert_eq!(regs[1][l], want, "lane {l}");
+            }
+            let shared = decode(&[cvta(MemSpace::Shared, to_generic)], 0, 2, 0, true).unwrap();
+            assert!(matches!(shared[0].x, X::Gen(Inst::Cvta { .. })));
+        }
     }
 }
