@@ -28,6 +28,8 @@ pub(crate) struct Ctx<'a> {
     pub kernel: &'a Kernel,
     /// Decoded instructions of the kernel (index `pc - kernel.entry`).
     pub xops: &'a [XOp],
+    /// The rows a warp starts with at zero (`zero_rows`): the others are written before read.
+    pub zero_rows: &'a [warpscope_ptx::inst::R],
     pub global: &'a Global,
     pub params: &'a [u8],
     pub grid: [u32; 3],
@@ -472,10 +474,14 @@ impl BlockRun {
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
                 let (mut regs, mut preds, mut stack) = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
-                // zero the rows kept from the last block in one fill (`resize` would copy a zero
-                // row into each new row one by one), then add the missing ones
+                // of the rows kept from the last block, zero those a thread may read before it
+                // writes them (`zero_rows`); the missing ones are added at zero
                 regs.truncate(k.n_rows as usize);
-                regs.fill([0u64; 32]);
+                for &r in ctx.zero_rows {
+                    if let Some(row) = regs.get_mut(r as usize) {
+                        *row = [0u64; 32];
+                    }
+                }
                 regs.resize(k.n_rows as usize, [0u64; 32]);
                 preds.clear();
                 preds.resize(k.n_preds as usize, 0);
