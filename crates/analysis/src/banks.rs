@@ -314,7 +314,9 @@ impl Carry {
     fn take(recon: &Arc<Reconciliation>, arch: &'static Arch, period: u32) -> (Vec<u32>, Vec<PcState>) {
         let c = CARRY.with(|c| c.borrow_mut().take());
         match c {
-            Some(mut c) if Arc::ptr_eq(&c.recon, recon) && std::ptr::eq(c.arch, arch) && c.period == period => {
+            Some(mut c)
+                if Arc::ptr_eq(&c.recon, recon) && std::ptr::eq(c.arch, arch) && c.period == period =>
+            {
                 for p in &mut c.pcs {
                     p.stat = [u32::MAX; 2];
                 }

@@ -45,7 +45,8 @@ fn bench(b: Bencher, ptx: &str, kernel: &str, launch: Launch) {
             .unwrap()
     };
     let ti = run().thread_insts;
-    b.counter(divan::counter::ItemsCount::new(ti)).bench(|| run().warp_insts);
+    b.counter(divan::counter::ItemsCount::new(ti))
+        .bench(|| run().warp_insts);
 }
 
 fn ints(n: usize, f: impl Fn(usize) -> i32) -> Vec<u8> {
@@ -133,5 +134,6 @@ fn reduce_no_sink(b: Bencher) {
             .unwrap()
     };
     let ti = run().counters.thread_insts;
-    b.counter(divan::counter::ItemsCount::new(ti)).bench(|| run().counters.warp_insts);
+    b.counter(divan::counter::ItemsCount::new(ti))
+        .bench(|| run().counters.warp_insts);
 }

@@ -473,7 +473,8 @@ impl BlockRun {
         let cta = ctx.cta(block_lin);
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
-                let (mut regs, mut preds, mut stack) = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+                let (mut regs, mut preds, mut stack) =
+                    REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
                 // of the rows kept from the last block, zero those a thread may read before it
                 // writes them (`zero_rows`); the missing ones are added at zero
                 regs.truncate(k.n_rows as usize);
@@ -3414,7 +3415,8 @@ fn ldst<S: Sink>(
                 };
                 if let Some((words, base)) = span {
                     for (&v, &a) in row.iter().zip(&addrs) {
-                        words[((a - base) / 4) as usize].store(v as u32, std::sync::atomic::Ordering::Relaxed);
+                        words[((a - base) / 4) as usize]
+                            .store(v as u32, std::sync::atomic::Ordering::Relaxed);
                     }
                     None
                 } else {
@@ -3484,7 +3486,10 @@ fn ldst<S: Sink>(
 
 /// The words of the one global buffer that holds every lane's 4 bytes at `addrs`, and its base.
 #[inline(always)]
-fn warp_span<'g>(global: &'g mem::Global, addrs: &[u64; 32]) -> Option<(&'g [std::sync::atomic::AtomicU32], u64)> {
+fn warp_span<'g>(
+    global: &'g mem::Global,
+    addrs: &[u64; 32],
+) -> Option<(&'g [std::sync::atomic::AtomicU32], u64)> {
     let (lo, hi) = addrs
         .iter()
         .fold((u64::MAX, 0), |(lo, hi), &a| (lo.min(a), hi.max(a)));

@@ -1195,7 +1195,11 @@ mod tests {
             }
             f(&mut regs, d, a, 0x0000_ffff);
             for l in 0..32 {
-                let want = if l < 16 { 0x7f12_3456_7000_0000 + 4 * l as u64 } else { 0xdead };
+                let want = if l < 16 {
+                    0x7f12_3456_7000_0000 + 4 * l as u64
+                } else {
+                    0xdead
+                };
                 assert_eq!(regs[1][l], want, "lane {l}");
             }
             let shared = decode(&[cvta(MemSpace::Shared, to_generic)], 0, 2, 0, true).unwrap();

@@ -132,7 +132,10 @@ pub(crate) fn rows_to_zero(ops: &[Op], entry: u32, n_rows: u32, preset: &[R]) ->
             }
         }
     }
-    (0..n_rows as usize).filter(|&r| zero[r]).map(|r| r as R).collect()
+    (0..n_rows as usize)
+        .filter(|&r| zero[r])
+        .map(|r| r as R)
+        .collect()
 }
 
 #[cfg(test)]
@@ -160,7 +163,10 @@ mod tests {
 
     fn bra(target: u32) -> Op {
         Op {
-            inst: Inst::Bra { target, reconv: u32::MAX },
+            inst: Inst::Bra {
+                target,
+                reconv: u32::MAX,
+            },
             guard: PSrc { idx: 0, neg: false },
         }
     }
