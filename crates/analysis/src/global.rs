@@ -334,9 +334,8 @@ mod tests {
                 _ => base + next() % 1024,
             });
             let mut want = std::collections::BTreeSet::new();
-            for l in 0..32 {
+            for (l, &a) in addrs.iter().enumerate() {
                 if mask >> l & 1 == 1 {
-                    let a = addrs[l];
                     for s in a / 32..=(a + u64::from(width) - 1) / 32 {
                         want.insert(s);
                     }

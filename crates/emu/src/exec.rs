@@ -288,8 +288,11 @@ thread_local! {
     /// Register files of finished warps, kept for the next block this thread runs: a block's
     /// registers are allocated once per thread, not once per block (whose frees and refaults of
     /// fresh pages cost as much as a short kernel's instructions).
-    static REG_POOL: std::cell::RefCell<Vec<(Vec<Row>, Vec<u32>, Vec<Frame>)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static REG_POOL: std::cell::RefCell<Vec<Pooled>> = const { std::cell::RefCell::new(Vec::new()) };
 }
+
+/// A finished warp's register rows, predicates and stack, kept for a warp of a later block.
+type Pooled = (Vec<Row>, Vec<u32>, Vec<Frame>);
 
 /// Register files the pool keeps per thread at most (the warps of the largest block).
 const REG_POOL_MAX: usize = 32;
