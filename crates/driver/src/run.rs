@@ -11,6 +11,9 @@ pub use crate::locate::{is_toolkit_header, locate, user_frame};
 use std::sync::Arc;
 
 use warpscope_analysis::banks::{BankReport, BankRun, BankSink, MatrixForms};
+use warpscope_analysis::cluster_races::{
+    ClusterOps, ClusterRaceReport, ClusterRaceSink, ClusterRaces, ClusterShape,
+};
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
 use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Trace, TraceSink, WhatIf};
 use warpscope_analysis::global_init::{GlobalInitReport, GlobalInitSink, InitMap};
@@ -267,6 +270,7 @@ pub struct Multi {
     hazards: Option<Box<HazardSink>>,
     global_races: Option<Box<GlobalRaceSink>>,
     global_init: Option<Box<GlobalInitSink>>,
+    cluster: Option<Box<ClusterRaceSink>>,
     trace: Option<Box<TraceSink>>,
     global: Option<GlobalCounts>,
     /// The lanes of the next `cp.async` event that read a source (`Sink::copy_sources`).
@@ -337,8 +341,23 @@ impl Sink for Multi {
         if let Some(s) = self.global_init.as_deref_mut() {
             Sink::mem(s, e);
         }
+        if let Some(s) = self.cluster.as_deref_mut() {
+            s.mem(e);
+        }
         if let Some(s) = self.trace.as_deref_mut() {
             s.mem(e);
+        }
+    }
+
+    fn remote_shared(&mut self, e: &warpscope_emu::RemoteEvent<'_>) {
+        if let Some(s) = self.cluster.as_deref_mut() {
+            s.remote_shared(e);
+        }
+    }
+
+    fn mbar_arrive(&mut self, warp: u32, pc: u32, lane: u32, rank: u32, addr: u64, completed: Option<u8>) {
+        if let Some(s) = self.cluster.as_deref_mut() {
+            s.mbar_arrive(warp, pc, lane, rank, addr, completed);
         }
     }
 
@@ -356,6 +375,9 @@ impl Sink for Multi {
 
     fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
         if let Some(s) = self.hazards.as_deref_mut() {
+            Sink::mbarrier(s, e);
+        }
+        if let Some(s) = self.cluster.as_deref_mut() {
             Sink::mbarrier(s, e);
         }
     }
@@ -407,6 +429,9 @@ impl Sink for Multi {
         if let Some(s) = self.global_races.as_deref_mut() {
             Sink::barrier(s, e);
         }
+        if let Some(s) = self.cluster.as_deref_mut() {
+            Sink::barrier(s, e);
+        }
     }
 
     fn barrier_release(&mut self, block: u32, pc: u32, generation: u32) {
@@ -414,6 +439,9 @@ impl Sink for Multi {
             Sink::barrier_release(s, block, pc, generation);
         }
         if let Some(s) = self.global_races.as_deref_mut() {
+            Sink::barrier_release(s, block, pc, generation);
+        }
+        if let Some(s) = self.cluster.as_deref_mut() {
             Sink::barrier_release(s, block, pc, generation);
         }
     }
@@ -429,6 +457,9 @@ impl Sink for Multi {
             Sink::inst(s, warp, pc, active);
         }
         if let Some(s) = self.global_races.as_deref_mut() {
+            Sink::inst(s, warp, pc, active);
+        }
+        if let Some(s) = self.cluster.as_deref_mut() {
             Sink::inst(s, warp, pc, active);
         }
     }
@@ -447,6 +478,9 @@ impl Sink for Multi {
         if let Some(s) = self.global_races.as_deref_mut() {
             Sink::insts(s, warp, pc, n, active);
         }
+        if let Some(s) = self.cluster.as_deref_mut() {
+            Sink::insts(s, warp, pc, n, active);
+        }
     }
 
     fn warp_exit(&mut self, warp: u32) {
@@ -454,6 +488,9 @@ impl Sink for Multi {
             Sink::warp_exit(s, warp);
         }
         if let Some(s) = self.global_races.as_deref_mut() {
+            Sink::warp_exit(s, warp);
+        }
+        if let Some(s) = self.cluster.as_deref_mut() {
             Sink::warp_exit(s, warp);
         }
     }
@@ -708,6 +745,23 @@ fn emulate(
                 .is_ok_and(|(d, _)| d.iter().product::<u32>() > 1);
         Arc::new(c)
     });
+    // distributed shared memory: one checker per cluster, shared by its blocks' sinks
+    let cluster_races = hazard_cfg
+        .as_ref()
+        .and_then(|_| {
+            warpscope_emu::cluster_dims(k, launch.grid, launch.cluster, launch.cluster_nonportable).ok()
+        })
+        .filter(|(d, _)| d.iter().product::<u32>() > 1)
+        .map(|(d, _)| {
+            ClusterRaces::new(
+                ClusterShape {
+                    grid: launch.grid,
+                    cluster: d,
+                    threads: launch.block.iter().product(),
+                },
+                Arc::new(ClusterOps::of_range(program, k.entry, k.end)),
+            )
+        });
     let global_ops = hazard_cfg.as_ref().filter(|_| !opts.no_global_races).map(|_| {
         (
             Arc::new(SyncOps::of_range(program, k.entry, k.end)),
@@ -768,6 +822,7 @@ fn emulate(
         global_init: init_map
             .as_ref()
             .map(|m| Box::new(GlobalInitSink::new(b, Arc::clone(m)))),
+        cluster: cluster_races.as_ref().map(|c| Box::new(c.sink(b))),
         sources: None,
         trace: forms
             .as_ref()
@@ -818,6 +873,7 @@ fn emulate(
             .map(|c| HazardReport::new(Arc::clone(c)).with_loops(loops(program, k))),
         global_races: global_ops.as_ref().map(|_| GlobalRaceReport::default()),
         global_init: init_map.map(|m| GlobalInitReport::new(Arc::clone(m))),
+        cluster: cluster_races.as_ref().map(|_| ClusterRaceReport::default()),
         traces: Vec::new(),
         blocks: 0,
     };
@@ -839,6 +895,9 @@ fn emulate(
             r.merge(*s);
         }
         if let (Some(r), Some(s)) = (&mut m.global_init, s.global_init) {
+            r.merge(*s);
+        }
+        if let (Some(r), Some(s)) = (&mut m.cluster, s.cluster) {
             r.merge(*s);
         }
         if let Some(t) = s.trace {
@@ -901,6 +960,7 @@ fn emulate(
         haz,
         global_races,
         global_init,
+        cluster,
         traces,
         ..
     } = res.acc;
@@ -935,6 +995,9 @@ fn emulate(
         if let Some(g) = &global_races {
             report.global_needs(g.needed_barriers());
         }
+        if let Some(c) = &cluster {
+            report.global_needs(c.needed_barriers());
+        }
         let mut unchecked = Vec::new();
         for (f, text) in res.faults.iter().zip(&fault_text) {
             if !report.push_fault_described(f, Some(text.clone())) {
@@ -960,7 +1023,18 @@ fn emulate(
             let place = |a: u64| crate::fault::global_byte(&place_ctx, a);
             findings.extend(g.findings(&|pc| locate(program, pc).0, &who, &place));
         }
-        if global_races.is_some() || global_init.is_some() {
+        if let Some(c) = &cluster {
+            let who = |b: u32, t: u32| {
+                let [x, y, z] = crate::fault::xyz(u64::from(b), launch.grid);
+                let [tx, ty, tz] = config.thread_xyz(t);
+                format!("block ({x},{y},{z}) thread ({tx},{ty},{tz})")
+            };
+            findings.extend(c.findings(&|pc| locate(program, pc).0, &who));
+        }
+        if let Some(note) = cluster_races.as_ref().and_then(|c| c.note()) {
+            unchecked.push(note);
+        }
+        if global_races.is_some() || global_init.is_some() || cluster.is_some() {
             findings.sort_by_key(|f| (f.severity, f.line, f.kind, f.pcs.clone()));
         }
         // a barrier inside a CUDA library routine (grid.sync(), a tile's sync: two or more header
@@ -1042,6 +1116,7 @@ struct Merged {
     haz: Option<HazardReport>,
     global_races: Option<GlobalRaceReport>,
     global_init: Option<GlobalInitReport>,
+    cluster: Option<ClusterRaceReport>,
     traces: Vec<TraceSink>,
     blocks: u32,
 }
