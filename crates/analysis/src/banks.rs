@@ -290,6 +290,59 @@ struct PcState {
     next: usize,
 }
 
+/// The instructions' roles and pattern caches of the last block a thread finished, for the next
+/// block's sink of the same launch: the wavefronts of a pattern depend only on the pattern, the
+/// architecture and the bank period (the cache's key), and the roles only on the reconciliation,
+/// so a block that starts from another's cache counts the same, without costing its patterns
+/// again.
+struct Carry {
+    /// Held, so that no other reconciliation can take its address while the carry lives.
+    recon: Arc<Reconciliation>,
+    arch: &'static Arch,
+    period: u32,
+    pc_index: Vec<u32>,
+    pcs: Vec<PcState>,
+}
+
+thread_local! {
+    static CARRY: std::cell::RefCell<Option<Carry>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Carry {
+    /// The carry of this thread when it comes from a sink of the same reconciliation,
+    /// architecture and period (each instruction's counters index cleared), else empty ones.
+    fn take(recon: &Arc<Reconciliation>, arch: &'static Arch, period: u32) -> (Vec<u32>, Vec<PcState>) {
+        let c = CARRY.with(|c| c.borrow_mut().take());
+        match c {
+            Some(mut c)
+                if Arc::ptr_eq(&c.recon, recon) && std::ptr::eq(c.arch, arch) && c.period == period =>
+            {
+                for p in &mut c.pcs {
+                    p.stat = [u32::MAX; 2];
+                }
+                (c.pc_index, c.pcs)
+            }
+            _ => (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// Keeps `sink`'s roles and caches for the next sink this thread makes.
+    fn keep(sink: &mut BankSink) {
+        if sink.pcs.is_empty() {
+            return;
+        }
+        CARRY.with(|c| {
+            *c.borrow_mut() = Some(Carry {
+                recon: Arc::clone(&sink.recon),
+                arch: sink.arch,
+                period: sink.period,
+                pc_index: std::mem::take(&mut sink.pc_index),
+                pcs: std::mem::take(&mut sink.pcs),
+            });
+        });
+    }
+}
+
 /// A request pattern and its counts (see [`BankSink`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct ShapeKey {
@@ -351,16 +404,18 @@ impl BankSink {
             matrix: BTreeMap::new(),
             gmma: GmmaCounts::default(),
         };
+        let period = bank::period(arch, &bank::Config::default());
+        let (pc_index, pcs) = Carry::take(&recon, arch, period);
         BankSink {
             block,
             arch,
             recon,
             report,
             forms: None,
-            pc_index: Vec::new(),
-            pcs: Vec::new(),
+            pc_index,
+            pcs,
             stats: Vec::new(),
-            period: bank::period(arch, &bank::Config::default()),
+            period,
             sources: None,
         }
     }
@@ -384,10 +439,11 @@ impl BankSink {
 
     /// The finished report.
     pub fn into_report(mut self) -> BankReport {
-        for s in self.stats {
+        for s in std::mem::take(&mut self.stats) {
             self.report.insts.insert((s.pc, s.side), s);
         }
-        self.report
+        Carry::keep(&mut self);
+        std::mem::take(&mut self.report)
     }
 
     fn pc_state(&mut self, pc: u32) -> usize {
@@ -590,12 +646,23 @@ impl warpscope_emu::Sink for BankSink {
         );
     }
 
+    #[inline]
     fn inst(&mut self, _warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
         if active != 0
             && let Some(f) = &self.forms
             && f.is_wgmma(pc)
         {
             self.report.gmma.instructions += 1;
+        }
+    }
+
+    #[inline]
+    fn insts(&mut self, _warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
+        if active != 0
+            && let Some(f) = &self.forms
+            && !f.wgmma.is_empty()
+        {
+            self.report.gmma.instructions += (pc..pc + n).filter(|&p| f.is_wgmma(p)).count() as u64;
         }
     }
 }
@@ -841,6 +908,7 @@ impl MatrixForms {
     }
 
     /// Whether the instruction at `pc` is a `wgmma.mma_async`.
+    #[inline]
     pub fn is_wgmma(&self, pc: u32) -> bool {
         !self.wgmma.is_empty() && self.wgmma.binary_search(&pc).is_ok()
     }

@@ -41,6 +41,10 @@ struct PcStat {
     /// the groups of each (the targets and divergent targets of a `WARPSYNC.EXCLUSIVE` on its result).
     split_targets: u64,
     split_divergent: u64,
+    /// Executions with an active lane (a block's sink counts these; its instruction's kind, from
+    /// the [`BranchModel`], turns them into branches or div/rem executions when the block is
+    /// added to the report).
+    nonzero: u64,
 }
 
 /// Which instructions of the kernel are branches the emulator does not report as such, by `pc`.
@@ -57,6 +61,9 @@ pub struct BranchModel {
 #[derive(Clone, Debug)]
 pub struct DivergenceSink {
     model: Arc<BranchModel>,
+    /// The counters of pcs `base..base + stats.len()` (the instructions the block executed lie in
+    /// its kernel and the functions it calls, a small window of a program-wide pc range).
+    base: u32,
     stats: Vec<PcStat>,
 }
 
@@ -65,12 +72,34 @@ impl DivergenceSink {
     pub fn new(model: Arc<BranchModel>) -> DivergenceSink {
         DivergenceSink {
             model,
+            base: 0,
             stats: Vec::new(),
         }
     }
 
+    #[inline(always)]
     fn at(&mut self, pc: u32) -> &mut PcStat {
-        let i = pc as usize;
+        let i = pc.wrapping_sub(self.base) as usize;
+        if i < self.stats.len() {
+            return &mut self.stats[i];
+        }
+        self.widen(pc)
+    }
+
+    /// [`DivergenceSink::at`] for a pc outside the window: the window grows to hold it.
+    #[cold]
+    #[inline(never)]
+    fn widen(&mut self, pc: u32) -> &mut PcStat {
+        if self.stats.is_empty() {
+            self.base = pc;
+            self.stats.reserve(128);
+        } else if pc < self.base {
+            let extra = (self.base - pc) as usize;
+            self.stats
+                .splice(0..0, std::iter::repeat_n(PcStat::default(), extra));
+            self.base = pc;
+        }
+        let i = (pc - self.base) as usize;
         if i >= self.stats.len() {
             self.stats.resize(i + 1, PcStat::default());
         }
@@ -101,27 +130,15 @@ impl DivergenceSink {
         s.split_divergent += k - 1;
     }
 
-    /// An instruction executed by `active` lanes.
+    /// An instruction executed by `active` lanes. An unconditional branch (or, with `-G`, an
+    /// integer div/rem) with an active lane counts as a branch target (a div/rem execution):
+    /// counted when the block is added to a report.
+    #[inline]
     pub fn inst(&mut self, pc: u32, active: u32) {
-        let uncond = self
-            .model
-            .unconditional
-            .get(pc as usize)
-            .copied()
-            .unwrap_or(false);
-        let div_rem = self.model.int_div_rem.get(pc as usize).copied().unwrap_or(false);
         let s = self.at(pc);
         s.insts += 1;
         s.lanes += u64::from(active.count_ones());
-        if active != 0 {
-            if uncond {
-                s.branches += 1;
-                s.targets += 1;
-            }
-            if div_rem {
-                s.div_rem += 1;
-            }
-        }
+        s.nonzero += u64::from(active != 0);
     }
 }
 
@@ -250,16 +267,22 @@ impl DivergenceReport {
     pub fn add(&mut self, sink: &DivergenceSink) {
         self.stale = true;
         self.model_has_div_rem |= !sink.model.int_div_rem.is_empty();
-        if sink.stats.len() > self.raw.len() {
-            self.raw.resize(sink.stats.len(), PcStat::default());
+        let base = sink.base as usize;
+        let end = base + sink.stats.len();
+        if end > self.raw.len() {
+            self.raw.resize(end, PcStat::default());
         }
-        for (r, s) in self.raw.iter_mut().zip(&sink.stats) {
+        let model = &sink.model;
+        for (pc, (r, s)) in (base..).zip(self.raw[base..end].iter_mut().zip(&sink.stats)) {
+            let uncond = model.unconditional.get(pc).copied().unwrap_or(false);
+            let div_rem = model.int_div_rem.get(pc).copied().unwrap_or(false);
+            let branches = if uncond { s.nonzero } else { 0 };
             r.insts += s.insts;
             r.lanes += s.lanes;
-            r.div_rem += s.div_rem;
-            r.branches += s.branches;
+            r.div_rem += s.div_rem + if div_rem { s.nonzero } else { 0 };
+            r.branches += s.branches + branches;
             r.divergent += s.divergent;
-            r.targets += s.targets;
+            r.targets += s.targets + branches;
             r.conditional |= s.conditional;
             r.split_targets += s.split_targets;
             r.split_divergent += s.split_divergent;
@@ -417,8 +440,24 @@ impl warpscope_emu::Sink for DivergenceSink {
         DivergenceSink::branch(self, e.pc, e.active, e.taken);
     }
 
+    #[inline]
     fn inst(&mut self, _warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
         DivergenceSink::inst(self, pc, active);
+    }
+
+    #[inline]
+    fn insts(&mut self, _warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
+        // the window holds the run's last pc, then its first: every pc between is in it
+        self.at(pc + n - 1);
+        self.at(pc);
+        let i = (pc - self.base) as usize;
+        let lanes = u64::from(active.count_ones());
+        let nonzero = u64::from(active != 0);
+        for s in &mut self.stats[i..i + n as usize] {
+            s.insts += 1;
+            s.lanes += lanes;
+            s.nonzero += nonzero;
+        }
     }
 
     fn match_groups(&mut self, _warp: u32, pc: u32, groups: u32) {

@@ -30,34 +30,22 @@ pub struct GlobalCounts {
 
 impl GlobalCounts {
     /// Counts one warp-level global access.
+    #[inline]
     pub fn record(&mut self, op: AccessOp, width: u8, mask: u32, addrs: &[u64; 32]) {
         if mask == 0 {
             return;
         }
-        let mut sectors = [0u64; 64];
-        let mut n = 0;
-        for (lane, &a) in addrs.iter().enumerate() {
-            if mask & (1 << lane) == 0 {
-                continue;
-            }
-            let last = (a + u64::from(width.max(1)) - 1) / 32;
-            for s in a / 32..=last {
-                if !sectors[..n].contains(&s) && n < sectors.len() {
-                    sectors[n] = s;
-                    n += 1;
-                }
-            }
-        }
+        let n = sectors(width, mask, addrs);
         let bytes = u64::from(mask.count_ones()) * u64::from(width);
         match op {
             AccessOp::Load => {
                 self.ld_requests += 1;
-                self.ld_sectors += n as u64;
+                self.ld_sectors += n;
                 self.ld_bytes += bytes;
             }
             AccessOp::Store => {
                 self.st_requests += 1;
-                self.st_sectors += n as u64;
+                self.st_sectors += n;
                 self.st_bytes += bytes;
             }
             // atomics are neither (a cp.async's global read comes here as a `Load`)
@@ -96,6 +84,85 @@ impl GlobalCounts {
             }
         }
     }
+}
+
+/// The distinct 32-byte sectors the lanes of `mask` touch, `width` bytes each from their
+/// address (at most 64 counted). A lane of at most 32 bytes touches one sector or two adjacent
+/// ones, so the lanes' sectors are gathered into one small array, in lane order: a warp whose
+/// addresses rise with the lane (the usual, coalesced case) counts its distinct sectors in one
+/// pass, any other is sorted first.
+#[inline]
+fn sectors(width: u8, mask: u32, addrs: &[u64; 32]) -> u64 {
+    let w = u64::from(width.max(1));
+    if w > 32 {
+        return sectors_any(w, mask, addrs);
+    }
+    if mask == u32::MAX {
+        // every lane, without a branch per lane: the sectors in lane order are first[0], last[0],
+        // first[1], last[1]... (a lane's last dropped when it equals its first)
+        let first: [u64; 32] = std::array::from_fn(|l| addrs[l] / 32);
+        let last: [u64; 32] = std::array::from_fn(|l| addrs[l].wrapping_add(w - 1) / 32);
+        let mut ok = true;
+        let mut distinct = 1u64;
+        for l in 0..32 {
+            ok &= last[l] >= first[l];
+            distinct += u64::from(last[l] != first[l]);
+        }
+        for l in 1..32 {
+            ok &= first[l] >= last[l - 1];
+            distinct += u64::from(first[l] != last[l - 1]);
+        }
+        if ok {
+            return distinct;
+        }
+    }
+    let mut buf = [0u64; 64];
+    let mut n = 0;
+    let mut rising = true;
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let a = addrs[l];
+        let (first, last) = (a / 32, a.wrapping_add(w - 1) / 32);
+        if last < first {
+            // the end wrapped around the address space: no sector (as `sectors_any`)
+            continue;
+        }
+        rising &= n == 0 || buf[n - 1] <= first;
+        buf[n] = first;
+        n += 1;
+        if last != first {
+            buf[n] = last;
+            n += 1;
+        }
+    }
+    let s = &mut buf[..n];
+    if !rising {
+        s.sort_unstable();
+    }
+    let distinct = s.windows(2).filter(|p| p[0] != p[1]).count() + usize::from(n > 0);
+    distinct.min(64) as u64
+}
+
+/// [`sectors`] for lanes wider than a sector: every sector of every lane, the first 64 distinct.
+#[cold]
+fn sectors_any(w: u64, mask: u32, addrs: &[u64; 32]) -> u64 {
+    let mut sectors = [0u64; 64];
+    let mut n = 0;
+    for (lane, &a) in addrs.iter().enumerate() {
+        if mask & (1 << lane) == 0 {
+            continue;
+        }
+        let last = a.wrapping_add(w - 1) / 32;
+        for s in a / 32..=last {
+            if !sectors[..n].contains(&s) && n < sectors.len() {
+                sectors[n] = s;
+                n += 1;
+            }
+        }
+    }
+    n as u64
 }
 
 /// The global loads and stores of device `printf`'s own implementation (the driver's `vprintf`,
@@ -237,6 +304,48 @@ mod tests {
             args,
             format_addr,
             str_addrs,
+        }
+    }
+
+    /// The sector count against its definition (the distinct sectors of every active lane's
+    /// bytes, at most 64), on coalesced, strided, reversed, scattered and straddling warps.
+    #[test]
+    fn sectors_are_the_distinct_sectors_of_the_lanes_bytes() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for case in 0..4000 {
+            let width = [1u8, 2, 4, 8, 12, 16, 32, 48, 64][case % 9];
+            let mask = match case % 4 {
+                0 => u32::MAX,
+                1 => next() as u32,
+                2 => 0xffff,
+                _ => 1 << (next() % 32),
+            };
+            let base = 0x7f00_0000_0000 + (next() % 4096);
+            let stride = [0u64, 1, 4, 8, 16, 32, 36, 128][(case / 4) % 8];
+            let addrs: [u64; 32] = std::array::from_fn(|l| match (case / 32) % 3 {
+                0 => base + stride * l as u64,
+                1 => base + stride * (31 - l as u64),
+                _ => base + next() % 1024,
+            });
+            let mut want = std::collections::BTreeSet::new();
+            for (l, &a) in addrs.iter().enumerate() {
+                if mask >> l & 1 == 1 {
+                    for s in a / 32..=(a + u64::from(width) - 1) / 32 {
+                        want.insert(s);
+                    }
+                }
+            }
+            assert_eq!(
+                sectors(width, mask, &addrs),
+                want.len().min(64) as u64,
+                "case {case}: width {width} mask {mask:#x} addrs {addrs:?}"
+            );
         }
     }
 

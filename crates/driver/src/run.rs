@@ -318,11 +318,13 @@ pub use warpscope_analysis::global::GlobalCounts;
 pub struct Multi {
     banks: Option<BankSink>,
     divergence: Option<DivergenceSink>,
-    hazards: Option<HazardSink>,
-    global_races: Option<GlobalRaceSink>,
-    global_init: Option<GlobalInitSink>,
-    cluster: Option<ClusterRaceSink>,
-    trace: Option<TraceSink>,
+    // the checker's and the advisor's sinks are large and rare: boxed, so that the default
+    // counters' sink stays small to create and move per block
+    hazards: Option<Box<HazardSink>>,
+    global_races: Option<Box<GlobalRaceSink>>,
+    global_init: Option<Box<GlobalInitSink>>,
+    cluster: Option<Box<ClusterRaceSink>>,
+    trace: Option<Box<TraceSink>>,
     global: Option<GlobalCounts>,
     /// The lanes of the next `cp.async` event that read a source (`Sink::copy_sources`).
     sources: Option<(u32, u32, u32)>,
@@ -350,10 +352,10 @@ impl Sink for Multi {
                 if let Some(b) = &mut self.banks {
                     b.mem(e);
                 }
-                if let Some(t) = &mut self.trace {
+                if let Some(t) = self.trace.as_deref_mut() {
                     t.mem(e);
                 }
-                if let Some(h) = &mut self.hazards {
+                if let Some(h) = self.hazards.as_deref_mut() {
                     h.mem(e);
                 }
                 narrowed = MemEvent {
@@ -365,10 +367,10 @@ impl Sink for Multi {
                 {
                     g.record_copy(narrowed.width, narrowed.mask, narrowed.addrs, src);
                 }
-                if let Some(s) = &mut self.global_races {
+                if let Some(s) = self.global_races.as_deref_mut() {
                     s.mem(&narrowed);
                 }
-                if let Some(s) = &mut self.global_init {
+                if let Some(s) = self.global_init.as_deref_mut() {
                     Sink::mem(s, &narrowed);
                 }
                 return;
@@ -388,37 +390,37 @@ impl Sink for Multi {
         if let Some(s) = &mut self.banks {
             s.mem(e);
         }
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             s.mem(e);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             s.mem(e);
         }
-        if let Some(s) = &mut self.global_init {
+        if let Some(s) = self.global_init.as_deref_mut() {
             Sink::mem(s, e);
         }
-        if let Some(s) = &mut self.cluster {
+        if let Some(s) = self.cluster.as_deref_mut() {
             s.mem(e);
         }
-        if let Some(s) = &mut self.trace {
+        if let Some(s) = self.trace.as_deref_mut() {
             s.mem(e);
         }
     }
 
     fn remote_shared(&mut self, e: &warpscope_emu::RemoteEvent<'_>) {
-        if let Some(s) = &mut self.cluster {
+        if let Some(s) = self.cluster.as_deref_mut() {
             s.remote_shared(e);
         }
     }
 
     fn mbar_arrive(&mut self, warp: u32, pc: u32, lane: u32, rank: u32, addr: u64, completed: Option<u8>) {
-        if let Some(s) = &mut self.cluster {
+        if let Some(s) = self.cluster.as_deref_mut() {
             s.mbar_arrive(warp, pc, lane, rank, addr, completed);
         }
     }
 
     fn async_write(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::async_write(s, warp, pc, lo, hi);
         }
         if let Some(s) = &mut self.flow_shared {
@@ -427,22 +429,22 @@ impl Sink for Multi {
     }
 
     fn async_read(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::async_read(s, warp, pc, lo, hi);
         }
     }
 
     fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::mbarrier(s, e);
         }
-        if let Some(s) = &mut self.cluster {
+        if let Some(s) = self.cluster.as_deref_mut() {
             Sink::mbarrier(s, e);
         }
     }
 
     fn tma_load(&mut self, warp: u32, pc: u32, dst: u64, swizzle: u8, row_bytes: u64, rows: u64) {
-        if let Some(s) = &mut self.trace {
+        if let Some(s) = self.trace.as_deref_mut() {
             Sink::tma_load(s, warp, pc, dst, swizzle, row_bytes, rows);
         }
     }
@@ -455,7 +457,7 @@ impl Sink for Multi {
         a: Option<u64>,
         b: u64,
     ) {
-        if let Some(s) = &mut self.trace {
+        if let Some(s) = self.trace.as_deref_mut() {
             Sink::wgmma_desc(s, warp, pc, form, a, b);
         }
     }
@@ -464,10 +466,10 @@ impl Sink for Multi {
         if let Some(s) = &mut self.flow_shared {
             Sink::store_values(s, warp, pc, elem, rows);
         }
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::store_values(s, warp, pc, elem, rows);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::store_values(s, warp, pc, elem, rows);
         }
     }
@@ -488,13 +490,13 @@ impl Sink for Multi {
         if let Some(s) = &mut self.flow_shared {
             Sink::barrier(s, e);
         }
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::barrier(s, e);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::barrier(s, e);
         }
-        if let Some(s) = &mut self.cluster {
+        if let Some(s) = self.cluster.as_deref_mut() {
             Sink::barrier(s, e);
         }
     }
@@ -503,13 +505,13 @@ impl Sink for Multi {
         if let Some(s) = &mut self.flow_shared {
             Sink::barrier_release(s, block, pc, generation);
         }
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::barrier_release(s, block, pc, generation);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::barrier_release(s, block, pc, generation);
         }
-        if let Some(s) = &mut self.cluster {
+        if let Some(s) = self.cluster.as_deref_mut() {
             Sink::barrier_release(s, block, pc, generation);
         }
     }
@@ -521,14 +523,33 @@ impl Sink for Multi {
         if let Some(s) = &mut self.divergence {
             Sink::inst(s, warp, pc, active);
         }
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::inst(s, warp, pc, active);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::inst(s, warp, pc, active);
         }
-        if let Some(s) = &mut self.cluster {
+        if let Some(s) = self.cluster.as_deref_mut() {
             Sink::inst(s, warp, pc, active);
+        }
+    }
+
+    #[inline]
+    fn insts(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
+        if let Some(s) = &mut self.banks {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = &mut self.divergence {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = self.hazards.as_deref_mut() {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = self.global_races.as_deref_mut() {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = self.cluster.as_deref_mut() {
+            Sink::insts(s, warp, pc, n, active);
         }
     }
 
@@ -536,19 +557,19 @@ impl Sink for Multi {
         if let Some(s) = &mut self.flow_shared {
             Sink::warp_exit(s, warp);
         }
-        if let Some(s) = &mut self.hazards {
+        if let Some(s) = self.hazards.as_deref_mut() {
             Sink::warp_exit(s, warp);
         }
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::warp_exit(s, warp);
         }
-        if let Some(s) = &mut self.cluster {
+        if let Some(s) = self.cluster.as_deref_mut() {
             Sink::warp_exit(s, warp);
         }
     }
 
     fn block_order(&mut self, in_order: bool) {
-        if let Some(s) = &mut self.global_races {
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::block_order(s, in_order);
         }
     }
@@ -862,26 +883,28 @@ fn emulate(
                 Some(o) => s.with_proxy_ops(Arc::clone(o)),
                 None => s,
             };
-            match &wgmma_ops {
+            Box::new(match &wgmma_ops {
                 Some(o) => s.with_wgmma_ops(Arc::clone(o)),
                 None => s,
-            }
+            })
         }),
         global_races: global_ops.as_ref().map(|(ops, shared)| {
-            GlobalRaceSink::new(
+            Box::new(GlobalRaceSink::new(
                 b,
                 launch.block.iter().product(),
                 Arc::clone(ops),
                 Arc::clone(shared),
-            )
+            ))
         }),
-        global_init: init_map.as_ref().map(|m| GlobalInitSink::new(b, Arc::clone(m))),
-        cluster: cluster_races.as_ref().map(|c| c.sink(b)),
+        global_init: init_map
+            .as_ref()
+            .map(|m| Box::new(GlobalInitSink::new(b, Arc::clone(m)))),
+        cluster: cluster_races.as_ref().map(|c| Box::new(c.sink(b))),
         sources: None,
         trace: forms
             .as_ref()
             .filter(|_| sections.fix)
-            .map(|f| TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f))),
+            .map(|f| Box::new(TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f)))),
         global: opts.global_sectors.then(GlobalCounts::default),
     };
     // The machine code's branches matched to the PTX's line by line; where they do not match, the
@@ -957,19 +980,19 @@ fn emulate(
             r.add(s);
         }
         if let (Some(r), Some(s)) = (&mut m.haz, s.hazards) {
-            r.merge(s);
+            r.merge(*s);
         }
         if let (Some(r), Some(s)) = (&mut m.global_races, s.global_races) {
-            r.merge(s);
+            r.merge(*s);
         }
         if let (Some(r), Some(s)) = (&mut m.global_init, s.global_init) {
-            r.merge(s);
+            r.merge(*s);
         }
         if let (Some(r), Some(s)) = (&mut m.cluster, s.cluster) {
-            r.merge(s);
+            r.merge(*s);
         }
         if let Some(t) = s.trace {
-            m.traces.push(t);
+            m.traces.push(*t);
         }
     };
     let res = warpscope_emu::run_folded(

@@ -165,6 +165,16 @@ pub trait Sink: Send {
     fn barrier_release(&mut self, _block: u32, _pc: u32, _generation: u32) {}
     /// Every executed warp instruction (`active`: lanes active before the guard predicate).
     fn inst(&mut self, _warp: u32, _pc: u32, _active: LaneMask) {}
+    /// `n` (at least 1) warp instructions `pc..pc + n` that the warp executed one after another
+    /// with the same active lanes: [`Sink::inst`] of each in turn unless overridden. The emulator
+    /// sends instructions that send no other event (arithmetic, `setp`) so, in the order they
+    /// executed among the other events; a sink that counts instructions may count a run at once.
+    #[inline]
+    fn insts(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
+        for k in 0..n {
+            self.inst(warp, pc + k, active);
+        }
+    }
     /// Every thread of the warp has exited.
     fn warp_exit(&mut self, _warp: u32) {}
     /// A `match.any.sync` at `pc` split the warp's executing lanes into `groups` sets of equal

@@ -28,6 +28,8 @@ pub(crate) struct Ctx<'a> {
     pub kernel: &'a Kernel,
     /// Decoded instructions of the kernel (index `pc - kernel.entry`).
     pub xops: &'a [XOp],
+    /// The rows a warp starts with at zero (`zero_rows`): the others are written before read.
+    pub zero_rows: &'a [warpscope_ptx::inst::R],
     pub global: &'a Global,
     pub params: &'a [u8],
     pub grid: [u32; 3],
@@ -286,8 +288,11 @@ thread_local! {
     /// Register files of finished warps, kept for the next block this thread runs: a block's
     /// registers are allocated once per thread, not once per block (whose frees and refaults of
     /// fresh pages cost as much as a short kernel's instructions).
-    static REG_POOL: std::cell::RefCell<Vec<Vec<Row>>> = const { std::cell::RefCell::new(Vec::new()) };
+    static REG_POOL: std::cell::RefCell<Vec<Pooled>> = const { std::cell::RefCell::new(Vec::new()) };
 }
+
+/// A finished warp's register rows, predicates and stack, kept for a warp of a later block.
+type Pooled = (Vec<Row>, Vec<u32>, Vec<Frame>);
 
 /// Register files the pool keeps per thread at most (the warps of the largest block).
 const REG_POOL_MAX: usize = 32;
@@ -313,7 +318,7 @@ impl Drop for BlockRun {
                 if p.len() >= REG_POOL_MAX {
                     break;
                 }
-                p.push(w.regs);
+                p.push((w.regs, w.preds, w.stack));
             }
         });
         BYTE_POOL.with(|p| {
@@ -471,9 +476,20 @@ impl BlockRun {
         let cta = ctx.cta(block_lin);
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
-                let mut regs = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
-                regs.clear();
+                let (mut regs, mut preds, mut stack) =
+                    REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+                // of the rows kept from the last block, zero those a thread may read before it
+                // writes them (`zero_rows`); the missing ones are added at zero
+                regs.truncate(k.n_rows as usize);
+                for &r in ctx.zero_rows {
+                    if let Some(row) = regs.get_mut(r as usize) {
+                        *row = [0u64; 32];
+                    }
+                }
                 regs.resize(k.n_rows as usize, [0u64; 32]);
+                preds.clear();
+                preds.resize(k.n_preds as usize, 0);
+                stack.clear();
                 // the lanes' thread indices, counted up from the warp's first thread (no division
                 // per lane and row)
                 let mut tids = [[0u32; 3]; 32];
@@ -521,14 +537,15 @@ impl BlockRun {
                 } else {
                     (1u32 << (nthreads - w * 32)) - 1
                 };
+                stack.push(Frame {
+                    pc: k.entry,
+                    rpc: u32::MAX,
+                    mask: valid,
+                });
                 Warp {
                     regs,
-                    preds: vec![0; k.n_preds as usize],
-                    stack: vec![Frame {
-                        pc: k.entry,
-                        rpc: u32::MAX,
-                        mask: valid,
-                    }],
+                    preds,
+                    stack,
                     exited: !valid,
                     state: State::Ready,
                     insts: 0,
@@ -755,7 +772,8 @@ fn release<S: Sink>(
     all_waiting: bool,
 ) -> bool {
     let mut any = false;
-    let live = warps.iter().filter(|w| w.state != State::Done).count() as u32;
+    // the live warps, counted once a barrier needs them (most calls find no arrival at all)
+    let mut live = None;
     for (id, bar) in bars.iter_mut().enumerate() {
         let b = *bar;
         if b.warps == 0 {
@@ -763,7 +781,13 @@ fn release<S: Sink>(
         }
         let done = match b.expected {
             Some(c) => b.warps * 32 >= c,
-            None => all_waiting && b.warps >= live,
+            None => {
+                all_waiting
+                    && b.warps
+                        >= *live.get_or_insert_with(|| {
+                            warps.iter().filter(|w| w.state != State::Done).count() as u32
+                        })
+            }
         };
         if !done {
             continue;
@@ -979,23 +1003,30 @@ fn run_warp<S: Sink>(
         }
         let nact = active.count_ones() as u64;
         let mut pc = top.pc;
+        // the instructions `run..pc` executed and not yet counted nor sent to the sink: ALU
+        // instructions (which send no other event) are sent as one run, before the next
+        // instruction that may send events, and before the warp leaves this frame
+        let mut run = pc;
         loop {
             if pc == rpc {
+                send_run(sink, w, out, wi, run, pc, active, nact);
                 w.stack.pop();
                 continue 'frame;
             }
             if pc >= kend || pc < entry {
+                send_run(sink, w, out, wi, run, pc, active, nact);
                 return Stop::Fault(FaultKind::FellOffEnd, pc, None, None);
             }
             if *budget == 0 {
+                send_run(sink, w, out, wi, run, pc, active, nact);
                 return Stop::Fault(FaultKind::InstructionLimit, pc, None, None);
             }
             *budget -= 1;
-            w.insts += 1;
-            out.warp_insts += 1;
-            out.thread_insts += nact;
-            sink.inst(wi, pc, active);
             let op = xops[(pc - entry) as usize];
+            if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
+                send_run(sink, w, out, wi, run, pc + 1, active, nact);
+                run = pc + 1;
+            }
             let mask = active & pval(&w.preds, op.guard);
             match op.x {
                 X::U2(f, d, a, b) => f(&mut w.regs, d, a, b, mask),
@@ -1016,6 +1047,27 @@ fn run_warp<S: Sink>(
                     if mask != 0
                         && let Err(s) =
                             shared32(ctx, block, wi, w, bm, sink, pc, mask, st, addr32, r, addr, off)
+                    {
+                        if let Some(t) = w.stack.last_mut() {
+                            t.pc = pc + 1;
+                        }
+                        return s;
+                    }
+                }
+                X::Ldst {
+                    st,
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    r,
+                    addr,
+                    off,
+                } => {
+                    if mask != 0
+                        && let Err(s) = ldst(
+                            ctx, block, wi, w, bm, sink, pc, mask, st, space, ty, vec, addr32, r, addr, off,
+                        )
                     {
                         if let Some(t) = w.stack.last_mut() {
                             t.pc = pc + 1;
@@ -1092,6 +1144,29 @@ fn run_warp<S: Sink>(
             }
             pc += 1;
         }
+    }
+}
+
+/// Counts the instructions `from..to` of warp `wi`, executed one after another by `active`
+/// (`nact` lanes), and sends them to the sink as one run ([`Sink::insts`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn send_run<S: Sink>(
+    sink: &mut S,
+    w: &mut Warp,
+    out: &mut BlockOut,
+    wi: u32,
+    from: u32,
+    to: u32,
+    active: u32,
+    nact: u64,
+) {
+    if to > from {
+        let n = to - from;
+        w.insts += u64::from(n);
+        out.warp_insts += u64::from(n);
+        out.thread_insts += u64::from(n) * nact;
+        sink.insts(wi, from, n, active);
     }
 }
 
@@ -3343,10 +3418,7 @@ fn ldst<S: Sink>(
                 }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {
-                    let (lo, hi) = addrs
-                        .iter()
-                        .fold((u64::MAX, 0), |(lo, hi), &a| (lo.min(a), hi.max(a)));
-                    hi.checked_add(4).and_then(|end| ctx.global.span(lo, end))
+                    warp_span(ctx.global, &addrs)
                 } else {
                     None
                 };
@@ -3370,7 +3442,22 @@ fn ldst<S: Sink>(
                 if let Some(t) = ctx.track {
                     t.write_lanes(ctx.global, ctx.owner(block), &addrs, mask, es);
                 }
-                lanes(mask, |l| ctx.global.write_hint(&mut hint, addrs[l], es, row[l]))
+                // 4-byte stores of a whole warp to one buffer: the buffer found once, the lanes
+                // stored in lane order (a later lane's store to the same word wins, as below)
+                let span = if es == 4 && mask == FULL {
+                    warp_span(ctx.global, &addrs)
+                } else {
+                    None
+                };
+                if let Some((words, base)) = span {
+                    for (&v, &a) in row.iter().zip(&addrs) {
+                        words[((a - base) / 4) as usize]
+                            .store(v as u32, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    None
+                } else {
+                    lanes(mask, |l| ctx.global.write_hint(&mut hint, addrs[l], es, row[l]))
+                }
             }
         };
         if let Some(l) = bad {
@@ -3431,6 +3518,18 @@ fn ldst<S: Sink>(
     ldst_general(
         ctx, block, wi, w, bm, sink, pc, mask, is_st, space, ty, vec, addr32, r, addr, off,
     )
+}
+
+/// The words of the one global buffer that holds every lane's 4 bytes at `addrs`, and its base.
+#[inline(always)]
+fn warp_span<'g>(
+    global: &'g mem::Global,
+    addrs: &[u64; 32],
+) -> Option<(&'g [std::sync::atomic::AtomicU32], u64)> {
+    let (lo, hi) = addrs
+        .iter()
+        .fold((u64::MAX, 0), |(lo, hi), &a| (lo.min(a), hi.max(a)));
+    hi.checked_add(4).and_then(|end| global.span(lo, end))
 }
 
 /// [`ldst`] lane by lane, any space, vectors, sign extension, shared::cluster addresses.

@@ -46,6 +46,19 @@ pub(crate) enum X {
         addr: R,
         off: i32,
     },
+    /// Any other `ld` (not `.relaxed`/`.acquire`, which may yield) or `st`: the emulator's
+    /// `ldst` called straight from the instruction loop, as [`X::Gen`] of the same instruction
+    /// calls it.
+    Ldst {
+        st: bool,
+        space: MemSpace,
+        ty: Ty,
+        vec: u8,
+        addr32: bool,
+        r: [R; 4],
+        addr: R,
+        off: i32,
+    },
     Gen(Inst),
 }
 
@@ -276,6 +289,57 @@ pub(crate) fn decode(
                     addr,
                     off,
                 }),
+                // `cvta` to or from a space whose window starts at 0 (global): a 64-bit move, as
+                // the emulator's general `cvta` computes it (the address moved by 0)
+                Inst::Cvta { space, d, a, .. }
+                    if !matches!(
+                        space,
+                        MemSpace::Shared
+                            | MemSpace::Local
+                            | MemSpace::CallParam
+                            | MemSpace::Const
+                            | MemSpace::KernelParam
+                    ) =>
+                {
+                    Some(X::U1(mov64, d, a))
+                }
+                Inst::Ld {
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    sync: false,
+                    d,
+                    addr,
+                    off,
+                } => Some(X::Ldst {
+                    st: false,
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    r: d,
+                    addr,
+                    off,
+                }),
+                Inst::St {
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    a,
+                    addr,
+                    off,
+                } => Some(X::Ldst {
+                    st: true,
+                    space,
+                    ty,
+                    vec,
+                    addr32,
+                    r: a,
+                    addr,
+                    off,
+                }),
                 _ => None,
             };
             Ok(XOp {
@@ -417,9 +481,35 @@ fn i32v(x: u64) -> i32 {
     x as u32 as i32
 }
 
+/// Whether the CPU has AVX2: each row kernel then runs a copy of itself compiled for it (the
+/// same Rust, so the same bits: 4 lanes per vector instead of 2, and the per-lane shifts and 64-bit
+/// compares SSE2 lacks). std caches the answer; the check is one load per warp instruction.
+#[inline(always)]
+fn avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 macro_rules! k1 {
     ($name:ident, |$x:ident| $e:expr) => {
         fn $name(regs: &mut [Row], d: R, a: R, mask: u32) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
+                    map1(regs, d, a, mask, |$x: u64| $e)
+                }
+                if avx2() {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    return unsafe { wide(regs, d, a, mask) };
+                }
+            }
             map1(regs, d, a, mask, |$x: u64| $e)
         }
     };
@@ -427,6 +517,17 @@ macro_rules! k1 {
 macro_rules! k2 {
     ($name:ident, |$x:ident, $y:ident| $e:expr) => {
         fn $name(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+                    map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
+                }
+                if avx2() {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    return unsafe { wide(regs, d, a, b, mask) };
+                }
+            }
             map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
         }
     };
@@ -434,6 +535,17 @@ macro_rules! k2 {
 macro_rules! k3 {
     ($name:ident, |$x:ident, $y:ident, $z:ident| $e:expr) => {
         fn $name(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+                    map3(regs, d, a, b, c, mask, |$x: u64, $y: u64, $z: u64| $e)
+                }
+                if avx2() {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    return unsafe { wide(regs, d, a, b, c, mask) };
+                }
+            }
             map3(regs, d, a, b, c, mask, |$x: u64, $y: u64, $z: u64| $e)
         }
     };
@@ -441,6 +553,17 @@ macro_rules! k3 {
 macro_rules! kc {
     ($name:ident, |$x:ident, $y:ident| $e:expr) => {
         fn $name(a: &Row, b: &Row) -> u32 {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn wide(a: &Row, b: &Row) -> u32 {
+                    cmp_bits(a, b, |$x: u64, $y: u64| $e)
+                }
+                if avx2() {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    return unsafe { wide(a, b) };
+                }
+            }
             cmp_bits(a, b, |$x: u64, $y: u64| $e)
         }
     };
@@ -1045,5 +1168,42 @@ mod tests {
         };
         assert!(decode(&[op], 7, 5, 0, true).unwrap_err().contains("pc 7"));
         assert!(matches!(decode(&[op], 0, 6, 0, true).unwrap()[0].x, X::U2(..)));
+    }
+
+    /// `cvta` of the global space (window at 0) becomes a move of all 64 bits, on the lanes of
+    /// the mask only; the windowed spaces keep the general instruction.
+    #[test]
+    fn cvta_of_global_memory_is_a_move() {
+        let cvta = |space, to_generic| Op {
+            inst: Inst::Cvta {
+                space,
+                to_generic,
+                d: 1,
+                a: 0,
+            },
+            guard: PSrc::TRUE,
+        };
+        for to_generic in [false, true] {
+            let x = decode(&[cvta(MemSpace::Global, to_generic)], 0, 2, 0, true).unwrap();
+            let X::U1(f, d, a) = x[0].x else {
+                panic!("cvta global not decoded to a move");
+            };
+            let mut regs = vec![[0u64; 32]; 2];
+            for l in 0..32 {
+                regs[0][l] = 0x7f12_3456_7000_0000 + 4 * l as u64;
+                regs[1][l] = 0xdead;
+            }
+            f(&mut regs, d, a, 0x0000_ffff);
+            for l in 0..32 {
+                let want = if l < 16 {
+                    0x7f12_3456_7000_0000 + 4 * l as u64
+                } else {
+                    0xdead
+                };
+                assert_eq!(regs[1][l], want, "lane {l}");
+            }
+            let shared = decode(&[cvta(MemSpace::Shared, to_generic)], 0, 2, 0, true).unwrap();
+            assert!(matches!(shared[0].x, X::Gen(Inst::Cvta { .. })));
+        }
     }
 }

@@ -44,6 +44,7 @@ pub mod tensor;
 pub mod tex;
 pub mod tma;
 pub mod wgmma;
+mod zero_rows;
 
 pub use event::{
     AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MbarEvent, MbarWhat, MemEvent, RemoteEvent,
@@ -1005,6 +1006,13 @@ where
         launch.remap.is_empty() && launch.async_layout.is_empty() && !limits.reference_paths,
     )
     .map_err(EmuError::BadProgram)?;
+    let preset: Vec<warpscope_ptx::inst::R> = k.row_init.iter().map(|&(r, _)| r).collect();
+    let zero_rows = zero_rows::rows_to_zero(
+        &program.ops[k.entry as usize..k.end as usize],
+        k.entry,
+        k.n_rows,
+        &preset,
+    );
     let user_smem = smem;
     let smem = if k.reserved_smem > 0 {
         smem.div_ceil(16) * 16 + u64::from(k.reserved_smem)
@@ -1023,6 +1031,7 @@ where
         prog: program,
         kernel: k,
         xops: &xops,
+        zero_rows: &zero_rows,
         global,
         params: &params,
         grid: launch.grid,
