@@ -9,8 +9,9 @@
 //! the kernel's parameters), special registers, warp votes and shuffles, the float steps of
 //! ptxas's integer division, double-precision arithmetic and compares ([`double`]), each thread's
 //! local memory ([`local`]), `BRX` jump tables (constant bank 2) and global loads from the
-//! launch's starting memory are followed exactly; what comes from shared memory, textures,
-//! atomics, `MUFU` and other floating-point results is *unknown*. Control flow runs on the
+//! launch's starting memory, and the `MUFU` unit's results (the H200's tables,
+//! `warpscope_emu::mufu`) are followed exactly; what comes from shared memory (see [`shared`]),
+//! textures, atomics and rounded-mode floating-point steps is *unknown*. Control flow runs on the
 //! architecture's convergence rules (`BSSY`/`BSYNC` barriers, `BREAK`, `WARPSYNC`, `EXIT`, calls
 //! and returns), lanes at the same code offset executing together. A branch, exit or return whose
 //! condition is unknown in any lane it runs for ends the run with the reason: the counts are then
@@ -219,7 +220,7 @@ enum Kind {
     Rcp {
         exact: bool,
     },
-    /// `MUFU.EX2/LG2/RSQ/SQRT/SIN/COS/TANH`: approximate (the hardware's tables are not IEEE).
+    /// `MUFU.EX2/LG2/RSQ/SQRT/SIN/COS/TANH`: the H200's unit (`warpscope_emu::mufu`, measured).
     Mufu {
         func: u8,
     },
@@ -3819,8 +3820,8 @@ impl Warp {
                         | Kind::Fchk
                         | Kind::Mufu { .. }
                 ) && !uniform;
-                // (MUFU.RCP is the H200's own, bit for bit: `warpscope_emu::mufu::rcp`)
-                let born = matches!(ins.kind, Kind::Mufu { .. }) || ins.rounded_approx;
+                // (every MUFU is the H200's own, bit for bit: `warpscope_emu::mufu`)
+                let born = ins.rounded_approx;
                 // the first operands' values for every lane, read once
                 let mut pre: Pre = [([0; 32], 0); PRE];
                 for (i, o) in ins.src.iter().take(PRE).enumerate() {
@@ -4343,18 +4344,21 @@ impl Warp {
                 (Some(v.to_bits()), None)
             }
             Kind::Rcp { .. } => (f(0).map(|v| warpscope_emu::mufu::rcp(v.to_bits())), None),
+            // the H200's unit, bit for bit (calibration/mufu): SIN/COS take the argument in
+            // periods, as the FMUL.RZ before them leaves it
             Kind::Mufu { func } => (
                 f(0).map(|v| {
+                    use warpscope_emu::mufu;
+                    let x = v.to_bits();
                     match func {
-                        0 => v.exp2(),
-                        1 => v.log2(),
-                        2 => 1.0 / v.sqrt(),
-                        3 => v.sqrt(),
-                        4 => v.sin(),
-                        5 => v.cos(),
-                        _ => v.tanh(),
+                        0 => mufu::ex2(x),
+                        1 => mufu::lg2(x),
+                        2 => mufu::rsq(x),
+                        3 => mufu::sqrt(x),
+                        4 => mufu::sin(x),
+                        5 => mufu::cos(x),
+                        _ => mufu::tanh(x),
                     }
-                    .to_bits()
                 }),
                 None,
             ),
