@@ -1093,14 +1093,23 @@ where
             s.block_order(in_order(serial));
             if !serial && tracked.track.is_some_and(|t| t.conflict()) {
                 // the launch runs again in block order: the rest of this attempt is moot
-                return (s, exec::BlockOut::default());
+                return (s, exec::BlockOut::default(), None);
             }
             let c = if serial { &ctx } else { &tracked };
+            let log = c.track.map(|t| t.begin());
             let o = exec::run_block(c, b, &mut s);
+            let log = log.and(c.track).map(|t| t.finish());
             if let Some(d) = watch.done {
                 d.fetch_add(1, Ordering::Relaxed);
             }
-            (s, o)
+            (s, o, log)
+        };
+        // a block's accesses checked against the blocks before it as it is merged, in block order
+        let merge = |g: &mut Gathered<A>, (s, o, log): (S, exec::BlockOut, Option<mem::BlockLog>)| {
+            if let (Some(t), Some(log)) = (tracked.track, log) {
+                t.merge(log);
+            }
+            gather(g, (s, o));
         };
         if serial {
             let mut ran = 0;
@@ -1108,12 +1117,12 @@ where
                 if ran > 0 && watch.deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
-                gather(g, one(b));
+                merge(g, one(b));
                 ran += 1;
             }
             ran
         } else {
-            stream_in_order(ids, watch.deadline, &one, g, &gather)
+            stream_in_order(ids, watch.deadline, &one, g, &merge)
         }
     };
     let can_assert = program.ops[k.entry as usize..k.end as usize]
@@ -1211,13 +1220,15 @@ where
         // the blocks of a cluster together, the clusters in parallel (in cluster order when they
         // raced on global memory, as plain blocks do)
         let cids: Vec<u32> = (0..(nblocks / u64::from(csize)) as u32).collect();
-        let one = |c: u32, serial: bool| -> Vec<(u32, S, exec::BlockOut)> {
+        type Ran<S> = (Vec<(u32, S, exec::BlockOut)>, Option<mem::BlockLog>);
+        let one = |c: u32, serial: bool| -> Ran<S> {
             let members = ctx.cluster_blocks(c);
             if !serial && tracked.track.is_some_and(|t| t.conflict()) {
-                return members
+                let skipped = members
                     .into_iter()
                     .map(|b| (b, sink_factory(b), exec::BlockOut::default()))
                     .collect();
+                return (skipped, None);
             }
             let c = if serial { &ctx } else { &tracked };
             let make = |b: u32| {
@@ -1225,19 +1236,28 @@ where
                 s.block_order(in_order(serial));
                 s
             };
-            exec::run_cluster(c, &members, &make, watch.done)
+            let log = c.track.map(|t| t.begin());
+            let out = exec::run_cluster(c, &members, &make, watch.done);
+            let log = log.and(c.track).map(|t| t.finish());
+            (out, log)
         };
         let run_all = |serial: bool| -> Vec<Vec<(u32, S, exec::BlockOut)>> {
             match (serial, watch.deadline) {
-                (true, None) => cids.iter().map(|&c| one(c, true)).collect(),
+                (true, None) => cids.iter().map(|&c| one(c, true).0).collect(),
                 (true, Some(deadline)) => cids
                     .iter()
                     .enumerate()
-                    .map_while(|(i, &c)| (i == 0 || Instant::now() < deadline).then(|| one(c, true)))
+                    .map_while(|(i, &c)| (i == 0 || Instant::now() < deadline).then(|| one(c, true).0))
                     .collect(),
                 (false, deadline) => {
                     let mut v = Vec::new();
-                    let push = |v: &mut Vec<_>, t| v.push(t);
+                    // a cluster's accesses checked against the clusters before it, in cluster order
+                    let push = |v: &mut Vec<_>, (t, log): Ran<S>| {
+                        if let (Some(sh), Some(log)) = (tracked.track, log) {
+                            sh.merge(log);
+                        }
+                        v.push(t)
+                    };
                     stream_in_order(&cids, deadline, &|c| one(c, false), &mut v, &push);
                     v
                 }
@@ -1281,6 +1301,7 @@ where
     if let Some(o) = observer {
         o.after(global);
     }
+    global.launched(shadow.as_ref());
     if let Some(sh) = shadow {
         global.keep_shadow(sh);
     }
