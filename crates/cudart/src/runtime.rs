@@ -524,7 +524,7 @@ impl Runtime {
             return Ok(None);
         }
         let a = self.allocs.remove(&addr).ok_or(err::INVALID_VALUE)?;
-        self.global.remove(addr);
+        self.global.discard(addr);
         self.init_regions().remove(&addr);
         Ok(match a.backing {
             Backing::Mirror { owned: true } => Some((addr, a.len)),
@@ -1273,7 +1273,7 @@ impl Runtime {
         drop(showing);
         let seconds = began.elapsed().as_secs_f64();
         if env {
-            self.global.remove(GRID_WORKSPACE);
+            self.global.discard(GRID_WORKSPACE);
         }
         self.sync_mirrors_out(mirrored);
         self.sync_managed(f.module, false);

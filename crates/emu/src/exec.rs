@@ -286,8 +286,12 @@ thread_local! {
     /// Register files of finished warps, kept for the next block this thread runs: a block's
     /// registers are allocated once per thread, not once per block (whose frees and refaults of
     /// fresh pages cost as much as a short kernel's instructions).
-    static REG_POOL: std::cell::RefCell<Vec<Vec<Row>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// With them the warps' predicate and reconvergence-stack buffers.
+    static REG_POOL: std::cell::RefCell<Vec<WarpBufs>> = const { std::cell::RefCell::new(Vec::new()) };
 }
+
+/// A finished warp's buffers: registers, predicates, reconvergence stack.
+type WarpBufs = (Vec<Row>, Vec<u32>, Vec<Frame>);
 
 /// Register files the pool keeps per thread at most (the warps of the largest block).
 const REG_POOL_MAX: usize = 32;
@@ -313,7 +317,7 @@ impl Drop for BlockRun {
                 if p.len() >= REG_POOL_MAX {
                     break;
                 }
-                p.push(w.regs);
+                p.push((w.regs, w.preds, w.stack));
             }
         });
         BYTE_POOL.with(|p| {
@@ -471,9 +475,12 @@ impl BlockRun {
         let cta = ctx.cta(block_lin);
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
-                let mut regs = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+                let (mut regs, mut preds, mut stack) = REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
                 regs.clear();
                 regs.resize(k.n_rows as usize, [0u64; 32]);
+                preds.clear();
+                preds.resize(k.n_preds as usize, 0);
+                stack.clear();
                 // the lanes' thread indices, counted up from the warp's first thread (no division
                 // per lane and row)
                 let mut tids = [[0u32; 3]; 32];
@@ -523,12 +530,15 @@ impl BlockRun {
                 };
                 Warp {
                     regs,
-                    preds: vec![0; k.n_preds as usize],
-                    stack: vec![Frame {
-                        pc: k.entry,
-                        rpc: u32::MAX,
-                        mask: valid,
-                    }],
+                    preds,
+                    stack: {
+                        stack.push(Frame {
+                            pc: k.entry,
+                            rpc: u32::MAX,
+                            mask: valid,
+                        });
+                        stack
+                    },
                     exited: !valid,
                     state: State::Ready,
                     insts: 0,

@@ -409,6 +409,14 @@ impl Global {
         Ok(())
     }
 
+    /// Removes the region that starts at `base` without reading it (a freed allocation);
+    /// whether there was one.
+    pub fn discard(&mut self, base: u64) -> bool {
+        let n = self.regions.len();
+        self.regions.retain(|r| r.base != base);
+        self.regions.len() < n
+    }
+
     /// Removes the region that starts at `base` and returns its bytes.
     pub fn remove(&mut self, base: u64) -> Option<Vec<u8>> {
         let bytes = self.contents(base)?;
@@ -574,6 +582,9 @@ mod tests {
         assert_eq!(g.region_of(BUFFER_BASE + 6), None);
         assert_eq!(g.remove(BUFFER_BASE), Some(vec![1, 2, 3, 4, 5, 6]));
         assert_eq!(g.region_of(BUFFER_BASE), None);
+        assert!(g.discard(BUFFER_BASE + 8));
+        assert!(!g.discard(BUFFER_BASE + 8));
+        assert_eq!(g.regions().count(), 0);
     }
 
     #[test]

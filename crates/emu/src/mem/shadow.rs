@@ -54,24 +54,23 @@ struct ShadowRegion {
     len: u64,
     chunks: Box<[OnceLock<Chunk>]>,
     /// The region was all zeros when the launch began: the values before its writes are zeros,
-    /// not kept.
+    /// not kept (`undo` zeroes the words the merged blocks wrote).
     zero: bool,
     /// A word of it was written.
     written: AtomicBool,
 }
 
-/// The kept values of `CHUNK_WORDS` words: which are kept (one bit a word) and the values (none
-/// in a region that was zero).
+/// The kept values of `CHUNK_WORDS` words: which are kept (one bit a word) and the values.
 struct Chunk {
     saved: [AtomicU64; CHUNK_WORDS / 64],
-    old: Option<Words>,
+    old: Words,
 }
 
 impl Chunk {
-    fn new(zero: bool) -> Chunk {
+    fn new() -> Chunk {
         Chunk {
             saved: std::array::from_fn(|_| AtomicU64::new(0)),
-            old: (!zero).then(|| Words::zeroed(CHUNK_WORDS)),
+            old: Words::zeroed(CHUNK_WORDS),
         }
     }
 }
@@ -133,6 +132,22 @@ impl Bits {
             i = end + 1;
         }
         false
+    }
+
+    /// Calls `f` with every word that has a bit of kind `kind`.
+    fn each_set(&self, kind: usize, mut f: impl FnMut(usize)) {
+        for (c, chunk) in self.chunks.iter().enumerate() {
+            let Some(chunk) = chunk else { continue };
+            let off = kind * BITS_WORDS / 64;
+            for (k, &w) in chunk[off..off + BITS_WORDS / 64].iter().enumerate() {
+                let mut set = w;
+                while set != 0 {
+                    let b = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    f(c * BITS_WORDS + k * 64 + b);
+                }
+            }
+        }
     }
 
     /// Whether any of words `first..=last` has a bit of kind `kind`.
@@ -350,8 +365,8 @@ impl Shadow {
     /// Checks a block's log against the blocks merged before it (called in block order, by one
     /// thread at a time) and adds it to them.
     pub fn merge(&self, mut log: BlockLog) {
+        let mut bits = self.merged.lock().unwrap_or_else(PoisonError::into_inner);
         if !self.conflict() {
-            let mut bits = self.merged.lock().unwrap_or_else(PoisonError::into_inner);
             let clash = log.writes.v.iter().any(|&(lo, hi)| {
                 self.words_of(lo, hi)
                     .any(|(r, f, l)| bits[r].any(READ, f, l) || bits[r].any(WRITTEN, f, l))
@@ -361,15 +376,21 @@ impl Shadow {
             if clash {
                 self.flag();
             } else {
-                for (kind, rs) in [(READ, &log.reads), (WRITTEN, &log.writes)] {
-                    for &(lo, hi) in &rs.v {
-                        for (r, f, l) in self.words_of(lo, hi) {
-                            bits[r].set(kind, f, l);
-                        }
+                for &(lo, hi) in &log.reads.v {
+                    for (r, f, l) in self.words_of(lo, hi) {
+                        bits[r].set(READ, f, l);
                     }
                 }
             }
         }
+        // the words written, conflict or not: what `undo` zeroes in a region that was zero
+        for &(lo, hi) in &log.writes.v {
+            for (r, f, l) in self.words_of(lo, hi) {
+                bits[r].set(WRITTEN, f, l);
+                self.regions[r].written.store(true, Relaxed);
+            }
+        }
+        drop(bits);
         for r in [&mut log.reads, &mut log.writes] {
             r.clear();
             // a block that logged many ranges does not keep its buffer's size for the next ones
@@ -487,12 +508,16 @@ impl Shadow {
     fn keep(&self, g: &Global, r: usize, first: usize, last: usize) {
         let words = &g.regions[r].words;
         let sr = &self.regions[r];
+        if sr.zero {
+            // zeros before the launch: the merged blocks' written words say what to put back
+            return;
+        }
         let mut i = first;
         while i <= last {
             let c = i / CHUNK_WORDS;
             let chunk = sr.chunks[c].get_or_init(|| {
                 sr.written.store(true, Relaxed);
-                Chunk::new(sr.zero)
+                Chunk::new()
             });
             let end = last.min((c + 1) * CHUNK_WORDS - 1);
             let (lo, hi) = (i - c * CHUNK_WORDS, end - c * CHUNK_WORDS);
@@ -507,11 +532,7 @@ impl Shadow {
                 // the values are read before the claim: a block that writes one of these words
                 // claims it first, after this claim if this one gets it (acquire-release on the
                 // bitmap word), so the values read are the ones before its write
-                let Some(old) = &chunk.old else {
-                    // zeros before the launch: the claim alone
-                    saved.fetch_or(mask, Relaxed);
-                    continue;
-                };
+                let old = &chunk.old;
                 let at = c * CHUNK_WORDS + k * 64;
                 let mut vals = [0u32; 64];
                 for b in from..=to {
@@ -528,10 +549,16 @@ impl Shadow {
         }
     }
 
-    /// Puts back the value every written word had before the launch.
+    /// Puts back the value every written word had before the launch (once every block that ran
+    /// was merged).
     pub fn undo(&self, g: &Global) {
-        for (sr, gr) in self.regions.iter().zip(&g.regions) {
+        let merged = self.merged.lock().unwrap_or_else(PoisonError::into_inner);
+        for ((sr, gr), b) in self.regions.iter().zip(&g.regions).zip(merged.iter()) {
             debug_assert_eq!((sr.base, sr.len), (gr.base, gr.len));
+            if sr.zero {
+                b.each_set(WRITTEN, |i| gr.words[i].store(0, Relaxed));
+                continue;
+            }
             for (c, chunk) in sr.chunks.iter().enumerate() {
                 let Some(chunk) = chunk.get() else {
                     continue;
@@ -542,8 +569,7 @@ impl Shadow {
                         let b = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
                         let i = k * 64 + b;
-                        let v = chunk.old.as_ref().map_or(0, |o| o[i].load(Relaxed));
-                        gr.words[c * CHUNK_WORDS + i].store(v, Relaxed);
+                        gr.words[c * CHUNK_WORDS + i].store(chunk.old[i].load(Relaxed), Relaxed);
                     }
                 }
             }
@@ -761,5 +787,54 @@ mod tests {
         assert!(sh.conflict());
         sh.undo(&g);
         assert_eq!(g.contents(0x2000).unwrap(), vec![7; 8192]);
+    }
+
+    #[test]
+    fn a_zeroed_region_is_put_back_to_zeros_without_kept_values_until_written() {
+        let mut g = Global::empty();
+        g.insert_zeroed(0x1000, 4096).unwrap();
+        g.insert(0x4000, &[9; 64]).unwrap();
+        let sh = g.take_shadow();
+        let addrs: [u64; 32] = std::array::from_fn(|l| 0x1000 + 4 * l as u64);
+        for b in 0..2u32 {
+            block(&sh, || {
+                sh.write_lanes(&g, b, &addrs, u32::MAX, 4);
+                for &a in &addrs {
+                    g.write(a, 4, u64::from(b) + 1);
+                }
+                sh.write(&g, b, 0x4000, 4);
+                g.write(0x4000, 4, 5);
+            });
+        }
+        assert!(sh.conflict());
+        // no values were kept for the zeroed region
+        assert!(sh.regions[0].chunks.iter().all(|c| c.get().is_none()));
+        sh.undo(&g);
+        assert_eq!(g.contents(0x1000).unwrap(), vec![0; 4096]);
+        assert_eq!(g.contents(0x4000).unwrap(), vec![9; 64]);
+        g.launched(Some(&sh));
+        g.keep_shadow(sh);
+        // after a launch that wrote it (here: one with a conflict), the region keeps values
+        let sh = g.take_shadow();
+        assert!(!sh.regions[0].zero);
+        g.write(0x1000, 4, 3);
+        block(&sh, || {
+            sh.write(&g, 0, 0x1000, 4);
+            g.write(0x1000, 4, 4);
+        });
+        sh.undo(&g);
+        assert_eq!(g.read(0x1000, 4), Some(3));
+        // a launch without a conflict that wrote only the other region leaves a zeroed one zero
+        let mut g = Global::empty();
+        g.insert_zeroed(0x1000, 64).unwrap();
+        g.insert(0x4000, &[9; 64]).unwrap();
+        let sh = g.take_shadow();
+        block(&sh, || sh.write(&g, 0, 0x4000, 4));
+        g.launched(Some(&sh));
+        g.keep_shadow(sh);
+        assert!(g.take_shadow().regions[0].zero);
+        // a host copy into it makes it not zero
+        g.write_range(0x1000, &[1]).unwrap();
+        assert!(!g.take_shadow().regions[0].zero);
     }
 }
