@@ -622,7 +622,9 @@ impl Runtime {
 
     /// Sets device bytes.
     pub fn memset_device(&self, addr: u64, value: u8, len: usize) -> Result<(), u32> {
-        self.write_device(addr, &vec![value; len])
+        self.global.fill(addr, len, value).ok_or(err::INVALID_VALUE)?;
+        self.mark_written(addr, len as u64);
+        Ok(())
     }
 
     /// Under `--check`: a notice for each device allocation still live at `at` (`cudaDeviceReset`

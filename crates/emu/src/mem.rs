@@ -505,6 +505,41 @@ impl Global {
     }
 }
 
+impl Global {
+    /// Sets `len` bytes from `addr` to `value` (a memset); `None` (nothing written) when the range
+    /// is not inside one region. A whole region set to zeros is known to be zero again.
+    pub fn fill(&self, addr: u64, len: usize, value: u8) -> Option<()> {
+        let (r, off) = self.find(addr, len as u64)?;
+        // the bytes before the first whole word and after the last one
+        let head = ((4 - off % 4) % 4).min(len);
+        let words = (len - head) / 4;
+        let tail = len - head - 4 * words;
+        let byte = |o: usize| {
+            let sh = (o % 4) * 8;
+            let w = &r.words[o / 4];
+            let old = w.load(Relaxed);
+            w.store((old & !(0xff << sh)) | (u32::from(value) << sh), Relaxed);
+        };
+        for o in off..off + head {
+            byte(o);
+        }
+        let v = u32::from_ne_bytes([value; 4]);
+        let span = &r.words[(off + head) / 4..(off + head) / 4 + words];
+        if words >= PARALLEL_COPY_WORDS {
+            span.par_chunks(COPY_PIECE_WORDS)
+                .for_each(|c| c.iter().for_each(|w| w.store(v, Relaxed)));
+        } else {
+            span.iter().for_each(|w| w.store(v, Relaxed));
+        }
+        for o in off + head + 4 * words..off + len {
+            byte(o);
+        }
+        let whole = off == 0 && len as u64 == r.len;
+        r.zero.store(whole && value == 0 || r.zero.load(Relaxed) && value == 0, Relaxed);
+        Some(())
+    }
+}
+
 /// Host copies of at least this many words run on every host thread ([`Global::read_range`],
 /// [`Global::write_range`]), in pieces of `COPY_PIECE_WORDS`.
 const PARALLEL_COPY_WORDS: usize = 1 << 20;
@@ -609,6 +644,28 @@ mod tests {
         );
         assert_eq!(g.read(BUFFER_BASE, 2), Some(0));
         assert_eq!(g.contents(BUFFER_BASE).unwrap()[3..3 + n], data[..]);
+    }
+
+    #[test]
+    fn fill_sets_the_bytes_and_a_whole_region_of_zeros_is_zero_again() {
+        let mut g = Global::empty();
+        g.insert(BUFFER_BASE, &[1; 4 * PARALLEL_COPY_WORDS + 6]).unwrap();
+        g.fill(BUFFER_BASE + 3, 4 * PARALLEL_COPY_WORDS, 7).unwrap();
+        let c = g.contents(BUFFER_BASE).unwrap();
+        assert_eq!(c[..3], [1, 1, 1]);
+        assert!(c[3..3 + 4 * PARALLEL_COPY_WORDS].iter().all(|&b| b == 7));
+        assert_eq!(c[3 + 4 * PARALLEL_COPY_WORDS..], [1, 1, 1]);
+        assert!(!g.regions[0].zero.load(Relaxed));
+        g.fill(BUFFER_BASE, 4 * PARALLEL_COPY_WORDS + 6, 0).unwrap();
+        assert!(g.contents(BUFFER_BASE).unwrap().iter().all(|&b| b == 0));
+        assert!(g.regions[0].zero.load(Relaxed));
+        // part of a zero region set to zeros keeps it zero, to anything else not
+        g.fill(BUFFER_BASE + 1, 2, 0).unwrap();
+        assert!(g.regions[0].zero.load(Relaxed));
+        g.fill(BUFFER_BASE + 1, 1, 2).unwrap();
+        assert!(!g.regions[0].zero.load(Relaxed));
+        assert_eq!(g.read(BUFFER_BASE, 4), Some(0x0200));
+        assert_eq!(g.fill(BUFFER_BASE + 4, 4 * PARALLEL_COPY_WORDS + 6, 0), None);
     }
 
     #[test]
