@@ -68,30 +68,60 @@ struct Line([AtomicU32; 16]);
 /// and touch different 64-byte lines of the device's memory (or of a shadow's states) touch
 /// different host cache lines too, instead of sharing the lines that straddle theirs.
 pub(crate) struct Words {
-    lines: Box<[Line]>,
+    /// The first line (inside the allocation, on a 64-byte boundary).
+    lines: std::ptr::NonNull<Line>,
     len: usize,
+    /// The allocation (`None`: no words) and its layout.
+    alloc: Option<(std::ptr::NonNull<u8>, std::alloc::Layout)>,
+}
+
+// SAFETY: `Words` owns its allocation, whose contents are atomics.
+unsafe impl Send for Words {}
+// SAFETY: as above; shared access goes through the atomics.
+unsafe impl Sync for Words {}
+
+impl Drop for Words {
+    fn drop(&mut self) {
+        if let Some((p, layout)) = self.alloc {
+            // SAFETY: allocated in `Words::zeroed` with this layout.
+            unsafe { std::alloc::dealloc(p.as_ptr(), layout) }
+        }
+    }
 }
 
 impl Words {
-    /// `len` words of 0 (their pages untouched until used).
+    /// `len` words of 0 (their pages untouched until used: the allocation is asked zeroed at the
+    /// allocator's own alignment, which large zeroed allocations get from fresh pages, and the
+    /// words start at its first 64-byte boundary; a zeroed allocation aligned to 64 would be
+    /// written with zeros).
     pub(crate) fn zeroed(len: usize) -> Words {
         let n = len.div_ceil(16);
-        let lines = if n == 0 {
-            Box::default()
-        } else {
-            let layout = std::alloc::Layout::array::<Line>(n).expect("a region that fits in memory");
-            // SAFETY: the layout has a non-zero size; all-zero bytes are valid `AtomicU32`s, so
-            // the zeroed allocation holds `n` valid `Line`s, and a boxed slice of `n` lines frees
-            // it with this same layout.
-            unsafe {
-                let p = std::alloc::alloc_zeroed(layout).cast::<Line>();
-                if p.is_null() {
-                    std::alloc::handle_alloc_error(layout);
-                }
-                Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
-            }
+        if n == 0 {
+            return Words {
+                lines: std::ptr::NonNull::dangling(),
+                len,
+                alloc: None,
+            };
+        }
+        let layout = n
+            .checked_mul(64)
+            .and_then(|b| b.checked_add(64 - 16))
+            .and_then(|b| std::alloc::Layout::from_size_align(b, 16).ok())
+            .expect("a region that fits in memory");
+        // SAFETY: the layout has a non-zero size.
+        let p = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(p) = std::ptr::NonNull::new(p) else {
+            std::alloc::handle_alloc_error(layout);
         };
-        Words { lines, len }
+        let skip = p.as_ptr().align_offset(64);
+        // SAFETY: `p` is 16-aligned, so `skip <= 48` and the allocation holds `skip + 64 n`
+        // bytes: `n` whole lines from the boundary, all zero bytes (valid `AtomicU32`s).
+        let lines = unsafe { p.add(skip) }.cast::<Line>();
+        Words {
+            lines,
+            len,
+            alloc: Some((p, layout)),
+        }
     }
 
     /// The little-endian words of `bytes` (the last one padded with zeros).
@@ -110,7 +140,8 @@ impl std::ops::Deref for Words {
     type Target = [AtomicU32];
     fn deref(&self) -> &[AtomicU32] {
         // SAFETY: `Line` is `repr(C)` with sixteen `AtomicU32`s and no padding (64 bytes), so the
-        // lines are `16 * lines.len() >= len` contiguous words.
+        // `len.div_ceil(16)` lines are at least `len` contiguous words (dangling and aligned for
+        // none).
         unsafe { std::slice::from_raw_parts(self.lines.as_ptr().cast::<AtomicU32>(), self.len) }
     }
 }
@@ -118,7 +149,7 @@ impl std::ops::Deref for Words {
 impl std::ops::DerefMut for Words {
     fn deref_mut(&mut self) -> &mut [AtomicU32] {
         // SAFETY: as `deref`, borrowed mutably through `self`.
-        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<AtomicU32>(), self.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.lines.as_ptr().cast::<AtomicU32>(), self.len) }
     }
 }
 
@@ -513,7 +544,6 @@ impl Global {
         // the bytes before the first whole word and after the last one
         let head = ((4 - off % 4) % 4).min(len);
         let words = (len - head) / 4;
-        let tail = len - head - 4 * words;
         let byte = |o: usize| {
             let sh = (o % 4) * 8;
             let w = &r.words[o / 4];
@@ -632,6 +662,15 @@ mod tests {
         assert_eq!(g.read(BUFFER_BASE + n as u64, 4), Some(0));
         // the words start on a cache line
         assert_eq!(g.regions[0].words.as_ptr() as usize % 64, 0);
+        for n in [0, 1, 15, 16, 17, 1000, 1 << 20] {
+            let w = Words::zeroed(n);
+            assert_eq!(w.len(), n);
+            assert!(n == 0 || w.as_ptr() as usize % 64 == 0, "{n} words");
+            assert!(w.iter().all(|x| x.load(Relaxed) == 0), "{n} words");
+            if let Some(last) = w.last() {
+                last.store(5, Relaxed);
+            }
+        }
         let data: Vec<u8> = (0..n).map(|i| (i * 7 + i / 256) as u8).collect();
         g.write_range(BUFFER_BASE + 3, &data).unwrap();
         let mut back = vec![0u8; n];
