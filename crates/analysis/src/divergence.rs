@@ -69,6 +69,11 @@ impl DivergenceSink {
         }
     }
 
+    /// Empties the counts for another block, keeping the buffer.
+    pub fn clear(&mut self) {
+        self.stats.clear();
+    }
+
     fn at(&mut self, pc: u32) -> &mut PcStat {
         let i = pc as usize;
         if i >= self.stats.len() {
