@@ -1093,23 +1093,21 @@ where
             s.block_order(in_order(serial));
             if !serial && tracked.track.is_some_and(|t| t.conflict()) {
                 // the launch runs again in block order: the rest of this attempt is moot
-                return (s, exec::BlockOut::default(), None);
+                return (s, exec::BlockOut::default());
             }
             let c = if serial { &ctx } else { &tracked };
-            let log = c.track.map(|t| t.begin());
+            // the block's global accesses checked against the blocks that ended before it
+            if let Some(t) = c.track {
+                t.begin();
+            }
             let o = exec::run_block(c, b, &mut s);
-            let log = log.and(c.track).map(|t| t.finish());
+            if let Some(t) = c.track {
+                t.finish();
+            }
             if let Some(d) = watch.done {
                 d.fetch_add(1, Ordering::Relaxed);
             }
-            (s, o, log)
-        };
-        // a block's accesses checked against the blocks before it as it is merged, in block order
-        let merge = |g: &mut Gathered<A>, (s, o, log): (S, exec::BlockOut, Option<mem::BlockLog>)| {
-            if let (Some(t), Some(log)) = (tracked.track, log) {
-                t.merge(log);
-            }
-            gather(g, (s, o));
+            (s, o)
         };
         if serial {
             let mut ran = 0;
@@ -1117,12 +1115,12 @@ where
                 if ran > 0 && watch.deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
-                merge(g, one(b));
+                gather(g, one(b));
                 ran += 1;
             }
             ran
         } else {
-            stream_in_order(ids, watch.deadline, &one, g, &merge)
+            stream_in_order(ids, watch.deadline, &one, g, &gather)
         }
     };
     let can_assert = program.ops[k.entry as usize..k.end as usize]
@@ -1220,15 +1218,13 @@ where
         // the blocks of a cluster together, the clusters in parallel (in cluster order when they
         // raced on global memory, as plain blocks do)
         let cids: Vec<u32> = (0..(nblocks / u64::from(csize)) as u32).collect();
-        type Ran<S> = (Vec<(u32, S, exec::BlockOut)>, Option<mem::BlockLog>);
-        let one = |c: u32, serial: bool| -> Ran<S> {
+        let one = |c: u32, serial: bool| -> Vec<(u32, S, exec::BlockOut)> {
             let members = ctx.cluster_blocks(c);
             if !serial && tracked.track.is_some_and(|t| t.conflict()) {
-                let skipped = members
+                return members
                     .into_iter()
                     .map(|b| (b, sink_factory(b), exec::BlockOut::default()))
                     .collect();
-                return (skipped, None);
             }
             let c = if serial { &ctx } else { &tracked };
             let make = |b: u32| {
@@ -1236,28 +1232,27 @@ where
                 s.block_order(in_order(serial));
                 s
             };
-            let log = c.track.map(|t| t.begin());
+            // the cluster's global accesses checked against the clusters that ended before it
+            if let Some(t) = c.track {
+                t.begin();
+            }
             let out = exec::run_cluster(c, &members, &make, watch.done);
-            let log = log.and(c.track).map(|t| t.finish());
-            (out, log)
+            if let Some(t) = c.track {
+                t.finish();
+            }
+            out
         };
         let run_all = |serial: bool| -> Vec<Vec<(u32, S, exec::BlockOut)>> {
             match (serial, watch.deadline) {
-                (true, None) => cids.iter().map(|&c| one(c, true).0).collect(),
+                (true, None) => cids.iter().map(|&c| one(c, true)).collect(),
                 (true, Some(deadline)) => cids
                     .iter()
                     .enumerate()
-                    .map_while(|(i, &c)| (i == 0 || Instant::now() < deadline).then(|| one(c, true).0))
+                    .map_while(|(i, &c)| (i == 0 || Instant::now() < deadline).then(|| one(c, true)))
                     .collect(),
                 (false, deadline) => {
                     let mut v = Vec::new();
-                    // a cluster's accesses checked against the clusters before it, in cluster order
-                    let push = |v: &mut Vec<_>, (t, log): Ran<S>| {
-                        if let (Some(sh), Some(log)) = (tracked.track, log) {
-                            sh.merge(log);
-                        }
-                        v.push(t)
-                    };
+                    let push = |v: &mut Vec<_>, t| v.push(t);
                     stream_in_order(&cids, deadline, &|c| one(c, false), &mut v, &push);
                     v
                 }

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 mod shadow;
-pub use shadow::{BlockLog, SHADOW_MAX_BLOCKS, Shadow};
+pub use shadow::{SHADOW_MAX_BLOCKS, Shadow};
 
 /// Generic-address window of the block's shared memory: generic = `SHARED_WINDOW + offset`.
 ///

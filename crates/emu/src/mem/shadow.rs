@@ -9,21 +9,22 @@
 //!   ([`Shadow::begin`] .. [`Shadow::finish`]): plain pushes, a warp's contiguous lanes one range,
 //!   a range that continues the last one extends it, the log coalesced (sorted, merged) when it
 //!   grows.
-//! - The blocks' logs are checked in block order as the launch's streamed merge takes their
-//!   results ([`Shadow::merge`]): against two bitmaps (read, written) of the words of the blocks
-//!   merged before, 2 bits a word in chunks made on first use; a block's log is dropped once
-//!   merged, so the logs alive are those of the merge window.
+//! - When the block ends, its host thread coalesces the log into words and publishes them in two
+//!   bitmaps of the launch (read, written; 2 bits a word, in chunks made on first use), 64 words
+//!   per atomic operation, checking them against the blocks that published before
+//!   ([`Shadow::finish`]); the log's buffers stay with the thread for its next block.
 //! - A word's value before the launch's first write to it is kept for [`Shadow::undo`]: one
 //!   `fetch_or` per 64 words claims them (the claimer keeps the values), a warp's 32 contiguous
-//!   words one claim, words already claimed a plain load.
+//!   words one claim, words already claimed a plain load. A region that was all zeros keeps no
+//!   values: `undo` zeroes the words of the written bitmap.
 //!
 //! A word conflicts when one block wrote it and another read or wrote it, whatever the order they
 //! did it in: checked pairwise in block order, that is the same decision as over the whole launch.
 
 use std::cell::RefCell;
-use std::sync::atomic::Ordering::{AcqRel, Relaxed};
+use std::sync::atomic::Ordering::{AcqRel, Relaxed, SeqCst};
 use std::sync::atomic::{AtomicBool, AtomicU64};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
@@ -31,7 +32,7 @@ use super::{Global, Region, Words};
 
 /// Words per chunk of kept values (made at the chunk's first write).
 const CHUNK_WORDS: usize = 1024;
-/// Words per chunk of the merged blocks' bitmaps.
+/// Words per chunk of the finished blocks' bitmaps.
 const BITS_WORDS: usize = 1 << 16;
 /// A block's log is coalesced when it holds this many ranges (or twice what the last coalescing
 /// left).
@@ -43,10 +44,8 @@ pub const SHADOW_MAX_BLOCKS: u64 = (1 << 30) - 2;
 pub struct Shadow {
     regions: Vec<ShadowRegion>,
     conflict: AtomicBool,
-    /// The merged blocks' words, per region (taken by the one merging).
-    merged: Mutex<Vec<Bits>>,
-    /// Logs' buffers for the next blocks.
-    pool: Mutex<Vec<BlockLog>>,
+    /// The finished blocks' words, per region.
+    bits: Vec<Bits>,
 }
 
 struct ShadowRegion {
@@ -54,7 +53,7 @@ struct ShadowRegion {
     len: u64,
     chunks: Box<[OnceLock<Chunk>]>,
     /// The region was all zeros when the launch began: the values before its writes are zeros,
-    /// not kept (`undo` zeroes the words the merged blocks wrote).
+    /// not kept (`undo` zeroes the words the finished blocks wrote).
     zero: bool,
     /// A word of it was written.
     written: AtomicBool,
@@ -75,13 +74,10 @@ impl Chunk {
     }
 }
 
-/// Two bits per word of a region (read by a merged block, written by one), in chunks of
-/// `BITS_WORDS` words: `BITS_WORDS / 64` read words then as many written ones.
-#[derive(Default)]
+/// Two bits per word of a region (read by a finished block, written by one), in chunks of
+/// `BITS_WORDS` words made on first use: `BITS_WORDS / 64` read words then as many written ones.
 struct Bits {
-    chunks: Vec<Option<Box<[u64]>>>,
-    /// Indices of the chunks holding bits (cleared for the next launch).
-    used: Vec<usize>,
+    chunks: Box<[OnceLock<Box<[AtomicU64]>>]>,
 }
 
 const READ: usize = 0;
@@ -90,57 +86,49 @@ const WRITTEN: usize = 1;
 impl Bits {
     fn new(words: usize) -> Bits {
         Bits {
-            chunks: (0..words.div_ceil(BITS_WORDS)).map(|_| None).collect(),
-            used: Vec::new(),
+            chunks: (0..words.div_ceil(BITS_WORDS)).map(|_| OnceLock::new()).collect(),
         }
     }
 
     fn clear(&mut self) {
-        for c in self.used.drain(..) {
-            if let Some(b) = &mut self.chunks[c] {
-                b.fill(0);
+        self.chunks.par_iter_mut().for_each(|c| {
+            if let Some(c) = c.get_mut() {
+                for w in c.iter_mut() {
+                    *w.get_mut() = 0;
+                }
             }
-        }
+        });
     }
 
-    /// Calls `f(bitmap word, mask)` for the bitmap words (of kind `kind`) of words `first..=last`;
-    /// with `make`, chunks are made where missing, otherwise missing ones are skipped.
-    fn each(&mut self, kind: usize, first: usize, last: usize, make: bool, mut f: impl FnMut(&mut u64, u64) -> bool) -> bool {
+    /// Calls `f(read bitmap word, written bitmap word, mask)` for the bitmap words of words
+    /// `first..=last` (chunks made where missing); whether one call said so.
+    fn each(&self, first: usize, last: usize, mut f: impl FnMut(&AtomicU64, &AtomicU64, u64) -> bool) -> bool {
+        let mut hit = false;
         let mut i = first;
         while i <= last {
             let c = i / BITS_WORDS;
             let end = last.min((c + 1) * BITS_WORDS - 1);
-            if self.chunks[c].is_none() {
-                if !make {
-                    i = end + 1;
-                    continue;
-                }
-                self.chunks[c] = Some(vec![0u64; 2 * BITS_WORDS / 64].into_boxed_slice());
-                self.used.push(c);
-            }
-            let chunk = self.chunks[c].as_mut().expect("made above");
-            let off = kind * BITS_WORDS / 64;
+            let chunk = self.chunks[c]
+                .get_or_init(|| (0..2 * BITS_WORDS / 64).map(|_| AtomicU64::new(0)).collect());
             let (lo, hi) = (i - c * BITS_WORDS, end - c * BITS_WORDS);
             for k in lo / 64..=hi / 64 {
                 let from = if k == lo / 64 { lo % 64 } else { 0 };
                 let to = if k == hi / 64 { hi % 64 } else { 63 };
                 let mask = (u64::MAX >> (63 - to)) & (u64::MAX << from);
-                if f(&mut chunk[off + k], mask) {
-                    return true;
-                }
+                hit |= f(&chunk[READ * BITS_WORDS / 64 + k], &chunk[WRITTEN * BITS_WORDS / 64 + k], mask);
             }
             i = end + 1;
         }
-        false
+        hit
     }
 
     /// Calls `f` with every word that has a bit of kind `kind`.
     fn each_set(&self, kind: usize, mut f: impl FnMut(usize)) {
         for (c, chunk) in self.chunks.iter().enumerate() {
-            let Some(chunk) = chunk else { continue };
+            let Some(chunk) = chunk.get() else { continue };
             let off = kind * BITS_WORDS / 64;
-            for (k, &w) in chunk[off..off + BITS_WORDS / 64].iter().enumerate() {
-                let mut set = w;
+            for (k, w) in chunk[off..off + BITS_WORDS / 64].iter().enumerate() {
+                let mut set = w.load(Relaxed);
                 while set != 0 {
                     let b = set.trailing_zeros() as usize;
                     set &= set - 1;
@@ -149,24 +137,12 @@ impl Bits {
             }
         }
     }
-
-    /// Whether any of words `first..=last` has a bit of kind `kind`.
-    fn any(&mut self, kind: usize, first: usize, last: usize) -> bool {
-        self.each(kind, first, last, false, |w, m| *w & m != 0)
-    }
-
-    fn set(&mut self, kind: usize, first: usize, last: usize) {
-        self.each(kind, first, last, true, |w, m| {
-            *w |= m;
-            false
-        });
-    }
 }
 
 /// The byte ranges `[lo, hi)` a block (or a cluster) read and wrote, in the order it touched them
 /// (a range that continues or overlaps the last one extends it).
 #[derive(Default)]
-pub struct BlockLog {
+struct BlockLog {
     reads: Ranges,
     writes: Ranges,
 }
@@ -267,6 +243,43 @@ thread_local! {
     };
 }
 
+thread_local! {
+    /// A finishing block's read and written words (buffers kept for the thread's next block).
+    static SCRATCH: RefCell<(Vec<(usize, usize, usize)>, Vec<(usize, usize, usize)>)> =
+        const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Removes from `a` the words of `b` (both sorted by region then word, coalesced).
+fn subtract(a: &mut Vec<(usize, usize, usize)>, b: &[(usize, usize, usize)]) {
+    if b.is_empty() || a.is_empty() {
+        return;
+    }
+    let src = std::mem::take(a);
+    let mut k = 0;
+    for (r, mut f, l) in src {
+        // the ranges of `b` that end before this one starts are done with
+        while k < b.len() && (b[k].0 < r || b[k].0 == r && b[k].2 < f) {
+            k += 1;
+        }
+        let mut j = k;
+        while f <= l {
+            match b.get(j) {
+                Some(&(br, bf, bl)) if br == r && bf <= l => {
+                    if bf > f {
+                        a.push((r, f, bf - 1));
+                    }
+                    f = f.max(bl + 1);
+                    j += 1;
+                }
+                _ => {
+                    a.push((r, f, l));
+                    break;
+                }
+            }
+        }
+    }
+}
+
 impl ShadowRegion {
     fn new(r: &Region) -> ShadowRegion {
         ShadowRegion {
@@ -288,12 +301,8 @@ impl Shadow {
         let Some(old) = old else {
             return Shadow::new(g);
         };
-        let mut kept: Vec<(ShadowRegion, Bits)> = old
-            .regions
-            .into_iter()
-            .zip(old.merged.into_inner().unwrap_or_else(PoisonError::into_inner))
-            .collect();
-        let (regions, merged) = g
+        let mut kept: Vec<(ShadowRegion, Bits)> = old.regions.into_iter().zip(old.bits).collect();
+        let (regions, bits) = g
             .regions
             .iter()
             .map(
@@ -320,8 +329,7 @@ impl Shadow {
         Shadow {
             regions,
             conflict: AtomicBool::new(false),
-            merged: Mutex::new(merged),
-            pool: old.pool,
+            bits,
         }
     }
 
@@ -330,12 +338,12 @@ impl Shadow {
         Shadow {
             regions: g.regions.iter().map(ShadowRegion::new).collect(),
             conflict: AtomicBool::new(false),
-            merged: Mutex::new(g.regions.iter().map(|r| Bits::new(r.words.len())).collect()),
-            pool: Mutex::new(Vec::new()),
+            bits: g.regions.iter().map(|r| Bits::new(r.words.len())).collect(),
         }
     }
 
-    /// Whether two blocks touched a word that one of them wrote (among the blocks merged so far).
+    /// Whether two blocks touched a word that one of them wrote (among the blocks finished so
+    /// far).
     pub fn conflict(&self) -> bool {
         self.conflict.load(Relaxed)
     }
@@ -343,63 +351,66 @@ impl Shadow {
     /// Starts the log of a block (or cluster) on this host thread: the accesses until
     /// [`Shadow::finish`] are its.
     pub fn begin(&self) {
-        let fresh = self
-            .pool
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .pop();
-        LOG.with_borrow_mut(|l| match fresh {
-            Some(f) => *l = f,
-            None => {
+        LOG.with_borrow_mut(|l| {
+            l.reads.clear();
+            l.writes.clear();
+        });
+    }
+
+    /// Ends the log of the block this host thread ran since [`Shadow::begin`] and checks it
+    /// against the blocks finished before (on this thread or another), then publishes it.
+    ///
+    /// The block's words, coalesced, are set in the bitmaps 64 at a time: its written words with
+    /// one `fetch_or` on the written bits (a bit already set: another block wrote the word) and a
+    /// load of the read bits; its read words it did not write with one `fetch_or` on the read
+    /// bits and a load of the written bits. With the operations sequentially consistent, of two
+    /// blocks that touch a word one of them writes, the later one sees the other's bit whichever
+    /// thread and time they publish on: the same decision as a check per access.
+    pub fn finish(&self) {
+        SCRATCH.with_borrow_mut(|(reads, writes)| {
+            LOG.with_borrow_mut(|l| {
+                self.word_ranges(&mut l.writes, writes);
+                self.word_ranges(&mut l.reads, reads);
                 l.reads.clear();
                 l.writes.clear();
+                l.reads.v.shrink_to(4 * LOG_COALESCE);
+                l.writes.v.shrink_to(4 * LOG_COALESCE);
+            });
+            subtract(reads, writes);
+            let mut clash = false;
+            for &(r, f, l) in writes.iter() {
+                self.regions[r].written.store(true, Relaxed);
+                clash |= self.bits[r].each(f, l, |rd, wr, m| {
+                    wr.fetch_or(m, SeqCst) & m != 0 || rd.load(SeqCst) & m != 0
+                });
+            }
+            if !self.conflict() {
+                for &(r, f, l) in reads.iter() {
+                    clash |= self.bits[r].each(f, l, |rd, wr, m| {
+                        rd.fetch_or(m, SeqCst);
+                        wr.load(SeqCst) & m != 0
+                    });
+                }
+            }
+            if clash {
+                self.flag();
             }
         });
     }
 
-    /// The log of the block this host thread ran since [`Shadow::begin`].
-    pub fn finish(&self) -> BlockLog {
-        LOG.with_borrow_mut(std::mem::take)
-    }
-
-    /// Checks a block's log against the blocks merged before it (called in block order, by one
-    /// thread at a time) and adds it to them.
-    pub fn merge(&self, mut log: BlockLog) {
-        let mut bits = self.merged.lock().unwrap_or_else(PoisonError::into_inner);
-        if !self.conflict() {
-            let clash = log.writes.v.iter().any(|&(lo, hi)| {
-                self.words_of(lo, hi)
-                    .any(|(r, f, l)| bits[r].any(READ, f, l) || bits[r].any(WRITTEN, f, l))
-            }) || log.reads.v.iter().any(|&(lo, hi)| {
-                self.words_of(lo, hi).any(|(r, f, l)| bits[r].any(WRITTEN, f, l))
-            });
-            if clash {
-                self.flag();
-            } else {
-                for &(lo, hi) in &log.reads.v {
-                    for (r, f, l) in self.words_of(lo, hi) {
-                        bits[r].set(READ, f, l);
-                    }
+    /// `ranges`' words as (region, first, last), sorted and coalesced, into `out`.
+    fn word_ranges(&self, ranges: &mut Ranges, out: &mut Vec<(usize, usize, usize)>) {
+        out.clear();
+        ranges.coalesce();
+        for &(lo, hi) in &ranges.v {
+            for (r, f, l) in self.words_of(lo, hi) {
+                match out.last_mut() {
+                    // byte ranges apart may share a word
+                    Some(last) if last.0 == r && f <= last.2 + 1 => last.2 = last.2.max(l),
+                    _ => out.push((r, f, l)),
                 }
             }
         }
-        // the words written, conflict or not: what `undo` zeroes in a region that was zero
-        for &(lo, hi) in &log.writes.v {
-            for (r, f, l) in self.words_of(lo, hi) {
-                bits[r].set(WRITTEN, f, l);
-                self.regions[r].written.store(true, Relaxed);
-            }
-        }
-        drop(bits);
-        for r in [&mut log.reads, &mut log.writes] {
-            r.clear();
-            // a block that logged many ranges does not keep its buffer's size for the next ones
-            r.v.shrink_to(4 * LOG_COALESCE);
-        }
-        self.pool
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(log);
     }
 
     /// The regions the bytes `[lo, hi)` touch: each with the first and last word, where an access
@@ -509,7 +520,7 @@ impl Shadow {
         let words = &g.regions[r].words;
         let sr = &self.regions[r];
         if sr.zero {
-            // zeros before the launch: the merged blocks' written words say what to put back
+            // zeros before the launch: the finished blocks' written words say what to put back
             return;
         }
         let mut i = first;
@@ -550,10 +561,9 @@ impl Shadow {
     }
 
     /// Puts back the value every written word had before the launch (once every block that ran
-    /// was merged).
+    /// has finished).
     pub fn undo(&self, g: &Global) {
-        let merged = self.merged.lock().unwrap_or_else(PoisonError::into_inner);
-        for ((sr, gr), b) in self.regions.iter().zip(&g.regions).zip(merged.iter()) {
+        for ((sr, gr), b) in self.regions.iter().zip(&g.regions).zip(&self.bits) {
             debug_assert_eq!((sr.base, sr.len), (gr.base, gr.len));
             if sr.zero {
                 b.each_set(WRITTEN, |i| gr.words[i].store(0, Relaxed));
@@ -585,11 +595,11 @@ mod tests {
         Global::new(vec![(0x1000, (0..64u8).collect()), (0x2000, vec![7; 8192])])
     }
 
-    /// Runs `f` as one block's accesses and merges its log.
+    /// Runs `f` as one block's accesses and publishes them.
     fn block(sh: &Shadow, f: impl FnOnce()) {
         sh.begin();
         f();
-        sh.merge(sh.finish());
+        sh.finish();
     }
 
     #[test]
@@ -767,23 +777,17 @@ mod tests {
         // conflict): undo gives back the 7s whichever thread claimed a word first
         let g = space();
         let sh = Shadow::new(&g);
-        let logs: Vec<BlockLog> = (0..8u32)
-            .into_par_iter()
-            .map(|b| {
-                sh.begin();
-                for k in 0..32u64 {
-                    let addrs: [u64; 32] = std::array::from_fn(|l| 0x2000 + 128 * k + 4 * l as u64);
-                    sh.write_lanes(&g, b, &addrs, u32::MAX, 4);
-                    for &a in &addrs {
-                        g.write(a, 4, u64::from(b));
-                    }
+        (0..8u32).into_par_iter().for_each(|b| {
+            sh.begin();
+            for k in 0..32u64 {
+                let addrs: [u64; 32] = std::array::from_fn(|l| 0x2000 + 128 * k + 4 * l as u64);
+                sh.write_lanes(&g, b, &addrs, u32::MAX, 4);
+                for &a in &addrs {
+                    g.write(a, 4, u64::from(b));
                 }
-                sh.finish()
-            })
-            .collect();
-        for l in logs {
-            sh.merge(l);
-        }
+            }
+            sh.finish();
+        });
         assert!(sh.conflict());
         sh.undo(&g);
         assert_eq!(g.contents(0x2000).unwrap(), vec![7; 8192]);
