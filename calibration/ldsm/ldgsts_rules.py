@@ -7,7 +7,8 @@ calibration/cpasync/; prints, per candidate, how many rows it breaks). Pure Pyth
 Three questions (README.md, rules 3-5):
   1. cp.async.cg 16 B (LDGSTS.E.BYPASS.128), every layout; 1b. (open) the fresh rows of
      measured_cg16_check.tsv where a 32-byte source sector is read by three or more kept lanes;
-  2. cp.async.ca when a phase has bank conflicts on both the shared and the source side;
+  2. cp.async.ca when a phase has bank conflicts on both the shared and the source side (found: the
+     union of a word's two bank queues, README rule 3; the candidates below are the search record);
   3. cg 16 B with src-size 8 (LDGSTS.E.BYPASS.128.ZFILL).
 The rule of question 1 is implemented in crates/model/src/matrix.rs and replayed by
 crates/model/tests/matrix_calibration.rs; this script is the search record.
@@ -317,6 +318,13 @@ def load_side(it, k):
     return max(collections.Counter(x[k] for x in it).values())
 
 
+def union_queues(it):
+    d = collections.Counter(x[2] for x in it)
+    s = collections.Counter(x[3] for x in it)
+    both = collections.Counter((x[2], x[3]) for x in it)
+    return max(d[x[2]] + s[x[3]] - both[(x[2], x[3])] for x in it)
+
+
 def ca(r, phase_cost, w=None):
     w = w or int(r["form"][2:])
     P = 128 // w
@@ -347,7 +355,7 @@ def ca_report():
     both = [r for r in cas if both_sided(r)]
     rule = lambda it: max(load_side(it, 2), load_side(it, 3))
     print(f"cp.async.ca: {len(cas)} rows, {len(both)} with a phase conflicted on both sides; "
-          f"the larger side (rule 3) breaks {sum(ca(r, rule) != r['m'] for r in both)} of those")
+          f"the larger side (the earlier rule) breaks {sum(ca(r, rule) != r['m'] for r in both)} of those")
     cands = [
         ("in-order greedy (a lane waits if its shared or source bank is taken)", sched_inorder),
         ("source bank queues' heads, then one per shared bank", lambda it: sched_heads(it, "src")),
@@ -356,6 +364,7 @@ def ca_report():
         ("source rounds, each split by shared conflicts", lambda it: rounds(it, 3, 2)),
         ("shared rounds, each split by source conflicts", lambda it: rounds(it, 2, 3)),
         ("shared + source - 1", lambda it: load_side(it, 2) + load_side(it, 3) - 1),
+        ("the union of a word's shared and source bank queues (rule 3)", union_queues),
     ]
     for name, f in cands:
         bad = [r for r in cas if ca(r, f) != r["m"]]

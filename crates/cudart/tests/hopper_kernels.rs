@@ -681,5 +681,5 @@ fn every_hopper_kernel_replays_the_h200() {
         estimates.join("\n  ")
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    assert!(compared >= 130, "{compared} counters compared");
+    assert!(compared >= 132, "{compared} counters compared");
 }

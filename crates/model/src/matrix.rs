@@ -22,14 +22,17 @@
 //!
 //! **LDGSTS** through L1 (`cp.async.ca` 4, 8 or 16 bytes; `LDGSTS.E`, `.E.64`, `.E.128`), and
 //! `cp.async.cg` with a source size of 0 (all zero-fill): lanes are served in phases as stores are
-//! (32 lanes for 4 bytes, 16 for 8, 8 for 16). In a phase each bank takes one (lane, 4-byte word)
-//! pair per wavefront, **with no multicast**, on the shared side (the destination word's bank) and on
-//! the source side (bank `(source address / 4) % 32` of the source word); the phase takes the larger
-//! of the two maxima and the phases add. Counted in
-//! `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts` only, neither in `_op_ld` nor in
-//! `_op_st`. A zero-filled copy reads no source, so only the destination counts. Exact wherever no
-//! phase has conflicts on both sides (434 measured rows); when one does, the H100 takes more than the
-//! larger side and no rule is known: [`MatrixError::NoRule`].
+//! (32 lanes for 4 bytes, 16 for 8, 8 for 16). In a phase every (lane, 4-byte word) pair waits
+//! behind the other words of its shared bank (the destination word's bank) and of its source bank
+//! (`(source address / 4) % 32`), **with no multicast**: the phase takes as many wavefronts as the
+//! largest such union, `|shared bank| + |source bank| - |both|`, over its words, and the phases add.
+//! With conflicts on one side only that is the side's largest bank load; where one side's banks
+//! split the other's, the larger load; where the two cross (CuTe's 4-byte copies of a K-major tile
+//! into a swizzled tile: 4-way shared and 8-way source conflicts, 11 wavefronts) up to their sum
+//! less one. Counted in `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts` only,
+//! neither in `_op_ld` nor in `_op_st`. A zero-filled copy reads no source, so only the
+//! destination counts. Exact on all 813 measured rows, 119 of them measured after their counts
+//! were predicted (calibration/ldsm/README.md, rule 3).
 //!
 //! **LDGSTS.BYPASS** (`cp.async.cg`, 16 bytes) follows no bank rule but a sector-routing one. A lane
 //! whose 16-byte destination a lower lane also writes is dropped. Each remaining lane moves a 16-byte
@@ -239,44 +242,45 @@ pub enum CopyKind {
     CacheGlobalZeroFill,
 }
 
-/// Largest per-bank count of (lane, 4-byte word) pairs of the lanes `phase` (no multicast).
-#[inline]
-fn word_load(phase: u32, width: u32, addr: impl Fn(usize) -> u64) -> u32 {
-    let mut per_bank = [0u32; 32];
+/// One phase of a `cp.async.ca` (`LDGSTS` through L1): every word a lane copies waits behind the
+/// other words of its shared bank and of its source bank (`(source / 4) % 32`); the phase takes as
+/// many wavefronts as the largest such union, `|shared bank| + |source bank| - |both|`, over the
+/// phase's words (calibration/ldsm/README.md, rule 3). A lane of `phase` outside `sources` reads
+/// nothing: its words wait behind their shared bank only. With conflicts on one side only this is
+/// that side's largest bank load; when one side's banks split the other's, the larger load.
+fn union_load(phase: u32, sources: u32, width: u32, dst: &[u32; 32], src: &[u64; 32]) -> u32 {
     let words = width / 4;
+    let mut d_bank = [0u32; 32];
+    let mut s_bank = [0u32; 32];
+    // (shared bank, source bank) pairs: at most 32 words in a phase
+    let mut pairs: [(u8, u8, u32); 32] = [(0, 0, 0); 32];
+    let mut n_pairs = 0;
     let mut m = phase;
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
-        let w0 = addr(lane) / 4;
-        for k in 0..u64::from(words) {
-            per_bank[((w0 + k) % 32) as usize] += 1;
+        let reads = sources >> lane & 1 == 1;
+        for k in 0..words {
+            let db = ((dst[lane] / 4 + k) % 32) as u8;
+            d_bank[db as usize] += 1;
+            if reads {
+                let sb = ((src[lane] / 4 + u64::from(k)) % 32) as u8;
+                s_bank[sb as usize] += 1;
+                match pairs[..n_pairs].iter_mut().find(|p| p.0 == db && p.1 == sb) {
+                    Some(p) => p.2 += 1,
+                    None => {
+                        pairs[n_pairs] = (db, sb, 1);
+                        n_pairs += 1;
+                    }
+                }
+            }
         }
     }
-    per_bank.iter().copied().max().unwrap_or(0)
-}
-
-/// Whether, over the lanes `lanes`, the destination's bank groups (`addr / width` modulo
-/// `128 / width`) split the lanes within the source's groups, or the other way round.
-fn nested(lanes: u32, width: u32, dst: &[u32; 32], src: &[u64; 32]) -> bool {
-    let groups = u64::from(128 / width);
-    let g_dst = |l: usize| (u64::from(dst[l]) / u64::from(width)) % groups;
-    let g_src = |l: usize| (src[l] / u64::from(width)) % groups;
-    let refines = |a: &dyn Fn(usize) -> u64, b: &dyn Fn(usize) -> u64| {
-        let mut seen = [u64::MAX; 32];
-        let mut m = lanes;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let (ga, gb) = (a(l) as usize, b(l));
-            if seen[ga] != u64::MAX && seen[ga] != gb {
-                return false;
-            }
-            seen[ga] = gb;
-        }
-        true
-    };
-    refines(&g_dst, &g_src) || refines(&g_src, &g_dst)
+    let shared_only = d_bank.iter().copied().max().unwrap_or(0);
+    pairs[..n_pairs]
+        .iter()
+        .map(|&(db, sb, both)| d_bank[db as usize] + s_bank[sb as usize] - both)
+        .fold(shared_only, u32::max)
 }
 
 /// Shared-side wavefronts of one `cp.async` (`LDGSTS`) of `width` bytes per lane: `mask` has a bit
@@ -304,8 +308,8 @@ pub fn ldgsts_wavefronts(
 /// As [`ldgsts_wavefronts`], where only the lanes of `sources` read their source (a `src-size`
 /// register that is 0 in the others: their bytes are all zero-fill). Measured on an H200
 /// (calibration/cpasync/zfill_h100.tsv, 375 launches): a 4/8-byte `.ca` copy costs, per phase of
-/// 128 bytes of lanes, the larger of the destination's and the reading lanes' sources' word
-/// loads; a 16-byte `.cg` with a `src-size` register ([`CopyKind::CacheGlobalZeroFill`]) costs
+/// 128 bytes of lanes, the largest union of a word's shared bank and (for reading lanes) source
+/// bank ([`union_load`]); a 16-byte `.cg` with a `src-size` register ([`CopyKind::CacheGlobalZeroFill`]) costs
 /// the bypass rule of its reading lanes plus that per-phase cost over 8-lane phases.
 pub fn ldgsts_wavefronts_with_sources(
     arch: &Arch,
@@ -372,17 +376,7 @@ pub fn ldgsts_wavefronts_with_sources(
         if phase == 0 {
             continue;
         }
-        let d = word_load(phase, w, |l| u64::from(dst[l]));
-        let s = word_load(phase & sources, w, |l| src[l]);
-        // conflicts on both sides: the larger side where the lanes' bank groups on one side
-        // split them as, or finer than, the other's (every strided pair measured); random
-        // pairs cost more than either side, by no rule found (calibration/ldsm: 84 rows)
-        if d > 1 && s > 1 && !nested(phase & sources, w, dst, src) {
-            return Err(MatrixError::NoRule {
-                what: "cp.async with bank conflicts on both the shared and the source side whose lanes' banks do not nest",
-            });
-        }
-        let cost = d.max(s);
+        let cost = union_load(phase, sources, w, dst, src);
         c.wavefronts += cost;
         ideal += 1;
         c.conflict_ways = c.conflict_ways.max(cost);

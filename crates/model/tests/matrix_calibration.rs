@@ -87,6 +87,8 @@ fn all_rows() -> Vec<Row> {
     rows.extend(load("measured_targeted.tsv"));
     rows.extend(load("measured_cg16_check.tsv"));
     rows.extend(load("measured_cg16_dup.tsv"));
+    rows.extend(load("measured_ca_tiles.tsv"));
+    rows.extend(load("measured_ca_blind.tsv"));
     rows
 }
 
@@ -227,9 +229,10 @@ fn cp_async_wavefronts_equal_the_h100_where_a_rule_exists() {
         failures.join("\n")
     );
     // The domain each rule claims: these counts change only with the tables or the rules.
-    // (conflicts on both sides: claimed where the two sides' bank groups nest, as in every strided
-    // pair; the 84 random pairs are NoRule)
-    assert_eq!(covered["ca"], (492, 576), "cp.async.ca rows covered / measured");
+    // (every .ca row: the union of a word's shared and source bank queues, also where both sides
+    // conflict; 576 rows of the first batches, 118 structured tile copies (measured_ca_tiles.tsv)
+    // and 119 layouts measured after the rule's counts were committed (measured_ca_blind.tsv))
+    assert_eq!(covered["ca"], (813, 813), "cp.async.ca rows covered / measured");
     // every 16-byte cp.async.cg row the rule was fitted on (434) and every src-size 0 row (12); of
     // the 381 rows measured after it was fitted (measured_cg16_check.tsv), the 298 where no 32-byte
     // source sector is read by three or more lanes (the other 83: NoRule; the rule would break 22)
@@ -354,4 +357,81 @@ fn errors_name_the_lane_and_the_reason() {
     let src = [0u64; 32];
     let e = ldgsts_wavefronts(h100, CopyKind::CacheGlobal, 8, 1, &a, &src).unwrap_err();
     assert!(matches!(e, MatrixError::BadCopySize(8)));
+}
+
+/// The `.ca` rule against the alternatives it replaced or that were tried: each is written out
+/// here per phase over the same (lane, word) pairs, and each must break measured rows the rule
+/// gets right (calibration/ldsm/README.md, rule 3).
+#[test]
+fn cp_async_ca_alternatives_break_measured_rows() {
+    // per phase: shared and source bank of every (lane, word) pair
+    fn phases(r: &Row, width: u32) -> Vec<Vec<(u32, u32)>> {
+        let lanes_per_phase = 128 / width;
+        (0..32 / lanes_per_phase)
+            .map(|p| {
+                (p * lanes_per_phase..(p + 1) * lanes_per_phase)
+                    .filter(|&l| r.mask >> l & 1 == 1)
+                    .flat_map(|l| {
+                        let (d, s) = (r.a[l as usize] / 4, (r.g[l as usize] / 4) as u32);
+                        (0..width / 4).map(move |k| ((d + k) % 32, (s + k) % 32))
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|ph: &Vec<(u32, u32)>| !ph.is_empty())
+            .collect()
+    }
+    fn loads(ph: &[(u32, u32)]) -> ([u32; 32], [u32; 32]) {
+        let (mut d, mut s) = ([0u32; 32], [0u32; 32]);
+        for &(a, b) in ph {
+            d[a as usize] += 1;
+            s[b as usize] += 1;
+        }
+        (d, s)
+    }
+    let larger_side = |ph: &[(u32, u32)]| {
+        let (d, s) = loads(ph);
+        *d.iter().max().unwrap().max(s.iter().max().unwrap())
+    };
+    let sum_less_one = |ph: &[(u32, u32)]| {
+        let (d, s) = loads(ph);
+        d.iter().max().unwrap() + s.iter().max().unwrap() - 1
+    };
+    let pair_sum_less_one = |ph: &[(u32, u32)]| {
+        let (d, s) = loads(ph);
+        ph.iter()
+            .map(|&(a, b)| d[a as usize] + s[b as usize] - 1)
+            .max()
+            .unwrap()
+    };
+    let union = |ph: &[(u32, u32)]| {
+        let (d, s) = loads(ph);
+        ph.iter()
+            .map(|&(a, b)| {
+                let both = ph.iter().filter(|&&p| p == (a, b)).count() as u32;
+                d[a as usize] + s[b as usize] - both
+            })
+            .max()
+            .unwrap()
+    };
+    let rows: Vec<Row> = all_rows()
+        .into_iter()
+        .filter(|r| r.kind == "ldgsts" && r.form.starts_with("ca"))
+        .collect();
+    assert_eq!(rows.len(), 813);
+    let broken = |f: &dyn Fn(&[(u32, u32)]) -> u32| {
+        rows.iter()
+            .filter(|r| {
+                let w: u32 = r.form[2..].parse().unwrap();
+                phases(r, w).iter().map(|ph| f(ph)).sum::<u32>() != r.num("ldgsts_wavefronts")
+            })
+            .count()
+    };
+    // the rule, written out independently of the model: no row breaks it
+    assert_eq!(broken(&union), 0, "the union of the two bank queues");
+    // (the fitted rows + the blind batch) the larger side (the rule before the crossing tiles
+    // were measured), the sum of the two
+    // largest loads less one, and the largest per-word sum less one ignoring shared pairs
+    assert_eq!(broken(&larger_side), 171 + 102, "the larger side");
+    assert_eq!(broken(&sum_less_one), 142 + 59, "sum of the sides less one");
+    assert_eq!(broken(&pair_sum_less_one), 127 + 34, "per-word sum less one");
 }
