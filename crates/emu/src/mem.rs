@@ -565,7 +565,7 @@ impl Global {
             byte(o);
         }
         let whole = off == 0 && len as u64 == r.len;
-        r.zero.store(whole && value == 0 || r.zero.load(Relaxed) && value == 0, Relaxed);
+        r.zero.store(value == 0 && (whole || r.zero.load(Relaxed)), Relaxed);
         Some(())
     }
 }
@@ -665,7 +665,7 @@ mod tests {
         for n in [0, 1, 15, 16, 17, 1000, 1 << 20] {
             let w = Words::zeroed(n);
             assert_eq!(w.len(), n);
-            assert!(n == 0 || w.as_ptr() as usize % 64 == 0, "{n} words");
+            assert!(n == 0 || (w.as_ptr() as usize).is_multiple_of(64), "{n} words");
             assert!(w.iter().all(|x| x.load(Relaxed) == 0), "{n} words");
             if let Some(last) = w.last() {
                 last.store(5, Relaxed);

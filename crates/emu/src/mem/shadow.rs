@@ -245,9 +245,11 @@ thread_local! {
 
 thread_local! {
     /// A finishing block's read and written words (buffers kept for the thread's next block).
-    static SCRATCH: RefCell<(Vec<(usize, usize, usize)>, Vec<(usize, usize, usize)>)> =
-        const { RefCell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<(Vec<WordRange>, Vec<WordRange>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
+
+/// Words `first..=last` of region `r`: (r, first, last).
+type WordRange = (usize, usize, usize);
 
 /// Removes from `a` the words of `b` (both sorted by region then word, coalesced).
 fn subtract(a: &mut Vec<(usize, usize, usize)>, b: &[(usize, usize, usize)]) {
