@@ -14,7 +14,7 @@ try:
     d = json.load(sys.stdin)
 except Exception:
     print("ERROR"); sys.exit()
-kinds = sorted({f["kind"] for f in d["findings"] if f["kind"] in ("race", "global_race", "same_value_write", "divergent_barrier")})
+kinds = sorted({f["kind"] for f in d["findings"] if f["kind"] in ("race", "global_race", "same_value_write", "divergent_barrier", "exit_before_remote_access")})
 print(",".join(kinds) or "none")')
   case "$want" in
     none) [ "$got" = none ] && v=ok || v=FALSE_POSITIVE ;;

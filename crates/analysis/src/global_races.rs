@@ -13,9 +13,11 @@
 //!   earlier accesses and those its block made before a block barrier released before the fence
 //!   (cumulativity);
 //! * an *acquire*: a read that sees such a write, by an acquire operation (`ld.acquire.gpu`,
-//!   `atom.acquire`/`acq_rel`), by a read-modify-write atomic at `.gpu` scope (taken as acquiring,
-//!   as the CUDA Programming Guide's `__threadfence()` example relies on it), or by any read
-//!   followed by a `.gpu` fence of the reading thread. It covers the thread's later accesses, and
+//!   `atom.acquire`/`acq_rel`), by a read-modify-write atomic at `.gpu` scope without a `.sem`
+//!   (CUDA's `atomicAdd()`, `atomicInc()`: taken as acquiring, as the CUDA Programming Guide's
+//!   `__threadfence()` example relies on it; an explicitly `.relaxed` or `.release` atomic, as
+//!   `cuda::atomic_ref` with `memory_order_relaxed`/`release` emits, does not acquire, as the
+//!   memory model says), or by any read followed by a `.gpu` fence of the reading thread. It covers the thread's later accesses, and
 //!   its block's accesses after the next block barrier release;
 //! * what a thread acquired travels on with its own later releases (transitivity), so chains of
 //!   atomics (a counter every block increments, `grid.sync()` in a cooperative launch) order
@@ -36,9 +38,12 @@
 //!
 //! # The shadow
 //! One cell per touched 4-byte word (per byte once a narrower access splits it): the last write and
-//! up to two reads since it (the first, and the latest by another thread), each as (block, thread,
+//! up to two reads since it, each as (block, thread,
 //! epoch, `__syncwarp` count, fences made, instruction, strength), and the word's last written
-//! bytes (for same-value writes, see [`crate::hazards::FindingKind::SameValueWrite`]). Memory grows
+//! bytes (for same-value writes, see [`crate::hazards::FindingKind::SameValueWrite`]). A read that
+//! the first kept read happens before replaces it (a later write that races with the older read
+//! races with the newer one too); any other read takes the second place. So a write is checked
+//! against every earlier read unless three or more of them were mutually unordered. Memory grows
 //! with the words touched, not with the allocation, and stops growing at
 //! [`GLOBAL_SHADOW_BUDGET_BYTES`] (the note says so). A write's release is a list of *points*
 //! (block, thread, fence count, epoch), kept once per thread and fence.
@@ -69,6 +74,11 @@ struct PcSync {
     strong: u8,
     /// A warp collective that synchronises its lanes.
     warp_sync: bool,
+    /// A read-modify-write atomic that acquires what it reads (at its scope): `.acquire` or
+    /// `.acq_rel`, or no `.sem` at all (a CUDA `atomicAdd()`, taken as acquiring as the CUDA
+    /// Programming Guide's `__threadfence()` example relies on it); not `.relaxed` or `.release`
+    /// ones, nor `red` (which reads nothing back).
+    rmw_acquires: bool,
 }
 
 /// The ordering role of each instruction of a program, by pc.
@@ -121,6 +131,7 @@ fn classify(text: &str) -> PcSync {
         }
         "atom" | "red" => {
             s.strong = scope;
+            s.rmw_acquires = head == "atom" && !has("relaxed") && !has("release");
             if has("acquire") || has("acq_rel") {
                 s.acquire = scope;
             }
@@ -568,13 +579,14 @@ impl GlobalRaceSink {
         }
     }
 
-    /// Whether thread `me` (of this block) has acquired a release that covers `a`.
-    fn acquired_covers(&mut self, me: &GAcc, a: &GAcc) -> bool {
+    /// Whether thread `me` (of this block) has acquired a release that covers `a`. `record`:
+    /// note the barriers the ordering goes through as needed.
+    fn acquired_covers(&mut self, me: &GAcc, a: &GAcc, record: bool) -> bool {
         let same_block = a.block == self.block;
         // the barriers the ordering goes through are needed: the producer's before its release,
         // the consumer's after its acquire
         let need = |needed: &mut BTreeMap<u32, (u32, u32)>, pc: u32| {
-            if pc != u32::MAX {
+            if pc != u32::MAX && record {
                 needed.entry(pc).or_insert((a.pc, me.pc));
             }
         };
@@ -608,18 +620,24 @@ impl GlobalRaceSink {
 
     /// Whether `a` (earlier) and `me` are ordered (or may not race).
     fn ordered(&mut self, a: &GAcc, me: &GAcc) -> bool {
+        let same_block = a.block == me.block;
+        let need = if same_block { CTA } else { GPU };
+        if !a.same_thread(me) && a.strong >= need && me.strong >= need {
+            return true;
+        }
+        self.happens_before(a, me, true)
+    }
+
+    /// Whether `a` (earlier) happens before `me`. `record`: note the barriers that order them as
+    /// needed (only for conflicting pairs).
+    fn happens_before(&mut self, a: &GAcc, me: &GAcc, record: bool) -> bool {
         if a.same_thread(me) {
             return true;
         }
-        let same_block = a.block == me.block;
-        let need = if same_block { CTA } else { GPU };
-        if a.strong >= need && me.strong >= need {
-            return true;
-        }
-        if same_block {
+        if a.block == me.block {
             if a.epoch < me.epoch {
                 // the barrier released last before the second access is needed (as for shared)
-                if let Some(&pc) = self.release_pcs.get(me.epoch as usize - 1) {
+                if record && let Some(&pc) = self.release_pcs.get(me.epoch as usize - 1) {
                     self.needed.entry(pc).or_insert((a.pc, me.pc));
                 }
                 return true;
@@ -628,7 +646,7 @@ impl GlobalRaceSink {
                 return true;
             }
         }
-        (!self.threads.is_empty() || !self.block_acq_epochs.is_empty()) && self.acquired_covers(me, a)
+        (!self.threads.is_empty() || !self.block_acq_epochs.is_empty()) && self.acquired_covers(me, a, record)
     }
 
     /// The release thread `tid`'s write carries now (index + 1, 0 for none), made once per change.
@@ -749,7 +767,8 @@ impl GlobalRaceSink {
         let w = c.w;
         let read_us = |r: &GAcc| r.is_some() && r.same_thread(&me);
         let mut seen = 0;
-        if kind != AccessKind::Write && w.snap != 0 && !w.same_thread(&me) {
+        // (an atomic's own write may carry other threads' releases: a release sequence)
+        if kind != AccessKind::Write && w.snap != 0 && (!w.same_thread(&me) || w.kind == 3) {
             seen = w.snap;
         }
         if w.is_some() && !self.ordered(&w, &me) {
@@ -769,9 +788,11 @@ impl GlobalRaceSink {
             }
         }
         if kind == AccessKind::Read {
-            if !c.r1.is_some() {
+            // a read that the kept first read happens before replaces it (a write racing with
+            // that read races with this one too); else it is the second read kept
+            if !c.r1.is_some() || self.happens_before(&c.r1, &me, false) {
                 c.r1 = me;
-            } else if !c.r1.same_thread(&me) {
+            } else {
                 c.r2 = me;
             }
         } else {
@@ -851,6 +872,8 @@ impl GlobalRaceSink {
                 snap: 0,
             };
             let start = addrs[lane as usize];
+            // a release whose sequence this atomic continues (see below)
+            let mut carry = 0u32;
             if kind == AccessKind::Atomic {
                 // the read half comes first: what it acquires travels on with its write
                 cur = None;
@@ -867,14 +890,35 @@ impl GlobalRaceSink {
                         None => GAcc::EMPTY,
                     };
                     if w.snap != 0 && !w.same_thread(&me) && sync.strong >= GPU {
-                        let scope = sync.acquire.max(GPU);
-                        self.acquire(tid, w.snap, scope, snaps);
+                        if sync.rmw_acquires {
+                            let scope = sync.acquire.max(GPU);
+                            self.acquire(tid, w.snap, scope, snaps);
+                        } else {
+                            // a read-modify-write that does not acquire still continues the
+                            // release sequence of the write it reads: an acquire that reads
+                            // its value synchronises with that release (grid.sync()'s
+                            // atom.release arrivals)
+                            carry = w.snap;
+                        }
                     }
                     a += 4;
                 }
             }
             if kind != AccessKind::Read {
                 me.snap = self.release_of(tid, snaps, room);
+                if carry != 0 && carry != me.snap {
+                    me.snap = if me.snap == 0 {
+                        carry
+                    } else if room {
+                        let mut points = snaps.list[carry as usize - 1].clone();
+                        points.extend_from_slice(&snaps.list[me.snap as usize - 1]);
+                        snaps.points += points.len() as u64;
+                        snaps.list.push(points);
+                        snaps.list.len() as u32
+                    } else {
+                        me.snap
+                    };
+                }
             }
             let lane_bytes = bytes.map(|b| &b[lane as usize]);
             let mut seen = [0u32; 4];
@@ -941,7 +985,7 @@ impl GlobalRaceSink {
             if n_seen > 0 {
                 let scope = if sync.acquire > 0 {
                     sync.acquire
-                } else if kind == AccessKind::Atomic && sync.strong >= GPU {
+                } else if kind == AccessKind::Atomic && sync.strong >= GPU && sync.rmw_acquires {
                     // a read-modify-write atomic at .gpu scope (see the module notes)
                     GPU
                 } else {
@@ -1260,7 +1304,16 @@ mod tests {
         let s = classify("st.release.gpu.global.u32 [%rd1], %r1;");
         assert_eq!((s.release, s.strong), (GPU, GPU));
         let a = classify("atom.global.add.u32 %r1, [%rd1], 1;");
-        assert_eq!((a.strong, a.acquire, a.release), (GPU, 0, 0));
+        assert_eq!(
+            (a.strong, a.acquire, a.release, a.rmw_acquires),
+            (GPU, 0, 0, true)
+        );
+        let r = classify("atom.add.relaxed.gpu.s32 %r1,[%rd1],%r8;");
+        assert_eq!((r.strong, r.acquire, r.rmw_acquires), (GPU, 0, false));
+        let q = classify("atom.add.acq_rel.gpu.s32 %r3,[%rd1],%r8;");
+        assert_eq!((q.acquire, q.release, q.rmw_acquires), (GPU, GPU, true));
+        assert!(!classify("atom.add.release.gpu.s32 %r7,[%rd1],%r8;").rmw_acquires);
+        assert!(!classify("red.global.add.u32 [%rd1], 1;").rmw_acquires);
         let c = classify("atom.acq_rel.cta.global.add.u32 %r1, [%rd1], 1;");
         assert_eq!((c.strong, c.acquire, c.release), (CTA, CTA, CTA));
         assert!(classify("shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;").warp_sync);

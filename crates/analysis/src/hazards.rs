@@ -86,6 +86,9 @@ pub enum FindingKind {
     /// `wgmma.mma_async` operand, a TMA store) with no `fence.proxy.async` between (see
     /// [`crate::async_proxy`]).
     MissingProxyFence,
+    /// An access to another block's shared memory (a thread-block cluster's distributed shared
+    /// memory) that nothing orders before the owner block's exit (see [`crate::cluster_races`]).
+    ExitBeforeRemoteAccess,
 }
 
 impl FindingKind {
@@ -105,6 +108,7 @@ impl FindingKind {
             FindingKind::WgmmaAccumulator => "wgmma_accumulator",
             FindingKind::MissingWgmmaFence => "missing_wgmma_fence",
             FindingKind::MissingProxyFence => "missing_proxy_fence",
+            FindingKind::ExitBeforeRemoteAccess => "exit_before_remote_access",
         }
     }
 }

@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod async_proxy;
+pub mod cluster_races;
 pub mod divergence;
 pub mod global;
 pub mod global_init;

@@ -265,10 +265,14 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "missing_proxy_fence",
             "Shared bytes written through the generic proxy read by the asynchronous proxy (wgmma, TMA store) with no fence.proxy.async between",
         ),
+        FindingKind::ExitBeforeRemoteAccess => (
+            "exit_before_remote_access",
+            "An access to another block's shared memory in a thread-block cluster that nothing orders before that block's exit",
+        ),
     }
 }
 
-const KINDS: [FindingKind; 13] = [
+const KINDS: [FindingKind; 14] = [
     FindingKind::Race,
     FindingKind::GlobalRace,
     FindingKind::DivergentBarrier,
@@ -282,6 +286,7 @@ const KINDS: [FindingKind; 13] = [
     FindingKind::WgmmaAccumulator,
     FindingKind::MissingWgmmaFence,
     FindingKind::MissingProxyFence,
+    FindingKind::ExitBeforeRemoteAccess,
 ];
 
 /// The path a SARIF result names for a source file the PTX calls `name`: relative to the current

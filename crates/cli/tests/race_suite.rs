@@ -4,9 +4,12 @@
 //! transpose, flags without fences or with block-scope fences, atomics against plain accesses,
 //! overlapping bytes, a racing store in a called function), shared-memory races, divergent barriers
 //! (a thread branch, a per-thread trip count, `grid.sync()` in a branch of a cooperative launch),
-//! a same-value write under `--report-same-value-writes`, and race-free controls (own elements,
-//! grid-stride loops, atomics only, barriers, fences, release/acquire, the last-block ticket, a
-//! spin lock, `grid.sync()`). Expected kinds are the kernels' own labels, derived by hand from the
+//! a same-value write under `--report-same-value-writes`, distributed shared memory of thread-block
+//! clusters (races across blocks, a `.relaxed` cluster arrival, an early mbarrier arrival, a
+//! relaxed flag, a block's exit before another's remote read), and race-free controls (own
+//! elements, grid-stride loops, atomics only, barriers, fences, release/acquire, acq_rel RMW
+//! flags, the last-block ticket, a spin lock, `grid.sync()`, cluster barriers split or whole,
+//! mbarrier hand-off, release/acquire flags and atomics across a cluster). Expected kinds are the kernels' own labels, derived by hand from the
 //! CUDA memory model; `calibration/races/run.sh` prints the same table.
 
 use std::path::{Path, PathBuf};
@@ -15,8 +18,33 @@ use std::process::Command;
 mod support;
 use support::cuda_root;
 
+/// The kinds the suite's labels name.
+const KINDS: [&str; 5] = [
+    "race",
+    "global_race",
+    "same_value_write",
+    "divergent_barrier",
+    "exit_before_remote_access",
+];
+
 fn kernels() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../calibration/races/kernels")
+}
+
+/// `check`'s findings for `file` with the launch its `// launch:` line gives, as JSON.
+fn findings(file: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let launch = text.lines().find_map(|l| l.strip_prefix("// launch:")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .arg("check")
+        .arg(file)
+        .args(launch.split_whitespace())
+        .args(["--format", "json"])
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .expect("run warpscope");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    doc["findings"].as_array().unwrap().clone()
 }
 
 /// The hazard kinds `check` reported for `file` with the launch its `// launch:` line gives.
@@ -42,7 +70,7 @@ fn kinds(file: &Path, launch: &str) -> Vec<String> {
         .unwrap()
         .iter()
         .map(|f| f["kind"].as_str().unwrap().to_string())
-        .filter(|k| ["race", "global_race", "same_value_write", "divergent_barrier"].contains(&k.as_str()))
+        .filter(|k| KINDS.contains(&k.as_str()))
         .collect();
     k.sort();
     k.dedup();
@@ -81,6 +109,43 @@ fn check_reports_each_labelled_kernel_as_labelled() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    // the suite as written: 27 kernels with a finding to report, 14 race-free
-    assert_eq!((races, clean), (27, 14), "kernels with a finding, without");
+    // the suite as written: 36 kernels with a finding to report, 20 race-free
+    assert_eq!((races, clean), (36, 20), "kernels with a finding, without");
+}
+
+#[test]
+fn cluster_findings_name_the_owner_block_its_rank_and_both_lines() {
+    // rank 1 writes rank 0's array (line 14) while rank 0 initialises it (line 10) and reads it
+    // (line 16): two instruction pairs, each 64 threads x 4 bytes
+    let f = findings(&kernels().join("cl_remote_write.cu"));
+    let races: Vec<_> = f.iter().filter(|f| f["kind"] == "race").collect();
+    let mut lines: Vec<String> = races.iter().map(|f| f["lines"].to_string()).collect();
+    lines.sort();
+    assert_eq!(lines, ["[10,14]", "[16,14]"], "{f:#?}");
+    for r in &races {
+        let m = r["message"].as_str().unwrap();
+        assert!(
+            m.contains(
+                "race on distributed shared memory (the shared memory of block (0,0,0), rank 0, offset 0x0)"
+            ) && m.contains("block (1,0,0) thread (0,0,0) at cl_remote_write.cu:14"),
+            "{m}"
+        );
+        assert_eq!(r["count"], 256, "{m}");
+        assert_eq!(r["severity"], "error");
+    }
+    // each block reads the other's array at line 14 with no cluster barrier after it: one finding,
+    // 64 reads of each block
+    let f = findings(&kernels().join("cl_exit_early.cu"));
+    let exits: Vec<_> = f
+        .iter()
+        .filter(|f| f["kind"] == "exit_before_remote_access")
+        .collect();
+    assert_eq!(exits.len(), 1, "{f:#?}");
+    assert_eq!(exits[0]["lines"].to_string(), "[14]");
+    assert_eq!(exits[0]["count"], 128);
+    let m = exits[0]["message"].as_str().unwrap();
+    assert!(
+        m.contains("reads the shared memory of block (") && m.contains("end the kernel with cluster.sync()"),
+        "{m}"
+    );
 }

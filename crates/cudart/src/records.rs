@@ -52,7 +52,7 @@ pub fn tool_keeps(tool: &str, kind: &str) -> bool {
         "memcheck" => {
             kind.contains("bounds") || kind.contains("misaligned") || kind == "fault" || kind == "leak"
         }
-        "synccheck" => kind.contains("barrier"),
+        "synccheck" => kind.contains("barrier") || kind == "exit_before_remote_access",
         "initcheck" => kind.contains("uninit"),
         _ => true,
     }

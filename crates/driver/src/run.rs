@@ -11,6 +11,9 @@ pub use crate::locate::{is_toolkit_header, locate, user_frame};
 use std::sync::Arc;
 
 use warpscope_analysis::banks::{BankReport, BankRun, BankSink, MatrixForms};
+use warpscope_analysis::cluster_races::{
+    ClusterOps, ClusterRaceReport, ClusterRaceSink, ClusterRaces, ClusterShape,
+};
 use warpscope_analysis::divergence::{BranchModel, DivergenceReport, DivergenceSink};
 use warpscope_analysis::fix::{self, Advice, AdviseConfig, ArrayInfo, Target, Trace, TraceSink, WhatIf};
 use warpscope_analysis::global_init::{GlobalInitReport, GlobalInitSink, InitMap};
@@ -265,6 +268,7 @@ pub struct Multi {
     hazards: Option<HazardSink>,
     global_races: Option<GlobalRaceSink>,
     global_init: Option<GlobalInitSink>,
+    cluster: Option<ClusterRaceSink>,
     trace: Option<TraceSink>,
     global: Option<GlobalCounts>,
     /// The lanes of the next `cp.async` event that read a source (`Sink::copy_sources`).
@@ -335,8 +339,23 @@ impl Sink for Multi {
         if let Some(s) = &mut self.global_init {
             Sink::mem(s, e);
         }
+        if let Some(s) = &mut self.cluster {
+            s.mem(e);
+        }
         if let Some(s) = &mut self.trace {
             s.mem(e);
+        }
+    }
+
+    fn remote_shared(&mut self, e: &warpscope_emu::RemoteEvent<'_>) {
+        if let Some(s) = &mut self.cluster {
+            s.remote_shared(e);
+        }
+    }
+
+    fn mbar_arrive(&mut self, warp: u32, pc: u32, lane: u32, rank: u32, addr: u64, completed: Option<u8>) {
+        if let Some(s) = &mut self.cluster {
+            s.mbar_arrive(warp, pc, lane, rank, addr, completed);
         }
     }
 
@@ -354,6 +373,9 @@ impl Sink for Multi {
 
     fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
         if let Some(s) = &mut self.hazards {
+            Sink::mbarrier(s, e);
+        }
+        if let Some(s) = &mut self.cluster {
             Sink::mbarrier(s, e);
         }
     }
@@ -405,6 +427,9 @@ impl Sink for Multi {
         if let Some(s) = &mut self.global_races {
             Sink::barrier(s, e);
         }
+        if let Some(s) = &mut self.cluster {
+            Sink::barrier(s, e);
+        }
     }
 
     fn barrier_release(&mut self, block: u32, pc: u32, generation: u32) {
@@ -412,6 +437,9 @@ impl Sink for Multi {
             Sink::barrier_release(s, block, pc, generation);
         }
         if let Some(s) = &mut self.global_races {
+            Sink::barrier_release(s, block, pc, generation);
+        }
+        if let Some(s) = &mut self.cluster {
             Sink::barrier_release(s, block, pc, generation);
         }
     }
@@ -429,6 +457,9 @@ impl Sink for Multi {
         if let Some(s) = &mut self.global_races {
             Sink::inst(s, warp, pc, active);
         }
+        if let Some(s) = &mut self.cluster {
+            Sink::inst(s, warp, pc, active);
+        }
     }
 
     fn warp_exit(&mut self, warp: u32) {
@@ -436,6 +467,9 @@ impl Sink for Multi {
             Sink::warp_exit(s, warp);
         }
         if let Some(s) = &mut self.global_races {
+            Sink::warp_exit(s, warp);
+        }
+        if let Some(s) = &mut self.cluster {
             Sink::warp_exit(s, warp);
         }
     }
@@ -690,6 +724,23 @@ fn emulate(
                 .is_ok_and(|(d, _)| d.iter().product::<u32>() > 1);
         Arc::new(c)
     });
+    // distributed shared memory: one checker per cluster, shared by its blocks' sinks
+    let cluster_races = hazard_cfg
+        .as_ref()
+        .and_then(|_| {
+            warpscope_emu::cluster_dims(k, launch.grid, launch.cluster, launch.cluster_nonportable).ok()
+        })
+        .filter(|(d, _)| d.iter().product::<u32>() > 1)
+        .map(|(d, _)| {
+            ClusterRaces::new(
+                ClusterShape {
+                    grid: launch.grid,
+                    cluster: d,
+                    threads: launch.block.iter().product(),
+                },
+                Arc::new(ClusterOps::of_range(program, k.entry, k.end)),
+            )
+        });
     let global_ops = hazard_cfg.as_ref().filter(|_| !opts.no_global_races).map(|_| {
         (
             Arc::new(SyncOps::of_range(program, k.entry, k.end)),
@@ -757,6 +808,7 @@ fn emulate(
             )
         }),
         global_init: init_map.as_ref().map(|m| GlobalInitSink::new(b, Arc::clone(m))),
+        cluster: cluster_races.as_ref().map(|c| c.sink(b)),
         sources: None,
         trace: forms
             .as_ref()
@@ -807,6 +859,7 @@ fn emulate(
             .map(|c| HazardReport::new(Arc::clone(c)).with_loops(loops(program, k))),
         global_races: global_ops.as_ref().map(|_| GlobalRaceReport::default()),
         global_init: init_map.map(|m| GlobalInitReport::new(Arc::clone(m))),
+        cluster: cluster_races.as_ref().map(|_| ClusterRaceReport::default()),
         traces: Vec::new(),
         blocks: 0,
     };
@@ -831,6 +884,9 @@ fn emulate(
             r.merge(s);
         }
         if let (Some(r), Some(s)) = (&mut m.global_init, s.global_init) {
+            r.merge(s);
+        }
+        if let (Some(r), Some(s)) = (&mut m.cluster, s.cluster) {
             r.merge(s);
         }
         if let Some(t) = s.trace {
@@ -893,6 +949,7 @@ fn emulate(
         haz,
         global_races,
         global_init,
+        cluster,
         traces,
         ..
     } = res.acc;
@@ -927,6 +984,9 @@ fn emulate(
         if let Some(g) = &global_races {
             report.global_needs(g.needed_barriers());
         }
+        if let Some(c) = &cluster {
+            report.global_needs(c.needed_barriers());
+        }
         let mut unchecked = Vec::new();
         for (f, text) in res.faults.iter().zip(&fault_text) {
             if !report.push_fault_described(f, Some(text.clone())) {
@@ -952,7 +1012,18 @@ fn emulate(
             let place = |a: u64| crate::fault::global_byte(&place_ctx, a);
             findings.extend(g.findings(&|pc| locate(program, pc).0, &who, &place));
         }
-        if global_races.is_some() || global_init.is_some() {
+        if let Some(c) = &cluster {
+            let who = |b: u32, t: u32| {
+                let [x, y, z] = crate::fault::xyz(u64::from(b), launch.grid);
+                let [tx, ty, tz] = config.thread_xyz(t);
+                format!("block ({x},{y},{z}) thread ({tx},{ty},{tz})")
+            };
+            findings.extend(c.findings(&|pc| locate(program, pc).0, &who));
+        }
+        if let Some(note) = cluster_races.as_ref().and_then(|c| c.note()) {
+            unchecked.push(note);
+        }
+        if global_races.is_some() || global_init.is_some() || cluster.is_some() {
             findings.sort_by_key(|f| (f.severity, f.line, f.kind, f.pcs.clone()));
         }
         // a barrier inside a CUDA library routine (grid.sync(), a tile's sync: two or more header
@@ -1034,6 +1105,7 @@ struct Merged {
     haz: Option<HazardReport>,
     global_races: Option<GlobalRaceReport>,
     global_init: Option<GlobalInitReport>,
+    cluster: Option<ClusterRaceReport>,
     traces: Vec<TraceSink>,
     blocks: u32,
 }

@@ -194,6 +194,24 @@ pub trait Sink: Send {
     /// a box row (dimension 0) and the number of rows (the other dimensions' box counts
     /// multiplied). Sent once per issuing lane, before its [`Sink::async_write`].
     fn tma_load(&mut self, _warp: u32, _pc: u32, _dst: u64, _swizzle: u8, _row_bytes: u64, _rows: u64) {}
+    /// The lanes of an `ld`/`st`/`atom`/`red` whose `.shared::cluster` address names another block
+    /// of the cluster (distributed shared memory, through `mapa`): they are left out of the
+    /// [`Sink::mem`] events, which see the block's own shared memory only (see [`RemoteEvent`]).
+    fn remote_shared(&mut self, _e: &RemoteEvent<'_>) {}
+    /// An `mbarrier.arrive` (any form) of one lane on the barrier at shared offset `addr` of the
+    /// cluster's block of rank `rank` (this block's own rank for its own barriers; another's for a
+    /// remote `.shared::cluster` arrival), sent after the arrival counted; `completed`: the parity
+    /// of the phase the arrival completed.
+    fn mbar_arrive(
+        &mut self,
+        _warp: u32,
+        _pc: u32,
+        _lane: u32,
+        _rank: u32,
+        _addr: u64,
+        _completed: Option<u8>,
+    ) {
+    }
     /// A `wgmma.mma_async` of `warp` at `pc`: its form and its descriptors (A's `None` when A
     /// comes from registers), as the warp's lowest active lane holds them. Sent before the
     /// instruction's [`AccessOp::Wgmma`] events.
@@ -206,6 +224,25 @@ pub trait Sink: Send {
         _b: u64,
     ) {
     }
+}
+
+/// Accesses of a warp to the shared memory of other blocks of its cluster ([`Sink::remote_shared`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RemoteEvent<'a> {
+    /// Warp within the block.
+    pub warp: u32,
+    /// Program-wide pc.
+    pub pc: u32,
+    /// `Load`, `Store` or `Atomic`.
+    pub op: AccessOp,
+    /// Bytes accessed per lane.
+    pub width: u8,
+    /// The lanes whose address names another block.
+    pub mask: LaneMask,
+    /// Per lane: the rank of the block whose shared memory it accesses.
+    pub ranks: &'a [u32; 32],
+    /// Per lane: the offset in that block's shared window.
+    pub offs: &'a [u64; 32],
 }
 
 /// What happened to an mbarrier ([`Sink::mbarrier`]).

@@ -2042,19 +2042,44 @@ fn sh_rmw(ctx: &Ctx<'_>, bm: &mut BlockMem<'_>, o: u64, w: u64, f: impl Fn(u64) 
 }
 
 /// The shared lanes of `res_mask` whose offsets name another block of the cluster leave the
-/// events (their accesses are the other block's shared memory, which this block's sinks do not
-/// see); those naming this block's rank get their plain offsets.
+/// `mem` events (their accesses are the other block's shared memory) and are sent to
+/// [`Sink::remote_shared`] instead; those naming this block's rank get their plain offsets.
 #[cold]
-fn cluster_lanes(bm: &BlockMem<'_>, res_mask: &mut [u32; 5], offs: &mut [u64; 32]) {
+#[allow(clippy::too_many_arguments)]
+fn cluster_lanes<S: Sink>(
+    bm: &BlockMem<'_>,
+    sink: &mut S,
+    wi: u32,
+    pc: u32,
+    op: AccessOp,
+    width: u64,
+    res_mask: &mut [u32; 5],
+    offs: &mut [u64; 32],
+) {
     let mut m = res_mask[Res::Shared as usize];
+    let (mut remote, mut ranks, mut roffs) = (0u32, [0u32; 32], [0u64; 32]);
     while m != 0 {
         let l = m.trailing_zeros() as usize;
         m &= m - 1;
         let o = own_offset(bm, offs[l]);
         offs[l] = o;
-        if mem::cluster_rank(o).is_some() {
+        if let Some(r) = mem::cluster_rank(o) {
             res_mask[Res::Shared as usize] &= !(1 << l);
+            remote |= 1 << l;
+            ranks[l] = r;
+            roffs[l] = o & mem::CLUSTER_OFFSET;
         }
+    }
+    if remote != 0 {
+        sink.remote_shared(&crate::RemoteEvent {
+            warp: wi,
+            pc,
+            op,
+            width: width as u8,
+            mask: remote,
+            ranks: &ranks,
+            offs: &roffs,
+        });
     }
 }
 
@@ -2466,6 +2491,14 @@ fn mbarrier<S: Sink>(
                 addr: a,
                 what: crate::MbarWhat::Init,
             });
+        }
+        if matches!(
+            op,
+            MbarOp::Arrive | MbarOp::ArriveDrop | MbarOp::ArriveExpectTx | MbarOp::CpAsyncArrive
+        ) {
+            let done_parity = (ms::phase(new) != ms::phase(st)).then_some(ms::phase(st) as u8);
+            let r = mem::cluster_rank(a).unwrap_or(bm.rank);
+            sink.mbar_arrive(wi, pc, l as u32, r, a & mem::CLUSTER_OFFSET, done_parity);
         }
         if new != st {
             sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
@@ -3442,7 +3475,7 @@ fn ldst_general<S: Sink>(
         regs, space, addr, addr32, off, mask, es, pc, &mut addrs, &mut kinds, &mut offs,
     )?;
     if any_cluster(&res_mask, &offs) {
-        cluster_lanes(bm, &mut res_mask, &mut offs);
+        cluster_lanes(bm, sink, wi, pc, op, width, &mut res_mask, &mut offs);
     }
     if is_st {
         let n = usize::from(vec).clamp(1, 4);
@@ -3550,7 +3583,7 @@ fn atom<S: Sink>(
         regs, space, addr, addr32, off, mask, es, pc, &mut addrs, &mut kinds, &mut offs,
     )?;
     if any_cluster(&res_mask, &offs) {
-        cluster_lanes(bm, &mut res_mask, &mut offs);
+        cluster_lanes(bm, sink, wi, pc, AccessOp::Atomic, es, &mut res_mask, &mut offs);
     }
     if res_mask[2] | res_mask[3] | res_mask[4] != 0 {
         let l = (res_mask[2] | res_mask[3] | res_mask[4]).trailing_zeros() as usize;

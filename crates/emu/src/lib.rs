@@ -46,7 +46,8 @@ pub mod tma;
 pub mod wgmma;
 
 pub use event::{
-    AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MbarEvent, MbarWhat, MemEvent, Sink, Space,
+    AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MbarEvent, MbarWhat, MemEvent, RemoteEvent,
+    Sink, Space,
 };
 /// Every register row an instruction names (read or written).
 pub use fast::rows_of as inst_rows;

@@ -1,0 +1,15 @@
+// expect: race
+// launch: --grid 2 --block 64 --arg buf:512:zero
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+// Each block of a 2-block cluster fills its shared array and reads its peer's at once: nothing
+// orders the peer's writes before the remote reads (distributed shared memory race).
+extern "C" __global__ void __cluster_dims__(2, 1, 1) cl_no_sync(int *out) {
+    __shared__ int s[64];
+    cg::cluster_group c = cg::this_cluster();
+    unsigned r = c.block_rank();
+    s[threadIdx.x] = threadIdx.x + 100 * r;
+    int *peer = c.map_shared_rank(s, r ^ 1);
+    out[blockIdx.x * 64 + threadIdx.x] = peer[threadIdx.x];
+    c.sync();
+}
