@@ -495,10 +495,8 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     if matches!(ty, Ty::F16 | Ty::BF16) {
         // The H100 returns the canonical NaN 0x7fff for neg and abs of a NaN.
         return match op {
-            // `tanh.approx` and `ex2.approx` of a half (MUFU.TANH.F16, MUFU.EX2.F16): modelled
-            // as the correctly rounded value
-            UnOp::Tanh => to_half(ty, half_to_f64(ty, a).tanh(), Rnd::Rn),
-            UnOp::Ex2 => to_half(ty, half_to_f64(ty, a).exp2(), Rnd::Rn),
+            // MUFU.TANH.F16/.BF16, MUFU.EX2.F16/.BF16 (the H200's tables, crate::mufu)
+            UnOp::Tanh | UnOp::Ex2 => crate::mufu::half(op == UnOp::Ex2, ty == Ty::BF16, a as u16) as u64,
             UnOp::Neg | UnOp::Abs if half_is_nan(ty, a) => 0x7fff,
             UnOp::Neg => (a ^ 0x8000) & 0xffff,
             UnOp::Abs => a & 0x7fff,
@@ -517,6 +515,10 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
         match op {
             UnOp::RcpApproxFtz => return crate::mufu::rcp(a as u32) as u64,
             UnOp::RcpApprox => return crate::mufu::rcp_approx(a as u32) as u64,
+            UnOp::RsqrtFtz | UnOp::Rsqrt | UnOp::SqrtApproxFtz | UnOp::SqrtApprox | UnOp::Ex2Ftz
+            | UnOp::Ex2 | UnOp::Lg2Ftz | UnOp::Lg2 | UnOp::Sin | UnOp::Cos | UnOp::Tanh => {
+                return crate::mufu::approx(op, a as u32) as u64;
+            }
             _ => {}
         }
     }

@@ -1,6 +1,13 @@
-//! The GPU's approximate reciprocal (`MUFU.RCP`, what `rcp.approx.ftz.f32` is) bit for bit, and
-//! the instruction sequences ptxas builds around it for `rcp.approx.f32` and `div.full` /
-//! `div.approx` `.f32` (read off ptxas 13's sm_90a machine code).
+//! The GPU's multi-function unit (MUFU) bit for bit as the H200 computes it, and the instruction
+//! sequences ptxas builds around it (read off ptxas 13's sm_90 machine code).
+//!
+//! Every function takes and returns the operand's bits (`u32` for f32, `u16` for the halves):
+//! `rcp` (`MUFU.RCP`), `rsq`, `sqrt`, `ex2`, `lg2`, `sin`, `cos` (of an argument in periods, as
+//! the unit takes it), `tanh`, and `half` (`MUFU.EX2`/`TANH` `.F16`/`.BF16`) are the unit's
+//! instructions themselves; `rcp_approx`, `rsqrt_approx`, `sqrt_approx`, `ex2_approx`,
+//! `lg2_approx`, `sin_approx`, `cos_approx`, `div_full`, `div_approx` are the PTX instructions
+//! without `.ftz` (and `sin`/`cos` with ptxas's multiply by 1/(2 pi)). The unit's functions
+//! other than `rcp` are in `mufu/unit.rs` (calibration/mufu/README.md says how each was measured).
 //!
 //! `MUFU.RCP` of 1 + k/2^23 (k < 2^23) was measured on an H200 for every k
 //! (calibration/mufu/h200/rcp.delta.xz): it is the correctly rounded reciprocal, one unit in the
@@ -11,6 +18,34 @@
 //! are flushed to zero, a NaN gives the canonical NaN.
 
 use std::sync::OnceLock;
+
+mod table;
+mod unit;
+
+pub use unit::{
+    cos, cos_approx, ex2, ex2_approx, half, lg2, lg2_approx, rsq, rsqrt_approx, sin, sin_approx, sqrt,
+    sqrt_approx, tanh,
+};
+
+/// The approximate `.f32` instructions other than `rcp` (`rsqrt`, `sqrt.approx`, `ex2`, `lg2`,
+/// `sin`, `cos`, `tanh`, `.ftz` or not) as ptxas's machine code computes them.
+pub fn approx(op: warpscope_ptx::inst::UnOp, x: u32) -> u32 {
+    use warpscope_ptx::inst::UnOp;
+    match op {
+        UnOp::RsqrtFtz => rsq(x),
+        UnOp::Rsqrt => rsqrt_approx(x),
+        UnOp::SqrtApproxFtz => sqrt(x),
+        UnOp::SqrtApprox => sqrt_approx(x),
+        UnOp::Ex2Ftz => ex2(x),
+        UnOp::Ex2 => ex2_approx(x),
+        UnOp::Lg2Ftz => lg2(x),
+        UnOp::Lg2 => lg2_approx(x),
+        UnOp::Sin => sin_approx(x),
+        UnOp::Cos => cos_approx(x),
+        UnOp::Tanh => tanh(x),
+        _ => unreachable!("{op:?} is not an approximate unit instruction"),
+    }
+}
 
 const PLUS: &[u8] = include_bytes!("../data/rcp_plus.zst");
 const MINUS: &[u8] = include_bytes!("../data/rcp_minus.zst");

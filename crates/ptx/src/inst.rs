@@ -166,6 +166,16 @@ pub enum UnOp {
     Sin,
     Cos,
     Tanh,
+    /// `sqrt.approx.f32`: `MUFU.SQRT` between ptxas's scalings of subnormal inputs
+    SqrtApprox,
+    /// `sqrt.approx.ftz.f32`: `MUFU.SQRT`
+    SqrtApproxFtz,
+    /// `rsqrt.approx.ftz.f32`: `MUFU.RSQ`
+    RsqrtFtz,
+    /// `ex2.approx.ftz.f32`: `MUFU.EX2`
+    Ex2Ftz,
+    /// `lg2.approx.ftz.f32`: `MUFU.LG2`
+    Lg2Ftz,
     /// `rcp.approx.ftz.f64`: the hardware's seed alone (MUFU.RCP64H: the high word, low word 0)
     RcpSeed64,
     /// `rsqrt.approx.ftz.f64`: the hardware's seed alone (MUFU.RSQ64H: the high word, low word 0)

@@ -1,0 +1,408 @@
+//! The multi-function unit's other single-precision functions (`MUFU.RSQ`, `MUFU.SQRT`,
+//! `MUFU.EX2`, `MUFU.LG2`, `MUFU.SIN`, `MUFU.COS`, `MUFU.TANH`) and its half-precision forms, bit
+//! for bit as the H200 computes them, and the sequences ptxas 13 builds around them for the PTX
+//! instructions (read off its sm_90 machine code). Every function is a measured table
+//! (`super::table`, calibration/mufu/README.md) over the inputs the unit distinguishes, and a rule
+//! for the rest that the measurements establish:
+//!
+//! - `RSQ`, `SQRT`: the significand over two binades ([1, 4)), scaled by the exponent's half.
+//! - `EX2`: `x` as a fixed-point number with 23 fraction bits (lower bits are not used); a positive
+//!   `x` is `n + f/2^23`, the result `T[f] * 2^n`; a negative one is `-(n + g/2^23)` (its magnitude
+//!   truncated), the result `2^-n` if `g = 0`, else `T[2^23 - 1 - g] * 2^-(n+1)` (the fraction's
+//!   one's complement, not its negation); below 2^-126 flushed to zero.
+//! - `LG2`: an internal value `V(m)` of the significand `m` that is never exact (absolute error
+//!   about 2^-23); `lg2(2^e m)` is `e + V` truncated toward zero. The results of `e = 0` give
+//!   `V` truncated, which fixes every other exponent's result except `e = -1` with `m >= 1.375`,
+//!   whose results are a second table.
+//! - `SIN`, `COS`: the argument in periods as a fixed-point number with 25 fraction bits
+//!   (the magnitude truncated; integer part dropped); one table over the first quarter period,
+//!   reflected (one's complement: `2^23 - 1 - r`) in the second and fourth quarters, negated in
+//!   the third and fourth; `cos(t)` is `sin(t + 1/4)`; `sin(-t) = -sin(t)`, `cos(-t) = cos(t)`.
+//! - `TANH`: `x` itself below 2^-8, +-1 from 8 on; between, the significand's top 17 to 21 bits
+//!   (by binade) index a table.
+
+use super::table::Table;
+
+pub(crate) const CANON_NAN: u32 = 0x7fff_ffff;
+const TWO23: f64 = 8_388_608.0;
+const INF: u32 = 0x7f80_0000;
+const SIGN: u32 = 0x8000_0000;
+
+fn f(x: u32) -> f32 {
+    f32::from_bits(x)
+}
+
+fn is_nan(x: u32) -> bool {
+    x & 0x7fff_ffff > INF
+}
+
+/// `r` (a positive normal f32's bits) times 2^s: infinity above the range, zero (flushed) below.
+fn scale(r: u32, s: i32) -> u32 {
+    let e = (r >> 23) as i32 + s;
+    if e >= 0xff {
+        INF
+    } else if e <= 0 {
+        0
+    } else {
+        (e as u32) << 23 | (r & 0x7f_ffff)
+    }
+}
+
+fn cr(v: f64) -> u32 {
+    (v as f32).to_bits()
+}
+
+// ---------------------------------------------------------------- RSQ, SQRT
+
+/// The significand of `0x3f800000 + i` (i < 2^24), in [1, 4).
+fn two_binades(i: usize) -> f64 {
+    f(0x3f80_0000 + i as u32) as f64
+}
+
+static RSQ: Table = Table::deltas("MUFU.RSQ", include_bytes!("../../data/mufu_rsq.zst"), 1 << 24, |i| {
+    cr(1.0 / two_binades(i).sqrt())
+});
+static SQRT: Table = Table::deltas("MUFU.SQRT", include_bytes!("../../data/mufu_sqrt.zst"), 1 << 24, |i| {
+    cr(two_binades(i).sqrt())
+});
+
+/// A normal `x` as `4^j * m`, `m` in [1, 4): the table entry of `m` and `j`.
+fn over_two_binades(x: u32) -> (usize, i32) {
+    let e = ((x >> 23) & 0xff) as i32;
+    let odd = e & 1 == 1; // 2^0, 2^2, ... have odd biased exponents
+    let i = (x & 0x7f_ffff) | if odd { 0 } else { 1 << 23 };
+    (i as usize, (e - 127 - i32::from(!odd)) / 2)
+}
+
+/// `MUFU.RSQ` (`rsqrt.approx.ftz.f32`), bits in and out.
+pub fn rsq(x: u32) -> u32 {
+    let e = (x >> 23) & 0xff;
+    if is_nan(x) {
+        return CANON_NAN;
+    }
+    if e == 0 {
+        return (x & SIGN) | INF; // zero or flushed: infinity of its sign
+    }
+    if x & SIGN != 0 {
+        return CANON_NAN;
+    }
+    if e == 0xff {
+        return 0;
+    }
+    let (i, j) = over_two_binades(x);
+    scale(RSQ.get(i), -j)
+}
+
+/// `MUFU.SQRT` (`sqrt.approx.ftz.f32`), bits in and out.
+pub fn sqrt(x: u32) -> u32 {
+    let e = (x >> 23) & 0xff;
+    if is_nan(x) {
+        return CANON_NAN;
+    }
+    if e == 0 {
+        return x & SIGN; // zero or flushed: zero of its sign
+    }
+    if x & SIGN != 0 {
+        return CANON_NAN;
+    }
+    if e == 0xff {
+        return x;
+    }
+    let (i, j) = over_two_binades(x);
+    scale(SQRT.get(i), j)
+}
+
+// ---------------------------------------------------------------- EX2
+
+static EX2_POS: Table = Table::deltas("MUFU.EX2", include_bytes!("../../data/mufu_ex2_pos.zst"), 1 << 23, |i| {
+    cr((i as f64 / TWO23).exp2())
+});
+
+/// `MUFU.EX2` (`ex2.approx.ftz.f32`), bits in and out.
+pub fn ex2(x: u32) -> u32 {
+    if is_nan(x) {
+        return CANON_NAN;
+    }
+    if (x >> 23) & 0xff == 0 {
+        return 0x3f80_0000; // zero or flushed: 1
+    }
+    let a = f(x & !SIGN) as f64;
+    if a >= 256.0 {
+        return if x & SIGN != 0 { 0 } else { INF };
+    }
+    // |x| * 2^23 truncated: exact in f64
+    let q = (a * TWO23) as u64;
+    let (n, frac) = ((q >> 23) as i32, (q & 0x7f_ffff) as usize);
+    if x & SIGN == 0 {
+        scale(EX2_POS.get(frac), n)
+    } else if frac == 0 {
+        scale(0x3f80_0000, -n)
+    } else {
+        // the fraction's one's complement: 2^-(n + g/2^23) as T[2^23 - 1 - g] * 2^-(n+1)
+        scale(EX2_POS.get((1 << 23) - 1 - frac), -n - 1)
+    }
+}
+
+/// `ex2.approx.f32`: below -126 the unit gets `x / 2` and the result is squared (`FMUL`, keeping
+/// subnormal results the unit alone would flush).
+pub fn ex2_approx(x: u32) -> u32 {
+    if f(x) < -126.0 {
+        let r = f(ex2((f(x) * 0.5).to_bits()));
+        return (r * r).to_bits();
+    }
+    ex2(x)
+}
+
+// ---------------------------------------------------------------- LG2
+
+/// Entries of the `e = -1` table start at this fraction (significand 1.375).
+const LG2_HALF_FROM: usize = 3 << 20;
+
+fn significand(k: usize) -> f64 {
+    1.0 + k as f64 / TWO23
+}
+
+static LG2: Table = Table::deltas("MUFU.LG2", include_bytes!("../../data/mufu_lg2.zst"), 1 << 23, |k| {
+    cr(significand(k).log2())
+});
+static LG2_HALF: Table = Table::deltas(
+    "MUFU.LG2",
+    include_bytes!("../../data/mufu_lg2_half.zst"),
+    (1 << 23) - LG2_HALF_FROM,
+    |i| cr(significand(i + LG2_HALF_FROM).log2() - 1.0),
+);
+
+/// `v` (exact) truncated toward zero to f32.
+fn f32_rz(v: f64) -> f32 {
+    let r = v as f32;
+    if (r as f64).abs() > v.abs() {
+        f32::from_bits(r.to_bits() - 1)
+    } else {
+        r
+    }
+}
+
+/// `MUFU.LG2` (`lg2.approx.ftz.f32`), bits in and out.
+pub fn lg2(x: u32) -> u32 {
+    let e = ((x >> 23) & 0xff) as i32;
+    if is_nan(x) {
+        return CANON_NAN;
+    }
+    if e == 0 {
+        return SIGN | INF; // zero or flushed
+    }
+    if x & SIGN != 0 {
+        return CANON_NAN;
+    }
+    if e == 0xff {
+        return INF;
+    }
+    let (e, k) = (e - 127, (x & 0x7f_ffff) as usize);
+    if e == 0 {
+        return LG2.get(k);
+    }
+    if e == -1 && k >= LG2_HALF_FROM {
+        return LG2_HALF.get(k - LG2_HALF_FROM);
+    }
+    if e == -1 && k == 0 {
+        return 0xbf7f_fffe; // V(1) lies between 2^-24 and 2^-23: 1 - V truncates to 1 - 2^-23
+    }
+    let v = f(LG2.get(k)) as f64; // V truncated
+    if e > 0 {
+        return f32_rz(e as f64 + v).to_bits();
+    }
+    // |e| - V lies strictly between |e| - v - (v's quantum) and |e| - v: the largest f32 below
+    let y = -(e as f64) - v;
+    let mut r = f32_rz(y);
+    if r as f64 == y {
+        r = f32::from_bits(r.to_bits() - 1);
+    }
+    SIGN | r.to_bits()
+}
+
+/// `|x| < 2^-126` or zero, compared as ptxas's `FSETP.GEU` does (a NaN is not small).
+fn small(x: u32) -> bool {
+    x & 0x7fff_ffff < 0x0080_0000
+}
+
+/// `lg2.approx.f32`: a subnormal (or zero) input is scaled by 2^24 before `MUFU.LG2`, and 24
+/// subtracted after (`FADD`).
+pub fn lg2_approx(x: u32) -> u32 {
+    if small(x) {
+        let r = lg2((f(x) * 16_777_216.0).to_bits());
+        let s = f(r) + -24.0;
+        return if s.is_nan() { CANON_NAN } else { s.to_bits() };
+    }
+    lg2(x)
+}
+
+/// `rsqrt.approx.f32`: a subnormal (or zero) input is scaled by 2^24 before `MUFU.RSQ`, the
+/// result by 2^12 after (`FMUL`).
+pub fn rsqrt_approx(x: u32) -> u32 {
+    if small(x) {
+        let r = rsq((f(x) * 16_777_216.0).to_bits());
+        return (f(r) * 4096.0).to_bits();
+    }
+    rsq(x)
+}
+
+/// `sqrt.approx.f32`: a subnormal (or zero) input is scaled by 2^24 before `MUFU.SQRT`, the
+/// result by 2^-12 after.
+pub fn sqrt_approx(x: u32) -> u32 {
+    if small(x) {
+        let r = sqrt((f(x) * 16_777_216.0).to_bits());
+        return (f(r) * (1.0 / 4096.0)).to_bits();
+    }
+    sqrt(x)
+}
+
+// ---------------------------------------------------------------- SIN, COS
+
+const QUARTER: u32 = 1 << 23;
+
+static SIN: Table = Table::deltas("MUFU.SIN", include_bytes!("../../data/mufu_sin.zst"), 1 << 23, |r| {
+    cr((std::f64::consts::TAU * r as f64 / 33_554_432.0).sin())
+});
+
+/// `|t|` in periods as a fixed-point fraction with 25 bits (truncated, integer part dropped).
+fn fraction25(t: u32) -> u32 {
+    let e = ((t >> 23) & 0xff) as i32;
+    if e == 0 {
+        return 0;
+    }
+    let m = (t & 0x7f_ffff | 0x80_0000) as u128;
+    // |t| * 2^25 = m * 2^(e - 127 - 23 + 25)
+    let s = e - 125;
+    let v = if s >= 0 {
+        if s >= 64 { 0 } else { m << s }
+    } else if s <= -24 {
+        0
+    } else {
+        m >> -s
+    };
+    (v & 0x1ff_ffff) as u32
+}
+
+/// The unit's sine of `q / 2^25` periods.
+fn sin_fixed(q: u32) -> u32 {
+    let quadrant = q >> 23;
+    let mut r = q & (QUARTER - 1);
+    if quadrant & 1 == 1 {
+        r = QUARTER - 1 - r;
+    }
+    let v = SIN.get(r as usize);
+    if quadrant >= 2 { v ^ SIGN } else { v }
+}
+
+/// `MUFU.SIN` of `t` periods (the unit's operand; `sin.approx.f32` multiplies by 1/(2 pi) first).
+pub fn sin(t: u32) -> u32 {
+    if (t >> 23) & 0xff == 0xff {
+        return CANON_NAN;
+    }
+    sin_fixed(fraction25(t)) ^ (t & SIGN)
+}
+
+/// `MUFU.COS` of `t` periods.
+pub fn cos(t: u32) -> u32 {
+    if (t >> 23) & 0xff == 0xff {
+        return CANON_NAN;
+    }
+    sin_fixed((fraction25(t) + QUARTER) & 0x1ff_ffff)
+}
+
+/// ptxas's `FMUL.RZ` by 1/(2 pi) (`0x3e22f983`) in front of `MUFU.SIN` and `MUFU.COS`: the
+/// argument in periods, rounded toward zero, subnormal products kept.
+fn periods(x: u32) -> u32 {
+    use crate::softfloat::{mul, F32};
+    mul(F32, x as u64, 0x3e22_f983, warpscope_ptx::inst::Rnd::Rz) as u32
+}
+
+/// `sin.approx.f32` and `sin.approx.ftz.f32` (the same machine code).
+pub fn sin_approx(x: u32) -> u32 {
+    sin(periods(x))
+}
+
+/// `cos.approx.f32` and `cos.approx.ftz.f32` (the same machine code).
+pub fn cos_approx(x: u32) -> u32 {
+    cos(periods(x))
+}
+
+// ---------------------------------------------------------------- TANH
+
+/// Per binade of `|x|` from 2^-8 to 2^2: the significand bits below this one are not used.
+const TANH_LOW: [u32; 11] = [6, 6, 6, 5, 5, 4, 4, 4, 3, 2, 3];
+
+/// The first entry of each binade, and the table's length.
+const fn tanh_starts() -> [usize; 12] {
+    let mut s = [0; 12];
+    let mut b = 0;
+    while b < 11 {
+        s[b + 1] = s[b] + (1 << (23 - TANH_LOW[b]));
+        b += 1;
+    }
+    s
+}
+const TANH_START: [usize; 12] = tanh_starts();
+
+/// The input of table entry `i`.
+fn tanh_input(i: usize) -> u32 {
+    let b = TANH_START.partition_point(|&s| s <= i) - 1;
+    (119 + b as u32) << 23 | ((i - TANH_START[b]) as u32) << TANH_LOW[b]
+}
+
+static TANH: Table = Table::deltas("MUFU.TANH", include_bytes!("../../data/mufu_tanh.zst"), TANH_START[11], |i| {
+    cr((f(tanh_input(i)) as f64).tanh())
+});
+
+/// `MUFU.TANH` (`tanh.approx.f32`), bits in and out.
+pub fn tanh(x: u32) -> u32 {
+    if is_nan(x) {
+        return CANON_NAN;
+    }
+    let (sign, a) = (x & SIGN, x & !SIGN);
+    if a < 0x3b80_0000 {
+        return x; // below 2^-8 (subnormals too): x
+    }
+    if a >= 0x4100_0000 {
+        return sign | 0x3f80_0000; // from 8 on: +-1
+    }
+    let b = ((a >> 23) - 119) as usize;
+    let i = TANH_START[b] + ((a & 0x7f_ffff) >> TANH_LOW[b]) as usize;
+    sign | TANH.get(i)
+}
+
+// ---------------------------------------------------------------- halves
+
+fn half_ref(ex2: bool, bf16: bool, i: usize) -> u32 {
+    use warpscope_ptx::inst::{Rnd, Ty};
+    let ty = if bf16 { Ty::BF16 } else { Ty::F16 };
+    let x = crate::arith::half_to_f64(ty, i as u64);
+    crate::arith::to_half(ty, if ex2 { x.exp2() } else { x.tanh() }, Rnd::Rn) as u32
+}
+
+// every input of each: the result minus the correctly rounded one
+static EX2_F16: Table = Table::corrections("MUFU.EX2.F16", include_bytes!("../../data/mufu_ex2_f16.zst"), 1 << 16, |i| {
+    half_ref(true, false, i)
+});
+static TANH_F16: Table = Table::corrections("MUFU.TANH.F16", include_bytes!("../../data/mufu_tanh_f16.zst"), 1 << 16, |i| {
+    half_ref(false, false, i)
+});
+static EX2_BF16: Table = Table::corrections("MUFU.EX2.BF16", include_bytes!("../../data/mufu_ex2_bf16.zst"), 1 << 16, |i| {
+    half_ref(true, true, i)
+});
+static TANH_BF16: Table = Table::corrections("MUFU.TANH.BF16", include_bytes!("../../data/mufu_tanh_bf16.zst"), 1 << 16, |i| {
+    half_ref(false, true, i)
+});
+
+/// `MUFU.EX2` (`ex2`) or `MUFU.TANH` of a half (`.F16`, or `.BF16` with `bf16`): `ex2.approx.f16`,
+/// `ex2.approx.ftz.bf16`, `tanh.approx.f16`, `tanh.approx.bf16` (and each lane of their `x2`
+/// forms), measured for every input.
+pub fn half(ex2: bool, bf16: bool, h: u16) -> u16 {
+    let t = match (ex2, bf16) {
+        (true, false) => &EX2_F16,
+        (false, false) => &TANH_F16,
+        (true, true) => &EX2_BF16,
+        (false, true) => &TANH_BF16,
+    };
+    t.get(h as usize) as u16
+}

@@ -1,0 +1,112 @@
+//! The multi-function unit's functions (`crates/emu/src/mufu/unit.rs`) against the H200
+//! (calibration/mufu/mufu2.cu, README): 13 PTX forms on twice 65536 inputs each (special values,
+//! then random bit patterns and random values between 2^-27 and 2^20), and the half-precision
+//! forms on every input.
+
+use warpscope_emu::mufu;
+
+fn unzstd(path: &str) -> Vec<u8> {
+    use std::io::Read;
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    let z = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let mut out = Vec::new();
+    ruzstd::decoding::StreamingDecoder::new(&z[..])
+        .unwrap()
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+const SPECIAL: [u32; 48] = [
+    0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001, 0x3f800000, 0xbf800000,
+    0x3f000000, 0x40000000, 0x00800000, 0x80800000, 0x00000001, 0x007fffff, 0x80400000, 0x7f7fffff,
+    0xff7fffff, 0x42fc0000, 0x42fffffe, 0x43000000, 0xc2fc0000, 0xc2fe0000, 0xc3150000, 0xc3160000,
+    0xc2fb0000, 0x40490fdb, 0xc0490fdb, 0x0da24260, 0x3fc90fdb, 0x42c80000, 0x447a0000, 0x7149f2ca,
+    0x3e800000, 0xc2fd0000, 0xc2fc8000, 0xc2fe8000, 0x33800000, 0xb3800000, 0x2f800000, 0x41100000,
+    0xc1100000, 0x41200000, 0x3a800000, 0x39800000, 0x46000000, 0x40c90fdb, 0x3f7fffff, 0x3f800001,
+];
+
+/// mufu2.cu's `gen`: input `i` of form `v`.
+fn input(i: u32, v: u32) -> u32 {
+    if (i as usize) < SPECIAL.len() {
+        return SPECIAL[i as usize];
+    }
+    let mut z = i.wrapping_mul(0x9e37_79b9).wrapping_add((v + 1).wrapping_mul(0x85eb_ca6b));
+    z ^= z >> 16;
+    z = z.wrapping_mul(0x7feb_352d);
+    z ^= z >> 15;
+    z = z.wrapping_mul(0x846c_a68b);
+    z ^= z >> 16;
+    if i & 1 == 1 {
+        return z;
+    }
+    (z & 0x807f_ffff) | ((100 + ((z >> 23) & 0xff) % 48) << 23)
+}
+
+const FORMS: [(&str, fn(u32) -> u32); 13] = [
+    ("ex2.approx.f32", mufu::ex2_approx),
+    ("ex2.approx.ftz.f32", mufu::ex2),
+    ("lg2.approx.f32", mufu::lg2_approx),
+    ("lg2.approx.ftz.f32", mufu::lg2),
+    ("rsqrt.approx.f32", mufu::rsqrt_approx),
+    ("rsqrt.approx.ftz.f32", mufu::rsq),
+    ("sqrt.approx.f32", mufu::sqrt_approx),
+    ("sqrt.approx.ftz.f32", mufu::sqrt),
+    ("sin.approx.f32", mufu::sin_approx),
+    ("sin.approx.ftz.f32", mufu::sin_approx),
+    ("cos.approx.f32", mufu::cos_approx),
+    ("cos.approx.ftz.f32", mufu::cos_approx),
+    ("tanh.approx.f32", mufu::tanh),
+];
+
+fn replay(file: &str, salt: u32) {
+    let raw = unzstd(file);
+    let n = 65536;
+    assert_eq!(raw.len(), FORMS.len() * n * 4);
+    let mut bad = Vec::new();
+    for (v, (name, f)) in FORMS.iter().enumerate() {
+        let mut wrong = 0;
+        for i in 0..n {
+            let o = (v * n + i) * 4;
+            let want = u32::from_le_bytes(raw[o..o + 4].try_into().unwrap());
+            let x = input(i as u32, v as u32 + salt);
+            let got = f(x);
+            if got != want {
+                if wrong < 4 {
+                    bad.push(format!("{name}({x:#010x}) = {got:#010x}, the H200 {want:#010x}"));
+                }
+                wrong += 1;
+            }
+        }
+        if wrong > 0 {
+            bad.push(format!("{name}: {wrong} of {n} differ"));
+        }
+    }
+    assert!(bad.is_empty(), "{file}:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_approximate_instructions_replay_the_h200_on_random_inputs() {
+    replay("calibration/mufu/h200/rand.zst", 0);
+}
+
+/// The second round's inputs (`gen(i, v + 13)`), measured after the tables were made.
+#[test]
+fn the_approximate_instructions_replay_the_h200_on_other_random_inputs() {
+    replay("calibration/mufu/h200/rand2.zst", 13);
+}
+
+#[test]
+fn the_half_forms_replay_the_h200_on_every_input() {
+    let raw = unzstd("calibration/mufu/h200/half.zst");
+    assert_eq!(raw.len(), 4 * 65536 * 2);
+    let names = ["ex2.approx.f16", "tanh.approx.f16", "ex2.approx.ftz.bf16", "tanh.approx.bf16"];
+    for (t, name) in names.iter().enumerate() {
+        for h in 0..=u16::MAX {
+            let o = (t * 65536 + h as usize) * 2;
+            let want = u16::from_le_bytes([raw[o], raw[o + 1]]);
+            let got = mufu::half(t % 2 == 0, t >= 2, h);
+            assert_eq!(got, want, "{name}({h:#06x})");
+        }
+    }
+}
