@@ -437,6 +437,33 @@ impl BankSink {
         self
     }
 
+    /// The block's report, the sink left ready for another block ([`BankSink::for_block`]) with
+    /// its pattern cache kept (a pattern's counts do not depend on the block): sinks reused from
+    /// block to block learn each instruction's patterns once per host thread, not once per block.
+    pub fn take_report(&mut self) -> BankReport {
+        let fresh = BankReport {
+            insts: BTreeMap::new(),
+            blocks: 1,
+            unmodelled: 0,
+            matrix: BTreeMap::new(),
+            gmma: GmmaCounts::default(),
+        };
+        let mut report = std::mem::replace(&mut self.report, fresh);
+        for s in self.stats.drain(..) {
+            report.insts.insert((s.pc, s.side), s);
+        }
+        for p in &mut self.pcs {
+            p.stat = [u32::MAX; 2];
+        }
+        self.sources = None;
+        report
+    }
+
+    /// The sink (fresh or after [`BankSink::take_report`]) counts for `block` now.
+    pub fn for_block(&mut self, block: u32) {
+        self.block = block;
+    }
+
     /// The finished report.
     pub fn into_report(mut self) -> BankReport {
         for s in std::mem::take(&mut self.stats) {

@@ -77,6 +77,11 @@ impl DivergenceSink {
         }
     }
 
+    /// Empties the counts for another block, keeping the buffer.
+    pub fn clear(&mut self) {
+        self.stats.clear();
+    }
+
     #[inline(always)]
     fn at(&mut self, pc: u32) -> &mut PcStat {
         let i = pc.wrapping_sub(self.base) as usize;

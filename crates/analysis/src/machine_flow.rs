@@ -963,12 +963,14 @@ impl MachineFlow {
                 (i + 1..j).find(|&k| {
                     matches!(ins[k].kind, Kind::Dop { op: double::Dop::Fma })
                         && ins[k].src.iter().any(|o| o.src == Src::R(seed.wrapping_sub(1)))
-                        && ins[k].src.get(2).is_some_and(|o| o.src == Src::Imm(0x3ff0_0000) && !o.neg)
+                        && ins[k]
+                            .src
+                            .get(2)
+                            .is_some_and(|o| o.src == Src::Imm(0x3ff0_0000) && !o.neg)
                 })
             });
-            let nb = first.and_then(|k| {
-                (0..2u8).find(|&n| ins[k].src[n as usize].src != Src::R(seed.wrapping_sub(1)))
-            });
+            let nb = first
+                .and_then(|k| (0..2u8).find(|&n| ins[k].src[n as usize].src != Src::R(seed.wrapping_sub(1))));
             if let (Some(ah), Some(j), Some(q_hi), Some(k), Some(nb)) = (ah, check, q_hi, first, nb)
                 && ah > 0
                 && seed > 0
@@ -1884,7 +1886,10 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
         .iter()
         .map(|x| {
             x.kind.is_control()
-                || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::IndirectCall | Kind::Bar { .. })
+                || matches!(
+                    x.kind,
+                    Kind::Bssy | Kind::Stop | Kind::IndirectCall | Kind::Bar { .. }
+                )
                 || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
         })
         .collect();
@@ -2371,9 +2376,9 @@ fn decode(
                 }
             }
         }
-        "NOP" | "YIELD" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE"
-        | "LDGDEPBAR" | "NANOSLEEP" | "STL" | "LDGSTS" | "ARRIVES" | "UBLKCP" | "PREFETCH"
-        | "CCTLL" | "ACQBULK" | "UCGABAR_ARV" | "UCGABAR_WAIT" => {
+        "NOP" | "YIELD" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE" | "LDGDEPBAR"
+        | "NANOSLEEP" | "STL" | "LDGSTS" | "ARRIVES" | "UBLKCP" | "PREFETCH" | "CCTLL" | "ACQBULK"
+        | "UCGABAR_ARV" | "UCGABAR_WAIT" => {
             ins.kind = Kind::Nop;
         }
         "MOV" | "UMOV" | "IMAD" | "UIMAD" if base.ends_with("MOV") || has("MOV") => {
@@ -2489,7 +2494,9 @@ fn decode(
             ins.preds = ops.iter().skip(i).filter_map(|o| parse_pred(o)).collect();
         }
         "SEL" | "USEL" | "FSEL" => {
-            ins.kind = Kind::Sel { float: base == "FSEL" };
+            ins.kind = Kind::Sel {
+                float: base == "FSEL",
+            };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = ops.iter().skip(1).take(2).map(|o| parse_opnd(o)).collect();
             ins.preds = preds_of(3);
@@ -3246,7 +3253,8 @@ impl Warp {
                     // the paths differ: the record is not this warp's)
                     if on >> l & 1 != 0
                         && !words.iter().all(|&(word, known, value)| {
-                            record.is_some_and(|r| r.check_store(self.in_block, self.phase, word, known, value))
+                            record
+                                .is_some_and(|r| r.check_store(self.in_block, self.phase, word, known, value))
                         })
                     {
                         self.sh_bad = true;

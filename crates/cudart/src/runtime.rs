@@ -524,7 +524,7 @@ impl Runtime {
             return Ok(None);
         }
         let a = self.allocs.remove(&addr).ok_or(err::INVALID_VALUE)?;
-        self.global.remove(addr);
+        self.global.discard(addr);
         self.init_regions().remove(&addr);
         Ok(match a.backing {
             Backing::Mirror { owned: true } => Some((addr, a.len)),
@@ -622,7 +622,9 @@ impl Runtime {
 
     /// Sets device bytes.
     pub fn memset_device(&self, addr: u64, value: u8, len: usize) -> Result<(), u32> {
-        self.write_device(addr, &vec![value; len])
+        self.global.fill(addr, len, value).ok_or(err::INVALID_VALUE)?;
+        self.mark_written(addr, len as u64);
+        Ok(())
     }
 
     /// Under `--check`: a notice for each device allocation still live at `at` (`cudaDeviceReset`
@@ -1273,7 +1275,7 @@ impl Runtime {
         drop(showing);
         let seconds = began.elapsed().as_secs_f64();
         if env {
-            self.global.remove(GRID_WORKSPACE);
+            self.global.discard(GRID_WORKSPACE);
         }
         self.sync_mirrors_out(mirrored);
         self.sync_managed(f.module, false);

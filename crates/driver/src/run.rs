@@ -866,13 +866,25 @@ fn emulate(
     let flow_shared = Arc::new(warpscope_analysis::machine_flow::FlowShared::new(
         launch.block.iter().product(),
     ));
+    // merged blocks' bank and divergence sinks, emptied for the next blocks (their buffers and
+    // the bank sink's pattern cache kept)
+    let bank_pool = std::sync::Mutex::new(Vec::<BankSink>::new());
+    let div_pool = std::sync::Mutex::new(Vec::<DivergenceSink>::new());
     let sinks = |b| Multi {
         flow_shared: flow_shared.recorder(b),
         banks: forms
             .as_ref()
             .filter(|_| sections.banks)
-            .map(|f| BankSink::new(b, arch, Arc::clone(recon)).with_forms(Arc::clone(f))),
-        divergence: model.as_ref().map(|m| DivergenceSink::new(Arc::clone(m))),
+            .map(|f| match pop(&bank_pool) {
+                Some(mut s) => {
+                    s.for_block(b);
+                    s
+                }
+                None => BankSink::new(b, arch, Arc::clone(recon)).with_forms(Arc::clone(f)),
+            }),
+        divergence: model
+            .as_ref()
+            .map(|m| pop(&div_pool).unwrap_or_else(|| DivergenceSink::new(Arc::clone(m)))),
         hazards: hazard_cfg.as_ref().map(|c| {
             let s = HazardSink::new(Arc::clone(c), b);
             let s = match &async_ops {
@@ -973,11 +985,14 @@ fn emulate(
         if let (Some(r), Some(s)) = (&mut m.glob, &s.global) {
             r.add(s);
         }
-        if let (Some(r), Some(s)) = (&mut m.bank, s.banks) {
-            r.merge(s.into_report());
+        if let (Some(r), Some(mut s)) = (&mut m.bank, s.banks) {
+            r.merge(s.take_report());
+            push(&bank_pool, s);
         }
-        if let (Some(r), Some(s)) = (&mut m.div, &s.divergence) {
-            r.add(s);
+        if let (Some(r), Some(mut s)) = (&mut m.div, s.divergence) {
+            r.add(&s);
+            s.clear();
+            push(&div_pool, s);
         }
         if let (Some(r), Some(s)) = (&mut m.haz, s.hazards) {
             r.merge(*s);
@@ -1213,6 +1228,20 @@ struct Merged {
 }
 
 /// The loops of kernel `k`: `[target, pc]` of each backward branch.
+/// A sink from a launch's pool of merged blocks' sinks.
+fn pop<T>(pool: &std::sync::Mutex<Vec<T>>) -> Option<T> {
+    pool.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .pop()
+}
+
+/// Gives a merged block's emptied sink back to the launch's pool.
+fn push<T>(pool: &std::sync::Mutex<Vec<T>>, sink: T) {
+    pool.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(sink);
+}
+
 fn loops(program: &Program, k: &warpscope_emu::Kernel) -> Vec<[u32; 2]> {
     (k.entry..k.end)
         .filter_map(|pc| match program.ops[pc as usize].inst {

@@ -515,8 +515,17 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
         match op {
             UnOp::RcpApproxFtz => return crate::mufu::rcp(a as u32) as u64,
             UnOp::RcpApprox => return crate::mufu::rcp_approx(a as u32) as u64,
-            UnOp::RsqrtFtz | UnOp::Rsqrt | UnOp::SqrtApproxFtz | UnOp::SqrtApprox | UnOp::Ex2Ftz
-            | UnOp::Ex2 | UnOp::Lg2Ftz | UnOp::Lg2 | UnOp::Sin | UnOp::Cos | UnOp::Tanh => {
+            UnOp::RsqrtFtz
+            | UnOp::Rsqrt
+            | UnOp::SqrtApproxFtz
+            | UnOp::SqrtApprox
+            | UnOp::Ex2Ftz
+            | UnOp::Ex2
+            | UnOp::Lg2Ftz
+            | UnOp::Lg2
+            | UnOp::Sin
+            | UnOp::Cos
+            | UnOp::Tanh => {
                 return crate::mufu::approx(op, a as u32) as u64;
             }
             _ => {}

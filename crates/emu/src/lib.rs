@@ -1106,7 +1106,14 @@ where
                 return (s, exec::BlockOut::default());
             }
             let c = if serial { &ctx } else { &tracked };
+            // the block's global accesses checked against the blocks that ended before it
+            if let Some(t) = c.track {
+                t.begin();
+            }
             let o = exec::run_block(c, b, &mut s);
+            if let Some(t) = c.track {
+                t.finish();
+            }
             if let Some(d) = watch.done {
                 d.fetch_add(1, Ordering::Relaxed);
             }
@@ -1235,7 +1242,15 @@ where
                 s.block_order(in_order(serial));
                 s
             };
-            exec::run_cluster(c, &members, &make, watch.done)
+            // the cluster's global accesses checked against the clusters that ended before it
+            if let Some(t) = c.track {
+                t.begin();
+            }
+            let out = exec::run_cluster(c, &members, &make, watch.done);
+            if let Some(t) = c.track {
+                t.finish();
+            }
+            out
         };
         let run_all = |serial: bool| -> Vec<Vec<(u32, S, exec::BlockOut)>> {
             match (serial, watch.deadline) {
@@ -1291,6 +1306,7 @@ where
     if let Some(o) = observer {
         o.after(global);
     }
+    global.launched(shadow.as_ref());
     if let Some(sh) = shadow {
         global.keep_shadow(sh);
     }

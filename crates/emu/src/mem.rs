@@ -6,6 +6,9 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
+mod shadow;
+pub use shadow::{SHADOW_MAX_BLOCKS, Shadow};
+
 /// Generic-address window of the block's shared memory: generic = `SHARED_WINDOW + offset`.
 ///
 /// The windows lie above 2^56, where no host process's memory is (x86-64 user space ends below
@@ -52,6 +55,9 @@ pub struct Region {
     /// Length in bytes.
     pub len: u64,
     words: Words,
+    /// All zeros since it was made zeroed (no host copy, no launch wrote it since): a launch's
+    /// shadow then knows the words' values before its writes without keeping them.
+    zero: std::sync::atomic::AtomicBool,
 }
 
 /// Sixteen atomic words on a cache line of their own.
@@ -62,30 +68,60 @@ struct Line([AtomicU32; 16]);
 /// and touch different 64-byte lines of the device's memory (or of a shadow's states) touch
 /// different host cache lines too, instead of sharing the lines that straddle theirs.
 pub(crate) struct Words {
-    lines: Box<[Line]>,
+    /// The first line (inside the allocation, on a 64-byte boundary).
+    lines: std::ptr::NonNull<Line>,
     len: usize,
+    /// The allocation (`None`: no words) and its layout.
+    alloc: Option<(std::ptr::NonNull<u8>, std::alloc::Layout)>,
+}
+
+// SAFETY: `Words` owns its allocation, whose contents are atomics.
+unsafe impl Send for Words {}
+// SAFETY: as above; shared access goes through the atomics.
+unsafe impl Sync for Words {}
+
+impl Drop for Words {
+    fn drop(&mut self) {
+        if let Some((p, layout)) = self.alloc {
+            // SAFETY: allocated in `Words::zeroed` with this layout.
+            unsafe { std::alloc::dealloc(p.as_ptr(), layout) }
+        }
+    }
 }
 
 impl Words {
-    /// `len` words of 0 (their pages untouched until used).
+    /// `len` words of 0 (their pages untouched until used: the allocation is asked zeroed at the
+    /// allocator's own alignment, which large zeroed allocations get from fresh pages, and the
+    /// words start at its first 64-byte boundary; a zeroed allocation aligned to 64 would be
+    /// written with zeros).
     pub(crate) fn zeroed(len: usize) -> Words {
         let n = len.div_ceil(16);
-        let lines = if n == 0 {
-            Box::default()
-        } else {
-            let layout = std::alloc::Layout::array::<Line>(n).expect("a region that fits in memory");
-            // SAFETY: the layout has a non-zero size; all-zero bytes are valid `AtomicU32`s, so
-            // the zeroed allocation holds `n` valid `Line`s, and a boxed slice of `n` lines frees
-            // it with this same layout.
-            unsafe {
-                let p = std::alloc::alloc_zeroed(layout).cast::<Line>();
-                if p.is_null() {
-                    std::alloc::handle_alloc_error(layout);
-                }
-                Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
-            }
+        if n == 0 {
+            return Words {
+                lines: std::ptr::NonNull::dangling(),
+                len,
+                alloc: None,
+            };
+        }
+        let layout = n
+            .checked_mul(64)
+            .and_then(|b| b.checked_add(64 - 16))
+            .and_then(|b| std::alloc::Layout::from_size_align(b, 16).ok())
+            .expect("a region that fits in memory");
+        // SAFETY: the layout has a non-zero size.
+        let p = unsafe { std::alloc::alloc_zeroed(layout) };
+        let Some(p) = std::ptr::NonNull::new(p) else {
+            std::alloc::handle_alloc_error(layout);
         };
-        Words { lines, len }
+        let skip = p.as_ptr().align_offset(64);
+        // SAFETY: `p` is 16-aligned, so `skip <= 48` and the allocation holds `skip + 64 n`
+        // bytes: `n` whole lines from the boundary, all zero bytes (valid `AtomicU32`s).
+        let lines = unsafe { p.add(skip) }.cast::<Line>();
+        Words {
+            lines,
+            len,
+            alloc: Some((p, layout)),
+        }
     }
 
     /// The little-endian words of `bytes` (the last one padded with zeros).
@@ -104,7 +140,8 @@ impl std::ops::Deref for Words {
     type Target = [AtomicU32];
     fn deref(&self) -> &[AtomicU32] {
         // SAFETY: `Line` is `repr(C)` with sixteen `AtomicU32`s and no padding (64 bytes), so the
-        // lines are `16 * lines.len() >= len` contiguous words.
+        // `len.div_ceil(16)` lines are at least `len` contiguous words (dangling and aligned for
+        // none).
         unsafe { std::slice::from_raw_parts(self.lines.as_ptr().cast::<AtomicU32>(), self.len) }
     }
 }
@@ -112,7 +149,7 @@ impl std::ops::Deref for Words {
 impl std::ops::DerefMut for Words {
     fn deref_mut(&mut self) -> &mut [AtomicU32] {
         // SAFETY: as `deref`, borrowed mutably through `self`.
-        unsafe { std::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast::<AtomicU32>(), self.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.lines.as_ptr().cast::<AtomicU32>(), self.len) }
     }
 }
 
@@ -136,7 +173,12 @@ impl Global {
             .map(|(base, bytes)| {
                 let len = bytes.len() as u64;
                 let words = Words::from_bytes(&bytes);
-                Region { base, len, words }
+                Region {
+                    base,
+                    len,
+                    words,
+                    zero: false.into(),
+                }
             })
             .collect();
         Global {
@@ -156,6 +198,17 @@ impl Global {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
         Shadow::renew(old, self)
+    }
+
+    /// A launch ran on this space: the regions it may have written are no longer known to be
+    /// zero (those its shadow saw written when it ran in parallel without a conflict, all of them
+    /// otherwise).
+    pub fn launched(&self, shadow: Option<&Shadow>) {
+        for (k, r) in self.regions.iter().enumerate() {
+            if shadow.is_none_or(|s| s.conflict() || s.wrote(k)) {
+                r.zero.store(false, Relaxed);
+            }
+        }
     }
 
     /// Keeps a launch's shadow for the next launch's [`Global::take_shadow`].
@@ -347,16 +400,22 @@ impl Global {
 
     /// Adds a region of `bytes` at `base`; refuses one that overlaps a region already there.
     pub fn insert(&mut self, base: u64, bytes: &[u8]) -> Result<(), Overlap> {
-        self.insert_words(base, bytes.len() as u64, || Words::from_bytes(bytes))
+        self.insert_words(base, bytes.len() as u64, false, || Words::from_bytes(bytes))
     }
 
     /// [`Global::insert`] of `len` zero bytes (an allocation: its pages are not touched until
     /// used).
     pub fn insert_zeroed(&mut self, base: u64, len: usize) -> Result<(), Overlap> {
-        self.insert_words(base, len as u64, || Words::zeroed(len.div_ceil(4)))
+        self.insert_words(base, len as u64, true, || Words::zeroed(len.div_ceil(4)))
     }
 
-    fn insert_words(&mut self, base: u64, len: u64, words: impl FnOnce() -> Words) -> Result<(), Overlap> {
+    fn insert_words(
+        &mut self,
+        base: u64,
+        len: u64,
+        zero: bool,
+        words: impl FnOnce() -> Words,
+    ) -> Result<(), Overlap> {
         let i = self.regions.partition_point(|r| r.base < base);
         if let Some(p) = i.checked_sub(1).map(|p| &self.regions[p])
             && p.base + p.len.max(1) > base
@@ -369,8 +428,24 @@ impl Global {
             return Err(Overlap { base: n.base });
         }
         let words = words();
-        self.regions.insert(i, Region { base, len, words });
+        self.regions.insert(
+            i,
+            Region {
+                base,
+                len,
+                words,
+                zero: zero.into(),
+            },
+        );
         Ok(())
+    }
+
+    /// Removes the region that starts at `base` without reading it (a freed allocation);
+    /// whether there was one.
+    pub fn discard(&mut self, base: u64) -> bool {
+        let n = self.regions.len();
+        self.regions.retain(|r| r.base != base);
+        self.regions.len() < n
     }
 
     /// Removes the region that starts at `base` and returns its bytes.
@@ -428,6 +503,7 @@ impl Global {
     /// Copies `data` to `addr`; `None` (nothing written) when the range is not inside one region.
     pub fn write_range(&self, addr: u64, data: &[u8]) -> Option<()> {
         let (r, off) = self.find(addr, data.len() as u64)?;
+        r.zero.store(false, Relaxed);
         let mut k = 0;
         while k < data.len() {
             let o = off + k;
@@ -456,6 +532,41 @@ impl Global {
                 k += 1;
             }
         }
+        Some(())
+    }
+}
+
+impl Global {
+    /// Sets `len` bytes from `addr` to `value` (a memset); `None` (nothing written) when the range
+    /// is not inside one region. A whole region set to zeros is known to be zero again.
+    pub fn fill(&self, addr: u64, len: usize, value: u8) -> Option<()> {
+        let (r, off) = self.find(addr, len as u64)?;
+        // the bytes before the first whole word and after the last one
+        let head = ((4 - off % 4) % 4).min(len);
+        let words = (len - head) / 4;
+        let byte = |o: usize| {
+            let sh = (o % 4) * 8;
+            let w = &r.words[o / 4];
+            let old = w.load(Relaxed);
+            w.store((old & !(0xff << sh)) | (u32::from(value) << sh), Relaxed);
+        };
+        for o in off..off + head {
+            byte(o);
+        }
+        let v = u32::from_ne_bytes([value; 4]);
+        let span = &r.words[(off + head) / 4..(off + head) / 4 + words];
+        if words >= PARALLEL_COPY_WORDS {
+            span.par_chunks(COPY_PIECE_WORDS)
+                .for_each(|c| c.iter().for_each(|w| w.store(v, Relaxed)));
+        } else {
+            span.iter().for_each(|w| w.store(v, Relaxed));
+        }
+        for o in off + head + 4 * words..off + len {
+            byte(o);
+        }
+        let whole = off == 0 && len as u64 == r.len;
+        r.zero
+            .store(value == 0 && (whole || r.zero.load(Relaxed)), Relaxed);
         Some(())
     }
 }
@@ -537,6 +648,9 @@ mod tests {
         assert_eq!(g.region_of(BUFFER_BASE + 6), None);
         assert_eq!(g.remove(BUFFER_BASE), Some(vec![1, 2, 3, 4, 5, 6]));
         assert_eq!(g.region_of(BUFFER_BASE), None);
+        assert!(g.discard(BUFFER_BASE + 8));
+        assert!(!g.discard(BUFFER_BASE + 8));
+        assert_eq!(g.regions().count(), 0);
     }
 
     #[test]
@@ -549,6 +663,15 @@ mod tests {
         assert_eq!(g.read(BUFFER_BASE + n as u64, 4), Some(0));
         // the words start on a cache line
         assert_eq!(g.regions[0].words.as_ptr() as usize % 64, 0);
+        for n in [0, 1, 15, 16, 17, 1000, 1 << 20] {
+            let w = Words::zeroed(n);
+            assert_eq!(w.len(), n);
+            assert!(n == 0 || (w.as_ptr() as usize).is_multiple_of(64), "{n} words");
+            assert!(w.iter().all(|x| x.load(Relaxed) == 0), "{n} words");
+            if let Some(last) = w.last() {
+                last.store(5, Relaxed);
+            }
+        }
         let data: Vec<u8> = (0..n).map(|i| (i * 7 + i / 256) as u8).collect();
         g.write_range(BUFFER_BASE + 3, &data).unwrap();
         let mut back = vec![0u8; n];
@@ -564,470 +687,33 @@ mod tests {
     }
 
     #[test]
+    fn fill_sets_the_bytes_and_a_whole_region_of_zeros_is_zero_again() {
+        let mut g = Global::empty();
+        g.insert(BUFFER_BASE, &[1; 4 * PARALLEL_COPY_WORDS + 6]).unwrap();
+        g.fill(BUFFER_BASE + 3, 4 * PARALLEL_COPY_WORDS, 7).unwrap();
+        let c = g.contents(BUFFER_BASE).unwrap();
+        assert_eq!(c[..3], [1, 1, 1]);
+        assert!(c[3..3 + 4 * PARALLEL_COPY_WORDS].iter().all(|&b| b == 7));
+        assert_eq!(c[3 + 4 * PARALLEL_COPY_WORDS..], [1, 1, 1]);
+        assert!(!g.regions[0].zero.load(Relaxed));
+        g.fill(BUFFER_BASE, 4 * PARALLEL_COPY_WORDS + 6, 0).unwrap();
+        assert!(g.contents(BUFFER_BASE).unwrap().iter().all(|&b| b == 0));
+        assert!(g.regions[0].zero.load(Relaxed));
+        // part of a zero region set to zeros keeps it zero, to anything else not
+        g.fill(BUFFER_BASE + 1, 2, 0).unwrap();
+        assert!(g.regions[0].zero.load(Relaxed));
+        g.fill(BUFFER_BASE + 1, 1, 2).unwrap();
+        assert!(!g.regions[0].zero.load(Relaxed));
+        assert_eq!(g.read(BUFFER_BASE, 4), Some(0x0200));
+        assert_eq!(g.fill(BUFFER_BASE + 4, 4 * PARALLEL_COPY_WORDS + 6, 0), None);
+    }
+
+    #[test]
     fn plain_bytes() {
         let mut m = vec![0u8; 8];
         write_bytes(&mut m, 4, 4, 0xdeadbeef).unwrap();
         assert_eq!(read_bytes(&m, 4, 4), Some(0xdeadbeef));
         assert_eq!(read_bytes(&m, 6, 4), None);
         assert_eq!(write_bytes(&mut m, u64::MAX, 4, 0), None);
-    }
-}
-
-/// What one launch's blocks did to each global word, kept while they run in parallel: a word that
-/// one block wrote and another read or wrote (an atomic counts as a write) makes the result depend
-/// on the host's thread schedule. The launch then runs again with its blocks one after another in
-/// block order from the memory it started with ([`Shadow::undo`] puts back every word written),
-/// so its results are the same bytes whatever the number of threads. Chunks of the shadow are made
-/// on first touch: memory grows with the words a launch touches, not with the space.
-pub struct Shadow {
-    regions: Vec<ShadowRegion>,
-    conflict: std::sync::atomic::AtomicBool,
-}
-
-struct ShadowRegion {
-    base: u64,
-    len: u64,
-    chunks: Box<[std::sync::OnceLock<Chunk>]>,
-}
-
-/// The shadow of `CHUNK_WORDS` words: their states, and apart from them (loads read the states
-/// alone, so they take no more cache than the words) the values before the launch's first writes.
-struct Chunk {
-    /// `SAVED | MULTI | owner` (block + 1 of the first block that touched the word).
-    state: Words,
-    /// The word's value before the launch's first write to it (valid once `SAVED`); made at the
-    /// chunk's first write, so words a launch only reads cost their states alone.
-    old: std::sync::OnceLock<Words>,
-}
-
-impl ShadowRegion {
-    fn new(r: &Region) -> ShadowRegion {
-        ShadowRegion {
-            base: r.base,
-            len: r.len,
-            chunks: (0..r.words.len().div_ceil(CHUNK_WORDS))
-                .map(|_| std::sync::OnceLock::new())
-                .collect(),
-        }
-    }
-}
-
-fn zeros() -> Words {
-    Words::zeroed(CHUNK_WORDS)
-}
-
-impl Chunk {
-    fn new() -> Chunk {
-        Chunk {
-            state: zeros(),
-            old: std::sync::OnceLock::new(),
-        }
-    }
-}
-
-const CHUNK_WORDS: usize = 1024;
-const SAVED: u32 = 1 << 31;
-const MULTI: u32 = 1 << 30;
-const OWNER: u32 = MULTI - 1;
-/// Blocks beyond this many are not told apart (grids that large are not tracked).
-pub const SHADOW_MAX_BLOCKS: u64 = OWNER as u64 - 1;
-
-impl Shadow {
-    /// An empty shadow of `g`'s regions that reuses the chunks of `old` for the regions that are
-    /// still there (cleared, in parallel).
-    pub fn renew(old: Option<Shadow>, g: &Global) -> Shadow {
-        let Some(old) = old else {
-            return Shadow::new(g);
-        };
-        let mut kept = old.regions;
-        let regions = g
-            .regions
-            .iter()
-            .map(
-                |r| match kept.iter().position(|o| o.base == r.base && o.len == r.len) {
-                    Some(p) => {
-                        let mut o = kept.swap_remove(p);
-                        o.chunks.par_iter_mut().for_each(|c| {
-                            if let Some(c) = c.get_mut() {
-                                for s in c.state.iter_mut() {
-                                    *s.get_mut() = 0;
-                                }
-                            }
-                        });
-                        o
-                    }
-                    None => ShadowRegion::new(r),
-                },
-            )
-            .collect();
-        Shadow {
-            regions,
-            conflict: std::sync::atomic::AtomicBool::new(false),
-        }
-    }
-
-    /// An empty shadow of `g`'s regions.
-    pub fn new(g: &Global) -> Shadow {
-        Shadow {
-            regions: g.regions.iter().map(ShadowRegion::new).collect(),
-            conflict: std::sync::atomic::AtomicBool::new(false),
-        }
-    }
-
-    /// Whether two blocks touched a word that one of them wrote.
-    pub fn conflict(&self) -> bool {
-        self.conflict.load(Relaxed)
-    }
-
-    /// The region's index and the first and last word of `[addr, addr + w)` in it.
-    #[inline(always)]
-    fn words(&self, addr: u64, w: u64) -> Option<(usize, usize, usize)> {
-        let i = self.regions.partition_point(|r| r.base <= addr);
-        let r = self.regions.get(i.checked_sub(1)?)?;
-        let off = addr - r.base;
-        if off >= r.len {
-            return None;
-        }
-        let first = (off / 4) as usize;
-        let last = ((off + w.max(1) - 1).min(r.len - 1) / 4) as usize;
-        Some((i - 1, first, last))
-    }
-
-    #[inline(always)]
-    fn chunk(&self, region: usize, c: usize) -> &Chunk {
-        self.regions[region].chunks[c].get_or_init(Chunk::new)
-    }
-
-    #[inline(always)]
-    fn flag(&self) {
-        self.conflict.store(true, Relaxed);
-    }
-
-    /// Block `me - 1` reads the word whose state is `st`.
-    #[inline(always)]
-    fn read_word(&self, st: &AtomicU32, me: u32) {
-        let mut s = st.load(Relaxed);
-        loop {
-            // its own word, or one several blocks read and none wrote
-            if s & OWNER == me && s & MULTI == 0 || s & (MULTI | SAVED) == MULTI {
-                return;
-            }
-            if s == 0 {
-                match st.compare_exchange_weak(0, me, Relaxed, Relaxed) {
-                    Ok(_) => return,
-                    Err(x) => {
-                        s = x;
-                        continue;
-                    }
-                }
-            }
-            if s & SAVED != 0 {
-                // written in this launch by another block (or by several)
-                self.flag();
-            } else {
-                st.fetch_or(MULTI, Relaxed);
-            }
-            return;
-        }
-    }
-
-    /// Block `block` reads `w` bytes at `addr`.
-    #[inline(always)]
-    pub fn read(&self, block: u32, addr: u64, w: u64) {
-        let Some((r, first, last)) = self.words(addr, w) else {
-            return;
-        };
-        for i in first..=last {
-            self.read_word(&self.chunk(r, i / CHUNK_WORDS).state[i % CHUNK_WORDS], block + 1);
-        }
-    }
-
-    /// The region and first word of a warp's accesses of `w` bytes at `addrs` (lanes `mask`) when
-    /// they all fall in one chunk of one region; `None` otherwise (lane by lane then).
-    #[inline(always)]
-    fn warp_chunk(&self, addrs: &[u64; 32], mask: u32, w: u64) -> Option<(usize, usize, usize)> {
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            lo = lo.min(addrs[l]);
-            hi = hi.max(addrs[l]);
-        }
-        hi.checked_add(w)
-            .and_then(|end| self.words(lo, end - lo))
-            .filter(|&(r, first, last)| {
-                first / CHUNK_WORDS == last / CHUNK_WORDS
-                    && self.regions[r].base + (last as u64 + 1) * 4 >= hi + w
-            })
-    }
-
-    /// A warp's loads of `w` bytes at `addrs` (lanes `mask`) by block `block`: the region and
-    /// the chunk found once where the warp's words share them, a word the lane before read
-    /// skipped.
-    #[inline]
-    pub fn read_lanes(&self, block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
-        let one_chunk = self.warp_chunk(addrs, mask, w);
-        let Some((r, first, _)) = one_chunk else {
-            // the lanes span chunks or regions (or fall outside every one): lane by lane
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                self.read(block, addrs[l], w);
-            }
-            return;
-        };
-        let (base, state) = (self.regions[r].base, &self.chunk(r, first / CHUNK_WORDS).state);
-        let me = block + 1;
-        let mut prev = usize::MAX;
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let off = addrs[l] - base;
-            for i in (off / 4) as usize..=((off + w - 1) / 4) as usize {
-                if i != prev {
-                    prev = i;
-                    self.read_word(&state[i % CHUNK_WORDS], me);
-                }
-            }
-        }
-    }
-
-    /// Block `block` is about to write `w` bytes at `addr` of `g` (or update them atomically):
-    /// called before the write, so the words' values before the launch are kept.
-    #[inline(always)]
-    pub fn write(&self, g: &Global, block: u32, addr: u64, w: u64) {
-        let Some((r, first, last)) = self.words(addr, w) else {
-            return;
-        };
-        let me = block + 1;
-        let words = &g.regions[r].words;
-        for (i, word) in words.iter().enumerate().take(last + 1).skip(first) {
-            self.write_word(self.chunk(r, i / CHUNK_WORDS), i % CHUNK_WORDS, word, me);
-        }
-    }
-
-    /// A warp's stores (or atomic updates) of `w` bytes at `addrs` (lanes `mask`) by block
-    /// `block`, called before the writes: the region and the chunk found once where the warp's
-    /// words share them (as [`Shadow::read_lanes`]), a word the lane before wrote skipped.
-    #[inline]
-    pub fn write_lanes(&self, g: &Global, block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
-        let one_chunk = self.warp_chunk(addrs, mask, w);
-        let Some((r, first, _)) = one_chunk else {
-            let mut m = mask;
-            while m != 0 {
-                let l = m.trailing_zeros() as usize;
-                m &= m - 1;
-                self.write(g, block, addrs[l], w);
-            }
-            return;
-        };
-        let base = self.regions[r].base;
-        let chunk = self.chunk(r, first / CHUNK_WORDS);
-        let words = &g.regions[r].words;
-        let me = block + 1;
-        let mut prev = usize::MAX;
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let off = addrs[l] - base;
-            let (first, last) = ((off / 4) as usize, ((off + w - 1) / 4) as usize);
-            for (i, word) in words.iter().enumerate().take(last + 1).skip(first) {
-                if i != prev {
-                    prev = i;
-                    self.write_word(chunk, i % CHUNK_WORDS, word, me);
-                }
-            }
-        }
-    }
-
-    /// Block `me - 1` is about to write the word `word`, whose state is `chunk`'s `k`-th.
-    #[inline(always)]
-    fn write_word(&self, chunk: &Chunk, k: usize, word: &AtomicU32, me: u32) {
-        let st = &chunk.state[k];
-        let mut s = st.load(Relaxed);
-        loop {
-            let owner = s & OWNER;
-            if s & SAVED != 0 {
-                if owner != me || s & MULTI != 0 {
-                    self.flag();
-                }
-                break;
-            }
-            // first write of the launch to this word: keep its value, then claim it
-            let v = word.load(Relaxed);
-            let new = if owner == 0 { s | me } else { s } | SAVED;
-            match st.compare_exchange_weak(s, new, Relaxed, Relaxed) {
-                Ok(_) => {
-                    chunk.old.get_or_init(zeros)[k].store(v, Relaxed);
-                    if (owner != 0 && owner != me) || s & MULTI != 0 {
-                        self.flag();
-                    }
-                    break;
-                }
-                Err(x) => s = x,
-            }
-        }
-    }
-
-    /// Puts back the value every written word had before the launch.
-    pub fn undo(&self, g: &Global) {
-        for (sr, gr) in self.regions.iter().zip(&g.regions) {
-            debug_assert_eq!((sr.base, sr.len), (gr.base, gr.len));
-            for (c, chunk) in sr.chunks.iter().enumerate() {
-                let Some((chunk, old)) = chunk.get().and_then(|c| Some((c, c.old.get()?))) else {
-                    continue;
-                };
-                for (k, (st, old)) in chunk.state.iter().zip(old.iter()).enumerate() {
-                    if st.load(Relaxed) & SAVED != 0 {
-                        gr.words[c * CHUNK_WORDS + k].store(old.load(Relaxed), Relaxed);
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod shadow_tests {
-    use super::*;
-
-    fn space() -> Global {
-        Global::new(vec![(0x1000, (0..64u8).collect()), (0x2000, vec![7; 8192])])
-    }
-
-    #[test]
-    fn blocks_that_share_only_reads_or_keep_to_their_words_do_not_conflict() {
-        let g = space();
-        let sh = Shadow::new(&g);
-        for b in 0..4 {
-            sh.read(b, 0x1000, 4); // every block reads one input word
-            sh.write(&g, b, 0x2000 + 4 * u64::from(b), 4); // and writes its own
-            sh.read(b, 0x2000 + 4 * u64::from(b), 4); // and reads it back
-        }
-        let mut addrs = [0u64; 32];
-        for (l, a) in addrs.iter_mut().enumerate() {
-            *a = 0x1000 + 4 * (l as u64 % 16);
-        }
-        sh.read_lanes(5, &addrs, u32::MAX, 4);
-        assert!(!sh.conflict());
-    }
-
-    #[test]
-    fn a_word_one_block_wrote_and_another_touched_is_a_conflict_in_either_order() {
-        for order in 0..4 {
-            let g = space();
-            let sh = Shadow::new(&g);
-            match order {
-                0 => {
-                    sh.write(&g, 0, 0x1008, 4);
-                    sh.read(1, 0x1008, 4);
-                }
-                1 => {
-                    sh.read(1, 0x1008, 4);
-                    sh.write(&g, 0, 0x1008, 4);
-                }
-                2 => {
-                    sh.write(&g, 0, 0x1008, 1);
-                    sh.write(&g, 1, 0x100a, 2); // another byte of the same word
-                }
-                _ => {
-                    let addrs = [0x1008u64; 32];
-                    sh.write(&g, 3, 0x1008, 4);
-                    sh.read_lanes(2, &addrs, 0b101, 4);
-                }
-            }
-            assert!(sh.conflict(), "order {order}");
-        }
-    }
-
-    #[test]
-    fn a_warps_stores_are_tracked_as_its_lanes_one_by_one() {
-        // lanes of block 1 store to consecutive words, in one chunk or across two, in one region
-        // or across both; another block then reads one of them (a conflict) or a word none wrote
-        let spreads: [&dyn Fn(usize) -> u64; 3] = [
-            &|l| 0x2000 + 4 * l as u64,
-            &|l| 0x2000 + 4 * 1000 + 4 * l as u64, // words 1000..1031: two chunks
-            &|l| {
-                if l < 16 {
-                    0x1000 + 4 * l as u64
-                } else {
-                    0x2000 + 4 * l as u64
-                }
-            },
-        ];
-        for (k, spread) in spreads.iter().enumerate() {
-            let addrs: [u64; 32] = std::array::from_fn(spread);
-            for (probe, want) in [(addrs[7], true), (addrs[8], false), (0x2000 + 4 * 2047, false)] {
-                let g = space();
-                let before: Vec<u64> = (0..32).map(|l| g.read(addrs[l], 4).unwrap()).collect();
-                let sh = Shadow::new(&g);
-                // lane 8 is inactive
-                sh.write_lanes(&g, 1, &addrs, !(1 << 8), 4);
-                for &a in &addrs {
-                    g.write(a, 4, 0xdead_beef);
-                }
-                sh.read(2, probe, 4);
-                assert_eq!(sh.conflict(), want, "spread {k}, probe {probe:#x}");
-                sh.undo(&g);
-                for l in 0..32 {
-                    let now = g.read(addrs[l], 4).unwrap();
-                    if l == 8 {
-                        // an untracked write is not undone
-                        assert_eq!(now, 0xdead_beef, "spread {k}");
-                    } else {
-                        assert_eq!(now, before[l], "spread {k}, lane {l}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_kept_shadow_comes_back_empty_for_the_next_launch() {
-        let mut g = space();
-        let sh = g.take_shadow();
-        sh.write(&g, 0, 0x1008, 4);
-        g.write(0x1008, 4, 1);
-        sh.read(1, 0x1008, 4);
-        sh.write(&g, 1, 0x2000, 4);
-        assert!(sh.conflict());
-        g.keep_shadow(sh);
-        // the next launch: a region added, the old ones' states cleared
-        g.insert(0x9000, &[0; 64]).unwrap();
-        let sh = g.take_shadow();
-        assert!(!sh.conflict());
-        sh.read(5, 0x1008, 4);
-        sh.read(6, 0x1008, 4);
-        sh.write(&g, 7, 0x2000, 4);
-        sh.write(&g, 7, 0x9004, 4);
-        g.write(0x2000, 4, 9);
-        assert!(!sh.conflict(), "words the last launch touched are fresh");
-        // undo puts back this launch's old values only (0x1008 keeps the 1 the last launch wrote)
-        sh.undo(&g);
-        assert_eq!(g.read(0x1008, 4), Some(1));
-        assert_eq!(g.read(0x2000, 4), Some(0x0707_0707));
-        sh.write(&g, 8, 0x9004, 4);
-        assert!(sh.conflict(), "the new region is tracked");
-    }
-
-    #[test]
-    fn undo_puts_back_what_the_launch_wrote() {
-        let g = space();
-        let before = g.contents(0x1000).unwrap();
-        let sh = Shadow::new(&g);
-        sh.write(&g, 0, 0x1004, 8);
-        g.write(0x1004, 8, u64::MAX);
-        sh.write(&g, 1, 0x1021, 1);
-        g.write(0x1021, 1, 0xee);
-        sh.write(&g, 1, 0x2000 + 5000, 4);
-        g.write(0x2000 + 5000, 4, 1);
-        assert_ne!(g.contents(0x1000).unwrap(), before);
-        sh.undo(&g);
-        assert_eq!(g.contents(0x1000).unwrap(), before);
-        assert_eq!(g.read(0x2000 + 5000, 4), Some(0x0707_0707));
     }
 }

@@ -7,7 +7,9 @@ use warpscope_emu::mufu;
 
 fn unzstd(path: &str) -> Vec<u8> {
     use std::io::Read;
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path);
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path);
     let z = std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     let mut out = Vec::new();
     ruzstd::decoding::StreamingDecoder::new(&z[..])
@@ -31,7 +33,9 @@ fn input(i: u32, v: u32) -> u32 {
     if (i as usize) < SPECIAL.len() {
         return SPECIAL[i as usize];
     }
-    let mut z = i.wrapping_mul(0x9e37_79b9).wrapping_add((v + 1).wrapping_mul(0x85eb_ca6b));
+    let mut z = i
+        .wrapping_mul(0x9e37_79b9)
+        .wrapping_add((v + 1).wrapping_mul(0x85eb_ca6b));
     z ^= z >> 16;
     z = z.wrapping_mul(0x7feb_352d);
     z ^= z >> 15;
@@ -100,7 +104,12 @@ fn the_approximate_instructions_replay_the_h200_on_other_random_inputs() {
 fn the_half_forms_replay_the_h200_on_every_input() {
     let raw = unzstd("calibration/mufu/h200/half.zst");
     assert_eq!(raw.len(), 4 * 65536 * 2);
-    let names = ["ex2.approx.f16", "tanh.approx.f16", "ex2.approx.ftz.bf16", "tanh.approx.bf16"];
+    let names = [
+        "ex2.approx.f16",
+        "tanh.approx.f16",
+        "ex2.approx.ftz.bf16",
+        "tanh.approx.bf16",
+    ];
     for (t, name) in names.iter().enumerate() {
         for h in 0..=u16::MAX {
             let o = (t * 65536 + h as usize) * 2;

@@ -184,7 +184,10 @@ impl FlowShared {
 
     /// The records, by linear block id.
     pub fn take(&self) -> rustc_hash::FxHashMap<u32, BlockShared> {
-        self.blocks.lock().map(|mut m| std::mem::take(&mut *m)).unwrap_or_default()
+        self.blocks
+            .lock()
+            .map(|mut m| std::mem::take(&mut *m))
+            .unwrap_or_default()
     }
 }
 
@@ -210,7 +213,11 @@ impl SharedRecorder {
     fn new(block: u32, warps: u32) -> SharedRecorder {
         SharedRecorder {
             block,
-            all: if warps >= 64 { u64::MAX } else { (1u64 << warps) - 1 },
+            all: if warps >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << warps) - 1
+            },
             entries: Vec::new(),
             releases: Vec::new(),
             pos: 0,
@@ -232,7 +239,14 @@ impl SharedRecorder {
     }
 
     /// `width` bytes at each lane's address of `mask` written by `warp` (values from `value`).
-    fn write(&mut self, warp: u32, mask: LaneMask, addrs: &[u64; 32], width: u32, value: impl Fn(&Self, usize, usize) -> Option<u8>) {
+    fn write(
+        &mut self,
+        warp: u32,
+        mask: LaneMask,
+        addrs: &[u64; 32],
+        width: u32,
+        value: impl Fn(&Self, usize, usize) -> Option<u8>,
+    ) {
         let mut words: Vec<Entry> = Vec::new();
         for l in 0..32 {
             if mask >> l & 1 == 0 {
@@ -413,7 +427,10 @@ mod tests {
         assert_eq!(b.read(0, 3, 0x10), None);
         // the flow's own stores are checked against the warp's in the phase
         assert!(b.check_store(1, 1, 4, 0xf, 0x5566_7788));
-        assert!(!b.check_store(0, 1, 4, 0xf, 0x5566_7788), "warp 0 did not store in phase 1");
+        assert!(
+            !b.check_store(0, 1, 4, 0xf, 0x5566_7788),
+            "warp 0 did not store in phase 1"
+        );
         assert!(!b.check_store(1, 1, 4, 0xf, 0x5566_7789), "another value");
     }
 

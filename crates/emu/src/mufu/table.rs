@@ -32,7 +32,12 @@ const FAR: i8 = i8::MIN;
 impl Table {
     /// `n` entries stored as differences of consecutive results; `reference(i)` is entry `i`'s
     /// reference result.
-    pub(crate) const fn deltas(what: &'static str, z: &'static [u8], n: usize, reference: fn(usize) -> u32) -> Table {
+    pub(crate) const fn deltas(
+        what: &'static str,
+        z: &'static [u8],
+        n: usize,
+        reference: fn(usize) -> u32,
+    ) -> Table {
         Table {
             what,
             z,
@@ -109,7 +114,10 @@ impl Table {
         let t = self.cell.get_or_init(|| self.decode());
         let c = t.corr[i];
         if c == FAR {
-            let k = t.far.binary_search_by_key(&(i as u32), |p| p.0).expect("a far entry is listed");
+            let k = t
+                .far
+                .binary_search_by_key(&(i as u32), |p| p.0)
+                .expect("a far entry is listed");
             return t.far[k].1;
         }
         (self.reference)(i).wrapping_add(c as i32 as u32)

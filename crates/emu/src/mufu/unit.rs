@@ -59,12 +59,18 @@ fn two_binades(i: usize) -> f64 {
     f(0x3f80_0000 + i as u32) as f64
 }
 
-static RSQ: Table = Table::deltas("MUFU.RSQ", include_bytes!("../../data/mufu_rsq.zst"), 1 << 24, |i| {
-    cr(1.0 / two_binades(i).sqrt())
-});
-static SQRT: Table = Table::deltas("MUFU.SQRT", include_bytes!("../../data/mufu_sqrt.zst"), 1 << 24, |i| {
-    cr(two_binades(i).sqrt())
-});
+static RSQ: Table = Table::deltas(
+    "MUFU.RSQ",
+    include_bytes!("../../data/mufu_rsq.zst"),
+    1 << 24,
+    |i| cr(1.0 / two_binades(i).sqrt()),
+);
+static SQRT: Table = Table::deltas(
+    "MUFU.SQRT",
+    include_bytes!("../../data/mufu_sqrt.zst"),
+    1 << 24,
+    |i| cr(two_binades(i).sqrt()),
+);
 
 /// A normal `x` as `4^j * m`, `m` in [1, 4): the table entry of `m` and `j`.
 fn over_two_binades(x: u32) -> (usize, i32) {
@@ -114,9 +120,12 @@ pub fn sqrt(x: u32) -> u32 {
 
 // ---------------------------------------------------------------- EX2
 
-static EX2_POS: Table = Table::deltas("MUFU.EX2", include_bytes!("../../data/mufu_ex2_pos.zst"), 1 << 23, |i| {
-    cr((i as f64 / TWO23).exp2())
-});
+static EX2_POS: Table = Table::deltas(
+    "MUFU.EX2",
+    include_bytes!("../../data/mufu_ex2_pos.zst"),
+    1 << 23,
+    |i| cr((i as f64 / TWO23).exp2()),
+);
 
 /// `MUFU.EX2` (`ex2.approx.ftz.f32`), bits in and out.
 pub fn ex2(x: u32) -> u32 {
@@ -162,9 +171,12 @@ fn significand(k: usize) -> f64 {
     1.0 + k as f64 / TWO23
 }
 
-static LG2: Table = Table::deltas("MUFU.LG2", include_bytes!("../../data/mufu_lg2.zst"), 1 << 23, |k| {
-    cr(significand(k).log2())
-});
+static LG2: Table = Table::deltas(
+    "MUFU.LG2",
+    include_bytes!("../../data/mufu_lg2.zst"),
+    1 << 23,
+    |k| cr(significand(k).log2()),
+);
 static LG2_HALF: Table = Table::deltas(
     "MUFU.LG2",
     include_bytes!("../../data/mufu_lg2_half.zst"),
@@ -260,9 +272,12 @@ pub fn sqrt_approx(x: u32) -> u32 {
 
 const QUARTER: u32 = 1 << 23;
 
-static SIN: Table = Table::deltas("MUFU.SIN", include_bytes!("../../data/mufu_sin.zst"), 1 << 23, |r| {
-    cr((std::f64::consts::TAU * r as f64 / 33_554_432.0).sin())
-});
+static SIN: Table = Table::deltas(
+    "MUFU.SIN",
+    include_bytes!("../../data/mufu_sin.zst"),
+    1 << 23,
+    |r| cr((std::f64::consts::TAU * r as f64 / 33_554_432.0).sin()),
+);
 
 /// `|t|` in periods as a fixed-point fraction with 25 bits (truncated, integer part dropped).
 fn fraction25(t: u32) -> u32 {
@@ -313,7 +328,7 @@ pub fn cos(t: u32) -> u32 {
 /// ptxas's `FMUL.RZ` by 1/(2 pi) (`0x3e22f983`) in front of `MUFU.SIN` and `MUFU.COS`: the
 /// argument in periods, rounded toward zero, subnormal products kept.
 fn periods(x: u32) -> u32 {
-    use crate::softfloat::{mul, F32};
+    use crate::softfloat::{F32, mul};
     mul(F32, x as u64, 0x3e22_f983, warpscope_ptx::inst::Rnd::Rz) as u32
 }
 
@@ -350,9 +365,12 @@ fn tanh_input(i: usize) -> u32 {
     (119 + b as u32) << 23 | ((i - TANH_START[b]) as u32) << TANH_LOW[b]
 }
 
-static TANH: Table = Table::deltas("MUFU.TANH", include_bytes!("../../data/mufu_tanh.zst"), TANH_START[11], |i| {
-    cr((f(tanh_input(i)) as f64).tanh())
-});
+static TANH: Table = Table::deltas(
+    "MUFU.TANH",
+    include_bytes!("../../data/mufu_tanh.zst"),
+    TANH_START[11],
+    |i| cr((f(tanh_input(i)) as f64).tanh()),
+);
 
 /// `MUFU.TANH` (`tanh.approx.f32`), bits in and out.
 pub fn tanh(x: u32) -> u32 {
@@ -381,18 +399,30 @@ fn half_ref(ex2: bool, bf16: bool, i: usize) -> u32 {
 }
 
 // every input of each: the result minus the correctly rounded one
-static EX2_F16: Table = Table::corrections("MUFU.EX2.F16", include_bytes!("../../data/mufu_ex2_f16.zst"), 1 << 16, |i| {
-    half_ref(true, false, i)
-});
-static TANH_F16: Table = Table::corrections("MUFU.TANH.F16", include_bytes!("../../data/mufu_tanh_f16.zst"), 1 << 16, |i| {
-    half_ref(false, false, i)
-});
-static EX2_BF16: Table = Table::corrections("MUFU.EX2.BF16", include_bytes!("../../data/mufu_ex2_bf16.zst"), 1 << 16, |i| {
-    half_ref(true, true, i)
-});
-static TANH_BF16: Table = Table::corrections("MUFU.TANH.BF16", include_bytes!("../../data/mufu_tanh_bf16.zst"), 1 << 16, |i| {
-    half_ref(false, true, i)
-});
+static EX2_F16: Table = Table::corrections(
+    "MUFU.EX2.F16",
+    include_bytes!("../../data/mufu_ex2_f16.zst"),
+    1 << 16,
+    |i| half_ref(true, false, i),
+);
+static TANH_F16: Table = Table::corrections(
+    "MUFU.TANH.F16",
+    include_bytes!("../../data/mufu_tanh_f16.zst"),
+    1 << 16,
+    |i| half_ref(false, false, i),
+);
+static EX2_BF16: Table = Table::corrections(
+    "MUFU.EX2.BF16",
+    include_bytes!("../../data/mufu_ex2_bf16.zst"),
+    1 << 16,
+    |i| half_ref(true, true, i),
+);
+static TANH_BF16: Table = Table::corrections(
+    "MUFU.TANH.BF16",
+    include_bytes!("../../data/mufu_tanh_bf16.zst"),
+    1 << 16,
+    |i| half_ref(false, true, i),
+);
 
 /// `MUFU.EX2` (`ex2`) or `MUFU.TANH` of a half (`.F16`, or `.BF16` with `bf16`): `ex2.approx.f16`,
 /// `ex2.approx.ftz.bf16`, `tanh.approx.f16`, `tanh.approx.bf16` (and each lane of their `x2`

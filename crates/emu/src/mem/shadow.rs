@@ -1,0 +1,855 @@
+//! What one launch's blocks did to global memory, kept while they run in parallel: a word that one
+//! block wrote and another read or wrote (an atomic counts as a write) makes the result depend on
+//! the host's thread schedule. The launch then runs again with its blocks one after another in
+//! block order from the memory it started with ([`Shadow::undo`] puts back every word written),
+//! so its results are the same bytes whatever the number of threads.
+//!
+//! How, without an atomic per word on the hot path:
+//! - Each block logs the byte ranges it reads and writes in a log of its host thread
+//!   ([`Shadow::begin`] .. [`Shadow::finish`]): plain pushes, a warp's contiguous lanes one range,
+//!   a range that continues the last one extends it, the log coalesced (sorted, merged) when it
+//!   grows.
+//! - When the block ends, its host thread coalesces the log into words and publishes them in two
+//!   bitmaps of the launch (read, written; 2 bits a word, in chunks made on first use), 64 words
+//!   per atomic operation, checking them against the blocks that published before
+//!   ([`Shadow::finish`]); the log's buffers stay with the thread for its next block.
+//! - A word's value before the launch's first write to it is kept for [`Shadow::undo`]: one
+//!   `fetch_or` per 64 words claims them (the claimer keeps the values), a warp's 32 contiguous
+//!   words one claim, words already claimed a plain load. A region that was all zeros keeps no
+//!   values: `undo` zeroes the words of the written bitmap.
+//!
+//! A word conflicts when one block wrote it and another read or wrote it, whatever the order they
+//! did it in: checked pairwise in block order, that is the same decision as over the whole launch.
+
+use std::cell::RefCell;
+use std::sync::OnceLock;
+use std::sync::atomic::Ordering::{AcqRel, Relaxed, SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64};
+
+use rayon::prelude::*;
+
+use super::{Global, Region, Words};
+
+/// Words per chunk of kept values (made at the chunk's first write).
+const CHUNK_WORDS: usize = 1024;
+/// Words per chunk of the finished blocks' bitmaps.
+const BITS_WORDS: usize = 1 << 16;
+/// A block's log is coalesced when it holds this many ranges (or twice what the last coalescing
+/// left).
+const LOG_COALESCE: usize = 4096;
+/// Blocks beyond this many are not told apart (grids that large are not tracked).
+pub const SHADOW_MAX_BLOCKS: u64 = (1 << 30) - 2;
+
+/// See the module's documentation.
+pub struct Shadow {
+    regions: Vec<ShadowRegion>,
+    conflict: AtomicBool,
+    /// The finished blocks' words, per region.
+    bits: Vec<Bits>,
+}
+
+struct ShadowRegion {
+    base: u64,
+    len: u64,
+    chunks: Box<[OnceLock<Chunk>]>,
+    /// The region was all zeros when the launch began: the values before its writes are zeros,
+    /// not kept (`undo` zeroes the words the finished blocks wrote).
+    zero: bool,
+    /// A word of it was written.
+    written: AtomicBool,
+}
+
+/// The kept values of `CHUNK_WORDS` words: which are kept (one bit a word) and the values.
+struct Chunk {
+    saved: [AtomicU64; CHUNK_WORDS / 64],
+    old: Words,
+}
+
+impl Chunk {
+    fn new() -> Chunk {
+        Chunk {
+            saved: std::array::from_fn(|_| AtomicU64::new(0)),
+            old: Words::zeroed(CHUNK_WORDS),
+        }
+    }
+}
+
+/// Two bits per word of a region (read by a finished block, written by one), in chunks of
+/// `BITS_WORDS` words made on first use: `BITS_WORDS / 64` read words then as many written ones.
+struct Bits {
+    chunks: Box<[OnceLock<Box<[AtomicU64]>>]>,
+}
+
+const READ: usize = 0;
+const WRITTEN: usize = 1;
+
+impl Bits {
+    fn new(words: usize) -> Bits {
+        Bits {
+            chunks: (0..words.div_ceil(BITS_WORDS)).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.chunks.par_iter_mut().for_each(|c| {
+            if let Some(c) = c.get_mut() {
+                for w in c.iter_mut() {
+                    *w.get_mut() = 0;
+                }
+            }
+        });
+    }
+
+    /// Calls `f(read bitmap word, written bitmap word, mask)` for the bitmap words of words
+    /// `first..=last` (chunks made where missing); whether one call said so.
+    fn each(
+        &self,
+        first: usize,
+        last: usize,
+        mut f: impl FnMut(&AtomicU64, &AtomicU64, u64) -> bool,
+    ) -> bool {
+        let mut hit = false;
+        let mut i = first;
+        while i <= last {
+            let c = i / BITS_WORDS;
+            let end = last.min((c + 1) * BITS_WORDS - 1);
+            let chunk =
+                self.chunks[c].get_or_init(|| (0..2 * BITS_WORDS / 64).map(|_| AtomicU64::new(0)).collect());
+            let (lo, hi) = (i - c * BITS_WORDS, end - c * BITS_WORDS);
+            for k in lo / 64..=hi / 64 {
+                let from = if k == lo / 64 { lo % 64 } else { 0 };
+                let to = if k == hi / 64 { hi % 64 } else { 63 };
+                let mask = (u64::MAX >> (63 - to)) & (u64::MAX << from);
+                hit |= f(
+                    &chunk[READ * BITS_WORDS / 64 + k],
+                    &chunk[WRITTEN * BITS_WORDS / 64 + k],
+                    mask,
+                );
+            }
+            i = end + 1;
+        }
+        hit
+    }
+
+    /// Calls `f` with every word that has a bit of kind `kind`.
+    fn each_set(&self, kind: usize, mut f: impl FnMut(usize)) {
+        for (c, chunk) in self.chunks.iter().enumerate() {
+            let Some(chunk) = chunk.get() else { continue };
+            let off = kind * BITS_WORDS / 64;
+            for (k, w) in chunk[off..off + BITS_WORDS / 64].iter().enumerate() {
+                let mut set = w.load(Relaxed);
+                while set != 0 {
+                    let b = set.trailing_zeros() as usize;
+                    set &= set - 1;
+                    f(c * BITS_WORDS + k * 64 + b);
+                }
+            }
+        }
+    }
+}
+
+/// The byte ranges `[lo, hi)` a block (or a cluster) read and wrote, in the order it touched them
+/// (a range that continues or overlaps the last one extends it).
+#[derive(Default)]
+struct BlockLog {
+    reads: Ranges,
+    writes: Ranges,
+}
+
+#[derive(Default)]
+struct Ranges {
+    v: Vec<(u64, u64)>,
+    /// Coalesce when `v` reaches this length (0: `LOG_COALESCE`).
+    limit: usize,
+}
+
+impl Ranges {
+    const fn new() -> Ranges {
+        Ranges {
+            v: Vec::new(),
+            limit: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, lo: u64, hi: u64) {
+        if let Some(last) = self.v.last_mut()
+            && lo <= last.1
+            && hi >= last.0
+        {
+            last.0 = last.0.min(lo);
+            last.1 = last.1.max(hi);
+            return;
+        }
+        self.v.push((lo, hi));
+        if self.v.len() >= self.limit.max(LOG_COALESCE) {
+            self.coalesce();
+            self.limit = 2 * self.v.len();
+        }
+    }
+
+    /// Sorts the ranges and merges those that overlap or touch.
+    fn coalesce(&mut self) {
+        self.v.sort_unstable_by_key(|r| r.0);
+        let mut out = 0;
+        for k in 0..self.v.len() {
+            let (lo, hi) = self.v[k];
+            if out > 0 && lo <= self.v[out - 1].1 {
+                self.v[out - 1].1 = self.v[out - 1].1.max(hi);
+            } else {
+                self.v[out] = (lo, hi);
+                out += 1;
+            }
+        }
+        self.v.truncate(out);
+    }
+
+    /// A warp's accesses of `w` bytes at `addrs` (lanes `mask`): a run of lanes whose bytes
+    /// continue or overlap the run's is one range.
+    #[inline(always)]
+    fn push_lanes(&mut self, addrs: &[u64; 32], mask: u32, w: u64) {
+        if mask == u32::MAX {
+            let a0 = addrs[0];
+            let mut dense = true;
+            for (l, &a) in addrs.iter().enumerate() {
+                dense &= a == a0.wrapping_add(l as u64 * w);
+            }
+            if dense && let Some(end) = a0.checked_add(32 * w) {
+                self.push(a0, end);
+                return;
+            }
+        }
+        let mut m = mask;
+        let mut run: Option<(u64, u64)> = None;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (a, e) = (addrs[l], addrs[l].saturating_add(w));
+            run = match run {
+                Some((lo, hi)) if a <= hi && e >= lo => Some((lo.min(a), hi.max(e))),
+                Some((lo, hi)) => {
+                    self.push(lo, hi);
+                    Some((a, e))
+                }
+                None => Some((a, e)),
+            };
+        }
+        if let Some((lo, hi)) = run {
+            self.push(lo, hi);
+        }
+    }
+
+    fn clear(&mut self) {
+        self.v.clear();
+        self.limit = 0;
+    }
+}
+
+thread_local! {
+    /// The log of the block this host thread runs (between `Shadow::begin` and `Shadow::finish`).
+    static LOG: RefCell<BlockLog> = const {
+        RefCell::new(BlockLog { reads: Ranges::new(), writes: Ranges::new() })
+    };
+}
+
+thread_local! {
+    /// A finishing block's read and written words (buffers kept for the thread's next block).
+    static SCRATCH: RefCell<(Vec<WordRange>, Vec<WordRange>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Words `first..=last` of region `r`: (r, first, last).
+type WordRange = (usize, usize, usize);
+
+/// Removes from `a` the words of `b` (both sorted by region then word, coalesced).
+fn subtract(a: &mut Vec<(usize, usize, usize)>, b: &[(usize, usize, usize)]) {
+    if b.is_empty() || a.is_empty() {
+        return;
+    }
+    let src = std::mem::take(a);
+    let mut k = 0;
+    for (r, mut f, l) in src {
+        // the ranges of `b` that end before this one starts are done with
+        while k < b.len() && (b[k].0 < r || b[k].0 == r && b[k].2 < f) {
+            k += 1;
+        }
+        let mut j = k;
+        while f <= l {
+            match b.get(j) {
+                Some(&(br, bf, bl)) if br == r && bf <= l => {
+                    if bf > f {
+                        a.push((r, f, bf - 1));
+                    }
+                    f = f.max(bl + 1);
+                    j += 1;
+                }
+                _ => {
+                    a.push((r, f, l));
+                    break;
+                }
+            }
+        }
+    }
+}
+
+impl ShadowRegion {
+    fn new(r: &Region) -> ShadowRegion {
+        ShadowRegion {
+            base: r.base,
+            len: r.len,
+            chunks: (0..r.words.len().div_ceil(CHUNK_WORDS))
+                .map(|_| OnceLock::new())
+                .collect(),
+            zero: r.zero.load(Relaxed),
+            written: AtomicBool::new(false),
+        }
+    }
+}
+
+impl Shadow {
+    /// An empty shadow of `g`'s regions that reuses the memory of `old` for the regions that are
+    /// still there (cleared).
+    pub fn renew(old: Option<Shadow>, g: &Global) -> Shadow {
+        let Some(old) = old else {
+            return Shadow::new(g);
+        };
+        let mut kept: Vec<(ShadowRegion, Bits)> = old.regions.into_iter().zip(old.bits).collect();
+        let (regions, bits) =
+            g.regions
+                .iter()
+                .map(|r| {
+                    match kept.iter().position(|(o, _)| {
+                        o.base == r.base && o.len == r.len && o.zero == r.zero.load(Relaxed)
+                    }) {
+                        Some(p) => {
+                            let (mut o, mut bits) = kept.swap_remove(p);
+                            *o.written.get_mut() = false;
+                            o.chunks.par_iter_mut().for_each(|c| {
+                                if let Some(c) = c.get_mut() {
+                                    for s in &mut c.saved {
+                                        *s.get_mut() = 0;
+                                    }
+                                }
+                            });
+                            bits.clear();
+                            (o, bits)
+                        }
+                        None => (ShadowRegion::new(r), Bits::new(r.words.len())),
+                    }
+                })
+                .unzip();
+        Shadow {
+            regions,
+            conflict: AtomicBool::new(false),
+            bits,
+        }
+    }
+
+    /// An empty shadow of `g`'s regions.
+    pub fn new(g: &Global) -> Shadow {
+        Shadow {
+            regions: g.regions.iter().map(ShadowRegion::new).collect(),
+            conflict: AtomicBool::new(false),
+            bits: g.regions.iter().map(|r| Bits::new(r.words.len())).collect(),
+        }
+    }
+
+    /// Whether two blocks touched a word that one of them wrote (among the blocks finished so
+    /// far).
+    pub fn conflict(&self) -> bool {
+        self.conflict.load(Relaxed)
+    }
+
+    /// Starts the log of a block (or cluster) on this host thread: the accesses until
+    /// [`Shadow::finish`] are its.
+    pub fn begin(&self) {
+        LOG.with_borrow_mut(|l| {
+            l.reads.clear();
+            l.writes.clear();
+        });
+    }
+
+    /// Ends the log of the block this host thread ran since [`Shadow::begin`] and checks it
+    /// against the blocks finished before (on this thread or another), then publishes it.
+    ///
+    /// The block's words, coalesced, are set in the bitmaps 64 at a time: its written words with
+    /// one `fetch_or` on the written bits (a bit already set: another block wrote the word) and a
+    /// load of the read bits; its read words it did not write with one `fetch_or` on the read
+    /// bits and a load of the written bits. With the operations sequentially consistent, of two
+    /// blocks that touch a word one of them writes, the later one sees the other's bit whichever
+    /// thread and time they publish on: the same decision as a check per access.
+    pub fn finish(&self) {
+        SCRATCH.with_borrow_mut(|(reads, writes)| {
+            LOG.with_borrow_mut(|l| {
+                self.word_ranges(&mut l.writes, writes);
+                self.word_ranges(&mut l.reads, reads);
+                l.reads.clear();
+                l.writes.clear();
+                l.reads.v.shrink_to(4 * LOG_COALESCE);
+                l.writes.v.shrink_to(4 * LOG_COALESCE);
+            });
+            subtract(reads, writes);
+            let mut clash = false;
+            for &(r, f, l) in writes.iter() {
+                self.regions[r].written.store(true, Relaxed);
+                clash |= self.bits[r].each(f, l, |rd, wr, m| {
+                    wr.fetch_or(m, SeqCst) & m != 0 || rd.load(SeqCst) & m != 0
+                });
+            }
+            if !self.conflict() {
+                for &(r, f, l) in reads.iter() {
+                    clash |= self.bits[r].each(f, l, |rd, wr, m| {
+                        rd.fetch_or(m, SeqCst);
+                        wr.load(SeqCst) & m != 0
+                    });
+                }
+            }
+            if clash {
+                self.flag();
+            }
+        });
+    }
+
+    /// `ranges`' words as (region, first, last), sorted and coalesced, into `out`.
+    fn word_ranges(&self, ranges: &mut Ranges, out: &mut Vec<(usize, usize, usize)>) {
+        out.clear();
+        ranges.coalesce();
+        for &(lo, hi) in &ranges.v {
+            for (r, f, l) in self.words_of(lo, hi) {
+                match out.last_mut() {
+                    // byte ranges apart may share a word
+                    Some(last) if last.0 == r && f <= last.2 + 1 => last.2 = last.2.max(l),
+                    _ => out.push((r, f, l)),
+                }
+            }
+        }
+    }
+
+    /// The regions the bytes `[lo, hi)` touch: each with the first and last word, where an access
+    /// starting in the region touches it (an access that starts outside every region touches
+    /// none: it faults).
+    fn words_of(&self, lo: u64, hi: u64) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        let start = self.regions.partition_point(|r| r.base <= lo).saturating_sub(1);
+        self.regions[start..]
+            .iter()
+            .enumerate()
+            .take_while(move |(_, r)| r.base < hi)
+            .filter_map(move |(k, r)| {
+                let from = lo.max(r.base);
+                let to = hi.min(r.base.saturating_add(r.len));
+                (from < to).then(|| {
+                    let (f, l) = ((from - r.base) / 4, (to - 1 - r.base) / 4);
+                    (start + k, f as usize, l as usize)
+                })
+            })
+    }
+
+    /// Whether the launch wrote a word of region `k` (of the space the shadow was made for).
+    pub fn wrote(&self, k: usize) -> bool {
+        self.regions.get(k).is_none_or(|r| r.written.load(Relaxed))
+    }
+
+    #[inline(always)]
+    fn flag(&self) {
+        self.conflict.store(true, Relaxed);
+    }
+
+    /// The region's index and the first and last word of `[addr, addr + w)` in it.
+    #[inline(always)]
+    fn words(&self, addr: u64, w: u64) -> Option<(usize, usize, usize)> {
+        let i = self.regions.partition_point(|r| r.base <= addr);
+        let r = self.regions.get(i.checked_sub(1)?)?;
+        let off = addr - r.base;
+        if off >= r.len {
+            return None;
+        }
+        let first = (off / 4) as usize;
+        let last = ((off + w.max(1) - 1).min(r.len - 1) / 4) as usize;
+        Some((i - 1, first, last))
+    }
+
+    /// The current block reads `w` bytes at `addr`.
+    #[inline(always)]
+    pub fn read(&self, _block: u32, addr: u64, w: u64) {
+        LOG.with_borrow_mut(|l| l.reads.push(addr, addr.saturating_add(w.max(1))));
+    }
+
+    /// A warp's loads of `w` bytes at `addrs` (lanes `mask`) by the current block.
+    #[inline]
+    pub fn read_lanes(&self, _block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+        LOG.with_borrow_mut(|l| l.reads.push_lanes(addrs, mask, w));
+    }
+
+    /// The current block is about to write `w` bytes at `addr` of `g` (or update them
+    /// atomically): called before the write, so the words' values before the launch are kept.
+    #[inline(always)]
+    pub fn write(&self, g: &Global, _block: u32, addr: u64, w: u64) {
+        LOG.with_borrow_mut(|l| l.writes.push(addr, addr.saturating_add(w.max(1))));
+        if let Some((r, first, last)) = self.words(addr, w) {
+            self.keep(g, r, first, last);
+        }
+    }
+
+    /// A warp's stores (or atomic updates) of `w` bytes at `addrs` (lanes `mask`) by the
+    /// current block, called before the writes.
+    #[inline]
+    pub fn write_lanes(&self, g: &Global, _block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+        let (mut lo, mut hi) = (u64::MAX, 0u64);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            lo = lo.min(addrs[l]);
+            hi = hi.max(addrs[l]);
+        }
+        LOG.with_borrow_mut(|l| l.writes.push_lanes(addrs, mask, w));
+        // lanes within one region and a span of at most twice the bytes they write (or 64 words):
+        // the span's values kept at once (a word kept that no block writes is put back as it
+        // was, so keeping more than the written words is harmless); lane by lane otherwise
+        if mask != 0
+            && let Some(end) = hi.checked_add(w)
+            && let Some((r, first, last)) = self.words(lo, end - lo)
+            && self.regions[r].base + self.regions[r].len >= end
+            && ((last - first) < 64 || (last - first + 1) as u64 * 4 <= 2 * w * u64::from(mask.count_ones()))
+        {
+            self.keep(g, r, first, last);
+            return;
+        }
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if let Some((r, first, last)) = self.words(addrs[l], w) {
+                self.keep(g, r, first, last);
+            }
+        }
+    }
+
+    /// Keeps the values of words `first..=last` of region `r` that no write of the launch
+    /// changed yet.
+    #[inline]
+    fn keep(&self, g: &Global, r: usize, first: usize, last: usize) {
+        let words = &g.regions[r].words;
+        let sr = &self.regions[r];
+        if sr.zero {
+            // zeros before the launch: the finished blocks' written words say what to put back
+            return;
+        }
+        let mut i = first;
+        while i <= last {
+            let c = i / CHUNK_WORDS;
+            let chunk = sr.chunks[c].get_or_init(|| {
+                sr.written.store(true, Relaxed);
+                Chunk::new()
+            });
+            let end = last.min((c + 1) * CHUNK_WORDS - 1);
+            let (lo, hi) = (i - c * CHUNK_WORDS, end - c * CHUNK_WORDS);
+            for k in lo / 64..=hi / 64 {
+                let from = if k == lo / 64 { lo % 64 } else { 0 };
+                let to = if k == hi / 64 { hi % 64 } else { 63 };
+                let mask = (u64::MAX >> (63 - to)) & (u64::MAX << from);
+                let saved = &chunk.saved[k];
+                if saved.load(Relaxed) & mask == mask {
+                    continue;
+                }
+                // the values are read before the claim: a block that writes one of these words
+                // claims it first, after this claim if this one gets it (acquire-release on the
+                // bitmap word), so the values read are the ones before its write
+                let old = &chunk.old;
+                let at = c * CHUNK_WORDS + k * 64;
+                let mut vals = [0u32; 64];
+                for b in from..=to {
+                    vals[b] = words[at + b].load(Relaxed);
+                }
+                let mut got = mask & !saved.fetch_or(mask, AcqRel);
+                while got != 0 {
+                    let b = got.trailing_zeros() as usize;
+                    got &= got - 1;
+                    old[k * 64 + b].store(vals[b], Relaxed);
+                }
+            }
+            i = end + 1;
+        }
+    }
+
+    /// Puts back the value every written word had before the launch (once every block that ran
+    /// has finished).
+    pub fn undo(&self, g: &Global) {
+        for ((sr, gr), b) in self.regions.iter().zip(&g.regions).zip(&self.bits) {
+            debug_assert_eq!((sr.base, sr.len), (gr.base, gr.len));
+            if sr.zero {
+                b.each_set(WRITTEN, |i| gr.words[i].store(0, Relaxed));
+                continue;
+            }
+            for (c, chunk) in sr.chunks.iter().enumerate() {
+                let Some(chunk) = chunk.get() else {
+                    continue;
+                };
+                for (k, saved) in chunk.saved.iter().enumerate() {
+                    let mut bits = saved.load(Relaxed);
+                    while bits != 0 {
+                        let b = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let i = k * 64 + b;
+                        gr.words[c * CHUNK_WORDS + i].store(chunk.old[i].load(Relaxed), Relaxed);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn space() -> Global {
+        Global::new(vec![(0x1000, (0..64u8).collect()), (0x2000, vec![7; 8192])])
+    }
+
+    /// Runs `f` as one block's accesses and publishes them.
+    fn block(sh: &Shadow, f: impl FnOnce()) {
+        sh.begin();
+        f();
+        sh.finish();
+    }
+
+    #[test]
+    fn blocks_that_share_only_reads_or_keep_to_their_words_do_not_conflict() {
+        let g = space();
+        let sh = Shadow::new(&g);
+        for b in 0..4 {
+            block(&sh, || {
+                sh.read(b, 0x1000, 4); // every block reads one input word
+                sh.write(&g, b, 0x2000 + 4 * u64::from(b), 4); // and writes its own
+                sh.read(b, 0x2000 + 4 * u64::from(b), 4); // and reads it back
+            });
+        }
+        let mut addrs = [0u64; 32];
+        for (l, a) in addrs.iter_mut().enumerate() {
+            *a = 0x1000 + 4 * (l as u64 % 16);
+        }
+        block(&sh, || sh.read_lanes(5, &addrs, u32::MAX, 4));
+        // a block that writes the words between the ones every other block reads
+        let odd: [u64; 32] = std::array::from_fn(|l| 0x2000 + 4096 + 8 * l as u64 + 4);
+        block(&sh, || sh.write_lanes(&g, 6, &odd, u32::MAX, 4));
+        let even: [u64; 32] = std::array::from_fn(|l| 0x2000 + 4096 + 8 * l as u64);
+        block(&sh, || sh.read_lanes(7, &even, u32::MAX, 4));
+        assert!(!sh.conflict());
+    }
+
+    #[test]
+    fn a_word_one_block_wrote_and_another_touched_is_a_conflict_in_either_order() {
+        for order in 0..6 {
+            let g = space();
+            let sh = Shadow::new(&g);
+            match order {
+                0 => {
+                    block(&sh, || sh.write(&g, 0, 0x1008, 4));
+                    block(&sh, || sh.read(1, 0x1008, 4));
+                }
+                1 => {
+                    block(&sh, || sh.read(1, 0x1008, 4));
+                    block(&sh, || sh.write(&g, 0, 0x1008, 4));
+                }
+                2 => {
+                    block(&sh, || sh.write(&g, 0, 0x1008, 1));
+                    block(&sh, || sh.write(&g, 1, 0x100a, 2)); // another byte of the same word
+                }
+                3 => {
+                    let addrs = [0x1008u64; 32];
+                    block(&sh, || sh.write(&g, 3, 0x1008, 4));
+                    block(&sh, || sh.read_lanes(2, &addrs, 0b101, 4));
+                }
+                4 => {
+                    // read by two blocks, then written by one of them
+                    block(&sh, || sh.read(0, 0x1010, 4));
+                    block(&sh, || {
+                        sh.read(1, 0x1010, 4);
+                        sh.write(&g, 1, 0x1010, 4);
+                    });
+                }
+                _ => {
+                    // a block's log coalesced many times over before the clash
+                    block(&sh, || {
+                        for k in 0..3 * LOG_COALESCE as u64 {
+                            sh.read(0, 0x2000 + 8 * (k % 1000), 4);
+                        }
+                    });
+                    block(&sh, || sh.write(&g, 1, 0x2000 + 8 * 999, 4));
+                }
+            }
+            assert!(sh.conflict(), "order {order}");
+        }
+    }
+
+    #[test]
+    fn a_warps_stores_are_tracked_as_its_lanes_one_by_one() {
+        // lanes of block 1 store to consecutive words, in one chunk or across two, in one region
+        // or across both; another block then reads one of them (a conflict) or a word none wrote
+        let spreads: [&dyn Fn(usize) -> u64; 3] = [
+            &|l| 0x2000 + 4 * l as u64,
+            &|l| 0x2000 + 4 * 1000 + 4 * l as u64, // words 1000..1031: two chunks
+            &|l| {
+                if l < 16 {
+                    0x1000 + 4 * l as u64
+                } else {
+                    0x2000 + 4 * l as u64
+                }
+            },
+        ];
+        for (k, spread) in spreads.iter().enumerate() {
+            let addrs: [u64; 32] = std::array::from_fn(spread);
+            for (probe, want) in [(addrs[7], true), (addrs[8], false), (0x2000 + 4 * 2047, false)] {
+                let g = space();
+                let before: Vec<u64> = (0..32).map(|l| g.read(addrs[l], 4).unwrap()).collect();
+                let sh = Shadow::new(&g);
+                // lane 8 is inactive
+                block(&sh, || {
+                    sh.write_lanes(&g, 1, &addrs, !(1 << 8), 4);
+                    for (l, &a) in addrs.iter().enumerate() {
+                        if l != 8 {
+                            g.write(a, 4, 0xdead_beef);
+                        }
+                    }
+                });
+                block(&sh, || sh.read(2, probe, 4));
+                assert_eq!(sh.conflict(), want, "spread {k}, probe {probe:#x}");
+                sh.undo(&g);
+                for l in 0..32 {
+                    assert_eq!(g.read(addrs[l], 4).unwrap(), before[l], "spread {k}, lane {l}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_kept_shadow_comes_back_empty_for_the_next_launch() {
+        let mut g = space();
+        let sh = g.take_shadow();
+        block(&sh, || {
+            sh.write(&g, 0, 0x1008, 4);
+            g.write(0x1008, 4, 1);
+        });
+        block(&sh, || {
+            sh.read(1, 0x1008, 4);
+            sh.write(&g, 1, 0x2000, 4);
+        });
+        assert!(sh.conflict());
+        g.keep_shadow(sh);
+        // the next launch: a region added, the old ones' states cleared
+        g.insert(0x9000, &[0; 64]).unwrap();
+        let sh = g.take_shadow();
+        assert!(!sh.conflict());
+        block(&sh, || sh.read(5, 0x1008, 4));
+        block(&sh, || sh.read(6, 0x1008, 4));
+        block(&sh, || {
+            sh.write(&g, 7, 0x2000, 4);
+            sh.write(&g, 7, 0x9004, 4);
+            g.write(0x2000, 4, 9);
+        });
+        assert!(!sh.conflict(), "words the last launch touched are fresh");
+        // undo puts back this launch's old values only (0x1008 keeps the 1 the last launch wrote)
+        sh.undo(&g);
+        assert_eq!(g.read(0x1008, 4), Some(1));
+        assert_eq!(g.read(0x2000, 4), Some(0x0707_0707));
+        block(&sh, || sh.write(&g, 8, 0x9004, 4));
+        assert!(sh.conflict(), "the new region is tracked");
+    }
+
+    #[test]
+    fn undo_puts_back_what_the_launch_wrote() {
+        let g = space();
+        let before = g.contents(0x1000).unwrap();
+        let sh = Shadow::new(&g);
+        block(&sh, || {
+            sh.write(&g, 0, 0x1004, 8);
+            g.write(0x1004, 8, u64::MAX);
+        });
+        block(&sh, || {
+            sh.write(&g, 1, 0x1021, 1);
+            g.write(0x1021, 1, 0xee);
+            sh.write(&g, 1, 0x2000 + 5000, 4);
+            g.write(0x2000 + 5000, 4, 1);
+        });
+        // a second write of a word keeps the value from before the first
+        block(&sh, || {
+            sh.write(&g, 2, 0x1004, 4);
+            g.write(0x1004, 4, 5);
+        });
+        assert_ne!(g.contents(0x1000).unwrap(), before);
+        sh.undo(&g);
+        assert_eq!(g.contents(0x1000).unwrap(), before);
+        assert_eq!(g.read(0x2000 + 5000, 4), Some(0x0707_0707));
+    }
+
+    #[test]
+    fn blocks_running_on_several_threads_keep_the_values_from_before_the_launch() {
+        // 8 blocks on 4 threads each write every word of the first 4096 bytes of 0x2000 (a
+        // conflict): undo gives back the 7s whichever thread claimed a word first
+        let g = space();
+        let sh = Shadow::new(&g);
+        (0..8u32).into_par_iter().for_each(|b| {
+            sh.begin();
+            for k in 0..32u64 {
+                let addrs: [u64; 32] = std::array::from_fn(|l| 0x2000 + 128 * k + 4 * l as u64);
+                sh.write_lanes(&g, b, &addrs, u32::MAX, 4);
+                for &a in &addrs {
+                    g.write(a, 4, u64::from(b));
+                }
+            }
+            sh.finish();
+        });
+        assert!(sh.conflict());
+        sh.undo(&g);
+        assert_eq!(g.contents(0x2000).unwrap(), vec![7; 8192]);
+    }
+
+    #[test]
+    fn a_zeroed_region_is_put_back_to_zeros_without_kept_values_until_written() {
+        let mut g = Global::empty();
+        g.insert_zeroed(0x1000, 4096).unwrap();
+        g.insert(0x4000, &[9; 64]).unwrap();
+        let sh = g.take_shadow();
+        let addrs: [u64; 32] = std::array::from_fn(|l| 0x1000 + 4 * l as u64);
+        for b in 0..2u32 {
+            block(&sh, || {
+                sh.write_lanes(&g, b, &addrs, u32::MAX, 4);
+                for &a in &addrs {
+                    g.write(a, 4, u64::from(b) + 1);
+                }
+                sh.write(&g, b, 0x4000, 4);
+                g.write(0x4000, 4, 5);
+            });
+        }
+        assert!(sh.conflict());
+        // no values were kept for the zeroed region
+        assert!(sh.regions[0].chunks.iter().all(|c| c.get().is_none()));
+        sh.undo(&g);
+        assert_eq!(g.contents(0x1000).unwrap(), vec![0; 4096]);
+        assert_eq!(g.contents(0x4000).unwrap(), vec![9; 64]);
+        g.launched(Some(&sh));
+        g.keep_shadow(sh);
+        // after a launch that wrote it (here: one with a conflict), the region keeps values
+        let sh = g.take_shadow();
+        assert!(!sh.regions[0].zero);
+        g.write(0x1000, 4, 3);
+        block(&sh, || {
+            sh.write(&g, 0, 0x1000, 4);
+            g.write(0x1000, 4, 4);
+        });
+        sh.undo(&g);
+        assert_eq!(g.read(0x1000, 4), Some(3));
+        // a launch without a conflict that wrote only the other region leaves a zeroed one zero
+        let mut g = Global::empty();
+        g.insert_zeroed(0x1000, 64).unwrap();
+        g.insert(0x4000, &[9; 64]).unwrap();
+        let sh = g.take_shadow();
+        block(&sh, || sh.write(&g, 0, 0x4000, 4));
+        g.launched(Some(&sh));
+        g.keep_shadow(sh);
+        assert!(g.take_shadow().regions[0].zero);
+        // a host copy into it makes it not zero
+        g.write_range(0x1000, &[1]).unwrap();
+        assert!(!g.take_shadow().regions[0].zero);
+    }
+}
