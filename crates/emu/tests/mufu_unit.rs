@@ -47,7 +47,10 @@ fn input(i: u32, v: u32) -> u32 {
     (z & 0x807f_ffff) | ((100 + ((z >> 23) & 0xff) % 48) << 23)
 }
 
-const FORMS: [(&str, fn(u32) -> u32); 13] = [
+/// A PTX form's name and the emulator's function for it (the f32's bits in and out).
+type Form = (&'static str, fn(u32) -> u32);
+
+const FORMS: [Form; 13] = [
     ("ex2.approx.f32", mufu::ex2_approx),
     ("ex2.approx.ftz.f32", mufu::ex2),
     ("lg2.approx.f32", mufu::lg2_approx),

@@ -418,7 +418,9 @@ fn cp_async_ca_alternatives_break_measured_rows() {
         .filter(|r| r.kind == "ldgsts" && r.form.starts_with("ca"))
         .collect();
     assert_eq!(rows.len(), 813);
-    let broken = |f: &dyn Fn(&[(u32, u32)]) -> u32| {
+    // a phase's cost from its (shared bank, source bank) pairs
+    type PhaseCost<'a> = &'a dyn Fn(&[(u32, u32)]) -> u32;
+    let broken = |f: PhaseCost| {
         rows.iter()
             .filter(|r| {
                 let w: u32 = r.form[2..].parse().unwrap();

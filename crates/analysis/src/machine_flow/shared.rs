@@ -248,12 +248,12 @@ impl SharedRecorder {
         value: impl Fn(&Self, usize, usize) -> Option<u8>,
     ) {
         let mut words: Vec<Entry> = Vec::new();
-        for l in 0..32 {
+        for (l, &base) in addrs.iter().enumerate() {
             if mask >> l & 1 == 0 {
                 continue;
             }
             for i in 0..width as usize {
-                let a = addrs[l].wrapping_add(i as u64);
+                let a = base.wrapping_add(i as u64);
                 let Ok(a) = u32::try_from(a) else {
                     // a shared::cluster address of another block: not this block's window
                     continue;
