@@ -185,7 +185,7 @@ const R_LDSM: &str = "ldmatrix/stmatrix: per matrix, the most distinct 16-byte r
 const R_LSU: &str =
     "ldmatrix/stmatrix: _op_ld/_op_st count the instruction only when the whole warp executes it";
 const R_LDSM_INST: &str = "ldmatrix/stmatrix: one LDSM/STSM per instruction, never an LDS/STS";
-const R_CA: &str = "cp.async.ca and zero-fill: phases as stores; per phase the larger of the shared-side and source-side bank maxima (no multicast); phases add";
+const R_CA: &str = "cp.async.ca and zero-fill: phases as stores; per phase the largest union of a word's shared-bank and source-bank queues (no multicast); phases add";
 const R_CG: &str = "cp.async.cg (16 B): one wavefront per shift or mirror of 32-byte sectors per source line, shared row and piece class (calibration/ldsm rule 4)";
 const R_CP_INST: &str = "cp.async: one LDGSTS per instruction, counted neither as a shared load nor a store";
 const R_NONE: &str =
