@@ -563,8 +563,11 @@ mod tests {
         let rules: Vec<&str> = v.iter().map(|v| v.rule.as_str()).collect();
         assert_eq!(rules, vq.iter().map(|v| v.rule.as_str()).collect::<Vec<_>>());
         assert_eq!(rules.len(), 7);
+        // every clause judges at least 10 rows; the rows outside every rule (the 16-byte .cg rows
+        // with a crowded source sector and src-size 8: 4 since the .ca union rule) at least one
         for v in &vq {
-            assert!(v.rows >= 10, "{}: {} rows", v.rule, v.rows);
+            let least = if v.rule == R_NONE { 1 } else { 10 };
+            assert!(v.rows >= least, "{}: {} rows", v.rule, v.rows);
         }
         // Every form of the harness is in the subset.
         for kind in ["ldsm", "stsm", "ldgsts"] {
