@@ -151,10 +151,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let lib = lib
         .canonicalize()
         .with_context(|| format!("cannot read {}", lib.display()))?;
-    let dir = std::env::temp_dir().join(format!("warpscope-run-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let result = run_in(&args, arch, &lib, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
+    // A fresh folder of its own for every run: a folder left by a killed run (whose process id
+    // may come back) is never reused.
+    let tmp = std::env::temp_dir();
+    let dir = tempfile::Builder::new()
+        .prefix("warpscope-run-")
+        .tempdir_in(&tmp)
+        .with_context(|| format!("cannot create a folder in {}", tmp.display()))?;
+    let result = run_in(&args, arch, &lib, dir.path());
+    if let Err(e) = dir.close() {
+        eprintln!("warpscope: cannot remove its temporary folder: {e}");
+    }
     result
 }
 
