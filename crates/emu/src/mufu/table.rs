@@ -6,9 +6,21 @@
 //! else the byte 0x80 and the difference as four little-endian bytes (the format
 //! calibration/mufu/mufu2.cu writes). A smooth function's differences repeat, so they compress far
 //! better than the results. A `corrections` table is one signed byte per input: the result minus
-//! the reference. In memory each entry is the result minus a reference the caller computes (the
-//! correctly rounded value) in one signed byte; the few results further off (where the unit's
-//! error is absolute and the result is tiny) are kept whole, aside.
+//! the reference, kept so in memory (65,536 entries).
+//!
+//! In memory a `deltas` table is a model of the unit's error and the entries it mispredicts
+//! (`Model`): the unit's result lies within about one unit in the last place of the exact value
+//! `y(i)` (which the caller computes in f64), and its error drifts slowly with the input. Per
+//! segment of 1,024 entries, a straight line `a + b t` (t the entry's offset from the segment's
+//! middle) fitted to the error in units in the last place predicts each result as `y + (a + b t)
+//! ulp(y)` rounded to f32; the 0.3 to 1 % of entries where that prediction misses are kept aside
+//! per segment (their offset and the result's difference from the prediction). The 16 M-entry
+//! `RSQ` table takes about 0.9 MB so (16 MB as a signed byte per entry), within a core's L2; the
+//! results are the measured ones bit for bit (a test compares every entry with the embedded table).
+//! A table whose error the line does not follow keeps instead two bits an entry (the result minus
+//! the correctly rounded one: -1, 0, +1) where that is smaller, else a signed byte an entry as
+//! before (`LG2`, which truncates and has an absolute error; `SIN` and `TANH`, indexed by
+//! fixed-point inputs), the entries further off aside in each.
 
 use std::sync::OnceLock;
 
@@ -16,34 +28,79 @@ pub(crate) struct Table {
     what: &'static str,
     z: &'static [u8],
     n: usize,
-    reference: fn(usize) -> u32,
-    deltas: bool,
+    kind: Kind,
     cell: OnceLock<Decoded>,
 }
 
-struct Decoded {
-    corr: Vec<i8>,
-    /// (entry, result) of the entries whose correction does not fit (marked `FAR` in `corr`)
+#[derive(Clone, Copy)]
+enum Kind {
+    /// differences of consecutive results; the exact value of entry `i`
+    Deltas(fn(usize) -> f64),
+    /// results minus `reference(i)`, one signed byte each
+    Corrections(fn(usize) -> u32),
+}
+
+enum Decoded {
+    Corr(Vec<i8>),
+    Model(Model),
+    Packed(Packed),
+    Bytes(Bytes),
+}
+
+/// log2 of the entries per segment
+const SEG: u32 = 10;
+/// an exception's difference that does not fit 16 bits: the result is in `far`
+const FAR: i16 = i16::MIN;
+
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct Seg {
+    /// the error line, in units in the last place of the exact value
+    a: f32,
+    b: f32,
+    /// the segment's exceptions: `exc[first..end]`
+    first: u32,
+    end: u32,
+}
+
+struct Model {
+    exact: fn(usize) -> f64,
+    segs: Vec<Seg>,
+    /// per mispredicted entry, ascending within its segment: offset in the segment << 16 | the
+    /// result minus the prediction (as a u16; `FAR`: the result is in `far`)
+    exc: Vec<u32>,
+    /// (entry, result) of the exceptions marked `FAR`, ascending
     far: Vec<(u32, u32)>,
 }
 
-const FAR: i8 = i8::MIN;
+/// The prediction of an entry whose exact value is `y`, `t` entries from its segment's middle.
+#[inline(always)]
+fn predict(y: f64, a: f32, b: f32, t: i32) -> u32 {
+    // the f32 unit in the last place at |y|: 2^(exponent - 23)
+    let ulp = f64::from_bits(y.to_bits() & 0x7ff0_0000_0000_0000) * (1.0 / 8_388_608.0);
+    ((y + (a as f64 + b as f64 * t as f64) * ulp) as f32).to_bits()
+}
+
+/// Entry `i`'s offset from the middle of its segment.
+#[inline(always)]
+fn centred(i: usize) -> i32 {
+    (i & ((1 << SEG) - 1)) as i32 - (1 << (SEG - 1))
+}
 
 impl Table {
-    /// `n` entries stored as differences of consecutive results; `reference(i)` is entry `i`'s
-    /// reference result.
+    /// `n` entries stored as differences of consecutive results; `exact(i)` is entry `i`'s exact
+    /// value (its f32 rounding is the correctly rounded result).
     pub(crate) const fn deltas(
         what: &'static str,
         z: &'static [u8],
         n: usize,
-        reference: fn(usize) -> u32,
+        exact: fn(usize) -> f64,
     ) -> Table {
         Table {
             what,
             z,
             n,
-            reference,
-            deltas: true,
+            kind: Kind::Deltas(exact),
             cell: OnceLock::new(),
         }
     }
@@ -59,67 +116,298 @@ impl Table {
             what,
             z,
             n,
-            reference,
-            deltas: false,
+            kind: Kind::Corrections(reference),
             cell: OnceLock::new(),
         }
     }
 
-    fn decode(&self) -> Decoded {
+    fn raw(&self) -> Vec<u8> {
         use std::io::Read;
         let mut raw = Vec::with_capacity(self.n);
         let mut dec = ruzstd::decoding::StreamingDecoder::new(self.z)
             .unwrap_or_else(|e| panic!("the embedded {} table is not zstd: {e}", self.what));
         dec.read_to_end(&mut raw)
             .unwrap_or_else(|e| panic!("the embedded {} table does not decode: {e}", self.what));
-        if !self.deltas {
-            assert_eq!(raw.len(), self.n, "the embedded {} table's length", self.what);
-            return Decoded {
-                corr: raw.into_iter().map(|d| d as i8).collect(),
-                far: Vec::new(),
-            };
-        }
-        let mut corr = Vec::with_capacity(self.n);
-        let mut far = Vec::new();
-        let (mut v, mut at) = (0u32, 0usize);
-        while at < raw.len() {
-            let d = if raw[at] == 0x80 {
-                let w = raw
-                    .get(at + 1..at + 5)
-                    .unwrap_or_else(|| panic!("the embedded {} table ends inside a difference", self.what));
-                at += 5;
-                i32::from_le_bytes(w.try_into().unwrap())
-            } else {
-                at += 1;
-                raw[at - 1] as i8 as i32
-            };
-            v = v.wrapping_add(d as u32);
-            let i = corr.len();
-            let c = v.wrapping_sub((self.reference)(i)) as i32;
-            match i8::try_from(c) {
-                Ok(c) if c != FAR => corr.push(c),
-                _ => {
-                    corr.push(FAR);
-                    far.push((i as u32, v));
+        raw
+    }
+
+    /// The embedded table's result words, entry by entry (a `deltas` table's differences summed).
+    pub(crate) fn results(&self) -> Vec<u32> {
+        let raw = self.raw();
+        let out: Vec<u32> = match self.kind {
+            Kind::Corrections(reference) => raw
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| reference(i).wrapping_add(c as i8 as i32 as u32))
+                .collect(),
+            Kind::Deltas(_) => {
+                let mut out = Vec::with_capacity(self.n);
+                let (mut v, mut at) = (0u32, 0usize);
+                while at < raw.len() {
+                    let d = if raw[at] == 0x80 {
+                        let w = raw.get(at + 1..at + 5).unwrap_or_else(|| {
+                            panic!("the embedded {} table ends inside a difference", self.what)
+                        });
+                        at += 5;
+                        i32::from_le_bytes(w.try_into().unwrap())
+                    } else {
+                        at += 1;
+                        raw[at - 1] as i8 as i32
+                    };
+                    v = v.wrapping_add(d as u32);
+                    out.push(v);
                 }
+                out
+            }
+        };
+        assert_eq!(out.len(), self.n, "the embedded {} table's length", self.what);
+        out
+    }
+
+    fn decode(&self) -> Decoded {
+        match self.kind {
+            Kind::Corrections(_) => {
+                let raw = self.raw();
+                assert_eq!(raw.len(), self.n, "the embedded {} table's length", self.what);
+                Decoded::Corr(raw.into_iter().map(|d| d as i8).collect())
+            }
+            Kind::Deltas(exact) => {
+                let res = self.results();
+                let m = Model::build(exact, &res);
+                // a function whose error the line does not follow (a truncating one, or one
+                // indexed by a fixed-point input) keeps two bits an entry instead, or a byte
+                // where its results are often further than one unit off the correctly rounded
+                if m.bytes() <= res.len() / 4 {
+                    return Decoded::Model(m);
+                }
+                drop(m);
+                let p = Packed::build(exact, &res);
+                if p.bytes() <= res.len() {
+                    return Decoded::Packed(p);
+                }
+                drop(p);
+                Decoded::Bytes(Bytes::build(exact, &res))
             }
         }
-        assert_eq!(corr.len(), self.n, "the embedded {} table's length", self.what);
-        Decoded { corr, far }
     }
 
     /// The measured result word of entry `i`.
     #[inline]
     pub(crate) fn get(&self, i: usize) -> u32 {
-        let t = self.cell.get_or_init(|| self.decode());
-        let c = t.corr[i];
-        if c == FAR {
-            let k = t
+        match self.cell.get_or_init(|| self.decode()) {
+            Decoded::Corr(corr) => match self.kind {
+                Kind::Corrections(reference) => reference(i).wrapping_add(corr[i] as i32 as u32),
+                Kind::Deltas(_) => unreachable!("a deltas table decodes to a model"),
+            },
+            Decoded::Model(m) => m.get(i),
+            Decoded::Packed(p) => p.get(i),
+            Decoded::Bytes(b) => b.get(i),
+        }
+    }
+
+    /// The bytes the decoded table holds.
+    #[cfg(test)]
+    pub(crate) fn footprint(&self) -> usize {
+        match self.cell.get_or_init(|| self.decode()) {
+            Decoded::Corr(c) => c.len(),
+            Decoded::Model(m) => m.bytes(),
+            Decoded::Packed(p) => p.bytes(),
+            Decoded::Bytes(b) => b.corr.len() + b.far.len() * 8,
+        }
+    }
+}
+
+impl Model {
+    fn bytes(&self) -> usize {
+        self.segs.len() * 16 + self.exc.len() * 4 + self.far.len() * 8
+    }
+
+    fn build(exact: fn(usize) -> f64, res: &[u32]) -> Model {
+        use rayon::prelude::*;
+        // segments apart on every thread, then laid end to end
+        let parts: Vec<_> = res
+            .par_chunks(1 << SEG)
+            .enumerate()
+            .map(|(s, chunk)| Model::segment(exact, s << SEG, chunk))
+            .collect();
+        let mut segs = Vec::with_capacity(parts.len());
+        let mut exc = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
+        let mut far = Vec::new();
+        for (mut seg, e, f) in parts {
+            seg.first = exc.len() as u32;
+            exc.extend_from_slice(&e);
+            seg.end = exc.len() as u32;
+            segs.push(seg);
+            far.extend_from_slice(&f);
+        }
+        Model {
+            exact,
+            segs,
+            exc,
+            far,
+        }
+    }
+
+    /// The line of the segment of results `chunk` (entries from `base` on), its exceptions and
+    /// its far ones.
+    fn segment(exact: fn(usize) -> f64, base: usize, chunk: &[u32]) -> (Seg, Vec<u32>, Vec<(u32, u32)>) {
+        let ys: Vec<f64> = (0..chunk.len()).map(|k| exact(base + k)).collect();
+        // least squares over the entries within 4 ulp (the rest would only bend the line)
+        let (mut n, mut st, mut se, mut stt, mut ste) = (0f64, 0f64, 0f64, 0f64, 0f64);
+        for (k, (&r, &y)) in chunk.iter().zip(&ys).enumerate() {
+            let ulp = f64::from_bits(y.to_bits() & 0x7ff0_0000_0000_0000) * (1.0 / 8_388_608.0);
+            let e = (f32::from_bits(r) as f64 - y) / ulp;
+            if e.abs() <= 4.0 {
+                let t = centred(base + k) as f64;
+                n += 1.0;
+                st += t;
+                se += e;
+                stt += t * t;
+                ste += t * e;
+            }
+        }
+        let (a, b) = if n < 2.0 {
+            (0.0, 0.0)
+        } else {
+            let var = stt - st * st / n;
+            let b = if var > 0.0 { (ste - st * se / n) / var } else { 0.0 };
+            ((se - b * st) / n, b)
+        };
+        let (a, b) = (a as f32, b as f32);
+        let (mut exc, mut far) = (Vec::new(), Vec::new());
+        for (k, (&r, &y)) in chunk.iter().zip(&ys).enumerate() {
+            let p = predict(y, a, b, centred(base + k));
+            if p != r {
+                let d = r.wrapping_sub(p) as i32;
+                let d = match i16::try_from(d) {
+                    Ok(d) if d != FAR => d,
+                    _ => {
+                        far.push(((base + k) as u32, r));
+                        FAR
+                    }
+                };
+                exc.push((k as u32) << 16 | d as u16 as u32);
+            }
+        }
+        let seg = Seg {
+            a,
+            b,
+            first: 0,
+            end: 0,
+        };
+        (seg, exc, far)
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u32 {
+        let s = self.segs[i >> SEG];
+        let p = predict((self.exact)(i), s.a, s.b, centred(i));
+        let off = (i & ((1 << SEG) - 1)) as u32;
+        for &x in &self.exc[s.first as usize..s.end as usize] {
+            if x >> 16 >= off {
+                if x >> 16 == off {
+                    let d = x as u16 as i16;
+                    if d == FAR {
+                        let k = self
+                            .far
+                            .binary_search_by_key(&(i as u32), |p| p.0)
+                            .expect("a far entry is listed");
+                        return self.far[k].1;
+                    }
+                    return p.wrapping_add(d as i32 as u32);
+                }
+                break;
+            }
+        }
+        p
+    }
+}
+
+/// Two bits an entry: the result minus the correctly rounded one, plus one (-1, 0, +1), or 3
+/// with the result in `far`.
+struct Packed {
+    exact: fn(usize) -> f64,
+    bits: Vec<u64>,
+    /// (entry, result), ascending
+    far: Vec<(u32, u32)>,
+}
+
+impl Packed {
+    fn bytes(&self) -> usize {
+        self.bits.len() * 8 + self.far.len() * 8
+    }
+
+    fn build(exact: fn(usize) -> f64, res: &[u32]) -> Packed {
+        let mut bits = vec![0u64; res.len().div_ceil(32)];
+        let mut far = Vec::new();
+        for (i, &r) in res.iter().enumerate() {
+            let c = r.wrapping_sub((exact(i) as f32).to_bits()).wrapping_add(1);
+            let code = if c < 3 {
+                c as u64
+            } else {
+                far.push((i as u32, r));
+                3
+            };
+            bits[i / 32] |= code << (2 * (i % 32));
+        }
+        Packed { exact, bits, far }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u32 {
+        let code = (self.bits[i / 32] >> (2 * (i % 32))) & 3;
+        if code == 3 {
+            let k = self
                 .far
                 .binary_search_by_key(&(i as u32), |p| p.0)
                 .expect("a far entry is listed");
-            return t.far[k].1;
+            return self.far[k].1;
         }
-        (self.reference)(i).wrapping_add(c as i32 as u32)
+        ((self.exact)(i) as f32)
+            .to_bits()
+            .wrapping_add(code as u32)
+            .wrapping_sub(1)
+    }
+}
+
+/// A signed byte an entry: the result minus the correctly rounded one (`FAR`: the result is in
+/// `far`).
+struct Bytes {
+    exact: fn(usize) -> f64,
+    corr: Vec<i8>,
+    /// (entry, result), ascending
+    far: Vec<(u32, u32)>,
+}
+
+impl Bytes {
+    fn build(exact: fn(usize) -> f64, res: &[u32]) -> Bytes {
+        let mut far = Vec::new();
+        let corr = res
+            .iter()
+            .enumerate()
+            .map(
+                |(i, &r)| match i8::try_from(r.wrapping_sub((exact(i) as f32).to_bits()) as i32) {
+                    Ok(c) if c != i8::MIN => c,
+                    _ => {
+                        far.push((i as u32, r));
+                        i8::MIN
+                    }
+                },
+            )
+            .collect();
+        Bytes { exact, corr, far }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u32 {
+        let c = self.corr[i];
+        if c == i8::MIN {
+            let k = self
+                .far
+                .binary_search_by_key(&(i as u32), |p| p.0)
+                .expect("a far entry is listed");
+            return self.far[k].1;
+        }
+        ((self.exact)(i) as f32).to_bits().wrapping_add(c as i32 as u32)
     }
 }

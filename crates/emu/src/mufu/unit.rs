@@ -48,10 +48,6 @@ fn scale(r: u32, s: i32) -> u32 {
     }
 }
 
-fn cr(v: f64) -> u32 {
-    (v as f32).to_bits()
-}
-
 // ---------------------------------------------------------------- RSQ, SQRT
 
 /// The significand of `0x3f800000 + i` (i < 2^24), in [1, 4).
@@ -63,13 +59,13 @@ static RSQ: Table = Table::deltas(
     "MUFU.RSQ",
     include_bytes!("../../data/mufu_rsq.zst"),
     1 << 24,
-    |i| cr(1.0 / two_binades(i).sqrt()),
+    |i| 1.0 / two_binades(i).sqrt(),
 );
 static SQRT: Table = Table::deltas(
     "MUFU.SQRT",
     include_bytes!("../../data/mufu_sqrt.zst"),
     1 << 24,
-    |i| cr(two_binades(i).sqrt()),
+    |i| two_binades(i).sqrt(),
 );
 
 /// A normal `x` as `4^j * m`, `m` in [1, 4): the table entry of `m` and `j`.
@@ -124,7 +120,7 @@ static EX2_POS: Table = Table::deltas(
     "MUFU.EX2",
     include_bytes!("../../data/mufu_ex2_pos.zst"),
     1 << 23,
-    |i| cr((i as f64 / TWO23).exp2()),
+    |i| (i as f64 / TWO23).exp2(),
 );
 
 /// `MUFU.EX2` (`ex2.approx.ftz.f32`), bits in and out.
@@ -175,13 +171,13 @@ static LG2: Table = Table::deltas(
     "MUFU.LG2",
     include_bytes!("../../data/mufu_lg2.zst"),
     1 << 23,
-    |k| cr(significand(k).log2()),
+    |k| significand(k).log2(),
 );
 static LG2_HALF: Table = Table::deltas(
     "MUFU.LG2",
     include_bytes!("../../data/mufu_lg2_half.zst"),
     (1 << 23) - LG2_HALF_FROM,
-    |i| cr(significand(i + LG2_HALF_FROM).log2() - 1.0),
+    |i| significand(i + LG2_HALF_FROM).log2() - 1.0,
 );
 
 /// `v` (exact) truncated toward zero to f32.
@@ -276,7 +272,7 @@ static SIN: Table = Table::deltas(
     "MUFU.SIN",
     include_bytes!("../../data/mufu_sin.zst"),
     1 << 23,
-    |r| cr((std::f64::consts::TAU * r as f64 / 33_554_432.0).sin()),
+    |r| (std::f64::consts::TAU * r as f64 / 33_554_432.0).sin(),
 );
 
 /// `|t|` in periods as a fixed-point fraction with 25 bits (truncated, integer part dropped).
@@ -369,7 +365,7 @@ static TANH: Table = Table::deltas(
     "MUFU.TANH",
     include_bytes!("../../data/mufu_tanh.zst"),
     TANH_START[11],
-    |i| cr((f(tanh_input(i)) as f64).tanh()),
+    |i| (f(tanh_input(i)) as f64).tanh(),
 );
 
 /// `MUFU.TANH` (`tanh.approx.f32`), bits in and out.
@@ -435,4 +431,41 @@ pub fn half(ex2: bool, bf16: bool, h: u16) -> u16 {
         (false, true) => &TANH_BF16,
     };
     t.get(h as usize) as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every entry of every measured table as the compact form gives it equals the embedded
+    /// table's word, and the compact form is small enough for a core's L2.
+    #[test]
+    fn compact_tables_reproduce_every_measured_entry() {
+        // (table, entries, whether it is one whose compact form fits a core's L2)
+        let tables: [(&Table, usize, bool); 7] = [
+            (&RSQ, 1 << 24, true),
+            (&SQRT, 1 << 24, true),
+            (&EX2_POS, 1 << 23, true),
+            (&LG2, 1 << 23, false),
+            (&LG2_HALF, (1 << 23) - LG2_HALF_FROM, false),
+            (&SIN, 1 << 23, false),
+            (&TANH, TANH_START[11], false),
+        ];
+        for (t, n, small) in tables {
+            let want = t.results();
+            assert_eq!(want.len(), n);
+            for (i, &w) in want.iter().enumerate() {
+                assert_eq!(t.get(i), w, "entry {i} of a {n}-entry table");
+            }
+            // never much more than the byte an entry (and the far entries) they took before
+            let bytes = t.footprint();
+            eprintln!("{n}-entry table: {bytes} bytes");
+            assert!(bytes <= n + n / 8, "a {n}-entry table takes {bytes} bytes");
+            assert!(!small || bytes < 1 << 20, "a {n}-entry table takes {bytes} bytes");
+        }
+        // the half tables stay one byte per input
+        for t in [&EX2_F16, &TANH_F16, &EX2_BF16, &TANH_BF16] {
+            assert_eq!(t.footprint(), 1 << 16);
+        }
+    }
 }
