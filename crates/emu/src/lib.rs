@@ -42,6 +42,7 @@ pub mod remap;
 pub mod softfloat;
 pub mod tensor;
 pub mod tex;
+mod timing;
 pub mod tma;
 pub mod wgmma;
 mod zero_rows;
@@ -640,6 +641,7 @@ fn stream_in_order<T: Send, A: Send>(
     f: &(dyn Fn(u32) -> T + Sync),
     acc: &mut A,
     add: &(dyn Fn(&mut A, T) + Sync),
+    timing: Option<&timing::Launch>,
 ) -> usize {
     let workers = rayon::current_num_threads().clamp(1, ids.len().max(1));
     let late = |started: bool| started && deadline.is_some_and(|d| Instant::now() >= d);
@@ -650,7 +652,11 @@ fn stream_in_order<T: Send, A: Send>(
                 break;
             }
             let r = f(b);
+            let t0 = timing.map(|_| Instant::now());
             add(acc, r);
+            if let (Some(t), Some(t0)) = (timing, t0) {
+                t.merge_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
+            }
             ran += 1;
         }
         return ran;
@@ -677,6 +683,7 @@ fn stream_in_order<T: Send, A: Send>(
             };
             let mut n = merged.load(Ordering::SeqCst);
             let before = n;
+            let t0 = timing.map(|_| Instant::now());
             while n < ids.len() {
                 let Some(r) = lock_slot(&slots[n % slots.len()]).take() else {
                     break;
@@ -686,6 +693,9 @@ fn stream_in_order<T: Send, A: Send>(
                 merged.store(n, Ordering::SeqCst);
             }
             drop(acc);
+            if let (Some(t), Some(t0)) = (timing, t0) {
+                t.merge_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
+            }
             if n > before && waiting.load(Ordering::SeqCst) > 0 {
                 let _g = space_lock
                     .lock()
@@ -713,6 +723,7 @@ fn stream_in_order<T: Send, A: Send>(
                     if i >= merged.load(Ordering::SeqCst) + slots.len() {
                         // wait until the slot is free: the oldest unmerged id is taken and runs
                         // (it is below `i`), and its result gets merged, so this ends
+                        let t0 = timing.map(|_| Instant::now());
                         let mut g = space_lock
                             .lock()
                             .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -721,6 +732,10 @@ fn stream_in_order<T: Send, A: Send>(
                             g = space.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
                         }
                         waiting.fetch_sub(1, Ordering::SeqCst);
+                        drop(g);
+                        if let (Some(t), Some(t0)) = (timing, t0) {
+                            t.wait_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
+                        }
                     }
                     let r = f(b);
                     *lock_slot(&slots[i % slots.len()]) = Some(r);
@@ -838,6 +853,8 @@ where
     F: Fn(u32) -> S + Sync,
     A: Send,
 {
+    let timing = timing::Launch::start();
+    let timing = timing.as_ref();
     // a caller's persistent space takes addresses, not buffers of the launch's own
     if outer.is_some()
         && let Some(i) = launch.args.iter().position(|a| matches!(a, Arg::Buffer(_)))
@@ -1106,13 +1123,23 @@ where
                 return (s, exec::BlockOut::default());
             }
             let c = if serial { &ctx } else { &tracked };
+            let t0 = timing.map(|_| Instant::now());
             // the block's global accesses checked against the blocks that ended before it
             if let Some(t) = c.track {
                 t.begin();
             }
+            let t1 = timing.map(|_| Instant::now());
             let o = exec::run_block(c, b, &mut s);
+            let t2 = timing.map(|_| Instant::now());
             if let Some(t) = c.track {
                 t.finish();
+            }
+            if let (Some(t), Some(t0), Some(t1), Some(t2)) = (timing, t0, t1, t2) {
+                let total = timing::since(t0);
+                t.block_ns.fetch_add(total, Ordering::Relaxed);
+                t.shadow_ns
+                    .fetch_add(total - (t2 - t1).as_nanos() as u64, Ordering::Relaxed);
+                t.blocks.fetch_add(1, Ordering::Relaxed);
             }
             if let Some(d) = watch.done {
                 d.fetch_add(1, Ordering::Relaxed);
@@ -1130,7 +1157,7 @@ where
             }
             ran
         } else {
-            stream_in_order(ids, watch.deadline, &one, g, &gather)
+            stream_in_order(ids, watch.deadline, &one, g, &gather, timing)
         }
     };
     let can_assert = program.ops[k.entry as usize..k.end as usize]
@@ -1162,8 +1189,14 @@ where
         ids.truncate(ran);
         (g, ids, cut)
     };
+    if let Some(t) = timing {
+        t.phase(timing::Phase::Before);
+    }
     if let Some(o) = observer.as_deref_mut() {
         o.before(&params, global);
+    }
+    if let Some(t) = timing {
+        t.phase(timing::Phase::Blocks);
     }
     let (g, ids, stopped) = if launch.cooperative {
         // every block resident: the blocks take turns (in block order, so the run is repeatable)
@@ -1263,7 +1296,7 @@ where
                 (false, deadline) => {
                     let mut v = Vec::new();
                     let push = |v: &mut Vec<_>, t| v.push(t);
-                    stream_in_order(&cids, deadline, &|c| one(c, false), &mut v, &push);
+                    stream_in_order(&cids, deadline, &|c| one(c, false), &mut v, &push, timing);
                     v
                 }
             }
@@ -1273,6 +1306,9 @@ where
             && sh.conflict()
         {
             drop(done);
+            if let Some(t) = timing {
+                t.phase(timing::Phase::Rerun);
+            }
             sh.undo(global);
             if let Some(d) = watch.done {
                 d.store(0, Ordering::Relaxed);
@@ -1293,6 +1329,9 @@ where
         match &shadow {
             Some(sh) if sh.conflict() => {
                 drop(first);
+                if let Some(t) = timing {
+                    t.phase(timing::Phase::Rerun);
+                }
                 sh.undo(global);
                 // the blocks are done again
                 if let Some(d) = watch.done {
@@ -1303,8 +1342,14 @@ where
             _ => first,
         }
     };
+    if let Some(t) = timing {
+        t.phase(timing::Phase::After);
+    }
     if let Some(o) = observer {
         o.after(global);
+    }
+    if let Some(t) = timing {
+        t.phase(timing::Phase::Finish);
     }
     global.launched(shadow.as_ref());
     if let Some(sh) = shadow {
@@ -1325,6 +1370,9 @@ where
     // any (then block, warp and lane order), which is what a GPU shows for grids that fit on it at
     // once.
     printed.sort_by_key(|p| p.seq);
+    if let Some(t) = timing {
+        t.report(kernel, launch.grid, launch.block, rayon::current_num_threads());
+    }
     Ok(FoldedRun {
         acc,
         block_ids: ids,

@@ -73,6 +73,62 @@ pub(crate) struct Words {
     len: usize,
     /// The allocation (`None`: no words) and its layout.
     alloc: Option<(std::ptr::NonNull<u8>, std::alloc::Layout)>,
+    /// Mapped apart in huge pages (`alloc` then holds the mapping and its length, align 1).
+    mapped: bool,
+}
+
+/// Allocations of at least this many bytes are mapped apart, in transparent huge pages.
+const HUGE_FROM: usize = 4 << 20;
+const HUGE_PAGE: usize = 2 << 20;
+
+/// Whether large allocations are asked for huge pages (`WARPSCOPE_HUGE_PAGES=0` turns it off).
+fn huge_pages() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("WARPSCOPE_HUGE_PAGES").is_none_or(|v| v != "0"))
+}
+
+/// `bytes` zero bytes mapped on a huge-page boundary and advised to be backed by transparent huge
+/// pages: a launch touching them faults a 2 MB page at a time (not 512 of 4 KB, each taking the
+/// address space's lock) and its loads miss the TLB less. The mapping and its length, or `None`
+/// where mapping fails (the caller allocates as usual).
+#[cfg(target_os = "linux")]
+fn map_huge(bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize)> {
+    let len = bytes.checked_add(HUGE_PAGE)?;
+    // SAFETY: an anonymous private mapping of `len` bytes; the result is checked.
+    let p = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED {
+        return None;
+    }
+    let start = p as usize;
+    let aligned = start.next_multiple_of(HUGE_PAGE);
+    // the head and tail beyond the aligned `bytes` (rounded up to whole huge pages) given back
+    let end = (aligned + bytes.next_multiple_of(HUGE_PAGE)).min(start + len);
+    // SAFETY: both ranges lie inside the mapping just made and are page-aligned.
+    unsafe {
+        if aligned > start {
+            libc::munmap(p, aligned - start);
+        }
+        if start + len > end {
+            libc::munmap(end as *mut libc::c_void, start + len - end);
+        }
+        // advice only: a kernel without transparent huge pages keeps small ones
+        libc::madvise(aligned as *mut libc::c_void, end - aligned, libc::MADV_HUGEPAGE);
+    }
+    Some((std::ptr::NonNull::new(aligned as *mut u8)?, end - aligned))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn map_huge(_bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize)> {
+    None
 }
 
 // SAFETY: `Words` owns its allocation, whose contents are atomics.
@@ -82,6 +138,14 @@ unsafe impl Sync for Words {}
 
 impl Drop for Words {
     fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if self.mapped {
+            if let Some((p, layout)) = self.alloc {
+                // SAFETY: mapped in `map_huge` with this length.
+                unsafe { libc::munmap(p.as_ptr().cast(), layout.size()) };
+            }
+            return;
+        }
         if let Some((p, layout)) = self.alloc {
             // SAFETY: allocated in `Words::zeroed` with this layout.
             unsafe { std::alloc::dealloc(p.as_ptr(), layout) }
@@ -101,6 +165,21 @@ impl Words {
                 lines: std::ptr::NonNull::dangling(),
                 len,
                 alloc: None,
+                mapped: false,
+            };
+        }
+        if n * 64 >= HUGE_FROM
+            && huge_pages()
+            && let Some((p, bytes)) = map_huge(n * 64)
+        {
+            return Words {
+                lines: p.cast::<Line>(),
+                len,
+                alloc: Some((
+                    p,
+                    std::alloc::Layout::from_size_align(bytes, 1).expect("a mapping's length"),
+                )),
+                mapped: true,
             };
         }
         let layout = n
@@ -121,6 +200,7 @@ impl Words {
             lines,
             len,
             alloc: Some((p, layout)),
+            mapped: false,
         }
     }
 
