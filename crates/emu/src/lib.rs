@@ -631,6 +631,12 @@ where
 /// the bound on the per-block results (sinks) alive at once.
 const WINDOW_PER_THREAD: usize = 16;
 
+/// Consecutive ids a worker takes at once (without a deadline, and fewer in a small launch): the
+/// blocks that run at the same moment on different threads are then this many apart, so that
+/// they touch different host cache lines of the program's arrays and of the race check's bitmaps
+/// (2 bits a word: one cache line covers 512 words) instead of contending for the same ones.
+const BATCH: usize = 16;
+
 /// Runs `f` on `ids` in parallel, each worker taking the next id in order, none started at or after
 /// `deadline` (the first always is), and hands the results to `add` in the order of `ids` as they
 /// become contiguous, so that at most a window of them is alive at once. Returns how many ran: the
@@ -661,7 +667,14 @@ fn stream_in_order<T: Send, A: Send>(
         }
         return ran;
     }
-    let window = (WINDOW_PER_THREAD * workers).max(64);
+    // ids taken at once: every worker gets several batches; one at a time under a deadline, so
+    // that no block starts after it
+    let batch = if deadline.is_some() {
+        1
+    } else {
+        BATCH.min(ids.len() / (workers * 4)).max(1)
+    };
+    let window = (WINDOW_PER_THREAD.max(2 * batch) * workers).max(64);
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<T>>> = (0..window.min(ids.len())).map(|_| Mutex::new(None)).collect();
     // the accumulator, taken by one worker at a time: the one that merges what is contiguous
@@ -718,30 +731,34 @@ fn stream_in_order<T: Send, A: Send>(
                     if late(next.load(Ordering::Relaxed) > 0) {
                         break;
                     }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&b) = ids.get(i) else { break };
-                    if i >= merged.load(Ordering::SeqCst) + slots.len() {
-                        // wait until the slot is free: the oldest unmerged id is taken and runs
-                        // (it is below `i`), and its result gets merged, so this ends
-                        let t0 = timing.map(|_| Instant::now());
-                        let mut g = space_lock
-                            .lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner);
-                        waiting.fetch_add(1, Ordering::SeqCst);
-                        while i >= merged.load(Ordering::SeqCst) + slots.len() {
-                            g = space.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
-                        }
-                        waiting.fetch_sub(1, Ordering::SeqCst);
-                        drop(g);
-                        if let (Some(t), Some(t0)) = (timing, t0) {
-                            t.wait_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
-                        }
+                    let first = next.fetch_add(batch, Ordering::Relaxed);
+                    if first >= ids.len() {
+                        break;
                     }
-                    let r = f(b);
-                    *lock_slot(&slots[i % slots.len()]) = Some(r);
-                    // merge what is contiguous now (a worker that stored a result always looks, or
-                    // the one merging looks again, so none is left behind)
-                    merge();
+                    for (i, &b) in ids.iter().enumerate().take(first + batch).skip(first) {
+                        if i >= merged.load(Ordering::SeqCst) + slots.len() {
+                            // wait until the slot is free: the oldest unmerged id is taken and runs
+                            // (it is below `i`), and its result gets merged, so this ends
+                            let t0 = timing.map(|_| Instant::now());
+                            let mut g = space_lock
+                                .lock()
+                                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                            waiting.fetch_add(1, Ordering::SeqCst);
+                            while i >= merged.load(Ordering::SeqCst) + slots.len() {
+                                g = space.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
+                            }
+                            waiting.fetch_sub(1, Ordering::SeqCst);
+                            drop(g);
+                            if let (Some(t), Some(t0)) = (timing, t0) {
+                                t.wait_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
+                            }
+                        }
+                        let r = f(b);
+                        *lock_slot(&slots[i % slots.len()]) = Some(r);
+                        // merge what is contiguous now (a worker that stored a result always looks, or
+                        // the one merging looks again, so none is left behind)
+                        merge();
+                    }
                 }
             });
         }
@@ -1023,6 +1040,7 @@ where
         launch.remap.is_empty() && launch.async_layout.is_empty() && !limits.reference_paths,
     )
     .map_err(EmuError::BadProgram)?;
+    mufu::prepare(&program.ops[k.entry as usize..k.end as usize]);
     let preset: Vec<warpscope_ptx::inst::R> = k.row_init.iter().map(|&(r, _)| r).collect();
     let zero_rows = zero_rows::rows_to_zero(
         &program.ops[k.entry as usize..k.end as usize],

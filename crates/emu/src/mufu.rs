@@ -164,3 +164,33 @@ pub fn div_approx(a: u32, b: u32, flush: bool) -> u32 {
     }
     canon(f32::from_bits(rcp(y.to_bits())) * x)
 }
+
+/// Decodes, before a launch's blocks start, the unit's tables that `ops` (a kernel's
+/// instructions) may read: on every host thread then, instead of on the first block's thread
+/// while the others wait for it.
+pub fn prepare(ops: &[warpscope_ptx::inst::Op]) {
+    use warpscope_ptx::inst::{Inst, Ty, UnOp};
+    let mut seen = [false; 16];
+    for op in ops {
+        if let Inst::Un {
+            op: u, ty: Ty::F32, ..
+        } = op.inst
+        {
+            let k = match u {
+                UnOp::RsqrtFtz | UnOp::Rsqrt => 0,
+                UnOp::SqrtApproxFtz | UnOp::SqrtApprox => 1,
+                UnOp::Ex2Ftz | UnOp::Ex2 => 2,
+                UnOp::Lg2Ftz | UnOp::Lg2 => 3,
+                UnOp::Sin | UnOp::Cos => 4,
+                UnOp::Tanh => 5,
+                _ => continue,
+            };
+            if !seen[k] {
+                seen[k] = true;
+                // 1.5 and 0.75 reach every table of the function (LG2's second one below 1)
+                approx(u, 0x3fc0_0000);
+                approx(u, 0x3f40_0000);
+            }
+        }
+    }
+}

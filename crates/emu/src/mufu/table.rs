@@ -255,8 +255,11 @@ impl Model {
         // least squares over the entries within 4 ulp (the rest would only bend the line)
         let (mut n, mut st, mut se, mut stt, mut ste) = (0f64, 0f64, 0f64, 0f64, 0f64);
         for (k, (&r, &y)) in chunk.iter().zip(&ys).enumerate() {
-            let ulp = f64::from_bits(y.to_bits() & 0x7ff0_0000_0000_0000) * (1.0 / 8_388_608.0);
-            let e = (f32::from_bits(r) as f64 - y) / ulp;
+            // 1 / ulp(y) = 2^(23 - exponent): a power of two, no division (a zero or tiny `y`
+            // gives an infinite or NaN error, left out below)
+            let exp = ((y.to_bits() >> 52) & 0x7ff) as i64;
+            let inv_ulp = f64::from_bits(((2046 - exp).clamp(0, 2046) as u64) << 52) * 8_388_608.0;
+            let e = (f32::from_bits(r) as f64 - y) * inv_ulp;
             if e.abs() <= 4.0 {
                 let t = centred(base + k) as f64;
                 n += 1.0;
