@@ -181,20 +181,26 @@ impl BankReport {
         self.gmma.bytes += other.gmma.bytes;
         self.merge_matrix(other.matrix);
         for (key, s) in other.insts {
-            match self.insts.get_mut(&key) {
-                None => {
-                    self.insts.insert(key, s);
-                }
-                Some(mine) => {
-                    mine.counts.add(&s.counts);
-                    let better = match (&mine.worst, &s.worst) {
-                        (None, Some(_)) => true,
-                        (Some(a), Some(b)) => b.wavefronts > a.wavefronts,
-                        _ => false,
-                    };
-                    if better {
-                        mine.worst = s.worst;
-                    }
+            self.merge_inst(key, s);
+        }
+    }
+
+    /// Folds one instruction's counters of a later block in (each key on its own: the order of
+    /// the keys does not matter).
+    fn merge_inst(&mut self, key: (u32, Side), s: InstStats) {
+        match self.insts.get_mut(&key) {
+            None => {
+                self.insts.insert(key, s);
+            }
+            Some(mine) => {
+                mine.counts.add(&s.counts);
+                let better = match (&mine.worst, &s.worst) {
+                    (None, Some(_)) => true,
+                    (Some(a), Some(b)) => b.wavefronts > a.wavefronts,
+                    _ => false,
+                };
+                if better {
+                    mine.worst = s.worst;
                 }
             }
         }
@@ -457,6 +463,36 @@ impl BankSink {
         }
         self.sources = None;
         report
+    }
+
+    /// `acc.merge(self.take_report())` without building the block's map of instructions (a
+    /// block's instructions are distinct keys, folded in one by one): what a launch's in-order
+    /// merge does per block, on one thread while the others run blocks.
+    pub fn merge_into(&mut self, acc: &mut BankReport) {
+        if !self.report.insts.is_empty() {
+            acc.merge(self.take_report());
+            return;
+        }
+        let fresh = BankReport {
+            insts: BTreeMap::new(),
+            blocks: 1,
+            unmodelled: 0,
+            matrix: BTreeMap::new(),
+            gmma: GmmaCounts::default(),
+        };
+        let report = std::mem::replace(&mut self.report, fresh);
+        acc.blocks += report.blocks;
+        acc.unmodelled += report.unmodelled;
+        acc.gmma.instructions += report.gmma.instructions;
+        acc.gmma.bytes += report.gmma.bytes;
+        acc.merge_matrix(report.matrix);
+        for s in self.stats.drain(..) {
+            acc.merge_inst((s.pc, s.side), s);
+        }
+        for p in &mut self.pcs {
+            p.stat = [u32::MAX; 2];
+        }
+        self.sources = None;
     }
 
     /// The sink (fresh or after [`BankSink::take_report`]) counts for `block` now.

@@ -986,7 +986,7 @@ fn emulate(
             r.add(s);
         }
         if let (Some(r), Some(mut s)) = (&mut m.bank, s.banks) {
-            r.merge(s.take_report());
+            s.merge_into(r);
             push(&bank_pool, s);
         }
         if let (Some(r), Some(mut s)) = (&mut m.div, s.divergence) {
