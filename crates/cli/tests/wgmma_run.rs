@@ -1,7 +1,7 @@
 //! `warpscope run` on the wgmma calibration program (calibration/wgmma, built here by its build.sh):
 //! every one of its 218 launches writes the accumulators the GPU wrote (calibration/wgmma/h200/
 //! d.bin.zst, byte for byte, with the same input hashes), and one launch per kernel predicts the
-//! gmma wavefronts Nsight Compute counted (h200/ncu_gmma.tsv) and no shared loads.
+//! gmma wavefronts, instructions and bytes Nsight Compute counted (h200/ncu_gmma.tsv) and no shared loads.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -106,6 +106,16 @@ fn the_calibration_program_computes_what_the_gpu_computed() {
             "{}",
             m[1]
         );
+        // with the HGMMA ptxas adds for the commit after each kernel's K loop, read off the
+        // machine code (calibration/wgmma/h200/sass_gmma.txt): in instructions, bytes and the
+        // `sm__sass_` wavefronts, not in the `l1tex__` ones
+        for k in [
+            "smsp__sass_inst_executed_op_shared_gmma",
+            "sm__sass_data_bytes_mem_shared_op_gmma",
+            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma",
+        ] {
+            assert_eq!(metric(&format!("{k}.sum")), want(k), "{} {k}", m[1]);
+        }
         assert_eq!(
             metric("smsp__sass_inst_executed_op_shared_ld.sum"),
             want("smsp__sass_inst_executed_op_shared_ld"),
