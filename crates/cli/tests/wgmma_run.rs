@@ -125,3 +125,60 @@ fn the_calibration_program_computes_what_the_gpu_computed() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// calibration/wgmma/commits: 18 placements of `wgmma.commit_group` (after products in straight
+/// line, after a loop, an if, a fence, a wait, a second commit, ...; one kernel's commit in one
+/// warpgroup of two). ptxas gives 10 of them an HGMMA of its own; `run` reads which off the machine
+/// code and counts what the H200 counted (h200/ncu.tsv: instructions, bytes and both wavefront
+/// counts), and the program prints what the GPU printed (h200/run.txt).
+#[test]
+fn the_hgmmas_ptxas_adds_for_commits_are_counted_as_the_gpu_counts_them() {
+    let dir = tempdir("commits");
+    let out = Command::new("sh")
+        .arg(repo().join("calibration/wgmma/commits/build.sh"))
+        .arg(&dir)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let export = dir.join("commits.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--export", export.to_str().unwrap(), "--", "./commits"])
+        .current_dir(&dir)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let gpu = std::fs::read_to_string(repo().join("calibration/wgmma/commits/h200/run.txt")).unwrap();
+    let printed: Vec<&str> = gpu.lines().filter(|l| l.starts_with('k')).collect();
+    // the program's own lines come first; warpscope's report follows them
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().take(printed.len()).collect::<Vec<_>>(), printed);
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let launches = v["launches"].as_array().unwrap();
+    let ncu = std::fs::read_to_string(repo().join("calibration/wgmma/commits/h200/ncu.tsv")).unwrap();
+    let mut lines = ncu.lines().filter(|l| !l.starts_with('#'));
+    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let measured: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    assert_eq!(launches.len(), measured.len());
+    let mut with_extra = 0;
+    for (l, m) in launches.iter().zip(&measured) {
+        assert_eq!(l["kernel"].as_str(), Some(m[0]));
+        for (k, want) in head.iter().zip(m).skip(1) {
+            let got = l["metrics"][format!("{k}.sum")].as_f64();
+            assert_eq!(got, Some(want.parse::<f64>().unwrap()), "{} {k}", m[0]);
+        }
+        // ptxas's HGMMAs are in the `sm__sass_` wavefronts, not in the `l1tex__` ones
+        if m[4].parse::<u64>().unwrap() > m[3].parse::<u64>().unwrap() {
+            with_extra += 1;
+        }
+    }
+    assert_eq!(with_extra, 10, "launches with ptxas's HGMMAs");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn tempdir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("warpscope-wgmma-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
