@@ -3,17 +3,11 @@
 //! d.bin.zst, byte for byte, with the same input hashes), and one launch per kernel predicts the
 //! gmma wavefronts, instructions and bytes Nsight Compute counted (h200/ncu_gmma.tsv) and no shared loads.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cuda_root() -> String {
-    std::env::var("WARPSCOPE_CUDA_ROOT")
-        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
-}
+mod support;
+use support::{cuda_root, repo, scratch};
 
 /// The program's records without the shared-memory base (the GPU's block starts at 0x400, the
 /// emulator's at 0): (id, input hashes and D).
@@ -133,7 +127,8 @@ fn the_calibration_program_computes_what_the_gpu_computed() {
 /// counts), and the program prints what the GPU printed (h200/run.txt).
 #[test]
 fn the_hgmmas_ptxas_adds_for_commits_are_counted_as_the_gpu_counts_them() {
-    let dir = tempdir("commits");
+    let tmp = scratch("wgmma-commits");
+    let dir = tmp.path().to_path_buf();
     let out = Command::new("sh")
         .arg(repo().join("calibration/wgmma/commits/build.sh"))
         .arg(&dir)
@@ -174,11 +169,4 @@ fn the_hgmmas_ptxas_adds_for_commits_are_counted_as_the_gpu_counts_them() {
         }
     }
     assert_eq!(with_extra, 10, "launches with ptxas's HGMMAs");
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn tempdir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("warpscope-wgmma-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
