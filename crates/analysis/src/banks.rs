@@ -204,6 +204,14 @@ impl BankReport {
         }
     }
 
+    /// An empty report of one block (a sink's, as a block starts).
+    fn one_block() -> BankReport {
+        BankReport {
+            blocks: 1,
+            ..BankReport::default()
+        }
+    }
+
     /// Folds one instruction's counters of a later block in (each key on its own: the order of
     /// the keys does not matter).
     fn merge_inst(&mut self, key: (u32, Side), s: InstStats) {
@@ -472,13 +480,7 @@ impl BankSink {
     /// its pattern cache kept (a pattern's counts do not depend on the block): sinks reused from
     /// block to block learn each instruction's patterns once per host thread, not once per block.
     pub fn take_report(&mut self) -> BankReport {
-        let fresh = BankReport {
-            insts: BTreeMap::new(),
-            blocks: 1,
-            unmodelled: 0,
-            matrix: BTreeMap::new(),
-            gmma: GmmaCounts::default(),
-        };
+        let fresh = BankReport::one_block();
         let mut report = std::mem::replace(&mut self.report, fresh);
         for s in self.stats.drain(..) {
             report.insts.insert((s.pc, s.side), s);
@@ -498,19 +500,9 @@ impl BankSink {
             acc.merge(self.take_report());
             return;
         }
-        let fresh = BankReport {
-            insts: BTreeMap::new(),
-            blocks: 1,
-            unmodelled: 0,
-            matrix: BTreeMap::new(),
-            gmma: GmmaCounts::default(),
-        };
-        let report = std::mem::replace(&mut self.report, fresh);
-        acc.blocks += report.blocks;
-        acc.unmodelled += report.unmodelled;
-        acc.gmma.instructions += report.gmma.instructions;
-        acc.gmma.bytes += report.gmma.bytes;
-        acc.merge_matrix(report.matrix);
+        let fresh = BankReport::one_block();
+        // everything but the instructions (the block's map is empty) as `merge` folds it
+        acc.merge(std::mem::replace(&mut self.report, fresh));
         for s in self.stats.drain(..) {
             acc.merge_inst((s.pc, s.side), s);
         }
