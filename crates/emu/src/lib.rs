@@ -627,8 +627,9 @@ where
     )
 }
 
-/// Blocks a launch runs ahead of the oldest block whose results are not yet merged, per host thread:
-/// the bound on the per-block results (sinks) alive at once.
+/// Blocks a launch runs ahead of the oldest block whose results are not yet merged, per host thread
+/// (or two batches, whichever is more: at most 32): the bound on the per-block results (sinks)
+/// alive at once.
 const WINDOW_PER_THREAD: usize = 16;
 
 /// Consecutive ids a worker takes at once (without a deadline, and fewer in a small launch): the
@@ -637,7 +638,7 @@ const WINDOW_PER_THREAD: usize = 16;
 /// (2 bits a word: one cache line covers 512 words) instead of contending for the same ones.
 const BATCH: usize = 16;
 
-/// Runs `f` on `ids` in parallel, each worker taking the next id in order, none started at or after
+/// Runs `f` on `ids` in parallel, each worker taking the next ids in order (a batch), none started at or after
 /// `deadline` (the first always is), and hands the results to `add` in the order of `ids` as they
 /// become contiguous, so that at most a window of them is alive at once. Returns how many ran: the
 /// first K ids.
