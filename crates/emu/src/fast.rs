@@ -603,9 +603,33 @@ fn fast_un(op: UnOp, ty: Ty) -> Option<Fn1> {
         (UnOp::Not, U64 | S64) => not64,
         (UnOp::Neg, F32) => negf32,
         (UnOp::Abs, F32) => absf32,
+        // the multi-function unit's approximations, lane by lane as `arith::un` computes them
+        (UnOp::RsqrtFtz, F32) => mufu_rsq,
+        (UnOp::Rsqrt, F32) => mufu_rsqrt_approx,
+        (UnOp::SqrtApproxFtz, F32) => mufu_sqrt,
+        (UnOp::SqrtApprox, F32) => mufu_sqrt_approx,
+        (UnOp::Ex2Ftz, F32) => mufu_ex2,
+        (UnOp::Ex2, F32) => mufu_ex2_approx,
+        (UnOp::Lg2Ftz, F32) => mufu_lg2,
+        (UnOp::Lg2, F32) => mufu_lg2_approx,
+        (UnOp::Sin, F32) => mufu_sin,
+        (UnOp::Cos, F32) => mufu_cos,
+        (UnOp::Tanh, F32) => mufu_tanh,
         _ => return None,
     })
 }
+
+k1!(mufu_rsq, |x| crate::mufu::rsq(x as u32) as u64);
+k1!(mufu_rsqrt_approx, |x| crate::mufu::rsqrt_approx(x as u32) as u64);
+k1!(mufu_sqrt, |x| crate::mufu::sqrt(x as u32) as u64);
+k1!(mufu_sqrt_approx, |x| crate::mufu::sqrt_approx(x as u32) as u64);
+k1!(mufu_ex2, |x| crate::mufu::ex2(x as u32) as u64);
+k1!(mufu_ex2_approx, |x| crate::mufu::ex2_approx(x as u32) as u64);
+k1!(mufu_lg2, |x| crate::mufu::lg2(x as u32) as u64);
+k1!(mufu_lg2_approx, |x| crate::mufu::lg2_approx(x as u32) as u64);
+k1!(mufu_sin, |x| crate::mufu::sin_approx(x as u32) as u64);
+k1!(mufu_cos, |x| crate::mufu::cos_approx(x as u32) as u64);
+k1!(mufu_tanh, |x| crate::mufu::tanh(x as u32) as u64);
 
 k2!(add32, |x, y| (x as u32).wrapping_add(y as u32) as u64);
 k2!(sub32, |x, y| (x as u32).wrapping_sub(y as u32) as u64);
@@ -997,8 +1021,29 @@ mod tests {
         use BinOp::*;
         use UnOp::*;
         let unops = [
-            Mov, Neg, Abs, Not, Cnot, Popc, Clz, Brev, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Tanh, Bfind,
+            Mov,
+            Neg,
+            Abs,
+            Not,
+            Cnot,
+            Popc,
+            Clz,
+            Brev,
+            Rcp,
+            Sqrt,
+            Rsqrt,
+            Ex2,
+            Lg2,
+            Sin,
+            Cos,
+            Tanh,
+            Bfind,
             BfindShift,
+            RsqrtFtz,
+            SqrtApprox,
+            SqrtApproxFtz,
+            Ex2Ftz,
+            Lg2Ftz,
         ];
         let binops = [
             Add, AddSat, Sub, SubSat, MulLo, MulHi, MulWide, Div, Rem, Min, Max, And, Or, Xor, Shl, Shr,
