@@ -33,6 +33,7 @@ use warpscope_toolchain::sass::{SassKernel, SassLine};
 use crate::global::GlobalCounts;
 
 mod double;
+mod float;
 mod local;
 mod shared;
 
@@ -224,10 +225,26 @@ enum Kind {
     Mufu {
         func: u8,
     },
+    /// `MUFU.RCP64H`: the H200's double-precision seed of a high word
+    /// (`warpscope_emu::mufu::rcp64h`, measured), a 32-bit result.
+    Rcp64h,
     /// `FCHK P, a, b`: whether `a / b` needs the slow path; known `false` for well-scaled operands.
     Fchk,
+    /// `F2I` to a 32-bit integer, `round` as in [`float::frnd`].
     F2i {
         signed: bool,
+        round: u8,
+        ftz: bool,
+    },
+    /// `FRND` (`.F32`), `round` as in [`float::frnd`].
+    Frnd {
+        round: u8,
+        ftz: bool,
+    },
+    /// `FADD`/`FMUL`/`FFMA` (`op` 0, 1, 2) with `.FTZ`, `.SAT` or a directed rounding.
+    Fmod {
+        op: u8,
+        mods: float::Mods,
     },
     Fadd,
     /// Rounding: 0 to nearest, 1 toward zero, 2 down, 3 up.
@@ -2706,13 +2723,40 @@ fn decode(
             ins.dst = ops.first().map(|o| pred_or_sink(o)).into_iter().collect();
             ins.src = srcs(1);
         }
+        "MUFU" if mods == ["RCP64H"] => {
+            ins.kind = Kind::Rcp64h;
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            // a register or constant; an immediate is printed as the double whose high word it is
+            ins.src = ops
+                .get(1)
+                .map(|t| {
+                    let mut o = parse_opnd(t);
+                    if matches!(o.src, Src::FImm(_)) {
+                        o.src = match t.trim().parse::<f64>() {
+                            Ok(v) if v.to_bits() & 0xffff_ffff == 0 => Src::Imm((v.to_bits() >> 32) as u32),
+                            _ => Src::Unknown,
+                        };
+                    }
+                    o
+                })
+                .into_iter()
+                .collect();
+        }
         "MUFU" if mods == ["RCP"] => {
             ins.kind = Kind::Rcp { exact: false };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
         }
-        "F2I" if has("TRUNC") && !has("F64") && !has("U64") && !has("S64") => {
-            ins.kind = Kind::F2i { signed: !has("U32") };
+        "F2I"
+            if mods
+                .iter()
+                .all(|m| matches!(*m, "NTZ" | "TRUNC" | "FLOOR" | "CEIL" | "FTZ" | "S32" | "U32")) =>
+        {
+            ins.kind = Kind::F2i {
+                signed: !has("U32"),
+                round: int_round(&mods),
+                ftz: has("FTZ"),
+            };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
         }
@@ -2731,6 +2775,26 @@ fn decode(
                     },
                 },
                 _ => Kind::Ffma,
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "FADD" | "FMUL" | "FFMA" if float::Mods::parse(&mods).is_some() => {
+            ins.kind = Kind::Fmod {
+                op: match base {
+                    "FADD" => 0,
+                    "FMUL" => 1,
+                    _ => 2,
+                },
+                mods: float::Mods::parse(&mods).unwrap_or_default(),
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "FRND" if mods.iter().all(|m| matches!(*m, "TRUNC" | "FLOOR" | "CEIL" | "FTZ")) => {
+            ins.kind = Kind::Frnd {
+                round: int_round(&mods),
+                ftz: has("FTZ"),
             };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
@@ -3824,6 +3888,7 @@ impl Warp {
                         | Kind::Fadd
                         | Kind::Fmul { .. }
                         | Kind::Ffma
+                        | Kind::Fmod { .. }
                         | Kind::Sel { .. }
                         | Kind::Fchk
                         | Kind::Mufu { .. }
@@ -3846,7 +3911,11 @@ impl Warp {
                             }
                             None => (None, None),
                         }
-                    } else if let Some(dd) = ins.ddiv {
+                    } else if let Some(dd) = ins.ddiv
+                        && (approx_in || self.lane_op(ins, l, launch, &pre).0.is_none())
+                    {
+                        // the test's own operands unknown (the Newton sequence's values are
+                        // followed exactly where its inputs are known: the seed is the H200's)
                         self.cur_approx = false;
                         let exact = |w: &Warp, r: u8| w.ax[r as usize] >> l & 1 == 0;
                         let a = (exact(self, dd.a_hi - 1) && exact(self, dd.a_hi))
@@ -4352,6 +4421,7 @@ impl Warp {
                 (Some(v.to_bits()), None)
             }
             Kind::Rcp { .. } => (f(0).map(|v| warpscope_emu::mufu::rcp(v.to_bits())), None),
+            Kind::Rcp64h => (f(0).map(|v| warpscope_emu::mufu::rcp64h(v.to_bits())), None),
             // the H200's unit, bit for bit (calibration/mufu): SIN/COS take the argument in
             // periods, as the FMUL.RZ before them leaves it
             Kind::Mufu { func } => (
@@ -4401,23 +4471,24 @@ impl Warp {
                 }
                 (seen.map(u32::from), None)
             }
-            Kind::F2i { signed } => {
-                let Some(v) = f(0) else {
-                    return (None, None);
-                };
-                let r = if signed {
-                    if v.is_nan() {
-                        0
-                    } else {
-                        v.trunc().clamp(i32::MIN as f32, i32::MAX as f32) as i32 as u32
-                    }
-                } else if v.is_nan() {
-                    0
-                } else {
-                    v.trunc().clamp(0.0, u32::MAX as f32) as u32
-                };
-                (Some(r), None)
-            }
+            Kind::F2i { signed, round, ftz } => (
+                f(0).map(|v| float::f2i(v.to_bits(), round, signed, ftz)),
+                None,
+            ),
+            Kind::Frnd { round, ftz } => (f(0).map(|v| float::frnd(v.to_bits(), round, ftz)), None),
+            Kind::Fmod { op, mods } => match (f(0), f(1), f(2)) {
+                (Some(a), Some(b), c) if op < 2 || c.is_some() => (
+                    Some(float::arith(
+                        op == 1,
+                        a.to_bits(),
+                        b.to_bits(),
+                        c.filter(|_| op == 2).map(f32::to_bits),
+                        mods,
+                    )),
+                    None,
+                ),
+                _ => (None, None),
+            },
             Kind::Dop { op } => {
                 let (Some(a), Some(b)) = (self.dval(0, ins, l, launch), self.dval(1, ins, l, launch)) else {
                     return (None, None);
@@ -4468,6 +4539,20 @@ impl Warp {
             },
             _ => (None, None),
         }
+    }
+}
+
+/// The rounding of `F2I`/`FRND` modifiers: 0 to nearest even (none, `.NTZ`), 1 `.TRUNC`, 2
+/// `.FLOOR`, 3 `.CEIL`.
+fn int_round(mods: &[&str]) -> u8 {
+    if mods.contains(&"TRUNC") {
+        1
+    } else if mods.contains(&"FLOOR") {
+        2
+    } else if mods.contains(&"CEIL") {
+        3
+    } else {
+        0
     }
 }
 
