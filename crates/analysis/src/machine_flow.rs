@@ -9,9 +9,10 @@
 //! the kernel's parameters), special registers, warp votes and shuffles, the float steps of
 //! ptxas's integer division, double-precision arithmetic and compares ([`double`]), each thread's
 //! local memory ([`local`]), `BRX` jump tables (constant bank 2) and global loads from the
-//! launch's starting memory, and the `MUFU` unit's results (the H200's tables,
-//! `warpscope_emu::mufu`) are followed exactly; what comes from shared memory (see [`shared`]),
-//! textures, atomics and rounded-mode floating-point steps is *unknown*. Control flow runs on the
+//! launch's starting memory, float steps with `.FTZ`/`.SAT`/directed rounding, `FRND` and `F2I`
+//! ([`float`]), the `MUFU` unit's results (the H200's tables, `warpscope_emu::mufu`, with
+//! `MUFU.RCP64H`) and indirect calls ([`indirect`]) are followed exactly; what comes from shared
+//! memory (see [`shared`]), textures and atomics is *unknown*. Control flow runs on the
 //! architecture's convergence rules (`BSSY`/`BSYNC` barriers, `BREAK`, `WARPSYNC`, `EXIT`, calls
 //! and returns), lanes at the same code offset executing together. A branch, exit or return whose
 //! condition is unknown in any lane it runs for ends the run with the reason: the counts are then
@@ -34,6 +35,7 @@ use crate::global::GlobalCounts;
 
 mod double;
 mod float;
+mod indirect;
 mod local;
 mod shared;
 
@@ -337,8 +339,10 @@ enum Kind {
     /// Cannot be followed (indirect jumps, traps, warp-synchronous slow paths).
     Stop,
     /// `CALL.REL.NOINC R10 0x0`: a call through a register (a function pointer, a virtual
-    /// method), whose target comes from memory here: not followed.
-    IndirectCall,
+    /// method): each lane to the function whose code offset its register holds ([`indirect`]).
+    IndirectCall {
+        reg: u8,
+    },
 }
 
 impl Kind {
@@ -354,6 +358,7 @@ impl Kind {
                 | Kind::Call { .. }
                 | Kind::Ret
                 | Kind::Brx { .. }
+                | Kind::IndirectCall { .. }
         )
     }
 }
@@ -401,9 +406,9 @@ struct Ddiv {
 
 /// ptxas's `div.rn.f64` (calibration/ddiv/README.md): `MUFU.RCP64H` of `hi(b)`, a Newton sequence
 /// giving the quotient `q`, then `FFMA d, RZ, hi(b), hi(q)` and `FSETP.GT |d| > 0x00100000 (as a
-/// float)`, with `FSETP.GEU |hi(a)| >= 0x03600000` beside it, deciding the fast path. The
-/// Newton sequence is not followed here (its seed is not IEEE); the FFMA's value is made from `a`
-/// and `b`: `hi(q)` of the correctly rounded quotient (the fast path's own result wherever the
+/// float)`, with `FSETP.GEU |hi(a)| >= 0x03600000` beside it, deciding the fast path. Where the
+/// Newton sequence's values are known (its seed is the H200's `MUFU.RCP64H`, its steps IEEE) the
+/// test is read off them; otherwise the FFMA's value is made from `a` and `b`: `hi(q)` of the correctly rounded quotient (the fast path's own result wherever the
 /// test passes, H200: 361 of 361 launches around every edge of the test,
 /// calibration/ddiv/h200_branch_*), or NaN where `hi(b)` read as a float is an infinity or NaN
 /// (`0 * inf`). Unknown within a unit of the test's edges, where the Newton result may differ
@@ -449,6 +454,9 @@ pub struct MachineFlow {
     constant2: std::sync::Arc<Vec<u8>>,
     /// The module's constant bank 4: global symbols' addresses (offset, symbol, addend).
     constant4: std::sync::Arc<Vec<(u32, String, i64)>>,
+    /// The functions the kernel's code holds a copy of (`$kernel$function` labels): the
+    /// function's name and its code offset.
+    functions: Vec<(String, u32)>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
     /// `WARPSCOPE_FLOW_TRACE=all`: every warp instruction goes to stderr.
@@ -467,7 +475,8 @@ pub struct FlowLaunch<'a> {
     /// The parameter buffer as the kernel's parameter layout places it.
     pub params: &'a [u8],
     /// The addresses of the module's global variables by name, for constant bank 4 (the
-    /// addresses of the math library's tables: `__cudart_sin_cos_coeffs`).
+    /// addresses of the math library's tables: `__cudart_sin_cos_coeffs`), and of its functions
+    /// (the emulation's function pointers, for indirect calls: [`indirect`]).
     pub symbols: &'a [(String, u64)],
     /// The cluster's dimensions in blocks (`[1, 1, 1]`: no clusters).
     pub cluster: [u32; 3],
@@ -1068,6 +1077,7 @@ impl MachineFlow {
             unfollowed_writes,
             constant2: std::sync::Arc::new(kernel.constant2.clone()),
             constant4: std::sync::Arc::new(kernel.constant4.clone()),
+            functions: indirect::copies(kernel),
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
             trace_all: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some_and(|v| v == "all"),
         }
@@ -1093,9 +1103,11 @@ impl MachineFlow {
             reads: FlowReads::default(),
         };
         let bank4 = std::sync::Arc::new(self.bank4(launch));
+        let funcs = std::sync::Arc::new(indirect::functions(&self.functions, launch));
         let mut w = Warp::new();
         w.constant2 = self.constant2.clone();
         w.constant4 = bank4.clone();
+        w.funcs = funcs.clone();
         if let Some(srs) = &self.same_path {
             // each warp's path inputs (its lanes, the special registers read) once
             let mut seen: HashMap<Vec<u32>, FlowCounts> = HashMap::new();
@@ -1148,6 +1160,7 @@ impl MachineFlow {
                 let mut w = Warp::new();
                 w.constant2 = self.constant2.clone();
                 w.constant4 = bank4.clone();
+                w.funcs = funcs.clone();
                 let mut mem = Mem {
                     global: launch.global,
                     stored: rustc_hash::FxHashMap::default(),
@@ -1601,11 +1614,11 @@ impl MachineFlow {
                 }
             }
             Kind::Stop => return Err(stop("not followed")),
-            Kind::IndirectCall => {
-                return Err(stop(
-                    "an indirect call (function pointer or virtual method): its target is a register's value, \
-                     which comes from memory and is not followed",
-                ));
+            Kind::IndirectCall { reg } => {
+                if unknown_guard != 0 {
+                    return Err(stop("call on an unknown value"));
+                }
+                indirect::call(self, w, ins, pc, group, on, reg, launch, counts).map_err(|why| stop(why))?;
             }
             Kind::Nop => {
                 advance(w, group);
@@ -1865,7 +1878,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
     let returns: Vec<usize> = ins
         .iter()
         .enumerate()
-        .filter(|(_, x)| matches!(x.kind, Kind::Call { abs: false }))
+        .filter(|(_, x)| matches!(x.kind, Kind::Call { abs: false } | Kind::IndirectCall { .. }))
         .map(|(i, _)| i + 1)
         .collect();
     let succ: Vec<Vec<usize>> = ins
@@ -1877,8 +1890,8 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             let falls = match x.kind {
                 Kind::Bra { div, .. } => guarded || div || !x.preds.is_empty(),
                 Kind::Brx { .. } => guarded,
-                Kind::Exit | Kind::Ret => guarded,
-                Kind::Stop | Kind::IndirectCall => false,
+                Kind::Exit | Kind::Ret | Kind::IndirectCall { .. } => guarded,
+                Kind::Stop => false,
                 _ => true,
             };
             if falls && i + 1 < n {
@@ -1892,7 +1905,8 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             if matches!(x.kind, Kind::Ret) {
                 v.extend(returns.iter().copied().filter(|&r| r < n));
             }
-            if matches!(x.kind, Kind::Brx { .. }) {
+            // a jump table's entries and an indirect call's callees: any labelled instruction
+            if matches!(x.kind, Kind::Brx { .. } | Kind::IndirectCall { .. }) {
                 v.extend(labelled.iter().copied().filter(|&r| r < n));
             }
             v
@@ -1905,7 +1919,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             x.kind.is_control()
                 || matches!(
                     x.kind,
-                    Kind::Bssy | Kind::Stop | Kind::IndirectCall | Kind::Bar { .. }
+                    Kind::Bssy | Kind::Stop | Kind::Bar { .. }
                 )
                 || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
         })
@@ -2298,7 +2312,20 @@ fn decode(
                         .is_some_and(|t| matches!(parse_reg(t), Some(Src::R(r)) if r != RZ))
                 }) =>
         {
-            ins.kind = Kind::IndirectCall;
+            let reg = ops
+                .iter()
+                .find_map(|o| match o.split_whitespace().next().and_then(parse_reg) {
+                    Some(Src::R(r)) if r != RZ => Some(r),
+                    _ => None,
+                })
+                .unwrap_or(RZ);
+            ins.kind = Kind::IndirectCall { reg };
+            ins.src = vec![Opnd {
+                src: Src::R(reg),
+                neg: false,
+                not: false,
+                abs: false,
+            }];
         }
         "CALL" => {
             ins.kind = Kind::Call { abs: has("ABS") };
@@ -2996,6 +3023,9 @@ struct Warp {
     constant2: std::sync::Arc<Vec<u8>>,
     /// Constant bank 4's known words: the addresses of global symbols (offset, address).
     constant4: std::sync::Arc<Vec<(u32, u64)>>,
+    /// The emulation's function addresses' low words and the code offsets of the same functions
+    /// ([`indirect`]).
+    funcs: std::sync::Arc<Vec<(u32, u32)>>,
     /// Where the group that just ran went, when all its lanes went to one place.
     together: Option<usize>,
     /// Groups of lanes an exclusive warp sync holds back, in the order they run.
@@ -3072,6 +3102,7 @@ impl Warp {
             sh_bad: false,
             constant2: std::sync::Arc::default(),
             constant4: std::sync::Arc::default(),
+            funcs: std::sync::Arc::default(),
         }
     }
 
@@ -3600,6 +3631,9 @@ impl Warp {
                     });
                 }
                 if bank == 2 {
+                    if let Some(v) = indirect::bank2(&self.funcs, off) {
+                        return Some(v);
+                    }
                     let b = self.constant2.get(off as usize..off as usize + 4)?;
                     return Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
                 }
