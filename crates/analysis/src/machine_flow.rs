@@ -243,6 +243,10 @@ enum Kind {
         round: u8,
         ftz: bool,
     },
+    /// `FMNMX d, a, b, p`: the smaller when `p`, else the larger ([`float::fmnmx`]).
+    Fmnmx {
+        ftz: bool,
+    },
     /// `FADD`/`FMUL`/`FFMA` (`op` 0, 1, 2) with `.FTZ`, `.SAT` or a directed rounding.
     Fmod {
         op: u8,
@@ -2537,6 +2541,12 @@ fn decode(
                 .collect();
             ins.preds = ops.iter().skip(i).filter_map(|o| parse_pred(o)).collect();
         }
+        "FMNMX" if mods.iter().all(|m| *m == "FTZ") => {
+            ins.kind = Kind::Fmnmx { ftz: has("FTZ") };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = ops.iter().skip(1).take(2).map(|o| parse_opnd(o)).collect();
+            ins.preds = preds_of(3);
+        }
         "SEL" | "USEL" | "FSEL" => {
             ins.kind = Kind::Sel {
                 float: base == "FSEL",
@@ -3924,6 +3934,7 @@ impl Warp {
                         | Kind::Ffma
                         | Kind::Fmod { .. }
                         | Kind::Sel { .. }
+                        | Kind::Fmnmx { .. }
                         | Kind::Fchk
                         | Kind::Mufu { .. }
                 ) && !uniform;
@@ -4246,6 +4257,10 @@ impl Warp {
                 Some(true) => (x(0), None),
                 Some(false) => (x(1), None),
                 None => (None, None),
+            },
+            Kind::Fmnmx { ftz } => match (f(0), f(1), p(0)) {
+                (Some(a), Some(b), Some(min)) => (Some(float::fmnmx(a.to_bits(), b.to_bits(), min, ftz)), None),
+                _ => (None, None),
             },
             Kind::Sel { float: true } => match p(0) {
                 Some(true) => (f(0).map(f32::to_bits), None),

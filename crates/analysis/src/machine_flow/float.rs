@@ -1,6 +1,6 @@
 //! Single-precision steps whose modifiers change the last bits: `FADD`/`FMUL`/`FFMA` with `.FTZ`,
-//! `.SAT` and a directed rounding (`.RZ`, `.RM`, `.RP`), `FRND` (round to an integral float) and
-//! `F2I` in every rounding (`.NTZ` or none: to nearest even, `.TRUNC`, `.FLOOR`, `.CEIL`). The
+//! `.SAT` and a directed rounding (`.RZ`, `.RM`, `.RP`), `FMNMX`, `FRND` (round to an integral
+//! float) and `F2I` in every rounding (`.NTZ` or none: to nearest even, `.TRUNC`, `.FLOOR`, `.CEIL`). The
 //! GPU's float arithmetic is IEEE 754 binary32, each result rounded once in the instruction's
 //! direction ([`warpscope_emu::softfloat`]); `.FTZ` reads a subnormal operand as a zero of its sign
 //! and writes a subnormal result as one; `.SAT` clamps the rounded result to [0, 1], a NaN to +0
@@ -93,6 +93,23 @@ pub(super) fn arith(mul: bool, a: u32, b: u32, c: Option<u32>, m: Mods) -> u32 {
     v
 }
 
+/// `FMNMX` (`fminf`/`fmaxf`, PTX `min`/`max.f32`): the smaller of `a` and `b` when `min`, else
+/// the larger; -0 below +0; a NaN operand gives the other, two NaNs the canonical NaN.
+pub(super) fn fmnmx(a: u32, b: u32, min: bool, ftz: bool) -> u32 {
+    let (a, b) = if ftz { (flush(a), flush(b)) } else { (a, b) };
+    let (fa, fb) = (f32::from_bits(a), f32::from_bits(b));
+    match (fa.is_nan(), fb.is_nan()) {
+        (true, true) => return CANON_NAN,
+        (true, false) => return b,
+        (false, true) => return a,
+        _ => {}
+    }
+    // order as signed magnitudes, so that -0 < +0
+    let key = |x: u32| if x >> 31 == 1 { -i64::from(x & 0x7fff_ffff) - 1 } else { i64::from(x) };
+    let a_less = key(a) < key(b);
+    if a_less == min { a } else { b }
+}
+
 /// `FRND` (`round` 0 to nearest even, 1 `.TRUNC`, 2 `.FLOOR`, 3 `.CEIL`; `.FTZ`).
 pub(super) fn frnd(x: u32, round: u8, ftz: bool) -> u32 {
     let x = if ftz { flush(x) } else { x };
@@ -157,6 +174,18 @@ mod tests {
         assert_eq!(arith(false, b(f32::INFINITY), b(f32::NEG_INFINITY), None, m(&[])), CANON_NAN);
         assert!(Mods::parse(&["RZ", "RM"]).is_none());
         assert!(Mods::parse(&["RN2"]).is_none());
+    }
+
+    #[test]
+    fn minimum_and_maximum() {
+        assert_eq!(fmnmx(b(1.0), b(2.0), true, false), b(1.0));
+        assert_eq!(fmnmx(b(1.0), b(2.0), false, false), b(2.0));
+        assert_eq!(fmnmx(b(-0.0), b(0.0), true, false), b(-0.0));
+        assert_eq!(fmnmx(b(0.0), b(-0.0), false, false), b(0.0));
+        assert_eq!(fmnmx(f32::NAN.to_bits(), b(3.0), true, false), b(3.0));
+        assert_eq!(fmnmx(b(-3.0), f32::NAN.to_bits(), false, false), b(-3.0));
+        assert_eq!(fmnmx(f32::NAN.to_bits(), f32::NAN.to_bits(), true, false), CANON_NAN);
+        assert_eq!(fmnmx(b(-5.0), b(-7.0), false, false), b(-5.0));
     }
 
     #[test]
