@@ -1622,7 +1622,7 @@ impl MachineFlow {
                 if unknown_guard != 0 {
                     return Err(stop("call on an unknown value"));
                 }
-                indirect::call(self, w, ins, pc, group, on, reg, launch, counts).map_err(|why| stop(why))?;
+                indirect::call(self, w, ins, pc, group, on, reg, launch, counts).map_err(&stop)?;
             }
             Kind::Nop => {
                 advance(w, group);
@@ -1921,10 +1921,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
         .iter()
         .map(|x| {
             x.kind.is_control()
-                || matches!(
-                    x.kind,
-                    Kind::Bssy | Kind::Stop | Kind::Bar { .. }
-                )
+                || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::Bar { .. })
                 || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
         })
         .collect();
@@ -2828,7 +2825,11 @@ fn decode(
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
         }
-        "FRND" if mods.iter().all(|m| matches!(*m, "TRUNC" | "FLOOR" | "CEIL" | "FTZ")) => {
+        "FRND"
+            if mods
+                .iter()
+                .all(|m| matches!(*m, "TRUNC" | "FLOOR" | "CEIL" | "FTZ")) =>
+        {
             ins.kind = Kind::Frnd {
                 round: int_round(&mods),
                 ftz: has("FTZ"),
@@ -3266,32 +3267,11 @@ impl Warp {
                         }
                         _ => None,
                     };
-                    let (mut buf, taint) = match got {
-                        Some(g) => (g.0, g.1),
-                        None => {
-                            for d in &ins.dst {
-                                self.set(*d, l, None);
-                            }
-                            continue;
-                        }
+                    let Some((buf, taint)) = got else {
+                        self.write_loaded(ins, l, None, bytes, signed, false);
+                        continue;
                     };
-                    if bytes < 4 {
-                        let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
-                            0xff
-                        } else {
-                            0
-                        };
-                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
-                            *b = fill;
-                        }
-                    }
-                    self.cur_taint = taint;
-                    for (k, d) in ins.dst.iter().enumerate() {
-                        let v =
-                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
-                        self.set(*d, l, Some(v));
-                    }
-                    self.cur_taint = false;
+                    self.write_loaded(ins, l, Some(buf), bytes, signed, taint);
                 }
             }
             _ => {}
@@ -3398,28 +3378,10 @@ impl Warp {
                         ok = false;
                     }
                     if !ok {
-                        for d in &ins.dst {
-                            self.set(*d, l, None);
-                        }
+                        self.write_loaded(ins, l, None, bytes, signed, false);
                         continue;
                     }
-                    if bytes < 4 {
-                        let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
-                            0xff
-                        } else {
-                            0
-                        };
-                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
-                            *b = fill;
-                        }
-                    }
-                    self.cur_taint = taint;
-                    for (k, d) in ins.dst.iter().enumerate() {
-                        let v =
-                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
-                        self.set(*d, l, Some(v));
-                    }
-                    self.cur_taint = false;
+                    self.write_loaded(ins, l, Some(buf), bytes, signed, taint);
                 }
             }
             _ => {}
@@ -3430,8 +3392,6 @@ impl Warp {
     fn memory(&mut self, ins: &Ins, on: u32, mem: &mut Mem) {
         match ins.kind {
             Kind::Ldg { bytes, signed, .. } => {
-                // a loaded value derives from memory
-                self.cur_taint = true;
                 for l in lanes(on) {
                     let addr = if self.unknown_store {
                         None
@@ -3460,18 +3420,9 @@ impl Warp {
                             *b = (v >> (8 * j)) as u8;
                         }
                     }
-                    if bytes < 4 && ok && signed && buf[bytes as usize - 1] & 0x80 != 0 {
-                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
-                            *b = 0xff;
-                        }
-                    }
-                    for (k, d) in ins.dst.iter().enumerate() {
-                        let w =
-                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
-                        self.set(*d, l, ok.then_some(w));
-                    }
+                    // a loaded value derives from memory
+                    self.write_loaded(ins, l, ok.then_some(buf), bytes, signed, true);
                 }
-                self.cur_taint = false;
             }
             Kind::Stg { bytes, known } => {
                 for l in lanes(on) {
@@ -3513,6 +3464,43 @@ impl Warp {
             }
             _ => {}
         }
+    }
+
+    /// A load's tail for lane `l`: the `bytes` loaded (`buf`, `None` where not known), extended to
+    /// a word (with the sign when `signed`) below 4 bytes, written to the destination registers,
+    /// each word from memory (`taint`: derived from memory for [`Self::decision_tainted`]).
+    fn write_loaded(
+        &mut self,
+        ins: &Ins,
+        l: usize,
+        buf: Option<[u8; 16]>,
+        bytes: u8,
+        signed: bool,
+        taint: bool,
+    ) {
+        self.cur_taint = taint;
+        let Some(mut buf) = buf else {
+            for d in &ins.dst {
+                self.set(*d, l, None);
+            }
+            self.cur_taint = false;
+            return;
+        };
+        if bytes < 4 {
+            let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
+                0xff
+            } else {
+                0
+            };
+            for b in buf.iter_mut().take(4).skip(bytes as usize) {
+                *b = fill;
+            }
+        }
+        for (k, d) in ins.dst.iter().enumerate() {
+            let v = u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
+            self.set(*d, l, Some(v));
+        }
+        self.cur_taint = false;
     }
 
     /// The lanes of `on` where a `BRA`/`BREAK`'s predicate operand (`BRA !P0, target`) holds, all
@@ -4259,7 +4247,9 @@ impl Warp {
                 None => (None, None),
             },
             Kind::Fmnmx { ftz } => match (f(0), f(1), p(0)) {
-                (Some(a), Some(b), Some(min)) => (Some(float::fmnmx(a.to_bits(), b.to_bits(), min, ftz)), None),
+                (Some(a), Some(b), Some(min)) => {
+                    (Some(float::fmnmx(a.to_bits(), b.to_bits(), min, ftz)), None)
+                }
                 _ => (None, None),
             },
             Kind::Sel { float: true } => match p(0) {
@@ -4520,10 +4510,9 @@ impl Warp {
                 }
                 (seen.map(u32::from), None)
             }
-            Kind::F2i { signed, round, ftz } => (
-                f(0).map(|v| float::f2i(v.to_bits(), round, signed, ftz)),
-                None,
-            ),
+            Kind::F2i { signed, round, ftz } => {
+                (f(0).map(|v| float::f2i(v.to_bits(), round, signed, ftz)), None)
+            }
             Kind::Frnd { round, ftz } => (f(0).map(|v| float::frnd(v.to_bits(), round, ftz)), None),
             Kind::Fmod { op, mods } => match (f(0), f(1), f(2)) {
                 (Some(a), Some(b), c) if op < 2 || c.is_some() => (

@@ -157,7 +157,11 @@ fn analyze_follows_the_machine_codes_indirect_call() {
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     // the branches do not match the PTX's line for line (the PTX dispatches by compares), so the
     // machine code's flow ran, through the `CALL.REL.NOINC R10`, to its end
-    assert_eq!(v["divergence"]["machine_flow"], serde_json::json!({"Ok": null}), "{v}");
+    assert_eq!(
+        v["divergence"]["machine_flow"],
+        serde_json::json!({"Ok": null}),
+        "{v}"
+    );
     let text = Command::new(env!("CARGO_BIN_EXE_warpscope"))
         .arg("analyze")
         .arg(dir.join("indirect"))

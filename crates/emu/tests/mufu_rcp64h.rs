@@ -34,7 +34,12 @@ fn every_high_word_of_one_binade_equals_the_h200() {
             wrong.push((k, rcp64h(hi), r));
         }
     }
-    assert!(wrong.is_empty(), "{} of 2^20 differ, first {:x?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+    assert!(
+        wrong.is_empty(),
+        "{} of 2^20 differ, first {:x?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(5)]
+    );
     // the table is not the correctly rounded one: 1 + 513/2^20 is one unit below it
     let cr = ((1.0 / (1.0 + 513.0 / 1_048_576.0f64)).to_bits() + (1 << 31)) >> 32;
     assert_eq!(u64::from(rcp64h(0x3ff0_0000 | 513)) + 1, cr);

@@ -105,7 +105,13 @@ pub(super) fn fmnmx(a: u32, b: u32, min: bool, ftz: bool) -> u32 {
         _ => {}
     }
     // order as signed magnitudes, so that -0 < +0
-    let key = |x: u32| if x >> 31 == 1 { -i64::from(x & 0x7fff_ffff) - 1 } else { i64::from(x) };
+    let key = |x: u32| {
+        if x >> 31 == 1 {
+            -i64::from(x & 0x7fff_ffff) - 1
+        } else {
+            i64::from(x)
+        }
+    };
     let a_less = key(a) < key(b);
     if a_less == min { a } else { b }
 }
@@ -157,7 +163,10 @@ mod tests {
         let tiny = b(2f32.powi(-30));
         assert_eq!(arith(false, b(1.0), tiny, None, m(&["RM"])), b(1.0));
         assert_eq!(arith(false, b(1.0), tiny, None, m(&["RP"])), b(1.0) + 1);
-        assert_eq!(arith(false, b(-1.0), b(-(2f32.powi(-30))), None, m(&["RZ"])), b(-1.0));
+        assert_eq!(
+            arith(false, b(-1.0), b(-(2f32.powi(-30))), None, m(&["RZ"])),
+            b(-1.0)
+        );
         // expf's range reduction: FFMA.RM x, 1/ln2-scaled, 12582913 (1.5 * 2^23 + 1)
         assert_eq!(
             arith(true, b(2.5), b(1.0), Some(b(12_582_913.0)), m(&["RM"])),
@@ -166,12 +175,24 @@ mod tests {
         // .SAT: clamps, and a NaN becomes +0
         assert_eq!(arith(true, b(3.0), b(1.0), Some(b(0.5)), m(&["SAT"])), b(1.0));
         assert_eq!(arith(true, b(-3.0), b(1.0), Some(b(0.5)), m(&["SAT"])), 0);
-        assert_eq!(arith(false, b(f32::INFINITY), b(f32::NEG_INFINITY), None, m(&["SAT"])), 0);
+        assert_eq!(
+            arith(false, b(f32::INFINITY), b(f32::NEG_INFINITY), None, m(&["SAT"])),
+            0
+        );
         // .FTZ: a subnormal operand and a subnormal result are zeros of their signs
         assert_eq!(arith(false, 1, 0, None, m(&["FTZ"])), 0);
-        assert_eq!(arith(false, 0x8000_0001, 0x8000_0000, None, m(&["FTZ"])), 0x8000_0000);
-        assert_eq!(arith(true, b(2f32.powi(-100)), b(2f32.powi(-30)), None, m(&["FTZ"])), 0);
-        assert_eq!(arith(false, b(f32::INFINITY), b(f32::NEG_INFINITY), None, m(&[])), CANON_NAN);
+        assert_eq!(
+            arith(false, 0x8000_0001, 0x8000_0000, None, m(&["FTZ"])),
+            0x8000_0000
+        );
+        assert_eq!(
+            arith(true, b(2f32.powi(-100)), b(2f32.powi(-30)), None, m(&["FTZ"])),
+            0
+        );
+        assert_eq!(
+            arith(false, b(f32::INFINITY), b(f32::NEG_INFINITY), None, m(&[])),
+            CANON_NAN
+        );
         assert!(Mods::parse(&["RZ", "RM"]).is_none());
         assert!(Mods::parse(&["RN2"]).is_none());
     }
@@ -184,7 +205,10 @@ mod tests {
         assert_eq!(fmnmx(b(0.0), b(-0.0), false, false), b(0.0));
         assert_eq!(fmnmx(f32::NAN.to_bits(), b(3.0), true, false), b(3.0));
         assert_eq!(fmnmx(b(-3.0), f32::NAN.to_bits(), false, false), b(-3.0));
-        assert_eq!(fmnmx(f32::NAN.to_bits(), f32::NAN.to_bits(), true, false), CANON_NAN);
+        assert_eq!(
+            fmnmx(f32::NAN.to_bits(), f32::NAN.to_bits(), true, false),
+            CANON_NAN
+        );
         assert_eq!(fmnmx(b(-5.0), b(-7.0), false, false), b(-5.0));
     }
 
