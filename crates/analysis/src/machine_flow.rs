@@ -575,6 +575,23 @@ struct Mem<'a> {
     /// Word address → what a warp stored there (the last warp to store).
     stored: rustc_hash::FxHashMap<u64, Stored>,
     reads: FlowReads,
+    /// The last read logged in each slot (by word address): a warp reading the same word again
+    /// and finding the same value (a loop's loads) adds nothing to [`FlowReads::words`].
+    recent: Box<[(u64, u32, u32); RECENT_READS]>,
+}
+
+/// Slots of [`Mem::recent`].
+const RECENT_READS: usize = 256;
+
+impl<'a> Mem<'a> {
+    fn new(global: Option<&'a warpscope_emu::mem::Global>) -> Mem<'a> {
+        Mem {
+            global,
+            stored: rustc_hash::FxHashMap::default(),
+            reads: FlowReads::default(),
+            recent: Box::new([(u64::MAX, 0, 0); RECENT_READS]),
+        }
+    }
 }
 
 impl Mem<'_> {
@@ -593,10 +610,14 @@ impl Mem<'_> {
         let (mut v, mut known) = match self.global.and_then(|g| g.read(wa, 4)) {
             Some(v) => {
                 let v = v as u32;
-                if self.reads.words.len() < FlowReads::MAX {
-                    self.reads.words.push((wa, v, warp));
-                } else {
-                    self.reads.overflow = true;
+                let slot = &mut self.recent[(wa >> 2) as usize % RECENT_READS];
+                if *slot != (wa, v, warp) {
+                    *slot = (wa, v, warp);
+                    if self.reads.words.len() < FlowReads::MAX {
+                        self.reads.words.push((wa, v, warp));
+                    } else {
+                        self.reads.overflow = true;
+                    }
                 }
                 (v, 0xf)
             }
@@ -1101,11 +1122,7 @@ impl MachineFlow {
             Some(Err(why)) => counts.global_why = Some(why),
             None => {}
         }
-        let mut mem = Mem {
-            global: launch.global,
-            stored: rustc_hash::FxHashMap::default(),
-            reads: FlowReads::default(),
-        };
+        let mut mem = Mem::new(launch.global);
         let bank4 = std::sync::Arc::new(self.bank4(launch));
         let funcs = std::sync::Arc::new(indirect::functions(&self.functions, launch));
         let mut w = Warp::new();
@@ -1165,11 +1182,7 @@ impl MachineFlow {
                 w.constant2 = self.constant2.clone();
                 w.constant4 = bank4.clone();
                 w.funcs = funcs.clone();
-                let mut mem = Mem {
-                    global: launch.global,
-                    stored: rustc_hash::FxHashMap::default(),
-                    reads: FlowReads::default(),
-                };
+                let mut mem = Mem::new(launch.global);
                 let mut counts = FlowCounts {
                     global: counts.global,
                     global_why: counts.global_why,
