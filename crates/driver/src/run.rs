@@ -252,9 +252,9 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
                 if reads.shared {
                     // followed on the emulation's shared memory: counted, not yet labelled exact
                     // (calibration/run/bench2: lud's pivot one branch target above the H200 in 3
-                    // of 10 launches, each with a warp whose lanes reach one instruction in three
+                    // of 10 launches, those with a warp whose lanes reach one instruction in three
                     // groups from three divergent branches; which groups the GPU runs together
-                    // there is not measured)
+                    // there is not found: calibration/run/bench2/README.md)
                     Err(format!(
                         "branches depend on shared memory: followed on the emulation's record ({} \
                          targets, {} divergent), not proven exact",
