@@ -38,14 +38,15 @@
 //!
 //! # The shadow
 //! One cell per touched 4-byte word (per byte once a narrower access splits it): the last write and
-//! up to two reads since it, each as (block, thread,
+//! two reads since it, each as (block, thread,
 //! epoch, `__syncwarp` count, fences made, instruction, strength), and the word's last written
 //! bytes (for same-value writes, see [`crate::hazards::FindingKind::SameValueWrite`]). A read that
-//! the first kept read happens before replaces it (a later write that races with the older read
-//! races with the newer one too); any other read takes the second place. So a write is checked
-//! against every earlier read unless three or more of them were mutually unordered. Memory grows
-//! with the words touched, not with the allocation, and stops growing at
-//! [`GLOBAL_SHADOW_BUDGET_BYTES`] (the note says so). A write's release is a list of *points*
+//! a kept read happens before replaces it (a later write that races with the older read races
+//! with the newer one too); a read neither kept read happens before goes to the cell's further
+//! reads ([`reads`]: lanes of one warp's read one entry), so a write is checked against every
+//! read since the last write that no kept read is known to follow, however many. Memory grows
+//! with the words touched (and their unordered readers), not with the allocation, and stops
+//! growing at [`GLOBAL_SHADOW_BUDGET_BYTES`] (the note says so). A write's release is a list of *points*
 //! (block, thread, fence count, epoch), kept once per thread and fence.
 
 use std::collections::BTreeMap;
@@ -54,6 +55,8 @@ use std::sync::{Arc, Mutex};
 use rustc_hash::FxHashMap;
 
 use crate::hazards::{AccessKind, Example, Finding, FindingKind, Loc, Severity, StoreBytes};
+
+mod reads;
 
 /// The most shadow memory global race tracking keeps for one launch (cells and release points).
 pub const GLOBAL_SHADOW_BUDGET_BYTES: u64 = 1 << 30;
@@ -314,6 +317,8 @@ struct GCell {
     val: u32,
     /// The word is tracked byte by byte (in [`Tracker::bytes`]).
     split: bool,
+    /// More reads are kept for the cell (in [`reads::Spill`]).
+    spill: bool,
 }
 
 impl GCell {
@@ -323,6 +328,7 @@ impl GCell {
         r2: GAcc::EMPTY,
         val: 0,
         split: false,
+        spill: false,
     };
 }
 
@@ -340,6 +346,8 @@ struct Cells {
     sectors: FxHashMap<u64, u32>,
     arena: Vec<[GCell; SECTOR_WORDS]>,
     bytes: FxHashMap<u64, GCell>,
+    /// The reads of cells beyond the two each keeps.
+    more: reads::Spill,
 }
 
 /// The releases writes carry.
@@ -366,6 +374,7 @@ impl Tracker {
         self.cells.sectors.len() as u64 * (cell * SECTOR_WORDS as u64 + 16)
             + self.cells.bytes.len() as u64 * (cell + 16)
             + self.snaps.points * std::mem::size_of::<Point>() as u64
+            + self.cells.more.bytes()
     }
 
     fn room(&mut self) -> bool {
@@ -387,6 +396,7 @@ impl Tracker {
         self.cells.sectors.clear();
         self.cells.arena.clear();
         self.cells.bytes.clear();
+        self.cells.more.clear();
         self.snaps.list.clear();
         self.snaps.points = 0;
         self.over_budget = false;
@@ -761,11 +771,24 @@ impl GlobalRaceSink {
 
     /// One access of one lane to one cell (a word, `n` = 4 bytes, or a byte). `val`: the bytes a
     /// plain store writes, when known (a word's four, or the byte's in the low bits). Returns the
-    /// release (index + 1) of the write this access reads, 0 for none.
-    fn access_cell(&mut self, c: &mut GCell, me: GAcc, addr: u64, n: u64, val: Option<u32>) -> u32 {
+    /// release (index + 1) of the write this access reads, 0 for none. `more`: the reads cells keep
+    /// beyond two; `room`: the budget allows keeping another.
+    #[allow(clippy::too_many_arguments)]
+    fn access_cell(
+        &mut self,
+        c: &mut GCell,
+        more: &mut reads::Spill,
+        room: bool,
+        me: GAcc,
+        addr: u64,
+        n: u64,
+        val: Option<u32>,
+    ) -> u32 {
         let kind = me.access_kind();
         let w = c.w;
         let read_us = |r: &GAcc| r.is_some() && r.same_thread(&me);
+        let spilled = c.spill;
+        let read_more = |more: &reads::Spill| spilled && more.has_thread(addr, me.block, me.tid);
         let mut seen = 0;
         // (an atomic's own write may carry other threads' releases: a release sequence)
         if kind != AccessKind::Write && w.snap != 0 && (!w.same_thread(&me) || w.kind == 3) {
@@ -777,26 +800,41 @@ impl GlobalRaceSink {
                 && w.steady
                 && val.is_some_and(|v| v == c.val)
                 && !read_us(&c.r1)
-                && !read_us(&c.r2);
+                && !read_us(&c.r2)
+                && !read_more(more);
             self.record(&w, &me, addr, n, same);
         }
+        let mut steady = val.is_some();
         if kind != AccessKind::Read {
+            steady = steady && !read_us(&c.r1) && !read_us(&c.r2) && !read_more(more);
             for r in [c.r1, c.r2] {
                 if r.is_some() && !self.ordered(&r, &me) {
                     self.record(&r, &me, addr, n, false);
                 }
             }
+            if c.spill {
+                for g in more.take(addr) {
+                    for r in g.reads() {
+                        if !self.ordered(&r, &me) {
+                            self.record(&r, &me, addr, n, false);
+                        }
+                    }
+                }
+                c.spill = false;
+            }
         }
         if kind == AccessKind::Read {
-            // a read that the kept first read happens before replaces it (a write racing with
-            // that read races with this one too); else it is the second read kept
+            // a read that a kept read happens before replaces it (a write racing with that read
+            // races with this one too); else it is kept beside them
             if !c.r1.is_some() || self.happens_before(&c.r1, &me, false) {
                 c.r1 = me;
-            } else {
+            } else if !c.r2.is_some() || self.happens_before(&c.r2, &me, false) {
                 c.r2 = me;
+            } else {
+                more.add(addr, me, room);
+                c.spill = true;
             }
         } else {
-            let steady = val.is_some() && !read_us(&c.r1) && !read_us(&c.r2);
             c.w = GAcc { steady, ..me };
             if let Some(v) = val {
                 c.val = v;
@@ -848,6 +886,7 @@ impl GlobalRaceSink {
             sectors,
             arena,
             bytes: split,
+            more,
         } = cells;
         // the sector of the last word touched: lanes of a request mostly share sectors
         let mut cur: Option<(u64, &mut [GCell; SECTOR_WORDS])> = None;
@@ -956,13 +995,16 @@ impl GlobalRaceSink {
                     let val = lane_bytes
                         .filter(|_| k + 4 <= 16)
                         .map(|b| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]));
-                    note(self.access_cell(cell, me, a, 4, val));
+                    note(self.access_cell(cell, more, room, me, a, 4, val));
                     a += 4;
                     continue;
                 }
                 // a narrower access, or a word already split: byte by byte
                 if !cell.split {
                     cell.split = true;
+                    if cell.spill {
+                        more.split(word << 2);
+                    }
                     let lead = *cell;
                     for i in 0..4u64 {
                         let c = GCell {
@@ -978,7 +1020,7 @@ impl GlobalRaceSink {
                     let kb = (a - start) as usize;
                     let bval = lane_bytes.filter(|_| kb < 16).map(|b| u32::from(b[kb]));
                     let c = split.entry(a).or_insert(GCell::EMPTY);
-                    note(self.access_cell(c, me, a, 1, bval));
+                    note(self.access_cell(c, more, room, me, a, 1, bval));
                     a += 1;
                 }
             }
@@ -1318,6 +1360,74 @@ mod tests {
         assert_eq!((c.strong, c.acquire, c.release), (CTA, CTA, CTA));
         assert!(classify("shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;").warp_sync);
         assert!(!classify("add.s32 %r1, %r2, 1;").warp_sync);
+    }
+
+    fn sink(block: u32, shared: &Arc<GlobalShared>) -> GlobalRaceSink {
+        let mut s = GlobalRaceSink::new(block, 64, Arc::new(SyncOps::default()), Arc::clone(shared));
+        s.set_block_order(true);
+        s
+    }
+
+    fn lane_access(s: &mut GlobalRaceSink, warp: u32, lane: u32, pc: u32, kind: AccessKind) {
+        s.access(warp, pc, kind, 4, 1 << lane, &[0x1000; 32], None);
+    }
+
+    /// (first pc, second pc) -> count of the sink's findings.
+    fn found(s: &GlobalRaceSink) -> Vec<(u32, u32, u64)> {
+        s.found.iter().map(|(k, a)| (k.first_pc, k.second_pc, a.count)).collect()
+    }
+
+    #[test]
+    fn a_write_racing_with_the_second_of_three_unordered_reads_is_found() {
+        // warp 0 lane 0 reads, warp 1 lane 0 reads, warp 0 lane 1 reads; __syncwarp in warp 0,
+        // then lane 1 writes: ordered after both warp-0 reads, not after warp 1's
+        let shared = GlobalShared::new();
+        let mut s = sink(0, &shared);
+        lane_access(&mut s, 0, 0, 1, AccessKind::Read);
+        lane_access(&mut s, 1, 0, 2, AccessKind::Read);
+        lane_access(&mut s, 0, 1, 3, AccessKind::Read);
+        s.warp_barrier(0);
+        lane_access(&mut s, 0, 1, 4, AccessKind::Write);
+        assert_eq!(found(&s), [(2, 4, 4)]);
+    }
+
+    #[test]
+    fn a_write_is_checked_against_every_unordered_reader_of_many_blocks() {
+        // blocks 1..=39 read the word (one thread each), then block 40 writes it with nothing
+        // ordering them: 39 racing reads, 4 bytes each
+        let shared = GlobalShared::new();
+        for b in 1..=39 {
+            let mut s = sink(b, &shared);
+            lane_access(&mut s, (b % 2) as u32, b % 32, 7, AccessKind::Read);
+            s.finish();
+        }
+        let mut w = sink(40, &shared);
+        lane_access(&mut w, 0, 0, 9, AccessKind::Write);
+        assert_eq!(found(&w), [(7, 9, 39 * 4)]);
+        // the write ended the reads: a second write races with the first write only
+        lane_access(&mut w, 1, 0, 11, AccessKind::Write);
+        assert_eq!(found(&w), [(7, 9, 39 * 4), (9, 11, 4)]);
+        let t = shared.tracker.lock().unwrap();
+        assert_eq!(t.cells.more.bytes(), 0);
+    }
+
+    #[test]
+    fn a_warps_reads_after_a_barrier_replace_its_earlier_ones() {
+        // 32 lanes of each of 2 warps read the word, a barrier, again: the kept reads do not
+        // grow with the epochs, and a write of warp 0 after a barrier races with none
+        let shared = GlobalShared::new();
+        let mut s = sink(0, &shared);
+        let mut most = 0;
+        for e in 0..5 {
+            for w in 0..2 {
+                s.access(w, 20 + e, AccessKind::Read, 4, u32::MAX, &[0x1000; 32], None);
+            }
+            most = most.max(shared.tracker.lock().unwrap().cells.more.bytes());
+            s.barrier_release(100);
+        }
+        assert!(most > 0 && most <= 2 * reads::GROUP_BYTES + 48, "{most}");
+        lane_access(&mut s, 0, 3, 30, AccessKind::Write);
+        assert!(found(&s).is_empty(), "{:?}", found(&s));
     }
 
     #[test]
