@@ -8,18 +8,24 @@
 //! the PTX memory model gives them is kept as vector clocks, one per thread of the cluster:
 //!
 //! * a block barrier (`bar.sync`, `__syncthreads()`) orders the arriving threads of its block, and
-//!   `__syncwarp()` the lanes it names;
+//!   `__syncwarp()` the lanes it names; a synchronising warp collective (`shfl.sync`, `vote.sync`,
+//!   `match.sync`, `redux.sync`) the lanes that execute it ([`crate::warp_sync`]);
 //! * the cluster barrier: `barrier.cluster.arrive` (release by default; `.relaxed` orders nothing)
 //!   releases what the thread did before it, `barrier.cluster.wait` (acquire) acquires every
 //!   arrival of the phase it waits for (`cluster.sync()` is both);
 //! * an mbarrier: an arrival (local or remote, `.shared::cluster`) releases, a wait that sees the
 //!   phase complete acquires every arrival of that phase. Arrivals and waits are taken at cluster
 //!   scope whatever their `.scope` (CUTLASS's cluster barriers wait at the default `.cta` scope);
-//! * release/acquire through memory: a fence at `.cluster`, `.gpu` or `.sys` scope (or a release
-//!   operation: `st.release`, `atom.release`/`acq_rel`) makes the thread's later writes carry what
-//!   came before; a read that sees such a write acquires it when it is an acquire operation
-//!   (`ld.acquire`, `atom.acquire`/`acq_rel`, an atomic without `.relaxed`), or at the thread's next
-//!   such fence. `.cta`-scoped fences and operations do not order blocks.
+//! * release/acquire through memory, shared or global (a flag in global memory orders the
+//!   blocks' distributed shared memory accesses as one in shared memory does): a fence at
+//!   `.cluster`, `.gpu` or `.sys` scope (or a release operation: `st.release`,
+//!   `atom.release`/`acq_rel`) makes the thread's later writes carry what came before; a read that
+//!   sees such a write acquires it when it is an acquire operation (`ld.acquire`,
+//!   `atom.acquire`/`acq_rel`, an atomic without `.relaxed`), or at the thread's next such fence.
+//!   `.cta`-scoped fences and operations do not order blocks. For global memory the cluster keeps
+//!   the words whose last write carries a release (at most `MAX_GLOBAL_RELEASES`; an atomic
+//!   continues the release it overwrites, a plain write ends it), and only in kernels with a fence
+//!   or release operation.
 //!
 //! Two accesses of threads of different blocks to one shared byte, at least one a write, not
 //! ordered so and not both strong at cluster scope (atomics, `.relaxed`/`.acquire`/`.release`
@@ -30,8 +36,7 @@
 //! before the owner's exit (by a cluster barrier both pass after it, typically `cluster.sync()` at
 //! the end of the kernel) is [`FindingKind::ExitBeforeRemoteAccess`].
 //!
-//! Not tracked: ordering through global memory between blocks of a cluster, shuffles as
-//! synchronisation, TMA multicast writes; clusters of more than [`MAX_CLUSTER_THREADS`] threads
+//! Not tracked: TMA multicast writes; clusters of more than [`MAX_CLUSTER_THREADS`] threads
 //! (the clocks would need more than 64 MiB) are not checked (the note says so).
 
 use std::collections::BTreeMap;
@@ -46,6 +51,9 @@ pub const MAX_CLUSTER_THREADS: u32 = 4096;
 
 /// The most shared bytes the cluster's shadow tracks (about 60 bytes each).
 const MAX_CELLS: usize = 4 << 20;
+
+/// The most global words whose last write carries a release the cluster keeps (16 bytes each).
+const MAX_GLOBAL_RELEASES: usize = 1 << 20;
 
 const NONE: u32 = u32::MAX;
 
@@ -66,6 +74,9 @@ struct PcOp {
     release: bool,
     /// A strong access at cluster scope or wider.
     strong: bool,
+    /// A synchronising warp collective (`shfl.sync`, `vote.sync`, ...: see
+    /// [`crate::warp_sync`]).
+    warp: bool,
 }
 
 fn classify(text: &str) -> PcOp {
@@ -83,7 +94,10 @@ fn classify(text: &str) -> PcOp {
     let has = |m: &str| mods.contains(&m);
     // scopes that hold two blocks of a cluster (an atom's default scope is .gpu)
     let wide = !has("cta");
-    let mut s = PcOp::default();
+    let mut s = PcOp {
+        warp: crate::warp_sync::is_warp_collective(text),
+        ..PcOp::default()
+    };
     match head {
         "membar" => s.fence = wide,
         "fence" => s.fence = wide && !has("proxy") && !has("mbarrier_init"),
@@ -115,6 +129,9 @@ fn classify(text: &str) -> PcOp {
 pub struct ClusterOps {
     base: u32,
     ops: Vec<PcOp>,
+    /// Some instruction releases at cluster scope or wider (a fence or a release operation): then
+    /// global accesses are followed for the releases their writes carry.
+    any_release: bool,
 }
 
 impl ClusterOps {
@@ -122,12 +139,15 @@ impl ClusterOps {
     pub fn of_range(program: &warpscope_ptx::Program, start: u32, end: u32) -> ClusterOps {
         let end = (end as usize).min(program.info.len());
         let start = (start as usize).min(end);
+        let ops: Vec<PcOp> = program.info[start..end]
+            .iter()
+            .map(|i| classify(&i.text))
+            .collect();
+        let any_release = ops.iter().any(|o| o.fence || o.release);
         ClusterOps {
             base: start as u32,
-            ops: program.info[start..end]
-                .iter()
-                .map(|i| classify(&i.text))
-                .collect(),
+            ops,
+            any_release,
         }
     }
 
@@ -274,6 +294,8 @@ pub struct ClusterState {
     pending: Vec<Vec<u32>>,
     snaps: Vec<Vec<u32>>,
     cells: FxHashMap<u64, Cell>,
+    /// Global words (address / 4) whose last write carries a release: (writer, release).
+    global_rel: FxHashMap<u64, (u32, u32)>,
     /// Per owner rank: each other block's thread's latest access to it (epoch, pc, kind).
     remote: Vec<FxHashMap<u32, (u32, u32, u8)>>,
     exited: Vec<u32>,
@@ -316,6 +338,7 @@ impl ClusterState {
             pending: vec![Vec::new(); if tracked { n } else { 0 }],
             snaps: Vec::new(),
             cells: FxHashMap::default(),
+            global_rel: FxHashMap::default(),
             remote: vec![FxHashMap::default(); r],
             exited: vec![0; r],
             finished: vec![false; r],
@@ -506,6 +529,48 @@ impl ClusterState {
         }
     }
 
+    /// Thread `t` accesses `width` bytes of global memory at `addr`: a write after the thread's
+    /// release carries it, a read of such a write acquires it (an acquire operation) or at the
+    /// thread's next fence. A plain write without a release ends what the word carried; an
+    /// atomic continues it (a release sequence).
+    fn global(&mut self, t: u32, pc: u32, kind: u8, addr: u64, width: u64) {
+        let op = self.ops.at(pc);
+        if op.release {
+            self.release(t);
+        }
+        let mut acquired: [u32; 4] = [0; 4];
+        let mut n = 0;
+        let last = addr.saturating_add(width.max(1) - 1) >> 2;
+        for word in addr >> 2..=last {
+            if kind != 2
+                && let Some(&(w, snap)) = self.global_rel.get(&word)
+                && w != t
+                && n < acquired.len()
+                && !acquired[..n].contains(&snap)
+            {
+                acquired[n] = snap;
+                n += 1;
+            }
+            if kind != 1 {
+                let r = self.rel[t as usize];
+                if r != 0 {
+                    if self.global_rel.len() < MAX_GLOBAL_RELEASES || self.global_rel.contains_key(&word) {
+                        self.global_rel.insert(word, (t, r));
+                    }
+                } else if kind == 2 {
+                    self.global_rel.remove(&word);
+                }
+            }
+        }
+        for &s in &acquired[..n] {
+            if op.acquire {
+                self.acquire(t, s);
+            } else if self.pending[t as usize].len() < 16 && !self.pending[t as usize].contains(&s) {
+                self.pending[t as usize].push(s);
+            }
+        }
+    }
+
     fn lanes(&self, rank: u32, warp: u32, mask: u32) -> Vec<u32> {
         let mut v = Vec::with_capacity(mask.count_ones() as usize);
         let mut m = mask;
@@ -555,6 +620,7 @@ impl ClusterState {
             // the cluster is done: keep only the findings
             self.clocks = Vec::new();
             self.cells = FxHashMap::default();
+            self.global_rel = FxHashMap::default();
             self.snaps = Vec::new();
             self.cbar = Vec::new();
             self.mbars = FxHashMap::default();
@@ -677,6 +743,17 @@ fn each_lane(mask: u32, mut f: impl FnMut(usize)) {
 
 impl warpscope_emu::Sink for ClusterRaceSink {
     fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
+        if e.space == warpscope_emu::Space::Global && self.ops.any_release {
+            // releases and acquires through global memory order the blocks too
+            let kind = op_kind(e.op);
+            self.with(|s, rank| {
+                each_lane(e.mask, |l| {
+                    let t = s.gt(rank, e.warp * 32 + l as u32);
+                    s.global(t, e.pc, kind, e.addrs[l], u64::from(e.width));
+                })
+            });
+            return;
+        }
         if e.space != warpscope_emu::Space::Shared {
             return;
         }
@@ -761,10 +838,15 @@ impl warpscope_emu::Sink for ClusterRaceSink {
             return;
         }
         let op = self.ops.at(pc);
-        if !(op.fence || op.cwait) {
+        if !(op.fence || op.cwait || op.warp) {
             return;
         }
         self.with(|s, rank| {
+            if op.warp {
+                // the lanes that execute it are ordered as by __syncwarp()
+                let lanes = s.lanes(rank, warp, active);
+                s.join_all(&lanes);
+            }
             for t in s.lanes(rank, warp, active) {
                 if op.fence {
                     s.fence(t);

@@ -56,13 +56,18 @@ use rustc_hash::FxHashMap;
 
 use crate::hazards::{AccessKind, Example, Finding, FindingKind, Loc, Severity, StoreBytes};
 
+mod clusters;
 mod reads;
+
+pub use clusters::GlobalClusters;
+use clusters::ClusterLink;
 
 /// The most shadow memory global race tracking keeps for one launch (cells and release points).
 pub const GLOBAL_SHADOW_BUDGET_BYTES: u64 = 1 << 30;
 
 const CTA: u8 = 1;
-const GPU: u8 = 2;
+const CLUSTER: u8 = 2;
+const GPU: u8 = 3;
 
 /// What one instruction does for ordering (read off its PTX text).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -77,6 +82,10 @@ struct PcSync {
     strong: u8,
     /// A warp collective that synchronises its lanes.
     warp_sync: bool,
+    /// `barrier.cluster.wait`.
+    cwait: bool,
+    /// `barrier.cluster.arrive.relaxed`.
+    crelaxed: bool,
     /// A read-modify-write atomic that acquires what it reads (at its scope): `.acquire` or
     /// `.acq_rel`, or no `.sem` at all (a CUDA `atomicAdd()`, taken as acquiring as the CUDA
     /// Programming Guide's `__threadfence()` example relies on it); not `.relaxed` or `.release`
@@ -107,7 +116,13 @@ fn classify(text: &str) -> PcSync {
     let head = parts.next().unwrap_or("");
     let mods: Vec<&str> = parts.collect();
     let has = |m: &str| mods.contains(&m);
-    let scope = if has("cta") || has("cluster") { CTA } else { GPU };
+    let scope = if has("cta") {
+        CTA
+    } else if has("cluster") {
+        CLUSTER
+    } else {
+        GPU
+    };
     let mut s = PcSync::default();
     match head {
         "membar" => s.fence = scope,
@@ -143,6 +158,10 @@ fn classify(text: &str) -> PcSync {
             }
         }
         "shfl" | "vote" | "match" | "redux" => s.warp_sync = has("sync"),
+        "barrier" if has("cluster") => {
+            s.cwait = has("wait");
+            s.crelaxed = has("arrive") && has("relaxed");
+        }
         _ => {}
     }
     s
@@ -180,12 +199,13 @@ impl SyncOps {
 
 /// A release: accesses of `block` before it are those of thread `tid` with fewer than `k` fences
 /// (and its strong accesses after fence `k`: the flag the other side reads), and those of the
-/// block's epochs before `epoch`. `gpu`: it orders across blocks.
+/// block's epochs before `epoch`. `scope`: the threads it orders (`CTA`: its block's, `CLUSTER`:
+/// its cluster's, `GPU`: every block's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Point {
     block: u32,
     tid: u16,
-    gpu: bool,
+    scope: u8,
     k: u32,
     epoch: u32,
     /// The barrier whose release began `epoch` (`u32::MAX`: none): what orders the block's other
@@ -196,16 +216,17 @@ struct Point {
 impl Point {
     #[cfg(test)]
     fn covers(&self, a: &GAcc, same_block: bool) -> bool {
-        self.cover(a, same_block).is_some()
+        self.cover(a, same_block, false).is_some()
     }
 
     /// Whether the release covers `a`: `Some(true)` through the block's barrier before it,
     /// `Some(false)` through the releasing thread's own order.
-    fn cover(&self, a: &GAcc, same_block: bool) -> Option<bool> {
-        if self.block != a.block || !(same_block || self.gpu) {
+    /// `same_block`, `same_cluster`: the acquiring thread is of `a`'s block, of its cluster.
+    fn cover(&self, a: &GAcc, same_block: bool, same_cluster: bool) -> Option<bool> {
+        if self.block != a.block || !(same_block || self.scope >= GPU || (same_cluster && self.scope >= CLUSTER)) {
             return None;
         }
-        if a.tid == self.tid && (a.fences < self.k || (a.fences == self.k && a.strong >= GPU)) {
+        if a.tid == self.tid && (a.fences < self.k || (a.fences == self.k && a.strong >= self.scope.max(CLUSTER))) {
             Some(false)
         } else if a.epoch < self.epoch {
             Some(true)
@@ -216,7 +237,7 @@ impl Point {
 
     fn dominates(&self, o: &Point) -> bool {
         self.block == o.block
-            && self.gpu >= o.gpu
+            && self.scope >= o.scope
             && (self.epoch > o.epoch || (self.epoch == o.epoch && self.tid == o.tid && self.k >= o.k))
     }
 }
@@ -267,6 +288,10 @@ struct GAcc {
     pc: u32,
     /// The release the write carries: index + 1 in [`Tracker::snaps`], 0 none.
     snap: u32,
+    /// Cluster barrier arrivals the thread made before the access, and the phases it waited for
+    /// (saturating at 255).
+    carr: u8,
+    cwait: u8,
 }
 
 impl GAcc {
@@ -281,6 +306,8 @@ impl GAcc {
         fences: 0,
         pc: 0,
         snap: 0,
+        carr: 0,
+        cwait: 0,
     };
 
     fn is_some(&self) -> bool {
@@ -448,9 +475,12 @@ impl GlobalShared {
 #[derive(Clone, Debug, Default)]
 struct ThreadSync {
     fences: u32,
-    /// `(k, epoch)` of the last `.gpu` fence and of the last fence of any scope.
+    /// `(k, epoch)` of the last `.gpu` fence, of the last fence of `.cluster` scope or wider, and
+    /// of the last fence of any scope (with its scope).
     last_gpu: Option<(u32, u32)>,
+    last_cluster: Option<(u32, u32)>,
     last_any: Option<(u32, u32)>,
+    last_any_scope: u8,
     acquired: PointSet,
     /// Releases seen by reads not yet followed by a fence.
     pending: Vec<u32>,
@@ -513,6 +543,14 @@ pub struct GlobalRaceSink {
     /// Barriers that order a conflicting pair of global accesses of the block, with one such pair.
     needed: BTreeMap<u32, (u32, u32)>,
     stash: Option<Box<Stash>>,
+    /// Other blocks' reads may fold into summaries (blocks run one after another, not
+    /// interleaved as a cluster's do; see [`reads`]).
+    fold_reads: bool,
+    /// The block's cluster, in a launch in clusters of more than one block.
+    cluster: Option<ClusterLink>,
+    /// Per thread (in a cluster launch): cluster barrier arrivals made, phases waited for.
+    carr: Vec<u8>,
+    cwait: Vec<u8>,
 }
 
 impl GlobalRaceSink {
@@ -537,7 +575,31 @@ impl GlobalRaceSink {
             release_pcs: Vec::new(),
             needed: BTreeMap::new(),
             stash: None,
+            fold_reads: true,
+            cluster: None,
+            carr: Vec::new(),
+            cwait: Vec::new(),
         }
+    }
+
+    /// Links the sink to its block's cluster (a launch in clusters of more than one block): the
+    /// cluster's blocks share a shadow and the cluster barrier and `.cluster` scope order them
+    /// (see [`GlobalClusters`]).
+    pub fn with_cluster(mut self, clusters: &Arc<GlobalClusters>) -> Self {
+        self.cluster = Some(clusters.link(self.block));
+        self.fold_reads = false;
+        self.carr = vec![0; self.warps * 32];
+        self.cwait = vec![0; self.warps * 32];
+        self
+    }
+
+    /// Whether block `b` is of this block's cluster (and not this block).
+    fn same_cluster(&self, b: u32) -> bool {
+        b != self.block
+            && self
+                .cluster
+                .as_ref()
+                .is_some_and(|c| c.clusters.shape.place(b).0 == c.idx)
     }
 
     fn thread(&mut self, tid: u16) -> &mut ThreadSync {
@@ -560,8 +622,12 @@ impl GlobalRaceSink {
             t.fences += 1;
             let k = t.fences;
             t.last_any = Some((k, epoch));
+            t.last_any_scope = scope;
             if scope >= GPU {
                 t.last_gpu = Some((k, epoch));
+            }
+            if scope >= CLUSTER {
+                t.last_cluster = Some((k, epoch));
             }
             std::mem::take(&mut t.pending)
         };
@@ -580,7 +646,7 @@ impl GlobalRaceSink {
         let epoch = self.epoch;
         for p in points {
             let p = Point {
-                gpu: p.gpu && scope >= GPU,
+                scope: p.scope.min(scope),
                 ..*p
             };
             if self.thread(tid).acquired.insert(p) && self.block_acq.insert(p) {
@@ -593,6 +659,7 @@ impl GlobalRaceSink {
     /// note the barriers the ordering goes through as needed.
     fn acquired_covers(&mut self, me: &GAcc, a: &GAcc, record: bool) -> bool {
         let same_block = a.block == self.block;
+        let same_cluster = self.same_cluster(a.block);
         // the barriers the ordering goes through are needed: the producer's before its release,
         // the consumer's after its acquire
         let need = |needed: &mut BTreeMap<u32, (u32, u32)>, pc: u32| {
@@ -605,7 +672,10 @@ impl GlobalRaceSink {
                 .acquired
                 .by_block
                 .get(&a.block)
-                .and_then(|l| l.iter().find_map(|p| p.cover(a, same_block).map(|b| (b, p.bar))))
+                .and_then(|l| {
+                    l.iter()
+                        .find_map(|p| p.cover(a, same_block, same_cluster).map(|b| (b, p.bar)))
+                })
         {
             if by_bar.0 {
                 need(&mut self.needed, by_bar.1);
@@ -614,7 +684,7 @@ impl GlobalRaceSink {
         }
         let found = self.block_acq_epochs.iter().find_map(|(e, p)| {
             (*e < me.epoch)
-                .then(|| p.cover(a, same_block).map(|b| (*e, b, p.bar)))
+                .then(|| p.cover(a, same_block, same_cluster).map(|b| (*e, b, p.bar)))
                 .flatten()
         });
         let Some((e, by_bar, bar)) = found else {
@@ -631,7 +701,13 @@ impl GlobalRaceSink {
     /// Whether `a` (earlier) and `me` are ordered (or may not race).
     fn ordered(&mut self, a: &GAcc, me: &GAcc) -> bool {
         let same_block = a.block == me.block;
-        let need = if same_block { CTA } else { GPU };
+        let need = if same_block {
+            CTA
+        } else if self.same_cluster(a.block) {
+            CLUSTER
+        } else {
+            GPU
+        };
         if !a.same_thread(me) && a.strong >= need && me.strong >= need {
             return true;
         }
@@ -655,6 +731,11 @@ impl GlobalRaceSink {
             if a.tid / 32 == me.tid / 32 && a.wsync != me.wsync {
                 return true;
             }
+        } else if let Some(c) = &self.cluster
+            && c.clusters.shape.place(a.block).0 == c.idx
+            && c.clusters.barrier_orders(a, me)
+        {
+            return true;
         }
         (!self.threads.is_empty() || !self.block_acq_epochs.is_empty()) && self.acquired_covers(me, a, record)
     }
@@ -678,7 +759,6 @@ impl GlobalRaceSink {
         {
             return s;
         }
-        let gpu = t.last_gpu.is_some_and(|(kg, _)| kg == k);
         let bar_of = |e: u32| {
             e.checked_sub(1)
                 .and_then(|i| self.release_pcs.get(i as usize))
@@ -686,37 +766,57 @@ impl GlobalRaceSink {
                 .unwrap_or(u32::MAX)
         };
         let mut points = Vec::new();
+        // the last fence of each wider scope, where it is not the last fence
         if let Some((kg, eg)) = t.last_gpu
             && kg != k
         {
             points.push(Point {
                 block,
                 tid,
-                gpu: true,
+                scope: GPU,
                 k: kg,
                 epoch: eg,
                 bar: bar_of(eg),
             });
         }
+        if let Some((kc, ec)) = t.last_cluster
+            && kc != k
+            && t.last_gpu.is_none_or(|(kg, _)| kg != kc)
+        {
+            points.push(Point {
+                block,
+                tid,
+                scope: CLUSTER,
+                k: kc,
+                epoch: ec,
+                bar: bar_of(ec),
+            });
+        }
         points.push(Point {
             block,
             tid,
-            gpu,
+            scope: t.last_any_scope,
             k,
             epoch: fe,
             bar: bar_of(fe),
         });
-        let any_gpu = t.last_gpu.is_some();
+        let widest = if t.last_gpu.is_some() {
+            GPU
+        } else if t.last_cluster.is_some() {
+            CLUSTER
+        } else {
+            CTA
+        };
         for list in t.acquired.by_block.values() {
             points.extend(list.iter().map(|p| Point {
-                gpu: p.gpu && any_gpu,
+                scope: p.scope.min(widest),
                 ..*p
             }));
         }
         for (e, p) in &self.block_acq_epochs {
             if *e < fe {
                 points.push(Point {
-                    gpu: p.gpu && any_gpu,
+                    scope: p.scope.min(widest),
                     ..*p
                 });
             }
@@ -814,6 +914,14 @@ impl GlobalRaceSink {
             }
             if c.spill {
                 for g in more.take(addr) {
+                    if g.folded > 0 {
+                        // other blocks' reads, which nothing in the kernel orders with this one
+                        // (see `reads`): unordered unless both are strong
+                        if !(g.r.strong >= GPU && me.strong >= GPU) {
+                            self.record(&g.r, &me, addr, n * u64::from(g.folded), false);
+                        }
+                        continue;
+                    }
                     for r in g.reads() {
                         if !self.ordered(&r, &me) {
                             self.record(&r, &me, addr, n, false);
@@ -831,7 +939,7 @@ impl GlobalRaceSink {
             } else if !c.r2.is_some() || self.happens_before(&c.r2, &me, false) {
                 c.r2 = me;
             } else {
-                more.add(addr, me, room);
+                more.add(addr, me, room, self.fold_reads && !self.ops.any_sync);
                 c.spill = true;
             }
         } else {
@@ -863,13 +971,19 @@ impl GlobalRaceSink {
         }
         let sync = self.ops.at(pc);
         let shared = Arc::clone(&self.shared);
-        let mut guard = self.in_order.then(|| {
-            shared
-                .tracker
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-        });
-        let mut own = if self.in_order {
+        let ctr = self.cluster_tracker();
+        let mut guard = if self.in_order {
+            Some(
+                shared
+                    .tracker
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            )
+        } else {
+            ctr.as_ref()
+                .map(|t| t.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        };
+        let mut own = if guard.is_some() {
             None
         } else {
             Some(self.own.take().unwrap_or_else(spare_tracker))
@@ -909,6 +1023,8 @@ impl GlobalRaceSink {
                 fences: self.fences_of(tid),
                 pc,
                 snap: 0,
+                carr: self.carr.get(usize::from(tid)).copied().unwrap_or(0),
+                cwait: self.cwait.get(usize::from(tid)).copied().unwrap_or(0),
             };
             let start = addrs[lane as usize];
             // a release whose sequence this atomic continues (see below)
@@ -928,9 +1044,9 @@ impl GlobalRaceSink {
                         Some(c) => c.w,
                         None => GAcc::EMPTY,
                     };
-                    if w.snap != 0 && !w.same_thread(&me) && sync.strong >= GPU {
+                    if w.snap != 0 && !w.same_thread(&me) && sync.strong >= CLUSTER {
                         if sync.rmw_acquires {
-                            let scope = sync.acquire.max(GPU);
+                            let scope = sync.acquire.max(sync.strong);
                             self.acquire(tid, w.snap, scope, snaps);
                         } else {
                             // a read-modify-write that does not acquire still continues the
@@ -1027,9 +1143,9 @@ impl GlobalRaceSink {
             if n_seen > 0 {
                 let scope = if sync.acquire > 0 {
                     sync.acquire
-                } else if kind == AccessKind::Atomic && sync.strong >= GPU && sync.rmw_acquires {
-                    // a read-modify-write atomic at .gpu scope (see the module notes)
-                    GPU
+                } else if kind == AccessKind::Atomic && sync.strong >= CLUSTER && sync.rmw_acquires {
+                    // a read-modify-write atomic at .gpu (or .cluster) scope (see the module notes)
+                    sync.strong
                 } else {
                     0
                 };
@@ -1051,6 +1167,11 @@ impl GlobalRaceSink {
         }
     }
 
+    /// The shadow this block shares with its cluster's blocks while blocks run in parallel.
+    fn cluster_tracker(&self) -> Option<Arc<Mutex<Tracker>>> {
+        self.cluster.as_ref().map(|c| Arc::clone(&c.tracker))
+    }
+
     /// Lanes `active` of `warp` executed the instruction at `pc`.
     pub fn inst(&mut self, warp: u32, pc: u32, active: u32) {
         let s = self.ops.at(pc);
@@ -1059,17 +1180,32 @@ impl GlobalRaceSink {
         {
             *w += 1;
         }
+        if s.cwait && !self.carr.is_empty() {
+            // the thread waits for the phase of its last arrival
+            each_lane(active, |l| {
+                let t = (warp * 32 + l) as usize;
+                if let (Some(&a), Some(w)) = (self.carr.get(t), self.cwait.get_mut(t)) {
+                    *w = a;
+                }
+            });
+        }
         if s.fence == 0 || self.finished {
             return;
         }
         let shared = Arc::clone(&self.shared);
-        let guard = self.in_order.then(|| {
-            shared
-                .tracker
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-        });
-        let own = if self.in_order { None } else { self.own.take() };
+        let ctr = self.cluster_tracker();
+        let guard = if self.in_order {
+            Some(
+                shared
+                    .tracker
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            )
+        } else {
+            ctr.as_ref()
+                .map(|t| t.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        };
+        let own = if guard.is_some() { None } else { self.own.take() };
         let tr: Option<&Snaps> = guard.as_deref().or(own.as_ref()).map(|t| &t.snaps);
         let mut bits = active;
         while bits != 0 {
@@ -1078,7 +1214,7 @@ impl GlobalRaceSink {
             let tid = (warp * 32 + lane).min(u32::from(u16::MAX)) as u16;
             self.fence(tid, s.fence, tr);
         }
-        if !self.in_order {
+        if own.is_some() {
             self.own = own;
         }
     }
@@ -1087,6 +1223,25 @@ impl GlobalRaceSink {
     pub fn barrier_release(&mut self, pc: u32) {
         self.epoch += 1;
         self.release_pcs.push(pc);
+    }
+
+    /// Lanes `active` of `warp` arrived at the cluster barrier (instruction `pc`).
+    pub fn cluster_arrive(&mut self, warp: u32, pc: u32, active: u32) {
+        let relaxed = self.ops.at(pc).crelaxed;
+        let block = self.block;
+        let Some(c) = &self.cluster else {
+            return;
+        };
+        let clusters = Arc::clone(&c.clusters);
+        each_lane(active, |l| {
+            let t = warp * 32 + l;
+            if let Some(a) = self.carr.get_mut(t as usize) {
+                *a = a.saturating_add(1);
+                if relaxed {
+                    clusters.relaxed_arrival(block, t as u16, *a);
+                }
+            }
+        });
     }
 
     /// `__syncwarp()` by `warp`.
@@ -1116,6 +1271,18 @@ impl GlobalRaceSink {
             return;
         }
         self.finished = true;
+        if let Some(c) = &self.cluster {
+            let t = c.tracker.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let held = t.peak_bytes.max(t.bytes_held());
+            self.shared
+                .peak_block_bytes
+                .fetch_max(held, std::sync::atomic::Ordering::Relaxed);
+            if t.over_budget {
+                self.shared
+                    .over_budget
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
         if let Some(mut t) = self.own.take() {
             self.shared
                 .peak_block_bytes
@@ -1199,8 +1366,10 @@ impl warpscope_emu::Sink for GlobalRaceSink {
     }
 
     fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
-        if e.kind == warpscope_emu::BarrierKind::Warp {
-            self.warp_barrier(e.warp);
+        match e.kind {
+            warpscope_emu::BarrierKind::Warp => self.warp_barrier(e.warp),
+            warpscope_emu::BarrierKind::Cluster => self.cluster_arrive(e.warp, e.pc, e.active),
+            _ => {}
         }
     }
 
@@ -1218,6 +1387,15 @@ impl warpscope_emu::Sink for GlobalRaceSink {
 
     fn block_order(&mut self, in_order: bool) {
         self.set_block_order(in_order);
+    }
+}
+
+fn each_lane(mask: u32, mut f: impl FnMut(u32)) {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        f(l);
     }
 }
 
@@ -1435,7 +1613,7 @@ mod tests {
         let p = |tid, k, epoch| Point {
             block: 3,
             tid,
-            gpu: true,
+            scope: GPU,
             k,
             epoch,
             bar: u32::MAX,
