@@ -36,7 +36,13 @@
 //! before the owner's exit (by a cluster barrier both pass after it, typically `cluster.sync()` at
 //! the end of the kernel) is [`FindingKind::ExitBeforeRemoteAccess`].
 //!
-//! Not tracked: TMA multicast writes; clusters of more than [`MAX_CLUSTER_THREADS`] threads
+//! * a tensor copy (`cp.async.bulk.tensor`, `.multicast::cluster` included) writes each block it
+//!   reaches ([`warpscope_emu::Sink::cluster_copy`]): a write of the issuing thread at its clock
+//!   when it issued, released to the waiters of the phase of that block's mbarrier its
+//!   `complete_tx` counts in (as an arrival). So a read of another block's bytes before its wait,
+//!   or an owner's write the copy may overwrite, is a race.
+//!
+//! Not tracked: clusters of more than [`MAX_CLUSTER_THREADS`] threads
 //! (the clocks would need more than 64 MiB) are not checked (the note says so).
 
 use std::collections::BTreeMap;
@@ -899,6 +905,34 @@ impl warpscope_emu::Sink for ClusterRaceSink {
             s.tick(t);
             if let Some(p) = completed {
                 s.mbar_complete((target, addr), p);
+            }
+        });
+    }
+
+    fn cluster_copy(&mut self, e: &warpscope_emu::ClusterCopy) {
+        self.with(|s, rank| {
+            if e.rank >= s.shape.size() {
+                return;
+            }
+            let t = s.gt(rank, e.warp * 32 + e.lane);
+            // the copy engine's write, ordered after what the issuing thread did before (its
+            // clock now); it carries no release of the thread's
+            let rel = std::mem::take(&mut s.rel[t as usize]);
+            s.access(t, e.pc, 2, e.rank, e.lo, e.hi - e.lo);
+            s.rel[t as usize] = rel;
+            // its complete_tx releases it to the waiters of that mbarrier's phase
+            let v = s.vc(t).to_vec();
+            let n = s.n;
+            let m = s.mbar((e.rank, e.mbar));
+            if m.current.is_empty() {
+                m.current = vec![0; n];
+            }
+            for (d, x) in m.current.iter_mut().zip(v) {
+                *d = (*d).max(x);
+            }
+            s.tick(t);
+            if let Some(p) = e.completed {
+                s.mbar_complete((e.rank, e.mbar), p);
             }
         });
     }

@@ -419,6 +419,12 @@ impl Sink for Multi {
         }
     }
 
+    fn cluster_copy(&mut self, e: &warpscope_emu::ClusterCopy) {
+        if let Some(s) = self.cluster.as_deref_mut() {
+            s.cluster_copy(e);
+        }
+    }
+
     fn async_write(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
         if let Some(s) = self.hazards.as_deref_mut() {
             Sink::async_write(s, warp, pc, lo, hi);

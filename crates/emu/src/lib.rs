@@ -47,7 +47,7 @@ pub mod wgmma;
 mod zero_rows;
 
 pub use event::{
-    AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MbarEvent, MbarWhat, MemEvent, RemoteEvent,
+    AccessOp, BarrierEvent, BarrierKind, BranchEvent, ClusterCopy, LaneMask, MbarEvent, MbarWhat, MemEvent, RemoteEvent,
     Sink, Space,
 };
 /// Every register row an instruction names (read or written).
