@@ -23,9 +23,11 @@
 //!   atomics (a counter every block increments, `grid.sync()` in a cooperative launch) order
 //!   every block before the one that sees the end of the chain.
 //!
-//! `.cta`-scoped fences and operations order threads of one block only. Two accesses that are both
+//! `.cta`-scoped fences and operations order threads of one block only; `.cluster`-scoped ones the
+//! blocks of one thread-block cluster, which the cluster barrier orders too (see `clusters`:
+//! in a launch in clusters, [`GlobalRaceSink::with_cluster`]). Two accesses that are both
 //! *strong* (atomics, `volatile`, `.relaxed`/`.acquire`/`.release` operations) at a scope that
-//! holds both threads (`.cta` in one block, `.gpu`/`.sys` across blocks) never race: atomics do not
+//! holds both threads (`.cta` in one block, `.cluster` in one cluster, `.gpu`/`.sys` across blocks) never race: atomics do not
 //! race with atomics, and a relaxed atomic races with a plain access. Launches are ordered by the
 //! stream: each launch is checked on its own.
 //!
@@ -43,7 +45,7 @@
 //! bytes (for same-value writes, see [`crate::hazards::FindingKind::SameValueWrite`]). A read that
 //! a kept read happens before replaces it (a later write that races with the older read races
 //! with the newer one too); a read neither kept read happens before goes to the cell's further
-//! reads ([`reads`]: lanes of one warp's read one entry), so a write is checked against every
+//! reads (`reads`: lanes of one warp's read one entry), so a write is checked against every
 //! read since the last write that no kept read is known to follow, however many. Memory grows
 //! with the words touched (and their unordered readers), not with the allocation, and stops
 //! growing at [`GLOBAL_SHADOW_BUDGET_BYTES`] (the note says so). A write's release is a list of *points*
