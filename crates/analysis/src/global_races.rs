@@ -61,8 +61,8 @@ use crate::hazards::{AccessKind, Example, Finding, FindingKind, Loc, Severity, S
 mod clusters;
 mod reads;
 
-pub use clusters::GlobalClusters;
 use clusters::ClusterLink;
+pub use clusters::GlobalClusters;
 
 /// The most shadow memory global race tracking keeps for one launch (cells and release points).
 pub const GLOBAL_SHADOW_BUDGET_BYTES: u64 = 1 << 30;
@@ -225,10 +225,14 @@ impl Point {
     /// `Some(false)` through the releasing thread's own order.
     /// `same_block`, `same_cluster`: the acquiring thread is of `a`'s block, of its cluster.
     fn cover(&self, a: &GAcc, same_block: bool, same_cluster: bool) -> Option<bool> {
-        if self.block != a.block || !(same_block || self.scope >= GPU || (same_cluster && self.scope >= CLUSTER)) {
+        if self.block != a.block
+            || !(same_block || self.scope >= GPU || (same_cluster && self.scope >= CLUSTER))
+        {
             return None;
         }
-        if a.tid == self.tid && (a.fences < self.k || (a.fences == self.k && a.strong >= self.scope.max(CLUSTER))) {
+        if a.tid == self.tid
+            && (a.fences < self.k || (a.fences == self.k && a.strong >= self.scope.max(CLUSTER)))
+        {
             Some(false)
         } else if a.epoch < self.epoch {
             Some(true)
@@ -670,14 +674,10 @@ impl GlobalRaceSink {
             }
         };
         if let Some(t) = self.threads.get(usize::from(me.tid))
-            && let Some(by_bar) = t
-                .acquired
-                .by_block
-                .get(&a.block)
-                .and_then(|l| {
-                    l.iter()
-                        .find_map(|p| p.cover(a, same_block, same_cluster).map(|b| (b, p.bar)))
-                })
+            && let Some(by_bar) = t.acquired.by_block.get(&a.block).and_then(|l| {
+                l.iter()
+                    .find_map(|p| p.cover(a, same_block, same_cluster).map(|b| (b, p.bar)))
+            })
         {
             if by_bar.0 {
                 need(&mut self.needed, by_bar.1);
@@ -1274,7 +1274,10 @@ impl GlobalRaceSink {
         }
         self.finished = true;
         if let Some(c) = &self.cluster {
-            let t = c.tracker.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let t = c
+                .tracker
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             let held = t.peak_bytes.max(t.bytes_held());
             self.shared
                 .peak_block_bytes
@@ -1554,7 +1557,10 @@ mod tests {
 
     /// (first pc, second pc) -> count of the sink's findings.
     fn found(s: &GlobalRaceSink) -> Vec<(u32, u32, u64)> {
-        s.found.iter().map(|(k, a)| (k.first_pc, k.second_pc, a.count)).collect()
+        s.found
+            .iter()
+            .map(|(k, a)| (k.first_pc, k.second_pc, a.count))
+            .collect()
     }
 
     #[test]

@@ -843,16 +843,17 @@ fn emulate(
         });
     let global_ops = hazard_cfg.as_ref().filter(|_| !opts.no_global_races).map(|_| {
         // in clusters of more than one block: the cluster's blocks checked together
-        let clusters = warpscope_emu::cluster_dims(k, launch.grid, launch.cluster, launch.cluster_nonportable)
-            .ok()
-            .filter(|(d, _)| d.iter().product::<u32>() > 1)
-            .map(|(d, _)| {
-                warpscope_analysis::global_races::GlobalClusters::new(ClusterShape {
-                    grid: launch.grid,
-                    cluster: d,
-                    threads: launch.block.iter().product(),
-                })
-            });
+        let clusters =
+            warpscope_emu::cluster_dims(k, launch.grid, launch.cluster, launch.cluster_nonportable)
+                .ok()
+                .filter(|(d, _)| d.iter().product::<u32>() > 1)
+                .map(|(d, _)| {
+                    warpscope_analysis::global_races::GlobalClusters::new(ClusterShape {
+                        grid: launch.grid,
+                        cluster: d,
+                        threads: launch.block.iter().product(),
+                    })
+                });
         (
             Arc::new(SyncOps::of_range(program, k.entry, k.end)),
             GlobalShared::new(),
@@ -928,7 +929,12 @@ fn emulate(
             })
         }),
         global_races: global_ops.as_ref().map(|(ops, shared, clusters)| {
-            let s = GlobalRaceSink::new(b, launch.block.iter().product(), Arc::clone(ops), Arc::clone(shared));
+            let s = GlobalRaceSink::new(
+                b,
+                launch.block.iter().product(),
+                Arc::clone(ops),
+                Arc::clone(shared),
+            );
             Box::new(match clusters {
                 Some(c) => s.with_cluster(c),
                 None => s,

@@ -55,7 +55,10 @@ impl GlobalClusters {
     /// Block `b`'s link (each block's sink takes one).
     pub(super) fn link(self: &Arc<Self>, b: u32) -> ClusterLink {
         let (idx, _) = self.shape.place(b);
-        let mut live = self.live.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut live = self
+            .live
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let entry = live.entry(idx).or_insert_with(|| (Arc::default(), 0));
         let tracker = Arc::clone(&entry.0);
         entry.1 += 1;
@@ -86,7 +89,10 @@ impl GlobalClusters {
         }
         let mut p = a.carr + 1;
         if self.any_relaxed.load(std::sync::atomic::Ordering::Relaxed) {
-            let r = self.relaxed.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let r = self
+                .relaxed
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             while p < u8::MAX && r.contains(&(a.block, a.tid, p)) {
                 p += 1;
             }

@@ -88,7 +88,11 @@ impl Spill {
     /// blocks' groups may fold into summaries, see the module notes).
     pub(super) fn add(&mut self, key: u64, me: GAcc, room: bool, fold: bool) {
         let list = self.lists.entry(key).or_default();
-        if fold && list.last().is_some_and(|g| g.folded == 0 && g.r.block != me.block) {
+        if fold
+            && list
+                .last()
+                .is_some_and(|g| g.folded == 0 && g.r.block != me.block)
+        {
             let mut i = 0;
             while i < list.len() {
                 let g = list[i];
@@ -148,7 +152,8 @@ impl Spill {
             }
             // its own thread's earlier read
             g.lanes &= !bit;
-            if g.r.pc == me.pc && g.r.fences == me.fences && g.r.strong == me.strong && g.r.epoch == me.epoch {
+            if g.r.pc == me.pc && g.r.fences == me.fences && g.r.strong == me.strong && g.r.epoch == me.epoch
+            {
                 g.lanes |= bit;
                 merged = true;
             } else if g.lanes == 0 {
@@ -159,10 +164,7 @@ impl Spill {
         if !merged {
             if room {
                 list.push(Group {
-                    r: GAcc {
-                        tid: warp * 32,
-                        ..me
-                    },
+                    r: GAcc { tid: warp * 32, ..me },
                     lanes: bit,
                     folded: 0,
                     lo: me.block,
@@ -189,7 +191,10 @@ impl Spill {
     pub(super) fn has_thread(&self, key: u64, block: u32, tid: u16) -> bool {
         self.lists.get(&key).is_some_and(|l| {
             l.iter().any(|g| {
-                g.folded == 0 && g.r.block == block && g.r.tid / 32 == tid / 32 && g.lanes & (1 << (tid % 32)) != 0
+                g.folded == 0
+                    && g.r.block == block
+                    && g.r.tid / 32 == tid / 32
+                    && g.lanes & (1 << (tid % 32)) != 0
             })
         })
     }
@@ -237,7 +242,12 @@ mod tests {
         // block 1 in its next epoch: its earlier read is dropped, block 0's stay
         s.add(64, read(1, 9, 1, 12), true, false);
         assert_eq!(s.groups, 3);
-        let all: Vec<(u32, u16)> = s.take(64).iter().flat_map(|g| g.reads()).map(|r| (r.block, r.tid)).collect();
+        let all: Vec<(u32, u16)> = s
+            .take(64)
+            .iter()
+            .flat_map(|g| g.reads())
+            .map(|r| (r.block, r.tid))
+            .collect();
         assert_eq!(all, [(0, 3), (0, 4), (0, 7), (0, 40), (1, 9)]);
         assert_eq!(s.groups, 0);
         assert_eq!(s.bytes(), 0);
@@ -267,7 +277,10 @@ mod tests {
             }
         }
         let l = s.take(32);
-        let shape: Vec<(u32, u32, u32, u32, u32)> = l.iter().map(|g| (g.r.pc, g.folded, g.lo, g.hi, g.lanes)).collect();
+        let shape: Vec<(u32, u32, u32, u32, u32)> = l
+            .iter()
+            .map(|g| (g.r.pc, g.folded, g.lo, g.hi, g.lanes))
+            .collect();
         // pc 10: blocks 0..=8 folded (18 reads), block 4's pc 12 folded (1 read), block 9's group
         assert_eq!(shape, [(10, 18, 0, 8, 0), (12, 1, 4, 4, 0), (10, 0, 9, 9, 0b110)]);
         assert_eq!((l[0].r.block, l[0].r.tid), (0, 1));
