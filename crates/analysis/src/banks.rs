@@ -151,19 +151,35 @@ pub struct BankReport {
 /// (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma`: bytes / 128 whatever the layout or
 /// swizzle; also in `l1tex__data_pipe_lsu_wavefronts_mem_shared`). None of them is in `op_ld`.
 /// ptxas's own extra HGMMAs (a `wgmma.commit_group` it cannot attach to a preceding HGMMA
-/// becomes a 64x8x16 one) are not in the program and not counted.
+/// becomes a 64x8x16 one) are not in the program: `instructions` and `bytes` leave them out, and
+/// `commits` counts the warps' executions of each `wgmma.commit_group` so that the machine code can
+/// add them ([`crate::reconcile::ptxas_commit_hgmma`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct GmmaCounts {
     /// Warp instructions.
     pub instructions: u64,
     /// Shared-memory bytes read.
     pub bytes: u64,
+    /// Warp executions (with an active lane) of each `wgmma.commit_group`, by pc.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub commits: BTreeMap<u32, u64>,
 }
+
+/// What ptxas's own HGMMA for an unattached `wgmma.commit_group`
+/// (`HGMMA.64x8x16.F16 RZ, gdesc[URZ], RZ, !UPT, gsb0`) adds to Nsight Compute's counters per warp
+/// execution: one instruction and a quarter of a warpgroup's 2048 + 256 bytes; nothing to
+/// `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma` (calibration/wgmma/README.md).
+pub const PTXAS_HGMMA_BYTES_PER_WARP: u64 = (2048 + 256) / 4;
 
 impl GmmaCounts {
     /// No `wgmma.mma_async` ran.
     pub fn is_empty(&self) -> bool {
-        self.instructions == 0 && self.bytes == 0
+        self.instructions == 0 && self.bytes == 0 && self.commits.is_empty()
+    }
+
+    /// Warp executions of the commits at `pcs` (those ptxas gave an HGMMA of their own).
+    pub fn commit_executions(&self, pcs: &[u32]) -> u64 {
+        pcs.iter().filter_map(|pc| self.commits.get(pc)).sum()
     }
 
     /// `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma`: 128 bytes each.
@@ -179,6 +195,9 @@ impl BankReport {
         self.unmodelled += other.unmodelled;
         self.gmma.instructions += other.gmma.instructions;
         self.gmma.bytes += other.gmma.bytes;
+        for (pc, n) in other.gmma.commits {
+            *self.gmma.commits.entry(pc).or_default() += n;
+        }
         self.merge_matrix(other.matrix);
         for (key, s) in other.insts {
             match self.insts.get_mut(&key) {
@@ -247,6 +266,12 @@ impl BankReport {
             ] {
                 *v = (*v * num + den / 2) / den;
             }
+        }
+        for v in [&mut self.gmma.instructions, &mut self.gmma.bytes]
+            .into_iter()
+            .chain(self.gmma.commits.values_mut())
+        {
+            *v = (*v * num + den / 2) / den;
         }
     }
 }
@@ -677,19 +702,25 @@ impl warpscope_emu::Sink for BankSink {
     fn inst(&mut self, _warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
         if active != 0
             && let Some(f) = &self.forms
-            && f.is_wgmma(pc)
+            && !f.wgmma.is_empty()
         {
-            self.report.gmma.instructions += 1;
+            if f.is_wgmma(pc) {
+                self.report.gmma.instructions += 1;
+            } else if f.is_commit(pc) {
+                *self.report.gmma.commits.entry(pc).or_default() += 1;
+            }
         }
     }
 
     #[inline]
-    fn insts(&mut self, _warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
+    fn insts(&mut self, warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
         if active != 0
             && let Some(f) = &self.forms
             && !f.wgmma.is_empty()
         {
-            self.report.gmma.instructions += (pc..pc + n).filter(|&p| f.is_wgmma(p)).count() as u64;
+            for p in pc..pc + n {
+                self.inst(warp, p, active);
+            }
         }
     }
 }
@@ -879,6 +910,8 @@ pub struct MatrixForms {
     forms: Vec<Option<MatrixForm>>,
     /// The pcs of `wgmma.mma_async` instructions (empty when the program has none).
     wgmma: Vec<u32>,
+    /// The pcs of `wgmma.commit_group` instructions (empty when the program has no wgmma).
+    commits: Vec<u32>,
 }
 
 impl MatrixForms {
@@ -930,8 +963,36 @@ impl MatrixForms {
             .enumerate()
             .filter(|(_, o)| matches!(o.inst, Inst::Wgmma { .. }))
             .map(|(pc, _)| pc as u32)
-            .collect();
-        MatrixForms { forms, wgmma }
+            .collect::<Vec<u32>>();
+        let commits = if wgmma.is_empty() {
+            Vec::new()
+        } else {
+            program
+                .ops
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| {
+                    matches!(
+                        o.inst,
+                        Inst::WgmmaSync {
+                            op: warpscope_ptx::inst::WgmmaSyncOp::Commit
+                        }
+                    )
+                })
+                .map(|(pc, _)| pc as u32)
+                .collect()
+        };
+        MatrixForms {
+            forms,
+            wgmma,
+            commits,
+        }
+    }
+
+    /// Whether the instruction at `pc` is a `wgmma.commit_group`.
+    #[inline]
+    pub fn is_commit(&self, pc: u32) -> bool {
+        !self.commits.is_empty() && self.commits.binary_search(&pc).is_ok()
     }
 
     /// Whether the instruction at `pc` is a `wgmma.mma_async`.

@@ -548,6 +548,74 @@ pub fn global_lines_unmatched(
     )
 }
 
+/// The `wgmma.commit_group`s of `kernel` to which ptxas gave an HGMMA of its own, by PTX pc: a
+/// commit it cannot attach to a preceding HGMMA (none since the last commit on some path, a loop,
+/// a `wgmma.fence` or `wait_group` in between) becomes `HGMMA.64x8x16.F16 RZ, gdesc[URZ], RZ,
+/// !UPT, gsb0`, which runs each time the commit does and which Nsight Compute counts
+/// (calibration/wgmma/README.md and commits/). ptxas's rule is read off the machine code, not
+/// predicted: per source line, a commit that follows a `wgmma.mma_async` in straight-line code
+/// (no label, fence, wait or other commit between) is always attached; the line's other commits
+/// all have one (as many such HGMMAs as those commits) or none (no such HGMMA on the line).
+/// `None` when a line has some but not as many, or one of another shape: which commits run them
+/// cannot be told.
+pub fn ptxas_commit_hgmma(
+    program: &Program,
+    kernel: &str,
+    sass: &warpscope_toolchain::sass::SassKernel,
+) -> Option<Vec<u32>> {
+    use warpscope_ptx::inst::{Inst, WgmmaSyncOp};
+    let k = program.kernel(kernel)?;
+    let targets: BTreeSet<u32> = (k.entry..k.end)
+        .filter_map(|pc| match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } => Some(target),
+            _ => None,
+        })
+        .collect();
+    // the commits that may have one, by source line
+    let mut commits: BTreeMap<Option<u32>, Vec<u32>> = BTreeMap::new();
+    let mut after_mma = false;
+    for pc in k.entry..k.end {
+        if targets.contains(&pc) {
+            after_mma = false;
+        }
+        match program.ops[pc as usize].inst {
+            Inst::Wgmma { .. } => after_mma = true,
+            Inst::WgmmaSync { op } => {
+                if op == WgmmaSyncOp::Commit && !after_mma {
+                    let line = program.inst_info(pc).loc.as_ref().map(|l| l.line);
+                    commits.entry(line).or_default().push(pc);
+                }
+                after_mma = false;
+            }
+            _ => {}
+        }
+    }
+    let mut extra: BTreeMap<Option<u32>, usize> = BTreeMap::new();
+    for i in &sass.insts {
+        if !i.opcode.starts_with("HGMMA.") {
+            continue;
+        }
+        let ops: String = i.operands.split_whitespace().collect();
+        if !ops.starts_with("RZ,gdesc[URZ],RZ,") {
+            continue;
+        }
+        if i.opcode != "HGMMA.64x8x16.F16" || i.predicate.is_some() {
+            return None;
+        }
+        *extra.entry(i.line).or_default() += 1;
+    }
+    let mut out = Vec::new();
+    for (line, n) in extra {
+        let pcs = commits.get(&line)?;
+        if pcs.len() != n {
+            return None;
+        }
+        out.extend_from_slice(pcs);
+    }
+    out.sort_unstable();
+    Some(out)
+}
+
 /// The code ranges of `k`'s loops in the PTX: from the target of each backward branch to the branch.
 fn ptx_loops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<(u32, u32)> {
     use warpscope_ptx::inst::Inst;

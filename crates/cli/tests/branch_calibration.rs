@@ -9,45 +9,16 @@
 //! runtime for their counts).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::process::Command;
+
+mod support;
+use support::{cuda_root, read_ncu_csv, repo};
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cuda_root() -> String {
-    std::env::var("WARPSCOPE_CUDA_ROOT")
-        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
-}
-
 /// ncu's CSV: launch ID → (kernel name, metric → value).
 fn h100() -> BTreeMap<u64, (String, BTreeMap<String, f64>)> {
-    let path = repo().join("calibration/branch/h100/branch.ncu.csv");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut out: BTreeMap<u64, (String, BTreeMap<String, f64>)> = BTreeMap::new();
-    let mut header: Vec<String> = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with('"')) {
-        let cells: Vec<String> = line
-            .trim_matches('"')
-            .split("\",\"")
-            .map(str::to_string)
-            .collect();
-        if header.is_empty() {
-            header = cells;
-            continue;
-        }
-        let get = |name: &str| cells[header.iter().position(|h| h == name).unwrap()].clone();
-        let id: u64 = get("ID").parse().unwrap();
-        let value: f64 = get("Metric Value").replace(',', "").parse().unwrap();
-        let e = out
-            .entry(id)
-            .or_insert_with(|| (get("Kernel Name"), BTreeMap::new()));
-        e.1.insert(get("Metric Name"), value);
-    }
-    out
+    read_ncu_csv(&repo().join("calibration/branch/h100/branch.ncu.csv"))
 }
 
 const TARGETS: &str = "smsp__sass_branch_targets.sum";

@@ -6,46 +6,10 @@
 //! (calibration/cluster/h100/*.stdout), and every launch's shared-memory counters equal what
 //! Nsight Compute counted there (calibration/cluster/h100/*.ncu.csv).
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cuda_root() -> String {
-    std::env::var("WARPSCOPE_CUDA_ROOT")
-        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
-}
-
-/// An ncu CSV (`--csv --metrics`): launch id → (kernel name, metric → value); cells that are not
-/// numbers (`n/a`) are left out.
-fn read_ncu_csv(path: &Path) -> BTreeMap<u64, (String, BTreeMap<String, f64>)> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut out: BTreeMap<u64, (String, BTreeMap<String, f64>)> = BTreeMap::new();
-    let mut header: Vec<String> = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with('"')) {
-        let cells: Vec<String> = line
-            .trim_matches('"')
-            .split("\",\"")
-            .map(str::to_string)
-            .collect();
-        if header.is_empty() {
-            header = cells;
-            continue;
-        }
-        let get = |name: &str| cells[header.iter().position(|h| h == name).unwrap()].clone();
-        let id: u64 = get("ID").parse().unwrap();
-        let e = out
-            .entry(id)
-            .or_insert_with(|| (get("Kernel Name"), BTreeMap::new()));
-        if let Ok(v) = get("Metric Value").replace(',', "").parse::<f64>() {
-            e.1.insert(get("Metric Name"), v);
-        }
-    }
-    out
-}
+mod support;
+use support::{cuda_root, read_ncu_csv, repo};
 
 /// Shared instructions (loads, stores, atomics) and the load and store wavefronts ncu attributes
 /// to them.

@@ -9,43 +9,11 @@
 //! (calibration/tma/h200/tma.ncu.csv; two launches' held as estimates). `analyze` takes a tensor
 //! map as a kernel argument (`--arg tensormap:...`) and refuses bad ones with the reason.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 mod support;
-use support::cuda_root;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// An ncu CSV (`--csv --metrics`): launch id → (kernel name, metric → value).
-fn read_ncu_csv(path: &Path) -> BTreeMap<u64, (String, BTreeMap<String, f64>)> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut out: BTreeMap<u64, (String, BTreeMap<String, f64>)> = BTreeMap::new();
-    let mut header: Vec<String> = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with('"')) {
-        let cells: Vec<String> = line
-            .trim_matches('"')
-            .split("\",\"")
-            .map(str::to_string)
-            .collect();
-        if header.is_empty() {
-            header = cells;
-            continue;
-        }
-        let get = |name: &str| cells[header.iter().position(|h| h == name).unwrap()].clone();
-        let id: u64 = get("ID").parse().unwrap();
-        let e = out
-            .entry(id)
-            .or_insert_with(|| (get("Kernel Name"), BTreeMap::new()));
-        if let Ok(v) = get("Metric Value").replace(',', "").parse::<f64>() {
-            e.1.insert(get("Metric Name"), v);
-        }
-    }
-    out
-}
+use support::{cuda_root, read_ncu_csv, repo};
 
 /// Shared instructions and wavefronts: the TMA's own shared-memory traffic is not in them (the
 /// launches' counts are the kernels' own loads and stores).

@@ -55,6 +55,10 @@ pub struct KernelAnalysis {
     /// loads with `LDS`, not `LDSM`: the H100 counted half the accesses warpscope gives element by
     /// element): `(shared, global)` counters touched by them are estimates.
     pub unmeasured_wmma: (bool, bool),
+    /// The `wgmma.commit_group`s (PTX pcs) to which ptxas gave an HGMMA of its own, read off the
+    /// machine code ([`warpscope_analysis::reconcile::ptxas_commit_hgmma`]); `None` without machine
+    /// code or when they cannot be told (then ncu's gmma instruction and byte counts are not given).
+    pub ptxas_hgmma: Option<Arc<Vec<u32>>>,
 }
 
 /// What a kernel's launches need, built once per kernel from its lowered `program`, its `ptx`
@@ -137,8 +141,17 @@ pub fn kernel_analysis(
         }),
         _ => None,
     };
+    let ptxas_hgmma = match sass {
+        Ok(ks) => ks
+            .iter()
+            .find(|k| k.name == name)
+            .and_then(|k| warpscope_analysis::reconcile::ptxas_commit_hgmma(program, name, k))
+            .map(Arc::new),
+        _ => None,
+    };
     let spin_loop = warpscope_analysis::reconcile::has_spin_loop(program, name);
     let ka = KernelAnalysis {
+        ptxas_hgmma,
         spin_loop,
         spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
@@ -711,12 +724,26 @@ pub fn analyse_launch(
         put("warpscope__l1tex_shared_wavefronts_floor", 1.0);
     }
     // wgmma's operand reads (HGMMA): 128 bytes a wavefront, in no LDS count (calibration/wgmma);
-    // ncu's instruction and byte counts also hold HGMMAs ptxas adds, so only this one is put
+    // ncu's instruction and byte counts (and the `sm__sass_` wavefronts) also hold the HGMMAs ptxas
+    // adds for commits it cannot attach: given when the machine code says which commits those are
     if !banks.gmma.is_empty() {
         put(
             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
             banks.gmma.wavefronts() as f64,
         );
+        if let Some(pcs) = &ka.ptxas_hgmma {
+            let extra = banks.gmma.commit_executions(pcs);
+            let bytes = banks.gmma.bytes + extra * warpscope_analysis::banks::PTXAS_HGMMA_BYTES_PER_WARP;
+            put(
+                "smsp__sass_inst_executed_op_shared_gmma.sum",
+                (banks.gmma.instructions + extra) as f64,
+            );
+            put("sm__sass_data_bytes_mem_shared_op_gmma.sum", bytes as f64);
+            put(
+                "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
+                (bytes / 128) as f64,
+            );
+        }
     }
     // shared atomics (ATOMS): not among the loads and stores above, as ncu counts them; their
     // wavefronts by the machine code's form of each (`reconcile::AtomicForm`: an add of 1 or an
