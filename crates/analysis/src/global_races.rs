@@ -1584,7 +1584,7 @@ mod tests {
         let shared = GlobalShared::new();
         for b in 1..=39 {
             let mut s = sink(b, &shared);
-            lane_access(&mut s, (b % 2) as u32, b % 32, 7, AccessKind::Read);
+            lane_access(&mut s, b % 2, b % 32, 7, AccessKind::Read);
             s.finish();
         }
         let mut w = sink(40, &shared);

@@ -21,12 +21,15 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::{GAcc, Tracker};
 use crate::cluster_races::ClusterShape;
 
+/// A cluster's shared shadow.
+type SharedTracker = Arc<Mutex<Tracker>>;
+
 /// The clusters of one launch, for global race checking.
 #[derive(Debug)]
 pub struct GlobalClusters {
     pub(super) shape: ClusterShape,
     /// Clusters with sinks still to make: their shadow and how many sinks were made.
-    live: Mutex<FxHashMap<u32, (Arc<Mutex<Tracker>>, u32)>>,
+    live: Mutex<FxHashMap<u32, (SharedTracker, u32)>>,
     /// `.relaxed` cluster arrivals: (block, thread, phase).
     relaxed: Mutex<FxHashSet<(u32, u16, u8)>>,
     any_relaxed: std::sync::atomic::AtomicBool,
@@ -38,7 +41,7 @@ pub(super) struct ClusterLink {
     pub(super) idx: u32,
     pub(super) clusters: Arc<GlobalClusters>,
     /// The shadow the cluster's blocks share while blocks run in parallel.
-    pub(super) tracker: Arc<Mutex<Tracker>>,
+    pub(super) tracker: SharedTracker,
 }
 
 impl GlobalClusters {
