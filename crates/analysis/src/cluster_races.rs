@@ -1083,6 +1083,56 @@ mod tests {
         assert!(!classify("atom.cta.shared.add.u32 %r1, [%r2], 1;").strong);
     }
 
+    /// A cluster of two 32-thread blocks whose instructions are `texts` (pc = index).
+    fn state(texts: &[&str]) -> ClusterState {
+        let ops: Vec<PcOp> = texts.iter().map(|t| classify(t)).collect();
+        let any_release = ops.iter().any(|o| o.fence || o.release);
+        let shape = ClusterShape {
+            grid: [2, 1, 1],
+            cluster: [2, 1, 1],
+            threads: 32,
+        };
+        ClusterState::new(
+            shape,
+            0,
+            Arc::new(ClusterOps {
+                base: 0,
+                ops,
+                any_release,
+            }),
+        )
+    }
+
+    const FLAG_PROGRAM: [&str; 5] = [
+        "st.shared::cluster.u32 [%r1], %r2;",
+        "membar.gl;",
+        "atom.global.exch.b32 %r3, [%rd1], 1;",
+        "ld.relaxed.gpu.global.u32 %r4, [%rd1];",
+        "ld.shared.u32 %r5, [%r6];",
+    ];
+
+    /// Rank 1's thread 0 writes rank 0's shared word, (fences,) sets a global flag with an
+    /// atomic; rank 0's thread 0 reads the flag, fences, reads its word: the races found.
+    fn flag_races(writer_fences: bool) -> usize {
+        let mut s = state(&FLAG_PROGRAM);
+        let (w, r) = (s.gt(1, 0), s.gt(0, 0));
+        s.access(w, 0, 2, 0, 0x40, 4);
+        if writer_fences {
+            s.fence(w);
+        }
+        s.global(w, 2, 3, 0x1000, 4);
+        s.global(r, 3, 1, 0x1000, 4);
+        s.fence(r);
+        s.access(r, 4, 1, 0, 0x40, 4);
+        s.found.len()
+    }
+
+    #[test]
+    fn a_flag_in_global_memory_orders_distributed_shared_memory() {
+        assert_eq!(flag_races(true), 0);
+        assert_eq!(flag_races(false), 1);
+    }
+
     #[test]
     fn blocks_are_placed_by_cluster_and_rank() {
         let s = ClusterShape {
