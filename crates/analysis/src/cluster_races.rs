@@ -27,6 +27,9 @@
 //!   continues the release it overwrites, a plain write ends it), and only in kernels with a fence
 //!   or release operation.
 //!
+//! The shadow keeps per shared byte the last write and every read since it that no later kept
+//! read follows (two in the cell, more beside it, up to `MAX_MORE_READS` in all).
+//!
 //! Two accesses of threads of different blocks to one shared byte, at least one a write, not
 //! ordered so and not both strong at cluster scope (atomics, `.relaxed`/`.acquire`/`.release`
 //! operations, `volatile`), are a race ([`FindingKind::Race`], "distributed shared memory"). Pairs of
@@ -57,6 +60,9 @@ pub const MAX_CLUSTER_THREADS: u32 = 4096;
 
 /// The most shared bytes the cluster's shadow tracks (about 60 bytes each).
 const MAX_CELLS: usize = 4 << 20;
+
+/// The most reads kept beyond two per shared byte (about 24 bytes each).
+const MAX_MORE_READS: usize = 4 << 20;
 
 /// The most global words whose last write carries a release the cluster keeps (16 bytes each).
 const MAX_GLOBAL_RELEASES: usize = 1 << 20;
@@ -247,6 +253,8 @@ struct Cell {
     w: Acc,
     r1: Acc,
     r2: Acc,
+    /// More reads since the write are kept in [`ClusterState::more`].
+    more: bool,
 }
 
 /// An mbarrier's arrivals: those of its current phase, and of the last completed phase of each
@@ -300,6 +308,10 @@ pub struct ClusterState {
     pending: Vec<Vec<u32>>,
     snaps: Vec<Vec<u32>>,
     cells: FxHashMap<u64, Cell>,
+    /// Per cell with `more`: its reads since the last write beyond the two the cell keeps (a
+    /// new read drops those it follows), and how many all cells keep.
+    more: FxHashMap<u64, Vec<Acc>>,
+    more_len: usize,
     /// Global words (address / 4) whose last write carries a release: (writer, release).
     global_rel: FxHashMap<u64, (u32, u32)>,
     /// Per owner rank: each other block's thread's latest access to it (epoch, pc, kind).
@@ -344,6 +356,8 @@ impl ClusterState {
             pending: vec![Vec::new(); if tracked { n } else { 0 }],
             snaps: Vec::new(),
             cells: FxHashMap::default(),
+            more: FxHashMap::default(),
+            more_len: 0,
             global_rel: FxHashMap::default(),
             remote: vec![FxHashMap::default(); r],
             exited: vec![0; r],
@@ -480,6 +494,7 @@ impl ClusterState {
                     w: Acc::EMPTY,
                     r1: Acc::EMPTY,
                     r2: Acc::EMPTY,
+                    more: false,
                 },
             };
             let mut c = cell;
@@ -507,17 +522,39 @@ impl ClusterState {
             if kind != 1 {
                 check(self, &c.r1);
                 check(self, &c.r2);
+                if c.more {
+                    for r in self.more.remove(&key).unwrap_or_default() {
+                        check(self, &r);
+                        self.more_len -= 1;
+                    }
+                    c.more = false;
+                }
             }
             if kind != 2 && c.w.snap != 0 && c.w.t != t && !acquired.contains(&c.w.snap) {
                 acquired.push(c.w.snap);
             }
             if kind == 1 {
                 // a read ordered after a kept one replaces it (a write that races with the
-                // kept read races with this one too); else it takes the second place
+                // kept read races with this one too); else it is kept beside them, however many
                 if !c.r1.is_some() || self.hb(&c.r1, t) {
                     c.r1 = me;
-                } else {
+                } else if !c.r2.is_some() || self.hb(&c.r2, t) {
                     c.r2 = me;
+                } else {
+                    let mut list = self.more.remove(&key).unwrap_or_default();
+                    let before = list.len();
+                    list.retain(|r| !self.hb(r, t));
+                    self.more_len -= before - list.len();
+                    if self.more_len < MAX_MORE_READS {
+                        list.push(me);
+                        self.more_len += 1;
+                    } else {
+                        self.full = true;
+                    }
+                    c.more = !list.is_empty();
+                    if c.more {
+                        self.more.insert(key, list);
+                    }
                 }
             } else {
                 c.w = me;
@@ -626,6 +663,7 @@ impl ClusterState {
             // the cluster is done: keep only the findings
             self.clocks = Vec::new();
             self.cells = FxHashMap::default();
+            self.more = FxHashMap::default();
             self.global_rel = FxHashMap::default();
             self.snaps = Vec::new();
             self.cbar = Vec::new();
@@ -1131,6 +1169,55 @@ mod tests {
     fn a_flag_in_global_memory_orders_distributed_shared_memory() {
         assert_eq!(flag_races(true), 0);
         assert_eq!(flag_races(false), 1);
+    }
+
+    #[test]
+    fn a_write_racing_with_the_second_of_three_unordered_reads_is_found() {
+        // rank 1's threads 0 and 1 read rank 0's byte, then rank 0's thread 0 reads it (three
+        // mutually unordered reads: with two kept, the third took the second's place), acquires
+        // what rank 1's thread 0 did (as through a flag) and writes the byte: ordered after its
+        // own read and rank 1's thread 0's, racing with rank 1's thread 1's
+        let mut s = state(&FLAG_PROGRAM);
+        let (a, b, c) = (s.gt(1, 0), s.gt(1, 1), s.gt(0, 0));
+        s.access(a, 4, 1, 0, 0x10, 1);
+        s.access(b, 4, 1, 0, 0x10, 1);
+        s.access(c, 4, 1, 0, 0x10, 1);
+        // rank 0's thread 0 acquires rank 1's thread 0 (as a flag would), not thread 1
+        let snap = s.vc(a).to_vec();
+        s.join_into(c, &snap);
+        s.access(c, 0, 2, 0, 0x10, 1);
+        let firsts: Vec<u32> = s.found.values().map(|agg| agg.example.0).collect();
+        // one pair of instructions (read at 4, write at 0), its example rank 1's thread 1
+        assert_eq!(firsts, [b], "{:?}", s.found);
+        // the same three reads; rank 0's thread 1 acquires rank 1's threads 0 and 1, not rank 0's
+        // thread 0 (the read kept beside the cell's two), and writes: racing with that read only
+        let mut s = state(&FLAG_PROGRAM);
+        let d = s.gt(0, 1);
+        for t in [a, b, c] {
+            s.access(t, 4, 1, 0, 0x10, 1);
+        }
+        for t in [a, b] {
+            let snap = s.vc(t).to_vec();
+            s.join_into(d, &snap);
+        }
+        s.access(d, 0, 2, 0, 0x10, 1);
+        // a pair within one block is left to the shared-memory checker: no finding here
+        assert!(s.found.is_empty(), "{:?}", s.found);
+        // rank 1's thread 1 writes after acquiring rank 1's thread 0 only: it races with the
+        // read of rank 0's thread 0 (kept beside the cell's two) only
+        let mut s = state(&FLAG_PROGRAM);
+        for t in [a, b, c] {
+            s.access(t, 4, 1, 0, 0x10, 1);
+        }
+        let snap = s.vc(a).to_vec();
+        s.join_into(b, &snap);
+        s.access(b, 0, 2, 0, 0x10, 1);
+        let pairs: Vec<(u32, u32)> = s
+            .found
+            .values()
+            .map(|agg| (agg.example.0, agg.example.1))
+            .collect();
+        assert_eq!(pairs, [(c, b)], "{:?}", s.found);
     }
 
     #[test]
