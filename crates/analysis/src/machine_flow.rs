@@ -9,9 +9,10 @@
 //! the kernel's parameters), special registers, warp votes and shuffles, the float steps of
 //! ptxas's integer division, double-precision arithmetic and compares ([`double`]), each thread's
 //! local memory ([`local`]), `BRX` jump tables (constant bank 2) and global loads from the
-//! launch's starting memory, and the `MUFU` unit's results (the H200's tables,
-//! `warpscope_emu::mufu`) are followed exactly; what comes from shared memory (see [`shared`]),
-//! textures, atomics and rounded-mode floating-point steps is *unknown*. Control flow runs on the
+//! launch's starting memory, float steps with `.FTZ`/`.SAT`/directed rounding, `FRND` and `F2I`
+//! ([`float`]), the `MUFU` unit's results (the H200's tables, `warpscope_emu::mufu`, with
+//! `MUFU.RCP64H`) and indirect calls ([`indirect`]) are followed exactly; what comes from shared
+//! memory (see [`shared`]), textures and atomics is *unknown*. Control flow runs on the
 //! architecture's convergence rules (`BSSY`/`BSYNC` barriers, `BREAK`, `WARPSYNC`, `EXIT`, calls
 //! and returns), lanes at the same code offset executing together. A branch, exit or return whose
 //! condition is unknown in any lane it runs for ends the run with the reason: the counts are then
@@ -33,6 +34,8 @@ use warpscope_toolchain::sass::{SassKernel, SassLine};
 use crate::global::GlobalCounts;
 
 mod double;
+mod float;
+mod indirect;
 mod local;
 mod shared;
 
@@ -224,10 +227,30 @@ enum Kind {
     Mufu {
         func: u8,
     },
+    /// `MUFU.RCP64H`: the H200's double-precision seed of a high word
+    /// (`warpscope_emu::mufu::rcp64h`, measured), a 32-bit result.
+    Rcp64h,
     /// `FCHK P, a, b`: whether `a / b` needs the slow path; known `false` for well-scaled operands.
     Fchk,
+    /// `F2I` to a 32-bit integer, `round` as in [`float::frnd`].
     F2i {
         signed: bool,
+        round: u8,
+        ftz: bool,
+    },
+    /// `FRND` (`.F32`), `round` as in [`float::frnd`].
+    Frnd {
+        round: u8,
+        ftz: bool,
+    },
+    /// `FMNMX d, a, b, p`: the smaller when `p`, else the larger ([`float::fmnmx`]).
+    Fmnmx {
+        ftz: bool,
+    },
+    /// `FADD`/`FMUL`/`FFMA` (`op` 0, 1, 2) with `.FTZ`, `.SAT` or a directed rounding.
+    Fmod {
+        op: u8,
+        mods: float::Mods,
     },
     Fadd,
     /// Rounding: 0 to nearest, 1 toward zero, 2 down, 3 up.
@@ -320,8 +343,10 @@ enum Kind {
     /// Cannot be followed (indirect jumps, traps, warp-synchronous slow paths).
     Stop,
     /// `CALL.REL.NOINC R10 0x0`: a call through a register (a function pointer, a virtual
-    /// method), whose target comes from memory here: not followed.
-    IndirectCall,
+    /// method): each lane to the function whose code offset its register holds ([`indirect`]).
+    IndirectCall {
+        reg: u8,
+    },
 }
 
 impl Kind {
@@ -337,6 +362,7 @@ impl Kind {
                 | Kind::Call { .. }
                 | Kind::Ret
                 | Kind::Brx { .. }
+                | Kind::IndirectCall { .. }
         )
     }
 }
@@ -384,9 +410,9 @@ struct Ddiv {
 
 /// ptxas's `div.rn.f64` (calibration/ddiv/README.md): `MUFU.RCP64H` of `hi(b)`, a Newton sequence
 /// giving the quotient `q`, then `FFMA d, RZ, hi(b), hi(q)` and `FSETP.GT |d| > 0x00100000 (as a
-/// float)`, with `FSETP.GEU |hi(a)| >= 0x03600000` beside it, deciding the fast path. The
-/// Newton sequence is not followed here (its seed is not IEEE); the FFMA's value is made from `a`
-/// and `b`: `hi(q)` of the correctly rounded quotient (the fast path's own result wherever the
+/// float)`, with `FSETP.GEU |hi(a)| >= 0x03600000` beside it, deciding the fast path. Where the
+/// Newton sequence's values are known (its seed is the H200's `MUFU.RCP64H`, its steps IEEE) the
+/// test is read off them; otherwise the FFMA's value is made from `a` and `b`: `hi(q)` of the correctly rounded quotient (the fast path's own result wherever the
 /// test passes, H200: 361 of 361 launches around every edge of the test,
 /// calibration/ddiv/h200_branch_*), or NaN where `hi(b)` read as a float is an infinity or NaN
 /// (`0 * inf`). Unknown within a unit of the test's edges, where the Newton result may differ
@@ -432,6 +458,9 @@ pub struct MachineFlow {
     constant2: std::sync::Arc<Vec<u8>>,
     /// The module's constant bank 4: global symbols' addresses (offset, symbol, addend).
     constant4: std::sync::Arc<Vec<(u32, String, i64)>>,
+    /// The functions the kernel's code holds a copy of (`$kernel$function` labels): the
+    /// function's name and its code offset.
+    functions: Vec<(String, u32)>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
     /// `WARPSCOPE_FLOW_TRACE=all`: every warp instruction goes to stderr.
@@ -450,7 +479,8 @@ pub struct FlowLaunch<'a> {
     /// The parameter buffer as the kernel's parameter layout places it.
     pub params: &'a [u8],
     /// The addresses of the module's global variables by name, for constant bank 4 (the
-    /// addresses of the math library's tables: `__cudart_sin_cos_coeffs`).
+    /// addresses of the math library's tables: `__cudart_sin_cos_coeffs`), and of its functions
+    /// (the emulation's function pointers, for indirect calls: [`indirect`]).
     pub symbols: &'a [(String, u64)],
     /// The cluster's dimensions in blocks (`[1, 1, 1]`: no clusters).
     pub cluster: [u32; 3],
@@ -545,6 +575,23 @@ struct Mem<'a> {
     /// Word address → what a warp stored there (the last warp to store).
     stored: rustc_hash::FxHashMap<u64, Stored>,
     reads: FlowReads,
+    /// The last read logged in each slot (by word address): a warp reading the same word again
+    /// and finding the same value (a loop's loads) adds nothing to [`FlowReads::words`].
+    recent: Box<[(u64, u32, u32); RECENT_READS]>,
+}
+
+/// Slots of [`Mem::recent`].
+const RECENT_READS: usize = 256;
+
+impl<'a> Mem<'a> {
+    fn new(global: Option<&'a warpscope_emu::mem::Global>) -> Mem<'a> {
+        Mem {
+            global,
+            stored: rustc_hash::FxHashMap::default(),
+            reads: FlowReads::default(),
+            recent: Box::new([(u64::MAX, 0, 0); RECENT_READS]),
+        }
+    }
 }
 
 impl Mem<'_> {
@@ -563,10 +610,14 @@ impl Mem<'_> {
         let (mut v, mut known) = match self.global.and_then(|g| g.read(wa, 4)) {
             Some(v) => {
                 let v = v as u32;
-                if self.reads.words.len() < FlowReads::MAX {
-                    self.reads.words.push((wa, v, warp));
-                } else {
-                    self.reads.overflow = true;
+                let slot = &mut self.recent[(wa >> 2) as usize % RECENT_READS];
+                if *slot != (wa, v, warp) {
+                    *slot = (wa, v, warp);
+                    if self.reads.words.len() < FlowReads::MAX {
+                        self.reads.words.push((wa, v, warp));
+                    } else {
+                        self.reads.overflow = true;
+                    }
                 }
                 (v, 0xf)
             }
@@ -1051,6 +1102,7 @@ impl MachineFlow {
             unfollowed_writes,
             constant2: std::sync::Arc::new(kernel.constant2.clone()),
             constant4: std::sync::Arc::new(kernel.constant4.clone()),
+            functions: indirect::copies(kernel),
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
             trace_all: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some_and(|v| v == "all"),
         }
@@ -1070,15 +1122,13 @@ impl MachineFlow {
             Some(Err(why)) => counts.global_why = Some(why),
             None => {}
         }
-        let mut mem = Mem {
-            global: launch.global,
-            stored: rustc_hash::FxHashMap::default(),
-            reads: FlowReads::default(),
-        };
+        let mut mem = Mem::new(launch.global);
         let bank4 = std::sync::Arc::new(self.bank4(launch));
+        let funcs = std::sync::Arc::new(indirect::functions(&self.functions, launch));
         let mut w = Warp::new();
         w.constant2 = self.constant2.clone();
         w.constant4 = bank4.clone();
+        w.funcs = funcs.clone();
         if let Some(srs) = &self.same_path {
             // each warp's path inputs (its lanes, the special registers read) once
             let mut seen: HashMap<Vec<u32>, FlowCounts> = HashMap::new();
@@ -1131,11 +1181,8 @@ impl MachineFlow {
                 let mut w = Warp::new();
                 w.constant2 = self.constant2.clone();
                 w.constant4 = bank4.clone();
-                let mut mem = Mem {
-                    global: launch.global,
-                    stored: rustc_hash::FxHashMap::default(),
-                    reads: FlowReads::default(),
-                };
+                w.funcs = funcs.clone();
+                let mut mem = Mem::new(launch.global);
                 let mut counts = FlowCounts {
                     global: counts.global,
                     global_why: counts.global_why,
@@ -1584,11 +1631,11 @@ impl MachineFlow {
                 }
             }
             Kind::Stop => return Err(stop("not followed")),
-            Kind::IndirectCall => {
-                return Err(stop(
-                    "an indirect call (function pointer or virtual method): its target is a register's value, \
-                     which comes from memory and is not followed",
-                ));
+            Kind::IndirectCall { reg } => {
+                if unknown_guard != 0 {
+                    return Err(stop("call on an unknown value"));
+                }
+                indirect::call(self, w, ins, pc, group, on, reg, launch, counts).map_err(&stop)?;
             }
             Kind::Nop => {
                 advance(w, group);
@@ -1848,7 +1895,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
     let returns: Vec<usize> = ins
         .iter()
         .enumerate()
-        .filter(|(_, x)| matches!(x.kind, Kind::Call { abs: false }))
+        .filter(|(_, x)| matches!(x.kind, Kind::Call { abs: false } | Kind::IndirectCall { .. }))
         .map(|(i, _)| i + 1)
         .collect();
     let succ: Vec<Vec<usize>> = ins
@@ -1860,8 +1907,8 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             let falls = match x.kind {
                 Kind::Bra { div, .. } => guarded || div || !x.preds.is_empty(),
                 Kind::Brx { .. } => guarded,
-                Kind::Exit | Kind::Ret => guarded,
-                Kind::Stop | Kind::IndirectCall => false,
+                Kind::Exit | Kind::Ret | Kind::IndirectCall { .. } => guarded,
+                Kind::Stop => false,
                 _ => true,
             };
             if falls && i + 1 < n {
@@ -1875,7 +1922,8 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             if matches!(x.kind, Kind::Ret) {
                 v.extend(returns.iter().copied().filter(|&r| r < n));
             }
-            if matches!(x.kind, Kind::Brx { .. }) {
+            // a jump table's entries and an indirect call's callees: any labelled instruction
+            if matches!(x.kind, Kind::Brx { .. } | Kind::IndirectCall { .. }) {
                 v.extend(labelled.iter().copied().filter(|&r| r < n));
             }
             v
@@ -1886,10 +1934,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
         .iter()
         .map(|x| {
             x.kind.is_control()
-                || matches!(
-                    x.kind,
-                    Kind::Bssy | Kind::Stop | Kind::IndirectCall | Kind::Bar { .. }
-                )
+                || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::Bar { .. })
                 || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
         })
         .collect();
@@ -2281,7 +2326,20 @@ fn decode(
                         .is_some_and(|t| matches!(parse_reg(t), Some(Src::R(r)) if r != RZ))
                 }) =>
         {
-            ins.kind = Kind::IndirectCall;
+            let reg = ops
+                .iter()
+                .find_map(|o| match o.split_whitespace().next().and_then(parse_reg) {
+                    Some(Src::R(r)) if r != RZ => Some(r),
+                    _ => None,
+                })
+                .unwrap_or(RZ);
+            ins.kind = Kind::IndirectCall { reg };
+            ins.src = vec![Opnd {
+                src: Src::R(reg),
+                neg: false,
+                not: false,
+                abs: false,
+            }];
         }
         "CALL" => {
             ins.kind = Kind::Call { abs: has("ABS") };
@@ -2492,6 +2550,12 @@ fn decode(
                 .map(|o| parse_opnd(o))
                 .collect();
             ins.preds = ops.iter().skip(i).filter_map(|o| parse_pred(o)).collect();
+        }
+        "FMNMX" if mods.iter().all(|m| *m == "FTZ") => {
+            ins.kind = Kind::Fmnmx { ftz: has("FTZ") };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = ops.iter().skip(1).take(2).map(|o| parse_opnd(o)).collect();
+            ins.preds = preds_of(3);
         }
         "SEL" | "USEL" | "FSEL" => {
             ins.kind = Kind::Sel {
@@ -2706,13 +2770,40 @@ fn decode(
             ins.dst = ops.first().map(|o| pred_or_sink(o)).into_iter().collect();
             ins.src = srcs(1);
         }
+        "MUFU" if mods == ["RCP64H"] => {
+            ins.kind = Kind::Rcp64h;
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            // a register or constant; an immediate is printed as the double whose high word it is
+            ins.src = ops
+                .get(1)
+                .map(|t| {
+                    let mut o = parse_opnd(t);
+                    if matches!(o.src, Src::FImm(_)) {
+                        o.src = match t.trim().parse::<f64>() {
+                            Ok(v) if v.to_bits() & 0xffff_ffff == 0 => Src::Imm((v.to_bits() >> 32) as u32),
+                            _ => Src::Unknown,
+                        };
+                    }
+                    o
+                })
+                .into_iter()
+                .collect();
+        }
         "MUFU" if mods == ["RCP"] => {
             ins.kind = Kind::Rcp { exact: false };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
         }
-        "F2I" if has("TRUNC") && !has("F64") && !has("U64") && !has("S64") => {
-            ins.kind = Kind::F2i { signed: !has("U32") };
+        "F2I"
+            if mods
+                .iter()
+                .all(|m| matches!(*m, "NTZ" | "TRUNC" | "FLOOR" | "CEIL" | "FTZ" | "S32" | "U32")) =>
+        {
+            ins.kind = Kind::F2i {
+                signed: !has("U32"),
+                round: int_round(&mods),
+                ftz: has("FTZ"),
+            };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
         }
@@ -2731,6 +2822,30 @@ fn decode(
                     },
                 },
                 _ => Kind::Ffma,
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "FADD" | "FMUL" | "FFMA" if float::Mods::parse(&mods).is_some() => {
+            ins.kind = Kind::Fmod {
+                op: match base {
+                    "FADD" => 0,
+                    "FMUL" => 1,
+                    _ => 2,
+                },
+                mods: float::Mods::parse(&mods).unwrap_or_default(),
+            };
+            ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            ins.src = srcs(1);
+        }
+        "FRND"
+            if mods
+                .iter()
+                .all(|m| matches!(*m, "TRUNC" | "FLOOR" | "CEIL" | "FTZ")) =>
+        {
+            ins.kind = Kind::Frnd {
+                round: int_round(&mods),
+                ftz: has("FTZ"),
             };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
@@ -2932,6 +3047,9 @@ struct Warp {
     constant2: std::sync::Arc<Vec<u8>>,
     /// Constant bank 4's known words: the addresses of global symbols (offset, address).
     constant4: std::sync::Arc<Vec<(u32, u64)>>,
+    /// The emulation's function addresses' low words and the code offsets of the same functions
+    /// ([`indirect`]).
+    funcs: std::sync::Arc<Vec<(u32, u32)>>,
     /// Where the group that just ran went, when all its lanes went to one place.
     together: Option<usize>,
     /// Groups of lanes an exclusive warp sync holds back, in the order they run.
@@ -3008,6 +3126,7 @@ impl Warp {
             sh_bad: false,
             constant2: std::sync::Arc::default(),
             constant4: std::sync::Arc::default(),
+            funcs: std::sync::Arc::default(),
         }
     }
 
@@ -3161,32 +3280,11 @@ impl Warp {
                         }
                         _ => None,
                     };
-                    let (mut buf, taint) = match got {
-                        Some(g) => (g.0, g.1),
-                        None => {
-                            for d in &ins.dst {
-                                self.set(*d, l, None);
-                            }
-                            continue;
-                        }
+                    let Some((buf, taint)) = got else {
+                        self.write_loaded(ins, l, None, bytes, signed, false);
+                        continue;
                     };
-                    if bytes < 4 {
-                        let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
-                            0xff
-                        } else {
-                            0
-                        };
-                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
-                            *b = fill;
-                        }
-                    }
-                    self.cur_taint = taint;
-                    for (k, d) in ins.dst.iter().enumerate() {
-                        let v =
-                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
-                        self.set(*d, l, Some(v));
-                    }
-                    self.cur_taint = false;
+                    self.write_loaded(ins, l, Some(buf), bytes, signed, taint);
                 }
             }
             _ => {}
@@ -3293,28 +3391,10 @@ impl Warp {
                         ok = false;
                     }
                     if !ok {
-                        for d in &ins.dst {
-                            self.set(*d, l, None);
-                        }
+                        self.write_loaded(ins, l, None, bytes, signed, false);
                         continue;
                     }
-                    if bytes < 4 {
-                        let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
-                            0xff
-                        } else {
-                            0
-                        };
-                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
-                            *b = fill;
-                        }
-                    }
-                    self.cur_taint = taint;
-                    for (k, d) in ins.dst.iter().enumerate() {
-                        let v =
-                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
-                        self.set(*d, l, Some(v));
-                    }
-                    self.cur_taint = false;
+                    self.write_loaded(ins, l, Some(buf), bytes, signed, taint);
                 }
             }
             _ => {}
@@ -3325,8 +3405,6 @@ impl Warp {
     fn memory(&mut self, ins: &Ins, on: u32, mem: &mut Mem) {
         match ins.kind {
             Kind::Ldg { bytes, signed, .. } => {
-                // a loaded value derives from memory
-                self.cur_taint = true;
                 for l in lanes(on) {
                     let addr = if self.unknown_store {
                         None
@@ -3355,18 +3433,9 @@ impl Warp {
                             *b = (v >> (8 * j)) as u8;
                         }
                     }
-                    if bytes < 4 && ok && signed && buf[bytes as usize - 1] & 0x80 != 0 {
-                        for b in buf.iter_mut().take(4).skip(bytes as usize) {
-                            *b = 0xff;
-                        }
-                    }
-                    for (k, d) in ins.dst.iter().enumerate() {
-                        let w =
-                            u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
-                        self.set(*d, l, ok.then_some(w));
-                    }
+                    // a loaded value derives from memory
+                    self.write_loaded(ins, l, ok.then_some(buf), bytes, signed, true);
                 }
-                self.cur_taint = false;
             }
             Kind::Stg { bytes, known } => {
                 for l in lanes(on) {
@@ -3408,6 +3477,43 @@ impl Warp {
             }
             _ => {}
         }
+    }
+
+    /// A load's tail for lane `l`: the `bytes` loaded (`buf`, `None` where not known), extended to
+    /// a word (with the sign when `signed`) below 4 bytes, written to the destination registers,
+    /// each word from memory (`taint`: derived from memory for [`Self::decision_tainted`]).
+    fn write_loaded(
+        &mut self,
+        ins: &Ins,
+        l: usize,
+        buf: Option<[u8; 16]>,
+        bytes: u8,
+        signed: bool,
+        taint: bool,
+    ) {
+        self.cur_taint = taint;
+        let Some(mut buf) = buf else {
+            for d in &ins.dst {
+                self.set(*d, l, None);
+            }
+            self.cur_taint = false;
+            return;
+        };
+        if bytes < 4 {
+            let fill = if signed && buf[bytes as usize - 1] & 0x80 != 0 {
+                0xff
+            } else {
+                0
+            };
+            for b in buf.iter_mut().take(4).skip(bytes as usize) {
+                *b = fill;
+            }
+        }
+        for (k, d) in ins.dst.iter().enumerate() {
+            let v = u32::from_le_bytes([buf[4 * k], buf[4 * k + 1], buf[4 * k + 2], buf[4 * k + 3]]);
+            self.set(*d, l, Some(v));
+        }
+        self.cur_taint = false;
     }
 
     /// The lanes of `on` where a `BRA`/`BREAK`'s predicate operand (`BRA !P0, target`) holds, all
@@ -3536,6 +3642,9 @@ impl Warp {
                     });
                 }
                 if bank == 2 {
+                    if let Some(v) = indirect::bank2(&self.funcs, off) {
+                        return Some(v);
+                    }
                     let b = self.constant2.get(off as usize..off as usize + 4)?;
                     return Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
                 }
@@ -3824,7 +3933,9 @@ impl Warp {
                         | Kind::Fadd
                         | Kind::Fmul { .. }
                         | Kind::Ffma
+                        | Kind::Fmod { .. }
                         | Kind::Sel { .. }
+                        | Kind::Fmnmx { .. }
                         | Kind::Fchk
                         | Kind::Mufu { .. }
                 ) && !uniform;
@@ -3846,7 +3957,11 @@ impl Warp {
                             }
                             None => (None, None),
                         }
-                    } else if let Some(dd) = ins.ddiv {
+                    } else if let Some(dd) = ins.ddiv
+                        && (approx_in || self.lane_op(ins, l, launch, &pre).0.is_none())
+                    {
+                        // the test's own operands unknown (the Newton sequence's values are
+                        // followed exactly where its inputs are known: the seed is the H200's)
                         self.cur_approx = false;
                         let exact = |w: &Warp, r: u8| w.ax[r as usize] >> l & 1 == 0;
                         let a = (exact(self, dd.a_hi - 1) && exact(self, dd.a_hi))
@@ -4144,6 +4259,12 @@ impl Warp {
                 Some(false) => (x(1), None),
                 None => (None, None),
             },
+            Kind::Fmnmx { ftz } => match (f(0), f(1), p(0)) {
+                (Some(a), Some(b), Some(min)) => {
+                    (Some(float::fmnmx(a.to_bits(), b.to_bits(), min, ftz)), None)
+                }
+                _ => (None, None),
+            },
             Kind::Sel { float: true } => match p(0) {
                 Some(true) => (f(0).map(f32::to_bits), None),
                 Some(false) => (f(1).map(f32::to_bits), None),
@@ -4352,6 +4473,7 @@ impl Warp {
                 (Some(v.to_bits()), None)
             }
             Kind::Rcp { .. } => (f(0).map(|v| warpscope_emu::mufu::rcp(v.to_bits())), None),
+            Kind::Rcp64h => (f(0).map(|v| warpscope_emu::mufu::rcp64h(v.to_bits())), None),
             // the H200's unit, bit for bit (calibration/mufu): SIN/COS take the argument in
             // periods, as the FMUL.RZ before them leaves it
             Kind::Mufu { func } => (
@@ -4401,23 +4523,23 @@ impl Warp {
                 }
                 (seen.map(u32::from), None)
             }
-            Kind::F2i { signed } => {
-                let Some(v) = f(0) else {
-                    return (None, None);
-                };
-                let r = if signed {
-                    if v.is_nan() {
-                        0
-                    } else {
-                        v.trunc().clamp(i32::MIN as f32, i32::MAX as f32) as i32 as u32
-                    }
-                } else if v.is_nan() {
-                    0
-                } else {
-                    v.trunc().clamp(0.0, u32::MAX as f32) as u32
-                };
-                (Some(r), None)
+            Kind::F2i { signed, round, ftz } => {
+                (f(0).map(|v| float::f2i(v.to_bits(), round, signed, ftz)), None)
             }
+            Kind::Frnd { round, ftz } => (f(0).map(|v| float::frnd(v.to_bits(), round, ftz)), None),
+            Kind::Fmod { op, mods } => match (f(0), f(1), f(2)) {
+                (Some(a), Some(b), c) if op < 2 || c.is_some() => (
+                    Some(float::arith(
+                        op == 1,
+                        a.to_bits(),
+                        b.to_bits(),
+                        c.filter(|_| op == 2).map(f32::to_bits),
+                        mods,
+                    )),
+                    None,
+                ),
+                _ => (None, None),
+            },
             Kind::Dop { op } => {
                 let (Some(a), Some(b)) = (self.dval(0, ins, l, launch), self.dval(1, ins, l, launch)) else {
                     return (None, None);
@@ -4468,6 +4590,20 @@ impl Warp {
             },
             _ => (None, None),
         }
+    }
+}
+
+/// The rounding of `F2I`/`FRND` modifiers: 0 to nearest even (none, `.NTZ`), 1 `.TRUNC`, 2
+/// `.FLOOR`, 3 `.CEIL`.
+fn int_round(mods: &[&str]) -> u8 {
+    if mods.contains(&"TRUNC") {
+        1
+    } else if mods.contains(&"FLOOR") {
+        2
+    } else if mods.contains(&"CEIL") {
+        3
+    } else {
+        0
     }
 }
 

@@ -1,9 +1,8 @@
 //! calibration/ddiv/ddiv_branch.cu under `warpscope run`: 361 launches, one double division per
-//! warp, pairs around every edge of ptxas's fast-path test. Every launch whose branch counters are
-//! labelled exact equals what an H200 counted (calibration/ddiv/h200_branch_ncu.csv): the 111
-//! launches on the fast path, where the machine-code flow evaluates the test, and 60 that take
-//! the slow-path subroutine, whose branches on `DFMA`/`DMUL` results the flow now computes; the
-//! others (branches on `MUFU.RCP64H`-seeded values) are labelled estimates.
+//! warp, pairs around every edge of ptxas's fast-path test. Every launch's branch counters are
+//! labelled exact and equal what an H200 counted (calibration/ddiv/h200_branch_ncu.csv): the flow
+//! follows the Newton sequence from the H200's own `MUFU.RCP64H` seed (calibration/rcp64h/), the
+//! fast-path test and the slow-path subroutine's branches on `DFMA`/`DMUL` results.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -65,5 +64,5 @@ fn double_division_branch_counters_labelled_exact_equal_the_h200() {
             "launch {id}"
         );
     }
-    assert_eq!(exact, 171, "launches with exact branch counters");
+    assert_eq!(exact, 361, "launches with exact branch counters");
 }

@@ -181,7 +181,8 @@ struct FlowObserver<'f> {
     grid: [u32; 3],
     block: [u32; 3],
     cluster: [u32; 3],
-    /// The module's global variables' addresses (constant bank 4).
+    /// The module's global variables' addresses (constant bank 4) and its functions' (indirect
+    /// calls).
     symbols: Vec<(String, u64)>,
     /// The blocks' shared-memory records, asked for when the first run needs them.
     shared: Arc<warpscope_analysis::machine_flow::FlowShared>,
@@ -251,7 +252,9 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
                 if reads.shared {
                     // followed on the emulation's shared memory: counted, not yet labelled exact
                     // (calibration/run/bench2: lud's pivot one branch target above the H200 in 3
-                    // of 10 launches, cause not found)
+                    // of 10 launches, those with a warp whose lanes reach one instruction in three
+                    // groups from three divergent branches; which groups the GPU runs together
+                    // there is not found: calibration/run/bench2/README.md)
                     Err(format!(
                         "branches depend on shared memory: followed on the emulation's record ({} \
                          targets, {} divergent), not proven exact",
@@ -982,11 +985,14 @@ fn emulate(
             .unwrap_or([1, 1, 1]),
         shared: Arc::clone(&flow_shared),
         again: None,
+        // global variables (constant bank 4) and functions (the emulation's function pointers,
+        // for indirect calls)
         symbols: program
             .vars
             .iter()
             .filter(|v| !v.is_const)
             .map(|v| (v.name.clone(), v.addr))
+            .chain(program.functions.iter().cloned())
             .collect(),
         run: None,
         verdict: None,

@@ -603,8 +603,8 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
 }
 
 /// `v` rounded to nearest to a double whose low word is zero (20 fraction bits): the model of the
-/// H100's MUFU.RCP64H / MUFU.RSQ64H, which read and write only the high word of a double. The
-/// units' own rounding is not measured bit for bit; this is within their accuracy.
+/// H100's MUFU.RSQ64H, which reads and writes only the high word of a double. The unit's own
+/// rounding is not measured bit for bit; this is within its accuracy.
 fn hi_word(v: f64) -> u64 {
     softfloat::round(
         softfloat::F64,
@@ -621,24 +621,14 @@ fn hi_only(a: u64) -> f64 {
     f64v(a & 0xffff_ffff_0000_0000)
 }
 
-/// What MUFU.RCP64H and MUFU.RSQ64H write for a NaN (H200: `jn(k, NaN)` is `0x7fffffff00000000`).
+/// What MUFU.RSQ64H writes for a NaN, as MUFU.RCP64H does (H200: `jn(k, NaN)` is
+/// `0x7fffffff00000000`).
 const SEED64_NAN: u64 = 0x7fff_ffff_0000_0000;
 
-/// `rcp.approx.ftz.f64` (one MUFU.RCP64H, the low word zero): `1/x` of the operand's high word,
-/// to 20 fraction bits; a subnormal operand counts as zero.
+/// `rcp.approx.ftz.f64` (one MUFU.RCP64H, the low word zero): the H200's unit on the operand's
+/// high word ([`crate::mufu::rcp64h`]).
 pub fn rcp_seed64(a: u64) -> u64 {
-    let x = hi_only(a);
-    if x.is_nan() {
-        return SEED64_NAN;
-    }
-    if x == 0.0 || x.is_subnormal() {
-        return (a & 1 << 63) | 0x7ff0_0000_0000_0000;
-    }
-    let r = 1.0 / x;
-    if r.is_subnormal() {
-        return a & 1 << 63;
-    }
-    hi_word(r)
+    u64::from(crate::mufu::rcp64h((a >> 32) as u32)) << 32
 }
 
 /// `rsqrt.approx.ftz.f64` (one MUFU.RSQ64H, the low word zero): `1/sqrt(x)` of the operand's high

@@ -149,7 +149,9 @@ pub trait Sink: Send {
     /// each `e < rows.len()` in turn, the low `elem` bytes of `rows[e][l]` (little-endian) at the
     /// event's address, `elem * rows.len()` bytes in all. Sent for `st`, plain and vector, in every
     /// state space, with `elem` at most 8; not for `stmatrix`, `cp.async`, atomics, `wmma.store` or
-    /// bulk copies, whose values a sink takes as unknown.
+    /// bulk copies, whose values a sink takes as unknown. Only the lanes active in the store's
+    /// event are defined: an inactive lane's row entry is whatever its register buffer held (the
+    /// buffers are pooled across blocks, so it depends on which blocks ran before on the thread).
     fn store_values(&mut self, _warp: u32, _pc: u32, _elem: u8, _rows: &[&[u64; 32]]) {}
     /// Sent just before the [`AccessOp::CpAsync`] event of a `cp.async` with a `src-size`
     /// operand (a register, or the `ignore-src` predicate): `sources` are the lanes whose source

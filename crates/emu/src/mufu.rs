@@ -16,6 +16,9 @@
 //! `calibration/hopper/rcp_table.py`. Other binades scale by the exponent (the unit works on the
 //! significand); zero and subnormal inputs give infinity, infinity gives zero, subnormal results
 //! are flushed to zero, a NaN gives the canonical NaN.
+//!
+//! `rcp64h` (`MUFU.RCP64H`, the double-precision seed of a double's high word) is that table's
+//! significand truncated to 20 fraction bits (calibration/rcp64h/README.md).
 
 use std::sync::OnceLock;
 
@@ -103,6 +106,32 @@ pub fn rcp(x: u32) -> u32 {
         return sign;
     }
     sign | (field as u32) << 23 | (r & 0x7f_ffff)
+}
+
+/// `MUFU.RCP64H` of a double's high word `hi` (bits in; the result's high word out, its low
+/// word being zero): the `MUFU.RCP` table's reciprocal of the significand `1 + f/2^20` (`f` the
+/// high word's 20 fraction bits, read as the f32 `1 + (f << 3)/2^23`) truncated to 20 fraction
+/// bits, scaled by the exponent. Equal to the H200 for every `f` (calibration/rcp64h/h200/
+/// rcp64h.delta) and on 4112 inputs of every exponent and special value (rcp64h.list). A zero or
+/// subnormal input gives infinity, infinity gives zero, a subnormal result is flushed to zero, a
+/// NaN gives `0x7fffffff`.
+pub fn rcp64h(hi: u32) -> u32 {
+    let sign = hi & 0x8000_0000;
+    let e = (hi >> 20) & 0x7ff;
+    let f = hi & 0xf_ffff;
+    if e == 0x7ff {
+        return if f != 0 { CANON_NAN } else { sign };
+    }
+    if e == 0 {
+        return sign | 0x7ff0_0000;
+    }
+    // the significand's reciprocal in (1/2, 1] as the f32 unit gives it
+    let r = rcp(0x3f80_0000 | f << 3);
+    let field = 2046 - e as i32 + (r >> 23) as i32 - 127;
+    if field <= 0 {
+        return sign;
+    }
+    sign | (field as u32) << 20 | (r & 0x7f_ffff) >> 3
 }
 
 fn ftz(x: f32) -> f32 {

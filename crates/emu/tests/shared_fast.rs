@@ -19,6 +19,19 @@ struct Record {
 
 impl Sink for Record {
     fn mem(&mut self, e: &MemEvent<'_>) {
+        // the values a store announced just before its event: only its active lanes' are defined
+        if matches!(e.op, warpscope_emu::AccessOp::Store)
+            && let Some(last) = self.stores.last_mut()
+            && (last.0, last.1) == (e.warp, e.pc)
+        {
+            for row in &mut last.3 {
+                for (l, v) in row.iter_mut().enumerate() {
+                    if e.mask >> l & 1 == 0 {
+                        *v = 0;
+                    }
+                }
+            }
+        }
         let addrs = (0..32)
             .filter(|l| e.mask >> l & 1 != 0)
             .map(|l| e.addrs[l])

@@ -174,6 +174,9 @@ pub struct Program {
     pub failed: Vec<KernelFailure>,
     /// The name of every `.entry` of the module (lowered or failed), in module order.
     pub entries: Vec<String>,
+    /// Every function with an address (a `.func` with a body), and that address: what a function
+    /// pointer to it holds here (`lower/indirect.rs`).
+    pub functions: Vec<(String, u64)>,
 }
 
 /// A kernel of the module that did not lower, and why.
@@ -3215,9 +3218,11 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
         }
     }
     // every function's address (`mov.u64 %rd, f;`), unless a variable has the name
+    let mut functions = Vec::new();
     for (i, f) in m.functions.iter().enumerate() {
         if f.body.is_some() && !f.is_entry && !module_syms.contains_key(&f.name) {
             module_syms.insert(f.name.clone(), Sym::Global(indirect::func_address(i)));
+            functions.push((f.name.clone(), indirect::func_address(i)));
         }
     }
     let mut ops = Vec::new();
@@ -3353,6 +3358,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             const_bank,
             failed,
             entries,
+            functions,
         })
     } else {
         // module-scope errors, or no kernel lowered: every error of the module
