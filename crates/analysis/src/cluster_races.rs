@@ -8,18 +8,27 @@
 //! the PTX memory model gives them is kept as vector clocks, one per thread of the cluster:
 //!
 //! * a block barrier (`bar.sync`, `__syncthreads()`) orders the arriving threads of its block, and
-//!   `__syncwarp()` the lanes it names;
+//!   `__syncwarp()` the lanes it names; a synchronising warp collective (`shfl.sync`, `vote.sync`,
+//!   `match.sync`, `redux.sync`) the lanes that execute it ([`crate::warp_sync`]);
 //! * the cluster barrier: `barrier.cluster.arrive` (release by default; `.relaxed` orders nothing)
 //!   releases what the thread did before it, `barrier.cluster.wait` (acquire) acquires every
 //!   arrival of the phase it waits for (`cluster.sync()` is both);
 //! * an mbarrier: an arrival (local or remote, `.shared::cluster`) releases, a wait that sees the
 //!   phase complete acquires every arrival of that phase. Arrivals and waits are taken at cluster
 //!   scope whatever their `.scope` (CUTLASS's cluster barriers wait at the default `.cta` scope);
-//! * release/acquire through memory: a fence at `.cluster`, `.gpu` or `.sys` scope (or a release
-//!   operation: `st.release`, `atom.release`/`acq_rel`) makes the thread's later writes carry what
-//!   came before; a read that sees such a write acquires it when it is an acquire operation
-//!   (`ld.acquire`, `atom.acquire`/`acq_rel`, an atomic without `.relaxed`), or at the thread's next
-//!   such fence. `.cta`-scoped fences and operations do not order blocks.
+//! * release/acquire through memory, shared or global (a flag in global memory orders the
+//!   blocks' distributed shared memory accesses as one in shared memory does): a fence at
+//!   `.cluster`, `.gpu` or `.sys` scope (or a release operation: `st.release`,
+//!   `atom.release`/`acq_rel`) makes the thread's later writes carry what came before; a read that
+//!   sees such a write acquires it when it is an acquire operation (`ld.acquire`,
+//!   `atom.acquire`/`acq_rel`, an atomic without `.relaxed`), or at the thread's next such fence.
+//!   `.cta`-scoped fences and operations do not order blocks. For global memory the cluster keeps
+//!   the words whose last write carries a release (at most `MAX_GLOBAL_RELEASES`; an atomic
+//!   continues the release it overwrites, a plain write ends it), and only in kernels with a fence
+//!   or release operation.
+//!
+//! The shadow keeps per shared byte the last write and every read since it that no later kept
+//! read follows (two in the cell, more beside it, up to `MAX_MORE_READS` in all).
 //!
 //! Two accesses of threads of different blocks to one shared byte, at least one a write, not
 //! ordered so and not both strong at cluster scope (atomics, `.relaxed`/`.acquire`/`.release`
@@ -30,8 +39,13 @@
 //! before the owner's exit (by a cluster barrier both pass after it, typically `cluster.sync()` at
 //! the end of the kernel) is [`FindingKind::ExitBeforeRemoteAccess`].
 //!
-//! Not tracked: ordering through global memory between blocks of a cluster, shuffles as
-//! synchronisation, TMA multicast writes; clusters of more than [`MAX_CLUSTER_THREADS`] threads
+//! * a tensor copy (`cp.async.bulk.tensor`, `.multicast::cluster` included) writes each block it
+//!   reaches ([`warpscope_emu::Sink::cluster_copy`]): a write of the issuing thread at its clock
+//!   when it issued, released to the waiters of the phase of that block's mbarrier its
+//!   `complete_tx` counts in (as an arrival). So a read of another block's bytes before its wait,
+//!   or an owner's write the copy may overwrite, is a race.
+//!
+//! Not tracked: clusters of more than [`MAX_CLUSTER_THREADS`] threads
 //! (the clocks would need more than 64 MiB) are not checked (the note says so).
 
 use std::collections::BTreeMap;
@@ -46,6 +60,12 @@ pub const MAX_CLUSTER_THREADS: u32 = 4096;
 
 /// The most shared bytes the cluster's shadow tracks (about 60 bytes each).
 const MAX_CELLS: usize = 4 << 20;
+
+/// The most reads kept beyond two per shared byte (about 24 bytes each).
+const MAX_MORE_READS: usize = 4 << 20;
+
+/// The most global words whose last write carries a release the cluster keeps (16 bytes each).
+const MAX_GLOBAL_RELEASES: usize = 1 << 20;
 
 const NONE: u32 = u32::MAX;
 
@@ -66,6 +86,9 @@ struct PcOp {
     release: bool,
     /// A strong access at cluster scope or wider.
     strong: bool,
+    /// A synchronising warp collective (`shfl.sync`, `vote.sync`, ...: see
+    /// [`crate::warp_sync`]).
+    warp: bool,
 }
 
 fn classify(text: &str) -> PcOp {
@@ -83,7 +106,10 @@ fn classify(text: &str) -> PcOp {
     let has = |m: &str| mods.contains(&m);
     // scopes that hold two blocks of a cluster (an atom's default scope is .gpu)
     let wide = !has("cta");
-    let mut s = PcOp::default();
+    let mut s = PcOp {
+        warp: crate::warp_sync::is_warp_collective(text),
+        ..PcOp::default()
+    };
     match head {
         "membar" => s.fence = wide,
         "fence" => s.fence = wide && !has("proxy") && !has("mbarrier_init"),
@@ -115,6 +141,9 @@ fn classify(text: &str) -> PcOp {
 pub struct ClusterOps {
     base: u32,
     ops: Vec<PcOp>,
+    /// Some instruction releases at cluster scope or wider (a fence or a release operation): then
+    /// global accesses are followed for the releases their writes carry.
+    any_release: bool,
 }
 
 impl ClusterOps {
@@ -122,12 +151,15 @@ impl ClusterOps {
     pub fn of_range(program: &warpscope_ptx::Program, start: u32, end: u32) -> ClusterOps {
         let end = (end as usize).min(program.info.len());
         let start = (start as usize).min(end);
+        let ops: Vec<PcOp> = program.info[start..end]
+            .iter()
+            .map(|i| classify(&i.text))
+            .collect();
+        let any_release = ops.iter().any(|o| o.fence || o.release);
         ClusterOps {
             base: start as u32,
-            ops: program.info[start..end]
-                .iter()
-                .map(|i| classify(&i.text))
-                .collect(),
+            ops,
+            any_release,
         }
     }
 
@@ -221,6 +253,8 @@ struct Cell {
     w: Acc,
     r1: Acc,
     r2: Acc,
+    /// More reads since the write are kept in [`ClusterState::more`].
+    more: bool,
 }
 
 /// An mbarrier's arrivals: those of its current phase, and of the last completed phase of each
@@ -274,6 +308,12 @@ pub struct ClusterState {
     pending: Vec<Vec<u32>>,
     snaps: Vec<Vec<u32>>,
     cells: FxHashMap<u64, Cell>,
+    /// Per cell with `more`: its reads since the last write beyond the two the cell keeps (a
+    /// new read drops those it follows), and how many all cells keep.
+    more: FxHashMap<u64, Vec<Acc>>,
+    more_len: usize,
+    /// Global words (address / 4) whose last write carries a release: (writer, release).
+    global_rel: FxHashMap<u64, (u32, u32)>,
     /// Per owner rank: each other block's thread's latest access to it (epoch, pc, kind).
     remote: Vec<FxHashMap<u32, (u32, u32, u8)>>,
     exited: Vec<u32>,
@@ -316,6 +356,9 @@ impl ClusterState {
             pending: vec![Vec::new(); if tracked { n } else { 0 }],
             snaps: Vec::new(),
             cells: FxHashMap::default(),
+            more: FxHashMap::default(),
+            more_len: 0,
+            global_rel: FxHashMap::default(),
             remote: vec![FxHashMap::default(); r],
             exited: vec![0; r],
             finished: vec![false; r],
@@ -451,6 +494,7 @@ impl ClusterState {
                     w: Acc::EMPTY,
                     r1: Acc::EMPTY,
                     r2: Acc::EMPTY,
+                    more: false,
                 },
             };
             let mut c = cell;
@@ -478,17 +522,39 @@ impl ClusterState {
             if kind != 1 {
                 check(self, &c.r1);
                 check(self, &c.r2);
+                if c.more {
+                    for r in self.more.remove(&key).unwrap_or_default() {
+                        check(self, &r);
+                        self.more_len -= 1;
+                    }
+                    c.more = false;
+                }
             }
             if kind != 2 && c.w.snap != 0 && c.w.t != t && !acquired.contains(&c.w.snap) {
                 acquired.push(c.w.snap);
             }
             if kind == 1 {
                 // a read ordered after a kept one replaces it (a write that races with the
-                // kept read races with this one too); else it takes the second place
+                // kept read races with this one too); else it is kept beside them, however many
                 if !c.r1.is_some() || self.hb(&c.r1, t) {
                     c.r1 = me;
-                } else {
+                } else if !c.r2.is_some() || self.hb(&c.r2, t) {
                     c.r2 = me;
+                } else {
+                    let mut list = self.more.remove(&key).unwrap_or_default();
+                    let before = list.len();
+                    list.retain(|r| !self.hb(r, t));
+                    self.more_len -= before - list.len();
+                    if self.more_len < MAX_MORE_READS {
+                        list.push(me);
+                        self.more_len += 1;
+                    } else {
+                        self.full = true;
+                    }
+                    c.more = !list.is_empty();
+                    if c.more {
+                        self.more.insert(key, list);
+                    }
                 }
             } else {
                 c.w = me;
@@ -498,6 +564,48 @@ impl ClusterState {
             self.cells.insert(key, c);
         }
         for s in acquired {
+            if op.acquire {
+                self.acquire(t, s);
+            } else if self.pending[t as usize].len() < 16 && !self.pending[t as usize].contains(&s) {
+                self.pending[t as usize].push(s);
+            }
+        }
+    }
+
+    /// Thread `t` accesses `width` bytes of global memory at `addr`: a write after the thread's
+    /// release carries it, a read of such a write acquires it (an acquire operation) or at the
+    /// thread's next fence. A plain write without a release ends what the word carried; an
+    /// atomic continues it (a release sequence).
+    fn global(&mut self, t: u32, pc: u32, kind: u8, addr: u64, width: u64) {
+        let op = self.ops.at(pc);
+        if op.release {
+            self.release(t);
+        }
+        let mut acquired: [u32; 4] = [0; 4];
+        let mut n = 0;
+        let last = addr.saturating_add(width.max(1) - 1) >> 2;
+        for word in addr >> 2..=last {
+            if kind != 2
+                && let Some(&(w, snap)) = self.global_rel.get(&word)
+                && w != t
+                && n < acquired.len()
+                && !acquired[..n].contains(&snap)
+            {
+                acquired[n] = snap;
+                n += 1;
+            }
+            if kind != 1 {
+                let r = self.rel[t as usize];
+                if r != 0 {
+                    if self.global_rel.len() < MAX_GLOBAL_RELEASES || self.global_rel.contains_key(&word) {
+                        self.global_rel.insert(word, (t, r));
+                    }
+                } else if kind == 2 {
+                    self.global_rel.remove(&word);
+                }
+            }
+        }
+        for &s in &acquired[..n] {
             if op.acquire {
                 self.acquire(t, s);
             } else if self.pending[t as usize].len() < 16 && !self.pending[t as usize].contains(&s) {
@@ -555,6 +663,8 @@ impl ClusterState {
             // the cluster is done: keep only the findings
             self.clocks = Vec::new();
             self.cells = FxHashMap::default();
+            self.more = FxHashMap::default();
+            self.global_rel = FxHashMap::default();
             self.snaps = Vec::new();
             self.cbar = Vec::new();
             self.mbars = FxHashMap::default();
@@ -677,6 +787,17 @@ fn each_lane(mask: u32, mut f: impl FnMut(usize)) {
 
 impl warpscope_emu::Sink for ClusterRaceSink {
     fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
+        if e.space == warpscope_emu::Space::Global && self.ops.any_release {
+            // releases and acquires through global memory order the blocks too
+            let kind = op_kind(e.op);
+            self.with(|s, rank| {
+                each_lane(e.mask, |l| {
+                    let t = s.gt(rank, e.warp * 32 + l as u32);
+                    s.global(t, e.pc, kind, e.addrs[l], u64::from(e.width));
+                })
+            });
+            return;
+        }
         if e.space != warpscope_emu::Space::Shared {
             return;
         }
@@ -761,10 +882,15 @@ impl warpscope_emu::Sink for ClusterRaceSink {
             return;
         }
         let op = self.ops.at(pc);
-        if !(op.fence || op.cwait) {
+        if !(op.fence || op.cwait || op.warp) {
             return;
         }
         self.with(|s, rank| {
+            if op.warp {
+                // the lanes that execute it are ordered as by __syncwarp()
+                let lanes = s.lanes(rank, warp, active);
+                s.join_all(&lanes);
+            }
             for t in s.lanes(rank, warp, active) {
                 if op.fence {
                     s.fence(t);
@@ -817,6 +943,34 @@ impl warpscope_emu::Sink for ClusterRaceSink {
             s.tick(t);
             if let Some(p) = completed {
                 s.mbar_complete((target, addr), p);
+            }
+        });
+    }
+
+    fn cluster_copy(&mut self, e: &warpscope_emu::ClusterCopy) {
+        self.with(|s, rank| {
+            if e.rank >= s.shape.size() {
+                return;
+            }
+            let t = s.gt(rank, e.warp * 32 + e.lane);
+            // the copy engine's write, ordered after what the issuing thread did before (its
+            // clock now); it carries no release of the thread's
+            let rel = std::mem::take(&mut s.rel[t as usize]);
+            s.access(t, e.pc, 2, e.rank, e.lo, e.hi - e.lo);
+            s.rel[t as usize] = rel;
+            // its complete_tx releases it to the waiters of that mbarrier's phase
+            let v = s.vc(t).to_vec();
+            let n = s.n;
+            let m = s.mbar((e.rank, e.mbar));
+            if m.current.is_empty() {
+                m.current = vec![0; n];
+            }
+            for (d, x) in m.current.iter_mut().zip(v) {
+                *d = (*d).max(x);
+            }
+            s.tick(t);
+            if let Some(p) = e.completed {
+                s.mbar_complete((e.rank, e.mbar), p);
             }
         });
     }
@@ -965,6 +1119,105 @@ mod tests {
         assert!(r.strong && !r.acquire && !r.release);
         assert!(classify("atom.shared::cluster.add.u32 %r1, [%r2], 1;").acquire);
         assert!(!classify("atom.cta.shared.add.u32 %r1, [%r2], 1;").strong);
+    }
+
+    /// A cluster of two 32-thread blocks whose instructions are `texts` (pc = index).
+    fn state(texts: &[&str]) -> ClusterState {
+        let ops: Vec<PcOp> = texts.iter().map(|t| classify(t)).collect();
+        let any_release = ops.iter().any(|o| o.fence || o.release);
+        let shape = ClusterShape {
+            grid: [2, 1, 1],
+            cluster: [2, 1, 1],
+            threads: 32,
+        };
+        ClusterState::new(
+            shape,
+            0,
+            Arc::new(ClusterOps {
+                base: 0,
+                ops,
+                any_release,
+            }),
+        )
+    }
+
+    const FLAG_PROGRAM: [&str; 5] = [
+        "st.shared::cluster.u32 [%r1], %r2;",
+        "membar.gl;",
+        "atom.global.exch.b32 %r3, [%rd1], 1;",
+        "ld.relaxed.gpu.global.u32 %r4, [%rd1];",
+        "ld.shared.u32 %r5, [%r6];",
+    ];
+
+    /// Rank 1's thread 0 writes rank 0's shared word, (fences,) sets a global flag with an
+    /// atomic; rank 0's thread 0 reads the flag, fences, reads its word: the races found.
+    fn flag_races(writer_fences: bool) -> usize {
+        let mut s = state(&FLAG_PROGRAM);
+        let (w, r) = (s.gt(1, 0), s.gt(0, 0));
+        s.access(w, 0, 2, 0, 0x40, 4);
+        if writer_fences {
+            s.fence(w);
+        }
+        s.global(w, 2, 3, 0x1000, 4);
+        s.global(r, 3, 1, 0x1000, 4);
+        s.fence(r);
+        s.access(r, 4, 1, 0, 0x40, 4);
+        s.found.len()
+    }
+
+    #[test]
+    fn a_flag_in_global_memory_orders_distributed_shared_memory() {
+        assert_eq!(flag_races(true), 0);
+        assert_eq!(flag_races(false), 1);
+    }
+
+    #[test]
+    fn a_write_racing_with_the_second_of_three_unordered_reads_is_found() {
+        // rank 1's threads 0 and 1 read rank 0's byte, then rank 0's thread 0 reads it (three
+        // mutually unordered reads: with two kept, the third took the second's place), acquires
+        // what rank 1's thread 0 did (as through a flag) and writes the byte: ordered after its
+        // own read and rank 1's thread 0's, racing with rank 1's thread 1's
+        let mut s = state(&FLAG_PROGRAM);
+        let (a, b, c) = (s.gt(1, 0), s.gt(1, 1), s.gt(0, 0));
+        s.access(a, 4, 1, 0, 0x10, 1);
+        s.access(b, 4, 1, 0, 0x10, 1);
+        s.access(c, 4, 1, 0, 0x10, 1);
+        // rank 0's thread 0 acquires rank 1's thread 0 (as a flag would), not thread 1
+        let snap = s.vc(a).to_vec();
+        s.join_into(c, &snap);
+        s.access(c, 0, 2, 0, 0x10, 1);
+        let firsts: Vec<u32> = s.found.values().map(|agg| agg.example.0).collect();
+        // one pair of instructions (read at 4, write at 0), its example rank 1's thread 1
+        assert_eq!(firsts, [b], "{:?}", s.found);
+        // the same three reads; rank 0's thread 1 acquires rank 1's threads 0 and 1, not rank 0's
+        // thread 0 (the read kept beside the cell's two), and writes: racing with that read only
+        let mut s = state(&FLAG_PROGRAM);
+        let d = s.gt(0, 1);
+        for t in [a, b, c] {
+            s.access(t, 4, 1, 0, 0x10, 1);
+        }
+        for t in [a, b] {
+            let snap = s.vc(t).to_vec();
+            s.join_into(d, &snap);
+        }
+        s.access(d, 0, 2, 0, 0x10, 1);
+        // a pair within one block is left to the shared-memory checker: no finding here
+        assert!(s.found.is_empty(), "{:?}", s.found);
+        // rank 1's thread 1 writes after acquiring rank 1's thread 0 only: it races with the
+        // read of rank 0's thread 0 (kept beside the cell's two) only
+        let mut s = state(&FLAG_PROGRAM);
+        for t in [a, b, c] {
+            s.access(t, 4, 1, 0, 0x10, 1);
+        }
+        let snap = s.vc(a).to_vec();
+        s.join_into(b, &snap);
+        s.access(b, 0, 2, 0, 0x10, 1);
+        let pairs: Vec<(u32, u32)> = s
+            .found
+            .values()
+            .map(|agg| (agg.example.0, agg.example.1))
+            .collect();
+        assert_eq!(pairs, [(c, b)], "{:?}", s.found);
     }
 
     #[test]

@@ -23,9 +23,11 @@
 //!   atomics (a counter every block increments, `grid.sync()` in a cooperative launch) order
 //!   every block before the one that sees the end of the chain.
 //!
-//! `.cta`-scoped fences and operations order threads of one block only. Two accesses that are both
+//! `.cta`-scoped fences and operations order threads of one block only; `.cluster`-scoped ones the
+//! blocks of one thread-block cluster, which the cluster barrier orders too (see `clusters`:
+//! in a launch in clusters, [`GlobalRaceSink::with_cluster`]). Two accesses that are both
 //! *strong* (atomics, `volatile`, `.relaxed`/`.acquire`/`.release` operations) at a scope that
-//! holds both threads (`.cta` in one block, `.gpu`/`.sys` across blocks) never race: atomics do not
+//! holds both threads (`.cta` in one block, `.cluster` in one cluster, `.gpu`/`.sys` across blocks) never race: atomics do not
 //! race with atomics, and a relaxed atomic races with a plain access. Launches are ordered by the
 //! stream: each launch is checked on its own.
 //!
@@ -38,14 +40,15 @@
 //!
 //! # The shadow
 //! One cell per touched 4-byte word (per byte once a narrower access splits it): the last write and
-//! up to two reads since it, each as (block, thread,
+//! two reads since it, each as (block, thread,
 //! epoch, `__syncwarp` count, fences made, instruction, strength), and the word's last written
 //! bytes (for same-value writes, see [`crate::hazards::FindingKind::SameValueWrite`]). A read that
-//! the first kept read happens before replaces it (a later write that races with the older read
-//! races with the newer one too); any other read takes the second place. So a write is checked
-//! against every earlier read unless three or more of them were mutually unordered. Memory grows
-//! with the words touched, not with the allocation, and stops growing at
-//! [`GLOBAL_SHADOW_BUDGET_BYTES`] (the note says so). A write's release is a list of *points*
+//! a kept read happens before replaces it (a later write that races with the older read races
+//! with the newer one too); a read neither kept read happens before goes to the cell's further
+//! reads (`reads`: lanes of one warp's read one entry), so a write is checked against every
+//! read since the last write that no kept read is known to follow, however many. Memory grows
+//! with the words touched (and their unordered readers), not with the allocation, and stops
+//! growing at [`GLOBAL_SHADOW_BUDGET_BYTES`] (the note says so). A write's release is a list of *points*
 //! (block, thread, fence count, epoch), kept once per thread and fence.
 
 use std::collections::BTreeMap;
@@ -55,11 +58,18 @@ use rustc_hash::FxHashMap;
 
 use crate::hazards::{AccessKind, Example, Finding, FindingKind, Loc, Severity, StoreBytes};
 
+mod clusters;
+mod reads;
+
+use clusters::ClusterLink;
+pub use clusters::GlobalClusters;
+
 /// The most shadow memory global race tracking keeps for one launch (cells and release points).
 pub const GLOBAL_SHADOW_BUDGET_BYTES: u64 = 1 << 30;
 
 const CTA: u8 = 1;
-const GPU: u8 = 2;
+const CLUSTER: u8 = 2;
+const GPU: u8 = 3;
 
 /// What one instruction does for ordering (read off its PTX text).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,6 +84,10 @@ struct PcSync {
     strong: u8,
     /// A warp collective that synchronises its lanes.
     warp_sync: bool,
+    /// `barrier.cluster.wait`.
+    cwait: bool,
+    /// `barrier.cluster.arrive.relaxed`.
+    crelaxed: bool,
     /// A read-modify-write atomic that acquires what it reads (at its scope): `.acquire` or
     /// `.acq_rel`, or no `.sem` at all (a CUDA `atomicAdd()`, taken as acquiring as the CUDA
     /// Programming Guide's `__threadfence()` example relies on it); not `.relaxed` or `.release`
@@ -104,7 +118,13 @@ fn classify(text: &str) -> PcSync {
     let head = parts.next().unwrap_or("");
     let mods: Vec<&str> = parts.collect();
     let has = |m: &str| mods.contains(&m);
-    let scope = if has("cta") || has("cluster") { CTA } else { GPU };
+    let scope = if has("cta") {
+        CTA
+    } else if has("cluster") {
+        CLUSTER
+    } else {
+        GPU
+    };
     let mut s = PcSync::default();
     match head {
         "membar" => s.fence = scope,
@@ -140,6 +160,10 @@ fn classify(text: &str) -> PcSync {
             }
         }
         "shfl" | "vote" | "match" | "redux" => s.warp_sync = has("sync"),
+        "barrier" if has("cluster") => {
+            s.cwait = has("wait");
+            s.crelaxed = has("arrive") && has("relaxed");
+        }
         _ => {}
     }
     s
@@ -177,12 +201,13 @@ impl SyncOps {
 
 /// A release: accesses of `block` before it are those of thread `tid` with fewer than `k` fences
 /// (and its strong accesses after fence `k`: the flag the other side reads), and those of the
-/// block's epochs before `epoch`. `gpu`: it orders across blocks.
+/// block's epochs before `epoch`. `scope`: the threads it orders (`CTA`: its block's, `CLUSTER`:
+/// its cluster's, `GPU`: every block's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Point {
     block: u32,
     tid: u16,
-    gpu: bool,
+    scope: u8,
     k: u32,
     epoch: u32,
     /// The barrier whose release began `epoch` (`u32::MAX`: none): what orders the block's other
@@ -193,16 +218,21 @@ struct Point {
 impl Point {
     #[cfg(test)]
     fn covers(&self, a: &GAcc, same_block: bool) -> bool {
-        self.cover(a, same_block).is_some()
+        self.cover(a, same_block, false).is_some()
     }
 
     /// Whether the release covers `a`: `Some(true)` through the block's barrier before it,
     /// `Some(false)` through the releasing thread's own order.
-    fn cover(&self, a: &GAcc, same_block: bool) -> Option<bool> {
-        if self.block != a.block || !(same_block || self.gpu) {
+    /// `same_block`, `same_cluster`: the acquiring thread is of `a`'s block, of its cluster.
+    fn cover(&self, a: &GAcc, same_block: bool, same_cluster: bool) -> Option<bool> {
+        if self.block != a.block
+            || !(same_block || self.scope >= GPU || (same_cluster && self.scope >= CLUSTER))
+        {
             return None;
         }
-        if a.tid == self.tid && (a.fences < self.k || (a.fences == self.k && a.strong >= GPU)) {
+        if a.tid == self.tid
+            && (a.fences < self.k || (a.fences == self.k && a.strong >= self.scope.max(CLUSTER)))
+        {
             Some(false)
         } else if a.epoch < self.epoch {
             Some(true)
@@ -213,7 +243,7 @@ impl Point {
 
     fn dominates(&self, o: &Point) -> bool {
         self.block == o.block
-            && self.gpu >= o.gpu
+            && self.scope >= o.scope
             && (self.epoch > o.epoch || (self.epoch == o.epoch && self.tid == o.tid && self.k >= o.k))
     }
 }
@@ -264,6 +294,10 @@ struct GAcc {
     pc: u32,
     /// The release the write carries: index + 1 in [`Tracker::snaps`], 0 none.
     snap: u32,
+    /// Cluster barrier arrivals the thread made before the access, and the phases it waited for
+    /// (saturating at 255).
+    carr: u8,
+    cwait: u8,
 }
 
 impl GAcc {
@@ -278,6 +312,8 @@ impl GAcc {
         fences: 0,
         pc: 0,
         snap: 0,
+        carr: 0,
+        cwait: 0,
     };
 
     fn is_some(&self) -> bool {
@@ -314,6 +350,8 @@ struct GCell {
     val: u32,
     /// The word is tracked byte by byte (in [`Tracker::bytes`]).
     split: bool,
+    /// More reads are kept for the cell (in [`reads::Spill`]).
+    spill: bool,
 }
 
 impl GCell {
@@ -323,6 +361,7 @@ impl GCell {
         r2: GAcc::EMPTY,
         val: 0,
         split: false,
+        spill: false,
     };
 }
 
@@ -340,6 +379,8 @@ struct Cells {
     sectors: FxHashMap<u64, u32>,
     arena: Vec<[GCell; SECTOR_WORDS]>,
     bytes: FxHashMap<u64, GCell>,
+    /// The reads of cells beyond the two each keeps.
+    more: reads::Spill,
 }
 
 /// The releases writes carry.
@@ -366,6 +407,7 @@ impl Tracker {
         self.cells.sectors.len() as u64 * (cell * SECTOR_WORDS as u64 + 16)
             + self.cells.bytes.len() as u64 * (cell + 16)
             + self.snaps.points * std::mem::size_of::<Point>() as u64
+            + self.cells.more.bytes()
     }
 
     fn room(&mut self) -> bool {
@@ -387,6 +429,7 @@ impl Tracker {
         self.cells.sectors.clear();
         self.cells.arena.clear();
         self.cells.bytes.clear();
+        self.cells.more.clear();
         self.snaps.list.clear();
         self.snaps.points = 0;
         self.over_budget = false;
@@ -438,9 +481,12 @@ impl GlobalShared {
 #[derive(Clone, Debug, Default)]
 struct ThreadSync {
     fences: u32,
-    /// `(k, epoch)` of the last `.gpu` fence and of the last fence of any scope.
+    /// `(k, epoch)` of the last `.gpu` fence, of the last fence of `.cluster` scope or wider, and
+    /// of the last fence of any scope (with its scope).
     last_gpu: Option<(u32, u32)>,
+    last_cluster: Option<(u32, u32)>,
     last_any: Option<(u32, u32)>,
+    last_any_scope: u8,
     acquired: PointSet,
     /// Releases seen by reads not yet followed by a fence.
     pending: Vec<u32>,
@@ -503,6 +549,14 @@ pub struct GlobalRaceSink {
     /// Barriers that order a conflicting pair of global accesses of the block, with one such pair.
     needed: BTreeMap<u32, (u32, u32)>,
     stash: Option<Box<Stash>>,
+    /// Other blocks' reads may fold into summaries (blocks run one after another, not
+    /// interleaved as a cluster's do; see [`reads`]).
+    fold_reads: bool,
+    /// The block's cluster, in a launch in clusters of more than one block.
+    cluster: Option<ClusterLink>,
+    /// Per thread (in a cluster launch): cluster barrier arrivals made, phases waited for.
+    carr: Vec<u8>,
+    cwait: Vec<u8>,
 }
 
 impl GlobalRaceSink {
@@ -527,7 +581,31 @@ impl GlobalRaceSink {
             release_pcs: Vec::new(),
             needed: BTreeMap::new(),
             stash: None,
+            fold_reads: true,
+            cluster: None,
+            carr: Vec::new(),
+            cwait: Vec::new(),
         }
+    }
+
+    /// Links the sink to its block's cluster (a launch in clusters of more than one block): the
+    /// cluster's blocks share a shadow and the cluster barrier and `.cluster` scope order them
+    /// (see [`GlobalClusters`]).
+    pub fn with_cluster(mut self, clusters: &Arc<GlobalClusters>) -> Self {
+        self.cluster = Some(clusters.link(self.block));
+        self.fold_reads = false;
+        self.carr = vec![0; self.warps * 32];
+        self.cwait = vec![0; self.warps * 32];
+        self
+    }
+
+    /// Whether block `b` is of this block's cluster (and not this block).
+    fn same_cluster(&self, b: u32) -> bool {
+        b != self.block
+            && self
+                .cluster
+                .as_ref()
+                .is_some_and(|c| c.clusters.shape.place(b).0 == c.idx)
     }
 
     fn thread(&mut self, tid: u16) -> &mut ThreadSync {
@@ -550,8 +628,12 @@ impl GlobalRaceSink {
             t.fences += 1;
             let k = t.fences;
             t.last_any = Some((k, epoch));
+            t.last_any_scope = scope;
             if scope >= GPU {
                 t.last_gpu = Some((k, epoch));
+            }
+            if scope >= CLUSTER {
+                t.last_cluster = Some((k, epoch));
             }
             std::mem::take(&mut t.pending)
         };
@@ -570,7 +652,7 @@ impl GlobalRaceSink {
         let epoch = self.epoch;
         for p in points {
             let p = Point {
-                gpu: p.gpu && scope >= GPU,
+                scope: p.scope.min(scope),
                 ..*p
             };
             if self.thread(tid).acquired.insert(p) && self.block_acq.insert(p) {
@@ -583,6 +665,7 @@ impl GlobalRaceSink {
     /// note the barriers the ordering goes through as needed.
     fn acquired_covers(&mut self, me: &GAcc, a: &GAcc, record: bool) -> bool {
         let same_block = a.block == self.block;
+        let same_cluster = self.same_cluster(a.block);
         // the barriers the ordering goes through are needed: the producer's before its release,
         // the consumer's after its acquire
         let need = |needed: &mut BTreeMap<u32, (u32, u32)>, pc: u32| {
@@ -591,11 +674,10 @@ impl GlobalRaceSink {
             }
         };
         if let Some(t) = self.threads.get(usize::from(me.tid))
-            && let Some(by_bar) = t
-                .acquired
-                .by_block
-                .get(&a.block)
-                .and_then(|l| l.iter().find_map(|p| p.cover(a, same_block).map(|b| (b, p.bar))))
+            && let Some(by_bar) = t.acquired.by_block.get(&a.block).and_then(|l| {
+                l.iter()
+                    .find_map(|p| p.cover(a, same_block, same_cluster).map(|b| (b, p.bar)))
+            })
         {
             if by_bar.0 {
                 need(&mut self.needed, by_bar.1);
@@ -604,7 +686,7 @@ impl GlobalRaceSink {
         }
         let found = self.block_acq_epochs.iter().find_map(|(e, p)| {
             (*e < me.epoch)
-                .then(|| p.cover(a, same_block).map(|b| (*e, b, p.bar)))
+                .then(|| p.cover(a, same_block, same_cluster).map(|b| (*e, b, p.bar)))
                 .flatten()
         });
         let Some((e, by_bar, bar)) = found else {
@@ -621,7 +703,13 @@ impl GlobalRaceSink {
     /// Whether `a` (earlier) and `me` are ordered (or may not race).
     fn ordered(&mut self, a: &GAcc, me: &GAcc) -> bool {
         let same_block = a.block == me.block;
-        let need = if same_block { CTA } else { GPU };
+        let need = if same_block {
+            CTA
+        } else if self.same_cluster(a.block) {
+            CLUSTER
+        } else {
+            GPU
+        };
         if !a.same_thread(me) && a.strong >= need && me.strong >= need {
             return true;
         }
@@ -645,6 +733,11 @@ impl GlobalRaceSink {
             if a.tid / 32 == me.tid / 32 && a.wsync != me.wsync {
                 return true;
             }
+        } else if let Some(c) = &self.cluster
+            && c.clusters.shape.place(a.block).0 == c.idx
+            && c.clusters.barrier_orders(a, me)
+        {
+            return true;
         }
         (!self.threads.is_empty() || !self.block_acq_epochs.is_empty()) && self.acquired_covers(me, a, record)
     }
@@ -668,7 +761,6 @@ impl GlobalRaceSink {
         {
             return s;
         }
-        let gpu = t.last_gpu.is_some_and(|(kg, _)| kg == k);
         let bar_of = |e: u32| {
             e.checked_sub(1)
                 .and_then(|i| self.release_pcs.get(i as usize))
@@ -676,37 +768,57 @@ impl GlobalRaceSink {
                 .unwrap_or(u32::MAX)
         };
         let mut points = Vec::new();
+        // the last fence of each wider scope, where it is not the last fence
         if let Some((kg, eg)) = t.last_gpu
             && kg != k
         {
             points.push(Point {
                 block,
                 tid,
-                gpu: true,
+                scope: GPU,
                 k: kg,
                 epoch: eg,
                 bar: bar_of(eg),
             });
         }
+        if let Some((kc, ec)) = t.last_cluster
+            && kc != k
+            && t.last_gpu.is_none_or(|(kg, _)| kg != kc)
+        {
+            points.push(Point {
+                block,
+                tid,
+                scope: CLUSTER,
+                k: kc,
+                epoch: ec,
+                bar: bar_of(ec),
+            });
+        }
         points.push(Point {
             block,
             tid,
-            gpu,
+            scope: t.last_any_scope,
             k,
             epoch: fe,
             bar: bar_of(fe),
         });
-        let any_gpu = t.last_gpu.is_some();
+        let widest = if t.last_gpu.is_some() {
+            GPU
+        } else if t.last_cluster.is_some() {
+            CLUSTER
+        } else {
+            CTA
+        };
         for list in t.acquired.by_block.values() {
             points.extend(list.iter().map(|p| Point {
-                gpu: p.gpu && any_gpu,
+                scope: p.scope.min(widest),
                 ..*p
             }));
         }
         for (e, p) in &self.block_acq_epochs {
             if *e < fe {
                 points.push(Point {
-                    gpu: p.gpu && any_gpu,
+                    scope: p.scope.min(widest),
                     ..*p
                 });
             }
@@ -761,11 +873,24 @@ impl GlobalRaceSink {
 
     /// One access of one lane to one cell (a word, `n` = 4 bytes, or a byte). `val`: the bytes a
     /// plain store writes, when known (a word's four, or the byte's in the low bits). Returns the
-    /// release (index + 1) of the write this access reads, 0 for none.
-    fn access_cell(&mut self, c: &mut GCell, me: GAcc, addr: u64, n: u64, val: Option<u32>) -> u32 {
+    /// release (index + 1) of the write this access reads, 0 for none. `more`: the reads cells keep
+    /// beyond two; `room`: the budget allows keeping another.
+    #[allow(clippy::too_many_arguments)]
+    fn access_cell(
+        &mut self,
+        c: &mut GCell,
+        more: &mut reads::Spill,
+        room: bool,
+        me: GAcc,
+        addr: u64,
+        n: u64,
+        val: Option<u32>,
+    ) -> u32 {
         let kind = me.access_kind();
         let w = c.w;
         let read_us = |r: &GAcc| r.is_some() && r.same_thread(&me);
+        let spilled = c.spill;
+        let read_more = |more: &reads::Spill| spilled && more.has_thread(addr, me.block, me.tid);
         let mut seen = 0;
         // (an atomic's own write may carry other threads' releases: a release sequence)
         if kind != AccessKind::Write && w.snap != 0 && (!w.same_thread(&me) || w.kind == 3) {
@@ -777,26 +902,49 @@ impl GlobalRaceSink {
                 && w.steady
                 && val.is_some_and(|v| v == c.val)
                 && !read_us(&c.r1)
-                && !read_us(&c.r2);
+                && !read_us(&c.r2)
+                && !read_more(more);
             self.record(&w, &me, addr, n, same);
         }
+        let mut steady = val.is_some();
         if kind != AccessKind::Read {
+            steady = steady && !read_us(&c.r1) && !read_us(&c.r2) && !read_more(more);
             for r in [c.r1, c.r2] {
                 if r.is_some() && !self.ordered(&r, &me) {
                     self.record(&r, &me, addr, n, false);
                 }
             }
+            if c.spill {
+                for g in more.take(addr) {
+                    if g.folded > 0 {
+                        // other blocks' reads, which nothing in the kernel orders with this one
+                        // (see `reads`): unordered unless both are strong
+                        if !(g.r.strong >= GPU && me.strong >= GPU) {
+                            self.record(&g.r, &me, addr, n * u64::from(g.folded), false);
+                        }
+                        continue;
+                    }
+                    for r in g.reads() {
+                        if !self.ordered(&r, &me) {
+                            self.record(&r, &me, addr, n, false);
+                        }
+                    }
+                }
+                c.spill = false;
+            }
         }
         if kind == AccessKind::Read {
-            // a read that the kept first read happens before replaces it (a write racing with
-            // that read races with this one too); else it is the second read kept
+            // a read that a kept read happens before replaces it (a write racing with that read
+            // races with this one too); else it is kept beside them
             if !c.r1.is_some() || self.happens_before(&c.r1, &me, false) {
                 c.r1 = me;
-            } else {
+            } else if !c.r2.is_some() || self.happens_before(&c.r2, &me, false) {
                 c.r2 = me;
+            } else {
+                more.add(addr, me, room, self.fold_reads && !self.ops.any_sync);
+                c.spill = true;
             }
         } else {
-            let steady = val.is_some() && !read_us(&c.r1) && !read_us(&c.r2);
             c.w = GAcc { steady, ..me };
             if let Some(v) = val {
                 c.val = v;
@@ -825,13 +973,19 @@ impl GlobalRaceSink {
         }
         let sync = self.ops.at(pc);
         let shared = Arc::clone(&self.shared);
-        let mut guard = self.in_order.then(|| {
-            shared
-                .tracker
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-        });
-        let mut own = if self.in_order {
+        let ctr = self.cluster_tracker();
+        let mut guard = if self.in_order {
+            Some(
+                shared
+                    .tracker
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            )
+        } else {
+            ctr.as_ref()
+                .map(|t| t.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        };
+        let mut own = if guard.is_some() {
             None
         } else {
             Some(self.own.take().unwrap_or_else(spare_tracker))
@@ -848,6 +1002,7 @@ impl GlobalRaceSink {
             sectors,
             arena,
             bytes: split,
+            more,
         } = cells;
         // the sector of the last word touched: lanes of a request mostly share sectors
         let mut cur: Option<(u64, &mut [GCell; SECTOR_WORDS])> = None;
@@ -870,6 +1025,8 @@ impl GlobalRaceSink {
                 fences: self.fences_of(tid),
                 pc,
                 snap: 0,
+                carr: self.carr.get(usize::from(tid)).copied().unwrap_or(0),
+                cwait: self.cwait.get(usize::from(tid)).copied().unwrap_or(0),
             };
             let start = addrs[lane as usize];
             // a release whose sequence this atomic continues (see below)
@@ -889,9 +1046,9 @@ impl GlobalRaceSink {
                         Some(c) => c.w,
                         None => GAcc::EMPTY,
                     };
-                    if w.snap != 0 && !w.same_thread(&me) && sync.strong >= GPU {
+                    if w.snap != 0 && !w.same_thread(&me) && sync.strong >= CLUSTER {
                         if sync.rmw_acquires {
-                            let scope = sync.acquire.max(GPU);
+                            let scope = sync.acquire.max(sync.strong);
                             self.acquire(tid, w.snap, scope, snaps);
                         } else {
                             // a read-modify-write that does not acquire still continues the
@@ -956,13 +1113,16 @@ impl GlobalRaceSink {
                     let val = lane_bytes
                         .filter(|_| k + 4 <= 16)
                         .map(|b| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]));
-                    note(self.access_cell(cell, me, a, 4, val));
+                    note(self.access_cell(cell, more, room, me, a, 4, val));
                     a += 4;
                     continue;
                 }
                 // a narrower access, or a word already split: byte by byte
                 if !cell.split {
                     cell.split = true;
+                    if cell.spill {
+                        more.split(word << 2);
+                    }
                     let lead = *cell;
                     for i in 0..4u64 {
                         let c = GCell {
@@ -978,16 +1138,16 @@ impl GlobalRaceSink {
                     let kb = (a - start) as usize;
                     let bval = lane_bytes.filter(|_| kb < 16).map(|b| u32::from(b[kb]));
                     let c = split.entry(a).or_insert(GCell::EMPTY);
-                    note(self.access_cell(c, me, a, 1, bval));
+                    note(self.access_cell(c, more, room, me, a, 1, bval));
                     a += 1;
                 }
             }
             if n_seen > 0 {
                 let scope = if sync.acquire > 0 {
                     sync.acquire
-                } else if kind == AccessKind::Atomic && sync.strong >= GPU && sync.rmw_acquires {
-                    // a read-modify-write atomic at .gpu scope (see the module notes)
-                    GPU
+                } else if kind == AccessKind::Atomic && sync.strong >= CLUSTER && sync.rmw_acquires {
+                    // a read-modify-write atomic at .gpu (or .cluster) scope (see the module notes)
+                    sync.strong
                 } else {
                     0
                 };
@@ -1009,6 +1169,11 @@ impl GlobalRaceSink {
         }
     }
 
+    /// The shadow this block shares with its cluster's blocks while blocks run in parallel.
+    fn cluster_tracker(&self) -> Option<Arc<Mutex<Tracker>>> {
+        self.cluster.as_ref().map(|c| Arc::clone(&c.tracker))
+    }
+
     /// Lanes `active` of `warp` executed the instruction at `pc`.
     pub fn inst(&mut self, warp: u32, pc: u32, active: u32) {
         let s = self.ops.at(pc);
@@ -1017,17 +1182,32 @@ impl GlobalRaceSink {
         {
             *w += 1;
         }
+        if s.cwait && !self.carr.is_empty() {
+            // the thread waits for the phase of its last arrival
+            each_lane(active, |l| {
+                let t = (warp * 32 + l) as usize;
+                if let (Some(&a), Some(w)) = (self.carr.get(t), self.cwait.get_mut(t)) {
+                    *w = a;
+                }
+            });
+        }
         if s.fence == 0 || self.finished {
             return;
         }
         let shared = Arc::clone(&self.shared);
-        let guard = self.in_order.then(|| {
-            shared
-                .tracker
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-        });
-        let own = if self.in_order { None } else { self.own.take() };
+        let ctr = self.cluster_tracker();
+        let guard = if self.in_order {
+            Some(
+                shared
+                    .tracker
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            )
+        } else {
+            ctr.as_ref()
+                .map(|t| t.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        };
+        let own = if guard.is_some() { None } else { self.own.take() };
         let tr: Option<&Snaps> = guard.as_deref().or(own.as_ref()).map(|t| &t.snaps);
         let mut bits = active;
         while bits != 0 {
@@ -1036,7 +1216,7 @@ impl GlobalRaceSink {
             let tid = (warp * 32 + lane).min(u32::from(u16::MAX)) as u16;
             self.fence(tid, s.fence, tr);
         }
-        if !self.in_order {
+        if own.is_some() {
             self.own = own;
         }
     }
@@ -1045,6 +1225,25 @@ impl GlobalRaceSink {
     pub fn barrier_release(&mut self, pc: u32) {
         self.epoch += 1;
         self.release_pcs.push(pc);
+    }
+
+    /// Lanes `active` of `warp` arrived at the cluster barrier (instruction `pc`).
+    pub fn cluster_arrive(&mut self, warp: u32, pc: u32, active: u32) {
+        let relaxed = self.ops.at(pc).crelaxed;
+        let block = self.block;
+        let Some(c) = &self.cluster else {
+            return;
+        };
+        let clusters = Arc::clone(&c.clusters);
+        each_lane(active, |l| {
+            let t = warp * 32 + l;
+            if let Some(a) = self.carr.get_mut(t as usize) {
+                *a = a.saturating_add(1);
+                if relaxed {
+                    clusters.relaxed_arrival(block, t as u16, *a);
+                }
+            }
+        });
     }
 
     /// `__syncwarp()` by `warp`.
@@ -1074,6 +1273,21 @@ impl GlobalRaceSink {
             return;
         }
         self.finished = true;
+        if let Some(c) = &self.cluster {
+            let t = c
+                .tracker
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let held = t.peak_bytes.max(t.bytes_held());
+            self.shared
+                .peak_block_bytes
+                .fetch_max(held, std::sync::atomic::Ordering::Relaxed);
+            if t.over_budget {
+                self.shared
+                    .over_budget
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
         if let Some(mut t) = self.own.take() {
             self.shared
                 .peak_block_bytes
@@ -1157,8 +1371,10 @@ impl warpscope_emu::Sink for GlobalRaceSink {
     }
 
     fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
-        if e.kind == warpscope_emu::BarrierKind::Warp {
-            self.warp_barrier(e.warp);
+        match e.kind {
+            warpscope_emu::BarrierKind::Warp => self.warp_barrier(e.warp),
+            warpscope_emu::BarrierKind::Cluster => self.cluster_arrive(e.warp, e.pc, e.active),
+            _ => {}
         }
     }
 
@@ -1176,6 +1392,15 @@ impl warpscope_emu::Sink for GlobalRaceSink {
 
     fn block_order(&mut self, in_order: bool) {
         self.set_block_order(in_order);
+    }
+}
+
+fn each_lane(mask: u32, mut f: impl FnMut(u32)) {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        f(l);
     }
 }
 
@@ -1320,12 +1545,83 @@ mod tests {
         assert!(!classify("add.s32 %r1, %r2, 1;").warp_sync);
     }
 
+    fn sink(block: u32, shared: &Arc<GlobalShared>) -> GlobalRaceSink {
+        let mut s = GlobalRaceSink::new(block, 64, Arc::new(SyncOps::default()), Arc::clone(shared));
+        s.set_block_order(true);
+        s
+    }
+
+    fn lane_access(s: &mut GlobalRaceSink, warp: u32, lane: u32, pc: u32, kind: AccessKind) {
+        s.access(warp, pc, kind, 4, 1 << lane, &[0x1000; 32], None);
+    }
+
+    /// (first pc, second pc) -> count of the sink's findings.
+    fn found(s: &GlobalRaceSink) -> Vec<(u32, u32, u64)> {
+        s.found
+            .iter()
+            .map(|(k, a)| (k.first_pc, k.second_pc, a.count))
+            .collect()
+    }
+
+    #[test]
+    fn a_write_racing_with_the_second_of_three_unordered_reads_is_found() {
+        // warp 0 lane 0 reads, warp 1 lane 0 reads, warp 0 lane 1 reads; __syncwarp in warp 0,
+        // then lane 1 writes: ordered after both warp-0 reads, not after warp 1's
+        let shared = GlobalShared::new();
+        let mut s = sink(0, &shared);
+        lane_access(&mut s, 0, 0, 1, AccessKind::Read);
+        lane_access(&mut s, 1, 0, 2, AccessKind::Read);
+        lane_access(&mut s, 0, 1, 3, AccessKind::Read);
+        s.warp_barrier(0);
+        lane_access(&mut s, 0, 1, 4, AccessKind::Write);
+        assert_eq!(found(&s), [(2, 4, 4)]);
+    }
+
+    #[test]
+    fn a_write_is_checked_against_every_unordered_reader_of_many_blocks() {
+        // blocks 1..=39 read the word (one thread each), then block 40 writes it with nothing
+        // ordering them: 39 racing reads, 4 bytes each
+        let shared = GlobalShared::new();
+        for b in 1..=39 {
+            let mut s = sink(b, &shared);
+            lane_access(&mut s, b % 2, b % 32, 7, AccessKind::Read);
+            s.finish();
+        }
+        let mut w = sink(40, &shared);
+        lane_access(&mut w, 0, 0, 9, AccessKind::Write);
+        assert_eq!(found(&w), [(7, 9, 39 * 4)]);
+        // the write ended the reads: a second write races with the first write only
+        lane_access(&mut w, 1, 0, 11, AccessKind::Write);
+        assert_eq!(found(&w), [(7, 9, 39 * 4), (9, 11, 4)]);
+        let t = shared.tracker.lock().unwrap();
+        assert_eq!(t.cells.more.bytes(), 0);
+    }
+
+    #[test]
+    fn a_warps_reads_after_a_barrier_replace_its_earlier_ones() {
+        // 32 lanes of each of 2 warps read the word, a barrier, again: the kept reads do not
+        // grow with the epochs, and a write of warp 0 after a barrier races with none
+        let shared = GlobalShared::new();
+        let mut s = sink(0, &shared);
+        let mut most = 0;
+        for e in 0..5 {
+            for w in 0..2 {
+                s.access(w, 20 + e, AccessKind::Read, 4, u32::MAX, &[0x1000; 32], None);
+            }
+            most = most.max(shared.tracker.lock().unwrap().cells.more.bytes());
+            s.barrier_release(100);
+        }
+        assert!(most > 0 && most <= 2 * reads::GROUP_BYTES + 48, "{most}");
+        lane_access(&mut s, 0, 3, 30, AccessKind::Write);
+        assert!(found(&s).is_empty(), "{:?}", found(&s));
+    }
+
     #[test]
     fn a_later_point_of_the_block_dominates() {
         let p = |tid, k, epoch| Point {
             block: 3,
             tid,
-            gpu: true,
+            scope: GPU,
             k,
             epoch,
             bar: u32::MAX,

@@ -13,7 +13,9 @@
 //! * Independent thread scheduling (CC 7.0+): lanes of one warp are not ordered either, unless a
 //!   `__syncwarp()` (`bar.warp.sync`) of that warp lies between the two accesses. The emulator runs a
 //!   warp's lanes in lock step, so such races never show in its results; they are races all the same.
-//!   (The `__syncwarp` mask is not looked at: a `__syncwarp` is assumed to include both lanes.)
+//!   (The `__syncwarp` mask is not looked at: a `__syncwarp` is assumed to include both lanes.) With
+//!   [`HazardSink::with_warp_sync`], the synchronising warp collectives (`shfl.sync`, `vote.sync`,
+//!   `match.sync`, `redux.sync`) order the lanes as `__syncwarp()` does ([`crate::warp_sync`]).
 //! * Atomics do not race with atomics; an atomic and a plain access of another thread in one epoch do.
 //! * A race is two accesses to one shared byte from different threads of a block, at least one a write,
 //!   in one epoch. Lanes of one store instruction writing the same byte are reported as a warning.
@@ -465,6 +467,8 @@ pub struct HazardSink {
     /// Per byte of the window: the tensor memory accelerator wrote it (a read of it is no
     /// uninitialised read).
     async_filled: Vec<bool>,
+    /// The kernel's synchronising warp collectives (see [`HazardSink::with_warp_sync`]).
+    warp_sync: Option<std::sync::Arc<crate::warp_sync::WarpCollectives>>,
 }
 
 const WEAK_MEMO: usize = 64;
@@ -519,7 +523,16 @@ impl HazardSink {
             stash: None,
             stash_live: false,
             async_filled: Vec::new(),
+            warp_sync: None,
         }
+    }
+
+    /// Takes the kernel's synchronising warp collectives (`shfl.sync`, `vote.sync`, `match.sync`,
+    /// `redux.sync`) as ordering the warp's lanes, as `__syncwarp()` does (see
+    /// [`crate::warp_sync`]).
+    pub fn with_warp_sync(mut self, ops: std::sync::Arc<crate::warp_sync::WarpCollectives>) -> Self {
+        self.warp_sync = Some(ops);
+        self
     }
 
     /// Tracks `cp.async` copies as in flight from their issue until the issuing thread's
@@ -2405,6 +2418,10 @@ impl warpscope_emu::Sink for HazardSink {
     }
 
     fn inst(&mut self, warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
+        if self.warp_sync.as_ref().is_some_and(|w| w.at(pc)) {
+            // a synchronising warp collective orders the warp's lanes as __syncwarp() does
+            HazardSink::barrier(self, warp, pc, active, false);
+        }
         if let Some(c) = &mut self.async_copies {
             c.group_inst(warp, pc, active);
         }

@@ -422,6 +422,12 @@ impl Sink for Multi {
         }
     }
 
+    fn cluster_copy(&mut self, e: &warpscope_emu::ClusterCopy) {
+        if let Some(s) = self.cluster.as_deref_mut() {
+            s.cluster_copy(e);
+        }
+    }
+
     fn async_write(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
         if let Some(s) = self.hazards.as_deref_mut() {
             Sink::async_write(s, warp, pc, lo, hi);
@@ -839,9 +845,22 @@ fn emulate(
             )
         });
     let global_ops = hazard_cfg.as_ref().filter(|_| !opts.no_global_races).map(|_| {
+        // in clusters of more than one block: the cluster's blocks checked together
+        let clusters =
+            warpscope_emu::cluster_dims(k, launch.grid, launch.cluster, launch.cluster_nonportable)
+                .ok()
+                .filter(|(d, _)| d.iter().product::<u32>() > 1)
+                .map(|(d, _)| {
+                    warpscope_analysis::global_races::GlobalClusters::new(ClusterShape {
+                        grid: launch.grid,
+                        cluster: d,
+                        threads: launch.block.iter().product(),
+                    })
+                });
         (
             Arc::new(SyncOps::of_range(program, k.entry, k.end)),
             GlobalShared::new(),
+            clusters,
         )
     });
     let init_map = hazard_cfg.as_ref().and(opts.global_init.as_ref());
@@ -853,6 +872,11 @@ fn emulate(
     let wgmma_ops = hazard_cfg
         .as_ref()
         .map(|_| warpscope_analysis::wgmma_hazards::WgmmaOps::of(program))
+        .filter(|o| !o.is_empty())
+        .map(Arc::new);
+    let warp_sync_ops = hazard_cfg
+        .as_ref()
+        .map(|_| warpscope_analysis::warp_sync::WarpCollectives::of_range(program, k.entry, k.end))
         .filter(|o| !o.is_empty())
         .map(Arc::new);
     let proxy_ops = hazard_cfg
@@ -898,18 +922,26 @@ fn emulate(
                 Some(o) => s.with_proxy_ops(Arc::clone(o)),
                 None => s,
             };
+            let s = match &warp_sync_ops {
+                Some(o) => s.with_warp_sync(Arc::clone(o)),
+                None => s,
+            };
             Box::new(match &wgmma_ops {
                 Some(o) => s.with_wgmma_ops(Arc::clone(o)),
                 None => s,
             })
         }),
-        global_races: global_ops.as_ref().map(|(ops, shared)| {
-            Box::new(GlobalRaceSink::new(
+        global_races: global_ops.as_ref().map(|(ops, shared, clusters)| {
+            let s = GlobalRaceSink::new(
                 b,
                 launch.block.iter().product(),
                 Arc::clone(ops),
                 Arc::clone(shared),
-            ))
+            );
+            Box::new(match clusters {
+                Some(c) => s.with_cluster(c),
+                None => s,
+            })
         }),
         global_init: init_map
             .as_ref()
@@ -1175,7 +1207,7 @@ fn emulate(
             groups,
             unchecked,
             same_value_hidden,
-            global_shadow: global_ops.as_ref().map(|(_, shared)| shared.usage()),
+            global_shadow: global_ops.as_ref().map(|(_, shared, _)| shared.usage()),
         });
     }
     if sections.fix {

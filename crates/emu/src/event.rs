@@ -210,6 +210,12 @@ pub trait Sink: Send {
     /// of the cluster (distributed shared memory, through `mapa`): they are left out of the
     /// [`Sink::mem`] events, which see the block's own shared memory only (see [`RemoteEvent`]).
     fn remote_shared(&mut self, _e: &RemoteEvent<'_>) {}
+    /// In a launch in clusters of more than one block: what a `cp.async.bulk.tensor` load wrote
+    /// into one block of the cluster (each block a `.multicast::cluster` load reaches, the issuing
+    /// block's own included; the block the address names for any other load), with the mbarrier of
+    /// that block its `complete_tx` counted in (see [`ClusterCopy`]). Sent before that mbarrier's
+    /// own events.
+    fn cluster_copy(&mut self, _e: &ClusterCopy) {}
     /// An `mbarrier.arrive` (any form) of one lane on the barrier at shared offset `addr` of the
     /// cluster's block of rank `rank` (this block's own rank for its own barriers; another's for a
     /// remote `.shared::cluster` arrival), sent after the arrival counted; `completed`: the parity
@@ -255,6 +261,28 @@ pub struct RemoteEvent<'a> {
     pub ranks: &'a [u32; 32],
     /// Per lane: the offset in that block's shared window.
     pub offs: &'a [u64; 32],
+}
+
+/// The bytes a tensor copy wrote into one block of the cluster ([`Sink::cluster_copy`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClusterCopy {
+    /// The issuing warp (of the block whose sink gets the event).
+    pub warp: u32,
+    /// Program-wide pc.
+    pub pc: u32,
+    /// The issuing lane.
+    pub lane: u32,
+    /// The rank of the block written.
+    pub rank: u32,
+    /// Its shared window offsets written, lowest to highest: `lo..hi`.
+    pub lo: u64,
+    /// The end of those offsets (exclusive).
+    pub hi: u64,
+    /// The offset of its mbarrier the copy's `complete_tx` counted in.
+    pub mbar: u64,
+    /// The parity of the phase that `complete_tx` completed, for another block's mbarrier (the
+    /// issuing block's own completion comes as [`MbarWhat::Completed`]).
+    pub completed: Option<u8>,
 }
 
 /// What happened to an mbarrier ([`Sink::mbarrier`]).

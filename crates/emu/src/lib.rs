@@ -48,8 +48,8 @@ pub mod wgmma;
 mod zero_rows;
 
 pub use event::{
-    AccessOp, BarrierEvent, BarrierKind, BranchEvent, LaneMask, MbarEvent, MbarWhat, MemEvent, RemoteEvent,
-    Sink, Space,
+    AccessOp, BarrierEvent, BarrierKind, BranchEvent, ClusterCopy, LaneMask, MbarEvent, MbarWhat, MemEvent,
+    RemoteEvent, Sink, Space,
 };
 /// Every register row an instruction names (read or written).
 pub use fast::rows_of as inst_rows;

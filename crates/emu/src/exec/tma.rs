@@ -295,6 +295,26 @@ fn copy<S: Sink>(
                 let new = mbar_state::complete_tx(st, bytes);
                 sh_write(ctx, bm, a, 8, new).ok_or_else(|| oob(pc, l, a))?;
                 let own = mem::cluster_rank(a).is_none();
+                if ctx.csize > 1 {
+                    // the bytes written into this block, for the cluster's checker
+                    let (lo, hi) = elems
+                        .iter()
+                        .map(|e| place(at, e.offset) & mem::CLUSTER_OFFSET)
+                        .fold((u64::MAX, 0), |(lo, hi), o| (lo.min(o), hi.max(o + esz)));
+                    if lo < hi {
+                        let flipped = mbar_state::phase(new) != mbar_state::phase(st);
+                        sink.cluster_copy(&crate::ClusterCopy {
+                            warp: wi,
+                            pc,
+                            lane: l as u32,
+                            rank: mem::cluster_rank(a).unwrap_or(bm.rank),
+                            lo,
+                            hi,
+                            mbar: a & mem::CLUSTER_OFFSET,
+                            completed: (flipped && !own).then_some(mbar_state::phase(st) as u8),
+                        });
+                    }
+                }
                 let ev = |what| crate::MbarEvent {
                     warp: wi,
                     pc,
