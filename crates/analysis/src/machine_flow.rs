@@ -636,6 +636,34 @@ impl Mem<'_> {
     }
 
     /// Byte `a` stored by warp `warp` (`None`: a value not known).
+    /// The aligned word `wa` stored whole by warp `warp` (`None`: a value not known): as its four
+    /// bytes through [`Self::store`], in one entry.
+    fn store_word(&mut self, warp: u32, wa: u64, v: Option<u32>) {
+        self.reads.wrote(warp, wa);
+        let e = self.stored.entry(wa).or_insert(Stored {
+            warp,
+            value: 0,
+            present: 0,
+            known: 0,
+        });
+        if e.warp != warp {
+            *e = Stored {
+                warp,
+                value: 0,
+                present: 0,
+                known: 0,
+            };
+        }
+        e.present = 0xf;
+        match v {
+            Some(v) => {
+                e.value = v;
+                e.known = 0xf;
+            }
+            None => e.known = 0,
+        }
+    }
+
     fn store(&mut self, warp: u32, a: u64, b: Option<u8>) {
         let wa = a & !3;
         self.reads.wrote(warp, wa);
@@ -3447,6 +3475,21 @@ impl Warp {
                         Some(Src::R(r)) => Some(r),
                         _ => None,
                     };
+                    if a & 3 == 0 && (bytes as usize).is_multiple_of(4) {
+                        // whole aligned words: one entry each (the same as their four bytes)
+                        for j in 0..bytes as usize / 4 {
+                            let v = match first {
+                                Some(RZ) if known => Some(0),
+                                Some(r) if known && r as usize + j < RZ as usize => {
+                                    let r = r as usize + j;
+                                    (self.rk[r] >> l & 1 != 0).then(|| self.r[r][l])
+                                }
+                                _ => None,
+                            };
+                            mem.store_word(self.id, a.wrapping_add(4 * j as u64), v);
+                        }
+                        continue;
+                    }
                     for i in 0..bytes as usize {
                         let v = match first {
                             Some(RZ) if known => Some(0),
