@@ -92,17 +92,7 @@ struct PcOp {
 }
 
 fn classify(text: &str) -> PcOp {
-    let mut t = text.trim_start();
-    if t.starts_with('@') {
-        t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
-    }
-    let op = t
-        .split(|c: char| c.is_whitespace() || c == ';')
-        .next()
-        .unwrap_or("");
-    let mut parts = op.split('.');
-    let head = parts.next().unwrap_or("");
-    let mods: Vec<&str> = parts.collect();
+    let (head, mods) = crate::ptx_text::opcode(text);
     let has = |m: &str| mods.contains(&m);
     // scopes that hold two blocks of a cluster (an atom's default scope is .gpu)
     let wide = !has("cta");

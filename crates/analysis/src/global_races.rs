@@ -106,17 +106,7 @@ pub struct SyncOps {
 }
 
 fn classify(text: &str) -> PcSync {
-    let mut t = text.trim_start();
-    if t.starts_with('@') {
-        t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
-    }
-    let op = t
-        .split(|c: char| c.is_whitespace() || c == ';')
-        .next()
-        .unwrap_or("");
-    let mut parts = op.split('.');
-    let head = parts.next().unwrap_or("");
-    let mods: Vec<&str> = parts.collect();
+    let (head, mods) = crate::ptx_text::opcode(text);
     let has = |m: &str| mods.contains(&m);
     let scope = if has("cta") {
         CTA

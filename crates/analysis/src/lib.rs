@@ -26,6 +26,7 @@ pub mod global_races;
 pub mod hazards;
 pub mod launchspec;
 pub mod machine_flow;
+mod ptx_text;
 pub mod warp_sync;
 pub mod wgmma_hazards;
 

@@ -2086,6 +2086,23 @@ fn lanes(m: u32) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The bytes a memory instruction moves per lane, from its modifiers (`.128`, `.64`, `.U16`/`.S16`,
+/// `.U8`/`.S8`; 4 otherwise).
+fn access_bytes(mods: &[&str]) -> u8 {
+    let has = |m: &str| mods.contains(&m);
+    if has("128") {
+        16
+    } else if has("64") {
+        8
+    } else if has("U16") || has("S16") {
+        2
+    } else if has("U8") || has("S8") {
+        1
+    } else {
+        4
+    }
+}
+
 fn decode(
     l: &SassLine,
     labels: &std::collections::BTreeMap<String, u32>,
@@ -2159,17 +2176,7 @@ fn decode(
         ins.dst = dst;
     };
     if matches!(base, "LDS" | "STS" | "ATOMS") {
-        let bytes = if has("128") {
-            16
-        } else if has("64") {
-            8
-        } else if has("U16") || has("S16") {
-            2
-        } else if has("U8") || has("S8") {
-            1
-        } else {
-            4
-        };
+        let bytes = access_bytes(&mods);
         ins.saddr = ops
             .iter()
             .find(|o| o.contains('['))
@@ -2231,17 +2238,7 @@ fn decode(
         return ins;
     }
     if matches!(base, "LDL" | "STL") {
-        let bytes = if has("128") {
-            16
-        } else if has("64") {
-            8
-        } else if has("U16") || has("S16") {
-            2
-        } else if has("U8") || has("S8") {
-            1
-        } else {
-            4
-        };
+        let bytes = access_bytes(&mods);
         ins.laddr = ops
             .iter()
             .find(|o| o.contains('['))
@@ -2413,17 +2410,7 @@ fn decode(
             ins.kind = Kind::Stop;
         }
         "LDG" | "LD" | "STG" | "ST" | "ATOMG" | "REDG" | "RED" | "ATOM" => {
-            let bytes = if has("128") {
-                16
-            } else if has("64") {
-                8
-            } else if has("U16") || has("S16") {
-                2
-            } else if has("U8") || has("S8") {
-                1
-            } else {
-                4
-            };
+            let bytes = access_bytes(&mods);
             ins.addr = ops
                 .iter()
                 .find(|o| o.contains('['))

@@ -16,17 +16,8 @@
 
 /// Whether the instruction text `text` is a synchronising warp collective.
 pub fn is_warp_collective(text: &str) -> bool {
-    let mut t = text.trim_start();
-    if t.starts_with('@') {
-        t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
-    }
-    let op = t
-        .split(|c: char| c.is_whitespace() || c == ';')
-        .next()
-        .unwrap_or("");
-    let mut parts = op.split('.');
-    let head = parts.next().unwrap_or("");
-    matches!(head, "shfl" | "vote" | "match" | "redux") && parts.any(|m| m == "sync")
+    let (head, mods) = crate::ptx_text::opcode(text);
+    matches!(head, "shfl" | "vote" | "match" | "redux") && mods.contains(&"sync")
 }
 
 /// The synchronising warp collectives of a kernel, by pc.
