@@ -36,6 +36,7 @@ use crate::global::GlobalCounts;
 mod double;
 mod float;
 mod indirect;
+mod join;
 mod local;
 mod shared;
 
@@ -504,6 +505,10 @@ pub struct FlowCounts {
     pub global: Option<GlobalCounts>,
     /// Why [`Self::global`] is `None` though asked for.
     pub global_why: Option<&'static str>,
+    /// Times a group waited on a load while lanes of two or more other cohorts stood at one
+    /// instruction ([`join`]): the GPU may run those lanes together, one warp instruction per
+    /// instruction they run before they part, and `targets` is then the most it counts.
+    pub may_join: u64,
 }
 
 /// The global memory a run read, for checking after the launch that what it read is what the
@@ -1144,6 +1149,9 @@ impl MachineFlow {
             return Ok((FlowCounts::default(), FlowReads::default()));
         }
         let warps = threads.div_ceil(32);
+        if self.trace {
+            eprintln!("flow: launch of {warps} warps per block, grid {:?}", launch.grid);
+        }
         let mut counts = FlowCounts::default();
         match self.globals {
             Some(Ok(())) => counts.global = Some(GlobalCounts::default()),
@@ -1187,6 +1195,7 @@ impl MachineFlow {
                             counts.targets += one.targets;
                             counts.divergent += one.divergent;
                             counts.warp_insts += one.warp_insts;
+                            counts.may_join += one.may_join;
                         }
                     }
                 }
@@ -1237,6 +1246,7 @@ impl MachineFlow {
             counts.targets += c.targets;
             counts.divergent += c.divergent;
             counts.warp_insts += c.warp_insts;
+            counts.may_join += c.may_join;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
             }
@@ -1285,6 +1295,12 @@ impl MachineFlow {
     ) -> Result<(), String> {
         // the group that ran last and where it went, when it stayed together
         let mut hint: Option<(usize, u32)> = None;
+        if self.trace_all {
+            eprintln!(
+                "flow: warp {} (block {}, warp {} in it)",
+                w.id, w.block_lin, w.in_block
+            );
+        }
         loop {
             let held: u32 = w.deferred.iter().fold(0, |m, g| m | g);
             let runnable = w.alive & !w.waiting & !held;
@@ -1339,6 +1355,9 @@ impl MachineFlow {
             };
             if self.trace && (counts.warp_insts < 400 || self.trace_all) {
                 eprintln!("flow: {group:08x} /*{:04x}*/ {}", ins.offset, ins.text);
+            }
+            if join::waits_on_memory(&ins.kind) {
+                join::note(w, runnable & !group, counts);
             }
             w.together = None;
             self.step(w, ins, pc, group, launch, counts, mem)?;
@@ -3075,6 +3094,8 @@ struct Warp {
     /// `@!P0 BRA` before it: calibration/fchk/, fdiv.sass.csv).
     cohort: [u32; 32],
     next_cohort: u32,
+    /// The lanes [`join::note`] last found joinable (one count per standing of them).
+    join_seen: u32,
 }
 
 impl Warp {
@@ -3130,6 +3151,7 @@ impl Warp {
             deferred: Vec::new(),
             cohort: [0; 32],
             next_cohort: 1,
+            join_seen: 0,
             local: vec![local::Bytes::default(); 32],
             local_blind: 0,
             in_block: 0,
@@ -3183,6 +3205,7 @@ impl Warp {
         self.deferred.clear();
         self.cohort = [0; 32];
         self.next_cohort = 1;
+        self.join_seen = 0;
         self.barrier = [0; 16];
         self.ctaid = ctaid;
         let [bx, by, bz] = launch.block;

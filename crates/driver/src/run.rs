@@ -249,18 +249,22 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
         }
         self.verdict = self.run.take().map(|r| {
             r.and_then(|(counts, reads)| {
-                if reads.shared {
-                    // followed on the emulation's shared memory: counted, not yet labelled exact
-                    // (calibration/run/bench2: lud's pivot one branch target above the H200 in 3
-                    // of 10 launches, those with a warp whose lanes reach one instruction in three
-                    // groups from three divergent branches; which groups the GPU runs together
-                    // there is not found: calibration/run/bench2/README.md)
+                if counts.may_join > 0 {
+                    // calibration/run/bench2/README.md ("pivot's extra target"): lanes of two
+                    // divergent branches stood at one instruction while another group waited on
+                    // a load; the H200 ran them together in some runs and apart in others
                     Err(format!(
-                        "branches depend on shared memory: followed on the emulation's record ({} \
-                         targets, {} divergent), not proven exact",
-                        counts.targets, counts.divergent
+                        "lanes that two divergent branches parted stand at one instruction while \
+                         another group waits on a load ({} places): the GPU runs them together or \
+                         apart from run to run ({} targets, {} divergent when apart; fewer targets \
+                         when together)",
+                        counts.may_join, counts.targets, counts.divergent
                     ))
                 } else if reads.hold(global) {
+                    // shared loads are answered from the emulation's record of the launch
+                    // (machine_flow/shared.rs), which every STS the flow computes is checked
+                    // against; lud's pivot follows the H200 instruction for instruction on it
+                    // (calibration/run/bench2/README.md)
                     Ok(counts)
                 } else {
                     Err("a branch depends on global memory that the launch itself changes".to_string())
