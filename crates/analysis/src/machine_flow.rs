@@ -11,8 +11,8 @@
 //! local memory ([`local`]), `BRX` jump tables (constant bank 2) and global loads from the
 //! launch's starting memory, float steps with `.FTZ`/`.SAT`/directed rounding, `FRND` and `F2I`
 //! ([`float`]), the `MUFU` unit's results (the H200's tables, `warpscope_emu::mufu`, with
-//! `MUFU.RCP64H`) and indirect calls ([`indirect`]) are followed exactly; what comes from shared
-//! memory (see [`shared`]), textures and atomics is *unknown*. Control flow runs on the
+//! `MUFU.RCP64H` and `MUFU.RSQ64H`) and indirect calls ([`indirect`]) are followed exactly; what
+//! comes from shared memory (see [`shared`]), textures and atomics is *unknown*. Control flow runs on the
 //! architecture's convergence rules (`BSSY`/`BSYNC` barriers, `BREAK`, `WARPSYNC`, `EXIT`, calls
 //! and returns), lanes at the same code offset executing together. A branch, exit or return whose
 //! condition is unknown in any lane it runs for ends the run with the reason: the counts are then
@@ -228,9 +228,11 @@ enum Kind {
     Mufu {
         func: u8,
     },
-    /// `MUFU.RCP64H`: the H200's double-precision seed of a high word
-    /// (`warpscope_emu::mufu::rcp64h`, measured), a 32-bit result.
-    Rcp64h,
+    /// `MUFU.RCP64H` / `MUFU.RSQ64H` (`rsq`): the H200's double-precision seed of a high word
+    /// (`warpscope_emu::mufu::rcp64h`, `rsq64h`, measured), a 32-bit result.
+    Rcp64h {
+        rsq: bool,
+    },
     /// `FCHK P, a, b`: whether `a / b` needs the slow path; known `false` for well-scaled operands.
     Fchk,
     /// `F2I` to a 32-bit integer, `round` as in [`float::frnd`].
@@ -1357,7 +1359,7 @@ impl MachineFlow {
                 eprintln!("flow: {group:08x} /*{:04x}*/ {}", ins.offset, ins.text);
             }
             if join::waits_on_memory(&ins.kind) {
-                join::note(w, runnable & !group, counts);
+                join::note(w, group, runnable & !group, counts, self.trace);
             }
             w.together = None;
             self.step(w, ins, pc, group, launch, counts, mem)?;
@@ -2804,8 +2806,10 @@ fn decode(
             ins.dst = ops.first().map(|o| pred_or_sink(o)).into_iter().collect();
             ins.src = srcs(1);
         }
-        "MUFU" if mods == ["RCP64H"] => {
-            ins.kind = Kind::Rcp64h;
+        "MUFU" if mods == ["RCP64H"] || mods == ["RSQ64H"] => {
+            ins.kind = Kind::Rcp64h {
+                rsq: mods == ["RSQ64H"],
+            };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             // a register or constant; an immediate is printed as the double whose high word it is
             ins.src = ops
@@ -3096,6 +3100,8 @@ struct Warp {
     next_cohort: u32,
     /// The lanes [`join::note`] last found joinable (one count per standing of them).
     join_seen: u32,
+    /// Each cohort's parent: the cohort of the lanes it parted from (`u32::MAX`: none).
+    parent: Vec<u32>,
 }
 
 impl Warp {
@@ -3104,6 +3110,8 @@ impl Warp {
         if part != 0 && part != group {
             let c = self.next_cohort;
             self.next_cohort += 1;
+            let from = lanes(group & !part).next().map_or(u32::MAX, |l| self.cohort[l]);
+            join::parted(self, c, from);
             for l in lanes(part) {
                 self.cohort[l] = c;
             }
@@ -3152,6 +3160,7 @@ impl Warp {
             cohort: [0; 32],
             next_cohort: 1,
             join_seen: 0,
+            parent: Vec::new(),
             local: vec![local::Bytes::default(); 32],
             local_blind: 0,
             in_block: 0,
@@ -3206,6 +3215,7 @@ impl Warp {
         self.cohort = [0; 32];
         self.next_cohort = 1;
         self.join_seen = 0;
+        self.parent.clear();
         self.barrier = [0; 16];
         self.ctaid = ctaid;
         let [bx, by, bz] = launch.block;
@@ -4526,7 +4536,8 @@ impl Warp {
                 (Some(v.to_bits()), None)
             }
             Kind::Rcp { .. } => (f(0).map(|v| warpscope_emu::mufu::rcp(v.to_bits())), None),
-            Kind::Rcp64h => (f(0).map(|v| warpscope_emu::mufu::rcp64h(v.to_bits())), None),
+            Kind::Rcp64h { rsq: false } => (f(0).map(|v| warpscope_emu::mufu::rcp64h(v.to_bits())), None),
+            Kind::Rcp64h { rsq: true } => (f(0).map(|v| warpscope_emu::mufu::rsq64h(v.to_bits())), None),
             // the H200's unit, bit for bit (calibration/mufu): SIN/COS take the argument in
             // periods, as the FMUL.RZ before them leaves it
             Kind::Mufu { func } => (

@@ -252,12 +252,12 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
                 if counts.may_join > 0 {
                     // calibration/run/bench2/README.md ("pivot's extra target"): lanes of two
                     // divergent branches stood at one instruction while another group waited on
-                    // a load; the H200 ran them together in some runs and apart in others
+                    // a shared load; the H200 ran them together in some runs, apart in others
                     Err(format!(
                         "lanes that two divergent branches parted stand at one instruction while \
-                         another group waits on a load ({} places): the GPU runs them together or \
-                         apart from run to run ({} targets, {} divergent when apart; fewer targets \
-                         when together)",
+                         another group waits on a shared load ({} places): the GPU runs them \
+                         together or apart from run to run ({} targets, {} divergent when apart; \
+                         fewer targets when together)",
                         counts.may_join, counts.targets, counts.divergent
                     ))
                 } else if reads.hold(global) {

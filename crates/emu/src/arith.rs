@@ -602,46 +602,16 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     }
 }
 
-/// `v` rounded to nearest to a double whose low word is zero (20 fraction bits): the model of the
-/// H100's MUFU.RSQ64H, which reads and writes only the high word of a double. The unit's own
-/// rounding is not measured bit for bit; this is within its accuracy.
-fn hi_word(v: f64) -> u64 {
-    softfloat::round(
-        softfloat::F64,
-        v.is_sign_negative(),
-        u128::from(v.abs().to_bits() & ((1 << 52) - 1) | 1 << 52),
-        ((v.abs().to_bits() >> 52) as i32) - 1075,
-        false,
-        Rnd::Rn,
-    ) & 0xffff_ffff_0000_0000
-}
-
-/// The high word of a double as a double (low word zero).
-fn hi_only(a: u64) -> f64 {
-    f64v(a & 0xffff_ffff_0000_0000)
-}
-
-/// What MUFU.RSQ64H writes for a NaN, as MUFU.RCP64H does (H200: `jn(k, NaN)` is
-/// `0x7fffffff00000000`).
-const SEED64_NAN: u64 = 0x7fff_ffff_0000_0000;
-
 /// `rcp.approx.ftz.f64` (one MUFU.RCP64H, the low word zero): the H200's unit on the operand's
 /// high word ([`crate::mufu::rcp64h`]).
 pub fn rcp_seed64(a: u64) -> u64 {
     u64::from(crate::mufu::rcp64h((a >> 32) as u32)) << 32
 }
 
-/// `rsqrt.approx.ftz.f64` (one MUFU.RSQ64H, the low word zero): `1/sqrt(x)` of the operand's high
-/// word, to 20 fraction bits; a subnormal operand counts as zero.
+/// `rsqrt.approx.ftz.f64` (one MUFU.RSQ64H, the low word zero): the H200's unit on the operand's
+/// high word ([`crate::mufu::rsq64h`]).
 pub fn rsqrt_seed64(a: u64) -> u64 {
-    let x = hi_only(a);
-    if x.is_nan() || (x < 0.0 && !x.is_subnormal()) {
-        return SEED64_NAN;
-    }
-    if x == 0.0 || x.is_subnormal() {
-        return (a & 1 << 63) | 0x7ff0_0000_0000_0000;
-    }
-    hi_word(1.0 / x.sqrt())
+    u64::from(crate::mufu::rsq64h((a >> 32) as u32)) << 32
 }
 
 /// `rsqrt.approx.f64` as ptxas expands it for sm_90: the MUFU.RSQ64H seed `y` ([`rsqrt_seed64`]),

@@ -134,6 +134,41 @@ pub fn rcp64h(hi: u32) -> u32 {
     sign | (field as u32) << 20 | (r & 0x7f_ffff) >> 3
 }
 
+/// `MUFU.RSQ64H` of a double's high word `hi` (bits in; the result's high word out, its low word
+/// being zero): the `MUFU.RSQ` table's `1/sqrt` of the significand over two binades (`1 + f/2^20`
+/// or `2 + f/2^19` by the exponent's parity, read as the f32 with the high word's 20 fraction
+/// bits at the top of its 23) truncated to 20 fraction bits, scaled by half the exponent, as
+/// `MUFU.RCP64H` truncates `MUFU.RCP` (calibration/rsq64h/README.md). A zero or subnormal input
+/// gives infinity of its sign, `+inf` zero, a negative input or NaN `0x7fffffff`.
+pub fn rsq64h(hi: u32) -> u32 {
+    let sign = hi & 0x8000_0000;
+    let e = (hi >> 20) & 0x7ff;
+    let f = hi & 0xf_ffff;
+    if e == 0x7ff && f != 0 {
+        return CANON_NAN;
+    }
+    if e == 0 {
+        return sign | 0x7ff0_0000;
+    }
+    if sign != 0 {
+        return CANON_NAN;
+    }
+    if e == 0x7ff {
+        return 0;
+    }
+    // x = 2^(e - 1023) (1 + f/2^20) = 4^j m, m in [1, 4): the f32 2^(e odd ? 0 : 1) (1 + f/2^20)
+    let ue = e as i32 - 1023;
+    let odd = ue & 1 == 1;
+    let m = if odd { 0x4000_0000 } else { 0x3f80_0000 } | f << 3;
+    let j = (ue - i32::from(odd)) / 2;
+    let r = rsq(m);
+    let field = 1023 + (r >> 23) as i32 - 127 - j;
+    if field <= 0 {
+        return 0;
+    }
+    (field as u32) << 20 | (r & 0x7f_ffff) >> 3
+}
+
 fn ftz(x: f32) -> f32 {
     if x.is_subnormal() { 0.0f32.copysign(x) } else { x }
 }

@@ -3,8 +3,8 @@
 //! IEEE 754 binary64 with subnormals and no flush to zero, rounded to nearest even unless a
 //! rounding modifier says otherwise (those are left unknown), so these results are exact: a branch
 //! on a double compare (the argument reduction of `sin`/`cos`, an ODE solver's step control) is
-//! followed on the launch's values. `MUFU.RCP64H` is the H200's unit (`warpscope_emu::mufu::
-//! rcp64h`, measured); `MUFU.RSQ64H` stays unknown (its table is not measured).
+//! followed on the launch's values. `MUFU.RCP64H` and `MUFU.RSQ64H` are the H200's unit
+//! (`warpscope_emu::mufu::rcp64h`, `rsq64h`, measured: calibration/rcp64h, calibration/rsq64h).
 
 use super::{Bop, Cmp, Kind, Opnd, Src, parse_opnd};
 

@@ -3,45 +3,64 @@
 //! The flow runs the two sides of a divergent branch apart until a convergence barrier (`BSYNC`)
 //! or warp sync joins them, even where they reach the same instruction ([`super::Warp`]'s
 //! cohorts): the H100 ran the float division's slow path once per side of the branch before it
-//! (calibration/fchk/), and the H200 ran lud's `pivot` (calibration/run/bench2/) that way on every
-//! instruction of its ten launches but one. The exception: a group of lanes waits on a shared
-//! load (`LDS`) while two groups that left it by two divergent branches stand at one instruction
-//! (the `if` body's end); the H200 ran those two as one group in two profiled runs of the launch
-//! (one warp instruction fewer there, one branch target fewer) and apart in a third, so which it
-//! does depends on timing. The rule kept from those rows: a group's load (whose result it may
-//! wait for, and the GPU then run another group of the warp) while lanes of two or more other
-//! cohorts stand at one instruction is a place where the GPU's count may be lower than the flow's;
-//! [`note`] counts such places ([`super::FlowCounts::may_join`]) and the caller labels the launch's
-//! branch counters an estimate where there are any.
+//! (calibration/fchk/), and the H200 ran lud's `pivot` that way on every instruction of its ten
+//! launches but one place (calibration/run/bench2/README.md, "pivot's extra target"). There, a
+//! group of lanes went on at the fall-through of two divergent branches in turn, the lanes each
+//! branch sent away stood at the same target (the `if` body's end), and the group then waited on
+//! a shared load: the H200 ran the two sent-away groups as one (one warp instruction fewer at
+//! each instruction they ran together, one branch target fewer) in two profiled runs and apart in
+//! a third. [`note`] counts such places ([`super::FlowCounts::may_join`]): a group issues a shared
+//! load (which it may wait for, the GPU meanwhile running other lanes of the warp) while two or
+//! more cohorts that parted from the group's own cohort stand at one instruction. The flow's count
+//! keeps them apart (the most the GPU counts); the caller labels the launch an estimate.
 
 use super::{FlowCounts, Kind, Warp, lanes};
 
-/// Whether a group running `kind` may wait for memory (a load, or an atomic's result).
+/// Whether a group running `kind` waits on a shared-memory load. Only those: the same standing
+/// while a group waited on local loads (conv's `median3`, 4280 places in two launches), global
+/// loads (btree's `find` and `range`, about 1960) or the math tables' constant loads (rk4's
+/// `rk4d`) never gave the H200 a count below the flow's.
 pub(super) fn waits_on_memory(kind: &Kind) -> bool {
-    matches!(
-        kind,
-        Kind::Ldg { .. } | Kind::Ldl { .. } | Kind::Lds { .. } | Kind::AtomG { .. } | Kind::AtomS { .. }
-    )
+    matches!(kind, Kind::Lds { .. } | Kind::AtomS { .. })
 }
 
-/// The lanes of `others` (runnable, not in the running group) that stand at one instruction with
-/// lanes of another cohort.
-pub(super) fn joinable(w: &Warp, others: u32) -> u32 {
+/// Cohort `c` parted from cohort `from`.
+pub(super) fn parted(w: &mut Warp, c: u32, from: u32) {
+    let c = c as usize;
+    if w.parent.len() <= c {
+        w.parent.resize(c + 1, u32::MAX);
+    }
+    w.parent[c] = from;
+}
+
+/// The lanes of `others` (runnable, not in the running group, whose cohort is `mine`) that parted
+/// from `mine` and stand at one instruction with lanes of another cohort that parted from it.
+pub(super) fn joinable(w: &Warp, mine: u32, others: u32) -> u32 {
+    let child = |l: usize| w.parent.get(w.cohort[l] as usize) == Some(&mine);
     let mut m = 0u32;
-    for l in lanes(others) {
-        if lanes(others).any(|k| w.pc[k] == w.pc[l] && w.cohort[k] != w.cohort[l]) {
+    for l in lanes(others).filter(|&l| child(l)) {
+        if lanes(others).any(|k| child(k) && w.pc[k] == w.pc[l] && w.cohort[k] != w.cohort[l]) {
             m |= 1 << l;
         }
     }
     m
 }
 
-/// Counts a place where the GPU may join lanes of `others` ([`FlowCounts::may_join`]), once per
-/// standing of the same lanes.
-pub(super) fn note(w: &mut Warp, others: u32, counts: &mut FlowCounts) {
-    let m = joinable(w, others);
+/// Counts a place where the GPU may join lanes of `others` while `group` waits on a load
+/// ([`FlowCounts::may_join`]), once per standing of the same lanes.
+pub(super) fn note(w: &mut Warp, group: u32, others: u32, counts: &mut FlowCounts, trace: bool) {
+    let Some(first) = lanes(group).next() else {
+        return;
+    };
+    let m = joinable(w, w.cohort[first], others);
     if m != 0 && m != w.join_seen {
         counts.may_join += 1;
+        if trace {
+            let at: Vec<String> = lanes(m)
+                .map(|l| format!("{}:{}:{}", l, w.pc[l], w.cohort[l]))
+                .collect();
+            eprintln!("flow: may join {m:08x} (lane:index:cohort {})", at.join(" "));
+        }
     }
     w.join_seen = m;
 }

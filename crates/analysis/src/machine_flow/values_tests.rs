@@ -218,3 +218,28 @@ fn a_three_way_add_keeps_both_carries() {
     assert_eq!(run(&f, 32, &[]), Ok((1, 1)));
     assert_eq!(run(&f, 2, &[]), Ok((1, 0)));
 }
+
+/// `MUFU.RSQ64H` of `0x3ff00000 + tid + p` against `c`: the H200's seed (calibration/rsq64h,
+/// `h200/rsq64h.delta.zst`: k = 0x487 and 0x488 both give `0x3feffb79`, 0x4a2 gives `0x3feffb5f`),
+/// followed as a known value.
+const RSQ64H: &str = "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+    \t/*0010*/ LDC.64 R4, c[0x0][0x210] ;\n\
+    \t/*0020*/ IADD3 R2, R0, R4, RZ ;\n\
+    \t/*0030*/ MUFU.RSQ64H R3, R2 ;\n\
+    \t/*0040*/ ISETP.NE.AND P0, PT, R3, R5, PT ;\n\
+    \t/*0050*/ @P0 BRA `(.L_x_0) ;\n\
+    \t/*0060*/ IADD3 R0, R0, 0x1, RZ ;\n\
+    .L_x_0:\n\
+    \t/*0070*/ EXIT ;\n";
+
+#[test]
+fn the_double_square_root_seed_is_the_h200s() {
+    let f = flow(RSQ64H);
+    let params = |c: u32| [0x3ff0_0483u32.to_le_bytes(), c.to_le_bytes()].concat();
+    // lanes 4 and 5 (k = 0x487, 0x488) stay, the others jump
+    assert_eq!(run(&f, 32, &params(0x3fef_fb79)), Ok((1, 1)));
+    // lane 31 (k = 0x4a2) stays
+    assert_eq!(run(&f, 32, &params(0x3fef_fb5f)), Ok((1, 1)));
+    // no lane's seed: every lane jumps
+    assert_eq!(run(&f, 32, &params(0x3fef_fb5e)), Ok((1, 0)));
+}
