@@ -507,9 +507,10 @@ pub struct FlowCounts {
     pub global: Option<GlobalCounts>,
     /// Why [`Self::global`] is `None` though asked for.
     pub global_why: Option<&'static str>,
-    /// Times a group waited on a load while lanes of two or more other cohorts stood at one
-    /// instruction ([`join`]): the GPU may run those lanes together, one warp instruction per
-    /// instruction they run before they part, and `targets` is then the most it counts.
+    /// Times a group waited on a shared load while two or more cohorts that parted from it stood
+    /// at one instruction ([`join`]): the H200 profiled with shared loads instrumented by address
+    /// ran such lanes together (one branch target fewer per place at most); `targets` is its count
+    /// otherwise.
     pub may_join: u64,
 }
 

@@ -1,25 +1,25 @@
-//! Lanes the GPU may join without a convergence barrier.
+//! Where the GPU may run two cohorts together without a convergence barrier.
 //!
 //! The flow runs the two sides of a divergent branch apart until a convergence barrier (`BSYNC`)
 //! or warp sync joins them, even where they reach the same instruction ([`super::Warp`]'s
 //! cohorts): the H100 ran the float division's slow path once per side of the branch before it
-//! (calibration/fchk/), and the H200 ran lud's `pivot` that way on every instruction of its ten
-//! launches but one place (calibration/run/bench2/README.md, "pivot's extra target"). There, a
-//! group of lanes went on at the fall-through of two divergent branches in turn, the lanes each
-//! branch sent away stood at the same target (the `if` body's end), and the group then waited on
-//! a shared load: the H200 ran the two sent-away groups as one (one warp instruction fewer at
-//! each instruction they ran together, one branch target fewer) in two profiled runs and apart in
-//! a third. [`note`] counts such places ([`super::FlowCounts::may_join`]): a group issues a shared
-//! load (which it may wait for, the GPU meanwhile running other lanes of the warp) while two or
-//! more cohorts that parted from the group's own cohort stand at one instruction. The flow's count
-//! keeps them apart (the most the GPU counts); the caller labels the launch an estimate.
+//! (calibration/fchk/), and the H200 runs lud's `pivot` that way on every instruction of its ten
+//! launches (calibration/run/bench2/README.md, "pivot's extra target"). One standing is sensitive
+//! to how the GPU is profiled: a group of lanes goes on at the fall-through of two divergent
+//! branches in turn, the lanes each branch sent away stand at the same target, and the group then
+//! waits on a shared load. Profiled with metrics that instrument shared loads by address (ncu's
+//! `sm__sass_l1tex_..._mem_shared_*`, the source page), the H200 ran the two sent-away groups as
+//! one (one warp instruction fewer at each instruction they run together, one branch target
+//! fewer); with the branch counters alone, in 11 runs, apart, as the flow does. [`note`] counts
+//! such places ([`super::FlowCounts::may_join`]: a group's shared load while two or more cohorts
+//! that parted from its own cohort stand at one instruction; the trace prints them), the most by
+//! which an instrumented count can be lower. The same standing while a group waited on local loads
+//! (conv's `median3`), global loads (btree) or constant loads (rk4's `rk4d`) never lowered the
+//! H200's count, so only shared loads are noted.
 
 use super::{FlowCounts, Kind, Warp, lanes};
 
-/// Whether a group running `kind` waits on a shared-memory load. Only those: the same standing
-/// while a group waited on local loads (conv's `median3`, 4280 places in two launches), global
-/// loads (btree's `find` and `range`, about 1960) or the math tables' constant loads (rk4's
-/// `rk4d`) never gave the H200 a count below the flow's.
+/// Whether a group running `kind` waits on a shared-memory load.
 pub(super) fn waits_on_memory(kind: &Kind) -> bool {
     matches!(kind, Kind::Lds { .. } | Kind::AtomS { .. })
 }
