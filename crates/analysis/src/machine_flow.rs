@@ -443,6 +443,9 @@ pub struct MachineFlow {
     /// Instructions whose results can reach a control decision ([`slice`]); the others are
     /// skipped.
     needed: Vec<bool>,
+    /// Needed instructions whose values matter ([`slice`]): an `LDG` or `STG` that is not is
+    /// followed for its address only.
+    value: Vec<bool>,
     /// No needed instruction reads a special register (thread, block, lane), memory, another
     /// lane's value or an unknown result: a warp's path depends only on its lanes, so one warp per
     /// lane set is run and its counts multiplied.
@@ -1066,7 +1069,7 @@ impl MachineFlow {
             .collect();
         labelled.sort_unstable();
         labelled.dedup();
-        let needed = slice(&ins, globals, &labelled);
+        let (needed, value) = slice(&ins, globals, &labelled);
         // accesses this module does not count: asynchronous and bulk copies (a call into code
         // outside the kernel, `vprintf` or `__assertfail`, is not the kernel's own access: device
         // printf's traffic is `crate::global::printf_traffic`)
@@ -1090,7 +1093,7 @@ impl MachineFlow {
         // When no control decision depends on memory or on an unknown result, a warp's path is a
         // function of its lanes and of the special registers the decisions read: warps that agree
         // on those take the same path (`path_inputs`).
-        let opaque = ins.iter().zip(&needed).any(|(x, &n)| {
+        let opaque = ins.iter().zip(&value).any(|(x, &n)| {
             n && matches!(
                 x.kind,
                 Kind::Ldg { .. }
@@ -1124,6 +1127,7 @@ impl MachineFlow {
         MachineFlow {
             ins,
             needed,
+            value,
             same_path,
             at,
             globals,
@@ -1309,7 +1313,7 @@ impl MachineFlow {
             // lowest code offset run, those of the lowest lane's cohort. Lanes a convergence
             // barrier joined to the group run with it.
             let (pc, cohort) = match hint {
-                Some((pc, g)) if g & runnable == g && lanes(g).all(|l| w.pc[l] == pc) => {
+                Some((pc, g)) if g & runnable == g && at_mask(&w.pc, pc) & g == g => {
                     (pc, lanes(g).next().map(|l| w.cohort[l]).unwrap_or(0))
                 }
                 _ => {
@@ -1324,12 +1328,7 @@ impl MachineFlow {
                     (pc, cohort)
                 }
             };
-            let mut group = 0u32;
-            for l in lanes(runnable) {
-                if w.pc[l] == pc && w.cohort[l] == cohort {
-                    group |= 1 << l;
-                }
-            }
+            let group = runnable & at_mask(&w.pc, pc) & cohort_mask(&w.cohort, cohort);
             counts.warp_insts += 1;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
@@ -1409,11 +1408,7 @@ impl MachineFlow {
         if ins.kind.is_control() && w.decision_tainted(ins, group) {
             mem.reads.decided = true;
         }
-        let advance = |w: &mut Warp, m: u32| {
-            for l in lanes(m) {
-                w.pc[l] += 1;
-            }
-        };
+        let advance = |w: &mut Warp, m: u32| advance_lanes(&mut w.pc, m);
         match ins.kind {
             Kind::Bra { any, div } => {
                 if unknown_guard != 0 {
@@ -1712,7 +1707,14 @@ impl MachineFlow {
                 if counts.global.is_some() {
                     count_global(w, ins, on, unknown_guard, counts, mem);
                 }
-                w.memory(ins, on, mem);
+                if self.value[pc] {
+                    w.memory(ins, on, mem);
+                } else {
+                    // followed for the count only: nothing needed reads what it loads
+                    for d in &ins.dst {
+                        w.forget(*d, on);
+                    }
+                }
                 for d in &ins.dst {
                     w.forget(*d, unknown_guard);
                 }
@@ -1760,19 +1762,21 @@ fn count_global(w: &Warp, ins: &Ins, on: u32, unknown_guard: u32, counts: &mut F
     {
         mem.reads.decided = true;
     }
-    let mut addrs = [0u64; 32];
-    let mut mask = 0u32;
-    for l in lanes(on) {
-        let Some(a) = w.address(ins, l) else {
-            return give_up("a global access's address is not known");
-        };
-        let window = |base: u64| (base..base + warpscope_emu::mem::WINDOW).contains(&a);
-        use warpscope_emu::mem::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW};
-        if generic && (window(SHARED_WINDOW) || window(LOCAL_WINDOW) || window(CONST_WINDOW)) {
-            continue;
+    let Some((addrs, known)) = w.addresses(ins) else {
+        return give_up("a global access's address is not known");
+    };
+    if known & on != on {
+        return give_up("a global access's address is not known");
+    }
+    let mut mask = on;
+    if generic {
+        use warpscope_emu::mem::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW};
+        for l in lanes(on) {
+            let window = |base: u64| (base..base + WINDOW).contains(&addrs[l]);
+            if window(SHARED_WINDOW) || window(LOCAL_WINDOW) || window(CONST_WINDOW) {
+                mask &= !(1 << l);
+            }
         }
-        addrs[l] = a;
-        mask |= 1 << l;
     }
     if let Some(g) = counts.global.as_mut() {
         g.record(op, bytes, mask, &addrs);
@@ -1916,7 +1920,12 @@ fn uses(x: &Ins) -> Regs {
 /// machine code's control-flow graph, to a fixed point; a guarded write does not end a value's
 /// life). Once a needed load is found, every store and atomic is needed too (a warp reads back
 /// what it stored).
-fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
+///
+/// With `globals`, every `LDG` and `STG` is needed for its count; the second vector says which
+/// memory instructions are needed for their values: a load whose result is live into a needed
+/// instruction, and the stores once such a load exists. The others are followed for their
+/// addresses only (a store's data registers are then not needed, a load reads no memory).
+fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool>) {
     let n = ins.len();
     // successors: the next instruction unless the control transfer is unconditional, the target;
     // a call's callee and its return site; a return's every return site
@@ -1957,7 +1966,19 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             v
         })
         .collect();
+    // a store followed for its address only reads its address (and guard) registers
+    let address_uses: Vec<Regs> = ins
+        .iter()
+        .map(|x| match x.kind {
+            Kind::Stg { .. } => uses(&Ins {
+                src: Vec::new(),
+                ..x.clone()
+            }),
+            _ => uses(x),
+        })
+        .collect();
     let uses: Vec<Regs> = ins.iter().map(uses).collect();
+    let mut value = vec![false; n];
     let mut needed: Vec<bool> = ins
         .iter()
         .map(|x| {
@@ -1976,8 +1997,13 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             for &j in &succ[i] {
                 out.union(&live_in[j]);
             }
-            if !needed[i] && x.dst.iter().any(|d| out.has(*d)) {
+            let live = x.dst.iter().any(|d| out.has(*d));
+            if !needed[i] && live {
                 needed[i] = true;
+                changed = true;
+            }
+            if live && !value[i] && matches!(x.kind, Kind::Ldg { .. }) {
+                value[i] = true;
                 changed = true;
             }
             let mut inn = out;
@@ -1987,7 +2013,12 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
                         inn.remove(*d);
                     }
                 }
-                inn.union(&uses[i]);
+                let store_address_only = matches!(x.kind, Kind::Stg { .. }) && !value[i];
+                inn.union(if store_address_only {
+                    &address_uses[i]
+                } else {
+                    &uses[i]
+                });
             }
             if inn != live_in[i] {
                 live_in[i] = inn;
@@ -1997,13 +2028,14 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
         if !stores
             && ins
                 .iter()
-                .zip(&needed)
-                .any(|(x, &k)| k && matches!(x.kind, Kind::Ldg { .. }))
+                .zip(&value)
+                .any(|(x, &v)| v && matches!(x.kind, Kind::Ldg { .. }))
         {
             stores = true;
-            for (x, k) in ins.iter().zip(needed.iter_mut()) {
-                if matches!(x.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && !*k {
+            for ((x, k), v) in ins.iter().zip(needed.iter_mut()).zip(value.iter_mut()) {
+                if matches!(x.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && !*v {
                     *k = true;
+                    *v = true;
                     changed = true;
                 }
             }
@@ -2033,7 +2065,13 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             }
         }
         if !changed {
-            return needed;
+            // every other needed instruction is needed for its values
+            for ((x, &k), v) in ins.iter().zip(&needed).zip(value.iter_mut()) {
+                if k && !matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. }) {
+                    *v = true;
+                }
+            }
+            return (needed, value);
         }
     }
 }
@@ -2071,6 +2109,34 @@ fn float_mods(v: u32, o: &Opnd) -> f32 {
 /// The lowest lane of a mask (0 for none).
 fn pc_lane(m: u32) -> usize {
     if m == 0 { 0 } else { m.trailing_zeros() as usize }
+}
+
+/// The lanes whose code index is `pc` (every lane compared, without a branch per lane).
+#[inline]
+fn at_mask(pcs: &[usize; 32], pc: usize) -> u32 {
+    let mut m = 0u32;
+    for (l, &p) in pcs.iter().enumerate() {
+        m |= u32::from(p == pc) << l;
+    }
+    m
+}
+
+/// The lanes of cohort `c`.
+#[inline]
+fn cohort_mask(cohorts: &[u32; 32], c: u32) -> u32 {
+    let mut m = 0u32;
+    for (l, &k) in cohorts.iter().enumerate() {
+        m |= u32::from(k == c) << l;
+    }
+    m
+}
+
+/// The lanes `m` go on to the next instruction.
+#[inline]
+fn advance_lanes(pcs: &mut [usize; 32], m: u32) {
+    for (l, p) in pcs.iter_mut().enumerate() {
+        *p += (m >> l & 1) as usize;
+    }
 }
 
 fn lanes(m: u32) -> impl Iterator<Item = usize> {
@@ -3237,6 +3303,17 @@ impl Warp {
     /// Whether a control instruction's decision for `group` derives from memory.
     fn decision_tainted(&self, ins: &Ins, group: u32) -> bool {
         self.taint_mask(ins) & group != 0
+    }
+
+    /// Every lane's 64-bit global address, and the lanes whose address is known (`None`: the
+    /// instruction has no global address).
+    fn addresses(&self, ins: &Ins) -> Option<([u64; 32], u32)> {
+        let (r, off) = ins.addr?;
+        let r = r as usize;
+        let k = self.rk[r] & self.rk[r + 1] & !self.ax[r] & !self.ax[r + 1];
+        let (lo, hi) = (&self.r[r], &self.r[r + 1]);
+        let a = std::array::from_fn(|l| (u64::from(hi[l]) << 32 | u64::from(lo[l])).wrapping_add(off as u64));
+        Some((a, k))
     }
 
     /// A lane's 64-bit global address, when known.
