@@ -443,6 +443,9 @@ pub struct MachineFlow {
     /// Instructions whose results can reach a control decision ([`slice`]); the others are
     /// skipped.
     needed: Vec<bool>,
+    /// The first instruction at or after each one that is needed or steers the warp (a branch,
+    /// barrier, convergence or exit): what a group steps over at once ([`Self::run_warp`]).
+    skip_to: Vec<u32>,
     /// Needed instructions whose values matter ([`slice`]): an `LDG` or `STG` that is not is
     /// followed for its address only.
     value: Vec<bool>,
@@ -1070,6 +1073,30 @@ impl MachineFlow {
         labelled.sort_unstable();
         labelled.dedup();
         let (needed, value) = slice(&ins, globals, &labelled);
+        let mut skip_to = vec![ins.len() as u32; ins.len()];
+        for i in (0..ins.len()).rev() {
+            let steers = matches!(
+                ins[i].kind,
+                Kind::Bra { .. }
+                    | Kind::Brx { .. }
+                    | Kind::Exit
+                    | Kind::Bssy
+                    | Kind::Bsync
+                    | Kind::Break
+                    | Kind::Warpsync
+                    | Kind::ExclusiveSync
+                    | Kind::Call { .. }
+                    | Kind::Ret
+                    | Kind::Stop
+                    | Kind::IndirectCall { .. }
+                    | Kind::Bar { .. }
+            );
+            skip_to[i] = if needed[i] || steers {
+                i as u32
+            } else {
+                skip_to.get(i + 1).copied().unwrap_or(ins.len() as u32)
+            };
+        }
         // accesses this module does not count: asynchronous and bulk copies (a call into code
         // outside the kernel, `vprintf` or `__assertfail`, is not the kernel's own access: device
         // printf's traffic is `crate::global::printf_traffic`)
@@ -1127,6 +1154,7 @@ impl MachineFlow {
         MachineFlow {
             ins,
             needed,
+            skip_to,
             value,
             same_path,
             at,
@@ -1319,16 +1347,30 @@ impl MachineFlow {
                 _ => {
                     let mut pc = usize::MAX;
                     for l in lanes(runnable) {
-                        pc = pc.min(w.pc[l]);
+                        pc = pc.min(w.pc[l] as usize);
                     }
                     let cohort = lanes(runnable)
-                        .find(|&l| w.pc[l] == pc)
+                        .find(|&l| w.pc[l] as usize == pc)
                         .map(|l| w.cohort[l])
                         .unwrap_or(0);
                     (pc, cohort)
                 }
             };
             let group = runnable & at_mask(&w.pc, pc) & cohort_mask(&w.cohort, cohort);
+            // a run of instructions nothing needed reads, run by every lane that can run: the
+            // group steps over them at once (each would only move the group on by one)
+            let to = self.skip_to[pc] as usize;
+            if to > pc && group == runnable && !self.trace {
+                counts.warp_insts += (to - pc) as u64;
+                if counts.warp_insts > max_warp_insts {
+                    return Err(format!("more than {max_warp_insts} warp instructions"));
+                }
+                for l in lanes(group) {
+                    w.pc[l] = to as u32;
+                }
+                hint = Some((to, group));
+                continue;
+            }
             counts.warp_insts += 1;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
@@ -1345,7 +1387,7 @@ impl MachineFlow {
             hint = w.together.map(|p| (p, group)).or_else(|| {
                 let live = group & w.alive & !w.waiting;
                 let first = lanes(live).next()?;
-                (live == group && lanes(live).all(|l| w.pc[l] == w.pc[first])).then(|| (w.pc[first], group))
+                (live == group && lanes(live).all(|l| w.pc[l] == w.pc[first])).then(|| (w.pc[first] as usize, group))
             });
             if self.trace && counts.warp_insts < 400 {
                 let l = pc_lane(group);
@@ -1365,12 +1407,12 @@ impl MachineFlow {
     /// Releases lanes waiting at a `BSYNC` or `WARPSYNC` whose lanes have all arrived (or
     /// exited). Whether any were released.
     fn release(&self, w: &mut Warp) -> Result<bool, String> {
-        let mut pcs: Vec<usize> = lanes(w.waiting & w.alive).map(|l| w.pc[l]).collect();
+        let mut pcs: Vec<usize> = lanes(w.waiting & w.alive).map(|l| w.pc[l] as usize).collect();
         pcs.sort_unstable();
         pcs.dedup();
         for pc in pcs {
             let here = lanes(w.waiting & w.alive)
-                .filter(|&l| w.pc[l] == pc)
+                .filter(|&l| w.pc[l] as usize == pc)
                 .fold(0u32, |m, l| m | 1 << l);
             let ins = &self.ins[pc];
             let need = match ins.kind {
@@ -1447,7 +1489,7 @@ impl MachineFlow {
                     return Err(stop("branch target not found"));
                 };
                 for l in lanes(group) {
-                    w.pc[l] = if taken & (1 << l) != 0 { t } else { pc + 1 };
+                    w.pc[l] = (if taken & (1 << l) != 0 { t } else { pc + 1 }) as u32;
                 }
                 w.split(group, taken);
                 if taken == 0 {
@@ -1487,7 +1529,7 @@ impl MachineFlow {
                 }
                 for &(t, m) in &dests {
                     for l in lanes(m) {
-                        w.pc[l] = t;
+                        w.pc[l] = t as u32;
                     }
                 }
                 // lanes going to different places run apart
@@ -1520,7 +1562,7 @@ impl MachineFlow {
                 // starts a new one)
                 let here = on
                     | lanes(w.waiting)
-                        .filter(|&l| w.pc[l] == pc)
+                        .filter(|&l| w.pc[l] as usize == pc)
                         .fold(0u32, |m, l| m | 1 << l);
                 let need = w.barrier[ins.barrier as usize] & w.alive;
                 if on != 0 && need & !here == 0 {
@@ -1588,7 +1630,7 @@ impl MachineFlow {
                 }
                 for (i, &(_, ls)) in groups.iter().enumerate() {
                     for l in lanes(ls) {
-                        w.pc[l] = pc + 1;
+                        w.pc[l] = (pc + 1) as u32;
                     }
                     if i > 0 {
                         w.deferred.push(ls);
@@ -1622,7 +1664,7 @@ impl MachineFlow {
                         return Err(stop("call target not found"));
                     };
                     for l in lanes(group) {
-                        w.pc[l] = if on & (1 << l) != 0 { t } else { pc + 1 };
+                        w.pc[l] = (if on & (1 << l) != 0 { t } else { pc + 1 }) as u32;
                     }
                 }
             }
@@ -1650,7 +1692,7 @@ impl MachineFlow {
                     let Some(&t) = self.at.get(&off) else {
                         return Err(stop("return address is no instruction"));
                     };
-                    w.pc[l] = t;
+                    w.pc[l] = t as u32;
                 }
             }
             Kind::Stop => return Err(stop("not followed")),
@@ -2113,7 +2155,8 @@ fn pc_lane(m: u32) -> usize {
 
 /// The lanes whose code index is `pc` (every lane compared, without a branch per lane).
 #[inline]
-fn at_mask(pcs: &[usize; 32], pc: usize) -> u32 {
+fn at_mask(pcs: &[u32; 32], pc: usize) -> u32 {
+    let pc = pc as u32;
     let mut m = 0u32;
     for (l, &p) in pcs.iter().enumerate() {
         m |= u32::from(p == pc) << l;
@@ -2133,9 +2176,9 @@ fn cohort_mask(cohorts: &[u32; 32], c: u32) -> u32 {
 
 /// The lanes `m` go on to the next instruction.
 #[inline]
-fn advance_lanes(pcs: &mut [usize; 32], m: u32) {
+fn advance_lanes(pcs: &mut [u32; 32], m: u32) {
     for (l, p) in pcs.iter_mut().enumerate() {
-        *p += (m >> l & 1) as usize;
+        *p += m >> l & 1;
     }
 }
 
@@ -3079,7 +3122,7 @@ struct Warp {
     urk: [bool; 64],
     up: [bool; 8],
     upk: [bool; 8],
-    pc: [usize; 32],
+    pc: [u32; 32],
     alive: u32,
     /// The lanes the launch gave threads.
     launched: u32,
