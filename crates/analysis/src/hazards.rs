@@ -13,9 +13,11 @@
 //! * Independent thread scheduling (CC 7.0+): lanes of one warp are not ordered either, unless a
 //!   `__syncwarp()` (`bar.warp.sync`) of that warp lies between the two accesses. The emulator runs a
 //!   warp's lanes in lock step, so such races never show in its results; they are races all the same.
-//!   (The `__syncwarp` mask is not looked at: a `__syncwarp` is assumed to include both lanes.) With
-//!   [`HazardSink::with_warp_sync`], the synchronising warp collectives (`shfl.sync`, `vote.sync`,
-//!   `match.sync`, `redux.sync`) order the lanes as `__syncwarp()` does ([`crate::warp_sync`]).
+//!   With [`HazardSink::with_warp_sync`], the synchronising warp collectives (`shfl.sync`,
+//!   `vote.sync`, `match.sync`, `redux.sync`) order the lanes as `__syncwarp()` does, and a member
+//!   mask known to leave lanes out (an immediate, or a register set once from one) orders only the
+//!   lanes it names ([`crate::warp_sync::WarpOrder`]); without it, or with a mask computed at run
+//!   time, a `__syncwarp` orders the whole warp.
 //! * Atomics do not race with atomics; an atomic and a plain access of another thread in one epoch do.
 //! * A race is two accesses to one shared byte from different threads of a block, at least one a write,
 //!   in one epoch. Lanes of one store instruction writing the same byte are reported as a warning.
@@ -33,10 +35,12 @@
 //!   the launch's trip count: a note that says so.
 //!
 //! # Memory bound
-//! Per block, per shared byte: the last writer (and a second atomic writer), up to two readers of the current epoch, each as
-//! (thread, epoch, `__syncwarp` count, instruction), and the byte the last writer stored —
-//! [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one
-//! instruction index per barrier release. (While a 4-byte word's bytes have equal state, the word's
+//! Per block, per shared byte: the last writer (and a second atomic writer), two readers of the
+//! current epoch, each as (thread, epoch, `__syncwarp` count, instruction), and the byte the last
+//! writer stored — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one instruction index per barrier
+//! release. The current epoch's reads of further threads are kept beside the cell, for the bytes
+//! that have them only, as groups of lanes ([`readers`]; bounded per block), so a write is checked
+//! against every read of its epoch that no later kept read follows. (While a 4-byte word's bytes have equal state, the word's
 //! first cell stands for all four: word-sized accesses update one cell, not four.) The shadow is allocated at the first shared access and dropped
 //! when the block's last warp exits, with the other per-warp state, so only blocks in flight hold it
 //! (a finished block keeps its findings and barrier use); findings are aggregated per
@@ -909,7 +913,15 @@ impl HazardSink {
                 }
             }
             for k in 0..words {
-                update(&mut shadow[first + k], more, first + k, memo.order, me, kind, silent);
+                update(
+                    &mut shadow[first + k],
+                    more,
+                    first + k,
+                    memo.order,
+                    me,
+                    kind,
+                    silent,
+                );
             }
             if let Some(b) = bytes {
                 vals[a as usize..a as usize + n].copy_from_slice(&b[..n]);
@@ -981,7 +993,15 @@ impl HazardSink {
             AccessKind::Atomic => false,
         };
         if quiet {
-            update(&mut self.shadow[idx], &mut self.more, idx, &self.order, me, kind, silent);
+            update(
+                &mut self.shadow[idx],
+                &mut self.more,
+                idx,
+                &self.order,
+                me,
+                kind,
+                silent,
+            );
             false
         } else {
             self.access_cell_slow(idx, addr, n, me, kind, silent)
@@ -1033,7 +1053,15 @@ impl HazardSink {
             }
         }
         self.conflict(w2, AccessKind::Atomic, me, kind, addr, n, false);
-        update(&mut self.shadow[idx], &mut self.more, idx, &self.order, me, kind, silent);
+        update(
+            &mut self.shadow[idx],
+            &mut self.more,
+            idx,
+            &self.order,
+            me,
+            kind,
+            silent,
+        );
         uninit
     }
 
@@ -1511,7 +1539,8 @@ impl Memo<'_> {
             return true;
         }
         if other.epoch == me.epoch {
-            return u32::from(other.tid) / 32 == u32::from(me.tid) / 32 && warp_ordered(self.order, other, me);
+            return u32::from(other.tid) / 32 == u32::from(me.tid) / 32
+                && warp_ordered(self.order, other, me);
         }
         if other.epoch >= self.needed_from {
             return true;

@@ -107,7 +107,9 @@ impl WarpCollectives {
                 continue;
             }
             let (head, _) = crate::ptx_text::opcode(t);
-            let val = (head == "mov" && ops.len() == 2).then(|| immediate(ops[1])).flatten();
+            let val = (head == "mov" && ops.len() == 2)
+                .then(|| immediate(ops[1]))
+                .flatten();
             let e = defs.entry(d).or_insert((0, None));
             e.0 += 1;
             e.1 = val;

@@ -173,7 +173,11 @@ mod tests {
     }
 
     fn all(m: &MoreReads, idx: usize) -> Vec<(u16, u32)> {
-        m.get(idx).iter().flat_map(|g| g.reads()).map(|r| (r.tid, r.pc)).collect()
+        m.get(idx)
+            .iter()
+            .flat_map(|g| g.reads())
+            .map(|r| (r.tid, r.pc))
+            .collect()
     }
 
     #[test]
