@@ -645,6 +645,7 @@ impl HazardSink {
         self.shadow_bytes = size;
         self.shadow_words = size.div_ceil(4);
         self.shadow = vec![Cell::EMPTY; 4 * self.shadow_words];
+        self.more = MoreReads::for_cells(self.shadow.len());
         self.vals = vec![0; size];
         self.split = vec![self.reference; self.shadow_words];
         if !size.is_multiple_of(4) {
@@ -1584,6 +1585,13 @@ fn warp_ordered(order: &WarpOrder, a: &Acc, b: &Acc) -> bool {
     )
 }
 
+/// Whether `a` is a read of `b`'s warp, instruction, epoch and `__syncwarp` count (another lane
+/// of the same read).
+#[inline(always)]
+fn alike(a: &Acc, b: &Acc) -> bool {
+    a.tid / 32 == b.tid / 32 && a.pc == b.pc && a.epoch == b.epoch && a.wsync == b.wsync
+}
+
 /// Whether cell `c` keeps reads of `me`'s epoch beside it (in [`MoreReads`]), which a write
 /// must be checked against.
 #[inline(always)]
@@ -1619,11 +1627,14 @@ fn update(
                 };
             } else if c.r1.tid == me.tid {
                 c.r1 = me;
-            } else {
+            } else if order.any() || !alike(&c.r1, &me) || !alike(&c.r2, &me) {
                 // a third thread's read: kept beside the cell, which says so
                 more.add(idx, me, order);
                 c.r2.steady = true;
             }
+            // else: the cell's two reads are of `me`'s warp, instruction and `__syncwarp` count
+            // (lanes of one read): a write that races with `me` races with one of them too, as
+            // the same pair of instructions
         }
         AccessKind::Write | AccessKind::Atomic => {
             let old_w = c.w;

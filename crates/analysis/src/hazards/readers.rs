@@ -18,8 +18,6 @@
 //! [`MAX_GROUPS`] groups per block; a read that finds no room is not kept, and the block's note
 //! says so.
 
-use rustc_hash::FxHashMap;
-
 use super::Acc;
 use crate::warp_sync::WarpOrder;
 
@@ -55,17 +53,34 @@ impl Group {
 /// The lists of the cells that have more reads than they keep.
 #[derive(Debug, Default)]
 pub(super) struct MoreReads {
-    lists: FxHashMap<u32, Vec<Group>>,
+    /// Per cell of the shadow (allocated at the first list): 0, or 1 + the index of its list.
+    heads: Vec<u32>,
+    /// The lists; those of `free` are empty and unused (kept with their memory for the next).
+    lists: Vec<Vec<Group>>,
+    free: Vec<u32>,
+    /// Cells of the shadow.
+    cells: usize,
     groups: usize,
     /// A read was not kept for want of room.
     pub(super) dropped: bool,
 }
 
 impl MoreReads {
+    /// For a shadow of `cells` cells (nothing is allocated before the first list).
+    pub(super) fn for_cells(cells: usize) -> MoreReads {
+        MoreReads {
+            cells,
+            ..MoreReads::default()
+        }
+    }
+
     /// Keeps read `me` of the cell `idx` (whose inline reads are of `me`'s epoch and other
     /// threads); `order`: the block's partial warp synchronisations.
     pub(super) fn add(&mut self, idx: usize, me: Acc, order: &WarpOrder) {
-        let list = self.lists.entry(idx as u32).or_default();
+        let Some(slot) = self.slot(idx) else {
+            return;
+        };
+        let list = &mut self.lists[slot as usize];
         if list.first().is_some_and(|g| g.r.epoch != me.epoch) {
             self.groups -= list.len();
             list.clear();
@@ -73,6 +88,15 @@ impl MoreReads {
         let warp = me.tid / 32;
         let lane = u32::from(me.tid % 32);
         let bit = 1u32 << lane;
+        if let Some(g) = list.last_mut()
+            && g.r.tid / 32 == warp
+            && g.r.pc == me.pc
+            && g.r.wsync == me.wsync
+        {
+            // another lane of the read kept last (what its first lane followed is gone already)
+            g.lanes |= bit;
+            return;
+        }
         let mut merged = false;
         let mut i = list.len();
         while i > 0 {
@@ -112,13 +136,35 @@ impl MoreReads {
             }
         }
         if list.is_empty() {
-            self.lists.remove(&(idx as u32));
+            self.heads[idx] = 0;
+            self.free.push(slot);
         }
+    }
+
+    /// The index of cell `idx`'s list, made (empty) if it has none; `None` for a cell outside the
+    /// shadow.
+    fn slot(&mut self, idx: usize) -> Option<u32> {
+        if self.heads.is_empty() {
+            self.heads = vec![0; self.cells];
+        }
+        let head = *self.heads.get(idx)?;
+        if head > 0 {
+            return Some(head - 1);
+        }
+        let slot = self.free.pop().unwrap_or_else(|| {
+            self.lists.push(Vec::new());
+            self.lists.len() as u32 - 1
+        });
+        self.heads[idx] = slot + 1;
+        Some(slot)
     }
 
     /// The cell's kept reads.
     pub(super) fn get(&self, idx: usize) -> &[Group] {
-        self.lists.get(&(idx as u32)).map_or(&[], Vec::as_slice)
+        match self.heads.get(idx) {
+            Some(&h) if h > 0 => &self.lists[h as usize - 1],
+            _ => &[],
+        }
     }
 
     /// Whether thread `tid` has a read kept for the cell in epoch `epoch`.
@@ -130,20 +176,30 @@ impl MoreReads {
 
     /// Drops the cell's list (a write ended its reads, or a later epoch's read did).
     pub(super) fn remove(&mut self, idx: usize) {
-        if let Some(l) = self.lists.remove(&(idx as u32)) {
+        if let Some(h) = self.heads.get_mut(idx)
+            && *h > 0
+        {
+            let slot = *h - 1;
+            *h = 0;
+            let l = &mut self.lists[slot as usize];
             self.groups -= l.len();
+            l.clear();
+            self.free.push(slot);
         }
     }
 
     /// Gives cell `to` the reads of cell `from` (a word's cell split into byte cells).
     pub(super) fn copy(&mut self, from: usize, to: usize) {
-        let Some(l) = self.lists.get(&(from as u32)).cloned() else {
+        let from_list = self.get(from).to_vec();
+        self.remove(to);
+        if from_list.is_empty() {
+            return;
+        }
+        let Some(slot) = self.slot(to) else {
             return;
         };
-        self.groups += l.len();
-        if let Some(old) = self.lists.insert(to as u32, l) {
-            self.groups -= old.len();
-        }
+        self.groups += from_list.len();
+        self.lists[slot as usize] = from_list;
     }
 
     /// Whether cells `a` and `b` keep the same reads.
@@ -152,8 +208,7 @@ impl MoreReads {
     }
 
     pub(super) fn clear(&mut self) {
-        self.lists = FxHashMap::default();
-        self.groups = 0;
+        *self = MoreReads::default();
     }
 }
 
@@ -182,7 +237,7 @@ mod tests {
 
     #[test]
     fn lanes_of_one_read_share_a_group_and_a_later_epoch_empties_the_list() {
-        let (mut m, o) = (MoreReads::default(), WarpOrder::default());
+        let (mut m, o) = (MoreReads::for_cells(64), WarpOrder::default());
         for t in [3u16, 4, 7, 40] {
             m.add(5, read(t, 0, 0, 10), &o);
         }
@@ -200,7 +255,7 @@ mod tests {
 
     #[test]
     fn a_syncwarp_drops_the_reads_of_the_lanes_it_names_only() {
-        let (mut m, mut o) = (MoreReads::default(), WarpOrder::default());
+        let (mut m, mut o) = (MoreReads::for_cells(64), WarpOrder::default());
         for t in [1u16, 2, 20] {
             m.add(0, read(t, 0, 0, 10), &o);
         }
@@ -217,7 +272,7 @@ mod tests {
 
     #[test]
     fn a_split_word_gives_each_byte_its_reads_and_no_room_is_noted() {
-        let (mut m, o) = (MoreReads::default(), WarpOrder::default());
+        let (mut m, o) = (MoreReads::for_cells(64), WarpOrder::default());
         m.add(8, read(2, 0, 0, 10), &o);
         for b in [20, 32, 44] {
             m.copy(8, b);
