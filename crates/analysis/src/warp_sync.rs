@@ -172,6 +172,9 @@ pub struct WarpOrder {
 const MAX_PARTIAL: usize = 1 << 16;
 
 impl WarpOrder {
+    /// No partial synchronisation.
+    pub const EMPTY: WarpOrder = WarpOrder { partial: Vec::new() };
+
     /// Whether some warp of the block synchronised part of its lanes (else [`Self::ordered`] is
     /// a comparison of counts).
     #[inline(always)]
