@@ -5,7 +5,9 @@
 #     Book-sized programs of calibration/run/bench/: a 16M-int shared-memory reduction, a 4096x4096
 #     float transpose through shared tiles, an all-pairs n-body step of 4096 bodies, a kernel with
 #     a 20000-step loop per thread, the sum of two 16384x16384 float matrices by a 2D grid under
-#     three block shapes (--quick: 1M ints, 1024x1024, 1024 bodies, 2000 steps, 2048x2048). Each runs
+#     three block shapes, the stream demo's loop of global loads and stores that ptxas unrolls
+#     (memloop, 65536 elements: a quarter of the book's 2^18, 1/16 of its work) (--quick: 1M ints,
+#     1024x1024, 1024 bodies, 2000 steps, 2048x2048, 8192 elements). Each runs
 #     under `warpscope run` with RAYON_NUM_THREADS=1 and with every thread, and natively when a GPU
 #     is present; the table gives per run the wall and CPU seconds (the program and warpscope
 #     together), the peak RSS (the largest process: the program under emulation), the PTX thread
@@ -94,7 +96,7 @@ done
 out=$(realpath -m "$target/bench-run/book")
 mkdir -p "$out/lib"
 ln -sf "$WARPSCOPE_CUDA_ROOT/lib/libcudart.so.13" "$out/lib/libcudart.so"
-for p in reduce transpose nbody loop summatrix; do
+for p in reduce transpose nbody loop summatrix memloop; do
   src=calibration/run/bench/$p.cu
   if [ "$build" = 1 ] && { [ ! -x "$out/$p" ] || [ "$src" -nt "$out/$p" ]; }; then
     "$WARPSCOPE_CUDA_ROOT/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$out/lib" -o "$out/$p" "$src"
@@ -117,8 +119,9 @@ sizes = {
     "nbody": ["1024", "1"] if quick else ["4096", "1"],
     "loop": ["2000", "64"] if quick else ["20000", "64"],
     "summatrix": ["11"] if quick else ["14"],
+    "memloop": ["8192"] if quick else ["65536"],
 }
-small = {"reduce": ["12"], "transpose": ["64"], "nbody": ["256", "1"], "loop": ["10", "1"], "summatrix": ["6"]}
+small = {"reduce": ["12"], "transpose": ["64"], "nbody": ["256", "1"], "loop": ["10", "1"], "summatrix": ["6"], "memloop": ["256"]}
 cores = os.cpu_count() or 1
 
 

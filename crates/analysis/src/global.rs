@@ -98,6 +98,16 @@ fn sectors(width: u8, mask: u32, addrs: &[u64; 32]) -> u64 {
         return sectors_any(w, mask, addrs);
     }
     if mask == u32::MAX {
+        // lanes reading consecutive elements (lane l at the first lane's address + l * width):
+        // the sectors of one contiguous range
+        let a0 = addrs[0];
+        let mut contiguous = a0 <= u64::MAX - 32 * w;
+        for (l, &a) in addrs.iter().enumerate() {
+            contiguous &= a == a0.wrapping_add(l as u64 * w);
+        }
+        if contiguous {
+            return (a0 + 32 * w - 1) / 32 - a0 / 32 + 1;
+        }
         // every lane, without a branch per lane: the sectors in lane order are first[0], last[0],
         // first[1], last[1]... (a lane's last dropped when it equals its first)
         let first: [u64; 32] = std::array::from_fn(|l| addrs[l] / 32);

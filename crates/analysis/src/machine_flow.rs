@@ -443,6 +443,12 @@ pub struct MachineFlow {
     /// Instructions whose results can reach a control decision ([`slice`]); the others are
     /// skipped.
     needed: Vec<bool>,
+    /// The first instruction at or after each one that is needed or steers the warp (a branch,
+    /// barrier, convergence or exit): what a group steps over at once ([`Self::run_warp`]).
+    skip_to: Vec<u32>,
+    /// Needed instructions whose values matter ([`slice`]): an `LDG` or `STG` that is not is
+    /// followed for its address only.
+    value: Vec<bool>,
     /// No needed instruction reads a special register (thread, block, lane), memory, another
     /// lane's value or an unknown result: a warp's path depends only on its lanes, so one warp per
     /// lane set is run and its counts multiplied.
@@ -1066,7 +1072,31 @@ impl MachineFlow {
             .collect();
         labelled.sort_unstable();
         labelled.dedup();
-        let needed = slice(&ins, globals, &labelled);
+        let (needed, value) = slice(&ins, globals, &labelled);
+        let mut skip_to = vec![ins.len() as u32; ins.len()];
+        for i in (0..ins.len()).rev() {
+            let steers = matches!(
+                ins[i].kind,
+                Kind::Bra { .. }
+                    | Kind::Brx { .. }
+                    | Kind::Exit
+                    | Kind::Bssy
+                    | Kind::Bsync
+                    | Kind::Break
+                    | Kind::Warpsync
+                    | Kind::ExclusiveSync
+                    | Kind::Call { .. }
+                    | Kind::Ret
+                    | Kind::Stop
+                    | Kind::IndirectCall { .. }
+                    | Kind::Bar { .. }
+            );
+            skip_to[i] = if needed[i] || steers {
+                i as u32
+            } else {
+                skip_to.get(i + 1).copied().unwrap_or(ins.len() as u32)
+            };
+        }
         // accesses this module does not count: asynchronous and bulk copies (a call into code
         // outside the kernel, `vprintf` or `__assertfail`, is not the kernel's own access: device
         // printf's traffic is `crate::global::printf_traffic`)
@@ -1090,7 +1120,7 @@ impl MachineFlow {
         // When no control decision depends on memory or on an unknown result, a warp's path is a
         // function of its lanes and of the special registers the decisions read: warps that agree
         // on those take the same path (`path_inputs`).
-        let opaque = ins.iter().zip(&needed).any(|(x, &n)| {
+        let opaque = ins.iter().zip(&value).any(|(x, &n)| {
             n && matches!(
                 x.kind,
                 Kind::Ldg { .. }
@@ -1124,6 +1154,8 @@ impl MachineFlow {
         MachineFlow {
             ins,
             needed,
+            skip_to,
+            value,
             same_path,
             at,
             globals,
@@ -1309,26 +1341,35 @@ impl MachineFlow {
             // lowest code offset run, those of the lowest lane's cohort. Lanes a convergence
             // barrier joined to the group run with it.
             let (pc, cohort) = match hint {
-                Some((pc, g)) if g & runnable == g && lanes(g).all(|l| w.pc[l] == pc) => {
+                Some((pc, g)) if g & runnable == g && at_mask(&w.pc, pc) & g == g => {
                     (pc, lanes(g).next().map(|l| w.cohort[l]).unwrap_or(0))
                 }
                 _ => {
                     let mut pc = usize::MAX;
                     for l in lanes(runnable) {
-                        pc = pc.min(w.pc[l]);
+                        pc = pc.min(w.pc[l] as usize);
                     }
                     let cohort = lanes(runnable)
-                        .find(|&l| w.pc[l] == pc)
+                        .find(|&l| w.pc[l] as usize == pc)
                         .map(|l| w.cohort[l])
                         .unwrap_or(0);
                     (pc, cohort)
                 }
             };
-            let mut group = 0u32;
-            for l in lanes(runnable) {
-                if w.pc[l] == pc && w.cohort[l] == cohort {
-                    group |= 1 << l;
+            let group = runnable & at_mask(&w.pc, pc) & cohort_mask(&w.cohort, cohort);
+            // a run of instructions nothing needed reads, run by every lane that can run: the
+            // group steps over them at once (each would only move the group on by one)
+            let to = self.skip_to[pc] as usize;
+            if to > pc && group == runnable && !self.trace {
+                counts.warp_insts += (to - pc) as u64;
+                if counts.warp_insts > max_warp_insts {
+                    return Err(format!("more than {max_warp_insts} warp instructions"));
                 }
+                for l in lanes(group) {
+                    w.pc[l] = to as u32;
+                }
+                hint = Some((to, group));
+                continue;
             }
             counts.warp_insts += 1;
             if counts.warp_insts > max_warp_insts {
@@ -1346,7 +1387,7 @@ impl MachineFlow {
             hint = w.together.map(|p| (p, group)).or_else(|| {
                 let live = group & w.alive & !w.waiting;
                 let first = lanes(live).next()?;
-                (live == group && lanes(live).all(|l| w.pc[l] == w.pc[first])).then(|| (w.pc[first], group))
+                (live == group && lanes(live).all(|l| w.pc[l] == w.pc[first])).then(|| (w.pc[first] as usize, group))
             });
             if self.trace && counts.warp_insts < 400 {
                 let l = pc_lane(group);
@@ -1366,12 +1407,12 @@ impl MachineFlow {
     /// Releases lanes waiting at a `BSYNC` or `WARPSYNC` whose lanes have all arrived (or
     /// exited). Whether any were released.
     fn release(&self, w: &mut Warp) -> Result<bool, String> {
-        let mut pcs: Vec<usize> = lanes(w.waiting & w.alive).map(|l| w.pc[l]).collect();
+        let mut pcs: Vec<usize> = lanes(w.waiting & w.alive).map(|l| w.pc[l] as usize).collect();
         pcs.sort_unstable();
         pcs.dedup();
         for pc in pcs {
             let here = lanes(w.waiting & w.alive)
-                .filter(|&l| w.pc[l] == pc)
+                .filter(|&l| w.pc[l] as usize == pc)
                 .fold(0u32, |m, l| m | 1 << l);
             let ins = &self.ins[pc];
             let need = match ins.kind {
@@ -1409,11 +1450,7 @@ impl MachineFlow {
         if ins.kind.is_control() && w.decision_tainted(ins, group) {
             mem.reads.decided = true;
         }
-        let advance = |w: &mut Warp, m: u32| {
-            for l in lanes(m) {
-                w.pc[l] += 1;
-            }
-        };
+        let advance = |w: &mut Warp, m: u32| advance_lanes(&mut w.pc, m);
         match ins.kind {
             Kind::Bra { any, div } => {
                 if unknown_guard != 0 {
@@ -1452,7 +1489,7 @@ impl MachineFlow {
                     return Err(stop("branch target not found"));
                 };
                 for l in lanes(group) {
-                    w.pc[l] = if taken & (1 << l) != 0 { t } else { pc + 1 };
+                    w.pc[l] = (if taken & (1 << l) != 0 { t } else { pc + 1 }) as u32;
                 }
                 w.split(group, taken);
                 if taken == 0 {
@@ -1492,7 +1529,7 @@ impl MachineFlow {
                 }
                 for &(t, m) in &dests {
                     for l in lanes(m) {
-                        w.pc[l] = t;
+                        w.pc[l] = t as u32;
                     }
                 }
                 // lanes going to different places run apart
@@ -1525,7 +1562,7 @@ impl MachineFlow {
                 // starts a new one)
                 let here = on
                     | lanes(w.waiting)
-                        .filter(|&l| w.pc[l] == pc)
+                        .filter(|&l| w.pc[l] as usize == pc)
                         .fold(0u32, |m, l| m | 1 << l);
                 let need = w.barrier[ins.barrier as usize] & w.alive;
                 if on != 0 && need & !here == 0 {
@@ -1593,7 +1630,7 @@ impl MachineFlow {
                 }
                 for (i, &(_, ls)) in groups.iter().enumerate() {
                     for l in lanes(ls) {
-                        w.pc[l] = pc + 1;
+                        w.pc[l] = (pc + 1) as u32;
                     }
                     if i > 0 {
                         w.deferred.push(ls);
@@ -1627,7 +1664,7 @@ impl MachineFlow {
                         return Err(stop("call target not found"));
                     };
                     for l in lanes(group) {
-                        w.pc[l] = if on & (1 << l) != 0 { t } else { pc + 1 };
+                        w.pc[l] = (if on & (1 << l) != 0 { t } else { pc + 1 }) as u32;
                     }
                 }
             }
@@ -1655,7 +1692,7 @@ impl MachineFlow {
                     let Some(&t) = self.at.get(&off) else {
                         return Err(stop("return address is no instruction"));
                     };
-                    w.pc[l] = t;
+                    w.pc[l] = t as u32;
                 }
             }
             Kind::Stop => return Err(stop("not followed")),
@@ -1712,7 +1749,14 @@ impl MachineFlow {
                 if counts.global.is_some() {
                     count_global(w, ins, on, unknown_guard, counts, mem);
                 }
-                w.memory(ins, on, mem);
+                if self.value[pc] {
+                    w.memory(ins, on, mem);
+                } else {
+                    // followed for the count only: nothing needed reads what it loads
+                    for d in &ins.dst {
+                        w.forget(*d, on);
+                    }
+                }
                 for d in &ins.dst {
                     w.forget(*d, unknown_guard);
                 }
@@ -1760,19 +1804,21 @@ fn count_global(w: &Warp, ins: &Ins, on: u32, unknown_guard: u32, counts: &mut F
     {
         mem.reads.decided = true;
     }
-    let mut addrs = [0u64; 32];
-    let mut mask = 0u32;
-    for l in lanes(on) {
-        let Some(a) = w.address(ins, l) else {
-            return give_up("a global access's address is not known");
-        };
-        let window = |base: u64| (base..base + warpscope_emu::mem::WINDOW).contains(&a);
-        use warpscope_emu::mem::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW};
-        if generic && (window(SHARED_WINDOW) || window(LOCAL_WINDOW) || window(CONST_WINDOW)) {
-            continue;
+    let Some((addrs, known)) = w.addresses(ins) else {
+        return give_up("a global access's address is not known");
+    };
+    if known & on != on {
+        return give_up("a global access's address is not known");
+    }
+    let mut mask = on;
+    if generic {
+        use warpscope_emu::mem::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW};
+        for l in lanes(on) {
+            let window = |base: u64| (base..base + WINDOW).contains(&addrs[l]);
+            if window(SHARED_WINDOW) || window(LOCAL_WINDOW) || window(CONST_WINDOW) {
+                mask &= !(1 << l);
+            }
         }
-        addrs[l] = a;
-        mask |= 1 << l;
     }
     if let Some(g) = counts.global.as_mut() {
         g.record(op, bytes, mask, &addrs);
@@ -1916,7 +1962,12 @@ fn uses(x: &Ins) -> Regs {
 /// machine code's control-flow graph, to a fixed point; a guarded write does not end a value's
 /// life). Once a needed load is found, every store and atomic is needed too (a warp reads back
 /// what it stored).
-fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
+///
+/// With `globals`, every `LDG` and `STG` is needed for its count; the second vector says which
+/// memory instructions are needed for their values: a load whose result is live into a needed
+/// instruction, and the stores once such a load exists. The others are followed for their
+/// addresses only (a store's data registers are then not needed, a load reads no memory).
+fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool>) {
     let n = ins.len();
     // successors: the next instruction unless the control transfer is unconditional, the target;
     // a call's callee and its return site; a return's every return site
@@ -1957,7 +2008,19 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             v
         })
         .collect();
+    // a store followed for its address only reads its address (and guard) registers
+    let address_uses: Vec<Regs> = ins
+        .iter()
+        .map(|x| match x.kind {
+            Kind::Stg { .. } => uses(&Ins {
+                src: Vec::new(),
+                ..x.clone()
+            }),
+            _ => uses(x),
+        })
+        .collect();
     let uses: Vec<Regs> = ins.iter().map(uses).collect();
+    let mut value = vec![false; n];
     let mut needed: Vec<bool> = ins
         .iter()
         .map(|x| {
@@ -1976,8 +2039,13 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             for &j in &succ[i] {
                 out.union(&live_in[j]);
             }
-            if !needed[i] && x.dst.iter().any(|d| out.has(*d)) {
+            let live = x.dst.iter().any(|d| out.has(*d));
+            if !needed[i] && live {
                 needed[i] = true;
+                changed = true;
+            }
+            if live && !value[i] && matches!(x.kind, Kind::Ldg { .. }) {
+                value[i] = true;
                 changed = true;
             }
             let mut inn = out;
@@ -1987,7 +2055,12 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
                         inn.remove(*d);
                     }
                 }
-                inn.union(&uses[i]);
+                let store_address_only = matches!(x.kind, Kind::Stg { .. }) && !value[i];
+                inn.union(if store_address_only {
+                    &address_uses[i]
+                } else {
+                    &uses[i]
+                });
             }
             if inn != live_in[i] {
                 live_in[i] = inn;
@@ -1997,13 +2070,14 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
         if !stores
             && ins
                 .iter()
-                .zip(&needed)
-                .any(|(x, &k)| k && matches!(x.kind, Kind::Ldg { .. }))
+                .zip(&value)
+                .any(|(x, &v)| v && matches!(x.kind, Kind::Ldg { .. }))
         {
             stores = true;
-            for (x, k) in ins.iter().zip(needed.iter_mut()) {
-                if matches!(x.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && !*k {
+            for ((x, k), v) in ins.iter().zip(needed.iter_mut()).zip(value.iter_mut()) {
+                if matches!(x.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && !*v {
                     *k = true;
+                    *v = true;
                     changed = true;
                 }
             }
@@ -2033,7 +2107,13 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> Vec<bool> {
             }
         }
         if !changed {
-            return needed;
+            // every other needed instruction is needed for its values
+            for ((x, &k), v) in ins.iter().zip(&needed).zip(value.iter_mut()) {
+                if k && !matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. }) {
+                    *v = true;
+                }
+            }
+            return (needed, value);
         }
     }
 }
@@ -2071,6 +2151,35 @@ fn float_mods(v: u32, o: &Opnd) -> f32 {
 /// The lowest lane of a mask (0 for none).
 fn pc_lane(m: u32) -> usize {
     if m == 0 { 0 } else { m.trailing_zeros() as usize }
+}
+
+/// The lanes whose code index is `pc` (every lane compared, without a branch per lane).
+#[inline]
+fn at_mask(pcs: &[u32; 32], pc: usize) -> u32 {
+    let pc = pc as u32;
+    let mut m = 0u32;
+    for (l, &p) in pcs.iter().enumerate() {
+        m |= u32::from(p == pc) << l;
+    }
+    m
+}
+
+/// The lanes of cohort `c`.
+#[inline]
+fn cohort_mask(cohorts: &[u32; 32], c: u32) -> u32 {
+    let mut m = 0u32;
+    for (l, &k) in cohorts.iter().enumerate() {
+        m |= u32::from(k == c) << l;
+    }
+    m
+}
+
+/// The lanes `m` go on to the next instruction.
+#[inline]
+fn advance_lanes(pcs: &mut [u32; 32], m: u32) {
+    for (l, p) in pcs.iter_mut().enumerate() {
+        *p += m >> l & 1;
+    }
 }
 
 fn lanes(m: u32) -> impl Iterator<Item = usize> {
@@ -3013,7 +3122,7 @@ struct Warp {
     urk: [bool; 64],
     up: [bool; 8],
     upk: [bool; 8],
-    pc: [usize; 32],
+    pc: [u32; 32],
     alive: u32,
     /// The lanes the launch gave threads.
     launched: u32,
@@ -3237,6 +3346,17 @@ impl Warp {
     /// Whether a control instruction's decision for `group` derives from memory.
     fn decision_tainted(&self, ins: &Ins, group: u32) -> bool {
         self.taint_mask(ins) & group != 0
+    }
+
+    /// Every lane's 64-bit global address, and the lanes whose address is known (`None`: the
+    /// instruction has no global address).
+    fn addresses(&self, ins: &Ins) -> Option<([u64; 32], u32)> {
+        let (r, off) = ins.addr?;
+        let r = r as usize;
+        let k = self.rk[r] & self.rk[r + 1] & !self.ax[r] & !self.ax[r + 1];
+        let (lo, hi) = (&self.r[r], &self.r[r + 1]);
+        let a = std::array::from_fn(|l| (u64::from(hi[l]) << 32 | u64::from(lo[l])).wrapping_add(off as u64));
+        Some((a, k))
     }
 
     /// A lane's 64-bit global address, when known.

@@ -93,7 +93,7 @@ pub(super) fn call(
     }
     for &(t, m) in &dests {
         for l in lanes(m) {
-            w.pc[l] = t;
+            w.pc[l] = t as u32;
         }
     }
     // every group but the first runs apart from here on
