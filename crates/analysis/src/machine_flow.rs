@@ -1387,7 +1387,8 @@ impl MachineFlow {
             hint = w.together.map(|p| (p, group)).or_else(|| {
                 let live = group & w.alive & !w.waiting;
                 let first = lanes(live).next()?;
-                (live == group && lanes(live).all(|l| w.pc[l] == w.pc[first])).then(|| (w.pc[first] as usize, group))
+                (live == group && lanes(live).all(|l| w.pc[l] == w.pc[first]))
+                    .then(|| (w.pc[first] as usize, group))
             });
             if self.trace && counts.warp_insts < 400 {
                 let l = pc_lane(group);
