@@ -3317,6 +3317,17 @@ fn ldst<S: Sink>(
     off: i32,
 ) -> Result<(), Stop> {
     let es = ty.bytes() as u64;
+    if vec > 1
+        && es == 4
+        && mask == FULL
+        && matches!(space, MemSpace::Shared | MemSpace::Global)
+        && !ctx.limits.reference_paths
+        && let Some(done) = ldst_vector(
+            ctx, block, wi, w, bm, sink, pc, is_st, space, vec, addr32, r, addr, off,
+        )
+    {
+        return done;
+    }
     let width = es * vec as u64;
     let mut addrs = [0u64; 32];
     let op = if is_st { AccessOp::Store } else { AccessOp::Load };
@@ -3530,6 +3541,117 @@ fn warp_span<'g>(
         .iter()
         .fold((u64::MAX, 0), |(lo, hi), &a| (lo.min(a), hi.max(a)));
     hi.checked_add(4).and_then(|end| global.span(lo, end))
+}
+
+/// A whole warp's `.v2` / `.v4` load or store of 4-byte elements in shared or global memory, every
+/// lane's address a multiple of the vector's width and inside the block's own shared memory or one
+/// global buffer: what [`ldst_general`] does for it (the same event, values and memory), without
+/// its lookups per lane and element. `None`: not that case, the general path runs (and reports any
+/// fault). The determinism shadow (`Ctx::track`) is told each lane's whole vector at once, as the
+/// one-element fast path tells it each lane's element.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn ldst_vector<S: Sink>(
+    ctx: &Ctx<'_>,
+    block: u32,
+    wi: u32,
+    w: &mut Warp,
+    bm: &mut BlockMem<'_>,
+    sink: &mut S,
+    pc: u32,
+    is_st: bool,
+    space: MemSpace,
+    vec: u8,
+    addr32: bool,
+    r: [R; 4],
+    addr: R,
+    off: i32,
+) -> Option<Result<(), Stop>> {
+    let n = usize::from(vec).min(4);
+    let width = 4 * n as u64;
+    let shared = space == MemSpace::Shared;
+    let regs = &mut w.regs[..];
+    // a 32-bit register's sum, and any shared address, wraps at 32 bits (`lane_address`, `resolve`)
+    let am = if addr32 || shared {
+        0xffff_ffffu64
+    } else {
+        u64::MAX
+    };
+    let offv = off as i64 as u64;
+    let mut addrs = [0u64; 32];
+    let (mut acc, mut lo, mut hi) = (0u64, u64::MAX, 0u64);
+    for (a, &b) in addrs.iter_mut().zip(regs[addr as usize].iter()) {
+        *a = b.wrapping_add(offv) & am;
+        acc |= *a;
+        lo = lo.min(*a);
+        hi = hi.max(*a);
+    }
+    if acc & (width - 1) != 0 {
+        return None;
+    }
+    let mut res_mask = [0u32; 5];
+    let span = if shared {
+        let limit = (ctx.smem_size as u64).min(bm.shared.len() as u64);
+        if acc > mem::CLUSTER_OFFSET || !ctx.smap.is_identity() || hi.checked_add(width)? > limit {
+            return None;
+        }
+        res_mask[Res::Shared as usize] = FULL;
+        None
+    } else {
+        res_mask[Res::Global as usize] = FULL;
+        Some(ctx.global.span(lo, hi.checked_add(width)?)?)
+    };
+    let op = if is_st { AccessOp::Store } else { AccessOp::Load };
+    if is_st {
+        let rows: [&Row; 4] = std::array::from_fn(|e| &regs[r[e.min(n - 1)] as usize]);
+        sink.store_values(wi, pc, 4, &rows[..n]);
+    }
+    emit(ctx, sink, block, wi, pc, space, op, width, &res_mask, &addrs);
+    match span {
+        None if is_st => {
+            let (words, _) = bm.shared.as_chunks_mut::<4>();
+            for (l, &a) in addrs.iter().enumerate() {
+                for e in 0..n {
+                    words[(a >> 2) as usize + e] = (regs[r[e] as usize][l] as u32).to_le_bytes();
+                }
+            }
+        }
+        None => {
+            let (words, _) = bm.shared.as_chunks::<4>();
+            for (l, &a) in addrs.iter().enumerate() {
+                for e in 0..n {
+                    regs[r[e] as usize][l] = u64::from(u32::from_le_bytes(words[(a >> 2) as usize + e]));
+                }
+            }
+        }
+        Some((words, base)) if is_st => {
+            bm.gwrites += 1;
+            if let Some(t) = ctx.track {
+                t.write_lanes(ctx.global, ctx.owner(block), &addrs, FULL, width);
+            }
+            for (l, &a) in addrs.iter().enumerate() {
+                for e in 0..n {
+                    words[((a - base) / 4) as usize + e].store(
+                        regs[r[e] as usize][l] as u32,
+                        std::sync::atomic::Ordering::Relaxed,
+                    );
+                }
+            }
+        }
+        Some((words, base)) => {
+            if let Some(t) = ctx.track {
+                t.read_lanes(ctx.owner(block), &addrs, FULL, width);
+            }
+            for (l, &a) in addrs.iter().enumerate() {
+                for e in 0..n {
+                    regs[r[e] as usize][l] = u64::from(
+                        words[((a - base) / 4) as usize + e].load(std::sync::atomic::Ordering::Relaxed),
+                    );
+                }
+            }
+        }
+    }
+    Some(Ok(()))
 }
 
 /// [`ldst`] lane by lane, any space, vectors, sign extension, shared::cluster addresses.

@@ -260,8 +260,9 @@ pub struct Limits {
     pub max_shared_bytes: u32,
     /// Local memory per block (all threads; default 256 MiB).
     pub max_local_bytes_per_block: u64,
-    /// Run every shared load and store through the general instruction path instead of its
-    /// decoded fast path (the reference the tests compare the fast path with; default false).
+    /// Run every shared load and store, and every whole-warp vector load and store, through the
+    /// general instruction path instead of its fast path (the reference the tests compare the fast
+    /// paths with; default false).
     pub reference_paths: bool,
 }
 

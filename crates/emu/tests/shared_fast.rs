@@ -1,7 +1,8 @@
 //! The decoded fast path of plain 4-byte shared loads and stores (`X::Sh32`) against the general
 //! instruction path (`Limits::reference_paths`): the same memory events, stored values, results,
 //! faults and instruction counts on the test kernels, with partial masks, an out-of-bounds and a
-//! misaligned shared access.
+//! misaligned shared access; and the whole-warp `.v2` / `.v4` fast path of shared and global
+//! memory the same way (aligned, misaligned, out of bounds, partial masks, lanes sharing a word).
 
 use warpscope_emu::{Arg, Launch, Limits, MemEvent, Sink, run};
 
@@ -221,5 +222,104 @@ fn the_fast_shared_path_faults_as_the_general_one() {
             "mode {mode}: {:?}",
             r.faults
         );
+    }
+}
+
+/// Vector loads and stores of shared and global memory: `mode` 0 every lane its own float4 (and a
+/// `.v2` of shared words, a `.v4` broadcast of one shared float4), 1 lanes 8 bytes apart (a `.v4`
+/// misaligned by 8: the general path), 2 lane 7 stores past the global buffer's end, 3 every lane
+/// the same float4 (one address loaded by all, stored by all: the last lane's store stays), 4 odd
+/// lanes only (a partial mask: the general path).
+const VECTORS: &str = r#"
+.version 8.0
+.target sm_90
+.address_size 64
+.shared .align 16 .b8 t[1024];
+
+.visible .entry v(.param .u64 in, .param .u64 out, .param .u32 mode)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<20>;
+    .reg .f32 %f<12>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    ld.param.u32 %r9, [mode];
+    mov.u32 %r1, %tid.x;
+    shl.b32 %r2, %r1, 4;
+    setp.eq.u32 %p1, %r9, 1;
+    @%p1 shl.b32 %r2, %r1, 3;
+    setp.eq.u32 %p1, %r9, 3;
+    @%p1 mov.u32 %r2, 0;
+    setp.eq.u32 %p2, %r9, 2;
+    setp.eq.u32 %p3, %r1, 7;
+    and.pred %p3, %p3, %p2;
+    cvt.u64.u32 %rd3, %r2;
+    add.s64 %rd4, %rd1, %rd3;
+    setp.eq.u32 %p2, %r9, 4;
+    and.b32 %r3, %r1, 1;
+    setp.eq.and.u32 %p2, %r3, 0, %p2;
+    @%p2 bra DONE;
+    ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4];
+    mov.u32 %r4, t;
+    and.b32 %r5, %r2, 1008;
+    add.s32 %r6, %r4, %r5;
+    st.shared.v4.f32 [%r6], {%f4, %f3, %f2, %f1};
+    bar.warp.sync -1;
+    xor.b32 %r7, %r5, 16;
+    add.s32 %r8, %r4, %r7;
+    ld.shared.v4.f32 {%f5, %f6, %f7, %f8}, [%r8];
+    ld.shared.v2.u32 {%r10, %r11}, [%r8+8];
+    ld.shared.v4.f32 {%f9, %f10, %f11, %f1}, [%r4+32];
+    add.f32 %f5, %f5, %f9;
+    add.f32 %f6, %f6, %f10;
+    mov.b32 %f7, %r10;
+    mov.b32 %f8, %r11;
+    mov.u32 %r12, %r2;
+    @%p3 add.s32 %r12, %r2, 4096;
+    cvt.u64.u32 %rd6, %r12;
+    add.s64 %rd5, %rd2, %rd6;
+    st.global.v4.f32 [%rd5], {%f5, %f6, %f7, %f8};
+    st.global.v2.f32 [%rd5+8], {%f11, %f1};
+DONE:
+    ret;
+}
+"#;
+
+#[test]
+fn the_vector_fast_path_equals_the_general_one() {
+    let prog = warpscope_ptx::compile(VECTORS).unwrap();
+    for mode in 0..5u32 {
+        let l = Launch::new(
+            [2, 1, 1],
+            [64, 1, 1],
+            vec![
+                Arg::Buffer(floats(1024)),
+                Arg::Buffer(vec![0; 4096]),
+                Arg::U32(mode),
+            ],
+        );
+        let shared = both(&prog, "v", &l);
+        let r = run(&prog, "v", &l, &Limits::default(), |_| ()).unwrap();
+        // mode 2: lane 7 of the first warp of each block stores past the 4,096-byte buffer
+        assert_eq!(
+            r.faults.len(),
+            if mode == 2 { 2 } else { 0 },
+            "mode {mode}: {:?}",
+            r.faults
+        );
+        if mode != 2 {
+            assert!(shared >= 16, "mode {mode}: {shared} shared events");
+            // the results are the loads' values: lane 0 of mode 0 stores (in[4] + in[8]) first
+            let out = r.buffers[1].as_ref().expect("the output buffer");
+            let f = |i: usize| f32::from_le_bytes(out[4 * i..4 * i + 4].try_into().unwrap());
+            if mode == 0 {
+                let x = |i: usize| (i % 13) as f32 - 6.0;
+                // lane 0 reads lane 1's reversed float4 (in[7], in[6], ...) and the broadcast of
+                // shared bytes 32..48 (lane 2's reversed float4: in[11], in[10], in[9], in[8])
+                assert_eq!(f(0), x(7) + x(11), "lane 0's first element");
+                assert_eq!(f(1), x(6) + x(10), "lane 0's second element");
+            }
+        }
     }
 }
