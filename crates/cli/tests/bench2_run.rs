@@ -6,39 +6,17 @@
 //! divergent targets; and at least the launches listed below are labelled exact (the flow
 //! follows them), so a change that loses them fails.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod support;
+use support::{cuda_root, read_ncu_csv, repo};
 
 const BRANCH: [&str; 2] = [
     "smsp__sass_branch_targets.sum",
     "smsp__sass_branch_targets_threads_divergent.sum",
 ];
-
-/// ncu's CSV: launch id → metric → value.
-fn ncu(csv: &str) -> HashMap<u64, HashMap<String, f64>> {
-    let mut out: HashMap<u64, HashMap<String, f64>> = HashMap::new();
-    for line in csv
-        .lines()
-        .filter(|l| l.starts_with("\"") && !l.starts_with("\"ID\""))
-    {
-        let f: Vec<&str> = line.split("\",\"").map(|x| x.trim_matches('"')).collect();
-        let (Ok(id), Ok(v)) = (
-            f[0].parse::<u64>(),
-            f[f.len() - 1].replace(',', "").parse::<f64>(),
-        ) else {
-            continue;
-        };
-        out.entry(id).or_default().insert(f[f.len() - 3].to_string(), v);
-    }
-    out
-}
 
 /// Runs `program`, checks its output and its exact branch counters; returns (launches, exact).
 fn check(program: &str) -> (usize, usize) {
@@ -53,11 +31,7 @@ fn check(program: &str) -> (usize, usize) {
             &format!("calibration/run/bench2/{program}.cu"),
         ])
         .current_dir(repo())
-        .env(
-            "WARPSCOPE_CUDA_ROOT",
-            std::env::var("WARPSCOPE_CUDA_ROOT")
-                .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)"),
-        )
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -72,10 +46,7 @@ fn check(program: &str) -> (usize, usize) {
             "{program}: the GPU printed `{line}`"
         );
     }
-    let h200 = ncu(&std::fs::read_to_string(
-        repo().join(format!("calibration/run/bench2/h200/{program}.ncu.csv")),
-    )
-    .unwrap());
+    let h200 = read_ncu_csv(&repo().join(format!("calibration/run/bench2/h200/{program}.ncu.csv")));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let launches = v["launches"].as_array().unwrap();
     assert_eq!(launches.len(), h200.len(), "{program}: launches");
@@ -90,7 +61,7 @@ fn check(program: &str) -> (usize, usize) {
         for k in BRANCH {
             assert_eq!(
                 m[k].as_f64().unwrap(),
-                h200[&id][k],
+                h200[&id].1[k],
                 "{program} launch {id} ({}): {k}",
                 l["kernel"]
             );
