@@ -35,7 +35,15 @@ impl GlobalCounts {
         if mask == 0 {
             return;
         }
-        let n = sectors(width, mask, addrs);
+        self.record_sectors(op, width, mask, sectors(width, mask, addrs));
+    }
+
+    /// [`Self::record`] of an access whose sectors are known (`n`, as [`Self::record`] counts them).
+    #[inline]
+    pub fn record_sectors(&mut self, op: AccessOp, width: u8, mask: u32, n: u64) {
+        if mask == 0 {
+            return;
+        }
         let bytes = u64::from(mask.count_ones()) * u64::from(width);
         match op {
             AccessOp::Load => {
@@ -92,7 +100,7 @@ impl GlobalCounts {
 /// addresses rise with the lane (the usual, coalesced case) counts its distinct sectors in one
 /// pass, any other is sorted first.
 #[inline]
-fn sectors(width: u8, mask: u32, addrs: &[u64; 32]) -> u64 {
+pub(crate) fn sectors(width: u8, mask: u32, addrs: &[u64; 32]) -> u64 {
     let w = u64::from(width.max(1));
     if w > 32 {
         return sectors_any(w, mask, addrs);

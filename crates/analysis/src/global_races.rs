@@ -103,6 +103,8 @@ pub struct SyncOps {
     ops: Vec<PcSync>,
     /// Some instruction fences, acquires or releases.
     any_sync: bool,
+    /// The member masks of the warp synchronisations (see [`crate::warp_sync`]).
+    masks: crate::warp_sync::WarpCollectives,
 }
 
 fn classify(text: &str) -> PcSync {
@@ -178,6 +180,7 @@ impl SyncOps {
             base: start as u32,
             ops,
             any_sync,
+            masks: crate::warp_sync::WarpCollectives::of_range(program, start as u32, end as u32),
         }
     }
 
@@ -525,6 +528,10 @@ pub struct GlobalRaceSink {
     own: Option<Tracker>,
     epoch: u32,
     wsync: Vec<u32>,
+    /// The block's warp synchronisations that named part of their warp.
+    order: crate::warp_sync::WarpOrder,
+    /// Threads of the block.
+    nthreads: u32,
     threads: Vec<ThreadSync>,
     /// Acquisitions of the block's threads, each with the epoch it was made in: every thread of the
     /// block has them from the next epoch on.
@@ -562,6 +569,8 @@ impl GlobalRaceSink {
             own: None,
             epoch: 0,
             wsync: vec![0; warps],
+            order: Default::default(),
+            nthreads: threads,
             threads: Vec::new(),
             block_acq: PointSet::default(),
             block_acq_epochs: Vec::new(),
@@ -720,7 +729,15 @@ impl GlobalRaceSink {
                 }
                 return true;
             }
-            if a.tid / 32 == me.tid / 32 && a.wsync != me.wsync {
+            if a.tid / 32 == me.tid / 32
+                && self.order.ordered(
+                    u32::from(me.tid / 32),
+                    u32::from(a.tid % 32),
+                    a.wsync,
+                    u32::from(me.tid % 32),
+                    me.wsync,
+                )
+            {
                 return true;
             }
         } else if let Some(c) = &self.cluster
@@ -931,7 +948,7 @@ impl GlobalRaceSink {
             } else if !c.r2.is_some() || self.happens_before(&c.r2, &me, false) {
                 c.r2 = me;
             } else {
-                more.add(addr, me, room, self.fold_reads && !self.ops.any_sync);
+                more.add(addr, me, room, self.fold_reads && !self.ops.any_sync, &self.order);
                 c.spill = true;
             }
         } else {
@@ -1167,10 +1184,8 @@ impl GlobalRaceSink {
     /// Lanes `active` of `warp` executed the instruction at `pc`.
     pub fn inst(&mut self, warp: u32, pc: u32, active: u32) {
         let s = self.ops.at(pc);
-        if s.warp_sync
-            && let Some(w) = self.wsync.get_mut(warp as usize)
-        {
-            *w += 1;
+        if s.warp_sync {
+            self.warp_barrier(warp, pc);
         }
         if s.cwait && !self.carr.is_empty() {
             // the thread waits for the phase of its last arrival
@@ -1236,10 +1251,14 @@ impl GlobalRaceSink {
         });
     }
 
-    /// `__syncwarp()` by `warp`.
-    pub fn warp_barrier(&mut self, warp: u32) {
+    /// `__syncwarp()` (or a synchronising warp collective) by `warp` at `pc`: a member mask known
+    /// to leave lanes out orders only the lanes it names ([`crate::warp_sync::WarpOrder`]).
+    pub fn warp_barrier(&mut self, warp: u32, pc: u32) {
         if let Some(w) = self.wsync.get_mut(warp as usize) {
             *w += 1;
+            let n = self.nthreads.saturating_sub(warp * 32).min(32);
+            let lanes = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+            self.order.sync(warp, *w, self.ops.masks.mask(pc), lanes);
         }
     }
 
@@ -1362,7 +1381,7 @@ impl warpscope_emu::Sink for GlobalRaceSink {
 
     fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
         match e.kind {
-            warpscope_emu::BarrierKind::Warp => self.warp_barrier(e.warp),
+            warpscope_emu::BarrierKind::Warp => self.warp_barrier(e.warp, e.pc),
             warpscope_emu::BarrierKind::Cluster => self.cluster_arrive(e.warp, e.pc, e.active),
             _ => {}
         }
@@ -1562,7 +1581,7 @@ mod tests {
         lane_access(&mut s, 0, 0, 1, AccessKind::Read);
         lane_access(&mut s, 1, 0, 2, AccessKind::Read);
         lane_access(&mut s, 0, 1, 3, AccessKind::Read);
-        s.warp_barrier(0);
+        s.warp_barrier(0, 0);
         lane_access(&mut s, 0, 1, 4, AccessKind::Write);
         assert_eq!(found(&s), [(2, 4, 4)]);
     }

@@ -13,9 +13,11 @@
 //! * Independent thread scheduling (CC 7.0+): lanes of one warp are not ordered either, unless a
 //!   `__syncwarp()` (`bar.warp.sync`) of that warp lies between the two accesses. The emulator runs a
 //!   warp's lanes in lock step, so such races never show in its results; they are races all the same.
-//!   (The `__syncwarp` mask is not looked at: a `__syncwarp` is assumed to include both lanes.) With
-//!   [`HazardSink::with_warp_sync`], the synchronising warp collectives (`shfl.sync`, `vote.sync`,
-//!   `match.sync`, `redux.sync`) order the lanes as `__syncwarp()` does ([`crate::warp_sync`]).
+//!   With [`HazardSink::with_warp_sync`], the synchronising warp collectives (`shfl.sync`,
+//!   `vote.sync`, `match.sync`, `redux.sync`) order the lanes as `__syncwarp()` does, and a member
+//!   mask known to leave lanes out (an immediate, or a register set once from one) orders only the
+//!   lanes it names ([`crate::warp_sync::WarpOrder`]); without it, or with a mask computed at run
+//!   time, a `__syncwarp` orders the whole warp.
 //! * Atomics do not race with atomics; an atomic and a plain access of another thread in one epoch do.
 //! * A race is two accesses to one shared byte from different threads of a block, at least one a write,
 //!   in one epoch. Lanes of one store instruction writing the same byte are reported as a warning.
@@ -33,10 +35,12 @@
 //!   the launch's trip count: a note that says so.
 //!
 //! # Memory bound
-//! Per block, per shared byte: the last writer (and a second atomic writer), up to two readers of the current epoch, each as
-//! (thread, epoch, `__syncwarp` count, instruction), and the byte the last writer stored —
-//! [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one
-//! instruction index per barrier release. (While a 4-byte word's bytes have equal state, the word's
+//! Per block, per shared byte: the last writer (and a second atomic writer), two readers of the
+//! current epoch, each as (thread, epoch, `__syncwarp` count, instruction), and the byte the last
+//! writer stored — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one instruction index per barrier
+//! release. The current epoch's reads of further threads are kept beside the cell, for the bytes
+//! that have them only, as groups of lanes ([`readers`]; bounded per block), so a write is checked
+//! against every read of its epoch that no later kept read follows. (While a 4-byte word's bytes have equal state, the word's
 //! first cell stands for all four: word-sized accesses update one cell, not four.) The shadow is allocated at the first shared access and dropped
 //! when the block's last warp exits, with the other per-warp state, so only blocks in flight hold it
 //! (a finished block keeps its findings and barrier use); findings are aggregated per
@@ -45,6 +49,11 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
+
+use crate::warp_sync::WarpOrder;
+
+mod readers;
+use readers::MoreReads;
 
 /// How much shadow state the race tracker keeps per byte of shared memory of a block in flight: a
 /// cell, and the byte its last writer stored (for same-value writes).
@@ -213,7 +222,8 @@ struct Acc {
     atomic: bool,
     /// A plain write whose bytes are known (in `HazardSink::vals`), by a thread that neither read
     /// the byte nor wrote other bytes to it earlier in the epoch: a later write of the same bytes
-    /// by another thread is a same-value write, not a race.
+    /// by another thread is a same-value write, not a race. On a cell's second read (`Cell::r2`):
+    /// more reads of its epoch are kept beside the cell (see [`readers`]).
     steady: bool,
     epoch: u32,
     wsync: u32,
@@ -469,6 +479,10 @@ pub struct HazardSink {
     async_filled: Vec<bool>,
     /// The kernel's synchronising warp collectives (see [`HazardSink::with_warp_sync`]).
     warp_sync: Option<std::sync::Arc<crate::warp_sync::WarpCollectives>>,
+    /// Reads of a byte beyond the two its cell keeps (see [`readers`]).
+    more: MoreReads,
+    /// The block's warp synchronisations that named part of their warp.
+    order: WarpOrder,
 }
 
 const WEAK_MEMO: usize = 64;
@@ -524,6 +538,8 @@ impl HazardSink {
             stash_live: false,
             async_filled: Vec::new(),
             warp_sync: None,
+            more: MoreReads::default(),
+            order: WarpOrder::default(),
         }
     }
 
@@ -629,6 +645,7 @@ impl HazardSink {
         self.shadow_bytes = size;
         self.shadow_words = size.div_ceil(4);
         self.shadow = vec![Cell::EMPTY; 4 * self.shadow_words];
+        self.more = MoreReads::for_cells(self.shadow.len());
         self.vals = vec![0; size];
         self.split = vec![self.reference; self.shadow_words];
         if !size.is_multiple_of(4) {
@@ -646,11 +663,15 @@ impl HazardSink {
 
     /// Tracks the bytes of the word at `word` (a multiple of 4) one by one from now on.
     fn split_word(&mut self, word: usize) {
-        let lead = self.shadow[self.cell(word)];
+        let lead_idx = self.cell(word);
+        let lead = self.shadow[lead_idx];
         let end = (word + 4).min(self.shadow_bytes);
         for b in word + 1..end {
             let i = self.cell(b);
             self.shadow[i] = lead;
+            if lead.r2.steady {
+                self.more.copy(lead_idx, i);
+            }
         }
         self.split[word >> 2] = true;
     }
@@ -833,7 +854,9 @@ impl HazardSink {
             needed_from: self.needed_from,
             run_start_last: self.run_start_last,
             weak_seen: &self.weak_seen,
+            order: &self.order,
         };
+        let more = &mut self.more;
         let size = self.shadow_bytes as u64;
         // aligned bytes' cells are the first `shadow_words` ones: word `a / 4` at `a / 4`
         let shadow = &mut self.shadow[..self.shadow_words];
@@ -860,13 +883,14 @@ impl HazardSink {
                             && memo.quiet(&c.r1, &me)
                             && memo.quiet(&c.r2, &me)
                             && memo.quiet(&c.w2, &me)
+                            && !more_now(c, &me)
                     } else {
                         c.ever_written() && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
                     };
                 if !quiet {
                     return bits;
                 }
-                update(c, me, kind, silent);
+                update(c, more, first, memo.order, me, kind, silent);
                 if let Some(b) = bytes {
                     vals[a as usize..a as usize + 4].copy_from_slice(&b[..4]);
                 }
@@ -881,6 +905,7 @@ impl HazardSink {
                             && memo.quiet(&c.r1, &me)
                             && memo.quiet(&c.r2, &me)
                             && memo.quiet(&c.w2, &me)
+                            && !more_now(c, &me)
                     } else {
                         c.ever_written() && memo.quiet(&c.w, &me) && memo.quiet(&c.w2, &me)
                     };
@@ -889,7 +914,15 @@ impl HazardSink {
                 }
             }
             for k in 0..words {
-                update(&mut shadow[first + k], me, kind, silent);
+                update(
+                    &mut shadow[first + k],
+                    more,
+                    first + k,
+                    memo.order,
+                    me,
+                    kind,
+                    silent,
+                );
             }
             if let Some(b) = bytes {
                 vals[a as usize..a as usize + n].copy_from_slice(&b[..n]);
@@ -915,9 +948,19 @@ impl HazardSink {
 
     /// Tracks the split word at `word` as one cell again when its four bytes agree.
     fn merge_word(&mut self, word: usize) {
-        let lead = self.shadow[self.cell(word)];
-        if (1..4).all(|i| self.shadow[self.cell(word + i)] == lead) {
+        let lead_idx = self.cell(word);
+        let lead = self.shadow[lead_idx];
+        if (1..4).all(|i| {
+            let c = self.cell(word + i);
+            self.shadow[c] == lead && (!lead.r2.steady || self.more.same(lead_idx, c))
+        }) {
             self.split[word >> 2] = false;
+            if lead.r2.steady {
+                for i in 1..4 {
+                    let c = self.cell(word + i);
+                    self.more.remove(c);
+                }
+            }
         }
     }
 
@@ -946,11 +989,20 @@ impl HazardSink {
                     && self.quiet(&c.r1, &me)
                     && self.quiet(&c.r2, &me)
                     && self.quiet(&c.w2, &me)
+                    && !more_now(c, &me)
             }
             AccessKind::Atomic => false,
         };
         if quiet {
-            update(&mut self.shadow[idx], me, kind, silent);
+            update(
+                &mut self.shadow[idx],
+                &mut self.more,
+                idx,
+                &self.order,
+                me,
+                kind,
+                silent,
+            );
             false
         } else {
             self.access_cell_slow(idx, addr, n, me, kind, silent)
@@ -979,17 +1031,38 @@ impl HazardSink {
         } else {
             AccessKind::Write
         };
+        let more = kind != AccessKind::Read && more_now(c, &me);
+        let mut me = me;
+        if more && me.steady && self.more.has_thread(idx, me.tid, me.epoch) {
+            // its thread read the byte earlier in the epoch (see `Acc::steady`)
+            me.steady = false;
+        }
         // Both plain writes of known bytes, the second rewriting the first's.
         let same = silent && w.steady && steady_after(c, me, kind, silent);
         // Earlier accesses this one conflicts with, in a fixed order: the writer, the readers (for a
-        // write or an atomic), the second atomic writer.
+        // write or an atomic: the cell's two, then the others kept beside it), the second atomic
+        // writer.
         self.conflict(w, w_kind, me, kind, addr, n, same);
         if kind != AccessKind::Read {
             self.conflict(r1, AccessKind::Read, me, kind, addr, n, false);
             self.conflict(r2, AccessKind::Read, me, kind, addr, n, false);
+            if more {
+                let groups = self.more.get(idx).to_vec();
+                for r in groups.iter().flat_map(|g| g.reads()) {
+                    self.conflict(r, AccessKind::Read, me, kind, addr, n, false);
+                }
+            }
         }
         self.conflict(w2, AccessKind::Atomic, me, kind, addr, n, false);
-        update(&mut self.shadow[idx], me, kind, silent);
+        update(
+            &mut self.shadow[idx],
+            &mut self.more,
+            idx,
+            &self.order,
+            me,
+            kind,
+            silent,
+        );
         uninit
     }
 
@@ -1019,6 +1092,7 @@ impl HazardSink {
             needed_from: self.needed_from,
             run_start_last: self.run_start_last,
             weak_seen: &self.weak_seen,
+            order: &self.order,
         }
         .quiet(other, me)
     }
@@ -1039,7 +1113,7 @@ impl HazardSink {
     ) {
         let same_warp = u32::from(first.tid) / 32 == u32::from(second.tid) / 32;
         if first.epoch == second.epoch {
-            if same_warp && first.wsync != second.wsync {
+            if same_warp && warp_ordered(&self.order, &first, &second) {
                 return; // ordered by __syncwarp()
             }
             let block = self.block;
@@ -1255,6 +1329,10 @@ impl HazardSink {
         if !block_wide {
             if let Some(s) = self.wsync.get_mut(w) {
                 *s += 1;
+                // a member mask that leaves lanes out orders only those it names
+                let mask = self.warp_sync.as_ref().map_or(u32::MAX, |o| o.mask(pc));
+                let lanes = self.config.lanes_of(warp);
+                self.order.sync(warp, *s, mask, lanes);
             }
             return;
         }
@@ -1391,6 +1469,8 @@ impl HazardSink {
         self.finished = true;
         // Keep only what the merge needs: findings and barrier use.
         self.shadow = Vec::new();
+        self.more.clear();
+        self.order = WarpOrder::default();
         self.vals = Vec::new();
         self.stash = None;
         self.wsync = Vec::new();
@@ -1447,6 +1527,7 @@ struct Memo<'a> {
     needed_from: u32,
     run_start_last: u32,
     weak_seen: &'a [Option<(u32, u32)>; WEAK_MEMO],
+    order: &'a WarpOrder,
 }
 
 impl Memo<'_> {
@@ -1459,7 +1540,8 @@ impl Memo<'_> {
             return true;
         }
         if other.epoch == me.epoch {
-            return u32::from(other.tid) / 32 == u32::from(me.tid) / 32 && other.wsync != me.wsync;
+            return u32::from(other.tid) / 32 == u32::from(me.tid) / 32
+                && warp_ordered(self.order, other, me);
         }
         if other.epoch >= self.needed_from {
             return true;
@@ -1487,20 +1569,72 @@ fn steady_after(c: &Cell, me: Acc, kind: AccessKind, silent: bool) -> bool {
         && (!mine(&c.w) || (c.w.steady && silent))
 }
 
-/// A cell's new state after `me` (of kind `kind`) accessed it; `silent`: a write whose every byte
-/// rewrites what its last writer wrote.
+/// Whether `a` (an earlier access of `b`'s warp and epoch) happens before `b` through the warp's
+/// synchronisations (`__syncwarp`, synchronising collectives; see [`crate::warp_sync`]).
 #[inline(always)]
-fn update(c: &mut Cell, me: Acc, kind: AccessKind, silent: bool) {
+fn warp_ordered(order: &WarpOrder, a: &Acc, b: &Acc) -> bool {
+    if !order.any() {
+        return a.wsync != b.wsync;
+    }
+    order.ordered(
+        u32::from(b.tid) / 32,
+        u32::from(a.tid) % 32,
+        a.wsync,
+        u32::from(b.tid) % 32,
+        b.wsync,
+    )
+}
+
+/// Whether `a` is a read of `b`'s warp, instruction, epoch and `__syncwarp` count (another lane
+/// of the same read).
+#[inline(always)]
+fn alike(a: &Acc, b: &Acc) -> bool {
+    a.tid / 32 == b.tid / 32 && a.pc == b.pc && a.epoch == b.epoch && a.wsync == b.wsync
+}
+
+/// Whether cell `c` keeps reads of `me`'s epoch beside it (in [`MoreReads`]), which a write
+/// must be checked against.
+#[inline(always)]
+fn more_now(c: &Cell, me: &Acc) -> bool {
+    c.r2.steady && c.r2.epoch == me.epoch
+}
+
+/// A cell's new state after `me` (of kind `kind`) accessed it (`idx`: its index, for the reads
+/// kept beside it in `more`); `silent`: a write whose every byte rewrites what its last writer
+/// wrote.
+#[inline(always)]
+fn update(
+    c: &mut Cell,
+    more: &mut MoreReads,
+    idx: usize,
+    order: &WarpOrder,
+    me: Acc,
+    kind: AccessKind,
+    silent: bool,
+) {
     match kind {
         AccessKind::Read => {
             if !c.r1.is_some() || c.r1.epoch != me.epoch {
+                if c.r2.steady {
+                    more.remove(idx);
+                }
                 c.r1 = me;
                 c.r2 = Acc::EMPTY;
             } else if c.r1.tid != me.tid && (!c.r2.is_some() || c.r2.tid == me.tid) {
-                c.r2 = me;
+                c.r2 = Acc {
+                    steady: c.r2.steady,
+                    ..me
+                };
             } else if c.r1.tid == me.tid {
                 c.r1 = me;
+            } else if order.any() || !alike(&c.r1, &me) || !alike(&c.r2, &me) {
+                // a third thread's read: kept beside the cell, which says so
+                more.add(idx, me, order);
+                c.r2.steady = true;
             }
+            // else: the cell's two reads are of `me`'s warp, instruction and `__syncwarp` count
+            // (lanes of one read): a write that races with `me` races with one of them too, as
+            // the same pair of instructions
         }
         AccessKind::Write | AccessKind::Atomic => {
             let old_w = c.w;
@@ -1528,6 +1662,9 @@ fn update(c: &mut Cell, me: Acc, kind: AccessKind, silent: bool) {
             // A plain write conflicts with whatever the earlier reads would; an atomic does not
             // conflict with later atomics, so the readers stay.
             if kind == AccessKind::Write {
+                if c.r2.steady {
+                    more.remove(idx);
+                }
                 c.r1 = Acc::EMPTY;
                 c.r2 = Acc::EMPTY;
             }

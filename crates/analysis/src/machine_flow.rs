@@ -1770,7 +1770,7 @@ impl MachineFlow {
             }
             Kind::Ldg { .. } | Kind::Stg { .. } | Kind::AtomG { .. } => {
                 if counts.global.is_some() {
-                    count_global(w, ins, on, unknown_guard, counts, mem);
+                    count_global(w, ins, pc, on, unknown_guard, counts, mem);
                 }
                 if self.value[pc] {
                     w.memory(ins, on, mem);
@@ -1806,7 +1806,15 @@ impl MachineFlow {
 /// or gives the counts up with the reason. A generic access counts the lanes whose address is
 /// outside the shared, local and constant windows. An address that derives from memory makes the
 /// run's reads checked after the launch, as a branch on memory does.
-fn count_global(w: &Warp, ins: &Ins, on: u32, unknown_guard: u32, counts: &mut FlowCounts, mem: &mut Mem) {
+fn count_global(
+    w: &mut Warp,
+    ins: &Ins,
+    pc: usize,
+    on: u32,
+    unknown_guard: u32,
+    counts: &mut FlowCounts,
+    mem: &mut Mem,
+) {
     let (op, bytes, generic) = match ins.kind {
         Kind::Ldg { bytes, generic, .. } => (AccessOp::Load, bytes, generic),
         Kind::Stg { bytes, known } => (AccessOp::Store, bytes, !known),
@@ -1827,6 +1835,20 @@ fn count_global(w: &Warp, ins: &Ins, on: u32, unknown_guard: u32, counts: &mut F
     {
         mem.reads.decided = true;
     }
+    // the same instruction by the same lanes with its address registers unwritten since: the
+    // same addresses, the same count (a loop's loads and stores through loop-invariant pointers)
+    let key = ins.addr.map(|(r, _)| {
+        let r = r as usize;
+        (w.epoch, w.rgen[r], w.rgen[(r + 1).min(255)], on)
+    });
+    if let (Some(key), Some(&(k, mask, n))) = (key, w.acache.get(pc))
+        && k == key
+    {
+        if let Some(g) = counts.global.as_mut() {
+            g.record_sectors(op, bytes, mask, n);
+        }
+        return;
+    }
     let Some((addrs, known)) = w.addresses(ins) else {
         return give_up("a global access's address is not known");
     };
@@ -1843,8 +1865,19 @@ fn count_global(w: &Warp, ins: &Ins, on: u32, unknown_guard: u32, counts: &mut F
             }
         }
     }
+    let n = if mask == 0 {
+        0
+    } else {
+        crate::global::sectors(bytes, mask, &addrs)
+    };
     if let Some(g) = counts.global.as_mut() {
-        g.record(op, bytes, mask, &addrs);
+        g.record_sectors(op, bytes, mask, n);
+    }
+    if let Some(key) = key {
+        if w.acache.len() <= pc {
+            w.acache.resize(pc + 1, ((0, 0, 0, 0), 0, 0));
+        }
+        w.acache[pc] = (key, mask, n);
     }
 }
 
@@ -3213,6 +3246,14 @@ struct Warp {
     join_seen: u32,
     /// Each cohort's parent: the cohort of the lanes it parted from (`u32::MAX`: none).
     parent: Vec<u32>,
+    /// How often each register was written ([`Self::set`], [`Self::forget`]): an unchanged count
+    /// means an unchanged value.
+    rgen: Vec<u64>,
+    /// The warp's number among the warps this state ran, from 1 ([`Self::reset`]).
+    epoch: u64,
+    /// Per instruction, the last global access counted ([`count_global`]): the warp, its address
+    /// registers' write counts and its lanes, then the lanes counted and their sectors.
+    acache: Vec<((u64, u64, u64, u32), u32, u64)>,
 }
 
 impl Warp {
@@ -3272,6 +3313,9 @@ impl Warp {
             next_cohort: 1,
             join_seen: 0,
             parent: Vec::new(),
+            rgen: vec![0; 256],
+            epoch: 0,
+            acache: Vec::new(),
             local: vec![local::Bytes::default(); 32],
             local_blind: 0,
             in_block: 0,
@@ -3288,6 +3332,7 @@ impl Warp {
     }
 
     fn reset(&mut self, launch: &FlowLaunch, ctaid: [u32; 3], warp: usize) {
+        self.epoch += 1;
         self.rk.iter_mut().for_each(|k| *k = 0);
         self.rk[RZ as usize] = u32::MAX;
         self.r[RZ as usize] = [0; 32];
@@ -3738,7 +3783,10 @@ impl Warp {
             return;
         }
         match d {
-            Dst::R(r) if r != RZ => self.rk[r as usize] &= !lanes_,
+            Dst::R(r) if r != RZ => {
+                self.rk[r as usize] &= !lanes_;
+                self.rgen[r as usize] = self.rgen[r as usize].wrapping_add(1);
+            }
             Dst::P(p) if p != PT => self.pk[p as usize] &= !lanes_,
             Dst::Ur(r) if r != URZ => self.urk[r as usize] = false,
             Dst::Up(p) if p != PT => self.upk[p as usize] = false,
@@ -3750,6 +3798,7 @@ impl Warp {
         match d {
             Dst::R(r) if r != RZ => {
                 let r = r as usize;
+                self.rgen[r] = self.rgen[r].wrapping_add(1);
                 match v {
                     Some(v) => {
                         self.r[r][lane] = v;

@@ -6,39 +6,17 @@
 //! divergent targets; and at least the launches listed below are labelled exact (the flow
 //! follows them), so a change that loses them fails.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod support;
+use support::{cuda_root, read_ncu_csv, repo};
 
 const BRANCH: [&str; 2] = [
     "smsp__sass_branch_targets.sum",
     "smsp__sass_branch_targets_threads_divergent.sum",
 ];
-
-/// ncu's CSV: launch id → metric → value.
-fn ncu(csv: &str) -> HashMap<u64, HashMap<String, f64>> {
-    let mut out: HashMap<u64, HashMap<String, f64>> = HashMap::new();
-    for line in csv
-        .lines()
-        .filter(|l| l.starts_with("\"") && !l.starts_with("\"ID\""))
-    {
-        let f: Vec<&str> = line.split("\",\"").map(|x| x.trim_matches('"')).collect();
-        let (Ok(id), Ok(v)) = (
-            f[0].parse::<u64>(),
-            f[f.len() - 1].replace(',', "").parse::<f64>(),
-        ) else {
-            continue;
-        };
-        out.entry(id).or_default().insert(f[f.len() - 3].to_string(), v);
-    }
-    out
-}
 
 /// Runs `program`, checks its output and its exact branch counters; returns (launches, exact).
 fn check(program: &str) -> (usize, usize) {
@@ -53,11 +31,7 @@ fn check(program: &str) -> (usize, usize) {
             &format!("calibration/run/bench2/{program}.cu"),
         ])
         .current_dir(repo())
-        .env(
-            "WARPSCOPE_CUDA_ROOT",
-            std::env::var("WARPSCOPE_CUDA_ROOT")
-                .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)"),
-        )
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -72,18 +46,14 @@ fn check(program: &str) -> (usize, usize) {
             "{program}: the GPU printed `{line}`"
         );
     }
-    let mut h200 = ncu(&std::fs::read_to_string(
-        repo().join(format!("calibration/run/bench2/h200/{program}.ncu.csv")),
-    )
-    .unwrap());
+    let mut h200 = read_ncu_csv(&repo().join(format!("calibration/run/bench2/h200/{program}.ncu.csv")));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let launches = v["launches"].as_array().unwrap();
     if program == "lud" {
         // lud.ncu.csv's metric list instruments shared loads by address, which changes pivot's
         // count at 3 launches; pivot.ncu.csv (and 11 runs more, pivot.repeat.txt) do not
         // (calibration/run/bench2/README.md, "pivot's extra target")
-        let native =
-            ncu(&std::fs::read_to_string(repo().join("calibration/run/bench2/h200/pivot.ncu.csv")).unwrap());
+        let native = read_ncu_csv(&repo().join("calibration/run/bench2/h200/pivot.ncu.csv"));
         let ids = launches
             .iter()
             .filter(|l| l["kernel"].as_str().unwrap().starts_with("pivot"))
@@ -104,7 +74,7 @@ fn check(program: &str) -> (usize, usize) {
         for k in BRANCH {
             assert_eq!(
                 m[k].as_f64().unwrap(),
-                h200[&id][k],
+                h200[&id].1[k],
                 "{program} launch {id} ({}): {k}",
                 l["kernel"]
             );
@@ -171,7 +141,10 @@ fn pivot_against_the_h200_runs() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let h200 = repo().join("calibration/run/bench2/h200");
     let read = |f: &str| std::fs::read_to_string(h200.join(f)).unwrap();
-    let (instrumented, native) = (ncu(&read("lud.ncu.csv")), ncu(&read("pivot.ncu.csv")));
+    let (instrumented, native) = (
+        read_ncu_csv(&h200.join("lud.ncu.csv")),
+        read_ncu_csv(&h200.join("pivot.ncu.csv")),
+    );
     // pivot.repeat.txt: `== run` headers, then `"launch" metric value"` lines
     let mut runs: Vec<Vec<(u64, String, f64)>> = Vec::new();
     for line in read("pivot.repeat.txt").lines() {
@@ -190,7 +163,7 @@ fn pivot_against_the_h200_runs() {
     for run in &runs {
         for (id, metric, value) in run.iter().filter(|(_, m, _)| BRANCH.contains(&m.as_str())) {
             assert_eq!(
-                native[id][metric], *value,
+                native[id].1[metric], *value,
                 "a repeated run differs at launch {id}: {metric}"
             );
         }
@@ -213,16 +186,20 @@ fn pivot_against_the_h200_runs() {
             l["machine_flow_stop"]
         );
         for k in BRANCH {
-            assert_eq!(m[k].as_f64().unwrap(), native[&(i as u64)][k], "launch {id}: {k}");
+            assert_eq!(
+                m[k].as_f64().unwrap(),
+                native[&(i as u64)].1[k],
+                "launch {id}: {k}"
+            );
         }
         let t = m[BRANCH[0]].as_f64().unwrap();
         assert_eq!(
-            instrumented[&id][BRANCH[1]],
+            instrumented[&id].1[BRANCH[1]],
             m[BRANCH[1]].as_f64().unwrap(),
             "launch {id}"
         );
-        if instrumented[&id][BRANCH[0]] != t {
-            assert_eq!(instrumented[&id][BRANCH[0]], t - 1.0, "launch {id}");
+        if instrumented[&id].1[BRANCH[0]] != t {
+            assert_eq!(instrumented[&id].1[BRANCH[0]], t - 1.0, "launch {id}");
             fewer.push(id);
         }
     }

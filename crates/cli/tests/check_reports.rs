@@ -14,6 +14,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod support;
+use support::cuda_root;
+
 fn data() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/check")
 }
@@ -54,11 +57,6 @@ fn findings<'a>(v: &'a Value, kind: &str) -> Vec<&'a Value> {
         .iter()
         .filter(|f| f["kind"] == kind)
         .collect()
-}
-
-fn cuda_root() -> String {
-    std::env::var("WARPSCOPE_CUDA_ROOT")
-        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
 }
 
 #[test]

@@ -7,61 +7,32 @@
 //! machine code's branch flow follows every indirect `CALL` to the function each lane's pointer
 //! names, and every launch's branch counters are labelled exact and equal the H200's.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 mod support;
-use support::cuda_root;
+use support::{cuda_root, read_ncu_csv, repo};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The H200's ncu CSV: per launch, (kernel name, targets, divergent).
+/// The H200's ncu CSV: per launch in order, (kernel name, targets, divergent).
 fn h200_branches() -> Vec<(String, f64, f64)> {
-    let text = std::fs::read_to_string(repo().join("calibration/indirect/h200/indirect.ncu.csv")).unwrap();
-    let mut header: Vec<String> = Vec::new();
-    let mut out: Vec<(String, f64, f64)> = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with('"')) {
-        let cells: Vec<String> = line
-            .trim_matches('"')
-            .split("\",\"")
-            .map(str::to_string)
-            .collect();
-        if header.is_empty() {
-            header = cells;
-            continue;
-        }
-        let get = |n: &str| cells[header.iter().position(|h| h == n).unwrap()].clone();
-        let id: usize = get("ID").parse().unwrap();
-        if out.len() <= id {
-            out.push((get("Kernel Name"), 0.0, 0.0));
-        }
-        let v: f64 = get("Metric Value").replace(',', "").parse().unwrap_or(0.0);
-        match get("Metric Name").as_str() {
-            "smsp__sass_branch_targets.sum" => out[id].1 = v,
-            "smsp__sass_branch_targets_threads_divergent.sum" => out[id].2 = v,
-            _ => {}
-        }
-    }
-    out
+    read_ncu_csv(&repo().join("calibration/indirect/h200/indirect.ncu.csv"))
+        .into_values()
+        .map(|(name, m)| {
+            let get = |k: &str| m.get(k).copied().unwrap_or(0.0);
+            (
+                name,
+                get("smsp__sass_branch_targets.sum"),
+                get("smsp__sass_branch_targets_threads_divergent.sum"),
+            )
+        })
+        .collect()
 }
 
 /// Builds the programs into a folder of the test's own (tests run in parallel).
 fn build(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("warpscope-indirect-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let out = Command::new("sh")
-        .arg(repo().join("calibration/indirect/build.sh"))
-        .arg(&dir)
-        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "build.sh failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    support::build("calibration/indirect/build.sh", &dir);
     dir
 }
 

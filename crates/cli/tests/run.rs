@@ -10,14 +10,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn cuda_root() -> String {
-    std::env::var("WARPSCOPE_CUDA_ROOT")
-        .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)")
-}
+mod support;
+use support::{cuda_root, read_ncu_csv, repo};
 
 /// The programs, built once.
 fn programs() -> &'static Path {
@@ -25,17 +19,7 @@ fn programs() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("warpscope-run-tests-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let out = Command::new("sh")
-            .arg(repo().join("calibration/run/build.sh"))
-            .arg(&dir)
-            .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "build.sh failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        support::build("calibration/run/build.sh", &dir);
         dir
     })
 }
@@ -80,32 +64,6 @@ fn gpu_dir(_program: &str) -> &'static str {
 /// ncu's CSV: launch ID → (kernel name, metric → value).
 fn h100(program: &str) -> BTreeMap<u64, (String, BTreeMap<String, f64>)> {
     read_ncu_csv(&repo().join(format!("calibration/run/{}/{program}.ncu.csv", gpu_dir(program))))
-}
-
-/// An ncu CSV (`--csv --metrics`): launch id → (kernel name, metric → value).
-fn read_ncu_csv(path: &Path) -> BTreeMap<u64, (String, BTreeMap<String, f64>)> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut out: BTreeMap<u64, (String, BTreeMap<String, f64>)> = BTreeMap::new();
-    let mut header: Vec<String> = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with('"')) {
-        let cells: Vec<String> = line
-            .trim_matches('"')
-            .split("\",\"")
-            .map(str::to_string)
-            .collect();
-        if header.is_empty() {
-            header = cells;
-            continue;
-        }
-        let get = |name: &str| cells[header.iter().position(|h| h == name).unwrap()].clone();
-        let id: u64 = get("ID").parse().unwrap();
-        let value: f64 = get("Metric Value").replace(',', "").parse().unwrap();
-        let e = out
-            .entry(id)
-            .or_insert_with(|| (get("Kernel Name"), BTreeMap::new()));
-        e.1.insert(get("Metric Name"), value);
-    }
-    out
 }
 
 /// Shared instructions and the wavefronts ncu attributes to them: exact.

@@ -86,7 +86,14 @@ impl Spill {
 
     /// Keeps read `me` of the cell at `key` (`room`: the budget allows another group; `fold`: other
     /// blocks' groups may fold into summaries, see the module notes).
-    pub(super) fn add(&mut self, key: u64, me: GAcc, room: bool, fold: bool) {
+    pub(super) fn add(
+        &mut self,
+        key: u64,
+        me: GAcc,
+        room: bool,
+        fold: bool,
+        order: &crate::warp_sync::WarpOrder,
+    ) {
         let list = self.lists.entry(key).or_default();
         if fold
             && list
@@ -141,8 +148,9 @@ impl Spill {
                 break;
             }
             let same_warp = g.r.tid / 32 == warp;
-            // what the new read follows: an earlier epoch, its warp before a __syncwarp
-            if g.r.epoch < me.epoch || (same_warp && g.r.wsync != me.wsync) {
+            // what the new read follows: an earlier epoch, the lanes of its warp before a
+            // __syncwarp that names them and it
+            if g.r.epoch < me.epoch {
                 list.remove(i);
                 self.groups -= 1;
                 continue;
@@ -150,9 +158,17 @@ impl Spill {
             if !same_warp {
                 continue;
             }
+            if g.r.wsync != me.wsync {
+                let lane = u32::from(me.tid % 32);
+                g.lanes &= !order.lanes_before(u32::from(warp), g.lanes, g.r.wsync, lane, me.wsync);
+            }
             // its own thread's earlier read
             g.lanes &= !bit;
-            if g.r.pc == me.pc && g.r.fences == me.fences && g.r.strong == me.strong && g.r.epoch == me.epoch
+            if g.r.pc == me.pc
+                && g.r.fences == me.fences
+                && g.r.strong == me.strong
+                && g.r.epoch == me.epoch
+                && g.r.wsync == me.wsync
             {
                 g.lanes |= bit;
                 merged = true;
@@ -215,6 +231,9 @@ impl Spill {
 mod tests {
     use super::*;
 
+    /// No partial warp synchronisations.
+    const O: crate::warp_sync::WarpOrder = crate::warp_sync::WarpOrder::EMPTY;
+
     fn read(block: u32, tid: u16, epoch: u32, pc: u32) -> GAcc {
         GAcc {
             block,
@@ -230,17 +249,17 @@ mod tests {
     fn lanes_of_one_read_share_a_group_and_later_epochs_drop_earlier_ones() {
         let mut s = Spill::default();
         for t in [3u16, 4, 7] {
-            s.add(64, read(0, t, 0, 10), true, false);
+            s.add(64, read(0, t, 0, 10), true, false, &O);
         }
         // warp 1 of the same block, same epoch: its own group
-        s.add(64, read(0, 40, 0, 10), true, false);
+        s.add(64, read(0, 40, 0, 10), true, false, &O);
         assert_eq!(s.groups, 2);
         assert!(s.has_thread(64, 0, 4) && !s.has_thread(64, 0, 5) && s.has_thread(64, 0, 40));
         // another block's read is kept beside them
-        s.add(64, read(1, 3, 0, 10), true, false);
+        s.add(64, read(1, 3, 0, 10), true, false, &O);
         assert_eq!(s.groups, 3);
         // block 1 in its next epoch: its earlier read is dropped, block 0's stay
-        s.add(64, read(1, 9, 1, 12), true, false);
+        s.add(64, read(1, 9, 1, 12), true, false, &O);
         assert_eq!(s.groups, 3);
         let all: Vec<(u32, u16)> = s
             .take(64)
@@ -256,12 +275,12 @@ mod tests {
     #[test]
     fn a_threads_later_read_replaces_its_earlier_one_and_no_room_is_noted() {
         let mut s = Spill::default();
-        s.add(8, read(0, 1, 0, 10), true, false);
-        s.add(8, read(0, 1, 0, 11), true, false);
+        s.add(8, read(0, 1, 0, 10), true, false, &O);
+        s.add(8, read(0, 1, 0, 11), true, false, &O);
         let g = s.take(8);
         assert_eq!(g.len(), 1);
         assert_eq!((g[0].r.pc, g[0].lanes), (11, 2));
-        s.add(8, read(0, 1, 0, 10), false, false);
+        s.add(8, read(0, 1, 0, 10), false, false, &O);
         assert!(s.dropped && s.take(8).is_empty());
     }
 
@@ -270,10 +289,10 @@ mod tests {
         let mut s = Spill::default();
         // blocks 0..10 each read with two lanes of warp 0 at pc 10, block 4 also at pc 12
         for b in 0..10 {
-            s.add(32, read(b, 1, 0, 10), true, true);
-            s.add(32, read(b, 2, 0, 10), true, true);
+            s.add(32, read(b, 1, 0, 10), true, true, &O);
+            s.add(32, read(b, 2, 0, 10), true, true, &O);
             if b == 4 {
-                s.add(32, read(b, 3, 0, 12), true, true);
+                s.add(32, read(b, 3, 0, 12), true, true, &O);
             }
         }
         let l = s.take(32);
@@ -290,7 +309,7 @@ mod tests {
     #[test]
     fn a_split_word_gives_each_byte_its_reads() {
         let mut s = Spill::default();
-        s.add(16, read(2, 5, 0, 10), true, false);
+        s.add(16, read(2, 5, 0, 10), true, false, &O);
         s.split(16);
         for b in 16..20 {
             assert!(s.has_thread(b, 2, 5), "byte {b}");

@@ -1,0 +1,16 @@
+// expect: none
+// launch: --grid 1 --block 32 --arg buf:128:zero --arg buf:128:zero
+// Lane 3 writes s[3]; the lanes of MASK (0x0010ffffu) then exchange a value with __shfl_sync(MASK, ...);
+// lane 20 reads s[3]. A synchronising shuffle orders the lanes its mask names only.
+// Lanes 3 and 20 are both in 0x0010ffff: the shuffle orders lane 3's write before lane 20's
+// read (taking a synchronising shuffle as __syncwarp of its lanes, see calibration/races/README.md).
+// Race-free (the twin of sr_shfl_mask, which differs only by the mask).
+#define MASK 0x0010ffffu
+extern "C" __global__ void gn_shfl_mask(const int *in, int *out) {
+    __shared__ int s[32];
+    int l = threadIdx.x, v = l;
+    if (l == 3) s[3] = in[l] + 42;
+    if ((MASK >> l) & 1) v = __shfl_sync(MASK, v, 3);
+    if (l == 20) v += s[(in[l] + 3) & 31]; // in[] is zero: s[3]
+    out[l] = v;
+}
