@@ -3169,6 +3169,10 @@ fn half_bits(t: &str) -> Option<u16> {
     Some(sign | (((e + 15) as u16) << 10) | frac as u16)
 }
 
+/// A global access [`count_global`] counted: (the warp's epoch, its address registers' write
+/// counts, its lanes), the lanes counted, their sectors.
+type CountedAccess = ((u64, u64, u64, u32), u32, u64);
+
 /// One warp's registers and lanes. Values with their known-lane masks: a lane whose bit is clear
 /// holds an unknown value.
 struct Warp {
@@ -3253,7 +3257,7 @@ struct Warp {
     epoch: u64,
     /// Per instruction, the last global access counted ([`count_global`]): the warp, its address
     /// registers' write counts and its lanes, then the lanes counted and their sectors.
-    acache: Vec<((u64, u64, u64, u32), u32, u64)>,
+    acache: Vec<CountedAccess>,
 }
 
 impl Warp {
