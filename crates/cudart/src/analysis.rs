@@ -50,6 +50,9 @@ pub struct KernelAnalysis {
     pub spin_loop: bool,
     /// A spin loop may access shared memory (its run count moves the shared counters too).
     pub spin_shared: bool,
+    /// A spin loop may load or store global memory (its run count moves the global requests and
+    /// sectors too; an `atomicCAS` retry loop's atomics do not).
+    pub spin_global: bool,
     /// The kernel loads or stores wmma fragments in a form whose machine accesses are not
     /// measured (16-bit elements from global memory; `bf16` A/B from shared memory, which ptxas
     /// loads with `LDS`, not `LDSM`: the H100 counted half the accesses warpscope gives element by
@@ -154,6 +157,7 @@ pub fn kernel_analysis(
         ptxas_hgmma,
         spin_loop,
         spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
+        spin_global: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_global(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
         global_exact: global_unmatched.is_some_and(|u| u.is_empty())
             && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
@@ -902,7 +906,7 @@ pub fn analyse_launch(
     put(
         "warpscope__global_counters_exact",
         if (ka.global_exact || machine_global.is_some())
-            && !ka.spin_loop
+            && !ka.spin_global
             && !ka.unmeasured_wmma.1
             && glob.copies_unsure == 0
             && res.global.is_none_or(|g| g.copies_unsure == 0)
