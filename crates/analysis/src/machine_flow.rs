@@ -4733,10 +4733,18 @@ impl Warp {
                 Some(Src::Sr(Sr::Zero)) => (Some(0), Some(0)),
                 _ => (None, None),
             },
-            Kind::Ldc { sub: Some((bytes, signed)), .. } => {
+            Kind::Ldc {
+                sub: Some((bytes, signed)),
+                ..
+            } => {
                 // `LDC.U8`/`.S16`...: the bank's bytes at the address, extended
                 let v = match s.first().map(|o| o.src) {
-                    Some(Src::Const { bank: 3, off, reg, ureg }) => {
+                    Some(Src::Const {
+                        bank: 3,
+                        off,
+                        reg,
+                        ureg,
+                    }) => {
                         let base = match (reg, ureg) {
                             (Some(r), _) => self.raw(Src::R(r), l, launch),
                             (_, Some(r)) => self.raw(Src::Ur(r), l, launch),
@@ -4749,7 +4757,11 @@ impl Warp {
                 let bits = 8 * u32::from(bytes);
                 let v = v.map(|v| {
                     let v = v & ((1u32 << bits) - 1);
-                    if signed && v >> (bits - 1) & 1 == 1 { v | !((1u32 << bits) - 1) } else { v }
+                    if signed && v >> (bits - 1) & 1 == 1 {
+                        v | !((1u32 << bits) - 1)
+                    } else {
+                        v
+                    }
                 });
                 (v, None)
             }

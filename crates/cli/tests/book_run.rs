@@ -31,7 +31,11 @@ fn programs() -> &'static Path {
             .env("WARPSCOPE_CUDA_ROOT", cuda_root())
             .output()
             .unwrap();
-        assert!(o.status.success(), "build.sh: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "build.sh: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         dir
     })
 }
@@ -56,12 +60,22 @@ fn run(program: &str) -> (String, i32, Value) {
     let dir = programs();
     let export = dir.join(format!("{program}.json"));
     let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args(["run", "--export", export.to_str().unwrap(), "--", &format!("./{program}")])
+        .args([
+            "run",
+            "--export",
+            export.to_str().unwrap(),
+            "--",
+            &format!("./{program}"),
+        ])
         .current_dir(dir)
         .env("WARPSCOPE_CUDA_ROOT", cuda_root())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{program}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{program}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let status = v["exit_status"].as_i64().unwrap() as i32;
     (String::from_utf8_lossy(&out.stdout).into_owned(), status, v)
@@ -216,16 +230,21 @@ fn book_programs_equal_the_h200() {
 /// atomics are not global loads or stores to ncu), and its global counters equal the runs'.
 #[test]
 fn atomic_cas_loop_branch_counters_are_labelled_estimates() {
-    let runs: Vec<_> = ["book6.ncu.csv", "book6_nofma.ncu.csv", "book6.casAdd.r2.ncu.csv", "book6.casAdd.r3.ncu.csv"]
-        .iter()
-        .map(|f| {
-            let csv = read_ncu_csv(&h200(f));
-            csv.into_values()
-                .find(|(name, _)| name.starts_with("casAdd"))
-                .unwrap_or_else(|| panic!("{f}: no casAdd"))
-                .1
-        })
-        .collect();
+    let runs: Vec<_> = [
+        "book6.ncu.csv",
+        "book6_nofma.ncu.csv",
+        "book6.casAdd.r2.ncu.csv",
+        "book6.casAdd.r3.ncu.csv",
+    ]
+    .iter()
+    .map(|f| {
+        let csv = read_ncu_csv(&h200(f));
+        csv.into_values()
+            .find(|(name, _)| name.starts_with("casAdd"))
+            .unwrap_or_else(|| panic!("{f}: no casAdd"))
+            .1
+    })
+    .collect();
     let targets: Vec<f64> = runs.iter().map(|m| m[BRANCH[0]]).collect();
     assert_eq!(targets, [52596.0, 52383.0, 52480.0, 54436.0]);
     for m in &runs {

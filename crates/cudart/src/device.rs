@@ -48,46 +48,46 @@ pub const ACCESS_POLICY_MAX_WINDOW: i32 = 134_217_728;
 /// 77) as the H100's driver reports them (`calibration/device/ncu_raw_h100.tsv`,
 /// `device__attribute_maximum_texture*`/`_surface*`); other presets assumed alike.
 const TEXTURE_LIMITS: &[(i32, i32)] = &[
-    (21, 131_072),    // 1D width
-    (22, 131_072),    // 2D width
-    (23, 65_536),     // 2D height
-    (24, 16_384),     // 3D width
-    (25, 16_384),     // 3D height
-    (26, 16_384),     // 3D depth
-    (27, 32_768),     // 2D layered width
-    (28, 32_768),     // 2D layered height
-    (29, 2_048),      // 2D layered layers
-    (42, 32_768),     // 1D layered width
-    (43, 2_048),      // 1D layered layers
-    (45, 32_768),     // 2D gather width
-    (46, 32_768),     // 2D gather height
-    (47, 8_192),      // 3D width, alternate
-    (48, 8_192),      // 3D height, alternate
-    (49, 32_768),     // 3D depth, alternate
-    (52, 32_768),     // cubemap width
-    (53, 32_768),     // cubemap layered width
-    (54, 2_046),      // cubemap layered layers
-    (55, 32_768),     // surface 1D width
-    (56, 131_072),    // surface 2D width
-    (57, 65_536),     // surface 2D height
-    (58, 16_384),     // surface 3D width
-    (59, 16_384),     // surface 3D height
-    (60, 16_384),     // surface 3D depth
-    (61, 32_768),     // surface 1D layered width
-    (62, 2_048),      // surface 1D layered layers
-    (63, 32_768),     // surface 2D layered width
-    (64, 32_768),     // surface 2D layered height
-    (65, 2_048),      // surface 2D layered layers
-    (66, 32_768),     // surface cubemap width
-    (67, 32_768),     // surface cubemap layered width
-    (68, 2_046),      // surface cubemap layered layers
+    (21, 131_072),     // 1D width
+    (22, 131_072),     // 2D width
+    (23, 65_536),      // 2D height
+    (24, 16_384),      // 3D width
+    (25, 16_384),      // 3D height
+    (26, 16_384),      // 3D depth
+    (27, 32_768),      // 2D layered width
+    (28, 32_768),      // 2D layered height
+    (29, 2_048),       // 2D layered layers
+    (42, 32_768),      // 1D layered width
+    (43, 2_048),       // 1D layered layers
+    (45, 32_768),      // 2D gather width
+    (46, 32_768),      // 2D gather height
+    (47, 8_192),       // 3D width, alternate
+    (48, 8_192),       // 3D height, alternate
+    (49, 32_768),      // 3D depth, alternate
+    (52, 32_768),      // cubemap width
+    (53, 32_768),      // cubemap layered width
+    (54, 2_046),       // cubemap layered layers
+    (55, 32_768),      // surface 1D width
+    (56, 131_072),     // surface 2D width
+    (57, 65_536),      // surface 2D height
+    (58, 16_384),      // surface 3D width
+    (59, 16_384),      // surface 3D height
+    (60, 16_384),      // surface 3D depth
+    (61, 32_768),      // surface 1D layered width
+    (62, 2_048),       // surface 1D layered layers
+    (63, 32_768),      // surface 2D layered width
+    (64, 32_768),      // surface 2D layered height
+    (65, 2_048),       // surface 2D layered layers
+    (66, 32_768),      // surface cubemap width
+    (67, 32_768),      // surface cubemap layered width
+    (68, 2_046),       // surface cubemap layered layers
     (69, 268_435_456), // 1D linear width
-    (70, 131_072),    // 2D linear width
-    (71, 65_000),     // 2D linear height
-    (72, 2_097_120),  // 2D linear pitch
-    (73, 32_768),     // 2D mipmapped width
-    (74, 32_768),     // 2D mipmapped height
-    (77, 32_768),     // 1D mipmapped width
+    (70, 131_072),     // 2D linear width
+    (71, 65_000),      // 2D linear height
+    (72, 2_097_120),   // 2D linear pitch
+    (73, 32_768),      // 2D mipmapped width
+    (74, 32_768),      // 2D mipmapped height
+    (77, 32_768),      // 1D mipmapped width
 ];
 
 fn texture_limit(attr: i32) -> i32 {

@@ -338,7 +338,10 @@ pub fn constant2_lines(cubin: &[u8]) -> String {
             .iter()
             .position(|h| names.get(h.sh_name as usize).ok() == Some(".nv.constant3"));
         if let Some(bank3) = bank3 {
-            for sym in symtab.iter().filter(|s| s.st_shndx as usize == bank3 && s.st_size > 0) {
+            for sym in symtab
+                .iter()
+                .filter(|s| s.st_shndx as usize == bank3 && s.st_size > 0)
+            {
                 let Some(name) = strtab
                     .get(sym.st_name as usize)
                     .ok()
