@@ -237,6 +237,9 @@ pub struct LaunchAnalysis {
     /// Device `printf`s, in block order.
     #[serde(skip)]
     pub printf: Vec<warpscope_emu::printf::Printed>,
+    /// Kernels the grid launched (dynamic parallelism), in the order the runtime runs them from.
+    #[serde(skip)]
+    pub device_launches: Vec<warpscope_emu::devlaunch::DeviceLaunch>,
     /// Failing device `assert`s, in block order (the runtime prints a GPU's line for each).
     #[serde(skip)]
     pub asserts: Vec<warpscope_emu::AssertFailure>,
@@ -518,6 +521,7 @@ pub fn run_unrecorded(
         warp_instructions: r.warp_insts,
         thread_instructions: r.thread_insts,
         printf: r.printf,
+        device_launches: r.launches,
         asserts: r.asserts,
         sampling: r.stopped.then(|| Sampling {
             blocks_run: u64::from(r.blocks_emulated),
@@ -628,6 +632,7 @@ pub fn analyse_launch(
         warp_instructions: res.warp_insts,
         thread_instructions: res.thread_insts,
         printf: std::mem::take(&mut res.printf),
+        device_launches: std::mem::take(&mut res.launches),
         asserts: std::mem::take(&mut res.asserts),
         shared_lines: banks
             .lines(program)

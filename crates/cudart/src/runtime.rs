@@ -184,6 +184,9 @@ pub struct LaunchRecord {
     pub analysis: LaunchAnalysis,
     /// How machine-code widths were found, or why they are PTX-level.
     pub widths: String,
+    /// For a kernel a grid launched (dynamic parallelism): which launch, block and thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<crate::devlaunch::ParentRecord>,
 }
 
 /// The modelled clock behind event times: a kernel takes `warp instructions / (SMs × 4 issue
@@ -256,6 +259,9 @@ pub struct Module {
     analyses: HashMap<String, KernelAnalysis>,
     widths: HashMap<String, String>,
     sass: Option<Result<Vec<warpscope_toolchain::sass::SassKernel>, String>>,
+    /// The file that holds the fatbin, when it carries no PTX (relocatable device code keeps its
+    /// PTX beside it: `relfatbin`).
+    object: Option<std::path::PathBuf>,
 }
 
 impl Module {
@@ -274,6 +280,7 @@ impl Module {
             analyses: HashMap::new(),
             widths: HashMap::new(),
             sass: None,
+            object: None,
         }
     }
 
@@ -464,8 +471,13 @@ impl Runtime {
 
     /// Registers a module from its fatbin blob bytes; returns its index.
     pub fn register_module(&mut self, blob: Result<&[u8], String>) -> usize {
+        let object = blob.as_ref().ok().map(|b| b.as_ptr());
         let entries = blob.and_then(|b| fatbin::parse(b).map_err(|e| e.0));
-        self.modules.push(Module::new(entries));
+        let mut module = Module::new(entries);
+        if !module.entries.iter().any(|e| e.kind == Kind::Ptx) {
+            module.object = object.and_then(crate::relfatbin::object_file);
+        }
+        self.modules.push(module);
         self.modules.len() - 1
     }
 
@@ -810,14 +822,19 @@ impl Runtime {
                     // (`sm_90a`: a fatbin built with -arch=sm_90a also carries a compute_90 PTX in
                     // which sm_90a-only paths, wgmma for one, are compiled to a trap)
                     .max_by_key(|e| (e.sm, fatbin::arch_specific(&e.data)))
-                    .map(fatbin::ptx_text);
-                let device_launch = module
-                    .entries
-                    .iter()
-                    .any(|e| e.kind == Kind::Elf && fatbin::cubin_launches_kernels(&e.data))
-                    || ptx.as_ref().is_some_and(|t| t.contains("cudaLaunchDevice"));
+                    .map(fatbin::ptx_text)
+                    .or_else(|| {
+                        // relocatable device code (-rdc=true): the PTX is in the file's own section
+                        let texts = crate::relfatbin::relocatable_ptx(module.object.as_deref()?).ok()?;
+                        let kernels: Vec<&str> = self
+                            .functions
+                            .values()
+                            .filter(|f| f.module == m)
+                            .map(|f| f.name.as_str())
+                            .collect();
+                        crate::relfatbin::ptx_for(&texts, &kernels).cloned()
+                    });
                 match ptx {
-                    _ if device_launch => Err(fatbin::DEVICE_LAUNCH.to_string()),
                     None => Err(
                         "the fatbin has no PTX (build with -arch=sm_XX, which embeds compute_XX PTX)"
                             .to_string(),
@@ -1102,9 +1119,17 @@ impl Runtime {
         self.printf_pending.len()
     }
 
-    /// Emulates a launch. Errors are the runtime's codes (the caller records them).
-    pub fn launch(&mut self, req: LaunchRequest) -> Result<(), u32> {
-        self.flush_printf();
+    /// Emulates one grid: a host launch (`parent` `None`) or a kernel a grid launched
+    /// (`crate::devlaunch`). Errors are the runtime's codes (the caller records them); the grid's
+    /// own launches come back for the caller to run.
+    pub(crate) fn launch_grid(
+        &mut self,
+        req: LaunchRequest,
+        parent: Option<&crate::devlaunch::Parent>,
+    ) -> Result<crate::devlaunch::GridDone, u32> {
+        if parent.is_none() {
+            self.flush_printf();
+        }
         let f = self
             .functions
             .get(&req.func)
@@ -1216,6 +1241,7 @@ impl Runtime {
                 .any(|o| matches!(o.inst, Inst::Ld { sync: true, space, .. } if space != MemSpace::Shared));
             (env, polls)
         };
+        launch.device_runtime = self.device_runtime(program, &f.name, parent);
         launch.cooperative = req.cooperative;
         launch.cluster = req.cluster;
         launch.cluster_nonportable = nonportable;
@@ -1299,6 +1325,7 @@ impl Runtime {
             self.printf_pending.extend(crate::printf::format(p));
         }
         let mut analysis = analysis;
+        let device_launches = std::mem::take(&mut analysis.device_launches);
         if let Some(s) = &analysis.sampling {
             eprintln!(
                 "warpscope: launch {index} {label} stopped after {seconds:.1} s ({}): {} of {} blocks ran (the first in block order); its counters are estimates, and what the other {} blocks would have written is missing, so the program's results from this launch are incomplete",
@@ -1392,6 +1419,7 @@ impl Runtime {
                 stream: req.stream as u64,
                 analysis,
                 widths,
+                parent: parent.map(|p| p.record.clone()),
             };
             if let Some(file) = &mut self.records
                 && let Ok(line) = serde_json::to_string(&rec)
@@ -1404,7 +1432,13 @@ impl Runtime {
             self.sticky = Some(code);
             return Err(code);
         }
-        Ok(())
+        Ok(crate::devlaunch::GridDone {
+            index,
+            module: f.module,
+            grid: req.grid,
+            block: req.block,
+            launches: device_launches,
+        })
     }
 
     /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor`

@@ -1,0 +1,165 @@
+//! Kernels launched by kernels (CUDA dynamic parallelism, CDP2): the runtime's side.
+//!
+//! The emulator records the launches a grid's threads make (`warpscope_emu::devlaunch`); after
+//! the grid's blocks are done the runtime runs them, one after another: first the launches into
+//! the NULL stream, a created stream or fire-and-forget, in block order and then each block's
+//! launch order, each followed at once by the kernels it launched in turn (depth first); then the
+//! tail launches in the same order. CDP2 lets a grid complete only after its children, orders a
+//! block's NULL-stream launches, and starts a tail launch only after its parent grid and the
+//! parent's other work: this schedule keeps all three, and it does not depend on the number of
+//! host threads. Each child is a launch of its own (its own launch number, record and counters),
+//! with the launching grid's number, block, thread, nesting depth and stream in its record.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use warpscope_emu::devlaunch::{DevRtEnv, DeviceLaunch, DeviceStream};
+use warpscope_ptx::lower::Program;
+
+use crate::launch::LaunchRequest;
+use crate::runtime::Runtime;
+
+/// Where a device-launched grid came from (a record's `parent`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParentRecord {
+    /// The launching grid's launch number.
+    pub launch: u64,
+    /// The launching block (`blockIdx`).
+    pub block: [u32; 3],
+    /// The launching thread (`threadIdx`).
+    pub thread: [u32; 3],
+    /// This grid's nesting depth (1: launched by a grid the host launched).
+    pub depth: u32,
+    /// The stream it was launched into: `null`, `created`, `fire_and_forget` or `tail`.
+    pub stream: String,
+}
+
+/// A device-side launch being run.
+pub(crate) struct Parent {
+    pub record: ParentRecord,
+}
+
+/// A grid that ran to its end, with the kernels it launched.
+pub(crate) struct GridDone {
+    pub index: u64,
+    pub module: usize,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub launches: Vec<DeviceLaunch>,
+}
+
+/// Host functions handles given to kernels only a grid launches (no host pointer registered
+/// them) start here.
+const DEVICE_ONLY_FUNC: usize = 0xffff_0000_0000_0000;
+
+fn coords(linear: u32, dims: [u32; 3]) -> [u32; 3] {
+    let [x, y, _] = dims.map(|d| d.max(1));
+    [linear % x, (linear / x) % y, linear / (x * y)]
+}
+
+impl Runtime {
+    /// Emulates a host launch and every kernel it launches on the device, recursively. Errors
+    /// are the runtime's codes (the caller records them).
+    pub fn launch(&mut self, req: LaunchRequest) -> Result<(), u32> {
+        let done = self.launch_grid(req, None)?;
+        self.run_children(done, 0)
+    }
+
+    fn run_children(&mut self, done: GridDone, depth: u32) -> Result<(), u32> {
+        let GridDone {
+            index,
+            module,
+            grid,
+            block,
+            launches,
+        } = done;
+        let (tail, rest): (Vec<DeviceLaunch>, Vec<DeviceLaunch>) = launches
+            .into_iter()
+            .partition(|l| l.stream == DeviceStream::Tail);
+        for l in rest.into_iter().chain(tail) {
+            let func = self.device_function(module, &l.kernel);
+            let params = {
+                let p = self.program(module).map_err(|_| crate::err_codes::INVALID_PTX)?;
+                let k = p
+                    .kernel(&l.kernel)
+                    .ok_or(crate::err_codes::INVALID_DEVICE_FUNCTION)?;
+                k.params
+                    .iter()
+                    .map(|pi| {
+                        let at = pi.offset as usize;
+                        l.params
+                            .get(at..at + pi.size as usize)
+                            .map(<[u8]>::to_vec)
+                            .unwrap_or_else(|| vec![0; pi.size as usize])
+                    })
+                    .collect()
+            };
+            let req = LaunchRequest {
+                func,
+                grid: l.grid,
+                block: l.block_dim,
+                dyn_smem: l.dyn_smem as usize,
+                stream: 0,
+                params,
+                cooperative: false,
+                cluster: None,
+            };
+            let parent = Parent {
+                record: ParentRecord {
+                    launch: index,
+                    block: coords(l.block, grid),
+                    thread: coords(l.thread, block),
+                    depth: depth + 1,
+                    stream: l.stream.name().to_string(),
+                },
+            };
+            let child = self.launch_grid(req, Some(&parent))?;
+            self.run_children(child, depth + 1)?;
+        }
+        Ok(())
+    }
+
+    /// The handle of kernel `name` of module `module`: the host's, or one made for it.
+    fn device_function(&mut self, module: usize, name: &str) -> usize {
+        if let Some((&h, _)) = self
+            .functions
+            .iter()
+            .filter(|(_, f)| f.module == module && f.name == name)
+            .min_by_key(|(h, _)| **h)
+        {
+            return h;
+        }
+        let h = DEVICE_ONLY_FUNC + self.functions.len();
+        self.functions.insert(
+            h,
+            crate::runtime::Function {
+                module,
+                name: name.to_string(),
+            },
+        );
+        h
+    }
+
+    /// What the device runtime tells kernel `name` (`None` when it makes no device runtime call).
+    pub(crate) fn device_runtime(
+        &self,
+        program: &Program,
+        name: &str,
+        parent: Option<&Parent>,
+    ) -> Option<Arc<DevRtEnv>> {
+        let k = program.kernel(name)?;
+        let calls = program.ops[k.entry as usize..k.end as usize]
+            .iter()
+            .any(|o| matches!(o.inst, warpscope_ptx::inst::Inst::DevRt { .. }));
+        calls.then(|| {
+            Arc::new(DevRtEnv {
+                depth: parent.map_or(0, |p| p.record.depth),
+                device: 0,
+                attributes: (0..=200)
+                    .filter_map(|a| self.device.attribute(a).map(|v| (a, v)))
+                    .collect(),
+                max_smem: u32::try_from(self.device.smem_per_block_optin).unwrap_or(u32::MAX),
+            })
+        })
+    }
+}
