@@ -109,6 +109,10 @@ pub struct LaunchOut<'a> {
     /// then the PTX's, labelled estimates).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub global_flow_stop: Option<&'a str>,
+    /// For a kernel a grid launched (dynamic parallelism): the launching grid's id, block, thread,
+    /// this grid's nesting depth and the stream it went into.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<&'a warpscope_cudart::devlaunch::ParentRecord>,
 }
 
 #[derive(Serialize)]
@@ -263,6 +267,8 @@ pub fn launch_tables(
     kernels: &[KernelSummary],
     columns: &[(String, String)],
 ) -> (Tabular, Tabular) {
+    // kernels launched by kernels (dynamic parallelism): which launch, block and thread
+    let nested = recs.iter().any(|r| r.parent.is_some());
     let mut launches = Tabular::new(
         "launches",
         [
@@ -272,11 +278,18 @@ pub fn launch_tables(
             Column::new("block", "launch__block_dim"),
         ]
         .into_iter()
+        .chain(nested.then(|| Column::new("launched by", "parent")))
         .chain(columns.iter().map(|(k, t)| Column::new(t.clone(), k.clone())))
         .collect(),
     );
     for r in recs {
         let mut row = vec![r.index.to_string(), r.kernel.clone(), dims(r.grid), dims(r.block)];
+        if nested {
+            row.push(match &r.parent {
+                Some(p) => crate::run_notes::parent_label(p),
+                None => "host".into(),
+            });
+        }
         for (k, _) in columns {
             row.push(
                 r.analysis
@@ -487,6 +500,7 @@ pub fn export<'a>(
                 fix: r.analysis.fix.as_ref(),
                 machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),
                 global_flow_stop: r.analysis.global_flow_stop.as_deref(),
+                parent: r.parent.as_ref(),
             })
             .collect(),
         kernels,
