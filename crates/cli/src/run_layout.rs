@@ -40,7 +40,13 @@ pub fn fit(launches: &Tabular, kernels: &Tabular, width: u16) -> (Vec<Block>, Op
         );
     }
     // kernels launched by kernels add the launching grid's column, kept as a key
-    let keys = LAUNCH_KEYS + usize::from(launches.columns.get(LAUNCH_KEYS).is_some_and(|c| c.csv == "parent"));
+    let keys = LAUNCH_KEYS
+        + usize::from(
+            launches
+                .columns
+                .get(LAUNCH_KEYS)
+                .is_some_and(|c| c.csv == "parent"),
+        );
     let metrics = launches.columns.len().saturating_sub(keys);
     // the counters in priority order, then the others in table order
     let mut order: Vec<usize> = PRIORITY

@@ -66,7 +66,12 @@ fn launches(v: &Value) -> &Vec<Value> {
 #[test]
 fn every_device_launch_is_a_launch_naming_its_parent() {
     let (out, v, _) = run("dp_multi", "2");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let l = launches(&v);
     // launcher<<<8, 64>>>: threads 0 and 32 of every block launch child<<<2, 32>>>, run after the
     // launcher's blocks in block order, then launch order; then deep<<<2, 32>>> from the host,
@@ -110,8 +115,19 @@ fn tail_launches_run_after_the_other_children() {
     // the count runs first, the tail launch after it
     assert_eq!(l.len(), 1 + 19 * 2 + 1);
     for (i, x) in l.iter().enumerate().skip(1) {
-        let want = if i % 2 == 1 { ("count_level(int *)", "fire_and_forget") } else { ("fold(int *, int, int *)", "tail") };
-        assert_eq!((x["kernel"].as_str().unwrap(), x["parent"]["stream"].as_str().unwrap()), want, "launch {i}");
+        let want = if i % 2 == 1 {
+            ("count_level(int *)", "fire_and_forget")
+        } else {
+            ("fold(int *, int, int *)", "tail")
+        };
+        assert_eq!(
+            (
+                x["kernel"].as_str().unwrap(),
+                x["parent"]["stream"].as_str().unwrap()
+            ),
+            want,
+            "launch {i}"
+        );
         assert_eq!(x["parent"]["depth"], (i as u64).div_ceil(2));
     }
 }
@@ -129,8 +145,8 @@ fn output_and_export_do_not_depend_on_the_thread_count() {
 #[test]
 fn programs_print_what_the_h200_printed() {
     for program in PROGRAMS {
-        let want = std::fs::read_to_string(repo().join(format!("calibration/run/h200/{program}.stdout")))
-            .unwrap();
+        let want =
+            std::fs::read_to_string(repo().join(format!("calibration/run/h200/{program}.stdout"))).unwrap();
         let (out, _, _) = run(program, "2");
         let status = want
             .lines()

@@ -842,6 +842,10 @@ pub unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> 
         0 => 1024,    // stack size
         1 => 1 << 20, // printf FIFO
         2 => 8 << 20, // malloc heap
+        // dynamic parallelism: the device runtime's synchronisation depth and pending launch
+        // count (CUDA's defaults; the emulator bounds neither: devlaunch)
+        3 => 2,
+        4 => 2048,
         _ => 0,
     };
     // SAFETY: the caller's out-pointer.

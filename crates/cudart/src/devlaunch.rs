@@ -73,9 +73,8 @@ impl Runtime {
             block,
             launches,
         } = done;
-        let (tail, rest): (Vec<DeviceLaunch>, Vec<DeviceLaunch>) = launches
-            .into_iter()
-            .partition(|l| l.stream == DeviceStream::Tail);
+        let (tail, rest): (Vec<DeviceLaunch>, Vec<DeviceLaunch>) =
+            launches.into_iter().partition(|l| l.stream == DeviceStream::Tail);
         for l in rest.into_iter().chain(tail) {
             let func = self.device_function(module, &l.kernel);
             let params = {

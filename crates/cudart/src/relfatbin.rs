@@ -100,4 +100,3 @@ pub fn ptx_for<'a>(texts: &'a [String], kernels: &[&str]) -> Option<&'a String> 
         .max_by_key(|(n, _)| *n)
         .map(|(_, t)| t)
 }
-

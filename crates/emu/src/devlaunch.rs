@@ -224,7 +224,11 @@ pub(crate) fn exec_lane(
             let code = if flags & 1 == 0 {
                 code::INVALID_VALUE
             } else {
-                lane.store(at, 8, DEVICE_STREAM_TAG | (u64::from(block) << 10) | u64::from(tid))?;
+                lane.store(
+                    at,
+                    8,
+                    DEVICE_STREAM_TAG | (u64::from(block) << 10) | u64::from(tid),
+                )?;
                 code::SUCCESS
             };
             finish(lane, slot, ret, code)?;

@@ -2060,7 +2060,11 @@ fn general<S: Sink>(
                 }
             }
         }
-        Inst::WgmmaSync { .. } | Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } | Inst::DevRt { .. } => {}
+        Inst::WgmmaSync { .. }
+        | Inst::Nop
+        | Inst::Printf { .. }
+        | Inst::AssertFail { .. }
+        | Inst::DevRt { .. } => {}
     }
     Flow::Next
 }

@@ -218,7 +218,10 @@ fn created_streams_and_the_depth_limit() {
     );
     assert!(r.launches.is_empty());
     let w = words(&r);
-    assert_eq!((w[0], w[32], w[64]), (65 * 1000 + 65, 65 * 1000 + 65, 400 * 1000 + 400));
+    assert_eq!(
+        (w[0], w[32], w[64]),
+        (65 * 1000 + 65, 65 * 1000 + 65, 400 * 1000 + 400)
+    );
 }
 
 #[test]
@@ -242,7 +245,9 @@ fn other_device_runtime_functions_are_refused_by_name() {
     let p = warpscope_ptx::compile(&ptx).expect("the module lowers");
     let err = p.kernel_error("parent").expect("parent does not lower");
     assert!(
-        err[0].message.contains("`cudaMalloc` (dynamic parallelism) is not emulated"),
+        err[0]
+            .message
+            .contains("`cudaMalloc` (dynamic parallelism) is not emulated"),
         "{}",
         err[0].message
     );
