@@ -113,6 +113,10 @@ pub struct LaunchOut<'a> {
     /// this grid's nesting depth and the stream it went into.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent: Option<&'a warpscope_cudart::devlaunch::ParentRecord>,
+    /// For a host launch whose kernels launched kernels: the sums over it and every grid it
+    /// launched, recursively, which is what Nsight Compute's row for it counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub with_children: Option<warpscope_cudart::devlaunch::Tree>,
 }
 
 #[derive(Serialize)]
@@ -447,6 +451,7 @@ pub fn export<'a>(
     notes: Vec<String>,
     measurement: Option<RunMeasurement>,
 ) -> Export<'a> {
+    let mut trees = warpscope_cudart::devlaunch::trees(recs);
     Export {
         program: program.display().to_string(),
         args: prog_args,
@@ -501,6 +506,7 @@ pub fn export<'a>(
                 machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),
                 global_flow_stop: r.analysis.global_flow_stop.as_deref(),
                 parent: r.parent.as_ref(),
+                with_children: trees.remove(&r.index),
             })
             .collect(),
         kernels,

@@ -37,11 +37,14 @@ pub struct ParentRecord {
 /// A device-side launch being run.
 pub(crate) struct Parent {
     pub record: ParentRecord,
+    /// The time of its first `printf` ([`Runtime::launch`]).
+    pub printf_time: u64,
 }
 
 /// A grid that ran to its end, with the kernels it launched.
 pub(crate) struct GridDone {
     pub index: u64,
+    pub printf_time: u64,
     pub module: usize,
     pub grid: [u32; 3],
     pub block: [u32; 3],
@@ -60,14 +63,31 @@ fn coords(linear: u32, dims: [u32; 3]) -> [u32; 3] {
 impl Runtime {
     /// Emulates a host launch and every kernel it launches on the device, recursively. Errors
     /// are the runtime's codes (the caller records them).
+    ///
+    /// Device `printf` output of the tree comes out in the order an H200 prints it
+    /// (calibration/run/h200/dp_hello.stdout): each line has a time, the grid's time plus the
+    /// launching warp's count of earlier `printf` calls (the k-th `printf` of every warp of a grid
+    /// before the (k+1)-th of any); a grid's time is its launching warp's time when it launched
+    /// (the launch takes longer than the launching thread's next `printf`); lines of one time
+    /// come in launch-number order, which is the tree's depth-first order.
     pub fn launch(&mut self, req: LaunchRequest) -> Result<(), u32> {
-        let done = self.launch_grid(req, None)?;
-        self.run_children(done, 0)
+        self.tree_printf.clear();
+        let r = match self.launch_grid(req, None) {
+            Ok(done) => self.run_children(done, 0),
+            Err(e) => Err(e),
+        };
+        let mut lines = std::mem::take(&mut self.tree_printf);
+        lines.sort_by_key(|(t, i, _)| (*t, *i));
+        for (_, _, text) in lines {
+            self.queue_printf(&text);
+        }
+        r
     }
 
     fn run_children(&mut self, done: GridDone, depth: u32) -> Result<(), u32> {
         let GridDone {
             index,
+            printf_time,
             module,
             grid,
             block,
@@ -104,6 +124,7 @@ impl Runtime {
                 cluster: None,
             };
             let parent = Parent {
+                printf_time: printf_time + u64::from(l.printf_seq),
                 record: ParentRecord {
                     launch: index,
                     block: coords(l.block, grid),
@@ -161,4 +182,59 @@ impl Runtime {
             })
         })
     }
+}
+
+/// A host launch's grid with every grid it launched, recursively: what Nsight Compute's row for
+/// the host launch counts. ncu profiles no device-launched grid as a launch of its own; it counts
+/// their work, and the device runtime's own (its loads, stores, branches and CTAs), in the row of
+/// the host launch they descend from (calibration/run/h200/dp_*.ncu.csv: dp_streams' parent, one
+/// warp with no shared access, has the 32 shared loads and stores of the child it launched).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Tree {
+    /// Grids in it, the host launch's included.
+    pub grids: u64,
+    /// The additive counters (`*.sum`) summed over its grids.
+    pub metrics: std::collections::BTreeMap<String, f64>,
+    /// Whether every grid's shared-memory counters are exact (the sums then equal ncu's: the
+    /// device runtime makes no shared load or store).
+    pub shared_exact: bool,
+}
+
+/// The trees of the host launches among `recs` that launched kernels, by the host launch's
+/// number. A device-launched grid whose host launch was not recorded (launch filters) counts in
+/// no tree.
+pub fn trees(recs: &[crate::LaunchRecord]) -> std::collections::BTreeMap<u64, Tree> {
+    use std::collections::BTreeMap;
+    let by_index: BTreeMap<u64, &crate::LaunchRecord> = recs.iter().map(|r| (r.index, r)).collect();
+    let root = |r: &crate::LaunchRecord| -> Option<u64> {
+        let mut at = r;
+        for _ in 0..=recs.len() {
+            match &at.parent {
+                None => return Some(at.index),
+                Some(p) => at = by_index.get(&p.launch)?,
+            }
+        }
+        None
+    };
+    let mut out: BTreeMap<u64, Tree> = BTreeMap::new();
+    for r in recs {
+        let Some(host) = root(r) else { continue };
+        let t = out.entry(host).or_insert_with(|| Tree {
+            shared_exact: true,
+            ..Tree::default()
+        });
+        t.grids += 1;
+        for (k, v) in &r.analysis.metrics {
+            if k.ends_with(".sum") {
+                *t.metrics.entry(k.clone()).or_insert(0.0) += v;
+            }
+        }
+        t.shared_exact &= r
+            .analysis
+            .metrics
+            .get("warpscope__shared_counters_exact")
+            .is_none_or(|v| *v == 1.0);
+    }
+    out.retain(|_, t| t.grids > 1);
+    out
 }

@@ -187,6 +187,10 @@ pub struct LaunchRecord {
     /// For a kernel a grid launched (dynamic parallelism): which launch, block and thread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<crate::devlaunch::ParentRecord>,
+    /// For a host launch after kernels launched kernels: its number among the host's launches,
+    /// which is Nsight Compute's launch ID (ncu profiles no device-launched grid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_launch: Option<u64>,
 }
 
 /// The modelled clock behind event times: a kernel takes `warp instructions / (SMs × 4 issue
@@ -380,6 +384,11 @@ pub struct Runtime {
     pub device_flags: u32,
     /// Device `printf` output not flushed yet (see [`crate::printf`]).
     printf_pending: Vec<u8>,
+    /// Device `printf` output of the launch tree being run (a host launch and the kernels it
+    /// launched): (time, launch number, text), ordered when the tree is done (`devlaunch`).
+    pub(crate) tree_printf: Vec<(u64, u64, Vec<u8>)>,
+    /// Grids launched by kernels so far (they take launch numbers too).
+    pub(crate) device_grids: u64,
     /// The GPU's lines for failing device `assert`s not flushed yet (written to `stderr` where
     /// `printf` output is written to `stdout`).
     assert_pending: Vec<String>,
@@ -449,6 +458,8 @@ impl Runtime {
             pools: Default::default(),
             graphs: Default::default(),
             printf_pending: Vec::new(),
+            tree_printf: Vec::new(),
+            device_grids: 0,
             assert_pending: Vec::new(),
         }
     }
@@ -1114,6 +1125,11 @@ impl Runtime {
         code
     }
 
+    /// Adds device `printf` output to what the next flush point writes.
+    pub(crate) fn queue_printf(&mut self, text: &[u8]) {
+        self.printf_pending.extend_from_slice(text);
+    }
+
     /// Device output never flushed, in bytes (a GPU would not print it).
     pub fn unflushed_printf(&self) -> usize {
         self.printf_pending.len()
@@ -1186,6 +1202,13 @@ impl Runtime {
         }
         let index = self.launches;
         self.launches += 1;
+        let host_launch = match parent {
+            Some(_) => {
+                self.device_grids += 1;
+                None
+            }
+            None => (self.device_grids > 0).then(|| index - self.device_grids),
+        };
         let blocks: u64 = req.grid.iter().map(|&g| u64::from(g)).product();
         let label = format!(
             "{}<<<({},{},{}),({},{},{})>>>",
@@ -1321,8 +1344,11 @@ impl Runtime {
                 return Err(self.refuse(&f.name, &e.to_string(), code));
             }
         };
+        // the grid's printf lines with their times in the launch tree (`devlaunch`)
+        let t0 = parent.map_or(0, |p| p.printf_time);
         for p in &analysis.printf {
-            self.printf_pending.extend(crate::printf::format(p));
+            self.tree_printf
+                .push((t0 + u64::from(p.seq), index, crate::printf::format(p)));
         }
         let mut analysis = analysis;
         let device_launches = std::mem::take(&mut analysis.device_launches);
@@ -1420,6 +1446,7 @@ impl Runtime {
                 analysis,
                 widths,
                 parent: parent.map(|p| p.record.clone()),
+                host_launch,
             };
             if let Some(file) = &mut self.records
                 && let Ok(line) = serde_json::to_string(&rec)
@@ -1434,6 +1461,7 @@ impl Runtime {
         }
         Ok(crate::devlaunch::GridDone {
             index,
+            printf_time: t0,
             module: f.module,
             grid: req.grid,
             block: req.block,

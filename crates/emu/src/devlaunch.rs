@@ -20,9 +20,12 @@ use warpscope_ptx::inst::{DEVRT_HEADER, DevRtCall};
 
 use crate::mem;
 
-/// The deepest a grid may be nested: host launches are depth 0, a grid at depth
-/// `MAX_DEPTH - 1` cannot launch (CUDA's nesting limit of 24 levels).
-pub const MAX_DEPTH: u32 = 24;
+/// The deepest a grid may be nested here: host launches are depth 0, a grid at depth
+/// `MAX_DEPTH - 1` cannot launch (`cudaErrorLaunchMaxDepthExceeded`). The emulator's own guard
+/// against a recursion without end: CUDA documents 24 levels, but an H200 with CUDA 13 ran a chain
+/// of 31 grids (depths 0 to 30) with every launch returning `cudaSuccess`
+/// (calibration/run/h200/dp_limits.stdout), so no lower limit is imposed.
+pub const MAX_DEPTH: u32 = 64;
 
 /// `cudaStreamTailLaunch`'s handle in device code.
 pub const STREAM_TAIL_LAUNCH: u64 = 3;
@@ -113,6 +116,8 @@ pub struct DeviceLaunch {
     pub params: Vec<u8>,
     /// The stream.
     pub stream: DeviceStream,
+    /// How many `printf` calls the launching warp had made before it launched.
+    pub printf_seq: u32,
 }
 
 /// A lane's device runtime call could not read or write its parameters: the local offset (or the
@@ -180,6 +185,7 @@ pub(crate) fn exec_lane(
     block: u32,
     tid: u32,
     pc: u32,
+    printf_seq: u32,
     launches: &mut Vec<DeviceLaunch>,
 ) -> Result<(), OutOfBounds> {
     let arg = |i: usize| u64::from(c.args[i]);
@@ -207,7 +213,7 @@ pub(crate) fn exec_lane(
             let r = launch(prog, env, lane, buf, stream, block, tid, pc);
             let code = match r? {
                 Ok(l) => {
-                    launches.push(l);
+                    launches.push(DeviceLaunch { printf_seq, ..l });
                     code::SUCCESS
                 }
                 Err(e) => e,
@@ -352,5 +358,6 @@ fn launch(
         dyn_smem: smem,
         params,
         stream,
+        printf_seq: 0,
     }))
 }

@@ -1137,6 +1137,7 @@ fn run_warp<S: Sink>(
                             block,
                             tid,
                             pc,
+                            w.printfs,
                             &mut out.launches,
                         );
                         if r.is_err() {

@@ -114,8 +114,20 @@ fn parse_budget(s: &str) -> Result<f64, String> {
 }
 
 /// Builds `app.cu` with the toolkit's nvcc as the field notes do, linked against warpscope's
-/// runtime (`-cudart shared`).
+/// runtime (`-cudart shared`); again with `-rdc=true -lcudadevrt` when nvcc says its kernels
+/// launch kernels.
 fn build_cu(src: &Path, dir: &Path, arch: &str, args: &Args) -> anyhow::Result<PathBuf> {
+    match build_cu_with(src, dir, arch, args, false) {
+        // kernels launching kernels (dynamic parallelism) need relocatable device code and the
+        // device runtime, as nvcc says
+        Err(e) if e.to_string().contains("requires separate compilation mode") => {
+            build_cu_with(src, dir, arch, args, true)
+        }
+        r => r,
+    }
+}
+
+fn build_cu_with(src: &Path, dir: &Path, arch: &str, args: &Args, rdc: bool) -> anyhow::Result<PathBuf> {
     let root = warpscope_toolchain::locate::find_root()
         .map_err(|e| anyhow::Error::new(Unavailable(format!("cannot build {}: {e}", src.display()))))?;
     let nvcc = root.bin("nvcc");
@@ -131,6 +143,9 @@ fn build_cu(src: &Path, dir: &Path, arch: &str, args: &Args) -> anyhow::Result<P
     let cccl = root.root.join("include").join("cccl");
     if cccl.is_dir() {
         cmd.arg(format!("-I{}", cccl.display()));
+    }
+    if rdc {
+        cmd.arg("-rdc=true").arg("-lcudadevrt");
     }
     let o = crate::child::output(&mut cmd, std::process::Stdio::piped())
         .with_context(|| format!("cannot run {}", nvcc.display()))?;
