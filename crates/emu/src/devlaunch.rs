@@ -159,8 +159,8 @@ impl Lane<'_> {
         if (mem::LOCAL_WINDOW..mem::LOCAL_WINDOW + mem::WINDOW).contains(&addr) {
             return self.write(addr - mem::LOCAL_WINDOW, w, v);
         }
-        if addr >= mem::SHARED_WINDOW - mem::WINDOW * 4 {
-            // shared, const or parameter windows: not where the runtime's results go
+        if (mem::PARAM_WINDOW..mem::SHARED_WINDOW + mem::WINDOW).contains(&addr) {
+            // the shared, constant or parameter windows: not where the runtime's results go here
             return Err(OutOfBounds);
         }
         self.global.write(addr, w, v).ok_or(OutOfBounds)
