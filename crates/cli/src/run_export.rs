@@ -290,7 +290,7 @@ pub fn launch_tables(
         let mut row = vec![r.index.to_string(), r.kernel.clone(), dims(r.grid), dims(r.block)];
         if nested {
             row.push(match &r.parent {
-                Some(p) => crate::run_notes::parent_label(p),
+                Some(p) => parent_label(p),
                 None => "host".into(),
             });
         }
@@ -513,4 +513,16 @@ pub fn export<'a>(
         notes,
         measurement,
     }
+}
+
+/// A device-launched grid's origin as the launches table shows it: the launching grid's id, block
+/// and thread, and the stream unless it is the NULL stream.
+pub fn parent_label(p: &warpscope_cudart::devlaunch::ParentRecord) -> String {
+    let d = |v: [u32; 3]| format!("({},{},{})", v[0], v[1], v[2]);
+    let stream = if p.stream == "null" {
+        String::new()
+    } else {
+        format!(" {}", p.stream)
+    };
+    format!("{} b{} t{}{stream}", p.launch, d(p.block), d(p.thread))
 }

@@ -225,15 +225,3 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     }
     notes
 }
-
-/// A device-launched grid's origin as the launches table shows it: the launching grid's id, block
-/// and thread, and the stream unless it is the NULL stream.
-pub fn parent_label(p: &warpscope_cudart::devlaunch::ParentRecord) -> String {
-    let d = |v: [u32; 3]| format!("({},{},{})", v[0], v[1], v[2]);
-    let stream = if p.stream == "null" {
-        String::new()
-    } else {
-        format!(" {}", p.stream)
-    };
-    format!("{} b{} t{}{stream}", p.launch, d(p.block), d(p.thread))
-}

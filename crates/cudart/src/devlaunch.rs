@@ -12,44 +12,15 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use warpscope_emu::devlaunch::{DevRtEnv, DeviceLaunch, DeviceStream};
+
+pub use crate::devtree::ParentRecord;
+use crate::devtree::{GridDone, Parent};
 use warpscope_ptx::lower::Program;
 
 use crate::launch::LaunchRequest;
 use crate::runtime::Runtime;
-
-/// Where a device-launched grid came from (a record's `parent`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ParentRecord {
-    /// The launching grid's launch number.
-    pub launch: u64,
-    /// The launching block (`blockIdx`).
-    pub block: [u32; 3],
-    /// The launching thread (`threadIdx`).
-    pub thread: [u32; 3],
-    /// This grid's nesting depth (1: launched by a grid the host launched).
-    pub depth: u32,
-    /// The stream it was launched into: `null`, `created`, `fire_and_forget` or `tail`.
-    pub stream: String,
-}
-
-/// A device-side launch being run.
-pub(crate) struct Parent {
-    pub record: ParentRecord,
-    /// The time of its first `printf` ([`Runtime::launch`]).
-    pub printf_time: u64,
-}
-
-/// A grid that ran to its end, with the kernels it launched.
-pub(crate) struct GridDone {
-    pub index: u64,
-    pub printf_time: u64,
-    pub module: usize,
-    pub grid: [u32; 3],
-    pub block: [u32; 3],
-    pub launches: Vec<DeviceLaunch>,
-}
 
 /// Host functions handles given to kernels only a grid launches (no host pointer registered
 /// them) start here.

@@ -18,6 +18,7 @@ pub mod analysis;
 pub mod api;
 pub mod device;
 pub mod devlaunch;
+pub mod devtree;
 pub mod driver_entry;
 pub mod err_codes;
 pub mod errors;

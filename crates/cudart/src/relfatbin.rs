@@ -100,3 +100,37 @@ pub fn ptx_for<'a>(texts: &'a [String], kernels: &[&str]) -> Option<&'a String> 
         .max_by_key(|(n, _)| *n)
         .map(|(_, t)| t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ptx_for;
+
+    #[test]
+    fn the_unit_that_defines_the_kernels_is_chosen() {
+        let user = ".visible .entry _Z6parentPi(\n.param .u64 p\n)\n{ ret; }\n.visible .entry _Z5childPi(\n.param .u64 p\n)\n{ ret; }".to_string();
+        // the device runtime's own unit: its kernels are registered too, and outnumber the user's
+        let devrt = (0..5)
+            .map(|i| format!(".entry __nv_static_51_cuda_device_runtime_cu_k{i}(\n)\n{{ ret; }}\n"))
+            .collect::<String>();
+        // a unit that only mentions the kernel (a call, a comment) does not define it
+        let other = "// _Z6parentPi\n.visible .entry _Z5otherv()\n{ ret; }".to_string();
+        let texts = vec![devrt.clone(), other.clone(), user.clone()];
+        let mut kernels = vec!["_Z6parentPi", "_Z5childPi"];
+        kernels.extend((0..5).map(|i| {
+            [
+                "__nv_static_51_cuda_device_runtime_cu_k0",
+                "__nv_static_51_cuda_device_runtime_cu_k1",
+                "__nv_static_51_cuda_device_runtime_cu_k2",
+                "__nv_static_51_cuda_device_runtime_cu_k3",
+                "__nv_static_51_cuda_device_runtime_cu_k4",
+            ][i]
+        }));
+        assert_eq!(ptx_for(&texts, &kernels), Some(&user));
+        assert_eq!(ptx_for(&texts, &["_Z5otherv"]), Some(&other));
+        assert_eq!(ptx_for(&texts, &["_Z7missingv"]), None);
+        assert_eq!(
+            ptx_for(&[devrt], &["__nv_static_51_cuda_device_runtime_cu_k0"]),
+            None
+        );
+    }
+}

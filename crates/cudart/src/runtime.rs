@@ -186,7 +186,7 @@ pub struct LaunchRecord {
     pub widths: String,
     /// For a kernel a grid launched (dynamic parallelism): which launch, block and thread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parent: Option<crate::devlaunch::ParentRecord>,
+    pub parent: Option<crate::devtree::ParentRecord>,
     /// For a host launch after kernels launched kernels: its number among the host's launches,
     /// which is Nsight Compute's launch ID (ncu profiles no device-launched grid).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1136,13 +1136,13 @@ impl Runtime {
     }
 
     /// Emulates one grid: a host launch (`parent` `None`) or a kernel a grid launched
-    /// (`crate::devlaunch`). Errors are the runtime's codes (the caller records them); the grid's
+    /// (`devlaunch`). Errors are the runtime's codes (the caller records them); the grid's
     /// own launches come back for the caller to run.
     pub(crate) fn launch_grid(
         &mut self,
         req: LaunchRequest,
-        parent: Option<&crate::devlaunch::Parent>,
-    ) -> Result<crate::devlaunch::GridDone, u32> {
+        parent: Option<&crate::devtree::Parent>,
+    ) -> Result<crate::devtree::GridDone, u32> {
         if parent.is_none() {
             self.flush_printf();
         }
@@ -1459,7 +1459,7 @@ impl Runtime {
             self.sticky = Some(code);
             return Err(code);
         }
-        Ok(crate::devlaunch::GridDone {
+        Ok(crate::devtree::GridDone {
             index,
             printf_time: t0,
             module: f.module,
