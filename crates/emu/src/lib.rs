@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod arith;
+pub mod devlaunch;
 pub mod event;
 mod exec;
 mod fast;
@@ -103,6 +104,14 @@ pub fn buffer_layout(args: &[Arg]) -> (Vec<Option<u64>>, u64) {
     (bases, next)
 }
 
+/// The device runtime of a launch that says nothing of it: a host launch on device 0.
+static NO_DEVRT: devlaunch::DevRtEnv = devlaunch::DevRtEnv {
+    depth: 0,
+    device: 0,
+    attributes: Vec::new(),
+    max_smem: 0,
+};
+
 /// Turns of a cooperative grid in a row in which every unfinished block waited, none finished and
 /// none wrote global memory, after which the grid is stopped as deadlocked
 /// ([`FaultKind::GridDeadlock`]). One turn with no write already repeats the previous polls'
@@ -147,6 +156,10 @@ pub struct Launch {
     /// Clusters of up to [`MAX_CLUSTER_NONPORTABLE`] blocks are allowed
     /// (`cudaFuncAttributeNonPortableClusterSizeAllowed`), else up to [`MAX_CLUSTER`].
     pub cluster_nonportable: bool,
+    /// What the device runtime tells a kernel that launches kernels (dynamic parallelism): its
+    /// nesting depth, the device and its attributes; `None`: a host launch on device 0 with no
+    /// attributes.
+    pub device_runtime: Option<std::sync::Arc<devlaunch::DevRtEnv>>,
 }
 
 /// The most blocks of a cluster a launch may have (the portable cluster size).
@@ -244,6 +257,7 @@ impl Launch {
             grid_workspace: 0,
             cluster: None,
             cluster_nonportable: false,
+            device_runtime: None,
         }
     }
 }
@@ -465,6 +479,9 @@ pub struct RunResult<S> {
     pub faults: Vec<EmuFault>,
     /// Device `printf`s, in block order and, within a block, in the order they executed.
     pub printf: Vec<printf::Printed>,
+    /// Kernels the grid's threads launched (dynamic parallelism), in block order, then the order
+    /// the block launched them; the caller runs them after this grid ([`devlaunch`]).
+    pub launches: Vec<devlaunch::DeviceLaunch>,
     /// Failing device `assert`s, in block order, then lane order (one per thread that executed
     /// `__assertfail`). A failing assert traps the grid as a GPU does: the warp and its block stop
     /// there (earlier side effects stay), and blocks of a later wave ([`ASSERT_WAVE`]) do not run.
@@ -779,6 +796,7 @@ struct Gathered<A> {
     counters: Counters,
     faults: Vec<EmuFault>,
     printed: Vec<printf::Printed>,
+    launches: Vec<devlaunch::DeviceLaunch>,
     asserts: Vec<AssertFailure>,
 }
 
@@ -816,6 +834,7 @@ where
         counters: r.counters,
         faults: r.faults,
         printf: r.printf,
+        launches: r.launches,
         asserts: r.asserts,
         stopped: r.stopped,
     })
@@ -836,6 +855,8 @@ pub struct FoldedRun<A> {
     pub faults: Vec<EmuFault>,
     /// As [`RunResult::printf`].
     pub printf: Vec<printf::Printed>,
+    /// As [`RunResult::launches`].
+    pub launches: Vec<devlaunch::DeviceLaunch>,
     /// As [`RunResult::asserts`].
     pub asserts: Vec<AssertFailure>,
     /// As [`RunResult::stopped`].
@@ -1084,6 +1105,7 @@ where
         cluster: cdims,
         csize,
         explicit_cluster,
+        devrt: launch.device_runtime.as_deref().unwrap_or(&NO_DEVRT),
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {
@@ -1111,6 +1133,7 @@ where
     };
     let gather = |g: &mut Gathered<A>, (s, o): (S, exec::BlockOut)| {
         g.printed.extend(o.printf);
+        g.launches.extend(o.launches);
         g.asserts.extend(o.asserts);
         g.counters.warp_insts += o.warp_insts;
         g.counters.thread_insts += o.thread_insts;
@@ -1126,6 +1149,7 @@ where
         counters: Counters::default(),
         faults: Vec::new(),
         printed: Vec::new(),
+        launches: Vec::new(),
         asserts: Vec::new(),
     };
     // whether the blocks run one after another in block order: the serial run, or a parallel run
@@ -1384,6 +1408,7 @@ where
         counters,
         faults,
         mut printed,
+        launches,
         asserts,
     } = g;
     // Blocks run concurrently on a GPU: the k-th printf of every warp comes before the (k+1)-th of
@@ -1400,6 +1425,7 @@ where
         counters,
         faults,
         printf: printed,
+        launches,
         asserts,
         stopped,
     })
