@@ -115,6 +115,7 @@ const PROGRAMS: &[(&str, usize)] = &[
     ("book6", 5),
     ("book6_nofma", 5),
     ("book7", 2),
+    ("book9", 51),
 ];
 
 /// Counter groups that differ from the H200's, each labelled an estimate by warpscope, with the
