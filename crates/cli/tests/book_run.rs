@@ -1,7 +1,7 @@
-//! calibration/run/book3.cu … book8.cu (book-style whole programs: global-memory offsets, AoS and
+//! calibration/run/book3.cu … book10.cu (book-style whole programs: global-memory offsets, AoS and
 //! SoA, zero copy, managed memory, `__ldg` and `__constant__`, shared tiles and reductions, warp
 //! shuffles, instruction-level intrinsics built with and without FMA contraction, an `atomicCAS`
-//! loop, a block cipher, a device query), built by `calibration/run/build.sh OUT book`, under
+//! loop, a block cipher, a device query, streams, math functions and device printf of floats), built by `calibration/run/build.sh OUT book`, under
 //! `warpscope run`, against what an H200 printed and counted (calibration/run/h200/book*.stdout,
 //! book*.ncu.csv, `book.exit.txt`; measured with the folder's ncu.sh metrics): every program exits
 //! and prints as on the GPU (the device query's board figures apart: the emulated device is an
@@ -116,6 +116,9 @@ const PROGRAMS: &[(&str, usize)] = &[
     ("book6_nofma", 5),
     ("book7", 2),
     ("book9", 51),
+    // math intrinsics and libraries, and device printf of floats and doubles (printFormats: four
+    // calls of 4 lanes; its global stores are the printf implementation's, calibration/printf/)
+    ("book10", 3),
 ];
 
 /// Counter groups that differ from the H200's, each labelled an estimate by warpscope, with the
