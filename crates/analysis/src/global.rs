@@ -448,7 +448,13 @@ mod tests {
             let (f, d) = (3.1415927 * f64::from(t + 1), 2.718281828459045 / f64::from(t + 1));
             let i = u64::from(t);
             b10.push(at(
-                call(t, "t%d %.20f %.20f\n", 0x1000, vec![int(i), dbl(f), dbl(d)], vec![]),
+                call(
+                    t,
+                    "t%d %.20f %.20f\n",
+                    0x1000,
+                    vec![int(i), dbl(f), dbl(d)],
+                    vec![],
+                ),
                 0,
             ));
             b10.push(at(
@@ -472,7 +478,14 @@ mod tests {
                 2,
             ));
             let s = if t & 1 == 1 { "odd" } else { "even" };
-            let mut args = vec![int(i), int(42 + i), int(42 - i), int(i), int(42 * 7919), int(42 * 104729)];
+            let mut args = vec![
+                int(i),
+                int(42 + i),
+                int(42 - i),
+                int(i),
+                int(42 * 7919),
+                int(42 * 104729),
+            ];
             args.extend([int(42), long(1234567890123 * (i + 1)), int(97 + i)]);
             args.push(PrintfArg::Str(Some(s.as_bytes().to_vec())));
             let addr = if t & 1 == 1 { 0x2040 } else { 0x2000 };
@@ -493,20 +506,30 @@ mod tests {
         assert_eq!(h200(&fourth), ([203, 215, 153, 608], true));
         assert_eq!(h200(&fourth[..1]), ([203, 203, 152, 152], true));
         // once(32): 32 lanes, "abcdefg\n": every store request one sector per lane
-        let lanes: Vec<Printed> = (0..32).map(|t| call(t, "abcdefg\n", 0x1000, vec![], vec![])).collect();
+        let lanes: Vec<Printed> = (0..32)
+            .map(|t| call(t, "abcdefg\n", 0x1000, vec![], vec![]))
+            .collect();
         assert_eq!(h200(&lanes), ([29, 29, 222, 7104], true));
         // printf.cu warps4: 4 warps of 32 lanes
-        let warps: Vec<Printed> = (0..128).map(|t| call(t, "abcdefg\n", 0x1000, vec![], vec![])).collect();
+        let warps: Vec<Printed> = (0..128)
+            .map(|t| call(t, "abcdefg\n", 0x1000, vec![], vec![]))
+            .collect();
         assert_eq!(h200(&warps), ([116, 116, 888, 28416], true));
         // pct0(4): `%%` takes no argument slot
-        let pct: Vec<Printed> = (0..4).map(|t| call(t, "100%%\n", 0x1000, vec![], vec![])).collect();
+        let pct: Vec<Printed> = (0..4)
+            .map(|t| call(t, "100%%\n", 0x1000, vec![], vec![]))
+            .collect();
         assert_eq!(h200(&pct), ([23, 23, 222, 888], true));
         // intDbl(4) and dblInt(4): a double after an int takes no more than one before it
         for f in ["%d %f\n", "%f %d\n"] {
             let two: Vec<Printed> = (0..4)
                 .map(|t| {
                     let (i, d) = (int(u64::from(t)), dbl(f64::from(t) + 0.5));
-                    let args = if f.starts_with("%d") { vec![i, d] } else { vec![d, i] };
+                    let args = if f.starts_with("%d") {
+                        vec![i, d]
+                    } else {
+                        vec![d, i]
+                    };
                     call(t, f, 0x1000, args, vec![])
                 })
                 .collect();
@@ -515,7 +538,11 @@ mod tests {
         // oddEven(4): "[%s]\n" of "even", "odd", "even", "odd" (two literals, two sectors)
         let odd_even: Vec<Printed> = (0..4)
             .map(|t| {
-                let (s, a) = if t & 1 == 1 { ("odd", 0x2040) } else { ("even", 0x2000) };
+                let (s, a) = if t & 1 == 1 {
+                    ("odd", 0x2040)
+                } else {
+                    ("even", 0x2000)
+                };
                 call(
                     t,
                     "[%s]\n",
@@ -532,7 +559,13 @@ mod tests {
             .collect();
         assert_eq!(h200(&three), ([42, 42, 645, 645], true));
         // printf5.cu ints10(1) and dbls10(4): ten arguments of one type
-        let ints: Vec<Printed> = vec![call(0, &("%d ".repeat(9) + "%d\n"), 0x1000, (0..10).map(int).collect(), vec![])];
+        let ints: Vec<Printed> = vec![call(
+            0,
+            &("%d ".repeat(9) + "%d\n"),
+            0x1000,
+            (0..10).map(int).collect(),
+            vec![],
+        )];
         assert_eq!(h200(&ints), ([95, 95, 152, 152], true));
         let dbls: Vec<Printed> = (0..4)
             .map(|t| {

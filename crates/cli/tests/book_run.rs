@@ -228,12 +228,20 @@ fn book_programs_equal_the_h200() {
             // device printf's own traffic: loads exact and equal, stores the H100's, which the
             // H200 counts 3 requests and 3 sectors fewer per warp-level call
             if let Some(calls) = l["metrics"]["warpscope__device_printf_warp_calls"].as_f64() {
-                assert_eq!(ours("warpscope__global_load_counters_exact"), 1.0, "{program} {id}");
+                assert_eq!(
+                    ours("warpscope__global_load_counters_exact"),
+                    1.0,
+                    "{program} {id}"
+                );
                 for k in &GLOBAL[..2] {
                     assert_eq!(ours(k), m[*k], "{program} launch {id} ({name}): {k}");
                 }
                 for k in &GLOBAL[2..] {
-                    assert_eq!(ours(k) - 3.0 * calls, m[*k], "{program} launch {id} ({name}): {k}");
+                    assert_eq!(
+                        ours(k) - 3.0 * calls,
+                        m[*k],
+                        "{program} launch {id} ({name}): {k}"
+                    );
                 }
                 printing += 1;
             }

@@ -893,7 +893,10 @@ fn device_printf_traffic_on_the_h200() {
             .collect();
         assert!(section.len() > 30, "{program}");
         for line in section {
-            assert!(stdout.lines().any(|p| p == line), "{program}: the H200 printed `{line}`");
+            assert!(
+                stdout.lines().any(|p| p == line),
+                "{program}: the H200 printed `{line}`"
+            );
         }
         let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
         let hw = read_ncu_csv(&csv);
@@ -907,7 +910,11 @@ fn device_printf_traffic_on_the_h200() {
             let ours = |k: &str| l["metrics"][k].as_f64().unwrap();
             let calls = ours("warpscope__device_printf_warp_calls");
             assert!(calls >= 1.0, "{program} {id}");
-            assert_eq!(ours("warpscope__global_load_counters_exact"), 1.0, "{program} {id}");
+            assert_eq!(
+                ours("warpscope__global_load_counters_exact"),
+                1.0,
+                "{program} {id}"
+            );
             assert_eq!(ours("warpscope__global_counters_exact"), 0.0, "{program} {id}");
             for k in &GLOBAL[..2] {
                 assert_eq!(ours(k), m[*k], "{program} {id} ({name}): {k}");
@@ -929,7 +936,11 @@ fn device_printf_traffic_on_the_h200() {
                 if k.contains("_op_ld") {
                     assert_eq!((&c["claim"], &c["equal"]), (&"exact".into(), &true.into()), "{c}");
                 } else {
-                    assert_eq!((&c["claim"], &c["equal"]), (&"estimate".into(), &false.into()), "{c}");
+                    assert_eq!(
+                        (&c["claim"], &c["equal"]),
+                        (&"estimate".into(), &false.into()),
+                        "{c}"
+                    );
                 }
             }
             launches += 1;
