@@ -445,7 +445,8 @@ mod tests {
         // printf5.cu b10 (book10.cu's printFormats, also h200/book10.ncu.csv): 4 lanes, 4 calls
         let mut b10 = Vec::new();
         for t in 0..4u32 {
-            let (f, d) = (3.1415927 * f64::from(t + 1), 2.718281828459045 / f64::from(t + 1));
+            // the values (book10: f = 3.1415927 (t + 1), d = 2.718281828459045 / (t + 1)) do not matter
+            let (f, d) = (1.5 * f64::from(t + 1), 0.75 / f64::from(t + 1));
             let i = u64::from(t);
             b10.push(at(
                 call(
