@@ -3635,16 +3635,13 @@ enum WarpSpan<'g> {
 /// reference path finds the buffer from the lanes' lowest and highest address). `None`: the lanes
 /// are not in one buffer (or not all in any), the lanes' own path runs and reports any fault.
 #[inline(always)]
-fn warp_span<'g>(
-    ctx: &Ctx<'g>,
-    hint: &mut usize,
-    run: bool,
-    addrs: &[u64; 32],
-) -> Option<WarpSpan<'g>> {
+fn warp_span<'g>(ctx: &Ctx<'g>, hint: &mut usize, run: bool, addrs: &[u64; 32]) -> Option<WarpSpan<'g>> {
     if run && !ctx.limits.reference_paths {
         let a0 = addrs[0];
         let (words, base) = ctx.global.span_hint(hint, a0, a0.checked_add(128)?)?;
-        return words[((a0 - base) / 4) as usize..].first_chunk().map(WarpSpan::Run);
+        return words[((a0 - base) / 4) as usize..]
+            .first_chunk()
+            .map(WarpSpan::Run);
     }
     let (lo, hi) = addrs
         .iter()
@@ -3709,7 +3706,10 @@ fn ldst_vector<S: Sink>(
         None
     } else {
         res_mask[Res::Global as usize] = FULL;
-        Some(ctx.global.span_hint(&mut bm.ghint[pc as usize % GHINTS], lo, hi.checked_add(width)?)?)
+        Some(
+            ctx.global
+                .span_hint(&mut bm.ghint[pc as usize % GHINTS], lo, hi.checked_add(width)?)?,
+        )
     };
     let op = if is_st { AccessOp::Store } else { AccessOp::Load };
     if is_st {

@@ -117,7 +117,11 @@ fn the_contiguous_global_fast_path_equals_the_reference() {
         let l = Launch::new(
             [2, 1, 1],
             [64, 1, 1],
-            vec![Arg::Buffer(words(1024, 7)), Arg::Buffer(words(1024, 3)), Arg::U32(mode)],
+            vec![
+                Arg::Buffer(words(1024, 7)),
+                Arg::Buffer(words(1024, 3)),
+                Arg::U32(mode),
+            ],
         );
         let fast = run(&prog, "g", &l, &Limits::default(), |_| Record::default()).unwrap();
         let reference = Limits {
