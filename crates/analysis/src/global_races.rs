@@ -288,9 +288,9 @@ struct GAcc {
     /// The release the write carries: index + 1 in [`Tracker::snaps`], 0 none.
     snap: u32,
     /// Cluster barrier arrivals the thread made before the access, and the phases it waited for
-    /// (saturating at 255).
-    carr: u8,
-    cwait: u8,
+    /// (saturating at 65535).
+    carr: u16,
+    cwait: u16,
 }
 
 impl GAcc {
@@ -552,8 +552,8 @@ pub struct GlobalRaceSink {
     /// The block's cluster, in a launch in clusters of more than one block.
     cluster: Option<ClusterLink>,
     /// Per thread (in a cluster launch): cluster barrier arrivals made, phases waited for.
-    carr: Vec<u8>,
-    cwait: Vec<u8>,
+    carr: Vec<u16>,
+    cwait: Vec<u16>,
 }
 
 impl GlobalRaceSink {
@@ -1185,7 +1185,7 @@ impl GlobalRaceSink {
     pub fn inst(&mut self, warp: u32, pc: u32, active: u32) {
         let s = self.ops.at(pc);
         if s.warp_sync {
-            self.warp_barrier(warp, pc);
+            self.warp_barrier(warp, pc, active);
         }
         if s.cwait && !self.carr.is_empty() {
             // the thread waits for the phase of its last arrival
@@ -1251,14 +1251,16 @@ impl GlobalRaceSink {
         });
     }
 
-    /// `__syncwarp()` (or a synchronising warp collective) by `warp` at `pc`: a member mask known
-    /// to leave lanes out orders only the lanes it names ([`crate::warp_sync::WarpOrder`]).
-    pub fn warp_barrier(&mut self, warp: u32, pc: u32) {
+    /// `__syncwarp()` (or a synchronising warp collective) by lanes `active` of `warp` at `pc`: a
+    /// member mask known to leave lanes out orders only the lanes it names, and only those that
+    /// execute it ([`crate::warp_sync::WarpOrder`]).
+    pub fn warp_barrier(&mut self, warp: u32, pc: u32, active: u32) {
         if let Some(w) = self.wsync.get_mut(warp as usize) {
             *w += 1;
             let n = self.nthreads.saturating_sub(warp * 32).min(32);
             let lanes = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-            self.order.sync(warp, *w, self.ops.masks.mask(pc), lanes);
+            // the lanes that execute it (not those that exited before it) of its member mask
+            self.order.sync(warp, *w, self.ops.masks.mask(pc) & active, lanes);
         }
     }
 
@@ -1381,7 +1383,7 @@ impl warpscope_emu::Sink for GlobalRaceSink {
 
     fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
         match e.kind {
-            warpscope_emu::BarrierKind::Warp => self.warp_barrier(e.warp, e.pc),
+            warpscope_emu::BarrierKind::Warp => self.warp_barrier(e.warp, e.pc, e.active),
             warpscope_emu::BarrierKind::Cluster => self.cluster_arrive(e.warp, e.pc, e.active),
             _ => {}
         }
@@ -1581,7 +1583,7 @@ mod tests {
         lane_access(&mut s, 0, 0, 1, AccessKind::Read);
         lane_access(&mut s, 1, 0, 2, AccessKind::Read);
         lane_access(&mut s, 0, 1, 3, AccessKind::Read);
-        s.warp_barrier(0, 0);
+        s.warp_barrier(0, 0, u32::MAX);
         lane_access(&mut s, 0, 1, 4, AccessKind::Write);
         assert_eq!(found(&s), [(2, 4, 4)]);
     }
