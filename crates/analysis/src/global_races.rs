@@ -206,6 +206,10 @@ struct Point {
     /// The barrier whose release began `epoch` (`u32::MAX`: none): what orders the block's other
     /// threads' accesses before the release.
     bar: u32,
+    /// The `__syncwarp` count of `tid`'s warp at the fence (0: none counted): the warp's accesses
+    /// at a lower count come before it (counted only while the block's warp synchronisations all
+    /// name the whole warp).
+    wsync: u32,
 }
 
 impl Point {
@@ -229,6 +233,9 @@ impl Point {
             Some(false)
         } else if a.epoch < self.epoch {
             Some(true)
+        } else if a.wsync < self.wsync && a.tid / 32 == self.tid / 32 {
+            // a lane of the releasing thread's warp, before a `__syncwarp` that precedes the fence
+            Some(false)
         } else {
             None
         }
@@ -474,11 +481,11 @@ impl GlobalShared {
 #[derive(Clone, Debug, Default)]
 struct ThreadSync {
     fences: u32,
-    /// `(k, epoch)` of the last `.gpu` fence, of the last fence of `.cluster` scope or wider, and
-    /// of the last fence of any scope (with its scope).
-    last_gpu: Option<(u32, u32)>,
-    last_cluster: Option<(u32, u32)>,
-    last_any: Option<(u32, u32)>,
+    /// `(k, epoch, wsync)` of the last `.gpu` fence, of the last fence of `.cluster` scope or
+    /// wider, and of the last fence of any scope (with its scope); `wsync` as [`Point::wsync`].
+    last_gpu: Option<(u32, u32, u32)>,
+    last_cluster: Option<(u32, u32, u32)>,
+    last_any: Option<(u32, u32, u32)>,
     last_any_scope: u8,
     acquired: PointSet,
     /// Releases seen by reads not yet followed by a fence.
@@ -622,17 +629,23 @@ impl GlobalRaceSink {
     /// release what came before.
     fn fence(&mut self, tid: u16, scope: u8, snaps: Option<&Snaps>) {
         let epoch = self.epoch;
+        // the warp's `__syncwarp` count, while every warp synchronisation named the whole warp
+        let ws = if self.order.any() {
+            0
+        } else {
+            self.wsync.get(usize::from(tid) / 32).copied().unwrap_or(0)
+        };
         let pending = {
             let t = self.thread(tid);
             t.fences += 1;
             let k = t.fences;
-            t.last_any = Some((k, epoch));
+            t.last_any = Some((k, epoch, ws));
             t.last_any_scope = scope;
             if scope >= GPU {
-                t.last_gpu = Some((k, epoch));
+                t.last_gpu = Some((k, epoch, ws));
             }
             if scope >= CLUSTER {
-                t.last_cluster = Some((k, epoch));
+                t.last_cluster = Some((k, epoch, ws));
             }
             std::mem::take(&mut t.pending)
         };
@@ -757,7 +770,7 @@ impl GlobalRaceSink {
         let Some(t) = self.threads.get(usize::from(tid)) else {
             return 0;
         };
-        let Some((k, fe)) = t.last_any else {
+        let Some((k, fe, fw)) = t.last_any else {
             return 0;
         };
         if let Some((s, f, a, b, e)) = t.cached
@@ -776,7 +789,7 @@ impl GlobalRaceSink {
         };
         let mut points = Vec::new();
         // the last fence of each wider scope, where it is not the last fence
-        if let Some((kg, eg)) = t.last_gpu
+        if let Some((kg, eg, wg)) = t.last_gpu
             && kg != k
         {
             points.push(Point {
@@ -786,11 +799,12 @@ impl GlobalRaceSink {
                 k: kg,
                 epoch: eg,
                 bar: bar_of(eg),
+                wsync: wg,
             });
         }
-        if let Some((kc, ec)) = t.last_cluster
+        if let Some((kc, ec, wc)) = t.last_cluster
             && kc != k
-            && t.last_gpu.is_none_or(|(kg, _)| kg != kc)
+            && t.last_gpu.is_none_or(|(kg, _, _)| kg != kc)
         {
             points.push(Point {
                 block,
@@ -799,6 +813,7 @@ impl GlobalRaceSink {
                 k: kc,
                 epoch: ec,
                 bar: bar_of(ec),
+                wsync: wc,
             });
         }
         points.push(Point {
@@ -808,6 +823,7 @@ impl GlobalRaceSink {
             k,
             epoch: fe,
             bar: bar_of(fe),
+            wsync: fw,
         });
         let widest = if t.last_gpu.is_some() {
             GPU
@@ -1636,6 +1652,7 @@ mod tests {
             k,
             epoch,
             bar: u32::MAX,
+            wsync: 0,
         };
         let mut s = PointSet::default();
         assert!(s.insert(p(0, 1, 0)));
@@ -1652,5 +1669,31 @@ mod tests {
         };
         assert!(s.covers(&acc, false));
         assert!(!s.covers(&GAcc { epoch: 2, ..acc }, false));
+    }
+
+    #[test]
+    fn a_release_covers_its_warps_lanes_before_a_syncwarp() {
+        // thread 0 fenced after its warp's second __syncwarp
+        let p = Point {
+            block: 3,
+            tid: 0,
+            scope: GPU,
+            k: 1,
+            epoch: 0,
+            bar: u32::MAX,
+            wsync: 2,
+        };
+        let acc = |tid, wsync| GAcc {
+            block: 3,
+            tid,
+            kind: 2,
+            wsync,
+            ..GAcc::EMPTY
+        };
+        assert!(p.covers(&acc(7, 1), false), "lane 7 before the warp's second __syncwarp");
+        assert!(!p.covers(&acc(7, 2), false), "lane 7 after it");
+        assert!(!p.covers(&acc(39, 1), false), "another warp's thread: no barrier between");
+        let none = Point { wsync: 0, ..p };
+        assert!(!none.covers(&acc(7, 0), false), "no count kept");
     }
 }
