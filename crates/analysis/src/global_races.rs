@@ -1690,9 +1690,15 @@ mod tests {
             wsync,
             ..GAcc::EMPTY
         };
-        assert!(p.covers(&acc(7, 1), false), "lane 7 before the warp's second __syncwarp");
+        assert!(
+            p.covers(&acc(7, 1), false),
+            "lane 7 before the warp's second __syncwarp"
+        );
         assert!(!p.covers(&acc(7, 2), false), "lane 7 after it");
-        assert!(!p.covers(&acc(39, 1), false), "another warp's thread: no barrier between");
+        assert!(
+            !p.covers(&acc(39, 1), false),
+            "another warp's thread: no barrier between"
+        );
         let none = Point { wsync: 0, ..p };
         assert!(!none.covers(&acc(7, 0), false), "no count kept");
     }
