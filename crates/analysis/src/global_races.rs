@@ -277,17 +277,19 @@ impl PointSet {
     }
 }
 
+/// [`GAcc::kind`]'s bit for a steady write.
+const STEADY: u8 = 4;
+
 /// One access as the shadow keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct GAcc {
     block: u32,
     tid: u16,
-    /// 0 none, else [`AccessKind`] as 1 read, 2 write, 3 atomic.
+    /// Bits 0-1: 0 none, else [`AccessKind`] as 1 read, 2 write, 3 atomic ([`Self::code`]);
+    /// bit 2 ([`STEADY`]): a plain write whose bytes are known, by a thread that had not read the
+    /// word since the write before it (one byte with the kind keeps the access at 32 bytes).
     kind: u8,
     strong: u8,
-    /// A plain write whose bytes are known, by a thread that had not read the word since the
-    /// write before it.
-    steady: bool,
     epoch: u32,
     wsync: u32,
     fences: u32,
@@ -300,13 +302,14 @@ struct GAcc {
     cwait: u16,
 }
 
+const _: () = assert!(std::mem::size_of::<GAcc>() == 32);
+
 impl GAcc {
     const EMPTY: GAcc = GAcc {
         block: 0,
         tid: 0,
         kind: 0,
         strong: 0,
-        steady: false,
         epoch: 0,
         wsync: 0,
         fences: 0,
@@ -317,11 +320,21 @@ impl GAcc {
     };
 
     fn is_some(&self) -> bool {
-        self.kind != 0
+        self.code() != 0
+    }
+
+    /// The access kind's code (1 read, 2 write, 3 atomic; 0 none).
+    fn code(&self) -> u8 {
+        self.kind & 3
+    }
+
+    /// A steady write (see [`Self::kind`]).
+    fn steady(&self) -> bool {
+        self.kind & STEADY != 0
     }
 
     fn access_kind(&self) -> AccessKind {
-        match self.kind {
+        match self.code() {
             1 => AccessKind::Read,
             2 => AccessKind::Write,
             _ => AccessKind::Atomic,
@@ -864,12 +877,12 @@ impl GlobalRaceSink {
     fn record(&mut self, first: &GAcc, second: &GAcc, addr: u64, n: u64, same_value: bool) {
         let cross = first.block != second.block;
         let intra_warp = !cross && first.tid / 32 == second.tid / 32;
-        let same_inst = intra_warp && first.pc == second.pc && first.kind == second.kind;
+        let same_inst = intra_warp && first.pc == second.pc && first.code() == second.code();
         let key = GKey {
             first_pc: first.pc,
             second_pc: second.pc,
-            first: first.kind,
-            second: second.kind,
+            first: first.code(),
+            second: second.code(),
             cross_block: cross,
             intra_warp,
             same_inst,
@@ -916,13 +929,13 @@ impl GlobalRaceSink {
         let read_more = |more: &reads::Spill| spilled && more.has_thread(addr, me.block, me.tid);
         let mut seen = 0;
         // (an atomic's own write may carry other threads' releases: a release sequence)
-        if kind != AccessKind::Write && w.snap != 0 && (!w.same_thread(&me) || w.kind == 3) {
+        if kind != AccessKind::Write && w.snap != 0 && (!w.same_thread(&me) || w.code() == 3) {
             seen = w.snap;
         }
         if w.is_some() && !self.ordered(&w, &me) {
             let same = kind == AccessKind::Write
-                && w.kind == 2
-                && w.steady
+                && w.code() == 2
+                && w.steady()
                 && val.is_some_and(|v| v == c.val)
                 && !read_us(&c.r1)
                 && !read_us(&c.r2)
@@ -968,7 +981,10 @@ impl GlobalRaceSink {
                 c.spill = true;
             }
         } else {
-            c.w = GAcc { steady, ..me };
+            c.w = GAcc {
+                kind: me.kind | if steady { STEADY } else { 0 },
+                ..me
+            };
             if let Some(v) = val {
                 c.val = v;
             }
@@ -1042,7 +1058,6 @@ impl GlobalRaceSink {
                 tid,
                 kind: kind_code(kind),
                 strong: sync.strong,
-                steady: false,
                 epoch: self.epoch,
                 wsync,
                 fences: self.fences_of(tid),
