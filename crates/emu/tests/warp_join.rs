@@ -94,9 +94,9 @@ fn the_syncwarps_of_two_diverged_paths_are_one_synchronisation() {
     assert_eq!(
         ev,
         [
-            Ev::Shared(AccessOp::Write, low),
+            Ev::Shared(AccessOp::Store, low),
             Ev::WarpSync(u32::MAX),
-            Ev::Shared(AccessOp::Read, high),
+            Ev::Shared(AccessOp::Load, high),
         ],
         "the write before the one synchronisation, the read after it"
     );
@@ -112,8 +112,8 @@ fn a_path_whose_sibling_exits_without_one_synchronises_alone() {
     assert_eq!(
         ev,
         [
-            Ev::Shared(AccessOp::Write, high),
-            Ev::Shared(AccessOp::Write, low),
+            Ev::Shared(AccessOp::Store, high),
+            Ev::Shared(AccessOp::Store, low),
             Ev::WarpSync(low),
         ],
         "lanes 16-31 exit without a synchronisation; lanes 0-15 synchronise alone"
