@@ -1034,7 +1034,10 @@ fn run_warp<S: Sink>(
             *budget -= 1;
             let op = xops[(pc - entry) as usize];
             if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
-                send_run(sink, w, out, wi, run, pc + 1, active, nact);
+                // a `bar.warp.sync` parked under its sibling path runs again alone when the
+                // sibling ended without one: counted once, when it first ran (`warp_join`)
+                let again = matches!(w.wpark, Some((l, p, _)) if p == pc && active & l == l);
+                send_run(sink, w, out, wi, run, pc + u32::from(!again), active, nact);
                 run = pc + 1;
             }
             let mask = active & pval(&w.preds, op.guard);
