@@ -19,6 +19,7 @@ use crate::remap::SmemMap;
 use crate::{EmuFault, FaultKind, Limits};
 
 mod tma;
+mod warp_join;
 use warpscope_ptx::inst::{MbarOp, MmaShape};
 
 /// Everything a block needs, shared by all blocks of a run.
@@ -185,6 +186,9 @@ struct Warp {
     carrived: u32,
     /// The cluster barrier phase the warp last arrived at (`u32::MAX`: none).
     cphase: u32,
+    /// A frame parked at a `bar.warp.sync` under its sibling path: its lanes, the instruction and
+    /// the member mask ([`warp_join`]).
+    wpark: Option<(u32, u32, u32)>,
 }
 
 /// One of the 16 named barriers of a block.
@@ -558,6 +562,7 @@ impl BlockRun {
                     printfs: 0,
                     carrived: 0,
                     cphase: u32::MAX,
+                    wpark: None,
                 }
             })
             .collect();
@@ -1029,7 +1034,10 @@ fn run_warp<S: Sink>(
             *budget -= 1;
             let op = xops[(pc - entry) as usize];
             if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
-                send_run(sink, w, out, wi, run, pc + 1, active, nact);
+                // a `bar.warp.sync` parked under its sibling path runs again alone when the
+                // sibling ended without one: counted once, when it first ran (`warp_join`)
+                let again = matches!(w.wpark, Some((l, p, _)) if p == pc && active & l == l);
+                send_run(sink, w, out, wi, run, pc + u32::from(!again), active, nact);
                 run = pc + 1;
             }
             let mask = active & pval(&w.preds, op.guard);
@@ -1580,6 +1588,14 @@ fn general<S: Sink>(
                 BarKind::Warp => BarrierKind::Warp,
                 BarKind::Arrive => BarrierKind::Arrive,
             };
+            let mut mask = mask;
+            if kind == BarrierKind::Warp {
+                // `idv` is the member mask: lanes of diverged paths synchronise together
+                match warp_join::warp_sync(w, pc, mask, idv) {
+                    warp_join::Join::Park => return Flow::Reload,
+                    warp_join::Join::Sync(m) => mask = m,
+                }
+            }
             sink.barrier(&BarrierEvent {
                 block,
                 warp: wi,
@@ -1605,7 +1621,7 @@ fn general<S: Sink>(
             b.pc = if b.warps == 0 { pc } else { b.pc.min(pc) };
             b.warps += 1;
             if count != NO_REG {
-                b.expected = Some(regs[count as usize][first] as u32);
+                b.expected = Some(w.regs[count as usize][first] as u32);
             }
             if let Some((op, d, p, c)) = red {
                 let v = pval(&w.preds, c) & mask;
