@@ -390,7 +390,11 @@ impl Shadow {
             subtract(reads, writes);
             let mut clash = false;
             for &(r, f, l) in writes.iter() {
-                self.regions[r].written.store(true, Relaxed);
+                // looked at first: a store from every thread at every block's end would move
+                // the flag's cache line between the cores each time
+                if !self.regions[r].written.load(Relaxed) {
+                    self.regions[r].written.store(true, Relaxed);
+                }
                 clash |= self.bits[r].each(f, l, |rd, wr, m| {
                     wr.fetch_or(m, SeqCst) & m != 0 || rd.load(SeqCst) & m != 0
                 });
