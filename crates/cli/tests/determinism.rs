@@ -147,7 +147,14 @@ fn analyze_json_of_thousands_of_blocks_is_identical_for_1_2_4_threads() {
     let ptx = dir.join("many.ptx");
     std::fs::write(&ptx, MANY_BLOCKS).unwrap();
     let mut a = s(&[
-        "analyze", "--grid", "4096", "--block", "64", "--ptx-widths", "--format", "json",
+        "analyze",
+        "--grid",
+        "4096",
+        "--block",
+        "64",
+        "--ptx-widths",
+        "--format",
+        "json",
     ]);
     a.push(ptx.display().to_string());
     a.push("--arg".into());
@@ -164,6 +171,9 @@ fn analyze_json_of_thousands_of_blocks_is_identical_for_1_2_4_threads() {
     assert_eq!(store["worst"]["block"], 3);
     assert_eq!(store["worst"]["wavefronts"], 8);
     let branch = &v["divergence"]["branches"][0];
-    assert_eq!((&branch["executions"], &branch["divergent"]), (&8192.into(), &8192.into()));
+    assert_eq!(
+        (&branch["executions"], &branch["divergent"]),
+        (&8192.into(), &8192.into())
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -59,12 +59,7 @@ mod tests {
     fn a_sink_given_back_on_one_thread_is_taken_on_another() {
         let threads = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         let pool = threads.install(Pool::<u32>::new);
-        threads.install(|| {
-            rayon::join(
-                || pool.push(7),
-                || {},
-            )
-        });
+        threads.install(|| rayon::join(|| pool.push(7), || {}));
         // whichever thread gave it back, every thread finds it, and only once
         let got: Vec<Option<u32>> = threads.install(|| {
             let a = rayon::join(|| pool.pop(), || None::<u32>);

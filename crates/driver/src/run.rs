@@ -905,9 +905,11 @@ fn emulate(
                 }
                 None => BankSink::new(b, arch, Arc::clone(recon)).with_forms(Arc::clone(f)),
             }),
-        divergence: model
-            .as_ref()
-            .map(|m| div_pool.pop().unwrap_or_else(|| DivergenceSink::new(Arc::clone(m)))),
+        divergence: model.as_ref().map(|m| {
+            div_pool
+                .pop()
+                .unwrap_or_else(|| DivergenceSink::new(Arc::clone(m)))
+        }),
         hazards: hazard_cfg.as_ref().map(|c| {
             let s = HazardSink::new(Arc::clone(c), b);
             let s = match &async_ops {

@@ -180,7 +180,9 @@ pub(crate) fn stream_parts<T: Send, A: Send>(
             });
         }
     });
-    let (_, ran) = merger.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (_, ran) = merger
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     ran
 }
 

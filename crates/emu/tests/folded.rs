@@ -62,7 +62,9 @@ fn launch() -> Launch {
 
 #[test]
 fn folded_sinks_come_in_block_order_equal_the_kept_ones_and_stay_few() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let prog = warpscope_ptx::compile(KERNEL).unwrap();
     // the reference: every sink kept, one thread
     let kept = rayon::ThreadPoolBuilder::new()
@@ -124,7 +126,9 @@ struct Parts {
 
 #[test]
 fn parts_fold_consecutive_blocks_and_combine_in_block_order() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let prog = warpscope_ptx::compile(KERNEL).unwrap();
     let kept = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -174,9 +178,15 @@ fn parts_fold_consecutive_blocks_and_combine_in_block_order() {
         // thread), of 3000 / 28 = 107 -> 64 on 7
         let parts = &folded.acc.parts;
         assert_eq!(parts.iter().sum::<usize>(), BLOCKS as usize);
-        assert!(parts[..parts.len() - 1].iter().all(|&n| n == 64), "{threads} threads: {parts:?}");
+        assert!(
+            parts[..parts.len() - 1].iter().all(|&n| n == 64),
+            "{threads} threads: {parts:?}"
+        );
         // sinks alive: one being made or folded per thread
         let peak = PEAK.load(Ordering::SeqCst);
-        assert!(peak <= 2 * threads, "{threads} threads: {peak} sinks alive at once");
+        assert!(
+            peak <= 2 * threads,
+            "{threads} threads: {peak} sinks alive at once"
+        );
     }
 }

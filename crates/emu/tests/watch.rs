@@ -136,6 +136,10 @@ fn a_passed_deadline_folded_in_parts_runs_a_prefix_too() {
         assert!(ran >= 1 && ran <= threads, "{threads} threads: {ran} blocks ran");
         assert_eq!(r.acc, (0..ran as u32).collect::<Vec<_>>());
         let out = words(r.buffer(0).unwrap());
-        assert!(out.iter().enumerate().all(|(i, &w)| w == if i < 32 * ran { i as u32 + 1 } else { 0 }));
+        assert!(
+            out.iter()
+                .enumerate()
+                .all(|(i, &w)| w == if i < 32 * ran { i as u32 + 1 } else { 0 })
+        );
     }
 }

@@ -4,9 +4,10 @@
 # each launch from 1 to N threads can be read off; the exports of old and new compared byte for byte.
 #
 #   python3 scale.py OUT [--threads 1,16] [--progs reduce:24,summatrix:13] [--rounds 1]
-#       [--extra new:summatrix:13:4+new:summatrix:13:8] [--budget SECONDS]
+#       [--bins old,new] [--extra new:summatrix:13:4+new:summatrix:13:8] [--budget SECONDS]
 #
-# Runs in a folder holding old/ and new/ (each `warpscope` + `libwarpscope_cudart.so`), the
+# Runs in a folder holding old/ and new/ (and any other --bins: each `warpscope` +
+# `libwarpscope_cudart.so`; the first bin is the reference the others' exports are compared with), the
 # programs and `libcudart.so.13`; the CUDA tools (ptxas, nvdisasm, cuobjdump) on PATH.
 # Binaries alternate per row. Writes OUT/bench.txt (the table), OUT/timing.txt (every
 # `warpscope timing` line, under a header per row), OUT/launches.txt (per launch of >= 1,000
@@ -21,7 +22,7 @@ threads = [int(t) for t in opts.get("--threads", "1,16").split(",")]
 progs = [(p.split(":")[0], p.split(":")[1:]) for p in opts.get("--progs", "reduce:24,summatrix:13").split(",")]
 rounds = int(opts.get("--rounds", "1"))
 budget = float(opts.get("--budget", "200"))
-bins = ["old", "new"]
+bins = opts.get("--bins", "old,new").split(",")
 small = {"reduce": ["12"], "transpose": ["64"], "nbody": ["256", "1"], "loop": ["10", "1"], "summatrix": ["6"]}
 start = time.monotonic()
 lines, timing = [], []
@@ -97,7 +98,7 @@ say(f"load average after: {' '.join(open('/proc/loadavg').read().split()[:3])}")
 
 # per launch: best wall of each bin at each thread count, and 1 -> N speed-ups
 rep = ["launch (>= 1000 blocks)  bin  " + "  ".join(f"{t:>3} thr s" for t in threads) + "  speed-up 1 -> " + str(threads[-1])]
-for key in sorted(kernels, key=lambda k: (k[1], k[2], k[3], k[0] != "old")):
+for key in sorted(kernels, key=lambda k: (k[1], k[2], k[3], bins.index(k[0]))):
     w = per_launch[key]
     best = [min(w[t]) if t in w else None for t in threads]
     sp = f"{best[0] / best[-1]:.1f}x" if best[0] and best[-1] else "-"
@@ -105,12 +106,14 @@ for key in sorted(kernels, key=lambda k: (k[1], k[2], k[3], k[0] != "old")):
 open(os.path.join(out, "launches.txt"), "w").write("\n".join(rep) + "\n")
 print("\n".join(rep))
 same = []
+ref = bins[0] + "."
 for f in sorted(os.listdir(out)):
-    if f.startswith("old.") and f.endswith(".json"):
-        n = os.path.join(out, "new." + f[4:])
-        if os.path.exists(n):
-            a, c = open(os.path.join(out, f), "rb").read(), open(n, "rb").read()
-            same.append(("same " if a == c else "DIFF ") + f + " " + os.path.basename(n))
+    if f.startswith(ref) and f.endswith(".json"):
+        for b in bins[1:]:
+            n = os.path.join(out, b + "." + f[len(ref):])
+            if os.path.exists(n):
+                a, c = open(os.path.join(out, f), "rb").read(), open(n, "rb").read()
+                same.append(("same " if a == c else "DIFF ") + f + " " + os.path.basename(n))
 # the same binary's exports at 1 and N threads
 for b in bins:
     for prog, args in progs:
