@@ -20,7 +20,6 @@ done
 "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -I"$CU/include/cccl" -L"$OUT/lib" -o "$OUT/tensor" "$HERE/tensor.cu"
 # the seed's divergence experiment as the notes build it (-G: branches as written)
 "$CU/bin/nvcc" -G -arch=sm_90 -cudart shared -L"$OUT/lib" -o "$OUT/divergence_G" "$HERE/divergence.cu"
-# a kernel launching kernels (dynamic parallelism): refused by `warpscope run` with the reason
-"$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -rdc=true -L"$OUT/lib" -o "$OUT/dynpar" "$HERE/dynpar.cu" -lcudadevrt
+# kernels launching kernels (dynamic parallelism, -rdc=true): build_dynpar.sh
 # nvcc's default static runtime: `warpscope run` must refuse it with the fix
 "$CU/bin/nvcc" -O2 -arch=sm_90 -o "$OUT/static_app" "$HERE/smem.cu"

@@ -821,13 +821,13 @@ pub fn match_machine_with(
     use warpscope_ptx::inst::{Inst, PSrc};
     let k = program.kernel(kernel)?;
     let is_bra = |pc: u32| matches!(program.ops[pc as usize].inst, Inst::Bra { .. });
-    // a `call` left in the lowered program (device `printf`, a failing `assert`'s `__assertfail`)
-    // is the machine code's `CALL`
+    // a `call` left in the lowered program (device `printf`, a failing `assert`'s `__assertfail`,
+    // a device runtime call) is the machine code's `CALL`
     let is_branch = |pc: u32| {
         is_bra(pc)
             || matches!(
                 program.ops[pc as usize].inst,
-                Inst::Printf { .. } | Inst::AssertFail { .. }
+                Inst::Printf { .. } | Inst::AssertFail { .. } | Inst::DevRt { .. }
             )
     };
     let conditional = |pc: u32| program.ops[pc as usize].guard != PSrc::TRUE;

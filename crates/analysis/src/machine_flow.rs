@@ -38,6 +38,7 @@ mod float;
 mod indirect;
 mod join;
 mod local;
+mod loops;
 mod shared;
 
 pub use shared::{BlockShared, FlowShared, SASS_SHARED_BASE, SharedRecorder};
@@ -452,6 +453,9 @@ pub struct MachineFlow {
     /// Needed instructions whose values matter ([`slice`]): an `LDG` or `STG` that is not is
     /// followed for its address only.
     value: Vec<bool>,
+    /// Counted loops at their backward branches ([`loops`]): their iterations are added in
+    /// closed form once a warp has run one.
+    loops: Vec<Option<loops::Loop>>,
     /// No needed instruction reads a special register (thread, block, lane), memory, another
     /// lane's value or an unknown result: a warp's path depends only on its lanes, so one warp per
     /// lane set is run and its counts multiplied.
@@ -1159,11 +1163,13 @@ impl MachineFlow {
                 "UBLKCP" | "UBLKRED" | "UTMASTG" | "UTMAREDG" | "SUST" | "SURED" | "SUATOM"
             )
         });
+        let loops = loops::find(&ins, &needed, &value);
         MachineFlow {
             ins,
             needed,
             skip_to,
             value,
+            loops,
             same_path,
             at,
             globals,
@@ -1405,6 +1411,17 @@ impl MachineFlow {
             }
             w.together = None;
             self.step(w, ins, pc, group, launch, counts, mem)?;
+            // a counted loop's backward branch taken by the whole warp: the iterations sure to
+            // follow added at once
+            if let Some(Some(lp)) = self.loops.get(pc)
+                && !self.trace
+                && w.together == Some(lp.head)
+                && group == w.alive
+                && w.waiting == 0
+                && w.deferred.is_empty()
+            {
+                self.step_over_iterations(lp, pc, w, group, launch, counts, max_warp_insts);
+            }
             // the group runs on where all its lanes went on together
             hint = w.together.map(|p| (p, group)).or_else(|| {
                 let live = group & w.alive & !w.waiting;
@@ -3258,6 +3275,8 @@ struct Warp {
     /// Per instruction, the last global access counted ([`count_global`]): the warp, its address
     /// registers' write counts and its lanes, then the lanes counted and their sectors.
     acache: Vec<CountedAccess>,
+    /// The last whole iteration of a counted loop the warp ran ([`loops`]).
+    last_iteration: loops::LastIteration,
 }
 
 impl Warp {
@@ -3320,6 +3339,7 @@ impl Warp {
             rgen: vec![0; 256],
             epoch: 0,
             acache: Vec::new(),
+            last_iteration: None,
             local: vec![local::Bytes::default(); 32],
             local_blind: 0,
             in_block: 0,

@@ -20,6 +20,7 @@ mod output;
 mod progress;
 mod render;
 mod report_page;
+mod run_build;
 mod run_export;
 mod run_html;
 mod run_html_kernel;

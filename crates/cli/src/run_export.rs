@@ -109,6 +109,14 @@ pub struct LaunchOut<'a> {
     /// then the PTX's, labelled estimates).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub global_flow_stop: Option<&'a str>,
+    /// For a kernel a grid launched (dynamic parallelism): the launching grid's id, block, thread,
+    /// this grid's nesting depth and the stream it went into.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<&'a warpscope_cudart::devlaunch::ParentRecord>,
+    /// For a host launch whose kernels launched kernels: the sums over it and every grid it
+    /// launched, recursively, which is what Nsight Compute's row for it counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub with_children: Option<warpscope_cudart::devlaunch::Tree>,
 }
 
 #[derive(Serialize)]
@@ -263,6 +271,8 @@ pub fn launch_tables(
     kernels: &[KernelSummary],
     columns: &[(String, String)],
 ) -> (Tabular, Tabular) {
+    // kernels launched by kernels (dynamic parallelism): which launch, block and thread
+    let nested = recs.iter().any(|r| r.parent.is_some());
     let mut launches = Tabular::new(
         "launches",
         [
@@ -272,11 +282,18 @@ pub fn launch_tables(
             Column::new("block", "launch__block_dim"),
         ]
         .into_iter()
+        .chain(nested.then(|| Column::new("launched by", "parent")))
         .chain(columns.iter().map(|(k, t)| Column::new(t.clone(), k.clone())))
         .collect(),
     );
     for r in recs {
         let mut row = vec![r.index.to_string(), r.kernel.clone(), dims(r.grid), dims(r.block)];
+        if nested {
+            row.push(match &r.parent {
+                Some(p) => parent_label(p),
+                None => "host".into(),
+            });
+        }
         for (k, _) in columns {
             row.push(
                 r.analysis
@@ -434,6 +451,7 @@ pub fn export<'a>(
     notes: Vec<String>,
     measurement: Option<RunMeasurement>,
 ) -> Export<'a> {
+    let mut trees = warpscope_cudart::devlaunch::trees(recs);
     Export {
         program: program.display().to_string(),
         args: prog_args,
@@ -487,10 +505,24 @@ pub fn export<'a>(
                 fix: r.analysis.fix.as_ref(),
                 machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),
                 global_flow_stop: r.analysis.global_flow_stop.as_deref(),
+                parent: r.parent.as_ref(),
+                with_children: trees.remove(&r.index),
             })
             .collect(),
         kernels,
         notes,
         measurement,
     }
+}
+
+/// A device-launched grid's origin as the launches table shows it: the launching grid's id, block
+/// and thread, and the stream unless it is the NULL stream.
+pub fn parent_label(p: &warpscope_cudart::devlaunch::ParentRecord) -> String {
+    let d = |v: [u32; 3]| format!("({},{},{})", v[0], v[1], v[2]);
+    let stream = if p.stream == "null" {
+        String::new()
+    } else {
+        format!(" {}", p.stream)
+    };
+    format!("{} b{} t{}{stream}", p.launch, d(p.block), d(p.thread))
 }

@@ -275,7 +275,8 @@ pub fn html_report(e: &Export<'_>, columns: &[(String, String)], dirs: &[PathBuf
             h2 id=(anchor(k)) { (k) }
             @let rows: Vec<Vec<String>> = e.launches.iter().filter(|l| l.kernel == *k).map(|l| {
                 let t = pictures::modelled(l);
-                [l.id.to_string(), dims(l.grid), dims(l.block), l.dyn_smem.to_string()]
+                // a kernel a kernel launched: the launching grid, block and thread after its id
+                [l.parent.map_or_else(|| l.id.to_string(), |p| format!("{} ← {}", l.id, crate::run_export::parent_label(p))), dims(l.grid), dims(l.block), l.dyn_smem.to_string()]
                     .into_iter()
                     .chain(columns.iter().map(|(c, _)| l.metrics.get(c).map(|v| fmt_value(*v)).unwrap_or_else(|| "-".into())))
                     .chain([format!("{:.2}", t.total_us), t.bound.to_string()])

@@ -20,8 +20,8 @@ pub const PRIORITY: &[&str] = &[
     "launch__registers_per_thread",
 ];
 
-/// Leading columns of the launches table (id, kernel, grid, block) and of the kernels table
-/// (kernel, launches).
+/// Leading columns of the launches table (id, kernel, grid, block; then, where kernels launched
+/// kernels, the launching grid) and of the kernels table (kernel, launches).
 const LAUNCH_KEYS: usize = 4;
 const KERNEL_KEYS: usize = 2;
 
@@ -39,18 +39,26 @@ pub fn fit(launches: &Tabular, kernels: &Tabular, width: u16) -> (Vec<Block>, Op
             None,
         );
     }
-    let metrics = launches.columns.len().saturating_sub(LAUNCH_KEYS);
+    // kernels launched by kernels add the launching grid's column, kept as a key
+    let keys = LAUNCH_KEYS
+        + usize::from(
+            launches
+                .columns
+                .get(LAUNCH_KEYS)
+                .is_some_and(|c| c.csv == "parent"),
+        );
+    let metrics = launches.columns.len().saturating_sub(keys);
     // the counters in priority order, then the others in table order
     let mut order: Vec<usize> = PRIORITY
         .iter()
         .filter_map(|k| launches.columns.iter().position(|c| c.csv == *k))
-        .filter(|i| *i >= LAUNCH_KEYS)
+        .filter(|i| *i >= keys)
         .collect();
-    let rest: Vec<usize> = (LAUNCH_KEYS..launches.columns.len())
+    let rest: Vec<usize> = (keys..launches.columns.len())
         .filter(|i| !order.contains(i))
         .collect();
     order.extend(rest);
-    let mut kept: Vec<usize> = (0..LAUNCH_KEYS.min(launches.columns.len())).collect();
+    let mut kept: Vec<usize> = (0..keys.min(launches.columns.len())).collect();
     for i in order {
         let mut with = kept.clone();
         with.push(i);
@@ -71,7 +79,7 @@ pub fn fit(launches: &Tabular, kernels: &Tabular, width: u16) -> (Vec<Block>, Op
     }
     let mut blocks = vec![Block::Table(table), Block::Text(kernels.title.clone())];
     blocks.extend(sections(kernels));
-    let shown = kept.len().saturating_sub(LAUNCH_KEYS);
+    let shown = kept.len().saturating_sub(keys);
     let note = format!(
         "to fit {width} columns the launches table shows {shown} of its {metrics} counters and each kernel's counters are listed one a line; every column: a wider terminal (or COLUMNS), --metrics NAME,..., --format csv or json, or --export"
     );

@@ -189,6 +189,13 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
         ));
     }
 
+    let launched: Vec<&LaunchRecord> = recs.iter().filter(|r| r.parent.is_some()).collect();
+    if !launched.is_empty() {
+        notes.push(format!(
+            "{} launches were made by kernels (dynamic parallelism; `launched by` names the grid, block and thread): each ran after the grid that launched it, as a launch of its own with its own counters; Nsight Compute profiles only the host's launches and counts in each the work of every grid it launched and the device runtime's own, so those launches' counters are predictions it cannot check, and a host launch's `with_children` sums in the export are what its row compares with (shared-memory sums equal on the H200; branch and global counters of kernels that launch are estimates: the device runtime's own branches, loads and stores are not modelled; calibration/run/h200/dp_*)",
+            launched.len()
+        ));
+    }
     let global_estimated: Vec<String> = labelled_estimate("warpscope__global_counters_exact")
         .into_iter()
         .map(|k| {

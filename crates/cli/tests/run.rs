@@ -708,29 +708,6 @@ fn managed_and_device_variables_and_bank_configuration_as_on_the_gpu() {
     assert_eq!(v["exit_status"], 0);
 }
 
-#[test]
-fn a_kernel_launching_kernels_is_refused_with_the_reason() {
-    let out = warpscope(&["run", "--", "./dynpar"], programs());
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains(
-            "warpscope: kernel `parent(int *)` cannot be emulated: it launches kernels from the device \
-             (dynamic parallelism, built with -rdc=true), which is not supported yet"
-        ),
-        "{stderr}"
-    );
-    // the error reaches the program (on the GPU: cudaSuccess, hits 64 — calibration/run/h200/dynpar.stdout)
-    assert!(stdout.contains("parent launch: cudaErrorInvalidPtx"), "{stdout}");
-    // and the next synchronisation returns it too, as a failed kernel's error (not sticky: the
-    // copy after it works)
-    assert!(
-        stdout.contains("synchronize: cudaErrorInvalidPtx, hits 0"),
-        "{stdout}"
-    );
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-}
-
 /// `run --measured`: the recorded ncu CSV of each program (either page) beside the emulated run,
 /// launch by launch, and the program's output beside the GPU's. Every counter claimed exact is
 /// equal; the differing ones are the labelled estimates of KNOWN_DIFFERENT.

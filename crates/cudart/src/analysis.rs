@@ -50,6 +50,10 @@ pub struct KernelAnalysis {
     pub spin_loop: bool,
     /// A spin loop may access shared memory (its run count moves the shared counters too).
     pub spin_shared: bool,
+    /// The kernel calls the device runtime (dynamic parallelism): its `CALL`s run the runtime's
+    /// own code, whose branches, loads and stores ncu counts in the launch (calibration/run/h200/
+    /// dp_*.ncu.csv) and which is not modelled, so its branch and global counters are estimates.
+    pub device_runtime: bool,
     /// The kernel loads or stores wmma fragments in a form whose machine accesses are not
     /// measured (16-bit elements from global memory; `bf16` A/B from shared memory, which ptxas
     /// loads with `LDS`, not `LDSM`: the H100 counted half the accesses warpscope gives element by
@@ -78,11 +82,15 @@ pub fn kernel_analysis(
     // A kernel with a device `assert` calls `__assertfail` the same way (`CALL.ABS.NOINC` into
     // code the driver links in; 24 registers in the cubin of calibration/run/assert.cu):
     // assumed to launch with at least 32 too, until an H100 run of it says otherwise.
+    // A kernel that calls the device runtime (dynamic parallelism) too: 24 in the cubin, 32 under
+    // ncu on an H200 (calibration/run/h200/dp_multi.ncu.csv).
     let calls_printf = program.kernel(name).is_some_and(|k| {
         program.ops[k.entry as usize..k.end as usize].iter().any(|op| {
             matches!(
                 op.inst,
-                warpscope_ptx::inst::Inst::Printf { .. } | warpscope_ptx::inst::Inst::AssertFail { .. }
+                warpscope_ptx::inst::Inst::Printf { .. }
+                    | warpscope_ptx::inst::Inst::AssertFail { .. }
+                    | warpscope_ptx::inst::Inst::DevRt { .. }
             )
         })
     });
@@ -150,9 +158,15 @@ pub fn kernel_analysis(
         _ => None,
     };
     let spin_loop = warpscope_analysis::reconcile::has_spin_loop(program, name);
+    let device_runtime = program.kernel(name).is_some_and(|k| {
+        program.ops[k.entry as usize..k.end as usize]
+            .iter()
+            .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::DevRt { .. }))
+    });
     let ka = KernelAnalysis {
         ptxas_hgmma,
         spin_loop,
+        device_runtime,
         spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
         global_exact: global_unmatched.is_some_and(|u| u.is_empty())
@@ -237,6 +251,9 @@ pub struct LaunchAnalysis {
     /// Device `printf`s, in block order.
     #[serde(skip)]
     pub printf: Vec<warpscope_emu::printf::Printed>,
+    /// Kernels the grid launched (dynamic parallelism), in the order the runtime runs them from.
+    #[serde(skip)]
+    pub device_launches: Vec<warpscope_emu::devlaunch::DeviceLaunch>,
     /// Failing device `assert`s, in block order (the runtime prints a GPU's line for each).
     #[serde(skip)]
     pub asserts: Vec<warpscope_emu::AssertFailure>,
@@ -518,6 +535,7 @@ pub fn run_unrecorded(
         warp_instructions: r.warp_insts,
         thread_instructions: r.thread_insts,
         printf: r.printf,
+        device_launches: r.launches,
         asserts: r.asserts,
         sampling: r.stopped.then(|| Sampling {
             blocks_run: u64::from(r.blocks_emulated),
@@ -628,6 +646,7 @@ pub fn analyse_launch(
         warp_instructions: res.warp_insts,
         thread_instructions: res.thread_insts,
         printf: std::mem::take(&mut res.printf),
+        device_launches: std::mem::take(&mut res.launches),
         asserts: std::mem::take(&mut res.asserts),
         shared_lines: banks
             .lines(program)
@@ -857,7 +876,11 @@ pub fn analyse_launch(
     // 0: some are counted on the PTX (an estimate).
     put(
         "warpscope__branch_counters_exact",
-        if exact && !ka.spin_loop { 1.0 } else { 0.0 },
+        if exact && !ka.spin_loop && !ka.device_runtime {
+            1.0
+        } else {
+            0.0
+        },
     );
     // The alternatives to the counting rule that calibration/branch/ must break, on request.
     if std::env::var_os("WARPSCOPE_BRANCH_ALTERNATIVES").is_some() {
@@ -896,6 +919,9 @@ pub fn analyse_launch(
     if ka.spin_loop {
         put("warpscope__spin_loop", 1.0);
     }
+    if ka.device_runtime {
+        put("warpscope__device_runtime_calls", 1.0);
+    }
     // 1: global requests and sectors count the machine code's loads and stores; 0: an estimate
     // (a line whose accesses ptxas moved out of a loop or unrolled and whose machine code could not
     // be followed, no machine code; device printf outside its rule, `runtime.rs`)
@@ -903,6 +929,7 @@ pub fn analyse_launch(
         "warpscope__global_counters_exact",
         if (ka.global_exact || machine_global.is_some())
             && !ka.spin_loop
+            && !ka.device_runtime
             && !ka.unmeasured_wmma.1
             && glob.copies_unsure == 0
             && res.global.is_none_or(|g| g.copies_unsure == 0)

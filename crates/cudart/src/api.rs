@@ -842,6 +842,11 @@ pub unsafe extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> 
         0 => 1024,    // stack size
         1 => 1 << 20, // printf FIFO
         2 => 8 << 20, // malloc heap
+        // dynamic parallelism's synchronisation depth: no device-side synchronisation in CUDA 12+,
+        // and an H200 answers cudaErrorUnsupportedLimit (calibration/run/h200/dp_limits.stdout)
+        3 => return entry("cudaDeviceGetLimit", || Err(err::UNSUPPORTED_LIMIT)),
+        // the pending launch count: 2048 on the H200 (the emulator does not bound it: devlaunch)
+        4 => 2048,
         _ => 0,
     };
     // SAFETY: the caller's out-pointer.

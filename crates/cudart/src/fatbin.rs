@@ -194,30 +194,6 @@ pub fn cubin_registers(cubin: &[u8]) -> Vec<(String, u32)> {
     out
 }
 
-/// Whether a cubin launches kernels from the device (dynamic parallelism): its symbol table names the
-/// device runtime's launch entry points (`__cudaCDP2*`, `cudaLaunchDevice*`, `cudaGetParameterBuffer*`).
-pub fn cubin_launches_kernels(cubin: &[u8]) -> bool {
-    use elf::ElfBytes;
-    use elf::endian::LittleEndian;
-    let Ok(file) = ElfBytes::<LittleEndian>::minimal_parse(cubin) else {
-        return false;
-    };
-    let Ok(Some((symtab, strtab))) = file.symbol_table() else {
-        return false;
-    };
-    symtab.iter().any(|s| {
-        strtab.get(s.st_name as usize).is_ok_and(|n| {
-            n.starts_with("__cudaCDP")
-                || n.starts_with("cudaLaunchDevice")
-                || n.starts_with("cudaGetParameterBuffer")
-        })
-    })
-}
-
-/// The error for a module that launches kernels from the device.
-pub const DEVICE_LAUNCH: &str = "it launches kernels from the device (dynamic parallelism, built with -rdc=true), \
-which is not supported yet";
-
 /// `launch__registers_per_thread` as Nsight Compute reports it on an H100: the count ptxas assigned,
 /// but at least 16 (measured: `REG:8` and `REG:10` read 16; `REG:17` and `REG:18` read 17 and 18;
 /// `calibration/run/h100/`).

@@ -17,6 +17,8 @@
 pub mod analysis;
 pub mod api;
 pub mod device;
+pub mod devlaunch;
+pub mod devtree;
 pub mod driver_entry;
 pub mod err_codes;
 pub mod errors;
@@ -31,6 +33,7 @@ pub mod program;
 pub mod progress;
 pub mod ptsz;
 pub mod records;
+pub mod relfatbin;
 pub mod runtime;
 pub mod tma_metrics;
 pub mod unsupported;

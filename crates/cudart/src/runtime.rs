@@ -184,6 +184,13 @@ pub struct LaunchRecord {
     pub analysis: LaunchAnalysis,
     /// How machine-code widths were found, or why they are PTX-level.
     pub widths: String,
+    /// For a kernel a grid launched (dynamic parallelism): which launch, block and thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<crate::devtree::ParentRecord>,
+    /// For a host launch after kernels launched kernels: its number among the host's launches,
+    /// which is Nsight Compute's launch ID (ncu profiles no device-launched grid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_launch: Option<u64>,
 }
 
 /// The modelled clock behind event times: a kernel takes `warp instructions / (SMs × 4 issue
@@ -256,6 +263,9 @@ pub struct Module {
     analyses: HashMap<String, KernelAnalysis>,
     widths: HashMap<String, String>,
     sass: Option<Result<Vec<warpscope_toolchain::sass::SassKernel>, String>>,
+    /// The file that holds the fatbin, when it carries no PTX (relocatable device code keeps its
+    /// PTX beside it: `relfatbin`).
+    object: Option<std::path::PathBuf>,
 }
 
 impl Module {
@@ -274,6 +284,7 @@ impl Module {
             analyses: HashMap::new(),
             widths: HashMap::new(),
             sass: None,
+            object: None,
         }
     }
 
@@ -373,6 +384,11 @@ pub struct Runtime {
     pub device_flags: u32,
     /// Device `printf` output not flushed yet (see [`crate::printf`]).
     printf_pending: Vec<u8>,
+    /// Device `printf` output of the launch tree being run (a host launch and the kernels it
+    /// launched): (time, launch number, text), ordered when the tree is done (`devlaunch`).
+    pub(crate) tree_printf: Vec<(u64, u64, Vec<u8>)>,
+    /// Grids launched by kernels so far (they take launch numbers too).
+    pub(crate) device_grids: u64,
     /// The GPU's lines for failing device `assert`s not flushed yet (written to `stderr` where
     /// `printf` output is written to `stdout`).
     assert_pending: Vec<String>,
@@ -442,6 +458,8 @@ impl Runtime {
             pools: Default::default(),
             graphs: Default::default(),
             printf_pending: Vec::new(),
+            tree_printf: Vec::new(),
+            device_grids: 0,
             assert_pending: Vec::new(),
         }
     }
@@ -464,8 +482,13 @@ impl Runtime {
 
     /// Registers a module from its fatbin blob bytes; returns its index.
     pub fn register_module(&mut self, blob: Result<&[u8], String>) -> usize {
+        let object = blob.as_ref().ok().map(|b| b.as_ptr());
         let entries = blob.and_then(|b| fatbin::parse(b).map_err(|e| e.0));
-        self.modules.push(Module::new(entries));
+        let mut module = Module::new(entries);
+        if !module.entries.iter().any(|e| e.kind == Kind::Ptx) {
+            module.object = object.and_then(crate::relfatbin::object_file);
+        }
+        self.modules.push(module);
         self.modules.len() - 1
     }
 
@@ -810,14 +833,19 @@ impl Runtime {
                     // (`sm_90a`: a fatbin built with -arch=sm_90a also carries a compute_90 PTX in
                     // which sm_90a-only paths, wgmma for one, are compiled to a trap)
                     .max_by_key(|e| (e.sm, fatbin::arch_specific(&e.data)))
-                    .map(fatbin::ptx_text);
-                let device_launch = module
-                    .entries
-                    .iter()
-                    .any(|e| e.kind == Kind::Elf && fatbin::cubin_launches_kernels(&e.data))
-                    || ptx.as_ref().is_some_and(|t| t.contains("cudaLaunchDevice"));
+                    .map(fatbin::ptx_text)
+                    .or_else(|| {
+                        // relocatable device code (-rdc=true): the PTX is in the file's own section
+                        let texts = crate::relfatbin::relocatable_ptx(module.object.as_deref()?).ok()?;
+                        let kernels: Vec<&str> = self
+                            .functions
+                            .values()
+                            .filter(|f| f.module == m)
+                            .map(|f| f.name.as_str())
+                            .collect();
+                        crate::relfatbin::ptx_for(&texts, &kernels).cloned()
+                    });
                 match ptx {
-                    _ if device_launch => Err(fatbin::DEVICE_LAUNCH.to_string()),
                     None => Err(
                         "the fatbin has no PTX (build with -arch=sm_XX, which embeds compute_XX PTX)"
                             .to_string(),
@@ -1097,14 +1125,27 @@ impl Runtime {
         code
     }
 
+    /// Adds device `printf` output to what the next flush point writes.
+    pub(crate) fn queue_printf(&mut self, text: &[u8]) {
+        self.printf_pending.extend_from_slice(text);
+    }
+
     /// Device output never flushed, in bytes (a GPU would not print it).
     pub fn unflushed_printf(&self) -> usize {
         self.printf_pending.len()
     }
 
-    /// Emulates a launch. Errors are the runtime's codes (the caller records them).
-    pub fn launch(&mut self, req: LaunchRequest) -> Result<(), u32> {
-        self.flush_printf();
+    /// Emulates one grid: a host launch (`parent` `None`) or a kernel a grid launched
+    /// (`devlaunch`). Errors are the runtime's codes (the caller records them); the grid's
+    /// own launches come back for the caller to run.
+    pub(crate) fn launch_grid(
+        &mut self,
+        req: LaunchRequest,
+        parent: Option<&crate::devtree::Parent>,
+    ) -> Result<crate::devtree::GridDone, u32> {
+        if parent.is_none() {
+            self.flush_printf();
+        }
         let f = self
             .functions
             .get(&req.func)
@@ -1161,6 +1202,13 @@ impl Runtime {
         }
         let index = self.launches;
         self.launches += 1;
+        let host_launch = match parent {
+            Some(_) => {
+                self.device_grids += 1;
+                None
+            }
+            None => (self.device_grids > 0).then(|| index - self.device_grids),
+        };
         let blocks: u64 = req.grid.iter().map(|&g| u64::from(g)).product();
         let label = format!(
             "{}<<<({},{},{}),({},{},{})>>>",
@@ -1216,6 +1264,7 @@ impl Runtime {
                 .any(|o| matches!(o.inst, Inst::Ld { sync: true, space, .. } if space != MemSpace::Shared));
             (env, polls)
         };
+        launch.device_runtime = self.device_runtime(program, &f.name, parent);
         launch.cooperative = req.cooperative;
         launch.cluster = req.cluster;
         launch.cluster_nonportable = nonportable;
@@ -1295,10 +1344,14 @@ impl Runtime {
                 return Err(self.refuse(&f.name, &e.to_string(), code));
             }
         };
+        // the grid's printf lines with their times in the launch tree (`devlaunch`)
+        let t0 = parent.map_or(0, |p| p.printf_time);
         for p in &analysis.printf {
-            self.printf_pending.extend(crate::printf::format(p));
+            self.tree_printf
+                .push((t0 + u64::from(p.seq), index, crate::printf::format(p)));
         }
         let mut analysis = analysis;
+        let device_launches = std::mem::take(&mut analysis.device_launches);
         if let Some(s) = &analysis.sampling {
             eprintln!(
                 "warpscope: launch {index} {label} stopped after {seconds:.1} s ({}): {} of {} blocks ran (the first in block order); its counters are estimates, and what the other {} blocks would have written is missing, so the program's results from this launch are incomplete",
@@ -1392,6 +1445,8 @@ impl Runtime {
                 stream: req.stream as u64,
                 analysis,
                 widths,
+                parent: parent.map(|p| p.record.clone()),
+                host_launch,
             };
             if let Some(file) = &mut self.records
                 && let Ok(line) = serde_json::to_string(&rec)
@@ -1404,7 +1459,14 @@ impl Runtime {
             self.sticky = Some(code);
             return Err(code);
         }
-        Ok(())
+        Ok(crate::devtree::GridDone {
+            index,
+            printf_time: t0,
+            module: f.module,
+            grid: req.grid,
+            block: req.block,
+            launches: device_launches,
+        })
     }
 
     /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor`

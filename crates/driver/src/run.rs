@@ -674,6 +674,9 @@ pub struct Results {
     pub global: Option<GlobalCounts>,
     /// Device `printf`s the launch executed, in the order a GPU prints them.
     pub printf: Vec<warpscope_emu::printf::Printed>,
+    /// Kernels the grid's threads launched (dynamic parallelism), in block order, then launch
+    /// order; the caller runs them ([`warpscope_emu::devlaunch`]).
+    pub launches: Vec<warpscope_emu::devlaunch::DeviceLaunch>,
     /// Failing device `assert`s (each thread that executed `__assertfail` before the grid trapped),
     /// in block order; the launch's faults then include [`warpscope_emu::FaultKind::Assert`].
     pub asserts: Vec<warpscope_emu::AssertFailure>,
@@ -803,6 +806,7 @@ fn emulate(
         resources: opts.resources.clone(),
         global: None,
         printf: Vec::new(),
+        launches: Vec::new(),
         asserts: Vec::new(),
         buffers: Vec::new(),
     };
@@ -1148,6 +1152,7 @@ fn emulate(
     results.tma = res.counters.tma;
     results.stopped = res.stopped;
     results.printf = res.printf;
+    results.launches = res.launches;
     results.asserts = res.asserts;
     results.buffers = res.buffers;
     if let Some(mut report) = bank {

@@ -55,6 +55,8 @@ pub(crate) struct Ctx<'a> {
     pub csize: u32,
     /// The launch or the kernel names its clusters (`%is_explicit_cluster`).
     pub explicit_cluster: bool,
+    /// The launch's device runtime (dynamic parallelism).
+    pub devrt: &'a crate::devlaunch::DevRtEnv,
 }
 
 impl Ctx<'_> {
@@ -206,6 +208,8 @@ pub(crate) struct BlockOut {
     pub thread_insts: u64,
     pub fault: Option<EmuFault>,
     pub printf: Vec<crate::printf::Printed>,
+    /// Kernels the block's threads launched, in the order they did.
+    pub launches: Vec<crate::devlaunch::DeviceLaunch>,
     /// Failing device `assert`s (the lanes of the one warp that executed `__assertfail`).
     pub asserts: Vec<crate::AssertFailure>,
     /// What the block's TMA instructions did.
@@ -567,6 +571,7 @@ impl BlockRun {
                 thread_insts: 0,
                 fault: None,
                 printf: Vec::new(),
+                launches: Vec::new(),
                 asserts: Vec::new(),
                 tma: Default::default(),
             },
@@ -1098,6 +1103,50 @@ fn run_warp<S: Sink>(
                                     None,
                                 );
                             }
+                        }
+                    }
+                }
+                X::Gen(Inst::DevRt {
+                    call,
+                    args,
+                    ret,
+                    slot,
+                }) => {
+                    let c = crate::devlaunch::Call {
+                        call,
+                        args,
+                        ret,
+                        slot,
+                    };
+                    let mut m = mask;
+                    while m != 0 {
+                        let l = m.trailing_zeros();
+                        m &= m - 1;
+                        let tid = wi * 32 + l;
+                        let mut lane = crate::devlaunch::Lane {
+                            frame: u64::from(tid) * bm.local_size,
+                            local_size: bm.local_size,
+                            local: bm.local,
+                            global: ctx.global,
+                        };
+                        let r = crate::devlaunch::exec_lane(
+                            ctx.prog,
+                            ctx.devrt,
+                            &mut lane,
+                            &c,
+                            block,
+                            tid,
+                            pc,
+                            w.printfs,
+                            &mut out.launches,
+                        );
+                        if r.is_err() {
+                            return Stop::Fault(
+                                FaultKind::OutOfBounds { space: Space::Local },
+                                pc,
+                                Some(l),
+                                None,
+                            );
                         }
                     }
                 }
@@ -2012,7 +2061,11 @@ fn general<S: Sink>(
                 }
             }
         }
-        Inst::WgmmaSync { .. } | Inst::Nop | Inst::Printf { .. } | Inst::AssertFail { .. } => {}
+        Inst::WgmmaSync { .. }
+        | Inst::Nop
+        | Inst::Printf { .. }
+        | Inst::AssertFail { .. }
+        | Inst::DevRt { .. } => {}
     }
     Flow::Next
 }

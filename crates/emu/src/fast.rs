@@ -91,6 +91,7 @@ pub fn rows_of(i: &Inst) -> Vec<R> {
         | Inst::ClusterBar { .. }
         | Inst::WgmmaSync { .. }
         | Inst::Printf { .. }
+        | Inst::DevRt { .. }
         | Inst::AssertFail { .. } => vec![],
         Inst::BadCall { addr } => vec![addr],
         Inst::PredToReg { d, .. } => vec![d],

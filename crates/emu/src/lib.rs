@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod arith;
+pub mod devlaunch;
 pub mod event;
 mod exec;
 mod fast;
@@ -104,6 +105,14 @@ pub fn buffer_layout(args: &[Arg]) -> (Vec<Option<u64>>, u64) {
     (bases, next)
 }
 
+/// The device runtime of a launch that says nothing of it: a host launch on device 0.
+static NO_DEVRT: devlaunch::DevRtEnv = devlaunch::DevRtEnv {
+    depth: 0,
+    device: 0,
+    attributes: Vec::new(),
+    max_smem: 0,
+};
+
 /// Turns of a cooperative grid in a row in which every unfinished block waited, none finished and
 /// none wrote global memory, after which the grid is stopped as deadlocked
 /// ([`FaultKind::GridDeadlock`]). One turn with no write already repeats the previous polls'
@@ -148,6 +157,10 @@ pub struct Launch {
     /// Clusters of up to [`MAX_CLUSTER_NONPORTABLE`] blocks are allowed
     /// (`cudaFuncAttributeNonPortableClusterSizeAllowed`), else up to [`MAX_CLUSTER`].
     pub cluster_nonportable: bool,
+    /// What the device runtime tells a kernel that launches kernels (dynamic parallelism): its
+    /// nesting depth, the device and its attributes; `None`: a host launch on device 0 with no
+    /// attributes.
+    pub device_runtime: Option<std::sync::Arc<devlaunch::DevRtEnv>>,
 }
 
 /// The most blocks of a cluster a launch may have (the portable cluster size).
@@ -245,6 +258,7 @@ impl Launch {
             grid_workspace: 0,
             cluster: None,
             cluster_nonportable: false,
+            device_runtime: None,
         }
     }
 }
@@ -466,6 +480,9 @@ pub struct RunResult<S> {
     pub faults: Vec<EmuFault>,
     /// Device `printf`s, in block order and, within a block, in the order they executed.
     pub printf: Vec<printf::Printed>,
+    /// Kernels the grid's threads launched (dynamic parallelism), in block order, then the order
+    /// the block launched them; the caller runs them after this grid ([`devlaunch`]).
+    pub launches: Vec<devlaunch::DeviceLaunch>,
     /// Failing device `assert`s, in block order, then lane order (one per thread that executed
     /// `__assertfail`). A failing assert traps the grid as a GPU does: the warp and its block stop
     /// there (earlier side effects stay), and blocks of a later wave ([`ASSERT_WAVE`]) do not run.
@@ -780,6 +797,7 @@ struct Gathered<A> {
     counters: Counters,
     faults: Vec<EmuFault>,
     printed: Vec<printf::Printed>,
+    launches: Vec<devlaunch::DeviceLaunch>,
     asserts: Vec<AssertFailure>,
 }
 
@@ -817,6 +835,7 @@ where
         counters: r.counters,
         faults: r.faults,
         printf: r.printf,
+        launches: r.launches,
         asserts: r.asserts,
         stopped: r.stopped,
     })
@@ -837,6 +856,8 @@ pub struct FoldedRun<A> {
     pub faults: Vec<EmuFault>,
     /// As [`RunResult::printf`].
     pub printf: Vec<printf::Printed>,
+    /// As [`RunResult::launches`].
+    pub launches: Vec<devlaunch::DeviceLaunch>,
     /// As [`RunResult::asserts`].
     pub asserts: Vec<AssertFailure>,
     /// As [`RunResult::stopped`].
@@ -1165,6 +1186,7 @@ where
         cluster: cdims,
         csize,
         explicit_cluster,
+        devrt: launch.device_runtime.as_deref().unwrap_or(&NO_DEVRT),
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {
@@ -1192,6 +1214,7 @@ where
     };
     let gather = |g: &mut Gathered<A>, (s, o): (S, exec::BlockOut)| {
         g.printed.extend(o.printf);
+        g.launches.extend(o.launches);
         g.asserts.extend(o.asserts);
         g.counters.warp_insts += o.warp_insts;
         g.counters.thread_insts += o.thread_insts;
@@ -1207,6 +1230,7 @@ where
         counters: Counters::default(),
         faults: Vec::new(),
         printed: Vec::new(),
+        launches: Vec::new(),
         asserts: Vec::new(),
     };
     // folded in parts: a part's accumulator, and a part combined into the launch's
@@ -1505,6 +1529,7 @@ where
         counters,
         faults,
         mut printed,
+        launches,
         asserts,
     } = g;
     // Blocks run concurrently on a GPU: the k-th printf of every warp comes before the (k+1)-th of
@@ -1521,6 +1546,7 @@ where
         counters,
         faults,
         printf: printed,
+        launches,
         asserts,
         stopped,
     })

@@ -158,6 +158,17 @@ fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
     "exact"
 }
 
+/// The claim for counter `m` of a host launch summed over its tree `t`: shared counters are exact
+/// when every grid's are (the device runtime makes no shared load or store); the others count the
+/// device runtime's own work on the GPU, which is not modelled: estimates.
+fn tree_claim(rec: &LaunchRecord, m: &str, t: &warpscope_cudart::devlaunch::Tree) -> &'static str {
+    match claim(rec, m) {
+        "exact" if m.contains("shared") && t.shared_exact => "exact",
+        "floor" => "floor",
+        _ => "estimate",
+    }
+}
+
 /// Pairs the recorded launches with ncu's rows and compares every counter of [`METRICS`] the
 /// launch predicts.
 pub fn compare(recs: &[LaunchRecord], rows: &[NcuRow], measured_on: String) -> RunMeasurement {
@@ -172,8 +183,18 @@ pub fn compare(recs: &[LaunchRecord], rows: &[NcuRow], measured_on: String) -> R
     let mut notes = Vec::new();
     let mut differences = 0;
     let mut launches = Vec::new();
-    for rec in recs {
-        let Some((kernel, rows)) = by_id.get(&rec.index) else {
+    // kernels launched by kernels: ncu profiles only the host's launches (its IDs count those), and
+    // counts in each the grids it launched (warpscope_cudart::devlaunch::trees)
+    let trees = warpscope_cudart::devlaunch::trees(recs);
+    let device_launched = recs.iter().filter(|r| r.parent.is_some()).count();
+    if device_launched > 0 {
+        notes.push(format!(
+            "{device_launched} launches were made by kernels: ncu does not profile them as launches of their own and counts their work, with the device runtime's own, in the row of the host launch they descend from; that row is compared with the sums over the host launch's grids"
+        ));
+    }
+    for rec in recs.iter().filter(|r| r.parent.is_none()) {
+        let id = rec.host_launch.unwrap_or(rec.index);
+        let Some((kernel, rows)) = by_id.get(&id) else {
             notes.push(format!(
                 "launch {} ({}): ncu did not profile it",
                 rec.index, rec.kernel
@@ -185,9 +206,18 @@ pub fn compare(recs: &[LaunchRecord], rows: &[NcuRow], measured_on: String) -> R
         if measured_kernel.is_some() {
             differences += 1;
         }
+        let tree = trees.get(&rec.index);
         let preds: Vec<Prediction> = METRICS
             .iter()
-            .filter_map(|&m| Some((m, *rec.analysis.metrics.get(m)?, claim(rec, m))))
+            .filter_map(|&m| {
+                let own = *rec.analysis.metrics.get(m)?;
+                Some(match tree {
+                    Some(t) if m.ends_with(".sum") => {
+                        (m, t.metrics.get(m).copied().unwrap_or(own), tree_claim(rec, m, t))
+                    }
+                    _ => (m, own, claim(rec, m)),
+                })
+            })
             .collect();
         let owned: Vec<NcuRow> = rows.iter().map(|r| (*r).clone()).collect();
         let counters = crate::launch::compare_counters(&preds, Some(&owned));
@@ -199,7 +229,11 @@ pub fn compare(recs: &[LaunchRecord], rows: &[NcuRow], measured_on: String) -> R
             counters,
         });
     }
-    let recorded: Vec<u64> = recs.iter().map(|r| r.index).collect();
+    let recorded: Vec<u64> = recs
+        .iter()
+        .filter(|r| r.parent.is_none())
+        .map(|r| r.host_launch.unwrap_or(r.index))
+        .collect();
     let extra: Vec<String> = by_id
         .iter()
         .filter(|(id, _)| !recorded.contains(id))

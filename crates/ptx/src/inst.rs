@@ -818,6 +818,19 @@ pub enum Inst {
         line: u32,
         func: u32,
     },
+    /// A call of the CUDA device runtime (dynamic parallelism: `-rdc=true` with `-lcudadevrt`),
+    /// kept as one instruction: `call` says which function, `args` are the local offsets of its
+    /// `.param` arguments in order (unused ones 0), `ret` the local offset of its return
+    /// parameter. `slot` is, for [`DevRtCall::GetParameterBuffer`], the local offset of the call
+    /// site's parameter buffer slot (a header of [`DEVRT_HEADER`] bytes describing the launch,
+    /// then the kernel's parameters), for the others the local offset of the thread's last-error
+    /// word.
+    DevRt {
+        call: DevRtCall,
+        args: [u16; 4],
+        ret: u16,
+        slot: u32,
+    },
     /// The end of an indirect `call`'s dispatch (see `lower::FUNC_BASE`): every executing lane
     /// holds, in row `addr`, an address that is no candidate function's, so the call faults
     /// (`FaultKind::BadCall`) as a GPU's call to a non-function address does.
@@ -1194,6 +1207,33 @@ impl SurfShape {
         self.1 >> 4
     }
 }
+
+/// The device runtime functions the emulator runs (`__cudaCDP2<Name>` in CUDA 12+ PTX, `cuda<Name>`
+/// before): see [`Inst::DevRt`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DevRtCall {
+    /// `cudaGetParameterBufferV2(func, gridDim, blockDim, sharedMem)`: the launch's buffer.
+    GetParameterBuffer,
+    /// `cudaLaunchDeviceV2(buffer, stream)`: launches the grid the buffer describes.
+    LaunchDevice,
+    /// `cudaStreamCreateWithFlags(&stream, flags)`
+    StreamCreate,
+    /// `cudaStreamDestroy(stream)`
+    StreamDestroy,
+    /// `cudaGetDevice(&device)`
+    GetDevice,
+    /// `cudaDeviceGetAttribute(&value, attribute, device)`
+    DeviceGetAttribute,
+    /// `cudaGetLastError()`
+    GetLastError,
+    /// `cudaPeekAtLastError()`
+    PeekAtLastError,
+}
+
+/// Bytes of a parameter buffer slot before the parameters: the launch's description (the
+/// kernel's address, grid, block, dynamic shared memory, a check word), so that the buffer
+/// `cudaGetParameterBufferV2` returns (the parameters' start) is 64-byte aligned.
+pub const DEVRT_HEADER: u32 = 64;
 
 /// How a pre-initialised row gets its value when a warp starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

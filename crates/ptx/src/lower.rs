@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::inst::*;
+mod devrt;
 mod indirect;
 mod tma;
 use crate::parse::{Function, Instruction, Module, Operand, Pos, StateSpace, Stmt, VarDecl};
@@ -177,6 +178,9 @@ pub struct Program {
     /// Every function with an address (a `.func` with a body), and that address: what a function
     /// pointer to it holds here (`lower/indirect.rs`).
     pub functions: Vec<(String, u64)>,
+    /// Every `.entry` and its address: what `mov.u64 %rd, kernel;` puts in a register (a device-side
+    /// launch names its kernel so, `lower/devrt.rs`), in module order.
+    pub kernel_addresses: Vec<(String, u64)>,
 }
 
 /// A kernel of the module that did not lower, and why.
@@ -353,6 +357,8 @@ struct KCtx<'m> {
     uses_reserved: bool,
     /// `setmaxnreg` instructions met, `(inc, N)` once each.
     setmaxnreg: Vec<(bool, u32)>,
+    /// The local offset of the thread's last device-runtime error, once a call needs it.
+    devrt_err: Option<u32>,
 }
 
 /// Lowering result for one call instance.
@@ -2852,6 +2858,9 @@ impl<'m> KCtx<'m> {
         if proto.is_some() || matches!(self.lookup(fname), Some(Sym::Reg(..))) {
             return self.indirect_call(fname, &args, &rets);
         }
+        if let Some(r) = self.devrt_call(fname, &args, &rets) {
+            return r;
+        }
         let module = self.module;
         if fname == "vprintf"
             && !module
@@ -3225,6 +3234,14 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             functions.push((f.name.clone(), indirect::func_address(i)));
         }
     }
+    // every kernel's address (`mov.u64 %rd, kernel;` before a device-side launch), likewise
+    let mut kernel_addresses = Vec::new();
+    for (i, f) in m.functions.iter().enumerate() {
+        if f.is_entry && !module_syms.contains_key(&f.name) {
+            module_syms.insert(f.name.clone(), Sym::Global(indirect::func_address(i)));
+            kernel_addresses.push((f.name.clone(), indirect::func_address(i)));
+        }
+    }
     let mut ops = Vec::new();
     let mut info = Vec::new();
     let mut kernels = Vec::new();
@@ -3259,6 +3276,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             depth: 0,
             uses_reserved: false,
             setmaxnreg: Vec::new(),
+            devrt_err: None,
         };
         for v in &module_shared {
             if used.contains(&v.name.as_str()) {
@@ -3359,6 +3377,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             failed,
             entries,
             functions,
+            kernel_addresses,
         })
     } else {
         // module-scope errors, or no kernel lowered: every error of the module

@@ -17,7 +17,7 @@ use warpscope_cudart::Config;
 use warpscope_cudart::program::Linkage;
 use warpscope_cudart::records::tool_keeps;
 
-use crate::exit::{self, Unavailable};
+use crate::exit;
 use crate::output::{Block, Format, OutputArgs, emit_blocks_fitted};
 use crate::run_export::{self, Interrupted, UnfinishedLaunch};
 
@@ -113,37 +113,6 @@ fn parse_budget(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Builds `app.cu` with the toolkit's nvcc as the field notes do, linked against warpscope's
-/// runtime (`-cudart shared`).
-fn build_cu(src: &Path, dir: &Path, arch: &str, args: &Args) -> anyhow::Result<PathBuf> {
-    let root = warpscope_toolchain::locate::find_root()
-        .map_err(|e| anyhow::Error::new(Unavailable(format!("cannot build {}: {e}", src.display()))))?;
-    let nvcc = root.bin("nvcc");
-    let out = dir.join(src.file_stem().unwrap_or_default());
-    let mut cmd = Command::new(&nvcc);
-    cmd.args(["-O2", &format!("-arch={arch}"), "-lineinfo", "-cudart", "shared"])
-        .arg(format!("-L{}", dir.display()))
-        .args(args.include_dirs.iter().map(|d| format!("-I{}", d.display())))
-        .args(args.defines.iter().map(|d| format!("-D{d}")))
-        .arg("-o")
-        .arg(&out)
-        .arg(src);
-    let cccl = root.root.join("include").join("cccl");
-    if cccl.is_dir() {
-        cmd.arg(format!("-I{}", cccl.display()));
-    }
-    let o = crate::child::output(&mut cmd, std::process::Stdio::piped())
-        .with_context(|| format!("cannot run {}", nvcc.display()))?;
-    if !o.status.success() {
-        bail!(
-            "{}: nvcc failed:\n{}",
-            src.display(),
-            String::from_utf8_lossy(&o.stderr).trim()
-        );
-    }
-    Ok(out)
-}
-
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let arch = warpscope_model::arch::Arch::parse(&args.arch)?;
@@ -184,7 +153,15 @@ fn run_in(
         _ => &args.command[1..],
     };
     let program = if is_cu {
-        build_cu(&first, dir, arch.name, args)?
+        crate::run_build::build_cu(
+            &first,
+            dir,
+            arch.name,
+            &crate::run_build::Flags {
+                include_dirs: &args.include_dirs,
+                defines: &args.defines,
+            },
+        )?
     } else {
         first.clone()
     };

@@ -1,0 +1,599 @@
+//! Counted loops stepped over in closed form.
+//!
+//! A loop whose body the flow only needs for its trip count and its counted global accesses
+//! (ptxas's unrolled copies of `for (i = 0; i < n; ++i) c[idx] = a[idx] + b[idx]`: a 16-way body
+//! of loads and stores through loop-invariant pointers, one counter, one compare, one backward
+//! branch) costs the flow the whole body once per iteration although every iteration counts the
+//! same. Such a loop is recognised in the machine code ([`find`]) and, once a warp has run one
+//! whole iteration of it together, the iterations that are sure to take the backward branch again
+//! are added at once ([`MachineFlow::step_over_iterations`]): their counts are the iteration's just
+//! run, times their number, and the counters advance by their steps times it.
+//!
+//! A loop qualifies when, between its head and its backward branch (`@P BRA head`, guard only):
+//! * no instruction steers the warp (no other branch, exit, call, barrier or convergence);
+//! * every instruction the flow needs ([`super::slice`]) is one of: a counter `IADD3 r, r, a, b`
+//!   (`r` written nowhere else in the body, `a` and `b` not written in it); the one `ISETP` that
+//!   makes the branch's guard, comparing one counter (no modifier) with a value the body does
+//!   not write; a global load or store counted for its address only, through a register pair the
+//!   body does not write (so each iteration counts the same requests and sectors);
+//! * anything else in the body is not needed (the flow steps over it in any case).
+//!
+//! The number of further iterations is exact: a counter seen by the compare moves by its step
+//! each iteration; while it stays inside the compare's integer range (signed or unsigned) its
+//! order against the other value changes at most twice (below, equal, above), so the guard is
+//! checked at those points only. Where the counter would wrap, the stepping stops short and the
+//! flow runs that iteration itself.
+
+use super::{Bop, Cmp, Dst, FlowCounts, FlowLaunch, Ins, Kind, MachineFlow, Pred, Src, Warp, lanes};
+use crate::global::GlobalCounts;
+use std::cmp::Ordering;
+
+/// A counted loop ([`find`]), kept at its backward branch.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Loop {
+    /// The head (the branch's target).
+    pub(super) head: usize,
+    /// The counters: register, the index of their `IADD3`.
+    counters: Vec<(u8, usize)>,
+    /// The `ISETP` of the guard.
+    cmp_at: usize,
+    /// Which of its operands (0 or 1) is the counter.
+    counter_operand: usize,
+    /// Its counter's index in [`Self::counters`].
+    counter: usize,
+    /// The branch's guard reads the compare's first destination (else its second).
+    first_dst: bool,
+    guard_neg: bool,
+}
+
+/// The counted loops of the code, at their backward branches.
+pub(super) fn find(ins: &[Ins], needed: &[bool], value: &[bool]) -> Vec<Option<Loop>> {
+    let mut out = vec![None; ins.len()];
+    for (b, x) in ins.iter().enumerate() {
+        if let Some(l) = counted_loop(ins, needed, value, b, x) {
+            out[b] = Some(l);
+        }
+    }
+    out
+}
+
+fn counted_loop(ins: &[Ins], needed: &[bool], value: &[bool], b: usize, x: &Ins) -> Option<Loop> {
+    let Kind::Bra {
+        any: false,
+        div: false,
+    } = x.kind
+    else {
+        return None;
+    };
+    let head = x.target?;
+    if head > b || !x.preds.is_empty() || x.guard.uniform || x.guard == Pred::TRUE {
+        return None;
+    }
+    let body = &ins[head..b];
+    // what the body's needed instructions write
+    let mut written: Vec<Dst> = Vec::new();
+    for (k, y) in body.iter().enumerate() {
+        let steers = y.kind.is_control()
+            || matches!(
+                y.kind,
+                Kind::Bssy | Kind::Bsync | Kind::Bar { .. } | Kind::Stop | Kind::Poison | Kind::ExclusiveSync
+            );
+        if steers {
+            return None;
+        }
+        if needed[head + k] {
+            // the zero register and the true predicate are never written
+            written.extend(y.dst.iter().copied().filter(|d| {
+                !matches!(
+                    *d,
+                    Dst::R(super::RZ) | Dst::Ur(super::URZ) | Dst::P(super::PT) | Dst::Up(super::PT)
+                )
+            }));
+        }
+    }
+    let writes = |d: Dst| written.contains(&d);
+    let invariant = |s: Src| match s {
+        Src::R(r) => !writes(Dst::R(r)),
+        Src::Ur(r) => !writes(Dst::Ur(r)),
+        Src::Imm(_) => true,
+        Src::Const { reg, .. } => reg.is_none_or(|r| !writes(Dst::R(r))),
+        _ => false,
+    };
+    let mut counters: Vec<(u8, usize)> = Vec::new();
+    let mut cmp: Option<usize> = None;
+    for (k, y) in body.iter().enumerate() {
+        let i = head + k;
+        if !needed[i] {
+            continue;
+        }
+        if y.guard != Pred::TRUE {
+            return None;
+        }
+        match y.kind {
+            Kind::Iadd3 { x: false } => {
+                let [Dst::R(r)] = y.dst[..] else { return None };
+                let own = y
+                    .src
+                    .iter()
+                    .filter(|o| o.src == Src::R(r) && !o.neg && !o.not && !o.abs)
+                    .count();
+                let others_invariant = y
+                    .src
+                    .iter()
+                    .filter(|o| o.src != Src::R(r))
+                    .all(|o| invariant(o.src));
+                if own != 1 || !others_invariant || y.src.len() != 3 || counters.iter().any(|c| c.0 == r) {
+                    return None;
+                }
+                counters.push((r, i));
+            }
+            Kind::Isetp {
+                cmp: c,
+                bop: _,
+                ex: false,
+                ..
+            } => {
+                if cmp.is_some() || !matches!(c, Cmp::Lt | Cmp::Le | Cmp::Gt | Cmp::Ge | Cmp::Eq | Cmp::Ne) {
+                    return None;
+                }
+                let q = y.preds.first()?;
+                if y.preds.len() != 1 || q.uniform || writes(Dst::P(q.idx)) || y.src.len() != 2 {
+                    return None;
+                }
+                cmp = Some(i);
+            }
+            Kind::Ldg { .. } | Kind::Stg { .. } if !value[i] => {
+                let (r, _) = y.addr?;
+                if writes(Dst::R(r)) || writes(Dst::R(r.checked_add(1)?)) {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    let cmp_at = cmp?;
+    let c = &ins[cmp_at];
+    // the guard reads the compare's result, written nowhere else in the body
+    let first_dst = match c.dst[..] {
+        [Dst::P(p0), ..] if p0 == x.guard.idx => true,
+        [_, Dst::P(p1)] if p1 == x.guard.idx => false,
+        _ => return None,
+    };
+    let guard_writers = body
+        .iter()
+        .enumerate()
+        .filter(|(k, y)| needed[head + k] && y.dst.contains(&Dst::P(x.guard.idx)))
+        .count();
+    if guard_writers != 1 {
+        return None;
+    }
+    // one operand a counter (no modifier), the other not written in the body
+    let is_counter = |o: &super::Opnd| match o.src {
+        Src::R(r) if !o.neg && !o.not && !o.abs => counters.iter().position(|c| c.0 == r),
+        _ => None,
+    };
+    let (counter_operand, counter) = match (is_counter(&c.src[0]), is_counter(&c.src[1])) {
+        (Some(k), None) if invariant(c.src[1].src) => (0, k),
+        (None, Some(k)) if invariant(c.src[0].src) => (1, k),
+        _ => return None,
+    };
+    // every counter is read by nothing needed but its own add and the compare
+    for (k, y) in body.iter().enumerate() {
+        let i = head + k;
+        if !needed[i] || i == cmp_at || counters.iter().any(|c| c.1 == i) {
+            continue;
+        }
+        let reads = super::uses(y);
+        if counters.iter().any(|c| reads.has(Dst::R(c.0))) {
+            return None;
+        }
+    }
+    Some(Loop {
+        head,
+        counters,
+        cmp_at,
+        counter_operand,
+        counter,
+        first_dst,
+        guard_neg: x.guard.neg,
+    })
+}
+
+/// Further iterations, from the next one, whose guard is sure to hold for one lane: the
+/// compare sees `x1 + j * s` at the `j`-th (from 0) against `u`, in the integer range `lo..=hi`.
+fn lane_iterations(x1: i128, s: i128, u: i128, lo: i128, hi: i128, taken: impl Fn(Ordering) -> bool) -> u64 {
+    let at = |j: i128| taken((x1 + j * s).cmp(&u));
+    if s == 0 {
+        return if at(0) { u64::MAX } else { 0 };
+    }
+    // the last iteration before the counter leaves the range
+    let last = if s > 0 { (hi - x1) / s } else { (x1 - lo) / -s };
+    // where the order against `u` changes: first at or past `u`, first past it
+    let (first_at, first_past) = if s > 0 {
+        let d = u - x1;
+        (
+            if d <= 0 { 0 } else { (d + s - 1) / s },
+            if d < 0 { 0 } else { d / s + 1 },
+        )
+    } else {
+        let d = x1 - u;
+        let t = -s;
+        (
+            if d <= 0 { 0 } else { (d + t - 1) / t },
+            if d < 0 { 0 } else { d / t + 1 },
+        )
+    };
+    let mut points = [0, first_at, first_past];
+    points.sort_unstable();
+    for p in points {
+        if p > last {
+            break;
+        }
+        if !at(p) {
+            return u64::try_from(p).unwrap_or(0);
+        }
+    }
+    u64::try_from(last + 1).unwrap_or(u64::MAX)
+}
+
+fn mirror(c: Cmp) -> Cmp {
+    match c {
+        Cmp::Lt => Cmp::Gt,
+        Cmp::Le => Cmp::Ge,
+        Cmp::Gt => Cmp::Lt,
+        Cmp::Ge => Cmp::Le,
+        other => other,
+    }
+}
+
+fn holds(c: Cmp, o: Ordering) -> bool {
+    match c {
+        Cmp::Lt => o.is_lt(),
+        Cmp::Le => o.is_le(),
+        Cmp::Gt => o.is_gt(),
+        Cmp::Ge => o.is_ge(),
+        Cmp::Eq => o.is_eq(),
+        Cmp::Ne => o.is_ne(),
+        _ => false,
+    }
+}
+
+fn add_times(g: &mut GlobalCounts, d: &GlobalCounts, k: u64) {
+    g.ld_requests += d.ld_requests * k;
+    g.ld_sectors += d.ld_sectors * k;
+    g.ld_bytes += d.ld_bytes * k;
+    g.st_requests += d.st_requests * k;
+    g.st_sectors += d.st_sectors * k;
+    g.st_bytes += d.st_bytes * k;
+    g.copies_unsure += d.copies_unsure * k;
+}
+
+fn minus(a: &GlobalCounts, b: &GlobalCounts) -> GlobalCounts {
+    GlobalCounts {
+        ld_requests: a.ld_requests - b.ld_requests,
+        ld_sectors: a.ld_sectors - b.ld_sectors,
+        ld_bytes: a.ld_bytes - b.ld_bytes,
+        st_requests: a.st_requests - b.st_requests,
+        st_sectors: a.st_sectors - b.st_sectors,
+        st_bytes: a.st_bytes - b.st_bytes,
+        copies_unsure: a.copies_unsure - b.copies_unsure,
+    }
+}
+
+/// The warp's last whole iteration of a counted loop: where, by which lanes, the counts then.
+pub(super) type LastIteration = Option<(u64, usize, u32, FlowCounts)>;
+
+impl MachineFlow {
+    /// After the warp's lanes `group` (all its live lanes) took the backward branch at `b` of
+    /// counted loop `lp` together: when the iteration before was one whole iteration by the same
+    /// lanes, adds the iterations sure to follow it (their counts, their counters' steps).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn step_over_iterations(
+        &self,
+        lp: &Loop,
+        b: usize,
+        w: &mut Warp,
+        group: u32,
+        launch: &FlowLaunch,
+        counts: &mut FlowCounts,
+        max_warp_insts: u64,
+    ) {
+        let now = (w.epoch, b, group, *counts);
+        let Some((epoch, at, lanes_before, before)) = w.last_iteration.replace(now) else {
+            return;
+        };
+        let body = (b - lp.head + 1) as u64;
+        if epoch != w.epoch
+            || at != b
+            || lanes_before != group
+            || counts.warp_insts - before.warp_insts != body
+        {
+            return;
+        }
+        if counts.may_join != before.may_join || counts.global.is_some() != before.global.is_some() {
+            return;
+        }
+        let c = &self.ins[lp.cmp_at];
+        let Kind::Isetp { cmp, signed, bop, .. } = c.kind else {
+            return;
+        };
+        let cmp = if lp.counter_operand == 1 { mirror(cmp) } else { cmp };
+        let (lo, hi) = if signed {
+            (i128::from(i32::MIN), i128::from(i32::MAX))
+        } else {
+            (0, i128::from(u32::MAX))
+        };
+        let dom = |v: u32| {
+            if signed {
+                i128::from(v as i32)
+            } else {
+                i128::from(v)
+            }
+        };
+        let (r, add_at) = lp.counters[lp.counter];
+        let mut k = u64::MAX;
+        let mut steps = vec![[0u32; 32]; lp.counters.len()];
+        for l in lanes(group) {
+            for (n, &(reg, at)) in lp.counters.iter().enumerate() {
+                let y = &self.ins[at];
+                let mut s = 0u32;
+                for o in y.src.iter().filter(|o| o.src != Src::R(reg)) {
+                    let Some(v) = w.read(*o, l, launch) else { return };
+                    s = s.wrapping_add(v);
+                }
+                steps[n][l] = s;
+                if w.rk[reg as usize] >> l & 1 == 0 {
+                    return;
+                }
+            }
+            let Some(u) = w.read(c.src[1 - lp.counter_operand], l, launch) else {
+                return;
+            };
+            let Some(q) = w.pred(c.preds[0], l) else { return };
+            let v = w.r[r as usize][l];
+            let s = steps[lp.counter][l];
+            // the value the compare sees in the next iteration: after the add when it comes first
+            let x1 = if add_at < lp.cmp_at { v.wrapping_add(s) } else { v };
+            let comb = |t: bool| match bop {
+                Bop::And => t && q,
+                Bop::Or => t || q,
+                Bop::Xor => t ^ q,
+            };
+            let (first_dst, neg) = (lp.first_dst, lp.guard_neg);
+            let taken = |o: Ordering| {
+                let t = holds(cmp, o);
+                let d = if first_dst { comb(t) } else { comb(!t) };
+                d != neg
+            };
+            let s = i128::from(s as i32);
+            k = k.min(lane_iterations(dom(x1), s, dom(u), lo, hi, taken));
+            if k == 0 {
+                return;
+            }
+        }
+        let delta_insts = counts.warp_insts - before.warp_insts;
+        k = k.min(max_warp_insts.saturating_sub(counts.warp_insts) / delta_insts.max(1));
+        if k == 0 {
+            return;
+        }
+        counts.targets += (counts.targets - before.targets) * k;
+        counts.divergent += (counts.divergent - before.divergent) * k;
+        if let (Some(g), Some(g0)) = (counts.global.as_mut(), before.global.as_ref()) {
+            let d = minus(g, g0);
+            add_times(g, &d, k);
+        }
+        counts.warp_insts += delta_insts * k;
+        for (n, &(reg, _)) in lp.counters.iter().enumerate() {
+            let reg = reg as usize;
+            for l in lanes(group) {
+                w.r[reg][l] = w.r[reg][l].wrapping_add((k as u32).wrapping_mul(steps[n][l]));
+            }
+            w.rgen[reg] = w.rgen[reg].wrapping_add(1);
+        }
+        w.last_iteration = Some((w.epoch, b, group, *counts));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute(x1: i64, s: i64, u: i64, signed: bool, c: Cmp, neg: bool) -> u64 {
+        // the wrapped register the hardware compares, step by step
+        let mut n = 0u64;
+        let mut x = x1 as u32;
+        let s = s as u32;
+        let u = u as u32;
+        loop {
+            let o = if signed {
+                (x as i32).cmp(&(u as i32))
+            } else {
+                x.cmp(&u)
+            };
+            if holds(c, o) == neg || n > 300 {
+                return n;
+            }
+            n += 1;
+            x = x.wrapping_add(s);
+        }
+    }
+
+    fn dom(v: u32, signed: bool) -> i128 {
+        if signed {
+            i128::from(v as i32)
+        } else {
+            i128::from(v)
+        }
+    }
+
+    #[test]
+    fn iterations_to_the_flip_equal_stepping_the_wrapped_counter() {
+        // every compare, sign, direction and start around the other value and the range's ends;
+        // the closed form stops where the counter would leave the compare's range (the flow then
+        // runs that iteration itself), never past the first iteration whose guard fails
+        let starts = [
+            -40i64,
+            -17,
+            -16,
+            -1,
+            0,
+            1,
+            5,
+            16,
+            17,
+            40,
+            0x7fff_fff0,
+            -0x7fff_fff8,
+        ];
+        for signed in [true, false] {
+            let (lo, hi) = if signed {
+                (i128::from(i32::MIN), i128::from(i32::MAX))
+            } else {
+                (0, i128::from(u32::MAX))
+            };
+            for c in [Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge, Cmp::Eq, Cmp::Ne] {
+                for neg in [false, true] {
+                    for s in [-16i64, -3, -1, 0, 1, 4, 16] {
+                        for &x1 in &starts {
+                            for u in [-20i64, 0, 3, 12, 20, 0x7fff_fffc] {
+                                let x0 = dom(x1 as u32, signed);
+                                let got =
+                                    lane_iterations(x0, i128::from(s), dom(u as u32, signed), lo, hi, |o| {
+                                        holds(c, o) != neg
+                                    });
+                                let want = brute(x1, s, u, signed, c, neg);
+                                let leaves = |j: u64| {
+                                    let x = x0 + i128::from(s) * i128::from(j);
+                                    x < lo || x > hi
+                                };
+                                let case =
+                                    format!("signed {signed} {c:?} neg {neg} step {s} from {x1} against {u}");
+                                if want <= 300 {
+                                    if leaves(want) {
+                                        assert!(
+                                            got == want || got < want && leaves(got),
+                                            "{case}: {got}, flip at {want}"
+                                        );
+                                    } else {
+                                        assert_eq!(got, want, "{case}");
+                                    }
+                                } else {
+                                    assert!(got > 300 || leaves(got), "{case}: {got}");
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod flow_tests {
+    use super::super::{FlowCounts, FlowLaunch, MachineFlow};
+
+    /// ptxas's shape of `for (i = 0; i < n; ++i) c[idx] = a[idx] + b[idx]`: the count in R8,
+    /// a 4-way body while more than 4 remain, then one at a time.
+    const UNROLLED: &str = "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+        \t/*0010*/ LDC R8, c[0x0][0x210] ;\n\
+        \t/*0020*/ LDC.64 R2, c[0x0][0x218] ;\n\
+        \t/*0030*/ LDC.64 R6, c[0x0][0x220] ;\n\
+        \t/*0040*/ IMAD.WIDE R2, R0, 0x4, R2 ;\n\
+        \t/*0050*/ IMAD.WIDE R6, R0, 0x4, R6 ;\n\
+        \t/*0060*/ ISETP.GT.AND P1, PT, R8, 0x3, PT ;\n\
+        \t/*0070*/ @!P1 BRA `(.L_x_1) ;\n\
+        .L_x_0:\n\
+        \t/*0080*/ LDG.E R9, desc[UR4][R2.64] ;\n\
+        \t/*0090*/ FADD R9, R9, R9 ;\n\
+        \t/*00a0*/ STG.E desc[UR4][R6.64], R9 ;\n\
+        \t/*00b0*/ LDG.E R10, desc[UR4][R2.64+0x4] ;\n\
+        \t/*00c0*/ FADD R10, R10, R10 ;\n\
+        \t/*00d0*/ STG.E desc[UR4][R6.64+0x4], R10 ;\n\
+        \t/*00e0*/ IADD3 R8, R8, -0x4, RZ ;\n\
+        \t/*00f0*/ LDG.E R11, desc[UR4][R2.64+0x80] ;\n\
+        \t/*0100*/ STG.E desc[UR4][R6.64+0x8], R11 ;\n\
+        \t/*0110*/ ISETP.GT.AND P1, PT, R8, 0x3, PT ;\n\
+        \t/*0120*/ @P1 BRA `(.L_x_0) ;\n\
+        .L_x_1:\n\
+        \t/*0130*/ ISETP.NE.AND P0, PT, R8, RZ, PT ;\n\
+        \t/*0140*/ @!P0 EXIT ;\n\
+        .L_x_2:\n\
+        \t/*0150*/ LDG.E R9, desc[UR4][R2.64] ;\n\
+        \t/*0160*/ STG.E desc[UR4][R6.64], R9 ;\n\
+        \t/*0170*/ IADD3 R8, R8, -0x1, RZ ;\n\
+        \t/*0180*/ ISETP.NE.AND P0, PT, R8, RZ, PT ;\n\
+        \t/*0190*/ @P0 BRA `(.L_x_2) ;\n\
+        \t/*01a0*/ EXIT ;\n";
+
+    fn flow(body: &str) -> MachineFlow {
+        let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{body}");
+        let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
+        MachineFlow::counting_globals(&ks[0])
+    }
+
+    fn run(f: &MachineFlow, block: u32, n: i32) -> Result<FlowCounts, String> {
+        let mut params = n.to_le_bytes().to_vec();
+        params.extend([0u8; 4]);
+        params.extend(0x7000_0000u64.to_le_bytes());
+        params.extend(0x7800_0004u64.to_le_bytes());
+        f.run(
+            &FlowLaunch {
+                global: None,
+                grid: [2, 1, 1],
+                block: [block, 1, 1],
+                params: &params,
+                symbols: &[],
+                cluster: [1, 1, 1],
+                shared: None,
+            },
+            1 << 30,
+        )
+        .map(|(c, _)| c)
+    }
+
+    #[test]
+    fn the_unrolled_loop_is_recognised_and_the_other_is_not_needed() {
+        let f = flow(UNROLLED);
+        let at: Vec<usize> = f
+            .loops
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.is_some())
+            .map(|(i, _)| i)
+            .collect();
+        // both backward branches: the 4-way body and the one-at-a-time remainder
+        assert_eq!(at.len(), 2, "{at:?}");
+    }
+
+    #[test]
+    fn added_iterations_count_what_stepping_each_one_counts() {
+        let f = flow(UNROLLED);
+        let mut stepped = f.clone();
+        stepped.loops.iter_mut().for_each(|l| *l = None);
+        for n in [0, 1, 3, 4, 5, 7, 8, 9, 16, 17, 1000, 4099] {
+            for block in [32, 40, 64] {
+                let a = run(&f, block, n);
+                let b = run(&stepped, block, n);
+                assert_eq!(a, b, "n = {n}, {block} threads");
+                assert!(a.as_ref().is_ok_and(|c| c.global.is_some()), "n = {n}: {a:?}");
+            }
+        }
+        // the counts themselves, by hand for n = 1000 on one warp of 32 lanes in each of 2 blocks:
+        // 250 trips of the 4-way body (3 loads, 3 stores each), no remainder
+        let c = run(&f, 32, 1000).unwrap();
+        let g = c.global.unwrap();
+        assert_eq!((g.ld_requests, g.st_requests), (2 * 750, 2 * 750));
+        // per warp the first branch and 250 backward branches (an exit is no branch target)
+        assert_eq!(c.targets, 2 * (1 + 250));
+    }
+
+    #[test]
+    fn a_long_loop_costs_a_few_iterations() {
+        let f = flow(UNROLLED);
+        // 2^22 trips per warp, 100 M warp instructions in all: in closed form, at once
+        let c = run(&f, 32, 1 << 24).unwrap();
+        assert_eq!(c.global.unwrap().ld_requests, 2 * 3 * (1 << 22));
+        assert_eq!(c.targets, 2 * (1 + (1 << 22)));
+    }
+}
