@@ -1240,12 +1240,14 @@ where
             counters: Counters::default(),
             faults: Vec::new(),
             printed: Vec::new(),
+            launches: Vec::new(),
             asserts: Vec::new(),
         }
     });
     let combine_parts = parts.map(|(_, combine)| {
         move |g: &mut Gathered<A>, p: Gathered<A>| {
             g.printed.extend(p.printed);
+            g.launches.extend(p.launches);
             g.asserts.extend(p.asserts);
             g.counters.warp_insts += p.counters.warp_insts;
             g.counters.thread_insts += p.counters.thread_insts;
