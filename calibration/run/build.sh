@@ -1,12 +1,23 @@
 #!/bin/sh
 # Builds the whole programs of this folder as the tests and the H100 run use them:
-#   calibration/run/build.sh OUTDIR   (needs WARPSCOPE_CUDA_ROOT: the CUDA wheels' root)
+#   calibration/run/build.sh OUTDIR [book]   (needs WARPSCOPE_CUDA_ROOT: the CUDA wheels' root;
+#   `book`: only the book-style programs book3-book10, as book_run.rs and the H200 run use them)
 set -e
 CU=${WARPSCOPE_CUDA_ROOT:?set WARPSCOPE_CUDA_ROOT}
 OUT=${1:?output folder}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT/lib"
 ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
+# book-style programs (book3-book10): -O2 -lineinfo as a user builds them, book4 also -G,
+# book6 also without FMA contraction
+for p in book3 book4 book5 book6 book7 book8 book10; do
+  "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
+done
+"$CU/bin/nvcc" -G -arch=sm_90 -cudart shared -L"$OUT/lib" -o "$OUT/book4_G" "$HERE/book4.cu"
+"$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -fmad=false -cudart shared -L"$OUT/lib" -o "$OUT/book6_nofma" "$HERE/book6.cu"
+# streams driven from OpenMP host threads
+"$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -Xcompiler -fopenmp -cudart shared -L"$OUT/lib" -o "$OUT/book9" "$HERE/book9.cu"
+[ "$2" = book ] && exit 0
 for p in smem divergence api unsupported warpsync book book2 vars collectives partition assert refused atomics loops threads graphs textures cooperative textures8 surfaces hostreg gather queries pools wrap xblock fdiv; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
 done

@@ -55,11 +55,12 @@ enum Src {
     Imm(u32),
     /// A decimal immediate of a float instruction.
     FImm(f32),
-    /// `c[bank][off]`, `c[bank][Rn+off]`.
+    /// `c[bank][off]`, `c[bank][Rn+off]`, `c[bank][URn+off]`.
     Const {
         bank: u8,
         off: u32,
         reg: Option<u8>,
+        ureg: Option<u8>,
     },
     Sr(Sr),
     Unknown,
@@ -201,6 +202,8 @@ enum Kind {
     S2r,
     Ldc {
         words: u8,
+        /// A sub-word load (`.U8`, `.S16`...): its bytes and whether it sign-extends.
+        sub: Option<(u8, bool)>,
     },
     Cs2r,
     Vote {
@@ -469,6 +472,8 @@ pub struct MachineFlow {
     unfollowed_writes: bool,
     /// The kernel's constant bank 2 (`BRX` jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
+    /// The module's `__constant__` variables in constant bank 3: (offset, size, symbol).
+    constant3: Vec<(u32, u32, String)>,
     /// The module's constant bank 4: global symbols' addresses (offset, symbol, addend).
     constant4: std::sync::Arc<Vec<(u32, String, i64)>>,
     /// The functions the kernel's code holds a copy of (`$kernel$function` labels): the
@@ -495,6 +500,9 @@ pub struct FlowLaunch<'a> {
     /// addresses of the math library's tables: `__cudart_sin_cos_coeffs`), and of its functions
     /// (the emulation's function pointers, for indirect calls: [`indirect`]).
     pub symbols: &'a [(String, u64)],
+    /// The module's `__constant__` variables as the launch starts (name, bytes), for constant
+    /// bank 3 (an empty list: every read of the bank is unknown).
+    pub constants: &'a [(String, Vec<u8>)],
     /// The cluster's dimensions in blocks (`[1, 1, 1]`: no clusters).
     pub cluster: [u32; 3],
     /// The shared-memory records of the PTX emulation of the same launch, by linear block id
@@ -839,18 +847,24 @@ fn parse_const(rest: &str) -> Option<Src> {
     let bank = parse_hex(bank)? as u8;
     let inner = rest.strip_suffix(']')?;
     let mut reg = None;
+    let mut ureg = None;
     let mut off = 0u32;
     for term in inner.split('+') {
         let term = term.trim();
         if let Some(v) = parse_hex(term) {
             off = off.wrapping_add(v);
-        } else if let Some(Src::R(r)) = parse_reg(term) {
-            reg = (r != RZ).then_some(r);
         } else {
-            return None;
+            match parse_reg(term) {
+                Some(Src::R(r)) => reg = (r != RZ).then_some(r),
+                Some(Src::Ur(r)) => ureg = (r != URZ).then_some(r),
+                _ => return None,
+            }
         }
     }
-    Some(Src::Const { bank, off, reg })
+    if reg.is_some() && ureg.is_some() {
+        return None;
+    }
+    Some(Src::Const { bank, off, reg, ureg })
 }
 
 /// Splits operands at top-level commas (not inside brackets).
@@ -1175,6 +1189,7 @@ impl MachineFlow {
             globals,
             unfollowed_writes,
             constant2: std::sync::Arc::new(kernel.constant2.clone()),
+            constant3: kernel.constant3.clone(),
             constant4: std::sync::Arc::new(kernel.constant4.clone()),
             functions: indirect::copies(kernel),
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
@@ -1201,9 +1216,11 @@ impl MachineFlow {
         }
         let mut mem = Mem::new(launch.global);
         let bank4 = std::sync::Arc::new(self.bank4(launch));
+        let bank3 = std::sync::Arc::new(self.bank3(launch));
         let funcs = std::sync::Arc::new(indirect::functions(&self.functions, launch));
         let mut w = Warp::new();
         w.constant2 = self.constant2.clone();
+        w.constant3 = bank3.clone();
         w.constant4 = bank4.clone();
         w.funcs = funcs.clone();
         if let Some(srs) = &self.same_path {
@@ -1258,6 +1275,7 @@ impl MachineFlow {
             .map(|(k, part)| {
                 let mut w = Warp::new();
                 w.constant2 = self.constant2.clone();
+                w.constant3 = bank3.clone();
                 w.constant4 = bank4.clone();
                 w.funcs = funcs.clone();
                 let mut mem = Mem::new(launch.global);
@@ -1313,6 +1331,19 @@ impl MachineFlow {
             reads.words.extend(r.words.into_iter().take(room));
         }
         Ok((counts, reads))
+    }
+
+    /// Constant bank 3's variables with the launch's contents: (offset in the bank, bytes); a
+    /// variable the launch does not give is left out (reads of it are unknown).
+    fn bank3(&self, launch: &FlowLaunch) -> Vec<(u32, Vec<u8>)> {
+        self.constant3
+            .iter()
+            .filter_map(|(off, size, name)| {
+                let (_, bytes) = launch.constants.iter().find(|(n, _)| n == name)?;
+                let b = bytes.get(..*size as usize)?;
+                Some((*off, b.to_vec()))
+            })
+            .collect()
     }
 
     /// Constant bank 4's words as the launch's symbols place them: (offset, address).
@@ -1993,6 +2024,7 @@ fn uses(x: &Ins) -> Regs {
                 }
             }
             Src::Const { reg: Some(k), .. } => u.add(Dst::R(k)),
+            Src::Const { ureg: Some(k), .. } => u.add(Dst::Ur(k)),
             Src::Ur(k) if k != URZ => {
                 u.add(Dst::Ur(k));
                 if pair && n == 2 && k + 1 < URZ {
@@ -2852,11 +2884,18 @@ fn decode(
         }
         "LDC" | "ULDC" => {
             let words = if has("64") { 2 } else { 1 };
-            if mods.iter().any(|m| matches!(*m, "U8" | "S8" | "U16" | "S16")) {
-                poison(&mut ins);
-                return ins;
-            }
-            ins.kind = Kind::Ldc { words };
+            let sub = if has("U8") {
+                Some((1, false))
+            } else if has("S8") {
+                Some((1, true))
+            } else if has("U16") {
+                Some((2, false))
+            } else if has("S16") {
+                Some((2, true))
+            } else {
+                None
+            };
+            ins.kind = Kind::Ldc { words, sub };
             ins.dst = ops.first().map(|o| reg_dst(o, words)).unwrap_or_default();
             ins.src = srcs(1);
         }
@@ -3247,6 +3286,8 @@ struct Warp {
     /// a barrier it does not wait at).
     sh_bad: bool,
     /// The kernel's constant bank 2 (jump tables).
+    /// Constant bank 3 (`__constant__` variables) as the launch holds it: (offset, bytes).
+    constant3: std::sync::Arc<Vec<(u32, Vec<u8>)>>,
     constant2: std::sync::Arc<Vec<u8>>,
     /// Constant bank 4's known words: the addresses of global symbols (offset, address).
     constant4: std::sync::Arc<Vec<(u32, u64)>>,
@@ -3350,6 +3391,7 @@ impl Warp {
             sh_used: false,
             sh_bad: false,
             constant2: std::sync::Arc::default(),
+            constant3: std::sync::Arc::default(),
             constant4: std::sync::Arc::default(),
             funcs: std::sync::Arc::default(),
         }
@@ -3425,6 +3467,7 @@ impl Warp {
             Src::R(r) => self.rt[r as usize],
             Src::Ur(r) if self.urt[r as usize] => u32::MAX,
             Src::Const { reg: Some(r), .. } => self.rt[r as usize],
+            Src::Const { ureg: Some(r), .. } if self.urt[r as usize] => u32::MAX,
             _ => 0,
         };
         let mut m = p(&ins.guard);
@@ -3874,20 +3917,40 @@ impl Warp {
         }
     }
 
+    /// `n` (1 to 4) bytes of constant bank 3 at `off`, little-endian, when one variable of the
+    /// launch holds them all.
+    fn constant3_bytes(&self, off: u32, n: u8) -> Option<u32> {
+        let (o, b) = self
+            .constant3
+            .iter()
+            .find(|(o, b)| *o <= off && u64::from(off) + u64::from(n) <= u64::from(*o) + b.len() as u64)?;
+        let at = (off - o) as usize;
+        Some(
+            b[at..at + usize::from(n)]
+                .iter()
+                .rev()
+                .fold(0u32, |v, &x| v << 8 | u32::from(x)),
+        )
+    }
+
     fn raw(&self, s: Src, lane: usize, launch: &FlowLaunch) -> Option<u32> {
         match s {
             Src::R(r) => (self.rk[r as usize] & (1 << lane) != 0).then(|| self.r[r as usize][lane]),
             Src::Ur(r) => self.urk[r as usize].then(|| self.ur[r as usize]),
             Src::Imm(v) => Some(v),
             Src::FImm(f) => Some(f.to_bits()),
-            Src::Const { bank, off, reg } => {
-                if bank != 0 && bank != 2 && bank != 4 {
+            Src::Const { bank, off, reg, ureg } => {
+                if bank != 0 && bank != 2 && bank != 3 && bank != 4 {
                     return None;
                 }
-                let off = match reg {
-                    Some(r) => off.wrapping_add(self.raw(Src::R(r), lane, launch)?),
-                    None => off,
+                let off = match (reg, ureg) {
+                    (Some(r), _) => off.wrapping_add(self.raw(Src::R(r), lane, launch)?),
+                    (_, Some(r)) => off.wrapping_add(self.raw(Src::Ur(r), lane, launch)?),
+                    _ => off,
                 };
+                if bank == 3 {
+                    return self.constant3_bytes(off, 4);
+                }
                 if bank == 4 {
                     return self.constant4.iter().find_map(|&(o, a)| {
                         if o == off {
@@ -3993,13 +4056,14 @@ impl Warp {
                 self.raw(Src::Ur(r + 1), lane, launch)?,
             ),
             Src::Imm(h) => (0, h),
-            Src::Const { bank, off, reg } => (
+            Src::Const { bank, off, reg, ureg } => (
                 self.raw(o.src, lane, launch)?,
                 self.raw(
                     Src::Const {
                         bank,
                         off: off + 4,
                         reg,
+                        ureg,
                     },
                     lane,
                     launch,
@@ -4689,15 +4753,48 @@ impl Warp {
                 Some(Src::Sr(Sr::Zero)) => (Some(0), Some(0)),
                 _ => (None, None),
             },
-            Kind::Ldc { words } => {
+            Kind::Ldc {
+                sub: Some((bytes, signed)),
+                ..
+            } => {
+                // `LDC.U8`/`.S16`...: the bank's bytes at the address, extended
+                let v = match s.first().map(|o| o.src) {
+                    Some(Src::Const {
+                        bank: 3,
+                        off,
+                        reg,
+                        ureg,
+                    }) => {
+                        let base = match (reg, ureg) {
+                            (Some(r), _) => self.raw(Src::R(r), l, launch),
+                            (_, Some(r)) => self.raw(Src::Ur(r), l, launch),
+                            _ => Some(0),
+                        };
+                        base.and_then(|b| self.constant3_bytes(off.wrapping_add(b), bytes))
+                    }
+                    _ => x(0),
+                };
+                let bits = 8 * u32::from(bytes);
+                let v = v.map(|v| {
+                    let v = v & ((1u32 << bits) - 1);
+                    if signed && v >> (bits - 1) & 1 == 1 {
+                        v | !((1u32 << bits) - 1)
+                    } else {
+                        v
+                    }
+                });
+                (v, None)
+            }
+            Kind::Ldc { words, .. } => {
                 let v = x(0);
                 if words == 2 {
                     let hi = match s.first().map(|o| o.src) {
-                        Some(Src::Const { bank, off, reg }) => self.raw(
+                        Some(Src::Const { bank, off, reg, ureg }) => self.raw(
                             Src::Const {
                                 bank,
                                 off: off + 4,
                                 reg,
+                                ureg,
                             },
                             l,
                             launch,
@@ -4950,6 +5047,7 @@ mod tests {
                 block: [block, 1, 1],
                 params,
                 symbols: &[],
+                constants: &[],
                 cluster: [1, 1, 1],
                 shared: None,
             },
@@ -5097,6 +5195,7 @@ mod tests {
             block: [64, 1, 1],
             params: &params,
             symbols: &[],
+            constants: &[],
             cluster: [1, 1, 1],
             shared: None,
         };

@@ -692,6 +692,51 @@ pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
 /// generic `ld.acquire`; simpleAWBarrier's and calibration/run/cooperative.cu's shared counters
 /// equal the H100's while their branch and global counts vary run to run).
 pub fn spin_loops_may_touch_shared(program: &Program, kernel: &str) -> bool {
+    spin_loops_any(program, kernel, |ops, o| {
+        let (sh, gl) = spaces(&o.op);
+        sh && !(gl && o.address.iter().all(|r| provably_global(ops, r)))
+    })
+}
+
+/// Whether a spin loop of `kernel` (as [`spin_loops_may_touch_shared`] finds them) may load or
+/// store global memory (a global or generic `ld`/`st`, an async or bulk copy, a call). Where none
+/// may, the loop's run count moves only the branch counters: the global requests and sectors
+/// stay exact (an `atomicCAS` retry loop, whose atomics ncu counts apart from loads and stores:
+/// calibration/run/book6.cu's `casAdd`, 128 requests and 320 sectors in four H200 runs whose
+/// branch targets were 52596, 52383, 52480 and 54436).
+///
+/// Every loop [`has_spin_loop`] could have meant counts (one with a strong load or a clock read,
+/// one waiting on other threads' writes, one whose exit depends on an atomic's result), so this
+/// answers `false` only where no such loop has a global access.
+pub fn spin_loops_may_touch_global(program: &Program, kernel: &str) -> bool {
+    use warpscope_ptx::inst::Inst;
+    let touches = |o: &Op| {
+        o.op.starts_with("call")
+            || (["ld.", "st.", "cp."].iter().any(|p| o.op.starts_with(p))
+                && !o.op.starts_with("ld.param")
+                && spaces(&o.op).1)
+    };
+    if spin_loops_any(program, kernel, |_, o| touches(o)) {
+        return true;
+    }
+    let Some(k) = program.kernel(kernel) else {
+        return false;
+    };
+    let ops = parse_ops(program, k);
+    ptx_loops(program, k).iter().any(|&(a, z)| {
+        let body = &ops[(a - k.entry) as usize..=(z - k.entry) as usize];
+        let timed = (a..=z).any(|pc| {
+            matches!(
+                program.ops[pc as usize].inst,
+                Inst::Ld { sync: true, .. } | Inst::Clock { .. }
+            )
+        });
+        (timed || loop_waits_on_other_threads(body)) && body.iter().any(touches)
+    })
+}
+
+/// Whether some memory access of a spin loop of `kernel` satisfies `touches`.
+fn spin_loops_any(program: &Program, kernel: &str, touches: impl Fn(&[Op], &Op) -> bool) -> bool {
     use warpscope_ptx::inst::Inst;
     let Some(k) = program.kernel(kernel) else {
         return false;
@@ -743,10 +788,9 @@ pub fn spin_loops_may_touch_shared(program: &Program, kernel: &str) -> bool {
         if !spins {
             return false;
         }
-        body.iter().filter(|o| is_mem(o)).any(|o| {
-            let (sh, gl) = spaces(&o.op);
-            sh && !(gl && o.address.iter().all(|r| provably_global(&ops, r)))
-        })
+        body.iter()
+            .filter(|o| is_mem(o) || o.op.starts_with("call"))
+            .any(|o| touches(&ops, o))
     })
 }
 
@@ -1057,6 +1101,36 @@ mod tests {
         // a shared load without any atomic in the loop: ordinary data
         let plain = "ld.shared.u32 %r4, [c];\nadd.s32 %r2, %r2, %r4;\nsetp.lt.u32 %p1, %r2, %r1;";
         assert!(!has_spin_loop(&looping(plain), "k"));
+    }
+
+    #[test]
+    fn a_spin_loop_moves_the_global_counters_only_where_it_may_load_or_store_global_memory() {
+        // an atomicCAS retry loop ("my atomic add"): the CAS's result decides, no load or store
+        let cas = "atom.global.cas.b32 %r3, [%rd1], %r2, %r1;
+setp.ne.u32 %p1, %r3, %r2;
+                   mov.u32 %r2, %r3;";
+        assert!(has_spin_loop(&looping(cas), "k"));
+        assert!(!spin_loops_may_touch_global(&looping(cas), "k"));
+        // the same loop re-reading the word with a plain load each time round
+        let reread = "ld.global.u32 %r2, [%rd1];
+atom.global.cas.b32 %r3, [%rd1], %r2, %r1;
+                      setp.ne.u32 %p1, %r3, %r2;";
+        assert!(spin_loops_may_touch_global(&looping(reread), "k"));
+        // a volatile flag polled in global memory
+        let flag = "ld.volatile.global.u32 %r4, [%rd1];
+setp.eq.u32 %p1, %r4, 0;";
+        assert!(spin_loops_may_touch_global(&looping(flag), "k"));
+        // simpleAttributes' shape: a shared counter's atomics decide, a global load in the body
+        let waits = "ld.global.u32 %r6, [%rd1];
+atom.shared.add.u32 %r3, [c], 1;
+                     ld.shared.u32 %r4, [c];
+setp.lt.u32 %p1, %r4, %r1;";
+        assert!(spin_loops_may_touch_global(&looping(waits), "k"));
+        // a clock loop with no memory access
+        let clock = "mov.u64 %rd3, %clock64;
+cvt.u32.u64 %r4, %rd3;
+setp.lt.u32 %p1, %r4, %r1;";
+        assert!(!spin_loops_may_touch_global(&looping(clock), "k"));
     }
 
     /// A kernel with a prologue (grid workspace address in `%rd2`, a shared window's generic

@@ -149,7 +149,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     let spinning = kernels_where("warpscope__spin_loop", |v| v == 1.0);
     if !spinning.is_empty() {
         notes.push(format!(
-            "{} wait in a loop on an ld.acquire/ld.relaxed for another thread's store (a grid barrier, a flag) or on a clock: the GPU's timing decides how often that loop runs, so their branch and global counters are estimates (the shared counters too where the loop may touch shared memory)",
+            "{} wait in a loop on an ld.acquire/ld.relaxed for another thread's store (a grid barrier, a flag), on other threads' atomics (an atomicCAS retry) or on a clock: the GPU's timing decides how often that loop runs, so their branch and global counters are estimates (the shared counters too where the loop may touch shared memory)",
             spinning.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
         ));
     }

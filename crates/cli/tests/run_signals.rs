@@ -57,6 +57,18 @@ impl Case {
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(self.dir.join("stdout")).unwrap())
             .stderr(std::fs::File::create(self.dir.join("stderr")).unwrap());
+        // warpscope starts with SIGINT and SIGQUIT at their default action, as a shell's
+        // foreground command does: a suite started as a background job of a non-interactive
+        // shell inherits them ignored, and warpscope rightly keeps an ignored signal ignored
+        // for the program (a test that wants it ignored sets that after this)
+        // SAFETY: signal is async-signal-safe.
+        unsafe {
+            c.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                libc::signal(libc::SIGQUIT, libc::SIG_DFL);
+                Ok(())
+            })
+        };
         c
     }
 

@@ -50,6 +50,9 @@ pub struct KernelAnalysis {
     pub spin_loop: bool,
     /// A spin loop may access shared memory (its run count moves the shared counters too).
     pub spin_shared: bool,
+    /// A spin loop may load or store global memory (its run count moves the global requests and
+    /// sectors too; an `atomicCAS` retry loop's atomics do not).
+    pub spin_global: bool,
     /// The kernel calls the device runtime (dynamic parallelism): its `CALL`s run the runtime's
     /// own code, whose branches, loads and stores ncu counts in the launch (calibration/run/h200/
     /// dp_*.ncu.csv) and which is not modelled, so its branch and global counters are estimates.
@@ -168,6 +171,7 @@ pub fn kernel_analysis(
         spin_loop,
         device_runtime,
         spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
+        spin_global: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_global(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
         global_exact: global_unmatched.is_some_and(|u| u.is_empty())
             && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
@@ -928,7 +932,7 @@ pub fn analyse_launch(
     put(
         "warpscope__global_counters_exact",
         if (ka.global_exact || machine_global.is_some())
-            && !ka.spin_loop
+            && !ka.spin_global
             && !ka.device_runtime
             && !ka.unmeasured_wmma.1
             && glob.copies_unsure == 0

@@ -807,10 +807,34 @@ pub extern "C" fn cudaDeviceReset() -> u32 {
     })
 }
 
+/// The runtime's version as the toolkit's own `libcudart.so.13` reports it (its headers'
+/// `CUDART_VERSION`: 13050 for the 13.5 wheels, which is what an H200 printed for a program run
+/// with that library, calibration/run/h200/book8.stdout); 13000 when no toolkit header says.
+fn runtime_version() -> c_int {
+    static V: std::sync::OnceLock<c_int> = std::sync::OnceLock::new();
+    *V.get_or_init(|| {
+        warpscope_toolchain::locate::find_root()
+            .ok()
+            .and_then(|r| std::fs::read_to_string(r.root.join("include/cuda_runtime_api.h")).ok())
+            .and_then(|h| cudart_version(&h))
+            .unwrap_or(13000)
+    })
+}
+
+/// `#define CUDART_VERSION N` of `cuda_runtime_api.h`.
+pub(crate) fn cudart_version(header: &str) -> Option<c_int> {
+    header.lines().find_map(|l| {
+        let mut w = l.split_whitespace();
+        (w.next() == Some("#define") && w.next() == Some("CUDART_VERSION"))
+            .then(|| w.next()?.parse().ok())
+            .flatten()
+    })
+}
+
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaRuntimeGetVersion(v: *mut c_int) -> u32 {
     // SAFETY: the caller's out-pointer.
-    entry("cudaRuntimeGetVersion", || unsafe { out(v, 13000) })
+    entry("cudaRuntimeGetVersion", || unsafe { out(v, runtime_version()) })
 }
 
 #[unsafe(no_mangle)]
@@ -2981,4 +3005,15 @@ pub extern "C" fn cudaDestroyTextureObject(tex: u64) -> u32 {
             Err(err::INVALID_VALUE)
         }
     })
+}
+
+#[cfg(test)]
+mod version_tests {
+    #[test]
+    fn the_runtime_version_is_the_headers() {
+        let h = "#ifndef X\n#define CUDART_VERSION_MAJOR 13\n#define CUDART_VERSION  13050\n#endif\n";
+        assert_eq!(super::cudart_version(h), Some(13050));
+        assert_eq!(super::cudart_version("#define CUDART_VERSION\n"), None);
+        assert_eq!(super::cudart_version(""), None);
+    }
 }

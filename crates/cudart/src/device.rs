@@ -44,6 +44,59 @@ pub struct DeviceInfo {
 /// measured 2026-11-26, driver 580.159.04).
 pub const ACCESS_POLICY_MAX_WINDOW: i32 = 134_217_728;
 
+/// Texture and surface limits (`cudaDevAttrMaxTexture1DWidth`, 21, ... `cudaDevAttrMaxTexture1DMipmappedWidth`,
+/// 77) as the H100's driver reports them (`calibration/device/ncu_raw_h100.tsv`,
+/// `device__attribute_maximum_texture*`/`_surface*`); other presets assumed alike.
+const TEXTURE_LIMITS: &[(i32, i32)] = &[
+    (21, 131_072),     // 1D width
+    (22, 131_072),     // 2D width
+    (23, 65_536),      // 2D height
+    (24, 16_384),      // 3D width
+    (25, 16_384),      // 3D height
+    (26, 16_384),      // 3D depth
+    (27, 32_768),      // 2D layered width
+    (28, 32_768),      // 2D layered height
+    (29, 2_048),       // 2D layered layers
+    (42, 32_768),      // 1D layered width
+    (43, 2_048),       // 1D layered layers
+    (45, 32_768),      // 2D gather width
+    (46, 32_768),      // 2D gather height
+    (47, 8_192),       // 3D width, alternate
+    (48, 8_192),       // 3D height, alternate
+    (49, 32_768),      // 3D depth, alternate
+    (52, 32_768),      // cubemap width
+    (53, 32_768),      // cubemap layered width
+    (54, 2_046),       // cubemap layered layers
+    (55, 32_768),      // surface 1D width
+    (56, 131_072),     // surface 2D width
+    (57, 65_536),      // surface 2D height
+    (58, 16_384),      // surface 3D width
+    (59, 16_384),      // surface 3D height
+    (60, 16_384),      // surface 3D depth
+    (61, 32_768),      // surface 1D layered width
+    (62, 2_048),       // surface 1D layered layers
+    (63, 32_768),      // surface 2D layered width
+    (64, 32_768),      // surface 2D layered height
+    (65, 2_048),       // surface 2D layered layers
+    (66, 32_768),      // surface cubemap width
+    (67, 32_768),      // surface cubemap layered width
+    (68, 2_046),       // surface cubemap layered layers
+    (69, 268_435_456), // 1D linear width
+    (70, 131_072),     // 2D linear width
+    (71, 65_000),      // 2D linear height
+    (72, 2_097_120),   // 2D linear pitch
+    (73, 32_768),      // 2D mipmapped width
+    (74, 32_768),      // 2D mipmapped height
+    (77, 32_768),      // 1D mipmapped width
+];
+
+fn texture_limit(attr: i32) -> i32 {
+    TEXTURE_LIMITS
+        .iter()
+        .find(|&&(a, _)| a == attr)
+        .map_or(0, |&(_, v)| v)
+}
+
 impl DeviceInfo {
     /// `cudaDevAttrMaxPersistingL2CacheSize` (bytes): five eighths of the L2, as the H100's driver
     /// reports it (32768000 of 52428800; measured 2026-11-26, driver 580.159.04; other presets
@@ -109,6 +162,8 @@ impl DeviceInfo {
             17 | 18 => 0,
             19 => 1,
             20 => 0,
+            a if TEXTURE_LIMITS.iter().any(|&(t, _)| t == a) => texture_limit(a),
+            30 => 512,
             31 | 32 => 1,
             33 => 0,
             34 => 6,
@@ -272,6 +327,27 @@ impl CudaDeviceProp {
         p.major = d.major;
         p.minor = d.minor;
         p.textureAlignment = 512;
+        let t = texture_limit;
+        p.maxTexture1D = t(21);
+        p.maxTexture1DMipmap = t(77);
+        p.maxTexture2D = [t(22), t(23)];
+        p.maxTexture2DMipmap = [t(73), t(74)];
+        p.maxTexture2DLinear = [t(70), t(71), t(72)];
+        p.maxTexture2DGather = [t(45), t(46)];
+        p.maxTexture3D = [t(24), t(25), t(26)];
+        p.maxTexture3DAlt = [t(47), t(48), t(49)];
+        p.maxTextureCubemap = t(52);
+        p.maxTexture1DLayered = [t(42), t(43)];
+        p.maxTexture2DLayered = [t(27), t(28), t(29)];
+        p.maxTextureCubemapLayered = [t(53), t(54)];
+        p.maxSurface1D = t(55);
+        p.maxSurface2D = [t(56), t(57)];
+        p.maxSurface3D = [t(58), t(59), t(60)];
+        p.maxSurface1DLayered = [t(61), t(62)];
+        p.maxSurface2DLayered = [t(63), t(64), t(65)];
+        p.maxSurfaceCubemap = t(66);
+        p.maxSurfaceCubemapLayered = [t(67), t(68)];
+        p.surfaceAlignment = 512;
         p.texturePitchAlignment = 32;
         p.multiProcessorCount = d.sms;
         p.canMapHostMemory = 1;
@@ -357,5 +433,15 @@ mod tests {
         assert_eq!(d.attribute(10_000), None);
         let p = CudaDeviceProp::from_info(&d);
         assert_eq!(&p.name[..21], b"NVIDIA H100 80GB HBM3");
+        // texture and surface limits (the H100's device__attribute_maximum_texture*/_surface*)
+        assert_eq!(d.attribute(21), Some(131_072));
+        assert_eq!(d.attribute(26), Some(16_384));
+        assert_eq!(d.attribute(43), Some(2_048));
+        assert_eq!(d.attribute(72), Some(2_097_120));
+        assert_eq!(d.attribute(30), Some(512));
+        assert_eq!(p.maxTexture2D, [131_072, 65_536]);
+        assert_eq!(p.maxTexture3D, [16_384, 16_384, 16_384]);
+        assert_eq!(p.maxTexture2DLayered, [32_768, 32_768, 2_048]);
+        assert_eq!(p.maxSurfaceCubemapLayered, [32_768, 2_046]);
     }
 }

@@ -184,6 +184,8 @@ struct FlowObserver<'f> {
     /// The module's global variables' addresses (constant bank 4) and its functions' (indirect
     /// calls).
     symbols: Vec<(String, u64)>,
+    /// The module's `__constant__` variables' bytes as the launch starts (constant bank 3).
+    constants: Vec<(String, Vec<u8>)>,
     /// The blocks' shared-memory records, asked for when the first run needs them.
     shared: Arc<warpscope_analysis::machine_flow::FlowShared>,
     /// The launch's starting memory and parameters, kept for the run after the launch.
@@ -212,6 +214,7 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
                 block: self.block,
                 params,
                 symbols: &self.symbols,
+                constants: &self.constants,
                 cluster: self.cluster,
                 shared: None,
             },
@@ -241,6 +244,7 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
                     block: self.block,
                     params: &params,
                     symbols: &self.symbols,
+                    constants: &self.constants,
                     cluster: self.cluster,
                     shared: Some(&blocks),
                 },
@@ -995,6 +999,18 @@ fn emulate(
             .filter(|v| !v.is_const)
             .map(|v| (v.name.clone(), v.addr))
             .chain(program.functions.iter().cloned())
+            .collect(),
+        constants: program
+            .vars
+            .iter()
+            .filter(|v| v.is_const)
+            .filter_map(|v| {
+                let (a, n) = (usize::try_from(v.addr).ok()?, usize::try_from(v.size).ok()?);
+                // bytes past the bank's end were never written: zero, as the bank starts
+                let mut b = program.const_bank.get(a..).unwrap_or_default().to_vec();
+                b.resize(n, 0);
+                Some((v.name.clone(), b))
+            })
             .collect(),
         run: None,
         verdict: None,

@@ -88,6 +88,10 @@ pub struct SassKernel {
     /// each as (offset in the bank, symbol, addend); empty when the disassembly did not come with
     /// them.
     pub constant4: Vec<(u32, String, i64)>,
+    /// The module's `__constant__` variables in constant bank 3 (`.nv.constant3` of the cubin):
+    /// (offset in the bank, size in bytes, symbol), from the cubin's symbol table; empty when
+    /// the disassembly did not come with them.
+    pub constant3: Vec<(u32, u32, String)>,
 }
 
 /// One machine instruction as written: guard, opcode and operands apart.
@@ -274,7 +278,7 @@ pub fn disassemble_with(
     let bytes = std::fs::read(cubin).ok();
     let key = bytes.as_ref().map(|bytes| {
         crate::cache::Key::of(&[
-            b"nvdisasm -g -c, constant2, constant4",
+            b"nvdisasm -g -c, constant2, constant3, constant4",
             &crate::cache::tool_identity(nvdisasm),
             bytes,
         ])
@@ -329,6 +333,25 @@ pub fn constant2_lines(cubin: &[u8]) -> String {
     }
     // bank 4's relocations: R_CUDA_64 (type 2), a symbol's 64-bit address
     if let Ok(Some((symtab, strtab))) = file.symbol_table() {
+        // bank 3's variables: the symbols defined in `.nv.constant3` (value: offset in the bank)
+        let bank3 = headers
+            .iter()
+            .position(|h| names.get(h.sh_name as usize).ok() == Some(".nv.constant3"));
+        if let Some(bank3) = bank3 {
+            for sym in symtab
+                .iter()
+                .filter(|s| s.st_shndx as usize == bank3 && s.st_size > 0)
+            {
+                let Some(name) = strtab
+                    .get(sym.st_name as usize)
+                    .ok()
+                    .filter(|n| !n.is_empty() && !n.contains(char::is_whitespace))
+                else {
+                    continue;
+                };
+                let _ = write!(out, "\n{CONSTANT3} {} {} {name}", sym.st_value, sym.st_size);
+            }
+        }
         for h in headers.iter() {
             if names.get(h.sh_name as usize).ok() != Some(".rela.nv.constant4") {
                 continue;
@@ -357,6 +380,8 @@ pub fn constant2_lines(cubin: &[u8]) -> String {
 
 /// The prefix of [`constant2_lines`].
 const CONSTANT2: &str = "// warpscope constant2";
+/// The prefix of [`constant2_lines`]' bank-3 variables (`offset size symbol`).
+const CONSTANT3: &str = "// warpscope constant3";
 /// The prefix of [`constant2_lines`]' bank-4 relocations (`offset addend symbol`).
 const CONSTANT4: &str = "// warpscope constant4";
 
@@ -389,8 +414,18 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
     let mut labels: Vec<String> = Vec::new();
     let mut banks: Vec<(String, Vec<u8>)> = Vec::new();
     let mut bank4: Vec<(u32, String, i64)> = Vec::new();
+    let mut bank3: Vec<(u32, u32, String)> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
+        if let Some(rest) = t.strip_prefix(CONSTANT3) {
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            if let [off, size, name] = f.as_slice()
+                && let (Ok(off), Ok(size)) = (off.parse::<u32>(), size.parse::<u32>())
+            {
+                bank3.push((off, size, (*name).to_string()));
+            }
+            continue;
+        }
         if let Some(rest) = t.strip_prefix(CONSTANT4) {
             let f: Vec<&str> = rest.split_whitespace().collect();
             if let [off, add, name] = f.as_slice()
@@ -550,6 +585,7 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
     }
     for k in &mut kernels {
         k.constant4.clone_from(&bank4);
+        k.constant3.clone_from(&bank3);
     }
     Ok(kernels)
 }
@@ -732,6 +768,25 @@ mod tests {
                     (0, "__cudart_sin_cos_coeffs".to_string(), 0),
                     (8, "__cudart_i2opi_d".to_string(), 16)
                 ]
+            );
+        }
+    }
+
+    #[test]
+    fn bank_3_variables_reach_every_kernel() {
+        let text = ".section\t.text.a,\"ax\",@progbits\n\
+            /*0000*/ ULDC.U16 UR8, c[0x3][UR4] ;\n\
+            .section\t.text.b,\"ax\",@progbits\n\
+            /*0000*/ EXIT ;\n\
+            // warpscope constant3 0 104 cKeys\n\
+            // warpscope constant3 104 36 taps\n\
+            // warpscope constant3 8 x bad\n";
+        let k = parse_disassembly(text).unwrap();
+        assert_eq!(k.len(), 2);
+        for k in &k {
+            assert_eq!(
+                k.constant3,
+                vec![(0, 104, "cKeys".to_string()), (104, 36, "taps".to_string())]
             );
         }
     }

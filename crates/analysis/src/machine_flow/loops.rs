@@ -544,6 +544,7 @@ mod flow_tests {
                 block: [block, 1, 1],
                 params: &params,
                 symbols: &[],
+                constants: &[],
                 cluster: [1, 1, 1],
                 shared: None,
             },

@@ -19,6 +19,7 @@ fn run(f: &MachineFlow, block: u32, params: &[u8]) -> Result<(u64, u64), String>
             block: [block, 1, 1],
             params,
             symbols: &[],
+            constants: &[],
             cluster: [1, 1, 1],
             shared: None,
         },
@@ -178,6 +179,7 @@ fn words_only_the_reading_warp_changes_do_not_spoil_the_run() {
                     block: [64, 1, 1],
                     params: &base.to_le_bytes(),
                     symbols: &[],
+                    constants: &[],
                     cluster: [1, 1, 1],
                     shared: None,
                 },
@@ -242,4 +244,56 @@ fn the_double_square_root_seed_is_the_h200s() {
     assert_eq!(run(&f, 32, &params(0x3fef_fb5f)), Ok((1, 1)));
     // no lane's seed: every lane jumps
     assert_eq!(run(&f, 32, &params(0x3fef_fb5e)), Ok((1, 0)));
+}
+
+/// `if (key[(tid & 1) * 2 + 1] == 0)` on a `__constant__ unsigned short key[4]` (constant bank 3,
+/// read by a uniform `ULDC.U16` at a uniform index and by a per-lane `LDC.U16`): the words come
+/// from the launch's constant variables.
+const BANK3: &str = "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+    \t/*0010*/ UMOV UR4, 0x2 ;\n\
+    \t/*0020*/ ULDC.U16 UR5, c[0x3][UR4+0x8] ;\n\
+    \t/*0030*/ ISETP.NE.AND P0, PT, RZ, UR5, PT ;\n\
+    \t/*0040*/ @!P0 BRA `(.L_x_0) ;\n\
+    \t/*0050*/ LOP3.LUT R2, R0, 0x1, RZ, 0xc0, !PT ;\n\
+    \t/*0060*/ LEA R2, R2, 0x2, 0x2 ;\n\
+    \t/*0070*/ LDC.S16 R3, c[0x3][R2+0x8] ;\n\
+    \t/*0080*/ ISETP.GE.AND P1, PT, R3, RZ, PT ;\n\
+    \t/*0090*/ @P1 BRA `(.L_x_0) ;\n\
+    \t/*00a0*/ IADD3 R0, R0, 0x1, RZ ;\n\
+    .L_x_0:\n\
+    \t/*00b0*/ EXIT ;\n\
+    // warpscope constant3 0 8 other\n\
+    // warpscope constant3 8 8 key\n";
+
+#[test]
+fn constant_bank_3_gives_the_launchs_constant_variables() {
+    let f = flow(BANK3);
+    let go = |key: [u16; 4]| {
+        let bytes: Vec<u8> = key.iter().flat_map(|k| k.to_le_bytes()).collect();
+        let constants = [("other".to_string(), vec![0; 8]), ("key".to_string(), bytes)];
+        f.run(
+            &FlowLaunch {
+                global: None,
+                grid: [1, 1, 1],
+                block: [32, 1, 1],
+                params: &[],
+                symbols: &[],
+                constants: &constants,
+                cluster: [1, 1, 1],
+                shared: None,
+            },
+            1 << 20,
+        )
+        .map(|(c, _)| (c.targets, c.divergent))
+    };
+    // key[1] == 0: the uniform branch jumps, one target
+    assert_eq!(go([5, 0, 7, 9]), Ok((1, 0)));
+    // key[1] != 0: on to the per-lane read of key[1] (even lanes) or key[3] (odd lanes), signed:
+    // 0x8000 is negative, so the odd lanes fall through and the second branch parts the warp
+    assert_eq!(go([5, 1, 7, 0x8000]), Ok((2, 1)));
+    // both non-negative: every lane jumps
+    assert_eq!(go([5, 1, 7, 3]), Ok((2, 0)));
+    // without the variables the bank is unknown
+    let err = run(&f, 32, &[]).unwrap_err();
+    assert!(err.contains("/*0040*/") && err.contains("unknown value"), "{err}");
 }

@@ -1,6 +1,6 @@
 // A kernel that waits on the clock (as a timing demo does): how often its loop runs is the GPU's
-// timing, so warpscope labels its branch and global counters estimates (the loop touches no shared
-// memory: the shared counters stay exact).
+// timing, so warpscope labels its branch counters estimates (the loop touches no shared memory and
+// loads or stores no global memory: the shared and global counters stay exact).
 #include <cstdio>
 __global__ void spinFor(long long *out, long long cycles) {
     long long start = clock64(), now = start;
