@@ -1,10 +1,12 @@
 # warpscope run, main's binary (old/) against this branch's (new/), at 1 and 16 threads (and more),
-# with WARPSCOPE_TIMING=1: per row the wall, user and sys seconds and peak RSS of the run, and per
+# with WARPSCOPE_TIMING=1: per row the wall, user and sys seconds, peak RSS, minor and major page
+# faults and voluntary and involuntary context switches of the run (the child's getrusage), and per
 # launch of at least 1,000 blocks its wall seconds (run's own timing line), so that the speed-up of
 # each launch from 1 to N threads can be read off; the exports of old and new compared byte for byte.
 #
 #   python3 scale.py OUT [--threads 1,16] [--progs reduce:24,summatrix:13] [--rounds 1]
 #       [--bins old,new] [--extra new:summatrix:13:4+new:summatrix:13:8] [--budget SECONDS]
+#       [--variants nh=new:WARPSCOPE_HUGE_PAGES=0+oh=old:WARPSCOPE_HUGE_PAGES=0]
 #
 # Runs in a folder holding old/ and new/ (and any other --bins: each `warpscope` +
 # `libwarpscope_cudart.so`; the first bin is the reference the others' exports are compared with), the
@@ -23,6 +25,13 @@ progs = [(p.split(":")[0], p.split(":")[1:]) for p in opts.get("--progs", "reduc
 rounds = int(opts.get("--rounds", "1"))
 budget = float(opts.get("--budget", "200"))
 bins = opts.get("--bins", "old,new").split(",")
+# a bin that is another's binaries under extra environment variables: LABEL=DIR:VAR=VALUE:VAR=VALUE
+variants = {}
+for v in opts.get("--variants", "").split("+"):
+    if v:
+        label, rest = v.split("=", 1)
+        d, *env = rest.split(":")
+        variants[label] = (d, dict(e.split("=", 1) for e in env))
 small = {"reduce": ["12"], "transpose": ["64"], "nbody": ["256", "1"], "loop": ["10", "1"], "summatrix": ["6"]}
 start = time.monotonic()
 lines, timing = [], []
@@ -38,12 +47,15 @@ def run(b, prog, args, th, export):
     env = dict(os.environ)
     env["RAYON_NUM_THREADS"] = str(th)
     env["WARPSCOPE_TIMING"] = "1"
+    d, extra = variants.get(b, (b, {}))
+    env.update(extra)
     t0 = time.monotonic()
-    p = subprocess.Popen([os.path.join(here, b, "warpscope"), "run", "--export", export, "--", "./" + prog] + args,
+    p = subprocess.Popen([os.path.join(here, d, "warpscope"), "run", "--export", export, "--", "./" + prog] + args,
                          env=env, cwd=here, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = p.stderr.read().decode(errors="replace")
     _, status, ru = os.wait4(p.pid, 0)
-    return time.monotonic() - t0, ru.ru_utime, ru.ru_stime, ru.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), err
+    ru = (ru.ru_utime, ru.ru_stime, ru.ru_maxrss / 1024, ru.ru_minflt, ru.ru_majflt, ru.ru_nvcsw, ru.ru_nivcsw)
+    return time.monotonic() - t0, ru, os.waitstatus_to_exitcode(status), err
 
 
 # per (bin, prog, args, launch index): {threads: [wall s of each round]}
@@ -57,7 +69,7 @@ def row(b, prog, args, th, rnd):
         say(f"{b:<4} {prog:<10} {' '.join(args):<9} {th:>4} skipped (time)")
         return
     export = os.path.join(out, f"{b}.{prog}.{'_'.join(args)}.{th}.{rnd}.json")
-    wall, us, ss, rss, rc, err = run(b, prog, args, th, export)
+    wall, (us, ss, rss, minflt, majflt, vcsw, ivcsw), rc, err = run(b, prog, args, th, export)
     t = [l for l in err.splitlines() if l.startswith("warpscope timing:")]
     timing.append(f"== {b} {prog} {' '.join(args)} threads={th} round={rnd}")
     timing.extend(t)
@@ -75,12 +87,12 @@ def row(b, prog, args, th, rnd):
         count = f"{count / 1e9:.2f} G"
     except Exception:
         count = "-"
-    say(f"{b:<4} {prog:<10} {' '.join(args):<9} {th:>4} {wall:>7.2f} {us:>7.2f} {ss:>6.2f} {rss:>7.0f} {count:>9} {rc:>3}  {' '.join(big)}")
+    say(f"{b:<4} {prog:<10} {' '.join(args):<9} {th:>4} {wall:>7.2f} {us:>7.2f} {ss:>6.2f} {rss:>7.0f} {minflt:>8} {majflt:>5} {vcsw:>8} {ivcsw:>7} {count:>9} {rc:>3}  {' '.join(big)}")
 
 
 say(f"machine: {os.cpu_count()} CPUs, {open('/proc/cpuinfo').read().split('model name')[1].split(':')[1].splitlines()[0].strip()}")
 say(f"load average before: {' '.join(open('/proc/loadavg').read().split()[:3])}")
-say(f"{'bin':<4} {'program':<10} {'args':<9} {'thr':>4} {'wall s':>7} {'user s':>7} {'sys s':>6} {'RSS MB':>7} {'thr-inst':>9} {'rc':>3}  launches of >= 1000 blocks (index:wall s)")
+say(f"{'bin':<4} {'program':<10} {'args':<9} {'thr':>4} {'wall s':>7} {'user s':>7} {'sys s':>6} {'RSS MB':>7} {'minflt':>8} {'majflt':>5} {'vol cs':>8} {'invol':>7} {'thr-inst':>9} {'rc':>3}  launches of >= 1000 blocks (index:wall s)")
 for b in bins:
     for prog, _ in progs:
         if prog in small:
