@@ -498,6 +498,7 @@ impl BlockRun {
         // the list a finished block of this thread left, if there is one
         let mut list = WARP_LISTS.with(|p| p.borrow_mut().pop()).unwrap_or_default();
         list.clear();
+        list.reserve(nwarps as usize);
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
                 let (mut regs, mut preds, mut stack) =
