@@ -306,6 +306,14 @@ type Pooled = (Vec<Row>, Vec<u32>, Vec<Frame>);
 const REG_POOL_MAX: usize = 32;
 
 thread_local! {
+    /// The emptied warp lists of finished blocks, kept for the next block this thread runs: a
+    /// list is larger than the allocator's per-thread cache takes (152 bytes a warp), so one
+    /// allocated and freed per block took the allocator's arena lock twice per block, which
+    /// blocks contend for on many threads.
+    static WARP_LISTS: std::cell::RefCell<Vec<Vec<Warp>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+thread_local! {
     /// Shared and local memory of finished blocks, kept for the next block this thread runs.
     static BYTE_POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -329,6 +337,15 @@ impl Drop for BlockRun {
                 p.push((w.regs, w.preds, w.stack));
             }
         });
+        let list = std::mem::take(&mut self.warps);
+        if list.capacity() > 0 {
+            WARP_LISTS.with(|p| {
+                let mut p = p.borrow_mut();
+                if p.len() < 2 {
+                    p.push(list);
+                }
+            });
+        }
         BYTE_POOL.with(|p| {
             let mut p = p.borrow_mut();
             for b in [std::mem::take(&mut self.shared), std::mem::take(&mut self.local)] {
@@ -482,6 +499,10 @@ impl BlockRun {
         let nthreads = bx * by * bz;
         let nwarps = nthreads.div_ceil(32);
         let cta = ctx.cta(block_lin);
+        // the list a finished block of this thread left, if there is one
+        let mut list = WARP_LISTS.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+        list.clear();
+        list.reserve(nwarps as usize);
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
                 let (mut regs, mut preds, mut stack) =
@@ -565,7 +586,10 @@ impl BlockRun {
                     wpark: None,
                 }
             })
-            .collect();
+            .fold(list, |mut list, w| {
+                list.push(w);
+                list
+            });
         BlockRun {
             block_lin,
             shared: zeroed_bytes(ctx.smap.size as usize),
