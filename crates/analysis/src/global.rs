@@ -44,7 +44,10 @@ impl GlobalCounts {
         if mask == 0 {
             return;
         }
-        let bytes = u64::from(mask.count_ones()) * u64::from(width);
+        // a whole warp without the population count (a sequence of shifts and masks where the CPU
+        // baseline has no popcnt instruction)
+        let lanes = if mask == u32::MAX { 32 } else { mask.count_ones() };
+        let bytes = u64::from(lanes) * u64::from(width);
         match op {
             AccessOp::Load => {
                 self.ld_requests += 1;
@@ -109,13 +112,37 @@ pub(crate) fn sectors(width: u8, mask: u32, addrs: &[u64; 32]) -> u64 {
         // lanes reading consecutive elements (lane l at the first lane's address + l * width):
         // the sectors of one contiguous range
         let a0 = addrs[0];
-        let mut contiguous = a0 <= u64::MAX - 32 * w;
-        for (l, &a) in addrs.iter().enumerate() {
-            contiguous &= a == a0.wrapping_add(l as u64 * w);
-        }
-        if contiguous {
+        // the lanes' differences from the run, or-ed: zero iff every lane is on it (the usual
+        // widths' runs as constants: a loop of adds, xors and ors the compiler vectorises)
+        let off = match w {
+            4 => off_run::<4>(addrs),
+            8 => off_run::<8>(addrs),
+            16 => off_run::<16>(addrs),
+            _ => (0..32).fold(0, |o, l| o | addrs[l] ^ a0.wrapping_add(l as u64 * w)),
+        };
+        if off == 0 && a0 <= u64::MAX - 32 * w {
             return (a0 + 32 * w - 1) / 32 - a0 / 32 + 1;
         }
+    }
+    sectors_scattered(w, mask, addrs)
+}
+
+/// The lanes' differences from a run of `W`-byte elements from the first lane's address (lane l
+/// at `addrs[0] + W l`, wrapping), or-ed: zero iff every lane is on it.
+#[inline(always)]
+fn off_run<const W: u64>(addrs: &[u64; 32]) -> u64 {
+    let a0 = addrs[0];
+    let mut stray = 0u64;
+    for (l, &a) in addrs.iter().enumerate() {
+        stray |= a ^ a0.wrapping_add(l as u64 * W);
+    }
+    stray
+}
+
+/// [`sectors`] of a warp whose lanes are not one run (at most 32 bytes each).
+#[inline(never)]
+fn sectors_scattered(w: u64, mask: u32, addrs: &[u64; 32]) -> u64 {
+    if mask == u32::MAX {
         // every lane, without a branch per lane: the sectors in lane order are first[0], last[0],
         // first[1], last[1]... (a lane's last dropped when it equals its first)
         let first: [u64; 32] = std::array::from_fn(|l| addrs[l] / 32);

@@ -713,6 +713,7 @@ impl BlockRun {
             cpc,
             ..
         } = self;
+        let mut ghint = [0usize; GHINTS];
         loop {
             for wi in 0..warps.len() {
                 if warps[wi].state != State::Ready {
@@ -730,9 +731,11 @@ impl BlockRun {
                     cwrites: 0,
                     cpc: *cpc,
                     tma: Default::default(),
+                    ghint,
                 };
                 let w = &mut warps[wi];
                 let stop = run_warp(ctx, block_lin, wi as u32, w, &mut bm, sink, budget, out, bars);
+                ghint = bm.ghint;
                 *gwrites += bm.gwrites;
                 out.tma.add(&bm.tma);
                 link.writes += bm.cwrites;
@@ -912,7 +915,13 @@ struct BlockMem<'b> {
     cpc: u32,
     /// The TMA instructions' counts in this step.
     tma: crate::tma::TmaCounts,
+    /// The global region each instruction (by `pc % GHINTS`) found last, tried first by its next
+    /// whole-warp access (a hint: any region is looked up again when it misses).
+    ghint: [usize; GHINTS],
 }
+
+/// The instructions' slots in [`BlockMem::ghint`].
+const GHINTS: usize = 8;
 
 /// The last mbarrier phase completions of a block (a ring; no allocation while running): a warp
 /// that arrived on a phase, or whose wait for it failed, before the phase completed sees it
@@ -3436,11 +3445,17 @@ fn ldst<S: Sink>(
             u64::MAX
         };
         let mut acc = 0u64;
+        // a whole warp's 4-byte global access: lane l at the first lane's address + 4 l (zero:
+        // the lanes' words one run, [`warp_span`])
+        let mut stray = 1u64;
         if mask == FULL {
             // no lane to leave out of the alignment check: a loop the compiler vectorises
             for (a, &b) in addrs.iter_mut().zip(base.iter()) {
                 *a = b.wrapping_add(offv) & am;
                 acc |= *a;
+            }
+            if es == 4 && space == MemSpace::Global {
+                stray = off_run::<4>(&addrs);
             }
         } else {
             for l in 0..32 {
@@ -3522,11 +3537,16 @@ fn ldst<S: Sink>(
                 }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {
-                    warp_span(ctx.global, &addrs)
+                    warp_span(ctx, &mut bm.ghint[pc as usize % GHINTS], stray == 0, &addrs)
                 } else {
                     None
                 };
-                if let Some((words, base)) = span {
+                if let Some(WarpSpan::Run(words)) = span {
+                    for (v, w) in row.iter_mut().zip(words) {
+                        *v = u64::from(w.load(std::sync::atomic::Ordering::Relaxed));
+                    }
+                    None
+                } else if let Some(WarpSpan::Buffer(words, base)) = span {
                     for (v, &a) in row.iter_mut().zip(&addrs) {
                         *v = u64::from(
                             words[((a - base) / 4) as usize].load(std::sync::atomic::Ordering::Relaxed),
@@ -3549,11 +3569,16 @@ fn ldst<S: Sink>(
                 // 4-byte stores of a whole warp to one buffer: the buffer found once, the lanes
                 // stored in lane order (a later lane's store to the same word wins, as below)
                 let span = if es == 4 && mask == FULL {
-                    warp_span(ctx.global, &addrs)
+                    warp_span(ctx, &mut bm.ghint[pc as usize % GHINTS], stray == 0, &addrs)
                 } else {
                     None
                 };
-                if let Some((words, base)) = span {
+                if let Some(WarpSpan::Run(words)) = span {
+                    for (&v, w) in row.iter().zip(words) {
+                        w.store(v as u32, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    None
+                } else if let Some(WarpSpan::Buffer(words, base)) = span {
                     for (&v, &a) in row.iter().zip(&addrs) {
                         words[((a - base) / 4) as usize]
                             .store(v as u32, std::sync::atomic::Ordering::Relaxed);
@@ -3624,16 +3649,45 @@ fn ldst<S: Sink>(
     )
 }
 
-/// The words of the one global buffer that holds every lane's 4 bytes at `addrs`, and its base.
+/// The lanes' differences from a run of `W`-byte elements from the first lane's address (lane l
+/// at `addrs[0] + W l`, wrapping), or-ed: zero iff every lane is on it. A loop of adds, xors and
+/// ors of constants, which the compiler vectorises.
 #[inline(always)]
-fn warp_span<'g>(
-    global: &'g mem::Global,
-    addrs: &[u64; 32],
-) -> Option<(&'g [std::sync::atomic::AtomicU32], u64)> {
+fn off_run<const W: u64>(addrs: &[u64; 32]) -> u64 {
+    let a0 = addrs[0];
+    let mut stray = 0u64;
+    for (l, &a) in addrs.iter().enumerate() {
+        stray |= a ^ a0.wrapping_add(l as u64 * W);
+    }
+    stray
+}
+
+/// Where a whole warp's 4-byte global accesses fall, found once for the warp.
+enum WarpSpan<'g> {
+    /// Lane l's word is the l-th (the lanes' addresses one run).
+    Run(&'g [std::sync::atomic::AtomicU32; 32]),
+    /// The words of the one buffer that holds every lane's, and its base address.
+    Buffer(&'g [std::sync::atomic::AtomicU32], u64),
+}
+
+/// The one global buffer that holds every lane's 4 bytes at `addrs` (`run`: lane l's address is
+/// the first lane's + 4 l: its 32 words, through the instruction's last region `hint`; the
+/// reference path finds the buffer from the lanes' lowest and highest address). `None`: the lanes
+/// are not in one buffer (or not all in any), the lanes' own path runs and reports any fault.
+#[inline(always)]
+fn warp_span<'g>(ctx: &Ctx<'g>, hint: &mut usize, run: bool, addrs: &[u64; 32]) -> Option<WarpSpan<'g>> {
+    if run && !ctx.limits.reference_paths {
+        let a0 = addrs[0];
+        let (words, base) = ctx.global.span_hint(hint, a0, a0.checked_add(128)?)?;
+        return words[((a0 - base) / 4) as usize..]
+            .first_chunk()
+            .map(WarpSpan::Run);
+    }
     let (lo, hi) = addrs
         .iter()
         .fold((u64::MAX, 0), |(lo, hi), &a| (lo.min(a), hi.max(a)));
-    hi.checked_add(4).and_then(|end| global.span(lo, end))
+    let (words, base) = hi.checked_add(4).and_then(|end| ctx.global.span(lo, end))?;
+    Some(WarpSpan::Buffer(words, base))
 }
 
 /// A whole warp's `.v2` / `.v4` load or store of 4-byte elements in shared or global memory, every
@@ -3692,7 +3746,10 @@ fn ldst_vector<S: Sink>(
         None
     } else {
         res_mask[Res::Global as usize] = FULL;
-        Some(ctx.global.span(lo, hi.checked_add(width)?)?)
+        Some(
+            ctx.global
+                .span_hint(&mut bm.ghint[pc as usize % GHINTS], lo, hi.checked_add(width)?)?,
+        )
     };
     let op = if is_st { AccessOp::Store } else { AccessOp::Load };
     if is_st {

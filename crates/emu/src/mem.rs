@@ -354,6 +354,14 @@ impl Global {
         Some((&r.words, r.base))
     }
 
+    /// [`Global::span`] that tries the region `hint` first and remembers the region found in it
+    /// (an instruction's accesses mostly fall in the buffer of its last one).
+    #[inline(always)]
+    pub fn span_hint(&self, hint: &mut usize, lo: u64, hi: u64) -> Option<(&[AtomicU32], u64)> {
+        let r = &self.regions[self.region_hint(hint, lo, hi.checked_sub(lo)?)?];
+        Some((&r.words, r.base))
+    }
+
     /// [`Global::read`] that remembers the region in `hint` (consecutive lanes mostly hit the same).
     #[inline(always)]
     pub fn read_hint(&self, hint: &mut usize, addr: u64, w: u64) -> Option<u64> {
