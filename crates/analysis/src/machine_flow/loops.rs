@@ -3,22 +3,29 @@
 //! A loop whose body the flow only needs for its trip count and its counted global accesses
 //! (ptxas's unrolled copies of `for (i = 0; i < n; ++i) c[idx] = a[idx] + b[idx]`: a 16-way body
 //! of loads and stores through loop-invariant pointers, one counter, one compare, one backward
-//! branch) costs the flow the whole body once per iteration although every iteration counts the
-//! same. Such a loop is recognised in the machine code ([`find`]) and, once a warp has run one
-//! whole iteration of it together, the iterations that are sure to take the backward branch again
-//! are added at once ([`MachineFlow::step_over_iterations`]): their counts are the iteration's just
-//! run, times their number, and the counters advance by their steps times it.
+//! branch; or of the book's `sumMatrixOnGPU1D`, whose pointers move a row each iteration) costs
+//! the flow the whole body once per iteration although every iteration counts the same. Such a
+//! loop is recognised in the machine code ([`find`]) and, once a warp has run two whole
+//! iterations of it together, the iterations that are sure to take the backward branch again are
+//! added at once ([`MachineFlow::step_over_iterations`]): their counts are the iteration's just
+//! run, times their number, and the registers move by their steps times it.
 //!
 //! A loop qualifies when, between its head and its backward branch (`@P BRA head`, guard only):
 //! * no instruction steers the warp (no other branch, exit, call, barrier or convergence);
-//! * every instruction the flow needs ([`super::slice`]) is one of: a counter `IADD3 r, r, a, b`
-//!   (`r` written nowhere else in the body, `a` and `b` not written in it); the one `ISETP` that
-//!   makes the branch's guard, comparing one counter (no modifier) with a value the body does
-//!   not write; a global load or store counted for its address only, through a register pair the
-//!   body does not write (so each iteration counts the same requests and sectors);
+//! * every instruction the flow needs ([`super::slice`]) is integer arithmetic, the one `ISETP`
+//!   that makes the branch's guard (a counter, no modifier, against a value the same in every
+//!   iteration), or a global load or store counted for its address only (not generic);
+//! * every register those instructions carry from one iteration to the next moves by the same
+//!   step each iteration, 32-bit or as a 64-bit pair ([`moves::analyse`]: counters, and pointers
+//!   moved through ptxas's renames across the unrolled copies);
 //! * anything else in the body is not needed (the flow steps over it in any case).
 //!
-//! The number of further iterations is exact: a counter seen by the compare moves by its step
+//! The steps are what the last iteration moved each register by (the same every iteration, as
+//! the analysis proves). The iterations are added only when every address moves by one step,
+//! a whole number of 32-byte sectors and the same for every lane: each iteration then counts the
+//! requests and sectors of the one before. Otherwise the flow steps on, one iteration at a time.
+//!
+//! The number of further iterations is exact: the value the compare sees moves by its step
 //! each iteration; while it stays inside the compare's integer range (signed or unsigned) its
 //! order against the other value changes at most twice (below, equal, above), so the guard is
 //! checked at those points only. Where the counter would wrap, the stepping stops short and the
@@ -208,7 +215,9 @@ impl MachineFlow {
     ) {
         let now = snapshot(lp, b, w, group, counts);
         let before = w.last_iteration.take();
-        let stepped = before.is_some_and(|before| self.add_iterations(lp, b, w, group, launch, counts, max_warp_insts, &before, &now));
+        let stepped = before.is_some_and(|before| {
+            self.add_iterations(lp, b, w, group, launch, counts, max_warp_insts, &before, &now)
+        });
         w.last_iteration = Some(if stepped {
             snapshot(lp, b, w, group, counts)
         } else {
@@ -250,15 +259,20 @@ impl MachineFlow {
         let m = &lp.moves;
         let at = |r: u16| lp.regs.iter().position(|&x| x == r);
         let step32 = |n: usize, l: usize| now.regs[n][l].wrapping_sub(before.regs[n][l]);
-        let wide = |s: &Iteration, lo: usize, hi: usize, l: usize| u64::from(s.regs[hi][l]) << 32 | u64::from(s.regs[lo][l]);
-        let step64 = |lo: usize, hi: usize, l: usize| wide(now, lo, hi, l).wrapping_sub(wide(before, lo, hi, l));
+        let wide = |s: &Iteration, lo: usize, hi: usize, l: usize| {
+            u64::from(s.regs[hi][l]) << 32 | u64::from(s.regs[lo][l])
+        };
+        let step64 =
+            |lo: usize, hi: usize, l: usize| wide(now, lo, hi, l).wrapping_sub(wide(before, lo, hi, l));
         // the addresses move by one step for the whole warp, whole sectors: each iteration
         // counts the requests and sectors of the one just run
         for &(a, h) in &m.addresses {
             let (Some(lo), Some(hi)) = (at(u16::from(a)), at(u16::from(h))) else {
                 return false;
             };
-            let Some(first) = lanes(group).next() else { return false };
+            let Some(first) = lanes(group).next() else {
+                return false;
+            };
             let d = step64(lo, hi, first);
             if d % 32 != 0 || lanes(group).any(|l| step64(lo, hi, l) != d) {
                 return false;
@@ -282,13 +296,17 @@ impl MachineFlow {
             }
         };
         let (counter, at_head) = m.counter;
-        let Some(nc) = at(u16::from(counter)) else { return false };
+        let Some(nc) = at(u16::from(counter)) else {
+            return false;
+        };
         let mut k = u64::MAX;
         for l in lanes(group) {
             let Some(u) = w.read(c.src[1 - m.counter_operand], l, launch) else {
                 return false;
             };
-            let Some(q) = w.pred(c.preds[0], l) else { return false };
+            let Some(q) = w.pred(c.preds[0], l) else {
+                return false;
+            };
             let v = now.regs[nc][l];
             let s = step32(nc, l);
             // the value the compare sees in the next iteration: the counter's at the head, or
@@ -320,7 +338,9 @@ impl MachineFlow {
         let mut others = vec![[0u32; 32]; m.carries.len()];
         for (n, &(_, _, o)) in m.carries.iter().enumerate() {
             for l in lanes(group) {
-                let Some(v) = w.read(o, l, launch) else { return false };
+                let Some(v) = w.read(o, l, launch) else {
+                    return false;
+                };
                 others[n][l] = v;
             }
         }

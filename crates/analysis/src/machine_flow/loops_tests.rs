@@ -131,7 +131,10 @@ fn sum1d_params(nx: i32, n: i32, threshold: u32) -> Vec<u8> {
 #[test]
 fn moving_pointers_of_sum1d_count_what_stepping_counts() {
     let f = flow(SUM1D);
-    assert!(f.loops.iter().any(Option::is_some), "the 4-way loop is recognised");
+    assert!(
+        f.loops.iter().any(Option::is_some),
+        "the 4-way loop is recognised"
+    );
     let s = stepping(&f);
     // a trip of the 4-way body moves the pointers by 4 rows: 4 * 4 * nx bytes. Whole sectors
     // (nx 16384, 8, 8 back, 12, 2) are closed; 16, 48 and 112 bytes (nx 1, 3, 7) move the
@@ -150,7 +153,8 @@ fn moving_pointers_of_sum1d_count_what_stepping_counts() {
             for block in [32, 40, 64] {
                 // the threshold between the 4th and 5th lanes' final C pointers
                 let end_c = |lane: u32| {
-                    (0x2_ffff_0000u64 + u64::from(lane) * 4).wrapping_add((i64::from(nx) * 4 * i64::from(n)) as u64)
+                    (0x2_ffff_0000u64 + u64::from(lane) * 4)
+                        .wrapping_add((i64::from(nx) * 4 * i64::from(n)) as u64)
                 };
                 let threshold = end_c(4) as u32;
                 let p = sum1d_params(nx, n, threshold);
@@ -254,7 +258,10 @@ fn walk_params(base: u64, pitch: u64, rows: i32, threshold: u32) -> Vec<u8> {
 #[test]
 fn a_pointer_walk_with_a_64_bit_stride_counts_what_stepping_counts() {
     let f = flow(WALK);
-    assert!(f.loops.iter().any(Option::is_some), "the 4-way loop is recognised");
+    assert!(
+        f.loops.iter().any(Option::is_some),
+        "the 4-way loop is recognised"
+    );
     let s = stepping(&f);
     let base = 0x7_ffff_f000u64;
     // a trip moves the pointer by 4 rows, 16 * pitch bytes: whole sectors for even pitches

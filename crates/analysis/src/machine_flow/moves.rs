@@ -13,7 +13,7 @@
 //! in one value, a high word without its carry, a multiply of a 64-bit root, an instruction
 //! not modelled) is not a loop for the closed form.
 
-use super::{Dst, Ins, Kind, Opnd, PT, RZ, Src, Sr, URZ};
+use super::{Dst, Ins, Kind, Opnd, PT, RZ, Sr, Src, URZ};
 
 /// A register's index here: `R0..R254` as 0..255, `UR0..UR62` from 256.
 type Reg = u16;
@@ -45,7 +45,12 @@ enum V {
 enum Pv {
     Inv,
     /// The carry of `sum = lo + other` (instruction `at`; `lo` a root's low word).
-    Carry { at: usize, lo: V, sum: u8, other: Opnd },
+    Carry {
+        at: usize,
+        lo: V,
+        sum: u8,
+        other: Opnd,
+    },
     /// Anything else (the compare's result, a carry of another sum).
     Other,
 }
@@ -154,7 +159,9 @@ impl State {
         match (lo, hi) {
             (V::Inv, V::Inv) => Some(None),
             (V::Head(a), V::Head(b)) if a < UR_BASE && b < UR_BASE => Some(Some(((a as u8, b as u8), HEAD))),
-            (V::Lo { root, id }, V::Hi { root: r2, id: i2 }) if root == r2 && id == i2 => Some(Some((root, id))),
+            (V::Lo { root, id }, V::Hi { root: r2, id: i2 }) if root == r2 && id == i2 => {
+                Some(Some((root, id)))
+            }
             _ => None,
         }
     }
@@ -198,7 +205,9 @@ impl State {
         for q in preds {
             match self.pred(q) {
                 Pv::Inv => {}
-                Pv::Carry { at: c_at, lo, sum, .. } if !q.neg && carry.is_none() => carry = Some((c_at, lo, sum)),
+                Pv::Carry {
+                    at: c_at, lo, sum, ..
+                } if !q.neg && carry.is_none() => carry = Some((c_at, lo, sum)),
                 _ => return None,
             }
         }
@@ -230,7 +239,14 @@ impl State {
 /// as [`super::slice`] marks them: how its registers move, or `None` when they are not all
 /// translations (or the body holds anything else than integer arithmetic, one `ISETP`, and
 /// global loads and stores counted for their addresses only).
-pub(super) fn analyse(ins: &[Ins], needed: &[bool], value: &[bool], head: usize, b: usize, guard: u8) -> Option<Moves> {
+pub(super) fn analyse(
+    ins: &[Ins],
+    needed: &[bool],
+    value: &[bool],
+    head: usize,
+    b: usize,
+    guard: u8,
+) -> Option<Moves> {
     let body = head..b;
     let mut written = vec![false; REGS];
     let mut pwritten = [false; 16];
@@ -276,7 +292,11 @@ pub(super) fn analyse(ins: &[Ins], needed: &[bool], value: &[bool], head: usize,
                 ..
             } if s.len() == 3 => {
                 let v = if zero(&s[0]) || zero(&s[1]) {
-                    if plain(&s[2]) { st.exact(&s[2])? } else { st.word(&s[2])? }
+                    if plain(&s[2]) {
+                        st.exact(&s[2])?
+                    } else {
+                        st.word(&s[2])?
+                    }
                 } else {
                     let (a, bb, c) = (st.word(&s[0])?, st.word(&s[1])?, st.word(&s[2])?);
                     match (a, bb, c) {
@@ -353,7 +373,11 @@ pub(super) fn analyse(ins: &[Ins], needed: &[bool], value: &[bool], head: usize,
                     ([], _) => {}
                     (_, []) => live.iter().for_each(|d| st.set_pred(*d, Pv::Inv, i)),
                     (&[d @ Dst::P(_)], &[k])
-                        if carries.len() == 1 && s.len() == 3 && zero(&s[2]) && k < 2 && s.iter().all(plain) =>
+                        if carries.len() == 1
+                            && s.len() == 3
+                            && zero(&s[2])
+                            && k < 2
+                            && s.iter().all(plain) =>
                     {
                         let lo = st.exact(&s[k])?;
                         let sum = match y.dst[0] {
@@ -411,10 +435,10 @@ pub(super) fn analyse(ins: &[Ins], needed: &[bool], value: &[bool], head: usize,
             }
             Kind::Ldg { generic: false, .. } | Kind::Stg { known: true, .. } if !value[i] => {
                 let (r, _) = y.addr?;
-                if let Some((root, _)) = st.reg_pair(r)? {
-                    if !addresses.contains(&root) {
-                        addresses.push(root);
-                    }
+                if let Some((root, _)) = st.reg_pair(r)?
+                    && !addresses.contains(&root)
+                {
+                    addresses.push(root);
                 }
                 for d in &y.dst {
                     st.set(*d, V::Forgot, i);
@@ -466,7 +490,13 @@ pub(super) fn analyse(ins: &[Ins], needed: &[bool], value: &[bool], head: usize,
         }
     }
     // a root translates when its value at the end is itself plus an invariant
-    let end = |r: Reg| if dead[r as usize] { V::Forgot } else { st.v[r as usize] };
+    let end = |r: Reg| {
+        if dead[r as usize] {
+            V::Forgot
+        } else {
+            st.v[r as usize]
+        }
+    };
     let pair_ok = |root: (u8, u8)| match (end(Reg::from(root.0)), end(Reg::from(root.1))) {
         (V::Lo { root: a, id }, V::Hi { root: b, id: j }) => a == root && b == root && id == j,
         _ => false,
@@ -498,7 +528,10 @@ pub(super) fn analyse(ins: &[Ins], needed: &[bool], value: &[bool], head: usize,
         return None;
     }
     // the counter read after the body wrote it: unchanged from the compare to the branch
-    if !at_head && (ins[cmp_at + 1..b].iter().enumerate()).any(|(k, y)| needed[cmp_at + 1 + k] && y.dst.contains(&Dst::R(counter))) {
+    if !at_head
+        && (ins[cmp_at + 1..b].iter().enumerate())
+            .any(|(k, y)| needed[cmp_at + 1 + k] && y.dst.contains(&Dst::R(counter)))
+    {
         return None;
     }
     let mut carries = Vec::new();
