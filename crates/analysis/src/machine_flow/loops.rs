@@ -14,7 +14,8 @@
 //! * no instruction steers the warp (no other branch, exit, call, barrier or convergence);
 //! * every instruction the flow needs ([`super::slice`]) is integer arithmetic, the one `ISETP`
 //!   that makes the branch's guard (a counter, no modifier, against a value the same in every
-//!   iteration), or a global load or store counted for its address only (not generic);
+//!   iteration), or a global load or store counted for its address only (a generic one only
+//!   through pointers that do not move);
 //! * every register those instructions carry from one iteration to the next moves by the same
 //!   step each iteration, 32-bit or as a 64-bit pair ([`moves::analyse`]: counters, and pointers
 //!   moved through ptxas's renames across the unrolled copies);

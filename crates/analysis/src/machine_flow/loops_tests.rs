@@ -310,3 +310,50 @@ fn the_books_size_adds_its_iterations_at_once() {
     assert_eq!(g.ld_requests, 512 * 2 * 16384);
     assert_eq!(g.st_requests, 512 * 16384);
 }
+
+/// Loops whose registers do not move by a step: a pointer that doubles its stride each
+/// iteration (`p += s; s *= 2`: the step itself moves), and one whose address is the sum of
+/// two moving values. Neither is a counted loop; the flow steps them.
+#[test]
+fn registers_that_do_not_move_by_a_step_are_not_a_counted_loop() {
+    let head = [
+        "S2R R0, SR_TID.X",
+        "LDC.64 R2, c[0x0][0x210]",
+        "LDC R8, c[0x0][0x218]",
+        "ULDC.64 UR4, c[0x0][0x208]",
+        "IMAD.WIDE R2, R0, 0x4, R2",
+        "MOV R4, 0x20",
+        ".L_x_0:",
+    ];
+    let tail = [
+        "IADD3 R8, R8, -0x1, RZ",
+        "ISETP.NE.AND P0, PT, R8, RZ, PT",
+        "@P0 BRA `(.L_x_0)",
+        "EXIT",
+    ];
+    let doubling = [
+        "LDG.E R5, desc[UR4][R2.64]",
+        "IADD3 R2, P1, R2, R4, RZ",
+        "IADD3.X R3, R3, RZ, RZ, P1, !PT",
+        "IMAD.SHL.U32 R4, R4, 0x2, RZ",
+    ];
+    let two = [
+        "IADD3 R6, P1, R2, R4, RZ",
+        "IADD3.X R7, R3, RZ, RZ, P1, !PT",
+        "LDG.E R5, desc[UR4][R6.64]",
+        "IADD3 R2, P1, R2, 0x20, RZ",
+        "IADD3.X R3, R3, RZ, RZ, P1, !PT",
+        "IADD3 R4, R4, R2, RZ",
+    ];
+    for body in [&doubling[..], &two[..]] {
+        let lines: Vec<&str> = head.iter().chain(body).chain(&tail).copied().collect();
+        let f = flow(&lines);
+        assert!(f.loops.iter().all(Option::is_none), "{body:?}");
+        let mut p = 0x7000_0000u64.to_le_bytes().to_vec();
+        p.extend(20i32.to_le_bytes());
+        p.extend([0u8; 4]);
+        let (c, added) = run(&f, 1, 32, &p);
+        let g = c.unwrap().global.unwrap();
+        assert_eq!((g.ld_requests, added), (20, 0), "{body:?}");
+    }
+}

@@ -433,12 +433,21 @@ pub(super) fn analyse(
                     }
                 }
             }
-            Kind::Ldg { generic: false, .. } | Kind::Stg { known: true, .. } if !value[i] => {
+            Kind::Ldg { .. } | Kind::Stg { .. } if !value[i] => {
+                // a generic access counts the lanes outside the shared, local and constant
+                // windows: only through pointers that do not move
+                let generic = matches!(
+                    y.kind,
+                    Kind::Ldg { generic: true, .. } | Kind::Stg { known: false, .. }
+                );
                 let (r, _) = y.addr?;
-                if let Some((root, _)) = st.reg_pair(r)?
-                    && !addresses.contains(&root)
-                {
-                    addresses.push(root);
+                if let Some((root, _)) = st.reg_pair(r)? {
+                    if generic {
+                        return None;
+                    }
+                    if !addresses.contains(&root) {
+                        addresses.push(root);
+                    }
                 }
                 for d in &y.dst {
                     st.set(*d, V::Forgot, i);
