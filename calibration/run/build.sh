@@ -24,7 +24,7 @@ done
 # the per-thread default stream: the runtime's _ptsz/_ptds entry points
 "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared --default-stream per-thread -L"$OUT/lib" -o "$OUT/perthread" "$HERE/perthread.cu"
 # device printf's own global traffic (calibration/printf/)
-for p in printf printf2 printf3 printf4; do
+for p in printf printf2 printf3 printf4 printf5; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/../printf/$p.cu"
 done
 # wmma needs mma.h, which needs the CCCL headers (the nvidia-cuda-cccl wheel)

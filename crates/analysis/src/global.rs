@@ -228,11 +228,18 @@ fn sectors_any(w: u64, mask: u32, addrs: &[u64; 32]) -> u64 {
 /// growing with the format or string length (they do not below a 256-byte step), 4-byte slots for
 /// `int` arguments (20 `int`s take the step, 19 do not).
 ///
-/// Returns the counts and whether they are exact: a call whose lanes differ in their argument
-/// count or in the record's steps, a `%s` argument followed by another argument (its padding is
-/// not measured) where that could move a step, an unreadable string, or more than 32 arguments,
-/// is an estimate.
-pub fn printf_traffic(calls: &[warpscope_emu::printf::Printed]) -> (GlobalCounts, bool) {
+/// The H200 (`calibration/printf/h200/`: the same driver 580.159.04 and ncu 2025.3.1, 128
+/// launches: printf5.cu's 94, printf.cu's 33 and book10's printFormats) counts the same loads and
+/// 3 store requests and 3 store sectors fewer per warp-level call, everything else alike: the 3
+/// requests that share one sector are the H100's alone (`R - 3` requests per lane, `k (R - 3)`
+/// sectors). [`PrintfTraffic::on_h200`] gives those counts. Which of the two GPUs a program will
+/// run on is not known, so the stores are never exact ([`PrintfTraffic::exact_stores`]).
+///
+/// `exact` is false, for loads and stores, where a call is outside the measured rule: lanes that
+/// differ in their argument count or in the record's steps, a `%s` argument followed by another
+/// argument (its padding is not measured) where that could move a step, an unreadable string, or
+/// more than 32 arguments.
+pub fn printf_traffic(calls: &[warpscope_emu::printf::Printed]) -> PrintfTraffic {
     use std::collections::BTreeMap;
     use warpscope_emu::printf::PrintfArg;
     let mut warps: BTreeMap<(u32, u32, u32), Vec<&warpscope_emu::printf::Printed>> = BTreeMap::new();
@@ -321,9 +328,49 @@ pub fn printf_traffic(calls: &[warpscope_emu::printf::Printed]) -> (GlobalCounts
         }
         let per_lane = 1 + 7 * 32u64.saturating_sub(n as u64) + 249 * (steps - 1);
         g.st_requests += per_lane + extra;
-        g.st_sectors += per_lane + per_lane.saturating_sub(3) * (k - 1);
+        g.st_sectors += per_lane + per_lane.saturating_sub(H100_SHARED_SECTOR_STORES) * (k - 1);
     }
-    (g, exact)
+    PrintfTraffic {
+        counts: g,
+        warp_calls: warps.len() as u64,
+        exact,
+    }
+}
+
+/// Store requests per warp-level printf call that the H100 counts and the H200 does not; on the
+/// H100 all lanes' stores of these requests fall in one sector.
+pub const H100_SHARED_SECTOR_STORES: u64 = 3;
+
+/// Device printf's own global traffic of a launch ([`printf_traffic`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrintfTraffic {
+    /// The loads and stores as the H100 counts them.
+    pub counts: GlobalCounts,
+    /// Warp-level calls: the lanes of one warp at one `printf`.
+    pub warp_calls: u64,
+    /// Whether every call is inside the measured rule (loads equal on the H100 and the H200;
+    /// stores equal on the H100, and on the H200 as [`PrintfTraffic::on_h200`]).
+    pub exact: bool,
+}
+
+impl PrintfTraffic {
+    /// The counts as the H200 counts them: [`H100_SHARED_SECTOR_STORES`] store requests and
+    /// sectors fewer per warp-level call.
+    pub fn on_h200(&self) -> GlobalCounts {
+        let fewer = H100_SHARED_SECTOR_STORES * self.warp_calls;
+        GlobalCounts {
+            st_requests: self.counts.st_requests.saturating_sub(fewer),
+            st_sectors: self.counts.st_sectors.saturating_sub(fewer),
+            ..self.counts
+        }
+    }
+
+    /// Whether the store counts are exact: never, for the H100 and the H200 differ by
+    /// [`H100_SHARED_SECTOR_STORES`] per call and the GPU is not known. The loads are exact
+    /// where [`PrintfTraffic::exact`] is.
+    pub fn exact_stores(&self) -> bool {
+        self.warp_calls == 0
+    }
 }
 
 #[cfg(test)]
@@ -395,6 +442,165 @@ mod tests {
         [g.ld_requests, g.ld_sectors, g.st_requests, g.st_sectors]
     }
 
+    /// The H100's counts and whether the rule covers the calls.
+    fn h100(calls: &[Printed]) -> (GlobalCounts, bool) {
+        let t = printf_traffic(calls);
+        (t.counts, t.exact)
+    }
+
+    /// The H200's counts and whether the rule covers the calls.
+    fn h200(calls: &[Printed]) -> ([u64; 4], bool) {
+        let t = printf_traffic(calls);
+        assert!(!t.exact_stores(), "stores differ between the GPUs: never exact");
+        (counts(t.on_h200()), t.exact)
+    }
+
+    /// Rows of calibration/printf/h200/ (load requests, sectors, store requests, sectors): the
+    /// H100's rule less 3 store requests and 3 store sectors per warp-level call.
+    #[test]
+    fn printf_traffic_equals_the_h200_rows() {
+        let int = |v: u64| PrintfArg::Int { bits: v, size: 4 };
+        let long = |v: u64| PrintfArg::Int { bits: v, size: 8 };
+        let dbl = PrintfArg::Float;
+        let at = |mut p: Printed, seq: u32| {
+            p.seq = seq;
+            p
+        };
+        // printf5.cu b10 (book10.cu's printFormats, also h200/book10.ncu.csv): 4 lanes, 4 calls
+        let mut b10 = Vec::new();
+        for t in 0..4u32 {
+            // the values (book10: f = 3.1415927 (t + 1), d = 2.718281828459045 / (t + 1)) do not matter
+            let (f, d) = (1.5 * f64::from(t + 1), 0.75 / f64::from(t + 1));
+            let i = u64::from(t);
+            b10.push(at(
+                call(
+                    t,
+                    "t%d %.20f %.20f\n",
+                    0x1000,
+                    vec![int(i), dbl(f), dbl(d)],
+                    vec![],
+                ),
+                0,
+            ));
+            b10.push(at(
+                call(
+                    t,
+                    "t%d [%e] [%E] [%g] [%G]\n",
+                    0x1100,
+                    vec![int(i), dbl(f), dbl(d), dbl(d * 1e-7), dbl(f * 1e12)],
+                    vec![],
+                ),
+                1,
+            ));
+            b10.push(at(
+                call(
+                    t,
+                    "t%d [%10.3f] [%-10.2f] [%+.1f] [%08.3f]\n",
+                    0x1200,
+                    vec![int(i), dbl(f), dbl(f), dbl(-d), dbl(d)],
+                    vec![],
+                ),
+                2,
+            ));
+            let s = if t & 1 == 1 { "odd" } else { "even" };
+            let mut args = vec![
+                int(i),
+                int(42 + i),
+                int(42 - i),
+                int(i),
+                int(42 * 7919),
+                int(42 * 104729),
+            ];
+            args.extend([int(42), long(1234567890123 * (i + 1)), int(97 + i)]);
+            args.push(PrintfArg::Str(Some(s.as_bytes().to_vec())));
+            let addr = if t & 1 == 1 { 0x2040 } else { 0x2000 };
+            b10.push(at(
+                call(
+                    t,
+                    "t%d [%5d] [%-5d] [%05d] [%x] [%X] [%o] [%lld] [%c] [%s] [%%]\n",
+                    0x1300,
+                    args,
+                    vec![addr],
+                ),
+                3,
+            ));
+        }
+        assert_eq!(h200(&b10), ([458, 470, 728, 2908], true));
+        // its fourth call alone (b10call4), and by one lane
+        let fourth: Vec<Printed> = b10.iter().filter(|p| p.seq == 3).cloned().collect();
+        assert_eq!(h200(&fourth), ([203, 215, 153, 608], true));
+        assert_eq!(h200(&fourth[..1]), ([203, 203, 152, 152], true));
+        // once(32): 32 lanes, "abcdefg\n": every store request one sector per lane
+        let lanes: Vec<Printed> = (0..32)
+            .map(|t| call(t, "abcdefg\n", 0x1000, vec![], vec![]))
+            .collect();
+        assert_eq!(h200(&lanes), ([29, 29, 222, 7104], true));
+        // printf.cu warps4: 4 warps of 32 lanes
+        let warps: Vec<Printed> = (0..128)
+            .map(|t| call(t, "abcdefg\n", 0x1000, vec![], vec![]))
+            .collect();
+        assert_eq!(h200(&warps), ([116, 116, 888, 28416], true));
+        // pct0(4): `%%` takes no argument slot
+        let pct: Vec<Printed> = (0..4)
+            .map(|t| call(t, "100%%\n", 0x1000, vec![], vec![]))
+            .collect();
+        assert_eq!(h200(&pct), ([23, 23, 222, 888], true));
+        // intDbl(4) and dblInt(4): a double after an int takes no more than one before it
+        for f in ["%d %f\n", "%f %d\n"] {
+            let two: Vec<Printed> = (0..4)
+                .map(|t| {
+                    let (i, d) = (int(u64::from(t)), dbl(f64::from(t) + 0.5));
+                    let args = if f.starts_with("%d") {
+                        vec![i, d]
+                    } else {
+                        vec![d, i]
+                    };
+                    call(t, f, 0x1000, args, vec![])
+                })
+                .collect();
+            assert_eq!(h200(&two), ([23, 23, 208, 832], true), "{f}");
+        }
+        // oddEven(4): "[%s]\n" of "even", "odd", "even", "odd" (two literals, two sectors)
+        let odd_even: Vec<Printed> = (0..4)
+            .map(|t| {
+                let (s, a) = if t & 1 == 1 {
+                    ("odd", 0x2040)
+                } else {
+                    ("even", 0x2000)
+                };
+                call(
+                    t,
+                    "[%s]\n",
+                    0x1000,
+                    vec![PrintfArg::Str(Some(s.as_bytes().to_vec()))],
+                    vec![a],
+                )
+            })
+            .collect();
+        assert_eq!(h200(&odd_even), ([35, 47, 216, 860], true));
+        // printf.cu loop3: one lane, three calls of "%d\n"
+        let three: Vec<Printed> = (0..3)
+            .map(|i| at(call(0, "%d\n", 0x1000, vec![int(u64::from(i))], vec![]), i))
+            .collect();
+        assert_eq!(h200(&three), ([42, 42, 645, 645], true));
+        // printf5.cu ints10(1) and dbls10(4): ten arguments of one type
+        let ints: Vec<Printed> = vec![call(
+            0,
+            &("%d ".repeat(9) + "%d\n"),
+            0x1000,
+            (0..10).map(int).collect(),
+            vec![],
+        )];
+        assert_eq!(h200(&ints), ([95, 95, 152, 152], true));
+        let dbls: Vec<Printed> = (0..4)
+            .map(|t| {
+                let args = (0..10).map(|_| dbl(f64::from(t) + 0.5)).collect();
+                call(t, &("%f ".repeat(9) + "%f\n"), 0x1000, args, vec![])
+            })
+            .collect();
+        assert_eq!(h200(&dbls), ([95, 95, 152, 608], true));
+    }
+
     /// Rows of calibration/printf/h100/ (load requests, sectors, store requests, sectors).
     #[test]
     fn printf_traffic_equals_the_h100_rows() {
@@ -402,22 +608,22 @@ mod tests {
         let lanes: Vec<Printed> = (0..32)
             .map(|t| call(t, "abcdefg\n", 0x1000, vec![], vec![]))
             .collect();
-        assert_eq!(printf_traffic(&lanes), (counts_of([29, 29, 225, 7107]), true));
+        assert_eq!(h100(&lanes), (counts_of([29, 29, 225, 7107]), true));
         // printf.cu warps2one: lane 0 of two warps
         let two = [
             call(0, "abcdefg\n", 0x1000, vec![], vec![]),
             call(32, "abcdefg\n", 0x1000, vec![], vec![]),
         ];
-        assert_eq!(counts(printf_traffic(&two).0), [58, 58, 450, 450]);
+        assert_eq!(counts(h100(&two).0), [58, 58, 450, 450]);
         // printf.cu p_int12: twelve ints (36 characters)
         let int = |v: u64| PrintfArg::Int { bits: v, size: 4 };
         let f12 = "%d %d %d %d %d %d %d %d %d %d %d %d\n";
         let one = [call(0, f12, 0x1000, (0..12).map(int).collect(), vec![])];
-        assert_eq!(counts(printf_traffic(&one).0), [113, 113, 141, 141]);
+        assert_eq!(counts(h100(&one).0), [113, 113, 141, 141]);
         // printf3.cu ints20: twenty ints take a second 256-byte step (19 do not)
         let f20 = "%d ".repeat(19) + "%d\n";
         let one = [call(0, &f20, 0x1000, (0..20).map(int).collect(), vec![])];
-        assert_eq!(counts(printf_traffic(&one).0), [185, 185, 334, 334]);
+        assert_eq!(counts(h100(&one).0), [185, 185, 334, 334]);
         // printf2.cu twoFormats: lanes 0-3 alternate two formats at their own 256-byte starts
         let four: Vec<Printed> = (0..4)
             .map(|t| {
@@ -429,7 +635,7 @@ mod tests {
                 call(t, f, a, vec![int(u64::from(t))], vec![])
             })
             .collect();
-        assert_eq!(printf_traffic(&four), (counts_of([50, 74, 226, 863]), true));
+        assert_eq!(h100(&four), (counts_of([50, 74, 226, 863]), true));
         // printf2.cu strPat (1, 10, 5, 26): four strings at 64-byte slots, 3 bytes in (the H100's
         // 96 / 153 load requests / sectors include the kernel's own load of the pointers: 1 / 1)
         let lens = [1usize, 10, 5, 26];
@@ -445,13 +651,13 @@ mod tests {
                 )
             })
             .collect();
-        assert_eq!(printf_traffic(&four), (counts_of([95, 152, 243, 863]), true));
+        assert_eq!(h100(&four), (counts_of([95, 152, 243, 863]), true));
         // lanes that differ in their argument count: an estimate
         let mixed = [
             call(0, "%d\n", 0x1000, vec![int(1)], vec![]),
             call(1, "\n", 0x1100, vec![], vec![]),
         ];
-        assert!(!printf_traffic(&mixed).1);
+        assert!(!h100(&mixed).1);
     }
 
     fn counts_of(c: [u64; 4]) -> GlobalCounts {

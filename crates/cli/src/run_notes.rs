@@ -142,7 +142,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     let printing = kernels_where("warpscope__device_printf_calls", |_| true);
     if !printing.is_empty() {
         notes.push(format!(
-            "{} call device printf: the global columns include the printf implementation's own loads and stores, which ncu counts, by the rule measured on the H100 (calibration/printf/; lanes that differ in their argument count or in the record's 256-byte steps make them estimates)",
+            "{} call device printf: the global columns include the printf implementation's own loads and stores, which ncu counts, by the rule measured on the H100 (calibration/printf/; lanes that differ in their argument count or in the record's 256-byte steps make them estimates); its stores are the H100's, an H200 counts 3 store requests and 3 sectors fewer per warp-level call (`warpscope__device_printf_warp_calls`), so they are estimates and the loads alone stay exact (`warpscope__global_load_counters_exact`)",
             printing.join(", ")
         ));
     }
@@ -196,8 +196,18 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
             launched.len()
         ));
     }
+    // kernels whose global counters are estimates for device printf's stores alone (the note on
+    // printf says why) are not listed here
+    let printf_stores_only = |k: &str| {
+        recs.iter().filter(|r| r.kernel == k).all(|r| {
+            let m = &r.analysis.metrics;
+            m.get("warpscope__global_counters_exact") != Some(&0.0)
+                || m.get("warpscope__global_load_counters_exact") == Some(&1.0)
+        })
+    };
     let global_estimated: Vec<String> = labelled_estimate("warpscope__global_counters_exact")
         .into_iter()
+        .filter(|k| !printf_stores_only(k))
         .map(|k| {
             match recs
                 .iter()

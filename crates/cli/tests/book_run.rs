@@ -1,13 +1,14 @@
-//! calibration/run/book3.cu … book8.cu (book-style whole programs: global-memory offsets, AoS and
+//! calibration/run/book3.cu … book10.cu (book-style whole programs: global-memory offsets, AoS and
 //! SoA, zero copy, managed memory, `__ldg` and `__constant__`, shared tiles and reductions, warp
 //! shuffles, instruction-level intrinsics built with and without FMA contraction, an `atomicCAS`
-//! loop, a block cipher, a device query), built by `calibration/run/build.sh OUT book`, under
+//! loop, a block cipher, a device query, streams, math functions and device printf of floats), built by `calibration/run/build.sh OUT book`, under
 //! `warpscope run`, against what an H200 printed and counted (calibration/run/h200/book*.stdout,
 //! book*.ncu.csv, `book.exit.txt`; measured with the folder's ncu.sh metrics): every program exits
 //! and prints as on the GPU (the device query's board figures apart: the emulated device is an
 //! H100); in every launch the shared counters, registers, occupancy and launch geometry equal
 //! the H200's; no counter group labelled exact differs; and the groups that differ are exactly
-//! the ones listed with their reasons.
+//! the ones listed with their reasons (device printf's stores: the H100's, which the H200 counts
+//! 3 per call fewer, checked against its rows).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -116,6 +117,9 @@ const PROGRAMS: &[(&str, usize)] = &[
     ("book6_nofma", 5),
     ("book7", 2),
     ("book9", 51),
+    // math intrinsics and libraries, and device printf of floats and doubles (printFormats: four
+    // calls of 4 lanes; its global stores are the printf implementation's, calibration/printf/)
+    ("book10", 3),
 ];
 
 /// Counter groups that differ from the H200's, each labelled an estimate by warpscope, with the
@@ -126,6 +130,10 @@ const KNOWN_DIFFERENT: &[(&str, u64, &str, &str)] = &[
     // book6.casAdd.r2/r3.ncu.csv); labelled an estimate (warpscope__spin_loop)
     ("book6", 3, "branch", "atomicCAS retry loop"),
     ("book6_nofma", 3, "branch", "atomicCAS retry loop"),
+    // printFormats' device printf: warpscope gives the H100's stores, the H200 counts 3 requests
+    // and 3 sectors fewer per warp-level call (calibration/printf/h200/): 740 / 2920 against
+    // 728 / 2908 for 4 calls; the loads equal and stay exact (checked below)
+    ("book10", 2, "global", "device printf's stores, H100 against H200"),
 ];
 
 /// Lines of the device query that name the board, not the architecture: the H200 prints its own
@@ -171,6 +179,7 @@ fn book_programs_equal_the_h200() {
     let mut different = Vec::new();
     let mut tally: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     let mut compared = 0;
+    let mut printing = 0;
     for &(program, n) in PROGRAMS {
         let (printed, status, v) = run(program);
         assert_eq!(status, gpu_exit(program), "{program}: exit status\n{printed}");
@@ -216,9 +225,31 @@ fn book_programs_equal_the_h200() {
                     different.push((program, id, group));
                 }
             }
+            // device printf's own traffic: loads exact and equal, stores the H100's, which the
+            // H200 counts 3 requests and 3 sectors fewer per warp-level call
+            if let Some(calls) = l["metrics"]["warpscope__device_printf_warp_calls"].as_f64() {
+                assert_eq!(
+                    ours("warpscope__global_load_counters_exact"),
+                    1.0,
+                    "{program} {id}"
+                );
+                for k in &GLOBAL[..2] {
+                    assert_eq!(ours(k), m[*k], "{program} launch {id} ({name}): {k}");
+                }
+                for k in &GLOBAL[2..] {
+                    assert_eq!(
+                        ours(k) - 3.0 * calls,
+                        m[*k],
+                        "{program} launch {id} ({name}): {k}"
+                    );
+                }
+                printing += 1;
+            }
             compared += 1;
         }
     }
+    // book10's printFormats (4 calls of 4 lanes)
+    assert_eq!(printing, 1);
     assert_eq!(compared, PROGRAMS.iter().map(|p| p.1).sum::<usize>());
     eprintln!("per group (equal, labelled exact, both) of {compared} launches: {tally:?}");
     let expected: Vec<(&str, u64, &str)> = KNOWN_DIFFERENT.iter().map(|&(p, i, g, _)| (p, i, g)).collect();

@@ -352,6 +352,7 @@ const EXACT_FLAGS: &[&str] = &[
     "warpscope__branch_counters_exact",
     "warpscope__shared_counters_exact",
     "warpscope__global_counters_exact",
+    "warpscope__global_load_counters_exact",
     "warpscope__matrix_counters_exact",
 ];
 

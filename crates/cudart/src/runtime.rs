@@ -1395,7 +1395,8 @@ impl Runtime {
             // ncu counts the printf implementation's own loads and stores in the global counters
             // (`warpscope_analysis::global::printf_traffic`, measured in calibration/printf/);
             // gld/gst_efficiency stay the kernel's own accesses'
-            let (t, exact) = warpscope_analysis::global::printf_traffic(&analysis.printf);
+            let traffic = warpscope_analysis::global::printf_traffic(&analysis.printf);
+            let t = traffic.counts;
             for (k, v) in [
                 ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", t.ld_requests),
                 ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", t.ld_sectors),
@@ -1404,8 +1405,22 @@ impl Runtime {
             ] {
                 *analysis.metrics.entry(k.into()).or_insert(0.0) += v as f64;
             }
-            if !exact && let Some(g) = analysis.metrics.get_mut("warpscope__global_counters_exact") {
-                *g = 0.0;
+            analysis.metrics.insert(
+                "warpscope__device_printf_warp_calls".into(),
+                traffic.warp_calls as f64,
+            );
+            // the stores are the H100's, which counts 3 per warp-level call more than the H200:
+            // the global group is an estimate; its loads stay exact where the kernel's own
+            // accesses and the calls are (`warpscope__global_load_counters_exact`)
+            if let Some(g) = analysis.metrics.get_mut("warpscope__global_counters_exact") {
+                let loads = *g == 1.0 && traffic.exact;
+                if !traffic.exact_stores() {
+                    *g = 0.0;
+                }
+                analysis.metrics.insert(
+                    "warpscope__global_load_counters_exact".into(),
+                    if loads { 1.0 } else { 0.0 },
+                );
             }
         }
         self.clock.kernel(analysis.warp_instructions, self.device.sms);

@@ -149,6 +149,14 @@ fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
     {
         return "floor";
     }
+    // device printf's stores differ between the H100 and the H200, its loads do not
+    // (`warpscope_analysis::global::printf_traffic`): a printing launch's loads alone exact
+    if metric.contains("_mem_global_op_ld")
+        && m.get("warpscope__global_load_counters_exact")
+            .is_some_and(|v| *v == 1.0)
+    {
+        return "exact";
+    }
     if metric.contains("_mem_global_")
         && m.get("warpscope__global_counters_exact")
             .is_some_and(|v| *v == 0.0)
