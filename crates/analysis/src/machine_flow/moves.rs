@@ -355,7 +355,7 @@ pub(super) fn analyse(
                 st.set(y.dst[0], lo, i);
                 st.set(y.dst[1], hi, i);
             }
-            Kind::Iadd3 { x: false } => {
+            Kind::Iadd3 { x: false } if !y.dst.is_empty() => {
                 let words: Vec<V> = s.iter().map(|o| st.word(o)).collect::<Option<_>>()?;
                 let varying: Vec<usize> = (0..words.len()).filter(|&k| words[k] != V::Inv).collect();
                 let v = match varying[..] {
