@@ -238,8 +238,11 @@ pub struct DivergenceReport {
     pub instructions: Vec<InstStat>,
     /// Sums over the launch.
     pub totals: Totals,
+    /// The counters of pcs `raw_base..raw_base + raw.len()`.
     #[serde(skip)]
     raw: Vec<PcStat>,
+    #[serde(skip)]
+    raw_base: usize,
     #[serde(skip)]
     model_has_div_rem: bool,
     /// Whether a block was added since the lists were last brought up to date.
@@ -274,11 +277,13 @@ impl DivergenceReport {
         self.model_has_div_rem |= !sink.model.int_div_rem.is_empty();
         let base = sink.base as usize;
         let end = base + sink.stats.len();
-        if end > self.raw.len() {
-            self.raw.resize(end, PcStat::default());
+        if sink.stats.is_empty() {
+            return;
         }
+        self.widen(base, end);
         let model = &sink.model;
-        for (pc, (r, s)) in (base..).zip(self.raw[base..end].iter_mut().zip(&sink.stats)) {
+        let (from, to) = (base - self.raw_base, end - self.raw_base);
+        for (pc, (r, s)) in (base..).zip(self.raw[from..to].iter_mut().zip(&sink.stats)) {
             let uncond = model.unconditional.get(pc).copied().unwrap_or(false);
             let div_rem = model.int_div_rem.get(pc).copied().unwrap_or(false);
             let branches = if uncond { s.nonzero } else { 0 };
@@ -288,6 +293,44 @@ impl DivergenceReport {
             r.branches += s.branches + branches;
             r.divergent += s.divergent;
             r.targets += s.targets + branches;
+            r.conditional |= s.conditional;
+            r.split_targets += s.split_targets;
+            r.split_divergent += s.split_divergent;
+        }
+    }
+
+    /// The counters cover pcs `base..end` (and those they covered).
+    fn widen(&mut self, base: usize, end: usize) {
+        if self.raw.is_empty() {
+            self.raw_base = base;
+        } else if base < self.raw_base {
+            let extra = self.raw_base - base;
+            self.raw
+                .splice(0..0, std::iter::repeat_n(PcStat::default(), extra));
+            self.raw_base = base;
+        }
+        if end > self.raw_base + self.raw.len() {
+            self.raw.resize(end - self.raw_base, PcStat::default());
+        }
+    }
+
+    /// Adds the counts of a report of later blocks (any order: sums do not depend on it): the
+    /// blocks of both added one by one give the same report.
+    pub fn combine(&mut self, other: &DivergenceReport) {
+        self.stale |= other.stale;
+        self.model_has_div_rem |= other.model_has_div_rem;
+        if other.raw.is_empty() {
+            return;
+        }
+        self.widen(other.raw_base, other.raw_base + other.raw.len());
+        let from = other.raw_base - self.raw_base;
+        for (r, s) in self.raw[from..from + other.raw.len()].iter_mut().zip(&other.raw) {
+            r.insts += s.insts;
+            r.lanes += s.lanes;
+            r.div_rem += s.div_rem;
+            r.branches += s.branches;
+            r.divergent += s.divergent;
+            r.targets += s.targets;
             r.conditional |= s.conditional;
             r.split_targets += s.split_targets;
             r.split_divergent += s.split_divergent;
@@ -307,7 +350,7 @@ impl DivergenceReport {
         let mut div_rem = 0;
         self.branches.clear();
         self.instructions.clear();
-        for (pc, s) in self.raw.iter().enumerate() {
+        for (pc, s) in (self.raw_base..).zip(&self.raw) {
             let pc = pc as u32;
             if s.branches > 0 {
                 self.branches.push(BranchStat {
@@ -349,15 +392,16 @@ impl DivergenceReport {
     /// The targets and divergent targets a `WARPSYNC.EXCLUSIVE` on the result of the `match.any` at
     /// `pc` counts over the launch (see [`DivergenceSink::match_groups`]).
     pub fn match_split(&self, pc: u32) -> (u64, u64) {
-        self.raw
-            .get(pc as usize)
+        (pc as usize)
+            .checked_sub(self.raw_base)
+            .and_then(|i| self.raw.get(i))
             .map_or((0, 0), |s| (s.split_targets, s.split_divergent))
     }
 
     /// The figures grouped by source line (`line_of` maps an instruction to its line), in line order.
     pub fn by_line(&self, line_of: &dyn Fn(u32) -> Option<u32>) -> Vec<LineStat> {
         let mut acc: std::collections::BTreeMap<Option<u32>, PcStat> = std::collections::BTreeMap::new();
-        for (pc, s) in self.raw.iter().enumerate() {
+        for (pc, s) in (self.raw_base..).zip(&self.raw) {
             if s.insts == 0 && s.branches == 0 {
                 continue;
             }

@@ -206,6 +206,10 @@ struct Point {
     /// The barrier whose release began `epoch` (`u32::MAX`: none): what orders the block's other
     /// threads' accesses before the release.
     bar: u32,
+    /// The `__syncwarp` count of `tid`'s warp at the fence (0: none counted): the warp's accesses
+    /// at a lower count come before it (counted only while the block's warp synchronisations all
+    /// name the whole warp).
+    wsync: u32,
 }
 
 impl Point {
@@ -229,6 +233,9 @@ impl Point {
             Some(false)
         } else if a.epoch < self.epoch {
             Some(true)
+        } else if a.wsync < self.wsync && a.tid / 32 == self.tid / 32 {
+            // a lane of the releasing thread's warp, before a `__syncwarp` that precedes the fence
+            Some(false)
         } else {
             None
         }
@@ -270,17 +277,19 @@ impl PointSet {
     }
 }
 
+/// [`GAcc::kind`]'s bit for a steady write.
+const STEADY: u8 = 4;
+
 /// One access as the shadow keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct GAcc {
     block: u32,
     tid: u16,
-    /// 0 none, else [`AccessKind`] as 1 read, 2 write, 3 atomic.
+    /// Bits 0-1: 0 none, else [`AccessKind`] as 1 read, 2 write, 3 atomic ([`Self::code`]);
+    /// bit 2 ([`STEADY`]): a plain write whose bytes are known, by a thread that had not read the
+    /// word since the write before it (one byte with the kind keeps the access at 32 bytes).
     kind: u8,
     strong: u8,
-    /// A plain write whose bytes are known, by a thread that had not read the word since the
-    /// write before it.
-    steady: bool,
     epoch: u32,
     wsync: u32,
     fences: u32,
@@ -288,10 +297,12 @@ struct GAcc {
     /// The release the write carries: index + 1 in [`Tracker::snaps`], 0 none.
     snap: u32,
     /// Cluster barrier arrivals the thread made before the access, and the phases it waited for
-    /// (saturating at 255).
-    carr: u8,
-    cwait: u8,
+    /// (saturating at 65535).
+    carr: u16,
+    cwait: u16,
 }
+
+const _: () = assert!(std::mem::size_of::<GAcc>() == 32);
 
 impl GAcc {
     const EMPTY: GAcc = GAcc {
@@ -299,7 +310,6 @@ impl GAcc {
         tid: 0,
         kind: 0,
         strong: 0,
-        steady: false,
         epoch: 0,
         wsync: 0,
         fences: 0,
@@ -310,11 +320,21 @@ impl GAcc {
     };
 
     fn is_some(&self) -> bool {
-        self.kind != 0
+        self.code() != 0
+    }
+
+    /// The access kind's code (1 read, 2 write, 3 atomic; 0 none).
+    fn code(&self) -> u8 {
+        self.kind & 3
+    }
+
+    /// A steady write (see [`Self::kind`]).
+    fn steady(&self) -> bool {
+        self.kind & STEADY != 0
     }
 
     fn access_kind(&self) -> AccessKind {
-        match self.kind {
+        match self.code() {
             1 => AccessKind::Read,
             2 => AccessKind::Write,
             _ => AccessKind::Atomic,
@@ -474,11 +494,11 @@ impl GlobalShared {
 #[derive(Clone, Debug, Default)]
 struct ThreadSync {
     fences: u32,
-    /// `(k, epoch)` of the last `.gpu` fence, of the last fence of `.cluster` scope or wider, and
-    /// of the last fence of any scope (with its scope).
-    last_gpu: Option<(u32, u32)>,
-    last_cluster: Option<(u32, u32)>,
-    last_any: Option<(u32, u32)>,
+    /// `(k, epoch, wsync)` of the last `.gpu` fence, of the last fence of `.cluster` scope or
+    /// wider, and of the last fence of any scope (with its scope); `wsync` as [`Point::wsync`].
+    last_gpu: Option<(u32, u32, u32)>,
+    last_cluster: Option<(u32, u32, u32)>,
+    last_any: Option<(u32, u32, u32)>,
     last_any_scope: u8,
     acquired: PointSet,
     /// Releases seen by reads not yet followed by a fence.
@@ -552,8 +572,8 @@ pub struct GlobalRaceSink {
     /// The block's cluster, in a launch in clusters of more than one block.
     cluster: Option<ClusterLink>,
     /// Per thread (in a cluster launch): cluster barrier arrivals made, phases waited for.
-    carr: Vec<u8>,
-    cwait: Vec<u8>,
+    carr: Vec<u16>,
+    cwait: Vec<u16>,
 }
 
 impl GlobalRaceSink {
@@ -622,17 +642,23 @@ impl GlobalRaceSink {
     /// release what came before.
     fn fence(&mut self, tid: u16, scope: u8, snaps: Option<&Snaps>) {
         let epoch = self.epoch;
+        // the warp's `__syncwarp` count, while every warp synchronisation named the whole warp
+        let ws = if self.order.any() {
+            0
+        } else {
+            self.wsync.get(usize::from(tid) / 32).copied().unwrap_or(0)
+        };
         let pending = {
             let t = self.thread(tid);
             t.fences += 1;
             let k = t.fences;
-            t.last_any = Some((k, epoch));
+            t.last_any = Some((k, epoch, ws));
             t.last_any_scope = scope;
             if scope >= GPU {
-                t.last_gpu = Some((k, epoch));
+                t.last_gpu = Some((k, epoch, ws));
             }
             if scope >= CLUSTER {
-                t.last_cluster = Some((k, epoch));
+                t.last_cluster = Some((k, epoch, ws));
             }
             std::mem::take(&mut t.pending)
         };
@@ -757,7 +783,7 @@ impl GlobalRaceSink {
         let Some(t) = self.threads.get(usize::from(tid)) else {
             return 0;
         };
-        let Some((k, fe)) = t.last_any else {
+        let Some((k, fe, fw)) = t.last_any else {
             return 0;
         };
         if let Some((s, f, a, b, e)) = t.cached
@@ -776,7 +802,7 @@ impl GlobalRaceSink {
         };
         let mut points = Vec::new();
         // the last fence of each wider scope, where it is not the last fence
-        if let Some((kg, eg)) = t.last_gpu
+        if let Some((kg, eg, wg)) = t.last_gpu
             && kg != k
         {
             points.push(Point {
@@ -786,11 +812,12 @@ impl GlobalRaceSink {
                 k: kg,
                 epoch: eg,
                 bar: bar_of(eg),
+                wsync: wg,
             });
         }
-        if let Some((kc, ec)) = t.last_cluster
+        if let Some((kc, ec, wc)) = t.last_cluster
             && kc != k
-            && t.last_gpu.is_none_or(|(kg, _)| kg != kc)
+            && t.last_gpu.is_none_or(|(kg, _, _)| kg != kc)
         {
             points.push(Point {
                 block,
@@ -799,6 +826,7 @@ impl GlobalRaceSink {
                 k: kc,
                 epoch: ec,
                 bar: bar_of(ec),
+                wsync: wc,
             });
         }
         points.push(Point {
@@ -808,6 +836,7 @@ impl GlobalRaceSink {
             k,
             epoch: fe,
             bar: bar_of(fe),
+            wsync: fw,
         });
         let widest = if t.last_gpu.is_some() {
             GPU
@@ -848,12 +877,12 @@ impl GlobalRaceSink {
     fn record(&mut self, first: &GAcc, second: &GAcc, addr: u64, n: u64, same_value: bool) {
         let cross = first.block != second.block;
         let intra_warp = !cross && first.tid / 32 == second.tid / 32;
-        let same_inst = intra_warp && first.pc == second.pc && first.kind == second.kind;
+        let same_inst = intra_warp && first.pc == second.pc && first.code() == second.code();
         let key = GKey {
             first_pc: first.pc,
             second_pc: second.pc,
-            first: first.kind,
-            second: second.kind,
+            first: first.code(),
+            second: second.code(),
             cross_block: cross,
             intra_warp,
             same_inst,
@@ -900,13 +929,13 @@ impl GlobalRaceSink {
         let read_more = |more: &reads::Spill| spilled && more.has_thread(addr, me.block, me.tid);
         let mut seen = 0;
         // (an atomic's own write may carry other threads' releases: a release sequence)
-        if kind != AccessKind::Write && w.snap != 0 && (!w.same_thread(&me) || w.kind == 3) {
+        if kind != AccessKind::Write && w.snap != 0 && (!w.same_thread(&me) || w.code() == 3) {
             seen = w.snap;
         }
         if w.is_some() && !self.ordered(&w, &me) {
             let same = kind == AccessKind::Write
-                && w.kind == 2
-                && w.steady
+                && w.code() == 2
+                && w.steady()
                 && val.is_some_and(|v| v == c.val)
                 && !read_us(&c.r1)
                 && !read_us(&c.r2)
@@ -952,7 +981,10 @@ impl GlobalRaceSink {
                 c.spill = true;
             }
         } else {
-            c.w = GAcc { steady, ..me };
+            c.w = GAcc {
+                kind: me.kind | if steady { STEADY } else { 0 },
+                ..me
+            };
             if let Some(v) = val {
                 c.val = v;
             }
@@ -1026,7 +1058,6 @@ impl GlobalRaceSink {
                 tid,
                 kind: kind_code(kind),
                 strong: sync.strong,
-                steady: false,
                 epoch: self.epoch,
                 wsync,
                 fences: self.fences_of(tid),
@@ -1185,7 +1216,7 @@ impl GlobalRaceSink {
     pub fn inst(&mut self, warp: u32, pc: u32, active: u32) {
         let s = self.ops.at(pc);
         if s.warp_sync {
-            self.warp_barrier(warp, pc);
+            self.warp_barrier(warp, pc, active);
         }
         if s.cwait && !self.carr.is_empty() {
             // the thread waits for the phase of its last arrival
@@ -1251,14 +1282,16 @@ impl GlobalRaceSink {
         });
     }
 
-    /// `__syncwarp()` (or a synchronising warp collective) by `warp` at `pc`: a member mask known
-    /// to leave lanes out orders only the lanes it names ([`crate::warp_sync::WarpOrder`]).
-    pub fn warp_barrier(&mut self, warp: u32, pc: u32) {
+    /// `__syncwarp()` (or a synchronising warp collective) by lanes `active` of `warp` at `pc`: a
+    /// member mask known to leave lanes out orders only the lanes it names, and only those that
+    /// execute it ([`crate::warp_sync::WarpOrder`]).
+    pub fn warp_barrier(&mut self, warp: u32, pc: u32, active: u32) {
         if let Some(w) = self.wsync.get_mut(warp as usize) {
             *w += 1;
             let n = self.nthreads.saturating_sub(warp * 32).min(32);
             let lanes = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-            self.order.sync(warp, *w, self.ops.masks.mask(pc), lanes);
+            // the lanes that execute it (not those that exited before it) of its member mask
+            self.order.sync(warp, *w, self.ops.masks.mask(pc) & active, lanes);
         }
     }
 
@@ -1381,7 +1414,7 @@ impl warpscope_emu::Sink for GlobalRaceSink {
 
     fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
         match e.kind {
-            warpscope_emu::BarrierKind::Warp => self.warp_barrier(e.warp, e.pc),
+            warpscope_emu::BarrierKind::Warp => self.warp_barrier(e.warp, e.pc, e.active),
             warpscope_emu::BarrierKind::Cluster => self.cluster_arrive(e.warp, e.pc, e.active),
             _ => {}
         }
@@ -1581,7 +1614,7 @@ mod tests {
         lane_access(&mut s, 0, 0, 1, AccessKind::Read);
         lane_access(&mut s, 1, 0, 2, AccessKind::Read);
         lane_access(&mut s, 0, 1, 3, AccessKind::Read);
-        s.warp_barrier(0, 0);
+        s.warp_barrier(0, 0, u32::MAX);
         lane_access(&mut s, 0, 1, 4, AccessKind::Write);
         assert_eq!(found(&s), [(2, 4, 4)]);
     }
@@ -1634,6 +1667,7 @@ mod tests {
             k,
             epoch,
             bar: u32::MAX,
+            wsync: 0,
         };
         let mut s = PointSet::default();
         assert!(s.insert(p(0, 1, 0)));
@@ -1650,5 +1684,37 @@ mod tests {
         };
         assert!(s.covers(&acc, false));
         assert!(!s.covers(&GAcc { epoch: 2, ..acc }, false));
+    }
+
+    #[test]
+    fn a_release_covers_its_warps_lanes_before_a_syncwarp() {
+        // thread 0 fenced after its warp's second __syncwarp
+        let p = Point {
+            block: 3,
+            tid: 0,
+            scope: GPU,
+            k: 1,
+            epoch: 0,
+            bar: u32::MAX,
+            wsync: 2,
+        };
+        let acc = |tid, wsync| GAcc {
+            block: 3,
+            tid,
+            kind: 2,
+            wsync,
+            ..GAcc::EMPTY
+        };
+        assert!(
+            p.covers(&acc(7, 1), false),
+            "lane 7 before the warp's second __syncwarp"
+        );
+        assert!(!p.covers(&acc(7, 2), false), "lane 7 after it");
+        assert!(
+            !p.covers(&acc(39, 1), false),
+            "another warp's thread: no barrier between"
+        );
+        let none = Point { wsync: 0, ..p };
+        assert!(!none.covers(&acc(7, 0), false), "no count kept");
     }
 }

@@ -1329,10 +1329,11 @@ impl HazardSink {
         if !block_wide {
             if let Some(s) = self.wsync.get_mut(w) {
                 *s += 1;
-                // a member mask that leaves lanes out orders only those it names
+                // a member mask that leaves lanes out orders only those it names, and only the
+                // lanes that execute it (not those that exited before it)
                 let mask = self.warp_sync.as_ref().map_or(u32::MAX, |o| o.mask(pc));
                 let lanes = self.config.lanes_of(warp);
-                self.order.sync(warp, *s, mask, lanes);
+                self.order.sync(warp, *s, mask & active, lanes);
             }
             return;
         }

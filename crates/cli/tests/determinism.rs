@@ -123,3 +123,57 @@ fn check_json_is_identical_for_1_2_4_threads() {
         same_for_all_thread_counts(&a);
     }
 }
+
+/// 4,096 blocks of 64 threads: a shared store whose stride doubles with `blockIdx.x % 4` (1, 2, 4
+/// and 8-way bank conflicts: every fourth block ties for the worst request, the first of them is
+/// the one reported), a branch that diverges by `(tid + blockIdx.x) % 3`, and a global store. With
+/// 2 and 4 threads the blocks' counters are folded in parts of 64 consecutive blocks on the threads
+/// that ran them and combined in block order; the JSON must equal the single-threaded one.
+const MANY_BLOCKS: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
+.visible .entry k(.param .u64 out)\n{\n\
+ .reg .pred %p<3>;\n .reg .b32 %r<20>;\n .reg .b64 %rd<6>;\n .shared .align 4 .b32 sm[4096];\n\
+ ld.param.u64 %rd1, [out];\n mov.u32 %r1, %ctaid.x;\n mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %tid.x;\n\
+ mad.lo.s32 %r4, %r1, %r2, %r3;\n and.b32 %r5, %r1, 3;\n mov.u32 %r8, 1;\n shl.b32 %r7, %r8, %r5;\n\
+ mul.lo.u32 %r9, %r3, %r7;\n and.b32 %r9, %r9, 4095;\n shl.b32 %r10, %r9, 2;\n mov.u32 %r11, sm;\n\
+ add.u32 %r12, %r11, %r10;\n st.shared.u32 [%r12], %r4;\n bar.sync 0;\n ld.shared.u32 %r13, [%r12];\n\
+ add.u32 %r14, %r3, %r1;\n rem.u32 %r14, %r14, 3;\n setp.eq.u32 %p1, %r14, 0;\n @%p1 bra $L_skip;\n\
+ add.u32 %r13, %r13, 7;\n$L_skip:\n mul.wide.u32 %rd2, %r4, 4;\n add.s64 %rd3, %rd1, %rd2;\n\
+ st.global.u32 [%rd3], %r13;\n ret;\n}\n";
+
+#[test]
+fn analyze_json_of_thousands_of_blocks_is_identical_for_1_2_4_threads() {
+    let dir = std::env::temp_dir().join(format!("warpscope-determinism-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ptx = dir.join("many.ptx");
+    std::fs::write(&ptx, MANY_BLOCKS).unwrap();
+    let mut a = s(&[
+        "analyze",
+        "--grid",
+        "4096",
+        "--block",
+        "64",
+        "--ptx-widths",
+        "--format",
+        "json",
+    ]);
+    a.push(ptx.display().to_string());
+    a.push("--arg".into());
+    a.push(format!("buf:{}", 4096 * 64 * 4));
+    same_for_all_thread_counts(&a);
+    // what is compared is there: per four blocks (two warps each) 2 x (1 + 2 + 4 + 8) wavefronts
+    // for each of the store and the load, the worst an 8-way request of block 3 (the first block
+    // with stride 8, the later ties give way), and every warp's branch divergent
+    let v: serde_json::Value = serde_json::from_slice(&run_with_threads(4, &a)).unwrap();
+    let insts = v["instructions"].as_array().unwrap();
+    let store = insts.iter().find(|i| i["side"] == "store").unwrap();
+    assert_eq!(store["instructions"], 8192);
+    assert_eq!(store["wavefronts"], 1024 * 2 * (1 + 2 + 4 + 8));
+    assert_eq!(store["worst"]["block"], 3);
+    assert_eq!(store["worst"]["wavefronts"], 8);
+    let branch = &v["divergence"]["branches"][0];
+    assert_eq!(
+        (&branch["executions"], &branch["divergent"]),
+        (&8192.into(), &8192.into())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -33,6 +33,7 @@ pub mod kernel;
 pub mod limits;
 pub mod locate;
 pub mod machine;
+mod pool;
 pub mod request;
 pub mod run;
 pub mod tensormap_arg;

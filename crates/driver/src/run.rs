@@ -899,23 +899,25 @@ fn emulate(
     ));
     // merged blocks' bank and divergence sinks, emptied for the next blocks (their buffers and
     // the bank sink's pattern cache kept)
-    let bank_pool = std::sync::Mutex::new(Vec::<BankSink>::new());
-    let div_pool = std::sync::Mutex::new(Vec::<DivergenceSink>::new());
+    let bank_pool = crate::pool::Pool::<BankSink>::new();
+    let div_pool = crate::pool::Pool::<DivergenceSink>::new();
     let sinks = |b| Multi {
         flow_shared: flow_shared.recorder(b),
         banks: forms
             .as_ref()
             .filter(|_| sections.banks)
-            .map(|f| match pop(&bank_pool) {
+            .map(|f| match bank_pool.pop() {
                 Some(mut s) => {
                     s.for_block(b);
                     s
                 }
                 None => BankSink::new(b, arch, Arc::clone(recon)).with_forms(Arc::clone(f)),
             }),
-        divergence: model
-            .as_ref()
-            .map(|m| pop(&div_pool).unwrap_or_else(|| DivergenceSink::new(Arc::clone(m)))),
+        divergence: model.as_ref().map(|m| {
+            div_pool
+                .pop()
+                .unwrap_or_else(|| DivergenceSink::new(Arc::clone(m)))
+        }),
         hazards: hazard_cfg.as_ref().map(|c| {
             let s = HazardSink::new(Arc::clone(c), b);
             let s = match &async_ops {
@@ -1030,23 +1032,34 @@ fn emulate(
         cluster: cluster_races.as_ref().map(|_| ClusterRaceReport::default()),
         traces: Vec::new(),
         blocks: 0,
+        flow: Vec::new(),
     };
+    // Without the checker's reports, everything merged is a sum or an in-order rule that merged
+    // parts keep (the bank report's first worst request, the traces' order): the blocks are
+    // folded in parts on the threads that ran them, the parts combined in block order.
+    // (the global race, initialisation and cluster reports come with the checker's)
+    let parts = hazard_cfg.is_none();
     let add = |m: &mut Merged, mut s: Multi| {
         m.blocks += 1;
         if let Some(r) = s.flow_shared.take() {
-            flow_shared.keep(r);
+            // kept in block order: in a part, when the part is combined
+            if parts {
+                m.flow.push(r);
+            } else {
+                flow_shared.keep(r);
+            }
         }
         if let (Some(r), Some(s)) = (&mut m.glob, &s.global) {
             r.add(s);
         }
         if let (Some(r), Some(mut s)) = (&mut m.bank, s.banks) {
             s.merge_into(r);
-            push(&bank_pool, s);
+            bank_pool.push(s);
         }
         if let (Some(r), Some(mut s)) = (&mut m.div, s.divergence) {
             r.add(&s);
             s.clear();
-            push(&div_pool, s);
+            div_pool.push(s);
         }
         if let (Some(r), Some(s)) = (&mut m.haz, s.hazards) {
             r.merge(*s);
@@ -1064,20 +1077,43 @@ fn emulate(
             m.traces.push(*t);
         }
     };
-    let res = warpscope_emu::run_folded(
-        program,
-        kernel,
-        launch,
-        &opts.limits,
-        global,
-        sinks,
-        observer
-            .as_mut()
-            .map(|o| o as &mut dyn warpscope_emu::LaunchObserver),
-        watch,
-        &init,
-        &add,
-    )?;
+    let combine = |m: &mut Merged, mut p: Merged| {
+        for r in std::mem::take(&mut p.flow) {
+            flow_shared.keep(r);
+        }
+        m.combine(p);
+    };
+    let observing = observer
+        .as_mut()
+        .map(|o| o as &mut dyn warpscope_emu::LaunchObserver);
+    let res = if parts {
+        warpscope_emu::run_folded_parts(
+            program,
+            kernel,
+            launch,
+            &opts.limits,
+            global,
+            sinks,
+            observing,
+            watch,
+            &init,
+            &add,
+            &combine,
+        )?
+    } else {
+        warpscope_emu::run_folded(
+            program,
+            kernel,
+            launch,
+            &opts.limits,
+            global,
+            sinks,
+            observing,
+            watch,
+            &init,
+            &add,
+        )?
+    };
     results.machine_flow = observer.and_then(|o| o.verdict);
     let blocks_emulated = res.acc.blocks;
     let buffers = if global.is_none() {
@@ -1280,23 +1316,31 @@ struct Merged {
     cluster: Option<ClusterRaceReport>,
     traces: Vec<TraceSink>,
     blocks: u32,
+    /// A part's blocks' shared-memory records for the machine flow, kept as the part is combined.
+    flow: Vec<warpscope_analysis::machine_flow::SharedRecorder>,
+}
+
+impl Merged {
+    /// Folds the merge of later blocks in, as if they were added one by one (see `run_folded_parts`):
+    /// sums, the bank report's merge (the first worst request stays the earlier one) and the
+    /// traces in order. Not for the checker's reports (not combined: their launches fold block
+    /// by block).
+    fn combine(&mut self, p: Merged) {
+        self.blocks += p.blocks;
+        if let (Some(r), Some(s)) = (&mut self.glob, &p.glob) {
+            r.add(s);
+        }
+        if let (Some(r), Some(s)) = (&mut self.bank, p.bank) {
+            r.merge(s);
+        }
+        if let (Some(r), Some(s)) = (&mut self.div, &p.div) {
+            r.combine(s);
+        }
+        self.traces.extend(p.traces);
+    }
 }
 
 /// The loops of kernel `k`: `[target, pc]` of each backward branch.
-/// A sink from a launch's pool of merged blocks' sinks.
-fn pop<T>(pool: &std::sync::Mutex<Vec<T>>) -> Option<T> {
-    pool.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .pop()
-}
-
-/// Gives a merged block's emptied sink back to the launch's pool.
-fn push<T>(pool: &std::sync::Mutex<Vec<T>>, sink: T) {
-    pool.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .push(sink);
-}
-
 fn loops(program: &Program, k: &warpscope_emu::Kernel) -> Vec<[u32; 2]> {
     (k.entry..k.end)
         .filter_map(|pc| match program.ops[pc as usize].inst {

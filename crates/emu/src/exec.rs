@@ -19,6 +19,7 @@ use crate::remap::SmemMap;
 use crate::{EmuFault, FaultKind, Limits};
 
 mod tma;
+mod warp_join;
 use warpscope_ptx::inst::{MbarOp, MmaShape};
 
 /// Everything a block needs, shared by all blocks of a run.
@@ -185,6 +186,9 @@ struct Warp {
     carrived: u32,
     /// The cluster barrier phase the warp last arrived at (`u32::MAX`: none).
     cphase: u32,
+    /// A frame parked at a `bar.warp.sync` under its sibling path: its lanes, the instruction and
+    /// the member mask ([`warp_join`]).
+    wpark: Option<(u32, u32, u32)>,
 }
 
 /// One of the 16 named barriers of a block.
@@ -302,6 +306,14 @@ type Pooled = (Vec<Row>, Vec<u32>, Vec<Frame>);
 const REG_POOL_MAX: usize = 32;
 
 thread_local! {
+    /// The emptied warp lists of finished blocks, kept for the next block this thread runs: a
+    /// list is larger than the allocator's per-thread cache takes (152 bytes a warp), so one
+    /// allocated and freed per block took the allocator's arena lock twice per block, which
+    /// blocks contend for on many threads.
+    static WARP_LISTS: std::cell::RefCell<Vec<Vec<Warp>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+thread_local! {
     /// Shared and local memory of finished blocks, kept for the next block this thread runs.
     static BYTE_POOL: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
@@ -325,6 +337,15 @@ impl Drop for BlockRun {
                 p.push((w.regs, w.preds, w.stack));
             }
         });
+        let list = std::mem::take(&mut self.warps);
+        if list.capacity() > 0 {
+            WARP_LISTS.with(|p| {
+                let mut p = p.borrow_mut();
+                if p.len() < 2 {
+                    p.push(list);
+                }
+            });
+        }
         BYTE_POOL.with(|p| {
             let mut p = p.borrow_mut();
             for b in [std::mem::take(&mut self.shared), std::mem::take(&mut self.local)] {
@@ -478,6 +499,10 @@ impl BlockRun {
         let nthreads = bx * by * bz;
         let nwarps = nthreads.div_ceil(32);
         let cta = ctx.cta(block_lin);
+        // the list a finished block of this thread left, if there is one
+        let mut list = WARP_LISTS.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+        list.clear();
+        list.reserve(nwarps as usize);
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
                 let (mut regs, mut preds, mut stack) =
@@ -558,9 +583,13 @@ impl BlockRun {
                     printfs: 0,
                     carrived: 0,
                     cphase: u32::MAX,
+                    wpark: None,
                 }
             })
-            .collect();
+            .fold(list, |mut list, w| {
+                list.push(w);
+                list
+            });
         BlockRun {
             block_lin,
             shared: zeroed_bytes(ctx.smap.size as usize),
@@ -1029,7 +1058,10 @@ fn run_warp<S: Sink>(
             *budget -= 1;
             let op = xops[(pc - entry) as usize];
             if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
-                send_run(sink, w, out, wi, run, pc + 1, active, nact);
+                // a `bar.warp.sync` parked under its sibling path runs again alone when the
+                // sibling ended without one: counted once, when it first ran (`warp_join`)
+                let again = matches!(w.wpark, Some((l, p, _)) if p == pc && active & l == l);
+                send_run(sink, w, out, wi, run, pc + u32::from(!again), active, nact);
                 run = pc + 1;
             }
             let mask = active & pval(&w.preds, op.guard);
@@ -1580,6 +1612,14 @@ fn general<S: Sink>(
                 BarKind::Warp => BarrierKind::Warp,
                 BarKind::Arrive => BarrierKind::Arrive,
             };
+            let mut mask = mask;
+            if kind == BarrierKind::Warp {
+                // `idv` is the member mask: lanes of diverged paths synchronise together
+                match warp_join::warp_sync(w, pc, mask, idv) {
+                    warp_join::Join::Park => return Flow::Reload,
+                    warp_join::Join::Sync(m) => mask = m,
+                }
+            }
             sink.barrier(&BarrierEvent {
                 block,
                 warp: wi,
@@ -1605,7 +1645,7 @@ fn general<S: Sink>(
             b.pc = if b.warps == 0 { pc } else { b.pc.min(pc) };
             b.warps += 1;
             if count != NO_REG {
-                b.expected = Some(regs[count as usize][first] as u32);
+                b.expected = Some(w.regs[count as usize][first] as u32);
             }
             if let Some((op, d, p, c)) = red {
                 let v = pval(&w.preds, c) & mask;

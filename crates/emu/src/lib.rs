@@ -38,6 +38,7 @@ mod exec;
 mod fast;
 pub mod mem;
 pub mod mufu;
+mod parts;
 pub mod printf;
 pub mod remap;
 pub mod softfloat;
@@ -883,10 +884,90 @@ pub fn run_folded<S, F, A>(
     limits: &Limits,
     outer: Option<&mem::Global>,
     sink_factory: F,
+    observer: Option<&mut dyn LaunchObserver>,
+    watch: Watch<'_>,
+    init: &dyn Fn() -> A,
+    add: &(dyn Fn(&mut A, S) + Sync),
+) -> Result<FoldedRun<A>, EmuError>
+where
+    S: Sink,
+    F: Fn(u32) -> S + Sync,
+    A: Send,
+{
+    folded(
+        program,
+        kernel,
+        launch,
+        limits,
+        outer,
+        sink_factory,
+        observer,
+        watch,
+        init,
+        add,
+        None,
+    )
+}
+
+/// [`run_folded`] with the blocks folded in parts on the threads that ran them: each host thread
+/// folds the sinks of a run of consecutive blocks with `add` into an accumulator of its own (made
+/// by `init`), and `combine` folds these parts into the launch's accumulator (made by `init`) in
+/// block order, so that the serial in-order work is per part rather than per block. The result is
+/// [`run_folded`]'s when `combine` is associative with `add`: folding blocks `a..c` one by one into
+/// `init()` equals combining their fold of `a..b` with their fold of `b..c`, whatever the split
+/// (it depends on the number of threads). Every block, whatever the path (one thread, the rerun in
+/// block order, a cluster or cooperative launch), reaches the launch's accumulator through
+/// `combine`.
+#[allow(clippy::too_many_arguments)]
+pub fn run_folded_parts<S, F, A>(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    outer: Option<&mem::Global>,
+    sink_factory: F,
+    observer: Option<&mut dyn LaunchObserver>,
+    watch: Watch<'_>,
+    init: &(dyn Fn() -> A + Sync),
+    add: &(dyn Fn(&mut A, S) + Sync),
+    combine: &(dyn Fn(&mut A, A) + Sync),
+) -> Result<FoldedRun<A>, EmuError>
+where
+    S: Sink,
+    F: Fn(u32) -> S + Sync,
+    A: Send,
+{
+    folded(
+        program,
+        kernel,
+        launch,
+        limits,
+        outer,
+        sink_factory,
+        observer,
+        watch,
+        init,
+        add,
+        Some((init, combine)),
+    )
+}
+
+/// A launch's `init` and `combine` when it is folded in parts ([`run_folded_parts`]).
+type Parts<'a, A> = (&'a (dyn Fn() -> A + Sync), &'a (dyn Fn(&mut A, A) + Sync));
+
+#[allow(clippy::too_many_arguments)]
+fn folded<S, F, A>(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    outer: Option<&mem::Global>,
+    sink_factory: F,
     mut observer: Option<&mut dyn LaunchObserver>,
     watch: Watch<'_>,
     init: &dyn Fn() -> A,
     add: &(dyn Fn(&mut A, S) + Sync),
+    parts: Option<Parts<'_, A>>,
 ) -> Result<FoldedRun<A>, EmuError>
 where
     S: Sink,
@@ -1152,6 +1233,40 @@ where
         launches: Vec::new(),
         asserts: Vec::new(),
     };
+    // folded in parts: a part's accumulator, and a part combined into the launch's
+    let part_init = parts.map(|(init, _)| {
+        move || Gathered {
+            acc: init(),
+            counters: Counters::default(),
+            faults: Vec::new(),
+            printed: Vec::new(),
+            launches: Vec::new(),
+            asserts: Vec::new(),
+        }
+    });
+    let combine_parts = parts.map(|(_, combine)| {
+        move |g: &mut Gathered<A>, p: Gathered<A>| {
+            g.printed.extend(p.printed);
+            g.launches.extend(p.launches);
+            g.asserts.extend(p.asserts);
+            g.counters.warp_insts += p.counters.warp_insts;
+            g.counters.thread_insts += p.counters.thread_insts;
+            g.counters.blocks += p.counters.blocks;
+            g.counters.tma.add(&p.counters.tma);
+            g.faults.extend(p.faults);
+            combine(&mut g.acc, p.acc);
+        }
+    });
+    // what a path that gathers its blocks itself (a cluster or cooperative launch) gathered: the
+    // launch's accumulator, or with parts one part combined into it
+    let whole = |g: Gathered<A>| match &combine_parts {
+        Some(c) => {
+            let mut all = fresh();
+            c(&mut all, g);
+            all
+        }
+        None => g,
+    };
     // whether the blocks run one after another in block order: the serial run, or a parallel run
     // that is serial all the same (one block, one thread); otherwise the shadow stands guard
     let one_at_a_time = ids.len() <= 1 || rayon::current_num_threads() <= 1;
@@ -1190,6 +1305,14 @@ where
             }
             (s, o)
         };
+        if let (Some(init), Some(combine)) = (&part_init, &combine_parts) {
+            let fold = parts::PartFold {
+                init,
+                add: &gather,
+                combine,
+            };
+            return parts::stream_parts(ids, watch.deadline, serial, &one, g, &fold, timing);
+        }
         if serial {
             let mut ran = 0;
             for &b in ids {
@@ -1300,7 +1423,7 @@ where
         for (s, mut b) in runs {
             gather(&mut g, (s, std::mem::take(&mut b.out)));
         }
-        (g, ids, false)
+        (whole(g), ids, false)
     } else if csize > 1 {
         // the blocks of a cluster together, the clusters in parallel (in cluster order when they
         // raced on global memory, as plain blocks do)
@@ -1367,7 +1490,7 @@ where
         for (_, s, o) in all {
             gather(&mut g, (s, o));
         }
-        (g, ids, cut)
+        (whole(g), ids, cut)
     } else {
         let first = run_plain(ids.clone(), false);
         match &shadow {

@@ -6,7 +6,9 @@
 //! after, running the blocks, running them again in block order after a race, the memory's
 //! bookkeeping after), the blocks' own seconds summed over the host threads (`exec::run_block`,
 //! and within it the determinism shadow's check and publication at each block's end), the
-//! in-order merge of the blocks' sinks (one thread at a time), the threads' waits for the window of
+//! folding of the blocks' sinks into their part on the threads that ran them (a launch folded in
+//! parts, `crate::parts`), the in-order merge of the blocks' sinks or of the parts (one thread at
+//! a time), the threads' waits for the window of
 //! unmerged blocks to move on, and the process's user and system CPU seconds, minor page faults
 //! and context switches over the launch (`getrusage`).
 
@@ -79,8 +81,11 @@ pub(crate) struct Launch {
     pub(crate) block_ns: AtomicU64,
     /// the shadow's `begin` and `finish` at each block's ends
     pub(crate) shadow_ns: AtomicU64,
-    /// the in-order merge of results (`add`)
+    /// the in-order merge of results (`add`; with parts, their `combine`)
     pub(crate) merge_ns: AtomicU64,
+    /// the blocks' results folded into their part's accumulator on the thread that ran them
+    /// (`add` of a launch folded in parts, `crate::parts`)
+    pub(crate) fold_ns: AtomicU64,
     /// threads waiting for the window to move on
     pub(crate) wait_ns: AtomicU64,
     pub(crate) blocks: AtomicU64,
@@ -104,6 +109,7 @@ impl Launch {
                 block_ns: AtomicU64::new(0),
                 shadow_ns: AtomicU64::new(0),
                 merge_ns: AtomicU64::new(0),
+                fold_ns: AtomicU64::new(0),
                 wait_ns: AtomicU64::new(0),
                 blocks: AtomicU64::new(0),
             }
@@ -134,7 +140,7 @@ impl Launch {
             .collect();
         eprintln!(
             "warpscope timing: {kernel}<<<({},{},{}),({},{},{})>>> {} blocks, {threads} threads: wall {wall:.3} s \
-             [{}]; thread seconds: blocks {:.3} (shadow {:.3}), merge {:.3}, window waits {:.3}; \
+             [{}]; thread seconds: blocks {:.3} (shadow {:.3}), fold {:.3}, merge {:.3}, window waits {:.3}; \
              process: user {:.3} s, sys {:.3} s, {} minor faults, {} voluntary and {} involuntary switches",
             grid[0],
             grid[1],
@@ -146,6 +152,7 @@ impl Launch {
             phases.join(", "),
             s(&self.block_ns),
             s(&self.shadow_ns),
+            s(&self.fold_ns),
             s(&self.merge_ns),
             s(&self.wait_ns),
             u.user - self.usage.user,

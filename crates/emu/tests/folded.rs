@@ -9,6 +9,8 @@ use warpscope_emu::{Arg, Launch, Limits, Sink, Watch, run, run_folded};
 /// Sinks alive now, and the most ever alive at once.
 static ALIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// The tests count the sinks alive in the process: one test at a time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// A sink that names its block and counts the warp instructions it saw; it counts itself alive.
 struct Block {
@@ -60,6 +62,9 @@ fn launch() -> Launch {
 
 #[test]
 fn folded_sinks_come_in_block_order_equal_the_kept_ones_and_stay_few() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let prog = warpscope_ptx::compile(KERNEL).unwrap();
     // the reference: every sink kept, one thread
     let kept = rayon::ThreadPoolBuilder::new()
@@ -106,6 +111,81 @@ fn folded_sinks_come_in_block_order_equal_the_kept_ones_and_stay_few() {
         let peak = PEAK.load(Ordering::SeqCst);
         assert!(
             peak <= 64.max(32 * threads) + threads,
+            "{threads} threads: {peak} sinks alive at once"
+        );
+    }
+}
+
+/// What a part of the launch folded: the blocks in the order `add` saw them, and the parts
+/// combined (each part's blocks in order).
+#[derive(Default)]
+struct Parts {
+    blocks: Vec<(u32, u64)>,
+    parts: Vec<usize>,
+}
+
+#[test]
+fn parts_fold_consecutive_blocks_and_combine_in_block_order() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let prog = warpscope_ptx::compile(KERNEL).unwrap();
+    let kept = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| run(&prog, "k", &launch(), &Limits::default(), Block::new).unwrap());
+    let want: Vec<(u32, u64)> = kept.sinks.iter().map(|s| (s.id, s.insts)).collect();
+    let want_buffer = kept.buffer(0).unwrap().to_vec();
+    drop(kept);
+    for threads in [1, 2, 4, 7] {
+        PEAK.store(ALIVE.load(Ordering::SeqCst), Ordering::SeqCst);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let folded = pool.install(|| {
+            warpscope_emu::run_folded_parts(
+                &prog,
+                "k",
+                &launch(),
+                &Limits::default(),
+                None,
+                Block::new,
+                None,
+                Watch::default(),
+                &Parts::default,
+                &|acc: &mut Parts, s: Block| acc.blocks.push((s.id, s.insts)),
+                &|acc: &mut Parts, p: Parts| {
+                    // a part is a run of consecutive blocks that follows the ones combined so far
+                    assert!(p.parts.is_empty(), "a part is combined only into the launch's");
+                    let next = acc.blocks.len() as u32;
+                    assert!(
+                        p.blocks.iter().enumerate().all(|(i, b)| b.0 == next + i as u32),
+                        "{threads} threads: part at {next} holds {:?}",
+                        p.blocks.iter().map(|b| b.0).collect::<Vec<_>>()
+                    );
+                    acc.parts.push(p.blocks.len());
+                    acc.blocks.extend(p.blocks);
+                },
+            )
+            .unwrap()
+        });
+        assert_eq!(folded.acc.blocks, want, "{threads} threads");
+        assert_eq!(folded.buffer(0).unwrap(), &want_buffer[..], "{threads} threads");
+        assert_eq!(folded.counters.blocks, u64::from(BLOCKS));
+        // 3000 blocks: parts of 64 (the last shorter) on 1 or 2 threads (at least four parts a
+        // thread), of 3000 / 28 = 107 -> 64 on 7
+        let parts = &folded.acc.parts;
+        assert_eq!(parts.iter().sum::<usize>(), BLOCKS as usize);
+        assert!(
+            parts[..parts.len() - 1].iter().all(|&n| n == 64),
+            "{threads} threads: {parts:?}"
+        );
+        // sinks alive: one being made or folded per thread
+        let peak = PEAK.load(Ordering::SeqCst);
+        assert!(
+            peak <= 2 * threads,
             "{threads} threads: {peak} sinks alive at once"
         );
     }

@@ -103,3 +103,43 @@ fn a_passed_deadline_runs_a_prefix_of_the_blocks_and_says_so() {
         assert_eq!(*w, want, "word {i}");
     }
 }
+
+#[test]
+fn a_passed_deadline_folded_in_parts_runs_a_prefix_too() {
+    let prog = warpscope_ptx::compile(STORE).unwrap();
+    for threads in [1, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let r = pool.install(|| {
+            warpscope_emu::run_folded_parts(
+                &prog,
+                "k",
+                &launch(2000),
+                &Limits::default(),
+                None,
+                Block,
+                None,
+                Watch {
+                    done: None,
+                    deadline: Some(Instant::now()),
+                },
+                &Vec::new,
+                &|v: &mut Vec<u32>, s: Block| v.push(s.0),
+                &|v: &mut Vec<u32>, p: Vec<u32>| v.extend(p),
+            )
+            .unwrap()
+        });
+        let ran = r.block_ids.len();
+        assert!(r.stopped, "{threads} threads");
+        assert!(ran >= 1 && ran <= threads, "{threads} threads: {ran} blocks ran");
+        assert_eq!(r.acc, (0..ran as u32).collect::<Vec<_>>());
+        let out = words(r.buffer(0).unwrap());
+        assert!(
+            out.iter()
+                .enumerate()
+                .all(|(i, &w)| w == if i < 32 * ran { i as u32 + 1 } else { 0 })
+        );
+    }
+}

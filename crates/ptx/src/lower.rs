@@ -1904,9 +1904,11 @@ impl<'m> KCtx<'m> {
                 } else {
                     return self.err(format!("unsupported instruction `{}`", i.opcode));
                 };
+                // `bar.warp.sync`'s operand is its member mask (none: the whole warp)
                 let id = match ops.first() {
-                    Some(o) if kind != BarKind::Warp => self.src(o, Ty::U32)?,
-                    _ => self.const_row(0)?,
+                    Some(o) => self.src(o, Ty::U32)?,
+                    None if kind == BarKind::Warp => self.const_row(u64::from(u32::MAX))?,
+                    None => self.const_row(0)?,
                 };
                 let count = match ops.get(1) {
                     Some(o) if kind != BarKind::Warp => self.src(o, Ty::U32)?,

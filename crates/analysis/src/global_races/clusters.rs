@@ -9,8 +9,8 @@
 //!   `barrier.cluster.wait` (acquire). An access `a` of one block happens before an access `b` of
 //!   another block of the cluster when `b`'s thread waited for a phase that `a`'s thread arrived
 //!   at, with release, after `a`: each access keeps how many arrivals its thread had made and how
-//!   many phases it had waited for (up to 255 phases; beyond that the barrier orders nothing
-//!   more). `.relaxed` arrivals are kept per thread and phase, and skipped.
+//!   many phases it had waited for (up to 65535 phases; beyond that the barrier orders
+//!   nothing more). `.relaxed` arrivals are kept per thread and phase, and skipped.
 //! * `.cluster`-scoped fences and release/acquire operations order the blocks of one cluster
 //!   ([`super::CLUSTER`] scope).
 
@@ -31,7 +31,7 @@ pub struct GlobalClusters {
     /// Clusters with sinks still to make: their shadow and how many sinks were made.
     live: Mutex<FxHashMap<u32, (SharedTracker, u32)>>,
     /// `.relaxed` cluster arrivals: (block, thread, phase).
-    relaxed: Mutex<FxHashSet<(u32, u16, u8)>>,
+    relaxed: Mutex<FxHashSet<(u32, u16, u16)>>,
     any_relaxed: std::sync::atomic::AtomicBool,
 }
 
@@ -76,7 +76,7 @@ impl GlobalClusters {
     }
 
     /// Thread `tid` of block `block` arrived at phase `phase` with `.relaxed`.
-    pub(super) fn relaxed_arrival(&self, block: u32, tid: u16, phase: u8) {
+    pub(super) fn relaxed_arrival(&self, block: u32, tid: u16, phase: u16) {
         self.any_relaxed.store(true, std::sync::atomic::Ordering::Relaxed);
         self.relaxed
             .lock()
@@ -87,7 +87,7 @@ impl GlobalClusters {
     /// Whether the cluster barrier orders `a` (of one block) before `b` (of another block of the
     /// cluster): `b`'s thread waited for a phase `a`'s thread arrived at with release after `a`.
     pub(super) fn barrier_orders(&self, a: &GAcc, b: &GAcc) -> bool {
-        if a.carr == u8::MAX {
+        if a.carr == u16::MAX {
             return false;
         }
         let mut p = a.carr + 1;
@@ -96,7 +96,7 @@ impl GlobalClusters {
                 .relaxed
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            while p < u8::MAX && r.contains(&(a.block, a.tid, p)) {
+            while p < u16::MAX && r.contains(&(a.block, a.tid, p)) {
                 p += 1;
             }
         }
@@ -133,6 +133,9 @@ mod tests {
         c.relaxed_arrival(0, 3, 1);
         assert!(!c.barrier_orders(&acc(0, 0, 0), &acc(1, 1, 1)));
         assert!(c.barrier_orders(&acc(0, 0, 0), &acc(1, 2, 2)));
-        assert!(!c.barrier_orders(&acc(0, 255, 255), &acc(1, 255, 255)));
+        // phases past 255 still order (counted in 16 bits)
+        assert!(c.barrier_orders(&acc(0, 300, 300), &acc(1, 301, 301)));
+        assert!(!c.barrier_orders(&acc(0, 301, 300), &acc(1, 301, 301)));
+        assert!(!c.barrier_orders(&acc(0, u16::MAX, u16::MAX), &acc(1, u16::MAX, u16::MAX)));
     }
 }

@@ -254,20 +254,29 @@ thread_local! {
 
 thread_local! {
     /// A finishing block's read and written words (buffers kept for the thread's next block).
-    static SCRATCH: RefCell<(Vec<WordRange>, Vec<WordRange>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<(Vec<WordRange>, Vec<WordRange>, Vec<WordRange>)> =
+        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 /// Words `first..=last` of region `r`: (r, first, last).
 type WordRange = (usize, usize, usize);
 
-/// Removes from `a` the words of `b` (both sorted by region then word, coalesced).
-fn subtract(a: &mut Vec<(usize, usize, usize)>, b: &[(usize, usize, usize)]) {
+/// Removes from `a` the words of `b` (both sorted by region then word, coalesced), through
+/// `spare` (a buffer swapped with `a`: the thread's buffers are kept from block to block, not
+/// allocated and grown each time, which took the allocator's arena lock at each growth).
+fn subtract(
+    a: &mut Vec<(usize, usize, usize)>,
+    b: &[(usize, usize, usize)],
+    spare: &mut Vec<(usize, usize, usize)>,
+) {
     if b.is_empty() || a.is_empty() {
         return;
     }
-    let src = std::mem::take(a);
+    std::mem::swap(a, spare);
+    a.clear();
+    let src = &*spare;
     let mut k = 0;
-    for (r, mut f, l) in src {
+    for &(r, mut f, l) in src {
         // the ranges of `b` that end before this one starts are done with
         while k < b.len() && (b[k].0 < r || b[k].0 == r && b[k].2 < f) {
             k += 1;
@@ -378,7 +387,7 @@ impl Shadow {
     /// blocks that touch a word one of them writes, the later one sees the other's bit whichever
     /// thread and time they publish on: the same decision as a check per access.
     pub fn finish(&self) {
-        SCRATCH.with_borrow_mut(|(reads, writes)| {
+        SCRATCH.with_borrow_mut(|(reads, writes, spare)| {
             LOG.with_borrow_mut(|l| {
                 self.word_ranges(&mut l.writes, writes);
                 self.word_ranges(&mut l.reads, reads);
@@ -387,10 +396,14 @@ impl Shadow {
                 l.reads.v.shrink_to(4 * LOG_COALESCE);
                 l.writes.v.shrink_to(4 * LOG_COALESCE);
             });
-            subtract(reads, writes);
+            subtract(reads, writes, spare);
             let mut clash = false;
             for &(r, f, l) in writes.iter() {
-                self.regions[r].written.store(true, Relaxed);
+                // looked at first: a store from every thread at every block's end would move
+                // the flag's cache line between the cores each time
+                if !self.regions[r].written.load(Relaxed) {
+                    self.regions[r].written.store(true, Relaxed);
+                }
                 clash |= self.bits[r].each(f, l, |rd, wr, m| {
                     wr.fetch_or(m, SeqCst) & m != 0 || rd.load(SeqCst) & m != 0
                 });
@@ -604,6 +617,23 @@ mod tests {
 
     fn space() -> Global {
         Global::new(vec![(0x1000, (0..64u8).collect()), (0x2000, vec![7; 8192])])
+    }
+
+    #[test]
+    fn subtract_keeps_the_words_not_written_whatever_the_spare_buffer_held() {
+        // region 0 words 0..=9 and 20..=29 read, words 3..=4 and 25..=40 written; region 1 words
+        // 5..=6 read, none written: left are 0..=2, 5..=9, 20..=24 of region 0 and region 1's
+        let mut reads = vec![(0, 0, 9), (0, 20, 29), (1, 5, 6)];
+        let writes = [(0, 3, 4), (0, 25, 40)];
+        let mut spare = vec![(7, 7, 7); 9];
+        subtract(&mut reads, &writes, &mut spare);
+        assert_eq!(reads, vec![(0, 0, 2), (0, 5, 9), (0, 20, 24), (1, 5, 6)]);
+        // the next block's lists, with the buffers the first one left
+        let mut reads2 = std::mem::take(&mut spare);
+        reads2.clear();
+        reads2.push((0, 10, 12));
+        subtract(&mut reads2, &[(0, 12, 12)], &mut reads);
+        assert_eq!(reads2, vec![(0, 10, 11)]);
     }
 
     /// Runs `f` as one block's accesses and publishes them.

@@ -1,0 +1,192 @@
+//! A launch's blocks folded in parts: each host thread folds the results of a run of consecutive
+//! blocks (a part) into an accumulator of its own, on the thread that ran them, and the parts are
+//! combined into the launch's accumulator in block order. The serial work per block of the
+//! in-order merge ([`crate::run_folded`]) becomes serial work per part, and what each block gives
+//! is folded while it is still in the cache of the thread that made it.
+//!
+//! The result is the in-order fold's when the caller's `combine` is associative with its `add`:
+//! folding blocks `a..c` one by one equals combining the fold of `a..b` with the fold of `b..c`,
+//! for any split (the parts' bounds depend on the number of threads). Sums, per-pc counters and
+//! keyed maps are; "the first such" rules are when the later part gives way to the earlier one on
+//! a tie.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crate::timing;
+
+/// Consecutive blocks a part folds at most (fewer in a small launch: every thread gets at least
+/// four parts). The blocks that run at the same moment on different threads are then this many
+/// apart, so that they touch different host cache lines of the program's arrays and of the
+/// determinism shadow's bitmaps.
+pub(crate) const PART: usize = 64;
+
+/// Parts a launch holds at once per host thread (folded, not yet combined): the bound on the
+/// accumulators alive at once.
+const PARTS_PER_THREAD: usize = 4;
+
+/// How the blocks' results are folded: `init` makes an empty accumulator (one per part), `add`
+/// folds the next block's result into it, `combine` folds the next part's accumulator into the
+/// launch's.
+pub(crate) struct PartFold<'a, T, A> {
+    pub(crate) init: &'a (dyn Fn() -> A + Sync),
+    pub(crate) add: &'a (dyn Fn(&mut A, T) + Sync),
+    pub(crate) combine: &'a (dyn Fn(&mut A, A) + Sync),
+}
+
+/// Consecutive ids a part takes among `ids` on `workers` threads: one under a deadline (so that
+/// no block starts after it), otherwise up to [`PART`], at least four parts per worker.
+pub(crate) fn part_len(ids: usize, workers: usize, deadline: bool) -> usize {
+    if deadline {
+        1
+    } else {
+        PART.min(ids / (workers * 4)).max(1)
+    }
+}
+
+/// Runs `f` on `ids` (in parallel unless `one_thread`), a part of consecutive ids at a time per
+/// worker, none started at or after `deadline` (the first always is); folds each part's results in
+/// order into a fresh accumulator on the worker and combines the parts into `acc` in the order of
+/// `ids`, at most [`PARTS_PER_THREAD`] parts per thread alive at once. Returns how many ran: the
+/// first K ids.
+pub(crate) fn stream_parts<T: Send, A: Send>(
+    ids: &[u32],
+    deadline: Option<Instant>,
+    one_thread: bool,
+    f: &(dyn Fn(u32) -> T + Sync),
+    acc: &mut A,
+    fold: &PartFold<'_, T, A>,
+    timing: Option<&timing::Launch>,
+) -> usize {
+    let workers = if one_thread {
+        1
+    } else {
+        rayon::current_num_threads().clamp(1, ids.len().max(1))
+    };
+    let late = |started: bool| started && deadline.is_some_and(|d| Instant::now() >= d);
+    let len = part_len(ids.len(), workers, deadline.is_some());
+    // folds the part `ids[first..]` (at most `len` ids) on this thread
+    let run_part = |first: usize| -> (A, usize) {
+        let mut part = (fold.init)();
+        let end = (first + len).min(ids.len());
+        let mut fold_ns = 0;
+        for &b in &ids[first..end] {
+            let r = f(b);
+            let t0 = timing.map(|_| Instant::now());
+            (fold.add)(&mut part, r);
+            if let Some(t0) = t0 {
+                fold_ns += timing::since(t0);
+            }
+        }
+        if let Some(t) = timing {
+            t.fold_ns.fetch_add(fold_ns, Ordering::Relaxed);
+        }
+        (part, end - first)
+    };
+    let combine = |acc: &mut A, part: A| {
+        let t0 = timing.map(|_| Instant::now());
+        (fold.combine)(acc, part);
+        if let (Some(t), Some(t0)) = (timing, t0) {
+            t.merge_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
+        }
+    };
+    if workers == 1 {
+        let mut ran = 0;
+        while ran < ids.len() && !late(ran > 0) {
+            let (part, n) = run_part(ran);
+            combine(acc, part);
+            ran += n;
+        }
+        return ran;
+    }
+    let parts = ids.len().div_ceil(len);
+    let slots: Vec<Mutex<Option<(A, usize)>>> = (0..(PARTS_PER_THREAD * workers).min(parts))
+        .map(|_| Mutex::new(None))
+        .collect();
+    let next = AtomicUsize::new(0);
+    // the launch's accumulator and the ids combined into it, taken by one worker at a time: the
+    // one that combines what is contiguous
+    let merger = Mutex::new((acc, 0usize));
+    // parts combined (written by the merger, read by every worker without a lock)
+    let merged = AtomicUsize::new(0);
+    let waiting = AtomicUsize::new(0);
+    let space_lock = Mutex::new(());
+    let space = std::sync::Condvar::new();
+    // Combines the parts that are contiguous now, unless another worker is combining (it looks
+    // again after letting go, so no stored part is left behind).
+    let merge = || {
+        loop {
+            let mut m = match merger.try_lock() {
+                Ok(g) => g,
+                Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+                Err(std::sync::TryLockError::WouldBlock) => return,
+            };
+            let mut n = merged.load(Ordering::SeqCst);
+            let before = n;
+            while n < parts {
+                let Some((part, k)) = lock(&slots[n % slots.len()]).take() else {
+                    break;
+                };
+                combine(&mut *m.0, part);
+                m.1 += k;
+                n += 1;
+                merged.store(n, Ordering::SeqCst);
+            }
+            drop(m);
+            if n > before && waiting.load(Ordering::SeqCst) > 0 {
+                let _g = lock(&space_lock);
+                space.notify_all();
+            }
+            // a part stored while this worker held the accumulator, by a worker that then found
+            // it taken, is combined now
+            if n >= parts || lock(&slots[n % slots.len()]).is_none() {
+                return;
+            }
+        }
+    };
+    rayon::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|_| {
+                loop {
+                    // checked before taking a part, so that every part taken runs: the ids run
+                    // are those of the parts taken, a prefix
+                    if late(next.load(Ordering::Relaxed) > 0) {
+                        break;
+                    }
+                    let p = next.fetch_add(1, Ordering::Relaxed);
+                    if p >= parts {
+                        break;
+                    }
+                    if p >= merged.load(Ordering::SeqCst) + slots.len() {
+                        // wait until the slot is free: the oldest uncombined part is taken and
+                        // runs (it is below `p`), and gets combined, so this ends
+                        let t0 = timing.map(|_| Instant::now());
+                        let mut g = lock(&space_lock);
+                        waiting.fetch_add(1, Ordering::SeqCst);
+                        while p >= merged.load(Ordering::SeqCst) + slots.len() {
+                            g = space.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
+                        }
+                        waiting.fetch_sub(1, Ordering::SeqCst);
+                        drop(g);
+                        if let (Some(t), Some(t0)) = (timing, t0) {
+                            t.wait_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
+                        }
+                    }
+                    let done = run_part(p * len);
+                    *lock(&slots[p % slots.len()]) = Some(done);
+                    merge();
+                }
+            });
+        }
+    });
+    let (_, ran) = merger
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    ran
+}
+
+/// A slot or lock that a panicking worker left is still usable.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
