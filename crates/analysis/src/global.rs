@@ -75,6 +75,30 @@ impl GlobalCounts {
         self.copies_unsure += o.copies_unsure;
     }
 
+    /// Adds `k` times another's counts.
+    pub fn add_times(&mut self, o: &GlobalCounts, k: u64) {
+        self.ld_requests += o.ld_requests * k;
+        self.ld_sectors += o.ld_sectors * k;
+        self.ld_bytes += o.ld_bytes * k;
+        self.st_requests += o.st_requests * k;
+        self.st_sectors += o.st_sectors * k;
+        self.st_bytes += o.st_bytes * k;
+        self.copies_unsure += o.copies_unsure * k;
+    }
+
+    /// The counts added since `before` (which these include).
+    pub fn minus(&self, before: &GlobalCounts) -> GlobalCounts {
+        GlobalCounts {
+            ld_requests: self.ld_requests - before.ld_requests,
+            ld_sectors: self.ld_sectors - before.ld_sectors,
+            ld_bytes: self.ld_bytes - before.ld_bytes,
+            st_requests: self.st_requests - before.st_requests,
+            st_sectors: self.st_sectors - before.st_sectors,
+            st_bytes: self.st_bytes - before.st_bytes,
+            copies_unsure: self.copies_unsure - before.copies_unsure,
+        }
+    }
+
     /// Counts the source side of one `cp.async` (an LDGSTS: one load request; its sectors, see
     /// [`GlobalCounts::copies_unsure`]) of `width` bytes per lane from `src` to `dst`.
     pub fn record_copy(&mut self, width: u8, mask: u32, dst: &[u64; 32], src: &[u64; 32]) {

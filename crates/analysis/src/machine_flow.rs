@@ -39,6 +39,7 @@ mod indirect;
 mod join;
 mod local;
 mod loops;
+mod moves;
 mod shared;
 
 pub use shared::{BlockShared, FlowShared, SASS_SHARED_BASE, SharedRecorder};
@@ -135,6 +136,23 @@ enum Cmp {
     Nan,
     F,
     T,
+}
+
+impl Cmp {
+    /// An integer compare's result for operands in the order `o` (`None`: a float-only compare).
+    fn of_order(self, o: std::cmp::Ordering) -> Option<bool> {
+        match self {
+            Cmp::Lt => Some(o.is_lt()),
+            Cmp::Le => Some(o.is_le()),
+            Cmp::Gt => Some(o.is_gt()),
+            Cmp::Ge => Some(o.is_ge()),
+            Cmp::Eq => Some(o.is_eq()),
+            Cmp::Ne => Some(o.is_ne()),
+            Cmp::F => Some(false),
+            Cmp::T => Some(true),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -483,6 +501,9 @@ pub struct MachineFlow {
     trace: bool,
     /// `WARPSCOPE_FLOW_TRACE=all`: every warp instruction goes to stderr.
     trace_all: bool,
+    /// How many times a warp added a counted loop's iterations in closed form.
+    #[cfg(test)]
+    added: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// One launch's geometry and parameter bytes (the constant bank's `0x210..`).
@@ -1194,6 +1215,8 @@ impl MachineFlow {
             functions: indirect::copies(kernel),
             trace: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some(),
             trace_all: std::env::var_os("WARPSCOPE_FLOW_TRACE").is_some_and(|v| v == "all"),
+            #[cfg(test)]
+            added: Default::default(),
         }
     }
 
@@ -4668,16 +4691,9 @@ impl Warp {
                         _ => return (None, None),
                     }
                 } else {
-                    match cmp {
-                        Cmp::Lt => ord.is_lt(),
-                        Cmp::Le => ord.is_le(),
-                        Cmp::Gt => ord.is_gt(),
-                        Cmp::Ge => ord.is_ge(),
-                        Cmp::Eq => ord.is_eq(),
-                        Cmp::Ne => ord.is_ne(),
-                        Cmp::F => false,
-                        Cmp::T => true,
-                        _ => return (None, None),
+                    match cmp.of_order(ord) {
+                        Some(r) => r,
+                        None => return (None, None),
                     }
                 };
                 let comb = |r: bool| match bop {

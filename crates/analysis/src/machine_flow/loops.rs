@@ -3,29 +3,37 @@
 //! A loop whose body the flow only needs for its trip count and its counted global accesses
 //! (ptxas's unrolled copies of `for (i = 0; i < n; ++i) c[idx] = a[idx] + b[idx]`: a 16-way body
 //! of loads and stores through loop-invariant pointers, one counter, one compare, one backward
-//! branch) costs the flow the whole body once per iteration although every iteration counts the
-//! same. Such a loop is recognised in the machine code ([`find`]) and, once a warp has run one
-//! whole iteration of it together, the iterations that are sure to take the backward branch again
-//! are added at once ([`MachineFlow::step_over_iterations`]): their counts are the iteration's just
-//! run, times their number, and the counters advance by their steps times it.
+//! branch; or of the book's `sumMatrixOnGPU1D`, whose pointers move a row each iteration) costs
+//! the flow the whole body once per iteration although every iteration counts the same. Such a
+//! loop is recognised in the machine code ([`find`]) and, once a warp has run two whole
+//! iterations of it together, the iterations that are sure to take the backward branch again are
+//! added at once ([`MachineFlow::step_over_iterations`]): their counts are the iteration's just
+//! run, times their number, and the registers move by their steps times it.
 //!
 //! A loop qualifies when, between its head and its backward branch (`@P BRA head`, guard only):
 //! * no instruction steers the warp (no other branch, exit, call, barrier or convergence);
-//! * every instruction the flow needs ([`super::slice`]) is one of: a counter `IADD3 r, r, a, b`
-//!   (`r` written nowhere else in the body, `a` and `b` not written in it); the one `ISETP` that
-//!   makes the branch's guard, comparing one counter (no modifier) with a value the body does
-//!   not write; a global load or store counted for its address only, through a register pair the
-//!   body does not write (so each iteration counts the same requests and sectors);
+//! * every instruction the flow needs ([`super::slice`]) is integer arithmetic, the one `ISETP`
+//!   that makes the branch's guard (a counter, no modifier, against a value the same in every
+//!   iteration), or a global load or store counted for its address only (a generic one only
+//!   through pointers that do not move);
+//! * every register those instructions carry from one iteration to the next moves by the same
+//!   step each iteration, 32-bit or as a 64-bit pair ([`moves::analyse`]: counters, and pointers
+//!   moved through ptxas's renames across the unrolled copies);
 //! * anything else in the body is not needed (the flow steps over it in any case).
 //!
-//! The number of further iterations is exact: a counter seen by the compare moves by its step
+//! The steps are what the last iteration moved each register by (the same every iteration, as
+//! the analysis proves). The iterations are added only when every address moves by one step,
+//! a whole number of 32-byte sectors and the same for every lane: each iteration then counts the
+//! requests and sectors of the one before. Otherwise the flow steps on, one iteration at a time.
+//!
+//! The number of further iterations is exact: the value the compare sees moves by its step
 //! each iteration; while it stays inside the compare's integer range (signed or unsigned) its
 //! order against the other value changes at most twice (below, equal, above), so the guard is
 //! checked at those points only. Where the counter would wrap, the stepping stops short and the
 //! flow runs that iteration itself.
 
-use super::{Bop, Cmp, Dst, FlowCounts, FlowLaunch, Ins, Kind, MachineFlow, Pred, Src, Warp, lanes};
-use crate::global::GlobalCounts;
+use super::moves::{self, Moves};
+use super::{Bop, Cmp, Dst, FlowCounts, FlowLaunch, Ins, Kind, MachineFlow, Pred, Warp, lanes};
 use std::cmp::Ordering;
 
 /// A counted loop ([`find`]), kept at its backward branch.
@@ -33,14 +41,11 @@ use std::cmp::Ordering;
 pub(super) struct Loop {
     /// The head (the branch's target).
     pub(super) head: usize,
-    /// The counters: register, the index of their `IADD3`.
-    counters: Vec<(u8, usize)>,
-    /// The `ISETP` of the guard.
-    cmp_at: usize,
-    /// Which of its operands (0 or 1) is the counter.
-    counter_operand: usize,
-    /// Its counter's index in [`Self::counters`].
-    counter: usize,
+    /// How its registers move ([`moves::analyse`]).
+    moves: Moves,
+    /// The registers whose values each iteration's end keeps ([`Iteration::regs`]): the
+    /// moved words, then the moved high words (`UR` from 256).
+    regs: Vec<u16>,
     /// The branch's guard reads the compare's first destination (else its second).
     first_dst: bool,
     guard_neg: bool,
@@ -70,9 +75,7 @@ fn counted_loop(ins: &[Ins], needed: &[bool], value: &[bool], b: usize, x: &Ins)
         return None;
     }
     let body = &ins[head..b];
-    // what the body's needed instructions write
-    let mut written: Vec<Dst> = Vec::new();
-    for (k, y) in body.iter().enumerate() {
+    for y in body {
         let steers = y.kind.is_control()
             || matches!(
                 y.kind,
@@ -81,119 +84,29 @@ fn counted_loop(ins: &[Ins], needed: &[bool], value: &[bool], b: usize, x: &Ins)
         if steers {
             return None;
         }
-        if needed[head + k] {
-            // the zero register and the true predicate are never written
-            written.extend(y.dst.iter().copied().filter(|d| {
-                !matches!(
-                    *d,
-                    Dst::R(super::RZ) | Dst::Ur(super::URZ) | Dst::P(super::PT) | Dst::Up(super::PT)
-                )
-            }));
-        }
     }
-    let writes = |d: Dst| written.contains(&d);
-    let invariant = |s: Src| match s {
-        Src::R(r) => !writes(Dst::R(r)),
-        Src::Ur(r) => !writes(Dst::Ur(r)),
-        Src::Imm(_) => true,
-        Src::Const { reg, .. } => reg.is_none_or(|r| !writes(Dst::R(r))),
-        _ => false,
+    let moves = moves::analyse(ins, needed, value, head, b, x.guard.idx)?;
+    let c = &ins[moves.cmp_at];
+    let Kind::Isetp {
+        cmp: Cmp::Lt | Cmp::Le | Cmp::Gt | Cmp::Ge | Cmp::Eq | Cmp::Ne,
+        ..
+    } = c.kind
+    else {
+        return None;
     };
-    let mut counters: Vec<(u8, usize)> = Vec::new();
-    let mut cmp: Option<usize> = None;
-    for (k, y) in body.iter().enumerate() {
-        let i = head + k;
-        if !needed[i] {
-            continue;
-        }
-        if y.guard != Pred::TRUE {
-            return None;
-        }
-        match y.kind {
-            Kind::Iadd3 { x: false } => {
-                let [Dst::R(r)] = y.dst[..] else { return None };
-                let own = y
-                    .src
-                    .iter()
-                    .filter(|o| o.src == Src::R(r) && !o.neg && !o.not && !o.abs)
-                    .count();
-                let others_invariant = y
-                    .src
-                    .iter()
-                    .filter(|o| o.src != Src::R(r))
-                    .all(|o| invariant(o.src));
-                if own != 1 || !others_invariant || y.src.len() != 3 || counters.iter().any(|c| c.0 == r) {
-                    return None;
-                }
-                counters.push((r, i));
-            }
-            Kind::Isetp {
-                cmp: c,
-                bop: _,
-                ex: false,
-                ..
-            } => {
-                if cmp.is_some() || !matches!(c, Cmp::Lt | Cmp::Le | Cmp::Gt | Cmp::Ge | Cmp::Eq | Cmp::Ne) {
-                    return None;
-                }
-                let q = y.preds.first()?;
-                if y.preds.len() != 1 || q.uniform || writes(Dst::P(q.idx)) || y.src.len() != 2 {
-                    return None;
-                }
-                cmp = Some(i);
-            }
-            Kind::Ldg { .. } | Kind::Stg { .. } if !value[i] => {
-                let (r, _) = y.addr?;
-                if writes(Dst::R(r)) || writes(Dst::R(r.checked_add(1)?)) {
-                    return None;
-                }
-            }
-            _ => return None,
-        }
-    }
-    let cmp_at = cmp?;
-    let c = &ins[cmp_at];
-    // the guard reads the compare's result, written nowhere else in the body
+    // the guard reads the compare's result (the last write of it in the body:
+    // [`moves::analyse`])
     let first_dst = match c.dst[..] {
         [Dst::P(p0), ..] if p0 == x.guard.idx => true,
         [_, Dst::P(p1)] if p1 == x.guard.idx => false,
         _ => return None,
     };
-    let guard_writers = body
-        .iter()
-        .enumerate()
-        .filter(|(k, y)| needed[head + k] && y.dst.contains(&Dst::P(x.guard.idx)))
-        .count();
-    if guard_writers != 1 {
-        return None;
-    }
-    // one operand a counter (no modifier), the other not written in the body
-    let is_counter = |o: &super::Opnd| match o.src {
-        Src::R(r) if !o.neg && !o.not && !o.abs => counters.iter().position(|c| c.0 == r),
-        _ => None,
-    };
-    let (counter_operand, counter) = match (is_counter(&c.src[0]), is_counter(&c.src[1])) {
-        (Some(k), None) if invariant(c.src[1].src) => (0, k),
-        (None, Some(k)) if invariant(c.src[0].src) => (1, k),
-        _ => return None,
-    };
-    // every counter is read by nothing needed but its own add and the compare
-    for (k, y) in body.iter().enumerate() {
-        let i = head + k;
-        if !needed[i] || i == cmp_at || counters.iter().any(|c| c.1 == i) {
-            continue;
-        }
-        let reads = super::uses(y);
-        if counters.iter().any(|c| reads.has(Dst::R(c.0))) {
-            return None;
-        }
-    }
+    let mut regs = moves.words.clone();
+    regs.extend(moves.pairs.iter().map(|p| u16::from(p.1)));
     Some(Loop {
         head,
-        counters,
-        cmp_at,
-        counter_operand,
-        counter,
+        moves,
+        regs,
         first_dst,
         guard_neg: x.guard.neg,
     })
@@ -247,46 +160,49 @@ fn mirror(c: Cmp) -> Cmp {
 }
 
 fn holds(c: Cmp, o: Ordering) -> bool {
-    match c {
-        Cmp::Lt => o.is_lt(),
-        Cmp::Le => o.is_le(),
-        Cmp::Gt => o.is_gt(),
-        Cmp::Ge => o.is_ge(),
-        Cmp::Eq => o.is_eq(),
-        Cmp::Ne => o.is_ne(),
-        _ => false,
+    c.of_order(o).unwrap_or(false)
+}
+
+/// The end of a warp's whole iteration of a counted loop: where, by which lanes, the counts
+/// then, and the loop's moved registers ([`Loop::regs`]) with their known lanes.
+#[derive(Clone, Debug)]
+pub(super) struct Iteration {
+    epoch: u64,
+    at: usize,
+    lanes: u32,
+    counts: FlowCounts,
+    regs: Vec<[u32; 32]>,
+    known: Vec<u32>,
+}
+
+/// The warp's last whole iteration of a counted loop.
+pub(super) type LastIteration = Option<Box<Iteration>>;
+
+fn reg_value(w: &Warp, r: u16) -> ([u32; 32], u32) {
+    if r < 256 {
+        (w.r[r as usize], w.rk[r as usize])
+    } else {
+        let u = (r - 256) as usize;
+        ([w.ur[u]; 32], if w.urk[u] { u32::MAX } else { 0 })
     }
 }
 
-fn add_times(g: &mut GlobalCounts, d: &GlobalCounts, k: u64) {
-    g.ld_requests += d.ld_requests * k;
-    g.ld_sectors += d.ld_sectors * k;
-    g.ld_bytes += d.ld_bytes * k;
-    g.st_requests += d.st_requests * k;
-    g.st_sectors += d.st_sectors * k;
-    g.st_bytes += d.st_bytes * k;
-    g.copies_unsure += d.copies_unsure * k;
+fn snapshot(lp: &Loop, b: usize, w: &Warp, group: u32, counts: &FlowCounts) -> Box<Iteration> {
+    let (regs, known) = lp.regs.iter().map(|&r| reg_value(w, r)).unzip();
+    Box::new(Iteration {
+        epoch: w.epoch,
+        at: b,
+        lanes: group,
+        counts: *counts,
+        regs,
+        known,
+    })
 }
-
-fn minus(a: &GlobalCounts, b: &GlobalCounts) -> GlobalCounts {
-    GlobalCounts {
-        ld_requests: a.ld_requests - b.ld_requests,
-        ld_sectors: a.ld_sectors - b.ld_sectors,
-        ld_bytes: a.ld_bytes - b.ld_bytes,
-        st_requests: a.st_requests - b.st_requests,
-        st_sectors: a.st_sectors - b.st_sectors,
-        st_bytes: a.st_bytes - b.st_bytes,
-        copies_unsure: a.copies_unsure - b.copies_unsure,
-    }
-}
-
-/// The warp's last whole iteration of a counted loop: where, by which lanes, the counts then.
-pub(super) type LastIteration = Option<(u64, usize, u32, FlowCounts)>;
 
 impl MachineFlow {
     /// After the warp's lanes `group` (all its live lanes) took the backward branch at `b` of
     /// counted loop `lp` together: when the iteration before was one whole iteration by the same
-    /// lanes, adds the iterations sure to follow it (their counts, their counters' steps).
+    /// lanes, adds the iterations sure to follow it (their counts, their registers' moves).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn step_over_iterations(
         &self,
@@ -298,26 +214,76 @@ impl MachineFlow {
         counts: &mut FlowCounts,
         max_warp_insts: u64,
     ) {
-        let now = (w.epoch, b, group, *counts);
-        let Some((epoch, at, lanes_before, before)) = w.last_iteration.replace(now) else {
-            return;
-        };
+        let now = snapshot(lp, b, w, group, counts);
+        let before = w.last_iteration.take();
+        let stepped = before.is_some_and(|before| {
+            self.add_iterations(lp, b, w, group, launch, counts, max_warp_insts, &before, &now)
+        });
+        w.last_iteration = Some(if stepped {
+            snapshot(lp, b, w, group, counts)
+        } else {
+            now
+        });
+    }
+
+    /// [`Self::step_over_iterations`] from the ends of the last two iterations: whether it
+    /// added any.
+    #[allow(clippy::too_many_arguments)]
+    fn add_iterations(
+        &self,
+        lp: &Loop,
+        b: usize,
+        w: &mut Warp,
+        group: u32,
+        launch: &FlowLaunch,
+        counts: &mut FlowCounts,
+        max_warp_insts: u64,
+        before: &Iteration,
+        now: &Iteration,
+    ) -> bool {
         let body = (b - lp.head + 1) as u64;
-        if epoch != w.epoch
-            || at != b
-            || lanes_before != group
-            || counts.warp_insts - before.warp_insts != body
+        if before.epoch != w.epoch
+            || before.at != b
+            || before.lanes != group
+            || counts.warp_insts - before.counts.warp_insts != body
         {
-            return;
+            return false;
         }
-        if counts.may_join != before.may_join || counts.global.is_some() != before.global.is_some() {
-            return;
+        let bc = &before.counts;
+        if counts.may_join != bc.may_join || counts.global.is_some() != bc.global.is_some() {
+            return false;
         }
-        let c = &self.ins[lp.cmp_at];
-        let Kind::Isetp { cmp, signed, bop, .. } = c.kind else {
-            return;
+        // every moved register known before and after the iteration, in every lane
+        if (0..lp.regs.len()).any(|n| before.known[n] & now.known[n] & group != group) {
+            return false;
+        }
+        let m = &lp.moves;
+        let at = |r: u16| lp.regs.iter().position(|&x| x == r);
+        let step32 = |n: usize, l: usize| now.regs[n][l].wrapping_sub(before.regs[n][l]);
+        let wide = |s: &Iteration, lo: usize, hi: usize, l: usize| {
+            u64::from(s.regs[hi][l]) << 32 | u64::from(s.regs[lo][l])
         };
-        let cmp = if lp.counter_operand == 1 { mirror(cmp) } else { cmp };
+        let step64 =
+            |lo: usize, hi: usize, l: usize| wide(now, lo, hi, l).wrapping_sub(wide(before, lo, hi, l));
+        // the addresses move by one step for the whole warp, whole sectors: each iteration
+        // counts the requests and sectors of the one just run
+        for &(a, h) in &m.addresses {
+            let (Some(lo), Some(hi)) = (at(u16::from(a)), at(u16::from(h))) else {
+                return false;
+            };
+            let Some(first) = lanes(group).next() else {
+                return false;
+            };
+            let d = step64(lo, hi, first);
+            if d % 32 != 0 || lanes(group).any(|l| step64(lo, hi, l) != d) {
+                return false;
+            }
+        }
+        let c = &self.ins[m.cmp_at];
+        let Kind::Isetp { cmp, signed, bop, .. } = c.kind else {
+            return false;
+        };
+        let cmp = if m.counter_operand == 1 { mirror(cmp) } else { cmp };
         let (lo, hi) = if signed {
             (i128::from(i32::MIN), i128::from(i32::MAX))
         } else {
@@ -330,30 +296,23 @@ impl MachineFlow {
                 i128::from(v)
             }
         };
-        let (r, add_at) = lp.counters[lp.counter];
+        let (counter, at_head) = m.counter;
+        let Some(nc) = at(u16::from(counter)) else {
+            return false;
+        };
         let mut k = u64::MAX;
-        let mut steps = vec![[0u32; 32]; lp.counters.len()];
         for l in lanes(group) {
-            for (n, &(reg, at)) in lp.counters.iter().enumerate() {
-                let y = &self.ins[at];
-                let mut s = 0u32;
-                for o in y.src.iter().filter(|o| o.src != Src::R(reg)) {
-                    let Some(v) = w.read(*o, l, launch) else { return };
-                    s = s.wrapping_add(v);
-                }
-                steps[n][l] = s;
-                if w.rk[reg as usize] >> l & 1 == 0 {
-                    return;
-                }
-            }
-            let Some(u) = w.read(c.src[1 - lp.counter_operand], l, launch) else {
-                return;
+            let Some(u) = w.read(c.src[1 - m.counter_operand], l, launch) else {
+                return false;
             };
-            let Some(q) = w.pred(c.preds[0], l) else { return };
-            let v = w.r[r as usize][l];
-            let s = steps[lp.counter][l];
-            // the value the compare sees in the next iteration: after the add when it comes first
-            let x1 = if add_at < lp.cmp_at { v.wrapping_add(s) } else { v };
+            let Some(q) = w.pred(c.preds[0], l) else {
+                return false;
+            };
+            let v = now.regs[nc][l];
+            let s = step32(nc, l);
+            // the value the compare sees in the next iteration: the counter's at the head, or
+            // the one the body wrote before the compare, moved by one step
+            let x1 = if at_head { v } else { v.wrapping_add(s) };
             let comb = |t: bool| match bop {
                 Bop::And => t && q,
                 Bop::Or => t || q,
@@ -368,29 +327,77 @@ impl MachineFlow {
             let s = i128::from(s as i32);
             k = k.min(lane_iterations(dom(x1), s, dom(u), lo, hi, taken));
             if k == 0 {
-                return;
+                return false;
             }
         }
-        let delta_insts = counts.warp_insts - before.warp_insts;
+        let delta_insts = counts.warp_insts - bc.warp_insts;
         k = k.min(max_warp_insts.saturating_sub(counts.warp_insts) / delta_insts.max(1));
         if k == 0 {
-            return;
+            return false;
         }
-        counts.targets += (counts.targets - before.targets) * k;
-        counts.divergent += (counts.divergent - before.divergent) * k;
-        if let (Some(g), Some(g0)) = (counts.global.as_mut(), before.global.as_ref()) {
-            let d = minus(g, g0);
-            add_times(g, &d, k);
+        // the other addends of the carries left in predicates (invariant)
+        let mut others = vec![[0u32; 32]; m.carries.len()];
+        for (n, &(_, _, o)) in m.carries.iter().enumerate() {
+            for l in lanes(group) {
+                let Some(v) = w.read(o, l, launch) else {
+                    return false;
+                };
+                others[n][l] = v;
+            }
+        }
+        // the registers moved by `k` steps: high words with their low words' values before
+        let mut moved: Vec<(u16, [u32; 32])> = Vec::with_capacity(lp.regs.len());
+        for &(lo_r, hi_r) in &m.pairs {
+            let (Some(lo), Some(hi)) = (at(u16::from(lo_r)), at(u16::from(hi_r))) else {
+                return false;
+            };
+            let mut v = now.regs[hi];
+            for l in lanes(group) {
+                let x = wide(now, lo, hi, l).wrapping_add(k.wrapping_mul(step64(lo, hi, l)));
+                v[l] = (x >> 32) as u32;
+            }
+            moved.push((u16::from(hi_r), v));
+        }
+        for (n, &r) in m.words.iter().enumerate() {
+            let mut v = now.regs[n];
+            for l in lanes(group) {
+                v[l] = v[l].wrapping_add((k as u32).wrapping_mul(step32(n, l)));
+            }
+            moved.push((r, v));
+        }
+        for (r, v) in moved {
+            if r < 256 {
+                let r = r as usize;
+                for l in lanes(group) {
+                    w.r[r][l] = v[l];
+                }
+                w.rgen[r] = w.rgen[r].wrapping_add(1);
+            } else if let Some(l) = lanes(group).next() {
+                w.ur[(r - 256) as usize] = v[l];
+            }
+        }
+        for (n, &(p, sum, _)) in m.carries.iter().enumerate() {
+            let p = p as usize;
+            for l in lanes(group) {
+                // `sum = a + b` carried out when it is below either addend
+                if w.r[sum as usize][l] < others[n][l] {
+                    w.p[p] |= 1 << l;
+                } else {
+                    w.p[p] &= !(1 << l);
+                }
+                w.pk[p] |= 1 << l;
+            }
+        }
+        counts.targets += (counts.targets - bc.targets) * k;
+        counts.divergent += (counts.divergent - bc.divergent) * k;
+        if let (Some(g), Some(g0)) = (counts.global.as_mut(), bc.global.as_ref()) {
+            let d = g.minus(g0);
+            g.add_times(&d, k);
         }
         counts.warp_insts += delta_insts * k;
-        for (n, &(reg, _)) in lp.counters.iter().enumerate() {
-            let reg = reg as usize;
-            for l in lanes(group) {
-                w.r[reg][l] = w.r[reg][l].wrapping_add((k as u32).wrapping_mul(steps[n][l]));
-            }
-            w.rgen[reg] = w.rgen[reg].wrapping_add(1);
-        }
-        w.last_iteration = Some((w.epoch, b, group, *counts));
+        #[cfg(test)]
+        self.added.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        true
     }
 }
 
@@ -598,3 +605,7 @@ mod flow_tests {
         assert_eq!(c.targets, 2 * (1 + (1 << 22)));
     }
 }
+
+#[cfg(test)]
+#[path = "loops_tests.rs"]
+mod moving_tests;
