@@ -47,6 +47,7 @@ pub mod tex;
 mod timing;
 pub mod tma;
 pub mod wgmma;
+mod window;
 mod zero_rows;
 
 pub use event::{
@@ -58,7 +59,6 @@ pub use fast::rows_of as inst_rows;
 pub use remap::{AsyncLayout, SharedRemap};
 pub use warpscope_ptx::{InstInfo, Kernel, Program, SharedVar, SrcLoc};
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -696,52 +696,14 @@ fn stream_in_order<T: Send, A: Send>(
     };
     let window = (WINDOW_PER_THREAD.max(2 * batch) * workers).max(64);
     let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<T>>> = (0..window.min(ids.len())).map(|_| Mutex::new(None)).collect();
-    // the accumulator, taken by one worker at a time: the one that merges what is contiguous
-    let merger = Mutex::new(acc);
-    // how many results are merged (written by the merger, read by every worker without a lock)
-    let merged = AtomicUsize::new(0);
-    // workers waiting for the window to move on, and what they wait on
-    let waiting = AtomicUsize::new(0);
-    let space_lock = Mutex::new(());
-    let space = std::sync::Condvar::new();
-    // Merges the results that are contiguous now, unless another worker is merging (it looks again
-    // after letting go, so no stored result is left behind).
-    let merge = || {
-        loop {
-            let mut acc = match merger.try_lock() {
-                Ok(g) => g,
-                Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
-                Err(std::sync::TryLockError::WouldBlock) => return,
-            };
-            let mut n = merged.load(Ordering::SeqCst);
-            let before = n;
-            let t0 = timing.map(|_| Instant::now());
-            while n < ids.len() {
-                let Some(r) = lock_slot(&slots[n % slots.len()]).take() else {
-                    break;
-                };
-                add(&mut **acc, r);
-                n += 1;
-                merged.store(n, Ordering::SeqCst);
-            }
-            drop(acc);
-            if let (Some(t), Some(t0)) = (timing, t0) {
-                t.merge_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
-            }
-            if n > before && waiting.load(Ordering::SeqCst) > 0 {
-                let _g = space_lock
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                space.notify_all();
-            }
-            // a result stored while this worker held the accumulator, by a worker that then
-            // found it taken, is merged now
-            if n >= ids.len() || lock_slot(&slots[n % slots.len()]).is_none() {
-                return;
-            }
+    let timed_add = |acc: &mut A, r: T| {
+        let t0 = timing.map(|_| Instant::now());
+        add(acc, r);
+        if let (Some(t), Some(t0)) = (timing, t0) {
+            t.merge_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
         }
     };
+    let merge = window::InOrder::new(acc, ids.len(), window);
     rayon::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|_| {
@@ -756,39 +718,15 @@ fn stream_in_order<T: Send, A: Send>(
                         break;
                     }
                     for (i, &b) in ids.iter().enumerate().take(first + batch).skip(first) {
-                        if i >= merged.load(Ordering::SeqCst) + slots.len() {
-                            // wait until the slot is free: the oldest unmerged id is taken and runs
-                            // (it is below `i`), and its result gets merged, so this ends
-                            let t0 = timing.map(|_| Instant::now());
-                            let mut g = space_lock
-                                .lock()
-                                .unwrap_or_else(std::sync::PoisonError::into_inner);
-                            waiting.fetch_add(1, Ordering::SeqCst);
-                            while i >= merged.load(Ordering::SeqCst) + slots.len() {
-                                g = space.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
-                            }
-                            waiting.fetch_sub(1, Ordering::SeqCst);
-                            drop(g);
-                            if let (Some(t), Some(t0)) = (timing, t0) {
-                                t.wait_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
-                            }
-                        }
+                        merge.wait_for_room(i, timing);
                         let r = f(b);
-                        *lock_slot(&slots[i % slots.len()]) = Some(r);
-                        // merge what is contiguous now (a worker that stored a result always looks, or
-                        // the one merging looks again, so none is left behind)
-                        merge();
+                        merge.put(i, r, &timed_add);
                     }
                 }
             });
         }
     });
-    merged.into_inner()
-}
-
-/// A slot of [`stream_in_order`]'s window (one that a panicking worker left is still usable).
-fn lock_slot<T>(m: &Mutex<Option<T>>) -> std::sync::MutexGuard<'_, Option<T>> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    merge.merged()
 }
 
 /// What a streamed run gathers besides the caller's accumulator.

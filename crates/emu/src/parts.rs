@@ -10,11 +10,10 @@
 //! keyed maps are; "the first such" rules are when the later part gives way to the earlier one on
 //! a tie.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::timing;
+use crate::{timing, window};
 
 /// Consecutive blocks a part folds at most (fewer in a small launch: every thread gets at least
 /// four parts). The blocks that run at the same moment on different threads are then this many
@@ -101,50 +100,14 @@ pub(crate) fn stream_parts<T: Send, A: Send>(
         return ran;
     }
     let parts = ids.len().div_ceil(len);
-    let slots: Vec<Mutex<Option<(A, usize)>>> = (0..(PARTS_PER_THREAD * workers).min(parts))
-        .map(|_| Mutex::new(None))
-        .collect();
     let next = AtomicUsize::new(0);
-    // the launch's accumulator and the ids combined into it, taken by one worker at a time: the
-    // one that combines what is contiguous
-    let merger = Mutex::new((acc, 0usize));
-    // parts combined (written by the merger, read by every worker without a lock)
-    let merged = AtomicUsize::new(0);
-    let waiting = AtomicUsize::new(0);
-    let space_lock = Mutex::new(());
-    let space = std::sync::Condvar::new();
-    // Combines the parts that are contiguous now, unless another worker is combining (it looks
-    // again after letting go, so no stored part is left behind).
-    let merge = || {
-        loop {
-            let mut m = match merger.try_lock() {
-                Ok(g) => g,
-                Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
-                Err(std::sync::TryLockError::WouldBlock) => return,
-            };
-            let mut n = merged.load(Ordering::SeqCst);
-            let before = n;
-            while n < parts {
-                let Some((part, k)) = lock(&slots[n % slots.len()]).take() else {
-                    break;
-                };
-                combine(&mut *m.0, part);
-                m.1 += k;
-                n += 1;
-                merged.store(n, Ordering::SeqCst);
-            }
-            drop(m);
-            if n > before && waiting.load(Ordering::SeqCst) > 0 {
-                let _g = lock(&space_lock);
-                space.notify_all();
-            }
-            // a part stored while this worker held the accumulator, by a worker that then found
-            // it taken, is combined now
-            if n >= parts || lock(&slots[n % slots.len()]).is_none() {
-                return;
-            }
-        }
+    // the launch's accumulator and the ids combined into it
+    let mut merger = (acc, 0usize);
+    let add = |m: &mut (&mut A, usize), (part, k): (A, usize)| {
+        combine(&mut *m.0, part);
+        m.1 += k;
     };
+    let merge = window::InOrder::new(&mut merger, parts, PARTS_PER_THREAD * workers);
     rayon::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|_| {
@@ -158,35 +121,13 @@ pub(crate) fn stream_parts<T: Send, A: Send>(
                     if p >= parts {
                         break;
                     }
-                    if p >= merged.load(Ordering::SeqCst) + slots.len() {
-                        // wait until the slot is free: the oldest uncombined part is taken and
-                        // runs (it is below `p`), and gets combined, so this ends
-                        let t0 = timing.map(|_| Instant::now());
-                        let mut g = lock(&space_lock);
-                        waiting.fetch_add(1, Ordering::SeqCst);
-                        while p >= merged.load(Ordering::SeqCst) + slots.len() {
-                            g = space.wait(g).unwrap_or_else(std::sync::PoisonError::into_inner);
-                        }
-                        waiting.fetch_sub(1, Ordering::SeqCst);
-                        drop(g);
-                        if let (Some(t), Some(t0)) = (timing, t0) {
-                            t.wait_ns.fetch_add(timing::since(t0), Ordering::Relaxed);
-                        }
-                    }
+                    merge.wait_for_room(p, timing);
                     let done = run_part(p * len);
-                    *lock(&slots[p % slots.len()]) = Some(done);
-                    merge();
+                    merge.put(p, done, &add);
                 }
             });
         }
     });
-    let (_, ran) = merger
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    ran
-}
-
-/// A slot or lock that a panicking worker left is still usable.
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    drop(merge);
+    merger.1
 }
