@@ -16,6 +16,50 @@ pub enum Linkage {
 
 /// Reads `path`'s ELF: its `DT_NEEDED` libraries and whether it carries CUDA code.
 pub fn linkage(path: &Path) -> Result<Linkage, String> {
+    Ok(inspect(path)?.0)
+}
+
+/// The libraries `path` loads (its `DT_NEEDED` entries) that need a GPU and that `warpscope run`
+/// does not replace: the CUDA driver itself (a program that calls the driver API), and NVIDIA's
+/// libraries that carry their own kernels as machine code (cuBLAS, cuFFT, cuRAND, cuSPARSE,
+/// cuSOLVER, NPP, nvJPEG, cuDNN, NCCL, cuTENSOR).
+pub fn gpu_libraries(path: &Path) -> Result<GpuLibraries, String> {
+    let needed = inspect(path)?.1;
+    // name stems: `libcublas` covers `libcublasLt`, `libnpp` the `libnppi*` family
+    const KERNEL_LIBS: [&str; 11] = [
+        "libcublas",
+        "libcufft",
+        "libcurand",
+        "libcusparse",
+        "libcusolver",
+        "libnpp",
+        "libnvjpeg",
+        "libcudnn",
+        "libnccl",
+        "libcutensor",
+        "libnvblas",
+    ];
+    let stem = |n: &str| n.split(".so").next().unwrap_or(n).to_string();
+    Ok(GpuLibraries {
+        driver: needed.iter().find(|n| stem(n) == "libcuda").cloned(),
+        kernels: needed
+            .iter()
+            .filter(|n| KERNEL_LIBS.iter().any(|k| stem(n).starts_with(k)))
+            .cloned()
+            .collect(),
+    })
+}
+
+/// What [`gpu_libraries`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GpuLibraries {
+    /// The CUDA driver library the program loads itself (`libcuda.so.1`), if it does.
+    pub driver: Option<String>,
+    /// NVIDIA libraries with their own kernels, as named in the program.
+    pub kernels: Vec<String>,
+}
+
+fn inspect(path: &Path) -> Result<(Linkage, Vec<String>), String> {
     use elf::ElfBytes;
     use elf::endian::AnyEndian;
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -34,14 +78,15 @@ pub fn linkage(path: &Path) -> Result<Linkage, String> {
         }
     }
     if let Some(n) = needed.iter().find(|n| n.starts_with("libcudart.so")) {
-        return Ok(Linkage::Shared(n.clone()));
+        return Ok((Linkage::Shared(n.clone()), needed));
     }
     let has_fatbin = matches!(file.section_header_by_name(".nv_fatbin"), Ok(Some(_)))
         || matches!(file.section_header_by_name("__nv_relfatbin"), Ok(Some(_)))
         || bytes.windows(23).any(|w| w == b"__cudaRegisterFatBinary");
-    Ok(if has_fatbin {
+    let linkage = if has_fatbin {
         Linkage::Static
     } else {
         Linkage::None
-    })
+    };
+    Ok((linkage, needed))
 }

@@ -176,6 +176,19 @@ fn run_in(
             program.display()
         ),
     }
+    let gpu_libs = warpscope_cudart::program::gpu_libraries(&program).map_err(anyhow::Error::msg)?;
+    if let Some(driver) = &gpu_libs.driver {
+        bail!(
+            "{} loads the CUDA driver ({driver}) itself and calls the driver API, which warpscope does not emulate: only programs that use the CUDA runtime API (`cuda*` calls, `<<<...>>>` launches) run under `warpscope run`",
+            program.display()
+        );
+    }
+    for lib in &gpu_libs.kernels {
+        eprintln!(
+            "warpscope: {} loads {lib}, an NVIDIA library whose kernels are machine code inside it: warpscope runs the kernels the program carries itself, and that library's calls that need a GPU fail as on a machine without one",
+            program.display()
+        );
+    }
     let ncu = if args.measure {
         Some(crate::run_measure::preflight(args.ncu.as_deref())?)
     } else {
