@@ -757,10 +757,15 @@ impl warpscope_emu::Sink for BankSink {
     fn repeat(&mut self, it: &warpscope_emu::Iteration, times: u64) {
         use warpscope_emu::{IterEvent, Space};
         let counts = self.forms.as_ref().is_some_and(|f| !f.wgmma.is_empty())
-            || it
-                .events
-                .iter()
-                .any(|e| matches!(e, IterEvent::Mem { space: Space::Shared, .. }));
+            || it.events.iter().any(|e| {
+                matches!(
+                    e,
+                    IterEvent::Mem {
+                        space: Space::Shared,
+                        ..
+                    }
+                )
+            });
         if counts {
             it.replay_times(self, times);
         }

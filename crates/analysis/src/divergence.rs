@@ -1011,7 +1011,11 @@ mod repeat_tests {
             block: 2,
             warp: 1,
             events: vec![
-                IterEvent::Insts { pc: 10, n: 3, active: u32::MAX },
+                IterEvent::Insts {
+                    pc: 10,
+                    n: 3,
+                    active: u32::MAX,
+                },
                 IterEvent::Mem {
                     pc: 13,
                     space: warpscope_emu::Space::Global,
@@ -1020,12 +1024,36 @@ mod repeat_tests {
                     mask: 0xff,
                     addrs: 0,
                 },
-                IterEvent::Insts { pc: 13, n: 1, active: 0xff },
-                IterEvent::Insts { pc: 7, n: 2, active: 0 },
-                IterEvent::Branch { pc: 14, active: 0xff, taken: 0xff },
-                IterEvent::Branch { pc: 15, active: 0xff, taken: 0x0f },
-                IterEvent::Branch { pc: 16, active: 0xff, taken: 0 },
-                IterEvent::Branch { pc: 17, active: 0, taken: 0 },
+                IterEvent::Insts {
+                    pc: 13,
+                    n: 1,
+                    active: 0xff,
+                },
+                IterEvent::Insts {
+                    pc: 7,
+                    n: 2,
+                    active: 0,
+                },
+                IterEvent::Branch {
+                    pc: 14,
+                    active: 0xff,
+                    taken: 0xff,
+                },
+                IterEvent::Branch {
+                    pc: 15,
+                    active: 0xff,
+                    taken: 0x0f,
+                },
+                IterEvent::Branch {
+                    pc: 16,
+                    active: 0xff,
+                    taken: 0,
+                },
+                IterEvent::Branch {
+                    pc: 17,
+                    active: 0,
+                    taken: 0,
+                },
             ],
             lanes,
         };

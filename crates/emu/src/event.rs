@@ -435,7 +435,12 @@ impl Iteration {
                     addrs: &self.lanes[addrs as usize],
                     src: None,
                 }),
-                IterEvent::StoreValues { pc, elem, first, rows } => {
+                IterEvent::StoreValues {
+                    pc,
+                    elem,
+                    first,
+                    rows,
+                } => {
                     let rows = &self.lanes[first as usize..first as usize + rows as usize];
                     if rows.len() <= 4 {
                         let mut rs: [&[u64; 32]; 4] = [&rows[0]; 4];

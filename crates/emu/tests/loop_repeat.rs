@@ -55,12 +55,15 @@ impl Sink for Log {
         self.ev.push(Ev::Insts(warp, pc, n, active));
     }
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
-        self.ev
-            .push(Ev::Store(warp, pc, elem, rows.iter().map(|r| r.to_vec()).collect()));
+        self.ev.push(Ev::Store(
+            warp,
+            pc,
+            elem,
+            rows.iter().map(|r| r.to_vec()).collect(),
+        ));
     }
     fn branch(&mut self, e: &warpscope_emu::BranchEvent) {
-        self.ev
-            .push(Ev::Branch(e.block, e.warp, e.pc, e.active, e.taken));
+        self.ev.push(Ev::Branch(e.block, e.warp, e.pc, e.active, e.taken));
     }
     fn repeat(&mut self, it: &Iteration, times: u64) {
         // what is repeated is one whole iteration, ending with its taken backward branch
@@ -402,7 +405,10 @@ fn equal(fast: &RunResult<Log>, slow: &RunResult<Log>, what: &str) {
             assert_eq!(x, y, "{what}: block {b}: event {i}");
         }
     }
-    assert!(slow.sinks.iter().all(|s| s.repeated == 0), "{what}: the reference repeated");
+    assert!(
+        slow.sinks.iter().all(|s| s.repeated == 0),
+        "{what}: the reference repeated"
+    );
 }
 
 #[test]
@@ -467,7 +473,12 @@ fn loops_next_to_the_stream_shape_repeat_as_they_step() {
                     Arg::U32(mode),
                 ],
             );
-            any += same("modes", &l, &Limits::default(), &format!("mode {mode} coff {coff} k {k} n {n}"));
+            any += same(
+                "modes",
+                &l,
+                &Limits::default(),
+                &format!("mode {mode} coff {coff} k {k} n {n}"),
+            );
         }
         assert_eq!(any > 0, repeats, "mode {mode} coff {coff} k {k}: repeated {any}");
     }
@@ -509,8 +520,16 @@ fn the_instruction_limit_stops_a_repeated_loop_where_stepping_stops() {
         let fast = run(&prog, "modes", &l, &limits, |_| Log::default()).unwrap();
         let slow = run(&prog, "modes", &l, &reference(&limits), |_| Log::default()).unwrap();
         equal(&fast, &slow, &format!("mode {mode} n {n} budget {budget}"));
-        assert_eq!(!fast.faults.is_empty(), fault, "mode {mode} n {n} budget {budget}: {:?}", fast.faults);
-        assert!(fast.sinks.iter().any(|s| s.repeated > 0), "mode {mode} n {n} budget {budget}: nothing repeated");
+        assert_eq!(
+            !fast.faults.is_empty(),
+            fault,
+            "mode {mode} n {n} budget {budget}: {:?}",
+            fast.faults
+        );
+        assert!(
+            fast.sinks.iter().any(|s| s.repeated > 0),
+            "mode {mode} n {n} budget {budget}: nothing repeated"
+        );
     }
 }
 
@@ -538,16 +557,26 @@ fn words_written_by_other_warps_and_blocks_give_what_stepping_gives() {
             let what = format!("cross {cross} n {n}");
             let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
             let slow = one
-                .install(|| run(&prog, "cross", &l, &reference(&Limits::default()), |_| Log::default()))
+                .install(|| {
+                    run(&prog, "cross", &l, &reference(&Limits::default()), |_| {
+                        Log::default()
+                    })
+                })
                 .unwrap();
             for threads in [1, 4] {
-                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
                 let fast = pool
                     .install(|| run(&prog, "cross", &l, &Limits::default(), |_| Log::default()))
                     .unwrap();
                 equal(&fast, &slow, &format!("{what}, {threads} threads"));
                 if n == 50 {
-                    assert!(fast.sinks.iter().any(|s| s.repeated > 0), "{what}: nothing repeated");
+                    assert!(
+                        fast.sinks.iter().any(|s| s.repeated > 0),
+                        "{what}: nothing repeated"
+                    );
                 }
             }
         }

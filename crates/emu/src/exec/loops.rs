@@ -2,10 +2,10 @@
 //!
 //! A loop qualifies ([`find`]) when its body is straight-line code that ends in its conditional
 //! backward branch: arithmetic, compares and plain global loads and stores, none guarded; every
-//! register the body reads before writing it is either unwritten by the body or a counter (`r = r
-//! + s` or `r - s`, written once, `s` unwritten) that only its own update and one compare read; and
-//! the branch's predicate is that compare of a counter with an unwritten register, read by nothing
-//! else.
+//! register the body reads before writing it is either unwritten by the body or a counter
+//! (`r = r + s` or `r = r - s`, written once, `s` unwritten) that only its own update and one
+//! compare read; and the branch's predicate is that compare of a counter with an unwritten
+//! register, read by nothing else.
 //!
 //! The warp runs alone while it loops (a block's warps take turns only at barriers, exits and
 //! yields, none of which such a body has), so what an iteration reads is the registers it does not
@@ -65,8 +65,7 @@ pub(super) fn after_branch<S: Sink>(
     // every active lane goes round again, in a frame that does not end inside the body
     let whole = taken == active
         && active != 0
-        && w
-            .stack
+        && w.stack
             .last()
             .is_some_and(|f| f.pc == l.head && !(l.head..=l.branch).contains(&f.rpc));
     if !whole {
@@ -232,7 +231,12 @@ fn rw(inst: &Inst) -> Option<Rw> {
             x
         }
         Inst::Setp {
-            p, q, a, b, bop: None, ..
+            p,
+            q,
+            a,
+            b,
+            bop: None,
+            ..
         } => {
             let mut x = mk(&[a, b], &[]);
             x.pwrite = [p, q].into_iter().filter(|&p| p != PRED_TRUE).collect();
@@ -281,8 +285,7 @@ pub(crate) fn find(ops: &[Op], entry: u32) -> Vec<Loop> {
             if op.guard.idx == PRED_TRUE || target >= pc || target < entry {
                 return None;
             }
-            qualify(&ops[(target - entry) as usize..k], target, op.guard)
-                .map(|l| Loop { branch: pc, ..l })
+            qualify(&ops[(target - entry) as usize..k], target, op.guard).map(|l| Loop { branch: pc, ..l })
         })
         .collect()
 }
@@ -291,7 +294,13 @@ pub(crate) fn find(ops: &[Op], entry: u32) -> Vec<Loop> {
 fn qualify(body: &[Op], head: u32, guard: PSrc) -> Option<Loop> {
     let rws: Vec<Rw> = body
         .iter()
-        .map(|op| if op.guard == PSrc::TRUE { rw(&op.inst) } else { None })
+        .map(|op| {
+            if op.guard == PSrc::TRUE {
+                rw(&op.inst)
+            } else {
+                None
+            }
+        })
         .collect::<Option<_>>()?;
     let written = |r: R| rws.iter().filter(|x| x.writes.contains(&r)).count();
     let pwritten = |p: P| rws.iter().filter(|x| x.pwrite.contains(&p)).count();
@@ -306,7 +315,10 @@ fn qualify(body: &[Op], head: u32, guard: PSrc) -> Option<Loop> {
             }
         }
         // a predicate the body writes must be written before it is read
-        if x.pread.iter().any(|&p| pwritten(p) > 0 && !done_preds.contains(&p)) {
+        if x.pread
+            .iter()
+            .any(|&p| pwritten(p) > 0 && !done_preds.contains(&p))
+        {
             return None;
         }
         done_rows.extend(&x.writes);
@@ -331,10 +343,7 @@ fn qualify(body: &[Op], head: u32, guard: PSrc) -> Option<Loop> {
         return None;
     };
     // what the compare writes, nothing in the body reads
-    if rws
-        .iter()
-        .any(|x| x.pread.iter().any(|&r| r == p || r == q))
-    {
+    if rws.iter().any(|x| x.pread.iter().any(|&r| r == p || r == q)) {
         return None;
     }
     let mut counters = Vec::new();
@@ -444,8 +453,16 @@ pub(crate) fn trips(l: &Loop, x: u64, step: u64, bound: u64) -> u64 {
     };
     // the step as a signed number of the counter's width (adding it wraps as the update does)
     let s = {
-        let t = if bits == 64 { step } else { step & ((1u64 << bits) - 1) };
-        let s = if bits == 64 { t as i64 as i128 } else { t as u32 as i32 as i128 };
+        let t = if bits == 64 {
+            step
+        } else {
+            step & ((1u64 << bits) - 1)
+        };
+        let s = if bits == 64 {
+            t as i64 as i128
+        } else {
+            t as u32 as i32 as i128
+        };
         if c.sub { -s } else { s }
     };
     let (x0, b) = (val(x), val(bound));
@@ -501,7 +518,11 @@ pub(crate) fn trips(l: &Loop, x: u64, step: u64, bound: u64) -> u64 {
 pub(crate) fn advance(c: &Counter, row: u64, step: u64, m: u64) -> u64 {
     if c.bytes == 4 {
         let (x, s) = (row as u32, (step as u32).wrapping_mul(m as u32));
-        u64::from(if c.sub { x.wrapping_sub(s) } else { x.wrapping_add(s) })
+        u64::from(if c.sub {
+            x.wrapping_sub(s)
+        } else {
+            x.wrapping_add(s)
+        })
     } else {
         let s = step.wrapping_mul(m);
         if c.sub {
@@ -579,7 +600,11 @@ impl<'s, S: Sink> Tap<'s, S> {
     /// Whether every active lane's store at `e` writes what memory holds.
     fn unchanged(&self, e: &MemEvent<'_>, elem: u8, first: u32, rows: u8) -> bool {
         let w = u64::from(elem);
-        let keep = if elem >= 8 { u64::MAX } else { (1u64 << (8 * elem)) - 1 };
+        let keep = if elem >= 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * elem)) - 1
+        };
         let mut m = e.mask;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
@@ -826,9 +851,27 @@ mod tests {
                 // values near 0 and near the ends of both interpretations
                 let base = match r % 5 {
                     0 => 0u64,
-                    1 => if bytes == 4 { 0x7fff_ffff } else { i64::MAX as u64 },
-                    2 => if bytes == 4 { 0xffff_ffff } else { u64::MAX },
-                    3 => if bytes == 4 { 0x8000_0000 } else { 1 << 63 },
+                    1 => {
+                        if bytes == 4 {
+                            0x7fff_ffff
+                        } else {
+                            i64::MAX as u64
+                        }
+                    }
+                    2 => {
+                        if bytes == 4 {
+                            0xffff_ffff
+                        } else {
+                            u64::MAX
+                        }
+                    }
+                    3 => {
+                        if bytes == 4 {
+                            0x8000_0000
+                        } else {
+                            1 << 63
+                        }
+                    }
                     _ => 1000,
                 };
                 let v = base.wrapping_add((r >> 8) % 64).wrapping_sub(32);
@@ -839,9 +882,21 @@ mod tests {
             let step = match next() % 6 {
                 0 => 0,
                 1 => 1,
-                2 => if bytes == 4 { 0xffff_fffc } else { (-4i64) as u64 },
+                2 => {
+                    if bytes == 4 {
+                        0xffff_fffc
+                    } else {
+                        (-4i64) as u64
+                    }
+                }
                 3 => 4,
-                4 => if bytes == 4 { 0xffff_ffff } else { u64::MAX },
+                4 => {
+                    if bytes == 4 {
+                        0xffff_ffff
+                    } else {
+                        u64::MAX
+                    }
+                }
                 _ => next() % 7,
             };
             let n = 200;
@@ -860,16 +915,28 @@ mod tests {
             };
             let val = |v: u64| -> i128 {
                 if signed {
-                    if bytes == 4 { v as u32 as i32 as i128 } else { v as i64 as i128 }
+                    if bytes == 4 {
+                        v as u32 as i32 as i128
+                    } else {
+                        v as i64 as i128
+                    }
                 } else {
                     v as i128
                 }
             };
-            let sv = if bytes == 4 { step as u32 as i32 as i128 } else { step as i64 as i128 };
+            let sv = if bytes == 4 {
+                step as u32 as i32 as i128
+            } else {
+                step as i64 as i128
+            };
             let sv = if sub { -sv } else { sv };
             let wraps = (0..=(s + 1).min(n) as i128).any(|j| !(lo..=hi).contains(&(val(x) + j * sv)));
             if !wraps {
-                assert_eq!(m.min(n), s, "case {k}: {l:?} x {x:#x} step {step:#x} bound {bound:#x}");
+                assert_eq!(
+                    m.min(n),
+                    s,
+                    "case {k}: {l:?} x {x:#x} step {step:#x} bound {bound:#x}"
+                );
             }
         }
     }
@@ -885,7 +952,12 @@ mod tests {
             };
             let ty = if bytes == 4 { Ty::U32 } else { Ty::U64 };
             let op = if sub { BinOp::Sub } else { BinOp::Add };
-            for (x, s) in [(5u64, 3u64), (0xffff_fff0, 7), (1, 0xffff_fffc), (u64::MAX - 3, 2)] {
+            for (x, s) in [
+                (5u64, 3u64),
+                (0xffff_fff0, 7),
+                (1, 0xffff_fffc),
+                (u64::MAX - 3, 2),
+            ] {
                 let x = arith::trunc(ty, x);
                 let mut v = x;
                 for m in 0..50u64 {
