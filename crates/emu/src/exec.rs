@@ -1039,18 +1039,23 @@ fn run_warp<S: Sink>(
     out: &mut BlockOut,
     bars: &mut [Barrier; 16],
 ) -> Stop {
-    let mut tap = loops::Tap::new(sink, ctx.global);
-    run_warp_tapped(ctx, block, wi, w, bm, &mut tap, budget, out, bars)
+    if ctx.loops.is_empty() {
+        let mut tap = loops::Tap::<S, false>::new(sink, ctx.global);
+        run_warp_tapped(ctx, block, wi, w, bm, &mut tap, budget, out, bars)
+    } else {
+        let mut tap = loops::Tap::<S, true>::new(sink, ctx.global);
+        run_warp_tapped(ctx, block, wi, w, bm, &mut tap, budget, out, bars)
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_warp_tapped<S: Sink>(
+fn run_warp_tapped<S: Sink, const REC: bool>(
     ctx: &Ctx<'_>,
     block: u32,
     wi: u32,
     w: &mut Warp,
     bm: &mut BlockMem<'_>,
-    sink: &mut loops::Tap<'_, S>,
+    sink: &mut loops::Tap<'_, S, REC>,
     budget: &mut u64,
     out: &mut BlockOut,
     bars: &mut [Barrier; 16],
@@ -1250,7 +1255,7 @@ fn run_warp_tapped<S: Sink>(
                     let flow = general(
                         ctx, block, wi, w, bm, sink, bars, inst, op.guard, pc, active, mask,
                     );
-                    if !ctx.loops.is_empty() && op.guard != PSrc::TRUE && matches!(inst, Inst::Bra { .. }) {
+                    if REC && op.guard != PSrc::TRUE && matches!(inst, Inst::Bra { .. }) {
                         loops::after_branch(
                             ctx,
                             block,

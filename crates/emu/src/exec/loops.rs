@@ -45,12 +45,12 @@ pub(crate) struct LoopRun {
 /// repeats it as many times as the compare still takes the branch and the budget allows (see
 /// the module's documentation); starts recording the next iteration when its turn has come.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn after_branch<S: Sink>(
+pub(super) fn after_branch<S: Sink, const REC: bool>(
     ctx: &Ctx<'_>,
     block: u32,
     wi: u32,
     w: &mut Warp,
-    tap: &mut Tap<'_, S>,
+    tap: &mut Tap<'_, S, REC>,
     budget: &mut u64,
     out: &mut BlockOut,
     gwrites: &mut u64,
@@ -58,6 +58,9 @@ pub(super) fn after_branch<S: Sink>(
     active: u32,
     taken: u32,
 ) {
+    if !REC {
+        return;
+    }
     let Some(l) = ctx.loops.iter().find(|l| l.branch == pc) else {
         tap.stop(u32::MAX);
         return;
@@ -539,8 +542,9 @@ thread_local! {
 }
 
 /// The sink a warp runs with: every event goes on to the block's sink, and while an iteration is
-/// recorded ([`Tap::start`]) it is also kept, with whether it left memory as it found it.
-pub(crate) struct Tap<'s, S> {
+/// recorded ([`Tap::start`]) it is also kept, with whether it left memory as it found it. A kernel
+/// without a qualifying loop runs with `REC` false: the tap only passes the events on.
+pub(crate) struct Tap<'s, S, const REC: bool> {
     pub sink: &'s mut S,
     global: &'s Global,
     /// Recording: the branch whose iteration is recorded.
@@ -550,26 +554,33 @@ pub(crate) struct Tap<'s, S> {
     /// The last `store_values` while recording: (pc, elem, first row, rows).
     pending: Option<(u32, u8, u32, u8)>,
     pub it: Iteration,
+    /// `it` holds the thread's buffers (taken at the first recording, given back on drop).
+    pooled: bool,
     /// The warp's counts when the recording started: budget, the warp's instructions, the
     /// block's warp and thread instructions, global writes.
     pub at: [u64; 5],
 }
 
-impl<'s, S: Sink> Tap<'s, S> {
-    pub(crate) fn new(sink: &'s mut S, global: &'s Global) -> Tap<'s, S> {
+impl<'s, S: Sink, const REC: bool> Tap<'s, S, REC> {
+    pub(crate) fn new(sink: &'s mut S, global: &'s Global) -> Tap<'s, S, REC> {
         Tap {
             sink,
             global,
             on: None,
             clean: false,
             pending: None,
-            it: BUFFERS.with_borrow_mut(std::mem::take),
+            it: Iteration::default(),
+            pooled: false,
             at: [0; 5],
         }
     }
 
     /// Starts recording the iteration that ends at the branch at `pc`.
     pub(crate) fn start(&mut self, block: u32, warp: u32, pc: u32, at: [u64; 5]) {
+        if !self.pooled {
+            self.it = BUFFERS.with_borrow_mut(std::mem::take);
+            self.pooled = true;
+        }
         self.on = Some(pc);
         self.clean = true;
         self.pending = None;
@@ -594,7 +605,14 @@ impl<'s, S: Sink> Tap<'s, S> {
 
     #[inline(always)]
     fn spoil(&mut self) {
-        self.clean = false;
+        if REC {
+            self.clean = false;
+        }
+    }
+
+    #[inline(always)]
+    fn on(&self) -> bool {
+        REC && self.on.is_some()
     }
 
     /// Whether every active lane's store at `e` writes what memory holds.
@@ -623,17 +641,19 @@ impl<'s, S: Sink> Tap<'s, S> {
     }
 }
 
-impl<S> Drop for Tap<'_, S> {
+impl<S, const REC: bool> Drop for Tap<'_, S, REC> {
     fn drop(&mut self) {
-        let it = std::mem::take(&mut self.it);
-        BUFFERS.with_borrow_mut(|b| *b = it);
+        if self.pooled {
+            let it = std::mem::take(&mut self.it);
+            BUFFERS.with_borrow_mut(|b| *b = it);
+        }
     }
 }
 
-impl<S: Sink> Sink for Tap<'_, S> {
+impl<S: Sink, const REC: bool> Sink for Tap<'_, S, REC> {
     #[inline(always)]
     fn mem(&mut self, e: &MemEvent<'_>) {
-        if self.on.is_some() {
+        if self.on() {
             let pending = self.pending.take();
             let ok = e.src.is_none()
                 && match e.op {
@@ -662,7 +682,7 @@ impl<S: Sink> Sink for Tap<'_, S> {
     }
     #[inline(always)]
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
-        if self.on.is_some() {
+        if self.on() {
             if self.pending.is_some() || rows.is_empty() || rows.len() > 4 {
                 self.spoil();
             }
@@ -684,7 +704,7 @@ impl<S: Sink> Sink for Tap<'_, S> {
     }
     #[inline(always)]
     fn branch(&mut self, e: &crate::event::BranchEvent) {
-        if let Some(pc) = self.on {
+        if REC && let Some(pc) = self.on {
             if e.pc != pc {
                 self.spoil();
             }
@@ -711,7 +731,7 @@ impl<S: Sink> Sink for Tap<'_, S> {
     }
     #[inline(always)]
     fn insts(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
-        if self.on.is_some() {
+        if self.on() {
             self.it.events.push(IterEvent::Insts { pc, n, active });
         }
         self.sink.insts(warp, pc, n, active);
