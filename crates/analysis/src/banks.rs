@@ -751,6 +751,25 @@ impl warpscope_emu::Sink for BankSink {
             }
         }
     }
+
+    /// Nothing, for an iteration of global accesses and instructions that are no wgmma (what
+    /// replaying its events adds here); replayed otherwise.
+    fn repeat(&mut self, it: &warpscope_emu::Iteration, times: u64) {
+        use warpscope_emu::{IterEvent, Space};
+        let counts = self.forms.as_ref().is_some_and(|f| !f.wgmma.is_empty())
+            || it.events.iter().any(|e| {
+                matches!(
+                    e,
+                    IterEvent::Mem {
+                        space: Space::Shared,
+                        ..
+                    }
+                )
+            });
+        if counts {
+            it.replay_times(self, times);
+        }
+    }
 }
 
 /// Counters of one source line (all instructions that `.loc` attributes to it).

@@ -512,6 +512,44 @@ impl warpscope_emu::Sink for DivergenceSink {
     fn match_groups(&mut self, _warp: u32, pc: u32, groups: u32) {
         DivergenceSink::match_groups(self, pc, groups);
     }
+
+    /// The iteration's counts, `times` over: what replaying its events adds.
+    fn repeat(&mut self, it: &warpscope_emu::Iteration, times: u64) {
+        use warpscope_emu::IterEvent;
+        if times == 0 {
+            return;
+        }
+        for e in &it.events {
+            match *e {
+                IterEvent::Insts { pc, n, active } => {
+                    self.at(pc + n - 1);
+                    self.at(pc);
+                    let i = (pc - self.base) as usize;
+                    let lanes = u64::from(active.count_ones()) * times;
+                    let nonzero = u64::from(active != 0) * times;
+                    for s in &mut self.stats[i..i + n as usize] {
+                        s.insts += times;
+                        s.lanes += lanes;
+                        s.nonzero += nonzero;
+                    }
+                }
+                IterEvent::Branch { pc, active, taken } => {
+                    let taken = taken & active;
+                    let split = taken != 0 && taken != active;
+                    let s = self.at(pc);
+                    s.conditional = true;
+                    if active != 0 {
+                        s.branches += times;
+                        s.targets += times;
+                        if split {
+                            s.divergent += times;
+                        }
+                    }
+                }
+                IterEvent::Mem { .. } | IterEvent::StoreValues { .. } => {}
+            }
+        }
+    }
 }
 
 /// Which PTX branches optimised machine code keeps, matched source line by source line.
@@ -955,4 +993,80 @@ pub fn match_machine_with(
     }
     out.unmatched.dedup();
     Some(out)
+}
+
+#[cfg(test)]
+mod repeat_tests {
+    use super::*;
+    use warpscope_emu::{IterEvent, Iteration, Sink};
+
+    /// Counting an iteration `times` over gives the counts of replaying its events `times` times:
+    /// instruction runs of full and partial warps, uniform, split and untaken branches, memory
+    /// events the sink ignores.
+    #[test]
+    fn a_repeated_iteration_counts_as_its_replay() {
+        let mut lanes = vec![[0u64; 32]];
+        lanes[0][3] = 64;
+        let it = Iteration {
+            block: 2,
+            warp: 1,
+            events: vec![
+                IterEvent::Insts {
+                    pc: 10,
+                    n: 3,
+                    active: u32::MAX,
+                },
+                IterEvent::Mem {
+                    pc: 13,
+                    space: warpscope_emu::Space::Global,
+                    op: warpscope_emu::AccessOp::Load,
+                    width: 4,
+                    mask: 0xff,
+                    addrs: 0,
+                },
+                IterEvent::Insts {
+                    pc: 13,
+                    n: 1,
+                    active: 0xff,
+                },
+                IterEvent::Insts {
+                    pc: 7,
+                    n: 2,
+                    active: 0,
+                },
+                IterEvent::Branch {
+                    pc: 14,
+                    active: 0xff,
+                    taken: 0xff,
+                },
+                IterEvent::Branch {
+                    pc: 15,
+                    active: 0xff,
+                    taken: 0x0f,
+                },
+                IterEvent::Branch {
+                    pc: 16,
+                    active: 0xff,
+                    taken: 0,
+                },
+                IterEvent::Branch {
+                    pc: 17,
+                    active: 0,
+                    taken: 0,
+                },
+            ],
+            lanes,
+        };
+        let model = Arc::new(BranchModel::default());
+        for times in [0u64, 1, 2, 7, 1000] {
+            let mut a = DivergenceSink::new(model.clone());
+            let mut b = DivergenceSink::new(model.clone());
+            // some counts before, as in a block
+            a.insts(1, 12, 2, 0x3);
+            b.insts(1, 12, 2, 0x3);
+            Sink::repeat(&mut a, &it, times);
+            it.replay_times(&mut b, times);
+            assert_eq!((a.base, &a.stats), (b.base, &b.stats), "times {times}");
+        }
+    }
 }

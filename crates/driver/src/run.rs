@@ -582,6 +582,47 @@ impl Sink for Multi {
             Sink::block_order(s, in_order);
         }
     }
+
+    /// With `run`'s counters alone, each counts the iteration `times` over (what replaying its
+    /// events to them adds: the global sectors of its global accesses, the divergence counts of
+    /// its instructions and branch, the bank sink nothing for global accesses); with the checker,
+    /// the advisor or the flow's shared record, every sink hears the events again.
+    fn repeat(&mut self, it: &warpscope_emu::Iteration, times: u64) {
+        let others = self.hazards.is_some()
+            || self.global_races.is_some()
+            || self.global_init.is_some()
+            || self.cluster.is_some()
+            || self.trace.is_some()
+            || self.flow_shared.is_some()
+            || self.sources.is_some();
+        if others {
+            it.replay_times(self, times);
+            return;
+        }
+        if let Some(g) = &mut self.global {
+            let mut once = GlobalCounts::default();
+            for e in &it.events {
+                if let warpscope_emu::IterEvent::Mem {
+                    space: Space::Global,
+                    op,
+                    width,
+                    mask,
+                    addrs,
+                    ..
+                } = *e
+                {
+                    once.record(op, width, mask, &it.lanes[addrs as usize]);
+                }
+            }
+            g.add_times(&once, times);
+        }
+        if let Some(s) = &mut self.banks {
+            Sink::repeat(s, it, times);
+        }
+        if let Some(s) = &mut self.divergence {
+            Sink::repeat(s, it, times);
+        }
+    }
 }
 
 /// The hazard checker's results.

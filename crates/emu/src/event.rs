@@ -177,6 +177,15 @@ pub trait Sink: Send {
             self.inst(warp, pc + k, active);
         }
     }
+    /// The warp executes the loop iteration `it` (whose events this sink has just received, in
+    /// that order, ending with the iteration's backward branch) `times` more times, each sending
+    /// exactly the events of `it` again: the emulator found the iteration left every register it
+    /// reads and every word of memory as it found them (see `Iteration`). The default replays the
+    /// events `times` times; a sink that counts may multiply instead, as long as its results are
+    /// those of the replay.
+    fn repeat(&mut self, it: &Iteration, times: u64) {
+        it.replay_times(self, times);
+    }
     /// Every thread of the warp has exited.
     fn warp_exit(&mut self, _warp: u32) {}
     /// A `match.any.sync` at `pc` split the warp's executing lanes into `groups` sets of equal
@@ -327,4 +336,138 @@ pub struct MbarEvent {
 }
 
 /// The sink that ignores everything.
-impl Sink for () {}
+impl Sink for () {
+    fn repeat(&mut self, _it: &Iteration, _times: u64) {}
+}
+
+/// One event of a recorded loop iteration ([`Iteration`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IterEvent {
+    /// [`Sink::insts`] of `n` instructions from `pc`.
+    Insts {
+        /// First pc of the run.
+        pc: u32,
+        /// Instructions in the run.
+        n: u32,
+        /// Active lanes.
+        active: LaneMask,
+    },
+    /// [`Sink::mem`] (never a `cp.async`: no `src`); its lane addresses are
+    /// [`Iteration::lanes`]`[addrs]`.
+    Mem {
+        /// pc of the access.
+        pc: u32,
+        /// Space.
+        space: Space,
+        /// Load or store.
+        op: AccessOp,
+        /// Bytes per lane.
+        width: u8,
+        /// Lanes that access.
+        mask: LaneMask,
+        /// Index of the addresses in [`Iteration::lanes`].
+        addrs: u32,
+    },
+    /// [`Sink::store_values`]: the rows are [`Iteration::lanes`]`[first..first + rows]`.
+    StoreValues {
+        /// pc of the store.
+        pc: u32,
+        /// Bytes per element.
+        elem: u8,
+        /// Index of the first row in [`Iteration::lanes`].
+        first: u32,
+        /// Rows (vector elements).
+        rows: u8,
+    },
+    /// [`Sink::branch`].
+    Branch {
+        /// pc of the branch.
+        pc: u32,
+        /// Active lanes.
+        active: LaneMask,
+        /// Lanes that jumped.
+        taken: LaneMask,
+    },
+}
+
+/// The events one warp sent for one iteration of a loop, in order: what [`Sink::repeat`] repeats.
+///
+/// The emulator repeats an iteration of a straight-line loop body (arithmetic, global loads and
+/// stores, ended by its conditional backward branch, taken by every active lane) when the
+/// iteration stored only values the memory already held, every register the body reads before it
+/// writes it was unchanged (or is a counter that only the branch's compare reads), and the
+/// counters' compare says the branch is taken again: every such iteration then sends exactly these
+/// events again (the warp runs alone while it loops: no other warp of the block runs before it
+/// stops, and other blocks that write what it reads make the launch run again in block order).
+#[derive(Clone, Debug, Default)]
+pub struct Iteration {
+    /// Linear block id.
+    pub block: u32,
+    /// Warp within the block.
+    pub warp: u32,
+    /// The events, in the order they were sent.
+    pub events: Vec<IterEvent>,
+    /// Lane rows the events point into (addresses and stored values).
+    pub lanes: Vec<[u64; 32]>,
+}
+
+impl Iteration {
+    /// Sends the iteration's events to `sink` once, as the emulator sent them.
+    pub fn replay<S: Sink + ?Sized>(&self, sink: &mut S) {
+        for e in &self.events {
+            match *e {
+                IterEvent::Insts { pc, n, active } => sink.insts(self.warp, pc, n, active),
+                IterEvent::Mem {
+                    pc,
+                    space,
+                    op,
+                    width,
+                    mask,
+                    addrs,
+                } => sink.mem(&MemEvent {
+                    block: self.block,
+                    warp: self.warp,
+                    pc,
+                    space,
+                    op,
+                    width,
+                    mask,
+                    addrs: &self.lanes[addrs as usize],
+                    src: None,
+                }),
+                IterEvent::StoreValues {
+                    pc,
+                    elem,
+                    first,
+                    rows,
+                } => {
+                    let rows = &self.lanes[first as usize..first as usize + rows as usize];
+                    if rows.len() <= 4 {
+                        let mut rs: [&[u64; 32]; 4] = [&rows[0]; 4];
+                        for (r, row) in rs.iter_mut().zip(rows) {
+                            *r = row;
+                        }
+                        sink.store_values(self.warp, pc, elem, &rs[..rows.len()]);
+                    } else {
+                        let rs: Vec<&[u64; 32]> = rows.iter().collect();
+                        sink.store_values(self.warp, pc, elem, &rs);
+                    }
+                }
+                IterEvent::Branch { pc, active, taken } => sink.branch(&BranchEvent {
+                    block: self.block,
+                    warp: self.warp,
+                    pc,
+                    active,
+                    taken,
+                }),
+            }
+        }
+    }
+
+    /// [`Iteration::replay`] `times` times (what [`Sink::repeat`] does by default).
+    pub fn replay_times<S: Sink + ?Sized>(&self, sink: &mut S, times: u64) {
+        for _ in 0..times {
+            self.replay(sink);
+        }
+    }
+}

@@ -18,6 +18,7 @@ use crate::mem::{self, Global};
 use crate::remap::SmemMap;
 use crate::{EmuFault, FaultKind, Limits};
 
+pub(crate) mod loops;
 mod tma;
 mod warp_join;
 use warpscope_ptx::inst::{MbarOp, MmaShape};
@@ -58,6 +59,8 @@ pub(crate) struct Ctx<'a> {
     pub explicit_cluster: bool,
     /// The launch's device runtime (dynamic parallelism).
     pub devrt: &'a crate::devlaunch::DevRtEnv,
+    /// The kernel's loops whose clean iterations are repeated at once ([`loops`]).
+    pub loops: &'a [loops::Loop],
 }
 
 impl Ctx<'_> {
@@ -189,6 +192,8 @@ struct Warp {
     /// A frame parked at a `bar.warp.sync` under its sibling path: its lanes, the instruction and
     /// the member mask ([`warp_join`]).
     wpark: Option<(u32, u32, u32)>,
+    /// The qualifying loop the warp is in ([`loops`]).
+    lp: loops::LoopRun,
 }
 
 /// One of the 16 named barriers of a block.
@@ -584,6 +589,7 @@ impl BlockRun {
                     carrived: 0,
                     cphase: u32::MAX,
                     wpark: None,
+                    lp: loops::LoopRun::default(),
                 }
             })
             .fold(list, |mut list, w| {
@@ -1019,6 +1025,8 @@ fn fault_space(r: Res) -> Space {
     }
 }
 
+/// Runs warp `wi` until it stops (barrier, exit, yield, fault), its events going to `sink`
+/// through a [`loops::Tap`] that records the iterations [`loops::after_branch`] may repeat.
 #[allow(clippy::too_many_arguments)]
 fn run_warp<S: Sink>(
     ctx: &Ctx<'_>,
@@ -1027,6 +1035,27 @@ fn run_warp<S: Sink>(
     w: &mut Warp,
     bm: &mut BlockMem<'_>,
     sink: &mut S,
+    budget: &mut u64,
+    out: &mut BlockOut,
+    bars: &mut [Barrier; 16],
+) -> Stop {
+    if ctx.loops.is_empty() {
+        let mut tap = loops::Tap::<S, false>::new(sink, ctx.global);
+        run_warp_tapped(ctx, block, wi, w, bm, &mut tap, budget, out, bars)
+    } else {
+        let mut tap = loops::Tap::<S, true>::new(sink, ctx.global);
+        run_warp_tapped(ctx, block, wi, w, bm, &mut tap, budget, out, bars)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_warp_tapped<S: Sink, const REC: bool>(
+    ctx: &Ctx<'_>,
+    block: u32,
+    wi: u32,
+    w: &mut Warp,
+    bm: &mut BlockMem<'_>,
+    sink: &mut loops::Tap<'_, S, REC>,
     budget: &mut u64,
     out: &mut BlockOut,
     bars: &mut [Barrier; 16],
@@ -1223,9 +1252,25 @@ fn run_warp<S: Sink>(
                     if let Some(t) = w.stack.last_mut() {
                         t.pc = pc + 1;
                     }
-                    match general(
+                    let flow = general(
                         ctx, block, wi, w, bm, sink, bars, inst, op.guard, pc, active, mask,
-                    ) {
+                    );
+                    if REC && op.guard != PSrc::TRUE && matches!(inst, Inst::Bra { .. }) {
+                        loops::after_branch(
+                            ctx,
+                            block,
+                            wi,
+                            w,
+                            sink,
+                            budget,
+                            out,
+                            &mut bm.gwrites,
+                            pc,
+                            active,
+                            mask,
+                        );
+                    }
+                    match flow {
                         Flow::Next => {}
                         Flow::Reload => continue 'frame,
                         Flow::Stop(s) => return s,

@@ -51,8 +51,8 @@ mod window;
 mod zero_rows;
 
 pub use event::{
-    AccessOp, BarrierEvent, BarrierKind, BranchEvent, ClusterCopy, LaneMask, MbarEvent, MbarWhat, MemEvent,
-    RemoteEvent, Sink, Space,
+    AccessOp, BarrierEvent, BarrierKind, BranchEvent, ClusterCopy, IterEvent, Iteration, LaneMask, MbarEvent,
+    MbarWhat, MemEvent, RemoteEvent, Sink, Space,
 };
 /// Every register row an instruction names (read or written).
 pub use fast::rows_of as inst_rows;
@@ -276,7 +276,8 @@ pub struct Limits {
     /// Local memory per block (all threads; default 256 MiB).
     pub max_local_bytes_per_block: u64,
     /// Run every shared load and store, and every whole-warp vector load and store, through the
-    /// general instruction path instead of its fast path (the reference the tests compare the fast
+    /// general instruction path instead of its fast path, and step every iteration of a loop that
+    /// the emulator would repeat at once (`Sink::repeat`) (the reference the tests compare the fast
     /// paths with; default false).
     pub reference_paths: bool,
 }
@@ -1083,6 +1084,12 @@ where
     )
     .map_err(EmuError::BadProgram)?;
     mufu::prepare(&program.ops[k.entry as usize..k.end as usize]);
+    // loops whose clean iterations are repeated at once (the reference paths step every one)
+    let loops = if limits.reference_paths {
+        Vec::new()
+    } else {
+        exec::loops::find(&program.ops[k.entry as usize..k.end as usize], k.entry)
+    };
     let preset: Vec<warpscope_ptx::inst::R> = k.row_init.iter().map(|&(r, _)| r).collect();
     let zero_rows = zero_rows::rows_to_zero(
         &program.ops[k.entry as usize..k.end as usize],
@@ -1125,6 +1132,7 @@ where
         csize,
         explicit_cluster,
         devrt: launch.device_runtime.as_deref().unwrap_or(&NO_DEVRT),
+        loops: &loops,
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {
