@@ -1166,6 +1166,7 @@ where
             smap.size, limits.max_shared_bytes
         )));
     }
+    let spins = exec::spin::SpinBranches::of(program, k.entry, k.end);
     let ctx = exec::Ctx {
         prog: program,
         kernel: k,
@@ -1187,6 +1188,7 @@ where
         csize,
         explicit_cluster,
         devrt: launch.device_runtime.as_deref().unwrap_or(&NO_DEVRT),
+        spins: &spins,
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {
