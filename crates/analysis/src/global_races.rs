@@ -73,15 +73,15 @@ const GPU: u8 = 3;
 
 /// What one instruction does for ordering (read off its PTX text).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct PcSync {
+pub(crate) struct PcSync {
     /// A fence: its scope (0: none).
-    fence: u8,
+    pub(crate) fence: u8,
     /// An acquire operation's scope.
-    acquire: u8,
+    pub(crate) acquire: u8,
     /// A release operation's scope.
-    release: u8,
+    pub(crate) release: u8,
     /// A strong access's scope (0: weak).
-    strong: u8,
+    pub(crate) strong: u8,
     /// A warp collective that synchronises its lanes.
     warp_sync: bool,
     /// `barrier.cluster.wait`.
@@ -92,7 +92,7 @@ struct PcSync {
     /// `.acq_rel`, or no `.sem` at all (a CUDA `atomicAdd()`, taken as acquiring as the CUDA
     /// Programming Guide's `__threadfence()` example relies on it); not `.relaxed` or `.release`
     /// ones, nor `red` (which reads nothing back).
-    rmw_acquires: bool,
+    pub(crate) rmw_acquires: bool,
 }
 
 /// The ordering role of each instruction of a program, by pc.
@@ -184,7 +184,20 @@ impl SyncOps {
         }
     }
 
-    fn at(&self, pc: u32) -> PcSync {
+    /// Whether the kernel has an instruction that may order accesses within a block beyond
+    /// barriers and warp synchronisations, or make an access strong: a fence, a release or
+    /// acquire operation, a strong access (`volatile`, `.relaxed`, an atomic). The shared-memory
+    /// checker follows them only then ([`crate::hazards::HazardSink::with_sync_ops`]).
+    pub fn orders_within_block(&self) -> bool {
+        self.any_sync || self.ops.iter().any(|o| o.strong > 0)
+    }
+
+    /// Whether some instruction fences, acquires or releases.
+    pub(crate) fn any_sync(&self) -> bool {
+        self.any_sync
+    }
+
+    pub(crate) fn at(&self, pc: u32) -> PcSync {
         pc.checked_sub(self.base)
             .and_then(|i| self.ops.get(i as usize))
             .copied()

@@ -1075,8 +1075,8 @@ fn run_warp<S: Sink>(
             if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
                 // a `bar.warp.sync` parked under its sibling path runs again alone when the
                 // sibling ended without one: counted once, when it first ran (`warp_join`)
-                let again = !w.wpark.is_empty()
-                    && w.wpark.iter().any(|&(l, p, _)| p == pc && active & l == l);
+                let again =
+                    !w.wpark.is_empty() && w.wpark.iter().any(|&(l, p, _)| p == pc && active & l == l);
                 send_run(sink, w, out, wi, run, pc + u32::from(!again), active, nact);
                 run = pc + 1;
             }

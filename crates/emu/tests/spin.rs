@@ -50,7 +50,10 @@ fn out_of(op: &str) -> (u32, u64) {
     let res = run(&prog, "k", &l, &limits, |_| ()).unwrap();
     assert!(res.faults.is_empty(), "{op}: {:?}", res.faults);
     let b = res.buffer(0).unwrap();
-    (u32::from_le_bytes(b[..4].try_into().unwrap()), res.counters.warp_insts)
+    (
+        u32::from_le_bytes(b[..4].try_into().unwrap()),
+        res.counters.warp_insts,
+    )
 }
 
 #[test]

@@ -289,6 +289,7 @@ fn a_group_of_the_chain_without_one_stays_unordered() {
         "lanes 8-15 reach the end without a synchronisation: the other two groups meet alone"
     );
     // B's `bar.warp.sync` (index 16) is not executed; every other instruction once
-    let want: std::collections::BTreeMap<u32, u32> = (0..23).filter(|&pc| pc != 16).map(|pc| (pc, 1)).collect();
+    let want: std::collections::BTreeMap<u32, u32> =
+        (0..23).filter(|&pc| pc != 16).map(|pc| (pc, 1)).collect();
     assert_eq!(counts, want);
 }
