@@ -19,6 +19,13 @@
 //!   lanes it names ([`crate::warp_sync::WarpOrder`]); without it, or with a mask computed at run
 //!   time, a `__syncwarp` orders the whole warp.
 //! * Atomics do not race with atomics; an atomic and a plain access of another thread in one epoch do.
+//!   With [`HazardSink::with_sync_ops`] (kernels that have fences, release or acquire operations
+//!   or strong accesses), two strong accesses (atomics, `volatile`, `.relaxed`/`.acquire`/
+//!   `.release`) of different warps do not race either, and a release through a shared or global
+//!   flag that another thread acquires orders the accesses before it before those after the
+//!   acquire, as the global checker does between blocks (`hazards/flags.rs`). Strong loads and
+//!   stores of lanes of one warp still race without `__syncwarp()` (warp-synchronous code that
+//!   relies on lock step).
 //! * A race is two accesses to one shared byte from different threads of a block, at least one a write,
 //!   in one epoch. Lanes of one store instruction writing the same byte are reported as a warning.
 //! * A *same-value write* is a write-write pair where both are plain stores whose bytes the emulator
@@ -257,11 +264,20 @@ impl Acc {
         self.flags & ATOMIC != 0
     }
 
-    /// A strong access (an atomic, or a strong load or store): two strong accesses never race
-    /// (every scope holds the threads of one block).
+    /// A strong access (an atomic, or a strong load or store).
     #[inline(always)]
     fn strong(&self) -> bool {
         self.flags != 0
+    }
+
+    /// Whether `self` and `o` (of different threads) are exempt from racing: two atomics, or two
+    /// strong accesses of different warps (every scope holds the threads of one block). Strong
+    /// loads and stores of lanes of one warp are not: that is warp-synchronous code relying on
+    /// lock step (`volatile` and no `__syncwarp()`), whose results change under independent
+    /// thread scheduling (compute-sanitizer's racecheck reports it too).
+    #[inline(always)]
+    fn exempt(&self, o: &Acc) -> bool {
+        self.flags & o.flags & ATOMIC != 0 || (self.strong() && o.strong() && self.tid / 32 != o.tid / 32)
     }
 }
 
@@ -1109,12 +1125,7 @@ impl HazardSink {
                 }
             }
         }
-        let w2_kind = if w2.atomic() {
-            AccessKind::Atomic
-        } else {
-            AccessKind::Write
-        };
-        self.conflict(w2, w2_kind, me, kind, addr, n, false);
+        self.conflict(w2, AccessKind::Atomic, me, kind, addr, n, false);
         update(
             &mut self.shadow[idx],
             &mut self.more,
@@ -1128,7 +1139,7 @@ impl HazardSink {
     }
 
     /// `other` (an earlier access of the cell, when set) and `me` conflict unless one thread made
-    /// both or both are strong (atomics, strong loads and stores).
+    /// both or they are exempt ([`Acc::exempt`]).
     #[allow(clippy::too_many_arguments)]
     fn conflict(
         &mut self,
@@ -1140,7 +1151,7 @@ impl HazardSink {
         n: u64,
         same: bool,
     ) {
-        if other.is_some() && other.tid != me.tid && !(other.strong() && me.strong()) {
+        if other.is_some() && other.tid != me.tid && !other.exempt(&me) {
             self.pair(other, other_kind, me, kind, addr, n, same);
         }
     }
@@ -1611,7 +1622,7 @@ impl Memo<'_> {
     /// separated by barriers whose bookkeeping already has this pair's entry.
     #[inline(always)]
     fn quiet(&self, other: &Acc, me: &Acc) -> bool {
-        if other.tid == NONE || other.tid == me.tid || (other.strong() && me.strong()) {
+        if other.tid == NONE || other.tid == me.tid || other.exempt(me) {
             return true;
         }
         if other.epoch == me.epoch {
@@ -1714,7 +1725,7 @@ fn update(
         AccessKind::Write | AccessKind::Atomic => {
             let old_w = c.w;
             let steady = steady_after(c, me, kind, silent);
-            let keep = me.strong() && c.w.is_some() && c.w.strong() && c.w.epoch == me.epoch;
+            let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic() && c.w.epoch == me.epoch;
             c.w2 = if keep && c.w.tid != me.tid {
                 c.w
             } else if keep {
@@ -1734,9 +1745,9 @@ fn update(
             {
                 c.w.flags = 0;
             }
-            // A plain write conflicts with whatever the earlier reads would; a strong one (an
-            // atomic) does not conflict with later strong accesses, so the readers stay.
-            if kind == AccessKind::Write && !me.strong() {
+            // A write conflicts with whatever the earlier reads would; an atomic does not conflict
+            // with later atomics, so the readers stay.
+            if kind == AccessKind::Write {
                 if c.r2.steady {
                     more.remove(idx);
                 }
