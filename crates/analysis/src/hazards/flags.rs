@@ -233,10 +233,10 @@ impl BlockSync {
             wsync: fws,
         }];
         for a in &self.acq {
-            if Self::before(order, a, tid, fws) {
-                if let Some(l) = self.lists.get(a.snap as usize - 1) {
-                    list.extend_from_slice(l);
-                }
+            if Self::before(order, a, tid, fws)
+                && let Some(l) = self.lists.get(a.snap as usize - 1)
+            {
+                list.extend_from_slice(l);
             }
         }
         let snap = self.push_list(list);
