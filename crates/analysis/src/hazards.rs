@@ -584,14 +584,14 @@ impl HazardSink {
     }
 
     /// Follows strong accesses and release/acquire within the block (`ops`: what each
-    /// instruction does, [`crate::global_races::SyncOps`]): two strong accesses (atomics,
+    /// instruction does, [`crate::sync_ops::SyncOps`]): two strong accesses (atomics,
     /// `volatile`, `.relaxed`, `.acquire`, `.release`) never race, and a release (a fence, or a
     /// release operation, then a strong write of a shared or global flag) acquired by another
     /// thread (a strong read of the flag then a fence, or an acquire operation) orders the
     /// accesses before the release before those after the acquire (see `hazards/flags.rs`).
     /// Attach it only to kernels that have such instructions
-    /// ([`crate::global_races::SyncOps::orders_within_block`]): the others pay nothing.
-    pub fn with_sync_ops(mut self, ops: std::sync::Arc<crate::global_races::SyncOps>) -> Self {
+    /// ([`crate::sync_ops::SyncOps::orders_within_block`]): the others pay nothing.
+    pub fn with_sync_ops(mut self, ops: std::sync::Arc<crate::sync_ops::SyncOps>) -> Self {
         let threads = self.config.warps() as usize * 32;
         self.sync = Some(Box::new(flags::BlockSync::new(ops, threads)));
         self

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::Acc;
-use crate::global_races::SyncOps;
+use crate::sync_ops::SyncOps;
 use crate::warp_sync::WarpOrder;
 
 /// Instruction fields from here on are `(pc, stamp)` pairs of the block's table.
