@@ -67,130 +67,8 @@ pub use clusters::GlobalClusters;
 /// The most shadow memory global race tracking keeps for one launch (cells and release points).
 pub const GLOBAL_SHADOW_BUDGET_BYTES: u64 = 1 << 30;
 
-const CTA: u8 = 1;
-const CLUSTER: u8 = 2;
-const GPU: u8 = 3;
-
-/// What one instruction does for ordering (read off its PTX text).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct PcSync {
-    /// A fence: its scope (0: none).
-    fence: u8,
-    /// An acquire operation's scope.
-    acquire: u8,
-    /// A release operation's scope.
-    release: u8,
-    /// A strong access's scope (0: weak).
-    strong: u8,
-    /// A warp collective that synchronises its lanes.
-    warp_sync: bool,
-    /// `barrier.cluster.wait`.
-    cwait: bool,
-    /// `barrier.cluster.arrive.relaxed`.
-    crelaxed: bool,
-    /// A read-modify-write atomic that acquires what it reads (at its scope): `.acquire` or
-    /// `.acq_rel`, or no `.sem` at all (a CUDA `atomicAdd()`, taken as acquiring as the CUDA
-    /// Programming Guide's `__threadfence()` example relies on it); not `.relaxed` or `.release`
-    /// ones, nor `red` (which reads nothing back).
-    rmw_acquires: bool,
-}
-
-/// The ordering role of each instruction of a program, by pc.
-#[derive(Clone, Debug, Default)]
-pub struct SyncOps {
-    /// The first pc `ops` covers.
-    base: u32,
-    ops: Vec<PcSync>,
-    /// Some instruction fences, acquires or releases.
-    any_sync: bool,
-    /// The member masks of the warp synchronisations (see [`crate::warp_sync`]).
-    masks: crate::warp_sync::WarpCollectives,
-}
-
-fn classify(text: &str) -> PcSync {
-    let (head, mods) = crate::ptx_text::opcode(text);
-    let has = |m: &str| mods.contains(&m);
-    let scope = if has("cta") {
-        CTA
-    } else if has("cluster") {
-        CLUSTER
-    } else {
-        GPU
-    };
-    let mut s = PcSync::default();
-    match head {
-        "membar" => s.fence = scope,
-        "fence" if !has("proxy") && !has("mbarrier_init") => s.fence = scope,
-        "ld" | "ldu" => {
-            if has("acquire") {
-                s.acquire = scope;
-                s.strong = scope;
-            } else if has("relaxed") {
-                s.strong = scope;
-            } else if has("volatile") {
-                s.strong = GPU;
-            }
-        }
-        "st" => {
-            if has("release") {
-                s.release = scope;
-                s.strong = scope;
-            } else if has("relaxed") {
-                s.strong = scope;
-            } else if has("volatile") {
-                s.strong = GPU;
-            }
-        }
-        "atom" | "red" => {
-            s.strong = scope;
-            s.rmw_acquires = head == "atom" && !has("relaxed") && !has("release");
-            if has("acquire") || has("acq_rel") {
-                s.acquire = scope;
-            }
-            if has("release") || has("acq_rel") {
-                s.release = scope;
-            }
-        }
-        "shfl" | "vote" | "match" | "redux" => s.warp_sync = has("sync"),
-        "barrier" if has("cluster") => {
-            s.cwait = has("wait");
-            s.crelaxed = has("arrive") && has("relaxed");
-        }
-        _ => {}
-    }
-    s
-}
-
-impl SyncOps {
-    /// The roles of `program`'s instructions.
-    pub fn of(program: &warpscope_ptx::Program) -> SyncOps {
-        SyncOps::of_range(program, 0, program.info.len() as u32)
-    }
-
-    /// The roles of the instructions `start..end` of `program` (one kernel's: `Kernel::entry..end`).
-    pub fn of_range(program: &warpscope_ptx::Program, start: u32, end: u32) -> SyncOps {
-        let end = (end as usize).min(program.info.len());
-        let start = (start as usize).min(end);
-        let ops: Vec<PcSync> = program.info[start..end]
-            .iter()
-            .map(|i| classify(&i.text))
-            .collect();
-        let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0);
-        SyncOps {
-            base: start as u32,
-            ops,
-            any_sync,
-            masks: crate::warp_sync::WarpCollectives::of_range(program, start as u32, end as u32),
-        }
-    }
-
-    fn at(&self, pc: u32) -> PcSync {
-        pc.checked_sub(self.base)
-            .and_then(|i| self.ops.get(i as usize))
-            .copied()
-            .unwrap_or_default()
-    }
-}
+pub use crate::sync_ops::SyncOps;
+use crate::sync_ops::{CLUSTER, CTA, GPU};
 
 /// A release: accesses of `block` before it are those of thread `tid` with fewer than `k` fences
 /// (and its strong accesses after fence `k`: the flag the other side reads), and those of the
@@ -977,7 +855,13 @@ impl GlobalRaceSink {
             } else if !c.r2.is_some() || self.happens_before(&c.r2, &me, false) {
                 c.r2 = me;
             } else {
-                more.add(addr, me, room, self.fold_reads && !self.ops.any_sync, &self.order);
+                more.add(
+                    addr,
+                    me,
+                    room,
+                    self.fold_reads && !self.ops.any_sync(),
+                    &self.order,
+                );
                 c.spill = true;
             }
         } else {
@@ -1192,7 +1076,7 @@ impl GlobalRaceSink {
                 for &s in &seen[..n_seen] {
                     if scope > 0 {
                         self.acquire(tid, s, scope, snaps);
-                    } else if self.ops.any_sync {
+                    } else if self.ops.any_sync() {
                         let t = self.thread(tid);
                         if !t.pending.contains(&s) && t.pending.len() < 16 {
                             t.pending.push(s);
@@ -1291,7 +1175,8 @@ impl GlobalRaceSink {
             let n = self.nthreads.saturating_sub(warp * 32).min(32);
             let lanes = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
             // the lanes that execute it (not those that exited before it) of its member mask
-            self.order.sync(warp, *w, self.ops.masks.mask(pc) & active, lanes);
+            self.order
+                .sync(warp, *w, self.ops.masks().mask(pc) & active, lanes);
         }
     }
 
@@ -1556,6 +1441,7 @@ impl GlobalRaceReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sync_ops::{PcSync, classify};
 
     #[test]
     fn instructions_are_classified_by_their_text() {

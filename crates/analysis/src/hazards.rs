@@ -19,6 +19,13 @@
 //!   lanes it names ([`crate::warp_sync::WarpOrder`]); without it, or with a mask computed at run
 //!   time, a `__syncwarp` orders the whole warp.
 //! * Atomics do not race with atomics; an atomic and a plain access of another thread in one epoch do.
+//!   With [`HazardSink::with_sync_ops`] (kernels that have fences, release or acquire operations
+//!   or strong accesses), two strong accesses (atomics, `volatile`, `.relaxed`/`.acquire`/
+//!   `.release`) of different warps do not race either, and a release through a shared or global
+//!   flag that another thread acquires orders the accesses before it before those after the
+//!   acquire, as the global checker does between blocks (`hazards/flags.rs`). Strong loads and
+//!   stores of lanes of one warp still race without `__syncwarp()` (warp-synchronous code that
+//!   relies on lock step).
 //! * A race is two accesses to one shared byte from different threads of a block, at least one a write,
 //!   in one epoch. Lanes of one store instruction writing the same byte are reported as a warning.
 //! * A *same-value write* is a write-write pair where both are plain stores whose bytes the emulator
@@ -52,6 +59,7 @@ use serde::Serialize;
 
 use crate::warp_sync::WarpOrder;
 
+mod flags;
 mod readers;
 use readers::MoreReads;
 
@@ -216,10 +224,16 @@ impl HazardConfig {
 
 const NONE: u16 = u16::MAX;
 
+/// [`Acc::flags`]: an atomic (`atom`, `red`).
+const ATOMIC: u8 = 1;
+/// [`Acc::flags`]: a strong load or store (`volatile`, `.relaxed`, `.acquire`, `.release`).
+const STRONG: u8 = 2;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Acc {
     tid: u16,
-    atomic: bool,
+    /// [`ATOMIC`], [`STRONG`] (0: a plain access).
+    flags: u8,
     /// A plain write whose bytes are known (in `HazardSink::vals`), by a thread that neither read
     /// the byte nor wrote other bytes to it earlier in the epoch: a later write of the same bytes
     /// by another thread is a same-value write, not a race. On a cell's second read (`Cell::r2`):
@@ -233,7 +247,7 @@ struct Acc {
 impl Acc {
     const EMPTY: Acc = Acc {
         tid: NONE,
-        atomic: false,
+        flags: 0,
         steady: false,
         epoch: 0,
         wsync: 0,
@@ -242,6 +256,28 @@ impl Acc {
 
     fn is_some(&self) -> bool {
         self.tid != NONE
+    }
+
+    /// An atomic.
+    #[inline(always)]
+    fn atomic(&self) -> bool {
+        self.flags & ATOMIC != 0
+    }
+
+    /// A strong access (an atomic, or a strong load or store).
+    #[inline(always)]
+    fn strong(&self) -> bool {
+        self.flags != 0
+    }
+
+    /// Whether `self` and `o` (of different threads) are exempt from racing: two atomics, or two
+    /// strong accesses of different warps (every scope holds the threads of one block). Strong
+    /// loads and stores of lanes of one warp are not: that is warp-synchronous code relying on
+    /// lock step (`volatile` and no `__syncwarp()`), whose results change under independent
+    /// thread scheduling (compute-sanitizer's racecheck reports it too).
+    #[inline(always)]
+    fn exempt(&self, o: &Acc) -> bool {
+        self.flags & o.flags & ATOMIC != 0 || (self.strong() && o.strong() && self.tid / 32 != o.tid / 32)
     }
 }
 
@@ -483,6 +519,9 @@ pub struct HazardSink {
     more: MoreReads,
     /// The block's warp synchronisations that named part of their warp.
     order: WarpOrder,
+    /// Strong accesses, fences, release and acquire within the block (see
+    /// [`HazardSink::with_sync_ops`]).
+    sync: Option<Box<flags::BlockSync>>,
 }
 
 const WEAK_MEMO: usize = 64;
@@ -540,7 +579,22 @@ impl HazardSink {
             warp_sync: None,
             more: MoreReads::default(),
             order: WarpOrder::default(),
+            sync: None,
         }
+    }
+
+    /// Follows strong accesses and release/acquire within the block (`ops`: what each
+    /// instruction does, [`crate::sync_ops::SyncOps`]): two strong accesses (atomics,
+    /// `volatile`, `.relaxed`, `.acquire`, `.release`) never race, and a release (a fence, or a
+    /// release operation, then a strong write of a shared or global flag) acquired by another
+    /// thread (a strong read of the flag then a fence, or an acquire operation) orders the
+    /// accesses before the release before those after the acquire (see `hazards/flags.rs`).
+    /// Attach it only to kernels that have such instructions
+    /// ([`crate::sync_ops::SyncOps::orders_within_block`]): the others pay nothing.
+    pub fn with_sync_ops(mut self, ops: std::sync::Arc<crate::sync_ops::SyncOps>) -> Self {
+        let threads = self.config.warps() as usize * 32;
+        self.sync = Some(Box::new(flags::BlockSync::new(ops, threads)));
+        self
     }
 
     /// Takes the kernel's synchronising warp collectives (`shfl.sync`, `vote.sync`, `match.sync`,
@@ -731,15 +785,30 @@ impl HazardSink {
         let data = data.filter(|_| kind == AccessKind::Write);
         let mut me = Acc {
             tid: 0,
-            atomic: kind == AccessKind::Atomic,
+            flags: if kind == AccessKind::Atomic { ATOMIC } else { 0 },
             steady: data.is_some(),
             epoch: self.epoch,
             wsync,
             pc,
         };
+        // with release/acquire followed: whether the access is strong, and each lane's stamp in
+        // its instruction field (one for the warp when its lanes' stamps agree)
+        let mut per_lane = false;
+        if let Some(s) = &mut self.sync {
+            if kind != AccessKind::Atomic && s.ops.at(pc).strong > 0 {
+                me.flags = STRONG;
+            }
+            if s.orders {
+                if s.uniform(warp, mask) {
+                    me.pc = s.field(pc, (warp * 32 + mask.trailing_zeros()) as u16);
+                } else {
+                    per_lane = true;
+                }
+            }
+        }
         let whole_words = width.is_multiple_of(4) && !self.reference;
         let mut bits = mask;
-        if whole_words {
+        if whole_words && !per_lane {
             bits = match kind {
                 AccessKind::Read => self.quiet_lanes::<false>(warp, me, width, bits, addrs, None),
                 AccessKind::Write => self.quiet_lanes::<true>(warp, me, width, bits, addrs, data),
@@ -751,6 +820,9 @@ impl HazardSink {
             bits &= bits - 1;
             let tid = warp * 32 + lane;
             me.tid = tid.min(u32::from(NONE) - 1) as u16;
+            if per_lane && let Some(s) = &mut self.sync {
+                me.pc = s.field(pc, me.tid);
+            }
             let start = addrs[lane as usize];
             let lane_bytes = data.map(|d| &d[lane as usize]);
             // the lane writes, over its whole access, the bytes already there (what their last
@@ -1026,7 +1098,7 @@ impl HazardSink {
             AccessKind::Write => false,
         };
         let (w, r1, r2, w2) = (c.w, c.r1, c.r2, c.w2);
-        let w_kind = if w.atomic {
+        let w_kind = if w.atomic() {
             AccessKind::Atomic
         } else {
             AccessKind::Write
@@ -1067,7 +1139,7 @@ impl HazardSink {
     }
 
     /// `other` (an earlier access of the cell, when set) and `me` conflict unless one thread made
-    /// both or both are atomics.
+    /// both or they are exempt ([`Acc::exempt`]).
     #[allow(clippy::too_many_arguments)]
     fn conflict(
         &mut self,
@@ -1079,7 +1151,7 @@ impl HazardSink {
         n: u64,
         same: bool,
     ) {
-        if other.is_some() && other.tid != me.tid && !(other.atomic && kind == AccessKind::Atomic) {
+        if other.is_some() && other.tid != me.tid && !other.exempt(&me) {
             self.pair(other, other_kind, me, kind, addr, n, same);
         }
     }
@@ -1112,6 +1184,15 @@ impl HazardSink {
         same: bool,
     ) {
         let same_warp = u32::from(first.tid) / 32 == u32::from(second.tid) / 32;
+        let (mut first, mut second) = (first, second);
+        if let Some(s) = &self.sync {
+            if first.epoch == second.epoch && s.ordered(&first, &second, &self.order) {
+                return; // ordered by a release and an acquire
+            }
+            // the instructions, not their stamps
+            first.pc = s.pc_of(first.pc);
+            second.pc = s.pc_of(second.pc);
+        }
         if first.epoch == second.epoch {
             if same_warp && warp_ordered(&self.order, &first, &second) {
                 return; // ordered by __syncwarp()
@@ -1395,6 +1476,9 @@ impl HazardSink {
         self.release_pc.push(pc);
         self.run_start.push(start);
         self.epoch += 1;
+        if let Some(s) = &mut self.sync {
+            s.new_epoch(self.epoch);
+        }
         self.run_start_last = start;
         self.needed_from = if !self.reference && self.barriers.needed.contains_key(&pc) {
             start
@@ -1470,6 +1554,7 @@ impl HazardSink {
         self.finished = true;
         // Keep only what the merge needs: findings and barrier use.
         self.shadow = Vec::new();
+        self.sync = None;
         self.more.clear();
         self.order = WarpOrder::default();
         self.vals = Vec::new();
@@ -1537,7 +1622,7 @@ impl Memo<'_> {
     /// separated by barriers whose bookkeeping already has this pair's entry.
     #[inline(always)]
     fn quiet(&self, other: &Acc, me: &Acc) -> bool {
-        if other.tid == NONE || other.tid == me.tid || (other.atomic && me.atomic) {
+        if other.tid == NONE || other.tid == me.tid || other.exempt(me) {
             return true;
         }
         if other.epoch == me.epoch {
@@ -1640,7 +1725,7 @@ fn update(
         AccessKind::Write | AccessKind::Atomic => {
             let old_w = c.w;
             let steady = steady_after(c, me, kind, silent);
-            let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic && c.w.epoch == me.epoch;
+            let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic() && c.w.epoch == me.epoch;
             c.w2 = if keep && c.w.tid != me.tid {
                 c.w
             } else if keep {
@@ -1650,18 +1735,18 @@ fn update(
             };
             c.w = me;
             c.w.steady = steady;
-            // An atomic after the same thread's plain write in this epoch: that plain write still
-            // conflicts with other threads' atomics, so the writer stays plain.
-            if kind == AccessKind::Atomic
+            // A strong write after the same thread's plain write in this epoch: that plain write
+            // still conflicts with other threads' strong accesses, so the writer stays plain.
+            if me.strong()
                 && old_w.is_some()
-                && !old_w.atomic
+                && !old_w.strong()
                 && old_w.tid == me.tid
                 && old_w.epoch == me.epoch
             {
-                c.w.atomic = false;
+                c.w.flags = 0;
             }
-            // A plain write conflicts with whatever the earlier reads would; an atomic does not
-            // conflict with later atomics, so the readers stay.
+            // A write conflicts with whatever the earlier reads would; an atomic does not conflict
+            // with later atomics, so the readers stay.
             if kind == AccessKind::Write {
                 if c.r2.steady {
                     more.remove(idx);
@@ -2424,6 +2509,40 @@ impl warpscope_emu::Sink for HazardSink {
     }
 
     fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
+        if let Some(s) = &mut self.sync
+            && s.orders
+            && !self.finished
+            && matches!(
+                e.space,
+                warpscope_emu::Space::Shared | warpscope_emu::Space::Global
+            )
+            && matches!(
+                e.op,
+                warpscope_emu::AccessOp::Load
+                    | warpscope_emu::AccessOp::Store
+                    | warpscope_emu::AccessOp::Atomic
+            )
+        {
+            // flags, release and acquire operations (before the access is checked)
+            let wsync = self.wsync.get(e.warp as usize).copied().unwrap_or(0);
+            let (read, write) = match e.op {
+                warpscope_emu::AccessOp::Load => (true, false),
+                warpscope_emu::AccessOp::Store => (false, true),
+                _ => (true, true),
+            };
+            s.access(
+                e.warp,
+                wsync,
+                e.pc,
+                read,
+                write,
+                e.width,
+                e.mask,
+                e.addrs,
+                e.space == warpscope_emu::Space::Shared,
+                &self.order,
+            );
+        }
         if e.space != warpscope_emu::Space::Shared {
             return;
         }
@@ -2556,6 +2675,19 @@ impl warpscope_emu::Sink for HazardSink {
     }
 
     fn inst(&mut self, warp: u32, pc: u32, active: warpscope_emu::LaneMask) {
+        if let Some(s) = &mut self.sync
+            && s.orders
+            && s.ops.at(pc).fence > 0
+            && !self.finished
+        {
+            let wsync = self.wsync.get(warp as usize).copied().unwrap_or(0);
+            let mut m = active;
+            while m != 0 {
+                let l = m.trailing_zeros();
+                m &= m - 1;
+                s.fence((warp * 32 + l) as u16, wsync);
+            }
+        }
         if self.warp_sync.as_ref().is_some_and(|w| w.at(pc)) {
             // a synchronising warp collective orders the warp's lanes as __syncwarp() does
             HazardSink::barrier(self, warp, pc, active, false);

@@ -35,3 +35,4 @@ pub mod banks;
 pub mod fix;
 pub mod reconcile;
 pub mod side;
+pub mod sync_ops;

@@ -908,6 +908,14 @@ fn emulate(
             clusters,
         )
     });
+    // strong accesses, fences, release and acquire within a block, for kernels that have them
+    let sync_ops = hazard_cfg
+        .as_ref()
+        .map(|_| match &global_ops {
+            Some((o, _, _)) => Arc::clone(o),
+            None => Arc::new(SyncOps::of_range(program, k.entry, k.end)),
+        })
+        .filter(|o| o.orders_within_block());
     let init_map = hazard_cfg.as_ref().and(opts.global_init.as_ref());
     let async_ops = hazard_cfg
         .as_ref()
@@ -971,6 +979,10 @@ fn emulate(
             };
             let s = match &warp_sync_ops {
                 Some(o) => s.with_warp_sync(Arc::clone(o)),
+                None => s,
+            };
+            let s = match &sync_ops {
+                Some(o) => s.with_sync_ops(Arc::clone(o)),
                 None => s,
             };
             Box::new(match &wgmma_ops {

@@ -19,6 +19,7 @@ use crate::remap::SmemMap;
 use crate::{EmuFault, FaultKind, Limits};
 
 pub(crate) mod loops;
+pub(crate) mod spin;
 mod tma;
 mod warp_join;
 use warpscope_ptx::inst::{MbarOp, MmaShape};
@@ -61,6 +62,8 @@ pub(crate) struct Ctx<'a> {
     pub devrt: &'a crate::devlaunch::DevRtEnv,
     /// The kernel's loops whose clean iterations are repeated at once ([`loops`]).
     pub loops: &'a [loops::Loop],
+    /// The kernel's spin branches ([`spin`]).
+    pub spins: &'a spin::SpinBranches,
 }
 
 impl Ctx<'_> {
@@ -189,11 +192,13 @@ struct Warp {
     carrived: u32,
     /// The cluster barrier phase the warp last arrived at (`u32::MAX`: none).
     cphase: u32,
-    /// A frame parked at a `bar.warp.sync` under its sibling path: its lanes, the instruction and
-    /// the member mask ([`warp_join`]).
-    wpark: Option<(u32, u32, u32)>,
     /// The qualifying loop the warp is in ([`loops`]).
     lp: loops::LoopRun,
+    /// The frames parked at a `bar.warp.sync` under the paths they wait for: their lanes, the
+    /// instruction and the member mask ([`warp_join`]).
+    wpark: Vec<(u32, u32, u32)>,
+    /// The spin branch the warp took last and a hash of what its loop computed ([`spin`]).
+    spin: Option<(u32, u64)>,
 }
 
 /// One of the 16 named barriers of a block.
@@ -588,8 +593,9 @@ impl BlockRun {
                     printfs: 0,
                     carrived: 0,
                     cphase: u32::MAX,
-                    wpark: None,
                     lp: loops::LoopRun::default(),
+                    wpark: Vec::new(),
+                    spin: None,
                 }
             })
             .fold(list, |mut list, w| {
@@ -1098,7 +1104,8 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
             if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
                 // a `bar.warp.sync` parked under its sibling path runs again alone when the
                 // sibling ended without one: counted once, when it first ran (`warp_join`)
-                let again = matches!(w.wpark, Some((l, p, _)) if p == pc && active & l == l);
+                let again =
+                    !w.wpark.is_empty() && w.wpark.iter().any(|&(l, p, _)| p == pc && active & l == l);
                 send_run(sink, w, out, wi, run, pc + u32::from(!again), active, nact);
                 run = pc + 1;
             }
@@ -1279,6 +1286,15 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
             }
             pc += 1;
         }
+    }
+}
+
+/// How a warp stalled in a spin loop stops: as a strong load does (`Inst::Ld`'s `sync`).
+fn spin_stop(ctx: &Ctx<'_>) -> Stop {
+    if ctx.cooperative || ctx.csize > 1 {
+        Stop::Poll
+    } else {
+        Stop::Yield
     }
 }
 
@@ -1586,6 +1602,9 @@ fn general<S: Sink>(
             let top = w.stack.last_mut().expect("frame");
             if guard == PSrc::TRUE {
                 top.pc = target;
+                if target <= pc && ctx.spins.stalled(w, pc) {
+                    return Flow::Stop(spin_stop(ctx));
+                }
             } else {
                 sink.branch(&BranchEvent {
                     block,
@@ -1612,6 +1631,10 @@ fn general<S: Sink>(
                         rpc,
                         mask: nt,
                     });
+                }
+                // a spin loop that changed nothing: let the others run (`spin`)
+                if target <= pc && ctx.spins.stalled(w, pc) {
+                    return Flow::Stop(spin_stop(ctx));
                 }
             }
             return Flow::Reload;

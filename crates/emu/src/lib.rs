@@ -1111,6 +1111,7 @@ where
             smap.size, limits.max_shared_bytes
         )));
     }
+    let spins = exec::spin::SpinBranches::of(program, k.entry, k.end);
     let ctx = exec::Ctx {
         prog: program,
         kernel: k,
@@ -1133,6 +1134,7 @@ where
         explicit_cluster,
         devrt: launch.device_runtime.as_deref().unwrap_or(&NO_DEVRT),
         loops: &loops,
+        spins: &spins,
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {

@@ -16,7 +16,7 @@ use warpscope_ptx::inst::{Inst, NO_REG, Op, PSrc, R};
 
 /// The rows an instruction reads and the rows it writes in every executing lane, when it is one
 /// whose effects on rows are plain (each lane reads and writes its own rows only).
-fn effects(i: &Inst) -> Option<(Vec<R>, Vec<R>)> {
+pub(crate) fn effects(i: &Inst) -> Option<(Vec<R>, Vec<R>)> {
     Some(match *i {
         Inst::Un { d, a, .. } | Inst::Cvt { d, a, .. } | Inst::Cvta { d, a, .. } => (vec![a], vec![d]),
         Inst::Bin { d, a, b, .. } | Inst::Selp { d, a, b, .. } | Inst::Set { d, a, b, .. } => {

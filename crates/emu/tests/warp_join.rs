@@ -198,3 +198,98 @@ fn a_path_parked_until_its_sibling_reconverges_without_one_counts_it_once() {
     let want: std::collections::BTreeMap<u32, u32> = (0..11).map(|pc| (pc, 1)).collect();
     assert_eq!(counts, want);
 }
+
+/// An if / else if / else chain: lanes 0-7 (`A`), 8-15 (`B`) and 16-31 (the fall-through) each
+/// store `s[lane]`, run `bar.warp.sync -1` and load another group's slot; with `skip` set, `B`
+/// runs no `bar.warp.sync`.
+const SRC3: &str = r#".version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k3(.param .u32 skip)
+{
+    .reg .b32 %r<12>;
+    .reg .pred %p<4>;
+    .shared .align 4 .b8 s[128];
+    ld.param.u32 %r9, [skip];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r2, s;
+    shl.b32 %r3, %r1, 2;
+    add.u32 %r4, %r2, %r3;
+    setp.lt.u32 %p1, %r1, 8;
+    @%p1 bra A;
+    setp.lt.u32 %p2, %r1, 16;
+    @%p2 bra B;
+    st.shared.u32 [%r4], %r1;
+    bar.warp.sync -1;
+    ld.shared.u32 %r5, [%r4+-64];
+    bra.uni DONE;
+B:
+    st.shared.u32 [%r4], %r1;
+    setp.ne.u32 %p3, %r9, 0;
+    @%p3 bra BSKIP;
+    bar.warp.sync -1;
+BSKIP:
+    ld.shared.u32 %r5, [%r4+32];
+    bra.uni DONE;
+A:
+    st.shared.u32 [%r4], %r1;
+    bar.warp.sync -1;
+    ld.shared.u32 %r5, [%r4+32];
+DONE:
+    ret;
+}
+"#;
+
+fn chain(skip: u32) -> (Vec<Ev>, std::collections::BTreeMap<u32, u32>) {
+    let prog = warpscope_ptx::compile(SRC3).unwrap();
+    let l = Launch::new([1, 1, 1], [32, 1, 1], vec![Arg::U32(skip)]);
+    let mut res = run(&prog, "k3", &l, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(res.faults.is_empty(), "{:?}", res.faults);
+    let Rec(ev, counts) = res.sinks.remove(0);
+    (ev, counts)
+}
+
+#[test]
+fn the_syncwarps_of_an_else_if_chain_are_one_synchronisation() {
+    let (ev, counts) = chain(0);
+    let (a, b, c) = (0x0000_00ffu32, 0x0000_ff00u32, 0xffff_0000u32);
+    assert_eq!(
+        ev,
+        [
+            Ev::Shared(AccessOp::Store, c),
+            Ev::Shared(AccessOp::Store, b),
+            Ev::Shared(AccessOp::Store, a),
+            Ev::WarpSync(u32::MAX),
+            Ev::Shared(AccessOp::Load, a),
+            Ev::Shared(AccessOp::Load, c),
+            Ev::Shared(AccessOp::Load, b),
+        ],
+        "every group's store before the one synchronisation of the three, every load after it"
+    );
+    // 23 instructions, each executed once by the warp (the paths share none before `DONE`)
+    let want: std::collections::BTreeMap<u32, u32> = (0..23).map(|pc| (pc, 1)).collect();
+    assert_eq!(counts, want);
+}
+
+#[test]
+fn a_group_of_the_chain_without_one_stays_unordered() {
+    let (ev, counts) = chain(1);
+    let (a, b, c) = (0x0000_00ffu32, 0x0000_ff00u32, 0xffff_0000u32);
+    assert_eq!(
+        ev,
+        [
+            Ev::Shared(AccessOp::Store, c),
+            Ev::Shared(AccessOp::Store, b),
+            Ev::Shared(AccessOp::Load, b),
+            Ev::Shared(AccessOp::Store, a),
+            Ev::WarpSync(a | c),
+            Ev::Shared(AccessOp::Load, a),
+            Ev::Shared(AccessOp::Load, c),
+        ],
+        "lanes 8-15 reach the end without a synchronisation: the other two groups meet alone"
+    );
+    // B's `bar.warp.sync` (index 16) is not executed; every other instruction once
+    let want: std::collections::BTreeMap<u32, u32> =
+        (0..23).filter(|&pc| pc != 16).map(|pc| (pc, 1)).collect();
+    assert_eq!(counts, want);
+}

@@ -219,7 +219,7 @@ mod tests {
     fn read(tid: u16, epoch: u32, wsync: u32, pc: u32) -> Acc {
         Acc {
             tid,
-            atomic: false,
+            flags: 0,
             steady: false,
             epoch,
             wsync,

@@ -1,0 +1,409 @@
+//! Release and acquire within one block: flags in shared or global memory, fences, release and
+//! acquire operations, as the PTX memory model orders them (the rules the global checker follows
+//! between blocks, [`crate::global_races`], at block scope; its [`SyncOps`] say what each
+//! instruction does).
+//!
+//! * A *release*: a fence of any scope (`membar.cta`, `__threadfence_block()`, `fence.acq_rel`,
+//!   `fence.sc`, `__threadfence()`) or a release operation (`st.release`, `atom.release`,
+//!   `atom.acq_rel`), then a strong write (`volatile`, `.relaxed`, `.release`, an atomic) that the
+//!   other thread reads. It covers the releasing thread's accesses before the fence, and those
+//!   of its warp's lanes before a `__syncwarp()` (or synchronising collective) naming both that
+//!   precedes the fence; what the thread had acquired travels on with it (transitivity). A
+//!   read-modify-write atomic on the flag continues the release sequence of the write it reads.
+//! * An *acquire*: a strong read of such a write followed by a fence of the reading thread, or
+//!   an acquire operation (`ld.acquire`, `atom.acquire`/`acq_rel`, or an atomic without a `.sem`,
+//!   taken as acquiring as the global checker does). It covers the thread's later accesses and
+//!   those of its warp's lanes after a `__syncwarp()` naming both.
+//!
+//! A plain read of the flag acquires nothing; a plain write of it ends what it carried. Every
+//! scope holds the threads of one block, so `.cta` suffices. Barrier epochs order everything
+//! across them already, so the state is per epoch: a block barrier's release drops it.
+//!
+//! Whether an access of a thread came before its release is told by the thread's *stamp*, the
+//! number of releasing fences it had made: an access whose thread has made one keeps its stamp
+//! in its instruction field (an index into the block's table of `(pc, stamp)` pairs, from
+//! [`ID_BASE`] on), so the shadow's cells keep their size and kernels with no fence pay nothing.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use super::Acc;
+use crate::sync_ops::SyncOps;
+use crate::warp_sync::WarpOrder;
+
+/// Instruction fields from here on are `(pc, stamp)` pairs of the block's table.
+pub(super) const ID_BASE: u32 = 1 << 31;
+
+/// The most release points one block keeps (16 bytes each); beyond, releases carry nothing more.
+const MAX_POINTS: usize = 1 << 22;
+
+/// A release: the accesses of thread `tid` with a stamp below `k`, and those of its warp's lanes
+/// before the warp's synchronisation count `wsync` (of epoch `epoch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Point {
+    tid: u16,
+    k: u32,
+    epoch: u32,
+    wsync: u32,
+}
+
+/// An acquisition of the release list `snap` by thread `tid` at its warp's count `wsync`.
+#[derive(Clone, Copy, Debug)]
+struct Acq {
+    tid: u16,
+    wsync: u32,
+    snap: u32,
+}
+
+/// The release/acquire state of one block (see the module notes).
+#[derive(Debug)]
+pub(super) struct BlockSync {
+    pub(super) ops: Arc<SyncOps>,
+    /// The kernel fences, releases or acquires (else only strength matters).
+    pub(super) orders: bool,
+    /// Per thread: releasing fences made (its stamp).
+    stamps: Vec<u32>,
+    /// Per thread: its last releasing fence in this epoch, `(stamp, wsync)`; `(0, 0)`: none.
+    fenced: Vec<(u32, u32)>,
+    /// Per thread: the release list its strong writes carry, while its fence and what it had
+    /// acquired are unchanged: `(list + 1, stamp, acquisitions seen)`.
+    carried: Vec<(u32, u32, usize)>,
+    /// Per thread: release lists its strong reads saw since its last fence.
+    pending: FxHashMap<u16, Vec<u32>>,
+    /// This epoch's acquisitions, in order.
+    acq: Vec<Acq>,
+    /// The release lists (sorted by thread, one point per thread).
+    lists: Vec<Vec<Point>>,
+    points: usize,
+    /// Shared bytes and global bytes whose last write carries a release list (index + 1).
+    shared_flags: FxHashMap<u64, u32>,
+    global_flags: FxHashMap<u64, u32>,
+    /// The `(pc, stamp)` pairs, and their indices.
+    ids: Vec<(u32, u32)>,
+    id_of: FxHashMap<(u32, u32), u32>,
+    epoch: u32,
+}
+
+impl BlockSync {
+    pub(super) fn new(ops: Arc<SyncOps>, threads: usize) -> BlockSync {
+        BlockSync {
+            orders: ops.any_sync(),
+            ops,
+            stamps: vec![0; threads],
+            fenced: vec![(0, 0); threads],
+            carried: vec![(0, 0, 0); threads],
+            pending: FxHashMap::default(),
+            acq: Vec::new(),
+            lists: Vec::new(),
+            points: 0,
+            shared_flags: FxHashMap::default(),
+            global_flags: FxHashMap::default(),
+            ids: Vec::new(),
+            id_of: FxHashMap::default(),
+            epoch: 0,
+        }
+    }
+
+    /// The instruction field of an access at `pc` by thread `tid`: `pc` itself until the thread
+    /// has made a releasing fence, then its `(pc, stamp)` pair's index.
+    #[inline]
+    pub(super) fn field(&mut self, pc: u32, tid: u16) -> u32 {
+        let k = self.stamps.get(usize::from(tid)).copied().unwrap_or(0);
+        if k == 0 || pc >= ID_BASE {
+            return pc;
+        }
+        let next = ID_BASE + self.ids.len() as u32;
+        let id = *self.id_of.entry((pc, k)).or_insert(next);
+        if id == next {
+            self.ids.push((pc, k));
+        }
+        id
+    }
+
+    /// Whether every lane of `mask` of `warp` has the same stamp.
+    pub(super) fn uniform(&self, warp: u32, mask: u32) -> bool {
+        let base = warp as usize * 32;
+        let first = self
+            .stamps
+            .get(base + mask.trailing_zeros() as usize)
+            .copied()
+            .unwrap_or(0);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if self.stamps.get(base + l).copied().unwrap_or(0) != first {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The instruction an instruction field names.
+    #[inline]
+    pub(super) fn pc_of(&self, field: u32) -> u32 {
+        if field >= ID_BASE {
+            self.ids.get((field - ID_BASE) as usize).map_or(field, |e| e.0)
+        } else {
+            field
+        }
+    }
+
+    /// The stamp of the access whose instruction field is `field`.
+    fn stamp_of(&self, field: u32) -> u32 {
+        if field >= ID_BASE {
+            self.ids.get((field - ID_BASE) as usize).map_or(0, |e| e.1)
+        } else {
+            0
+        }
+    }
+
+    /// A block barrier released: epoch `epoch` begins, and what orders within the last one is of
+    /// no more use.
+    pub(super) fn new_epoch(&mut self, epoch: u32) {
+        self.epoch = epoch;
+        if self.acq.is_empty() && self.lists.is_empty() && self.pending.is_empty() {
+            self.fenced.iter_mut().for_each(|f| *f = (0, 0));
+            return;
+        }
+        self.fenced.iter_mut().for_each(|f| *f = (0, 0));
+        self.carried.iter_mut().for_each(|c| *c = (0, 0, 0));
+        self.pending.clear();
+        self.acq.clear();
+        self.lists.clear();
+        self.points = 0;
+        self.shared_flags.clear();
+        self.global_flags.clear();
+    }
+
+    /// A fence of thread `tid` (its warp at count `wsync`): what its strong reads saw is
+    /// acquired, and its later strong writes release what came before.
+    pub(super) fn fence(&mut self, tid: u16, wsync: u32) {
+        let t = usize::from(tid);
+        if t >= self.stamps.len() {
+            return;
+        }
+        if let Some(seen) = self.pending.remove(&tid) {
+            for snap in seen {
+                self.acq.push(Acq { tid, wsync, snap });
+            }
+        }
+        self.stamps[t] += 1;
+        self.fenced[t] = (self.stamps[t], wsync);
+    }
+
+    /// Whether acquisition `a` happened before an access of thread `tid` at count `wsync` now:
+    /// its own, or a lane's of its warp before a synchronisation naming both.
+    fn before(order: &WarpOrder, a: &Acq, tid: u16, wsync: u32) -> bool {
+        a.tid == tid
+            || (a.tid / 32 == tid / 32
+                && a.wsync < wsync
+                && super::warp_ordered(
+                    order,
+                    &Acc {
+                        tid: a.tid,
+                        wsync: a.wsync,
+                        ..Acc::EMPTY
+                    },
+                    &Acc {
+                        tid,
+                        wsync,
+                        ..Acc::EMPTY
+                    },
+                ))
+    }
+
+    /// The release list a strong write of thread `tid` (its warp at `wsync`) carries now: its
+    /// last fence's point and what it had acquired (index + 1; 0: none).
+    fn carried(&mut self, tid: u16, order: &WarpOrder) -> u32 {
+        let t = usize::from(tid);
+        let (k, fws) = self.fenced.get(t).copied().unwrap_or((0, 0));
+        if k == 0 {
+            return 0;
+        }
+        let (snap, ck, seen) = self.carried[t];
+        if snap > 0 && ck == k && seen == self.acq.len() {
+            return snap;
+        }
+        let mut list = vec![Point {
+            tid,
+            k,
+            epoch: self.epoch,
+            wsync: fws,
+        }];
+        for a in &self.acq {
+            if Self::before(order, a, tid, fws)
+                && let Some(l) = self.lists.get(a.snap as usize - 1)
+            {
+                list.extend_from_slice(l);
+            }
+        }
+        let snap = self.push_list(list);
+        self.carried[t] = (snap, k, self.acq.len());
+        snap
+    }
+
+    /// Keeps `list` (one point per thread, the latest) and returns its index + 1 (0 when the
+    /// budget is spent).
+    fn push_list(&mut self, mut list: Vec<Point>) -> u32 {
+        list.sort_unstable_by(|a, b| a.tid.cmp(&b.tid).then(b.k.cmp(&a.k)));
+        list.dedup_by_key(|p| p.tid);
+        if self.points + list.len() > MAX_POINTS {
+            return 0;
+        }
+        self.points += list.len();
+        self.lists.push(list);
+        self.lists.len() as u32
+    }
+
+    /// The union of two release lists (index + 1 each, 0 none).
+    fn merge(&mut self, a: u32, b: u32) -> u32 {
+        if a == 0 || a == b {
+            return b;
+        }
+        if b == 0 {
+            return a;
+        }
+        let mut list = self.lists[a as usize - 1].clone();
+        list.extend_from_slice(&self.lists[b as usize - 1]);
+        self.push_list(list)
+    }
+
+    /// Lanes `mask` of `warp` (at count `wsync`) access `width` bytes at `addrs` with the
+    /// instruction at `pc`, of kind `read` / `write` (an atomic both), in shared memory when
+    /// `shared`, else global memory. Called before the access is checked.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn access(
+        &mut self,
+        warp: u32,
+        wsync: u32,
+        pc: u32,
+        read: bool,
+        write: bool,
+        width: u8,
+        mask: u32,
+        addrs: &[u64; 32],
+        shared: bool,
+        order: &WarpOrder,
+    ) {
+        let role = self.ops.at(pc);
+        let strong = role.strong > 0 || (read && write);
+        if !strong {
+            // a plain write ends what the bytes carried
+            let flags = if shared {
+                &mut self.shared_flags
+            } else {
+                &mut self.global_flags
+            };
+            if write && !flags.is_empty() {
+                for_bytes(mask, width, addrs, |b| {
+                    flags.remove(&b);
+                });
+            }
+            return;
+        }
+        let acquires = role.acquire > 0 || (read && write && role.rmw_acquires);
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            let tid = (warp * 32 + l) as u16;
+            if role.release > 0 {
+                self.fence(tid, wsync);
+            }
+            let a = addrs[l as usize];
+            let flags = if shared {
+                &self.shared_flags
+            } else {
+                &self.global_flags
+            };
+            let seen = flags.get(&a).copied().unwrap_or(0);
+            if read && seen > 0 {
+                if acquires {
+                    self.acq.push(Acq {
+                        tid,
+                        wsync,
+                        snap: seen,
+                    });
+                } else {
+                    let p = self.pending.entry(tid).or_default();
+                    if p.last() != Some(&seen) {
+                        p.push(seen);
+                    }
+                }
+            }
+            if write {
+                let own = self.carried(tid, order);
+                // a read-modify-write continues the release sequence of the write it read
+                let snap = if read { self.merge(seen, own) } else { own };
+                let flags = if shared {
+                    &mut self.shared_flags
+                } else {
+                    &mut self.global_flags
+                };
+                for k in 0..u64::from(width) {
+                    let b = a.wrapping_add(k);
+                    if snap > 0 {
+                        flags.insert(b, snap);
+                    } else {
+                        flags.remove(&b);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `first` (an earlier access of the current epoch) happens before `me` (the access
+    /// being checked, of the same epoch) through a release `me`'s thread, or a lane of its warp
+    /// before a synchronisation, acquired.
+    pub(super) fn ordered(&self, first: &Acc, me: &Acc, order: &WarpOrder) -> bool {
+        if self.acq.is_empty() || first.epoch != self.epoch {
+            return false;
+        }
+        let stamp = self.stamp_of(first.pc);
+        self.acq
+            .iter()
+            .filter(|a| Self::before(order, a, me.tid, me.wsync))
+            .filter_map(|a| self.lists.get(a.snap as usize - 1))
+            .flatten()
+            .any(|p| covers(order, p, first, stamp))
+    }
+}
+
+/// Whether release point `p` covers `first` (stamp `stamp`).
+fn covers(order: &WarpOrder, p: &Point, first: &Acc, stamp: u32) -> bool {
+    if first.epoch < p.epoch {
+        return true;
+    }
+    if first.epoch > p.epoch {
+        return false;
+    }
+    if first.tid == p.tid {
+        return stamp < p.k;
+    }
+    first.tid / 32 == p.tid / 32
+        && first.wsync < p.wsync
+        && super::warp_ordered(
+            order,
+            first,
+            &Acc {
+                tid: p.tid,
+                wsync: p.wsync,
+                epoch: p.epoch,
+                ..Acc::EMPTY
+            },
+        )
+}
+
+/// Calls `f` with every byte lanes `mask` access (`width` bytes at `addrs`).
+fn for_bytes(mask: u32, width: u8, addrs: &[u64; 32], mut f: impl FnMut(u64)) {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        for k in 0..u64::from(width) {
+            f(addrs[l as usize].wrapping_add(k));
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! Spin loops on a flag another warp sets. A warp runs until it stops (a barrier, an exit, a
+//! strong `ld.relaxed`/`ld.acquire` load, an mbarrier wait that fails), so a warp spinning on a
+//! `volatile` load or an atomic would spin until the instruction limit when the warp that sets
+//! the flag has not run yet (`while (flag == 0) {}` with a `volatile` shared flag, a lock taken
+//! with `atomicCAS`).
+//!
+//! A *spin branch* is a backward branch whose loop (its target up to it) has a `volatile` load or
+//! an atomic and no block barrier. When a warp takes one with the same lanes and the same values
+//! in the rows the loop writes and in its predicates as the last time it took it, the iteration
+//! changed nothing the loop computes: the warp yields, so the block's other warps (and, in a
+//! cooperative or cluster launch, the other blocks) run before it tries again. A loop that makes
+//! progress (a compare-and-swap retry whose value moved, a counter) never yields, so kernels that
+//! finished before run exactly as before.
+
+use warpscope_ptx::Program;
+use warpscope_ptx::inst::{Inst, NO_REG, R};
+
+use super::Warp;
+
+/// The spin branches of a kernel (`entry..end`), by pc, with the rows their loops write (`None`:
+/// every row, for a loop with an instruction whose writes are not listed).
+#[derive(Debug, Default)]
+pub(crate) struct SpinBranches {
+    list: Vec<(u32, Option<Vec<R>>)>,
+}
+
+fn is_volatile_load(program: &Program, pc: u32) -> bool {
+    let Some(info) = program.info.get(pc as usize) else {
+        return false;
+    };
+    let mut t = info.text.trim_start();
+    if t.starts_with('@') {
+        t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
+    }
+    let op = t.split(char::is_whitespace).next().unwrap_or("");
+    (op.starts_with("ld.") || op.starts_with("ldu.")) && op.split('.').any(|m| m == "volatile")
+}
+
+impl SpinBranches {
+    /// The spin branches of the kernel whose instructions are `entry..end` of `program`.
+    pub(crate) fn of(program: &Program, entry: u32, end: u32) -> SpinBranches {
+        let mut list = Vec::new();
+        let end = (end as usize).min(program.ops.len()) as u32;
+        for pc in entry..end {
+            let Inst::Bra { target, .. } = program.ops[pc as usize].inst else {
+                continue;
+            };
+            if target > pc || target < entry {
+                continue;
+            }
+            let body = target..=pc;
+            let waits = body.clone().any(|q| {
+                matches!(program.ops[q as usize].inst, Inst::Atom { .. }) || is_volatile_load(program, q)
+            });
+            let barrier = body.clone().any(|q| {
+                matches!(
+                    program.ops[q as usize].inst,
+                    Inst::Bar {
+                        kind: warpscope_ptx::inst::BarKind::Sync | warpscope_ptx::inst::BarKind::Arrive,
+                        ..
+                    } | Inst::BarRed { .. }
+                )
+            });
+            if !waits || barrier {
+                continue;
+            }
+            let mut rows = Some(Vec::new());
+            for q in body {
+                let inst = &program.ops[q as usize].inst;
+                let written = match *inst {
+                    Inst::Atom { d, .. } => Some(vec![d]),
+                    _ => crate::zero_rows::effects(inst).map(|(_, w)| w),
+                };
+                match (written, rows.as_mut()) {
+                    (Some(w), Some(r)) => r.extend(w.into_iter().filter(|&x| x != NO_REG)),
+                    _ => rows = None,
+                }
+            }
+            if let Some(r) = rows.as_mut() {
+                r.sort_unstable();
+                r.dedup();
+            }
+            list.push((pc, rows));
+        }
+        SpinBranches { list }
+    }
+
+    /// Whether the warp `w`, taking the backward branch at `pc`, should yield: `pc` is a spin
+    /// branch and the loop's rows, the predicates and the lanes are as the last time it took it.
+    #[inline]
+    pub(super) fn stalled(&self, w: &mut Warp, pc: u32) -> bool {
+        if self.list.is_empty() {
+            return false;
+        }
+        let Ok(i) = self.list.binary_search_by_key(&pc, |e| e.0) else {
+            return false;
+        };
+        let h = state_hash(w, self.list[i].1.as_deref());
+        let same = w.spin == Some((pc, h));
+        w.spin = Some((pc, h));
+        same
+    }
+}
+
+/// A hash of what a loop iteration computes: the rows `rows` (every row when `None`) of the
+/// frame's active lanes, the predicates, the frame's lanes and the stack's depth.
+fn state_hash(w: &Warp, rows: Option<&[R]>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |x: u64| {
+        h = (h ^ x).wrapping_mul(0x0100_0000_01b3).rotate_left(29);
+    };
+    let active = w.stack.last().map_or(0, |f| f.mask) & !w.exited;
+    mix(u64::from(active));
+    mix(w.stack.len() as u64);
+    let row = |mix: &mut dyn FnMut(u64), r: &[u64; 32]| {
+        let mut m = active;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            mix(r[l]);
+        }
+    };
+    match rows {
+        Some(rs) => {
+            for &r in rs {
+                if let Some(x) = w.regs.get(r as usize) {
+                    row(&mut mix, x);
+                }
+            }
+        }
+        None => {
+            for x in &w.regs {
+                row(&mut mix, x);
+            }
+        }
+    }
+    for &p in &w.preds {
+        mix(u64::from(p));
+    }
+    h
+}
