@@ -23,9 +23,11 @@ __global__ void eliminate(float *a, float *b, const float *m, int n, int t)
     a[row * n + col] -= f * a[t * n + col];
     if (c == 0) b[row] -= f * b[t];
 }
-int main()
+#include <cstdlib>
+int main(int argc, char **argv)
 {
-    const int n = 256;
+    const int n = argc > 1 ? atoi(argv[1]) : 256;
+    if (n < 2 || n > 2048) { printf("n must be 2..2048\n"); return 2; }
     float *a = new float[n * n], *b = new float[n], *x = new float[n], *xt = new float[n];
     unsigned s = 7;
     for (int i = 0; i < n; ++i) xt[i] = (float)((i % 7) - 3) * 0.5f;

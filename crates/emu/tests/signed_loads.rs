@@ -58,7 +58,8 @@ fn signed_loads_extend_to_64_bit_registers() {
     let r = run(&prog, "widen", &l, &Limits::default(), |_| ()).unwrap();
     assert!(r.faults.is_empty(), "{:?}", r.faults);
     let out = r.buffers[1].as_ref().unwrap();
-    let q = |t: usize, k: usize| u64::from_le_bytes(out[64 * t + 8 * k..64 * t + 8 * k + 8].try_into().unwrap());
+    let q =
+        |t: usize, k: usize| u64::from_le_bytes(out[64 * t + 8 * k..64 * t + 8 * k + 8].try_into().unwrap());
     for t in 0..32 {
         let (v, b) = (vals[t % 4], bytes[t % 4]);
         assert_eq!(q(t, 0), v as i64 as u64, "thread {t}: ld.s32 into .b64");
