@@ -5291,3 +5291,64 @@ mod tests {
 
 #[cfg(test)]
 mod values_tests;
+
+#[cfg(test)]
+mod scratch_tests {
+    use super::*;
+    #[test]
+    fn lavamd_scratch() {
+        let text = std::fs::read_to_string("/tmp/b3/lv/lavamd.dis").unwrap();
+        let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
+        let k = ks.iter().find(|k| k.name.contains("forces")).unwrap();
+        let f = MachineFlow::new(k);
+        const B: i32 = 3;
+        let boxes = (B * B * B) as usize;
+        let mut nbr = vec![-1i32; boxes * 26];
+        let mut nnb = vec![0i32; boxes];
+        for z in 0..B { for y in 0..B { for x in 0..B {
+            let b = ((z * B + y) * B + x) as usize;
+            let mut c = 0;
+            for dz in -1..=1 { for dy in -1..=1 { for dx in -1..=1 {
+                if dx == 0 && dy == 0 && dz == 0 { continue; }
+                let (xx, yy, zz) = (x + dx, y + dy, z + dz);
+                if xx < 0 || yy < 0 || zz < 0 || xx >= B || yy >= B || zz >= B { continue; }
+                nbr[b * 26 + c] = (zz * B + yy) * B + xx; c += 1;
+            }}}
+            nnb[b] = c as i32;
+        }}}
+        let bytes = |v: &[i32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let n = boxes * 50;
+        let g = warpscope_emu::mem::Global::new(vec![
+            (0x1000_0000, bytes(&nbr)),
+            (0x2000_0000, bytes(&nnb)),
+            (0x3000_0000, vec![0; n * 16]),
+            (0x4000_0000, vec![0; n * 4]),
+            (0x5000_0000, vec![0; n * 16]),
+        ]);
+        let mut params = Vec::new();
+        for a in [0x1000_0000u64, 0x2000_0000, 0x3000_0000, 0x4000_0000, 0x5000_0000] {
+            params.extend(a.to_le_bytes());
+        }
+        params.extend(0.5f32.to_le_bytes());
+        for stepping in [false, true] {
+            let mut f = f.clone();
+            if stepping {
+                f.loops.iter_mut().for_each(|l| *l = None);
+            }
+            let r = f.run(
+                &FlowLaunch {
+                    global: Some(&g),
+                    grid: [boxes as u32, 1, 1],
+                    block: [128, 1, 1],
+                    params: &params,
+                    symbols: &[],
+                    constants: &[],
+                    cluster: [1, 1, 1],
+                    shared: None,
+                },
+                1 << 32,
+            );
+            eprintln!("stepping {stepping}: {:?}", r.map(|(c, _)| (c.targets, c.divergent, c.warp_insts)));
+        }
+    }
+}
