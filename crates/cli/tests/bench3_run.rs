@@ -94,11 +94,9 @@ fn check(program: &str, table: &str, args: &[&str]) -> (usize, [usize; 3]) {
             "{program} launch {id}: {kernel} against the H200's {name}"
         );
         for k in ALWAYS {
-            assert_eq!(
-                m[k].as_f64().unwrap(),
-                hw[k],
-                "{program} launch {id} ({kernel}): {k}"
-            );
+            // ncu's CSV prints the occupancy with two decimals (46.88 for 46.875)
+            let mine = (m[k].as_f64().unwrap() * 100.0).round() / 100.0;
+            assert_eq!(mine, hw[k], "{program} launch {id} ({kernel}): {k}");
         }
         for (g, (flag, keys)) in GROUPS.iter().enumerate() {
             if m[*flag] != 1.0 {
@@ -136,3 +134,17 @@ macro_rules! program {
         }
     };
 }
+
+program!(gauss, "gauss", [], 510, [510, 510, 510]);
+program!(pathfind, "pathfind", [], 5, [5, 5, 5]);
+program!(backprop, "backprop", [], 6, [6, 6, 6]);
+program!(srad, "srad", [], 10, [10, 10, 10]);
+program!(hotspot3d, "hotspot3d", [], 5, [5, 5, 5]);
+// the loop ptxas unrolls 6 ways (the PTX 2): followed on the machine code; its shared loads are
+// merged differently line by line (an estimate)
+program!(lavamd, "lavamd", [], 1, [1, 0, 1]);
+program!(cfd, "cfd", [], 14, [14, 14, 14]);
+program!(nn, "nn", [], 2, [2, 2, 2]);
+// `gain`'s last branch reads a word of shared memory other warps' atomics wrote in the phase:
+// its branch counters are an estimate (equal to the H200 in 6 of its 10 launches)
+program!(sclust, "sclust", [], 20, [10, 20, 20]);
