@@ -1478,7 +1478,6 @@ fn general<S: Sink>(
             vec,
             addr32,
             sync,
-            wide,
             d,
             addr,
             off,
@@ -1488,17 +1487,6 @@ fn general<S: Sink>(
                     ctx, block, wi, w, bm, sink, pc, mask, false, space, ty, vec, addr32, d, addr, off,
                 ) {
                     return Flow::Stop(s);
-                }
-                if wide {
-                    // the loaded bytes' sign through the whole 64-bit register
-                    let bits = ty.bytes() * 8;
-                    for &r in &d[..usize::from(vec).clamp(1, 4)] {
-                        for (l, x) in w.regs[r as usize].iter_mut().enumerate() {
-                            if mask >> l & 1 != 0 {
-                                *x = ((*x << (64 - bits)) as i64 >> (64 - bits)) as u64;
-                            }
-                        }
-                    }
                 }
                 // a strong load may wait for another warp's store (a spin loop): let the others
                 // run, or the loop spins until the instruction limit

@@ -682,15 +682,12 @@ pub enum Inst {
     /// Load: `d[0..vec] = mem[addr + off]`. `addr32`: the address register is 32 bits wide.
     /// `sync`: an `ld.acquire` or `ld.relaxed` (a load that waits for another thread's store,
     /// as in a spin loop): the emulator lets the block's other warps run after it.
-    /// `wide`: a signed integer load narrower than its 64-bit destination registers
-    /// (`ld.global.s32 %rd1, [..]`): the value is sign-extended to 64 bits.
     Ld {
         space: MemSpace,
         ty: Ty,
         vec: u8,
         addr32: bool,
         sync: bool,
-        wide: bool,
         d: [R; 4],
         addr: R,
         off: i32,

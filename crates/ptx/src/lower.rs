@@ -1684,13 +1684,28 @@ impl<'m> KCtx<'m> {
                             vec,
                             addr32: a32,
                             sync: has("acquire") || has("relaxed"),
-                            wide,
                             d: rr,
                             addr,
                             off,
                         },
                         guard,
                     );
+                    if wide {
+                        // the loaded value's sign through the 64-bit register
+                        for &r in &rr[..regs.len()] {
+                            self.push(
+                                Inst::Cvt {
+                                    dty: Ty::S64,
+                                    sty: t,
+                                    rnd: Rnd::Default,
+                                    sat: false,
+                                    d: r,
+                                    a: r,
+                                },
+                                guard,
+                            );
+                        }
+                    }
                 }
             }
             "atom" | "red" => {
