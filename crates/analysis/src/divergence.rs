@@ -774,6 +774,82 @@ fn exclusive_sync_at(
     })
 }
 
+/// Whether the loops whose backward branch is on source line `key` run as many iterations in the
+/// machine code as in the PTX: ptxas unrolls a loop by its own factor (lavamd-shaped
+/// `for (j = 0; j < 50; ++j)`: the PTX's body does 2 iterations, the machine code's 6), which keeps
+/// one conditional branch on the line in both, so the line's branches match while the machine code
+/// executes that branch a third as often. Per iteration the loop body moves the same bytes of
+/// shared and global memory in both only when the factors are equal (vector accesses count their
+/// bytes); a line with one backward branch in each whose bodies move different bytes does not
+/// match (a load ptxas hoists out of the loop makes a line unmatched that may have been equal:
+/// the machine code's own flow, or an estimate, then counts it).
+fn same_unrolling(
+    program: &warpscope_emu::Program,
+    sass: &warpscope_toolchain::sass::SassKernel,
+    pcs: &[u32],
+    key: &(Option<String>, Option<u32>),
+) -> bool {
+    use warpscope_ptx::inst::{Inst, MemSpace};
+    let ptx_loops: Vec<(u32, u32)> = pcs
+        .iter()
+        .filter_map(|&pc| match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } if target <= pc => Some((target, pc)),
+            _ => None,
+        })
+        .collect();
+    let on_line = |b: &warpscope_toolchain::sass::SassBranch| {
+        (b.file.as_deref().map(base_name).map(str::to_string), b.line) == *key
+    };
+    let machine_loops: Vec<(u32, u32)> = sass
+        .loops()
+        .into_iter()
+        .filter(|&(_, end)| sass.branches.iter().any(|b| b.code_offset == end && on_line(b)))
+        .collect();
+    let ([(pa, pz)], [(ma, mz)]) = (&ptx_loops[..], &machine_loops[..]) else {
+        return true;
+    };
+    let ptx_bytes: u64 = (*pa..=*pz)
+        .map(|pc| match program.ops[pc as usize].inst {
+            Inst::Ld { space, ty, vec, .. } | Inst::St { space, ty, vec, .. }
+                if matches!(space, MemSpace::Shared | MemSpace::Global | MemSpace::Generic) =>
+            {
+                u64::from(ty.bytes()) * u64::from(vec.max(1))
+            }
+            _ => 0,
+        })
+        .sum();
+    let width = |opcode: &str| -> u64 {
+        let parts: Vec<&str> = opcode.split('.').collect();
+        if parts.contains(&"128") {
+            16
+        } else if parts.contains(&"64") {
+            8
+        } else if parts.iter().any(|p| matches!(*p, "U8" | "S8")) {
+            1
+        } else if parts.iter().any(|p| matches!(*p, "U16" | "S16")) {
+            2
+        } else {
+            4
+        }
+    };
+    let inside = |o: u32| (*ma..=*mz).contains(&o);
+    let shared: u64 = sass
+        .accesses
+        .iter()
+        .filter(|a| inside(a.code_offset))
+        .filter(|a| a.opcode.starts_with("LDS") || a.opcode.starts_with("STS"))
+        .map(|a| width(&a.opcode))
+        .sum();
+    let global: u64 = sass
+        .globals
+        .iter()
+        .filter(|g| inside(g.code_offset))
+        .filter(|g| ["LDG", "STG", "LD", "ST"].contains(&g.opcode.split('.').next().unwrap_or("")))
+        .map(|g| width(&g.opcode))
+        .sum();
+    ptx_bytes == shared + global
+}
+
 fn base_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
@@ -942,6 +1018,11 @@ pub fn match_machine_with(
         exclusive_syncs: Vec::new(),
         alternatives: Vec::new(),
     };
+    // the kernel's own source file: that of its first instruction with a line
+    let main_file: Option<String> = (k.entry..k.end).find_map(|pc| {
+        let l = program.inst_info(pc).loc.as_ref()?;
+        program.file_name(l.file).map(|f| base_name(f).to_string())
+    });
     let mut lines: Vec<&Key> = ptx.keys().chain(machine.keys()).collect();
     lines.sort();
     lines.dedup();
@@ -957,7 +1038,13 @@ pub fn match_machine_with(
         } else {
             pc_cond + pc_uncond == m_cond + m_uncond
         };
-        if !same {
+        // an unconditional branch on a line of another file (a header's function inlined at
+        // several places: every `atomicAdd` is line 107 of its header) may be the machine code's
+        // at another of those places: ptxas lays an `if`/`else` out with the other side falling
+        // through (the H200 counts that jump for the warps that run the other side), and the
+        // line's counts match by chance
+        let elsewhere = key.0.is_some() && key.0 != main_file && (*pc_uncond > 0 || m_uncond > 0);
+        if !same || elsewhere || !same_unrolling(program, sass, pcs, key) {
             out.unmatched.push(key.1);
         }
         for &pc in pcs {

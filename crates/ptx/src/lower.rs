@@ -1649,8 +1649,19 @@ impl<'m> KCtx<'m> {
                     return self.err("vector operand size does not match the `.vN` modifier");
                 }
                 let mut rr = [NO_REG; 4];
+                let mut wide = false;
                 for (k, r) in regs.iter().enumerate() {
                     rr[k] = if is_st { self.src(r, t)? } else { self.dst(r)? };
+                    // a signed load into a wider register extends its sign to the register's
+                    // width (PTX: `ld.s32` into a `.b64`/`.s64` register)
+                    if let Operand::Name(n) = r
+                        && !is_st
+                        && t.signed()
+                        && t.bytes() < 8
+                        && matches!(self.lookup(n), Some(Sym::Reg(_, rt)) if rt.bytes() == 8)
+                    {
+                        wide = true;
+                    }
                 }
                 if is_st {
                     self.push(
@@ -1679,6 +1690,22 @@ impl<'m> KCtx<'m> {
                         },
                         guard,
                     );
+                    if wide {
+                        // the loaded value's sign through the 64-bit register
+                        for &r in &rr[..regs.len()] {
+                            self.push(
+                                Inst::Cvt {
+                                    dty: Ty::S64,
+                                    sty: t,
+                                    rnd: Rnd::Default,
+                                    sat: false,
+                                    d: r,
+                                    a: r,
+                                },
+                                guard,
+                            );
+                        }
+                    }
                 }
             }
             "atom" | "red" => {
