@@ -28,6 +28,7 @@ fn cluster_programs_print_what_the_h100_printed_and_count_its_shared_memory() {
     let out = Command::new("sh")
         .arg(repo().join("calibration/cluster/build.sh"))
         .arg(&dir)
+        .args(["dims", "dsmem", "sm90a"])
         .env("WARPSCOPE_CUDA_ROOT", cuda_root())
         .output()
         .unwrap();
@@ -110,4 +111,47 @@ fn cluster_programs_print_what_the_h100_printed_and_count_its_shared_memory() {
         serde_json::json!([{"op": "inc", "registers": 232}, {"op": "dec", "registers": 40}]),
         "{v}"
     );
+}
+
+/// `calibration/cluster/occupancy.cu` under `warpscope run`: 584 lines of
+/// `cudaOccupancyMaxActiveClusters`, `cudaOccupancyMaxPotentialClusterSize` and
+/// `cudaOccupancyMaxActiveBlocksPerMultiprocessor` answers (block sizes, shared memory from 0 to
+/// the opt-in limit, register-bound blocks, cluster shapes of 1 to 16 blocks, portable and not,
+/// `__cluster_dims__`, bad configurations) equal what the H200 printed, after its first line (the
+/// device's name and sizes).
+#[test]
+fn cluster_occupancy_queries_answer_what_the_h200_answered() {
+    let dir = std::env::temp_dir().join(format!("warpscope-cluster-occupancy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new("sh")
+        .arg(repo().join("calibration/cluster/build.sh"))
+        .arg(&dir)
+        .arg("occupancy")
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "build.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--", "./occupancy"])
+        .current_dir(&dir)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}\n{stdout}");
+    assert!(!stderr.contains("not supported"), "{stderr}");
+    let want = std::fs::read_to_string(repo().join("calibration/cluster/h200/occupancy.stdout")).unwrap();
+    let want: Vec<&str> = want.lines().skip(1).collect();
+    let got: Vec<&str> = stdout.lines().skip(1).take(want.len()).collect();
+    assert_eq!(want.len(), 584);
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        assert_eq!(g, w, "line {}", i + 2);
+    }
+    assert_eq!(got.len(), want.len());
+    let _ = std::fs::remove_dir_all(&dir);
 }

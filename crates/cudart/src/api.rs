@@ -1958,6 +1958,98 @@ pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     unsafe { cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block, dyn_smem, 0) }
 }
 
+/// The cluster dimensions of a `cudaLaunchConfig_t` for the occupancy queries: the cluster
+/// attribute's, checked against the kernel's `__cluster_dims__`, the grid and the largest cluster
+/// as a launch would be (`cudaErrorInvalidClusterSize`); `None` when neither the configuration nor
+/// the kernel names a cluster.
+fn config_cluster(
+    r: &mut Runtime,
+    func: *const c_void,
+    config: *const LaunchConfig,
+) -> Result<Option<[u32; 3]>, u32> {
+    if config.is_null() {
+        return Err(err::INVALID_VALUE);
+    }
+    // SAFETY: the caller passes a valid `cudaLaunchConfig_t`.
+    let c = unsafe { &*config };
+    if c.num_attrs > 0 && c.attrs.is_null() {
+        return Err(err::INVALID_VALUE);
+    }
+    let mut cluster = None;
+    for i in 0..c.num_attrs as usize {
+        // SAFETY: `attrs` holds `num_attrs` entries.
+        let a = unsafe { &*c.attrs.add(i) };
+        if let Ok(LaunchAttr::Cluster(d)) = launch_attribute(a.id, &a.val) {
+            cluster = Some(d);
+        }
+    }
+    let f = r
+        .functions
+        .get(&(func as usize))
+        .cloned()
+        .ok_or(err::INVALID_DEVICE_FUNCTION)?;
+    let nonportable = r.nonportable_cluster.contains(&(func as usize));
+    let p = r.program(f.module).map_err(|_| err::INVALID_PTX)?;
+    let k = p.kernel(&f.name).ok_or(err::INVALID_DEVICE_FUNCTION)?;
+    if cluster.is_none() && k.reqnctapercluster.is_none() {
+        return Ok(None);
+    }
+    let grid = [c.grid.x, c.grid.y, c.grid.z];
+    warpscope_emu::cluster_dims(k, grid, cluster, nonportable)
+        .map(|(d, _)| Some(d))
+        .map_err(|_| err::INVALID_CLUSTER_SIZE)
+}
+
+/// `cudaOccupancyMaxActiveClusters`: how many clusters of the configuration's size can be
+/// resident at once (`warpscope_model::occupancy::max_active_clusters`, the rule measured on an
+/// H200); 0 for a configuration without a cluster, or whose blocks do not fit on an SM.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveClusters(
+    n: *mut c_int,
+    func: *const c_void,
+    config: *const LaunchConfig,
+) -> u32 {
+    call("cudaOccupancyMaxActiveClusters", |r| {
+        let Some(dims) = config_cluster(r, func, config)? else {
+            // SAFETY: the caller's out-pointer.
+            return unsafe { out(n, 0) };
+        };
+        // SAFETY: checked by `config_cluster`.
+        let c = unsafe { &*config };
+        let block = c.block.x as u64 * c.block.y as u64 * c.block.z as u64;
+        let blocks = match u32::try_from(block) {
+            Ok(b) if b > 0 => r.max_active_blocks(func as usize, b, c.dyn_smem)?,
+            _ => return Err(err::INVALID_VALUE),
+        };
+        let limits = warpscope_model::occupancy::Limits::for_arch(r.arch).map_err(|_| err::INVALID_DEVICE)?;
+        let size = dims.iter().product::<u32>();
+        let clusters = warpscope_model::occupancy::max_active_clusters(&limits, blocks, size);
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(n, clusters as c_int) }
+    })
+}
+
+/// `cudaOccupancyMaxPotentialClusterSize`: the largest cluster the kernel may be launched with,
+/// 8 blocks (16 with `cudaFuncAttributeNonPortableClusterSizeAllowed`), after the configuration's
+/// cluster dimensions are checked as a launch would check them.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(
+    n: *mut c_int,
+    func: *const c_void,
+    config: *const LaunchConfig,
+) -> u32 {
+    call("cudaOccupancyMaxPotentialClusterSize", |r| {
+        config_cluster(r, func, config)?;
+        let max = if r.nonportable_cluster.contains(&(func as usize)) {
+            warpscope_emu::MAX_CLUSTER_NONPORTABLE
+        } else {
+            warpscope_emu::MAX_CLUSTER
+        };
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(n, max as c_int) }
+    })
+}
+
 /// `struct cudaChannelFormatDesc`
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]

@@ -1497,9 +1497,13 @@ impl Runtime {
         let mut l = warpscope_model::occupancy::Launch::new(block, regs);
         l.static_smem = static_smem;
         l.dyn_smem = dyn_smem as u32;
-        warpscope_model::occupancy::occupancy(&limits, &l)
-            .map(|o| o.blocks_per_sm)
-            .map_err(|_| err::INVALID_VALUE)
+        match warpscope_model::occupancy::occupancy(&limits, &l) {
+            Ok(o) => Ok(o.blocks_per_sm),
+            // a block over the largest: none fits (the H200 answers cudaSuccess and 0,
+            // calibration/cluster/occupancy.cu)
+            Err(warpscope_model::occupancy::OccupancyError::Threads { .. }) => Ok(0),
+            Err(_) => Err(err::INVALID_VALUE),
+        }
     }
 }
 

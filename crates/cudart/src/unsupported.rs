@@ -244,8 +244,6 @@ unsupported! {
     cudaMipmappedArrayGetMemoryRequirements
     cudaMipmappedArrayGetSparseProperties
     cudaOccupancyAvailableDynamicSMemPerBlock
-    cudaOccupancyMaxActiveClusters
-    cudaOccupancyMaxPotentialClusterSize
     cudaSetValidDevices
     cudaSignalExternalSemaphoresAsync
     cudaSignalExternalSemaphoresAsync_ptsz
@@ -538,8 +536,6 @@ pub const NAMES: &[&str] = &[
     "cudaMipmappedArrayGetMemoryRequirements",
     "cudaMipmappedArrayGetSparseProperties",
     "cudaOccupancyAvailableDynamicSMemPerBlock",
-    "cudaOccupancyMaxActiveClusters",
-    "cudaOccupancyMaxPotentialClusterSize",
     "cudaSetValidDevices",
     "cudaSignalExternalSemaphoresAsync",
     "cudaSignalExternalSemaphoresAsync_ptsz",

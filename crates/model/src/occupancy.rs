@@ -576,6 +576,37 @@ pub fn occupancy(limits: &Limits, launch: &Launch) -> Result<Occupancy, Occupanc
     })
 }
 
+/// SMs per GPC as cluster placement sees them on the H100-class GPU warpscope models (132 SMs),
+/// measured through `cudaOccupancyMaxActiveClusters` on an H200 (`calibration/cluster/
+/// occupancy.cu`, 534 answers): clusters of three or more blocks are placed within these groups
+/// (124 SMs; the other 8 take clusters of one or two blocks only).
+pub const SM90_CLUSTER_GPCS: [u32; 8] = [18, 18, 16, 16, 16, 16, 16, 8];
+
+/// The most blocks of one kernel a cluster launch keeps on an SM (measured: a kernel of which 10,
+/// 16 or 32 blocks fit on an SM gives the answers of 8).
+pub const CLUSTER_BLOCKS_PER_SM: u32 = 8;
+
+/// How many clusters of `cluster_blocks` blocks can be resident at once on the whole GPU when
+/// `blocks_per_sm` blocks of the kernel fit on an SM (what `cudaOccupancyMaxActiveClusters`
+/// answers). With `b = min(blocks_per_sm, 8)`: clusters of one or two blocks fill every SM
+/// (`sm_count * b / size`); larger ones are placed within a GPC, `floor(b * sms / size)` per GPC
+/// of at least `size` SMs ([`SM90_CLUSTER_GPCS`]). A GPU of another SM count, whose GPCs are not
+/// known here: `sm_count * b / size` for every size.
+pub fn max_active_clusters(limits: &Limits, blocks_per_sm: u32, cluster_blocks: u32) -> u32 {
+    let b = blocks_per_sm.min(CLUSTER_BLOCKS_PER_SM);
+    if b == 0 || cluster_blocks == 0 {
+        return 0;
+    }
+    if cluster_blocks <= 2 || limits.sm_count != SM90_CLUSTER_GPCS.iter().sum::<u32>() + 8 {
+        return limits.sm_count * b / cluster_blocks;
+    }
+    SM90_CLUSTER_GPCS
+        .iter()
+        .filter(|&&sms| sms >= cluster_blocks)
+        .map(|&sms| b * sms / cluster_blocks)
+        .sum()
+}
+
 /// The block size that gives the most resident threads (what `cudaOccupancyMaxPotentialBlockSize`
 /// answers): block sizes are tried from the largest multiple of the warp size down, and the first one
 /// reaching the best thread count wins, so ties go to the larger block.
