@@ -1899,7 +1899,11 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut CudaFuncAttributes, fu
         a.numRegs = regs as i32;
         a.ptxVersion = r.arch.cc() as i32;
         a.binaryVersion = r.arch.cc() as i32;
-        a.maxDynamicSharedSizeBytes = (optin.saturating_sub(smem)).min(48 * 1024) as i32;
+        a.maxDynamicSharedSizeBytes = match r.max_dyn_smem.get(&(func as usize)) {
+            // what cudaFuncAttributeMaxDynamicSharedMemorySize set
+            Some(&v) => v as i32,
+            None => (optin.saturating_sub(smem)).min(48 * 1024) as i32,
+        };
         a.preferredShmemCarveout = -1;
         // SAFETY: the caller's out-pointer.
         unsafe { out(attr, a) }
@@ -1911,6 +1915,11 @@ pub extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: c_int, value: 
     call("cudaFuncSetAttribute", |r| {
         if !r.functions.contains_key(&(func as usize)) {
             return Err(err::INVALID_DEVICE_FUNCTION);
+        }
+        // cudaFuncAttributeMaxDynamicSharedMemorySize
+        if attr == 8 {
+            let v = usize::try_from(value).map_err(|_| err::INVALID_VALUE)?;
+            r.max_dyn_smem.insert(func as usize, v);
         }
         // cudaFuncAttributeNonPortableClusterSizeAllowed: clusters of up to 16 blocks
         if attr == 14 {
@@ -2047,6 +2056,21 @@ pub unsafe extern "C" fn cudaOccupancyMaxPotentialClusterSize(
         };
         // SAFETY: the caller's out-pointer.
         unsafe { out(n, max as c_int) }
+    })
+}
+
+/// `cudaOccupancyAvailableDynamicSMemPerBlock` ([`Runtime::available_dyn_smem`]).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(
+    size: *mut usize,
+    func: *const c_void,
+    blocks: c_int,
+    threads: c_int,
+) -> u32 {
+    call("cudaOccupancyAvailableDynamicSMemPerBlock", |r| {
+        let n = r.available_dyn_smem(func as usize, blocks, threads)?;
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(size, n) }
     })
 }
 

@@ -335,6 +335,8 @@ pub struct Runtime {
     /// Kernels allowed clusters of up to 16 blocks
     /// (`cudaFuncAttributeNonPortableClusterSizeAllowed`).
     pub nonportable_cluster: std::collections::HashSet<usize>,
+    /// `cudaFuncAttributeMaxDynamicSharedMemorySize` set on a kernel (bytes).
+    pub max_dyn_smem: std::collections::HashMap<usize, usize>,
     /// Variables by host shadow address.
     pub vars: HashMap<usize, Var>,
     global: Global,
@@ -436,6 +438,7 @@ impl Runtime {
             modules: Vec::new(),
             functions: HashMap::new(),
             nonportable_cluster: Default::default(),
+            max_dyn_smem: Default::default(),
             vars: HashMap::new(),
             global: Global::empty(),
             allocs: BTreeMap::new(),
@@ -1245,6 +1248,10 @@ impl Runtime {
             max_warp_insts_per_block: self.cfg.max_instructions,
             ..Limits::default()
         };
+        // blocks resident per SM (whether a polling grid fits on the device at once, below)
+        let per_sm = self
+            .max_active_blocks(req.func, threads as u32, req.dyn_smem)
+            .unwrap_or(0);
         let Some(Some(Ok(program))) = self.modules.get(f.module).map(|m| m.program.as_ref()) else {
             return Err(err::INVALID_PTX);
         };
@@ -1272,9 +1279,6 @@ impl Runtime {
         if env {
             launch.grid_workspace = GRID_WORKSPACE;
             if !req.cooperative && !clustered && polls {
-                let per_sm = self
-                    .max_active_blocks(req.func, threads as u32, req.dyn_smem)
-                    .unwrap_or(0);
                 let blocks: u64 = req.grid.iter().map(|&g| u64::from(g)).product();
                 launch.cooperative =
                     blocks <= u64::from(per_sm) * u64::try_from(self.device.sms).unwrap_or(0);
@@ -1485,13 +1489,9 @@ impl Runtime {
     }
 
     /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor`
-    pub fn max_active_blocks(&self, func: usize, block: u32, dyn_smem: usize) -> Result<u32, u32> {
-        let f = self.functions.get(&func).ok_or(err::INVALID_DEVICE_FUNCTION)?;
+    pub fn max_active_blocks(&mut self, func: usize, block: u32, dyn_smem: usize) -> Result<u32, u32> {
         let regs = self.registers(func).unwrap_or(32);
-        let static_smem = match self.modules.get(f.module).and_then(|m| m.program.as_ref()) {
-            Some(Ok(p)) => p.kernel(&f.name).map(|k| k.static_smem).unwrap_or(0),
-            _ => 0,
-        };
+        let static_smem = self.static_smem(func)? as u32;
         let limits =
             warpscope_model::occupancy::Limits::for_arch(self.arch).map_err(|_| err::INVALID_DEVICE)?;
         let mut l = warpscope_model::occupancy::Launch::new(block, regs);
@@ -1504,6 +1504,56 @@ impl Runtime {
             Err(warpscope_model::occupancy::OccupancyError::Threads { .. }) => Ok(0),
             Err(_) => Err(err::INVALID_VALUE),
         }
+    }
+}
+
+impl Runtime {
+    /// A kernel's static shared memory, its module's program loaded if it was not yet (0 where
+    /// the emulator cannot load it).
+    fn static_smem(&mut self, func: usize) -> Result<usize, u32> {
+        let f = self
+            .functions
+            .get(&func)
+            .cloned()
+            .ok_or(err::INVALID_DEVICE_FUNCTION)?;
+        Ok(match self.program(f.module) {
+            Ok(p) => p.kernel(&f.name).map(|k| k.static_smem as usize).unwrap_or(0),
+            Err(_) => 0,
+        })
+    }
+
+    /// `cudaOccupancyAvailableDynamicSMemPerBlock`: the dynamic shared memory each of `blocks`
+    /// blocks of `threads` threads may use so that all of them fit on an SM, as the H200 answered
+    /// in 342 measured cases (calibration/occupancy/dynsmem.cu): the SM's shared memory divided by
+    /// `blocks`, rounded down to 128 bytes, less the kernel's static shared memory, at most the
+    /// kernel's dynamic limit (48 KB less the static, or what
+    /// `cudaFuncAttributeMaxDynamicSharedMemorySize` set); `cudaErrorInvalidValue` where nothing
+    /// is left, or `blocks` is not 1 to what the threads, registers and the block limit allow.
+    pub fn available_dyn_smem(&mut self, func: usize, blocks: i32, threads: i32) -> Result<usize, u32> {
+        let static_smem = self.static_smem(func)?;
+        if blocks <= 0 || threads <= 0 {
+            return Err(err::INVALID_VALUE);
+        }
+        let regs = self.registers(func).unwrap_or(32);
+        let limits =
+            warpscope_model::occupancy::Limits::for_arch(self.arch).map_err(|_| err::INVALID_DEVICE)?;
+        // the blocks that fit by threads, registers and the block limit (no shared memory)
+        let l = warpscope_model::occupancy::Launch::new(threads as u32, regs);
+        let fit = warpscope_model::occupancy::occupancy(&limits, &l)
+            .map(|o| o.blocks_per_sm)
+            .map_err(|_| err::INVALID_VALUE)?;
+        if blocks as u32 > fit {
+            return Err(err::INVALID_VALUE);
+        }
+        let cap = self
+            .max_dyn_smem
+            .get(&func)
+            .copied()
+            .unwrap_or_else(|| (48 * 1024usize).saturating_sub(static_smem));
+        let per = (self.device.smem_per_sm / blocks as usize) / 128 * 128;
+        per.checked_sub(static_smem)
+            .map(|p| p.min(cap))
+            .ok_or(err::INVALID_VALUE)
     }
 }
 

@@ -243,7 +243,6 @@ unsupported! {
     cudaMemcpyWithAttributesAsync_ptsz
     cudaMipmappedArrayGetMemoryRequirements
     cudaMipmappedArrayGetSparseProperties
-    cudaOccupancyAvailableDynamicSMemPerBlock
     cudaSetValidDevices
     cudaSignalExternalSemaphoresAsync
     cudaSignalExternalSemaphoresAsync_ptsz
@@ -535,7 +534,6 @@ pub const NAMES: &[&str] = &[
     "cudaMemset_ptds",
     "cudaMipmappedArrayGetMemoryRequirements",
     "cudaMipmappedArrayGetSparseProperties",
-    "cudaOccupancyAvailableDynamicSMemPerBlock",
     "cudaSetValidDevices",
     "cudaSignalExternalSemaphoresAsync",
     "cudaSignalExternalSemaphoresAsync_ptsz",
