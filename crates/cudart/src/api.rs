@@ -1902,7 +1902,9 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut CudaFuncAttributes, fu
         a.maxDynamicSharedSizeBytes = match r.max_dyn_smem.get(&(func as usize)) {
             // what cudaFuncAttributeMaxDynamicSharedMemorySize set
             Some(&v) => v as i32,
-            None => (optin.saturating_sub(smem)).min(48 * 1024) as i32,
+            None => (48 * 1024usize)
+                .saturating_sub(smem)
+                .min(optin.saturating_sub(smem)) as i32,
         };
         a.preferredShmemCarveout = -1;
         // SAFETY: the caller's out-pointer.
@@ -1916,9 +1918,15 @@ pub extern "C" fn cudaFuncSetAttribute(func: *const c_void, attr: c_int, value: 
         if !r.functions.contains_key(&(func as usize)) {
             return Err(err::INVALID_DEVICE_FUNCTION);
         }
-        // cudaFuncAttributeMaxDynamicSharedMemorySize
+        // cudaFuncAttributeMaxDynamicSharedMemorySize: at most the opt-in limit less the static
+        // shared memory (the H200 refuses more, and a negative value, keeping the last one set)
         if attr == 8 {
+            let static_smem = r.static_smem(func as usize)?;
+            let max = r.device.smem_per_block_optin.saturating_sub(static_smem);
             let v = usize::try_from(value).map_err(|_| err::INVALID_VALUE)?;
+            if v > max {
+                return Err(err::INVALID_VALUE);
+            }
             r.max_dyn_smem.insert(func as usize, v);
         }
         // cudaFuncAttributeNonPortableClusterSizeAllowed: clusters of up to 16 blocks

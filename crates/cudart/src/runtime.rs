@@ -1191,6 +1191,11 @@ impl Runtime {
         if static_smem + req.dyn_smem > self.device.smem_per_block_optin {
             return Err(err::INVALID_VALUE);
         }
+        // more dynamic shared memory than the kernel allows: 48 KB with the static, or what
+        // cudaFuncAttributeMaxDynamicSharedMemorySize set (calibration/occupancy/dynlimit.cu)
+        if req.dyn_smem > self.dyn_smem_limit(req.func, static_smem) {
+            return Err(err::INVALID_VALUE);
+        }
         if req.params.len() != n_params {
             return Err(err::INVALID_VALUE);
         }
@@ -1508,9 +1513,18 @@ impl Runtime {
 }
 
 impl Runtime {
+    /// The most dynamic shared memory a launch of `func` may ask for: what
+    /// `cudaFuncAttributeMaxDynamicSharedMemorySize` set, else 48 KB less the static shared memory.
+    pub fn dyn_smem_limit(&self, func: usize, static_smem: usize) -> usize {
+        self.max_dyn_smem
+            .get(&func)
+            .copied()
+            .unwrap_or_else(|| (48 * 1024usize).saturating_sub(static_smem))
+    }
+
     /// A kernel's static shared memory, its module's program loaded if it was not yet (0 where
     /// the emulator cannot load it).
-    fn static_smem(&mut self, func: usize) -> Result<usize, u32> {
+    pub fn static_smem(&mut self, func: usize) -> Result<usize, u32> {
         let f = self
             .functions
             .get(&func)
@@ -1545,11 +1559,7 @@ impl Runtime {
         if blocks as u32 > fit {
             return Err(err::INVALID_VALUE);
         }
-        let cap = self
-            .max_dyn_smem
-            .get(&func)
-            .copied()
-            .unwrap_or_else(|| (48 * 1024usize).saturating_sub(static_smem));
+        let cap = self.dyn_smem_limit(func, static_smem);
         let per = (self.device.smem_per_sm / blocks as usize) / 128 * 128;
         per.checked_sub(static_smem)
             .map(|p| p.min(cap))
