@@ -959,6 +959,7 @@ fn dest_width(base: &str, mods: &[&str]) -> u8 {
         || base == "CS2R"
         || base == "F2F" && mods.first() == Some(&"F64")
         || base == "I2F" && mods.contains(&"F64")
+        || base == "F2I" && (mods.contains(&"S64") || mods.contains(&"U64"))
     {
         2
     } else {
@@ -2500,7 +2501,10 @@ fn decode(
         let pairs = double::pair_sources(kind);
         let wide = match kind {
             Kind::Dop { .. } => true,
-            Kind::Dcvt { op } => matches!(op, double::Dcvt::FromInt { .. } | double::Dcvt::FromFloat),
+            Kind::Dcvt { op } => matches!(
+                op,
+                double::Dcvt::FromInt { .. } | double::Dcvt::FromFloat | double::Dcvt::FloatToInt64 { .. }
+            ),
             _ => false,
         };
         if let Kind::Dsetp { .. } = kind {
@@ -4066,6 +4070,27 @@ impl Warp {
 
     /// Source operand `i` of a double instruction as a double: a register pair, a uniform pair, two
     /// constant words, or an immediate's high word.
+    /// Operand `i` as the 64-bit integer of its register pair (no modifiers), for one lane.
+    fn pair_raw(&self, i: usize, ins: &Ins, lane: usize, launch: &FlowLaunch) -> Option<u64> {
+        let o = ins.src.get(i)?;
+        if o.neg || o.abs {
+            return None;
+        }
+        let (lo, hi) = match o.src {
+            Src::R(RZ) | Src::Ur(URZ) => (0, 0),
+            Src::R(r) if r + 1 < RZ => (
+                self.raw(Src::R(r), lane, launch)?,
+                self.raw(Src::R(r + 1), lane, launch)?,
+            ),
+            Src::Ur(r) if r + 1 < URZ => (
+                self.raw(Src::Ur(r), lane, launch)?,
+                self.raw(Src::Ur(r + 1), lane, launch)?,
+            ),
+            _ => return None,
+        };
+        Some(u64::from(lo) | u64::from(hi) << 32)
+    }
+
     fn dval(&self, i: usize, ins: &Ins, lane: usize, launch: &FlowLaunch) -> Option<f64> {
         let o = ins.src.get(i)?;
         let (lo, hi) = match o.src {
@@ -4935,10 +4960,18 @@ impl Warp {
                 )
             }
             Kind::Dcvt { op } => match op {
-                double::Dcvt::FromInt { .. } | double::Dcvt::FromFloat => match x(0) {
+                double::Dcvt::FromInt { .. }
+                | double::Dcvt::FromFloat
+                | double::Dcvt::FloatToInt64 { .. } => match x(0) {
                     Some(v) => double::convert(op, v, None),
                     None => (None, None),
                 },
+                double::Dcvt::Int64ToFloat { signed, toward_zero } => {
+                    match self.pair_raw(0, ins, l, launch) {
+                        Some(v) => (Some(double::int64_to_float(v, signed, toward_zero)), None),
+                        None => (None, None),
+                    }
+                }
                 _ => match self.dval(0, ins, l, launch) {
                     Some(d) => double::convert(op, 0, Some(d)),
                     None => (None, None),

@@ -28,6 +28,13 @@ pub(super) enum Dcvt {
     /// `F2I.F64` (`.U32`: unsigned): rounded to nearest even, or `.TRUNC`/`.FLOOR`/`.CEIL`
     /// (`round` 1/2/3); saturating, NaN to 0.
     ToInt { signed: bool, round: u8 },
+    /// `F2I.S64` / `F2I.U64` of a float into a 64-bit integer (a register pair), `round` as for
+    /// `ToInt`: saturating, NaN to the most negative integer signed, 0 unsigned (the emulator's
+    /// `cvt`, as the H200 gives).
+    FloatToInt64 { signed: bool, round: u8 },
+    /// `I2F.S64` / `I2F.U64` (`.RZ`: toward zero) of a 64-bit integer (a register pair) into a
+    /// float, rounded to nearest even.
+    Int64ToFloat { signed: bool, toward_zero: bool },
 }
 
 /// The decoded kind of a double-precision instruction `base.mods`, or `None` when it is not one
@@ -71,6 +78,33 @@ pub(super) fn kind(base: &str, mods: &[&str]) -> Option<Kind> {
                 },
             }
         }
+        "F2I"
+            if (mods.contains(&"S64") || mods.contains(&"U64"))
+                && only(&["S64", "U64", "TRUNC", "FLOOR", "CEIL", "NTZ"]) =>
+        {
+            Kind::Dcvt {
+                op: Dcvt::FloatToInt64 {
+                    signed: mods.contains(&"S64"),
+                    round: if mods.contains(&"TRUNC") {
+                        1
+                    } else if mods.contains(&"FLOOR") {
+                        2
+                    } else if mods.contains(&"CEIL") {
+                        3
+                    } else {
+                        0
+                    },
+                },
+            }
+        }
+        "I2F" if (mods.contains(&"S64") || mods.contains(&"U64")) && only(&["S64", "U64", "RZ", "F32"]) => {
+            Kind::Dcvt {
+                op: Dcvt::Int64ToFloat {
+                    signed: mods.contains(&"S64"),
+                    toward_zero: mods.contains(&"RZ"),
+                },
+            }
+        }
         _ => return None,
     })
 }
@@ -81,7 +115,7 @@ pub(super) fn pair_sources(kind: Kind) -> u8 {
         Kind::Dop { .. } => 0b111,
         Kind::Dsetp { .. } => 0b11,
         Kind::Dcvt {
-            op: Dcvt::ToFloat | Dcvt::ToInt { .. },
+            op: Dcvt::ToFloat | Dcvt::ToInt { .. } | Dcvt::Int64ToFloat { .. },
         } => 0b1,
         _ => 0,
     }
@@ -187,6 +221,15 @@ pub(super) fn convert(op: Dcvt, x: u32, d: Option<f64>) -> (Option<u32>, Option<
             Some(v) if !v.is_nan() => (Some((v as f32).to_bits()), None),
             _ => (None, None),
         },
+        Dcvt::FloatToInt64 { signed, round } => {
+            use warpscope_ptx::inst::{Rnd, Ty};
+            let rnd = [Rnd::Rni, Rnd::Rzi, Rnd::Rmi, Rnd::Rpi][usize::from(round.min(3))];
+            let ty = if signed { Ty::S64 } else { Ty::U64 };
+            let v = warpscope_emu::arith::cvt(ty, Ty::F32, rnd, false, u64::from(x));
+            (Some(v as u32), Some((v >> 32) as u32))
+        }
+        // the pair's integer comes in `x` (low word) and `d`'s bits (see `convert64`)
+        Dcvt::Int64ToFloat { .. } => (None, None),
         Dcvt::ToInt { signed, round } => match d {
             Some(v) => {
                 let v = match round {
@@ -201,6 +244,14 @@ pub(super) fn convert(op: Dcvt, x: u32, d: Option<f64>) -> (Option<u32>, Option<
             None => (None, None),
         },
     }
+}
+
+/// `I2F.S64` / `I2F.U64` of the 64-bit integer `v` (the emulator's `cvt`).
+pub(super) fn int64_to_float(v: u64, signed: bool, toward_zero: bool) -> u32 {
+    use warpscope_ptx::inst::{Rnd, Ty};
+    let rnd = if toward_zero { Rnd::Rz } else { Rnd::Rn };
+    let ty = if signed { Ty::S64 } else { Ty::U64 };
+    warpscope_emu::arith::cvt(Ty::F32, ty, rnd, false, v) as u32
 }
 
 #[cfg(test)]

@@ -297,3 +297,39 @@ fn constant_bank_3_gives_the_launchs_constant_variables() {
     let err = run(&f, 32, &[]).unwrap_err();
     assert!(err.contains("/*0040*/") && err.contains("unknown value"), "{err}");
 }
+
+/// `long long v = (long long)(p * tid); if (v >> 32) ...; if ((float)v != 0) ...` with the
+/// conversions through 64 bits that CUTLASS's random fill uses (`F2I.S64.TRUNC`, `I2F.S64`): the
+/// first branch reads the high word (unsigned), the second the float of the whole integer.
+const INT64: &str = "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+    \t/*0010*/ LDC R4, c[0x0][0x210] ;\n\
+    \t/*0020*/ I2FP.F32.U32 R2, R0 ;\n\
+    \t/*0030*/ FMUL R2, R2, R4 ;\n\
+    \t/*0040*/ F2I.S64.TRUNC R6, R2 ;\n\
+    \t/*0050*/ ISETP.GT.U32.AND P1, PT, R7, RZ, PT ;\n\
+    \t/*0060*/ @P1 BRA `(.L_x_0) ;\n\
+    \t/*0070*/ IADD3 R0, R0, 0x1, RZ ;\n\
+    .L_x_0:\n\
+    \t/*0080*/ I2F.S64 R3, R6 ;\n\
+    \t/*0090*/ FSETP.NEU.AND P0, PT, R3, RZ, PT ;\n\
+    \t/*00a0*/ @P0 BRA `(.L_x_1) ;\n\
+    \t/*00b0*/ IADD3 R0, R0, 0x1, RZ ;\n\
+    .L_x_1:\n\
+    \t/*00c0*/ EXIT ;\n";
+
+#[test]
+fn conversions_through_64_bit_integers_are_followed() {
+    let f = flow(INT64);
+    let p = |v: f32| v.to_le_bytes();
+    // p = 0.25: every high word 0 (one uniform target); tids 0..3 truncate to 0, the others
+    // jump: the second branch parts the warp
+    assert_eq!(run(&f, 32, &p(0.25)), Ok((2, 1)));
+    // p = -0.5: tids 0 and 1 truncate to 0, the others to negatives (high word 0xffffffff): the
+    // first branch parts the warp, and each part takes the second branch as one
+    assert_eq!(run(&f, 32, &p(-0.5)), Ok((3, 1)));
+    // p = 2^40: every lane but tid 0 has a high word of 256 tid
+    assert_eq!(run(&f, 32, &p(1_099_511_627_776.0)), Ok((3, 1)));
+    // a NaN truncates to the most negative integer (high word 0x80000000), which converts back
+    // to -2^63, not 0: both branches taken by every lane
+    assert_eq!(run(&f, 32, &p(f32::NAN)), Ok((2, 0)));
+}
