@@ -260,7 +260,10 @@ impl Reconciliation {
                 .iter()
                 .filter(|a| a.line == line && a.side == Some(side) && r.role(a.pc) != Role::Follower)
                 .count();
-            let machine_n = machine.iter().filter(|m| m.line == line && m.side == side).count();
+            let machine_n = machine
+                .iter()
+                .filter(|m| m.line == line && m.side == side)
+                .count();
             if counted > machine_n {
                 r.unmatched_lines.insert(line);
             }

@@ -100,7 +100,11 @@ fn check(program: &str) -> (usize, [usize; 3]) {
             let k = k.split(['<', '(']).next().unwrap();
             k.rsplit("::").next().unwrap().to_string()
         };
-        assert_eq!(short(kernel), short(name), "{program} launch {id}: {kernel} against the H200's {name}");
+        assert_eq!(
+            short(kernel),
+            short(name),
+            "{program} launch {id}: {kernel} against the H200's {name}"
+        );
         for k in ALWAYS {
             // ncu's CSV prints the occupancy with two decimals (46.88 for 46.875)
             let mine = (m[k].as_f64().unwrap() * 100.0).round() / 100.0;
@@ -143,7 +147,9 @@ macro_rules! program {
     };
 }
 
+// tile_scan's shared counters: the raking scan's repeated loads that ptxas removed (an estimate)
 program!(cubblock, 4, [4, 3, 4]);
-program!(cubdev, 22, [0, 0, 0]);
-program!(tbasic, 18, [0, 0, 0]);
-program!(tsort, 43, [0, 0, 0]);
+// the look-back kernels (scan, select, onesweep): spin loops, every counter an estimate
+program!(cubdev, 22, [14, 17, 16]);
+program!(tbasic, 18, [14, 14, 14]);
+program!(tsort, 43, [25, 27, 29]);
