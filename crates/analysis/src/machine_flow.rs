@@ -4601,6 +4601,14 @@ impl Warp {
                     let (Some(a), Some(b), Some(sh)) = (a, b, x(2)) else {
                         return (None, None);
                     };
+                    if s.first().is_some_and(|o| o.neg) {
+                        // `LEA R, P, -a, b, sh`: b - (a << sh), whose carry is the two's
+                        // complement's (no borrow: set when a << sh is 0), as `IADD3`'s is; the
+                        // high word's `IADD3.X` of a 64-bit subtraction adds it
+                        let shifted = (a.wrapping_neg() << (sh & 31)) as u64;
+                        let v = (!shifted & 0xffff_ffff) + 1 + u64::from(b);
+                        return (Some(v as u32), Some(u32::from(v >> 32 != 0)));
+                    }
                     let v = (u64::from(a) << (sh & 31)) as u32 as u64 + u64::from(b);
                     return (Some(v as u32), Some(u32::from(v >> 32 != 0)));
                 }

@@ -199,6 +199,7 @@ impl Reconciliation {
                 .or_default()
                 .insert((m.offset, m.width));
         }
+        let mut repeated: BTreeSet<Key> = BTreeSet::new();
         for (key, groups) in &p_by {
             let Some(mgroups) = m_by.get(key) else {
                 r.unmatched_lines.insert(key.0);
@@ -210,6 +211,11 @@ impl Reconciliation {
                 let shape = normalise(accesses.iter().map(|a| (a.offset, a.width)));
                 let min = accesses.iter().map(|a| a.offset).min().unwrap_or(0);
                 if mshapes.contains(&shape) {
+                    if accesses.len() > shape.len() {
+                        // one address more than once: checked against the machine code's count
+                        // below, once fusion across lines is known
+                        repeated.insert(*key);
+                    }
                     continue; // one for one
                 }
                 let fused = if accesses.len() > 1 {
@@ -245,6 +251,23 @@ impl Reconciliation {
             }
         }
         r.fuse_across_lines(ptx, machine);
+        // A group that reads or writes one address more than once matched its shape, but the
+        // line counts more PTX accesses (fused groups once) than the machine code has: ptxas kept
+        // a repeat's value in registers and removed the access (CUB's raking scan reloads its
+        // raking segment: 7 PTX loads on the line, 4 LDS), so the counts as written are too high.
+        for &(line, side) in &repeated {
+            let counted = ptx
+                .iter()
+                .filter(|a| a.line == line && a.side == Some(side) && r.role(a.pc) != Role::Follower)
+                .count();
+            let machine_n = machine
+                .iter()
+                .filter(|m| m.line == line && m.side == side)
+                .count();
+            if counted > machine_n {
+                r.unmatched_lines.insert(line);
+            }
+        }
         // A machine access no PTX access of its line and side explains (same width as written,
         // or the width of a fused group): ptxas gave some executions of the line another form
         // (sortingNetworks' bitonicSortShared1: the stride-1 pass of an unrolled loop reads both
@@ -1253,6 +1276,39 @@ setp.lt.u32 %p1, %r4, %r1;";
         assert_eq!(r.role(104), Role::Leader { width: 16 });
         assert!((200..216).all(|pc| r.role(pc) == Role::Plain));
         assert_eq!(r.fused_groups, 4);
+    }
+
+    #[test]
+    fn repeated_loads_ptxas_removed_leave_the_line_unmatched() {
+        // line 9: the PTX loads [%r1+0], [%r1+4] and then both again; the machine code loads each
+        // once (ptxas kept the values in registers)
+        let ptx: Vec<PtxAccess> = [0, 4, 0, 4]
+            .iter()
+            .enumerate()
+            .map(|(i, &off)| PtxAccess {
+                pc: i as u32,
+                line: 9,
+                side: Some(Side::Load),
+                width: 4,
+                base: "%r1".into(),
+                offset: off,
+            })
+            .collect();
+        let m = |off: i64| MachineAccess {
+            line: 9,
+            side: Side::Load,
+            width: 4,
+            base: "R2".into(),
+            offset: off,
+        };
+        let r = Reconciliation::from_accesses(&ptx, &[m(0), m(4)]);
+        assert!(r.unmatched_lines.contains(&9));
+        // the machine code repeats them too: one for one
+        let r = Reconciliation::from_accesses(&ptx, &[m(0), m(4), m(0), m(4)]);
+        assert!(r.unmatched_lines.is_empty());
+        // no repeats: two PTX loads, two LDS
+        let r = Reconciliation::from_accesses(&ptx[..2], &[m(0), m(4)]);
+        assert!(r.unmatched_lines.is_empty());
     }
 
     #[test]

@@ -410,6 +410,16 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
         }
         BinOp::CopySign | BinOp::MulSat | BinOp::MinNaN | BinOp::MaxNaN => a,
         BinOp::DivFull | BinOp::DivFullFtz | BinOp::DivApprox | BinOp::DivApproxFtz => a,
+        BinOp::BmskClamp | BinOp::BmskWrap => {
+            let (pos, width) = if op == BinOp::BmskClamp {
+                ((ua as u32).min(32), (ub as u32).min(32))
+            } else {
+                (ua as u32 & 31, ub as u32 & 31)
+            };
+            // ones from bit `pos` up to (not including) bit `pos + width`, within 32 bits
+            let low = |k: u32| if k >= 32 { 0xffff_ffffu64 } else { (1u64 << k) - 1 };
+            low(pos + width) & !low(pos)
+        }
     };
     trunc(ty, r)
 }
@@ -1235,6 +1245,18 @@ mod tests {
         assert_eq!(bin(BinOp::Shr, Ty::S32, 0x8000_0000, 40), 0xffff_ffff);
         assert_eq!(bin(BinOp::Shr, Ty::U32, 0x8000_0000, 32), 0);
         assert_eq!(bin(BinOp::Shl, Ty::U32, 1, 33), 0);
+        // bmsk: `b` ones from bit `a`; clamp limits both to 32, wrap takes them modulo 32
+        assert_eq!(bin(BinOp::BmskClamp, Ty::U32, 4, 8), 0xff0);
+        assert_eq!(bin(BinOp::BmskClamp, Ty::U32, 0, 32), 0xffff_ffff);
+        assert_eq!(bin(BinOp::BmskClamp, Ty::U32, 0, 40), 0xffff_ffff);
+        assert_eq!(bin(BinOp::BmskClamp, Ty::U32, 28, 8), 0xf000_0000);
+        assert_eq!(bin(BinOp::BmskClamp, Ty::U32, 32, 8), 0);
+        assert_eq!(bin(BinOp::BmskClamp, Ty::U32, 40, 8), 0);
+        assert_eq!(bin(BinOp::BmskClamp, Ty::U32, 5, 0), 0);
+        assert_eq!(bin(BinOp::BmskWrap, Ty::U32, 4, 8), 0xff0);
+        assert_eq!(bin(BinOp::BmskWrap, Ty::U32, 36, 40), 0xff0);
+        assert_eq!(bin(BinOp::BmskWrap, Ty::U32, 0, 32), 0);
+        assert_eq!(bin(BinOp::BmskWrap, Ty::U32, 28, 8), 0xf000_0000);
         assert_eq!(bin(BinOp::Min, Ty::S32, (-1i32) as u32 as u64, 3), 0xffff_ffff);
         assert_eq!(bin(BinOp::Min, Ty::U32, (-1i32) as u32 as u64, 3), 3);
         assert_eq!(bin(BinOp::AddSat, Ty::S32, i32::MAX as u64, 5), i32::MAX as u64);

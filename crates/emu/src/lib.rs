@@ -1151,7 +1151,25 @@ where
     // that another reads or writes, the result would depend on the host's thread schedule: the
     // shadow notices, the launch's writes are undone and its blocks run again one after another in
     // block order (what a single thread gives), so every thread count gives the same bytes.
+    // A block that polls global memory with strong loads (`ld.relaxed`/`ld.acquire`: a
+    // decoupled look-back, a flag another block sets) waits on other blocks. The GPU starts a
+    // plain launch's blocks in block order, so the blocks such a launch waits on are the earlier
+    // ones: it runs in block order from the start (in parallel, a block could spin until the
+    // instruction limit on one that has not started, before the launch ran again in order).
+    let polls_global = !launch.cooperative
+        && csize == 1
+        && program.ops[k.entry as usize..k.end as usize].iter().any(|op| {
+            matches!(
+                op.inst,
+                warpscope_ptx::inst::Inst::Ld {
+                    sync: true,
+                    space: warpscope_ptx::inst::MemSpace::Global | warpscope_ptx::inst::MemSpace::Generic,
+                    ..
+                }
+            )
+        });
     let shadow = (!launch.cooperative
+        && !polls_global
         && ids.len() > csize as usize
         && rayon::current_num_threads() > 1
         && nblocks <= mem::SHADOW_MAX_BLOCKS)
@@ -1439,6 +1457,8 @@ where
             gather(&mut g, (s, o));
         }
         (whole(g), ids, cut)
+    } else if polls_global {
+        run_plain(ids, true)
     } else {
         let first = run_plain(ids.clone(), false);
         match &shadow {

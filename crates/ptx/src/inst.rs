@@ -140,6 +140,10 @@ pub enum BinOp {
     DivApprox,
     /// `div.approx.ftz.f32`: `MUFU.RCP` of b times a, flushing
     DivApproxFtz,
+    /// `bmsk.clamp.b32`: `b` one bits from bit `a` up, both clamped to 32
+    BmskClamp,
+    /// `bmsk.wrap.b32`: `b` one bits from bit `a` up, both taken modulo 32
+    BmskWrap,
 }
 
 /// Unary operations.

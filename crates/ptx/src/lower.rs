@@ -1138,7 +1138,7 @@ impl<'m> KCtx<'m> {
                 }
             }
             "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" | "shl" | "shr"
-            | "copysign" | "mul24" => {
+            | "copysign" | "mul24" | "bmsk" => {
                 need(self, 3)?;
                 let t = need_ty(self)?;
                 if t == Ty::Pred {
@@ -1177,6 +1177,8 @@ impl<'m> KCtx<'m> {
                     "shl" => BinOp::Shl,
                     "shr" => BinOp::Shr,
                     "copysign" => BinOp::CopySign,
+                    "bmsk" if t == Ty::U32 && has("clamp") => BinOp::BmskClamp,
+                    "bmsk" if t == Ty::U32 && has("wrap") => BinOp::BmskWrap,
                     _ => return self.err(format!("unsupported instruction `{}`", i.opcode)),
                 };
                 if matches!(t, Ty::F16 | Ty::BF16)

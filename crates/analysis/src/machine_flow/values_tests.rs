@@ -332,4 +332,27 @@ fn conversions_through_64_bit_integers_are_followed() {
     // a NaN truncates to the most negative integer (high word 0x80000000), which converts back
     // to -2^63, not 0: both branches taken by every lane
     assert_eq!(run(&f, 32, &p(f32::NAN)), Ok((2, 0)));
+
+/// `n - ((u64)tid << 30)` in 64 bits as ptxas writes it (a `LEA` of the negated low word, whose
+/// carry goes into the high word's `IADD3.X`), then `if (hi != 0)`: only lane 0's difference
+/// (`n` itself) stays non-negative.
+const SUB64: &str = "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+    \t/*0010*/ LDC.64 R4, c[0x0][0x210] ;\n\
+    \t/*0020*/ SHF.L.U64.HI R6, R0, 0x1e, RZ ;\n\
+    \t/*0030*/ LEA R2, P0, -R0, R4, 0x1e ;\n\
+    \t/*0040*/ IADD3.X R3, ~R6, R5, RZ, P0, !PT ;\n\
+    \t/*0050*/ ISETP.NE.AND P1, PT, R3, RZ, PT ;\n\
+    \t/*0060*/ @P1 BRA `(.L_x_0) ;\n\
+    \t/*0070*/ IADD3 R0, R0, 0x1, RZ ;\n\
+    .L_x_0:\n\
+    \t/*0080*/ EXIT ;\n";
+
+#[test]
+fn a_lea_of_a_negated_word_carries_as_a_subtraction() {
+    let f = flow(SUB64);
+    // lane 0: n - 0 leaves no borrow (carry 1), the high word ~0 + 0 + 1 = 0: it stays; lanes
+    // 1..31 borrow: the warp parts
+    assert_eq!(run(&f, 32, &0x10000u64.to_le_bytes()), Ok((1, 1)));
+    // n = 2^40: every lane's difference (1024 - tid) << 30 has a non-zero high word
+    assert_eq!(run(&f, 32, &(1u64 << 40).to_le_bytes()), Ok((1, 0)));
 }
