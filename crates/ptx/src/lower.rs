@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::inst::*;
+mod contract;
 mod devrt;
 mod indirect;
 mod tma;
@@ -359,6 +360,8 @@ struct KCtx<'m> {
     setmaxnreg: Vec<(bool, u32)>,
     /// The local offset of the thread's last device-runtime error, once a call needs it.
     devrt_err: Option<u32>,
+    /// The `add`/`sub` being lowered is contracted with a `mul` ([`contract`]).
+    contract: Option<contract::Fuse<'m>>,
 }
 
 /// Lowering result for one call instance.
@@ -696,7 +699,8 @@ impl<'m> KCtx<'m> {
             is_kernel,
         };
         let saved_scopes = self.scopes.len();
-        for s in body {
+        let fuse = contract::plan(body);
+        for (k, s) in body.iter().enumerate() {
             match s {
                 Stmt::Reg(d) => {
                     self.cur_pos = d.pos;
@@ -799,7 +803,9 @@ impl<'m> KCtx<'m> {
                 Stmt::Inst(i) => {
                     self.cur_pos = i.pos;
                     self.cur_text = i.text.clone();
+                    self.contract = fuse.get(&k).copied();
                     let _ = self.inst(i, &mut inst);
+                    self.contract = None;
                 }
             }
         }
@@ -1230,6 +1236,19 @@ impl<'m> KCtx<'m> {
                         },
                         guard,
                     );
+                    return Ok(());
+                }
+                // ptxas contracts this add/sub with the mul that made one of its operands
+                if let (Some(f), BinOp::Add | BinOp::Sub, Ty::F32 | Ty::F64) = (self.contract, op, t) {
+                    let (x, y) = (self.src(f.a, t)?, self.src(f.b, t)?);
+                    let (op, c) = match (op, f.second) {
+                        (BinOp::Add, false) => (TernOp::Fma, b),
+                        (BinOp::Add, true) => (TernOp::Fma, a),
+                        (_, false) => (TernOp::FmaSubC, b),
+                        (_, true) => (TernOp::FmaNegAB, a),
+                    };
+                    let (a, b) = (x, y);
+                    self.push(Inst::Tern { op, ty: t, d, a, b, c }, guard);
                     return Ok(());
                 }
                 self.push(Inst::Bin { op, ty: t, d, a, b }, guard);
@@ -3306,6 +3325,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             uses_reserved: false,
             setmaxnreg: Vec::new(),
             devrt_err: None,
+            contract: None,
         };
         for v in &module_shared {
             if used.contains(&v.name.as_str()) {
