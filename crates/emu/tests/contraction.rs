@@ -83,3 +83,22 @@ fn mul_and_sub_without_rounding_modifiers_round_once() {
     assert_eq!(d, -da.mul_add(da, -dc), "doubles contracted");
     assert_eq!(d, -(2f64.powi(-54)));
 }
+
+#[test]
+fn a_debug_build_is_not_contracted() {
+    // `-G`: ptxas optimises nothing (calibration/mathlib's jnf: equal to the H200 as written at
+    // -G, and at -O2 only with the contraction)
+    let prog = warpscope_ptx::compile(&PTX.replace(".target sm_90", ".target sm_90, debug")).unwrap();
+    let a = 1.0f32 + f32::EPSILON * 2048.0;
+    let c = 1.0f32 + f32::EPSILON * 4096.0;
+    let mut input = Vec::new();
+    for v in [a, a, c, 0.0] {
+        input.extend_from_slice(&v.to_le_bytes());
+    }
+    input.extend_from_slice(&[0; 24]);
+    let l = Launch::new([1, 1, 1], [1, 1, 1], vec![Arg::Buffer(input), Arg::Buffer(vec![0; 48])]);
+    let r = run(&prog, "k", &l, &Limits::default(), |_| ()).unwrap();
+    let out = r.buffers[1].as_ref().unwrap();
+    let f = |o: usize| f32::from_le_bytes(out[o..o + 4].try_into().unwrap());
+    assert_eq!([f(0), f(4)], [0.0, 0.0], "two roundings");
+}
