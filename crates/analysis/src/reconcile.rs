@@ -286,7 +286,8 @@ impl Reconciliation {
         // a base register whose accesses on a line overlap (`[R3]` and `LDS.64 [R3]`) serves
         // several places of the line with other forms: which PTX accesses one of them fuses
         // cannot be told (see `overlaps`), so nothing is claimed for it
-        let mut shapes: HashMap<(u32, Side, &str), Vec<(i64, u8)>> = HashMap::new();
+        type Place<'a> = (u32, Side, &'a str);
+        let mut shapes: HashMap<Place<'_>, Vec<(i64, u8)>> = HashMap::new();
         for m in machine {
             let v = shapes.entry((m.line, m.side, m.base.as_str())).or_default();
             if !v.contains(&(m.offset, m.width)) {

@@ -155,7 +155,11 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     }
     let ordered: Vec<&LaunchRecord> = recs
         .iter()
-        .filter(|r| r.analysis.metrics.contains_key("warpscope__order_dependent_input"))
+        .filter(|r| {
+            r.analysis
+                .metrics
+                .contains_key("warpscope__order_dependent_input")
+        })
         .collect();
     if !ordered.is_empty() {
         let mut from: Vec<String> = ordered
@@ -181,7 +185,11 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
         let mut v: Vec<&str> = recs
             .iter()
             .filter(|r| r.analysis.sampling.is_none())
-            .filter(|r| !r.analysis.metrics.contains_key("warpscope__order_dependent_input"))
+            .filter(|r| {
+                !r.analysis
+                    .metrics
+                    .contains_key("warpscope__order_dependent_input")
+            })
             .filter(|r| r.analysis.metrics.get(key) == Some(&0.0))
             .map(|r| r.kernel.as_str())
             .filter(|k| !spinning.contains(k))

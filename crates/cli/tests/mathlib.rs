@@ -27,10 +27,7 @@ const NAN64: &str = "a NaN operand: the H200 returns 0x7fffffff00000000 (the NaN
 
 /// (kernel, function, reason) of the -O2 build. (jnf was listed until ptxas's contraction of a
 /// `mul.f32`/`add.f32` pair into one FFMA was emulated, warpscope-ptx's `lower/contract.rs`.)
-const KNOWN_DIFFERENT_O2: &[(&str, &str, &str)] = &[
-    ("d_special", "jn", NAN64),
-    ("d_special", "yn", NAN64),
-];
+const KNOWN_DIFFERENT_O2: &[(&str, &str, &str)] = &[("d_special", "jn", NAN64), ("d_special", "yn", NAN64)];
 
 /// (kernel, function, reason) of the -G build: jn, yn, j0, j1, y0, y1 of a NaN.
 const KNOWN_DIFFERENT_G: &[(&str, &str, &str)] = &[

@@ -788,7 +788,8 @@ impl Runtime {
     pub fn note_overwrite(&mut self, addr: u64, len: usize) {
         let end = addr.saturating_add(len as u64);
         self.taints.retain(|t| !(addr <= t.base && t.base + t.len <= end));
-        self.order_taints.retain(|t| !(addr <= t.base && t.base + t.len <= end));
+        self.order_taints
+            .retain(|t| !(addr <= t.base && t.base + t.len <= end));
     }
 
     /// Copies the program's mapped host memory into the emulated global space before a launch and

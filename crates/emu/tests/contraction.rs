@@ -59,7 +59,10 @@ fn mul_and_sub_without_rounding_modifiers_round_once() {
     let a = 1.0f32 + f32::EPSILON * 2048.0;
     let c = 1.0f32 + f32::EPSILON * 4096.0; // 1 + 2^-11
     // da = 1 + 2^-27: da*da = 1 + 2^-26 + 2^-54, rounded 1 + 2^-26 = dc
-    let (da, dc) = (1.0f64 + f64::EPSILON * 2f64.powi(25), 1.0f64 + f64::EPSILON * 2f64.powi(26));
+    let (da, dc) = (
+        1.0f64 + f64::EPSILON * 2f64.powi(25),
+        1.0f64 + f64::EPSILON * 2f64.powi(26),
+    );
     let mut input = Vec::new();
     for v in [a, a, c, 0.0] {
         input.extend_from_slice(&v.to_le_bytes());
@@ -67,7 +70,11 @@ fn mul_and_sub_without_rounding_modifiers_round_once() {
     for v in [da, da, dc] {
         input.extend_from_slice(&v.to_le_bytes());
     }
-    let l = Launch::new([1, 1, 1], [1, 1, 1], vec![Arg::Buffer(input), Arg::Buffer(vec![0; 48])]);
+    let l = Launch::new(
+        [1, 1, 1],
+        [1, 1, 1],
+        vec![Arg::Buffer(input), Arg::Buffer(vec![0; 48])],
+    );
     let r = run(&prog, "k", &l, &Limits::default(), |_| ()).unwrap();
     assert!(r.faults.is_empty(), "{:?}", r.faults);
     let out = r.buffers[1].as_ref().unwrap();
@@ -96,7 +103,11 @@ fn a_debug_build_is_not_contracted() {
         input.extend_from_slice(&v.to_le_bytes());
     }
     input.extend_from_slice(&[0; 24]);
-    let l = Launch::new([1, 1, 1], [1, 1, 1], vec![Arg::Buffer(input), Arg::Buffer(vec![0; 48])]);
+    let l = Launch::new(
+        [1, 1, 1],
+        [1, 1, 1],
+        vec![Arg::Buffer(input), Arg::Buffer(vec![0; 48])],
+    );
     let r = run(&prog, "k", &l, &Limits::default(), |_| ()).unwrap();
     let out = r.buffers[1].as_ref().unwrap();
     let f = |o: usize| f32::from_le_bytes(out[o..o + 4].try_into().unwrap());

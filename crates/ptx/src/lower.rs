@@ -1253,7 +1253,17 @@ impl<'m> KCtx<'m> {
                         (_, true) => (TernOp::FmaNegAB, a),
                     };
                     let (a, b) = (x, y);
-                    self.push(Inst::Tern { op, ty: t, d, a, b, c }, guard);
+                    self.push(
+                        Inst::Tern {
+                            op,
+                            ty: t,
+                            d,
+                            a,
+                            b,
+                            c,
+                        },
+                        guard,
+                    );
                     return Ok(());
                 }
                 self.push(Inst::Bin { op, ty: t, d, a, b }, guard);

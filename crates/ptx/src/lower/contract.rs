@@ -129,7 +129,11 @@ pub(super) fn plan(body: &[Stmt]) -> HashMap<usize, Fuse<'_>> {
         {
             continue;
         }
-        let uses: Vec<usize> = mentioned[t.as_str()].iter().copied().filter(|&u| u != k).collect();
+        let uses: Vec<usize> = mentioned[t.as_str()]
+            .iter()
+            .copied()
+            .filter(|&u| u != k)
+            .collect();
         if uses.is_empty() {
             continue;
         }
@@ -138,8 +142,7 @@ pub(super) fn plan(body: &[Stmt]) -> HashMap<usize, Fuse<'_>> {
             continue;
         }
         let mut ok = true;
-        for j in k + 1..=last {
-            let s = &body[j];
+        for (j, s) in body.iter().enumerate().take(last + 1).skip(k + 1) {
             if boundary(s) && !(j == last && matches!(s, Stmt::Inst(_))) {
                 ok = false;
                 break;
@@ -158,7 +161,10 @@ pub(super) fn plan(body: &[Stmt]) -> HashMap<usize, Fuse<'_>> {
                 }
             }
             // the product's operands written again before a later use: not modelled
-            if j < last && srcs.iter().any(|o| matches!(o, Operand::Name(n) if mentions(&i.operands[0], n)))
+            if j < last
+                && srcs
+                    .iter()
+                    .any(|o| matches!(o, Operand::Name(n) if mentions(&i.operands[0], n)))
             {
                 ok = false;
                 break;
@@ -251,7 +257,9 @@ mod tests {
         let (m, d) = crate::parse(&src);
         assert!(d.is_empty(), "{d:?}");
         let body = m.functions[0].body.as_ref().unwrap();
-        let insts: Vec<usize> = (0..body.len()).filter(|&k| matches!(body[k], Stmt::Inst(_))).collect();
+        let insts: Vec<usize> = (0..body.len())
+            .filter(|&k| matches!(body[k], Stmt::Inst(_)))
+            .collect();
         let p = plan(body);
         let mut v: Vec<(usize, bool)> = p
             .iter()
@@ -265,28 +273,55 @@ mod tests {
     #[test]
     fn contracts_what_ptxas_contracts() {
         // mul then add: FFMA
-        assert_eq!(fused("mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;"), [(2, false)]);
+        assert_eq!(
+            fused("mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;"),
+            [(2, false)]
+        );
         // c + a*b, c - a*b, a*b - c
-        assert_eq!(fused("mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f3, %f4;\nst.global.f32 [%rd1], %f5;"), [(2, true)]);
-        assert_eq!(fused("mul.f32 %f4, %f1, %f2;\nsub.f32 %f5, %f3, %f4;\nst.global.f32 [%rd1], %f5;"), [(2, true)]);
-        assert_eq!(fused("mul.f32 %f4, %f1, %f2;\nsub.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;"), [(2, false)]);
+        assert_eq!(
+            fused("mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f3, %f4;\nst.global.f32 [%rd1], %f5;"),
+            [(2, true)]
+        );
+        assert_eq!(
+            fused("mul.f32 %f4, %f1, %f2;\nsub.f32 %f5, %f3, %f4;\nst.global.f32 [%rd1], %f5;"),
+            [(2, true)]
+        );
+        assert_eq!(
+            fused("mul.f32 %f4, %f1, %f2;\nsub.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;"),
+            [(2, false)]
+        );
         // doubles, both .ftz, an immediate factor
-        assert_eq!(fused("mul.f64 %fd4, %fd1, %fd2;\nsub.f64 %fd5, %fd3, %fd4;\nst.global.f64 [%rd1], %fd5;"), [(2, true)]);
-        assert_eq!(fused("mul.ftz.f32 %f4, %f1, %f2;\nadd.ftz.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;"), [(2, false)]);
-        assert_eq!(fused("mul.f32 %f4, %f1, 0f41C00000;\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;"), [(2, false)]);
+        assert_eq!(
+            fused("mul.f64 %fd4, %fd1, %fd2;\nsub.f64 %fd5, %fd3, %fd4;\nst.global.f64 [%rd1], %fd5;"),
+            [(2, true)]
+        );
+        assert_eq!(
+            fused("mul.ftz.f32 %f4, %f1, %f2;\nadd.ftz.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;"),
+            [(2, false)]
+        );
+        assert_eq!(
+            fused("mul.f32 %f4, %f1, 0f41C00000;\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;"),
+            [(2, false)]
+        );
         // two adds of one product: both
         assert_eq!(
-            fused("mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nadd.f32 %f6, %f4, %f1;\nst.global.f32 [%rd1], %f5;\nst.global.f32 [%rd1+4], %f6;"),
+            fused(
+                "mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nadd.f32 %f6, %f4, %f1;\nst.global.f32 [%rd1], %f5;\nst.global.f32 [%rd1+4], %f6;"
+            ),
             [(2, false), (3, false)]
         );
         // a*b - c*d: the first product
         assert_eq!(
-            fused("mul.f32 %f4, %f1, %f2;\nmul.f32 %f6, %f3, %f1;\nsub.f32 %f5, %f4, %f6;\nst.global.f32 [%rd1], %f5;"),
+            fused(
+                "mul.f32 %f4, %f1, %f2;\nmul.f32 %f6, %f3, %f1;\nsub.f32 %f5, %f4, %f6;\nst.global.f32 [%rd1], %f5;"
+            ),
             [(3, false)]
         );
         // a chain: both
         assert_eq!(
-            fused("mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nmul.f32 %f6, %f5, %f2;\nadd.f32 %f7, %f6, %f1;\nst.global.f32 [%rd1], %f7;"),
+            fused(
+                "mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nmul.f32 %f6, %f5, %f2;\nadd.f32 %f7, %f6, %f1;\nst.global.f32 [%rd1], %f7;"
+            ),
             [(2, false), (4, false)]
         );
     }
@@ -296,15 +331,30 @@ mod tests {
         // the product also stored
         assert!(fused("mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;\nst.global.f32 [%rd1+4], %f4;").is_empty());
         // a rounding modifier on either
-        assert!(fused("mul.rn.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;").is_empty());
-        assert!(fused("mul.f32 %f4, %f1, %f2;\nadd.rn.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;").is_empty());
+        assert!(
+            fused("mul.rn.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;").is_empty()
+        );
+        assert!(
+            fused("mul.f32 %f4, %f1, %f2;\nadd.rn.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;").is_empty()
+        );
         // .ftz on one only
-        assert!(fused("mul.ftz.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;").is_empty());
-        assert!(fused("mul.f32 %f4, %f1, %f2;\nsub.ftz.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;").is_empty());
+        assert!(
+            fused("mul.ftz.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;")
+                .is_empty()
+        );
+        assert!(
+            fused("mul.f32 %f4, %f1, %f2;\nsub.ftz.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;")
+                .is_empty()
+        );
         // the add in another basic block
         assert!(fused("mul.f32 %f4, %f1, %f2;\nsetp.gt.f32 %p1, %f3, 0f00000000;\n@%p1 bra L1;\nst.global.f32 [%rd1+8], %f3;\nL1:\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;").is_empty());
         // t + t; a product feeding an fma
-        assert!(fused("mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f4;\nst.global.f32 [%rd1], %f5;").is_empty());
-        assert!(fused("mul.f32 %f4, %f1, %f2;\nfma.rn.f32 %f5, %f4, %f3, %f1;\nst.global.f32 [%rd1], %f5;").is_empty());
+        assert!(
+            fused("mul.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f4;\nst.global.f32 [%rd1], %f5;").is_empty()
+        );
+        assert!(
+            fused("mul.f32 %f4, %f1, %f2;\nfma.rn.f32 %f5, %f4, %f3, %f1;\nst.global.f32 [%rd1], %f5;")
+                .is_empty()
+        );
     }
 }
