@@ -499,7 +499,8 @@ pub struct MachineFlow {
     functions: Vec<(String, u32)>,
     /// `WARPSCOPE_FLOW_TRACE` set: the first warp instructions go to stderr.
     trace: bool,
-    /// `WARPSCOPE_FLOW_TRACE=all`: every warp instruction goes to stderr.
+    /// `WARPSCOPE_FLOW_TRACE=all`: every warp instruction (and its destinations' values) goes to
+    /// stderr.
     trace_all: bool,
     /// How many times a warp added a counted loop's iterations in closed form.
     #[cfg(test)]
@@ -1484,7 +1485,7 @@ impl MachineFlow {
                 (live == group && lanes(live).all(|l| w.pc[l] == w.pc[first]))
                     .then(|| (w.pc[first] as usize, group))
             });
-            if self.trace && counts.warp_insts < 400 {
+            if self.trace && (counts.warp_insts < 400 || self.trace_all) {
                 let l = pc_lane(group);
                 for d in &ins.dst {
                     let v = match *d {

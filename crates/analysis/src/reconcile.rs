@@ -218,8 +218,11 @@ impl Reconciliation {
                     }
                     continue; // one for one
                 }
+                // a machine shape whose accesses overlap (`[R3-0x4]`, `[R3]` and `LDS.64 [R3]`)
+                // is no single fused group: the base register serves several places of the line
+                // (an unrolled loop's steps, each read with other widths), whose executions differ
                 let fused = if accesses.len() > 1 {
-                    mshapes.iter().find(|m| covers(m, &shape))
+                    mshapes.iter().find(|m| !overlaps(m) && covers(m, &shape))
                 } else {
                     None
                 };
@@ -303,7 +306,21 @@ impl Reconciliation {
         // loop repeats one fused pair on one line (bitonicSortShared1: ten `LDS.64` of values, each
         // fusing a line-19 and a line-20 load)
         let mut seen: HashMap<(u32, Side, u8), usize> = HashMap::new();
+        // a base register whose accesses on a line overlap (`[R3]` and `LDS.64 [R3]`) serves
+        // several places of the line with other forms: which PTX accesses one of them fuses
+        // cannot be told (see `overlaps`), so nothing is claimed for it
+        type Place<'a> = (u32, Side, &'a str);
+        let mut shapes: HashMap<Place<'_>, Vec<(i64, u8)>> = HashMap::new();
         for m in machine {
+            let v = shapes.entry((m.line, m.side, m.base.as_str())).or_default();
+            if !v.contains(&(m.offset, m.width)) {
+                v.push((m.offset, m.width));
+            }
+        }
+        for m in machine {
+            if overlaps(&shapes[&(m.line, m.side, m.base.as_str())]) {
+                continue;
+            }
             let n = seen.entry((m.line, m.side, m.width)).or_insert(0);
             *n += 1;
             let explained = ptx
@@ -378,6 +395,15 @@ fn normalise(it: impl Iterator<Item = (i64, u8)>) -> Vec<(i64, u8)> {
     let v: BTreeSet<(i64, u8)> = it.collect();
     let min = v.iter().map(|x| x.0).min().unwrap_or(0);
     v.into_iter().map(|(o, w)| (o - min, w)).collect()
+}
+
+/// True when two accesses of the shape share a byte.
+fn overlaps(m: &[(i64, u8)]) -> bool {
+    m.iter().enumerate().any(|(i, &(s, w))| {
+        m[i + 1..]
+            .iter()
+            .any(|&(t, v)| s < t + i64::from(v) && t < s + i64::from(w))
+    })
 }
 
 /// True when the machine shape `m` covers exactly the bytes of the PTX shape `p`, every machine
@@ -1047,9 +1073,70 @@ pub fn global_addresses_from_atomics(program: &Program, kernel: &str) -> bool {
         .any(|o| global(&o.op) && o.address.iter().any(|r| tainted.contains(r.as_str())))
 }
 
+/// Whether a global store's address or value derives from an atomic's result (a global or shared
+/// `atom` whose result is read: the slot `atomicAdd(&fill[b], 1)` hands out, as a bucket sort's
+/// scatter does): what the launch leaves in global memory, where and in what order, depends on
+/// the order in which the GPU ran the atomics, which no two runs repeat, so a later launch that
+/// reads it sees other data than the emulation's (an H200's merge of the buckets: 5497 and 5496
+/// branch targets in two runs). Read off the PTX text flow-insensitively, as
+/// [`global_addresses_from_atomics`].
+pub fn global_stores_from_atomics(program: &Program, kernel: &str) -> bool {
+    let Some(k) = program.kernel(kernel) else {
+        return false;
+    };
+    let parsed = parse_ops(program, k);
+    let mut tainted: BTreeSet<&str> = parsed
+        .iter()
+        .filter(|o| o.op.starts_with("atom."))
+        .flat_map(|o| o.dests.iter().map(String::as_str))
+        .collect();
+    if tainted.is_empty() {
+        return false;
+    }
+    spread(&parsed, &mut tainted);
+    parsed.iter().any(|o| {
+        o.op.starts_with("st.")
+            && !o.op.contains(".shared")
+            && !o.op.contains(".local")
+            && !o.op.contains(".param")
+            && o.srcs.iter().any(|r| tainted.contains(r.as_str()))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stores_of_what_an_atomic_handed_out_depend_on_the_atomics_order() {
+        // the scatter `buf[off + atomicAdd(&fill[b], 1)] = x`: the slot from a global atomic
+        assert!(global_stores_from_atomics(
+            &compaction("st.global.u32 [%rd3], %r2;"),
+            "k"
+        ));
+        // the atomic's result stored as a value
+        assert!(global_stores_from_atomics(
+            &compaction("st.global.u32 [%rd1], %r1;"),
+            "k"
+        ));
+        // a store that does not use it
+        assert!(!global_stores_from_atomics(
+            &compaction("st.global.u32 [%rd1], %r2;"),
+            "k"
+        ));
+        // a histogram's shared atomic whose result nobody reads, then an ordinary store
+        let hist = looping(
+            "atom.shared.add.u32 %r3, [c], 1;\nld.shared.u32 %r4, [c];\n\
+             st.global.u32 [%rd1], %r4;\nsetp.lt.u32 %p1, %r2, %r1;",
+        );
+        assert!(!global_stores_from_atomics(&hist, "k"));
+        // a shared atomic's result (a block-local queue slot) stored
+        let queue = looping(
+            "atom.shared.add.u32 %r3, [c], 1;\nst.global.u32 [%rd1], %r3;\n\
+             setp.lt.u32 %p1, %r2, %r1;",
+        );
+        assert!(global_stores_from_atomics(&queue, "k"));
+    }
 
     fn p(pc: u32, line: u32, side: Side, width: u8, base: &str, offset: i64) -> PtxAccess {
         PtxAccess {
@@ -1309,6 +1396,36 @@ setp.lt.u32 %p1, %r4, %r1;";
         // no repeats: two PTX loads, two LDS
         let r = Reconciliation::from_accesses(&ptx[..2], &[m(0), m(4)]);
         assert!(r.unmatched_lines.is_empty());
+    }
+
+    #[test]
+    fn one_base_register_serving_steps_of_other_widths_is_no_fused_group() {
+        // a 9/7 wavelet lifting line `s[k] += c[st] * (s[k - 1] + s[k + 1])` in a loop unrolled
+        // over its 4 steps: the PTX reads [%rN-4], [%rN], [%rN+4] in each step; the machine code
+        // reads steps 1 and 3 with three LDS and steps 2 and 4 with an LDS and an LDS.64, all
+        // through R3. The union of R3's shapes covers each PTX group but is no group of its own:
+        // steps 2 and 4 run fewer times than 1 and 3, so the line cannot be counted exactly.
+        let mut ptx = Vec::new();
+        for (st, base) in ["%r47", "%r50", "%r53", "%r56"].into_iter().enumerate() {
+            let pc = 10 * st as u32;
+            ptx.push(p(pc, 54, Side::Load, 4, base, 4));
+            ptx.push(p(pc + 1, 54, Side::Load, 4, base, -4));
+            ptx.push(p(pc + 2, 54, Side::Load, 4, base, 0));
+        }
+        let mut sass = Vec::new();
+        for st in 0..4 {
+            if st % 2 == 0 {
+                sass.push(m(54, Side::Load, 4, "R3", 4));
+                sass.push(m(54, Side::Load, 4, "R3", -4));
+                sass.push(m(54, Side::Load, 4, "R3", 0));
+            } else {
+                sass.push(m(54, Side::Load, 4, "R3", -4));
+                sass.push(m(54, Side::Load, 8, "R3", 0));
+            }
+        }
+        let r = Reconciliation::from_accesses(&ptx, &sass);
+        assert!(r.unmatched_lines.contains(&54));
+        assert!(ptx.iter().all(|a| r.role(a.pc) == Role::Plain));
     }
 
     #[test]

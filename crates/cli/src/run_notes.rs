@@ -153,12 +153,43 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
             spinning.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
         ));
     }
-    // kernels whose `key` label is 0, the spinning ones left out (their own note covers them), and
-    // launches cut short too (the note on `--budget` covers them)
+    let ordered: Vec<&LaunchRecord> = recs
+        .iter()
+        .filter(|r| {
+            r.analysis
+                .metrics
+                .contains_key("warpscope__order_dependent_input")
+        })
+        .collect();
+    if !ordered.is_empty() {
+        let mut from: Vec<String> = ordered
+            .iter()
+            .filter_map(|r| r.analysis.metrics.get("warpscope__order_dependent_input"))
+            .map(|o| format!("launch {o}"))
+            .collect();
+        from.dedup();
+        let mut kernels: Vec<String> = ordered.iter().map(|r| brief(&r.kernel)).collect();
+        kernels.sort_unstable();
+        kernels.dedup();
+        notes.push(format!(
+            "{} launches of {} read device memory whose contents depend on the order in which the GPU ran atomics ({} stored at slots or values an atomic handed out, as a bucket scatter does; `warpscope__order_dependent_input`): the GPU's data there differs from run to run and from the emulation's, so their branch, shared and global counters are estimates",
+            ordered.len(),
+            kernels.join(", "),
+            from.join(", ")
+        ));
+    }
+    // kernels whose `key` label is 0, the spinning ones left out (their own note covers them), the
+    // launches on order-dependent data (theirs too), and launches cut short (the note on
+    // `--budget` covers them)
     let labelled_estimate = |key: &str| -> Vec<&str> {
         let mut v: Vec<&str> = recs
             .iter()
             .filter(|r| r.analysis.sampling.is_none())
+            .filter(|r| {
+                !r.analysis
+                    .metrics
+                    .contains_key("warpscope__order_dependent_input")
+            })
             .filter(|r| r.analysis.metrics.get(key) == Some(&0.0))
             .map(|r| r.kernel.as_str())
             .filter(|k| !spinning.contains(k))

@@ -378,6 +378,10 @@ pub struct Runtime {
     notices: Option<std::fs::File>,
     /// Regions left incomplete by cut launches.
     taints: Vec<Taint>,
+    /// Device regions whose contents depend on the order in which the GPU ran some launch's
+    /// atomics (`origin`: the launch whose stores took an atomic's result); a launch that reads
+    /// one sees other data on the GPU than in the emulation.
+    order_taints: Vec<Taint>,
     /// Cut launches whose incomplete memory the program was already told it read.
     told_reads: BTreeSet<u64>,
     /// Cut launches whose incomplete memory later launches were already told they read.
@@ -430,6 +434,7 @@ impl Runtime {
             page,
             notices,
             taints: Vec::new(),
+            order_taints: Vec::new(),
             told_reads: BTreeSet::new(),
             told_inputs: BTreeSet::new(),
             device: DeviceInfo::for_arch(arch),
@@ -720,6 +725,13 @@ impl Runtime {
             .find(|t| addr < t.base + t.len && t.base < addr.saturating_add(len.max(1)))
     }
 
+    /// The launch whose atomics' order decided what `[addr, addr + len)` holds, if any.
+    fn order_dependent_at(&self, addr: u64, len: u64) -> Option<&Taint> {
+        self.order_taints
+            .iter()
+            .find(|t| addr < t.base + t.len && t.base < addr.saturating_add(len.max(1)))
+    }
+
     fn taint(&mut self, regions: &[(u64, u64)], origin: u64, label: &str) {
         for &(base, len) in regions {
             if !self.taints.iter().any(|t| t.base == base) {
@@ -756,6 +768,17 @@ impl Runtime {
 
     /// A device-to-device copy of `len` bytes from `src` to `dst`: incomplete results stay so.
     pub fn note_copy(&mut self, dst: u64, src: u64, len: usize) {
+        if let Some(t) = self.order_dependent_at(src, len as u64).cloned()
+            && let Some((b, l)) = self.global.region_of(dst)
+            && !self.order_taints.iter().any(|o| o.base == b)
+        {
+            self.order_taints.push(Taint {
+                base: b,
+                len: l,
+                origin: t.origin,
+                label: t.label,
+            });
+        }
         if let Some(t) = self.incomplete_at(src, len as u64).cloned()
             && let Some(r) = self.global.region_of(dst)
         {
@@ -768,6 +791,8 @@ impl Runtime {
     pub fn note_overwrite(&mut self, addr: u64, len: usize) {
         let end = addr.saturating_add(len as u64);
         self.taints.retain(|t| !(addr <= t.base && t.base + t.len <= end));
+        self.order_taints
+            .retain(|t| !(addr <= t.base && t.base + t.len <= end));
     }
 
     /// Copies the program's mapped host memory into the emulated global space before a launch and
@@ -1243,6 +1268,12 @@ impl Runtime {
             .iter()
             .find_map(|&(b, l)| self.incomplete_at(b, l))
             .map(|t| (t.origin, t.label.clone()));
+        // whether it reads data whose layout a launch's atomics decided, and whether its own
+        // stores take an atomic's result (`order_taints`)
+        let order_input = reach
+            .iter()
+            .find_map(|&(b, l)| self.order_dependent_at(b, l))
+            .map(|t| (t.origin, t.label.clone()));
         let mut launch = Launch::new(
             req.grid,
             req.block,
@@ -1260,6 +1291,7 @@ impl Runtime {
         let Some(Some(Ok(program))) = self.modules.get(f.module).map(|m| m.program.as_ref()) else {
             return Err(err::INVALID_PTX);
         };
+        let order_output = warpscope_analysis::reconcile::global_stores_from_atomics(program, &f.name);
         // the driver's grid workspace (cooperative groups' `grid_workspace { wsSize, barrier }`),
         // which CUDA 13 gives every launch; a plain launch of a kernel that polls global memory
         // runs its blocks in turns as a cooperative one does when the grid fits on the device at
@@ -1381,6 +1413,40 @@ impl Runtime {
             self.notice(&n);
         } else if seconds >= crate::progress::LONG_LAUNCH_S {
             eprintln!("warpscope: launch {index} {label} {seconds:.1} s, {blocks} blocks");
+        }
+        // the regions it can write hold order-dependent data from now on (a `__device__`
+        // variable's region is left out: every launch reaches it)
+        let order_origin = order_input
+            .clone()
+            .or_else(|| order_output.then(|| (index, label.clone())));
+        if let Some((origin, from)) = order_origin {
+            let globals = self.global.region_of(GLOBAL_VAR_BASE);
+            for &(base, len) in &reach {
+                if Some((base, len)) != globals && !self.order_taints.iter().any(|t| t.base == base) {
+                    self.order_taints.push(Taint {
+                        base,
+                        len,
+                        origin,
+                        label: from.clone(),
+                    });
+                }
+            }
+        }
+        // what it read differs on the GPU: every counter that follows the data is an estimate
+        if let Some((origin, _)) = order_input {
+            analysis
+                .metrics
+                .insert("warpscope__order_dependent_input".into(), origin as f64);
+            for k in [
+                "warpscope__branch_counters_exact",
+                "warpscope__shared_counters_exact",
+                "warpscope__global_counters_exact",
+                "warpscope__global_load_counters_exact",
+            ] {
+                if let Some(v) = analysis.metrics.get_mut(k) {
+                    *v = 0.0;
+                }
+            }
         }
         if let Some((origin, from)) = incomplete_input {
             if self.told_inputs.insert(origin) {

@@ -680,6 +680,16 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
                 sat01(f64v(a).mul_add(f64v(b), f64v(c))).to_bits()
             }
         }
+        // ptxas's contraction of `mul` and `sub`: FFMA/DFMA with a negated operand (the sign bit
+        // flipped, as the hardware's operand negation does, NaN payloads included)
+        TernOp::FmaSubC => {
+            let neg = if ty == Ty::F32 { 1 << 31 } else { 1 << 63 };
+            tern(TernOp::Fma, ty, a, b, c ^ neg)
+        }
+        TernOp::FmaNegAB => {
+            let neg = if ty == Ty::F32 { 1 << 31 } else { 1 << 63 };
+            tern(TernOp::Fma, ty, a ^ neg, b, c)
+        }
         TernOp::Fma => {
             if ty == Ty::F32 {
                 canon32(f32v(a).mul_add(f32v(b), f32v(c)))

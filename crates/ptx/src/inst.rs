@@ -213,6 +213,10 @@ pub enum TernOp {
     MadHi,
     MadWide,
     Fma,
+    /// `a * b - c` rounded once: ptxas's contraction of `mul` then `sub` (`lower/contract.rs`)
+    FmaSubC,
+    /// `c - a * b` rounded once: ptxas's contraction of `mul` then `sub` from another value
+    FmaNegAB,
     /// `bfe d, a, pos, len`
     Bfe,
     /// `sad d, a, b, c` = |a-b| + c

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::inst::*;
+mod contract;
 mod devrt;
 mod indirect;
 mod tma;
@@ -359,6 +360,8 @@ struct KCtx<'m> {
     setmaxnreg: Vec<(bool, u32)>,
     /// The local offset of the thread's last device-runtime error, once a call needs it.
     devrt_err: Option<u32>,
+    /// The `add`/`sub` being lowered is contracted with a `mul` ([`contract`]).
+    contract: Option<contract::Fuse<'m>>,
 }
 
 /// Lowering result for one call instance.
@@ -696,7 +699,13 @@ impl<'m> KCtx<'m> {
             is_kernel,
         };
         let saved_scopes = self.scopes.len();
-        for s in body {
+        // a `-G` build's ptxas contracts nothing (calibration/mathlib: jnf equal at -G as written)
+        let fuse = if self.module.debug {
+            HashMap::new()
+        } else {
+            contract::plan(body)
+        };
+        for (k, s) in body.iter().enumerate() {
             match s {
                 Stmt::Reg(d) => {
                     self.cur_pos = d.pos;
@@ -799,7 +808,9 @@ impl<'m> KCtx<'m> {
                 Stmt::Inst(i) => {
                     self.cur_pos = i.pos;
                     self.cur_text = i.text.clone();
+                    self.contract = fuse.get(&k).copied();
                     let _ = self.inst(i, &mut inst);
+                    self.contract = None;
                 }
             }
         }
@@ -1225,6 +1236,29 @@ impl<'m> KCtx<'m> {
                             op,
                             ty,
                             rnd,
+                            d,
+                            a,
+                            b,
+                            c,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
+                // ptxas contracts this add/sub with the mul that made one of its operands
+                if let (Some(f), BinOp::Add | BinOp::Sub, Ty::F32 | Ty::F64) = (self.contract, op, t) {
+                    let (x, y) = (self.src(f.a, t)?, self.src(f.b, t)?);
+                    let (op, c) = match (op, f.second) {
+                        (BinOp::Add, false) => (TernOp::Fma, b),
+                        (BinOp::Add, true) => (TernOp::Fma, a),
+                        (_, false) => (TernOp::FmaSubC, b),
+                        (_, true) => (TernOp::FmaNegAB, a),
+                    };
+                    let (a, b) = (x, y);
+                    self.push(
+                        Inst::Tern {
+                            op,
+                            ty: t,
                             d,
                             a,
                             b,
@@ -3308,6 +3342,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             uses_reserved: false,
             setmaxnreg: Vec::new(),
             devrt_err: None,
+            contract: None,
         };
         for v in &module_shared {
             if used.contains(&v.name.as_str()) {

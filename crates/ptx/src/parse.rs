@@ -191,6 +191,8 @@ pub struct Module {
     pub version: Option<String>,
     /// `.target` (first value, e.g. `sm_90`).
     pub target: Option<String>,
+    /// `.target ..., debug`: built with `-G` (ptxas then optimises nothing, contracts nothing).
+    pub debug: bool,
     /// `.address_size` (64 when absent).
     pub address_size: u32,
     /// `.file` entries: (index, name).
@@ -402,7 +404,9 @@ impl<'s> Parser<'s> {
                 self.i += 1;
                 m.target = Some(self.ident("a target name")?);
                 while self.eat(Tok::Comma) {
-                    self.ident("a target option")?;
+                    if self.ident("a target option")? == "debug" {
+                        m.debug = true;
+                    }
                 }
                 Ok(())
             }
