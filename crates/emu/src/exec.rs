@@ -892,7 +892,7 @@ mod warp_tids_tests {
             [256, 1, 1],
             [33, 2, 2],
         ] {
-            let [bx, by, bz] = dims;
+            let [bx, by, bz]: [u32; 3] = dims;
             let n = bx * by * bz;
             for w in 0..n.div_ceil(32) {
                 let got = super::warp_tids(w, dims);
