@@ -531,7 +531,21 @@ impl BlockRun {
                 stack.clear();
                 // the lanes' thread indices, counted up from the warp's first thread (no division
                 // per lane and row)
-                let tids = warp_tids(w, [bx, by, bz]);
+                let mut tids = [[0u32; 3]; 32];
+                let t0 = w * 32;
+                let mut tid = [t0 % bx, (t0 / bx) % by, t0 / (bx * by)];
+                for t in tids.iter_mut() {
+                    *t = tid;
+                    tid[0] += 1;
+                    if tid[0] == bx {
+                        tid[0] = 0;
+                        tid[1] += 1;
+                        if tid[1] == by {
+                            tid[1] = 0;
+                            tid[2] += 1;
+                        }
+                    }
+                }
                 for &(r, init) in &k.row_init {
                     let row = &mut regs[r as usize];
                     match init {
@@ -845,71 +859,6 @@ fn release<S: Sink>(
         }
     }
     any
-}
-
-/// The thread indices of warp `w`'s lanes in a block of `dims` threads, counted up from the
-/// warp's first thread (no division per lane). When the block's x extent is a multiple of 32 a
-/// warp lies in one row: its lanes differ in x only, set without a branch per lane.
-fn warp_tids(w: u32, [bx, by, _]: [u32; 3]) -> [[u32; 3]; 32] {
-    let mut tids = [[0u32; 3]; 32];
-    let t0 = w * 32;
-    let mut tid = [t0 % bx, (t0 / bx) % by, t0 / (bx * by)];
-    if bx.is_multiple_of(32) {
-        for (l, t) in tids.iter_mut().enumerate() {
-            *t = [tid[0] + l as u32, tid[1], tid[2]];
-        }
-        return tids;
-    }
-    for t in tids.iter_mut() {
-        *t = tid;
-        tid[0] += 1;
-        if tid[0] == bx {
-            tid[0] = 0;
-            tid[1] += 1;
-            if tid[1] == by {
-                tid[1] = 0;
-                tid[2] += 1;
-            }
-        }
-    }
-    tids
-}
-
-#[cfg(test)]
-mod warp_tids_tests {
-    /// Every lane's index against the linear thread id's definition (x fastest, then y, then z),
-    /// on blocks whose x extent is and is not a multiple of 32, including partial last warps.
-    #[test]
-    fn lanes_get_the_linear_ids_coordinates() {
-        for dims in [
-            [32, 1, 1],
-            [32, 32, 1],
-            [64, 4, 2],
-            [96, 3, 3],
-            [16, 16, 1],
-            [7, 5, 3],
-            [1, 1, 64],
-            [256, 1, 1],
-            [33, 2, 2],
-        ] {
-            let [bx, by, bz]: [u32; 3] = dims;
-            let n = bx * by * bz;
-            for w in 0..n.div_ceil(32) {
-                let got = super::warp_tids(w, dims);
-                for (l, t) in got.iter().enumerate() {
-                    let id = w * 32 + l as u32;
-                    if id >= n {
-                        continue;
-                    }
-                    assert_eq!(
-                        *t,
-                        [id % bx, id / bx % by, id / (bx * by)],
-                        "{dims:?} warp {w} lane {l}"
-                    );
-                }
-            }
-        }
-    }
 }
 
 fn special(s: Special, tid: [u32; 3], ctx: &Ctx<'_>, cta: [u32; 3], w: u32, nwarps: u32, lane: u32) -> u64 {
