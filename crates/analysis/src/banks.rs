@@ -316,8 +316,11 @@ pub struct BankSink {
     sources: Option<(u32, u32, u32)>,
 }
 
-/// Patterns remembered per instruction.
-const WAYS: usize = 4;
+/// Patterns remembered per instruction: as many as the warps of a 1,024-thread block, so that an
+/// instruction whose base modulo the period moves with the warp (a padded tile's rows, each warp on
+/// its own row) finds every warp's pattern again in the next block rather than cycling through
+/// fewer ways, missing on every request.
+const WAYS: usize = 32;
 
 /// What the sink keeps for one instruction.
 struct PcState {

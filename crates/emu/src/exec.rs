@@ -1255,6 +1255,34 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                         return Stop::Fault(FaultKind::Assert, pc, Some(mask.trailing_zeros()), None);
                     }
                 }
+                X::Gen(Inst::Bra { target, reconv }) => {
+                    if let Some(t) = w.stack.last_mut() {
+                        t.pc = pc + 1;
+                    }
+                    let flow = branch(
+                        ctx, block, wi, w, sink, op.guard, pc, active, mask, target, reconv,
+                    );
+                    if REC && op.guard != PSrc::TRUE {
+                        loops::after_branch(
+                            ctx,
+                            block,
+                            wi,
+                            w,
+                            sink,
+                            budget,
+                            out,
+                            &mut bm.gwrites,
+                            pc,
+                            active,
+                            mask,
+                        );
+                    }
+                    match flow {
+                        Flow::Next => {}
+                        Flow::Reload => continue 'frame,
+                        Flow::Stop(s) => return s,
+                    }
+                }
                 X::Gen(inst) => {
                     if let Some(t) = w.stack.last_mut() {
                         t.pc = pc + 1;
@@ -1319,6 +1347,64 @@ fn send_run<S: Sink>(
         out.thread_insts += u64::from(n) * nact;
         sink.insts(wi, from, n, active);
     }
+}
+
+/// A branch (`Inst::Bra`), called from the instruction loop (and [`general`]): jumps, or splits the
+/// warp at a divergent conditional branch. The top frame's pc already points after it.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn branch<S: Sink>(
+    ctx: &Ctx<'_>,
+    block: u32,
+    wi: u32,
+    w: &mut Warp,
+    sink: &mut S,
+    guard: PSrc,
+    pc: u32,
+    active: u32,
+    mask: u32,
+    target: u32,
+    reconv: u32,
+) -> Flow {
+    let top = w.stack.last_mut().expect("frame");
+    if guard == PSrc::TRUE {
+        top.pc = target;
+        if target <= pc && ctx.spins.stalled(w, pc) {
+            return Flow::Stop(spin_stop(ctx));
+        }
+    } else {
+        sink.branch(&BranchEvent {
+            block,
+            warp: wi,
+            pc,
+            active,
+            taken: mask,
+        });
+        let nt = active & !mask;
+        if mask == 0 {
+            return Flow::Next;
+        } else if nt == 0 {
+            top.pc = target;
+        } else {
+            top.pc = reconv;
+            let rpc = reconv;
+            w.stack.push(Frame {
+                pc: target,
+                rpc,
+                mask,
+            });
+            w.stack.push(Frame {
+                pc: pc + 1,
+                rpc,
+                mask: nt,
+            });
+        }
+        // a spin loop that changed nothing: let the others run (`spin`)
+        if target <= pc && ctx.spins.stalled(w, pc) {
+            return Flow::Stop(spin_stop(ctx));
+        }
+    }
+    Flow::Reload
 }
 
 /// Executes an instruction without a fast path. The top frame's pc already points after it.
@@ -1599,45 +1685,7 @@ fn general<S: Sink>(
             }
         }
         Inst::Bra { target, reconv } => {
-            let top = w.stack.last_mut().expect("frame");
-            if guard == PSrc::TRUE {
-                top.pc = target;
-                if target <= pc && ctx.spins.stalled(w, pc) {
-                    return Flow::Stop(spin_stop(ctx));
-                }
-            } else {
-                sink.branch(&BranchEvent {
-                    block,
-                    warp: wi,
-                    pc,
-                    active,
-                    taken: mask,
-                });
-                let nt = active & !mask;
-                if mask == 0 {
-                    return Flow::Next;
-                } else if nt == 0 {
-                    top.pc = target;
-                } else {
-                    top.pc = reconv;
-                    let rpc = reconv;
-                    w.stack.push(Frame {
-                        pc: target,
-                        rpc,
-                        mask,
-                    });
-                    w.stack.push(Frame {
-                        pc: pc + 1,
-                        rpc,
-                        mask: nt,
-                    });
-                }
-                // a spin loop that changed nothing: let the others run (`spin`)
-                if target <= pc && ctx.spins.stalled(w, pc) {
-                    return Flow::Stop(spin_stop(ctx));
-                }
-            }
-            return Flow::Reload;
+            return branch(ctx, block, wi, w, sink, guard, pc, active, mask, target, reconv);
         }
         Inst::Exit => {
             if mask != 0 {
