@@ -332,6 +332,7 @@ fn conversions_through_64_bit_integers_are_followed() {
     // a NaN truncates to the most negative integer (high word 0x80000000), which converts back
     // to -2^63, not 0: both branches taken by every lane
     assert_eq!(run(&f, 32, &p(f32::NAN)), Ok((2, 0)));
+}
 
 /// `n - ((u64)tid << 30)` in 64 bits as ptxas writes it (a `LEA` of the negated low word, whose
 /// carry goes into the high word's `IADD3.X`), then `if (hi != 0)`: only lane 0's difference
