@@ -35,7 +35,7 @@ fn rows() -> Vec<(u32, u32, u32)> {
 }
 
 fn h100() -> Limits {
-    Limits::for_arch(&Arch::parse("sm_90").unwrap()).unwrap()
+    Limits::for_arch(Arch::parse("sm_90").unwrap()).unwrap()
 }
 
 #[test]
