@@ -631,18 +631,12 @@ impl BankSink {
             s.counts.wavefronts += u64::from(wf);
             s.counts.ideal_wavefronts += u64::from(ideal);
             if s.worst.as_ref().is_none_or(|w| wf > w.wavefronts) {
-                // the buffer of the request it replaces, or one a merged block left
-                let mut addrs = match s.worst.take() {
+                // in the buffer of the request it replaces, or one a merged block left
+                let buf = match s.worst.take() {
                     Some(w) => w.addrs,
                     None => self.spare.pop().unwrap_or_default(),
                 };
-                addrs.clear();
-                addrs.extend(
-                    req.addrs
-                        .iter()
-                        .enumerate()
-                        .map(|(l, &a)| a & u64::from(req.mask >> l & 1).wrapping_neg()),
-                );
+                let addrs = worst_addrs(buf, &req);
                 s.worst = Some(WorstRequest {
                     block: self.block,
                     warp,
@@ -655,6 +649,15 @@ impl BankSink {
             }
         }
     }
+}
+
+/// A worst request's per-lane offsets (0 for inactive lanes), written into `buf`. Out of line:
+/// inlined, the compiler computed them ahead of the test on every request.
+#[inline(never)]
+fn worst_addrs(mut buf: Vec<u64>, req: &Request<'_>) -> Vec<u64> {
+    buf.clear();
+    buf.extend((0..32).map(|l| if req.mask & (1 << l) != 0 { req.addrs[l] } else { 0 }));
+    buf
 }
 
 /// An `ATOMS` whose lanes each take their own slot in their bank ([`crate::reconcile::AtomicForm::PerLane`],
