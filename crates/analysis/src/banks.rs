@@ -215,9 +215,15 @@ impl BankReport {
     /// Folds one instruction's counters of a later block in (each key on its own: the order of
     /// the keys does not matter).
     fn merge_inst(&mut self, key: (u32, Side), s: InstStats) {
+        self.merge_inst_spare(key, s);
+    }
+
+    /// [`BankReport::merge_inst`], giving back the buffer of the worst request it did not keep.
+    fn merge_inst_spare(&mut self, key: (u32, Side), s: InstStats) -> Option<Vec<u64>> {
         match self.insts.get_mut(&key) {
             None => {
                 self.insts.insert(key, s);
+                None
             }
             Some(mine) => {
                 mine.counts.add(&s.counts);
@@ -226,9 +232,12 @@ impl BankReport {
                     (Some(a), Some(b)) => b.wavefronts > a.wavefronts,
                     _ => false,
                 };
-                if better {
-                    mine.worst = s.worst;
-                }
+                let dropped = if better {
+                    std::mem::replace(&mut mine.worst, s.worst)
+                } else {
+                    s.worst
+                };
+                dropped.map(|w| w.addrs)
             }
         }
     }
@@ -314,7 +323,13 @@ pub struct BankSink {
     period: u32,
     /// The lanes of the next `cp.async` event that read a source: (warp, pc, lanes).
     sources: Option<(u32, u32, u32)>,
+    /// Buffers of worst requests the report did not keep, for the next blocks' (at most
+    /// [`SPARE`]): a block's first request at each instruction is its worst so far.
+    spare: Vec<Vec<u64>>,
 }
+
+/// Spare worst-request buffers a sink keeps.
+const SPARE: usize = 64;
 
 /// Patterns remembered per instruction: as many as the warps of a 1,024-thread block, so that an
 /// instruction whose base modulo the period moves with the warp (a padded tile's rows, each warp on
@@ -459,6 +474,7 @@ impl BankSink {
             stats: Vec::new(),
             period,
             sources: None,
+            spare: Vec::new(),
         }
     }
 
@@ -507,7 +523,11 @@ impl BankSink {
         // everything but the instructions (the block's map is empty) as `merge` folds it
         acc.merge(std::mem::replace(&mut self.report, fresh));
         for s in self.stats.drain(..) {
-            acc.merge_inst((s.pc, s.side), s);
+            if let Some(v) = acc.merge_inst_spare((s.pc, s.side), s)
+                && self.spare.len() < SPARE
+            {
+                self.spare.push(v);
+            }
         }
         for p in &mut self.pcs {
             p.stat = [u32::MAX; 2];
@@ -611,9 +631,12 @@ impl BankSink {
             s.counts.wavefronts += u64::from(wf);
             s.counts.ideal_wavefronts += u64::from(ideal);
             if s.worst.as_ref().is_none_or(|w| wf > w.wavefronts) {
-                let addrs = (0..32)
-                    .map(|l| if req.mask & (1 << l) != 0 { req.addrs[l] } else { 0 })
-                    .collect();
+                // in the buffer of the request it replaces, or one a merged block left
+                let buf = match s.worst.take() {
+                    Some(w) => w.addrs,
+                    None => self.spare.pop().unwrap_or_default(),
+                };
+                let addrs = worst_addrs(buf, &req);
                 s.worst = Some(WorstRequest {
                     block: self.block,
                     warp,
@@ -626,6 +649,15 @@ impl BankSink {
             }
         }
     }
+}
+
+/// A worst request's per-lane offsets (0 for inactive lanes), written into `buf`. Out of line:
+/// inlined, the compiler computed them ahead of the test on every request.
+#[inline(never)]
+fn worst_addrs(mut buf: Vec<u64>, req: &Request<'_>) -> Vec<u64> {
+    buf.clear();
+    buf.extend((0..32).map(|l| if req.mask & (1 << l) != 0 { req.addrs[l] } else { 0 }));
+    buf
 }
 
 /// An `ATOMS` whose lanes each take their own slot in their bank ([`crate::reconcile::AtomicForm::PerLane`],

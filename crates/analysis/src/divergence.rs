@@ -57,6 +57,20 @@ pub struct BranchModel {
     pub int_div_rem: Vec<bool>,
 }
 
+/// Slots of a sink's table of pending runs (a power of two, at most 64: `used` is a `u64`).
+const RUN_SLOTS: usize = 64;
+
+/// Executions of one run of instructions (`Sink::insts`: `n` consecutive pcs from `pc`) not yet
+/// added to the per-pc counters: how many, their active lanes and those with an active lane.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PendingRun {
+    pc: u32,
+    n: u32,
+    count: u64,
+    lanes: u64,
+    nonzero: u64,
+}
+
 /// The divergence counter for one block (a sink of that block's emulator events).
 #[derive(Clone, Debug)]
 pub struct DivergenceSink {
@@ -65,6 +79,14 @@ pub struct DivergenceSink {
     /// its kernel and the functions it calls, a small window of a program-wide pc range).
     base: u32,
     stats: Vec<PcStat>,
+    /// Runs of instructions counted by run, not yet per pc: a warp executes the same runs again
+    /// and again (a loop's body, the code between barriers), so each run's executions are summed
+    /// in its slot (by its first pc) and spread over its pcs once, when the slot is taken by
+    /// another run or the counts are read ([`DivergenceSink::flush`]). Sums: the per-pc counts
+    /// and the window are the same as counting each execution at once.
+    runs: Box<[PendingRun; RUN_SLOTS]>,
+    /// The slots of `runs` holding a run.
+    used: u64,
 }
 
 impl DivergenceSink {
@@ -74,12 +96,39 @@ impl DivergenceSink {
             model,
             base: 0,
             stats: Vec::new(),
+            runs: Box::new([PendingRun::default(); RUN_SLOTS]),
+            used: 0,
         }
     }
 
     /// Empties the counts for another block, keeping the buffer.
     pub fn clear(&mut self) {
         self.stats.clear();
+        self.used = 0;
+    }
+
+    /// Adds the pending runs' executions to the per-pc counters.
+    pub fn flush(&mut self) {
+        while self.used != 0 {
+            let i = self.used.trailing_zeros() as usize;
+            self.used &= self.used - 1;
+            let r = self.runs[i];
+            self.add_run(r.pc, r.n, r.count, r.lanes, r.nonzero);
+        }
+    }
+
+    /// `count` executions of the run of `n` pcs from `pc`, with `lanes` active lanes in all and
+    /// `nonzero` of them with an active lane.
+    fn add_run(&mut self, pc: u32, n: u32, count: u64, lanes: u64, nonzero: u64) {
+        // the window holds the run's last pc, then its first: every pc between is in it
+        self.at(pc + n - 1);
+        self.at(pc);
+        let i = (pc - self.base) as usize;
+        for s in &mut self.stats[i..i + n as usize] {
+            s.insts += count;
+            s.lanes += lanes;
+            s.nonzero += nonzero;
+        }
     }
 
     #[inline(always)]
@@ -265,14 +314,15 @@ impl DivergenceReport {
     }
 
     /// Adds one block's counts (any order: sums do not depend on it).
-    pub fn merge(&mut self, sink: &DivergenceSink) {
+    pub fn merge(&mut self, sink: &mut DivergenceSink) {
         self.add(sink);
         self.rebuild();
     }
 
     /// [`DivergenceReport::merge`] without bringing the lists and totals up to date: a launch's
     /// blocks added one after another, then [`DivergenceReport::finish`] once.
-    pub fn add(&mut self, sink: &DivergenceSink) {
+    pub fn add(&mut self, sink: &mut DivergenceSink) {
+        sink.flush();
         self.stale = true;
         self.model_has_div_rem |= !sink.model.int_div_rem.is_empty();
         let base = sink.base as usize;
@@ -440,7 +490,8 @@ pub fn run(
         DivergenceSink::new(Arc::clone(&model))
     })?;
     let mut rep = DivergenceReport::new();
-    for s in &res.sinks {
+    let mut sinks = res.sinks;
+    for s in &mut sinks {
         rep.merge(s);
     }
     Ok(rep)
@@ -496,17 +547,33 @@ impl warpscope_emu::Sink for DivergenceSink {
 
     #[inline]
     fn insts(&mut self, _warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
-        // the window holds the run's last pc, then its first: every pc between is in it
-        self.at(pc + n - 1);
-        self.at(pc);
-        let i = (pc - self.base) as usize;
         let lanes = u64::from(active.count_ones());
         let nonzero = u64::from(active != 0);
-        for s in &mut self.stats[i..i + n as usize] {
-            s.insts += 1;
-            s.lanes += lanes;
-            s.nonzero += nonzero;
+        if n == 0 {
+            self.add_run(pc, n, 1, lanes, nonzero);
+            return;
         }
+        let slot = pc as usize % RUN_SLOTS;
+        let bit = 1u64 << slot;
+        let r = self.runs[slot];
+        if self.used & bit == 0 || r.pc != pc || r.n != n {
+            if self.used & bit != 0 {
+                self.add_run(r.pc, r.n, r.count, r.lanes, r.nonzero);
+            }
+            self.used |= bit;
+            self.runs[slot] = PendingRun {
+                pc,
+                n,
+                count: 1,
+                lanes,
+                nonzero,
+            };
+            return;
+        }
+        let r = &mut self.runs[slot];
+        r.count += 1;
+        r.lanes += lanes;
+        r.nonzero += nonzero;
     }
 
     fn match_groups(&mut self, _warp: u32, pc: u32, groups: u32) {
@@ -1153,6 +1220,8 @@ mod repeat_tests {
             b.insts(1, 12, 2, 0x3);
             Sink::repeat(&mut a, &it, times);
             it.replay_times(&mut b, times);
+            a.flush();
+            b.flush();
             assert_eq!((a.base, &a.stats), (b.base, &b.stats), "times {times}");
         }
     }

@@ -28,7 +28,7 @@ fn synthetic_branches_count_once_per_execution() {
     s.branch(0, 0xFFFF, 0); // uniform (none taken)
     s.inst(2, 0xF);
     let mut r = DivergenceReport::new();
-    r.merge(&s);
+    r.merge(&mut s);
     let t = &r.totals;
     assert_eq!(
         (t.branch_executions, t.targets, t.divergent, t.uniform_targets),
@@ -90,7 +90,8 @@ fn seed_002_kernels_built_with_g_match_nsight_compute_on_h100() {
         .unwrap();
         assert!(res.faults.is_empty(), "{kernel}: {:?}", res.faults);
         let mut rep = DivergenceReport::new();
-        for s in &res.sinks {
+        let mut sinks = res.sinks;
+        for s in &mut sinks {
             rep.merge(s);
         }
         let est = rep.totals.debug_machine_estimate.clone().unwrap();
@@ -114,4 +115,66 @@ fn seed_002_kernels_built_with_g_match_nsight_compute_on_h100() {
 fn debug_flag_is_read_from_the_target_line() {
     assert!(is_debug_ptx(".version 9.5\n.target sm_90, debug\n"));
     assert!(!is_debug_ptx(".version 9.5\n.target sm_90\n// debug\n"));
+}
+
+/// Runs counted by run (`Sink::insts`, summed per run and spread over their pcs later) give the
+/// report of every instruction counted on its own (`Sink::inst`), whatever the runs' mix: runs of
+/// one start pc with different lengths, start pcs sharing a slot of the sink's table, branches
+/// and single instructions between them, and a sink reused for a second block.
+#[test]
+fn runs_counted_by_run_equal_instructions_counted_one_by_one() {
+    use warpscope_emu::Sink;
+    let n_pcs = 400u32;
+    let model = Arc::new(BranchModel {
+        unconditional: (0..n_pcs).map(|pc| pc % 7 == 3).collect(),
+        int_div_rem: (0..n_pcs).map(|pc| pc % 11 == 5).collect(),
+    });
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut by_run = DivergenceSink::new(Arc::clone(&model));
+    let mut one_by_one = DivergenceSink::new(Arc::clone(&model));
+    let (mut rep_run, mut rep_one) = (DivergenceReport::new(), DivergenceReport::new());
+    for block in 0..3 {
+        for _ in 0..5000 {
+            let r = next();
+            // start pcs 64 apart share a slot; a few start pcs, so runs repeat
+            let pc = 100 + (r % 5) as u32 * 64 + (r >> 8) as u32 % 3 + block * 20;
+            let n = 1 + (r >> 16) as u32 % 4;
+            let active = match (r >> 24) % 4 {
+                0 => u32::MAX,
+                1 => 0,
+                _ => (r >> 32) as u32,
+            };
+            match (r >> 40) % 8 {
+                0 => {
+                    let taken = (r >> 44) as u32;
+                    by_run.branch(pc, active, taken);
+                    one_by_one.branch(pc, active, taken);
+                }
+                1 => {
+                    Sink::inst(&mut by_run, 0, pc, active);
+                    Sink::inst(&mut one_by_one, 0, pc, active);
+                }
+                _ => {
+                    Sink::insts(&mut by_run, 0, pc, n, active);
+                    for p in pc..pc + n {
+                        Sink::inst(&mut one_by_one, 0, p, active);
+                    }
+                }
+            }
+        }
+        rep_run.add(&mut by_run);
+        rep_one.add(&mut one_by_one);
+        by_run.clear();
+        one_by_one.clear();
+    }
+    rep_run.finish();
+    rep_one.finish();
+    assert!(rep_one.totals.inst_executions > 0);
+    assert_eq!(rep_run, rep_one);
 }

@@ -1110,7 +1110,7 @@ fn emulate(
             bank_pool.push(s);
         }
         if let (Some(r), Some(mut s)) = (&mut m.div, s.divergence) {
-            r.add(&s);
+            r.add(&mut s);
             s.clear();
             div_pool.push(s);
         }

@@ -64,6 +64,10 @@ pub(crate) struct Ctx<'a> {
     pub loops: &'a [loops::Loop],
     /// The kernel's spin branches ([`spin`]).
     pub spins: &'a spin::SpinBranches,
+    /// The program has a counted block barrier (`bar.sync id, count`, `bar.arrive`, `bar.red`
+    /// with a count): without one, a barrier completes only when every live warp waits (after a
+    /// warp stops, [`release`] has nothing to do).
+    pub counted_bars: bool,
 }
 
 impl Ctx<'_> {
@@ -767,7 +771,9 @@ impl BlockRun {
                     }
                 }
                 // the warp's arrivals may complete a counted barrier
-                release(warps, bars, generation, block_lin, sink, false);
+                if ctx.counted_bars {
+                    release(warps, bars, generation, block_lin, sink, false);
+                }
             }
             if warps.iter().all(|w| w.state == State::Done) {
                 self.finished = true;

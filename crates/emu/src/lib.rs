@@ -1112,6 +1112,14 @@ where
         )));
     }
     let spins = exec::spin::SpinBranches::of(program, k.entry, k.end);
+    // any counted block barrier in the program (the kernel's and the functions it calls)
+    let counted_bars = program.ops.iter().any(|op| {
+        matches!(
+            op.inst,
+            warpscope_ptx::inst::Inst::Bar { count, .. } | warpscope_ptx::inst::Inst::BarRed { count, .. }
+                if count != warpscope_ptx::inst::NO_REG
+        )
+    });
     let ctx = exec::Ctx {
         prog: program,
         kernel: k,
@@ -1135,6 +1143,7 @@ where
         devrt: launch.device_runtime.as_deref().unwrap_or(&NO_DEVRT),
         loops: &loops,
         spins: &spins,
+        counted_bars,
     };
     let ids: Vec<u32> = match &launch.blocks {
         Some(b) => {
