@@ -32,6 +32,18 @@ __global__ void wide(const double* x, const long long* y, double* dmax, unsigned
   atomicAnd(bits + 2, ~(1ull << ((y[i] >> 7) & 63)));
 }
 
+// the same after a __syncwarp(): the lanes that left the CAS loop at different times
+// reconverge before the loads, which then run once per warp
+__global__ void wideSync(const double* x, const long long* y, double* dmax, unsigned long long* sum,
+                         long long* mn, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicMaxDouble(dmax, x[i] * 0.5);
+  __syncwarp();
+  if (i >= n) return;
+  atomicAdd(sum, (unsigned long long)(y[i] & 0xffffffffffll) * 977ull);
+  atomicMin(mn, y[i]);
+}
+
 __global__ void wrap(unsigned* inc, unsigned* dec, unsigned* seenInc, int* chain, int* last) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned o = atomicInc(inc, 99u);
@@ -113,6 +125,13 @@ int main() {
   }
   if (dm != wdm || sum != wsum || mn != wmn || mx != wmx || bits[0] != wb[0] || bits[1] != wb[1] || bits[2] != wb[2]) ok = false;
   printf("wide max %.6f sum %llu min %lld max %lld bits %llx %llx %llx\n", dm, sum, mn, mx, bits[0], bits[1], bits[2]);
+  cudaMemcpy(d_dm, &dm0, 8, cudaMemcpyHostToDevice); cudaMemcpy(d_sum, &z, 8, cudaMemcpyHostToDevice);
+  cudaMemcpy(d_mn, &big, 8, cudaMemcpyHostToDevice);
+  wideSync<<<(n + 127) / 128, 128>>>(d_x, d_y, d_dm, d_sum, d_mn, n);
+  cudaMemcpy(&dm, d_dm, 8, cudaMemcpyDeviceToHost); cudaMemcpy(&sum, d_sum, 8, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&mn, d_mn, 8, cudaMemcpyDeviceToHost);
+  if (dm != wdm * 0.5 || sum != wsum || mn != wmn) ok = false;
+  printf("wideSync max %.6f\n", dm);
   unsigned *d_inc, *d_dec, *d_seen; int *d_chain, *d_last;
   cudaMalloc(&d_inc, 4); cudaMalloc(&d_dec, 4); cudaMalloc(&d_seen, 400); cudaMalloc(&d_chain, 4 * T); cudaMalloc(&d_last, 4);
   cudaMemset(d_inc, 0, 4); cudaMemset(d_dec, 0, 4); cudaMemset(d_seen, 0, 400); cudaMemset(d_last, 0xff, 4);

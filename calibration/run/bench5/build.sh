@@ -7,6 +7,6 @@ OUT=${1:?output folder}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT/lib"
 ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
-for p in ${PROGRAMS:-cgtile warpint halfbf bits atom pipe cxx}; do
+for p in ${PROGRAMS:-cgtile warpint halfbf bits atom pipe cxx recurse}; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -I"$CU/include/cccl" -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
 done

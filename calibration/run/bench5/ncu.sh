@@ -3,13 +3,13 @@
 # halfbf.bin), under compute-sanitizer (memcheck), under ncu with bench2's metric list (one CSV row
 # per launch and metric), with the two branch counters alone (no shared-memory instrumentation:
 # `*.branch.csv`), then ncu's source page (executed instructions and divergent branches per SASS
-# instruction) of each program's launches. Takes about 2-4 minutes. Everything is written to $OUT.
+# instruction) of each program's launches (PROGRAMS: a subset). Takes about 1-2 minutes. Everything is written to $OUT.
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=$PWD:$LD_LIBRARY_PATH
 OUT=${OUT:?set OUT}
 W="$OUT/bench5"; mkdir -p "$W"
 START=$(date +%s)
-P="cgtile warpint halfbf bits atom pipe cxx"
+P=${PROGRAMS:-cgtile warpint halfbf bits atom pipe cxx recurse}
 M=smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum,smsp__sass_branch_targets_threads_uniform.sum,\
 smsp__sass_inst_executed_op_branch.sum,\
 smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,\
