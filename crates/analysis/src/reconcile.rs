@@ -780,8 +780,12 @@ pub fn spin_loops_may_touch_global(program: &Program, kernel: &str) -> bool {
                 Inst::Ld { sync: true, .. } | Inst::Clock { .. }
             )
         });
-        (timed || loop_waits_on_other_threads(body))
-            && body.iter().chain(after_loop(&ops, k.entry, z)).any(touches)
+        let after = if exits_together(program, body, a, z) {
+            &[][..]
+        } else {
+            after_loop(&ops, k.entry, z)
+        };
+        (timed || loop_waits_on_other_threads(body)) && body.iter().chain(after).any(touches)
     })
 }
 
@@ -838,8 +842,13 @@ fn spin_loops_any(program: &Program, kernel: &str, touches: impl Fn(&[Op], &Op) 
         if !spins {
             return false;
         }
+        let after = if exits_together(program, body, a, z) {
+            &[][..]
+        } else {
+            after_loop(&ops, k.entry, z)
+        };
         body.iter()
-            .chain(after_loop(&ops, k.entry, z))
+            .chain(after)
             .filter(|o| is_mem(o) || o.op.starts_with("call"))
             .any(|o| touches(&ops, o))
     })
@@ -852,12 +861,41 @@ fn spin_loops_any(program: &Program, kernel: &str, touches: impl Fn(&[Op], &Op) 
 /// loop for a double maximum followed by loads and reductions: the H200 ran each following
 /// `LDG` 699 times for 157 warps, calibration/run/bench5/h200/atom.sass.csv.gz). A barrier
 /// reconverges the warp: what follows it runs as often as the program says.
-fn after_loop(ops: &[Op], entry: u32, z: u32) -> impl Iterator<Item = &Op> {
+fn after_loop(ops: &[Op], entry: u32, z: u32) -> &[Op] {
     let from = ((z + 1 - entry) as usize).min(ops.len());
-    ops[from..].iter().take_while(|o| {
-        !["bar.sync", "barrier", "bar.warp.sync", "bar.red"]
-            .iter()
-            .any(|b| o.op.starts_with(b))
+    let rest = &ops[from..];
+    let n = rest
+        .iter()
+        .position(|o| {
+            ["bar.sync", "barrier", "bar.warp.sync", "bar.red"]
+                .iter()
+                .any(|b| o.op.starts_with(b))
+        })
+        .unwrap_or(rest.len());
+    &rest[..n]
+}
+
+/// Whether every lane of a warp leaves the loop `a..=z` (`body`) at once: each branch that
+/// repeats or leaves it is `bra.uni`, unguarded, or guarded by a warp vote computed in the loop
+/// (CUB's decoupled look-back waits `while (__any_sync(...))`), so the warp never splits on it.
+fn exits_together(program: &Program, body: &[Op], a: u32, z: u32) -> bool {
+    use warpscope_ptx::inst::Inst;
+    body.iter().zip(a..=z).all(|(o, pc)| {
+        let Inst::Bra { target, .. } = program.ops[pc as usize].inst else {
+            return true;
+        };
+        if target > a && target <= z {
+            return true;
+        }
+        let Some(g) = o.guard.as_deref() else {
+            return true;
+        };
+        o.op.starts_with("bra.uni")
+            || body
+                .iter()
+                .filter(|d| d.dests.iter().any(|x| x == g))
+                .all(|d| d.op.starts_with("vote."))
+                && body.iter().any(|d| d.dests.iter().any(|x| x == g))
     })
 }
 
@@ -1262,6 +1300,15 @@ mod tests {
         assert!(!spin_loops_may_touch_shared(&looping_then(cas, &barrier), "k"));
         // nothing after the loop (book6's casAdd): exact
         assert!(!spin_loops_may_touch_global(&looping_then(cas, ""), "k"));
+        // a loop the warp leaves at once (a vote decides, as CUB's look-back waits): what
+        // follows runs once per warp
+        let voted = "ld.volatile.global.u32 %r4, [%rd1];\nsetp.eq.u32 %p0, %r4, 0;\n\
+                     vote.sync.any.pred %p1, %p0, -1;";
+        assert!(has_spin_loop(&looping_then(voted, shared), "k"));
+        assert!(!spin_loops_may_touch_shared(&looping_then(voted, shared), "k"));
+        // the same flag with each lane deciding for itself: the warp splits
+        let own = "ld.volatile.global.u32 %r4, [%rd1];\nsetp.eq.u32 %p1, %r4, 0;";
+        assert!(spin_loops_may_touch_shared(&looping_then(own, shared), "k"));
     }
 
     #[test]
