@@ -29,7 +29,11 @@ fn built() -> &'static PathBuf {
 /// ([`support::check_against_h200`]).
 fn check(program: &str) -> (usize, [usize; 3]) {
     let bin = built().join(program);
-    support::check_against_h200("calibration/run/cccl/h200", program, &["--".as_ref(), bin.as_os_str()])
+    support::check_against_h200(
+        "calibration/run/cccl/h200",
+        program,
+        &["--".as_ref(), bin.as_os_str()],
+    )
 }
 
 macro_rules! program {

@@ -1067,7 +1067,7 @@ impl<'m> KCtx<'m> {
                     return self.err(format!(
                         "unsupported instruction `{}` (packed half compare into `.{t}`)",
                         i.opcode
-                    ))
+                    ));
                 }
             },
             _ => return self.err(format!("`{}` needs two types", i.opcode)),
@@ -1550,10 +1550,7 @@ impl<'m> KCtx<'m> {
                 let sign: Vec<bool> = mods.iter().filter_map(|m| signed(m)).collect();
                 let wants = if base == "vabsdiff4" { 3 } else { 2 };
                 if sign.len() != wants || mods.iter().any(|m| Ty::parse(m).is_some() && signed(m).is_none()) {
-                    return self.err(format!(
-                        "`{}` takes {wants} types of `.u32` / `.s32`",
-                        i.opcode
-                    ));
+                    return self.err(format!("`{}` takes {wants} types of `.u32` / `.s32`", i.opcode));
                 }
                 let op = match base {
                     "dp4a" => TernOp::Dp4a {

@@ -164,7 +164,11 @@ pub fn check_against_h200(h200: &str, table: &str, args: &[&std::ffi::OsStr]) ->
         .env("WARPSCOPE_CUDA_ROOT", cuda_root())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{table}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{table}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let h200 = repo().join(h200);
     let gpu_out = std::fs::read_to_string(h200.join(format!("{table}.stdout"))).unwrap();
     let printed = String::from_utf8_lossy(&out.stdout);
