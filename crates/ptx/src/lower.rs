@@ -1579,13 +1579,13 @@ impl<'m> KCtx<'m> {
                 }
                 // byte and mask selectors (`a.b3210`, `d.b10`) are not taken
                 for o in &ops[..4] {
-                    if let Operand::Name(n) = o {
-                        if n.contains('.') {
-                            return self.err(format!(
-                                "unsupported operand `{n}` in `{}` (SIMD byte or mask selector)",
-                                i.opcode
-                            ));
-                        }
+                    if let Operand::Name(n) = o
+                        && n.contains('.')
+                    {
+                        return self.err(format!(
+                            "unsupported operand `{n}` in `{}` (SIMD byte or mask selector)",
+                            i.opcode
+                        ));
                     }
                 }
                 let d = self.dst(&ops[0])?;
