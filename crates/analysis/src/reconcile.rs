@@ -867,7 +867,7 @@ fn spin_loops_any(
 /// machine code need not reconverge them before what follows, which then runs once per group of
 /// lanes that left together, as often as the GPU's timing split the warp (an `atomicCAS` retry
 /// loop for a double maximum followed by loads and reductions: the H200 ran each following
-/// `LDG` 699 times for 157 warps, calibration/run/bench5/h200/atom.sass.csv.gz). A barrier
+/// `LDG` 699 times for 157 warps, calibration/run/bench5/h200/atom.r1.sass.csv.gz). A barrier
 /// reconverges the warp: what follows it runs as often as the program says. Only the global
 /// counters take this into account: CUB's onesweep look-back, a loop each lane leaves on its own
 /// flag followed by shared accesses, has shared counters equal to the H200's in every launch
@@ -1298,7 +1298,7 @@ mod tests {
     fn what_follows_a_spin_loop_before_a_barrier_runs_as_often_as_the_warp_split() {
         // a CAS loop (a double maximum), then a load and a reduction: the lanes leave the loop at
         // different times and the H200 ran the following loads once per group of lanes that left
-        // together (calibration/run/bench5/h200/atom.sass.csv.gz: 699 times for 157 warps)
+        // together (calibration/run/bench5/h200/atom.r1.sass.csv.gz: 699 times for 157 warps)
         let cas = "atom.global.cas.b32 %r3, [%rd1], %r2, %r1;\n\
                    setp.ne.u32 %p1, %r3, %r2;\nmov.u32 %r2, %r3;";
         let load = "ld.global.u32 %r5, [%rd1+8];\nred.global.add.u32 [%rd1+16], %r5;";
