@@ -741,7 +741,7 @@ pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
 /// generic `ld.acquire`; simpleAWBarrier's and calibration/run/cooperative.cu's shared counters
 /// equal the H100's while their branch and global counts vary run to run).
 pub fn spin_loops_may_touch_shared(program: &Program, kernel: &str) -> bool {
-    spin_loops_any(program, kernel, |ops, o| {
+    spin_loops_any(program, kernel, false, |ops, o| {
         let (sh, gl) = spaces(&o.op);
         sh && !(gl && o.address.iter().all(|r| provably_global(ops, r)))
     })
@@ -765,7 +765,7 @@ pub fn spin_loops_may_touch_global(program: &Program, kernel: &str) -> bool {
                 && !o.op.starts_with("ld.param")
                 && spaces(&o.op).1)
     };
-    if spin_loops_any(program, kernel, |_, o| touches(o)) {
+    if spin_loops_any(program, kernel, true, |_, o| touches(o)) {
         return true;
     }
     let Some(k) = program.kernel(kernel) else {
@@ -780,12 +780,25 @@ pub fn spin_loops_may_touch_global(program: &Program, kernel: &str) -> bool {
                 Inst::Ld { sync: true, .. } | Inst::Clock { .. }
             )
         });
-        (timed || loop_waits_on_other_threads(body)) && body.iter().any(touches)
+        let after = if exits_together(program, body, a, z) {
+            &[][..]
+        } else {
+            after_loop(&ops, k.entry, z)
+        };
+        (timed || loop_waits_on_other_threads(body)) && body.iter().chain(after).any(touches)
     })
 }
 
 /// Whether some memory access of a spin loop of `kernel` satisfies `touches`.
-fn spin_loops_any(program: &Program, kernel: &str, touches: impl Fn(&[Op], &Op) -> bool) -> bool {
+///
+/// `after`: also the accesses after the loop up to a barrier ([`after_loop`]), where the lanes
+/// may leave the loop apart ([`exits_together`]).
+fn spin_loops_any(
+    program: &Program,
+    kernel: &str,
+    after: bool,
+    touches: impl Fn(&[Op], &Op) -> bool,
+) -> bool {
     use warpscope_ptx::inst::Inst;
     let Some(k) = program.kernel(kernel) else {
         return false;
@@ -837,9 +850,64 @@ fn spin_loops_any(program: &Program, kernel: &str, touches: impl Fn(&[Op], &Op) 
         if !spins {
             return false;
         }
+        let after = if !after || exits_together(program, body, a, z) {
+            &[][..]
+        } else {
+            after_loop(&ops, k.entry, z)
+        };
         body.iter()
+            .chain(after)
             .filter(|o| is_mem(o) || o.op.starts_with("call"))
             .any(|o| touches(&ops, o))
+    })
+}
+
+/// The operations after a loop ending at `z` up to the first barrier (`bar.sync`, `barrier`,
+/// `bar.warp.sync`, `bar.red`): the lanes of a warp leave a spin loop at different times and the
+/// machine code need not reconverge them before what follows, which then runs once per group of
+/// lanes that left together, as often as the GPU's timing split the warp (an `atomicCAS` retry
+/// loop for a double maximum followed by loads and reductions: the H200 ran each following
+/// `LDG` 699 times for 157 warps, calibration/run/bench5/h200/atom.r1.sass.csv.gz). A barrier
+/// reconverges the warp: what follows it runs as often as the program says. Only the global
+/// counters take this into account: CUB's onesweep look-back, a loop each lane leaves on its own
+/// flag followed by shared accesses, has shared counters equal to the H200's in every launch
+/// (calibration/run/cccl/h200/cubdev.ncu.csv), where ptxas reconverges the warp; when it does
+/// is not known here.
+fn after_loop(ops: &[Op], entry: u32, z: u32) -> &[Op] {
+    let from = ((z + 1 - entry) as usize).min(ops.len());
+    let rest = &ops[from..];
+    let n = rest
+        .iter()
+        .position(|o| {
+            ["bar.sync", "barrier", "bar.warp.sync", "bar.red"]
+                .iter()
+                .any(|b| o.op.starts_with(b))
+        })
+        .unwrap_or(rest.len());
+    &rest[..n]
+}
+
+/// Whether every lane of a warp leaves the loop `a..=z` (`body`) at once: each branch that
+/// repeats or leaves it is `bra.uni`, unguarded, or guarded by a warp vote computed in the loop
+/// (CUB's decoupled look-back waits `while (__any_sync(...))`), so the warp never splits on it.
+fn exits_together(program: &Program, body: &[Op], a: u32, z: u32) -> bool {
+    use warpscope_ptx::inst::Inst;
+    body.iter().zip(a..=z).all(|(o, pc)| {
+        let Inst::Bra { target, .. } = program.ops[pc as usize].inst else {
+            return true;
+        };
+        if target > a && target <= z {
+            return true;
+        }
+        let Some(g) = o.guard.as_deref() else {
+            return true;
+        };
+        o.op.starts_with("bra.uni")
+            || body
+                .iter()
+                .filter(|d| d.dests.iter().any(|x| x == g))
+                .all(|d| d.op.starts_with("vote."))
+                && body.iter().any(|d| d.dests.iter().any(|x| x == g))
     })
 }
 
@@ -1211,6 +1279,47 @@ mod tests {
         // a shared load without any atomic in the loop: ordinary data
         let plain = "ld.shared.u32 %r4, [c];\nadd.s32 %r2, %r2, %r4;\nsetp.lt.u32 %p1, %r2, %r1;";
         assert!(!has_spin_loop(&looping(plain), "k"));
+    }
+
+    /// [`looping`] with `after` between the loop's backward branch and the `ret`.
+    fn looping_then(body: &str, after: &str) -> Program {
+        let ptx = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 g, .param .u32 n)\n{{\n\
+             .reg .pred %p<3>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<4>;\n\
+             .shared .align 4 .u32 c;\n\
+             ld.param.u64 %rd1, [g];\nld.param.u32 %r1, [n];\nmov.u32 %r2, 0;\n\
+             L:\n{body}\n@%p1 bra L;\n{after}\nret;\n}}\n"
+        );
+        warpscope_ptx::compile(&ptx).unwrap()
+    }
+
+    #[test]
+    fn what_follows_a_spin_loop_before_a_barrier_runs_as_often_as_the_warp_split() {
+        // a CAS loop (a double maximum), then a load and a reduction: the lanes leave the loop at
+        // different times and the H200 ran the following loads once per group of lanes that left
+        // together (calibration/run/bench5/h200/atom.r1.sass.csv.gz: 699 times for 157 warps)
+        let cas = "atom.global.cas.b32 %r3, [%rd1], %r2, %r1;\n\
+                   setp.ne.u32 %p1, %r3, %r2;\nmov.u32 %r2, %r3;";
+        let load = "ld.global.u32 %r5, [%rd1+8];\nred.global.add.u32 [%rd1+16], %r5;";
+        assert!(spin_loops_may_touch_global(&looping_then(cas, load), "k"));
+        // a barrier first reconverges the warp: what follows it counts exactly
+        let barrier = format!("bar.warp.sync -1;\n{load}");
+        assert!(!spin_loops_may_touch_global(&looping_then(cas, &barrier), "k"));
+        // nothing after the loop (book6's casAdd): exact
+        assert!(!spin_loops_may_touch_global(&looping_then(cas, ""), "k"));
+        // a loop the warp leaves at once (a vote decides, as CUB's look-back waits): what
+        // follows runs once per warp
+        let flag = "ld.volatile.shared.u32 %r4, [c];\nsetp.eq.u32 %p0, %r4, 0;";
+        let voted = format!("{flag}\nvote.sync.any.pred %p1, %p0, -1;");
+        assert!(has_spin_loop(&looping_then(&voted, load), "k"));
+        assert!(!spin_loops_may_touch_global(&looping_then(&voted, load), "k"));
+        // the same flag with each lane deciding for itself: the warp splits
+        let own = flag.replace("%p0", "%p1");
+        assert!(spin_loops_may_touch_global(&looping_then(&own, load), "k"));
+        // shared accesses after such a loop keep their label (see `after_loop`)
+        let shared = "st.shared.u32 [c], %r3;";
+        assert!(!spin_loops_may_touch_shared(&looping_then(cas, shared), "k"));
     }
 
     #[test]

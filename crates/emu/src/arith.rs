@@ -655,6 +655,12 @@ pub fn rsqrt_approx64(a: u64) -> u64 {
     }
 }
 
+/// Byte `k` of `v`'s low word, sign-extended when `signed` (the SIMD video instructions).
+fn simd_byte(v: u64, k: u32, signed: bool) -> i64 {
+    let b = (v >> (8 * k)) & 0xff;
+    if signed { b as u8 as i8 as i64 } else { b as i64 }
+}
+
 /// Ternary operation.
 pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
     match op {
@@ -788,6 +794,34 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             sel.iter()
                 .enumerate()
                 .fold(0u64, |d, (i, &s)| d | ((x >> (8 * s)) & 0xff) << (8 * i))
+        }
+        TernOp::Dp4a { sa, sb } => {
+            let acc = (0..4).fold(c as u32 as i64, |acc, k| {
+                acc + simd_byte(a, k, sa) * simd_byte(b, k, sb)
+            });
+            acc as u32 as u64
+        }
+        TernOp::Dp2a { hi, sa, sb } => {
+            let half = |k: u32| {
+                let h = (a >> (16 * k)) & 0xffff;
+                if sa { h as u16 as i16 as i64 } else { h as i64 }
+            };
+            let base = if hi { 2 } else { 0 };
+            let acc =
+                c as u32 as i64 + half(0) * simd_byte(b, base, sb) + half(1) * simd_byte(b, base + 1, sb);
+            acc as u32 as u64
+        }
+        TernOp::VAbsDiff4 { sa, sb, sd, sat, add } => {
+            let diff = |k: u32| {
+                let r = (simd_byte(a, k, sa) - simd_byte(b, k, sb)).abs();
+                if sat { r.min(if sd { 127 } else { 255 }) } else { r }
+            };
+            if add {
+                let sum = (0..4).fold(c as u32 as i64, |acc, k| acc + diff(k));
+                sum as u32 as u64
+            } else {
+                (0..4).fold(0u64, |d, k| d | ((diff(k) as u64 & 0xff) << (8 * k)))
+            }
         }
         TernOp::Slct => {
             if (c as u32 as i32) >= 0 {

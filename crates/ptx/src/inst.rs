@@ -251,6 +251,30 @@ pub enum TernOp {
     FmaSat,
     /// `fma.rn.relu` of a half: a negative result becomes +0, a NaN the canonical NaN
     FmaRelu,
+    /// `dp4a.atype.btype d, a, b, c`: `c` plus the four products of `a`'s and `b`'s bytes
+    /// (`sa`, `sb`: the bytes are signed)
+    Dp4a {
+        sa: bool,
+        sb: bool,
+    },
+    /// `dp2a.{lo,hi}.atype.btype d, a, b, c`: `c` plus the products of `a`'s two 16-bit halves
+    /// with bytes 0 and 1 (`.lo`) or 2 and 3 (`.hi`) of `b`
+    Dp2a {
+        hi: bool,
+        sa: bool,
+        sb: bool,
+    },
+    /// `vabsdiff4.dtype.atype.btype{.sat} d, a, b, c` (`add`: `.add`): the absolute differences
+    /// of the four byte pairs, saturated to `dtype`'s byte range with `.sat` (`sd`: `dtype` is
+    /// signed); without `.add` they form `d` (the full mask: `c` unused), with it their sum plus
+    /// `c` does
+    VAbsDiff4 {
+        sa: bool,
+        sb: bool,
+        sd: bool,
+        sat: bool,
+        add: bool,
+    },
 }
 
 /// Float operations rounded in a direction other than to nearest (`.rz`, `.rm`, `.rp`), which the

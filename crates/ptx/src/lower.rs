@@ -859,7 +859,7 @@ impl<'m> KCtx<'m> {
             |s: &mut Self| s.err(format!("unsupported instruction `{}` (packed half)", i.opcode));
         let arity = match base {
             "neg" | "abs" => 2,
-            "add" | "sub" | "mul" | "min" | "max" => 3,
+            "add" | "sub" | "mul" | "min" | "max" | "set" | "setp" => 3,
             "fma" => 4,
             "cvt" => 3,
             _ => return unsupported(self),
@@ -919,6 +919,9 @@ impl<'m> KCtx<'m> {
             );
             return Ok(());
         }
+        if base == "set" || base == "setp" {
+            return self.packed_half_compare(i, base, mods, half, guard);
+        }
         let d = self.dst(&ops[0])?;
         let mut halves = Vec::new();
         for o in &ops[1..] {
@@ -971,6 +974,119 @@ impl<'m> KCtx<'m> {
                 },
             };
             self.push(inst, guard);
+        }
+        self.push(
+            Inst::Pack2 {
+                bits: 16,
+                d,
+                a: out[0],
+                b: out[1],
+            },
+            guard,
+        );
+        Ok(())
+    }
+
+    /// `set.cmp.dty.{f16x2,bf16x2} d, a, b` (each half of `d` is 1.0 of `dty`'s half type, or
+    /// `0xffff` for an integer `dty`, where its halves compare true; 0 elsewhere; the CUDA math
+    /// library's `h2exp`, `h2log`, `h2rcp` fix up special inputs with it) and
+    /// `setp.cmp.{f16x2,bf16x2} p|q, a, b` (`p` the low halves' result, `q` the high halves').
+    fn packed_half_compare(
+        &mut self,
+        i: &'m Instruction,
+        base: &str,
+        mods: &[&str],
+        half: Ty,
+        guard: PSrc,
+    ) -> LResult<()> {
+        let ops = &i.operands;
+        let Some(cmp) = mods.first().and_then(|m| parse_cmp(m)) else {
+            return self.err(format!("unknown comparison in `{}`", i.opcode));
+        };
+        if mods.iter().any(|m| matches!(*m, "and" | "or" | "xor")) {
+            return self.err(format!(
+                "unsupported instruction `{}` (packed half with a boolean operation)",
+                i.opcode
+            ));
+        }
+        let tys: Vec<&str> = mods
+            .iter()
+            .copied()
+            .filter(|m| Ty::parse(m).is_some() || matches!(*m, "f16x2" | "bf16x2"))
+            .collect();
+        let mut halves = Vec::new();
+        for o in &ops[1..] {
+            let x = self.src(o, Ty::U32)?;
+            let (lo, hi) = (self.new_row()?, self.new_row()?);
+            self.push(
+                Inst::Unpack2 {
+                    bits: 16,
+                    d0: lo,
+                    d1: hi,
+                    a: x,
+                },
+                guard,
+            );
+            halves.push([lo, hi]);
+        }
+        if base == "setp" {
+            let (p, q) = match &ops[0] {
+                Operand::Pair(a, b) => (
+                    self.pdst(&Operand::Name(a.clone()))?,
+                    self.pdst(&Operand::Name(b.clone()))?,
+                ),
+                o => (self.pdst(o)?, PRED_TRUE),
+            };
+            for (k, pd) in [p, q].into_iter().enumerate() {
+                if pd == PRED_TRUE {
+                    continue;
+                }
+                self.push(
+                    Inst::Setp {
+                        cmp,
+                        ty: half,
+                        p: pd,
+                        q: PRED_TRUE,
+                        a: halves[0][k],
+                        b: halves[1][k],
+                        bop: None,
+                        c: PSrc::TRUE,
+                    },
+                    guard,
+                );
+            }
+            return Ok(());
+        }
+        // set: the destination type is the first type suffix (`f16x2`, `bf16x2`, `u32`, `s32`)
+        let dty = match tys.first().copied() {
+            Some("f16x2") => Ty::F16,
+            Some("bf16x2") => Ty::BF16,
+            Some(t) if tys.len() == 2 => match Ty::parse(t) {
+                Some(Ty::U32 | Ty::S32) => Ty::U32,
+                _ => {
+                    return self.err(format!(
+                        "unsupported instruction `{}` (packed half compare into `.{t}`)",
+                        i.opcode
+                    ));
+                }
+            },
+            _ => return self.err(format!("`{}` needs two types", i.opcode)),
+        };
+        let d = self.dst(&ops[0])?;
+        let mut out = [0 as R; 2];
+        for (k, r) in out.iter_mut().enumerate() {
+            *r = self.new_row()?;
+            self.push(
+                Inst::Set {
+                    cmp,
+                    dty,
+                    sty: half,
+                    d: *r,
+                    a: halves[0][k],
+                    b: halves[1][k],
+                },
+                guard,
+            );
         }
         self.push(
             Inst::Pack2 {
@@ -1423,6 +1539,70 @@ impl<'m> KCtx<'m> {
                     t
                 };
                 self.push(Inst::Tern { op, ty, d, a, b, c }, guard);
+            }
+            "dp4a" | "dp2a" | "vabsdiff4" => {
+                need(self, 4)?;
+                let signed = |m: &str| match m {
+                    "s32" => Some(true),
+                    "u32" => Some(false),
+                    _ => None,
+                };
+                let sign: Vec<bool> = mods.iter().filter_map(|m| signed(m)).collect();
+                let wants = if base == "vabsdiff4" { 3 } else { 2 };
+                if sign.len() != wants || mods.iter().any(|m| Ty::parse(m).is_some() && signed(m).is_none()) {
+                    return self.err(format!("`{}` takes {wants} types of `.u32` / `.s32`", i.opcode));
+                }
+                let op = match base {
+                    "dp4a" => TernOp::Dp4a {
+                        sa: sign[0],
+                        sb: sign[1],
+                    },
+                    "dp2a" => TernOp::Dp2a {
+                        hi: match (has("lo"), has("hi")) {
+                            (true, false) => false,
+                            (false, true) => true,
+                            _ => return self.err(format!("`{}` needs `.lo` or `.hi`", i.opcode)),
+                        },
+                        sa: sign[0],
+                        sb: sign[1],
+                    },
+                    _ => TernOp::VAbsDiff4 {
+                        sd: sign[0],
+                        sa: sign[1],
+                        sb: sign[2],
+                        sat: has("sat"),
+                        add: has("add"),
+                    },
+                };
+                if base == "vabsdiff4" && has("sat") && has("add") {
+                    return self.err(format!("`{}`: `.sat` with `.add`", i.opcode));
+                }
+                // byte and mask selectors (`a.b3210`, `d.b10`) are not taken
+                for o in &ops[..4] {
+                    if let Operand::Name(n) = o
+                        && n.contains('.')
+                    {
+                        return self.err(format!(
+                            "unsupported operand `{n}` in `{}` (SIMD byte or mask selector)",
+                            i.opcode
+                        ));
+                    }
+                }
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], Ty::U32)?;
+                let b = self.src(&ops[2], Ty::U32)?;
+                let c = self.src(&ops[3], Ty::U32)?;
+                self.push(
+                    Inst::Tern {
+                        op,
+                        ty: Ty::U32,
+                        d,
+                        a,
+                        b,
+                        c,
+                    },
+                    guard,
+                );
             }
             "shf" => {
                 need(self, 4)?;

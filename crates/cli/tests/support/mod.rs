@@ -1,6 +1,7 @@
 //! What the CLI's test binaries share: the repository, the CUDA wheels' root, building a program
-//! of `tests/data` or a calibration folder's programs (its `build.sh`) with the wheels' nvcc, and
-//! reading Nsight Compute's CSV. Each test binary uses its own part of it.
+//! of `tests/data` or a calibration folder's programs (its `build.sh`) with the wheels' nvcc,
+//! reading Nsight Compute's CSV, and checking a whole program under `warpscope run` against what
+//! an H200 printed and counted ([`check_against_h200`]). Each test binary uses its own part of it.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
@@ -97,4 +98,132 @@ pub fn read_ncu_csv(path: &Path) -> BTreeMap<u64, NcuLaunch> {
         }
     }
     out
+}
+
+/// The counter groups `warpscope run` labels exact or an estimate: (the export's flag, the ncu
+/// counters it covers; shared wavefronts under ncu's instruction-attributed names).
+pub const GROUPS: [(&str, &[&str]); 3] = [
+    (
+        "warpscope__branch_counters_exact",
+        &[
+            "smsp__sass_branch_targets.sum",
+            "smsp__sass_branch_targets_threads_divergent.sum",
+        ],
+    ),
+    (
+        "warpscope__shared_counters_exact",
+        &[
+            "smsp__sass_inst_executed_op_shared_ld.sum",
+            "smsp__sass_inst_executed_op_shared_st.sum",
+            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        ],
+    ),
+    (
+        "warpscope__global_counters_exact",
+        &[
+            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        ],
+    ),
+];
+
+/// Counters warpscope always claims exact.
+pub const ALWAYS: [&str; 2] = [
+    "launch__registers_per_thread",
+    "sm__maximum_warps_per_active_cycle_pct",
+];
+
+/// A kernel's name without return type, namespaces, template arguments or parameters, as both
+/// warpscope and ncu can be compared by it (ncu prints `lift<int, 0>` for `lift<int, false>`,
+/// leaves out the return type and namespaces' inline versions).
+pub fn kernel_stem(name: &str) -> &str {
+    let name = name.split(['<', '(']).next().unwrap_or_default();
+    let name = name.rsplit("::").next().unwrap_or_default();
+    name.trim().trim_start_matches("void ").trim()
+}
+
+/// Runs `warpscope run --export FILE ARGS` in the repository (`args`: a `.cu` file then `--` and
+/// the program's arguments, or `--` and a built program) and checks it against what an H200
+/// printed and counted in `{h200}/{table}.stdout` and `{h200}/{table}.ncu.csv` (`h200` relative
+/// to the repository): the run succeeds; its output starts with the GPU's (lines ncu or
+/// compute-sanitizer added, `==...`, left out); it records ncu's launches, each of the same kernel;
+/// every launch's registers and theoretical occupancy equal the H200's; and every counter of a
+/// group of [`GROUPS`] the launch labels exact equals the H200's. Returns the launches and, per
+/// group, how many are labelled exact.
+pub fn check_against_h200(h200: &str, table: &str, args: &[&std::ffi::OsStr]) -> (usize, [usize; 3]) {
+    let dir = scratch(&format!("h200-{table}"));
+    let export = dir.path().join("run.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--export"])
+        .arg(&export)
+        .args(args)
+        .current_dir(repo())
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{table}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let h200 = repo().join(h200);
+    let gpu_out = std::fs::read_to_string(h200.join(format!("{table}.stdout"))).unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let mine: Vec<&str> = printed.lines().collect();
+    let theirs: Vec<&str> = gpu_out.lines().filter(|l| !l.starts_with("==")).collect();
+    assert!(!theirs.is_empty());
+    assert!(mine.len() >= theirs.len(), "{table}: printed {printed}");
+    assert_eq!(&mine[..theirs.len()], &theirs[..], "{table}: the GPU's output");
+    let ncu = read_ncu_csv(&h200.join(format!("{table}.ncu.csv")));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let launches = v["launches"].as_array().unwrap();
+    assert_eq!(launches.len(), ncu.len(), "{table}: launches");
+    let mut exact = [0; 3];
+    for l in launches {
+        let m = &l["metrics"];
+        let id = l["id"].as_u64().unwrap();
+        let (name, hw) = &ncu[&id];
+        let kernel = l["kernel"].as_str().unwrap();
+        assert_eq!(
+            kernel_stem(kernel),
+            kernel_stem(name),
+            "{table} launch {id}: {kernel} against the H200's {name}"
+        );
+        for k in ALWAYS {
+            // ncu's CSV prints the occupancy with two decimals (46.88 for 46.875)
+            let mine = (m[k].as_f64().unwrap() * 100.0).round() / 100.0;
+            assert_eq!(mine, hw[k], "{table} launch {id} ({kernel}): {k}");
+        }
+        for (g, (flag, keys)) in GROUPS.iter().enumerate() {
+            if m[*flag] != 1.0 {
+                continue;
+            }
+            exact[g] += 1;
+            for k in *keys {
+                assert_eq!(
+                    m[*k].as_f64().unwrap(),
+                    hw[*k],
+                    "{table} launch {id} ({kernel}): {k}, labelled exact"
+                );
+            }
+        }
+    }
+    (launches.len(), exact)
+}
+
+/// Asserts `program` recorded `launches` launches and that at least `want[g]` of them are
+/// labelled exact in each group `g` of [`GROUPS`] (what [`check_against_h200`] returned: `got`).
+pub fn assert_exact_at_least(program: &str, got: (usize, [usize; 3]), launches: usize, want: [usize; 3]) {
+    assert_eq!(got.0, launches, "{program}: launches");
+    for (g, (flag, _)) in GROUPS.iter().enumerate() {
+        assert!(
+            got.1[g] >= want[g],
+            "{program}: {} launches labelled {flag}, expected at least {}",
+            got.1[g],
+            want[g]
+        );
+    }
 }
