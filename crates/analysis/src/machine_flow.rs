@@ -356,6 +356,9 @@ enum Kind {
     /// (`arrive`: the warp does not wait, shared memory is no longer followed).
     Bar {
         arrive: bool,
+        /// `BAR.SYNC 0x0` with no thread count: every thread of the block takes part
+        /// (`__syncthreads`).
+        block: bool,
     },
     /// `BRX R, imm`: an indirect jump to `R + next + imm` (ptxas's jump table for a `switch`:
     /// `R` loaded from constant bank 2).
@@ -488,6 +491,10 @@ pub struct MachineFlow {
     /// The code writes global memory by instructions the run does not follow as stores (bulk and
     /// tensor copies to global memory, surface stores): see [`FlowReads::hold`].
     unfollowed_writes: bool,
+    /// Every barrier of the code is a `__syncthreads` ([`Kind::Bar`]'s `block`): a warp's barrier
+    /// count orders its global accesses against the other warps' of its block
+    /// ([`FlowReads::hold`]).
+    block_barriers: bool,
     /// The kernel's constant bank 2 (`BRX` jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
     /// The module's `__constant__` variables in constant bank 3: (offset, size, symbol).
@@ -564,15 +571,32 @@ pub struct FlowReads {
     pub decided: bool,
     /// Some shared load took a value from the emulation's record ([`FlowLaunch::shared`]).
     pub shared: bool,
-    /// The 4-byte words read from the launch's starting memory, with the values read and the
-    /// reading warp.
-    words: Vec<(u64, u32, u32)>,
+    /// The 4-byte words read from the launch's starting memory, with the values read, the
+    /// reading warp and its barrier phase (block-wide barriers it had passed).
+    words: Vec<(u64, u32, u32, u32)>,
     overflow: bool,
-    /// Word address → the one warp that stored to it during the run ([`Self::MANY`]: several).
-    writers: rustc_hash::FxHashMap<u64, u32>,
+    /// Word address → the warps that stored to it during the run.
+    writers: rustc_hash::FxHashMap<u64, Writer>,
     /// Some store's address was not known, or the code writes global memory in ways not followed
     /// (bulk copies, surface stores): [`Self::writers`] may miss words.
     blind: bool,
+    /// Warps per block (a warp's block is its number in the launch divided by it).
+    per_block: u32,
+    /// The warps' barrier phases do not order their accesses: the code has a barrier other than
+    /// `__syncthreads` (`BAR.ARV`, named barriers, thread counts, `BAR.RED`), or some warp passed a
+    /// barrier with part of its lanes.
+    unordered: bool,
+}
+
+/// The warps that stored to one word of global memory during a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Writer {
+    /// The one warp that stored to it ([`FlowReads::MANY`]: several).
+    warp: u32,
+    /// The one block whose warps stored to it ([`FlowReads::MANY`]: several).
+    block: u32,
+    /// The lowest barrier phase any of those stores was made in.
+    phase: u32,
 }
 
 impl FlowReads {
@@ -584,26 +608,53 @@ impl FlowReads {
     /// Whether the run's counters hold given the memory after the launch: no branch depended on
     /// memory, or every word read still has the value read, or was changed only by the warp that
     /// read it (no other warp wrote it, so the warp read what it would on the GPU: the launch's
-    /// starting value before its own store, its own value after; a thread's `a[i] = a[i] / b`).
+    /// starting value before its own store, its own value after; a thread's `a[i] = a[i] / b`), or
+    /// only by warps of the reader's block after a `__syncthreads` the reader had not yet passed
+    /// when it read (the barrier orders the read before every such store, so the reader saw the
+    /// launch's starting value on the GPU too: `x = p[b]; __syncthreads(); ... if (t == 0) p[b] =
+    /// y;`).
     pub fn hold(&self, after: &warpscope_emu::mem::Global) -> bool {
         !self.decided
             || (!self.overflow
-                && self.words.iter().all(|&(a, v, warp)| {
+                && self.words.iter().all(|&(a, v, warp, phase)| {
                     after.read(a, 4) == Some(u64::from(v))
-                        || !self.blind && self.writers.get(&a) == Some(&warp)
+                        || !self.blind
+                            && self.writers.get(&a).is_some_and(|w| {
+                                w.warp == warp
+                                    || !self.unordered
+                                        && self.per_block != 0
+                                        && w.block == warp / self.per_block
+                                        && w.phase > phase
+                            })
                 }))
     }
 
-    /// Notes that warp `warp` stored to the word at `wa`.
-    fn wrote(&mut self, warp: u32, wa: u64) {
+    /// Notes that warp `warp` stored to the word at `wa` in its barrier phase `phase`.
+    fn wrote(&mut self, warp: u32, wa: u64, phase: u32) {
+        let block = warp.checked_div(self.per_block).unwrap_or(Self::MANY);
+        self.merge_writer(
+            wa,
+            Writer {
+                warp,
+                block,
+                phase,
+            },
+        );
+    }
+
+    fn merge_writer(&mut self, wa: u64, new: Writer) {
         self.writers
             .entry(wa)
             .and_modify(|w| {
-                if *w != warp {
-                    *w = Self::MANY;
+                if w.warp != new.warp {
+                    w.warp = Self::MANY;
                 }
+                if w.block != new.block {
+                    w.block = Self::MANY;
+                }
+                w.phase = w.phase.min(new.phase);
             })
-            .or_insert(warp);
+            .or_insert(new);
     }
 }
 
@@ -625,7 +676,7 @@ struct Mem<'a> {
     reads: FlowReads,
     /// The last read logged in each slot (by word address): a warp reading the same word again
     /// and finding the same value (a loop's loads) adds nothing to [`FlowReads::words`].
-    recent: Box<[(u64, u32, u32); RECENT_READS]>,
+    recent: Box<[(u64, u32, u32, u32); RECENT_READS]>,
 }
 
 /// Slots of [`Mem::recent`].
@@ -637,15 +688,15 @@ impl<'a> Mem<'a> {
             global,
             stored: rustc_hash::FxHashMap::default(),
             reads: FlowReads::default(),
-            recent: Box::new([(u64::MAX, 0, 0); RECENT_READS]),
+            recent: Box::new([(u64::MAX, 0, 0, 0); RECENT_READS]),
         }
     }
 }
 
 impl Mem<'_> {
-    /// The aligned word at `wa` as warp `warp` reads it: its value and the bytes known (a bit
-    /// each).
-    fn word(&mut self, warp: u32, wa: u64) -> (u32, u8) {
+    /// The aligned word at `wa` as warp `warp` reads it in its barrier phase `phase`: its value
+    /// and the bytes known (a bit each).
+    fn word(&mut self, warp: u32, wa: u64, phase: u32) -> (u32, u8) {
         let own = match self.stored.get(&wa) {
             Some(s) if s.warp == warp => Some(*s),
             _ => None,
@@ -659,10 +710,10 @@ impl Mem<'_> {
             Some(v) => {
                 let v = v as u32;
                 let slot = &mut self.recent[(wa >> 2) as usize % RECENT_READS];
-                if *slot != (wa, v, warp) {
-                    *slot = (wa, v, warp);
+                if *slot != (wa, v, warp, phase) {
+                    *slot = (wa, v, warp, phase);
                     if self.reads.words.len() < FlowReads::MAX {
-                        self.reads.words.push((wa, v, warp));
+                        self.reads.words.push((wa, v, warp, phase));
                     } else {
                         self.reads.overflow = true;
                     }
@@ -686,8 +737,8 @@ impl Mem<'_> {
     /// Byte `a` stored by warp `warp` (`None`: a value not known).
     /// The aligned word `wa` stored whole by warp `warp` (`None`: a value not known): as its four
     /// bytes through [`Self::store`], in one entry.
-    fn store_word(&mut self, warp: u32, wa: u64, v: Option<u32>) {
-        self.reads.wrote(warp, wa);
+    fn store_word(&mut self, warp: u32, wa: u64, v: Option<u32>, phase: u32) {
+        self.reads.wrote(warp, wa, phase);
         let e = self.stored.entry(wa).or_insert(Stored {
             warp,
             value: 0,
@@ -712,9 +763,9 @@ impl Mem<'_> {
         }
     }
 
-    fn store(&mut self, warp: u32, a: u64, b: Option<u8>) {
+    fn store(&mut self, warp: u32, a: u64, b: Option<u8>, phase: u32) {
         let wa = a & !3;
-        self.reads.wrote(warp, wa);
+        self.reads.wrote(warp, wa, phase);
         let k = (a & 3) as u8;
         let e = self.stored.entry(wa).or_insert(Stored {
             warp,
@@ -1201,7 +1252,12 @@ impl MachineFlow {
             )
         });
         let loops = loops::find(&ins, &needed, &value);
+        let block_barriers = ins.iter().all(|x| match x.kind {
+            Kind::Bar { arrive, block } => !arrive && block,
+            _ => true,
+        });
         MachineFlow {
+            block_barriers,
             ins,
             needed,
             skip_to,
@@ -1304,6 +1360,7 @@ impl MachineFlow {
                 w.constant4 = bank4.clone();
                 w.funcs = funcs.clone();
                 let mut mem = Mem::new(launch.global);
+                mem.reads.per_block = warps as u32;
                 let mut counts = FlowCounts {
                     global: counts.global,
                     global_why: counts.global_why,
@@ -1316,6 +1373,7 @@ impl MachineFlow {
                         self.run_warp(&mut w, launch, &mut counts, &mut mem, max_warp_insts)?;
                         mem.reads.blind |= w.unknown_store;
                         mem.reads.shared |= w.sh_used;
+                        mem.reads.unordered |= w.bar_apart;
                     }
                 }
                 Ok((counts, mem.reads))
@@ -1323,6 +1381,8 @@ impl MachineFlow {
             .collect();
         let mut reads = FlowReads {
             blind: self.unfollowed_writes,
+            per_block: warps as u32,
+            unordered: !self.block_barriers,
             ..FlowReads::default()
         };
         for part in parts {
@@ -1346,8 +1406,9 @@ impl MachineFlow {
             reads.overflow |= r.overflow;
             reads.blind |= r.blind;
             reads.shared |= r.shared;
-            for (wa, warp) in r.writers {
-                reads.wrote(warp, wa);
+            reads.unordered |= r.unordered;
+            for (wa, wr) in r.writers {
+                reads.merge_writer(wa, wr);
             }
             let room = FlowReads::MAX.saturating_sub(reads.words.len());
             if r.words.len() > room {
@@ -1802,11 +1863,16 @@ impl MachineFlow {
                 advance(w, group);
                 w.together = Some(pc + 1);
             }
-            Kind::Bar { arrive } => {
+            Kind::Bar { arrive, .. } => {
                 if unknown_guard != 0 {
                     return Err(stop("barrier on an unknown value"));
                 }
                 if on != 0 {
+                    if on != w.alive {
+                        // lanes of the warp pass the barrier apart: its barrier count is no longer
+                        // the block's phase for the order of global accesses (FlowReads::hold)
+                        w.bar_apart = true;
+                    }
                     if arrive {
                         w.sh_bad = true;
                     } else {
@@ -2458,9 +2524,15 @@ fn decode(
     }
     if base == "BAR" {
         if has("ARV") {
-            ins.kind = Kind::Bar { arrive: true };
+            ins.kind = Kind::Bar {
+                arrive: true,
+                block: false,
+            };
         } else if has("SYNC") || has("RED") {
-            ins.kind = Kind::Bar { arrive: false };
+            ins.kind = Kind::Bar {
+                arrive: false,
+                block: has("SYNC") && ops.len() == 1 && ops[0] == "0x0",
+            };
             if has("RED") {
                 // the block's reduction: unknown here
                 ins.dst = ops
@@ -3294,6 +3366,8 @@ struct Warp {
     id: u32,
     /// The warp stored to an address it does not know: its later loads are unknown.
     unknown_store: bool,
+    /// Some barrier was passed by part of the warp's live lanes only.
+    bar_apart: bool,
     /// Each lane's local memory ([`local`]).
     local: Vec<local::Bytes>,
     /// Lanes that stored to a local address not known: their local loads are unknown.
@@ -3399,6 +3473,7 @@ impl Warp {
             ddiv_b: [None; 32],
             id: 0,
             unknown_store: false,
+            bar_apart: false,
             together: None,
             deferred: Vec::new(),
             cohort: [0; 32],
@@ -3451,6 +3526,7 @@ impl Warp {
         self.cur_approx = false;
         self.ddiv_b = [None; 32];
         self.unknown_store = false;
+        self.bar_apart = false;
         self.local.iter_mut().for_each(|m| m.clear());
         self.local_blind = 0;
         self.in_block = warp as u32;
@@ -3731,7 +3807,7 @@ impl Warp {
                             let (v, k) = match cur {
                                 Some((w, v, k)) if w == wa => (v, k),
                                 _ => {
-                                    let (v, k) = mem.word(self.id, wa);
+                                    let (v, k) = mem.word(self.id, wa, self.phase as u32);
                                     cur = Some((wa, v, k));
                                     (v, k)
                                 }
@@ -3768,7 +3844,7 @@ impl Warp {
                                 }
                                 _ => None,
                             };
-                            mem.store_word(self.id, a.wrapping_add(4 * j as u64), v);
+                            mem.store_word(self.id, a.wrapping_add(4 * j as u64), v, self.phase as u32);
                         }
                         continue;
                     }
@@ -3781,7 +3857,7 @@ impl Warp {
                             }
                             _ => None,
                         };
-                        mem.store(self.id, a.wrapping_add(i as u64), v);
+                        mem.store(self.id, a.wrapping_add(i as u64), v, self.phase as u32);
                     }
                 }
             }
@@ -3790,7 +3866,7 @@ impl Warp {
                     match self.address(ins, l) {
                         Some(a) => {
                             for i in 0..u64::from(bytes) {
-                                mem.store(self.id, a.wrapping_add(i), None);
+                                mem.store(self.id, a.wrapping_add(i), None, self.phase as u32);
                             }
                         }
                         None => self.unknown_store = true,
