@@ -357,3 +357,78 @@ fn a_lea_of_a_negated_word_carries_as_a_subtraction() {
     // n = 2^40: every lane's difference (1024 - tid) << 30 has a non-zero high word
     assert_eq!(run(&f, 32, &(1u64 << 40).to_le_bytes()), Ok((1, 0)));
 }
+
+/// `x = p[b]; if (x > 5) x++; <bar>; if (tid == 0) p[w] = x;` with `b` the block and `w` the block
+/// (`other`: the other block), two blocks of two warps: warp 1 of each block reads the word its
+/// block's warp 0 writes after the barrier `bar` (a line of machine code, a `NOP` for none).
+fn read_then_barrier_then_store(bar: &str, other: bool) -> String {
+    let w = if other {
+        "\t/*0030*/ LOP3.LUT R7, R6, 0x1, RZ, 0x3c, !PT ;\n"
+    } else {
+        "\t/*0030*/ MOV R7, R6 ;\n"
+    };
+    format!(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ S2R R6, SR_CTAID.X ;\n\
+         \t/*0020*/ LDC.64 R2, c[0x0][0x210] ;\n\
+         {w}\
+         \t/*0040*/ IMAD.WIDE.U32 R8, R6, 0x4, R2 ;\n\
+         \t/*0050*/ IMAD.WIDE.U32 R10, R7, 0x4, R2 ;\n\
+         \t/*0060*/ LDG.E R4, desc[UR4][R8.64] ;\n\
+         \t/*0070*/ ISETP.GT.AND P0, PT, R4, 0x5, PT ;\n\
+         \t/*0080*/ @!P0 BRA `(.L_x_0) ;\n\
+         \t/*0090*/ IADD3 R4, R4, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*00a0*/ {bar} ;\n\
+         \t/*00b0*/ ISETP.NE.AND P1, PT, R0, RZ, PT ;\n\
+         \t/*00c0*/ @P1 EXIT ;\n\
+         \t/*00d0*/ STG.E desc[UR4][R10.64], R4 ;\n\
+         \t/*00e0*/ EXIT ;\n"
+    )
+}
+
+#[test]
+fn a_syncthreads_orders_a_read_before_the_blocks_later_store() {
+    let base = 0x7000_0000u64;
+    let start = [7u32, 3];
+    let words: Vec<u8> = start.iter().flat_map(|v| v.to_le_bytes()).collect();
+    // (the barrier line, the other block writes, whether the reads hold)
+    let cases = [
+        // every warp of the block reads before the barrier, warp 0 writes after it: the GPU's
+        // warp 1 read the starting value, as the run did
+        ("BAR.SYNC.DEFER_BLOCKING 0x0", false, true),
+        // no barrier: warp 0's store and warp 1's load are not ordered
+        ("NOP", false, false),
+        // the other block's store: no barrier orders blocks
+        ("BAR.SYNC.DEFER_BLOCKING 0x0", true, false),
+        // a named barrier of 64 threads, an arrival: not the block's phases
+        ("BAR.SYNC.DEFER_BLOCKING 0x1, 0x40", false, false),
+        ("BAR.ARV 0x0, 0x40", false, false),
+    ];
+    for (bar, other, holds) in cases {
+        let g = warpscope_emu::mem::Global::new(vec![(base, words.clone())]);
+        let f = flow(&read_then_barrier_then_store(bar, other));
+        let (_, reads) = f
+            .run(
+                &FlowLaunch {
+                    global: Some(&g),
+                    grid: [2, 1, 1],
+                    block: [64, 1, 1],
+                    params: &base.to_le_bytes(),
+                    symbols: &[],
+                    constants: &[],
+                    cluster: [1, 1, 1],
+                    shared: None,
+                },
+                1 << 20,
+            )
+            .unwrap();
+        // the memory the GPU leaves: block b's x (7 + 1, 3) at p[b], or at the other block's word
+        let after = warpscope_emu::mem::Global::new(vec![(base, words.clone())]);
+        for (b, v) in [(0u64, 8u64), (1, 3)] {
+            let w = if other { b ^ 1 } else { b };
+            after.write(base + 4 * w, 4, v).unwrap();
+        }
+        assert_eq!(reads.hold(&after), holds, "{bar}, other block: {other}");
+    }
+}
