@@ -326,6 +326,11 @@ enum Kind {
         cmp: Cmp,
         bop: Bop,
     },
+    /// `DSETP.MIN.AND` / `DSETP.MAX.AND` (`max`): ptxas's `fmin`/`fmax` of doubles
+    /// ([`double::min_max`]).
+    Dminmax {
+        max: bool,
+    },
     /// Conversions between doubles and 32-bit integers or floats.
     Dcvt {
         op: double::Dcvt,
@@ -1834,10 +1839,11 @@ impl MachineFlow {
                 };
                 // a return is a branch target too (H100: reduction's reduce7 calls a division
                 // subroutine once per warp, and each warp counts one target more than its BRAs
-                // and CALL)
-                if on != 0 {
-                    counts.targets += 1;
-                }
+                // and CALL), even where its guard holds for none of the group's lanes, as a
+                // `BRA`'s (H200: myocyte's `@!P0 RET.REL.NODEC` ends a loop of `pow`'s; the
+                // first launch's 139950 targets are its BRA, CALL and RET executions, the RET's
+                // predicated off included)
+                counts.targets += 1;
                 for l in lanes(group) {
                     if on & (1 << l) == 0 {
                         w.pc[l] += 1;
@@ -1924,6 +1930,10 @@ impl MachineFlow {
                 }
                 if matches!(ins.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && unknown_guard != 0 {
                     w.unknown_store = true;
+                    if matches!(ins.kind, Kind::Stg { known: false, .. }) {
+                        // a generic store that may land in those lanes' local memory
+                        w.local_blind |= unknown_guard;
+                    }
                 }
                 advance(w, group);
                 w.together = Some(pc + 1);
@@ -2290,14 +2300,18 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool
                 }
             }
         }
-        if ins
-            .iter()
-            .zip(&needed)
-            .any(|(x, &k)| k && matches!(x.kind, Kind::Ldl { .. }))
-        {
-            for (x, k) in ins.iter().zip(needed.iter_mut()) {
+        // local memory is written by `STL` and generic stores, read by `LDL` and generic loads
+        if ins.iter().zip(&needed).zip(&value).any(|((x, &k), &v)| {
+            k && matches!(x.kind, Kind::Ldl { .. }) || v && matches!(x.kind, Kind::Ldg { generic: true, .. })
+        }) {
+            for ((x, k), v) in ins.iter().zip(needed.iter_mut()).zip(value.iter_mut()) {
                 if matches!(x.kind, Kind::Stl { .. }) && !*k {
                     *k = true;
+                    changed = true;
+                }
+                if matches!(x.kind, Kind::Stg { known: false, .. }) && !*v {
+                    *k = true;
+                    *v = true;
                     changed = true;
                 }
             }
@@ -2580,7 +2594,7 @@ fn decode(
             ),
             _ => false,
         };
-        if let Kind::Dsetp { .. } = kind {
+        if let Kind::Dsetp { .. } | Kind::Dminmax { .. } = kind {
             ins.dst = ops.iter().take(2).map(|o| pred_or_sink(o)).collect();
             ins.src = ops.iter().skip(2).take(2).map(|o| double::operand(o)).collect();
             ins.preds = preds_of(4);
@@ -3621,6 +3635,28 @@ impl Warp {
             .then(|| (u64::from(self.r[r + 1][l]) << 32 | u64::from(self.r[r][l])).wrapping_add(off as u64))
     }
 
+    /// Lane `l` stores `bytes` bytes from the registers from `first` (`None`: not a register,
+    /// the value unknown) at local address `a`; `sure`: the lane does store (else it may, and
+    /// the bytes become unknown).
+    fn local_store(&mut self, l: usize, a: u32, first: Option<u8>, bytes: u8, sure: bool) {
+        for i in 0..u32::from(bytes) {
+            let reg = first.map(|r| r as usize + i as usize / 4);
+            let (v, t) = match reg {
+                Some(r) if r == RZ as usize => (Some(0), false),
+                Some(r) if r < RZ as usize => {
+                    let known = self.rk[r] >> l & 1 != 0 && self.ax[r] >> l & 1 == 0;
+                    (
+                        known.then(|| (self.r[r][l] >> (8 * (i % 4))) as u8),
+                        self.rt[r] >> l & 1 != 0,
+                    )
+                }
+                _ => (None, false),
+            };
+            let v = if sure { v } else { None };
+            self.local[l].insert(a.wrapping_add(i), (v, t));
+        }
+    }
+
     /// `LDL`/`STL` for the lanes `on`; lanes in `unsure` (guard unknown) may store: the bytes
     /// they may store become unknown.
     fn local_memory(&mut self, ins: &Ins, on: u32, unsure: u32, launch: &FlowLaunch) {
@@ -3640,22 +3676,7 @@ impl Warp {
                         self.local_blind |= 1 << l;
                         continue;
                     };
-                    for i in 0..u32::from(bytes) {
-                        let reg = first.map(|r| r as usize + i as usize / 4);
-                        let (v, t) = match reg {
-                            Some(r) if r == RZ as usize => (Some(0), false),
-                            Some(r) if r < RZ as usize => {
-                                let known = self.rk[r] >> l & 1 != 0 && self.ax[r] >> l & 1 == 0;
-                                (
-                                    known.then(|| (self.r[r][l] >> (8 * (i % 4))) as u8),
-                                    self.rt[r] >> l & 1 != 0,
-                                )
-                            }
-                            _ => (None, false),
-                        };
-                        let v = if on >> l & 1 != 0 { v } else { None };
-                        self.local[l].insert(a.wrapping_add(i), (v, t));
-                    }
+                    self.local_store(l, a, first, bytes, on >> l & 1 != 0);
                 }
             }
             Kind::Ldl { bytes, signed } => {
@@ -3790,8 +3811,19 @@ impl Warp {
     /// `LDG`, `STG`, `ST` and global atomics for the lanes `on`.
     fn memory(&mut self, ins: &Ins, on: u32, mem: &mut Mem) {
         match ins.kind {
-            Kind::Ldg { bytes, signed, .. } => {
+            Kind::Ldg { bytes, signed, generic } => {
                 for l in lanes(on) {
+                    if generic && let Some(la) = self.address(ins, l).and_then(local::of_generic) {
+                        // a generic load from the lane's own local memory
+                        let got = (self.local_blind >> l & 1 == 0)
+                            .then(|| local::load(&self.local[l], la, u32::from(bytes)))
+                            .flatten();
+                        match got {
+                            Some((buf, taint)) => self.write_loaded(ins, l, Some(buf), bytes, signed, taint),
+                            None => self.write_loaded(ins, l, None, bytes, signed, false),
+                        }
+                        continue;
+                    }
                     let addr = if self.unknown_store {
                         None
                     } else {
@@ -3827,12 +3859,21 @@ impl Warp {
                 for l in lanes(on) {
                     let Some(a) = self.address(ins, l) else {
                         self.unknown_store = true;
+                        if !known {
+                            // a generic store may land in the lane's local memory
+                            self.local_blind |= 1 << l;
+                        }
                         continue;
                     };
                     let first = match ins.src.first().map(|o| o.src) {
                         Some(Src::R(r)) => Some(r),
                         _ => None,
                     };
+                    if !known && let Some(la) = local::of_generic(a) {
+                        // a generic store to the lane's own local memory: as an `STL`
+                        self.local_store(l, la, first, bytes, true);
+                        continue;
+                    }
                     if a & 3 == 0 && (bytes as usize).is_multiple_of(4) {
                         // whole aligned words: one entry each (the same as their four bytes)
                         for j in 0..bytes as usize / 4 {
@@ -4076,6 +4117,10 @@ impl Warp {
                 match off {
                     0x0 | 0x4 | 0x8 => Some(launch.block[(off / 4) as usize]),
                     0x28 => Some(local::STACK_TOP),
+                    // the generic address of the thread's local window (`cvta.local`: ptxas adds
+                    // it to the stack pointer, and subtracts its low word to go back)
+                    0x20 => Some(warpscope_emu::mem::LOCAL_WINDOW as u32),
+                    0x24 => Some((warpscope_emu::mem::LOCAL_WINDOW >> 32) as u32),
                     0xc | 0x10 | 0x14 => Some(launch.grid[((off - 0xc) / 4) as usize]),
                     o if o >= PARAM_BASE => {
                         let i = (o - PARAM_BASE) as usize;
@@ -5031,6 +5076,15 @@ impl Warp {
                     Some((lo, hi)) => (Some(lo), Some(hi)),
                     None => (None, None),
                 }
+            }
+            Kind::Dminmax { max } => {
+                let (Some(a), Some(b), Some(c)) =
+                    (self.dval(0, ins, l, launch), self.dval(1, ins, l, launch), p(0))
+                else {
+                    return (None, None);
+                };
+                let (chosen, nan) = double::min_max(max, a, b);
+                (Some(u32::from(chosen && c)), Some(u32::from(nan && c)))
             }
             Kind::Dsetp { cmp, bop } => {
                 let (Some(a), Some(b), Some(c)) =

@@ -432,3 +432,106 @@ fn a_syncthreads_orders_a_read_before_the_blocks_later_store() {
         assert_eq!(reads.hold(&after), holds, "{bar}, other block: {other}");
     }
 }
+
+/// `a[1] = tid` by `STL`, then through the generic pointer `&a[0]` (the stack pointer plus the
+/// local window's generic address, `c[0x0][0x20]`/`[0x24]`, as ptxas forms it on sm_90): a generic
+/// load of `a[1]` and a branch on it, a generic store `a[2] = tid` read back by `LDL` and a branch
+/// on that.
+const GENERIC_LOCAL: &str = "\t/*0000*/ LDC R1, c[0x0][0x28] ;\n\
+    \t/*0010*/ S2R R0, SR_TID.X ;\n\
+    \t/*0020*/ VIADD R1, R1, 0xfffffff0 ;\n\
+    \t/*0030*/ STL [R1+0x4], R0 ;\n\
+    \t/*0040*/ ULDC UR6, c[0x0][0x20] ;\n\
+    \t/*0050*/ IADD3 R2, P1, R1, UR6, RZ ;\n\
+    \t/*0060*/ ULDC UR6, c[0x0][0x24] ;\n\
+    \t/*0070*/ IMAD.X R3, RZ, RZ, UR6, P1 ;\n\
+    \t/*0080*/ LD.E R5, desc[UR4][R2.64+0x4] ;\n\
+    \t/*0090*/ ISETP.GE.AND P0, PT, R5, 0x10, PT ;\n\
+    \t/*00a0*/ @P0 BRA `(.L_x_0) ;\n\
+    \t/*00b0*/ ST.E desc[UR4][R2.64+0x8], R0 ;\n\
+    \t/*00c0*/ LDL R6, [R1+0x8] ;\n\
+    \t/*00d0*/ ISETP.GE.AND P1, PT, R6, 0x8, PT ;\n\
+    \t/*00e0*/ @P1 BRA `(.L_x_0) ;\n\
+    .L_x_0:\n\
+    \t/*00f0*/ EXIT ;\n";
+
+#[test]
+fn generic_loads_and_stores_in_the_local_window_are_the_lanes_local_memory() {
+    let f = flow(GENERIC_LOCAL);
+    // the first branch parts lanes 16..31 (tid >= 16) from 0..15; of those, 8..15 jump at the
+    // second: two targets, both divergent
+    assert_eq!(run(&f, 32, &[]), Ok((2, 2)));
+    // a second warp: tids 32..63 all jump at the first branch
+    assert_eq!(run(&f, 64, &[]), Ok((3, 2)));
+    // through another register than the window's address: a global word the run cannot know
+    let global = GENERIC_LOCAL.replace("IADD3 R2, P1, R1, UR6, RZ", "IADD3 R2, P1, R1, 0x100, RZ");
+    let err = run(&flow(&global), 32, &[]).unwrap_err();
+    assert!(err.contains("/*00a0*/") && err.contains("unknown value"), "{err}");
+}
+
+/// `n` in a subroutine's loop `do { n--; } while (n > 0)` whose exit is a return guarded by the
+/// loop test (`@!P0 RET`), as ptxas ends a loop of `pow`'s in myocyte.
+const GUARDED_RETURN: &str = "\t/*0000*/ LDC R0, c[0x0][0x210] ;\n\
+    \t/*0010*/ MOV R4, 0x30 ;\n\
+    \t/*0020*/ CALL.REL.NOINC `(.L_x_0) ;\n\
+    \t/*0030*/ EXIT ;\n\
+    .L_x_0:\n\
+    \t/*0040*/ IADD3 R0, R0, -0x1, RZ ;\n\
+    \t/*0050*/ ISETP.GT.AND P0, PT, R0, RZ, PT ;\n\
+    \t/*0060*/ @!P0 RET.REL.NODEC R4 0x0 ;\n\
+    \t/*0070*/ BRA `(.L_x_0) ;\n";
+
+#[test]
+fn a_return_whose_guard_fails_is_a_branch_target_too() {
+    let f = flow(GUARDED_RETURN);
+    // n = 3: the CALL, the RET three times (twice predicated off), the BRA twice: 6 targets
+    // (the H200 counts a predicated-off RET: myocyte's first launch, 139950 = its BRA, CALL and
+    // RET executions)
+    assert_eq!(run(&f, 32, &3u32.to_le_bytes()), Ok((6, 0)));
+    // n = 1: the CALL and the RET
+    assert_eq!(run(&f, 64, &1u32.to_le_bytes()), Ok((4, 0)));
+}
+
+/// `fmin(tid, p)` / `fmax(tid, p)` of doubles: `DSETP.MIN`/`.MAX` choose between the operands, and
+/// a branch on the choice.
+fn min_max_flow(op: &str) -> MachineFlow {
+    flow(&format!(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ LDC.64 R4, c[0x0][0x210] ;\n\
+         \t/*0020*/ I2F.F64.U32 R2, R0 ;\n\
+         \t/*0030*/ DSETP.{op}.AND P0, P1, R2, R4, PT ;\n\
+         \t/*0040*/ @P0 BRA `(.L_x_0) ;\n\
+         \t/*0050*/ IADD3 R0, R0, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0060*/ @P1 BRA `(.L_x_1) ;\n\
+         \t/*0070*/ IADD3 R0, R0, 0x1, RZ ;\n\
+         .L_x_1:\n\
+         \t/*0080*/ EXIT ;\n"
+    ))
+}
+
+#[test]
+fn double_min_and_max_choose_as_fmin_and_fmax() {
+    // min(tid, 15.5): tid chosen for lanes 0..15 only; max: for 16..31 only; no NaN. The halves
+    // part at the first branch and, with no BSYNC to join them, each runs the second alone
+    for op in ["MIN", "MAX"] {
+        let f = min_max_flow(op);
+        assert_eq!(run(&f, 32, &15.5f64.to_le_bytes()), Ok((3, 1)), "{op}");
+        // min(tid, 40) chooses tid in every lane, max(tid, 40) in none: uniform
+        assert_eq!(run(&f, 32, &40f64.to_le_bytes()), Ok((2, 0)), "{op}");
+        // a NaN operand loses: the number (tid) is chosen everywhere, and not both are NaN
+        assert_eq!(run(&f, 32, &f64::NAN.to_le_bytes()), Ok((2, 0)), "{op}");
+    }
+    // the predicates themselves: (first operand chosen, both NaN)
+    let nan = f64::NAN;
+    assert_eq!(double::min_max(false, 1.0, 2.0), (true, false));
+    assert_eq!(double::min_max(true, 1.0, 2.0), (false, false));
+    assert_eq!(double::min_max(false, nan, 2.0), (false, false));
+    assert_eq!(double::min_max(false, 2.0, nan), (true, false));
+    assert_eq!(double::min_max(true, nan, nan), (false, true));
+    // -0 is below +0
+    assert_eq!(double::min_max(false, -0.0, 0.0), (true, false));
+    assert_eq!(double::min_max(false, 0.0, -0.0), (false, false));
+    assert_eq!(double::min_max(true, 0.0, -0.0), (true, false));
+    assert_eq!(double::min_max(true, -0.0, 0.0), (false, false));
+}
