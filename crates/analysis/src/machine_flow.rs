@@ -622,7 +622,7 @@ impl FlowReads {
         !self.decided
             || (!self.overflow
                 && self.words.iter().all(|&(a, v, warp, phase)| {
-                    after.read(a, 4) == Some(u64::from(v))
+                    global_word(after, a).0 == v
                         || !self.blind
                             && self.writers.get(&a).is_some_and(|w| {
                                 w.warp == warp
@@ -661,6 +661,23 @@ impl FlowReads {
             })
             .or_insert(new);
     }
+}
+
+/// The aligned word at `wa` in `g`: its value, and which bytes are in an allocation (a bit each;
+/// the bytes outside read as 0). The last word of a buffer whose size is not a multiple of 4
+/// (`unsigned char sym[50001]`) is known in part.
+fn global_word(g: &warpscope_emu::mem::Global, wa: u64) -> (u32, u8) {
+    if let Some(v) = g.read(wa, 4) {
+        return (v as u32, 0xf);
+    }
+    let (mut v, mut known) = (0u32, 0u8);
+    for b in 0..4u64 {
+        if let Some(x) = g.read(wa + b, 1) {
+            v |= (x as u32) << (8 * b);
+            known |= 1 << b;
+        }
+    }
+    (v, known)
 }
 
 /// One 4-byte word a warp stored: its bytes' values, which bytes it stored, which of those are
@@ -711,9 +728,8 @@ impl Mem<'_> {
         {
             return (s.value, s.known);
         }
-        let (mut v, mut known) = match self.global.and_then(|g| g.read(wa, 4)) {
-            Some(v) => {
-                let v = v as u32;
+        let (mut v, mut known) = match self.global.map(|g| global_word(g, wa)) {
+            Some((v, k)) if k != 0 => {
                 let slot = &mut self.recent[(wa >> 2) as usize % RECENT_READS];
                 if *slot != (wa, v, warp, phase) {
                     *slot = (wa, v, warp, phase);
@@ -723,9 +739,9 @@ impl Mem<'_> {
                         self.reads.overflow = true;
                     }
                 }
-                (v, 0xf)
+                (v, k)
             }
-            None => (0, 0),
+            _ => (0, 0),
         };
         if let Some(s) = own {
             for b in 0..4 {

@@ -535,3 +535,40 @@ fn double_min_and_max_choose_as_fmin_and_fmax() {
     assert_eq!(double::min_max(true, 0.0, -0.0), (true, false));
     assert_eq!(double::min_max(true, -0.0, 0.0), (false, false));
 }
+
+/// `if (sym[tid] >= 3)` on a 5-byte buffer: the last lane's byte sits in a word the allocation
+/// covers in part.
+#[test]
+fn a_byte_in_the_last_word_of_an_odd_sized_buffer_is_known() {
+    let f = flow(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ LDC.64 R2, c[0x0][0x210] ;\n\
+         \t/*0020*/ IMAD.WIDE.U32 R2, R0, 0x1, R2 ;\n\
+         \t/*0030*/ LDG.E.U8 R4, desc[UR4][R2.64] ;\n\
+         \t/*0040*/ ISETP.GE.AND P1, PT, R4, 0x3, PT ;\n\
+         \t/*0050*/ @P1 BRA `(.L_x_0) ;\n\
+         \t/*0060*/ IADD3 R4, R4, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0070*/ EXIT ;\n",
+    );
+    let base = 0x7000_0000u64;
+    let bytes = vec![1u8, 2, 3, 4, 5];
+    let g = warpscope_emu::mem::Global::new(vec![(base, bytes.clone())]);
+    let launch = |g| FlowLaunch {
+        global: Some(g),
+        grid: [1, 1, 1],
+        block: [5, 1, 1],
+        params: &[0, 0, 0, 0x70, 0, 0, 0, 0],
+        symbols: &[],
+        constants: &[],
+        cluster: [1, 1, 1],
+        shared: None,
+    };
+    let (c, reads) = f.run(&launch(&g), 1 << 20).unwrap();
+    // lanes 2, 3, 4 (bytes 3, 4, 5) jump, 0 and 1 do not
+    assert_eq!((c.targets, c.divergent), (1, 1));
+    assert!(reads.hold(&g));
+    // the launch changed the last byte: the run read another value
+    let after = warpscope_emu::mem::Global::new(vec![(base, vec![1u8, 2, 3, 4, 0])]);
+    assert!(!reads.hold(&after));
+}
