@@ -637,14 +637,7 @@ impl FlowReads {
     /// Notes that warp `warp` stored to the word at `wa` in its barrier phase `phase`.
     fn wrote(&mut self, warp: u32, wa: u64, phase: u32) {
         let block = warp.checked_div(self.per_block).unwrap_or(Self::MANY);
-        self.merge_writer(
-            wa,
-            Writer {
-                warp,
-                block,
-                phase,
-            },
-        );
+        self.merge_writer(wa, Writer { warp, block, phase });
     }
 
     fn merge_writer(&mut self, wa: u64, new: Writer) {
@@ -3827,7 +3820,11 @@ impl Warp {
     /// `LDG`, `STG`, `ST` and global atomics for the lanes `on`.
     fn memory(&mut self, ins: &Ins, on: u32, mem: &mut Mem) {
         match ins.kind {
-            Kind::Ldg { bytes, signed, generic } => {
+            Kind::Ldg {
+                bytes,
+                signed,
+                generic,
+            } => {
                 for l in lanes(on) {
                     if generic && let Some(la) = self.address(ins, l).and_then(local::of_generic) {
                         // a generic load from the lane's own local memory

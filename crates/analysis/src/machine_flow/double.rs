@@ -49,7 +49,9 @@ pub(super) fn kind(base: &str, mods: &[&str]) -> Option<Kind> {
             if !only(&[mods[0], "AND"]) {
                 return None;
             }
-            Kind::Dminmax { max: mods[0] == "MAX" }
+            Kind::Dminmax {
+                max: mods[0] == "MAX",
+            }
         }
         "DSETP" => {
             let cmp = mods.first().and_then(|m| super::parse_cmp(m))?;
