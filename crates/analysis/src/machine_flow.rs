@@ -326,6 +326,11 @@ enum Kind {
         cmp: Cmp,
         bop: Bop,
     },
+    /// `DSETP.MIN.AND` / `DSETP.MAX.AND` (`max`): ptxas's `fmin`/`fmax` of doubles
+    /// ([`double::min_max`]).
+    Dminmax {
+        max: bool,
+    },
     /// Conversions between doubles and 32-bit integers or floats.
     Dcvt {
         op: double::Dcvt,
@@ -356,6 +361,9 @@ enum Kind {
     /// (`arrive`: the warp does not wait, shared memory is no longer followed).
     Bar {
         arrive: bool,
+        /// `BAR.SYNC 0x0` with no thread count: every thread of the block takes part
+        /// (`__syncthreads`).
+        block: bool,
     },
     /// `BRX R, imm`: an indirect jump to `R + next + imm` (ptxas's jump table for a `switch`:
     /// `R` loaded from constant bank 2).
@@ -488,6 +496,10 @@ pub struct MachineFlow {
     /// The code writes global memory by instructions the run does not follow as stores (bulk and
     /// tensor copies to global memory, surface stores): see [`FlowReads::hold`].
     unfollowed_writes: bool,
+    /// Every barrier of the code is a `__syncthreads` ([`Kind::Bar`]'s `block`): a warp's barrier
+    /// count orders its global accesses against the other warps' of its block
+    /// ([`FlowReads::hold`]).
+    block_barriers: bool,
     /// The kernel's constant bank 2 (`BRX` jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
     /// The module's `__constant__` variables in constant bank 3: (offset, size, symbol).
@@ -564,15 +576,32 @@ pub struct FlowReads {
     pub decided: bool,
     /// Some shared load took a value from the emulation's record ([`FlowLaunch::shared`]).
     pub shared: bool,
-    /// The 4-byte words read from the launch's starting memory, with the values read and the
-    /// reading warp.
-    words: Vec<(u64, u32, u32)>,
+    /// The 4-byte words read from the launch's starting memory, with the values read, the
+    /// reading warp and its barrier phase (block-wide barriers it had passed).
+    words: Vec<(u64, u32, u32, u32)>,
     overflow: bool,
-    /// Word address → the one warp that stored to it during the run ([`Self::MANY`]: several).
-    writers: rustc_hash::FxHashMap<u64, u32>,
+    /// Word address → the warps that stored to it during the run.
+    writers: rustc_hash::FxHashMap<u64, Writer>,
     /// Some store's address was not known, or the code writes global memory in ways not followed
     /// (bulk copies, surface stores): [`Self::writers`] may miss words.
     blind: bool,
+    /// Warps per block (a warp's block is its number in the launch divided by it).
+    per_block: u32,
+    /// The warps' barrier phases do not order their accesses: the code has a barrier other than
+    /// `__syncthreads` (`BAR.ARV`, named barriers, thread counts, `BAR.RED`), or some warp passed a
+    /// barrier with part of its lanes.
+    unordered: bool,
+}
+
+/// The warps that stored to one word of global memory during a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Writer {
+    /// The one warp that stored to it ([`FlowReads::MANY`]: several).
+    warp: u32,
+    /// The one block whose warps stored to it ([`FlowReads::MANY`]: several).
+    block: u32,
+    /// The lowest barrier phase any of those stores was made in.
+    phase: u32,
 }
 
 impl FlowReads {
@@ -584,27 +613,64 @@ impl FlowReads {
     /// Whether the run's counters hold given the memory after the launch: no branch depended on
     /// memory, or every word read still has the value read, or was changed only by the warp that
     /// read it (no other warp wrote it, so the warp read what it would on the GPU: the launch's
-    /// starting value before its own store, its own value after; a thread's `a[i] = a[i] / b`).
+    /// starting value before its own store, its own value after; a thread's `a[i] = a[i] / b`), or
+    /// only by warps of the reader's block after a `__syncthreads` the reader had not yet passed
+    /// when it read (the barrier orders the read before every such store, so the reader saw the
+    /// launch's starting value on the GPU too: `x = p[b]; __syncthreads(); ... if (t == 0) p[b] =
+    /// y;`).
     pub fn hold(&self, after: &warpscope_emu::mem::Global) -> bool {
         !self.decided
             || (!self.overflow
-                && self.words.iter().all(|&(a, v, warp)| {
-                    after.read(a, 4) == Some(u64::from(v))
-                        || !self.blind && self.writers.get(&a) == Some(&warp)
+                && self.words.iter().all(|&(a, v, warp, phase)| {
+                    global_word(after, a).0 == v
+                        || !self.blind
+                            && self.writers.get(&a).is_some_and(|w| {
+                                w.warp == warp
+                                    || !self.unordered
+                                        && self.per_block != 0
+                                        && w.block == warp / self.per_block
+                                        && w.phase > phase
+                            })
                 }))
     }
 
-    /// Notes that warp `warp` stored to the word at `wa`.
-    fn wrote(&mut self, warp: u32, wa: u64) {
+    /// Notes that warp `warp` stored to the word at `wa` in its barrier phase `phase`.
+    fn wrote(&mut self, warp: u32, wa: u64, phase: u32) {
+        let block = warp.checked_div(self.per_block).unwrap_or(Self::MANY);
+        self.merge_writer(wa, Writer { warp, block, phase });
+    }
+
+    fn merge_writer(&mut self, wa: u64, new: Writer) {
         self.writers
             .entry(wa)
             .and_modify(|w| {
-                if *w != warp {
-                    *w = Self::MANY;
+                if w.warp != new.warp {
+                    w.warp = Self::MANY;
                 }
+                if w.block != new.block {
+                    w.block = Self::MANY;
+                }
+                w.phase = w.phase.min(new.phase);
             })
-            .or_insert(warp);
+            .or_insert(new);
     }
+}
+
+/// The aligned word at `wa` in `g`: its value, and which bytes are in an allocation (a bit each;
+/// the bytes outside read as 0). The last word of a buffer whose size is not a multiple of 4
+/// (`unsigned char sym[50001]`) is known in part.
+fn global_word(g: &warpscope_emu::mem::Global, wa: u64) -> (u32, u8) {
+    if let Some(v) = g.read(wa, 4) {
+        return (v as u32, 0xf);
+    }
+    let (mut v, mut known) = (0u32, 0u8);
+    for b in 0..4u64 {
+        if let Some(x) = g.read(wa + b, 1) {
+            v |= (x as u32) << (8 * b);
+            known |= 1 << b;
+        }
+    }
+    (v, known)
 }
 
 /// One 4-byte word a warp stored: its bytes' values, which bytes it stored, which of those are
@@ -625,7 +691,7 @@ struct Mem<'a> {
     reads: FlowReads,
     /// The last read logged in each slot (by word address): a warp reading the same word again
     /// and finding the same value (a loop's loads) adds nothing to [`FlowReads::words`].
-    recent: Box<[(u64, u32, u32); RECENT_READS]>,
+    recent: Box<[(u64, u32, u32, u32); RECENT_READS]>,
 }
 
 /// Slots of [`Mem::recent`].
@@ -637,15 +703,15 @@ impl<'a> Mem<'a> {
             global,
             stored: rustc_hash::FxHashMap::default(),
             reads: FlowReads::default(),
-            recent: Box::new([(u64::MAX, 0, 0); RECENT_READS]),
+            recent: Box::new([(u64::MAX, 0, 0, 0); RECENT_READS]),
         }
     }
 }
 
 impl Mem<'_> {
-    /// The aligned word at `wa` as warp `warp` reads it: its value and the bytes known (a bit
-    /// each).
-    fn word(&mut self, warp: u32, wa: u64) -> (u32, u8) {
+    /// The aligned word at `wa` as warp `warp` reads it in its barrier phase `phase`: its value
+    /// and the bytes known (a bit each).
+    fn word(&mut self, warp: u32, wa: u64, phase: u32) -> (u32, u8) {
         let own = match self.stored.get(&wa) {
             Some(s) if s.warp == warp => Some(*s),
             _ => None,
@@ -655,21 +721,20 @@ impl Mem<'_> {
         {
             return (s.value, s.known);
         }
-        let (mut v, mut known) = match self.global.and_then(|g| g.read(wa, 4)) {
-            Some(v) => {
-                let v = v as u32;
+        let (mut v, mut known) = match self.global.map(|g| global_word(g, wa)) {
+            Some((v, k)) if k != 0 => {
                 let slot = &mut self.recent[(wa >> 2) as usize % RECENT_READS];
-                if *slot != (wa, v, warp) {
-                    *slot = (wa, v, warp);
+                if *slot != (wa, v, warp, phase) {
+                    *slot = (wa, v, warp, phase);
                     if self.reads.words.len() < FlowReads::MAX {
-                        self.reads.words.push((wa, v, warp));
+                        self.reads.words.push((wa, v, warp, phase));
                     } else {
                         self.reads.overflow = true;
                     }
                 }
-                (v, 0xf)
+                (v, k)
             }
-            None => (0, 0),
+            _ => (0, 0),
         };
         if let Some(s) = own {
             for b in 0..4 {
@@ -686,8 +751,8 @@ impl Mem<'_> {
     /// Byte `a` stored by warp `warp` (`None`: a value not known).
     /// The aligned word `wa` stored whole by warp `warp` (`None`: a value not known): as its four
     /// bytes through [`Self::store`], in one entry.
-    fn store_word(&mut self, warp: u32, wa: u64, v: Option<u32>) {
-        self.reads.wrote(warp, wa);
+    fn store_word(&mut self, warp: u32, wa: u64, v: Option<u32>, phase: u32) {
+        self.reads.wrote(warp, wa, phase);
         let e = self.stored.entry(wa).or_insert(Stored {
             warp,
             value: 0,
@@ -712,9 +777,9 @@ impl Mem<'_> {
         }
     }
 
-    fn store(&mut self, warp: u32, a: u64, b: Option<u8>) {
+    fn store(&mut self, warp: u32, a: u64, b: Option<u8>, phase: u32) {
         let wa = a & !3;
-        self.reads.wrote(warp, wa);
+        self.reads.wrote(warp, wa, phase);
         let k = (a & 3) as u8;
         let e = self.stored.entry(wa).or_insert(Stored {
             warp,
@@ -1201,7 +1266,12 @@ impl MachineFlow {
             )
         });
         let loops = loops::find(&ins, &needed, &value);
+        let block_barriers = ins.iter().all(|x| match x.kind {
+            Kind::Bar { arrive, block } => !arrive && block,
+            _ => true,
+        });
         MachineFlow {
+            block_barriers,
             ins,
             needed,
             skip_to,
@@ -1304,6 +1374,7 @@ impl MachineFlow {
                 w.constant4 = bank4.clone();
                 w.funcs = funcs.clone();
                 let mut mem = Mem::new(launch.global);
+                mem.reads.per_block = warps as u32;
                 let mut counts = FlowCounts {
                     global: counts.global,
                     global_why: counts.global_why,
@@ -1316,6 +1387,7 @@ impl MachineFlow {
                         self.run_warp(&mut w, launch, &mut counts, &mut mem, max_warp_insts)?;
                         mem.reads.blind |= w.unknown_store;
                         mem.reads.shared |= w.sh_used;
+                        mem.reads.unordered |= w.bar_apart;
                     }
                 }
                 Ok((counts, mem.reads))
@@ -1323,6 +1395,8 @@ impl MachineFlow {
             .collect();
         let mut reads = FlowReads {
             blind: self.unfollowed_writes,
+            per_block: warps as u32,
+            unordered: !self.block_barriers,
             ..FlowReads::default()
         };
         for part in parts {
@@ -1346,8 +1420,9 @@ impl MachineFlow {
             reads.overflow |= r.overflow;
             reads.blind |= r.blind;
             reads.shared |= r.shared;
-            for (wa, warp) in r.writers {
-                reads.wrote(warp, wa);
+            reads.unordered |= r.unordered;
+            for (wa, wr) in r.writers {
+                reads.merge_writer(wa, wr);
             }
             let room = FlowReads::MAX.saturating_sub(reads.words.len());
             if r.words.len() > room {
@@ -1773,10 +1848,11 @@ impl MachineFlow {
                 };
                 // a return is a branch target too (H100: reduction's reduce7 calls a division
                 // subroutine once per warp, and each warp counts one target more than its BRAs
-                // and CALL)
-                if on != 0 {
-                    counts.targets += 1;
-                }
+                // and CALL), even where its guard holds for none of the group's lanes, as a
+                // `BRA`'s (H200: myocyte's `@!P0 RET.REL.NODEC` ends a loop of `pow`'s; the
+                // first launch's 139950 targets are its BRA, CALL and RET executions, the RET's
+                // predicated off included)
+                counts.targets += 1;
                 for l in lanes(group) {
                     if on & (1 << l) == 0 {
                         w.pc[l] += 1;
@@ -1802,11 +1878,16 @@ impl MachineFlow {
                 advance(w, group);
                 w.together = Some(pc + 1);
             }
-            Kind::Bar { arrive } => {
+            Kind::Bar { arrive, .. } => {
                 if unknown_guard != 0 {
                     return Err(stop("barrier on an unknown value"));
                 }
                 if on != 0 {
+                    if on != w.alive {
+                        // lanes of the warp pass the barrier apart: its barrier count is no longer
+                        // the block's phase for the order of global accesses (FlowReads::hold)
+                        w.bar_apart = true;
+                    }
                     if arrive {
                         w.sh_bad = true;
                     } else {
@@ -1858,6 +1939,10 @@ impl MachineFlow {
                 }
                 if matches!(ins.kind, Kind::Stg { .. } | Kind::AtomG { .. }) && unknown_guard != 0 {
                     w.unknown_store = true;
+                    if matches!(ins.kind, Kind::Stg { known: false, .. }) {
+                        // a generic store that may land in those lanes' local memory
+                        w.local_blind |= unknown_guard;
+                    }
                 }
                 advance(w, group);
                 w.together = Some(pc + 1);
@@ -2224,14 +2309,18 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool
                 }
             }
         }
-        if ins
-            .iter()
-            .zip(&needed)
-            .any(|(x, &k)| k && matches!(x.kind, Kind::Ldl { .. }))
-        {
-            for (x, k) in ins.iter().zip(needed.iter_mut()) {
+        // local memory is written by `STL` and generic stores, read by `LDL` and generic loads
+        if ins.iter().zip(&needed).zip(&value).any(|((x, &k), &v)| {
+            k && matches!(x.kind, Kind::Ldl { .. }) || v && matches!(x.kind, Kind::Ldg { generic: true, .. })
+        }) {
+            for ((x, k), v) in ins.iter().zip(needed.iter_mut()).zip(value.iter_mut()) {
                 if matches!(x.kind, Kind::Stl { .. }) && !*k {
                     *k = true;
+                    changed = true;
+                }
+                if matches!(x.kind, Kind::Stg { known: false, .. }) && !*v {
+                    *k = true;
+                    *v = true;
                     changed = true;
                 }
             }
@@ -2458,9 +2547,15 @@ fn decode(
     }
     if base == "BAR" {
         if has("ARV") {
-            ins.kind = Kind::Bar { arrive: true };
+            ins.kind = Kind::Bar {
+                arrive: true,
+                block: false,
+            };
         } else if has("SYNC") || has("RED") {
-            ins.kind = Kind::Bar { arrive: false };
+            ins.kind = Kind::Bar {
+                arrive: false,
+                block: has("SYNC") && ops.len() == 1 && ops[0] == "0x0",
+            };
             if has("RED") {
                 // the block's reduction: unknown here
                 ins.dst = ops
@@ -2508,7 +2603,7 @@ fn decode(
             ),
             _ => false,
         };
-        if let Kind::Dsetp { .. } = kind {
+        if let Kind::Dsetp { .. } | Kind::Dminmax { .. } = kind {
             ins.dst = ops.iter().take(2).map(|o| pred_or_sink(o)).collect();
             ins.src = ops.iter().skip(2).take(2).map(|o| double::operand(o)).collect();
             ins.preds = preds_of(4);
@@ -3294,6 +3389,8 @@ struct Warp {
     id: u32,
     /// The warp stored to an address it does not know: its later loads are unknown.
     unknown_store: bool,
+    /// Some barrier was passed by part of the warp's live lanes only.
+    bar_apart: bool,
     /// Each lane's local memory ([`local`]).
     local: Vec<local::Bytes>,
     /// Lanes that stored to a local address not known: their local loads are unknown.
@@ -3399,6 +3496,7 @@ impl Warp {
             ddiv_b: [None; 32],
             id: 0,
             unknown_store: false,
+            bar_apart: false,
             together: None,
             deferred: Vec::new(),
             cohort: [0; 32],
@@ -3451,6 +3549,7 @@ impl Warp {
         self.cur_approx = false;
         self.ddiv_b = [None; 32];
         self.unknown_store = false;
+        self.bar_apart = false;
         self.local.iter_mut().for_each(|m| m.clear());
         self.local_blind = 0;
         self.in_block = warp as u32;
@@ -3545,6 +3644,28 @@ impl Warp {
             .then(|| (u64::from(self.r[r + 1][l]) << 32 | u64::from(self.r[r][l])).wrapping_add(off as u64))
     }
 
+    /// Lane `l` stores `bytes` bytes from the registers from `first` (`None`: not a register,
+    /// the value unknown) at local address `a`; `sure`: the lane does store (else it may, and
+    /// the bytes become unknown).
+    fn local_store(&mut self, l: usize, a: u32, first: Option<u8>, bytes: u8, sure: bool) {
+        for i in 0..u32::from(bytes) {
+            let reg = first.map(|r| r as usize + i as usize / 4);
+            let (v, t) = match reg {
+                Some(r) if r == RZ as usize => (Some(0), false),
+                Some(r) if r < RZ as usize => {
+                    let known = self.rk[r] >> l & 1 != 0 && self.ax[r] >> l & 1 == 0;
+                    (
+                        known.then(|| (self.r[r][l] >> (8 * (i % 4))) as u8),
+                        self.rt[r] >> l & 1 != 0,
+                    )
+                }
+                _ => (None, false),
+            };
+            let v = if sure { v } else { None };
+            self.local[l].insert(a.wrapping_add(i), (v, t));
+        }
+    }
+
     /// `LDL`/`STL` for the lanes `on`; lanes in `unsure` (guard unknown) may store: the bytes
     /// they may store become unknown.
     fn local_memory(&mut self, ins: &Ins, on: u32, unsure: u32, launch: &FlowLaunch) {
@@ -3564,22 +3685,7 @@ impl Warp {
                         self.local_blind |= 1 << l;
                         continue;
                     };
-                    for i in 0..u32::from(bytes) {
-                        let reg = first.map(|r| r as usize + i as usize / 4);
-                        let (v, t) = match reg {
-                            Some(r) if r == RZ as usize => (Some(0), false),
-                            Some(r) if r < RZ as usize => {
-                                let known = self.rk[r] >> l & 1 != 0 && self.ax[r] >> l & 1 == 0;
-                                (
-                                    known.then(|| (self.r[r][l] >> (8 * (i % 4))) as u8),
-                                    self.rt[r] >> l & 1 != 0,
-                                )
-                            }
-                            _ => (None, false),
-                        };
-                        let v = if on >> l & 1 != 0 { v } else { None };
-                        self.local[l].insert(a.wrapping_add(i), (v, t));
-                    }
+                    self.local_store(l, a, first, bytes, on >> l & 1 != 0);
                 }
             }
             Kind::Ldl { bytes, signed } => {
@@ -3714,8 +3820,23 @@ impl Warp {
     /// `LDG`, `STG`, `ST` and global atomics for the lanes `on`.
     fn memory(&mut self, ins: &Ins, on: u32, mem: &mut Mem) {
         match ins.kind {
-            Kind::Ldg { bytes, signed, .. } => {
+            Kind::Ldg {
+                bytes,
+                signed,
+                generic,
+            } => {
                 for l in lanes(on) {
+                    if generic && let Some(la) = self.address(ins, l).and_then(local::of_generic) {
+                        // a generic load from the lane's own local memory
+                        let got = (self.local_blind >> l & 1 == 0)
+                            .then(|| local::load(&self.local[l], la, u32::from(bytes)))
+                            .flatten();
+                        match got {
+                            Some((buf, taint)) => self.write_loaded(ins, l, Some(buf), bytes, signed, taint),
+                            None => self.write_loaded(ins, l, None, bytes, signed, false),
+                        }
+                        continue;
+                    }
                     let addr = if self.unknown_store {
                         None
                     } else {
@@ -3731,7 +3852,7 @@ impl Warp {
                             let (v, k) = match cur {
                                 Some((w, v, k)) if w == wa => (v, k),
                                 _ => {
-                                    let (v, k) = mem.word(self.id, wa);
+                                    let (v, k) = mem.word(self.id, wa, self.phase as u32);
                                     cur = Some((wa, v, k));
                                     (v, k)
                                 }
@@ -3751,12 +3872,21 @@ impl Warp {
                 for l in lanes(on) {
                     let Some(a) = self.address(ins, l) else {
                         self.unknown_store = true;
+                        if !known {
+                            // a generic store may land in the lane's local memory
+                            self.local_blind |= 1 << l;
+                        }
                         continue;
                     };
                     let first = match ins.src.first().map(|o| o.src) {
                         Some(Src::R(r)) => Some(r),
                         _ => None,
                     };
+                    if !known && let Some(la) = local::of_generic(a) {
+                        // a generic store to the lane's own local memory: as an `STL`
+                        self.local_store(l, la, first, bytes, true);
+                        continue;
+                    }
                     if a & 3 == 0 && (bytes as usize).is_multiple_of(4) {
                         // whole aligned words: one entry each (the same as their four bytes)
                         for j in 0..bytes as usize / 4 {
@@ -3768,7 +3898,7 @@ impl Warp {
                                 }
                                 _ => None,
                             };
-                            mem.store_word(self.id, a.wrapping_add(4 * j as u64), v);
+                            mem.store_word(self.id, a.wrapping_add(4 * j as u64), v, self.phase as u32);
                         }
                         continue;
                     }
@@ -3781,7 +3911,7 @@ impl Warp {
                             }
                             _ => None,
                         };
-                        mem.store(self.id, a.wrapping_add(i as u64), v);
+                        mem.store(self.id, a.wrapping_add(i as u64), v, self.phase as u32);
                     }
                 }
             }
@@ -3790,7 +3920,7 @@ impl Warp {
                     match self.address(ins, l) {
                         Some(a) => {
                             for i in 0..u64::from(bytes) {
-                                mem.store(self.id, a.wrapping_add(i), None);
+                                mem.store(self.id, a.wrapping_add(i), None, self.phase as u32);
                             }
                         }
                         None => self.unknown_store = true,
@@ -4000,6 +4130,10 @@ impl Warp {
                 match off {
                     0x0 | 0x4 | 0x8 => Some(launch.block[(off / 4) as usize]),
                     0x28 => Some(local::STACK_TOP),
+                    // the generic address of the thread's local window (`cvta.local`: ptxas adds
+                    // it to the stack pointer, and subtracts its low word to go back)
+                    0x20 => Some(warpscope_emu::mem::LOCAL_WINDOW as u32),
+                    0x24 => Some((warpscope_emu::mem::LOCAL_WINDOW >> 32) as u32),
                     0xc | 0x10 | 0x14 => Some(launch.grid[((off - 0xc) / 4) as usize]),
                     o if o >= PARAM_BASE => {
                         let i = (o - PARAM_BASE) as usize;
@@ -4955,6 +5089,15 @@ impl Warp {
                     Some((lo, hi)) => (Some(lo), Some(hi)),
                     None => (None, None),
                 }
+            }
+            Kind::Dminmax { max } => {
+                let (Some(a), Some(b), Some(c)) =
+                    (self.dval(0, ins, l, launch), self.dval(1, ins, l, launch), p(0))
+                else {
+                    return (None, None);
+                };
+                let (chosen, nan) = double::min_max(max, a, b);
+                (Some(u32::from(chosen && c)), Some(u32::from(nan && c)))
             }
             Kind::Dsetp { cmp, bop } => {
                 let (Some(a), Some(b), Some(c)) =

@@ -45,6 +45,14 @@ pub(super) fn kind(base: &str, mods: &[&str]) -> Option<Kind> {
         "DADD" if mods.is_empty() => Kind::Dop { op: Dop::Add },
         "DMUL" if mods.is_empty() => Kind::Dop { op: Dop::Mul },
         "DFMA" if mods.is_empty() => Kind::Dop { op: Dop::Fma },
+        "DSETP" if matches!(mods.first(), Some(&("MIN" | "MAX"))) => {
+            if !only(&[mods[0], "AND"]) {
+                return None;
+            }
+            Kind::Dminmax {
+                max: mods[0] == "MAX",
+            }
+        }
         "DSETP" => {
             let cmp = mods.first().and_then(|m| super::parse_cmp(m))?;
             if !only(&[mods[0], "AND", "OR", "XOR"]) {
@@ -113,7 +121,7 @@ pub(super) fn kind(base: &str, mods: &[&str]) -> Option<Kind> {
 pub(super) fn pair_sources(kind: Kind) -> u8 {
     match kind {
         Kind::Dop { .. } => 0b111,
-        Kind::Dsetp { .. } => 0b11,
+        Kind::Dsetp { .. } | Kind::Dminmax { .. } => 0b11,
         Kind::Dcvt {
             op: Dcvt::ToFloat | Dcvt::ToInt { .. } | Dcvt::Int64ToFloat { .. },
         } => 0b1,
@@ -182,6 +190,25 @@ pub(super) fn compare(cmp: Cmp, a: f64, b: f64) -> bool {
 }
 
 /// Combines a compare's result with the predicate operand.
+/// `DSETP.MIN` / `DSETP.MAX` (`max`) of `a` and `b`, ptxas's `fmin`/`fmax` of doubles: whether
+/// `a` is the one chosen (the first predicate: `SEL`/`FSEL` take `a`'s words where it holds), and
+/// whether both are NaN (the second: ptxas then sets the quiet bit of `b`'s high word). A NaN
+/// operand loses to a number; `-0` is below `+0`; of two equal values `a` is chosen.
+pub(super) fn min_max(max: bool, a: f64, b: f64) -> (bool, bool) {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => (false, true),
+        (true, false) => (false, false),
+        (false, true) => (true, false),
+        (false, false) => {
+            // -0 below +0: the sign bit breaks the tie of equal zeros
+            let below = a < b || a == b && a.is_sign_negative() && !b.is_sign_negative();
+            let above = a > b || a == b && !a.is_sign_negative() && b.is_sign_negative();
+            let chosen = if max { !below } else { !above };
+            (chosen, false)
+        }
+    }
+}
+
 pub(super) fn combine(bop: Bop, r: bool, c: bool) -> bool {
     match bop {
         Bop::And => r && c,

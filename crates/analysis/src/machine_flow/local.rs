@@ -32,6 +32,13 @@ pub(super) fn address(o: &str) -> Option<(Src, i32)> {
     Some((reg.unwrap_or(Src::R(super::RZ)), off))
 }
 
+/// The local address a generic address `g` names when it lies in the local window
+/// (`warpscope_emu::mem::LOCAL_WINDOW`, the window `c[0x0][0x20]` gives the run).
+pub(super) fn of_generic(g: u64) -> Option<u32> {
+    let off = g.wrapping_sub(warpscope_emu::mem::LOCAL_WINDOW);
+    (off < warpscope_emu::mem::WINDOW).then_some(off as u32)
+}
+
 /// One lane's local bytes: address → (value, derives from global memory); `None` value: stored
 /// but unknown.
 pub(super) type Bytes = rustc_hash::FxHashMap<u32, (Option<u8>, bool)>;

@@ -357,3 +357,218 @@ fn a_lea_of_a_negated_word_carries_as_a_subtraction() {
     // n = 2^40: every lane's difference (1024 - tid) << 30 has a non-zero high word
     assert_eq!(run(&f, 32, &(1u64 << 40).to_le_bytes()), Ok((1, 0)));
 }
+
+/// `x = p[b]; if (x > 5) x++; <bar>; if (tid == 0) p[w] = x;` with `b` the block and `w` the block
+/// (`other`: the other block), two blocks of two warps: warp 1 of each block reads the word its
+/// block's warp 0 writes after the barrier `bar` (a line of machine code, a `NOP` for none).
+fn read_then_barrier_then_store(bar: &str, other: bool) -> String {
+    let w = if other {
+        "\t/*0030*/ LOP3.LUT R7, R6, 0x1, RZ, 0x3c, !PT ;\n"
+    } else {
+        "\t/*0030*/ MOV R7, R6 ;\n"
+    };
+    format!(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ S2R R6, SR_CTAID.X ;\n\
+         \t/*0020*/ LDC.64 R2, c[0x0][0x210] ;\n\
+         {w}\
+         \t/*0040*/ IMAD.WIDE.U32 R8, R6, 0x4, R2 ;\n\
+         \t/*0050*/ IMAD.WIDE.U32 R10, R7, 0x4, R2 ;\n\
+         \t/*0060*/ LDG.E R4, desc[UR4][R8.64] ;\n\
+         \t/*0070*/ ISETP.GT.AND P0, PT, R4, 0x5, PT ;\n\
+         \t/*0080*/ @!P0 BRA `(.L_x_0) ;\n\
+         \t/*0090*/ IADD3 R4, R4, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*00a0*/ {bar} ;\n\
+         \t/*00b0*/ ISETP.NE.AND P1, PT, R0, RZ, PT ;\n\
+         \t/*00c0*/ @P1 EXIT ;\n\
+         \t/*00d0*/ STG.E desc[UR4][R10.64], R4 ;\n\
+         \t/*00e0*/ EXIT ;\n"
+    )
+}
+
+#[test]
+fn a_syncthreads_orders_a_read_before_the_blocks_later_store() {
+    let base = 0x7000_0000u64;
+    let start = [7u32, 3];
+    let words: Vec<u8> = start.iter().flat_map(|v| v.to_le_bytes()).collect();
+    // (the barrier line, the other block writes, whether the reads hold)
+    let cases = [
+        // every warp of the block reads before the barrier, warp 0 writes after it: the GPU's
+        // warp 1 read the starting value, as the run did
+        ("BAR.SYNC.DEFER_BLOCKING 0x0", false, true),
+        // no barrier: warp 0's store and warp 1's load are not ordered
+        ("NOP", false, false),
+        // the other block's store: no barrier orders blocks
+        ("BAR.SYNC.DEFER_BLOCKING 0x0", true, false),
+        // a named barrier of 64 threads, an arrival: not the block's phases
+        ("BAR.SYNC.DEFER_BLOCKING 0x1, 0x40", false, false),
+        ("BAR.ARV 0x0, 0x40", false, false),
+    ];
+    for (bar, other, holds) in cases {
+        let g = warpscope_emu::mem::Global::new(vec![(base, words.clone())]);
+        let f = flow(&read_then_barrier_then_store(bar, other));
+        let (_, reads) = f
+            .run(
+                &FlowLaunch {
+                    global: Some(&g),
+                    grid: [2, 1, 1],
+                    block: [64, 1, 1],
+                    params: &base.to_le_bytes(),
+                    symbols: &[],
+                    constants: &[],
+                    cluster: [1, 1, 1],
+                    shared: None,
+                },
+                1 << 20,
+            )
+            .unwrap();
+        // the memory the GPU leaves: block b's x (7 + 1, 3) at p[b], or at the other block's word
+        let after = warpscope_emu::mem::Global::new(vec![(base, words.clone())]);
+        for (b, v) in [(0u64, 8u64), (1, 3)] {
+            let w = if other { b ^ 1 } else { b };
+            after.write(base + 4 * w, 4, v).unwrap();
+        }
+        assert_eq!(reads.hold(&after), holds, "{bar}, other block: {other}");
+    }
+}
+
+/// `a[1] = tid` by `STL`, then through the generic pointer `&a[0]` (the stack pointer plus the
+/// local window's generic address, `c[0x0][0x20]`/`[0x24]`, as ptxas forms it on sm_90): a generic
+/// load of `a[1]` and a branch on it, a generic store `a[2] = tid` read back by `LDL` and a branch
+/// on that.
+const GENERIC_LOCAL: &str = "\t/*0000*/ LDC R1, c[0x0][0x28] ;\n\
+    \t/*0010*/ S2R R0, SR_TID.X ;\n\
+    \t/*0020*/ VIADD R1, R1, 0xfffffff0 ;\n\
+    \t/*0030*/ STL [R1+0x4], R0 ;\n\
+    \t/*0040*/ ULDC UR6, c[0x0][0x20] ;\n\
+    \t/*0050*/ IADD3 R2, P1, R1, UR6, RZ ;\n\
+    \t/*0060*/ ULDC UR6, c[0x0][0x24] ;\n\
+    \t/*0070*/ IMAD.X R3, RZ, RZ, UR6, P1 ;\n\
+    \t/*0080*/ LD.E R5, desc[UR4][R2.64+0x4] ;\n\
+    \t/*0090*/ ISETP.GE.AND P0, PT, R5, 0x10, PT ;\n\
+    \t/*00a0*/ @P0 BRA `(.L_x_0) ;\n\
+    \t/*00b0*/ ST.E desc[UR4][R2.64+0x8], R0 ;\n\
+    \t/*00c0*/ LDL R6, [R1+0x8] ;\n\
+    \t/*00d0*/ ISETP.GE.AND P1, PT, R6, 0x8, PT ;\n\
+    \t/*00e0*/ @P1 BRA `(.L_x_0) ;\n\
+    .L_x_0:\n\
+    \t/*00f0*/ EXIT ;\n";
+
+#[test]
+fn generic_loads_and_stores_in_the_local_window_are_the_lanes_local_memory() {
+    let f = flow(GENERIC_LOCAL);
+    // the first branch parts lanes 16..31 (tid >= 16) from 0..15; of those, 8..15 jump at the
+    // second: two targets, both divergent
+    assert_eq!(run(&f, 32, &[]), Ok((2, 2)));
+    // a second warp: tids 32..63 all jump at the first branch
+    assert_eq!(run(&f, 64, &[]), Ok((3, 2)));
+    // through another register than the window's address: a global word the run cannot know
+    let global = GENERIC_LOCAL.replace("IADD3 R2, P1, R1, UR6, RZ", "IADD3 R2, P1, R1, 0x100, RZ");
+    let err = run(&flow(&global), 32, &[]).unwrap_err();
+    assert!(err.contains("/*00a0*/") && err.contains("unknown value"), "{err}");
+}
+
+/// `n` in a subroutine's loop `do { n--; } while (n > 0)` whose exit is a return guarded by the
+/// loop test (`@!P0 RET`), as ptxas ends a loop of `pow`'s in myocyte.
+const GUARDED_RETURN: &str = "\t/*0000*/ LDC R0, c[0x0][0x210] ;\n\
+    \t/*0010*/ MOV R4, 0x30 ;\n\
+    \t/*0020*/ CALL.REL.NOINC `(.L_x_0) ;\n\
+    \t/*0030*/ EXIT ;\n\
+    .L_x_0:\n\
+    \t/*0040*/ IADD3 R0, R0, -0x1, RZ ;\n\
+    \t/*0050*/ ISETP.GT.AND P0, PT, R0, RZ, PT ;\n\
+    \t/*0060*/ @!P0 RET.REL.NODEC R4 0x0 ;\n\
+    \t/*0070*/ BRA `(.L_x_0) ;\n";
+
+#[test]
+fn a_return_whose_guard_fails_is_a_branch_target_too() {
+    let f = flow(GUARDED_RETURN);
+    // n = 3: the CALL, the RET three times (twice predicated off), the BRA twice: 6 targets
+    // (the H200 counts a predicated-off RET: myocyte's first launch, 139950 = its BRA, CALL and
+    // RET executions)
+    assert_eq!(run(&f, 32, &3u32.to_le_bytes()), Ok((6, 0)));
+    // n = 1: the CALL and the RET
+    assert_eq!(run(&f, 64, &1u32.to_le_bytes()), Ok((4, 0)));
+}
+
+/// `fmin(tid, p)` / `fmax(tid, p)` of doubles: `DSETP.MIN`/`.MAX` choose between the operands, and
+/// a branch on the choice.
+fn min_max_flow(op: &str) -> MachineFlow {
+    flow(&format!(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ LDC.64 R4, c[0x0][0x210] ;\n\
+         \t/*0020*/ I2F.F64.U32 R2, R0 ;\n\
+         \t/*0030*/ DSETP.{op}.AND P0, P1, R2, R4, PT ;\n\
+         \t/*0040*/ @P0 BRA `(.L_x_0) ;\n\
+         \t/*0050*/ IADD3 R0, R0, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0060*/ @P1 BRA `(.L_x_1) ;\n\
+         \t/*0070*/ IADD3 R0, R0, 0x1, RZ ;\n\
+         .L_x_1:\n\
+         \t/*0080*/ EXIT ;\n"
+    ))
+}
+
+#[test]
+fn double_min_and_max_choose_as_fmin_and_fmax() {
+    // min(tid, 15.5): tid chosen for lanes 0..15 only; max: for 16..31 only; no NaN. The halves
+    // part at the first branch and, with no BSYNC to join them, each runs the second alone
+    for op in ["MIN", "MAX"] {
+        let f = min_max_flow(op);
+        assert_eq!(run(&f, 32, &15.5f64.to_le_bytes()), Ok((3, 1)), "{op}");
+        // min(tid, 40) chooses tid in every lane, max(tid, 40) in none: uniform
+        assert_eq!(run(&f, 32, &40f64.to_le_bytes()), Ok((2, 0)), "{op}");
+        // a NaN operand loses: the number (tid) is chosen everywhere, and not both are NaN
+        assert_eq!(run(&f, 32, &f64::NAN.to_le_bytes()), Ok((2, 0)), "{op}");
+    }
+    // the predicates themselves: (first operand chosen, both NaN)
+    let nan = f64::NAN;
+    assert_eq!(double::min_max(false, 1.0, 2.0), (true, false));
+    assert_eq!(double::min_max(true, 1.0, 2.0), (false, false));
+    assert_eq!(double::min_max(false, nan, 2.0), (false, false));
+    assert_eq!(double::min_max(false, 2.0, nan), (true, false));
+    assert_eq!(double::min_max(true, nan, nan), (false, true));
+    // -0 is below +0
+    assert_eq!(double::min_max(false, -0.0, 0.0), (true, false));
+    assert_eq!(double::min_max(false, 0.0, -0.0), (false, false));
+    assert_eq!(double::min_max(true, 0.0, -0.0), (true, false));
+    assert_eq!(double::min_max(true, -0.0, 0.0), (false, false));
+}
+
+/// `if (sym[tid] >= 3)` on a 5-byte buffer: the last lane's byte sits in a word the allocation
+/// covers in part.
+#[test]
+fn a_byte_in_the_last_word_of_an_odd_sized_buffer_is_known() {
+    let f = flow(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ LDC.64 R2, c[0x0][0x210] ;\n\
+         \t/*0020*/ IMAD.WIDE.U32 R2, R0, 0x1, R2 ;\n\
+         \t/*0030*/ LDG.E.U8 R4, desc[UR4][R2.64] ;\n\
+         \t/*0040*/ ISETP.GE.AND P1, PT, R4, 0x3, PT ;\n\
+         \t/*0050*/ @P1 BRA `(.L_x_0) ;\n\
+         \t/*0060*/ IADD3 R4, R4, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0070*/ EXIT ;\n",
+    );
+    let base = 0x7000_0000u64;
+    let bytes = vec![1u8, 2, 3, 4, 5];
+    let g = warpscope_emu::mem::Global::new(vec![(base, bytes.clone())]);
+    let launch = |g| FlowLaunch {
+        global: Some(g),
+        grid: [1, 1, 1],
+        block: [5, 1, 1],
+        params: &[0, 0, 0, 0x70, 0, 0, 0, 0],
+        symbols: &[],
+        constants: &[],
+        cluster: [1, 1, 1],
+        shared: None,
+    };
+    let (c, reads) = f.run(&launch(&g), 1 << 20).unwrap();
+    // lanes 2, 3, 4 (bytes 3, 4, 5) jump, 0 and 1 do not
+    assert_eq!((c.targets, c.divergent), (1, 1));
+    assert!(reads.hold(&g));
+    // the launch changed the last byte: the run read another value
+    let after = warpscope_emu::mem::Global::new(vec![(base, vec![1u8, 2, 3, 4, 0])]);
+    assert!(!reads.hold(&after));
+}
