@@ -780,7 +780,7 @@ pub fn spin_loops_may_touch_global(program: &Program, kernel: &str) -> bool {
                 Inst::Ld { sync: true, .. } | Inst::Clock { .. }
             )
         });
-        let after = if exits_together(program, body, a, z) {
+        let after = if exits_together(program, &ops, body, a, z) {
             &[][..]
         } else {
             after_loop(&ops, k.entry, z)
@@ -850,7 +850,7 @@ fn spin_loops_any(
         if !spins {
             return false;
         }
-        let after = if !after || exits_together(program, body, a, z) {
+        let after = if !after || exits_together(program, &ops, body, a, z) {
             &[][..]
         } else {
             after_loop(&ops, k.entry, z)
@@ -888,9 +888,12 @@ fn after_loop(ops: &[Op], entry: u32, z: u32) -> &[Op] {
 }
 
 /// Whether every lane of a warp leaves the loop `a..=z` (`body`) at once: each branch that
-/// repeats or leaves it is `bra.uni`, unguarded, or guarded by a warp vote computed in the loop
-/// (CUB's decoupled look-back waits `while (__any_sync(...))`), so the warp never splits on it.
-fn exits_together(program: &Program, body: &[Op], a: u32, z: u32) -> bool {
+/// repeats or leaves it is `bra.uni`, unguarded, guarded by a warp vote computed in the loop
+/// (CUB's decoupled look-back waits `while (__any_sync(...))`), or guarded by a value the same in
+/// every lane of the warp ([`warp_uniform`] over the kernel's `ops`: a clock loop
+/// `while (clock64() - start < n)`, whose one store after it the H100 counted as 1 request of 8
+/// sectors in cuda-samples' `clock_block`, calibration/run/heldout), so the warp never splits on it.
+fn exits_together(program: &Program, ops: &[Op], body: &[Op], a: u32, z: u32) -> bool {
     use warpscope_ptx::inst::Inst;
     body.iter().zip(a..=z).all(|(o, pc)| {
         let Inst::Bra { target, .. } = program.ops[pc as usize].inst else {
@@ -908,7 +911,53 @@ fn exits_together(program: &Program, body: &[Op], a: u32, z: u32) -> bool {
                 .filter(|d| d.dests.iter().any(|x| x == g))
                 .all(|d| d.op.starts_with("vote."))
                 && body.iter().any(|d| d.dests.iter().any(|x| x == g))
+            || warp_uniform(ops, g)
     })
+}
+
+/// Whether register `reg` of `ops` holds the same value in every lane of a warp that runs its
+/// definitions together, whatever path set it: every definition (flow-insensitively), and the
+/// guard of each, is arithmetic, a compare, a selection, a move or a kernel parameter, and every
+/// register it reads is one of those too, or a special register that is one per warp (the clock,
+/// the global timer, the block's and the grid's indices and sizes). A load, an atomic, a shuffle,
+/// the thread's or lane's index makes it lane-dependent.
+fn warp_uniform(ops: &[Op], reg: &str) -> bool {
+    const PURE: &[&str] = &[
+        "add.", "sub.", "mul.", "mad.", "shl.", "shr.", "and.", "or.", "xor.", "not.", "cvt.", "setp.",
+        "set.", "selp.", "min.", "max.", "neg.", "abs.", "mov.", "ld.param",
+    ];
+    const PER_WARP: &[&str] = &[
+        "%clock",
+        "%clock64",
+        "%globaltimer",
+        "%globaltimer_lo",
+        "%globaltimer_hi",
+        "%ctaid",
+        "%nctaid",
+        "%ntid",
+    ];
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut todo = vec![reg];
+    while let Some(r) = todo.pop() {
+        if !seen.insert(r) {
+            continue;
+        }
+        let defs: Vec<&Op> = ops.iter().filter(|o| o.dests.iter().any(|d| d == r)).collect();
+        if defs.is_empty() {
+            if !PER_WARP.contains(&r) {
+                return false;
+            }
+            continue;
+        }
+        for d in defs {
+            if !PURE.iter().any(|p| d.op.starts_with(p)) {
+                return false;
+            }
+            todo.extend(d.srcs.iter().map(String::as_str));
+            todo.extend(d.guard.as_deref().map(|g| g.trim_start_matches('!')));
+        }
+    }
+    true
 }
 
 /// Whether register `reg` of `ops` holds a global address whatever path set it: every definition
