@@ -936,25 +936,44 @@ fn warp_uniform(ops: &[Op], reg: &str) -> bool {
         "%nctaid",
         "%ntid",
     ];
+    every_definition(
+        ops,
+        reg,
+        true,
+        |r| PER_WARP.contains(&r),
+        |d| PURE.iter().any(|p| d.op.starts_with(p)),
+    )
+}
+
+/// Whether every definition of `reg` in `ops` (flow-insensitively), and of every register those
+/// read (with their guards when `guards`), satisfies `def`, and every register nothing in `ops`
+/// defines (a special register) satisfies `leaf`.
+fn every_definition<'a>(
+    ops: &'a [Op],
+    reg: &'a str,
+    guards: bool,
+    leaf: impl Fn(&str) -> bool,
+    def: impl Fn(&Op) -> bool,
+) -> bool {
     let mut seen: BTreeSet<&str> = BTreeSet::new();
     let mut todo = vec![reg];
     while let Some(r) = todo.pop() {
         if !seen.insert(r) {
             continue;
         }
-        let defs: Vec<&Op> = ops.iter().filter(|o| o.dests.iter().any(|d| d == r)).collect();
-        if defs.is_empty() {
-            if !PER_WARP.contains(&r) {
-                return false;
-            }
-            continue;
-        }
-        for d in defs {
-            if !PURE.iter().any(|p| d.op.starts_with(p)) {
+        let mut defined = false;
+        for d in ops.iter().filter(|o| o.dests.iter().any(|d| d == r)) {
+            defined = true;
+            if !def(d) {
                 return false;
             }
             todo.extend(d.srcs.iter().map(String::as_str));
-            todo.extend(d.guard.as_deref().map(|g| g.trim_start_matches('!')));
+            if guards {
+                todo.extend(d.guard.as_deref());
+            }
+        }
+        if !defined && !leaf(r) {
+            return false;
         }
     }
     true
@@ -983,43 +1002,29 @@ fn provably_global(ops: &[Op], reg: &str) -> bool {
         "ld.param",
         "mov.",
     ];
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    let mut todo = vec![reg];
-    while let Some(r) = todo.pop() {
-        if !seen.insert(r) {
-            continue;
-        }
-        let defs: Vec<&Op> = ops.iter().filter(|o| o.dests.iter().any(|d| d == r)).collect();
-        if defs.is_empty() {
-            // a special register: only the driver's grid workspace is an address
-            if !r.starts_with("%envreg")
-                && !r.starts_with("%tid")
-                && !r.starts_with("%ctaid")
-                && !r.starts_with("%ntid")
-                && !r.starts_with("%nctaid")
-            {
-                return false;
-            }
-            continue;
-        }
-        for d in defs {
-            if !ARITH.iter().any(|p| d.op.starts_with(p)) || d.op.starts_with("cvta.to.shared") {
-                return false;
-            }
-            // a move or selection of anything but registers and numbers (a symbol's address)
-            if d.operands.iter().any(|x| {
-                let x = x.trim();
-                !(x.starts_with('%')
-                    || x.starts_with('-')
-                    || x.chars().next().is_some_and(|c| c.is_ascii_digit())
-                    || d.op.starts_with("ld.param"))
-            }) {
-                return false;
-            }
-            todo.extend(d.srcs.iter().map(String::as_str));
-        }
-    }
-    true
+    every_definition(
+        ops,
+        reg,
+        false,
+        // a special register: only the driver's grid workspace is an address
+        |r| {
+            ["%envreg", "%tid", "%ctaid", "%ntid", "%nctaid"]
+                .iter()
+                .any(|p| r.starts_with(p))
+        },
+        |d| {
+            ARITH.iter().any(|p| d.op.starts_with(p))
+                && !d.op.starts_with("cvta.to.shared")
+                // a move or selection of anything but registers and numbers (a symbol's address)
+                && d.operands.iter().all(|x| {
+                    let x = x.trim();
+                    x.starts_with('%')
+                        || x.starts_with('-')
+                        || x.chars().next().is_some_and(|c| c.is_ascii_digit())
+                        || d.op.starts_with("ld.param")
+                })
+        },
+    )
 }
 
 /// The state spaces a PTX memory opcode may touch: (shared, global); generic addresses may be either.
