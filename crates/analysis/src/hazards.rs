@@ -418,6 +418,7 @@ enum FaultWhat {
     Assert = 3,
     GridDeadlock = 4,
     BadCall = 5,
+    StackOverflow = 6,
 }
 
 /// The bytes each lane of a store writes: lane `l`'s `width` bytes are `bytes[l][..width]`.
@@ -1968,6 +1969,13 @@ impl HazardReport {
                     what: FaultWhat::FellOffEnd as u8,
                 },
                 "execution ran past the kernel's last instruction".to_string(),
+            ),
+            FaultKind::StackOverflow => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::StackOverflow as u8,
+                },
+                "recursive calls nested deeper than a call stack holds: the launch stops".to_string(),
             ),
             FaultKind::Assert => (
                 Key::Fault {

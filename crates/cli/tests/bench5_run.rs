@@ -11,7 +11,6 @@
 //! least the launches listed below are labelled exact, so a change that loses them fails.
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::sync::OnceLock;
 
 mod support;
@@ -69,24 +68,8 @@ program!(atom, 4, [1, 4, 2]);
 program!(pipe, 4, [2, 4, 2]);
 program!(cxx, 3, [3, 3, 3]);
 
-/// Recursion is refused with a clear message (every call is inlined): the launch is not
-/// recorded and the program's own check fails, where the H200 printed PASS.
-#[test]
-fn recurse_is_refused_with_a_clear_message() {
-    let bin = built().join("recurse");
-    let dir = support::scratch("bench5-recurse");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args(["run", "--export"])
-        .arg(dir.path().join("run.json"))
-        .arg("--")
-        .arg(&bin)
-        .env("WARPSCOPE_CUDA_ROOT", support::cuda_root())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("recurse(const int *, int *, int *, int)` cannot be emulated")
-            && err.contains("recursion is not supported"),
-        "{err}"
-    );
-}
+// recursion: each recursive function's out-of-line body, a call saving its registers and local
+// slots per activation; prints PASS and the H200's sum. The machine code's call stack
+// (`BMOV` of convergence barriers, `CALL`/`RET` with return addresses on the stack) is not
+// followed: branch and global counters are estimates
+program!(recurse, 1, [0, 1, 0]);

@@ -476,6 +476,7 @@ pub fn fault_kind(k: FaultKind) -> &'static str {
         FaultKind::InstructionLimit => "instruction_limit",
         FaultKind::Assert => "assert",
         FaultKind::BadCall => "bad_call",
+        FaultKind::StackOverflow => "stack_overflow",
         _ => "other",
     }
 }

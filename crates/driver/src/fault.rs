@@ -372,6 +372,10 @@ pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
             "tensor memory access at {at} in {who}: {}: the GPU stops the launch",
             why.describe()
         ),
+        FaultKind::StackOverflow => format!(
+            "calls of recursive functions nested more than {} deep at {at} ({who}): a GPU's call stack (cudaLimitStackSize) would overflow, and the launch stops",
+            warpscope_emu::MAX_CALL_DEPTH
+        ),
         FaultKind::FellOffEnd => format!(
             "execution runs past the kernel's last instruction at {at} ({who}): a GPU stops the launch with an illegal-instruction error"
         ),

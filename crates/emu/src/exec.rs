@@ -203,7 +203,34 @@ struct Warp {
     wpark: Vec<(u32, u32, u32)>,
     /// The spin branch the warp took last and a hash of what its loop computed ([`spin`]).
     spin: Option<(u32, u64)>,
+    /// The activations of recursive functions' out-of-line bodies the warp is in, innermost last
+    /// ([`Inst::Call`]).
+    calls: Vec<CallRec>,
 }
+
+/// An activation of a recursive function's out-of-line body: what the call saved.
+struct CallRec {
+    /// The index in [`Warp::stack`] of the body's first frame (its reconvergence point is
+    /// [`CALL_RPC`]): when it pops, every lane that entered has returned or exited.
+    base: usize,
+    /// [`warpscope_ptx::Program::calls`]' index.
+    site: u32,
+    /// The lanes that entered.
+    mask: u32,
+    /// The body's register rows and predicates before the call.
+    rows: Vec<Row>,
+    preds: Vec<u32>,
+    /// The body's local bytes of each entering lane before the call, lane by lane.
+    local: Vec<u8>,
+}
+
+/// The reconvergence point of a call's first frame: no pc (the frame pops when its lanes have
+/// all left the body).
+const CALL_RPC: u32 = u32::MAX - 1;
+
+/// Calls of out-of-line bodies a warp may nest; a deeper call faults
+/// ([`FaultKind::StackOverflow`]).
+pub const MAX_CALL_DEPTH: usize = 4096;
 
 /// One of the 16 named barriers of a block.
 #[derive(Clone, Copy, Debug, Default)]
@@ -597,6 +624,7 @@ impl BlockRun {
                     printfs: 0,
                     carrived: 0,
                     cphase: u32::MAX,
+                    calls: Vec::new(),
                     lp: loops::LoopRun::default(),
                     wpark: Vec::new(),
                     spin: None,
@@ -1083,6 +1111,9 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
         let active = top.mask & !w.exited;
         if active == 0 {
             w.stack.pop();
+            if w.calls.last().is_some_and(|c| c.base == w.stack.len()) {
+                return_from_call(ctx, wi, w, bm);
+            }
             continue;
         }
         let nact = active.count_ones() as u64;
@@ -1413,6 +1444,103 @@ fn branch<S: Sink>(
     Flow::Reload
 }
 
+/// Lanes `mask` call out-of-line body `site` ([`Inst::Call`]): the body's rows, predicates and
+/// the lanes' local bytes are saved, the arguments copied into its parameters, and a frame for
+/// the body pushed (the caller's frame already points after the call).
+#[allow(clippy::too_many_arguments)]
+fn call(ctx: &Ctx<'_>, wi: u32, w: &mut Warp, bm: &mut BlockMem<'_>, pc: u32, mask: u32, site: u32) -> Flow {
+    let s = &ctx.prog.calls[site as usize];
+    if w.calls.len() >= MAX_CALL_DEPTH {
+        return Flow::Stop(Stop::Fault(
+            FaultKind::StackOverflow,
+            pc,
+            Some(mask.trailing_zeros()),
+            None,
+        ));
+    }
+    let rows = w.regs[s.rows.start as usize..s.rows.end as usize].to_vec();
+    let preds = w.preds[s.preds.start as usize..s.preds.end as usize].to_vec();
+    let (lo, hi) = (s.local.start as usize, s.local.end as usize);
+    let mut local = Vec::with_capacity((hi - lo) * mask.count_ones() as usize);
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        let base = (wi * 32 + l) as usize * bm.local_size as usize;
+        local.extend_from_slice(&bm.local[base + lo..base + hi]);
+        for &(from, to, n) in &s.args {
+            let (from, to) = (base + from as usize, base + to as usize);
+            bm.local.copy_within(from..from + n as usize, to);
+        }
+    }
+    w.stack.push(Frame {
+        pc: s.entry,
+        rpc: CALL_RPC,
+        mask,
+    });
+    w.calls.push(CallRec {
+        base: w.stack.len() - 1,
+        site,
+        mask,
+        rows,
+        preds,
+        local,
+    });
+    Flow::Reload
+}
+
+/// Every lane of the innermost call has returned or exited (its first frame popped): the return
+/// values are read, what the call saved is restored, and the values written to the caller's
+/// slots.
+fn return_from_call(ctx: &Ctx<'_>, wi: u32, w: &mut Warp, bm: &mut BlockMem<'_>) {
+    let Some(c) = w.calls.pop() else {
+        return;
+    };
+    let s = &ctx.prog.calls[c.site as usize];
+    let live = c.mask & !w.exited;
+    let lane_base = |l: u32| (wi * 32 + l) as usize * bm.local_size as usize;
+    let mut vals = Vec::new();
+    let mut m = live;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        let b = lane_base(l);
+        for &(from, _, n) in &s.rets {
+            let from = b + from as usize;
+            vals.extend_from_slice(&bm.local[from..from + n as usize]);
+        }
+    }
+    w.regs[s.rows.start as usize..s.rows.end as usize].copy_from_slice(&c.rows);
+    w.preds[s.preds.start as usize..s.preds.end as usize].copy_from_slice(&c.preds);
+    let (lo, hi) = (s.local.start as usize, s.local.end as usize);
+    if hi > lo {
+        let mut saved = c.local.chunks_exact(hi - lo);
+        let mut m = c.mask;
+        while m != 0 {
+            let l = m.trailing_zeros();
+            m &= m - 1;
+            let b = lane_base(l);
+            if let Some(chunk) = saved.next() {
+                bm.local[b + lo..b + hi].copy_from_slice(chunk);
+            }
+        }
+    }
+    let mut vals = vals.iter();
+    let mut m = live;
+    while m != 0 {
+        let l = m.trailing_zeros();
+        m &= m - 1;
+        let b = lane_base(l);
+        for &(_, to, n) in &s.rets {
+            for k in 0..n as usize {
+                if let Some(&v) = vals.next() {
+                    bm.local[b + to as usize + k] = v;
+                }
+            }
+        }
+    }
+}
+
 /// Executes an instruction without a fast path. The top frame's pc already points after it.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
@@ -1696,6 +1824,20 @@ fn general<S: Sink>(
         Inst::Exit => {
             if mask != 0 {
                 w.exited |= mask;
+                return Flow::Reload;
+            }
+        }
+        Inst::Call { site } => {
+            if mask != 0 {
+                return call(ctx, wi, w, bm, pc, mask, site);
+            }
+        }
+        Inst::Ret => {
+            if mask != 0 {
+                let base = w.calls.last().map_or(0, |c| c.base);
+                for f in &mut w.stack[base..] {
+                    f.mask &= !mask;
+                }
                 return Flow::Reload;
             }
         }

@@ -86,6 +86,8 @@ pub fn rows_of(i: &Inst) -> Vec<R> {
         Inst::PredOp { .. }
         | Inst::Bra { .. }
         | Inst::Exit
+        | Inst::Call { .. }
+        | Inst::Ret
         | Inst::Trap
         | Inst::Nop
         | Inst::ClusterBar { .. }

@@ -55,6 +55,7 @@ pub use event::{
     MbarWhat, MemEvent, RemoteEvent, Sink, Space,
 };
 /// Every register row an instruction names (read or written).
+pub use exec::MAX_CALL_DEPTH;
 pub use fast::rows_of as inst_rows;
 pub use remap::{AsyncLayout, SharedRemap};
 pub use warpscope_ptx::{InstInfo, Kernel, Program, SharedVar, SrcLoc};
@@ -328,6 +329,9 @@ pub enum FaultKind {
     InstructionLimit,
     /// Execution ran past the kernel's last instruction.
     FellOffEnd,
+    /// A warp's calls of recursive functions nested deeper than the emulator keeps
+    /// ([`MAX_CALL_DEPTH`], 4,096): a GPU's call stack would overflow long before.
+    StackOverflow,
     /// A cooperative launch where every unfinished block waits (polling global memory or at a
     /// block barrier) and [`GRID_IDLE_TURNS`] turns of the grid wrote no global memory: nothing
     /// can release them (a grid barrier some block never reaches). A GPU would hang; the grid stops, with

@@ -760,6 +760,15 @@ pub enum Inst {
     },
     /// Thread exit (`exit`, `ret` in a kernel).
     Exit,
+    /// A call of a recursive device function's out-of-line body: [`crate::Program::calls`]`[site]`
+    /// names the body's entry, the frame a new activation saves and the parameter copies
+    /// (`lower.rs`, `recursive_call`). Calls of non-recursive functions are inlined.
+    Call {
+        site: u32,
+    },
+    /// The return of an out-of-line body: the executing lanes leave the innermost call; when every
+    /// lane that entered it has left (returned or exited), the warp resumes after the `Call`.
+    Ret,
     Bar {
         kind: BarKind,
         id: R,

@@ -28,7 +28,7 @@ pub mod lower;
 pub mod parse;
 
 pub use inst::{Inst, Op};
-pub use lower::{InstInfo, Kernel, KernelFailure, LowerError, Program, SharedVar, SrcLoc, lower};
+pub use lower::{CallSite, InstInfo, Kernel, KernelFailure, LowerError, Program, SharedVar, SrcLoc, lower};
 pub use parse::{Diagnostic, Module, Pos, parse};
 
 /// Parses and lowers in one step; parse diagnostics and lowering errors are returned as strings

@@ -156,7 +156,8 @@ pub struct ModuleVar {
 /// A lowered module.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Program {
-    /// All instructions of all kernels (device functions are inlined).
+    /// All instructions of all kernels (device functions are inlined, but recursive ones:
+    /// [`CallSite`]).
     pub ops: Vec<Op>,
     /// Per-pc source info, parallel to `ops`.
     pub info: Vec<InstInfo>,
@@ -182,6 +183,33 @@ pub struct Program {
     /// Every `.entry` and its address: what `mov.u64 %rd, kernel;` puts in a register (a device-side
     /// launch names its kernel so, `lower/devrt.rs`), in module order.
     pub kernel_addresses: Vec<(String, u64)>,
+    /// The calls of recursive functions' out-of-line bodies ([`Inst::Call`]'s `site`).
+    pub calls: Vec<CallSite>,
+}
+
+/// A call of a recursive device function. Calls are inlined, except a call of a function whose
+/// body is being lowered already (recursion): that one calls the function's out-of-line body, one
+/// copy per kernel, appended after the kernel's own instructions. Every activation of the body
+/// uses the same register rows, predicates and local bytes, so a call saves them for the warp's
+/// lanes and the return restores them: each activation sees its own. A body that takes the
+/// address of its own local memory (a stack frame: the address would name the same bytes in every
+/// activation) is refused.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallSite {
+    /// The body's first pc.
+    pub entry: u32,
+    /// The register rows the body's activation owns.
+    pub rows: std::ops::Range<u32>,
+    /// The predicates it owns.
+    pub preds: std::ops::Range<u32>,
+    /// The bytes of each thread's local window it owns (its parameters, return values and the
+    /// `.param` slots of the calls it makes).
+    pub local: std::ops::Range<u32>,
+    /// At the call, after the save: (caller's `.param` offset, the body's parameter offset, bytes).
+    pub args: Vec<(u32, u32, u32)>,
+    /// At the return, after the restore: (the body's return offset, the caller's, bytes); the
+    /// values are read before the restore.
+    pub rets: Vec<(u32, u32, u32)>,
 }
 
 /// A kernel of the module that did not lower, and why.
@@ -362,6 +390,28 @@ struct KCtx<'m> {
     devrt_err: Option<u32>,
     /// The `add`/`sub` being lowered is contracted with a `mul` ([`contract`]).
     contract: Option<contract::Fuse<'m>>,
+    /// The functions whose bodies are being lowered, outermost first (a call of one of them is
+    /// recursive: [`KCtx::recursive_call`]).
+    fstack: Vec<&'m str>,
+    /// `.local` variables declared so far.
+    local_vars: u32,
+    /// The recursive functions' out-of-line bodies, lowered after the kernel's.
+    ool: Vec<Ool<'m>>,
+    /// The calls of out-of-line bodies: the body, the caller's argument and return slots
+    /// (offsets and sizes), completed into [`CallSite`]s when every body is lowered.
+    sites: Vec<(usize, Slots, Slots)>,
+}
+
+/// `.param` slots of a call: (local offset, bytes) each.
+type Slots = Vec<(u32, u32)>;
+
+/// A recursive function's out-of-line body, once lowered.
+struct Ool<'m> {
+    f: &'m Function,
+    site: CallSite,
+    /// The body's parameter and return slots (local offsets).
+    params: Vec<u32>,
+    rets: Vec<u32>,
 }
 
 /// Lowering result for one call instance.
@@ -745,6 +795,7 @@ impl<'m> KCtx<'m> {
                     let sym = match v.space {
                         StateSpace::Shared => Sym::Shared(self.alloc_shared(v)),
                         StateSpace::Local => {
+                            self.local_vars += 1;
                             let a = if v.align > 0 { v.align as u64 } else { elem_size(v) };
                             Sym::Local(self.alloc_local(var_size(v), a))
                         }
@@ -3136,8 +3187,11 @@ impl<'m> KCtx<'m> {
     /// Inlines function `f` for a call with `.param` arguments `args` and returns `rets`.
     fn inline_call(&mut self, f: &'m Function, args: &[Operand], rets: &[Operand]) -> LResult<()> {
         let fname = &f.name;
+        if self.fstack.contains(&fname.as_str()) {
+            return self.recursive_call(f, args, rets);
+        }
         if self.depth >= 16 {
-            return self.err("call depth over 16 (recursion is not supported)");
+            return self.err("calls nested more than 16 deep");
         }
         if f.params.len() != args.len() || f.rets.len() != rets.len() {
             return self.err(format!("argument count does not match `{fname}`"));
@@ -3155,11 +3209,109 @@ impl<'m> KCtx<'m> {
             }
         }
         self.depth += 1;
+        self.fstack.push(fname);
         let saved = std::mem::take(&mut self.scopes);
         self.body(f, bind, false);
         self.scopes = saved;
+        self.fstack.pop();
         self.depth -= 1;
         Ok(())
+    }
+
+    /// A call of `f` while `f`'s body is being lowered: an [`Inst::Call`] of its out-of-line body
+    /// (lowered after the kernel's instructions, [`KCtx::lower_ool`]).
+    fn recursive_call(&mut self, f: &'m Function, args: &[Operand], rets: &[Operand]) -> LResult<()> {
+        if f.params.len() != args.len() || f.rets.len() != rets.len() {
+            return self.err(format!("argument count does not match `{}`", f.name));
+        }
+        let k = match self.ool.iter().position(|o| std::ptr::eq(o.f, f)) {
+            Some(k) => k,
+            None => {
+                self.ool.push(Ool {
+                    f,
+                    site: CallSite {
+                        entry: u32::MAX,
+                        ..CallSite::default()
+                    },
+                    params: Vec::new(),
+                    rets: Vec::new(),
+                });
+                self.ool.len() - 1
+            }
+        };
+        let mut slots = |decls: &[VarDecl], ops: &[Operand]| -> LResult<Slots> {
+            let mut v = Vec::new();
+            for (p, a) in decls.iter().zip(ops) {
+                let Operand::Name(an) = a else {
+                    return self.err("call arguments must be `.param` names");
+                };
+                match self.lookup(an) {
+                    Some(Sym::CallParam(o)) => v.push((o, var_size(p) as u32)),
+                    _ => return self.err(format!("`{an}` is not a `.param` variable")),
+                }
+            }
+            Ok(v)
+        };
+        let a = slots(&f.params, args)?;
+        let r = slots(&f.rets, rets)?;
+        let site = self.sites.len() as u32;
+        self.sites.push((k, a, r));
+        self.push(Inst::Call { site }, PSrc::TRUE);
+        Ok(())
+    }
+
+    /// Lowers out-of-line body `k` at the end of the instructions: its parameters and return
+    /// values in local slots of its own, its `ret`s jump to an [`Inst::Ret`]. Refused when it (or
+    /// a function inlined into it) declares local variables: their addresses would be the same in
+    /// every activation.
+    fn lower_ool(&mut self, k: usize) {
+        let f = self.ool[k].f;
+        let (r0, p0, l0) = (self.n_rows, self.n_preds, self.local_end);
+        let locals0 = self.local_vars;
+        let mut bind = HashMap::new();
+        let mut offs = [Vec::new(), Vec::new()];
+        for (i, decls) in [&f.params, &f.rets].into_iter().enumerate() {
+            for p in decls {
+                let a = if p.align > 0 { p.align as u64 } else { elem_size(p) };
+                let o = self.alloc_local(var_size(p), a);
+                bind.insert(p.name.clone(), Sym::CallParam(o));
+                offs[i].push(o);
+            }
+        }
+        let entry = self.ops.len() as u32;
+        self.cur_pos = f.pos;
+        self.cur_text = f.name.clone();
+        self.loc = None;
+        self.inlined = Vec::new();
+        self.depth += 1;
+        self.fstack.push(&f.name);
+        let saved = std::mem::take(&mut self.scopes);
+        self.body(f, bind, false);
+        self.scopes = saved;
+        self.fstack.pop();
+        self.depth -= 1;
+        if self.local_vars != locals0 {
+            self.cur_pos = f.pos;
+            self.cur_text = f.name.clone();
+            let _ = self.err::<()>(format!(
+                "recursive function `{}` keeps local variables (a stack frame per call), which is not supported",
+                f.name
+            ));
+        }
+        self.cur_text = "ret".into();
+        self.push(Inst::Ret, PSrc::TRUE);
+        let [params, rets] = offs;
+        let o = &mut self.ool[k];
+        o.params = params;
+        o.rets = rets;
+        o.site = CallSite {
+            entry,
+            rows: r0..self.n_rows,
+            preds: p0..self.n_preds,
+            local: l0 as u32..self.local_end as u32,
+            args: Vec::new(),
+            rets: Vec::new(),
+        };
     }
 }
 
@@ -3272,6 +3424,7 @@ pub fn immediate_post_dominators(ops: &[Op], entry: u32, end: u32) -> Vec<u32> {
         let op = &ops[entry as usize + i];
         match op.inst {
             Inst::Exit if op.guard == PSrc::TRUE => ([exit, 0], 1),
+            Inst::Ret => ([exit, 0], 1),
             // a trap (or `brkpt`) ends the launch, so the lanes that reach it never reconverge:
             // its path is taken as joining the code after it, which keeps the join of a
             // branch around a guard such as `@p bra L; brkpt; L:` at `L` (were the trap an exit,
@@ -3481,6 +3634,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
     }
     // every kernel's address (`mov.u64 %rd, kernel;` before a device-side launch), likewise
     let mut kernel_addresses = Vec::new();
+    let mut calls: Vec<CallSite> = Vec::new();
     for (i, f) in m.functions.iter().enumerate() {
         if f.is_entry && !module_syms.contains_key(&f.name) {
             module_syms.insert(f.name.clone(), Sym::Global(indirect::func_address(i)));
@@ -3523,6 +3677,10 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             setmaxnreg: Vec::new(),
             devrt_err: None,
             contract: None,
+            fstack: Vec::new(),
+            local_vars: 0,
+            ool: Vec::new(),
+            sites: Vec::new(),
         };
         for v in &module_shared {
             if used.contains(&v.name.as_str()) {
@@ -3553,6 +3711,12 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
         // a kernel falls off its end: exit
         ctx.cur_text = "}".into();
         ctx.push(Inst::Exit, PSrc::TRUE);
+        // recursive functions' out-of-line bodies (lowering one may call for another)
+        let mut k = 0;
+        while k < ctx.ool.len() {
+            ctx.lower_ool(k);
+            k += 1;
+        }
         let end = ctx.ops.len() as u32;
         // dynamic shared base
         let dyn_base = align_up(ctx.shared_end, ctx.dyn_align as u64) as u32;
@@ -3587,6 +3751,19 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             ops = ctx.ops;
             info = ctx.info;
             continue;
+        }
+        let base = calls.len() as u32;
+        for (k, a, r) in std::mem::take(&mut ctx.sites) {
+            let o = &ctx.ool[k];
+            let mut site = o.site.clone();
+            site.args = a.iter().zip(&o.params).map(|(&(c, n), &b)| (c, b, n)).collect();
+            site.rets = r.iter().zip(&o.rets).map(|(&(c, n), &b)| (b, c, n)).collect();
+            calls.push(site);
+        }
+        for op in &mut ctx.ops[entry as usize..end as usize] {
+            if let Inst::Call { site } = &mut op.inst {
+                *site += base;
+            }
         }
         kernels.push(Kernel {
             name: f.name.clone(),
@@ -3624,6 +3801,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             entries,
             functions,
             kernel_addresses,
+            calls,
         })
     } else {
         // module-scope errors, or no kernel lowered: every error of the module
