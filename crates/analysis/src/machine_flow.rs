@@ -14,7 +14,7 @@
 //! `MUFU.RCP64H` and `MUFU.RSQ64H`) and indirect calls ([`indirect`]) are followed exactly; what
 //! comes from shared memory (see [`shared`]), textures and atomics is *unknown*. Control flow runs on the
 //! architecture's convergence rules (`BSSY`/`BSYNC` barriers, `BREAK`, `WARPSYNC`, `EXIT`, calls
-//! and returns), lanes at the same code offset executing together. A branch, exit or return whose
+//! and returns, the barriers' save and restore around recursive calls, `BMOV`), lanes at the same code offset executing together. A branch, exit or return whose
 //! condition is unknown in any lane it runs for ends the run with the reason: the counts are then
 //! not claimed. Warps never depend on each other here (every value another warp could have
 //! written is unknown), so each runs alone.
@@ -380,6 +380,14 @@ enum Kind {
     IndirectCall {
         reg: u8,
     },
+    /// `BMOV.32{.CLEAR} Rd, Bb`: the lanes convergence barrier `b` (`Ins::barrier`) waits for into
+    /// `Rd` (`Ins::dst`), the barrier cleared with `.CLEAR`; `BMOV.32 Bb, Ra` (`to_reg` false):
+    /// the barrier set from `Ra` (`Ins::src`), which every executing lane must agree on. ptxas
+    /// saves and restores the barriers so around recursive calls.
+    Bmov {
+        to_reg: bool,
+        clear: bool,
+    },
 }
 
 impl Kind {
@@ -396,6 +404,7 @@ impl Kind {
                 | Kind::Ret
                 | Kind::Brx { .. }
                 | Kind::IndirectCall { .. }
+                | Kind::Bmov { .. }
         )
     }
 }
@@ -1203,6 +1212,7 @@ impl MachineFlow {
                     | Kind::Ret
                     | Kind::Stop
                     | Kind::IndirectCall { .. }
+                    | Kind::Bmov { .. }
                     | Kind::Bar { .. }
             );
             skip_to[i] = if needed[i] || steers {
@@ -1866,6 +1876,43 @@ impl MachineFlow {
                     };
                     w.pc[l] = t as u32;
                 }
+            }
+            Kind::Bmov { to_reg, clear } => {
+                if unknown_guard != 0 {
+                    return Err(stop("barrier move on an unknown value"));
+                }
+                let b = ins.barrier as usize;
+                if to_reg {
+                    let v = w.barrier[b];
+                    if let Some(&d) = ins.dst.first() {
+                        w.cur_taint = false;
+                        w.cur_approx = false;
+                        for l in lanes(on) {
+                            w.set(d, l, Some(v));
+                        }
+                    }
+                    if clear && on != 0 {
+                        w.barrier[b] = 0;
+                    }
+                } else if on != 0 {
+                    // the warp's lanes must agree (lanes at different depths of a recursion
+                    // restore different barriers: not followed)
+                    let mut v = None;
+                    for l in lanes(on) {
+                        let x = ins.src.first().and_then(|o| w.read(*o, l, launch));
+                        match (x, v) {
+                            (None, _) => return Err(stop("barrier set from an unknown value")),
+                            (Some(x), Some(y)) if x != y => {
+                                return Err(stop("barrier set from values the lanes disagree on"));
+                            }
+                            (Some(x), _) => v = Some(x),
+                        }
+                    }
+                    if let Some(v) = v {
+                        w.barrier[b] = v;
+                    }
+                }
+                advance(w, group);
             }
             Kind::Stop => return Err(stop("not followed")),
             Kind::IndirectCall { reg } => {
@@ -2735,6 +2782,42 @@ fn decode(
                     ins.kind = Kind::Brx { reg, imm };
                     ins.src = vec![Opnd {
                         src: Src::R(reg),
+                        neg: false,
+                        not: false,
+                        abs: false,
+                    }];
+                }
+                _ => ins.kind = Kind::Stop,
+            }
+        }
+        "BMOV" if mods == ["32"] || mods == ["32", "CLEAR"] => {
+            let reg = |o: &str| match o.split_whitespace().next().and_then(parse_reg) {
+                Some(Src::R(r)) => Some(r),
+                _ => None,
+            };
+            let bar = |o: &str| {
+                o.trim()
+                    .strip_prefix('B')
+                    .and_then(|n| n.parse::<u8>().ok())
+                    .filter(|&b| b < 16)
+            };
+            match ops.as_slice() {
+                [a, b] if reg(a).is_some() && bar(b).is_some() => {
+                    ins.kind = Kind::Bmov {
+                        to_reg: true,
+                        clear: has("CLEAR"),
+                    };
+                    ins.barrier = bar(b).unwrap_or(0);
+                    ins.dst = vec![Dst::R(reg(a).unwrap_or(RZ))];
+                }
+                [a, b] if bar(a).is_some() && reg(b).is_some() && !has("CLEAR") => {
+                    ins.kind = Kind::Bmov {
+                        to_reg: false,
+                        clear: false,
+                    };
+                    ins.barrier = bar(a).unwrap_or(0);
+                    ins.src = vec![Opnd {
+                        src: Src::R(reg(b).unwrap_or(RZ)),
                         neg: false,
                         not: false,
                         abs: false,
