@@ -1835,7 +1835,7 @@ fn general<S: Sink>(
         Inst::Ret => {
             if mask != 0 {
                 let base = w.calls.last().map_or(0, |c| c.base);
-                for f in &mut w.stack[base..] {
+                for f in w.stack.iter_mut().skip(base) {
                     f.mask &= !mask;
                 }
                 return Flow::Reload;
