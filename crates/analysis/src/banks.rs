@@ -656,7 +656,13 @@ impl BankSink {
 #[inline(never)]
 fn worst_addrs(mut buf: Vec<u64>, req: &Request<'_>) -> Vec<u64> {
     buf.clear();
-    buf.extend((0..32).map(|l| if req.mask & (1 << l) != 0 { req.addrs[l] } else { 0 }));
+    buf.resize(32, 0);
+    // each lane's offset under its mask bit, over whole arrays (no branch per lane)
+    let out: &mut [u64; 32] = (&mut buf[..32]).try_into().expect("32 lanes");
+    let addrs: &[u64; 32] = req.addrs;
+    for l in 0..32 {
+        out[l] = addrs[l] & 0u64.wrapping_sub(u64::from(req.mask >> l & 1));
+    }
     buf
 }
 

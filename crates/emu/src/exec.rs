@@ -729,33 +729,29 @@ impl BlockRun {
             cpc,
             ..
         } = self;
-        let mut ghint = [0usize; GHINTS];
-        loop {
+        // one view of the block's memory for all the warps' turns (built once per call, not per
+        // turn); what the turns add to the block's counts is taken out when the call returns
+        let mut bm = BlockMem {
+            shared,
+            local,
+            local_size: k.local_size as u64,
+            mbar: mbar_log,
+            gwrites: 0,
+            peers: &mut *link.peers,
+            rank: *rank,
+            cphase: link.phase,
+            cwrites: 0,
+            cpc: *cpc,
+            tma: Default::default(),
+            ghint: [0usize; GHINTS],
+        };
+        let done = 'turns: loop {
             for wi in 0..warps.len() {
                 if warps[wi].state != State::Ready {
                     continue;
                 }
-                let mut bm = BlockMem {
-                    shared,
-                    local,
-                    local_size: k.local_size as u64,
-                    mbar: mbar_log,
-                    gwrites: 0,
-                    peers: &mut *link.peers,
-                    rank: *rank,
-                    cphase: link.phase,
-                    cwrites: 0,
-                    cpc: *cpc,
-                    tma: Default::default(),
-                    ghint,
-                };
                 let w = &mut warps[wi];
                 let stop = run_warp(ctx, block_lin, wi as u32, w, &mut bm, sink, budget, out, bars);
-                ghint = bm.ghint;
-                *gwrites += bm.gwrites;
-                out.tma.add(&bm.tma);
-                link.writes += bm.cwrites;
-                *cpc = bm.cpc;
                 match stop {
                     Stop::Barrier | Stop::Yield => {}
                     Stop::ClusterWait => w.state = State::ClusterWait,
@@ -766,8 +762,7 @@ impl BlockRun {
                     }
                     Stop::Fault(kind, pc, lane, addr) => {
                         fault(out, wi as u32, pc, lane, addr, kind);
-                        self.finished = true;
-                        return true;
+                        break 'turns true;
                     }
                 }
                 // the warp's arrivals may complete a counted barrier
@@ -776,8 +771,7 @@ impl BlockRun {
                 }
             }
             if warps.iter().all(|w| w.state == State::Done) {
-                self.finished = true;
-                return true;
+                break 'turns true;
             }
             if warps.iter().any(|w| w.state == State::Ready) {
                 continue;
@@ -787,7 +781,7 @@ impl BlockRun {
                 .any(|w| matches!(w.state, State::Polling | State::ClusterWait))
             {
                 // the grid's (or the cluster's) other blocks run before these warps poll again
-                return false;
+                break 'turns false;
             }
             // every live warp waits at a barrier: complete those that can complete
             if !release(warps, bars, generation, block_lin, sink, true) {
@@ -808,10 +802,17 @@ impl BlockRun {
                     None,
                     FaultKind::DivergentBarrier,
                 );
-                self.finished = true;
-                return true;
+                break 'turns true;
             }
+        };
+        *gwrites += bm.gwrites;
+        out.tma.add(&bm.tma);
+        link.writes += bm.cwrites;
+        *cpc = bm.cpc;
+        if done {
+            self.finished = true;
         }
+        done
     }
 }
 
@@ -1106,7 +1107,8 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                 return Stop::Fault(FaultKind::InstructionLimit, pc, None, None);
             }
             *budget -= 1;
-            let op = xops[(pc - entry) as usize];
+            // by reference: a copy loaded every field of the widest variant for every instruction
+            let op = &xops[(pc - entry) as usize];
             if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
                 // a `bar.warp.sync` parked under its sibling path runs again alone when the
                 // sibling ended without one: counted once, when it first ran (`warp_join`)
