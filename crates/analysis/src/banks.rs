@@ -535,6 +535,12 @@ impl BankSink {
         self.sources = None;
     }
 
+    /// Whether instruction events count here (the kernel has `wgmma` instructions, whose
+    /// executions the sink counts): without, [`Sink::insts`] does nothing and need not be called.
+    pub fn counts_insts(&self) -> bool {
+        self.forms.as_ref().is_some_and(|f| !f.wgmma.is_empty())
+    }
+
     /// The sink (fresh or after [`BankSink::take_report`]) counts for `block` now.
     pub fn for_block(&mut self, block: u32) {
         self.block = block;
@@ -783,10 +789,7 @@ impl warpscope_emu::Sink for BankSink {
 
     #[inline]
     fn insts(&mut self, warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
-        if active != 0
-            && let Some(f) = &self.forms
-            && !f.wgmma.is_empty()
-        {
+        if active != 0 && self.counts_insts() {
             for p in pc..pc + n {
                 self.inst(warp, p, active);
             }

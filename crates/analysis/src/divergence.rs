@@ -133,6 +133,35 @@ impl DivergenceSink {
         }
     }
 
+    /// A run that is not the one pending in its slot: the slot's run is added to the per-pc
+    /// counters and this one takes the slot (out of line: the same run again is the rule).
+    #[inline(never)]
+    fn new_run(&mut self, pc: u32, n: u32, active: u32) {
+        if n == 0 {
+            self.add_run(pc, n, 1, u64::from(active.count_ones()), u64::from(active != 0));
+            return;
+        }
+        let slot = pc as usize % RUN_SLOTS;
+        let bit = 1u64 << slot;
+        let old = std::mem::replace(
+            &mut self.runs[slot],
+            PendingRun {
+                pc,
+                n,
+                active,
+                hits: 1,
+                count: 0,
+                lanes: 0,
+                nonzero: 0,
+            },
+        );
+        if self.used & bit != 0 {
+            let (count, lanes, nonzero) = old.totals();
+            self.add_run(old.pc, old.n, count, lanes, nonzero);
+        }
+        self.used |= bit;
+    }
+
     /// `count` executions of the run of `n` pcs from `pc`, with `lanes` active lanes in all and
     /// `nonzero` of them with an active lane.
     fn add_run(&mut self, pc: u32, n: u32, count: u64, lanes: u64, nonzero: u64) {
@@ -563,15 +592,9 @@ impl warpscope_emu::Sink for DivergenceSink {
 
     #[inline]
     fn insts(&mut self, _warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
-        if n == 0 {
-            self.add_run(pc, n, 1, u64::from(active.count_ones()), u64::from(active != 0));
-            return;
-        }
         let slot = pc as usize % RUN_SLOTS;
-        let bit = 1u64 << slot;
-        let used = self.used & bit != 0;
         let r = &mut self.runs[slot];
-        if used && r.pc == pc && r.n == n {
+        if self.used >> slot & 1 != 0 && r.pc == pc && r.n == n && n != 0 {
             // the run again: with its first lanes one add, with others their sums
             if r.active == active {
                 r.hits += 1;
@@ -582,23 +605,7 @@ impl warpscope_emu::Sink for DivergenceSink {
             }
             return;
         }
-        let old = std::mem::replace(
-            r,
-            PendingRun {
-                pc,
-                n,
-                active,
-                hits: 1,
-                count: 0,
-                lanes: 0,
-                nonzero: 0,
-            },
-        );
-        self.used |= bit;
-        if used {
-            let (count, lanes, nonzero) = old.totals();
-            self.add_run(old.pc, old.n, count, lanes, nonzero);
-        }
+        self.new_run(pc, n, active);
     }
 
     fn match_groups(&mut self, _warp: u32, pc: u32, groups: u32) {
