@@ -535,6 +535,12 @@ impl BankSink {
         self.sources = None;
     }
 
+    /// Whether instruction events count here (the kernel has `wgmma` instructions, whose
+    /// executions the sink counts): without, [`Sink::insts`] does nothing and need not be called.
+    pub fn counts_insts(&self) -> bool {
+        self.forms.as_ref().is_some_and(|f| !f.wgmma.is_empty())
+    }
+
     /// The sink (fresh or after [`BankSink::take_report`]) counts for `block` now.
     pub fn for_block(&mut self, block: u32) {
         self.block = block;
@@ -656,7 +662,13 @@ impl BankSink {
 #[inline(never)]
 fn worst_addrs(mut buf: Vec<u64>, req: &Request<'_>) -> Vec<u64> {
     buf.clear();
-    buf.extend((0..32).map(|l| if req.mask & (1 << l) != 0 { req.addrs[l] } else { 0 }));
+    buf.resize(32, 0);
+    // each lane's offset under its mask bit, over whole arrays (no branch per lane)
+    let out: &mut [u64; 32] = (&mut buf[..32]).try_into().expect("32 lanes");
+    let addrs: &[u64; 32] = req.addrs;
+    for l in 0..32 {
+        out[l] = addrs[l] & 0u64.wrapping_sub(u64::from(req.mask >> l & 1));
+    }
     buf
 }
 
@@ -777,10 +789,7 @@ impl warpscope_emu::Sink for BankSink {
 
     #[inline]
     fn insts(&mut self, warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
-        if active != 0
-            && let Some(f) = &self.forms
-            && !f.wgmma.is_empty()
-        {
+        if active != 0 && self.counts_insts() {
             for p in pc..pc + n {
                 self.inst(warp, p, active);
             }

@@ -61,14 +61,29 @@ pub struct BranchModel {
 const RUN_SLOTS: usize = 64;
 
 /// Executions of one run of instructions (`Sink::insts`: `n` consecutive pcs from `pc`) not yet
-/// added to the per-pc counters: how many, their active lanes and those with an active lane.
+/// added to the per-pc counters: `hits` executions with the lanes `active` (the mask of the run's
+/// first execution: a run mostly executes with the same lanes, counted then by one add), and
+/// `count` others, with their active lanes and those with an active lane.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct PendingRun {
     pc: u32,
     n: u32,
+    active: u32,
+    hits: u64,
     count: u64,
     lanes: u64,
     nonzero: u64,
+}
+
+impl PendingRun {
+    /// All its executions: how many, their active lanes, those with an active lane.
+    fn totals(&self) -> (u64, u64, u64) {
+        (
+            self.count + self.hits,
+            self.lanes + self.hits * u64::from(self.active.count_ones()),
+            self.nonzero + self.hits * u64::from(self.active != 0),
+        )
+    }
 }
 
 /// The divergence counter for one block (a sink of that block's emulator events).
@@ -113,8 +128,38 @@ impl DivergenceSink {
             let i = self.used.trailing_zeros() as usize;
             self.used &= self.used - 1;
             let r = self.runs[i];
-            self.add_run(r.pc, r.n, r.count, r.lanes, r.nonzero);
+            let (count, lanes, nonzero) = r.totals();
+            self.add_run(r.pc, r.n, count, lanes, nonzero);
         }
+    }
+
+    /// A run that is not the one pending in its slot: the slot's run is added to the per-pc
+    /// counters and this one takes the slot (out of line: the same run again is the rule).
+    #[inline(never)]
+    fn new_run(&mut self, pc: u32, n: u32, active: u32) {
+        if n == 0 {
+            self.add_run(pc, n, 1, u64::from(active.count_ones()), u64::from(active != 0));
+            return;
+        }
+        let slot = pc as usize % RUN_SLOTS;
+        let bit = 1u64 << slot;
+        let old = std::mem::replace(
+            &mut self.runs[slot],
+            PendingRun {
+                pc,
+                n,
+                active,
+                hits: 1,
+                count: 0,
+                lanes: 0,
+                nonzero: 0,
+            },
+        );
+        if self.used & bit != 0 {
+            let (count, lanes, nonzero) = old.totals();
+            self.add_run(old.pc, old.n, count, lanes, nonzero);
+        }
+        self.used |= bit;
     }
 
     /// `count` executions of the run of `n` pcs from `pc`, with `lanes` active lanes in all and
@@ -547,33 +592,20 @@ impl warpscope_emu::Sink for DivergenceSink {
 
     #[inline]
     fn insts(&mut self, _warp: u32, pc: u32, n: u32, active: warpscope_emu::LaneMask) {
-        let lanes = u64::from(active.count_ones());
-        let nonzero = u64::from(active != 0);
-        if n == 0 {
-            self.add_run(pc, n, 1, lanes, nonzero);
-            return;
-        }
         let slot = pc as usize % RUN_SLOTS;
-        let bit = 1u64 << slot;
-        let r = self.runs[slot];
-        if self.used & bit == 0 || r.pc != pc || r.n != n {
-            if self.used & bit != 0 {
-                self.add_run(r.pc, r.n, r.count, r.lanes, r.nonzero);
+        let r = &mut self.runs[slot];
+        if self.used >> slot & 1 != 0 && r.pc == pc && r.n == n && n != 0 {
+            // the run again: with its first lanes one add, with others their sums
+            if r.active == active {
+                r.hits += 1;
+            } else {
+                r.count += 1;
+                r.lanes += u64::from(active.count_ones());
+                r.nonzero += u64::from(active != 0);
             }
-            self.used |= bit;
-            self.runs[slot] = PendingRun {
-                pc,
-                n,
-                count: 1,
-                lanes,
-                nonzero,
-            };
             return;
         }
-        let r = &mut self.runs[slot];
-        r.count += 1;
-        r.lanes += lanes;
-        r.nonzero += nonzero;
+        self.new_run(pc, n, active);
     }
 
     fn match_groups(&mut self, _warp: u32, pc: u32, groups: u32) {

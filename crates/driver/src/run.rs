@@ -335,6 +335,25 @@ pub struct Multi {
     flow_shared: Option<warpscope_analysis::machine_flow::SharedRecorder>,
 }
 
+impl Multi {
+    /// [`Sink::insts`] for the sinks other than the divergence counts.
+    #[inline(never)]
+    fn insts_rest(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
+        if let Some(s) = &mut self.banks {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = self.hazards.as_deref_mut() {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = self.global_races.as_deref_mut() {
+            Sink::insts(s, warp, pc, n, active);
+        }
+        if let Some(s) = self.cluster.as_deref_mut() {
+            Sink::insts(s, warp, pc, n, active);
+        }
+    }
+}
+
 impl Sink for Multi {
     fn copy_sources(&mut self, warp: u32, pc: u32, sources: u32) {
         self.sources = Some((warp, pc, sources));
@@ -545,20 +564,17 @@ impl Sink for Multi {
 
     #[inline]
     fn insts(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
-        if let Some(s) = &mut self.banks {
-            Sink::insts(s, warp, pc, n, active);
-        }
+        // each sink keeps its own counts: the divergence counts (`run`'s default) first, the
+        // others, rare, out of line
         if let Some(s) = &mut self.divergence {
             Sink::insts(s, warp, pc, n, active);
         }
-        if let Some(s) = self.hazards.as_deref_mut() {
-            Sink::insts(s, warp, pc, n, active);
-        }
-        if let Some(s) = self.global_races.as_deref_mut() {
-            Sink::insts(s, warp, pc, n, active);
-        }
-        if let Some(s) = self.cluster.as_deref_mut() {
-            Sink::insts(s, warp, pc, n, active);
+        if self.banks.as_ref().is_some_and(BankSink::counts_insts)
+            || self.hazards.is_some()
+            || self.global_races.is_some()
+            || self.cluster.is_some()
+        {
+            self.insts_rest(warp, pc, n, active);
         }
     }
 

@@ -757,33 +757,29 @@ impl BlockRun {
             cpc,
             ..
         } = self;
-        let mut ghint = [0usize; GHINTS];
-        loop {
+        // one view of the block's memory for all the warps' turns (built once per call, not per
+        // turn); what the turns add to the block's counts is taken out when the call returns
+        let mut bm = BlockMem {
+            shared,
+            local,
+            local_size: k.local_size as u64,
+            mbar: mbar_log,
+            gwrites: 0,
+            peers: &mut *link.peers,
+            rank: *rank,
+            cphase: link.phase,
+            cwrites: 0,
+            cpc: *cpc,
+            tma: Default::default(),
+            ghint: [0usize; GHINTS],
+        };
+        let done = 'turns: loop {
             for wi in 0..warps.len() {
                 if warps[wi].state != State::Ready {
                     continue;
                 }
-                let mut bm = BlockMem {
-                    shared,
-                    local,
-                    local_size: k.local_size as u64,
-                    mbar: mbar_log,
-                    gwrites: 0,
-                    peers: &mut *link.peers,
-                    rank: *rank,
-                    cphase: link.phase,
-                    cwrites: 0,
-                    cpc: *cpc,
-                    tma: Default::default(),
-                    ghint,
-                };
                 let w = &mut warps[wi];
                 let stop = run_warp(ctx, block_lin, wi as u32, w, &mut bm, sink, budget, out, bars);
-                ghint = bm.ghint;
-                *gwrites += bm.gwrites;
-                out.tma.add(&bm.tma);
-                link.writes += bm.cwrites;
-                *cpc = bm.cpc;
                 match stop {
                     Stop::Barrier | Stop::Yield => {}
                     Stop::ClusterWait => w.state = State::ClusterWait,
@@ -794,8 +790,7 @@ impl BlockRun {
                     }
                     Stop::Fault(kind, pc, lane, addr) => {
                         fault(out, wi as u32, pc, lane, addr, kind);
-                        self.finished = true;
-                        return true;
+                        break 'turns true;
                     }
                 }
                 // the warp's arrivals may complete a counted barrier
@@ -804,8 +799,7 @@ impl BlockRun {
                 }
             }
             if warps.iter().all(|w| w.state == State::Done) {
-                self.finished = true;
-                return true;
+                break 'turns true;
             }
             if warps.iter().any(|w| w.state == State::Ready) {
                 continue;
@@ -815,7 +809,7 @@ impl BlockRun {
                 .any(|w| matches!(w.state, State::Polling | State::ClusterWait))
             {
                 // the grid's (or the cluster's) other blocks run before these warps poll again
-                return false;
+                break 'turns false;
             }
             // every live warp waits at a barrier: complete those that can complete
             if !release(warps, bars, generation, block_lin, sink, true) {
@@ -836,10 +830,17 @@ impl BlockRun {
                     None,
                     FaultKind::DivergentBarrier,
                 );
-                self.finished = true;
-                return true;
+                break 'turns true;
             }
+        };
+        *gwrites += bm.gwrites;
+        out.tma.add(&bm.tma);
+        link.writes += bm.cwrites;
+        *cpc = bm.cpc;
+        if done {
+            self.finished = true;
         }
+        done
     }
 }
 
@@ -1102,7 +1103,6 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
 ) -> Stop {
     let xops = ctx.xops;
     let entry = ctx.kernel.entry;
-    let kend = ctx.kernel.end;
     'frame: loop {
         let Some(&top) = w.stack.last() else {
             return Stop::Exit;
@@ -1128,16 +1128,17 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                 w.stack.pop();
                 continue 'frame;
             }
-            if pc >= kend || pc < entry {
+            // the kernel's instructions are `xops`, from `entry` (one test for both ends); by
+            // reference: a copy loaded every field of the widest variant for every instruction
+            let Some(op) = xops.get(pc.wrapping_sub(entry) as usize) else {
                 send_run(sink, w, out, wi, run, pc, active, nact);
                 return Stop::Fault(FaultKind::FellOffEnd, pc, None, None);
-            }
+            };
             if *budget == 0 {
                 send_run(sink, w, out, wi, run, pc, active, nact);
                 return Stop::Fault(FaultKind::InstructionLimit, pc, None, None);
             }
             *budget -= 1;
-            let op = xops[(pc - entry) as usize];
             if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
                 // a `bar.warp.sync` parked under its sibling path runs again alone when the
                 // sibling ended without one: counted once, when it first ran (`warp_join`)
@@ -1315,6 +1316,16 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                         );
                     }
                     match flow {
+                        Flow::Next => {}
+                        Flow::Reload => continue 'frame,
+                        Flow::Stop(s) => return s,
+                    }
+                }
+                X::Gen(inst @ (Inst::Bar { .. } | Inst::BarRed { .. })) => {
+                    if let Some(t) = w.stack.last_mut() {
+                        t.pc = pc + 1;
+                    }
+                    match bar(block, wi, w, sink, bars, inst, pc, mask) {
                         Flow::Next => {}
                         Flow::Reload => continue 'frame,
                         Flow::Stop(s) => return s,
@@ -1539,6 +1550,90 @@ fn return_from_call(ctx: &Ctx<'_>, wi: u32, w: &mut Warp, bm: &mut BlockMem<'_>)
             }
         }
     }
+}
+
+/// A block or warp barrier (`Inst::Bar`, `Inst::BarRed`), called from the instruction loop (and
+/// [`general`]). The top frame's pc already points after it.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn bar<S: Sink>(
+    block: u32,
+    wi: u32,
+    w: &mut Warp,
+    sink: &mut S,
+    bars: &mut [Barrier; 16],
+    inst: Inst,
+    pc: u32,
+    mask: u32,
+) -> Flow {
+    if mask == 0 {
+        return Flow::Next;
+    }
+    let (kind, id, count, red) = match inst {
+        Inst::Bar { kind, id, count } => (kind, id, count, None),
+        Inst::BarRed {
+            op,
+            id,
+            count,
+            d,
+            p,
+            c,
+        } => (BarKind::Sync, id, count, Some((op, d, p, c))),
+        _ => unreachable!(),
+    };
+    let first = mask.trailing_zeros() as usize;
+    let idv = w.regs[id as usize][first] as u32;
+    let kind = match kind {
+        BarKind::Sync => BarrierKind::Sync,
+        BarKind::Warp => BarrierKind::Warp,
+        BarKind::Arrive => BarrierKind::Arrive,
+    };
+    let mut mask = mask;
+    if kind == BarrierKind::Warp {
+        // `idv` is the member mask: lanes of diverged paths synchronise together
+        match warp_join::warp_sync(w, pc, mask, idv) {
+            warp_join::Join::Park => return Flow::Reload,
+            warp_join::Join::Sync(m) => mask = m,
+        }
+    }
+    sink.barrier(&BarrierEvent {
+        block,
+        warp: wi,
+        pc,
+        active: mask,
+        id: idv,
+        kind,
+    });
+    if kind == BarrierKind::Warp {
+        return Flow::Next;
+    }
+    let live = !w.exited;
+    if mask != live || idv >= 16 {
+        // a block barrier reached by part of the warp's live threads, or a bad id
+        let lane = if idv >= 16 {
+            first as u32
+        } else {
+            (live & !mask).trailing_zeros()
+        };
+        return Flow::Stop(Stop::Fault(FaultKind::DivergentBarrier, pc, Some(lane), None));
+    }
+    let b = &mut bars[idv as usize];
+    b.pc = if b.warps == 0 { pc } else { b.pc.min(pc) };
+    b.warps += 1;
+    if count != NO_REG {
+        b.expected = Some(w.regs[count as usize][first] as u32);
+    }
+    if let Some((op, d, p, c)) = red {
+        let v = pval(&w.preds, c) & mask;
+        b.popc += v.count_ones();
+        b.any_false |= v != mask;
+        w.red = Some((op, d, p, mask));
+    }
+    if kind == BarrierKind::Sync {
+        w.state = State::AtBarrier { id: idv };
+        return Flow::Stop(Stop::Barrier);
+    }
+    Flow::Next
 }
 
 /// Executes an instruction without a fast path. The top frame's pc already points after it.
@@ -1863,73 +1958,7 @@ fn general<S: Sink>(
             }
         }
         Inst::Bar { .. } | Inst::BarRed { .. } => {
-            if mask == 0 {
-                return Flow::Next;
-            }
-            let (kind, id, count, red) = match inst {
-                Inst::Bar { kind, id, count } => (kind, id, count, None),
-                Inst::BarRed {
-                    op,
-                    id,
-                    count,
-                    d,
-                    p,
-                    c,
-                } => (BarKind::Sync, id, count, Some((op, d, p, c))),
-                _ => unreachable!(),
-            };
-            let first = mask.trailing_zeros() as usize;
-            let idv = regs[id as usize][first] as u32;
-            let kind = match kind {
-                BarKind::Sync => BarrierKind::Sync,
-                BarKind::Warp => BarrierKind::Warp,
-                BarKind::Arrive => BarrierKind::Arrive,
-            };
-            let mut mask = mask;
-            if kind == BarrierKind::Warp {
-                // `idv` is the member mask: lanes of diverged paths synchronise together
-                match warp_join::warp_sync(w, pc, mask, idv) {
-                    warp_join::Join::Park => return Flow::Reload,
-                    warp_join::Join::Sync(m) => mask = m,
-                }
-            }
-            sink.barrier(&BarrierEvent {
-                block,
-                warp: wi,
-                pc,
-                active: mask,
-                id: idv,
-                kind,
-            });
-            if kind == BarrierKind::Warp {
-                return Flow::Next;
-            }
-            let live = !w.exited;
-            if mask != live || idv >= 16 {
-                // a block barrier reached by part of the warp's live threads, or a bad id
-                let lane = if idv >= 16 {
-                    first as u32
-                } else {
-                    (live & !mask).trailing_zeros()
-                };
-                return Flow::Stop(Stop::Fault(FaultKind::DivergentBarrier, pc, Some(lane), None));
-            }
-            let b = &mut bars[idv as usize];
-            b.pc = if b.warps == 0 { pc } else { b.pc.min(pc) };
-            b.warps += 1;
-            if count != NO_REG {
-                b.expected = Some(w.regs[count as usize][first] as u32);
-            }
-            if let Some((op, d, p, c)) = red {
-                let v = pval(&w.preds, c) & mask;
-                b.popc += v.count_ones();
-                b.any_false |= v != mask;
-                w.red = Some((op, d, p, mask));
-            }
-            if kind == BarrierKind::Sync {
-                w.state = State::AtBarrier { id: idv };
-                return Flow::Stop(Stop::Barrier);
-            }
+            return bar(block, wi, w, sink, bars, inst, pc, mask);
         }
         Inst::Shfl { mode, d, p, a, b, c } => {
             let (ra, rb, rc) = (regs[a as usize], regs[b as usize], regs[c as usize]);
