@@ -10,44 +10,10 @@
 //! branch, shared-memory or global-memory counters are labelled exact equals the H200's; and at
 //! least the launches listed below are labelled exact, so a change that loses them fails.
 
-use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
 
 mod support;
-
-/// The programs, built once for every test of this binary.
-fn built() -> &'static PathBuf {
-    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &DIR.get_or_init(|| {
-        let dir = support::scratch("bench5");
-        support::build("calibration/run/bench5/build.sh", dir.path());
-        let p = dir.path().to_path_buf();
-        (dir, p)
-    })
-    .1
-}
-
-/// Runs the built `program` and checks it against `h200/{program}`
-/// ([`support::check_against_h200`]).
-fn check(program: &str) -> (usize, [usize; 3]) {
-    let bin = built().join(program);
-    support::check_against_h200(
-        "calibration/run/bench5/h200",
-        program,
-        &["--".as_ref(), bin.as_os_str()],
-    )
-}
-
-macro_rules! program {
-    ($name:ident, $launches:expr, $exact:expr) => {
-        #[test]
-        fn $name() {
-            let got = check(stringify!($name));
-            support::assert_exact_at_least(stringify!($name), got, $launches, $exact);
-        }
-    };
-}
+support::bench_programs!(built "calibration/run/bench5");
 
 // `compact`'s machine code branches on the warps' bases in shared memory (counted on the PTX,
 // equal); `aggregate`'s stores go to slots a coalesced group's atomic handed out (equal)
@@ -73,7 +39,7 @@ program!(cxx, 3, [3, 3, 3]);
 /// recorded and the program's own check fails, where the H200 printed PASS.
 #[test]
 fn recurse_is_refused_with_a_clear_message() {
-    let bin = built().join("recurse");
+    let bin = support::built("calibration/run/bench5").join("recurse");
     let dir = support::scratch("bench5-recurse");
     let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
         .args(["run", "--export"])
