@@ -7,16 +7,8 @@
 OUT=${1:?output folder}
 W="$OUT/bench2"; mkdir -p "$W"
 START=$(date +%s)
-M=smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum,smsp__sass_branch_targets_threads_uniform.sum,\
-smsp__sass_inst_executed_op_branch.sum,\
-smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,\
-l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
-sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
-smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.sum,\
-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\
-l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,\
-launch__registers_per_thread,sm__maximum_warps_per_active_cycle_pct,launch__grid_size,launch__block_size,\
-launch__shared_mem_per_block_dynamic,smsp__inst_executed.sum
+# the metric list (M): ncu-metrics.sh beside this script, else calibration/run/ncu-metrics.sh
+D=$(dirname "$0"); if [ -f "$D/ncu-metrics.sh" ]; then . "$D/ncu-metrics.sh"; else . "$D/../ncu-metrics.sh"; fi
 for p in switch rk4 btree conv pfilter stencil nw kmeans bfs lud; do
   timeout 60 ./$p > "$W/$p.stdout" 2>&1; echo "$p exit $?"
   timeout 200 ncu --clock-control none --csv --metrics "$M" ./$p > "$W/$p.ncu.csv" 2>> "$W/$p.stdout"

@@ -9,16 +9,8 @@ export LD_LIBRARY_PATH=$PWD:$LD_LIBRARY_PATH
 OUT=${OUT:?set OUT}
 W="$OUT/bench3"; mkdir -p "$W"
 START=$(date +%s)
-M=smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum,smsp__sass_branch_targets_threads_uniform.sum,\
-smsp__sass_inst_executed_op_branch.sum,\
-smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,\
-l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
-sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum,\
-smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.sum,\
-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\
-l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,\
-launch__registers_per_thread,sm__maximum_warps_per_active_cycle_pct,launch__grid_size,launch__block_size,\
-launch__shared_mem_per_block_dynamic,smsp__inst_executed.sum
+# the metric list (M): ncu-metrics.sh beside this script, else calibration/run/ncu-metrics.sh
+D=$(dirname "$0"); if [ -f "$D/ncu-metrics.sh" ]; then . "$D/ncu-metrics.sh"; else . "$D/../ncu-metrics.sh"; fi
 chmod +x gauss pathfind backprop srad hotspot3d lavamd cfd nn sclust
 for p in nn hotspot3d pathfind lavamd backprop srad cfd sclust gauss; do
   timeout 60 ./$p > "$W/$p.stdout" 2>&1; echo "$p exit $?"

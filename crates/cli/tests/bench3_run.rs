@@ -10,28 +10,8 @@
 //! wavefronts, global requests and sectors; and at least the launches listed below are labelled
 //! exact, so a change that loses them fails.
 
-use std::ffi::OsStr;
-
 mod support;
-
-/// Runs `calibration/run/{bench3}/{program}.cu` (with `args`) and checks it against
-/// `h200/{table}` ([`support::check_against_h200`]).
-fn check(program: &str, table: &str, args: &[&str]) -> (usize, [usize; 3]) {
-    let cu = format!("calibration/run/bench3/{program}.cu");
-    let mut all: Vec<&OsStr> = vec![OsStr::new(&cu), OsStr::new("--")];
-    all.extend(args.iter().map(OsStr::new));
-    support::check_against_h200("calibration/run/bench3/h200", table, &all)
-}
-
-macro_rules! program {
-    ($name:ident, $table:expr, [$($arg:expr),*], $launches:expr, $exact:expr) => {
-        #[test]
-        fn $name() {
-            let got = check(stringify!($name), $table, &[$($arg),*]);
-            support::assert_exact_at_least(stringify!($name), got, $launches, $exact);
-        }
-    };
-}
+support::bench_programs!(source "calibration/run/bench3");
 
 program!(gauss, "gauss", [], 510, [510, 510, 510]);
 program!(pathfind, "pathfind", [], 5, [5, 5, 5]);

@@ -9,28 +9,8 @@
 //! and (instruction-attributed) wavefronts, global requests and sectors; and at least the launches
 //! listed below are labelled exact, so a change that loses them fails.
 
-use std::ffi::OsStr;
-
 mod support;
-
-/// Runs `calibration/run/{bench4}/{program}.cu` (with `args`) and checks it against
-/// `h200/{table}` ([`support::check_against_h200`]).
-fn check(program: &str, table: &str, args: &[&str]) -> (usize, [usize; 3]) {
-    let cu = format!("calibration/run/bench4/{program}.cu");
-    let mut all: Vec<&OsStr> = vec![OsStr::new(&cu), OsStr::new("--")];
-    all.extend(args.iter().map(OsStr::new));
-    support::check_against_h200("calibration/run/bench4/h200", table, &all)
-}
-
-macro_rules! program {
-    ($name:ident, $table:expr, [$($arg:expr),*], $launches:expr, $exact:expr) => {
-        #[test]
-        fn $name() {
-            let got = check(stringify!($name), $table, &[$($arg),*]);
-            support::assert_exact_at_least(stringify!($name), got, $launches, $exact);
-        }
-    };
-}
+support::bench_programs!(source "calibration/run/bench4");
 
 // the 9/7 lifting's line reads s[k-1], s[k], s[k+1] in each of 4 unrolled steps; the machine code
 // reads two of the steps with an LDS.64: the float kernels' shared counters are estimates

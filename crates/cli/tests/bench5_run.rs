@@ -10,43 +10,9 @@
 //! branch, shared-memory or global-memory counters are labelled exact equals the H200's; and at
 //! least the launches listed below are labelled exact, so a change that loses them fails.
 
-use std::path::PathBuf;
-use std::sync::OnceLock;
 
 mod support;
-
-/// The programs, built once for every test of this binary.
-fn built() -> &'static PathBuf {
-    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &DIR.get_or_init(|| {
-        let dir = support::scratch("bench5");
-        support::build("calibration/run/bench5/build.sh", dir.path());
-        let p = dir.path().to_path_buf();
-        (dir, p)
-    })
-    .1
-}
-
-/// Runs the built `program` and checks it against `h200/{program}`
-/// ([`support::check_against_h200`]).
-fn check(program: &str) -> (usize, [usize; 3]) {
-    let bin = built().join(program);
-    support::check_against_h200(
-        "calibration/run/bench5/h200",
-        program,
-        &["--".as_ref(), bin.as_os_str()],
-    )
-}
-
-macro_rules! program {
-    ($name:ident, $launches:expr, $exact:expr) => {
-        #[test]
-        fn $name() {
-            let got = check(stringify!($name));
-            support::assert_exact_at_least(stringify!($name), got, $launches, $exact);
-        }
-    };
-}
+support::bench_programs!(built "calibration/run/bench5");
 
 // `compact`'s machine code branches on the warps' bases in shared memory (counted on the PTX,
 // equal); `aggregate`'s stores go to slots a coalesced group's atomic handed out (equal)
@@ -69,7 +35,7 @@ program!(pipe, 4, [2, 4, 2]);
 program!(cxx, 3, [3, 3, 3]);
 
 // recursion: each recursive function's out-of-line body, a call saving its registers and local
-// slots per activation; prints PASS and the H200's sum. The machine code's call stack
-// (`BMOV` of convergence barriers, `CALL`/`RET` with return addresses on the stack) is not
-// followed: branch and global counters are estimates
+// slots per activation; prints PASS and the H200's sum. Its lanes recurse to different depths,
+// so they restore different convergence barriers after the machine code's calls (`BMOV`): the
+// flow stops there and branch and global counters are estimates (calibration/recursion/)
 program!(recurse, 1, [0, 1, 0]);

@@ -227,3 +227,84 @@ pub fn assert_exact_at_least(program: &str, got: (usize, [usize; 3]), launches: 
         );
     }
 }
+
+/// The folder a calibration set's programs were built into by its `build.sh` (`folder` relative
+/// to the repository): built once per test binary, on first use, into a scratch folder kept
+/// until the binary ends. A test binary builds one set.
+pub fn built(folder: &str) -> &'static Path {
+    static DIR: std::sync::OnceLock<(String, tempfile::TempDir)> = std::sync::OnceLock::new();
+    let (set, dir) = DIR.get_or_init(|| {
+        let tag = folder.rsplit('/').next().unwrap_or(folder);
+        let dir = scratch(tag);
+        build(&format!("{folder}/build.sh"), dir.path());
+        (folder.to_string(), dir)
+    });
+    assert_eq!(set, folder, "a test binary builds one calibration set");
+    dir.path()
+}
+
+/// Runs `{folder}`'s built `program` ([`built`]) and checks it against `{folder}/h200/{program}`
+/// ([`check_against_h200`]).
+pub fn check_built(folder: &str, program: &str) -> (usize, [usize; 3]) {
+    let bin = built(folder).join(program);
+    check_against_h200(
+        &format!("{folder}/h200"),
+        program,
+        &["--".as_ref(), bin.as_os_str()],
+    )
+}
+
+/// Runs `{folder}/{program}.cu` with `args` (built by `warpscope run` itself) and checks it
+/// against `{folder}/h200/{table}` ([`check_against_h200`]).
+pub fn check_source(folder: &str, program: &str, table: &str, args: &[&str]) -> (usize, [usize; 3]) {
+    let cu = format!("{folder}/{program}.cu");
+    let mut all: Vec<&std::ffi::OsStr> = vec![cu.as_ref(), "--".as_ref()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    check_against_h200(&format!("{folder}/h200"), table, &all)
+}
+
+/// Defines `program!`, one test per program of a calibration set measured on the H200, for the
+/// set's folder (relative to the repository):
+///
+/// - `bench_programs!(built "calibration/run/bench5")`: the set's `build.sh` builds every
+///   program once ([`built`]); `program!(name, launches, [branch, shared, global])` runs the
+///   binary `name` and checks it against `h200/name` ([`check_built`]);
+/// - `bench_programs!(source "calibration/run/bench3")`: `warpscope run` builds each `.cu`
+///   itself; `program!(name, "table", [args], launches, [branch, shared, global])` runs
+///   `name.cu -- args` and checks it against `h200/table` ([`check_source`]).
+///
+/// Each test then asserts the launches recorded and at least that many launches labelled exact
+/// per counter group ([`assert_exact_at_least`]).
+#[allow(unused_macros)]
+macro_rules! bench_programs {
+    (built $folder:literal) => {
+        support::bench_programs!(@built $folder, $);
+    };
+    (source $folder:literal) => {
+        support::bench_programs!(@source $folder, $);
+    };
+    (@built $folder:literal, $d:tt) => {
+        macro_rules! program {
+            ($d name:ident, $d launches:expr, $d exact:expr) => {
+                #[test]
+                fn $d name() {
+                    let got = support::check_built($folder, stringify!($d name));
+                    support::assert_exact_at_least(stringify!($d name), got, $d launches, $d exact);
+                }
+            };
+        }
+    };
+    (@source $folder:literal, $d:tt) => {
+        macro_rules! program {
+            ($d name:ident, $d table:expr, [$d ($d arg:expr),*], $d launches:expr, $d exact:expr) => {
+                #[test]
+                fn $d name() {
+                    let got = support::check_source($folder, stringify!($d name), $d table, &[$d ($d arg),*]);
+                    support::assert_exact_at_least(stringify!($d name), got, $d launches, $d exact);
+                }
+            };
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use bench_programs;
