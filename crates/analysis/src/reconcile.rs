@@ -761,9 +761,7 @@ fn spread_via_shared<'a>(ops: &'a [Op], tainted: &mut BTreeSet<&'a str>) {
         let before = tainted.len();
         spread(ops, tainted);
         let stored = ops.iter().any(|o| {
-            o.op.starts_with("st.")
-                && spaces(&o.op).0
-                && o.srcs.iter().any(|r| tainted.contains(r.as_str()))
+            o.op.starts_with("st.") && spaces(&o.op).0 && o.srcs.iter().any(|r| tainted.contains(r.as_str()))
         });
         if stored {
             for o in ops {
