@@ -729,8 +729,51 @@ pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
     let ops = parse_ops(program, k);
     loops.iter().any(|&(a, z)| {
         let body = &ops[(a - k.entry) as usize..=(z - k.entry) as usize];
-        loop_waits_on_other_threads(body)
+        loop_waits_on_other_threads(body) || global_atomic_steers(body)
     })
+}
+
+/// Whether a branch of the loop `body` depends on the result of a global (or generic) atomic in
+/// it, through registers or through a shared store of it and a shared load: a spin lock, whose
+/// rounds depend on the other blocks, barrier or not (Triton's `while tl.atomic_cas(lock, 0, 1)
+/// == 1` has one thread do the `atom.global.cas`, store its result to shared, `bar.sync` and every
+/// thread load it back; calibration/hopper/h200_triton2: 1,088 shared loads and 1,472 branch
+/// targets on the H200 for 512 and 176 without a round lost).
+fn global_atomic_steers(body: &[Op]) -> bool {
+    let mut tainted: BTreeSet<&str> = BTreeSet::new();
+    for o in body {
+        if o.op.starts_with("atom.") && spaces(&o.op).1 {
+            tainted.extend(o.dests.iter().map(String::as_str));
+        }
+    }
+    if tainted.is_empty() {
+        return false;
+    }
+    spread_via_shared(body, &mut tainted);
+    body.iter()
+        .any(|o| o.op.starts_with("bra") && o.guard.as_deref().is_some_and(|g| tainted.contains(g)))
+}
+
+/// [`spread`], and through shared memory: once a shared store in `ops` writes a tainted value,
+/// every shared load's destination is tainted too (where it stored is not followed).
+fn spread_via_shared<'a>(ops: &'a [Op], tainted: &mut BTreeSet<&'a str>) {
+    loop {
+        let before = tainted.len();
+        spread(ops, tainted);
+        let stored = ops.iter().any(|o| {
+            o.op.starts_with("st.") && spaces(&o.op).0 && o.srcs.iter().any(|r| tainted.contains(r.as_str()))
+        });
+        if stored {
+            for o in ops {
+                if o.op.starts_with("ld.") && spaces(&o.op).0 {
+                    tainted.extend(o.dests.iter().map(String::as_str));
+                }
+            }
+        }
+        if tainted.len() == before {
+            break;
+        }
+    }
 }
 
 /// Whether a spin loop of `kernel` ([`has_spin_loop`]'s loops: the backward branches' ranges that
@@ -840,7 +883,7 @@ fn spin_loops_any(
                 tainted.extend(o.dests.iter().map(String::as_str));
             }
         }
-        spread(body, &mut tainted);
+        spread_via_shared(body, &mut tainted);
         let spins = body.iter().zip(a..=z).any(|(o, pc)| {
             let Inst::Bra { target, .. } = program.ops[pc as usize].inst else {
                 return false;
@@ -1333,6 +1376,26 @@ mod tests {
         // a shared load without any atomic in the loop: ordinary data
         let plain = "ld.shared.u32 %r4, [c];\nadd.s32 %r2, %r2, %r4;\nsetp.lt.u32 %p1, %r2, %r1;";
         assert!(!has_spin_loop(&looping(plain), "k"));
+    }
+
+    #[test]
+    fn a_lock_whose_global_cas_result_comes_back_through_shared_memory_spins() {
+        // Triton's `while tl.atomic_cas(lock, 0, 1) == 1: pass`: one thread's global CAS, its
+        // result stored to shared, a barrier, every thread loads it back and branches on it. The
+        // other blocks decide the rounds (calibration/hopper/h200_triton2, ln_bwd_lock: the H200
+        // ran 1,088 shared loads where a lock taken at once runs 512)
+        let lock = "atom.global.acq_rel.gpu.cas.b32 %r3, [%rd1], 0, 1;\nst.shared.b32 [c], %r3;\n\
+                    bar.sync 0;\nld.shared.b32 %r4, [c];\nsetp.eq.s32 %p1, %r4, 1;";
+        assert!(has_spin_loop(&looping(lock), "k"));
+        assert!(spin_loops_may_touch_shared(&looping(lock), "k"));
+        // a shared atomic with the barrier stays the program's count (as above)
+        let shared = "atom.shared.cas.b32 %r3, [c], 0, 1;\nst.shared.b32 [c], %r3;\n\
+                      bar.sync 0;\nld.shared.b32 %r4, [c];\nsetp.eq.s32 %p1, %r4, 1;";
+        assert!(!has_spin_loop(&looping(shared), "k"));
+        // a global atomic whose result steers nothing: a counted loop
+        let counted = "atom.global.add.u32 %r3, [%rd1], 1;\nst.shared.b32 [c], %r3;\n\
+                       add.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r1;";
+        assert!(!has_spin_loop(&looping(counted), "k"));
     }
 
     /// [`looping`] with `after` between the loop's backward branch and the `ret`.

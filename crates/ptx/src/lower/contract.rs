@@ -86,8 +86,11 @@ fn boundary(s: &Stmt) -> bool {
             i.pred.is_some() && i.opcode.starts_with("bra")
                 || matches!(
                     i.opcode.split('.').next(),
-                    Some("bra" | "brx" | "ret" | "exit" | "call" | "trap" | "bar" | "barrier")
+                    Some("bra" | "brx" | "ret" | "exit" | "call" | "trap" | "bar" | "barrier" | "membar")
                 )
+                // a memory fence (`fence.sc`, `fence.acq_rel`) ends contraction as `membar`
+                // does; a proxy fence (`fence.proxy.async`) and `wgmma.fence` do not
+                || i.opcode.starts_with("fence.") && !i.opcode.starts_with("fence.proxy")
         }
         _ => false,
     }
@@ -161,16 +164,18 @@ pub(super) fn plan(body: &[Stmt]) -> HashMap<usize, Fuse<'_>> {
                 }
             }
             // the product's operands written again before a later use: not modelled
+            // (an instruction without operands, `wgmma.fence`, writes none)
+            let dst = i.operands.first();
             if j < last
                 && srcs
                     .iter()
-                    .any(|o| matches!(o, Operand::Name(n) if mentions(&i.operands[0], n)))
+                    .any(|o| matches!(o, Operand::Name(n) if dst.is_some_and(|d| mentions(d, n))))
             {
                 ok = false;
                 break;
             }
             // the product itself written again before its last use
-            if j < last && mentions(&i.operands[0], t) {
+            if j < last && dst.is_some_and(|d| mentions(d, t)) {
                 ok = false;
                 break;
             }
@@ -324,6 +329,28 @@ mod tests {
             ),
             [(2, false), (4, false)]
         );
+    }
+
+    // ptxas 13 for sm_90a (the module doc's kernel with the instruction between the two): FFMA
+    // across `wgmma.fence`, `wgmma.commit_group` and `fence.proxy.async`; FMUL and FADD across
+    // `membar.gl`, `membar.cta`, `fence.acq_rel.gpu` and `fence.sc.cta`
+    #[test]
+    fn instructions_without_operands_between_the_pair() {
+        let pair = |between: &str| {
+            fused(&format!(
+                "mul.f32 %f4, %f1, %f2;\n{between}\nadd.f32 %f5, %f4, %f3;\nst.global.f32 [%rd1], %f5;"
+            ))
+        };
+        for f in [
+            "wgmma.fence.sync.aligned;",
+            "wgmma.commit_group.sync.aligned;",
+            "fence.proxy.async;",
+        ] {
+            assert_eq!(pair(f), [(3, false)], "{f}");
+        }
+        for f in ["membar.gl;", "membar.cta;", "fence.acq_rel.gpu;", "fence.sc.cta;"] {
+            assert!(pair(f).is_empty(), "{f}");
+        }
     }
 
     #[test]
