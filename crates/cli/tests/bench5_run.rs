@@ -10,7 +10,6 @@
 //! branch, shared-memory or global-memory counters are labelled exact equals the H200's; and at
 //! least the launches listed below are labelled exact, so a change that loses them fails.
 
-
 mod support;
 support::bench_programs!(built "calibration/run/bench5");
 
