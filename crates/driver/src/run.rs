@@ -447,6 +447,20 @@ impl Sink for Multi {
         }
     }
 
+    fn atomic_values(
+        &mut self,
+        warp: u32,
+        pc: u32,
+        op: warpscope_ptx::inst::AtomOp,
+        ty: warpscope_ptx::inst::Ty,
+        mask: u32,
+        values: &[u64; 32],
+    ) {
+        if let Some(s) = &mut self.flow_shared {
+            Sink::atomic_values(s, warp, pc, op, ty, mask, values);
+        }
+    }
+
     fn async_write(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
         if let Some(s) = self.hazards.as_deref_mut() {
             Sink::async_write(s, warp, pc, lo, hi);

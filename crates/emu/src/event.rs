@@ -153,6 +153,22 @@ pub trait Sink: Send {
     /// event are defined: an inactive lane's row entry is whatever its register buffer held (the
     /// buffers are pooled across blocks, so it depends on which blocks ran before on the thread).
     fn store_values(&mut self, _warp: u32, _pc: u32, _elem: u8, _rows: &[&[u64; 32]]) {}
+    /// The values a shared-memory `atom` left in memory, sent just after its [`AccessOp::Atomic`]
+    /// event: lane `l` of `mask` (the event's lanes in this block's window) left the low bytes of
+    /// `values[l]` (the access's width) at its address; the lanes ran in increasing order, so
+    /// where several lanes update one word the highest lane's value is what the word holds after
+    /// the instruction. `op` and `ty` are the atomic's operation and type (a sink may know that
+    /// integer `add`, `min`, `max`, `and`, `or` and `xor` leave the same final value in any order).
+    fn atomic_values(
+        &mut self,
+        _warp: u32,
+        _pc: u32,
+        _op: warpscope_ptx::inst::AtomOp,
+        _ty: warpscope_ptx::inst::Ty,
+        _mask: LaneMask,
+        _values: &[u64; 32],
+    ) {
+    }
     /// Sent just before the [`AccessOp::CpAsync`] event of a `cp.async` with a `src-size`
     /// operand (a register, or the `ignore-src` predicate): `sources` are the lanes whose source
     /// size is not 0, the others read no global memory (their bytes are all zero-fill). Without

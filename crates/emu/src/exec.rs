@@ -4262,6 +4262,7 @@ fn atom<S: Sink>(
         &res_mask,
         &offs,
     );
+    let mut post = [0u64; 32];
     let mut m = mask;
     while m != 0 {
         let l = m.trailing_zeros() as usize;
@@ -4271,7 +4272,11 @@ fn atom<S: Sink>(
         let cv = if c == NO_REG { 0 } else { regs[c as usize][l] };
         let f = |old: u64| arith::atom(ao, ty, old, bv, cv);
         let old = if kinds[l] == Res::Shared {
-            sh_rmw(ctx, bm, o, es, f)
+            let old = sh_rmw(ctx, bm, o, es, f);
+            if let Some(old) = old {
+                post[l] = f(old);
+            }
+            old
         } else {
             bm.gwrites += 1;
             track_write(ctx, block, o, es);
@@ -4290,6 +4295,9 @@ fn atom<S: Sink>(
         if d != NO_REG {
             regs[d as usize][l] = old;
         }
+    }
+    if res_mask[0] != 0 {
+        sink.atomic_values(wi, pc, ao, ty, res_mask[0], &post);
     }
     Ok(())
 }

@@ -3,8 +3,11 @@
 //! A warp reads in shared memory what the block's warps wrote before the last barrier it passed,
 //! and what it wrote itself since. [`SharedRecorder`] is a [`Sink`] that keeps, per block, every
 //! byte the emulation's threads wrote to shared memory (its value when the emulator sent it, else
-//! unknown: atomics, asynchronous copies, `stmatrix`), in the emulation's order, and where each
-//! block-wide barrier released ([`BlockShared`]). The flow then answers a warp's `LDS` in its
+//! unknown: asynchronous copies, `stmatrix`, most atomics), in the emulation's order, and where
+//! each block-wide barrier released ([`BlockShared`]). An integer `add`, `min`, `max`, `and`, `or`
+//! or `xor` leaves the value the emulation computed: when every write of a byte in a phase is
+//! such an atomic of one operation, the value the phase leaves does not depend on the order the
+//! GPU runs them in (a histogram, an accumulator read after the barrier). The flow then answers a warp's `LDS` in its
 //! `k`-th barrier phase (after its `k`-th `BAR.SYNC`) with:
 //!
 //! - the bytes the warp itself stored in that phase (the flow follows its own `STS`);
@@ -25,6 +28,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use warpscope_emu::{AccessOp, BarrierEvent, BarrierKind, LaneMask, MemEvent, Sink, Space};
+use warpscope_ptx::inst::{AtomOp, Ty};
 
 /// Where the kernel's own shared variables start in the machine code's shared window (sm_90
 /// reserves the first 1 KB per block).
@@ -46,7 +50,29 @@ struct Entry {
     warp: u16,
     present: u8,
     known: u8,
+    /// An integer atomic whose final value does not depend on the order of the phase's atomics
+    /// ([`order_free`]): its operation's code; 0 for every other write.
+    atom: u8,
     value: u32,
+}
+
+/// The code of an atomic whose updates of one word leave the same final value in any order:
+/// integer `add`, `min`, `max`, `and`, `or`, `xor` (a float `add` rounds differently by order;
+/// `exch`, `cas`, `inc` and `dec` depend on it). 0 for the others.
+fn order_free(op: AtomOp, ty: Ty) -> u8 {
+    if matches!(ty, Ty::F16 | Ty::BF16 | Ty::F32 | Ty::F64 | Ty::Pred) {
+        return 0;
+    }
+    let signed = u8::from(matches!(ty, Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64)) << 4;
+    match op {
+        AtomOp::Add => 1,
+        AtomOp::Min => 2 | signed,
+        AtomOp::Max => 3 | signed,
+        AtomOp::And => 4,
+        AtomOp::Or => 5,
+        AtomOp::Xor => 6,
+        AtomOp::Exch | AtomOp::Cas | AtomOp::Inc | AtomOp::Dec => 0,
+    }
 }
 
 /// One block's shared-memory writes and barrier releases, as the emulation made them.
@@ -98,6 +124,18 @@ impl BlockShared {
             return None;
         }
         let last = es.iter().rev().find(|e| e.pos < start && e.present & bit != 0)?;
+        if last.atom != 0 {
+            // the phase's atomics left the same value in any order only when every write of the
+            // byte in that phase is such an atomic of the same operation
+            let phase = self.releases.partition_point(|&r| r <= last.pos);
+            let (ps, pe) = self.phase(phase)?;
+            if es
+                .iter()
+                .any(|e| e.present & bit != 0 && (ps..pe).contains(&e.pos) && e.atom != last.atom)
+            {
+                return None;
+            }
+        }
         (last.known & bit != 0).then(|| (last.value >> (8 * (byte % 4))) as u8)
     }
 
@@ -206,6 +244,9 @@ pub struct SharedRecorder {
     exited: u64,
     /// The values of the warp's next store events (warp, pc, element bytes, rows).
     pending: Option<(u32, u32, u8, Vec<[u64; 32]>)>,
+    /// The last atomic's entries, for its [`Sink::atomic_values`]: (warp, pc, the index of its
+    /// first entry, width, lanes, addresses).
+    atomic: Option<(u32, u32, usize, u32, LaneMask, Box<[u64; 32]>)>,
     spoiled: Option<&'static str>,
 }
 
@@ -224,6 +265,7 @@ impl SharedRecorder {
             arrived: 0,
             exited: 0,
             pending: None,
+            atomic: None,
             spoiled: None,
         }
     }
@@ -268,6 +310,7 @@ impl SharedRecorder {
                             warp: warp as u16,
                             present: 0,
                             known: 0,
+                            atom: 0,
                             value: 0,
                         });
                         words.last_mut().expect("just pushed")
@@ -323,10 +366,51 @@ impl Sink for SharedRecorder {
                     s.value(warp, pc, l, i)
                 });
             }
-            AccessOp::Atomic | AccessOp::CpAsync | AccessOp::StMatrix => {
+            AccessOp::Atomic => {
+                let first = self.entries.len();
+                self.write(e.warp, e.mask, e.addrs, u32::from(e.width), |_, _, _| None);
+                self.atomic = Some((
+                    e.warp,
+                    e.pc,
+                    first,
+                    u32::from(e.width),
+                    e.mask,
+                    Box::new(*e.addrs),
+                ));
+            }
+            AccessOp::CpAsync | AccessOp::StMatrix => {
                 self.write(e.warp, e.mask, e.addrs, u32::from(e.width), |_, _, _| None);
             }
             AccessOp::Load | AccessOp::LdMatrix | AccessOp::Wgmma => {}
+        }
+    }
+
+    fn atomic_values(&mut self, warp: u32, pc: u32, op: AtomOp, ty: Ty, mask: LaneMask, values: &[u64; 32]) {
+        let Some((w, p, first, width, lanes, addrs)) = self.atomic.take() else {
+            return;
+        };
+        let code = order_free(op, ty);
+        if (w, p) != (warp, pc) || lanes != mask || code == 0 || first > self.entries.len() {
+            return;
+        }
+        // the lanes ran in increasing order: the highest lane's value is the word's
+        let new = &mut self.entries[first..];
+        for (l, &base) in addrs.iter().enumerate() {
+            if mask >> l & 1 == 0 {
+                continue;
+            }
+            for i in 0..width {
+                let Ok(a) = u32::try_from(base.wrapping_add(u64::from(i))) else {
+                    continue;
+                };
+                let (word, b) = (a / 4, a % 4);
+                if let Some(e) = new.iter_mut().find(|e| e.word == word) {
+                    let v = (values[l] >> (8 * i)) as u8;
+                    e.known |= 1 << b;
+                    e.atom = code;
+                    e.value = (e.value & !(0xff << (8 * b))) | (u32::from(v) << (8 * b));
+                }
+            }
         }
     }
 
@@ -432,6 +516,76 @@ mod tests {
             "warp 0 did not store in phase 1"
         );
         assert!(!b.check_store(1, 1, 4, 0xf, 0x5566_7789), "another value");
+    }
+
+    /// Warp `warp`'s lane 0 runs `atom.op.ty` on the word at byte `a`, leaving `v` there.
+    fn atomic(r: &mut SharedRecorder, warp: u32, a: u64, op: AtomOp, ty: Ty, v: u32) {
+        let mut addrs = [0u64; 32];
+        addrs[0] = a;
+        r.mem(&MemEvent {
+            block: 0,
+            warp,
+            pc: 8,
+            space: Space::Shared,
+            op: AccessOp::Atomic,
+            width: 4,
+            mask: 1,
+            addrs: &addrs,
+            src: None,
+        });
+        let mut values = [0u64; 32];
+        values[0] = u64::from(v);
+        r.atomic_values(warp, 8, op, ty, 1, &values);
+    }
+
+    #[test]
+    fn integer_atomics_of_one_operation_leave_a_known_word_after_the_barrier() {
+        let mut r = SharedRecorder::new(0, 2);
+        for a in [0x10, 0x20, 0x30, 0x40] {
+            store(&mut r, 0, a, 0);
+        }
+        barrier(&mut r, 2);
+        // phase 1: both warps add to 0x10 (any order gives 7); 0x20 mixes add and or; 0x30 is
+        // a float add (rounding depends on the order); 0x40 an exchange
+        atomic(&mut r, 0, 0x10, AtomOp::Add, Ty::S32, 3);
+        atomic(&mut r, 1, 0x10, AtomOp::Add, Ty::S32, 7);
+        atomic(&mut r, 0, 0x20, AtomOp::Add, Ty::U32, 1);
+        atomic(&mut r, 1, 0x20, AtomOp::Or, Ty::U32, 3);
+        atomic(&mut r, 0, 0x30, AtomOp::Add, Ty::F32, 0x4000_0000);
+        atomic(&mut r, 1, 0x40, AtomOp::Exch, Ty::U32, 5);
+        barrier(&mut r, 2);
+        let (_, b) = r.finish();
+        assert_eq!(b.read(0, 2, 0x10), Some(7));
+        assert_eq!(b.read(1, 2, 0x11), Some(0));
+        assert_eq!(b.read(0, 1, 0x10), None, "other warps' atomics in the same phase");
+        assert_eq!(b.read(0, 2, 0x20), None, "two operations: the order decides");
+        assert_eq!(b.read(0, 2, 0x33), None, "a float add");
+        assert_eq!(b.read(0, 2, 0x40), None, "an exchange");
+        // a plain store and an atomic of another warp in one phase: the order decides
+        let mut r = SharedRecorder::new(0, 2);
+        store(&mut r, 0, 0x10, 1);
+        atomic(&mut r, 1, 0x10, AtomOp::Add, Ty::U32, 2);
+        barrier(&mut r, 2);
+        let (_, b) = r.finish();
+        assert_eq!(b.read(0, 1, 0x10), None);
+        // an atomic whose values never came stays unknown
+        let mut r = SharedRecorder::new(0, 1);
+        let mut addrs = [0u64; 32];
+        addrs[0] = 0x10;
+        r.mem(&MemEvent {
+            block: 0,
+            warp: 0,
+            pc: 8,
+            space: Space::Shared,
+            op: AccessOp::Atomic,
+            width: 4,
+            mask: 1,
+            addrs: &addrs,
+            src: None,
+        });
+        barrier(&mut r, 1);
+        let (_, b) = r.finish();
+        assert_eq!(b.read(0, 1, 0x10), None);
     }
 
     #[test]

@@ -760,6 +760,18 @@ impl<S: Sink, const REC: bool> Sink for Tap<'_, S, REC> {
         self.spoil();
         self.sink.mbarrier(e);
     }
+    fn atomic_values(
+        &mut self,
+        warp: u32,
+        pc: u32,
+        op: warpscope_ptx::inst::AtomOp,
+        ty: warpscope_ptx::inst::Ty,
+        mask: LaneMask,
+        values: &[u64; 32],
+    ) {
+        self.spoil();
+        self.sink.atomic_values(warp, pc, op, ty, mask, values);
+    }
     fn tma_load(&mut self, warp: u32, pc: u32, dst: u64, swizzle: u8, row_bytes: u64, rows: u64) {
         self.spoil();
         self.sink.tma_load(warp, pc, dst, swizzle, row_bytes, rows);
