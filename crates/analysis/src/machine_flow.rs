@@ -502,6 +502,10 @@ pub struct MachineFlow {
     /// Count the global loads and stores ([`FlowCounts::global`]): `None` not asked, `Some(Err)`
     /// asked but the code has an access that cannot be counted (the reason).
     globals: Option<Result<(), &'static str>>,
+    /// Count the shared loads and stores ([`FlowCounts::shared`]) by the architecture's bank
+    /// rules: `None` not asked, `Some(Err)` asked but the code has a shared access that cannot be
+    /// counted (the reason).
+    shared: Option<Result<&'static warpscope_model::arch::Arch, &'static str>>,
     /// The code writes global memory by instructions the run does not follow as stores (bulk and
     /// tensor copies to global memory, surface stores): see [`FlowReads::hold`].
     unfollowed_writes: bool,
@@ -568,11 +572,46 @@ pub struct FlowCounts {
     pub global: Option<GlobalCounts>,
     /// Why [`Self::global`] is `None` though asked for.
     pub global_why: Option<&'static str>,
+    /// The machine code's shared loads and stores (`LDS`, `STS`), each execution by a group of
+    /// lanes one instruction, its wavefronts by the bank model, when [`MachineFlow::counting`]
+    /// asked for them and every one was followed.
+    pub shared: Option<SharedFlowCounts>,
+    /// Why [`Self::shared`] is `None` though asked for.
+    pub shared_why: Option<&'static str>,
     /// Times a group waited on a shared load while two or more cohorts that parted from it stood
     /// at one instruction ([`join`]): the H200 profiled with shared loads instrumented by address
     /// ran such lanes together (one branch target fewer per place at most); `targets` is its count
     /// otherwise.
     pub may_join: u64,
+}
+
+/// Shared loads and stores of the machine code ([`FlowCounts::shared`]): Nsight Compute's
+/// `smsp__sass_inst_executed_op_shared_ld/st` and their instruction-attributed wavefronts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SharedFlowCounts {
+    /// `LDS` executions.
+    pub ld_instructions: u64,
+    /// Their wavefronts.
+    pub ld_wavefronts: u64,
+    /// Their wavefronts without bank conflicts.
+    pub ld_ideal: u64,
+    /// `STS` executions.
+    pub st_instructions: u64,
+    /// Their wavefronts.
+    pub st_wavefronts: u64,
+    /// Their wavefronts without bank conflicts.
+    pub st_ideal: u64,
+}
+
+impl SharedFlowCounts {
+    fn add(&mut self, o: &SharedFlowCounts) {
+        self.ld_instructions += o.ld_instructions;
+        self.ld_wavefronts += o.ld_wavefronts;
+        self.ld_ideal += o.ld_ideal;
+        self.st_instructions += o.st_instructions;
+        self.st_wavefronts += o.st_wavefronts;
+        self.st_ideal += o.st_ideal;
+    }
 }
 
 /// The global memory a run read, for checking after the launch that what it read is what the
@@ -1064,14 +1103,27 @@ impl MachineFlow {
     /// Decodes `kernel`'s instructions. Instructions it cannot read are decoded as ones that stop
     /// a run that reaches them.
     pub fn new(kernel: &SassKernel) -> MachineFlow {
-        Self::build(kernel, false)
+        Self::build(kernel, false, None)
+    }
+
+    /// Decodes `kernel`'s instructions to follow, beside its control flow, the addresses of its
+    /// global accesses (with `globals`, as [`Self::counting_globals`]) and of its shared loads and
+    /// stores (with `shared`, the architecture whose bank rules cost them): the counts of the
+    /// machine code itself, where ptxas moved, merged or removed the PTX's accesses
+    /// ([`FlowCounts::shared`]).
+    pub fn counting(
+        kernel: &SassKernel,
+        globals: bool,
+        shared: Option<&'static warpscope_model::arch::Arch>,
+    ) -> MachineFlow {
+        Self::build(kernel, globals, shared)
     }
 
     /// Decodes `kernel`'s instructions to follow, beside its control flow, the addresses of its
     /// global loads and stores and count them as Nsight Compute does ([`FlowCounts::global`]): the
     /// counts of the machine code itself, where ptxas moved, merged or removed the PTX's accesses.
     pub fn counting_globals(kernel: &SassKernel) -> MachineFlow {
-        Self::build(kernel, true)
+        Self::build(kernel, true, None)
     }
 
     /// Whether a decision of this flow may depend on shared memory (a needed `LDS`): its run
@@ -1079,7 +1131,7 @@ impl MachineFlow {
     pub fn reads_shared(&self) -> bool {
         self.ins
             .iter()
-            .zip(&self.needed)
+            .zip(&self.value)
             .any(|(x, &n)| n && matches!(x.kind, Kind::Lds { .. }))
     }
 
@@ -1088,7 +1140,16 @@ impl MachineFlow {
         self.globals.is_some()
     }
 
-    fn build(kernel: &SassKernel, globals: bool) -> MachineFlow {
+    /// Whether this flow counts shared loads and stores.
+    pub fn counts_shared(&self) -> bool {
+        self.shared.is_some()
+    }
+
+    fn build(
+        kernel: &SassKernel,
+        globals: bool,
+        shared: Option<&'static warpscope_model::arch::Arch>,
+    ) -> MachineFlow {
         let at: HashMap<u32, usize> = kernel
             .insts
             .iter()
@@ -1195,7 +1256,7 @@ impl MachineFlow {
             .collect();
         labelled.sort_unstable();
         labelled.dedup();
-        let (needed, value) = slice(&ins, globals, &labelled);
+        let (needed, value) = slice(&ins, globals, shared.is_some(), &labelled);
         let mut skip_to = vec![ins.len() as u32; ins.len()];
         for i in (0..ins.len()).rev() {
             let steers = matches!(
@@ -1241,6 +1302,26 @@ impl MachineFlow {
                 None => Ok(()),
             }
         });
+        // shared accesses this module does not count: the matrix and asynchronous forms (their
+        // own rules), generic accesses (which may reach shared memory), forms it does not read
+        let shared = shared.map(|arch| {
+            match kernel.insts.iter().zip(&ins).find_map(|(l, x)| {
+                let base = l.opcode.split('.').next().unwrap_or("");
+                match base {
+                    "LDSM" | "STSM" | "LDGSTS" => {
+                        Some("the machine code's ldmatrix, stmatrix or cp.async follow their own rules")
+                    }
+                    "LDS" | "STS" if x.saddr.is_none() => Some("a shared access's address form is not read"),
+                    "LD" | "ST" => Some("a generic load or store may access shared memory"),
+                    "LDS" if !matches!(x.kind, Kind::Lds { .. }) => Some("a shared load form is not read"),
+                    "STS" if !matches!(x.kind, Kind::Sts { .. }) => Some("a shared store form is not read"),
+                    _ => None,
+                }
+            }) {
+                Some(why) => Err(why),
+                None => Ok(arch),
+            }
+        });
         // When no control decision depends on memory or on an unknown result, a warp's path is a
         // function of its lanes and of the special registers the decisions read: warps that agree
         // on those take the same path (`path_inputs`).
@@ -1268,7 +1349,8 @@ impl MachineFlow {
             }
         }
         // counting global accesses needs every warp's own addresses
-        let same_path = (!opaque && !srs.contains(&Sr::Other) && globals.is_none()).then_some(srs);
+        let same_path =
+            (!opaque && !srs.contains(&Sr::Other) && globals.is_none() && shared.is_none()).then_some(srs);
         let unfollowed_writes = kernel.insts.iter().any(|l| {
             matches!(
                 l.opcode.split('.').next().unwrap_or(""),
@@ -1290,6 +1372,7 @@ impl MachineFlow {
             same_path,
             at,
             globals,
+            shared,
             unfollowed_writes,
             constant2: std::sync::Arc::new(kernel.constant2.clone()),
             constant3: kernel.constant3.clone(),
@@ -1317,6 +1400,11 @@ impl MachineFlow {
         match self.globals {
             Some(Ok(())) => counts.global = Some(GlobalCounts::default()),
             Some(Err(why)) => counts.global_why = Some(why),
+            None => {}
+        }
+        match self.shared {
+            Some(Ok(_)) => counts.shared = Some(SharedFlowCounts::default()),
+            Some(Err(why)) => counts.shared_why = Some(why),
             None => {}
         }
         let mut mem = Mem::new(launch.global);
@@ -1388,6 +1476,8 @@ impl MachineFlow {
                 let mut counts = FlowCounts {
                     global: counts.global,
                     global_why: counts.global_why,
+                    shared: counts.shared,
+                    shared_why: counts.shared_why,
                     ..FlowCounts::default()
                 };
                 for (j, &b) in part.iter().enumerate() {
@@ -1423,6 +1513,14 @@ impl MachineFlow {
                 (Some(_), None) => {
                     counts.global = None;
                     counts.global_why = c.global_why;
+                }
+                _ => {}
+            }
+            match (&mut counts.shared, c.shared) {
+                (Some(g), Some(o)) => g.add(&o),
+                (Some(_), None) => {
+                    counts.shared = None;
+                    counts.shared_why = c.shared_why;
                 }
                 _ => {}
             }
@@ -1954,7 +2052,17 @@ impl MachineFlow {
                 w.together = Some(pc + 1);
             }
             Kind::Lds { .. } | Kind::Sts { .. } | Kind::AtomS { .. } => {
-                w.shared_memory(ins, on, unknown_guard, launch);
+                if let (Some(arch), Some(_)) = (self.shared.and_then(Result::ok), counts.shared) {
+                    count_shared(w, ins, on, unknown_guard, counts, arch, launch, mem);
+                }
+                if self.shared.is_none() || self.value[pc] {
+                    w.shared_memory(ins, on, unknown_guard, launch);
+                } else {
+                    // followed for the count only: nothing needed reads what it loads
+                    for d in &ins.dst {
+                        w.forget(*d, on);
+                    }
+                }
                 for d in &ins.dst {
                     w.forget(*d, unknown_guard);
                 }
@@ -2004,6 +2112,81 @@ impl MachineFlow {
             }
         }
         Ok(())
+    }
+}
+
+/// Counts one execution of a shared load or store by the lanes `on` into [`FlowCounts::shared`]
+/// (its wavefronts by `arch`'s bank rules, as the PTX emulation's accesses are costed), or gives
+/// the counts up with the reason. Shared atomics are not among ncu's shared loads and stores.
+#[allow(clippy::too_many_arguments)]
+fn count_shared(
+    w: &mut Warp,
+    ins: &Ins,
+    on: u32,
+    unknown_guard: u32,
+    counts: &mut FlowCounts,
+    arch: &warpscope_model::arch::Arch,
+    launch: &FlowLaunch,
+    mem: &mut Mem,
+) {
+    let (side, bytes) = match ins.kind {
+        Kind::Lds { bytes, .. } => (crate::side::Side::Load, bytes),
+        Kind::Sts { bytes } => (crate::side::Side::Store, bytes),
+        _ => return,
+    };
+    let mut give_up = |why: &'static str| {
+        counts.shared = None;
+        counts.shared_why = Some(why);
+    };
+    if unknown_guard != 0 {
+        return give_up("a shared access runs for lanes that are not known");
+    }
+    if on == 0 {
+        return;
+    }
+    let Some(a) = ins.saddr else {
+        return give_up("a shared access's address form is not read");
+    };
+    // an address that derives from memory makes the run's reads checked after the launch
+    if a.reg.is_some_and(|(r, _)| w.rt[r as usize] & on != 0) || a.ureg.is_some_and(|u| w.urt[u as usize]) {
+        mem.reads.decided = true;
+    }
+    let mut addrs = [0u64; 32];
+    for l in lanes(on) {
+        let mut v = a.off as u32;
+        if let Some((r, k)) = a.reg {
+            let Some(x) = w.raw(Src::R(r), l, launch) else {
+                return give_up("a shared access's address is not known");
+            };
+            v = v.wrapping_add(x.wrapping_mul(u32::from(k)));
+        }
+        if let Some(u) = a.ureg {
+            let Some(x) = w.raw(Src::Ur(u), l, launch) else {
+                return give_up("a shared access's address is not known");
+            };
+            v = v.wrapping_add(x);
+        }
+        // the block's own window (the bank of an offset does not change by the reserved kilobyte)
+        addrs[l] = u64::from(v & 0x00ff_ffff);
+    }
+    let req = crate::banks::Request {
+        width: bytes,
+        mask: on,
+        addrs: &addrs,
+    };
+    let Some((wf, ideal)) = crate::banks::cost(arch, side, &req) else {
+        return give_up("a shared access outside the bank model (a misaligned lane)");
+    };
+    if let Some(c) = counts.shared.as_mut() {
+        if side == crate::side::Side::Load {
+            c.ld_instructions += 1;
+            c.ld_wavefronts += u64::from(wf);
+            c.ld_ideal += u64::from(ideal);
+        } else {
+            c.st_instructions += 1;
+            c.st_wavefronts += u64::from(wf);
+            c.st_ideal += u64::from(ideal);
+        }
     }
 }
 
@@ -2229,7 +2412,11 @@ fn uses(x: &Ins) -> Regs {
 /// memory instructions are needed for their values: a load whose result is live into a needed
 /// instruction, and the stores once such a load exists. The others are followed for their
 /// addresses only (a store's data registers are then not needed, a load reads no memory).
-fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool>) {
+///
+/// With `shared`, every `LDS` and `STS` is needed for its count too: an `LDS` is needed for its
+/// value only when its result is live into a needed instruction, and the `STS`s for theirs once
+/// such a load exists.
+fn slice(ins: &[Ins], globals: bool, shared: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool>) {
     let n = ins.len();
     // successors: the next instruction unless the control transfer is unconditional, the target;
     // a call's callee and its return site; a return's every return site
@@ -2274,7 +2461,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool
     let address_uses: Vec<Regs> = ins
         .iter()
         .map(|x| match x.kind {
-            Kind::Stg { .. } => uses(&Ins {
+            Kind::Stg { .. } | Kind::Sts { .. } => uses(&Ins {
                 src: Vec::new(),
                 ..x.clone()
             }),
@@ -2289,6 +2476,7 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool
             x.kind.is_control()
                 || matches!(x.kind, Kind::Bssy | Kind::Stop | Kind::Bar { .. })
                 || globals && matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
+                || shared && matches!(x.kind, Kind::Lds { .. } | Kind::Sts { .. })
         })
         .collect();
     let mut live_in = vec![Regs::default(); n];
@@ -2306,7 +2494,10 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool
                 needed[i] = true;
                 changed = true;
             }
-            if live && !value[i] && matches!(x.kind, Kind::Ldg { .. }) {
+            if live
+                && !value[i]
+                && (matches!(x.kind, Kind::Ldg { .. }) || shared && matches!(x.kind, Kind::Lds { .. }))
+            {
                 value[i] = true;
                 changed = true;
             }
@@ -2317,7 +2508,9 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool
                         inn.remove(*d);
                     }
                 }
-                let store_address_only = matches!(x.kind, Kind::Stg { .. }) && !value[i];
+                let store_address_only = (matches!(x.kind, Kind::Stg { .. })
+                    || shared && matches!(x.kind, Kind::Sts { .. }))
+                    && !value[i];
                 inn.union(if store_address_only {
                     &address_uses[i]
                 } else {
@@ -2344,14 +2537,20 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool
                 }
             }
         }
+        // (counting shared accesses, every `LDS` is needed: the loads needed for their values
+        // are those whose results are live)
+        let lds_read = if shared { &value } else { &needed };
         if ins
             .iter()
-            .zip(&needed)
+            .zip(lds_read)
             .any(|(x, &k)| k && matches!(x.kind, Kind::Lds { .. }))
         {
-            for (x, k) in ins.iter().zip(needed.iter_mut()) {
-                if matches!(x.kind, Kind::Sts { .. } | Kind::AtomS { .. }) && !*k {
+            for ((x, k), v) in ins.iter().zip(needed.iter_mut()).zip(value.iter_mut()) {
+                if matches!(x.kind, Kind::Sts { .. } | Kind::AtomS { .. }) && (!*k || shared && !*v) {
                     *k = true;
+                    if shared {
+                        *v = true;
+                    }
                     changed = true;
                 }
             }
@@ -2375,7 +2574,9 @@ fn slice(ins: &[Ins], globals: bool, labelled: &[usize]) -> (Vec<bool>, Vec<bool
         if !changed {
             // every other needed instruction is needed for its values
             for ((x, &k), v) in ins.iter().zip(&needed).zip(value.iter_mut()) {
-                if k && !matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. }) {
+                let counted = matches!(x.kind, Kind::Ldg { .. } | Kind::Stg { .. })
+                    || shared && matches!(x.kind, Kind::Lds { .. } | Kind::Sts { .. });
+                if k && !counted {
                     *v = true;
                 }
             }
@@ -5528,6 +5729,83 @@ mod tests {
         assert_eq!(c.global, None);
         assert_eq!(c.global_why, Some("a global access's address is not known"));
         assert_eq!((c.targets, c.divergent), (5, 0));
+    }
+
+    /// Two warps: each stores its lane's word (conflict-free), loads at twice the stride (two
+    /// ways), and warp 0 loads 8 bytes a lane (256 bytes: two wavefronts without a conflict).
+    const SHARED_COUNTED: &str = "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+        \t/*0010*/ SHF.L.U32 R1, R0, 0x2, RZ ;\n\
+        \t/*0020*/ STS [R1+0x400], R0 ;\n\
+        \t/*0030*/ BAR.SYNC.DEFER_BLOCKING 0x0 ;\n\
+        \t/*0040*/ SHF.L.U32 R2, R0, 0x3, RZ ;\n\
+        \t/*0050*/ LDS R3, [R2+0x400] ;\n\
+        \t/*0060*/ ISETP.GE.U32.AND P0, PT, R0, 0x20, PT ;\n\
+        \t/*0070*/ @P0 EXIT ;\n\
+        \t/*0080*/ LDS.64 R4, [R2+0x400] ;\n\
+        \t/*0090*/ EXIT ;\n";
+
+    #[test]
+    fn the_machine_codes_own_shared_accesses_are_counted() {
+        let sm90 = warpscope_model::arch::Arch::parse("sm_90").unwrap();
+        let launch = FlowLaunch {
+            global: None,
+            grid: [1, 1, 1],
+            block: [64, 1, 1],
+            params: &[],
+            symbols: &[],
+            constants: &[],
+            cluster: [1, 1, 1],
+            shared: None,
+        };
+        let kernel = |body: &str| {
+            let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{body}");
+            warpscope_toolchain::sass::parse_disassembly(&text)
+                .unwrap()
+                .remove(0)
+        };
+        let k = kernel(SHARED_COUNTED);
+        let (c, _) = MachineFlow::counting(&k, false, Some(sm90))
+            .run(&launch, 1 << 20)
+            .unwrap();
+        let sh = c.shared.expect("counted");
+        assert_eq!(
+            (sh.ld_instructions, sh.ld_wavefronts, sh.ld_ideal),
+            (3, 2 * 2 + 2, 2 + 2)
+        );
+        assert_eq!((sh.st_instructions, sh.st_wavefronts, sh.st_ideal), (2, 2, 2));
+        // three blocks, in parallel chunks: three times the counts
+        let (c3, _) = MachineFlow::counting(&k, false, Some(sm90))
+            .run(
+                &FlowLaunch {
+                    grid: [3, 1, 1],
+                    ..launch.clone()
+                },
+                1 << 20,
+            )
+            .unwrap();
+        assert_eq!(c3.shared.unwrap().ld_wavefronts, 18);
+        // not asked for: not counted
+        let (c, _) = MachineFlow::new(&k).run(&launch, 1 << 20).unwrap();
+        assert_eq!((c.shared, c.shared_why), (None, None));
+        // an address from global memory the run does not have: not counted, with the reason
+        let unknown = SHARED_COUNTED.replace("SHF.L.U32 R2, R0, 0x3, RZ ;", "LDG.E R2, desc[UR4][R6.64] ;");
+        assert_ne!(unknown, SHARED_COUNTED);
+        let (c, _) = MachineFlow::counting(&kernel(&unknown), false, Some(sm90))
+            .run(&launch, 1 << 20)
+            .unwrap();
+        assert_eq!(c.shared, None);
+        assert_eq!(c.shared_why, Some("a shared access's address is not known"));
+        // ldmatrix has its own rules: not counted here
+        let ldsm = SHARED_COUNTED.replace("LDS.64 R4, [R2+0x400] ;", "LDSM.16.M88.4 R4, [R2+0x400] ;");
+        let (c, _) = MachineFlow::counting(&kernel(&ldsm), false, Some(sm90))
+            .run(&launch, 1 << 20)
+            .unwrap();
+        assert_eq!(c.shared, None);
+        assert!(
+            c.shared_why.is_some_and(|w| w.contains("ldmatrix")),
+            "{:?}",
+            c.shared_why
+        );
     }
 
     #[test]

@@ -142,13 +142,16 @@ pub fn kernel_analysis(
     };
     // where ptxas moved, merged or removed global accesses, the machine code's own accesses
     // are followed on each launch and counted
+    // and where a source line's shared loads or stores do not match the machine code's, the
+    // machine code's own LDS and STS
+    let shared_unmatched = !recon.unmatched_lines.is_empty();
     let machine_flow = match (sass, debug) {
         (Ok(ks), false) => ks.iter().find(|k| k.name == name).map(|k| {
-            Arc::new(if global_unmatched.as_ref().is_some_and(|u| !u.is_empty()) {
-                warpscope_analysis::machine_flow::MachineFlow::counting_globals(k)
-            } else {
-                warpscope_analysis::machine_flow::MachineFlow::new(k)
-            })
+            Arc::new(warpscope_analysis::machine_flow::MachineFlow::counting(
+                k,
+                global_unmatched.as_ref().is_some_and(|u| !u.is_empty()),
+                shared_unmatched.then_some(arch),
+            ))
         }),
         _ => None,
     };
@@ -598,7 +601,10 @@ pub fn analyse_launch(
     let follow = match (&ka.machine_flow, &ka.machine_branches) {
         (Some(flow), Some(m)) if mode.follows(m) => Some(Arc::clone(flow)),
         // the global counters come from the machine code's own accesses
-        (Some(flow), _) if flow.counts_globals() && mode != warpscope_driver::run::FlowMode::Off => {
+        (Some(flow), _)
+            if (flow.counts_globals() || flow.counts_shared())
+                && mode != warpscope_driver::run::FlowMode::Off =>
+        {
             Some(Arc::clone(flow))
         }
         _ => None,
@@ -640,6 +646,11 @@ pub fn analyse_launch(
         _ => None,
     };
     let glob = machine_global.or(res.global).unwrap_or_default();
+    // the machine code's own shared loads and stores, where a line's did not match the PTX's
+    let machine_shared = match &flow {
+        Some(Ok(c)) => c.shared,
+        _ => None,
+    };
     let global_flow_stop = match (&ka.machine_flow, &flow) {
         (Some(f), Some(Ok(c))) if f.counts_globals() => c.global_why.map(str::to_string),
         (Some(f), Some(Err(why))) if f.counts_globals() => Some(why.clone()),
@@ -710,8 +721,26 @@ pub fn analyse_launch(
         });
     }
     let m = &mut out.metrics;
-    let ld = banks.total(Side::Load);
-    let st = banks.total(Side::Store);
+    let mut ld = banks.total(Side::Load);
+    let mut st = banks.total(Side::Store);
+    let mut ld_requests = banks.request_total(Side::Load);
+    let mut st_requests = banks.request_total(Side::Store);
+    if let Some(c) = machine_shared {
+        // no ldmatrix, stmatrix or cp.async in such code (`MachineFlow::counting`): the unit-level
+        // and the instruction-attributed wavefronts are the same
+        ld = warpscope_analysis::banks::Counts {
+            instructions: c.ld_instructions,
+            wavefronts: c.ld_wavefronts,
+            ideal_wavefronts: c.ld_ideal,
+        };
+        st = warpscope_analysis::banks::Counts {
+            instructions: c.st_instructions,
+            wavefronts: c.st_wavefronts,
+            ideal_wavefronts: c.st_ideal,
+        };
+        ld_requests = ld.clone();
+        st_requests = st.clone();
+    }
     let mut put = |k: &str, v: f64| {
         m.insert(k.to_string(), v);
     };
@@ -735,8 +764,6 @@ pub fn analyse_launch(
     // count ncu attributes to the instructions: the H100 repeats it at every launch. The unit-level
     // `l1tex__..._op_ld/_st` above is its floor: the H100 adds wavefronts where shared requests meet
     // other traffic in the L1 data banks, differently at each launch (calibration/variability).
-    let ld_requests = banks.request_total(Side::Load);
-    let st_requests = banks.request_total(Side::Store);
     put(
         "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
         ld_requests.wavefronts as f64,
@@ -916,12 +943,18 @@ pub fn analyse_launch(
     // accesses are counted as written and the shared counters are an estimate
     put(
         "warpscope__shared_counters_exact",
-        if ka.recon.unmatched_lines.is_empty() && !ka.spin_shared && !ka.unmeasured_wmma.0 {
+        if (ka.recon.unmatched_lines.is_empty() || machine_shared.is_some())
+            && !ka.spin_shared
+            && !ka.unmeasured_wmma.0
+        {
             1.0
         } else {
             0.0
         },
     );
+    if machine_shared.is_some() {
+        put("warpscope__shared_counters_from_machine_code", 1.0);
+    }
     if ka.spin_loop {
         put("warpscope__spin_loop", 1.0);
     }
