@@ -204,7 +204,10 @@ impl Reconciliation {
                 want.push((line(pc), widths.get(&pc).copied().unwrap_or(0)));
             }
             want.sort_unstable();
-            let same_store: Vec<&ExitTail> = tails.iter().filter(|t| t.store_line == Some(store_line)).collect();
+            let same_store: Vec<&ExitTail> = tails
+                .iter()
+                .filter(|t| t.store_line == Some(store_line))
+                .collect();
             let plain = loads.iter().all(|&pc| self.role(pc) == Role::Plain);
             match same_store.as_slice() {
                 [t] if t.loads == want && plain => {
@@ -578,9 +581,10 @@ fn machine_exit_tails(sass: &warpscope_toolchain::sass::SassKernel) -> Vec<ExitT
             match b.as_str() {
                 "BRA" | "BRX" | "JMP" | "JMX" | "CALL" | "RET" | "EXIT" | "BSSY" | "BSYNC" | "BREAK"
                 | "WARPSYNC" | "BAR" | "BPT" | "KILL" | "NANOSLEEP" | "YIELD" | "MEMBAR" | "FENCE"
-                | "ERRBAR" | "DEPBAR" | "CCTL" | "SYNCS" | "ARRIVES" | "ATOMS" | "ATOMG" | "ATOM"
-                | "RED" | "REDG" | "STS" | "STL" | "LDGSTS" | "LDSM" | "STSM" | "UBLKCP" | "UTMALDG"
-                | "UTMASTG" => break,
+                | "ERRBAR" | "DEPBAR" | "CCTL" | "SYNCS" | "ARRIVES" | "ATOMS" | "ATOMG" | "ATOM" | "RED"
+                | "REDG" | "STS" | "STL" | "LDGSTS" | "LDSM" | "STSM" | "UBLKCP" | "UTMALDG" | "UTMASTG" => {
+                    break;
+                }
                 "LDS" => {
                     if guarded(&x.predicate) {
                         break;
