@@ -326,6 +326,19 @@ pub struct BankSink {
     /// Buffers of worst requests the report did not keep, for the next blocks' (at most
     /// [`SPARE`]): a block's first request at each instruction is its worst so far.
     spare: Vec<Vec<u64>>,
+    /// Executions of loads the machine code runs below an early exit
+    /// ([`Reconciliation::sunk`]), waiting for their warp's store.
+    pending: Vec<Pending>,
+}
+
+/// A shared load waiting for the store whose lanes it runs with ([`Reconciliation::sunk`]).
+struct Pending {
+    warp: u32,
+    pc: u32,
+    store: u32,
+    width: u8,
+    mask: u32,
+    addrs: [u64; 32],
 }
 
 /// Spare worst-request buffers a sink keeps.
@@ -340,6 +353,8 @@ const WAYS: usize = 32;
 /// What the sink keeps for one instruction.
 struct PcState {
     role: Role,
+    /// The store whose lanes this load runs with ([`Reconciliation::sunk`]).
+    sunk: Option<u32>,
     /// Index into `BankSink::stats` per side (load, store); `u32::MAX`: none yet.
     stat: [u32; 2],
     shapes: [Option<Shape>; WAYS],
@@ -475,6 +490,7 @@ impl BankSink {
             period,
             sources: None,
             spare: Vec::new(),
+            pending: Vec::new(),
         }
     }
 
@@ -508,6 +524,7 @@ impl BankSink {
             p.stat = [u32::MAX; 2];
         }
         self.sources = None;
+        self.pending.clear();
         report
     }
 
@@ -533,6 +550,7 @@ impl BankSink {
             p.stat = [u32::MAX; 2];
         }
         self.sources = None;
+        self.pending.clear();
     }
 
     /// Whether instruction events count here (the kernel has `wgmma` instructions, whose
@@ -564,6 +582,7 @@ impl BankSink {
             self.pc_index[i] = self.pcs.len() as u32;
             self.pcs.push(PcState {
                 role: self.recon.role(pc),
+                sunk: self.recon.sunk.get(&pc).copied(),
                 stat: [u32::MAX; 2],
                 shapes: [None; WAYS],
                 next: 0,
@@ -594,6 +613,51 @@ impl BankSink {
     /// Records one warp-level shared access at `pc` (`atomic` accesses count on both sides).
     pub fn record(&mut self, warp: u32, pc: u32, side: Side, atomic: bool, req: Request<'_>) {
         let p = self.pc_state(pc);
+        if let Some(store) = self.pcs[p].sunk
+            && side == Side::Load
+            && !atomic
+        {
+            // counted when the warp's store runs, with its lanes (a load of the warp not yet
+            // counted is one the machine code did not run: every lane left)
+            self.pending.retain(|q| q.warp != warp || q.pc != pc);
+            self.pending.push(Pending {
+                warp,
+                pc,
+                store,
+                width: req.width,
+                mask: req.mask,
+                addrs: *req.addrs,
+            });
+            return;
+        }
+        self.count(p, warp, pc, side, atomic, req);
+    }
+
+    /// The pending loads of `warp` that wait for the store at `pc`, counted with the store's
+    /// lanes `mask`.
+    fn store_ran(&mut self, warp: u32, pc: u32, mask: u32) {
+        let mut i = 0;
+        while i < self.pending.len() {
+            if self.pending[i].warp != warp || self.pending[i].store != pc {
+                i += 1;
+                continue;
+            }
+            let q = self.pending.swap_remove(i);
+            let lanes = q.mask & mask;
+            if lanes != 0 {
+                let p = self.pc_state(q.pc);
+                let req = Request {
+                    width: q.width,
+                    mask: lanes,
+                    addrs: &q.addrs,
+                };
+                self.count(p, warp, q.pc, Side::Load, false, req);
+            }
+        }
+    }
+
+    /// Counts one warp-level shared access at the instruction `p` (an index into `pcs`).
+    fn count(&mut self, p: usize, warp: u32, pc: u32, side: Side, atomic: bool, req: Request<'_>) {
         let req = match self.pcs[p].role {
             Role::Follower => return,
             Role::Plain => req,
@@ -743,6 +807,9 @@ impl warpscope_emu::Sink for BankSink {
 
     fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
         use warpscope_emu::{AccessOp, Space};
+        if !self.pending.is_empty() && e.op == AccessOp::Store {
+            self.store_ran(e.warp, e.pc, e.mask);
+        }
         if e.space != Space::Shared {
             return;
         }
@@ -771,6 +838,11 @@ impl warpscope_emu::Sink for BankSink {
                 addrs: e.addrs,
             },
         );
+    }
+
+    fn warp_exit(&mut self, warp: u32) {
+        // a load whose store never ran: no lane was left to run it
+        self.pending.retain(|q| q.warp != warp);
     }
 
     #[inline]

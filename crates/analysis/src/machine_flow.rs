@@ -2402,6 +2402,12 @@ fn uses(x: &Ins) -> Regs {
     u
 }
 
+/// An `R2P` whose mask is a register: it may leave any predicate as it was, so its
+/// destinations do not end a value's life.
+fn r2p_register_mask(x: &Ins) -> bool {
+    matches!(x.kind, Kind::R2p) && !matches!(x.src.get(1).map(|o| o.src), Some(Src::Imm(_)))
+}
+
 /// Which instructions can affect a control decision: the control instructions, and every
 /// instruction that writes a register or predicate live into one (backward liveness over the
 /// machine code's control-flow graph, to a fixed point; a guarded write does not end a value's
@@ -2503,7 +2509,7 @@ fn slice(ins: &[Ins], globals: bool, shared: bool, labelled: &[usize]) -> (Vec<b
             }
             let mut inn = out;
             if needed[i] {
-                if x.guard == Pred::TRUE {
+                if x.guard == Pred::TRUE && !r2p_register_mask(x) {
                     for d in &x.dst {
                         inn.remove(*d);
                     }
@@ -3280,8 +3286,14 @@ fn decode(
             } else {
                 Kind::R2p
             };
-            ins.dst = (0..7).map(Dst::P).collect();
             ins.src = srcs(1);
+            // `R2P PR, R39, 0x3` writes P0 and P1 only: the other predicates keep their values
+            // (math_fns of calibration/hopper/triton2: P2, set before such an `R2P` and read
+            // after it, decides sinf's slow path). A mask in a register may write any of them.
+            ins.dst = match ins.src.get(1).map(|o| o.src) {
+                Some(Src::Imm(m)) => (0..7u8).filter(|i| m & (1 << i) != 0).map(Dst::P).collect(),
+                _ => (0..7).map(Dst::P).collect(),
+            };
         }
         "S2R" | "S2UR" | "CS2R" => {
             ins.kind = if base == "CS2R" { Kind::Cs2r } else { Kind::S2r };

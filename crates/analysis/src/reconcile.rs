@@ -81,6 +81,11 @@ pub struct Reconciliation {
     /// pc; `None` until [`Reconciliation::with_atomic_forms`] read them (or a line's atomics could
     /// not be paired one to one).
     pub atomic_forms: Option<HashMap<u32, AtomicForm>>,
+    /// Shared loads the machine code runs only for the lanes that store at the kernel's end: load
+    /// pc -> the PTX's guarded global store after it (see [`Reconciliation::with_sunk_loads`]).
+    /// Each execution of the load counts once the store has run, with the store's lanes.
+    #[serde(skip_serializing_if = "HashMap::is_empty")]
+    pub sunk: HashMap<u32, u32>,
 }
 
 /// How the machine code executes a PTX shared atomic, which decides its `ATOMS` wavefronts (H100,
@@ -159,6 +164,61 @@ impl Reconciliation {
             forms.extend(pcs.iter().map(|&pc| (pc, m[0])));
         }
         self.atomic_forms = Some(forms);
+        self
+    }
+
+    /// Reads off the machine code which of `kernel`'s shared loads ptxas moved below an early
+    /// exit. A kernel that ends `ld.shared r, [a]; ...; @p st.global [b], r; ret;` (straight-line
+    /// code: no label, branch, barrier or other memory access between; Triton's masked epilogue)
+    /// may become `@!P EXIT; LDS; ...; STG; EXIT`: the lanes that would not store leave first, and
+    /// the load runs only for the others (calibration/hopper/h200_triton2: scans_2d's last `LDS`
+    /// 4 executions where its 16 warps reach it, sort_hist's 8). The rule, per such PTX tail (its
+    /// guarded `st.global` on line S, its unguarded shared loads): the machine code has one
+    /// straight-line tail that starts after a guarded `EXIT` (or a guarded `BRA` to an `EXIT`),
+    /// holds no label, branch or barrier, one store, an unguarded `STG` of line S, and unguarded
+    /// `LDS`s of exactly the loads' lines and widths, and ends in an `EXIT`. Every lane that
+    /// reaches those `LDS`s runs the `STG`, and the `STG` writes for exactly the PTX store's lanes,
+    /// so each load runs with the store's lanes: recorded in [`Reconciliation::sunk`]. Where the
+    /// machine code has a tail with `STG` of line S and shared loads that do not pair so, the
+    /// loads' lines are unmatched (estimates). A PTX that branches around its epilogue (`@p bra
+    /// END; ld.shared; st.global; END: ret`) has no such tail: its loads already run for the
+    /// storing lanes only.
+    pub fn with_sunk_loads(
+        mut self,
+        program: &Program,
+        kernel: &str,
+        sass: &warpscope_toolchain::sass::SassKernel,
+    ) -> Self {
+        let tails = machine_exit_tails(sass);
+        let widths: HashMap<u32, u8> = ptx_shared_accesses(program, kernel)
+            .into_iter()
+            .map(|a| (a.pc, a.width))
+            .collect();
+        let line = |pc: u32| program.inst_info(pc).loc.as_ref().map(|l| l.line);
+        for (loads, store) in ptx_exit_tails(program, kernel) {
+            let Some(store_line) = line(store) else {
+                continue;
+            };
+            let mut want: Vec<(Option<u32>, u8)> = Vec::new();
+            for &pc in &loads {
+                want.push((line(pc), widths.get(&pc).copied().unwrap_or(0)));
+            }
+            want.sort_unstable();
+            let same_store: Vec<&ExitTail> = tails
+                .iter()
+                .filter(|t| t.store_line == Some(store_line))
+                .collect();
+            let plain = loads.iter().all(|&pc| self.role(pc) == Role::Plain);
+            match same_store.as_slice() {
+                [t] if t.loads == want && plain => {
+                    self.sunk.extend(loads.iter().map(|&pc| (pc, store)));
+                }
+                ts if ts.iter().any(|t| !t.loads.is_empty()) => {
+                    self.unmatched_lines.extend(want.iter().filter_map(|w| w.0));
+                }
+                _ => {}
+            }
+        }
         self
     }
 
@@ -388,6 +448,173 @@ impl Reconciliation {
             }
         }
     }
+}
+
+/// The PTX's straight-line kernel endings that store under a guard: per unguarded `ret`/`exit`,
+/// the instructions before it back to a label or to an instruction other than register
+/// arithmetic, a parameter or constant load, an unguarded non-volatile shared load or one guarded
+/// `st.global`; (the shared loads, the store) when both are there.
+fn ptx_exit_tails(program: &Program, kernel: &str) -> Vec<(Vec<u32>, u32)> {
+    use warpscope_ptx::inst::{Inst, MemSpace, PSrc};
+    let Some(k) = program.kernel(kernel) else {
+        return Vec::new();
+    };
+    let targets: BTreeSet<u32> = (k.entry..k.end)
+        .filter_map(|pc| match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } => Some(target),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for r in k.entry..k.end {
+        let op = &program.ops[r as usize];
+        if !matches!(op.inst, Inst::Exit) || op.guard != PSrc::TRUE {
+            continue;
+        }
+        let (mut loads, mut store) = (Vec::new(), None);
+        let mut pc = r;
+        // lanes may enter at a label: what comes before it is not the tail's
+        while pc > k.entry && !targets.contains(&pc) {
+            let prev = pc - 1;
+            let op = &program.ops[prev as usize];
+            let guarded = op.guard != PSrc::TRUE;
+            let volatile = program.inst_info(prev).text.contains(".volatile");
+            match op.inst {
+                Inst::Ld {
+                    space: MemSpace::Shared,
+                    sync: false,
+                    ..
+                } if !guarded && !volatile => loads.push(prev),
+                Inst::Ld {
+                    space: MemSpace::KernelParam | MemSpace::Const,
+                    ..
+                } => {}
+                Inst::St {
+                    space: MemSpace::Global,
+                    ..
+                } if guarded && store.is_none() => store = Some(prev),
+                Inst::Un { .. }
+                | Inst::Bin { .. }
+                | Inst::Tern { .. }
+                | Inst::FRound { .. }
+                | Inst::Carry { .. }
+                | Inst::Bfi { .. }
+                | Inst::Selp { .. }
+                | Inst::Setp { .. }
+                | Inst::Set { .. }
+                | Inst::PredOp { .. }
+                | Inst::PredToReg { .. }
+                | Inst::RegToPred { .. }
+                | Inst::Cvt { .. }
+                | Inst::TestP { .. }
+                | Inst::Cvta { .. }
+                | Inst::Pack2 { .. }
+                | Inst::Unpack2 { .. }
+                | Inst::Lop3 { .. }
+                | Inst::Nop => {}
+                _ => break,
+            }
+            pc = prev;
+        }
+        if let Some(store) = store
+            && !loads.is_empty()
+        {
+            loads.reverse();
+            out.push((loads, store));
+        }
+    }
+    out
+}
+
+/// A straight-line ending of the machine code after an early exit (see
+/// [`machine_exit_tails`]).
+#[derive(Debug, PartialEq, Eq)]
+struct ExitTail {
+    /// The `LDS`s' (line, width), sorted.
+    loads: Vec<(Option<u32>, u8)>,
+    /// The line of its one store, an unguarded `STG`; `None` when the store is of another kind,
+    /// guarded, or not alone.
+    store_line: Option<u32>,
+}
+
+/// The machine code's endings that only lanes passing an early exit run: per unguarded `EXIT`, the
+/// instructions before it back to a guarded `EXIT` or a guarded `BRA` whose target is an
+/// unguarded `EXIT`, when none of them is labelled (lanes could enter there), a branch, a
+/// barrier or a convergence instruction, and every `LDS` among them is unguarded.
+fn machine_exit_tails(sass: &warpscope_toolchain::sass::SassKernel) -> Vec<ExitTail> {
+    use warpscope_toolchain::sass::SharedOp;
+    let labelled: BTreeSet<u32> = sass.labels.values().copied().collect();
+    let insts = &sass.insts;
+    let guarded = |p: &Option<String>| p.as_deref().is_some_and(|p| p != "PT");
+    let base = |op: &str| op.split('.').next().unwrap_or("").to_string();
+    let plain_exit = |i: usize| base(&insts[i].opcode) == "EXIT" && !guarded(&insts[i].predicate);
+    let exit_at = |label: &str| {
+        let label = label.trim_matches(|c| c == '`' || c == '(' || c == ')' || c == ' ');
+        sass.labels
+            .get(label)
+            .and_then(|&off| insts.iter().position(|x| x.code_offset == off))
+            .is_some_and(plain_exit)
+    };
+    let mut out = Vec::new();
+    for j in 0..insts.len() {
+        if !plain_exit(j) {
+            continue;
+        }
+        let mut tail = ExitTail {
+            loads: Vec::new(),
+            store_line: None,
+        };
+        let mut stores = 0;
+        let mut found = false;
+        for i in (0..j).rev() {
+            let x = &insts[i];
+            let b = base(&x.opcode);
+            if guarded(&x.predicate)
+                && (b == "EXIT" || b == "BRA" && x.operands.split(',').next_back().is_some_and(exit_at))
+            {
+                found = true;
+                break;
+            }
+            if labelled.contains(&x.code_offset) {
+                break;
+            }
+            match b.as_str() {
+                "BRA" | "BRX" | "JMP" | "JMX" | "CALL" | "RET" | "EXIT" | "BSSY" | "BSYNC" | "BREAK"
+                | "WARPSYNC" | "BAR" | "BPT" | "KILL" | "NANOSLEEP" | "YIELD" | "MEMBAR" | "FENCE"
+                | "ERRBAR" | "DEPBAR" | "CCTL" | "SYNCS" | "ARRIVES" | "ATOMS" | "ATOMG" | "ATOM" | "RED"
+                | "REDG" | "STS" | "STL" | "LDGSTS" | "LDSM" | "STSM" | "UBLKCP" | "UTMALDG" | "UTMASTG" => {
+                    break;
+                }
+                "LDS" => {
+                    if guarded(&x.predicate) {
+                        break;
+                    }
+                    let a = sass
+                        .accesses
+                        .iter()
+                        .find(|a| a.code_offset == x.code_offset && a.op == SharedOp::Load);
+                    tail.loads.push((x.line, a.map_or(0, |a| a.width)));
+                }
+                "STG" | "ST" => {
+                    stores += 1;
+                    tail.store_line = if guarded(&x.predicate) || b == "ST" {
+                        None
+                    } else {
+                        x.line
+                    };
+                }
+                _ => {}
+            }
+        }
+        if found {
+            if stores != 1 {
+                tail.store_line = None;
+            }
+            tail.loads.sort_unstable();
+            out.push(tail);
+        }
+    }
+    out
 }
 
 /// Distinct (offset - min, width), sorted.

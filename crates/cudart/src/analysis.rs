@@ -106,7 +106,8 @@ pub fn kernel_analysis(
                     name,
                     &warpscope_analysis::reconcile::machine_accesses(k),
                 )
-                .with_atomic_forms(program, name, k),
+                .with_atomic_forms(program, name, k)
+                .with_sunk_loads(program, name, k),
                 format!("machine code: the program's sm_{} cubin (nvdisasm)", arch.cc()),
             ),
             None => (

@@ -437,38 +437,7 @@ fn print_triton2_counters_against_the_h200() {
 const OUTPUTS_DIFFER: &[(&str, &str)] = &[];
 
 /// Counters labelled exact that differ from the H200's, and why.
-const COUNTERS_DIFFER: &[(&str, &str, &str)] = &[
-    (
-        "scans_2d",
-        "smsp__sass_inst_executed_op_shared_ld.sum",
-        "the H200 runs fewer shared loads than the PTX's matched lines give (ptxas removed some of the scan's / sort's re-reads of shared memory that reconciliation still matched): not found yet",
-    ),
-    (
-        "scans_2d",
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        "the H200 runs fewer shared loads than the PTX's matched lines give (ptxas removed some of the scan's / sort's re-reads of shared memory that reconciliation still matched): not found yet",
-    ),
-    (
-        "sort_hist",
-        "smsp__sass_inst_executed_op_shared_ld.sum",
-        "the H200 runs fewer shared loads than the PTX's matched lines give (ptxas removed some of the scan's / sort's re-reads of shared memory that reconciliation still matched): not found yet",
-    ),
-    (
-        "sort_hist",
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        "the H200 runs fewer shared loads than the PTX's matched lines give (ptxas removed some of the scan's / sort's re-reads of shared memory that reconciliation still matched): not found yet",
-    ),
-    (
-        "math_fns",
-        "smsp__sass_branch_targets.sum",
-        "libdevice's sin/cos/pow/erf/tanh: the machine code's branches (the H200: 240 targets, 5 divergent) are fewer than the emulator's matched count (304, 13): not found yet",
-    ),
-    (
-        "math_fns",
-        "smsp__sass_branch_targets_threads_divergent.sum",
-        "libdevice's sin/cos/pow/erf/tanh: the machine code's branches (the H200: 240 targets, 5 divergent) are fewer than the emulator's matched count (304, 13): not found yet",
-    ),
-];
+const COUNTERS_DIFFER: &[(&str, &str, &str)] = &[];
 
 #[test]
 fn every_second_set_triton_kernel_replays_the_h200() {

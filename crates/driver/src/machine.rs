@@ -42,7 +42,8 @@ impl Widths {
         Ok(Widths {
             recon: Arc::new(
                 Reconciliation::build(program, kernel, &machine_accesses(&k))
-                    .with_atomic_forms(program, kernel, &k),
+                    .with_atomic_forms(program, kernel, &k)
+                    .with_sunk_loads(program, kernel, &k),
             ),
             note: from.into(),
             sass: Some(Arc::new(k)),
@@ -58,7 +59,9 @@ impl Widths {
 /// Reconciliation of `kernel`'s PTX accesses with the machine code in `sass` (`nvdisasm -g -c`).
 pub fn reconcile_from_sass(program: &Program, kernel: &str, sass: &str) -> Result<Reconciliation> {
     let k = sass_kernel(kernel, sass)?;
-    Ok(Reconciliation::build(program, kernel, &machine_accesses(&k)).with_atomic_forms(program, kernel, &k))
+    Ok(Reconciliation::build(program, kernel, &machine_accesses(&k))
+        .with_atomic_forms(program, kernel, &k)
+        .with_sunk_loads(program, kernel, &k))
 }
 
 /// `kernel` in the disassembly `sass`.
