@@ -333,9 +333,21 @@ pub struct Multi {
     sources: Option<(u32, u32, u32)>,
     /// The block's shared memory for the machine code's flow, when it asks.
     flow_shared: Option<warpscope_analysis::machine_flow::SharedRecorder>,
+    /// A sink other than the divergence counts takes instruction events ([`Multi::insts_rest`]):
+    /// set once the sinks are in place ([`Multi::with_rest`]), tested per run of instructions.
+    rest: bool,
 }
 
 impl Multi {
+    /// The sink with `rest` set from its sinks.
+    fn with_rest(mut self) -> Multi {
+        self.rest = self.banks.as_ref().is_some_and(BankSink::counts_insts)
+            || self.hazards.is_some()
+            || self.global_races.is_some()
+            || self.cluster.is_some();
+        self
+    }
+
     /// [`Sink::insts`] for the sinks other than the divergence counts.
     #[inline(never)]
     fn insts_rest(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
@@ -562,18 +574,14 @@ impl Sink for Multi {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn insts(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
         // each sink keeps its own counts: the divergence counts (`run`'s default) first, the
         // others, rare, out of line
         if let Some(s) = &mut self.divergence {
             Sink::insts(s, warp, pc, n, active);
         }
-        if self.banks.as_ref().is_some_and(BankSink::counts_insts)
-            || self.hazards.is_some()
-            || self.global_races.is_some()
-            || self.cluster.is_some()
-        {
+        if self.rest {
             self.insts_rest(warp, pc, n, active);
         }
     }
@@ -1028,7 +1036,9 @@ fn emulate(
             .filter(|_| sections.fix)
             .map(|f| Box::new(TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f)))),
         global: opts.global_sectors.then(GlobalCounts::default),
-    };
+        rest: false,
+    }
+    .with_rest();
     // The machine code's branches matched to the PTX's line by line; where they do not match, the
     // machine code's control flow is followed on the launch, reading the memory it starts from.
     let machine_match = match (sections.divergence, opts.debug_build, &widths.sass) {

@@ -69,6 +69,27 @@ pub(crate) struct XOp {
     pub guard: PSrc,
 }
 
+impl X {
+    /// A row kernel or `setp`: an instruction that sends no event and cannot change the warp's
+    /// control flow (the instruction loop runs a straight run of them without its per-instruction
+    /// bookkeeping, [`alu_runs`]).
+    pub(crate) fn is_alu(&self) -> bool {
+        matches!(self, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..))
+    }
+}
+
+/// For each decoded instruction, how many instructions from it on are ALU instructions
+/// ([`X::is_alu`]) in a row: 0 for any other instruction.
+pub(crate) fn alu_runs(xops: &[XOp]) -> Vec<u32> {
+    let mut runs = vec![0u32; xops.len()];
+    let mut n = 0u32;
+    for (r, op) in runs.iter_mut().zip(xops).rev() {
+        n = if op.x.is_alu() { n + 1 } else { 0 };
+        *r = n;
+    }
+    runs
+}
+
 /// Every register row index an instruction names (for validation), `NO_REG` excluded.
 pub fn rows_of(i: &Inst) -> Vec<R> {
     let v: Vec<R> = match *i {

@@ -1087,6 +1087,8 @@ where
         launch.remap.is_empty() && launch.async_layout.is_empty() && !limits.reference_paths,
     )
     .map_err(EmuError::BadProgram)?;
+    let alu_runs = fast::alu_runs(&xops);
+    let lane_rows = exec::lane_rows(k, launch.block);
     mufu::prepare(&program.ops[k.entry as usize..k.end as usize]);
     // loops whose clean iterations are repeated at once (the reference paths step every one)
     let loops = if limits.reference_paths {
@@ -1128,6 +1130,8 @@ where
         prog: program,
         kernel: k,
         xops: &xops,
+        alu_runs: &alu_runs,
+        lane_rows: &lane_rows,
         zero_rows: &zero_rows,
         global,
         params: &params,
