@@ -1239,6 +1239,34 @@ mod tests {
         assert!(matches!(decode(&[op], 0, 6, 0, true).unwrap()[0].x, X::U2(..)));
     }
 
+    /// Each instruction's count of ALU instructions in a row from it: a branch or an exit ends a
+    /// run, and counts 0 itself.
+    #[test]
+    fn alu_runs_count_the_straight_alu_instructions_ahead() {
+        let add = Op {
+            inst: Inst::Bin {
+                op: BinOp::Add,
+                ty: Ty::U32,
+                d: 2,
+                a: 0,
+                b: 1,
+            },
+            guard: PSrc::TRUE,
+        };
+        let bra = Op {
+            inst: Inst::Bra { target: 0, reconv: 6 },
+            guard: PSrc::TRUE,
+        };
+        let exit = Op {
+            inst: Inst::Exit,
+            guard: PSrc::TRUE,
+        };
+        let ops = [add, add, bra, add, add, add, exit, add];
+        let x = decode(&ops, 0, 3, 0, true).unwrap();
+        assert_eq!(alu_runs(&x), vec![2, 1, 0, 3, 2, 1, 0, 1]);
+        assert!(alu_runs(&[]).is_empty());
+    }
+
     /// `cvta` of the global space (window at 0) becomes a move of all 64 bits, on the lanes of
     /// the mask only; the windowed spaces keep the general instruction.
     #[test]
