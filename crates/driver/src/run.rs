@@ -333,9 +333,21 @@ pub struct Multi {
     sources: Option<(u32, u32, u32)>,
     /// The block's shared memory for the machine code's flow, when it asks.
     flow_shared: Option<warpscope_analysis::machine_flow::SharedRecorder>,
+    /// A sink other than the divergence counts takes instruction events ([`Multi::insts_rest`]):
+    /// set once the sinks are in place ([`Multi::with_rest`]), tested per run of instructions.
+    rest: bool,
 }
 
 impl Multi {
+    /// The sink with `rest` set from its sinks.
+    fn with_rest(mut self) -> Multi {
+        self.rest = self.banks.as_ref().is_some_and(BankSink::counts_insts)
+            || self.hazards.is_some()
+            || self.global_races.is_some()
+            || self.cluster.is_some();
+        self
+    }
+
     /// [`Sink::insts`] for the sinks other than the divergence counts.
     #[inline(never)]
     fn insts_rest(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
@@ -576,18 +588,14 @@ impl Sink for Multi {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn insts(&mut self, warp: u32, pc: u32, n: u32, active: LaneMask) {
         // each sink keeps its own counts: the divergence counts (`run`'s default) first, the
         // others, rare, out of line
         if let Some(s) = &mut self.divergence {
             Sink::insts(s, warp, pc, n, active);
         }
-        if self.banks.as_ref().is_some_and(BankSink::counts_insts)
-            || self.hazards.is_some()
-            || self.global_races.is_some()
-            || self.cluster.is_some()
-        {
+        if self.rest {
             self.insts_rest(warp, pc, n, active);
         }
     }
@@ -980,68 +988,72 @@ fn emulate(
     // the bank sink's pattern cache kept)
     let bank_pool = crate::pool::Pool::<BankSink>::new();
     let div_pool = crate::pool::Pool::<DivergenceSink>::new();
-    let sinks = |b| Multi {
-        flow_shared: flow_shared.recorder(b),
-        banks: forms
-            .as_ref()
-            .filter(|_| sections.banks)
-            .map(|f| match bank_pool.pop() {
-                Some(mut s) => {
-                    s.for_block(b);
-                    s
-                }
-                None => BankSink::new(b, arch, Arc::clone(recon)).with_forms(Arc::clone(f)),
+    let sinks = |b| {
+        Multi {
+            flow_shared: flow_shared.recorder(b),
+            banks: forms
+                .as_ref()
+                .filter(|_| sections.banks)
+                .map(|f| match bank_pool.pop() {
+                    Some(mut s) => {
+                        s.for_block(b);
+                        s
+                    }
+                    None => BankSink::new(b, arch, Arc::clone(recon)).with_forms(Arc::clone(f)),
+                }),
+            divergence: model.as_ref().map(|m| {
+                div_pool
+                    .pop()
+                    .unwrap_or_else(|| DivergenceSink::new(Arc::clone(m)))
             }),
-        divergence: model.as_ref().map(|m| {
-            div_pool
-                .pop()
-                .unwrap_or_else(|| DivergenceSink::new(Arc::clone(m)))
-        }),
-        hazards: hazard_cfg.as_ref().map(|c| {
-            let s = HazardSink::new(Arc::clone(c), b);
-            let s = match &async_ops {
-                Some(o) => s.with_async_ops(Arc::clone(o)),
-                None => s,
-            };
-            let s = match &proxy_ops {
-                Some(o) => s.with_proxy_ops(Arc::clone(o)),
-                None => s,
-            };
-            let s = match &warp_sync_ops {
-                Some(o) => s.with_warp_sync(Arc::clone(o)),
-                None => s,
-            };
-            let s = match &sync_ops {
-                Some(o) => s.with_sync_ops(Arc::clone(o)),
-                None => s,
-            };
-            Box::new(match &wgmma_ops {
-                Some(o) => s.with_wgmma_ops(Arc::clone(o)),
-                None => s,
-            })
-        }),
-        global_races: global_ops.as_ref().map(|(ops, shared, clusters)| {
-            let s = GlobalRaceSink::new(
-                b,
-                launch.block.iter().product(),
-                Arc::clone(ops),
-                Arc::clone(shared),
-            );
-            Box::new(match clusters {
-                Some(c) => s.with_cluster(c),
-                None => s,
-            })
-        }),
-        global_init: init_map
-            .as_ref()
-            .map(|m| Box::new(GlobalInitSink::new(b, Arc::clone(m)))),
-        cluster: cluster_races.as_ref().map(|c| Box::new(c.sink(b))),
-        sources: None,
-        trace: forms
-            .as_ref()
-            .filter(|_| sections.fix)
-            .map(|f| Box::new(TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f)))),
-        global: opts.global_sectors.then(GlobalCounts::default),
+            hazards: hazard_cfg.as_ref().map(|c| {
+                let s = HazardSink::new(Arc::clone(c), b);
+                let s = match &async_ops {
+                    Some(o) => s.with_async_ops(Arc::clone(o)),
+                    None => s,
+                };
+                let s = match &proxy_ops {
+                    Some(o) => s.with_proxy_ops(Arc::clone(o)),
+                    None => s,
+                };
+                let s = match &warp_sync_ops {
+                    Some(o) => s.with_warp_sync(Arc::clone(o)),
+                    None => s,
+                };
+                let s = match &sync_ops {
+                    Some(o) => s.with_sync_ops(Arc::clone(o)),
+                    None => s,
+                };
+                Box::new(match &wgmma_ops {
+                    Some(o) => s.with_wgmma_ops(Arc::clone(o)),
+                    None => s,
+                })
+            }),
+            global_races: global_ops.as_ref().map(|(ops, shared, clusters)| {
+                let s = GlobalRaceSink::new(
+                    b,
+                    launch.block.iter().product(),
+                    Arc::clone(ops),
+                    Arc::clone(shared),
+                );
+                Box::new(match clusters {
+                    Some(c) => s.with_cluster(c),
+                    None => s,
+                })
+            }),
+            global_init: init_map
+                .as_ref()
+                .map(|m| Box::new(GlobalInitSink::new(b, Arc::clone(m)))),
+            cluster: cluster_races.as_ref().map(|c| Box::new(c.sink(b))),
+            sources: None,
+            trace: forms
+                .as_ref()
+                .filter(|_| sections.fix)
+                .map(|f| Box::new(TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f)))),
+            global: opts.global_sectors.then(GlobalCounts::default),
+            rest: false,
+        }
+        .with_rest()
     };
     // The machine code's branches matched to the PTX's line by line; where they do not match, the
     // machine code's control flow is followed on the launch, reading the memory it starts from.

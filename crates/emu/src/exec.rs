@@ -31,6 +31,12 @@ pub(crate) struct Ctx<'a> {
     pub kernel: &'a Kernel,
     /// Decoded instructions of the kernel (index `pc - kernel.entry`).
     pub xops: &'a [XOp],
+    /// `fast::alu_runs(xops)`: the ALU instructions in a row from each instruction.
+    pub alu_runs: &'a [u32],
+    /// The rows a warp starts with whose value differs by lane and not by block (the kernel's
+    /// `row_init` of `%tid`, `%laneid`, `%lanemask_*`, in that list's order), for every warp of
+    /// a block: warp `w`'s are `lane_rows[w * n..(w + 1) * n]` ([`lane_rows`]).
+    pub lane_rows: &'a [Row],
     /// The rows a warp starts with at zero (`zero_rows`): the others are written before read.
     pub zero_rows: &'a [warpscope_ptx::inst::R],
     pub global: &'a Global,
@@ -560,46 +566,23 @@ impl BlockRun {
                 preds.clear();
                 preds.resize(k.n_preds as usize, 0);
                 stack.clear();
-                // the lanes' thread indices, counted up from the warp's first thread (no division
-                // per lane and row)
-                let mut tids = [[0u32; 3]; 32];
+                // the warp's first thread
                 let t0 = w * 32;
-                let mut tid = [t0 % bx, (t0 / bx) % by, t0 / (bx * by)];
-                for t in tids.iter_mut() {
-                    *t = tid;
-                    tid[0] += 1;
-                    if tid[0] == bx {
-                        tid[0] = 0;
-                        tid[1] += 1;
-                        if tid[1] == by {
-                            tid[1] = 0;
-                            tid[2] += 1;
-                        }
-                    }
-                }
+                let tid0 = [t0 % bx, (t0 / bx) % by, t0 / (bx * by)];
+                // the rows that differ by lane, the same in every block: computed once a launch
+                let per_warp = ctx.lane_rows.len() / nwarps as usize;
+                let mut lane = ctx.lane_rows[w as usize * per_warp..].iter();
                 for &(r, init) in &k.row_init {
                     let row = &mut regs[r as usize];
                     match init {
                         RowInit::Const(c) => *row = [c; 32],
-                        RowInit::Special(Special::Tid(c)) => {
-                            for (v, t) in row.iter_mut().zip(&tids) {
-                                *v = u64::from(t[c as usize]);
-                            }
-                        }
-                        RowInit::Special(
-                            s @ (Special::LaneId
-                            | Special::LaneMaskEq
-                            | Special::LaneMaskLt
-                            | Special::LaneMaskLe
-                            | Special::LaneMaskGe
-                            | Special::LaneMaskGt),
-                        ) => {
-                            for (l, v) in row.iter_mut().enumerate() {
-                                *v = special(s, tids[l], ctx, cta, w, nwarps, l as u32);
+                        RowInit::Special(s) if by_lane(s) => {
+                            if let Some(v) = lane.next() {
+                                *row = *v;
                             }
                         }
                         // the same in every lane
-                        RowInit::Special(s) => *row = [special(s, tids[0], ctx, cta, w, nwarps, 0); 32],
+                        RowInit::Special(s) => *row = [special(s, tid0, ctx, cta, w, nwarps, 0); 32],
                     }
                 }
                 let valid = if (w + 1) * 32 <= nthreads {
@@ -896,23 +879,92 @@ fn release<S: Sink>(
     any
 }
 
-fn special(s: Special, tid: [u32; 3], ctx: &Ctx<'_>, cta: [u32; 3], w: u32, nwarps: u32, lane: u32) -> u64 {
+/// A special register whose value differs by lane (and not by block): `%tid`, `%laneid`,
+/// `%lanemask_*`.
+fn by_lane(s: Special) -> bool {
+    matches!(
+        s,
+        Special::Tid(_)
+            | Special::LaneId
+            | Special::LaneMaskEq
+            | Special::LaneMaskLt
+            | Special::LaneMaskLe
+            | Special::LaneMaskGe
+            | Special::LaneMaskGt
+    )
+}
+
+/// The rows of `kernel.row_init` whose value differs by lane ([`by_lane`]), in that list's
+/// order, for each warp of a block of `block` threads ([`Ctx::lane_rows`]).
+pub(crate) fn lane_rows(kernel: &Kernel, block: [u32; 3]) -> Vec<Row> {
+    let [bx, by, bz] = block;
+    let nthreads = bx * by * bz;
+    let nwarps = nthreads.div_ceil(32);
+    let mut rows = Vec::new();
+    for w in 0..nwarps {
+        // the lanes' thread indices, counted up from the warp's first thread (no division per
+        // lane and row)
+        let mut tids = [[0u32; 3]; 32];
+        let t0 = w * 32;
+        let mut tid = [t0 % bx, (t0 / bx) % by, t0 / (bx * by)];
+        for t in tids.iter_mut() {
+            *t = tid;
+            tid[0] += 1;
+            if tid[0] == bx {
+                tid[0] = 0;
+                tid[1] += 1;
+                if tid[1] == by {
+                    tid[1] = 0;
+                    tid[2] += 1;
+                }
+            }
+        }
+        for &(_, init) in &kernel.row_init {
+            let RowInit::Special(s) = init else { continue };
+            if !by_lane(s) {
+                continue;
+            }
+            let mut row = [0u64; 32];
+            for (l, v) in row.iter_mut().enumerate() {
+                *v = lane_special(s, tids[l], l as u32);
+            }
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+/// The value of a [`by_lane`] special register in lane `lane` (thread `tid`).
+fn lane_special(s: Special, tid: [u32; 3], lane: u32) -> u64 {
     let lt = (1u64 << lane) - 1;
     (match s {
         Special::Tid(c) => tid[c as usize] as u64,
-        Special::Ntid(c) => ctx.block[c as usize] as u64,
-        Special::Ctaid(c) => cta[c as usize] as u64,
-        Special::Nctaid(c) => ctx.grid[c as usize] as u64,
         Special::LaneId => lane as u64,
-        Special::WarpId => w as u64,
-        Special::NWarpId => nwarps as u64,
-        Special::SmId | Special::GridId => 0,
-        Special::NSmId => 1,
         Special::LaneMaskEq => 1u64 << lane,
         Special::LaneMaskLt => lt,
         Special::LaneMaskLe => lt | (1 << lane),
         Special::LaneMaskGe => !lt & 0xffff_ffff,
         Special::LaneMaskGt => !(lt | (1 << lane)) & 0xffff_ffff,
+        _ => 0,
+    }) & 0xffff_ffff
+}
+
+fn special(s: Special, tid: [u32; 3], ctx: &Ctx<'_>, cta: [u32; 3], w: u32, nwarps: u32, lane: u32) -> u64 {
+    (match s {
+        Special::Ntid(c) => ctx.block[c as usize] as u64,
+        Special::Ctaid(c) => cta[c as usize] as u64,
+        Special::Nctaid(c) => ctx.grid[c as usize] as u64,
+        Special::WarpId => w as u64,
+        Special::NWarpId => nwarps as u64,
+        Special::SmId | Special::GridId => 0,
+        Special::NSmId => 1,
+        Special::Tid(_)
+        | Special::LaneId
+        | Special::LaneMaskEq
+        | Special::LaneMaskLt
+        | Special::LaneMaskLe
+        | Special::LaneMaskGe
+        | Special::LaneMaskGt => lane_special(s, tid, lane),
         Special::DynSmemSize => ctx.dyn_smem as u64,
         Special::TotalSmemSize => ctx.user_smem as u64,
         Special::EnvReg(1) => ctx.grid_workspace >> 32,
@@ -1102,6 +1154,7 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
     bars: &mut [Barrier; 16],
 ) -> Stop {
     let xops = ctx.xops;
+    let alu_runs = ctx.alu_runs;
     let entry = ctx.kernel.entry;
     'frame: loop {
         let Some(&top) = w.stack.last() else {
@@ -1128,9 +1181,42 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                 w.stack.pop();
                 continue 'frame;
             }
+            let i = pc.wrapping_sub(entry) as usize;
+            // a straight run of ALU instructions (no events, no jumps), up to the reconvergence
+            // pc: run at once when the budget covers it all, without the bookkeeping below
+            // (which counts them in `run` all the same: the sink sees the same runs)
+            if let Some(&n) = alu_runs.get(i)
+                && n > 1
+            {
+                let n = if rpc > pc { n.min(rpc - pc) } else { n };
+                if *budget >= u64::from(n) {
+                    *budget -= u64::from(n);
+                    let end = pc + n;
+                    for op in &xops[i..i + n as usize] {
+                        let mask = active & pval(&w.preds, op.guard);
+                        match op.x {
+                            X::U2(f, d, a, b) => f(&mut w.regs, d, a, b, mask),
+                            X::U3(f, d, a, b, c) => f(&mut w.regs, d, a, b, c, mask),
+                            X::U1(f, d, a) => f(&mut w.regs, d, a, mask),
+                            X::Setp(f, p, q, a, b) => {
+                                let bits = f(&w.regs[a as usize], &w.regs[b as usize]);
+                                pwrite(&mut w.preds, p, bits, mask);
+                                pwrite(&mut w.preds, q, !bits, mask);
+                            }
+                            // not in a run (`alu_runs`): the rest steps one by one
+                            _ => {
+                                *budget += u64::from(end - pc);
+                                break;
+                            }
+                        }
+                        pc += 1;
+                    }
+                    continue;
+                }
+            }
             // the kernel's instructions are `xops`, from `entry` (one test for both ends); by
             // reference: a copy loaded every field of the widest variant for every instruction
-            let Some(op) = xops.get(pc.wrapping_sub(entry) as usize) else {
+            let Some(op) = xops.get(i) else {
                 send_run(sink, w, out, wi, run, pc, active, nact);
                 return Stop::Fault(FaultKind::FellOffEnd, pc, None, None);
             };
@@ -1139,7 +1225,7 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                 return Stop::Fault(FaultKind::InstructionLimit, pc, None, None);
             }
             *budget -= 1;
-            if !matches!(op.x, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..)) {
+            if !op.x.is_alu() {
                 // a `bar.warp.sync` parked under its sibling path runs again alone when the
                 // sibling ended without one: counted once, when it first ran (`warp_join`)
                 let again =

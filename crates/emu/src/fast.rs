@@ -69,6 +69,27 @@ pub(crate) struct XOp {
     pub guard: PSrc,
 }
 
+impl X {
+    /// A row kernel or `setp`: an instruction that sends no event and cannot change the warp's
+    /// control flow (the instruction loop runs a straight run of them without its per-instruction
+    /// bookkeeping, [`alu_runs`]).
+    pub(crate) fn is_alu(&self) -> bool {
+        matches!(self, X::U1(..) | X::U2(..) | X::U3(..) | X::Setp(..))
+    }
+}
+
+/// For each decoded instruction, how many instructions from it on are ALU instructions
+/// ([`X::is_alu`]) in a row: 0 for any other instruction.
+pub(crate) fn alu_runs(xops: &[XOp]) -> Vec<u32> {
+    let mut runs = vec![0u32; xops.len()];
+    let mut n = 0u32;
+    for (r, op) in runs.iter_mut().zip(xops).rev() {
+        n = if op.x.is_alu() { n + 1 } else { 0 };
+        *r = n;
+    }
+    runs
+}
+
 /// Every register row index an instruction names (for validation), `NO_REG` excluded.
 pub fn rows_of(i: &Inst) -> Vec<R> {
     let v: Vec<R> = match *i {
@@ -1216,6 +1237,34 @@ mod tests {
         };
         assert!(decode(&[op], 7, 5, 0, true).unwrap_err().contains("pc 7"));
         assert!(matches!(decode(&[op], 0, 6, 0, true).unwrap()[0].x, X::U2(..)));
+    }
+
+    /// Each instruction's count of ALU instructions in a row from it: a branch or an exit ends a
+    /// run, and counts 0 itself.
+    #[test]
+    fn alu_runs_count_the_straight_alu_instructions_ahead() {
+        let add = Op {
+            inst: Inst::Bin {
+                op: BinOp::Add,
+                ty: Ty::U32,
+                d: 2,
+                a: 0,
+                b: 1,
+            },
+            guard: PSrc::TRUE,
+        };
+        let bra = Op {
+            inst: Inst::Bra { target: 0, reconv: 6 },
+            guard: PSrc::TRUE,
+        };
+        let exit = Op {
+            inst: Inst::Exit,
+            guard: PSrc::TRUE,
+        };
+        let ops = [add, add, bra, add, add, add, exit, add];
+        let x = decode(&ops, 0, 3, 0, true).unwrap();
+        assert_eq!(alu_runs(&x), vec![2, 1, 0, 3, 2, 1, 0, 1]);
+        assert!(alu_runs(&[]).is_empty());
     }
 
     /// `cvta` of the global space (window at 0) becomes a move of all 64 bits, on the lanes of

@@ -278,8 +278,9 @@ pub struct Limits {
     pub max_local_bytes_per_block: u64,
     /// Run every shared load and store, and every whole-warp vector load and store, through the
     /// general instruction path instead of its fast path, and step every iteration of a loop that
-    /// the emulator would repeat at once (`Sink::repeat`) (the reference the tests compare the fast
-    /// paths with; default false).
+    /// the emulator would repeat at once (`Sink::repeat`), and every ALU instruction of a straight
+    /// run of them with the instruction loop's own bookkeeping (the reference the tests compare the
+    /// fast paths with; default false).
     pub reference_paths: bool,
 }
 
@@ -1087,6 +1088,13 @@ where
         launch.remap.is_empty() && launch.async_layout.is_empty() && !limits.reference_paths,
     )
     .map_err(EmuError::BadProgram)?;
+    // the reference paths step every instruction (the tests compare the two)
+    let alu_runs = if limits.reference_paths {
+        vec![0; xops.len()]
+    } else {
+        fast::alu_runs(&xops)
+    };
+    let lane_rows = exec::lane_rows(k, launch.block);
     mufu::prepare(&program.ops[k.entry as usize..k.end as usize]);
     // loops whose clean iterations are repeated at once (the reference paths step every one)
     let loops = if limits.reference_paths {
@@ -1128,6 +1136,8 @@ where
         prog: program,
         kernel: k,
         xops: &xops,
+        alu_runs: &alu_runs,
+        lane_rows: &lane_rows,
         zero_rows: &zero_rows,
         global,
         params: &params,
