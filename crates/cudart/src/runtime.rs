@@ -1304,7 +1304,7 @@ impl Runtime {
             .reached(
                 &req.params,
                 &reach,
-                |p, k| warpscope_analysis::reconcile::global_read_params(p, k),
+                warpscope_analysis::reconcile::global_read_params,
                 f.module,
                 &f.name,
             )
@@ -1334,7 +1334,7 @@ impl Runtime {
         let written_reach = self.reached(
             &launch_params,
             &reach,
-            |p, k| warpscope_analysis::reconcile::global_write_params(p, k),
+            warpscope_analysis::reconcile::global_write_params,
             f.module,
             &f.name,
         );
