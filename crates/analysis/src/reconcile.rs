@@ -1495,9 +1495,186 @@ pub fn global_stores_from_atomics(program: &Program, kernel: &str) -> bool {
     })
 }
 
+/// An integer atomic or reduction whose final value in memory does not depend on the order the
+/// threads ran it in (`atom.global.add.u32`, `red.max.s64`, ...; not `exch`, `cas`, `inc`, `dec`
+/// or a floating-point one, whose rounding depends on the order).
+fn commutative_integer_atomic(op: &str) -> bool {
+    (op.starts_with("atom.") || op.starts_with("red."))
+        && [".add.", ".min.", ".max.", ".and.", ".or.", ".xor."]
+            .iter()
+            .any(|k| op.contains(k))
+        && [".u32", ".s32", ".u64", ".s64", ".b32", ".b64"]
+            .iter()
+            .any(|t| op.ends_with(t))
+}
+
+/// The parameter words a launch of `kernel` can write global memory through: (parameter index,
+/// byte offset of an 8-byte word inside it) for each word whose value the address of a global
+/// store, atomic or reduction derives from (a pointer parameter, or a pointer inside a struct
+/// passed by value). `None` where that cannot be told from the PTX text (flow-insensitively, as
+/// [`global_stores_from_atomics`]): a write whose address derives from no parameter (a
+/// `__device__` variable's address, a shared window) or from a 64-bit value loaded from memory (a
+/// pointer read from a table), a call, a surface store, or an asynchronous or bulk copy. The
+/// runtime marks only these words' regions as holding order-dependent data after a launch whose
+/// stores take an atomic's result; a region the launch only reads keeps its data, and so does one
+/// it only updates by integer atomics that commute (`add`, `min`, `max`, `and`, `or`, `xor`: the
+/// total a counter ends with is the same in any order, where the value each atomic returns is
+/// not).
+pub fn global_write_params(program: &Program, kernel: &str) -> Option<BTreeSet<(usize, u32)>> {
+    global_access_params(program, kernel, false)
+}
+
+/// The parameter words a launch of `kernel` can read global memory through, as
+/// [`global_write_params`] tells them for its writes (loads and atomics; `None` also for a
+/// texture or surface read): a launch that only writes a region whose data are order-dependent
+/// does not read them.
+pub fn global_read_params(program: &Program, kernel: &str) -> Option<BTreeSet<(usize, u32)>> {
+    global_access_params(program, kernel, true)
+}
+
+fn global_access_params(program: &Program, kernel: &str, reads: bool) -> Option<BTreeSet<(usize, u32)>> {
+    const LOADED: (usize, u32) = (usize::MAX, u32::MAX);
+    let k = program.kernel(kernel)?;
+    let parsed = parse_ops(program, k);
+    let mut origin: BTreeMap<&str, BTreeSet<(usize, u32)>> = BTreeMap::new();
+    for o in &parsed {
+        if o.op.starts_with("call")
+            || o.op.starts_with("sust")
+            || o.op.starts_with("cp.")
+            || o.op.contains("bulk")
+        {
+            return None;
+        }
+        if reads && ["tex", "tld4", "suld"].iter().any(|t| o.op.starts_with(t)) {
+            return None;
+        }
+        if o.op.starts_with("ld.param") {
+            let inside = o
+                .operands
+                .first()?
+                .trim()
+                .trim_start_matches('[')
+                .trim_end_matches(']');
+            let (name, plus) = inside.split_once('+').unwrap_or((inside, "0"));
+            let plus: u32 = plus.trim().parse().ok()?;
+            let i = k.params.iter().position(|p| p.name == name.trim())?;
+            for d in &o.dests {
+                origin.entry(d.as_str()).or_default().insert((i, plus & !7));
+            }
+        } else if o.op.starts_with("ld.") || o.op.starts_with("atom.") || o.op.starts_with("ldu.") {
+            // a loaded 64-bit value may be a pointer the launch writes through
+            if [".u64", ".b64", ".s64"].iter().any(|t| o.op.contains(t)) {
+                for d in &o.dests {
+                    origin.entry(d.as_str()).or_default().insert(LOADED);
+                }
+            }
+        }
+    }
+    loop {
+        let mut grew = false;
+        for o in &parsed {
+            if o.op.starts_with("ld.param") {
+                continue;
+            }
+            // what a load or an atomic returns is not its address (a loaded 64-bit value is
+            // marked above)
+            let memory = o.op.starts_with("ld.") || o.op.starts_with("ldu.") || o.op.starts_with("atom.");
+            let from: BTreeSet<(usize, u32)> = o
+                .srcs
+                .iter()
+                .filter(|r| !(memory && o.address.contains(r)))
+                .filter_map(|r| origin.get(r.as_str()))
+                .flatten()
+                .copied()
+                .collect();
+            for d in &o.dests {
+                let e = origin.entry(d.as_str()).or_default();
+                let n = e.len();
+                e.extend(from.iter().copied());
+                grew |= e.len() > n;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut words = BTreeSet::new();
+    for o in &parsed {
+        let global = !o.op.contains(".shared")
+            && !o.op.contains(".local")
+            && !o.op.contains(".param")
+            && !o.op.contains(".const");
+        let counted = if reads {
+            o.op.starts_with("ld.") || o.op.starts_with("ldu.") || o.op.starts_with("atom.")
+        } else {
+            (o.op.starts_with("st.") || o.op.starts_with("atom.") || o.op.starts_with("red."))
+                && !commutative_integer_atomic(&o.op)
+        };
+        if !global || !counted {
+            continue;
+        }
+        let from: BTreeSet<(usize, u32)> = o
+            .address
+            .iter()
+            .filter_map(|r| origin.get(r.as_str()))
+            .flatten()
+            .copied()
+            .collect();
+        if from.is_empty() || from.contains(&LOADED) {
+            return None;
+        }
+        words.extend(from);
+    }
+    Some(words)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_words_a_kernel_writes_through_are_its_store_addresses_parameters() {
+        // filter: `out[atomicAdd(count, 1)] = in[i]` writes through out and count, not in
+        let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 out, .param .u64 count, .param .u64 in)\n{\n\
+             .reg .b32 %r<4>;\n.reg .b64 %rd<9>;\n\
+             ld.param.u64 %rd1, [out];\nld.param.u64 %rd4, [count];\nld.param.u64 %rd5, [in];\n\
+             mov.u32 %r2, %tid.x;\nmul.wide.u32 %rd6, %r2, 4;\nadd.s64 %rd7, %rd5, %rd6;\n\
+             ld.global.u32 %r3, [%rd7];\n\
+             atom.global.add.u32 %r1, [%rd4], 1;\n\
+             mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n\
+             st.global.u32 [%rd3], %r3;\nret;\n}\n";
+        let p = warpscope_ptx::compile(ptx).unwrap();
+        // (count only by an integer atomic add: its total does not depend on the order)
+        assert_eq!(global_write_params(&p, "k"), Some([(0, 0)].into_iter().collect()));
+        // it reads in (and count, by the atomic)
+        assert_eq!(
+            global_read_params(&p, "k"),
+            Some([(1, 0), (2, 0)].into_iter().collect())
+        );
+        assert!(commutative_integer_atomic("atom.global.add.u32"));
+        assert!(commutative_integer_atomic("red.global.max.s64"));
+        assert!(!commutative_integer_atomic("atom.global.add.f32"));
+        assert!(!commutative_integer_atomic("atom.global.exch.b32"));
+        assert!(!commutative_integer_atomic("atom.global.cas.b64"));
+        // a pointer read from memory: its target cannot be told
+        let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 table)\n{\n\
+             .reg .b32 %r<4>;\n.reg .b64 %rd<9>;\n\
+             ld.param.u64 %rd1, [table];\nld.global.u64 %rd2, [%rd1];\n\
+             atom.global.add.u32 %r1, [%rd2], 1;\nst.global.u32 [%rd2+4], %r1;\nret;\n}\n";
+        let p = warpscope_ptx::compile(ptx).unwrap();
+        assert_eq!(global_write_params(&p, "k"), None);
+        // a store to a `__device__` variable: no parameter
+        let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .global .align 4 .u32 g;\n\
+             .visible .entry k(.param .u64 a)\n{\n\
+             .reg .b32 %r<4>;\n.reg .b64 %rd<9>;\n\
+             ld.param.u64 %rd1, [a];\natom.global.add.u32 %r1, [%rd1], 1;\n\
+             st.global.u32 [g], %r1;\nret;\n}\n";
+        let p = warpscope_ptx::compile(ptx).unwrap();
+        assert_eq!(global_write_params(&p, "k"), None);
+    }
 
     #[test]
     fn stores_of_what_an_atomic_handed_out_depend_on_the_atomics_order() {

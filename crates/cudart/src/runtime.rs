@@ -718,6 +718,36 @@ impl Runtime {
         v.into_iter().collect()
     }
 
+    /// The regions of `reach` a launch of `kernel` (in `module`) reads or writes through the
+    /// parameter words `words` tells (`global_read_params` or `global_write_params`); all of
+    /// `reach` where it cannot tell.
+    fn reached(
+        &self,
+        params: &[Vec<u8>],
+        reach: &[(u64, u64)],
+        words: impl Fn(&warpscope_ptx::Program, &str) -> Option<BTreeSet<(usize, u32)>>,
+        module: usize,
+        kernel: &str,
+    ) -> Vec<(u64, u64)> {
+        let Some(Some(Ok(program))) = self.modules.get(module).map(|m| m.program.as_ref()) else {
+            return reach.to_vec();
+        };
+        let Some(words) = words(program, kernel) else {
+            return reach.to_vec();
+        };
+        let mut v = BTreeSet::new();
+        for (i, off) in words {
+            let w = params
+                .get(i)
+                .and_then(|p| p.get(off as usize..off as usize + 8))
+                .map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()));
+            if let Some(r) = w.and_then(|a| self.global.region_of(a)) {
+                v.insert(r);
+            }
+        }
+        v.into_iter().collect()
+    }
+
     /// The cut launch whose incomplete results `[addr, addr + len)` holds, if any.
     fn incomplete_at(&self, addr: u64, len: u64) -> Option<&Taint> {
         self.taints
@@ -1270,10 +1300,18 @@ impl Runtime {
             .map(|t| (t.origin, t.label.clone()));
         // whether it reads data whose layout a launch's atomics decided, and whether its own
         // stores take an atomic's result (`order_taints`)
-        let order_input = reach
+        let order_input = self
+            .reached(
+                &req.params,
+                &reach,
+                warpscope_analysis::reconcile::global_read_params,
+                f.module,
+                &f.name,
+            )
             .iter()
             .find_map(|&(b, l)| self.order_dependent_at(b, l))
             .map(|t| (t.origin, t.label.clone()));
+        let launch_params = req.params.clone();
         let mut launch = Launch::new(
             req.grid,
             req.block,
@@ -1292,6 +1330,14 @@ impl Runtime {
             return Err(err::INVALID_PTX);
         };
         let order_output = warpscope_analysis::reconcile::global_stores_from_atomics(program, &f.name);
+        // the regions its global writes can reach (all it can reach where the PTX does not tell)
+        let written_reach = self.reached(
+            &launch_params,
+            &reach,
+            warpscope_analysis::reconcile::global_write_params,
+            f.module,
+            &f.name,
+        );
         // the driver's grid workspace (cooperative groups' `grid_workspace { wsSize, barrier }`),
         // which CUDA 13 gives every launch; a plain launch of a kernel that polls global memory
         // runs its blocks in turns as a cooperative one does when the grid fits on the device at
@@ -1414,14 +1460,14 @@ impl Runtime {
         } else if seconds >= crate::progress::LONG_LAUNCH_S {
             eprintln!("warpscope: launch {index} {label} {seconds:.1} s, {blocks} blocks");
         }
-        // the regions it can write hold order-dependent data from now on (a `__device__`
+        // the regions its global writes reach hold order-dependent data from now on (a `__device__`
         // variable's region is left out: every launch reaches it)
         let order_origin = order_input
             .clone()
             .or_else(|| order_output.then(|| (index, label.clone())));
         if let Some((origin, from)) = order_origin {
             let globals = self.global.region_of(GLOBAL_VAR_BASE);
-            for &(base, len) in &reach {
+            for &(base, len) in &written_reach {
                 if Some((base, len)) != globals && !self.order_taints.iter().any(|t| t.base == base) {
                     self.order_taints.push(Taint {
                         base,
