@@ -229,6 +229,18 @@ impl FlowShared {
     }
 }
 
+/// A shared atomic whose values are still to come ([`Sink::atomic_values`]).
+#[derive(Debug)]
+struct LastAtomic {
+    warp: u32,
+    pc: u32,
+    /// The index of its first entry.
+    first: usize,
+    width: u32,
+    lanes: LaneMask,
+    addrs: [u64; 32],
+}
+
 /// Records one block's shared-memory writes and barrier releases ([`BlockShared`]).
 #[derive(Debug)]
 pub struct SharedRecorder {
@@ -244,9 +256,8 @@ pub struct SharedRecorder {
     exited: u64,
     /// The values of the warp's next store events (warp, pc, element bytes, rows).
     pending: Option<(u32, u32, u8, Vec<[u64; 32]>)>,
-    /// The last atomic's entries, for its [`Sink::atomic_values`]: (warp, pc, the index of its
-    /// first entry, width, lanes, addresses).
-    atomic: Option<(u32, u32, usize, u32, LaneMask, Box<[u64; 32]>)>,
+    /// The last atomic's entries, for its [`Sink::atomic_values`].
+    atomic: Option<Box<LastAtomic>>,
     spoiled: Option<&'static str>,
 }
 
@@ -369,14 +380,14 @@ impl Sink for SharedRecorder {
             AccessOp::Atomic => {
                 let first = self.entries.len();
                 self.write(e.warp, e.mask, e.addrs, u32::from(e.width), |_, _, _| None);
-                self.atomic = Some((
-                    e.warp,
-                    e.pc,
+                self.atomic = Some(Box::new(LastAtomic {
+                    warp: e.warp,
+                    pc: e.pc,
                     first,
-                    u32::from(e.width),
-                    e.mask,
-                    Box::new(*e.addrs),
-                ));
+                    width: u32::from(e.width),
+                    lanes: e.mask,
+                    addrs: *e.addrs,
+                }));
             }
             AccessOp::CpAsync | AccessOp::StMatrix => {
                 self.write(e.warp, e.mask, e.addrs, u32::from(e.width), |_, _, _| None);
@@ -386,9 +397,17 @@ impl Sink for SharedRecorder {
     }
 
     fn atomic_values(&mut self, warp: u32, pc: u32, op: AtomOp, ty: Ty, mask: LaneMask, values: &[u64; 32]) {
-        let Some((w, p, first, width, lanes, addrs)) = self.atomic.take() else {
+        let Some(last) = self.atomic.take() else {
             return;
         };
+        let LastAtomic {
+            warp: w,
+            pc: p,
+            first,
+            width,
+            lanes,
+            addrs,
+        } = *last;
         let code = order_free(op, ty);
         if (w, p) != (warp, pc) || lanes != mask || code == 0 || first > self.entries.len() {
             return;
