@@ -292,12 +292,15 @@ pub fn compare(
     out
 }
 
+/// One ncu row: metric -> value.
+pub type Row = BTreeMap<String, f64>;
+
 /// Prints one kernel's outputs and counters against the H200's (the exploration tests).
 pub fn print_against(
     name: &str,
     e: &Emulated,
     device: Option<&Vec<u64>>,
-    rows: Option<(&BTreeMap<String, f64>, &BTreeMap<String, f64>)>,
+    rows: Option<(&Row, &Row)>,
 ) {
     println!(
         "== {name} outputs {} fault {:?}",
