@@ -220,7 +220,13 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
             },
             1 << 32,
         );
-        if run.is_err()
+        // a run that stopped, or gave its shared or global counts up (an access under a guard
+        // or at an address from shared memory), is run again on the emulation's shared record
+        let incomplete = match &run {
+            Err(_) => true,
+            Ok((c, _)) => c.shared_why.is_some() || c.global_why.is_some(),
+        };
+        if incomplete
             && self.flow.reads_shared()
             && global.regions().map(|(_, len)| len).sum::<u64>() <= FLOW_SNAPSHOT_BYTES
         {
@@ -237,7 +243,7 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
     fn after(&mut self, global: &warpscope_emu::mem::Global) {
         if let Some((start, params)) = self.again.take() {
             let blocks = self.shared.take();
-            self.run = Some(self.flow.run(
+            let again = self.flow.run(
                 &warpscope_analysis::machine_flow::FlowLaunch {
                     global: Some(&start),
                     grid: self.grid,
@@ -249,7 +255,11 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
                     shared: Some(&blocks),
                 },
                 1 << 32,
-            ));
+            );
+            // a first run that went through keeps its counts where the second stops
+            if again.is_ok() || !self.run.as_ref().is_some_and(Result::is_ok) {
+                self.run = Some(again);
+            }
         }
         self.verdict = self.run.take().map(|r| {
             r.and_then(|(counts, reads)| {
