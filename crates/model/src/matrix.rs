@@ -240,6 +240,11 @@ pub enum CopyKind {
     /// bytes pass as a 4/8-byte `.ca` phase does (the destination against the sources of the
     /// lanes that read one); a source size of 0 in every lane leaves the second pass alone.
     CacheGlobalZeroFill,
+    /// `cp.async.cg` whose src-size is 16 or 0 (Triton's masked copies: a `selp` of the two), which
+    /// ptxas makes `LDGSTS.E.BYPASS.128 [d], [s], P`, a per-lane source predicate: the lanes that
+    /// read copy as [`CopyKind::CacheGlobal`] does, and the others' zero-fill passes as a copy of
+    /// source size 0 does (8-lane phases of their destinations' bank loads; calibration/srcpred).
+    CacheGlobalPredicated,
 }
 
 /// One phase of a `cp.async.ca` (`LDGSTS` through L1): every word a lane copies waits behind the
@@ -324,7 +329,7 @@ pub fn ldgsts_wavefronts_with_sources(
     require(arch, "cp.async", 80)?;
     let ok = match kind {
         CopyKind::CacheAll => matches!(width, 4 | 8 | 16),
-        CopyKind::CacheGlobal | CopyKind::CacheGlobalZeroFill => width == 16,
+        CopyKind::CacheGlobal | CopyKind::CacheGlobalZeroFill | CopyKind::CacheGlobalPredicated => width == 16,
     };
     if !ok {
         return Err(MatrixError::BadCopySize(width));
@@ -356,6 +361,9 @@ pub fn ldgsts_wavefronts_with_sources(
     if kind == CopyKind::CacheGlobal {
         return bypass_wavefronts(mask, dst, src);
     }
+    if kind == CopyKind::CacheGlobalPredicated {
+        return predicated_wavefronts(mask, sources, dst, src);
+    }
     let mut c = if kind == CopyKind::CacheGlobalZeroFill && sources != 0 {
         bypass_wavefronts(sources, dst, src)?
     } else {
@@ -383,6 +391,49 @@ pub fn ldgsts_wavefronts_with_sources(
     }
     c.ideal = ideal;
     Ok(c)
+}
+
+/// `cp.async.cg` of 16 bytes with a source predicate (`LDGSTS.E.BYPASS.128 [d], [s], P`): the
+/// lanes of `sources` copy by the sector routing of [`bypass_wavefronts`]; the other lanes of
+/// `mask` write zeros, which pass as a copy of source size 0 does: per phase of 8 lanes, the largest
+/// number of their (lane, 4-byte word) pairs in one shared bank ([`union_load`] with no source),
+/// and the phases add (calibration/srcpred/README.md). The routing's wavefronts are ideal; each
+/// phase of zero-filled lanes adds one ideal wavefront.
+fn predicated_wavefronts(mask: u32, sources: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Counts, MatrixError> {
+    let mut c = if sources != 0 {
+        bypass_wavefronts(sources, dst, src)?
+    } else {
+        Counts::default()
+    };
+    let zero = mask & !sources;
+    let mut ideal = c.ideal;
+    for p in 0..4 {
+        let phase = zero & (0xffu32 << (p * 8));
+        if phase == 0 {
+            continue;
+        }
+        let cost = union_load(phase, 0, 16, dst, src);
+        c.wavefronts += cost;
+        ideal += 1;
+        c.conflict_ways = c.conflict_ways.max(cost);
+    }
+    c.ideal = ideal;
+    Ok(c)
+}
+
+/// Which lanes of a `cp.async.cg` with a source predicate (`LDGSTS.E.BYPASS.128 [d], [s], P`)
+/// Nsight Compute's instrumented counter (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts`)
+/// takes as reading, given the lanes that read (`reads`, of `mask`) and the machine code's
+/// predicate operand: register `P<reg>` (7 for `PT`), negated or not. The instrumentation reads
+/// register `P0` as false in every lane: `P0` counts as no lane reading, `!P0` as every lane
+/// reading, whatever the lanes do (measured on an H200: calibration/srcpred/README.md). Every other
+/// operand counts the lanes that read.
+pub fn instrumented_source_lanes(mask: u32, reads: u32, reg: u8, negated: bool) -> u32 {
+    match (reg, negated) {
+        (0, false) => 0,
+        (0, true) => mask,
+        _ => reads & mask,
+    }
 }
 
 /// Fewest maps `D = S + k` (shifts) or `D = k - S` (mirrors), mod 4, that carry every sector move
