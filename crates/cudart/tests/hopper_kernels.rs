@@ -6,51 +6,15 @@
 //! (calibration/hopper/h200/ncu_*.csv); the differences that remain are listed below, each with
 //! its reason, and asserted as they are so that a change of them is seen.
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+mod common;
 
-use warpscope_cudart::analysis::{LaunchWatch, analyse_launch, kernel_analysis};
-use warpscope_emu::mem::Global;
-use warpscope_emu::tma::{Layout, TensorMap};
-use warpscope_emu::{Arg, Launch, Limits};
-use warpscope_model::arch::Arch;
+use common::{
+    Emulated, Expect, Replay, base, device_hashes, disassemble, f16_bits, input_value, map2d, ncu_rows,
+    print_against, replay_against_h200, repo,
+};
+use warpscope_emu::Arg;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// Input value `i` of input `seed` (hopper_run.cu's `gen`): k/256, k in [-1000, 1000].
-fn input_value(seed: u32, i: u32) -> f32 {
-    let mut h = i.wrapping_mul(2654435761) ^ seed.wrapping_mul(0x9E37_79B9);
-    h ^= h >> 15;
-    h = h.wrapping_mul(0x2C1B_3C6D);
-    h ^= h >> 12;
-    h = h.wrapping_mul(0x297A_2D39);
-    h ^= h >> 15;
-    ((h % 2001) as i32 - 1000) as f32 / 256.0
-}
-
-/// f32 -> f16 bits for values k/256, |k| <= 1000 (exact: no rounding needed).
-fn f16_bits(v: f32) -> u16 {
-    if v == 0.0 {
-        return 0;
-    }
-    let b = v.to_bits();
-    let sign = ((b >> 16) & 0x8000) as u16;
-    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
-    let mant = (b >> 13) & 0x3ff;
-    assert!(exp > 0 && exp < 31 && b & 0x1fff == 0, "{v} is not exact in f16");
-    sign | ((exp as u16) << 10) | mant as u16
-}
-
-fn fnv(b: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &c in b {
-        h ^= c as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    h
-}
+const H200: &str = "calibration/hopper/h200";
 
 #[derive(Clone, Copy)]
 enum Buf {
@@ -87,10 +51,6 @@ struct K {
     params: Vec<P>,
 }
 
-fn base(i: usize) -> u64 {
-    0x1000_0000 + i as u64 * 0x10_0000
-}
-
 fn bytes(b: Buf) -> Vec<u8> {
     match b {
         Buf::In32(s, n) => (0..n)
@@ -104,26 +64,7 @@ fn bytes(b: Buf) -> Vec<u8> {
 }
 
 fn map(addr: u64, inner: u32, outer: u32) -> Vec<u8> {
-    TensorMap {
-        layout: Layout::Tiled,
-        rank: 2,
-        dtype: 6,
-        interleave: 0,
-        swizzle: 3,
-        l2: 0,
-        fill: 0,
-        address: addr,
-        dims: [inner, outer, 1, 1, 1],
-        strides: [inner as u64 * 2, 0, 0, 0],
-        boxes: [64, 64, 1, 1, 1],
-        estrides: [1; 5],
-        channels: 0,
-        pixels: 0,
-        lower: [0; 3],
-        upper: [0; 3],
-    }
-    .to_bytes()
-    .to_vec()
+    map2d(addr, 6, 2, [inner, outer], [64, 64])
 }
 
 fn kernels() -> Vec<K> {
@@ -379,88 +320,30 @@ fn kernels() -> Vec<K> {
     v
 }
 
-/// Nsight Compute's `--csv --page raw` rows, in launch order: metric name -> value.
-fn ncu_rows(file: &str) -> Vec<BTreeMap<String, f64>> {
-    let text = std::fs::read_to_string(repo().join("calibration/hopper/h200").join(file)).unwrap();
-    let mut rows = text.lines().filter(|l| l.starts_with('"')).map(|l| {
-        l.trim_matches('"')
-            .split("\",\"")
-            .map(str::to_string)
-            .collect::<Vec<String>>()
-    });
-    let head = rows.next().unwrap();
-    rows.skip(1)
-        .map(|r| {
-            head.iter()
-                .zip(&r)
-                .filter_map(|(h, v)| v.replace(',', "").parse::<f64>().ok().map(|v| (h.clone(), v)))
-                .collect()
-        })
-        .collect()
-}
-
-/// The device's output hashes per kernel, in order (run.txt).
-fn device_hashes() -> BTreeMap<String, Vec<u64>> {
-    let text = std::fs::read_to_string(repo().join("calibration/hopper/h200/run.txt")).unwrap();
-    let mut out: BTreeMap<String, Vec<u64>> = BTreeMap::new();
-    for l in text.lines() {
-        let f: Vec<&str> = l.split('\t').collect();
-        if f.len() == 4 {
-            out.entry(f[0].to_string())
-                .or_default()
-                .push(u64::from_str_radix(f[3], 16).unwrap());
-        }
-    }
-    out
-}
-
 /// The machine code of `k`: Triton's cubin, or ptxas's of the PTX for sm_90a (the toolkit of
 /// WARPSCOPE_CUDA_ROOT, the one calibration/hopper/build.sh compiled the CuTe kernels with).
 fn machine_code(k: &K) -> Result<Vec<warpscope_toolchain::sass::SassKernel>, String> {
-    let root = warpscope_toolchain::locate::find_root().map_err(|e| e.to_string())?;
-    let dir = std::env::temp_dir().join(format!("warpscope-hopper-{}-{}", std::process::id(), k.name));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let cubin = match k.cubin {
-        Some(c) => repo().join(c),
-        None => {
-            let out = dir.join("k.cubin");
-            let st = std::process::Command::new(root.bin("ptxas"))
-                .args(["-arch=sm_90a", "-o"])
-                .arg(&out)
-                .arg(repo().join(k.ptx))
-                .status()
-                .map_err(|e| e.to_string())?;
-            assert!(st.success(), "ptxas failed on {}", k.ptx);
-            out
-        }
+    let Some(c) = k.cubin else {
+        let root = warpscope_toolchain::locate::find_root().map_err(|e| e.to_string())?;
+        let dir = std::env::temp_dir().join(format!("warpscope-hopper-{}-{}", std::process::id(), k.name));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let out = dir.join("k.cubin");
+        let st = std::process::Command::new(root.bin("ptxas"))
+            .args(["-arch=sm_90a", "-o"])
+            .arg(&out)
+            .arg(repo().join(k.ptx))
+            .status()
+            .map_err(|e| e.to_string())?;
+        assert!(st.success(), "ptxas failed on {}", k.ptx);
+        let sass = disassemble(&out);
+        let _ = std::fs::remove_dir_all(&dir);
+        return sass;
     };
-    let text =
-        warpscope_toolchain::sass::disassemble(&root.bin("nvdisasm"), &cubin).map_err(|e| e.to_string())?;
-    let _ = std::fs::remove_dir_all(&dir);
-    warpscope_toolchain::sass::parse_disassembly(&text).map_err(|e| e.to_string())
+    disassemble(&repo().join(c))
 }
 
-/// One kernel's emulation: output hashes (in buffer order), `run`'s metrics, faults.
-struct Emulated {
-    hashes: Vec<u64>,
-    metrics: BTreeMap<String, f64>,
-    fault: Option<String>,
-}
-
-fn emulate(k: &K) -> Emulated {
-    let arch = Arch::parse("sm_90a").unwrap();
+fn emulate(k: &K) -> Result<Emulated, String> {
     let ptx = std::fs::read_to_string(repo().join(k.ptx)).unwrap();
-    let program = warpscope_ptx::compile(&ptx).unwrap();
-    let sass = machine_code(k);
-    assert!(sass.is_ok(), "{}: no machine code: {sass:?}", k.name);
-    let (ka, _) = kernel_analysis(&program, &ptx, k.symbol, &sass, None, arch);
-    let global = Global::new(
-        k.bufs
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (base(i), bytes(*b)))
-            .collect(),
-    );
     let args = k
         .params
         .iter()
@@ -473,149 +356,32 @@ fn emulate(k: &K) -> Emulated {
             P::Map(i, inner, outer) => Arg::Bytes(map(base(i), inner, outer)),
         })
         .collect();
-    let mut launch = Launch::new(k.grid, [k.block, 1, 1], args);
-    launch.dyn_smem = k.dyn_smem;
-    let watch = LaunchWatch {
-        progress: None,
-        deadline: None,
-        budget_s: None,
-    };
-    let a = analyse_launch(
-        &program,
-        k.symbol,
-        &launch,
-        &Limits::default(),
-        &global,
-        &ka,
-        false,
-        None,
-        None,
-        watch,
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", k.name));
-    let mut hashes = Vec::new();
-    for (i, b) in k.bufs.iter().enumerate() {
-        if let Buf::Out(n) = b {
-            let mut out = vec![0u8; *n];
-            global.read_range(base(i), &mut out).unwrap();
-            hashes.push(fnv(&out));
-            if let Ok(dir) = std::env::var("HOPPER_DUMP") {
-                std::fs::write(format!("{dir}/{}_{i}.bin", k.name), &out).unwrap();
-            }
-        }
-    }
-    Emulated {
-        hashes,
-        metrics: a.metrics,
-        fault: a.fault,
-    }
-}
-
-/// The compared counters, each with the label (`run`'s metric) that says whether it is exact.
-const COUNTERS: &[(&str, &str)] = &[
-    (
-        "smsp__sass_inst_executed_op_shared_ld.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "smsp__sass_inst_executed_op_shared_st.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "smsp__sass_inst_executed_op_ldsm.sum",
-        "warpscope__matrix_counters_exact",
-    ),
-    (
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        "warpscope__matrix_counters_exact",
-    ),
-    (
-        "smsp__sass_inst_executed_op_shared_gmma.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "smsp__sass_branch_targets.sum",
-        "warpscope__branch_counters_exact",
-    ),
-    (
-        "smsp__sass_branch_targets_threads_divergent.sum",
-        "warpscope__branch_counters_exact",
-    ),
-    (
-        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        "warpscope__global_counters_exact",
-    ),
-    (
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "warpscope__global_counters_exact",
-    ),
-    (
-        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-        "warpscope__global_counters_exact",
-    ),
-    (
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-        "warpscope__global_counters_exact",
-    ),
-    ("smsp__sass_inst_executed_op_tma.sum", ""),
-];
-
-/// Per kernel: each compared counter's (emulated, measured, labelled exact).
-fn compare(
-    k: &K,
-    e: &Emulated,
-    a: &BTreeMap<String, f64>,
-    b: &BTreeMap<String, f64>,
-) -> Vec<(&'static str, f64, f64, bool)> {
-    let mut out = Vec::new();
-    for (name, label) in COUNTERS {
-        let Some(m) = a.get(*name).or_else(|| b.get(*name)) else {
-            continue;
-        };
-        // a counter `run` does not give for this kernel (no instruction of its kind ran)
-        let Some(v) = e.metrics.get(*name) else { continue };
-        let exact = label.is_empty() || e.metrics.get(*label) == Some(&1.0);
-        out.push((*name, *v, *m, exact));
-    }
-    let _ = k;
-    out
+    common::emulate(Replay {
+        name: k.name,
+        ptx: &ptx,
+        symbol: k.symbol,
+        sass: machine_code(k),
+        grid: k.grid,
+        block: k.block,
+        dyn_smem: k.dyn_smem,
+        args,
+        bufs: k
+            .bufs
+            .iter()
+            .map(|b| (bytes(*b), matches!(b, Buf::Out(_))))
+            .collect(),
+    })
 }
 
 #[test]
 #[ignore = "exploration: prints every counter against the H200's"]
 fn print_counters_against_the_h200() {
-    let (a, b) = (ncu_rows("ncu_a.csv"), ncu_rows("ncu_b.csv"));
-    let dev = device_hashes();
+    let (a, b) = (ncu_rows(H200, "ncu_a.csv"), ncu_rows(H200, "ncu_b.csv"));
+    let dev = device_hashes(H200);
     for (i, k) in kernels().iter().enumerate() {
-        let e = emulate(k);
-        println!(
-            "== {} outputs {} fault {:?}",
-            k.name,
-            if dev[k.name] == e.hashes {
-                "EQUAL"
-            } else {
-                "DIFFER"
-            },
-            e.fault
-        );
-        for (n, v, m, x) in compare(k, &e, &a[i], &b[i]) {
-            println!(
-                "   {:4} {:5} {n} emu {v} gpu {m}",
-                if v == m { "ok" } else { "DIFF" },
-                if x { "exact" } else { "est" }
-            );
+        match emulate(k) {
+            Ok(e) => print_against(k.name, &e, dev.get(k.name), Some((&a[i], &b[i]))),
+            Err(err) => println!("== {} REFUSED: {err}", k.name),
         }
     }
 }
@@ -628,46 +394,12 @@ const COUNTERS_DIFFER: &[(&str, &str, &str)] = &[];
 
 #[test]
 fn every_hopper_kernel_replays_the_h200() {
-    let (a, b) = (ncu_rows("ncu_a.csv"), ncu_rows("ncu_b.csv"));
-    let dev = device_hashes();
+    let x = Expect {
+        dir: H200,
+        outputs_differ: OUTPUTS_DIFFER,
+        counters_differ: COUNTERS_DIFFER,
+        min_compared: 139,
+    };
     let ks = kernels();
-    assert_eq!(a.len(), ks.len(), "one ncu row per kernel, in launch order");
-    let (mut equal, mut compared, mut estimates) = (0, 0, Vec::new());
-    let mut bad = Vec::new();
-    for (i, k) in ks.iter().enumerate() {
-        let e = emulate(k);
-        assert_eq!(e.fault, None, "{}", k.name);
-        let differs = OUTPUTS_DIFFER.iter().any(|(n, _)| *n == k.name);
-        if differs {
-            assert_ne!(
-                dev[k.name], e.hashes,
-                "{}: now bit-exact: take it off OUTPUTS_DIFFER",
-                k.name
-            );
-        } else if dev[k.name] != e.hashes {
-            bad.push(format!("{}: outputs differ from the H200's", k.name));
-        }
-        for (n, v, m, exact) in compare(k, &e, &a[i], &b[i]) {
-            if !exact {
-                estimates.push(format!("{} {n}: {v} (H200 {m})", k.name));
-                continue;
-            }
-            compared += 1;
-            let known = COUNTERS_DIFFER
-                .iter()
-                .any(|(kn, cn, _)| *kn == k.name && *cn == n);
-            if v == m {
-                equal += 1;
-                assert!(!known, "{} {n}: now equal: take it off COUNTERS_DIFFER", k.name);
-            } else if !known {
-                bad.push(format!("{} {n}: {v}, the H200 {m} (labelled exact)", k.name));
-            }
-        }
-    }
-    println!(
-        "{equal} of {compared} exact counters equal; estimates:\n  {}",
-        estimates.join("\n  ")
-    );
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-    assert!(compared >= 132, "{compared} counters compared");
+    replay_against_h200(&x, ks.iter().map(|k| (k.name.to_string(), emulate(k))));
 }

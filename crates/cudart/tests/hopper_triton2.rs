@@ -8,62 +8,22 @@
 //! equal Nsight Compute's (h200_triton2/ncu_*.csv); what differs is listed below with its reason
 //! and asserted as it is, so that a change is seen.
 
+mod common;
+
+use common::{
+    Emulated, Expect, Replay, base, device_hashes, disassemble, f16_bits, hash, input_value, map2d, ncu_rows,
+    print_against, replay_against_h200, repo,
+};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-use warpscope_cudart::analysis::{LaunchWatch, analyse_launch, kernel_analysis};
-use warpscope_emu::mem::Global;
-use warpscope_emu::tma::{Layout, TensorMap};
-use warpscope_emu::{Arg, Launch, Limits};
-use warpscope_model::arch::Arch;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use warpscope_emu::Arg;
 
 const DIR: &str = "calibration/hopper/triton2";
 const H200: &str = "calibration/hopper/h200_triton2";
-
-/// hopper_run2.cu's `hash`.
-fn hash(seed: u32, i: u32) -> u32 {
-    let mut h = i.wrapping_mul(2654435761) ^ seed.wrapping_mul(0x9E37_79B9);
-    h ^= h >> 15;
-    h = h.wrapping_mul(0x2C1B_3C6D);
-    h ^= h >> 12;
-    h = h.wrapping_mul(0x297A_2D39);
-    h ^= h >> 15;
-    h
-}
-
-/// Value `i` of input `seed`: k/256, k in [-1000, 1000].
-fn input_value(seed: u32, i: u32) -> f32 {
-    ((hash(seed, i) % 2001) as i32 - 1000) as f32 / 256.0
-}
-
-/// f32 -> f16 bits for values k/256, |k| <= 1000 (exact).
-fn f16_bits(v: f32) -> u16 {
-    if v == 0.0 {
-        return 0;
-    }
-    let b = v.to_bits();
-    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
-    assert!(exp > 0 && exp < 31 && b & 0x1fff == 0, "{v} is not exact in f16");
-    ((b >> 16) & 0x8000) as u16 | ((exp as u16) << 10) | ((b >> 13) & 0x3ff) as u16
-}
 
 /// f32 -> bf16 bits, rounded to nearest even (finite values).
 fn bf16_bits(v: f32) -> u16 {
     let b = v.to_bits();
     ((b + 0x7fff + ((b >> 16) & 1)) >> 16) as u16
-}
-
-fn fnv(b: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &c in b {
-        h ^= c as u64;
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    h
 }
 
 fn num<T: std::str::FromStr>(s: &str) -> T {
@@ -96,42 +56,6 @@ fn buffer(tok: &str) -> (Vec<u8>, bool) {
         }
     }
     (b, false)
-}
-
-fn base(i: usize) -> u64 {
-    0x1000_0000 + i as u64 * 0x10_0000
-}
-
-/// hopper_run2.cu's `map:I:DT:INNER:OUTER:BOXI:BOXO`: a 2-D tensor map, 128-byte swizzle.
-fn map(f: &[&str]) -> Vec<u8> {
-    let (dtype, es) = match f[2] {
-        "u8" => (0, 1),
-        "f16" => (6, 2),
-        "f32" => (7, 4),
-        "bf16" => (9, 2),
-        d => panic!("launches.tsv: map type {d}"),
-    };
-    let (inner, outer): (u32, u32) = (num(f[3]), num(f[4]));
-    TensorMap {
-        layout: Layout::Tiled,
-        rank: 2,
-        dtype,
-        interleave: 0,
-        swizzle: 3,
-        l2: 0,
-        fill: 0,
-        address: base(num(f[1])),
-        dims: [inner, outer, 1, 1, 1],
-        strides: [inner as u64 * es, 0, 0, 0],
-        boxes: [num(f[5]), num(f[6]), 1, 1, 1],
-        estrides: [1; 5],
-        channels: 0,
-        pixels: 0,
-        lower: [0; 3],
-        upper: [0; 3],
-    }
-    .to_bytes()
-    .to_vec()
 }
 
 struct K {
@@ -183,195 +107,38 @@ fn kernels() -> Vec<K> {
     out
 }
 
-/// Nsight Compute's `--csv --page raw` rows, in launch order: metric name -> value.
-fn ncu_rows(file: &str) -> Vec<BTreeMap<String, f64>> {
-    let text = std::fs::read_to_string(repo().join(H200).join(file)).unwrap();
-    let mut rows = text.lines().filter(|l| l.starts_with('"')).map(|l| {
-        l.trim_matches('"')
-            .split("\",\"")
-            .map(str::to_string)
-            .collect::<Vec<String>>()
-    });
-    let head = rows.next().unwrap();
-    rows.skip(1)
-        .map(|r| {
-            head.iter()
-                .zip(&r)
-                .filter_map(|(h, v)| v.replace(',', "").parse::<f64>().ok().map(|v| (h.clone(), v)))
-                .collect()
-        })
-        .collect()
-}
-
-/// The device's output hashes per kernel, in order (run.txt).
-fn device_hashes() -> BTreeMap<String, Vec<u64>> {
-    let text = std::fs::read_to_string(repo().join(H200).join("run.txt")).unwrap();
-    let mut out: BTreeMap<String, Vec<u64>> = BTreeMap::new();
-    for l in text.lines() {
-        let f: Vec<&str> = l.split('\t').collect();
-        if f.len() == 4 {
-            out.entry(f[0].to_string())
-                .or_default()
-                .push(u64::from_str_radix(f[3], 16).unwrap());
-        }
-    }
-    out
-}
-
-/// Triton's cubin's machine code.
-fn machine_code(k: &K) -> Result<Vec<warpscope_toolchain::sass::SassKernel>, String> {
-    let root = warpscope_toolchain::locate::find_root().map_err(|e| e.to_string())?;
-    let cubin = repo().join(DIR).join(format!("{}.cubin", k.name));
-    let text =
-        warpscope_toolchain::sass::disassemble(&root.bin("nvdisasm"), &cubin).map_err(|e| e.to_string())?;
-    warpscope_toolchain::sass::parse_disassembly(&text).map_err(|e| e.to_string())
-}
-
-struct Emulated {
-    hashes: Vec<u64>,
-    metrics: BTreeMap<String, f64>,
-    fault: Option<String>,
-}
-
-fn emulate(k: &K) -> Result<Emulated, String> {
-    let arch = Arch::parse("sm_90a").unwrap();
-    let ptx = std::fs::read_to_string(repo().join(DIR).join(format!("{}.ptx", k.name))).unwrap();
-    let program = warpscope_ptx::compile(&ptx).map_err(|e| format!("compile: {e:?}"))?;
-    let sass = machine_code(k);
-    if let Err(e) = &sass {
-        return Err(format!("no machine code: {e}"));
-    }
-    let (ka, _) = kernel_analysis(&program, &ptx, &k.symbol, &sass, None, arch);
-    let global = Global::new(
-        k.bufs
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (base(i), b.0.clone()))
-            .collect(),
-    );
-    let mut launch = Launch::new(k.grid, [k.block, 1, 1], k.args.clone());
-    launch.dyn_smem = k.dyn_smem;
-    let watch = LaunchWatch {
-        progress: None,
-        deadline: None,
-        budget_s: None,
+/// hopper_run2.cu's `map:I:DT:INNER:OUTER:BOXI:BOXO`: a 2-D tensor map, 128-byte swizzle.
+fn map(f: &[&str]) -> Vec<u8> {
+    let (dtype, es) = match f[2] {
+        "u8" => (0, 1),
+        "f16" => (6, 2),
+        "f32" => (7, 4),
+        "bf16" => (9, 2),
+        d => panic!("launches.tsv: map type {d}"),
     };
-    let a = analyse_launch(
-        &program,
-        &k.symbol,
-        &launch,
-        &Limits::default(),
-        &global,
-        &ka,
-        false,
-        None,
-        None,
-        watch,
+    map2d(
+        base(num(f[1])),
+        dtype,
+        es,
+        [num(f[3]), num(f[4])],
+        [num(f[5]), num(f[6])],
     )
-    .map_err(|e| e.to_string())?;
-    let mut hashes = Vec::new();
-    for (i, (b, out)) in k.bufs.iter().enumerate() {
-        if *out {
-            let mut o = vec![0u8; b.len()];
-            global.read_range(base(i), &mut o).unwrap();
-            hashes.push(fnv(&o));
-            if let Ok(dir) = std::env::var("HOPPER_DUMP") {
-                std::fs::write(format!("{dir}/{}_{i}.bin", k.name), &o).unwrap();
-            }
-        }
-    }
-    Ok(Emulated {
-        hashes,
-        metrics: a.metrics,
-        fault: a.fault,
-    })
 }
 
-/// The compared counters, each with the label (`run`'s metric) that says whether it is exact.
-const COUNTERS: &[(&str, &str)] = &[
-    (
-        "smsp__sass_inst_executed_op_shared_ld.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "smsp__sass_inst_executed_op_shared_st.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "smsp__sass_inst_executed_op_ldsm.sum",
-        "warpscope__matrix_counters_exact",
-    ),
-    (
-        "smsp__inst_executed_op_stsm.sum",
-        "warpscope__matrix_counters_exact",
-    ),
-    (
-        "smsp__inst_executed_op_ldgsts.sum",
-        "warpscope__matrix_counters_exact",
-    ),
-    (
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
-        "warpscope__matrix_counters_exact",
-    ),
-    (
-        "smsp__sass_inst_executed_op_shared_gmma.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_gmma.sum",
-        "warpscope__shared_counters_exact",
-    ),
-    (
-        "smsp__sass_branch_targets.sum",
-        "warpscope__branch_counters_exact",
-    ),
-    (
-        "smsp__sass_branch_targets_threads_divergent.sum",
-        "warpscope__branch_counters_exact",
-    ),
-    (
-        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-        "warpscope__global_counters_exact",
-    ),
-    (
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-        "warpscope__global_counters_exact",
-    ),
-    (
-        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-        "warpscope__global_counters_exact",
-    ),
-    (
-        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-        "warpscope__global_counters_exact",
-    ),
-    ("smsp__sass_inst_executed_op_tma.sum", ""),
-];
-
-/// Per kernel: each compared counter's (emulated, measured, labelled exact).
-fn compare(
-    e: &Emulated,
-    a: &BTreeMap<String, f64>,
-    b: &BTreeMap<String, f64>,
-) -> Vec<(&'static str, f64, f64, bool)> {
-    let mut out = Vec::new();
-    for (name, label) in COUNTERS {
-        let Some(m) = a.get(*name).or_else(|| b.get(*name)) else {
-            continue;
-        };
-        let Some(v) = e.metrics.get(*name) else { continue };
-        let exact = label.is_empty() || e.metrics.get(*label) == Some(&1.0);
-        out.push((*name, *v, *m, exact));
-    }
-    out
+/// Emulates `k` with Triton's own cubin for the machine code.
+fn emulate(k: &K) -> Result<Emulated, String> {
+    let ptx = std::fs::read_to_string(repo().join(DIR).join(format!("{}.ptx", k.name))).unwrap();
+    common::emulate(Replay {
+        name: &k.name,
+        ptx: &ptx,
+        symbol: &k.symbol,
+        sass: disassemble(&repo().join(DIR).join(format!("{}.cubin", k.name))),
+        grid: k.grid,
+        block: k.block,
+        dyn_smem: k.dyn_smem,
+        args: k.args.clone(),
+        bufs: k.bufs.clone(),
+    })
 }
 
 #[test]
@@ -379,57 +146,26 @@ fn compare(
 fn print_triton2_counters_against_the_h200() {
     let have = repo().join(H200).join("run.txt").exists();
     let (a, b) = if have {
-        (ncu_rows("ncu_a.csv"), ncu_rows("ncu_b.csv"))
+        (ncu_rows(H200, "ncu_a.csv"), ncu_rows(H200, "ncu_b.csv"))
     } else {
         (Vec::new(), Vec::new())
     };
-    let dev = if have { device_hashes() } else { BTreeMap::new() };
+    let dev = if have {
+        device_hashes(H200)
+    } else {
+        BTreeMap::new()
+    };
     let only = std::env::var("HOPPER_ONLY").ok();
     for (i, k) in kernels().iter().enumerate() {
         if only.as_deref().is_some_and(|o| o != k.name) {
             continue;
         }
         let t = std::time::Instant::now();
-        let e = match emulate(k) {
-            Ok(e) => e,
-            Err(err) => {
-                println!("== {} REFUSED: {err}", k.name);
-                continue;
-            }
-        };
-        println!(
-            "== {} outputs {} fault {:?} ({:.1} s)",
-            k.name,
-            match dev.get(&k.name) {
-                Some(d) if *d == e.hashes => "EQUAL",
-                Some(_) => "DIFFER",
-                None => "(no H200 run)",
-            },
-            e.fault,
-            t.elapsed().as_secs_f64()
-        );
-        let labels: Vec<String> = e
-            .metrics
-            .iter()
-            .filter(|(n, _)| n.ends_with("_exact"))
-            .map(|(n, v)| format!("{}={v}", n.trim_start_matches("warpscope__")))
-            .collect();
-        println!("   labels {}", labels.join(" "));
-        if have {
-            for (n, v, m, x) in compare(&e, &a[i], &b[i]) {
-                println!(
-                    "   {:4} {:5} {n} emu {v} gpu {m}",
-                    if v == m { "ok" } else { "DIFF" },
-                    if x { "exact" } else { "est" }
-                );
-            }
-        } else {
-            for (n, _) in COUNTERS {
-                if let Some(v) = e.metrics.get(*n) {
-                    println!("   {n} {v}");
-                }
-            }
+        match emulate(k) {
+            Ok(e) => print_against(&k.name, &e, dev.get(&k.name), have.then(|| (&a[i], &b[i]))),
+            Err(err) => println!("== {} REFUSED: {err}", k.name),
         }
+        println!("   ({:.1} s)", t.elapsed().as_secs_f64());
     }
 }
 
@@ -441,54 +177,14 @@ const COUNTERS_DIFFER: &[(&str, &str, &str)] = &[];
 
 #[test]
 fn every_second_set_triton_kernel_replays_the_h200() {
-    let (a, b) = (ncu_rows("ncu_a.csv"), ncu_rows("ncu_b.csv"));
-    let dev = device_hashes();
+    let x = Expect {
+        dir: H200,
+        outputs_differ: OUTPUTS_DIFFER,
+        counters_differ: COUNTERS_DIFFER,
+        min_compared: 103,
+    };
     let ks = kernels();
-    assert_eq!(a.len(), ks.len(), "one ncu row per kernel, in launch order");
-    let (mut equal, mut compared, mut estimates) = (0, 0, Vec::new());
-    let mut bad = Vec::new();
-    for (i, k) in ks.iter().enumerate() {
-        let e = match emulate(k) {
-            Ok(e) => e,
-            Err(err) => {
-                bad.push(format!("{}: refused: {err}", k.name));
-                continue;
-            }
-        };
-        assert_eq!(e.fault, None, "{}", k.name);
-        let differs = OUTPUTS_DIFFER.iter().any(|(n, _)| *n == k.name);
-        if differs {
-            assert_ne!(
-                dev[&k.name], e.hashes,
-                "{}: now bit-exact: take it off OUTPUTS_DIFFER",
-                k.name
-            );
-        } else if dev[&k.name] != e.hashes {
-            bad.push(format!("{}: outputs differ from the H200's", k.name));
-        }
-        for (n, v, m, exact) in compare(&e, &a[i], &b[i]) {
-            if !exact {
-                estimates.push(format!("{} {n}: {v} (H200 {m})", k.name));
-                continue;
-            }
-            compared += 1;
-            let known = COUNTERS_DIFFER
-                .iter()
-                .any(|(kn, cn, _)| *kn == k.name && *cn == n);
-            if v == m {
-                equal += 1;
-                assert!(!known, "{} {n}: now equal: take it off COUNTERS_DIFFER", k.name);
-            } else if !known {
-                bad.push(format!("{} {n}: {v}, the H200 {m} (labelled exact)", k.name));
-            }
-        }
-    }
-    println!(
-        "{equal} of {compared} exact counters equal; estimates:\n  {}",
-        estimates.join("\n  ")
-    );
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
-    assert!(compared >= 102, "{compared} counters compared");
+    replay_against_h200(&x, ks.iter().map(|k| (k.name.clone(), emulate(k))));
 }
 
 /// Triton's masked copies (`cp.async.cg [..], [..], 16, %r` with `%r` a `selp` of 16 and 0, which
@@ -508,8 +204,7 @@ fn masked_copies_count_per_instruction_as_the_source_page() {
         .skip(1)
         .map(|l| l.split('\t').map(str::to_string).collect())
         .collect();
-    let arch = Arch::parse("sm_90a").unwrap();
-    let root = warpscope_toolchain::locate::find_root().unwrap();
+    let arch = warpscope_model::arch::Arch::parse("sm_90a").unwrap();
     let mut checked = 0;
     for (i, k) in kernels().iter().enumerate() {
         let want: Vec<(u64, u64)> = rows
@@ -522,22 +217,32 @@ fn masked_copies_count_per_instruction_as_the_source_page() {
         }
         let ptx = std::fs::read_to_string(repo().join(DIR).join(format!("{}.ptx", k.name))).unwrap();
         let program = warpscope_ptx::compile(&ptx).unwrap();
-        let cubin = repo().join(DIR).join(format!("{}.cubin", k.name));
-        let text = warpscope_toolchain::sass::disassemble(&root.bin("nvdisasm"), &cubin).unwrap();
-        let widths = warpscope_driver::Widths::from_sass(&program, &k.symbol, &text, "Triton's cubin").unwrap();
+        let sass = disassemble(&repo().join(DIR).join(format!("{}.cubin", k.name))).unwrap();
+        let sass = sass.into_iter().find(|s| s.name == k.symbol).unwrap();
+        let recon = warpscope_analysis::reconcile::Reconciliation::build(
+            &program,
+            &k.symbol,
+            &warpscope_analysis::reconcile::machine_accesses(&sass),
+        )
+        .with_copy_predicates(&program, &k.symbol, &sass);
+        let widths = warpscope_driver::Widths {
+            recon: std::sync::Arc::new(recon),
+            note: "Triton's cubin".into(),
+            sass: None,
+        };
         assert!(
             !widths.recon.copy_predicates.is_empty(),
             "{}: no LDGSTS predicate read off the machine code",
             k.name
         );
-        let global = Global::new(
+        let global = warpscope_emu::mem::Global::new(
             k.bufs
                 .iter()
                 .enumerate()
                 .map(|(i, b)| (base(i), b.0.clone()))
                 .collect(),
         );
-        let mut launch = Launch::new(k.grid, [k.block, 1, 1], k.args.clone());
+        let mut launch = warpscope_emu::Launch::new(k.grid, [k.block, 1, 1], k.args.clone());
         launch.dyn_smem = k.dyn_smem;
         let sections = warpscope_driver::Sections {
             banks: true,
