@@ -241,9 +241,10 @@ pub enum CopyKind {
     /// lanes that read one); a source size of 0 in every lane leaves the second pass alone.
     CacheGlobalZeroFill,
     /// `cp.async.cg` whose src-size is 16 or 0 (Triton's masked copies: a `selp` of the two), which
-    /// ptxas makes `LDGSTS.E.BYPASS.128 [d], [s], P`, a per-lane source predicate: the lanes that
-    /// read copy as [`CopyKind::CacheGlobal`] does, and the others' zero-fill passes as a copy of
-    /// source size 0 does (8-lane phases of their destinations' bank loads; calibration/srcpred).
+    /// ptxas makes `LDGSTS.E.BYPASS.128 [d], [s], P`, a per-lane source predicate: when every lane
+    /// reads, as [`CopyKind::CacheGlobal`]; otherwise as [`CopyKind::CacheGlobalZeroFill`], the
+    /// reading lanes that first write their destination routed and a per-phase pass over every
+    /// lane (calibration/srcpred).
     CacheGlobalPredicated,
 }
 
@@ -393,26 +394,50 @@ pub fn ldgsts_wavefronts_with_sources(
     Ok(c)
 }
 
-/// `cp.async.cg` of 16 bytes with a source predicate (`LDGSTS.E.BYPASS.128 [d], [s], P`): the
-/// lanes of `sources` copy by the sector routing of [`bypass_wavefronts`]; the other lanes of
-/// `mask` write zeros, which pass as a copy of source size 0 does: per phase of 8 lanes, the largest
-/// number of their (lane, 4-byte word) pairs in one shared bank ([`union_load`] with no source),
-/// and the phases add (calibration/srcpred/README.md). The routing's wavefronts are ideal; each
-/// phase of zero-filled lanes adds one ideal wavefront.
+/// `cp.async.cg` of 16 bytes with a source predicate (`LDGSTS.E.BYPASS.128 [d], [s], P`), where
+/// the lanes of `sources` read and the other lanes of `mask` zero-fill (calibration/srcpred,
+/// 2,496 copies measured on an H200). When every lane reads, the sector routing of
+/// [`bypass_wavefronts`]. Otherwise, as the `.ZFILL` form: the routing of the reading lanes that
+/// are the lowest lane to write their 16-byte destination (a zero-filling lane below one takes its
+/// place), plus one pass per 8-lane phase over every lane, the largest union of a word's shared
+/// bank and, for those reading lanes, its source bank ([`union_load`]). The routing's wavefronts
+/// are ideal; each phase adds one ideal wavefront.
 fn predicated_wavefronts(mask: u32, sources: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Counts, MatrixError> {
-    let mut c = if sources != 0 {
-        bypass_wavefronts(sources, dst, src)?
+    let sources = sources & mask;
+    if sources == mask {
+        return bypass_wavefronts(mask, dst, src);
+    }
+    // the lanes that are the lowest to write their 16-byte destination chunk
+    let mut first = 0u32;
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let chunk = dst[lane] / 16;
+        let mut k = first;
+        let mut repeat = false;
+        while k != 0 {
+            let other = k.trailing_zeros() as usize;
+            k &= k - 1;
+            repeat |= dst[other] / 16 == chunk;
+        }
+        if !repeat {
+            first |= 1 << lane;
+        }
+    }
+    let reading = sources & first;
+    let mut c = if reading != 0 {
+        bypass_wavefronts(reading, dst, src)?
     } else {
         Counts::default()
     };
-    let zero = mask & !sources;
     let mut ideal = c.ideal;
     for p in 0..4 {
-        let phase = zero & (0xffu32 << (p * 8));
+        let phase = mask & (0xffu32 << (p * 8));
         if phase == 0 {
             continue;
         }
-        let cost = union_load(phase, 0, 16, dst, src);
+        let cost = union_load(phase, reading, 16, dst, src);
         c.wavefronts += cost;
         ideal += 1;
         c.conflict_ways = c.conflict_ways.max(cost);
