@@ -330,7 +330,9 @@ pub fn ldgsts_wavefronts_with_sources(
     require(arch, "cp.async", 80)?;
     let ok = match kind {
         CopyKind::CacheAll => matches!(width, 4 | 8 | 16),
-        CopyKind::CacheGlobal | CopyKind::CacheGlobalZeroFill | CopyKind::CacheGlobalPredicated => width == 16,
+        CopyKind::CacheGlobal | CopyKind::CacheGlobalZeroFill | CopyKind::CacheGlobalPredicated => {
+            width == 16
+        }
     };
     if !ok {
         return Err(MatrixError::BadCopySize(width));
@@ -402,7 +404,12 @@ pub fn ldgsts_wavefronts_with_sources(
 /// place), plus one pass per 8-lane phase over every lane, the largest union of a word's shared
 /// bank and, for those reading lanes, its source bank ([`union_load`]). The routing's wavefronts
 /// are ideal; each phase adds one ideal wavefront.
-fn predicated_wavefronts(mask: u32, sources: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Counts, MatrixError> {
+fn predicated_wavefronts(
+    mask: u32,
+    sources: u32,
+    dst: &[u32; 32],
+    src: &[u64; 32],
+) -> Result<Counts, MatrixError> {
     let sources = sources & mask;
     if sources == mask {
         return bypass_wavefronts(mask, dst, src);

@@ -111,7 +111,10 @@ fn every_measured_copy_with_a_source_predicate_equals_the_rule() {
     // partly: the instrumentation's view of P0 is what decides them
     for reg in 0..7u8 {
         for negated in [false, true] {
-            assert!(rows.iter().any(|r| r.reg == reg && r.negated == negated && r.reads != 0 && r.reads != ALL));
+            assert!(
+                rows.iter()
+                    .any(|r| r.reg == reg && r.negated == negated && r.reads != 0 && r.reads != ALL)
+            );
         }
     }
 }
