@@ -1080,8 +1080,9 @@ pub enum MatrixForm {
     /// `ldmatrix` / `stmatrix` of this many 8x8 matrices.
     Matrices(u8),
     /// `cp.async`: its path, or `None` where no rule applies. With the `ignore-src` predicate
-    /// the plain path (ptxas predicates a plain LDGSTS: its wavefronts are the plain rule's,
-    /// calibration/cpasync/zfill_h100.tsv).
+    /// the plain path (calibration/cpasync/zfill_h100.tsv: ptxas makes the source-predicate form
+    /// of [`MatrixForm::SourcePredicate`], whose rows there cost the plain rule because the
+    /// predicate was in `P0`, which Nsight Compute reads as false).
     Copy(Option<matrix::CopyKind>),
     /// `cp.async` with a `src-size` register (`LDGSTS ... .ZFILL`): the rule takes the lanes
     /// whose source size is not 0 (`Sink::copy_sources`).

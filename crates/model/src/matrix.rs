@@ -51,6 +51,13 @@
 //! [`MatrixError::NoRule`]. ncu counts none of these
 //! wavefronts as conflicts.
 //!
+//! **LDGSTS.BYPASS with a source predicate** (`cp.async.cg` whose src-size is 16 or 0, Triton's
+//! masked copies; ptxas's `LDGSTS.E.BYPASS.128 [d], [s], P`): with every lane reading, the routing
+//! rule above; with a lane zero-filling, the `.ZFILL` count (the routing of the reading lanes that
+//! first write their destination, plus a per-phase union pass over every lane). Nsight Compute's
+//! instrumentation reads the predicate register `P0` as false ([`instrumented_source_lanes`]).
+//! Exact on all 2,496 copies measured on an H200 (calibration/srcpred/README.md).
+//!
 //! Architectures: measured on CC 9.0; the rules are applied from the CC where the instruction exists
 //! (`ldmatrix` 7.5, `cp.async` 8.0, `stmatrix` 9.0) on the assumption that the LSU did not change.
 
