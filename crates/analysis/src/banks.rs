@@ -1080,12 +1080,19 @@ pub enum MatrixForm {
     /// `ldmatrix` / `stmatrix` of this many 8x8 matrices.
     Matrices(u8),
     /// `cp.async`: its path, or `None` where no rule applies. With the `ignore-src` predicate
-    /// the plain path (ptxas predicates a plain LDGSTS: its wavefronts are the plain rule's,
-    /// calibration/cpasync/zfill_h100.tsv).
+    /// the plain path (calibration/cpasync/zfill_h100.tsv: ptxas makes the source-predicate form
+    /// of [`MatrixForm::SourcePredicate`], whose rows there cost the plain rule because the
+    /// predicate was in `P0`, which Nsight Compute reads as false).
     Copy(Option<matrix::CopyKind>),
     /// `cp.async` with a `src-size` register (`LDGSTS ... .ZFILL`): the rule takes the lanes
     /// whose source size is not 0 (`Sink::copy_sources`).
     ZeroFill(matrix::CopyKind),
+    /// `cp.async.cg` (16 bytes) whose src-size is 16 or 0 (Triton's masked copies), which ptxas
+    /// makes `LDGSTS.E.BYPASS.128 [d], [s], P`: counted by
+    /// [`matrix::CopyKind::CacheGlobalPredicated`] over the lanes Nsight Compute takes as reading
+    /// ([`matrix::instrumented_source_lanes`]), which needs the machine code's predicate operand
+    /// (`Reconciliation::copy_predicates`); without it, no rule applies.
+    SourcePredicate,
 }
 
 /// Whether register row `row` of the kernel holding `pc` provably holds only constants of a
@@ -1181,11 +1188,12 @@ impl MatrixForms {
                         Some(MatrixForm::Copy(plain))
                     } else if selected_size_or_zero(program, pc as u32, src_size) {
                         // a src-size that is the whole copy or nothing (Triton's masked loads:
-                        // `selp` of 16 and 0): ptxas makes the ignore-src predicate form
-                        // (`LDGSTS.E.BYPASS.128 ..., P`), whose wavefronts in multi-warp tiles
-                        // neither rule gives (H200, calibration/hopper/h200_triton2: mm_e4m3
-                        // 3,200 against 4,224 by the .ZFILL rule and 4,800 by the plain one)
-                        Some(MatrixForm::Copy(None))
+                        // `selp` of 16 and 0): ptxas makes the source-predicate form
+                        // (`LDGSTS.E.BYPASS.128 ..., P`), counted apart (calibration/srcpred)
+                        Some(match plain {
+                            Some(matrix::CopyKind::CacheGlobal) => MatrixForm::SourcePredicate,
+                            _ => MatrixForm::Copy(None),
+                        })
                     } else {
                         Some(match plain {
                             Some(matrix::CopyKind::CacheGlobal) => {
@@ -1353,6 +1361,15 @@ impl BankSink {
                         Some((w, pc, s)) if w == e.warp && pc == e.pc => (Some(k), s),
                         _ => (None, mask),
                     },
+                    Some(MatrixForm::SourcePredicate) => {
+                        match (stashed, self.recon.copy_predicates.get(&e.pc)) {
+                            (Some((w, pc, s)), Some(&(reg, negated))) if w == e.warp && pc == e.pc => (
+                                Some(matrix::CopyKind::CacheGlobalPredicated),
+                                matrix::instrumented_source_lanes(mask, s, reg, negated),
+                            ),
+                            _ => (None, mask),
+                        }
+                    }
                     // without the program: 4 and 8 bytes can only be .ca
                     _ if e.width < 16 => (Some(matrix::CopyKind::CacheAll), mask),
                     _ => (None, mask),

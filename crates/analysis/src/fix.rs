@@ -202,6 +202,7 @@ impl Sink for TraceSink {
                 let kind = match form {
                     Some(MatrixForm::Copy(k)) => k,
                     Some(MatrixForm::ZeroFill(k)) => Some(k),
+                    Some(MatrixForm::SourcePredicate) => None,
                     // 4 and 8 bytes can only be .ca
                     _ if e.width < 16 => Some(matrix::CopyKind::CacheAll),
                     _ => None,

@@ -86,6 +86,11 @@ pub struct Reconciliation {
     /// Each execution of the load counts once the store has run, with the store's lanes.
     #[serde(skip_serializing_if = "HashMap::is_empty")]
     pub sunk: HashMap<u32, u32>,
+    /// The source predicate operand of the `LDGSTS.E.BYPASS.128 [d], [s], P` ptxas made of each
+    /// PTX `cp.async` (by pc): the predicate register (`P0`-`P6`, 7 for `PT`) and whether it is
+    /// negated (see [`Reconciliation::with_copy_predicates`]).
+    #[serde(skip_serializing_if = "HashMap::is_empty")]
+    pub copy_predicates: HashMap<u32, (u8, bool)>,
 }
 
 /// How the machine code executes a PTX shared atomic, which decides its `ATOMS` wavefronts (H100,
@@ -218,6 +223,66 @@ impl Reconciliation {
                 }
                 _ => {}
             }
+        }
+        self
+    }
+
+    /// Reads the source predicate operand of each `LDGSTS` off the machine code
+    /// ([`Reconciliation::copy_predicates`]). The kernel's PTX `cp.async`s and its `LDGSTS`s pair
+    /// in code order when there are as many of each and every pair's source lines agree (where
+    /// both have one); otherwise none is read (ptxas made two copies of one, or merged or moved
+    /// them). Only `.BYPASS.128` copies without `.ZFILL` whose last operand is a predicate are
+    /// recorded.
+    pub fn with_copy_predicates(
+        mut self,
+        program: &Program,
+        kernel: &str,
+        sass: &warpscope_toolchain::sass::SassKernel,
+    ) -> Self {
+        use warpscope_ptx::inst::Inst;
+        let Some(k) = program.kernel(kernel) else {
+            return self;
+        };
+        let copies: Vec<u32> = (k.entry..k.end)
+            .filter(|&pc| matches!(program.ops[pc as usize].inst, Inst::CpAsync { .. }))
+            .collect();
+        let machine: Vec<&warpscope_toolchain::sass::SassLine> = sass
+            .insts
+            .iter()
+            .filter(|x| x.opcode == "LDGSTS" || x.opcode.starts_with("LDGSTS."))
+            .collect();
+        if copies.is_empty() || copies.len() != machine.len() {
+            return self;
+        }
+        let line = |pc: u32| program.inst_info(pc).loc.as_ref().map(|l| l.line);
+        if copies
+            .iter()
+            .zip(&machine)
+            .any(|(&pc, x)| matches!((line(pc), x.line), (Some(a), Some(b)) if a != b))
+        {
+            return self;
+        }
+        for (&pc, x) in copies.iter().zip(&machine) {
+            if !x.opcode.contains(".BYPASS.128") || x.opcode.contains(".ZFILL") {
+                continue;
+            }
+            let last = x.operands.rsplit(',').next().unwrap_or("").trim();
+            let (negated, reg) = match last.strip_prefix('!') {
+                Some(r) => (true, r),
+                None => (false, last),
+            };
+            let reg = match reg {
+                "PT" => 7,
+                "P0" => 0,
+                "P1" => 1,
+                "P2" => 2,
+                "P3" => 3,
+                "P4" => 4,
+                "P5" => 5,
+                "P6" => 6,
+                _ => continue,
+            };
+            self.copy_predicates.insert(pc, (reg, negated));
         }
         self
     }

@@ -107,7 +107,8 @@ pub fn kernel_analysis(
                     &warpscope_analysis::reconcile::machine_accesses(k),
                 )
                 .with_atomic_forms(program, name, k)
-                .with_sunk_loads(program, name, k),
+                .with_sunk_loads(program, name, k)
+                .with_copy_predicates(program, name, k),
                 format!("machine code: the program's sm_{} cubin (nvdisasm)", arch.cc()),
             ),
             None => (

@@ -181,8 +181,102 @@ fn every_second_set_triton_kernel_replays_the_h200() {
         dir: H200,
         outputs_differ: OUTPUTS_DIFFER,
         counters_differ: COUNTERS_DIFFER,
-        min_compared: 97,
+        min_compared: 103,
     };
     let ks = kernels();
     replay_against_h200(&x, ks.iter().map(|k| (k.name.clone(), emulate(k))));
+}
+
+/// Triton's masked copies (`cp.async.cg [..], [..], 16, %r` with `%r` a `selp` of 16 and 0, which
+/// ptxas makes `LDGSTS.E.BYPASS.128 [..], [..], P`): per instruction, the executions and shared
+/// wavefronts the emulator counts equal Nsight Compute's source page
+/// (calibration/srcpred/triton2_ldgsts.tsv, from h200_triton2/triton2.sass.csv.gz): the prologue
+/// copies of mm_e4m3 (15 per execution: 144-byte rows of 64 bytes, every lane reading), its loop
+/// copies (6.67: the K tail and the copies past it, zero-filled lanes as a src-size-0 copy), and
+/// the copies whose predicate operand is `P0` or `!P0` (mm_tf32, mm_splitk: the instrumentation
+/// takes `P0` as false). The PTX copies pair with the machine code's `LDGSTS`s in code order.
+#[test]
+fn masked_copies_count_per_instruction_as_the_source_page() {
+    use warpscope_analysis::banks::MatrixKind;
+    let page = std::fs::read_to_string(repo().join("calibration/srcpred/triton2_ldgsts.tsv")).unwrap();
+    let rows: Vec<Vec<String>> = page
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect();
+    let arch = warpscope_model::arch::Arch::parse("sm_90a").unwrap();
+    let mut checked = 0;
+    for (i, k) in kernels().iter().enumerate() {
+        let want: Vec<(u64, u64)> = rows
+            .iter()
+            .filter(|r| r[0] == i.to_string())
+            .map(|r| (r[3].parse().unwrap(), r[4].parse().unwrap()))
+            .collect();
+        if want.is_empty() {
+            continue;
+        }
+        let ptx = std::fs::read_to_string(repo().join(DIR).join(format!("{}.ptx", k.name))).unwrap();
+        let program = warpscope_ptx::compile(&ptx).unwrap();
+        let sass = disassemble(&repo().join(DIR).join(format!("{}.cubin", k.name))).unwrap();
+        let sass = sass.into_iter().find(|s| s.name == k.symbol).unwrap();
+        let recon = warpscope_analysis::reconcile::Reconciliation::build(
+            &program,
+            &k.symbol,
+            &warpscope_analysis::reconcile::machine_accesses(&sass),
+        )
+        .with_copy_predicates(&program, &k.symbol, &sass);
+        let widths = warpscope_driver::Widths {
+            recon: std::sync::Arc::new(recon),
+            note: "Triton's cubin".into(),
+            sass: None,
+        };
+        assert!(
+            !widths.recon.copy_predicates.is_empty(),
+            "{}: no LDGSTS predicate read off the machine code",
+            k.name
+        );
+        let global = warpscope_emu::mem::Global::new(
+            k.bufs
+                .iter()
+                .enumerate()
+                .map(|(i, b)| (base(i), b.0.clone()))
+                .collect(),
+        );
+        let mut launch = warpscope_emu::Launch::new(k.grid, [k.block, 1, 1], k.args.clone());
+        launch.dyn_smem = k.dyn_smem;
+        let sections = warpscope_driver::Sections {
+            banks: true,
+            ..warpscope_driver::Sections::NONE
+        };
+        let r = warpscope_driver::analyze_launch_in(
+            &program,
+            &k.symbol,
+            &launch,
+            &global,
+            &sections,
+            arch,
+            &widths,
+            &warpscope_driver::RunOptions::default(),
+        )
+        .unwrap();
+        let report = &r.banks.as_ref().unwrap().report;
+        let mut got: Vec<(u32, u64, u64, u64)> = report
+            .matrix
+            .values()
+            .filter(|s| s.kind == MatrixKind::Ldgsts)
+            .map(|s| (s.pc, s.counts.instructions, s.counts.wavefronts, s.unmodelled))
+            .collect();
+        got.sort_unstable();
+        let got: Vec<(u64, u64)> = got
+            .iter()
+            .map(|&(_, n, w, u)| {
+                assert_eq!(u, 0, "{}: copies outside the rules", k.name);
+                (n, w)
+            })
+            .collect();
+        assert_eq!(got, want, "{}: (executions, wavefronts) per LDGSTS", k.name);
+        checked += want.len();
+    }
+    // mm_e4m3, mm_i8, mm_tf32 (12, 12, 24), mm_splitk 12, attn_causal 24
+    assert_eq!(checked, 84);
 }

@@ -43,7 +43,8 @@ impl Widths {
             recon: Arc::new(
                 Reconciliation::build(program, kernel, &machine_accesses(&k))
                     .with_atomic_forms(program, kernel, &k)
-                    .with_sunk_loads(program, kernel, &k),
+                    .with_sunk_loads(program, kernel, &k)
+                    .with_copy_predicates(program, kernel, &k),
             ),
             note: from.into(),
             sass: Some(Arc::new(k)),
@@ -61,7 +62,8 @@ pub fn reconcile_from_sass(program: &Program, kernel: &str, sass: &str) -> Resul
     let k = sass_kernel(kernel, sass)?;
     Ok(Reconciliation::build(program, kernel, &machine_accesses(&k))
         .with_atomic_forms(program, kernel, &k)
-        .with_sunk_loads(program, kernel, &k))
+        .with_sunk_loads(program, kernel, &k)
+        .with_copy_predicates(program, kernel, &k))
 }
 
 /// `kernel` in the disassembly `sass`.

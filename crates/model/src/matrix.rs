@@ -51,6 +51,13 @@
 //! [`MatrixError::NoRule`]. ncu counts none of these
 //! wavefronts as conflicts.
 //!
+//! **LDGSTS.BYPASS with a source predicate** (`cp.async.cg` whose src-size is 16 or 0, Triton's
+//! masked copies; ptxas's `LDGSTS.E.BYPASS.128 [d], [s], P`): with every lane reading, the routing
+//! rule above; with a lane zero-filling, the `.ZFILL` count (the routing of the reading lanes that
+//! first write their destination, plus a per-phase union pass over every lane). Nsight Compute's
+//! instrumentation reads the predicate register `P0` as false ([`instrumented_source_lanes`]).
+//! Exact on all 2,496 copies measured on an H200 (calibration/srcpred/README.md).
+//!
 //! Architectures: measured on CC 9.0; the rules are applied from the CC where the instruction exists
 //! (`ldmatrix` 7.5, `cp.async` 8.0, `stmatrix` 9.0) on the assumption that the LSU did not change.
 
@@ -240,6 +247,12 @@ pub enum CopyKind {
     /// bytes pass as a 4/8-byte `.ca` phase does (the destination against the sources of the
     /// lanes that read one); a source size of 0 in every lane leaves the second pass alone.
     CacheGlobalZeroFill,
+    /// `cp.async.cg` whose src-size is 16 or 0 (Triton's masked copies: a `selp` of the two), which
+    /// ptxas makes `LDGSTS.E.BYPASS.128 [d], [s], P`, a per-lane source predicate: when every lane
+    /// reads, as [`CopyKind::CacheGlobal`]; otherwise as [`CopyKind::CacheGlobalZeroFill`], the
+    /// reading lanes that first write their destination routed and a per-phase pass over every
+    /// lane (calibration/srcpred).
+    CacheGlobalPredicated,
 }
 
 /// One phase of a `cp.async.ca` (`LDGSTS` through L1): every word a lane copies waits behind the
@@ -324,7 +337,9 @@ pub fn ldgsts_wavefronts_with_sources(
     require(arch, "cp.async", 80)?;
     let ok = match kind {
         CopyKind::CacheAll => matches!(width, 4 | 8 | 16),
-        CopyKind::CacheGlobal | CopyKind::CacheGlobalZeroFill => width == 16,
+        CopyKind::CacheGlobal | CopyKind::CacheGlobalZeroFill | CopyKind::CacheGlobalPredicated => {
+            width == 16
+        }
     };
     if !ok {
         return Err(MatrixError::BadCopySize(width));
@@ -356,6 +371,9 @@ pub fn ldgsts_wavefronts_with_sources(
     if kind == CopyKind::CacheGlobal {
         return bypass_wavefronts(mask, dst, src);
     }
+    if kind == CopyKind::CacheGlobalPredicated {
+        return predicated_wavefronts(mask, sources, dst, src);
+    }
     let mut c = if kind == CopyKind::CacheGlobalZeroFill && sources != 0 {
         bypass_wavefronts(sources, dst, src)?
     } else {
@@ -383,6 +401,78 @@ pub fn ldgsts_wavefronts_with_sources(
     }
     c.ideal = ideal;
     Ok(c)
+}
+
+/// `cp.async.cg` of 16 bytes with a source predicate (`LDGSTS.E.BYPASS.128 [d], [s], P`), where
+/// the lanes of `sources` read and the other lanes of `mask` zero-fill (calibration/srcpred,
+/// 2,496 copies measured on an H200). When every lane reads, the sector routing of
+/// [`bypass_wavefronts`]. Otherwise, as the `.ZFILL` form: the routing of the reading lanes that
+/// are the lowest lane to write their 16-byte destination (a zero-filling lane below one takes its
+/// place), plus one pass per 8-lane phase over every lane, the largest union of a word's shared
+/// bank and, for those reading lanes, its source bank ([`union_load`]). The routing's wavefronts
+/// are ideal; each phase adds one ideal wavefront.
+fn predicated_wavefronts(
+    mask: u32,
+    sources: u32,
+    dst: &[u32; 32],
+    src: &[u64; 32],
+) -> Result<Counts, MatrixError> {
+    let sources = sources & mask;
+    if sources == mask {
+        return bypass_wavefronts(mask, dst, src);
+    }
+    // the lanes that are the lowest to write their 16-byte destination chunk
+    let mut first = 0u32;
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let chunk = dst[lane] / 16;
+        let mut k = first;
+        let mut repeat = false;
+        while k != 0 {
+            let other = k.trailing_zeros() as usize;
+            k &= k - 1;
+            repeat |= dst[other] / 16 == chunk;
+        }
+        if !repeat {
+            first |= 1 << lane;
+        }
+    }
+    let reading = sources & first;
+    let mut c = if reading != 0 {
+        bypass_wavefronts(reading, dst, src)?
+    } else {
+        Counts::default()
+    };
+    let mut ideal = c.ideal;
+    for p in 0..4 {
+        let phase = mask & (0xffu32 << (p * 8));
+        if phase == 0 {
+            continue;
+        }
+        let cost = union_load(phase, reading, 16, dst, src);
+        c.wavefronts += cost;
+        ideal += 1;
+        c.conflict_ways = c.conflict_ways.max(cost);
+    }
+    c.ideal = ideal;
+    Ok(c)
+}
+
+/// Which lanes of a `cp.async.cg` with a source predicate (`LDGSTS.E.BYPASS.128 [d], [s], P`)
+/// Nsight Compute's instrumented counter (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts`)
+/// takes as reading, given the lanes that read (`reads`, of `mask`) and the machine code's
+/// predicate operand: register `P<reg>` (7 for `PT`), negated or not. The instrumentation reads
+/// register `P0` as false in every lane: `P0` counts as no lane reading, `!P0` as every lane
+/// reading, whatever the lanes do (measured on an H200: calibration/srcpred/README.md). Every other
+/// operand counts the lanes that read.
+pub fn instrumented_source_lanes(mask: u32, reads: u32, reg: u8, negated: bool) -> u32 {
+    match (reg, negated) {
+        (0, false) => 0,
+        (0, true) => mask,
+        _ => reads & mask,
+    }
 }
 
 /// Fewest maps `D = S + k` (shifts) or `D = k - S` (mirrors), mod 4, that carry every sector move

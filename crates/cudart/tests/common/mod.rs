@@ -296,12 +296,7 @@ pub fn compare(
 pub type Row = BTreeMap<String, f64>;
 
 /// Prints one kernel's outputs and counters against the H200's (the exploration tests).
-pub fn print_against(
-    name: &str,
-    e: &Emulated,
-    device: Option<&Vec<u64>>,
-    rows: Option<(&Row, &Row)>,
-) {
+pub fn print_against(name: &str, e: &Emulated, device: Option<&Vec<u64>>, rows: Option<(&Row, &Row)>) {
     println!(
         "== {name} outputs {} fault {:?}",
         match device {
