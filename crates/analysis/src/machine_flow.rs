@@ -1232,8 +1232,13 @@ impl MachineFlow {
             });
             let first = check.and_then(|j| {
                 (i + 1..j).find(|&k| {
-                    matches!(ins[k].kind, Kind::Dop { op: double::Dop::Fma, .. })
-                        && ins[k].src.iter().any(|o| o.src == Src::R(seed.wrapping_sub(1)))
+                    matches!(
+                        ins[k].kind,
+                        Kind::Dop {
+                            op: double::Dop::Fma,
+                            ..
+                        }
+                    ) && ins[k].src.iter().any(|o| o.src == Src::R(seed.wrapping_sub(1)))
                         && ins[k]
                             .src
                             .get(2)
@@ -5616,7 +5621,11 @@ mod tests {
                  \t/*0070*/ EXIT ;\n"
             )
         };
-        let zeroed = run(&flow(&body("\t/*0010*/ IMAD.MOV.U32 R13, RZ, RZ, RZ ;\n")), 32, &[]);
+        let zeroed = run(
+            &flow(&body("\t/*0010*/ IMAD.MOV.U32 R13, RZ, RZ, RZ ;\n")),
+            32,
+            &[],
+        );
         assert!(matches!(zeroed, Ok((_, d)) if d > 0), "{zeroed:?}");
         assert_eq!(run(&flow(&body("")), 32, &[]), zeroed);
     }

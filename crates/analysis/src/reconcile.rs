@@ -2036,9 +2036,14 @@ setp.lt.u32 %p1, %r4, %r1;";
                  /*0040*/ STG.E desc[UR4][R2.64], R5 ;\n\
                  /*0050*/ EXIT ;\n"
             );
-            warpscope_toolchain::sass::parse_disassembly(&text).unwrap().remove(0)
+            warpscope_toolchain::sass::parse_disassembly(&text)
+                .unwrap()
+                .remove(0)
         };
-        assert_eq!(global_lines_unmatched(&program, "k", &sass("@!P0")), Some(vec![Some(5)]));
+        assert_eq!(
+            global_lines_unmatched(&program, "k", &sass("@!P0")),
+            Some(vec![Some(5)])
+        );
         // the same load kept on every pass: every line matches
         assert_eq!(global_lines_unmatched(&program, "k", &sass("")), Some(vec![]));
     }

@@ -360,14 +360,32 @@ mod tests {
         // round(x) as ptxas computes it: DADD.RZ of x and a half of x's sign, then F2I.TRUNC;
         // the largest double below 0.5 rounds to 0, where adding to nearest would give 1
         let below_half = f64::from_bits(0x3fdf_ffff_ffff_ffff);
-        assert!(matches!(kind("DADD", &["RZ"]), Some(Kind::Dop { op: Dop::Add, round: 1 })));
+        assert!(matches!(
+            kind("DADD", &["RZ"]),
+            Some(Kind::Dop {
+                op: Dop::Add,
+                round: 1
+            })
+        ));
         assert!(kind("DADD", &["RZ", "RM"]).is_none());
-        assert_eq!(arith(Dop::Add, 1, below_half, 0.5, None), Some(words(1.0 - f64::EPSILON / 2.0)));
+        assert_eq!(
+            arith(Dop::Add, 1, below_half, 0.5, None),
+            Some(words(1.0 - f64::EPSILON / 2.0))
+        );
         assert_eq!(arith(Dop::Add, 0, below_half, 0.5, None), Some(words(1.0)));
-        assert_eq!(arith(Dop::Add, 1, -below_half, -0.5, None), Some(words(-1.0 + f64::EPSILON / 2.0)));
+        assert_eq!(
+            arith(Dop::Add, 1, -below_half, -0.5, None),
+            Some(words(-1.0 + f64::EPSILON / 2.0))
+        );
         assert_eq!(arith(Dop::Add, 2, 1.0, 2f64.powi(-60), None), Some(words(1.0)));
-        assert_eq!(arith(Dop::Add, 3, 1.0, 2f64.powi(-60), None), Some(words(1.0 + f64::EPSILON)));
-        assert_eq!(arith(Dop::Mul, 1, 1.0 + f64::EPSILON, 1.0 - f64::EPSILON / 2.0, None), Some(words(1.0)));
+        assert_eq!(
+            arith(Dop::Add, 3, 1.0, 2f64.powi(-60), None),
+            Some(words(1.0 + f64::EPSILON))
+        );
+        assert_eq!(
+            arith(Dop::Mul, 1, 1.0 + f64::EPSILON, 1.0 - f64::EPSILON / 2.0, None),
+            Some(words(1.0))
+        );
         assert_eq!(
             arith(Dop::Fma, 3, 1.0, 1.0, Some(2f64.powi(-70))),
             Some(words(1.0 + f64::EPSILON))
@@ -414,12 +432,30 @@ mod tests {
 
     #[test]
     fn conversions() {
-        assert_eq!(convert(Dcvt::FromInt { signed: true, bits: 32 }, (-3i32) as u32, None), {
-            let (l, h) = words(-3.0);
-            (Some(l), Some(h))
-        });
         assert_eq!(
-            convert(Dcvt::FromInt { signed: false, bits: 32 }, u32::MAX, None).1,
+            convert(
+                Dcvt::FromInt {
+                    signed: true,
+                    bits: 32
+                },
+                (-3i32) as u32,
+                None
+            ),
+            {
+                let (l, h) = words(-3.0);
+                (Some(l), Some(h))
+            }
+        );
+        assert_eq!(
+            convert(
+                Dcvt::FromInt {
+                    signed: false,
+                    bits: 32
+                },
+                u32::MAX,
+                None
+            )
+            .1,
             Some((4294967295f64.to_bits() >> 32) as u32)
         );
         // 1 + 2^-24 is a tie between 1 and 1 + 2^-23: to even
