@@ -1,12 +1,7 @@
 #!/bin/sh
-# Builds this folder's programs as the tests and the GPU run use them:
+# Builds this folder's programs as the tests and the GPU run use them (../bench-build.sh):
 #   calibration/run/bench5/build.sh OUTDIR   (needs WARPSCOPE_CUDA_ROOT: the CUDA wheels' root)
-set -e
-CU=${WARPSCOPE_CUDA_ROOT:?set WARPSCOPE_CUDA_ROOT}
-OUT=${1:?output folder}
 HERE=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$OUT/lib"
-ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
-for p in ${PROGRAMS:-cgtile warpint halfbf bits atom pipe cxx recurse}; do
-  "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -I"$CU/include/cccl" -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
-done
+P="cgtile warpint halfbf bits atom pipe cxx recurse"
+NVCC_EXTRA='-I"$CU/include/cccl"'
+. "$HERE/../bench-build.sh"

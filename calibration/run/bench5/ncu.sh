@@ -1,38 +1,14 @@
 #!/bin/sh
-# bench5 on the GPU: each program natively (stdout; halfbf also writes its results' bits to
-# halfbf.bin), under compute-sanitizer (memcheck), under ncu with bench2's metric list (one CSV row
-# per launch and metric), with the two branch counters alone (no shared-memory instrumentation:
-# `*.branch.csv`), then ncu's source page (executed instructions and divergent branches per SASS
-# instruction) of each program's launches (PROGRAMS: a subset). Takes about 1-2 minutes. Everything is written to $OUT.
+# bench5 on the GPU (../bench-ncu.sh: natively, compute-sanitizer, ncu's metric list, the branch
+# counters alone, the source page of the first launches); takes about 1-2 minutes. Run from the
+# folder holding the binaries, libcudart.so.13, ncu-metrics.sh and bench-ncu.sh (or from
+# calibration/run/bench5): OUT=RESULTS sh ncu.sh; everything is written to $OUT/bench5.
 cd "$(dirname "$0")"
-export LD_LIBRARY_PATH=$PWD:$LD_LIBRARY_PATH
-OUT=${OUT:?set OUT}
-W="$OUT/bench5"; mkdir -p "$W"
-START=$(date +%s)
-P=${PROGRAMS:-cgtile warpint halfbf bits atom pipe cxx recurse}
-# the metric list (M): ncu-metrics.sh beside this script, else calibration/run/ncu-metrics.sh
-D=$(dirname "$0"); if [ -f "$D/ncu-metrics.sh" ]; then . "$D/ncu-metrics.sh"; else . "$D/../ncu-metrics.sh"; fi
-chmod +x $P
-for p in $P; do
-  HALFBF_DUMP="$W/$p.bin" timeout 60 ./$p > "$W/$p.stdout" 2>&1; echo "$p exit $?"
-done
-for p in $P; do
-  timeout 90 compute-sanitizer --tool memcheck ./$p > "$W/$p.sanitizer.txt" 2>&1
-  echo "$p sanitizer exit $? $(tail -1 "$W/$p.sanitizer.txt")"
-done
-for p in $P; do
-  timeout 90 ncu --clock-control none --csv --metrics "$M" ./$p > "$W/$p.ncu.csv" 2>> "$W/$p.ncu.stderr"
-  echo "$p ncu exit $? rows $(grep -c '^"' "$W/$p.ncu.csv") at $(( $(date +%s) - START )) s"
-done
-for p in $P; do
-  timeout 60 ncu --clock-control none --csv --metrics smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum ./$p > "$W/$p.branch.csv" 2>> "$W/$p.branch.stderr"
-  echo "$p branch exit $? at $(( $(date +%s) - START )) s"
-done
-for p in $P; do
-  if [ $(( $(date +%s) - START )) -gt 330 ]; then echo "no time for $p source page"; continue; fi
-  timeout 60 ncu --clock-control none --launch-count 4 --section SourceCounters --page source --print-source sass --csv ./$p > "$W/$p.sass.csv" 2>> "$W/$p.sass.stderr"
-  echo "$p source exit $? lines $(wc -l < "$W/$p.sass.csv") at $(( $(date +%s) - START )) s"
-done
-{ nvidia-smi --query-gpu=name,driver_version --format=csv; ncu --version | tail -1; } > "$W/versions.txt" 2>&1
-gzip -f "$W"/*.sass.csv 2>/dev/null
-echo "total $(( $(date +%s) - START )) s"
+HERE=$PWD
+NAME=bench5
+P="cgtile warpint halfbf bits atom pipe cxx recurse"
+NCU_TIMEOUT=90 BRANCH_TIMEOUT=60 SASS_LAUNCHES=4 SASS_CUTOFF=330
+# halfbf also writes its results' bits to halfbf.bin
+run_env() { echo "HALFBF_DUMP=$W/$1.bin"; }
+if [ -f ./bench-ncu.sh ]; then . ./bench-ncu.sh; else . ../bench-ncu.sh; fi
+

@@ -1,38 +1,11 @@
 #!/bin/sh
-# bench7 on the GPU: each program natively (stdout), under compute-sanitizer (memcheck), under ncu
-# with the metric list of ../ncu-metrics.sh (one CSV row per launch and metric; the file is looked
-# for beside this script first, then in calibration/run/), with the two branch counters alone (no
-# shared-memory instrumentation: `*.branch.csv`), then ncu's source page (executed instructions
-# and divergent branches per SASS instruction) of each program's first launches (PROGRAMS: a
-# subset). Takes about 3 minutes. Everything is written to $OUT/bench7.
+# bench7 on the GPU (../bench-ncu.sh: natively, compute-sanitizer, ncu's metric list, the branch
+# counters alone, the source page of the first launches); takes about 3 minutes. Run from the
+# folder holding the binaries, libcudart.so.13, ncu-metrics.sh and bench-ncu.sh (or from
+# calibration/run/bench7): OUT=RESULTS sh ncu.sh; everything is written to $OUT/bench7.
 cd "$(dirname "$0")"
-export LD_LIBRARY_PATH=$PWD:$LD_LIBRARY_PATH
-OUT=${OUT:?set OUT}
-if [ -f ./ncu-metrics.sh ]; then . ./ncu-metrics.sh; else . ../ncu-metrics.sh; fi
-W="$OUT/bench7"; mkdir -p "$W"
-START=$(date +%s)
-P=${PROGRAMS:-reduce histo sort scan conv options walsh interval coop}
-chmod +x $P
-for p in $P; do
-  timeout 60 ./$p > "$W/$p.stdout" 2>&1; echo "$p exit $?"
-done
-for p in $P; do
-  timeout 90 compute-sanitizer --tool memcheck ./$p > "$W/$p.sanitizer.txt" 2>&1
-  echo "$p sanitizer exit $? $(tail -1 "$W/$p.sanitizer.txt")"
-done
-for p in $P; do
-  timeout 200 ncu --clock-control none --csv --metrics "$M" ./$p > "$W/$p.ncu.csv" 2>> "$W/$p.ncu.stderr"
-  echo "$p ncu exit $? rows $(grep -c '^"' "$W/$p.ncu.csv") at $(( $(date +%s) - START )) s"
-done
-for p in $P; do
-  timeout 90 ncu --clock-control none --csv --metrics smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum ./$p > "$W/$p.branch.csv" 2>> "$W/$p.branch.stderr"
-  echo "$p branch exit $? at $(( $(date +%s) - START )) s"
-done
-for p in $P; do
-  if [ $(( $(date +%s) - START )) -gt 300 ]; then echo "no time for $p source page"; continue; fi
-  timeout 60 ncu --clock-control none --launch-count 8 --section SourceCounters --page source --print-source sass --csv ./$p > "$W/$p.sass.csv" 2>> "$W/$p.sass.stderr"
-  echo "$p source exit $? lines $(wc -l < "$W/$p.sass.csv") at $(( $(date +%s) - START )) s"
-done
-{ nvidia-smi --query-gpu=name,driver_version --format=csv; ncu --version | tail -1; } > "$W/versions.txt" 2>&1
-gzip -f "$W"/*.sass.csv 2>/dev/null
-echo "total $(( $(date +%s) - START )) s"
+HERE=$PWD
+NAME=bench7
+P="reduce histo sort scan conv options walsh interval coop"
+if [ -f ./bench-ncu.sh ]; then . ./bench-ncu.sh; else . ../bench-ncu.sh; fi
+

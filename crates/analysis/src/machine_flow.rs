@@ -317,9 +317,11 @@ enum Kind {
     },
     Ret,
     Nop,
-    /// `DADD`/`DMUL`/`DFMA` to nearest ([`double`]).
+    /// `DADD`/`DMUL`/`DFMA`, rounded to nearest or in a modifier's direction (`round` as in
+    /// [`double::arith`]).
     Dop {
         op: double::Dop,
+        round: u8,
     },
     /// `DSETP`.
     Dsetp {
@@ -1230,8 +1232,13 @@ impl MachineFlow {
             });
             let first = check.and_then(|j| {
                 (i + 1..j).find(|&k| {
-                    matches!(ins[k].kind, Kind::Dop { op: double::Dop::Fma })
-                        && ins[k].src.iter().any(|o| o.src == Src::R(seed.wrapping_sub(1)))
+                    matches!(
+                        ins[k].kind,
+                        Kind::Dop {
+                            op: double::Dop::Fma,
+                            ..
+                        }
+                    ) && ins[k].src.iter().any(|o| o.src == Src::R(seed.wrapping_sub(1)))
                         && ins[k]
                             .src
                             .get(2)
@@ -3821,9 +3828,12 @@ impl Warp {
 
     fn reset(&mut self, launch: &FlowLaunch, ctaid: [u32; 3], warp: usize) {
         self.epoch += 1;
-        self.rk.iter_mut().for_each(|k| *k = 0);
-        self.rk[RZ as usize] = u32::MAX;
-        self.r[RZ as usize] = [0; 32];
+        // A register the launch has not written holds what the GPU left there; ptxas reads one
+        // only for bits no result depends on (`PRMT R13, R12, 0x7610, R13` merges a flag's low
+        // bytes into a register whose high bytes nothing reads; `LOP3.LUT P0, RZ, R13, 0xff`
+        // tests the flag). Known as zero, so those bits do not make the known ones unknown.
+        self.rk.iter_mut().for_each(|k| *k = u32::MAX);
+        self.r.iter_mut().for_each(|v| *v = [0; 32]);
         self.pk = [0; 8];
         self.p = [0; 8];
         self.pk[PT as usize] = u32::MAX;
@@ -5376,12 +5386,12 @@ impl Warp {
                 ),
                 _ => (None, None),
             },
-            Kind::Dop { op } => {
+            Kind::Dop { op, round } => {
                 let (Some(a), Some(b)) = (self.dval(0, ins, l, launch), self.dval(1, ins, l, launch)) else {
                     return (None, None);
                 };
                 let c = self.dval(2, ins, l, launch);
-                match double::arith(op, a, b, c) {
+                match double::arith(op, round, a, b, c) {
                     Some((lo, hi)) => (Some(lo), Some(hi)),
                     None => (None, None),
                 }
@@ -5591,6 +5601,33 @@ mod tests {
              \t/*0090*/ EXIT ;\n",
         );
         assert_eq!(run(&f, 32, &[]), Ok((7, 3)));
+    }
+
+    #[test]
+    fn bytes_merged_into_a_register_never_written_are_known() {
+        // a flag in the low byte of R13, merged by PRMT into a register the launch never wrote
+        // (its high bytes are whatever the GPU left, and nothing reads them), then tested by a
+        // LOP3 on that byte: followed as when R13 was zeroed first
+        let body = |init: &str| {
+            format!(
+                "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+                 {init}\
+                 \t/*0020*/ LOP3.LUT R12, R0, 0x1, RZ, 0xc0, !PT ;\n\
+                 \t/*0030*/ PRMT R13, R12, 0x7610, R13 ;\n\
+                 \t/*0040*/ LOP3.LUT P0, RZ, R13, 0xff, RZ, 0xc0, !PT ;\n\
+                 \t/*0050*/ @P0 BRA `(.L_x_0) ;\n\
+                 \t/*0060*/ IADD3 R2, R2, 0x1, RZ ;\n\
+                 .L_x_0:\n\
+                 \t/*0070*/ EXIT ;\n"
+            )
+        };
+        let zeroed = run(
+            &flow(&body("\t/*0010*/ IMAD.MOV.U32 R13, RZ, RZ, RZ ;\n")),
+            32,
+            &[],
+        );
+        assert!(matches!(zeroed, Ok((_, d)) if d > 0), "{zeroed:?}");
+        assert_eq!(run(&flow(&body("")), 32, &[]), zeroed);
     }
 
     #[test]

@@ -814,7 +814,10 @@ pub fn machine_accesses(k: &warpscope_toolchain::sass::SassKernel) -> Vec<Machin
 /// code's `LDG`/`STG`/`LD`/`ST` are counted inside a loop and outside any loop; the line matches
 /// when both counts agree. What this catches: ptxas hoisting a load out of a loop that the PTX
 /// reloads every iteration (a load next to warp collectives, which NVVM does not move), a loop ptxas
-/// unrolled, accesses it merged or removed.
+/// unrolled, accesses it merged or removed. The guarded ones (`@p ld`, `@P0 LDG`) are counted
+/// apart as well: ptxas sinks a load the PTX makes on every pass under the condition that uses
+/// its value (`int t = code[pc++]; if (top == 0) pc = t;` loads `t` by `@!P0 LDG` only in the
+/// lanes that jump), so the machine code loads less often than the PTX on the same line.
 pub fn global_lines_unmatched(
     program: &Program,
     kernel: &str,
@@ -825,8 +828,9 @@ pub fn global_lines_unmatched(
     let ptx_loops = ptx_loops(program, k);
     let base = |f: &str| f.rsplit(['/', '\\']).next().unwrap_or(f).to_string();
     type Key = (Option<String>, Option<u32>);
-    // (inside a loop, outside) per line, PTX then machine code
-    let mut lines: BTreeMap<Key, [usize; 4]> = BTreeMap::new();
+    // (inside a loop, outside) per line, PTX then machine code; then the guarded ones, PTX and
+    // machine code
+    let mut lines: BTreeMap<Key, [usize; 6]> = BTreeMap::new();
     for pc in k.entry..k.end {
         // machine instructions the PTX instruction makes: one per ld/st; a row-major f32 wmma C
         // fragment is four 8-byte accesses (LDG/STG.E.64), any other wmma fragment eight
@@ -872,18 +876,32 @@ pub fn global_lines_unmatched(
             None => (None, None),
         };
         let inside = ptx_loops.iter().any(|&(a, z)| (a..=z).contains(&pc));
-        lines.entry(key).or_default()[usize::from(!inside)] += n;
+        let c = lines.entry(key).or_default();
+        c[usize::from(!inside)] += n;
+        if program.ops[pc as usize].guard != warpscope_ptx::inst::PSrc::TRUE {
+            c[4] += n;
+        }
     }
     let loops = sass.loops();
+    let guarded: BTreeSet<u32> = sass
+        .insts
+        .iter()
+        .filter(|i| i.predicate.as_deref().is_some_and(|p| p != "PT"))
+        .map(|i| i.code_offset)
+        .collect();
     for g in &sass.globals {
         let key = (g.file.as_deref().map(base), g.line);
         let inside = loops.iter().any(|&(a, z)| (a..=z).contains(&g.code_offset));
-        lines.entry(key).or_default()[2 + usize::from(!inside)] += 1;
+        let c = lines.entry(key).or_default();
+        c[2 + usize::from(!inside)] += 1;
+        if guarded.contains(&g.code_offset) {
+            c[5] += 1;
+        }
     }
     Some(
         lines
             .into_iter()
-            .filter(|(_, c)| c[0] != c[2] || c[1] != c[3])
+            .filter(|(_, c)| c[0] != c[2] || c[1] != c[3] || c[4] != c[5])
             .map(|((_, line), _)| line)
             .collect(),
     )
@@ -2058,6 +2076,41 @@ setp.lt.u32 %p1, %r4, %r1;";
         assert_eq!(r.role(104), Role::Leader { width: 16 });
         assert!((200..216).all(|pc| r.role(pc) == Role::Plain));
         assert_eq!(r.fused_groups, 4);
+    }
+
+    #[test]
+    fn a_load_ptxas_sinks_under_a_condition_leaves_the_line_unmatched() {
+        // line 5: `int t = code[i]; if (v == 0) out = t;` the PTX loads t on every pass, ptxas
+        // loads it by `@!P0 LDG` only in the lanes whose v is 0: fewer requests than the PTX's
+        let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n\
+            .visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n.reg .pred %p<2>;\n\
+            .loc 1 4 0\nld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\n\
+            .loc 1 5 0\nld.global.u32 %r2, [%rd1+4];\nsetp.eq.s32 %p1, %r1, 0;\nselp.b32 %r3, %r2, 7, %p1;\n\
+            .loc 1 6 0\nst.global.u32 [%rd1], %r3;\nret;\n}\n";
+        let program = warpscope_ptx::compile(ptx).unwrap();
+        let sass = |guard: &str| {
+            let text = format!(
+                ".section\t.text.k,\"ax\",@progbits\n\
+                 //## File \"k.cu\", line 4\n\
+                 /*0000*/ LDG.E R0, desc[UR4][R2.64] ;\n\
+                 //## File \"k.cu\", line 5\n\
+                 /*0010*/ ISETP.NE.AND P0, PT, R0, RZ, PT ;\n\
+                 /*0020*/ IMAD.MOV.U32 R5, RZ, RZ, 0x7 ;\n\
+                 /*0030*/ {guard} LDG.E R5, desc[UR4][R2.64+0x4] ;\n\
+                 //## File \"k.cu\", line 6\n\
+                 /*0040*/ STG.E desc[UR4][R2.64], R5 ;\n\
+                 /*0050*/ EXIT ;\n"
+            );
+            warpscope_toolchain::sass::parse_disassembly(&text)
+                .unwrap()
+                .remove(0)
+        };
+        assert_eq!(
+            global_lines_unmatched(&program, "k", &sass("@!P0")),
+            Some(vec![Some(5)])
+        );
+        // the same load kept on every pass: every line matches
+        assert_eq!(global_lines_unmatched(&program, "k", &sass("")), Some(vec![]));
     }
 
     #[test]

@@ -1,7 +1,9 @@
-//! Double-precision steps of the machine code: `DADD`, `DMUL`, `DFMA` (to nearest), `DSETP`, and
-//! the conversions between 32-bit integers, floats and doubles. The GPU's double arithmetic is
-//! IEEE 754 binary64 with subnormals and no flush to zero, rounded to nearest even unless a
-//! rounding modifier says otherwise (those are left unknown), so these results are exact: a branch
+//! Double-precision steps of the machine code: `DADD`, `DMUL`, `DFMA` (to nearest or in the
+//! direction of a `.RZ`/`.RM`/`.RP` modifier), `DSETP`, and the conversions between 8-, 16- and
+//! 32-bit integers, floats and doubles. The GPU's double arithmetic is IEEE 754 binary64 with
+//! subnormals and no flush to zero, each result rounded once (to nearest even, or in the
+//! modifier's direction: [`warpscope_emu::softfloat`]; `round(x)` is ptxas's `DADD.RZ` of `x` and
+//! a half of its sign), so these results are exact: a branch
 //! on a double compare (the argument reduction of `sin`/`cos`, an ODE solver's step control) is
 //! followed on the launch's values. `MUFU.RCP64H` and `MUFU.RSQ64H` are the H200's unit
 //! (`warpscope_emu::mufu::rcp64h`, `rsq64h`, measured: calibration/rcp64h, calibration/rsq64h).
@@ -16,11 +18,24 @@ pub(super) enum Dop {
     Fma,
 }
 
+/// The rounding of a `DADD`/`DMUL`/`DFMA` modifier list: 0 to nearest even (none), 1 `.RZ`, 2
+/// `.RM`, 3 `.RP`; `None` for any other modifier or two roundings.
+fn dop_round(mods: &[&str]) -> Option<u8> {
+    match mods {
+        [] => Some(0),
+        ["RZ"] => Some(1),
+        ["RM"] => Some(2),
+        ["RP"] => Some(3),
+        _ => None,
+    }
+}
+
 /// A conversion involving doubles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Dcvt {
-    /// `I2F.F64` (signed) / `I2F.F64.U32`: exact.
-    FromInt { signed: bool },
+    /// `I2F.F64` (signed) / `I2F.F64.U32`, and of the low 16 or 8 bits (`.S16`, `.U16`, `.S8`,
+    /// `.U8`): exact.
+    FromInt { signed: bool, bits: u8 },
     /// `F2F.F64.F32`: exact.
     FromFloat,
     /// `F2F.F32.F64`: rounded to nearest even.
@@ -42,9 +57,14 @@ pub(super) enum Dcvt {
 pub(super) fn kind(base: &str, mods: &[&str]) -> Option<Kind> {
     let only = |allowed: &[&str]| mods.iter().all(|m| allowed.contains(m));
     Some(match base {
-        "DADD" if mods.is_empty() => Kind::Dop { op: Dop::Add },
-        "DMUL" if mods.is_empty() => Kind::Dop { op: Dop::Mul },
-        "DFMA" if mods.is_empty() => Kind::Dop { op: Dop::Fma },
+        "DADD" | "DMUL" | "DFMA" => Kind::Dop {
+            op: match base {
+                "DADD" => Dop::Add,
+                "DMUL" => Dop::Mul,
+                _ => Dop::Fma,
+            },
+            round: dop_round(mods)?,
+        },
         "DSETP" if matches!(mods.first(), Some(&("MIN" | "MAX"))) => {
             if !only(&[mods[0], "AND"]) {
                 return None;
@@ -63,11 +83,21 @@ pub(super) fn kind(base: &str, mods: &[&str]) -> Option<Kind> {
                 bop: super::parse_bop(mods),
             }
         }
-        "I2F" if mods.contains(&"F64") && only(&["F64", "S32", "U32"]) => Kind::Dcvt {
-            op: Dcvt::FromInt {
-                signed: !mods.contains(&"U32"),
-            },
-        },
+        "I2F" if mods.contains(&"F64") && only(&["F64", "S32", "U32", "S16", "U16", "S8", "U8"]) => {
+            let bits = if mods.iter().any(|m| m.ends_with("16")) {
+                16
+            } else if mods.iter().any(|m| m.ends_with('8')) {
+                8
+            } else {
+                32
+            };
+            Kind::Dcvt {
+                op: Dcvt::FromInt {
+                    signed: !mods.iter().any(|m| m.starts_with('U')),
+                    bits,
+                },
+            }
+        }
         "F2F" if mods == ["F64", "F32"] => Kind::Dcvt { op: Dcvt::FromFloat },
         "F2F" if mods == ["F32", "F64"] => Kind::Dcvt { op: Dcvt::ToFloat },
         "F2I" if mods.contains(&"F64") && only(&["F64", "TRUNC", "FLOOR", "CEIL", "S32", "U32"]) => {
@@ -223,20 +253,39 @@ fn split(v: f64) -> Option<(u32, u32)> {
     (!v.is_nan()).then(|| (v.to_bits() as u32, (v.to_bits() >> 32) as u32))
 }
 
-/// `DADD`/`DMUL`/`DFMA` on known operands: the result's two words.
-pub(super) fn arith(op: Dop, a: f64, b: f64, c: Option<f64>) -> Option<(u32, u32)> {
-    split(match op {
-        Dop::Add => a + b,
-        Dop::Mul => a * b,
-        Dop::Fma => a.mul_add(b, c?),
-    })
+/// `DADD`/`DMUL`/`DFMA` on known operands, rounded as `round` says (0 to nearest even, 1 toward
+/// zero, 2 down, 3 up): the result's two words.
+pub(super) fn arith(op: Dop, round: u8, a: f64, b: f64, c: Option<f64>) -> Option<(u32, u32)> {
+    if round == 0 {
+        return split(match op {
+            Dop::Add => a + b,
+            Dop::Mul => a * b,
+            Dop::Fma => a.mul_add(b, c?),
+        });
+    }
+    use warpscope_emu::softfloat::{self, F64};
+    use warpscope_ptx::inst::Rnd;
+    let rnd = [Rnd::Rz, Rnd::Rm, Rnd::Rp][usize::from(round.clamp(1, 3) - 1)];
+    let (x, y) = (a.to_bits(), b.to_bits());
+    split(f64::from_bits(match op {
+        Dop::Add => softfloat::add(F64, x, y, rnd),
+        Dop::Mul => softfloat::mul(F64, x, y, rnd),
+        Dop::Fma => softfloat::fma(F64, x, y, c?.to_bits(), rnd),
+    }))
 }
 
 /// A conversion's result words (the second only for a double result).
 pub(super) fn convert(op: Dcvt, x: u32, d: Option<f64>) -> (Option<u32>, Option<u32>) {
     match op {
-        Dcvt::FromInt { signed } => {
-            let v = if signed { f64::from(x as i32) } else { f64::from(x) };
+        Dcvt::FromInt { signed, bits } => {
+            let v = match (signed, bits) {
+                (true, 8) => f64::from(x as u8 as i8),
+                (false, 8) => f64::from(x as u8),
+                (true, 16) => f64::from(x as u16 as i16),
+                (false, 16) => f64::from(x as u16),
+                (true, _) => f64::from(x as i32),
+                (false, _) => f64::from(x),
+            };
             let (lo, hi) = (v.to_bits() as u32, (v.to_bits() >> 32) as u32);
             (Some(lo), Some(hi))
         }
@@ -293,17 +342,69 @@ mod tests {
     fn fma_rounds_once() {
         // (1 + 2^-30)^2 - 1 = 2^-29 + 2^-60: a multiply then an add loses the 2^-60
         let a = 1.0 + 2f64.powi(-30);
-        let fused = arith(Dop::Fma, a, a, Some(-1.0)).unwrap();
+        let fused = arith(Dop::Fma, 0, a, a, Some(-1.0)).unwrap();
         assert_eq!(fused, words(2f64.powi(-29) + 2f64.powi(-60)));
-        let unfused = arith(Dop::Add, a * a, -1.0, None).unwrap();
+        let unfused = arith(Dop::Add, 0, a * a, -1.0, None).unwrap();
         assert_eq!(unfused, words(2f64.powi(-29)));
     }
 
     #[test]
     fn subnormals_are_kept_and_nan_is_unknown() {
         let tiny = f64::from_bits(1);
-        assert_eq!(arith(Dop::Mul, tiny, 1.0, None), Some((1, 0)));
-        assert_eq!(arith(Dop::Add, f64::INFINITY, f64::NEG_INFINITY, None), None);
+        assert_eq!(arith(Dop::Mul, 0, tiny, 1.0, None), Some((1, 0)));
+        assert_eq!(arith(Dop::Add, 0, f64::INFINITY, f64::NEG_INFINITY, None), None);
+    }
+
+    #[test]
+    fn directed_roundings() {
+        // round(x) as ptxas computes it: DADD.RZ of x and a half of x's sign, then F2I.TRUNC;
+        // the largest double below 0.5 rounds to 0, where adding to nearest would give 1
+        let below_half = f64::from_bits(0x3fdf_ffff_ffff_ffff);
+        assert!(matches!(
+            kind("DADD", &["RZ"]),
+            Some(Kind::Dop {
+                op: Dop::Add,
+                round: 1
+            })
+        ));
+        assert!(kind("DADD", &["RZ", "RM"]).is_none());
+        assert_eq!(
+            arith(Dop::Add, 1, below_half, 0.5, None),
+            Some(words(1.0 - f64::EPSILON / 2.0))
+        );
+        assert_eq!(arith(Dop::Add, 0, below_half, 0.5, None), Some(words(1.0)));
+        assert_eq!(
+            arith(Dop::Add, 1, -below_half, -0.5, None),
+            Some(words(-1.0 + f64::EPSILON / 2.0))
+        );
+        assert_eq!(arith(Dop::Add, 2, 1.0, 2f64.powi(-60), None), Some(words(1.0)));
+        assert_eq!(
+            arith(Dop::Add, 3, 1.0, 2f64.powi(-60), None),
+            Some(words(1.0 + f64::EPSILON))
+        );
+        assert_eq!(
+            arith(Dop::Mul, 1, 1.0 + f64::EPSILON, 1.0 - f64::EPSILON / 2.0, None),
+            Some(words(1.0))
+        );
+        assert_eq!(
+            arith(Dop::Fma, 3, 1.0, 1.0, Some(2f64.powi(-70))),
+            Some(words(1.0 + f64::EPSILON))
+        );
+    }
+
+    #[test]
+    fn narrow_integers_convert_from_their_low_bits() {
+        let from = |mods: &[&str], x: u32| match kind("I2F", mods) {
+            Some(Kind::Dcvt { op }) => convert(op, x, None).1.map(|h| f64::from_bits(u64::from(h) << 32)),
+            _ => None,
+        };
+        // a byte loaded by LDG.E.U8, converted by I2F.F64.U16 (the high bits of the word are 0)
+        assert_eq!(from(&["F64", "U16"], 0x0001_00e4), Some(228.0));
+        assert_eq!(from(&["F64", "S16"], 0xffff), Some(-1.0));
+        assert_eq!(from(&["F64", "U8"], 0x1ff), Some(255.0));
+        assert_eq!(from(&["F64", "S8"], 0x80), Some(-128.0));
+        assert_eq!(from(&["F64", "S32"], 0xffff_fffe), Some(-2.0));
+        assert_eq!(from(&["F64", "U64"], 1), None);
     }
 
     #[test]
@@ -331,12 +432,30 @@ mod tests {
 
     #[test]
     fn conversions() {
-        assert_eq!(convert(Dcvt::FromInt { signed: true }, (-3i32) as u32, None), {
-            let (l, h) = words(-3.0);
-            (Some(l), Some(h))
-        });
         assert_eq!(
-            convert(Dcvt::FromInt { signed: false }, u32::MAX, None).1,
+            convert(
+                Dcvt::FromInt {
+                    signed: true,
+                    bits: 32
+                },
+                (-3i32) as u32,
+                None
+            ),
+            {
+                let (l, h) = words(-3.0);
+                (Some(l), Some(h))
+            }
+        );
+        assert_eq!(
+            convert(
+                Dcvt::FromInt {
+                    signed: false,
+                    bits: 32
+                },
+                u32::MAX,
+                None
+            )
+            .1,
             Some((4294967295f64.to_bits() >> 32) as u32)
         );
         // 1 + 2^-24 is a tie between 1 and 1 + 2^-23: to even
