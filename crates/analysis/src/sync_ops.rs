@@ -198,8 +198,10 @@ pub(crate) fn cas_seed_loads(texts: &[&str]) -> Vec<(usize, u8)> {
     if !has_cas {
         return Vec::new();
     }
-    // registers set once, by `add` of a register and an immediate
-    let mut defs: HashMap<&str, (u32, Option<(&str, i64)>)> = HashMap::new();
+    // per register: how many instructions set it, and the last one's (base, offset) when it
+    // is an `add` of an immediate or a `mov` of a variable's address
+    type Def<'a> = (u32, Option<(&'a str, i64)>);
+    let mut defs: HashMap<&str, Def<'_>> = HashMap::new();
     let mut movs: Vec<(&str, &str)> = Vec::new();
     for t in texts {
         let ops = operands(t);
