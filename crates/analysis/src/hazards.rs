@@ -796,7 +796,12 @@ impl HazardSink {
         // its instruction field (one for the warp when its lanes' stamps agree)
         let mut per_lane = false;
         if let Some(s) = &mut self.sync {
-            if kind != AccessKind::Atomic && s.ops.at(pc).strong > 0 {
+            let op = s.ops.at(pc);
+            if kind != AccessKind::Atomic && op.cas_seed {
+                // a load that only seeds a compare-and-swap loop: as an atomic read (it races
+                // with plain writes, not with atomics, in one warp too)
+                me.flags = ATOMIC;
+            } else if kind != AccessKind::Atomic && op.strong > 0 {
                 me.flags = STRONG;
             }
             if s.orders {

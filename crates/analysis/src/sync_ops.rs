@@ -30,6 +30,9 @@ pub(crate) struct PcSync {
     /// Programming Guide's `__threadfence()` example relies on it); not `.relaxed` or `.release`
     /// ones, nor `red` (which reads nothing back).
     pub(crate) rmw_acquires: bool,
+    /// A plain load that only seeds a compare-and-swap loop on its address ([`cas_seed_loads`]):
+    /// taken as an atomic read.
+    pub(crate) cas_seed: bool,
 }
 
 /// The ordering role of each instruction of a program, by pc.
@@ -108,10 +111,15 @@ impl SyncOps {
     pub fn of_range(program: &warpscope_ptx::Program, start: u32, end: u32) -> SyncOps {
         let end = (end as usize).min(program.info.len());
         let start = (start as usize).min(end);
-        let ops: Vec<PcSync> = program.info[start..end]
+        let mut ops: Vec<PcSync> = program.info[start..end]
             .iter()
             .map(|i| classify(&i.text))
             .collect();
+        let texts: Vec<&str> = program.info[start..end].iter().map(|i| i.text.as_str()).collect();
+        for (ld, scope) in cas_seed_loads(&texts) {
+            ops[ld].strong = ops[ld].strong.max(scope);
+            ops[ld].cas_seed = true;
+        }
         let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0);
         SyncOps {
             base: start as u32,
@@ -144,5 +152,203 @@ impl SyncOps {
             .and_then(|i| self.ops.get(i as usize))
             .copied()
             .unwrap_or_default()
+    }
+}
+
+/// The operands of the instruction `text` (after the opcode, split at commas, trimmed).
+fn operands(text: &str) -> Vec<&str> {
+    let mut t = text.trim_start();
+    if t.starts_with('@') {
+        t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
+    }
+    let rest = t.split_once(char::is_whitespace).map_or("", |x| x.1);
+    let rest = rest.split(';').next().unwrap_or("").trim();
+    if rest.is_empty() {
+        return Vec::new();
+    }
+    rest.split(',').map(str::trim).collect()
+}
+
+/// Whether `op` is a variable's name (`_ZZ4kernE1s`, `counter`), not a register or a number.
+fn is_symbol(op: &str) -> bool {
+    op.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+}
+
+/// The plain loads among `texts` (one kernel's instructions) that only seed a compare-and-swap
+/// loop on the address they read, with the scope of that `atom.cas`: the CUDA Programming Guide's
+/// `atomicAdd` for `double` (`old = *address; do { assumed = old; old = atomicCAS(address,
+/// assumed, f(assumed)); } while (assumed != old);`) and every CAS loop built like it. The value
+/// read is the loop's first guess, which the `atom.cas` compares with what memory holds and
+/// retries on a mismatch: whatever the load returned, stale or torn, the outcome is that of an
+/// atomic read. Such a load is taken as a relaxed (strong) read at the CAS's scope: it does not
+/// race with atomics of other threads, and still races with their plain writes.
+///
+/// Recognised when the load's destination register, or a register `mov` copies it to, is the
+/// compare operand of an `atom.cas` whose address is the load's (as written, `[%rd1+56]`, or
+/// through a register set once by `add` of an immediate, `add.s64 %rd17, %rd1, 56; ...
+/// [%rd17]`, or by `mov` of a variable's address, `mov.u32 %r7, s; ... [%r7]` against `[s]`)
+/// and whose width is the load's. Loads that are `volatile`, `.relaxed`, `.acquire`,
+/// vector loads and loads of other state spaces than global, shared or generic are left alone.
+pub(crate) fn cas_seed_loads(texts: &[&str]) -> Vec<(usize, u8)> {
+    use std::collections::HashMap;
+    let has_cas = texts.iter().any(|t| {
+        let (head, mods) = crate::ptx_text::opcode(t);
+        head == "atom" && mods.contains(&"cas")
+    });
+    if !has_cas {
+        return Vec::new();
+    }
+    // per register: how many instructions set it, and the last one's (base, offset) when it
+    // is an `add` of an immediate or a `mov` of a variable's address
+    type Def<'a> = (u32, Option<(&'a str, i64)>);
+    let mut defs: HashMap<&str, Def<'_>> = HashMap::new();
+    let mut movs: Vec<(&str, &str)> = Vec::new();
+    for t in texts {
+        let ops = operands(t);
+        let Some(&d) = ops.first() else { continue };
+        if !d.starts_with('%') {
+            continue;
+        }
+        let (head, _) = crate::ptx_text::opcode(t);
+        let add = if head == "add" && ops.len() == 3 && ops[1].starts_with('%') {
+            ops[2].parse::<i64>().ok().map(|n| (ops[1], n))
+        } else if head == "mov" && ops.len() == 2 && is_symbol(ops[1]) {
+            // the address of a variable (`mov.u32 %r7, s;`)
+            Some((ops[1], 0))
+        } else {
+            None
+        };
+        let e = defs.entry(d).or_insert((0, None));
+        e.0 += 1;
+        e.1 = add;
+        if head == "mov" && ops.len() == 2 && ops[1].starts_with('%') {
+            movs.push((d, ops[1]));
+        }
+    }
+    // an address operand as (base register, byte offset)
+    let addr = |op: &str| -> Option<(String, i64)> {
+        let inner = op.strip_prefix('[')?.strip_suffix(']')?.trim();
+        let (base, off) = match inner.split_once('+') {
+            Some((b, o)) => (b.trim(), o.trim().parse::<i64>().ok()?),
+            None => (inner, 0),
+        };
+        if !base.starts_with('%') && !is_symbol(base) {
+            return None;
+        }
+        match defs.get(base) {
+            Some(&(1, Some((b, n)))) => Some((b.to_string(), off + n)),
+            _ => Some((base.to_string(), off)),
+        }
+    };
+    let width = |mods: &[&str]| -> Option<u32> {
+        mods.iter().rev().find_map(|m| {
+            let n = m.get(1..)?.parse::<u32>().ok()?;
+            matches!(m.as_bytes()[0], b'b' | b'u' | b's' | b'f').then_some(n)
+        })
+    };
+    let scope_of = |t: &str| classify(t).strong;
+    // each CAS: (address, width, compare register, scope)
+    let cas: Vec<((String, i64), u32, &str, u8)> = texts
+        .iter()
+        .filter_map(|t| {
+            let (head, mods) = crate::ptx_text::opcode(t);
+            if head != "atom" || !mods.contains(&"cas") {
+                return None;
+            }
+            let ops = operands(t);
+            if ops.len() != 4 {
+                return None;
+            }
+            Some((addr(ops[1])?, width(&mods)?, ops[2], scope_of(t)))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, t) in texts.iter().enumerate() {
+        let (head, mods) = crate::ptx_text::opcode(t);
+        if head != "ld"
+            || mods.iter().any(|m| {
+                matches!(
+                    *m,
+                    "volatile" | "relaxed" | "acquire" | "param" | "const" | "local"
+                )
+            })
+            || mods.iter().any(|m| m.starts_with('v') && m.len() == 2)
+        {
+            continue;
+        }
+        let ops = operands(t);
+        if ops.len() != 2 || !ops[0].starts_with('%') {
+            continue;
+        }
+        let (Some(a), Some(w)) = (addr(ops[1]), width(&mods)) else {
+            continue;
+        };
+        // the registers the loaded value is copied to
+        let mut seen: Vec<&str> = vec![ops[0]];
+        loop {
+            let before = seen.len();
+            for &(d, s) in &movs {
+                if seen.contains(&s) && !seen.contains(&d) {
+                    seen.push(d);
+                }
+            }
+            if seen.len() == before {
+                break;
+            }
+        }
+        if let Some(c) = cas.iter().find(|c| c.0 == a && c.1 == w && seen.contains(&c.2)) {
+            out.push((i, c.3));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod cas_tests {
+    use super::cas_seed_loads;
+
+    #[test]
+    fn a_load_seeding_a_cas_loop_on_its_address_is_found() {
+        // nvcc's CUDA-guide atomicAdd(double) loop, the address through an `add` of 56
+        let k = [
+            "ld.global.u64 %rd18, [%rd1+56];",
+            "add.s64 %rd17, %rd1, 56;",
+            "atom.global.cas.b64 %rd4, [%rd17], %rd18, %rd18;",
+            "setp.ne.s64 %p1, %rd4, %rd18;",
+            "mov.u64 %rd18, %rd4;",
+            "@%p1 bra $L__BB0_1;",
+        ];
+        assert_eq!(cas_seed_loads(&k), vec![(0, super::GPU)]);
+        // the compare operand a copy of the loaded register
+        let k = [
+            "ld.u32 %r14, [%rd2];",
+            "mov.u32 %r20, %r14;",
+            "atom.cas.b32 %r4, [%rd2], %r20, %r8;",
+        ];
+        assert_eq!(cas_seed_loads(&k), vec![(0, super::GPU)]);
+        // a shared variable: the load names it, the CAS a register holding its address
+        let k = [
+            "ld.shared.u32 %r10, [_ZZ4kernE1m];",
+            "mov.u32 %r7, _ZZ4kernE1m;",
+            "atom.shared.cas.b32 %r4, [%r7], %r10, %r6;",
+        ];
+        assert_eq!(cas_seed_loads(&k), vec![(0, super::GPU)]);
+    }
+
+    #[test]
+    fn other_loads_are_not() {
+        // another address, another width, the value not the compare operand, a volatile load
+        let k = [
+            "ld.global.u64 %rd18, [%rd1+48];",
+            "ld.global.u32 %r1, [%rd1+56];",
+            "ld.global.u64 %rd20, [%rd1+56];",
+            "ld.volatile.global.u64 %rd21, [%rd1+56];",
+            "add.s64 %rd17, %rd1, 56;",
+            "atom.global.cas.b64 %rd4, [%rd17], %rd18, %rd20;",
+            "atom.global.cas.b64 %rd5, [%rd17], %rd21, %rd20;",
+        ];
+        assert!(cas_seed_loads(&k).is_empty());
+        // no CAS at all
+        assert!(cas_seed_loads(&["ld.global.u32 %r1, [%rd1];"]).is_empty());
     }
 }

@@ -23,6 +23,7 @@
 //! ```
 
 use warpscope_emu::{Arg, Kernel};
+use warpscope_ptx::inst::{Rnd, Ty};
 
 use crate::error::{Error, Result};
 
@@ -31,11 +32,14 @@ fn bad(text: &str, reason: impl std::fmt::Display) -> Error {
 }
 
 /// A scalar field type: its name and size (its alignment is its size).
-const SCALARS: [(&str, usize); 10] = [
+const SCALARS: [(&str, usize); 13] = [
     ("i8", 1),
     ("u8", 1),
+    ("bool", 1),
     ("i16", 2),
     ("u16", 2),
+    ("f16", 2),
+    ("bf16", 2),
     ("i32", 4),
     ("u32", 4),
     ("i64", 8),
@@ -385,7 +389,7 @@ impl Fields<'_> {
             return Err(self.fail(
                 path,
                 format!(
-                    "unknown type `{ty}` (i8 u8 i16 u16 i32 u32 i64 u64 f32 f64, CUDA vector types such as \
+                    "unknown type `{ty}` (i8 u8 bool i16 u16 f16 bf16 i32 u32 i64 u64 f32 f64, CUDA vector types such as \
                      float4 int2 uchar3 double2, ptr=buf:BYTES for a pointer to a buffer, ptr:ADDRESS, or \
                      {{FIELDS}} for a nested struct)"
                 ),
@@ -475,6 +479,17 @@ impl Fields<'_> {
                 .to_le_bytes()
                 .to_vec(),
             "u64" => (int(0, u64::MAX.into())? as u64).to_le_bytes().to_vec(),
+            "bool" => match v {
+                "0" | "false" => vec![0],
+                "1" | "true" => vec![1],
+                _ => return Err(self.fail(path, format!("`{shown}`: `{v}` is not 0, 1, true or false"))),
+            },
+            "f16" | "bf16" => {
+                let t = if ty == "f16" { Ty::F16 } else { Ty::BF16 };
+                (warpscope_emu::arith::to_half(t, float()?, Rnd::Rn) as u16)
+                    .to_le_bytes()
+                    .to_vec()
+            }
             "f32" => (float()? as f32).to_le_bytes().to_vec(),
             _ => float()?.to_le_bytes().to_vec(),
         })
@@ -566,6 +581,32 @@ pub fn hex_bytes(text: &str, hex: &str) -> Result<Vec<u8>> {
         .collect()
 }
 
+/// The scalar kinds `--arg` takes besides those of [`warpscope_analysis::launchspec::parse_arg`]:
+/// narrower than 4 bytes, or halves.
+const SMALL_SCALARS: [&str; 7] = ["i8", "u8", "bool", "i16", "u16", "f16", "bf16"];
+
+/// `alias:N[+BYTES]`'s target: argument `N` (a buffer) and the byte offset into it.
+fn alias_target(text: &str, target: &str) -> Result<(usize, u64)> {
+    let (n, off) = match target.split_once('+') {
+        Some((n, off)) => (n, Some(off)),
+        None => (target, None),
+    };
+    let n = n.trim().parse::<usize>().map_err(|_| {
+        bad(
+            text,
+            format!("`{n}` is not an argument index (alias:N or alias:N+BYTES)"),
+        )
+    })?;
+    let off = match off {
+        Some(o) => o
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| bad(text, format!("`{o}` is not a byte offset (alias:N+BYTES)")))?,
+        None => 0,
+    };
+    Ok((n, off))
+}
+
 /// Parses one `--arg` (`index`: its position, which seeds `buf:BYTES`).
 pub fn parse_arg(text: &str, index: usize) -> Result<Arg> {
     if let Some(fields) = text.strip_prefix("struct:") {
@@ -579,6 +620,18 @@ pub fn parse_arg(text: &str, index: usize) -> Result<Arg> {
             text,
             "a tensor map names a buffer argument: give it among the launch's arguments",
         ));
+    }
+    if text.starts_with("alias:") {
+        return Err(bad(
+            text,
+            "an alias names a buffer argument: give it among the launch's arguments",
+        ));
+    }
+    if let Some((kind, _)) = text.split_once(':')
+        && SMALL_SCALARS.contains(&kind)
+    {
+        // a scalar narrower than 4 bytes, or a half: its bytes, as a one-field struct's
+        return struct_bytes(text, text).map(Arg::Bytes);
     }
     warpscope_analysis::launchspec::parse_arg(text, index)
         .map_err(|e| Error::input(format!("--arg {e} (struct:T:V,... and bytes:HEX also work)")))
@@ -634,10 +687,14 @@ pub fn parse_launch_args<S: AsRef<str>>(specs: &[S]) -> Result<LaunchArgs> {
     let mut ptrs: Vec<(usize, PtrField)> = Vec::new();
     let mut maps: Vec<(usize, PtrField)> = Vec::new();
     let mut spans = vec![None; specs.len()];
+    let mut aliases: Vec<(usize, (usize, u64))> = Vec::new();
     for (i, s) in specs.iter().enumerate() {
         let text = s.as_ref();
         out.push(if is_map(s) {
             None
+        } else if let Some(target) = text.strip_prefix("alias:") {
+            aliases.push((i, alias_target(text, target)?));
+            Some(Arg::Bytes(vec![0; 8]))
         } else if let Some(fields) = text.strip_prefix("struct:") {
             let l = struct_layout(text, fields)?;
             ptrs.extend(l.ptrs.into_iter().map(|p| (i, p)));
@@ -668,6 +725,25 @@ pub fn parse_launch_args<S: AsRef<str>>(specs: &[S]) -> Result<LaunchArgs> {
         args.push(buf);
     }
     let (bases, _) = warpscope_emu::buffer_layout(&args);
+    for &(i, (n, off)) in &aliases {
+        let text = specs[i].as_ref();
+        let (Some(Arg::Buffer(b)), Some(Some(base))) = (args.get(n), bases.get(n)) else {
+            return Err(bad(
+                text,
+                format!("argument {n} is not a buffer (`buf:`) argument"),
+            ));
+        };
+        if off > b.len() as u64 {
+            return Err(bad(
+                text,
+                format!(
+                    "offset {off} lies past the end of argument {n} (a buffer of {} bytes)",
+                    b.len()
+                ),
+            ));
+        }
+        args[i] = Arg::Bytes((base + off).to_le_bytes().to_vec());
+    }
     for f in &fields {
         let base = bases[f.index].unwrap_or(0);
         if let Arg::Bytes(b) = &mut args[f.arg] {
@@ -805,8 +881,15 @@ pub fn check_fields(
             && (p.size as usize) < n
         {
             return Err(Error::input(format!(
-                "--arg {i}: a {n}-byte value for parameter {} of `{shown}`, which takes {} bytes",
-                p.name, p.size
+                "--arg {i}: a {n}-byte value for parameter {} of `{shown}`, which takes {} bytes{}",
+                p.name,
+                p.size,
+                match p.size {
+                    1 => " (give it as i8:V, u8:V or bool:V)",
+                    2 => " (give it as i16:V, u16:V, f16:V or bf16:V)",
+                    4 => " (give it as i32:V, u32:V or f32:V)",
+                    _ => "",
+                }
             )));
         }
     }
@@ -816,6 +899,56 @@ pub fn check_fields(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn narrow_scalars_and_halves_are_their_bytes() {
+        let bytes = |spec: &str| match parse_arg(spec, 0).unwrap() {
+            Arg::Bytes(b) => b,
+            other => panic!("{spec}: {other:?}"),
+        };
+        assert_eq!(bytes("i16:-2"), vec![0xfe, 0xff]);
+        assert_eq!(bytes("u16:0x1234"), vec![0x34, 0x12]);
+        assert_eq!(bytes("i8:-3"), vec![0xfd]);
+        assert_eq!(bytes("u8:200"), vec![200]);
+        assert_eq!(bytes("bool:true"), vec![1]);
+        assert_eq!(bytes("bool:0"), vec![0]);
+        // 1.5 = 0x3e00 as binary16, 0x3fc0 as bfloat16
+        assert_eq!(bytes("f16:1.5"), vec![0x00, 0x3e]);
+        assert_eq!(bytes("bf16:1.5"), vec![0xc0, 0x3f]);
+        assert!(
+            parse_arg("i8:200", 0)
+                .unwrap_err()
+                .to_string()
+                .contains("out of range")
+        );
+        assert!(
+            parse_arg("bool:2", 0)
+                .unwrap_err()
+                .to_string()
+                .contains("not 0, 1")
+        );
+        assert!(
+            parse_arg("f16:x", 0)
+                .unwrap_err()
+                .to_string()
+                .contains("not a number")
+        );
+    }
+
+    #[test]
+    fn an_alias_is_the_address_of_another_buffer_argument() {
+        let a = parse_launch_args(&["buf:64:zero", "alias:0+4", "alias:0"]).unwrap();
+        let (bases, _) = warpscope_emu::buffer_layout(&a.args);
+        let base = bases[0].unwrap();
+        assert_eq!(a.args[1], Arg::Bytes((base + 4).to_le_bytes().to_vec()));
+        assert_eq!(a.args[2], Arg::Bytes(base.to_le_bytes().to_vec()));
+        assert_eq!(a.given, 3);
+        let e = |specs: &[&str]| parse_launch_args(specs).unwrap_err().to_string();
+        assert!(e(&["i32:1", "alias:0"]).contains("not a buffer"));
+        assert!(e(&["buf:8", "alias:3"]).contains("not a buffer"));
+        assert!(e(&["buf:8", "alias:0+9"]).contains("past the end"));
+        assert!(e(&["buf:8", "alias:x"]).contains("not an argument index"));
+    }
 
     #[test]
     fn struct_layout_is_c_layout() {

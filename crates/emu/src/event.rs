@@ -133,7 +133,9 @@ pub struct BarrierEvent {
     pub pc: u32,
     /// Active lanes arriving.
     pub active: LaneMask,
-    /// Barrier id (0 for `__syncthreads`).
+    /// Barrier id (0 for `__syncthreads`); for [`BarrierKind::Warp`] the member mask. Lanes of one
+    /// `bar.warp.sync` whose mask registers differ (a cooperative-groups tile's `sync()`) get one
+    /// event per mask, `active` the lanes that name it.
     pub id: u32,
     /// Kind.
     pub kind: BarrierKind,

@@ -1638,6 +1638,25 @@ fn return_from_call(ctx: &Ctx<'_>, wi: u32, w: &mut Warp, bm: &mut BlockMem<'_>)
     }
 }
 
+/// The lanes of `mask` grouped by the member mask each names in `row` (a `bar.warp.sync`'s mask
+/// operand), when they do not all name the same one; `None` when they do (or no lane is active).
+fn member_groups(row: &Row, mask: u32) -> Option<Vec<(u32, u32)>> {
+    let first = *row.get(mask.trailing_zeros() as usize)? as u32;
+    let lanes = || (0..32u32).filter(move |l| mask >> l & 1 == 1);
+    if lanes().all(|l| row[l as usize] as u32 == first) {
+        return None;
+    }
+    let mut groups: Vec<(u32, u32)> = Vec::new();
+    for l in lanes() {
+        let v = row[l as usize] as u32;
+        match groups.iter_mut().find(|g| g.1 == v) {
+            Some(g) => g.0 |= 1 << l,
+            None => groups.push((1 << l, v)),
+        }
+    }
+    Some(groups)
+}
+
 /// A block or warp barrier (`Inst::Bar`, `Inst::BarRed`), called from the instruction loop (and
 /// [`general`]). The top frame's pc already points after it.
 #[allow(clippy::too_many_arguments)]
@@ -1675,6 +1694,24 @@ fn bar<S: Sink>(
         BarKind::Arrive => BarrierKind::Arrive,
     };
     let mut mask = mask;
+    if kind == BarrierKind::Warp
+        && let Some(groups) = member_groups(&w.regs[id as usize], mask)
+    {
+        // lanes naming different member masks (a cooperative-groups tile's `sync()`: each tile
+        // of 16 lanes names its own) synchronise apart: one synchronisation per mask, of the
+        // lanes that name it
+        for (lanes, member) in groups {
+            sink.barrier(&BarrierEvent {
+                block,
+                warp: wi,
+                pc,
+                active: lanes,
+                id: member,
+                kind,
+            });
+        }
+        return Flow::Next;
+    }
     if kind == BarrierKind::Warp {
         // `idv` is the member mask: lanes of diverged paths synchronise together
         match warp_join::warp_sync(w, pc, mask, idv) {

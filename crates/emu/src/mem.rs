@@ -424,12 +424,25 @@ impl Global {
         Some(())
     }
 
-    /// Atomic read-modify-write: returns the old value. 32-bit values use a CAS loop on the word;
-    /// 64-bit values are serialised by a lock.
+    /// Atomic read-modify-write: returns the old value. 32-bit values use a CAS loop on the word,
+    /// 16-bit values (2-aligned: `atom.cas.b16`, `atom.add.noftz.f16`) one on the word holding
+    /// them; 64-bit values are serialised by a lock.
     pub fn rmw(&self, addr: u64, w: u64, f: impl Fn(u64) -> u64) -> Option<u64> {
         let (r, off) = self.find(addr, w)?;
         let i = off / 4;
         match w {
+            2 if off % 2 == 0 => {
+                let sh = (off % 4) * 8;
+                let mut old = r.words[i].load(Relaxed);
+                loop {
+                    let half = u64::from(old >> sh & 0xffff);
+                    let new = (old & !(0xffff << sh)) | ((f(half) as u32 & 0xffff) << sh);
+                    match r.words[i].compare_exchange_weak(old, new, Relaxed, Relaxed) {
+                        Ok(_) => return Some(half),
+                        Err(x) => old = x,
+                    }
+                }
+            }
             4 => {
                 let mut old = r.words[i].load(Relaxed);
                 loop {

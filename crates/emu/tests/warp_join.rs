@@ -293,3 +293,40 @@ fn a_group_of_the_chain_without_one_stays_unordered() {
         (0..23).filter(|&pc| pc != 16).map(|pc| (pc, 1)).collect();
     assert_eq!(counts, want);
 }
+
+/// Every lane runs one `bar.warp.sync` whose mask register names its half of the warp
+/// (`0xffff << (lane & 16)`, what a cooperative-groups `thread_block_tile<16>::sync()` compiles
+/// to): the two halves synchronise apart.
+const TILE_SRC: &str = r#".version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry t()
+{
+    .reg .b32 %r<8>;
+    mov.u32 %r1, %tid.x;
+    and.b32 %r2, %r1, 16;
+    mov.u32 %r3, 65535;
+    shl.b32 %r4, %r3, %r2;
+    bar.warp.sync %r4;
+    bar.warp.sync -1;
+    ret;
+}
+"#;
+
+#[test]
+fn lanes_naming_different_masks_synchronise_apart() {
+    let prog = warpscope_ptx::compile(TILE_SRC).unwrap();
+    let l = Launch::new([1, 1, 1], [32, 1, 1], vec![]);
+    let mut res = run(&prog, "t", &l, &Limits::default(), |_| Rec::default()).unwrap();
+    assert!(res.faults.is_empty(), "{:?}", res.faults);
+    let rec = res.sinks.remove(0);
+    assert_eq!(
+        rec.0,
+        [
+            Ev::WarpSync(0x0000_ffff),
+            Ev::WarpSync(0xffff_0000),
+            Ev::WarpSync(u32::MAX),
+        ],
+        "one synchronisation per tile, then the whole warp's"
+    );
+}

@@ -894,6 +894,104 @@ impl<'m> KCtx<'m> {
         }
     }
 
+    /// `atom.add.noftz.{f16x2,bf16x2} d, [a], b` (and `min`/`max`, and `red`): one 16-bit atomic
+    /// per half, the low half (at the address) first, then the high one (2 bytes on); `d` packs
+    /// the two old halves. Each half is atomic, as the PTX ISA guarantees (it does not make the
+    /// pair one access).
+    fn packed_half_atom(
+        &mut self,
+        i: &'m Instruction,
+        base: &str,
+        mods: &[&str],
+        half: Ty,
+        guard: PSrc,
+    ) -> LResult<()> {
+        let ops = &i.operands;
+        let op = if mods.contains(&"add") {
+            AtomOp::Add
+        } else if mods.contains(&"min") {
+            AtomOp::Min
+        } else if mods.contains(&"max") {
+            AtomOp::Max
+        } else {
+            return self.err(format!("unsupported instruction `{}` (packed half)", i.opcode));
+        };
+        let is_red = base == "red";
+        let k = usize::from(!is_red);
+        if ops.len() != k + 2 {
+            return self.err(format!(
+                "`{}` takes {} operands, got {}",
+                i.opcode,
+                k + 2,
+                ops.len()
+            ));
+        }
+        let (sym_space, addr, off, a32) = self.addr(&ops[k])?;
+        let mut space = mods
+            .iter()
+            .find_map(|m| match m.split("::").next().unwrap_or("") {
+                "shared" => Some(MemSpace::Shared),
+                "global" => Some(MemSpace::Global),
+                "local" | "const" | "param" => Some(MemSpace::Local),
+                _ => None,
+            })
+            .unwrap_or(MemSpace::Generic);
+        if space == MemSpace::Generic
+            && let Some(s) = sym_space
+        {
+            space = s;
+        }
+        if !matches!(space, MemSpace::Shared | MemSpace::Global | MemSpace::Generic) {
+            return self.err("atomics are supported on shared and global memory only");
+        }
+        let x = self.src(&ops[k + 1], Ty::U32)?;
+        let (lo, hi) = (self.new_row()?, self.new_row()?);
+        self.push(
+            Inst::Unpack2 {
+                bits: 16,
+                d0: lo,
+                d1: hi,
+                a: x,
+            },
+            guard,
+        );
+        let mut olds = [NO_REG; 2];
+        for (e, b) in [lo, hi].into_iter().enumerate() {
+            let d = if is_red { NO_REG } else { self.new_row()? };
+            olds[e] = d;
+            let Some(off) = off.checked_add(2 * e as i32) else {
+                return self.err("address offset out of range");
+            };
+            self.push(
+                Inst::Atom {
+                    space,
+                    op,
+                    ty: half,
+                    addr32: a32,
+                    d,
+                    addr,
+                    off,
+                    b,
+                    c: NO_REG,
+                },
+                guard,
+            );
+        }
+        if !is_red {
+            let d = self.dst(&ops[0])?;
+            self.push(
+                Inst::Pack2 {
+                    bits: 16,
+                    d,
+                    a: olds[0],
+                    b: olds[1],
+                },
+                guard,
+            );
+        }
+        Ok(())
+    }
+
     /// `.f16x2` / `.bf16x2` arithmetic: the two halves of each 32-bit operand (the low half first)
     /// are unpacked, operated on as scalar `.f16` / `.bf16` and packed again, so the emulator needs
     /// no packed forms. `cvt.frnd.{f16x2,bf16x2}.f32 d, a, b` puts `a` in the upper half.
@@ -908,6 +1006,9 @@ impl<'m> KCtx<'m> {
         let ops = &i.operands;
         let unsupported =
             |s: &mut Self| s.err(format!("unsupported instruction `{}` (packed half)", i.opcode));
+        if matches!(base, "atom" | "red") {
+            return self.packed_half_atom(i, base, mods, half, guard);
+        }
         let arity = match base {
             "neg" | "abs" => 2,
             "add" | "sub" | "mul" | "min" | "max" | "set" | "setp" => 3,
@@ -2003,8 +2104,7 @@ impl<'m> KCtx<'m> {
                 } else {
                     1
                 };
-                if t == Ty::F16
-                    || t == Ty::BF16
+                if ((t == Ty::F16 || t == Ty::BF16) && !matches!(op, AtomOp::Add | AtomOp::Min | AtomOp::Max))
                     || vec > 4
                     || (vec > 1 && (t != Ty::F32 || op != AtomOp::Add))
                 {
