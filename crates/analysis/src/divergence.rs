@@ -116,9 +116,11 @@ impl DivergenceSink {
         }
     }
 
-    /// Empties the counts for another block, keeping the buffer.
+    /// Empties the counts for another block, keeping the buffer and the window of pcs (zeroed):
+    /// the next block of the kernel executes the same pcs, and its sink then need not grow the
+    /// window from nothing again (a zero count adds nothing to a report).
     pub fn clear(&mut self) {
-        self.stats.clear();
+        self.stats.fill(PcStat::default());
         self.used = 0;
     }
 
