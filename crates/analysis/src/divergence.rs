@@ -116,20 +116,47 @@ impl DivergenceSink {
         }
     }
 
-    /// Empties the counts for another block, keeping the buffer.
+    /// Empties the counts for another block, keeping the buffer and the window of pcs (zeroed):
+    /// the next block of the kernel executes the same pcs, and its sink then need not grow the
+    /// window from nothing again (a zero count adds nothing to a report). The pending runs stay
+    /// in their slots with no executions: the next block runs them again and counts them there
+    /// without taking a slot anew.
     pub fn clear(&mut self) {
-        self.stats.clear();
-        self.used = 0;
+        self.stats.fill(PcStat::default());
+        self.zero_runs();
     }
 
-    /// Adds the pending runs' executions to the per-pc counters.
+    /// Adds the pending runs' executions to the per-pc counters. The runs keep their slots, with
+    /// no executions (a run with none adds nothing).
     pub fn flush(&mut self) {
-        while self.used != 0 {
-            let i = self.used.trailing_zeros() as usize;
-            self.used &= self.used - 1;
+        let mut used = self.used;
+        while used != 0 {
+            let i = used.trailing_zeros() as usize;
+            used &= used - 1;
             let r = self.runs[i];
             let (count, lanes, nonzero) = r.totals();
-            self.add_run(r.pc, r.n, count, lanes, nonzero);
+            if count > 0 {
+                self.add_run(r.pc, r.n, count, lanes, nonzero);
+                let r = &mut self.runs[i];
+                r.hits = 0;
+                r.count = 0;
+                r.lanes = 0;
+                r.nonzero = 0;
+            }
+        }
+    }
+
+    /// The pending runs' executions set to none (their slots kept).
+    fn zero_runs(&mut self) {
+        let mut used = self.used;
+        while used != 0 {
+            let i = used.trailing_zeros() as usize;
+            used &= used - 1;
+            let r = &mut self.runs[i];
+            r.hits = 0;
+            r.count = 0;
+            r.lanes = 0;
+            r.nonzero = 0;
         }
     }
 
@@ -157,7 +184,9 @@ impl DivergenceSink {
         );
         if self.used & bit != 0 {
             let (count, lanes, nonzero) = old.totals();
-            self.add_run(old.pc, old.n, count, lanes, nonzero);
+            if count > 0 {
+                self.add_run(old.pc, old.n, count, lanes, nonzero);
+            }
         }
         self.used |= bit;
     }

@@ -178,3 +178,83 @@ fn runs_counted_by_run_equal_instructions_counted_one_by_one() {
     assert!(rep_one.totals.inst_executions > 0);
     assert_eq!(rep_run, rep_one);
 }
+
+/// A sink reused from block to block (`clear`: its pc window and its runs' slots kept, with no
+/// executions) gives the report of a fresh sink per block: blocks whose runs start at other pcs,
+/// run other lengths or lanes, and run some of the previous block's runs again (or none of them).
+#[test]
+fn a_reused_sink_counts_as_a_fresh_sink_per_block() {
+    use warpscope_emu::Sink;
+    let n_pcs = 600u32;
+    let model = Arc::new(BranchModel {
+        unconditional: (0..n_pcs).map(|pc| pc % 5 == 2).collect(),
+        int_div_rem: (0..n_pcs).map(|pc| pc % 13 == 4).collect(),
+    });
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut reused = DivergenceSink::new(Arc::clone(&model));
+    let (mut rep_reused, mut rep_fresh) = (DivergenceReport::new(), DivergenceReport::new());
+    let mut per_block = Vec::new();
+    for block in 0..12u32 {
+        let mut fresh = DivergenceSink::new(Arc::clone(&model));
+        // a block with no events at all now and then; the others start where blocks before
+        // them did (the same runs again), lower or higher
+        let events = if block % 5 == 4 {
+            0
+        } else {
+            800 + (next() % 800) as u32
+        };
+        let shift = [0u32, 0, 37, 0, 200, 3, 0, 90, 0, 0, 1, 0][block as usize];
+        let mut counted = 0u64;
+        for _ in 0..events {
+            let r = next();
+            let pc = 150 + shift + (r % 6) as u32 * 64 + (r >> 8) as u32 % 2;
+            let n = 1 + (r >> 16) as u32 % 5;
+            let active = match (r >> 24) % 5 {
+                0 | 1 => u32::MAX,
+                2 => 0,
+                _ => (r >> 32) as u32,
+            };
+            match (r >> 40) % 10 {
+                0 => {
+                    let taken = (r >> 44) as u32;
+                    reused.branch(pc, active, taken);
+                    fresh.branch(pc, active, taken);
+                }
+                1 => {
+                    Sink::inst(&mut reused, 0, pc, active);
+                    Sink::inst(&mut fresh, 0, pc, active);
+                    counted += 1;
+                }
+                _ => {
+                    Sink::insts(&mut reused, 0, pc, n, active);
+                    Sink::insts(&mut fresh, 0, pc, n, active);
+                    counted += u64::from(n);
+                }
+            }
+        }
+        // the report of this block alone, from the reused sink: no count of an earlier block
+        let mut alone = DivergenceReport::new();
+        let mut check = reused.clone();
+        alone.add(&mut check);
+        alone.finish();
+        assert_eq!(alone.totals.inst_executions, counted, "block {block}");
+        per_block.push(alone.totals.inst_executions);
+        rep_reused.add(&mut reused);
+        reused.clear();
+        rep_fresh.add(&mut fresh);
+    }
+    rep_reused.finish();
+    rep_fresh.finish();
+    assert!(per_block.contains(&0) && per_block.iter().filter(|&&c| c > 0).count() >= 8);
+    assert_eq!(rep_reused.totals, rep_fresh.totals);
+    assert_eq!(rep_reused.branches, rep_fresh.branches);
+    assert_eq!(rep_reused.instructions, rep_fresh.instructions);
+    let line = |pc: u32| Some(pc / 7);
+    assert_eq!(rep_reused.by_line(&line), rep_fresh.by_line(&line));
+}

@@ -756,20 +756,24 @@ impl BlockRun {
             tma: Default::default(),
             ghint: [0usize; GHINTS],
         };
+        // the tap that records nothing, made once for all the turns (not per turn)
+        let mut plain = loops::Tap::<S, false>::new(sink, ctx.global);
         let done = 'turns: loop {
             for wi in 0..warps.len() {
                 if warps[wi].state != State::Ready {
                     continue;
                 }
                 let w = &mut warps[wi];
-                let stop = run_warp(ctx, block_lin, wi as u32, w, &mut bm, sink, budget, out, bars);
+                let stop = run_warp(
+                    ctx, block_lin, wi as u32, w, &mut bm, &mut plain, budget, out, bars,
+                );
                 match stop {
                     Stop::Barrier | Stop::Yield => {}
                     Stop::ClusterWait => w.state = State::ClusterWait,
                     Stop::Poll => w.state = State::Polling,
                     Stop::Exit => {
                         w.state = State::Done;
-                        sink.warp_exit(wi as u32);
+                        plain.sink.warp_exit(wi as u32);
                     }
                     Stop::Fault(kind, pc, lane, addr) => {
                         fault(out, wi as u32, pc, lane, addr, kind);
@@ -778,7 +782,7 @@ impl BlockRun {
                 }
                 // the warp's arrivals may complete a counted barrier
                 if ctx.counted_bars {
-                    release(warps, bars, generation, block_lin, sink, false);
+                    release(warps, bars, generation, block_lin, plain.sink, false);
                 }
             }
             if warps.iter().all(|w| w.state == State::Done) {
@@ -795,7 +799,7 @@ impl BlockRun {
                 break 'turns false;
             }
             // every live warp waits at a barrier: complete those that can complete
-            if !release(warps, bars, generation, block_lin, sink, true) {
+            if !release(warps, bars, generation, block_lin, plain.sink, true) {
                 // deadlock: no warp can run and no barrier can complete
                 let (wi, id) = warps
                     .iter()
@@ -1121,22 +1125,25 @@ fn fault_space(r: Res) -> Space {
 /// Runs warp `wi` until it stops (barrier, exit, yield, fault), its events going to `sink`
 /// through a [`loops::Tap`] that records the iterations [`loops::after_branch`] may repeat.
 #[allow(clippy::too_many_arguments)]
+///
+/// `plain` is the caller's tap that records nothing (it keeps no state from one turn to the next,
+/// so one serves every turn of a [`BlockRun::resume`]); a kernel with qualifying loops gets a
+/// recording tap per turn over its sink.
 fn run_warp<S: Sink>(
     ctx: &Ctx<'_>,
     block: u32,
     wi: u32,
     w: &mut Warp,
     bm: &mut BlockMem<'_>,
-    sink: &mut S,
+    plain: &mut loops::Tap<'_, S, false>,
     budget: &mut u64,
     out: &mut BlockOut,
     bars: &mut [Barrier; 16],
 ) -> Stop {
     if ctx.loops.is_empty() {
-        let mut tap = loops::Tap::<S, false>::new(sink, ctx.global);
-        run_warp_tapped(ctx, block, wi, w, bm, &mut tap, budget, out, bars)
+        run_warp_tapped(ctx, block, wi, w, bm, plain, budget, out, bars)
     } else {
-        let mut tap = loops::Tap::<S, true>::new(sink, ctx.global);
+        let mut tap = loops::Tap::<S, true>::new(&mut *plain.sink, ctx.global);
         run_warp_tapped(ctx, block, wi, w, bm, &mut tap, budget, out, bars)
     }
 }
@@ -1194,20 +1201,10 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                     let end = pc + n;
                     for op in &xops[i..i + n as usize] {
                         let mask = active & pval(&w.preds, op.guard);
-                        match op.x {
-                            X::U2(f, d, a, b) => f(&mut w.regs, d, a, b, mask),
-                            X::U3(f, d, a, b, c) => f(&mut w.regs, d, a, b, c, mask),
-                            X::U1(f, d, a) => f(&mut w.regs, d, a, mask),
-                            X::Setp(f, p, q, a, b) => {
-                                let bits = f(&w.regs[a as usize], &w.regs[b as usize]);
-                                pwrite(&mut w.preds, p, bits, mask);
-                                pwrite(&mut w.preds, q, !bits, mask);
-                            }
+                        if !alu_step(w, &op.x, mask) {
                             // not in a run (`alu_runs`): the rest steps one by one
-                            _ => {
-                                *budget += u64::from(end - pc);
-                                break;
-                            }
+                            *budget += u64::from(end - pc);
+                            break;
                         }
                         pc += 1;
                     }
@@ -1225,24 +1222,20 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                 return Stop::Fault(FaultKind::InstructionLimit, pc, None, None);
             }
             *budget -= 1;
-            if !op.x.is_alu() {
-                // a `bar.warp.sync` parked under its sibling path runs again alone when the
-                // sibling ended without one: counted once, when it first ran (`warp_join`)
-                let again =
-                    !w.wpark.is_empty() && w.wpark.iter().any(|&(l, p, _)| p == pc && active & l == l);
-                send_run(sink, w, out, wi, run, pc + u32::from(!again), active, nact);
-                run = pc + 1;
-            }
             let mask = active & pval(&w.preds, op.guard);
+            if alu_step(w, &op.x, mask) {
+                pc += 1;
+                continue;
+            }
+            // an instruction that may send events: the run before it goes to the sink first. A
+            // `bar.warp.sync` parked under its sibling path runs again alone when the sibling
+            // ended without one: counted once, when it first ran (`warp_join`)
+            let again = !w.wpark.is_empty() && w.wpark.iter().any(|&(l, p, _)| p == pc && active & l == l);
+            send_run(sink, w, out, wi, run, pc + u32::from(!again), active, nact);
+            run = pc + 1;
             match op.x {
-                X::U2(f, d, a, b) => f(&mut w.regs, d, a, b, mask),
-                X::U3(f, d, a, b, c) => f(&mut w.regs, d, a, b, c, mask),
-                X::U1(f, d, a) => f(&mut w.regs, d, a, mask),
-                X::Setp(f, p, q, a, b) => {
-                    let bits = f(&w.regs[a as usize], &w.regs[b as usize]);
-                    pwrite(&mut w.preds, p, bits, mask);
-                    pwrite(&mut w.preds, q, !bits, mask);
-                }
+                // executed above
+                X::U2(..) | X::U3(..) | X::U1(..) | X::Setp(..) => {}
                 X::Sh32 {
                     st,
                     addr32,
@@ -1449,6 +1442,25 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
             pc += 1;
         }
     }
+}
+
+/// Executes an ALU instruction ([`X::is_alu`]: a row kernel or a `setp`) of warp `w` in the lanes
+/// `mask`; any other instruction is left alone and gives `false`. The one place both the straight
+/// runs and the step-by-step loop of [`run_warp_tapped`] execute ALU instructions.
+#[inline(always)]
+fn alu_step(w: &mut Warp, x: &X, mask: u32) -> bool {
+    match *x {
+        X::U2(f, d, a, b) => f(&mut w.regs, d, a, b, mask),
+        X::U3(f, d, a, b, c) => f(&mut w.regs, d, a, b, c, mask),
+        X::U1(f, d, a) => f(&mut w.regs, d, a, mask),
+        X::Setp(f, p, q, a, b) => {
+            let bits = f(&w.regs[a as usize], &w.regs[b as usize]);
+            pwrite(&mut w.preds, p, bits, mask);
+            pwrite(&mut w.preds, q, !bits, mask);
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// How a warp stalled in a spin loop stops: as a strong load does (`Inst::Ld`'s `sync`).
@@ -4021,7 +4033,14 @@ fn ldst<S: Sink>(
         let regs = &mut w.regs[..];
         let base = &regs[addr as usize];
         let b0 = base[mask.trailing_zeros() as usize];
-        if (0..32).all(|l| mask >> l & 1 == 0 || base[l] == b0) {
+        // a whole warp: the lanes' differences from the first one's address or-ed, a loop the
+        // compiler vectorises
+        let same = if mask == FULL {
+            base.iter().fold(0u64, |d, &b| d | (b ^ b0)) == 0
+        } else {
+            (0..32).all(|l| mask >> l & 1 == 0 || base[l] == b0)
+        };
+        if same {
             let a = lane_address(b0, addr32, off as i64 as u64);
             let (res, o) = resolve(space, a);
             let bytes: &[u8] = if res == Res::KParam {
@@ -4038,10 +4057,12 @@ fn ldst<S: Sink>(
                         .is_some()
                 });
             if read {
-                let mut offs = [0u64; 32];
-                for (l, x) in offs.iter_mut().enumerate() {
-                    if mask >> l & 1 != 0 {
-                        *x = o;
+                let mut offs = [o; 32];
+                if mask != FULL {
+                    for (l, x) in offs.iter_mut().enumerate() {
+                        if mask >> l & 1 == 0 {
+                            *x = 0;
+                        }
                     }
                 }
                 let mut res_mask = [0u32; 5];
