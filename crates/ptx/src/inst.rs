@@ -961,7 +961,8 @@ pub enum Inst {
         src: R,
         src_size: R,
         /// `src_size` was read from the `ignore-src` predicate (`size` or 0), not given as a
-        /// register: ptxas compiles this form to a plain LDGSTS, not the `.ZFILL` one.
+        /// register: ptxas compiles this form to an LDGSTS with a source predicate operand, not
+        /// the `.ZFILL` one (calibration/srcpred/).
         ignore_src: bool,
     },
     /// `cp.async.bulk` (1-D): `size` bytes from `src` to `dst`; `to_shared`: global -> shared
