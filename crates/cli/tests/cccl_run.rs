@@ -15,7 +15,7 @@ support::bench_programs!(built "calibration/run/cccl");
 program!(cubblock, 4, [4, 3, 4]);
 // the look-back kernels (scan, select, onesweep): spin loops, every counter an estimate
 // (one launch each of cubdev and tsort: a line whose guarded global accesses differ from the
-X
+// PTX's is left to the machine-code flow, which stops there: their global counts are estimates)
 program!(cubdev, 22, [14, 17, 15]);
 program!(tbasic, 18, [14, 14, 14]);
 program!(tsort, 43, [25, 27, 28]);
