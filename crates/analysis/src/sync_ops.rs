@@ -156,7 +156,7 @@ impl SyncOps {
 }
 
 /// The operands of the instruction `text` (after the opcode, split at commas, trimmed).
-fn operands(text: &str) -> Vec<&str> {
+pub(crate) fn operands(text: &str) -> Vec<&str> {
     let mut t = text.trim_start();
     if t.starts_with('@') {
         t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());

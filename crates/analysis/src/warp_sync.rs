@@ -36,20 +36,6 @@ fn is_bar_warp_sync(text: &str) -> bool {
     matches!(head, "bar" | "barrier") && mods.contains(&"warp") && mods.contains(&"sync")
 }
 
-/// The operands of the instruction `text` (after the opcode, split at commas, trimmed).
-fn operands(text: &str) -> Vec<&str> {
-    let mut t = text.trim_start();
-    if t.starts_with('@') {
-        t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
-    }
-    let rest = t.split_once(char::is_whitespace).map_or("", |x| x.1);
-    let rest = rest.split(';').next().unwrap_or("").trim();
-    if rest.is_empty() {
-        return Vec::new();
-    }
-    rest.split(',').map(str::trim).collect()
-}
-
 /// A PTX integer immediate (`-1`, `65535`, `0x0000ffff`, `0xffffU`) as 32 bits.
 fn immediate(op: &str) -> Option<u32> {
     let op = op.trim_end_matches(['U', 'u']);
@@ -72,7 +58,7 @@ fn immediate(op: &str) -> Option<u32> {
 /// The member mask operand of a warp synchronisation `text` (the last operand of a collective, the
 /// only one of `bar.warp.sync`), as written.
 fn mask_operand(text: &str) -> Option<&str> {
-    operands(text).last().copied()
+    crate::sync_ops::operands(text).last().copied()
 }
 
 /// The synchronising warp collectives of a kernel, by pc, and the member masks of every warp
@@ -101,7 +87,7 @@ impl WarpCollectives {
         // registers the kernel sets once, with `mov` of an immediate: their values
         let mut defs: std::collections::HashMap<&str, (u32, Option<u32>)> = Default::default();
         for t in texts {
-            let ops = operands(t);
+            let ops = crate::sync_ops::operands(t);
             let Some(&d) = ops.first() else { continue };
             if !d.starts_with('%') {
                 continue;
