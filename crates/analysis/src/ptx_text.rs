@@ -28,3 +28,17 @@ mod tests {
         assert_eq!(super::opcode("ret;"), ("ret", vec![]));
     }
 }
+
+/// The operands of the instruction `text` (after the opcode, split at commas, trimmed).
+pub(crate) fn operands(text: &str) -> Vec<&str> {
+    let mut t = text.trim_start();
+    if t.starts_with('@') {
+        t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
+    }
+    let rest = t.split_once(char::is_whitespace).map_or("", |x| x.1);
+    let rest = rest.split(';').next().unwrap_or("").trim();
+    if rest.is_empty() {
+        return Vec::new();
+    }
+    rest.split(',').map(str::trim).collect()
+}

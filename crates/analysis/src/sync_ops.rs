@@ -155,20 +155,6 @@ impl SyncOps {
     }
 }
 
-/// The operands of the instruction `text` (after the opcode, split at commas, trimmed).
-pub(crate) fn operands(text: &str) -> Vec<&str> {
-    let mut t = text.trim_start();
-    if t.starts_with('@') {
-        t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
-    }
-    let rest = t.split_once(char::is_whitespace).map_or("", |x| x.1);
-    let rest = rest.split(';').next().unwrap_or("").trim();
-    if rest.is_empty() {
-        return Vec::new();
-    }
-    rest.split(',').map(str::trim).collect()
-}
-
 /// Whether `op` is a variable's name (`_ZZ4kernE1s`, `counter`), not a register or a number.
 fn is_symbol(op: &str) -> bool {
     op.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
@@ -204,7 +190,7 @@ pub(crate) fn cas_seed_loads(texts: &[&str]) -> Vec<(usize, u8)> {
     let mut defs: HashMap<&str, Def<'_>> = HashMap::new();
     let mut movs: Vec<(&str, &str)> = Vec::new();
     for t in texts {
-        let ops = operands(t);
+        let ops = crate::ptx_text::operands(t);
         let Some(&d) = ops.first() else { continue };
         if !d.starts_with('%') {
             continue;
@@ -255,7 +241,7 @@ pub(crate) fn cas_seed_loads(texts: &[&str]) -> Vec<(usize, u8)> {
             if head != "atom" || !mods.contains(&"cas") {
                 return None;
             }
-            let ops = operands(t);
+            let ops = crate::ptx_text::operands(t);
             if ops.len() != 4 {
                 return None;
             }
@@ -276,7 +262,7 @@ pub(crate) fn cas_seed_loads(texts: &[&str]) -> Vec<(usize, u8)> {
         {
             continue;
         }
-        let ops = operands(t);
+        let ops = crate::ptx_text::operands(t);
         if ops.len() != 2 || !ops[0].starts_with('%') {
             continue;
         }

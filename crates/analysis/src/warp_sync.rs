@@ -58,7 +58,7 @@ fn immediate(op: &str) -> Option<u32> {
 /// The member mask operand of a warp synchronisation `text` (the last operand of a collective, the
 /// only one of `bar.warp.sync`), as written.
 fn mask_operand(text: &str) -> Option<&str> {
-    crate::sync_ops::operands(text).last().copied()
+    crate::ptx_text::operands(text).last().copied()
 }
 
 /// The synchronising warp collectives of a kernel, by pc, and the member masks of every warp
@@ -87,7 +87,7 @@ impl WarpCollectives {
         // registers the kernel sets once, with `mov` of an immediate: their values
         let mut defs: std::collections::HashMap<&str, (u32, Option<u32>)> = Default::default();
         for t in texts {
-            let ops = crate::sync_ops::operands(t);
+            let ops = crate::ptx_text::operands(t);
             let Some(&d) = ops.first() else { continue };
             if !d.starts_with('%') {
                 continue;
