@@ -16,19 +16,6 @@ pub(crate) fn opcode(text: &str) -> (&str, Vec<&str>) {
     (head, parts.collect())
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_guard_goes_and_the_modifiers_stay_in_order() {
-        assert_eq!(
-            super::opcode("  @%p1 atom.acq_rel.gpu.add.u32 %r1, [%rd2], 1;"),
-            ("atom", vec!["acq_rel", "gpu", "add", "u32"])
-        );
-        assert_eq!(super::opcode("bar.sync 0;"), ("bar", vec!["sync"]));
-        assert_eq!(super::opcode("ret;"), ("ret", vec![]));
-    }
-}
-
 /// The operands of the instruction `text` (after the opcode, split at commas, trimmed).
 pub(crate) fn operands(text: &str) -> Vec<&str> {
     let mut t = text.trim_start();
@@ -41,4 +28,17 @@ pub(crate) fn operands(text: &str) -> Vec<&str> {
         return Vec::new();
     }
     rest.split(',').map(str::trim).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_guard_goes_and_the_modifiers_stay_in_order() {
+        assert_eq!(
+            super::opcode("  @%p1 atom.acq_rel.gpu.add.u32 %r1, [%rd2], 1;"),
+            ("atom", vec!["acq_rel", "gpu", "add", "u32"])
+        );
+        assert_eq!(super::opcode("bar.sync 0;"), ("bar", vec!["sync"]));
+        assert_eq!(super::opcode("ret;"), ("ret", vec![]));
+    }
 }
