@@ -1004,6 +1004,38 @@ fn parse_const(rest: &str) -> Option<Src> {
     Some(Src::Const { bank, off, reg, ureg })
 }
 
+/// The general registers `ins` can name: one past the highest `Rn` in their texts or operands,
+/// plus 8 for the registers a wide access or a 64-bit operand names implicitly (`LDS.128 R4`
+/// writes R4-R7), at most 256.
+fn reg_span(ins: &[Ins]) -> usize {
+    let mut hi = 0usize;
+    for i in ins {
+        let b = i.text.as_bytes();
+        for (k, &c) in b.iter().enumerate() {
+            if c == b'R' && (k == 0 || !b[k - 1].is_ascii_alphanumeric() && b[k - 1] != b'_') {
+                let n: usize = b[k + 1..]
+                    .iter()
+                    .take_while(|d| d.is_ascii_digit())
+                    .fold(0, |n, d| n * 10 + usize::from(d - b'0'));
+                if b.get(k + 1).is_some_and(u8::is_ascii_digit) {
+                    hi = hi.max(n.min(255));
+                }
+            }
+        }
+        for d in &i.dst {
+            if let Dst::R(r) = d {
+                hi = hi.max(usize::from(*r));
+            }
+        }
+        for o in &i.src {
+            if let Src::R(r) = o.src {
+                hi = hi.max(usize::from(r));
+            }
+        }
+    }
+    (hi + 9).min(256)
+}
+
 /// Splits operands at top-level commas (not inside brackets).
 fn split_operands(s: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -1423,6 +1455,8 @@ impl MachineFlow {
         w.constant3 = bank3.clone();
         w.constant4 = bank4.clone();
         w.funcs = funcs.clone();
+        let reg_span = reg_span(&self.ins);
+        w.reg_span = reg_span;
         if let Some(srs) = &self.same_path {
             // each warp's path inputs (its lanes, the special registers read) once
             let mut seen: HashMap<Vec<u32>, FlowCounts> = HashMap::new();
@@ -1478,6 +1512,7 @@ impl MachineFlow {
                 w.constant3 = bank3.clone();
                 w.constant4 = bank4.clone();
                 w.funcs = funcs.clone();
+                w.reg_span = reg_span;
                 let mut mem = Mem::new(launch.global);
                 mem.reads.per_block = warps as u32;
                 let mut counts = FlowCounts {
@@ -3722,6 +3757,9 @@ struct Warp {
     /// The emulation's function addresses' low words and the code offsets of the same functions
     /// ([`indirect`]).
     funcs: std::sync::Arc<Vec<(u32, u32)>>,
+    /// The general registers the kernel's code can name (`R0` up to this, exclusive): the only
+    /// rows a warp's reset clears.
+    reg_span: usize,
     /// Where the group that just ran went, when all its lanes went to one place.
     together: Option<usize>,
     /// Groups of lanes an exclusive warp sync holds back, in the order they run.
@@ -3823,6 +3861,7 @@ impl Warp {
             constant3: std::sync::Arc::default(),
             constant4: std::sync::Arc::default(),
             funcs: std::sync::Arc::default(),
+            reg_span: 256,
         }
     }
 
@@ -3832,8 +3871,9 @@ impl Warp {
         // only for bits no result depends on (`PRMT R13, R12, 0x7610, R13` merges a flag's low
         // bytes into a register whose high bytes nothing reads; `LOP3.LUT P0, RZ, R13, 0xff`
         // tests the flag). Known as zero, so those bits do not make the known ones unknown.
-        self.rk.iter_mut().for_each(|k| *k = u32::MAX);
-        self.r.iter_mut().for_each(|v| *v = [0; 32]);
+        let span = self.reg_span;
+        self.rk[..span].iter_mut().for_each(|k| *k = u32::MAX);
+        self.r[..span].iter_mut().for_each(|v| *v = [0; 32]);
         self.pk = [0; 8];
         self.p = [0; 8];
         self.pk[PT as usize] = u32::MAX;
@@ -3846,12 +3886,12 @@ impl Warp {
         self.upk[PT as usize] = true;
         self.up[PT as usize] = true;
         self.pc = [0; 32];
-        self.rt.iter_mut().for_each(|t| *t = 0);
+        self.rt[..span].iter_mut().for_each(|t| *t = 0);
         self.ptn = [0; 8];
         self.urt = [false; 64];
         self.uptn = [false; 8];
         self.cur_taint = false;
-        self.ax.iter_mut().for_each(|a| *a = 0);
+        self.ax[..span].iter_mut().for_each(|a| *a = 0);
         self.cur_approx = false;
         self.ddiv_b = [None; 32];
         self.unknown_store = false;
