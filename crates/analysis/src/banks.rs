@@ -492,10 +492,18 @@ impl ShapeKey {
         // halves of the addresses on, or-ed: equal offsets and no high bit
         let mut diff = 0u64;
         let mut high = 0u64;
-        for (l, (&r, &a)) in self.rel.iter().zip(req.addrs).enumerate() {
-            let on = u64::from(req.mask >> l & 1).wrapping_neg();
-            high |= a & on;
-            diff |= u64::from(((a.wrapping_sub(base) & on) as u32) ^ r);
+        if req.mask == u32::MAX {
+            // every lane on: no mask to apply (as in `of_lanes`)
+            for (&r, &a) in self.rel.iter().zip(req.addrs) {
+                high |= a;
+                diff |= u64::from((a.wrapping_sub(base) as u32) ^ r);
+            }
+        } else {
+            for (l, (&r, &a)) in self.rel.iter().zip(req.addrs).enumerate() {
+                let on = u64::from(req.mask >> l & 1).wrapping_neg();
+                high |= a & on;
+                diff |= u64::from(((a.wrapping_sub(base) & on) as u32) ^ r);
+            }
         }
         diff == 0 && high >> 32 == 0
     }
