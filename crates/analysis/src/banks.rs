@@ -349,6 +349,8 @@ const SPARE: usize = 64;
 /// its own row) finds every warp's pattern again in the next block rather than cycling through
 /// fewer ways, missing on every request.
 const WAYS: usize = 32;
+// a way is kept in a byte (`PcState::last`)
+const _: () = assert!(WAYS <= 256);
 
 /// What the sink keeps for one instruction.
 struct PcState {
@@ -360,6 +362,10 @@ struct PcState {
     shapes: [Option<Shape>; WAYS],
     /// The way the next new pattern replaces.
     next: usize,
+    /// Per warp (modulo [`WAYS`]), the way that answered its last request here (checked first:
+    /// a warp's requests at an instruction mostly repeat its pattern, which may differ from the
+    /// other warps', as a tile's rows do).
+    last: [u8; WAYS],
 }
 
 /// The instructions' roles and pattern caches of the last block a thread finished, for the next
@@ -449,6 +455,57 @@ impl ShapeKey {
             }
         }
         ShapeKey::of_lanes(side, req, period)
+    }
+
+    /// Whether `req` (non-empty mask) has this key: `ShapeKey::of(side, req, period) ==
+    /// Some(*self)`, without building the key.
+    fn is(&self, side: Side, req: &Request<'_>, period: u32) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            #[target_feature(enable = "avx2")]
+            unsafe fn wide(k: &ShapeKey, side: Side, req: &Request<'_>, period: u32) -> bool {
+                k.is_lanes(side, req, period)
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                return unsafe { wide(self, side, req, period) };
+            }
+        }
+        self.is_lanes(side, req, period)
+    }
+
+    #[inline(always)]
+    fn is_lanes(&self, side: Side, req: &Request<'_>, period: u32) -> bool {
+        if self.side != side || self.width != req.width || self.mask != req.mask {
+            return false;
+        }
+        let base = req.addrs[req.mask.trailing_zeros() as usize];
+        let base_mod = if period.is_power_of_two() {
+            (base & u64::from(period - 1)) as u32
+        } else {
+            (base % u64::from(period)) as u32
+        };
+        if base_mod != self.base_mod {
+            return false;
+        }
+        // every lane's offset from the base (0 for lanes off, as `of` keeps them) and the high
+        // halves of the addresses on, or-ed: equal offsets and no high bit
+        let mut diff = 0u64;
+        let mut high = 0u64;
+        if req.mask == u32::MAX {
+            // every lane on: no mask to apply (as in `of_lanes`)
+            for (&r, &a) in self.rel.iter().zip(req.addrs) {
+                high |= a;
+                diff |= u64::from((a.wrapping_sub(base) as u32) ^ r);
+            }
+        } else {
+            for (l, (&r, &a)) in self.rel.iter().zip(req.addrs).enumerate() {
+                let on = u64::from(req.mask >> l & 1).wrapping_neg();
+                high |= a & on;
+                diff |= u64::from(((a.wrapping_sub(base) & on) as u32) ^ r);
+            }
+        }
+        diff == 0 && high >> 32 == 0
     }
 
     #[inline(always)]
@@ -604,6 +661,7 @@ impl BankSink {
                 stat: [u32::MAX; 2],
                 shapes: [None; WAYS],
                 next: 0,
+                last: [0; WAYS],
             });
         }
         self.pc_index[i] as usize
@@ -611,19 +669,33 @@ impl BankSink {
 
     /// The counts of `req` at the instruction `p` (an index into `pcs`), from the pattern cache
     /// when it holds the pattern.
-    fn cost_at(&mut self, p: usize, side: Side, req: &Request<'_>) -> Option<(u32, u32)> {
+    fn cost_at(&mut self, p: usize, warp: u32, side: Side, req: &Request<'_>) -> Option<(u32, u32)> {
         if self.period == 0 || req.mask == 0 {
             return cost(self.arch, side, req);
+        }
+        let st = &mut self.pcs[p];
+        let wl = warp as usize % WAYS;
+        // the pattern the warp's last request here had, checked against the request in place
+        // (most requests repeat it; no key is built for them)
+        if let Some(last) = &st.shapes[usize::from(st.last[wl])]
+            && last.key.is(side, req, self.period)
+        {
+            return last.cost;
         }
         let Some(key) = ShapeKey::of(side, req, self.period) else {
             return cost(self.arch, side, req);
         };
-        let st = &mut self.pcs[p];
-        if let Some(hit) = st.shapes.iter().flatten().find(|s| s.key == key) {
-            return hit.cost;
+        if let Some(way) = st
+            .shapes
+            .iter()
+            .position(|s| s.as_ref().is_some_and(|s| s.key == key))
+        {
+            st.last[wl] = way as u8;
+            return st.shapes[way].map(|s| s.cost).unwrap_or(None);
         }
         let c = cost(self.arch, side, req);
         st.shapes[st.next] = Some(Shape { key, cost: c });
+        st.last[wl] = st.next as u8;
         st.next = (st.next + 1) % WAYS;
         c
     }
@@ -690,7 +762,7 @@ impl BankSink {
         let cost = if per_lane {
             per_lane_cost(&req)
         } else {
-            self.cost_at(p, side, &req)
+            self.cost_at(p, warp, side, &req)
         };
         let Some((wf, ideal)) = cost else {
             self.report.unmodelled += 1;
@@ -744,10 +816,15 @@ impl BankSink {
 #[inline(never)]
 fn worst_addrs(mut buf: Vec<u64>, req: &Request<'_>) -> Vec<u64> {
     buf.clear();
-    // each lane's offset under its mask bit, over whole arrays (no branch per lane), written
-    // once (not zeroed first)
     let addrs: &[u64; 32] = req.addrs;
     let mask = req.mask;
+    if mask == u32::MAX {
+        // every lane on: the offsets as they are (one copy)
+        buf.extend_from_slice(addrs);
+        return buf;
+    }
+    // each lane's offset under its mask bit, over whole arrays (no branch per lane), written
+    // once (not zeroed first)
     buf.extend(
         addrs
             .iter()
@@ -1429,6 +1506,74 @@ mod tests {
 
     fn h100() -> &'static Arch {
         Arch::parse("sm_90").unwrap()
+    }
+
+    /// `ShapeKey::is` (the in-place check of a cached pattern) answers what building the
+    /// request's key and comparing it would: requests that differ from a key's own in one field
+    /// at a time (side, width, mask, base modulo the period, one lane's offset, an inactive
+    /// lane's address, a high address bit) on full and partial masks.
+    #[test]
+    fn in_place_pattern_check_equals_the_key() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
+        let (mut same, mut differ) = (0, 0);
+        for period in [128u32, 96] {
+            for i in 0..4000 {
+                let mask = match i % 3 {
+                    0 => u32::MAX,
+                    1 => rng.random::<u32>() | 1 << rng.random_range(0..32),
+                    _ => 1 << rng.random_range(0..32),
+                };
+                let stride = [4u64, 8, 128, 132, 0][rng.random_range(0..5)];
+                let base = rng.random_range(0..4096u64) * 4;
+                let addrs: [u64; 32] = std::array::from_fn(|l| base + stride * l as u64);
+                let width = [4u8, 8, 16][rng.random_range(0..3)];
+                let side = if rng.random::<bool>() {
+                    Side::Load
+                } else {
+                    Side::Store
+                };
+                let req = Request {
+                    width,
+                    mask,
+                    addrs: &addrs,
+                };
+                let key = ShapeKey::of(side, &req, period).unwrap();
+                // the request changed in one place (or not at all)
+                let mut a2 = addrs;
+                let (mut w2, mut m2, mut s2) = (width, mask, side);
+                let lane = rng.random_range(0..32);
+                match rng.random_range(0..8) {
+                    0 => {}
+                    1 => {
+                        s2 = if side == Side::Load {
+                            Side::Store
+                        } else {
+                            Side::Load
+                        }
+                    }
+                    2 => w2 = if width == 4 { 8 } else { 4 },
+                    3 => m2 ^= 1 << lane,
+                    4 => a2 = std::array::from_fn(|l| addrs[l] + 4),
+                    5 => a2 = std::array::from_fn(|l| addrs[l] + u64::from(period)),
+                    6 => a2[lane] += 4,
+                    _ => a2[lane] += 1 << 32,
+                }
+                if m2 == 0 {
+                    continue;
+                }
+                let r2 = Request {
+                    width: w2,
+                    mask: m2,
+                    addrs: &a2,
+                };
+                let want = ShapeKey::of(s2, &r2, period) == Some(key);
+                assert_eq!(key.is(s2, &r2, period), want, "request {i}, period {period}");
+                if want { same += 1 } else { differ += 1 }
+            }
+        }
+        // both answers were exercised
+        assert!(same > 1000 && differ > 1000, "{same} same, {differ} differ");
     }
 
     #[test]
