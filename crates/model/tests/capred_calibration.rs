@@ -183,7 +183,8 @@ fn the_alternatives_break_measured_copies() {
     let ca: Vec<&Row> = rows.iter().filter(|r| !r.cg && r.form != "plain").collect();
     let cg: Vec<&Row> = rows.iter().filter(|r| r.cg && r.form != "plain").collect();
     assert_eq!((ca.len(), cg.len()), (1316, 168));
-    let broken = |rows: &[&Row], f: &dyn Fn(&Row) -> u32| rows.iter().filter(|r| f(r) != r.wavefronts).count();
+    let broken =
+        |rows: &[&Row], f: &dyn Fn(&Row) -> u32| rows.iter().filter(|r| f(r) != r.wavefronts).count();
     let seen = |r: &Row| instrumented_source_lanes(r.mask, r.reads, r.reg, r.negated);
     let wf = |r: &Row, kind, mask, sources| count(r, kind, mask, sources).0;
     // .ca: P0 read as false, as the instrumentation reads the .cg form's (the prediction
@@ -219,7 +220,11 @@ fn the_alternatives_break_measured_copies() {
     // .cg with ignore-src: the lanes that truly read (no P0 reading), and the plain rule
     let real = broken(&cg, &|r| wf(r, CopyKind::CacheGlobalPredicated, r.mask, r.reads));
     let cg_plain = broken(&cg, &|r| wf(r, CopyKind::CacheGlobal, r.mask, r.mask));
-    assert_eq!((real, cg_plain), (19, 120), ".cg ignore-src rows broken (of 168): true lanes, plain");
+    assert_eq!(
+        (real, cg_plain),
+        (19, 120),
+        ".cg ignore-src rows broken (of 168): true lanes, plain"
+    );
 }
 
 /// Per launch, the raw page's instrumented LDGSTS wavefronts, bank conflicts (`.ca` launches) and
@@ -264,5 +269,10 @@ fn every_launch_total_and_its_conflicts_equal_the_rule() {
         n += 1;
     }
     assert_eq!(n, 212);
-    assert!(bad.is_empty(), "{} of 212 launches differ:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of 212 launches differ:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
