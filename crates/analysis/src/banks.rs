@@ -1156,19 +1156,20 @@ pub struct MatrixStats {
 pub enum MatrixForm {
     /// `ldmatrix` / `stmatrix` of this many 8x8 matrices.
     Matrices(u8),
-    /// `cp.async`: its path, or `None` where no rule applies. With the `ignore-src` predicate
-    /// the plain path (calibration/cpasync/zfill_h100.tsv: ptxas makes the source-predicate form
-    /// of [`MatrixForm::SourcePredicate`], whose rows there cost the plain rule because the
-    /// predicate was in `P0`, which Nsight Compute reads as false).
+    /// `cp.async` without a src-size or predicate: its path, or `None` where no rule applies.
     Copy(Option<matrix::CopyKind>),
     /// `cp.async` with a `src-size` register (`LDGSTS ... .ZFILL`): the rule takes the lanes
     /// whose source size is not 0 (`Sink::copy_sources`).
     ZeroFill(matrix::CopyKind),
-    /// `cp.async.cg` (16 bytes) whose src-size is 16 or 0 (Triton's masked copies), which ptxas
-    /// makes `LDGSTS.E.BYPASS.128 [d], [s], P`: counted by
+    /// `cp.async.cg` (16 bytes) whose src-size is 16 or 0 (Triton's masked copies: a `selp` of
+    /// the two) or that has an `ignore-src` predicate, which ptxas makes
+    /// `LDGSTS.E.BYPASS.128 [d], [s], P`: counted by
     /// [`matrix::CopyKind::CacheGlobalPredicated`] over the lanes Nsight Compute takes as reading
     /// ([`matrix::instrumented_source_lanes`]), which needs the machine code's predicate operand
-    /// (`Reconciliation::copy_predicates`); without it, no rule applies.
+    /// (`Reconciliation::copy_predicates`); without it, no rule applies (calibration/srcpred,
+    /// calibration/capred). The `.ca` copies of these forms (`LDGSTS.E{,.64,.128} [d], [s], P`)
+    /// count as [`MatrixForm::ZeroFill`] does: over the lanes that truly read, `P0` included
+    /// (calibration/capred).
     SourcePredicate,
 }
 
@@ -1261,15 +1262,18 @@ impl MatrixForms {
                     } else {
                         None
                     };
-                    if src_size == warpscope_ptx::inst::NO_REG || ignore_src {
+                    if src_size == warpscope_ptx::inst::NO_REG {
                         Some(MatrixForm::Copy(plain))
-                    } else if selected_size_or_zero(program, pc as u32, src_size) {
-                        // a src-size that is the whole copy or nothing (Triton's masked loads:
-                        // `selp` of 16 and 0): ptxas makes the source-predicate form
-                        // (`LDGSTS.E.BYPASS.128 ..., P`), counted apart (calibration/srcpred)
+                    } else if ignore_src || selected_size_or_zero(program, pc as u32, src_size) {
+                        // the ignore-src predicate, or a src-size that is the whole copy or nothing
+                        // (Triton's masked loads, CuTe's zero-filling copies: a `selp` of the size
+                        // and 0): ptxas makes the source-predicate form (`LDGSTS... [d], [s], P`),
+                        // counted apart (calibration/srcpred, calibration/capred)
                         Some(match plain {
                             Some(matrix::CopyKind::CacheGlobal) => MatrixForm::SourcePredicate,
-                            _ => MatrixForm::Copy(None),
+                            // `.ca`: the lanes that read, as the src-size form
+                            Some(k) => MatrixForm::ZeroFill(k),
+                            None => MatrixForm::Copy(None),
                         })
                     } else {
                         Some(match plain {
@@ -1331,6 +1335,19 @@ impl MatrixForms {
     /// The form of the instruction at `pc`, if it is an `ldmatrix`, `stmatrix` or `cp.async`.
     pub fn get(&self, pc: u32) -> Option<MatrixForm> {
         self.forms.get(pc as usize).copied().flatten()
+    }
+
+    /// Whether the instruction at `pc` is a `cp.async.cg` (`LDGSTS.E.BYPASS.128`, in any of its
+    /// forms), whose global sectors are `global::bypass_copy_sectors`.
+    pub fn is_bypass_copy(&self, pc: u32) -> bool {
+        matches!(
+            self.get(pc),
+            Some(
+                MatrixForm::Copy(Some(matrix::CopyKind::CacheGlobal))
+                    | MatrixForm::ZeroFill(matrix::CopyKind::CacheGlobalZeroFill)
+                    | MatrixForm::SourcePredicate
+            )
+        )
     }
 }
 

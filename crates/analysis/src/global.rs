@@ -19,12 +19,10 @@ pub struct GlobalCounts {
     pub st_sectors: u64,
     /// Bytes the active lanes asked to store.
     pub st_bytes: u64,
-    /// 16-byte `cp.async` copies whose destinations do not keep their sources' layout (lane by
-    /// lane the same offsets, at the same place in a 128-byte line): ncu's load sectors for these follow how the copy is split into
-    /// shared wavefronts (an H200 counted 1 sector for 32 lanes copying contiguous sources to
-    /// one destination, 32 for a 32-byte destination stride, 16 for a 32-byte source stride into
-    /// contiguous destinations: calibration/cpasync/zfill_h100.tsv), by no rule found; their
-    /// sectors are counted from the sources and are estimates.
+    /// 16-byte `cp.async.ca` copies whose destinations do not keep their sources' layout (lane by
+    /// lane the same offsets, at the same place in a 128-byte line): ncu's load sectors for the
+    /// `.cg` copies follow their destinations ([`bypass_copy_sectors`]), and those of `.ca` copies
+    /// were not measured; their sectors are counted from the sources and are estimates.
     pub copies_unsure: u64,
 }
 
@@ -100,9 +98,15 @@ impl GlobalCounts {
     }
 
     /// Counts the source side of one `cp.async` (an LDGSTS: one load request; its sectors, see
-    /// [`GlobalCounts::copies_unsure`]) of `width` bytes per lane from `src` to `dst`.
-    pub fn record_copy(&mut self, width: u8, mask: u32, dst: &[u64; 32], src: &[u64; 32]) {
+    /// [`GlobalCounts::copies_unsure`]) of `width` bytes per lane from `src` to `dst`; `mask` has
+    /// the lanes that read. `bypass`: a 16-byte `cp.async.cg` (`LDGSTS.E.BYPASS.128`), whose
+    /// sectors are [`bypass_copy_sectors`].
+    pub fn record_copy(&mut self, width: u8, mask: u32, dst: &[u64; 32], src: &[u64; 32], bypass: bool) {
         if mask == 0 {
+            return;
+        }
+        if bypass && width == 16 {
+            self.record_sectors(AccessOp::Load, width, mask, bypass_copy_sectors(mask, dst, src));
             return;
         }
         self.record(AccessOp::Load, width, mask, src);
@@ -119,6 +123,69 @@ impl GlobalCounts {
             }
         }
     }
+}
+
+/// Load sectors of one 16-byte `cp.async.cg` (`LDGSTS.E.BYPASS.128`, with or without a source
+/// predicate or `.ZFILL`) as Nsight Compute's `l1tex__t_sectors_pipe_lsu_mem_global_op_ld` counts
+/// them, over the lanes of `mask` that read their source (measured on an H200: all 258 16-byte
+/// launches of calibration/cpasync/zfill_h100.tsv and all 312 launches of calibration/srcpred).
+/// A lane whose 16-byte destination a lower reading lane also writes is dropped. When every
+/// remaining lane reads one 16-byte source chunk, the count is their distinct 32-byte destination
+/// sectors; otherwise, per phase of 8 lanes, the distinct pairs of a destination 32-byte sector and
+/// a source 128-byte line, and the phases add. So sectors follow the destination: a 32-byte
+/// destination stride costs one per lane where the sources are contiguous, two lanes filling one
+/// destination sector from one source line cost one.
+pub fn bypass_copy_sectors(mask: u32, dst: &[u64; 32], src: &[u64; 32]) -> u64 {
+    // the lanes that are the lowest reading lane to write their 16-byte destination chunk
+    let mut kept = 0u32;
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let mut k = kept;
+        let mut repeat = false;
+        while k != 0 {
+            let other = k.trailing_zeros() as usize;
+            k &= k - 1;
+            repeat |= dst[other] / 16 == dst[lane] / 16;
+        }
+        if !repeat {
+            kept |= 1 << lane;
+        }
+    }
+    if kept == 0 {
+        return 0;
+    }
+    let first = src[kept.trailing_zeros() as usize] / 16;
+    let mut common = true;
+    let mut m = kept;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        common &= src[lane] / 16 == first;
+    }
+    // distinct keys among the lanes of `lanes`
+    let distinct = |lanes: u32, key: &dyn Fn(usize) -> (u64, u64)| {
+        let mut seen = [(0u64, 0u64); 32];
+        let mut n = 0usize;
+        let mut m = lanes;
+        while m != 0 {
+            let lane = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let k = key(lane);
+            if !seen[..n].contains(&k) {
+                seen[n] = k;
+                n += 1;
+            }
+        }
+        n as u64
+    };
+    if common {
+        return distinct(kept, &|l| (dst[l] / 32, 0));
+    }
+    (0..4)
+        .map(|p| distinct(kept & (0xffu32 << (8 * p)), &|l| (dst[l] / 32, src[l] / 128)))
+        .sum()
 }
 
 /// The distinct 32-byte sectors the lanes of `mask` touch, `width` bytes each from their

@@ -339,6 +339,8 @@ pub struct Multi {
     cluster: Option<Box<ClusterRaceSink>>,
     trace: Option<Box<TraceSink>>,
     global: Option<GlobalCounts>,
+    /// The program's copy forms, with `global` (`.cg` copies count their sectors apart).
+    copy_forms: Option<Arc<MatrixForms>>,
     /// The lanes of the next `cp.async` event that read a source (`Sink::copy_sources`).
     sources: Option<(u32, u32, u32)>,
     /// The block's shared memory for the machine code's flow, when it asks.
@@ -409,7 +411,8 @@ impl Sink for Multi {
                 if let Some(g) = &mut self.global
                     && let Some(src) = narrowed.src
                 {
-                    g.record_copy(narrowed.width, narrowed.mask, narrowed.addrs, src);
+                    let bypass = self.copy_forms.as_ref().is_some_and(|f| f.is_bypass_copy(e.pc));
+                    g.record_copy(narrowed.width, narrowed.mask, narrowed.addrs, src, bypass);
                 }
                 if let Some(s) = self.global_races.as_deref_mut() {
                     s.mem(&narrowed);
@@ -428,7 +431,8 @@ impl Sink for Multi {
             // cp.async reads its sources through the LSU: ncu counts them as global load requests
             // and sectors (H100, calibration/run/h100/tensor: one request per LDGSTS)
             if let (AccessOp::CpAsync, Some(src)) = (e.op, e.src) {
-                g.record_copy(e.width, e.mask, e.addrs, src);
+                let bypass = self.copy_forms.as_ref().is_some_and(|f| f.is_bypass_copy(e.pc));
+                g.record_copy(e.width, e.mask, e.addrs, src, bypass);
             }
         }
         if let Some(s) = &mut self.banks {
@@ -990,6 +994,10 @@ fn emulate(
         Some(f) => Arc::clone(f),
         None => Arc::new(MatrixForms::of(program)),
     });
+    let copy_forms = opts.global_sectors.then(|| match &forms {
+        Some(f) => Arc::clone(f),
+        None => Arc::new(MatrixForms::of(program)),
+    });
     EMULATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let flow_shared = Arc::new(warpscope_analysis::machine_flow::FlowShared::new(
         launch.block.iter().product(),
@@ -1061,6 +1069,7 @@ fn emulate(
                 .filter(|_| sections.fix)
                 .map(|f| Box::new(TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f)))),
             global: opts.global_sectors.then(GlobalCounts::default),
+            copy_forms: copy_forms.clone(),
             rest: false,
         }
         .with_rest()

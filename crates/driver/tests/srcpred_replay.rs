@@ -4,7 +4,8 @@
 //! per launch whose src-size is a `selp` of 16 and 0, which ptxas makes
 //! `LDGSTS.E.BYPASS.128 [d], [s], P` with the predicate in P0-P6. The emulator's `cp.async` events,
 //! the machine code's predicate operands (read off the cubin in code order) and the model give
-//! every count; without the machine code the same copies are outside the rules.
+//! every count; without the machine code the same copies are outside the rules. The launches'
+//! global load requests and sectors (the raw page) are replayed too.
 
 use std::path::Path;
 
@@ -32,7 +33,24 @@ fn measured(dir: &Path) -> Vec<(usize, Vec<u64>)> {
     out
 }
 
-fn run(program: &warpscope_ptx::Program, kernel: &str, widths: &Widths, tab: &[i32]) -> Vec<(u32, u64, u64)> {
+/// Per launch: the raw page's global load requests and sectors (calibration/srcpred/
+/// measured_global.tsv: the three table loads and the eight copies' sources).
+fn measured_global(dir: &Path) -> Vec<(u64, u64)> {
+    let text = std::fs::read_to_string(dir.join("measured_global.tsv")).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<u64> = l.split('\t').map(|x| x.parse().unwrap()).collect();
+            (f[1], f[2])
+        })
+        .collect()
+}
+
+/// The LDGSTS counters (pc, wavefronts, unmodelled) of one launch, and its global load requests,
+/// sectors and unsure copies.
+type Counted = (Vec<(u32, u64, u64)>, (u64, u64, u64));
+
+fn run(program: &warpscope_ptx::Program, kernel: &str, widths: &Widths, tab: &[i32]) -> Counted {
     let arch = warpscope_model::arch::Arch::parse("sm_90").unwrap();
     let (out, input, table) = (0x10_0000u64, 0x20_0000u64, 0x40_0000u64);
     let tab_bytes: Vec<u8> = tab.iter().flat_map(|v| v.to_le_bytes()).collect();
@@ -58,9 +76,14 @@ fn run(program: &warpscope_ptx::Program, kernel: &str, widths: &Widths, tab: &[i
         &sections,
         arch,
         widths,
-        &RunOptions::default(),
+        &RunOptions {
+            global_sectors: true,
+            ..RunOptions::default()
+        },
     )
     .unwrap();
+    let g = r.global.as_ref().unwrap();
+    let global = (g.ld_requests, g.ld_sectors, g.copies_unsure);
     let mut v: Vec<(u32, u64, u64)> = r
         .banks
         .as_ref()
@@ -72,7 +95,7 @@ fn run(program: &warpscope_ptx::Program, kernel: &str, widths: &Widths, tab: &[i
         .map(|s| (s.pc, s.counts.wavefronts, s.unmodelled))
         .collect();
     v.sort_unstable();
-    v
+    (v, global)
 }
 
 #[test]
@@ -97,12 +120,21 @@ fn every_source_predicate_copy_counts_as_the_h200_measured() {
     let mut bad = Vec::new();
     let rows = measured(&dir);
     assert_eq!(rows.len(), 312);
+    let global = measured_global(&dir);
+    assert_eq!(global.len(), 312);
     for (launch, want) in &rows {
         let k = launch % 2;
-        let got = run(&program, KERNELS[k], &widths[k], &layouts[launch / 2]);
+        let (got, g) = run(&program, KERNELS[k], &widths[k], &layouts[launch / 2]);
         let counts: Vec<u64> = got.iter().map(|g| g.1).collect();
         if got.iter().any(|g| g.2 != 0) || &counts != want {
             bad.push(format!("launch {launch}: {counts:?}, the H200 {want:?}"));
+        }
+        // global load requests and sectors (global::bypass_copy_sectors), claimed (none unsure)
+        if (g.0, g.1, g.2) != (global[*launch].0, global[*launch].1, 0) {
+            bad.push(format!(
+                "launch {launch}: global (requests, sectors, unsure) {g:?}, the H200 {:?}",
+                global[*launch]
+            ));
         }
     }
     assert!(
@@ -112,7 +144,7 @@ fn every_source_predicate_copy_counts_as_the_h200_measured() {
         bad.join("\n")
     );
     // PTX-level widths (no machine code): no predicate operand, so every copy is outside the rules
-    let got = run(&program, KERNELS[0], &Widths::ptx_level("PTX-level"), &layouts[0]);
+    let (got, _) = run(&program, KERNELS[0], &Widths::ptx_level("PTX-level"), &layouts[0]);
     assert_eq!(got.len(), 8);
     assert!(got.iter().all(|g| g.1 == 0 && g.2 == 1), "{got:?}");
 }

@@ -56,7 +56,13 @@
 //! rule above; with a lane zero-filling, the `.ZFILL` count (the routing of the reading lanes that
 //! first write their destination, plus a per-phase union pass over every lane). Nsight Compute's
 //! instrumentation reads the predicate register `P0` as false ([`instrumented_source_lanes`]).
-//! Exact on all 2,496 copies measured on an H200 (calibration/srcpred/README.md).
+//! Exact on all 2,496 copies measured on an H200 (calibration/srcpred/README.md). A `.cg` copy with
+//! the PTX `ignore-src` predicate is the same instruction and counts the same (calibration/capred).
+//!
+//! **LDGSTS through L1 with a source predicate** (`cp.async.ca` whose src-size is its size or 0, or
+//! with `ignore-src`; `LDGSTS.E{,.64,.128} [d], [s], P`): as [`CopyKind::CacheAll`] over the lanes
+//! that truly read ([`ldgsts_wavefronts_with_sources`]); here the instrumentation reads `P0`
+//! correctly. Exact on all 1,316 such copies measured on an H200 (calibration/capred/README.md).
 //!
 //! Architectures: measured on CC 9.0; the rules are applied from the CC where the instruction exists
 //! (`ldmatrix` 7.5, `cp.async` 8.0, `stmatrix` 9.0) on the assumption that the LSU did not change.
