@@ -258,11 +258,24 @@ mod tests {
             all[1].message,
             "cudaDeviceSynchronize returned cudaErrorLaunchFailure (719: unspecified launch failure)"
         );
-        assert_eq!(all[2].message, "cudaFree returned cudaErrorInvalidValue (1: invalid argument) (2 times)");
-        assert!(all[0].message.contains("reads 64 bytes nothing wrote (the first at 0x1040; 2 32-byte segment(s))"));
-        let mem: Vec<String> = program_findings(&notices, "memcheck").into_iter().map(|f| f.kind).collect();
+        assert_eq!(
+            all[2].message,
+            "cudaFree returned cudaErrorInvalidValue (1: invalid argument) (2 times)"
+        );
+        assert!(
+            all[0]
+                .message
+                .contains("reads 64 bytes nothing wrote (the first at 0x1040; 2 32-byte segment(s))")
+        );
+        let mem: Vec<String> = program_findings(&notices, "memcheck")
+            .into_iter()
+            .map(|f| f.kind)
+            .collect();
         assert_eq!(mem, ["api_error", "api_error"]);
-        let init: Vec<String> = program_findings(&notices, "initcheck").into_iter().map(|f| f.kind).collect();
+        let init: Vec<String> = program_findings(&notices, "initcheck")
+            .into_iter()
+            .map(|f| f.kind)
+            .collect();
         assert_eq!(init, ["uninitialized_copy"]);
         assert!(program_findings(&notices, "racecheck").is_empty());
     }

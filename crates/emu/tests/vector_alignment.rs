@@ -11,7 +11,10 @@ use warpscope_emu::{Arg, FaultKind, Launch, Limits, Space, run_in};
 /// array (`OFF` 1: every lane's address is 4 mod 8), or of global memory (`SPACE` global).
 fn kernel(space: &str, off: u32) -> String {
     let (decl, base) = if space == "shared" {
-        (" .shared .align 8 .b8 s[512];\n", " mov.u32 %r5, s;\n cvt.u64.u32 %rd5, %r5;\n")
+        (
+            " .shared .align 8 .b8 s[512];\n",
+            " mov.u32 %r5, s;\n cvt.u64.u32 %rd5, %r5;\n",
+        )
     } else {
         ("", " ld.param.u64 %rd5, [p];\n")
     };
@@ -46,7 +49,11 @@ fn run(space: &str, off: u32, threads: u32, reference: bool) -> Vec<warpscope_em
 #[test]
 fn a_vector_access_at_an_address_aligned_to_its_element_only_faults() {
     for space in ["shared", "global"] {
-        let sp = if space == "shared" { Space::Shared } else { Space::Global };
+        let sp = if space == "shared" {
+            Space::Shared
+        } else {
+            Space::Global
+        };
         for threads in [32, 20] {
             for reference in [false, true] {
                 let faults = run(space, 1, threads, reference);
