@@ -28,7 +28,9 @@
 //! in a launch in clusters, [`GlobalRaceSink::with_cluster`]). Two accesses that are both
 //! *strong* (atomics, `volatile`, `.relaxed`/`.acquire`/`.release` operations) at a scope that
 //! holds both threads (`.cta` in one block, `.cluster` in one cluster, `.gpu`/`.sys` across blocks) never race: atomics do not
-//! race with atomics, and a relaxed atomic races with a plain access. Launches are ordered by the
+//! race with atomics, and a relaxed atomic races with a plain access. Strong loads and stores of
+//! lanes of one warp are the exception, as in shared memory: without a `__syncwarp()` between them
+//! they are warp-synchronous code relying on lock step, and race. Launches are ordered by the
 //! stream: each launch is checked on its own.
 //!
 //! # Which write a read sees
@@ -613,7 +615,11 @@ impl GlobalRaceSink {
         } else {
             GPU
         };
-        if !a.same_thread(me) && a.strong >= need && me.strong >= need {
+        // strong loads and stores of lanes of one warp are still unordered without a warp
+        // synchronisation: warp-synchronous code relying on lock step (as in shared memory);
+        // an atomic (or the load seeding a compare-and-swap loop) with a strong access does not
+        let lockstep = same_block && a.tid / 32 == me.tid / 32 && a.code() != 3 && me.code() != 3;
+        if !a.same_thread(me) && a.strong >= need && me.strong >= need && !lockstep {
             return true;
         }
         self.happens_before(a, me, true)

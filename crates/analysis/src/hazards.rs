@@ -490,6 +490,8 @@ pub struct HazardSink {
     exited: Vec<bool>,
     n_exited: u32,
     arrivals: Vec<(u32, u32, u32)>,
+    /// Warps that arrived at a barrier without waiting (`bar.arrive`) since the last release.
+    arrived_only: Vec<u32>,
     pending_lanes: Vec<Vec<(u32, u32)>>,
     weak_pairs: HashMap<(u32, u32), (u32, u32)>,
     barriers: BarrierUse,
@@ -563,6 +565,7 @@ impl HazardSink {
             exited: vec![false; warps],
             n_exited: 0,
             arrivals: Vec::new(),
+            arrived_only: Vec::new(),
             pending_lanes: vec![Vec::new(); warps],
             weak_pairs: HashMap::new(),
             barriers: BarrierUse::default(),
@@ -1495,7 +1498,8 @@ impl HazardSink {
         let arrivals = std::mem::take(&mut self.arrivals);
         let block = self.block;
         let mut arrived = vec![false; self.exited.len()];
-        for &(w, _, _) in &arrivals {
+        let only = std::mem::take(&mut self.arrived_only);
+        for w in arrivals.iter().map(|a| a.0).chain(only) {
             if let Some(a) = arrived.get_mut(w as usize) {
                 *a = true;
             }
@@ -1568,6 +1572,7 @@ impl HazardSink {
         self.wsync = Vec::new();
         self.exited = Vec::new();
         self.arrivals = Vec::new();
+        self.arrived_only = Vec::new();
         self.pc_region = Vec::new();
         let block = self.block;
         let pending = std::mem::take(&mut self.pending_lanes);
@@ -2658,7 +2663,9 @@ impl warpscope_emu::Sink for HazardSink {
         match e.kind {
             warpscope_emu::BarrierKind::Sync => HazardSink::barrier(self, e.warp, e.pc, e.active, true),
             warpscope_emu::BarrierKind::Warp => HazardSink::barrier(self, e.warp, e.pc, e.active, false),
-            warpscope_emu::BarrierKind::Arrive => {}
+            // `bar.arrive` (a producer's side of a named barrier): the warp reached the barrier
+            // without waiting, so it is no warp that never reached it
+            warpscope_emu::BarrierKind::Arrive => self.arrived_only.push(e.warp),
             warpscope_emu::BarrierKind::Cluster => {
                 HazardSink::barrier(self, e.warp, e.pc, e.active, true);
                 // it also orders the cluster's other blocks' accesses to this block's shared

@@ -466,7 +466,14 @@ pub fn export<'a>(
         program_findings,
         incomplete: notices
             .iter()
-            .any(|n| !matches!(n, warpscope_cudart::Notice::Leak { .. }))
+            .any(|n| {
+                !matches!(
+                    n,
+                    warpscope_cudart::Notice::Leak { .. }
+                        | warpscope_cudart::Notice::ApiError { .. }
+                        | warpscope_cudart::Notice::UninitializedCopy { .. }
+                )
+            })
             .then(|| {
                 let of = |kind: &str| -> Vec<serde_json::Value> {
                     notices

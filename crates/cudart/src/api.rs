@@ -47,6 +47,16 @@ fn entry(name: &str, f: impl FnOnce() -> Result<(), u32>) -> u32 {
     };
     if code != 0 {
         LAST.with(|l| l.set(code));
+        // under `--check`, a finding of the program (memcheck reports every call that fails;
+        // not "not ready", which is an answer, nor what warpscope does not support, which it
+        // says itself)
+        // A launch whose kernel faulted returns its error here because the emulator runs it at
+        // once; on a GPU the launch succeeds and the next synchronising call returns it (which
+        // is reported then).
+        let kernel_fault = name.contains("Launch") && crate::runtime::is_sticky(code);
+        if code != err::NOT_READY && code != err::NOT_SUPPORTED && !kernel_fault {
+            let _ = catch_unwind(|| rt().api_error(name, code));
+        }
     }
     code
 }
@@ -1204,6 +1214,7 @@ fn copy(r: &mut Runtime, dst: u64, src: u64, n: usize, kind: c_int) -> Result<()
             let d = unsafe { std::slice::from_raw_parts_mut(dst as usize as *mut u8, n) };
             r.read_device(src, d)?;
             r.note_read("a copy from device memory to the host", src, n);
+            r.note_uninit_copy(src, n);
         }
         (true, true) => {
             let mut tmp = vec![0u8; n];

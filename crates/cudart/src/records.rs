@@ -50,7 +50,11 @@ pub fn tool_keeps(tool: &str, kind: &str) -> bool {
     match tool {
         "racecheck" => kind.contains("race"),
         "memcheck" => {
-            kind.contains("bounds") || kind.contains("misaligned") || kind == "fault" || kind == "leak"
+            kind.contains("bounds")
+                || kind.contains("misaligned")
+                || kind == "fault"
+                || kind == "leak"
+                || kind == "api_error"
         }
         "synccheck" => kind.contains("barrier") || kind == "exit_before_remote_access",
         "initcheck" => kind.contains("uninit"),
@@ -122,6 +126,55 @@ pub fn leak_findings(notices: &[Notice], tool: &str) -> Vec<Finding> {
         .collect()
 }
 
+/// The findings of the program as a whole that `tool` keeps: device memory never freed
+/// ([`leak_findings`]), CUDA runtime calls that returned an error (memcheck's "Program hit
+/// cudaErrorX on CUDA API call to Y": one finding per call and error, with how many times), and
+/// copies to the host of device bytes nothing wrote (initcheck's host-side kind).
+pub fn program_findings(notices: &[Notice], tool: &str) -> Vec<Finding> {
+    let mut out = leak_findings(notices, tool);
+    let mut calls: BTreeMap<(&str, u32), u64> = BTreeMap::new();
+    for n in notices {
+        match n {
+            Notice::ApiError { call, code } if tool_keeps(tool, "api_error") => {
+                *calls.entry((call.as_str(), *code)).or_insert(0) += 1;
+            }
+            Notice::UninitializedCopy {
+                address,
+                bytes,
+                first,
+                unwritten,
+                segments,
+            } if tool_keeps(tool, "uninitialized_copy") => out.push(Finding {
+                severity: "error".into(),
+                kind: "uninitialized_copy".into(),
+                line: None,
+                message: format!(
+                    "a copy of {bytes} bytes from device memory at {address:#x} to the host reads {unwritten} bytes nothing wrote (the first at {first:#x}; {segments} 32-byte segment(s))"
+                ),
+            }),
+            _ => {}
+        }
+    }
+    for ((call, code), times) in calls {
+        let (name, text) = crate::errors::ERRORS
+            .iter()
+            .find(|e| e.0 == code)
+            .map_or(("an unknown error", "unknown"), |e| (e.1, e.2));
+        let times = if times == 1 {
+            String::new()
+        } else {
+            format!(" ({times} times)")
+        };
+        out.push(Finding {
+            severity: "error".into(),
+            kind: "api_error".into(),
+            line: None,
+            message: format!("{call} returned {name} ({code}: {text}){times}"),
+        });
+    }
+    out
+}
+
 /// The launches cut by `--budget`: (launch, kernel, blocks run, blocks).
 pub fn launches_cut(notices: &[Notice]) -> Vec<(u64, &str, u64, u64)> {
     notices
@@ -177,5 +230,53 @@ mod tests {
         assert_eq!(read_launches(&dir.join("none")).unwrap(), (vec![], false));
         assert!(read_notices(&dir.join("none")).is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn failed_calls_are_memcheck_findings_and_unwritten_copies_initcheck_ones() {
+        let api = |call: &str, code| Notice::ApiError {
+            call: call.into(),
+            code,
+        };
+        let notices = vec![
+            api("cudaFree", 1),
+            api("cudaFree", 1),
+            api("cudaDeviceSynchronize", 719),
+            Notice::UninitializedCopy {
+                address: 0x1000,
+                bytes: 128,
+                first: 0x1040,
+                unwritten: 64,
+                segments: 2,
+            },
+        ];
+        let all = program_findings(&notices, "all");
+        let kinds: Vec<&str> = all.iter().map(|f| f.kind.as_str()).collect();
+        assert_eq!(kinds, ["uninitialized_copy", "api_error", "api_error"]);
+        assert!(all.iter().all(|f| f.severity == "error"));
+        assert_eq!(
+            all[1].message,
+            "cudaDeviceSynchronize returned cudaErrorLaunchFailure (719: unspecified launch failure)"
+        );
+        assert_eq!(
+            all[2].message,
+            "cudaFree returned cudaErrorInvalidValue (1: invalid argument) (2 times)"
+        );
+        assert!(
+            all[0]
+                .message
+                .contains("reads 64 bytes nothing wrote (the first at 0x1040; 2 32-byte segment(s))")
+        );
+        let mem: Vec<String> = program_findings(&notices, "memcheck")
+            .into_iter()
+            .map(|f| f.kind)
+            .collect();
+        assert_eq!(mem, ["api_error", "api_error"]);
+        let init: Vec<String> = program_findings(&notices, "initcheck")
+            .into_iter()
+            .map(|f| f.kind)
+            .collect();
+        assert_eq!(init, ["uninitialized_copy"]);
+        assert!(program_findings(&notices, "racecheck").is_empty());
     }
 }

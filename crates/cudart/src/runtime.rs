@@ -135,6 +135,29 @@ pub enum Notice {
         /// When it was found: `cudaDeviceReset` or `exit`.
         at: String,
     },
+    /// A CUDA runtime call returned an error (`--check`; compute-sanitizer's memcheck reports
+    /// each as "Program hit cudaErrorX on CUDA API call to Y").
+    ApiError {
+        /// The call.
+        call: String,
+        /// The error code it returned.
+        code: u32,
+    },
+    /// A copy from device memory to the host read bytes nothing wrote (`--check`;
+    /// compute-sanitizer's initcheck reports one "Host API uninitialized memory access" per
+    /// 32-byte segment of the allocation holding such bytes).
+    UninitializedCopy {
+        /// The source address of the copy.
+        address: u64,
+        /// Bytes copied.
+        bytes: u64,
+        /// The first byte nothing wrote.
+        first: u64,
+        /// How many of the copied bytes nothing wrote.
+        unwritten: u64,
+        /// The 32-byte segments (from the allocation's start) holding such bytes.
+        segments: u64,
+    },
     /// The program read memory that a cut launch (or a launch that read such memory) left
     /// incomplete.
     IncompleteRead {
@@ -660,10 +683,11 @@ impl Runtime {
 
     /// Under `--check`: a notice for each device allocation still live at `at` (`cudaDeviceReset`
     /// or `exit`), once per allocation.
-    /// After a sticky error the context is lost (nothing can be freed) and there is no leak to
-    /// report, as compute-sanitizer reports none then.
+    /// After a sticky error `cudaFree` fails, and what the program could not free is reported
+    /// as compute-sanitizer's memcheck reports it then (measured on an H200: every allocation
+    /// live at the end, after an illegal address, a misaligned access or a failed assert).
     pub fn report_leaks(&mut self, at: &str) {
-        if !self.cfg.check || self.sticky.is_some() {
+        if !self.cfg.check {
             return;
         }
         let live: Vec<(u64, u64)> = self
@@ -678,6 +702,53 @@ impl Runtime {
                 address,
                 bytes,
                 at: at.to_string(),
+            });
+        }
+    }
+
+    /// Under `--check`: a notice of a CUDA runtime call that returned the error `code`.
+    pub fn api_error(&mut self, call: &str, code: u32) {
+        if self.cfg.check {
+            self.notice(&Notice::ApiError {
+                call: call.to_string(),
+                code,
+            });
+        }
+    }
+
+    /// Under `--check`: a notice when a copy of `len` bytes from device memory at `src` to the
+    /// host reads bytes of a `cudaMalloc` allocation nothing wrote (initcheck's host-side kind).
+    pub fn note_uninit_copy(&mut self, src: u64, len: usize) {
+        if !self.cfg.check || len == 0 {
+            return;
+        }
+        let found = {
+            let init = self.init_regions();
+            init.range(..=src).next_back().and_then(|(_, r)| {
+                let off = src.checked_sub(r.base)?;
+                let end = off.saturating_add(len as u64).min(r.len);
+                let mut first = None;
+                let (mut unwritten, mut segments, mut last_seg) = (0u64, 0u64, u64::MAX);
+                for i in off..end {
+                    if !r.all_written(i, 1) {
+                        first.get_or_insert(r.base + i);
+                        unwritten += 1;
+                        if i / 32 != last_seg {
+                            last_seg = i / 32;
+                            segments += 1;
+                        }
+                    }
+                }
+                first.map(|f| (f, unwritten, segments))
+            })
+        };
+        if let Some((first, unwritten, segments)) = found {
+            self.notice(&Notice::UninitializedCopy {
+                address: src,
+                bytes: len as u64,
+                first,
+                unwritten,
+                segments,
             });
         }
     }

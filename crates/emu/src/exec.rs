@@ -4269,8 +4269,10 @@ fn ldst_general<S: Sink>(
     let op = if is_st { AccessOp::Store } else { AccessOp::Load };
     let mut kinds = [Res::Global; 32];
     let mut offs = [0u64; 32];
+    // a vector access is aligned to its whole width (`ld.v2.u32`: 8 bytes), as the GPU faults
+    // a misaligned one
     let mut res_mask = resolve_lanes(
-        regs, space, addr, addr32, off, mask, es, pc, &mut addrs, &mut kinds, &mut offs,
+        regs, space, addr, addr32, off, mask, width, pc, &mut addrs, &mut kinds, &mut offs,
     )?;
     if any_cluster(&res_mask, &offs) {
         cluster_lanes(bm, sink, wi, pc, op, width, &mut res_mask, &mut offs);

@@ -264,8 +264,10 @@ fn run_in(
     // one per call that read it
     let reads = warpscope_cudart::records::incomplete_reads(&notices);
     warpscope_cudart::records::add_read_findings(&mut recs, &reads);
-    // device memory the program never freed: findings of the program (memcheck's leak check)
-    let program_findings = warpscope_cudart::records::leak_findings(&notices, tool);
+    // device memory the program never freed (memcheck's leak check), CUDA calls that failed
+    // (memcheck), copies of unwritten device bytes to the host (initcheck): findings of the
+    // program
+    let program_findings = warpscope_cudart::records::program_findings(&notices, tool);
     // stopped by a signal (Ctrl-C): not run again, twice, on the GPU
     let measure_skipped = ncu.is_some() && crate::child::interrupted();
     let measurement = crate::run_measure::for_run(
