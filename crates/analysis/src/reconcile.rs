@@ -1502,50 +1502,6 @@ fn parse_ops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<Op> {
         .collect()
 }
 
-/// Whether lanes leaving a loop on different iterations reach a global load or store before any
-/// convergence barrier joins them: a conditional `BRA` out of a loop whose target is not a
-/// `BSYNC`, followed there by an `LDG`/`STG`/`LD`/`ST` before the next `BSYNC`, `EXIT` or
-/// unconditional `BRA`. Each iteration's leavers are a group of their own that the GPU may or
-/// may not run together with another group at the same instruction (an H200 ran 2707 load
-/// requests where the groups apart make 2708: calibration/run/bench9's `hashq`, `lookupQuad`,
-/// `if (t == k) { r = vals[s]; break; }`); with no rule for when it does, the global counters of
-/// such kernels are estimates.
-pub fn loop_exits_unjoined_global(sass: &warpscope_toolchain::sass::SassKernel) -> bool {
-    let loops = sass.loops();
-    let bsync: BTreeSet<u32> = sass
-        .insts
-        .iter()
-        .filter(|i| i.opcode.starts_with("BSYNC"))
-        .map(|i| i.code_offset)
-        .collect();
-    let global: BTreeSet<u32> = sass.globals.iter().map(|g| g.code_offset).collect();
-    sass.branches.iter().any(|b| {
-        if b.base() != "BRA" || b.predicate.as_deref().is_none_or(|p| p == "PT") {
-            return false;
-        }
-        let Some(t) = b.target.as_deref().and_then(|t| sass.labels.get(t).copied()) else {
-            return false;
-        };
-        let leaves = loops
-            .iter()
-            .any(|&(a, z)| (a..=z).contains(&b.code_offset) && !(a..=z).contains(&t));
-        if !leaves || bsync.contains(&t) {
-            return false;
-        }
-        for i in sass.insts.iter().filter(|i| i.code_offset >= t) {
-            let op = i.opcode.split('.').next().unwrap_or("");
-            let uncond = i.predicate.as_deref().is_none_or(|p| p == "PT");
-            if op == "BSYNC" || op == "EXIT" || op == "WARPSYNC" || (op == "BRA" && uncond) {
-                return false;
-            }
-            if global.contains(&i.code_offset) {
-                return true;
-            }
-        }
-        false
-    })
-}
-
 /// Whether `kernel` copies global memory to shared memory with `cp.async.cg` (L1-bypassing
 /// `LDGSTS.BYPASS`). The H100 counted fewer global load sectors than such copies read, and a
 /// different number at every launch, for a multi-stage pipeline of 16-byte copies (cuda-samples'
@@ -2120,38 +2076,6 @@ setp.lt.u32 %p1, %r4, %r1;";
         assert_eq!(r.role(104), Role::Leader { width: 16 });
         assert!((200..216).all(|pc| r.role(pc) == Role::Plain));
         assert_eq!(r.fused_groups, 4);
-    }
-
-    #[test]
-    fn a_load_after_an_unjoined_loop_exit_is_flagged() {
-        // `for (j...) { t = keys[s]; if (t == k) { r = vals[s]; break; } if (t == EMPTY) break; }`:
-        // the hits leave the loop to the `vals` load (0x60) on different iterations, with no
-        // `BSYNC` before it (the H200 merged some of those groups: calibration/run/bench9's
-        // `hashq`); leaving to the `BSYNC` itself joins them
-        let sass = |hit: &str| {
-            let text = format!(
-                ".section\t.text.k,\"ax\",@progbits\n\
-                 /*0000*/ BSSY B0, `(.L_x_2) ;\n\
-                 .L_x_0:\n\
-                 /*0010*/ LDG.E R3, desc[UR4][R2.64] ;\n\
-                 /*0020*/ ISETP.NE.AND P0, PT, R3, R6, PT ;\n\
-                 /*0030*/ @!P0 BRA `({hit}) ;\n\
-                 /*0040*/ ISETP.GT.U32.AND P0, PT, R8, R15, PT ;\n\
-                 /*0050*/ @!P0 BRA `(.L_x_0) ;\n\
-                 /*0055*/ BRA `(.L_x_2) ;\n\
-                 .L_x_1:\n\
-                 /*0060*/ LDG.E R9, desc[UR4][R4.64] ;\n\
-                 .L_x_2:\n\
-                 /*0070*/ BSYNC B0 ;\n\
-                 /*0080*/ STG.E desc[UR4][R2.64], R9 ;\n\
-                 /*0090*/ EXIT ;\n"
-            );
-            warpscope_toolchain::sass::parse_disassembly(&text)
-                .unwrap()
-                .remove(0)
-        };
-        assert!(loop_exits_unjoined_global(&sass(".L_x_1")));
-        assert!(!loop_exits_unjoined_global(&sass(".L_x_2")));
     }
 
     #[test]

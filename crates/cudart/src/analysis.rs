@@ -47,10 +47,6 @@ pub struct KernelAnalysis {
     /// (`divergence::early_joins`): the shared and global counters are the machine code's own,
     /// followed on the launch, or estimates.
     pub early_join: bool,
-    /// Lanes leaving a loop on different iterations reach a global access before any convergence
-    /// barrier (`reconcile::loop_exits_unjoined_global`): whether the GPU runs those groups
-    /// together is not known, so the global counters are estimates.
-    pub unjoined_global: bool,
     /// The kernel waits in a loop on an `ld.acquire`/`ld.relaxed` for another thread's store (a
     /// spin loop, as cooperative groups' multi-warp tiles do) or on a clock (`%clock`, `%clock64`,
     /// `%globaltimer`: cuda-samples' `clock_block`): the loop runs as long as the GPU's timing
@@ -192,13 +188,6 @@ pub fn kernel_analysis(
         spin_global: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_global(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
         early_join,
-        unjoined_global: match (sass, debug) {
-            (Ok(ks), false) => ks
-                .iter()
-                .find(|k| k.name == name)
-                .is_some_and(warpscope_analysis::reconcile::loop_exits_unjoined_global),
-            _ => false,
-        },
         global_exact: !early_join
             && global_unmatched.is_some_and(|u| u.is_empty())
             && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
@@ -991,7 +980,6 @@ pub fn analyse_launch(
     put(
         "warpscope__global_counters_exact",
         if (ka.global_exact || machine_global.is_some())
-            && !ka.unjoined_global
             && !ka.spin_global
             && !ka.device_runtime
             && !ka.unmeasured_wmma.1
