@@ -44,8 +44,8 @@ pub struct KernelAnalysis {
     /// outside loops (`reconcile::global_lines_unmatched`): the global counters are then exact.
     pub global_exact: bool,
     /// The machine code joins diverged lanes earlier than the PTX's immediate post-dominators
-    /// (`divergence::early_joins`): the shared and global counters are the machine code's own,
-    /// followed on the launch, or estimates.
+    /// (`divergence::early_joins`) and has shared accesses: the shared counters are the machine
+    /// code's own, followed on the launch, or estimates (the global counters too, `global_exact`).
     pub early_join: bool,
     /// The kernel waits in a loop on an `ld.acquire`/`ld.relaxed` for another thread's store (a
     /// spin loop, as cooperative groups' multi-warp tiles do) or on a clock (`%clock`, `%clock64`,
@@ -155,7 +155,14 @@ pub fn kernel_analysis(
     let early_join = machine_branches
         .as_ref()
         .is_some_and(|m| !m.early_joins.is_empty());
-    let shared_unmatched = !recon.unmatched_lines.is_empty() || early_join;
+    // (shared accesses only where the machine code has some: a kernel without any counts none)
+    let early_join_shared = early_join
+        && sass
+            .as_ref()
+            .ok()
+            .and_then(|ks| ks.iter().find(|k| k.name == name))
+            .is_some_and(|k| !k.accesses.is_empty());
+    let shared_unmatched = !recon.unmatched_lines.is_empty() || early_join_shared;
     let machine_flow = match (sass, debug) {
         (Ok(ks), false) => ks.iter().find(|k| k.name == name).map(|k| {
             Arc::new(warpscope_analysis::machine_flow::MachineFlow::counting(
@@ -187,7 +194,7 @@ pub fn kernel_analysis(
         spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
         spin_global: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_global(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
-        early_join,
+        early_join: early_join_shared,
         global_exact: !early_join
             && global_unmatched.is_some_and(|u| u.is_empty())
             && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
