@@ -734,6 +734,13 @@ pub struct MachineMatch {
     /// names the PTX instruction whose executions it follows (see [`ExclusiveSync`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub exclusive_syncs: Vec<ExclusiveSync>,
+    /// Source lines where the machine code lets lanes leave a convergence region past its join
+    /// ([`early_joins`]): the lanes that reach the join wait there for each other, earlier than the
+    /// PTX's immediate post-dominator reconverges them, so the PTX emulation runs the code after
+    /// the join once per side where the GPU runs it once. These lines are unmatched as well, and
+    /// the launch's shared and global counts are the machine code's own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub early_joins: Vec<Option<u32>>,
     /// The same match under the alternative rules the calibration rows break (name, match), for
     /// `calibration/branch/`'s replay; empty for an alternative's own match.
     #[serde(skip)]
@@ -1014,6 +1021,58 @@ pub fn match_machine(
     Some(m)
 }
 
+/// Source lines of the machine code's `BREAK`s whose lanes then leave the convergence region past
+/// its join: `BSSY B0, J` ... `@!P0 BREAK B0; @!P0 BRA K` with `K` not `J` (or `@!P0 EXIT`).
+/// ptxas makes `if (t == 0 || d[t - 1] != v) s[v] = t;` one region joined at the store: the
+/// lanes of `t == 0` wait at `BSYNC B0` for those of the second test that store too, while those
+/// that do not break out, so the store runs once for the warp (an H200: calibration/run/bench9's
+/// `radix`, `localSort`: 1024 store requests where a join at the immediate post-dominator, after
+/// the store, makes 1088). A loop's `break` that jumps to the loop's own join is not one.
+pub fn early_joins(sass: &warpscope_toolchain::sass::SassKernel) -> Vec<Option<u32>> {
+    // `0x1040` or nvdisasm's `` `(.L_x_5) ``
+    let at = |s: &str| -> Option<u32> {
+        let s = s.trim().trim_start_matches('`').trim_start_matches('(');
+        let s = s.trim_end_matches(';').trim().trim_end_matches(')').trim();
+        match s.strip_prefix("0x") {
+            Some(h) => u32::from_str_radix(h, 16).ok(),
+            None => sass.labels.get(s).copied(),
+        }
+    };
+    let base = |o: &str| o.split('.').next().unwrap_or("").to_string();
+    let mut out = Vec::new();
+    for (i, x) in sass.insts.iter().enumerate() {
+        if base(&x.opcode) != "BREAK" {
+            continue;
+        }
+        let bar = x.operands.split(',').next().unwrap_or("").trim();
+        // the region the BREAK leaves: the nearest `BSSY` of its barrier before it
+        let Some(join) = sass.insts[..i]
+            .iter()
+            .rev()
+            .find(|y| base(&y.opcode) == "BSSY" && y.operands.split(',').next().map(str::trim) == Some(bar))
+            .and_then(|y| at(y.operands.split(',').nth(1)?))
+        else {
+            continue;
+        };
+        // where the breaking lanes go: the first instruction after the BREAKs of the same guard
+        let next = sass.insts[i + 1..]
+            .iter()
+            .find(|y| !(base(&y.opcode) == "BREAK" && y.predicate == x.predicate));
+        let leaves = next.is_some_and(|y| {
+            y.predicate == x.predicate
+                && match base(&y.opcode).as_str() {
+                    "BRA" => at(&y.operands).is_some_and(|k| k != join),
+                    "EXIT" => true,
+                    _ => false,
+                }
+        });
+        if leaves && !out.contains(&x.line) {
+            out.push(x.line);
+        }
+    }
+    out
+}
+
 /// The branches of `kernel` whose target is a `ret`/`exit` (machine code makes them `@P EXIT`,
 /// which Nsight Compute does not count as a branch).
 pub fn exit_branches(program: &warpscope_emu::Program, kernel: &str) -> std::collections::HashSet<u32> {
@@ -1155,8 +1214,10 @@ pub fn match_machine_with(
         unmatched: Vec::new(),
         convergence_checks: Vec::new(),
         exclusive_syncs: Vec::new(),
+        early_joins: early_joins(sass),
         alternatives: Vec::new(),
     };
+    out.unmatched.extend(out.early_joins.iter().copied());
     // the kernel's own source file: that of its first instruction with a line
     let main_file: Option<String> = (k.entry..k.end).find_map(|pc| {
         let l = program.inst_info(pc).loc.as_ref()?;
@@ -1304,5 +1365,54 @@ mod repeat_tests {
             b.flush();
             assert_eq!((a.base, &a.stats), (b.base, &b.stats), "times {times}");
         }
+    }
+}
+
+#[cfg(test)]
+mod early_join_tests {
+    use super::early_joins;
+
+    fn kernel(body: &str) -> warpscope_toolchain::sass::SassKernel {
+        let text = format!(".section\t.text.k,\"ax\",@progbits\n{body}");
+        warpscope_toolchain::sass::parse_disassembly(&text)
+            .unwrap()
+            .remove(0)
+    }
+
+    /// `if (t == 0 || d[t - 1] != v) s[v] = t;` as ptxas lays it out (calibration/run/bench9's
+    /// `radix`): the lanes whose second test fails break out of the region joined at the store
+    /// and jump past it; a loop's `break` to its own join is no early join.
+    #[test]
+    fn a_break_past_the_join_is_an_early_join() {
+        let radix = kernel(
+            "//## File \"k.cu\", line 55\n\
+             /*0000*/ BSSY B0, `(.L_x_1) ;\n\
+             /*0010*/ @!P0 BRA `(.L_x_1) ;\n\
+             /*0020*/ LDS.U8 R3, [R0+UR4+-0x1] ;\n\
+             /*0030*/ ISETP.NE.AND P0, PT, R6, R3, PT ;\n\
+             /*0040*/ @!P0 BREAK B0 ;\n\
+             /*0050*/ @!P0 BRA `(.L_x_2) ;\n\
+             .L_x_1:\n\
+             /*0060*/ BSYNC B0 ;\n\
+             /*0070*/ STG.E desc[UR10][R2.64], R0 ;\n\
+             .L_x_2:\n\
+             /*0080*/ EXIT ;\n",
+        );
+        assert_eq!(early_joins(&radix), vec![Some(55)]);
+        let looped = kernel(
+            "//## File \"k.cu\", line 7\n\
+             /*0000*/ BSSY B0, `(.L_x_1) ;\n\
+             .L_x_0:\n\
+             /*0010*/ LDG.E R3, desc[UR4][R2.64] ;\n\
+             /*0020*/ ISETP.NE.AND P0, PT, R3, RZ, PT ;\n\
+             /*0030*/ @!P0 BREAK B0 ;\n\
+             /*0040*/ @!P0 BRA `(.L_x_1) ;\n\
+             /*0050*/ IADD3 R2, R2, 0x4, RZ ;\n\
+             /*0060*/ BRA `(.L_x_0) ;\n\
+             .L_x_1:\n\
+             /*0070*/ BSYNC B0 ;\n\
+             /*0080*/ EXIT ;\n",
+        );
+        assert_eq!(early_joins(&looped), Vec::<Option<u32>>::new());
     }
 }

@@ -43,6 +43,10 @@ pub struct KernelAnalysis {
     /// Whether the machine code keeps the PTX's global loads and stores line for line, inside and
     /// outside loops (`reconcile::global_lines_unmatched`): the global counters are then exact.
     pub global_exact: bool,
+    /// The machine code joins diverged lanes earlier than the PTX's immediate post-dominators
+    /// (`divergence::early_joins`) and has shared accesses: the shared counters are the machine
+    /// code's own, followed on the launch, or estimates (the global counters too, `global_exact`).
+    pub early_join: bool,
     /// The kernel waits in a loop on an `ld.acquire`/`ld.relaxed` for another thread's store (a
     /// spin loop, as cooperative groups' multi-warp tiles do) or on a clock (`%clock`, `%clock64`,
     /// `%globaltimer`: cuda-samples' `clock_block`): the loop runs as long as the GPU's timing
@@ -146,12 +150,24 @@ pub fn kernel_analysis(
     // are followed on each launch and counted
     // and where a source line's shared loads or stores do not match the machine code's, the
     // machine code's own LDS and STS
-    let shared_unmatched = !recon.unmatched_lines.is_empty();
+    // and where ptxas joins lanes earlier than the PTX's immediate post-dominators
+    // (`divergence::early_joins`), both: the PTX emulation repeats the code after such a join
+    let early_join = machine_branches
+        .as_ref()
+        .is_some_and(|m| !m.early_joins.is_empty());
+    // (shared accesses only where the machine code has some: a kernel without any counts none)
+    let early_join_shared = early_join
+        && sass
+            .as_ref()
+            .ok()
+            .and_then(|ks| ks.iter().find(|k| k.name == name))
+            .is_some_and(|k| !k.accesses.is_empty());
+    let shared_unmatched = !recon.unmatched_lines.is_empty() || early_join_shared;
     let machine_flow = match (sass, debug) {
         (Ok(ks), false) => ks.iter().find(|k| k.name == name).map(|k| {
             Arc::new(warpscope_analysis::machine_flow::MachineFlow::counting(
                 k,
-                global_unmatched.as_ref().is_some_and(|u| !u.is_empty()),
+                early_join || global_unmatched.as_ref().is_some_and(|u| !u.is_empty()),
                 shared_unmatched.then_some(arch),
             ))
         }),
@@ -178,7 +194,9 @@ pub fn kernel_analysis(
         spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
         spin_global: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_global(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
-        global_exact: global_unmatched.is_some_and(|u| u.is_empty())
+        early_join: early_join_shared,
+        global_exact: !early_join
+            && global_unmatched.is_some_and(|u| u.is_empty())
             && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
             && !warpscope_analysis::reconcile::has_bypass_copies(program, name),
         machine_branches,
@@ -945,7 +963,7 @@ pub fn analyse_launch(
     // accesses are counted as written and the shared counters are an estimate
     put(
         "warpscope__shared_counters_exact",
-        if (ka.recon.unmatched_lines.is_empty() || machine_shared.is_some())
+        if ((ka.recon.unmatched_lines.is_empty() && !ka.early_join) || machine_shared.is_some())
             && !ka.spin_shared
             && !ka.unmeasured_wmma.0
         {
