@@ -439,6 +439,21 @@ impl<'m> KCtx<'m> {
         });
         Err(())
     }
+    /// The two 16-bit halves of the 32-bit `x` (low, high) in new rows, unpacked under `guard`.
+    fn halves_of(&mut self, x: R, guard: PSrc) -> LResult<[R; 2]> {
+        let (lo, hi) = (self.new_row()?, self.new_row()?);
+        self.push(
+            Inst::Unpack2 {
+                bits: 16,
+                d0: lo,
+                d1: hi,
+                a: x,
+            },
+            guard,
+        );
+        Ok([lo, hi])
+    }
+
     fn new_row(&mut self) -> LResult<R> {
         if self.n_rows >= (u16::MAX - 1) as u32 {
             return self.err("too many registers (limit 65534 rows)");
@@ -945,16 +960,7 @@ impl<'m> KCtx<'m> {
             return self.err("atomics are supported on shared and global memory only");
         }
         let x = self.src(&ops[k + 1], Ty::U32)?;
-        let (lo, hi) = (self.new_row()?, self.new_row()?);
-        self.push(
-            Inst::Unpack2 {
-                bits: 16,
-                d0: lo,
-                d1: hi,
-                a: x,
-            },
-            guard,
-        );
+        let [lo, hi] = self.halves_of(x, guard)?;
         let mut olds = [NO_REG; 2];
         for (e, b) in [lo, hi].into_iter().enumerate() {
             let d = if is_red { NO_REG } else { self.new_row()? };
@@ -1078,16 +1084,7 @@ impl<'m> KCtx<'m> {
         let mut halves = Vec::new();
         for o in &ops[1..] {
             let x = self.src(o, Ty::U32)?;
-            let (lo, hi) = (self.new_row()?, self.new_row()?);
-            self.push(
-                Inst::Unpack2 {
-                    bits: 16,
-                    d0: lo,
-                    d1: hi,
-                    a: x,
-                },
-                guard,
-            );
+            let [lo, hi] = self.halves_of(x, guard)?;
             halves.push([lo, hi]);
         }
         let mut out = [0 as R; 2];
@@ -1169,16 +1166,7 @@ impl<'m> KCtx<'m> {
         let mut halves = Vec::new();
         for o in &ops[1..] {
             let x = self.src(o, Ty::U32)?;
-            let (lo, hi) = (self.new_row()?, self.new_row()?);
-            self.push(
-                Inst::Unpack2 {
-                    bits: 16,
-                    d0: lo,
-                    d1: hi,
-                    a: x,
-                },
-                guard,
-            );
+            let [lo, hi] = self.halves_of(x, guard)?;
             halves.push([lo, hi]);
         }
         if base == "setp" {
