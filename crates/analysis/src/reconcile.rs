@@ -820,7 +820,8 @@ pub fn machine_accesses(k: &warpscope_toolchain::sass::SassKernel) -> Vec<Machin
 /// lanes that jump), so the machine code loads less often than the PTX on the same line. Only
 /// more guarded accesses in the machine code than in the PTX unmatch a line: a PTX guard ptxas
 /// drops is one it proves true (Triton's `@%p2 ld.global` of a block that is never masked), and
-/// the access then runs in the same lanes.
+/// the access then runs in the same lanes. A PTX access in an if-converted arm
+/// ([`hammock_arms`]: `if (i < n) x = a[i];` becomes `@P0 LDG`) counts as guarded.
 pub fn global_lines_unmatched(
     program: &Program,
     kernel: &str,
@@ -828,7 +829,8 @@ pub fn global_lines_unmatched(
 ) -> Option<Vec<Option<u32>>> {
     use warpscope_ptx::inst::{Inst, MemSpace};
     let k = program.kernel(kernel)?;
-    let ptx_loops = ptx_loops(program, k);
+    let ptx_cyclic = ptx_cyclic(program, k);
+    let arms = hammock_arms(program, k);
     let base = |f: &str| f.rsplit(['/', '\\']).next().unwrap_or(f).to_string();
     type Key = (Option<String>, Option<u32>);
     // (inside a loop, outside) per line, PTX then machine code; then the guarded ones, PTX and
@@ -878,14 +880,14 @@ pub fn global_lines_unmatched(
             Some(l) => (program.file_name(l.file).map(base), Some(l.line)),
             None => (None, None),
         };
-        let inside = ptx_loops.iter().any(|&(a, z)| (a..=z).contains(&pc));
+        let inside = ptx_cyclic[(pc - k.entry) as usize];
         let c = lines.entry(key).or_default();
         c[usize::from(!inside)] += n;
-        if program.ops[pc as usize].guard != warpscope_ptx::inst::PSrc::TRUE {
+        if program.ops[pc as usize].guard != warpscope_ptx::inst::PSrc::TRUE || arms.contains(&pc) {
             c[4] += n;
         }
     }
-    let loops = sass.loops();
+    let sass_cyclic = sass_cyclic(sass);
     let guarded: BTreeSet<u32> = sass
         .insts
         .iter()
@@ -894,7 +896,7 @@ pub fn global_lines_unmatched(
         .collect();
     for g in &sass.globals {
         let key = (g.file.as_deref().map(base), g.line);
-        let inside = loops.iter().any(|&(a, z)| (a..=z).contains(&g.code_offset));
+        let inside = sass_cyclic.contains(&g.code_offset);
         let c = lines.entry(key).or_default();
         c[2 + usize::from(!inside)] += 1;
         if guarded.contains(&g.code_offset) {
@@ -979,6 +981,184 @@ pub fn ptxas_commit_hgmma(
 }
 
 /// The code ranges of `k`'s loops in the PTX: from the target of each backward branch to the branch.
+/// Which of `n` nodes lie on a cycle of the graph `edges`: in a strongly connected component of
+/// more than one node, or with an edge to themselves.
+fn on_cycles(n: usize, edges: &[(usize, usize)]) -> Vec<bool> {
+    use petgraph::graph::{DiGraph, NodeIndex};
+    let mut g = DiGraph::<(), ()>::with_capacity(n, edges.len());
+    for _ in 0..n {
+        g.add_node(());
+    }
+    let mut out = vec![false; n];
+    for &(a, b) in edges {
+        g.add_edge(NodeIndex::new(a), NodeIndex::new(b), ());
+        out[a] |= a == b;
+    }
+    for scc in petgraph::algo::tarjan_scc(&g) {
+        if scc.len() > 1 {
+            for v in scc {
+                out[v.index()] = true;
+            }
+        }
+    }
+    out
+}
+
+/// Per pc of `k` (from its entry), whether the instruction lies on a loop: a cycle of the
+/// control-flow graph, not merely between a backward branch and its target.
+fn ptx_cyclic(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<bool> {
+    use warpscope_ptx::inst::{Inst, PSrc};
+    let (entry, end) = (k.entry, k.end);
+    let mut edges = Vec::new();
+    for pc in entry..end {
+        let op = &program.ops[pc as usize];
+        let at = (pc - entry) as usize;
+        let fall = op.guard != PSrc::TRUE
+            || !matches!(op.inst, Inst::Bra { .. } | Inst::Exit | Inst::Ret | Inst::Trap);
+        if let Inst::Bra { target, .. } = op.inst
+            && (entry..end).contains(&target)
+        {
+            edges.push((at, (target - entry) as usize));
+        }
+        if fall && pc + 1 < end {
+            edges.push((at, at + 1));
+        }
+    }
+    on_cycles((end - entry) as usize, &edges)
+}
+
+/// The code offsets of `sass`'s instructions that lie on a loop: a cycle of the control-flow
+/// graph. Unlike [`warpscope_toolchain::sass::SassKernel::loops`]'s ranges, code that only lies
+/// between a backward jump and its target is not in it: ptxas places an `mbarrier` wait's retry
+/// at the end of the kernel and jumps back (`BRA` to the instruction after the wait), a range
+/// that spans everything in between. The self-loop after the last `EXIT` is unreachable and left
+/// out; an indirect jump (`BRX`, `JMX`) may go to any label.
+fn sass_cyclic(sass: &warpscope_toolchain::sass::SassKernel) -> BTreeSet<u32> {
+    let insts = &sass.insts;
+    let index: BTreeMap<u32, usize> = insts
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.code_offset, i))
+        .collect();
+    let branches: BTreeMap<u32, &warpscope_toolchain::sass::SassBranch> =
+        sass.branches.iter().map(|b| (b.code_offset, b)).collect();
+    let labels: Vec<usize> = sass
+        .labels
+        .values()
+        .filter_map(|o| index.get(o).copied())
+        .collect();
+    let mut edges = Vec::new();
+    for (i, l) in insts.iter().enumerate() {
+        let guarded = l.predicate.as_deref().is_some_and(|p| p != "PT");
+        let mut fall = true;
+        if let Some(b) = branches.get(&l.code_offset) {
+            if b.self_loop {
+                continue;
+            }
+            match b.base() {
+                "BRA" | "JMP" => {
+                    if let Some(&t) = b
+                        .target
+                        .as_deref()
+                        .and_then(|t| sass.labels.get(t))
+                        .and_then(|o| index.get(o))
+                    {
+                        edges.push((i, t));
+                    }
+                    fall = guarded || b.opcode.starts_with("BRA.DIV");
+                }
+                "BRX" | "JMX" | "BRXU" | "JMXU" => {
+                    edges.extend(labels.iter().map(|&t| (i, t)));
+                    fall = guarded;
+                }
+                "EXIT" | "RET" | "BPT" | "KILL" => fall = guarded,
+                _ => {}
+            }
+        }
+        if fall && i + 1 < insts.len() {
+            edges.push((i, i + 1));
+        }
+    }
+    on_cycles(insts.len(), &edges)
+        .into_iter()
+        .zip(insts)
+        .filter(|(c, _)| *c)
+        .map(|(_, l)| l.code_offset)
+        .collect()
+}
+
+/// The pcs of `k` that lie in an arm of an if-then or if-then-else hammock: a block whose only
+/// predecessor ends in a conditional branch and whose only successor is where that branch's other
+/// side goes (directly, or through an arm of the same shape). These are the blocks ptxas
+/// if-converts: it drops the branch and predicates the arm (`@P0 LDG` for `if (i < n) x = a[i];`),
+/// so a guarded machine access there runs in the same lanes as the PTX access under its branch.
+fn hammock_arms(program: &Program, k: &warpscope_ptx::Kernel) -> BTreeSet<u32> {
+    use warpscope_ptx::inst::{Inst, PSrc};
+    let (entry, end) = (k.entry, k.end);
+    let ops = &program.ops;
+    let mut starts: BTreeSet<u32> = BTreeSet::from([entry]);
+    for pc in entry..end {
+        match ops[pc as usize].inst {
+            Inst::Bra { target, .. } => {
+                starts.insert(target);
+                starts.insert(pc + 1);
+            }
+            Inst::Exit | Inst::Ret | Inst::Trap => {
+                starts.insert(pc + 1);
+            }
+            _ => {}
+        }
+    }
+    let starts: Vec<u32> = starts.into_iter().filter(|&s| s >= entry && s < end).collect();
+    // per block: (start, end, successors)
+    let blocks: Vec<(u32, u32, Vec<u32>)> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| {
+            let e = starts.get(i + 1).copied().unwrap_or(end);
+            let last = &ops[(e - 1) as usize];
+            let succ = match last.inst {
+                Inst::Bra { target, .. } if last.guard == PSrc::TRUE => vec![target],
+                Inst::Bra { target, .. } => vec![target, e],
+                Inst::Exit | Inst::Ret | Inst::Trap if last.guard == PSrc::TRUE => vec![],
+                _ => vec![e],
+            };
+            (s, e, succ.into_iter().filter(|&t| t < end).collect())
+        })
+        .collect();
+    let mut preds: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for (s, _, succ) in &blocks {
+        for &t in succ {
+            preds.entry(t).or_default().push(*s);
+        }
+    }
+    let by_start: BTreeMap<u32, &(u32, u32, Vec<u32>)> = blocks.iter().map(|b| (b.0, b)).collect();
+    let single = |v: Option<&Vec<u32>>| match v.map(Vec::as_slice) {
+        Some([x]) => Some(*x),
+        _ => None,
+    };
+    let mut arms = BTreeSet::new();
+    for (s, e, succ) in &blocks {
+        let (Some(p), [join]) = (single(preds.get(s)), succ.as_slice()) else {
+            continue;
+        };
+        let pb = by_start[&p];
+        let (pl, ps) = (&ops[(pb.1 - 1) as usize], &pb.2);
+        if !matches!(pl.inst, Inst::Bra { .. }) || pl.guard == PSrc::TRUE || ps.len() != 2 {
+            continue;
+        }
+        let Some(&other) = ps.iter().find(|&&t| t != *s) else {
+            continue;
+        };
+        let diamond =
+            single(preds.get(&other)) == Some(p) && by_start.get(&other).is_some_and(|o| o.2 == [*join]);
+        if other == *join || diamond {
+            arms.extend(*s..*e);
+        }
+    }
+    arms
+}
+
 fn ptx_loops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<(u32, u32)> {
     use warpscope_ptx::inst::Inst;
     (k.entry..k.end)
@@ -2114,6 +2294,92 @@ setp.lt.u32 %p1, %r4, %r1;";
         );
         // the same load kept on every pass: every line matches
         assert_eq!(global_lines_unmatched(&program, "k", &sass("")), Some(vec![]));
+    }
+
+    #[test]
+    fn an_if_converted_arm_keeps_the_line_matched() {
+        // line 5: `if (v < 10) x = a[1];` the PTX branches around the load, ptxas drops the
+        // branch and loads by `@!P0 LDG`: the same lanes load; line 6 an if-else whose two arms
+        // become `@P0 LDG` and `@!P0 LDG`
+        let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n\
+            .visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<3>;\n.reg .pred %p<2>;\n\
+            .loc 1 4 0\nld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nmov.u32 %r2, 0;\n\
+            .loc 1 5 0\nsetp.ge.u32 %p1, %r1, 10;\n@%p1 bra $L__BB0_2;\nld.global.u32 %r2, [%rd1+4];\n\
+            $L__BB0_2:\n\
+            .loc 1 6 0\n@%p1 bra $L__BB0_4;\nld.global.u32 %r3, [%rd1+8];\nbra.uni $L__BB0_5;\n\
+            $L__BB0_4:\nld.global.u32 %r3, [%rd1+12];\n\
+            $L__BB0_5:\n\
+            .loc 1 7 0\nadd.s32 %r4, %r2, %r3;\nst.global.u32 [%rd1], %r4;\nret;\n}\n";
+        let program = warpscope_ptx::compile(ptx).unwrap();
+        let sass = |guard: &str| {
+            let text = format!(
+                ".section\t.text.k,\"ax\",@progbits\n\
+                 //## File \"k.cu\", line 4\n\
+                 /*0000*/ LDG.E R0, desc[UR4][R2.64] ;\n\
+                 //## File \"k.cu\", line 5\n\
+                 /*0010*/ ISETP.GE.U32.AND P0, PT, R0, 0xa, PT ;\n\
+                 /*0020*/ {guard} LDG.E R5, desc[UR4][R2.64+0x4] ;\n\
+                 //## File \"k.cu\", line 6\n\
+                 /*0030*/ @!P0 LDG.E R6, desc[UR4][R2.64+0x8] ;\n\
+                 /*0040*/ @P0 LDG.E R6, desc[UR4][R2.64+0xc] ;\n\
+                 //## File \"k.cu\", line 7\n\
+                 /*0050*/ STG.E desc[UR4][R2.64], R5 ;\n\
+                 /*0060*/ EXIT ;\n"
+            );
+            warpscope_toolchain::sass::parse_disassembly(&text)
+                .unwrap()
+                .remove(0)
+        };
+        assert_eq!(global_lines_unmatched(&program, "k", &sass("@!P0")), Some(vec![]));
+        assert_eq!(global_lines_unmatched(&program, "k", &sass("")), Some(vec![]));
+        // the arms are the blocks after each conditional branch, not what follows the joins
+        let k = program.kernel("k").unwrap();
+        let arms = hammock_arms(&program, k);
+        let loads: Vec<bool> = (k.entry..k.end)
+            .filter(|&pc| {
+                matches!(
+                    program.ops[pc as usize].inst,
+                    warpscope_ptx::inst::Inst::Ld {
+                        space: warpscope_ptx::inst::MemSpace::Global,
+                        ..
+                    }
+                )
+            })
+            .map(|pc| arms.contains(&pc))
+            .collect();
+        assert_eq!(loads, [false, true, true, true]);
+    }
+
+    #[test]
+    fn a_wait_retried_at_the_end_of_the_kernel_is_no_loop_around_what_follows() {
+        // ptxas places an mbarrier wait's retry after the last EXIT and jumps back to the
+        // instruction after the wait: line 6's loads lie between that jump and its target, on
+        // no cycle; the retry itself (0x0090) is one
+        let text = ".section\t.text.k,\"ax\",@progbits\n\
+             //## File \"k.cu\", line 5\n\
+             /*0000*/ SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R1+URZ], R2 ;\n\
+             /*0010*/ @!P0 BRA `(.L_x_1) ;\n\
+             .L_x_0:\n\
+             //## File \"k.cu\", line 6\n\
+             /*0020*/ LDG.E R5, desc[UR4][R2.64] ;\n\
+             /*0030*/ LDG.E R6, desc[UR4][R2.64+0x4] ;\n\
+             /*0040*/ STG.E desc[UR4][R2.64], R5 ;\n\
+             /*0050*/ EXIT ;\n\
+             .L_x_1:\n\
+             /*0060*/ SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R1+URZ], R2 ;\n\
+             /*0070*/ @!P0 BRA `(.L_x_1) ;\n\
+             /*0080*/ BRA `(.L_x_0) ;\n\
+             .L_x_2:\n\
+             /*0090*/ BRA `(.L_x_2) ;\n";
+        let sass = warpscope_toolchain::sass::parse_disassembly(text)
+            .unwrap()
+            .remove(0);
+        assert!(
+            sass.loops().iter().any(|&(a, z)| a <= 0x20 && z >= 0x40),
+            "{:?}",
+            sass.loops()
+        );
+        assert_eq!(sass_cyclic(&sass), BTreeSet::from([0x60, 0x70]));
     }
 
     #[test]

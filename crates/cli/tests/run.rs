@@ -293,29 +293,17 @@ fn whole_programs_pass_their_checks_and_equal_the_h100() {
     }
     assert_eq!(compared, 103);
     // where ptxas hoisted a loop's load (collectives.cu's loopShfl, loopBallot), merged repeated
-    // loads of key[i] (partition.cu), unrolled a loop (loops.cu: the line's LDGs differ from
-    // the PTX's in number) or a line's predicated global accesses differ in number from the
-    // PTX's (`reconcile::global_lines_unmatched`: divergence.cu, book.cu, book2.cu, vars.cu,
-    // graphs.cu's odd launches), the machine code's own LDG/STG are counted, and equal
+    // loads of key[i] (partition.cu) or unrolled a loop (loops.cu: the line's LDGs differ from
+    // the PTX's in number), the machine code's own LDG/STG are counted, and equal. Bounds checks
+    // ptxas if-converts (`if (i < n) x = a[i];` as `@P0 LDG`) stay on the PTX's count
+    // (`reconcile::hammock_arms`): the same lanes load
     let mut expected = vec![
-        ("divergence", 3),
-        ("divergence", 4),
-        ("divergence", 5),
-        ("book", 0),
-        ("book", 1),
-        ("book", 3),
-        ("book", 4),
-        ("book2", 4),
-        ("book2", 6),
-        ("vars", 0),
-        ("vars", 1),
         ("collectives", 1),
         ("collectives", 2),
         ("partition", 0),
         ("partition", 1),
     ];
     expected.extend((0..9).map(|i| ("loops", i)));
-    expected.extend([1, 3, 5, 7, 9].map(|i| ("graphs", i)));
     assert_eq!(from_machine_code, expected);
     // The own programs' unit-level counters showed no contention: two runs on the H100 on
     // 2026-11-27 and the one before repeated every figure (graphs.cu: one run), and the floor is
