@@ -389,7 +389,8 @@ mod tests {
             launch(1, 0, DeviceStream::Tail),
         ];
         let r = races(&parent, &l, &[w(1), w(2), w(3), w(4)]);
-        let pairs: Vec<(Option<usize>, usize)> = r.races.iter().map(|x| (x.first_grid, x.second_grid)).collect();
+        let pairs: Vec<(Option<usize>, usize)> =
+            r.races.iter().map(|x| (x.first_grid, x.second_grid)).collect();
         assert_eq!(pairs, vec![(Some(0), 2), (Some(1), 2)]);
     }
 }

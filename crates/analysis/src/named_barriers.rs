@@ -126,7 +126,10 @@ mod tests {
         o.arrive(1, 1, 1);
         o.release(1, 0b10, true);
         assert!(o.ordered(0, 0, 1));
-        assert!(!o.ordered(1, 0, 0), "the consumer's accesses are not ordered before the producer's");
+        assert!(
+            !o.ordered(1, 0, 0),
+            "the consumer's accesses are not ordered before the producer's"
+        );
         // a block-wide release drops the join and orders nothing here (the epochs do)
         o.arrive(0, 0, 2);
         o.release(0, 0b11, false);

@@ -39,7 +39,12 @@ pub struct DeviceGrids {
 
 /// Runs `kernel`'s launch and the grids it launches (see the module notes). `Ok(None)`: the
 /// kernel has no launch instruction. `Err`: why it could not be checked (a note).
-pub fn check(program: &Program, kernel: &str, launch: &Launch, limits: &Limits) -> Result<Option<DeviceGrids>, String> {
+pub fn check(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+) -> Result<Option<DeviceGrids>, String> {
     let k = program
         .kernel(kernel)
         .ok_or_else(|| format!("no kernel `{kernel}`"))?;
@@ -82,7 +87,10 @@ pub fn check(program: &Program, kernel: &str, launch: &Launch, limits: &Limits) 
     let mut deeper = 0;
     for l in &launches {
         let Some(ck) = program.kernel(&l.kernel) else {
-            return Err(format!("kernels it launches were not checked: no kernel `{}`", l.kernel));
+            return Err(format!(
+                "kernels it launches were not checked: no kernel `{}`",
+                l.kernel
+            ));
         };
         let args = ck
             .params
