@@ -350,15 +350,17 @@ mod tests {
 
     #[test]
     fn a_launch_orders_the_threads_and_the_blocks_earlier_accesses_only() {
-        let mut parent = Grid::default();
         // thread 0 wrote word 0 before its launch; thread 1 wrote word 4 before the barrier
         // (epoch 0) the launching thread passed (it launched in epoch 1); thread 2 writes word 8
         // after the launch, in epoch 1
-        parent.accesses = vec![
-            acc(0, 0, 1, 0x100, true, 0, 0),
-            acc(0, 1, 2, 0x104, true, 0, 0),
-            acc(0, 2, 3, 0x108, true, 1, 0),
-        ];
+        let mut parent = Grid {
+            accesses: vec![
+                acc(0, 0, 1, 0x100, true, 0, 0),
+                acc(0, 1, 2, 0x104, true, 0, 0),
+                acc(0, 2, 3, 0x108, true, 1, 0),
+            ],
+            ..Grid::default()
+        };
         parent.launch_epochs.insert(0, vec![vec![1]]);
         parent.release_pcs.insert(0, vec![7]);
         let child = Grid {
