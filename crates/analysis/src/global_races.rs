@@ -454,6 +454,10 @@ pub struct GlobalRaceSink {
     /// Per thread (in a cluster launch): cluster barrier arrivals made, phases waited for.
     carr: Vec<u16>,
     cwait: Vec<u16>,
+    /// Counted named barriers that ordered part of the block (see [`crate::named_barriers`]).
+    named: crate::named_barriers::BarrierOrder,
+    /// The barrier the next release is of, when it orders part of the block: `(id, waited)`.
+    partial_next: Option<(u32, u32)>,
 }
 
 impl GlobalRaceSink {
@@ -470,6 +474,8 @@ impl GlobalRaceSink {
             epoch: 0,
             wsync: vec![0; warps],
             order: Default::default(),
+            named: crate::named_barriers::BarrierOrder::new(warps),
+            partial_next: None,
             nthreads: threads,
             threads: Vec::new(),
             block_acq: PointSet::default(),
@@ -638,6 +644,13 @@ impl GlobalRaceSink {
                     self.needed.entry(pc).or_insert((a.pc, me.pc));
                 }
                 return true;
+            }
+            if a.tid / 32 != me.tid / 32
+                && self
+                    .named
+                    .ordered(u32::from(a.tid / 32), a.wsync, u32::from(me.tid / 32))
+            {
+                return true; // named barriers of part of the block
             }
             if a.tid / 32 == me.tid / 32
                 && self.order.ordered(
@@ -1307,11 +1320,26 @@ impl warpscope_emu::Sink for GlobalRaceSink {
         match e.kind {
             warpscope_emu::BarrierKind::Warp => self.warp_barrier(e.warp, e.pc, e.active),
             warpscope_emu::BarrierKind::Cluster => self.cluster_arrive(e.warp, e.pc, e.active),
-            _ => {}
+            warpscope_emu::BarrierKind::Sync | warpscope_emu::BarrierKind::Arrive => {
+                // an arrival is a synchronisation of the whole warp (as in `hazards`)
+                if let Some(s) = self.wsync.get_mut(e.warp as usize) {
+                    *s += 1;
+                    self.named.arrive(e.warp, e.id, *s);
+                }
+            }
         }
     }
 
+    fn barrier_partial(&mut self, _block: u32, id: u32, _arrived: u32, waited: u32) {
+        self.partial_next = Some((id, waited));
+    }
+
     fn barrier_release(&mut self, _block: u32, pc: u32, _generation: u32) {
+        if let Some((id, waited)) = self.partial_next.take() {
+            // a named barrier of part of the block: no new epoch (see `named_barriers`)
+            self.named.release(id, waited, true);
+            return;
+        }
         GlobalRaceSink::barrier_release(self, pc);
     }
 

@@ -525,6 +525,11 @@ pub struct HazardSink {
     /// Strong accesses, fences, release and acquire within the block (see
     /// [`HazardSink::with_sync_ops`]).
     sync: Option<Box<flags::BlockSync>>,
+    /// Counted named barriers that ordered part of the block (see [`crate::named_barriers`]).
+    named: crate::named_barriers::BarrierOrder,
+    /// The barrier the next release is of, when it orders part of the block: `(id, arrived,
+    /// waited)` ([`warpscope_emu::Sink::barrier_partial`]).
+    partial_next: Option<(u32, u32, u32)>,
 }
 
 const WEAK_MEMO: usize = 64;
@@ -584,6 +589,8 @@ impl HazardSink {
             more: MoreReads::default(),
             order: WarpOrder::default(),
             sync: None,
+            named: crate::named_barriers::BarrierOrder::new(warps),
+            partial_next: None,
         }
     }
 
@@ -1206,6 +1213,13 @@ impl HazardSink {
             if same_warp && warp_ordered(&self.order, &first, &second) {
                 return; // ordered by __syncwarp()
             }
+            if !same_warp
+                && self
+                    .named
+                    .ordered(u32::from(first.tid) / 32, first.wsync, u32::from(second.tid) / 32)
+            {
+                return; // ordered by named barriers of part of the block
+            }
             let block = self.block;
             let (t1, t2) = (u32::from(first.tid), u32::from(second.tid));
             if same {
@@ -1769,6 +1783,14 @@ fn update(
     }
 }
 
+/// A named barrier's thread count as a finding says it.
+fn count_words(c: Option<u32>) -> String {
+    match c {
+        Some(c) => format!("a thread count of {c}"),
+        None => "no thread count (every thread of the block)".to_string(),
+    }
+}
+
 fn lanes(mask: u32) -> String {
     let v: Vec<String> = (0..32)
         .filter(|l| mask >> l & 1 == 1)
@@ -1947,6 +1969,15 @@ impl HazardReport {
                 format!(
                     "the block could not complete it (warp {} arrived with part of its live lanes, or other warps can never arrive); the emulator stops such a block",
                     f.warp
+                ),
+            ),
+            FaultKind::BarrierCount { first, this } => (
+                Key::DivergentFault { pc: f.pc, seq: 0 },
+                format!(
+                    "warp {} arrived giving {} where the barrier's earlier arrivals in this phase gave {}: every thread of a named barrier must give the same thread count; the emulator stops the block",
+                    f.warp,
+                    count_words(this),
+                    count_words(first)
                 ),
             ),
             FaultKind::ReadOnly { space: s } => (
@@ -2651,6 +2682,16 @@ impl warpscope_emu::Sink for HazardSink {
     }
 
     fn barrier(&mut self, e: &warpscope_emu::BarrierEvent) {
+        if matches!(
+            e.kind,
+            warpscope_emu::BarrierKind::Sync | warpscope_emu::BarrierKind::Arrive
+        ) && let Some(s) = self.wsync.get_mut(e.warp as usize)
+        {
+            // an arrival is a synchronisation of the whole warp: its accesses before it have
+            // lower counts than those after (what a partial barrier orders, `named_barriers`)
+            *s += 1;
+            self.named.arrive(e.warp, e.id, *s);
+        }
         if let Some(t) = &mut self.proxy {
             match e.kind {
                 warpscope_emu::BarrierKind::Sync | warpscope_emu::BarrierKind::Cluster => {
@@ -2675,9 +2716,27 @@ impl warpscope_emu::Sink for HazardSink {
         }
     }
 
+    fn barrier_partial(&mut self, _block: u32, id: u32, arrived: u32, waited: u32) {
+        self.partial_next = Some((id, arrived, waited));
+    }
+
     fn barrier_release(&mut self, _block: u32, pc: u32, _generation: u32) {
         if let Some(t) = &mut self.proxy {
             t.barrier_release(pc);
+        }
+        if let Some((id, arrived, waited)) = self.partial_next.take() {
+            // a named barrier of part of the block: no new epoch; its warps are ordered by the
+            // barrier's vector clock, and its arrivals are no block barrier's
+            self.named.release(id, waited, true);
+            self.arrivals.retain(|a| waited & (1 << (a.0 % 32)) == 0);
+            let mut only = arrived & !waited;
+            self.arrived_only.retain(|&w| {
+                let bit = 1 << (w % 32);
+                let keep = only & bit == 0;
+                only &= !bit;
+                keep
+            });
+            return;
         }
         HazardSink::barrier_release(self, pc);
     }

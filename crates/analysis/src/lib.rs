@@ -19,6 +19,7 @@
 
 pub mod async_proxy;
 pub mod cluster_races;
+pub mod device_grids;
 pub mod divergence;
 pub mod global;
 pub mod global_init;
@@ -26,6 +27,7 @@ pub mod global_races;
 pub mod hazards;
 pub mod launchspec;
 pub mod machine_flow;
+pub mod named_barriers;
 mod ptx_text;
 pub mod warp_sync;
 pub mod wgmma_hazards;

@@ -1097,7 +1097,7 @@ pub fn analyse_launch(
                 kind: match f.kind {
                     FaultKind::OutOfBounds { .. } => "out_of_bounds",
                     FaultKind::Misaligned { .. } => "misaligned",
-                    FaultKind::DivergentBarrier => "divergent_barrier",
+                    FaultKind::DivergentBarrier | FaultKind::BarrierCount { .. } => "divergent_barrier",
                     FaultKind::InstructionLimit => "instruction_limit",
                     FaultKind::Assert => "assert",
                     _ => "fault",

@@ -347,6 +347,18 @@ pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
                 "barrier at {at} reached by only part of the block: {why}; a GPU would hang or misbehave (the emulator stops the block)"
             )
         }
+        FaultKind::BarrierCount { first, this } => {
+            let words = |c: Option<u32>| match c {
+                Some(c) => format!("a thread count of {c}"),
+                None => "no thread count".to_string(),
+            };
+            format!(
+                "named barrier at {at}: warp {} of block {block} arrived giving {} where the threads that arrived before it in this phase gave {}; every thread taking part in a barrier must give the same count (a GPU misbehaves; the emulator stops the block)",
+                f.warp,
+                words(this),
+                words(first)
+            )
+        }
         FaultKind::GridDeadlock => format!(
             "grid-wide barrier (grid.sync()) at {at}: block {block} waits for blocks that finished without reaching it or wait elsewhere, so the grid can never pass it: a GPU would hang"
         ),

@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 pub mod args;
+pub mod devgrids;
 mod error;
 pub mod fault;
 pub mod group;

@@ -569,6 +569,15 @@ impl Sink for Multi {
         }
     }
 
+    fn barrier_partial(&mut self, block: u32, id: u32, arrived: u32, waited: u32) {
+        if let Some(s) = self.hazards.as_deref_mut() {
+            Sink::barrier_partial(s, block, id, arrived, waited);
+        }
+        if let Some(s) = self.global_races.as_deref_mut() {
+            Sink::barrier_partial(s, block, id, arrived, waited);
+        }
+    }
+
     fn barrier_release(&mut self, block: u32, pc: u32, generation: u32) {
         if let Some(s) = &mut self.flow_shared {
             Sink::barrier_release(s, block, pc, generation);
@@ -1310,6 +1319,21 @@ fn emulate(
             report.global_needs(c.needed_barriers());
         }
         let mut unchecked = Vec::new();
+        // dynamic parallelism: the grids the launch's threads launch, against it and each other
+        let device_grids = if global.is_none() && global_ops.is_some() && !results.launches.is_empty() {
+            match crate::devgrids::check(program, kernel, launch, &opts.limits) {
+                Ok(g) => g,
+                Err(note) => {
+                    unchecked.push(note);
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        if let Some(d) = &device_grids {
+            report.global_needs(d.races.needed_barriers.iter().map(|&pc| (pc, (pc, pc))));
+        }
         for (f, text) in res.faults.iter().zip(&fault_text) {
             if !report.push_fault_described(f, Some(text.clone())) {
                 unchecked.push(format!("{text}; later accesses of that block were not checked"));
@@ -1324,6 +1348,15 @@ fn emulate(
             };
             let place = |a: u64| crate::fault::global_byte(&place_ctx, a);
             findings.extend(g.findings(&|pc| locate(program, pc).0, &who, &place));
+        }
+        if let Some(d) = &device_grids {
+            findings.extend(device_grid_findings(program, launch, &config, &place_ctx, d));
+            if d.deeper > 0 {
+                unchecked.push(format!(
+                    "{} grids launched by the launched grids were not run (one level of dynamic parallelism is checked)",
+                    d.deeper
+                ));
+            }
         }
         if let Some(g) = &global_init {
             let who = |b: u32, t: u32| {
@@ -1460,6 +1493,93 @@ fn loops(program: &Program, k: &warpscope_emu::Kernel) -> Vec<[u32; 2]> {
         .filter_map(|pc| match program.ops[pc as usize].inst {
             warpscope_ptx::inst::Inst::Bra { target, .. } if target <= pc => Some([target, pc]),
             _ => None,
+        })
+        .collect()
+}
+
+/// The races between a grid and the grids it launched as findings (see [`crate::devgrids`]).
+fn device_grid_findings(
+    program: &Program,
+    launch: &Launch,
+    config: &HazardConfig,
+    place_ctx: &crate::fault::LaunchContext<'_>,
+    d: &crate::devgrids::DeviceGrids,
+) -> Vec<Finding> {
+    use warpscope_analysis::hazards::{Example, FindingKind, Severity};
+    let thread = |t: u32, dims: [u32; 3]| {
+        let [x, y, z] = crate::fault::xyz(u64::from(t), dims);
+        format!("({x},{y},{z})")
+    };
+    let grid_of = |g: Option<usize>| match g {
+        None => "the parent grid".to_string(),
+        Some(i) => {
+            let l = &d.launches[i];
+            // the launch call is the device runtime's code: name the user's line before it
+            let at = (l.pc.saturating_sub(64)..=l.pc)
+                .rev()
+                .map(|pc| locate(program, pc).0)
+                .find(|loc| loc.line.is_some() && !loc.label.contains("builtin"))
+                .unwrap_or_else(|| locate(program, l.pc).0);
+            format!(
+                "the child grid `{}` (launched at {} by block {} thread {})",
+                crate::group::demangle_quoted(&format!("`{}`", l.kernel)).trim_matches('`'),
+                at.label,
+                thread(l.block, launch.grid),
+                thread(l.thread, launch.block)
+            )
+        }
+    };
+    let dims = |g: Option<usize>| match g {
+        None => (launch.grid, launch.block),
+        Some(i) => (d.launches[i].grid, d.launches[i].block_dim),
+    };
+    let _ = config;
+    d.races
+        .races
+        .iter()
+        .map(|r| {
+            let (a, b) = (&r.first, &r.second);
+            let word = |x: &warpscope_analysis::device_grids::GridAccess| match (x.write, x.atomic) {
+                (_, true) => "ATOMIC",
+                (true, false) => "WRITE",
+                (false, false) => "READ",
+            };
+            let (la, lb) = (locate(program, a.pc).0, locate(program, b.pc).0);
+            let (ga, ta) = dims(r.first_grid);
+            let (gb, tb) = dims(Some(r.second_grid));
+            let why = if r.first_grid.is_none() {
+                "a launch orders only what the launching thread did before it (and its block's accesses before a __syncthreads() it passed); the parent cannot wait for its child (no device-side cudaDeviceSynchronize since CUDA 12): read a child's results in a tail launch (cudaStreamTailLaunch) or a later kernel"
+            } else {
+                "children of different blocks or streams run in any order"
+            };
+            let message = format!(
+                "{}-{} global race on {}: {} block {} thread {} at {} and {} block {} thread {} at {}, not ordered: {why}",
+                word(a),
+                word(b),
+                crate::fault::global_byte(place_ctx, b.addr.max(a.addr)),
+                grid_of(r.first_grid),
+                thread(a.block, ga),
+                thread(a.tid, ta),
+                la.label,
+                grid_of(Some(r.second_grid)),
+                thread(b.block, gb),
+                thread(b.tid, tb),
+                lb.label,
+            );
+            Finding {
+                kind: FindingKind::GlobalRace,
+                severity: Severity::Error,
+                line: lb.line,
+                lines: la.line.into_iter().chain(lb.line).collect(),
+                pcs: vec![a.pc, b.pc],
+                message,
+                count: r.count,
+                example: Example {
+                    block: a.block,
+                    threads: vec![a.tid],
+                    address: Some(b.addr),
+                },
+            }
         })
         .collect()
 }

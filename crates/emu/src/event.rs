@@ -183,6 +183,13 @@ pub trait Sink: Send {
     /// A barrier of the block released (every non-exited warp arrived); `generation` counts
     /// releases from 1.
     fn barrier_release(&mut self, _block: u32, _pc: u32, _generation: u32) {}
+    /// Sent just before [`Sink::barrier_release`] when the barrier released orders only part of
+    /// the block: a counted named barrier (`bar.sync id, count`, `bar.arrive id, count`,
+    /// `bar.red`) that some live warp did not reach, or that a warp reached with `bar.arrive`
+    /// (which does not wait). `arrived`: the warps (bit per warp) that arrived since the last
+    /// release, `waited`: those of them that waited. A sink that ignores it takes the release as
+    /// ordering the whole block.
+    fn barrier_partial(&mut self, _block: u32, _id: u32, _arrived: u32, _waited: u32) {}
     /// Every executed warp instruction (`active`: lanes active before the guard predicate).
     fn inst(&mut self, _warp: u32, _pc: u32, _active: LaneMask) {}
     /// `n` (at least 1) warp instructions `pc..pc + n` that the warp executed one after another

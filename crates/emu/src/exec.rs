@@ -250,6 +250,10 @@ struct Barrier {
     /// `bar.red` over the arrivals: threads with a true predicate, and whether one was false.
     popc: u32,
     any_false: bool,
+    /// Warps arrived since the last release (bit per warp), and those of them that wait
+    /// (`bar.sync`, `bar.red`; not `bar.arrive`).
+    members: u32,
+    waiters: u32,
 }
 
 /// Outcome of one block.
@@ -865,6 +869,25 @@ fn release<S: Sink>(
         }
         any = true;
         *generation += 1;
+        // a counted barrier that some warp of the block does not take part in (exited or not),
+        // or that a warp reached with `bar.arrive`, orders only part of the block; an uncounted
+        // one orders the warps that exited before it too (they count as arrived)
+        let all = if warps.len() >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << warps.len()) - 1
+        };
+        let takes_part = match b.expected {
+            Some(_) => all,
+            None => warps
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| w.state != State::Done)
+                .fold(0u32, |m, (i, _)| if i < 32 { m | (1 << i) } else { m }),
+        };
+        if b.waiters != b.members || takes_part & !b.members != 0 {
+            sink.barrier_partial(block, id as u32, b.members, b.waiters);
+        }
         sink.barrier_release(block, b.pc, *generation);
         *bar = Barrier::default();
         for w in warps.iter_mut() {
@@ -1753,11 +1776,28 @@ fn bar<S: Sink>(
         return Flow::Stop(Stop::Fault(FaultKind::DivergentBarrier, pc, Some(lane), None));
     }
     let b = &mut bars[idv as usize];
+    let this = (count != NO_REG).then(|| w.regs[count as usize][first] as u32);
+    if b.warps > 0 && b.expected != this {
+        // the threads of one barrier phase must all give the same thread count
+        return Flow::Stop(Stop::Fault(
+            FaultKind::BarrierCount {
+                first: b.expected,
+                this,
+            },
+            pc,
+            None,
+            None,
+        ));
+    }
     b.pc = if b.warps == 0 { pc } else { b.pc.min(pc) };
     b.warps += 1;
-    if count != NO_REG {
-        b.expected = Some(w.regs[count as usize][first] as u32);
+    if wi < 32 {
+        b.members |= 1 << wi;
+        if kind == BarrierKind::Sync {
+            b.waiters |= 1 << wi;
+        }
     }
+    b.expected = this;
     if let Some((op, d, p, c)) = red {
         let v = pval(&w.preds, c) & mask;
         b.popc += v.count_ones();

@@ -318,6 +318,15 @@ pub enum FaultKind {
     /// A `bar.sync` reached by only part of a warp's live threads, or a block whose warps can
     /// never all arrive: divergent barrier / deadlock.
     DivergentBarrier,
+    /// Threads of one named barrier gave different thread counts in one phase (`bar.sync 1, 64`
+    /// and `bar.sync 1, 96`; an uncounted arrival is `None`): every thread taking part must give
+    /// the same count. `first`: the count of the phase's first arrival, `this`: the faulting one's.
+    BarrierCount {
+        /// The count the phase's first arrival gave.
+        first: Option<u32>,
+        /// The count the faulting warp gave.
+        this: Option<u32>,
+    },
     /// `trap`
     Trap,
     /// An indirect `call` through a register that holds no function's address (the fault's

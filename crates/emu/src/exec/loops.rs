@@ -724,6 +724,10 @@ impl<S: Sink, const REC: bool> Sink for Tap<'_, S, REC> {
         self.spoil();
         self.sink.barrier_release(block, pc, generation);
     }
+    fn barrier_partial(&mut self, block: u32, id: u32, arrived: u32, waited: u32) {
+        self.spoil();
+        self.sink.barrier_partial(block, id, arrived, waited);
+    }
     #[inline(always)]
     fn inst(&mut self, warp: u32, pc: u32, active: LaneMask) {
         self.spoil();
