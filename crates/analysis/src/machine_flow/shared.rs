@@ -85,6 +85,10 @@ pub struct BlockShared {
     releases: Vec<u32>,
     /// Why the record cannot be used (a barrier not block-wide, too many writes).
     spoiled: Option<&'static str>,
+    /// Where each word's entries start in `entries` (word `w`: `starts[w]..starts[w + 1]`) for
+    /// the words up to the last one written; empty where that span would take more room than
+    /// half the entries (then [`Self::word`] searches).
+    starts: Vec<u32>,
 }
 
 impl BlockShared {
@@ -100,9 +104,41 @@ impl BlockShared {
     }
 
     fn word(&self, word: u32) -> &[Entry] {
+        if !self.starts.is_empty() {
+            let w = word as usize;
+            return match (self.starts.get(w), self.starts.get(w + 1)) {
+                (Some(&lo), Some(&hi)) => &self.entries[lo as usize..hi as usize],
+                _ => &[],
+            };
+        }
+        self.word_searched(word)
+    }
+
+    /// A word's entries by binary search (the definition the index of [`Self::word`] gives).
+    fn word_searched(&self, word: u32) -> &[Entry] {
         let lo = self.entries.partition_point(|e| e.word < word);
         let hi = self.entries.partition_point(|e| e.word <= word);
         &self.entries[lo..hi]
+    }
+
+    /// The index of [`Self::starts`] over sorted entries (empty where it would be too large).
+    fn index(entries: &[Entry]) -> Vec<u32> {
+        let Some(last) = entries.last() else {
+            return Vec::new();
+        };
+        let span = last.word as usize + 2;
+        if span > entries.len() / 2 + 64 || u32::try_from(entries.len()).is_err() {
+            return Vec::new();
+        }
+        let mut starts = Vec::with_capacity(span);
+        let mut at = 0usize;
+        for w in 0..span {
+            while at < entries.len() && (entries[at].word as usize) < w {
+                at += 1;
+            }
+            starts.push(at as u32);
+        }
+        starts
     }
 
     /// Byte `byte` (an offset in the emulator's window) as warp `warp` reads it in phase `phase`,
@@ -312,8 +348,12 @@ impl SharedRecorder {
                     continue;
                 };
                 let (word, b) = (a / 4, a % 4);
-                let e = match words.iter_mut().find(|e| e.word == word) {
-                    Some(e) => e,
+                // the word of the lane's previous byte first (the words are distinct: the same
+                // entry a search from the front finds)
+                let last = words.len().checked_sub(1).filter(|&i| words[i].word == word);
+                let found = last.or_else(|| words.iter().position(|e| e.word == word));
+                let e = match found {
+                    Some(i) => &mut words[i],
                     None => {
                         words.push(Entry {
                             word,
@@ -350,12 +390,14 @@ impl SharedRecorder {
             self.entries = Vec::new();
         }
         self.entries.sort_by_key(|e| (e.word, e.pos));
+        let starts = BlockShared::index(&self.entries);
         (
             self.block,
             BlockShared {
                 entries: self.entries,
                 releases: self.releases,
                 spoiled: self.spoiled,
+                starts,
             },
         )
     }
@@ -472,6 +514,48 @@ impl Sink for SharedRecorder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_word_index_finds_what_the_search_finds() {
+        let mut s = 0x5eed_u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut indexed = 0;
+        for round in 0..300 {
+            let n = (next() % 400) as usize;
+            // dense and sparse word ranges, several writes of a word
+            let span = [8u64, 64, 600, 5000][round % 4];
+            let mut entries: Vec<Entry> = (0..n)
+                .map(|i| Entry {
+                    word: (next() % span) as u32,
+                    pos: i as u32,
+                    warp: (next() % 8) as u16,
+                    present: 0xf,
+                    known: 0xf,
+                    atom: 0,
+                    value: next() as u32,
+                })
+                .collect();
+            entries.sort_by_key(|e| (e.word, e.pos));
+            let starts = BlockShared::index(&entries);
+            indexed += usize::from(!starts.is_empty());
+            let b = BlockShared {
+                entries,
+                releases: Vec::new(),
+                spoiled: None,
+                starts,
+            };
+            for word in 0..span as u32 + 70 {
+                assert_eq!(b.word(word), b.word_searched(word), "round {round}, word {word}");
+            }
+            assert_eq!(b.word(u32::MAX), b.word_searched(u32::MAX));
+        }
+        assert!(indexed > 100, "the index was built in {indexed} rounds only");
+    }
 
     /// Warp `warp` stores the word `v` at byte `a` (lane 0).
     fn store(r: &mut SharedRecorder, warp: u32, a: u64, v: u32) {
