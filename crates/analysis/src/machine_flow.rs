@@ -2667,7 +2667,12 @@ fn lop3_by_bits(a: u32, b: u32, c: u32, lut: u32) -> u32 {
 }
 
 /// An integer operand's modifiers on a raw value (`-x`: two's complement, `~x`, `|x|`).
+#[inline]
 fn int_mods(mut v: u32, o: &Opnd) -> u32 {
+    // most operands have none: one test (`|`, not `||`) for the three
+    if !(o.abs | o.not | o.neg) {
+        return v;
+    }
     if o.abs {
         v = (v as i32).unsigned_abs();
     }
@@ -2681,8 +2686,12 @@ fn int_mods(mut v: u32, o: &Opnd) -> u32 {
 }
 
 /// A float operand's modifiers on a raw value (`-x`, `|x|` on the sign).
+#[inline]
 fn float_mods(v: u32, o: &Opnd) -> f32 {
     let mut f = f32::from_bits(v);
+    if !(o.abs | o.neg) {
+        return f;
+    }
     if o.abs {
         f = f.abs();
     }
@@ -4189,6 +4198,8 @@ impl Warp {
                     let mut taint = false;
                     let mut ok = !self.sh_bad && record.is_some();
                     if let (true, Some(a), Some(r)) = (ok, addr(self, l), record) {
+                        // the record's bytes of the word last asked for (`BlockShared::read_word`)
+                        let mut word: Option<(u32, [Option<u8>; 4])> = None;
                         for i in 0..u32::from(bytes) {
                             let b = a.wrapping_add(i);
                             let v = match self.sh_own.get(&b) {
@@ -4198,7 +4209,15 @@ impl Warp {
                                 }
                                 None if self.sh_blind => None,
                                 None => {
-                                    let v = r.read(self.in_block, self.phase, b);
+                                    let got = match word {
+                                        Some((wd, got)) if wd == b / 4 => got,
+                                        _ => {
+                                            let got = r.read_word(self.in_block, self.phase, b / 4);
+                                            word = Some((b / 4, got));
+                                            got
+                                        }
+                                    };
+                                    let v = got[(b % 4) as usize];
                                     self.sh_used |= v.is_some();
                                     v
                                 }
