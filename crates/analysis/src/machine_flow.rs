@@ -5806,7 +5806,7 @@ mod tests {
             // values with zeros among them (a predicate's false)
             let v: [u32; 32] = std::array::from_fn(|_| {
                 let x = xorshift(&mut s);
-                if x % 3 == 0 { 0 } else { (x >> 8) as u32 }
+                if x.is_multiple_of(3) { 0 } else { (x >> 8) as u32 }
             });
             let mut one = Warp::new();
             one.r.clone_from(&w.r);
