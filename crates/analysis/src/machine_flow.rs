@@ -2637,8 +2637,42 @@ fn slice(ins: &[Ins], globals: bool, shared: bool, labelled: &[usize]) -> (Vec<b
 const PRE: usize = 4;
 type Pre = [([u32; 32], u32); PRE];
 
+/// `LOP3.LUT`: each result bit is bit `(a << 2 | b << 1 | c)` of the table's low byte, for the
+/// bits of `a`, `b` and `c` at that position. Computed as the or of the table's minterms, each
+/// the and of `a`, `b`, `c` or their complements (eight word operations at most, not 32 bit
+/// steps; [`lop3_by_bits`] is the definition, held to it in the tests).
+#[inline]
+fn lop3(a: u32, b: u32, c: u32, lut: u32) -> u32 {
+    let mut r = 0u32;
+    for i in 0..8 {
+        if lut >> i & 1 != 0 {
+            let x = if i & 4 != 0 { a } else { !a };
+            let y = if i & 2 != 0 { b } else { !b };
+            let z = if i & 1 != 0 { c } else { !c };
+            r |= x & y & z;
+        }
+    }
+    r
+}
+
+/// `LOP3.LUT` bit by bit: the definition [`lop3`] computes by words.
+#[cfg(test)]
+fn lop3_by_bits(a: u32, b: u32, c: u32, lut: u32) -> u32 {
+    let mut r = 0u32;
+    for bit in 0..32 {
+        let i = ((a >> bit) & 1) << 2 | ((b >> bit) & 1) << 1 | ((c >> bit) & 1);
+        r |= ((lut >> i) & 1) << bit;
+    }
+    r
+}
+
 /// An integer operand's modifiers on a raw value (`-x`: two's complement, `~x`, `|x|`).
+#[inline]
 fn int_mods(mut v: u32, o: &Opnd) -> u32 {
+    // most operands have none: one test (`|`, not `||`) for the three
+    if !(o.abs | o.not | o.neg) {
+        return v;
+    }
     if o.abs {
         v = (v as i32).unsigned_abs();
     }
@@ -2652,8 +2686,12 @@ fn int_mods(mut v: u32, o: &Opnd) -> u32 {
 }
 
 /// A float operand's modifiers on a raw value (`-x`, `|x|` on the sign).
+#[inline]
 fn float_mods(v: u32, o: &Opnd) -> f32 {
     let mut f = f32::from_bits(v);
+    if !(o.abs | o.neg) {
+        return f;
+    }
     if o.abs {
         f = f.abs();
     }
@@ -2668,30 +2706,63 @@ fn pc_lane(m: u32) -> usize {
     if m == 0 { 0 } else { m.trailing_zeros() as usize }
 }
 
+/// The lanes whose word in `v` is `x`: four lanes per SSE2 compare and mask extraction on
+/// x86-64 ([`eq_mask_by_lanes`] elsewhere, and the definition the tests hold it to).
+#[inline]
+fn eq_mask(v: &[u32; 32], x: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps, _mm_set1_epi32,
+        };
+        let mut m = 0u32;
+        // SAFETY: SSE and SSE2 are part of the x86-64 baseline; each load reads `q`, four
+        // consecutive `u32`s (16 bytes), and needs no alignment.
+        unsafe {
+            let k = _mm_set1_epi32(x as i32);
+            for (i, q) in v.chunks_exact(4).enumerate() {
+                let p = _mm_loadu_si128(q.as_ptr().cast::<__m128i>());
+                let e = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(p, k)));
+                m |= (e as u32) << (4 * i);
+            }
+        }
+        m
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        eq_mask_by_lanes(v, x)
+    }
+}
+
+/// The lanes whose word in `v` is `x`, lane by lane.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn eq_mask_by_lanes(v: &[u32; 32], x: u32) -> u32 {
+    let mut m = 0u32;
+    for (l, &p) in v.iter().enumerate() {
+        m |= u32::from(p == x) << l;
+    }
+    m
+}
+
 /// The lanes whose code index is `pc` (every lane compared, without a branch per lane).
 #[inline]
 fn at_mask(pcs: &[u32; 32], pc: usize) -> u32 {
-    let pc = pc as u32;
-    let mut m = 0u32;
-    for (l, &p) in pcs.iter().enumerate() {
-        m |= u32::from(p == pc) << l;
-    }
-    m
+    eq_mask(pcs, pc as u32)
 }
 
 /// The lanes of cohort `c`.
 #[inline]
 fn cohort_mask(cohorts: &[u32; 32], c: u32) -> u32 {
-    let mut m = 0u32;
-    for (l, &k) in cohorts.iter().enumerate() {
-        m |= u32::from(k == c) << l;
-    }
-    m
+    eq_mask(cohorts, c)
 }
 
 /// The lanes `m` go on to the next instruction.
 #[inline]
 fn advance_lanes(pcs: &mut [u32; 32], m: u32) {
+    if m == u32::MAX {
+        pcs.iter_mut().for_each(|p| *p += 1);
+        return;
+    }
     for (l, p) in pcs.iter_mut().enumerate() {
         *p += m >> l & 1;
     }
@@ -4127,6 +4198,8 @@ impl Warp {
                     let mut taint = false;
                     let mut ok = !self.sh_bad && record.is_some();
                     if let (true, Some(a), Some(r)) = (ok, addr(self, l), record) {
+                        // the record's bytes of the word last asked for (`BlockShared::read_word`)
+                        let mut word: Option<(u32, [Option<u8>; 4])> = None;
                         for i in 0..u32::from(bytes) {
                             let b = a.wrapping_add(i);
                             let v = match self.sh_own.get(&b) {
@@ -4136,7 +4209,15 @@ impl Warp {
                                 }
                                 None if self.sh_blind => None,
                                 None => {
-                                    let v = r.read(self.in_block, self.phase, b);
+                                    let got = match word {
+                                        Some((wd, got)) if wd == b / 4 => got,
+                                        _ => {
+                                            let got = r.read_word(self.in_block, self.phase, b / 4);
+                                            word = Some((b / 4, got));
+                                            got
+                                        }
+                                    };
+                                    let v = got[(b % 4) as usize];
                                     self.sh_used |= v.is_some();
                                     v
                                 }
@@ -4416,6 +4497,74 @@ impl Warp {
                 self.upk[p as usize] = v.is_some();
                 self.up[p as usize] = v.is_some_and(|v| v != 0);
                 self.uptn[p as usize] = self.cur_taint;
+            }
+            _ => {}
+        }
+    }
+
+    /// A per-lane instruction's first and second results for the lanes `m` (values, known
+    /// lanes) written to its destinations as [`Self::exec`]'s lane-by-lane loop writes them: the
+    /// first result to the first destination, carry-outs and wide halves to the others.
+    fn write_results(&mut self, ins: &Ins, m: u32, a: (&[u32; 32], u32), b: (&[u32; 32], u32)) {
+        if let Some(d) = ins.dst.first() {
+            self.set_lanes(*d, m, a.0, a.1);
+        }
+        let two_carries = matches!(ins.kind, Kind::Iadd3 { .. }) && ins.dst.len() == 3;
+        for (k, d) in ins.dst.iter().enumerate().skip(1) {
+            match k {
+                1 | 2 if two_carries => {
+                    let sh = if k == 1 { 0 } else { 8 };
+                    let v: [u32; 32] = std::array::from_fn(|l| b.0[l] >> sh & 1);
+                    self.set_lanes(*d, m, &v, b.1);
+                }
+                1 => self.set_lanes(*d, m, b.0, b.1),
+                _ => self.set_lanes(*d, m, &[0; 32], 0),
+            }
+        }
+    }
+
+    /// [`Self::set`] for every lane of `m` (in lane order): lane `l` gets `v[l]` where `k` has
+    /// it, unknown elsewhere (`k` within `m`). The values are not approximate
+    /// (`cur_approx` false).
+    fn set_lanes(&mut self, d: Dst, m: u32, v: &[u32; 32], k: u32) {
+        debug_assert!(!self.cur_approx && k & !m == 0);
+        match d {
+            Dst::R(r) if r != RZ => {
+                let r = r as usize;
+                self.rgen[r] = self.rgen[r].wrapping_add(u64::from(m.count_ones()));
+                let row = &mut self.r[r];
+                for (l, x) in row.iter_mut().enumerate() {
+                    if k >> l & 1 != 0 {
+                        *x = v[l];
+                    }
+                }
+                self.rk[r] = (self.rk[r] & !m) | k;
+                if self.cur_taint {
+                    self.rt[r] |= m;
+                } else {
+                    self.rt[r] &= !m;
+                }
+                self.ax[r] &= !m;
+            }
+            Dst::P(p) if p != PT => {
+                let p = p as usize;
+                let nz = v
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |a, (l, &x)| a | u32::from(x != 0) << l)
+                    & k;
+                self.p[p] = (self.p[p] & !k) | nz;
+                self.pk[p] = (self.pk[p] & !m) | k;
+                if self.cur_taint {
+                    self.ptn[p] |= m;
+                } else {
+                    self.ptn[p] &= !m;
+                }
+            }
+            Dst::Ur(_) | Dst::Up(_) => {
+                for l in lanes(m) {
+                    self.set(d, l, (k >> l & 1 != 0).then_some(v[l]));
+                }
             }
             _ => {}
         }
@@ -4797,6 +4946,26 @@ impl Warp {
                 for (i, o) in ins.src.iter().take(PRE).enumerate() {
                     pre[i] = self.operand(o.src, run, launch);
                 }
+                // no approximate input, no double-division step: every lane's results are the
+                // lane's operation alone (it reads its own lane only), written per destination
+                // for all the lanes at once ([`Self::set_lanes`])
+                if !uniform && !born && ax_in & run == 0 && ins.ddiv.is_none() && ins.ddiv_seed.is_none() {
+                    self.cur_approx = false;
+                    let (mut av, mut ak, mut bv, mut bk) = ([0u32; 32], 0u32, [0u32; 32], 0u32);
+                    for l in lanes(run) {
+                        let (a, b) = self.lane_op(ins, l, launch, &pre);
+                        if let Some(a) = a {
+                            av[l] = a;
+                            ak |= 1 << l;
+                        }
+                        if let Some(b) = b {
+                            bv[l] = b;
+                            bk |= 1 << l;
+                        }
+                    }
+                    self.write_results(ins, run, (&av, ak), (&bv, bk));
+                    return;
+                }
                 for l in lanes(run) {
                     let approx_in = ax_in >> l & 1 != 0;
                     self.cur_approx = (born || approx_in) && !matches!(ins.kind, Kind::Fchk);
@@ -5032,11 +5201,7 @@ impl Warp {
                 let (Some(a), Some(b), Some(c), Some(lut)) = (x(0), x(1), x(2), x(3)) else {
                     return (None, None);
                 };
-                let mut r = 0u32;
-                for bit in 0..32 {
-                    let i = ((a >> bit) & 1) << 2 | ((b >> bit) & 1) << 1 | ((c >> bit) & 1);
-                    r |= ((lut >> i) & 1) << bit;
-                }
+                let r = lop3(a, b, c, lut);
                 (Some(r), Some(u32::from(r != 0)))
             }
             Kind::Plop3 => {
@@ -5538,6 +5703,129 @@ fn round_f32(x: f64, mode: u8) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small deterministic generator for the fast paths' comparisons.
+    fn xorshift(s: &mut u64) -> u64 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        *s
+    }
+
+    #[test]
+    fn lop3_by_words_equals_the_bit_by_bit_table() {
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        for lut in 0..256u32 {
+            for _ in 0..64 {
+                let (a, b, c) = (
+                    xorshift(&mut s) as u32,
+                    xorshift(&mut s) as u32,
+                    xorshift(&mut s) as u32,
+                );
+                assert_eq!(lop3(a, b, c, lut), lop3_by_bits(a, b, c, lut), "lut {lut:#x}");
+            }
+        }
+        // table bits above the low byte are not read by either
+        assert_eq!(
+            lop3(0xf0f0, 0xff00, 0xaaaa, 0x1e8),
+            lop3_by_bits(0xf0f0, 0xff00, 0xaaaa, 0x1e8)
+        );
+    }
+
+    #[test]
+    fn lane_masks_by_vectors_equal_the_lane_by_lane_masks() {
+        let mut s = 0x1234_5678_9abc_def1u64;
+        for _ in 0..2000 {
+            // few distinct values, so that every mask shape comes
+            let v: [u32; 32] = std::array::from_fn(|_| (xorshift(&mut s) % 4) as u32);
+            let x = (xorshift(&mut s) % 5) as u32;
+            assert_eq!(eq_mask(&v, x), eq_mask_by_lanes(&v, x));
+            assert_eq!(at_mask(&v, x as usize), eq_mask_by_lanes(&v, x));
+            let m = match xorshift(&mut s) % 3 {
+                0 => u32::MAX,
+                1 => 0,
+                _ => xorshift(&mut s) as u32,
+            };
+            let mut a = v;
+            advance_lanes(&mut a, m);
+            for l in 0..32 {
+                assert_eq!(a[l], v[l] + (m >> l & 1));
+            }
+        }
+        assert_eq!(eq_mask(&[u32::MAX; 32], u32::MAX), u32::MAX);
+    }
+
+    /// The registers, predicates and their known, taint, approximation and write-count state.
+    fn regs_of(w: &Warp) -> impl PartialEq + std::fmt::Debug {
+        (
+            (
+                w.r.clone(),
+                w.rk.clone(),
+                w.rt.clone(),
+                w.ax.clone(),
+                w.rgen.clone(),
+            ),
+            (w.p, w.pk, w.ptn),
+            (w.ur, w.urk, w.urt, w.up, w.upk, w.uptn),
+        )
+    }
+
+    #[test]
+    fn results_written_for_all_lanes_equal_results_written_lane_by_lane() {
+        let mut s = 0x0bad_cafe_d00d_f00du64;
+        for round in 0..3000 {
+            let mut w = Warp::new();
+            // a random state: values, known lanes, taints, approximations
+            for r in 0..8 {
+                w.r[r] = std::array::from_fn(|_| xorshift(&mut s) as u32);
+                w.rk[r] = xorshift(&mut s) as u32;
+                w.rt[r] = xorshift(&mut s) as u32;
+                w.ax[r] = xorshift(&mut s) as u32;
+                w.rgen[r] = xorshift(&mut s) % 100;
+            }
+            for p in 0..7 {
+                w.p[p] = xorshift(&mut s) as u32;
+                w.pk[p] = xorshift(&mut s) as u32;
+                w.ptn[p] = xorshift(&mut s) as u32;
+            }
+            w.cur_taint = round % 3 == 0;
+            w.cur_approx = false;
+            let d = match xorshift(&mut s) % 6 {
+                0 => Dst::R(RZ),
+                1 => Dst::P(PT),
+                2 | 3 => Dst::R((xorshift(&mut s) % 8) as u8),
+                4 => Dst::P((xorshift(&mut s) % 7) as u8),
+                _ => Dst::Ur((xorshift(&mut s) % 8) as u8),
+            };
+            let m = match round % 4 {
+                0 => u32::MAX,
+                1 => 1 << (xorshift(&mut s) % 32),
+                _ => xorshift(&mut s) as u32,
+            };
+            let k = xorshift(&mut s) as u32 & m;
+            // values with zeros among them (a predicate's false)
+            let v: [u32; 32] = std::array::from_fn(|_| {
+                let x = xorshift(&mut s);
+                if x.is_multiple_of(3) { 0 } else { (x >> 8) as u32 }
+            });
+            let mut one = Warp::new();
+            one.r.clone_from(&w.r);
+            one.rk.clone_from(&w.rk);
+            one.rt.clone_from(&w.rt);
+            one.ax.clone_from(&w.ax);
+            one.rgen.clone_from(&w.rgen);
+            (one.p, one.pk, one.ptn, one.cur_taint) = (w.p, w.pk, w.ptn, w.cur_taint);
+            for l in lanes(m) {
+                one.set(d, l, (k >> l & 1 != 0).then_some(v[l]));
+            }
+            w.set_lanes(d, m, &v, k);
+            assert_eq!(
+                regs_of(&w),
+                regs_of(&one),
+                "round {round}: {d:?} lanes {m:08x} known {k:08x}"
+            );
+        }
+    }
 
     /// Every launch of calibration/ddiv/ddiv_branch.cu on the H200 (one division per warp, pairs
     /// around every edge of the fast-path test): the fast path (1 branch target) exactly where

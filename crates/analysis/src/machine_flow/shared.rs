@@ -85,6 +85,10 @@ pub struct BlockShared {
     releases: Vec<u32>,
     /// Why the record cannot be used (a barrier not block-wide, too many writes).
     spoiled: Option<&'static str>,
+    /// Where each word's entries start in `entries` (word `w`: `starts[w]..starts[w + 1]`) for
+    /// the words up to the last one written; empty where that span would take more room than
+    /// half the entries (then [`Self::word`] searches).
+    starts: Vec<u32>,
 }
 
 impl BlockShared {
@@ -100,15 +104,49 @@ impl BlockShared {
     }
 
     fn word(&self, word: u32) -> &[Entry] {
+        if !self.starts.is_empty() {
+            let w = word as usize;
+            return match (self.starts.get(w), self.starts.get(w + 1)) {
+                (Some(&lo), Some(&hi)) => &self.entries[lo as usize..hi as usize],
+                _ => &[],
+            };
+        }
+        self.word_searched(word)
+    }
+
+    /// A word's entries by binary search (the definition the index of [`Self::word`] gives).
+    fn word_searched(&self, word: u32) -> &[Entry] {
         let lo = self.entries.partition_point(|e| e.word < word);
         let hi = self.entries.partition_point(|e| e.word <= word);
         &self.entries[lo..hi]
+    }
+
+    /// The index of [`Self::starts`] over sorted entries (empty where it would be too large).
+    fn index(entries: &[Entry]) -> Vec<u32> {
+        let Some(last) = entries.last() else {
+            return Vec::new();
+        };
+        let span = last.word as usize + 2;
+        if span > entries.len() / 2 + 64 || u32::try_from(entries.len()).is_err() {
+            return Vec::new();
+        }
+        let mut starts = Vec::with_capacity(span);
+        let mut at = 0usize;
+        for w in 0..span {
+            while at < entries.len() && (entries[at].word as usize) < w {
+                at += 1;
+            }
+            starts.push(at as u32);
+        }
+        starts
     }
 
     /// Byte `byte` (an offset in the emulator's window) as warp `warp` reads it in phase `phase`,
     /// where the flow holds no store of its own to it in the phase: `None` when unknown. The
     /// warp's own stores to it in the phase come after the read (the flow, on the same values,
     /// takes the emulation's path and has made the earlier ones).
+    /// (The flow reads a word's bytes at once, [`Self::read_word`]; this is its definition.)
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(super) fn read(&self, warp: u32, phase: usize, byte: u32) -> Option<u8> {
         if self.spoiled.is_some() {
             return None;
@@ -137,6 +175,49 @@ impl BlockShared {
             }
         }
         (last.known & bit != 0).then(|| (last.value >> (8 * (byte % 4))) as u8)
+    }
+
+    /// The four bytes of word `word` as [`Self::read`] gives each, with one pass over the word's
+    /// entries for the other warps' writes in the phase (not one per byte).
+    pub(super) fn read_word(&self, warp: u32, phase: usize, word: u32) -> [Option<u8>; 4] {
+        let mut out = [None; 4];
+        if self.spoiled.is_some() {
+            return out;
+        }
+        let Some((start, end)) = self.phase(phase) else {
+            return out;
+        };
+        let es = self.word(word);
+        // bytes written by another warp in the phase: not ordered with the read
+        let other = es
+            .iter()
+            .filter(|e| (start..end).contains(&e.pos) && u32::from(e.warp) != warp)
+            .fold(0u8, |m, e| m | e.present);
+        for (b, o) in out.iter_mut().enumerate() {
+            let bit = 1u8 << b;
+            if other & bit == 0 {
+                *o = self.last_before(es, start, bit, b);
+            }
+        }
+        out
+    }
+
+    /// Byte `b` (`bit`) of a word (its entries `es`) as the phase starting at `start` found it.
+    fn last_before(&self, es: &[Entry], start: u32, bit: u8, b: usize) -> Option<u8> {
+        let last = es.iter().rev().find(|e| e.pos < start && e.present & bit != 0)?;
+        if last.atom != 0 {
+            // the phase's atomics left the same value in any order only when every write of the
+            // byte in that phase is such an atomic of the same operation
+            let phase = self.releases.partition_point(|&r| r <= last.pos);
+            let (ps, pe) = self.phase(phase)?;
+            if es
+                .iter()
+                .any(|e| e.present & bit != 0 && (ps..pe).contains(&e.pos) && e.atom != last.atom)
+            {
+                return None;
+            }
+        }
+        (last.known & bit != 0).then(|| (last.value >> (8 * b)) as u8)
     }
 
     /// Whether the emulation's warp `warp` wrote `value` (the bytes `known` of the word, as the
@@ -312,8 +393,12 @@ impl SharedRecorder {
                     continue;
                 };
                 let (word, b) = (a / 4, a % 4);
-                let e = match words.iter_mut().find(|e| e.word == word) {
-                    Some(e) => e,
+                // the word of the lane's previous byte first (the words are distinct: the same
+                // entry a search from the front finds)
+                let last = words.len().checked_sub(1).filter(|&i| words[i].word == word);
+                let found = last.or_else(|| words.iter().position(|e| e.word == word));
+                let e = match found {
+                    Some(i) => &mut words[i],
                     None => {
                         words.push(Entry {
                             word,
@@ -350,12 +435,14 @@ impl SharedRecorder {
             self.entries = Vec::new();
         }
         self.entries.sort_by_key(|e| (e.word, e.pos));
+        let starts = BlockShared::index(&self.entries);
         (
             self.block,
             BlockShared {
                 entries: self.entries,
                 releases: self.releases,
                 spoiled: self.spoiled,
+                starts,
             },
         )
     }
@@ -472,6 +559,109 @@ impl Sink for SharedRecorder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_read_at_once_equals_its_bytes_read_one_by_one() {
+        let mut s = 0xfeed_5eed_u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut known = 0;
+        for round in 0..400 {
+            let n = (next() % 120) as usize;
+            let mut entries: Vec<Entry> = (0..n)
+                .map(|i| {
+                    let x = next();
+                    Entry {
+                        word: (x % 6) as u32,
+                        pos: i as u32,
+                        warp: (x >> 8) as u16 % 3,
+                        present: ((x >> 16) % 16) as u8,
+                        known: ((x >> 20) % 16) as u8,
+                        // some atomics of two operations, some plain writes
+                        atom: [0, 0, 1, 2][(x >> 24) as usize % 4],
+                        value: (x >> 32) as u32,
+                    }
+                })
+                .collect();
+            entries.sort_by_key(|e| (e.word, e.pos));
+            let mut releases: Vec<u32> = (0..(next() % 5))
+                .map(|_| (next() % (n as u64 + 1)) as u32)
+                .collect();
+            releases.sort_unstable();
+            let starts = if round % 2 == 0 {
+                BlockShared::index(&entries)
+            } else {
+                Vec::new()
+            };
+            let b = BlockShared {
+                entries,
+                releases,
+                spoiled: (round % 50 == 7).then_some("spoiled"),
+                starts,
+            };
+            for warp in 0..3 {
+                for phase in 0..6 {
+                    for word in 0..7 {
+                        let got = b.read_word(warp, phase, word);
+                        for (i, g) in got.iter().enumerate() {
+                            assert_eq!(*g, b.read(warp, phase, word * 4 + i as u32), "round {round}");
+                            known += usize::from(g.is_some());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            known > 1000,
+            "only {known} known bytes: the comparison says little"
+        );
+    }
+
+    #[test]
+    fn the_word_index_finds_what_the_search_finds() {
+        let mut s = 0x5eed_u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut indexed = 0;
+        for round in 0..300 {
+            let n = (next() % 400) as usize;
+            // dense and sparse word ranges, several writes of a word
+            let span = [8u64, 64, 600, 5000][round % 4];
+            let mut entries: Vec<Entry> = (0..n)
+                .map(|i| Entry {
+                    word: (next() % span) as u32,
+                    pos: i as u32,
+                    warp: (next() % 8) as u16,
+                    present: 0xf,
+                    known: 0xf,
+                    atom: 0,
+                    value: next() as u32,
+                })
+                .collect();
+            entries.sort_by_key(|e| (e.word, e.pos));
+            let starts = BlockShared::index(&entries);
+            indexed += usize::from(!starts.is_empty());
+            let b = BlockShared {
+                entries,
+                releases: Vec::new(),
+                spoiled: None,
+                starts,
+            };
+            for word in 0..span as u32 + 70 {
+                assert_eq!(b.word(word), b.word_searched(word), "round {round}, word {word}");
+            }
+            assert_eq!(b.word(u32::MAX), b.word_searched(u32::MAX));
+        }
+        assert!(indexed > 100, "the index was built in {indexed} rounds only");
+    }
 
     /// Warp `warp` stores the word `v` at byte `a` (lane 0).
     fn store(r: &mut SharedRecorder, warp: u32, a: u64, v: u32) {
