@@ -154,3 +154,85 @@ fn layouts(dir: &Path) -> Vec<(String, u32, u32, Vec<i64>)> {
         })
         .collect()
 }
+
+#[test]
+fn zfill_ignore_src_copies_count_with_the_machine_code_as_measured() {
+    // calibration/cpasync/zfill_h100.tsv (H200): with zfill.cubin's predicate operands, the
+    // ignore-src `.cg` copies (modes 6 and 7: `LDGSTS.E.BYPASS.128 ... !P0`, every lane taken as
+    // reading) count as measured; the other forms as at the PTX level (zfill_replay.rs)
+    use warpscope_analysis::banks::MatrixKind;
+    use warpscope_driver::{RunOptions, Sections, analyze_launch_in};
+    use warpscope_emu::mem::Global;
+    use warpscope_emu::{Arg, Launch};
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ptx = std::fs::read_to_string(here.join("tests/data/zfill.ptx")).unwrap();
+    let program = warpscope_ptx::compile(&ptx).unwrap();
+    let kernel = "_Z5zfillPiPKciiiii";
+    let sass =
+        warpscope_toolchain::sass::disassemble(&root().bin("nvdisasm"), &here.join("tests/data/zfill.cubin"))
+            .unwrap();
+    let widths = Widths::from_sass(&program, kernel, &sass, "zfill.cubin").unwrap();
+    let table = std::fs::read_to_string(here.join("../../calibration/cpasync/zfill_h100.tsv")).unwrap();
+    let mut lines = table.lines();
+    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let wf = head
+        .iter()
+        .position(|h| *h == "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum")
+        .unwrap();
+    let arch = warpscope_model::arch::Arch::parse("sm_90").unwrap();
+    let (out, input) = (0x10_0000u64, 0x20_0000u64);
+    let sections = Sections {
+        banks: true,
+        ..Sections::NONE
+    };
+    let (mut rows, mut bad) = (0, Vec::new());
+    for line in lines {
+        let f: Vec<&str> = line.split('\t').collect();
+        let p = |i: usize| f[i].parse::<i32>().unwrap();
+        let (w, ds, ss, off, mode) = (p(1), p(2), p(3), p(4), p(5));
+        if mode < 6 {
+            continue;
+        }
+        let global = Global::new(vec![(out, vec![0; 128]), (input, vec![1; 1 << 20])]);
+        let launch = Launch::new(
+            [1, 1, 1],
+            [32, 1, 1],
+            [out, input]
+                .map(Arg::U64)
+                .into_iter()
+                .chain([w, ds, ss, off, mode].map(Arg::I32))
+                .collect(),
+        );
+        let r = analyze_launch_in(
+            &program,
+            kernel,
+            &launch,
+            &global,
+            &sections,
+            arch,
+            &widths,
+            &RunOptions::default(),
+        )
+        .unwrap();
+        let copies: Vec<_> = r
+            .banks
+            .as_ref()
+            .unwrap()
+            .report
+            .matrix
+            .values()
+            .filter(|s| s.kind == MatrixKind::Ldgsts)
+            .collect();
+        let got = (
+            copies.iter().map(|s| s.counts.wavefronts).sum::<u64>(),
+            copies.iter().map(|s| s.unmodelled).sum::<u64>(),
+        );
+        let want = (f[wf].parse::<u64>().unwrap(), 0);
+        if got != want {
+            bad.push(format!("{line}: (wavefronts, unmodelled) {got:?}, H200 {want:?}"));
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 6);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
