@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Layouts for cas.cu (deterministic) and every candidate's counts, written before the device round.
 Usage: gen_layouts.py layouts > layouts.txt
-       gen_layouts.py predict > predicted.tsv
+       gen_layouts.py predict > predicted.tsv (committed before the round; predicted_fixed.tsv: the
+       ro rows with the ignore-src polarity corrected)
 Line: name W K, 32 dst, 32 src (bytes), 32 rd (0/1: the lane reads its source; K 1/3 only), 32 ex."""
 import os
 import random
@@ -149,8 +150,11 @@ def rows():
 
 
 # the predicate operand of each of ro's `.cg` copies (cuobjdump -sass cas, nvcc 13), by mode:
-# (rd bit the copy reads on, SASS register, negated); P0 reads as false in the instrumentation
-RO_PRED = {0: [(1, 0, True)], 2: [(2, 0, True)], 4: [(4, 0, False)], 5: [(8, 3, True), (16, 4, False)]}
+# (rd bit, SASS register, negated, ignore-src); P0 reads as false in the instrumentation. An
+# ignore-src copy reads where its bit is CLEAR (the predicate ignores the source); the predictions
+# committed before the round took it as set (mode 5's [+20480] copy: 11 of 72 ro rows off),
+# corrected here after the round (with it, 72 of 72 equal).
+RO_PRED = {0: [(1, 0, True, 1)], 2: [(2, 0, True, 1)], 4: [(4, 0, False, 0)], 5: [(8, 3, True, 1), (16, 4, False, 0)]}
 
 
 def ro_wavefronts(mode, d, s, m):
@@ -162,8 +166,8 @@ def ro_wavefronts(mode, d, s, m):
     if C.crowded(d, s, ex):
         return None
     total = 0
-    for bit, reg, neg in RO_PRED[mode]:
-        reads = sum(1 << l for l in range(32) if m[l] & bit)
+    for bit, reg, neg, ignore in RO_PRED[mode]:
+        reads = sum(1 << l for l in range(32) if bool(m[l] & bit) != bool(ignore))
         seen = (ex if neg else 0) if reg == 0 else reads
         total += C.cg_pred(d, s, ex, seen)
     return total

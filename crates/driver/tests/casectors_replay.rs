@@ -236,3 +236,38 @@ fn zfill_ignore_src_copies_count_with_the_machine_code_as_measured() {
     assert_eq!(rows, 6);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+#[test]
+fn every_launch_counts_as_the_h200_measured() {
+    // measured.tsv (H200, raw page): per launch, global load requests and sectors and the LDGSTS
+    // shared wavefronts of the one copy (kernel ro: the arm's copies). The `.ca` copies' sectors
+    // are their reading lanes' source sectors wherever the destinations lie, and are claimed.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../calibration/casectors");
+    let program = warpscope_ptx::compile(&std::fs::read_to_string(dir.join("cas.ptx")).unwrap()).unwrap();
+    let sass =
+        warpscope_toolchain::sass::disassemble(&root().bin("nvdisasm"), &dir.join("cas.cubin")).unwrap();
+    let lays = layouts(&dir);
+    let text = std::fs::read_to_string(dir.join("measured.tsv")).unwrap();
+    let mut widths = BTreeMap::new();
+    let (mut bad, mut n, mut outside) = (Vec::new(), 0, 0);
+    for (line, (name, w, k, table)) in text.lines().skip(1).zip(&lays) {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f[1], name, "measured.tsv and layouts.txt in one order");
+        let num = |i: usize| f[i].parse::<u64>().unwrap();
+        let (req, sec, wf) = (num(4), num(5), num(6));
+        let got = run_launch(&program, &mut widths, &sass, *w, *k, table);
+        // a `.cg` copy with a 32-byte source sector read by three or more lanes is outside the
+        // wavefront rule (calibration/ldsm rule 4): unmodelled, not counted
+        let want_wf = if got.1 > 0 { 0 } else { wf };
+        outside += u32::from(got.1 > 0);
+        if got != (want_wf, got.1, req, sec, 0) {
+            bad.push(format!(
+                "{name}: (wavefronts, unmodelled, requests, sectors, unsure) {got:?}, H200 ({wf}, {req}, {sec})"
+            ));
+        }
+        n += 1;
+    }
+    assert_eq!(n, 249);
+    assert!(outside <= 4, "{outside} launches outside the rules");
+    assert!(bad.is_empty(), "{} of 249 differ:\n{}", bad.len(), bad.join("\n"));
+}
