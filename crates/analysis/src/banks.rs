@@ -1176,7 +1176,11 @@ pub enum MatrixForm {
 /// Whether register row `row` of the kernel holding `pc` provably holds only constants of a
 /// `selp` chain (and moves) whose values are 0 and one other value: every instruction naming the
 /// row writes it so or reads it (a `selp`, a move or a `cp.async`'s src-size).
-fn selected_size_or_zero(program: &warpscope_ptx::Program, pc: u32, row: warpscope_ptx::inst::R) -> bool {
+pub(crate) fn selected_size_or_zero(
+    program: &warpscope_ptx::Program,
+    pc: u32,
+    row: warpscope_ptx::inst::R,
+) -> bool {
     use warpscope_ptx::Inst;
     use warpscope_ptx::inst::{RowInit, UnOp};
     let Some(k) = program.kernels.iter().find(|k| k.entry <= pc && pc < k.end) else {

@@ -19,10 +19,10 @@ pub struct GlobalCounts {
     pub st_sectors: u64,
     /// Bytes the active lanes asked to store.
     pub st_bytes: u64,
-    /// 16-byte `cp.async.ca` copies whose destinations do not keep their sources' layout (lane by
-    /// lane the same offsets, at the same place in a 128-byte line): ncu's load sectors for the
-    /// `.cg` copies follow their destinations ([`bypass_copy_sectors`]), and those of `.ca` copies
-    /// were not measured; their sectors are counted from the sources and are estimates.
+    /// `cp.async` copies whose global sectors are not known. None since calibration/casectors
+    /// measured the `.ca` copies whose destinations do not keep their sources' layout (their
+    /// sectors are their sources', [`GlobalCounts::record_copy`]); kept at 0 so that a later form
+    /// without a rule has a place to say so.
     pub copies_unsure: u64,
 }
 
@@ -97,8 +97,7 @@ impl GlobalCounts {
         }
     }
 
-    /// Counts the source side of one `cp.async` (an LDGSTS: one load request; its sectors, see
-    /// [`GlobalCounts::copies_unsure`]) of `width` bytes per lane from `src` to `dst`; `mask` has
+    /// Counts the source side of one `cp.async` (an LDGSTS: one load request; its sectors below) of `width` bytes per lane from `src` to `dst`; `mask` has
     /// the lanes that read. `bypass`: a 16-byte `cp.async.cg` (`LDGSTS.E.BYPASS.128`), whose
     /// sectors are [`bypass_copy_sectors`].
     pub fn record_copy(&mut self, width: u8, mask: u32, dst: &[u64; 32], src: &[u64; 32], bypass: bool) {
@@ -109,19 +108,10 @@ impl GlobalCounts {
             self.record_sectors(AccessOp::Load, width, mask, bypass_copy_sectors(mask, dst, src));
             return;
         }
+        // `.ca` copies (4, 8 and 16 bytes, with a source predicate or not): the distinct 32-byte
+        // sectors of the reading lanes' sources, wherever their destinations lie (H200:
+        // calibration/casectors, 135 launches; the destination-following `.cg` rule breaks 78)
         self.record(AccessOp::Load, width, mask, src);
-        if width == 16 {
-            // the same offsets lane by lane, and the same place in a 128-byte line
-            let first = mask.trailing_zeros() as usize;
-            let d = src[first].wrapping_sub(dst[first]);
-            let kept = d.is_multiple_of(128)
-                && (0..32)
-                    .filter(|l| mask >> l & 1 == 1)
-                    .all(|l| src[l].wrapping_sub(dst[l]) == d);
-            if !kept {
-                self.copies_unsure += 1;
-            }
-        }
     }
 }
 

@@ -228,61 +228,32 @@ impl Reconciliation {
     }
 
     /// Reads the source predicate operand of each `LDGSTS` off the machine code
-    /// ([`Reconciliation::copy_predicates`]). The kernel's PTX `cp.async`s and its `LDGSTS`s pair
-    /// in code order when there are as many of each and every pair's source lines agree (where
-    /// both have one); otherwise none is read (ptxas made two copies of one, or merged or moved
-    /// them). Only `.BYPASS.128` copies without `.ZFILL` whose last operand is a predicate are
-    /// recorded.
+    /// ([`Reconciliation::copy_predicates`]). Each PTX `cp.async` is paired with an `LDGSTS` of
+    /// its own form ([`CopyForm`]: bytes, `.cg` as `.BYPASS`, a `src-size` register as `.ZFILL`, an
+    /// `ignore-src` predicate or a src-size that is the copy's size or 0 as a predicate operand):
+    /// the kernel must have as many of each form on both sides. Within a form the copies pair in
+    /// code order when that agrees with their source lines (where both have one) and with their
+    /// destination offsets (two copies from one base register lie as far apart in the PTX as in
+    /// the machine code); ptxas lays blocks out in its own order (a `switch`'s arms), so where
+    /// code order does not agree, the copies pair by destination offset, when one shift of the
+    /// offsets pairs every copy with exactly one `LDGSTS`. A form that pairs neither way, or forms
+    /// whose counts differ (ptxas made two copies of one, merged or changed one), leave every
+    /// predicate unread. Only `.BYPASS.128` copies without `.ZFILL` whose last operand is a
+    /// predicate are recorded.
     pub fn with_copy_predicates(
         mut self,
         program: &Program,
         kernel: &str,
         sass: &warpscope_toolchain::sass::SassKernel,
     ) -> Self {
-        use warpscope_ptx::inst::Inst;
-        let Some(k) = program.kernel(kernel) else {
-            return self;
-        };
-        let copies: Vec<u32> = (k.entry..k.end)
-            .filter(|&pc| matches!(program.ops[pc as usize].inst, Inst::CpAsync { .. }))
-            .collect();
-        let machine: Vec<&warpscope_toolchain::sass::SassLine> = sass
-            .insts
-            .iter()
-            .filter(|x| x.opcode == "LDGSTS" || x.opcode.starts_with("LDGSTS."))
-            .collect();
-        if copies.is_empty() || copies.len() != machine.len() {
-            return self;
-        }
-        let line = |pc: u32| program.inst_info(pc).loc.as_ref().map(|l| l.line);
-        if copies
-            .iter()
-            .zip(&machine)
-            .any(|(&pc, x)| matches!((line(pc), x.line), (Some(a), Some(b)) if a != b))
-        {
-            return self;
-        }
-        for (&pc, x) in copies.iter().zip(&machine) {
-            if !x.opcode.contains(".BYPASS.128") || x.opcode.contains(".ZFILL") {
-                continue;
+        if let Some(pairs) = copy_pairs(program, kernel, sass) {
+            for (pc, x) in pairs {
+                let recorded =
+                    sass_copy_form(x).is_some_and(|f| f.bypass && f.bytes == 16 && f.source_predicate);
+                if let Some(p) = sass_copy_predicate(x).filter(|_| recorded) {
+                    self.copy_predicates.insert(pc, p);
+                }
             }
-            let last = x.operands.rsplit(',').next().unwrap_or("").trim();
-            let (negated, reg) = match last.strip_prefix('!') {
-                Some(r) => (true, r),
-                None => (false, last),
-            };
-            let reg = match reg {
-                "PT" => 7,
-                "P0" => 0,
-                "P1" => 1,
-                "P2" => 2,
-                "P3" => 3,
-                "P4" => 4,
-                "P5" => 5,
-                "P6" => 6,
-                _ => continue,
-            };
-            self.copy_predicates.insert(pc, (reg, negated));
         }
         self
     }
@@ -1892,6 +1863,245 @@ fn global_access_params(program: &Program, kernel: &str, reads: bool) -> Option<
         words.extend(from);
     }
     Some(words)
+}
+
+/// The machine form of one `cp.async`, as ptxas writes its `LDGSTS`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CopyForm {
+    /// Bytes per lane (`LDGSTS.E` 4, `.64` 8, `.128` 16).
+    pub bytes: u8,
+    /// `cp.async.cg`: `.BYPASS`.
+    pub bypass: bool,
+    /// A `src-size` register that can be any size: `.ZFILL`.
+    pub zero_fill: bool,
+    /// A per-lane source predicate operand (`LDGSTS ... [d], [s], P`): an `ignore-src` predicate,
+    /// or a src-size that is the copy's size or 0.
+    pub source_predicate: bool,
+}
+
+/// The form of an `LDGSTS` line, `None` for any other instruction.
+pub fn sass_copy_form(x: &warpscope_toolchain::sass::SassLine) -> Option<CopyForm> {
+    let mut parts = x.opcode.split('.');
+    if parts.next() != Some("LDGSTS") {
+        return None;
+    }
+    let mut form = CopyForm {
+        bytes: 4,
+        bypass: false,
+        zero_fill: false,
+        source_predicate: false,
+    };
+    for m in parts {
+        match m {
+            "64" => form.bytes = 8,
+            "128" => form.bytes = 16,
+            "BYPASS" => form.bypass = true,
+            "ZFILL" => form.zero_fill = true,
+            _ => {}
+        }
+    }
+    // `.ZFILL`'s last operand is a predicate too (`LDGSTS.E.ZFILL [d], [s], P1`), not the source one
+    form.source_predicate = !form.zero_fill && sass_copy_predicate(x).is_some();
+    Some(form)
+}
+
+/// The source predicate operand of an `LDGSTS` (its last operand, when a predicate register:
+/// `P0`-`P6`, 7 for `PT`) and whether it is negated.
+fn sass_copy_predicate(x: &warpscope_toolchain::sass::SassLine) -> Option<(u8, bool)> {
+    let last = x.operands.rsplit(',').next().unwrap_or("").trim();
+    let (negated, reg) = match last.strip_prefix('!') {
+        Some(r) => (true, r),
+        None => (false, last),
+    };
+    let reg = match reg {
+        "PT" => 7,
+        "P0" => 0,
+        "P1" => 1,
+        "P2" => 2,
+        "P3" => 3,
+        "P4" => 4,
+        "P5" => 5,
+        "P6" => 6,
+        _ => return None,
+    };
+    Some((reg, negated))
+}
+
+/// The form ptxas gives the PTX `cp.async` at `pc` (see [`CopyForm`]).
+fn ptx_copy_form(program: &Program, pc: u32) -> Option<CopyForm> {
+    let warpscope_ptx::inst::Inst::CpAsync {
+        size,
+        src_size,
+        ignore_src,
+        ..
+    } = program.ops[pc as usize].inst
+    else {
+        return None;
+    };
+    let sized = src_size != warpscope_ptx::inst::NO_REG;
+    let predicate = sized && (ignore_src || crate::banks::selected_size_or_zero(program, pc, src_size));
+    Some(CopyForm {
+        bytes: size,
+        bypass: program.info[pc as usize].text.contains("cp.async.cg"),
+        zero_fill: sized && !predicate,
+        source_predicate: predicate,
+    })
+}
+
+/// The base and immediate offset of the first bracketed address of `text` (`[%r1+8192]`,
+/// `[R7+0x2000]`, `[R7+-0x10]`, `[%r4]`); the offset is 0 where none is written.
+fn bracket_address(text: &str) -> Option<(String, i64)> {
+    let inner = &text[text.find('[')? + 1..];
+    let inner = inner[..inner.find(']')?].trim();
+    let parse = |t: &str| -> Option<i64> {
+        let t = t.trim();
+        let (neg, t) = match t.strip_prefix('-') {
+            Some(r) => (true, r),
+            None => (false, t),
+        };
+        let v = match t.strip_prefix("0x") {
+            Some(h) => i64::from_str_radix(h, 16).ok()?,
+            None => t.parse::<i64>().ok()?,
+        };
+        Some(if neg { -v } else { v })
+    };
+    match inner.rsplit_once('+') {
+        Some((base, off)) => match parse(off) {
+            Some(v) => Some((base.trim().to_string(), v)),
+            None => Some((inner.to_string(), 0)),
+        },
+        None => Some((inner.to_string(), 0)),
+    }
+}
+
+/// One side's copy in the pairing: its source line and destination address.
+struct CopySite {
+    line: Option<u32>,
+    dst: Option<(String, i64)>,
+}
+
+/// Whether pairing `p[i]` with `s[i]` for every `i` agrees with the source lines (where both have
+/// one) and the destination offsets (two pairs whose PTX copies share a base register and whose
+/// `LDGSTS`s share one lie equally far apart on both sides).
+fn pairing_agrees(p: &[&CopySite], s: &[&CopySite]) -> bool {
+    let n = p.len();
+    for i in 0..n {
+        if let (Some(a), Some(b)) = (p[i].line, s[i].line)
+            && a != b
+        {
+            return false;
+        }
+        for j in i + 1..n {
+            if let (Some((pa, po)), Some((pb, qo)), Some((sa, so)), Some((sb, to))) =
+                (&p[i].dst, &p[j].dst, &s[i].dst, &s[j].dst)
+                && pa == pb
+                && sa == sb
+                && qo - po != to - so
+            {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The `LDGSTS` of each PTX copy of one form: indices into `s` (see
+/// [`Reconciliation::with_copy_predicates`]), or `None` when neither code order nor one shift of
+/// the destination offsets pairs them.
+fn pair_form(p: &[&CopySite], s: &[&CopySite]) -> Option<Vec<usize>> {
+    if p.len() != s.len() {
+        return None;
+    }
+    if pairing_agrees(p, s) {
+        return Some((0..p.len()).collect());
+    }
+    let first = p.first()?.dst.as_ref()?;
+    let mut found: Option<Vec<usize>> = None;
+    for cand in s {
+        let Some(c) = &cand.dst else { continue };
+        let shift = c.1 - first.1;
+        // every PTX copy needs exactly one LDGSTS at its offset + shift, and each LDGSTS one copy
+        let mut pick = Vec::with_capacity(p.len());
+        for x in p {
+            let Some((_, off)) = &x.dst else { return None };
+            let hits: Vec<usize> = (0..s.len())
+                .filter(|&j| {
+                    s[j].dst.as_ref().is_some_and(|d| d.1 == off + shift)
+                        && !matches!((x.line, s[j].line), (Some(a), Some(b)) if a != b)
+                })
+                .collect();
+            if hits.len() != 1 {
+                pick.clear();
+                break;
+            }
+            pick.push(hits[0]);
+        }
+        if pick.len() != p.len() {
+            continue;
+        }
+        let mut sorted = pick.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != p.len() {
+            continue;
+        }
+        let ordered: Vec<&CopySite> = pick.iter().map(|&j| s[j]).collect();
+        if !pairing_agrees(p, &ordered) {
+            continue;
+        }
+        match &found {
+            // two shifts that pair every copy: which one ptxas used is not known
+            Some(f) if *f != pick => return None,
+            _ => found = Some(pick),
+        }
+    }
+    found
+}
+
+/// The kernel's PTX `cp.async`s (by pc) paired with its `LDGSTS`s, form by form (see
+/// [`Reconciliation::with_copy_predicates`]); `None` when they cannot all be paired.
+pub fn copy_pairs<'s>(
+    program: &Program,
+    kernel: &str,
+    sass: &'s warpscope_toolchain::sass::SassKernel,
+) -> Option<Vec<(u32, &'s warpscope_toolchain::sass::SassLine)>> {
+    let k = program.kernel(kernel)?;
+    let copies: Vec<(u32, CopyForm)> = (k.entry..k.end)
+        .filter_map(|pc| ptx_copy_form(program, pc).map(|f| (pc, f)))
+        .collect();
+    let machine: Vec<(&warpscope_toolchain::sass::SassLine, CopyForm)> = sass
+        .insts
+        .iter()
+        .filter_map(|x| sass_copy_form(x).map(|f| (x, f)))
+        .collect();
+    if copies.is_empty() || copies.len() != machine.len() {
+        return None;
+    }
+    let forms: BTreeSet<CopyForm> = copies.iter().map(|c| c.1).collect();
+    let mut out = Vec::with_capacity(copies.len());
+    for form in forms {
+        let pcs: Vec<u32> = copies.iter().filter(|c| c.1 == form).map(|c| c.0).collect();
+        let xs: Vec<&warpscope_toolchain::sass::SassLine> =
+            machine.iter().filter(|m| m.1 == form).map(|m| m.0).collect();
+        let p: Vec<CopySite> = pcs
+            .iter()
+            .map(|&pc| CopySite {
+                line: program.inst_info(pc).loc.as_ref().map(|l| l.line),
+                dst: bracket_address(&program.info[pc as usize].text),
+            })
+            .collect();
+        let s: Vec<CopySite> = xs
+            .iter()
+            .map(|x| CopySite {
+                line: x.line,
+                dst: bracket_address(&x.operands),
+            })
+            .collect();
+        let pairs = pair_form(&p.iter().collect::<Vec<_>>(), &s.iter().collect::<Vec<_>>())?;
+        out.extend(pcs.iter().zip(pairs).map(|(&pc, j)| (pc, xs[j])));
+    }
+    out.sort_by_key(|x| x.0);
+    Some(out)
 }
 
 #[cfg(test)]
