@@ -1173,61 +1173,6 @@ pub enum MatrixForm {
     SourcePredicate,
 }
 
-/// Whether register row `row` of the kernel holding `pc` provably holds only constants of a
-/// `selp` chain (and moves) whose values are 0 and one other value: every instruction naming the
-/// row writes it so or reads it (a `selp`, a move or a `cp.async`'s src-size).
-pub(crate) fn selected_size_or_zero(
-    program: &warpscope_ptx::Program,
-    pc: u32,
-    row: warpscope_ptx::inst::R,
-) -> bool {
-    use warpscope_ptx::Inst;
-    use warpscope_ptx::inst::{RowInit, UnOp};
-    let Some(k) = program.kernels.iter().find(|k| k.entry <= pc && pc < k.end) else {
-        return false;
-    };
-    let ops = &program.ops[k.entry as usize..k.end as usize];
-    let mut values: Vec<u64> = Vec::new();
-    let mut todo = vec![row];
-    let mut seen = Vec::new();
-    while let Some(r) = todo.pop() {
-        if seen.contains(&r) || seen.len() > 16 {
-            continue;
-        }
-        seen.push(r);
-        if let Some((_, RowInit::Const(v))) = k.row_init.iter().find(|(x, _)| *x == r) {
-            values.push(*v);
-            continue;
-        }
-        let mut written = false;
-        for op in ops {
-            match op.inst {
-                Inst::Selp { d, a, b, .. } if d == r => {
-                    written = true;
-                    todo.extend([a, b]);
-                }
-                Inst::Un {
-                    op: UnOp::Mov, d, a, ..
-                } if d == r => {
-                    written = true;
-                    todo.push(a);
-                }
-                Inst::Selp { a, b, .. } if a == r || b == r => {}
-                Inst::Un { op: UnOp::Mov, a, .. } if a == r => {}
-                Inst::CpAsync { src_size, .. } if src_size == r => {}
-                ref i if warpscope_emu::inst_rows(i).contains(&r) => return false,
-                _ => {}
-            }
-        }
-        if !written {
-            return false;
-        }
-    }
-    values.sort_unstable();
-    values.dedup();
-    matches!(values.as_slice(), [0, v] if *v > 0)
-}
-
 /// Per-pc forms of a program's LDSM / STSM / LDGSTS instructions.
 #[derive(Clone, Debug, Default)]
 pub struct MatrixForms {
@@ -1268,7 +1213,9 @@ impl MatrixForms {
                     };
                     if src_size == warpscope_ptx::inst::NO_REG {
                         Some(MatrixForm::Copy(plain))
-                    } else if ignore_src || selected_size_or_zero(program, pc as u32, src_size) {
+                    } else if ignore_src
+                        || crate::reconcile::selected_size_or_zero(program, pc as u32, src_size)
+                    {
                         // the ignore-src predicate, or a src-size that is the whole copy or nothing
                         // (Triton's masked loads, CuTe's zero-filling copies: a `selp` of the size
                         // and 0): ptxas makes the source-predicate form (`LDGSTS... [d], [s], P`),

@@ -1939,7 +1939,7 @@ fn ptx_copy_form(program: &Program, pc: u32) -> Option<CopyForm> {
         return None;
     };
     let sized = src_size != warpscope_ptx::inst::NO_REG;
-    let predicate = sized && (ignore_src || crate::banks::selected_size_or_zero(program, pc, src_size));
+    let predicate = sized && (ignore_src || selected_size_or_zero(program, pc, src_size));
     Some(CopyForm {
         bytes: size,
         bypass: program.info[pc as usize].text.contains("cp.async.cg"),
@@ -2102,6 +2102,61 @@ pub fn copy_pairs<'s>(
     }
     out.sort_by_key(|x| x.0);
     Some(out)
+}
+
+/// Whether register row `row` of the kernel holding `pc` provably holds only constants of a
+/// `selp` chain (and moves) whose values are 0 and one other value: every instruction naming the
+/// row writes it so or reads it (a `selp`, a move or a `cp.async`'s src-size).
+pub(crate) fn selected_size_or_zero(
+    program: &warpscope_ptx::Program,
+    pc: u32,
+    row: warpscope_ptx::inst::R,
+) -> bool {
+    use warpscope_ptx::Inst;
+    use warpscope_ptx::inst::{RowInit, UnOp};
+    let Some(k) = program.kernels.iter().find(|k| k.entry <= pc && pc < k.end) else {
+        return false;
+    };
+    let ops = &program.ops[k.entry as usize..k.end as usize];
+    let mut values: Vec<u64> = Vec::new();
+    let mut todo = vec![row];
+    let mut seen = Vec::new();
+    while let Some(r) = todo.pop() {
+        if seen.contains(&r) || seen.len() > 16 {
+            continue;
+        }
+        seen.push(r);
+        if let Some((_, RowInit::Const(v))) = k.row_init.iter().find(|(x, _)| *x == r) {
+            values.push(*v);
+            continue;
+        }
+        let mut written = false;
+        for op in ops {
+            match op.inst {
+                Inst::Selp { d, a, b, .. } if d == r => {
+                    written = true;
+                    todo.extend([a, b]);
+                }
+                Inst::Un {
+                    op: UnOp::Mov, d, a, ..
+                } if d == r => {
+                    written = true;
+                    todo.push(a);
+                }
+                Inst::Selp { a, b, .. } if a == r || b == r => {}
+                Inst::Un { op: UnOp::Mov, a, .. } if a == r => {}
+                Inst::CpAsync { src_size, .. } if src_size == r => {}
+                ref i if warpscope_emu::inst_rows(i).contains(&r) => return false,
+                _ => {}
+            }
+        }
+        if !written {
+            return false;
+        }
+    }
+    values.sort_unstable();
+    values.dedup();
+    matches!(values.as_slice(), [0, v] if *v > 0)
 }
 
 #[cfg(test)]
