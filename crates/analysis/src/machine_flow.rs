@@ -1737,7 +1737,7 @@ impl MachineFlow {
                 .fold(0u32, |m, l| m | 1 << l);
             let ins = &self.ins[pc];
             let need = match ins.kind {
-                Kind::Bsync => w.barrier[ins.barrier as usize] & w.alive,
+                Kind::Bsync => w.barrier_of(ins.barrier, here) & w.alive,
                 Kind::Warpsync => w.sync_mask[pc_lane(here)] & w.alive,
                 _ => 0,
             };
@@ -1869,8 +1869,14 @@ impl MachineFlow {
                 advance(w, group & !on);
             }
             Kind::Bssy => {
-                // the barrier records the lanes that run it
-                w.barrier[ins.barrier as usize] = group;
+                // the barrier records the lanes that run it, in each of them: ptxas shares a
+                // region's code between the sides of a branch it does not join (a tail both
+                // sides jump into), so a second group can start the barrier while the first is
+                // still inside it (or inside another region of the same barrier), and each
+                // group then waits at the BSYNC for its own lanes only
+                for l in lanes(group) {
+                    w.barrier[ins.barrier as usize][l] = group;
+                }
                 advance(w, group);
             }
             Kind::Bsync => {
@@ -1885,7 +1891,7 @@ impl MachineFlow {
                     | lanes(w.waiting)
                         .filter(|&l| w.pc[l] as usize == pc)
                         .fold(0u32, |m, l| m | 1 << l);
-                let need = w.barrier[ins.barrier as usize] & w.alive;
+                let need = w.barrier_of(ins.barrier, here) & w.alive;
                 if on != 0 && need & !here == 0 {
                     for l in lanes(here) {
                         w.pc[l] += 1;
@@ -1903,7 +1909,9 @@ impl MachineFlow {
                 let Some(m) = w.condition(ins, group, on) else {
                     return Err(stop("break on an unknown value"));
                 };
-                w.barrier[ins.barrier as usize] &= !m;
+                for b in &mut w.barrier[ins.barrier as usize] {
+                    *b &= !m;
+                }
                 advance(w, group);
             }
             Kind::Warpsync => {
@@ -2023,16 +2031,18 @@ impl MachineFlow {
                 }
                 let b = ins.barrier as usize;
                 if to_reg {
-                    let v = w.barrier[b];
                     if let Some(&d) = ins.dst.first() {
                         w.cur_taint = false;
                         w.cur_approx = false;
                         for l in lanes(on) {
+                            let v = w.barrier[b][l];
                             w.set(d, l, Some(v));
                         }
                     }
-                    if clear && on != 0 {
-                        w.barrier[b] = 0;
+                    if clear {
+                        for l in lanes(on) {
+                            w.barrier[b][l] = 0;
+                        }
                     }
                 } else if on != 0 {
                     // the warp's lanes must agree (lanes at different depths of a recursion
@@ -2049,7 +2059,9 @@ impl MachineFlow {
                         }
                     }
                     if let Some(v) = v {
-                        w.barrier[b] = v;
+                        for l in lanes(on) {
+                            w.barrier[b][l] = v;
+                        }
                     }
                 }
                 advance(w, group);
@@ -3706,7 +3718,9 @@ struct Warp {
     /// The lanes the launch gave threads.
     launched: u32,
     waiting: u32,
-    barrier: [u32; 16],
+    /// Per convergence barrier, each lane's copy: the lanes that ran its `BSSY` together with
+    /// it, less those that left by a `BREAK` since.
+    barrier: [[u32; 32]; 16],
     sync_mask: [u32; 32],
     tid: [[u32; 3]; 32],
     ctaid: [u32; 3],
@@ -3801,6 +3815,11 @@ impl Warp {
     }
 
     /// Lanes `m` run together from here on.
+    /// The lanes convergence barrier `b` waits for, as the lanes of `m` know them.
+    fn barrier_of(&self, b: u8, m: u32) -> u32 {
+        lanes(m).fold(0, |need, l| need | self.barrier[b as usize][l])
+    }
+
     fn join(&mut self, m: u32) {
         if let Some(c) = lanes(m).map(|l| self.cohort[l]).min() {
             for l in lanes(m) {
@@ -3823,7 +3842,7 @@ impl Warp {
             alive: 0,
             launched: 0,
             waiting: 0,
-            barrier: [0; 16],
+            barrier: [[0; 32]; 16],
             sync_mask: [0; 32],
             tid: [[0; 3]; 32],
             ctaid: [0; 3],
@@ -3911,7 +3930,7 @@ impl Warp {
         self.next_cohort = 1;
         self.join_seen = 0;
         self.parent.clear();
-        self.barrier = [0; 16];
+        self.barrier = [[0; 32]; 16];
         self.ctaid = ctaid;
         let [bx, by, bz] = launch.block;
         let n = (bx * by * bz) as usize;
@@ -5641,6 +5660,41 @@ mod tests {
              \t/*0090*/ EXIT ;\n",
         );
         assert_eq!(run(&f, 32, &[]), Ok((7, 3)));
+    }
+
+    #[test]
+    fn a_second_group_starting_a_barrier_does_not_take_the_first_groups_lanes() {
+        // Lanes 16-31 and 0-15 split with no join but the outer B1 (ptxas gives a branch whose
+        // sides share code no BSSY of its own: bench10/raytrace.cu). Lanes 0-15 run on first,
+        // start B0 and split inside its region; lanes 16-31, at a lower address, then start B0
+        // for their own region, pass its BSYNC and wait at B1's. Each lane's B0 holds the lanes
+        // it started it with, so lanes 0-15 complete their own B0 (one barrier for the warp,
+        // last written by lanes 16-31, left them waiting for those forever). Counted: the two
+        // splits, 2 targets and 1 divergent each (the unguarded jumps count none)
+        let f = flow(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ BSSY B1, `(.L_x_3) ;\n\
+             \t/*0020*/ ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;\n\
+             \t/*0030*/ @P0 BRA `(.L_x_0) ;\n\
+             \t/*0040*/ BRA `(.L_x_1) ;\n\
+             .L_x_0:\n\
+             \t/*0050*/ BSSY B0, `(.L_x_4) ;\n\
+             \t/*0060*/ IADD3 R3, R3, 0x1, RZ ;\n\
+             .L_x_4:\n\
+             \t/*0070*/ BSYNC B0 ;\n\
+             \t/*0080*/ BRA `(.L_x_3) ;\n\
+             .L_x_1:\n\
+             \t/*0090*/ BSSY B0, `(.L_x_2) ;\n\
+             \t/*00a0*/ LOP3.LUT P1, RZ, R0, 0x1, RZ, 0xc0, !PT ;\n\
+             \t/*00b0*/ @P1 BRA `(.L_x_2) ;\n\
+             \t/*00c0*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             .L_x_2:\n\
+             \t/*00d0*/ BSYNC B0 ;\n\
+             .L_x_3:\n\
+             \t/*00e0*/ BSYNC B1 ;\n\
+             \t/*00f0*/ EXIT ;\n",
+        );
+        assert_eq!(run(&f, 32, &[]), Ok((4, 2)));
     }
 
     #[test]
