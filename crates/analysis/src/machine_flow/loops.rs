@@ -250,7 +250,10 @@ impl MachineFlow {
             return false;
         }
         let bc = &before.counts;
-        if counts.may_join != bc.may_join || counts.global.is_some() != bc.global.is_some() {
+        if counts.may_join != bc.may_join
+            || counts.overlapping_barriers != bc.overlapping_barriers
+            || counts.global.is_some() != bc.global.is_some()
+        {
             return false;
         }
         // every moved register known before and after the iteration, in every lane
