@@ -506,18 +506,26 @@ impl Shadow {
     /// current block, called before the writes.
     #[inline]
     pub fn write_lanes(&self, g: &Global, _block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
-        let (mut lo, mut hi) = (u64::MAX, 0u64);
-        let mut m = mask;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            lo = lo.min(addrs[l]);
-            hi = hi.max(addrs[l]);
-        }
+        let (lo, hi) = if mask == u32::MAX {
+            // every lane: a fold without a branch per lane
+            addrs
+                .iter()
+                .fold((u64::MAX, 0u64), |(lo, hi), &a| (lo.min(a), hi.max(a)))
+        } else {
+            let (mut lo, mut hi) = (u64::MAX, 0u64);
+            let mut m = mask;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                lo = lo.min(addrs[l]);
+                hi = hi.max(addrs[l]);
+            }
+            (lo, hi)
+        };
         LOG.with_borrow_mut(|l| l.writes.push_lanes(addrs, mask, w));
         // lanes within one region and a span of at most twice the bytes they write (or 64 words):
         // the span's values kept at once (a word kept that no block writes is put back as it
-        // was, so keeping more than the written words is harmless); lane by lane otherwise
+        // was, so keeping more than the written words is harmless); run by run otherwise
         if mask != 0
             && let Some(end) = hi.checked_add(w)
             && let Some((r, first, last)) = self.words(lo, end - lo)
@@ -527,6 +535,43 @@ impl Shadow {
             self.keep(g, r, first, last);
             return;
         }
+        // runs of lanes whose bytes continue or overlap the run's, in lane order (a 2D block's
+        // rows): a run's words are its lanes' words, kept at once
+        let mut m = mask;
+        let mut run: Option<(u64, u64, u32)> = None;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (a, e) = (addrs[l], addrs[l].saturating_add(w));
+            run = match run {
+                Some((lo, hi, lanes)) if a <= hi && e >= lo => Some((lo.min(a), hi.max(e), lanes | 1 << l)),
+                Some(done) => {
+                    self.keep_run(g, addrs, w, done);
+                    Some((a, e, 1 << l))
+                }
+                None => Some((a, e, 1 << l)),
+            };
+        }
+        if let Some(done) = run {
+            self.keep_run(g, addrs, w, done);
+        }
+    }
+
+    /// Keeps the words of a run of lanes (their bytes `[lo, hi)`, one range): at once when the run
+    /// lies in one region, lane by lane otherwise ([`Shadow::keep_lanes`]).
+    #[inline]
+    fn keep_run(&self, g: &Global, addrs: &[u64; 32], w: u64, (lo, hi, lanes): (u64, u64, u32)) {
+        if let Some((r, first, last)) = self.words(lo, hi - lo)
+            && self.regions[r].base + self.regions[r].len >= hi
+        {
+            self.keep(g, r, first, last);
+        } else {
+            self.keep_lanes(g, addrs, lanes, w);
+        }
+    }
+
+    /// Keeps each lane's words apart (the reference of [`Shadow::write_lanes`]'s spans and runs).
+    fn keep_lanes(&self, g: &Global, addrs: &[u64; 32], mask: u32, w: u64) {
         let mut m = mask;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
@@ -750,6 +795,100 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The words whose values a shadow kept, as (region, word).
+    fn kept(sh: &Shadow) -> Vec<(usize, usize)> {
+        let mut v = Vec::new();
+        for (r, sr) in sh.regions.iter().enumerate() {
+            for (c, chunk) in sr.chunks.iter().enumerate() {
+                let Some(chunk) = chunk.get() else { continue };
+                for (k, saved) in chunk.saved.iter().enumerate() {
+                    let bits = saved.load(Relaxed);
+                    v.extend(
+                        (0..64)
+                            .filter(|b| bits >> b & 1 != 0)
+                            .map(|b| (r, c * CHUNK_WORDS + k * 64 + b)),
+                    );
+                }
+            }
+        }
+        v
+    }
+
+    /// A warp's stores kept by spans and runs of lanes keep every word the lanes keep one by one
+    /// (`keep_lanes`), and exactly those when the lanes are not one span: rows of a 2D block (runs
+    /// of 2 to 16 lanes, forwards and backwards), lanes straddling words, runs across the two
+    /// regions' boundary and lanes outside both, every mask; the launch's writes undone give back
+    /// the memory before it.
+    #[test]
+    fn stores_kept_by_runs_keep_the_words_kept_lane_by_lane() {
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut apart = 0;
+        for case in 0..3000u64 {
+            // regions 0x1000..0x1100 and 0x1100..0x3100: adjacent, so runs may cross
+            let g = Global::new(vec![
+                (0x1000, (0..=255u8).collect()),
+                (0x1100, (0..8192u32).map(|i| (i * 7) as u8).collect()),
+            ]);
+            let w = [1u64, 2, 4, 8][(case % 4) as usize];
+            let run = [2u64, 4, 8, 16][((case / 4) % 4) as usize];
+            let pitch = 4 * (1 + next() % 600);
+            let base = 0x1000 + next() % 0x300;
+            let addrs: [u64; 32] = std::array::from_fn(|l| {
+                let l = l as u64;
+                let a = match (case / 20) % 4 {
+                    0 => base + (l / run) * pitch + (l % run) * w,
+                    1 => base + ((31 - l) / run) * pitch + (l % run) * w,
+                    2 => 0x10f0 + l * w,           // across the regions' boundary
+                    _ => 0x0f00 + next() % 0x2400, // some below and above both regions
+                };
+                a / w * w
+            });
+            let mask = match case % 3 {
+                0 => u32::MAX,
+                1 => next() as u32,
+                _ => 0xffff,
+            };
+            let (a, b) = (Shadow::new(&g), Shadow::new(&g));
+            let before: Vec<Option<u64>> = addrs.iter().map(|&x| g.read(x, w)).collect();
+            block(&a, || a.write_lanes(&g, 0, &addrs, mask, w));
+            b.keep_lanes(&g, &addrs, mask, w);
+            let (ka, kb) = (kept(&a), kept(&b));
+            assert!(
+                kb.iter().all(|x| ka.contains(x)),
+                "case {case}: a lane's word not kept"
+            );
+            let (lo, hi) = (0..32)
+                .filter(|l| mask >> l & 1 != 0)
+                .fold((u64::MAX, 0), |(lo, hi), l| {
+                    (lo.min(addrs[l]), hi.max(addrs[l] + w))
+                });
+            let one_span = a.words(lo, hi.saturating_sub(lo)).is_some_and(|(r, f, l)| {
+                a.regions[r].base + a.regions[r].len >= hi
+                    && ((l - f) < 64 || (l - f + 1) as u64 * 4 <= 2 * w * u64::from(mask.count_ones()))
+            });
+            if mask != 0 && !one_span {
+                apart += 1;
+                assert_eq!(ka, kb, "case {case}: more kept than the lanes' words");
+            }
+            for l in (0..32).filter(|l| mask >> l & 1 != 0) {
+                if g.read(addrs[l], w).is_some() {
+                    g.write(addrs[l], w, next());
+                }
+            }
+            a.undo(&g);
+            for l in 0..32 {
+                assert_eq!(g.read(addrs[l], w), before[l], "case {case}, lane {l}");
+            }
+        }
+        assert!(apart > 1000, "{apart} warps not one span");
     }
 
     #[test]
