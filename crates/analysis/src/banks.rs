@@ -1197,6 +1197,8 @@ impl MatrixForms {
                 // an A or B fragment from shared: one LDSM.x4 (the emulator's LdMatrix event)
                 Inst::WmmaLoad {
                     frag: warpscope_ptx::inst::WmmaFrag::A | warpscope_ptx::inst::WmmaFrag::B,
+                    shape: warpscope_ptx::inst::MmaShape::M16n16k16,
+                    ty: warpscope_ptx::inst::Ty::F16 | warpscope_ptx::inst::Ty::BF16,
                     space: warpscope_ptx::inst::MemSpace::Shared,
                     ..
                 } => Some(MatrixForm::Matrices(4)),

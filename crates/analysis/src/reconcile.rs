@@ -1141,29 +1141,39 @@ fn ptx_loops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<(u32, u32)> {
 }
 
 /// Whether `kernel` has wmma loads/stores whose machine accesses are not measured, in shared and
-/// in global memory (16-bit elements from global memory; `bf16` A/B from shared memory, which ptxas loads with
-/// `LDS`, not `LDSM`: the H100 counted half the accesses the elements give).
+/// in global memory. Measured (calibration/wmma, calibration/run/tensor.cu): m16n16k16 `f16` A/B
+/// from shared memory (`LDSM`) and `f32` C/D in either space. Not measured: 16-bit elements from
+/// global memory; `bf16` A/B from shared memory, which ptxas loads with `LDS`, not `LDSM` (the
+/// H100 counted half the accesses the elements give); every other shape and type (m32n8k16,
+/// m8n32k16, m16n16k8, m8n8k4; `s8`/`u8`/`s32`, `tf32`, `f64`, `f16` accumulators), whose
+/// fragments the emulator moves element by element.
 pub fn unmeasured_wmma(program: &Program, kernel: &str) -> (bool, bool) {
-    use warpscope_ptx::inst::{Inst, MemSpace, Ty, WmmaFrag};
+    use warpscope_ptx::inst::{Inst, MemSpace, MmaShape, Ty, WmmaFrag};
     let Some(k) = program.kernel(kernel) else {
         return (false, false);
     };
     let (mut shared, mut global) = (false, false);
     for pc in k.entry..k.end {
-        let (ty, space, ab) = match program.ops[pc as usize].inst {
-            Inst::WmmaLoad { frag, ty, space, .. } => (ty, space, frag != WmmaFrag::C),
-            Inst::WmmaStore { ty, space, .. } => (ty, space, false),
+        let (shape, ty, space, ab) = match program.ops[pc as usize].inst {
+            Inst::WmmaLoad {
+                frag,
+                shape,
+                ty,
+                space,
+                ..
+            } => (shape, ty, space, frag != WmmaFrag::C),
+            Inst::WmmaStore { shape, ty, space, .. } => (shape, ty, space, false),
             _ => continue,
         };
-        if ty.bytes() != 2 {
-            continue;
-        }
+        let m16 = shape == MmaShape::M16n16k16;
+        let shared_ok = m16 && ((ab && ty == Ty::F16) || (!ab && ty == Ty::F32));
+        let global_ok = m16 && !ab && ty == Ty::F32;
         // a generic address may be either
         if space != MemSpace::Global {
-            shared |= ab && ty == Ty::BF16;
+            shared |= !shared_ok;
         }
         if space != MemSpace::Shared {
-            global = true;
+            global |= !global_ok;
         }
     }
     (shared, global)
@@ -1193,7 +1203,7 @@ pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
     let ops = parse_ops(program, k);
     loops.iter().any(|&(a, z)| {
         let body = &ops[(a - k.entry) as usize..=(z - k.entry) as usize];
-        loop_waits_on_other_threads(body) || global_atomic_steers(body)
+        loop_waits_on_other_threads(program, body, a, z) || global_atomic_steers(body)
     })
 }
 
@@ -1292,7 +1302,7 @@ pub fn spin_loops_may_touch_global(program: &Program, kernel: &str) -> bool {
         } else {
             after_loop(&ops, k.entry, z)
         };
-        (timed || loop_waits_on_other_threads(body)) && body.iter().chain(after).any(touches)
+        (timed || loop_waits_on_other_threads(program, body, a, z)) && body.iter().chain(after).any(touches)
     })
 }
 
@@ -1548,7 +1558,14 @@ fn spaces(op: &str) -> (bool, bool) {
 }
 
 /// See [`has_spin_loop`]: `body` is one loop's instructions, from the backward branch's target to it.
-fn loop_waits_on_other_threads(body: &[Op]) -> bool {
+///
+/// Only a branch that repeats or leaves the loop (its target outside `a + 1..=z`) makes it wait:
+/// a branch inside the body on such data picks a side each round, the rounds stay the program's
+/// (a stencil that counts masked pixels by a shared atomic while it reads the mask from shared
+/// memory; a filter that counts hits by a global atomic while it reads the input: the H200
+/// counted the same branches as the program's order in calibration/run/bench11's pitch2d).
+fn loop_waits_on_other_threads(program: &Program, body: &[Op], a: u32, z: u32) -> bool {
+    use warpscope_ptx::inst::Inst;
     let is_atomic = |o: &Op| o.op.starts_with("atom.") || o.op.starts_with("red.");
     if body
         .iter()
@@ -1578,8 +1595,12 @@ fn loop_waits_on_other_threads(body: &[Op]) -> bool {
         return false;
     }
     spread(body, &mut tainted);
-    body.iter()
-        .any(|o| o.op.starts_with("bra") && o.guard.as_deref().is_some_and(|g| tainted.contains(g)))
+    body.iter().zip(a..=z).any(|(o, pc)| {
+        let Inst::Bra { target, .. } = program.ops[pc as usize].inst else {
+            return false;
+        };
+        o.guard.as_deref().is_some_and(|g| tainted.contains(g)) && (target <= a || target > z)
+    })
 }
 
 /// Taints, until nothing changes, every register an instruction of `ops` writes from a tainted one.
@@ -2311,6 +2332,39 @@ mod tests {
         // a shared load without any atomic in the loop: ordinary data
         let plain = "ld.shared.u32 %r4, [c];\nadd.s32 %r2, %r2, %r4;\nsetp.lt.u32 %p1, %r2, %r1;";
         assert!(!has_spin_loop(&looping(plain), "k"));
+    }
+
+    #[test]
+    fn a_branch_inside_a_counted_loop_on_shared_or_global_data_does_not_spin() {
+        // pitch2d's stencil: `if (mask[c]) ... else atomicAdd(&count, 1)` in a counted loop; the
+        // branch on the shared load only picks a side, the rounds are the program's
+        let stencil = "ld.shared.u8 %r4, [c];\nsetp.eq.u32 %p2, %r4, 0;\n@%p2 bra S;\n\
+                       add.s32 %r6, %r6, %r4;\nbra T;\nS:\natom.shared.add.u32 %r3, [c], 1;\nT:\n\
+                       add.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r1;";
+        assert!(!has_spin_loop(&looping(stencil), "k"));
+        // a filter counting hits by a global atomic while reading global input
+        let filter = "ld.global.u32 %r4, [%rd1];\nsetp.eq.u32 %p2, %r4, 0;\n@%p2 bra S;\n\
+                      atom.global.add.u32 %r3, [%rd1+4], 1;\nS:\n\
+                      add.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r1;";
+        assert!(!has_spin_loop(&looping(filter), "k"));
+        // the same shared data leaving the loop: it waits on the other threads
+        let leaves = "ld.shared.u8 %r4, [c];\nsetp.eq.u32 %p2, %r4, 0;\n@%p2 bra E;\n\
+                      atom.shared.add.u32 %r3, [c], 1;\n\
+                      add.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r1;";
+        assert!(has_spin_loop(&looping_exit(leaves), "k"));
+    }
+
+    /// [`looping`] with a label `E` after the loop, for bodies that leave it early.
+    fn looping_exit(body: &str) -> Program {
+        let ptx = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 g, .param .u32 n)\n{{\n\
+             .reg .pred %p<3>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<4>;\n\
+             .shared .align 4 .u32 c;\n\
+             ld.param.u64 %rd1, [g];\nld.param.u32 %r1, [n];\nmov.u32 %r2, 0;\n\
+             L:\n{body}\n@%p1 bra L;\nE:\nret;\n}}\n"
+        );
+        warpscope_ptx::compile(&ptx).unwrap()
     }
 
     #[test]

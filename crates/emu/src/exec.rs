@@ -3265,30 +3265,41 @@ fn wmma_ls<S: Sink>(
     inst: Inst,
 ) -> Result<(), Stop> {
     use warpscope_ptx::inst::WmmaFrag;
-    let (is_st, frag, col, ty, space, base, addr, stride) = match inst {
+    let (is_st, frag, shape, col, ty, space, base, addr, stride) = match inst {
         Inst::WmmaLoad {
             frag,
+            shape,
             col,
             ty,
             space,
             base,
             addr,
             stride,
-        } => (false, frag, col, ty, space, base, addr, stride),
+        } => (false, frag, shape, col, ty, space, base, addr, stride),
         Inst::WmmaStore {
+            shape,
             col,
             ty,
             space,
             base,
             addr,
             stride,
-        } => (true, WmmaFrag::C, col, ty, space, base, addr, stride),
+        } => (true, WmmaFrag::C, shape, col, ty, space, base, addr, stride),
         _ => return Ok(()),
     };
     let es = u64::from(ty.bytes());
-    let per = (4 / es) as usize; // elements per 32-bit register
-    let n_elems = 8;
-    let shape = MmaShape::M16n16k16;
+    let per = (4 / es).max(1) as usize; // elements per register
+    let (mm, nn, kk) = crate::tensor::dims(shape);
+    // a lane's elements of the fragment's matrix, and the registers that hold them; an f16 A or
+    // B fragment repeats them in the registers after (`MmaShape::wmma_regs`)
+    let n_elems = match frag {
+        WmmaFrag::A => mm * kk / 32,
+        WmmaFrag::B => kk * nn / 32,
+        WmmaFrag::C => mm * nn / 32,
+    };
+    let n_real = n_elems.div_ceil(per);
+    let n_regs = usize::from(shape.wmma_regs(frag, ty).unwrap_or(8)).max(n_real);
+    let elem_mask = if es >= 8 { u64::MAX } else { (1u64 << (8 * es)) - 1 };
     let first = mask.trailing_zeros() as usize;
     let ld = w.regs[stride as usize][first] & 0xffff_ffff;
     // From shared memory ptxas turns an A or B load into one `LDSM.16.M88.4` (`.MT88.4` for the
@@ -3297,7 +3308,7 @@ fn wmma_ls<S: Sink>(
     // from lanes 8m..8m+7: memory rows (the `ld`-strided dimension) 8(m & 1)..+7, half m >> 1 (the
     // order of the four matrices is ptxas's business; the count does not depend on it).
     let shared = space == MemSpace::Shared;
-    let mut ldsm = shared && !is_st && frag != WmmaFrag::C;
+    let mut ldsm = shared && !is_st && frag != WmmaFrag::C && shape == MmaShape::M16n16k16 && es == 2;
     if ldsm {
         let mut rows = [0u64; 32];
         let mut m = mask;
@@ -3345,8 +3356,8 @@ fn wmma_ls<S: Sink>(
                 continue;
             }
             let (row, cl) = match frag {
-                WmmaFrag::A => crate::tensor::a_elem(shape, ty, l, i % 8),
-                WmmaFrag::B => crate::tensor::b_elem(shape, ty, l, i % 8),
+                WmmaFrag::A => crate::tensor::a_elem(shape, ty, l, i),
+                WmmaFrag::B => crate::tensor::b_elem(shape, ty, l, i),
                 WmmaFrag::C => crate::tensor::c_elem(shape, l, i),
             };
             // matrix element (row, cl): row-major at row * ld + cl, column-major at cl * ld + row
@@ -3402,7 +3413,7 @@ fn wmma_ls<S: Sink>(
         } else if !(pairs && paired) {
             emit(ctx, sink, block, wi, pc, space, op, es, &res_mask, &offs);
         }
-        let reg = base as usize + if frag == WmmaFrag::C { i } else { (i % 8) / per };
+        let reg = base as usize + i / per;
         let sh = 8 * es as usize * (i % per);
         let mut m = mask;
         while m != 0 {
@@ -3410,7 +3421,7 @@ fn wmma_ls<S: Sink>(
             m &= m - 1;
             let o = offs[l];
             if is_st {
-                let v = (w.regs[reg][l] >> sh) & ((1u64 << (8 * es)) - 1);
+                let v = (w.regs[reg][l] >> sh) & elem_mask;
                 let ok = if kinds[l] == Res::Shared {
                     sh_write(ctx, bm, o, es, v)
                 } else {
@@ -3445,11 +3456,13 @@ fn wmma_ls<S: Sink>(
                         addrs[l],
                     )
                 })?;
-                let keep = !(((1u64 << (8 * es)) - 1) << sh);
+                let keep = !(elem_mask << sh);
                 let x = (w.regs[reg][l] & keep) | (v << sh);
                 w.regs[reg][l] = x;
-                if frag != WmmaFrag::C {
-                    w.regs[reg + 4][l] = x;
+                let mut copy = reg + n_real;
+                while copy < base as usize + n_regs {
+                    w.regs[copy][l] = x;
+                    copy += n_real;
                 }
             }
         }

@@ -27,6 +27,16 @@ pub fn a_elem(shape: MmaShape, aty: Ty, l: usize, i: usize) -> (usize, usize) {
             let col = t * 2 + (i % 2) + 8 * (i / 4);
             (row, col)
         }
+        // wmma m32n8k16: two m16 blocks of rows, eight elements each
+        (MmaShape::M32n8k16, _) => {
+            let (r, c) = a_elem(MmaShape::M16n16k16, aty, l, i % 8);
+            (r + 16 * ((i / 8) % 2), c)
+        }
+        // wmma m8n32k16: eight rows, four elements a lane
+        (MmaShape::M8n32k16, Ty::F16 | Ty::BF16) => (g, t * 2 + (i % 2) + 8 * ((i / 2) % 2)),
+        (MmaShape::M8n32k16, _) => (g, t * 4 + (i % 4)),
+        // wmma m16n16k8 (tf32): the m16n8k8 A
+        (MmaShape::M16n16k8, _) => a_elem(MmaShape::M16n8k8, Ty::F32, l, i),
         (MmaShape::M16n8k8, Ty::F16 | Ty::BF16) => (g + 8 * (i / 2), t * 2 + (i % 2)),
         (MmaShape::M16n8k8, _) => (g + 8 * (i % 2), t + 4 * (i / 2)), // tf32
         (MmaShape::M8n8k4, _) => (g, t),
@@ -44,6 +54,18 @@ pub fn b_elem(shape: MmaShape, bty: Ty, l: usize, i: usize) -> (usize, usize) {
             let (k, c) = b_elem(MmaShape::M16n8k16, bty, l, i % 4);
             (k, c + 8 * ((i / 4) % 2))
         }
+        // wmma m32n8k16: one k16 x n8 block
+        (MmaShape::M32n8k16, _) => b_elem(MmaShape::M16n8k16, bty, l, i % 4),
+        // wmma m8n32k16: four n8 blocks of four elements
+        (MmaShape::M8n32k16, _) => {
+            let (k, c) = b_elem(MmaShape::M16n8k16, bty, l, i % 4);
+            (k, c + 8 * ((i / 4) % 4))
+        }
+        // wmma m16n16k8 (tf32): two m16n8k8 B blocks of two elements
+        (MmaShape::M16n16k8, _) => {
+            let (k, c) = b_elem(MmaShape::M16n8k8, Ty::F32, l, i % 2);
+            (k, c + 8 * ((i / 2) % 2))
+        }
         (MmaShape::M16n8k16, Ty::F16 | Ty::BF16) => (t * 2 + (i % 2) + 8 * (i / 2), g),
         (MmaShape::M16n8k8, Ty::F16 | Ty::BF16) => (t * 2 + i, g),
         (MmaShape::M16n8k8, _) => (t + 4 * i, g), // tf32
@@ -58,23 +80,23 @@ pub fn c_elem(shape: MmaShape, l: usize, i: usize) -> (usize, usize) {
     let (g, t) = gt(l);
     match shape {
         MmaShape::M8n8k4 => (g, t * 2 + i),
-        MmaShape::M16n16k16 => {
+        MmaShape::M16n16k16 | MmaShape::M16n16k8 => {
             let (r, c) = c_elem(MmaShape::M16n8k16, l, i % 4);
-            (r, c + 8 * (i / 4))
+            (r, c + 8 * ((i / 4) % 2))
         }
+        MmaShape::M32n8k16 => {
+            let (r, c) = c_elem(MmaShape::M16n8k16, l, i % 4);
+            (r + 16 * ((i / 4) % 2), c)
+        }
+        MmaShape::M8n32k16 => (g, t * 2 + (i % 2) + 8 * ((i / 2) % 4)),
         _ => (g + 8 * (i / 2), t * 2 + (i % 2)),
     }
 }
 
 /// (M, N, K) of a shape.
 pub fn dims(shape: MmaShape) -> (usize, usize, usize) {
-    match shape {
-        MmaShape::M16n8k16 => (16, 8, 16),
-        MmaShape::M16n8k8 => (16, 8, 8),
-        MmaShape::M8n8k4 => (8, 8, 4),
-        MmaShape::M16n8k32 => (16, 8, 32),
-        MmaShape::M16n16k16 => (16, 16, 16),
-    }
+    let (m, n, k) = shape.dims();
+    (m as usize, n as usize, k as usize)
 }
 
 /// Bits per element of an operand type (`F32` = tf32 in a 32-bit register).
@@ -421,34 +443,32 @@ pub fn mma(
     let b0 = a0 + na;
     let c0 = b0 + nb;
     // gather A (m x k), B (k x n), C (m x n) as element bits
-    let mut am = [[0u64; 32]; 16];
-    let mut bm = [[0u64; 16]; 32];
-    let mut cm = [[0u64; 16]; 16];
+    let mut am = [[0u64; 32]; 32];
+    let mut bm = [[0u64; 32]; 32];
+    let mut cm = [[0u64; 32]; 32];
     let (pa, pb) = (per_reg(aty), per_reg(bty));
-    // M16n16k16 (wmma): the A fragment's second four registers repeat the first
-    let a_elems = if shape == MmaShape::M16n16k16 {
-        4 * pa
-    } else {
-        na * pa
-    };
+    // a lane's elements of each matrix; wmma's f16 A and B fragments repeat theirs in the
+    // registers after them (m16n16k16's A: the second four registers repeat the first)
+    let (a_elems, b_elems, c_elems) = (m * k / 32, k * n / 32, m * n / 32);
+    debug_assert!(a_elems <= na * pa && b_elems <= nb * pb && c_elems <= nc * per_reg(cty));
     for l in 0..32 {
         for i in 0..a_elems {
             let (r, c) = a_elem(shape, aty, l, i);
             am[r][c] = elem(aty, regs[a0 + i / pa][l], i);
         }
-        for i in 0..nb * pb {
+        for i in 0..b_elems {
             let (r, c) = b_elem(shape, bty, l, i);
             if r < k && c < n {
                 bm[r][c] = elem(bty, regs[b0 + i / pb][l], i);
             }
         }
         let pc = per_reg(cty);
-        for i in 0..nc * pc {
+        for i in 0..c_elems {
             let (r, c) = c_elem(shape, l, i);
             cm[r][c] = elem(cty, regs[c0 + i / pc][l], i);
         }
     }
-    let mut dm = [[0u64; 16]; 16];
+    let mut dm = [[0u64; 32]; 32];
     for (r, drow) in dm.iter_mut().enumerate().take(m) {
         for (c, dv) in drow.iter_mut().enumerate().take(n) {
             let av = &am[r][..k];
@@ -544,13 +564,30 @@ mod tests {
             (MmaShape::M8n8k4, Ty::F64, Ty::F64),
             (MmaShape::M16n8k32, Ty::S8, Ty::S32),
             (MmaShape::M16n8k16, Ty::S8, Ty::S32),
+            // wmma's shapes: a lane's elements (f16 A and B repeat theirs in the registers after)
+            (MmaShape::M16n16k16, Ty::F16, Ty::F16),
+            (MmaShape::M16n16k16, Ty::BF16, Ty::F32),
+            (MmaShape::M16n16k16, Ty::S8, Ty::S32),
+            (MmaShape::M32n8k16, Ty::F16, Ty::F32),
+            (MmaShape::M32n8k16, Ty::BF16, Ty::F32),
+            (MmaShape::M32n8k16, Ty::U8, Ty::S32),
+            (MmaShape::M8n32k16, Ty::F16, Ty::F16),
+            (MmaShape::M8n32k16, Ty::BF16, Ty::F32),
+            (MmaShape::M8n32k16, Ty::S8, Ty::S32),
+            (MmaShape::M16n16k8, Ty::F32, Ty::F32),
         ] {
             let (na, nb, nc, _) = shape.regs(aty, cty).unwrap();
             let (m, n, k) = dims(shape);
             let (pa, pc) = (per_reg(aty), per_reg(cty));
+            assert!(
+                m * k / 32 <= na as usize * pa && k * n / 32 <= nb as usize * pa,
+                "{shape:?}"
+            );
+            assert_eq!(m * n / 32, nc as usize * pc, "{shape:?} C");
+            let (na, nb) = (m * k / 32 / pa, k * n / 32 / pa);
             let mut seen = vec![0; m * k];
             for l in 0..32 {
-                for i in 0..na as usize * pa {
+                for i in 0..na * pa {
                     let (r, c) = a_elem(shape, aty, l, i);
                     seen[r * k + c] += 1;
                 }
@@ -558,7 +595,7 @@ mod tests {
             assert!(seen.iter().all(|&x| x == 1), "{shape:?} A");
             let mut seen = vec![0; k * n];
             for l in 0..32 {
-                for i in 0..nb as usize * pa {
+                for i in 0..nb * pa {
                     let (r, c) = b_elem(shape, aty, l, i);
                     seen[r * n + c] += 1;
                 }

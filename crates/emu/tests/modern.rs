@@ -359,3 +359,166 @@ fn wmma_products_of_every_layout_pair() {
         }
     }
 }
+
+/// Every wmma shape and type the PTX ISA has beyond m16n16k16 f16/bf16 into f32: each product of
+/// small integers (exact in every type) equals the CPU's, A loaded row-major and B column-major,
+/// D stored row-major (calibration/run/bench11's wmmamix runs the same forms on the H200).
+#[test]
+fn wmma_every_shape_and_type_multiplies_small_integers_exactly() {
+    // (shape, m, n, k, input type, accumulator type, A, B and C registers)
+    let cases = [
+        ("m16n16k16", 16, 16, 16, "s8", "s32", 2, 2, 8),
+        ("m32n8k16", 32, 8, 16, "s8", "s32", 4, 1, 8),
+        ("m8n32k16", 8, 32, 16, "u8", "s32", 1, 4, 8),
+        ("m16n16k16", 16, 16, 16, "f16", "f16", 8, 8, 4),
+        ("m32n8k16", 32, 8, 16, "f16", "f32", 8, 8, 8),
+        ("m8n32k16", 8, 32, 16, "f16", "f16", 8, 8, 4),
+        ("m32n8k16", 32, 8, 16, "bf16", "f32", 8, 2, 8),
+        ("m8n32k16", 8, 32, 16, "bf16", "f32", 2, 8, 8),
+        ("m16n16k8", 16, 16, 8, "tf32", "f32", 4, 4, 8),
+        ("m8n8k4", 8, 8, 4, "f64", "f64", 1, 1, 2),
+    ];
+    for (shape, m, n, k, ty, cty, na, nb, nc) in cases {
+        let r = random(2048, 17);
+        let signed = ty != "u8";
+        let val = |x: u32| {
+            if signed {
+                (x % 9) as i32 - 4
+            } else {
+                (x % 13) as i32
+            }
+        };
+        let a: Vec<i32> = (0..m * k).map(|i| val(r[i])).collect();
+        let b: Vec<i32> = (0..k * n).map(|i| val(r[600 + i])).collect();
+        let enc = |v: i32| -> Vec<u8> {
+            match ty {
+                "s8" | "u8" => vec![v as u8],
+                "f16" => f16(v).to_le_bytes().to_vec(),
+                "bf16" => (((v as f32).to_bits() >> 16) as u16).to_le_bytes().to_vec(),
+                "tf32" => (v as f32).to_bits().to_le_bytes().to_vec(),
+                _ => (v as f64).to_bits().to_le_bytes().to_vec(),
+            }
+        };
+        // A row-major (ldm k), B column-major (element (kk, c) at c * k + kk, ldm k)
+        let img_a: Vec<u8> = a.iter().flat_map(|&v| enc(v)).collect();
+        let img_b: Vec<u8> = (0..k * n).flat_map(|i| enc(b[(i % k) * n + i / k])).collect();
+        let regs = |p: &str, from: usize, cnt: usize| {
+            (from..from + cnt)
+                .map(|i| format!("%{p}{i}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let (cp, creg, zero) = match cty {
+            "f32" => ("f", ".f32 %f<16>", "0f00000000"),
+            "f64" => ("fd", ".f64 %fd<16>", "0d0000000000000000"),
+            _ => ("c", ".b32 %c<16>", "0"),
+        };
+        let (ap, areg) = if ty == "f64" {
+            ("ad", ".f64 %ad<4>")
+        } else if ty == "tf32" {
+            ("af", ".f32 %af<16>")
+        } else {
+            ("r", ".b32 %r<32>")
+        };
+        let zeros: String = (0..nc)
+            .map(|i| {
+                format!(
+                    "mov.b{} %{cp}{}, {zero};\n",
+                    if cty == "f64" { 64 } else { 32 },
+                    8 + i
+                )
+            })
+            .collect();
+        let types = if ty == "f16" {
+            format!("{cty}.{cty}")
+        } else {
+            format!("{cty}.{ty}.{ty}.{cty}")
+        };
+        let src = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry wm(.param .u64 o, .param .u64 a, .param .u64 b)\n{{\n\
+             .reg {areg};\n.reg {creg};\n.reg .b64 %rd<4>;\n\
+             ld.param.u64 %rd1, [o];\nld.param.u64 %rd2, [a];\nld.param.u64 %rd3, [b];\n{zeros}\
+             wmma.load.a.sync.aligned.row.{shape}.global.{ty} {{{ra}}}, [%rd2], {k};\n\
+             wmma.load.b.sync.aligned.col.{shape}.global.{ty} {{{rb}}}, [%rd3], {k};\n\
+             wmma.mma.sync.aligned.row.col.{shape}.{types} {{{rd}}}, {{{ra}}}, {{{rb}}}, {{{rz}}};\n\
+             wmma.store.d.sync.aligned.row.{shape}.global.{cty} [%rd1], {{{rd}}}, {n};\n\
+             ret;\n}}\n",
+            ra = regs(ap, 0, na),
+            rb = regs(ap, na, nb),
+            rd = regs(cp, 0, nc),
+            rz = regs(cp, 8, nc),
+        );
+        let p = warpscope_ptx::compile(&src).unwrap_or_else(|e| panic!("{shape} {ty}: {e:?}\n{src}"));
+        let out_bytes = m
+            * n
+            * if cty == "f64" {
+                8
+            } else if cty == "f16" {
+                2
+            } else {
+                4
+            };
+        let launch = Launch::new(
+            [1, 1, 1],
+            [32, 1, 1],
+            vec![
+                Arg::Buffer(vec![0; out_bytes]),
+                Arg::Buffer(img_a),
+                Arg::Buffer(img_b),
+            ],
+        );
+        let res = run(&p, "wm", &launch, &Limits::default(), |_| ()).unwrap();
+        assert!(res.faults.is_empty(), "{shape} {ty}: {:?}", res.faults);
+        let out = res.buffer(0).unwrap();
+        for i in 0..m {
+            for j in 0..n {
+                let want: i32 = (0..k).map(|kk| a[i * k + kk] * b[kk * n + j]).sum();
+                let e = i * n + j;
+                let got = match cty {
+                    "s32" => f64::from(i32::from_le_bytes(out[4 * e..4 * e + 4].try_into().unwrap())),
+                    "f32" => f64::from(f32::from_le_bytes(out[4 * e..4 * e + 4].try_into().unwrap())),
+                    "f64" => f64::from_le_bytes(out[8 * e..8 * e + 8].try_into().unwrap()),
+                    _ => {
+                        let h = u16::from_le_bytes(out[2 * e..2 * e + 2].try_into().unwrap());
+                        assert_eq!(h, f16(want), "{shape} {ty} D[{i}][{j}] bits");
+                        f64::from(want)
+                    }
+                };
+                assert_eq!(got, f64::from(want), "{shape} {ty} into {cty}: D[{i}][{j}]");
+            }
+        }
+    }
+}
+
+/// `cvt.rna.tf32.f32` (`wmma::__float_to_tf32`): 10 fraction bits kept, ties away from zero,
+/// the largest finite floats to infinity, infinities and NaNs kept.
+#[test]
+fn cvt_rna_tf32_rounds_ties_away_from_zero() {
+    let src = ".version 8.0\n.target sm_90\n.address_size 64\n\
+               .visible .entry t(.param .u64 o)\n{\n\
+               .reg .b32 %r<4>;\n.reg .f32 %f<2>;\n.reg .b64 %rd<4>;\n\
+               ld.param.u64 %rd1, [o];\nmov.u32 %r1, %tid.x;\n\
+               mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n\
+               ld.global.f32 %f1, [%rd3];\ncvt.rna.tf32.f32 %r2, %f1;\n\
+               st.global.b32 [%rd3], %r2;\nret;\n}\n";
+    let p = warpscope_ptx::compile(src).unwrap();
+    let cases: [(u32, u32); 9] = [
+        (0x3f80_0000, 0x3f80_0000), // 1.0
+        (0x3f80_1000, 0x3f80_2000), // 1 + 2^-11: a tie, away from zero
+        (0xbf80_1000, 0xbf80_2000), // -(1 + 2^-11)
+        (0x3f80_0fff, 0x3f80_0000), // below the tie
+        (0x3f80_3000, 0x3f80_4000), // a tie above an odd quantum: still away
+        (0x7f7f_ffff, 0x7f80_0000), // the largest float: infinity
+        (0x7f80_0000, 0x7f80_0000), // infinity
+        (0x7f80_0001, 0x7f80_0001), // a NaN with only low payload bits stays a NaN
+        (0x0000_0fff, 0x0000_0000), // a subnormal below the tie
+    ];
+    let input: Vec<u8> = cases.iter().flat_map(|c| c.0.to_le_bytes()).collect();
+    let launch = Launch::new([1, 1, 1], [cases.len() as u32, 1, 1], vec![Arg::Buffer(input)]);
+    let r = run(&p, "t", &launch, &Limits::default(), |_| ()).unwrap();
+    let out = words(r.buffer(0).unwrap());
+    for (i, c) in cases.iter().enumerate() {
+        assert_eq!(out[i], c.1, "{:#010x}", c.0);
+    }
+}

@@ -451,6 +451,12 @@ pub enum MmaShape {
     M16n8k32,
     /// `wmma.mma` m16n16k16 (two m16n8k16 halves).
     M16n16k16,
+    /// `wmma.mma` m32n8k16 (A of 32 rows, B and C of 8 columns).
+    M32n8k16,
+    /// `wmma.mma` m8n32k16 (A and C of 8 rows, B of 32 columns).
+    M8n32k16,
+    /// `wmma.mma` m16n16k8 (`.tf32` operands).
+    M16n16k8,
 }
 
 impl MmaShape {
@@ -475,8 +481,67 @@ impl MmaShape {
             (MmaShape::M16n16k16, Ty::F16 | Ty::BF16) if acc > 0 && cty != Ty::S32 => {
                 (8, 8, 2 * acc, 2 * acc)
             }
+            (MmaShape::M16n16k16 | MmaShape::M32n8k16 | MmaShape::M8n32k16 | MmaShape::M16n16k8, _) => {
+                let a = self.wmma_regs(WmmaFrag::A, aty)?;
+                let b = self.wmma_regs(WmmaFrag::B, aty)?;
+                let c = self.wmma_regs(WmmaFrag::C, cty)?;
+                (a, b, c, c)
+            }
             _ => return None,
         })
+    }
+
+    /// (M, N, K) of a shape.
+    pub fn dims(self) -> (u32, u32, u32) {
+        match self {
+            MmaShape::M16n8k16 => (16, 8, 16),
+            MmaShape::M16n8k8 => (16, 8, 8),
+            MmaShape::M8n8k4 => (8, 8, 4),
+            MmaShape::M16n8k32 => (16, 8, 32),
+            MmaShape::M16n16k16 => (16, 16, 16),
+            MmaShape::M32n8k16 => (32, 8, 16),
+            MmaShape::M8n32k16 => (8, 32, 16),
+            MmaShape::M16n16k8 => (16, 16, 8),
+        }
+    }
+
+    /// Registers per lane of a `wmma` fragment of element type `ty` (`F32` stands for `.tf32` in
+    /// A and B) in this shape, as the PTX ISA sizes them; `None` for a combination wmma does not
+    /// have. A and B of `.f16` are eight registers in every shape: a fragment with fewer elements
+    /// a lane repeats them (m16n16k16's A holds its eight halves twice).
+    pub fn wmma_regs(self, frag: WmmaFrag, ty: Ty) -> Option<u8> {
+        let k16 = matches!(
+            self,
+            MmaShape::M16n16k16 | MmaShape::M32n8k16 | MmaShape::M8n32k16
+        );
+        let (m, n, k) = self.dims();
+        let elems = match frag {
+            WmmaFrag::A => m * k / 32,
+            WmmaFrag::B => k * n / 32,
+            WmmaFrag::C => m * n / 32,
+        };
+        let per_reg = |bits: u32| (32 / bits).max(1);
+        let ok = match (frag, ty) {
+            (WmmaFrag::A | WmmaFrag::B, Ty::F16 | Ty::BF16 | Ty::S8 | Ty::U8) => k16,
+            (WmmaFrag::A | WmmaFrag::B, Ty::F32) => self == MmaShape::M16n16k8,
+            (WmmaFrag::C, Ty::F16) => k16,
+            (WmmaFrag::C, Ty::F32) => k16 || self == MmaShape::M16n16k8,
+            (WmmaFrag::C, Ty::S32) => k16,
+            (_, Ty::F64) => self == MmaShape::M8n8k4,
+            _ => false,
+        };
+        if !ok {
+            return None;
+        }
+        if frag != WmmaFrag::C && ty == Ty::F16 {
+            return Some(8);
+        }
+        let bits = match ty {
+            Ty::S8 | Ty::U8 => 8,
+            Ty::F16 | Ty::BF16 => 16,
+            _ => 32,
+        };
+        Some((elems / per_reg(bits)) as u8)
     }
 }
 
@@ -1007,10 +1072,11 @@ pub enum Inst {
         sat: bool,
         base: R,
     },
-    /// `wmma.load.{a,b,c}.sync.aligned.{row,col}.m16n16k16.space.ty {rows base..}, [addr], stride`:
+    /// `wmma.load.{a,b,c}.sync.aligned.{row,col}.SHAPE.space.ty {rows base..}, [addr], stride`:
     /// element loads into consecutive rows from `base` (the fragment layout of `Mma`).
     WmmaLoad {
         frag: WmmaFrag,
+        shape: MmaShape,
         col: bool,
         ty: Ty,
         space: MemSpace,
@@ -1018,8 +1084,9 @@ pub enum Inst {
         addr: R,
         stride: R,
     },
-    /// `wmma.store.d.sync.aligned.{row,col}.m16n16k16.space.ty [addr], {rows base..}, stride`
+    /// `wmma.store.d.sync.aligned.{row,col}.SHAPE.space.ty [addr], {rows base..}, stride`
     WmmaStore {
+        shape: MmaShape,
         col: bool,
         ty: Ty,
         space: MemSpace,

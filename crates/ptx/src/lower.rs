@@ -1881,6 +1881,63 @@ impl<'m> KCtx<'m> {
             }
             "cvt" => {
                 need(self, 2)?;
+                if mods.first() == Some(&"rna") && mods.get(1) == Some(&"tf32") && mods.get(2) == Some(&"f32")
+                {
+                    // cvt.rna.tf32.f32 (`wmma::__float_to_tf32`): the f32 rounded to 10 fraction
+                    // bits, ties away from zero (the magnitude's bits plus half the dropped
+                    // quantum, the 13 low bits cleared; the largest finite values round to
+                    // infinity); a NaN is kept as it is
+                    let d = self.dst(&ops[0])?;
+                    let a = self.src(&ops[1], Ty::F32)?;
+                    let t = self.new_row()?;
+                    let half = self.const_row(0x1000)?;
+                    let keep = self.const_row(0xffff_e000)?;
+                    self.push(
+                        Inst::Bin {
+                            op: BinOp::Add,
+                            ty: Ty::U32,
+                            d: t,
+                            a,
+                            b: half,
+                        },
+                        guard,
+                    );
+                    self.push(
+                        Inst::Bin {
+                            op: BinOp::And,
+                            ty: Ty::U32,
+                            d: t,
+                            a: t,
+                            b: keep,
+                        },
+                        guard,
+                    );
+                    let p = self.new_pred()?;
+                    self.push(
+                        Inst::Setp {
+                            cmp: Cmp::Nan,
+                            ty: Ty::F32,
+                            p,
+                            q: PRED_TRUE,
+                            a,
+                            b: a,
+                            bop: None,
+                            c: PSrc::TRUE,
+                        },
+                        guard,
+                    );
+                    self.push(
+                        Inst::Selp {
+                            ty: Ty::U32,
+                            d,
+                            a,
+                            b: t,
+                            p: PSrc { idx: p, neg: false },
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
                 if tys.len() != 2 {
                     return self.err(format!("`{}` needs two types", i.opcode));
                 }
@@ -3057,14 +3114,27 @@ impl<'m> KCtx<'m> {
         Ok(())
     }
 
-    /// `wmma.load`, `wmma.store` and `wmma.mma` of the m16n16k16 half-precision shape.
+    /// `wmma.load`, `wmma.store` and `wmma.mma`: f16, bf16, s8 and u8 operands in m16n16k16,
+    /// m32n8k16 and m8n32k16, tf32 in m16n16k8, f64 in m8n8k4 (the PTX ISA's shapes and types).
     fn wmma(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
         let ops = &i.operands;
         let has = |m: &str| mods.contains(&m);
-        if !has("m16n16k16") {
-            return self.err(format!("unsupported instruction `{}` (only m16n16k16)", i.opcode));
-        }
-        let tys: Vec<Ty> = mods.iter().filter_map(|m| Ty::parse(m)).collect();
+        let shape = match mods
+            .iter()
+            .find(|m| m.starts_with('m') && m.contains('n'))
+            .copied()
+        {
+            Some("m16n16k16") => MmaShape::M16n16k16,
+            Some("m32n8k16") => MmaShape::M32n8k16,
+            Some("m8n32k16") => MmaShape::M8n32k16,
+            Some("m16n16k8") => MmaShape::M16n16k8,
+            Some("m8n8k4") => MmaShape::M8n8k4,
+            _ => return self.err(format!("unsupported instruction `{}` (shape)", i.opcode)),
+        };
+        let tys: Vec<Ty> = mods
+            .iter()
+            .filter_map(|m| if *m == "tf32" { Some(Ty::F32) } else { Ty::parse(m) })
+            .collect();
         let space = mods
             .iter()
             .find_map(|m| match m.split("::").next() {
@@ -3081,7 +3151,7 @@ impl<'m> KCtx<'m> {
         };
         match mods.first().copied() {
             Some("mma") => {
-                // wmma.mma.sync.aligned.alayout.blayout.m16n16k16.dty{.aty.bty}.cty: the fragments
+                // wmma.mma.sync.aligned.alayout.blayout.shape.dty{.aty.bty}.cty: the fragments
                 // hold the logical elements whatever the layouts they were loaded with (ptxas
                 // loads every layout into HMMA's registers: LDSM.M88 or .MT88), so the layouts do
                 // not change the product
@@ -3093,10 +3163,21 @@ impl<'m> KCtx<'m> {
                     [d, a, b, c] if a == b => (d, a, c),
                     _ => return self.err(format!("unsupported instruction `{}` (types)", i.opcode)),
                 };
-                if dty != cty || !matches!(aty, Ty::F16 | Ty::BF16) || !matches!(cty, Ty::F32) {
+                if dty != cty {
+                    return self.err(format!(
+                        "unsupported instruction `{}` (different D and C types)",
+                        i.opcode
+                    ));
+                }
+                let int = matches!(aty, Ty::S8 | Ty::U8);
+                if shape.wmma_regs(WmmaFrag::A, aty).is_none()
+                    || shape.wmma_regs(WmmaFrag::C, cty).is_none()
+                    || (int != (cty == Ty::S32))
+                    || (cty == Ty::F16 && aty != Ty::F16)
+                {
                     return self.err(format!("unsupported instruction `{}` (types)", i.opcode));
                 }
-                self.matrix_product(i, MmaShape::M16n16k16, [dty, aty, aty, cty], false, guard)
+                self.matrix_product(i, shape, [dty, aty, aty, cty], int && has("satfinite"), guard)
             }
             Some("load") | Some("store") => {
                 let is_st = mods[0] == "store";
@@ -3110,20 +3191,11 @@ impl<'m> KCtx<'m> {
                 let Some(&ty) = tys.last() else {
                     return self.err(format!("`{}` has no type", i.opcode));
                 };
-                let ok = match frag {
-                    WmmaFrag::A | WmmaFrag::B => matches!(ty, Ty::F16 | Ty::BF16),
-                    WmmaFrag::C => ty == Ty::F32,
-                };
-                if !ok || (is_st && frag != WmmaFrag::C) || !(2..=3).contains(&ops.len()) {
+                let regs_n = shape.wmma_regs(frag, ty);
+                if regs_n.is_none() || (is_st && frag != WmmaFrag::C) || !(2..=3).contains(&ops.len()) {
                     return self.err(format!("unsupported instruction `{}`", i.opcode));
                 }
-                // bf16 A and B fragments are four registers, f16's eight (the second four repeat
-                // the first); the load fills eight rows either way
-                let n: u32 = if frag != WmmaFrag::C && ty == Ty::BF16 {
-                    4
-                } else {
-                    8
-                };
+                let n = u32::from(regs_n.unwrap_or(8));
                 let (ao, vo) = if is_st {
                     (&ops[0], &ops[1])
                 } else {
@@ -3145,12 +3217,17 @@ impl<'m> KCtx<'m> {
                 };
                 let base = self.rows(8)?;
                 if is_st {
+                    let rt = match ty {
+                        Ty::F64 | Ty::F32 => ty,
+                        _ => Ty::U32,
+                    };
                     for (k, o) in regs.iter().enumerate() {
-                        let r = self.src(o, Ty::F32)?;
+                        let r = self.src(o, rt)?;
                         self.mov_rows(base + k as R, r, guard);
                     }
                     self.push(
                         Inst::WmmaStore {
+                            shape,
                             col,
                             ty,
                             space,
@@ -3164,6 +3241,7 @@ impl<'m> KCtx<'m> {
                     self.push(
                         Inst::WmmaLoad {
                             frag,
+                            shape,
                             col,
                             ty,
                             space,
