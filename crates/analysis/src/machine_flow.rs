@@ -490,6 +490,9 @@ pub struct MachineFlow {
     /// The first instruction at or after each one that is needed or steers the warp (a branch,
     /// barrier, convergence or exit): what a group steps over at once ([`Self::run_warp`]).
     skip_to: Vec<u32>,
+    /// The first instruction of each instruction's straight-line block (after a control
+    /// instruction, at a branch, call or convergence target): see [`FlowCounts::may_merge_global`].
+    block_start: Vec<u32>,
     /// Needed instructions whose values matter ([`slice`]): an `LDG` or `STG` that is not is
     /// followed for its address only.
     value: Vec<bool>,
@@ -591,6 +594,15 @@ pub struct FlowCounts {
     /// counted 53 and 33 branch targets more than that rule on bench10's `render` (0.05 %), so
     /// the counters are estimates where this happened.
     pub overlapping_barriers: u64,
+    /// Times a group ran a global load or store while lanes of another cohort of its warp, not
+    /// joined to it by a convergence barrier, stood in the same straight-line block before the
+    /// access, so that they run it apart afterwards (hashq's `lookupQuad`: each probe
+    /// iteration's hits leave the loop to their `vals` load with no `BSYNC` before it). The GPU
+    /// runs such cohorts sometimes together and sometimes apart: one H200 launch counted 733
+    /// executions of that load in its source-page pass and 738 in its metrics pass (the flow
+    /// 739, each cohort apart), so the global counters of a launch where this happens are
+    /// estimates (calibration/run/bench9/README.md).
+    pub may_merge_global: u64,
 }
 
 /// Shared loads and stores of the machine code ([`FlowCounts::shared`]): Nsight Compute's
@@ -1407,11 +1419,13 @@ impl MachineFlow {
             Kind::Bar { arrive, block } => !arrive && block,
             _ => true,
         });
+        let block_start = block_starts(&ins);
         MachineFlow {
             block_barriers,
             ins,
             needed,
             skip_to,
+            block_start,
             value,
             loops,
             same_path,
@@ -1495,6 +1509,7 @@ impl MachineFlow {
                             counts.warp_insts += one.warp_insts;
                             counts.may_join += one.may_join;
                             counts.overlapping_barriers += one.overlapping_barriers;
+                            counts.may_merge_global += one.may_merge_global;
                         }
                     }
                 }
@@ -1555,6 +1570,7 @@ impl MachineFlow {
             counts.warp_insts += c.warp_insts;
             counts.may_join += c.may_join;
             counts.overlapping_barriers += c.overlapping_barriers;
+            counts.may_merge_global += c.may_merge_global;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
             }
@@ -1697,6 +1713,14 @@ impl MachineFlow {
             }
             if join::waits_on_memory(&ins.kind) {
                 join::note(w, group, runnable & !group, counts, self.trace);
+            }
+            if matches!(ins.kind, Kind::Ldg { .. } | Kind::Stg { .. })
+                && join::behind_in_block(w, runnable & !group, self.block_start[pc] as usize, pc)
+            {
+                counts.may_merge_global += 1;
+                if self.trace {
+                    eprintln!("flow: may merge at the global access /*{:04x}*/", ins.offset);
+                }
             }
             w.together = None;
             self.step(w, ins, pc, group, launch, counts, mem)?;
@@ -2350,6 +2374,35 @@ fn count_global(
 /// divergent 216 and the one execution whose lanes all went to one place ("a target per place"
 /// would give 782, "one per execution" 566). Checked afterwards on `switch2.cu`'s 10 launches
 /// (one to eight places per warp): all equal.
+/// The first instruction of each instruction's straight-line block: a block starts at the first
+/// instruction, after every control instruction (and `BSSY`), and at every branch, call or
+/// convergence target.
+fn block_starts(ins: &[Ins]) -> Vec<u32> {
+    let mut leader = vec![false; ins.len()];
+    if let Some(first) = leader.first_mut() {
+        *first = true;
+    }
+    for (i, x) in ins.iter().enumerate() {
+        if let Some(t) = x.target
+            && t < ins.len()
+        {
+            leader[t] = true;
+        }
+        if (x.kind.is_control() || matches!(x.kind, Kind::Bssy | Kind::Stop)) && i + 1 < ins.len() {
+            leader[i + 1] = true;
+        }
+    }
+    let mut out = vec![0u32; ins.len()];
+    let mut start = 0u32;
+    for (i, &l) in leader.iter().enumerate() {
+        if l {
+            start = i as u32;
+        }
+        out[i] = start;
+    }
+    out
+}
+
 fn brx_counts(places: usize) -> (u64, u64) {
     if places <= 1 {
         (1, 0)
@@ -5971,6 +6024,65 @@ mod tests {
              \t/*0090*/ EXIT ;\n",
         );
         assert_eq!(run(&f, 32, &[]), Ok((7, 3)));
+    }
+
+    /// A probe loop (hashq's `lookupQuad`): lanes `tid & 3` leave after that many iterations to a
+    /// block holding a global load, `join` before the load or after it.
+    fn leavers_load(join_first: bool) -> FlowCounts {
+        let (before, after) = if join_first {
+            ("\t/*0090*/ BSYNC B0 ;\n", "\t/*00b0*/ NOP ;\n")
+        } else {
+            ("\t/*0090*/ NOP ;\n", "\t/*00b0*/ BSYNC B0 ;\n")
+        };
+        let body = format!(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ LOP3.LUT R0, R0, 0x3, RZ, 0xc0, !PT ;\n\
+             \t/*0020*/ LDC.64 R4, c[0x0][0x210] ;\n\
+             \t/*0030*/ IMAD.MOV.U32 R2, RZ, RZ, RZ ;\n\
+             \t/*0040*/ BSSY B0, `(.L_x_1) ;\n\
+             .L_x_0:\n\
+             \t/*0050*/ ISETP.GE.AND P0, PT, R2, R0, PT ;\n\
+             \t/*0060*/ @P0 BRA `(.L_x_1) ;\n\
+             \t/*0070*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             \t/*0080*/ BRA `(.L_x_0) ;\n\
+             .L_x_1:\n{before}\
+             \t/*00a0*/ LDG.E R3, desc[UR4][R4.64] ;\n{after}\
+             \t/*00c0*/ EXIT ;\n"
+        );
+        let inp = 0x1_0000_0000u64;
+        let global = warpscope_emu::mem::Global::new(vec![(inp, vec![0; 64])]);
+        let params = inp.to_le_bytes();
+        let launch = FlowLaunch {
+            global: Some(&global),
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            params: &params,
+            symbols: &[],
+            constants: &[],
+            cluster: [1, 1, 1],
+            shared: None,
+        };
+        let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{body}");
+        let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
+        MachineFlow::counting_globals(&ks[0])
+            .run(&launch, 1 << 20)
+            .unwrap()
+            .0
+    }
+
+    #[test]
+    fn leavers_reaching_a_global_load_apart_may_merge() {
+        // each iteration's leavers run the load as a group of their own (4 requests), while the
+        // leavers of the other iterations stand at the block's start: the GPU may run some of
+        // them together (the H200: 733 and 738 executions of lookupQuad's `vals` load in two
+        // passes, 739 groups apart), so the launch is marked
+        let apart = leavers_load(false);
+        assert_eq!(apart.global.map(|g| g.ld_requests), Some(4));
+        assert!(apart.may_merge_global > 0);
+        // a convergence barrier before the load joins them: one request, nothing to merge
+        let joined = leavers_load(true);
+        assert_eq!(joined.global.map(|g| g.ld_requests), Some(1));
+        assert_eq!(joined.may_merge_global, 0);
     }
 
     #[test]

@@ -675,12 +675,20 @@ pub fn analyse_launch(
     // together is not measured (calibration/run/bench10/README.md), so the accesses the flow
     // counts per group are estimates too
     let flow_overlap = matches!(&flow, Some(Ok(c)) if c.overlapping_barriers > 0);
+    // lanes of one warp that reach a global access apart with no convergence barrier between
+    // them: the GPU runs them together or apart from run to run (calibration/run/bench9/README.md)
+    let flow_merge = matches!(&flow, Some(Ok(c)) if c.may_merge_global > 0);
     let global_flow_stop = match (&ka.machine_flow, &flow) {
         (Some(f), Some(Ok(c))) if f.counts_globals() => c.global_why.map(str::to_string),
         (Some(f), Some(Err(why))) if f.counts_globals() => Some(why.clone()),
         (Some(f), None) if f.counts_globals() => Some("the machine code was not followed".into()),
         _ => None,
-    };
+    }
+    .or_else(|| {
+        flow_merge.then(|| {
+            "groups of lanes reach a global access apart with no convergence barrier between them (the GPU runs them together or apart from run to run)".into()
+        })
+    });
     let global_written = res.global_written.take();
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
@@ -1000,6 +1008,7 @@ pub fn analyse_launch(
     put(
         "warpscope__global_counters_exact",
         if (ka.global_exact || (machine_global.is_some() && !flow_overlap))
+            && !flow_merge
             && !ka.spin_global
             && !ka.device_runtime
             && !ka.unmeasured_wmma.1

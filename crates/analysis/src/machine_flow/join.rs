@@ -64,3 +64,10 @@ pub(super) fn note(w: &mut Warp, group: u32, others: u32, counts: &mut FlowCount
     }
     w.join_seen = m;
 }
+
+/// Whether lanes of `others` (runnable, not in the running group) stand in `from..=pc`, the
+/// straight-line block of a global access at `pc` before it: they run the access apart from the
+/// group unless the GPU joins them ([`FlowCounts::may_merge_global`]).
+pub(super) fn behind_in_block(w: &Warp, others: u32, from: usize, pc: usize) -> bool {
+    lanes(others).any(|l| (from..=pc).contains(&(w.pc[l] as usize)))
+}
