@@ -590,9 +590,11 @@ pub struct FlowCounts {
     pub may_join: u64,
     /// Times a group started a convergence barrier while lanes of another group were still inside
     /// a region of it (ptxas shares code between the sides of a branch it does not join:
-    /// calibration/run/bench10/raytrace.cu). Each group then waits for its own lanes; the H200
-    /// counted 53 and 33 branch targets more than that rule on bench10's `render` (0.05 %), so
-    /// the counters are estimates where this happened.
+    /// calibration/run/bench10/raytrace.cu). Each group then waits for its own lanes and goes on
+    /// apart from the other group even where both wait at the same `BSYNC` (raytrace's second
+    /// frame: every instruction's executions equal the H200's source page). Where two such groups
+    /// then stand at one instruction the GPU ran them together once in the first frame (one group
+    /// fewer at `/*3280*/`, 73 branch targets), so the counters are estimates where this happened.
     pub overlapping_barriers: u64,
     /// Times a group ran a global load or store while lanes of another cohort of its warp, not
     /// joined to it by a convergence barrier, stood in the same straight-line block before the
@@ -1768,8 +1770,24 @@ impl MachineFlow {
                 .filter(|&l| w.pc[l] as usize == pc)
                 .fold(0u32, |m, l| m | 1 << l);
             let ins = &self.ins[pc];
+            if ins.kind == Kind::Bsync {
+                // each barrier's lanes apart: the first whose lanes are all here go on
+                for l in lanes(here) {
+                    let need = w.barrier_of(ins.barrier, 1 << l) & w.alive;
+                    if need & !here == 0 {
+                        let go = (need & here) | 1 << l;
+                        for k in lanes(go) {
+                            w.pc[k] += 1;
+                        }
+                        w.waiting &= !go;
+                        w.open[ins.barrier as usize] &= !go;
+                        w.join(go);
+                        return Ok(true);
+                    }
+                }
+                continue;
+            }
             let need = match ins.kind {
-                Kind::Bsync => w.barrier_of(ins.barrier, here) & w.alive,
                 Kind::Warpsync => w.sync_mask[pc_lane(here)] & w.alive,
                 _ => 0,
             };
@@ -1778,9 +1796,6 @@ impl MachineFlow {
                     w.pc[l] += 1;
                 }
                 w.waiting &= !here;
-                if ins.kind == Kind::Bsync {
-                    w.open[ins.barrier as usize] &= !here;
-                }
                 w.join(here);
                 return Ok(true);
             }
@@ -1931,14 +1946,17 @@ impl MachineFlow {
                     | lanes(w.waiting)
                         .filter(|&l| w.pc[l] as usize == pc)
                         .fold(0u32, |m, l| m | 1 << l);
-                let need = w.barrier_of(ins.barrier, here) & w.alive;
+                let need = w.barrier_of(ins.barrier, on) & w.alive;
                 if on != 0 && need & !here == 0 {
-                    for l in lanes(here) {
+                    // only the lanes of the group's own barrier: another group waiting at the same
+                    // BSYNC for lanes of a BSSY of its own goes on apart
+                    let go = (need & here) | on;
+                    for l in lanes(go) {
                         w.pc[l] += 1;
                     }
-                    w.waiting &= !here;
-                    w.open[ins.barrier as usize] &= !here;
-                    w.join(here);
+                    w.waiting &= !go;
+                    w.open[ins.barrier as usize] &= !go;
+                    w.join(go);
                 } else {
                     w.waiting |= on;
                 }
@@ -6083,6 +6101,40 @@ mod tests {
         let joined = leavers_load(true);
         assert_eq!(joined.global.map(|g| g.ld_requests), Some(1));
         assert_eq!(joined.may_merge_global, 0);
+    }
+
+    #[test]
+    fn groups_waiting_at_one_bsync_for_barriers_of_their_own_go_on_apart() {
+        // Lanes 0-15 and 16-31 part with no join of their own and both run the same region of B0
+        // (ptxas's shared code, bench10/raytrace.cu's `render`), each splitting inside it by lane
+        // parity; all four parts end up waiting at the one BSYNC B0. Each group's B0 holds its own
+        // 16 lanes: the H200 releases each group apart, and the code after the BSYNC runs once a
+        // group (raytrace's second frame: every instruction's executions equal the H200's source
+        // page, calibration/run/bench10/README.md; releasing all the lanes waiting there at
+        // once, as one group, ran 33 branch targets fewer). Counted: the parting branch, the
+        // split in each group's region and the branch after the BSYNC once a group, each
+        // divergent: 5 targets, 5 divergent (at once: 4 and 4)
+        let f = flow(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ BSSY B1, `(.L_x_3) ;\n\
+             \t/*0020*/ ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;\n\
+             \t/*0030*/ LOP3.LUT P1, RZ, R0, 0x1, RZ, 0xc0, !PT ;\n\
+             \t/*0040*/ @P0 BRA `(.L_x_1) ;\n\
+             \t/*0050*/ IADD3 R3, R3, 0x1, RZ ;\n\
+             \t/*0060*/ IADD3 R3, R3, 0x1, RZ ;\n\
+             .L_x_1:\n\
+             \t/*0070*/ BSSY B0, `(.L_x_2) ;\n\
+             \t/*0080*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             \t/*0090*/ @P1 BRA `(.L_x_2) ;\n\
+             \t/*00a0*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             .L_x_2:\n\
+             \t/*00b0*/ BSYNC B0 ;\n\
+             \t/*00c0*/ @P1 BRA `(.L_x_3) ;\n\
+             .L_x_3:\n\
+             \t/*00d0*/ BSYNC B1 ;\n\
+             \t/*00e0*/ EXIT ;\n",
+        );
+        assert_eq!(run(&f, 32, &[]), Ok((5, 5)));
     }
 
     #[test]

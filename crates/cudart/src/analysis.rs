@@ -671,9 +671,9 @@ pub fn analyse_launch(
         Some(Ok(c)) => c.shared,
         _ => None,
     };
-    // two groups of lanes inside one convergence barrier at once: which lanes the GPU runs
-    // together is not measured (calibration/run/bench10/README.md), so the accesses the flow
-    // counts per group are estimates too
+    // two groups of lanes inside one convergence barrier at once: each joins its own lanes, but
+    // where they meet the GPU may run them together (calibration/run/bench10/README.md), so the
+    // accesses the flow counts per group are estimates too
     let flow_overlap = matches!(&flow, Some(Ok(c)) if c.overlapping_barriers > 0);
     // lanes of one warp that reach a global access apart with no convergence barrier between
     // them: the GPU runs them together or apart from run to run (calibration/run/bench9/README.md)
@@ -912,12 +912,13 @@ pub fn analyse_launch(
         let matched = m.totals(&div);
         match flow {
             Some(Ok(c)) if !exact || always => {
-                // two groups inside one convergence barrier at once: how the GPU joins them is
-                // not measured (calibration/run/bench10/README.md), an estimate
+                // two groups inside one convergence barrier at once: each joins its own lanes,
+                // but where they meet the GPU may run them together
+                // (calibration/run/bench10/README.md), an estimate
                 exact = c.overlapping_barriers == 0;
                 if !exact {
                     flow_stop = Some(
-                        "two groups of lanes inside one convergence barrier at once (their join is not measured)"
+                        "two groups of lanes inside one convergence barrier at once (each joins its own lanes; where they meet, the GPU may run them together)"
                             .into(),
                     );
                 }
