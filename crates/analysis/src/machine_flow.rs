@@ -600,10 +600,10 @@ pub struct FlowCounts {
     /// joined to it by a convergence barrier, stood in the same straight-line block before the
     /// access, so that they run it apart afterwards (hashq's `lookupQuad`: each probe
     /// iteration's hits leave the loop to their `vals` load with no `BSYNC` before it). The GPU
-    /// runs such cohorts sometimes together and sometimes apart: one H200 launch counted 733
-    /// executions of that load in its source-page pass and 738 in its metrics pass (the flow
-    /// 739, each cohort apart), so the global counters of a launch where this happens are
-    /// estimates (calibration/run/bench9/README.md).
+    /// runs some such cohorts together, which ones depending on how it is profiled: the H200
+    /// counted 733 executions of that load in every source-page pass and 738 in every metrics
+    /// pass (the flow 739, each cohort apart), so the global counters of a launch where this
+    /// happens are estimates (calibration/run/repeat/README.md).
     pub may_merge_global: u64,
 }
 
@@ -1717,7 +1717,7 @@ impl MachineFlow {
                 join::note(w, group, runnable & !group, counts, self.trace);
             }
             if matches!(ins.kind, Kind::Ldg { .. } | Kind::Stg { .. })
-                && join::behind_in_block(w, runnable & !group, self.block_start[pc] as usize, pc)
+                && join::behind_in_block(w, group, runnable & !group, self.block_start[pc] as usize, pc)
             {
                 counts.may_merge_global += 1;
                 if self.trace {
@@ -1863,6 +1863,11 @@ impl MachineFlow {
                     w.pc[l] = (if taken & (1 << l) != 0 { t } else { pc + 1 }) as u32;
                 }
                 w.split(group, taken);
+                if taken != 0 && taken != group {
+                    for l in lanes(taken) {
+                        w.sent_by[l] = pc as u32 + 1;
+                    }
+                }
                 if taken == 0 {
                     w.together = Some(pc + 1);
                 } else if taken == group {
@@ -3949,6 +3954,9 @@ struct Warp {
     next_cohort: u32,
     /// The lanes [`join::note`] last found joinable (one count per standing of them).
     join_seen: u32,
+    /// Each lane's last divergent branch that sent it away from lanes that stayed (its index + 1;
+    /// 0: none): [`join::behind_in_block`].
+    sent_by: [u32; 32],
     /// Each cohort's parent: the cohort of the lanes it parted from (`u32::MAX`: none).
     parent: Vec<u32>,
     /// How often each register was written ([`Self::set`], [`Self::forget`]): an unchanged count
@@ -4026,6 +4034,7 @@ impl Warp {
             cohort: [0; 32],
             next_cohort: 1,
             join_seen: 0,
+            sent_by: [0; 32],
             parent: Vec::new(),
             rgen: vec![0; 256],
             epoch: 0,
@@ -4093,6 +4102,7 @@ impl Warp {
         self.cohort = [0; 32];
         self.next_cohort = 1;
         self.join_seen = 0;
+        self.sent_by = [0; 32];
         self.parent.clear();
         self.barrier = [[0; 32]; 16];
         self.open = [0; 16];
@@ -6067,6 +6077,11 @@ mod tests {
              \t/*00a0*/ LDG.E R3, desc[UR4][R4.64] ;\n{after}\
              \t/*00c0*/ EXIT ;\n"
         );
+        global_flow(&body)
+    }
+
+    /// One warp of `body` with its global accesses counted, `c[0x0][0x210]` pointing at 64 bytes.
+    fn global_flow(body: &str) -> FlowCounts {
         let inp = 0x1_0000_0000u64;
         let global = warpscope_emu::mem::Global::new(vec![(inp, vec![0; 64])]);
         let params = inp.to_le_bytes();
@@ -6092,8 +6107,8 @@ mod tests {
     fn leavers_reaching_a_global_load_apart_may_merge() {
         // each iteration's leavers run the load as a group of their own (4 requests), while the
         // leavers of the other iterations stand at the block's start: the GPU may run some of
-        // them together (the H200: 733 and 738 executions of lookupQuad's `vals` load in two
-        // passes, 739 groups apart), so the launch is marked
+        // them together (the H200: 733 and 738 executions of lookupQuad's `vals` load in its two
+        // kinds of profiling pass, 739 groups apart), so the launch is marked
         let apart = leavers_load(false);
         assert_eq!(apart.global.map(|g| g.ld_requests), Some(4));
         assert!(apart.may_merge_global > 0);
@@ -6101,6 +6116,26 @@ mod tests {
         let joined = leavers_load(true);
         assert_eq!(joined.global.map(|g| g.ld_requests), Some(1));
         assert_eq!(joined.may_merge_global, 0);
+        // lanes two different branches sent to the load (odd lanes, then even lanes with bit 1):
+        // the H200 ran such groups apart (mergep's `mergePass`), as the flow does
+        let two = global_flow(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ LOP3.LUT P0, RZ, R0, 0x1, RZ, 0xc0, !PT ;\n\
+             \t/*0020*/ LOP3.LUT P1, RZ, R0, 0x2, RZ, 0xc0, !PT ;\n\
+             \t/*0030*/ LDC.64 R4, c[0x0][0x210] ;\n\
+             \t/*0040*/ BSSY B0, `(.L_x_2) ;\n\
+             \t/*0050*/ @P0 BRA `(.L_x_1) ;\n\
+             \t/*0060*/ @P1 BRA `(.L_x_1) ;\n\
+             \t/*0070*/ BRA `(.L_x_2) ;\n\
+             .L_x_1:\n\
+             \t/*0080*/ NOP ;\n\
+             \t/*0090*/ LDG.E R3, desc[UR4][R4.64] ;\n\
+             .L_x_2:\n\
+             \t/*00a0*/ BSYNC B0 ;\n\
+             \t/*00b0*/ EXIT ;\n",
+        );
+        assert_eq!(two.global.map(|g| g.ld_requests), Some(2));
+        assert_eq!(two.may_merge_global, 0);
     }
 
     #[test]

@@ -29,9 +29,9 @@ program!(life, 48, [48, 48, 48]);
 // at the loop's join and load their value with the probing lanes: 4661 requests, the H200's;
 // before, 5286 labelled exact), but `lookupQuad`'s hits leave the loop to their `vals` load with
 // no join, each iteration's leavers a group of their own, and the H200 ran one load request fewer
-// (2707) than those groups apart make (2708), labelled exact: a known defect without a rule yet
-// (a rule making such kernels' global counters estimates cost bench8's btree and pfilter 6
-// launches the H200 equals).
+// (2707) than those groups apart make (2708), 2702 when profiled for its source page (every run
+// of each kind the same: calibration/run/repeat/): labelled an estimate since
+// `FlowCounts::may_merge_global` (before: exact and wrong); hashq stays out for that launch.
 program!(nbody, 13, [13, 13, 13]);
 program!(mergep, 6, [6, 6, 6]);
 program!(ccl, 33, [33, 33, 33]);

@@ -676,7 +676,8 @@ pub fn analyse_launch(
     // accesses the flow counts per group are estimates too
     let flow_overlap = matches!(&flow, Some(Ok(c)) if c.overlapping_barriers > 0);
     // lanes of one warp that reach a global access apart with no convergence barrier between
-    // them: the GPU runs them together or apart from run to run (calibration/run/bench9/README.md)
+    // them: the GPU runs some together, which ones depending on how it is profiled
+    // (calibration/run/repeat/README.md)
     let flow_merge = matches!(&flow, Some(Ok(c)) if c.may_merge_global > 0);
     let global_flow_stop = match (&ka.machine_flow, &flow) {
         (Some(f), Some(Ok(c))) if f.counts_globals() => c.global_why.map(str::to_string),
@@ -686,7 +687,7 @@ pub fn analyse_launch(
     }
     .or_else(|| {
         flow_merge.then(|| {
-            "groups of lanes reach a global access apart with no convergence barrier between them (the GPU runs them together or apart from run to run)".into()
+            "groups of lanes reach a global access apart with no convergence barrier between them (the GPU runs some of them together)".into()
         })
     });
     let global_written = res.global_written.take();
