@@ -490,6 +490,9 @@ pub struct MachineFlow {
     /// The first instruction at or after each one that is needed or steers the warp (a branch,
     /// barrier, convergence or exit): what a group steps over at once ([`Self::run_warp`]).
     skip_to: Vec<u32>,
+    /// The first instruction of each instruction's straight-line block (after a control
+    /// instruction, at a branch, call or convergence target): see [`FlowCounts::may_merge_global`].
+    block_start: Vec<u32>,
     /// Needed instructions whose values matter ([`slice`]): an `LDG` or `STG` that is not is
     /// followed for its address only.
     value: Vec<bool>,
@@ -587,10 +590,21 @@ pub struct FlowCounts {
     pub may_join: u64,
     /// Times a group started a convergence barrier while lanes of another group were still inside
     /// a region of it (ptxas shares code between the sides of a branch it does not join:
-    /// calibration/run/bench10/raytrace.cu). Each group then waits for its own lanes; the H200
-    /// counted 53 and 33 branch targets more than that rule on bench10's `render` (0.05 %), so
-    /// the counters are estimates where this happened.
+    /// calibration/run/bench10/raytrace.cu). Each group then waits for its own lanes and goes on
+    /// apart from the other group even where both wait at the same `BSYNC` (raytrace's second
+    /// frame: every instruction's executions equal the H200's source page). Where two such groups
+    /// then stand at one instruction the GPU ran them together once in the first frame (one group
+    /// fewer at `/*3280*/`, 73 branch targets), so the counters are estimates where this happened.
     pub overlapping_barriers: u64,
+    /// Times a group ran a global load or store while lanes of another cohort of its warp, not
+    /// joined to it by a convergence barrier, stood in the same straight-line block before the
+    /// access, so that they run it apart afterwards (hashq's `lookupQuad`: each probe
+    /// iteration's hits leave the loop to their `vals` load with no `BSYNC` before it). The GPU
+    /// runs some such cohorts together, which ones depending on how it is profiled: the H200
+    /// counted 733 executions of that load in every source-page pass and 738 in every metrics
+    /// pass (the flow 739, each cohort apart), so the global counters of a launch where this
+    /// happens are estimates (calibration/run/repeat/README.md).
+    pub may_merge_global: u64,
 }
 
 /// Shared loads and stores of the machine code ([`FlowCounts::shared`]): Nsight Compute's
@@ -1407,11 +1421,13 @@ impl MachineFlow {
             Kind::Bar { arrive, block } => !arrive && block,
             _ => true,
         });
+        let block_start = block_starts(&ins);
         MachineFlow {
             block_barriers,
             ins,
             needed,
             skip_to,
+            block_start,
             value,
             loops,
             same_path,
@@ -1495,6 +1511,7 @@ impl MachineFlow {
                             counts.warp_insts += one.warp_insts;
                             counts.may_join += one.may_join;
                             counts.overlapping_barriers += one.overlapping_barriers;
+                            counts.may_merge_global += one.may_merge_global;
                         }
                     }
                 }
@@ -1555,6 +1572,7 @@ impl MachineFlow {
             counts.warp_insts += c.warp_insts;
             counts.may_join += c.may_join;
             counts.overlapping_barriers += c.overlapping_barriers;
+            counts.may_merge_global += c.may_merge_global;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
             }
@@ -1698,6 +1716,14 @@ impl MachineFlow {
             if join::waits_on_memory(&ins.kind) {
                 join::note(w, group, runnable & !group, counts, self.trace);
             }
+            if matches!(ins.kind, Kind::Ldg { .. } | Kind::Stg { .. })
+                && join::behind_in_block(w, group, runnable & !group, self.block_start[pc] as usize, pc)
+            {
+                counts.may_merge_global += 1;
+                if self.trace {
+                    eprintln!("flow: may merge at the global access /*{:04x}*/", ins.offset);
+                }
+            }
             w.together = None;
             self.step(w, ins, pc, group, launch, counts, mem)?;
             // a counted loop's backward branch taken by the whole warp: the iterations sure to
@@ -1744,8 +1770,24 @@ impl MachineFlow {
                 .filter(|&l| w.pc[l] as usize == pc)
                 .fold(0u32, |m, l| m | 1 << l);
             let ins = &self.ins[pc];
+            if ins.kind == Kind::Bsync {
+                // each barrier's lanes apart: the first whose lanes are all here go on
+                for l in lanes(here) {
+                    let need = w.barrier_of(ins.barrier, 1 << l) & w.alive;
+                    if need & !here == 0 {
+                        let go = (need & here) | 1 << l;
+                        for k in lanes(go) {
+                            w.pc[k] += 1;
+                        }
+                        w.waiting &= !go;
+                        w.open[ins.barrier as usize] &= !go;
+                        w.join(go);
+                        return Ok(true);
+                    }
+                }
+                continue;
+            }
             let need = match ins.kind {
-                Kind::Bsync => w.barrier_of(ins.barrier, here) & w.alive,
                 Kind::Warpsync => w.sync_mask[pc_lane(here)] & w.alive,
                 _ => 0,
             };
@@ -1754,9 +1796,6 @@ impl MachineFlow {
                     w.pc[l] += 1;
                 }
                 w.waiting &= !here;
-                if ins.kind == Kind::Bsync {
-                    w.open[ins.barrier as usize] &= !here;
-                }
                 w.join(here);
                 return Ok(true);
             }
@@ -1824,6 +1863,11 @@ impl MachineFlow {
                     w.pc[l] = (if taken & (1 << l) != 0 { t } else { pc + 1 }) as u32;
                 }
                 w.split(group, taken);
+                if taken != 0 && taken != group {
+                    for l in lanes(taken) {
+                        w.sent_by[l] = pc as u32 + 1;
+                    }
+                }
                 if taken == 0 {
                     w.together = Some(pc + 1);
                 } else if taken == group {
@@ -1907,14 +1951,17 @@ impl MachineFlow {
                     | lanes(w.waiting)
                         .filter(|&l| w.pc[l] as usize == pc)
                         .fold(0u32, |m, l| m | 1 << l);
-                let need = w.barrier_of(ins.barrier, here) & w.alive;
+                let need = w.barrier_of(ins.barrier, on) & w.alive;
                 if on != 0 && need & !here == 0 {
-                    for l in lanes(here) {
+                    // only the lanes of the group's own barrier: another group waiting at the same
+                    // BSYNC for lanes of a BSSY of its own goes on apart
+                    let go = (need & here) | on;
+                    for l in lanes(go) {
                         w.pc[l] += 1;
                     }
-                    w.waiting &= !here;
-                    w.open[ins.barrier as usize] &= !here;
-                    w.join(here);
+                    w.waiting &= !go;
+                    w.open[ins.barrier as usize] &= !go;
+                    w.join(go);
                 } else {
                     w.waiting |= on;
                 }
@@ -2350,6 +2397,35 @@ fn count_global(
 /// divergent 216 and the one execution whose lanes all went to one place ("a target per place"
 /// would give 782, "one per execution" 566). Checked afterwards on `switch2.cu`'s 10 launches
 /// (one to eight places per warp): all equal.
+/// The first instruction of each instruction's straight-line block: a block starts at the first
+/// instruction, after every control instruction (and `BSSY`), and at every branch, call or
+/// convergence target.
+fn block_starts(ins: &[Ins]) -> Vec<u32> {
+    let mut leader = vec![false; ins.len()];
+    if let Some(first) = leader.first_mut() {
+        *first = true;
+    }
+    for (i, x) in ins.iter().enumerate() {
+        if let Some(t) = x.target
+            && t < ins.len()
+        {
+            leader[t] = true;
+        }
+        if (x.kind.is_control() || matches!(x.kind, Kind::Bssy | Kind::Stop)) && i + 1 < ins.len() {
+            leader[i + 1] = true;
+        }
+    }
+    let mut out = vec![0u32; ins.len()];
+    let mut start = 0u32;
+    for (i, &l) in leader.iter().enumerate() {
+        if l {
+            start = i as u32;
+        }
+        out[i] = start;
+    }
+    out
+}
+
 fn brx_counts(places: usize) -> (u64, u64) {
     if places <= 1 {
         (1, 0)
@@ -3878,6 +3954,9 @@ struct Warp {
     next_cohort: u32,
     /// The lanes [`join::note`] last found joinable (one count per standing of them).
     join_seen: u32,
+    /// Each lane's last divergent branch that sent it away from lanes that stayed (its index + 1;
+    /// 0: none): [`join::behind_in_block`].
+    sent_by: [u32; 32],
     /// Each cohort's parent: the cohort of the lanes it parted from (`u32::MAX`: none).
     parent: Vec<u32>,
     /// How often each register was written ([`Self::set`], [`Self::forget`]): an unchanged count
@@ -3955,6 +4034,7 @@ impl Warp {
             cohort: [0; 32],
             next_cohort: 1,
             join_seen: 0,
+            sent_by: [0; 32],
             parent: Vec::new(),
             rgen: vec![0; 256],
             epoch: 0,
@@ -4022,6 +4102,7 @@ impl Warp {
         self.cohort = [0; 32];
         self.next_cohort = 1;
         self.join_seen = 0;
+        self.sent_by = [0; 32];
         self.parent.clear();
         self.barrier = [[0; 32]; 16];
         self.open = [0; 16];
@@ -5971,6 +6052,124 @@ mod tests {
              \t/*0090*/ EXIT ;\n",
         );
         assert_eq!(run(&f, 32, &[]), Ok((7, 3)));
+    }
+
+    /// A probe loop (hashq's `lookupQuad`): lanes `tid & 3` leave after that many iterations to a
+    /// block holding a global load, `join` before the load or after it.
+    fn leavers_load(join_first: bool) -> FlowCounts {
+        let (before, after) = if join_first {
+            ("\t/*0090*/ BSYNC B0 ;\n", "\t/*00b0*/ NOP ;\n")
+        } else {
+            ("\t/*0090*/ NOP ;\n", "\t/*00b0*/ BSYNC B0 ;\n")
+        };
+        let body = format!(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ LOP3.LUT R0, R0, 0x3, RZ, 0xc0, !PT ;\n\
+             \t/*0020*/ LDC.64 R4, c[0x0][0x210] ;\n\
+             \t/*0030*/ IMAD.MOV.U32 R2, RZ, RZ, RZ ;\n\
+             \t/*0040*/ BSSY B0, `(.L_x_1) ;\n\
+             .L_x_0:\n\
+             \t/*0050*/ ISETP.GE.AND P0, PT, R2, R0, PT ;\n\
+             \t/*0060*/ @P0 BRA `(.L_x_1) ;\n\
+             \t/*0070*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             \t/*0080*/ BRA `(.L_x_0) ;\n\
+             .L_x_1:\n{before}\
+             \t/*00a0*/ LDG.E R3, desc[UR4][R4.64] ;\n{after}\
+             \t/*00c0*/ EXIT ;\n"
+        );
+        global_flow(&body)
+    }
+
+    /// One warp of `body` with its global accesses counted, `c[0x0][0x210]` pointing at 64 bytes.
+    fn global_flow(body: &str) -> FlowCounts {
+        let inp = 0x1_0000_0000u64;
+        let global = warpscope_emu::mem::Global::new(vec![(inp, vec![0; 64])]);
+        let params = inp.to_le_bytes();
+        let launch = FlowLaunch {
+            global: Some(&global),
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            params: &params,
+            symbols: &[],
+            constants: &[],
+            cluster: [1, 1, 1],
+            shared: None,
+        };
+        let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{body}");
+        let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
+        MachineFlow::counting_globals(&ks[0])
+            .run(&launch, 1 << 20)
+            .unwrap()
+            .0
+    }
+
+    #[test]
+    fn leavers_reaching_a_global_load_apart_may_merge() {
+        // each iteration's leavers run the load as a group of their own (4 requests), while the
+        // leavers of the other iterations stand at the block's start: the GPU may run some of
+        // them together (the H200: 733 and 738 executions of lookupQuad's `vals` load in its two
+        // kinds of profiling pass, 739 groups apart), so the launch is marked
+        let apart = leavers_load(false);
+        assert_eq!(apart.global.map(|g| g.ld_requests), Some(4));
+        assert!(apart.may_merge_global > 0);
+        // a convergence barrier before the load joins them: one request, nothing to merge
+        let joined = leavers_load(true);
+        assert_eq!(joined.global.map(|g| g.ld_requests), Some(1));
+        assert_eq!(joined.may_merge_global, 0);
+        // lanes two different branches sent to the load (odd lanes, then even lanes with bit 1):
+        // the H200 ran such groups apart (mergep's `mergePass`), as the flow does
+        let two = global_flow(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ LOP3.LUT P0, RZ, R0, 0x1, RZ, 0xc0, !PT ;\n\
+             \t/*0020*/ LOP3.LUT P1, RZ, R0, 0x2, RZ, 0xc0, !PT ;\n\
+             \t/*0030*/ LDC.64 R4, c[0x0][0x210] ;\n\
+             \t/*0040*/ BSSY B0, `(.L_x_2) ;\n\
+             \t/*0050*/ @P0 BRA `(.L_x_1) ;\n\
+             \t/*0060*/ @P1 BRA `(.L_x_1) ;\n\
+             \t/*0070*/ BRA `(.L_x_2) ;\n\
+             .L_x_1:\n\
+             \t/*0080*/ NOP ;\n\
+             \t/*0090*/ LDG.E R3, desc[UR4][R4.64] ;\n\
+             .L_x_2:\n\
+             \t/*00a0*/ BSYNC B0 ;\n\
+             \t/*00b0*/ EXIT ;\n",
+        );
+        assert_eq!(two.global.map(|g| g.ld_requests), Some(2));
+        assert_eq!(two.may_merge_global, 0);
+    }
+
+    #[test]
+    fn groups_waiting_at_one_bsync_for_barriers_of_their_own_go_on_apart() {
+        // Lanes 0-15 and 16-31 part with no join of their own and both run the same region of B0
+        // (ptxas's shared code, bench10/raytrace.cu's `render`), each splitting inside it by lane
+        // parity; all four parts end up waiting at the one BSYNC B0. Each group's B0 holds its own
+        // 16 lanes: the H200 releases each group apart, and the code after the BSYNC runs once a
+        // group (raytrace's second frame: every instruction's executions equal the H200's source
+        // page, calibration/run/bench10/README.md; releasing all the lanes waiting there at
+        // once, as one group, ran 33 branch targets fewer). Counted: the parting branch, the
+        // split in each group's region and the branch after the BSYNC once a group, each
+        // divergent: 5 targets, 5 divergent (at once: 4 and 4)
+        let f = flow(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ BSSY B1, `(.L_x_3) ;\n\
+             \t/*0020*/ ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;\n\
+             \t/*0030*/ LOP3.LUT P1, RZ, R0, 0x1, RZ, 0xc0, !PT ;\n\
+             \t/*0040*/ @P0 BRA `(.L_x_1) ;\n\
+             \t/*0050*/ IADD3 R3, R3, 0x1, RZ ;\n\
+             \t/*0060*/ IADD3 R3, R3, 0x1, RZ ;\n\
+             .L_x_1:\n\
+             \t/*0070*/ BSSY B0, `(.L_x_2) ;\n\
+             \t/*0080*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             \t/*0090*/ @P1 BRA `(.L_x_2) ;\n\
+             \t/*00a0*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             .L_x_2:\n\
+             \t/*00b0*/ BSYNC B0 ;\n\
+             \t/*00c0*/ @P1 BRA `(.L_x_3) ;\n\
+             .L_x_3:\n\
+             \t/*00d0*/ BSYNC B1 ;\n\
+             \t/*00e0*/ EXIT ;\n",
+        );
+        assert_eq!(run(&f, 32, &[]), Ok((5, 5)));
     }
 
     #[test]

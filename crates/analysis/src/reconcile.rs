@@ -1180,31 +1180,49 @@ pub fn unmeasured_wmma(program: &Program, kernel: &str) -> (bool, bool) {
 }
 
 /// Whether `kernel`'s control flow is set by the GPU's timing: an `ld.acquire`/`ld.relaxed` or a
-/// clock read inside a loop (a backward branch's range), or a loop without a barrier whose branch
+/// clock read inside a loop (a backward branch's range) that a branch of the loop depends on
+/// ([`strong_load_steers`]), or a loop without a barrier whose branch
 /// depends on what other threads write meanwhile: on a `volatile` load, or on a load from (or the
 /// result of) an atomic's state space when the loop itself has atomics there (simpleAttributes'
 /// `while (hit < hitCount) { ...; atomicAdd(&hit, 1); }` on a shared counter: the H100 ran it
 /// 7161 and 7266 branch targets in two runs).
 pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
-    use warpscope_ptx::inst::Inst;
     let Some(k) = program.kernel(kernel) else {
         return false;
     };
     let loops = ptx_loops(program, k);
-    let timed = (k.entry..k.end).any(|pc| {
-        matches!(
-            program.ops[pc as usize].inst,
-            Inst::Ld { sync: true, .. } | Inst::Clock { .. }
-        ) && loops.iter().any(|&(a, z)| (a..=z).contains(&pc))
-    });
-    if timed {
-        return true;
-    }
     let ops = parse_ops(program, k);
     loops.iter().any(|&(a, z)| {
         let body = &ops[(a - k.entry) as usize..=(z - k.entry) as usize];
-        loop_waits_on_other_threads(program, body, a, z) || global_atomic_steers(body)
+        strong_load_steers(program, body, a)
+            || loop_waits_on_other_threads(program, body, a, z)
+            || global_atomic_steers(body)
     })
+}
+
+/// Whether a branch of the loop `body` (starting at pc `a`) depends on an `ld.acquire` /
+/// `ld.relaxed` or a clock read in it, through registers or through a shared store and load: a
+/// poll, whose rounds the GPU's timing decides. A strong load whose value steers no branch of
+/// its loop (a last block summing the other blocks' partials with `ld.acquire` in a loop counted
+/// by the grid size: calibration/run/bench5/atom.cu's `lastBlock`, every counter equal to the
+/// H200's) leaves the trip count the program's.
+fn strong_load_steers(program: &Program, body: &[Op], a: u32) -> bool {
+    use warpscope_ptx::inst::Inst;
+    let mut tainted: BTreeSet<&str> = BTreeSet::new();
+    for (o, pc) in body.iter().zip(a..) {
+        if matches!(
+            program.ops[pc as usize].inst,
+            Inst::Ld { sync: true, .. } | Inst::Clock { .. }
+        ) {
+            tainted.extend(o.dests.iter().map(String::as_str));
+        }
+    }
+    if tainted.is_empty() {
+        return false;
+    }
+    spread_via_shared(body, &mut tainted);
+    body.iter()
+        .any(|o| o.op.starts_with("bra") && o.guard.as_deref().is_some_and(|g| tainted.contains(g)))
 }
 
 /// Whether a branch of the loop `body` depends on the result of a global (or generic) atomic in
@@ -2365,6 +2383,25 @@ mod tests {
              L:\n{body}\n@%p1 bra L;\nE:\nret;\n}}\n"
         );
         warpscope_ptx::compile(&ptx).unwrap()
+    }
+
+    #[test]
+    fn a_strong_load_spins_only_where_a_branch_of_its_loop_depends_on_it() {
+        // a poll: the flag's value decides when the loop ends
+        let poll = "ld.acquire.gpu.global.u32 %r4, [%rd1];\nsetp.eq.u32 %p1, %r4, 0;";
+        assert!(has_spin_loop(&looping(poll), "k"));
+        // the same through shared memory: one thread stores what it read, all branch on it
+        let shared = "ld.relaxed.gpu.global.u32 %r4, [%rd1];\nst.shared.u32 [c], %r4;\n\
+                      ld.shared.u32 %r5, [c];\nsetp.eq.u32 %p1, %r5, 0;";
+        assert!(has_spin_loop(&looping(shared), "k"));
+        // a last block summing the partials with acquire loads, counted by the grid size
+        // (calibration/run/bench5/atom.cu's `lastBlock`): the trip count is the program's
+        let sum = "ld.acquire.gpu.global.u32 %r4, [%rd1];\nadd.s32 %r3, %r3, %r4;\n\
+                   add.s32 %r2, %r2, 32;\nsetp.lt.s32 %p1, %r2, %r1;";
+        assert!(!has_spin_loop(&looping(sum), "k"));
+        // a clock read the loop's branch does not use
+        let clock = "mov.u64 %rd3, %clock64;\nadd.s32 %r2, %r2, 1;\nsetp.lt.s32 %p1, %r2, %r1;";
+        assert!(!has_spin_loop(&looping(clock), "k"));
     }
 
     #[test]

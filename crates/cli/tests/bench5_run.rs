@@ -26,10 +26,13 @@ program!(bits, 2, [2, 2, 2]);
 // `wide`'s atomicCAS loop for a double maximum splits each warp and what follows runs once per
 // group of lanes that left together (global loads 4472 and 2564 requests in two H200 runs, 1256
 // counted): branch and global counters are estimates; `wideSync` reconverges with __syncwarp
-// first: its global counters are exact and equal; `lastBlock` waits on an acq_rel ticket. Since
-// the early-join rule (divergence::early_joins) `lastBlock`'s shared counters are estimates (the
-// same values, equal to the H200's): why the machine-code flow gives them up is still to be seen
-program!(atom, 4, [1, 3, 2]);
+// first: its global counters are exact and equal; `lastBlock` waits on an acq_rel ticket and sums
+// the partials with `ld.acquire` in a loop the grid size counts: no spin loop (no branch of the
+// loop depends on the loads: `reconcile::strong_load_steers`), its branch and global counters
+// exact and equal (before: estimates). Since the early-join rule (divergence::early_joins)
+// `lastBlock`'s shared counters are estimates (the same values, equal to the H200's): why the
+// machine-code flow gives them up is still to be seen
+program!(atom, 4, [2, 3, 3]);
 // `barrierStencil`'s and `pipeSum`'s machine code branches on the barrier's and the pipeline's
 // state in shared memory: branch counters are estimates; the async copies' global counters too
 program!(pipe, 4, [2, 4, 2]);

@@ -671,16 +671,25 @@ pub fn analyse_launch(
         Some(Ok(c)) => c.shared,
         _ => None,
     };
-    // two groups of lanes inside one convergence barrier at once: which lanes the GPU runs
-    // together is not measured (calibration/run/bench10/README.md), so the accesses the flow
-    // counts per group are estimates too
+    // two groups of lanes inside one convergence barrier at once: each joins its own lanes, but
+    // where they meet the GPU may run them together (calibration/run/bench10/README.md), so the
+    // accesses the flow counts per group are estimates too
     let flow_overlap = matches!(&flow, Some(Ok(c)) if c.overlapping_barriers > 0);
+    // lanes of one warp that reach a global access apart with no convergence barrier between
+    // them: the GPU runs some together, which ones depending on how it is profiled
+    // (calibration/run/repeat/README.md)
+    let flow_merge = matches!(&flow, Some(Ok(c)) if c.may_merge_global > 0);
     let global_flow_stop = match (&ka.machine_flow, &flow) {
         (Some(f), Some(Ok(c))) if f.counts_globals() => c.global_why.map(str::to_string),
         (Some(f), Some(Err(why))) if f.counts_globals() => Some(why.clone()),
         (Some(f), None) if f.counts_globals() => Some("the machine code was not followed".into()),
         _ => None,
-    };
+    }
+    .or_else(|| {
+        flow_merge.then(|| {
+            "groups of lanes reach a global access apart with no convergence barrier between them (the GPU runs some of them together)".into()
+        })
+    });
     let global_written = res.global_written.take();
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
@@ -904,12 +913,13 @@ pub fn analyse_launch(
         let matched = m.totals(&div);
         match flow {
             Some(Ok(c)) if !exact || always => {
-                // two groups inside one convergence barrier at once: how the GPU joins them is
-                // not measured (calibration/run/bench10/README.md), an estimate
+                // two groups inside one convergence barrier at once: each joins its own lanes,
+                // but where they meet the GPU may run them together
+                // (calibration/run/bench10/README.md), an estimate
                 exact = c.overlapping_barriers == 0;
                 if !exact {
                     flow_stop = Some(
-                        "two groups of lanes inside one convergence barrier at once (their join is not measured)"
+                        "two groups of lanes inside one convergence barrier at once (each joins its own lanes; where they meet, the GPU may run them together)"
                             .into(),
                     );
                 }
@@ -1000,6 +1010,7 @@ pub fn analyse_launch(
     put(
         "warpscope__global_counters_exact",
         if (ka.global_exact || (machine_global.is_some() && !flow_overlap))
+            && !flow_merge
             && !ka.spin_global
             && !ka.device_runtime
             && !ka.unmeasured_wmma.1

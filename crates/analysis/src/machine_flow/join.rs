@@ -64,3 +64,17 @@ pub(super) fn note(w: &mut Warp, group: u32, others: u32, counts: &mut FlowCount
     }
     w.join_seen = m;
 }
+
+/// Whether lanes of `others` (runnable, not in the running `group`) stand in `from..=pc`, the
+/// straight-line block of a global access at `pc` before it, sent there by the same divergent
+/// branch as the group's lanes on another of its executions (the lanes leaving a loop on
+/// different iterations): they run the access apart from the group unless the GPU joins them
+/// ([`FlowCounts::may_merge_global`]). Lanes that two different branches sent to the block
+/// (mergep's `mergePass`: 5 launches) the H200 ran apart, as the flow does.
+pub(super) fn behind_in_block(w: &Warp, group: u32, others: u32, from: usize, pc: usize) -> bool {
+    let Some(first) = lanes(group).next() else {
+        return false;
+    };
+    let by = w.sent_by[first];
+    by != 0 && lanes(others).any(|l| w.sent_by[l] == by && (from..=pc).contains(&(w.pc[l] as usize)))
+}
