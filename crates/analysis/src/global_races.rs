@@ -74,7 +74,9 @@ use crate::sync_ops::{CLUSTER, CTA, GPU};
 
 /// A release: accesses of `block` before it are those of thread `tid` with fewer than `k` fences
 /// (and its strong accesses after fence `k`: the flag the other side reads), and those of the
-/// block's epochs before `epoch`. `scope`: the threads it orders (`CTA`: its block's, `CLUSTER`:
+/// block's epochs before `epoch`. `k` 0: a *warp point*, what a partial named barrier ordered
+/// before the releasing thread: the accesses of `tid`'s warp below `wsync` (see
+/// [`crate::named_barriers`]). `scope`: the threads it orders (`CTA`: its block's, `CLUSTER`:
 /// its cluster's, `GPU`: every block's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Point {
@@ -108,6 +110,7 @@ impl Point {
             return None;
         }
         if a.tid == self.tid
+            && self.k > 0
             && (a.fences < self.k || (a.fences == self.k && a.strong >= self.scope.max(CLUSTER)))
         {
             Some(false)
@@ -124,7 +127,12 @@ impl Point {
     fn dominates(&self, o: &Point) -> bool {
         self.block == o.block
             && self.scope >= o.scope
-            && (self.epoch > o.epoch || (self.epoch == o.epoch && self.tid == o.tid && self.k >= o.k))
+            && (self.epoch > o.epoch
+                || (self.epoch == o.epoch
+                    && self.tid == o.tid
+                    && (self.k == 0) == (o.k == 0)
+                    && self.k >= o.k
+                    && (o.k > 0 || self.wsync >= o.wsync)))
     }
 }
 
@@ -380,6 +388,11 @@ struct ThreadSync {
     last_cluster: Option<(u32, u32, u32)>,
     last_any: Option<(u32, u32, u32)>,
     last_any_scope: u8,
+    /// What partial named barriers had taught the thread's warp at each of those fences
+    /// ([`crate::named_barriers::BarrierOrder::known_of`]; `None`: nothing).
+    named_gpu: Option<Box<[u32; 32]>>,
+    named_cluster: Option<Box<[u32; 32]>>,
+    named_any: Option<Box<[u32; 32]>>,
     acquired: PointSet,
     /// Releases seen by reads not yet followed by a fence.
     pending: Vec<u32>,
@@ -433,10 +446,12 @@ pub struct GlobalRaceSink {
     /// Threads of the block.
     nthreads: u32,
     threads: Vec<ThreadSync>,
-    /// Acquisitions of the block's threads, each with the epoch it was made in: every thread of the
-    /// block has them from the next epoch on.
+    /// Acquisitions of the block's threads, each with the epoch it was made in, the acquiring
+    /// thread and its warp's count then: every thread of the block has them from the next epoch
+    /// on, the lanes of its warp after a `__syncwarp()` naming both, and the threads of other
+    /// warps that a partial named barrier ordered after the acquisition.
     block_acq: PointSet,
-    block_acq_epochs: Vec<(u32, Point)>,
+    block_acq_epochs: Vec<(u32, Point, u16, u32)>,
     exited: usize,
     finished: bool,
     found: BTreeMap<GKey, GAgg>,
@@ -534,6 +549,7 @@ impl GlobalRaceSink {
         } else {
             self.wsync.get(usize::from(tid) / 32).copied().unwrap_or(0)
         };
+        let named = self.named.known_of(u32::from(tid / 32)).map(Box::new);
         let pending = {
             let t = self.thread(tid);
             t.fences += 1;
@@ -542,10 +558,13 @@ impl GlobalRaceSink {
             t.last_any_scope = scope;
             if scope >= GPU {
                 t.last_gpu = Some((k, epoch, ws));
+                t.named_gpu.clone_from(&named);
             }
             if scope >= CLUSTER {
                 t.last_cluster = Some((k, epoch, ws));
+                t.named_cluster.clone_from(&named);
             }
+            t.named_any = named;
             std::mem::take(&mut t.pending)
         };
         if let Some(sn) = snaps {
@@ -561,13 +580,14 @@ impl GlobalRaceSink {
             return;
         };
         let epoch = self.epoch;
+        let ws = self.wsync.get(usize::from(tid / 32)).copied().unwrap_or(0);
         for p in points {
             let p = Point {
                 scope: p.scope.min(scope),
                 ..*p
             };
             if self.thread(tid).acquired.insert(p) && self.block_acq.insert(p) {
-                self.block_acq_epochs.push((epoch, p));
+                self.block_acq_epochs.push((epoch, p, tid, ws));
             }
         }
     }
@@ -595,19 +615,37 @@ impl GlobalRaceSink {
             }
             return true;
         }
-        let found = self.block_acq_epochs.iter().find_map(|(e, p)| {
-            (*e < me.epoch)
-                .then(|| p.cover(a, same_block, same_cluster).map(|b| (*e, b, p.bar)))
+        // another thread's acquisition, before a block barrier, a `__syncwarp()` of its warp, or
+        // a partial named barrier this thread's warp waited at
+        let me_warp = u32::from(me.tid / 32);
+        let found = self.block_acq_epochs.iter().find_map(|(e, p, t, ws)| {
+            let by_epoch = *e < me.epoch;
+            let w = u32::from(*t / 32);
+            let by_warp = if w == me_warp {
+                *ws < me.wsync
+                    && self
+                        .order
+                        .ordered(w, u32::from(*t % 32), *ws, u32::from(me.tid % 32), me.wsync)
+            } else {
+                self.named.ordered(w, *ws, me_warp)
+            };
+            (by_epoch || by_warp)
+                .then(|| {
+                    p.cover(a, same_block, same_cluster)
+                        .map(|b| (*e, b, p.bar, by_epoch))
+                })
                 .flatten()
         });
-        let Some((e, by_bar, bar)) = found else {
+        let Some((e, by_bar, bar, by_epoch)) = found else {
             return false;
         };
         if by_bar {
             need(&mut self.needed, bar);
         }
-        let after = self.release_pcs.get(e as usize).copied().unwrap_or(u32::MAX);
-        need(&mut self.needed, after);
+        if by_epoch {
+            let after = self.release_pcs.get(e as usize).copied().unwrap_or(u32::MAX);
+            need(&mut self.needed, after);
+        }
         true
     }
 
@@ -698,6 +736,23 @@ impl GlobalRaceSink {
                 .unwrap_or(u32::MAX)
         };
         let mut points = Vec::new();
+        // the accesses of other warps a partial named barrier ordered before the fence: a warp
+        // point per warp (see `Point`)
+        let warp_points = |points: &mut Vec<Point>, known: &Option<Box<[u32; 32]>>, scope: u8, e: u32| {
+            for (v, &c) in known.iter().flat_map(|k| k.iter().enumerate()) {
+                if c > 0 && v != usize::from(tid / 32) {
+                    points.push(Point {
+                        block,
+                        tid: (v * 32) as u16,
+                        scope,
+                        k: 0,
+                        epoch: e,
+                        bar: u32::MAX,
+                        wsync: c,
+                    });
+                }
+            }
+        };
         // the last fence of each wider scope, where it is not the last fence
         if let Some((kg, eg, wg)) = t.last_gpu
             && kg != k
@@ -711,6 +766,7 @@ impl GlobalRaceSink {
                 bar: bar_of(eg),
                 wsync: wg,
             });
+            warp_points(&mut points, &t.named_gpu, GPU, eg);
         }
         if let Some((kc, ec, wc)) = t.last_cluster
             && kc != k
@@ -725,6 +781,7 @@ impl GlobalRaceSink {
                 bar: bar_of(ec),
                 wsync: wc,
             });
+            warp_points(&mut points, &t.named_cluster, CLUSTER, ec);
         }
         points.push(Point {
             block,
@@ -735,6 +792,7 @@ impl GlobalRaceSink {
             bar: bar_of(fe),
             wsync: fw,
         });
+        warp_points(&mut points, &t.named_any, t.last_any_scope, fe);
         let widest = if t.last_gpu.is_some() {
             GPU
         } else if t.last_cluster.is_some() {
@@ -748,8 +806,18 @@ impl GlobalRaceSink {
                 ..*p
             }));
         }
-        for (e, p) in &self.block_acq_epochs {
-            if *e < fe {
+        for (e, p, at, ws) in &self.block_acq_epochs {
+            // acquired before a block barrier before the fence, by a lane of the warp before a
+            // `__syncwarp()` before it, or by a warp a partial named barrier ordered before it
+            let by_warp = if at / 32 == tid / 32 {
+                *ws < fw
+            } else {
+                t.named_any
+                    .as_ref()
+                    .and_then(|k| k.get(usize::from(at / 32)))
+                    .is_some_and(|&c| *ws < c)
+            };
+            if *e < fe || by_warp {
                 points.push(Point {
                     scope: p.scope.min(widest),
                     ..*p
@@ -1523,6 +1591,103 @@ mod tests {
             .iter()
             .map(|(k, a)| (k.first_pc, k.second_pc, a.count))
             .collect()
+    }
+
+    /// Instructions of the release/acquire tests: pcs 0 and 4-6 plain, 1 a release store, 2 an
+    /// acquire load, 3 a plain load.
+    fn flag_ops() -> Arc<SyncOps> {
+        Arc::new(SyncOps::of_texts(&[
+            "st.global.u32 [%rd1], %r1;",
+            "st.release.gpu.global.u32 [%rd2], %r1;",
+            "ld.acquire.gpu.global.u32 %r1, [%rd2];",
+            "ld.global.u32 %r1, [%rd1];",
+            "ld.global.u32 %r1, [%rd1];",
+            "st.global.u32 [%rd1], %r1;",
+            "ld.global.u32 %r1, [%rd1];",
+        ]))
+    }
+
+    fn flag_sink(block: u32, shared: &Arc<GlobalShared>) -> GlobalRaceSink {
+        let mut s = GlobalRaceSink::new(block, 96, flag_ops(), Arc::clone(shared));
+        s.set_block_order(true);
+        s
+    }
+
+    fn at(s: &mut GlobalRaceSink, warp: u32, lane: u32, pc: u32, kind: AccessKind, addr: u64) {
+        s.access(warp, pc, kind, 4, 1 << lane, &[addr; 32], None);
+    }
+
+    /// Warps `arrived` arrive at named barrier 1, which releases the warps `waited` only.
+    fn partial_barrier(s: &mut GlobalRaceSink, arrived: &[u32], waited: u32) {
+        for &w in arrived {
+            s.wsync[w as usize] += 1;
+            s.named.arrive(w, 1, s.wsync[w as usize]);
+        }
+        s.named.release(1, waited, true);
+    }
+
+    #[test]
+    fn an_acquisition_reaches_the_lanes_of_its_warp_after_a_syncwarp() {
+        // block 0: lane 0 writes the data and releases the flag; block 1: lane 0 acquires it,
+        // lane 1 reads the data before the warp's __syncwarp (a race), lane 2 after it (none)
+        let shared = GlobalShared::new();
+        let mut b0 = flag_sink(0, &shared);
+        at(&mut b0, 0, 0, 0, AccessKind::Write, 0x1000);
+        at(&mut b0, 0, 0, 1, AccessKind::Write, 0x2000);
+        b0.finish();
+        let mut b1 = flag_sink(1, &shared);
+        at(&mut b1, 0, 0, 2, AccessKind::Read, 0x2000);
+        at(&mut b1, 0, 1, 3, AccessKind::Read, 0x1000);
+        b1.warp_barrier(0, 9, u32::MAX);
+        at(&mut b1, 0, 2, 4, AccessKind::Read, 0x1000);
+        assert_eq!(found(&b1), [(0, 3, 4)]);
+    }
+
+    #[test]
+    fn a_release_carries_what_a_partial_barrier_ordered_before_it() {
+        // block 0: warp 1 writes word A, arrives at named barrier 1, where warp 0 waits; then
+        // writes word B; warp 0's lane 0 releases the flag. Block 1 acquires the flag and reads
+        // both: A is ordered, B (written after warp 1's arrival) is not
+        let shared = GlobalShared::new();
+        let mut b0 = flag_sink(0, &shared);
+        at(&mut b0, 1, 0, 0, AccessKind::Write, 0x1000);
+        partial_barrier(&mut b0, &[1, 0], 0b01);
+        at(&mut b0, 1, 0, 5, AccessKind::Write, 0x1004);
+        at(&mut b0, 0, 0, 1, AccessKind::Write, 0x2000);
+        b0.finish();
+        let mut b1 = flag_sink(1, &shared);
+        at(&mut b1, 0, 0, 2, AccessKind::Read, 0x2000);
+        at(&mut b1, 0, 0, 3, AccessKind::Read, 0x1000);
+        at(&mut b1, 0, 0, 6, AccessKind::Read, 0x1004);
+        assert_eq!(found(&b1), [(5, 6, 4)]);
+        // the fence made before the barrier released nothing of warp 1's
+        let shared = GlobalShared::new();
+        let mut b0 = flag_sink(0, &shared);
+        at(&mut b0, 1, 0, 0, AccessKind::Write, 0x1000);
+        at(&mut b0, 0, 0, 1, AccessKind::Write, 0x2000);
+        partial_barrier(&mut b0, &[1, 0], 0b01);
+        b0.finish();
+        let mut b1 = flag_sink(1, &shared);
+        at(&mut b1, 0, 0, 2, AccessKind::Read, 0x2000);
+        at(&mut b1, 0, 0, 3, AccessKind::Read, 0x1000);
+        assert_eq!(found(&b1), [(0, 3, 4)]);
+    }
+
+    #[test]
+    fn an_acquisition_reaches_the_warps_a_partial_barrier_releases_after_it() {
+        // block 1: warp 0's lane 0 acquires the flag, then warp 0 arrives at named barrier 1 and
+        // warp 1 waits there; warp 2 takes no part. Warp 1's read is ordered, warp 2's is not
+        let shared = GlobalShared::new();
+        let mut b0 = flag_sink(0, &shared);
+        at(&mut b0, 0, 0, 0, AccessKind::Write, 0x1000);
+        at(&mut b0, 0, 0, 1, AccessKind::Write, 0x2000);
+        b0.finish();
+        let mut b1 = flag_sink(1, &shared);
+        at(&mut b1, 0, 0, 2, AccessKind::Read, 0x2000);
+        partial_barrier(&mut b1, &[0, 1], 0b10);
+        at(&mut b1, 1, 0, 3, AccessKind::Read, 0x1000);
+        at(&mut b1, 2, 0, 4, AccessKind::Read, 0x1000);
+        assert_eq!(found(&b1), [(0, 4, 4)]);
     }
 
     #[test]

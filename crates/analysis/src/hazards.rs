@@ -1202,7 +1202,7 @@ impl HazardSink {
         let same_warp = u32::from(first.tid) / 32 == u32::from(second.tid) / 32;
         let (mut first, mut second) = (first, second);
         if let Some(s) = &self.sync {
-            if first.epoch == second.epoch && s.ordered(&first, &second, &self.order) {
+            if first.epoch == second.epoch && s.ordered(&first, &second, &self.order, &self.named) {
                 return; // ordered by a release and an acquire
             }
             // the instructions, not their stamps
@@ -2590,6 +2590,7 @@ impl warpscope_emu::Sink for HazardSink {
                 e.addrs,
                 e.space == warpscope_emu::Space::Shared,
                 &self.order,
+                &self.named,
             );
         }
         if e.space != warpscope_emu::Space::Shared {
@@ -2764,7 +2765,7 @@ impl warpscope_emu::Sink for HazardSink {
             while m != 0 {
                 let l = m.trailing_zeros();
                 m &= m - 1;
-                s.fence((warp * 32 + l) as u16, wsync);
+                s.fence((warp * 32 + l) as u16, wsync, &self.named);
             }
         }
         if self.warp_sync.as_ref().is_some_and(|w| w.at(pc)) {

@@ -89,6 +89,15 @@ impl BarrierOrder {
     pub fn any(&self) -> bool {
         self.any
     }
+
+    /// What warp `b` knows now, when a partial barrier taught it anything: per warp `a`, the
+    /// count of `a` below which `a`'s accesses happen before `b`'s current point (0: none). A
+    /// release made now carries it (cumulativity: accesses of other warps a partial barrier
+    /// ordered before the releasing thread are released with its own).
+    pub fn known_of(&self, b: u32) -> Option<[u32; WARPS]> {
+        let k = self.known.get(b as usize)?;
+        (self.any && k.iter().any(|&c| c > 0)).then_some(*k)
+    }
 }
 
 #[cfg(test)]
@@ -116,6 +125,19 @@ mod tests {
         assert!(o.ordered(0, 0, 2), "0 -> 1 at barrier 1, 1 -> 2 at barrier 3");
         assert!(!o.ordered(0, 1, 2));
         assert!(!o.ordered(0, 0, 3), "warp 3 was not at barrier 3");
+    }
+
+    #[test]
+    fn what_a_warp_knows_is_what_its_waits_taught_it() {
+        let mut o = BarrierOrder::new(3);
+        assert_eq!(o.known_of(1), None, "no partial barrier yet");
+        o.arrive(0, 1, 3);
+        o.arrive(1, 1, 2);
+        o.release(1, 0b10, true);
+        let k = o.known_of(1).unwrap();
+        assert_eq!((k[0], k[1], k[2]), (3, 2, 0));
+        assert_eq!(o.known_of(0), None, "warp 0 only arrived");
+        assert_eq!(o.known_of(2), None, "warp 2 took no part");
     }
 
     #[test]

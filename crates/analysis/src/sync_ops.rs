@@ -129,6 +129,19 @@ impl SyncOps {
         }
     }
 
+    /// The roles of instructions given by their text, pc 0 on (for tests of the checkers).
+    #[cfg(test)]
+    pub(crate) fn of_texts(texts: &[&str]) -> SyncOps {
+        let ops: Vec<PcSync> = texts.iter().map(|t| classify(t)).collect();
+        let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0);
+        SyncOps {
+            base: 0,
+            ops,
+            any_sync,
+            masks: Default::default(),
+        }
+    }
+
     /// Whether the kernel has an instruction that may order accesses within a block beyond
     /// barriers and warp synchronisations, or make an access strong: a fence, a release or
     /// acquire operation, a strong access (`volatile`, `.relaxed`, an atomic). The shared-memory

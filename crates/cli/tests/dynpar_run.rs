@@ -133,6 +133,96 @@ fn tail_launches_run_after_the_other_children() {
 }
 
 #[test]
+fn run_check_pairs_each_grid_with_the_grids_it_launched() {
+    // dp_race: parent_reads reads what its child `fill` writes right after launching it (line 13
+    // against line 9); parent_tail's tail launch reads what the block wrote (race-free); top
+    // launches middle, which launches `fill` and reads its results (line 30 against line 9)
+    let dir = programs();
+    let export = dir.join("dp_race.check.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args([
+            "run",
+            "--check",
+            "--export",
+            export.to_str().unwrap(),
+            "--",
+            "./dp_race",
+        ])
+        .current_dir(dir)
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(
+        program_output(&out).contains("synchronize cudaSuccess, tail sum 496"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    // the program exits 0, the check found errors
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&std::fs::read(&export).unwrap()).unwrap();
+    let l = launches(&v);
+    let names: Vec<&str> = l.iter().map(|x| x["kernel"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "parent_reads(int *, int *)",
+            "fill(int *)",
+            "parent_tail(int *, int *)",
+            "sum_tail(const int *, int *)",
+            "top(int *, int *)",
+            "middle(int *, int *)",
+            "fill(int *)"
+        ]
+    );
+    let of_kind = |i: usize, kind: &str| -> Vec<String> {
+        l[i]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["kind"] == kind)
+            .map(|f| f["message"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let races = of_kind(0, "global_race");
+    assert_eq!(races.len(), 1, "{:#}", l[0]["findings"]);
+    assert!(
+        races[0].contains("the parent grid block (0,0,0) thread (0,0,0) at dp_race.cu:13")
+            && races[0].contains("the child grid `fill(int*)` (launched at dp_race.cu:12")
+            && races[0].contains("at dp_race.cu:9, not ordered"),
+        "{}",
+        races[0]
+    );
+    assert!(of_kind(2, "global_race").is_empty(), "{:#}", l[2]["findings"]);
+    // the grandchild is paired with middle, its parent, where middle's launch is checked
+    let notes = of_kind(4, "device_grids_race_note");
+    assert_eq!(notes.len(), 1, "{:#}", l[4]["findings"]);
+    assert!(
+        notes[0].contains("1 grids launched by the launched grids (`fill(int*)`) are paired with the grid that launched them"),
+        "{}",
+        notes[0]
+    );
+    let races = of_kind(5, "global_race");
+    assert_eq!(races.len(), 1, "{:#}", l[5]["findings"]);
+    assert!(
+        races[0].contains("at dp_race.cu:30") && races[0].contains("at dp_race.cu:9, not ordered"),
+        "{}",
+        races[0]
+    );
+    for i in [1, 3, 6] {
+        assert!(
+            of_kind(i, "global_race").is_empty(),
+            "launch {i}: {:#}",
+            l[i]["findings"]
+        );
+    }
+}
+
+#[test]
 fn output_and_export_do_not_depend_on_the_thread_count() {
     for program in ["dp_hello", "dp_multi", "dp_reduce"] {
         let (o1, _, e1) = run(program, "1");

@@ -1147,6 +1147,15 @@ pub fn analyse_launch(
                 message: f.message.clone(),
             });
         }
+        // what dynamic parallelism left unpaired, said where the launch's findings are
+        for n in &h.device_grid_notes {
+            out.findings.push(Finding {
+                severity: "note".into(),
+                kind: "device_grids_race_note".into(),
+                line: None,
+                message: n.clone(),
+            });
+        }
     }
     out.machine_flow_stop = flow_stop;
     out.global_flow_stop = global_flow_stop;

@@ -3,6 +3,11 @@
 //! ([`warpscope_analysis::device_grids`]), then every grid its threads launched runs in that space
 //! after it (one valid CDP2 schedule, as `warpscope run` runs them), and the accesses of the
 //! parent and its children are paired under CDP2's ordering.
+//!
+//! In `warpscope run --check` ([`check_in`]) the space is a copy of the program's global memory
+//! as it was before the launch (taken by [`snapshot`]), so the second run leaves the program's
+//! memory alone. There every grid is paired with the grids it launched itself: a child that
+//! launches grids is checked against its own children when its launch is checked.
 
 use std::sync::Arc;
 
@@ -35,6 +40,19 @@ pub struct DeviceGrids {
     pub races: GridRaces,
     /// Grids launched by the children, not followed.
     pub deeper: usize,
+    /// Their kernels (distinct names, in launch order).
+    pub deeper_kernels: Vec<String>,
+}
+
+/// A copy of `global`'s regions (the bytes of every allocation and `__device__` window; not its
+/// texture objects), for [`check_in`] to run the grids again without touching the original.
+pub fn snapshot(global: &Global) -> Global {
+    Global::new(
+        global
+            .regions()
+            .filter_map(|(base, _)| global.contents(base).map(|b| (base, b)))
+            .collect(),
+    )
 }
 
 /// Runs `kernel`'s launch and the grids it launches (see the module notes). `Ok(None)`: the
@@ -69,15 +87,68 @@ pub fn check(
         }
     }
     let global = Global::new(init);
-    let env = Arc::new(warpscope_emu::devlaunch::DevRtEnv::default());
     let run = Launch {
         args,
-        device_runtime: Some(Arc::clone(&env)),
         ..launch.clone()
     };
+    grids(program, kernel, &run, pcs, limits, &global)
+}
+
+/// [`check`] of a launch whose arguments are already addresses in `global` (a copy of a
+/// program's memory, see [`snapshot`]), as `warpscope run --check` has them. `Ok(None)`: the
+/// kernel has no launch instruction.
+pub fn check_in(
+    program: &Program,
+    kernel: &str,
+    launch: &Launch,
+    limits: &Limits,
+    global: &Global,
+) -> Result<Option<DeviceGrids>, String> {
+    let k = program
+        .kernel(kernel)
+        .ok_or_else(|| format!("no kernel `{kernel}`"))?;
+    let pcs = launch_pcs(program, k.entry, k.end);
+    if pcs.is_empty() {
+        return Ok(None);
+    }
+    if launch.cooperative || launch.cluster.is_some() {
+        return Err(
+            "kernels it launches were not checked (cooperative and cluster launches are not followed there)"
+                .into(),
+        );
+    }
+    grids(program, kernel, launch, pcs, limits, global)
+}
+
+/// Whether `kernel` launches grids (has a device launch instruction).
+pub fn launches_grids(program: &Program, kernel: &str) -> bool {
+    program
+        .kernel(kernel)
+        .is_some_and(|k| !launch_pcs(program, k.entry, k.end).is_empty())
+}
+
+/// Runs `run` (its launch instructions at `pcs`) and the grids it launches in `global`, and
+/// pairs their accesses.
+fn grids(
+    program: &Program,
+    kernel: &str,
+    run: &Launch,
+    pcs: Vec<u32>,
+    limits: &Limits,
+    global: &Global,
+) -> Result<Option<DeviceGrids>, String> {
+    let env = run
+        .device_runtime
+        .clone()
+        .unwrap_or_else(|| Arc::new(warpscope_emu::devlaunch::DevRtEnv::default()));
+    let run = Launch {
+        device_runtime: Some(Arc::clone(&env)),
+        ..run.clone()
+    };
+    let launch = &run;
     let pcs = Arc::new(pcs);
     let threads: u32 = launch.block.iter().product();
-    let res = warpscope_emu::run_in(program, kernel, &run, limits, &global, |b| {
+    let res = warpscope_emu::run_in(program, kernel, &run, limits, global, |b| {
         GridSink::new(b, threads, Arc::clone(&pcs))
     })
     .map_err(|e| format!("kernels it launches were not checked: {e}"))?;
@@ -85,6 +156,7 @@ pub fn check(
     let launches = res.launches;
     let mut children = Vec::new();
     let mut deeper = 0;
+    let mut deeper_kernels: Vec<String> = Vec::new();
     for l in &launches {
         let Some(ck) = program.kernel(&l.kernel) else {
             return Err(format!(
@@ -108,16 +180,21 @@ pub fn check(
         let mut cl = Launch::new(l.grid, l.block_dim, args);
         cl.dyn_smem = l.dyn_smem;
         cl.device_runtime = Some(Arc::new(warpscope_emu::devlaunch::DevRtEnv {
-            depth: 1,
+            depth: env.depth + 1,
             ..(*env).clone()
         }));
         let cpcs = Arc::new(launch_pcs(program, ck.entry, ck.end));
         let ct: u32 = l.block_dim.iter().product();
-        let r = warpscope_emu::run_in(program, &l.kernel, &cl, limits, &global, |b| {
+        let r = warpscope_emu::run_in(program, &l.kernel, &cl, limits, global, |b| {
             GridSink::new(b, ct, Arc::clone(&cpcs))
         })
         .map_err(|e| format!("kernels it launches were not checked: `{}`: {e}", l.kernel))?;
         deeper += r.launches.len();
+        for g in &r.launches {
+            if !deeper_kernels.contains(&g.kernel) {
+                deeper_kernels.push(g.kernel.clone());
+            }
+        }
         children.push(Grid::of(r.sinks));
     }
     let races = warpscope_analysis::device_grids::races(&parent, &launches, &children);
@@ -125,5 +202,6 @@ pub fn check(
         launches,
         races,
         deeper,
+        deeper_kernels,
     }))
 }

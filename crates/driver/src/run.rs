@@ -698,6 +698,9 @@ pub struct Hazards {
     /// Faults that are not findings (the instruction limit): later accesses of those blocks were
     /// not checked; one line each.
     pub unchecked: Vec<String>,
+    /// Of those, what dynamic parallelism left unpaired: grids launched by the launched grids,
+    /// or launched grids that could not be run (see [`crate::devgrids`]).
+    pub device_grid_notes: Vec<String>,
     /// Same-value writes not reported (without [`RunOptions::same_value_writes`]): instruction
     /// pairs and byte accesses.
     pub same_value_hidden: (usize, u64),
@@ -1206,6 +1209,11 @@ fn emulate(
         }
         m.combine(p);
     };
+    // dynamic parallelism against a caller's space (`warpscope run --check`): the grids run again,
+    // after this one, on a copy of the memory as it is before the launch (see `devgrids`)
+    let before = global
+        .filter(|_| global_ops.is_some() && crate::devgrids::launches_grids(program, kernel))
+        .map(crate::devgrids::snapshot);
     let observing = observer
         .as_mut()
         .map(|o| o as &mut dyn warpscope_emu::LaunchObserver);
@@ -1319,12 +1327,18 @@ fn emulate(
             report.global_needs(c.needed_barriers());
         }
         let mut unchecked = Vec::new();
+        let mut device_grid_notes = Vec::new();
         // dynamic parallelism: the grids the launch's threads launch, against it and each other
-        let device_grids = if global.is_none() && global_ops.is_some() && !results.launches.is_empty() {
-            match crate::devgrids::check(program, kernel, launch, &opts.limits) {
+        let device_grids = if global_ops.is_some() && !results.launches.is_empty() {
+            let checked = match &before {
+                Some(copy) => crate::devgrids::check_in(program, kernel, launch, &opts.limits, copy),
+                None if global.is_none() => crate::devgrids::check(program, kernel, launch, &opts.limits),
+                None => Ok(None),
+            };
+            match checked {
                 Ok(g) => g,
                 Err(note) => {
-                    unchecked.push(note);
+                    device_grid_notes.push(note);
                     None
                 }
             }
@@ -1352,10 +1366,23 @@ fn emulate(
         if let Some(d) = &device_grids {
             findings.extend(device_grid_findings(program, launch, &config, &place_ctx, d));
             if d.deeper > 0 {
-                unchecked.push(format!(
-                    "{} grids launched by the launched grids were not run (one level of dynamic parallelism is checked)",
-                    d.deeper
-                ));
+                let names = d
+                    .deeper_kernels
+                    .iter()
+                    .map(|k| crate::group::demangle_quoted(&format!("`{k}`")))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                device_grid_notes.push(if global.is_some() {
+                    format!(
+                        "{} grids launched by the launched grids ({names}) are paired with the grid that launched them when its launch is checked, not with this grid's accesses",
+                        d.deeper
+                    )
+                } else {
+                    format!(
+                        "{} grids launched by the launched grids ({names}) were not run (one level of dynamic parallelism is checked)",
+                        d.deeper
+                    )
+                });
             }
         }
         if let Some(g) = &global_init {
@@ -1401,11 +1428,13 @@ fn emulate(
             });
         }
         let groups = group(&findings, &|pc| locate(program, pc).1);
+        unchecked.extend(device_grid_notes.iter().cloned());
         results.hazards = Some(Hazards {
             config,
             findings,
             groups,
             unchecked,
+            device_grid_notes,
             same_value_hidden,
             global_shadow: global_ops.as_ref().map(|(_, shared, _)| shared.usage()),
         });

@@ -15,6 +15,12 @@
 //!   taken as acquiring as the global checker does). It covers the thread's later accesses and
 //!   those of its warp's lanes after a `__syncwarp()` naming both.
 //!
+//! Across warps, a counted named barrier of part of the block (`bar.sync 1, 64`,
+//! [`crate::named_barriers`]) carries both on: an acquisition made before a warp's arrival covers
+//! the later accesses of the warps that waited there, and a release covers the accesses of other
+//! warps that such barriers ordered before its fence (a *warp point*: a point with `k` 0, the
+//! accesses of its warp below its count).
+//!
 //! A plain read of the flag acquires nothing; a plain write of it ends what it carried. Every
 //! scope holds the threads of one block, so `.cta` suffices. Barrier epochs order everything
 //! across them already, so the state is per epoch: a block barrier's release drops it.
@@ -29,6 +35,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 
 use super::Acc;
+use crate::named_barriers::BarrierOrder;
 use crate::sync_ops::SyncOps;
 use crate::warp_sync::WarpOrder;
 
@@ -39,7 +46,8 @@ pub(super) const ID_BASE: u32 = 1 << 31;
 const MAX_POINTS: usize = 1 << 22;
 
 /// A release: the accesses of thread `tid` with a stamp below `k`, and those of its warp's lanes
-/// before the warp's synchronisation count `wsync` (of epoch `epoch`).
+/// before the warp's synchronisation count `wsync` (of epoch `epoch`); with `k` 0 (a warp point),
+/// the accesses of `tid`'s warp below `wsync` only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Point {
     tid: u16,
@@ -66,6 +74,9 @@ pub(super) struct BlockSync {
     stamps: Vec<u32>,
     /// Per thread: its last releasing fence in this epoch, `(stamp, wsync)`; `(0, 0)`: none.
     fenced: Vec<(u32, u32)>,
+    /// Per thread: what partial named barriers had taught its warp at that fence, when anything
+    /// ([`BarrierOrder::known_of`]).
+    fenced_named: FxHashMap<u16, [u32; 32]>,
     /// Per thread: the release list its strong writes carry, while its fence and what it had
     /// acquired are unchanged: `(list + 1, stamp, acquisitions seen)`.
     carried: Vec<(u32, u32, usize)>,
@@ -92,6 +103,7 @@ impl BlockSync {
             ops,
             stamps: vec![0; threads],
             fenced: vec![(0, 0); threads],
+            fenced_named: FxHashMap::default(),
             carried: vec![(0, 0, 0); threads],
             pending: FxHashMap::default(),
             acq: Vec::new(),
@@ -163,6 +175,7 @@ impl BlockSync {
     /// no more use.
     pub(super) fn new_epoch(&mut self, epoch: u32) {
         self.epoch = epoch;
+        self.fenced_named.clear();
         if self.acq.is_empty() && self.lists.is_empty() && self.pending.is_empty() {
             self.fenced.iter_mut().for_each(|f| *f = (0, 0));
             return;
@@ -179,10 +192,18 @@ impl BlockSync {
 
     /// A fence of thread `tid` (its warp at count `wsync`): what its strong reads saw is
     /// acquired, and its later strong writes release what came before.
-    pub(super) fn fence(&mut self, tid: u16, wsync: u32) {
+    pub(super) fn fence(&mut self, tid: u16, wsync: u32, named: &BarrierOrder) {
         let t = usize::from(tid);
         if t >= self.stamps.len() {
             return;
+        }
+        match named.known_of(u32::from(tid / 32)) {
+            Some(k) => {
+                self.fenced_named.insert(tid, k);
+            }
+            None => {
+                self.fenced_named.remove(&tid);
+            }
         }
         if let Some(seen) = self.pending.remove(&tid) {
             for snap in seen {
@@ -194,8 +215,14 @@ impl BlockSync {
     }
 
     /// Whether acquisition `a` happened before an access of thread `tid` at count `wsync` now:
-    /// its own, or a lane's of its warp before a synchronisation naming both.
-    fn before(order: &WarpOrder, a: &Acq, tid: u16, wsync: u32) -> bool {
+    /// its own, a lane's of its warp before a synchronisation naming both, or another warp's
+    /// that `known` (what partial named barriers taught `tid`'s warp) orders before it.
+    fn before(order: &WarpOrder, known: Option<&[u32; 32]>, a: &Acq, tid: u16, wsync: u32) -> bool {
+        if a.tid / 32 != tid / 32 {
+            return known
+                .and_then(|k| k.get(usize::from(a.tid / 32)))
+                .is_some_and(|&c| a.wsync < c);
+        }
         a.tid == tid
             || (a.tid / 32 == tid / 32
                 && a.wsync < wsync
@@ -232,8 +259,19 @@ impl BlockSync {
             epoch: self.epoch,
             wsync: fws,
         }];
+        let known = self.fenced_named.get(&tid);
+        for (v, &c) in known.iter().flat_map(|k| k.iter().enumerate()) {
+            if c > 0 && v != usize::from(tid / 32) {
+                list.push(Point {
+                    tid: (v * 32) as u16,
+                    k: 0,
+                    epoch: self.epoch,
+                    wsync: c,
+                });
+            }
+        }
         for a in &self.acq {
-            if Self::before(order, a, tid, fws)
+            if Self::before(order, known, a, tid, fws)
                 && let Some(l) = self.lists.get(a.snap as usize - 1)
             {
                 list.extend_from_slice(l);
@@ -244,11 +282,16 @@ impl BlockSync {
         snap
     }
 
-    /// Keeps `list` (one point per thread, the latest) and returns its index + 1 (0 when the
-    /// budget is spent).
+    /// Keeps `list` (one point per thread, the latest, and one warp point per warp, the
+    /// latest) and returns its index + 1 (0 when the budget is spent).
     fn push_list(&mut self, mut list: Vec<Point>) -> u32 {
-        list.sort_unstable_by(|a, b| a.tid.cmp(&b.tid).then(b.k.cmp(&a.k)));
-        list.dedup_by_key(|p| p.tid);
+        list.sort_unstable_by(|a, b| {
+            (a.tid, a.k == 0)
+                .cmp(&(b.tid, b.k == 0))
+                .then(b.k.cmp(&a.k))
+                .then(b.wsync.cmp(&a.wsync))
+        });
+        list.dedup_by_key(|p| (p.tid, p.k == 0));
         if self.points + list.len() > MAX_POINTS {
             return 0;
         }
@@ -286,6 +329,7 @@ impl BlockSync {
         addrs: &[u64; 32],
         shared: bool,
         order: &WarpOrder,
+        named: &BarrierOrder,
     ) {
         let role = self.ops.at(pc);
         let strong = role.strong > 0 || (read && write);
@@ -310,7 +354,7 @@ impl BlockSync {
             m &= m - 1;
             let tid = (warp * 32 + l) as u16;
             if role.release > 0 {
-                self.fence(tid, wsync);
+                self.fence(tid, wsync, named);
             }
             let a = addrs[l as usize];
             let flags = if shared {
@@ -357,14 +401,15 @@ impl BlockSync {
     /// Whether `first` (an earlier access of the current epoch) happens before `me` (the access
     /// being checked, of the same epoch) through a release `me`'s thread, or a lane of its warp
     /// before a synchronisation, acquired.
-    pub(super) fn ordered(&self, first: &Acc, me: &Acc, order: &WarpOrder) -> bool {
+    pub(super) fn ordered(&self, first: &Acc, me: &Acc, order: &WarpOrder, named: &BarrierOrder) -> bool {
         if self.acq.is_empty() || first.epoch != self.epoch {
             return false;
         }
         let stamp = self.stamp_of(first.pc);
+        let known = named.known_of(u32::from(me.tid / 32));
         self.acq
             .iter()
-            .filter(|a| Self::before(order, a, me.tid, me.wsync))
+            .filter(|a| Self::before(order, known.as_ref(), a, me.tid, me.wsync))
             .filter_map(|a| self.lists.get(a.snap as usize - 1))
             .flatten()
             .any(|p| covers(order, p, first, stamp))
@@ -378,6 +423,10 @@ fn covers(order: &WarpOrder, p: &Point, first: &Acc, stamp: u32) -> bool {
     }
     if first.epoch > p.epoch {
         return false;
+    }
+    if p.k == 0 {
+        // a warp point: what a partial named barrier ordered before the release
+        return first.tid / 32 == p.tid / 32 && first.wsync < p.wsync;
     }
     if first.tid == p.tid {
         return stamp < p.k;
@@ -405,5 +454,74 @@ fn for_bytes(mask: u32, width: u8, addrs: &[u64; 32], mut f: impl FnMut(u64)) {
         for k in 0..u64::from(width) {
             f(addrs[l as usize].wrapping_add(k));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// pc 0 a plain shared store, 1 a release store, 2 an acquire load.
+    fn ops() -> Arc<SyncOps> {
+        Arc::new(SyncOps::of_texts(&[
+            "st.shared.u32 [%r1], %r2;",
+            "st.release.cta.shared.u32 [%r3], %r2;",
+            "ld.acquire.cta.shared.u32 %r2, [%r3];",
+        ]))
+    }
+
+    fn acc(tid: u16, wsync: u32, pc: u32) -> Acc {
+        Acc {
+            tid,
+            wsync,
+            pc,
+            ..Acc::EMPTY
+        }
+    }
+
+    #[test]
+    fn an_acquisition_before_a_partial_barrier_orders_the_warps_that_waited_there() {
+        let mut s = BlockSync::new(ops(), 128);
+        let order = WarpOrder::default();
+        let mut named = BarrierOrder::new(4);
+        // thread 0 writes the data (pc 0, before its fence: stamp 0) and releases the flag
+        s.access(0, 0, 0, false, true, 4, 1, &[0; 32], true, &order, &named);
+        s.access(0, 0, 1, false, true, 4, 1, &[0x40; 32], true, &order, &named);
+        let write = acc(0, 0, 0);
+        // thread 32 acquires it at its warp's count 0; warp 1 arrives at barrier 1 (count 1),
+        // where warp 2 waits; warp 3 takes no part
+        s.access(1, 0, 2, true, false, 4, 1, &[0x40; 32], true, &order, &named);
+        assert!(s.ordered(&write, &acc(32, 0, 9), &order, &named));
+        assert!(!s.ordered(&write, &acc(64, 0, 9), &order, &named));
+        named.arrive(1, 1, 1);
+        named.arrive(2, 1, 1);
+        named.release(1, 0b0100, true);
+        assert!(s.ordered(&write, &acc(64, 1, 9), &order, &named), "warp 2 waited");
+        assert!(
+            !s.ordered(&write, &acc(96, 1, 9), &order, &named),
+            "warp 3 did not"
+        );
+    }
+
+    #[test]
+    fn a_release_carries_what_a_partial_barrier_ordered_before_its_fence() {
+        let mut s = BlockSync::new(ops(), 128);
+        let order = WarpOrder::default();
+        let mut named = BarrierOrder::new(4);
+        // warp 2 writes at count 0, arrives at barrier 1 where warp 1 waits (counts 1); warp 3
+        // writes and takes no part; thread 32 then releases the flag, thread 0 acquires it
+        s.access(2, 0, 0, false, true, 4, 1, &[0; 32], true, &order, &named);
+        named.arrive(2, 1, 1);
+        named.arrive(1, 1, 1);
+        named.release(1, 0b0010, true);
+        s.access(1, 1, 1, false, true, 4, 1, &[0x40; 32], true, &order, &named);
+        s.access(0, 0, 2, true, false, 4, 1, &[0x40; 32], true, &order, &named);
+        let me = acc(0, 0, 9);
+        assert!(
+            s.ordered(&acc(64, 0, 0), &me, &order, &named),
+            "warp 2 before its arrival"
+        );
+        assert!(!s.ordered(&acc(64, 1, 0), &me, &order, &named), "warp 2 after it");
+        assert!(!s.ordered(&acc(96, 0, 0), &me, &order, &named), "warp 3");
     }
 }
