@@ -792,7 +792,10 @@ pub fn machine_accesses(k: &warpscope_toolchain::sass::SassKernel) -> Vec<Machin
 /// more guarded accesses in the machine code than in the PTX unmatch a line: a PTX guard ptxas
 /// drops is one it proves true (Triton's `@%p2 ld.global` of a block that is never masked), and
 /// the access then runs in the same lanes. A PTX access in an if-converted arm
-/// ([`hammock_arms`]: `if (i < n) x = a[i];` becomes `@P0 LDG`) counts as guarded.
+/// ([`hammock_arms`]: `if (i < n) x = a[i];` becomes `@P0 LDG`) counts as guarded. A line whose
+/// accesses lie in more machine basic blocks than PTX basic blocks ([`sass_blocks`],
+/// [`ptx_blocks`]) had one moved across a branch without a predicate (sunk below the test that
+/// skips its use), and is unmatched too.
 pub fn global_lines_unmatched(
     program: &Program,
     kernel: &str,
@@ -801,12 +804,15 @@ pub fn global_lines_unmatched(
     use warpscope_ptx::inst::{Inst, MemSpace};
     let k = program.kernel(kernel)?;
     let ptx_cyclic = ptx_cyclic(program, k);
+    let ptx_blocks = ptx_blocks(program, k);
     let arms = hammock_arms(program, k);
     let base = |f: &str| f.rsplit(['/', '\\']).next().unwrap_or(f).to_string();
     type Key = (Option<String>, Option<u32>);
     // (inside a loop, outside) per line, PTX then machine code; then the guarded ones, PTX and
     // machine code
     let mut lines: BTreeMap<Key, [usize; 6]> = BTreeMap::new();
+    // the basic blocks holding each line's accesses, PTX then machine code
+    let mut blocks: BTreeMap<Key, [BTreeSet<u32>; 2]> = BTreeMap::new();
     for pc in k.entry..k.end {
         // machine instructions the PTX instruction makes: one per ld/st; a row-major f32 wmma C
         // fragment is four 8-byte accesses (LDG/STG.E.64), any other wmma fragment eight
@@ -852,6 +858,7 @@ pub fn global_lines_unmatched(
             None => (None, None),
         };
         let inside = ptx_cyclic[(pc - k.entry) as usize];
+        blocks.entry(key.clone()).or_default()[0].insert(ptx_blocks[(pc - k.entry) as usize]);
         let c = lines.entry(key).or_default();
         c[usize::from(!inside)] += n;
         if program.ops[pc as usize].guard != warpscope_ptx::inst::PSrc::TRUE || arms.contains(&pc) {
@@ -859,6 +866,7 @@ pub fn global_lines_unmatched(
         }
     }
     let sass_cyclic = sass_cyclic(sass);
+    let sass_blocks = sass_blocks(sass);
     let guarded: BTreeSet<u32> = sass
         .insts
         .iter()
@@ -868,6 +876,9 @@ pub fn global_lines_unmatched(
     for g in &sass.globals {
         let key = (g.file.as_deref().map(base), g.line);
         let inside = sass_cyclic.contains(&g.code_offset);
+        if let Some(&b) = sass_blocks.range(..=g.code_offset).next_back().map(|(_, b)| b) {
+            blocks.entry(key.clone()).or_default()[1].insert(b);
+        }
         let c = lines.entry(key).or_default();
         c[2 + usize::from(!inside)] += 1;
         if guarded.contains(&g.code_offset) {
@@ -877,10 +888,78 @@ pub fn global_lines_unmatched(
     Some(
         lines
             .into_iter()
-            .filter(|(_, c)| c[0] != c[2] || c[1] != c[3] || c[5] > c[4])
+            .filter(|(key, c)| {
+                let split = blocks
+                    .get(key)
+                    .is_some_and(|[ptx, machine]| machine.len() > ptx.len());
+                c[0] != c[2] || c[1] != c[3] || c[5] > c[4] || split
+            })
             .map(|((_, line), _)| line)
             .collect(),
     )
+}
+
+/// The basic block of each of `k`'s PTX instructions (by pc - entry), numbered by its first pc: a
+/// block starts at the entry, at every branch target and after every branch, `exit`, `ret` and
+/// `trap`.
+fn ptx_blocks(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<u32> {
+    use warpscope_ptx::inst::Inst;
+    let (entry, end) = (k.entry, k.end);
+    let mut starts = BTreeSet::from([entry]);
+    for pc in entry..end {
+        match program.ops[pc as usize].inst {
+            Inst::Bra { target, .. } => {
+                starts.insert(target);
+                starts.insert(pc + 1);
+            }
+            Inst::Exit | Inst::Ret | Inst::Trap => {
+                starts.insert(pc + 1);
+            }
+            _ => {}
+        }
+    }
+    let mut block = entry;
+    (entry..end)
+        .map(|pc| {
+            if starts.contains(&pc) {
+                block = pc;
+            }
+            block
+        })
+        .collect()
+}
+
+/// Where the machine code's basic blocks start (code offset -> block number): at the first
+/// instruction, at every label (branch targets) and after every jump, guarded `EXIT`/`RET` or
+/// indirect jump. `BRA.DIV`'s fall-through is the converged warp's path and starts none. A line
+/// whose global accesses the PTX keeps in fewer blocks than the machine code has had one moved
+/// across a branch: ptxas sinks `b = start[c]` below the `m < 1` test that skips the loop using
+/// it (`int b = start[c], m = cnt[c]; for (a = 0; a < m; ++a) .. sorted[b + a]`), so fewer lanes
+/// load it than in the PTX, with as many accesses on the line inside and outside loops.
+fn sass_blocks(sass: &warpscope_toolchain::sass::SassKernel) -> BTreeMap<u32, u32> {
+    let mut starts: BTreeSet<u32> = sass.labels.values().copied().collect();
+    if let Some(first) = sass.insts.first() {
+        starts.insert(first.code_offset);
+    }
+    let after: BTreeSet<u32> = sass
+        .branches
+        .iter()
+        .filter(|b| !b.self_loop && !b.opcode.starts_with("BRA.DIV"))
+        .filter(|b| match b.base() {
+            "BRA" | "JMP" | "BRX" | "JMX" | "BRXU" | "JMXU" => true,
+            "EXIT" | "RET" => b.predicate.as_deref().is_some_and(|p| p != "PT"),
+            _ => false,
+        })
+        .map(|b| b.code_offset)
+        .collect();
+    let mut next = false;
+    for i in &sass.insts {
+        if next {
+            starts.insert(i.code_offset);
+        }
+        next = after.contains(&i.code_offset);
+    }
+    starts.iter().enumerate().map(|(n, &o)| (o, n as u32)).collect()
 }
 
 /// The `wgmma.commit_group`s of `kernel` to which ptxas gave an HGMMA of its own, by PTX pc: a
@@ -2763,6 +2842,50 @@ setp.lt.u32 %p1, %r4, %r1;";
         };
         assert_eq!(global_lines_unmatched(&program, "k", &sass("")), Some(vec![]));
         assert_eq!(global_lines_unmatched(&program, "k", &sass("@P0")), Some(vec![]));
+    }
+
+    #[test]
+    fn a_load_sunk_below_a_branch_unmatches_its_line() {
+        // line 5: `b = start[c], m = cnt[c]` loaded together before `if (m < 1)` skips the use of
+        // `b`; ptxas loads `b` only after the branch (calibration/run/bench11/cellrule.cu: fewer
+        // lanes, fewer sectors) - same counts inside and outside loops, no predicate
+        let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n\
+            .visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<3>;\n.reg .pred %p<2>;\n\
+            .loc 1 4 0\nld.param.u64 %rd1, [p];\n\
+            .loc 1 5 0\nld.global.u32 %r1, [%rd1];\nld.global.u32 %r2, [%rd1+4];\n\
+            .loc 1 6 0\nsetp.lt.s32 %p1, %r2, 1;\n@%p1 bra $L1;\n\
+            .loc 1 7 0\nst.global.u32 [%rd1+8], %r1;\n$L1:\nret;\n}\n";
+        let program = warpscope_ptx::compile(ptx).unwrap();
+        let sass = |sunk: bool| {
+            let (a, b) = if sunk {
+                ("", "LDG.E R5, desc[UR4][R2.64] ;")
+            } else {
+                ("LDG.E R5, desc[UR4][R2.64] ;", "NOP ;")
+            };
+            let text = format!(
+                ".section\t.text.k,\"ax\",@progbits\n\
+                 //## File \"k.cu\", line 5\n\
+                 /*0000*/ LDG.E R4, desc[UR4][R2.64+0x4] ;\n\
+                 /*0010*/ {a} NOP ;\n\
+                 //## File \"k.cu\", line 6\n\
+                 /*0020*/ ISETP.GE.AND P0, PT, R4, 0x1, PT ;\n\
+                 /*0030*/ @!P0 BRA `(.L_x_0) ;\n\
+                 //## File \"k.cu\", line 5\n\
+                 /*0040*/ {b}\n\
+                 //## File \"k.cu\", line 7\n\
+                 /*0050*/ STG.E desc[UR4][R2.64+0x8], R5 ;\n\
+                 .L_x_0:\n\
+                 /*0060*/ EXIT ;\n"
+            );
+            warpscope_toolchain::sass::parse_disassembly(&text)
+                .unwrap()
+                .remove(0)
+        };
+        assert_eq!(
+            global_lines_unmatched(&program, "k", &sass(true)),
+            Some(vec![Some(5)])
+        );
+        assert_eq!(global_lines_unmatched(&program, "k", &sass(false)), Some(vec![]));
     }
 
     #[test]
