@@ -793,9 +793,9 @@ pub fn machine_accesses(k: &warpscope_toolchain::sass::SassKernel) -> Vec<Machin
 /// drops is one it proves true (Triton's `@%p2 ld.global` of a block that is never masked), and
 /// the access then runs in the same lanes. A PTX access in an if-converted arm
 /// ([`hammock_arms`]: `if (i < n) x = a[i];` becomes `@P0 LDG`) counts as guarded. A line whose
-/// accesses lie in more machine basic blocks than PTX basic blocks ([`sass_blocks`],
-/// [`ptx_blocks`]) had one moved across a branch without a predicate (sunk below the test that
-/// skips its use), and is unmatched too.
+/// unguarded PTX accesses lie in more machine basic blocks than PTX basic blocks ([`ptx_blocks`]),
+/// in machine blocks that do not run equally often ([`SassBlocks`]), had one moved across a branch
+/// without a predicate (sunk below the test that skips its use), and is unmatched too.
 pub fn global_lines_unmatched(
     program: &Program,
     kernel: &str,
@@ -876,7 +876,7 @@ pub fn global_lines_unmatched(
     for g in &sass.globals {
         let key = (g.file.as_deref().map(base), g.line);
         let inside = sass_cyclic.contains(&g.code_offset);
-        if let Some(&b) = sass_blocks.range(..=g.code_offset).next_back().map(|(_, b)| b) {
+        if let Some(b) = sass_blocks.of(g.code_offset) {
             blocks.entry(key.clone()).or_default()[1].insert(b);
         }
         let c = lines.entry(key).or_default();
@@ -889,9 +889,13 @@ pub fn global_lines_unmatched(
         lines
             .into_iter()
             .filter(|(key, c)| {
-                let split = blocks
-                    .get(key)
-                    .is_some_and(|[ptx, machine]| machine.len() > ptx.len());
+                // only where the PTX's accesses are all unguarded: ptxas also turns a guarded
+                // PTX access (`@%p ld.global`, Triton's masks) into a jump around an unguarded
+                // one, the same lanes
+                let split = c[4] == 0
+                    && blocks.get(key).is_some_and(|[ptx, machine]| {
+                        machine.len() > ptx.len() && !sass_blocks.equivalent(machine)
+                    });
                 c[0] != c[2] || c[1] != c[3] || c[5] > c[4] || split
             })
             .map(|((_, line), _)| line)
@@ -929,37 +933,122 @@ fn ptx_blocks(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<u32> {
         .collect()
 }
 
-/// Where the machine code's basic blocks start (code offset -> block number): at the first
+/// The machine code's basic blocks and which run equally often. A block starts at the first
 /// instruction, at every label (branch targets) and after every jump, guarded `EXIT`/`RET` or
-/// indirect jump. `BRA.DIV`'s fall-through is the converged warp's path and starts none. A line
-/// whose global accesses the PTX keeps in fewer blocks than the machine code has had one moved
-/// across a branch: ptxas sinks `b = start[c]` below the `m < 1` test that skips the loop using
-/// it (`int b = start[c], m = cnt[c]; for (a = 0; a < m; ++a) .. sorted[b + a]`), so fewer lanes
-/// load it than in the PTX, with as many accesses on the line inside and outside loops.
-fn sass_blocks(sass: &warpscope_toolchain::sass::SassKernel) -> BTreeMap<u32, u32> {
+/// indirect jump; `BRA.DIV`'s fall-through is the converged warp's path and starts none. A line
+/// whose unguarded global accesses the PTX keeps in fewer blocks than the machine code, in machine
+/// blocks that do not run equally often, had one moved across a branch: ptxas sinks `b = start[c]`
+/// below the `m < 1` test that skips the loop using it (`int b = start[c], m = cnt[c]; for (a = 0;
+/// a < m; ++a) .. sorted[b + a]`), so fewer lanes load it than in the PTX. Loads ptxas moves above
+/// an `mbarrier` wait's retry branch that every lane passes stay in blocks that run equally often.
+struct SassBlocks {
+    /// Block number of each block's first instruction, by code offset.
+    starts: BTreeMap<u32, u32>,
+    dom: petgraph::algo::dominators::Dominators<petgraph::graph::NodeIndex>,
+    post: petgraph::algo::dominators::Dominators<petgraph::graph::NodeIndex>,
+}
+
+impl SassBlocks {
+    fn of(&self, offset: u32) -> Option<u32> {
+        self.starts.range(..=offset).next_back().map(|(_, &b)| b)
+    }
+
+    /// Whether the blocks run equally often: each, in code order, dominates the next and the next
+    /// post-dominates it (unknown, for a block no path from the entry reaches or from which none
+    /// reaches an exit: not).
+    fn equivalent(&self, blocks: &BTreeSet<u32>) -> bool {
+        use petgraph::graph::NodeIndex;
+        let holds = |d: &petgraph::algo::dominators::Dominators<NodeIndex>, a: u32, b: u32| {
+            d.dominators(NodeIndex::new(b as usize))
+                .is_some_and(|mut it| it.any(|n| n == NodeIndex::new(a as usize)))
+        };
+        blocks
+            .iter()
+            .zip(blocks.iter().skip(1))
+            .all(|(&a, &b)| holds(&self.dom, a, b) && holds(&self.post, b, a))
+    }
+}
+
+fn sass_blocks(sass: &warpscope_toolchain::sass::SassKernel) -> SassBlocks {
+    use petgraph::graph::{DiGraph, NodeIndex};
     let mut starts: BTreeSet<u32> = sass.labels.values().copied().collect();
     if let Some(first) = sass.insts.first() {
         starts.insert(first.code_offset);
     }
-    let after: BTreeSet<u32> = sass
-        .branches
-        .iter()
-        .filter(|b| !b.self_loop && !b.opcode.starts_with("BRA.DIV"))
-        .filter(|b| match b.base() {
-            "BRA" | "JMP" | "BRX" | "JMX" | "BRXU" | "JMXU" => true,
-            "EXIT" | "RET" => b.predicate.as_deref().is_some_and(|p| p != "PT"),
-            _ => false,
-        })
-        .map(|b| b.code_offset)
-        .collect();
+    let branches: BTreeMap<u32, &warpscope_toolchain::sass::SassBranch> =
+        sass.branches.iter().map(|b| (b.code_offset, b)).collect();
+    let guarded =
+        |b: &warpscope_toolchain::sass::SassBranch| b.predicate.as_deref().is_some_and(|p| p != "PT");
+    let ends = |b: &warpscope_toolchain::sass::SassBranch| {
+        !b.self_loop
+            && !b.opcode.starts_with("BRA.DIV")
+            && match b.base() {
+                "BRA" | "JMP" | "BRX" | "JMX" | "BRXU" | "JMXU" => true,
+                "EXIT" | "RET" => guarded(b),
+                _ => false,
+            }
+    };
     let mut next = false;
     for i in &sass.insts {
         if next {
             starts.insert(i.code_offset);
         }
-        next = after.contains(&i.code_offset);
+        next = branches.get(&i.code_offset).is_some_and(|b| ends(b));
     }
-    starts.iter().enumerate().map(|(n, &o)| (o, n as u32)).collect()
+    let starts: BTreeMap<u32, u32> = starts.iter().enumerate().map(|(n, &o)| (o, n as u32)).collect();
+    let of = |o: u32| starts.range(..=o).next_back().map(|(_, &b)| b as usize);
+    // the blocks, and one more node for leaving the kernel
+    let n = starts.len();
+    let mut g = DiGraph::<(), ()>::with_capacity(n + 1, 2 * n);
+    for _ in 0..=n {
+        g.add_node(());
+    }
+    let exit = NodeIndex::new(n);
+    let block_of_label = |t: &str| sass.labels.get(t).and_then(|&o| of(o));
+    for (k, i) in sass.insts.iter().enumerate() {
+        let Some(at) = of(i.code_offset) else { continue };
+        let mut falls = true;
+        if let Some(b) = branches.get(&i.code_offset) {
+            if b.self_loop {
+                continue;
+            }
+            match b.base() {
+                "BRA" | "JMP" => {
+                    if let Some(t) = b.target.as_deref().and_then(block_of_label) {
+                        g.add_edge(NodeIndex::new(at), NodeIndex::new(t), ());
+                    }
+                    falls = guarded(b) || b.opcode.starts_with("BRA.DIV");
+                }
+                "BRX" | "JMX" | "BRXU" | "JMXU" => {
+                    for &o in sass.labels.values() {
+                        if let Some(t) = of(o) {
+                            g.add_edge(NodeIndex::new(at), NodeIndex::new(t), ());
+                        }
+                    }
+                    falls = guarded(b);
+                }
+                "EXIT" | "RET" | "BPT" | "KILL" => {
+                    g.add_edge(NodeIndex::new(at), exit, ());
+                    falls = guarded(b);
+                }
+                _ => {}
+            }
+        }
+        if falls {
+            match sass.insts.get(k + 1).and_then(|j| of(j.code_offset)) {
+                Some(t) if t != at => {
+                    g.add_edge(NodeIndex::new(at), NodeIndex::new(t), ());
+                }
+                Some(_) => {}
+                None => {
+                    g.add_edge(NodeIndex::new(at), exit, ());
+                }
+            }
+        }
+    }
+    let dom = petgraph::algo::dominators::simple_fast(&g, NodeIndex::new(0));
+    let post = petgraph::algo::dominators::simple_fast(petgraph::visit::Reversed(&g), exit);
+    SassBlocks { starts, dom, post }
 }
 
 /// The `wgmma.commit_group`s of `kernel` to which ptxas gave an HGMMA of its own, by PTX pc: a
@@ -2886,6 +2975,26 @@ setp.lt.u32 %p1, %r4, %r1;";
             Some(vec![Some(5)])
         );
         assert_eq!(global_lines_unmatched(&program, "k", &sass(false)), Some(vec![]));
+        // the second load after a branch every lane comes back from (an `mbarrier` wait's retry
+        // placed after the `EXIT`): its block runs as often as the first's, the line matches
+        let text = ".section\t.text.k,\"ax\",@progbits\n\
+             //## File \"k.cu\", line 5\n\
+             /*0000*/ LDG.E R4, desc[UR4][R2.64+0x4] ;\n\
+             //## File \"k.cu\", line 6\n\
+             /*0010*/ ISETP.GE.AND P0, PT, R4, 0x1, PT ;\n\
+             /*0020*/ @!P0 BRA `(.L_x_1) ;\n\
+             .L_x_0:\n\
+             //## File \"k.cu\", line 5\n\
+             /*0030*/ LDG.E R5, desc[UR4][R2.64] ;\n\
+             //## File \"k.cu\", line 7\n\
+             /*0040*/ STG.E desc[UR4][R2.64+0x8], R5 ;\n\
+             /*0050*/ EXIT ;\n\
+             .L_x_1:\n\
+             /*0060*/ BRA `(.L_x_0) ;\n";
+        let retry = warpscope_toolchain::sass::parse_disassembly(text)
+            .unwrap()
+            .remove(0);
+        assert_eq!(global_lines_unmatched(&program, "k", &retry), Some(vec![]));
     }
 
     #[test]

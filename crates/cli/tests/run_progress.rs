@@ -26,7 +26,7 @@ fn programs() -> &'static Path {
 }
 
 /// Iterations and blocks of a launch that runs for seconds on one thread.
-const LONG: [&str; 2] = ["60000", "64"];
+const LONG: [&str; 2] = ["200000", "64"];
 
 /// `warpscope run FLAGS --export E -- ./long ITERS BLOCKS` on `threads` threads: the output and
 /// the export.
