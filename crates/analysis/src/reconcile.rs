@@ -1385,6 +1385,12 @@ fn strong_load_steers(program: &Program, body: &[Op], a: u32) -> bool {
             tainted.extend(o.dests.iter().map(String::as_str));
         }
     }
+    a_branch_reads(body, tainted)
+}
+
+/// Whether a branch of `body` depends on a `tainted` register, through registers or through a
+/// shared store of it and a shared load.
+fn a_branch_reads<'a>(body: &'a [Op], mut tainted: BTreeSet<&'a str>) -> bool {
     if tainted.is_empty() {
         return false;
     }
@@ -1406,12 +1412,7 @@ fn global_atomic_steers(body: &[Op]) -> bool {
             tainted.extend(o.dests.iter().map(String::as_str));
         }
     }
-    if tainted.is_empty() {
-        return false;
-    }
-    spread_via_shared(body, &mut tainted);
-    body.iter()
-        .any(|o| o.op.starts_with("bra") && o.guard.as_deref().is_some_and(|g| tainted.contains(g)))
+    a_branch_reads(body, tainted)
 }
 
 /// [`spread`], and through shared memory: once a shared store in `ops` writes a tainted value,
