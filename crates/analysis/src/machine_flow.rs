@@ -42,6 +42,7 @@ mod loops;
 mod moves;
 mod shared;
 
+pub use local::{UNDEFINED_LOCAL, reads_undefined_local};
 pub use shared::{BlockShared, FlowShared, SASS_SHARED_BASE, SharedRecorder};
 
 const RZ: u8 = 255;
@@ -1725,7 +1726,15 @@ impl MachineFlow {
                 }
             }
             w.together = None;
-            self.step(w, ins, pc, group, launch, counts, mem)?;
+            if let Err(why) = self.step(w, ins, pc, group, launch, counts, mem) {
+                // a stop on a value that derives from local bytes never stored: the GPU's value
+                // there is not defined, so the PTX emulation's counts on its own are estimates
+                return Err(if w.undef.mask(ins) & group != 0 {
+                    w.undef.reason(&why)
+                } else {
+                    why
+                });
+            }
             // a counted loop's backward branch taken by the whole warp: the iterations sure to
             // follow added at once
             if let Some(Some(lp)) = self.loops.get(pc)
@@ -1816,6 +1825,9 @@ impl MachineFlow {
         mem: &mut Mem,
     ) -> Result<(), String> {
         let stop = |why: &str| format!("/*{:04x}*/ {}: {why}", ins.offset, ins.text);
+        // values written here derive from a never-stored local read only where `exec` or a
+        // local load says so
+        w.undef.cur = false;
         // lanes whose guard holds, and lanes whose guard is unknown
         let (on, unknown_guard) = w.pred_mask(ins.guard, group);
         if ins.kind.is_control() && w.decision_tainted(ins, group) {
@@ -2098,6 +2110,7 @@ impl MachineFlow {
                 if to_reg {
                     if let Some(&d) = ins.dst.first() {
                         w.cur_taint = false;
+                        w.undef.cur = false;
                         w.cur_approx = false;
                         for l in lanes(on) {
                             let v = w.barrier[b][l];
@@ -3915,6 +3928,8 @@ struct Warp {
     local: Vec<local::Bytes>,
     /// Lanes that stored to a local address not known: their local loads are unknown.
     local_blind: u32,
+    /// Values that derive from local bytes a lane loaded without having stored them.
+    undef: local::Undefined,
     /// The warp's index in its block, and its block's linear id (the shared records' keys).
     in_block: u32,
     block_lin: u32,
@@ -4042,6 +4057,7 @@ impl Warp {
             last_iteration: None,
             local: vec![local::Bytes::default(); 32],
             local_blind: 0,
+            undef: local::Undefined::new(256),
             in_block: 0,
             block_lin: 0,
             phase: 0,
@@ -4090,6 +4106,7 @@ impl Warp {
         self.bar_apart = false;
         self.local.iter_mut().for_each(|m| m.clear());
         self.local_blind = 0;
+        self.undef.reset(span);
         self.in_block = warp as u32;
         self.block_lin = ctaid[0] + launch.grid[0] * (ctaid[1] + launch.grid[1] * ctaid[2]);
         self.phase = 0;
@@ -4194,6 +4211,11 @@ impl Warp {
                 Some(r) if r == RZ as usize => (Some(0), false),
                 Some(r) if r < RZ as usize => {
                     let known = self.rk[r] >> l & 1 != 0 && self.ax[r] >> l & 1 == 0;
+                    if !known && self.undef.reg(r, l) {
+                        // a value not defined stored: the bytes hold no defined value either
+                        self.local[l].remove(&a.wrapping_add(i));
+                        continue;
+                    }
                     (
                         known.then(|| (self.r[r][l] >> (8 * (i % 4))) as u8),
                         self.rt[r] >> l & 1 != 0,
@@ -4232,6 +4254,9 @@ impl Warp {
                 for l in lanes(on) {
                     let got = match addr(self, l) {
                         Some(a) if self.local_blind >> l & 1 == 0 => {
+                            if local::never_stored(&self.local[l], a, u32::from(bytes)) {
+                                self.undef.note(ins);
+                            }
                             local::load(&self.local[l], a, u32::from(bytes))
                         }
                         _ => None,
@@ -4378,6 +4403,11 @@ impl Warp {
                 for l in lanes(on) {
                     if generic && let Some(la) = self.address(ins, l).and_then(local::of_generic) {
                         // a generic load from the lane's own local memory
+                        if self.local_blind >> l & 1 == 0
+                            && local::never_stored(&self.local[l], la, u32::from(bytes))
+                        {
+                            self.undef.note(ins);
+                        }
                         let got = (self.local_blind >> l & 1 == 0)
                             .then(|| local::load(&self.local[l], la, u32::from(bytes)))
                             .flatten();
@@ -4497,11 +4527,14 @@ impl Warp {
         taint: bool,
     ) {
         self.cur_taint = taint;
+        // a load from an address that derives from a never-stored read
+        self.undef.cur |= self.undef.mask(ins) >> l & 1 != 0;
         let Some(mut buf) = buf else {
             for d in &ins.dst {
                 self.set(*d, l, None);
             }
             self.cur_taint = false;
+            self.undef.cur = false;
             return;
         };
         if bytes < 4 {
@@ -4519,6 +4552,7 @@ impl Warp {
             self.set(*d, l, Some(v));
         }
         self.cur_taint = false;
+        self.undef.cur = false;
     }
 
     /// The lanes of `on` where a `BRA`/`BREAK`'s predicate operand (`BRA !P0, target`) holds, all
@@ -4570,6 +4604,7 @@ impl Warp {
     }
 
     fn set(&mut self, d: Dst, lane: usize, v: Option<u32>) {
+        self.undef.set(d, 1 << lane);
         match d {
             Dst::R(r) if r != RZ => {
                 let r = r as usize;
@@ -4651,6 +4686,9 @@ impl Warp {
     /// (`cur_approx` false).
     fn set_lanes(&mut self, d: Dst, m: u32, v: &[u32; 32], k: u32) {
         debug_assert!(!self.cur_approx && k & !m == 0);
+        if matches!(d, Dst::R(_) | Dst::P(_)) {
+            self.undef.set(d, m);
+        }
         match d {
             Dst::R(r) if r != RZ => {
                 let r = r as usize;
@@ -4895,6 +4933,7 @@ impl Warp {
         // results derive from memory where an operand does (in any lane, for the instructions
         // that mix lanes)
         self.cur_taint = self.taint_mask(ins) & on != 0;
+        self.undef.cur = self.undef.mask(ins) & on != 0;
         self.cur_approx = false;
         let s = &ins.src;
         let src = |w: &Warp, i: usize, l: usize| s.get(i).and_then(|o| w.read(*o, l, launch));

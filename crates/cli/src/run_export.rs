@@ -109,6 +109,10 @@ pub struct LaunchOut<'a> {
     /// then the PTX's, labelled estimates).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub global_flow_stop: Option<&'a str>,
+    /// Where the machine code's flow stopped on a value read from local memory the thread never
+    /// stored (the shared and global counters are then estimates too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undefined_local_read: Option<&'a str>,
     /// For a kernel a grid launched (dynamic parallelism): the launching grid's id, block, thread,
     /// this grid's nesting depth and the stream it went into.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -512,6 +516,7 @@ pub fn export<'a>(
                 fix: r.analysis.fix.as_ref(),
                 machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),
                 global_flow_stop: r.analysis.global_flow_stop.as_deref(),
+                undefined_local_read: r.analysis.undefined_local_read.as_deref(),
                 parent: r.parent.as_ref(),
                 with_children: trees.remove(&r.index),
             })

@@ -191,6 +191,10 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
                     .contains_key("warpscope__order_dependent_input")
             })
             .filter(|r| r.analysis.metrics.get(key) == Some(&0.0))
+            // the note on never-stored local memory says why its memory counters are estimates
+            .filter(|r| {
+                key == "warpscope__branch_counters_exact" || r.analysis.undefined_local_read.is_none()
+            })
             .map(|r| r.kernel.as_str())
             .filter(|k| !spinning.contains(k))
             .collect();
@@ -254,6 +258,24 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
         notes.push(format!(
             "global-memory counters are estimates for {}: ptxas moved, merged or removed some of their global loads or stores (or copies them asynchronously) and the machine code's own accesses could not be followed on the launch, so the PTX's accesses are counted; or a device printf call is outside its measured rule",
             global_estimated.join(", ")
+        ));
+    }
+
+    // launches whose machine code stopped on local bytes the thread never stored
+    let mut undefined: Vec<String> = recs
+        .iter()
+        .filter_map(|r| {
+            r.analysis
+                .undefined_local_read
+                .as_deref()
+                .map(|w| format!("{} (at {w})", brief(&r.kernel)))
+        })
+        .collect();
+    undefined.dedup();
+    if !undefined.is_empty() {
+        notes.push(format!(
+            "shared- and global-memory counters are estimates for {}: a branch or address depends on local memory the thread read without having stored it, whose value on the GPU is whatever was left there; the counters follow the emulation's value (zero)",
+            undefined.join(", ")
         ));
     }
 

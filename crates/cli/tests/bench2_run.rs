@@ -206,3 +206,63 @@ fn pivot_against_the_h200_runs() {
     assert_eq!(fewer, [28, 32, 36]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// switch's `interp` pops its stack before pushing (`case 1` before any `case 0`): it adds a word
+/// of local memory the thread never stored, whose value on the GPU is whatever was left there, and
+/// later branches (`case 6`: `if (acc & 1) ++pc`) and so the opcode loads follow it. The PTX
+/// emulation reads zero there and counts 1,028 global load requests and 19,359 sectors, the H200
+/// 1,027 and 19,358: the machine code's flow stops at a branch on such a value, and that makes
+/// the launch's memory counters estimates, with the read named. `classify` keeps its exact labels.
+#[test]
+fn interp_reads_local_memory_it_never_stored() {
+    let dir = std::env::temp_dir().join(format!("warpscope-bench2-interp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let export = dir.join("run.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args([
+            "run",
+            "--export",
+            export.to_str().unwrap(),
+            "calibration/run/bench2/switch.cu",
+        ])
+        .current_dir(repo())
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let h200 = read_ncu_csv(&repo().join("calibration/run/bench2/h200/switch.ncu.csv"));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let launches = v["launches"].as_array().unwrap();
+    let interp = &launches[0];
+    assert!(interp["kernel"].as_str().unwrap().starts_with("interp"));
+    let m = &interp["metrics"];
+    for k in [
+        "warpscope__branch_counters_exact",
+        "warpscope__global_counters_exact",
+        "warpscope__shared_counters_exact",
+    ] {
+        assert_eq!(m[k], 0.0, "interp: {k}");
+    }
+    let why = interp["undefined_local_read"].as_str().unwrap_or_default();
+    assert!(
+        why.contains("never stored") && why.contains("LDL"),
+        "interp: `{why}`"
+    );
+    assert_eq!(
+        h200[&0].1["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"],
+        1027.0
+    );
+    let classify = &launches[1];
+    assert!(classify["undefined_local_read"].is_null());
+    let m = &classify["metrics"];
+    assert_eq!(m["warpscope__global_counters_exact"], 1.0);
+    for k in [
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    ] {
+        assert_eq!(m[k].as_f64().unwrap(), h200[&1].1[k], "classify: {k}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

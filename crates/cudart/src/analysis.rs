@@ -304,6 +304,12 @@ pub struct LaunchAnalysis {
     /// PTX's, labelled estimates).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub global_flow_stop: Option<String>,
+    /// Where following the machine code stopped on a value read from local memory the thread
+    /// never stored (`machine_flow::reads_undefined_local`): the GPU's value there is not
+    /// defined, so the shared and global counters the PTX emulation made on its own (zero) are
+    /// estimates too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undefined_local_read: Option<String>,
     /// Thread instructions executed (each warp instruction's active lanes, summed; PTX
     /// instructions, in the blocks that ran).
     #[serde(default)]
@@ -679,6 +685,12 @@ pub fn analyse_launch(
     // them: the GPU runs some together, which ones depending on how it is profiled
     // (calibration/run/repeat/README.md)
     let flow_merge = matches!(&flow, Some(Ok(c)) if c.may_merge_global > 0);
+    // a decision on local bytes the thread never stored: the PTX emulation's memory counters rest
+    // on its own value for them (zero), not the GPU's
+    let undefined_local = match &flow {
+        Some(Err(why)) if warpscope_analysis::machine_flow::reads_undefined_local(why) => Some(why.clone()),
+        _ => None,
+    };
     let global_flow_stop = match (&ka.machine_flow, &flow) {
         (Some(f), Some(Ok(c))) if f.counts_globals() => c.global_why.map(str::to_string),
         (Some(f), Some(Err(why))) if f.counts_globals() => Some(why.clone()),
@@ -989,6 +1001,7 @@ pub fn analyse_launch(
             || (machine_shared.is_some() && !flow_overlap))
             && !ka.spin_shared
             && !ka.unmeasured_wmma.0
+            && undefined_local.is_none()
         {
             1.0
         } else {
@@ -1011,6 +1024,7 @@ pub fn analyse_launch(
         "warpscope__global_counters_exact",
         if (ka.global_exact || (machine_global.is_some() && !flow_overlap))
             && !flow_merge
+            && undefined_local.is_none()
             && !ka.spin_global
             && !ka.device_runtime
             && !ka.unmeasured_wmma.1
@@ -1159,6 +1173,7 @@ pub fn analyse_launch(
     }
     out.machine_flow_stop = flow_stop;
     out.global_flow_stop = global_flow_stop;
+    out.undefined_local_read = undefined_local;
     if res.stopped {
         out.sampling = Some(scale_to_grid(
             &mut out.metrics,

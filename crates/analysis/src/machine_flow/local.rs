@@ -5,8 +5,138 @@
 //! stored was unknown) and a load of bytes the lane never stored is unknown. The stack pointer's
 //! starting value (`c[0x0][0x28]`) is given a fixed value: only its differences matter to local
 //! addresses.
+//!
+//! A byte the lane never stored holds whatever the GPU left there (the thread's local memory is
+//! not cleared between threads): no value is the GPU's, not even the emulation's zero. [`Undefined`]
+//! follows which registers and predicates derive from such a read, so a run that stops on one
+//! says so ([`UNDEFINED_LOCAL`]), and the counters the PTX emulation made on its own value are
+//! estimates too.
 
-use super::{Src, parse_hex, parse_reg};
+use super::{Dst, Ins, Kind, Opnd, PT, Pred, RZ, Src, URZ, parse_hex, parse_reg};
+
+/// The words of a stop reason whose value derives from a read of local memory the lane never
+/// stored ([`reads_undefined_local`]).
+pub const UNDEFINED_LOCAL: &str = "derives from local memory the thread never stored";
+
+/// Whether a flow stop reason is one on a value read from local memory the thread never stored:
+/// the GPU's value there is not defined, so whatever the PTX emulation counted on its own value
+/// for it (zero) is no count of the GPU's.
+#[must_use]
+pub fn reads_undefined_local(why: &str) -> bool {
+    why.contains(UNDEFINED_LOCAL)
+}
+
+/// Which registers and predicates hold values that derive from local bytes a lane loaded without
+/// having stored them, lane by lane (the uniform ones for the whole warp), beside the values.
+#[derive(Clone, Debug)]
+pub(super) struct Undefined {
+    r: Vec<u32>,
+    p: [u32; 8],
+    ur: [bool; 64],
+    up: [bool; 8],
+    /// Whether the values being written derive from such a read.
+    pub(super) cur: bool,
+    /// The first instruction (code offset and text) whose load read bytes never stored.
+    pub(super) first: Option<(u32, String)>,
+}
+
+impl Undefined {
+    pub(super) fn new(regs: usize) -> Undefined {
+        Undefined {
+            r: vec![0; regs],
+            p: [0; 8],
+            ur: [false; 64],
+            up: [false; 8],
+            cur: false,
+            first: None,
+        }
+    }
+
+    /// A warp's start: nothing read yet.
+    pub(super) fn reset(&mut self, span: usize) {
+        self.r[..span].iter_mut().for_each(|t| *t = 0);
+        self.p = [0; 8];
+        self.ur = [false; 64];
+        self.up = [false; 8];
+        self.cur = false;
+        self.first = None;
+    }
+
+    /// A load by `ins` read bytes the lane never stored: the value it writes derives from them.
+    pub(super) fn note(&mut self, ins: &Ins) {
+        self.cur = true;
+        if self.first.is_none() {
+            self.first = Some((ins.offset, ins.text.clone()));
+        }
+    }
+
+    /// Why a run stopped at an instruction whose inputs derive from a never-stored read
+    /// (`why`, the stop as the run gives it), naming the load.
+    pub(super) fn reason(&self, why: &str) -> String {
+        match &self.first {
+            Some((off, text)) => format!("{why}; the value {UNDEFINED_LOCAL} (/*{off:04x}*/ {text})"),
+            None => format!("{why}; the value {UNDEFINED_LOCAL}"),
+        }
+    }
+
+    /// Lane `l`'s register `r` derives from a read of bytes never stored.
+    pub(super) fn reg(&self, r: usize, l: usize) -> bool {
+        self.r.get(r).is_some_and(|m| m >> l & 1 != 0)
+    }
+
+    /// The lanes whose inputs to `ins` (guard, operands, predicates, a wide addend's high half)
+    /// derive from a read of bytes never stored.
+    pub(super) fn mask(&self, ins: &Ins) -> u32 {
+        let p = |q: &Pred| {
+            if q.uniform {
+                if self.up[q.idx as usize] { u32::MAX } else { 0 }
+            } else {
+                self.p[q.idx as usize]
+            }
+        };
+        let r = |o: &Opnd| match o.src {
+            Src::R(r) | Src::Const { reg: Some(r), .. } => self.r[r as usize],
+            Src::Ur(r) | Src::Const { ureg: Some(r), .. } if self.ur[r as usize] => u32::MAX,
+            _ => 0,
+        };
+        let mut m = p(&ins.guard);
+        for o in &ins.src {
+            m |= r(o);
+        }
+        for q in &ins.preds {
+            m |= p(q);
+        }
+        if matches!(
+            ins.kind,
+            Kind::Imad { hi: true, .. } | Kind::Imad { wide: true, .. }
+        ) {
+            m |= match ins.src.get(2).map(|o| o.src) {
+                Some(Src::R(x)) if x != RZ => self.r[x as usize + 1],
+                Some(Src::Ur(x)) if x != URZ && self.ur[x as usize + 1] => u32::MAX,
+                _ => 0,
+            };
+        }
+        m
+    }
+
+    /// Destination `d` of lanes `m` gets values that derive (`cur`) or do not derive from such a
+    /// read.
+    pub(super) fn set(&mut self, d: Dst, m: u32) {
+        match d {
+            Dst::R(r) if r != RZ => {
+                let t = &mut self.r[r as usize];
+                *t = if self.cur { *t | m } else { *t & !m };
+            }
+            Dst::P(p) if p != PT => {
+                let t = &mut self.p[p as usize];
+                *t = if self.cur { *t | m } else { *t & !m };
+            }
+            Dst::Ur(r) if r != URZ => self.ur[r as usize] = self.cur,
+            Dst::Up(p) if p != PT => self.up[p as usize] = self.cur,
+            _ => {}
+        }
+    }
+}
 
 /// The value the run gives `c[0x0][0x28]` (the top of a thread's local stack).
 pub(super) const STACK_TOP: u32 = 0x00ff_f000;
@@ -42,6 +172,11 @@ pub(super) fn of_generic(g: u64) -> Option<u32> {
 /// One lane's local bytes: address → (value, derives from global memory); `None` value: stored
 /// but unknown.
 pub(super) type Bytes = rustc_hash::FxHashMap<u32, (Option<u8>, bool)>;
+
+/// Whether one of the `n` bytes at `a` was never stored by the lane.
+pub(super) fn never_stored(m: &Bytes, a: u32, n: u32) -> bool {
+    (0..n).any(|i| !m.contains_key(&a.wrapping_add(i)))
+}
 
 /// Loads `n` bytes at `a` from a lane's local memory: the bytes (little-endian) and whether any
 /// derives from global memory, or `None` when a byte is unknown or was never stored.

@@ -596,3 +596,71 @@ fn an_r2p_writes_only_the_predicates_of_its_mask() {
     // mask 0x7 writes P2 too, from bit 2 of R3: every lane jumps
     assert_eq!(run(&flow(&r2p_between("0x7")), 32, &[]), Ok((1, 0)));
 }
+
+/// An interpreter's stack popped before anything was pushed (bench2's `interp`: `case 1: --sp;
+/// acc += st[sp & 7]`): `acc += st[1]; st[2] = acc; if (st[2] & 1)`. The popped word was never
+/// stored, so on the GPU it is whatever the thread's local memory held, and so is every value
+/// made from it, through a push and a pop too.
+const POP_FIRST: &str = "\t/*0000*/ LDC R1, c[0x0][0x28] ;\n\
+    \t/*0010*/ S2R R0, SR_TID.X ;\n\
+    \t/*0020*/ VIADD R1, R1, 0xffffffe0 ;\n\
+    \t/*0030*/ LDL R3, [R1+0x4] ;\n\
+    \t/*0040*/ IADD3 R4, R3, R0, RZ ;\n\
+    \t/*0050*/ STL [R1+0x8], R4 ;\n\
+    \t/*0060*/ LDL R5, [R1+0x8] ;\n\
+    \t/*0070*/ LOP3.LUT R6, R5, 0x1, RZ, 0xc0, !PT ;\n\
+    \t/*0080*/ ISETP.NE.U32.AND P0, PT, R6, RZ, PT ;\n\
+    \t/*0090*/ @P0 BRA `(.L_x_0) ;\n\
+    \t/*00a0*/ IADD3 R0, R0, 0x1, RZ ;\n\
+    .L_x_0:\n\
+    \t/*00b0*/ EXIT ;\n";
+
+#[test]
+fn a_branch_on_a_pop_before_any_push_names_the_never_stored_read() {
+    let err = run(&flow(POP_FIRST), 32, &[]).unwrap_err();
+    assert!(err.starts_with("/*0090*/"), "{err}");
+    assert!(reads_undefined_local(&err), "{err}");
+    assert!(err.contains("/*0030*/ LDL R3, [R1+0x4]"), "{err}");
+    // pushed first (`st[1] = tid`): acc = 2 tid is even in every lane, no lane jumps
+    let pushed = POP_FIRST.replace(
+        "\t/*0020*/ VIADD R1, R1, 0xffffffe0 ;\n",
+        "\t/*0020*/ STL [R1+0x4], R0 ;\n",
+    );
+    assert_eq!(run(&flow(&pushed), 32, &[]), Ok((1, 0)));
+    // the popped value overwritten before the push (`acc = tid`): the odd lanes jump
+    let overwritten = POP_FIRST.replace("IADD3 R4, R3, R0, RZ", "MOV R4, R0");
+    assert_eq!(run(&flow(&overwritten), 32, &[]), Ok((1, 1)));
+    // a value unknown for another reason (a shared load with no record of the launch's shared
+    // memory) is no never-stored read
+    let shared = POP_FIRST.replace("LDL R3, [R1+0x4]", "LDS R3, [R0]");
+    let err = run(&flow(&shared), 32, &[]).unwrap_err();
+    assert!(
+        err.contains("unknown value") && !reads_undefined_local(&err),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_never_stored_read_that_no_decision_uses_stops_nothing() {
+    // the popped word goes to a register no branch reads: the run goes on to the end
+    let unused = POP_FIRST.replace("LDL R5, [R1+0x8]", "MOV R5, R0");
+    assert_eq!(run(&flow(&unused), 32, &[]), Ok((1, 1)));
+    // a never-stored read in the other lanes' branch input only: lanes 0..15 store first
+    let half = "\t/*0000*/ LDC R1, c[0x0][0x28] ;\n\
+        \t/*0010*/ S2R R0, SR_TID.X ;\n\
+        \t/*0020*/ ISETP.GE.U32.AND P1, PT, R0, 0x10, PT ;\n\
+        \t/*0030*/ @!P1 STL [R1+0x4], R0 ;\n\
+        \t/*0040*/ LDL R3, [R1+0x4] ;\n\
+        \t/*0050*/ ISETP.NE.U32.AND P0, PT, R3, 0x3, PT ;\n\
+        \t/*0060*/ @P0 BRA `(.L_x_0) ;\n\
+        \t/*0070*/ IADD3 R0, R0, 0x1, RZ ;\n\
+        .L_x_0:\n\
+        \t/*0080*/ EXIT ;\n";
+    // 16 threads: every lane stored; 32: lanes 16..31 read what they never stored
+    assert_eq!(run(&flow(half), 16, &[]), Ok((1, 1)));
+    let err = run(&flow(half), 32, &[]).unwrap_err();
+    assert!(
+        reads_undefined_local(&err) && err.contains("/*0040*/ LDL R3, [R1+0x4]"),
+        "{err}"
+    );
+}
