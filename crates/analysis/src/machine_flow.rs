@@ -3373,8 +3373,9 @@ fn decode(
         "LOP3" | "ULOP3" => {
             ins.kind = Kind::Lop3;
             // `LOP3.LUT P0, R2, a, b, c, lut, !PT`: a predicate destination (result != 0) first
+            // (`ULOP3.LUT UP0, URZ, a, b, c, lut, !UPT` in the uniform datapath)
             if parse_pred(&ops[0]).is_some() {
-                if ops.last().is_some_and(|o| o != "!PT") {
+                if ops.last().is_some_and(|o| o != "!PT" && o != "!UPT") {
                     poison(&mut ins);
                     return ins;
                 }

@@ -664,3 +664,25 @@ fn a_never_stored_read_that_no_decision_uses_stops_nothing() {
         "{err}"
     );
 }
+
+/// CUB's histogram sweep tests its input pointer's alignment in the uniform datapath
+/// (`ULOP3.LUT UP0, URZ, UR4, 0xf, URZ, 0xc0, !UPT`: UP0 = (ptr & 15) != 0) and takes the
+/// vectorised path by `PLOP3.LUT P0, PT, P0, PT, UP0, 0x40, 0x0` (P0 && !UP0).
+const ALIGNED: &str = "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+    \t/*0010*/ ULDC UR4, c[0x0][0x210] ;\n\
+    \t/*0020*/ ULOP3.LUT UP0, URZ, UR4, 0xf, URZ, 0xc0, !UPT ;\n\
+    \t/*0030*/ ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;\n\
+    \t/*0040*/ PLOP3.LUT P0, PT, P0, PT, UP0, 0x40, 0x0 ;\n\
+    \t/*0050*/ @P0 BRA `(.L_x_0) ;\n\
+    \t/*0060*/ IADD3 R0, R0, 0x1, RZ ;\n\
+    .L_x_0:\n\
+    \t/*0070*/ EXIT ;\n";
+
+#[test]
+fn a_uniform_lop3_writes_its_uniform_predicate() {
+    let f = flow(ALIGNED);
+    // aligned: UP0 false, lanes 16..31 jump
+    assert_eq!(run(&f, 32, &0x1000u32.to_le_bytes()), Ok((1, 1)));
+    // 4 bytes off: UP0 true, no lane jumps
+    assert_eq!(run(&f, 32, &0x1004u32.to_le_bytes()), Ok((1, 0)));
+}
