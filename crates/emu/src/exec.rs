@@ -4022,7 +4022,11 @@ fn ldst<S: Sink>(
             }),
             (_, false, _) => {
                 if let Some(t) = ctx.track {
-                    t.read_lanes(ctx.owner(block), &addrs, mask, es);
+                    if stray == 0 && !ctx.limits.reference_paths {
+                        t.read_run(ctx.owner(block), &addrs, es);
+                    } else {
+                        t.read_lanes(ctx.owner(block), &addrs, mask, es);
+                    }
                 }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {
@@ -4053,7 +4057,11 @@ fn ldst<S: Sink>(
                 let mut hint = 0usize;
                 bm.gwrites += 1;
                 if let Some(t) = ctx.track {
-                    t.write_lanes(ctx.global, ctx.owner(block), &addrs, mask, es);
+                    if stray == 0 && !ctx.limits.reference_paths {
+                        t.write_run(ctx.global, ctx.owner(block), &addrs, es);
+                    } else {
+                        t.write_lanes(ctx.global, ctx.owner(block), &addrs, mask, es);
+                    }
                 }
                 // 4-byte stores of a whole warp to one buffer: the buffer found once, the lanes
                 // stored in lane order (a later lane's store to the same word wins, as below)

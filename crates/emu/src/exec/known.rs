@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use warpscope_ptx::Kernel;
 use warpscope_ptx::inst::{Inst, MemSpace, Op, R, RowInit};
 
-use super::{Ctx, Res, Warp, emit, lane_address, resolve, wr};
+use super::{Ctx, Res, Warp, emit, lane_address, resolve};
 use crate::arith;
 use crate::event::{AccessOp, Sink};
 use crate::fast::{FULL, X, XOp, rows_of};
@@ -167,7 +167,17 @@ pub(super) fn exec_known<S: Sink>(
             &offs,
         );
     }
+    // the value written into the row in place (not through a row of copies)
     for (&r, &v) in k.r[..usize::from(k.n)].iter().zip(&k.vals) {
-        wr(&mut w.regs[r as usize], &[v; 32], mask);
+        let row = &mut w.regs[r as usize];
+        if mask == FULL {
+            row.fill(v);
+        } else {
+            for (l, x) in row.iter_mut().enumerate() {
+                if mask >> l & 1 != 0 {
+                    *x = v;
+                }
+            }
+        }
     }
 }
