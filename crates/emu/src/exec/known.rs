@@ -167,11 +167,11 @@ pub(super) fn exec_known<S: Sink>(
             &offs,
         );
     }
-    // the value written into the row in place (not through a row of copies)
+    // a whole warp's row stored as one splat (`slice::fill` is a loop of single stores here)
     for (&r, &v) in k.r[..usize::from(k.n)].iter().zip(&k.vals) {
         let row = &mut w.regs[r as usize];
         if mask == FULL {
-            row.fill(v);
+            *row = [v; 32];
         } else {
             for (l, x) in row.iter_mut().enumerate() {
                 if mask >> l & 1 != 0 {
