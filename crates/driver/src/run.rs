@@ -379,6 +379,16 @@ impl Multi {
 }
 
 impl Sink for Multi {
+    /// The bank counts, the global sector counts and the machine flow's shared recorder look at
+    /// shared and global accesses only; the other sinks are asked nothing and take every load.
+    fn param_loads(&self) -> bool {
+        self.hazards.is_some()
+            || self.global_races.is_some()
+            || self.global_init.is_some()
+            || self.cluster.is_some()
+            || self.trace.is_some()
+    }
+
     fn copy_sources(&mut self, warp: u32, pc: u32, sources: u32) {
         self.sources = Some((warp, pc, sources));
         if let Some(s) = &mut self.banks {

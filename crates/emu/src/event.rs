@@ -147,6 +147,13 @@ pub struct BarrierEvent {
 pub trait Sink: Send {
     /// A warp-level memory instruction.
     fn mem(&mut self, _e: &MemEvent<'_>) {}
+    /// Whether [`Sink::mem`] looks at loads of kernel parameters and constants ([`Space::Param`],
+    /// [`Space::Const`]). `false` lets the emulator leave out the events of those loads whose
+    /// value it knew before the launch (a kernel's `ld.param` of its arguments); every other
+    /// event is sent as always. Asked once a warp's turn; the default, `true`, sends them all.
+    fn param_loads(&self) -> bool {
+        true
+    }
     /// The values a warp's `st` writes, sent just before its `Store` event(s): lane `l` writes, for
     /// each `e < rows.len()` in turn, the low `elem` bytes of `rows[e][l]` (little-endian) at the
     /// event's address, `elem * rows.len()` bytes in all. Sent for `st`, plain and vector, in every

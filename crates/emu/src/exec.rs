@@ -18,6 +18,7 @@ use crate::mem::{self, Global};
 use crate::remap::SmemMap;
 use crate::{EmuFault, FaultKind, Limits};
 
+pub(crate) mod known;
 pub(crate) mod loops;
 pub(crate) mod spin;
 mod tma;
@@ -33,6 +34,8 @@ pub(crate) struct Ctx<'a> {
     pub xops: &'a [XOp],
     /// `fast::alu_runs(xops)`: the ALU instructions in a row from each instruction.
     pub alu_runs: &'a [u32],
+    /// The table of the kernel's [`X::Known`] loads ([`known::known_loads`]).
+    pub known: &'a [known::Known],
     /// The rows a warp starts with whose value differs by lane and not by block (the kernel's
     /// `row_init` of `%tid`, `%laneid`, `%lanemask_*`, in that list's order), for every warp of
     /// a block: warp `w`'s are `lane_rows[w * n..(w + 1) * n]` ([`lane_rows`]).
@@ -1078,7 +1081,7 @@ impl MbarLog {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Res {
     Shared,
     Global,
@@ -1295,6 +1298,11 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                             t.pc = pc + 1;
                         }
                         return s;
+                    }
+                }
+                X::Known(k) => {
+                    if mask != 0 {
+                        known::exec_known(ctx, block, wi, w, sink, pc, mask, &ctx.known[k as usize]);
                     }
                 }
                 X::Gen(Inst::Printf { fmt, args, ret }) => {
@@ -4014,7 +4022,11 @@ fn ldst<S: Sink>(
             }),
             (_, false, _) => {
                 if let Some(t) = ctx.track {
-                    t.read_lanes(ctx.owner(block), &addrs, mask, es);
+                    if stray == 0 && !ctx.limits.reference_paths {
+                        t.read_run(ctx.owner(block), &addrs, es);
+                    } else {
+                        t.read_lanes(ctx.owner(block), &addrs, mask, es);
+                    }
                 }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {
@@ -4045,7 +4057,11 @@ fn ldst<S: Sink>(
                 let mut hint = 0usize;
                 bm.gwrites += 1;
                 if let Some(t) = ctx.track {
-                    t.write_lanes(ctx.global, ctx.owner(block), &addrs, mask, es);
+                    if stray == 0 && !ctx.limits.reference_paths {
+                        t.write_run(ctx.global, ctx.owner(block), &addrs, es);
+                    } else {
+                        t.write_lanes(ctx.global, ctx.owner(block), &addrs, mask, es);
+                    }
                 }
                 // 4-byte stores of a whole warp to one buffer: the buffer found once, the lanes
                 // stored in lane order (a later lane's store to the same word wins, as below)

@@ -59,6 +59,9 @@ pub(crate) enum X {
         addr: R,
         off: i32,
     },
+    /// A load whose values are known before the launch: the launch's `i`-th known load
+    /// (`exec::known`). Executes as [`X::Ldst`] of the same instruction would.
+    Known(u32),
     Gen(Inst),
 }
 

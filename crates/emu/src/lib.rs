@@ -1089,7 +1089,7 @@ where
     }
     let own = mem::Global::new(regions);
     let global = outer.unwrap_or(&own);
-    let xops = fast::decode(
+    let mut xops = fast::decode(
         &program.ops[k.entry as usize..k.end as usize],
         k.entry,
         k.n_rows,
@@ -1102,6 +1102,18 @@ where
         vec![0; xops.len()]
     } else {
         fast::alu_runs(&xops)
+    };
+    // the loads whose values are known before the launch (the reference paths load them)
+    let known = if limits.reference_paths {
+        Vec::new()
+    } else {
+        exec::known::known_loads(
+            &program.ops[k.entry as usize..k.end as usize],
+            &mut xops,
+            k,
+            &params,
+            &program.const_bank,
+        )
     };
     let lane_rows = exec::lane_rows(k, launch.block);
     mufu::prepare(&program.ops[k.entry as usize..k.end as usize]);
@@ -1146,6 +1158,7 @@ where
         kernel: k,
         xops: &xops,
         alu_runs: &alu_runs,
+        known: &known,
         lane_rows: &lane_rows,
         zero_rows: &zero_rows,
         global,

@@ -651,6 +651,10 @@ impl<S, const REC: bool> Drop for Tap<'_, S, REC> {
 }
 
 impl<S: Sink, const REC: bool> Sink for Tap<'_, S, REC> {
+    /// The sink's, while no loop iteration is recorded: a recording tap takes every event.
+    fn param_loads(&self) -> bool {
+        REC || self.sink.param_loads()
+    }
     #[inline(always)]
     fn mem(&mut self, e: &MemEvent<'_>) {
         if self.on() {

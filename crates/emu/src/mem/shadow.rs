@@ -492,6 +492,35 @@ impl Shadow {
         LOG.with_borrow_mut(|l| l.reads.push_lanes(addrs, mask, w));
     }
 
+    /// [`Shadow::read_lanes`] of a whole warp whose lane `l` reads `w` bytes at `addrs[0] + w l`
+    /// (the caller has checked it): one range, without looking at the lanes again.
+    #[inline]
+    pub fn read_run(&self, block: u32, addrs: &[u64; 32], w: u64) {
+        match addrs[0].checked_add(32 * w) {
+            Some(end) => LOG.with_borrow_mut(|l| l.reads.push(addrs[0], end)),
+            None => self.read_lanes(block, addrs, u32::MAX, w),
+        }
+    }
+
+    /// [`Shadow::write_lanes`] of a whole warp whose lane `l` writes `w` bytes at `addrs[0] + w l`
+    /// (the caller has checked it): one range logged and its words kept at once, without looking
+    /// at the lanes again (the lanes' own path where the range leaves a region or wraps).
+    #[inline]
+    pub fn write_run(&self, g: &Global, block: u32, addrs: &[u64; 32], w: u64) {
+        let lo = addrs[0];
+        let Some(end) = lo.checked_add(32 * w) else {
+            return self.write_lanes(g, block, addrs, u32::MAX, w);
+        };
+        LOG.with_borrow_mut(|l| l.writes.push(lo, end));
+        if let Some((r, first, last)) = self.words(lo, end - lo)
+            && self.regions[r].base + self.regions[r].len >= end
+        {
+            self.keep(g, r, first, last);
+        } else {
+            self.keep_lanes(g, addrs, u32::MAX, w);
+        }
+    }
+
     /// The current block is about to write `w` bytes at `addr` of `g` (or update them
     /// atomically): called before the write, so the words' values before the launch are kept.
     #[inline(always)]
@@ -1020,5 +1049,47 @@ mod tests {
         // a host copy into it makes it not zero
         g.write_range(0x1000, &[1]).unwrap();
         assert!(!g.take_shadow().regions[0].zero);
+    }
+
+    #[test]
+    fn warp_runs_log_and_keep_what_their_lanes_do() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let logs =
+            || LOG.with_borrow_mut(|l| (std::mem::take(&mut l.reads.v), std::mem::take(&mut l.writes.v)));
+        let mut cut = 0;
+        for case in 0..2000u64 {
+            // regions 0x1000..0x1100 (non-zero) and 0x1100..0x3100 (zero): adjacent, so runs may
+            // cross; some runs start below, end above or wrap around the address space
+            let g = Global::new(vec![(0x1000, (0..=255u8).collect()), (0x1100, vec![0u8; 8192])]);
+            let w = [1u64, 2, 4, 8][(case % 4) as usize];
+            let base = match (case / 4) % 5 {
+                0 => 0x1000 + next() % 0x100,
+                1 => 0x10f0 - 4 * (next() % 8),
+                2 => 0x3100 - 32 * w + 4 * (next() % 8),
+                3 => 0x0f80 + next() % 0x80,
+                _ => u64::MAX - 32 * w + 1 + next() % (16 * w),
+            } / w
+                * w;
+            let addrs: [u64; 32] = std::array::from_fn(|l| base.wrapping_add(l as u64 * w));
+            let (a, b) = (Shadow::new(&g), Shadow::new(&g));
+            a.begin();
+            a.write_run(&g, 0, &addrs, w);
+            a.read_run(0, &addrs, w);
+            let (ra, wa) = logs();
+            b.begin();
+            b.write_lanes(&g, 0, &addrs, u32::MAX, w);
+            b.read_lanes(0, &addrs, u32::MAX, w);
+            let (rb, wb) = logs();
+            assert_eq!((ra, wa), (rb, wb), "case {case}: logs");
+            assert_eq!(kept(&a), kept(&b), "case {case}: kept words");
+            cut += usize::from(base.checked_add(32 * w).is_none() || base < 0x1000 || base + 32 * w > 0x3100);
+        }
+        assert!(cut > 500, "{cut} runs leave the regions or wrap");
     }
 }
