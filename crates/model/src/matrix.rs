@@ -48,14 +48,18 @@
 //! on and on the 298 rows of a fresh batch measured afterwards (calibration/ldsm/README.md, rule 4)
 //! where no 32-byte source sector is read by more than two lanes (or all read one 16-byte chunk);
 //! where one is, the fresh batch breaks it (22 of 83 rows, off by 1-2) and it is
-//! [`MatrixError::NoRule`]. ncu counts none of these
-//! wavefronts as conflicts.
+//! [`MatrixError::NoRule`] (calibration/cgcrowd measured 1,059 such copies on an H200: no rule tried
+//! holds for all). Also outside: a 16-byte source chunk read by two lanes into one shared row that
+//! another sector of its source line fills (calibration/cgcrowd: 11 of 23 such copies off, by 2-8).
+//! ncu counts none of these wavefronts as conflicts.
 //!
 //! **LDGSTS.BYPASS with a source predicate** (`cp.async.cg` whose src-size is 16 or 0, Triton's
 //! masked copies; ptxas's `LDGSTS.E.BYPASS.128 [d], [s], P`): with every lane reading, the routing
 //! rule above; with a lane zero-filling, the `.ZFILL` count (the routing of the reading lanes that
 //! first write their destination, plus a per-phase union pass over every lane). Nsight Compute's
 //! instrumentation reads the predicate register `P0` as false ([`instrumented_source_lanes`]).
+//! Its bank conflicts are that pass beyond one per phase, over the lanes that truly read
+//! ([`predicated_bank_conflicts`]: this counter reads `P0` as held).
 //! Exact on all 2,496 copies measured on an H200 (calibration/srcpred/README.md). A `.cg` copy with
 //! the PTX `ignore-src` predicate is the same instruction and counts the same (calibration/capred).
 //!
