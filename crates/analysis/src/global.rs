@@ -164,11 +164,19 @@ pub fn bypass_copy_sectors(mask: u32, dst: &[u64; 32], src: &[u64; 32]) -> u64 {
     n as u64
 }
 
-/// Whether [`bypass_copy_sectors`] is outside its measured domain for this copy: a reading lane
-/// writes the 16-byte destination of a lower reading lane and reads another 128-byte source line
-/// than that lane (calibration/cgcrowd: 26 such copies, 24 of them off by 1-3 either way; the
-/// rule held on every other of the 1,283 copies there).
+/// Whether [`bypass_copy_sectors`] is outside its measured domain for this copy: the reading lanes
+/// write more than one 16-byte destination, and one of them writes the destination of a lower
+/// reading lane and reads another 128-byte source line than that lane (calibration/cgcrowd: 26 such
+/// copies, 24 of them off by 1-3 either way; the rule held on every other of the 1,283 copies
+/// there, and on calibration/casectors' copy whose 32 lanes write one destination from four lines).
 pub fn bypass_copy_sectors_unsure(mask: u32, dst: &[u64; 32], src: &[u64; 32]) -> bool {
+    if mask == 0 {
+        return false;
+    }
+    let one = dst[mask.trailing_zeros() as usize] / 16;
+    if (0..32).all(|l| mask >> l & 1 == 0 || dst[l] / 16 == one) {
+        return false;
+    }
     let mut m = mask;
     while m != 0 {
         let lane = m.trailing_zeros() as usize;

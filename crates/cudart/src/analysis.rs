@@ -873,7 +873,7 @@ pub fn analyse_launch(
         if kind == MatrixKind::Ldgsts {
             put(
                 "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
-                c.wavefronts.saturating_sub(c.ideal) as f64,
+                c.wavefronts.saturating_sub(c.ideal_wavefronts) as f64,
             );
         }
     }
