@@ -1402,6 +1402,8 @@ impl BankSink {
             }
             AccessOp::CpAsync => {
                 let stashed = self.sources.take();
+                // the lanes that truly read, where they differ from what the wavefronts counter sees
+                let mut reads = None;
                 let (copy, sources) = match form {
                     Some(MatrixForm::Copy(k)) => (k, mask),
                     Some(MatrixForm::ZeroFill(k)) => match stashed {
@@ -1410,10 +1412,13 @@ impl BankSink {
                     },
                     Some(MatrixForm::SourcePredicate) => {
                         match (stashed, self.recon.copy_predicates.get(&e.pc)) {
-                            (Some((w, pc, s)), Some(&(reg, negated))) if w == e.warp && pc == e.pc => (
-                                Some(matrix::CopyKind::CacheGlobalPredicated),
-                                matrix::instrumented_source_lanes(mask, s, reg, negated),
-                            ),
+                            (Some((w, pc, s)), Some(&(reg, negated))) if w == e.warp && pc == e.pc => {
+                                reads = Some(s);
+                                (
+                                    Some(matrix::CopyKind::CacheGlobalPredicated),
+                                    matrix::instrumented_source_lanes(mask, s, reg, negated),
+                                )
+                            }
                             _ => (None, mask),
                         }
                     }
@@ -1424,6 +1429,15 @@ impl BankSink {
                 let r = match (copy, dst, e.src) {
                     (Some(k), Some(d), Some(src)) => {
                         matrix::ldgsts_wavefronts_with_sources(self.arch, k, e.width, mask, sources, &d, src)
+                            .map(|mut c| {
+                                // the conflicts counter reads the predicate as the lanes hold it
+                                // (calibration/cgcrowd): the ideal is the wavefronts less those
+                                if let Some(reads) = reads {
+                                    let conflicts = matrix::predicated_bank_conflicts(mask, reads, &d, src);
+                                    c.ideal = c.wavefronts.saturating_sub(conflicts);
+                                }
+                                c
+                            })
                             .map_err(|_| ())
                     }
                     _ => Err(()),

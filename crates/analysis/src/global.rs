@@ -19,10 +19,9 @@ pub struct GlobalCounts {
     pub st_sectors: u64,
     /// Bytes the active lanes asked to store.
     pub st_bytes: u64,
-    /// `cp.async` copies whose global sectors are not known. None since calibration/casectors
-    /// measured the `.ca` copies whose destinations do not keep their sources' layout (their
-    /// sectors are their sources', [`GlobalCounts::record_copy`]); kept at 0 so that a later form
-    /// without a rule has a place to say so.
+    /// `cp.async` copies whose global sectors are not known: 16-byte `.cg` copies where a lane
+    /// drops out for writing a lower reading lane's destination from another source line
+    /// ([`bypass_copy_sectors_unsure`]). (Every `.ca` copy is known since calibration/casectors.)
     pub copies_unsure: u64,
 }
 
@@ -106,6 +105,9 @@ impl GlobalCounts {
         }
         if bypass && width == 16 {
             self.record_sectors(AccessOp::Load, width, mask, bypass_copy_sectors(mask, dst, src));
+            if bypass_copy_sectors_unsure(mask, dst, src) {
+                self.copies_unsure += 1;
+            }
             return;
         }
         // `.ca` copies (4, 8 and 16 bytes, with a source predicate or not): the distinct 32-byte
@@ -117,14 +119,17 @@ impl GlobalCounts {
 
 /// Load sectors of one 16-byte `cp.async.cg` (`LDGSTS.E.BYPASS.128`, with or without a source
 /// predicate or `.ZFILL`) as Nsight Compute's `l1tex__t_sectors_pipe_lsu_mem_global_op_ld` counts
-/// them, over the lanes of `mask` that read their source (measured on an H200: all 258 16-byte
-/// launches of calibration/cpasync/zfill_h100.tsv and all 312 launches of calibration/srcpred).
-/// A lane whose 16-byte destination a lower reading lane also writes is dropped. When every
-/// remaining lane reads one 16-byte source chunk, the count is their distinct 32-byte destination
-/// sectors; otherwise, per phase of 8 lanes, the distinct pairs of a destination 32-byte sector and
-/// a source 128-byte line, and the phases add. So sectors follow the destination: a 32-byte
-/// destination stride costs one per lane where the sources are contiguous, two lanes filling one
-/// destination sector from one source line cost one.
+/// them, over the lanes of `mask` that read their source. A lane whose 16-byte destination a lower
+/// reading lane also writes is dropped; the count is the distinct pairs of a destination 32-byte
+/// sector and a source 128-byte line over the remaining lanes. So sectors follow the destination:
+/// a 32-byte destination stride costs one per lane where the sources are contiguous, two lanes
+/// filling one destination sector from one source line cost one, and lanes that read one chunk
+/// cost their distinct destination sectors. Measured on an H200: all 258 16-byte launches of
+/// calibration/cpasync/zfill_h100.tsv, all 312 launches of calibration/srcpred, and 608 of the 632
+/// copies of calibration/cgcrowd (the 24 others: random layouts filling one destination sector
+/// from two source lines, off by 1-3 either way). The earlier form of the rule (pairs counted per
+/// 8-lane phase, the phases added) breaks 113 of those 632: repeated source chunks whose readers
+/// lie in different phases.
 pub fn bypass_copy_sectors(mask: u32, dst: &[u64; 32], src: &[u64; 32]) -> u64 {
     // the lanes that are the lowest reading lane to write their 16-byte destination chunk
     let mut kept = 0u32;
@@ -143,39 +148,53 @@ pub fn bypass_copy_sectors(mask: u32, dst: &[u64; 32], src: &[u64; 32]) -> u64 {
             kept |= 1 << lane;
         }
     }
-    if kept == 0 {
-        return 0;
-    }
-    let first = src[kept.trailing_zeros() as usize] / 16;
-    let mut common = true;
+    // distinct (destination sector, source line) pairs among the kept lanes
+    let mut seen = [(0u64, 0u64); 32];
+    let mut n = 0usize;
     let mut m = kept;
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
-        common &= src[lane] / 16 == first;
+        let key = (dst[lane] / 32, src[lane] / 128);
+        if !seen[..n].contains(&key) {
+            seen[n] = key;
+            n += 1;
+        }
     }
-    // distinct keys among the lanes of `lanes`
-    let distinct = |lanes: u32, key: &dyn Fn(usize) -> (u64, u64)| {
-        let mut seen = [(0u64, 0u64); 32];
-        let mut n = 0usize;
-        let mut m = lanes;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let k = key(lane);
-            if !seen[..n].contains(&k) {
-                seen[n] = k;
-                n += 1;
+    n as u64
+}
+
+/// Whether [`bypass_copy_sectors`] is outside its measured domain for this copy: the reading lanes
+/// write more than one 16-byte destination, and one of them writes the destination of a lower
+/// reading lane and reads another 128-byte source line than that lane (calibration/cgcrowd: 26 such
+/// copies, 24 of them off by 1-3 either way; the rule held on every other of the 1,283 copies
+/// there, and on calibration/casectors' copy whose 32 lanes write one destination from four lines).
+pub fn bypass_copy_sectors_unsure(mask: u32, dst: &[u64; 32], src: &[u64; 32]) -> bool {
+    if mask == 0 {
+        return false;
+    }
+    let one = dst[mask.trailing_zeros() as usize] / 16;
+    if (0..32).all(|l| mask >> l & 1 == 0 || dst[l] / 16 == one) {
+        return false;
+    }
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let mut k = mask & ((1u32 << lane) - 1);
+        while k != 0 {
+            let lower = k.trailing_zeros() as usize;
+            k &= k - 1;
+            if dst[lower] / 16 == dst[lane] / 16 {
+                // the lowest lane writing this destination decides; compare with it only
+                if src[lower] / 128 != src[lane] / 128 {
+                    return true;
+                }
+                break;
             }
         }
-        n as u64
-    };
-    if common {
-        return distinct(kept, &|l| (dst[l] / 32, 0));
     }
-    (0..4)
-        .map(|p| distinct(kept & (0xffu32 << (8 * p)), &|l| (dst[l] / 32, src[l] / 128)))
-        .sum()
+    false
 }
 
 /// The distinct 32-byte sectors the lanes of `mask` touch, `width` bytes each from their

@@ -878,6 +878,16 @@ pub fn analyse_launch(
         matrix_exact &= unmodelled == 0;
         put(kind.ncu_instructions(), (c.instructions + unmodelled) as f64);
         put(kind.ncu_wavefronts(), c.wavefronts as f64);
+        // LDGSTS bank conflicts: the wavefronts beyond the ideal ones, one per phase of a `.ca`
+        // copy, the routing of a `.cg` copy plus one per 8-lane phase of its zero-fill pass
+        // (H200: all 632 copies of calibration/cgcrowd, 432 of them with a source predicate or a
+        // src-size register, and the 188 `.ca` launches of calibration/capred)
+        if kind == MatrixKind::Ldgsts {
+            put(
+                "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+                c.wavefronts.saturating_sub(c.ideal_wavefronts) as f64,
+            );
+        }
     }
     if any_matrix {
         put(

@@ -280,3 +280,55 @@ fn masked_copies_count_per_instruction_as_the_source_page() {
     // mm_e4m3, mm_i8, mm_tf32 (12, 12, 24), mm_splitk 12, attn_causal 24
     assert_eq!(checked, 84);
 }
+
+/// The five kernels with `cp.async.cg` pipelines repeated their global load requests and sectors,
+/// LDGSTS wavefronts and LDGSTS bank conflicts exactly over five H200 runs, three with the metric
+/// list and two with the source counters' sections too (calibration/cgcrowd/repeat.tsv), and the
+/// emulation gives those counts (the global ones are labelled estimates for the H100's `.cg`
+/// pipelines: docs/counters.md).
+#[test]
+fn bypass_pipelines_repeat_their_counts_and_equal_the_emulation() {
+    let text = std::fs::read_to_string(repo().join("calibration/cgcrowd/repeat.tsv")).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let cols = [
+        (
+            col("ld_requests"),
+            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        ),
+        (
+            col("ld_sectors"),
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        ),
+        (
+            col("ldgsts_wavefronts"),
+            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
+        ),
+        (
+            col("ldgsts_conflicts"),
+            "sm__sass_l1tex_data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum",
+        ),
+    ];
+    let mut runs: BTreeMap<String, Vec<Vec<f64>>> = BTreeMap::new();
+    for l in lines {
+        let f: Vec<&str> = l.split('\t').collect();
+        if !f[0].contains("triton") {
+            continue;
+        }
+        runs.entry(f[2].to_string())
+            .or_default()
+            .push(cols.iter().map(|&(c, _)| num::<f64>(f[c])).collect());
+    }
+    assert_eq!(runs.len(), 5);
+    let ks = kernels();
+    for (name, v) in &runs {
+        assert_eq!(v.len(), 5, "{name}: runs");
+        assert!(v.iter().all(|r| r == &v[0]), "{name}: the runs differ: {v:?}");
+        let k = ks.iter().find(|k| &k.name == name).unwrap();
+        let e = emulate(k).unwrap();
+        for (i, &(_, metric)) in cols.iter().enumerate() {
+            assert_eq!(e.metrics.get(metric), Some(&v[0][i]), "{name}: {metric}");
+        }
+    }
+}

@@ -48,14 +48,18 @@
 //! on and on the 298 rows of a fresh batch measured afterwards (calibration/ldsm/README.md, rule 4)
 //! where no 32-byte source sector is read by more than two lanes (or all read one 16-byte chunk);
 //! where one is, the fresh batch breaks it (22 of 83 rows, off by 1-2) and it is
-//! [`MatrixError::NoRule`]. ncu counts none of these
-//! wavefronts as conflicts.
+//! [`MatrixError::NoRule`] (calibration/cgcrowd measured 1,059 such copies on an H200: no rule tried
+//! holds for all). Also outside: a 16-byte source chunk read by two lanes into one shared row that
+//! another sector of its source line fills (calibration/cgcrowd: 11 of 23 such copies off, by 2-8).
+//! ncu counts none of these wavefronts as conflicts.
 //!
 //! **LDGSTS.BYPASS with a source predicate** (`cp.async.cg` whose src-size is 16 or 0, Triton's
 //! masked copies; ptxas's `LDGSTS.E.BYPASS.128 [d], [s], P`): with every lane reading, the routing
 //! rule above; with a lane zero-filling, the `.ZFILL` count (the routing of the reading lanes that
 //! first write their destination, plus a per-phase union pass over every lane). Nsight Compute's
 //! instrumentation reads the predicate register `P0` as false ([`instrumented_source_lanes`]).
+//! Its bank conflicts are that pass beyond one per phase, over the lanes that truly read
+//! ([`predicated_bank_conflicts`]: this counter reads `P0` as held).
 //! Exact on all 2,496 copies measured on an H200 (calibration/srcpred/README.md). A `.cg` copy with
 //! the PTX `ignore-src` predicate is the same instruction and counts the same (calibration/capred).
 //!
@@ -466,6 +470,43 @@ fn predicated_wavefronts(
     Ok(c)
 }
 
+/// Shared-memory bank conflicts Nsight Compute counts for one `cp.async.cg` of 16 bytes with a
+/// source predicate (`LDGSTS.E.BYPASS.128 [d], [s], P`; the `sm__sass_l1tex_data_bank_conflicts_
+/// pipe_lsu_mem_shared_op_ldgsts` counter), given the lanes of `mask` that truly `read`: with
+/// every lane reading, none (the routing's wavefronts are ideal); otherwise the zero-fill pass of
+/// [`CopyKind::CacheGlobalPredicated`] beyond one wavefront per 8-lane phase. Unlike the wavefronts,
+/// this counter reads the predicate register `P0` as the lanes hold it (H200: all 432 copies of
+/// calibration/cgcrowd with a source predicate or a src-size register, and all 24 `.cg` launches of
+/// calibration/capred, whose copies in `P0` and `!P0` count the same conflicts).
+pub fn predicated_bank_conflicts(mask: u32, reads: u32, dst: &[u32; 32], src: &[u64; 32]) -> u32 {
+    let reads = reads & mask;
+    if reads == mask {
+        return 0;
+    }
+    let mut first = 0u32;
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let mut k = first;
+        let mut repeat = false;
+        while k != 0 {
+            let other = k.trailing_zeros() as usize;
+            k &= k - 1;
+            repeat |= dst[other] / 16 == dst[lane] / 16;
+        }
+        if !repeat {
+            first |= 1 << lane;
+        }
+    }
+    let reading = reads & first;
+    (0..4)
+        .map(|p| mask & (0xffu32 << (p * 8)))
+        .filter(|&phase| phase != 0)
+        .map(|phase| union_load(phase, reading, 16, dst, src).saturating_sub(1))
+        .sum()
+}
+
 /// Which lanes of a `cp.async.cg` with a source predicate (`LDGSTS.E.BYPASS.128 [d], [s], P`)
 /// Nsight Compute's instrumented counter (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts`)
 /// takes as reading, given the lanes that read (`reads`, of `mask`) and the machine code's
@@ -498,6 +539,39 @@ fn fewest_sector_maps(edges: &[u8; 4]) -> u32 {
         best = best.min(shifts.count_ones() + mirrors.count_ones());
     }
     best
+}
+
+/// Whether, among the lanes of `kept`, two read one 16-byte source chunk into one 128-byte shared
+/// row that another 32-byte sector of the same 128-byte source line also fills. There the routing
+/// rule undercounts (calibration/cgcrowd: with a source predicate, the even lanes of
+/// `src = 2 * (l / 4) + l % 2`, `dst = l` (16-byte units) take 16 where the rule gives 8; 11 of
+/// the 23 such measured copies are off, by 2-8), while where no such row exists it held on every
+/// measured row.
+fn chunk_repeated_in_a_mixed_row(kept: u32, dst: &[u32; 32], src: &[u64; 32]) -> bool {
+    let mut m = kept;
+    while m != 0 {
+        let a = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let mut k = m;
+        while k != 0 {
+            let b = k.trailing_zeros() as usize;
+            k &= k - 1;
+            if src[a] / 16 != src[b] / 16 || dst[a] / 128 != dst[b] / 128 {
+                continue;
+            }
+            // a chunk read twice into one row: does another sector of its line fill that row?
+            let mut o = kept;
+            while o != 0 {
+                let c = o.trailing_zeros() as usize;
+                o &= o - 1;
+                if dst[c] / 128 == dst[a] / 128 && src[c] / 128 == src[a] / 128 && src[c] / 32 != src[a] / 32
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// `cp.async.cg` of 16 bytes (`LDGSTS.E.BYPASS.128`).
@@ -558,6 +632,12 @@ fn bypass_wavefronts(mask: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Coun
                 what: "cp.async.cg (16 bytes) with a 32-byte source sector read by more than two lanes",
             });
         }
+    }
+    if !common && chunk_repeated_in_a_mixed_row(kept, dst, src) {
+        return Err(MatrixError::NoRule {
+            what: "cp.async.cg (16 bytes) with a 16-byte source chunk read by two lanes into one shared row that \
+                   another source sector of its line also fills",
+        });
     }
     let s_half = |l: usize| ((src[l] / 16) % 2) as u32;
     let row = |l: usize| dst[l] / 128;
