@@ -27,8 +27,9 @@
 //! blocks of one thread-block cluster, which the cluster barrier orders too (see `clusters`:
 //! in a launch in clusters, [`GlobalRaceSink::with_cluster`]). Two accesses that are both
 //! *strong* (atomics, `volatile`, `.relaxed`/`.acquire`/`.release` operations) at a scope that
-//! holds both threads (`.cta` in one block, `.cluster` in one cluster, `.gpu`/`.sys` across blocks) never race: atomics do not
-//! race with atomics, and a relaxed atomic races with a plain access. Strong loads and stores of
+//! holds both threads (`.cta` in one block, `.cluster` in one cluster, `.gpu`/`.sys` across blocks)
+//! and of one element size (morally strong operations overlap completely) never race: atomics do
+//! not race with atomics of their size, and a relaxed atomic races with a plain access. Strong loads and stores of
 //! lanes of one warp are the exception, as in shared memory: without a `__syncwarp()` between them
 //! they are warp-synchronous code relying on lock step, and race. Launches are ordered by the
 //! stream: each launch is checked on its own.
@@ -168,6 +169,16 @@ impl PointSet {
 /// [`GAcc::kind`]'s bit for a steady write.
 const STEADY: u8 = 4;
 
+/// [`GAcc::kind`]'s bits 3-5: log2 of the bytes of one element of the access, plus 1 (see
+/// [`GAcc::elem`]).
+const ELEM_SHIFT: u8 = 3;
+
+/// The [`GAcc::kind`] bits of an access of `width` bytes per lane in `vec` elements (0: a scalar).
+fn elem_bits(width: u8, vec: u8) -> u8 {
+    let elem = width / vec.max(1);
+    (elem.max(1).trailing_zeros() as u8 + 1).min(7) << ELEM_SHIFT
+}
+
 /// One access as the shadow keeps it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct GAcc {
@@ -175,7 +186,8 @@ struct GAcc {
     tid: u16,
     /// Bits 0-1: 0 none, else [`AccessKind`] as 1 read, 2 write, 3 atomic ([`Self::code`]);
     /// bit 2 ([`STEADY`]): a plain write whose bytes are known, by a thread that had not read the
-    /// word since the write before it (one byte with the kind keeps the access at 32 bytes).
+    /// word since the write before it (one byte with the kind keeps the access at 32 bytes);
+    /// bits 3-5 ([`ELEM_SHIFT`]): the size of one element of the access ([`Self::elem`]).
     kind: u8,
     strong: u8,
     epoch: u32,
@@ -219,6 +231,13 @@ impl GAcc {
     /// A steady write (see [`Self::kind`]).
     fn steady(&self) -> bool {
         self.kind & STEADY != 0
+    }
+
+    /// log2 of the bytes of one element of the access, plus 1 (0: not known). Two strong accesses
+    /// are morally strong only when they overlap completely (PTX ISA, "Memory Consistency
+    /// Model"): on aligned addresses, when their elements have one size.
+    fn elem(&self) -> u8 {
+        (self.kind >> ELEM_SHIFT) & 7
     }
 
     fn access_kind(&self) -> AccessKind {
@@ -586,10 +605,32 @@ impl GlobalRaceSink {
                 scope: p.scope.min(scope),
                 ..*p
             };
-            if self.thread(tid).acquired.insert(p) && self.block_acq.insert(p) {
+            if !self.thread(tid).acquired.insert(p) {
+                continue;
+            }
+            // the first acquirer of the point in the block, or a later one that reaches threads
+            // the earlier acquisitions do not: another warp (through its `__syncwarp()` and the
+            // partial named barriers it arrives at), or a lane of one whose warp synchronised
+            // only part of itself
+            if self.block_acq.insert(p) || !self.acquisition_known(epoch, &p, tid, ws) {
                 self.block_acq_epochs.push((epoch, p, tid, ws));
             }
         }
+    }
+
+    /// Whether an acquisition of `p` (or of a point that covers all it covers) by thread `tid`
+    /// at `epoch` and warp count `ws` reaches no thread that the block's recorded acquisitions do
+    /// not reach already: one of `tid`'s warp as early or earlier (while every warp
+    /// synchronisation of the block named the whole warp, the lane does not matter).
+    fn acquisition_known(&self, epoch: u32, p: &Point, tid: u16, ws: u32) -> bool {
+        let whole_warps = !self.order.any();
+        self.block_acq_epochs.iter().any(|(e, q, t, w)| {
+            *e <= epoch
+                && *w <= ws
+                && t / 32 == tid / 32
+                && (whole_warps || *t == tid)
+                && (q == p || q.dominates(p))
+        })
     }
 
     /// Whether thread `me` (of this block) has acquired a release that covers `a`. `record`:
@@ -663,7 +704,9 @@ impl GlobalRaceSink {
         // synchronisation: warp-synchronous code relying on lock step (as in shared memory);
         // an atomic (or the load seeding a compare-and-swap loop) with a strong access does not
         let lockstep = same_block && a.tid / 32 == me.tid / 32 && a.code() != 3 && me.code() != 3;
-        if !a.same_thread(me) && a.strong >= need && me.strong >= need && !lockstep {
+        // an 8-byte and a 4-byte atomic on the same bytes overlap only partly: not morally strong
+        let sizes = a.elem() == me.elem() || a.elem() == 0 || me.elem() == 0;
+        if !a.same_thread(me) && a.strong >= need && me.strong >= need && !lockstep && sizes {
             return true;
         }
         self.happens_before(a, me, true)
@@ -920,7 +963,7 @@ impl GlobalRaceSink {
                     if g.folded > 0 {
                         // other blocks' reads, which nothing in the kernel orders with this one
                         // (see `reads`): unordered unless both are strong
-                        if !(g.r.strong >= GPU && me.strong >= GPU) {
+                        if !(g.r.strong >= GPU && me.strong >= GPU && g.r.elem() == me.elem()) {
                             self.record(&g.r, &me, addr, n * u64::from(g.folded), false);
                         }
                         continue;
@@ -1027,7 +1070,7 @@ impl GlobalRaceSink {
             let mut me = GAcc {
                 block: self.block,
                 tid,
-                kind: kind_code(kind),
+                kind: kind_code(kind) | elem_bits(width, sync.vec),
                 strong: sync.strong,
                 epoch: self.epoch,
                 wsync,
@@ -1801,5 +1844,137 @@ mod tests {
         );
         let none = Point { wsync: 0, ..p };
         assert!(!none.covers(&acc(7, 0), false), "no count kept");
+    }
+
+    #[test]
+    fn a_second_acquirer_in_another_warp_reaches_its_lanes_after_a_syncwarp() {
+        // block 0 writes the data and releases the flag. Block 1: warp 0's lane 0 acquires it
+        // first, warp 1's lane 0 acquires it too; warp 1's lane 1 reads the data before its
+        // warp's __syncwarp (a race), lane 2 after it (none); warp 2 has no synchronisation with
+        // either acquirer (a race)
+        let shared = GlobalShared::new();
+        let mut b0 = flag_sink(0, &shared);
+        at(&mut b0, 0, 0, 0, AccessKind::Write, 0x1000);
+        at(&mut b0, 0, 0, 1, AccessKind::Write, 0x2000);
+        b0.finish();
+        let mut b1 = flag_sink(1, &shared);
+        at(&mut b1, 0, 0, 2, AccessKind::Read, 0x2000);
+        at(&mut b1, 1, 0, 2, AccessKind::Read, 0x2000);
+        at(&mut b1, 1, 1, 3, AccessKind::Read, 0x1000);
+        b1.warp_barrier(1, 9, u32::MAX);
+        at(&mut b1, 1, 2, 4, AccessKind::Read, 0x1000);
+        assert_eq!(found(&b1), [(0, 3, 4)]);
+        at(&mut b1, 2, 0, 6, AccessKind::Read, 0x1000);
+        assert_eq!(found(&b1), [(0, 3, 4), (0, 6, 4)]);
+    }
+
+    #[test]
+    fn a_second_acquirer_reaches_the_warps_a_partial_barrier_releases_after_it() {
+        // block 1: warp 0 acquires the flag first, warp 1 second; warp 1 arrives at named
+        // barrier 1 where warp 2 waits: warp 2's read is ordered. Without warp 1's acquisition
+        // before the barrier, warp 2's read races
+        for second in [true, false] {
+            let shared = GlobalShared::new();
+            let mut b0 = flag_sink(0, &shared);
+            at(&mut b0, 0, 0, 0, AccessKind::Write, 0x1000);
+            at(&mut b0, 0, 0, 1, AccessKind::Write, 0x2000);
+            b0.finish();
+            let mut b1 = flag_sink(1, &shared);
+            at(&mut b1, 0, 0, 2, AccessKind::Read, 0x2000);
+            if second {
+                at(&mut b1, 1, 0, 2, AccessKind::Read, 0x2000);
+            }
+            partial_barrier(&mut b1, &[1, 2], 0b100);
+            at(&mut b1, 2, 0, 4, AccessKind::Read, 0x1000);
+            let want: &[(u32, u32, u64)] = if second { &[] } else { &[(0, 4, 4)] };
+            assert_eq!(found(&b1), want, "second acquirer: {second}");
+        }
+    }
+
+    #[test]
+    fn a_release_after_a_syncwarp_carries_a_second_acquirers_acquisition() {
+        // block 0 writes the data (pc 0) and releases flag A. Block 1: warp 0 acquires A, then
+        // warp 1's lane 0 acquires A too; warp 1's lane 1 releases flag B after its warp's
+        // __syncwarp (ordered: the data travels on) or before it (not ordered). Block 2 acquires
+        // B and reads the data
+        for synced in [true, false] {
+            let shared = GlobalShared::new();
+            let mut b0 = flag_sink(0, &shared);
+            at(&mut b0, 0, 0, 0, AccessKind::Write, 0x1000);
+            at(&mut b0, 0, 0, 1, AccessKind::Write, 0x2000);
+            b0.finish();
+            let mut b1 = flag_sink(1, &shared);
+            at(&mut b1, 0, 0, 2, AccessKind::Read, 0x2000);
+            at(&mut b1, 1, 0, 2, AccessKind::Read, 0x2000);
+            if synced {
+                b1.warp_barrier(1, 9, u32::MAX);
+            }
+            at(&mut b1, 1, 1, 1, AccessKind::Write, 0x3000);
+            b1.finish();
+            let mut b2 = flag_sink(2, &shared);
+            at(&mut b2, 0, 0, 2, AccessKind::Read, 0x3000);
+            at(&mut b2, 0, 0, 3, AccessKind::Read, 0x1000);
+            let want: &[(u32, u32, u64)] = if synced { &[] } else { &[(0, 3, 4)] };
+            assert_eq!(found(&b2), want, "__syncwarp before the release: {synced}");
+        }
+    }
+
+    #[test]
+    fn later_acquirers_of_one_warp_add_no_entries() {
+        // every lane of warp 0 acquires the same release: one recorded acquisition reaches the
+        // warp, the other 31 add nothing to scan
+        let shared = GlobalShared::new();
+        let mut b0 = flag_sink(0, &shared);
+        at(&mut b0, 0, 0, 1, AccessKind::Write, 0x2000);
+        b0.finish();
+        let mut b1 = flag_sink(1, &shared);
+        b1.access(0, 2, AccessKind::Read, 4, u32::MAX, &[0x2000; 32], None);
+        assert_eq!(b1.block_acq_epochs.len(), 1);
+        b1.access(1, 2, AccessKind::Read, 4, u32::MAX, &[0x2000; 32], None);
+        assert_eq!(b1.block_acq_epochs.len(), 2, "another warp's lanes add one");
+    }
+
+    /// Two blocks' atomics (or strong accesses) at pcs 0 and 1 of `texts`, of `w0` and `w1` bytes
+    /// at one address: the pairs found.
+    fn strong_pair(texts: &[&str], w0: u8, w1: u8) -> Vec<(u32, u32, u64)> {
+        let shared = GlobalShared::new();
+        let ops = Arc::new(SyncOps::of_texts(texts));
+        let kind = |t: &str| {
+            if t.starts_with("atom") {
+                AccessKind::Atomic
+            } else if t.starts_with("st") {
+                AccessKind::Write
+            } else {
+                AccessKind::Read
+            }
+        };
+        let mut b0 = GlobalRaceSink::new(0, 32, Arc::clone(&ops), Arc::clone(&shared));
+        b0.set_block_order(true);
+        b0.access(0, 0, kind(texts[0]), w0, 1, &[0x1000; 32], None);
+        b0.finish();
+        let mut b1 = GlobalRaceSink::new(1, 32, ops, Arc::clone(&shared));
+        b1.set_block_order(true);
+        b1.access(0, 1, kind(texts[1]), w1, 1, &[0x1000; 32], None);
+        found(&b1)
+    }
+
+    #[test]
+    fn atomics_of_different_sizes_on_the_same_bytes_race() {
+        // 64-bit and 32-bit atomicAdd on one counter: not morally strong (partial overlap)
+        let a64 = "atom.global.add.u64 %rd2, [%rd1], %rd3;";
+        let a32 = "atom.global.add.u32 %r2, [%rd1], %r3;";
+        assert_eq!(strong_pair(&[a64, a32], 8, 4), [(0, 1, 4)]);
+        assert_eq!(strong_pair(&[a32, a64], 4, 8), [(0, 1, 4)]);
+        // the same size: no race
+        assert_eq!(strong_pair(&[a64, a64], 8, 8), []);
+        assert_eq!(strong_pair(&[a32, a32], 4, 4), []);
+        // volatile accesses: an 8-byte store and a 4-byte load race, a 4-element vector load
+        // and a 4-byte store are element by element the same size and do not
+        let st64 = "st.volatile.global.u64 [%rd1], %rd2;";
+        let ld32 = "ld.volatile.global.u32 %r1, [%rd1];";
+        assert_eq!(strong_pair(&[st64, ld32], 8, 4), [(0, 1, 4)]);
+        let ldv4 = "ld.volatile.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];";
+        let st32 = "st.volatile.global.u32 [%rd1], %r1;";
+        assert_eq!(strong_pair(&[st32, ldv4], 4, 16), []);
     }
 }

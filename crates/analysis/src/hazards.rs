@@ -18,7 +18,9 @@
 //!   mask known to leave lanes out (an immediate, or a register set once from one) orders only the
 //!   lanes it names ([`crate::warp_sync::WarpOrder`]); without it, or with a mask computed at run
 //!   time, a `__syncwarp` orders the whole warp.
-//! * Atomics do not race with atomics; an atomic and a plain access of another thread in one epoch do.
+//! * Atomics do not race with atomics of their size (an 8-byte and a 4-byte atomic on one byte do:
+//!   they overlap in part, which the memory model does not make morally strong); an atomic and a
+//!   plain access of another thread in one epoch do.
 //!   With [`HazardSink::with_sync_ops`] (kernels that have fences, release or acquire operations
 //!   or strong accesses), two strong accesses (atomics, `volatile`, `.relaxed`/`.acquire`/
 //!   `.release`) of different warps do not race either, and a release through a shared or global
@@ -228,6 +230,16 @@ const NONE: u16 = u16::MAX;
 const ATOMIC: u8 = 1;
 /// [`Acc::flags`]: a strong load or store (`volatile`, `.relaxed`, `.acquire`, `.release`).
 const STRONG: u8 = 2;
+/// [`Acc::flags`]' bits 2-4 of an atomic or strong access: log2 of the bytes of one element, plus
+/// 1 (see [`Acc::exempt`]).
+const SIZE_SHIFT: u8 = 2;
+
+/// The [`Acc::flags`] size bits of an access of `width` bytes per lane in `vec` elements (0: a
+/// scalar).
+fn elem_size_bits(width: u8, vec: u8) -> u8 {
+    let elem = (width / vec.max(1)).max(1);
+    ((elem.trailing_zeros() as u8 + 1).min(7)) << SIZE_SHIFT
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Acc {
@@ -274,10 +286,13 @@ impl Acc {
     /// strong accesses of different warps (every scope holds the threads of one block). Strong
     /// loads and stores of lanes of one warp are not: that is warp-synchronous code relying on
     /// lock step (`volatile` and no `__syncwarp()`), whose results change under independent
-    /// thread scheduling (compute-sanitizer's racecheck reports it too).
+    /// thread scheduling (compute-sanitizer's racecheck reports it too). Either way both must
+    /// have one element size: an 8-byte and a 4-byte atomic on the same bytes overlap only in
+    /// part, which the memory model does not make morally strong.
     #[inline(always)]
     fn exempt(&self, o: &Acc) -> bool {
-        self.flags & o.flags & ATOMIC != 0 || (self.strong() && o.strong() && self.tid / 32 != o.tid / 32)
+        (self.flags & o.flags & ATOMIC != 0 || (self.strong() && o.strong() && self.tid / 32 != o.tid / 32))
+            && self.flags >> SIZE_SHIFT == o.flags >> SIZE_SHIFT
     }
 }
 
@@ -796,7 +811,11 @@ impl HazardSink {
         let data = data.filter(|_| kind == AccessKind::Write);
         let mut me = Acc {
             tid: 0,
-            flags: if kind == AccessKind::Atomic { ATOMIC } else { 0 },
+            flags: if kind == AccessKind::Atomic {
+                ATOMIC | elem_size_bits(width, 0)
+            } else {
+                0
+            },
             steady: data.is_some(),
             epoch: self.epoch,
             wsync,
@@ -813,6 +832,9 @@ impl HazardSink {
                 me.flags = ATOMIC;
             } else if kind != AccessKind::Atomic && op.strong > 0 {
                 me.flags = STRONG;
+            }
+            if me.flags != 0 {
+                me.flags = (me.flags & (ATOMIC | STRONG)) | elem_size_bits(width, op.vec);
             }
             if s.orders {
                 if s.uniform(warp, mask) {

@@ -33,6 +33,10 @@ pub(crate) struct PcSync {
     /// A plain load that only seeds a compare-and-swap loop on its address ([`cas_seed_loads`]):
     /// taken as an atomic read.
     pub(crate) cas_seed: bool,
+    /// Elements of a vector access (`.v2`, `.v4`, `.v8`; 0: not a vector): the memory model takes a
+    /// vector access as one access per element, so strong accesses overlap completely only when
+    /// their elements have one size.
+    pub(crate) vec: u8,
 }
 
 /// The ordering role of each instruction of a program, by pc.
@@ -57,7 +61,18 @@ pub(crate) fn classify(text: &str) -> PcSync {
     } else {
         GPU
     };
-    let mut s = PcSync::default();
+    let mut s = PcSync {
+        vec: if has("v8") {
+            8
+        } else if has("v4") {
+            4
+        } else if has("v2") {
+            2
+        } else {
+            0
+        },
+        ..PcSync::default()
+    };
     match head {
         "membar" => s.fence = scope,
         "fence" if !has("proxy") && !has("mbarrier_init") => s.fence = scope,
