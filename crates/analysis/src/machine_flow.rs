@@ -2967,6 +2967,18 @@ fn decode(
             _ => Vec::new(),
         }
     };
+    // a register destination that holds its place before carry-out predicates: `RZ` / `URZ`
+    // discard the word, not the position (`IADD3 RZ, P0, a, b, c`: P0 is the carry)
+    let reg_dst_placed = |t: &str, n: u8| -> Vec<Dst> {
+        let v = reg_dst(t, n);
+        if !v.is_empty() {
+            return v;
+        }
+        match parse_reg(t) {
+            Some(Src::Ur(_)) => vec![Dst::Ur(URZ); usize::from(n)],
+            _ => vec![Dst::R(RZ); usize::from(n)],
+        }
+    };
     let pred_dst = |t: &str| -> Vec<Dst> {
         match parse_pred(t) {
             Some(p) if p.idx != PT && !p.neg => vec![if p.uniform { Dst::Up(p.idx) } else { Dst::P(p.idx) }],
@@ -3340,8 +3352,23 @@ fn decode(
                 .first()
                 .map(|o| reg_dst(o, if wide { 2 } else { 1 }))
                 .unwrap_or_default();
-            ins.src = srcs(1);
-            ins.preds = preds_of(1);
+            // `IMAD.WIDE.U32 d, P0, a, b, c`: the carry out of the 64-bit sum, after `d, d+1`
+            // (a discarded `PT` still holds its place)
+            let mut from = 1;
+            if ops.get(1).is_some_and(|o| parse_pred(o).is_some()) {
+                ins.dst = ops
+                    .first()
+                    .map(|o| reg_dst_placed(o, if wide { 2 } else { 1 }))
+                    .unwrap_or_default();
+                let carry = pred_dst(&ops[1]);
+                if carry.is_empty() {
+                    ins.dst.push(Dst::P(PT));
+                }
+                ins.dst.extend(carry);
+                from = 2;
+            }
+            ins.src = srcs(from);
+            ins.preds = preds_of(from);
             if has("X") {
                 ins.src.retain(|o| o.src != Src::Unknown);
             }
@@ -3349,6 +3376,9 @@ fn decode(
         "IADD3" | "UIADD3" => {
             ins.kind = Kind::Iadd3 { x: has("X") };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
+            if ops.get(1).is_some_and(|o| parse_pred(o).is_some()) {
+                ins.dst = ops.first().map(|o| reg_dst_placed(o, 1)).unwrap_or_default();
+            }
             let mut i = 1;
             while i < ops.len() && parse_pred(&ops[i]).is_some() {
                 ins.dst.extend(pred_dst(&ops[i]));
@@ -3412,6 +3442,7 @@ fn decode(
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             let mut i = 1;
             if ops.get(1).and_then(|o| parse_pred(o)).is_some() {
+                ins.dst = ops.first().map(|o| reg_dst_placed(o, 1)).unwrap_or_default();
                 ins.dst.extend(pred_dst(&ops[1]));
                 if pred_dst(&ops[1]).is_empty() {
                     ins.dst.push(Dst::P(PT));
@@ -3552,7 +3583,9 @@ fn decode(
             ins.src = srcs(1);
         }
         "R2UR" => {
-            if !mods.is_empty() {
+            // `R2UR P1, URZ, R3`: a predicate out first (set by whether the lanes agree, as
+            // cooperative groups' tiles test their member masks before `BRA.DIV`): not known
+            if !mods.is_empty() || ops.first().is_some_and(|o| parse_pred(o).is_some()) {
                 poison(&mut ins);
                 return ins;
             }
@@ -5127,6 +5160,16 @@ impl Warp {
                         }
                     }
                     self.write_results(ins, run, (&av, ak), (&bv, bk));
+                    if ins.dst.len() == 3 && matches!(ins.kind, Kind::Imad { wide: true, .. }) {
+                        let (mut cv, mut ck) = ([0u32; 32], 0u32);
+                        for l in lanes(run) {
+                            if let Some(c) = self.imad_carry(ins, l, launch, &pre) {
+                                cv[l] = c;
+                                ck |= 1 << l;
+                            }
+                        }
+                        self.set_lanes(ins.dst[2], run, &cv, ck);
+                    }
                     return;
                 }
                 for l in lanes(run) {
@@ -5188,11 +5231,13 @@ impl Warp {
                         self.set(*d, l, a);
                     }
                     let two_carries = matches!(ins.kind, Kind::Iadd3 { .. }) && ins.dst.len() == 3;
+                    let wide_carry = matches!(ins.kind, Kind::Imad { wide: true, .. }) && ins.dst.len() == 3;
                     for (k, d) in ins.dst.iter().enumerate().skip(1) {
                         let v = match k {
                             1 if two_carries => b.map(|c| c & 1),
                             2 if two_carries => b.map(|c| c >> 8 & 1),
                             1 => b,
+                            2 if wide_carry && !self.cur_approx => self.imad_carry(ins, l, launch, &pre),
                             _ => None,
                         };
                         // wide results and carry-outs: second value; further destinations of a
@@ -5237,6 +5282,63 @@ impl Warp {
         ((1..=254).contains(&e) && (MARGIN..=0x7f_ffff - MARGIN).contains(&m)).then_some(v >> 23)
     }
 
+    /// `IMAD.HI` / `IMAD.WIDE` on one lane: `a * b` plus the 64-bit addend `{c+1:c}` plus the
+    /// carry-in of the `.X` form, to 128 bits (two's complement for the signed forms).
+    fn imad_full(&self, ins: &Ins, l: usize, launch: &FlowLaunch, pre: &Pre) -> Option<u128> {
+        let Kind::Imad { signed, x: carry, .. } = ins.kind else {
+            return None;
+        };
+        let s = &ins.src;
+        let x = |i: usize| {
+            if i < PRE {
+                let (v, k) = &pre[i];
+                (k >> l & 1 != 0).then(|| int_mods(v[l], &s[i]))
+            } else {
+                s.get(i).and_then(|o| self.read(*o, l, launch))
+            }
+        };
+        let (a, b, c) = (x(0)?, x(1)?, x(2)?);
+        // a 64-bit addend: the pair {c+1:c}
+        let c_hi = match s.get(2).map(|o| o.src) {
+            Some(Src::R(r)) if r != RZ && !s[2].neg && !s[2].not => self.raw(Src::R(r + 1), l, launch)?,
+            Some(Src::Ur(r)) if r != URZ && !s[2].neg && !s[2].not => self.raw(Src::Ur(r + 1), l, launch)?,
+            Some(Src::R(RZ)) | Some(Src::Ur(URZ)) => 0,
+            Some(Src::Imm(_)) => {
+                if signed && (c as i32) < 0 {
+                    u32::MAX
+                } else {
+                    0
+                }
+            }
+            _ => return None,
+        };
+        let c64 = u64::from(c_hi) << 32 | u64::from(c);
+        let cin = if carry {
+            u128::from(ins.preds.first().and_then(|q| self.pred(*q, l))?)
+        } else {
+            0
+        };
+        let full = if signed {
+            (i128::from(a as i32) * i128::from(b as i32) + i128::from(c64 as i64)) as u128
+        } else {
+            u128::from(a) * u128::from(b) + u128::from(c64)
+        };
+        Some(full.wrapping_add(cin))
+    }
+
+    /// The carry out of an unsigned `IMAD.WIDE`'s 64-bit sum (`IMAD.WIDE.U32 d, P0, a, b, c`):
+    /// bit 64 of [`Self::imad_full`]; unknown for the signed forms.
+    fn imad_carry(&self, ins: &Ins, l: usize, launch: &FlowLaunch, pre: &Pre) -> Option<u32> {
+        match ins.kind {
+            Kind::Imad {
+                wide: true,
+                signed: false,
+                ..
+            } => self.imad_full(ins, l, launch, pre).map(|f| (f >> 64) as u32 & 1),
+            _ => None,
+        }
+    }
+
     /// One lane of a per-lane instruction: its first and second results.
     #[allow(clippy::too_many_lines)]
     fn lane_op(&self, ins: &Ins, l: usize, launch: &FlowLaunch, pre: &Pre) -> (Option<u32>, Option<u32>) {
@@ -5267,6 +5369,15 @@ impl Warp {
                 signed,
                 x: carry,
             } => {
+                if hi || wide {
+                    let Some(full) = self.imad_full(ins, l, launch, pre) else {
+                        return (None, None);
+                    };
+                    if hi {
+                        return (Some((full >> 32) as u32), None);
+                    }
+                    return both(Some(full as u64));
+                }
                 let (Some(a), Some(b), Some(c)) = (x(0), x(1), x(2)) else {
                     return (None, None);
                 };
@@ -5275,42 +5386,6 @@ impl Warp {
                 } else {
                     u64::from(a) * u64::from(b)
                 };
-                if hi || wide {
-                    // a 64-bit addend: the pair {c+1:c}
-                    let c_hi = match s.get(2).map(|o| o.src) {
-                        Some(Src::R(r)) if r != RZ && !s[2].neg && !s[2].not => {
-                            match self.raw(Src::R(r + 1), l, launch) {
-                                Some(v) => v,
-                                None => return (None, None),
-                            }
-                        }
-                        Some(Src::Ur(r)) if r != URZ && !s[2].neg && !s[2].not => {
-                            match self.raw(Src::Ur(r + 1), l, launch) {
-                                Some(v) => v,
-                                None => return (None, None),
-                            }
-                        }
-                        Some(Src::R(RZ)) | Some(Src::Ur(URZ)) => 0,
-                        Some(Src::Imm(_)) => {
-                            if signed && (c as i32) < 0 {
-                                u32::MAX
-                            } else {
-                                0
-                            }
-                        }
-                        _ => return (None, None),
-                    };
-                    let c64 = u64::from(c_hi) << 32 | u64::from(c);
-                    if hi {
-                        let full: u128 = if signed {
-                            (i128::from(a as i32) * i128::from(b as i32) + i128::from(c64 as i64)) as u128
-                        } else {
-                            u128::from(a) * u128::from(b) + u128::from(c64)
-                        };
-                        return (Some((full >> 32) as u32), None);
-                    }
-                    return both(Some(prod.wrapping_add(c64)));
-                }
                 let mut v = (prod as u32).wrapping_add(c);
                 if carry {
                     match p(0) {

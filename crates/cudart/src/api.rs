@@ -2747,11 +2747,39 @@ fn set3d_node(p: &PitchedPtr, value: c_int, e: &Extent) -> Result<Node, u32> {
     })
 }
 
+/// `cudaMemset3D`'s slices as set nodes: one node when the slices follow each other row for row
+/// (`ysize` equal to the extent's height), else one a slice, `pitch * ysize` bytes apart (a box
+/// inside a larger pitched volume).
+fn set3d_slices(p: &PitchedPtr, value: c_int, e: &Extent) -> Result<Vec<Node>, u32> {
+    if e.depth <= 1 || p.ysize == e.height {
+        return Ok(vec![set3d_node(p, value, e)?]);
+    }
+    if e.height > p.ysize {
+        return Err(err::INVALID_VALUE);
+    }
+    let slice = PitchedPtr {
+        ysize: e.height,
+        ..*p
+    };
+    let one = Extent { depth: 1, ..*e };
+    (0..e.depth)
+        .map(|z| {
+            let at = PitchedPtr {
+                ptr: (p.ptr as u64 + (z * p.pitch * p.ysize) as u64) as *mut c_void,
+                ..slice
+            };
+            set3d_node(&at, value, &one)
+        })
+        .collect()
+}
+
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemset3D(p: PitchedPtr, value: c_int, e: Extent) -> u32 {
     call("cudaMemset3D", |r| {
-        let n = set3d_node(&p, value, &e)?;
-        fill(r, &n)
+        for n in set3d_slices(&p, value, &e)? {
+            fill(r, &n)?;
+        }
+        Ok(())
     })
 }
 
@@ -3150,5 +3178,53 @@ mod version_tests {
         assert_eq!(super::cudart_version(h), Some(13050));
         assert_eq!(super::cudart_version("#define CUDART_VERSION\n"), None);
         assert_eq!(super::cudart_version(""), None);
+    }
+}
+
+#[cfg(test)]
+mod memset3d_tests {
+    use super::*;
+
+    /// A box of a larger pitched volume (`ysize` 48 rows a slice, the box 16 rows high): one set
+    /// node a slice, `pitch * ysize` bytes apart, each `height` rows of `width` bytes. It was
+    /// refused as an invalid value (the slices are not one run of evenly pitched rows).
+    #[test]
+    fn a_box_inside_a_taller_volume_sets_each_slice() {
+        let base = 0x7000_0000u64;
+        let p = PitchedPtr {
+            ptr: base as *mut c_void,
+            pitch: 512,
+            xsize: 72,
+            ysize: 48,
+        };
+        let e = Extent {
+            width: 64,
+            height: 16,
+            depth: 8,
+        };
+        let nodes = set3d_slices(&p, 0, &e).unwrap();
+        assert_eq!(nodes.len(), 8);
+        for (z, n) in nodes.iter().enumerate() {
+            let Node::Set {
+                dst,
+                pitch,
+                width,
+                height,
+                ..
+            } = *n
+            else {
+                panic!("not a set node");
+            };
+            assert_eq!(
+                (dst, pitch, width, height),
+                (base + z as u64 * 512 * 48, 512, 64, 16)
+            );
+        }
+        // a volume whose slices follow each other: one node of every row
+        let whole = PitchedPtr { ysize: 16, ..p };
+        assert_eq!(set3d_slices(&whole, 0, &e).unwrap().len(), 1);
+        // a box taller than a slice is refused
+        let tall = Extent { height: 49, ..e };
+        assert!(set3d_slices(&p, 0, &tall).is_err());
     }
 }

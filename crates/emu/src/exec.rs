@@ -1547,6 +1547,7 @@ fn branch<S: Sink>(
     if guard == PSrc::TRUE {
         top.pc = target;
         if target <= pc && ctx.spins.stalled(w, pc) {
+            spin::let_other_lanes_run(w);
             return Flow::Stop(spin_stop(ctx));
         }
     } else {
@@ -1578,6 +1579,7 @@ fn branch<S: Sink>(
         }
         // a spin loop that changed nothing: let the others run (`spin`)
         if target <= pc && ctx.spins.stalled(w, pc) {
+            spin::let_other_lanes_run(w);
             return Flow::Stop(spin_stop(ctx));
         }
     }
@@ -2179,21 +2181,38 @@ fn general<S: Sink>(
             wr(&mut regs[d as usize], &t, mask);
             pwrite(&mut w.preds, p, pv, mask);
         }
-        Inst::Vote { mode, d, p, a } => {
-            let av = pval(&w.preds, a) & mask;
-            match mode {
-                VoteMode::Ballot => {
-                    let t = [av as u64; 32];
-                    wr(&mut regs[d as usize], &t, mask);
+        Inst::Vote { mode, d, p, a, m } => {
+            // each lane votes with the lanes of its member mask (tiles of a warp running the
+            // same `vote.sync` together each get their own tile's vote)
+            let member = |l: usize| {
+                if m == NO_REG {
+                    mask
+                } else {
+                    regs[m as usize][l] as u32 & mask
                 }
-                VoteMode::All => pwrite(&mut w.preds, p, if av == mask { FULL } else { 0 }, mask),
-                VoteMode::Any => pwrite(&mut w.preds, p, if av != 0 { FULL } else { 0 }, mask),
-                VoteMode::Uni => pwrite(
-                    &mut w.preds,
-                    p,
-                    if av == 0 || av == mask { FULL } else { 0 },
-                    mask,
-                ),
+            };
+            let pv = pval(&w.preds, a);
+            let mut t = [0u64; 32];
+            let mut out = 0u32;
+            for (l, tl) in t.iter_mut().enumerate() {
+                if mask >> l & 1 == 0 {
+                    continue;
+                }
+                let mm = member(l);
+                let av = pv & mm;
+                *tl = u64::from(av);
+                let r = match mode {
+                    VoteMode::Ballot => false,
+                    VoteMode::All => av == mm,
+                    VoteMode::Any => av != 0,
+                    VoteMode::Uni => av == 0 || av == mm,
+                };
+                out |= u32::from(r) << l;
+            }
+            if mode == VoteMode::Ballot {
+                wr(&mut regs[d as usize], &t, mask);
+            } else {
+                pwrite(&mut w.preds, p, out, mask);
             }
         }
         Inst::ActiveMask { d } => {

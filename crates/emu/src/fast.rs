@@ -139,7 +139,7 @@ pub fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Bar { id, count, .. } => vec![id, count],
         Inst::BarRed { id, count, d, .. } => vec![id, count, d],
         Inst::Shfl { d, a, b, c, .. } => vec![d, a, b, c],
-        Inst::Vote { d, .. } => vec![d],
+        Inst::Vote { d, m, .. } => vec![d, m],
         Inst::ActiveMask { d } | Inst::Clock { d } => vec![d],
         Inst::Match { d, a, .. } => vec![d, a],
         Inst::Pack2 { d, a, b, .. } => vec![d, a, b],

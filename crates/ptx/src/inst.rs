@@ -858,12 +858,14 @@ pub enum Inst {
         b: R,
         c: R,
     },
-    /// `vote`: ballot writes `d`, the others write predicate `p`.
+    /// `vote`: ballot writes `d`, the others write predicate `p`; `m` holds `vote.sync`'s member
+    /// mask (`NO_REG`: the whole warp): lanes outside it neither vote nor count.
     Vote {
         mode: VoteMode,
         d: R,
         p: P,
         a: PSrc,
+        m: R,
     },
     /// `activemask.b32 d`
     ActiveMask {

@@ -2395,6 +2395,11 @@ impl<'m> KCtx<'m> {
                     None => return self.err("unknown vote mode"),
                 };
                 let a = self.psrc(&ops[1])?;
+                // `vote.sync`'s member mask (the lanes of one tile when tiles run converged)
+                let m = match ops.get(2) {
+                    Some(o) => self.src(o, Ty::U32)?,
+                    None => NO_REG,
+                };
                 if mode == VoteMode::Ballot {
                     let d = self.dst(&ops[0])?;
                     self.push(
@@ -2403,6 +2408,7 @@ impl<'m> KCtx<'m> {
                             d,
                             p: PRED_TRUE,
                             a,
+                            m,
                         },
                         guard,
                     );
@@ -2414,6 +2420,7 @@ impl<'m> KCtx<'m> {
                             d: NO_REG,
                             p,
                             a,
+                            m,
                         },
                         guard,
                     );

@@ -686,3 +686,113 @@ fn a_uniform_lop3_writes_its_uniform_predicate() {
     // 4 bytes off: UP0 true, no lane jumps
     assert_eq!(run(&f, 32, &0x1004u32.to_le_bytes()), Ok((1, 0)));
 }
+
+/// `if (v % 3 != 0) ...` on a 64-bit `v`: ptxas divides by the constant through the high half of
+/// a 128-bit product, `IMAD.WIDE.U32 d, P0, ...` carrying out of the 64-bit sum into an
+/// `IMAD.X` and `IMAD.WIDE.U32.X` taking a carry in (bits64.cu's `n % p` in `isPrime`). The
+/// carries were unknown (the flow stopped at the branch) and the `.WIDE.X` form dropped its
+/// carry-in. One lane: the first branch jumps over the second when `v % 3 == 0`, so the launch
+/// has one target then, two otherwise.
+fn mod3(v: u64) -> Result<(u64, u64), String> {
+    const MOD3: &str = "\t/*0000*/ LDC.64 R2, c[0x0][0x210] ;\n\
+        \t/*0010*/ IMAD.WIDE.U32 R4, R3, -0x55555555, RZ ;\n\
+        \t/*0020*/ IMAD.WIDE.U32 R6, P0, R2, -0x55555556, R4 ;\n\
+        \t/*0030*/ IMAD.WIDE.U32 R4, R2, -0x55555555, RZ ;\n\
+        \t/*0040*/ IMAD.X R9, RZ, RZ, RZ, P0 ;\n\
+        \t/*0050*/ IADD3 RZ, P0, R5, R6, RZ ;\n\
+        \t/*0060*/ IMAD.MOV.U32 R8, RZ, RZ, R7 ;\n\
+        \t/*0070*/ IMAD.WIDE.U32.X R4, R3, -0x55555556, R8, P0 ;\n\
+        \t/*0080*/ SHF.R.U32.HI R6, RZ, 0x1, R5.reuse ;\n\
+        \t/*0090*/ SHF.R.U64 R7, R4, 0x1, R5 ;\n\
+        \t/*00a0*/ IMAD R6, R6, -0x3, RZ ;\n\
+        \t/*00b0*/ IMAD.WIDE.U32 R4, R7, -0x3, R2 ;\n\
+        \t/*00c0*/ IADD3 R5, R5, -R7, R6 ;\n\
+        \t/*00d0*/ ISETP.NE.U32.AND P0, PT, R4, RZ, PT ;\n\
+        \t/*00e0*/ ISETP.NE.AND.EX P0, PT, R5, RZ, PT, P0 ;\n\
+        \t/*00f0*/ @!P0 BRA `(.L_x_0) ;\n\
+        \t/*0100*/ ISETP.NE.U32.AND P1, PT, R4, 0x7, PT ;\n\
+        \t/*0110*/ @P1 BRA `(.L_x_0) ;\n\
+        .L_x_0:\n\
+        \t/*0120*/ EXIT ;\n";
+    run(&flow(MOD3), 1, &v.to_le_bytes())
+}
+
+#[test]
+fn a_64_bit_remainder_by_a_constant_carries_through_wide_multiply_adds() {
+    let mut values = vec![
+        0u64,
+        1,
+        2,
+        3,
+        4,
+        6,
+        0xffff_ffff,
+        0x1_0000_0000,
+        0x1_0000_0002,
+        u64::MAX,
+        u64::MAX - 1,
+        u64::MAX - 2,
+    ];
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..200 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        values.push(s);
+        values.push(s - s % 3);
+    }
+    for v in values {
+        let want = if v % 3 == 0 { 1 } else { 2 };
+        assert_eq!(mod3(v), Ok((want, 0)), "v = {v:#x}");
+    }
+}
+
+/// `IADD3 RZ, P0, a, b, RZ`: only the carry is kept. With the discarded sum the destinations
+/// lost their places and P0 took the sum's truth value (non-zero) instead of the carry.
+#[test]
+fn a_carry_of_a_discarded_sum_is_the_carry() {
+    const CARRY: &str = "\t/*0000*/ LDC.64 R2, c[0x0][0x210] ;\n\
+        \t/*0010*/ IADD3 RZ, P0, R2, R3, RZ ;\n\
+        \t/*0020*/ @P0 BRA `(.L_x_0) ;\n\
+        \t/*0030*/ ISETP.NE.U32.AND P1, PT, R2, 0x12345, PT ;\n\
+        \t/*0040*/ @P1 BRA `(.L_x_0) ;\n\
+        .L_x_0:\n\
+        \t/*0050*/ EXIT ;\n";
+    let f = flow(CARRY);
+    for (a, b) in [
+        (0xffff_ffffu32, 1u32),
+        (1, 1),
+        (0x8000_0000, 0x8000_0001),
+        (0, 0),
+        (7, 0xffff_fff0),
+    ] {
+        let carry = u64::from(a) + u64::from(b) > u64::from(u32::MAX);
+        let params = (u64::from(b) << 32 | u64::from(a)).to_le_bytes();
+        // a carry jumps over the second branch
+        assert_eq!(
+            run(&f, 1, &params),
+            Ok((if carry { 1 } else { 2 }, 0)),
+            "{a:#x} + {b:#x}"
+        );
+    }
+}
+
+/// `R2UR P1, URZ, R3` before `@!P1 BRA.DIV` (cgtiles.cu's `thread_block_tile<8>` votes: the
+/// predicate says whether the lanes' member masks agree; the H200 took the slow path). The
+/// instruction was read as a move with no destination, so P1 kept its earlier value and the
+/// branch was counted on it: 2 targets a warp labelled exact where the H200 counted 3. P1 is now
+/// unknown and the flow stops there.
+#[test]
+fn a_predicate_out_of_r2ur_is_not_a_stale_one() {
+    const R2UR: &str = "\t/*0000*/ S2R R0, SR_LANEID ;\n\
+        \t/*0010*/ ISETP.GE.U32.AND P1, PT, R0, RZ, PT ;\n\
+        \t/*0020*/ LOP3.LUT R0, R0, 0xfffffff8, RZ, 0xc0, !PT ;\n\
+        \t/*0030*/ IMAD.MOV.U32 R3, RZ, RZ, 0xff ;\n\
+        \t/*0040*/ SHF.L.U32 R3, R3, R0, RZ ;\n\
+        \t/*0050*/ R2UR P1, URZ, R3 ;\n\
+        \t/*0060*/ @!P1 BRA `(.L_x_0) ;\n\
+        .L_x_0:\n\
+        \t/*0070*/ EXIT ;\n";
+    let err = run(&flow(R2UR), 32, &[]).unwrap_err();
+    assert!(err.contains("/*0060*/") && err.contains("unknown value"), "{err}");
+}

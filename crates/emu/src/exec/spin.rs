@@ -102,6 +102,52 @@ impl SpinBranches {
     }
 }
 
+/// Lets the warp's other lanes run while the top frame's lanes spin, as independent thread
+/// scheduling does: `while (atomicCAS(&lock, 0, 1) != 0) {}` taken by the lanes of one warp
+/// leaves the lane that got the lock waiting at the loop's exit (the reconvergence point) for
+/// lanes that wait for it to release the lock. Called when the top frame's loop changed nothing
+/// ([`SpinBranches::stalled`]): a path of the same split not yet run goes on top; otherwise the
+/// lanes that reached the top frame's reconvergence point go on from there in a frame of their
+/// own up to the enclosing frame's reconvergence point, and the spinning lanes join them after it.
+/// Whether the stack changed.
+pub(super) fn let_other_lanes_run(w: &mut Warp) -> bool {
+    let n = w.stack.len();
+    if n < 2 {
+        return false;
+    }
+    let top = w.stack[n - 1];
+    let below = w.stack[n - 2];
+    if below.rpc == top.rpc && below.pc != below.rpc && below.mask & !w.exited != 0 {
+        w.stack.swap(n - 2, n - 1);
+        return true;
+    }
+    // frames that pop on reaching the reconvergence point (nested splits that ended there)
+    let x = top.rpc;
+    let mut i = n - 2;
+    while w.stack[i].pc == x && w.stack[i].rpc == x {
+        if i == 0 {
+            return false;
+        }
+        i -= 1;
+    }
+    let enclosing = w.stack[i];
+    // a call's frames above `i` would move
+    if enclosing.pc != x || w.calls.last().is_some_and(|c| c.base >= i) {
+        return false;
+    }
+    let arrived = enclosing.mask & !top.mask & !w.exited;
+    if arrived == 0 {
+        return false;
+    }
+    w.stack[i].mask &= !arrived;
+    w.stack.push(super::Frame {
+        pc: x,
+        rpc: enclosing.rpc,
+        mask: arrived,
+    });
+    true
+}
+
 /// A hash of what a loop iteration computes: the rows `rows` (every row when `None`) of the
 /// frame's active lanes, the predicates, the frame's lanes and the stack's depth.
 fn state_hash(w: &Warp, rows: Option<&[R]>) -> u64 {
