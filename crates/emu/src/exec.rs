@@ -2223,29 +2223,42 @@ fn general<S: Sink>(
             let t = [w.insts * 4; 32];
             wr(&mut regs[d as usize], &t, mask);
         }
-        Inst::Match { all, ty, d, p, a } => {
+        Inst::Match { all, ty, d, p, a, m } => {
+            // each lane matches among the executing lanes of its member mask (tiles of a warp
+            // running the same `match.sync` together each match within their own tile)
+            let member = |l: usize| {
+                if m == NO_REG {
+                    mask
+                } else {
+                    regs[m as usize][l] as u32 & mask
+                }
+            };
             let ra = regs[a as usize];
             let mut t = [0u64; 32];
-            let mut allsame = true;
+            let mut same = 0u32;
             for l in 0..32 {
                 if (mask >> l) & 1 == 0 {
                     continue;
                 }
-                let mut m = 0u32;
+                let mm = member(l);
+                let mut eq = 0u32;
                 for j in 0..32 {
-                    if (mask >> j) & 1 != 0 && arith::trunc(ty, ra[j]) == arith::trunc(ty, ra[l]) {
-                        m |= 1 << j;
+                    if (mm >> j) & 1 != 0 && arith::trunc(ty, ra[j]) == arith::trunc(ty, ra[l]) {
+                        eq |= 1 << j;
                     }
                 }
-                if m != mask {
-                    allsame = false;
+                if all {
+                    // `match.all`: the member mask when every member holds the lane's value
+                    if eq == mm {
+                        same |= 1 << l;
+                        t[l] = u64::from(mm);
+                    }
+                } else {
+                    t[l] = u64::from(eq);
                 }
-                t[l] = m as u64;
             }
             if all {
-                let v = if allsame { mask as u64 } else { 0 };
-                t = [v; 32];
-                pwrite(&mut w.preds, p, if allsame { FULL } else { 0 }, mask);
+                pwrite(&mut w.preds, p, same, mask);
             } else if mask != 0 {
                 // a lane is its set's first when no lower lane shares its value
                 let groups = (0..32)

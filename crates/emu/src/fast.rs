@@ -141,7 +141,7 @@ pub fn rows_of(i: &Inst) -> Vec<R> {
         Inst::Shfl { d, a, b, c, .. } => vec![d, a, b, c],
         Inst::Vote { d, m, .. } => vec![d, m],
         Inst::ActiveMask { d } | Inst::Clock { d } => vec![d],
-        Inst::Match { d, a, .. } => vec![d, a],
+        Inst::Match { d, a, m, .. } => vec![d, a, m],
         Inst::Pack2 { d, a, b, .. } => vec![d, a, b],
         Inst::Unpack2 { d0, d1, a, .. } => vec![d0, d1, a],
         Inst::Lop3 { d, a, b, c, .. } => vec![d, a, b, c],

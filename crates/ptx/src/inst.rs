@@ -875,13 +875,14 @@ pub enum Inst {
     Clock {
         d: R,
     },
-    /// `match.any.sync` / `match.all.sync`
+    /// `match.any.sync` / `match.all.sync`; `m` the member mask (`NO_REG`: the executing lanes)
     Match {
         all: bool,
         ty: Ty,
         d: R,
         p: P,
         a: R,
+        m: R,
     },
     /// `mov.b64 d, {a, b}`: `d = a | b << bits` (`bits` = 16 or 32).
     Pack2 {

@@ -2443,7 +2443,22 @@ impl<'m> KCtx<'m> {
                     o => (self.dst(o)?, PRED_TRUE),
                 };
                 let a = self.src(&ops[1], t)?;
-                self.push(Inst::Match { all, ty: t, d, p, a }, guard);
+                // the member mask: lanes of one tile matching among themselves
+                let m = match ops.get(2) {
+                    Some(o) => self.src(o, Ty::U32)?,
+                    None => NO_REG,
+                };
+                self.push(
+                    Inst::Match {
+                        all,
+                        ty: t,
+                        d,
+                        p,
+                        a,
+                        m,
+                    },
+                    guard,
+                );
             }
             "redux" => {
                 need(self, 3)?;
