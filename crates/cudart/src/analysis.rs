@@ -307,7 +307,9 @@ pub struct LaunchAnalysis {
     /// Where following the machine code stopped on a value read from local memory the thread
     /// never stored (`machine_flow::reads_undefined_local`): the GPU's value there is not
     /// defined, so the shared and global counters the PTX emulation made on its own (zero) are
-    /// estimates too.
+    /// estimates too; or, the flow not stopping there, the PTX emulation's first local load of
+    /// bytes the thread never stored (its line and PTX text), which makes the branch, shared and
+    /// global counters estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undefined_local_read: Option<String>,
     /// Thread instructions executed (each warp instruction's active lanes, summed; PTX
