@@ -191,9 +191,11 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
                     .contains_key("warpscope__order_dependent_input")
             })
             .filter(|r| r.analysis.metrics.get(key) == Some(&0.0))
-            // the note on never-stored local memory says why its memory counters are estimates
+            // the note on never-stored local memory says why its counters are estimates (the
+            // branch note keeps the launches whose machine code was not followed)
             .filter(|r| {
-                key == "warpscope__branch_counters_exact" || r.analysis.undefined_local_read.is_none()
+                (key == "warpscope__branch_counters_exact" && r.analysis.machine_flow_stop.is_some())
+                    || r.analysis.undefined_local_read.is_none()
             })
             .map(|r| r.kernel.as_str())
             .filter(|k| !spinning.contains(k))
@@ -274,7 +276,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     undefined.dedup();
     if !undefined.is_empty() {
         notes.push(format!(
-            "shared- and global-memory counters are estimates for {}: a branch or address depends on local memory the thread read without having stored it, whose value on the GPU is whatever was left there; the counters follow the emulation's value (zero)",
+            "branch, shared- and global-memory counters are estimates for {}: a branch or address depends, or may depend, on local memory the thread read without having stored it, whose value on the GPU is whatever was left there; the counters follow the emulation's value (zero)",
             undefined.join(", ")
         ));
     }

@@ -307,7 +307,9 @@ pub struct LaunchAnalysis {
     /// Where following the machine code stopped on a value read from local memory the thread
     /// never stored (`machine_flow::reads_undefined_local`): the GPU's value there is not
     /// defined, so the shared and global counters the PTX emulation made on its own (zero) are
-    /// estimates too.
+    /// estimates too; or, the flow not stopping there, the PTX emulation's first local load of
+    /// bytes the thread never stored (its line and PTX text), which makes the branch, shared and
+    /// global counters estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undefined_local_read: Option<String>,
     /// Thread instructions executed (each warp instruction's active lanes, summed; PTX
@@ -690,7 +692,19 @@ pub fn analyse_launch(
     let undefined_local = match &flow {
         Some(Err(why)) if warpscope_analysis::machine_flow::reads_undefined_local(why) => Some(why.clone()),
         _ => None,
-    };
+    }
+    // the PTX emulation read local bytes the thread never stored: the GPU's value there is not
+    // the emulation's zero, and a branch or an address it steers may go elsewhere on the GPU
+    // (conservative: whether the value reaches a decision is not followed)
+    .or_else(|| {
+        res.undefined_local_read.map(|pc| {
+            format!(
+                "a local load reads memory the thread never stored ({}: `{}`; the emulation reads zero there, the GPU whatever the memory held)",
+                loc_of(program, pc).label,
+                program.inst_info(pc).text.trim(),
+            )
+        })
+    });
     let global_flow_stop = match (&ka.machine_flow, &flow) {
         (Some(f), Some(Ok(c))) if f.counts_globals() => c.global_why.map(str::to_string),
         (Some(f), Some(Err(why))) if f.counts_globals() => Some(why.clone()),
@@ -973,7 +987,7 @@ pub fn analyse_launch(
     // 0: some are counted on the PTX (an estimate).
     put(
         "warpscope__branch_counters_exact",
-        if exact && !ka.spin_loop && !ka.device_runtime {
+        if exact && !ka.spin_loop && !ka.device_runtime && undefined_local.is_none() {
             1.0
         } else {
             0.0

@@ -760,6 +760,9 @@ pub struct Results {
     pub thread_insts: u64,
     /// What the TMA instructions did (instructions, global sectors).
     pub tma: warpscope_emu::tma::TmaCounts,
+    /// The lowest pc of a local load that read bytes its thread never stored in the launch
+    /// ([`warpscope_emu::Counters::undefined_local_read`]).
+    pub undefined_local_read: Option<u32>,
     /// [`RunOptions::deadline`] passed before every block had started: only the first
     /// `blocks_emulated` blocks ran (the counters are theirs, the bank counters scaled to the grid).
     pub stopped: bool,
@@ -912,6 +915,7 @@ fn emulate(
         warp_insts: 0,
         thread_insts: 0,
         tma: Default::default(),
+        undefined_local_read: None,
         stopped: false,
         faults: Vec::new(),
         fault_messages: Vec::new(),
@@ -1307,6 +1311,7 @@ fn emulate(
     results.warp_insts = res.counters.warp_insts;
     results.thread_insts = res.counters.thread_insts;
     results.tma = res.counters.tma;
+    results.undefined_local_read = res.counters.undefined_local_read;
     results.stopped = res.stopped;
     results.printf = res.printf;
     results.launches = res.launches;

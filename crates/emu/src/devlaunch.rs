@@ -128,6 +128,8 @@ pub(crate) struct OutOfBounds;
 /// given, the global space.
 pub(crate) struct Lane<'a> {
     pub local: &'a mut [u8],
+    /// One bit per byte of the block's local memory: stored in this launch.
+    pub stored: &'a mut [u64],
     pub frame: u64,
     pub local_size: u64,
     pub global: &'a mem::Global,
@@ -144,7 +146,13 @@ impl Lane<'_> {
         if off + w > self.local_size {
             return Err(OutOfBounds);
         }
-        mem::write_bytes(self.local, self.frame + off, w, v).ok_or(OutOfBounds)
+        mem::write_bytes(self.local, self.frame + off, w, v).ok_or(OutOfBounds)?;
+        for b in self.frame + off..self.frame + off + w {
+            if let Some(x) = self.stored.get_mut((b / 64) as usize) {
+                *x |= 1 << (b % 64);
+            }
+        }
+        Ok(())
     }
     fn dims(&self, off: u64) -> Result<[u32; 3], OutOfBounds> {
         Ok([

@@ -272,6 +272,8 @@ pub(crate) struct BlockOut {
     pub asserts: Vec<crate::AssertFailure>,
     /// What the block's TMA instructions did.
     pub tma: crate::tma::TmaCounts,
+    /// The lowest pc of a local load that read a byte its thread had not stored in the launch.
+    pub undefined_local_read: Option<u32>,
 }
 
 enum Stop {
@@ -531,6 +533,8 @@ pub(crate) struct BlockRun {
     block_lin: u32,
     shared: Vec<u8>,
     local: Vec<u8>,
+    /// One bit per byte of `local`: stored by its thread in this launch.
+    local_stored: Vec<u64>,
     warps: Vec<Warp>,
     pub out: BlockOut,
     bars: [Barrier; 16],
@@ -628,6 +632,7 @@ impl BlockRun {
             block_lin,
             shared: zeroed_bytes(ctx.smap.size as usize),
             local: zeroed_bytes(k.local_size as usize * nthreads as usize),
+            local_stored: vec![0; (k.local_size as usize * nthreads as usize).div_ceil(64)],
             warps,
             out: BlockOut {
                 warp_insts: 0,
@@ -637,6 +642,7 @@ impl BlockRun {
                 launches: Vec::new(),
                 asserts: Vec::new(),
                 tma: Default::default(),
+                undefined_local_read: None,
             },
             bars: [Barrier::default(); 16],
             mbar_log: MbarLog::new(),
@@ -736,6 +742,7 @@ impl BlockRun {
         let BlockRun {
             shared,
             local,
+            local_stored,
             warps,
             out,
             bars,
@@ -752,6 +759,8 @@ impl BlockRun {
         let mut bm = BlockMem {
             shared,
             local,
+            local_stored,
+            undefined_local_read: None,
             local_size: k.local_size as u64,
             mbar: mbar_log,
             gwrites: 0,
@@ -829,6 +838,7 @@ impl BlockRun {
         };
         *gwrites += bm.gwrites;
         out.tma.add(&bm.tma);
+        out.undefined_local_read = min_pc(out.undefined_local_read, bm.undefined_local_read);
         link.writes += bm.cwrites;
         *cpc = bm.cpc;
         if done {
@@ -1026,6 +1036,11 @@ fn special(s: Special, tid: [u32; 3], ctx: &Ctx<'_>, cta: [u32; 3], w: u32, nwar
 struct BlockMem<'b> {
     shared: &'b mut [u8],
     local: &'b mut [u8],
+    /// One bit per byte of `local`: stored by its thread in this launch ([`mark_stored`]).
+    local_stored: &'b mut [u64],
+    /// The lowest pc of an `ld.local` (or a generic load into the local window) that read a byte
+    /// its thread never stored: the emulator reads zero there, the GPU whatever the memory held.
+    undefined_local_read: Option<u32>,
     local_size: u64,
     mbar: &'b mut MbarLog,
     /// Writes to global memory so far (a cooperative grid whose blocks all wait and wrote nothing
@@ -1088,6 +1103,32 @@ enum Res {
     Local,
     Const,
     KParam,
+}
+
+/// Marks bytes `at..at + n` of the block's local memory stored (out of range: nothing).
+fn mark_stored(bits: &mut [u64], at: u64, n: u64) {
+    for b in at..at + n {
+        if let Some(w) = bits.get_mut((b / 64) as usize) {
+            *w |= 1 << (b % 64);
+        }
+    }
+}
+
+/// Whether bytes `at..at + n` of the block's local memory have all been stored.
+fn all_stored(bits: &[u64], at: u64, n: u64) -> bool {
+    (at..at + n).all(|b| {
+        bits.get((b / 64) as usize)
+            .is_some_and(|w| w >> (b % 64) & 1 == 1)
+    })
+}
+
+/// The lower of two optional pcs.
+pub(crate) fn min_pc(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
 }
 
 /// Resolves a lane's address in `space` to a concrete space and offset.
@@ -1317,7 +1358,9 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                             Some(call) => {
                                 let n = call.args.len() as u64;
                                 let at = u64::from(tid) * bm.local_size + u64::from(ret);
-                                let _ = mem::write_bytes(bm.local, at, 4, n);
+                                if mem::write_bytes(bm.local, at, 4, n).is_some() {
+                                    mark_stored(bm.local_stored, at, 4);
+                                }
                                 out.printf.push(crate::printf::Printed { block, seq, ..call });
                             }
                             None => {
@@ -1352,6 +1395,7 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
                             frame: u64::from(tid) * bm.local_size,
                             local_size: bm.local_size,
                             local: bm.local,
+                            stored: bm.local_stored,
                             global: ctx.global,
                         };
                         let r = crate::devlaunch::exec_lane(
@@ -1613,6 +1657,7 @@ fn call(ctx: &Ctx<'_>, wi: u32, w: &mut Warp, bm: &mut BlockMem<'_>, pc: u32, ma
         for &(from, to, n) in &s.args {
             let (from, to) = (base + from as usize, base + to as usize);
             bm.local.copy_within(from..from + n as usize, to);
+            mark_stored(bm.local_stored, to as u64, u64::from(n));
         }
     }
     w.stack.push(Frame {
@@ -1679,6 +1724,7 @@ fn return_from_call(ctx: &Ctx<'_>, wi: u32, w: &mut Warp, bm: &mut BlockMem<'_>)
                     bm.local[b + to as usize + k] = v;
                 }
             }
+            mark_stored(bm.local_stored, (b + to as usize) as u64, u64::from(n));
         }
     }
 }
@@ -4406,6 +4452,7 @@ fn ldst_general<S: Sink>(
                         if eo + es > bm.local_size {
                             None
                         } else {
+                            mark_stored(bm.local_stored, tid * bm.local_size + eo, es);
                             mem::write_bytes(bm.local, tid * bm.local_size + eo, es, v)
                         }
                     }
@@ -4422,7 +4469,13 @@ fn ldst_general<S: Sink>(
                         if eo + es > bm.local_size {
                             None
                         } else {
-                            mem::read_bytes(bm.local, tid * bm.local_size + eo, es)
+                            let at = tid * bm.local_size + eo;
+                            // call parameters are the emulator's own copies: only the
+                            // program's local loads count
+                            if space != MemSpace::CallParam && !all_stored(bm.local_stored, at, es) {
+                                bm.undefined_local_read = min_pc(bm.undefined_local_read, Some(pc));
+                            }
+                            mem::read_bytes(bm.local, at, es)
                         }
                     }
                     Res::Const => mem::read_bytes(&ctx.prog.const_bank, eo, es),

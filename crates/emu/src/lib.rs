@@ -478,6 +478,10 @@ pub struct Counters {
     pub blocks: u64,
     /// What the TMA instructions did.
     pub tma: tma::TmaCounts,
+    /// The lowest pc of a local load (`ld.local`, or a generic load into the local window) that
+    /// read a byte its thread had not stored in the launch: the emulator reads zero there, a GPU
+    /// whatever the memory held, so what depends on the value may differ from the GPU's.
+    pub undefined_local_read: Option<u32>,
 }
 
 /// The result of a run.
@@ -1231,6 +1235,8 @@ where
         g.counters.thread_insts += o.thread_insts;
         g.counters.blocks += 1;
         g.counters.tma.add(&o.tma);
+        g.counters.undefined_local_read =
+            exec::min_pc(g.counters.undefined_local_read, o.undefined_local_read);
         if let Some(f) = o.fault {
             g.faults.push(f);
         }
@@ -1264,6 +1270,8 @@ where
             g.counters.thread_insts += p.counters.thread_insts;
             g.counters.blocks += p.counters.blocks;
             g.counters.tma.add(&p.counters.tma);
+            g.counters.undefined_local_read =
+                exec::min_pc(g.counters.undefined_local_read, p.counters.undefined_local_read);
             g.faults.extend(p.faults);
             combine(&mut g.acc, p.acc);
         }
