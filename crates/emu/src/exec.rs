@@ -3975,7 +3975,22 @@ fn ldst<S: Sink>(
         if is_st {
             sink.store_values(wi, pc, es as u8, &[&regs[r[0] as usize]]);
         }
-        emit(ctx, sink, block, wi, pc, space, op, width, &res_mask, &addrs);
+        if stray == 0 && !ctx.limits.reference_paths {
+            // a whole warp's global run: the sinks told so, they need not check the lanes again
+            sink.mem_run(&MemEvent {
+                block,
+                warp: wi,
+                pc,
+                space: Space::Global,
+                op,
+                width: width as u8,
+                mask,
+                addrs: &addrs,
+                src: None,
+            });
+        } else {
+            emit(ctx, sink, block, wi, pc, space, op, width, &res_mask, &addrs);
+        }
         let row = &mut regs[r[0] as usize];
         let bad = match (res, is_st, ctx.smap.is_identity()) {
             // 4-byte words, every active address a multiple of 4 (checked above): the word index
