@@ -35,6 +35,21 @@ impl GlobalCounts {
         self.record_sectors(op, width, mask, sectors(width, mask, addrs));
     }
 
+    /// [`Self::record`] of a whole warp whose lanes are one run (lane `l` at `addrs[0] + l *
+    /// width`, wrapping), as `Sink::mem_run` sends it: the run's sectors from its first address,
+    /// without checking the lanes again. A run that wraps around the address space, or of lanes
+    /// wider than a sector, is counted lane by lane as [`Self::record`] does.
+    #[inline]
+    pub fn record_run(&mut self, op: AccessOp, width: u8, addrs: &[u64; 32]) {
+        let w = u64::from(width.max(1));
+        let a0 = addrs[0];
+        if w <= 32 && a0 <= u64::MAX - 32 * w {
+            self.record_sectors(op, width, u32::MAX, (a0 + 32 * w - 1) / 32 - a0 / 32 + 1);
+        } else {
+            self.record(op, width, u32::MAX, addrs);
+        }
+    }
+
     /// [`Self::record`] of an access whose sectors are known (`n`, as [`Self::record`] counts them).
     #[inline]
     pub fn record_sectors(&mut self, op: AccessOp, width: u8, mask: u32, n: u64) {

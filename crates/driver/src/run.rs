@@ -378,25 +378,10 @@ impl Multi {
     }
 }
 
-impl Sink for Multi {
-    /// The bank counts, the global sector counts and the machine flow's shared recorder look at
-    /// shared and global accesses only; the other sinks are asked nothing and take every load.
-    fn param_loads(&self) -> bool {
-        self.hazards.is_some()
-            || self.global_races.is_some()
-            || self.global_init.is_some()
-            || self.cluster.is_some()
-            || self.trace.is_some()
-    }
-
-    fn copy_sources(&mut self, warp: u32, pc: u32, sources: u32) {
-        self.sources = Some((warp, pc, sources));
-        if let Some(s) = &mut self.banks {
-            Sink::copy_sources(s, warp, pc, sources);
-        }
-    }
-
-    fn mem(&mut self, e: &MemEvent<'_>) {
+impl Multi {
+    /// [`Sink::mem`]; `run`: the event is a whole warp's global run ([`Sink::mem_run`]).
+    #[inline(always)]
+    fn mem_at(&mut self, e: &MemEvent<'_>, run: bool) {
         if let Some(s) = &mut self.flow_shared {
             s.mem(e);
         }
@@ -435,7 +420,9 @@ impl Sink for Multi {
             _ => e,
         };
         if let Some(g) = &mut self.global {
-            if e.space == Space::Global {
+            if run {
+                g.record_run(e.op, e.width, e.addrs);
+            } else if e.space == Space::Global {
                 g.record(e.op, e.width, e.mask, e.addrs);
             }
             // cp.async reads its sources through the LSU: ncu counts them as global load requests
@@ -463,6 +450,35 @@ impl Sink for Multi {
         if let Some(s) = self.trace.as_deref_mut() {
             s.mem(e);
         }
+    }
+}
+
+impl Sink for Multi {
+    /// The bank counts, the global sector counts and the machine flow's shared recorder look at
+    /// shared and global accesses only; the other sinks are asked nothing and take every load.
+    fn param_loads(&self) -> bool {
+        self.hazards.is_some()
+            || self.global_races.is_some()
+            || self.global_init.is_some()
+            || self.cluster.is_some()
+            || self.trace.is_some()
+    }
+
+    fn copy_sources(&mut self, warp: u32, pc: u32, sources: u32) {
+        self.sources = Some((warp, pc, sources));
+        if let Some(s) = &mut self.banks {
+            Sink::copy_sources(s, warp, pc, sources);
+        }
+    }
+
+    fn mem(&mut self, e: &MemEvent<'_>) {
+        self.mem_at(e, false);
+    }
+
+    /// A whole warp's global run: its sectors from the first lane's address
+    /// (`GlobalCounts::record_run`), the rest as [`Sink::mem`].
+    fn mem_run(&mut self, e: &MemEvent<'_>) {
+        self.mem_at(e, true);
     }
 
     fn remote_shared(&mut self, e: &warpscope_emu::RemoteEvent<'_>) {

@@ -147,6 +147,14 @@ pub struct BarrierEvent {
 pub trait Sink: Send {
     /// A warp-level memory instruction.
     fn mem(&mut self, _e: &MemEvent<'_>) {}
+    /// [`Sink::mem`] of an access the emulator already found to be one run: every lane of the
+    /// warp active, lane `l` at `addrs[0] + l * width` (wrapping), in global memory. The event is
+    /// the same as `mem` would get; a sink that counts sectors may skip checking the lanes. The
+    /// default passes it to [`Sink::mem`].
+    #[inline]
+    fn mem_run(&mut self, e: &MemEvent<'_>) {
+        self.mem(e);
+    }
     /// Whether [`Sink::mem`] looks at loads of kernel parameters and constants ([`Space::Param`],
     /// [`Space::Const`]). `false` lets the emulator leave out the events of those loads whose
     /// value it knew before the launch (a kernel's `ld.param` of its arguments); every other

@@ -42,6 +42,13 @@ pub(crate) struct Ctx<'a> {
     pub lane_rows: &'a [Row],
     /// The rows a warp starts with at zero (`zero_rows`): the others are written before read.
     pub zero_rows: &'a [warpscope_ptx::inst::R],
+    /// This launch's number, unique in the process (from 1): a pooled register file remembers the
+    /// launch and warp index it was last set up for ([`BlockRun::new`]).
+    pub launch_id: u64,
+    /// Per entry of the kernel's `row_init`: whether a register file last set up for the same
+    /// launch and warp index still holds the entry's row ([`fixed_init`]); all `false` on the
+    /// reference paths.
+    pub fixed_init: &'a [bool],
     pub global: &'a Global,
     pub params: &'a [u8],
     pub grid: [u32; 3],
@@ -355,8 +362,9 @@ thread_local! {
     static REG_POOL: std::cell::RefCell<Vec<Pooled>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// A finished warp's register rows, predicates and stack, kept for a warp of a later block.
-type Pooled = (Vec<Row>, Vec<u32>, Vec<Frame>);
+/// A finished warp's register rows, predicates and stack, kept for a warp of a later block, with
+/// the launch ([`Ctx::launch_id`]) and warp index its rows were set up for (0: none).
+type Pooled = (Vec<Row>, Vec<u32>, Vec<Frame>, (u64, u32));
 
 /// Register files the pool keeps per thread at most (the warps of the largest block).
 const REG_POOL_MAX: usize = 32;
@@ -386,11 +394,13 @@ impl Drop for BlockRun {
     fn drop(&mut self) {
         REG_POOL.with(|p| {
             let mut p = p.borrow_mut();
-            for w in self.warps.drain(..) {
+            // the last warp first: the next block of this thread takes warp 0's file for its
+            // warp 0 (the pool is a stack), whose fixed rows it then keeps
+            for (i, w) in self.warps.drain(..).enumerate().rev() {
                 if p.len() >= REG_POOL_MAX {
                     break;
                 }
-                p.push((w.regs, w.preds, w.stack));
+                p.push((w.regs, w.preds, w.stack, (self.launch_id, i as u32)));
             }
         });
         let list = std::mem::take(&mut self.warps);
@@ -548,6 +558,8 @@ pub(crate) struct BlockRun {
     rank: u32,
     /// The lowest pc of a cluster barrier arrival since the last release.
     cpc: u32,
+    /// [`Ctx::launch_id`].
+    launch_id: u64,
 }
 
 impl BlockRun {
@@ -563,8 +575,10 @@ impl BlockRun {
         list.reserve(nwarps as usize);
         let warps: Vec<Warp> = (0..nwarps)
             .map(|w| {
-                let (mut regs, mut preds, mut stack) =
+                let (mut regs, mut preds, mut stack, set_up) =
                     REG_POOL.with(|p| p.borrow_mut().pop()).unwrap_or_default();
+                // a file this launch set up for this warp index holds the fixed rows already
+                let same = set_up == (ctx.launch_id, w) && ctx.launch_id != 0;
                 // of the rows kept from the last block, zero those a thread may read before it
                 // writes them (`zero_rows`); the missing ones are added at zero
                 regs.truncate(k.n_rows as usize);
@@ -583,15 +597,18 @@ impl BlockRun {
                 // the rows that differ by lane, the same in every block: computed once a launch
                 let per_warp = ctx.lane_rows.len() / nwarps as usize;
                 let mut lane = ctx.lane_rows[w as usize * per_warp..].iter();
-                for &(r, init) in &k.row_init {
+                for (i, &(r, init)) in k.row_init.iter().enumerate() {
                     let row = &mut regs[r as usize];
+                    let kept = same && ctx.fixed_init.get(i) == Some(&true);
                     match init {
-                        RowInit::Const(c) => *row = [c; 32],
                         RowInit::Special(s) if by_lane(s) => {
-                            if let Some(v) = lane.next() {
+                            let v = lane.next();
+                            if !kept && let Some(v) = v {
                                 *row = *v;
                             }
                         }
+                        _ if kept => {}
+                        RowInit::Const(c) => *row = [c; 32],
                         // the same in every lane
                         RowInit::Special(s) => *row = [special(s, tid0, ctx, cta, w, nwarps, 0); 32],
                     }
@@ -652,6 +669,7 @@ impl BlockRun {
             gwrites: 0,
             rank: ctx.rank(block_lin),
             cpc: u32::MAX,
+            launch_id: ctx.launch_id,
         }
     }
 
@@ -932,6 +950,44 @@ fn by_lane(s: Special) -> bool {
             | Special::LaneMaskGe
             | Special::LaneMaskGt
     )
+}
+
+/// Per entry of `kernel.row_init`, whether its row keeps its start value from one block to the
+/// next of a launch for a given warp index ([`Ctx::fixed_init`]): a constant or a special register
+/// that does not depend on the block (`%ctaid` and the cluster coordinates do), whose row no
+/// instruction of `ops` (the kernel's) writes and that is not among `zero_rows`. A kernel with a
+/// call keeps none (the called bodies' rows are not followed).
+pub(crate) fn fixed_init(ops: &[Op], kernel: &Kernel, zero_rows: &[R]) -> Vec<bool> {
+    let mut fixed: Vec<bool> = kernel
+        .row_init
+        .iter()
+        .map(|&(r, init)| {
+            !zero_rows.contains(&r)
+                && !matches!(
+                    init,
+                    RowInit::Special(
+                        Special::Ctaid(_)
+                            | Special::ClusterCtaRank
+                            | Special::ClusterCtaid(_)
+                            | Special::ClusterId(_)
+                    )
+                )
+        })
+        .collect();
+    for op in ops {
+        if matches!(op.inst, Inst::Call { .. } | Inst::BadCall { .. }) {
+            return vec![false; fixed.len()];
+        }
+        // the rows it writes; for an instruction whose effects are not listed, every row it names
+        let writes =
+            crate::zero_rows::effects(&op.inst).map_or_else(|| crate::fast::rows_of(&op.inst), |(_, w)| w);
+        for r in writes {
+            for (f, &(row, _)) in fixed.iter_mut().zip(&kernel.row_init) {
+                *f &= row != r;
+            }
+        }
+    }
+    fixed
 }
 
 /// The rows of `kernel.row_init` whose value differs by lane ([`by_lane`]), in that list's
@@ -4053,7 +4109,22 @@ fn ldst<S: Sink>(
         if is_st {
             sink.store_values(wi, pc, es as u8, &[&regs[r[0] as usize]]);
         }
-        emit(ctx, sink, block, wi, pc, space, op, width, &res_mask, &addrs);
+        if stray == 0 && !ctx.limits.reference_paths {
+            // a whole warp's global run: the sinks told so, they need not check the lanes again
+            sink.mem_run(&MemEvent {
+                block,
+                warp: wi,
+                pc,
+                space: Space::Global,
+                op,
+                width: width as u8,
+                mask,
+                addrs: &addrs,
+                src: None,
+            });
+        } else {
+            emit(ctx, sink, block, wi, pc, space, op, width, &res_mask, &addrs);
+        }
         let row = &mut regs[r[0] as usize];
         let bad = match (res, is_st, ctx.smap.is_identity()) {
             // 4-byte words, every active address a multiple of 4 (checked above): the word index

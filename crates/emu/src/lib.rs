@@ -1134,6 +1134,14 @@ where
         k.n_rows,
         &preset,
     );
+    // the rows a pooled register file keeps from block to block (the reference paths set every one)
+    let fixed_init = if limits.reference_paths {
+        vec![false; k.row_init.len()]
+    } else {
+        exec::fixed_init(&program.ops[k.entry as usize..k.end as usize], k, &zero_rows)
+    };
+    static LAUNCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let launch_id = LAUNCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let user_smem = smem;
     let smem = if k.reserved_smem > 0 {
         smem.div_ceil(16) * 16 + u64::from(k.reserved_smem)
@@ -1165,6 +1173,8 @@ where
         known: &known,
         lane_rows: &lane_rows,
         zero_rows: &zero_rows,
+        launch_id,
+        fixed_init: &fixed_init,
         global,
         params: &params,
         grid: launch.grid,

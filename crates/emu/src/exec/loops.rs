@@ -650,13 +650,10 @@ impl<S, const REC: bool> Drop for Tap<'_, S, REC> {
     }
 }
 
-impl<S: Sink, const REC: bool> Sink for Tap<'_, S, REC> {
-    /// The sink's, while no loop iteration is recorded: a recording tap takes every event.
-    fn param_loads(&self) -> bool {
-        REC || self.sink.param_loads()
-    }
+impl<S: Sink, const REC: bool> Tap<'_, S, REC> {
+    /// A memory event recorded into the iteration (when one is recorded).
     #[inline(always)]
-    fn mem(&mut self, e: &MemEvent<'_>) {
+    fn tap_mem(&mut self, e: &MemEvent<'_>) {
         if self.on() {
             let pending = self.pending.take();
             let ok = e.src.is_none()
@@ -682,7 +679,23 @@ impl<S: Sink, const REC: bool> Sink for Tap<'_, S, REC> {
                 addrs: (self.it.lanes.len() - 1) as u32,
             });
         }
+    }
+}
+
+impl<S: Sink, const REC: bool> Sink for Tap<'_, S, REC> {
+    /// The sink's, while no loop iteration is recorded: a recording tap takes every event.
+    fn param_loads(&self) -> bool {
+        REC || self.sink.param_loads()
+    }
+    #[inline(always)]
+    fn mem(&mut self, e: &MemEvent<'_>) {
+        self.tap_mem(e);
         self.sink.mem(e);
+    }
+    #[inline(always)]
+    fn mem_run(&mut self, e: &MemEvent<'_>) {
+        self.tap_mem(e);
+        self.sink.mem_run(e);
     }
     #[inline(always)]
     fn store_values(&mut self, warp: u32, pc: u32, elem: u8, rows: &[&[u64; 32]]) {
