@@ -730,6 +730,13 @@ pub struct MachineMatch {
     /// The PTX warp collectives each machine-code `BRA.DIV` convergence check runs before: every
     /// warp-level execution of one is one more (uniform) branch target.
     pub convergence_checks: Vec<u32>,
+    /// Source lines of `BRA.DIV` convergence checks whose PTX collective's member mask is not the
+    /// constant full warp (cooperative groups' tiles): the GPU may take the check's slow path on a
+    /// converged warp (H200, `calibration/run/bench12/` cgtiles `tileSums<8>`/`<4>`: one more
+    /// target a warp than the fast path), which the PTX count does not model, so the branch
+    /// counters are the machine flow's or an estimate.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub partial_mask_checks: Vec<Option<u32>>,
     /// The machine code's `WARPSYNC.EXCLUSIVE`s, which Nsight Compute counts as branches: each
     /// names the PTX instruction whose executions it follows (see [`ExclusiveSync`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -750,7 +757,7 @@ pub struct MachineMatch {
 impl MachineMatch {
     /// Whether every line matched: the branch counters are those of the machine code.
     pub fn exact(&self) -> bool {
-        self.unmatched.is_empty()
+        self.unmatched.is_empty() && self.partial_mask_checks.is_empty()
     }
 
     /// Whether the branch at `pc` is counted.
@@ -837,6 +844,27 @@ fn convergence_check_at(
         .iter()
         .find(|c| c.code_offset > check.code_offset)?;
     ptx_collective_of(program, k, sass, next)
+}
+
+/// Whether PTX warp collective `text` (`shfl.sync`, `vote.sync`, `match.sync`, `redux.sync`: the
+/// member mask is the last operand; without `.sync`, the whole warp) names the full warp as a
+/// constant member mask.
+pub fn full_warp_member_mask(text: &str) -> bool {
+    let t = text.trim().trim_end_matches(';').trim();
+    let op = t.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or("");
+    if !op.split('.').any(|m| m == "sync") {
+        return true;
+    }
+    let last = t.rsplit(',').next().unwrap_or("").trim();
+    let v = if let Some(h) = last.strip_prefix("0x").or_else(|| last.strip_prefix("0X")) {
+        u64::from_str_radix(h.trim_end_matches(['U', 'u']), 16).ok()
+    } else {
+        last.trim_end_matches(['U', 'u'])
+            .parse::<i64>()
+            .ok()
+            .map(|v| v as u64)
+    };
+    v.is_some_and(|v| v as u32 == u32::MAX)
 }
 
 /// The PTX warp collective that machine-code collective `next` is: the k-th on its source line in
@@ -1213,6 +1241,7 @@ pub fn match_machine_with(
         counted: vec![false; program.info.len()],
         unmatched: Vec::new(),
         convergence_checks: Vec::new(),
+        partial_mask_checks: Vec::new(),
         exclusive_syncs: Vec::new(),
         early_joins: early_joins(sass),
         alternatives: Vec::new(),
@@ -1261,7 +1290,12 @@ pub fn match_machine_with(
     }
     for b in convergence_checks {
         match convergence_check_at(program, k, sass, b) {
-            Some(pc) => out.convergence_checks.push(pc),
+            Some(pc) => {
+                if !full_warp_member_mask(&program.inst_info(pc).text) {
+                    out.partial_mask_checks.push(b.line);
+                }
+                out.convergence_checks.push(pc)
+            }
             None => out.unmatched.push(b.line),
         }
     }
@@ -1414,5 +1448,27 @@ mod early_join_tests {
              /*0080*/ EXIT ;\n",
         );
         assert_eq!(early_joins(&looped), Vec::<Option<u32>>::new());
+    }
+}
+
+#[cfg(test)]
+mod member_mask_tests {
+    use super::full_warp_member_mask;
+
+    /// A `BRA.DIV` before a tile's collective (member mask in a register, or a constant that is
+    /// not the whole warp) is not modelled by the PTX count; one before a whole-warp collective is.
+    #[test]
+    fn only_a_constant_full_warp_mask_is_the_whole_warp() {
+        assert!(full_warp_member_mask("shfl.sync.bfly.b32 %r5, %r4, 16, 31, -1;"));
+        assert!(full_warp_member_mask(
+            "@%p1 vote.sync.ballot.b32 %r2, %p3, 0xffffffff;"
+        ));
+        assert!(full_warp_member_mask("redux.sync.add.u32 %r1, %r2, 4294967295;"));
+        assert!(full_warp_member_mask("vote.any.pred %p1, %p2;"));
+        assert!(!full_warp_member_mask("vote.sync.ballot.b32 %r9, %p2, %r3;"));
+        assert!(!full_warp_member_mask(
+            "shfl.sync.down.b32 %r1, %r2, 1, 31, 65535;"
+        ));
+        assert!(!full_warp_member_mask("match.any.sync.b32 %r1, %r2, 0x0000ffff;"));
     }
 }
