@@ -1647,7 +1647,7 @@ fn branch<S: Sink>(
     if guard == PSrc::TRUE {
         top.pc = target;
         if target <= pc && ctx.spins.stalled(w, pc) {
-            spin::let_other_lanes_run(w);
+            spin::let_other_lanes_run(w, &ctx.prog.ops);
             return Flow::Stop(spin_stop(ctx));
         }
     } else {
@@ -1679,7 +1679,7 @@ fn branch<S: Sink>(
         }
         // a spin loop that changed nothing: let the others run (`spin`)
         if target <= pc && ctx.spins.stalled(w, pc) {
-            spin::let_other_lanes_run(w);
+            spin::let_other_lanes_run(w, &ctx.prog.ops);
             return Flow::Stop(spin_stop(ctx));
         }
     }

@@ -110,7 +110,11 @@ impl SpinBranches {
 /// lanes that reached the top frame's reconvergence point go on from there in a frame of their
 /// own up to the enclosing frame's reconvergence point, and the spinning lanes join them after it.
 /// Whether the stack changed.
-pub(super) fn let_other_lanes_run(w: &mut Warp) -> bool {
+/// The lanes move on only when no barrier (`bar.sync`, `bar.warp.sync`, `bar.red`) lies between the
+/// reconvergence point and the enclosing one (`ops`, the program's instructions by pc): lanes
+/// waiting there for the spinning ones (`__syncwarp()` after a flag poll by one lane) must keep
+/// waiting, as on the GPU.
+pub(super) fn let_other_lanes_run(w: &mut Warp, ops: &[warpscope_ptx::inst::Op]) -> bool {
     let n = w.stack.len();
     if n < 2 {
         return false;
@@ -133,6 +137,15 @@ pub(super) fn let_other_lanes_run(w: &mut Warp) -> bool {
     let enclosing = w.stack[i];
     // a call's frames above `i` would move
     if enclosing.pc != x || w.calls.last().is_some_and(|c| c.base >= i) {
+        return false;
+    }
+    // the bottom frame's reconvergence point lies past the kernel: scan to the program's end
+    let end = (enclosing.rpc as usize).min(ops.len());
+    if end <= x as usize
+        || ops[x as usize..end]
+            .iter()
+            .any(|o| matches!(o.inst, Inst::Bar { .. } | Inst::BarRed { .. }))
+    {
         return false;
     }
     let arrived = enclosing.mask & !top.mask & !w.exited;
