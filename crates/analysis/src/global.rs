@@ -147,22 +147,7 @@ impl GlobalCounts {
 /// lie in different phases.
 pub fn bypass_copy_sectors(mask: u32, dst: &[u64; 32], src: &[u64; 32]) -> u64 {
     // the lanes that are the lowest reading lane to write their 16-byte destination chunk
-    let mut kept = 0u32;
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let mut k = kept;
-        let mut repeat = false;
-        while k != 0 {
-            let other = k.trailing_zeros() as usize;
-            k &= k - 1;
-            repeat |= dst[other] / 16 == dst[lane] / 16;
-        }
-        if !repeat {
-            kept |= 1 << lane;
-        }
-    }
+    let kept = warpscope_model::matrix::first_chunk_writers(mask, dst);
     // distinct (destination sector, source line) pairs among the kept lanes
     let mut seen = [(0u64, 0u64); 32];
     let mut n = 0usize;

@@ -432,23 +432,7 @@ fn predicated_wavefronts(
         return bypass_wavefronts(mask, dst, src);
     }
     // the lanes that are the lowest to write their 16-byte destination chunk
-    let mut first = 0u32;
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let chunk = dst[lane] / 16;
-        let mut k = first;
-        let mut repeat = false;
-        while k != 0 {
-            let other = k.trailing_zeros() as usize;
-            k &= k - 1;
-            repeat |= dst[other] / 16 == chunk;
-        }
-        if !repeat {
-            first |= 1 << lane;
-        }
-    }
+    let first = first_chunk_writers(mask, dst);
     let reading = sources & first;
     let mut c = if reading != 0 {
         bypass_wavefronts(reading, dst, src)?
@@ -483,22 +467,7 @@ pub fn predicated_bank_conflicts(mask: u32, reads: u32, dst: &[u32; 32], src: &[
     if reads == mask {
         return 0;
     }
-    let mut first = 0u32;
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let mut k = first;
-        let mut repeat = false;
-        while k != 0 {
-            let other = k.trailing_zeros() as usize;
-            k &= k - 1;
-            repeat |= dst[other] / 16 == dst[lane] / 16;
-        }
-        if !repeat {
-            first |= 1 << lane;
-        }
-    }
+    let first = first_chunk_writers(mask, dst);
     let reading = reads & first;
     (0..4)
         .map(|p| mask & (0xffu32 << (p * 8)))
@@ -586,23 +555,7 @@ fn chunk_repeated_in_a_mixed_row(kept: u32, dst: &[u32; 32], src: &[u64; 32]) ->
 fn bypass_wavefronts(mask: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Counts, MatrixError> {
     let mut c = Counts::default();
     // lanes that remain after dropping repeated destinations
-    let mut kept = 0u32;
-    let mut m = mask;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let chunk = dst[lane] / 16;
-        let mut k = kept;
-        let mut repeat = false;
-        while k != 0 {
-            let other = k.trailing_zeros() as usize;
-            k &= k - 1;
-            repeat |= dst[other] / 16 == chunk;
-        }
-        if !repeat {
-            kept |= 1 << lane;
-        }
-    }
+    let kept = first_chunk_writers(mask, dst);
     let line = |l: usize| src[l] / 128;
     let s_sector = |l: usize| ((src[l] / 32) % 4) as u32;
     // A 32-byte source sector read by three or more of the kept lanes (unless every kept lane reads
@@ -699,4 +652,28 @@ fn bypass_wavefronts(mask: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Coun
     c.ideal = c.wavefronts;
     c.conflict_ways = u32::from(c.wavefronts > 0);
     Ok(c)
+}
+
+/// The lanes of `mask` that are the lowest to write their 16-byte destination chunk (`dst`: each
+/// lane's destination byte address): a 16-byte copy whose destination a lower lane of the same
+/// instruction also writes is dropped (calibration/ldsm, calibration/cgcrowd).
+pub fn first_chunk_writers<T: Copy + Into<u64>>(mask: u32, dst: &[T; 32]) -> u32 {
+    let chunk = |l: usize| dst[l].into() / 16;
+    let mut first = 0u32;
+    let mut m = mask;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let mut k = first;
+        let mut repeat = false;
+        while k != 0 {
+            let other = k.trailing_zeros() as usize;
+            k &= k - 1;
+            repeat |= chunk(other) == chunk(lane);
+        }
+        if !repeat {
+            first |= 1 << lane;
+        }
+    }
+    first
 }
