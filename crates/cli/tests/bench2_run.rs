@@ -18,9 +18,10 @@ const BRANCH: [&str; 2] = [
     "smsp__sass_branch_targets_threads_divergent.sum",
 ];
 
-/// Runs `program`, checks its output and its exact branch counters; returns (launches, exact).
-fn check(program: &str) -> (usize, usize) {
-    let dir = std::env::temp_dir().join(format!("warpscope-bench2-{program}-{}", std::process::id()));
+/// Runs calibration/run/bench2/`program`.cu under `warpscope run --export` (in a scratch folder
+/// named by `tag`); returns what it printed and the export, after checking that it succeeded.
+fn run_exported(program: &str, tag: &str) -> (std::process::Output, Value) {
+    let dir = std::env::temp_dir().join(format!("warpscope-bench2-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let export = dir.join("run.json");
     let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
@@ -35,6 +36,14 @@ fn check(program: &str) -> (usize, usize) {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (out, v)
+}
+
+/// Runs `program`, checks its output and its exact branch counters; returns (launches, exact).
+fn check(program: &str) -> (usize, usize) {
+    let (out, v) = run_exported(program, program);
     let gpu_out =
         std::fs::read_to_string(repo().join(format!("calibration/run/bench2/h200/{program}.stdout")))
             .unwrap();
@@ -47,7 +56,6 @@ fn check(program: &str) -> (usize, usize) {
         );
     }
     let mut h200 = read_ncu_csv(&repo().join(format!("calibration/run/bench2/h200/{program}.ncu.csv")));
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let launches = v["launches"].as_array().unwrap();
     if program == "lud" {
         // lud.ncu.csv's metric list instruments shared loads by address, which changes pivot's
@@ -80,7 +88,6 @@ fn check(program: &str) -> (usize, usize) {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     (launches.len(), exact)
 }
 
@@ -120,25 +127,7 @@ program!(switch2, 10, 10);
 /// are the same in every run.
 #[test]
 fn pivot_against_the_h200_runs() {
-    let dir = std::env::temp_dir().join(format!("warpscope-bench2-pivot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let export = dir.join("run.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args([
-            "run",
-            "--export",
-            export.to_str().unwrap(),
-            "calibration/run/bench2/lud.cu",
-        ])
-        .current_dir(repo())
-        .env(
-            "WARPSCOPE_CUDA_ROOT",
-            std::env::var("WARPSCOPE_CUDA_ROOT")
-                .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)"),
-        )
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (_, v) = run_exported("lud", "pivot");
     let h200 = repo().join("calibration/run/bench2/h200");
     let read = |f: &str| std::fs::read_to_string(h200.join(f)).unwrap();
     let (instrumented, native) = (
@@ -168,7 +157,6 @@ fn pivot_against_the_h200_runs() {
             );
         }
     }
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let pivots: Vec<&Value> = v["launches"]
         .as_array()
         .unwrap()
@@ -204,7 +192,6 @@ fn pivot_against_the_h200_runs() {
         }
     }
     assert_eq!(fewer, [28, 32, 36]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// switch's `interp` pops its stack before pushing (`case 1` before any `case 0`): it adds a word
@@ -215,23 +202,8 @@ fn pivot_against_the_h200_runs() {
 /// the launch's memory counters estimates, with the read named. `classify` keeps its exact labels.
 #[test]
 fn interp_reads_local_memory_it_never_stored() {
-    let dir = std::env::temp_dir().join(format!("warpscope-bench2-interp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let export = dir.join("run.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args([
-            "run",
-            "--export",
-            export.to_str().unwrap(),
-            "calibration/run/bench2/switch.cu",
-        ])
-        .current_dir(repo())
-        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (_, v) = run_exported("switch", "interp");
     let h200 = read_ncu_csv(&repo().join("calibration/run/bench2/h200/switch.ncu.csv"));
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
     let launches = v["launches"].as_array().unwrap();
     let interp = &launches[0];
     assert!(interp["kernel"].as_str().unwrap().starts_with("interp"));
@@ -264,5 +236,4 @@ fn interp_reads_local_memory_it_never_stored() {
     ] {
         assert_eq!(m[k].as_f64().unwrap(), h200[&1].1[k], "classify: {k}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
