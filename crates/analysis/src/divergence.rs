@@ -731,10 +731,12 @@ pub struct MachineMatch {
     /// warp-level execution of one is one more (uniform) branch target.
     pub convergence_checks: Vec<u32>,
     /// Source lines of `BRA.DIV` convergence checks whose PTX collective's member mask is not the
-    /// constant full warp (cooperative groups' tiles): the GPU may take the check's slow path on a
-    /// converged warp (H200, `calibration/run/bench12/` cgtiles `tileSums<8>`/`<4>`: one more
-    /// target a warp than the fast path), which the PTX count does not model, so the branch
-    /// counters are the machine flow's or an estimate.
+    /// constant full warp (cooperative groups' tiles): the GPU takes the check's slow path, on a
+    /// converged warp too, unless the lanes whose guard holds are exactly the check's mask
+    /// operand's lanes (H200, `calibration/bradiv/`; cgtiles `tileSums<8>`/`<4>`: one more target
+    /// a warp than the fast path). That depends on the lanes' member masks, which the PTX count
+    /// does not see, so the branch counters are the machine flow's (which applies the rule) or an
+    /// estimate.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub partial_mask_checks: Vec<Option<u32>>,
     /// The machine code's `WARPSYNC.EXCLUSIVE`s, which Nsight Compute counts as branches: each

@@ -236,6 +236,10 @@ enum Kind {
         signed: bool,
     },
     MatchAny,
+    /// `R2UR P, UR, R` (a predicate out first): `UR` takes one lane's `R` (the lowest active lane
+    /// here) and `P` is set in the lanes whose `R` differs from it (H200, `calibration/bradiv/`:
+    /// the `@!P BRA.DIV` after it runs predicated on in as many lanes as agree with one lane).
+    R2urCheck,
     Elect,
     I2f {
         signed: bool,
@@ -1844,7 +1848,10 @@ impl MachineFlow {
                 };
                 if div {
                     // the convergence check: the slow path is taken when a lane of the mask
-                    // operand is not in the group
+                    // operand is not in the group (not followed: the flow stops), and by the
+                    // whole group when the lanes whose guard holds are not the mask's lanes
+                    // (H200, `calibration/bradiv/`: `@!P1 BRA.DIV UR4` after `R2UR P1, URZ, R`
+                    // with the tiles' member masks in `R` and their union in `UR4`)
                     let mask = match ins.src.first() {
                         Some(o) => w.read(*o, pc_lane(group), launch),
                         None => Some(u32::MAX),
@@ -1857,7 +1864,11 @@ impl MachineFlow {
                             "a warp reaches a convergence check diverged (its slow path is not followed)",
                         ));
                     }
-                    taken = 0;
+                    taken = if on == 0 || on == mask & w.launched {
+                        0
+                    } else {
+                        group
+                    };
                 }
                 if any && taken != 0 {
                     taken = group;
@@ -3167,6 +3178,13 @@ fn decode(
             if has("EXCLUSIVE") {
                 ins.kind = Kind::ExclusiveSync;
                 ins.src = ops.first().map(|o| parse_opnd(o)).into_iter().collect();
+            } else if has("COLLECTIVE") && !has("ALL") {
+                // `WARPSYNC.COLLECTIVE R, END` (ptxas's slow path after a taken `BRA.DIV`): the
+                // lanes split by their mask `R` and run the collective group by group up to
+                // `ENDCOLLECTIVE` (H200, `calibration/bradiv/`: each group's collective and the
+                // `BSYNC` after it run once per group); no branch target
+                ins.kind = Kind::ExclusiveSync;
+                ins.src = ops.first().map(|o| parse_opnd(o)).into_iter().collect();
             } else if has("COLLECTIVE") {
                 ins.kind = Kind::Stop;
             } else {
@@ -3277,7 +3295,10 @@ fn decode(
                 _ => ins.kind = Kind::Stop,
             }
         }
-        "BRX" | "JMX" | "BRXU" | "JMXU" | "KILL" | "BPT" | "ENDCOLLECTIVE" | "BMOV" | "RTT" | "BSYNCS" => {
+        // the end of a `WARPSYNC.COLLECTIVE` group's collective: it goes on to the instruction
+        // after it (the `BSYNC` that joins the groups)
+        "ENDCOLLECTIVE" => ins.kind = Kind::Nop,
+        "BRX" | "JMX" | "BRXU" | "JMXU" | "KILL" | "BPT" | "BMOV" | "RTT" | "BSYNCS" => {
             ins.kind = Kind::Stop;
         }
         "LDG" | "LD" | "STG" | "ST" | "ATOMG" | "REDG" | "RED" | "ATOM" => {
@@ -3583,8 +3604,15 @@ fn decode(
             ins.src = srcs(1);
         }
         "R2UR" => {
-            // `R2UR P1, URZ, R3`: a predicate out first (set by whether the lanes agree, as
-            // cooperative groups' tiles test their member masks before `BRA.DIV`): not known
+            // `R2UR P1, URZ, R3`: a predicate out first, set by whether the lane agrees with the
+            // value taken (cooperative groups' tiles test their member masks before `BRA.DIV`)
+            if mods.is_empty() && ops.len() == 3 && ops.first().is_some_and(|o| parse_pred(o).is_some()) {
+                ins.kind = Kind::R2urCheck;
+                ins.dst = vec![pred_or_sink(&ops[0])];
+                ins.dst.extend(reg_dst(&ops[1], 1));
+                ins.src = srcs(2);
+                return ins;
+            }
             if !mods.is_empty() || ops.first().is_some_and(|o| parse_pred(o).is_some()) {
                 poison(&mut ins);
                 return ins;
@@ -5025,6 +5053,21 @@ impl Warp {
                     }
                     if let Some(d) = ins.dst.get(1) {
                         self.set(*d, l, known.then_some(u32::from(if all { every } else { any })));
+                    }
+                }
+            }
+            Kind::R2urCheck => {
+                let taken = src(self, 0, pc_lane(on));
+                for l in lanes(on) {
+                    let differs = match (src(self, 0, l), taken) {
+                        (Some(v), Some(t)) => Some(u32::from(v != t)),
+                        _ => None,
+                    };
+                    if let Some(d) = ins.dst.first() {
+                        self.set(*d, l, differs);
+                    }
+                    if let Some(d) = ins.dst.get(1) {
+                        self.set(*d, l, taken);
                     }
                 }
             }

@@ -28,6 +28,7 @@ program!(workq, 1, [0, 1, 0]);
 program!(soavec, 7, [7, 7, 7]);
 program!(warpvote, 6, [6, 6, 6]);
 program!(pipeline, 25, [25, 25, 25]);
-// tileSums<16/8/4>: ptxas's `BRA.DIV` before the tiles' collectives (member masks not the full
-// warp) is taken on the H200 and not modelled: branch estimates; gridScan: a grid barrier
-program!(cgtiles, 6, [2, 6, 4]);
+// tileSums<16/8/4>: ptxas's `BRA.DIV` before the tiles' votes is taken (the lanes whose guard
+// holds are not the mask's lanes, calibration/bradiv/): followed on the machine code, exact;
+// gridScan: a grid barrier
+program!(cgtiles, 6, [5, 6, 4]);

@@ -777,13 +777,13 @@ fn a_carry_of_a_discarded_sum_is_the_carry() {
     }
 }
 
-/// `R2UR P1, URZ, R3` before `@!P1 BRA.DIV` (cgtiles.cu's `thread_block_tile<8>` votes: the
-/// predicate says whether the lanes' member masks agree; the H200 took the slow path). The
-/// instruction was read as a move with no destination, so P1 kept its earlier value and the
-/// branch was counted on it: 2 targets a warp labelled exact where the H200 counted 3. P1 is now
-/// unknown and the flow stops there.
+/// `R2UR P1, URZ, R3` before `@!P1 BRA.DIV` (cgtiles.cu's `thread_block_tile<8>` votes): the
+/// uniform register takes one lane's value and P1 is set in the lanes whose value differs (H200,
+/// calibration/bradiv/: the `@!P1` branch after it runs predicated on in 8 of 32 lanes for 8-lane
+/// tiles, 16 for 16-lane ones). Here `@!P1 BRA` with 8-lane tile masks: in a full warp the 8 lanes
+/// of the lowest tile jump (divergent); in an 8-lane block every lane agrees and all jump.
 #[test]
-fn a_predicate_out_of_r2ur_is_not_a_stale_one() {
+fn a_predicate_out_of_r2ur_marks_the_lanes_that_differ() {
     const R2UR: &str = "\t/*0000*/ S2R R0, SR_LANEID ;\n\
         \t/*0010*/ ISETP.GE.U32.AND P1, PT, R0, RZ, PT ;\n\
         \t/*0020*/ LOP3.LUT R0, R0, 0xfffffff8, RZ, 0xc0, !PT ;\n\
@@ -791,8 +791,43 @@ fn a_predicate_out_of_r2ur_is_not_a_stale_one() {
         \t/*0040*/ SHF.L.U32 R3, R3, R0, RZ ;\n\
         \t/*0050*/ R2UR P1, URZ, R3 ;\n\
         \t/*0060*/ @!P1 BRA `(.L_x_0) ;\n\
+        \t/*0070*/ IADD3 R0, R0, 0x1, RZ ;\n\
         .L_x_0:\n\
-        \t/*0070*/ EXIT ;\n";
-    let err = run(&flow(R2UR), 32, &[]).unwrap_err();
-    assert!(err.contains("/*0060*/") && err.contains("unknown value"), "{err}");
+        \t/*0080*/ EXIT ;\n";
+    let f = flow(R2UR);
+    assert_eq!(run(&f, 32, &[]), Ok((1, 1)));
+    assert_eq!(run(&f, 8, &[]), Ok((1, 0)));
+}
+
+/// ptxas's check before a tile's votes (cgtiles.cu `tileSums<8>`): `REDUX.OR UR4` of the lanes'
+/// member masks, `R2UR P1, URZ, R3`, `@!P1 BRA.DIV UR4` to a slow path that runs the vote under
+/// `WARPSYNC.COLLECTIVE R3` group by group and jumps back. The GPU takes it with the whole warp
+/// when the lanes whose guard holds are not the mask's lanes (H200: tileSums<8>/<4> 3 targets a
+/// warp, 24,576 for 8,192 warps; calibration/bradiv/): 4 tiles of 8 lanes take it (the check and
+/// the jump back, 2 targets, none divergent); one tile alone (an 8-lane block, mask 0xff = its
+/// lanes) does not (1 target).
+#[test]
+fn a_convergence_check_on_tile_masks_is_taken_unless_the_guard_holds_in_the_masks_lanes() {
+    const CHECK: &str = "\t/*0000*/ S2R R0, SR_LANEID ;\n\
+        \t/*0010*/ LOP3.LUT R0, R0, 0xfffffff8, RZ, 0xc0, !PT ;\n\
+        \t/*0020*/ IMAD.MOV.U32 R3, RZ, RZ, 0xff ;\n\
+        \t/*0030*/ SHF.L.U32 R3, R3, R0, RZ ;\n\
+        \t/*0040*/ REDUX.OR UR4, R3 ;\n\
+        \t/*0050*/ R2UR P1, URZ, R3 ;\n\
+        \t/*0060*/ @!P1 BRA.DIV UR4, `(.L_x_1) ;\n\
+        \t/*0070*/ VOTE.ANY R6, PT, PT ;\n\
+        .L_x_0:\n\
+        \t/*0080*/ EXIT ;\n\
+        .L_x_1:\n\
+        \t/*0090*/ BSSY B0, `(.L_x_2) ;\n\
+        \t/*00a0*/ WARPSYNC.COLLECTIVE R3, `(.L_x_3) ;\n\
+        \t/*00b0*/ VOTE.ANY R6, PT, PT ;\n\
+        \t/*00c0*/ ENDCOLLECTIVE ;\n\
+        .L_x_3:\n\
+        \t/*00d0*/ BSYNC B0 ;\n\
+        .L_x_2:\n\
+        \t/*00e0*/ BRA `(.L_x_0) ;\n";
+    let f = flow(CHECK);
+    assert_eq!(run(&f, 32, &[]), Ok((2, 0)));
+    assert_eq!(run(&f, 8, &[]), Ok((1, 0)));
 }
