@@ -4186,6 +4186,15 @@ fn ldst<S: Sink>(
                         *v = u64::from(w.load(std::sync::atomic::Ordering::Relaxed));
                     }
                     None
+                } else if let Some(WarpSpan::Halves(lo, hi)) = span {
+                    let (r0, r1) = row.split_at_mut(16);
+                    for (v, w) in r0.iter_mut().zip(lo) {
+                        *v = u64::from(w.load(std::sync::atomic::Ordering::Relaxed));
+                    }
+                    for (v, w) in r1.iter_mut().zip(hi) {
+                        *v = u64::from(w.load(std::sync::atomic::Ordering::Relaxed));
+                    }
+                    None
                 } else if let Some(WarpSpan::Buffer(words, base)) = span {
                     for (v, &a) in row.iter_mut().zip(&addrs) {
                         *v = u64::from(
@@ -4219,6 +4228,16 @@ fn ldst<S: Sink>(
                 };
                 if let Some(WarpSpan::Run(words)) = span {
                     for (&v, w) in row.iter().zip(words) {
+                        w.store(v as u32, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    None
+                } else if let Some(WarpSpan::Halves(lo, hi)) = span {
+                    // lanes 0-15, then 16-31: a later lane's store to a word both halves hold wins
+                    let (r0, r1) = row.split_at(16);
+                    for (&v, w) in r0.iter().zip(lo) {
+                        w.store(v as u32, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    for (&v, w) in r1.iter().zip(hi) {
                         w.store(v as u32, std::sync::atomic::Ordering::Relaxed);
                     }
                     None
@@ -4361,13 +4380,33 @@ fn off_run<const W: u64>(addrs: &[u64; 32]) -> u64 {
 enum WarpSpan<'g> {
     /// Lane l's word is the l-th (the lanes' addresses one run).
     Run(&'g [std::sync::atomic::AtomicU32; 32]),
+    /// Lanes 0-15's words, then lanes 16-31's (each half's addresses one run: a 2D block 16
+    /// threads wide).
+    Halves(
+        &'g [std::sync::atomic::AtomicU32; 16],
+        &'g [std::sync::atomic::AtomicU32; 16],
+    ),
     /// The words of the one buffer that holds every lane's, and its base address.
     Buffer(&'g [std::sync::atomic::AtomicU32], u64),
 }
 
+/// Whether lanes 0-15 are one run of 4-byte elements from lane 0's address and lanes 16-31 one from
+/// lane 16's (wrapping; either half may lie anywhere): a loop of adds, xors and ors.
+#[inline(always)]
+fn halves_run(addrs: &[u64; 32]) -> bool {
+    let (a0, a16) = (addrs[0], addrs[16]);
+    let mut stray = 0u64;
+    for l in 0..16 {
+        let step = 4 * l as u64;
+        stray |= (addrs[l] ^ a0.wrapping_add(step)) | (addrs[16 + l] ^ a16.wrapping_add(step));
+    }
+    stray == 0
+}
+
 /// The one global buffer that holds every lane's 4 bytes at `addrs` (`run`: lane l's address is
-/// the first lane's + 4 l: its 32 words, through the instruction's last region `hint`; the
-/// reference path finds the buffer from the lanes' lowest and highest address). `None`: the lanes
+/// the first lane's + 4 l: its 32 words, through the instruction's last region `hint`; lanes 0-15
+/// and 16-31 each one run: each half's 16 words, [`halves_run`]; the reference path finds the
+/// buffer from the lanes' lowest and highest address). `None`: the lanes
 /// are not in one buffer (or not all in any), the lanes' own path runs and reports any fault.
 #[inline(always)]
 fn warp_span<'g>(ctx: &Ctx<'g>, hint: &mut usize, run: bool, addrs: &[u64; 32]) -> Option<WarpSpan<'g>> {
@@ -4377,6 +4416,17 @@ fn warp_span<'g>(ctx: &Ctx<'g>, hint: &mut usize, run: bool, addrs: &[u64; 32]) 
         return words[((a0 - base) / 4) as usize..]
             .first_chunk()
             .map(WarpSpan::Run);
+    }
+    if !ctx.limits.reference_paths && halves_run(addrs) {
+        // each half's 16 words through the instruction's last region (a half that is not inside
+        // one buffer: the lanes' buffer below, or their own path)
+        let mut half = |a: u64| {
+            let (words, base) = ctx.global.span_hint(hint, a, a.checked_add(64)?)?;
+            words[((a - base) / 4) as usize..].first_chunk::<16>()
+        };
+        if let (Some(lo), Some(hi)) = (half(addrs[0]), half(addrs[16])) {
+            return Some(WarpSpan::Halves(lo, hi));
+        }
     }
     let (lo, hi) = addrs
         .iter()
