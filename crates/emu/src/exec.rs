@@ -3922,10 +3922,7 @@ fn shared32<S: Sink>(
     let am = 0xffff_ffffu64;
     let mut acc = 0u64;
     if mask == FULL {
-        for (a, &b) in addrs.iter_mut().zip(base.iter()) {
-            *a = b.wrapping_add(offv) & am;
-            acc |= *a;
-        }
+        (addrs, (acc, _)) = full_warp_addresses::<false>(base, offv, am);
     } else {
         for l in 0..32 {
             let a = base[l].wrapping_add(offv) & am;
@@ -4072,13 +4069,14 @@ fn ldst<S: Sink>(
         // the lanes' words one run, [`warp_span`])
         let mut stray = 1u64;
         if mask == FULL {
-            // no lane to leave out of the alignment check: a loop the compiler vectorises
-            for (a, &b) in addrs.iter_mut().zip(base.iter()) {
-                *a = b.wrapping_add(offv) & am;
-                acc |= *a;
-            }
+            // no lane to leave out of the alignment check: the addresses, their or and their
+            // differences from a run in one pass, four lanes at a time in separate accumulators
+            // (one lane at a time, the compiler kept the loop scalar: ~5 instructions a lane)
+            let (a, r) = full_warp_addresses::<true>(base, offv, am);
+            addrs = a;
+            acc = r.0;
             if es == 4 && space == MemSpace::Global {
-                stray = off_run::<4>(&addrs);
+                stray = r.1;
             }
         } else {
             for l in 0..32 {
@@ -4188,6 +4186,15 @@ fn ldst<S: Sink>(
                         *v = u64::from(w.load(std::sync::atomic::Ordering::Relaxed));
                     }
                     None
+                } else if let Some(WarpSpan::Halves(lo, hi)) = span {
+                    let (r0, r1) = row.split_at_mut(16);
+                    for (v, w) in r0.iter_mut().zip(lo) {
+                        *v = u64::from(w.load(std::sync::atomic::Ordering::Relaxed));
+                    }
+                    for (v, w) in r1.iter_mut().zip(hi) {
+                        *v = u64::from(w.load(std::sync::atomic::Ordering::Relaxed));
+                    }
+                    None
                 } else if let Some(WarpSpan::Buffer(words, base)) = span {
                     for (v, &a) in row.iter_mut().zip(&addrs) {
                         *v = u64::from(
@@ -4221,6 +4228,16 @@ fn ldst<S: Sink>(
                 };
                 if let Some(WarpSpan::Run(words)) = span {
                     for (&v, w) in row.iter().zip(words) {
+                        w.store(v as u32, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    None
+                } else if let Some(WarpSpan::Halves(lo, hi)) = span {
+                    // lanes 0-15, then 16-31: a later lane's store to a word both halves hold wins
+                    let (r0, r1) = row.split_at(16);
+                    for (&v, w) in r0.iter().zip(lo) {
+                        w.store(v as u32, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    for (&v, w) in r1.iter().zip(hi) {
                         w.store(v as u32, std::sync::atomic::Ordering::Relaxed);
                     }
                     None
@@ -4304,10 +4321,52 @@ fn ldst<S: Sink>(
     )
 }
 
+/// A whole warp's addresses (`base` + `off`, masked by `am`), their or (the alignment check's)
+/// and their differences from a run of 4-byte elements from the first lane's address, or-ed (zero
+/// iff lane l is at the first lane's address + 4 l: [`off_run`]`::<4>` of the addresses; 0 unless
+/// `RUN`). Four lanes a step, each in its own accumulator: a loop of vector adds, ands, xors and ors.
+#[inline(always)]
+fn full_warp_addresses<const RUN: bool>(base: &[u64; 32], off: u64, am: u64) -> ([u64; 32], (u64, u64)) {
+    const STEP: [u64; 32] = {
+        let mut s = [0u64; 32];
+        let mut l = 0;
+        while l < 32 {
+            s[l] = 4 * l as u64;
+            l += 1;
+        }
+        s
+    };
+    let a0 = base[0].wrapping_add(off) & am;
+    let mut addrs = [0u64; 32];
+    let mut acc = [0u64; 4];
+    let mut stray = [0u64; 4];
+    for ((a, b), st) in addrs
+        .chunks_exact_mut(4)
+        .zip(base.chunks_exact(4))
+        .zip(STEP.chunks_exact(4))
+    {
+        for j in 0..4 {
+            let x = b[j].wrapping_add(off) & am;
+            a[j] = x;
+            acc[j] |= x;
+            if RUN {
+                stray[j] |= x ^ a0.wrapping_add(st[j]);
+            }
+        }
+    }
+    (
+        addrs,
+        (
+            acc[0] | acc[1] | acc[2] | acc[3],
+            stray[0] | stray[1] | stray[2] | stray[3],
+        ),
+    )
+}
+
 /// The lanes' differences from a run of `W`-byte elements from the first lane's address (lane l
 /// at `addrs[0] + W l`, wrapping), or-ed: zero iff every lane is on it. A loop of adds, xors and
-/// ors of constants, which the compiler vectorises.
-#[inline(always)]
+/// ors of constants (the reference of [`full_warp_addresses`]'s run check).
+#[cfg(test)]
 fn off_run<const W: u64>(addrs: &[u64; 32]) -> u64 {
     let a0 = addrs[0];
     let mut stray = 0u64;
@@ -4321,13 +4380,33 @@ fn off_run<const W: u64>(addrs: &[u64; 32]) -> u64 {
 enum WarpSpan<'g> {
     /// Lane l's word is the l-th (the lanes' addresses one run).
     Run(&'g [std::sync::atomic::AtomicU32; 32]),
+    /// Lanes 0-15's words, then lanes 16-31's (each half's addresses one run: a 2D block 16
+    /// threads wide).
+    Halves(
+        &'g [std::sync::atomic::AtomicU32; 16],
+        &'g [std::sync::atomic::AtomicU32; 16],
+    ),
     /// The words of the one buffer that holds every lane's, and its base address.
     Buffer(&'g [std::sync::atomic::AtomicU32], u64),
 }
 
+/// Whether lanes 0-15 are one run of 4-byte elements from lane 0's address and lanes 16-31 one from
+/// lane 16's (wrapping; either half may lie anywhere): a loop of adds, xors and ors.
+#[inline(always)]
+fn halves_run(addrs: &[u64; 32]) -> bool {
+    let (a0, a16) = (addrs[0], addrs[16]);
+    let mut stray = 0u64;
+    for l in 0..16 {
+        let step = 4 * l as u64;
+        stray |= (addrs[l] ^ a0.wrapping_add(step)) | (addrs[16 + l] ^ a16.wrapping_add(step));
+    }
+    stray == 0
+}
+
 /// The one global buffer that holds every lane's 4 bytes at `addrs` (`run`: lane l's address is
-/// the first lane's + 4 l: its 32 words, through the instruction's last region `hint`; the
-/// reference path finds the buffer from the lanes' lowest and highest address). `None`: the lanes
+/// the first lane's + 4 l: its 32 words, through the instruction's last region `hint`; lanes 0-15
+/// and 16-31 each one run: each half's 16 words, [`halves_run`]; the reference path finds the
+/// buffer from the lanes' lowest and highest address). `None`: the lanes
 /// are not in one buffer (or not all in any), the lanes' own path runs and reports any fault.
 #[inline(always)]
 fn warp_span<'g>(ctx: &Ctx<'g>, hint: &mut usize, run: bool, addrs: &[u64; 32]) -> Option<WarpSpan<'g>> {
@@ -4337,6 +4416,17 @@ fn warp_span<'g>(ctx: &Ctx<'g>, hint: &mut usize, run: bool, addrs: &[u64; 32]) 
         return words[((a0 - base) / 4) as usize..]
             .first_chunk()
             .map(WarpSpan::Run);
+    }
+    if !ctx.limits.reference_paths && halves_run(addrs) {
+        // each half's 16 words through the instruction's last region (a half that is not inside
+        // one buffer: the lanes' buffer below, or their own path)
+        let mut half = |a: u64| {
+            let (words, base) = ctx.global.span_hint(hint, a, a.checked_add(64)?)?;
+            words[((a - base) / 4) as usize..].first_chunk::<16>()
+        };
+        if let (Some(lo), Some(hi)) = (half(addrs[0]), half(addrs[16])) {
+            return Some(WarpSpan::Halves(lo, hi));
+        }
     }
     let (lo, hi) = addrs
         .iter()
@@ -4707,5 +4797,64 @@ mod tests {
         let (s, _) = ms::arrive(s, 1, false);
         assert_eq!(ms::phase(s), 0);
         assert_eq!(ms::phase(ms::expect_tx(s, 16)), 1);
+    }
+
+    /// The one-pass addresses, or and run check of a whole warp against their lane-by-lane
+    /// definitions: runs (from any start, wrapping at 32 and 64 bits), runs with one lane off by
+    /// one bit, half-warp runs, equal addresses and random lanes.
+    #[test]
+    fn full_warp_addresses_are_the_lanes() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            seed ^ seed >> 29
+        };
+        let mut runs = 0;
+        for case in 0..6000u32 {
+            let start = match case % 4 {
+                0 => next(),
+                1 => u64::MAX - (next() % 256),
+                2 => 0xffff_ffff - (next() % 256),
+                _ => next() % 4096,
+            };
+            let mut base = [0u64; 32];
+            for (l, b) in base.iter_mut().enumerate() {
+                *b = match case / 4 % 5 {
+                    0 => start.wrapping_add(4 * l as u64),
+                    1 => {
+                        start.wrapping_add(4 * l as u64) ^ u64::from(l == (case as usize % 32)) << (case % 64)
+                    }
+                    2 => start.wrapping_add(4 * (l % 16) as u64 + (l / 16) as u64 * 8192),
+                    3 => start,
+                    _ => next(),
+                };
+            }
+            let off = match case % 3 {
+                0 => 0,
+                1 => next() % 512,
+                _ => (-(next() as i64 % 512)) as u64,
+            };
+            for am in [u64::MAX, 0xffff_ffff] {
+                let (addrs, (acc, stray)) = super::full_warp_addresses::<true>(&base, off, am);
+                assert_eq!((addrs, acc), {
+                    let (a, (o, s)) = super::full_warp_addresses::<false>(&base, off, am);
+                    assert_eq!(s, 0);
+                    (a, o)
+                });
+                let want: Vec<u64> = base.iter().map(|&b| b.wrapping_add(off) & am).collect();
+                assert_eq!(addrs.as_slice(), want.as_slice(), "case {case}");
+                assert_eq!(acc, want.iter().fold(0, |o, &a| o | a), "case {case}");
+                assert_eq!(stray, super::off_run::<4>(&addrs), "case {case}");
+                assert_eq!(
+                    stray == 0,
+                    (0..32).all(|l| addrs[l] == addrs[0].wrapping_add(4 * l as u64)),
+                    "case {case}"
+                );
+                runs += usize::from(stray == 0);
+            }
+        }
+        assert!(runs > 2000, "runs {runs}");
     }
 }

@@ -167,16 +167,21 @@ pub(super) fn exec_known<S: Sink>(
             &offs,
         );
     }
-    // a whole warp's row stored as one splat (`slice::fill` is a loop of single stores here)
-    for (&r, &v) in k.r[..usize::from(k.n)].iter().zip(&k.vals) {
-        let row = &mut w.regs[r as usize];
-        if mask == FULL {
-            *row = [v; 32];
-        } else {
-            for (l, x) in row.iter_mut().enumerate() {
-                if mask >> l & 1 != 0 {
-                    *x = v;
-                }
+    // a whole warp's row stored as one splat (`slice::fill` is a loop of single stores here); the
+    // mask tested once, outside the rows' loop (inside it, the compiler spread the mask's 32 bits
+    // over the stack for every known load, whole warps included)
+    let rows = k.r[..usize::from(k.n)].iter().zip(&k.vals);
+    if mask == FULL {
+        for (&r, &v) in rows {
+            w.regs[r as usize] = [v; 32];
+        }
+    } else {
+        for (&r, &v) in rows {
+            let row = &mut w.regs[r as usize];
+            let mut m = mask;
+            while m != 0 {
+                row[m.trailing_zeros() as usize] = v;
+                m &= m - 1;
             }
         }
     }
