@@ -135,3 +135,30 @@ fn a_last_block_done_reduction_stays_exact_and_equal_to_the_h200() {
         assert!(l["metrics"].get("warpscope__blocks_interleaved").is_none());
     }
 }
+
+/// Linear filtering of float textures at normalised coordinates, wrap and clamp (texwrap.cu):
+/// every one of the 15976 samples (sweeps in 1/1024 texel, texel centres and edges, far outside
+/// [0, 1), random pairs) equals the H200's bits (the rule: `crates/emu/src/tex.rs`).
+#[test]
+fn linear_texture_filtering_equals_the_h200_bit_for_bit() {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--"])
+        .arg(support::built(SET).join("texwrap"))
+        .env("WARPSCOPE_CUDA_ROOT", support::cuda_root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let gpu = std::fs::read_to_string(support::repo().join(SET).join("h200/texwrap.stdout")).unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let mine: Vec<&str> = printed.lines().take_while(|l| !l.starts_with("==")).collect();
+    let theirs: Vec<&str> = gpu.lines().collect();
+    assert_eq!(theirs.len(), 15976);
+    assert_eq!(mine.len(), theirs.len());
+    let differ: Vec<(&&str, &&str)> = mine.iter().zip(&theirs).filter(|(a, b)| a != b).collect();
+    assert!(
+        differ.is_empty(),
+        "{} samples differ, the first: {:?}",
+        differ.len(),
+        differ.first()
+    );
+}
