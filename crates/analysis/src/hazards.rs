@@ -2054,6 +2054,13 @@ impl HazardReport {
                 },
                 "grid-wide barrier some block never reaches: the grid can never pass it".to_string(),
             ),
+            FaultKind::NotResident { .. } => (
+                Key::Fault {
+                    pc: f.pc,
+                    what: FaultWhat::GridDeadlock as u8,
+                },
+                "block waits on blocks that cannot be resident at once: the GPU would hang".to_string(),
+            ),
             FaultKind::ClusterDeadlock => (
                 Key::Fault {
                     pc: f.pc,

@@ -113,6 +113,11 @@ pub struct LaunchOut<'a> {
     /// stored (the shared and global counters are then estimates too).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub undefined_local_read: Option<&'a str>,
+    /// A plain launch whose blocks waited on each other through global memory (a grid barrier
+    /// made by hand): which block waited, how the blocks ran from there (interleaved), and why its
+    /// branch and global counters are estimates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks_interleaved: Option<&'a str>,
     /// For a kernel a grid launched (dynamic parallelism): the launching grid's id, block, thread,
     /// this grid's nesting depth and the stream it went into.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -517,6 +522,7 @@ pub fn export<'a>(
                 machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),
                 global_flow_stop: r.analysis.global_flow_stop.as_deref(),
                 undefined_local_read: r.analysis.undefined_local_read.as_deref(),
+                blocks_interleaved: r.analysis.blocks_interleaved.as_deref(),
                 parent: r.parent.as_ref(),
                 with_children: trees.remove(&r.index),
             })

@@ -312,6 +312,13 @@ pub struct LaunchAnalysis {
     /// global counters estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undefined_local_read: Option<String>,
+    /// A plain launch whose blocks waited on each other through global memory (a grid barrier
+    /// made by hand): which block waited first, and how the launch ran from there (interleaved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks_interleaved: Option<String>,
+    /// The block that waited first ([`warpscope_emu::Counters::waited`]).
+    #[serde(skip)]
+    pub waited: Option<u32>,
     /// Thread instructions executed (each warp instruction's active lanes, summed; PTX
     /// instructions, in the blocks that ran).
     #[serde(default)]
@@ -508,6 +515,7 @@ pub fn fault_kind(k: FaultKind) -> &'static str {
         FaultKind::Assert => "assert",
         FaultKind::BadCall => "bad_call",
         FaultKind::StackOverflow => "stack_overflow",
+        FaultKind::NotResident { .. } => "not_resident",
         _ => "other",
     }
 }
@@ -574,6 +582,7 @@ pub fn run_unrecorded(
         printf: r.printf,
         device_launches: r.launches,
         asserts: r.asserts,
+        waited: r.waited,
         sampling: r.stopped.then(|| Sampling {
             blocks_run: u64::from(r.blocks_emulated),
             blocks: r.blocks_in_grid,
@@ -1198,6 +1207,7 @@ pub fn analyse_launch(
     out.machine_flow_stop = flow_stop;
     out.global_flow_stop = global_flow_stop;
     out.undefined_local_read = undefined_local;
+    out.waited = res.waited;
     if res.stopped {
         out.sampling = Some(scale_to_grid(
             &mut out.metrics,

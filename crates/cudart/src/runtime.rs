@@ -1429,6 +1429,8 @@ impl Runtime {
         launch.cooperative = req.cooperative;
         launch.cluster = req.cluster;
         launch.cluster_nonportable = nonportable;
+        // how many blocks of a plain launch can wait on each other (a grid barrier made by hand)
+        launch.resident = Some((per_sm, u32::try_from(self.device.sms).unwrap_or(u32::MAX)));
         let env = env || req.cooperative;
         if env {
             launch.grid_workspace = GRID_WORKSPACE;
@@ -1549,6 +1551,32 @@ impl Runtime {
                 }
             }
         }
+        // its blocks waited on each other: from the block that waited on, they ran interleaved,
+        // and how often a spin loop polls is the GPU's timing
+        if let Some(b) = analysis.waited
+            && analysis.fault_kind.as_deref() != Some("not_resident")
+        {
+            let why = format!(
+                "block {b} waited on other blocks through global memory (a spin loop on a volatile, relaxed or atomic load: a grid barrier made by hand); the blocks before it ran one after another, it and the {} after it interleaved, in turns as a cooperative launch's (the grid fits on the GPU at once, so the GPU runs it through too); the branch and global counters are estimates: the spin loops run as often as the GPU's timing makes them",
+                blocks.saturating_sub(u64::from(b) + 1)
+            );
+            eprintln!("warpscope: launch {index} {label}: {why}");
+            analysis
+                .metrics
+                .insert("warpscope__blocks_interleaved".into(), 1.0);
+            // the shared counters stay as the spin loops' analysis labels them: exact where no
+            // spin loop can touch shared memory, as in a cooperative launch
+            for k in [
+                "warpscope__branch_counters_exact",
+                "warpscope__global_counters_exact",
+                "warpscope__global_load_counters_exact",
+            ] {
+                if let Some(v) = analysis.metrics.get_mut(k) {
+                    *v = 0.0;
+                }
+            }
+            analysis.blocks_interleaved = Some(why);
+        }
         // what it read differs on the GPU: every counter that follows the data is an estimate
         if let Some((origin, _)) = order_input {
             analysis
@@ -1620,6 +1648,8 @@ impl Runtime {
         let code = match (&fault, analysis.fault_kind.as_deref()) {
             (None, _) => err::SUCCESS,
             (_, Some("instruction_limit")) => err::LAUNCH_TIMEOUT,
+            // blocks that wait on blocks the GPU cannot start: it hangs (a watchdog ends it)
+            (_, Some("not_resident")) => err::LAUNCH_TIMEOUT,
             // a failing device assert: the GPU prints each failing thread's line and the context
             // is left with the sticky cudaErrorAssert
             (_, Some("assert")) => err::ASSERT,

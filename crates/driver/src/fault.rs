@@ -362,6 +362,11 @@ pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
         FaultKind::GridDeadlock => format!(
             "grid-wide barrier (grid.sync()) at {at}: block {block} waits for blocks that finished without reaching it or wait elsewhere, so the grid can never pass it: a GPU would hang"
         ),
+        FaultKind::NotResident { per_sm, sms } => format!(
+            "block {block} waits at {at} for other blocks through global memory (a spin loop, as a grid barrier made by hand polls), but the GPU holds only {} blocks of this kernel at once ({per_sm} per SM on {sms} SMs) and the grid has {}: the blocks it waits for cannot start before the resident ones finish, so the GPU would never finish this launch either (it hangs); the emulator stops it as the launch timing out (cudaErrorLaunchTimeout). A grid barrier needs a grid that fits at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs) or cudaLaunchCooperativeKernel",
+            u64::from(per_sm) * u64::from(sms),
+            u64::from(ctx.grid[0]) * u64::from(ctx.grid[1]) * u64::from(ctx.grid[2])
+        ),
         FaultKind::ClusterDeadlock => {
             // the mbarrier the reported warp waits on, as it stood
             let on = f.mbar.map_or(String::new(), |m| {

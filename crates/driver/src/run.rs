@@ -779,6 +779,9 @@ pub struct Results {
     /// The lowest pc of a local load that read bytes its thread never stored in the launch
     /// ([`warpscope_emu::Counters::undefined_local_read`]).
     pub undefined_local_read: Option<u32>,
+    /// A plain launch in which this block waited on other blocks, so that it and the later ones
+    /// ran interleaved ([`warpscope_emu::Counters::waited`]).
+    pub waited: Option<u32>,
     /// [`RunOptions::deadline`] passed before every block had started: only the first
     /// `blocks_emulated` blocks ran (the counters are theirs, the bank counters scaled to the grid).
     pub stopped: bool,
@@ -932,6 +935,7 @@ fn emulate(
         thread_insts: 0,
         tma: Default::default(),
         undefined_local_read: None,
+        waited: None,
         stopped: false,
         faults: Vec::new(),
         fault_messages: Vec::new(),
@@ -1328,6 +1332,7 @@ fn emulate(
     results.thread_insts = res.counters.thread_insts;
     results.tma = res.counters.tma;
     results.undefined_local_read = res.counters.undefined_local_read;
+    results.waited = res.counters.waited;
     results.stopped = res.stopped;
     results.printf = res.printf;
     results.launches = res.launches;

@@ -80,6 +80,10 @@ pub(crate) struct Ctx<'a> {
     pub loops: &'a [loops::Loop],
     /// The kernel's spin branches ([`spin`]).
     pub spins: &'a spin::SpinBranches,
+    /// A plain launch whose blocks may wait on each other: a warp stalled in a spin loop that
+    /// polls global memory stops as a grid barrier's poll does ([`Stop::Poll`]), and the launch
+    /// runs its blocks with [`BlockRun::run_alone`].
+    pub plain_waits: bool,
     /// The program has a counted block barrier (`bar.sync id, count`, `bar.arrive`, `bar.red`
     /// with a count): without one, a barrier completes only when every live warp waits (after a
     /// warp stops, [`release`] has nothing to do).
@@ -537,6 +541,12 @@ pub(crate) fn run_cluster<S: Sink>(
         .collect()
 }
 
+/// Turns in a row of a block run alone ([`BlockRun::run_alone`]) that change nothing but
+/// registers, after which its polling warps wait on another block. With memory unchanged a
+/// polling warp repeats the same iteration from its second turn on; the margin lets warps whose
+/// lanes the spin loop let past it ([`spin::let_other_lanes_run`]) reach their own waits.
+pub(crate) const PLAIN_IDLE_TURNS: u32 = 16;
+
 /// One block's state between the times it runs: a cooperative launch runs its blocks in turns,
 /// each until every live warp waits on the grid ([`State::Polling`]) or at a block barrier.
 pub(crate) struct BlockRun {
@@ -726,6 +736,64 @@ impl BlockRun {
             mbar: None,
         });
         self.finished = true;
+    }
+
+    /// Runs a block of a plain launch whose blocks may wait on each other ([`Ctx::plain_waits`])
+    /// alone, as [`run_block`] does, until it finishes (`true`) or it waits on another block
+    /// (`false`): every live warp polls global memory in a spin loop or waits at a block barrier,
+    /// and [`PLAIN_IDLE_TURNS`] turns in a row wrote no global or shared memory, completed no
+    /// barrier and ended no warp, so nothing of the block will change what the polls read.
+    /// `phase`: the block's cluster barrier's completed phases (of its 1x1x1 cluster).
+    pub(crate) fn run_alone<S: Sink>(&mut self, ctx: &Ctx<'_>, sink: &mut S, phase: &mut u32) -> bool {
+        let mut idle = 0u32;
+        let mut last = None;
+        loop {
+            let mut link = ClusterLink::alone();
+            link.phase = *phase;
+            let done = self.resume(ctx, sink, &mut link);
+            *phase = link.phase;
+            if done {
+                return true;
+            }
+            if release_cluster(std::slice::from_mut(self), std::slice::from_mut(sink), phase) {
+                last = None;
+                idle = 0;
+                continue;
+            }
+            if !self.warps.iter().any(|w| w.state == State::Polling) {
+                self.stuck();
+                return true;
+            }
+            let now = self.mark();
+            idle = if last == Some(now) { idle + 1 } else { 0 };
+            if idle >= PLAIN_IDLE_TURNS {
+                return false;
+            }
+            last = Some(now);
+        }
+    }
+
+    /// What a turn of the block changes besides registers: global writes, completed barriers,
+    /// finished warps and a hash of its shared memory.
+    fn mark(&self) -> (u64, u32, usize, u64) {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.shared.hash(&mut h);
+        (
+            self.gwrites,
+            self.generation,
+            self.warps.iter().filter(|w| w.state == State::Done).count(),
+            h.finish(),
+        )
+    }
+
+    /// Stops a block that waits on other blocks ([`BlockRun::run_alone`]) in a launch whose grid
+    /// the GPU cannot hold at once ([`FaultKind::NotResident`]), at its first polling warp.
+    pub(crate) fn not_resident(&mut self, per_sm: u32, sms: u32) {
+        self.deadlock();
+        if let Some(f) = self.out.fault.as_mut() {
+            f.kind = FaultKind::NotResident { per_sm, sms };
+        }
     }
 
     /// Runs the block until it finishes (returns `true`) or every live warp waits on the grid
@@ -1594,9 +1662,11 @@ fn alu_step(w: &mut Warp, x: &X, mask: u32) -> bool {
     true
 }
 
-/// How a warp stalled in a spin loop stops: as a strong load does (`Inst::Ld`'s `sync`).
-fn spin_stop(ctx: &Ctx<'_>) -> Stop {
-    if ctx.cooperative || ctx.csize > 1 {
+/// How a warp stalled in the spin loop whose branch is at `pc` stops: as a strong load does
+/// (`Inst::Ld`'s `sync`); in a plain launch whose blocks may wait on each other, a loop that polls
+/// global memory as a grid barrier's poll does.
+fn spin_stop(ctx: &Ctx<'_>, pc: u32) -> Stop {
+    if ctx.cooperative || ctx.csize > 1 || (ctx.plain_waits && ctx.spins.global_at(pc)) {
         Stop::Poll
     } else {
         Stop::Yield
@@ -1648,7 +1718,7 @@ fn branch<S: Sink>(
         top.pc = target;
         if target <= pc && ctx.spins.stalled(w, pc) {
             spin::let_other_lanes_run(w, &ctx.prog.ops);
-            return Flow::Stop(spin_stop(ctx));
+            return Flow::Stop(spin_stop(ctx, pc));
         }
     } else {
         sink.branch(&BranchEvent {
@@ -1680,7 +1750,7 @@ fn branch<S: Sink>(
         // a spin loop that changed nothing: let the others run (`spin`)
         if target <= pc && ctx.spins.stalled(w, pc) {
             spin::let_other_lanes_run(w, &ctx.prog.ops);
-            return Flow::Stop(spin_stop(ctx));
+            return Flow::Stop(spin_stop(ctx, pc));
         }
     }
     Flow::Reload
@@ -4739,9 +4809,15 @@ fn atom<S: Sink>(
             }
             old
         } else {
-            bm.gwrites += 1;
             track_write(ctx, block, o, es);
-            ctx.global.rmw(o, es, f)
+            let old = ctx.global.rmw(o, es, f);
+            // an atomic that leaves the word as it was (`atomicOr(p, 0)`, a failed
+            // compare-and-swap: a poll) writes nothing another block could wait for
+            let bytes = if es >= 8 { u64::MAX } else { (1u64 << (8 * es)) - 1 };
+            if old.is_some_and(|v| (f(v) ^ v) & bytes != 0) {
+                bm.gwrites += 1;
+            }
+            old
         };
         let Some(old) = old else {
             return Err(access_fault(

@@ -162,6 +162,9 @@ pub struct Launch {
     /// nesting depth, the device and its attributes; `None`: a host launch on device 0 with no
     /// attributes.
     pub device_runtime: Option<std::sync::Arc<devlaunch::DevRtEnv>>,
+    /// Blocks of the kernel an SM holds at once and the GPU's SMs: how many blocks of a plain
+    /// launch can wait on each other ([`FaultKind::NotResident`]); `None`: as many as the grid has.
+    pub resident: Option<(u32, u32)>,
 }
 
 /// The most blocks of a cluster a launch may have (the portable cluster size).
@@ -260,6 +263,7 @@ impl Launch {
             cluster: None,
             cluster_nonportable: false,
             device_runtime: None,
+            resident: None,
         }
     }
 }
@@ -347,6 +351,17 @@ pub enum FaultKind {
     /// can release them (a grid barrier some block never reaches). A GPU would hang; the grid stops, with
     /// this fault on the first waiting block.
     GridDeadlock,
+    /// A block of a plain launch waits on other blocks (every live warp polls global memory in a
+    /// spin loop that nothing of the block will end: a grid barrier made by hand) while the grid
+    /// has more blocks than the GPU holds at once (`per_sm` per SM on `sms` SMs,
+    /// [`Launch::resident`]): the blocks it waits for cannot start before it ends, so a GPU would
+    /// hang. The launch stops with this fault on the waiting block.
+    NotResident {
+        /// Blocks of the kernel an SM holds at once.
+        per_sm: u32,
+        /// The GPU's SMs.
+        sms: u32,
+    },
     /// A cluster whose unfinished blocks all wait (at the cluster barrier, on an mbarrier, or
     /// polling memory) and for [`GRID_IDLE_TURNS`] turns none wrote global memory or another
     /// block's shared memory and the cluster barrier did not complete: nothing can release them.
@@ -482,6 +497,10 @@ pub struct Counters {
     /// read a byte its thread had not stored in the launch: the emulator reads zero there, a GPU
     /// whatever the memory held, so what depends on the value may differ from the GPU's.
     pub undefined_local_read: Option<u32>,
+    /// A plain launch in which this block waited on other blocks (a grid barrier made by hand):
+    /// the blocks before it ran one after another, it and the later ones interleaved, in turns
+    /// as a cooperative launch's ([`FaultKind::NotResident`] where the GPU cannot hold them all).
+    pub waited: Option<u32>,
 }
 
 /// The result of a run.
@@ -1156,7 +1175,10 @@ where
             smap.size, limits.max_shared_bytes
         )));
     }
-    let spins = exec::spin::SpinBranches::of(program, k.entry, k.end);
+    let spins = exec::spin::SpinBranches::of(program, k.entry, k.end, !launch.cooperative && csize == 1);
+    // a plain launch of a kernel with a spin loop on global memory: its blocks may wait on each
+    // other (a grid barrier made by hand), which the serial run below notices
+    let plain_waits = !launch.cooperative && csize == 1 && spins.polls_global();
     // any counted block barrier in the program (the kernel's and the functions it calls)
     let counted_bars = program.ops.iter().any(|op| {
         matches!(
@@ -1193,6 +1215,7 @@ where
         devrt: launch.device_runtime.as_deref().unwrap_or(&NO_DEVRT),
         loops: &loops,
         spins: &spins,
+        plain_waits,
         counted_bars,
     };
     let ids: Vec<u32> = match &launch.blocks {
@@ -1229,6 +1252,7 @@ where
         });
     let shadow = (!launch.cooperative
         && !polls_global
+        && !plain_waits
         && ids.len() > csize as usize
         && rayon::current_num_threads() > 1
         && nblocks <= mem::SHADOW_MAX_BLOCKS)
@@ -1405,49 +1429,9 @@ where
                 (s, exec::BlockRun::new(&ctx, b))
             })
             .collect();
-        let written = |runs: &[(S, exec::BlockRun)]| runs.iter().map(|(_, b)| b.gwrites).sum::<u64>();
-        let mut before = written(&runs);
-        let mut idle = 0u32;
         // each block's 1x1x1 cluster: its cluster barrier's completed phases
         let mut phases = vec![0u32; runs.len()];
-        loop {
-            let mut waiting = false;
-            let mut finished = false;
-            for ((s, b), phase) in runs.iter_mut().zip(phases.iter_mut()) {
-                if b.finished() {
-                    continue;
-                }
-                let mut link = exec::ClusterLink::alone();
-                link.phase = *phase;
-                if b.resume(&ctx, s, &mut link) {
-                    finished = true;
-                    if let Some(d) = watch.done {
-                        d.fetch_add(1, Ordering::Relaxed);
-                    }
-                    if b.out.fault.is_some() {
-                        // a fault stops the whole grid (the GPU's launch fails)
-                        break;
-                    }
-                } else {
-                    waiting = true;
-                    // a block whose warps wait at its cluster barrier releases it itself
-                    finished |=
-                        exec::release_cluster(std::slice::from_mut(b), std::slice::from_mut(s), phase);
-                }
-            }
-            if runs.iter().any(|(_, b)| b.out.fault.is_some()) || !waiting {
-                break;
-            }
-            let now = written(&runs);
-            idle = if !finished && now == before { idle + 1 } else { 0 };
-            if idle >= GRID_IDLE_TURNS {
-                if let Some((_, b)) = runs.iter_mut().find(|(_, b)| !b.finished()) {
-                    b.deadlock();
-                }
-                break;
-            }
-            before = now;
-        }
+        take_turns(&ctx, &mut runs, &mut phases, watch.done);
         let mut g = fresh();
         for (s, mut b) in runs {
             gather(&mut g, (s, std::mem::take(&mut b.out)));
@@ -1520,6 +1504,65 @@ where
             gather(&mut g, (s, o));
         }
         (whole(g), ids, cut)
+    } else if plain_waits {
+        // the blocks one after another in block order, as for a kernel that polls global memory,
+        // until one waits on another block ([`exec::BlockRun::run_alone`]); then it and the blocks
+        // not yet started take turns as a cooperative grid's, on the memory as it is: the GPU may
+        // run the earlier blocks to their end before the others start too, so this is a schedule
+        // it can take (where the grid fits on the GPU at once; otherwise it hangs, and the
+        // launch stops with `NotResident`)
+        let mut g = fresh();
+        let mut ran: Vec<u32> = Vec::with_capacity(ids.len());
+        let mut cut = false;
+        let mut waited = None;
+        for (i, &b) in ids.iter().enumerate() {
+            if i > 0 && watch.deadline.is_some_and(|d| Instant::now() >= d) {
+                cut = true;
+                break;
+            }
+            // a failing assert traps the grid: the blocks of later waves do not start
+            if can_assert && i > 0 && i % ASSERT_WAVE == 0 && !g.asserts.is_empty() {
+                break;
+            }
+            let mut s = sink_factory(b);
+            s.block_order(true);
+            let mut run = exec::BlockRun::new(&ctx, b);
+            let mut phase = 0u32;
+            if run.run_alone(&ctx, &mut s, &mut phase) {
+                if let Some(d) = watch.done {
+                    d.fetch_add(1, Ordering::Relaxed);
+                }
+                gather(&mut g, (s, std::mem::take(&mut run.out)));
+                ran.push(b);
+                continue;
+            }
+            waited = Some(i);
+            let fits = launch
+                .resident
+                .is_none_or(|(per_sm, sms)| nblocks <= u64::from(per_sm) * u64::from(sms));
+            let mut runs = vec![(s, run)];
+            let mut phases = vec![phase];
+            match launch.resident {
+                Some((per_sm, sms)) if !fits => runs[0].1.not_resident(per_sm, sms),
+                _ => {
+                    for &c in &ids[i + 1..] {
+                        let mut s = sink_factory(c);
+                        s.block_order(true);
+                        runs.push((s, exec::BlockRun::new(&ctx, c)));
+                        phases.push(0);
+                    }
+                    take_turns(&ctx, &mut runs, &mut phases, watch.done);
+                }
+            }
+            ran.extend(&ids[i..i + runs.len()]);
+            for (s, mut b) in runs {
+                gather(&mut g, (s, std::mem::take(&mut b.out)));
+            }
+            break;
+        }
+        let mut g = whole(g);
+        g.counters.waited = waited.map(|i| ids[i]);
+        (g, ran, cut)
     } else if polls_global {
         run_plain(ids, true)
     } else {
@@ -1583,4 +1626,58 @@ where
         asserts,
         stopped,
     })
+}
+
+/// The blocks `runs` of a grid resident at once take turns (in the order given, so the run is
+/// repeatable) until each has finished: each runs until every live warp of it waits (polling
+/// global memory or at a barrier); a grid whose unfinished blocks all wait for
+/// [`GRID_IDLE_TURNS`] turns with no global write and no block finished stops with
+/// [`FaultKind::GridDeadlock`] on its first unfinished block. `phases`: each block's cluster
+/// barrier's completed phases (of its 1x1x1 cluster); `done` counts the finished blocks.
+fn take_turns<S: Sink>(
+    ctx: &exec::Ctx<'_>,
+    runs: &mut [(S, exec::BlockRun)],
+    phases: &mut [u32],
+    done: Option<&std::sync::atomic::AtomicU64>,
+) {
+    let written = |runs: &[(S, exec::BlockRun)]| runs.iter().map(|(_, b)| b.gwrites).sum::<u64>();
+    let mut before = written(runs);
+    let mut idle = 0u32;
+    loop {
+        let mut waiting = false;
+        let mut finished = false;
+        for ((s, b), phase) in runs.iter_mut().zip(phases.iter_mut()) {
+            if b.finished() {
+                continue;
+            }
+            let mut link = exec::ClusterLink::alone();
+            link.phase = *phase;
+            if b.resume(ctx, s, &mut link) {
+                finished = true;
+                if let Some(d) = done {
+                    d.fetch_add(1, Ordering::Relaxed);
+                }
+                if b.out.fault.is_some() {
+                    // a fault stops the whole grid (the GPU's launch fails)
+                    break;
+                }
+            } else {
+                waiting = true;
+                // a block whose warps wait at its cluster barrier releases it itself
+                finished |= exec::release_cluster(std::slice::from_mut(b), std::slice::from_mut(s), phase);
+            }
+        }
+        if runs.iter().any(|(_, b)| b.out.fault.is_some()) || !waiting {
+            break;
+        }
+        let now = written(runs);
+        idle = if !finished && now == before { idle + 1 } else { 0 };
+        if idle >= GRID_IDLE_TURNS {
+            if let Some((_, b)) = runs.iter_mut().find(|(_, b)| !b.finished()) {
+                b.deadlock();
+            }
+            break;
+        }
+        before = now;
+    }
 }

@@ -12,7 +12,11 @@
 //! so linear filtering stays with 32-bit floats. As the CUDA programming guide states the
 //! hardware's rules: wrap and mirror apply to normalised coordinates only (texel coordinates
 //! clamp); linear filtering samples at `x - 0.5` and weighs neighbours by the fraction held in
-//! 9-bit fixed point with 8 fractional bits; a missing channel reads 0. Measured on the H100
+//! 9-bit fixed point with 8 fractional bits; a missing channel reads 0. How an H200 forms the
+//! weights and the sum, bit for bit (calibration/run/gridspin/texwrap.cu, wrap and clamp): a
+//! normalised coordinate cut to 21 fraction bits, the upper corner's 2-D weight rounded from the
+//! product and the others the rest, one rounding of the exact sum, halves away from zero
+//! (`filter_coordinate`, `corner_weights`, `filter`). Measured on the H100
 //! (`calibration/run/textures.cu`, every sample printed): point sampling under every address mode
 //! and linear filtering under clamp, wrap and mirror equal the GPU's bit for bit; linear filtering
 //! next to border texels does not (0.296630859 where the H100 gives 0.297851562), so the runtime
@@ -149,32 +153,160 @@ impl Texture {
             }
             return self.texel(g, i);
         }
-        // linear: the 2^dims texels around u - 0.5, weights with 8 fractional bits
+        // linear: the 2^dims texels around x - 0.5, weights with 8 fractional bits
         let mut lo = [0i64; 3];
-        let mut a = [0f32; 3];
+        let mut a = [0u32; 3];
         for d in 0..dims {
-            let x = u[d] - 0.5;
+            let x = filter_coordinate(coords[d], self.size[d], self.normalized);
             let f = x.floor();
             lo[d] = f as i64;
-            a[d] = ((x - f) * 256.0).round() / 256.0;
+            // the fraction to 8 bits, halves up (0..=256)
+            a[d] = ((x - f) * 256.0 + 0.5).floor() as u32;
         }
-        // -0.0: a sum of negative zeros stays negative, as the GPU returns it
-        let mut acc = [-0f32; 4];
-        for corner in 0..(1usize << dims) {
-            let mut w = 1f32;
+        let mut texels = [[0u32; 4]; 8];
+        for (corner, t) in texels.iter_mut().enumerate().take(1 << dims) {
             let mut i = [0i64; 3];
             for d in 0..dims {
-                let hi = corner >> d & 1 == 1;
-                w *= if hi { a[d] } else { 1.0 - a[d] };
-                i[d] = self.index(d, lo[d] + i64::from(hi));
+                i[d] = self.index(d, lo[d] + (corner >> d & 1) as i64);
             }
-            let t = self.texel(g, i)?;
-            for c in 0..4 {
-                acc[c] += w * f32::from_bits(t[c]);
-            }
+            *t = self.texel(g, i)?;
         }
-        Some(acc.map(f32::to_bits))
+        let weights = corner_weights(dims, a);
+        let mut out = [0u32; 4];
+        for (c, o) in out.iter_mut().enumerate() {
+            let v: Vec<f32> = (0..1usize << dims)
+                .map(|k| f32::from_bits(texels[k][c]))
+                .collect();
+            *o = filter(&weights[..1 << dims], &v).to_bits();
+        }
+        Some(out)
     }
+}
+
+/// The texel coordinate of linear filtering along one dimension of `size` texels: the sample
+/// point `x - 0.5`. A normalised coordinate is first cut to a multiple of 2^-21 (towards minus
+/// infinity), then multiplied by the size exactly: an H200 samples so
+/// (calibration/run/gridspin/texwrap.cu: 15976 samples; with 2^-20 or 2^-22, towards zero, or a
+/// product rounded to a float some differ).
+fn filter_coordinate(c: f32, size: u32, normalized: bool) -> f64 {
+    if normalized {
+        const STEP: f64 = (1u64 << 21) as f64;
+        // a float's significand times a size below 2^16: exact in a double
+        (f64::from(c) * STEP).floor() / STEP * f64::from(size) - 0.5
+    } else {
+        f64::from(c) - 0.5
+    }
+}
+
+/// The corners' weights for fractions `a` (in 256ths) along `dims` dimensions, corner `k`'s bit
+/// `d` set for the upper texel along `d`. In two dimensions they are 256ths: the upper corner's is
+/// `a0 * a1 / 256` rounded to nearest (halves up) and the others what is left of their row and
+/// column, so that they sum to 256 (an H200's: rounding each product alone differs where two of
+/// them are halves); in three (not measured) the products themselves.
+fn corner_weights(dims: usize, a: [u32; 3]) -> [f64; 8] {
+    let mut w = [0u32; 8];
+    match dims {
+        1 => {
+            w[0] = 256 - a[0];
+            w[1] = a[0];
+        }
+        2 => {
+            let both = (a[0] * a[1] + 128) / 256;
+            w[3] = both;
+            w[1] = a[0] - both;
+            w[2] = a[1] - both;
+            w[0] = 256 + both - a[0] - a[1];
+        }
+        _ => {
+            let mut p = [0f64; 8];
+            for (k, pk) in p.iter_mut().enumerate() {
+                *pk = (0..dims).fold(1.0, |acc, d| {
+                    let f = if k >> d & 1 == 1 { a[d] } else { 256 - a[d] };
+                    acc * f64::from(f) / 256.0
+                });
+            }
+            return p;
+        }
+    }
+    w.map(|x| f64::from(x) / 256.0)
+}
+
+/// The filtered value of texels `t` under `weights`: their exact weighted sum rounded once
+/// to the nearest float, halves away from zero (an H200's, bit for bit: texwrap.cu); zero when
+/// it is zero (negative when every texel is), NaN or infinity as float arithmetic gives them.
+fn filter(weights: &[f64], t: &[f32]) -> f32 {
+    if t.iter().any(|v| !v.is_finite()) {
+        let mut acc = -0f32;
+        for (&w, &v) in weights.iter().zip(t) {
+            acc += w as f32 * v;
+        }
+        return acc;
+    }
+    // each product is exact in a double; their sum exact as non-overlapping doubles
+    let mut parts: Vec<f64> = Vec::with_capacity(4);
+    for (&w, &v) in weights.iter().zip(t) {
+        let mut x = f64::from(v) * w;
+        let mut kept = 0;
+        for k in 0..parts.len() {
+            let mut y = parts[k];
+            if x.abs() < y.abs() {
+                std::mem::swap(&mut x, &mut y);
+            }
+            let hi = x + y;
+            let lo = y - (hi - x);
+            if lo != 0.0 {
+                parts[kept] = lo;
+                kept += 1;
+            }
+            x = hi;
+        }
+        parts.truncate(kept);
+        if x != 0.0 {
+            parts.push(x);
+        }
+    }
+    let Some(&hi) = parts.last() else {
+        return if t.iter().all(|v| v.is_sign_negative()) {
+            -0.0
+        } else {
+            0.0
+        };
+    };
+    // the rest's sign against hi's: it decides a tie of hi's own bits
+    let rest = parts
+        .len()
+        .checked_sub(2)
+        .map_or(0, |k| if (parts[k] < 0.0) == (hi < 0.0) { 1 } else { -1 });
+    round_away(hi, rest)
+}
+
+/// `hi + rest` rounded to the nearest float, halves away from zero, where `rest` is smaller than
+/// `hi`'s last place and only its sign is given (`1`: the same as `hi`'s, `-1`: the other, `0`: none).
+fn round_away(hi: f64, rest: i32) -> f32 {
+    let bits = hi.to_bits();
+    let neg = bits >> 63 == 1;
+    let ex = ((bits >> 52) & 0x7ff) as i32;
+    let (m, e) = if ex == 0 {
+        (bits & ((1 << 52) - 1), -1074)
+    } else {
+        (bits & ((1 << 52) - 1) | 1 << 52, ex - 1075)
+    };
+    let lead = e + 63 - m.leading_zeros() as i32;
+    // the float's last place: 23 bits below the leading one, at least 2^-149
+    let q = (lead - 23).max(-149);
+    let sh = q - e;
+    let (keep, up) = if sh <= 0 {
+        (m << -sh, false)
+    } else if sh >= 64 {
+        (0, false)
+    } else {
+        let rem = m & ((1u64 << sh) - 1);
+        let half = 1u64 << (sh - 1);
+        (m >> sh, rem > half || (rem == half && rest >= 0))
+    };
+    let v = (keep + u64::from(up)) as f64 * 2f64.powi(q);
+    let v = v as f32;
+    if neg { -v } else { v }
 }
 
 impl Texture {
@@ -365,5 +497,57 @@ mod tests {
         // the edges clamp
         assert_eq!(v(0.0), 0.0);
         assert_eq!(v(9.0), 3.0);
+    }
+
+    // the rules below, from an H200's 15976 samples (calibration/run/gridspin/h200/texwrap.stdout)
+
+    #[test]
+    fn a_normalised_coordinate_is_cut_to_21_fraction_bits_before_it_is_scaled() {
+        // v * 192 - 0.5 exactly has 129.50098 / 256 past texel 190: its weight would be 130
+        let v = f32::from_bits(0x3f7e_acab);
+        let exact = f64::from(v) * 192.0 - 0.5;
+        assert_eq!(((exact - exact.floor()) * 256.0 + 0.5).floor(), 130.0);
+        let x = filter_coordinate(v, 192, true);
+        assert_eq!(x.floor(), 190.0);
+        assert_eq!(((x - x.floor()) * 256.0 + 0.5).floor(), 129.0);
+        // texel coordinates are taken as they are
+        assert_eq!(filter_coordinate(3.25, 8, false), 2.75);
+    }
+
+    #[test]
+    fn bilinear_weights_round_the_upper_corner_and_sum_to_one() {
+        // a = 95/256, b = 128/256: products 80.5, 47.5, 80.5, 47.5; the H200 weighs 81, 47, 80, 48
+        let w = corner_weights(2, [95, 128, 0]);
+        assert_eq!(w[..4], [81.0 / 256.0, 47.0 / 256.0, 80.0 / 256.0, 48.0 / 256.0]);
+        let w = corner_weights(2, [192, 22, 0]);
+        assert_eq!(w[..4], [59.0 / 256.0, 175.0 / 256.0, 5.0 / 256.0, 17.0 / 256.0]);
+        assert_eq!(corner_weights(1, [85, 0, 0])[..2], [171.0 / 256.0, 85.0 / 256.0]);
+    }
+
+    #[test]
+    fn a_filtered_value_is_rounded_once_halves_away_from_zero() {
+        let e = f32::EPSILON;
+        // halfway between 1 and 1 + 2^-23 exactly: away from zero, either sign
+        let (g, mut t) = tex(&[1.0, 1.0 + e, -1.0, -1.0 - e], 4, 1);
+        t.linear = true;
+        let v = |x: f32| f32::from_bits(t.fetch(&g, 1, [x, 0.0, 0.0]).unwrap()[0]);
+        assert_eq!(v(1.0), 1.0 + e);
+        assert_eq!(v(3.0), -1.0 - e);
+        // 3/4 of 1 and 1/4 of 1 + 2^-23 is 1 + 2^-25: below the half, to 1; the other way round
+        // above it
+        assert_eq!(v(0.75), 1.0);
+        assert_eq!(v(1.25), 1.0 + e);
+        // one rounding of the exact sum: a small texel first, then two large ones that cancel
+        // (float additions in corner order would lose it)
+        let (g, mut t) = tex(&[3.0e-8, 1.0e8, -1.0e8, 0.0], 2, 2);
+        t.linear = true;
+        let r = f32::from_bits(t.fetch(&g, 2, [1.0, 1.0, 0.0]).unwrap()[0]);
+        assert_eq!(r, 3.0e-8 / 4.0);
+        // zero: negative only when every texel is
+        let (g, mut t) = tex(&[-0.0, -0.0, 1.0, -1.0], 4, 1);
+        t.linear = true;
+        let v = |x: f32| t.fetch(&g, 1, [x, 0.0, 0.0]).unwrap()[0];
+        assert_eq!(v(1.0), (-0.0f32).to_bits());
+        assert_eq!(v(3.0), 0.0f32.to_bits());
     }
 }

@@ -11,6 +11,11 @@
 //! cooperative or cluster launch, the other blocks) run before it tries again. A loop that makes
 //! progress (a compare-and-swap retry whose value moved, a counter) never yields, so kernels that
 //! finished before run exactly as before.
+//!
+//! In a plain launch a spin branch whose loop polls global memory (a `volatile` or strong load, or
+//! an atomic, outside shared memory: a grid barrier made by hand) is a *global* one: a warp
+//! stalled there waits, as a grid barrier's poll does, for what only another block may write
+//! (`lib.rs` then runs the launch's remaining blocks interleaved with the waiting one).
 
 use warpscope_ptx::Program;
 use warpscope_ptx::inst::{Inst, NO_REG, R};
@@ -22,24 +27,47 @@ use super::Warp;
 #[derive(Debug, Default)]
 pub(crate) struct SpinBranches {
     list: Vec<(u32, Option<Vec<R>>)>,
+    /// The pcs of `list` whose loops poll global memory (sorted).
+    global: Vec<u32>,
 }
 
 fn is_volatile_load(program: &Program, pc: u32) -> bool {
-    let Some(info) = program.info.get(pc as usize) else {
-        return false;
-    };
+    volatile_load_space(program, pc).is_some()
+}
+
+/// For a `volatile` load at `pc`: whether it reads shared memory (`.shared`).
+fn volatile_load_space(program: &Program, pc: u32) -> Option<bool> {
+    let info = program.info.get(pc as usize)?;
     let mut t = info.text.trim_start();
     if t.starts_with('@') {
         t = t.split_once(char::is_whitespace).map_or("", |x| x.1.trim_start());
     }
     let op = t.split(char::is_whitespace).next().unwrap_or("");
-    (op.starts_with("ld.") || op.starts_with("ldu.")) && op.split('.').any(|m| m == "volatile")
+    ((op.starts_with("ld.") || op.starts_with("ldu.")) && op.split('.').any(|m| m == "volatile"))
+        .then(|| op.split('.').any(|m| m == "shared"))
+}
+
+/// Whether the instruction at `pc` polls global (or generic) memory: a `volatile` load, a strong
+/// load (`strong`: `ld.relaxed`/`ld.acquire`) or an atomic outside shared memory.
+fn polls_global(program: &Program, pc: u32, strong: bool) -> bool {
+    use warpscope_ptx::inst::MemSpace;
+    match program.ops[pc as usize].inst {
+        Inst::Atom { space, .. } => space != MemSpace::Shared,
+        Inst::Ld {
+            sync: true, space, ..
+        } if strong => space != MemSpace::Shared,
+        _ => volatile_load_space(program, pc) == Some(false),
+    }
 }
 
 impl SpinBranches {
-    /// The spin branches of the kernel whose instructions are `entry..end` of `program`.
-    pub(crate) fn of(program: &Program, entry: u32, end: u32) -> SpinBranches {
+    /// The spin branches of the kernel whose instructions are `entry..end` of `program`. `plain`: a
+    /// plain launch (no cluster, not cooperative), where a loop on a strong global load
+    /// (`ld.relaxed`/`ld.acquire`) spins too (a cooperative or cluster launch's strong loads pause
+    /// the block themselves).
+    pub(crate) fn of(program: &Program, entry: u32, end: u32, plain: bool) -> SpinBranches {
         let mut list = Vec::new();
+        let mut global = Vec::new();
         let end = (end as usize).min(program.ops.len()) as u32;
         for pc in entry..end {
             let Inst::Bra { target, .. } = program.ops[pc as usize].inst else {
@@ -49,9 +77,11 @@ impl SpinBranches {
                 continue;
             }
             let body = target..=pc;
-            let waits = body.clone().any(|q| {
-                matches!(program.ops[q as usize].inst, Inst::Atom { .. }) || is_volatile_load(program, q)
-            });
+            let polls = body.clone().any(|q| plain && polls_global(program, q, true));
+            let waits = polls
+                || body.clone().any(|q| {
+                    matches!(program.ops[q as usize].inst, Inst::Atom { .. }) || is_volatile_load(program, q)
+                });
             let barrier = body.clone().any(|q| {
                 matches!(
                     program.ops[q as usize].inst,
@@ -81,8 +111,22 @@ impl SpinBranches {
                 r.dedup();
             }
             list.push((pc, rows));
+            if polls {
+                global.push(pc);
+            }
         }
-        SpinBranches { list }
+        SpinBranches { list, global }
+    }
+
+    /// Whether some spin branch's loop polls global memory (in a plain launch).
+    pub(crate) fn polls_global(&self) -> bool {
+        !self.global.is_empty()
+    }
+
+    /// Whether the spin branch at `pc` polls global memory (in a plain launch).
+    #[inline]
+    pub(super) fn global_at(&self, pc: u32) -> bool {
+        self.global.binary_search(&pc).is_ok()
     }
 
     /// Whether the warp `w`, taking the backward branch at `pc`, should yield: `pc` is a spin
