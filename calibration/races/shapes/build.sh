@@ -3,7 +3,7 @@
 # harness.cu with gen/NAME/gen.h, made from the kernel's `// launch:` line (--grid, --block,
 # --dyn-smem, --cooperative, --arg buf:BYTES[:zero] and --arg i32:V). nvcc 13 wheel, -O3 -lineinfo
 # -arch=sm_90. bin/, lib/ and run.sh then go to the GPU machine.
-#   WARPSCOPE_CUDA_ROOT=... ./build.sh
+#   WARPSCOPE_CUDA_ROOT=... ./build.sh             (LIST=kernels-batch3.txt: another list)
 set -u
 cd "$(dirname "$0")"
 C=${WARPSCOPE_CUDA_ROOT:?set WARPSCOPE_CUDA_ROOT to the CUDA wheels (nvcc under bin/)}
@@ -11,7 +11,7 @@ K=../kernels
 rm -rf bin gen lib; mkdir -p bin lib gen
 cp -L "$C/lib/libcudart.so.13" lib/ && ln -sf libcudart.so.13 lib/libcudart.so
 dim() { echo "$1" | awk -F, '{ printf "dim3(%d, %d, %d)", $1, ($2 == "" ? 1 : $2), ($3 == "" ? 1 : $3) }'; }
-grep -v '^#' kernels.txt | while read -r name; do
+grep -v '^#' "${LIST:-kernels.txt}" | while read -r name; do
   [ -z "$name" ] && continue
   launch=$(sed -n 's|^// launch: ||p' "$K/$name.cu")
   grid=1 block=1 dyn=0 coop=0 args=""

@@ -2,14 +2,17 @@
 found (the suite's line, calibration/races/run.sh), what `warpscope run --check` found on the
 same binary the GPU ran (emulator/NAME.txt), the H200's plain runs (distinct results over 200
 launches; whether the first run's buffers equal the emulator's), racecheck and synccheck.
-    python3 summarize.py RESULTS_DIR SUITE_OUTPUT [EMULATOR_DIR]"""
+    python3 summarize.py RESULTS_DIR SUITE_OUTPUT [EMULATOR_DIR]
+LIST=kernels-batch3.txt takes another list; where the results hold memcheck and initcheck logs,
+their columns follow."""
 import os
 import re
 import sys
 
 R, SUITE = sys.argv[1], sys.argv[2]
 E = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.path.dirname(__file__), 'emulator')
-names = [l.strip() for l in open(os.path.join(os.path.dirname(__file__), 'kernels.txt'))
+LIST = os.environ.get('LIST', 'kernels.txt')
+names = [l.strip() for l in open(os.path.join(os.path.dirname(__file__), LIST))
          if l.strip() and not l.startswith('#')]
 suite = {}
 for line in open(SUITE):
@@ -41,8 +44,10 @@ def run_check(t):
     return ','.join(sorted(kinds)) or 'none'
 
 
-print('| kernel | label | `check` | `run --check` | H200: distinct results (200 runs) | first run = emulator | racecheck | synccheck |')
-print('|---|---|---|---|---|---|---|---|')
+more = any(os.path.exists(f'{R}/{n}.memcheck.txt') for n in names)
+extra = ' memcheck | initcheck |' if more else ''
+print('| kernel | label | `check` | `run --check` | H200: distinct results (200 runs) | first run = emulator | racecheck | synccheck |' + extra)
+print('|---|---|---|---|---|---|---|---|' + ('---|---|' if more else ''))
 for n in names:
     want, got = suite.get(n, ('?', '?'))
     plain = read(f'{R}/{n}.plain.txt')
@@ -53,4 +58,5 @@ for n in names:
     bufs = re.findall(r'buf\d+:.*', plain)
     same = 'yes' if bufs and bufs == re.findall(r'buf\d+:.*', emu) else ('-' if not bufs or not emu else 'no')
     print(f'| {n} | {want} | {got} | {run_check(emu)} | {runs} | {same} | '
-          f'{racecheck(read(f"{R}/{n}.racecheck.txt"))} | {synccheck(read(f"{R}/{n}.synccheck.txt"))} |')
+          f'{racecheck(read(f"{R}/{n}.racecheck.txt"))} | {synccheck(read(f"{R}/{n}.synccheck.txt"))} |'
+          + (f' {synccheck(read(f"{R}/{n}.memcheck.txt"))} | {synccheck(read(f"{R}/{n}.initcheck.txt"))} |' if more else ''))

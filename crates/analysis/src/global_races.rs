@@ -492,6 +492,12 @@ pub struct GlobalRaceSink {
     named: crate::named_barriers::BarrierOrder,
     /// The barrier the next release is of, when it orders part of the block: `(id, waited)`.
     partial_next: Option<(u32, u32)>,
+    /// Per mbarrier of the block (shared offset): the release of the current phase's arrivals
+    /// and of the last completed phase of each parity (index + 1 into the tracker's lists; 0:
+    /// none). An arrival releases at `.cta` scope, a wait that sees the phase complete acquires
+    /// (`cuda::barrier`, `cuda::pipeline`); not followed in launches in clusters, where an
+    /// arrival may be another block's.
+    mbars: FxHashMap<u64, [u32; 3]>,
 }
 
 impl GlobalRaceSink {
@@ -510,6 +516,7 @@ impl GlobalRaceSink {
             order: Default::default(),
             named: crate::named_barriers::BarrierOrder::new(warps),
             partial_next: None,
+            mbars: FxHashMap::default(),
             nthreads: threads,
             threads: Vec::new(),
             block_acq: PointSet::default(),
@@ -1271,6 +1278,103 @@ impl GlobalRaceSink {
         }
     }
 
+    /// Runs `f` with the release lists of the shadow this block writes to and whether it has
+    /// room for more (as [`GlobalRaceSink::access`] takes them).
+    fn with_snaps(&mut self, f: impl FnOnce(&mut Self, &mut Snaps, bool)) {
+        let shared = Arc::clone(&self.shared);
+        let ctr = self.cluster_tracker();
+        let mut guard = if self.in_order {
+            Some(
+                shared
+                    .tracker
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+            )
+        } else {
+            ctr.as_ref()
+                .map(|t| t.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        };
+        let mut own = if guard.is_some() {
+            None
+        } else {
+            Some(self.own.take().unwrap_or_else(spare_tracker))
+        };
+        let tr: &mut Tracker = match (&mut guard, &mut own) {
+            (Some(g), _) => g,
+            (None, Some(o)) => o,
+            (None, None) => return,
+        };
+        let room = tr.room();
+        f(self, &mut tr.snaps, room);
+        if let Some(o) = own {
+            self.own = Some(o);
+        }
+    }
+
+    /// Lane `lane` of `warp` arrives on the block's mbarrier at shared offset `addr` (a release
+    /// at `.cta` scope joining the phase's); `completed`: the parity of the phase it completed.
+    pub fn mbar_arrive(&mut self, warp: u32, lane: u32, addr: u64, completed: Option<u8>) {
+        if self.finished || self.cluster.is_some() {
+            return;
+        }
+        let tid = (warp * 32 + lane).min(u32::from(u16::MAX)) as u16;
+        self.with_snaps(|s, snaps, room| {
+            s.fence(tid, CTA, Some(snaps));
+            let own = s.release_of(tid, snaps, room);
+            let cur = s.mbars.get(&addr).map_or(0, |m| m[0]);
+            let joined = if cur == 0 || cur == own {
+                own
+            } else if own == 0 || !room {
+                cur
+            } else {
+                let mut points = snaps.list[cur as usize - 1].clone();
+                points.extend_from_slice(&snaps.list[own as usize - 1]);
+                snaps.points += points.len() as u64;
+                snaps.list.push(points);
+                snaps.list.len() as u32
+            };
+            let m = s.mbars.entry(addr).or_default();
+            m[0] = joined;
+            if let Some(p) = completed {
+                m[1 + usize::from(p & 1)] = joined;
+                m[0] = 0;
+            }
+        });
+    }
+
+    /// An mbarrier event of the block (`mbarrier.init`, a phase completed without an arrival,
+    /// a lane's wait that saw a phase complete: it acquires that phase's arrivals).
+    pub fn mbar_event(&mut self, e: &warpscope_emu::MbarEvent) {
+        use warpscope_emu::MbarWhat;
+        if self.finished || self.cluster.is_some() {
+            return;
+        }
+        match e.what {
+            MbarWhat::Init => {
+                self.mbars.remove(&e.addr);
+            }
+            MbarWhat::Completed { parity } => {
+                if let Some(m) = self.mbars.get_mut(&e.addr)
+                    && m[0] > 0
+                {
+                    m[1 + usize::from(parity & 1)] = m[0];
+                    m[0] = 0;
+                }
+            }
+            MbarWhat::Waited { parity } => {
+                let snap = self
+                    .mbars
+                    .get(&e.addr)
+                    .map_or(0, |m| m[1 + usize::from(parity & 1)]);
+                if snap > 0 {
+                    let tid = (e.warp * 32 + e.lane).min(u32::from(u16::MAX)) as u16;
+                    self.with_snaps(|s, snaps, _| s.acquire(tid, snap, CTA, snaps));
+                }
+            }
+            MbarWhat::CopyTx { .. } => {}
+        }
+    }
+
     /// A block-wide barrier released.
     pub fn barrier_release(&mut self, pc: u32) {
         self.epoch += 1;
@@ -1464,6 +1568,14 @@ impl warpscope_emu::Sink for GlobalRaceSink {
 
     fn block_order(&mut self, in_order: bool) {
         self.set_block_order(in_order);
+    }
+
+    fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
+        self.mbar_event(e);
+    }
+
+    fn mbar_arrive(&mut self, warp: u32, _pc: u32, lane: u32, _rank: u32, addr: u64, completed: Option<u8>) {
+        GlobalRaceSink::mbar_arrive(self, warp, lane, addr, completed);
     }
 }
 
@@ -1976,5 +2088,37 @@ mod tests {
         let ldv4 = "ld.volatile.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];";
         let st32 = "st.volatile.global.u32 [%rd1], %r1;";
         assert_eq!(strong_pair(&[st32, ldv4], 4, 16), []);
+    }
+    fn mbar(warp: u32, lane: u32, what: warpscope_emu::MbarWhat) -> warpscope_emu::MbarEvent {
+        warpscope_emu::MbarEvent {
+            warp,
+            pc: 9,
+            lane,
+            addr: 0x40,
+            what,
+        }
+    }
+
+    #[test]
+    fn an_mbarrier_phase_orders_its_arrivals_before_the_waits_that_see_it_complete() {
+        // one block: thread 32 writes and arrives on the mbarrier at 0x40, thread 64 arrives
+        // and completes phase 0; thread 0 reads after waiting for it (no race), thread 1 without
+        // waiting (a race); thread 2 waits for parity 1, which no arrival completed (a race)
+        let shared = GlobalShared::new();
+        let mut b = flag_sink(0, &shared);
+        b.mbar_event(&mbar(0, 0, warpscope_emu::MbarWhat::Init));
+        at(&mut b, 1, 0, 0, AccessKind::Write, 0x1000);
+        b.mbar_arrive(1, 0, 0x40, None);
+        b.mbar_arrive(2, 0, 0x40, Some(0));
+        b.mbar_event(&mbar(2, 0, warpscope_emu::MbarWhat::Completed { parity: 0 }));
+        b.mbar_event(&mbar(0, 0, warpscope_emu::MbarWhat::Waited { parity: 0 }));
+        at(&mut b, 0, 0, 3, AccessKind::Read, 0x1000);
+        assert!(found(&b).is_empty(), "{:?}", found(&b));
+        at(&mut b, 0, 1, 4, AccessKind::Read, 0x1000);
+        let pcs = |b: &GlobalRaceSink| found(b).iter().map(|f| (f.0, f.1)).collect::<Vec<_>>();
+        assert_eq!(pcs(&b), [(0, 4)]);
+        b.mbar_event(&mbar(0, 2, warpscope_emu::MbarWhat::Waited { parity: 1 }));
+        at(&mut b, 0, 2, 6, AccessKind::Read, 0x1000);
+        assert_eq!(pcs(&b), [(0, 4), (0, 6)]);
     }
 }

@@ -545,6 +545,9 @@ pub struct HazardSink {
     /// The barrier the next release is of, when it orders part of the block: `(id, arrived,
     /// waited)` ([`warpscope_emu::Sink::barrier_partial`]).
     partial_next: Option<(u32, u32, u32)>,
+    /// Per mbarrier (shared offset): the thread, epoch and instruction of its `mbarrier.init`,
+    /// whose block barrier before another thread's arrival or wait on it is needed.
+    mbar_inits: HashMap<u64, (u16, u32, u32)>,
 }
 
 const WEAK_MEMO: usize = 64;
@@ -606,6 +609,7 @@ impl HazardSink {
             sync: None,
             named: crate::named_barriers::BarrierOrder::new(warps),
             partial_next: None,
+            mbar_inits: HashMap::new(),
         }
     }
 
@@ -2571,6 +2575,27 @@ impl HazardSink {
     }
 }
 
+impl HazardSink {
+    /// Thread `tid` arrives on or waits for the mbarrier at `addr` (instruction `pc`): a block
+    /// barrier between another thread's `mbarrier.init` of it and this is needed (removing it
+    /// lets the operation run on a barrier not yet initialised).
+    fn mbar_use(&mut self, addr: u64, tid: u16, pc: u32) {
+        let Some(&(itid, iepoch, ipc)) = self.mbar_inits.get(&addr) else {
+            return;
+        };
+        if itid == tid || iepoch >= self.epoch {
+            return;
+        }
+        let last = self.epoch as usize - 1;
+        if let (Some(&bar), Some(&start)) = (self.release_pc.get(last), self.run_start.get(last))
+            && start <= iepoch
+        {
+            self.barriers.needed.entry(bar).or_insert((ipc, pc));
+        }
+        self.mbar_inits.remove(&addr);
+    }
+}
+
 impl warpscope_emu::Sink for HazardSink {
     fn async_write(&mut self, warp: u32, pc: u32, lo: u64, hi: u64) {
         if let Some(t) = &mut self.proxy {
@@ -2780,6 +2805,47 @@ impl warpscope_emu::Sink for HazardSink {
     fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
         if let Some(t) = &mut self.proxy {
             t.mbarrier(e);
+        }
+        let tid = (e.warp * 32 + e.lane).min(u32::from(NONE) - 1) as u16;
+        match e.what {
+            warpscope_emu::MbarWhat::Init if !self.finished => {
+                self.mbar_inits.insert(e.addr, (tid, self.epoch, e.pc));
+            }
+            warpscope_emu::MbarWhat::Waited { .. } => self.mbar_use(e.addr, tid, e.pc),
+            _ => {}
+        }
+        if let Some(s) = &mut self.sync
+            && s.orders
+            && !self.finished
+        {
+            // an mbarrier's phases release and acquire (see `hazards/flags.rs`)
+            match e.what {
+                warpscope_emu::MbarWhat::Init => s.mbar_init(e.addr),
+                warpscope_emu::MbarWhat::Completed { parity } => s.mbar_completed(e.addr, parity),
+                warpscope_emu::MbarWhat::Waited { parity } => {
+                    let wsync = self.wsync.get(e.warp as usize).copied().unwrap_or(0);
+                    let tid = (e.warp * 32 + e.lane).min(u32::from(NONE) - 1) as u16;
+                    s.mbar_wait(tid, wsync, e.addr, parity);
+                }
+                warpscope_emu::MbarWhat::CopyTx { .. } => {}
+            }
+        }
+    }
+
+    fn mbar_arrive(&mut self, warp: u32, pc: u32, lane: u32, _rank: u32, addr: u64, completed: Option<u8>) {
+        if !self.config.cluster_peers {
+            self.mbar_use(addr, (warp * 32 + lane).min(u32::from(NONE) - 1) as u16, pc);
+        }
+        if let Some(s) = &mut self.sync
+            && s.orders
+            && !self.finished
+            && !self.config.cluster_peers
+        {
+            // in a launch in clusters an arrival may be remote (another block's barrier at the
+            // same offset) and the sink does not know its own rank: not followed there (below)
+            let wsync = self.wsync.get(warp as usize).copied().unwrap_or(0);
+            let tid = (warp * 32 + lane).min(u32::from(NONE) - 1) as u16;
+            s.mbar_arrive(tid, wsync, addr, completed, &self.order, &self.named);
         }
     }
 

@@ -37,6 +37,10 @@ pub(crate) struct PcSync {
     /// vector access as one access per element, so strong accesses overlap completely only when
     /// their elements have one size.
     pub(crate) vec: u8,
+    /// An mbarrier arrival (`mbarrier.arrive*`, `cp.async.mbarrier.arrive`: a release at `.cta`
+    /// scope or wider) or wait (`mbarrier.test_wait` / `try_wait`: an acquire when it sees the
+    /// phase complete): `cuda::barrier` and `cuda::pipeline` of a block synchronise through them.
+    pub(crate) mbar: bool,
 }
 
 /// The ordering role of each instruction of a program, by pc.
@@ -107,6 +111,10 @@ pub(crate) fn classify(text: &str) -> PcSync {
             }
         }
         "shfl" | "vote" | "match" | "redux" => s.warp_sync = has("sync"),
+        "mbarrier" => {
+            s.mbar = has("arrive") || has("arrive_drop") || has("test_wait") || has("try_wait");
+        }
+        "cp" => s.mbar = has("async") && has("mbarrier") && has("arrive"),
         "barrier" if has("cluster") => {
             s.cwait = has("wait");
             s.crelaxed = has("arrive") && has("relaxed");
@@ -135,7 +143,7 @@ impl SyncOps {
             ops[ld].strong = ops[ld].strong.max(scope);
             ops[ld].cas_seed = true;
         }
-        let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0);
+        let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0 || o.mbar);
         SyncOps {
             base: start as u32,
             ops,
@@ -148,7 +156,7 @@ impl SyncOps {
     #[cfg(test)]
     pub(crate) fn of_texts(texts: &[&str]) -> SyncOps {
         let ops: Vec<PcSync> = texts.iter().map(|t| classify(t)).collect();
-        let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0);
+        let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0 || o.mbar);
         SyncOps {
             base: 0,
             ops,

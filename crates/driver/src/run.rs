@@ -488,6 +488,12 @@ impl Sink for Multi {
     }
 
     fn mbar_arrive(&mut self, warp: u32, pc: u32, lane: u32, rank: u32, addr: u64, completed: Option<u8>) {
+        if let Some(s) = self.hazards.as_deref_mut() {
+            s.mbar_arrive(warp, pc, lane, rank, addr, completed);
+        }
+        if let Some(s) = self.global_races.as_deref_mut() {
+            Sink::mbar_arrive(s, warp, pc, lane, rank, addr, completed);
+        }
         if let Some(s) = self.cluster.as_deref_mut() {
             s.mbar_arrive(warp, pc, lane, rank, addr, completed);
         }
@@ -530,6 +536,9 @@ impl Sink for Multi {
 
     fn mbarrier(&mut self, e: &warpscope_emu::MbarEvent) {
         if let Some(s) = self.hazards.as_deref_mut() {
+            Sink::mbarrier(s, e);
+        }
+        if let Some(s) = self.global_races.as_deref_mut() {
             Sink::mbarrier(s, e);
         }
         if let Some(s) = self.cluster.as_deref_mut() {

@@ -21,6 +21,13 @@
 //! warps that such barriers ordered before its fence (a *warp point*: a point with `k` 0, the
 //! accesses of its warp below its count).
 //!
+//! An mbarrier (`cuda::barrier`, `cuda::pipeline`, a hand-written `mbarrier.arrive` /
+//! `try_wait`) is such a flag too: an arrival (`mbarrier.arrive*`, `cp.async.mbarrier.arrive`)
+//! is a release (the PTX ISA gives it `.release` semantics by default, and its `.cta` scope holds
+//! the block), whose list joins those of the phase's earlier arrivals; a `test_wait` / `try_wait`
+//! that sees a phase complete acquires the lists of that phase's arrivals (kept per barrier and
+//! parity, the last completed phase of each).
+//!
 //! A plain read of the flag acquires nothing; a plain write of it ends what it carried. Every
 //! scope holds the threads of one block, so `.cta` suffices. Barrier epochs order everything
 //! across them already, so the state is per epoch: a block barrier's release drops it.
@@ -90,6 +97,9 @@ pub(super) struct BlockSync {
     /// Shared bytes and global bytes whose last write carries a release list (index + 1).
     shared_flags: FxHashMap<u64, u32>,
     global_flags: FxHashMap<u64, u32>,
+    /// Per mbarrier (shared offset): the release lists of the current phase's arrivals, and of
+    /// the last completed phase of each parity (index + 1; 0: none).
+    mbars: FxHashMap<u64, [u32; 3]>,
     /// The `(pc, stamp)` pairs, and their indices.
     ids: Vec<(u32, u32)>,
     id_of: FxHashMap<(u32, u32), u32>,
@@ -111,6 +121,7 @@ impl BlockSync {
             points: 0,
             shared_flags: FxHashMap::default(),
             global_flags: FxHashMap::default(),
+            mbars: FxHashMap::default(),
             ids: Vec::new(),
             id_of: FxHashMap::default(),
             epoch: 0,
@@ -188,6 +199,62 @@ impl BlockSync {
         self.points = 0;
         self.shared_flags.clear();
         self.global_flags.clear();
+        self.mbars.clear();
+    }
+
+    /// `mbarrier.init` of the barrier at shared offset `addr`: no arrivals yet.
+    pub(super) fn mbar_init(&mut self, addr: u64) {
+        self.mbars.remove(&addr);
+    }
+
+    /// Thread `tid` (its warp at count `wsync`) arrives on the mbarrier at `addr`: a release
+    /// whose list joins the phase's; `completed`: the parity of the phase the arrival completed.
+    pub(super) fn mbar_arrive(
+        &mut self,
+        tid: u16,
+        wsync: u32,
+        addr: u64,
+        completed: Option<u8>,
+        order: &WarpOrder,
+        named: &BarrierOrder,
+    ) {
+        if usize::from(tid) >= self.stamps.len() {
+            return;
+        }
+        self.fence(tid, wsync, named);
+        let own = self.carried(tid, order);
+        let current = self.mbars.get(&addr).map_or(0, |m| m[0]);
+        let joined = self.merge(current, own);
+        let m = self.mbars.entry(addr).or_default();
+        m[0] = joined;
+        if let Some(p) = completed {
+            m[1 + usize::from(p & 1)] = joined;
+            m[0] = 0;
+        }
+    }
+
+    /// The phase of parity `parity` of the mbarrier at `addr` completed by other means than an
+    /// arrival (a transaction count reaching zero): its arrivals so far are that phase's.
+    pub(super) fn mbar_completed(&mut self, addr: u64, parity: u8) {
+        if let Some(m) = self.mbars.get_mut(&addr)
+            && m[0] > 0
+        {
+            m[1 + usize::from(parity & 1)] = m[0];
+            m[0] = 0;
+        }
+    }
+
+    /// Thread `tid` (its warp at count `wsync`) saw the phase of parity `parity` of the mbarrier
+    /// at `addr` complete (`test_wait` / `try_wait` returned true): it acquires that phase's
+    /// arrivals.
+    pub(super) fn mbar_wait(&mut self, tid: u16, wsync: u32, addr: u64, parity: u8) {
+        let snap = self
+            .mbars
+            .get(&addr)
+            .map_or(0, |m| m[1 + usize::from(parity & 1)]);
+        if snap > 0 {
+            self.acq.push(Acq { tid, wsync, snap });
+        }
     }
 
     /// A fence of thread `tid` (its warp at count `wsync`): what its strong reads saw is
@@ -523,5 +590,44 @@ mod tests {
         );
         assert!(!s.ordered(&acc(64, 1, 0), &me, &order, &named), "warp 2 after it");
         assert!(!s.ordered(&acc(96, 0, 0), &me, &order, &named), "warp 3");
+    }
+    #[test]
+    fn an_mbarrier_phase_orders_its_arrivals_before_the_waits_that_see_it_complete() {
+        let mut s = BlockSync::new(ops(), 128);
+        let order = WarpOrder::default();
+        let named = BarrierOrder::new(4);
+        s.mbar_init(0x100);
+        // thread 32 writes (pc 0) and arrives; the phase is not complete yet
+        s.access(1, 0, 0, false, true, 4, 1, &[0; 32], true, &order, &named);
+        let write = acc(32, 0, 0);
+        s.mbar_arrive(32, 0, 0x100, None, &order, &named);
+        s.mbar_wait(0, 0, 0x100, 0);
+        assert!(
+            !s.ordered(&write, &acc(0, 0, 9), &order, &named),
+            "phase 0 not complete"
+        );
+        // thread 32 writes again after its arrival; thread 64's arrival completes phase 0
+        let late = acc(32, 0, s.field(0, 32));
+        s.mbar_arrive(64, 0, 0x100, Some(0), &order, &named);
+        s.mbar_wait(0, 0, 0x100, 0);
+        assert!(
+            s.ordered(&write, &acc(0, 0, 9), &order, &named),
+            "waited for phase 0"
+        );
+        assert!(
+            !s.ordered(&late, &acc(0, 0, 9), &order, &named),
+            "written after the arrival"
+        );
+        // a wait for the other parity acquires nothing of phase 0
+        s.mbar_wait(96, 0, 0x100, 1);
+        assert!(!s.ordered(&write, &acc(96, 0, 9), &order, &named), "parity 1");
+        // a phase completed by a transaction count: the arrivals before it are that phase's
+        s.mbar_arrive(32, 0, 0x100, None, &order, &named);
+        s.mbar_completed(0x100, 1);
+        s.mbar_wait(96, 0, 0x100, 1);
+        assert!(
+            s.ordered(&late, &acc(96, 0, 9), &order, &named),
+            "thread 32 arrived on phase 1"
+        );
     }
 }

@@ -1,0 +1,20 @@
+// expect: race
+// launch: --grid 1 --block 64 --arg buf:512 --arg buf:512:zero
+// gn_ldmatrix_after_barrier without the barrier: warp 0's ldmatrix reads the rows warp 1 is
+// writing.
+extern "C" __global__ void sr_ldmatrix_no_barrier(const int *in, int *out) {
+    __shared__ __align__(16) int tile[32 * 4];
+    int t = threadIdx.x, l = t % 32;
+    if (t >= 32)
+        for (int k = 0; k < 4; ++k) tile[l * 4 + k] = in[l * 4 + k];
+    if (t < 32) {
+        unsigned a = (unsigned)__cvta_generic_to_shared(&tile[l * 4]);
+        unsigned r0, r1, r2, r3;
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
+        out[l * 4 + 0] = r0;
+        out[l * 4 + 1] = r1;
+        out[l * 4 + 2] = r2;
+        out[l * 4 + 3] = r3;
+    }
+}
