@@ -962,9 +962,10 @@ impl Runtime {
                     // (`sm_90a`: a fatbin built with -arch=sm_90a also carries a compute_90 PTX in
                     // which sm_90a-only paths, wgmma for one, are compiled to a trap)
                     .max_by_key(|e| (e.sm, fatbin::arch_specific(&e.data)))
-                    .map(fatbin::ptx_text)
+                    .map(|e| Ok(fatbin::ptx_text(e)))
                     .or_else(|| {
-                        // relocatable device code (-rdc=true): the PTX is in the file's own section
+                        // relocatable device code (-rdc=true): the PTX is in the file's own
+                        // section, one text per translation unit, linked into one
                         let texts = crate::relfatbin::relocatable_ptx(module.object.as_deref()?).ok()?;
                         let kernels: Vec<&str> = self
                             .functions
@@ -972,14 +973,15 @@ impl Runtime {
                             .filter(|f| f.module == m)
                             .map(|f| f.name.as_str())
                             .collect();
-                        crate::relfatbin::ptx_for(&texts, &kernels).cloned()
+                        crate::relfatbin::linked_ptx(&texts, &kernels)
                     });
                 match ptx {
                     None => Err(
                         "the fatbin has no PTX (build with -arch=sm_XX, which embeds compute_XX PTX)"
                             .to_string(),
                     ),
-                    Some(text) => {
+                    Some(Err(e)) => Err(e),
+                    Some(Ok(text)) => {
                         let r = warpscope_ptx::compile(&text).map_err(|errs| {
                             errs.iter()
                                 .take(3)
