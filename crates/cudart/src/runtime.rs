@@ -1181,6 +1181,16 @@ impl Runtime {
         Err(self.refuse(&f.name, &why, err::INVALID_PTX))
     }
 
+    /// The stack frame ptxas gave `func` (bytes per thread), from its module's cubin.
+    pub fn frame_size(&self, func: usize) -> Option<u32> {
+        let f = self.functions.get(&func)?;
+        let cubin = self.modules.get(f.module)?.cubin(self.arch.cc())?;
+        fatbin::cubin_frame_sizes(cubin)
+            .into_iter()
+            .find(|(n, _)| *n == f.name)
+            .map(|(_, r)| r)
+    }
+
     /// Registers per thread of a kernel (from the module's cubin for the architecture).
     pub fn registers(&self, func: usize) -> Option<u32> {
         let f = self.functions.get(&func)?;
@@ -1682,6 +1692,13 @@ impl Runtime {
     pub fn max_active_blocks(&mut self, func: usize, block: u32, dyn_smem: usize) -> Result<u32, u32> {
         let regs = self.registers(func).unwrap_or(32);
         let static_smem = self.static_smem(func)? as u32;
+        // more dynamic shared memory than the kernel may launch with (48 KB less its static
+        // shared memory until cudaFuncAttributeMaxDynamicSharedMemorySize raises it): no block
+        // fits (the H200 answered 0 for 98,304 bytes before the kernel opted in, 2 after,
+        // calibration/run/bench13/h200/bigsmem.stdout)
+        if dyn_smem > self.dyn_smem_limit(func, static_smem as usize) {
+            return Ok(0);
+        }
         let limits =
             warpscope_model::occupancy::Limits::for_arch(self.arch).map_err(|_| err::INVALID_DEVICE)?;
         let mut l = warpscope_model::occupancy::Launch::new(block, regs);
