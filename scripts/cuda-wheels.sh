@@ -23,4 +23,9 @@ fi
 if [ ! -f "$root/../../cutlass_library/source/include/cutlass/cutlass.h" ]; then
   "$venv/bin/pip" install -q --disable-pip-version-check --no-deps 'nvidia-cutlass==4.2.0.0' >&2
 fi
+# cuRAND's device headers (curand_kernel.h; the nvidia-curand wheel, installed into the same
+# nvidia/cu13/include) for calibration/run/bench13/mcrand.cu, which the bench13 replay test builds
+if [ ! -f "$root/include/curand_kernel.h" ]; then
+  "$venv/bin/pip" install -q --disable-pip-version-check --no-deps 'nvidia-curand==10.4.5.25' >&2
+fi
 echo "$root"

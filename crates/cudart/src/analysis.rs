@@ -61,6 +61,13 @@ pub struct KernelAnalysis {
     /// own code, whose branches, loads and stores ncu counts in the launch (calibration/run/h200/
     /// dp_*.ncu.csv) and which is not modelled, so its branch and global counters are estimates.
     pub device_runtime: bool,
+    /// The kernel's machine code calls functions ptxas kept apart, beyond the driver's own
+    /// (`vprintf`, `__assertfail`, the device runtime): `(linked, any)`: `linked`, a `CALL.ABS`
+    /// into a function of another translation unit that the device link put in (`-rdc=true`),
+    /// which the machine-code flow steps over; `any`, a `CALL` of either kind, which a debug
+    /// build's (`-G`) branch count does not follow. ncu counts the callees' branches in the
+    /// launch ([`calls_beyond_driver`]).
+    pub separate_calls: (bool, bool),
     /// The kernel loads or stores wmma fragments in a form whose machine accesses are not
     /// measured (16-bit elements from global memory; `bf16` A/B from shared memory, which ptxas
     /// loads with `LDS`, not `LDSM`: the H100 counted half the accesses warpscope gives element by
@@ -70,6 +77,23 @@ pub struct KernelAnalysis {
     /// machine code ([`warpscope_analysis::reconcile::ptxas_commit_hgmma`]); `None` without machine
     /// code or when they cannot be told (then ncu's gmma instruction and byte counts are not given).
     pub ptxas_hgmma: Option<Arc<Vec<u32>>>,
+}
+
+/// Whether kernel `k`'s machine code calls functions beyond the `driver_calls` calls into code
+/// the driver links in (one `CALL.ABS` per device printf, assert or device-runtime call of the
+/// PTX): `(linked, any)`, a `CALL.ABS` beyond them (a function of another translation unit,
+/// `-rdc=true`: calibration/run/bench13 `rdc`, whose `digits` launch the H200 counted 367,638
+/// branch targets for against the kernel's own 8,192), and any `CALL` beyond them (`-G` keeps
+/// every function apart: bench13 `dbg`'s `numbers`, 3,757,688 against 3,123,968 counted
+/// without its callees; `blockScan`, no call, equal).
+pub fn calls_beyond_driver(k: &warpscope_toolchain::sass::SassKernel, driver_calls: usize) -> (bool, bool) {
+    let abs = k
+        .branches
+        .iter()
+        .filter(|b| b.opcode.starts_with("CALL.ABS"))
+        .count();
+    let all = k.branches.iter().filter(|b| b.opcode.starts_with("CALL")).count();
+    (abs > driver_calls, all > driver_calls)
 }
 
 /// What a kernel's launches need, built once per kernel from its lowered `program`, its `ptx`
@@ -187,10 +211,31 @@ pub fn kernel_analysis(
             .iter()
             .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::DevRt { .. }))
     });
+    let driver_calls = program.kernel(name).map_or(0, |k| {
+        program.ops[k.entry as usize..k.end as usize]
+            .iter()
+            .filter(|op| {
+                matches!(
+                    op.inst,
+                    warpscope_ptx::inst::Inst::Printf { .. }
+                        | warpscope_ptx::inst::Inst::AssertFail { .. }
+                        | warpscope_ptx::inst::Inst::DevRt { .. }
+                )
+            })
+            .count()
+    });
+    let separate_calls = match sass {
+        Ok(ks) => ks
+            .iter()
+            .find(|k| k.name == name)
+            .map_or((false, false), |k| calls_beyond_driver(k, driver_calls)),
+        Err(_) => (false, false),
+    };
     let ka = KernelAnalysis {
         ptxas_hgmma,
         spin_loop,
         device_runtime,
+        separate_calls,
         spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
         spin_global: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_global(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
@@ -952,6 +997,13 @@ pub fn analyse_launch(
             .filter(|i| signed_div_rem(&program.inst_info(i.pc).text))
             .map(|i| i.executions)
             .sum();
+        if ka.separate_calls.1 {
+            exact = false;
+            flow_stop = Some(
+                "a debug build's (-G) calls of functions ptxas kept apart: their branches are not counted"
+                    .into(),
+            );
+        }
         (t.targets + extra, t.divergent)
     } else if let Some(m) = &ka.machine_branches {
         exact = m.exact_for(&div);
@@ -981,6 +1033,12 @@ pub fn analyse_launch(
         exact = false;
         (t.targets - exit_targets, t.divergent - exit_divergent)
     };
+    if ka.separate_calls.0 && exact {
+        exact = false;
+        flow_stop = Some(
+            "calls of device-linked functions of other translation units (-rdc=true): their branches are not counted".into(),
+        );
+    }
     let eff = pct(targets - divergent, targets);
     put("smsp__sass_branch_targets.sum", targets as f64);
     put(
@@ -1264,6 +1322,49 @@ fn scale_to_grid(m: &mut BTreeMap<String, f64>, ran: u64, blocks: u64, reason: S
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn calls_beyond_the_drivers_are_separate_functions() {
+        let branch = |opcode: &str| warpscope_toolchain::sass::SassBranch {
+            code_offset: 0,
+            opcode: opcode.into(),
+            predicate: None,
+            target: None,
+            operands: String::new(),
+            labels: Vec::new(),
+            self_loop: false,
+            file: None,
+            line: None,
+        };
+        let kernel = |ops: &[&str]| warpscope_toolchain::sass::SassKernel {
+            name: "k".into(),
+            branches: ops.iter().map(|o| branch(o)).collect(),
+            ..Default::default()
+        };
+        // one printf: its CALL.ABS is the driver's
+        assert_eq!(
+            super::calls_beyond_driver(&kernel(&["BRA", "CALL.ABS.NOINC", "EXIT"]), 1),
+            (false, false)
+        );
+        // -rdc=true: three CALL.ABS into other units, no printf
+        let rdc = kernel(&[
+            "CALL.ABS.NOINC",
+            "CALL.ABS.NOINC",
+            "BRA",
+            "CALL.ABS.NOINC",
+            "EXIT",
+        ]);
+        assert_eq!(super::calls_beyond_driver(&rdc, 0), (true, true));
+        // -G (or __noinline__): calls within the code, not the driver's
+        assert_eq!(
+            super::calls_beyond_driver(&kernel(&["CALL.REL.NOINC", "RET.ABS.NODEC", "EXIT"]), 0),
+            (false, true)
+        );
+        assert_eq!(
+            super::calls_beyond_driver(&kernel(&["BRA", "EXIT"]), 0),
+            (false, false)
+        );
+    }
+
     use super::*;
     use warpscope_emu::AccessOp;
 

@@ -1894,6 +1894,7 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut CudaFuncAttributes, fu
             .cloned()
             .ok_or(err::INVALID_DEVICE_FUNCTION)?;
         let regs = r.registers(func as usize).unwrap_or(0);
+        let frame = r.frame_size(func as usize);
         let optin = r.device.smem_per_block_optin;
         let (smem, local) = match r.program(f.module) {
             Ok(p) => p
@@ -1905,7 +1906,9 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(attr: *mut CudaFuncAttributes, fu
         // SAFETY: all-integer struct, zero is valid.
         let mut a: CudaFuncAttributes = unsafe { std::mem::zeroed() };
         a.sharedSizeBytes = smem;
-        a.localSizeBytes = local;
+        // the machine code's stack frame where the cubin says it (ptxas's spills and local
+        // arrays), else the PTX's local memory
+        a.localSizeBytes = frame.map_or(local, |f| f as usize);
         a.maxThreadsPerBlock = 1024;
         a.numRegs = regs as i32;
         a.ptxVersion = r.arch.cc() as i32;

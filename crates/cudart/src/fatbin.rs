@@ -160,6 +160,21 @@ pub fn ptx_text(e: &Entry) -> String {
 /// `REG`): the `EIATTR_REGCOUNT` (0x2f) attributes of the `.nv.info` section, each naming the
 /// kernel's symbol.
 pub fn cubin_registers(cubin: &[u8]) -> Vec<(String, u32)> {
+    cubin_function_values(cubin, 0x2f)
+}
+
+/// The stack frame of every kernel of a cubin in bytes per thread, as ptxas laid it out (its local
+/// arrays and spilled registers; `cudaFuncGetAttributes`' `localSizeBytes`): the
+/// `EIATTR_FRAME_SIZE` (0x11) attributes of the `.nv.info` section, each naming the kernel's
+/// symbol. (The H200 answered 592 for a `-maxrregcount=32` kernel whose frame is 0x250 and
+/// whose PTX declares no local memory, `calibration/run/bench13/h200/spill.stdout`.)
+pub fn cubin_frame_sizes(cubin: &[u8]) -> Vec<(String, u32)> {
+    cubin_function_values(cubin, 0x11)
+}
+
+/// The `(symbol, value)` attributes `attr` of a cubin's `.nv.info` section (format 0x04: a
+/// symbol index and a 32-bit value), the symbol by name.
+fn cubin_function_values(cubin: &[u8], attr_id: u8) -> Vec<(String, u32)> {
     use elf::ElfBytes;
     use elf::endian::LittleEndian;
     let Ok(file) = ElfBytes::<LittleEndian>::minimal_parse(cubin) else {
@@ -181,7 +196,7 @@ pub fn cubin_registers(cubin: &[u8]) -> Vec<(String, u32)> {
         let size = u16::from_le_bytes([info[p + 2], info[p + 3]]) as usize;
         let payload = if fmt == 0x04 { size } else { 0 };
         if fmt == 0x04
-            && attr == 0x2f
+            && attr == attr_id
             && size >= 8
             && let (Some(sym), Some(regs)) = (u32_at(info, p + 4), u32_at(info, p + 8))
             && let Ok(s) = symtab.get(sym as usize)

@@ -101,9 +101,50 @@ pub fn ptx_for<'a>(texts: &'a [String], kernels: &[&str]) -> Option<&'a String> 
         .map(|(_, t)| t)
 }
 
+/// The PTX to emulate for relocatable device code whose registered kernels are `kernels`: every
+/// translation unit of `texts` that defines one of them, with the units that define what those
+/// declare `.extern` (an `extern __device__` function or variable of another `.cu` file), and
+/// theirs in turn, linked into one text ([`warpscope_ptx::link::link`]); one such unit is
+/// returned as it is. The device runtime's own unit (`cuda_device_runtime`) is never taken: its
+/// calls are the emulator's. `None`: no unit defines one of the kernels; an error: the units do
+/// not link (the reason).
+pub fn linked_ptx(texts: &[String], kernels: &[&str]) -> Option<Result<String, String>> {
+    let user: Vec<usize> = (0..texts.len())
+        .filter(|&k| !texts[k].contains("cuda_device_runtime"))
+        .collect();
+    let syms: Vec<_> = texts.iter().map(|t| warpscope_ptx::link::symbols(t)).collect();
+    let mut take: Vec<usize> = user
+        .iter()
+        .copied()
+        .filter(|&k| kernels.iter().any(|n| syms[k].0.contains(*n)))
+        .collect();
+    if take.is_empty() {
+        return ptx_for(texts, kernels).map(|t| Ok(t.clone()));
+    }
+    let mut i = 0;
+    while i < take.len() {
+        let wants: Vec<String> = syms[take[i]].1.iter().cloned().collect();
+        for w in wants {
+            if let Some(&k) = user
+                .iter()
+                .find(|&&k| !take.contains(&k) && syms[k].0.contains(&w))
+            {
+                take.push(k);
+            }
+        }
+        i += 1;
+    }
+    take.sort_unstable();
+    let units: Vec<&str> = take.iter().map(|&k| texts[k].as_str()).collect();
+    Some(
+        warpscope_ptx::link::link(&units)
+            .map_err(|e| format!("the translation units of relocatable device code do not link: {e}")),
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::ptx_for;
+    use super::{linked_ptx, ptx_for};
 
     #[test]
     fn the_unit_that_defines_the_kernels_is_chosen() {
@@ -132,5 +173,30 @@ mod tests {
             ptx_for(&[devrt], &["__nv_static_51_cuda_device_runtime_cu_k0"]),
             None
         );
+    }
+
+    #[test]
+    fn units_declaring_externs_pull_in_the_units_that_define_them() {
+        let head = ".version 9.5\n.target sm_90\n.address_size 64\n";
+        let main = format!(
+            "{head}.extern .func (.param .b32 r) f\n(\n.param .b32 x\n)\n;\n.visible .entry k()\n{{\n.reg .b32 %r<2>;\n{{\n.param .b32 p;\n.param .b32 rv;\nst.param.b32 [p+0], 1;\ncall.uni (rv), f, (p);\nld.param.b32 %r1, [rv+0];\n}}\nret;\n}}\n"
+        );
+        let ops = format!(
+            "{head}.extern .global .align 4 .b8 g[4];\n.visible .func (.param .b32 r) f(\n.param .b32 x\n)\n{{\n.reg .b32 %r<2>;\nld.global.u32 %r1, [g];\nst.param.b32 [r+0], %r1;\nret;\n}}\n"
+        );
+        let state = format!("{head}.visible .global .align 4 .b8 g[4];\n");
+        let unrelated = format!("{head}.visible .entry other()\n{{\nret;\n}}\n");
+        let devrt = format!("{head}.visible .global .align 4 .b8 g[4];\n// cuda_device_runtime\n");
+        let texts = vec![devrt, unrelated, state.clone(), ops.clone(), main.clone()];
+        let linked = linked_ptx(&texts, &["k"]).unwrap().unwrap();
+        assert!(!linked.contains("other()"), "{linked}");
+        assert!(!linked.contains("cuda_device_runtime"), "{linked}");
+        assert!(linked.contains(".visible .global .align 4 .b8 g[4];"), "{linked}");
+        assert!(linked.contains(".visible .func (.param .b32 r) f("), "{linked}");
+        let p = warpscope_ptx::compile(&linked).unwrap_or_else(|e| panic!("{e:?}\n{linked}"));
+        assert_eq!(p.kernels.len(), 1);
+        // one unit alone: as it is
+        assert_eq!(linked_ptx(&texts, &["other"]).unwrap().unwrap(), texts[1]);
+        assert!(linked_ptx(&texts, &["missing"]).is_none());
     }
 }

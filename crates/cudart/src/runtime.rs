@@ -962,9 +962,10 @@ impl Runtime {
                     // (`sm_90a`: a fatbin built with -arch=sm_90a also carries a compute_90 PTX in
                     // which sm_90a-only paths, wgmma for one, are compiled to a trap)
                     .max_by_key(|e| (e.sm, fatbin::arch_specific(&e.data)))
-                    .map(fatbin::ptx_text)
+                    .map(|e| Ok(fatbin::ptx_text(e)))
                     .or_else(|| {
-                        // relocatable device code (-rdc=true): the PTX is in the file's own section
+                        // relocatable device code (-rdc=true): the PTX is in the file's own
+                        // section, one text per translation unit, linked into one
                         let texts = crate::relfatbin::relocatable_ptx(module.object.as_deref()?).ok()?;
                         let kernels: Vec<&str> = self
                             .functions
@@ -972,14 +973,15 @@ impl Runtime {
                             .filter(|f| f.module == m)
                             .map(|f| f.name.as_str())
                             .collect();
-                        crate::relfatbin::ptx_for(&texts, &kernels).cloned()
+                        crate::relfatbin::linked_ptx(&texts, &kernels)
                     });
                 match ptx {
                     None => Err(
                         "the fatbin has no PTX (build with -arch=sm_XX, which embeds compute_XX PTX)"
                             .to_string(),
                     ),
-                    Some(text) => {
+                    Some(Err(e)) => Err(e),
+                    Some(Ok(text)) => {
                         let r = warpscope_ptx::compile(&text).map_err(|errs| {
                             errs.iter()
                                 .take(3)
@@ -1177,6 +1179,16 @@ impl Runtime {
             Err(e) => e,
         };
         Err(self.refuse(&f.name, &why, err::INVALID_PTX))
+    }
+
+    /// The stack frame ptxas gave `func` (bytes per thread), from its module's cubin.
+    pub fn frame_size(&self, func: usize) -> Option<u32> {
+        let f = self.functions.get(&func)?;
+        let cubin = self.modules.get(f.module)?.cubin(self.arch.cc())?;
+        fatbin::cubin_frame_sizes(cubin)
+            .into_iter()
+            .find(|(n, _)| *n == f.name)
+            .map(|(_, r)| r)
     }
 
     /// Registers per thread of a kernel (from the module's cubin for the architecture).
@@ -1710,6 +1722,13 @@ impl Runtime {
     pub fn max_active_blocks(&mut self, func: usize, block: u32, dyn_smem: usize) -> Result<u32, u32> {
         let regs = self.registers(func).unwrap_or(32);
         let static_smem = self.static_smem(func)? as u32;
+        // more dynamic shared memory than the kernel may launch with (48 KB less its static
+        // shared memory until cudaFuncAttributeMaxDynamicSharedMemorySize raises it): no block
+        // fits (the H200 answered 0 for 98,304 bytes before the kernel opted in, 2 after,
+        // calibration/run/bench13/h200/bigsmem.stdout)
+        if dyn_smem > self.dyn_smem_limit(func, static_smem as usize) {
+            return Ok(0);
+        }
         let limits =
             warpscope_model::occupancy::Limits::for_arch(self.arch).map_err(|_| err::INVALID_DEVICE)?;
         let mut l = warpscope_model::occupancy::Launch::new(block, regs);

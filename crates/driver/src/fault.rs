@@ -206,6 +206,17 @@ pub fn global_byte(ctx: &LaunchContext<'_>, addr: u64) -> String {
     }
 }
 
+/// `"{space} offset 0x.."` of a faulting address: an address of a generic access that falls in
+/// the space's window (`window`, [`warpscope_emu::mem::WINDOW`] bytes) is shown as the offset in
+/// the space, with the generic address after it; a state-space address is the offset already.
+fn window_offset(space: &str, addr: u64, window: u64) -> String {
+    if (window..window + warpscope_emu::mem::WINDOW).contains(&addr) {
+        format!("{space} offset {:#x} (generic address {addr:#x})", addr - window)
+    } else {
+        format!("{space} offset {addr:#x}")
+    }
+}
+
 /// One sentence for a fault: what, where, by whom, and what a GPU does then.
 pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
     let at = locate(ctx.program, f.pc).0.label;
@@ -237,10 +248,14 @@ pub fn describe(ctx: &LaunchContext<'_>, f: &EmuFault) -> String {
                     } else {
                         "the block's shared memory (no static shared memory".to_string()
                     };
-                    format!("shared offset {addr:#x} is outside {size}, plus --dyn-smem)")
+                    format!(
+                        "{} is outside {size}, plus --dyn-smem)",
+                        window_offset("shared", addr, warpscope_emu::mem::SHARED_WINDOW)
+                    )
                 }
                 Space::Local => format!(
-                    "local offset {addr:#x} is outside the thread's {} bytes of local memory (a stack array indexed out of range)",
+                    "{} is outside the thread's {} bytes of local memory (a stack array indexed out of range)",
+                    window_offset("local", addr, warpscope_emu::mem::LOCAL_WINDOW),
                     ctx.kernel.local_size
                 ),
                 Space::Const => format!(
@@ -528,6 +543,25 @@ mod tests {
         assert_eq!(
             param_names("__global__ void k(float (*m)[4], int s[8])", "k", 2),
             ["", "s"]
+        );
+    }
+
+    #[test]
+    fn a_generic_address_in_a_window_is_shown_as_the_offset_in_its_space() {
+        use warpscope_emu::mem::{LOCAL_WINDOW, SHARED_WINDOW};
+        // a generic `atom.add` one past a 1,056-byte shared array (`-G` code calls atomicAdd
+        // through a generic pointer): the offset, not the window's address, is what is outside
+        assert_eq!(
+            window_offset("shared", SHARED_WINDOW + 0x420, SHARED_WINDOW),
+            "shared offset 0x420 (generic address 0x1007f0000000420)"
+        );
+        assert_eq!(
+            window_offset("shared", 0x420, SHARED_WINDOW),
+            "shared offset 0x420"
+        );
+        assert_eq!(
+            window_offset("local", LOCAL_WINDOW + 8, LOCAL_WINDOW),
+            "local offset 0x8 (generic address 0x1007e0000000008)"
         );
     }
 

@@ -206,6 +206,10 @@ struct Warp {
     exited: u32,
     state: State,
     insts: u64,
+    /// Instructions' worth of time the warp spent waiting at barriers: `%clock`, `%clock64` and
+    /// `%globaltimer` read `(insts + waited) * 4`, one clock for the block, so that a warp leaving
+    /// a barrier reads no earlier a time than any warp that arrived there.
+    waited: u64,
     /// The `bar.red` this warp waits in: its op, destination register / predicate and lanes.
     red: Option<(RedOp, R, P, u32)>,
     /// The mbarrier wait that last failed: (address, parity, log generation then).
@@ -640,6 +644,7 @@ impl BlockRun {
                     exited: !valid,
                     state: State::Ready,
                     insts: 0,
+                    waited: 0,
                     red: None,
                     mwait: None,
                     printfs: 0,
@@ -989,6 +994,18 @@ fn release<S: Sink>(
         }
         sink.barrier_release(block, b.pc, *generation);
         *bar = Barrier::default();
+        // the block's one clock: the released warps leave at the latest arrival's time
+        let at = warps
+            .iter()
+            .filter(|w| w.state == (State::AtBarrier { id: id as u32 }))
+            .map(|w| w.insts + w.waited)
+            .max()
+            .unwrap_or(0);
+        for w in warps.iter_mut() {
+            if w.state == (State::AtBarrier { id: id as u32 }) {
+                w.waited = at - w.insts;
+            }
+        }
         for w in warps.iter_mut() {
             if w.state == (State::AtBarrier { id: id as u32 }) {
                 w.state = State::Ready;
@@ -2392,7 +2409,7 @@ fn general<S: Sink>(
             wr(&mut regs[d as usize], &t, mask);
         }
         Inst::Clock { d } => {
-            let t = [w.insts * 4; 32];
+            let t = [(w.insts + w.waited) * 4; 32];
             wr(&mut regs[d as usize], &t, mask);
         }
         Inst::Match { all, ty, d, p, a, m } => {

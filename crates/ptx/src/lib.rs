@@ -24,6 +24,7 @@
 
 pub mod inst;
 pub mod lex;
+pub mod link;
 pub mod lower;
 pub mod parse;
 

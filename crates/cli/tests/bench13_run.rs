@@ -1,0 +1,35 @@
+//! calibration/run/bench13's programs (written for this project: build variants and libraries
+//! the earlier sets lack: `-G` debug machine code, separate compilation with `-rdc=true` over
+//! three `.cu` files, `-maxrregcount=32` spills, the cuRAND device API, Thrust with extended
+//! `__device__` lambdas, libcu++ (`cuda::atomic_ref`, `cuda::std::complex`), dynamic shared
+//! memory above 48 KB picked by the occupancy API, and `clock64()`/`%globaltimer`-timed code),
+//! built with the wheels' nvcc (`build.sh`), under `warpscope run`, against what an H200 printed
+//! and counted (calibration/run/bench13/h200/, measured by `ncu.sh` on these binaries): each
+//! program prints what the GPU printed; every launch's registers and theoretical occupancy equal
+//! the H200's; every launch whose branch, shared-memory or global-memory counters are labelled
+//! exact equals the H200's; and at least the launches listed below are labelled exact.
+//!
+//! Not replayed here (README): `fastm` (built with `-use_fast_math`: `.ftz` on `mul`/`add`/`fma`
+//! is not modelled, so subnormal operands give results the H200 flushes to zero, and its blur's
+//! shared loads are labelled exact and differ) and `thrx` (seven merge-sort launches' shared
+//! load wavefronts are labelled exact and differ by 0.1-0.4 %).
+
+mod support;
+support::bench_programs!(built "calibration/run/bench13");
+
+// -G: every variable in its own place, calls not inlined (atomicAdd through a generic pointer);
+// `numbers` calls functions ptxas kept apart: its branch counters are estimates (labelled
+// exact and 17 % low before)
+program!(dbg, 3, [1, 2, 1]);
+// three translation units linked (extern __device__ functions and variables): refused before;
+// the calls into other units are not followed by the branch count (estimates)
+program!(rdc, 2, [0, 2, 0]);
+// matPow's 592-byte stack frame is cudaFuncGetAttributes' localSizeBytes (0 before)
+program!(spill, 3, [3, 3, 3]);
+program!(mcrand, 5, [4, 5, 4]);
+program!(cxxstd, 7, [6, 7, 6]);
+// the occupancy API answers 0 blocks for more dynamic shared memory than the kernel opted in to
+// (it answered 2, and the program picked 1,024 threads where the H200 picks 512)
+program!(bigsmem, 4, [4, 4, 4]);
+// a block timed across __syncthreads() reads one clock (its check failed before)
+program!(timed, 3, [1, 3, 3]);
