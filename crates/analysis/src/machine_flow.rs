@@ -2200,6 +2200,13 @@ impl MachineFlow {
                 }
                 if self.shared.is_none() || self.value[pc] {
                     w.shared_memory(ins, on, unknown_guard, launch);
+                    if matches!(ins.kind, Kind::AtomS { .. }) {
+                        // an atomic's result (the old value, a compare-and-swap's success) is
+                        // not known: other warps' atomics on the word come in any order
+                        for d in &ins.dst {
+                            w.forget(*d, on);
+                        }
+                    }
                 } else {
                     // followed for the count only: nothing needed reads what it loads
                     for d in &ins.dst {
