@@ -527,6 +527,11 @@ pub fn nan64_1(r: f64, x: f64) -> u64 {
 
 /// Unary operation.
 pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
+    match op {
+        UnOp::NegFtz if ty == Ty::F32 => return un(UnOp::Neg, ty, ftz32(a)),
+        UnOp::AbsFtz if ty == Ty::F32 => return un(UnOp::Abs, ty, ftz32(a)),
+        _ => {}
+    }
     if matches!(ty, Ty::F16 | Ty::BF16) {
         // The H100 returns the canonical NaN 0x7fff for neg and abs of a NaN.
         return match op {

@@ -164,3 +164,18 @@ fn h200_fastdump_products_replay() {
     // the rows break the unflushed alternative: every subnormal-y product differs
     assert_eq!(unflushed_wrong, 3 * 676);
 }
+
+#[test]
+fn neg_abs_ftz_flush_the_operand_first() {
+    use warpscope_emu::arith::un;
+    use warpscope_ptx::inst::UnOp;
+    let u = |op, x| un(op, Ty::F32, x);
+    assert_eq!(u(UnOp::Neg, 0x0000_0001), 0x8000_0001);
+    assert_eq!(u(UnOp::NegFtz, 0x0000_0001), NEG);
+    assert_eq!(u(UnOp::NegFtz, 0x8000_0001), 0);
+    assert_eq!(u(UnOp::Abs, 0x807f_ffff), 0x007f_ffff);
+    assert_eq!(u(UnOp::AbsFtz, 0x807f_ffff), 0);
+    assert_eq!(u(UnOp::AbsFtz, 0x0000_0003), 0);
+    assert_eq!(u(UnOp::NegFtz, ONE), ONE | NEG);
+    assert_eq!(u(UnOp::AbsFtz, MIN_NORMAL | NEG), MIN_NORMAL);
+}

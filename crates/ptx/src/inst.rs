@@ -246,6 +246,10 @@ pub enum UnOp {
     /// `bfind.shiftamt`: the left shift that brings that bit to the top (width − 1 − position);
     /// `0xffffffff` when there is none, as for `bfind`
     BfindShift,
+    /// `neg.ftz.f32`: a subnormal operand flushed to the zero of its sign first
+    NegFtz,
+    /// `abs.ftz.f32`: a subnormal operand flushed to the zero of its sign first
+    AbsFtz,
 }
 
 /// The extended-precision arithmetic of PTX's carry chain (`add.cc`, `addc`, `sub.cc`, `subc`,

@@ -1556,6 +1556,8 @@ impl<'m> KCtx<'m> {
                     return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
                 }
                 let op = match base {
+                    "neg" if t == Ty::F32 && has("ftz") => UnOp::NegFtz,
+                    "abs" if t == Ty::F32 && has("ftz") => UnOp::AbsFtz,
                     "neg" => UnOp::Neg,
                     "abs" => UnOp::Abs,
                     "not" => UnOp::Not,

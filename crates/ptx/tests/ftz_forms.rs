@@ -77,3 +77,16 @@ fn contracted_ftz_pairs_stay_ftz() {
     let nab = tern("mul.ftz.f32 %f4, %f1, %f2;\nsub.ftz.f32 %f5, %f3, %f4;\nmov.b32 %f6, %f5;");
     assert_eq!(nab, TernOp::FmaNegABFtz);
 }
+
+#[test]
+fn neg_abs_f32_keep_ftz() {
+    use warpscope_ptx::inst::UnOp;
+    let un = |body: &str| match first_op(body, |i| matches!(i, Inst::Un { .. })) {
+        Inst::Un { op, .. } => op,
+        i => panic!("{body}: {i:?}"),
+    };
+    assert_eq!(un("neg.ftz.f32 %f2, %f1;"), UnOp::NegFtz);
+    assert_eq!(un("abs.ftz.f32 %f2, %f1;"), UnOp::AbsFtz);
+    assert_eq!(un("neg.f32 %f2, %f1;"), UnOp::Neg);
+    assert_eq!(un("abs.f32 %f2, %f1;"), UnOp::Abs);
+}
