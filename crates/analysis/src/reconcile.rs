@@ -303,10 +303,16 @@ impl Reconciliation {
             };
             let mshapes: Vec<Vec<(i64, u8)>> =
                 mgroups.values().map(|s| normalise(s.iter().copied())).collect();
+            // a machine group matched one for one is taken: another PTX group of the same shape
+            // (fastm's `blur`: `tile[x + k]` and `w[k]`, 13 loads each on one line) is not matched
+            // against it again but against the groups left (`w`'s three `LDS.128` and one `LDS`)
+            let mut taken = vec![false; mshapes.len()];
             for accesses in groups.values() {
                 let shape = normalise(accesses.iter().map(|a| (a.offset, a.width)));
                 let min = accesses.iter().map(|a| a.offset).min().unwrap_or(0);
-                if mshapes.contains(&shape) {
+                let same = (0..mshapes.len()).find(|&i| !taken[i] && mshapes[i] == shape);
+                if let Some(i) = same {
+                    taken[i] = true;
                     if accesses.len() > shape.len() {
                         // one address more than once: checked against the machine code's count
                         // below, once fusion across lines is known
@@ -318,10 +324,20 @@ impl Reconciliation {
                 // is no single fused group: the base register serves several places of the line
                 // (an unrolled loop's steps, each read with other widths), whose executions differ
                 let fused = if accesses.len() > 1 {
-                    mshapes.iter().find(|m| !overlaps(m) && covers(m, &shape))
+                    mshapes
+                        .iter()
+                        .zip(&taken)
+                        .find(|(m, t)| !**t && !overlaps(m) && covers(m, &shape))
+                        .map(|(m, _)| m)
                 } else {
                     None
                 };
+                if fused.is_none() && mshapes.contains(&shape) {
+                    if accesses.len() > shape.len() {
+                        repeated.insert(*key);
+                    }
+                    continue; // one for one, its machine group shared with another PTX group
+                }
                 let Some(fused) = fused else {
                     // No fusion of this group: it stays as written, which is consistent only if the
                     // machine code has accesses of the same widths on this line.
@@ -3159,6 +3175,35 @@ setp.lt.u32 %p1, %r4, %r1;";
         );
         assert_eq!([r.role(20), r.role(21)], [Role::Plain, Role::Plain]);
         assert_eq!(r.fused_groups, 2);
+        assert!(r.unmatched_lines.is_empty(), "{:?}", r.unmatched_lines);
+    }
+
+    #[test]
+    fn two_groups_of_one_shape_do_not_share_one_machine_group() {
+        // calibration/run/bench13 fastm `blur` line 35: `tile[x + k]` (one for one, `LDS [R0+4k]`)
+        // and `w[k]` (fused into three `LDS.128 [UR4+..]` and one `LDS`) have the same PTX shape;
+        // matching `w` against R0's group too counted 15 loads a warp where the H200 ran 17
+        let mut ptx = Vec::new();
+        let mut sass = Vec::new();
+        for k in 0..13u32 {
+            let o = 4 * i64::from(k);
+            ptx.push(p(100 + 2 * k, 35, Side::Load, 4, "%r4", o));
+            ptx.push(p(101 + 2 * k, 35, Side::Load, 4, "_ZZ4blurPKfPfifE1w", o));
+            sass.push(m(35, Side::Load, 4, "R0", o));
+        }
+        for (o, w) in [(0x430, 16), (0x440, 16), (0x450, 16), (0x460, 4)] {
+            sass.push(m(35, Side::Load, w, "UR4", o));
+        }
+        let r = Reconciliation::from_accesses(&ptx, &sass);
+        for k in 0..13u32 {
+            assert_eq!(r.role(100 + 2 * k), Role::Plain, "tile load {k}");
+        }
+        let w: Vec<Role> = (0..13u32).map(|k| r.role(101 + 2 * k)).collect();
+        let leader = Role::Leader { width: 16 };
+        assert_eq!(w.iter().filter(|&&x| x == leader).count(), 3);
+        assert_eq!([w[0], w[4], w[8], w[12]], [leader, leader, leader, Role::Plain]);
+        assert_eq!(w.iter().filter(|&&x| x == Role::Follower).count(), 9);
+        assert_eq!(r.fused_groups, 3);
         assert!(r.unmatched_lines.is_empty(), "{:?}", r.unmatched_lines);
     }
 }

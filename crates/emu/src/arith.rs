@@ -251,6 +251,17 @@ fn half_is_nan(ty: Ty, h: u64) -> bool {
     }
 }
 
+/// `.ftz` on an `.f32` value (PTX ISA, "Subnormal numbers"): a subnormal becomes the zero of
+/// its sign; any other value, NaNs included, is kept.
+pub fn ftz32(v: u64) -> u64 {
+    let v = v as u32;
+    if v & 0x7f80_0000 == 0 {
+        u64::from(v & 0x8000_0000)
+    } else {
+        u64::from(v)
+    }
+}
+
 /// Binary operation.
 pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
     if matches!(ty, Ty::F16 | Ty::BF16) {
@@ -276,6 +287,9 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
         return to_half(ty, r, Rnd::Rn);
     }
     if ty == Ty::F32 {
+        if let Some(base) = op.without_ftz() {
+            return ftz32(bin(base, ty, ftz32(a), ftz32(b)));
+        }
         let (a32, b32) = (a as u32, b as u32);
         match op {
             BinOp::DivFull => return crate::mufu::div_full(a32, b32, false) as u64,
@@ -410,6 +424,17 @@ pub fn bin(op: BinOp, ty: Ty, a: u64, b: u64) -> u64 {
         }
         BinOp::CopySign | BinOp::MulSat | BinOp::MinNaN | BinOp::MaxNaN => a,
         BinOp::DivFull | BinOp::DivFullFtz | BinOp::DivApprox | BinOp::DivApproxFtz => a,
+        // `.ftz` forms are `.f32` alone (the lowering makes them for `.f32` only)
+        BinOp::AddFtz
+        | BinOp::AddSatFtz
+        | BinOp::SubFtz
+        | BinOp::SubSatFtz
+        | BinOp::MulFtz
+        | BinOp::MulSatFtz
+        | BinOp::MinFtz
+        | BinOp::MaxFtz
+        | BinOp::MinNaNFtz
+        | BinOp::MaxNaNFtz => a,
         BinOp::BmskClamp | BinOp::BmskWrap => {
             let (pos, width) = if op == BinOp::BmskClamp {
                 ((ua as u32).min(32), (ub as u32).min(32))
@@ -502,6 +527,11 @@ pub fn nan64_1(r: f64, x: f64) -> u64 {
 
 /// Unary operation.
 pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
+    match op {
+        UnOp::NegFtz if ty == Ty::F32 => return un(UnOp::Neg, ty, ftz32(a)),
+        UnOp::AbsFtz if ty == Ty::F32 => return un(UnOp::Abs, ty, ftz32(a)),
+        _ => {}
+    }
     if matches!(ty, Ty::F16 | Ty::BF16) {
         // The H100 returns the canonical NaN 0x7fff for neg and abs of a NaN.
         return match op {
@@ -663,6 +693,9 @@ fn simd_byte(v: u64, k: u32, signed: bool) -> i64 {
 
 /// Ternary operation.
 pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
+    if let Some(base) = op.without_ftz() {
+        return ftz32(tern(base, ty, ftz32(a), ftz32(b), ftz32(c)));
+    }
     match op {
         TernOp::Fma if matches!(ty, Ty::F16 | Ty::BF16) => to_half(
             ty,
@@ -679,6 +712,8 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
                 to_half(ty, r.max(0.0), Rnd::Rn)
             }
         }
+        // handled above, before the match
+        TernOp::FmaFtz | TernOp::FmaSatFtz | TernOp::FmaSubCFtz | TernOp::FmaNegABFtz => a,
         TernOp::FmaSat | TernOp::FmaRelu => {
             if ty == Ty::F32 {
                 f32b(sat01(f64::from(f32v(a).mul_add(f32v(b), f32v(c)))) as f32)

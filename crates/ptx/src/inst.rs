@@ -144,6 +144,63 @@ pub enum BinOp {
     BmskClamp,
     /// `bmsk.wrap.b32`: `b` one bits from bit `a` up, both taken modulo 32
     BmskWrap,
+    /// `add.ftz.f32`: subnormal operands and result flushed to zero of the same sign
+    AddFtz,
+    /// `add.sat.ftz.f32`
+    AddSatFtz,
+    /// `sub.ftz.f32`
+    SubFtz,
+    /// `sub.sat.ftz.f32`
+    SubSatFtz,
+    /// `mul.ftz.f32`
+    MulFtz,
+    /// `mul.sat.ftz.f32`
+    MulSatFtz,
+    /// `min.ftz.f32`
+    MinFtz,
+    /// `max.ftz.f32`
+    MaxFtz,
+    /// `min.ftz.NaN.f32`
+    MinNaNFtz,
+    /// `max.ftz.NaN.f32`
+    MaxNaNFtz,
+}
+
+impl BinOp {
+    /// The `.ftz` form of an `.f32` operation (`self` where `.ftz` changes nothing or is not
+    /// modelled).
+    pub fn with_ftz(self) -> Self {
+        match self {
+            BinOp::Add => BinOp::AddFtz,
+            BinOp::AddSat => BinOp::AddSatFtz,
+            BinOp::Sub => BinOp::SubFtz,
+            BinOp::SubSat => BinOp::SubSatFtz,
+            BinOp::MulLo => BinOp::MulFtz,
+            BinOp::MulSat => BinOp::MulSatFtz,
+            BinOp::Min => BinOp::MinFtz,
+            BinOp::Max => BinOp::MaxFtz,
+            BinOp::MinNaN => BinOp::MinNaNFtz,
+            BinOp::MaxNaN => BinOp::MaxNaNFtz,
+            o => o,
+        }
+    }
+
+    /// The operation without `.ftz` of an `.ftz` form made by [`BinOp::with_ftz`].
+    pub fn without_ftz(self) -> Option<Self> {
+        Some(match self {
+            BinOp::AddFtz => BinOp::Add,
+            BinOp::AddSatFtz => BinOp::AddSat,
+            BinOp::SubFtz => BinOp::Sub,
+            BinOp::SubSatFtz => BinOp::SubSat,
+            BinOp::MulFtz => BinOp::MulLo,
+            BinOp::MulSatFtz => BinOp::MulSat,
+            BinOp::MinFtz => BinOp::Min,
+            BinOp::MaxFtz => BinOp::Max,
+            BinOp::MinNaNFtz => BinOp::MinNaN,
+            BinOp::MaxNaNFtz => BinOp::MaxNaN,
+            _ => return None,
+        })
+    }
 }
 
 /// Unary operations.
@@ -189,6 +246,10 @@ pub enum UnOp {
     /// `bfind.shiftamt`: the left shift that brings that bit to the top (width − 1 − position);
     /// `0xffffffff` when there is none, as for `bfind`
     BfindShift,
+    /// `neg.ftz.f32`: a subnormal operand flushed to the zero of its sign first
+    NegFtz,
+    /// `abs.ftz.f32`: a subnormal operand flushed to the zero of its sign first
+    AbsFtz,
 }
 
 /// The extended-precision arithmetic of PTX's carry chain (`add.cc`, `addc`, `sub.cc`, `subc`,
@@ -251,6 +312,15 @@ pub enum TernOp {
     FmaSat,
     /// `fma.rn.relu` of a half: a negative result becomes +0, a NaN the canonical NaN
     FmaRelu,
+    /// `fma.rn.ftz.f32` / `mad.ftz.f32`: subnormal operands and result flushed to zero of the
+    /// same sign
+    FmaFtz,
+    /// `fma.rn.sat.ftz.f32`
+    FmaSatFtz,
+    /// [`TernOp::FmaSubC`] of `.ftz` operations
+    FmaSubCFtz,
+    /// [`TernOp::FmaNegAB`] of `.ftz` operations
+    FmaNegABFtz,
     /// `dp4a.atype.btype d, a, b, c`: `c` plus the four products of `a`'s and `b`'s bytes
     /// (`sa`, `sb`: the bytes are signed)
     Dp4a {
@@ -275,6 +345,31 @@ pub enum TernOp {
         sat: bool,
         add: bool,
     },
+}
+
+impl TernOp {
+    /// The `.ftz` form of an `.f32` operation (`self` where `.ftz` changes nothing or is not
+    /// modelled).
+    pub fn with_ftz(self) -> Self {
+        match self {
+            TernOp::Fma => TernOp::FmaFtz,
+            TernOp::FmaSat => TernOp::FmaSatFtz,
+            TernOp::FmaSubC => TernOp::FmaSubCFtz,
+            TernOp::FmaNegAB => TernOp::FmaNegABFtz,
+            o => o,
+        }
+    }
+
+    /// The operation without `.ftz` of an `.ftz` form made by [`TernOp::with_ftz`].
+    pub fn without_ftz(self) -> Option<Self> {
+        Some(match self {
+            TernOp::FmaFtz => TernOp::Fma,
+            TernOp::FmaSatFtz => TernOp::FmaSat,
+            TernOp::FmaSubCFtz => TernOp::FmaSubC,
+            TernOp::FmaNegABFtz => TernOp::FmaNegAB,
+            _ => return None,
+        })
+    }
 }
 
 /// Float operations rounded in a direction other than to nearest (`.rz`, `.rm`, `.rp`), which the

@@ -1470,6 +1470,8 @@ impl<'m> KCtx<'m> {
                     (BinOp::Max, _) if has("NaN") && t.float() => BinOp::MaxNaN,
                     (o, _) => o,
                 };
+                // `.ftz` matters on `.f32` alone (PTX ISA: `.f64` never flushes)
+                let ftz = t == Ty::F32 && has("ftz");
                 let d = self.dst(&ops[0])?;
                 let bt = if matches!(op, BinOp::Shl | BinOp::Shr) {
                     Ty::U32
@@ -1511,6 +1513,7 @@ impl<'m> KCtx<'m> {
                         (_, true) => (TernOp::FmaNegAB, a),
                     };
                     let (a, b) = (x, y);
+                    let op = if ftz { op.with_ftz() } else { op };
                     self.push(
                         Inst::Tern {
                             op,
@@ -1524,6 +1527,7 @@ impl<'m> KCtx<'m> {
                     );
                     return Ok(());
                 }
+                let op = if ftz { op.with_ftz() } else { op };
                 self.push(Inst::Bin { op, ty: t, d, a, b }, guard);
             }
             "neg" | "abs" | "not" | "cnot" | "popc" | "clz" | "brev" | "rcp" | "sqrt" | "rsqrt" | "ex2"
@@ -1552,6 +1556,8 @@ impl<'m> KCtx<'m> {
                     return self.err(format!("unsupported instruction `{}` (half precision)", i.opcode));
                 }
                 let op = match base {
+                    "neg" if t == Ty::F32 && has("ftz") => UnOp::NegFtz,
+                    "abs" if t == Ty::F32 && has("ftz") => UnOp::AbsFtz,
                     "neg" => UnOp::Neg,
                     "abs" => UnOp::Abs,
                     "not" => UnOp::Not,
@@ -1677,6 +1683,11 @@ impl<'m> KCtx<'m> {
                     t
                 } else {
                     t
+                };
+                let op = if t == Ty::F32 && has("ftz") {
+                    op.with_ftz()
+                } else {
+                    op
                 };
                 self.push(Inst::Tern { op, ty, d, a, b, c }, guard);
             }
