@@ -1031,30 +1031,23 @@ impl GlobalRaceSink {
         if mask == 0 || self.finished {
             return;
         }
+        self.with_tracker(|this, tr| this.access_in(tr, warp, pc, kind, width, mask, addrs, bytes));
+    }
+
+    /// [`GlobalRaceSink::access`] on the shadow `tr` this block writes to.
+    #[allow(clippy::too_many_arguments)]
+    fn access_in(
+        &mut self,
+        tr: &mut Tracker,
+        warp: u32,
+        pc: u32,
+        kind: AccessKind,
+        width: u8,
+        mask: u32,
+        addrs: &[u64; 32],
+        bytes: Option<&StoreBytes>,
+    ) {
         let sync = self.ops.at(pc);
-        let shared = Arc::clone(&self.shared);
-        let ctr = self.cluster_tracker();
-        let mut guard = if self.in_order {
-            Some(
-                shared
-                    .tracker
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner),
-            )
-        } else {
-            ctr.as_ref()
-                .map(|t| t.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
-        };
-        let mut own = if guard.is_some() {
-            None
-        } else {
-            Some(self.own.take().unwrap_or_else(spare_tracker))
-        };
-        let tr: &mut Tracker = match (&mut guard, &mut own) {
-            (Some(g), _) => g,
-            (None, Some(o)) => o,
-            (None, None) => return,
-        };
         let wsync = self.wsync.get(warp as usize).copied().unwrap_or(0);
         let room = tr.room();
         let Tracker { cells, snaps, .. } = &mut *tr;
@@ -1223,9 +1216,6 @@ impl GlobalRaceSink {
             }
         }
         tr.note_peak();
-        if let Some(o) = own {
-            self.own = Some(o);
-        }
     }
 
     /// The shadow this block shares with its cluster's blocks while blocks run in parallel.
@@ -1281,34 +1271,30 @@ impl GlobalRaceSink {
     /// Runs `f` with the release lists of the shadow this block writes to and whether it has
     /// room for more (as [`GlobalRaceSink::access`] takes them).
     fn with_snaps(&mut self, f: impl FnOnce(&mut Self, &mut Snaps, bool)) {
+        self.with_tracker(|this, tr| {
+            let room = tr.room();
+            f(this, &mut tr.snaps, room);
+        });
+    }
+
+    /// Runs `f` with the shadow this block writes to: the launch's when blocks run in order,
+    /// the cluster's when the block is in one, else the block's own (kept for its next access).
+    fn with_tracker<R>(&mut self, f: impl FnOnce(&mut Self, &mut Tracker) -> R) -> R {
         let shared = Arc::clone(&self.shared);
         let ctr = self.cluster_tracker();
-        let mut guard = if self.in_order {
-            Some(
-                shared
-                    .tracker
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner),
-            )
+        let lock: Option<&Mutex<Tracker>> = if self.in_order {
+            Some(&shared.tracker)
         } else {
-            ctr.as_ref()
-                .map(|t| t.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+            ctr.as_deref()
         };
-        let mut own = if guard.is_some() {
-            None
-        } else {
-            Some(self.own.take().unwrap_or_else(spare_tracker))
-        };
-        let tr: &mut Tracker = match (&mut guard, &mut own) {
-            (Some(g), _) => g,
-            (None, Some(o)) => o,
-            (None, None) => return,
-        };
-        let room = tr.room();
-        f(self, &mut tr.snaps, room);
-        if let Some(o) = own {
-            self.own = Some(o);
+        if let Some(m) = lock {
+            let mut guard = m.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            return f(self, &mut guard);
         }
+        let mut own = self.own.take().unwrap_or_else(spare_tracker);
+        let r = f(self, &mut own);
+        self.own = Some(own);
+        r
     }
 
     /// Lane `lane` of `warp` arrives on the block's mbarrier at shared offset `addr` (a release

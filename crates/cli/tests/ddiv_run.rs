@@ -5,36 +5,13 @@
 //! fast-path test and the slow-path subroutine's branches on `DFMA`/`DMUL` results.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use serde_json::Value;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod support;
+use support::{repo, run_exported};
 
 #[test]
 fn double_division_branch_counters_labelled_exact_equal_the_h200() {
-    let dir = std::env::temp_dir().join(format!("warpscope-ddiv-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let export = dir.join("ddiv.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args([
-            "run",
-            "--export",
-            export.to_str().unwrap(),
-            "calibration/ddiv/ddiv_branch.cu",
-        ])
-        .current_dir(repo())
-        .env(
-            "WARPSCOPE_CUDA_ROOT",
-            std::env::var("WARPSCOPE_CUDA_ROOT")
-                .expect("WARPSCOPE_CUDA_ROOT must name the CUDA wheels' root (./scripts/test exports it)"),
-        )
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let ran = run_exported("ddiv", "calibration/ddiv/ddiv_branch.cu");
     let csv = std::fs::read_to_string(repo().join("calibration/ddiv/h200_branch_ncu.csv")).unwrap();
     let mut h200 = HashMap::new();
     for line in csv
@@ -47,7 +24,7 @@ fn double_division_branch_counters_labelled_exact_equal_the_h200() {
             f[f.len() - 1].parse::<f64>().unwrap(),
         );
     }
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let v = &ran.export;
     let launches = v["launches"].as_array().unwrap();
     assert_eq!(launches.len(), 361);
     let mut exact = 0;

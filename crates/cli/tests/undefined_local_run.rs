@@ -7,40 +7,19 @@
 //! counters estimates, the load named. `stored`, its twin that clears the array first, keeps its
 //! exact labels.
 
-use std::process::Command;
-
-use serde_json::Value;
-
 mod support;
-use support::{cuda_root, repo, scratch};
+use support::run_exported;
 
 #[test]
 fn a_branch_on_a_never_stored_local_slot_makes_the_counters_estimates() {
-    let dir = scratch("undefined-local");
-    let export = dir.path().join("run.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args([
-            "run",
-            "--export",
-            export.to_str().unwrap(),
-            "crates/cli/tests/data/localUnstored.cu",
-        ])
-        .current_dir(repo())
-        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let ran = run_exported("undefined-local", "crates/cli/tests/data/localUnstored.cu");
     // the notes, wherever the run prints them
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let said = ran.said();
     assert!(
         said.contains("estimates for unstored") && said.contains("never stored"),
         "{said}"
     );
-    let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let v = &ran.export;
     let launches = v["launches"].as_array().unwrap();
     let find = |name: &str| {
         launches

@@ -315,3 +315,37 @@ macro_rules! bench_programs {
 }
 #[allow(unused_imports)]
 pub(crate) use bench_programs;
+
+/// What `warpscope run --export` printed and exported for one program.
+pub struct Ran {
+    pub stdout: String,
+    pub stderr: String,
+    pub export: serde_json::Value,
+}
+
+impl Ran {
+    /// Everything the run printed, standard output first.
+    pub fn said(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+/// Runs `warpscope run --export` on `target` (a `.cu` or program, relative to the repository)
+/// with the CUDA wheels' root, and fails the test when the run fails.
+pub fn run_exported(tag: &str, target: &str) -> Ran {
+    let dir = scratch(tag);
+    let export = dir.path().join("run.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--export", export.to_str().unwrap(), target])
+        .current_dir(repo())
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&export).unwrap();
+    Ran {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        export: serde_json::from_str(&text).unwrap(),
+    }
+}
