@@ -39,6 +39,11 @@ pub struct Counts {
     pub wavefronts: u64,
     /// Wavefronts the same requests would need with no bank conflict.
     pub ideal_wavefronts: u64,
+    /// Wavefronts as Nsight Compute attributes them to the instructions
+    /// (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_*`): `wavefronts` but for 8-byte loads
+    /// whose doubled phase conflicts ([`warpscope_model::bank::attributed`]).
+    #[serde(skip)]
+    pub attributed_wavefronts: u64,
 }
 
 impl Counts {
@@ -46,6 +51,7 @@ impl Counts {
         self.instructions += o.instructions;
         self.wavefronts += o.wavefronts;
         self.ideal_wavefronts += o.ideal_wavefronts;
+        self.attributed_wavefronts += o.attributed_wavefronts;
     }
 
     /// Average excess factor: wavefronts / ideal wavefronts (1.0 = conflict-free).
@@ -276,6 +282,7 @@ impl BankReport {
                 &mut s.counts.instructions,
                 &mut s.counts.wavefronts,
                 &mut s.counts.ideal_wavefronts,
+                &mut s.counts.attributed_wavefronts,
             ] {
                 *v = (*v * num + den / 2) / den;
             }
@@ -434,7 +441,7 @@ struct ShapeKey {
 #[derive(Clone, Copy)]
 struct Shape {
     key: ShapeKey,
-    cost: Option<(u32, u32)>,
+    cost: Option<(u32, u32, u32)>,
 }
 
 impl ShapeKey {
@@ -669,9 +676,9 @@ impl BankSink {
 
     /// The counts of `req` at the instruction `p` (an index into `pcs`), from the pattern cache
     /// when it holds the pattern.
-    fn cost_at(&mut self, p: usize, warp: u32, side: Side, req: &Request<'_>) -> Option<(u32, u32)> {
+    fn cost_at(&mut self, p: usize, warp: u32, side: Side, req: &Request<'_>) -> Option<(u32, u32, u32)> {
         if self.period == 0 || req.mask == 0 {
-            return cost(self.arch, side, req);
+            return attributed_cost(self.arch, side, req);
         }
         let st = &mut self.pcs[p];
         let wl = warp as usize % WAYS;
@@ -683,7 +690,7 @@ impl BankSink {
             return last.cost;
         }
         let Some(key) = ShapeKey::of(side, req, self.period) else {
-            return cost(self.arch, side, req);
+            return attributed_cost(self.arch, side, req);
         };
         if let Some(way) = st
             .shapes
@@ -693,7 +700,7 @@ impl BankSink {
             st.last[wl] = way as u8;
             return st.shapes[way].map(|s| s.cost).unwrap_or(None);
         }
-        let c = cost(self.arch, side, req);
+        let c = attributed_cost(self.arch, side, req);
         st.shapes[st.next] = Some(Shape { key, cost: c });
         st.last[wl] = st.next as u8;
         st.next = (st.next + 1) % WAYS;
@@ -760,11 +767,11 @@ impl BankSink {
                 .as_ref()
                 .is_some_and(|f| f.get(&pc) == Some(&crate::reconcile::AtomicForm::PerLane));
         let cost = if per_lane {
-            per_lane_cost(&req)
+            per_lane_cost(&req).map(|(wf, ideal)| (wf, ideal, wf))
         } else {
             self.cost_at(p, warp, side, &req)
         };
-        let Some((wf, ideal)) = cost else {
+        let Some((wf, ideal, attributed)) = cost else {
             self.report.unmodelled += 1;
             return;
         };
@@ -790,6 +797,7 @@ impl BankSink {
             s.counts.instructions += 1;
             s.counts.wavefronts += u64::from(wf);
             s.counts.ideal_wavefronts += u64::from(ideal);
+            s.counts.attributed_wavefronts += u64::from(attributed);
             if s.worst.as_ref().is_none_or(|w| wf > w.wavefronts) {
                 // in the buffer of the request it replaces, or one a merged block left
                 let buf = match s.worst.take() {
@@ -860,8 +868,14 @@ fn per_lane_cost(req: &Request<'_>) -> Option<(u32, u32)> {
 /// ([`warpscope_model::bank::wavefronts`], the allocation-free fast path); `None` when the model
 /// cannot take the request (a misaligned lane).
 pub fn cost(arch: &Arch, side: Side, req: &Request<'_>) -> Option<(u32, u32)> {
+    attributed_cost(arch, side, req).map(|(wf, ideal, _)| (wf, ideal))
+}
+
+/// [`cost`] and the wavefronts Nsight Compute attributes to the instruction
+/// ([`warpscope_model::bank::attributed`]): `(wavefronts, ideal, attributed)`.
+pub fn attributed_cost(arch: &Arch, side: Side, req: &Request<'_>) -> Option<(u32, u32, u32)> {
     if req.mask == 0 {
-        return Some((0, 0));
+        return Some((0, 0, 0));
     }
     let mut r = bank::Request {
         width: req.width,
@@ -878,8 +892,9 @@ pub fn cost(arch: &Arch, side: Side, req: &Request<'_>) -> Option<(u32, u32)> {
             r.addrs[lane] = u32::try_from(req.addrs[lane]).ok()?;
         }
     }
-    let c = bank::wavefronts(arch, &bank::Config::default(), &r).ok()?;
-    Some((c.wavefronts, c.ideal))
+    let config = bank::Config::default();
+    let c = bank::wavefronts(arch, &config, &r).ok()?;
+    Some((c.wavefronts, c.ideal, bank::attributed(arch, &config, &r, &c)))
 }
 
 /// The model's full picture of a request (reference path): for each wavefront, the (lane, bank,
@@ -1639,7 +1654,8 @@ mod tests {
             Counts {
                 instructions: 2,
                 wavefronts: 33,
-                ideal_wavefronts: 2
+                ideal_wavefronts: 2,
+                attributed_wavefronts: 33
             }
         );
         assert_eq!(r.total(Side::Store), Counts::default());
@@ -1648,7 +1664,8 @@ mod tests {
             Counts {
                 instructions: 1,
                 wavefronts: 1,
-                ideal_wavefronts: 1
+                ideal_wavefronts: 1,
+                attributed_wavefronts: 1
             }
         );
         assert!(r.insts[&(9, Side::Store)].atomic && r.insts[&(9, Side::Load)].atomic);

@@ -628,6 +628,11 @@ pub struct SharedFlowCounts {
     pub st_wavefronts: u64,
     /// Their wavefronts without bank conflicts.
     pub st_ideal: u64,
+    /// The `LDS` wavefronts Nsight Compute attributes to them
+    /// ([`warpscope_model::bank::attributed`]).
+    pub ld_attributed: u64,
+    /// The same for the `STS`.
+    pub st_attributed: u64,
 }
 
 impl SharedFlowCounts {
@@ -638,6 +643,8 @@ impl SharedFlowCounts {
         self.st_instructions += o.st_instructions;
         self.st_wavefronts += o.st_wavefronts;
         self.st_ideal += o.st_ideal;
+        self.ld_attributed += o.ld_attributed;
+        self.st_attributed += o.st_attributed;
     }
 }
 
@@ -2324,7 +2331,7 @@ fn count_shared(
         mask: on,
         addrs: &addrs,
     };
-    let Some((wf, ideal)) = crate::banks::cost(arch, side, &req) else {
+    let Some((wf, ideal, attributed)) = crate::banks::attributed_cost(arch, side, &req) else {
         return give_up("a shared access outside the bank model (a misaligned lane)");
     };
     if let Some(c) = counts.shared.as_mut() {
@@ -2332,10 +2339,12 @@ fn count_shared(
             c.ld_instructions += 1;
             c.ld_wavefronts += u64::from(wf);
             c.ld_ideal += u64::from(ideal);
+            c.ld_attributed += u64::from(attributed);
         } else {
             c.st_instructions += 1;
             c.st_wavefronts += u64::from(wf);
             c.st_ideal += u64::from(ideal);
+            c.st_attributed += u64::from(attributed);
         }
     }
 }

@@ -845,11 +845,13 @@ pub fn analyse_launch(
             instructions: c.ld_instructions,
             wavefronts: c.ld_wavefronts,
             ideal_wavefronts: c.ld_ideal,
+            attributed_wavefronts: c.ld_attributed,
         };
         st = warpscope_analysis::banks::Counts {
             instructions: c.st_instructions,
             wavefronts: c.st_wavefronts,
             ideal_wavefronts: c.st_ideal,
+            attributed_wavefronts: c.st_attributed,
         };
         ld_requests = ld.clone();
         st_requests = st.clone();
@@ -873,17 +875,19 @@ pub fn analyse_launch(
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
         st.wavefronts as f64,
     );
-    // The same wavefronts as the shared load and store instructions' own (LDSM/STSM left out), the
-    // count ncu attributes to the instructions: the H100 repeats it at every launch. The unit-level
+    // The shared load and store instructions' own wavefronts (LDSM/STSM left out) as ncu
+    // attributes them to the instructions: the H100 repeats it at every launch. The unit-level
     // `l1tex__..._op_ld/_st` above is its floor: the H100 adds wavefronts where shared requests meet
     // other traffic in the L1 data banks, differently at each launch (calibration/variability).
+    // The attribution counts 8-byte loads whose doubled phase conflicts in half-warps, where the
+    // L1 keeps the doubled phase (calibration/lds64).
     put(
         "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-        ld_requests.wavefronts as f64,
+        ld_requests.attributed_wavefronts as f64,
     );
     put(
         "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-        st_requests.wavefronts as f64,
+        st_requests.attributed_wavefronts as f64,
     );
     if ld.wavefronts + st.wavefronts > 0 {
         put("warpscope__l1tex_shared_wavefronts_floor", 1.0);

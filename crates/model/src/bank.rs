@@ -44,6 +44,10 @@
 //! limit on distinct addresses or on active lanes, compacting the active lanes, merging stores) are
 //! counted in `calibration/bank/README.md`.
 //!
+//! **What Nsight Compute attributes to the instruction** (`sm__sass_l1tex_..._op_ld`, the source
+//! page) differs from the L1's count on one shape: an 8-byte load whose whole-warp phase has bank
+//! conflicts is attributed in half-warps ([`attributed`]; measured on an H200, calibration/lds64/).
+//!
 //! **Ideal** is, per phase, the distinct bank words the phase needs divided by the number of banks,
 //! rounded up (on CC 7.0+ this is 1 per non-empty phase for aligned accesses).
 //!
@@ -270,6 +274,13 @@ fn period_two_pairs(req: &Request) -> bool {
     differ & m & partner == 0
 }
 
+/// Whether an 8- or 16-byte load on CC 7.0+ takes phases twice as large (the pairs or the xor-2
+/// partners agree); the caller checks the family and the width.
+#[inline]
+fn doubles(req: &Request) -> bool {
+    req.op == Op::Load && (pairs_uniform(req) || period_two_pairs(req))
+}
+
 #[inline]
 fn plan(arch: &Arch, config: &Config, req: &Request) -> Plan {
     let facts = arch.bank_facts(config.bank_mode);
@@ -293,8 +304,7 @@ fn plan(arch: &Arch, config: &Config, req: &Request) -> Plan {
         _ => match w {
             8 | 16 => {
                 let base = 128 / w;
-                let merge = req.op == Op::Load && (pairs_uniform(req) || period_two_pairs(req));
-                if merge { base * 2 } else { base }
+                if doubles(req) { base * 2 } else { base }
             }
             _ => 32,
         },
@@ -337,6 +347,29 @@ pub fn wavefronts(arch: &Arch, config: &Config, req: &Request) -> Result<Counts,
     } else {
         Ok(tesla_counts(req, &plan))
     }
+}
+
+/// The wavefronts Nsight Compute attributes to the instruction
+/// (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld`, the source page's `L1 Wavefronts
+/// Shared`), given the request's [`wavefronts`] `counts`. They equal `counts.wavefronts` except for
+/// an 8-byte load on CC 7.0+ whose doubled phase (the whole warp, see the module's rules)
+/// conflicts: the attribution doubles the phase only when it then takes one wavefront, and
+/// otherwise counts the request in half-warps, while the L1's own count
+/// (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`, `counts.wavefronts`) keeps the doubled
+/// phase with its conflicts. Measured on an H200 (calibration/lds64/: 1,409 attributed rows, 311
+/// L1 rows). 16-byte loads whose doubled phases conflict are attributed by a rule not found yet
+/// (calibration/lds64/README.md); they keep `counts.wavefronts`.
+pub fn attributed(arch: &Arch, config: &Config, req: &Request, counts: &Counts) -> u32 {
+    let older = matches!(
+        arch.family,
+        Family::Tesla | Family::Fermi | Family::Kepler | Family::Maxwell | Family::Pascal
+    );
+    if older || counts.conflict_ways <= 1 || req.width != 8 || !doubles(req) {
+        return counts.wavefronts;
+    }
+    let mut p = plan(arch, config, req);
+    p.phase_lanes = 16;
+    multicast_counts(req, &p).wavefronts
 }
 
 /// The fast path of the multicast families (CC 2.x and later).

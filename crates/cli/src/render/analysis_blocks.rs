@@ -168,6 +168,7 @@ fn bank_blocks(a: &Analysis) -> Vec<Block> {
             instructions: m.instructions,
             wavefronts: m.wavefronts,
             ideal_wavefronts: m.ideal_wavefronts,
+            attributed_wavefronts: m.wavefronts,
         };
         totals.toned_row(vec![
             (name.to_string(), Tone::Plain),
