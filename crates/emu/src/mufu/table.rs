@@ -144,17 +144,7 @@ impl Table {
                 let mut out = Vec::with_capacity(self.n);
                 let (mut v, mut at) = (0u32, 0usize);
                 while at < raw.len() {
-                    let d = if raw[at] == 0x80 {
-                        let w = raw.get(at + 1..at + 5).unwrap_or_else(|| {
-                            panic!("the embedded {} table ends inside a difference", self.what)
-                        });
-                        at += 5;
-                        i32::from_le_bytes(w.try_into().unwrap())
-                    } else {
-                        at += 1;
-                        raw[at - 1] as i8 as i32
-                    };
-                    v = v.wrapping_add(d as u32);
+                    v = v.wrapping_add(self.difference(&raw, &mut at));
                     out.push(v);
                 }
                 out
@@ -162,6 +152,50 @@ impl Table {
         };
         assert_eq!(out.len(), self.n, "the embedded {} table's length", self.what);
         out
+    }
+
+    /// The difference at `raw[*at..]`, `at` moved past it.
+    #[inline(always)]
+    fn difference(&self, raw: &[u8], at: &mut usize) -> u32 {
+        let d = if raw[*at] == 0x80 {
+            let w = raw
+                .get(*at + 1..*at + 5)
+                .unwrap_or_else(|| panic!("the embedded {} table ends inside a difference", self.what));
+            *at += 5;
+            i32::from_le_bytes(w.try_into().unwrap())
+        } else {
+            *at += 1;
+            raw[*at - 1] as i8 as i32
+        };
+        d as u32
+    }
+
+    /// A `deltas` table's model built from its differences `raw` segment by segment, without
+    /// the table's results in memory at once (64 MB for the 16 M-entry `RSQ`, whose page faults
+    /// cost as much as the fitting): one pass finds where each segment's differences start and
+    /// the result before it, then each segment decodes its own results and is fitted.
+    fn model(&self, exact: fn(usize) -> f64, raw: &[u8]) -> Model {
+        let seg = 1usize << SEG;
+        let mut starts = Vec::with_capacity(self.n.div_ceil(seg));
+        let (mut v, mut at) = (0u32, 0usize);
+        for i in 0..self.n {
+            if i % seg == 0 {
+                starts.push((at, v));
+            }
+            if at >= raw.len() {
+                panic!("the embedded {} table's length", self.what);
+            }
+            v = v.wrapping_add(self.difference(raw, &mut at));
+        }
+        assert_eq!(at, raw.len(), "the embedded {} table's length", self.what);
+        Model::build_from(exact, starts.len(), |s, chunk: &mut Vec<u32>| {
+            let (mut at, mut v) = starts[s];
+            chunk.clear();
+            for _ in 0..seg.min(self.n - s * seg) {
+                v = v.wrapping_add(self.difference(raw, &mut at));
+                chunk.push(v);
+            }
+        })
     }
 
     fn decode(&self) -> Decoded {
@@ -172,15 +206,15 @@ impl Table {
                 Decoded::Corr(raw.into_iter().map(|d| d as i8).collect())
             }
             Kind::Deltas(exact) => {
-                let res = self.results();
-                let m = Model::build(exact, &res);
+                let m = self.model(exact, &self.raw());
                 // a function whose error the line does not follow (a truncating one, or one
                 // indexed by a fixed-point input) keeps two bits an entry instead, or a byte
                 // where its results are often further than one unit off the correctly rounded
-                if m.bytes() <= res.len() / 4 {
+                if m.bytes() <= self.n / 4 {
                     return Decoded::Model(m);
                 }
                 drop(m);
+                let res = self.results();
                 let p = Packed::build(exact, &res);
                 if p.bytes() <= res.len() {
                     return Decoded::Packed(p);
@@ -222,13 +256,23 @@ impl Model {
         self.segs.len() * 16 + self.exc.len() * 4 + self.far.len() * 8
     }
 
-    fn build(exact: fn(usize) -> f64, res: &[u32]) -> Model {
+    /// The model of `nseg` segments whose results `results(s, chunk)` puts in `chunk`.
+    fn build_from(
+        exact: fn(usize) -> f64,
+        nseg: usize,
+        results: impl Fn(usize, &mut Vec<u32>) + Sync,
+    ) -> Model {
         use rayon::prelude::*;
         // segments apart on every thread, then laid end to end
-        let parts: Vec<_> = res
-            .par_chunks(1 << SEG)
-            .enumerate()
-            .map(|(s, chunk)| Model::segment(exact, s << SEG, chunk))
+        let parts: Vec<_> = (0..nseg)
+            .into_par_iter()
+            .map_init(
+                || Vec::with_capacity(1 << SEG),
+                |chunk, s| {
+                    results(s, chunk);
+                    Model::segment(exact, s << SEG, chunk)
+                },
+            )
             .collect();
         let mut segs = Vec::with_capacity(parts.len());
         let mut exc = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
@@ -306,23 +350,25 @@ impl Model {
         let s = self.segs[i >> SEG];
         let p = predict((self.exact)(i), s.a, s.b, centred(i));
         let off = (i & ((1 << SEG) - 1)) as u32;
-        for &x in &self.exc[s.first as usize..s.end as usize] {
-            if x >> 16 >= off {
-                if x >> 16 == off {
-                    let d = x as u16 as i16;
-                    if d == FAR {
-                        let k = self
-                            .far
-                            .binary_search_by_key(&(i as u32), |p| p.0)
-                            .expect("a far entry is listed");
-                        return self.far[k].1;
-                    }
-                    return p.wrapping_add(d as i32 as u32);
+        let exc = &self.exc[s.first as usize..s.end as usize];
+        // the segment's exceptions are ascending by offset: the first at or after `off` follows
+        // the ones below it, counted without a branch per exception (a scan that stops at the
+        // first one costs a mispredicted branch per lookup)
+        let below: u32 = exc.iter().map(|&x| u32::from(x >> 16 < off)).sum();
+        match exc.get(below as usize) {
+            Some(&x) if x >> 16 == off => {
+                let d = x as u16 as i16;
+                if d == FAR {
+                    let k = self
+                        .far
+                        .binary_search_by_key(&(i as u32), |p| p.0)
+                        .expect("a far entry is listed");
+                    return self.far[k].1;
                 }
-                break;
+                p.wrapping_add(d as i32 as u32)
             }
+            _ => p,
         }
-        p
     }
 }
 
