@@ -14,9 +14,10 @@
 //! segment of 1,024 entries, a straight line `a + b t` (t the entry's offset from the segment's
 //! middle) fitted to the error in units in the last place predicts each result as `y + (a + b t)
 //! ulp(y)` rounded to f32; the 0.3 to 1 % of entries where that prediction misses are kept aside
-//! per segment (their offset and the result's difference from the prediction). The 16 M-entry
-//! `RSQ` table takes about 0.9 MB so (16 MB as a signed byte per entry), within a core's L2; the
-//! results are the measured ones bit for bit (a test compares every entry with the embedded table).
+//! per segment (their offset and the result's difference from the prediction), and a bit per 16
+//! entries marks the groups that hold one. The 16 M-entry `RSQ` table takes about 1 MB so (16 MB
+//! as a signed byte per entry), within a core's L2; the results are the measured ones bit for bit
+//! (a test compares every entry with the embedded table).
 //! A table whose error the line does not follow keeps instead two bits an entry (the result minus
 //! the correctly rounded one: -1, 0, +1) where that is smaller, else a signed byte an entry as
 //! before (`LG2`, which truncates and has an absolute error; `SIN` and `TANH`, indexed by
