@@ -14,9 +14,10 @@
 //! segment of 1,024 entries, a straight line `a + b t` (t the entry's offset from the segment's
 //! middle) fitted to the error in units in the last place predicts each result as `y + (a + b t)
 //! ulp(y)` rounded to f32; the 0.3 to 1 % of entries where that prediction misses are kept aside
-//! per segment (their offset and the result's difference from the prediction). The 16 M-entry
-//! `RSQ` table takes about 0.9 MB so (16 MB as a signed byte per entry), within a core's L2; the
-//! results are the measured ones bit for bit (a test compares every entry with the embedded table).
+//! per segment (their offset and the result's difference from the prediction), and a bit per 16
+//! entries marks the groups that hold one. The 16 M-entry `RSQ` table takes about 1 MB so (16 MB
+//! as a signed byte per entry), within a core's L2; the results are the measured ones bit for bit
+//! (a test compares every entry with the embedded table).
 //! A table whose error the line does not follow keeps instead two bits an entry (the result minus
 //! the correctly rounded one: -1, 0, +1) where that is smaller, else a signed byte an entry as
 //! before (`LG2`, which truncates and has an absolute error; `SIN` and `TANH`, indexed by
@@ -71,7 +72,14 @@ struct Model {
     exc: Vec<u32>,
     /// (entry, result) of the exceptions marked `FAR`, ascending
     far: Vec<(u32, u32)>,
+    /// per segment, bit `g` set when an exception's offset is in `[16 g, 16 g + 16)`: most
+    /// lookups learn from one bit that they have none, a branch the host predicts (the scan of the
+    /// segment's exceptions mispredicted nearly every time)
+    groups: Vec<u64>,
 }
+
+/// log2 of the entries per bit of [`Model::groups`]
+const GROUP: u32 = SEG - 6;
 
 /// The prediction of an entry whose exact value is `y`, `t` entries from its segment's middle.
 #[inline(always)]
@@ -144,17 +152,7 @@ impl Table {
                 let mut out = Vec::with_capacity(self.n);
                 let (mut v, mut at) = (0u32, 0usize);
                 while at < raw.len() {
-                    let d = if raw[at] == 0x80 {
-                        let w = raw.get(at + 1..at + 5).unwrap_or_else(|| {
-                            panic!("the embedded {} table ends inside a difference", self.what)
-                        });
-                        at += 5;
-                        i32::from_le_bytes(w.try_into().unwrap())
-                    } else {
-                        at += 1;
-                        raw[at - 1] as i8 as i32
-                    };
-                    v = v.wrapping_add(d as u32);
+                    v = v.wrapping_add(self.difference(&raw, &mut at));
                     out.push(v);
                 }
                 out
@@ -162,6 +160,50 @@ impl Table {
         };
         assert_eq!(out.len(), self.n, "the embedded {} table's length", self.what);
         out
+    }
+
+    /// The difference at `raw[*at..]`, `at` moved past it.
+    #[inline(always)]
+    fn difference(&self, raw: &[u8], at: &mut usize) -> u32 {
+        let d = if raw[*at] == 0x80 {
+            let w = raw
+                .get(*at + 1..*at + 5)
+                .unwrap_or_else(|| panic!("the embedded {} table ends inside a difference", self.what));
+            *at += 5;
+            i32::from_le_bytes(w.try_into().unwrap())
+        } else {
+            *at += 1;
+            raw[*at - 1] as i8 as i32
+        };
+        d as u32
+    }
+
+    /// A `deltas` table's model built from its differences `raw` segment by segment, without
+    /// the table's results in memory at once (64 MB for the 16 M-entry `RSQ`, whose page faults
+    /// cost as much as the fitting): one pass finds where each segment's differences start and
+    /// the result before it, then each segment decodes its own results and is fitted.
+    fn model(&self, exact: fn(usize) -> f64, raw: &[u8]) -> Model {
+        let seg = 1usize << SEG;
+        let mut starts = Vec::with_capacity(self.n.div_ceil(seg));
+        let (mut v, mut at) = (0u32, 0usize);
+        for i in 0..self.n {
+            if i % seg == 0 {
+                starts.push((at, v));
+            }
+            if at >= raw.len() {
+                panic!("the embedded {} table's length", self.what);
+            }
+            v = v.wrapping_add(self.difference(raw, &mut at));
+        }
+        assert_eq!(at, raw.len(), "the embedded {} table's length", self.what);
+        Model::build_from(exact, starts.len(), |s, chunk: &mut Vec<u32>| {
+            let (mut at, mut v) = starts[s];
+            chunk.clear();
+            for _ in 0..seg.min(self.n - s * seg) {
+                v = v.wrapping_add(self.difference(raw, &mut at));
+                chunk.push(v);
+            }
+        })
     }
 
     fn decode(&self) -> Decoded {
@@ -172,15 +214,15 @@ impl Table {
                 Decoded::Corr(raw.into_iter().map(|d| d as i8).collect())
             }
             Kind::Deltas(exact) => {
-                let res = self.results();
-                let m = Model::build(exact, &res);
+                let m = self.model(exact, &self.raw());
                 // a function whose error the line does not follow (a truncating one, or one
                 // indexed by a fixed-point input) keeps two bits an entry instead, or a byte
                 // where its results are often further than one unit off the correctly rounded
-                if m.bytes() <= res.len() / 4 {
+                if m.bytes() <= self.n / 4 {
                     return Decoded::Model(m);
                 }
                 drop(m);
+                let res = self.results();
                 let p = Packed::build(exact, &res);
                 if p.bytes() <= res.len() {
                     return Decoded::Packed(p);
@@ -219,21 +261,33 @@ impl Table {
 
 impl Model {
     fn bytes(&self) -> usize {
-        self.segs.len() * 16 + self.exc.len() * 4 + self.far.len() * 8
+        self.segs.len() * 16 + self.exc.len() * 4 + self.far.len() * 8 + self.groups.len() * 8
     }
 
-    fn build(exact: fn(usize) -> f64, res: &[u32]) -> Model {
+    /// The model of `nseg` segments whose results `results(s, chunk)` puts in `chunk`.
+    fn build_from(
+        exact: fn(usize) -> f64,
+        nseg: usize,
+        results: impl Fn(usize, &mut Vec<u32>) + Sync,
+    ) -> Model {
         use rayon::prelude::*;
         // segments apart on every thread, then laid end to end
-        let parts: Vec<_> = res
-            .par_chunks(1 << SEG)
-            .enumerate()
-            .map(|(s, chunk)| Model::segment(exact, s << SEG, chunk))
+        let parts: Vec<_> = (0..nseg)
+            .into_par_iter()
+            .map_init(
+                || Vec::with_capacity(1 << SEG),
+                |chunk, s| {
+                    results(s, chunk);
+                    Model::segment(exact, s << SEG, chunk)
+                },
+            )
             .collect();
         let mut segs = Vec::with_capacity(parts.len());
         let mut exc = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
         let mut far = Vec::new();
+        let mut groups = Vec::with_capacity(parts.len());
         for (mut seg, e, f) in parts {
+            groups.push(e.iter().fold(0u64, |g, &x| g | 1 << (x >> 16 >> GROUP)));
             seg.first = exc.len() as u32;
             exc.extend_from_slice(&e);
             seg.end = exc.len() as u32;
@@ -245,6 +299,7 @@ impl Model {
             segs,
             exc,
             far,
+            groups,
         }
     }
 
@@ -306,23 +361,28 @@ impl Model {
         let s = self.segs[i >> SEG];
         let p = predict((self.exact)(i), s.a, s.b, centred(i));
         let off = (i & ((1 << SEG) - 1)) as u32;
-        for &x in &self.exc[s.first as usize..s.end as usize] {
-            if x >> 16 >= off {
-                if x >> 16 == off {
-                    let d = x as u16 as i16;
-                    if d == FAR {
-                        let k = self
-                            .far
-                            .binary_search_by_key(&(i as u32), |p| p.0)
-                            .expect("a far entry is listed");
-                        return self.far[k].1;
-                    }
-                    return p.wrapping_add(d as i32 as u32);
-                }
-                break;
-            }
+        if self.groups[i >> SEG] >> (off >> GROUP) & 1 == 0 {
+            return p;
         }
-        p
+        let exc = &self.exc[s.first as usize..s.end as usize];
+        // the segment's exceptions are ascending by offset: the first at or after `off` follows
+        // the ones below it, counted without a branch per exception (a scan that stops at the
+        // first one costs a mispredicted branch per lookup)
+        let below: u32 = exc.iter().map(|&x| u32::from(x >> 16 < off)).sum();
+        match exc.get(below as usize) {
+            Some(&x) if x >> 16 == off => {
+                let d = x as u16 as i16;
+                if d == FAR {
+                    let k = self
+                        .far
+                        .binary_search_by_key(&(i as u32), |p| p.0)
+                        .expect("a far entry is listed");
+                    return self.far[k].1;
+                }
+                p.wrapping_add(d as i32 as u32)
+            }
+            _ => p,
+        }
     }
 }
 
