@@ -59,7 +59,12 @@ struct ShadowRegion {
     written: AtomicBool,
 }
 
-/// The kept values of `CHUNK_WORDS` words: which are kept (one bit a word) and the values.
+/// The kept values of `CHUNK_WORDS` words: which are kept (one bit a word) and the values. On cache
+/// lines of its own: the chunks of a region lie side by side, and neighbouring chunks are often
+/// written by blocks on different threads (a part of 64 blocks 16 words wide covers one chunk of
+/// each row it writes, so the parts of two threads meet at every chunk), whose claims would
+/// otherwise take one line from each other at every warp's store.
+#[repr(align(64))]
 struct Chunk {
     saved: [AtomicU64; CHUNK_WORDS / 64],
     old: Words,
@@ -75,9 +80,28 @@ impl Chunk {
 }
 
 /// Two bits per word of a region (read by a finished block, written by one), in chunks of
-/// `BITS_WORDS` words made on first use: `BITS_WORDS / 64` read words then as many written ones.
+/// `BITS_WORDS` words made on first use: `BITS_WORDS / 64` read words then as many written ones,
+/// in lines of their own ([`BitLine`]).
 struct Bits {
-    chunks: Box<[OnceLock<Box<[AtomicU64]>>]>,
+    chunks: Box<[OnceLock<Box<[BitLine]>>]>,
+}
+
+/// 16 bitmap words (1,024 words of a region) on cache lines of their own: the bitmap words of
+/// the blocks two threads run side by side do not share a line (an allocation of plain words
+/// starts anywhere in a line).
+#[repr(align(128))]
+struct BitLine([AtomicU64; 16]);
+
+impl BitLine {
+    fn new() -> BitLine {
+        BitLine(std::array::from_fn(|_| AtomicU64::new(0)))
+    }
+}
+
+/// The bitmap word `k` of a chunk.
+#[inline(always)]
+fn bit_word(chunk: &[BitLine], k: usize) -> &AtomicU64 {
+    &chunk[k / 16].0[k % 16]
 }
 
 const READ: usize = 0;
@@ -93,7 +117,7 @@ impl Bits {
     fn clear(&mut self) {
         self.chunks.par_iter_mut().for_each(|c| {
             if let Some(c) = c.get_mut() {
-                for w in c.iter_mut() {
+                for w in c.iter_mut().flat_map(|l| l.0.iter_mut()) {
                     *w.get_mut() = 0;
                 }
             }
@@ -113,16 +137,16 @@ impl Bits {
         while i <= last {
             let c = i / BITS_WORDS;
             let end = last.min((c + 1) * BITS_WORDS - 1);
-            let chunk =
-                self.chunks[c].get_or_init(|| (0..2 * BITS_WORDS / 64).map(|_| AtomicU64::new(0)).collect());
+            let chunk = self.chunks[c]
+                .get_or_init(|| (0..2 * BITS_WORDS / 64 / 16).map(|_| BitLine::new()).collect());
             let (lo, hi) = (i - c * BITS_WORDS, end - c * BITS_WORDS);
             for k in lo / 64..=hi / 64 {
                 let from = if k == lo / 64 { lo % 64 } else { 0 };
                 let to = if k == hi / 64 { hi % 64 } else { 63 };
                 let mask = (u64::MAX >> (63 - to)) & (u64::MAX << from);
                 hit |= f(
-                    &chunk[READ * BITS_WORDS / 64 + k],
-                    &chunk[WRITTEN * BITS_WORDS / 64 + k],
+                    bit_word(chunk, READ * BITS_WORDS / 64 + k),
+                    bit_word(chunk, WRITTEN * BITS_WORDS / 64 + k),
                     mask,
                 );
             }
@@ -136,8 +160,8 @@ impl Bits {
         for (c, chunk) in self.chunks.iter().enumerate() {
             let Some(chunk) = chunk.get() else { continue };
             let off = kind * BITS_WORDS / 64;
-            for (k, w) in chunk[off..off + BITS_WORDS / 64].iter().enumerate() {
-                let mut set = w.load(Relaxed);
+            for k in 0..BITS_WORDS / 64 {
+                let mut set = bit_word(chunk, off + k).load(Relaxed);
                 while set != 0 {
                     let b = set.trailing_zeros() as usize;
                     set &= set - 1;
