@@ -8,10 +8,17 @@ use std::sync::{Arc, Mutex};
 
 use warpscope_emu::{Arg, Launch, Limits, Sink, run};
 
-/// Each thread reads `in[ctaid * n + i]` for `i` counting up with a `volatile` load, adds it to
-/// `acc` and stores `acc` to `out[ctaid * ntid + tid]`. `EXIT` decides whether to go round again:
-/// `%p1` true goes round.
-fn kernel(exit: &str) -> String {
+/// A `volatile` load of a word into `%r9`.
+const LOAD: &str = "ld.volatile.global.u32 %r9, [%rd4];";
+
+/// nvcc's form of a `volatile int` read into a `long long` sum: a `.s32` load into a 64-bit
+/// register (lowered as the load and a sign extension), then its low half into `%r9`.
+const WIDE_LOAD: &str = "ld.volatile.global.s32 %rd7, [%rd4];\n    cvt.u32.u64 %r9, %rd7;";
+
+/// Each thread reads `in[ctaid * n + i]` for `i` counting up with `load` (a `volatile` load into
+/// `%r9`), adds it to `acc` and stores `acc` to `out[ctaid * ntid + tid]`. `EXIT` decides whether
+/// to go round again: `%p1` true goes round.
+fn kernel(load: &str, exit: &str) -> String {
     format!(
         r#".version 8.0
 .target sm_90
@@ -34,7 +41,7 @@ LOOP:
     add.s32 %r8, %r5, %r6;
     mul.wide.u32 %rd3, %r8, 4;
     add.s64 %rd4, %rd1, %rd3;
-    ld.volatile.global.u32 %r9, [%rd4];
+    {load}
     add.s32 %r7, %r7, %r9;
     add.s32 %r6, %r6, 1;
     {exit}
@@ -65,7 +72,11 @@ const N: u32 = 4;
 /// Runs the kernel with `exit` on 4 host threads over `in` words all 1: whether each block was
 /// told it runs in block order, and `out`.
 fn launch(exit: &str) -> (Vec<bool>, Vec<u32>) {
-    let prog = warpscope_ptx::compile(&kernel(exit)).unwrap();
+    launch_with(LOAD, exit)
+}
+
+fn launch_with(load: &str, exit: &str) -> (Vec<bool>, Vec<u32>) {
+    let prog = warpscope_ptx::compile(&kernel(load, exit)).unwrap();
     let input: Vec<u8> = (0..BLOCKS * N).flat_map(|_| 1u32.to_le_bytes()).collect();
     let l = Launch::new(
         [BLOCKS, 1, 1],
@@ -123,4 +134,16 @@ fn a_loop_that_leaves_on_a_predicate_made_from_what_it_polls_runs_its_blocks_in_
     let (ordered, out) = launch("setp.lt.u32 %p2, %r6, %r1;\n    setp.ne.and.u32 %p1, %r9, 0, %p2;");
     assert!(ordered.iter().all(|&o| o), "a block ran in parallel");
     assert!(out.iter().all(|&v| v == N), "{out:?}");
+}
+
+#[test]
+fn a_fixed_count_loop_of_widened_volatile_reads_runs_its_blocks_in_parallel() {
+    let (ordered, out) = launch_with(WIDE_LOAD, "setp.lt.u32 %p1, %r6, %r1;");
+    assert_eq!(ordered.len(), BLOCKS as usize);
+    assert!(ordered.iter().all(|&o| !o), "a block ran in block order");
+    assert!(out.iter().all(|&v| v == N), "{out:?}");
+    // the widened value still reaches the exit when the exit reads it
+    let (ordered, out) = launch_with(WIDE_LOAD, "setp.eq.u32 %p1, %r9, 0;");
+    assert!(ordered.iter().all(|&o| o), "a block ran in parallel");
+    assert!(out.iter().all(|&v| v == 1), "{out:?}");
 }

@@ -83,7 +83,12 @@ fn exit_reads_polled(program: &Program, target: u32, pc: u32) -> bool {
                     .iter()
                     .for_each(|&r| taint(&mut rows, r)),
                 Inst::Atom { d, .. } => taint(&mut rows, d),
-                _ => return true,
+                // an instruction the load was lowered into besides it (the sign of a `.s32`
+                // load into a 64-bit register): what it writes is the polled value too
+                ref i => match crate::zero_rows::effects(i) {
+                    Some((_, writes)) => writes.into_iter().for_each(|r| taint(&mut rows, r)),
+                    None => return true,
+                },
             }
         }
     }
