@@ -187,6 +187,20 @@ struct Ranges {
     limit: usize,
 }
 
+/// The first addresses of a whole warp's two halves when each half's lanes are dense (lane `l`
+/// of a half at its first address + `w l`) and neither half wraps: a 16-wide 2-D block's warp,
+/// two rows.
+#[inline(always)]
+fn dense_halves(addrs: &[u64; 32], w: u64) -> Option<(u64, u64)> {
+    let (a0, a16) = (addrs[0], addrs[16]);
+    let mut dense = true;
+    for l in 0..16 {
+        dense &= addrs[l] == a0.wrapping_add(l as u64 * w);
+        dense &= addrs[16 + l] == a16.wrapping_add(l as u64 * w);
+    }
+    (dense && a0.checked_add(16 * w).is_some() && a16.checked_add(16 * w).is_some()).then_some((a0, a16))
+}
+
 impl Ranges {
     const fn new() -> Ranges {
         Ranges {
@@ -240,6 +254,13 @@ impl Ranges {
             }
             if dense && let Some(end) = a0.checked_add(32 * w) {
                 self.push(a0, end);
+                return;
+            }
+            // two dense halves: the two ranges the lane loop below makes (a second that
+            // continues or overlaps the first is merged with it by `push`, as there)
+            if let Some((a0, a16)) = dense_halves(addrs, w) {
+                self.push(a0, a0 + 16 * w);
+                self.push(a16, a16 + 16 * w);
                 return;
             }
         }
@@ -559,6 +580,16 @@ impl Shadow {
     /// current block, called before the writes.
     #[inline]
     pub fn write_lanes(&self, g: &Global, _block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+        // a whole warp in two dense halves (a 16-wide block's two rows): each half one run, as
+        // the runs below make them, without a pass over the lanes
+        if mask == u32::MAX
+            && let Some((a0, a16)) = dense_halves(addrs, w)
+        {
+            LOG.with_borrow_mut(|l| l.writes.push_lanes(addrs, mask, w));
+            self.keep_run(g, addrs, w, (a0, a0 + 16 * w, 0xffff));
+            self.keep_run(g, addrs, w, (a16, a16 + 16 * w, 0xffff_0000));
+            return;
+        }
         let (lo, hi) = if mask == u32::MAX {
             // every lane: a fold without a branch per lane
             addrs
