@@ -328,7 +328,7 @@ pub struct RunOptions {
 pub use warpscope_analysis::global::GlobalCounts;
 
 /// The sink of one block: every requested analysis side by side, each fed every event.
-pub struct Multi {
+pub struct Multi<'f> {
     banks: Option<BankSink>,
     divergence: Option<DivergenceSink>,
     // the checker's and the advisor's sinks are large and rare: boxed, so that the default
@@ -340,7 +340,7 @@ pub struct Multi {
     trace: Option<Box<TraceSink>>,
     global: Option<GlobalCounts>,
     /// The program's copy forms, with `global` (`.cg` copies count their sectors apart).
-    copy_forms: Option<Arc<MatrixForms>>,
+    copy_forms: Option<&'f MatrixForms>,
     /// The lanes of the next `cp.async` event that read a source (`Sink::copy_sources`).
     sources: Option<(u32, u32, u32)>,
     /// The block's shared memory for the machine code's flow, when it asks.
@@ -350,9 +350,9 @@ pub struct Multi {
     rest: bool,
 }
 
-impl Multi {
+impl<'f> Multi<'f> {
     /// The sink with `rest` set from its sinks.
-    fn with_rest(mut self) -> Multi {
+    fn with_rest(mut self) -> Multi<'f> {
         self.rest = self.banks.as_ref().is_some_and(BankSink::counts_insts)
             || self.hazards.is_some()
             || self.global_races.is_some()
@@ -378,7 +378,7 @@ impl Multi {
     }
 }
 
-impl Multi {
+impl<'f> Multi<'f> {
     /// [`Sink::mem`]; `run`: the event is a whole warp's global run ([`Sink::mem_run`]).
     #[inline(always)]
     fn mem_at(&mut self, e: &MemEvent<'_>, run: bool) {
@@ -453,7 +453,7 @@ impl Multi {
     }
 }
 
-impl Sink for Multi {
+impl Sink for Multi<'_> {
     /// The bank counts, the global sector counts and the machine flow's shared recorder look at
     /// shared and global accesses only; the other sinks are asked nothing and take every load.
     fn param_loads(&self) -> bool {
@@ -1124,7 +1124,7 @@ fn emulate(
                 .filter(|_| sections.fix)
                 .map(|f| Box::new(TraceSink::new(Arc::clone(recon)).with_forms(Arc::clone(f)))),
             global: opts.global_sectors.then(GlobalCounts::default),
-            copy_forms: copy_forms.clone(),
+            copy_forms: copy_forms.as_deref(),
             rest: false,
         }
         .with_rest()
@@ -1208,7 +1208,7 @@ fn emulate(
     // folded in parts on the threads that ran them, the parts combined in block order.
     // (the global race, initialisation and cluster reports come with the checker's)
     let parts = hazard_cfg.is_none();
-    let add = |m: &mut Merged, mut s: Multi| {
+    let add = |m: &mut Merged, mut s: Multi<'_>| {
         m.blocks += 1;
         if let Some(r) = s.flow_shared.take() {
             // kept in block order: in a part, when the part is combined

@@ -1348,12 +1348,13 @@ where
             }
             if let (Some(t), Some(t0), Some(t1), Some(t2)) = (timing, t0, t1, t2) {
                 let total = timing::since(t0);
-                t.block_ns.fetch_add(total, Ordering::Relaxed);
-                t.shadow_ns
-                    .fetch_add(total - (t2 - t1).as_nanos() as u64, Ordering::Relaxed);
-                t.blocks.fetch_add(1, Ordering::Relaxed);
+                t.block(total, total - (t2 - t1).as_nanos() as u64);
             }
-            if let Some(d) = watch.done {
+            // folded in parts, the blocks done are counted a part at a time (`stream_parts`):
+            // one counter that every thread adds to per block moves between the cores
+            if part_init.is_none()
+                && let Some(d) = watch.done
+            {
                 d.fetch_add(1, Ordering::Relaxed);
             }
             (s, o)
@@ -1364,7 +1365,7 @@ where
                 add: &gather,
                 combine,
             };
-            return parts::stream_parts(ids, watch.deadline, serial, &one, g, &fold, timing);
+            return parts::stream_parts(ids, watch.deadline, serial, &one, g, &fold, timing, watch.done);
         }
         if serial {
             let mut ran = 0;

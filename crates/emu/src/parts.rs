@@ -10,7 +10,7 @@
 //! keyed maps are; "the first such" rules are when the later part gives way to the earlier one on
 //! a tie.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::{timing, window};
@@ -47,8 +47,9 @@ pub(crate) fn part_len(ids: usize, workers: usize, deadline: bool) -> usize {
 /// Runs `f` on `ids` (in parallel unless `one_thread`), a part of consecutive ids at a time per
 /// worker, none started at or after `deadline` (the first always is); folds each part's results in
 /// order into a fresh accumulator on the worker and combines the parts into `acc` in the order of
-/// `ids`, at most [`PARTS_PER_THREAD`] parts per thread alive at once. Returns how many ran: the
-/// first K ids.
+/// `ids`, at most [`PARTS_PER_THREAD`] parts per thread alive at once, counting the ids run in
+/// `done` a part at a time. Returns how many ran: the first K ids.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn stream_parts<T: Send, A: Send>(
     ids: &[u32],
     deadline: Option<Instant>,
@@ -57,6 +58,7 @@ pub(crate) fn stream_parts<T: Send, A: Send>(
     acc: &mut A,
     fold: &PartFold<'_, T, A>,
     timing: Option<&timing::Launch>,
+    done: Option<&AtomicU64>,
 ) -> usize {
     let workers = if one_thread {
         1
@@ -80,6 +82,9 @@ pub(crate) fn stream_parts<T: Send, A: Send>(
         }
         if let Some(t) = timing {
             t.fold_ns.fetch_add(fold_ns, Ordering::Relaxed);
+        }
+        if let Some(d) = done {
+            d.fetch_add((end - first) as u64, Ordering::Relaxed);
         }
         (part, end - first)
     };

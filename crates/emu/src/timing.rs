@@ -77,10 +77,8 @@ pub(crate) struct Launch {
     usage: Usage,
     mark: std::sync::Mutex<(Instant, usize)>,
     phase_ns: [AtomicU64; 6],
-    /// `exec::run_block` (and a cluster's run), summed over threads
-    pub(crate) block_ns: AtomicU64,
-    /// the shadow's `begin` and `finish` at each block's ends
-    pub(crate) shadow_ns: AtomicU64,
+    /// the blocks' own times, a slot per host thread ([`Launch::block`])
+    per_thread: Box<[BlockSlot]>,
     /// the in-order merge of results (`add`; with parts, their `combine`)
     pub(crate) merge_ns: AtomicU64,
     /// the blocks' results folded into their part's accumulator on the thread that ran them
@@ -88,7 +86,18 @@ pub(crate) struct Launch {
     pub(crate) fold_ns: AtomicU64,
     /// threads waiting for the window to move on
     pub(crate) wait_ns: AtomicU64,
-    pub(crate) blocks: AtomicU64,
+}
+
+/// One host thread's blocks: `exec::run_block` (and a cluster's run), the shadow's `begin` and
+/// `finish` at each block's ends, and the blocks counted. On cache lines of its own, so that the
+/// threads adding to it per block do not take one line from each other (with 16 threads and
+/// blocks of a few microseconds, shared counters moved between the cores several times a block).
+#[repr(align(128))]
+#[derive(Default)]
+struct BlockSlot {
+    block_ns: AtomicU64,
+    shadow_ns: AtomicU64,
+    blocks: AtomicU64,
 }
 
 /// Nanoseconds since `t`.
@@ -106,14 +115,27 @@ impl Launch {
                 usage: usage(),
                 mark: std::sync::Mutex::new((now, Phase::Prepare as usize)),
                 phase_ns: Default::default(),
-                block_ns: AtomicU64::new(0),
-                shadow_ns: AtomicU64::new(0),
+                per_thread: (0..rayon::current_num_threads() + 1)
+                    .map(|_| BlockSlot::default())
+                    .collect(),
                 merge_ns: AtomicU64::new(0),
                 fold_ns: AtomicU64::new(0),
                 wait_ns: AtomicU64::new(0),
-                blocks: AtomicU64::new(0),
             }
         })
+    }
+
+    /// A block ran on this thread: `total_ns` in all, of which `shadow_ns` in the shadow.
+    pub(crate) fn block(&self, total_ns: u64, shadow_ns: u64) {
+        let last = self.per_thread.len() - 1;
+        let slot = &self.per_thread[rayon::current_thread_index().map_or(last, |i| i.min(last))];
+        slot.block_ns.fetch_add(total_ns, Relaxed);
+        slot.shadow_ns.fetch_add(shadow_ns, Relaxed);
+        slot.blocks.fetch_add(1, Relaxed);
+    }
+
+    fn blocks_sum(&self, f: impl Fn(&BlockSlot) -> &AtomicU64) -> u64 {
+        self.per_thread.iter().map(|t| f(t).load(Relaxed)).sum()
     }
 
     /// The phase before ends, `p` begins.
@@ -148,10 +170,10 @@ impl Launch {
             block[0],
             block[1],
             block[2],
-            self.blocks.load(Relaxed),
+            self.blocks_sum(|t| &t.blocks),
             phases.join(", "),
-            s(&self.block_ns),
-            s(&self.shadow_ns),
+            self.blocks_sum(|t| &t.block_ns) as f64 * 1e-9,
+            self.blocks_sum(|t| &t.shadow_ns) as f64 * 1e-9,
             s(&self.fold_ns),
             s(&self.merge_ns),
             s(&self.wait_ns),

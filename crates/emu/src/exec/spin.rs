@@ -18,7 +18,7 @@
 //! (`lib.rs` then runs the launch's remaining blocks interleaved with the waiting one).
 
 use warpscope_ptx::Program;
-use warpscope_ptx::inst::{Inst, NO_REG, R};
+use warpscope_ptx::inst::{Inst, NO_REG, PRED_TRUE, PSrc, R};
 
 use super::Warp;
 
@@ -57,6 +57,89 @@ fn polls_global(program: &Program, pc: u32, strong: bool) -> bool {
             sync: true, space, ..
         } if strong => space != MemSpace::Shared,
         _ => volatile_load_space(program, pc) == Some(false),
+    }
+}
+
+/// Whether a branch, exit or trap of the loop `target..=pc` (a plain launch's loop that polls
+/// global memory) may be decided by a value the loop polls: its guard predicate follows, through
+/// the loop's registers, predicates and iterations, from what a polling instruction
+/// ([`polls_global`]) loaded. A loop whose way out does not (a fixed-count loop of `volatile`
+/// reads, as a last-block-done reduction's final sum) ends whatever other blocks write, so it
+/// never waits on another block. `true` when the loop has an instruction whose registers are not
+/// known here, and where a value polled is stored (it may come back through memory).
+fn exit_reads_polled(program: &Program, target: u32, pc: u32) -> bool {
+    let body = &program.ops[target as usize..=pc as usize];
+    let mut rows: Vec<R> = Vec::new();
+    let mut preds: Vec<u16> = Vec::new();
+    let taint = |v: &mut Vec<u16>, r: u16| {
+        if r != NO_REG && !v.contains(&r) {
+            v.push(r);
+        }
+    };
+    for (q, op) in (target..=pc).zip(body) {
+        if polls_global(program, q, true) {
+            match op.inst {
+                Inst::Ld { d, vec, .. } => d[..usize::from(vec).min(4)]
+                    .iter()
+                    .for_each(|&r| taint(&mut rows, r)),
+                Inst::Atom { d, .. } => taint(&mut rows, d),
+                // an instruction the load was lowered into besides it (the sign of a `.s32`
+                // load into a 64-bit register): what it writes is the polled value too
+                ref i => match crate::zero_rows::effects(i) {
+                    Some((_, writes)) => writes.into_iter().for_each(|r| taint(&mut rows, r)),
+                    None => return true,
+                },
+            }
+        }
+    }
+    // to a fixed point: the loop's later iterations read what earlier ones wrote
+    loop {
+        let before = (rows.len(), preds.len());
+        for op in body {
+            let hot_guard = op.guard.idx != PRED_TRUE && preds.contains(&op.guard.idx);
+            let hot = |rs: &[R]| hot_guard || rs.iter().any(|r| rows.contains(r));
+            let hot_p =
+                |ps: &[PSrc]| hot_guard || ps.iter().any(|p| p.idx != PRED_TRUE && preds.contains(&p.idx));
+            // (rows, predicates) the instruction writes from a polled value
+            let (to_rows, to_preds): (Vec<R>, Vec<u16>) = match op.inst {
+                Inst::Bra { .. } | Inst::Exit | Inst::Trap | Inst::Ret if hot_guard => return true,
+                Inst::Bra { .. } | Inst::Exit | Inst::Trap | Inst::Ret | Inst::Nop => continue,
+                Inst::Setp { p, q, a, b, c, .. } if hot(&[a, b]) || hot_p(&[c]) => (vec![], vec![p, q]),
+                Inst::PredOp { d, a, b, .. } if hot_p(&[a, b]) => (vec![], vec![d]),
+                Inst::Selp { d, a, b, p, .. } if hot(&[a, b]) || hot_p(&[p]) => (vec![d], vec![]),
+                Inst::PredToReg { d, p } if hot_p(&[p]) => (vec![d], vec![]),
+                Inst::RegToPred { d, a } if hot(&[a]) => (vec![], vec![d]),
+                Inst::TestP { p, a, .. } if hot(&[a]) => (vec![], vec![p]),
+                Inst::Setp { .. }
+                | Inst::PredOp { .. }
+                | Inst::Selp { .. }
+                | Inst::PredToReg { .. }
+                | Inst::RegToPred { .. }
+                | Inst::TestP { .. } => continue,
+                Inst::St { a, addr, vec, .. } => {
+                    let mut r = a[..usize::from(vec).min(4)].to_vec();
+                    r.push(addr);
+                    if hot(&r) {
+                        return true;
+                    }
+                    continue;
+                }
+                Inst::Atom { addr, b, c, .. } if hot(&[addr, b, c]) => return true,
+                // what it returns: a source above when it polls global memory; otherwise shared
+                // memory, which no polled value reached (a store of one returned above)
+                Inst::Atom { .. } => continue,
+                ref i => match crate::zero_rows::effects(i) {
+                    Some((reads, writes)) if hot(&reads) => (writes, vec![]),
+                    Some(_) => continue,
+                    None => return true,
+                },
+            };
+            to_rows.into_iter().for_each(|r| taint(&mut rows, r));
+            to_preds.into_iter().for_each(|p| taint(&mut preds, p));
+        }
+        if (rows.len(), preds.len()) == before {
+            return false;
+        }
     }
 }
 
@@ -111,7 +194,7 @@ impl SpinBranches {
                 r.dedup();
             }
             list.push((pc, rows));
-            if polls {
+            if polls && exit_reads_polled(program, target, pc) {
                 global.push(pc);
             }
         }

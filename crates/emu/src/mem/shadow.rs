@@ -59,7 +59,12 @@ struct ShadowRegion {
     written: AtomicBool,
 }
 
-/// The kept values of `CHUNK_WORDS` words: which are kept (one bit a word) and the values.
+/// The kept values of `CHUNK_WORDS` words: which are kept (one bit a word) and the values. On cache
+/// lines of its own: the chunks of a region lie side by side, and neighbouring chunks are often
+/// written by blocks on different threads (a part of 64 blocks 16 words wide covers one chunk of
+/// each row it writes, so the parts of two threads meet at every chunk), whose claims would
+/// otherwise take one line from each other at every warp's store.
+#[repr(align(64))]
 struct Chunk {
     saved: [AtomicU64; CHUNK_WORDS / 64],
     old: Words,
@@ -75,9 +80,28 @@ impl Chunk {
 }
 
 /// Two bits per word of a region (read by a finished block, written by one), in chunks of
-/// `BITS_WORDS` words made on first use: `BITS_WORDS / 64` read words then as many written ones.
+/// `BITS_WORDS` words made on first use: `BITS_WORDS / 64` read words then as many written ones,
+/// in lines of their own ([`BitLine`]).
 struct Bits {
-    chunks: Box<[OnceLock<Box<[AtomicU64]>>]>,
+    chunks: Box<[OnceLock<Box<[BitLine]>>]>,
+}
+
+/// 16 bitmap words (1,024 words of a region) on cache lines of their own: the bitmap words of
+/// the blocks two threads run side by side do not share a line (an allocation of plain words
+/// starts anywhere in a line).
+#[repr(align(128))]
+struct BitLine([AtomicU64; 16]);
+
+impl BitLine {
+    fn new() -> BitLine {
+        BitLine(std::array::from_fn(|_| AtomicU64::new(0)))
+    }
+}
+
+/// The bitmap word `k` of a chunk.
+#[inline(always)]
+fn bit_word(chunk: &[BitLine], k: usize) -> &AtomicU64 {
+    &chunk[k / 16].0[k % 16]
 }
 
 const READ: usize = 0;
@@ -93,7 +117,7 @@ impl Bits {
     fn clear(&mut self) {
         self.chunks.par_iter_mut().for_each(|c| {
             if let Some(c) = c.get_mut() {
-                for w in c.iter_mut() {
+                for w in c.iter_mut().flat_map(|l| l.0.iter_mut()) {
                     *w.get_mut() = 0;
                 }
             }
@@ -113,16 +137,16 @@ impl Bits {
         while i <= last {
             let c = i / BITS_WORDS;
             let end = last.min((c + 1) * BITS_WORDS - 1);
-            let chunk =
-                self.chunks[c].get_or_init(|| (0..2 * BITS_WORDS / 64).map(|_| AtomicU64::new(0)).collect());
+            let chunk = self.chunks[c]
+                .get_or_init(|| (0..2 * BITS_WORDS / 64 / 16).map(|_| BitLine::new()).collect());
             let (lo, hi) = (i - c * BITS_WORDS, end - c * BITS_WORDS);
             for k in lo / 64..=hi / 64 {
                 let from = if k == lo / 64 { lo % 64 } else { 0 };
                 let to = if k == hi / 64 { hi % 64 } else { 63 };
                 let mask = (u64::MAX >> (63 - to)) & (u64::MAX << from);
                 hit |= f(
-                    &chunk[READ * BITS_WORDS / 64 + k],
-                    &chunk[WRITTEN * BITS_WORDS / 64 + k],
+                    bit_word(chunk, READ * BITS_WORDS / 64 + k),
+                    bit_word(chunk, WRITTEN * BITS_WORDS / 64 + k),
                     mask,
                 );
             }
@@ -136,8 +160,8 @@ impl Bits {
         for (c, chunk) in self.chunks.iter().enumerate() {
             let Some(chunk) = chunk.get() else { continue };
             let off = kind * BITS_WORDS / 64;
-            for (k, w) in chunk[off..off + BITS_WORDS / 64].iter().enumerate() {
-                let mut set = w.load(Relaxed);
+            for k in 0..BITS_WORDS / 64 {
+                let mut set = bit_word(chunk, off + k).load(Relaxed);
                 while set != 0 {
                     let b = set.trailing_zeros() as usize;
                     set &= set - 1;
@@ -161,6 +185,20 @@ struct Ranges {
     v: Vec<(u64, u64)>,
     /// Coalesce when `v` reaches this length (0: `LOG_COALESCE`).
     limit: usize,
+}
+
+/// The first addresses of a whole warp's two halves when each half's lanes are dense (lane `l`
+/// of a half at its first address + `w l`) and neither half wraps: a 16-wide 2-D block's warp,
+/// two rows.
+#[inline(always)]
+fn dense_halves(addrs: &[u64; 32], w: u64) -> Option<(u64, u64)> {
+    let (a0, a16) = (addrs[0], addrs[16]);
+    let mut dense = true;
+    for l in 0..16 {
+        dense &= addrs[l] == a0.wrapping_add(l as u64 * w);
+        dense &= addrs[16 + l] == a16.wrapping_add(l as u64 * w);
+    }
+    (dense && a0.checked_add(16 * w).is_some() && a16.checked_add(16 * w).is_some()).then_some((a0, a16))
 }
 
 impl Ranges {
@@ -216,6 +254,13 @@ impl Ranges {
             }
             if dense && let Some(end) = a0.checked_add(32 * w) {
                 self.push(a0, end);
+                return;
+            }
+            // two dense halves: the two ranges the lane loop below makes (a second that
+            // continues or overlaps the first is merged with it by `push`, as there)
+            if let Some((a0, a16)) = dense_halves(addrs, w) {
+                self.push(a0, a0 + 16 * w);
+                self.push(a16, a16 + 16 * w);
                 return;
             }
         }
@@ -535,6 +580,16 @@ impl Shadow {
     /// current block, called before the writes.
     #[inline]
     pub fn write_lanes(&self, g: &Global, _block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+        // a whole warp in two dense halves (a 16-wide block's two rows): each half one run, as
+        // the runs below make them, without a pass over the lanes
+        if mask == u32::MAX
+            && let Some((a0, a16)) = dense_halves(addrs, w)
+        {
+            LOG.with_borrow_mut(|l| l.writes.push_lanes(addrs, mask, w));
+            self.keep_run(g, addrs, w, (a0, a0 + 16 * w, 0xffff));
+            self.keep_run(g, addrs, w, (a16, a16 + 16 * w, 0xffff_0000));
+            return;
+        }
         let (lo, hi) = if mask == u32::MAX {
             // every lane: a fold without a branch per lane
             addrs
