@@ -3227,10 +3227,13 @@ fn decode(
             }];
         }
         "CALL" => {
-            ins.kind = Kind::Call { abs: has("ABS") };
-            if !has("ABS") {
-                ins.target = target_index(&ops, labels, at);
-            }
+            // a `CALL.ABS` whose callee is in the code (a function of another translation unit
+            // laid out after the kernel, `sass::with_callees`) is followed as a `CALL.REL`;
+            // one into code the driver links in (`vprintf`) is stepped over
+            ins.target = target_index(&ops, labels, at);
+            ins.kind = Kind::Call {
+                abs: has("ABS") && ins.target.is_none(),
+            };
         }
         "RET" => {
             // `RET.REL.NODEC R4 `(kernel)`: the return address's register, then the function
@@ -4565,8 +4568,15 @@ impl Warp {
                 }
             }
             Kind::AtomG { bytes } => {
+                // a generic `ATOM P, ...` (a device function's atomic on a pointer of unknown
+                // space): `P` holds where the address is global memory and the atomic was done
+                // there; otherwise the code after it asks `QSPC` for shared memory (H200,
+                // calibration/run/bench13 rdc `warpAccumulate`: `@P0 BRA` past that path taken by
+                // every warp on a global pointer)
+                let generic = ins.text.starts_with("ATOM.");
                 for l in lanes(on) {
-                    match self.address(ins, l) {
+                    let addr = self.address(ins, l);
+                    match addr {
                         Some(a) => {
                             for i in 0..u64::from(bytes) {
                                 mem.store(self.id, a.wrapping_add(i), None, self.phase as u32);
@@ -4575,7 +4585,17 @@ impl Warp {
                         None => self.unknown_store = true,
                     }
                     for d in &ins.dst {
-                        self.set(*d, l, None);
+                        let v = match (d, addr) {
+                            (Dst::P(_), Some(a)) if generic => {
+                                use warpscope_emu::mem::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW};
+                                let window = |base: u64| (base..base + WINDOW).contains(&a);
+                                Some(u32::from(
+                                    !(window(SHARED_WINDOW) || window(LOCAL_WINDOW) || window(CONST_WINDOW)),
+                                ))
+                            }
+                            _ => None,
+                        };
+                        self.set(*d, l, v);
                     }
                 }
             }
