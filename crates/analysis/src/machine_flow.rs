@@ -80,6 +80,9 @@ enum Sr {
     EqMask,
     /// `SR_CgaCtaId`: the block's rank in its cluster.
     CgaCtaId,
+    /// `SR_LMEMHIOFF`: the lowest address a thread's stack may reach, which a debug build's
+    /// (`-G`) function compares its stack pointer with on entry (`@P0 BRA` past a `BPT.TRAP`).
+    LmemHiOff,
     Zero,
     Other,
 }
@@ -952,6 +955,7 @@ fn parse_sr(t: &str) -> Option<Sr> {
         "GEMASK" => Sr::GeMask,
         "EQMASK" => Sr::EqMask,
         "CgaCtaId" => Sr::CgaCtaId,
+        "LMEMHIOFF" => Sr::LmemHiOff,
         _ => Sr::Other,
     })
 }
@@ -3203,8 +3207,10 @@ fn decode(
         }
         // `CALL.ABS.NOINC R2` is ptxas's call of an external function (`vprintf`, `malloc`)
         // through its relocated address: the `Call { abs }` below
+        // (`CALL.ABS.NOINC R6` through a register, where the functions of the cubin are laid
+        // out after the kernel by name: a function pointer of a device-linked table)
         "CALL"
-            if !has("ABS")
+            if (!has("ABS") || labels.keys().any(|l| !l.starts_with(['.', '$'])))
                 && ops.iter().any(|o| {
                     o.split_whitespace()
                         .next()
@@ -4905,6 +4911,10 @@ impl Warp {
                         Some(r(0) + c[0] * (r(1) + c[1] * r(2)))
                     }
                     Sr::Zero => Some(0),
+                    // the flow's stack (from `local::STACK_TOP` down) never reaches it: a
+                    // launch whose stack overflowed traps on the GPU, and the emulation reports
+                    // the overflow as a fault
+                    Sr::LmemHiOff => Some(0),
                     Sr::Other => None,
                 }
             }

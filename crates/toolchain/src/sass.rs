@@ -937,8 +937,18 @@ pub fn with_callees(kernels: &[SassKernel], name: &str) -> Option<Linked> {
         for b in f.branches.iter().filter(|b| b.base() == "CALL") {
             let Some(t) = b.target.as_deref() else {
                 // `CALL.REL.NOINC R10 0x0`: a call through a register (function pointers); the
-                // flow follows those through the module's symbols itself
+                // flow follows those through the kernel's own copies of the functions
                 if !b.opcode.starts_with("CALL.ABS") && b.operands.starts_with('R') {
+                    continue;
+                }
+                // `CALL.ABS.NOINC R6`: a function pointer a device-linked table holds: any
+                // function of the cubin may be its target, all are laid out
+                if b.operands.starts_with('R') {
+                    for c in kernels {
+                        if !order.iter().any(|o| o.name == c.name) {
+                            order.push(c);
+                        }
+                    }
                     continue;
                 }
                 if !unresolved.iter().any(|u| u == "?") {
