@@ -613,6 +613,15 @@ pub struct FlowCounts {
     /// pass (the flow 739, each cohort apart), so the global counters of a launch where this
     /// happens are estimates (calibration/run/repeat/README.md).
     pub may_merge_global: u64,
+    /// Times a group ran a counted branch (or call or return) while lanes of another cohort of
+    /// its warp, not joined to it by a convergence barrier, stood in the same straight-line block
+    /// before it, as [`Self::may_merge_global`] for global accesses. A debug build's (`-G`)
+    /// `numbers` (calibration/run/bench13 `dbg`, its Collatz loop's `break` and a recursion:
+    /// cohorts nothing joins) is where this happens; the H200 counted 3,757,688 branch targets
+    /// in its metrics pass and 3,770,455 in each of four passes of the branch counters alone (the
+    /// flow 3,773,104, each cohort apart), so the branch counters of such a launch are estimates.
+    /// The own calls programs (calibration/run/calls), where it does not happen, are equal.
+    pub may_merge_branch: u64,
 }
 
 /// Shared loads and stores of the machine code ([`FlowCounts::shared`]): Nsight Compute's
@@ -1521,6 +1530,7 @@ impl MachineFlow {
                             counts.may_join += one.may_join;
                             counts.overlapping_barriers += one.overlapping_barriers;
                             counts.may_merge_global += one.may_merge_global;
+                            counts.may_merge_branch += one.may_merge_branch;
                         }
                     }
                 }
@@ -1582,6 +1592,7 @@ impl MachineFlow {
             counts.may_join += c.may_join;
             counts.overlapping_barriers += c.overlapping_barriers;
             counts.may_merge_global += c.may_merge_global;
+            counts.may_merge_branch += c.may_merge_branch;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
             }
@@ -1731,6 +1742,14 @@ impl MachineFlow {
                 counts.may_merge_global += 1;
                 if self.trace {
                     eprintln!("flow: may merge at the global access /*{:04x}*/", ins.offset);
+                }
+            }
+            if ins.counted
+                && join::behind_in_block(w, group, runnable & !group, self.block_start[pc] as usize, pc)
+            {
+                counts.may_merge_branch += 1;
+                if self.trace {
+                    eprintln!("flow: may merge at the branch /*{:04x}*/", ins.offset);
                 }
             }
             w.together = None;

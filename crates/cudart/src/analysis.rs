@@ -1047,10 +1047,15 @@ pub fn analyse_launch(
         match &flow {
             // the machine code followed into every callee
             Some(Ok(c)) if ka.follow_calls => {
-                exact = c.overlapping_barriers == 0;
-                if !exact {
+                exact = c.overlapping_barriers == 0 && c.may_merge_branch == 0;
+                if c.overlapping_barriers > 0 {
                     flow_stop = Some(
                         "two groups of lanes inside one convergence barrier at once (each joins its own lanes; where they meet, the GPU may run them together)"
+                            .into(),
+                    );
+                } else if c.may_merge_branch > 0 {
+                    flow_stop = Some(
+                        "groups of lanes of a warp that no convergence barrier joins reach a branch apart (the GPU runs some together, which ones depending on how it is profiled)"
                             .into(),
                     );
                 }
@@ -1084,6 +1089,13 @@ pub fn analyse_launch(
                 if !exact {
                     flow_stop = Some(
                         "two groups of lanes inside one convergence barrier at once (each joins its own lanes; where they meet, the GPU may run them together)"
+                            .into(),
+                    );
+                } else if ka.follow_calls && c.may_merge_branch > 0 {
+                    // (the same for a flow into separately compiled callees, as for -G's)
+                    exact = false;
+                    flow_stop = Some(
+                        "groups of lanes of a warp that no convergence barrier joins reach a branch apart (the GPU runs some together, which ones depending on how it is profiled)"
                             .into(),
                     );
                 }
