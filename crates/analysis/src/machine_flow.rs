@@ -80,6 +80,9 @@ enum Sr {
     EqMask,
     /// `SR_CgaCtaId`: the block's rank in its cluster.
     CgaCtaId,
+    /// `SR_LMEMHIOFF`: the lowest address a thread's stack may reach, which a debug build's
+    /// (`-G`) function compares its stack pointer with on entry (`@P0 BRA` past a `BPT.TRAP`).
+    LmemHiOff,
     Zero,
     Other,
 }
@@ -610,6 +613,15 @@ pub struct FlowCounts {
     /// pass (the flow 739, each cohort apart), so the global counters of a launch where this
     /// happens are estimates (calibration/run/repeat/README.md).
     pub may_merge_global: u64,
+    /// Times a group ran a counted branch (or call or return) while lanes of another cohort of
+    /// its warp, not joined to it by a convergence barrier, stood in the same straight-line block
+    /// before it, as [`Self::may_merge_global`] for global accesses. A debug build's (`-G`)
+    /// `numbers` (calibration/run/bench13 `dbg`, its Collatz loop's `break` and a recursion:
+    /// cohorts nothing joins) is where this happens; the H200 counted 3,757,688 branch targets
+    /// in its metrics pass and 3,770,455 in each of four passes of the branch counters alone (the
+    /// flow 3,773,104, each cohort apart), so the branch counters of such a launch are estimates.
+    /// The own calls programs (calibration/run/calls), where it does not happen, are equal.
+    pub may_merge_branch: u64,
 }
 
 /// Shared loads and stores of the machine code ([`FlowCounts::shared`]): Nsight Compute's
@@ -959,6 +971,7 @@ fn parse_sr(t: &str) -> Option<Sr> {
         "GEMASK" => Sr::GeMask,
         "EQMASK" => Sr::EqMask,
         "CgaCtaId" => Sr::CgaCtaId,
+        "LMEMHIOFF" => Sr::LmemHiOff,
         _ => Sr::Other,
     })
 }
@@ -1524,6 +1537,7 @@ impl MachineFlow {
                             counts.may_join += one.may_join;
                             counts.overlapping_barriers += one.overlapping_barriers;
                             counts.may_merge_global += one.may_merge_global;
+                            counts.may_merge_branch += one.may_merge_branch;
                         }
                     }
                 }
@@ -1585,6 +1599,7 @@ impl MachineFlow {
             counts.may_join += c.may_join;
             counts.overlapping_barriers += c.overlapping_barriers;
             counts.may_merge_global += c.may_merge_global;
+            counts.may_merge_branch += c.may_merge_branch;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
             }
@@ -1734,6 +1749,14 @@ impl MachineFlow {
                 counts.may_merge_global += 1;
                 if self.trace {
                     eprintln!("flow: may merge at the global access /*{:04x}*/", ins.offset);
+                }
+            }
+            if ins.counted
+                && join::behind_in_block(w, group, runnable & !group, self.block_start[pc] as usize, pc)
+            {
+                counts.may_merge_branch += 1;
+                if self.trace {
+                    eprintln!("flow: may merge at the branch /*{:04x}*/", ins.offset);
                 }
             }
             w.together = None;
@@ -3212,8 +3235,10 @@ fn decode(
         }
         // `CALL.ABS.NOINC R2` is ptxas's call of an external function (`vprintf`, `malloc`)
         // through its relocated address: the `Call { abs }` below
+        // (`CALL.ABS.NOINC R6` through a register, where the functions of the cubin are laid
+        // out after the kernel by name: a function pointer of a device-linked table)
         "CALL"
-            if !has("ABS")
+            if (!has("ABS") || labels.keys().any(|l| !l.starts_with(['.', '$'])))
                 && ops.iter().any(|o| {
                     o.split_whitespace()
                         .next()
@@ -3236,10 +3261,13 @@ fn decode(
             }];
         }
         "CALL" => {
-            ins.kind = Kind::Call { abs: has("ABS") };
-            if !has("ABS") {
-                ins.target = target_index(&ops, labels, at);
-            }
+            // a `CALL.ABS` whose callee is in the code (a function of another translation unit
+            // laid out after the kernel, `sass::with_callees`) is followed as a `CALL.REL`;
+            // one into code the driver links in (`vprintf`) is stepped over
+            ins.target = target_index(&ops, labels, at);
+            ins.kind = Kind::Call {
+                abs: has("ABS") && ins.target.is_none(),
+            };
         }
         "RET" => {
             // `RET.REL.NODEC R4 `(kernel)`: the return address's register, then the function
@@ -4574,8 +4602,15 @@ impl Warp {
                 }
             }
             Kind::AtomG { bytes } => {
+                // a generic `ATOM P, ...` (a device function's atomic on a pointer of unknown
+                // space): `P` holds where the address is global memory and the atomic was done
+                // there; otherwise the code after it asks `QSPC` for shared memory (H200,
+                // calibration/run/bench13 rdc `warpAccumulate`: `@P0 BRA` past that path taken by
+                // every warp on a global pointer)
+                let generic = ins.text.starts_with("ATOM.");
                 for l in lanes(on) {
-                    match self.address(ins, l) {
+                    let addr = self.address(ins, l);
+                    match addr {
                         Some(a) => {
                             for i in 0..u64::from(bytes) {
                                 mem.store(self.id, a.wrapping_add(i), None, self.phase as u32);
@@ -4584,7 +4619,17 @@ impl Warp {
                         None => self.unknown_store = true,
                     }
                     for d in &ins.dst {
-                        self.set(*d, l, None);
+                        let v = match (d, addr) {
+                            (Dst::P(_), Some(a)) if generic => {
+                                use warpscope_emu::mem::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW};
+                                let window = |base: u64| (base..base + WINDOW).contains(&a);
+                                Some(u32::from(
+                                    !(window(SHARED_WINDOW) || window(LOCAL_WINDOW) || window(CONST_WINDOW)),
+                                ))
+                            }
+                            _ => None,
+                        };
+                        self.set(*d, l, v);
                     }
                 }
             }
@@ -4894,6 +4939,10 @@ impl Warp {
                         Some(r(0) + c[0] * (r(1) + c[1] * r(2)))
                     }
                     Sr::Zero => Some(0),
+                    // the flow's stack (from `local::STACK_TOP` down) never reaches it: a
+                    // launch whose stack overflowed traps on the GPU, and the emulation reports
+                    // the overflow as a fault
+                    Sr::LmemHiOff => Some(0),
                     Sr::Other => None,
                 }
             }

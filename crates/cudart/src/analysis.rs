@@ -68,6 +68,14 @@ pub struct KernelAnalysis {
     /// build's (`-G`) branch count does not follow. ncu counts the callees' branches in the
     /// launch ([`calls_beyond_driver`]).
     pub separate_calls: (bool, bool),
+    /// Of the calls `separate_calls` names, the callees whose machine code the flow cannot follow
+    /// into (not in the cubin, and not the driver's: `"?"` for a call without a named target);
+    /// empty when the flow's code has every callee laid out after the kernel
+    /// (`warpscope_toolchain::sass::with_callees`).
+    pub calls_not_followed: Arc<Vec<String>>,
+    /// The flow's code has the callees of the kernel's separate calls laid out after it and
+    /// follows every one: its branch counters are the flow's, on every launch.
+    pub follow_calls: bool,
     /// The kernel loads or stores wmma fragments in a form whose machine accesses are not
     /// measured (16-bit elements from global memory; `bf16` A/B from shared memory, which ptxas
     /// loads with `LDS`, not `LDSM`: the H100 counted half the accesses warpscope gives element by
@@ -94,6 +102,12 @@ pub fn calls_beyond_driver(k: &warpscope_toolchain::sass::SassKernel, driver_cal
         .count();
     let all = k.branches.iter().filter(|b| b.opcode.starts_with("CALL")).count();
     (abs > driver_calls, all > driver_calls)
+}
+
+/// Whether a callee missing from the cubin is code the driver links in (device printf, assert,
+/// `malloc`/`free`, the device runtime's `cuda*` functions), which the flow steps over.
+fn driver_function(name: &str) -> bool {
+    matches!(name, "vprintf" | "__assertfail" | "malloc" | "free") || name.starts_with("cuda")
 }
 
 /// What a kernel's launches need, built once per kernel from its lowered `program`, its `ptx`
@@ -187,30 +201,6 @@ pub fn kernel_analysis(
             .and_then(|ks| ks.iter().find(|k| k.name == name))
             .is_some_and(|k| !k.accesses.is_empty());
     let shared_unmatched = !recon.unmatched_lines.is_empty() || early_join_shared;
-    let machine_flow = match (sass, debug) {
-        (Ok(ks), false) => ks.iter().find(|k| k.name == name).map(|k| {
-            Arc::new(warpscope_analysis::machine_flow::MachineFlow::counting(
-                k,
-                early_join || global_unmatched.as_ref().is_some_and(|u| !u.is_empty()),
-                shared_unmatched.then_some(arch),
-            ))
-        }),
-        _ => None,
-    };
-    let ptxas_hgmma = match sass {
-        Ok(ks) => ks
-            .iter()
-            .find(|k| k.name == name)
-            .and_then(|k| warpscope_analysis::reconcile::ptxas_commit_hgmma(program, name, k))
-            .map(Arc::new),
-        _ => None,
-    };
-    let spin_loop = warpscope_analysis::reconcile::has_spin_loop(program, name);
-    let device_runtime = program.kernel(name).is_some_and(|k| {
-        program.ops[k.entry as usize..k.end as usize]
-            .iter()
-            .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::DevRt { .. }))
-    });
     let driver_calls = program.kernel(name).map_or(0, |k| {
         program.ops[k.entry as usize..k.end as usize]
             .iter()
@@ -231,7 +221,60 @@ pub fn kernel_analysis(
             .map_or((false, false), |k| calls_beyond_driver(k, driver_calls)),
         Err(_) => (false, false),
     };
+    // a kernel calling functions ptxas kept apart: its machine code with theirs laid out after
+    // it, which the flow follows into; the calls it cannot follow (a callee not in the cubin
+    // and not the driver's)
+    let linked = match sass {
+        Ok(ks) if separate_calls.1 => warpscope_toolchain::sass::with_callees(ks, name),
+        _ => None,
+    };
+    let calls_not_followed: Vec<String> = match &linked {
+        Some(l) => l
+            .unresolved
+            .iter()
+            .filter(|f| !driver_function(f))
+            .cloned()
+            .collect(),
+        None if separate_calls.1 => vec!["?".into()],
+        None => Vec::new(),
+    };
+    // the branch counters are the flow's: it follows every call into its callee (a debug
+    // build's calls too, whose own branches are otherwise counted on the PTX)
+    let follow_calls =
+        calls_not_followed.is_empty() && linked.as_ref().is_some_and(|l| !l.callees.is_empty() || debug);
+    let machine_flow = match (sass, debug) {
+        (Ok(ks), false) => ks.iter().find(|k| k.name == name).map(|k| {
+            Arc::new(warpscope_analysis::machine_flow::MachineFlow::counting(
+                linked.as_ref().map_or(k, |l| &l.kernel),
+                early_join || global_unmatched.as_ref().is_some_and(|u| !u.is_empty()),
+                shared_unmatched.then_some(arch),
+            ))
+        }),
+        // a debug build's branches are counted on the PTX, but its calls' only through the
+        // machine code (the flow counts branches only: its memory counters stay the PTX's)
+        (Ok(_), true) => linked
+            .as_ref()
+            .filter(|_| follow_calls)
+            .map(|l| Arc::new(warpscope_analysis::machine_flow::MachineFlow::new(&l.kernel))),
+        _ => None,
+    };
+    let ptxas_hgmma = match sass {
+        Ok(ks) => ks
+            .iter()
+            .find(|k| k.name == name)
+            .and_then(|k| warpscope_analysis::reconcile::ptxas_commit_hgmma(program, name, k))
+            .map(Arc::new),
+        _ => None,
+    };
+    let spin_loop = warpscope_analysis::reconcile::has_spin_loop(program, name);
+    let device_runtime = program.kernel(name).is_some_and(|k| {
+        program.ops[k.entry as usize..k.end as usize]
+            .iter()
+            .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::DevRt { .. }))
+    });
     let ka = KernelAnalysis {
+        follow_calls,
+        calls_not_followed: Arc::new(calls_not_followed),
         ptxas_hgmma,
         spin_loop,
         device_runtime,
@@ -681,6 +724,10 @@ pub fn analyse_launch(
     let mode = warpscope_driver::run::FlowMode::from_env();
     let always = mode == warpscope_driver::run::FlowMode::Always;
     let follow = match (&ka.machine_flow, &ka.machine_branches) {
+        // calls into functions ptxas kept apart: only the flow counts the callees' branches
+        (Some(flow), _) if ka.follow_calls && mode != warpscope_driver::run::FlowMode::Off => {
+            Some(Arc::clone(flow))
+        }
         (Some(flow), Some(m)) if mode.follows(m) => Some(Arc::clone(flow)),
         // the global counters come from the machine code's own accesses
         (Some(flow), _)
@@ -1001,16 +1048,41 @@ pub fn analyse_launch(
             .filter(|i| signed_div_rem(&program.inst_info(i.pc).text))
             .map(|i| i.executions)
             .sum();
-        if ka.separate_calls.1 {
-            exact = false;
-            flow_stop = Some(
-                "a debug build's (-G) calls of functions ptxas kept apart: their branches are not counted"
-                    .into(),
-            );
+        match &flow {
+            // the machine code followed into every callee
+            Some(Ok(c)) if ka.follow_calls => {
+                exact = c.overlapping_barriers == 0 && c.may_merge_branch == 0;
+                if c.overlapping_barriers > 0 {
+                    flow_stop = Some(
+                        "two groups of lanes inside one convergence barrier at once (each joins its own lanes; where they meet, the GPU may run them together)"
+                            .into(),
+                    );
+                } else if c.may_merge_branch > 0 {
+                    flow_stop = Some(
+                        "groups of lanes of a warp that no convergence barrier joins reach a branch apart (the GPU runs some together, which ones depending on how it is profiled)"
+                            .into(),
+                    );
+                }
+                put("warpscope__branch_counters_from_machine_flow", 1.0);
+                (c.targets, c.divergent)
+            }
+            _ => {
+                if ka.separate_calls.1 {
+                    exact = false;
+                    flow_stop = Some(match &flow {
+                        Some(Err(why)) => format!(
+                            "a debug build's (-G) calls of functions ptxas kept apart, followed in the machine code up to: {why}"
+                        ),
+                        _ => "a debug build's (-G) calls of functions ptxas kept apart: their branches are not counted"
+                            .into(),
+                    });
+                }
+                (t.targets + extra, t.divergent)
+            }
         }
-        (t.targets + extra, t.divergent)
     } else if let Some(m) = &ka.machine_branches {
-        exact = m.exact_for(&div);
+        // the kernel's own lines may match, but only the flow counts its callees' branches
+        exact = m.exact_for(&div) && !ka.follow_calls;
         let matched = m.totals(&div);
         match flow {
             Some(Ok(c)) if !exact || always => {
@@ -1021,6 +1093,13 @@ pub fn analyse_launch(
                 if !exact {
                     flow_stop = Some(
                         "two groups of lanes inside one convergence barrier at once (each joins its own lanes; where they meet, the GPU may run them together)"
+                            .into(),
+                    );
+                } else if ka.follow_calls && c.may_merge_branch > 0 {
+                    // (the same for a flow into separately compiled callees, as for -G's)
+                    exact = false;
+                    flow_stop = Some(
+                        "groups of lanes of a warp that no convergence barrier joins reach a branch apart (the GPU runs some together, which ones depending on how it is profiled)"
                             .into(),
                     );
                 }
@@ -1037,11 +1116,12 @@ pub fn analyse_launch(
         exact = false;
         (t.targets - exit_targets, t.divergent - exit_divergent)
     };
-    if ka.separate_calls.0 && exact {
+    if !ka.calls_not_followed.is_empty() && exact {
         exact = false;
-        flow_stop = Some(
-            "calls of device-linked functions of other translation units (-rdc=true): their branches are not counted".into(),
-        );
+        flow_stop = Some(format!(
+            "calls of functions whose machine code is not in the cubin ({}): their branches are not counted",
+            ka.calls_not_followed.join(", ")
+        ));
     }
     let eff = pct(targets - divergent, targets);
     put("smsp__sass_branch_targets.sum", targets as f64);

@@ -905,3 +905,193 @@ mod fixture_tests {
         assert_eq!(count(&k, "STS"), 8);
     }
 }
+
+/// A kernel's machine code with the functions it calls that ptxas kept apart (`CALL.ABS` into a
+/// function of another translation unit that the device link put in the cubin, `-rdc=true`; every
+/// call of a `-G` build), laid out after it: [`with_callees`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Linked {
+    /// The kernel, then each called function (and what they call), each at its own base offset;
+    /// every function's name is a label of its first instruction, and the return addresses the
+    /// callers load (`MOV R20, 32@lo((f + .L_x_1@srel))`, `32@hi(...)`) are the merged offsets
+    /// (the high word 0).
+    pub kernel: SassKernel,
+    /// The functions laid out after the kernel, in order, with their base offsets.
+    pub callees: Vec<(String, u32)>,
+    /// Called functions whose machine code is not in the disassembly (the driver's `vprintf`,
+    /// `__assertfail`, `malloc`, the device runtime), each once; `"?"` for a call without a named
+    /// target.
+    pub unresolved: Vec<String>,
+}
+
+/// Kernel `name` of `kernels` (one cubin's functions) with the closure of the functions its calls
+/// reach laid out after it ([`Linked`]), or `None` when `name` is not among them.
+pub fn with_callees(kernels: &[SassKernel], name: &str) -> Option<Linked> {
+    let root = kernels.iter().find(|k| k.name == name)?;
+    let mut order: Vec<&SassKernel> = vec![root];
+    let mut unresolved: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        let f = order[i];
+        i += 1;
+        for b in f.branches.iter().filter(|b| b.base() == "CALL") {
+            let Some(t) = b.target.as_deref() else {
+                // `CALL.REL.NOINC R10 0x0`: a call through a register (function pointers); the
+                // flow follows those through the kernel's own copies of the functions
+                if !b.opcode.starts_with("CALL.ABS") && b.operands.starts_with('R') {
+                    continue;
+                }
+                // `CALL.ABS.NOINC R6`: a function pointer a device-linked table holds: any
+                // function of the cubin may be its target, all are laid out
+                if b.operands.starts_with('R') {
+                    for c in kernels {
+                        if !order.iter().any(|o| o.name == c.name) {
+                            order.push(c);
+                        }
+                    }
+                    continue;
+                }
+                if !unresolved.iter().any(|u| u == "?") {
+                    unresolved.push("?".into());
+                }
+                continue;
+            };
+            if f.labels.contains_key(t) {
+                continue;
+            }
+            match kernels.iter().find(|k| k.name == t) {
+                Some(c) if !order.iter().any(|o| o.name == c.name) => order.push(c),
+                Some(_) => {}
+                None if !unresolved.iter().any(|u| u == t) => unresolved.push(t.to_string()),
+                None => {}
+            }
+        }
+    }
+    // bases: each function after the previous one's last instruction, aligned to 128 bytes
+    let mut bases = Vec::with_capacity(order.len());
+    let mut next = 0u32;
+    for f in &order {
+        bases.push(next);
+        let end = f.insts.last().map_or(0, |l| l.code_offset + 16);
+        next = (next + end).div_ceil(128) * 128;
+    }
+    let mut labels = std::collections::BTreeMap::new();
+    for (f, &base) in order.iter().zip(&bases) {
+        for (l, &o) in &f.labels {
+            labels.insert(l.clone(), base + o);
+        }
+    }
+    for (f, &base) in order.iter().zip(&bases).skip(1) {
+        labels.insert(f.name.clone(), base);
+    }
+    let return_address = |ops: &str| -> String { relink_return_address(ops, &labels) };
+    let mut k = SassKernel {
+        name: root.name.clone(),
+        constant2: root.constant2.clone(),
+        constant3: root.constant3.clone(),
+        constant4: root.constant4.clone(),
+        ..SassKernel::default()
+    };
+    // a global symbol's address as an immediate (`UMOV UR6, 32@lo(g_calls)`, the device link's
+    // relocation): read as a word of constant bank 4 past the module's own, which holds the
+    // symbol's address as the launch places it
+    let mut symbol_word = |ops: &str| -> String {
+        let mut out = String::with_capacity(ops.len());
+        let mut rest = ops;
+        while let Some(a) = rest.find("32@") {
+            let (pre, at) = rest.split_at(a);
+            out.push_str(pre);
+            let hi = at.starts_with("32@hi(");
+            let inner = at.get(6..).unwrap_or("");
+            let end = inner.find(')').unwrap_or(inner.len());
+            let sym = &inner[..end];
+            if (!hi && !at.starts_with("32@lo(")) || sym.is_empty() || sym.starts_with('(') {
+                out.push_str(&at[..3]);
+                rest = &at[3..];
+                continue;
+            }
+            let off = match k
+                .constant4
+                .iter()
+                .find(|(o, n, add)| n == sym && *add == 0 && *o >= SYMBOL_WORDS)
+            {
+                Some((o, _, _)) => *o,
+                None => {
+                    let o = SYMBOL_WORDS
+                        + 8 * k.constant4.iter().filter(|(o, _, _)| *o >= SYMBOL_WORDS).count() as u32;
+                    k.constant4.push((o, sym.to_string(), 0));
+                    o
+                }
+            };
+            out.push_str(&format!("c[0x4][{:#x}]", off + if hi { 4 } else { 0 }));
+            rest = inner.get(end + 1..).unwrap_or("");
+        }
+        out.push_str(rest);
+        out
+    };
+    for (f, &base) in order.iter().zip(&bases) {
+        k.accesses.extend(f.accesses.iter().map(|a| SharedAccess {
+            code_offset: a.code_offset + base,
+            ..a.clone()
+        }));
+        k.branches.extend(f.branches.iter().map(|b| SassBranch {
+            code_offset: b.code_offset + base,
+            ..b.clone()
+        }));
+        k.collectives.extend(f.collectives.iter().map(|c| SassInst {
+            code_offset: c.code_offset + base,
+            ..c.clone()
+        }));
+        k.globals.extend(f.globals.iter().map(|g| SassInst {
+            code_offset: g.code_offset + base,
+            ..g.clone()
+        }));
+        k.insts.extend(f.insts.iter().map(|l| SassLine {
+            code_offset: l.code_offset + base,
+            operands: symbol_word(&return_address(&l.operands)),
+            ..l.clone()
+        }));
+    }
+    k.labels = labels;
+    Some(Linked {
+        kernel: k,
+        callees: order
+            .iter()
+            .zip(&bases)
+            .skip(1)
+            .map(|(f, &b)| (f.name.clone(), b))
+            .collect(),
+        unresolved,
+    })
+}
+
+/// Where [`with_callees`] puts the symbols' addresses read as immediates in constant bank 4
+/// (above any offset of the bank's 64 KB).
+const SYMBOL_WORDS: u32 = 0x10000;
+
+/// `R20, 32@lo((f + .L_x_1@srel))` with `.L_x_1` at merged offset 0x190 -> `R20, 0x190`;
+/// `32@hi(...)` -> `0x0` (the merged code's addresses fit 32 bits). Operands without such a term,
+/// or naming a label not in `labels`, are returned as they are.
+fn relink_return_address(ops: &str, labels: &std::collections::BTreeMap<String, u32>) -> String {
+    let Some(a) = ops.find("32@") else {
+        return ops.to_string();
+    };
+    let rest = &ops[a..];
+    let hi = rest.starts_with("32@hi((");
+    if !hi && !rest.starts_with("32@lo((") {
+        return ops.to_string();
+    }
+    let Some(end) = rest.find("))") else {
+        return ops.to_string();
+    };
+    let inner = &rest[7..end];
+    let label = inner
+        .split('+')
+        .nth(1)
+        .map(|l| l.trim().trim_end_matches("@srel").trim());
+    let Some(off) = label.and_then(|l| labels.get(l)) else {
+        return ops.to_string();
+    };
+    let value = if hi { 0 } else { *off };
+    format!("{}{value:#x}{}", &ops[..a], &rest[end + 2..])
+}

@@ -1,4 +1,5 @@
-//! Indirect calls (`CALL.REL.NOINC Rn`: function pointers, virtual methods) on the launch's
+//! Indirect calls (`CALL.REL.NOINC Rn`, and `CALL.ABS.NOINC Rn` into functions laid out after the
+//! kernel: function pointers, virtual methods) on the launch's
 //! values.
 //!
 //! ptxas gives each kernel its own copy of every function whose address the module takes
@@ -18,13 +19,19 @@
 
 use super::{FlowCounts, FlowLaunch, Ins, MachineFlow, Src, Warp, lanes};
 
-/// The `$kernel$function` labels of the kernel's code: (function, code offset).
+/// The `$kernel$function` labels of the kernel's code: (function, code offset); and the
+/// functions laid out after it (`sass::with_callees`, labelled by their names), whose addresses a
+/// device-linked table holds as they are (`CALL.ABS.NOINC Rn` on a pointer loaded from memory).
 pub(super) fn copies(kernel: &warpscope_toolchain::sass::SassKernel) -> Vec<(String, u32)> {
     let prefix = format!("${}$", kernel.name);
     kernel
         .labels
         .iter()
-        .filter_map(|(l, &off)| l.strip_prefix(&prefix).map(|f| (f.to_string(), off)))
+        .filter_map(|(l, &off)| {
+            l.strip_prefix(&prefix)
+                .or((!l.starts_with(['.', '$'])).then_some(l.as_str()))
+                .map(|f| (f.to_string(), off))
+        })
         .collect()
 }
 
@@ -74,7 +81,14 @@ pub(super) fn call(
         let Some(off) = w.raw(Src::R(reg), l, launch) else {
             return Err("an indirect call through an unknown value (function pointer or virtual method)");
         };
-        let Some(&t) = flow.at.get(&off) else {
+        // a code offset (read from the kernel's jump table), or a function's address as the
+        // launch places it (a device-linked table's entry)
+        let Some(&t) = flow.at.get(&off).or_else(|| {
+            w.funcs
+                .iter()
+                .find(|&&(a, _)| a == off)
+                .and_then(|(_, code)| flow.at.get(code))
+        }) else {
             return Err("an indirect call's target is no instruction of the kernel");
         };
         match dests.iter_mut().find(|(d, _)| *d == t) {

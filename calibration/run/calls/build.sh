@@ -1,0 +1,14 @@
+#!/bin/sh
+# Builds calls in three variants (needs WARPSCOPE_CUDA_ROOT): calls_rdc (-O2 -rdc=true, two units),
+# calls_grdc (-G -rdc=true, two units), calls_g (-G, one unit).
+#   calibration/run/calls/build.sh OUTDIR
+set -e
+CU=${WARPSCOPE_CUDA_ROOT:?set WARPSCOPE_CUDA_ROOT}
+OUT=${1:?output folder}
+HERE=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$OUT/lib"
+ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
+N="$CU/bin/nvcc -arch=sm_90 -cudart shared -L$OUT/lib"
+$N -O2 -lineinfo -rdc=true -o "$OUT/calls_rdc" "$HERE/calls.cu" "$HERE/calls_lib.cu"
+$N -G -rdc=true -o "$OUT/calls_grdc" "$HERE/calls.cu" "$HERE/calls_lib.cu"
+$N -G -o "$OUT/calls_g" "$HERE/callsg.cu"

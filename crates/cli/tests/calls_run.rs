@@ -1,0 +1,80 @@
+//! calibration/run/calls: own kernels calling functions ptxas keeps as real calls (a recursion
+//! whose depth differs by lane, a callee with a divergent branch and loop, the same callee from
+//! both sides of a branch, function pointers from a table), built three ways (`-O2 -rdc=true` over
+//! two units, `-G -rdc=true`, `-G` as one unit), under `warpscope run` against what an H200
+//! printed and counted (`h200/`, `run.sh`: the branch counters alone, three passes each, equal).
+//! The machine-code flow follows every call into its callee: every launch's branch targets and
+//! divergent targets equal the H200's, and every launch but `bothSides` (two groups inside one
+//! convergence barrier at once: an estimate by the flow's own rule, equal here) is labelled exact.
+
+mod support;
+
+use std::process::Command;
+
+fn replay(program: &str) {
+    let bin = support::built("calibration/run/calls").join(program);
+    let dir = support::scratch(&format!("calls-{program}"));
+    let export = dir.path().join("run.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--export"])
+        .arg(&export)
+        .arg("--")
+        .arg(&bin)
+        .current_dir(support::repo())
+        .env("WARPSCOPE_CUDA_ROOT", support::cuda_root())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{program}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let h200 = support::repo().join("calibration/run/calls/h200");
+    let gpu_out = std::fs::read_to_string(h200.join(format!("{program}.stdout"))).unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let theirs: Vec<&str> = gpu_out.lines().collect();
+    let mine: Vec<&str> = printed.lines().take(theirs.len()).collect();
+    assert_eq!(mine, theirs, "{program}: the GPU's output");
+    let ncu = support::read_ncu_csv(&h200.join(format!("{program}.branch1.csv")));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+    let launches = v["launches"].as_array().unwrap();
+    assert_eq!(launches.len(), 4, "{program}: launches");
+    for l in launches {
+        let id = l["id"].as_u64().unwrap();
+        let kernel = l["kernel"].as_str().unwrap();
+        let (name, hw) = &ncu[&id];
+        assert_eq!(support::kernel_stem(kernel), support::kernel_stem(name));
+        let m = &l["metrics"];
+        for k in [
+            "smsp__sass_branch_targets.sum",
+            "smsp__sass_branch_targets_threads_divergent.sum",
+        ] {
+            assert_eq!(
+                m[k].as_f64().unwrap(),
+                hw[k],
+                "{program} launch {id} ({kernel}): {k}"
+            );
+        }
+        let exact = m["warpscope__branch_counters_exact"].as_f64().unwrap();
+        assert_eq!(
+            exact,
+            if kernel.starts_with("bothSides") { 0.0 } else { 1.0 },
+            "{program} launch {id} ({kernel}): branch counters labelled exact"
+        );
+    }
+}
+
+#[test]
+fn rdc() {
+    replay("calls_rdc");
+}
+
+#[test]
+fn debug_rdc() {
+    replay("calls_grdc");
+}
+
+#[test]
+fn debug_one_unit() {
+    replay("calls_g");
+}
