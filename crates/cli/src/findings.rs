@@ -269,10 +269,14 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "exit_before_remote_access",
             "An access to another block's shared memory in a thread-block cluster that nothing orders before that block's exit",
         ),
+        FindingKind::StreamRace => (
+            "stream_race",
+            "Two launches or copies on streams that no event or synchronisation orders touch one global-memory byte, at least one writing it",
+        ),
     }
 }
 
-const KINDS: [FindingKind; 14] = [
+const KINDS: [FindingKind; 15] = [
     FindingKind::Race,
     FindingKind::GlobalRace,
     FindingKind::DivergentBarrier,
@@ -287,6 +291,7 @@ const KINDS: [FindingKind; 14] = [
     FindingKind::MissingWgmmaFence,
     FindingKind::MissingProxyFence,
     FindingKind::ExitBeforeRemoteAccess,
+    FindingKind::StreamRace,
 ];
 
 /// The path a SARIF result names for a source file the PTX calls `name`: relative to the current
