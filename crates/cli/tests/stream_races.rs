@@ -93,6 +93,49 @@ fn two_non_blocking_streams_without_an_event_race_and_with_one_do_not() {
     assert_none("streams_race.cu", &["EVENT"]);
 }
 
+/// `--sarif` carries the finding: a `stream_race` rule and an error result at the `.cu` line.
+#[test]
+fn sarif_carries_a_stream_race() {
+    let dir = scratch("streams-sarif");
+    let sarif = dir.path().join("run.sarif");
+    let src = repo().join("calibration/races/programs/streams_race.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--check", "--sarif"])
+        .arg(&sarif)
+        .arg(&src)
+        .current_dir(dir.path())
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let run = &doc["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let races: Vec<&Value> = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["ruleId"] == "stream_race")
+        .collect();
+    assert_eq!(races.len(), 1, "{doc:#}");
+    let r = races[0];
+    assert_eq!(r["level"], "error");
+    assert_eq!(
+        rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"],
+        "stream_race"
+    );
+    let loc = &r["locations"][0]["physicalLocation"];
+    assert!(
+        loc["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("streams_race.cu"),
+        "{loc}"
+    );
+    assert_eq!(loc["region"]["startLine"], 12);
+    assert_eq!(r["properties"]["launch"], 1);
+}
+
 #[test]
 fn stream_synchronize_orders_two_non_blocking_streams() {
     assert_none("stream_sync.cu", &[]);
