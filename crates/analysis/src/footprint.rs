@@ -29,10 +29,7 @@ impl Use {
     /// Whether an access of this use and one of `other`, from two launches nothing orders, race:
     /// at least one writes, and not both are atomics.
     pub fn conflicts(self, other: Use) -> bool {
-        match (self, other) {
-            (Use::Read, Use::Read) | (Use::Atomic, Use::Atomic) => false,
-            _ => true,
-        }
+        !matches!((self, other), (Use::Read, Use::Read) | (Use::Atomic, Use::Atomic))
     }
 
     /// `reads`, `writes`, `updates atomically`.

@@ -277,10 +277,12 @@ impl StreamOrder {
     }
 }
 
-/// The first byte of a conflict between `a` (earlier) and `b`: (a's use, a's line, b's use, b's
-/// line, address).
-fn first_conflict(a: &Work, b: &Work) -> Option<(Use, Option<u32>, Use, Option<u32>, u64)> {
-    let mut best: Option<(Use, Option<u32>, Use, Option<u32>, u64)> = None;
+/// A conflict: (the earlier work's use, its line, the later's use, its line, the address).
+type Conflict = (Use, Option<u32>, Use, Option<u32>, u64);
+
+/// The first byte of a conflict between `a` (earlier) and `b`.
+fn first_conflict(a: &Work, b: &Work) -> Option<Conflict> {
+    let mut best: Option<Conflict> = None;
     for (&(ua, la), ra) in &a.sets {
         for (&(ub, lb), rb) in &b.sets {
             if !ua.conflicts(ub) {
