@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use crate::footprint::{Footprint, Use};
 use crate::hazards::{Example, Finding, FindingKind, Loc, Severity};
 
 /// The most candidate reads one block keeps with their addresses; beyond, reads are counted per
@@ -144,6 +145,8 @@ pub struct GlobalInitSink {
     candidates: Vec<Candidate>,
     /// Reads beyond [`CANDIDATES_PER_BLOCK`], per instruction.
     overflow: FxHashMap<u32, Agg>,
+    /// The block's global footprint (for the runtime's check of launches on unordered streams).
+    footprint: Footprint,
 }
 
 impl GlobalInitSink {
@@ -155,6 +158,7 @@ impl GlobalInitSink {
             own: FxHashMap::default(),
             candidates: Vec::new(),
             overflow: FxHashMap::default(),
+            footprint: Footprint::default(),
         }
     }
 
@@ -223,10 +227,20 @@ impl warpscope_emu::Sink for GlobalInitSink {
         use warpscope_emu::{AccessOp, Space};
         if let (AccessOp::CpAsync, Some(src)) = (e.op, e.src) {
             self.read(e.warp, e.pc, e.width, e.mask, src);
+            self.footprint.add_lanes(Use::Read, e.pc, e.width, e.mask, src);
             return;
         }
         if e.space != Space::Global {
             return;
+        }
+        let used = match e.op {
+            AccessOp::Load | AccessOp::LdMatrix => Some(Use::Read),
+            AccessOp::Store | AccessOp::StMatrix => Some(Use::Write),
+            AccessOp::Atomic => Some(Use::Atomic),
+            AccessOp::CpAsync | AccessOp::Wgmma => None,
+        };
+        if let Some(u) = used {
+            self.footprint.add_lanes(u, e.pc, e.width, e.mask, e.addrs);
         }
         match e.op {
             AccessOp::Load | AccessOp::LdMatrix => self.read(e.warp, e.pc, e.width, e.mask, e.addrs),
@@ -248,6 +262,7 @@ pub struct GlobalInitReport {
     /// Per region of the map: the bytes blocks merged so far wrote (made on the first write).
     written: Vec<Option<Vec<u64>>>,
     found: std::collections::BTreeMap<u32, Agg>,
+    footprint: Footprint,
 }
 
 impl GlobalInitReport {
@@ -258,6 +273,7 @@ impl GlobalInitReport {
             map,
             written: vec![None; n],
             found: std::collections::BTreeMap::new(),
+            footprint: Footprint::default(),
         }
     }
 
@@ -269,7 +285,8 @@ impl GlobalInitReport {
     }
 
     /// Folds in a finished block; call in block order.
-    pub fn merge(&mut self, sink: GlobalInitSink) {
+    pub fn merge(&mut self, mut sink: GlobalInitSink) {
+        self.footprint.merge(std::mem::take(&mut sink.footprint));
         for c in &sink.candidates {
             let unwritten = (0..16)
                 .filter(|i| c.bytes >> i & 1 == 1)
@@ -310,6 +327,11 @@ impl GlobalInitReport {
                 }
             }
         }
+    }
+
+    /// The launch's global footprint (every block merged so far), taken out of the report.
+    pub fn take_footprint(&mut self) -> Footprint {
+        std::mem::take(&mut self.footprint)
     }
 
     /// The map after the launch: what was written before it and what it wrote.

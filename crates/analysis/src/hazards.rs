@@ -110,6 +110,9 @@ pub enum FindingKind {
     /// An access to another block's shared memory (a thread-block cluster's distributed shared
     /// memory) that nothing orders before the owner block's exit (see [`crate::cluster_races`]).
     ExitBeforeRemoteAccess,
+    /// Two launches (or a launch and a copy) on streams nothing orders that touch one global
+    /// byte, one writing it (`warpscope run --check`: the CUDA runtime's `streams` order).
+    StreamRace,
 }
 
 impl FindingKind {
@@ -130,6 +133,7 @@ impl FindingKind {
             FindingKind::MissingWgmmaFence => "missing_wgmma_fence",
             FindingKind::MissingProxyFence => "missing_proxy_fence",
             FindingKind::ExitBeforeRemoteAccess => "exit_before_remote_access",
+            FindingKind::StreamRace => "stream_race",
         }
     }
 }

@@ -269,10 +269,14 @@ fn rule(kind: FindingKind) -> (&'static str, &'static str) {
             "exit_before_remote_access",
             "An access to another block's shared memory in a thread-block cluster that nothing orders before that block's exit",
         ),
+        FindingKind::StreamRace => (
+            "stream_race",
+            "Two launches or copies on streams that no event or synchronisation orders touch one global-memory byte, at least one writing it",
+        ),
     }
 }
 
-const KINDS: [FindingKind; 14] = [
+const KINDS: [FindingKind; 15] = [
     FindingKind::Race,
     FindingKind::GlobalRace,
     FindingKind::DivergentBarrier,
@@ -287,7 +291,77 @@ const KINDS: [FindingKind; 14] = [
     FindingKind::MissingWgmmaFence,
     FindingKind::MissingProxyFence,
     FindingKind::ExitBeforeRemoteAccess,
+    FindingKind::StreamRace,
 ];
+
+/// SARIF 2.1.0 of `warpscope run --check`: one result per finding of a launch (its kernel and
+/// launch number in `properties`) and of the program; `source`: the `.cu` file the lines are in,
+/// when the run built it (a built binary's findings carry their line in the message only).
+pub fn run_sarif(
+    recs: &[warpscope_cudart::LaunchRecord],
+    program_findings: &[warpscope_cudart::analysis::Finding],
+    source: Option<&Path>,
+) -> Value {
+    let mut kinds: Vec<&str> = Vec::new();
+    let all = recs
+        .iter()
+        .flat_map(|r| r.analysis.findings.iter().map(move |f| (Some(r), f)))
+        .chain(program_findings.iter().map(|f| (None, f)));
+    let mut results = Vec::new();
+    for (r, f) in all {
+        let index = match kinds.iter().position(|k| *k == f.kind) {
+            Some(i) => i,
+            None => {
+                kinds.push(&f.kind);
+                kinds.len() - 1
+            }
+        };
+        let who = r.map_or_else(
+            || "(program)".to_string(),
+            |r| r.kernel.split('(').next().unwrap_or(&r.kernel).trim().to_string(),
+        );
+        let mut res = json!({
+            "ruleId": f.kind,
+            "ruleIndex": index,
+            "level": f.severity,
+            "message": { "text": format!("{who}: {}", f.message) },
+        });
+        if let (Some(src), Some(line)) = (source, f.line) {
+            res["locations"] = json!([{
+                "physicalLocation": {
+                    "artifactLocation": { "uri": crate::output::relative(&src.display().to_string()) },
+                    "region": { "startLine": line },
+                }
+            }]);
+        }
+        if let Some(r) = r {
+            res["properties"] = json!({ "kernel": r.kernel, "launch": r.index });
+        }
+        results.push(res);
+    }
+    let rules: Vec<Value> = kinds
+        .iter()
+        .map(|&k| {
+            let text = KINDS.iter().find(|x| x.name() == k).map_or_else(
+                || format!("`{k}`, as `warpscope run --check` reports it"),
+                |&x| rule(x).1.to_string(),
+            );
+            json!({ "id": k, "name": k, "shortDescription": { "text": text } })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "warpscope",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            } },
+            "results": results,
+        }],
+    })
+}
 
 /// The path a SARIF result names for a source file the PTX calls `name`: relative to the current
 /// directory when under it; the input's path when the PTX names only its base name (NVRTC).

@@ -481,6 +481,7 @@ pub fn export<'a>(
                     warpscope_cudart::Notice::Leak { .. }
                         | warpscope_cudart::Notice::ApiError { .. }
                         | warpscope_cudart::Notice::UninitializedCopy { .. }
+                        | warpscope_cudart::Notice::StreamRace { .. }
                 )
             })
             .then(|| {

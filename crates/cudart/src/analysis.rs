@@ -423,6 +423,10 @@ pub struct LaunchAnalysis {
     /// launch ended (`warpscope_analysis::global_init`).
     #[serde(skip)]
     pub global_written: Option<warpscope_analysis::global_init::InitMap>,
+    /// Under `--check`: the bytes of global memory the launch read, wrote and updated atomically
+    /// (`warpscope_analysis::footprint`), for the check of launches on unordered streams.
+    #[serde(skip)]
+    pub global_footprint: Option<warpscope_analysis::footprint::Footprint>,
 }
 
 /// A launch whose blocks did not all run.
@@ -818,6 +822,7 @@ pub fn analyse_launch(
         })
     });
     let global_written = res.global_written.take();
+    let global_footprint = res.global_footprint.take();
     let haz = res.hazards.as_ref();
     let mut out = LaunchAnalysis {
         warp_instructions: res.warp_insts,
@@ -844,6 +849,7 @@ pub fn analyse_launch(
             .collect(),
         divergence_lines: crate::line_pictures::divergence_lines(program, kernel, &div),
         global_written,
+        global_footprint,
         ..LaunchAnalysis::default()
     };
     if let (Some(index), Some(f)) = (advise, &res.fix)

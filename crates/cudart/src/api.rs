@@ -15,6 +15,7 @@ use std::sync::{LazyLock, Mutex, MutexGuard};
 use crate::device::{CudaDeviceProp, CudaFuncAttributes};
 use crate::graph::Node;
 use crate::runtime::{Config, LaunchRequest, Runtime, Where, err};
+use crate::streams::StreamOrder;
 
 static RT: LazyLock<Mutex<Runtime>> = LazyLock::new(|| {
     let cfg = match std::env::var("WARPSCOPE_RUN_CONFIG") {
@@ -404,6 +405,7 @@ fn launch_in(
     cooperative: bool,
     cluster: Option<[u32; 3]>,
 ) -> u32 {
+    let _ptsz = crate::streams::PtszCall::enter(name.ends_with("_ptsz"));
     call(name, |r| {
         let sizes = r.param_sizes(func as usize)?;
         if !sizes.is_empty() && args.is_null() {
@@ -801,7 +803,10 @@ pub unsafe extern "C" fn cudaDeviceGetAttribute(value: *mut c_int, attr: c_int, 
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaDeviceSynchronize() -> u32 {
-    call("cudaDeviceSynchronize", |_| Ok(()))
+    call("cudaDeviceSynchronize", |r| {
+        r.order.device_sync();
+        Ok(())
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -809,6 +814,7 @@ pub extern "C" fn cudaDeviceReset() -> u32 {
     entry("cudaDeviceReset", || {
         let mut r = rt();
         r.report_leaks("cudaDeviceReset");
+        r.order.device_sync();
         r.flush_printf();
         r.sticky = None;
         r.deferred = None;
@@ -1040,6 +1046,8 @@ pub extern "C" fn cudaFree(ptr: *mut c_void) -> u32 {
         if a != 0 && !r.is_device_ptr(a) && !r.is_mirror(a) {
             return Err(err::INVALID_VALUE);
         }
+        // taken as a device synchronisation (what the program freed no later work can touch)
+        r.order.device_sync();
         r.pools.freed(a);
         unmap(r.free(a)?);
         Ok(())
@@ -1229,7 +1237,13 @@ fn copy(r: &mut Runtime, dst: u64, src: u64, n: usize, kind: c_int) -> Result<()
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemcpy(dst: *mut c_void, src: *const c_void, n: usize, kind: c_int) -> u32 {
-    call("cudaMemcpy", |r| copy(r, dst as u64, src as u64, n, kind))
+    call("cudaMemcpy", |r| {
+        copy(r, dst as u64, src as u64, n, kind)?;
+        // on the default stream; the host waits for it unless it is device to device
+        let key = StreamOrder::key(0, crate::streams::ptsz());
+        r.issue_copy("cudaMemcpy", key, dst as u64, src as u64, n, true);
+        Ok(())
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -1245,7 +1259,12 @@ pub extern "C" fn cudaMemcpyAsync(
             .graphs
             .capture_or(s as usize, Node::Copy(vec![(dst as u64, src as u64, n, kind)]))
         {
-            Some(_) => copy(r, dst as u64, src as u64, n, kind),
+            Some(_) => {
+                copy(r, dst as u64, src as u64, n, kind)?;
+                let key = StreamOrder::key(s as usize, crate::streams::ptsz());
+                r.issue_copy("cudaMemcpyAsync", key, dst as u64, src as u64, n, false);
+                Ok(())
+            }
             None => Ok(()),
         }
     })
@@ -1328,7 +1347,13 @@ fn set(r: &mut Runtime, dst: u64, value: c_int, n: usize) -> Result<(), u32> {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemset(dst: *mut c_void, value: c_int, n: usize) -> u32 {
-    call("cudaMemset", |r| set(r, dst as u64, value, n))
+    call("cudaMemset", |r| {
+        set(r, dst as u64, value, n)?;
+        // on the default stream, asynchronous to the host for device memory
+        let key = StreamOrder::key(0, crate::streams::ptsz());
+        r.issue_copy("cudaMemset", key, dst as u64, 0, n, false);
+        Ok(())
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -1343,7 +1368,12 @@ pub extern "C" fn cudaMemsetAsync(dst: *mut c_void, value: c_int, n: usize, s: *
             height: 1,
         };
         match r.graphs.capture_or(s as usize, node) {
-            Some(_) => set(r, dst as u64, value, n),
+            Some(_) => {
+                set(r, dst as u64, value, n)?;
+                let key = StreamOrder::key(s as usize, crate::streams::ptsz());
+                r.issue_copy("cudaMemsetAsync", key, dst as u64, 0, n, false);
+                Ok(())
+            }
             None => Ok(()),
         }
     })
@@ -1562,6 +1592,7 @@ pub unsafe extern "C" fn cudaStreamCreateWithFlags(s: *mut *mut c_void, flags: c
     call("cudaStreamCreateWithFlags", |r| {
         let h = r.handle();
         r.streams.insert(h, flags);
+        r.order.set_blocking(h, flags);
         // SAFETY: the caller's out-pointer.
         unsafe { out(s, h as *mut c_void) }
     })
@@ -1576,6 +1607,7 @@ pub unsafe extern "C" fn cudaStreamCreateWithPriority(
     call("cudaStreamCreateWithPriority", |r| {
         let h = r.handle();
         r.streams.insert(h, flags);
+        r.order.set_blocking(h, flags);
         // the device's range: 0 (least) to -5 (greatest); others clamp into it
         r.stream_priorities.insert(h, prio.clamp(-5, 0));
         // SAFETY: the caller's out-pointer.
@@ -1684,12 +1716,24 @@ pub extern "C" fn cudaStreamDestroy(s: *mut c_void) -> u32 {
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaStreamSynchronize(s: *mut c_void) -> u32 {
-    call("cudaStreamSynchronize", |r| known_stream(r, s))
+    call("cudaStreamSynchronize", |r| {
+        known_stream(r, s)?;
+        r.order
+            .stream_sync(StreamOrder::key(s as usize, crate::streams::ptsz()));
+        Ok(())
+    })
 }
 
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaStreamQuery(s: *mut c_void) -> u32 {
-    call("cudaStreamQuery", |r| known_stream(r, s))
+    call("cudaStreamQuery", |r| {
+        known_stream(r, s)?;
+        // every call completes before it returns: the query says the work is done, and the host
+        // has seen it so
+        r.order
+            .stream_sync(StreamOrder::key(s as usize, crate::streams::ptsz()));
+        Ok(())
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -1702,6 +1746,8 @@ pub extern "C" fn cudaStreamWaitEvent(s: *mut c_void, e: *mut c_void, _flags: c_
         {
             c.streams.insert(s as usize);
         }
+        r.order
+            .wait_event(StreamOrder::key(s as usize, crate::streams::ptsz()), e as usize);
         Ok(())
     })
 }
@@ -1820,6 +1866,8 @@ pub extern "C" fn cudaEventRecord(e: *mut c_void, s: *mut c_void) -> u32 {
         match r.events.get_mut(&(e as usize)) {
             Some(v) => {
                 *v = Some(t);
+                r.order
+                    .record(e as usize, StreamOrder::key(s as usize, crate::streams::ptsz()));
                 Ok(())
             }
             None => Err(err::INVALID_RESOURCE_HANDLE),
@@ -1835,10 +1883,12 @@ pub extern "C" fn cudaEventRecordWithFlags(e: *mut c_void, s: *mut c_void, _flag
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaEventSynchronize(e: *mut c_void) -> u32 {
     call("cudaEventSynchronize", |r| {
-        r.events
-            .contains_key(&(e as usize))
-            .then_some(())
-            .ok_or(err::INVALID_RESOURCE_HANDLE)
+        if !r.events.contains_key(&(e as usize)) {
+            return Err(err::INVALID_RESOURCE_HANDLE);
+        }
+        // also a successful cudaEventQuery: the host has seen the event's work done
+        r.order.event_sync(e as usize);
+        Ok(())
     })
 }
 

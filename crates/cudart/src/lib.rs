@@ -35,6 +35,7 @@ pub mod ptsz;
 pub mod records;
 pub mod relfatbin;
 pub mod runtime;
+pub mod streams;
 pub mod tma_metrics;
 pub mod unsupported;
 

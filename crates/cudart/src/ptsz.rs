@@ -12,6 +12,7 @@ macro_rules! twins {
         #[doc = concat!("`", stringify!($base), "` on the per-thread default stream.")]
         #[unsafe(no_mangle)]
         pub extern "C" fn $name($($a: $t),*) -> u32 {
+            let _ptsz = crate::streams::PtszCall::enter(true);
             $base($($a),*)
         }
     )*};
@@ -25,6 +26,7 @@ macro_rules! unsafe_twins {
         #[doc = concat!("As `", stringify!($base), "`.")]
         #[unsafe(no_mangle)]
         pub unsafe extern "C" fn $name($($a: $t),*) -> u32 {
+            let _ptsz = crate::streams::PtszCall::enter(true);
             // SAFETY: the same contract.
             unsafe { $base($($a),*) }
         }

@@ -138,6 +138,14 @@ pub fn program_findings(notices: &[Notice], tool: &str) -> Vec<Finding> {
             Notice::ApiError { call, code } if tool_keeps(tool, "api_error") => {
                 *calls.entry((call.as_str(), *code)).or_insert(0) += 1;
             }
+            Notice::StreamRace { line, message } if tool_keeps(tool, "stream_race") => {
+                out.push(Finding {
+                    severity: "error".into(),
+                    kind: "stream_race".into(),
+                    line: *line,
+                    message: message.clone(),
+                });
+            }
             Notice::UninitializedCopy {
                 address,
                 bytes,

@@ -172,6 +172,14 @@ pub enum Notice {
         /// That launch's `kernel<<<(grid),(block)>>>`.
         label: String,
     },
+    /// A copy or memset that nothing orders against outstanding device work touching the same
+    /// bytes, one of them writing (`--check`; a launch's own are findings of its record).
+    StreamRace {
+        /// The later work's source line (none for a copy).
+        line: Option<u32>,
+        /// The finding's text.
+        message: String,
+    },
 }
 
 /// A device region whose contents a cut launch left incomplete.
@@ -383,6 +391,9 @@ pub struct Runtime {
     pub events: HashMap<usize, Option<f64>>,
     /// Streams created: their flags.
     pub streams: HashMap<usize, u32>,
+    /// The happens-before order of the device work issued so far, and the footprints of the
+    /// work still outstanding (`--check`: `stream_race` findings).
+    pub order: crate::streams::StreamOrder,
     /// Streams created with a priority: the priority, clamped to the device's range.
     pub stream_priorities: HashMap<usize, i32>,
     /// Stream-ordered memory pools.
@@ -479,6 +490,7 @@ impl Runtime {
             clock: Clock::default(),
             events: HashMap::new(),
             streams: HashMap::new(),
+            order: Default::default(),
             next_handle: 0x1000,
             launches: 0,
             matched: 0,
@@ -1493,6 +1505,15 @@ impl Runtime {
                 watch,
             ),
         };
+        // what the launch touched, by source line, while it may overlap later work
+        let mut result = result;
+        let work = result.as_mut().ok().and_then(|a| {
+            a.global_footprint.take().map(|f| crate::streams::Work {
+                what: format!("launch {index} `{}`", crate::names::brief(&shown)),
+                sets: f.regroup(|pc| crate::analysis::loc_of(program, pc).line),
+                partial: f.partial(),
+            })
+        });
         drop(showing);
         let seconds = began.elapsed().as_secs_f64();
         if env {
@@ -1678,6 +1699,17 @@ impl Runtime {
         {
             eprintln!("warpscope: kernel `{}`: {text}", crate::names::brief(&shown));
         }
+        // launches the host issued take their place in the streams' order, and are checked against
+        // outstanding work nothing orders before them (`--check`)
+        if parent.is_none() {
+            let key = crate::streams::StreamOrder::key(req.stream, crate::streams::ptsz());
+            let (races, _) = self.order.issue(key, work);
+            if self.cfg.check {
+                analysis
+                    .findings
+                    .extend(races.iter().map(|r| self.stream_race_finding(r)));
+            }
+        }
         if record {
             let widths = self.modules[f.module]
                 .widths
@@ -1716,6 +1748,80 @@ impl Runtime {
             block: req.block,
             launches: device_launches,
         })
+    }
+
+    /// Issues a copy (`src` 0: a memset) of `n` bytes on stream `key` in the streams' order:
+    /// it writes `dst` and reads `src` where they are device memory. `sync`: a synchronous
+    /// `cudaMemcpy`, which the host waits for unless it copies device to device. Under `--check`
+    /// each race with outstanding work is a notice.
+    pub fn issue_copy(&mut self, call: &str, key: usize, dst: u64, src: u64, n: usize, sync: bool) {
+        if n == 0 {
+            return;
+        }
+        let d_dev = self.classify(dst, n) == Where::Device;
+        let s_dev = src != 0 && self.classify(src, n) == Where::Device;
+        if !d_dev && !s_dev {
+            // host to host: no device work
+            return;
+        }
+        let mut sets = BTreeMap::new();
+        let mut range = |u, a: u64| {
+            let mut r = warpscope_analysis::footprint::Ranges::default();
+            r.insert(a, a.saturating_add(n as u64));
+            sets.insert((u, None), r);
+        };
+        if d_dev {
+            range(warpscope_analysis::footprint::Use::Write, dst);
+        }
+        if s_dev {
+            range(warpscope_analysis::footprint::Use::Read, src);
+        }
+        let work = crate::streams::Work {
+            what: format!("{call} of {n} bytes"),
+            sets,
+            partial: false,
+        };
+        let (races, clock) = self.order.issue(key, Some(work));
+        if self.cfg.check {
+            for r in &races {
+                let f = self.stream_race_finding(r);
+                self.notice(&Notice::StreamRace {
+                    line: f.line,
+                    message: f.message,
+                });
+            }
+        }
+        if sync && !(d_dev && s_dev) {
+            self.order.host_waits_for(&clock);
+        }
+    }
+
+    /// A `stream_race` finding: both pieces of work, their streams, the byte against its
+    /// allocation and the lines.
+    pub fn stream_race_finding(&self, r: &crate::streams::StreamRace) -> crate::analysis::Finding {
+        let at = match self.allocs.range(..=r.address).next_back() {
+            Some((&b, a)) if r.address - b < a.len => format!(
+                "byte {} of the {}-byte allocation at {b:#x}",
+                r.address - b,
+                a.len
+            ),
+            _ => format!("global address {:#x}", r.address),
+        };
+        let line = |l: Option<u32>| l.map(|l| format!(" (line {l})")).unwrap_or_default();
+        let (w1, s1, u1, l1) = &r.first;
+        let (w2, s2, u2, l2) = &r.second;
+        crate::analysis::Finding {
+            severity: "error".into(),
+            kind: "stream_race".into(),
+            line: *l2,
+            message: format!(
+                "{w2} on {s2} {} {at}{}, which {w1} on {s1} {}{}, and nothing orders the two (no event recorded after the first and waited for on the second's stream, no synchronisation between): on a GPU they may run at the same time",
+                u2.verb(),
+                line(*l2),
+                u1.verb(),
+                line(*l1),
+            ),
+        }
     }
 
     /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor`

@@ -816,6 +816,9 @@ pub struct Results {
     /// With [`RunOptions::global_init`]: which bytes of those allocations were written once the
     /// launch ended (before it, or by it).
     pub global_written: Option<InitMap>,
+    /// With [`RunOptions::global_init`]: the bytes of global memory the launch read, wrote and
+    /// updated atomically, per instruction (`warpscope_analysis::footprint`).
+    pub global_footprint: Option<warpscope_analysis::footprint::Footprint>,
     /// The fix advisor (`fix`).
     pub fix: Option<FixResults>,
     /// ptxas's resources (`occupancy`, when given).
@@ -954,6 +957,7 @@ fn emulate(
         machine_flow: None,
         hazards: None,
         global_written: None,
+        global_footprint: None,
         fix: None,
         resources: opts.resources.clone(),
         global: None,
@@ -1329,12 +1333,13 @@ fn emulate(
         div,
         haz,
         global_races,
-        global_init,
+        mut global_init,
         cluster,
         traces,
         ..
     } = res.acc;
     results.global_written = global_init.as_ref().map(|g| g.written());
+    results.global_footprint = global_init.as_mut().map(GlobalInitReport::take_footprint);
     results.global = glob;
     results.blocks_emulated = blocks_emulated;
     results.warp_insts = res.counters.warp_insts;

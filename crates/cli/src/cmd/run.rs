@@ -68,6 +68,10 @@ pub struct Args {
     /// Write a self-contained HTML report: a section per kernel with its launches and findings.
     #[arg(long, value_name = "FILE.html")]
     report: Option<PathBuf>,
+    /// With `--check`: write the findings as SARIF 2.1.0 (code-scanning annotations), one result
+    /// per finding of a launch or of the program.
+    #[arg(long, value_name = "FILE.sarif", requires = "check")]
+    sarif: Option<PathBuf>,
     /// Include directory for building a `.cu` program (repeatable; as analyze's `-I`).
     #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
     include_dirs: Vec<PathBuf>,
@@ -317,6 +321,12 @@ fn run_in(
     );
     if let Some(path) = &args.export {
         let text = serde_json::to_string_pretty(&export)?;
+        std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.sarif {
+        let doc =
+            crate::findings::run_sarif(&recs, &export.program_findings, is_cu.then_some(first.as_path()));
+        let text = serde_json::to_string_pretty(&doc)?;
         std::fs::write(path, text + "\n").with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.report {

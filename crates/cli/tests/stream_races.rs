@@ -1,0 +1,204 @@
+//! `warpscope run --check` on launches and copies that the streams' order leaves unordered
+//! (`calibration/races/programs/stream*.cu`, each built with the wheels' nvcc with and without
+//! the `-D` that changes its order): a `stream_race` where nothing orders two pieces of device
+//! work that touch one byte, one of them writing it; none where an event, a synchronisation or
+//! the legacy default stream orders them, where the bytes are disjoint, or where both read or
+//! both are atomics. The exit status is 1 with a finding, 0 without.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+mod support;
+use support::{cuda_root, repo, scratch};
+
+/// The `stream_race` findings of one run: (launch's kernel or `(program)`, line, message), and
+/// the exit status.
+fn stream_races(program: &str, defines: &[&str]) -> (Vec<(String, Option<u64>, String)>, i32) {
+    let dir = scratch("streams");
+    let export = dir.path().join("run.json");
+    let src = repo().join("calibration/races/programs").join(program);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpscope"));
+    cmd.args(["run", "--check", "--export"]).arg(&export);
+    for d in defines {
+        cmd.args(["-D", d]);
+    }
+    let out = cmd
+        .arg(&src)
+        .current_dir(dir.path())
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&export).unwrap_or_else(|e| {
+        panic!(
+            "{program} {defines:?}: no export ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let mut found = Vec::new();
+    for l in v["launches"].as_array().unwrap() {
+        for f in l["findings"].as_array().into_iter().flatten() {
+            if f["kind"] == "stream_race" {
+                assert_eq!(f["severity"], "error");
+                found.push((
+                    l["kernel"].as_str().unwrap().to_string(),
+                    f["line"].as_u64(),
+                    f["message"].as_str().unwrap().to_string(),
+                ));
+            }
+        }
+    }
+    for f in v["program_findings"].as_array().into_iter().flatten() {
+        if f["kind"] == "stream_race" {
+            found.push((
+                "(program)".into(),
+                f["line"].as_u64(),
+                f["message"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    (found, out.status.code().unwrap_or(-1))
+}
+
+fn assert_none(program: &str, defines: &[&str]) {
+    let (found, status) = stream_races(program, defines);
+    assert!(found.is_empty(), "{program} {defines:?}: {found:#?}");
+    assert_eq!(status, 0, "{program} {defines:?}");
+}
+
+fn one(program: &str, defines: &[&str]) -> (String, Option<u64>, String) {
+    let (mut found, status) = stream_races(program, defines);
+    assert_eq!(found.len(), 1, "{program} {defines:?}: {found:#?}");
+    assert_eq!(status, 1, "{program} {defines:?}");
+    found.remove(0)
+}
+
+#[test]
+fn two_non_blocking_streams_without_an_event_race_and_with_one_do_not() {
+    let (kernel, line, message) = one("streams_race.cu", &[]);
+    assert!(kernel.starts_with("consume"), "{kernel}");
+    assert_eq!(line, Some(12));
+    for part in [
+        "launch 1 `consume",
+        "reads byte 0 of the 256-byte allocation at 0x",
+        "(line 12)",
+        "launch 0 `produce",
+        "writes (line 11)",
+        "(non-blocking)",
+        "stream 0x",
+    ] {
+        assert!(message.contains(part), "{part}: {message}");
+    }
+    assert_none("streams_race.cu", &["EVENT"]);
+}
+
+/// `--sarif` carries the finding: a `stream_race` rule and an error result at the `.cu` line.
+#[test]
+fn sarif_carries_a_stream_race() {
+    let dir = scratch("streams-sarif");
+    let sarif = dir.path().join("run.sarif");
+    let src = repo().join("calibration/races/programs/streams_race.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
+        .args(["run", "--check", "--sarif"])
+        .arg(&sarif)
+        .arg(&src)
+        .current_dir(dir.path())
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let run = &doc["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let races: Vec<&Value> = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["ruleId"] == "stream_race")
+        .collect();
+    assert_eq!(races.len(), 1, "{doc:#}");
+    let r = races[0];
+    assert_eq!(r["level"], "error");
+    assert_eq!(
+        rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"],
+        "stream_race"
+    );
+    let loc = &r["locations"][0]["physicalLocation"];
+    assert!(
+        loc["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("streams_race.cu"),
+        "{loc}"
+    );
+    assert_eq!(loc["region"]["startLine"], 12);
+    assert_eq!(r["properties"]["launch"], 1);
+}
+
+#[test]
+fn stream_synchronize_orders_two_non_blocking_streams() {
+    assert_none("stream_sync.cu", &[]);
+    let (_, line, message) = one("stream_sync.cu", &["NOSYNC"]);
+    assert_eq!(line, Some(8));
+    assert!(
+        message.contains("writes byte 0") && message.contains("writes (line 8)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_legacy_default_stream_orders_blocking_streams_only() {
+    assert_none("stream_legacy.cu", &[]);
+    for d in ["NONBLOCKING", "NODEFAULT", "PERTHREAD"] {
+        let (kernel, line, message) = one("stream_legacy.cu", &[d]);
+        assert!(kernel.starts_with("get"), "{d}: {kernel}");
+        assert_eq!(line, Some(12), "{d}");
+        assert!(
+            message.contains("`put") && message.contains("(line 10)"),
+            "{d}: {message}"
+        );
+    }
+}
+
+#[test]
+fn disjoint_bytes_reads_and_atomics_do_not_race_but_overlaps_and_plain_reads_do() {
+    assert_none("stream_footprints.cu", &[]);
+    let (kernel, line, message) = one("stream_footprints.cu", &["OVERLAP"]);
+    assert!(kernel.starts_with("half"), "{kernel}");
+    assert_eq!(line, Some(9));
+    // the second half starts at int 32: its first write the first half also writes is byte 128
+    assert!(
+        message.contains("writes byte 128 of the 512-byte allocation"),
+        "{message}"
+    );
+    let (kernel, line, message) = one("stream_footprints.cu", &["PLAIN"]);
+    assert!(kernel.starts_with("peek"), "{kernel}");
+    assert_eq!(line, Some(12));
+    assert!(message.contains("updates atomically (line 11)"), "{message}");
+}
+
+#[test]
+fn asynchronous_copies_race_with_kernels_on_other_streams() {
+    let (found, status) = stream_races("stream_copy.cu", &[]);
+    assert_eq!(status, 1);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    let (kernel, line, message) = &found[0];
+    assert!(kernel.starts_with("twice"), "{kernel}");
+    assert_eq!(*line, Some(9));
+    assert!(
+        message.contains("which cudaMemcpyAsync of 256 bytes on stream 0x"),
+        "{message}"
+    );
+    let (kernel, line, message) = &found[1];
+    assert_eq!(kernel, "(program)");
+    assert_eq!(*line, None);
+    assert!(
+        message.starts_with("cudaMemcpyAsync of 256 bytes on stream 0x")
+            && message.contains("reads byte 0")
+            && message.contains("`fill")
+            && message.contains("writes (line 10)"),
+        "{message}"
+    );
+    assert_none("stream_copy.cu", &["EVENT"]);
+}
