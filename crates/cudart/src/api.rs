@@ -1382,6 +1382,26 @@ pub extern "C" fn cudaMemPrefetchAsync() -> u32 {
     call("cudaMemPrefetchAsync", |_| Ok(()))
 }
 
+/// Attaching managed memory to a stream (`cudaMemAttachGlobal` 1, `cudaMemAttachHost` 2,
+/// `cudaMemAttachSingle` 4) changes nothing a kernel sees here: streams run in order and the device
+/// reads managed memory where the host does. As the runtime does, an unknown flag or a single
+/// attachment to the legacy default stream is `cudaErrorInvalidValue`.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamAttachMemAsync(
+    s: *mut c_void,
+    ptr: *mut c_void,
+    _len: usize,
+    flags: c_uint,
+) -> u32 {
+    call("cudaStreamAttachMemAsync", |r| {
+        known_stream(r, s)?;
+        if ptr.is_null() || !matches!(flags, 1 | 2 | 4) || (flags == 4 && s.is_null()) {
+            return Err(err::INVALID_VALUE);
+        }
+        Ok(())
+    })
+}
+
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemAdvise() -> u32 {
     call("cudaMemAdvise", |_| Ok(()))
