@@ -1054,6 +1054,7 @@ pub extern "C" fn cudaFreeHost(ptr: *mut c_void) -> u32 {
             return Err(err::INVALID_VALUE);
         }
         unmap(r.free(a)?);
+        r.host_flags.remove(&a);
         Ok(())
     })
 }
@@ -1097,9 +1098,10 @@ pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> u
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, _flags: c_uint) -> u32 {
+pub unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> u32 {
     call("cudaHostAlloc", |r| {
         let a = host_map(r, size)?;
+        r.host_flags.insert(a, flags);
         // SAFETY: the caller's out-pointer.
         unsafe { out(ptr, a as usize as *mut c_void) }
     })
@@ -1165,11 +1167,15 @@ pub unsafe extern "C" fn cudaHostGetDevicePointer(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) -> u32 {
     call("cudaHostGetFlags", |r| {
-        if r.mirror_of(host as u64).is_none() {
+        let Some(base) = r.mirror_of(host as u64) else {
             return Err(err::INVALID_VALUE);
-        }
+        };
+        // the allocation's own flags, mapped added (pinned memory is mapped under unified
+        // addressing): the H200 answered 3 for cudaHostAllocMapped | cudaHostAllocPortable
+        // (calibration/run/bench14/zerocopy.cu)
+        let given = r.host_flags.get(&base).copied().unwrap_or(0);
         // SAFETY: the caller's out-pointer.
-        unsafe { out(flags, 2) }
+        unsafe { out(flags, given | 2) }
     })
 }
 
