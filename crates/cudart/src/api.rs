@@ -1062,6 +1062,7 @@ pub extern "C" fn cudaFreeHost(ptr: *mut c_void) -> u32 {
             return Err(err::INVALID_VALUE);
         }
         unmap(r.free(a)?);
+        r.host_flags.remove(&a);
         Ok(())
     })
 }
@@ -1105,9 +1106,10 @@ pub unsafe extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> u
 }
 
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, _flags: c_uint) -> u32 {
+pub unsafe extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> u32 {
     call("cudaHostAlloc", |r| {
         let a = host_map(r, size)?;
+        r.host_flags.insert(a, flags);
         // SAFETY: the caller's out-pointer.
         unsafe { out(ptr, a as usize as *mut c_void) }
     })
@@ -1173,11 +1175,15 @@ pub unsafe extern "C" fn cudaHostGetDevicePointer(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) -> u32 {
     call("cudaHostGetFlags", |r| {
-        if r.mirror_of(host as u64).is_none() {
+        let Some(base) = r.mirror_of(host as u64) else {
             return Err(err::INVALID_VALUE);
-        }
+        };
+        // the allocation's own flags, mapped added (pinned memory is mapped under unified
+        // addressing): the H200 answered 3 for cudaHostAllocMapped | cudaHostAllocPortable
+        // (calibration/run/bench14/zerocopy.cu)
+        let given = r.host_flags.get(&base).copied().unwrap_or(0);
         // SAFETY: the caller's out-pointer.
-        unsafe { out(flags, 2) }
+        unsafe { out(flags, given | 2) }
     })
 }
 
@@ -1410,6 +1416,26 @@ pub extern "C" fn cudaMemset2DAsync(
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemPrefetchAsync() -> u32 {
     call("cudaMemPrefetchAsync", |_| Ok(()))
+}
+
+/// Attaching managed memory to a stream (`cudaMemAttachGlobal` 1, `cudaMemAttachHost` 2,
+/// `cudaMemAttachSingle` 4) changes nothing a kernel sees here: streams run in order and the device
+/// reads managed memory where the host does. As the runtime does, an unknown flag or a single
+/// attachment to the legacy default stream is `cudaErrorInvalidValue`.
+#[unsafe(no_mangle)]
+pub extern "C" fn cudaStreamAttachMemAsync(
+    s: *mut c_void,
+    ptr: *mut c_void,
+    _len: usize,
+    flags: c_uint,
+) -> u32 {
+    call("cudaStreamAttachMemAsync", |r| {
+        known_stream(r, s)?;
+        if ptr.is_null() || !matches!(flags, 1 | 2 | 4) || (flags == 4 && s.is_null()) {
+            return Err(err::INVALID_VALUE);
+        }
+        Ok(())
+    })
 }
 
 #[unsafe(no_mangle)]

@@ -39,6 +39,7 @@ twins! {
     cudaFreeAsync_ptsz => cudaFreeAsync(ptr: *mut c_void, s: *mut c_void);
     cudaGraphLaunch_ptsz => cudaGraphLaunch(exec: *mut c_void, s: *mut c_void);
     cudaMemPrefetchAsync_ptsz => cudaMemPrefetchAsync();
+    cudaStreamAttachMemAsync_ptsz => cudaStreamAttachMemAsync(s: *mut c_void, ptr: *mut c_void, len: usize, flags: c_uint);
     cudaMemcpy2DAsync_ptsz => cudaMemcpy2DAsync(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int, s: *mut c_void);
     cudaMemcpy2DFromArray_ptds => cudaMemcpy2DFromArray(dst: *mut c_void, dpitch: usize, src: *mut c_void, w_offset: usize, h_offset: usize, width: usize, height: usize, kind: c_int);
     cudaMemcpy2DToArrayAsync_ptsz => cudaMemcpy2DToArrayAsync(dst: *mut c_void, w_offset: usize, h_offset: usize, src: *const c_void, spitch: usize, width: usize, height: usize, kind: c_int, s: *mut c_void);

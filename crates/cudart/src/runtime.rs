@@ -422,6 +422,8 @@ pub struct Runtime {
     told_inputs: BTreeSet<u64>,
     /// Device flags (`cudaSetDeviceFlags`).
     pub device_flags: u32,
+    /// The flags `cudaHostAlloc` was given, by allocation.
+    pub host_flags: HashMap<u64, u32>,
     /// Device `printf` output not flushed yet (see [`crate::printf`]).
     printf_pending: Vec<u8>,
     /// Device `printf` output of the launch tree being run (a host launch and the kernels it
@@ -496,6 +498,7 @@ impl Runtime {
             matched: 0,
             records,
             device_flags: 0,
+            host_flags: HashMap::new(),
             arrays: HashMap::new(),
             stream_priorities: HashMap::new(),
             pools: Default::default(),

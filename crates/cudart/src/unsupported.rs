@@ -246,8 +246,6 @@ unsupported! {
     cudaSetValidDevices
     cudaSignalExternalSemaphoresAsync
     cudaSignalExternalSemaphoresAsync_ptsz
-    cudaStreamAttachMemAsync
-    cudaStreamAttachMemAsync_ptsz
     cudaStreamBeginCaptureToGraph
     cudaStreamBeginCaptureToGraph_ptsz
     cudaStreamBeginRecaptureToGraph
@@ -538,8 +536,6 @@ pub const NAMES: &[&str] = &[
     "cudaSignalExternalSemaphoresAsync",
     "cudaSignalExternalSemaphoresAsync_ptsz",
     "cudaStreamAddCallback_ptsz",
-    "cudaStreamAttachMemAsync",
-    "cudaStreamAttachMemAsync_ptsz",
     "cudaStreamBeginCaptureToGraph",
     "cudaStreamBeginCaptureToGraph_ptsz",
     "cudaStreamBeginRecaptureToGraph",

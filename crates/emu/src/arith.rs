@@ -691,6 +691,26 @@ fn simd_byte(v: u64, k: u32, signed: bool) -> i64 {
     if signed { b as u8 as i8 as i64 } else { b as i64 }
 }
 
+/// `fns.b32`: the PTX ISA's definition (a base above 31 is undefined there; here it finds no bit).
+fn fns(mask: u32, base: u32, offset: i32) -> u64 {
+    let set = |pos: u32| pos < 32 && (mask >> pos) & 1 == 1;
+    if offset == 0 {
+        return if set(base) { u64::from(base) } else { 0xffff_ffff };
+    }
+    let mut count = offset.unsigned_abs() - 1;
+    let mut pos = i64::from(base);
+    while (0..32).contains(&pos) {
+        if set(pos as u32) {
+            if count == 0 {
+                return pos as u64;
+            }
+            count -= 1;
+        }
+        pos += if offset > 0 { 1 } else { -1 };
+    }
+    0xffff_ffff
+}
+
 /// Ternary operation.
 pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
     if let Some(base) = op.without_ftz() {
@@ -769,6 +789,7 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             }
             trunc(ty, d)
         }
+        TernOp::Fns => fns(a as u32, b as u32, c as u32 as i32),
         TernOp::ShfL | TernOp::ShfLClamp | TernOp::ShfR | TernOp::ShfRClamp => {
             let x = (a as u32 as u64) | ((b as u32 as u64) << 32);
             let n = if matches!(op, TernOp::ShfL | TernOp::ShfR) {

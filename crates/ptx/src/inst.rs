@@ -280,6 +280,10 @@ pub enum TernOp {
     FmaNegAB,
     /// `bfe d, a, pos, len`
     Bfe,
+    /// `fns.b32 d, mask, base, offset`: the position of the `offset`-th set bit of `mask` counted
+    /// from bit `base` (upwards for a positive offset, downwards for a negative one; offset 0:
+    /// `base` itself if set), `0xffffffff` when there is none
+    Fns,
     /// `sad d, a, b, c` = |a-b| + c
     Sad,
     /// `prmt.b32 d, a, b, selector` (default mode)

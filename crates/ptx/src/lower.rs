@@ -1691,6 +1691,24 @@ impl<'m> KCtx<'m> {
                 };
                 self.push(Inst::Tern { op, ty, d, a, b, c }, guard);
             }
+            "fns" => {
+                need(self, 4)?;
+                let d = self.dst(&ops[0])?;
+                let a = self.src(&ops[1], Ty::U32)?;
+                let b = self.src(&ops[2], Ty::U32)?;
+                let c = self.src(&ops[3], Ty::S32)?;
+                self.push(
+                    Inst::Tern {
+                        op: TernOp::Fns,
+                        ty: Ty::U32,
+                        d,
+                        a,
+                        b,
+                        c,
+                    },
+                    guard,
+                );
+            }
             "dp4a" | "dp2a" | "vabsdiff4" => {
                 need(self, 4)?;
                 let signed = |m: &str| match m {
