@@ -899,12 +899,14 @@ pub fn analyse_launch(
             wavefronts: c.ld_wavefronts,
             ideal_wavefronts: c.ld_ideal,
             attributed_wavefronts: c.ld_attributed,
+            attributed_unknown: c.attributed_unknown,
         };
         st = warpscope_analysis::banks::Counts {
             instructions: c.st_instructions,
             wavefronts: c.st_wavefronts,
             ideal_wavefronts: c.st_ideal,
             attributed_wavefronts: c.st_attributed,
+            attributed_unknown: 0,
         };
         ld_requests = ld.clone();
         st_requests = st.clone();
@@ -944,6 +946,13 @@ pub fn analyse_launch(
     );
     if ld.wavefronts + st.wavefronts > 0 {
         put("warpscope__l1tex_shared_wavefronts_floor", 1.0);
+    }
+    // 16-byte loads whose doubled half-warp phases conflict: no measured rule gives the wavefronts
+    // attributed to them (`bank::attribution_known`, calibration/lds64), so the `sm__sass_` figures
+    // above are estimates (the L1's count for those requests)
+    let unknown = ld_requests.attributed_unknown + st_requests.attributed_unknown;
+    if unknown > 0 {
+        put("warpscope__shared_attributed_unknown_requests", unknown as f64);
     }
     // wgmma's operand reads (HGMMA): 128 bytes a wavefront, in no LDS count (calibration/wgmma);
     // ncu's instruction and byte counts (and the `sm__sass_` wavefronts) also hold the HGMMAs ptxas

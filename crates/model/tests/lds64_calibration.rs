@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use warpscope_model::arch::Arch;
-use warpscope_model::bank::{Config, Op, Request, attributed, wavefronts};
+use warpscope_model::bank::{Config, Op, Request, attributed, attribution_known, wavefronts};
 
 struct Row {
     at: String,
@@ -99,4 +99,37 @@ fn even_lanes_in_two_bank_rows_conflict_only_for_the_l1() {
         (c.wavefronts, attributed(h200(), &Config::default(), &req, &c)),
         (1, 1)
     );
+}
+
+/// The 16-byte rows: where `bank::attribution_known` holds, the H200's attributed count equals
+/// `bank::attributed`; the rows it leaves out (doubled half-warp phases that conflict and count
+/// otherwise in quarter-warps) are the ones no rule fits: the kept count (the L1's) is wrong on
+/// most of them, and so is counting them in quarter-warps.
+#[test]
+fn sixteen_byte_attribution_is_known_only_outside_the_conflicting_doubled_shape() {
+    let rows = rows();
+    let (mut known, mut unknown, mut l1_wrong, mut quarters_wrong) = (0, 0, 0, 0);
+    for r in rows.iter().filter(|r| r.req.width == 16) {
+        let c = wavefronts(h200(), &Config::default(), &r.req).unwrap();
+        let a = attributed(h200(), &Config::default(), &r.req, &c);
+        if attribution_known(h200(), &Config::default(), &r.req, &c) {
+            assert_eq!(a, r.attributed, "{}: attributed", r.at);
+            known += 1;
+        } else {
+            unknown += 1;
+            l1_wrong += usize::from(a != r.attributed);
+            // quarter-warp phases: the request with its lanes in separate quarter-warp requests
+            let quarters: u32 = (0..4)
+                .map(|q| {
+                    let part = Request::from_fn(16, Op::Load, |l| {
+                        (l / 8 == q && r.req.mask >> l & 1 == 1).then(|| r.req.addrs[l as usize])
+                    });
+                    wavefronts(h200(), &Config::default(), &part).unwrap().wavefronts
+                })
+                .sum();
+            quarters_wrong += usize::from(quarters != r.attributed);
+        }
+    }
+    assert_eq!((known, unknown), (8, 457));
+    assert_eq!((l1_wrong, quarters_wrong), (404, 82));
 }
