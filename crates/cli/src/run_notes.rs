@@ -294,7 +294,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     retrying.dedup();
     if !retrying.is_empty() {
         notes.push(format!(
-            "shared-memory counters are estimates for {}: ptxas made a shared atomic there a compare-and-swap retry loop (sm_90's atomicAdd on a shared float or double: LDS, FADD, ATOMS.CAST.SPIN, branch back), which runs once more each time another lane's update got in first, as often as contention on the GPU makes it; they count each atomic once",
+            "shared-memory counters are estimates for {}: ptxas made a shared atomic there a compare-and-swap retry loop (sm_90's atomicAdd on a shared float or double, and the 64-bit shared atomics it emulates: a load, the new value, ATOMS.CAS or ATOMS.CAST.SPIN, a branch back while the swap failed), which runs once more each time another lane's update got in first, as often as contention on the GPU makes it; they count each atomic once",
             retrying.join(", ")
         ));
     }
