@@ -113,6 +113,10 @@ pub struct LaunchOut<'a> {
     /// stored (the shared and global counters are then estimates too).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub undefined_local_read: Option<&'a str>,
+    /// The source line of a shared compare-and-swap retry loop this launch ran (its shared
+    /// counters are then estimates: the GPU retries as often as contention makes it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_retry_loop: Option<&'a str>,
     /// A plain launch whose blocks waited on each other through global memory (a grid barrier
     /// made by hand): which block waited, how the blocks ran from there (interleaved), and why its
     /// branch and global counters are estimates.
@@ -523,6 +527,7 @@ pub fn export<'a>(
                 machine_flow_stop: r.analysis.machine_flow_stop.as_deref(),
                 global_flow_stop: r.analysis.global_flow_stop.as_deref(),
                 undefined_local_read: r.analysis.undefined_local_read.as_deref(),
+                shared_retry_loop: r.analysis.shared_retry_loop.as_deref(),
                 blocks_interleaved: r.analysis.blocks_interleaved.as_deref(),
                 parent: r.parent.as_ref(),
                 with_children: trees.remove(&r.index),

@@ -288,7 +288,34 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
         ));
     }
 
-    let shared_estimated = labelled_estimate("warpscope__shared_counters_exact");
+    let mut retrying: Vec<String> = recs
+        .iter()
+        .filter_map(|r| {
+            r.analysis
+                .shared_retry_loop
+                .as_deref()
+                .map(|w| format!("{} (at {w})", brief(&r.kernel)))
+        })
+        .collect();
+    retrying.sort_unstable();
+    retrying.dedup();
+    if !retrying.is_empty() {
+        notes.push(format!(
+            "shared-memory counters are estimates for {}: ptxas made a shared atomic there a compare-and-swap retry loop (sm_90's atomicAdd on a shared float or double, and the 64-bit shared atomics it emulates: a load, the new value, ATOMS.CAS or ATOMS.CAST.SPIN, a branch back while the swap failed), which runs once more each time another lane's update got in first, as often as contention on the GPU makes it; they count each atomic once",
+            retrying.join(", ")
+        ));
+    }
+    // kernels whose every shared estimate is a retry loop's have their note above
+    let shared_estimated: Vec<_> = labelled_estimate("warpscope__shared_counters_exact")
+        .into_iter()
+        .filter(|k| {
+            recs.iter().any(|r| {
+                r.kernel == *k
+                    && r.analysis.shared_retry_loop.is_none()
+                    && r.analysis.metrics.get("warpscope__shared_counters_exact") == Some(&0.0)
+            })
+        })
+        .collect();
     if !shared_estimated.is_empty() {
         notes.push(format!(
             "shared-memory counters are estimates for {}: a source line's shared loads or stores do not match the machine code's (ptxas removed, merged or added accesses there), so that line is counted as the PTX has it",

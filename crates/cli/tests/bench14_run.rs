@@ -29,3 +29,53 @@ program!(constsym, 2, [2, 2, 2]);
 program!(warpagg, 2, [2, 2, 1]);
 program!(swdiag, 63, [63, 63, 63]);
 program!(spmvpow, 36, [36, 36, 36]);
+
+/// kmeansf's `assign` adds floats into shared memory with `atomicAdd`, which ptxas makes a
+/// compare-and-swap retry loop for sm_90 (`LDS`, `FADD`, `ATOMS.CAST.SPIN`, `@!P BRA` back:
+/// h200/kmeansf.sass.csv.gz): the H200 ran more shared loads than one per atomic in every launch
+/// (149,204 at the first, 104,644 to 130,209 later, against warpscope's 50,688), as contention
+/// made it, so those launches' shared counters are estimates naming the loop's line; `update`,
+/// with no such loop, keeps exact shared counters equal to the H200's. (Not replayed with
+/// [`support::check_built`]: its global stores and output vary with the float atomics' order.)
+#[test]
+fn kmeansf_shared_float_atomics_are_estimates() {
+    let bin = support::built("calibration/run/bench14").join("kmeansf");
+    let ran = support::run_exported("kmeansf", bin.to_str().unwrap());
+    let h200 = support::read_ncu_csv(&support::repo().join("calibration/run/bench14/h200/kmeansf.ncu.csv"));
+    let launches = ran.export["launches"].as_array().unwrap();
+    assert_eq!(launches.len(), 20, "{}", ran.said());
+    assert_eq!(h200.len(), 20);
+    let ld = "smsp__sass_inst_executed_op_shared_ld.sum";
+    let mut assign = 0;
+    for (l, (id, (name, gpu))) in launches.iter().zip(&h200) {
+        let m = &l["metrics"];
+        let ours = m[ld].as_f64().unwrap();
+        let theirs = gpu[ld];
+        assert_eq!(
+            support::kernel_stem(l["kernel"].as_str().unwrap()),
+            support::kernel_stem(name)
+        );
+        if support::kernel_stem(name) == "assign" {
+            assign += 1;
+            assert_eq!(m["warpscope__shared_counters_exact"], 0.0, "launch {id}");
+            assert_eq!(
+                l["shared_retry_loop"], "sm_20_atomic_functions.hpp:84",
+                "launch {id}"
+            );
+            assert!(theirs > ours, "launch {id}: the H200 {theirs}, warpscope {ours}");
+        } else {
+            assert_eq!(m["warpscope__shared_counters_exact"], 1.0, "launch {id}");
+            assert!(l.get("shared_retry_loop").is_none(), "launch {id}");
+            for c in support::GROUPS[1].1 {
+                assert_eq!(m[*c].as_f64(), Some(gpu[*c]), "launch {id} {c}");
+            }
+        }
+    }
+    assert_eq!(assign, 10);
+    assert!(
+        ran.said()
+            .contains("shared-memory counters are estimates for assign(…) (at sm_20_atomic_functions.hpp:84): ptxas made a shared atomic there a compare-and-swap retry loop"),
+        "{}",
+        ran.said()
+    );
+}

@@ -22,4 +22,12 @@ fn a_shared_64_bit_atomic_add_runs_to_the_end() {
     assert_eq!(m["warpscope__branch_counters_exact"], 0.0);
     let said = ran.said();
     assert!(said.contains("branch on an unknown value"), "{said}");
+    // the loop runs as often as the warps' contention makes it: the shared counters are estimates
+    // too, naming the atomic's line
+    assert_eq!(m["warpscope__shared_counters_exact"], 0.0);
+    assert_eq!(
+        launches[0]["shared_retry_loop"],
+        "device_atomic_functions.hpp:226"
+    );
+    assert!(said.contains("a compare-and-swap retry loop"), "{said}");
 }

@@ -54,6 +54,12 @@ pub struct KernelAnalysis {
     pub spin_loop: bool,
     /// A spin loop may access shared memory (its run count moves the shared counters too).
     pub spin_shared: bool,
+    /// Source lines (file base name, line) of the shared compare-and-swaps the machine code
+    /// retries in a loop ([`warpscope_toolchain::sass::SassKernel::shared_cas_retry_loops`]:
+    /// sm_90's `atomicAdd` on a shared float): each retry is one more `LDS` and `ATOMS`, as many as
+    /// contention on the GPU makes (calibration/run/bench14 `kmeansf`), so the shared counters of
+    /// a launch that runs one are estimates.
+    pub shared_cas_retry: Arc<Vec<(String, u32)>>,
     /// A spin loop may load or store global memory (its run count moves the global requests and
     /// sectors too; an `atomicCAS` retry loop's atomics do not).
     pub spin_global: bool,
@@ -272,7 +278,24 @@ pub fn kernel_analysis(
             .iter()
             .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::DevRt { .. }))
     });
+    let shared_cas_retry: Vec<(String, u32)> = match sass {
+        Ok(ks) => ks
+            .iter()
+            .find(|k| k.name == name)
+            .map(|k| {
+                k.shared_cas_retry_loops()
+                    .iter()
+                    .filter_map(|a| {
+                        let file = a.file.as_deref().unwrap_or("");
+                        Some((file.rsplit('/').next().unwrap_or("").to_string(), a.line?))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
     let ka = KernelAnalysis {
+        shared_cas_retry: Arc::new(shared_cas_retry),
         follow_calls,
         calls_not_followed: Arc::new(calls_not_followed),
         ptxas_hgmma,
@@ -400,6 +423,11 @@ pub struct LaunchAnalysis {
     /// global counters estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undefined_local_read: Option<String>,
+    /// The source line (`file:line`) of a shared compare-and-swap retry loop of the machine code
+    /// ([`KernelAnalysis::shared_cas_retry`]) whose line ran shared accesses on this launch: the
+    /// GPU runs the loop as often as contention makes it, so the shared counters are estimates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_retry_loop: Option<String>,
     /// A plain launch whose blocks waited on each other through global memory (a grid barrier
     /// made by hand): which block waited first, and how the launch ran from there (interleaved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -886,6 +914,14 @@ pub fn analyse_launch(
             },
         });
     }
+    // a shared compare-and-swap retry loop of the machine code whose line ran shared accesses
+    out.shared_retry_loop = ka.shared_cas_retry.iter().find_map(|(file, line)| {
+        out.shared_lines
+            .iter()
+            .any(|l| l.line == *line && l.file == *file && l.instructions > 0)
+            .then(|| format!("{file}:{line}"))
+    });
+    let retry_loop = out.shared_retry_loop.is_some();
     let m = &mut out.metrics;
     let mut ld = banks.total(Side::Load);
     let mut st = banks.total(Side::Store);
@@ -1190,6 +1226,7 @@ pub fn analyse_launch(
         if ((ka.recon.unmatched_lines.is_empty() && !ka.early_join)
             || (machine_shared.is_some() && !flow_overlap))
             && !ka.spin_shared
+            && !retry_loop
             && !ka.unmeasured_wmma.0
             && undefined_local.is_none()
         {

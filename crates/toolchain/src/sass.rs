@@ -110,6 +110,57 @@ pub struct SassLine {
 }
 
 impl SassKernel {
+    /// The shared compare-and-swap instructions (`ATOMS.CAS`, `ATOMS.CAST.SPIN`) that ptxas put in
+    /// a retry loop: a backward branch's predicate is computed (through `ISETP`s between them)
+    /// from the instruction's result. sm_90 makes `atomicAdd` on a shared float or double, and
+    /// the 64-bit shared atomics it emulates, such a loop (`LDS`, `FADD`, `ATOMS.CAST.SPIN`,
+    /// `ISETP`, `@!P BRA` back): it runs once more each time another lane's store got in first,
+    /// as often as contention on the GPU makes it.
+    pub fn shared_cas_retry_loops(&self) -> Vec<&SharedAccess> {
+        let loops = self.loops();
+        self.accesses
+            .iter()
+            .filter(|a| a.op == SharedOp::Atomic && a.opcode.starts_with("ATOMS.CAS"))
+            .filter(|a| {
+                let Some(inst) = self.insts.iter().find(|i| i.code_offset == a.code_offset) else {
+                    return false;
+                };
+                let dest = inst.operands.split(',').next().unwrap_or("").trim();
+                let mut results = vec![dest.to_string()];
+                // a 64-bit result is a register pair
+                if let Some(n) = dest.strip_prefix('R').and_then(|n| n.parse::<u32>().ok()) {
+                    results.push(format!("R{}", n + 1));
+                }
+                loops
+                    .iter()
+                    .filter(|&&(t, b)| (t..=b).contains(&a.code_offset))
+                    .any(|&(_, b)| {
+                        let Some(p) = self
+                            .branches
+                            .iter()
+                            .find(|x| x.code_offset == b)
+                            .and_then(|x| x.predicate.as_deref())
+                        else {
+                            return false;
+                        };
+                        let mut from = results.clone();
+                        for i in self.insts.iter().filter(|i| {
+                            i.code_offset > a.code_offset
+                                && i.code_offset < b
+                                && i.opcode.starts_with("ISETP")
+                        }) {
+                            let mut ops = i.operands.split(',').map(str::trim);
+                            let out = ops.next().unwrap_or("").to_string();
+                            if ops.any(|o| from.iter().any(|r| r == o.trim_start_matches('!'))) {
+                                from.push(out);
+                            }
+                        }
+                        from.iter().any(|r| r == p.trim_start_matches('!'))
+                    })
+            })
+            .collect()
+    }
+
     /// The code ranges of loops: from the target of each backward branch to the branch, inclusive
     /// (the unreachable self-loop after the last `EXIT` is not one, nor the jump back from a
     /// convergence check's slow path).
@@ -820,6 +871,34 @@ mod tests {
         );
         assert_eq!(a[2].line, Some(9));
         assert_eq!((a[3].width, a[3].code_offset, a[3].line), (2, 0x50, Some(9)));
+    }
+
+    #[test]
+    fn shared_cas_retry_loops_need_a_branch_on_the_result() {
+        // atomicAdd on a shared float as ptxas writes it for sm_90, then a CAS whose result
+        // no branch tests, in a counted loop
+        let text = ".section\t.text.k,\"ax\",@progbits\n\
+            //## File \"a.cu\", line 7\n\
+            .L_x_1:\n\
+            /*0010*/ LDS R4, [R21] ;\n\
+            /*0020*/ FADD R5, R19, R4 ;\n\
+            /*0030*/ ATOMS.CAST.SPIN R5, [R21], R4, R5 ;\n\
+            /*0040*/ ISETP.EQ.U32.AND P2, PT, R5, 0x1, PT ;\n\
+            /*0050*/ @!P2 BRA `(.L_x_1) ;\n\
+            //## File \"a.cu\", line 9\n\
+            .L_x_2:\n\
+            /*0060*/ ATOMS.CAS R6, [R21], R4, R5 ;\n\
+            /*0070*/ IADD3 R8, R8, 0x1, RZ ;\n\
+            /*0080*/ ISETP.GE.AND P0, PT, R8, 0x10, PT ;\n\
+            /*0090*/ @!P0 BRA `(.L_x_2) ;\n\
+            /*00a0*/ EXIT ;\n";
+        let k = parse_disassembly(text).unwrap();
+        let l: Vec<_> = k[0]
+            .shared_cas_retry_loops()
+            .iter()
+            .map(|a| (a.code_offset, a.line))
+            .collect();
+        assert_eq!(l, vec![(0x30, Some(7))]);
     }
 
     #[test]
