@@ -3241,9 +3241,13 @@ fn decode(
         // `CALL.ABS.NOINC R2` is ptxas's call of an external function (`vprintf`, `malloc`)
         // through its relocated address: the `Call { abs }` below
         // (`CALL.ABS.NOINC R6` through a register, where the functions of the cubin are laid
-        // out after the kernel by name: a function pointer of a device-linked table)
+        // out after the kernel by name: a function pointer of a device-linked table; the
+        // kernel's own name, at offset 0, does not make it one)
         "CALL"
-            if (!has("ABS") || labels.keys().any(|l| !l.starts_with(['.', '$'])))
+            if (!has("ABS")
+                || labels
+                    .iter()
+                    .any(|(l, &off)| off != 0 && !l.starts_with(['.', '$'])))
                 && ops.iter().any(|o| {
                     o.split_whitespace()
                         .next()

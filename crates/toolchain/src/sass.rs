@@ -1003,6 +1003,25 @@ pub struct Linked {
     pub unresolved: Vec<String>,
 }
 
+/// Whether the register a `CALL.ABS.NOINC Rn` calls through was last written, before the call, by
+/// a load from constant bank 4, where the driver puts the addresses of external functions.
+fn loads_relocated_address(f: &SassKernel, call: &SassBranch) -> bool {
+    let Some(reg) = call.operands.split([' ', ',']).next().filter(|r| !r.is_empty()) else {
+        return false;
+    };
+    f.insts
+        .iter()
+        .rev()
+        .filter(|l| l.code_offset < call.code_offset)
+        .find(|l| {
+            l.operands
+                .split(',')
+                .next()
+                .is_some_and(|d| d.trim().trim_end_matches(".64") == reg)
+        })
+        .is_some_and(|l| l.opcode.starts_with("LDC") && l.operands.contains("c[0x4]"))
+}
+
 /// Kernel `name` of `kernels` (one cubin's functions) with the closure of the functions its calls
 /// reach laid out after it ([`Linked`]), or `None` when `name` is not among them.
 pub fn with_callees(kernels: &[SassKernel], name: &str) -> Option<Linked> {
@@ -1021,8 +1040,10 @@ pub fn with_callees(kernels: &[SassKernel], name: &str) -> Option<Linked> {
                     continue;
                 }
                 // `CALL.ABS.NOINC R6`: a function pointer a device-linked table holds: any
-                // function of the cubin may be its target, all are laid out
-                if b.operands.starts_with('R') {
+                // function of the cubin may be its target, all are laid out; one whose register
+                // comes from constant bank 4 (`LDC.64 R8, c[0x4][R22]`) is the driver's relocated
+                // external function (`vprintf`)
+                if b.operands.starts_with('R') && !loads_relocated_address(f, b) {
                     for c in kernels {
                         if !order.iter().any(|o| o.name == c.name) {
                             order.push(c);
