@@ -10,23 +10,10 @@
 
 mod support;
 
-use std::process::Command;
-
 #[test]
 fn convergence_checks_are_taken_as_the_h200_takes_them() {
     let bin = support::built("calibration/bradiv").join("bradiv");
-    let dir = support::scratch("bradiv-run");
-    let export = dir.path().join("run.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args(["run", "--export"])
-        .arg(&export)
-        .arg("--")
-        .arg(&bin)
-        .current_dir(support::repo())
-        .env("WARPSCOPE_CUDA_ROOT", support::cuda_root())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let ran = support::run_exported("bradiv-run", bin.to_str().unwrap());
     let h200 = support::repo().join("calibration/bradiv/h200");
     // raw<11,0> and raw<11,1> shuffle by xor among the lanes of __activemask() after divergence:
     // a lane whose partner is not in the mask reads an undefined value, so only their masks count
@@ -40,12 +27,11 @@ fn convergence_checks_are_taken_as_the_h200_takes_them() {
     let gpu = std::fs::read_to_string(h200.join("bradiv.stdout")).unwrap();
     let theirs: Vec<String> = gpu.lines().map(line).collect();
     assert_eq!(theirs.len(), 57 * 4 + 1);
-    let printed = String::from_utf8_lossy(&out.stdout);
+    let printed = &ran.stdout;
     let mine: Vec<String> = printed.lines().take(theirs.len()).map(line).collect();
     assert_eq!(mine, theirs, "the H200's output");
     let ncu = support::read_ncu_csv(&h200.join("bradiv.branch.csv"));
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
-    let launches = v["launches"].as_array().unwrap();
+    let launches = ran.export["launches"].as_array().unwrap();
     assert_eq!((launches.len(), ncu.len()), (57, 57));
     let (flag, keys) = support::GROUPS[0];
     for l in launches {

@@ -9,35 +9,17 @@
 
 mod support;
 
-use std::process::Command;
-
 fn replay(program: &str) {
     let bin = support::built("calibration/run/calls").join(program);
-    let dir = support::scratch(&format!("calls-{program}"));
-    let export = dir.path().join("run.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args(["run", "--export"])
-        .arg(&export)
-        .arg("--")
-        .arg(&bin)
-        .current_dir(support::repo())
-        .env("WARPSCOPE_CUDA_ROOT", support::cuda_root())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{program}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let ran = support::run_exported(&format!("calls-{program}"), bin.to_str().unwrap());
     let h200 = support::repo().join("calibration/run/calls/h200");
     let gpu_out = std::fs::read_to_string(h200.join(format!("{program}.stdout"))).unwrap();
-    let printed = String::from_utf8_lossy(&out.stdout);
+    let printed = &ran.stdout;
     let theirs: Vec<&str> = gpu_out.lines().collect();
     let mine: Vec<&str> = printed.lines().take(theirs.len()).collect();
     assert_eq!(mine, theirs, "{program}: the GPU's output");
     let ncu = support::read_ncu_csv(&h200.join(format!("{program}.branch1.csv")));
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
-    let launches = v["launches"].as_array().unwrap();
+    let launches = ran.export["launches"].as_array().unwrap();
     assert_eq!(launches.len(), 4, "{program}: launches");
     for l in launches {
         let id = l["id"].as_u64().unwrap();
