@@ -6,7 +6,8 @@ page; single: a launch of its own, ncu's per-launch metrics), gen.py's family, o
 page `L1 Wavefronts Shared`; single: `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}`)
 and the L1's own count (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}`, single launches
 only; '-' otherwise).
-  python3 collect.py RESULTS_DIR > measured.tsv"""
+  python3 collect.py RESULTS_DIR > measured.tsv
+  python3 collect.py RESULTS_DIR2 2 > measured2.tsv   (the second round, gen2.py/run2.sh: packed only)"""
 import csv
 import gzip
 import io
@@ -16,6 +17,7 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 res = sys.argv[1]
+rnd = sys.argv[2] if len(sys.argv) > 2 else ''
 
 
 def pats(name):
@@ -28,14 +30,14 @@ def opencsv(name):
 
 
 fam = {}
-for r in csv.DictReader(open(os.path.join(here, 'predictions.tsv')), delimiter='\t'):
+for r in csv.DictReader(open(os.path.join(here, f'predictions{rnd}.tsv')), delimiter='\t'):
     fam[(r['batch'], int(r['line']))] = r['family']
 out = []
-packed = pats('patterns.txt')
+packed = pats(f'patterns{rnd}.txt')
 runs = [(int(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5))) for m in
-        re.finditer(r'launch (\d+) op (\w+) width (\d+) lines (\d+)-(\d+)', open(os.path.join(res, 'probe.stdout')).read())]
+        re.finditer(r'launch (\d+) op (\w+) width (\d+) lines (\d+)-(\d+)', open(os.path.join(res, f'probe{rnd}.stdout')).read())]
 blocks = []
-for part in ('probe.sass1.csv', 'probe.sass2.csv'):
+for part in (('probe.sass1.csv', 'probe.sass2.csv') if not rnd else (f'probe{rnd}.sass.csv',)):
     if not os.path.exists(os.path.join(res, part)) and not os.path.exists(os.path.join(res, part + '.gz')):
         continue
     got, head = [], None
@@ -66,7 +68,8 @@ for (launch, op, w, first, last), insts in zip(runs, blocks):
         assert int(on.replace(',', '')) == bin(mask).count('1'), (launch, k, on, p[2])
         out.append(('packed', line, fam[('packed', line)], op, w, p[2], ' '.join(p[3:]), wf.replace(',', ''), '-'))
 single = pats('patterns_single.txt')
-if os.path.exists(os.path.join(res, 'probe_single.metrics.csv')) or os.path.exists(os.path.join(res, 'probe_single.metrics.csv.gz')):
+if not rnd and (os.path.exists(os.path.join(res, 'probe_single.metrics.csv'))
+               or os.path.exists(os.path.join(res, 'probe_single.metrics.csv.gz'))):
     lines = [l for l in opencsv('probe_single.metrics.csv') if l.startswith('"')]
     m = {}
     for r in csv.DictReader(io.StringIO(''.join(lines))):
