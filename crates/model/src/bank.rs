@@ -363,7 +363,7 @@ pub fn wavefronts(arch: &Arch, config: &Config, req: &Request) -> Result<Counts,
 /// - 16 bytes: each half-warp is doubled on its own when its doubled phase is conflict-free, else
 ///   counted in quarter-warps; and when lane 31 is active, the first half-warp is doubled only if
 ///   every one of its active lanes shares its address with an active lane `L ^ 1` or `L ^ 2`
-///   (calibration/lds128/: 3,909 attributed rows of an H200, none broken; the alternatives and
+///   (calibration/lds128/: 4,245 attributed rows of an H200, none broken; the alternatives and
 ///   the rows that break them are in its README).
 ///
 /// Stores never double, and their attribution equals the L1's count (calibration/lds128/).

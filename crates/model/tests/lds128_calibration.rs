@@ -145,3 +145,32 @@ fn the_l1_count_of_a_lone_launch_is_the_bank_model() {
     }
     assert_eq!(n, 287);
 }
+
+/// The second round (gen2.py): lanes paired only through `L ^ 3`, or with an inactive partner
+/// whose address register holds the same address, do not count as paired; `L ^ 1` and `L ^ 2`
+/// do; with lane 31 off nothing of it matters.
+#[test]
+fn second_round_pairing_rows() {
+    let rows = rows("measured2.tsv");
+    assert_eq!(rows.len(), 336);
+    let (n, _) = check_attributed(&rows);
+    assert_eq!(n, 336);
+    let count = |prefix: &str| -> Vec<u32> {
+        let mut v: Vec<u32> = rows
+            .iter()
+            .filter(|r| r.family.starts_with(prefix))
+            .map(|r| r.attributed)
+            .collect();
+        v.dedup();
+        v
+    };
+    // lane 31 active, second half-warp conflicting: an unpaired first half-warp takes 2 quarter
+    // wavefronts (4 in all), a paired one its doubled phase (3 in all)
+    assert_eq!(count("S1-l3-a"), [4]);
+    assert_eq!(count("S2-inactive-mate-a"), [4]);
+    assert_eq!(count("S3-l1-a"), [3]);
+    assert_eq!(count("S4-l2-a"), [3]);
+    // lane 31 off: doubled whatever the pairing
+    assert_eq!(count("S1-l3-c"), [3]);
+    assert_eq!(count("S2-inactive-mate-c"), [3]);
+}
