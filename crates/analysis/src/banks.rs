@@ -40,13 +40,13 @@ pub struct Counts {
     /// Wavefronts the same requests would need with no bank conflict.
     pub ideal_wavefronts: u64,
     /// Wavefronts as Nsight Compute attributes them to the instructions
-    /// (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_*`): `wavefronts` but for 8-byte loads
-    /// whose doubled phase conflicts ([`warpscope_model::bank::attributed`]).
+    /// (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_*`): `wavefronts` but for 8- and
+    /// 16-byte loads whose doubled phases conflict ([`warpscope_model::bank::attributed`]).
     #[serde(skip)]
     pub attributed_wavefronts: u64,
     /// Requests whose attributed wavefronts no measured rule gives
-    /// ([`warpscope_model::bank::attribution_known`]: 16-byte loads whose doubled half-warp phases
-    /// conflict); `attributed_wavefronts` holds the L1's count for them.
+    /// ([`warpscope_model::bank::attribution_known`]; no measured shape today);
+    /// `attributed_wavefronts` holds the L1's count for them.
     #[serde(skip)]
     pub attributed_unknown: u64,
 }

@@ -1,9 +1,9 @@
 //! 16-byte shared loads and the wavefronts Nsight Compute attributes to them
 //! (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld`): where the lane pairs agree and the
-//! doubled half-warp phase conflicts, no measured rule gives the attribution
-//! (calibration/lds64/README.md), and the bank analysis counts such requests as unknown; a
-//! conflict-free 16-byte load, doubled or not, stays known. Own kernel (one warp, one
-//! `ld.shared.v4.u32` at `(lane >> shift) * stride`), emulated on sm_90.
+//! doubled half-warp phases conflict, the attribution counts those half-warps in quarter-warps
+//! while the L1 keeps them doubled (calibration/lds128/README.md); every request's attribution is
+//! known. Own kernel (one warp, one `ld.shared.v4.u32` at a sum of masked lane bits), emulated on
+//! sm_90.
 
 use std::sync::Arc;
 
@@ -71,11 +71,12 @@ fn loads(terms: &[(u32, u32)]) -> (u64, u64, u64, u64) {
 }
 
 #[test]
-fn a_conflicting_doubled_16_byte_load_has_no_known_attribution() {
+fn a_conflicting_doubled_16_byte_load_is_attributed_in_quarter_warps() {
     // lane pairs agree; quarter-warps at 0, 16, 112, 128 (2-way), 16, 32, 128, 144 (2-way), ...:
-    // the doubled half-warps take 2 wavefronts each, the quarter-warps 2 each (8 in all)
+    // the doubled half-warps take 2 wavefronts each (the L1's 4), the attribution counts each
+    // conflicting half-warp in quarter-warps (2 each, 8 in all)
     let shape = [(2, 8), (4, 28), (24, 2)];
-    assert_eq!(loads(&shape), (1, 4, 4, 1));
+    assert_eq!(loads(&shape), (1, 4, 8, 0));
 }
 
 #[test]
@@ -84,8 +85,8 @@ fn other_16_byte_loads_keep_a_known_attribution() {
     assert_eq!(loads(&[(31, 16)]), (1, 4, 4, 0));
     // lane pairs on one address, consecutive: doubled half-warp phases, conflict-free
     assert_eq!(loads(&[(30, 8)]), (1, 2, 2, 0));
-    // lane pairs 64 bytes apart: the doubled half-warps conflict 4-way, but quarter-warps would take
-    // as many wavefronts (2-way each): every candidate agrees
+    // lane pairs 64 bytes apart: the doubled half-warps conflict 4-way, quarter-warps take as many
+    // wavefronts (2-way each)
     assert_eq!(loads(&[(30, 32)]), (1, 8, 8, 0));
     // a conflicting 16-byte load whose phases do not double (quarter-warps)
     assert_eq!(loads(&[(31, 64)]).3, 0);

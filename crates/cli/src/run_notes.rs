@@ -156,7 +156,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     let lds128 = kernels_where("warpscope__shared_attributed_unknown_requests", |v| v > 0.0);
     if !lds128.is_empty() {
         notes.push(format!(
-            "{} make 16-byte shared loads whose lane pairs agree and whose doubled half-warp phases conflict (counted otherwise in quarter-warps): the wavefronts Nsight Compute attributes to such loads follow no measured rule (calibration/lds64/README.md), so their sm__sass_ shared wavefronts are estimates (the L1's count; `warpscope__shared_attributed_unknown_requests`)",
+            "{} make shared requests whose attributed wavefronts follow no measured rule (calibration/lds64/ and calibration/lds128/ README.md), so their sm__sass_ shared wavefronts are estimates (the L1's count; `warpscope__shared_attributed_unknown_requests`)",
             lds128.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
         ));
     }

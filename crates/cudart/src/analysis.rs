@@ -983,9 +983,9 @@ pub fn analyse_launch(
     if ld.wavefronts + st.wavefronts > 0 {
         put("warpscope__l1tex_shared_wavefronts_floor", 1.0);
     }
-    // 16-byte loads whose doubled half-warp phases conflict: no measured rule gives the wavefronts
-    // attributed to them (`bank::attribution_known`, calibration/lds64), so the `sm__sass_` figures
-    // above are estimates (the L1's count for those requests)
+    // requests whose attributed wavefronts no measured rule gives (`bank::attribution_known`; none
+    // of the shapes measured in calibration/lds64 and calibration/lds128): the `sm__sass_` figures
+    // above are estimates then (the L1's count for those requests)
     let unknown = ld_requests.attributed_unknown + st_requests.attributed_unknown;
     if unknown > 0 {
         put("warpscope__shared_attributed_unknown_requests", unknown as f64);

@@ -17,7 +17,7 @@
 //! / `_st`) are a `floor`: the requests' own wavefronts, to which the GPU adds wavefronts from
 //! contention with other L1 traffic, differently at each launch; the instruction-attributed
 //! `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld` / `_st` are exact, except in launches
-//! with 16-byte loads whose attribution no measured rule gives
+//! with shared requests whose attribution no measured rule gives
 //! (`warpscope__shared_attributed_unknown_requests`): estimates there. A differing exact
 //! counter is a difference, and so is a floor above the measured value; a differing estimate, or a
 //! measured value above a floor, is shown, not counted.
@@ -145,8 +145,8 @@ fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
     {
         return "estimate";
     }
-    // 16-byte loads whose doubled half-warp phases conflict: no measured rule gives the
-    // wavefronts attributed to them (`warpscope_model::bank::attribution_known`)
+    // shared requests whose attributed wavefronts no measured rule gives
+    // (`warpscope_model::bank::attribution_known`)
     if matches!(
         metric,
         "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"

@@ -45,8 +45,10 @@
 //! counted in `calibration/bank/README.md`.
 //!
 //! **What Nsight Compute attributes to the instruction** (`sm__sass_l1tex_..._op_ld`, the source
-//! page) differs from the L1's count on one shape: an 8-byte load whose whole-warp phase has bank
-//! conflicts is attributed in half-warps ([`attributed`]; measured on an H200, calibration/lds64/).
+//! page) differs from the L1's count where doubled phases conflict: an 8-byte load whose whole-warp
+//! phase has bank conflicts is attributed in half-warps, a 16-byte load's conflicting doubled
+//! half-warp in quarter-warps, with one more condition on the first half-warp when lane 31 is
+//! active ([`attributed`]; measured on an H200, calibration/lds64/ and calibration/lds128/).
 //!
 //! **Ideal** is, per phase, the distinct bank words the phase needs divided by the number of banks,
 //! rounded up (on CC 7.0+ this is 1 per non-empty phase for aligned accesses).
@@ -352,46 +354,74 @@ pub fn wavefronts(arch: &Arch, config: &Config, req: &Request) -> Result<Counts,
 /// The wavefronts Nsight Compute attributes to the instruction
 /// (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld`, the source page's `L1 Wavefronts
 /// Shared`), given the request's [`wavefronts`] `counts`. They equal `counts.wavefronts` except for
-/// an 8-byte load on CC 7.0+ whose doubled phase (the whole warp, see the module's rules)
-/// conflicts: the attribution doubles the phase only when it then takes one wavefront, and
-/// otherwise counts the request in half-warps, while the L1's own count
-/// (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`, `counts.wavefronts`) keeps the doubled
-/// phase with its conflicts. Measured on an H200 (calibration/lds64/: 1,409 attributed rows, 311
-/// L1 rows). 16-byte loads whose doubled phases conflict are attributed by a rule not found yet
-/// (calibration/lds64/README.md); they keep `counts.wavefronts`.
+/// 8- and 16-byte loads on CC 7.0+ whose phases double (see the module's rules), where the
+/// attribution keeps a doubled phase only when it then takes one wavefront, while the L1's own
+/// count (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`, `counts.wavefronts`) keeps the
+/// doubled phases with their conflicts:
+/// - 8 bytes: the doubled phase is the whole warp; conflicting, the request is counted in
+///   half-warps (calibration/lds64/: 1,409 attributed rows, 311 L1 rows).
+/// - 16 bytes: each half-warp is doubled on its own when its doubled phase is conflict-free, else
+///   counted in quarter-warps; and when lane 31 is active, the first half-warp is doubled only if
+///   every one of its active lanes shares its address with an active lane `L ^ 1` or `L ^ 2`
+///   (calibration/lds128/: 4,245 attributed rows of an H200, none broken; the alternatives and
+///   the rows that break them are in its README).
+///
+/// Stores never double, and their attribution equals the L1's count (calibration/lds128/).
 pub fn attributed(arch: &Arch, config: &Config, req: &Request, counts: &Counts) -> u32 {
     let older = matches!(
         arch.family,
         Family::Tesla | Family::Fermi | Family::Kepler | Family::Maxwell | Family::Pascal
     );
-    if older || counts.conflict_ways <= 1 || req.width != 8 || !doubles(req) {
+    if older || !matches!(req.width, 8 | 16) || req.op != Op::Load {
+        return counts.wavefronts;
+    }
+    // a conflict-free doubled phase stays doubled, except a 16-byte load's first half-warp when
+    // lane 31 is active and the half-warp's lanes are not paired
+    let first_paired = req.width == 8 || req.mask >> 31 & 1 == 0 || first_half_paired(req);
+    if (counts.conflict_ways <= 1 && first_paired) || !doubles(req) {
         return counts.wavefronts;
     }
     let mut p = plan(arch, config, req);
-    p.phase_lanes = 16;
-    multicast_counts(req, &p).wavefronts
+    if req.width == 8 {
+        p.phase_lanes = 16;
+        return multicast_counts(req, &p).wavefronts;
+    }
+    let mut total = 0;
+    for (half, lanes) in [0x0000_ffffu32, 0xffff_0000].into_iter().enumerate() {
+        let part = Request {
+            mask: req.mask & lanes,
+            ..*req
+        };
+        p.phase_lanes = 16;
+        let doubled = multicast_counts(&part, &p).wavefronts;
+        total += if doubled <= 1 && (half == 1 || first_paired) {
+            doubled
+        } else {
+            p.phase_lanes = 8;
+            multicast_counts(&part, &p).wavefronts
+        };
+    }
+    total
 }
 
-/// Whether [`attributed`] is the count Nsight Compute attributes to the request. False for the
-/// one shape whose attribution no measured rule fits: a 16-byte load on CC 7.0+ whose phases
-/// double (half-warps: the lane pairs or the xor-2 partners agree), whose doubled phases conflict
-/// (`counts.conflict_ways > 1`) and whose count in quarter-warp phases differs from the doubled
-/// one (where the two agree, every candidate does). On the H200 (calibration/lds64/, 465
-/// attributed 16-byte rows, 457 of that shape) such loads are counted neither with the doubled
-/// phases (the L1's count, which [`attributed`] keeps for them: 404 rows differ) nor in
-/// quarter-warps (82), nor with each half-warp doubled on its own only when it is then
-/// conflict-free (16); the 8 rows outside the shape equal [`attributed`].
-pub fn attribution_known(arch: &Arch, config: &Config, req: &Request, counts: &Counts) -> bool {
-    let older = matches!(
-        arch.family,
-        Family::Tesla | Family::Fermi | Family::Kepler | Family::Maxwell | Family::Pascal
-    );
-    if older || req.width != 16 || counts.conflict_ways <= 1 || !doubles(req) {
-        return true;
-    }
-    let mut p = plan(arch, config, req);
-    p.phase_lanes = 8;
-    multicast_counts(req, &p).wavefronts == counts.wavefronts
+/// Whether every active lane `L` of the first half-warp has an active lane `L ^ 1` or `L ^ 2`
+/// reading the same address (the condition the attribution of a 16-byte load puts on doubling
+/// the first half-warp when lane 31 is active, [`attributed`]).
+fn first_half_paired(req: &Request) -> bool {
+    (0..16usize).all(|l| {
+        req.mask >> l & 1 == 0
+            || [l ^ 1, l ^ 2]
+                .iter()
+                .any(|&p| req.mask >> p & 1 == 1 && req.addrs[p] == req.addrs[l])
+    })
+}
+
+/// Whether [`attributed`] is the count Nsight Compute attributes to the request. Every shape
+/// measured follows a rule now (8-byte loads: calibration/lds64/; 16-byte loads and 8- and
+/// 16-byte stores: calibration/lds128/), so this is always true; callers keep labelling counts by
+/// it should a shape without a rule turn up.
+pub fn attribution_known(_arch: &Arch, _config: &Config, _req: &Request, _counts: &Counts) -> bool {
+    true
 }
 
 /// The fast path of the multicast families (CC 2.x and later).

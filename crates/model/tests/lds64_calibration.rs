@@ -3,8 +3,8 @@
 //! wavefronts Nsight Compute attributes to each 8-byte load (the source page's `L1 Wavefronts
 //! Shared`, `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld`) equal `bank::attributed`,
 //! and the L1's own count (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`, measured where the
-//! pattern had its launch alone; 8- and 16-byte) equals `bank::wavefronts`. (The attribution of
-//! 16-byte loads whose doubled phases conflict is not modelled: README.) The table comes from `calibration/lds64/run.sh`
+//! pattern had its launch alone; 8- and 16-byte) equals `bank::wavefronts`; 16-byte loads follow
+//! the rule of calibration/lds128/. The table comes from `calibration/lds64/run.sh`
 //! and `collect.py`; nothing here is produced by the model.
 
 use std::path::Path;
@@ -101,35 +101,35 @@ fn even_lanes_in_two_bank_rows_conflict_only_for_the_l1() {
     );
 }
 
-/// The 16-byte rows: where `bank::attribution_known` holds, the H200's attributed count equals
-/// `bank::attributed`; the rows it leaves out (doubled half-warp phases that conflict and count
-/// otherwise in quarter-warps) are the ones no rule fits: the kept count (the L1's) is wrong on
-/// most of them, and so is counting them in quarter-warps.
+/// The 16-byte rows: the H200's attributed count equals `bank::attributed` on every row (the rule
+/// of calibration/lds128/); the L1's count is wrong on most of the rows whose doubled half-warp
+/// phases conflict, and so is counting every such request in quarter-warps.
 #[test]
-fn sixteen_byte_attribution_is_known_only_outside_the_conflicting_doubled_shape() {
+fn sixteen_byte_attribution_is_known_and_equal() {
     let rows = rows();
-    let (mut known, mut unknown, mut l1_wrong, mut quarters_wrong) = (0, 0, 0, 0);
+    let (mut n, mut l1_wrong, mut quarters_wrong) = (0, 0, 0);
     for r in rows.iter().filter(|r| r.req.width == 16) {
         let c = wavefronts(h200(), &Config::default(), &r.req).unwrap();
         let a = attributed(h200(), &Config::default(), &r.req, &c);
-        if attribution_known(h200(), &Config::default(), &r.req, &c) {
-            assert_eq!(a, r.attributed, "{}: attributed", r.at);
-            known += 1;
-        } else {
-            unknown += 1;
-            l1_wrong += usize::from(a != r.attributed);
-            // quarter-warp phases: the request with its lanes in separate quarter-warp requests
-            let quarters: u32 = (0..4)
-                .map(|q| {
-                    let part = Request::from_fn(16, Op::Load, |l| {
-                        (l / 8 == q && r.req.mask >> l & 1 == 1).then(|| r.req.addrs[l as usize])
-                    });
-                    wavefronts(h200(), &Config::default(), &part).unwrap().wavefronts
-                })
-                .sum();
-            quarters_wrong += usize::from(quarters != r.attributed);
-        }
+        assert!(
+            attribution_known(h200(), &Config::default(), &r.req, &c),
+            "{}",
+            r.at
+        );
+        assert_eq!(a, r.attributed, "{}: attributed", r.at);
+        n += 1;
+        l1_wrong += usize::from(c.wavefronts != r.attributed);
+        // quarter-warp phases: the request with its lanes in separate quarter-warp requests
+        let quarters: u32 = (0..4)
+            .map(|q| {
+                let part = Request::from_fn(16, Op::Load, |l| {
+                    (l / 8 == q && r.req.mask >> l & 1 == 1).then(|| r.req.addrs[l as usize])
+                });
+                wavefronts(h200(), &Config::default(), &part).unwrap().wavefronts
+            })
+            .sum();
+        quarters_wrong += usize::from(quarters != r.attributed);
     }
-    assert_eq!((known, unknown), (8, 457));
-    assert_eq!((l1_wrong, quarters_wrong), (404, 82));
+    assert_eq!(n, 465);
+    assert_eq!((l1_wrong, quarters_wrong), (404, 86));
 }
