@@ -3,8 +3,9 @@
 # run's CPU time (user + sys) and peak resident memory (GNU time):
 #   1. the 512x512 tiled matmul of scripts/bench-speed.sh: `check` (global races on) against
 #      `analyze` with every section (the goal: at most 1.5x);
-#   2. two book-sized programs of calibration/run/bench (reduce 2^22 ints, transpose 2048x2048):
-#      `run --check` against plain `run`;
+#   2. two book-sized programs of calibration/run/bench (reduce 2^22 ints, transpose 2048x2048)
+#      and the whole matmul program matmul.cu (512x512, the same kernel as 1.): `run --check`
+#      against plain `run`;
 #   3. dynamic parallelism: dp_copy.cu (a parent kernel whose blocks launch child grids, launched
 #      LAUNCHES times) with 0, 128 and 512 MiB of further device memory: `run --check` copies the
 #      program's memory before each launch of a launching kernel, so the extra time per launch
@@ -22,6 +23,7 @@ ln -sf "$C/lib/libcudart.so.13" "$T/lib/libcudart.so"
 nv() { "$C/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$T/lib" "$@"; }
 nv -o "$T/reduce" calibration/run/bench/reduce.cu
 nv -o "$T/transpose" calibration/run/bench/transpose.cu
+nv -o "$T/matmul" calibration/races/check-cost/matmul.cu
 nv -rdc=true -o "$T/dp_copy" calibration/races/check-cost/dp_copy.cu -lcudadevrt
 echo "machine: $(nproc) CPU cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "warpscope: $W"
@@ -54,7 +56,7 @@ printf 'check / analyze: %.2f by CPU, %.2f by wall (goal: at most 1.5)\n' \
   "$(echo "$last_cpu / $a_cpu" | bc -l)" "$(echo "$last_wall / $a_wall" | bc -l)"
 
 echo "== 2. book-sized programs: run --check against run"
-for p in "reduce 22" "transpose 2048"; do
+for p in "reduce 22" "transpose 2048" "matmul 512"; do
   set -- $p
   best "run $p" "$W" run -- "$T/$1" "$2"
   r_cpu=$last_cpu

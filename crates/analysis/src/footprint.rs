@@ -7,11 +7,19 @@
 //! Memory is bounded by the number of disjoint intervals, not by the bytes touched: a warp's
 //! contiguous lanes make one interval, a kernel sweeping a buffer one per instruction. Past
 //! [`MAX_INTERVALS`] a footprint stops growing and says so ([`Footprint::partial`]).
+//!
+//! Cost: a warp access only appends its intervals to a buffer; every [`PENDING`] intervals (and
+//! when a block's footprint is merged) the buffer is sorted, runs of one instruction that overlap
+//! or touch are joined, and what is left goes into the per-instruction interval maps, where an
+//! interval inside one already there changes nothing. A warp re-reading what its block read
+//! before so costs a push, not a map update.
 
 use std::collections::BTreeMap;
 
 /// The most intervals one launch's footprint keeps (about 48 MB at its worst).
 pub const MAX_INTERVALS: usize = 1 << 20;
+/// Intervals a footprint buffers before it sorts and joins them into its maps.
+pub const PENDING: usize = 4096;
 
 /// How an instruction used its bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -50,6 +58,12 @@ impl Ranges {
     /// Adds `[lo, hi)`; returns how the number of intervals changed.
     pub fn insert(&mut self, mut lo: u64, mut hi: u64) -> isize {
         if lo >= hi {
+            return 0;
+        }
+        // inside an interval already there: nothing changes
+        if let Some((_, &b)) = self.0.range(..=lo).next_back()
+            && b >= hi
+        {
             return 0;
         }
         let mut removed = 0isize;
@@ -102,16 +116,61 @@ impl Ranges {
 }
 
 /// The bytes a launch (or a block of it) accessed, per use and instruction (pc).
+///
+/// What [`Footprint::add`] and [`Footprint::add_lanes`] add is buffered: the readers
+/// ([`Footprint::sets`], [`Footprint::intervals`], [`Footprint::partial`], ...) see it after
+/// [`Footprint::flush`] ([`Footprint::merge`] flushes both sides).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Footprint {
     sets: BTreeMap<(Use, u32), Ranges>,
     intervals: usize,
     partial: bool,
+    /// Intervals added since the last flush.
+    pending: Vec<(Use, u32, u64, u64)>,
 }
 
 impl Footprint {
     /// Adds `[lo, hi)` accessed by instruction `pc` as `u`.
     pub fn add(&mut self, u: Use, pc: u32, lo: u64, hi: u64) {
+        if lo >= hi {
+            return;
+        }
+        self.pending.push((u, pc, lo, hi));
+        if self.pending.len() >= PENDING {
+            self.flush();
+        }
+    }
+
+    /// Moves the buffered intervals into the maps: sorted, each instruction's overlapping or
+    /// touching ones joined first. Past [`MAX_INTERVALS`] the rest are left out and the footprint
+    /// is partial.
+    pub fn flush(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_unstable();
+        let mut run: Option<(Use, u32, u64, u64)> = None;
+        for (u, pc, lo, hi) in pending.drain(..) {
+            run = match run {
+                Some((ru, rpc, rlo, rhi)) if ru == u && rpc == pc && lo <= rhi => {
+                    Some((ru, rpc, rlo, rhi.max(hi)))
+                }
+                Some((ru, rpc, rlo, rhi)) => {
+                    self.insert(ru, rpc, rlo, rhi);
+                    Some((u, pc, lo, hi))
+                }
+                None => Some((u, pc, lo, hi)),
+            };
+        }
+        if let Some((u, pc, lo, hi)) = run {
+            self.insert(u, pc, lo, hi);
+        }
+        // the buffer's allocation is kept for the next intervals
+        self.pending = pending;
+    }
+
+    fn insert(&mut self, u: Use, pc: u32, lo: u64, hi: u64) {
         if self.intervals >= MAX_INTERVALS {
             self.partial = true;
             return;
@@ -144,12 +203,14 @@ impl Footprint {
         }
     }
 
-    /// Folds another footprint in (a later block's).
-    pub fn merge(&mut self, other: Footprint) {
+    /// Folds another footprint in (a later block's); both are flushed.
+    pub fn merge(&mut self, mut other: Footprint) {
+        self.flush();
+        other.flush();
         self.partial |= other.partial;
         for ((u, pc), r) in other.sets {
             for (lo, hi) in r.iter() {
-                self.add(u, pc, lo, hi);
+                self.insert(u, pc, lo, hi);
             }
         }
     }
@@ -161,7 +222,7 @@ impl Footprint {
 
     /// Whether no access was recorded.
     pub fn is_empty(&self) -> bool {
-        self.sets.is_empty()
+        self.sets.is_empty() && self.pending.is_empty()
     }
 
     /// Number of intervals kept.
@@ -224,9 +285,11 @@ mod tests {
         let mut f = Footprint::default();
         let addrs: [u64; 32] = std::array::from_fn(|i| 0x1000 + 4 * i as u64);
         f.add_lanes(Use::Write, 3, 4, u32::MAX, &addrs);
+        f.flush();
         assert_eq!(f.intervals(), 1);
         let strided: [u64; 32] = std::array::from_fn(|i| 0x4000 + 8 * i as u64);
         f.add_lanes(Use::Read, 4, 4, 0xF, &strided);
+        f.flush();
         assert_eq!(f.intervals(), 5);
         let sets: Vec<_> = f.sets().map(|(u, pc, r)| (u, pc, r.len())).collect();
         assert_eq!(sets, [(Use::Read, 4, 4), (Use::Write, 3, 1)]);
@@ -251,5 +314,40 @@ mod tests {
         assert_eq!(a.intervals(), 2);
         let g = a.regroup(|_| 7u32);
         assert_eq!(g[&(Use::Write, 7)].iter().collect::<Vec<_>>(), [(0, 132)]);
+    }
+
+    #[test]
+    fn buffered_intervals_join_per_instruction_and_stop_at_the_cap() {
+        let mut f = Footprint::default();
+        // out of order, overlapping, touching and contained: one interval per instruction
+        f.add(Use::Read, 1, 64, 128);
+        f.add(Use::Read, 1, 0, 64);
+        f.add(Use::Read, 1, 16, 32);
+        f.add(Use::Read, 2, 100, 104);
+        f.add(Use::Read, 1, 120, 130);
+        assert!(!f.is_empty());
+        f.flush();
+        let sets: Vec<_> = f
+            .sets()
+            .map(|(u, pc, r)| (u, pc, r.iter().collect::<Vec<_>>()))
+            .collect();
+        assert_eq!(
+            sets,
+            [(Use::Read, 1, vec![(0, 130)]), (Use::Read, 2, vec![(100, 104)])]
+        );
+        // an interval inside one already kept changes nothing
+        f.add(Use::Read, 1, 8, 12);
+        f.flush();
+        assert_eq!(f.intervals(), 2);
+        // the cap: disjoint intervals past MAX_INTERVALS are left out, and the footprint says so
+        let mut f = Footprint::default();
+        for i in 0..(MAX_INTERVALS as u64 + 5) {
+            f.add(Use::Write, 0, 8 * i, 8 * i + 4);
+        }
+        f.flush();
+        assert_eq!(f.intervals(), MAX_INTERVALS);
+        assert!(f.partial());
+        // the first ones are kept
+        assert_eq!(f.sets().next().unwrap().2.iter().next(), Some((0, 4)));
     }
 }

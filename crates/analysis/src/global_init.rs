@@ -331,6 +331,7 @@ impl GlobalInitReport {
 
     /// The launch's global footprint (every block merged so far), taken out of the report.
     pub fn take_footprint(&mut self) -> Footprint {
+        self.footprint.flush();
         std::mem::take(&mut self.footprint)
     }
 

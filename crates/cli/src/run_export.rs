@@ -486,6 +486,7 @@ pub fn export<'a>(
                         | warpscope_cudart::Notice::ApiError { .. }
                         | warpscope_cudart::Notice::UninitializedCopy { .. }
                         | warpscope_cudart::Notice::StreamRace { .. }
+                        | warpscope_cudart::Notice::StreamUnchecked { .. }
                 )
             })
             .then(|| {

@@ -202,3 +202,204 @@ fn asynchronous_copies_race_with_kernels_on_other_streams() {
     );
     assert_none("stream_copy.cu", &["EVENT"]);
 }
+
+/// The export of `run --check` on one program (`calibration/races/programs`), and the exit status.
+fn export_of(program: &str, defines: &[&str]) -> (Value, i32) {
+    let dir = scratch("streams-export");
+    let export = dir.path().join("run.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpscope"));
+    cmd.args(["run", "--check", "--export"]).arg(&export);
+    for d in defines {
+        cmd.args(["-D", d]);
+    }
+    let out = cmd
+        .arg(repo().join("calibration/races/programs").join(program))
+        .current_dir(dir.path())
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&export).unwrap_or_else(|e| {
+        panic!(
+            "{program} {defines:?}: no export ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (
+        serde_json::from_str(&text).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn contains_all(message: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(message.contains(part), "{part}: {message}");
+    }
+}
+
+/// Two kernel nodes of one graph with no path of edges between them race, built node by node or
+/// captured from two streams; an edge (given when the node is added, added later, or captured
+/// through an event) orders them, and so does an event wait node for an event another graph's
+/// event record node recorded.
+#[test]
+fn graph_nodes_are_ordered_by_their_edges() {
+    for variant in [&[][..], &["CAPTURE"]] {
+        let (kernel, line, message) = one("stream_graph.cu", variant);
+        assert!(kernel.starts_with("scale"), "{variant:?}: {kernel}");
+        assert_eq!(line, Some(22), "{variant:?}");
+        contains_all(
+            &message,
+            &[
+                "launch 1 `scale(int *)` (node 1 of graph 0x",
+                "reads byte 0 of the 256-byte allocation",
+                "which launch 0 `fill(int *, int)` (node 0 of graph 0x",
+                "writes (line 21)",
+                "and no path of graph 0x",
+                "'s edges leads from one node to the other",
+            ],
+        );
+    }
+    for variant in [
+        &["EDGE"][..],
+        &["EDGE", "ADDDEP"],
+        &["CAPTURE", "EDGE"],
+        &["EVENTNODE"],
+    ] {
+        assert_none("stream_graph.cu", variant);
+    }
+    // without the wait node the other graph's node races with this graph's and with the launch
+    // after it, which are not nodes of one graph
+    let (found, status) = stream_races("stream_graph.cu", &["EVENTNODE", "NOWAIT"]);
+    assert_eq!(status, 1);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    for (_, _, m) in &found {
+        contains_all(
+            m,
+            &[
+                "which launch 0 `fill(int *, int)` (node 0 of graph 0x",
+                "nothing orders the two",
+            ],
+        );
+    }
+}
+
+/// A graph launch is ordered in its stream: the launch after it on the same stream waits for every
+/// node, one on another stream for none.
+#[test]
+fn a_graph_launch_is_ordered_in_its_stream() {
+    let (found, status) = stream_races("stream_graph.cu", &["EDGE", "OTHER"]);
+    assert_eq!(status, 1);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    for ((kernel, line, m), node) in found.iter().zip(["node 0 of graph", "node 1 of graph"]) {
+        assert!(kernel.starts_with("fill"), "{kernel}");
+        assert_eq!(*line, Some(21));
+        contains_all(
+            m,
+            &[
+                "launch 2 `fill(int *, int)` on stream 0x",
+                node,
+                "nothing orders the two",
+            ],
+        );
+    }
+}
+
+/// Pitched 2-D and 3-D copies and 2-D sets touch their rows only: a kernel on another stream that
+/// writes only the rows' padding does not race with them, one that writes inside them does. A
+/// symbol copy touches the `__device__` variable.
+#[test]
+fn pitched_copies_and_sets_touch_their_rows_only() {
+    for (variant, call) in [
+        ("", "cudaMemcpy2DAsync"),
+        ("MEMSET", "cudaMemset2DAsync"),
+        ("THREED", "cudaMemcpy3DAsync"),
+    ] {
+        let plain: Vec<&str> = [variant].into_iter().filter(|v| !v.is_empty()).collect();
+        assert_none("stream_pitched.cu", &plain);
+        let mut inside = plain.clone();
+        inside.push("INSIDE");
+        let (kernel, line, message) = one("stream_pitched.cu", &inside);
+        assert_eq!(kernel, "(program)");
+        assert_eq!(line, None);
+        assert!(
+            message.starts_with(&format!("{call} of 8 rows of 64 bytes on stream 0x")),
+            "{message}"
+        );
+        contains_all(
+            &message,
+            &[
+                "writes byte 0 of the 1024-byte allocation",
+                "`pad(char *, int)`",
+                "writes (line 18)",
+            ],
+        );
+    }
+    let (kernel, _, message) = one("stream_pitched.cu", &["SYMBOL"]);
+    assert_eq!(kernel, "(program)");
+    contains_all(
+        &message,
+        &[
+            "cudaMemcpyFromSymbolAsync of 256 bytes on stream 0x",
+            "reads byte 0 of the __device__ variable `sym`",
+            "`pad_sym()`",
+            "writes (line 19)",
+        ],
+    );
+}
+
+/// A host function (cudaLaunchHostFunc or cudaStreamAddCallback) is work of its stream: on the
+/// legacy default stream it orders two blocking streams' launches.
+#[test]
+fn a_host_function_orders_its_stream() {
+    assert_none("stream_hostfn.cu", &[]);
+    assert_none("stream_hostfn.cu", &["CALLBACK"]);
+    let (kernel, line, message) = one("stream_hostfn.cu", &["NOHOST"]);
+    assert!(kernel.starts_with("get"), "{kernel}");
+    assert_eq!(line, Some(18));
+    contains_all(&message, &["`put(int *)` on stream 0x", "writes (line 17)"]);
+}
+
+/// A footprint cut at its cap is said: a note on the launch, and in the race found against it.
+#[test]
+fn a_footprint_cut_at_its_cap_is_said() {
+    let (v, status) = export_of("stream_cut.cu", &[]);
+    assert_eq!(status, 1);
+    let launches = v["launches"].as_array().unwrap();
+    let notes: Vec<&Value> = launches[0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "stream_footprint_cut")
+        .collect();
+    assert_eq!(notes.len(), 1, "{:#}", launches[0]["findings"]);
+    assert_eq!(notes[0]["severity"], "note");
+    assert!(
+        notes[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cut at 1048576 byte intervals"),
+        "{}",
+        notes[0]["message"]
+    );
+    assert!(
+        launches[1]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["kind"] != "stream_footprint_cut")
+    );
+    let races: Vec<&Value> = launches[1]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "stream_race")
+        .collect();
+    assert_eq!(races.len(), 1);
+    contains_all(
+        races[0]["message"].as_str().unwrap(),
+        &[
+            "`peek(const int *, int *)`",
+            "reads byte 0 of the 8396800-byte allocation",
+            "; launch 0 `spread(int *)`'s footprint was cut at 1048576 byte intervals, so races in its later accesses are not reported",
+        ],
+    );
+}

@@ -1290,16 +1290,32 @@ fn copy2d(
     if width > dpitch || width > spitch {
         return Err(12); // cudaErrorInvalidPitchValue
     }
-    for row in 0..height {
-        copy(
-            r,
-            dst + (row * dpitch) as u64,
-            src + (row * spitch) as u64,
-            width,
-            kind,
-        )?;
+    for &(d, s, n, k) in &rows2d(dst, dpitch, src, spitch, width, height, kind) {
+        copy(r, d, s, n, k)?;
     }
     Ok(())
+}
+
+/// The row copies of a 2-D copy: (destination, source, bytes, kind).
+fn rows2d(
+    dst: u64,
+    dpitch: usize,
+    src: u64,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+) -> Vec<(u64, u64, usize, c_int)> {
+    (0..height)
+        .map(|row| {
+            (
+                dst + (row * dpitch) as u64,
+                src + (row * spitch) as u64,
+                width,
+                kind,
+            )
+        })
+        .collect()
 }
 
 #[unsafe(no_mangle)]
@@ -1313,7 +1329,18 @@ pub extern "C" fn cudaMemcpy2D(
     kind: c_int,
 ) -> u32 {
     call("cudaMemcpy2D", |r| {
-        copy2d(r, dst as u64, dpitch, src as u64, spitch, width, height, kind)
+        copy2d(r, dst as u64, dpitch, src as u64, spitch, width, height, kind)?;
+        // on the default stream; the host waits for it unless it is device to device
+        let rows = rows2d(dst as u64, dpitch, src as u64, spitch, width, height, kind);
+        let key = StreamOrder::key(0, crate::streams::ptsz());
+        r.issue_rows(
+            &rows_what("cudaMemcpy2D", height, width),
+            key,
+            &node_rows(&rows),
+            true,
+            false,
+        );
+        Ok(())
     })
 }
 
@@ -1327,11 +1354,29 @@ pub extern "C" fn cudaMemcpy2DAsync(
     width: usize,
     height: usize,
     kind: c_int,
-    _s: *mut c_void,
+    s: *mut c_void,
 ) -> u32 {
     call("cudaMemcpy2DAsync", |r| {
-        copy2d(r, dst as u64, dpitch, src as u64, spitch, width, height, kind)
+        if width > dpitch || width > spitch {
+            return Err(12); // cudaErrorInvalidPitchValue
+        }
+        let rows = rows2d(dst as u64, dpitch, src as u64, spitch, width, height, kind);
+        match r.graphs.capture_or(s as usize, Node::Copy(rows)) {
+            Some(Node::Copy(rows)) => {
+                copy_rows(r, &rows)?;
+                let key = StreamOrder::key(s as usize, crate::streams::ptsz());
+                let what = rows_what("cudaMemcpy2DAsync", height, width);
+                r.issue_rows(&what, key, &node_rows(&rows), false, false);
+                Ok(())
+            }
+            _ => Ok(()),
+        }
     })
+}
+
+/// `cudaMemcpy2D of 16 rows of 64 bytes`.
+fn rows_what(call: &str, height: usize, width: usize) -> String {
+    format!("{call} of {height} rows of {width} bytes")
 }
 
 fn set(r: &mut Runtime, dst: u64, value: c_int, n: usize) -> Result<(), u32> {
@@ -1397,7 +1442,20 @@ pub extern "C" fn cudaMemset2D(
         if width > pitch {
             return Err(12);
         }
-        (0..height).try_for_each(|row| set(r, dst as u64 + (row * pitch) as u64, value, width))
+        (0..height).try_for_each(|row| set(r, dst as u64 + (row * pitch) as u64, value, width))?;
+        // on the default stream, asynchronous to the host for device memory
+        let rows: Vec<_> = (0..height)
+            .map(|y| (dst as u64 + (y * pitch) as u64, 0, width))
+            .collect();
+        let key = StreamOrder::key(0, crate::streams::ptsz());
+        r.issue_rows(
+            &rows_what("cudaMemset2D", height, width),
+            key,
+            &rows,
+            false,
+            false,
+        );
+        Ok(())
     })
 }
 
@@ -1408,9 +1466,31 @@ pub extern "C" fn cudaMemset2DAsync(
     value: c_int,
     width: usize,
     height: usize,
-    _s: *mut c_void,
+    s: *mut c_void,
 ) -> u32 {
-    cudaMemset2D(dst, pitch, value, width, height)
+    call("cudaMemset2DAsync", |r| {
+        if width > pitch {
+            return Err(12);
+        }
+        let node = Node::Set {
+            dst: dst as u64,
+            pitch,
+            value: u32::from(value as u8),
+            element: 1,
+            width,
+            height,
+        };
+        match r.graphs.capture_or(s as usize, node) {
+            Some(n) => {
+                fill(r, &n)?;
+                let key = StreamOrder::key(s as usize, crate::streams::ptsz());
+                let what = rows_what("cudaMemset2DAsync", height, width);
+                r.issue_rows(&what, key, &set_rows(&n), false, false);
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    })
 }
 
 #[unsafe(no_mangle)]
@@ -1525,6 +1605,41 @@ fn symbol_copy_from(
     }
 }
 
+/// A symbol copy of `n` bytes at `off` in the streams' order (`to`: into the symbol), on stream
+/// `s` (0 for the synchronous call, which the host waits for unless the other side is device
+/// memory). A `__device__` variable's bytes are in its footprint; a `__constant__` one's are not
+/// (kernels read constant memory through the constant bank, which no footprint holds).
+#[allow(clippy::too_many_arguments)]
+fn issue_symbol(
+    r: &mut Runtime,
+    call: &str,
+    symbol: *const c_void,
+    other: u64,
+    n: usize,
+    off: usize,
+    to: bool,
+    s: usize,
+    sync: bool,
+) {
+    if r.graphs.capturing(s) {
+        return;
+    }
+    let Ok((is_const, addr, _)) = r.symbol(symbol as usize) else {
+        return;
+    };
+    let at = if is_const { 0 } else { addr + off as u64 };
+    let rows = match (to, is_const) {
+        (true, false) => [(at, other, n)],
+        (false, false) => [(other, at, n)],
+        // the constant side is in no footprint: the other side alone (a read when it is the
+        // source)
+        (true, true) => [(0, other, n)],
+        (false, true) => [(other, 0, n)],
+    };
+    let key = StreamOrder::key(s, crate::streams::ptsz());
+    r.issue_rows(&format!("{call} of {n} bytes"), key, &rows, sync, true);
+}
+
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemcpyToSymbol(
     symbol: *const c_void,
@@ -1534,7 +1649,9 @@ pub extern "C" fn cudaMemcpyToSymbol(
     kind: c_int,
 ) -> u32 {
     call("cudaMemcpyToSymbol", |r| {
-        symbol_copy_to(r, symbol, src, n, off, kind)
+        symbol_copy_to(r, symbol, src, n, off, kind)?;
+        issue_symbol(r, "cudaMemcpyToSymbol", symbol, src as u64, n, off, true, 0, true);
+        Ok(())
     })
 }
 
@@ -1545,10 +1662,22 @@ pub extern "C" fn cudaMemcpyToSymbolAsync(
     n: usize,
     off: usize,
     kind: c_int,
-    _s: *mut c_void,
+    s: *mut c_void,
 ) -> u32 {
     call("cudaMemcpyToSymbolAsync", |r| {
-        symbol_copy_to(r, symbol, src, n, off, kind)
+        symbol_copy_to(r, symbol, src, n, off, kind)?;
+        issue_symbol(
+            r,
+            "cudaMemcpyToSymbolAsync",
+            symbol,
+            src as u64,
+            n,
+            off,
+            true,
+            s as usize,
+            false,
+        );
+        Ok(())
     })
 }
 
@@ -1561,7 +1690,19 @@ pub extern "C" fn cudaMemcpyFromSymbol(
     kind: c_int,
 ) -> u32 {
     call("cudaMemcpyFromSymbol", |r| {
-        symbol_copy_from(r, dst, symbol, n, off, kind)
+        symbol_copy_from(r, dst, symbol, n, off, kind)?;
+        issue_symbol(
+            r,
+            "cudaMemcpyFromSymbol",
+            symbol,
+            dst as u64,
+            n,
+            off,
+            false,
+            0,
+            true,
+        );
+        Ok(())
     })
 }
 
@@ -1572,10 +1713,22 @@ pub extern "C" fn cudaMemcpyFromSymbolAsync(
     n: usize,
     off: usize,
     kind: c_int,
-    _s: *mut c_void,
+    s: *mut c_void,
 ) -> u32 {
     call("cudaMemcpyFromSymbolAsync", |r| {
-        symbol_copy_from(r, dst, symbol, n, off, kind)
+        symbol_copy_from(r, dst, symbol, n, off, kind)?;
+        issue_symbol(
+            r,
+            "cudaMemcpyFromSymbolAsync",
+            symbol,
+            dst as u64,
+            n,
+            off,
+            false,
+            s as usize,
+            false,
+        );
+        Ok(())
     })
 }
 
@@ -1770,7 +1923,7 @@ pub extern "C" fn cudaStreamWaitEvent(s: *mut c_void, e: *mut c_void, _flags: c_
         if let Some(c) = &mut r.graphs.capture
             && c.events.contains(&(e as usize))
         {
-            c.streams.insert(s as usize);
+            c.wait(s as usize, e as usize);
         }
         r.order
             .wait_event(StreamOrder::key(s as usize, crate::streams::ptsz()), e as usize);
@@ -1818,6 +1971,8 @@ pub unsafe extern "C" fn cudaStreamAddCallback(
     let Some(cb) = cb else {
         return entry("cudaStreamAddCallback", || Err(err::INVALID_VALUE));
     };
+    // work of its stream: after the stream's earlier work, before its later work
+    rt().issue_host_fn(StreamOrder::key(s as usize, crate::streams::ptsz()));
     // Every earlier operation of the stream is complete: the callback runs now, outside the lock
     // (it may call the runtime).
     // SAFETY: the program's callback with its own data.
@@ -1849,6 +2004,8 @@ pub unsafe extern "C" fn cudaLaunchHostFunc(s: *mut c_void, f: Option<HostFn>, d
     {
         return 0;
     }
+    // work of its stream: after the stream's earlier work, before its later work
+    rt().issue_host_fn(StreamOrder::key(s as usize, crate::streams::ptsz()));
     // SAFETY: the program's host function with its own data.
     let r = catch_unwind(AssertUnwindSafe(|| unsafe { f(data) }));
     if r.is_err() {
@@ -1882,7 +2039,7 @@ pub extern "C" fn cudaEventRecord(e: *mut c_void, s: *mut c_void) -> u32 {
         {
             // an event in a capture marks a point of the graph: nothing is timed
             return if r.events.contains_key(&(e as usize)) {
-                c.events.insert(e as usize);
+                c.record(e as usize, s as usize);
                 Ok(())
             } else {
                 Err(err::INVALID_RESOURCE_HANDLE)
@@ -2254,17 +2411,67 @@ fn copy_rows(r: &mut Runtime, rows: &[(u64, u64, usize, c_int)]) -> Result<(), u
     rows.iter().try_for_each(|&(d, s, n, k)| copy(r, d, s, n, k))
 }
 
-/// Runs a graph's nodes in order on `stream` (a host node outside the runtime's lock: it may call
-/// the runtime).
-fn run_nodes(name: &str, nodes: Vec<Node>, stream: usize) -> u32 {
-    for node in nodes {
-        let code = match node {
+/// The rows of a copy node: (destination, source, bytes).
+fn node_rows(rows: &[(u64, u64, usize, c_int)]) -> Vec<(u64, u64, usize)> {
+    rows.iter().map(|&(d, s, n, _)| (d, s, n)).collect()
+}
+
+/// The rows of a set node: (destination, 0, bytes).
+fn set_rows(n: &Node) -> Vec<(u64, u64, usize)> {
+    match *n {
+        Node::Set {
+            dst,
+            pitch,
+            element,
+            width,
+            height,
+            ..
+        } => (0..height)
+            .map(|y| (dst + (y * pitch) as u64, 0, width * element as usize))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Runs executable graph `exec`'s nodes on `stream` in a topological order (a host node outside
+/// the runtime's lock: it may call the runtime); the streams' order takes each node after the
+/// nodes it depends on only.
+fn run_nodes(name: &str, exec: usize, e: crate::graph::Exec, stream: usize) -> u32 {
+    let Some(order) = e.order() else {
+        return entry(name, || Err(err::INVALID_VALUE));
+    };
+    {
+        let key = StreamOrder::key(stream, crate::streams::ptsz());
+        let label = format!("graph {:#x}", e.graph);
+        rt().order.begin_graph(key, exec, &label, e.deps.clone());
+    }
+    let mut code = 0;
+    for i in order {
+        rt().order.graph_node(i);
+        code = match e.nodes[i].clone() {
             Node::Kernel(mut req) => {
                 req.stream = stream;
                 call(name, |r| r.launch(req))
             }
-            Node::Copy(rows) => call(name, |r| copy_rows(r, &rows)),
-            n @ Node::Set { .. } => call(name, |r| fill(r, &n)),
+            Node::Copy(rows) => call(name, |r| {
+                copy_rows(r, &rows)?;
+                let n: usize = rows.iter().map(|row| row.2).sum();
+                r.issue_rows(
+                    &format!("memcpy node of {n} bytes"),
+                    0,
+                    &node_rows(&rows),
+                    false,
+                    false,
+                );
+                Ok(())
+            }),
+            n @ Node::Set { .. } => call(name, |r| {
+                fill(r, &n)?;
+                let rows = set_rows(&n);
+                let b: usize = rows.iter().map(|row| row.2).sum();
+                r.issue_rows(&format!("memset node of {b} bytes"), 0, &rows, false, false);
+                Ok(())
+            }),
             Node::Host(f, data) => {
                 // SAFETY: the program's host function (a non-null `cudaHostFn_t`) and its data.
                 let f: unsafe extern "C" fn(*mut c_void) = unsafe { std::mem::transmute(f) };
@@ -2275,13 +2482,26 @@ fn run_nodes(name: &str, nodes: Vec<Node>, stream: usize) -> u32 {
                 }
                 0
             }
+            Node::EventRecord(ev) => call(name, |r| {
+                let t = r.clock.ms;
+                if let Some(v) = r.events.get_mut(&ev) {
+                    *v = Some(t);
+                }
+                r.order.graph_record(ev);
+                Ok(())
+            }),
+            Node::EventWait(ev) => call(name, |r| {
+                r.order.graph_wait(ev);
+                Ok(())
+            }),
             Node::Empty => 0,
         };
         if code != 0 {
-            return code;
+            break;
         }
     }
-    0
+    rt().order.end_graph();
+    code
 }
 
 fn add_node(
@@ -2296,16 +2516,21 @@ fn add_node(
     if !r.graphs.graphs.contains_key(&g) || (ndeps > 0 && deps.is_null()) {
         return Err(err::INVALID_VALUE);
     }
+    let mut on = Vec::with_capacity(ndeps);
     for i in 0..ndeps {
         // SAFETY: the caller's array of `ndeps` node handles.
         let d = unsafe { *deps.add(i) } as usize;
-        if r.graphs.nodes.get(&d).is_none_or(|&(dg, _)| dg != g) {
-            return Err(err::INVALID_VALUE);
+        match r.graphs.nodes.get(&d) {
+            Some(&(dg, di)) if dg == g => on.push(di),
+            _ => return Err(err::INVALID_VALUE),
         }
     }
     let nodes = r.graphs.graphs.entry(g).or_default();
     nodes.push(node);
     let index = nodes.len() - 1;
+    let edges = r.graphs.edges.entry(g).or_default();
+    edges.resize(index, Vec::new());
+    edges.push(on);
     let h = r.handle();
     r.graphs.nodes.insert(h, (g, index));
     // SAFETY: the caller's out-pointer.
@@ -2427,6 +2652,77 @@ pub unsafe extern "C" fn cudaGraphAddEmptyNode(
 }
 
 #[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphAddEventRecordNode(
+    node: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+    event: *mut c_void,
+) -> u32 {
+    call("cudaGraphAddEventRecordNode", |r| {
+        if !r.events.contains_key(&(event as usize)) {
+            return Err(err::INVALID_VALUE);
+        }
+        add_node(r, node, graph, deps, ndeps, Node::EventRecord(event as usize))
+    })
+}
+
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphAddEventWaitNode(
+    node: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+    event: *mut c_void,
+) -> u32 {
+    call("cudaGraphAddEventWaitNode", |r| {
+        if !r.events.contains_key(&(event as usize)) {
+            return Err(err::INVALID_VALUE);
+        }
+        add_node(r, node, graph, deps, ndeps, Node::EventWait(event as usize))
+    })
+}
+
+/// `cudaGraphAddDependencies(graph, from, to, edgeData, n)`: node `to[i]` depends on `from[i]`
+/// (the edge data, ports of programmatic dependent launch, are not modelled: they must be null).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphAddDependencies(
+    graph: *mut c_void,
+    from: *const *mut c_void,
+    to: *const *mut c_void,
+    edge_data: *const c_void,
+    n: usize,
+) -> u32 {
+    call("cudaGraphAddDependencies", |r| {
+        let g = graph as usize;
+        if !r.graphs.graphs.contains_key(&g) || (n > 0 && (from.is_null() || to.is_null())) {
+            return Err(err::INVALID_VALUE);
+        }
+        if !edge_data.is_null() {
+            return Err(unsupported("cudaGraphAddDependencies with edge data"));
+        }
+        let mut add = Vec::with_capacity(n);
+        for i in 0..n {
+            // SAFETY: the caller's arrays of `n` node handles.
+            let (f, t) = unsafe { (*from.add(i) as usize, *to.add(i) as usize) };
+            match (r.graphs.nodes.get(&f), r.graphs.nodes.get(&t)) {
+                (Some(&(fg, fi)), Some(&(tg, ti))) if fg == g && tg == g && fi != ti => add.push((fi, ti)),
+                _ => return Err(err::INVALID_VALUE),
+            }
+        }
+        let len = r.graphs.graphs.get(&g).map_or(0, Vec::len);
+        let edges = r.graphs.edges.entry(g).or_default();
+        edges.resize(len, Vec::new());
+        for (f, t) in add {
+            if !edges[t].contains(&f) {
+                edges[t].push(f);
+            }
+        }
+        Ok(())
+    })
+}
+
+#[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphGetNodes(
     graph: *mut c_void,
     nodes: *mut *mut c_void,
@@ -2465,14 +2761,21 @@ pub unsafe extern "C" fn cudaGraphInstantiate(
     _flags: u64,
 ) -> u32 {
     call("cudaGraphInstantiate", |r| {
-        let nodes = r
-            .graphs
-            .graphs
-            .get(&(graph as usize))
-            .ok_or(err::INVALID_VALUE)?
-            .clone();
+        let g = graph as usize;
+        let nodes = r.graphs.graphs.get(&g).ok_or(err::INVALID_VALUE)?.clone();
+        let mut deps = r.graphs.edges.get(&g).cloned().unwrap_or_default();
+        deps.resize(nodes.len(), Vec::new());
+        let e = crate::graph::Exec {
+            graph: g,
+            nodes,
+            deps,
+        };
+        // edges added with cudaGraphAddDependencies may close a cycle
+        if e.order().is_none() {
+            return Err(err::INVALID_VALUE);
+        }
         let h = r.handle();
-        r.graphs.execs.insert(h, nodes);
+        r.graphs.execs.insert(h, e);
         // SAFETY: the caller's out-pointer.
         unsafe { out(exec, h as *mut c_void) }
     })
@@ -2498,19 +2801,19 @@ pub extern "C" fn cudaGraphLaunch(exec: *mut c_void, s: *mut c_void) -> u32 {
         if let Err(e) = known_stream(&r, s) {
             return e;
         }
-        let Some(nodes) = r.graphs.execs.get(&(exec as usize)).cloned() else {
+        let Some(e) = r.graphs.execs.get(&(exec as usize)).cloned() else {
             return entry("cudaGraphLaunch", || Err(err::INVALID_VALUE));
         };
         // launched into a capturing stream: its nodes join the capture
         if r.graphs.capturing(s as usize) {
             if let Some(c) = &mut r.graphs.capture {
-                c.nodes.extend(nodes);
+                c.splice(s as usize, &e);
             }
             return 0;
         }
-        nodes
+        e
     };
-    run_nodes("cudaGraphLaunch", nodes, s as usize)
+    run_nodes("cudaGraphLaunch", exec as usize, nodes, s as usize)
 }
 
 #[unsafe(no_mangle)]
@@ -2529,6 +2832,7 @@ pub extern "C" fn cudaGraphDestroy(graph: *mut c_void) -> u32 {
     call("cudaGraphDestroy", |r| {
         let g = graph as usize;
         r.graphs.graphs.remove(&g).ok_or(err::INVALID_VALUE)?;
+        r.graphs.edges.remove(&g);
         r.graphs.nodes.retain(|_, &mut (ng, _)| ng != g);
         Ok(())
     })
@@ -2572,6 +2876,7 @@ pub unsafe extern "C" fn cudaStreamEndCapture(s: *mut c_void, graph: *mut *mut c
         }
         r.graphs.nodes.extend(handles);
         r.graphs.graphs.insert(h, c.nodes);
+        r.graphs.edges.insert(h, c.deps);
         // SAFETY: the caller's out-pointer.
         unsafe { out(graph, h as *mut c_void) }
     })
@@ -2590,7 +2895,8 @@ pub unsafe extern "C" fn cudaStreamIsCapturing(s: *mut c_void, status: *mut c_in
 
 /// A 3-D copy issued to `stream` (the legacy stream 0 for the synchronous call, which no capture
 /// takes): captured or run.
-fn copy3d(name: &str, p: *const crate::graph::Memcpy3DParms, stream: usize) -> u32 {
+/// `sync`: the synchronous call (the host waits for it unless it copies device to device).
+fn copy3d(name: &str, p: *const crate::graph::Memcpy3DParms, stream: usize, sync: bool) -> u32 {
     call(name, |r| {
         // SAFETY: the caller's parameter block.
         let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
@@ -2598,7 +2904,19 @@ fn copy3d(name: &str, p: *const crate::graph::Memcpy3DParms, stream: usize) -> u
             return Err(unsupported(&format!("{name} with a CUDA array")));
         };
         match r.graphs.capture_or(stream, Node::Copy(rows)) {
-            Some(Node::Copy(rows)) => copy_rows(r, &rows),
+            Some(Node::Copy(rows)) => {
+                copy_rows(r, &rows)?;
+                let width = rows.first().map_or(0, |row| row.2);
+                let key = StreamOrder::key(stream, crate::streams::ptsz());
+                r.issue_rows(
+                    &rows_what(name, rows.len(), width),
+                    key,
+                    &node_rows(&rows),
+                    sync,
+                    false,
+                );
+                Ok(())
+            }
             _ => Ok(()),
         }
     })
@@ -2606,12 +2924,12 @@ fn copy3d(name: &str, p: *const crate::graph::Memcpy3DParms, stream: usize) -> u
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3D(p: *const crate::graph::Memcpy3DParms) -> u32 {
-    copy3d("cudaMemcpy3D", p, 0)
+    copy3d("cudaMemcpy3D", p, 0, true)
 }
 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaMemcpy3DAsync(p: *const crate::graph::Memcpy3DParms, s: *mut c_void) -> u32 {
-    copy3d("cudaMemcpy3DAsync", p, s as usize)
+    copy3d("cudaMemcpy3DAsync", p, s as usize, false)
 }
 
 // ------------------------------------------------------------------ stream-ordered memory
@@ -2855,9 +3173,20 @@ fn set3d_slices(p: &PitchedPtr, value: c_int, e: &Extent) -> Result<Vec<Node>, u
 #[unsafe(no_mangle)]
 pub extern "C" fn cudaMemset3D(p: PitchedPtr, value: c_int, e: Extent) -> u32 {
     call("cudaMemset3D", |r| {
+        let mut rows = Vec::new();
         for n in set3d_slices(&p, value, &e)? {
             fill(r, &n)?;
+            rows.extend(set_rows(&n));
         }
+        // on the default stream, asynchronous to the host for device memory
+        let key = StreamOrder::key(0, crate::streams::ptsz());
+        r.issue_rows(
+            &rows_what("cudaMemset3D", rows.len(), e.width),
+            key,
+            &rows,
+            false,
+            false,
+        );
         Ok(())
     })
 }
@@ -2867,7 +3196,19 @@ pub extern "C" fn cudaMemset3DAsync(p: PitchedPtr, value: c_int, e: Extent, s: *
     call("cudaMemset3DAsync", |r| {
         let n = set3d_node(&p, value, &e)?;
         match r.graphs.capture_or(s as usize, n) {
-            Some(n) => fill(r, &n),
+            Some(n) => {
+                fill(r, &n)?;
+                let rows = set_rows(&n);
+                let key = StreamOrder::key(s as usize, crate::streams::ptsz());
+                r.issue_rows(
+                    &rows_what("cudaMemset3DAsync", rows.len(), e.width),
+                    key,
+                    &rows,
+                    false,
+                    false,
+                );
+                Ok(())
+            }
             None => Ok(()),
         }
     })

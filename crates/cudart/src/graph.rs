@@ -1,15 +1,17 @@
 //! CUDA graphs: built node by node (`cudaGraphAdd*Node`) or captured from streams
 //! (`cudaStreamBeginCapture` … `cudaStreamEndCapture`), instantiated and launched.
 //!
-//! A graph is its nodes in the order they were added; a node may depend only on nodes added before
-//! it, so that order is a topological one, and launching a graph runs its nodes in it, each as the
-//! runtime runs the same operation issued on a stream (streams already run in program order). Each
-//! kernel node is one recorded launch, as Nsight Compute profiles graph kernels node by node.
+//! A graph is its nodes and the edges between them (each node's dependencies). Launching a graph
+//! runs its nodes one at a time in a topological order (the order they were added where the edges
+//! allow), each as the runtime runs the same operation issued on a stream; `run --check` orders them
+//! by the edges only (`crate::streams`), so two nodes no path joins may race. Each kernel node is
+//! one recorded launch, as Nsight Compute profiles graph kernels node by node.
 //! Capture records what is issued to a capturing stream instead of running it: kernel launches,
-//! asynchronous copies and sets, host functions; an event recorded on a capturing stream and then
-//! waited on by another stream brings that stream into the capture (the fork/join pattern). What a
-//! node needs is copied when it is added or captured (kernel arguments, copy and set parameters),
-//! as the CUDA runtime does.
+//! asynchronous copies and sets, host functions; each captured node depends on the nodes its stream
+//! captured last (the stream's *tips*). An event recorded on a capturing stream takes that stream's
+//! tips, and a stream that waits on it adds them to its own, joining the capture (the fork/join
+//! pattern). What a node needs is copied when it is added or captured (kernel arguments, copy and
+//! set parameters), as the CUDA runtime does.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{c_int, c_uint, c_void};
@@ -42,6 +44,10 @@ pub enum Node {
     Host(usize, usize),
     /// No operation (an empty node, or an event recorded inside a capture).
     Empty,
+    /// `cudaGraphAddEventRecordNode`: records the event when the node's dependencies are done.
+    EventRecord(usize),
+    /// `cudaGraphAddEventWaitNode`: the node's dependents wait for the event's last record.
+    EventWait(usize),
 }
 
 /// The runtime's graphs, executable graphs and stream capture.
@@ -49,12 +55,52 @@ pub enum Node {
 pub struct Graphs {
     /// Graph handle → its nodes.
     pub graphs: HashMap<usize, Vec<Node>>,
+    /// Graph handle → each node's dependencies (indices into its nodes).
+    pub edges: HashMap<usize, Vec<Vec<usize>>>,
     /// Node handle → (graph, index).
     pub nodes: HashMap<usize, (usize, usize)>,
-    /// Executable graph handle → the nodes it runs.
-    pub execs: HashMap<usize, Vec<Node>>,
+    /// Executable graph handle → what it runs.
+    pub execs: HashMap<usize, Exec>,
     /// The capture in progress, if any.
     pub capture: Option<Capture>,
+}
+
+/// An instantiated graph: a copy of its graph's nodes and edges.
+#[derive(Clone, Debug, Default)]
+pub struct Exec {
+    /// The graph it was instantiated from (its name in messages).
+    pub graph: usize,
+    /// The nodes.
+    pub nodes: Vec<Node>,
+    /// Each node's dependencies.
+    pub deps: Vec<Vec<usize>>,
+}
+
+impl Exec {
+    /// The nodes in a topological order: the lowest-numbered node whose dependencies have run
+    /// first. `None` when the edges make a cycle.
+    pub fn order(&self) -> Option<Vec<usize>> {
+        let n = self.nodes.len();
+        let mut waiting: Vec<usize> = (0..n).map(|i| self.deps.get(i).map_or(0, Vec::len)).collect();
+        let mut after: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, ds) in self.deps.iter().enumerate() {
+            for &d in ds {
+                after.get_mut(d)?.push(i);
+            }
+        }
+        let mut ready: std::collections::BTreeSet<usize> = (0..n).filter(|&i| waiting[i] == 0).collect();
+        let mut out = Vec::with_capacity(n);
+        while let Some(i) = ready.pop_first() {
+            out.push(i);
+            for &j in &after[i] {
+                waiting[j] -= 1;
+                if waiting[j] == 0 {
+                    ready.insert(j);
+                }
+            }
+        }
+        (out.len() == n).then_some(out)
+    }
 }
 
 /// A stream capture in progress.
@@ -68,6 +114,71 @@ pub struct Capture {
     pub events: HashSet<usize>,
     /// What was captured, in issue order.
     pub nodes: Vec<Node>,
+    /// Each captured node's dependencies.
+    pub deps: Vec<Vec<usize>>,
+    /// Per capturing stream, the nodes its next node depends on.
+    pub tips: HashMap<usize, Vec<usize>>,
+    /// Per event recorded in the capture, the tips of its stream then.
+    pub event_tips: HashMap<usize, Vec<usize>>,
+}
+
+impl Capture {
+    /// Adds `node` on `stream`: it depends on the stream's tips and becomes its only tip.
+    pub fn push(&mut self, stream: usize, node: Node) {
+        let deps = self.tips.remove(&stream).unwrap_or_default();
+        self.nodes.push(node);
+        self.deps.push(deps);
+        self.tips.insert(stream, vec![self.nodes.len() - 1]);
+    }
+
+    /// `cudaEventRecord(event, stream)` on a capturing stream.
+    pub fn record(&mut self, event: usize, stream: usize) {
+        self.events.insert(event);
+        let tips = self.tips.get(&stream).cloned().unwrap_or_default();
+        self.event_tips.insert(event, tips);
+    }
+
+    /// `cudaStreamWaitEvent(stream, event)` of an event recorded in the capture: the stream joins
+    /// the capture and its next node also depends on the event's tips.
+    pub fn wait(&mut self, stream: usize, event: usize) {
+        self.streams.insert(stream);
+        let add = self.event_tips.get(&event).cloned().unwrap_or_default();
+        let tips = self.tips.entry(stream).or_default();
+        for t in add {
+            if !tips.contains(&t) {
+                tips.push(t);
+            }
+        }
+    }
+
+    /// An executable graph launched into capturing `stream`: its nodes join the capture, those
+    /// without dependencies after the stream's tips, and the nodes nothing depends on become them.
+    pub fn splice(&mut self, stream: usize, e: &Exec) {
+        let base = self.nodes.len();
+        let tips = self.tips.remove(&stream).unwrap_or_default();
+        let mut used = vec![false; e.nodes.len()];
+        for (i, n) in e.nodes.iter().enumerate() {
+            let ds = e.deps.get(i).cloned().unwrap_or_default();
+            for &d in &ds {
+                if let Some(u) = used.get_mut(d) {
+                    *u = true;
+                }
+            }
+            let deps = if ds.is_empty() {
+                tips.clone()
+            } else {
+                ds.iter().map(|&d| base + d).collect()
+            };
+            self.nodes.push(n.clone());
+            self.deps.push(deps);
+        }
+        let sinks: Vec<usize> = (0..e.nodes.len())
+            .filter(|&i| !used[i])
+            .map(|i| base + i)
+            .collect();
+        self.tips
+            .insert(stream, if sinks.is_empty() { tips } else { sinks });
+    }
 }
 
 impl Graphs {
@@ -80,7 +191,7 @@ impl Graphs {
     pub fn capture_or(&mut self, stream: usize, node: Node) -> Option<Node> {
         match &mut self.capture {
             Some(c) if c.streams.contains(&stream) => {
-                c.nodes.push(node);
+                c.push(stream, node);
                 None
             }
             _ => Some(node),
@@ -285,5 +396,48 @@ mod tests {
             ..p
         };
         assert_eq!(copy3d_rows(&arrays), None);
+    }
+
+    #[test]
+    fn a_capture_gives_each_node_its_streams_tips_and_events_fork_and_join() {
+        let mut c = Capture {
+            origin: 1,
+            streams: [1].into(),
+            ..Default::default()
+        };
+        c.push(1, Node::Empty); // 0
+        c.record(10, 1);
+        c.wait(2, 10); // stream 2 forks after node 0
+        c.push(1, Node::Empty); // 1 after 0
+        c.push(2, Node::Empty); // 2 after 0, not after 1
+        c.record(11, 2);
+        c.wait(1, 11); // join
+        c.push(1, Node::Empty); // 3 after 1 and 2
+        assert_eq!(c.deps, [vec![], vec![0], vec![0], vec![1, 2]]);
+        // a graph launched into the capture: its roots after the tips, its sinks the new tips
+        let e = Exec {
+            graph: 9,
+            nodes: vec![Node::Empty, Node::Empty, Node::Empty],
+            deps: vec![vec![], vec![], vec![0, 1]],
+        };
+        c.splice(1, &e);
+        c.push(1, Node::Empty);
+        assert_eq!(&c.deps[4..], [vec![3], vec![3], vec![4, 5], vec![6]]);
+    }
+
+    #[test]
+    fn nodes_run_in_a_topological_order_and_a_cycle_has_none() {
+        let e = Exec {
+            graph: 1,
+            nodes: vec![Node::Empty, Node::Empty, Node::Empty],
+            // node 0 after node 2 (an edge added later)
+            deps: vec![vec![2], vec![], vec![]],
+        };
+        assert_eq!(e.order(), Some(vec![1, 2, 0]));
+        let cycle = Exec {
+            deps: vec![vec![2], vec![], vec![0]],
+            ..e
+        };
+        assert_eq!(cycle.order(), None);
     }
 }

@@ -146,6 +146,14 @@ pub fn program_findings(notices: &[Notice], tool: &str) -> Vec<Finding> {
                     message: message.clone(),
                 });
             }
+            Notice::StreamUnchecked { message } if tool_keeps(tool, "stream_race") => {
+                out.push(Finding {
+                    severity: "note".into(),
+                    kind: "stream_unchecked".into(),
+                    line: None,
+                    message: message.clone(),
+                });
+            }
             Notice::UninitializedCopy {
                 address,
                 bytes,

@@ -180,6 +180,12 @@ pub enum Notice {
         /// The finding's text.
         message: String,
     },
+    /// Device work the check of unordered work left out (`--check`): the oldest outstanding work
+    /// dropped unchecked past `streams::MAX_OUTSTANDING`.
+    StreamUnchecked {
+        /// The note's text.
+        message: String,
+    },
 }
 
 /// A device region whose contents a cut launch left incomplete.
@@ -394,6 +400,8 @@ pub struct Runtime {
     /// The happens-before order of the device work issued so far, and the footprints of the
     /// work still outstanding (`--check`: `stream_race` findings).
     pub order: crate::streams::StreamOrder,
+    /// Whether the note that outstanding work was dropped unchecked was given.
+    dropped_noted: bool,
     /// Streams created with a priority: the priority, clamped to the device's range.
     pub stream_priorities: HashMap<usize, i32>,
     /// Stream-ordered memory pools.
@@ -493,6 +501,7 @@ impl Runtime {
             events: HashMap::new(),
             streams: HashMap::new(),
             order: Default::default(),
+            dropped_noted: false,
             next_handle: 0x1000,
             launches: 0,
             matched: 0,
@@ -1510,13 +1519,32 @@ impl Runtime {
         };
         // what the launch touched, by source line, while it may overlap later work
         let mut result = result;
+        let in_graph = self.order.graph_label();
         let work = result.as_mut().ok().and_then(|a| {
             a.global_footprint.take().map(|f| crate::streams::Work {
-                what: format!("launch {index} `{}`", crate::names::brief(&shown)),
+                what: match &in_graph {
+                    Some(n) => format!("launch {index} `{}` ({n})", crate::names::brief(&shown)),
+                    None => format!("launch {index} `{}`", crate::names::brief(&shown)),
+                },
                 sets: f.regroup(|pc| crate::analysis::loc_of(program, pc).line),
                 partial: f.partial(),
             })
         });
+        if self.cfg.check
+            && parent.is_none()
+            && let (Some(w), Ok(a)) = (&work, result.as_mut())
+            && w.partial
+        {
+            a.findings.push(crate::analysis::Finding {
+                severity: "note".into(),
+                kind: "stream_footprint_cut".into(),
+                line: None,
+                message: format!(
+                    "the launch's global footprint was cut at {} byte intervals: the check of work on other streams against it covers only the accesses before the cut",
+                    warpscope_analysis::footprint::MAX_INTERVALS
+                ),
+            });
+        }
         drop(showing);
         let seconds = began.elapsed().as_secs_f64();
         if env {
@@ -1711,6 +1739,7 @@ impl Runtime {
                 analysis
                     .findings
                     .extend(races.iter().map(|r| self.stream_race_finding(r)));
+                self.note_dropped();
             }
         }
         if record {
@@ -1758,29 +1787,62 @@ impl Runtime {
     /// `cudaMemcpy`, which the host waits for unless it copies device to device. Under `--check`
     /// each race with outstanding work is a notice.
     pub fn issue_copy(&mut self, call: &str, key: usize, dst: u64, src: u64, n: usize, sync: bool) {
-        if n == 0 {
-            return;
+        let rows = [(dst, src, n)];
+        self.issue_rows(&format!("{call} of {n} bytes"), key, &rows, sync, false);
+    }
+
+    /// Issues a copy or set of rows (destination, source or 0 for a set, bytes) on stream `key`
+    /// (or as the current node of a graph launch), named `what`: its footprint is the rows' bytes
+    /// in device memory exactly (a pitched copy's padding is not in it). `sync` as for
+    /// [`Runtime::issue_copy`]: the host waits for it unless every row is device to device.
+    /// `device`: it is device work even where no row is in device memory (a copy to or from a
+    /// `__constant__` variable, whose bytes are in no footprint).
+    pub fn issue_rows(
+        &mut self,
+        what: &str,
+        key: usize,
+        rows: &[(u64, u64, usize)],
+        sync: bool,
+        device: bool,
+    ) {
+        use warpscope_analysis::footprint::{Ranges, Use};
+        let mut writes = Ranges::default();
+        let mut reads = Ranges::default();
+        let (mut host_side, mut any) = (false, false);
+        for &(dst, src, n) in rows {
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            let d_dev = self.classify(dst, n) == Where::Device;
+            let s_dev = src != 0 && self.classify(src, n) == Where::Device;
+            host_side |= !d_dev || (src != 0 && !s_dev);
+            if d_dev {
+                writes.insert(dst, dst.saturating_add(n as u64));
+            }
+            if s_dev {
+                reads.insert(src, src.saturating_add(n as u64));
+            }
         }
-        let d_dev = self.classify(dst, n) == Where::Device;
-        let s_dev = src != 0 && self.classify(src, n) == Where::Device;
-        if !d_dev && !s_dev {
-            // host to host: no device work
+        if !any {
             return;
         }
         let mut sets = BTreeMap::new();
-        let mut range = |u, a: u64| {
-            let mut r = warpscope_analysis::footprint::Ranges::default();
-            r.insert(a, a.saturating_add(n as u64));
-            sets.insert((u, None), r);
-        };
-        if d_dev {
-            range(warpscope_analysis::footprint::Use::Write, dst);
+        if !writes.is_empty() {
+            sets.insert((Use::Write, None), writes);
         }
-        if s_dev {
-            range(warpscope_analysis::footprint::Use::Read, src);
+        if !reads.is_empty() {
+            sets.insert((Use::Read, None), reads);
+        }
+        if sets.is_empty() && !device {
+            // host to host: no device work
+            return;
         }
         let work = crate::streams::Work {
-            what: format!("{call} of {n} bytes"),
+            what: match self.order.graph_label() {
+                Some(n) => format!("{what} ({n})"),
+                None => what.to_string(),
+            },
             sets,
             partial: false,
         };
@@ -1793,9 +1855,28 @@ impl Runtime {
                     message: f.message,
                 });
             }
+            self.note_dropped();
         }
-        if sync && !(d_dev && s_dev) {
+        if sync && host_side {
             self.order.host_waits_for(&clock);
+        }
+    }
+
+    /// Work with no footprint on stream `key`: a host function, which waits for the stream's
+    /// earlier work and its later work waits for (what it does to device memory is not tracked).
+    pub fn issue_host_fn(&mut self, key: usize) {
+        self.order.issue(key, None);
+    }
+
+    /// Says once that outstanding work was dropped unchecked (`--check`).
+    fn note_dropped(&mut self) {
+        if self.order.dropped == 1 && !self.dropped_noted {
+            self.dropped_noted = true;
+            let message = format!(
+                "more than {} pieces of device work were outstanding at once (issued after the host last waited for them): the oldest are dropped and not checked against later work on other streams",
+                crate::streams::MAX_OUTSTANDING
+            );
+            self.notice(&Notice::StreamUnchecked { message });
         }
     }
 
@@ -1808,17 +1889,50 @@ impl Runtime {
                 r.address - b,
                 a.len
             ),
-            _ => format!("global address {:#x}", r.address),
+            _ => {
+                // a module's `__device__` variable (a symbol copy's side)
+                let var = self
+                    .modules
+                    .iter()
+                    .filter_map(|m| m.program.as_ref()?.as_ref().ok())
+                    .flat_map(|p| p.vars.iter())
+                    .find(|v| !v.is_const && r.address >= v.addr && r.address - v.addr < v.size);
+                match var {
+                    Some(v) => format!(
+                        "byte {} of the __device__ variable `{}`",
+                        r.address - v.addr,
+                        crate::names::brief(&crate::names::ncu_name(&v.name))
+                    ),
+                    None => format!("global address {:#x}", r.address),
+                }
+            }
         };
         let line = |l: Option<u32>| l.map(|l| format!(" (line {l})")).unwrap_or_default();
         let (w1, s1, u1, l1) = &r.first;
         let (w2, s2, u2, l2) = &r.second;
+        let why = match &r.graph {
+            Some(g) => format!("and no path of {g}'s edges leads from one node to the other"),
+            None => "and nothing orders the two (no event recorded after the first and waited for on the second's stream, no synchronisation between)".into(),
+        };
+        let cut = |w: &str| {
+            format!(
+                "; {w}'s footprint was cut at {} byte intervals, so races in its later accesses are not reported",
+                warpscope_analysis::footprint::MAX_INTERVALS
+            )
+        };
+        let mut cuts = String::new();
+        if r.partial.0 {
+            cuts += &cut(w1);
+        }
+        if r.partial.1 {
+            cuts += &cut(w2);
+        }
         crate::analysis::Finding {
             severity: "error".into(),
             kind: "stream_race".into(),
             line: *l2,
             message: format!(
-                "{w2} on {s2} {} {at}{}, which {w1} on {s1} {}{}, and nothing orders the two (no event recorded after the first and waited for on the second's stream, no synchronisation between): on a GPU they may run at the same time",
+                "{w2} on {s2} {} {at}{}, which {w1} on {s1} {}{}, {why}: on a GPU they may run at the same time{cuts}",
                 u2.verb(),
                 line(*l2),
                 u1.verb(),

@@ -21,6 +21,15 @@
 //!   device (the copy and the default stream's work before it); `cudaFree` is taken as a device
 //!   synchronisation. Work issued after the host waited happens after what it waited for.
 //!
+//! - a host function (`cudaLaunchHostFunc`, `cudaStreamAddCallback`) is work of its stream without
+//!   a footprint: it waits for the stream's earlier work and the stream's later work waits for it
+//!   (what it does to device memory through the host is not tracked);
+//! - a graph launch is work of its stream: its nodes are ordered after the stream's earlier work
+//!   (and the same executable graph's earlier launches), the stream's later work after all of its
+//!   nodes; among themselves the nodes are ordered by the graph's edges only ([`GraphRun`]). Each
+//!   node of an executable graph is a stream of its own (its launches follow each other), so a
+//!   node's clock holds the ticks of the nodes a path of edges leads from.
+//!
 //! A piece of work stays outstanding, with its footprint, until the host has waited for it; then it
 //! is ordered before everything later and dropped. At most [`MAX_OUTSTANDING`] are kept.
 
@@ -38,6 +47,8 @@ pub const PER_THREAD: usize = 2;
 pub const MAX_OUTSTANDING: usize = 256;
 /// Findings one piece of work reports at most (one per earlier piece it races with).
 const MAX_FINDINGS: usize = 8;
+/// The first key of the streams of graph nodes (above any handle).
+const NODE_KEYS: usize = 1 << 62;
 
 thread_local! {
     static PTSZ: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -95,6 +106,23 @@ pub struct Work {
     pub partial: bool,
 }
 
+/// A graph launch in progress: the clock each node ran with.
+#[derive(Debug)]
+struct GraphRun {
+    /// The stream it was launched into.
+    stream: usize,
+    /// The executable graph.
+    exec: usize,
+    /// What the graph launch is ordered after.
+    base: Clock,
+    /// Each node's dependencies.
+    deps: Vec<Vec<usize>>,
+    /// The clock of each node that ran.
+    clocks: Vec<Option<Clock>>,
+    /// The node running now.
+    current: Option<usize>,
+}
+
 #[derive(Clone, Debug)]
 struct Outstanding {
     stream: usize,
@@ -111,6 +139,11 @@ pub struct StreamRace {
     pub second: (String, String, Use, Option<u32>),
     /// The first byte both touch.
     pub address: u64,
+    /// Both are nodes of one graph launch: the graph's name.
+    pub graph: Option<String>,
+    /// The pieces whose footprints were cut at their cap ([`Work::partial`]): 1 the earlier, 2
+    /// the later.
+    pub partial: (bool, bool),
 }
 
 /// The order of the program's device work (see the module notes).
@@ -125,6 +158,14 @@ pub struct StreamOrder {
     outstanding: Vec<Outstanding>,
     /// Outstanding work dropped unchecked ([`MAX_OUTSTANDING`]).
     pub dropped: u64,
+    /// The graph launch in progress.
+    graph: Option<GraphRun>,
+    /// (executable graph, node) → the key of the node's stream.
+    node_keys: HashMap<(usize, usize), usize>,
+    /// A node stream's key → the name of the stream its graph was launched into, the graph's name.
+    node_names: HashMap<usize, (String, String)>,
+    /// Executable graph → the clock of its last launch's end.
+    exec_done: HashMap<usize, Clock>,
 }
 
 /// A stream's name in messages.
@@ -159,9 +200,12 @@ impl StreamOrder {
         key == LEGACY || key == PER_THREAD || self.blocking.get(&key).copied().unwrap_or(true)
     }
 
-    /// The name of stream `key`.
+    /// The name of stream `key` (for a graph node: the stream its graph was launched into).
     pub fn name(&self, key: usize) -> String {
-        stream_name(key, self.is_blocking(key))
+        match self.node_names.get(&key) {
+            Some((n, _)) => n.clone(),
+            None => stream_name(key, self.is_blocking(key)),
+        }
     }
 
     /// What work issued now on `key` is ordered after.
@@ -183,14 +227,25 @@ impl StreamOrder {
         c
     }
 
-    /// Issues work on `key` (a launch, a copy); `work` is its footprint when it has one. Returns
-    /// the races with outstanding work nothing orders before it, and the work's clock.
+    /// Issues work on `key` (a launch, a copy, a host function); `work` is its footprint when it
+    /// has one. Returns the races with outstanding work nothing orders before it, and the work's
+    /// clock. Inside a graph launch ([`StreamOrder::graph_node`]) the work is the current node's.
     pub fn issue(&mut self, key: usize, work: Option<Work>) -> (Vec<StreamRace>, Clock) {
-        let mut c = self.clock_for(key);
-        let tick = self.ticks.get(&key).copied().unwrap_or(0) + 1;
-        self.ticks.insert(key, tick);
-        c.0.insert(key, tick);
-        self.streams.insert(key, c.clone());
+        let (key, tick, c) = match self.graph.as_ref().and_then(|g| Some((g, g.current?))) {
+            Some((g, i)) => {
+                let c = g.clocks[i].clone().unwrap_or_default();
+                let key = self.node_keys[&(g.exec, i)];
+                (key, c.0[&key], c)
+            }
+            None => {
+                let mut c = self.clock_for(key);
+                let tick = self.ticks.get(&key).copied().unwrap_or(0) + 1;
+                self.ticks.insert(key, tick);
+                c.0.insert(key, tick);
+                self.streams.insert(key, c.clone());
+                (key, tick, c)
+            }
+        };
         let mut races = Vec::new();
         if let Some(w) = work {
             for o in &self.outstanding {
@@ -201,10 +256,16 @@ impl StreamOrder {
                     continue;
                 }
                 if let Some(r) = first_conflict(&o.work, &w) {
+                    let graph = match (self.node_names.get(&o.stream), self.node_names.get(&key)) {
+                        (Some((_, g1)), Some((_, g2))) if g1 == g2 => Some(g1.clone()),
+                        _ => None,
+                    };
                     races.push(StreamRace {
                         first: (o.work.what.clone(), self.name(o.stream), r.0, r.1),
                         second: (w.what.clone(), self.name(key), r.2, r.3),
                         address: r.4,
+                        graph,
+                        partial: (o.work.partial, w.partial),
                     });
                 }
             }
@@ -221,6 +282,107 @@ impl StreamOrder {
             }
         }
         (races, c)
+    }
+
+    /// Starts the launch of executable graph `exec` (named `name`) into stream `key`; `deps`: each
+    /// node's dependencies. Its nodes then run through [`StreamOrder::graph_node`] until
+    /// [`StreamOrder::end_graph`].
+    pub fn begin_graph(&mut self, key: usize, exec: usize, name: &str, deps: Vec<Vec<usize>>) {
+        let mut base = self.clock_for(key);
+        if let Some(d) = self.exec_done.get(&exec) {
+            // a graph's launches run one after another, whatever their streams
+            base.join(d);
+        }
+        let on = self.name(key);
+        for i in 0..deps.len() {
+            let next = NODE_KEYS + self.node_keys.len();
+            let k = *self.node_keys.entry((exec, i)).or_insert(next);
+            self.node_names.insert(k, (on.clone(), name.to_string()));
+        }
+        let n = deps.len();
+        self.graph = Some(GraphRun {
+            stream: key,
+            exec,
+            base,
+            deps,
+            clocks: vec![None; n],
+            current: None,
+        });
+    }
+
+    /// Node `i` of the graph launch in progress runs now: it is ordered after the launch's start
+    /// and the nodes it depends on. Work issued until the next node is the node's.
+    pub fn graph_node(&mut self, i: usize) {
+        let Some(g) = self.graph.as_mut() else {
+            return;
+        };
+        let Some(&key) = self.node_keys.get(&(g.exec, i)) else {
+            return;
+        };
+        let mut c = g.base.clone();
+        for &d in g.deps.get(i).into_iter().flatten() {
+            if let Some(Some(dc)) = g.clocks.get(d) {
+                c.join(dc);
+            }
+        }
+        let tick = self.ticks.get(&key).copied().unwrap_or(0) + 1;
+        self.ticks.insert(key, tick);
+        c.0.insert(key, tick);
+        if let Some(slot) = g.clocks.get_mut(i) {
+            *slot = Some(c);
+            g.current = Some(i);
+        }
+    }
+
+    /// The current graph node records `event` (an event record node).
+    pub fn graph_record(&mut self, event: usize) {
+        if let Some(c) = self.current_node_clock() {
+            self.events.insert(event, c);
+        }
+    }
+
+    /// The current graph node waits for `event`'s last record (an event wait node).
+    pub fn graph_wait(&mut self, event: usize) {
+        let Some(e) = self.events.get(&event).cloned() else {
+            return;
+        };
+        if let Some(g) = self.graph.as_mut()
+            && let Some(i) = g.current
+            && let Some(Some(c)) = g.clocks.get_mut(i)
+        {
+            c.join(&e);
+        }
+    }
+
+    fn current_node_clock(&self) -> Option<Clock> {
+        let g = self.graph.as_ref()?;
+        g.clocks.get(g.current?)?.clone()
+    }
+
+    /// Ends the graph launch in progress: its stream's later work (and the graph's next launch)
+    /// waits for every node.
+    pub fn end_graph(&mut self) {
+        let Some(g) = self.graph.take() else {
+            return;
+        };
+        let mut c = self.clock_for(g.stream);
+        c.join(&g.base);
+        for n in g.clocks.iter().flatten() {
+            c.join(n);
+        }
+        let tick = self.ticks.get(&g.stream).copied().unwrap_or(0) + 1;
+        self.ticks.insert(g.stream, tick);
+        c.0.insert(g.stream, tick);
+        self.streams.insert(g.stream, c.clone());
+        self.exec_done.insert(g.exec, c);
+    }
+
+    /// The node running now in a graph launch: `node 2 of graph 0x5`.
+    pub fn graph_label(&self) -> Option<String> {
+        let g = self.graph.as_ref()?;
+        let i = g.current?;
+        let key = self.node_keys.get(&(g.exec, i))?;
+        Some(format!("node {i} of {}", self.node_names.get(key)?.1))
     }
 
     /// The host waits for `c` (work and everything before it): outstanding work it covers is
@@ -415,5 +577,127 @@ mod tests {
         }
         assert_eq!(o.outstanding(), MAX_OUTSTANDING);
         assert_eq!(o.dropped, 10);
+    }
+
+    /// Runs a graph launch of `exec` on `key`: node `i` writes `writes[i]` (bytes 0..4 of block
+    /// `writes[i]`; `None`: nothing); returns the races.
+    fn graph(
+        o: &mut StreamOrder,
+        key: usize,
+        exec: usize,
+        deps: Vec<Vec<usize>>,
+        writes: &[Option<u64>],
+    ) -> Vec<StreamRace> {
+        o.begin_graph(key, exec, "graph 0x5", deps);
+        let mut races = Vec::new();
+        for (i, w) in writes.iter().enumerate() {
+            o.graph_node(i);
+            if let Some(b) = w {
+                races.extend(o.issue(key, work("k", Use::Write, b * 64, b * 64 + 4)).0);
+            }
+        }
+        o.end_graph();
+        races
+    }
+
+    #[test]
+    fn graph_nodes_are_ordered_by_edges_not_by_the_order_they_ran() {
+        let mut o = StreamOrder::default();
+        nonblocking(&mut o, 0x10);
+        // two nodes without an edge writing one word race, named as nodes of one graph
+        let r = graph(&mut o, 0x10, 0x77, vec![vec![], vec![]], &[Some(0), Some(0)]);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].graph.as_deref(), Some("graph 0x5"));
+        assert_eq!(r[0].second.1, "stream 0x10 (non-blocking)");
+        // with an edge (or a path through a node that touches nothing) none
+        let mut o = StreamOrder::default();
+        assert!(graph(&mut o, 0x10, 0x77, vec![vec![], vec![0]], &[Some(0), Some(0)]).is_empty());
+        let mut o = StreamOrder::default();
+        let deps = vec![vec![], vec![0], vec![1]];
+        assert!(graph(&mut o, 0x10, 0x77, deps, &[Some(0), None, Some(0)]).is_empty());
+        // a diamond: the two middle nodes race, each is ordered after the top and before the end
+        let mut o = StreamOrder::default();
+        let deps = vec![vec![], vec![0], vec![0], vec![1, 2]];
+        let r = graph(&mut o, 0x10, 0x77, deps, &[Some(0), Some(1), Some(1), Some(0)]);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].address, 64);
+    }
+
+    #[test]
+    fn a_graph_launch_is_ordered_in_its_stream_and_after_its_earlier_launches() {
+        let mut o = StreamOrder::default();
+        nonblocking(&mut o, 0x10);
+        nonblocking(&mut o, 0x20);
+        o.issue(0x10, work("before", Use::Write, 0, 4));
+        // the graph's nodes wait for the stream's earlier work
+        assert!(graph(&mut o, 0x10, 0x77, vec![vec![]], &[Some(0)]).is_empty());
+        // the stream's later work waits for every node
+        assert!(o.issue(0x10, work("after", Use::Write, 0, 4)).0.is_empty());
+        // work on another stream does not, nor do a second launch's nodes on that stream wait
+        // for it; but they do wait for the graph's first launch
+        // (it races with all three pieces of stream 0x10's work, the node among them)
+        let r = o.issue(0x20, work("other", Use::Read, 0, 4)).0;
+        assert_eq!(r.len(), 3);
+        assert!(r.iter().all(|x| x.graph.is_none()));
+        let mut o = StreamOrder::default();
+        nonblocking(&mut o, 0x10);
+        nonblocking(&mut o, 0x20);
+        assert!(graph(&mut o, 0x10, 0x77, vec![vec![]], &[Some(0)]).is_empty());
+        assert!(graph(&mut o, 0x20, 0x77, vec![vec![]], &[Some(0)]).is_empty());
+        // another graph on another stream is not ordered after it
+        assert_eq!(graph(&mut o, 0x10, 0x78, vec![vec![]], &[Some(0)]).len(), 1);
+        // the host waiting for the stream drops the nodes' footprints
+        o.stream_sync(0x10);
+        o.stream_sync(0x20);
+        assert_eq!(o.outstanding(), 0);
+    }
+
+    #[test]
+    fn event_record_and_wait_nodes_order_across_graphs_and_streams() {
+        let mut o = StreamOrder::default();
+        nonblocking(&mut o, 0x10);
+        nonblocking(&mut o, 0x20);
+        // node 0 writes, node 1 (after it) records the event
+        o.begin_graph(0x10, 0x77, "graph 0x5", vec![vec![], vec![0]]);
+        o.graph_node(0);
+        o.issue(0x10, work("w", Use::Write, 0, 4));
+        o.graph_node(1);
+        o.graph_record(0x99);
+        o.end_graph();
+        // a graph on another stream whose wait node comes before its reader: ordered
+        o.begin_graph(0x20, 0x78, "graph 0x6", vec![vec![], vec![0]]);
+        o.graph_node(0);
+        o.graph_wait(0x99);
+        o.graph_node(1);
+        assert!(o.issue(0x20, work("r", Use::Read, 0, 4)).0.is_empty());
+        o.end_graph();
+        // a stream waiting on the event is ordered too; one that does not is not
+        o.wait_event(0x20, 0x99);
+        assert!(o.issue(0x20, work("r2", Use::Read, 0, 4)).0.is_empty());
+        nonblocking(&mut o, 0x30);
+        // (with the write and both reads)
+        assert_eq!(o.issue(0x30, work("r3", Use::Write, 0, 4)).0.len(), 3);
+    }
+
+    #[test]
+    fn a_host_function_orders_its_stream_like_other_work() {
+        // a on a blocking stream, a host function on the legacy default stream, b on another
+        // blocking stream: the host function waits for a, and b waits for it
+        let mut o = StreamOrder::default();
+        o.issue(0x10, work("a", Use::Write, 0, 4));
+        o.issue(LEGACY, None);
+        assert!(o.issue(0x20, work("b", Use::Write, 0, 4)).0.is_empty());
+    }
+
+    #[test]
+    fn a_cut_footprint_is_said_in_the_race() {
+        let mut o = StreamOrder::default();
+        nonblocking(&mut o, 0x10);
+        nonblocking(&mut o, 0x20);
+        let mut w = work("a", Use::Write, 0, 4).unwrap();
+        w.partial = true;
+        o.issue(0x10, Some(w));
+        let r = o.issue(0x20, work("b", Use::Read, 0, 4)).0;
+        assert_eq!(r[0].partial, (true, false));
     }
 }

@@ -85,9 +85,6 @@ unsupported! {
     cudaGetTextureObjectResourceViewDesc
     cudaGetTextureObjectTextureDesc
     cudaGraphAddChildGraphNode
-    cudaGraphAddDependencies
-    cudaGraphAddEventRecordNode
-    cudaGraphAddEventWaitNode
     cudaGraphAddExternalSemaphoresSignalNode
     cudaGraphAddExternalSemaphoresWaitNode
     cudaGraphAddMemAllocNode
