@@ -661,8 +661,10 @@ fn mufu_rsqrt_approx(regs: &mut [Row], d: R, a: R, mask: u32) {
 fn rsq_row(approx: bool, regs: &mut [Row], d: R, a: R, mask: u32) {
     #[inline(always)]
     fn body(approx: bool, regs: &mut [Row], d: R, a: R, mask: u32) {
-        let src = &regs[a as usize];
-        let xs: [u32; 32] = std::array::from_fn(|l| src[l] as u32);
+        let mut xs = [0u32; 32];
+        for (x, &v) in xs.iter_mut().zip(&regs[a as usize]) {
+            *x = v as u32;
+        }
         let r = crate::mufu::rsq_lanes(approx, &xs);
         let row = &mut regs[d as usize];
         for (l, (v, &r)) in row.iter_mut().zip(&r).enumerate() {

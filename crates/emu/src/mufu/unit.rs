@@ -270,41 +270,44 @@ pub fn rsqrt_approx(x: u32) -> u32 {
 /// compiled for wide vectors) before the lookups.
 #[inline(always)]
 pub fn rsq_lanes(approx: bool, xs: &[u32; 32]) -> [u32; 32] {
-    // the unit's input: `rsqrt.approx` scales a subnormal (or zero) input by 2^24 first
-    let ins: [u32; 32] = std::array::from_fn(|l| {
-        let x = xs[l];
-        if approx && small(x) {
-            (f(x) * 16_777_216.0).to_bits()
-        } else {
-            x
-        }
-    });
-    // a positive normal finite input looks up entry `i` (the others: entry 0, unused)
+    // plain loops over arrays (not `array::from_fn`, which the host compiler left out of line and
+    // so without the caller's wide vectors)
     let normal = |x: u32| {
         let e = (x >> 23) & 0xff;
         e != 0 && e != 0xff && x & SIGN == 0
     };
-    let at: [(usize, i32); 32] = std::array::from_fn(|l| {
-        if normal(ins[l]) {
-            over_two_binades(ins[l])
+    // the unit's input: `rsqrt.approx` scales a subnormal (or zero) input by 2^24 first; a
+    // positive normal finite input looks up entry `at` (the others: entry 0, unused)
+    let (mut ins, mut at, mut j) = ([0u32; 32], [0usize; 32], [0i32; 32]);
+    for l in 0..32 {
+        let x = xs[l];
+        ins[l] = if approx && small(x) {
+            (f(x) * 16_777_216.0).to_bits()
         } else {
-            (0, 0)
-        }
-    });
-    let ys: [f64; 32] = std::array::from_fn(|l| 1.0 / two_binades(at[l].0).sqrt());
-    std::array::from_fn(|l| {
-        let x = ins[l];
-        let r = if normal(x) {
-            scale(RSQ.get_exact(at[l].0, ys[l]), -at[l].1)
-        } else {
-            rsq(x)
+            x
         };
-        if approx && small(xs[l]) {
+        if normal(ins[l]) {
+            (at[l], j[l]) = over_two_binades(ins[l]);
+        }
+    }
+    let mut ys = [0f64; 32];
+    for (y, &i) in ys.iter_mut().zip(&at) {
+        *y = 1.0 / two_binades(i).sqrt();
+    }
+    let mut out = [0u32; 32];
+    for l in 0..32 {
+        let r = if normal(ins[l]) {
+            scale(RSQ.get_exact(at[l], ys[l]), -j[l])
+        } else {
+            rsq(ins[l])
+        };
+        out[l] = if approx && small(xs[l]) {
             (f(r) * 4096.0).to_bits()
         } else {
             r
-        }
-    })
+        };
+    }
+    out
 }
 
 /// `sqrt.approx.f32`: a subnormal (or zero) input is scaled by 2^24 before `MUFU.SQRT`, the
