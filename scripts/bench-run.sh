@@ -12,7 +12,10 @@
 #     is present; the table gives per run the wall and CPU seconds (the program and warpscope
 #     together), the peak RSS (the largest process: the program under emulation), the PTX thread
 #     instructions the emulator counted (the export's `thread_instructions`, summed over launches)
-#     and their rate over the wall time. Best of N runs (default 1) by wall time. --no-build uses
+#     and their rate over the wall time; then the launches' own seconds (the emulation: the sum of
+#     the per-launch wall times `WARPSCOPE_TIMING=1` prints, without the program's own host work
+#     and the process start) and the rate over them, the figure the engine's speed goal names.
+#     Best of N runs (default 1) by wall time. --no-build uses
 #     $CARGO_TARGET_DIR/release/warpscope and the programs in $CARGO_TARGET_DIR/bench-run/book as
 #     they are (a machine without cargo or nvcc).
 #
@@ -109,7 +112,7 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
 fi
 
 OUT=$out BIN=$bin QUICK=$quick RUNS=$runs GPU=$gpu python3 - <<'PY'
-import json, os, subprocess, sys, time
+import json, os, re, subprocess, sys, time
 
 out, bin_ = os.environ["OUT"], os.environ["BIN"]
 quick, runs, gpu = os.environ["QUICK"] == "1", int(os.environ["RUNS"]), os.environ["GPU"] == "1"
@@ -125,19 +128,29 @@ small = {"reduce": ["12"], "transpose": ["64"], "nbody": ["256", "1"], "loop": [
 cores = os.cpu_count() or 1
 
 
-def measure(cmd, env):
+# a launch's line of WARPSCOPE_TIMING=1 (crates/emu/src/timing.rs): its wall seconds
+LAUNCH_WALL = re.compile(r" threads: wall ([0-9.]+) s \[")
+
+
+def measure(cmd, env, err=None):
     """Wall seconds, CPU seconds (user + sys of the process and what it waited for), peak RSS (MB,
-    the largest of them) and the exit status of one run."""
+    the largest of them), the exit status of one run and, with `err` (a file for its stderr), the
+    sum of the launches' own wall seconds that WARPSCOPE_TIMING=1 printed (None without)."""
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, env=env, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
+    with open(err or os.devnull, "wb") as e:
+        p = subprocess.Popen(cmd, env=env, cwd=out, stdout=subprocess.DEVNULL, stderr=e)
+        _, status, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, p.returncode
+    launches = None
+    if err:
+        found = LAUNCH_WALL.findall(open(err, errors="replace").read())
+        launches = sum(float(x) for x in found) if found else None
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, p.returncode, launches
 
 
-def best(cmd, env):
-    return min((measure(cmd, env) for _ in range(runs)), key=lambda r: r[0])
+def best(cmd, env, err=None):
+    return min((measure(cmd, env, err) for _ in range(runs)), key=lambda r: r[0])
 
 
 def emulated(prog, args, threads, export):
@@ -146,7 +159,9 @@ def emulated(prog, args, threads, export):
         env.pop("RAYON_NUM_THREADS", None)
     else:
         env["RAYON_NUM_THREADS"] = str(threads)
-    return best([bin_, "run", "--export", export, "--", "./" + prog] + args, env)
+    # each launch's own wall time on stderr (timing only: the counters and exports are the same)
+    env["WARPSCOPE_TIMING"] = "1"
+    return best([bin_, "run", "--export", export, "--", "./" + prog] + args, env, export + ".err")
 
 
 def human(x):
@@ -158,7 +173,7 @@ def human(x):
 
 print(f"machine: {cores} CPU cores, load average before: {' '.join(open('/proc/loadavg').read().split()[:3])}")
 print(f"sizes: {'quick' if quick else 'book'}; best of {runs} run(s) by wall time")
-head = f"{'program':<10} {'args':<11} {'threads':>8} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'thread-inst':>12} {'thread-inst/s':>14} {'status':>7}"
+head = f"{'program':<10} {'args':<11} {'threads':>8} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'thread-inst':>12} {'thread-inst/s':>14} {'launch s':>9} {'launch inst/s':>14} {'status':>7}"
 print(head)
 print("-" * len(head))
 for prog, args in sizes.items():
@@ -167,7 +182,7 @@ for prog, args in sizes.items():
     count = None
     for threads in (1, None):
         export = os.path.join(out, f"{prog}.{threads or 'all'}.json")
-        wall, cpu, rss, rc = emulated(prog, args, threads, export)
+        wall, cpu, rss, rc, own = emulated(prog, args, threads, export)
         try:
             launches = json.load(open(export))["launches"]
             count = sum(l.get("thread_instructions", 0) for l in launches)
@@ -176,14 +191,17 @@ for prog, args in sizes.items():
         shown = "-" if count is None else human(count)
         rate = "-" if count is None else human(count / wall)
         label = "1" if threads == 1 else f"all ({cores})"
-        print(f"{prog:<10} {' '.join(args):<11} {label:>8} {wall:>8.2f} {cpu:>8.2f} {rss:>12.0f} {shown:>12} {rate:>14} {rc:>7}")
+        own_s = "-" if own is None else f"{own:.2f}"
+        own_rate = "-" if count is None or not own else human(count / own)
+        print(f"{prog:<10} {' '.join(args):<11} {label:>8} {wall:>8.2f} {cpu:>8.2f} {rss:>12.0f} {shown:>12} {rate:>14} {own_s:>9} {own_rate:>14} {rc:>7}")
     if gpu:
         env = dict(os.environ)
         lib = os.path.join(os.environ["WARPSCOPE_CUDA_ROOT"], "lib")
         env["LD_LIBRARY_PATH"] = lib + ":" + env.get("LD_LIBRARY_PATH", "")
-        wall, cpu, rss, rc = best(["./" + prog] + args, env)
+        wall, cpu, rss, rc, _ = best(["./" + prog] + args, env)
         rate = "-" if count is None else human(count / wall)
-        print(f"{prog:<10} {' '.join(args):<11} {'GPU':>8} {wall:>8.2f} {cpu:>8.2f} {rss:>12.0f} {'-':>12} {rate:>14} {rc:>7}")
+        print(f"{prog:<10} {' '.join(args):<11} {'GPU':>8} {wall:>8.2f} {cpu:>8.2f} {rss:>12.0f} {'-':>12} {rate:>14} {'-':>9} {'-':>14} {rc:>7}")
 print(f"load average after: {' '.join(open('/proc/loadavg').read().split()[:3])}")
 print("thread-inst: PTX thread instructions the emulator executed (all launches); on the GPU row, the same count over the native wall time")
+print("launch s: the launches' own wall seconds (WARPSCOPE_TIMING=1), summed; launch inst/s: thread-inst over them")
 PY

@@ -646,8 +646,46 @@ fn fast_un(op: UnOp, ty: Ty) -> Option<Fn1> {
     })
 }
 
-k1!(mufu_rsq, |x| crate::mufu::rsq(x as u32) as u64);
-k1!(mufu_rsqrt_approx, |x| crate::mufu::rsqrt_approx(x as u32) as u64);
+/// `MUFU.RSQ` of a row: the 32 lanes' table lookups together (`mufu::rsq_lanes`), the same bits
+/// as `rsq` lane by lane.
+fn mufu_rsq(regs: &mut [Row], d: R, a: R, mask: u32) {
+    rsq_row(false, regs, d, a, mask)
+}
+
+/// `rsqrt.approx.f32` of a row, as [`mufu_rsq`].
+fn mufu_rsqrt_approx(regs: &mut [Row], d: R, a: R, mask: u32) {
+    rsq_row(true, regs, d, a, mask)
+}
+
+#[inline(always)]
+fn rsq_row(approx: bool, regs: &mut [Row], d: R, a: R, mask: u32) {
+    #[inline(always)]
+    fn body(approx: bool, regs: &mut [Row], d: R, a: R, mask: u32) {
+        let mut xs = [0u32; 32];
+        for (x, &v) in xs.iter_mut().zip(&regs[a as usize]) {
+            *x = v as u32;
+        }
+        let r = crate::mufu::rsq_lanes(approx, &xs);
+        let row = &mut regs[d as usize];
+        for (l, (v, &r)) in row.iter_mut().zip(&r).enumerate() {
+            if mask >> l & 1 != 0 {
+                *v = u64::from(r);
+            }
+        }
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        unsafe fn wide(approx: bool, regs: &mut [Row], d: R, a: R, mask: u32) {
+            body(approx, regs, d, a, mask)
+        }
+        if avx2() {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            return unsafe { wide(approx, regs, d, a, mask) };
+        }
+    }
+    body(approx, regs, d, a, mask)
+}
 k1!(mufu_sqrt, |x| crate::mufu::sqrt(x as u32) as u64);
 k1!(mufu_sqrt_approx, |x| crate::mufu::sqrt_approx(x as u32) as u64);
 k1!(mufu_ex2, |x| crate::mufu::ex2(x as u32) as u64);

@@ -26,9 +26,16 @@ mod table;
 mod unit;
 
 pub use unit::{
-    cos, cos_approx, ex2, ex2_approx, half, lg2, lg2_approx, rsq, rsqrt_approx, sin, sin_approx, sqrt,
-    sqrt_approx, tanh,
+    cos, cos_approx, ex2, ex2_approx, half, lg2, lg2_approx, rsq, rsq_lanes, rsqrt_approx, sin, sin_approx,
+    sqrt, sqrt_approx, tanh,
 };
+
+/// The `MUFU` models shipped fitted (`crates/emu/data/NAME.fit.zst`), fitted afresh from the
+/// measured tables: (NAME, uncompressed bytes). For `examples/mufu_fit.rs`, which writes them.
+#[doc(hidden)]
+pub fn fitted_models() -> Vec<(&'static str, Vec<u8>)> {
+    unit::fits()
+}
 
 /// The approximate `.f32` instructions other than `rcp` (`rsqrt`, `sqrt.approx`, `ex2`, `lg2`,
 /// `sin`, `cos`, `tanh`, `.ftz` or not) as ptxas's machine code computes them.

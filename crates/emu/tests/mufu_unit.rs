@@ -122,3 +122,46 @@ fn the_half_forms_replay_the_h200_on_every_input() {
         }
     }
 }
+
+/// `rsq_lanes` (the row kernels' 32 lookups at once) against the H200's rows of both `rsqrt`
+/// forms, 32 inputs at a time.
+#[test]
+fn rsqrt_rows_replay_the_h200() {
+    for (file, salt) in [
+        ("calibration/mufu/h200/rand.zst", 0),
+        ("calibration/mufu/h200/rand2.zst", 13),
+    ] {
+        let raw = unzstd(file);
+        let n = 65536;
+        for (v, approx) in [(4usize, true), (5, false)] {
+            let mut wrong = 0;
+            for c in 0..n / 32 {
+                let xs: [u32; 32] = std::array::from_fn(|l| input((c * 32 + l) as u32, v as u32 + salt));
+                let got = mufu::rsq_lanes(approx, &xs);
+                for (l, &g) in got.iter().enumerate() {
+                    let o = (v * n + c * 32 + l) * 4;
+                    wrong += usize::from(g != u32::from_le_bytes(raw[o..o + 4].try_into().unwrap()));
+                }
+            }
+            assert_eq!(wrong, 0, "{file}: {} rows differ", FORMS[v].0);
+        }
+    }
+}
+
+/// `rsq_lanes` equals `rsqrt_approx` / `rsq` lane by lane on every 61st input bit pattern (every
+/// exponent, sign, NaN, zero and subnormal class), lanes of one row far apart.
+#[test]
+fn rsqrt_rows_equal_the_lane_by_lane_functions() {
+    for approx in [true, false] {
+        let one = if approx { mufu::rsqrt_approx } else { mufu::rsq };
+        let mut x = 0u64;
+        while x < 1 << 32 {
+            let xs: [u32; 32] = std::array::from_fn(|l| (x + l as u64 * 0x0800_0001) as u32);
+            let got = mufu::rsq_lanes(approx, &xs);
+            for l in 0..32 {
+                assert_eq!(got[l], one(xs[l]), "approx {approx}: input {:#010x}", xs[l]);
+            }
+            x += 61 * 32;
+        }
+    }
+}

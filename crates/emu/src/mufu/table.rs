@@ -18,6 +18,12 @@
 //! entries marks the groups that hold one. The 16 M-entry `RSQ` table takes about 1 MB so (16 MB
 //! as a signed byte per entry), within a core's L2; the results are the measured ones bit for bit
 //! (a test compares every entry with the embedded table).
+//! The `RSQ` and `SQRT` models are shipped so (`crates/emu/data/mufu_{rsq,sqrt}.fit.zst`, written
+//! by `examples/mufu_fit.rs`; 0.36 and 0.21 MB) and read in a few milliseconds instead of fitted
+//! in every process (about 0.3 s of CPU for `RSQ`); the others' exact values come from the C
+//! library's `exp2`/`log2`, whose last bit may differ between hosts, so they are fitted where
+//! they run. A unit test checks that the shipped models are what the fitting gives and that they
+//! give every measured entry.
 //! A table whose error the line does not follow keeps instead two bits an entry (the result minus
 //! the correctly rounded one: -1, 0, +1) where that is smaller, else a signed byte an entry as
 //! before (`LG2`, which truncates and has an absolute error; `SIN` and `TANH`, indexed by
@@ -30,6 +36,9 @@ pub(crate) struct Table {
     z: &'static [u8],
     n: usize,
     kind: Kind,
+    /// a `deltas` table's model as [`Model::write`] lays it out, zstd-compressed
+    /// (`crates/emu/data/*.fit.zst`): read instead of fitted again in every process
+    fitted: Option<&'static [u8]>,
     cell: OnceLock<Decoded>,
 }
 
@@ -109,6 +118,28 @@ impl Table {
             z,
             n,
             kind: Kind::Deltas(exact),
+            fitted: None,
+            cell: OnceLock::new(),
+        }
+    }
+
+    /// A `deltas` table whose model is shipped fitted (`fitted`, as [`Table::fit`] gives it,
+    /// zstd-compressed). Only for an `exact` that every host computes to the same bits (IEEE's
+    /// correctly rounded `sqrt` and division, not the C library's `exp2` or `log2`): the model's
+    /// exceptions are the entries its prediction from `exact` misses.
+    pub(crate) const fn deltas_fitted(
+        what: &'static str,
+        z: &'static [u8],
+        fitted: &'static [u8],
+        n: usize,
+        exact: fn(usize) -> f64,
+    ) -> Table {
+        Table {
+            what,
+            z,
+            n,
+            kind: Kind::Deltas(exact),
+            fitted: Some(fitted),
             cell: OnceLock::new(),
         }
     }
@@ -125,18 +156,32 @@ impl Table {
             z,
             n,
             kind: Kind::Corrections(reference),
+            fitted: None,
             cell: OnceLock::new(),
         }
     }
 
     fn raw(&self) -> Vec<u8> {
-        use std::io::Read;
-        let mut raw = Vec::with_capacity(self.n);
-        let mut dec = ruzstd::decoding::StreamingDecoder::new(self.z)
-            .unwrap_or_else(|e| panic!("the embedded {} table is not zstd: {e}", self.what));
-        dec.read_to_end(&mut raw)
-            .unwrap_or_else(|e| panic!("the embedded {} table does not decode: {e}", self.what));
-        raw
+        unzstd(self.what, self.z, self.n)
+    }
+
+    /// The model fitted afresh from the measured differences, laid out by [`Model::write`]
+    /// (what `crates/emu/data/*.fit.zst` holds, compressed); `None` for a table that decodes to
+    /// something else.
+    pub(crate) fn fit(&self) -> Option<Vec<u8>> {
+        match self.kind {
+            Kind::Deltas(exact) => {
+                let m = self.model(exact, &self.raw());
+                (m.bytes() <= self.n / 4).then(|| m.write(self.n))
+            }
+            Kind::Corrections(_) => None,
+        }
+    }
+
+    /// The shipped model's bytes, decompressed (`None` where none is shipped).
+    #[cfg(test)]
+    pub(crate) fn shipped_fit(&self) -> Option<Vec<u8>> {
+        self.fitted.map(|z| unzstd(self.what, z, 0))
     }
 
     /// The embedded table's result words, entry by entry (a `deltas` table's differences summed).
@@ -213,6 +258,10 @@ impl Table {
                 assert_eq!(raw.len(), self.n, "the embedded {} table's length", self.what);
                 Decoded::Corr(raw.into_iter().map(|d| d as i8).collect())
             }
+            Kind::Deltas(exact) if self.fitted.is_some() => {
+                let raw = unzstd(self.what, self.fitted.unwrap_or_default(), 0);
+                Decoded::Model(Model::read(self.what, exact, self.n, &raw))
+            }
             Kind::Deltas(exact) => {
                 let m = self.model(exact, &self.raw());
                 // a function whose error the line does not follow (a truncating one, or one
@@ -247,6 +296,17 @@ impl Table {
         }
     }
 
+    /// [`Table::get`] of entry `i` whose exact value `y` (`exact(i)`) the caller computed: a
+    /// caller that looks up many entries computes their exact values together, which the host
+    /// vectorises (the prediction's square root and division dominated an `rsqrt` lookup).
+    #[inline]
+    pub(crate) fn get_exact(&self, i: usize, y: f64) -> u32 {
+        match self.cell.get_or_init(|| self.decode()) {
+            Decoded::Model(m) => m.get_exact(i, y),
+            _ => self.get(i),
+        }
+    }
+
     /// The bytes the decoded table holds.
     #[cfg(test)]
     pub(crate) fn footprint(&self) -> usize {
@@ -259,7 +319,119 @@ impl Table {
     }
 }
 
+/// The zstd stream `z` of the embedded table `what`, decoded (`capacity`: its expected size).
+fn unzstd(what: &str, z: &[u8], capacity: usize) -> Vec<u8> {
+    use std::io::Read;
+    let mut raw = Vec::with_capacity(capacity);
+    let mut dec = ruzstd::decoding::StreamingDecoder::new(z)
+        .unwrap_or_else(|e| panic!("the embedded {what} table is not zstd: {e}"));
+    dec.read_to_end(&mut raw)
+        .unwrap_or_else(|e| panic!("the embedded {what} table does not decode: {e}"));
+    raw
+}
+
+/// The first bytes of a written model.
+const FIT_MAGIC: &[u8; 8] = b"WSMUFU1\n";
+
+/// Reads little-endian words off the front of a byte slice.
+struct Words<'a>(&'a [u8], &'a str);
+
+impl Words<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let (head, rest) = self
+            .0
+            .split_first_chunk::<N>()
+            .unwrap_or_else(|| panic!("the embedded {} model ends early", self.1));
+        self.0 = rest;
+        *head
+    }
+    fn u16s(&mut self, n: usize) -> Vec<u16> {
+        (0..n).map(|_| u16::from_le_bytes(self.take())).collect()
+    }
+    fn u32s(&mut self, n: usize) -> Vec<u32> {
+        (0..n).map(|_| u32::from_le_bytes(self.take())).collect()
+    }
+}
+
 impl Model {
+    /// The model as bytes, column by column (they compress better so): the magic, the entries,
+    /// the segments, exceptions and far entries (u32 each), per segment `a` and `b` (f32 bits)
+    /// and its exception count (u16), per exception its offset and difference (u16 each), per far
+    /// entry its index and result (u32 each); all little-endian.
+    fn write(&self, n: usize) -> Vec<u8> {
+        let mut out = FIT_MAGIC.to_vec();
+        for v in [n, self.segs.len(), self.exc.len(), self.far.len()] {
+            out.extend_from_slice(&(v as u32).to_le_bytes());
+        }
+        for s in &self.segs {
+            out.extend_from_slice(&s.a.to_bits().to_le_bytes());
+        }
+        for s in &self.segs {
+            out.extend_from_slice(&s.b.to_bits().to_le_bytes());
+        }
+        for s in &self.segs {
+            out.extend_from_slice(&((s.end - s.first) as u16).to_le_bytes());
+        }
+        for &x in &self.exc {
+            out.extend_from_slice(&((x >> 16) as u16).to_le_bytes());
+        }
+        for &x in &self.exc {
+            out.extend_from_slice(&(x as u16).to_le_bytes());
+        }
+        for &(i, _) in &self.far {
+            out.extend_from_slice(&i.to_le_bytes());
+        }
+        for &(_, r) in &self.far {
+            out.extend_from_slice(&r.to_le_bytes());
+        }
+        out
+    }
+
+    /// The model [`Model::write`] laid out as `raw`, of the table `what` of `n` entries.
+    fn read(what: &str, exact: fn(usize) -> f64, n: usize, raw: &[u8]) -> Model {
+        let mut w = Words(raw, what);
+        assert_eq!(&w.take::<8>(), FIT_MAGIC, "the embedded {what} model's magic");
+        let [entries, nseg, nexc, nfar] = [0; 4].map(|_| u32::from_le_bytes(w.take()) as usize);
+        assert_eq!(entries, n, "the embedded {what} model's entries");
+        assert_eq!(nseg, n.div_ceil(1 << SEG), "the embedded {what} model's segments");
+        let a = w.u32s(nseg);
+        let b = w.u32s(nseg);
+        let counts = w.u16s(nseg);
+        let offs = w.u16s(nexc);
+        let diffs = w.u16s(nexc);
+        let far_i = w.u32s(nfar);
+        let far_r = w.u32s(nfar);
+        assert!(w.0.is_empty(), "the embedded {what} model has bytes past its end");
+        let exc: Vec<u32> = offs
+            .iter()
+            .zip(&diffs)
+            .map(|(&o, &d)| u32::from(o) << 16 | u32::from(d))
+            .collect();
+        let (mut segs, mut groups, mut first) = (Vec::with_capacity(nseg), Vec::with_capacity(nseg), 0usize);
+        for s in 0..nseg {
+            let end = first + counts[s] as usize;
+            let e = exc
+                .get(first..end)
+                .unwrap_or_else(|| panic!("the embedded {what} model's exception counts"));
+            groups.push(e.iter().fold(0u64, |g, &x| g | 1 << (x >> 16 >> GROUP)));
+            segs.push(Seg {
+                a: f32::from_bits(a[s]),
+                b: f32::from_bits(b[s]),
+                first: first as u32,
+                end: end as u32,
+            });
+            first = end;
+        }
+        assert_eq!(first, nexc, "the embedded {what} model's exception counts");
+        Model {
+            exact,
+            segs,
+            exc,
+            far: far_i.into_iter().zip(far_r).collect(),
+            groups,
+        }
+    }
+
     fn bytes(&self) -> usize {
         self.segs.len() * 16 + self.exc.len() * 4 + self.far.len() * 8 + self.groups.len() * 8
     }
@@ -358,8 +530,14 @@ impl Model {
 
     #[inline]
     fn get(&self, i: usize) -> u32 {
+        self.get_exact(i, (self.exact)(i))
+    }
+
+    /// Entry `i` whose exact value is `y`.
+    #[inline(always)]
+    fn get_exact(&self, i: usize, y: f64) -> u32 {
         let s = self.segs[i >> SEG];
-        let p = predict((self.exact)(i), s.a, s.b, centred(i));
+        let p = predict(y, s.a, s.b, centred(i));
         let off = (i & ((1 << SEG) - 1)) as u32;
         if self.groups[i >> SEG] >> (off >> GROUP) & 1 == 0 {
             return p;

@@ -55,18 +55,29 @@ fn two_binades(i: usize) -> f64 {
     f(0x3f80_0000 + i as u32) as f64
 }
 
-static RSQ: Table = Table::deltas(
+static RSQ: Table = Table::deltas_fitted(
     "MUFU.RSQ",
     include_bytes!("../../data/mufu_rsq.zst"),
+    include_bytes!("../../data/mufu_rsq.fit.zst"),
     1 << 24,
-    |i| 1.0 / two_binades(i).sqrt(),
+    |i| 1.0 / two_binades(i).sqrt(), // as in `rsq_lanes`
 );
-static SQRT: Table = Table::deltas(
+static SQRT: Table = Table::deltas_fitted(
     "MUFU.SQRT",
     include_bytes!("../../data/mufu_sqrt.zst"),
+    include_bytes!("../../data/mufu_sqrt.fit.zst"),
     1 << 24,
     |i| two_binades(i).sqrt(),
 );
+
+/// The shipped models (`crates/emu/data/NAME.fit.zst`: RSQ and SQRT, whose exact values are
+/// IEEE-rounded on every host) as the measured tables fit afresh, uncompressed: (NAME, bytes).
+pub(crate) fn fits() -> Vec<(&'static str, Vec<u8>)> {
+    [("mufu_rsq", &RSQ), ("mufu_sqrt", &SQRT)]
+        .into_iter()
+        .map(|(name, t)| (name, t.fit().expect("RSQ and SQRT decode to a model")))
+        .collect()
+}
 
 /// A normal `x` as `4^j * m`, `m` in [1, 4): the table entry of `m` and `j`.
 fn over_two_binades(x: u32) -> (usize, i32) {
@@ -252,6 +263,51 @@ pub fn rsqrt_approx(x: u32) -> u32 {
         return (f(r) * 4096.0).to_bits();
     }
     rsq(x)
+}
+
+/// `rsqrt_approx` (with `approx`, else `rsq`) of each of 32 lanes at once: the same bits as
+/// lane by lane, with the table's exact values computed together (vectorised where the caller is
+/// compiled for wide vectors) before the lookups.
+#[inline(always)]
+pub fn rsq_lanes(approx: bool, xs: &[u32; 32]) -> [u32; 32] {
+    // plain loops over arrays (not `array::from_fn`, which the host compiler left out of line and
+    // so without the caller's wide vectors)
+    let normal = |x: u32| {
+        let e = (x >> 23) & 0xff;
+        e != 0 && e != 0xff && x & SIGN == 0
+    };
+    // the unit's input: `rsqrt.approx` scales a subnormal (or zero) input by 2^24 first; a
+    // positive normal finite input looks up entry `at` (the others: entry 0, unused)
+    let (mut ins, mut at, mut j) = ([0u32; 32], [0usize; 32], [0i32; 32]);
+    for l in 0..32 {
+        let x = xs[l];
+        ins[l] = if approx && small(x) {
+            (f(x) * 16_777_216.0).to_bits()
+        } else {
+            x
+        };
+        if normal(ins[l]) {
+            (at[l], j[l]) = over_two_binades(ins[l]);
+        }
+    }
+    let mut ys = [0f64; 32];
+    for (y, &i) in ys.iter_mut().zip(&at) {
+        *y = 1.0 / two_binades(i).sqrt();
+    }
+    let mut out = [0u32; 32];
+    for l in 0..32 {
+        let r = if normal(ins[l]) {
+            scale(RSQ.get_exact(at[l], ys[l]), -j[l])
+        } else {
+            rsq(ins[l])
+        };
+        out[l] = if approx && small(xs[l]) {
+            (f(r) * 4096.0).to_bits()
+        } else {
+            r
+        };
+    }
+    out
 }
 
 /// `sqrt.approx.f32`: a subnormal (or zero) input is scaled by 2^24 before `MUFU.SQRT`, the
@@ -463,7 +519,15 @@ mod tests {
             assert!(bytes <= n + n / 8, "a {n}-entry table takes {bytes} bytes");
             assert!(!small || bytes < 1 << 20, "a {n}-entry table takes {bytes} bytes");
         }
-        // the half tables stay one byte per input
+        // the half tables stay one byte per input (after the shipped models' check below)
+        for (t, (name, fresh)) in [&RSQ, &SQRT].into_iter().zip(fits()) {
+            let shipped = t.shipped_fit().expect("shipped");
+            assert!(
+                shipped == fresh,
+                "crates/emu/data/{name}.fit.zst is not the model the measured table fits to \
+                 (cargo run --release -p warpscope-emu --example mufu_fit)"
+            );
+        }
         for t in [&EX2_F16, &TANH_F16, &EX2_BF16, &TANH_BF16] {
             assert_eq!(t.footprint(), 1 << 16);
         }
