@@ -203,6 +203,41 @@ fn spread_all<'a>(k: &warpscope_ptx::Kernel, ops: &'a [Op], tainted: &mut BTreeS
     }
 }
 
+/// Names each register by the function whose text holds its instruction: device functions are
+/// inlined into the kernel's instructions with their own register names (`%f1` of a callee is not
+/// the kernel's `%f1`); they meet only through parameter memory (`st.param`, `ld.param`). A
+/// function's instructions are told by their PTX lines: the lines of one function's body lie
+/// together, apart from another's by its header and declarations (more than 8 lines).
+fn by_function(program: &Program, k: &warpscope_ptx::Kernel, ops: &mut [Op]) {
+    let lines: Vec<u32> = (k.entry..k.end)
+        .map(|pc| program.inst_info(pc).ptx_line)
+        .collect();
+    let mut sorted = lines.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    if sorted.windows(2).all(|w| w[1] - w[0] <= 8) {
+        return;
+    }
+    // the first line of each group of lines
+    let starts: Vec<u32> = sorted
+        .iter()
+        .enumerate()
+        .filter(|&(i, l)| i == 0 || l - sorted[i - 1] > 8)
+        .map(|(_, &l)| l)
+        .collect();
+    for (o, line) in ops.iter_mut().zip(lines) {
+        let group = starts.partition_point(|&s| s <= line);
+        let name = |r: &mut String| {
+            r.push('#');
+            r.push_str(&group.to_string());
+        };
+        o.dests.iter_mut().for_each(name);
+        o.srcs.iter_mut().for_each(name);
+        o.address.iter_mut().for_each(name);
+        o.guard.iter_mut().for_each(name);
+    }
+}
+
 /// What a launch of `kernel` does with order-dependent float sums: `holds(word)` tells whether the
 /// region parameter word `word` points to holds such sums before the launch, `unknown` whether a
 /// region the launch may read through an address the PTX does not tie to a parameter does.
@@ -214,7 +249,8 @@ pub fn float_order(
     unknown: bool,
 ) -> Option<FloatOrder> {
     let k = program.kernel(kernel)?;
-    let parsed = parse_ops(program, k);
+    let mut parsed = parse_ops(program, k);
+    by_function(program, k, &mut parsed);
     let origin = origins(k, &parsed);
     // the regions its own float atomics add into
     let mut own: Option<BTreeSet<Word>> = Some(BTreeSet::new());
@@ -227,11 +263,16 @@ pub fn float_order(
             _ => own = None,
         }
     }
+    // a load through a parameter reads sums where that parameter's region holds them or its own
+    // atomics add through it; one through an address the PTX does not tie to a parameter, where
+    // any region the launch reaches holds them or its atomics add through a parameter (what its
+    // atomics add through an address not told, as a callee's pointer argument, is not taken to be
+    // read back in the same launch)
     let reads_sums = |o: &Op| match address_words(&origin, o) {
         Some(w) => w
             .iter()
-            .any(|w| holds(*w) || own.as_ref().is_none_or(|s| s.contains(w))),
-        None => unknown || own.as_ref().is_none_or(|s| !s.is_empty()),
+            .any(|w| holds(*w) || own.as_ref().is_some_and(|s| s.contains(w))),
+        None => unknown || own.as_ref().is_some_and(|s| !s.is_empty()),
     };
     let mut tainted: BTreeSet<&str> = BTreeSet::new();
     for o in &parsed {
@@ -258,7 +299,8 @@ pub fn float_order(
                 let guarded = o.guard.as_ref().is_some_and(t);
                 let address = o.address.iter().any(t);
                 let value = o.srcs.iter().filter(|r| !o.address.contains(r)).any(t);
-                let integer_store = is_store(&o.op) && !is_float(&o.op) && value;
+                // (shared, local and parameter memory pass a value on: loads from them are tainted)
+                let integer_store = is_store(&o.op) && may_be_global(&o.op) && !is_float(&o.op) && value;
                 let call = o.op.starts_with("call") && passed;
                 guarded || address || integer_store || call
             })

@@ -1485,10 +1485,10 @@ impl Runtime {
                 None => (index, format!("{at} decides on float sums its own atomics make")),
             }
         });
-        let float_regions: Vec<(u64, u64)> = match &float_order.sums {
-            Some(words) => words.iter().filter_map(|&w| word_region(w)).collect(),
-            None => reach.clone(),
-        };
+        let float_regions: Option<Vec<(u64, u64)>> = float_order
+            .sums
+            .as_ref()
+            .map(|words| words.iter().filter_map(|&w| word_region(w)).collect());
         let shared_used = program
             .kernel(&f.name)
             .is_some_and(|k| (k.entry..k.end).any(|pc| program.inst_info(pc).text.contains(".shared")));
@@ -1681,7 +1681,7 @@ impl Runtime {
         let globals = self.global.region_of(GLOBAL_VAR_BASE);
         let sums_origin = float_from.as_ref().map_or(index, |(o, _)| *o);
         let sums_label = float_from.as_ref().map_or(label.clone(), |(_, l)| l.clone());
-        for &(base, len) in &float_regions {
+        for &(base, len) in float_regions.as_ref().unwrap_or(&written_reach) {
             let named = float_order.sums.is_some();
             if (named || Some((base, len)) != globals) && !self.float_sums.iter().any(|t| t.base == base) {
                 self.float_sums.push(Taint {
