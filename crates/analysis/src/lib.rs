@@ -21,6 +21,7 @@ pub mod async_proxy;
 pub mod cluster_races;
 pub mod device_grids;
 pub mod divergence;
+pub mod float_order;
 pub mod footprint;
 pub mod global;
 pub mod global_init;

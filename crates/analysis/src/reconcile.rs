@@ -1807,7 +1807,7 @@ fn loop_waits_on_other_threads(program: &Program, body: &[Op], a: u32, z: u32) -
 }
 
 /// Taints, until nothing changes, every register an instruction of `ops` writes from a tainted one.
-fn spread<'a>(ops: &'a [Op], tainted: &mut BTreeSet<&'a str>) {
+pub(crate) fn spread<'a>(ops: &'a [Op], tainted: &mut BTreeSet<&'a str>) {
     loop {
         let before = tainted.len();
         for o in ops {
@@ -1823,17 +1823,17 @@ fn spread<'a>(ops: &'a [Op], tainted: &mut BTreeSet<&'a str>) {
 
 /// One PTX instruction as text: its opcode, guard predicate, the registers it writes and reads, and
 /// those of its address operand.
-struct Op {
-    op: String,
-    guard: Option<String>,
-    dests: Vec<String>,
-    srcs: Vec<String>,
-    address: Vec<String>,
+pub(crate) struct Op {
+    pub(crate) op: String,
+    pub(crate) guard: Option<String>,
+    pub(crate) dests: Vec<String>,
+    pub(crate) srcs: Vec<String>,
+    pub(crate) address: Vec<String>,
     /// The source operands as written (after the first, destination, operand).
-    operands: Vec<String>,
+    pub(crate) operands: Vec<String>,
 }
 
-fn parse_ops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<Op> {
+pub(crate) fn parse_ops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<Op> {
     let regs = |s: &str| -> Vec<String> {
         s.split(|c: char| !(c.is_alphanumeric() || c == '%' || c == '_' || c == '$'))
             .filter(|w| w.starts_with('%'))

@@ -117,6 +117,12 @@ pub struct LaunchOut<'a> {
     /// counters are then estimates: the GPU retries as often as contention makes it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shared_retry_loop: Option<&'a str>,
+    /// Where a value of floating-point sums made by atomics decides a branch, an address or an
+    /// integer, and which launch made the sums (its branch and global counters, and shared where
+    /// the kernel uses shared memory, are then estimates: the GPU rounds the sums in the order it
+    /// ran the atomics).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub float_sum_order: Option<&'a str>,
     /// A plain launch whose blocks waited on each other through global memory (a grid barrier
     /// made by hand): which block waited, how the blocks ran from there (interleaved), and why its
     /// branch and global counters are estimates.
@@ -529,6 +535,7 @@ pub fn export<'a>(
                 global_flow_stop: r.analysis.global_flow_stop.as_deref(),
                 undefined_local_read: r.analysis.undefined_local_read.as_deref(),
                 shared_retry_loop: r.analysis.shared_retry_loop.as_deref(),
+                float_sum_order: r.analysis.float_sum_order.as_deref(),
                 blocks_interleaved: r.analysis.blocks_interleaved.as_deref(),
                 parent: r.parent.as_ref(),
                 with_children: trees.remove(&r.index),

@@ -185,6 +185,23 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
             from.join(", ")
         ));
     }
+    let mut float_sums: Vec<String> = recs
+        .iter()
+        .filter_map(|r| {
+            r.analysis
+                .float_sum_order
+                .as_deref()
+                .map(|w| format!("{} ({w})", brief(&r.kernel)))
+        })
+        .collect();
+    float_sums.sort_unstable();
+    float_sums.dedup();
+    if !float_sums.is_empty() {
+        notes.push(format!(
+            "branch and global counters are estimates for {}: a value computed from floating-point sums made by atomicAdd (their last bits depend on the order the GPU ran the adds, which no two runs repeat) decides a branch, an address or an integer there, so the GPU may go another way (`warpscope__float_sum_order`: the launch that made the sums)",
+            float_sums.join(", ")
+        ));
+    }
     // kernels whose `key` label is 0, the spinning ones left out (their own note covers them), the
     // launches on order-dependent data (theirs too), and launches cut short (the note on
     // `--budget` covers them)
@@ -197,6 +214,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
                     .metrics
                     .contains_key("warpscope__order_dependent_input")
             })
+            .filter(|r| r.analysis.float_sum_order.is_none())
             .filter(|r| r.analysis.metrics.get(key) == Some(&0.0))
             // the note on never-stored local memory says why its counters are estimates (the
             // branch note keeps the launches whose machine code was not followed)

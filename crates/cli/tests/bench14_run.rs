@@ -79,3 +79,54 @@ fn kmeansf_shared_float_atomics_are_estimates() {
         ran.said()
     );
 }
+
+/// kmeansf's `assign` adds its block sums into global floats with `atomicAdd`, whose last bits
+/// depend on the order the GPU ran the adds; `update` divides them into centres (floats only: it
+/// stays exact), and every later `assign` compares distances to those centres and stores a label
+/// where the nearest one changed (line 30): which points change cluster follows the GPU's order
+/// (the H200's two runs printed other label-change counts), and 5 of its 10 `assign` launches
+/// stored 1-2 global sectors more or fewer than the emulation. Those launches name the line and
+/// launch 0 (`warpscope__float_sum_order`); no launch is labelled exact and differs from the
+/// H200; the first two, before any sum is read, stay exact and equal.
+#[test]
+fn kmeansf_decisions_on_float_sums_are_estimates() {
+    let bin = support::built("calibration/run/bench14").join("kmeansf");
+    let ran = support::run_exported("kmeansf-sums", bin.to_str().unwrap());
+    let h200 = support::read_ncu_csv(&support::repo().join("calibration/run/bench14/h200/kmeansf.ncu.csv"));
+    let launches = ran.export["launches"].as_array().unwrap();
+    assert_eq!(launches.len(), 20, "{}", ran.said());
+    let mut differing = 0;
+    for (i, (l, (id, (name, gpu)))) in launches.iter().zip(&h200).enumerate() {
+        let m = &l["metrics"];
+        let equal = |g: usize| {
+            support::GROUPS[g]
+                .1
+                .iter()
+                .all(|c| m[*c].as_f64() == Some(gpu[*c]))
+        };
+        for g in [0, 2] {
+            if m[support::GROUPS[g].0] == 1.0 {
+                assert!(
+                    equal(g),
+                    "launch {id}: {} labelled exact and different",
+                    support::GROUPS[g].0
+                );
+            }
+        }
+        differing += usize::from(!equal(2));
+        if i < 2 {
+            assert!(l.get("float_sum_order").is_none(), "launch {id}");
+            assert_eq!(m["warpscope__global_counters_exact"], 1.0, "launch {id}");
+            assert!(equal(2), "launch {id}");
+        } else if support::kernel_stem(name) == "assign" {
+            assert_eq!(m["warpscope__float_sum_order"], 0.0, "launch {id}");
+            assert_eq!(m["warpscope__global_counters_exact"], 0.0, "launch {id}");
+            let why = l["float_sum_order"].as_str().unwrap();
+            assert!(
+                why.starts_with("line 30 ") && why.contains("launch 0 assign"),
+                "launch {id}: {why}"
+            );
+        }
+    }
+    assert_eq!(differing, 5);
+}

@@ -428,6 +428,13 @@ pub struct LaunchAnalysis {
     /// GPU runs the loop as often as contention makes it, so the shared counters are estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_retry_loop: Option<String>,
+    /// Where a value of floating-point sums made by atomics (this launch's or an earlier one's)
+    /// decides a branch, an address or an integer, and which launch made them
+    /// (`warpscope_analysis::float_order`): the GPU rounds those sums in the order it ran the
+    /// atomics, so the branch and global counters (and shared, where the kernel uses shared
+    /// memory) are estimates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub float_sum_order: Option<String>,
     /// A plain launch whose blocks waited on each other through global memory (a grid barrier
     /// made by hand): which block waited first, and how the launch ran from there (interleaved).
     #[serde(default, skip_serializing_if = "Option::is_none")]

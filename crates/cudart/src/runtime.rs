@@ -424,6 +424,10 @@ pub struct Runtime {
     /// atomics (`origin`: the launch whose stores took an atomic's result); a launch that reads
     /// one sees other data on the GPU than in the emulation.
     order_taints: Vec<Taint>,
+    /// Regions holding floating-point sums whose rounding depends on the order the GPU ran the
+    /// atomics that made them (`warpscope_analysis::float_order`), each with the launch whose
+    /// atomics did.
+    float_sums: Vec<Taint>,
     /// Cut launches whose incomplete memory the program was already told it read.
     told_reads: BTreeSet<u64>,
     /// Cut launches whose incomplete memory later launches were already told they read.
@@ -479,6 +483,7 @@ impl Runtime {
             notices,
             taints: Vec::new(),
             order_taints: Vec::new(),
+            float_sums: Vec::new(),
             told_reads: BTreeSet::new(),
             told_inputs: BTreeSet::new(),
             device: DeviceInfo::for_arch(arch),
@@ -857,6 +862,13 @@ impl Runtime {
             .find(|t| addr < t.base + t.len && t.base < addr.saturating_add(len.max(1)))
     }
 
+    /// The launch whose float atomics' order rounded what `[addr, addr + len)` holds, if any.
+    fn float_sums_at(&self, addr: u64, len: u64) -> Option<&Taint> {
+        self.float_sums
+            .iter()
+            .find(|t| addr < t.base + t.len && t.base < addr.saturating_add(len.max(1)))
+    }
+
     fn taint(&mut self, regions: &[(u64, u64)], origin: u64, label: &str) {
         for &(base, len) in regions {
             if !self.taints.iter().any(|t| t.base == base) {
@@ -893,6 +905,17 @@ impl Runtime {
 
     /// A device-to-device copy of `len` bytes from `src` to `dst`: incomplete results stay so.
     pub fn note_copy(&mut self, dst: u64, src: u64, len: usize) {
+        if let Some(t) = self.float_sums_at(src, len as u64).cloned()
+            && let Some((b, l)) = self.global.region_of(dst)
+            && !self.float_sums.iter().any(|o| o.base == b)
+        {
+            self.float_sums.push(Taint {
+                base: b,
+                len: l,
+                origin: t.origin,
+                label: t.label,
+            });
+        }
         if let Some(t) = self.order_dependent_at(src, len as u64).cloned()
             && let Some((b, l)) = self.global.region_of(dst)
             && !self.order_taints.iter().any(|o| o.base == b)
@@ -917,6 +940,8 @@ impl Runtime {
         let end = addr.saturating_add(len as u64);
         self.taints.retain(|t| !(addr <= t.base && t.base + t.len <= end));
         self.order_taints
+            .retain(|t| !(addr <= t.base && t.base + t.len <= end));
+        self.float_sums
             .retain(|t| !(addr <= t.base && t.base + t.len <= end));
     }
 
@@ -1437,6 +1462,45 @@ impl Runtime {
             return Err(err::INVALID_PTX);
         };
         let order_output = warpscope_analysis::reconcile::global_stores_from_atomics(program, &f.name);
+        // what it does with float sums an earlier launch's atomics (or its own) rounded in the
+        // GPU's order: which launch made those it reads, and where a value of them decides
+        let word_region = |(i, off): (usize, u32)| {
+            launch_params
+                .get(i)
+                .and_then(|p| p.get(off as usize..off as usize + 8))
+                .map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()))
+                .and_then(|a| self.global.region_of(a))
+        };
+        let float_input = |(b, l): (u64, u64)| self.float_sums_at(b, l).map(|t| (t.origin, t.label.clone()));
+        let float_order = warpscope_analysis::float_order::float_order(
+            program,
+            &f.name,
+            |w| word_region(w).and_then(float_input).is_some(),
+            reach.iter().any(|&r| float_input(r).is_some()),
+        )
+        .unwrap_or_default();
+        let float_from = reach.iter().find_map(|&r| float_input(r));
+        let float_sum_order = float_order.decision.map(|pc| {
+            let at = format!(
+                "{} (`{}`)",
+                crate::analysis::loc_of(program, pc).label,
+                program.inst_info(pc).text.trim()
+            );
+            match &float_from {
+                Some((o, l)) => (
+                    *o,
+                    format!("{at} decides on float sums launch {o} {l} made with atomics"),
+                ),
+                None => (index, format!("{at} decides on float sums its own atomics make")),
+            }
+        });
+        let float_regions: Option<Vec<(u64, u64)>> = float_order
+            .sums
+            .as_ref()
+            .map(|words| words.iter().filter_map(|&w| word_region(w)).collect());
+        let shared_used = program
+            .kernel(&f.name)
+            .is_some_and(|k| (k.entry..k.end).any(|pc| program.inst_info(pc).text.contains(".shared")));
         // the regions its global writes can reach (all it can reach where the PTX does not tell)
         let written_reach = self.reached(
             &launch_params,
@@ -1640,6 +1704,43 @@ impl Runtime {
                 }
             }
             analysis.blocks_interleaved = Some(why);
+        }
+        // the float sums it leaves (its own atomics', or stored from those it read)
+        let globals = self.global.region_of(GLOBAL_VAR_BASE);
+        let sums_origin = float_from.as_ref().map_or(index, |(o, _)| *o);
+        let sums_label = float_from.as_ref().map_or(label.clone(), |(_, l)| l.clone());
+        for &(base, len) in float_regions.as_ref().unwrap_or(&written_reach) {
+            let named = float_order.sums.is_some();
+            if (named || Some((base, len)) != globals) && !self.float_sums.iter().any(|t| t.base == base) {
+                self.float_sums.push(Taint {
+                    base,
+                    len,
+                    origin: sums_origin,
+                    label: sums_label.clone(),
+                });
+            }
+        }
+        // a value of such sums decides a branch, an address or an integer: which way it goes on
+        // the GPU depends on bits the GPU rounds otherwise, so the counters that follow it are
+        // estimates
+        if let Some((origin, why)) = float_sum_order {
+            analysis
+                .metrics
+                .insert("warpscope__float_sum_order".into(), origin as f64);
+            let mut keys = vec![
+                "warpscope__branch_counters_exact",
+                "warpscope__global_counters_exact",
+                "warpscope__global_load_counters_exact",
+            ];
+            if shared_used {
+                keys.push("warpscope__shared_counters_exact");
+            }
+            for k in keys {
+                if let Some(v) = analysis.metrics.get_mut(k) {
+                    *v = 0.0;
+                }
+            }
+            analysis.float_sum_order = Some(why);
         }
         // what it read differs on the GPU: every counter that follows the data is an estimate
         if let Some((origin, _)) = order_input {
