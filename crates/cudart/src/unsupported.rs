@@ -200,7 +200,6 @@ unsupported! {
     cudaLogsDumpToMemory
     cudaLogsRegisterCallback
     cudaLogsUnregisterCallback
-    cudaMalloc3DArray
     cudaMallocMipmappedArray
     cudaMemDiscardAndPrefetchBatchAsync
     cudaMemDiscardAndPrefetchBatchAsync_ptsz
@@ -467,7 +466,6 @@ pub const NAMES: &[&str] = &[
     "cudaLogsDumpToMemory",
     "cudaLogsRegisterCallback",
     "cudaLogsUnregisterCallback",
-    "cudaMalloc3DArray",
     "cudaMallocMipmappedArray",
     "cudaMemDiscardAndPrefetchBatchAsync",
     "cudaMemDiscardAndPrefetchBatchAsync_ptsz",
