@@ -24,10 +24,10 @@ int main() {
     printf("cudaMallocAsync in a capture: %s\n", cudaGetErrorName(ea));
     cudaGraph_t captured;
     cudaStreamEndCapture(s, &captured);
-    cudaArray_t a;
+    cudaMipmappedArray_t a;
     cudaChannelFormatDesc d = cudaCreateChannelDesc<float>();
-    cudaError_t e2 = cudaMalloc3DArray(&a, &d, make_cudaExtent(16, 16, 4), 0);
-    printf("cudaMalloc3DArray: %s\n", cudaGetErrorName(e2));
+    cudaError_t e2 = cudaMallocMipmappedArray(&a, &d, make_cudaExtent(16, 16, 4), 3, 0);
+    printf("cudaMallocMipmappedArray: %s\n", cudaGetErrorName(e2));
     int *p;
     cudaMalloc(&p, 100 * sizeof(int));
     past_the_end<<<2, 64>>>(p, 100);

@@ -506,7 +506,7 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("warpscope: cudaMalloc3DArray is not supported yet"),
+        stderr.contains("warpscope: cudaMallocMipmappedArray is not supported yet"),
         "{stderr}"
     );
     assert!(
@@ -514,7 +514,7 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("cudaMalloc3DArray: cudaErrorNotSupported"),
+        stdout.contains("cudaMallocMipmappedArray: cudaErrorNotSupported"),
         "{stdout}"
     );
     // a stream-ordered allocation inside a capture (an allocation node)

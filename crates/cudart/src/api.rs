@@ -2344,7 +2344,7 @@ pub struct ChannelFormatDesc {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGetChannelDesc(desc: *mut ChannelFormatDesc, array: *mut c_void) -> u32 {
     call("cudaGetChannelDesc", |r| {
-        let &(_, _, channels, kind, bits) = r
+        let &(_, _, channels, kind, bits, _) = r
             .arrays
             .get(&(array as u64))
             .ok_or(err::INVALID_RESOURCE_HANDLE)?;
@@ -2576,9 +2576,7 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNode(
     call("cudaGraphAddMemcpyNode", |r| {
         // SAFETY: the caller's parameter block.
         let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
-        let Some(rows) = crate::graph::copy3d_rows(p) else {
-            return Err(unsupported("cudaGraphAddMemcpyNode with a CUDA array"));
-        };
+        let rows = crate::graph::copy3d_rows_with(p, &|a| array_shape(r, a))?;
         add_node(r, node, graph, deps, ndeps, Node::Copy(rows))
     })
 }
@@ -2900,9 +2898,7 @@ fn copy3d(name: &str, p: *const crate::graph::Memcpy3DParms, stream: usize, sync
     call(name, |r| {
         // SAFETY: the caller's parameter block.
         let p = unsafe { p.as_ref() }.ok_or(err::INVALID_VALUE)?;
-        let Some(rows) = crate::graph::copy3d_rows(p) else {
-            return Err(unsupported(&format!("{name} with a CUDA array")));
-        };
+        let rows = crate::graph::copy3d_rows_with(p, &|a| array_shape(r, a))?;
         match r.graphs.capture_or(stream, Node::Copy(rows)) {
             Some(Node::Copy(rows)) => {
                 copy_rows(r, &rows)?;
@@ -3257,9 +3253,62 @@ pub unsafe extern "C" fn cudaMallocArray(
             .filter(|&n| n > 0)
             .ok_or(err::INVALID_VALUE)?;
         let a = r.malloc(bytes)?;
-        r.arrays.insert(a, (width, rows, channels, kind, bits));
+        r.arrays.insert(a, (width, rows, channels, kind, bits, 1));
         // SAFETY: the caller's out-pointer.
         unsafe { out(array, a as usize as *mut c_void) }
+    })
+}
+
+/// `cudaMalloc3DArray`: a 1-, 2- or 3-D array (height 0: one row; depth 0: one slice), its slices
+/// following each other row for row in the global space; `cudaArraySurfaceLoadStore` (2) is
+/// accepted, layered, cube-map, gather, sparse and deferred-mapping arrays are refused as not
+/// supported; a depth without a height is `cudaErrorInvalidValue`, as the runtime documents.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaMalloc3DArray(
+    array: *mut *mut c_void,
+    desc: *const ChannelFormatDesc,
+    e: Extent,
+    flags: c_uint,
+) -> u32 {
+    // SAFETY: the caller's descriptor.
+    let Some(d) = (unsafe { desc.as_ref() }).copied() else {
+        return entry("cudaMalloc3DArray", || Err(err::INVALID_VALUE));
+    };
+    if flags & !2 != 0 {
+        return unsupported(
+            "cudaMalloc3DArray of a layered, cube-map, gather, sparse or deferred-mapping array",
+        );
+    }
+    let Some((channels, bits, kind)) = d.texel() else {
+        return unsupported("cudaMalloc3DArray of 3 channels or of mixed widths");
+    };
+    call("cudaMalloc3DArray", |r| {
+        if e.width == 0 || (e.height == 0 && e.depth > 0) {
+            return Err(err::INVALID_VALUE);
+        }
+        let (rows, slices) = (e.height.max(1), e.depth.max(1));
+        let bytes = e
+            .width
+            .checked_mul(rows)
+            .and_then(|n| n.checked_mul(slices))
+            .and_then(|n| n.checked_mul(usize::from(channels) * usize::from(bits / 8)))
+            .ok_or(err::INVALID_VALUE)?;
+        let a = r.malloc(bytes)?;
+        r.arrays.insert(a, (e.width, rows, channels, kind, bits, slices));
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(array, a as usize as *mut c_void) }
+    })
+}
+
+/// Array `a`'s layout for a 3-D copy (`None`: no such array).
+fn array_shape(r: &Runtime, a: u64) -> Option<crate::graph::ArrayShape> {
+    let &(w, h, ch, _, bits, d) = r.arrays.get(&a)?;
+    let element = usize::from(ch) * usize::from(bits / 8);
+    Some(crate::graph::ArrayShape {
+        element,
+        row: w * element,
+        rows: h,
+        slices: d,
     })
 }
 
@@ -3278,8 +3327,9 @@ pub extern "C" fn cudaFreeArray(array: *mut c_void) -> u32 {
 
 /// Bytes per row of array `a`, and its rows.
 fn array_rows(r: &Runtime, a: *mut c_void) -> Result<(usize, usize), u32> {
-    let &(w, h, ch, _, bits) = r.arrays.get(&(a as u64)).ok_or(err::INVALID_VALUE)?;
-    Ok((w * usize::from(ch) * usize::from(bits / 8), h))
+    let &(w, h, ch, _, bits, d) = r.arrays.get(&(a as u64)).ok_or(err::INVALID_VALUE)?;
+    // a 3-D array's slices follow each other, row for row
+    Ok((w * usize::from(ch) * usize::from(bits / 8), h * d))
 }
 
 #[unsafe(no_mangle)]
@@ -3417,10 +3467,11 @@ fn texture_of(
     let (base, size, pitch, channels, kind, bits) = match res.res_type {
         // cudaResourceTypeArray
         0 => {
-            let &(w, h, ch, kind, bits) = r.arrays.get(&(res.ptr as u64)).ok_or(Err(err::INVALID_VALUE))?;
+            let &(w, h, ch, kind, bits, d) =
+                r.arrays.get(&(res.ptr as u64)).ok_or(Err(err::INVALID_VALUE))?;
             (
                 res.ptr as u64,
-                [w, h],
+                [w, h, d],
                 w * usize::from(ch) * usize::from(bits / 8),
                 ch,
                 kind,
@@ -3436,11 +3487,11 @@ fn texture_of(
             let texel = usize::from(ch) * usize::from(bits / 8);
             if res.res_type == 2 {
                 let w = res.size_or_width / texel;
-                (res.ptr as u64, [w, 1], w * texel, ch, kind, bits)
+                (res.ptr as u64, [w, 1, 1], w * texel, ch, kind, bits)
             } else {
                 (
                     res.ptr as u64,
-                    [res.size_or_width, res.height],
+                    [res.size_or_width, res.height, 1],
                     res.pitch,
                     ch,
                     kind,
@@ -3493,7 +3544,7 @@ fn texture_of(
     Ok(Texture {
         base,
         pitch: pitch as u64,
-        size: [size[0] as u32, size[1] as u32, 1],
+        size: [size[0] as u32, size[1] as u32, size[2] as u32],
         channels,
         bits,
         format,
@@ -3544,11 +3595,11 @@ pub unsafe extern "C" fn cudaCreateSurfaceObject(surf: *mut u64, res: *const Res
     }
     call("cudaCreateSurfaceObject", |r| {
         use warpscope_emu::tex::{Address, Format, Texture};
-        let &(w, h, channels, kind, bits) = r.arrays.get(&(res.ptr as u64)).ok_or(err::INVALID_VALUE)?;
+        let &(w, h, channels, kind, bits, d) = r.arrays.get(&(res.ptr as u64)).ok_or(err::INVALID_VALUE)?;
         let t = Texture {
             base: res.ptr as u64,
             pitch: (w * usize::from(channels) * usize::from(bits / 8)) as u64,
-            size: [w as u32, h as u32, 1],
+            size: [w as u32, h as u32, d as u32],
             channels,
             bits,
             format: match kind {

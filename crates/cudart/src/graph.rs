@@ -284,6 +284,79 @@ pub fn copy3d_rows(p: &Memcpy3DParms) -> Option<Vec<(u64, u64, usize, c_int)>> {
     Some(rows)
 }
 
+/// A CUDA array's layout as a 3-D copy sees it: bytes per element, bytes per row, rows per slice
+/// and slices (its texels live in the global space at its handle, row after row, slice after slice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArrayShape {
+    /// bytes per element (texel)
+    pub element: usize,
+    /// bytes per row
+    pub row: usize,
+    /// rows per slice
+    pub rows: usize,
+    /// slices
+    pub slices: usize,
+}
+
+/// The row copies of a 3-D copy whose source or destination may be a CUDA array (`shape` gives
+/// an array handle's layout; `None`: not an array, `cudaErrorInvalidValue`). As the runtime
+/// documents `cudaMemcpy3D`: with an array taking part, the extent's width and an array's
+/// position count that array's elements (a pointer's position stays in bytes); the copied box must
+/// lie inside each array (`cudaErrorInvalidValue` otherwise).
+pub fn copy3d_rows_with(
+    p: &Memcpy3DParms,
+    shape: &dyn Fn(u64) -> Option<ArrayShape>,
+) -> Result<Vec<(u64, u64, usize, c_int)>, u32> {
+    if let Some(rows) = copy3d_rows(p) {
+        return Ok(rows);
+    }
+    let side = |array: *mut c_void| -> Result<Option<ArrayShape>, u32> {
+        if array.is_null() {
+            Ok(None)
+        } else {
+            shape(array as u64)
+                .map(Some)
+                .ok_or(crate::err_codes::INVALID_VALUE)
+        }
+    };
+    let (src, dst) = (side(p.src_array)?, side(p.dst_array)?);
+    let element = src.or(dst).map_or(1, |a| a.element);
+    if src.zip(dst).is_some_and(|(a, b)| a.element != b.element) {
+        return Err(crate::err_codes::INVALID_VALUE);
+    }
+    let e = p.extent;
+    let width = e.x.checked_mul(element).ok_or(crate::err_codes::INVALID_VALUE)?;
+    // (base, bytes per row, rows per slice, byte column of the box) of one side
+    let place = |a: Option<ArrayShape>, handle: *mut c_void, ptr: &PitchedPtr, pos: &Triple| match a {
+        Some(a) => {
+            let inside = pos
+                .x
+                .checked_mul(a.element)
+                .and_then(|x| x.checked_add(width))
+                .is_some_and(|x| x <= a.row)
+                && pos.y + e.y.max(1) <= a.rows
+                && pos.z + e.z.max(1) <= a.slices;
+            inside
+                .then_some((handle as u64, a.row, a.rows, pos.x * a.element))
+                .ok_or(crate::err_codes::INVALID_VALUE)
+        }
+        None => Ok((ptr.ptr as u64, ptr.pitch, ptr.ysize.max(1), pos.x)),
+    };
+    let s = place(src, p.src_array, &p.src_ptr, &p.src_pos)?;
+    let d = place(dst, p.dst_array, &p.dst_ptr, &p.dst_pos)?;
+    let mut rows = Vec::new();
+    for z in 0..e.z.max(1) {
+        for y in 0..e.y.max(1) {
+            let at = |(base, pitch, per_slice, col): (u64, usize, usize, usize), pos: &Triple| -> u64 {
+                let row = (pos.z + z) * per_slice + pos.y + y;
+                base + (row * pitch + col) as u64
+            };
+            rows.push((at(d, &p.dst_pos), at(s, &p.src_pos), width, p.kind));
+        }
+    }
+    Ok(rows)
+}
+
 /// The node of a memset parameter block (element sizes 1, 2, 4; `None` otherwise).
 pub fn set_node(p: &MemsetParams) -> Option<Node> {
     if !matches!(p.element_size, 1 | 2 | 4) || (p.height > 1 && p.pitch < p.width * p.element_size as usize) {
@@ -439,5 +512,107 @@ mod tests {
             ..e
         };
         assert_eq!(cycle.order(), None);
+    }
+
+    #[test]
+    fn a_3d_copy_into_an_array_counts_the_arrays_elements() {
+        // a 4 x 3 x 2 array of float4 (16-byte texels, rows of 64 bytes) at 0x4000; the host box
+        // is 2 texels wide, 2 rows, 2 slices, from texel (1, 1, 0) of the array
+        let shape = |h: u64| {
+            (h == 0x4000).then_some(ArrayShape {
+                element: 16,
+                row: 64,
+                rows: 3,
+                slices: 2,
+            })
+        };
+        let p = Memcpy3DParms {
+            src_array: std::ptr::null_mut(),
+            src_pos: Triple { x: 8, y: 0, z: 0 },
+            src_ptr: PitchedPtr {
+                ptr: 0x1000 as *mut c_void,
+                pitch: 40,
+                xsize: 10,
+                ysize: 2,
+            },
+            dst_array: 0x4000 as *mut c_void,
+            dst_pos: Triple { x: 1, y: 1, z: 0 },
+            dst_ptr: PitchedPtr {
+                ptr: std::ptr::null_mut(),
+                pitch: 0,
+                xsize: 0,
+                ysize: 0,
+            },
+            extent: Triple { x: 2, y: 2, z: 2 },
+            kind: 1,
+        };
+        // 32 bytes a row; array row (z * 3 + 1 + y) from byte 16; source row (z * 2 + y) from byte 8
+        assert_eq!(
+            copy3d_rows_with(&p, &shape).unwrap(),
+            [
+                (0x4000 + 64 + 16, 0x1000 + 8, 32, 1),
+                (0x4000 + 128 + 16, 0x1000 + 40 + 8, 32, 1),
+                (0x4000 + 4 * 64 + 16, 0x1000 + 80 + 8, 32, 1),
+                (0x4000 + 5 * 64 + 16, 0x1000 + 120 + 8, 32, 1),
+            ]
+        );
+        // the other way round: the array is the source
+        let back = Memcpy3DParms {
+            src_array: 0x4000 as *mut c_void,
+            src_pos: Triple { x: 0, y: 0, z: 1 },
+            dst_array: std::ptr::null_mut(),
+            dst_pos: Triple { x: 0, y: 0, z: 0 },
+            dst_ptr: p.src_ptr,
+            src_ptr: p.dst_ptr,
+            extent: Triple { x: 2, y: 1, z: 1 },
+            kind: 2,
+        };
+        assert_eq!(
+            copy3d_rows_with(&back, &shape).unwrap(),
+            [(0x1000, 0x4000 + 3 * 64, 32, 2)]
+        );
+        // a box past the array's rows, slices or row end, or an unknown handle: invalid value
+        for (pos, ext) in [
+            ((1, 2, 0), (2, 2, 1)),
+            ((0, 0, 1), (1, 1, 2)),
+            ((3, 0, 0), (2, 1, 1)),
+        ] {
+            let q = Memcpy3DParms {
+                dst_pos: Triple {
+                    x: pos.0,
+                    y: pos.1,
+                    z: pos.2,
+                },
+                extent: Triple {
+                    x: ext.0,
+                    y: ext.1,
+                    z: ext.2,
+                },
+                ..p
+            };
+            assert_eq!(copy3d_rows_with(&q, &shape), Err(1), "{pos:?} {ext:?}");
+        }
+        let unknown = Memcpy3DParms {
+            dst_array: 0x5000 as *mut c_void,
+            ..p
+        };
+        assert_eq!(copy3d_rows_with(&unknown, &shape), Err(1));
+        // no array: the linear rows as before
+        let linear = Memcpy3DParms {
+            dst_array: std::ptr::null_mut(),
+            dst_ptr: PitchedPtr {
+                ptr: 0x9000 as *mut c_void,
+                pitch: 64,
+                xsize: 16,
+                ysize: 3,
+            },
+            dst_pos: Triple { x: 0, y: 0, z: 0 },
+            extent: Triple { x: 5, y: 1, z: 1 },
+            ..p
+        };
+        assert_eq!(
+            copy3d_rows_with(&linear, &shape).unwrap(),
+            [(0x9000, 0x1000 + 8, 5, 1)]
+        );
     }
 }

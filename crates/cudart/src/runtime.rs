@@ -409,8 +409,9 @@ pub struct Runtime {
     /// CUDA graphs and stream capture.
     pub graphs: crate::graph::Graphs,
     /// CUDA arrays by handle (their texels live in the global space at the handle's address):
-    /// (texels per row, rows, channels, channel format kind, bits per channel).
-    pub arrays: HashMap<u64, (usize, usize, u8, i32, u8)>,
+    /// (texels per row, rows, channels, channel format kind, bits per channel, slices: 1 but for
+    /// `cudaMalloc3DArray`'s 3-D arrays).
+    pub arrays: HashMap<u64, (usize, usize, u8, i32, u8, usize)>,
     next_handle: usize,
     launches: u64,
     matched: u64,

@@ -197,7 +197,6 @@ unsupported! {
     cudaLogsDumpToMemory
     cudaLogsRegisterCallback
     cudaLogsUnregisterCallback
-    cudaMalloc3DArray
     cudaMallocMipmappedArray
     cudaMemDiscardAndPrefetchBatchAsync
     cudaMemDiscardAndPrefetchBatchAsync_ptsz
@@ -464,7 +463,6 @@ pub const NAMES: &[&str] = &[
     "cudaLogsDumpToMemory",
     "cudaLogsRegisterCallback",
     "cudaLogsUnregisterCallback",
-    "cudaMalloc3DArray",
     "cudaMallocMipmappedArray",
     "cudaMemDiscardAndPrefetchBatchAsync",
     "cudaMemDiscardAndPrefetchBatchAsync_ptsz",

@@ -202,7 +202,11 @@ fn filter_coordinate(c: f32, size: u32, normalized: bool) -> f64 {
 /// `d` set for the upper texel along `d`. In two dimensions they are 256ths: the upper corner's is
 /// `a0 * a1 / 256` rounded to nearest (halves up) and the others what is left of their row and
 /// column, so that they sum to 256 (an H200's: rounding each product alone differs where two of
-/// them are halves); in three (not measured) the products themselves.
+/// them are halves). In three, 256ths too (an H200's corner weights are; summing to 256): the
+/// 2-D rule over x and z, then each of those four weights `v` split along y, `v * a1 / 256`
+/// rounded to nearest (halves up) to the upper row and the rest to the lower
+/// (calibration/run/bench15/tex3probe.cu: 7,839 of 8,192 samples' eight weights equal the
+/// H200's; the others differ by one 256th between two corners, a rule not found yet).
 fn corner_weights(dims: usize, a: [u32; 3]) -> [f64; 8] {
     let mut w = [0u32; 8];
     match dims {
@@ -218,14 +222,19 @@ fn corner_weights(dims: usize, a: [u32; 3]) -> [f64; 8] {
             w[0] = 256 + both - a[0] - a[1];
         }
         _ => {
-            let mut p = [0f64; 8];
-            for (k, pk) in p.iter_mut().enumerate() {
-                *pk = (0..dims).fold(1.0, |acc, d| {
-                    let f = if k >> d & 1 == 1 { a[d] } else { 256 - a[d] };
-                    acc * f64::from(f) / 256.0
-                });
+            // the x-z plane's four weights (corner bits 0 and 2), each split along y (bit 1)
+            let both = (a[0] * a[2] + 128) / 256;
+            let xz = [
+                (0usize, 256 + both - a[0] - a[2]),
+                (1, a[0] - both),
+                (4, a[2] - both),
+                (5, both),
+            ];
+            for (k, v) in xz {
+                let up = (v * a[1] + 128) / 256;
+                w[k | 2] = up;
+                w[k] = v - up;
             }
-            return p;
         }
     }
     w.map(|x| f64::from(x) / 256.0)
@@ -549,5 +558,24 @@ mod tests {
         let v = |x: f32| t.fetch(&g, 1, [x, 0.0, 0.0]).unwrap()[0];
         assert_eq!(v(1.0), (-0.0f32).to_bits());
         assert_eq!(v(3.0), 0.0f32.to_bits());
+    }
+
+    #[test]
+    fn trilinear_weights_are_256ths_split_from_the_x_z_plane_along_y() {
+        // fractions (x, y, z) in 256ths and the eight weights an H200 gave
+        // (calibration/run/bench15/h200/tex3probe.h200); corner k = x + 2y + 4z
+        for (a, want) in [
+            ([137, 83, 29], [72, 82, 34, 39, 9, 11, 4, 5]),
+            ([209, 242, 112], [1, 6, 25, 112, 1, 5, 20, 86]),
+            ([241, 67, 193], [3, 44, 1, 15, 8, 134, 3, 48]),
+            ([89, 163, 1], [60, 32, 106, 57, 0, 0, 1, 0]),
+        ] {
+            let w = corner_weights(3, a);
+            assert_eq!(w, want.map(|x: u32| f64::from(x) / 256.0), "{a:?}");
+        }
+        // one the rule misses (the H200: 20, 22, 59, 67, 11, 11, 31, 35): one 256th moves
+        // between corners 4 and 6
+        let w = corner_weights(3, [135, 192, 88]);
+        assert_eq!(w.map(|x| (x * 256.0) as u32), [20, 22, 59, 67, 10, 11, 32, 35]);
     }
 }
