@@ -154,8 +154,9 @@ struct Marks {
     vals: Vec<[u64; 2]>,
     /// The slots in use, in the order they were taken.
     used: Vec<u32>,
-    /// The region of the last access: tried first.
-    hint: usize,
+    /// The regions of the last accesses, most recent first: tried before a search (a kernel's
+    /// warps take turns among a few buffers: two inputs and an output).
+    hints: [u32; 4],
     /// Ranges marked and units published since the counters were last read (`WARPSCOPE_TIMING`).
     ranges: u64,
 }
@@ -171,7 +172,7 @@ impl Marks {
             keys: Vec::new(),
             vals: Vec::new(),
             used: Vec::new(),
-            hint: 0,
+            hints: [0; 4],
             ranges: 0,
         }
     }
@@ -450,20 +451,28 @@ impl Shadow {
         std::array::from_fn(|i| self.stats[i].load(Relaxed))
     }
 
-    /// Marks the bytes `[lo, hi)` read or written by the current unit: their words in the region
-    /// of the last access when they lie in it, in each region they touch otherwise.
+    /// Marks the bytes `[lo, hi)` read or written by the current unit: their words in one of the
+    /// regions of the last accesses when they lie in it, in each region they touch otherwise.
     #[inline(always)]
     fn mark(&self, m: &mut Marks, kind: usize, lo: u64, hi: u64) {
-        if let Some(r) = self.regions.get(m.hint)
-            && lo >= r.base
-            && hi <= r.base + r.len
-            && lo < hi
-        {
-            let (f, l) = ((lo - r.base) / 4, (hi - 1 - r.base) / 4);
-            return m.mark(kind, m.hint, f as usize, l as usize);
+        for k in 0..m.hints.len() {
+            let h = m.hints[k] as usize;
+            if let Some(r) = self.regions.get(h)
+                && lo >= r.base
+                && hi <= r.base + r.len
+                && lo < hi
+            {
+                if k > 0 {
+                    m.hints.copy_within(0..k, 1);
+                    m.hints[0] = h as u32;
+                }
+                let (f, l) = ((lo - r.base) / 4, (hi - 1 - r.base) / 4);
+                return m.mark(kind, h, f as usize, l as usize);
+            }
         }
         for (r, f, l) in self.words_of(lo, hi) {
-            m.hint = r;
+            m.hints.copy_within(0..3, 1);
+            m.hints[0] = r as u32;
             m.mark(kind, r, f, l);
         }
     }
