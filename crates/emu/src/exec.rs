@@ -4255,19 +4255,15 @@ fn ldst<S: Sink>(
                 shared_at(ctx, addrs[l], es).and_then(|at| mem::write_bytes(bm.shared, at, es, row[l]))
             }),
             (_, false, _) => {
-                if let Some(t) = ctx.track {
-                    if stray == 0 && !ctx.limits.reference_paths {
-                        t.read_run(ctx.owner(block), &addrs, es);
-                    } else {
-                        t.read_lanes(ctx.owner(block), &addrs, mask, es);
-                    }
-                }
                 // 4-byte loads of a whole warp from one buffer: the buffer found once
                 let span = if es == 4 && mask == FULL {
                     warp_span(ctx, &mut bm.ghint[pc as usize % GHINTS], stray == 0, &addrs)
                 } else {
                     None
                 };
+                if let Some(t) = ctx.track {
+                    track_warp(t, ctx, block, None, &span, stray, &addrs, mask, es);
+                }
                 if let Some(WarpSpan::Run(words)) = span {
                     for (v, w) in row.iter_mut().zip(words) {
                         *v = u64::from(w.load(std::sync::atomic::Ordering::Relaxed));
@@ -4299,13 +4295,6 @@ fn ldst<S: Sink>(
             (_, true, _) => {
                 let mut hint = 0usize;
                 bm.gwrites += 1;
-                if let Some(t) = ctx.track {
-                    if stray == 0 && !ctx.limits.reference_paths {
-                        t.write_run(ctx.global, ctx.owner(block), &addrs, es);
-                    } else {
-                        t.write_lanes(ctx.global, ctx.owner(block), &addrs, mask, es);
-                    }
-                }
                 // 4-byte stores of a whole warp to one buffer: the buffer found once, the lanes
                 // stored in lane order (a later lane's store to the same word wins, as below)
                 let span = if es == 4 && mask == FULL {
@@ -4313,6 +4302,9 @@ fn ldst<S: Sink>(
                 } else {
                     None
                 };
+                if let Some(t) = ctx.track {
+                    track_warp(t, ctx, block, Some(ctx.global), &span, stray, &addrs, mask, es);
+                }
                 if let Some(WarpSpan::Run(words)) = span {
                     for (&v, w) in row.iter().zip(words) {
                         w.store(v as u32, std::sync::atomic::Ordering::Relaxed);
@@ -4461,6 +4453,35 @@ fn off_run<const W: u64>(addrs: &[u64; 32]) -> u64 {
         stray |= a ^ a0.wrapping_add(l as u64 * W);
     }
     stray
+}
+
+/// Tells the determinism shadow a warp's global loads (`write`: `None`) or stores of `es` bytes
+/// at `addrs` (lanes `mask`; `stray` zero: lane l at the first lane's address + `es` l), before
+/// the stores: a run or two dense halves found by [`warp_span`] as whole ranges, other warps
+/// lane by lane.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn track_warp(
+    t: &mem::Shadow,
+    ctx: &Ctx<'_>,
+    block: u32,
+    write: Option<&mem::Global>,
+    span: &Option<WarpSpan<'_>>,
+    stray: u64,
+    addrs: &[u64; 32],
+    mask: u32,
+    es: u64,
+) {
+    let b = ctx.owner(block);
+    let run = stray == 0 && !ctx.limits.reference_paths;
+    match (write, span) {
+        (None, Some(WarpSpan::Halves(..))) => t.read_halves(b, addrs[0], addrs[16], es),
+        (Some(g), Some(WarpSpan::Halves(..))) => t.write_halves(g, b, addrs, es),
+        (None, _) if run => t.read_run(b, addrs, es),
+        (None, _) => t.read_lanes(b, addrs, mask, es),
+        (Some(g), _) if run => t.write_run(g, b, addrs, es),
+        (Some(g), _) => t.write_lanes(g, b, addrs, mask, es),
+    }
 }
 
 /// Where a whole warp's 4-byte global accesses fall, found once for the warp.

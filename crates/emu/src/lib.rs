@@ -1336,14 +1336,16 @@ where
             }
             let c = if serial { &ctx } else { &tracked };
             let t0 = timing.map(|_| Instant::now());
-            // the block's global accesses checked against the blocks that ended before it
-            if let Some(t) = c.track {
+            // the block's global accesses checked against the blocks that ended before it (folded
+            // in parts: the part's, at the part's ends, `stream_parts`)
+            let unit = c.track.filter(|_| part_init.is_none());
+            if let Some(t) = unit {
                 t.begin();
             }
             let t1 = timing.map(|_| Instant::now());
             let o = exec::run_block(c, b, &mut s);
             let t2 = timing.map(|_| Instant::now());
-            if let Some(t) = c.track {
+            if let Some(t) = unit {
                 t.finish();
             }
             if let (Some(t), Some(t0), Some(t1), Some(t2)) = (timing, t0, t1, t2) {
@@ -1365,7 +1367,20 @@ where
                 add: &gather,
                 combine,
             };
-            return parts::stream_parts(ids, watch.deadline, serial, &one, g, &fold, timing, watch.done);
+            // a part's blocks run one after another in block order on one thread: one unit of the
+            // shadow, checked against the other parts at its end
+            let unit = tracked.track.filter(|_| !serial);
+            return parts::stream_parts(
+                ids,
+                watch.deadline,
+                serial,
+                &one,
+                g,
+                &fold,
+                timing,
+                watch.done,
+                unit,
+            );
         }
         if serial {
             let mut ran = 0;
@@ -1594,6 +1609,7 @@ where
         t.phase(timing::Phase::Finish);
     }
     global.launched(shadow.as_ref());
+    let shadow_stats = timing.and(shadow.as_ref()).map(|s| (s.stats(), s.conflict()));
     if let Some(sh) = shadow {
         global.keep_shadow(sh);
     }
@@ -1615,6 +1631,16 @@ where
     printed.sort_by_key(|p| p.seq);
     if let Some(t) = timing {
         t.report(kernel, launch.grid, launch.block, rayon::current_num_threads());
+        if let Some(([units, ranges, entries], conflict)) = shadow_stats {
+            eprintln!(
+                "warpscope shadow: {units} units published, {ranges} ranges marked, {entries} entries of 64 words published{}",
+                if conflict {
+                    ", a conflict: run again in block order"
+                } else {
+                    ""
+                }
+            );
+        }
     }
     Ok(FoldedRun {
         acc,

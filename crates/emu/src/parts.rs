@@ -48,7 +48,9 @@ pub(crate) fn part_len(ids: usize, workers: usize, deadline: bool) -> usize {
 /// worker, none started at or after `deadline` (the first always is); folds each part's results in
 /// order into a fresh accumulator on the worker and combines the parts into `acc` in the order of
 /// `ids`, at most [`PARTS_PER_THREAD`] parts per thread alive at once, counting the ids run in
-/// `done` a part at a time. Returns how many ran: the first K ids.
+/// `done` a part at a time. With `unit`, each part is one unit of the determinism shadow (begun
+/// before its first id, finished after its last): its blocks run one after another in block
+/// order on one thread. Returns how many ran: the first K ids.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn stream_parts<T: Send, A: Send>(
     ids: &[u32],
@@ -59,6 +61,7 @@ pub(crate) fn stream_parts<T: Send, A: Send>(
     fold: &PartFold<'_, T, A>,
     timing: Option<&timing::Launch>,
     done: Option<&AtomicU64>,
+    unit: Option<&crate::mem::Shadow>,
 ) -> usize {
     let workers = if one_thread {
         1
@@ -72,12 +75,22 @@ pub(crate) fn stream_parts<T: Send, A: Send>(
         let mut part = (fold.init)();
         let end = (first + len).min(ids.len());
         let mut fold_ns = 0;
+        if let Some(sh) = unit {
+            sh.begin();
+        }
         for &b in &ids[first..end] {
             let r = f(b);
             let t0 = timing.map(|_| Instant::now());
             (fold.add)(&mut part, r);
             if let Some(t0) = t0 {
                 fold_ns += timing::since(t0);
+            }
+        }
+        if let Some(sh) = unit {
+            let t0 = timing.map(|_| Instant::now());
+            sh.finish();
+            if let (Some(t), Some(t0)) = (timing, t0) {
+                t.shadow(timing::since(t0));
             }
         }
         if let Some(t) = timing {

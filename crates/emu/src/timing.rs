@@ -134,6 +134,15 @@ impl Launch {
         slot.blocks.fetch_add(1, Relaxed);
     }
 
+    /// The shadow's work outside a block on this thread (a part's publication at its end):
+    /// counted in the blocks' and the shadow's seconds.
+    pub(crate) fn shadow(&self, ns: u64) {
+        let last = self.per_thread.len() - 1;
+        let slot = &self.per_thread[rayon::current_thread_index().map_or(last, |i| i.min(last))];
+        slot.block_ns.fetch_add(ns, Relaxed);
+        slot.shadow_ns.fetch_add(ns, Relaxed);
+    }
+
     fn blocks_sum(&self, f: impl Fn(&BlockSlot) -> &AtomicU64) -> u64 {
         self.per_thread.iter().map(|t| f(t).load(Relaxed)).sum()
     }

@@ -5,21 +5,23 @@
 //! so its results are the same bytes whatever the number of threads.
 //!
 //! How, without an atomic per word on the hot path:
-//! - Each block logs the byte ranges it reads and writes in a log of its host thread
-//!   ([`Shadow::begin`] .. [`Shadow::finish`]): plain pushes, a warp's contiguous lanes one range,
-//!   a range that continues the last one extends it, the log coalesced (sorted, merged) when it
-//!   grows.
-//! - When the block ends, its host thread coalesces the log into words and publishes them in two
-//!   bitmaps of the launch (read, written; 2 bits a word, in chunks made on first use), 64 words
-//!   per atomic operation, checking them against the blocks that published before
-//!   ([`Shadow::finish`]); the log's buffers stay with the thread for its next block.
+//! - Each unit (a block, a part of consecutive blocks that one host thread runs one after another
+//!   in block order, or a cluster) marks the words it reads and writes in a table of its host
+//!   thread ([`Shadow::begin`] .. [`Shadow::finish`]): plain stores, 64 words to an entry, a
+//!   warp's contiguous lanes (or a 16-wide block's two rows) one or two ranges.
+//! - When the unit ends, its host thread publishes its entries in two bitmaps of the launch
+//!   (read, written; 2 bits a word, in chunks made on first use), 64 words per atomic operation,
+//!   checking them against the units that published before ([`Shadow::finish`]); the table's
+//!   memory stays with the thread for its next unit.
 //! - A word's value before the launch's first write to it is kept for [`Shadow::undo`]: one
 //!   `fetch_or` per 64 words claims them (the claimer keeps the values), a warp's 32 contiguous
 //!   words one claim, words already claimed a plain load. A region that was all zeros keeps no
 //!   values: `undo` zeroes the words of the written bitmap.
 //!
-//! A word conflicts when one block wrote it and another read or wrote it, whatever the order they
+//! A word conflicts when one unit wrote it and another read or wrote it, whatever the order they
 //! did it in: checked pairwise in block order, that is the same decision as over the whole launch.
+//! Within a unit nothing conflicts: its blocks touched the word one after another in block order,
+//! as the serial run does, and no other unit touched it.
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -29,14 +31,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use rayon::prelude::*;
 
 use super::{Global, Region, Words};
+use crate::timing;
 
 /// Words per chunk of kept values (made at the chunk's first write).
 const CHUNK_WORDS: usize = 1024;
 /// Words per chunk of the finished blocks' bitmaps.
 const BITS_WORDS: usize = 1 << 16;
-/// A block's log is coalesced when it holds this many ranges (or twice what the last coalescing
-/// left).
-const LOG_COALESCE: usize = 4096;
 /// Blocks beyond this many are not told apart (grids that large are not tracked).
 pub const SHADOW_MAX_BLOCKS: u64 = (1 << 30) - 2;
 
@@ -44,8 +44,10 @@ pub const SHADOW_MAX_BLOCKS: u64 = (1 << 30) - 2;
 pub struct Shadow {
     regions: Vec<ShadowRegion>,
     conflict: AtomicBool,
-    /// The finished blocks' words, per region.
+    /// The finished units' words, per region.
     bits: Vec<Bits>,
+    /// Units published, ranges marked, entries published (counted under `WARPSCOPE_TIMING`).
+    stats: [AtomicU64; 3],
 }
 
 struct ShadowRegion {
@@ -124,37 +126,6 @@ impl Bits {
         });
     }
 
-    /// Calls `f(read bitmap word, written bitmap word, mask)` for the bitmap words of words
-    /// `first..=last` (chunks made where missing); whether one call said so.
-    fn each(
-        &self,
-        first: usize,
-        last: usize,
-        mut f: impl FnMut(&AtomicU64, &AtomicU64, u64) -> bool,
-    ) -> bool {
-        let mut hit = false;
-        let mut i = first;
-        while i <= last {
-            let c = i / BITS_WORDS;
-            let end = last.min((c + 1) * BITS_WORDS - 1);
-            let chunk = self.chunks[c]
-                .get_or_init(|| (0..2 * BITS_WORDS / 64 / 16).map(|_| BitLine::new()).collect());
-            let (lo, hi) = (i - c * BITS_WORDS, end - c * BITS_WORDS);
-            for k in lo / 64..=hi / 64 {
-                let from = if k == lo / 64 { lo % 64 } else { 0 };
-                let to = if k == hi / 64 { hi % 64 } else { 63 };
-                let mask = (u64::MAX >> (63 - to)) & (u64::MAX << from);
-                hit |= f(
-                    bit_word(chunk, READ * BITS_WORDS / 64 + k),
-                    bit_word(chunk, WRITTEN * BITS_WORDS / 64 + k),
-                    mask,
-                );
-            }
-            i = end + 1;
-        }
-        hit
-    }
-
     /// Calls `f` with every word that has a bit of kind `kind`.
     fn each_set(&self, kind: usize, mut f: impl FnMut(usize)) {
         for (c, chunk) in self.chunks.iter().enumerate() {
@@ -172,19 +143,122 @@ impl Bits {
     }
 }
 
-/// The byte ranges `[lo, hi)` a block (or a cluster) read and wrote, in the order it touched them
-/// (a range that continues or overlaps the last one extends it).
-#[derive(Default)]
-struct BlockLog {
-    reads: Ranges,
-    writes: Ranges,
+/// The words a unit (a block, a part of consecutive blocks run on one thread, or a cluster) read
+/// and wrote, as bitmap words: per (region, 64-word group) the read and the written words of the
+/// group, in an open-addressed table, so that an access adds its words where they belong without
+/// a log to sort, and the unit's end publishes one entry per 64 words it touched.
+struct Marks {
+    /// Slots: the key + 1 (0: empty); a key is `region << KEY_SHIFT | group`.
+    keys: Vec<u64>,
+    /// The read and written words of the slot's group.
+    vals: Vec<[u64; 2]>,
+    /// The slots in use, in the order they were taken.
+    used: Vec<u32>,
+    /// The regions of the last accesses, most recent first: tried before a search (a kernel's
+    /// warps take turns among a few buffers: two inputs and an output).
+    hints: [u32; 4],
+    /// Ranges marked and units published since the counters were last read (`WARPSCOPE_TIMING`).
+    ranges: u64,
 }
 
-#[derive(Default)]
-struct Ranges {
-    v: Vec<(u64, u64)>,
-    /// Coalesce when `v` reaches this length (0: `LOG_COALESCE`).
-    limit: usize,
+const KEY_SHIFT: u32 = 40;
+/// Slots of an empty table's first allocation, and the most a table keeps between units.
+const MARKS_MIN: usize = 1 << 10;
+const MARKS_KEEP: usize = 1 << 16;
+
+impl Marks {
+    const fn new() -> Marks {
+        Marks {
+            keys: Vec::new(),
+            vals: Vec::new(),
+            used: Vec::new(),
+            hints: [0; 4],
+            ranges: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn slot_of(key: u64, mask: usize) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
+    }
+
+    /// The entry of `key`, made empty where missing.
+    #[inline(always)]
+    fn entry(&mut self, key: u64) -> &mut [u64; 2] {
+        if 2 * (self.used.len() + 1) > self.keys.len() {
+            self.grow();
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = Self::slot_of(key, mask);
+        loop {
+            let k = self.keys[i];
+            if k == key + 1 {
+                return &mut self.vals[i];
+            }
+            if k == 0 {
+                self.keys[i] = key + 1;
+                self.vals[i] = [0, 0];
+                self.used.push(i as u32);
+                return &mut self.vals[i];
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let cap = (2 * self.keys.len()).max(MARKS_MIN);
+        let (keys, vals, used) = (
+            std::mem::replace(&mut self.keys, vec![0; cap]),
+            std::mem::replace(&mut self.vals, vec![[0, 0]; cap]),
+            std::mem::take(&mut self.used),
+        );
+        self.used.reserve(cap / 2);
+        for i in used {
+            let (key, val) = (keys[i as usize] - 1, vals[i as usize]);
+            *self.entry(key) = val;
+        }
+    }
+
+    /// Words `first..=last` of region `r` read (`kind` READ) or written (WRITTEN).
+    #[inline(always)]
+    fn mark(&mut self, kind: usize, r: usize, first: usize, last: usize) {
+        self.ranges += 1;
+        let (g0, g1) = (first / 64, last / 64);
+        for g in g0..=g1 {
+            let from = if g == g0 { first % 64 } else { 0 };
+            let to = if g == g1 { last % 64 } else { 63 };
+            let m = (u64::MAX >> (63 - to)) & (u64::MAX << from);
+            self.entry((r as u64) << KEY_SHIFT | g as u64)[kind] |= m;
+        }
+    }
+
+    /// Empties the table for the next unit (a table grown large is given back).
+    fn clear(&mut self) {
+        if self.keys.len() > MARKS_KEEP {
+            *self = Marks {
+                ranges: self.ranges,
+                ..Marks::new()
+            };
+            return;
+        }
+        for &i in &self.used {
+            self.keys[i as usize] = 0;
+        }
+        self.used.clear();
+    }
+
+    /// The entries as (region, group, [read, written]).
+    fn entries(&self) -> impl Iterator<Item = (usize, usize, [u64; 2])> + '_ {
+        self.used.iter().map(|&i| {
+            let key = self.keys[i as usize] - 1;
+            (
+                (key >> KEY_SHIFT) as usize,
+                (key & ((1 << KEY_SHIFT) - 1)) as usize,
+                self.vals[i as usize],
+            )
+        })
+    }
 }
 
 /// The first addresses of a whole warp's two halves when each half's lanes are dense (lane `l`
@@ -201,148 +275,47 @@ fn dense_halves(addrs: &[u64; 32], w: u64) -> Option<(u64, u64)> {
     (dense && a0.checked_add(16 * w).is_some() && a16.checked_add(16 * w).is_some()).then_some((a0, a16))
 }
 
-impl Ranges {
-    const fn new() -> Ranges {
-        Ranges {
-            v: Vec::new(),
-            limit: 0,
+/// Calls `f(lo, hi)` for the runs of a warp's lanes (`mask`, `w` bytes at `addrs`) whose bytes
+/// continue or overlap the run's, in lane order: together the lanes' bytes.
+#[inline(always)]
+fn lane_runs(addrs: &[u64; 32], mask: u32, w: u64, mut f: impl FnMut(u64, u64)) {
+    if mask == u32::MAX {
+        let a0 = addrs[0];
+        let mut dense = true;
+        for (l, &a) in addrs.iter().enumerate() {
+            dense &= a == a0.wrapping_add(l as u64 * w);
+        }
+        if dense && let Some(end) = a0.checked_add(32 * w) {
+            return f(a0, end);
+        }
+        if let Some((a0, a16)) = dense_halves(addrs, w) {
+            f(a0, a0 + 16 * w);
+            return f(a16, a16 + 16 * w);
         }
     }
-
-    #[inline(always)]
-    fn push(&mut self, lo: u64, hi: u64) {
-        if let Some(last) = self.v.last_mut()
-            && lo <= last.1
-            && hi >= last.0
-        {
-            last.0 = last.0.min(lo);
-            last.1 = last.1.max(hi);
-            return;
-        }
-        self.v.push((lo, hi));
-        if self.v.len() >= self.limit.max(LOG_COALESCE) {
-            self.coalesce();
-            self.limit = 2 * self.v.len();
-        }
+    let mut m = mask;
+    let mut run: Option<(u64, u64)> = None;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let (a, e) = (addrs[l], addrs[l].saturating_add(w));
+        run = match run {
+            Some((lo, hi)) if a <= hi && e >= lo => Some((lo.min(a), hi.max(e))),
+            Some((lo, hi)) => {
+                f(lo, hi);
+                Some((a, e))
+            }
+            None => Some((a, e)),
+        };
     }
-
-    /// Sorts the ranges and merges those that overlap or touch.
-    fn coalesce(&mut self) {
-        self.v.sort_unstable_by_key(|r| r.0);
-        let mut out = 0;
-        for k in 0..self.v.len() {
-            let (lo, hi) = self.v[k];
-            if out > 0 && lo <= self.v[out - 1].1 {
-                self.v[out - 1].1 = self.v[out - 1].1.max(hi);
-            } else {
-                self.v[out] = (lo, hi);
-                out += 1;
-            }
-        }
-        self.v.truncate(out);
-    }
-
-    /// A warp's accesses of `w` bytes at `addrs` (lanes `mask`): a run of lanes whose bytes
-    /// continue or overlap the run's is one range.
-    #[inline(always)]
-    fn push_lanes(&mut self, addrs: &[u64; 32], mask: u32, w: u64) {
-        if mask == u32::MAX {
-            let a0 = addrs[0];
-            let mut dense = true;
-            for (l, &a) in addrs.iter().enumerate() {
-                dense &= a == a0.wrapping_add(l as u64 * w);
-            }
-            if dense && let Some(end) = a0.checked_add(32 * w) {
-                self.push(a0, end);
-                return;
-            }
-            // two dense halves: the two ranges the lane loop below makes (a second that
-            // continues or overlaps the first is merged with it by `push`, as there)
-            if let Some((a0, a16)) = dense_halves(addrs, w) {
-                self.push(a0, a0 + 16 * w);
-                self.push(a16, a16 + 16 * w);
-                return;
-            }
-        }
-        let mut m = mask;
-        let mut run: Option<(u64, u64)> = None;
-        while m != 0 {
-            let l = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let (a, e) = (addrs[l], addrs[l].saturating_add(w));
-            run = match run {
-                Some((lo, hi)) if a <= hi && e >= lo => Some((lo.min(a), hi.max(e))),
-                Some((lo, hi)) => {
-                    self.push(lo, hi);
-                    Some((a, e))
-                }
-                None => Some((a, e)),
-            };
-        }
-        if let Some((lo, hi)) = run {
-            self.push(lo, hi);
-        }
-    }
-
-    fn clear(&mut self) {
-        self.v.clear();
-        self.limit = 0;
+    if let Some((lo, hi)) = run {
+        f(lo, hi);
     }
 }
 
 thread_local! {
-    /// The log of the block this host thread runs (between `Shadow::begin` and `Shadow::finish`).
-    static LOG: RefCell<BlockLog> = const {
-        RefCell::new(BlockLog { reads: Ranges::new(), writes: Ranges::new() })
-    };
-}
-
-thread_local! {
-    /// A finishing block's read and written words (buffers kept for the thread's next block).
-    static SCRATCH: RefCell<(Vec<WordRange>, Vec<WordRange>, Vec<WordRange>)> =
-        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
-}
-
-/// Words `first..=last` of region `r`: (r, first, last).
-type WordRange = (usize, usize, usize);
-
-/// Removes from `a` the words of `b` (both sorted by region then word, coalesced), through
-/// `spare` (a buffer swapped with `a`: the thread's buffers are kept from block to block, not
-/// allocated and grown each time, which took the allocator's arena lock at each growth).
-fn subtract(
-    a: &mut Vec<(usize, usize, usize)>,
-    b: &[(usize, usize, usize)],
-    spare: &mut Vec<(usize, usize, usize)>,
-) {
-    if b.is_empty() || a.is_empty() {
-        return;
-    }
-    std::mem::swap(a, spare);
-    a.clear();
-    let src = &*spare;
-    let mut k = 0;
-    for &(r, mut f, l) in src {
-        // the ranges of `b` that end before this one starts are done with
-        while k < b.len() && (b[k].0 < r || b[k].0 == r && b[k].2 < f) {
-            k += 1;
-        }
-        let mut j = k;
-        while f <= l {
-            match b.get(j) {
-                Some(&(br, bf, bl)) if br == r && bf <= l => {
-                    if bf > f {
-                        a.push((r, f, bf - 1));
-                    }
-                    f = f.max(bl + 1);
-                    j += 1;
-                }
-                _ => {
-                    a.push((r, f, l));
-                    break;
-                }
-            }
-        }
-    }
+    /// The words of the unit this host thread runs (between `Shadow::begin` and `Shadow::finish`).
+    static MARKS: RefCell<Marks> = const { RefCell::new(Marks::new()) };
 }
 
 impl ShadowRegion {
@@ -395,6 +368,7 @@ impl Shadow {
             regions,
             conflict: AtomicBool::new(false),
             bits,
+            stats: Default::default(),
         }
     }
 
@@ -404,6 +378,7 @@ impl Shadow {
             regions: g.regions.iter().map(ShadowRegion::new).collect(),
             conflict: AtomicBool::new(false),
             bits: g.regions.iter().map(|r| Bits::new(r.words.len())).collect(),
+            stats: Default::default(),
         }
     }
 
@@ -413,72 +388,92 @@ impl Shadow {
         self.conflict.load(Relaxed)
     }
 
-    /// Starts the log of a block (or cluster) on this host thread: the accesses until
-    /// [`Shadow::finish`] are its.
+    /// Starts the unit (a block, a part of consecutive blocks run on this thread in block order,
+    /// or a cluster) this host thread runs: its accesses until [`Shadow::finish`] are its.
     pub fn begin(&self) {
-        LOG.with_borrow_mut(|l| {
-            l.reads.clear();
-            l.writes.clear();
-        });
+        MARKS.with_borrow_mut(Marks::clear);
     }
 
-    /// Ends the log of the block this host thread ran since [`Shadow::begin`] and checks it
-    /// against the blocks finished before (on this thread or another), then publishes it.
+    /// Ends the unit this host thread ran since [`Shadow::begin`] and checks it against the units
+    /// finished before (on this thread or another), then publishes it.
     ///
-    /// The block's words, coalesced, are set in the bitmaps 64 at a time: its written words with
-    /// one `fetch_or` on the written bits (a bit already set: another block wrote the word) and a
-    /// load of the read bits; its read words it did not write with one `fetch_or` on the read
-    /// bits and a load of the written bits. With the operations sequentially consistent, of two
-    /// blocks that touch a word one of them writes, the later one sees the other's bit whichever
-    /// thread and time they publish on: the same decision as a check per access.
+    /// The unit's words are set in the bitmaps 64 at a time, an entry of its table each: its
+    /// written words with one `fetch_or` on the written bits (a bit already set: another unit
+    /// wrote the word) and a load of the read bits; its read words it did not write with one
+    /// `fetch_or` on the read bits and a load of the written bits. With the operations
+    /// sequentially consistent, of two units that touch a word one of them writes, the later one
+    /// sees the other's bit whichever thread and time they publish on: the same decision as a
+    /// check per access. Within a unit nothing is checked: its blocks ran one after another in
+    /// block order on one thread, as they would in the serial run.
     pub fn finish(&self) {
-        SCRATCH.with_borrow_mut(|(reads, writes, spare)| {
-            LOG.with_borrow_mut(|l| {
-                self.word_ranges(&mut l.writes, writes);
-                self.word_ranges(&mut l.reads, reads);
-                l.reads.clear();
-                l.writes.clear();
-                l.reads.v.shrink_to(4 * LOG_COALESCE);
-                l.writes.v.shrink_to(4 * LOG_COALESCE);
-            });
-            subtract(reads, writes, spare);
+        MARKS.with_borrow_mut(|m| {
             let mut clash = false;
-            for &(r, f, l) in writes.iter() {
-                // looked at first: a store from every thread at every block's end would move
-                // the flag's cache line between the cores each time
-                if !self.regions[r].written.load(Relaxed) {
-                    self.regions[r].written.store(true, Relaxed);
+            let mut wrote = usize::MAX;
+            for (r, g, [rd_m, wr_m]) in m.entries() {
+                let word = g * 64;
+                let chunk = self.bits[r].chunks[word / BITS_WORDS]
+                    .get_or_init(|| (0..2 * BITS_WORDS / 64 / 16).map(|_| BitLine::new()).collect());
+                let k = (word % BITS_WORDS) / 64;
+                let (rd, wr) = (
+                    bit_word(chunk, READ * BITS_WORDS / 64 + k),
+                    bit_word(chunk, WRITTEN * BITS_WORDS / 64 + k),
+                );
+                if wr_m != 0 {
+                    // looked at first: a store from every thread at every unit's end would move
+                    // the flag's cache line between the cores each time
+                    if wrote != r && !self.regions[r].written.load(Relaxed) {
+                        self.regions[r].written.store(true, Relaxed);
+                    }
+                    wrote = r;
+                    clash |= wr.fetch_or(wr_m, SeqCst) & wr_m != 0 || rd.load(SeqCst) & wr_m != 0;
                 }
-                clash |= self.bits[r].each(f, l, |rd, wr, m| {
-                    wr.fetch_or(m, SeqCst) & m != 0 || rd.load(SeqCst) & m != 0
-                });
-            }
-            if !self.conflict() {
-                for &(r, f, l) in reads.iter() {
-                    clash |= self.bits[r].each(f, l, |rd, wr, m| {
-                        rd.fetch_or(m, SeqCst);
-                        wr.load(SeqCst) & m != 0
-                    });
+                let only_read = rd_m & !wr_m;
+                if only_read != 0 && !clash {
+                    rd.fetch_or(only_read, SeqCst);
+                    clash |= wr.load(SeqCst) & only_read != 0;
                 }
             }
+            if timing::enabled() {
+                self.stats[0].fetch_add(1, Relaxed);
+                self.stats[1].fetch_add(std::mem::take(&mut m.ranges), Relaxed);
+                self.stats[2].fetch_add(m.used.len() as u64, Relaxed);
+            }
+            m.clear();
             if clash {
                 self.flag();
             }
         });
     }
 
-    /// `ranges`' words as (region, first, last), sorted and coalesced, into `out`.
-    fn word_ranges(&self, ranges: &mut Ranges, out: &mut Vec<(usize, usize, usize)>) {
-        out.clear();
-        ranges.coalesce();
-        for &(lo, hi) in &ranges.v {
-            for (r, f, l) in self.words_of(lo, hi) {
-                match out.last_mut() {
-                    // byte ranges apart may share a word
-                    Some(last) if last.0 == r && f <= last.2 + 1 => last.2 = last.2.max(l),
-                    _ => out.push((r, f, l)),
+    /// The shadow's counts so far (`WARPSCOPE_TIMING`): units published, ranges of words marked,
+    /// entries (64-word groups) published.
+    pub fn stats(&self) -> [u64; 3] {
+        std::array::from_fn(|i| self.stats[i].load(Relaxed))
+    }
+
+    /// Marks the bytes `[lo, hi)` read or written by the current unit: their words in one of the
+    /// regions of the last accesses when they lie in it, in each region they touch otherwise.
+    #[inline(always)]
+    fn mark(&self, m: &mut Marks, kind: usize, lo: u64, hi: u64) {
+        for k in 0..m.hints.len() {
+            let h = m.hints[k] as usize;
+            if let Some(r) = self.regions.get(h)
+                && lo >= r.base
+                && hi <= r.base + r.len
+                && lo < hi
+            {
+                if k > 0 {
+                    m.hints.copy_within(0..k, 1);
+                    m.hints[0] = h as u32;
                 }
+                let (f, l) = ((lo - r.base) / 4, (hi - 1 - r.base) / 4);
+                return m.mark(kind, h, f as usize, l as usize);
             }
+        }
+        for (r, f, l) in self.words_of(lo, hi) {
+            m.hints.copy_within(0..3, 1);
+            m.hints[0] = r as u32;
+            m.mark(kind, r, f, l);
         }
     }
 
@@ -528,13 +523,13 @@ impl Shadow {
     /// The current block reads `w` bytes at `addr`.
     #[inline(always)]
     pub fn read(&self, _block: u32, addr: u64, w: u64) {
-        LOG.with_borrow_mut(|l| l.reads.push(addr, addr.saturating_add(w.max(1))));
+        MARKS.with_borrow_mut(|m| self.mark(m, READ, addr, addr.saturating_add(w.max(1))));
     }
 
     /// A warp's loads of `w` bytes at `addrs` (lanes `mask`) by the current block.
     #[inline]
     pub fn read_lanes(&self, _block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
-        LOG.with_borrow_mut(|l| l.reads.push_lanes(addrs, mask, w));
+        MARKS.with_borrow_mut(|m| lane_runs(addrs, mask, w, |lo, hi| self.mark(m, READ, lo, hi)));
     }
 
     /// [`Shadow::read_lanes`] of a whole warp whose lane `l` reads `w` bytes at `addrs[0] + w l`
@@ -542,13 +537,24 @@ impl Shadow {
     #[inline]
     pub fn read_run(&self, block: u32, addrs: &[u64; 32], w: u64) {
         match addrs[0].checked_add(32 * w) {
-            Some(end) => LOG.with_borrow_mut(|l| l.reads.push(addrs[0], end)),
+            Some(end) => MARKS.with_borrow_mut(|m| self.mark(m, READ, addrs[0], end)),
             None => self.read_lanes(block, addrs, u32::MAX, w),
         }
     }
 
+    /// [`Shadow::read_lanes`] of a whole warp whose lanes 0-15 read `w` bytes each at `a0 + w l`
+    /// and lanes 16-31 at `a16 + w (l - 16)` (the caller has checked it, and that neither half
+    /// wraps): two ranges, without looking at the lanes again.
+    #[inline]
+    pub fn read_halves(&self, _block: u32, a0: u64, a16: u64, w: u64) {
+        MARKS.with_borrow_mut(|m| {
+            self.mark(m, READ, a0, a0 + 16 * w);
+            self.mark(m, READ, a16, a16 + 16 * w);
+        });
+    }
+
     /// [`Shadow::write_lanes`] of a whole warp whose lane `l` writes `w` bytes at `addrs[0] + w l`
-    /// (the caller has checked it): one range logged and its words kept at once, without looking
+    /// (the caller has checked it): one range marked and its words kept at once, without looking
     /// at the lanes again (the lanes' own path where the range leaves a region or wraps).
     #[inline]
     pub fn write_run(&self, g: &Global, block: u32, addrs: &[u64; 32], w: u64) {
@@ -556,7 +562,7 @@ impl Shadow {
         let Some(end) = lo.checked_add(32 * w) else {
             return self.write_lanes(g, block, addrs, u32::MAX, w);
         };
-        LOG.with_borrow_mut(|l| l.writes.push(lo, end));
+        MARKS.with_borrow_mut(|m| self.mark(m, WRITTEN, lo, end));
         if let Some((r, first, last)) = self.words(lo, end - lo)
             && self.regions[r].base + self.regions[r].len >= end
         {
@@ -566,11 +572,25 @@ impl Shadow {
         }
     }
 
+    /// [`Shadow::write_lanes`] of a whole warp in two dense halves (lanes 0-15 at `a0 + w l`,
+    /// lanes 16-31 at `a16 + w (l - 16)`, neither wrapping; the caller has checked it): each
+    /// half one range, marked and kept at once, without looking at the lanes again.
+    #[inline]
+    pub fn write_halves(&self, g: &Global, _block: u32, addrs: &[u64; 32], w: u64) {
+        let (a0, a16) = (addrs[0], addrs[16]);
+        MARKS.with_borrow_mut(|m| {
+            self.mark(m, WRITTEN, a0, a0 + 16 * w);
+            self.mark(m, WRITTEN, a16, a16 + 16 * w);
+        });
+        self.keep_run(g, addrs, w, (a0, a0 + 16 * w, 0xffff));
+        self.keep_run(g, addrs, w, (a16, a16 + 16 * w, 0xffff_0000));
+    }
+
     /// The current block is about to write `w` bytes at `addr` of `g` (or update them
     /// atomically): called before the write, so the words' values before the launch are kept.
     #[inline(always)]
     pub fn write(&self, g: &Global, _block: u32, addr: u64, w: u64) {
-        LOG.with_borrow_mut(|l| l.writes.push(addr, addr.saturating_add(w.max(1))));
+        MARKS.with_borrow_mut(|m| self.mark(m, WRITTEN, addr, addr.saturating_add(w.max(1))));
         if let Some((r, first, last)) = self.words(addr, w) {
             self.keep(g, r, first, last);
         }
@@ -579,16 +599,11 @@ impl Shadow {
     /// A warp's stores (or atomic updates) of `w` bytes at `addrs` (lanes `mask`) by the
     /// current block, called before the writes.
     #[inline]
-    pub fn write_lanes(&self, g: &Global, _block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
+    pub fn write_lanes(&self, g: &Global, block: u32, addrs: &[u64; 32], mask: u32, w: u64) {
         // a whole warp in two dense halves (a 16-wide block's two rows): each half one run, as
         // the runs below make them, without a pass over the lanes
-        if mask == u32::MAX
-            && let Some((a0, a16)) = dense_halves(addrs, w)
-        {
-            LOG.with_borrow_mut(|l| l.writes.push_lanes(addrs, mask, w));
-            self.keep_run(g, addrs, w, (a0, a0 + 16 * w, 0xffff));
-            self.keep_run(g, addrs, w, (a16, a16 + 16 * w, 0xffff_0000));
-            return;
+        if mask == u32::MAX && dense_halves(addrs, w).is_some() {
+            return self.write_halves(g, block, addrs, w);
         }
         let (lo, hi) = if mask == u32::MAX {
             // every lane: a fold without a branch per lane
@@ -606,7 +621,7 @@ impl Shadow {
             }
             (lo, hi)
         };
-        LOG.with_borrow_mut(|l| l.writes.push_lanes(addrs, mask, w));
+        MARKS.with_borrow_mut(|m| lane_runs(addrs, mask, w, |lo, hi| self.mark(m, WRITTEN, lo, hi)));
         // lanes within one region and a span of at most twice the bytes they write (or 64 words):
         // the span's values kept at once (a word kept that no block writes is put back as it
         // was, so keeping more than the written words is harmless); run by run otherwise
@@ -748,21 +763,43 @@ mod tests {
         Global::new(vec![(0x1000, (0..64u8).collect()), (0x2000, vec![7; 8192])])
     }
 
+    /// A unit's table holds, per region and 64-word group, the union of the words marked, through
+    /// its growth and after it is emptied for the next unit: checked against a plain map on
+    /// random ranges, short and long, in three regions.
     #[test]
-    fn subtract_keeps_the_words_not_written_whatever_the_spare_buffer_held() {
-        // region 0 words 0..=9 and 20..=29 read, words 3..=4 and 25..=40 written; region 1 words
-        // 5..=6 read, none written: left are 0..=2, 5..=9, 20..=24 of region 0 and region 1's
-        let mut reads = vec![(0, 0, 9), (0, 20, 29), (1, 5, 6)];
-        let writes = [(0, 3, 4), (0, 25, 40)];
-        let mut spare = vec![(7, 7, 7); 9];
-        subtract(&mut reads, &writes, &mut spare);
-        assert_eq!(reads, vec![(0, 0, 2), (0, 5, 9), (0, 20, 24), (1, 5, 6)]);
-        // the next block's lists, with the buffers the first one left
-        let mut reads2 = std::mem::take(&mut spare);
-        reads2.clear();
-        reads2.push((0, 10, 12));
-        subtract(&mut reads2, &[(0, 12, 12)], &mut reads);
-        assert_eq!(reads2, vec![(0, 10, 11)]);
+    fn marks_hold_the_words_marked_through_growth_and_clearing() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut m = Marks::new();
+        for unit in 0..6 {
+            m.clear();
+            let mut want = std::collections::BTreeMap::<(usize, usize), [u64; 2]>::new();
+            let n = [10, 3000, 1, 40_000, 0, 500][unit];
+            for _ in 0..n {
+                let (r, kind) = ((next() % 3) as usize, (next() % 2) as usize);
+                let first = (next() % 2_000_000) as usize;
+                let last = first
+                    + if next() % 8 == 0 {
+                        (next() % 300) as usize
+                    } else {
+                        (next() % 20) as usize
+                    };
+                m.mark(kind, r, first, last);
+                for w in first..=last {
+                    want.entry((r, w / 64)).or_default()[kind] |= 1 << (w % 64);
+                }
+            }
+            let mut got: Vec<((usize, usize), [u64; 2])> = m.entries().map(|(r, g, v)| ((r, g), v)).collect();
+            got.sort_unstable();
+            assert_eq!(got, want.into_iter().collect::<Vec<_>>(), "unit {unit}");
+        }
+        // a table grown past what is kept between units is given back
+        assert!(m.keys.len() <= MARKS_KEEP);
     }
 
     /// Runs `f` as one block's accesses and publishes them.
@@ -828,9 +865,9 @@ mod tests {
                     });
                 }
                 _ => {
-                    // a block's log coalesced many times over before the clash
+                    // a block that marked many words before the clash
                     block(&sh, || {
-                        for k in 0..3 * LOG_COALESCE as u64 {
+                        for k in 0..3 * 4096u64 {
                             sh.read(0, 0x2000 + 8 * (k % 1000), 4);
                         }
                     });
@@ -1115,8 +1152,15 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let logs =
-            || LOG.with_borrow_mut(|l| (std::mem::take(&mut l.reads.v), std::mem::take(&mut l.writes.v)));
+        // the unit's marks, emptied
+        let logs = || {
+            MARKS.with_borrow_mut(|m| {
+                let mut v: Vec<(usize, usize, [u64; 2])> = m.entries().collect();
+                v.sort_unstable();
+                m.clear();
+                v
+            })
+        };
         let mut cut = 0;
         for case in 0..2000u64 {
             // regions 0x1000..0x1100 (non-zero) and 0x1100..0x3100 (zero): adjacent, so runs may
@@ -1136,15 +1180,70 @@ mod tests {
             a.begin();
             a.write_run(&g, 0, &addrs, w);
             a.read_run(0, &addrs, w);
-            let (ra, wa) = logs();
+            let la = logs();
             b.begin();
             b.write_lanes(&g, 0, &addrs, u32::MAX, w);
             b.read_lanes(0, &addrs, u32::MAX, w);
-            let (rb, wb) = logs();
-            assert_eq!((ra, wa), (rb, wb), "case {case}: logs");
+            let lb = logs();
+            assert_eq!(la, lb, "case {case}: marks");
             assert_eq!(kept(&a), kept(&b), "case {case}: kept words");
+            // lane by lane, one access each: the same words
+            let c = Shadow::new(&g);
+            c.begin();
+            for &x in &addrs {
+                c.write(&g, 0, x, w);
+                c.read(0, x, w);
+            }
+            assert_eq!(logs(), lb, "case {case}: marks lane by lane");
             cut += usize::from(base.checked_add(32 * w).is_none() || base < 0x1000 || base + 32 * w > 0x3100);
         }
         assert!(cut > 500, "{cut} runs leave the regions or wrap");
+    }
+
+    /// A 16-wide block's warp told as two halves (`read_halves`, `write_halves`) marks and keeps
+    /// what its lanes do one by one: rows anywhere in two adjacent regions, across their
+    /// boundary, outside both.
+    #[test]
+    fn warp_halves_mark_and_keep_what_their_lanes_do() {
+        let mut seed = 0x6a09_e667_f3bc_c909u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let marks = || {
+            MARKS.with_borrow_mut(|m| {
+                let mut v: Vec<(usize, usize, [u64; 2])> = m.entries().collect();
+                v.sort_unstable();
+                m.clear();
+                v
+            })
+        };
+        for case in 0..2000u64 {
+            let g = Global::new(vec![(0x1000, (0..=255u8).collect()), (0x1100, vec![0u8; 8192])]);
+            let w = [1u64, 2, 4, 8][(case % 4) as usize];
+            let mut at = |k: u64| (0x0f00 + (k + next()) % 0x2300) / w * w;
+            let (a0, a16) = (at(0), at(case));
+            let addrs: [u64; 32] = std::array::from_fn(|l| {
+                if l < 16 {
+                    a0 + l as u64 * w
+                } else {
+                    a16 + (l as u64 - 16) * w
+                }
+            });
+            let (a, b) = (Shadow::new(&g), Shadow::new(&g));
+            a.begin();
+            a.write_halves(&g, 0, &addrs, w);
+            a.read_halves(0, a0, a16, w);
+            let ma = marks();
+            b.begin();
+            for &x in &addrs {
+                b.write(&g, 0, x, w);
+                b.read(0, x, w);
+            }
+            assert_eq!(ma, marks(), "case {case}: marks");
+            assert_eq!(kept(&a), kept(&b), "case {case}: kept words");
+        }
     }
 }
