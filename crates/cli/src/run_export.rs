@@ -123,6 +123,11 @@ pub struct LaunchOut<'a> {
     /// ran the atomics).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub float_sum_order: Option<&'a str>,
+    /// Where the launch fetches from a 3-D texture with linear filtering (its branch and global
+    /// counters are then estimates: the emulation's trilinear weights are the H200's on most
+    /// measured samples, not all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trilinear_filtering: Option<&'a str>,
     /// A plain launch whose blocks waited on each other through global memory (a grid barrier
     /// made by hand): which block waited, how the blocks ran from there (interleaved), and why its
     /// branch and global counters are estimates.
@@ -536,6 +541,7 @@ pub fn export<'a>(
                 undefined_local_read: r.analysis.undefined_local_read.as_deref(),
                 shared_retry_loop: r.analysis.shared_retry_loop.as_deref(),
                 float_sum_order: r.analysis.float_sum_order.as_deref(),
+                trilinear_filtering: r.analysis.trilinear_filtering.as_deref(),
                 blocks_interleaved: r.analysis.blocks_interleaved.as_deref(),
                 parent: r.parent.as_ref(),
                 with_children: trees.remove(&r.index),

@@ -202,6 +202,19 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
             float_sums.join(", ")
         ));
     }
+    let mut trilinear: Vec<String> = recs
+        .iter()
+        .filter(|r| r.analysis.trilinear_filtering.is_some())
+        .map(|r| brief(&r.kernel))
+        .collect();
+    trilinear.sort_unstable();
+    trilinear.dedup();
+    if !trilinear.is_empty() {
+        notes.push(format!(
+            "branch and global counters are estimates for {}: they fetch from a 3-D texture with linear filtering, whose trilinear weights the emulation rounds as the H200 does on 7,839 of 8,192 measured samples (calibration/run/bench15/tex3probe.cu), so a filtered value may differ in its last bits and a branch or address that follows it may go another way (`warpscope__trilinear_filtering`)",
+            trilinear.join(", ")
+        ));
+    }
     // kernels whose `key` label is 0, the spinning ones left out (their own note covers them), the
     // launches on order-dependent data (theirs too), and launches cut short (the note on
     // `--budget` covers them)
@@ -215,6 +228,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
                     .contains_key("warpscope__order_dependent_input")
             })
             .filter(|r| r.analysis.float_sum_order.is_none())
+            .filter(|r| r.analysis.trilinear_filtering.is_none())
             .filter(|r| r.analysis.metrics.get(key) == Some(&0.0))
             // the note on never-stored local memory says why its counters are estimates (the
             // branch note keeps the launches whose machine code was not followed)

@@ -1499,6 +1499,13 @@ impl Runtime {
             .sums
             .as_ref()
             .map(|words| words.iter().filter_map(|&w| word_region(w)).collect());
+        // a 3-D texture fetch with linear filtering: the trilinear weights' rounding is the H200's
+        // on most samples only, so the filtered values and what they decide may differ
+        let trilinear_at = program
+            .kernel(&f.name)
+            .and_then(|k| (k.entry..k.end).find(|&pc| program.inst_info(pc).text.contains("tex.3d")))
+            .filter(|_| self.global.textures().any(|t| t.linear && t.size[2] > 1))
+            .map(|pc| crate::analysis::loc_of(program, pc).label);
         let shared_used = program
             .kernel(&f.name)
             .is_some_and(|k| (k.entry..k.end).any(|pc| program.inst_info(pc).text.contains(".shared")));
@@ -1742,6 +1749,24 @@ impl Runtime {
                 }
             }
             analysis.float_sum_order = Some(why);
+        }
+        // its 3-D linear-filtered fetches may differ from the GPU's in their last bits
+        if let Some(at) = trilinear_at {
+            analysis
+                .metrics
+                .insert("warpscope__trilinear_filtering".into(), 1.0);
+            for k in [
+                "warpscope__branch_counters_exact",
+                "warpscope__global_counters_exact",
+                "warpscope__global_load_counters_exact",
+            ] {
+                if let Some(v) = analysis.metrics.get_mut(k) {
+                    *v = 0.0;
+                }
+            }
+            analysis.trilinear_filtering = Some(format!(
+                "{at} fetches from a 3-D texture with linear filtering (the emulation's trilinear weights equal the H200's on 7,839 of 8,192 measured samples)"
+            ));
         }
         // what it read differs on the GPU: every counter that follows the data is an estimate
         if let Some((origin, _)) = order_input {

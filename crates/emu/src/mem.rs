@@ -499,6 +499,11 @@ impl Global {
         self.textures.get(&handle)
     }
 
+    /// Every texture object.
+    pub fn textures(&self) -> impl Iterator<Item = &crate::tex::Texture> {
+        self.textures.values()
+    }
+
     /// Adds a region of `bytes` at `base`; refuses one that overlaps a region already there.
     pub fn insert(&mut self, base: u64, bytes: &[u8]) -> Result<(), Overlap> {
         self.insert_words(base, bytes.len() as u64, false, || Words::from_bytes(bytes))
