@@ -13,6 +13,17 @@ use crate::exit::Unavailable;
 /// The library's file name.
 pub const NAME: &str = "libwarpscope_cudart.so";
 
+/// The CUDA root to give the program's process as `WARPSCOPE_CUDA_ROOT` (none when it is set
+/// already): the root found here. The runtime there disassembles the program's cubins, and its
+/// own search would look beside the program, not beside warpscope (a pip-installed warpscope's
+/// wheels).
+pub fn toolkit_for_program() -> Option<PathBuf> {
+    if std::env::var_os("WARPSCOPE_CUDA_ROOT").is_some() {
+        return None;
+    }
+    warpscope_toolchain::locate::find_root().ok().map(|r| r.root)
+}
+
 /// The user cache's copy (`warpscope setup`), when there is a user cache.
 pub fn user_copy() -> Option<PathBuf> {
     let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);

@@ -239,13 +239,8 @@ fn run_in(
     cmd.args(prog_args)
         .env("LD_LIBRARY_PATH", ld)
         .env(warpscope_cudart::CONFIG_ENV, serde_json::to_string(&cfg)?);
-    // the runtime in the program's process disassembles its cubins with the toolkit found here:
-    // from there, the search beside an executable would look beside the program, not beside
-    // warpscope (a pip-installed warpscope's wheels)
-    if std::env::var_os("WARPSCOPE_CUDA_ROOT").is_none()
-        && let Ok(root) = warpscope_toolchain::locate::find_root()
-    {
-        cmd.env("WARPSCOPE_CUDA_ROOT", &root.root);
+    if let Some(root) = crate::runtime_lib::toolkit_for_program() {
+        cmd.env("WARPSCOPE_CUDA_ROOT", root);
     }
     let watcher = page.map(crate::progress::watch);
     // Measuring compares the program's output with the GPU's: keep a copy as it passes through.
