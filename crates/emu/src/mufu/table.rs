@@ -73,7 +73,7 @@ struct Seg {
     end: u32,
 }
 
-struct Model {
+pub(crate) struct Model {
     exact: fn(usize) -> f64,
     segs: Vec<Seg>,
     /// per mispredicted entry, ascending within its segment: offset in the segment << 16 | the
@@ -307,6 +307,18 @@ impl Table {
         }
     }
 
+    /// The decoded model of a `deltas` table whose error the line follows (`RSQ`, `SQRT`), `None`
+    /// for a table kept otherwise: a caller looking up many entries matches the decoding once,
+    /// and [`Model::get_exact`] inlines into its loop (called through [`Table::get_exact`] per
+    /// entry, the lookup stayed out of line: a quarter of an `rsqrt`-bound kernel's time).
+    #[inline]
+    pub(crate) fn decoded_model(&self) -> Option<&Model> {
+        match self.cell.get_or_init(|| self.decode()) {
+            Decoded::Model(m) => Some(m),
+            _ => None,
+        }
+    }
+
     /// The bytes the decoded table holds.
     #[cfg(test)]
     pub(crate) fn footprint(&self) -> usize {
@@ -535,13 +547,60 @@ impl Model {
 
     /// Entry `i` whose exact value is `y`.
     #[inline(always)]
-    fn get_exact(&self, i: usize, y: f64) -> u32 {
+    pub(crate) fn get_exact(&self, i: usize, y: f64) -> u32 {
         let s = self.segs[i >> SEG];
         let p = predict(y, s.a, s.b, centred(i));
         let off = (i & ((1 << SEG) - 1)) as u32;
         if self.groups[i >> SEG] >> (off >> GROUP) & 1 == 0 {
             return p;
         }
+        self.exception(i, p)
+    }
+
+    /// [`Model::get_exact`] of 32 entries `at` whose exact values are `ys`: the segments' lines
+    /// gathered first, the 32 predictions then computed together (the host vectorises them), the
+    /// entries of a group with an exception looked up after. The same bits, entry by entry, as
+    /// `get_exact` (the same prediction and the same exception lookup).
+    #[inline(always)]
+    pub(crate) fn get_exact_lanes(&self, at: &[usize; 32], ys: &[f64; 32]) -> [u32; 32] {
+        let (mut a, mut b, mut t) = ([0f32; 32], [0f32; 32], [0i32; 32]);
+        let mut marked = 0u32;
+        for l in 0..32 {
+            let i = at[l];
+            let s = &self.segs[i >> SEG];
+            (a[l], b[l], t[l]) = (s.a, s.b, centred(i));
+            let off = (i & ((1 << SEG) - 1)) as u32;
+            let m = (self.groups[i >> SEG] >> (off >> GROUP) & 1) as u32;
+            marked |= m << l;
+            #[cfg(target_arch = "x86_64")]
+            if m != 0 {
+                // the segment's exceptions, scanned below: their lines requested now, all lanes'
+                // together (scanned one after another, each waited for its own miss)
+                // SAFETY: a prefetch reads nothing into the program and never faults
+                unsafe {
+                    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+                    _mm_prefetch::<_MM_HINT_T0>(self.exc.as_ptr().wrapping_add(s.first as usize) as *const i8);
+                }
+            }
+        }
+        let mut out = [0u32; 32];
+        for l in 0..32 {
+            out[l] = predict(ys[l], a[l], b[l], t[l]);
+        }
+        while marked != 0 {
+            let l = marked.trailing_zeros() as usize;
+            marked &= marked - 1;
+            out[l] = self.exception(at[l], out[l]);
+        }
+        out
+    }
+
+    /// Entry `i` whose prediction is `p`, in a group that holds an exception: the exception's
+    /// result where `i` is one, else `p`.
+    #[inline(always)]
+    fn exception(&self, i: usize, p: u32) -> u32 {
+        let s = self.segs[i >> SEG];
+        let off = (i & ((1 << SEG) - 1)) as u32;
         let exc = &self.exc[s.first as usize..s.end as usize];
         // the segment's exceptions are ascending by offset: the first at or after `off` follows
         // the ones below it, counted without a branch per exception (a scan that stops at the

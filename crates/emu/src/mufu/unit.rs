@@ -294,10 +294,17 @@ pub fn rsq_lanes(approx: bool, xs: &[u32; 32]) -> [u32; 32] {
     for (y, &i) in ys.iter_mut().zip(&at) {
         *y = 1.0 / two_binades(i).sqrt();
     }
+    // the model matched once, its 32 lookups together (inlined here: the lanes left out, entry
+    // 0, are looked up too and not used)
+    let looked = RSQ.decoded_model().map(|m| m.get_exact_lanes(&at, &ys));
     let mut out = [0u32; 32];
     for l in 0..32 {
         let r = if normal(ins[l]) {
-            scale(RSQ.get_exact(at[l], ys[l]), -j[l])
+            let v = match &looked {
+                Some(v) => v[l],
+                None => RSQ.get_exact(at[l], ys[l]),
+            };
+            scale(v, -j[l])
         } else {
             rsq(ins[l])
         };
