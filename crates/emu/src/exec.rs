@@ -862,6 +862,7 @@ impl BlockRun {
             cpc: *cpc,
             tma: Default::default(),
             ghint: [0usize; GHINTS],
+            gstride: [0usize; GHINTS],
         };
         // the tap that records nothing, made once for all the turns (not per turn)
         let mut plain = loops::Tap::<S, false>::new(sink, ctx.global);
@@ -1203,6 +1204,36 @@ struct BlockMem<'b> {
     /// The global region each instruction (by `pc % GHINTS`) found last, tried first by its next
     /// whole-warp access (a hint: any region is looked up again when it misses).
     ghint: [usize; GHINTS],
+    /// The host address of each instruction's (by `pc % GHINTS`) last whole-warp global run
+    /// ([`prefetch_stride`]).
+    gstride: [usize; GHINTS],
+}
+
+/// Prefetches the host words of an instruction's next whole-warp global run, one stride on from
+/// `at` (the run's first word) by the stride from its last run (`last`, updated): a tile's rows
+/// lie a matrix row apart, further than the host's own prefetchers look, so the next warp's words
+/// are on their way while this one is emulated. A guess that changes no value (a prefetch of any
+/// address is allowed; a wrong one costs a little bandwidth).
+#[inline(always)]
+fn prefetch_stride(last: &mut usize, at: *const std::sync::atomic::AtomicU32) {
+    let p = at as usize;
+    let d = p.wrapping_sub(*last);
+    let known = *last != 0;
+    *last = p;
+    // runs within 256 bytes of each other are sequential: the host prefetches those itself
+    if known && d.wrapping_add(256) > 512 {
+        let next = p.wrapping_add(d);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            // the run's 128 bytes: its first, middle and last byte's lines
+            for o in [0usize, 64, 124] {
+                // SAFETY: a prefetch reads nothing into the program and never faults, whatever
+                // the address
+                unsafe { _mm_prefetch::<_MM_HINT_T0>(next.wrapping_add(o) as *const i8) };
+            }
+        }
+    }
 }
 
 /// The instructions' slots in [`BlockMem::ghint`].
@@ -4265,6 +4296,7 @@ fn ldst<S: Sink>(
                     track_warp(t, ctx, block, None, &span, stray, &addrs, mask, es);
                 }
                 if let Some(WarpSpan::Run(words)) = span {
+                    prefetch_stride(&mut bm.gstride[pc as usize % GHINTS], words.as_ptr());
                     for (v, w) in row.iter_mut().zip(words) {
                         *v = u64::from(w.load(std::sync::atomic::Ordering::Relaxed));
                     }
@@ -4306,6 +4338,7 @@ fn ldst<S: Sink>(
                     track_warp(t, ctx, block, Some(ctx.global), &span, stray, &addrs, mask, es);
                 }
                 if let Some(WarpSpan::Run(words)) = span {
+                    prefetch_stride(&mut bm.gstride[pc as usize % GHINTS], words.as_ptr());
                     for (&v, w) in row.iter().zip(words) {
                         w.store(v as u32, std::sync::atomic::Ordering::Relaxed);
                     }
@@ -4579,12 +4612,22 @@ fn ldst_vector<S: Sink>(
     };
     let offv = off as i64 as u64;
     let mut addrs = [0u64; 32];
-    let (mut acc, mut lo, mut hi) = (0u64, u64::MAX, 0u64);
+    let first = regs[addr as usize][0].wrapping_add(offv) & am;
+    let mut apart = 0u64;
     for (a, &b) in addrs.iter_mut().zip(regs[addr as usize].iter()) {
         *a = b.wrapping_add(offv) & am;
-        acc |= *a;
-        lo = lo.min(*a);
-        hi = hi.max(*a);
+        apart |= *a ^ first;
+    }
+    // one address for the whole warp (a broadcast) is its own or, lowest and highest; the 64-bit
+    // minimum and maximum over the lanes cost more than the rest of the access on SSE2
+    let (mut acc, mut lo, mut hi) = (first, first, first);
+    if apart != 0 {
+        (acc, lo, hi) = (0u64, u64::MAX, 0u64);
+        for &a in &addrs {
+            acc |= a;
+            lo = lo.min(a);
+            hi = hi.max(a);
+        }
     }
     if acc & (width - 1) != 0 {
         return None;
@@ -4617,6 +4660,16 @@ fn ldst_vector<S: Sink>(
                 for e in 0..n {
                     words[(a >> 2) as usize + e] = (regs[r[e] as usize][l] as u32).to_le_bytes();
                 }
+            }
+        }
+        None if lo == hi => {
+            // every lane reads the same words (a tile's element the whole warp uses): read once,
+            // each row filled with it (the last of aliased destinations wins, as lane by lane)
+            let (words, _) = bm.shared.as_chunks::<4>();
+            let at = (lo >> 2) as usize;
+            for e in 0..n {
+                let v = u64::from(u32::from_le_bytes(words[at + e]));
+                regs[r[e] as usize] = [v; 32];
             }
         }
         None => {
