@@ -372,7 +372,10 @@ struct PcState {
     sunk: Option<u32>,
     /// Index into `BankSink::stats` per side (load, store); `u32::MAX`: none yet.
     stat: [u32; 2],
-    shapes: [Option<Shape>; WAYS],
+    /// Boxed: the instructions' other fields, read on every request, stay in a few cache lines
+    /// (inline, each instruction's 5 KB of patterns put them a page apart, and a kernel streaming
+    /// global memory evicted them between requests)
+    shapes: Box<[Option<Shape>; WAYS]>,
     /// The way the next new pattern replaces.
     next: usize,
     /// Per warp (modulo [`WAYS`]), the way that answered its last request here (checked first:
@@ -672,7 +675,7 @@ impl BankSink {
                 role: self.recon.role(pc),
                 sunk: self.recon.sunk.get(&pc).copied(),
                 stat: [u32::MAX; 2],
-                shapes: [None; WAYS],
+                shapes: Box::new([None; WAYS]),
                 next: 0,
                 last: [0; WAYS],
             });
