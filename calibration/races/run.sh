@@ -1,9 +1,9 @@
 #!/bin/sh
 # Runs `warpscope check --format json` on every kernel of calibration/races/kernels with the launch
 # its `// launch:` line gives, and prints expected kind, the kinds found, and a verdict.
-#   calibration/races/run.sh [path/to/warpscope]
+#   calibration/races/run.sh [path/to/warpscope [folder of kernels]]
 W=${1:-target/release/warpscope}
-DIR=$(dirname "$0")/kernels
+DIR=${2:-$(dirname "$0")/kernels}
 for f in "$DIR"/*.cu; do
   want=$(sed -n 's|^// expect: ||p' "$f")
   launch=$(sed -n 's|^// launch: ||p' "$f")

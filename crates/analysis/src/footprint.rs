@@ -16,6 +16,16 @@
 
 use std::collections::BTreeMap;
 
+/// Where a footprint puts the bytes of the constant bank: a kernel's `ld.const` of offset `o` is
+/// a read of `CONST_BASE + o` (no global address is that high). The runtime gives each module's
+/// bank a span of its own ([`const_address`]), where a copy to a `__constant__` variable writes.
+pub const CONST_BASE: u64 = 0xc000_0000_0000_0000;
+
+/// The footprint address of byte `offset` of module `module`'s constant bank.
+pub fn const_address(module: usize, offset: u64) -> u64 {
+    CONST_BASE + ((module as u64) << 32) + offset
+}
+
 /// The most intervals one launch's footprint keeps (about 48 MB at its worst).
 pub const MAX_INTERVALS: usize = 1 << 20;
 /// Intervals a footprint buffers before it sorts and joins them into its maps.

@@ -230,6 +230,18 @@ impl warpscope_emu::Sink for GlobalInitSink {
             self.footprint.add_lanes(Use::Read, e.pc, e.width, e.mask, src);
             return;
         }
+        if e.space == Space::Const && e.op == AccessOp::Load {
+            // constant-bank reads, for the streams' check against copies to `__constant__`
+            // variables (see `footprint::CONST_BASE`)
+            let mut at = [0u64; 32];
+            for (l, a) in at.iter_mut().enumerate() {
+                if e.mask >> l & 1 == 1 {
+                    *a = crate::footprint::CONST_BASE.wrapping_add(e.addrs[l]);
+                }
+            }
+            self.footprint.add_lanes(Use::Read, e.pc, e.width, e.mask, &at);
+            return;
+        }
         if e.space != Space::Global {
             return;
         }

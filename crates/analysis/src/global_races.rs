@@ -11,7 +11,11 @@
 //!   `membar.gl`) or a release operation (`st.release.gpu`, `atom.release.gpu`, `red.release`),
 //!   after which the thread writes (any write, atomic or not). The release covers the thread's
 //!   earlier accesses and those its block made before a block barrier released before the fence
-//!   (cumulativity);
+//!   (cumulativity). A block barrier before which every thread of the block that had accessed
+//!   global memory made a sequentially consistent `.gpu` fence after its last access
+//!   (`__threadfence(); __syncthreads();` then one thread's flag) covers the block's accesses
+//!   before it for any later write of the block: the fences are `fence.sc`, in one total order
+//!   with the reader's, and the reader's cannot come first, since the flag it read follows them;
 //! * an *acquire*: a read that sees such a write, by an acquire operation (`ld.acquire.gpu`,
 //!   `atom.acquire`/`acq_rel`), by a read-modify-write atomic at `.gpu` scope without a `.sem`
 //!   (CUDA's `atomicAdd()`, `atomicInc()`: taken as acquiring, as the CUDA Programming Guide's
@@ -492,6 +496,13 @@ pub struct GlobalRaceSink {
     named: crate::named_barriers::BarrierOrder,
     /// The barrier the next release is of, when it orders part of the block: `(id, waited)`.
     partial_next: Option<(u32, u32)>,
+    /// Per thread, while the kernel has `.gpu` `fence.sc`s: whether it accessed global memory
+    /// after its last one (empty: no such fence in the kernel, or none made yet), and how many do.
+    unfenced: Vec<bool>,
+    n_unfenced: usize,
+    /// The last epoch begun by a barrier before which no thread had an access not followed by its
+    /// own `.gpu` `fence.sc` (0: none; see the module notes).
+    fenced_epoch: u32,
     /// Per mbarrier of the block (shared offset): the release of the current phase's arrivals
     /// and of the last completed phase of each parity (index + 1 into the tracker's lists; 0:
     /// none). An arrival releases at `.cta` scope, a wait that sees the phase complete acquires
@@ -517,6 +528,9 @@ impl GlobalRaceSink {
             named: crate::named_barriers::BarrierOrder::new(warps),
             partial_next: None,
             mbars: FxHashMap::default(),
+            unfenced: Vec::new(),
+            n_unfenced: 0,
+            fenced_epoch: 0,
             nthreads: threads,
             threads: Vec::new(),
             block_acq: PointSet::default(),
@@ -765,12 +779,14 @@ impl GlobalRaceSink {
         let epoch = self.epoch;
         let block = self.block;
         let acq_len = self.block_acq_epochs.len();
+        let fenced = self.fenced_epoch;
         let Some(t) = self.threads.get(usize::from(tid)) else {
             return 0;
         };
-        let Some((k, fe, fw)) = t.last_any else {
+        if t.last_any.is_none() && fenced == 0 {
             return 0;
-        };
+        }
+        let (k, fe, fw) = t.last_any.unwrap_or((0, 0, 0));
         if let Some((s, f, a, b, e)) = t.cached
             && f == t.fences
             && a == t.acquired.len
@@ -833,6 +849,23 @@ impl GlobalRaceSink {
             });
             warp_points(&mut points, &t.named_cluster, CLUSTER, ec);
         }
+        if fenced > 0 {
+            // the block's accesses before a barrier that every accessing thread's own `.gpu`
+            // `fence.sc` preceded (see the module notes)
+            points.push(Point {
+                block,
+                tid,
+                scope: GPU,
+                k: 0,
+                epoch: fenced,
+                bar: bar_of(fenced),
+                wsync: 0,
+            });
+        }
+        if t.last_any.is_none() {
+            // no fence of its own: nothing it acquired travels on
+            return self.push_release(tid, points, snaps, room, epoch, acq_len);
+        }
         points.push(Point {
             block,
             tid,
@@ -874,6 +907,20 @@ impl GlobalRaceSink {
                 });
             }
         }
+        self.push_release(tid, points, snaps, room, epoch, acq_len)
+    }
+
+    /// Keeps `points` as thread `tid`'s release (cached until it changes, see
+    /// [`ThreadSync::cached`]): its index + 1, 0 without room.
+    fn push_release(
+        &mut self,
+        tid: u16,
+        points: Vec<Point>,
+        snaps: &mut Snaps,
+        room: bool,
+        epoch: u32,
+        acq_len: usize,
+    ) -> u32 {
         let n = points.len() as u64;
         if !room {
             return 0;
@@ -881,12 +928,36 @@ impl GlobalRaceSink {
         snaps.list.push(points);
         snaps.points += n;
         let s = snaps.list.len() as u32;
-        let fences = t.fences;
-        let alen = t.acquired.len;
         if let Some(t) = self.threads.get_mut(usize::from(tid)) {
-            t.cached = Some((s, fences, alen, acq_len, epoch));
+            t.cached = Some((s, t.fences, t.acquired.len, acq_len, epoch));
         }
         s
+    }
+
+    /// Thread `tid` accessed global memory: not followed by a `.gpu` `fence.sc` of its own yet.
+    fn note_unfenced(&mut self, tid: u16) {
+        if self.unfenced.is_empty() {
+            self.unfenced = vec![false; self.warps * 32];
+        }
+        if let Some(u) = self.unfenced.get_mut(usize::from(tid))
+            && !*u
+        {
+            *u = true;
+            self.n_unfenced += 1;
+        }
+    }
+
+    /// Thread `tid` made a `.gpu` `fence.sc`: its accesses so far are before it.
+    fn note_sc_fence(&mut self, tid: u16) {
+        if self.unfenced.is_empty() {
+            self.unfenced = vec![false; self.warps * 32];
+        }
+        if let Some(u) = self.unfenced.get_mut(usize::from(tid))
+            && *u
+        {
+            *u = false;
+            self.n_unfenced -= 1;
+        }
     }
 
     fn record(&mut self, first: &GAcc, second: &GAcc, addr: u64, n: u64, same_value: bool) {
@@ -1048,6 +1119,7 @@ impl GlobalRaceSink {
         bytes: Option<&StoreBytes>,
     ) {
         let sync = self.ops.at(pc);
+        let track_sc = self.ops.sc_gpu();
         let wsync = self.wsync.get(warp as usize).copied().unwrap_or(0);
         let room = tr.room();
         let Tracker { cells, snaps, .. } = &mut *tr;
@@ -1066,6 +1138,9 @@ impl GlobalRaceSink {
             let tid = (warp * 32 + lane).min(u32::from(u16::MAX)) as u16;
             if sync.release > 0 {
                 self.fence(tid, sync.release, Some(snaps));
+            }
+            if track_sc {
+                self.note_unfenced(tid);
             }
             let mut me = GAcc {
                 block: self.block,
@@ -1262,6 +1337,9 @@ impl GlobalRaceSink {
             bits &= bits - 1;
             let tid = (warp * 32 + lane).min(u32::from(u16::MAX)) as u16;
             self.fence(tid, s.fence, tr);
+            if s.fence_sc && s.fence >= GPU {
+                self.note_sc_fence(tid);
+            }
         }
         if own.is_some() {
             self.own = own;
@@ -1365,6 +1443,9 @@ impl GlobalRaceSink {
     pub fn barrier_release(&mut self, pc: u32) {
         self.epoch += 1;
         self.release_pcs.push(pc);
+        if !self.unfenced.is_empty() && self.n_unfenced == 0 {
+            self.fenced_epoch = self.epoch;
+        }
     }
 
     /// Lanes `active` of `warp` arrived at the cluster barrier (instruction `pc`).
@@ -2106,5 +2187,58 @@ mod tests {
         b.mbar_event(&mbar(0, 2, warpscope_emu::MbarWhat::Waited { parity: 1 }));
         at(&mut b, 0, 2, 6, AccessKind::Read, 0x1000);
         assert_eq!(pcs(&b), [(0, 4), (0, 6)]);
+    }
+
+    /// Instructions of the fence-before-barrier tests: pc 0 a plain store, 1 `membar.gl`
+    /// (`__threadfence()`), 2 a volatile flag store, 3 a volatile flag load, 4 a plain load,
+    /// 5 `fence.acq_rel.gpu`.
+    fn sc_ops() -> Arc<SyncOps> {
+        Arc::new(SyncOps::of_texts(&[
+            "st.global.u32 [%rd1], %r1;",
+            "membar.gl;",
+            "st.volatile.global.u32 [%rd2], %r1;",
+            "ld.volatile.global.u32 %r1, [%rd2];",
+            "ld.global.u32 %r1, [%rd1];",
+            "fence.acq_rel.gpu;",
+        ]))
+    }
+
+    /// Block 0: threads 0 and 33 write words A and B, each makes the fence at `fence_pc` (unless
+    /// `skip_33`), a barrier, then thread 0 sets the flag; block 1: thread 0 reads the flag,
+    /// fences, and after a barrier thread 40 reads A and B. The findings of block 1.
+    fn fence_then_barrier(fence_pc: u32, skip_33: bool) -> Vec<(u32, u32, u64)> {
+        let shared = GlobalShared::new();
+        let mut b0 = GlobalRaceSink::new(0, 64, sc_ops(), Arc::clone(&shared));
+        b0.set_block_order(true);
+        at(&mut b0, 0, 0, 0, AccessKind::Write, 0x1000);
+        at(&mut b0, 1, 1, 0, AccessKind::Write, 0x1004);
+        b0.inst(0, fence_pc, 1);
+        if !skip_33 {
+            b0.inst(1, fence_pc, 1 << 1);
+        }
+        b0.barrier_release(7);
+        at(&mut b0, 0, 0, 2, AccessKind::Write, 0x2000);
+        b0.finish();
+        let mut b1 = GlobalRaceSink::new(1, 64, sc_ops(), Arc::clone(&shared));
+        b1.set_block_order(true);
+        at(&mut b1, 0, 0, 3, AccessKind::Read, 0x2000);
+        b1.inst(0, 1, 1);
+        b1.barrier_release(8);
+        at(&mut b1, 1, 8, 4, AccessKind::Read, 0x1000);
+        at(&mut b1, 1, 8, 4, AccessKind::Read, 0x1004);
+        found(&b1)
+    }
+
+    #[test]
+    fn fence_sc_by_every_thread_before_a_barrier_orders_the_block_for_a_later_flag() {
+        // thread 33's write is before its own __threadfence(), which is before the barrier and so
+        // before thread 0's flag: ordered (Fence-SC order with the reader's fence)
+        assert_eq!(fence_then_barrier(1, false), []);
+        // thread 33 made no fence: its write races with the read; thread 0's is ordered as before
+        assert_eq!(fence_then_barrier(1, true), [(0, 4, 4)]);
+        // fence.acq_rel is not in the Fence-SC order: only thread 0's own write is released
+        assert_eq!(fence_then_barrier(5, false), [(0, 4, 4)]);
+        assert!(classify("membar.gl;").fence_sc && classify("fence.sc.gpu;").fence_sc);
+        assert!(!classify("fence.acq_rel.gpu;").fence_sc);
     }
 }

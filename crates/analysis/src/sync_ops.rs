@@ -13,6 +13,9 @@ pub(crate) const GPU: u8 = 3;
 pub(crate) struct PcSync {
     /// A fence: its scope (0: none).
     pub(crate) fence: u8,
+    /// The fence is sequentially consistent (`fence.sc`, `membar`: CUDA's `__threadfence()`), not
+    /// `fence.acq_rel`: the memory model puts all of them in one total order (Fence-SC order).
+    pub(crate) fence_sc: bool,
     /// An acquire operation's scope.
     pub(crate) acquire: u8,
     /// A release operation's scope.
@@ -51,6 +54,8 @@ pub struct SyncOps {
     ops: Vec<PcSync>,
     /// Some instruction fences, acquires or releases.
     any_sync: bool,
+    /// Some instruction is a sequentially consistent fence of `.gpu` scope or wider.
+    sc_gpu: bool,
     /// The member masks of the warp synchronisations (see [`crate::warp_sync`]).
     masks: crate::warp_sync::WarpCollectives,
 }
@@ -78,8 +83,14 @@ pub(crate) fn classify(text: &str) -> PcSync {
         ..PcSync::default()
     };
     match head {
-        "membar" => s.fence = scope,
-        "fence" if !has("proxy") && !has("mbarrier_init") => s.fence = scope,
+        "membar" => {
+            s.fence = scope;
+            s.fence_sc = true;
+        }
+        "fence" if !has("proxy") && !has("mbarrier_init") => {
+            s.fence = scope;
+            s.fence_sc = has("sc");
+        }
         "ld" | "ldu" => {
             if has("acquire") {
                 s.acquire = scope;
@@ -144,10 +155,12 @@ impl SyncOps {
             ops[ld].cas_seed = true;
         }
         let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0 || o.mbar);
+        let sc_gpu = ops.iter().any(|o| o.fence_sc && o.fence >= GPU);
         SyncOps {
             base: start as u32,
             ops,
             any_sync,
+            sc_gpu,
             masks: crate::warp_sync::WarpCollectives::of_range(program, start as u32, end as u32),
         }
     }
@@ -157,10 +170,12 @@ impl SyncOps {
     pub(crate) fn of_texts(texts: &[&str]) -> SyncOps {
         let ops: Vec<PcSync> = texts.iter().map(|t| classify(t)).collect();
         let any_sync = ops.iter().any(|o| o.fence + o.acquire + o.release > 0 || o.mbar);
+        let sc_gpu = ops.iter().any(|o| o.fence_sc && o.fence >= GPU);
         SyncOps {
             base: 0,
             ops,
             any_sync,
+            sc_gpu,
             masks: Default::default(),
         }
     }
@@ -176,6 +191,12 @@ impl SyncOps {
     /// Whether some instruction fences, acquires or releases.
     pub(crate) fn any_sync(&self) -> bool {
         self.any_sync
+    }
+
+    /// Whether some instruction is a sequentially consistent fence of `.gpu` scope or wider
+    /// (`__threadfence()`).
+    pub(crate) fn sc_gpu(&self) -> bool {
+        self.sc_gpu
     }
 
     /// The member masks of the warp synchronisations.

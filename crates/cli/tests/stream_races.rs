@@ -403,3 +403,27 @@ fn a_footprint_cut_at_its_cap_is_said() {
         ],
     );
 }
+
+/// A copy to a `__constant__` variable on one stream races with a launch on another that reads
+/// the variable's bytes through the constant bank; an event orders them, and a copy into another
+/// constant the kernel does not read touches none of its bytes.
+#[test]
+fn a_constant_copy_races_with_a_kernel_reading_the_constant() {
+    assert_none("stream_const.cu", &["ORDERED"]);
+    assert_none("stream_const.cu", &["OTHER"]);
+    let (kernel, line, message) = one("stream_const.cu", &[]);
+    assert_eq!(kernel, "(program)");
+    assert_eq!(line, None);
+    assert!(
+        message.starts_with("cudaMemcpyToSymbolAsync of 16 bytes on stream 0x"),
+        "{message}"
+    );
+    contains_all(
+        &message,
+        &[
+            "writes byte 0 of the __constant__ variable `coef`",
+            "`scale(const float *, float *)`",
+            "reads (line 17)",
+        ],
+    );
+}

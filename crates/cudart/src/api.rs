@@ -1607,8 +1607,9 @@ fn symbol_copy_from(
 
 /// A symbol copy of `n` bytes at `off` in the streams' order (`to`: into the symbol), on stream
 /// `s` (0 for the synchronous call, which the host waits for unless the other side is device
-/// memory). A `__device__` variable's bytes are in its footprint; a `__constant__` one's are not
-/// (kernels read constant memory through the constant bank, which no footprint holds).
+/// memory). The variable's bytes are in its footprint: a `__device__` one's at its address, a
+/// `__constant__` one's in its module's constant bank, where kernels' `ld.const` reads are
+/// (`footprint::const_address`).
 #[allow(clippy::too_many_arguments)]
 fn issue_symbol(
     r: &mut Runtime,
@@ -1627,15 +1628,13 @@ fn issue_symbol(
     let Ok((is_const, addr, _)) = r.symbol(symbol as usize) else {
         return;
     };
-    let at = if is_const { 0 } else { addr + off as u64 };
-    let rows = match (to, is_const) {
-        (true, false) => [(at, other, n)],
-        (false, false) => [(other, at, n)],
-        // the constant side is in no footprint: the other side alone (a read when it is the
-        // source)
-        (true, true) => [(0, other, n)],
-        (false, true) => [(other, 0, n)],
+    let at = if is_const {
+        let module = r.vars.get(&(symbol as usize)).map_or(0, |v| v.module);
+        warpscope_analysis::footprint::const_address(module, addr + off as u64)
+    } else {
+        addr + off as u64
     };
+    let rows = if to { [(at, other, n)] } else { [(other, at, n)] };
     let key = StreamOrder::key(s, crate::streams::ptsz());
     r.issue_rows(&format!("{call} of {n} bytes"), key, &rows, sync, true);
 }

@@ -1592,13 +1592,14 @@ impl Runtime {
         // what the launch touched, by source line, while it may overlap later work
         let mut result = result;
         let in_graph = self.order.graph_label();
+        let module = f.module;
         let work = result.as_mut().ok().and_then(|a| {
             a.global_footprint.take().map(|f| crate::streams::Work {
                 what: match &in_graph {
                     Some(n) => format!("launch {index} `{}` ({n})", crate::names::brief(&shown)),
                     None => format!("launch {index} `{}`", crate::names::brief(&shown)),
                 },
-                sets: f.regroup(|pc| crate::analysis::loc_of(program, pc).line),
+                sets: const_bank_of(f.regroup(|pc| crate::analysis::loc_of(program, pc).line), module),
                 partial: f.partial(),
             })
         });
@@ -1941,8 +1942,10 @@ impl Runtime {
                 continue;
             }
             any = true;
-            let d_dev = self.classify(dst, n) == Where::Device;
-            let s_dev = src != 0 && self.classify(src, n) == Where::Device;
+            // a `__constant__` variable's bytes are device memory (its module's bank)
+            let cbank = |a: u64| a >= warpscope_analysis::footprint::CONST_BASE;
+            let d_dev = cbank(dst) || self.classify(dst, n) == Where::Device;
+            let s_dev = src != 0 && (cbank(src) || self.classify(src, n) == Where::Device);
             host_side |= !d_dev || (src != 0 && !s_dev);
             if d_dev {
                 writes.insert(dst, dst.saturating_add(n as u64));
@@ -2016,6 +2019,28 @@ impl Runtime {
                 r.address - b,
                 a.len
             ),
+            _ if r.address >= warpscope_analysis::footprint::CONST_BASE => {
+                // a module's constant bank (see `footprint::const_address`)
+                let rel = r.address - warpscope_analysis::footprint::CONST_BASE;
+                let (module, off) = ((rel >> 32) as usize, rel & 0xffff_ffff);
+                let var = self
+                    .modules
+                    .get(module)
+                    .and_then(|m| m.program.as_ref()?.as_ref().ok())
+                    .and_then(|p| {
+                        p.vars
+                            .iter()
+                            .find(|v| v.is_const && off >= v.addr && off - v.addr < v.size)
+                    });
+                match var {
+                    Some(v) => format!(
+                        "byte {} of the __constant__ variable `{}`",
+                        off - v.addr,
+                        crate::names::brief(&crate::names::ncu_name(&v.name))
+                    ),
+                    None => format!("byte {off:#x} of the constant bank"),
+                }
+            }
             _ => {
                 // a module's `__device__` variable (a symbol copy's side)
                 let var = self
@@ -2166,4 +2191,36 @@ fn disassemble(cubin: &[u8]) -> Result<Vec<warpscope_toolchain::sass::SassKernel
         .and_then(|text| warpscope_toolchain::sass::parse_disassembly(&text).map_err(|e| e.to_string()));
     let _ = std::fs::remove_dir_all(&dir);
     r
+}
+
+/// A launch's footprint sets with its constant-bank reads (at `footprint::CONST_BASE` + offset)
+/// moved to its module's span ([`warpscope_analysis::footprint::const_address`]), where copies to
+/// that module's `__constant__` variables write.
+fn const_bank_of<K: Ord>(
+    sets: BTreeMap<(warpscope_analysis::footprint::Use, K), warpscope_analysis::footprint::Ranges>,
+    module: usize,
+) -> BTreeMap<(warpscope_analysis::footprint::Use, K), warpscope_analysis::footprint::Ranges> {
+    use warpscope_analysis::footprint::{CONST_BASE, Ranges, const_address};
+    if module == 0 {
+        return sets;
+    }
+    sets.into_iter()
+        .map(|(k, r)| {
+            if r.iter().all(|(_, hi)| hi <= CONST_BASE) {
+                return (k, r);
+            }
+            let mut moved = Ranges::default();
+            for (lo, hi) in r.iter() {
+                if lo >= CONST_BASE {
+                    moved.insert(
+                        const_address(module, lo - CONST_BASE),
+                        const_address(module, hi - CONST_BASE),
+                    );
+                } else {
+                    moved.insert(lo, hi);
+                }
+            }
+            (k, moved)
+        })
+        .collect()
 }

@@ -358,6 +358,10 @@ fn special(name: &str) -> Option<Special> {
 struct KCtx<'m> {
     module: &'m Module,
     module_syms: &'m HashMap<String, Sym>,
+    /// The module-scope `.shared` variables this kernel uses, at their offsets in its shared
+    /// memory: seen by the kernel and by the functions it calls (a `.func` the compiler kept out
+    /// of line may name the kernel's `__shared__` array it was specialised for).
+    kernel_shared: HashMap<String, Sym>,
     ops: Vec<Op>,
     info: Vec<InstInfo>,
     n_rows: u32,
@@ -487,6 +491,9 @@ impl<'m> KCtx<'m> {
             if let Some(v) = s.get(name) {
                 return Some(*v);
             }
+        }
+        if let Some(v) = self.kernel_shared.get(name) {
+            return Some(*v);
         }
         self.module_syms.get(name).copied()
     }
@@ -3870,6 +3877,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
         let mut ctx = KCtx {
             module: m,
             module_syms: &module_syms,
+            kernel_shared: HashMap::new(),
             ops: std::mem::take(&mut ops),
             info: std::mem::take(&mut info),
             n_rows: 0,
@@ -3903,6 +3911,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             if used.contains(&v.name.as_str()) {
                 let o = ctx.alloc_shared(v);
                 syms.insert(v.name.clone(), Sym::Shared(o));
+                ctx.kernel_shared.insert(v.name.clone(), Sym::Shared(o));
             }
         }
         let mut bind = HashMap::new();

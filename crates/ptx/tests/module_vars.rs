@@ -83,3 +83,23 @@ fn call_prototypes_parse_and_bad_indirect_calls_are_refused() {
         "{e}"
     );
 }
+
+/// A kernel's `__shared__` array named by a function kept out of line (the compiler specialised
+/// the callee for the one array it is called with): the callee's name resolves to the kernel's
+/// offset of the array, as the kernel's own does.
+#[test]
+fn a_kernels_shared_array_is_seen_by_the_functions_it_calls() {
+    let src = ".version 9.0\n.target sm_90\n.address_size 64\n\
+        .shared .align 4 .b8 pad[64];\n\
+        .shared .align 4 .b8 s[256];\n\
+        .func put(.param .b32 a)\n{\n.reg .b32 %r<4>;\nld.param.u32 %r1, [a];\nmov.u32 %r2, s;\nst.shared.u32 [%r2], %r1;\nret;\n}\n\
+        .visible .entry k(.param .u64 out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<2>;\n\
+        mov.u32 %r1, 7;\n{\n.param .b32 p0;\nst.param.b32 [p0], %r1;\ncall.uni put, (p0);\n}\n\
+        mov.u32 %r3, s;\nld.shared.u32 %r2, [%r3];\nld.param.u64 %rd1, [out];\nst.global.u32 [%rd1], %r2;\nret;\n}\n";
+    let p = warpscope_ptx::compile(src).unwrap();
+    assert!(p.failed.is_empty(), "{:?}", p.failed);
+    let k = p.kernels.iter().find(|k| k.name == "k").unwrap();
+    // `pad` is not used: `s` is the kernel's only array, at offset 0
+    let shared: Vec<(&str, u32)> = k.shared.iter().map(|v| (v.name.as_str(), v.offset)).collect();
+    assert_eq!(shared, [("s", 0)]);
+}
