@@ -125,15 +125,91 @@ pub struct Module {
 
 /// Parses and lowers PTX, naming `file:line:column` and the text of every problem.
 pub fn compile_ptx(ptx: &str, file: &Path) -> Result<Program> {
+    compile_ptx_named(ptx, file, false)
+}
+
+/// Parses and lowers PTX; `generated` when the PTX was compiled or extracted from `file` (a `.cu` or a
+/// binary), so a problem is named by the source line the PTX's nearest `.loc` gives and by the line of
+/// the generated PTX, not as if `file` itself had that line.
+fn compile_ptx_named(ptx: &str, file: &Path, generated: bool) -> Result<Program> {
+    let place = |line: u32, col: u32| ptx_place(ptx, file, generated, line, col);
     let (module, diags) = warpscope_ptx::parse(ptx);
     if !diags.is_empty() {
-        let list: Vec<String> = diags.iter().map(|d| format!("{}:{d}", file.display())).collect();
+        let list: Vec<String> = diags
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}: {} (at `{}`)",
+                    place(d.pos.line, d.pos.col),
+                    d.message,
+                    d.text
+                )
+            })
+            .collect();
         return Err(Error::input(format!("cannot parse PTX:\n{}", list.join("\n"))));
     }
     warpscope_ptx::lower(&module).map_err(|errs| {
-        let list: Vec<String> = errs.iter().map(|e| format!("{}:{e}", file.display())).collect();
+        let list: Vec<String> = errs
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}: {} (in `{}`)",
+                    place(e.pos.line, e.pos.col),
+                    e.message,
+                    e.text
+                )
+            })
+            .collect();
         Error::input(format!("cannot lower PTX:\n{}", list.join("\n")))
     })
+}
+
+/// `file:line:col` for a PTX file; for generated PTX, `source:line (line L:C of the PTX made from
+/// file)` with the source line of the last `.loc` at or before the line, or without it when none.
+fn ptx_place(ptx: &str, file: &Path, generated: bool, line: u32, col: u32) -> String {
+    if !generated {
+        return format!("{}:{line}:{col}", file.display());
+    }
+    let made = format!("line {line}:{col} of the PTX made from {}", file.display());
+    match source_line_before(ptx, line as usize) {
+        Some((name, l)) => format!("{name}:{l} ({made})"),
+        None => format!("{} ({made})", file.display()),
+    }
+}
+
+/// The source file and line of the last `.loc` directive on or before PTX line `line` (1-based),
+/// the file named by the module's `.file` table.
+fn source_line_before(ptx: &str, line: usize) -> Option<(String, u64)> {
+    let mut files: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    let mut last: Option<(&str, u64)> = None;
+    for (i, text) in ptx.lines().enumerate() {
+        let t = text.trim_start();
+        if let Some(rest) = t.strip_prefix(".file") {
+            let mut parts = rest.trim_start().splitn(2, char::is_whitespace);
+            if let (Some(idx), Some(name)) = (parts.next(), parts.next()) {
+                if let Some(q) = name.trim_start().strip_prefix('"') {
+                    if let Some(end) = q.find('"') {
+                        files.insert(idx, &q[..end]);
+                    }
+                }
+            }
+        }
+        if i >= line {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix(".loc") {
+            let mut parts = rest.split_whitespace();
+            if let (Some(idx), Some(l)) = (parts.next(), parts.next()) {
+                if let Ok(l) = l.trim_end_matches(',').parse::<u64>() {
+                    if l > 0 {
+                        last = Some((idx, l));
+                    }
+                }
+            }
+        }
+    }
+    let (idx, l) = last?;
+    Some((files.get(idx)?.to_string(), l))
 }
 
 /// The CUDA root (toolkit or wheels), or why there is none.
@@ -435,7 +511,7 @@ pub fn load(path: &Path, arch: &Arch, opts: &CompileOptions) -> Result<Module> {
             (ptx, None, Some(how), None)
         }
     };
-    let program = compile_ptx(&ptx, path)?;
+    let program = compile_ptx_named(&ptx, path, kind != InputKind::Ptx)?;
     Ok(Module {
         path: path.to_path_buf(),
         kind,
@@ -530,6 +606,44 @@ mod tests {
                 "--std=c++17",
                 "--use_fast_math"
             ]
+        );
+    }
+
+    /// PTX a compiler made from `app.cu`, with an instruction the lowering refuses on line 12.
+    const MADE: &str = ".version 9.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/app.cu\"\n\
+        .visible .entry k()\n{\n.reg .b32 %r<2>;\n.loc 1 7 3\nmov.u32 %r1, 1;\n.loc 1 9 5\n\
+        mov.u32 %r1, 2;\nbogus.op.u32 %r1, %r1;\nret;\n}\n";
+
+    #[test]
+    fn generated_ptx_problems_name_the_source_line_and_the_ptx_line() {
+        let (module, diags) = warpscope_ptx::parse(MADE);
+        let line = match warpscope_ptx::lower(&module) {
+            Err(errs) => errs[0].pos.line,
+            Ok(_) if !diags.is_empty() => diags[0].pos.line,
+            Ok(_) => panic!("the test PTX must be refused"),
+        };
+        assert_eq!(line, 12, "the refused instruction's PTX line");
+        let e = compile_ptx_named(MADE, Path::new("app.cu"), true)
+            .unwrap_err()
+            .message;
+        assert!(e.contains("/src/app.cu:9 (line 12:"), "{e}");
+        assert!(e.contains("of the PTX made from app.cu)"), "{e}");
+        // a PTX file given by the user keeps its own file:line:col
+        let e = compile_ptx(MADE, Path::new("k.ptx")).unwrap_err().message;
+        assert!(e.contains("k.ptx:12:"), "{e}");
+        assert!(!e.contains("/src/app.cu"), "{e}");
+    }
+
+    #[test]
+    fn source_line_before_uses_the_last_loc_and_the_file_table() {
+        assert_eq!(source_line_before(MADE, 9), Some(("/src/app.cu".to_string(), 7)));
+        assert_eq!(source_line_before(MADE, 13), Some(("/src/app.cu".to_string(), 9)));
+        assert_eq!(source_line_before(MADE, 3), None);
+        // a .loc whose file the table lacks, or line 0 (no source), gives nothing
+        assert_eq!(source_line_before(".loc 2 5 1\nnop;\n", 2), None);
+        assert_eq!(
+            source_line_before(".file 1 \"a.cu\"\n.loc 1 0 0\nnop;\n", 3),
+            None
         );
     }
 }
