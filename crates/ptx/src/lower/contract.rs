@@ -201,10 +201,10 @@ pub(super) fn plan(body: &[Stmt]) -> HashMap<usize, Fuse<'_>> {
         let Stmt::Inst(mi) = &body[m] else { continue };
         for &u in uses {
             let Stmt::Inst(ui) = &body[u] else { continue };
-            if is_name(&ui.operands[2], name(&mi.operands[0])) {
-                if let Some(p) = product_of(&ui.operands[1]).filter(|&p| p != m) {
-                    rivals.entry(m).or_default().insert(p);
-                }
+            if is_name(&ui.operands[2], name(&mi.operands[0]))
+                && let Some(p) = product_of(&ui.operands[1]).filter(|&p| p != m)
+            {
+                rivals.entry(m).or_default().insert(p);
             }
         }
     }
