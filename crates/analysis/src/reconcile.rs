@@ -266,11 +266,30 @@ impl Reconciliation {
     /// Builds the roles of kernel `kernel` of `program` against its machine accesses.
     pub fn build(program: &Program, kernel: &str, machine: &[MachineAccess]) -> Self {
         let ptx = ptx_shared_accesses(program, kernel);
-        Self::from_accesses(&ptx, machine)
+        let align = match program.kernel(kernel) {
+            Some(k) => register_alignment(program, k),
+            None => HashMap::new(),
+        };
+        Self::from_accesses_aligned(&ptx, machine, &align)
     }
 
     /// Builds the roles from already-extracted PTX and machine accesses.
     pub fn from_accesses(ptx: &[PtxAccess], machine: &[MachineAccess]) -> Self {
+        Self::from_accesses_aligned(ptx, machine, &HashMap::new())
+    }
+
+    /// [`Self::from_accesses`], knowing the power of two each base register (or symbol) of the
+    /// PTX accesses is a multiple of ([`register_alignment`]; absent: unknown). Where PTX groups
+    /// of one shape on a line meet a machine group of that shape and a wider, fused one, the
+    /// groups whose addresses are the least aligned take the machine group of their own shape
+    /// first: ptxas fuses only accesses it knows to be aligned to the wider width
+    /// (calibration/run/bench16 cholesky `update`: `li[ty][p]`, 32-byte aligned, read by
+    /// `LDS.128`; `lj[tx][p]` with rows of 264 bytes by `LDS.64`; both 8 PTX loads of one shape).
+    pub fn from_accesses_aligned(
+        ptx: &[PtxAccess],
+        machine: &[MachineAccess],
+        align: &HashMap<String, u64>,
+    ) -> Self {
         let mut r = Reconciliation {
             machine_code: true,
             ..Default::default()
@@ -307,7 +326,9 @@ impl Reconciliation {
             // (fastm's `blur`: `tile[x + k]` and `w[k]`, 13 loads each on one line) is not matched
             // against it again but against the groups left (`w`'s three `LDS.128` and one `LDS`)
             let mut taken = vec![false; mshapes.len()];
-            for accesses in groups.values() {
+            let mut ordered: Vec<&Vec<&PtxAccess>> = groups.values().collect();
+            ordered.sort_by_key(|accesses| group_alignment(accesses, align));
+            for accesses in ordered {
                 let shape = normalise(accesses.iter().map(|a| (a.offset, a.width)));
                 let min = accesses.iter().map(|a| a.offset).min().unwrap_or(0);
                 let same = (0..mshapes.len()).find(|&i| !taken[i] && mshapes[i] == shape);
@@ -698,6 +719,114 @@ fn covers(m: &[(i64, u8)], p: &[(i64, u8)]) -> bool {
         })
 }
 
+/// The power of two the first address of a group of PTX accesses (one base) is known to be a
+/// multiple of: its base's ([`register_alignment`]; unknown bases count as aligned to any width)
+/// and its lowest offset's.
+fn group_alignment(accesses: &[&PtxAccess], align: &HashMap<String, u64>) -> u64 {
+    let base = accesses
+        .first()
+        .and_then(|a| align.get(&a.base))
+        .copied()
+        .unwrap_or(ALIGN_ANY);
+    let min = accesses.iter().map(|a| a.offset).min().unwrap_or(0);
+    base.min(offset_alignment(min))
+}
+
+/// Alignment that stands for "a multiple of every power of two that matters" (zero, unknown).
+const ALIGN_ANY: u64 = 1 << 32;
+
+fn offset_alignment(v: i64) -> u64 {
+    if v == 0 {
+        ALIGN_ANY
+    } else {
+        (1u64 << v.unsigned_abs().trailing_zeros()).min(ALIGN_ANY)
+    }
+}
+
+/// For every register of `k` written by integer arithmetic, the largest power of two its values
+/// are known to be multiples of, read off the PTX text: shared symbols by their offset in the
+/// block's window, immediates, `mov`, `cvta`, `cvt`, `add`, `sub`, `or`, `shl` by an immediate,
+/// `mul.lo`/`mul.wide`, `mad.lo`/`mad.wide`, `and` with an immediate mask; every other
+/// instruction (special registers, loads, divisions) makes its destination unknown (1). A
+/// register written in several places (a loop's induction variable) takes the least of them.
+pub fn register_alignment(program: &Program, k: &warpscope_ptx::Kernel) -> HashMap<String, u64> {
+    let ops = parse_ops(program, k);
+    let symbols: HashMap<&str, u64> = k
+        .shared
+        .iter()
+        .map(|v| {
+            let at = if v.dynamic { k.dyn_smem_base } else { v.offset };
+            (v.name.as_str(), offset_alignment(i64::from(at)))
+        })
+        .collect();
+    let mut align: HashMap<String, u64> = HashMap::new();
+    for o in &ops {
+        for d in &o.dests {
+            align.insert(d.clone(), ALIGN_ANY);
+        }
+    }
+    let value = |align: &HashMap<String, u64>, x: &str| -> u64 {
+        let x = x.trim();
+        if let Some(&a) = align.get(x) {
+            return a;
+        }
+        if let Some(&a) = symbols.get(x) {
+            return a;
+        }
+        let (neg, digits) = match x.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, x),
+        };
+        let n = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+            Some(h) => i64::from_str_radix(h, 16).ok(),
+            None => digits.parse::<i64>().ok(),
+        };
+        match n {
+            Some(n) => offset_alignment(if neg { -n } else { n }),
+            None => 1,
+        }
+    };
+    let imm = |x: &str| -> Option<u32> { x.trim().parse::<u32>().ok() };
+    for _ in 0..64 {
+        let mut changed = false;
+        for o in &ops {
+            let [d] = o.dests.as_slice() else {
+                for d in &o.dests {
+                    if align.get(d) != Some(&1) {
+                        align.insert(d.clone(), 1);
+                        changed = true;
+                    }
+                }
+                continue;
+            };
+            let base = o.op.split('.').next().unwrap_or("");
+            let v = |i: usize| o.operands.get(i).map_or(1, |x| value(&align, x));
+            let mul = |a: u64, b: u64| a.saturating_mul(b).min(ALIGN_ANY);
+            let got = match base {
+                "mov" | "cvta" | "cvt" if o.operands.len() == 1 => v(0),
+                "add" | "sub" | "or" if o.operands.len() == 2 => v(0).min(v(1)),
+                "shl" if o.operands.len() == 2 => match o.operands.get(1).and_then(|x| imm(x)) {
+                    Some(s) if s < 32 => mul(v(0), 1 << s),
+                    _ => 1,
+                },
+                "mul" if o.op.contains(".lo") || o.op.contains(".wide") => mul(v(0), v(1)),
+                "mad" if o.op.contains(".lo") || o.op.contains(".wide") => mul(v(0), v(1)).min(v(2)),
+                "and" if o.operands.len() == 2 => v(0).max(v(1)),
+                _ => 1,
+            };
+            let cur = align.get(d).copied().unwrap_or(ALIGN_ANY);
+            if got < cur {
+                align.insert(d.clone(), got);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    align
+}
+
 /// The shared accesses of kernel `kernel`, read from each instruction's PTX text.
 pub fn ptx_shared_accesses(program: &Program, kernel: &str) -> Vec<PtxAccess> {
     let Some(k) = program.kernel(kernel) else {
@@ -753,7 +882,8 @@ pub fn parse_ptx_shared(text: &str) -> Option<PtxAccess> {
         Some(i) if i > 0 => {
             let off: i64 = inner[i + 1..].trim().parse().ok()?;
             (
-                inner[..i].trim().to_string(),
+                // `[%r31+-32]`: the base is `%r31`, as in `[%r31+8]`
+                inner[..i].trim().trim_end_matches('+').trim_end().to_string(),
                 if &inner[i..=i] == "-" { -off } else { off },
             )
         }
@@ -3204,6 +3334,90 @@ setp.lt.u32 %p1, %r4, %r1;";
         assert_eq!([w[0], w[4], w[8], w[12]], [leader, leader, leader, Role::Plain]);
         assert_eq!(w.iter().filter(|&&x| x == Role::Follower).count(), 9);
         assert_eq!(r.fused_groups, 3);
+        assert!(r.unmatched_lines.is_empty(), "{:?}", r.unmatched_lines);
+    }
+
+    #[test]
+    fn a_negative_offset_keeps_its_base_register() {
+        // nvcc writes `[%r31+-32]`: the same base as `[%r31+8]`, not a base `%r31+`
+        let a = parse_ptx_shared("ld.shared.f64 \t%fd6, [%r31+-32];").unwrap();
+        assert_eq!((a.base.as_str(), a.offset), ("%r31", -32));
+        let a = parse_ptx_shared("st.shared.u32 [%r2-4], %r1;").unwrap();
+        assert_eq!((a.base.as_str(), a.offset), ("%r2", -4));
+    }
+
+    /// calibration/run/bench16 cholesky `update`'s unrolled dot product (`#pragma unroll 8`):
+    /// `li[ty][p]` at `%r30` (the symbol at offset 0, plus `ty << 8`, plus a step of 32 then 64)
+    /// and `lj[tx][p]` at `%r31` (`tx * 264` past the symbol at 8192, plus 32), eight loads of
+    /// 8 bytes each at -32..24; ptxas reads li by four `LDS.128` and lj by eight `LDS.64`
+    /// (the H200 ran 48 shared loads a warp; counting li's as `LDS.64` gave 40)
+    fn cholesky_update() -> Program {
+        let mut loads = String::new();
+        for o in [-32, -24, -16, -8, 0, 8, 16, 24] {
+            // nvcc's forms: `[%r31+-32]`, `[%r31]`, `[%r31+8]`
+            let off = if o == 0 { String::new() } else { format!("+{o}") };
+            loads.push_str(&format!(
+                ".loc 1 60 0\nld.shared.f64 %fd1, [%r31{off}];\n.loc 1 60 0\nld.shared.f64 %fd2, [%r30{off}];\nfma.rn.f64 %fd3, %fd1, %fd2, %fd3;\n"
+            ));
+        }
+        let ptx = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"c.cu\"\n\
+             .visible .entry k(.param .u64 out)\n{{\n\
+             .reg .pred %p<2>;\n.reg .b32 %r<40>;\n.reg .f64 %fd<4>;\n.reg .b64 %rd<3>;\n\
+             .shared .align 8 .b8 li[8192];\n.shared .align 8 .b8 lj[8448];\n\
+             ld.param.u64 %rd1, [out];\nmov.u32 %r16, %tid.x;\nmov.u32 %r18, %tid.y;\n\
+             shl.b32 %r21, %r18, 8;\nmov.u32 %r22, li;\nadd.s32 %r5, %r22, %r21;\n\
+             mov.u32 %r26, lj;\nmad.lo.s32 %r29, %r16, 264, %r26;\nadd.s32 %r31, %r29, 32;\n\
+             mov.u32 %r32, 32;\nmov.f64 %fd3, 0d0000000000000000;\n\
+             L:\nadd.s32 %r30, %r5, %r32;\n{loads}\
+             add.s32 %r31, %r31, 64;\nadd.s32 %r32, %r32, 64;\nsetp.ne.s32 %p1, %r32, 288;\n@%p1 bra L;\n\
+             st.global.f64 [%rd1], %fd3;\nret;\n}}\n"
+        );
+        warpscope_ptx::compile(&ptx).unwrap()
+    }
+
+    #[test]
+    fn register_alignment_follows_symbols_shifts_products_and_loops() {
+        let prog = cholesky_update();
+        let k = prog.kernel("k").unwrap();
+        let a = register_alignment(&prog, k);
+        assert_eq!(a["%r21"], 256); // tid.y << 8
+        assert_eq!(a["%r5"], 256); // li (offset 0) + that
+        assert_eq!(a["%r29"], 8); // tid.x * 264 + lj (offset 8192)
+        assert_eq!(a["%r31"], 8);
+        assert_eq!(a["%r32"], 32); // 32, then + 64
+        assert_eq!(a["%r30"], 32);
+        assert_eq!(a["%r16"], 1); // %tid.x: anything
+    }
+
+    #[test]
+    fn of_two_groups_of_one_shape_the_aligned_one_is_the_fused_one() {
+        let prog = cholesky_update();
+        let sass: Vec<MachineAccess> = [-0x20i64, -0x18, -0x10, -0x8, 0, 0x8, 0x10, 0x18]
+            .iter()
+            .map(|&o| m(60, Side::Load, 8, "R24", o))
+            .chain(
+                [-0x20i64, -0x10, 0, 0x10]
+                    .iter()
+                    .map(|&o| m(60, Side::Load, 16, "R17+UR4", o)),
+            )
+            .collect();
+        let r = Reconciliation::build(&prog, "k", &sass);
+        let ptx = ptx_shared_accesses(&prog, "k");
+        let role = |base: &str, off: i64| {
+            let a = ptx.iter().find(|a| a.base == base && a.offset == off).unwrap();
+            r.role(a.pc)
+        };
+        for o in [-32, -24, -16, -8, 0, 8, 16, 24] {
+            assert_eq!(role("%r31", o), Role::Plain, "lj at {o}");
+            let want = if o % 16 == 0 {
+                Role::Leader { width: 16 }
+            } else {
+                Role::Follower
+            };
+            assert_eq!(role("%r30", o), want, "li at {o}");
+        }
+        assert_eq!(r.fused_groups, 4);
         assert!(r.unmatched_lines.is_empty(), "{:?}", r.unmatched_lines);
     }
 }

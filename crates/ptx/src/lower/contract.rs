@@ -184,28 +184,56 @@ pub(super) fn plan(body: &[Stmt]) -> HashMap<usize, Fuse<'_>> {
             cand.insert(k, uses);
         }
     }
-    // an add/sub of two products contracts the first: the second's use there is no contraction
+    // an add/sub of two products contracts the first: the second's use there is no contraction,
+    // so the second is computed by itself (`FMUL`) and contracted nowhere. Where the first is
+    // such a product itself (the second of another add/sub whose first contracts), the second
+    // contracts instead (`a*b - c*d` beside `e*f - a*b`: `FMUL` of `a*b`, then `FFMA -c, d, that`
+    // and `FFMA e, f, -that`; resize.cu's Catmull-Rom weights, `3t^3 - 5t^2` and `4t^2 - 3t^3`)
     let product_of = |o: &Operand| -> Option<usize> {
         let Operand::Name(n) = o else { return None };
         cand.iter()
             .find(|(m, _)| matches!(body[**m], Stmt::Inst(ref i) if is_name(&i.operands[0], n)))
             .map(|(m, _)| *m)
     };
-    let mut drop: Vec<usize> = Vec::new();
+    // per product, the products it is the second operand beside
+    let mut rivals: HashMap<usize, HashSet<usize>> = HashMap::new();
     for (&m, uses) in &cand {
         let Stmt::Inst(mi) = &body[m] else { continue };
         for &u in uses {
             let Stmt::Inst(ui) = &body[u] else { continue };
             if is_name(&ui.operands[2], name(&mi.operands[0]))
-                && product_of(&ui.operands[1]).is_some_and(|p| p != m)
+                && let Some(p) = product_of(&ui.operands[1]).filter(|&p| p != m)
             {
-                drop.push(m);
+                rivals.entry(m).or_default().insert(p);
             }
         }
     }
-    for m in drop {
-        cand.remove(&m);
+    // a product contracts when no rival does; a product beside a contracting rival does not;
+    // rivals that depend on each other in a circle contract neither (not measured)
+    let mut contracts: HashMap<usize, bool> = cand
+        .keys()
+        .filter(|m| !rivals.contains_key(m))
+        .map(|&m| (m, true))
+        .collect();
+    loop {
+        let mut changed = false;
+        for (&m, rs) in &rivals {
+            if contracts.contains_key(&m) {
+                continue;
+            }
+            if rs.iter().any(|r| contracts.get(r) == Some(&true)) {
+                contracts.insert(m, false);
+                changed = true;
+            } else if rs.iter().all(|r| contracts.get(r) == Some(&false)) {
+                contracts.insert(m, true);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
     }
+    cand.retain(|m, _| contracts.get(m) == Some(&true));
     let mut out = HashMap::new();
     for (&m, uses) in &cand {
         let Stmt::Inst(mi) = &body[m] else { continue };
@@ -321,6 +349,14 @@ mod tests {
                 "mul.f32 %f4, %f1, %f2;\nmul.f32 %f6, %f3, %f1;\nsub.f32 %f5, %f4, %f6;\nst.global.f32 [%rd1], %f5;"
             ),
             [(3, false)]
+        );
+        // a*b - c*d beside e*f - a*b: a*b is computed (its second place), so c*d contracts into
+        // the first (ptxas 13: FMUL R5, R4, R5; FFMA R6, -R6, R7, R5; FFMA R7, R8, R9, -R5)
+        assert_eq!(
+            fused(
+                "mul.f32 %f4, %f1, %f2;\nmul.f32 %f6, %f3, %f1;\nsub.f32 %f5, %f4, %f6;\nmul.f32 %f7, %f3, %f2;\nsub.f32 %f8, %f7, %f4;\nst.global.f32 [%rd1], %f5;\nst.global.f32 [%rd1+4], %f8;"
+            ),
+            [(3, true), (5, false)]
         );
         // a chain: both
         assert_eq!(
