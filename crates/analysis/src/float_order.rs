@@ -203,33 +203,20 @@ fn spread_all<'a>(k: &warpscope_ptx::Kernel, ops: &'a [Op], tainted: &mut BTreeS
     }
 }
 
-/// Names each register by the function whose text holds its instruction: device functions are
-/// inlined into the kernel's instructions with their own register names (`%f1` of a callee is not
-/// the kernel's `%f1`); they meet only through parameter memory (`st.param`, `ld.param`). A
-/// function's instructions are told by their PTX lines: the lines of one function's body lie
-/// together, apart from another's by its header and declarations (more than 8 lines).
+/// Names each register by the function body the lowering took its instruction from
+/// ([`warpscope_ptx::InstInfo::body`]): device functions are inlined into the kernel's
+/// instructions with their own registers (`%f1` of a callee is not the kernel's `%f1`, nor that of
+/// another inlined copy of the same callee); they meet only through parameter memory
+/// (`st.param`, `ld.param`).
 fn by_function(program: &Program, k: &warpscope_ptx::Kernel, ops: &mut [Op]) {
-    let lines: Vec<u32> = (k.entry..k.end)
-        .map(|pc| program.inst_info(pc).ptx_line)
-        .collect();
-    let mut sorted = lines.clone();
-    sorted.sort_unstable();
-    sorted.dedup();
-    if sorted.windows(2).all(|w| w[1] - w[0] <= 8) {
+    let bodies: Vec<u32> = (k.entry..k.end).map(|pc| program.inst_info(pc).body).collect();
+    if bodies.iter().all(|&b| b == 0) {
         return;
     }
-    // the first line of each group of lines
-    let starts: Vec<u32> = sorted
-        .iter()
-        .enumerate()
-        .filter(|&(i, l)| i == 0 || l - sorted[i - 1] > 8)
-        .map(|(_, &l)| l)
-        .collect();
-    for (o, line) in ops.iter_mut().zip(lines) {
-        let group = starts.partition_point(|&s| s <= line);
+    for (o, body) in ops.iter_mut().zip(bodies) {
         let name = |r: &mut String| {
             r.push('#');
-            r.push_str(&group.to_string());
+            r.push_str(&body.to_string());
         };
         o.dests.iter_mut().for_each(name);
         o.srcs.iter_mut().for_each(name);
