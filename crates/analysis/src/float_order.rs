@@ -10,7 +10,9 @@
 //! estimates. Read off the PTX text, flow-insensitively, as `reconcile`'s other taints: a register
 //! loaded from a region that holds such sums is tainted, so is every register an instruction
 //! writes from a tainted one, and every load from shared, local or parameter memory (or a generic
-//! address) once a tainted value is stored there.
+//! address) once a tainted value is stored there. A region a launch writes at addresses formed
+//! from such a value (a histogram counted at a bin a sum picked) holds order-dependent values too,
+//! for the launches that read it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,9 +30,11 @@ pub struct FloatOrder {
     /// atomic of the launch, decides: a predicate guarding an instruction (a branch), an address, or
     /// a value stored as an integer or passed to a call.
     pub decision: Option<u32>,
-    /// The parameter words whose regions hold such sums after the launch: the targets of its own
-    /// float atomics that add, and of its global stores of tainted values (`None`: not told by the
-    /// PTX, every region it can write). Empty where it writes none.
+    /// The parameter words whose regions hold such sums (or values that follow their rounding)
+    /// after the launch: the targets of its own float atomics that add, of its global stores of
+    /// tainted values, and of its global stores and atomics at tainted addresses (a count kept at
+    /// a bin a sum picked) (`None`: not told by the PTX, every region it can write). Empty where it
+    /// writes none.
     pub sums: Option<BTreeSet<Word>>,
 }
 
@@ -292,14 +296,17 @@ pub fn float_order(
                 guarded || address || integer_store || call
             })
             .map(|(_, pc)| pc);
-        // its global stores of tainted values make their regions hold such sums too
+        // its global stores of tainted values make their regions hold such sums too, and so do
+        // its stores and atomics at tainted addresses (`atomicAdd(&count[bin], 1)` with the bin
+        // picked by a sum): which elements they change follows the sums' last bits
         for o in &parsed {
             let value = o
                 .srcs
                 .iter()
                 .filter(|r| !o.address.contains(r))
                 .any(|r| tainted.contains(r.as_str()));
-            if is_store(&o.op) && may_be_global(&o.op) && value {
+            let address = o.address.iter().any(|r| tainted.contains(r.as_str()));
+            if is_store(&o.op) && may_be_global(&o.op) && (value || address) {
                 match (address_words(&origin, o), out.sums.as_mut()) {
                     (Some(w), Some(s)) => s.extend(w),
                     _ => out.sums = None,

@@ -245,3 +245,28 @@ fn two_copies_of_a_callee_are_bodies_of_their_own() {
         .unwrap();
     assert_eq!(p.inst_info(own).body, 0);
 }
+
+#[test]
+fn counts_kept_at_a_bin_a_sum_picks_hold_order_dependent_values() {
+    // atomicAdd(&hist[bin], 1), the bin from the sum: a decision here, and the histogram (parameter
+    // 1) holds values that follow the sums' rounding
+    let body = "ld.global.f32 %f1, [%rd3];\ncvt.rzi.u32.f32 %r2, %f1;\nand.b32 %r3, %r2, 15;\n\
+        mul.wide.u32 %rd7, %r3, 4;\nadd.s64 %rd7, %rd4, %rd7;\nred.global.add.u32 [%rd7], 1;";
+    let (f, _) = run(body, true);
+    assert_eq!(
+        decision_text(&f, body).as_deref(),
+        Some("red.global.add.u32 [%rd7], 1")
+    );
+    assert_eq!(f.sums, words(&[(1, 0)]));
+    // a plain store of a constant at the bin too
+    let body = body.replace("red.global.add.u32 [%rd7], 1", "st.global.u32 [%rd7], 1");
+    let (f, _) = run(&body, true);
+    assert_eq!(f.sums, words(&[(1, 0)]));
+    // the same histogram counted at a bin the thread index picks, beside a sum only added to
+    // itself: no sums in it
+    let body = "ld.global.f32 %f1, [%rd3];\nadd.f32 %f2, %f1, %f1;\nand.b32 %r3, %r1, 15;\n\
+        mul.wide.u32 %rd7, %r3, 4;\nadd.s64 %rd7, %rd4, %rd7;\nred.global.add.u32 [%rd7], 1;";
+    let (f, _) = run(body, true);
+    assert_eq!(f.decision, None);
+    assert_eq!(f.sums, words(&[]));
+}
