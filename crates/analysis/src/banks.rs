@@ -44,11 +44,6 @@ pub struct Counts {
     /// 16-byte loads whose doubled phases conflict ([`warpscope_model::bank::attributed`]).
     #[serde(skip)]
     pub attributed_wavefronts: u64,
-    /// Requests whose attributed wavefronts no measured rule gives
-    /// ([`warpscope_model::bank::attribution_known`]; no measured shape today);
-    /// `attributed_wavefronts` holds the L1's count for them.
-    #[serde(skip)]
-    pub attributed_unknown: u64,
 }
 
 impl Counts {
@@ -57,7 +52,6 @@ impl Counts {
         self.wavefronts += o.wavefronts;
         self.ideal_wavefronts += o.ideal_wavefronts;
         self.attributed_wavefronts += o.attributed_wavefronts;
-        self.attributed_unknown += o.attributed_unknown;
     }
 
     /// Average excess factor: wavefronts / ideal wavefronts (1.0 = conflict-free).
@@ -450,7 +444,7 @@ struct ShapeKey {
 #[derive(Clone, Copy)]
 struct Shape {
     key: ShapeKey,
-    cost: Option<(u32, u32, u32, bool)>,
+    cost: Option<(u32, u32, u32)>,
 }
 
 impl ShapeKey {
@@ -685,13 +679,7 @@ impl BankSink {
 
     /// The counts of `req` at the instruction `p` (an index into `pcs`), from the pattern cache
     /// when it holds the pattern.
-    fn cost_at(
-        &mut self,
-        p: usize,
-        warp: u32,
-        side: Side,
-        req: &Request<'_>,
-    ) -> Option<(u32, u32, u32, bool)> {
+    fn cost_at(&mut self, p: usize, warp: u32, side: Side, req: &Request<'_>) -> Option<(u32, u32, u32)> {
         if self.period == 0 || req.mask == 0 {
             return attributed_cost(self.arch, side, req);
         }
@@ -782,11 +770,11 @@ impl BankSink {
                 .as_ref()
                 .is_some_and(|f| f.get(&pc) == Some(&crate::reconcile::AtomicForm::PerLane));
         let cost = if per_lane {
-            per_lane_cost(&req).map(|(wf, ideal)| (wf, ideal, wf, true))
+            per_lane_cost(&req).map(|(wf, ideal)| (wf, ideal, wf))
         } else {
             self.cost_at(p, warp, side, &req)
         };
-        let Some((wf, ideal, attributed, known)) = cost else {
+        let Some((wf, ideal, attributed)) = cost else {
             self.report.unmodelled += 1;
             return;
         };
@@ -813,7 +801,6 @@ impl BankSink {
             s.counts.wavefronts += u64::from(wf);
             s.counts.ideal_wavefronts += u64::from(ideal);
             s.counts.attributed_wavefronts += u64::from(attributed);
-            s.counts.attributed_unknown += u64::from(!known);
             if s.worst.as_ref().is_none_or(|w| wf > w.wavefronts) {
                 // in the buffer of the request it replaces, or one a merged block left
                 let buf = match s.worst.take() {
@@ -884,15 +871,14 @@ fn per_lane_cost(req: &Request<'_>) -> Option<(u32, u32)> {
 /// ([`warpscope_model::bank::wavefronts`], the allocation-free fast path); `None` when the model
 /// cannot take the request (a misaligned lane).
 pub fn cost(arch: &Arch, side: Side, req: &Request<'_>) -> Option<(u32, u32)> {
-    attributed_cost(arch, side, req).map(|(wf, ideal, _, _)| (wf, ideal))
+    attributed_cost(arch, side, req).map(|(wf, ideal, _)| (wf, ideal))
 }
 
 /// [`cost`] and the wavefronts Nsight Compute attributes to the instruction
-/// ([`warpscope_model::bank::attributed`]): `(wavefronts, ideal, attributed, known)`, `known`
-/// false where no measured rule gives the attribution ([`warpscope_model::bank::attribution_known`]).
-pub fn attributed_cost(arch: &Arch, side: Side, req: &Request<'_>) -> Option<(u32, u32, u32, bool)> {
+/// ([`warpscope_model::bank::attributed`]): `(wavefronts, ideal, attributed)`.
+pub fn attributed_cost(arch: &Arch, side: Side, req: &Request<'_>) -> Option<(u32, u32, u32)> {
     if req.mask == 0 {
-        return Some((0, 0, 0, true));
+        return Some((0, 0, 0));
     }
     let mut r = bank::Request {
         width: req.width,
@@ -911,12 +897,7 @@ pub fn attributed_cost(arch: &Arch, side: Side, req: &Request<'_>) -> Option<(u3
     }
     let config = bank::Config::default();
     let c = bank::wavefronts(arch, &config, &r).ok()?;
-    Some((
-        c.wavefronts,
-        c.ideal,
-        bank::attributed(arch, &config, &r, &c),
-        bank::attribution_known(arch, &config, &r, &c),
-    ))
+    Some((c.wavefronts, c.ideal, bank::attributed(arch, &config, &r, &c)))
 }
 
 /// The model's full picture of a request (reference path): for each wavefront, the (lane, bank,
@@ -1678,7 +1659,6 @@ mod tests {
                 wavefronts: 33,
                 ideal_wavefronts: 2,
                 attributed_wavefronts: 33,
-                attributed_unknown: 0
             }
         );
         assert_eq!(r.total(Side::Store), Counts::default());
@@ -1689,7 +1669,6 @@ mod tests {
                 wavefronts: 1,
                 ideal_wavefronts: 1,
                 attributed_wavefronts: 1,
-                attributed_unknown: 0
             }
         );
         assert!(r.insts[&(9, Side::Store)].atomic && r.insts[&(9, Side::Load)].atomic);

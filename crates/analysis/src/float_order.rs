@@ -10,7 +10,9 @@
 //! estimates. Read off the PTX text, flow-insensitively, as `reconcile`'s other taints: a register
 //! loaded from a region that holds such sums is tainted, so is every register an instruction
 //! writes from a tainted one, and every load from shared, local or parameter memory (or a generic
-//! address) once a tainted value is stored there.
+//! address) once a tainted value is stored there. A region a launch writes at addresses formed
+//! from such a value (a histogram counted at a bin a sum picked) holds order-dependent values too,
+//! for the launches that read it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,9 +30,11 @@ pub struct FloatOrder {
     /// atomic of the launch, decides: a predicate guarding an instruction (a branch), an address, or
     /// a value stored as an integer or passed to a call.
     pub decision: Option<u32>,
-    /// The parameter words whose regions hold such sums after the launch: the targets of its own
-    /// float atomics that add, and of its global stores of tainted values (`None`: not told by the
-    /// PTX, every region it can write). Empty where it writes none.
+    /// The parameter words whose regions hold such sums (or values that follow their rounding)
+    /// after the launch: the targets of its own float atomics that add, of its global stores of
+    /// tainted values, and of its global stores and atomics at tainted addresses (a count kept at
+    /// a bin a sum picked) (`None`: not told by the PTX, every region it can write). Empty where it
+    /// writes none.
     pub sums: Option<BTreeSet<Word>>,
 }
 
@@ -203,33 +207,20 @@ fn spread_all<'a>(k: &warpscope_ptx::Kernel, ops: &'a [Op], tainted: &mut BTreeS
     }
 }
 
-/// Names each register by the function whose text holds its instruction: device functions are
-/// inlined into the kernel's instructions with their own register names (`%f1` of a callee is not
-/// the kernel's `%f1`); they meet only through parameter memory (`st.param`, `ld.param`). A
-/// function's instructions are told by their PTX lines: the lines of one function's body lie
-/// together, apart from another's by its header and declarations (more than 8 lines).
+/// Names each register by the function body the lowering took its instruction from
+/// ([`warpscope_ptx::InstInfo::body`]): device functions are inlined into the kernel's
+/// instructions with their own registers (`%f1` of a callee is not the kernel's `%f1`, nor that of
+/// another inlined copy of the same callee); they meet only through parameter memory
+/// (`st.param`, `ld.param`).
 fn by_function(program: &Program, k: &warpscope_ptx::Kernel, ops: &mut [Op]) {
-    let lines: Vec<u32> = (k.entry..k.end)
-        .map(|pc| program.inst_info(pc).ptx_line)
-        .collect();
-    let mut sorted = lines.clone();
-    sorted.sort_unstable();
-    sorted.dedup();
-    if sorted.windows(2).all(|w| w[1] - w[0] <= 8) {
+    let bodies: Vec<u32> = (k.entry..k.end).map(|pc| program.inst_info(pc).body).collect();
+    if bodies.iter().all(|&b| b == 0) {
         return;
     }
-    // the first line of each group of lines
-    let starts: Vec<u32> = sorted
-        .iter()
-        .enumerate()
-        .filter(|&(i, l)| i == 0 || l - sorted[i - 1] > 8)
-        .map(|(_, &l)| l)
-        .collect();
-    for (o, line) in ops.iter_mut().zip(lines) {
-        let group = starts.partition_point(|&s| s <= line);
+    for (o, body) in ops.iter_mut().zip(bodies) {
         let name = |r: &mut String| {
             r.push('#');
-            r.push_str(&group.to_string());
+            r.push_str(&body.to_string());
         };
         o.dests.iter_mut().for_each(name);
         o.srcs.iter_mut().for_each(name);
@@ -305,14 +296,17 @@ pub fn float_order(
                 guarded || address || integer_store || call
             })
             .map(|(_, pc)| pc);
-        // its global stores of tainted values make their regions hold such sums too
+        // its global stores of tainted values make their regions hold such sums too, and so do
+        // its stores and atomics at tainted addresses (`atomicAdd(&count[bin], 1)` with the bin
+        // picked by a sum): which elements they change follows the sums' last bits
         for o in &parsed {
             let value = o
                 .srcs
                 .iter()
                 .filter(|r| !o.address.contains(r))
                 .any(|r| tainted.contains(r.as_str()));
-            if is_store(&o.op) && may_be_global(&o.op) && value {
+            let address = o.address.iter().any(|r| tainted.contains(r.as_str()));
+            if is_store(&o.op) && may_be_global(&o.op) && (value || address) {
                 match (address_words(&origin, o), out.sums.as_mut()) {
                     (Some(w), Some(s)) => s.extend(w),
                     _ => out.sums = None,

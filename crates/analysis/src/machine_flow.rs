@@ -645,9 +645,6 @@ pub struct SharedFlowCounts {
     pub ld_attributed: u64,
     /// The same for the `STS`.
     pub st_attributed: u64,
-    /// Shared requests whose attributed wavefronts no measured rule gives
-    /// ([`warpscope_model::bank::attribution_known`]).
-    pub attributed_unknown: u64,
 }
 
 impl SharedFlowCounts {
@@ -660,7 +657,6 @@ impl SharedFlowCounts {
         self.st_ideal += o.st_ideal;
         self.ld_attributed += o.ld_attributed;
         self.st_attributed += o.st_attributed;
-        self.attributed_unknown += o.attributed_unknown;
     }
 }
 
@@ -2358,11 +2354,10 @@ fn count_shared(
         mask: on,
         addrs: &addrs,
     };
-    let Some((wf, ideal, attributed, known)) = crate::banks::attributed_cost(arch, side, &req) else {
+    let Some((wf, ideal, attributed)) = crate::banks::attributed_cost(arch, side, &req) else {
         return give_up("a shared access outside the bank model (a misaligned lane)");
     };
     if let Some(c) = counts.shared.as_mut() {
-        c.attributed_unknown += u64::from(!known);
         if side == crate::side::Side::Load {
             c.ld_instructions += 1;
             c.ld_wavefronts += u64::from(wf);

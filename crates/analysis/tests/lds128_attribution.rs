@@ -1,8 +1,8 @@
 //! 16-byte shared loads and the wavefronts Nsight Compute attributes to them
 //! (`sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld`): where the lane pairs agree and the
 //! doubled half-warp phases conflict, the attribution counts those half-warps in quarter-warps
-//! while the L1 keeps them doubled (calibration/lds128/README.md); every request's attribution is
-//! known. Own kernel (one warp, one `ld.shared.v4.u32` at a sum of masked lane bits), emulated on
+//! while the L1 keeps them doubled (calibration/lds128/README.md); other requests are attributed
+//! as the L1 counts them. Own kernel (one warp, one `ld.shared.v4.u32` at a sum of masked lane bits), emulated on
 //! sm_90.
 
 use std::sync::Arc;
@@ -46,8 +46,8 @@ fn ptx(terms: &[(u32, u32)]) -> String {
     )
 }
 
-/// (requests, wavefronts, attributed wavefronts, requests of unknown attribution) of the loads.
-fn loads(terms: &[(u32, u32)]) -> (u64, u64, u64, u64) {
+/// (requests, wavefronts, attributed wavefronts) of the loads.
+fn loads(terms: &[(u32, u32)]) -> (u64, u64, u64) {
     let program = warpscope_ptx::compile(&ptx(terms)).unwrap();
     let launch = Launch::new([1, 1, 1], [32, 1, 1], parse_args("buf:128").unwrap());
     let h200 = warpscope_model::arch::Arch::parse("sm_90").unwrap();
@@ -62,12 +62,7 @@ fn loads(terms: &[(u32, u32)]) -> (u64, u64, u64, u64) {
     .unwrap();
     assert!(run.faults.is_empty(), "{:?}", run.faults);
     let c = run.report.request_total(Side::Load);
-    (
-        c.instructions,
-        c.wavefronts,
-        c.attributed_wavefronts,
-        c.attributed_unknown,
-    )
+    (c.instructions, c.wavefronts, c.attributed_wavefronts)
 }
 
 #[test]
@@ -76,18 +71,19 @@ fn a_conflicting_doubled_16_byte_load_is_attributed_in_quarter_warps() {
     // the doubled half-warps take 2 wavefronts each (the L1's 4), the attribution counts each
     // conflicting half-warp in quarter-warps (2 each, 8 in all)
     let shape = [(2, 8), (4, 28), (24, 2)];
-    assert_eq!(loads(&shape), (1, 4, 8, 0));
+    assert_eq!(loads(&shape), (1, 4, 8));
 }
 
 #[test]
-fn other_16_byte_loads_keep_a_known_attribution() {
+fn other_16_byte_loads_are_attributed_as_the_l1_counts() {
     // float4 row: quarter-warp phases, conflict-free
-    assert_eq!(loads(&[(31, 16)]), (1, 4, 4, 0));
+    assert_eq!(loads(&[(31, 16)]), (1, 4, 4));
     // lane pairs on one address, consecutive: doubled half-warp phases, conflict-free
-    assert_eq!(loads(&[(30, 8)]), (1, 2, 2, 0));
+    assert_eq!(loads(&[(30, 8)]), (1, 2, 2));
     // lane pairs 64 bytes apart: the doubled half-warps conflict 4-way, quarter-warps take as many
     // wavefronts (2-way each)
-    assert_eq!(loads(&[(30, 32)]), (1, 8, 8, 0));
-    // a conflicting 16-byte load whose phases do not double (quarter-warps)
-    assert_eq!(loads(&[(31, 64)]).3, 0);
+    assert_eq!(loads(&[(30, 32)]), (1, 8, 8));
+    // a conflicting 16-byte load whose phases do not double: lanes 64 bytes apart, so each
+    // quarter-warp's 8 lanes fall 4-way on two groups of 4 banks (4 wavefronts a quarter)
+    assert_eq!(loads(&[(31, 64)]), (1, 16, 16));
 }

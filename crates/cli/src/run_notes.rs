@@ -153,13 +153,6 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
             spinning.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
         ));
     }
-    let lds128 = kernels_where("warpscope__shared_attributed_unknown_requests", |v| v > 0.0);
-    if !lds128.is_empty() {
-        notes.push(format!(
-            "{} make shared requests whose attributed wavefronts follow no measured rule (calibration/lds64/ and calibration/lds128/ README.md), so their sm__sass_ shared wavefronts are estimates (the L1's count; `warpscope__shared_attributed_unknown_requests`)",
-            lds128.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
-        ));
-    }
     let ordered: Vec<&LaunchRecord> = recs
         .iter()
         .filter(|r| {

@@ -9,7 +9,7 @@
 
 mod support;
 
-fn replay(program: &str) {
+fn replay(program: &str) -> serde_json::Value {
     let bin = support::built("calibration/run/calls").join(program);
     let ran = support::run_exported(&format!("calls-{program}"), bin.to_str().unwrap());
     let h200 = support::repo().join("calibration/run/calls/h200");
@@ -44,6 +44,7 @@ fn replay(program: &str) {
             "{program} launch {id} ({kernel}): branch counters labelled exact"
         );
     }
+    ran.export
 }
 
 #[test]
@@ -59,4 +60,41 @@ fn debug_rdc() {
 #[test]
 fn debug_one_unit() {
     replay("calls_g");
+}
+
+/// calibration/run/calls/switch.cu: dense switches inside functions ptxas keeps apart, whose jump
+/// tables (`LDC` from constant bank 2, then `BRX`) the device linker (and ptxas for one unit)
+/// places in each calling kernel's own bank 2, beside the kernel's own table (`mixed`) and behind
+/// a function pointer (`pointers`). The flow reads the kernel's bank, follows each callee's `BRX`
+/// to its lanes' cases, and every launch of the four builds is labelled exact and equals the
+/// H200 (three identical ncu passes each, `h200/sw_*`).
+fn replay_switch(program: &str) {
+    let export = replay(program);
+    for l in export["launches"].as_array().unwrap() {
+        assert_eq!(
+            l["metrics"]["warpscope__branch_counters_from_machine_flow"], 1.0,
+            "{program} {}: branch counters from the machine-code flow",
+            l["kernel"]
+        );
+    }
+}
+
+#[test]
+fn switch_in_callees_one_unit() {
+    replay_switch("sw_o2");
+}
+
+#[test]
+fn switch_in_callees_rdc() {
+    replay_switch("sw_rdc");
+}
+
+#[test]
+fn switch_in_callees_debug() {
+    replay_switch("sw_g");
+}
+
+#[test]
+fn switch_in_callees_debug_rdc() {
+    replay_switch("sw_grdc");
 }

@@ -949,14 +949,12 @@ pub fn analyse_launch(
             wavefronts: c.ld_wavefronts,
             ideal_wavefronts: c.ld_ideal,
             attributed_wavefronts: c.ld_attributed,
-            attributed_unknown: c.attributed_unknown,
         };
         st = warpscope_analysis::banks::Counts {
             instructions: c.st_instructions,
             wavefronts: c.st_wavefronts,
             ideal_wavefronts: c.st_ideal,
             attributed_wavefronts: c.st_attributed,
-            attributed_unknown: 0,
         };
         ld_requests = ld.clone();
         st_requests = st.clone();
@@ -996,13 +994,6 @@ pub fn analyse_launch(
     );
     if ld.wavefronts + st.wavefronts > 0 {
         put("warpscope__l1tex_shared_wavefronts_floor", 1.0);
-    }
-    // requests whose attributed wavefronts no measured rule gives (`bank::attribution_known`; none
-    // of the shapes measured in calibration/lds64 and calibration/lds128): the `sm__sass_` figures
-    // above are estimates then (the L1's count for those requests)
-    let unknown = ld_requests.attributed_unknown + st_requests.attributed_unknown;
-    if unknown > 0 {
-        put("warpscope__shared_attributed_unknown_requests", unknown as f64);
     }
     // wgmma's operand reads (HGMMA): 128 bytes a wavefront, in no LDS count (calibration/wgmma);
     // ncu's instruction and byte counts (and the `sm__sass_` wavefronts) also hold the HGMMAs ptxas

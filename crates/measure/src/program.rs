@@ -16,9 +16,7 @@
 //! `estimate` (counters labelled so: `warpscope__*_counters_exact` = 0). The unit-level shared wavefronts (`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld`
 //! / `_st`) are a `floor`: the requests' own wavefronts, to which the GPU adds wavefronts from
 //! contention with other L1 traffic, differently at each launch; the instruction-attributed
-//! `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld` / `_st` are exact, except in launches
-//! with shared requests whose attribution no measured rule gives
-//! (`warpscope__shared_attributed_unknown_requests`): estimates there. A differing exact
+//! `sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld` / `_st` are exact. A differing exact
 //! counter is a difference, and so is a floor above the measured value; a differing estimate, or a
 //! measured value above a floor, is shown, not counted.
 
@@ -142,18 +140,6 @@ fn claim(rec: &LaunchRecord, metric: &str) -> &'static str {
         || metric.contains("mem_shared_op_st"))
         && m.get("warpscope__shared_counters_exact")
             .is_some_and(|v| *v == 0.0)
-    {
-        return "estimate";
-    }
-    // shared requests whose attributed wavefronts no measured rule gives
-    // (`warpscope_model::bank::attribution_known`)
-    if matches!(
-        metric,
-        "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
-            | "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
-    ) && m
-        .get("warpscope__shared_attributed_unknown_requests")
-        .is_some_and(|v| *v > 0.0)
     {
         return "estimate";
     }

@@ -416,14 +416,6 @@ fn first_half_paired(req: &Request) -> bool {
     })
 }
 
-/// Whether [`attributed`] is the count Nsight Compute attributes to the request. Every shape
-/// measured follows a rule now (8-byte loads: calibration/lds64/; 16-byte loads and 8- and
-/// 16-byte stores: calibration/lds128/), so this is always true; callers keep labelling counts by
-/// it should a shape without a rule turn up.
-pub fn attribution_known(_arch: &Arch, _config: &Config, _req: &Request, _counts: &Counts) -> bool {
-    true
-}
-
 /// The fast path of the multicast families (CC 2.x and later).
 ///
 /// An aligned access of `n` bank words (`n` = 1, 2 or 4, a power of two) starts at a multiple of

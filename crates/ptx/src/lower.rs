@@ -63,6 +63,11 @@ pub struct InstInfo {
     /// Where the code of `loc` was inlined (`.loc ..., inlined_at`): the call site, then the call
     /// site of the function holding that one, and so on outwards; empty when not inlined.
     pub inlined_at: Vec<SrcLoc>,
+    /// The function body the instruction was lowered from: 0 the kernel's own, then one number
+    /// per inlined call (each copy of a function its own, numbered in the order the copies were
+    /// lowered within the kernel) and per recursive function's out-of-line body. Registers of two
+    /// bodies are distinct even where their names are the same.
+    pub body: u32,
 }
 
 /// A shared-memory variable of a kernel.
@@ -386,6 +391,9 @@ struct KCtx<'m> {
     cur_pos: Pos,
     cur_text: String,
     depth: u32,
+    /// The body being lowered ([`InstInfo::body`]) and the number of bodies begun so far.
+    body_now: u32,
+    bodies: u32,
     /// A `%reserved_smem_offset_*` register is read (the kernel gets `RESERVED_SMEM_BYTES`).
     uses_reserved: bool,
     /// `setmaxnreg` instructions met, `(inc, N)` once each.
@@ -751,6 +759,7 @@ impl<'m> KCtx<'m> {
             text: self.cur_text.clone(),
             loc: self.loc,
             inlined_at: self.inlined.clone(),
+            body: self.body_now,
         });
     }
 
@@ -3435,7 +3444,11 @@ impl<'m> KCtx<'m> {
         self.depth += 1;
         self.fstack.push(fname);
         let saved = std::mem::take(&mut self.scopes);
+        let caller = self.body_now;
+        self.bodies += 1;
+        self.body_now = self.bodies;
         self.body(f, bind, false);
+        self.body_now = caller;
         self.scopes = saved;
         self.fstack.pop();
         self.depth -= 1;
@@ -3510,6 +3523,9 @@ impl<'m> KCtx<'m> {
         self.depth += 1;
         self.fstack.push(&f.name);
         let saved = std::mem::take(&mut self.scopes);
+        let caller = self.body_now;
+        self.bodies += 1;
+        self.body_now = self.bodies;
         self.body(f, bind, false);
         self.scopes = saved;
         self.fstack.pop();
@@ -3524,6 +3540,7 @@ impl<'m> KCtx<'m> {
         }
         self.cur_text = "ret".into();
         self.push(Inst::Ret, PSrc::TRUE);
+        self.body_now = caller;
         let [params, rets] = offs;
         let o = &mut self.ool[k];
         o.params = params;
@@ -3898,6 +3915,8 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             cur_pos: f.pos,
             cur_text: f.name.clone(),
             depth: 0,
+            body_now: 0,
+            bodies: 0,
             uses_reserved: false,
             setmaxnreg: Vec::new(),
             devrt_err: None,

@@ -169,7 +169,6 @@ fn bank_blocks(a: &Analysis) -> Vec<Block> {
             wavefronts: m.wavefronts,
             ideal_wavefronts: m.ideal_wavefronts,
             attributed_wavefronts: m.wavefronts,
-            attributed_unknown: 0,
         };
         totals.toned_row(vec![
             (name.to_string(), Tone::Plain),
