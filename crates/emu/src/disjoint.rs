@@ -79,8 +79,8 @@ impl Aff {
     /// The least and greatest value over the grid (`n`: each variable's count of values).
     fn range(&self, n: &[u64; VARS]) -> (i128, i128) {
         let (mut lo, mut hi) = (self.k, self.k);
-        for v in 0..VARS {
-            let span = self.c[v] * (i128::from(n[v]) - 1);
+        for (&c, &count) in self.c.iter().zip(n) {
+            let span = c * (i128::from(count) - 1);
             if span < 0 {
                 lo += span;
             } else {

@@ -148,8 +148,10 @@ impl Bits {
 /// group, in an open-addressed table, so that an access adds its words where they belong without
 /// a log to sort, and the unit's end publishes one entry per 64 words it touched.
 struct Marks {
-    /// Slots, each its key and its group's words side by side (a probe reads one cache line).
-    slots: Vec<Slot>,
+    /// Slots: the key + 1 (0: empty); a key is `region << KEY_SHIFT | group`.
+    keys: Vec<u64>,
+    /// The read and written words of the slot's group.
+    vals: Vec<[u64; 2]>,
     /// The slots in use, in the order they were taken.
     used: Vec<u32>,
     /// The regions of the last accesses, most recent first: tried before a search (a kernel's
@@ -157,18 +159,6 @@ struct Marks {
     hints: [u32; 4],
     /// Ranges marked and units published since the counters were last read (`WARPSCOPE_TIMING`).
     ranges: u64,
-}
-
-/// A slot of [`Marks`]: the key + 1 (0: empty; a key is `region << KEY_SHIFT | group`) and the
-/// read and written words of the key's group.
-#[derive(Clone, Copy)]
-struct Slot {
-    key: u64,
-    val: [u64; 2],
-}
-
-impl Slot {
-    const EMPTY: Slot = Slot { key: 0, val: [0, 0] };
 }
 
 const KEY_SHIFT: u32 = 40;
@@ -179,7 +169,8 @@ const MARKS_KEEP: usize = 1 << 16;
 impl Marks {
     const fn new() -> Marks {
         Marks {
-            slots: Vec::new(),
+            keys: Vec::new(),
+            vals: Vec::new(),
             used: Vec::new(),
             hints: [0; 4],
             ranges: 0,
@@ -194,23 +185,21 @@ impl Marks {
     /// The entry of `key`, made empty where missing.
     #[inline(always)]
     fn entry(&mut self, key: u64) -> &mut [u64; 2] {
-        if 2 * (self.used.len() + 1) > self.slots.len() {
+        if 2 * (self.used.len() + 1) > self.keys.len() {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
+        let mask = self.keys.len() - 1;
         let mut i = Self::slot_of(key, mask);
         loop {
-            let k = self.slots[i].key;
+            let k = self.keys[i];
             if k == key + 1 {
-                return &mut self.slots[i].val;
+                return &mut self.vals[i];
             }
             if k == 0 {
-                self.slots[i] = Slot {
-                    key: key + 1,
-                    val: [0, 0],
-                };
+                self.keys[i] = key + 1;
+                self.vals[i] = [0, 0];
                 self.used.push(i as u32);
-                return &mut self.slots[i].val;
+                return &mut self.vals[i];
             }
             i = (i + 1) & mask;
         }
@@ -218,15 +207,16 @@ impl Marks {
 
     #[cold]
     fn grow(&mut self) {
-        let cap = (2 * self.slots.len()).max(MARKS_MIN);
-        let (slots, used) = (
-            std::mem::replace(&mut self.slots, vec![Slot::EMPTY; cap]),
+        let cap = (2 * self.keys.len()).max(MARKS_MIN);
+        let (keys, vals, used) = (
+            std::mem::replace(&mut self.keys, vec![0; cap]),
+            std::mem::replace(&mut self.vals, vec![[0, 0]; cap]),
             std::mem::take(&mut self.used),
         );
         self.used.reserve(cap / 2);
         for i in used {
-            let Slot { key, val } = slots[i as usize];
-            *self.entry(key - 1) = val;
+            let (key, val) = (keys[i as usize] - 1, vals[i as usize]);
+            *self.entry(key) = val;
         }
     }
 
@@ -245,7 +235,7 @@ impl Marks {
 
     /// Empties the table for the next unit (a table grown large is given back).
     fn clear(&mut self) {
-        if self.slots.len() > MARKS_KEEP {
+        if self.keys.len() > MARKS_KEEP {
             *self = Marks {
                 ranges: self.ranges,
                 ..Marks::new()
@@ -253,7 +243,7 @@ impl Marks {
             return;
         }
         for &i in &self.used {
-            self.slots[i as usize].key = 0;
+            self.keys[i as usize] = 0;
         }
         self.used.clear();
     }
@@ -261,11 +251,11 @@ impl Marks {
     /// The entries as (region, group, [read, written]).
     fn entries(&self) -> impl Iterator<Item = (usize, usize, [u64; 2])> + '_ {
         self.used.iter().map(|&i| {
-            let key = self.slots[i as usize].key - 1;
+            let key = self.keys[i as usize] - 1;
             (
                 (key >> KEY_SHIFT) as usize,
                 (key & ((1 << KEY_SHIFT) - 1)) as usize,
-                self.slots[i as usize].val,
+                self.vals[i as usize],
             )
         })
     }
@@ -809,7 +799,7 @@ mod tests {
             assert_eq!(got, want.into_iter().collect::<Vec<_>>(), "unit {unit}");
         }
         // a table grown past what is kept between units is given back
-        assert!(m.slots.len() <= MARKS_KEEP);
+        assert!(m.keys.len() <= MARKS_KEEP);
     }
 
     /// Runs `f` as one block's accesses and publishes them.
