@@ -18,7 +18,8 @@
 //!   factors of every `%ctaid` and `%tid` dimension), every grid dimension of more than one block
 //!   must have a factor, and the factors, with the group's different constant offsets as one more
 //!   term, must be a mixed radix from the smallest block factor up: each at least the most the
-//!   smaller terms can add plus the widest access. Two different blocks then differ in some block
+//!   smaller terms can add plus the widest access. Its accesses must be whole 4-byte words (every
+//!   factor, offset and width a multiple of 4), so bytes apart are words apart. Two different blocks then differ in some block
 //!   dimension, and the largest term with a difference separates their bytes.
 //! - Any other instruction that may touch global memory (a call, `cp.async`, TMA, textures and
 //!   surfaces, printf, the device runtime, ...) makes the proof fail.
@@ -559,6 +560,14 @@ fn separated<'a>(group: impl Iterator<Item = &'a Access>, n: &[u64; VARS]) -> bo
     if (0..3).any(|v| n[v] > 1 && first[v] == 0) {
         return false;
     }
+    // whole words only (the shadow and the sinks' guarantee speak of 4-byte words): every access
+    // word-aligned over the grid and a whole number of words wide
+    if group
+        .iter()
+        .any(|x| x.w % 4 != 0 || x.a.k % 4 != 0 || x.a.c.iter().any(|&c| c % 4 != 0))
+    {
+        return false;
+    }
     let w = group.iter().map(|x| i128::from(x.w)).max().unwrap_or(0);
     // (factor, count of values, a block dimension)
     let mut terms: Vec<(i128, i128, bool)> = (0..VARS)
@@ -794,6 +803,19 @@ mod tests {
         // rows ty + 4j: blocks stay apart, but a block's own rows overlap (ty 4 of j 0 is ty 0 of
         // j 1), which the mixed radix does not allow: not proven (the conservative side)
         assert!(proof(&tile_rows(4), [8, 8, 1], [32, 8, 1], 1 << 20, 256).is_none());
+    }
+
+    #[test]
+    fn accesses_narrower_than_a_word_are_not_proven() {
+        // out[i] = byte: 4 blocks' bytes could share a word; the same index scaled by 4 is proven
+        let bytes = " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+             mad.lo.s32 %r5, %r2, %r3, %r4;\n cvt.u64.u32 %rd5, %r5;\n add.s64 %rd6, %rd3, %rd5;\n\
+             st.global.u8 [%rd6], %r4;";
+        assert!(proof(bytes, [64, 1, 1], [256, 1, 1], 1 << 20, 0).is_none());
+        let words = bytes.replace("cvt.u64.u32 %rd5, %r5;", "mul.wide.u32 %rd5, %r5, 4;");
+        assert!(proof(&words, [64, 1, 1], [256, 1, 1], 1 << 20, 0).is_none());
+        let words = words.replace("st.global.u8", "st.global.u32");
+        assert!(proof(&words, [64, 1, 1], [256, 1, 1], 1 << 20, 0).is_some());
     }
 
     #[test]
