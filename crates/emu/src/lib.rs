@@ -33,6 +33,7 @@
 
 pub mod arith;
 pub mod devlaunch;
+mod disjoint;
 pub mod event;
 mod exec;
 mod fast;
@@ -1250,13 +1251,33 @@ where
                 }
             )
         });
-    let shadow = (!launch.cooperative
+    let guarded = !launch.cooperative
         && !polls_global
         && !plain_waits
         && ids.len() > csize as usize
         && rayon::current_num_threads() > 1
-        && nblocks <= mem::SHADOW_MAX_BLOCKS)
-        .then(|| global.take_shadow());
+        && nblocks <= mem::SHADOW_MAX_BLOCKS;
+    // blocks proven never to touch a word that another block writes need no shadow: any order
+    // of them gives the same bytes (the reference paths keep the shadow: tests compare the two)
+    let proof = (guarded && csize == 1 && !limits.reference_paths && disjoint::enabled())
+        .then(|| {
+            disjoint::prove(
+                &program.ops[k.entry as usize..k.end as usize],
+                k,
+                &params,
+                launch.grid,
+                launch.block,
+                &disjoint::unwritten_rows(
+                    &program.ops[k.entry as usize..k.end as usize],
+                    k.entry,
+                    k.n_rows,
+                    &preset,
+                ),
+                &global.spans(),
+            )
+        })
+        .flatten();
+    let shadow = (guarded && proof.is_none()).then(|| global.take_shadow());
     let tracked = exec::Ctx {
         track: shadow.as_ref(),
         ..ctx
@@ -1608,7 +1629,10 @@ where
     if let Some(t) = timing {
         t.phase(timing::Phase::Finish);
     }
-    global.launched(shadow.as_ref());
+    match &proof {
+        Some(p) => global.launched_writing(&p.written),
+        None => global.launched(shadow.as_ref()),
+    }
     let shadow_stats = timing.and(shadow.as_ref()).map(|s| (s.stats(), s.conflict()));
     if let Some(sh) = shadow {
         global.keep_shadow(sh);
@@ -1631,6 +1655,9 @@ where
     printed.sort_by_key(|p| p.seq);
     if let Some(t) = timing {
         t.report(kernel, launch.grid, launch.block, rayon::current_num_threads());
+        if proof.is_some() {
+            eprintln!("warpscope shadow: none, the blocks are proven never to touch a word another writes");
+        }
         if let Some(([units, ranges, entries], conflict)) = shadow_stats {
             eprintln!(
                 "warpscope shadow: {units} units published, {ranges} ranges marked, {entries} entries of 64 words published{}",

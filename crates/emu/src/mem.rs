@@ -291,6 +291,22 @@ impl Global {
         }
     }
 
+    /// A launch ran on this space without a shadow, its blocks proven apart
+    /// (`crate::disjoint`): the regions it may have written (indices in base order) are no
+    /// longer known to be zero.
+    pub(crate) fn launched_writing(&self, written: &[usize]) {
+        for &k in written {
+            if let Some(r) = self.regions.get(k) {
+                r.zero.store(false, Relaxed);
+            }
+        }
+    }
+
+    /// The regions' (base, bytes), in base order.
+    pub(crate) fn spans(&self) -> Vec<(u64, u64)> {
+        self.regions.iter().map(|r| (r.base, r.len)).collect()
+    }
+
     /// Keeps a launch's shadow for the next launch's [`Global::take_shadow`].
     pub fn keep_shadow(&self, sh: Shadow) {
         *self

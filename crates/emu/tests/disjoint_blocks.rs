@@ -1,0 +1,250 @@
+//! Launches whose blocks a static proof shows never touch a word another block writes run without
+//! the determinism shadow; every other launch keeps it. Either way the results must be the bytes
+//! of block order at any thread count: kernels the proof accepts (one element per thread, a
+//! row-major 2-D index, a tile written by four stores) and kernels that look affine but whose
+//! blocks overlap (a stride below the block's size, a clamped index, a modulo, a read of the next
+//! block's element, a grid row without a factor), each at 1, 2, 8 and 16 threads, against what
+//! block order gives (computed here) and against the reference paths (which keep the shadow).
+
+use warpscope_emu::{Arg, Launch, Limits, run};
+
+const HEAD: &str = ".version 9.0\n.target sm_90\n.address_size 64\n";
+
+/// Kernel `k(a, b, n)`: `body` computes the element index in `%r5` from `%r2` (ctaid.x), `%r3`
+/// (ntid.x), `%r4` (tid.x), `%r8` (ctaid.y), `%r10` (tid.y) and `%r1` (n), then reads `a[%r6]`
+/// when `%r6` is set by `body` (else `a[%r5]`) and stores `a-value + ctaid.x + 1000 ctaid.y` at
+/// `b[%r5]`.
+fn kernel(body: &str, read: Option<&str>) -> String {
+    let read = read.unwrap_or(" mov.u32 %r6, %r5;");
+    format!(
+        "{HEAD}.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 n)\n{{\n\
+         .reg .b32 %r<32>;\n .reg .b64 %rd<32>;\n\
+         ld.param.u64 %rd1, [a];\n ld.param.u64 %rd2, [b];\n ld.param.u32 %r1, [n];\n\
+         cvta.to.global.u64 %rd3, %rd1;\n cvta.to.global.u64 %rd4, %rd2;\n\
+         mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+         mov.u32 %r8, %ctaid.y;\n mov.u32 %r10, %tid.y;\n{body}\n{read}\n\
+         mul.wide.u32 %rd5, %r6, 4;\n add.s64 %rd6, %rd3, %rd5;\n ld.global.u32 %r20, [%rd6];\n\
+         mad.lo.s32 %r21, %r8, 1000, %r2;\n add.s32 %r22, %r20, %r21;\n\
+         mul.wide.u32 %rd7, %r5, 4;\n add.s64 %rd8, %rd4, %rd7;\n st.global.u32 [%rd8], %r22;\n\
+         ret;\n}}\n"
+    )
+}
+
+/// What block order gives: blocks in order (x fastest), threads in order, each
+/// `b[idx] = a[rd] + ctaid.x + 1000 ctaid.y` with `a` and `b` one buffer when `same`.
+fn block_order(
+    grid: [u32; 2],
+    block: [u32; 2],
+    len: usize,
+    same: bool,
+    idx: impl Fn(u32, u32, u32, u32) -> usize,
+    rd: impl Fn(u32, u32, u32, u32) -> usize,
+) -> Vec<u32> {
+    let a: Vec<u32> = (0..len as u32).map(|i| i * 3 + 1).collect();
+    let mut b = if same { a.clone() } else { vec![0u32; len] };
+    for cy in 0..grid[1] {
+        for cx in 0..grid[0] {
+            // each thread reads one word and then writes one; the kernels here read no word that
+            // another thread of the same block writes before it (or every such thread writes the
+            // value block order leaves last), so a block's reads come first
+            let mut writes = Vec::new();
+            for ty in 0..block[1] {
+                for tx in 0..block[0] {
+                    let v = if same {
+                        b[rd(cx, cy, tx, ty)]
+                    } else {
+                        a[rd(cx, cy, tx, ty)]
+                    };
+                    writes.push((idx(cx, cy, tx, ty), v + cx + 1000 * cy));
+                }
+            }
+            for (i, v) in writes {
+                b[i] = v;
+            }
+        }
+    }
+    b
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks(4)
+        .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+        .collect()
+}
+
+/// `b` after the launch at `threads` threads (`reference`: the reference paths, which keep the
+/// shadow); `same`: `a` and `b` are one buffer (the kernel gets its address twice).
+#[allow(clippy::too_many_arguments)]
+fn launch(
+    src: &str,
+    grid: [u32; 2],
+    block: [u32; 2],
+    len: usize,
+    n: u32,
+    threads: usize,
+    reference: bool,
+    same: bool,
+) -> Vec<u32> {
+    let prog = warpscope_ptx::compile(src).unwrap_or_else(|e| panic!("{e:?}"));
+    let a: Vec<u8> = (0..len as u32).flat_map(|i| (i * 3 + 1).to_le_bytes()).collect();
+    let args = if same {
+        // one buffer after the parameters, its contents `a`'s values, both pointers at it
+        let mut args = vec![Arg::U64(0), Arg::U64(0), Arg::U32(n), Arg::Buffer(a)];
+        let base = warpscope_emu::buffer_layout(&args).0[3].expect("a buffer");
+        args[0] = Arg::U64(base);
+        args[1] = Arg::U64(base);
+        args
+    } else {
+        vec![Arg::Buffer(a), Arg::Buffer(vec![0; 4 * len]), Arg::U32(n)]
+    };
+    let launch = Launch::new([grid[0], grid[1], 1], [block[0], block[1], 1], args);
+    let limits = Limits {
+        reference_paths: reference,
+        ..Limits::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let res = pool.install(|| run(&prog, "k", &launch, &limits, |_| ()).unwrap());
+    assert!(res.faults.is_empty(), "{:?}", res.faults);
+    words(res.buffer(if same { 3 } else { 1 }).unwrap())
+}
+
+/// Every thread count and the reference paths give `want`.
+#[allow(clippy::too_many_arguments)]
+fn check(
+    name: &str,
+    body: &str,
+    read: Option<&str>,
+    grid: [u32; 2],
+    block: [u32; 2],
+    len: usize,
+    n: u32,
+    same: bool,
+    want: &[u32],
+) {
+    let src = kernel(body, read);
+    for threads in [1, 2, 8, 16] {
+        for reference in [false, true] {
+            let got = launch(&src, grid, block, len, n, threads, reference, same);
+            assert!(
+                got == want,
+                "{name}: {threads} threads (reference {reference}) differ from block order"
+            );
+        }
+    }
+}
+
+const ONE_D: &str = " mad.lo.s32 %r5, %r2, %r3, %r4;";
+
+#[test]
+fn provable_launches_give_block_orders_bytes() {
+    // one element per thread
+    let want = block_order(
+        [64, 1],
+        [128, 1],
+        64 * 128,
+        false,
+        |cx, _, tx, _| (cx * 128 + tx) as usize,
+        |cx, _, tx, _| (cx * 128 + tx) as usize,
+    );
+    check("one_d", ONE_D, None, [64, 1], [128, 1], 64 * 128, 0, false, &want);
+    // row-major 2-D: (ctaid.y * 8 + tid.y) * n + ctaid.x * 16 + tid.x over 64 x 64
+    let body = " mad.lo.s32 %r7, %r2, %r3, %r4;\n shl.b32 %r9, %r8, 3;\n add.s32 %r11, %r9, %r10;\n\
+                mad.lo.s32 %r5, %r11, %r1, %r7;";
+    let at = |cx: u32, cy: u32, tx: u32, ty: u32| ((cy * 8 + ty) * 64 + cx * 16 + tx) as usize;
+    let want = block_order([4, 8], [16, 8], 64 * 64, false, at, at);
+    check("two_d", body, None, [4, 8], [16, 8], 64 * 64, 64, false, &want);
+    // in place in one buffer: b[i] = b[i] + ...
+    let at = |cx: u32, _: u32, tx: u32, _: u32| (cx * 128 + tx) as usize;
+    let want = block_order([64, 1], [128, 1], 64 * 128, true, at, at);
+    check(
+        "in_place",
+        ONE_D,
+        None,
+        [64, 1],
+        [128, 1],
+        64 * 128,
+        0,
+        true,
+        &want,
+    );
+}
+
+#[test]
+fn overlapping_launches_that_look_affine_give_block_orders_bytes() {
+    let len = 64 * 128;
+    // a stride of 64 elements for blocks of 128 threads
+    let want = block_order(
+        [64, 1],
+        [128, 1],
+        len,
+        false,
+        |cx, _, tx, _| (cx * 64 + tx) as usize,
+        |cx, _, tx, _| (cx * 64 + tx) as usize,
+    );
+    check(
+        "stride",
+        " shl.b32 %r7, %r2, 6;\n add.s32 %r5, %r7, %r4;",
+        None,
+        [64, 1],
+        [128, 1],
+        len,
+        0,
+        false,
+        &want,
+    );
+    // clamped: min(i, 1000)
+    let at = |cx: u32, _: u32, tx: u32, _: u32| ((cx * 128 + tx).min(1000)) as usize;
+    let want = block_order([64, 1], [128, 1], len, false, at, at);
+    check(
+        "clamp",
+        " mad.lo.s32 %r7, %r2, %r3, %r4;\n min.u32 %r5, %r7, 1000;",
+        None,
+        [64, 1],
+        [128, 1],
+        len,
+        0,
+        false,
+        &want,
+    );
+    // modulo: i % 1000
+    let at = |cx: u32, _: u32, tx: u32, _: u32| ((cx * 128 + tx) % 1000) as usize;
+    let want = block_order([64, 1], [128, 1], len, false, at, at);
+    check(
+        "modulo",
+        " mad.lo.s32 %r7, %r2, %r3, %r4;\n rem.u32 %r5, %r7, 1000;",
+        None,
+        [64, 1],
+        [128, 1],
+        len,
+        0,
+        false,
+        &want,
+    );
+    // a grid of 2 rows whose index has no ctaid.y: both rows write the same elements
+    let at = |cx: u32, _: u32, tx: u32, _: u32| (cx * 128 + tx) as usize;
+    let want = block_order([64, 2], [128, 1], len, false, at, at);
+    check("rows", ONE_D, None, [64, 2], [128, 1], len, 0, false, &want);
+    // in one buffer, each thread reads the element after its own: the next block's first
+    let want = block_order(
+        [63, 1],
+        [128, 1],
+        len,
+        true,
+        |cx, _, tx, _| (cx * 128 + tx) as usize,
+        |cx, _, tx, _| (cx * 128 + tx + 1) as usize,
+    );
+    check(
+        "next",
+        ONE_D,
+        Some(" add.s32 %r6, %r5, 1;"),
+        [63, 1],
+        [128, 1],
+        len,
+        0,
+        true,
+        &want,
+    );
+}
