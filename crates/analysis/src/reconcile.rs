@@ -224,6 +224,8 @@ impl Reconciliation {
                 _ => {}
             }
         }
+        let moved = loads_moved_below_exits(program, kernel, sass, &self.sunk);
+        self.unmatched_lines.extend(moved);
         self
     }
 
@@ -1049,6 +1051,134 @@ pub fn global_lines_unmatched(
     )
 }
 
+/// Source lines of shared loads ptxas moved below an early exit: a machine `LDS` of the line is
+/// dominated by more exit tests (a block that may leave the kernel: a guarded `EXIT`, or a branch
+/// to a block that only leaves) than any PTX `ld.shared` of the line. msquares' `emit`
+/// (calibration/run/bench16) loads `warpTot[w - 1]` before `if (n == 0) return;` in the PTX, every
+/// thread of a warp with `w > 0`; ptxas sinks it below the return, so only the threads with work
+/// load it (H200 24,418 loads where the PTX runs 130,976). Such a line is unmatched: the machine
+/// code's own loads are followed. Loads [`Reconciliation::with_sunk_loads`] already paired with
+/// their store (`sunk`) are not counted again.
+fn loads_moved_below_exits(
+    program: &Program,
+    kernel: &str,
+    sass: &warpscope_toolchain::sass::SassKernel,
+    sunk: &HashMap<u32, u32>,
+) -> BTreeSet<u32> {
+    use petgraph::graph::{DiGraph, NodeIndex};
+    use warpscope_ptx::inst::{Inst, MemSpace, PSrc};
+    use warpscope_toolchain::sass::SharedOp;
+    let mut moved = BTreeSet::new();
+    let Some(k) = program.kernel(kernel) else {
+        return moved;
+    };
+    // the PTX's blocks, their edges and exit tests
+    let blocks = ptx_blocks(program, k);
+    let firsts: Vec<u32> = {
+        let mut v: Vec<u32> = blocks.clone();
+        v.dedup();
+        v
+    };
+    let index: HashMap<u32, usize> = firsts.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let n = firsts.len();
+    let mut g = DiGraph::<(), ()>::with_capacity(n + 1, 2 * n);
+    for _ in 0..=n {
+        g.add_node(());
+    }
+    let exit = n;
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for i in 0..n {
+        let last = firsts.get(i + 1).copied().unwrap_or(k.end) - 1;
+        let op = &program.ops[last as usize];
+        let guarded = op.guard != PSrc::TRUE;
+        let next = if i + 1 < n { i + 1 } else { exit };
+        let mut to = Vec::new();
+        match op.inst {
+            Inst::Bra { target, .. } => {
+                to.push(
+                    blocks
+                        .get((target - k.entry) as usize)
+                        .and_then(|b| index.get(b))
+                        .copied()
+                        .unwrap_or(exit),
+                );
+                if guarded {
+                    to.push(next);
+                }
+            }
+            Inst::Exit | Inst::Ret | Inst::Trap => {
+                to.push(exit);
+                if guarded {
+                    to.push(next);
+                }
+            }
+            _ => to.push(next),
+        }
+        to.dedup();
+        for &t in &to {
+            g.add_edge(NodeIndex::new(i), NodeIndex::new(t), ());
+        }
+        succ[i] = to;
+    }
+    let leaves_only = |t: usize| t == exit || succ[t].as_slice() == [exit];
+    let test: Vec<bool> = succ
+        .iter()
+        .map(|s| s.len() > 1 && s.iter().any(|&t| leaves_only(t)))
+        .collect();
+    let dom = petgraph::algo::dominators::simple_fast(&g, NodeIndex::new(0));
+    let tests_above =
+        |b: usize, dom: &petgraph::algo::dominators::Dominators<NodeIndex>, test: &dyn Fn(usize) -> bool| {
+            dom.dominators(NodeIndex::new(b))
+                .map_or(0, |it| it.filter(|d| d.index() != b && test(d.index())).count())
+        };
+    let mut ptx_most: BTreeMap<u32, usize> = BTreeMap::new();
+    for pc in k.entry..k.end {
+        if !matches!(
+            program.ops[pc as usize].inst,
+            Inst::Ld {
+                space: MemSpace::Shared,
+                ..
+            }
+        ) || sunk.contains_key(&pc)
+        {
+            continue;
+        }
+        let Some(line) = program.inst_info(pc).loc.as_ref().map(|l| l.line) else {
+            continue;
+        };
+        let b = index[&blocks[(pc - k.entry) as usize]];
+        let c = tests_above(b, &dom, &|x| x < n && test[x]);
+        let e = ptx_most.entry(line).or_default();
+        *e = (*e).max(c);
+    }
+    if ptx_most.is_empty() {
+        return moved;
+    }
+    // the machine code's
+    let sb = sass_blocks(sass);
+    let m = sb.starts.len();
+    let mut msucc: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); m + 1];
+    for e in sb.graph_edges.iter() {
+        msucc[e.0].insert(e.1);
+    }
+    let mleaves = |t: usize| t == m || msucc[t].iter().eq([m].iter());
+    let mtest: Vec<bool> = (0..m)
+        .map(|x| msucc[x].len() > 1 && msucc[x].iter().any(|&t| mleaves(t)))
+        .collect();
+    for a in sass.accesses.iter().filter(|a| a.op == SharedOp::Load) {
+        let (Some(line), Some(b)) = (a.line, sb.of(a.code_offset)) else {
+            continue;
+        };
+        let Some(&most) = ptx_most.get(&line) else {
+            continue;
+        };
+        if tests_above(b as usize, &sb.dom, &|x| x < m && mtest[x]) > most {
+            moved.insert(line);
+        }
+    }
+    moved
+}
+
 /// The basic block of each of `k`'s PTX instructions (by pc - entry), numbered by its first pc: a
 /// block starts at the entry, at every branch target and after every branch, `exit`, `ret` and
 /// `trap`.
@@ -1092,6 +1222,8 @@ struct SassBlocks {
     starts: BTreeMap<u32, u32>,
     dom: petgraph::algo::dominators::Dominators<petgraph::graph::NodeIndex>,
     post: petgraph::algo::dominators::Dominators<petgraph::graph::NodeIndex>,
+    /// The edges between blocks (block numbers; the number of blocks stands for leaving).
+    graph_edges: Vec<(usize, usize)>,
 }
 
 impl SassBlocks {
@@ -1194,7 +1326,17 @@ fn sass_blocks(sass: &warpscope_toolchain::sass::SassKernel) -> SassBlocks {
     }
     let dom = petgraph::algo::dominators::simple_fast(&g, NodeIndex::new(0));
     let post = petgraph::algo::dominators::simple_fast(petgraph::visit::Reversed(&g), exit);
-    SassBlocks { starts, dom, post }
+    let graph_edges = g
+        .edge_indices()
+        .filter_map(|e| g.edge_endpoints(e))
+        .map(|(a, b)| (a.index(), b.index()))
+        .collect();
+    SassBlocks {
+        starts,
+        dom,
+        post,
+        graph_edges,
+    }
 }
 
 /// The `wgmma.commit_group`s of `kernel` to which ptxas gave an HGMMA of its own, by PTX pc: a
@@ -3419,5 +3561,56 @@ setp.lt.u32 %p1, %r4, %r1;";
         }
         assert_eq!(r.fused_groups, 4);
         assert!(r.unmatched_lines.is_empty(), "{:?}", r.unmatched_lines);
+    }
+
+    #[test]
+    fn a_shared_load_sunk_below_an_early_exit_unmatches_its_line() {
+        // line 5: `int t = w ? tot[w - 1] : 0;` then line 6: `if (n == 0) return;` the PTX loads
+        // in every warp with w > 0, ptxas sinks the load below the return (msquares' `emit`)
+        let ptx = ".version 8.0\n.target sm_90\n.address_size 64\n.file 1 \"k.cu\"\n\
+            .visible .entry k(.param .u64 p)\n{\n.shared .align 4 .b8 tot[128];\n\
+            .reg .b32 %r<8>;\n.reg .b64 %rd<3>;\n.reg .pred %p<3>;\n\
+            .loc 1 4 0\nld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nshr.u32 %r2, %r1, 5;\n\
+            ld.global.u32 %r3, [%rd1];\nmov.u32 %r4, 0;\n\
+            .loc 1 5 0\nsetp.eq.s32 %p1, %r2, 0;\n@%p1 bra $L__BB0_2;\nmov.u32 %r5, tot;\n\
+            ld.shared.u32 %r4, [%r5+-4];\n\
+            $L__BB0_2:\n\
+            .loc 1 6 0\nsetp.eq.s32 %p2, %r3, 0;\n@%p2 bra $L__BB0_4;\n\
+            .loc 1 7 0\nst.global.u32 [%rd1], %r4;\n\
+            $L__BB0_4:\nret;\n}\n";
+        let program = warpscope_ptx::compile(ptx).unwrap();
+        let sass = |sunk: bool| {
+            let (before, after) = if sunk {
+                ("", "/*0050*/ @P1 LDS R4, [R5+-0x4] ;\n")
+            } else {
+                ("/*0020*/ @P1 LDS R4, [R5+-0x4] ;\n", "")
+            };
+            let text = format!(
+                ".section\t.text.k,\"ax\",@progbits\n\
+                 //## File \"k.cu\", line 4\n\
+                 /*0000*/ LDG.E R0, desc[UR4][R2.64] ;\n\
+                 //## File \"k.cu\", line 5\n\
+                 /*0010*/ ISETP.NE.AND P1, PT, R6, RZ, PT ;\n\
+                 {before}\
+                 //## File \"k.cu\", line 6\n\
+                 /*0030*/ ISETP.NE.AND P0, PT, R0, RZ, PT ;\n\
+                 /*0040*/ @!P0 EXIT ;\n\
+                 //## File \"k.cu\", line 5\n\
+                 {after}\
+                 //## File \"k.cu\", line 7\n\
+                 /*0060*/ STG.E desc[UR4][R2.64], R4 ;\n\
+                 /*0070*/ EXIT ;\n"
+            );
+            warpscope_toolchain::sass::parse_disassembly(&text)
+                .unwrap()
+                .remove(0)
+        };
+        let none = HashMap::new();
+        assert_eq!(
+            loads_moved_below_exits(&program, "k", &sass(true), &none),
+            BTreeSet::from([5])
+        );
+        // the load kept above the exit test: the line matches
+        assert!(loads_moved_below_exits(&program, "k", &sass(false), &none).is_empty());
     }
 }
