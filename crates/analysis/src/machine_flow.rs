@@ -1360,6 +1360,10 @@ impl MachineFlow {
                 ins[k].ddiv_seed = Some(nb);
             }
         }
+        // a YIELD outside every loop (at the start of a function ptxas kept apart, before its
+        // warp-synchronous code: calibration/run/bench13 `rdc`, whose counts the H200 matched
+        // with the YIELD stepped over) takes no lane out of a convergence barrier
+        yields::outside_loops_as_nops(&mut ins);
         // where an indirect jump may go: any labelled instruction
         let mut labelled: Vec<usize> = kernel
             .labels

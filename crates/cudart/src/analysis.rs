@@ -215,10 +215,13 @@ pub fn kernel_analysis(
             .is_some_and(|k| !k.accesses.is_empty());
     // a YIELD: the lanes leaving its loop apart run what follows apart (`yield_loops`)
     let yield_loops = match sass {
+        // (in a loop: a YIELD at the start of a function ptxas kept apart holds no lanes apart)
         Ok(ks) => ks.iter().find(|k| k.name == name).is_some_and(|k| {
-            k.insts
-                .iter()
-                .any(|i| i.opcode.split('.').next() == Some("YIELD"))
+            let loops = k.loops();
+            k.insts.iter().any(|i| {
+                i.opcode.split('.').next() == Some("YIELD")
+                    && loops.iter().any(|&(a, z)| (a..=z).contains(&i.code_offset))
+            })
         }),
         Err(_) => false,
     };
@@ -228,8 +231,10 @@ pub fn kernel_analysis(
             .ok()
             .and_then(|ks| ks.iter().find(|k| k.name == name))
             .is_some_and(|k| !k.accesses.is_empty());
-    let early_join_shared = early_join_shared || yield_shared;
-    let shared_unmatched = !recon.unmatched_lines.is_empty() || early_join_shared;
+    // (the flow counts the shared accesses after a YIELD loop where it completes; where it stops,
+    // the PTX's count keeps the label it had: a grid barrier's spin, cooperative groups'
+    // `grid.sync()`, leaves no group apart)
+    let shared_unmatched = !recon.unmatched_lines.is_empty() || early_join_shared || yield_shared;
     let driver_calls = program.kernel(name).map_or(0, |k| {
         program.ops[k.entry as usize..k.end as usize]
             .iter()
@@ -330,8 +335,10 @@ pub fn kernel_analysis(
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
         early_join: early_join_shared,
         yield_loops,
+        // (after a YIELD loop the flow's count replaces the PTX's where it completes; where it
+        // stops, the PTX's keeps its label: a spin loop's `spin_global`, or a grid barrier's
+        // acquire loop, calibration/run/bench5 `atom`, whose accesses the H200 counted as the PTX)
         global_exact: !early_join
-            && !yield_loops
             && global_unmatched.is_some_and(|u| u.is_empty())
             && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
             && !warpscope_analysis::reconcile::has_bypass_copies(program, name),
@@ -864,7 +871,7 @@ pub fn analyse_launch(
     // lanes leaving YIELD loops in a shape where the H200 joined some of their groups by an order
     // not modelled (a second YIELD loop, a loop with two exits): the flow's counts, each group
     // apart, are estimates
-    let yield_doubt = if ka.yield_loops {
+    let yield_doubt = if ka.yield_loops && flow_ok {
         ka.machine_flow.as_ref().and_then(|f| f.yield_doubt())
     } else {
         None

@@ -88,6 +88,21 @@ pub(super) fn doubt(ins: &[Ins]) -> Option<&'static str> {
     None
 }
 
+/// Makes every `YIELD` of `ins` that no backward branch's range holds a `NOP`.
+pub(super) fn outside_loops_as_nops(ins: &mut [Ins]) {
+    let loops: Vec<(usize, usize)> = (0..ins.len())
+        .filter_map(|i| match ins[i].kind {
+            Kind::Bra { .. } => ins[i].target.filter(|&t| t <= i).map(|t| (t, i)),
+            _ => None,
+        })
+        .collect();
+    for (i, x) in ins.iter_mut().enumerate() {
+        if x.kind == Kind::Yield && !loops.iter().any(|&(h, b)| h <= i && i <= b) {
+            x.kind = Kind::Nop;
+        }
+    }
+}
+
 /// Whether `x`'s guard always holds.
 fn is_always(x: &Ins) -> bool {
     x.guard == super::Pred::TRUE && x.preds.is_empty()
