@@ -41,11 +41,15 @@ mod local;
 mod loops;
 mod moves;
 mod shared;
+mod yields;
 
 pub use local::{UNDEFINED_LOCAL, reads_undefined_local};
 pub use shared::{BlockShared, FlowShared, SASS_SHARED_BASE, SharedRecorder};
 
 const RZ: u8 = 255;
+/// The most `YIELD`s one warp runs before the flow gives up on it: a loop over volatile loads
+/// that waits for another thread's store would otherwise spin on the launch's starting value.
+const YIELD_CAP: u64 = 1 << 16;
 const URZ: u8 = 63;
 const PT: u8 = 7;
 
@@ -316,6 +320,10 @@ enum Kind {
     Bssy,
     Bsync,
     Break,
+    /// `YIELD` (ptxas puts one in loops over volatile loads and other loops that may wait on other
+    /// threads): the lanes running it leave every convergence barrier they are in, as a `BREAK`
+    /// of each would take them out ([`Warp::yielded`]).
+    Yield,
     Warpsync,
     /// `WARPSYNC.EXCLUSIVE R`: the lanes split by their mask `R` and run one group after another
     /// (each until it waits at a convergence barrier or exits).
@@ -526,6 +534,10 @@ pub struct MachineFlow {
     /// count orders its global accesses against the other warps' of its block
     /// ([`FlowReads::hold`]).
     block_barriers: bool,
+    /// The code has a `YIELD` ([`Kind::Yield`]).
+    yields: bool,
+    /// Why the counts of code after its `YIELD` loops may not be the H200's ([`yields::doubt`]).
+    yield_doubt: Option<&'static str>,
     /// The kernel's constant bank 2 (`BRX` jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
     /// The module's `__constant__` variables in constant bank 3: (offset, size, symbol).
@@ -1224,6 +1236,18 @@ impl MachineFlow {
         self.shared.is_some()
     }
 
+    /// Whether the code has a `YIELD`: the lanes leaving its loop on different iterations run
+    /// the code after it apart (calibration/yield/README.md).
+    pub fn has_yield(&self) -> bool {
+        self.yields
+    }
+
+    /// Why the flow's counts of the code after the `YIELD` loops may differ from the H200's
+    /// (`None`: they are its counts; [`yields::doubt`]).
+    pub fn yield_doubt(&self) -> Option<&'static str> {
+        self.yield_doubt
+    }
+
     fn build(
         kernel: &SassKernel,
         globals: bool,
@@ -1332,6 +1356,10 @@ impl MachineFlow {
                 ins[k].ddiv_seed = Some(nb);
             }
         }
+        // a YIELD outside every loop (at the start of a function ptxas kept apart, before its
+        // warp-synchronous code: calibration/run/bench13 `rdc`, whose counts the H200 matched
+        // with the YIELD stepped over) takes no lane out of a convergence barrier
+        yields::outside_loops_as_nops(&mut ins);
         // where an indirect jump may go: any labelled instruction
         let mut labelled: Vec<usize> = kernel
             .labels
@@ -1351,6 +1379,7 @@ impl MachineFlow {
                     | Kind::Bssy
                     | Kind::Bsync
                     | Kind::Break
+                    | Kind::Yield
                     | Kind::Warpsync
                     | Kind::ExclusiveSync
                     | Kind::Call { .. }
@@ -1448,6 +1477,8 @@ impl MachineFlow {
         });
         let block_start = block_starts(&ins);
         MachineFlow {
+            yields: ins.iter().any(|x| x.kind == Kind::Yield),
+            yield_doubt: yields::doubt(&ins),
             block_barriers,
             ins,
             needed,
@@ -1997,6 +2028,17 @@ impl MachineFlow {
                     return Err(stop("convergence on an unknown value"));
                 }
                 advance(w, group & !on);
+                // lanes that ran a YIELD since they were last joined wait for no one: the group
+                // goes on alone (calibration/yield/: each group leaving a YIELD loop on its own
+                // iteration runs the code after the loop's BSYNC apart)
+                if on & w.yielded != 0 {
+                    for l in lanes(on) {
+                        w.pc[l] += 1;
+                    }
+                    w.open[ins.barrier as usize] &= !on;
+                    w.together = Some(pc + 1);
+                    return Ok(());
+                }
                 // the barrier completes as soon as every lane that ran its BSSY is here: those
                 // lanes go on together at once (another cohort's later BSSY of the same barrier
                 // starts a new one)
@@ -2031,6 +2073,29 @@ impl MachineFlow {
                 }
                 w.open[ins.barrier as usize] &= !m;
                 advance(w, group);
+            }
+            Kind::Yield => {
+                if unknown_guard != 0 {
+                    return Err(stop("yield on an unknown value"));
+                }
+                // the lanes leave every convergence barrier: no lane waits for them at a BSYNC
+                for b in 0..w.barrier.len() {
+                    for c in &mut w.barrier[b] {
+                        *c &= !on;
+                    }
+                    w.open[b] &= !on;
+                }
+                w.yielded |= on;
+                w.yields += 1;
+                let state = (pc, group, w.lane_state(group));
+                if w.yields > YIELD_CAP || state == w.last_yield {
+                    return Err(stop(
+                        "a loop with a YIELD runs on (a wait for a value another thread stores: the GPU's timing decides its rounds)",
+                    ));
+                }
+                w.last_yield = state;
+                advance(w, group);
+                w.together = Some(pc + 1);
             }
             Kind::Warpsync => {
                 if unknown_guard != 0 {
@@ -3389,7 +3454,8 @@ fn decode(
                 }
             }
         }
-        "NOP" | "YIELD" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE" | "LDGDEPBAR"
+        "YIELD" => ins.kind = Kind::Yield,
+        "NOP" | "DEPBAR" | "MEMBAR" | "ERRBAR" | "CGAERRBAR" | "CCTL" | "FENCE" | "LDGDEPBAR"
         | "NANOSLEEP" | "STL" | "LDGSTS" | "ARRIVES" | "UBLKCP" | "PREFETCH" | "CCTLL" | "ACQBULK"
         | "UCGABAR_ARV" | "UCGABAR_WAIT" => {
             ins.kind = Kind::Nop;
@@ -4084,6 +4150,15 @@ struct Warp {
     sent_by: [u32; 32],
     /// Each cohort's parent: the cohort of the lanes it parted from (`u32::MAX`: none).
     parent: Vec<u32>,
+    /// Lanes that ran a `YIELD` since a convergence barrier or warp sync last joined them: they
+    /// left every convergence barrier then ([`Kind::Yield`]), and pass a `BSYNC` without waiting
+    /// (calibration/yield/README.md).
+    yielded: u32,
+    /// `YIELD`s the warp ran ([`YIELD_CAP`]).
+    yields: u64,
+    /// The last `YIELD` run: its index, its group and a hash of the group's registers then. The
+    /// same again means the loop repeats itself unchanged: a wait for another thread's store.
+    last_yield: (usize, u32, u64),
     /// How often each register was written ([`Self::set`], [`Self::forget`]): an unchanged count
     /// means an unchanged value.
     rgen: Vec<u64>,
@@ -4110,6 +4185,20 @@ impl Warp {
         }
     }
 
+    /// A hash of the registers and predicates of lanes `m` (what they hold and which are known).
+    fn lane_state(&self, m: u32) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        for l in lanes(m) {
+            for r in 0..self.reg_span.min(self.r.len()) {
+                self.r[r][l].hash(&mut h);
+                (self.rk[r] >> l & 1).hash(&mut h);
+            }
+        }
+        (self.p, self.pk, self.ur, self.urk, self.up, self.upk).hash(&mut h);
+        h.finish()
+    }
+
     /// Lanes `m` run together from here on.
     /// The lanes convergence barrier `b` waits for, as the lanes of `m` know them.
     fn barrier_of(&self, b: u8, m: u32) -> u32 {
@@ -4117,6 +4206,7 @@ impl Warp {
     }
 
     fn join(&mut self, m: u32) {
+        self.yielded &= !m;
         if let Some(c) = lanes(m).map(|l| self.cohort[l]).min() {
             for l in lanes(m) {
                 self.cohort[l] = c;
@@ -4160,6 +4250,9 @@ impl Warp {
             next_cohort: 1,
             join_seen: 0,
             sent_by: [0; 32],
+            yielded: 0,
+            yields: 0,
+            last_yield: (usize::MAX, 0, 0),
             parent: Vec::new(),
             rgen: vec![0; 256],
             epoch: 0,
@@ -4230,6 +4323,9 @@ impl Warp {
         self.next_cohort = 1;
         self.join_seen = 0;
         self.sent_by = [0; 32];
+        self.yielded = 0;
+        self.yields = 0;
+        self.last_yield = (usize::MAX, 0, 0);
         self.parent.clear();
         self.barrier = [[0; 32]; 16];
         self.open = [0; 16];

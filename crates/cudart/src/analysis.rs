@@ -47,6 +47,13 @@ pub struct KernelAnalysis {
     /// (`divergence::early_joins`) and has shared accesses: the shared counters are the machine
     /// code's own, followed on the launch, or estimates (the global counters too, `global_exact`).
     pub early_join: bool,
+    /// The machine code has a `YIELD` (ptxas's mark of a loop over volatile loads or one that may
+    /// wait on other threads): on the H200 the lanes leaving such a loop on different iterations
+    /// run the code after it apart, each group alone, up to a warp sync or the end
+    /// (calibration/yield/README.md), where the PTX emulation joins them at the loop's
+    /// post-dominator. The machine code's own branches, global and shared accesses are then
+    /// followed on every launch, and the PTX's counts are estimates where the flow stops.
+    pub yield_loops: bool,
     /// The kernel waits in a loop on an `ld.acquire`/`ld.relaxed` for another thread's store (a
     /// spin loop, as cooperative groups' multi-warp tiles do) or on a clock (`%clock`, `%clock64`,
     /// `%globaltimer`: cuda-samples' `clock_block`): the loop runs as long as the GPU's timing
@@ -206,7 +213,28 @@ pub fn kernel_analysis(
             .ok()
             .and_then(|ks| ks.iter().find(|k| k.name == name))
             .is_some_and(|k| !k.accesses.is_empty());
-    let shared_unmatched = !recon.unmatched_lines.is_empty() || early_join_shared;
+    // a YIELD: the lanes leaving its loop apart run what follows apart (`yield_loops`)
+    let yield_loops = match sass {
+        // (in a loop: a YIELD at the start of a function ptxas kept apart holds no lanes apart)
+        Ok(ks) => ks.iter().find(|k| k.name == name).is_some_and(|k| {
+            let loops = k.loops();
+            k.insts.iter().any(|i| {
+                i.opcode.split('.').next() == Some("YIELD")
+                    && loops.iter().any(|&(a, z)| (a..=z).contains(&i.code_offset))
+            })
+        }),
+        Err(_) => false,
+    };
+    let yield_shared = yield_loops
+        && sass
+            .as_ref()
+            .ok()
+            .and_then(|ks| ks.iter().find(|k| k.name == name))
+            .is_some_and(|k| !k.accesses.is_empty());
+    // (the flow counts the shared accesses after a YIELD loop where it completes; where it stops,
+    // the PTX's count keeps the label it had: a grid barrier's spin, cooperative groups'
+    // `grid.sync()`, leaves no group apart)
+    let shared_unmatched = !recon.unmatched_lines.is_empty() || early_join_shared || yield_shared;
     let driver_calls = program.kernel(name).map_or(0, |k| {
         program.ops[k.entry as usize..k.end as usize]
             .iter()
@@ -252,7 +280,7 @@ pub fn kernel_analysis(
         (Ok(ks), false) => ks.iter().find(|k| k.name == name).map(|k| {
             Arc::new(warpscope_analysis::machine_flow::MachineFlow::counting(
                 linked.as_ref().map_or(k, |l| &l.kernel),
-                early_join || global_unmatched.as_ref().is_some_and(|u| !u.is_empty()),
+                early_join || yield_loops || global_unmatched.as_ref().is_some_and(|u| !u.is_empty()),
                 shared_unmatched.then_some(arch),
             ))
         }),
@@ -306,6 +334,10 @@ pub fn kernel_analysis(
         spin_global: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_global(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
         early_join: early_join_shared,
+        yield_loops,
+        // (after a YIELD loop the flow's count replaces the PTX's where it completes; where it
+        // stops, the PTX's keeps its label: a spin loop's `spin_global`, or a grid barrier's
+        // acquire loop, calibration/run/bench5 `atom`, whose accesses the H200 counted as the PTX)
         global_exact: !early_join
             && global_unmatched.is_some_and(|u| u.is_empty())
             && !warpscope_analysis::reconcile::global_addresses_from_atomics(program, name)
@@ -834,6 +866,16 @@ pub fn analyse_launch(
     // them: the GPU runs some together, which ones depending on how it is profiled
     // (calibration/run/repeat/README.md)
     let flow_merge = matches!(&flow, Some(Ok(c)) if c.may_merge_global > 0);
+    // the flow followed every decision of the launch on values no other thread changed
+    let flow_ok = matches!(&flow, Some(Ok(_)));
+    // lanes leaving YIELD loops in a shape where the H200 joined some of their groups by an order
+    // not modelled (a second YIELD loop, a loop with two exits): the flow's counts, each group
+    // apart, are estimates
+    let yield_doubt = if ka.yield_loops && flow_ok {
+        ka.machine_flow.as_ref().and_then(|f| f.yield_doubt())
+    } else {
+        None
+    };
     // a decision on local bytes the thread never stored: the PTX emulation's memory counters rest
     // on its own value for them (zero), not the GPU's
     let undefined_local = match &flow {
@@ -862,7 +904,8 @@ pub fn analyse_launch(
         flow_merge.then(|| {
             "groups of lanes reach a global access apart with no convergence barrier between them (the GPU runs some of them together)".into()
         })
-    });
+    })
+    .or_else(|| yield_doubt.map(|why| format!("groups of lanes leave a loop with a YIELD apart: {why}")));
     let global_written = res.global_written.take();
     let global_footprint = res.global_footprint.take();
     let haz = res.hazards.as_ref();
@@ -1138,9 +1181,21 @@ pub fn analyse_launch(
         }
     } else if let Some(m) = &ka.machine_branches {
         // the kernel's own lines may match, but only the flow counts its callees' branches
-        exact = m.exact_for(&div) && !ka.follow_calls;
+        // (and after a YIELD loop the lanes run apart where the PTX joins them: only the flow
+        // counts what they branch)
+        exact = m.exact_for(&div) && !ka.follow_calls && !ka.yield_loops;
         let matched = m.totals(&div);
         match flow {
+            // after YIELD loops in a shape where the H200 joined some groups (a second YIELD
+            // loop, two exits), the flow's count, each group apart, is further off than the
+            // PTX's (calibration/yield/: yNested 267,771 and 43,735 branch targets against the
+            // H200's 68,317; yTwo 98,796 and 23,061 against 28,388): the PTX's, an estimate
+            Some(Ok(_)) if yield_doubt.is_some() => {
+                exact = false;
+                flow_stop =
+                    yield_doubt.map(|why| format!("groups of lanes leave a loop with a YIELD apart: {why}"));
+                matched
+            }
             Some(Ok(c)) if !exact || always => {
                 // two groups inside one convergence barrier at once: each joins its own lanes,
                 // but where they meet the GPU may run them together
@@ -1179,6 +1234,12 @@ pub fn analyse_launch(
             ka.calls_not_followed.join(", ")
         ));
     }
+    // A spin loop whose every decision the flow followed on values no other thread changed
+    // during the launch (`FlowReads::hold`; a clock, an atomic's result or a value another thread
+    // stores stops it or fails the check) runs as often on the GPU as the flow ran it: its
+    // counters are the flow's, whatever the timing (calibration/yield/: volatile walks of data the
+    // launch does not write, a lane's own volatile counter).
+    let spin_settled = ka.spin_loop && flow_ok;
     let eff = pct(targets - divergent, targets);
     put("smsp__sass_branch_targets.sum", targets as f64);
     put(
@@ -1194,7 +1255,7 @@ pub fn analyse_launch(
     // 0: some are counted on the PTX (an estimate).
     put(
         "warpscope__branch_counters_exact",
-        if exact && !ka.spin_loop && !ka.device_runtime && undefined_local.is_none() {
+        if exact && (!ka.spin_loop || spin_settled) && !ka.device_runtime && undefined_local.is_none() {
             1.0
         } else {
             0.0
@@ -1229,7 +1290,7 @@ pub fn analyse_launch(
     put(
         "warpscope__shared_counters_exact",
         if ((ka.recon.unmatched_lines.is_empty() && !ka.early_join)
-            || (machine_shared.is_some() && !flow_overlap))
+            || (machine_shared.is_some() && !flow_overlap && yield_doubt.is_none()))
             && !ka.spin_shared
             && !retry_loop
             && !ka.unmeasured_wmma.0
@@ -1243,7 +1304,7 @@ pub fn analyse_launch(
     if machine_shared.is_some() {
         put("warpscope__shared_counters_from_machine_code", 1.0);
     }
-    if ka.spin_loop {
+    if ka.spin_loop && !spin_settled {
         put("warpscope__spin_loop", 1.0);
     }
     if ka.device_runtime {
@@ -1256,8 +1317,9 @@ pub fn analyse_launch(
         "warpscope__global_counters_exact",
         if (ka.global_exact || (machine_global.is_some() && !flow_overlap))
             && !flow_merge
+            && yield_doubt.is_none()
             && undefined_local.is_none()
-            && !ka.spin_global
+            && (!ka.spin_global || spin_settled)
             && !ka.device_runtime
             && !ka.unmeasured_wmma.1
             && glob.copies_unsure == 0

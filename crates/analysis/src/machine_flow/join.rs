@@ -71,10 +71,18 @@ pub(super) fn note(w: &mut Warp, group: u32, others: u32, counts: &mut FlowCount
 /// different iterations): they run the access apart from the group unless the GPU joins them
 /// ([`FlowCounts::may_merge_global`]). Lanes that two different branches sent to the block
 /// (mergep's `mergePass`: 5 launches) the H200 ran apart, as the flow does.
+///
+/// Lanes that left a loop through a `YIELD` ([`Warp::yielded`]) are not such lanes: the H200 ran
+/// every group leaving such a loop apart from the others (calibration/yield/README.md).
 pub(super) fn behind_in_block(w: &Warp, group: u32, others: u32, from: usize, pc: usize) -> bool {
     let Some(first) = lanes(group).next() else {
         return false;
     };
     let by = w.sent_by[first];
+    let others = if w.yielded >> first & 1 != 0 {
+        others & !w.yielded
+    } else {
+        others
+    };
     by != 0 && lanes(others).any(|l| w.sent_by[l] == by && (from..=pc).contains(&(w.pc[l] as usize)))
 }
