@@ -1131,7 +1131,10 @@ fn loads_moved_below_exits(
             dom.dominators(NodeIndex::new(b))
                 .map_or(0, |it| it.filter(|d| d.index() != b && test(d.index())).count())
         };
-    let mut ptx_most: BTreeMap<u32, usize> = BTreeMap::new();
+    // by source file (its last path component, as the machine code's line table may name it
+    // otherwise) and line: headers' lines collide across files
+    let base = |f: &str| f.rsplit(['/', '\\']).next().unwrap_or(f).to_string();
+    let mut ptx_most: BTreeMap<(Option<String>, u32), usize> = BTreeMap::new();
     for pc in k.entry..k.end {
         if !matches!(
             program.ops[pc as usize].inst,
@@ -1143,12 +1146,17 @@ fn loads_moved_below_exits(
         {
             continue;
         }
-        let Some(line) = program.inst_info(pc).loc.as_ref().map(|l| l.line) else {
+        let Some(key) = program
+            .inst_info(pc)
+            .loc
+            .as_ref()
+            .map(|l| (program.file_name(l.file).map(base), l.line))
+        else {
             continue;
         };
         let b = index[&blocks[(pc - k.entry) as usize]];
         let c = tests_above(b, &dom, &|x| x < n && test[x]);
-        let e = ptx_most.entry(line).or_default();
+        let e = ptx_most.entry(key).or_default();
         *e = (*e).max(c);
     }
     if ptx_most.is_empty() {
@@ -1169,7 +1177,7 @@ fn loads_moved_below_exits(
         let (Some(line), Some(b)) = (a.line, sb.of(a.code_offset)) else {
             continue;
         };
-        let Some(&most) = ptx_most.get(&line) else {
+        let Some(&most) = ptx_most.get(&(a.file.as_deref().map(base), line)) else {
             continue;
         };
         if tests_above(b as usize, &sb.dom, &|x| x < m && mtest[x]) > most {
