@@ -1086,39 +1086,43 @@ fn loads_moved_below_exits(
         g.add_node(());
     }
     let exit = n;
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for i in 0..n {
-        let last = firsts.get(i + 1).copied().unwrap_or(k.end) - 1;
-        let op = &program.ops[last as usize];
-        let guarded = op.guard != PSrc::TRUE;
-        let next = if i + 1 < n { i + 1 } else { exit };
-        let mut to = Vec::new();
-        match op.inst {
-            Inst::Bra { target, .. } => {
-                to.push(
-                    blocks
-                        .get((target - k.entry) as usize)
-                        .and_then(|b| index.get(b))
-                        .copied()
-                        .unwrap_or(exit),
-                );
-                if guarded {
-                    to.push(next);
+    let succ: Vec<Vec<usize>> = (0..n)
+        .map(|i| {
+            let last = firsts.get(i + 1).copied().unwrap_or(k.end) - 1;
+            let op = &program.ops[last as usize];
+            let guarded = op.guard != PSrc::TRUE;
+            let next = if i + 1 < n { i + 1 } else { exit };
+            let mut to = Vec::new();
+            match op.inst {
+                Inst::Bra { target, .. } => {
+                    to.push(
+                        target
+                            .checked_sub(k.entry)
+                            .and_then(|d| blocks.get(d as usize))
+                            .and_then(|b| index.get(b))
+                            .copied()
+                            .unwrap_or(exit),
+                    );
+                    if guarded {
+                        to.push(next);
+                    }
                 }
-            }
-            Inst::Exit | Inst::Ret | Inst::Trap => {
-                to.push(exit);
-                if guarded {
-                    to.push(next);
+                Inst::Exit | Inst::Ret | Inst::Trap => {
+                    to.push(exit);
+                    if guarded {
+                        to.push(next);
+                    }
                 }
+                _ => to.push(next),
             }
-            _ => to.push(next),
-        }
-        to.dedup();
-        for &t in &to {
+            to.dedup();
+            to
+        })
+        .collect();
+    for (i, to) in succ.iter().enumerate() {
+        for &t in to {
             g.add_edge(NodeIndex::new(i), NodeIndex::new(t), ());
         }
-        succ[i] = to;
     }
     let leaves_only = |t: usize| t == exit || succ[t].as_slice() == [exit];
     let test: Vec<bool> = succ
