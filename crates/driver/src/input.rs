@@ -186,12 +186,11 @@ fn source_line_before(ptx: &str, line: usize) -> Option<(String, u64)> {
         let t = text.trim_start();
         if let Some(rest) = t.strip_prefix(".file") {
             let mut parts = rest.trim_start().splitn(2, char::is_whitespace);
-            if let (Some(idx), Some(name)) = (parts.next(), parts.next()) {
-                if let Some(q) = name.trim_start().strip_prefix('"') {
-                    if let Some(end) = q.find('"') {
-                        files.insert(idx, &q[..end]);
-                    }
-                }
+            if let (Some(idx), Some(name)) = (parts.next(), parts.next())
+                && let Some(q) = name.trim_start().strip_prefix('"')
+                && let Some(end) = q.find('"')
+            {
+                files.insert(idx, &q[..end]);
             }
         }
         if i >= line {
@@ -199,12 +198,11 @@ fn source_line_before(ptx: &str, line: usize) -> Option<(String, u64)> {
         }
         if let Some(rest) = t.strip_prefix(".loc") {
             let mut parts = rest.split_whitespace();
-            if let (Some(idx), Some(l)) = (parts.next(), parts.next()) {
-                if let Ok(l) = l.trim_end_matches(',').parse::<u64>() {
-                    if l > 0 {
-                        last = Some((idx, l));
-                    }
-                }
+            if let (Some(idx), Some(l)) = (parts.next(), parts.next())
+                && let Ok(l) = l.trim_end_matches(',').parse::<u64>()
+                && l > 0
+            {
+                last = Some((idx, l));
             }
         }
     }
