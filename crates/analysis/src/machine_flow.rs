@@ -6405,6 +6405,12 @@ mod tests {
 
     /// One warp of `body` with its global accesses counted, `c[0x0][0x210]` pointing at 64 bytes.
     fn global_flow(body: &str) -> FlowCounts {
+        one_warp(body).0
+    }
+
+    /// One warp of `body` (SASS) with its global accesses counted, `c[0x0][0x210]` pointing at
+    /// 64 zero bytes, and the flow that counted them.
+    pub(super) fn one_warp(body: &str) -> (FlowCounts, MachineFlow) {
         let inp = 0x1_0000_0000u64;
         let global = warpscope_emu::mem::Global::new(vec![(inp, vec![0; 64])]);
         let params = inp.to_le_bytes();
@@ -6420,10 +6426,8 @@ mod tests {
         };
         let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{body}");
         let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
-        MachineFlow::counting_globals(&ks[0])
-            .run(&launch, 1 << 20)
-            .unwrap()
-            .0
+        let f = MachineFlow::counting_globals(&ks[0]);
+        (f.run(&launch, 1 << 20).unwrap().0, f)
     }
 
     #[test]

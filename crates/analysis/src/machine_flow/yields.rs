@@ -110,29 +110,7 @@ fn is_always(x: &Ins) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{FlowCounts, FlowLaunch, MachineFlow};
-
-    /// One warp of `body` (SASS) with its global accesses counted, `c[0x0][0x210]` pointing at
-    /// 64 zero bytes.
-    fn one_warp(body: &str) -> (FlowCounts, MachineFlow) {
-        let inp = 0x1_0000_0000u64;
-        let global = warpscope_emu::mem::Global::new(vec![(inp, vec![0; 64])]);
-        let params = inp.to_le_bytes();
-        let launch = FlowLaunch {
-            global: Some(&global),
-            grid: [1, 1, 1],
-            block: [32, 1, 1],
-            params: &params,
-            symbols: &[],
-            constants: &[],
-            cluster: [1, 1, 1],
-            shared: None,
-        };
-        let text = format!("\t.section\t.text.k,\"ax\",@progbits\n{body}");
-        let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
-        let f = MachineFlow::counting_globals(&ks[0]);
-        (f.run(&launch, 1 << 20).unwrap().0, f)
-    }
+    use super::super::tests::one_warp;
 
     /// Lanes `tid & 3` leave a loop after that many rounds (`yield`: a `YIELD` in it) and load
     /// after its `BSYNC`; lanes `tid & 4` skip the loop (`skip`).
