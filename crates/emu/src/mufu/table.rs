@@ -93,9 +93,15 @@ const GROUP: u32 = SEG - 6;
 /// The prediction of an entry whose exact value is `y`, `t` entries from its segment's middle.
 #[inline(always)]
 fn predict(y: f64, a: f32, b: f32, t: i32) -> u32 {
+    (sum(y, a, b, t) as f32).to_bits()
+}
+
+/// The f64 value [`predict`] rounds to f32.
+#[inline(always)]
+fn sum(y: f64, a: f32, b: f32, t: i32) -> f64 {
     // the f32 unit in the last place at |y|: 2^(exponent - 23)
     let ulp = f64::from_bits(y.to_bits() & 0x7ff0_0000_0000_0000) * (1.0 / 8_388_608.0);
-    ((y + (a as f64 + b as f64 * t as f64) * ulp) as f32).to_bits()
+    y + (a as f64 + b as f64 * t as f64) * ulp
 }
 
 /// Entry `i`'s offset from the middle of its segment.
@@ -296,21 +302,10 @@ impl Table {
         }
     }
 
-    /// [`Table::get`] of entry `i` whose exact value `y` (`exact(i)`) the caller computed: a
-    /// caller that looks up many entries computes their exact values together, which the host
-    /// vectorises (the prediction's square root and division dominated an `rsqrt` lookup).
-    #[inline]
-    pub(crate) fn get_exact(&self, i: usize, y: f64) -> u32 {
-        match self.cell.get_or_init(|| self.decode()) {
-            Decoded::Model(m) => m.get_exact(i, y),
-            _ => self.get(i),
-        }
-    }
-
     /// The decoded model of a `deltas` table whose error the line follows (`RSQ`, `SQRT`), `None`
     /// for a table kept otherwise: a caller looking up many entries matches the decoding once,
-    /// and [`Model::get_exact`] inlines into its loop (called through [`Table::get_exact`] per
-    /// entry, the lookup stayed out of line: a quarter of an `rsqrt`-bound kernel's time).
+    /// and [`Model::get_near_lanes`] inlines into its loop (called per entry through the table,
+    /// the lookup stayed out of line: a quarter of an `rsqrt`-bound kernel's time).
     #[inline]
     pub(crate) fn decoded_model(&self) -> Option<&Model> {
         match self.cell.get_or_init(|| self.decode()) {
@@ -557,35 +552,57 @@ impl Model {
         self.exception(i, p)
     }
 
-    /// [`Model::get_exact`] of 32 entries `at` whose exact values are `ys`: the segments' lines
-    /// gathered first, the 32 predictions then computed together (the host vectorises them), the
-    /// entries of a group with an exception looked up after. The same bits, entry by entry, as
-    /// `get_exact` (the same prediction and the same exception lookup).
+    /// [`Model::get_exact`] of 32 entries `at`, from values `near` within `tol` units in the last
+    /// place (of the f64 sum the prediction rounds) of the exact ones: the segments' lines gathered
+    /// first, the 32 predictions then computed together (the host vectorises them), the entries of
+    /// a group with an exception looked up after; a lane whose sum lies within `tol` of a
+    /// point where rounding to f32 goes the other way (halfway between two f32 values) has its
+    /// exact value computed (`exact`) and predicted from it; the others round as the exact value
+    /// would. The same bits, entry by entry, as `get_exact` with the exact values.
     #[inline(always)]
-    pub(crate) fn get_exact_lanes(&self, at: &[usize; 32], ys: &[f64; 32]) -> [u32; 32] {
-        let (mut a, mut b, mut t) = ([0f32; 32], [0f32; 32], [0i32; 32]);
+    pub(crate) fn get_near_lanes(&self, at: &[usize; 32], near: &[f64; 32], tol: u64) -> [u32; 32] {
+        let (mut a, mut b, mut t, mut g) = ([0f32; 32], [0f32; 32], [0i32; 32], [0u64; 32]);
+        // the segments' lines and exception groups gathered (loads only), then the marks
+        // computed over whole arrays
+        for l in 0..32 {
+            let s = at[l] >> SEG;
+            (a[l], b[l], g[l]) = (self.segs[s].a, self.segs[s].b, self.groups[s]);
+        }
         let mut marked = 0u32;
         for l in 0..32 {
-            let i = at[l];
-            let s = &self.segs[i >> SEG];
-            (a[l], b[l], t[l]) = (s.a, s.b, centred(i));
-            let off = (i & ((1 << SEG) - 1)) as u32;
-            let m = (self.groups[i >> SEG] >> (off >> GROUP) & 1) as u32;
-            marked |= m << l;
-            #[cfg(target_arch = "x86_64")]
-            if m != 0 {
-                // the segment's exceptions, scanned below: their lines requested now, all lanes'
-                // together (scanned one after another, each waited for its own miss)
+            t[l] = centred(at[l]);
+            let off = (at[l] & ((1 << SEG) - 1)) as u32;
+            marked |= ((g[l] >> (off >> GROUP) & 1) as u32) << l;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            // the marked lanes' segments' exceptions, scanned below: their lines requested now,
+            // all lanes' together (scanned one after another, each waited for its own miss)
+            let mut m = marked;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let first = self.segs[at[l] >> SEG].first as usize;
                 // SAFETY: a prefetch reads nothing into the program and never faults
                 unsafe {
                     use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-                    _mm_prefetch::<_MM_HINT_T0>(self.exc.as_ptr().wrapping_add(s.first as usize) as *const i8);
+                    _mm_prefetch::<_MM_HINT_T0>(self.exc.as_ptr().wrapping_add(first) as *const i8);
                 }
             }
         }
         let mut out = [0u32; 32];
+        let mut close = 0u32;
         for l in 0..32 {
-            out[l] = predict(ys[l], a[l], b[l], t[l]);
+            let v = sum(near[l], a[l], b[l], t[l]);
+            // the f64 bits below an f32's 23 fraction bits: 2^28 is halfway
+            let low = v.to_bits() & ((1 << 29) - 1);
+            close |= u32::from(low.abs_diff(1 << 28) <= tol) << l;
+            out[l] = (v as f32).to_bits();
+        }
+        while close != 0 {
+            let l = close.trailing_zeros() as usize;
+            close &= close - 1;
+            out[l] = predict((self.exact)(at[l]), a[l], b[l], t[l]);
         }
         while marked != 0 {
             let l = marked.trailing_zeros() as usize;

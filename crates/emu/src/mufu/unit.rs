@@ -265,54 +265,76 @@ pub fn rsqrt_approx(x: u32) -> u32 {
     rsq(x)
 }
 
+/// How far (in units in the last place of the f64 sum the model rounds) [`rsq_near`]'s value
+/// may lead the model's prediction from the exact value's: within this of a halfway point
+/// between two f32 values, a lane is predicted from the exact value instead. The bound is 2^9
+/// (below); 2^12 leaves a margin, and sends about one lane in 2^16 to the exact value.
+const RSQ_NEAR_ULPS: u64 = 1 << 12;
+
+/// `1 / sqrt(m)` of the RSQ table's entry `i` (`m = two_binades(i)`, in [1, 4)) without the
+/// f64 square root and division of the exact value (`RSQ`'s `exact`: the two took most of an
+/// `rsqrt` row's time): the f32 reciprocal of the f32 square root (each correctly rounded, so
+/// within 2^-23 of `1 / sqrt(m)` relative, and 8 lanes to a vector instead of 4), then one
+/// Newton step in f64 (`y (3 - m y^2) / 2`: the error squared, times 3/2, plus a few f64
+/// roundings: within 2^-45 relative of the exact value, 2^8 of its units in the last place in
+/// (1/2, 1); the sum the model rounds moves by at most that plus its own rounding, doubled where
+/// it falls into the binade below: 2^9). IEEE operations only, so the same bits on every host.
+/// Entry 0 (`m = 1`) gives 1 exactly, as the exact value; every other entry's value lies in
+/// (1/2 + 2^-27, 1 - 2^-26), where the exact value and this one share their exponent, so the
+/// model's unit in the last place is the same for both.
+#[inline(always)]
+fn rsq_near(i: usize) -> f64 {
+    let m = f(0x3f80_0000 + i as u32);
+    let y0 = f64::from(1.0f32 / m.sqrt());
+    let m = f64::from(m);
+    y0 * (1.5 - 0.5 * m * y0 * y0)
+}
+
 /// `rsqrt_approx` (with `approx`, else `rsq`) of each of 32 lanes at once: the same bits as
 /// lane by lane, with the table's exact values computed together (vectorised where the caller is
 /// compiled for wide vectors) before the lookups.
 #[inline(always)]
 pub fn rsq_lanes(approx: bool, xs: &[u32; 32]) -> [u32; 32] {
     // plain loops over arrays (not `array::from_fn`, which the host compiler left out of line and
-    // so without the caller's wide vectors)
-    let normal = |x: u32| {
-        let e = (x >> 23) & 0xff;
-        e != 0 && e != 0xff && x & SIGN == 0
-    };
-    // the unit's input: `rsqrt.approx` scales a subnormal (or zero) input by 2^24 first; a
-    // positive normal finite input looks up entry `at` (the others: entry 0, unused)
-    let (mut ins, mut at, mut j) = ([0u32; 32], [0usize; 32], [0i32; 32]);
+    // so without the caller's wide vectors), without a branch per lane: the lanes whose input is
+    // a positive normal number (the common case) are an entry of the table times a power of two
+    // whose result's exponent stays in range; the others (zero, subnormal, negative, infinite,
+    // NaN) are looked up lane by lane at the end
+    let (mut at, mut shift) = ([0usize; 32], [0u32; 32]);
+    let mut common = 0u32;
     for l in 0..32 {
         let x = xs[l];
-        ins[l] = if approx && small(x) {
-            (f(x) * 16_777_216.0).to_bits()
-        } else {
-            x
-        };
-        if normal(ins[l]) {
-            (at[l], j[l]) = over_two_binades(ins[l]);
-        }
+        let e = (x >> 23) & 0xff;
+        common |= u32::from(e != 0 && e != 0xff && x & SIGN == 0) << l;
+        // `over_two_binades`: x = 4^k m, m = two_binades(at) in [1, 4); the result's exponent
+        // moves by -k (e - 127 - (1 if e is even) is even: the shift halves it exactly); for a
+        // normal x, k lies in [-63, 63] and the table's result near [1/2, 1] (exponent 125 to
+        // 127), so the exponent stays within [62, 190]: no overflow or flush, and an add to the
+        // exponent field is what `scale` does
+        let even = (e & 1) ^ 1;
+        at[l] = ((x & 0x7f_ffff) | even << 23) as usize;
+        let k = (e as i32 - 127 - even as i32) >> 1;
+        shift[l] = (k.wrapping_neg() as u32) << 23;
     }
     let mut ys = [0f64; 32];
     for (y, &i) in ys.iter_mut().zip(&at) {
-        *y = 1.0 / two_binades(i).sqrt();
+        *y = rsq_near(i);
     }
-    // the model matched once, its 32 lookups together (inlined here: the lanes left out, entry
-    // 0, are looked up too and not used)
-    let looked = RSQ.decoded_model().map(|m| m.get_exact_lanes(&at, &ys));
-    let mut out = [0u32; 32];
+    // the model matched once, its 32 lookups together (inlined here: the lanes left out are
+    // looked up too and not used); a lane whose near value could round otherwise than the exact
+    // one gets the exact one
+    let mut out = match RSQ.decoded_model() {
+        Some(m) => m.get_near_lanes(&at, &ys, RSQ_NEAR_ULPS),
+        None => std::array::from_fn(|l| RSQ.get(at[l])),
+    };
     for l in 0..32 {
-        let r = if normal(ins[l]) {
-            let v = match &looked {
-                Some(v) => v[l],
-                None => RSQ.get_exact(at[l], ys[l]),
-            };
-            scale(v, -j[l])
-        } else {
-            rsq(ins[l])
-        };
-        out[l] = if approx && small(xs[l]) {
-            (f(r) * 4096.0).to_bits()
-        } else {
-            r
-        };
+        out[l] = out[l].wrapping_add(shift[l]);
+    }
+    let mut other = !common;
+    while other != 0 {
+        let l = other.trailing_zeros() as usize;
+        other &= other - 1;
+        out[l] = if approx { rsqrt_approx(xs[l]) } else { rsq(xs[l]) };
     }
     out
 }
@@ -538,5 +560,38 @@ mod tests {
         for t in [&EX2_F16, &TANH_F16, &EX2_BF16, &TANH_BF16] {
             assert_eq!(t.footprint(), 1 << 16);
         }
+    }
+
+    /// `rsq_near` stays within the bound `RSQ_NEAR_ULPS` assumes (2^9 units in the last place of
+    /// the sum the model rounds) of the exact value's sum, and the row lookup from it gives the
+    /// measured word, on every one of the 2^24 entries of the table (every input of the unit is
+    /// one of them, scaled by a power of two).
+    #[test]
+    fn rsq_near_rows_give_every_measured_entry() {
+        let want = RSQ.results();
+        let m = RSQ.decoded_model().expect("RSQ decodes to a model");
+        let exact = |i: usize| 1.0 / two_binades(i).sqrt();
+        let mut worst = 0u64;
+        for c in 0..(1usize << 24) / 32 {
+            let at: [usize; 32] = std::array::from_fn(|l| c * 32 + l);
+            let near: [f64; 32] = std::array::from_fn(|l| rsq_near(at[l]));
+            for l in 0..32 {
+                let (y, z) = (exact(at[l]), near[l]);
+                assert_eq!(
+                    y.to_bits() >> 52,
+                    z.to_bits() >> 52,
+                    "entry {}: the exponent",
+                    at[l]
+                );
+                // the sum the model rounds moves by the values' difference (same exponent)
+                worst = worst.max(y.to_bits().abs_diff(z.to_bits()));
+            }
+            let got = m.get_near_lanes(&at, &near, RSQ_NEAR_ULPS);
+            for l in 0..32 {
+                assert_eq!(got[l], want[at[l]], "entry {}", at[l]);
+            }
+        }
+        eprintln!("rsq_near: at most {worst} units in the last place from the exact value");
+        assert!(worst <= 1 << 8, "rsq_near is {worst} units in the last place off");
     }
 }
