@@ -423,6 +423,49 @@ impl DivergenceReport {
         }
     }
 
+    /// [`DivergenceReport::add`], then [`DivergenceSink::clear`] of the sink, in one pass over
+    /// its window (each pc's counters read, added and zeroed while in the cache): what a
+    /// launch's fold does per block before the sink counts the next.
+    pub fn add_clear(&mut self, sink: &mut DivergenceSink) {
+        // the pending runs' executions into the per-pc counters; the runs keep their slots, with
+        // none (as `clear` leaves them)
+        sink.flush();
+        self.stale = true;
+        self.model_has_div_rem |= !sink.model.int_div_rem.is_empty();
+        if sink.stats.is_empty() {
+            return;
+        }
+        let base = sink.base as usize;
+        let end = base + sink.stats.len();
+        self.widen(base, end);
+        let model = &*sink.model;
+        let uncond = model.unconditional.get(base..).unwrap_or_default();
+        let div_rem = model.int_div_rem.get(base..).unwrap_or_default();
+        let (from, to) = (base - self.raw_base, end - self.raw_base);
+        for (k, (r, s)) in self.raw[from..to].iter_mut().zip(&mut sink.stats).enumerate() {
+            let s = std::mem::take(s);
+            let branches = if uncond.get(k).copied().unwrap_or(false) {
+                s.nonzero
+            } else {
+                0
+            };
+            r.insts += s.insts;
+            r.lanes += s.lanes;
+            r.div_rem += s.div_rem
+                + if div_rem.get(k).copied().unwrap_or(false) {
+                    s.nonzero
+                } else {
+                    0
+                };
+            r.branches += s.branches + branches;
+            r.divergent += s.divergent;
+            r.targets += s.targets + branches;
+            r.conditional |= s.conditional;
+            r.split_targets += s.split_targets;
+            r.split_divergent += s.split_divergent;
+        }
+    }
+
     /// The counters cover pcs `base..end` (and those they covered).
     fn widen(&mut self, base: usize, end: usize) {
         if self.raw.is_empty() {

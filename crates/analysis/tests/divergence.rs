@@ -258,3 +258,67 @@ fn a_reused_sink_counts_as_a_fresh_sink_per_block() {
     let line = |pc: u32| Some(pc / 7);
     assert_eq!(rep_reused.by_line(&line), rep_fresh.by_line(&line));
 }
+
+/// `add_clear` (the fold's one pass: add, then zero) gives what `add` then `clear` gives, and the
+/// sink it leaves counts the next block as a fresh one: blocks of runs, single instructions and
+/// branches at shifting pcs (the window growing down and up), some with no events.
+#[test]
+fn add_clear_equals_add_then_clear() {
+    use warpscope_emu::Sink;
+    let model = Arc::new(BranchModel {
+        unconditional: (0..700u32).map(|pc| pc % 6 == 1).collect(),
+        int_div_rem: (0..700u32).map(|pc| pc % 9 == 2).collect(),
+    });
+    let mut x = 0x1234_5678_9abc_def1u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut fused = DivergenceSink::new(Arc::clone(&model));
+    let mut apart = DivergenceSink::new(Arc::clone(&model));
+    let (mut rep_fused, mut rep_apart, mut rep_fresh) = (
+        DivergenceReport::new(),
+        DivergenceReport::new(),
+        DivergenceReport::new(),
+    );
+    for block in 0..10u32 {
+        let mut fresh = DivergenceSink::new(Arc::clone(&model));
+        let events = if block % 4 == 3 {
+            0
+        } else {
+            500 + (next() % 500) as u32
+        };
+        let shift = [40u32, 0, 120, 5, 0, 300, 2, 0, 60, 1][block as usize];
+        for _ in 0..events {
+            let r = next();
+            let pc = 100 + shift + (r % 5) as u32 * 64 + (r >> 8) as u32 % 3;
+            let n = 1 + (r >> 16) as u32 % 4;
+            let active = match (r >> 24) % 4 {
+                0 => u32::MAX,
+                1 => 0,
+                _ => (r >> 32) as u32,
+            };
+            for s in [&mut fused, &mut apart, &mut fresh] {
+                match (r >> 40) % 8 {
+                    0 => s.branch(pc, active, (r >> 44) as u32),
+                    1 => Sink::inst(s, 0, pc, active),
+                    _ => Sink::insts(s, 0, pc, n, active),
+                }
+            }
+        }
+        rep_fused.add_clear(&mut fused);
+        rep_apart.add(&mut apart);
+        apart.clear();
+        rep_fresh.add(&mut fresh);
+    }
+    for r in [&mut rep_fused, &mut rep_apart, &mut rep_fresh] {
+        r.finish();
+    }
+    assert!(rep_fresh.totals.inst_executions > 0 && rep_fresh.totals.branch_executions > 0);
+    assert_eq!(rep_fused, rep_apart);
+    assert_eq!(rep_fused.totals, rep_fresh.totals);
+    assert_eq!(rep_fused.branches, rep_fresh.branches);
+    assert_eq!(rep_fused.instructions, rep_fresh.instructions);
+}

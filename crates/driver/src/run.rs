@@ -1230,8 +1230,7 @@ fn emulate(
             bank_pool.push(s);
         }
         if let (Some(r), Some(mut s)) = (&mut m.div, s.divergence) {
-            r.add(&mut s);
-            s.clear();
+            r.add_clear(&mut s);
             div_pool.push(s);
         }
         if let (Some(r), Some(s)) = (&mut m.haz, s.hazards) {
