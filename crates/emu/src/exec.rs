@@ -1239,32 +1239,32 @@ fn prefetch_stride(last: &mut usize, at: *const std::sync::atomic::AtomicU32) {
 /// The instructions' slots in [`BlockMem::ghint`].
 const GHINTS: usize = 8;
 
-/// The last mbarrier phase completions of a block (a ring; no allocation while running): a warp
-/// that arrived on a phase, or whose wait for it failed, before the phase completed sees it
-/// complete on its next try even when later phases have completed meanwhile (on the hardware the
-/// waiting warps run concurrently and observe each completion).
+/// The last mbarrier phase completions of a block (a ring, allocated at the block's first
+/// completion: most kernels have no mbarrier, and a block of theirs then neither fills nor moves
+/// 1.5 KB of it): a warp that arrived on a phase, or whose wait for it failed, before the phase
+/// completed sees it complete on its next try even when later phases have completed meanwhile
+/// (on the hardware the waiting warps run concurrently and observe each completion).
 struct MbarLog {
     tick: u64,
-    ring: [(u64, u64, u64); 64],
+    ring: Option<Box<[(u64, u64, u64); 64]>>,
 }
 
 impl MbarLog {
     fn new() -> MbarLog {
-        MbarLog {
-            tick: 0,
-            ring: [(u64::MAX, 0, 0); 64],
-        }
+        MbarLog { tick: 0, ring: None }
     }
     /// Records that the phase of parity `parity` of the barrier at `addr` completed.
     fn completed(&mut self, addr: u64, parity: u64) {
         self.tick += 1;
-        self.ring[(self.tick % 64) as usize] = (addr, parity, self.tick);
+        let ring = self.ring.get_or_insert_with(|| Box::new([(u64::MAX, 0, 0); 64]));
+        ring[(self.tick % 64) as usize] = (addr, parity, self.tick);
     }
     /// Whether a phase of parity `parity` of `addr` completed after generation `since`.
     fn completed_since(&self, addr: u64, parity: u64, since: u64) -> bool {
-        self.ring
-            .iter()
-            .any(|&(a, p, g)| a == addr && p == parity && g > since)
+        self.ring.as_ref().is_some_and(|ring| {
+            ring.iter()
+                .any(|&(a, p, g)| a == addr && p == parity && g > since)
+        })
     }
 }
 
