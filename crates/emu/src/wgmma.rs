@@ -22,6 +22,11 @@
 //! swizzle of S bytes at `start + 2 (mn % (S/2)) + (mn / (S/2)) LBO + (k % 8) S + (k / 8) SBO`.
 //! A swizzle of S bytes then XORs address bits 4.. with bits 7.. (`log2(S / 16)` bits of each)
 //! of the shared address; a nonzero base offset `b` makes the row bits `(address >> 7) - b`.
+//!
+//! Sparse forms (`.sp`, calibration/wgmma-sp): A stores K/2 columns as a dense A does; B's K-major
+//! rows hold 64 bytes (past a 32-byte swizzle atom: the next atom LBO bytes on); the metadata
+//! ([`sparse_k`]) picks each stored element's place in its chunk of K, and the stored products
+//! follow the dense rule.
 
 use warpscope_ptx::inst::{Rnd, Ty, WgTy, WgmmaForm};
 

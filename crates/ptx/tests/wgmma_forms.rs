@@ -293,3 +293,21 @@ fn the_sparse_forms() {
     .unwrap();
     assert_eq!((d.sparse(), d.k()), (false, 16));
 }
+
+#[test]
+fn warp_level_sparse_mma_is_refused_with_a_reason() {
+    for op in [
+        "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+        "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    ] {
+        let src = format!(
+            ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .f32 %f<8>;\n.reg .b32 %r<8>;\n\
+             {op} {{%f1, %f2, %f3, %f4}}, {{%r1, %r2}}, {{%r3, %r4}}, {{%f1, %f2, %f3, %f4}}, %r5, 0;\n\
+             ret;\n}}\n"
+        );
+        let e = warpscope_ptx::compile(&src).unwrap_err().join("\n");
+        assert!(e.contains("sparse mma.sp is not modelled"), "{e}");
+        assert!(e.starts_with("8:"), "names the line: {e}");
+    }
+}

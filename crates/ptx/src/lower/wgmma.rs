@@ -1,6 +1,7 @@
 //! Lowering of the `wgmma` family (Hopper warpgroup matrix multiply-accumulate, sm_90a):
 //! `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group` and `wgmma.mma_async` in the forms
-//! ptxas accepts (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate").
+//! ptxas accepts (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), the sparse
+//! `.sp` forms included (their metadata register travels in the row after B's descriptor).
 
 use super::{KCtx, LResult};
 use crate::inst::*;
