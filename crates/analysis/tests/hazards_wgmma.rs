@@ -132,3 +132,40 @@ fn writing_an_operand_before_the_wait_is_a_race() {
     ));
     assert!(operand_races(&f).is_empty(), "{f:#?}");
 }
+
+/// A sparse m64n8k32: the same A (64x16 stored f16) and B (32x8 f16, K-major rows of 64 bytes
+/// in the ones of buf + 2048), metadata 0x44444444 (elements 0 and 1 of every chunk of 4): every
+/// D element is the sum of 16 products of 1, as the dense form's.
+const SP_MMA: &str = "mov.u32 %r7, 0x44444444;\n\
+     wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd3, %rd4, %r7, 0, p, 1, 1, 0, 0;";
+
+#[test]
+fn a_sparse_accumulator_read_before_the_wait_is_a_finding() {
+    let f = check(&format!(
+        "{SP_MMA}\nwgmma.commit_group.sync.aligned;\nmov.f32 %f5, %f3;\nwgmma.wait_group.sync.aligned 0;"
+    ));
+    let a = accum(&f);
+    assert_eq!(a.len(), 1, "{f:#?}");
+    assert_eq!(a[0].count, 4, "one per warp");
+    let f = check(&format!(
+        "{SP_MMA}\nwgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nmov.f32 %f5, %f3;"
+    ));
+    assert!(accum(&f).is_empty(), "{f:#?}");
+}
+
+#[test]
+fn writing_a_sparse_operand_before_the_wait_is_a_race() {
+    // every thread rewrites 16 bytes of buf + 2048 + 256.., where only the sparse form's B reads
+    // (its K-major rows hold 64 bytes: K 32..63 lie 256 bytes and more past the start)
+    let write = "and.b32 %r8, %r1, 15;\nshl.b32 %r8, %r8, 4;\nadd.u32 %r8, %r8, %r3;\n\
+         st.shared.v4.u32 [%r8+2304], {%r5, %r5, %r5, %r5};";
+    let f = check(&format!(
+        "{SP_MMA}\nwgmma.commit_group.sync.aligned;\n{write}\nwgmma.wait_group.sync.aligned 0;"
+    ));
+    assert_eq!(operand_races(&f).len(), 1, "{f:#?}");
+    // the dense form does not read there
+    let f = check(&format!(
+        "{MMA}\nwgmma.commit_group.sync.aligned;\n{write}\nwgmma.wait_group.sync.aligned 0;"
+    ));
+    assert!(operand_races(&f).is_empty(), "{f:#?}");
+}

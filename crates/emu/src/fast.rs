@@ -195,6 +195,9 @@ pub fn rows_of(i: &Inst) -> Vec<R> {
             let na = if form.a_regs() { 4 } else { 1 };
             v.extend((0..na).map(|k| a.saturating_add(k)));
             v.push(b);
+            if form.sparse() {
+                v.push(b.saturating_add(1));
+            }
             v
         }
         Inst::WmmaLoad {

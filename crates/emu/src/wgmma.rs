@@ -22,6 +22,11 @@
 //! swizzle of S bytes at `start + 2 (mn % (S/2)) + (mn / (S/2)) LBO + (k % 8) S + (k / 8) SBO`.
 //! A swizzle of S bytes then XORs address bits 4.. with bits 7.. (`log2(S / 16)` bits of each)
 //! of the shared address; a nonzero base offset `b` makes the row bits `(address >> 7) - b`.
+//!
+//! Sparse forms (`.sp`, calibration/wgmma-sp): A stores K/2 columns as a dense A does; B's K-major
+//! rows hold 64 bytes (past a 32-byte swizzle atom: the next atom LBO bytes on); the metadata
+//! ([`sparse_k`]) picks each stored element's place in its chunk of K, and the stored products
+//! follow the dense rule.
 
 use warpscope_ptx::inst::{Rnd, Ty, WgTy, WgmmaForm};
 
@@ -78,6 +83,13 @@ pub fn operand_addr(d: &Desc, mn_major: bool, mn: u32, kb: u32) -> u32 {
     let a = if !mn_major {
         if sw == 0 {
             d.start + (mn / 8) * d.sbo + (kb / 16) * d.lbo + (mn % 8) * 16 + kb % 16
+        } else if kb >= sw {
+            // a sparse form's B rows hold 64 bytes of K: past a 32-byte swizzle atom
+            match rule().wide_k {
+                WideK::Lbo => d.start + (mn / 8) * d.sbo + (kb / sw) * d.lbo + (mn % 8) * sw + kb % sw,
+                WideK::Sbo => d.start + (mn / 8) * d.sbo + (kb / sw) * 8 * sw + (mn % 8) * sw + kb % sw,
+                WideK::Linear => d.start + (mn / 8) * d.sbo + (mn % 8) * sw + kb,
+            }
         } else {
             d.start + (mn / 8) * d.sbo + (mn % 8) * sw + kb
         }
@@ -184,6 +196,46 @@ pub struct WgmmaRule {
     pub fp8_f16_out_bits: u32,
     /// The base offset.
     pub base_offset: BaseOffset,
+    /// Where a sparse form's metadata sits in the warp's registers: 16-bit and tf32 operands
+    /// (`[0]`), 8-bit ones (`[1]`).
+    pub meta: [MetaLayout; 2],
+    /// How a sparse form's products are grouped into blocks.
+    pub sparse_blocks: SparseBlocks,
+    /// A K-major row wider than its swizzle atom (sparse B, 32-byte swizzle).
+    pub wide_k: WideK,
+}
+
+/// Where the 4-bit metadata field of chunk `c` (4 elements of K; tf32: 2) of the warp's row `r`
+/// (0..16) sits: (lane, bit), with `g = r % 8`, `h = r / 8` and `i` the sparsity selector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetaLayout {
+    /// Lane `4 g + 2 i + c / 4`, bits `16 h + 4 (c % 4)`: each lane of the selected pair holds four
+    /// chunks of row g (low half) and of row g + 8 (high half); 8-bit types' 16 chunks use all
+    /// four lanes of the quad.
+    Halves,
+    /// Lane `4 g + 2 i + h` (8-bit: `4 g + 2 (c / 8) + h`), bits `4 (c % 8)`: a lane per row.
+    Rows,
+}
+
+/// How the compressed products of a sparse form are summed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SparseBlocks {
+    /// The stored products in the blocks of the dense rule (f16/bf16: all 16 in one block, tf32:
+    /// all 8, fp8: all 32).
+    Stored,
+    /// Per block of the dense K (f16/bf16: 8 stored products, tf32: 4, fp8: 16).
+    Logical,
+}
+
+/// Where byte `kb >= S` of a K-major row lies with a swizzle of S bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WideK {
+    /// In the atom `kb / S` LBO bytes on.
+    Lbo,
+    /// In the next atom (8 S bytes on).
+    Sbo,
+    /// Straight on in the row (the swizzle row is longer than S).
+    Linear,
 }
 
 /// The rule measured on an H100-class GPU (calibration/wgmma/README.md).
@@ -193,6 +245,9 @@ pub const WGMMA_RULE: WgmmaRule = WgmmaRule {
     fp8: FP8_FMA,
     fp8_f16_out_bits: 23,
     base_offset: BaseOffset::Subtract,
+    meta: [MetaLayout::Halves, MetaLayout::Rows],
+    sparse_blocks: SparseBlocks::Stored,
+    wide_k: WideK::Lbo,
 };
 
 static RULE: std::sync::RwLock<WgmmaRule> = std::sync::RwLock::new(WGMMA_RULE);
@@ -351,7 +406,9 @@ pub fn exec(
     }
     let l0 = mask.trailing_zeros() as usize;
     let n = form.n as usize;
+    // B's K; A holds `ka` columns (half of K when sparse)
     let k = form.k() as usize;
+    let ka = form.aty.k() as usize;
     let (abits, bbits) = (form.aty.bits(), form.bty.bits());
     // B: K x N
     let bd = Desc::decode(regs[b][l0]);
@@ -368,8 +425,8 @@ pub fn exec(
             )?;
         }
     }
-    // A: the warp's 16 rows x K
-    let mut am = vec![0u64; 16 * k];
+    // A: the warp's 16 rows x ka
+    let mut am = vec![0u64; 16 * ka];
     if form.a_regs() {
         let per = (32 / abits) as usize;
         for l in 0..32 {
@@ -377,18 +434,38 @@ pub fn exec(
                 let (r, c) = a_reg_elem(form.aty, l, e);
                 let reg = regs[a + e / per][l];
                 let w = abits as usize;
-                am[r * k + c] = (reg >> (w * (e % per))) & ((1u64 << w) - 1);
+                am[r * ka + c] = (reg >> (w * (e % per))) & ((1u64 << w) - 1);
             }
         }
     } else {
         let ad = Desc::decode(regs[a][l0]);
         for r in 0..16 {
-            for kk in 0..k {
+            for kk in 0..ka {
                 let m = 16 * wg_warp + r as u32;
-                am[r * k + kk] = smem_elem(read, &ad, form.has(WgmmaForm::TRANS_A), abits, m, kk as u32)?;
+                am[r * ka + kk] = smem_elem(read, &ad, form.has(WgmmaForm::TRANS_A), abits, m, kk as u32)?;
             }
         }
     }
+    // sparse: the K index of each stored element of A, from the metadata (row b + 1)
+    let kidx: Vec<usize> = if form.sparse() {
+        let meta = regs[b + 1];
+        (0..16 * ka)
+            .map(|i| sparse_k(form, &meta, i / ka, i % ka))
+            .collect()
+    } else {
+        (0..16 * ka).map(|i| i % ka).collect()
+    };
+    let r0 = rule();
+    let r = if form.sparse() && r0.sparse_blocks == SparseBlocks::Logical {
+        // the dense K's blocks over the stored products
+        let mut r = r0;
+        r.fma.block = if form.aty == WgTy::TF32 { 4 } else { 8 };
+        r.fp8.block = 16;
+        r
+    } else {
+        r0
+    };
+    let rule = r;
     let use_c = scale >> l0 & 1 == 1;
     let per_d = if form.dty == WgTy::F16 { 2 } else { 1 };
     let nregs = form.d_regs() as usize;
@@ -408,11 +485,17 @@ pub fn exec(
                 } else {
                     regs[d + j][l] & 0xffff_ffff
                 };
-                for kk in 0..k {
-                    arow[kk] = am[r * k + kk];
-                    bcol[kk] = bm[kk * n + c];
+                for kk in 0..ka {
+                    arow[kk] = am[r * ka + kk];
+                    bcol[kk] = bm[kidx[r * ka + kk] * n + c];
                 }
-                let v = dot(form, &arow[..k], &bcol[..k], if use_c { Some(old) } else { None });
+                let v = dot_with(
+                    rule,
+                    form,
+                    &arow[..ka],
+                    &bcol[..ka],
+                    if use_c { Some(old) } else { None },
+                );
                 out |= v << (32 / per_d * h);
             }
             regs[d + j][l] = out;
@@ -421,8 +504,37 @@ pub fn exec(
     Ok(())
 }
 
+/// The K index of stored column `j` of the warp's row `r` of a sparse A, from the warp's
+/// metadata registers (`meta[lane]`): 16-bit and 8-bit types keep 2 of each 4 elements (a 4-bit
+/// field of two 2-bit indices per chunk, the first for stored column 2c, the second for 2c + 1),
+/// tf32 1 of each 2 (field 0b0100: the first, 0b1110: the second; as pairs of 16-bit halves).
+pub fn sparse_k(form: WgmmaForm, meta: &[u64; 32], r: usize, j: usize) -> usize {
+    let tf32 = form.aty == WgTy::TF32;
+    let c = if tf32 { j } else { j / 2 };
+    let sel = usize::from(form.has(WgmmaForm::SP_SEL1));
+    let (g, h) = (r % 8, r / 8);
+    let eight = form.aty.bits() == 8;
+    let (lane, bit) = match rule().meta[usize::from(eight)] {
+        MetaLayout::Halves => (4 * g + 2 * sel + c / 4, 16 * h + 4 * (c % 4)),
+        MetaLayout::Rows => {
+            let pair = if eight { c / 8 } else { sel };
+            (4 * g + 2 * pair + h, 4 * (c % 8))
+        }
+    };
+    let field = (meta[lane] >> bit) as usize & 15;
+    if tf32 {
+        2 * c + ((field & 3) >> 1)
+    } else {
+        4 * c + ((field >> (2 * (j % 2))) & 3)
+    }
+}
+
 /// One element of D: `c + sum a[k] b[k]` (`c` absent when scale-d is false) in D's type, bits.
 pub fn dot(form: WgmmaForm, a: &[u64], b: &[u64], c: Option<u64>) -> u64 {
+    dot_with(rule(), form, a, b, c)
+}
+
+fn dot_with(rule: WgmmaRule, form: WgmmaForm, a: &[u64], b: &[u64], c: Option<u64>) -> u64 {
     match form.aty {
         WgTy::S8 | WgTy::U8 => {
             let sx = |t: WgTy, v: u64| {
@@ -478,7 +590,7 @@ pub fn dot(form: WgmmaForm, a: &[u64], b: &[u64], c: Option<u64>) -> u64 {
                 Some(c) => c as u32,
             };
             if matches!(form.aty, WgTy::E4M3 | WgTy::E5M2) {
-                let r = rule();
+                let r = rule;
                 let mut fp8 = r.fp8;
                 if form.dty == WgTy::F16 {
                     fp8.out_bits = r.fp8_f16_out_bits;
@@ -490,7 +602,7 @@ pub fn dot(form: WgmmaForm, a: &[u64], b: &[u64], c: Option<u64>) -> u64 {
                     u64::from(acc)
                 };
             }
-            let r = rule();
+            let r = rule;
             let fma = r.fma;
             if form.dty == WgTy::F16 && kk <= fma.block && r.f16_direct {
                 return f16_dot(fma, &av[..kk], &bv[..kk], c32);
@@ -566,8 +678,8 @@ fn f16_dot(fma: BlockFma, a: &[u64], b: &[u64], c32: u32) -> u64 {
 /// the four warps' shares make it whole). Their bytes are what Nsight Compute counts in
 /// `sm__sass_data_bytes_mem_shared_op_gmma` (calibration/wgmma).
 pub fn chunks(form: WgmmaForm, a_desc: Option<u64>, b_desc: u64, wg_warp: u32) -> Vec<u32> {
-    let k = form.k();
-    let operand = |d: &Desc, trans: bool, first: u32, rows: u32| {
+    // k: the operand's K (a sparse A stores half of B's); K-major rows of k * bits / 8 bytes
+    let operand = |d: &Desc, trans: bool, first: u32, rows: u32, k: u32, bits: u32| {
         let mut out = Vec::new();
         if trans {
             for kk in 0..k {
@@ -577,7 +689,7 @@ pub fn chunks(form: WgmmaForm, a_desc: Option<u64>, b_desc: u64, wg_warp: u32) -
             }
         } else {
             for mn in first..first + rows {
-                for c in 0..2 {
+                for c in 0..(k * bits / 128).max(2) {
                     out.push(operand_addr(d, false, mn, 16 * c));
                 }
             }
@@ -585,7 +697,14 @@ pub fn chunks(form: WgmmaForm, a_desc: Option<u64>, b_desc: u64, wg_warp: u32) -
         out
     };
     let mut out = match a_desc {
-        Some(a) => operand(&Desc::decode(a), form.has(WgmmaForm::TRANS_A), 16 * wg_warp, 16),
+        Some(a) => operand(
+            &Desc::decode(a),
+            form.has(WgmmaForm::TRANS_A),
+            16 * wg_warp,
+            16,
+            form.aty.k(),
+            form.aty.bits(),
+        ),
         None => Vec::new(),
     };
     let b = operand(
@@ -593,6 +712,8 @@ pub fn chunks(form: WgmmaForm, a_desc: Option<u64>, b_desc: u64, wg_warp: u32) -
         form.has(WgmmaForm::TRANS_B),
         0,
         u32::from(form.n),
+        form.k(),
+        form.bty.bits(),
     );
     out.extend(b.into_iter().skip(wg_warp as usize % 4).step_by(4));
     out

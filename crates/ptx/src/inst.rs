@@ -1213,7 +1213,8 @@ pub enum Inst {
     /// `wgmma.mma_async.sync.aligned.m64nNkK...`: the warp's 16-row slice of the warpgroup's
     /// 64xN product (see `warpscope_emu::wgmma`). D (the accumulators, `form.d_regs()` rows) is
     /// at `d..`; A is the descriptor row `a` or, for `form.a_regs()`, the four rows `a..`; B is
-    /// the descriptor row `b`; `scale`: D = A*B + (scale ? D : 0).
+    /// the descriptor row `b` (a sparse form: the metadata register is row `b + 1`); `scale`:
+    /// D = A*B + (scale ? D : 0).
     Wgmma {
         form: WgmmaForm,
         d: R,
@@ -1316,6 +1317,11 @@ impl WgmmaForm {
     pub const NEG_B: u8 = 16;
     /// `.satfinite` (integer forms).
     pub const SATFINITE: u8 = 32;
+    /// `.sp`: A is 2:4 (tf32: 1:2) structured sparse, stored compressed (K/2 columns), with a
+    /// metadata register (the register row after B's descriptor in [`Inst::Wgmma`]).
+    pub const SPARSE: u8 = 64;
+    /// The sparsity selector is 1 (threads 2 and 3 of each quad hold the metadata), else 0.
+    pub const SP_SEL1: u8 = 128;
     /// Whether `flag` is set.
     pub fn has(self, flag: u8) -> bool {
         self.flags & flag != 0
@@ -1329,9 +1335,17 @@ impl WgmmaForm {
         let per = if self.dty == WgTy::F16 { 4 } else { 2 };
         u32::from(self.n) / per
     }
-    /// K of the instruction.
+    /// K of the instruction (twice A's stored columns for a sparse form).
     pub fn k(self) -> u32 {
-        self.aty.k()
+        if self.sparse() {
+            2 * self.aty.k()
+        } else {
+            self.aty.k()
+        }
+    }
+    /// Whether the form is sparse (`.sp`).
+    pub fn sparse(self) -> bool {
+        self.has(Self::SPARSE)
     }
 }
 

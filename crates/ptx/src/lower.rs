@@ -3089,6 +3089,12 @@ impl<'m> KCtx<'m> {
     /// `mma.sync.aligned.SHAPE.row.col{.satfinite}.dty.aty.bty.cty d, a, b, c`: the operands are
     /// copied into consecutive rows (D, A, B, C), the product runs there, D is copied out.
     fn mma(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
+        if mods.iter().any(|m| *m == "sp" || m.starts_with("sp::")) {
+            return self.err(format!(
+                "unsupported instruction `{}` (sparse mma.sp is not modelled yet)",
+                i.opcode
+            ));
+        }
         let shape = match mods.iter().find(|m| m.starts_with('m')).copied() {
             Some("m16n8k16") => MmaShape::M16n8k16,
             Some("m16n8k8") => MmaShape::M16n8k8,

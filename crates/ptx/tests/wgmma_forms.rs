@@ -17,6 +17,22 @@ fn kernel(op: &str, nd: usize, acc: char, a: &str, tail: &str) -> String {
     )
 }
 
+/// A kernel with one sparse `wgmma.mma_async.sp.sync.aligned.SHAPE_TYPES` over four
+/// accumulators (%r1.. for an s32 D, else %f1..), metadata %r8 and selector `sel`.
+fn sp_kernel(shape_types: &str, a: &str, sel: &str, tail: &str) -> String {
+    let acc = if shape_types.contains(".s32.") { 'r' } else { 'f' };
+    let regs: Vec<String> = (1..=4).map(|i| format!("%{acc}{i}")).collect();
+    format!(
+        ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{{\n\
+         .reg .pred p;\n.reg .f32 %f<300>;\n.reg .b32 %r<300>;\n.reg .b64 %rd<4>;\n\
+         setp.eq.u32 p, 0, 0;\n\
+         wgmma.fence.sync.aligned;\n\
+         wgmma.mma_async.sp.sync.aligned.{shape_types} {{{}}}, {a}, %rd2, %r8, {sel}, p{tail};\n\
+         wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nret;\n}}\n",
+        regs.join(", ")
+    )
+}
+
 fn form(src: &str) -> Result<WgmmaForm, String> {
     let p = warpscope_ptx::compile(src).map_err(|e| e.join("\n"))?;
     p.ops
@@ -213,19 +229,85 @@ fn refusals_say_why() {
             ".sync.aligned",
         ),
         (
-            kernel(
-                "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16",
-                4,
-                'f',
-                "%rd1",
-                ", %r1, 0, 1, 1, 0, 0",
-            ),
-            "sparse",
+            sp_kernel("m64n8k64.f32.e4m3.e4m3", "%rd1", "1", ", 1, 1"),
+            "sparsity selector must be the immediate 0",
+        ),
+        (
+            sp_kernel("m64n8k32.f32.f16.f16", "%rd1", "2", ", 1, 1, 0, 0"),
+            "sparsity selector must be the immediate 0 or 1",
+        ),
+        (
+            sp_kernel("m64n8k32.f32.f16.f16", "%rd1", "%r9", ", 1, 1, 0, 0"),
+            "sparsity selector",
+        ),
+        (
+            sp_kernel("m64n8k16.f32.f16.f16", "%rd1", "0", ", 1, 1, 0, 0"),
+            "shape",
+        ),
+        (
+            sp_kernel("m64n8k512.s32.b1.b1.and.popc", "%rd1", "0", ""),
+            "shape",
+        ),
+        (
+            sp_kernel("m64n8k32.f32.f16.f16", "%rd1", "0", ", 1, 1, 0"),
+            "takes 10 operands",
         ),
     ];
     for (src, why) in cases {
         let e = form(&src).unwrap_err();
         assert!(e.contains(why), "expected `{why}` in: {e}");
         assert!(e.contains("wgmma"), "{e}");
+    }
+}
+
+#[test]
+fn the_sparse_forms() {
+    let sp = |st: &str, a: &str, sel: &str, tail: &str| form(&sp_kernel(st, a, sel, tail)).unwrap();
+    let f = sp("m64n8k32.f32.f16.f16", "%rd1", "1", ", 1, -1, 1, 0");
+    assert!(f.sparse() && f.has(WgmmaForm::SP_SEL1) && f.has(WgmmaForm::NEG_B));
+    assert!(f.has(WgmmaForm::TRANS_A) && !f.has(WgmmaForm::TRANS_B));
+    assert_eq!((f.k(), f.aty.k()), (32, 16), "K 32, A stores 16 columns");
+    let f = sp("m64n8k32.f32.bf16.bf16", "{%r1, %r2, %r3, %r4}", "0", ", 1, 1, 1");
+    assert!(f.a_regs() && f.has(WgmmaForm::TRANS_B) && !f.has(WgmmaForm::SP_SEL1));
+    let f = sp("m64n8k16.f32.tf32.tf32", "%rd1", "1", ", 1, 1");
+    assert_eq!((f.k(), f.has(WgmmaForm::SP_SEL1)), (16, true));
+    let f = sp("m64n16k64.f16.e5m2.e4m3", "%rd1", "0", ", -1, 1");
+    assert_eq!((f.k(), f.dty, f.has(WgmmaForm::NEG_A)), (64, WgTy::F16, true));
+    let f = sp("m64n8k64.s32.u8.s8.satfinite", "%rd1", "0", "");
+    assert!(f.sparse() && f.has(WgmmaForm::SATFINITE) && f.k() == 64);
+    // the metadata is the register row after B's descriptor
+    let p = warpscope_ptx::compile(&sp_kernel("m64n8k64.s32.s8.s8", "%rd1", "0", "")).unwrap();
+    assert!(
+        p.ops
+            .iter()
+            .any(|o| matches!(o.inst, Inst::Wgmma { form, .. } if form.sparse()))
+    );
+    // a dense form is not sparse and keeps its K
+    let d = form(&kernel(
+        "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16",
+        4,
+        'f',
+        "%rd1",
+        ", 1, 1, 0, 0",
+    ))
+    .unwrap();
+    assert_eq!((d.sparse(), d.k()), (false, 16));
+}
+
+#[test]
+fn warp_level_sparse_mma_is_refused_with_a_reason() {
+    for op in [
+        "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+        "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    ] {
+        let src = format!(
+            ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{{\n\
+             .reg .f32 %f<8>;\n.reg .b32 %r<8>;\n\
+             {op} {{%f1, %f2, %f3, %f4}}, {{%r1, %r2}}, {{%r3, %r4}}, {{%f1, %f2, %f3, %f4}}, %r5, 0;\n\
+             ret;\n}}\n"
+        );
+        let e = warpscope_ptx::compile(&src).unwrap_err().join("\n");
+        assert!(e.contains("sparse mma.sp is not modelled"), "{e}");
+        assert!(e.starts_with("8:"), "names the line: {e}");
     }
 }

@@ -1,6 +1,7 @@
 //! Lowering of the `wgmma` family (Hopper warpgroup matrix multiply-accumulate, sm_90a):
 //! `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group` and `wgmma.mma_async` in the forms
-//! ptxas accepts (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate").
+//! ptxas accepts (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"), the sparse
+//! `.sp` forms included (their metadata register travels in the row after B's descriptor).
 
 use super::{KCtx, LResult};
 use crate::inst::*;
@@ -42,9 +43,7 @@ impl<'m> KCtx<'m> {
 
     fn wgmma_mma(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
         let bad = |s: &mut Self, why: &str| s.err(format!("unsupported instruction `{}` ({why})", i.opcode));
-        if mods.contains(&"sp") {
-            return bad(self, "sparse wgmma is not modelled");
-        }
+        let sparse = mods.contains(&"sp");
         let Some(shape) = mods.iter().find(|m| m.starts_with("m64n")) else {
             return bad(self, "shape");
         };
@@ -82,7 +81,13 @@ impl<'m> KCtx<'m> {
         } else {
             (8..=256).contains(&n) && n % 8 == 0
         };
-        if !n_ok || k != aty.k() {
+        // a sparse form's K is twice the dense one (A stored compressed); no .b1 form
+        let k_ok = if sparse {
+            k == 2 * aty.k() && aty != WgTy::B1
+        } else {
+            k == aty.k()
+        };
+        if !n_ok || !k_ok {
             return bad(self, "shape");
         }
         let ops = &i.operands;
@@ -97,11 +102,29 @@ impl<'m> KCtx<'m> {
         } else {
             2
         };
-        if ops.len() != 4 + n_imm {
-            return self.err(format!("`{}` takes {} operands", i.opcode, 4 + n_imm));
+        // a sparse form has the metadata register and the sparsity selector before scale-d
+        let sp = if sparse { 2 } else { 0 };
+        if ops.len() != 4 + sp + n_imm {
+            return self.err(format!("`{}` takes {} operands", i.opcode, 4 + sp + n_imm));
+        }
+        let mut flags = 0u8;
+        if sparse {
+            flags |= WgmmaForm::SPARSE;
+            // selector: 0 or 1 for 16-bit and tf32 operands, 0 for 8-bit ones (as ptxas)
+            match ops[4] {
+                Operand::Int(0) => {}
+                Operand::Int(1) if !(int || float8) => flags |= WgmmaForm::SP_SEL1,
+                _ => {
+                    return self.err(format!(
+                        "`{}`: the sparsity selector must be the immediate 0{}",
+                        i.opcode,
+                        if int || float8 { "" } else { " or 1" }
+                    ));
+                }
+            }
         }
         let mut imm = Vec::new();
-        for o in &ops[4..] {
+        for o in &ops[4 + sp..] {
             match o {
                 Operand::Int(v) => imm.push(*v as i64),
                 _ => {
@@ -112,7 +135,6 @@ impl<'m> KCtx<'m> {
                 }
             }
         }
-        let mut flags = 0u8;
         if a_regs {
             flags |= WgmmaForm::A_REGS;
         }
@@ -142,7 +164,6 @@ impl<'m> KCtx<'m> {
                 }
             }
         }
-        let _ = float8;
         let form = WgmmaForm {
             n,
             dty,
@@ -181,8 +202,16 @@ impl<'m> KCtx<'m> {
         } else {
             self.src(&ops[1], Ty::U64)?
         };
-        let b = self.src(&ops[2], Ty::U64)?;
-        let scale = self.psrc(&ops[3])?;
+        let mut b = self.src(&ops[2], Ty::U64)?;
+        if sparse {
+            // B's descriptor and the metadata in consecutive rows
+            let meta = self.src(&ops[3], Ty::U32)?;
+            let rows = self.rows(2)?;
+            self.mov_rows(rows, b, guard);
+            self.mov_rows(rows + 1, meta, guard);
+            b = rows;
+        }
+        let scale = self.psrc(&ops[3 + sp])?;
         self.push(Inst::Wgmma { form, d, a, b, scale }, guard);
         for (k, o) in dv.iter().enumerate() {
             let r = self.dst(o)?;
