@@ -21,11 +21,28 @@
 //!   smaller terms can add plus the widest access. Its accesses must be whole 4-byte words (every
 //!   factor, offset and width a multiple of 4), so bytes apart are words apart. Two different blocks then differ in some block
 //!   dimension, and the largest term with a difference separates their bytes.
+//! - Guards only take threads away, so they cannot make accesses meet; what they tell bounds the
+//!   accesses that remain (a grid overhanging its data, `if (i < n)`, `if (ix < nx && iy < ny)`,
+//!   an early `return`). A must-analysis over the control flow finds the predicates every path to
+//!   an access has tested (branches taken or not, guarded exits, the access's own guard), each
+//!   written once, unguarded, by a comparison of known integers or an `and`/`or`/`not` of such
+//!   predicates, and written on every path before it is read. Their facts (`e >= 0`, affine in
+//!   `%ctaid`/`%tid`) bound, where an access's factors are proportional to a fact's, the greatest
+//!   address (the region's check) and the mixed radix's sum of the smaller terms.
+//! - One loop: a kernel with exactly one backward branch (conditional), a body without other
+//!   branches or exits that no branch enters past its head, and rows written once before it and
+//!   once in it by `row += step` (`step` a positive constant): such a row is `first + K step`,
+//!   `K` the iterations done, in the body up to its update (unknown after it). The exit test
+//!   after the update (`i < m` or `i <= m`, `m` known) and a guard before the loop saying
+//!   `first <= M` give `first + K step <= M` at every iteration: a grid-stride loop
+//!   (`i += blockDim.x * gridDim.x`) is then a mixed radix whose largest term is `K`.
 //! - Any other instruction that may touch global memory (a call, `cp.async`, TMA, textures and
 //!   surfaces, printf, the device runtime, ...) makes the proof fail.
 
 use warpscope_ptx::Kernel;
-use warpscope_ptx::inst::{BinOp, Inst, MemSpace, NO_REG, Op, PSrc, R, RowInit, Special, TernOp, Ty, UnOp};
+use warpscope_ptx::inst::{
+    BinOp, BoolOp, Cmp, Inst, MemSpace, NO_REG, Op, P, PRED_TRUE, PSrc, R, RowInit, Special, TernOp, Ty, UnOp,
+};
 
 /// Whether launches may use the proof: not with `WARPSCOPE_SHADOW_PROOF=0` in the environment, a
 /// measurement switch that keeps the shadow on every launch that runs in parallel (the results are
@@ -35,10 +52,14 @@ pub(crate) fn enabled() -> bool {
     *ON.get_or_init(|| std::env::var_os("WARPSCOPE_SHADOW_PROOF").is_none_or(|v| v != "0"))
 }
 
-/// `%ctaid.x/y/z` then `%tid.x/y/z`.
-const VARS: usize = 6;
+/// `%ctaid.x/y/z`, `%tid.x/y/z`, then the count of a loop's iterations done so far.
+const VARS: usize = 7;
+/// The loop's iteration variable.
+const K: usize = 6;
 /// Kernels with more global accesses than this are not followed.
 const MAX_ACCESSES: usize = 2048;
+/// Every variable, as a mask.
+const ALL: u32 = (1 << VARS) - 1;
 
 /// `k + sum c[v] var[v]` over the launch's `%ctaid` and `%tid`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,10 +135,97 @@ pub(crate) struct Proof {
 /// One global access of the kernel.
 struct Access {
     a: Aff,
+    /// What holds for every thread that makes the access (each `e >= 0`): its guards.
+    facts: Vec<Aff>,
     w: u64,
     lo: i128,
     hi: i128,
     write: bool,
+}
+
+/// A row a loop steps: written once before the loop (`init`) and once in it (`upd`: `row += step`,
+/// `step` a positive constant).
+#[derive(Clone, Copy, Debug)]
+struct Induction {
+    row: R,
+    init: usize,
+    upd: usize,
+    step: R,
+}
+
+/// The kernel's one backward branch (at `back`, to `head`), with a body free of other branches
+/// and exits, and the rows it steps.
+#[derive(Clone, Debug)]
+struct Loop {
+    head: usize,
+    back: usize,
+    ind: Vec<Induction>,
+}
+
+/// The kernel's loop, when it has exactly one backward branch (conditional), no branch, exit or
+/// call in its body, no branch from outside into it past its head, and rows stepped by constants.
+fn find_loop(ops: &[Op], entry: u32, writers: &[Vec<usize>]) -> Option<Loop> {
+    let target = |op: &Op| match op.inst {
+        Inst::Bra { target, .. } => (target as usize).checked_sub(entry as usize),
+        _ => None,
+    };
+    let mut back = None;
+    for (pc, op) in ops.iter().enumerate() {
+        if let Some(t) = target(op)
+            && t <= pc
+        {
+            if back.is_some() {
+                return None;
+            }
+            back = Some((t, pc));
+        }
+    }
+    let (head, back) = back?;
+    if ops[back].guard == PSrc::TRUE {
+        return None;
+    }
+    if ops[head..back].iter().any(|op| {
+        matches!(
+            op.inst,
+            Inst::Bra { .. } | Inst::Exit | Inst::Trap | Inst::Call { .. }
+        )
+    }) {
+        return None;
+    }
+    if ops
+        .iter()
+        .any(|op| target(op).is_some_and(|t| t > head && t <= back))
+    {
+        return None;
+    }
+    let mut ind = Vec::new();
+    for (r, w) in writers.iter().enumerate() {
+        let &[init, upd] = w.as_slice() else { continue };
+        if init >= head || upd < head || upd >= back || ops[upd].guard != PSrc::TRUE {
+            continue;
+        }
+        let row = r as R;
+        let step = match ops[upd].inst {
+            Inst::Bin {
+                op: BinOp::Add,
+                ty,
+                d,
+                a,
+                b,
+            } if d == row && int_bits(ty).is_some() => {
+                if a == row && b != row {
+                    b
+                } else if b == row && a != row {
+                    a
+                } else {
+                    continue;
+                }
+            }
+            _ => continue,
+        };
+        ind.push(Induction { row, init, upd, step });
+    }
+    (!ind.is_empty()).then_some(Loop { head, back, ind })
 }
 
 /// Where a row's single write is.
@@ -220,6 +328,10 @@ fn effects(i: &Inst) -> Option<(Vec<R>, Option<(R, i32, u64, bool)>)> {
 /// The values of the kernel's rows, as far as the proof follows them.
 struct Values<'a> {
     ops: &'a [Op],
+    /// The kernel's one loop (its first and last pc, the back edge) and its induction rows.
+    lp: Option<Loop>,
+    /// The pc whose operands are being read (the induction rows' values depend on it).
+    cur_pc: usize,
     defs: Vec<Def>,
     /// Rows some instruction may read before a write reached it.
     unsafe_rows: Vec<bool>,
@@ -240,6 +352,11 @@ impl Values<'_> {
         let i = usize::from(r);
         if r == NO_REG || i >= self.defs.len() || self.unsafe_rows[i] {
             return None;
+        }
+        if let Some(lp) = &self.lp
+            && let Some(j) = lp.ind.iter().position(|x| x.row == r)
+        {
+            return self.induction(j);
         }
         if let Some(v) = self.memo[i] {
             return v;
@@ -274,7 +391,39 @@ impl Values<'_> {
         self.shape.fits(v, bits)
     }
 
+    /// Induction row `j` of the loop where pc `cur_pc` reads it: its first value before the loop,
+    /// `first + K step` in the loop up to its update, unknown elsewhere.
+    fn induction(&mut self, j: usize) -> Option<Aff> {
+        let lp = self.lp.as_ref()?;
+        let x = lp.ind[j];
+        let (head, pc) = (lp.head, self.cur_pc);
+        if pc > x.init && pc < head {
+            self.at(x.init, |v| v.computed(x.init))
+        } else if pc >= head && pc <= x.upd {
+            let first = self.at(x.init, |v| v.computed(x.init))?;
+            let step = self.at(x.upd, |v| v.value(x.step))?;
+            if !step.is_const() || step.k <= 0 {
+                return None;
+            }
+            Some(first.add(&Aff::var(K).scale(step.k)?, 1))
+        } else {
+            None
+        }
+    }
+
+    /// `f` with `cur_pc` at `pc`.
+    fn at<T>(&mut self, pc: usize, f: impl FnOnce(&mut Self) -> T) -> T {
+        let old = std::mem::replace(&mut self.cur_pc, pc);
+        let r = f(self);
+        self.cur_pc = old;
+        r
+    }
+
     fn computed(&mut self, pc: usize) -> Option<Aff> {
+        self.at(pc, |v| v.computed_here(pc))
+    }
+
+    fn computed_here(&mut self, pc: usize) -> Option<Aff> {
         let op = self.ops[pc];
         if op.guard != PSrc::TRUE {
             return None;
@@ -376,6 +525,375 @@ impl Values<'_> {
     }
 }
 
+/// The predicates an instruction the proof follows writes.
+fn pred_writes(i: &Inst) -> Vec<P> {
+    let v = match *i {
+        Inst::Setp { p, q, .. } => vec![p, q],
+        Inst::PredOp { d, .. } | Inst::RegToPred { d, .. } => vec![d],
+        Inst::TestP { p, .. }
+        | Inst::Shfl { p, .. }
+        | Inst::Match { p, .. }
+        | Inst::Vote { p, .. }
+        | Inst::BarRed { p, .. }
+        | Inst::Elect { p, .. } => vec![p],
+        _ => vec![],
+    };
+    v.into_iter().filter(|&p| p != PRED_TRUE).collect()
+}
+
+/// A predicate and its value on an edge of the control flow.
+type Edge = Option<(P, bool)>;
+
+/// Where control may go after each pc (`None`: a branch out of the kernel), each with what the
+/// edge tells of a predicate (taken, a guarded branch's predicate is `!neg`; not taken, `neg`).
+fn successors(ops: &[Op], entry: u32) -> Option<Vec<Vec<(usize, Edge)>>> {
+    ops.iter()
+        .enumerate()
+        .map(|(pc, op)| {
+            let g = op.guard;
+            let cond = |taken: bool| (g.idx != PRED_TRUE).then_some((g.idx, taken != g.neg));
+            let next = pc + 1;
+            let all = match op.inst {
+                Inst::Bra { target, .. } => {
+                    let t = (target as usize)
+                        .checked_sub(entry as usize)
+                        .filter(|&t| t < ops.len())?;
+                    if g == PSrc::TRUE {
+                        vec![(t, None)]
+                    } else {
+                        vec![(t, cond(true)), (next, cond(false))]
+                    }
+                }
+                Inst::Exit | Inst::Trap if g == PSrc::TRUE => vec![],
+                Inst::Exit | Inst::Trap => vec![(next, cond(false))],
+                _ => vec![(next, None)],
+            };
+            Some(all.into_iter().filter(|&(t, _)| t < ops.len()).collect())
+        })
+        .collect()
+}
+
+/// A must-analysis over bit sets: what holds at a pc on every path from the kernel's entry
+/// (`None`: no path reaches it). `out`: the set after a pc along an edge.
+fn must(
+    succ: &[Vec<(usize, Edge)>],
+    words: usize,
+    out: impl Fn(usize, &[u64], Edge) -> Vec<u64>,
+) -> Vec<Option<Vec<u64>>> {
+    let mut at: Vec<Option<Vec<u64>>> = vec![None; succ.len()];
+    if succ.is_empty() {
+        return at;
+    }
+    at[0] = Some(vec![0; words]);
+    let mut work = vec![0usize];
+    while let Some(pc) = work.pop() {
+        let Some(s) = at[pc].clone() else { continue };
+        for &(t, e) in &succ[pc] {
+            let o = out(pc, &s, e);
+            let new = match &at[t] {
+                None => o,
+                Some(old) => old.iter().zip(&o).map(|(a, b)| a & b).collect(),
+            };
+            if at[t].as_ref() != Some(&new) {
+                at[t] = Some(new);
+                work.push(t);
+            }
+        }
+    }
+    at
+}
+
+fn bit(s: &[u64], i: usize) -> bool {
+    s.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
+}
+
+fn set_bit(s: &mut [u64], i: usize) {
+    if let Some(w) = s.get_mut(i / 64) {
+        *w |= 1 << (i % 64);
+    }
+}
+
+/// What the guards of a kernel tell of the threads that reach each pc: the values of predicates
+/// (written once, by a comparison of known values or a logic of such predicates) on the branches
+/// every path to the pc took.
+struct Guards {
+    /// The predicates every path to a pc wrote (before the pc).
+    written: Vec<Option<Vec<u64>>>,
+    /// The predicates' values known at a pc (bit `2 p + value`).
+    known: Vec<Option<Vec<u64>>>,
+    /// Each predicate's single unguarded write (`None`: none or several, or guarded).
+    pdef: Vec<Option<usize>>,
+    /// The loop's pcs: a predicate written there may change from one iteration to the next.
+    body: Option<(usize, usize)>,
+}
+
+impl Guards {
+    fn new(ops: &[Op], entry: u32, n_preds: usize) -> Option<Guards> {
+        let succ = successors(ops, entry)?;
+        let mut count = vec![0u32; n_preds];
+        let mut pdef = vec![None; n_preds];
+        for (pc, op) in ops.iter().enumerate() {
+            for p in pred_writes(&op.inst) {
+                let k = usize::from(p);
+                *count.get_mut(k)? += 1;
+                pdef[k] = (op.guard == PSrc::TRUE).then_some(pc);
+            }
+        }
+        for (d, c) in pdef.iter_mut().zip(&count) {
+            if *c != 1 {
+                *d = None;
+            }
+        }
+        let words = n_preds.div_ceil(64);
+        let written = must(&succ, words, |pc, s, _| {
+            let mut o = s.to_vec();
+            if ops[pc].guard == PSrc::TRUE {
+                for p in pred_writes(&ops[pc].inst) {
+                    set_bit(&mut o, usize::from(p));
+                }
+            }
+            o
+        });
+        let known = must(&succ, (2 * n_preds).div_ceil(64), |pc, s, e| {
+            let mut o = s.to_vec();
+            if let Some((p, v)) = e {
+                let p = usize::from(p);
+                // the branch reads the predicate: known only when every path wrote it
+                if written[pc].as_ref().is_some_and(|w| bit(w, p)) {
+                    set_bit(&mut o, 2 * p + usize::from(v));
+                }
+            }
+            o
+        });
+        Some(Guards {
+            written,
+            known,
+            pdef,
+            body: None,
+        })
+    }
+
+    /// What holds (each `e >= 0`) for every thread that executes pc `pc` (its own guard included).
+    fn facts(&self, values: &mut Values, pc: usize) -> Vec<Aff> {
+        let Some(known) = &self.known[pc] else {
+            return vec![];
+        };
+        let mut out = Vec::new();
+        for i in 0..known.len() * 64 {
+            if bit(known, i) {
+                self.implied(values, (i / 2) as P, i % 2 == 1, 0, &mut out);
+            }
+        }
+        let g = values.ops[pc].guard;
+        if g.idx != PRED_TRUE
+            && self.written[pc]
+                .as_ref()
+                .is_some_and(|w| bit(w, usize::from(g.idx)))
+        {
+            self.implied(values, g.idx, !g.neg, 0, &mut out);
+        }
+        out
+    }
+
+    /// What predicate `p` having value `v` (where it is read after its write) tells, into `out`.
+    fn implied(&self, values: &mut Values, p: P, v: bool, depth: u32, out: &mut Vec<Aff>) {
+        let Some(&Some(s)) = self.pdef.get(usize::from(p)) else {
+            return;
+        };
+        if depth > 8 || self.body.is_some_and(|(h, e)| (h..=e).contains(&s)) {
+            return;
+        }
+        let written =
+            |q: P| q != PRED_TRUE && self.written[s].as_ref().is_some_and(|w| bit(w, usize::from(q)));
+        // a predicate source `c` having truth `t`, where pc `s` reads it
+        let lit = |g: &Self, values: &mut Values, c: PSrc, t: bool, out: &mut Vec<Aff>| {
+            if written(c.idx) {
+                g.implied(values, c.idx, t != c.neg, depth + 1, out);
+            }
+        };
+        match values.ops[s].inst {
+            Inst::Setp {
+                cmp,
+                ty,
+                p: pp,
+                q,
+                a,
+                b,
+                bop,
+                c,
+            } => {
+                // p = (a cmp b) bop c, q = !(a cmp b) bop c
+                let flip = if p == pp {
+                    false
+                } else if p == q {
+                    true
+                } else {
+                    return;
+                };
+                // the operands as pc `s` reads them
+                let part = |values: &mut Values, t: bool, out: &mut Vec<Aff>| {
+                    values.at(s, |v| compared(v, cmp, ty, a, b, t != flip, out));
+                };
+                match (bop, v) {
+                    (None, _) => part(values, v, out),
+                    (Some(BoolOp::And), true) => {
+                        part(values, true, out);
+                        lit(self, values, c, true, out);
+                    }
+                    (Some(BoolOp::Or), false) => {
+                        part(values, false, out);
+                        lit(self, values, c, false, out);
+                    }
+                    _ => {}
+                }
+            }
+            Inst::PredOp { op, a, b, .. } => match (op, v) {
+                (BoolOp::And, true) => {
+                    lit(self, values, a, true, out);
+                    lit(self, values, b, true, out);
+                }
+                (BoolOp::Or, false) => {
+                    lit(self, values, a, false, out);
+                    lit(self, values, b, false, out);
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}
+
+/// The loop's count of iterations over the grid and what holds in its body (`e >= 0`): its exit
+/// test `@p bra head` after the update of a stepped row `i` (`p`: `i < m` or `i <= m`, `m` known)
+/// keeps `i <= M` at every iteration's start, and the guards before the loop give `first <= M`.
+fn loop_bound(values: &mut Values, guards: &Guards, lp: &Loop) -> Option<(u64, Aff)> {
+    let ops = values.ops;
+    let g = ops[lp.back].guard;
+    let c = guards.pdef.get(usize::from(g.idx)).copied().flatten()?;
+    let Inst::Setp {
+        cmp,
+        ty,
+        p,
+        q,
+        a,
+        b,
+        bop: None,
+        ..
+    } = ops[c].inst
+    else {
+        return None;
+    };
+    let x = *lp.ind.iter().find(|x| x.row == a)?;
+    if !(x.upd < c && c < lp.back) {
+        return None;
+    }
+    let bits = int_bits(ty)?;
+    let m = values.at(c, |v| v.operand(b, bits))?;
+    if !m.is_const() {
+        return None;
+    }
+    // taken when the predicate is `!neg`: when (a cmp b) is `!neg`, or `neg` for the `q` output
+    let is_q = g.idx == q && g.idx != p;
+    let want = g.neg == is_q;
+    let most = match (cmp, want) {
+        (Cmp::Lt | Cmp::Lo, true) | (Cmp::Ge | Cmp::Hs, false) => m.k - 1,
+        (Cmp::Le | Cmp::Ls, true) | (Cmp::Gt | Cmp::Hi, false) => m.k,
+        _ => return None,
+    };
+    let first = values.at(x.init, |v| v.computed(x.init))?;
+    let step = values.at(x.upd, |v| v.value(x.step))?;
+    if !step.is_const() || step.k <= 0 {
+        return None;
+    }
+    // the loop's entry: a guard saying first <= most on every path to the head
+    let n = values.shape.n;
+    let lin = |a: &Aff| -> [i128; VARS] { std::array::from_fn(|v| if n[v] > 1 { a.c[v] } else { 0 }) };
+    let want_c: [i128; VARS] = lin(&first).map(|c| -c);
+    let entry = values.at(lp.head, |v| guards.facts(v, lp.head));
+    if !entry.iter().any(|f| lin(f) == want_c && f.k + first.k <= most) {
+        return None;
+    }
+    let (lo, _) = first.range(&n);
+    let count = if most >= lo {
+        (most - lo).div_euclid(step.k) + 1
+    } else {
+        1
+    };
+    let count = u64::try_from(count).ok().filter(|&c| c < 1 << 40)?;
+    let mut fact = first.scale(-1)?.add(&Aff::konst(most), 1);
+    fact.c[K] = -step.k;
+    Some((count, fact))
+}
+
+/// What `a cmp b` (integers of type `ty`) having truth `t` tells, each `e >= 0`, into `out`.
+fn compared(values: &mut Values, cmp: Cmp, ty: Ty, a: R, b: R, t: bool, out: &mut Vec<Aff>) {
+    let Some(n) = int_bits(ty) else { return };
+    // both in [0, 2^(n - 1)): signed and unsigned comparisons are the integers'
+    let (Some(x), Some(y)) = (values.operand(a, n), values.operand(b, n)) else {
+        return;
+    };
+    let one = Aff::konst(1);
+    // x < y is y - x - 1 >= 0, x <= y is y - x >= 0
+    let lt = |x: &Aff, y: &Aff| y.add(x, -1).add(&one, -1);
+    let le = |x: &Aff, y: &Aff| y.add(x, -1);
+    match (cmp, t) {
+        (Cmp::Lt | Cmp::Lo, true) | (Cmp::Ge | Cmp::Hs, false) => out.push(lt(&x, &y)),
+        (Cmp::Le | Cmp::Ls, true) | (Cmp::Gt | Cmp::Hi, false) => out.push(le(&x, &y)),
+        (Cmp::Gt | Cmp::Hi, true) | (Cmp::Le | Cmp::Ls, false) => out.push(lt(&y, &x)),
+        (Cmp::Ge | Cmp::Hs, true) | (Cmp::Lt | Cmp::Lo, false) => out.push(le(&y, &x)),
+        (Cmp::Eq, true) | (Cmp::Ne, false) => {
+            out.push(le(&x, &y));
+            out.push(le(&y, &x));
+        }
+        _ => {}
+    }
+}
+
+/// An upper bound of `sum c[v] var[v]` over the variables `vars` (a mask) whose factor is positive,
+/// where the facts hold: a fact `sum a[v] var[v] <= m` (every `a[v] >= 0`) whose variables are all
+/// among them with factors proportional to theirs bounds their part by `m` times the ratio, in
+/// place of their counts; the others count each variable's greatest value.
+fn max_positive(c: &[i128; VARS], vars: u32, n: &[u64; VARS], facts: &[Aff]) -> i128 {
+    let pos: u32 = (0..VARS)
+        .filter(|&v| vars >> v & 1 != 0 && c[v] > 0 && n[v] > 1)
+        .fold(0, |m, v| m | 1 << v);
+    let box_of = |m: u32| -> i128 {
+        (0..VARS)
+            .filter(|&v| m >> v & 1 != 0)
+            .map(|v| c[v] * (i128::from(n[v]) - 1))
+            .sum()
+    };
+    let mut used = 0u32;
+    let mut total = 0i128;
+    for f in facts {
+        // f: k + sum d[v] var[v] >= 0, i.e. sum (-d[v]) var[v] <= k
+        let mut supp = 0u32;
+        let mut ok = true;
+        for (v, (&count, &d)) in n.iter().zip(&f.c).enumerate() {
+            if count > 1 && d != 0 {
+                ok &= d < 0;
+                supp |= 1 << v;
+            }
+        }
+        if !ok || supp == 0 || supp & !pos != 0 || supp & used != 0 {
+            continue;
+        }
+        let v0 = supp.trailing_zeros() as usize;
+        let (c0, a0) = (c[v0], -f.c[v0]);
+        if (0..VARS).any(|v| supp >> v & 1 != 0 && c[v] * a0 != c0 * -f.c[v]) {
+            continue;
+        }
+        // sum over supp of c var = (c0 / a0) sum a var <= c0 m / a0 (m < 0: no thread gets here)
+        let bound = (c0 * f.k.max(0)).div_euclid(a0);
+        let whole = box_of(supp);
+        if bound < whole {
+            used |= supp;
+            total += bound;
+        }
+    }
+    total + box_of(pos & !used)
+}
+
 /// The rows a thread may read before it wrote them ([`crate::zero_rows::rows_to_zero`]), with
 /// the instructions that analysis does not list but this proof follows (atomics, shuffles, votes,
 /// ...) told to it as a plain instruction that reads and writes the same rows.
@@ -438,17 +956,27 @@ pub(crate) fn prove(
         };
         Some(())
     };
+    // each row's writers (the first three; `usize::MAX`: preset)
+    let mut writers: Vec<Vec<usize>> = vec![Vec::new(); n_rows];
     for &(r, init) in &kernel.row_init {
         write(&mut defs, r, Def::Preset(init))?;
+        if let Some(w) = writers.get_mut(usize::from(r)) {
+            w.push(usize::MAX);
+        }
     }
     let mut raw = Vec::new();
     for (pc, op) in ops.iter().enumerate() {
         let (writes, access) = effects(&op.inst)?;
         for r in writes {
             write(&mut defs, r, Def::At(pc))?;
+            if let Some(w) = writers.get_mut(usize::from(r))
+                && w.len() < 3
+            {
+                w.push(pc);
+            }
         }
-        if let Some(a) = access {
-            raw.push(a);
+        if let Some((addr, off, w, write)) = access {
+            raw.push((pc, addr, off, w, write));
         }
     }
     let mut unsafe_mask = vec![false; n_rows];
@@ -457,19 +985,23 @@ pub(crate) fn prove(
             *m = true;
         }
     }
-    let n = [
+    let mut n = [
         u64::from(grid[0]),
         u64::from(grid[1]),
         u64::from(grid[2]),
         u64::from(block[0]),
         u64::from(block[1]),
         u64::from(block[2]),
+        1,
     ];
     if n.contains(&0) {
         return None;
     }
+    let lp = find_loop(ops, kernel.entry, &writers);
     let mut values = Values {
         ops,
+        lp: lp.clone(),
+        cur_pc: 0,
         defs,
         unsafe_rows: unsafe_mask,
         params,
@@ -478,15 +1010,53 @@ pub(crate) fn prove(
         shape: Shape { n },
         memo: vec![None; n_rows],
     };
+    let mut guards = Guards::new(ops, kernel.entry, kernel.n_preds as usize)?;
+    // the loop: its iterations bounded by its exit test and its entry's guard
+    let mut loop_fact = None;
+    if let Some(lp) = &lp {
+        guards.body = Some((lp.head, lp.back));
+        match loop_bound(&mut values, &guards, lp) {
+            Some((count, fact)) => {
+                n[K] = count;
+                loop_fact = Some(fact);
+            }
+            // the rows it steps are unknown then
+            None => values.lp = None,
+        }
+        values.shape = Shape { n };
+        values.memo = vec![None; n_rows];
+        // no stepped row may wrap over the iterations
+        if let Some(lp) = &values.lp {
+            for x in lp.ind.clone() {
+                let Inst::Bin { ty, .. } = ops[x.upd].inst else {
+                    return None;
+                };
+                let first = values.at(x.init, |v| v.computed(x.init))?;
+                let step = values.at(x.upd, |v| v.value(x.step))?;
+                let last = first.add(&Aff::konst(step.k * i128::from(n[K])), 1);
+                values.shape.fits(last, int_bits(ty)?)?;
+            }
+        }
+    }
     // the groups below compare accesses pairwise
     if raw.len() > MAX_ACCESSES {
         return None;
     }
     let mut accesses = Vec::with_capacity(raw.len());
     let mut regions = Vec::with_capacity(raw.len());
-    for (addr, off, w, write) in raw {
-        let a = values.operand(addr, 64)?.add(&Aff::konst(i128::from(off)), 1);
-        let (lo, hi) = a.range(&n);
+    for (pc, addr, off, w, write) in raw {
+        let a = values
+            .at(pc, |v| v.operand(addr, 64))?
+            .add(&Aff::konst(i128::from(off)), 1);
+        let mut facts = values.at(pc, |v| guards.facts(v, pc));
+        if let (Some(lp), Some(f)) = (&values.lp, loop_fact)
+            && (lp.head..=lp.back).contains(&pc)
+        {
+            facts.push(f);
+        }
+        // the guards only take threads away: the greatest address where they hold
+        let (lo, _) = a.range(&n);
+        let hi = a.k + max_positive(&a.c, ALL, &n, &facts);
         let end = hi + i128::from(w);
         // the bytes, over the whole grid, in one region
         let r = spans
@@ -499,6 +1069,7 @@ pub(crate) fn prove(
         regions.push(r);
         accesses.push(Access {
             a,
+            facts,
             w,
             lo,
             hi: end,
@@ -569,10 +1140,10 @@ fn separated<'a>(group: impl Iterator<Item = &'a Access>, n: &[u64; VARS]) -> bo
         return false;
     }
     let w = group.iter().map(|x| i128::from(x.w)).max().unwrap_or(0);
-    // (factor, count of values, a block dimension)
-    let mut terms: Vec<(i128, i128, bool)> = (0..VARS)
+    // (factor, count of values, a block dimension, the variable: VARS for the offsets)
+    let mut terms: Vec<(i128, i128, bool, usize)> = (0..VARS)
         .filter(|&v| n[v] > 1 && first[v] != 0)
-        .map(|v| (first[v].abs(), i128::from(n[v]), v < 3))
+        .map(|v| (first[v].abs(), i128::from(n[v]), v < 3, v))
         .collect();
     let mut ks: Vec<i128> = group.iter().map(|x| x.a.k).collect();
     ks.sort_unstable();
@@ -580,24 +1151,38 @@ fn separated<'a>(group: impl Iterator<Item = &'a Access>, n: &[u64; VARS]) -> bo
     if ks.len() > 1 {
         let step = ks[1] - ks[0];
         if ks.windows(2).all(|p| p[1] - p[0] == step) {
-            terms.push((step, ks.len() as i128, false));
+            terms.push((step, ks.len() as i128, false, VARS));
         } else {
-            terms.push((1, ks[ks.len() - 1] - ks[0] + 1, false));
+            terms.push((1, ks[ks.len() - 1] - ks[0] + 1, false, VARS));
         }
     }
     // block terms after thread terms of the same factor: the stricter order
-    terms.sort_unstable_by_key(|&(f, _, b)| (f, b));
+    terms.sort_unstable_by_key(|&(f, _, b, _)| (f, b));
     let Some(k0) = terms.iter().position(|t| t.2) else {
         return false;
     };
-    let mut below = 0i128;
-    for (k, &(f, count, _)) in terms.iter().enumerate() {
-        if k >= k0 && f < below + w {
-            return false;
+    // how far apart the smaller terms can put two accesses: the offsets' spread, the negative
+    // factors' whole ranges, and the positive ones' greatest sum where each access's guards hold
+    let negative: [i128; VARS] = std::array::from_fn(|v| first[v].min(0).abs());
+    let below = |k: usize| -> i128 {
+        let mut vars = 0u32;
+        let mut spread = 0i128;
+        for &(f, count, _, v) in &terms[..k] {
+            if v == VARS {
+                spread += f * (count - 1);
+            } else {
+                vars |= 1 << v;
+                spread += negative[v] * (count - 1);
+            }
         }
-        below += f * (count - 1);
-    }
-    true
+        spread
+            + group
+                .iter()
+                .map(|x| max_positive(&first, vars, n, &x.facts))
+                .max()
+                .unwrap_or(0)
+    };
+    (k0..terms.len()).all(|k| terms[k].0 >= below(k) + w)
 }
 
 #[cfg(test)]
@@ -609,6 +1194,25 @@ mod tests {
     /// The proof for kernel `k` of `body` (its parameters `params`), with buffers of `bytes` at
     /// 0x10000 and 0x4000000 (`a` and `b`), `n` as the u32 parameter after them.
     fn proof(body: &str, grid: [u32; 3], block: [u32; 3], bytes: u64, n: u32) -> Option<Proof> {
+        proof_at(
+            body,
+            grid,
+            block,
+            &[(0x10000, bytes), (0x400_0000, bytes)],
+            [0x10000, 0x400_0000],
+            n,
+        )
+    }
+
+    /// [`proof`] with the regions `spans` and the addresses `ab` passed as `a` and `b`.
+    fn proof_at(
+        body: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        spans: &[(u64, u64)],
+        ab: [u64; 2],
+        n: u32,
+    ) -> Option<Proof> {
         let src = format!(
             "{HEAD}.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 n)\n{{\n\
              .reg .pred %p<8>;\n .reg .b32 %r<32>;\n .reg .b64 %rd<32>;\n .reg .f32 %f<8>;\n\
@@ -621,18 +1225,10 @@ mod tests {
         let preset: Vec<R> = k.row_init.iter().map(|&(r, _)| r).collect();
         let unsafe_rows = unwritten_rows(ops, k.entry, k.n_rows, &preset);
         let mut params = vec![0u8; k.param_size as usize];
-        params[0..8].copy_from_slice(&0x10000u64.to_le_bytes());
-        params[8..16].copy_from_slice(&0x400_0000u64.to_le_bytes());
+        params[0..8].copy_from_slice(&ab[0].to_le_bytes());
+        params[8..16].copy_from_slice(&ab[1].to_le_bytes());
         params[16..20].copy_from_slice(&n.to_le_bytes());
-        prove(
-            ops,
-            k,
-            &params,
-            grid,
-            block,
-            &unsafe_rows,
-            &[(0x10000, bytes), (0x400_0000, bytes)],
-        )
+        prove(ops, k, &params, grid, block, &unsafe_rows, spans)
     }
 
     /// `out[ctaid.x * ntid.x + tid.x] = in[same]` (`%rd3` is `a`, `%rd2` is `b`): `idx` computes
@@ -823,5 +1419,207 @@ mod tests {
         let body = one_d(" mad.lo.s32 %r5, %r2, %r3, %r4;")
             + "\n cvta.to.global.u64 %rd9, %rd2;\n red.global.add.f32 [%rd9], %f1;";
         assert!(proof(&body, [64, 1, 1], [256, 1, 1], 1 << 20, 0).is_none());
+    }
+
+    /// `i = ctaid.x * ntid.x + tid.x`; `guard` ends by branching to `END` (or exiting) for the
+    /// threads that skip; then `b[i] = a[i]`.
+    fn guarded(guard: &str) -> String {
+        format!(
+            " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+             mad.lo.s32 %r5, %r2, %r3, %r4;\n{guard}\n\
+             cvta.to.global.u64 %rd4, %rd2;\n mul.wide.u32 %rd5, %r5, 4;\n add.s64 %rd6, %rd3, %rd5;\n\
+             add.s64 %rd7, %rd4, %rd5;\n ld.global.f32 %f1, [%rd6];\n st.global.f32 [%rd7], %f1;\nEND:"
+        )
+    }
+
+    /// 1025 blocks of 256 threads over 262,144 floats (1 MiB): the last block overhangs.
+    const OVER: ([u32; 3], [u32; 3], u64, u32) = ([1025, 1, 1], [256, 1, 1], 1 << 20, 1 << 18);
+
+    #[test]
+    fn a_bounds_guard_over_an_overhanging_grid_is_proven() {
+        let (g, b, bytes, n) = OVER;
+        // if (i < n): the guard's branch, an early return, a guarded access
+        for guard in [
+            " setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;",
+            " setp.lt.u32 %p1, %r5, %r1;\n @!%p1 bra END;",
+            " setp.ge.u32 %p1, %r5, %r1;\n @%p1 ret;",
+            " setp.le.u32 %p1, %r1, %r5;\n @%p1 bra END;",
+        ] {
+            let p = proof(&guarded(guard), g, b, bytes, n).unwrap_or_else(|| panic!("{guard}"));
+            assert_eq!(p.written, vec![1]);
+        }
+        let body = one_d(" mad.lo.s32 %r5, %r2, %r3, %r4;\n setp.lt.u32 %p1, %r5, %r1;")
+            .replace("ld.global", "@%p1 ld.global")
+            .replace("st.global", "@%p1 st.global");
+        assert!(proof(&body, g, b, bytes, n).is_some());
+    }
+
+    #[test]
+    fn guards_that_do_not_keep_the_grid_in_the_buffer_are_not_proven() {
+        let (g, b, bytes, n) = OVER;
+        // a bound one element past the buffer
+        let guard = " setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;";
+        assert!(proof(&guarded(guard), g, b, bytes, n + 1).is_none());
+        for guard in [
+            // the thread's index in its block, not the element's
+            " setp.ge.u32 %p1, %r4, %r1;\n @%p1 bra END;",
+            // the wrong way round: the threads past the end go on
+            " setp.lt.u32 %p1, %r5, %r1;\n @%p1 bra END;",
+            // a guard on one path only: the other reaches the access unguarded
+            " setp.eq.u32 %p2, %r4, 0;\n @%p2 bra GO;\n setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;\nGO:",
+            // a predicate written on one path only (the other reads it unwritten)
+            " setp.eq.u32 %p2, %r4, 0;\n @%p2 bra GO;\n setp.ge.u32 %p1, %r5, %r1;\nGO:\n @%p1 bra END;",
+            // a predicate written twice
+            " setp.ge.u32 %p1, %r5, %r1;\n setp.ge.u32 %p1, %r4, %r1;\n @%p1 bra END;",
+            // a guard that changes the index instead of skipping: i = n - 1 past the end
+            " setp.ge.u32 %p1, %r5, %r1;\n @%p1 sub.s32 %r5, %r1, 1;",
+            " setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;\n add.s32 %r5, %r5, 0;",
+            // an `or` known true tells nothing of either side
+            " setp.lt.u32 %p1, %r5, %r1;\n setp.lt.u32 %p2, %r4, %r1;\n or.pred %p3, %p1, %p2;\n @!%p3 bra END;",
+        ] {
+            assert!(proof(&guarded(guard), g, b, bytes, n).is_none(), "{guard}");
+        }
+    }
+
+    /// `c[iy * n + ix] = ...` with `ix`, `iy` the 2-D element, under `guard`.
+    fn two_d(guard: &str) -> String {
+        format!(
+            " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+             mad.lo.s32 %r7, %r2, %r3, %r4;\n mov.u32 %r8, %ctaid.y;\n mov.u32 %r9, %ntid.y;\n\
+             mov.u32 %r10, %tid.y;\n mad.lo.s32 %r11, %r8, %r9, %r10;\n mad.lo.s32 %r5, %r11, %r1, %r7;\n\
+             setp.ge.u32 %p1, %r7, %r1;\n setp.ge.u32 %p2, %r11, %r1;\n{guard}\n\
+             cvta.to.global.u64 %rd4, %rd2;\n mul.wide.u32 %rd5, %r5, 4;\n add.s64 %rd6, %rd3, %rd5;\n\
+             add.s64 %rd7, %rd4, %rd5;\n ld.global.f32 %f1, [%rd6];\n st.global.f32 [%rd7], %f1;\nEND:"
+        )
+    }
+
+    #[test]
+    fn a_2d_bounds_guard_over_an_overhanging_grid_is_proven() {
+        // 250 x 250 elements in 16 x 16 blocks of 16 x 16: rows of 256 threads for 250 elements
+        let (g, b) = ([16, 16, 1], [16, 16, 1]);
+        for guard in [
+            " or.pred %p3, %p1, %p2;\n @%p3 bra END;",
+            " not.pred %p4, %p1;\n not.pred %p5, %p2;\n and.pred %p3, %p4, %p5;\n @!%p3 bra END;",
+            " @%p1 bra END;\n @%p2 bra END;",
+            // the column alone: rows stay apart, and the rows past the last stay in the buffer
+            " @%p1 bra END;",
+        ] {
+            assert!(proof(&two_d(guard), g, b, 1 << 20, 250).is_some(), "{guard}");
+        }
+        // the row alone: the threads past a row's end write the next row's first elements
+        assert!(proof(&two_d(" @%p2 bra END;"), g, b, 1 << 20, 250).is_none());
+        // no guard
+        assert!(proof(&two_d(""), g, b, 1 << 20, 250).is_none());
+        // an `and` known false tells nothing
+        assert!(
+            proof(
+                &two_d(" and.pred %p3, %p1, %p2;\n @%p3 bra END;"),
+                g,
+                b,
+                1 << 20,
+                250
+            )
+            .is_none()
+        );
+    }
+
+    /// A grid-stride loop `for (i = ctaid.x * ntid.x + tid.x; i < n; i += stride) b[i] += a[i]`
+    /// as nvcc writes it (the test before the loop, the update and the test at its end).
+    fn grid_stride(stride: &str, entry_test: bool) -> String {
+        let entry = if entry_test {
+            " setp.ge.s32 %p1, %r10, %r1;\n @%p1 bra DONE;"
+        } else {
+            ""
+        };
+        format!(
+            " mov.u32 %r2, %ntid.x;\n mov.u32 %r3, %ctaid.x;\n mov.u32 %r4, %tid.x;\n\
+             mad.lo.s32 %r10, %r3, %r2, %r4;\n{entry}\n mov.u32 %r9, %nctaid.x;\n{stride}\n\
+             cvta.to.global.u64 %rd4, %rd2;\nLOOP:\n mul.wide.s32 %rd5, %r10, 4;\n add.s64 %rd6, %rd3, %rd5;\n\
+             ld.global.f32 %f2, [%rd6];\n add.s64 %rd7, %rd4, %rd5;\n ld.global.f32 %f3, [%rd7];\n\
+             add.f32 %f4, %f2, %f3;\n st.global.f32 [%rd7], %f4;\n add.s32 %r10, %r10, %r11;\n\
+             setp.lt.s32 %p2, %r10, %r1;\n @%p2 bra LOOP;\nDONE:"
+        )
+    }
+
+    #[test]
+    fn a_grid_stride_loop_is_proven_when_its_stride_is_the_grid() {
+        let whole = " mul.lo.s32 %r11, %r2, %r9;";
+        // 64 blocks of 256 threads over 200,000 floats: about 12 turns each
+        let p = proof(
+            &grid_stride(whole, true),
+            [64, 1, 1],
+            [256, 1, 1],
+            1 << 20,
+            200_000,
+        )
+        .expect("proven");
+        assert_eq!(p.written, vec![1]);
+        // twice the grid: every other stretch untouched, still apart
+        let twice = " mul.lo.s32 %r12, %r2, %r9;\n shl.b32 %r11, %r12, 1;";
+        assert!(
+            proof(
+                &grid_stride(twice, true),
+                [64, 1, 1],
+                [256, 1, 1],
+                1 << 20,
+                200_000
+            )
+            .is_some()
+        );
+    }
+
+    #[test]
+    fn grid_stride_look_alikes_are_not_proven() {
+        let (g, b) = ([64, 1, 1], [256, 1, 1]);
+        // a stride of one block: block 1's first turn is block 0's second
+        assert!(proof(&grid_stride(" mov.u32 %r11, %r2;", true), g, b, 1 << 20, 200_000).is_none());
+        // half the grid
+        let half = " mul.lo.s32 %r11, %r2, 32;";
+        assert!(proof(&grid_stride(half, true), g, b, 1 << 20, 200_000).is_none());
+        let whole = " mul.lo.s32 %r11, %r2, %r9;";
+        // no test before the loop: the first turn runs whatever n is
+        assert!(proof(&grid_stride(whole, false), g, b, 1 << 20, 10_000).is_none());
+        // n past the buffer
+        assert!(proof(&grid_stride(whole, true), g, b, 1 << 20, 300_000).is_none());
+        // the exit test on another row than the one stepped
+        let other =
+            grid_stride(whole, true).replace("setp.lt.s32 %p2, %r10, %r1;", "setp.lt.s32 %p2, %r4, %r1;");
+        assert!(proof(&other, g, b, 1 << 20, 200_000).is_none());
+        // a second backward branch
+        let two = grid_stride(whole, true).replace("DONE:", "DONE:\n @%p1 bra LOOP;");
+        assert!(proof(&two, g, b, 1 << 20, 200_000).is_none());
+    }
+
+    #[test]
+    fn a_buffer_read_or_updated_in_place_is_proven_unless_arguments_alias() {
+        // b[i] = a[i] + a[i + 1]: reads of a buffer nobody writes, any index
+        let body = " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+             mad.lo.s32 %r5, %r2, %r3, %r4;\n setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;\n\
+             cvta.to.global.u64 %rd4, %rd2;\n mul.wide.u32 %rd5, %r5, 4;\n add.s64 %rd6, %rd3, %rd5;\n\
+             add.s64 %rd7, %rd4, %rd5;\n ld.global.f32 %f1, [%rd6];\n ld.global.f32 %f2, [%rd6+4];\n\
+             add.f32 %f3, %f1, %f2;\n st.global.f32 [%rd7], %f3;\nEND:";
+        let (g, b) = ([1025, 1, 1], [256, 1, 1]);
+        let two = [(0x10000, 1 << 20), (0x400_0000, 1 << 20)];
+        assert!(proof_at(body, g, b, &two, [0x10000, 0x400_0000], (1 << 18) - 1).is_some());
+        // the same kernel given one buffer twice: a[i + 1] is the next thread's, and at a block's
+        // last thread the next block's, output
+        let one = [(0x10000, 1 << 20)];
+        assert!(proof_at(body, g, b, &one, [0x10000, 0x10000], (1 << 18) - 1).is_none());
+        // given two halves of one buffer, 4 bytes apart: a block's reads meet its neighbour's writes
+        assert!(proof_at(body, g, b, &one, [0x10000, 0x10004], (1 << 18) - 2).is_none());
+        // a[i] = f(a[i]) in place, guarded: proven; a[i] = f(a[i + 1]) in place: not
+        let in_place = body.replace("add.s64 %rd7, %rd4, %rd5;", "add.s64 %rd7, %rd3, %rd5;");
+        assert!(
+            proof_at(
+                &in_place.replace(" ld.global.f32 %f2, [%rd6+4];", " mov.f32 %f2, %f1;"),
+                g,
+                b,
+                &two,
+                [0x10000, 0x400_0000],
+                1 << 18
+            )
+            .is_some()
+        );
+        assert!(proof_at(&in_place, g, b, &two, [0x10000, 0x400_0000], (1 << 18) - 1).is_none());
     }
 }
