@@ -1052,13 +1052,19 @@ pub fn global_lines_unmatched(
 }
 
 /// Source lines of shared loads ptxas moved below an early exit: a machine `LDS` of the line is
-/// dominated by more exit tests (a block that may leave the kernel: a guarded `EXIT`, or a branch
-/// to a block that only leaves) than any PTX `ld.shared` of the line. msquares' `emit`
+/// dominated by exit tests (blocks that may leave the kernel: a guarded `EXIT`, or a branch to a
+/// block that only leaves) of more distinct conditions than any PTX `ld.shared` of the line. A
+/// condition is the test's source line (file base name and line): ptxas copies a test where it
+/// unrolls or rotates a loop, each copy on the line of the test it came from. msquares' `emit`
 /// (calibration/run/bench16) loads `warpTot[w - 1]` before `if (n == 0) return;` in the PTX, every
 /// thread of a warp with `w > 0`; ptxas sinks it below the return, so only the threads with work
 /// load it (H200 24,418 loads where the PTX runs 130,976). Such a line is unmatched: the machine
-/// code's own loads are followed. Loads [`Reconciliation::with_sunk_loads`] already paired with
-/// their store (`sunk`) are not counted again.
+/// code's own loads are followed. The tests are not counted one by one: a loop at the end of a
+/// kernel that the PTX unrolls by 4 behind two trip-count tests (`if (n == 0) return`, `if (n <
+/// 4) return`, calibration/run/cccl `tsort`'s reduce-by-key agent, line 331) ptxas unrolls by 16
+/// more with a third test of the same line before its last four loads, which run as often as the
+/// PTX's (the H200's counts). Loads [`Reconciliation::with_sunk_loads`] already paired with their
+/// store (`sunk`) are not counted again.
 fn loads_moved_below_exits(
     program: &Program,
     kernel: &str,
@@ -1130,14 +1136,29 @@ fn loads_moved_below_exits(
         .map(|s| s.len() > 1 && s.iter().any(|&t| leaves_only(t)))
         .collect();
     let dom = petgraph::algo::dominators::simple_fast(&g, NodeIndex::new(0));
-    let tests_above =
-        |b: usize, dom: &petgraph::algo::dominators::Dominators<NodeIndex>, test: &dyn Fn(usize) -> bool| {
-            dom.dominators(NodeIndex::new(b))
-                .map_or(0, |it| it.filter(|d| d.index() != b && test(d.index())).count())
-        };
+    // the distinct conditions (the tests' source lines) of the exit tests dominating block `b`
+    type Condition = Option<(Option<String>, u32)>;
+    let tests_above = |b: usize,
+                       dom: &petgraph::algo::dominators::Dominators<NodeIndex>,
+                       test: &dyn Fn(usize) -> Option<Condition>| {
+        dom.dominators(NodeIndex::new(b)).map_or(0, |it| {
+            it.filter(|d| d.index() != b)
+                .filter_map(|d| test(d.index()))
+                .collect::<BTreeSet<Condition>>()
+                .len()
+        })
+    };
     // by source file (its last path component, as the machine code's line table may name it
     // otherwise) and line: headers' lines collide across files
     let base = |f: &str| f.rsplit(['/', '\\']).next().unwrap_or(f).to_string();
+    let ptx_condition = |x: usize| -> Condition {
+        let last = firsts.get(x + 1).copied().unwrap_or(k.end) - 1;
+        program
+            .inst_info(last)
+            .loc
+            .as_ref()
+            .map(|l| (program.file_name(l.file).map(base), l.line))
+    };
     let mut ptx_most: BTreeMap<(Option<String>, u32), usize> = BTreeMap::new();
     for pc in k.entry..k.end {
         if !matches!(
@@ -1159,7 +1180,7 @@ fn loads_moved_below_exits(
             continue;
         };
         let b = index[&blocks[(pc - k.entry) as usize]];
-        let c = tests_above(b, &dom, &|x| x < n && test[x]);
+        let c = tests_above(b, &dom, &|x| (x < n && test[x]).then(|| ptx_condition(x)));
         let e = ptx_most.entry(key).or_default();
         *e = (*e).max(c);
     }
@@ -1177,6 +1198,13 @@ fn loads_moved_below_exits(
     let mtest: Vec<bool> = (0..m)
         .map(|x| msucc[x].len() > 1 && msucc[x].iter().any(|&t| mleaves(t)))
         .collect();
+    // a machine block's condition: the line of its last branch (the guarded `EXIT` or `BRA`)
+    let mut mcondition: HashMap<usize, Condition> = HashMap::new();
+    for x in &sass.branches {
+        if let Some(b) = sb.of(x.code_offset) {
+            mcondition.insert(b as usize, x.line.map(|l| (x.file.as_deref().map(base), l)));
+        }
+    }
     for a in sass.accesses.iter().filter(|a| a.op == SharedOp::Load) {
         let (Some(line), Some(b)) = (a.line, sb.of(a.code_offset)) else {
             continue;
@@ -1184,7 +1212,10 @@ fn loads_moved_below_exits(
         let Some(&most) = ptx_most.get(&(a.file.as_deref().map(base), line)) else {
             continue;
         };
-        if tests_above(b as usize, &sb.dom, &|x| x < m && mtest[x]) > most {
+        let c = tests_above(b as usize, &sb.dom, &|x| {
+            (x < m && mtest[x]).then(|| mcondition.get(&x).cloned().flatten())
+        });
+        if c > most {
             moved.insert(line);
         }
     }
@@ -3624,5 +3655,33 @@ setp.lt.u32 %p1, %r4, %r1;";
         );
         // the load kept above the exit test: the line matches
         assert!(loads_moved_below_exits(&program, "k", &sass(false), &none).is_empty());
+    }
+
+    #[test]
+    fn exit_tests_ptxas_copies_when_it_unrolls_a_loop_leave_its_line_matched() {
+        // tests/data/unrolled_tail.cu: the kernel's last loop, `out[i] = tile[i]` for i from
+        // threadIdx.x below n in steps of 256; the PTX returns for no iterations, runs the
+        // remainder, returns for fewer than four left, then loops by 4; ptxas adds unrolled copies
+        // and a third `@!P EXIT` of the loop's line before the last four loads (calibration/run/
+        // cccl tsort's reduce-by-key agent), which run as often as the PTX's
+        let program = warpscope_ptx::compile(include_str!("../tests/data/unrolled_tail.ptx")).unwrap();
+        let sass =
+            warpscope_toolchain::sass::parse_disassembly(include_str!("../tests/data/unrolled_tail.sass"))
+                .unwrap()
+                .remove(0);
+        let k = "_Z8copyTailPKiPii";
+        assert_eq!(sass.name, k);
+        // the shape: more guarded exits in the machine code than the PTX's two returning tests
+        let exits = sass
+            .branches
+            .iter()
+            .filter(|b| b.base() == "EXIT" && b.predicate.is_some())
+            .count();
+        assert_eq!(exits, 3);
+        assert!(loads_moved_below_exits(&program, k, &sass, &HashMap::new()).is_empty());
+        // and through the reconciliation: every shared line matched
+        let r =
+            Reconciliation::build(&program, k, &machine_accesses(&sass)).with_sunk_loads(&program, k, &sass);
+        assert!(r.unmatched_lines.is_empty(), "{:?}", r.unmatched_lines);
     }
 }

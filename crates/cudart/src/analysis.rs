@@ -215,14 +215,10 @@ pub fn kernel_analysis(
             .is_some_and(|k| !k.accesses.is_empty());
     // a YIELD: the lanes leaving its loop apart run what follows apart (`yield_loops`)
     let yield_loops = match sass {
-        // (in a loop: a YIELD at the start of a function ptxas kept apart holds no lanes apart)
-        Ok(ks) => ks.iter().find(|k| k.name == name).is_some_and(|k| {
-            let loops = k.loops();
-            k.insts.iter().any(|i| {
-                i.opcode.split('.').next() == Some("YIELD")
-                    && loops.iter().any(|&(a, z)| (a..=z).contains(&i.code_offset))
-            })
-        }),
+        Ok(ks) => ks
+            .iter()
+            .find(|k| k.name == name)
+            .is_some_and(warpscope_driver::yield_loops),
         Err(_) => false,
     };
     let yield_shared = yield_loops

@@ -43,4 +43,6 @@ pub use error::{Error, ErrorKind, Result};
 pub use input::{CompileOptions, InputKind, Module};
 pub use machine::{Resources, Widths, WidthsFrom};
 pub use request::{Analyzed, FixRequest, Prepared, Request, analyze, prepare};
-pub use run::{FixOptions, GlobalCounts, Results, RunOptions, Sections, analyze_launch, analyze_launch_in};
+pub use run::{
+    FixOptions, GlobalCounts, Results, RunOptions, Sections, analyze_launch, analyze_launch_in, yield_loops,
+};

@@ -139,6 +139,20 @@ pub struct FixOptions {
     pub what_if: Option<Vec<Target>>,
 }
 
+/// Whether kernel `k`'s machine code has a `YIELD` inside a loop (ptxas's mark of a loop over
+/// volatile loads or one that may wait on other threads): on the H200 the lanes leaving such a loop
+/// on different iterations run the code after it apart, each group alone, up to a warp sync or the
+/// end (calibration/yield/README.md), where the PTX emulation joins them at the loop's
+/// post-dominator, so the machine code's own control flow is followed on every launch. A `YIELD`
+/// at the start of a function ptxas kept apart holds no lanes apart.
+pub fn yield_loops(k: &warpscope_toolchain::sass::SassKernel) -> bool {
+    let loops = k.loops();
+    k.insts.iter().any(|i| {
+        i.opcode.split('.').next() == Some("YIELD")
+            && loops.iter().any(|&(a, z)| (a..=z).contains(&i.code_offset))
+    })
+}
+
 /// When the machine code's control flow is followed (`WARPSCOPE_MACHINE_FLOW`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FlowMode {
@@ -811,6 +825,11 @@ pub struct Results {
     /// not be followed (`None`: not tried). They replace [`MachineMatch::totals`] where lines do not
     /// match.
     pub machine_flow: Option<Result<warpscope_analysis::machine_flow::FlowCounts, String>>,
+    /// Whether the machine code has a `YIELD` loop ([`yield_loops`]; then the branch counters are
+    /// the flow's, on every launch), and why its counts of what follows may not be the H200's
+    /// ([`MachineFlow::yield_doubt`](warpscope_analysis::machine_flow::MachineFlow::yield_doubt)):
+    /// `None` without one, `Some(None)` where the flow's counts are the GPU's.
+    pub yield_loops: Option<Option<&'static str>>,
     /// Hazards (`hazards`).
     pub hazards: Option<Hazards>,
     /// With [`RunOptions::global_init`]: which bytes of those allocations were written once the
@@ -955,6 +974,7 @@ fn emulate(
         divergence: None,
         machine_branches: None,
         machine_flow: None,
+        yield_loops: None,
         hazards: None,
         global_written: None,
         global_footprint: None,
@@ -1142,19 +1162,27 @@ fn emulate(
         }
         _ => None,
     };
+    // (and where it has a YIELD loop, always: the lanes leaving it apart run what follows apart,
+    // where the PTX emulation joins them, as `run` counts them)
+    let yields = sections.divergence
+        && !opts.debug_build
+        && machine_match.is_some()
+        && widths.sass.as_deref().is_some_and(yield_loops);
     let flow = match (&opts.machine_flow, &widths.sass) {
         (Some(f), _) => Some(Arc::clone(f)),
         (None, Some(sass))
             if sections.divergence
                 && !opts.debug_build
-                && machine_match
-                    .as_ref()
-                    .is_some_and(|m| FlowMode::from_env().follows(m)) =>
+                && (yields
+                    || machine_match
+                        .as_ref()
+                        .is_some_and(|m| FlowMode::from_env().follows(m))) =>
         {
             Some(Arc::new(warpscope_analysis::machine_flow::MachineFlow::new(sass)))
         }
         _ => None,
     };
+    let yield_doubt = yields.then(|| flow.as_ref().and_then(|f| f.yield_doubt()));
     let mut observer = flow.as_ref().map(|f| FlowObserver {
         flow: f,
         grid: launch.grid,
@@ -1292,6 +1320,7 @@ fn emulate(
         )?
     };
     results.machine_flow = observer.and_then(|o| o.verdict);
+    results.yield_loops = yield_doubt;
     let blocks_emulated = res.acc.blocks;
     let buffers = if global.is_none() {
         crate::fault::launch_buffers(&launch.args)

@@ -133,6 +133,11 @@ pub struct DivergenceJson {
     /// flow was followed on the launch (the machine counters above are then its), or why not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub machine_flow: Option<Result<(), String>>,
+    /// [`DivergenceJson::machine`] as Nsight Compute names it, when the machine code was read:
+    /// `smsp__sass_branch_targets.sum`, `smsp__sass_branch_targets_threads_divergent.sum` and
+    /// `exact` (false: an estimate, the reason in `machine_flow`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine_counters: Option<serde_json::Value>,
 }
 
 /// Launch totals.
@@ -525,6 +530,7 @@ pub fn divergence_json(program: &Program, report: &DivergenceReport) -> Divergen
         lines,
         machine: None,
         machine_flow: None,
+        machine_counters: None,
     }
 }
 
@@ -596,6 +602,10 @@ fn occupancy_json(a: &Analyzed, notes: &mut Vec<String>) -> Option<OccupancyJson
     }
 }
 
+/// How the branch counters' note begins where lanes leaving a `YIELD` loop apart make them
+/// estimates.
+pub const YIELD_APART: &str = "groups of lanes leave a loop with a YIELD apart: ";
+
 /// The whole JSON result of a run: every section it answered.
 pub fn analysis(a: &Analyzed) -> anyhow::Result<Analysis> {
     let r = &a.results;
@@ -607,9 +617,14 @@ pub fn analysis(a: &Analyzed) -> anyhow::Result<Analysis> {
         j.machine = r.machine_branches.as_ref().map(|m| {
             let (t, dv) = m.totals(d);
             let exact = m.exact_for(d);
-            // lines that do not match: the machine code's own control flow, when it was followed
-            match (&r.machine_flow, exact) {
-                (Some(Ok(c)), false) => (c.targets, c.divergent, true),
+            match (&r.machine_flow, r.yield_loops) {
+                // after a YIELD loop only the flow counts what the lanes leaving it apart branch
+                // (as `run` counts them); where the H200 joined some groups by an order not
+                // modelled, the PTX's count, an estimate
+                (Some(Ok(c)), Some(None)) => (c.targets, c.divergent, c.overlapping_barriers == 0),
+                (_, Some(_)) => (t, dv, false),
+                // lines that do not match: the machine code's own control flow, when it was followed
+                (Some(Ok(c)), None) if !exact => (c.targets, c.divergent, true),
                 _ => (t, dv, exact),
             }
         });
@@ -617,6 +632,16 @@ pub fn analysis(a: &Analyzed) -> anyhow::Result<Analysis> {
             .machine_flow
             .as_ref()
             .map(|f| f.as_ref().map(|_| ()).map_err(Clone::clone));
+        j.machine_counters = j.machine.map(|(t, dv, exact)| {
+            serde_json::json!({
+                "smsp__sass_branch_targets.sum": t,
+                "smsp__sass_branch_targets_threads_divergent.sum": dv,
+                "exact": exact,
+            })
+        });
+        if let (Some(Some(why)), Some(Ok(_))) = (r.yield_loops, &j.machine_flow) {
+            j.machine_flow = Some(Err(format!("{YIELD_APART}{why}")));
+        }
         j
     });
     out.hazards = r.hazards.as_ref().map(|h| findings::hazards_out(program, h));

@@ -351,9 +351,15 @@ pub fn divergence_blocks(d: &DivergenceJson) -> Vec<Block> {
         t.utilisation_pct, t.inst_executions
     );
     if let (Some((_, _, false)), Some(Err(why))) = (&d.machine, &d.machine_flow) {
-        head.push_str(&format!(
-            "\nthe machine code's branch counters are estimates: its control flow was not followed at {why}"
-        ));
+        if why.starts_with(crate::render::analysis::YIELD_APART) {
+            head.push_str(&format!(
+                "\nthe machine code's branch counters are estimates: {why}"
+            ));
+        } else {
+            head.push_str(&format!(
+                "\nthe machine code's branch counters are estimates: its control flow was not followed at {why}"
+            ));
+        }
     }
     if let Some(m) = &t.debug_machine_estimate {
         head.push_str(&format!(
