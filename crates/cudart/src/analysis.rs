@@ -30,6 +30,8 @@ pub struct KernelAnalysis {
     pub branches: Arc<BranchModel>,
     /// Registers per thread (from the cubin), when known.
     pub registers: Option<u32>,
+    /// Hardware barriers ptxas reserved (from the cubin, `fatbin::cubin_barriers`), when known.
+    pub barriers: Option<u32>,
     /// Branches (by pc) whose target only returns: optimised machine code makes them `EXIT`, which
     /// Nsight Compute does not count as a branch. Empty for `-G` builds (their machine code keeps
     /// the branch).
@@ -347,6 +349,7 @@ pub fn kernel_analysis(
             program, debug,
         )),
         registers,
+        barriers: None,
     };
     (ka, widths)
 }
@@ -1372,6 +1375,9 @@ pub fn analyse_launch(
             let mut ol = warpscope_model::occupancy::Launch::new(threads, regs);
             ol.static_smem = k.static_smem;
             ol.dyn_smem = launch.dyn_smem;
+            if let Some(b) = ka.barriers {
+                ol.barriers = b;
+            }
             if let Ok(o) = warpscope_model::occupancy::occupancy(&limits, &ol) {
                 let pct = 100.0 * o.occupancy();
                 put("sm__maximum_warps_per_active_cycle_pct", pct);

@@ -172,6 +172,47 @@ pub fn cubin_frame_sizes(cubin: &[u8]) -> Vec<(String, u32)> {
     cubin_function_values(cubin, 0x11)
 }
 
+/// The hardware barriers ptxas reserved for every kernel of a cubin (`EIATTR_NUM_BARRIERS`,
+/// 0x4c, a byte value in the kernel's own `.nv.info.<kernel>` section): 1 for `__syncthreads()`,
+/// the highest named barrier's number plus one, 16 where a `bar.sync`'s barrier number is a
+/// register. From 9.0 they limit the blocks an SM holds (`warpscope_model::occupancy`): the H200
+/// ran calibration/run/bench17's `namedbar` `specialised` (40 registers, 192 threads, 16 barriers)
+/// at 37.5 % theoretical occupancy, where registers alone give 75 %.
+pub fn cubin_barriers(cubin: &[u8]) -> Vec<(String, u32)> {
+    use elf::ElfBytes;
+    use elf::endian::LittleEndian;
+    let Ok(file) = ElfBytes::<LittleEndian>::minimal_parse(cubin) else {
+        return Vec::new();
+    };
+    let Ok((Some(headers), Some(names))) = file.section_headers_with_strtab() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for shdr in headers.iter() {
+        let Some(kernel) = names
+            .get(shdr.sh_name as usize)
+            .ok()
+            .and_then(|n| n.strip_prefix(".nv.info."))
+        else {
+            continue;
+        };
+        let Ok((info, _)) = file.section_data(&shdr) else {
+            continue;
+        };
+        let mut p = 0;
+        while p + 4 <= info.len() {
+            let (fmt, attr) = (info[p], info[p + 1]);
+            let size = u16::from_le_bytes([info[p + 2], info[p + 3]]);
+            // format 0x02 (a byte value) keeps its value where the others keep their size
+            if fmt == 0x02 && attr == 0x4c {
+                out.push((kernel.to_string(), u32::from(size & 0xff)));
+            }
+            p += 4 + if fmt == 0x04 { size as usize } else { 0 };
+        }
+    }
+    out
+}
+
 /// The `(symbol, value)` attributes `attr` of a cubin's `.nv.info` section (format 0x04: a
 /// symbol index and a 32-bit value), the symbol by name.
 fn cubin_function_values(cubin: &[u8], attr_id: u8) -> Vec<(String, u32)> {

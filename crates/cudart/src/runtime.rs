@@ -1273,8 +1273,12 @@ impl Runtime {
             unreachable!("kernel_analysis after a successful lowering")
         };
         let sass = module.sass.as_ref().expect("disassembled above");
-        let (ka, widths) =
+        let (mut ka, widths) =
             crate::analysis::kernel_analysis(program, &module.ptx, name, sass, registers, arch);
+        ka.barriers = module
+            .cubin(cc)
+            .and_then(|c| fatbin::cubin_barriers(c).into_iter().find(|(n, _)| n == name))
+            .map(|(_, b)| b);
         let module = &mut self.modules[m];
         module.analyses.insert(name.to_string(), ka.clone());
         module.widths.insert(name.to_string(), widths);
