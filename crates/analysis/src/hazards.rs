@@ -1185,7 +1185,10 @@ impl HazardSink {
     }
 
     /// `other` (an earlier access of the cell, when set) and `me` conflict unless one thread made
-    /// both or they are exempt ([`Acc::exempt`]).
+    /// both or they are exempt ([`Acc::exempt`]) in one epoch. Exempt accesses (atomics, strong
+    /// accesses of two warps) of different epochs still make the barriers between them needed: they
+    /// are no data race either way, but a barrier decides which value the later one sees (the
+    /// `volatile` reduction step whose reads of another warp's sums wait for a barrier).
     #[allow(clippy::too_many_arguments)]
     fn conflict(
         &mut self,
@@ -1197,7 +1200,7 @@ impl HazardSink {
         n: u64,
         same: bool,
     ) {
-        if other.is_some() && other.tid != me.tid && !other.exempt(&me) {
+        if other.is_some() && other.tid != me.tid && (other.epoch != me.epoch || !other.exempt(&me)) {
             self.pair(other, other_kind, me, kind, addr, n, same);
         }
     }
@@ -1677,12 +1680,13 @@ impl Memo<'_> {
     /// separated by barriers whose bookkeeping already has this pair's entry.
     #[inline(always)]
     fn quiet(&self, other: &Acc, me: &Acc) -> bool {
-        if other.tid == NONE || other.tid == me.tid || other.exempt(me) {
+        if other.tid == NONE || other.tid == me.tid {
             return true;
         }
         if other.epoch == me.epoch {
-            return u32::from(other.tid) / 32 == u32::from(me.tid) / 32
-                && warp_ordered(self.order, other, me);
+            return other.exempt(me)
+                || (u32::from(other.tid) / 32 == u32::from(me.tid) / 32
+                    && warp_ordered(self.order, other, me));
         }
         if other.epoch >= self.needed_from {
             return true;
