@@ -1763,9 +1763,17 @@ fn update(
                 if c.r2.steady {
                     more.remove(idx);
                 }
+                // An earlier interval's read of another thread stays in `r2` until a second
+                // thread reads in this one: a later write of `me`'s thread still conflicts with
+                // it, and the barriers between them are needed (a thread that re-reads its own
+                // element after a barrier, then writes it, while its neighbour read it before).
+                let old = [c.r1, c.r2]
+                    .into_iter()
+                    .find(|a| a.is_some() && a.tid != me.tid && a.epoch != me.epoch);
                 c.r1 = me;
-                c.r2 = Acc::EMPTY;
-            } else if c.r1.tid != me.tid && (!c.r2.is_some() || c.r2.tid == me.tid) {
+                c.r2 = old.map_or(Acc::EMPTY, |a| Acc { steady: false, ..a });
+            } else if c.r1.tid != me.tid && (!c.r2.is_some() || c.r2.tid == me.tid || c.r2.epoch != me.epoch)
+            {
                 c.r2 = Acc {
                     steady: c.r2.steady,
                     ..me

@@ -312,3 +312,18 @@ fn a_barrier_between_strong_accesses_of_two_warps_is_needed() {
     b.ld(0, LD_VOL, DATA + 4);
     assert_eq!(b.redundant(), [50]);
 }
+
+#[test]
+fn a_read_before_a_barrier_still_needs_it_after_the_writer_re_read_its_element() {
+    // thread 0 reads thread 1's element, a barrier, thread 1 reads its element again and writes
+    // it: the write conflicts with thread 0's read, which only the first barrier orders
+    let mut b = Block::new();
+    b.ld(0, LD, DATA + 4);
+    b.ld(1, LD, DATA + 4);
+    Sink::barrier_release(&mut b.sink, 0, 50, 1);
+    b.ld(1, LD, DATA + 4);
+    b.st(1, ST, DATA + 4);
+    Sink::barrier_release(&mut b.sink, 0, 60, 2);
+    b.ld(1, LD, DATA + 4);
+    assert_eq!(b.redundant(), [60]);
+}
