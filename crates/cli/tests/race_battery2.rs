@@ -71,3 +71,15 @@ fn a_barrier_ordering_volatile_accesses_of_two_warps_is_not_removable() {
         );
     }
 }
+
+/// Each thread reads its neighbours, a barrier, re-reads its own element and writes it: the
+/// barrier orders the neighbours' reads before the write, though the writer's own re-read came
+/// between them, so it is not offered as removable.
+#[test]
+fn a_barrier_before_a_re_read_and_write_is_not_removable() {
+    let f = labelled::findings_of(
+        &labelled::folder("battery2"),
+        "gn_syncthreads_or_converge_loop.cu",
+    );
+    assert!(f.iter().all(|x| x["kind"] != "redundant_barrier"), "{f:#?}");
+}
