@@ -45,8 +45,8 @@
 //!
 //! # Memory bound
 //! Per block, per shared byte: the last writer (and a second atomic writer), two readers of the
-//! current epoch, each as (thread, epoch, `__syncwarp` count, instruction), and the byte the last
-//! writer stored — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one instruction index per barrier
+//! current epoch (or one, and another thread's read of an earlier epoch), each as (thread, epoch,
+//! `__syncwarp` count, instruction), and the byte the last writer stored — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one instruction index per barrier
 //! release. The current epoch's reads of further threads are kept beside the cell, for the bytes
 //! that have them only, as groups of lanes ([`readers`]; bounded per block), so a write is checked
 //! against every read of its epoch that no later kept read follows. (While a 4-byte word's bytes have equal state, the word's
