@@ -45,8 +45,8 @@
 //!
 //! # Memory bound
 //! Per block, per shared byte: the last writer (and a second atomic writer), two readers of the
-//! current epoch, each as (thread, epoch, `__syncwarp` count, instruction), and the byte the last
-//! writer stored — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one instruction index per barrier
+//! current epoch (or one, and another thread's read of an earlier epoch), each as (thread, epoch,
+//! `__syncwarp` count, instruction), and the byte the last writer stored — [`SHADOW_BYTES_PER_SHARED_BYTE`] bytes — plus one instruction index per barrier
 //! release. The current epoch's reads of further threads are kept beside the cell, for the bytes
 //! that have them only, as groups of lanes ([`readers`]; bounded per block), so a write is checked
 //! against every read of its epoch that no later kept read follows. (While a 4-byte word's bytes have equal state, the word's
@@ -1185,7 +1185,10 @@ impl HazardSink {
     }
 
     /// `other` (an earlier access of the cell, when set) and `me` conflict unless one thread made
-    /// both or they are exempt ([`Acc::exempt`]).
+    /// both or they are exempt ([`Acc::exempt`]) in one epoch. Exempt accesses (atomics, strong
+    /// accesses of two warps) of different epochs still make the barriers between them needed: they
+    /// are no data race either way, but a barrier decides which value the later one sees (the
+    /// `volatile` reduction step whose reads of another warp's sums wait for a barrier).
     #[allow(clippy::too_many_arguments)]
     fn conflict(
         &mut self,
@@ -1197,7 +1200,7 @@ impl HazardSink {
         n: u64,
         same: bool,
     ) {
-        if other.is_some() && other.tid != me.tid && !other.exempt(&me) {
+        if other.is_some() && other.tid != me.tid && (other.epoch != me.epoch || !other.exempt(&me)) {
             self.pair(other, other_kind, me, kind, addr, n, same);
         }
     }
@@ -1677,12 +1680,13 @@ impl Memo<'_> {
     /// separated by barriers whose bookkeeping already has this pair's entry.
     #[inline(always)]
     fn quiet(&self, other: &Acc, me: &Acc) -> bool {
-        if other.tid == NONE || other.tid == me.tid || other.exempt(me) {
+        if other.tid == NONE || other.tid == me.tid {
             return true;
         }
         if other.epoch == me.epoch {
-            return u32::from(other.tid) / 32 == u32::from(me.tid) / 32
-                && warp_ordered(self.order, other, me);
+            return other.exempt(me)
+                || (u32::from(other.tid) / 32 == u32::from(me.tid) / 32
+                    && warp_ordered(self.order, other, me));
         }
         if other.epoch >= self.needed_from {
             return true;
@@ -1759,9 +1763,17 @@ fn update(
                 if c.r2.steady {
                     more.remove(idx);
                 }
+                // An earlier interval's read of another thread stays in `r2` until a second
+                // thread reads in this one: a later write of `me`'s thread still conflicts with
+                // it, and the barriers between them are needed (a thread that re-reads its own
+                // element after a barrier, then writes it, while its neighbour read it before).
+                let old = [c.r1, c.r2]
+                    .into_iter()
+                    .find(|a| a.is_some() && a.tid != me.tid && a.epoch != me.epoch);
                 c.r1 = me;
-                c.r2 = Acc::EMPTY;
-            } else if c.r1.tid != me.tid && (!c.r2.is_some() || c.r2.tid == me.tid) {
+                c.r2 = old.map_or(Acc::EMPTY, |a| Acc { steady: false, ..a });
+            } else if c.r1.tid != me.tid && (!c.r2.is_some() || c.r2.tid == me.tid || c.r2.epoch != me.epoch)
+            {
                 c.r2 = Acc {
                     steady: c.r2.steady,
                     ..me

@@ -119,6 +119,15 @@ impl Block {
         );
     }
 
+    /// The barrier instructions reported removable.
+    fn redundant(mut self) -> Vec<u32> {
+        self.sink.warp_exit(0);
+        self.sink.warp_exit(1);
+        let mut rep = HazardReport::new(Arc::clone(&self.cfg));
+        rep.merge(self.sink);
+        rep.redundant_barriers()
+    }
+
     /// The race findings' instruction pairs.
     fn races(mut self) -> Vec<Vec<u32>> {
         self.sink.warp_exit(0);
@@ -285,4 +294,36 @@ fn a_barrier_ends_what_a_flag_carried() {
     b.fence(0);
     b.ld(0, LD, DATA);
     assert_eq!(b.races(), [vec![ST, LD]]);
+}
+
+#[test]
+fn a_barrier_between_strong_accesses_of_two_warps_is_needed() {
+    // warp 1 writes, warp 0 reads the same bytes, both volatile: no data race with or without the
+    // barrier, but the barrier decides which value warp 0 reads, so it is not removable
+    let mut b = Block::new();
+    b.st(32, ST_VOL, DATA);
+    Sink::barrier_release(&mut b.sink, 0, 50, 1);
+    b.ld(0, LD_VOL, DATA);
+    assert!(b.redundant().is_empty());
+    // the same accesses to different bytes: nothing for the barrier to order
+    let mut b = Block::new();
+    b.st(32, ST_VOL, DATA);
+    Sink::barrier_release(&mut b.sink, 0, 50, 1);
+    b.ld(0, LD_VOL, DATA + 4);
+    assert_eq!(b.redundant(), [50]);
+}
+
+#[test]
+fn a_read_before_a_barrier_still_needs_it_after_the_writer_re_read_its_element() {
+    // thread 0 reads thread 1's element, a barrier, thread 1 reads its element again and writes
+    // it: the write conflicts with thread 0's read, which only the first barrier orders
+    let mut b = Block::new();
+    b.ld(0, LD, DATA + 4);
+    b.ld(1, LD, DATA + 4);
+    Sink::barrier_release(&mut b.sink, 0, 50, 1);
+    b.ld(1, LD, DATA + 4);
+    b.st(1, ST, DATA + 4);
+    Sink::barrier_release(&mut b.sink, 0, 60, 2);
+    b.ld(1, LD, DATA + 4);
+    assert_eq!(b.redundant(), [60]);
 }

@@ -53,106 +53,29 @@
 //! `__syncthreads_count`/`_or` as the only barriers, and barriers under a parameter, a `break`,
 //! a `return` and a `switch`. Expected
 //! kinds are the kernels' own labels, derived by hand from the CUDA memory model;
-//! `calibration/races/run.sh` prints the same table.
+//! `calibration/races/run.sh` prints the same table (the harness: `labelled/mod.rs`).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
+mod labelled;
 mod support;
-use support::cuda_root;
-
-/// The kinds the suite's labels name.
-const KINDS: [&str; 5] = [
-    "race",
-    "global_race",
-    "same_value_write",
-    "divergent_barrier",
-    "exit_before_remote_access",
-];
 
 fn kernels() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../calibration/races/kernels")
+    labelled::folder("kernels")
 }
 
-/// `check`'s findings for `file` with the launch its `// launch:` line gives, as JSON.
-fn findings(file: &Path) -> Vec<serde_json::Value> {
-    let text = std::fs::read_to_string(file).unwrap();
-    let launch = text.lines().find_map(|l| l.strip_prefix("// launch:")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .arg("check")
-        .arg(file)
-        .args(launch.split_whitespace())
-        .args(["--format", "json"])
-        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-        .output()
-        .expect("run warpscope");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    doc["findings"].as_array().unwrap().clone()
-}
-
-/// The hazard kinds `check` reported for `file` with the launch its `// launch:` line gives.
-fn kinds(file: &Path, launch: &str) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .arg("check")
-        .arg(file)
-        .args(launch.split_whitespace())
-        .args(["--format", "json"])
-        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-        .output()
-        .expect("run warpscope");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        panic!(
-            "{}: no JSON ({e}): {}\n{stdout}",
-            file.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    let mut k: Vec<String> = doc["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["kind"].as_str().unwrap().to_string())
-        .filter(|k| KINDS.contains(&k.as_str()))
-        .collect();
-    k.sort();
-    k.dedup();
-    k
+/// Every finding of `check` on kernel `name` with the launch its `// launch:` line gives.
+fn findings(name: &str) -> Vec<serde_json::Value> {
+    labelled::findings_of(&kernels(), name)
 }
 
 #[test]
 fn check_reports_each_labelled_kernel_as_labelled() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(kernels())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
-        .collect();
-    files.sort();
-    let (mut races, mut clean, mut wrong) = (0, 0, Vec::new());
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let field = |key: &str| {
-            text.lines()
-                .find_map(|l| l.strip_prefix(key))
-                .unwrap_or_else(|| panic!("{}: no `{key}` line", f.display()))
-                .trim()
-                .to_string()
-        };
-        let (want, launch) = (field("// expect:"), field("// launch:"));
-        let got = kinds(f, &launch);
-        let ok = if want == "none" {
-            clean += 1;
-            got.is_empty()
-        } else {
-            races += 1;
-            got.contains(&want)
-        };
-        if !ok {
-            wrong.push(format!("{}: want {want}, got {got:?}", f.display()));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let o = labelled::run_battery(&kernels(), false);
+    assert!(o.wrong.is_empty(), "{}", o.wrong.join("\n"));
     // the suite as written: 181 kernels with a finding to report, 165 race-free
+    let clean = o.counts.get("none").copied().unwrap_or(0);
+    let races: usize = o.counts.values().sum::<usize>() - clean;
     assert_eq!((races, clean), (181, 165), "kernels with a finding, without");
 }
 
@@ -160,7 +83,7 @@ fn check_reports_each_labelled_kernel_as_labelled() {
 fn each_of_three_reads_of_other_warps_pairs_with_the_write() {
     // warps 0, 1 and 2 read s[0] at lines 13, 14 and 15 (three instructions), thread 96 writes it
     // at line 16 with no barrier between: each read instruction races with the write
-    let f = findings(&kernels().join("sr_three_warps_read.cu"));
+    let f = findings("sr_three_warps_read.cu");
     let mut pairs: Vec<String> = f
         .iter()
         .filter(|f| f["kind"] == "race")
@@ -177,7 +100,7 @@ fn each_of_three_reads_of_other_warps_pairs_with_the_write() {
 fn cluster_findings_name_the_owner_block_its_rank_and_both_lines() {
     // rank 1 writes rank 0's array (line 14) while rank 0 initialises it (line 10) and reads it
     // (line 16): two instruction pairs, each 64 threads x 4 bytes
-    let f = findings(&kernels().join("cl_remote_write.cu"));
+    let f = findings("cl_remote_write.cu");
     let races: Vec<_> = f.iter().filter(|f| f["kind"] == "race").collect();
     let mut lines: Vec<String> = races.iter().map(|f| f["lines"].to_string()).collect();
     lines.sort();
@@ -195,7 +118,7 @@ fn cluster_findings_name_the_owner_block_its_rank_and_both_lines() {
     }
     // each block reads the other's array at line 14 with no cluster barrier after it: one finding,
     // 64 reads of each block
-    let f = findings(&kernels().join("cl_exit_early.cu"));
+    let f = findings("cl_exit_early.cu");
     let exits: Vec<_> = f
         .iter()
         .filter(|f| f["kind"] == "exit_before_remote_access")
@@ -214,7 +137,7 @@ fn cluster_findings_name_the_owner_block_its_rank_and_both_lines() {
 fn a_child_grid_races_with_its_parents_later_accesses_and_the_finding_names_the_launch() {
     // the parent reads a[] (line 10) after thread 0 launched a child (line 8) that writes it
     // (line 6): one pair, 32 lanes
-    let f = findings(&kernels().join("gr_cdp_parent_reads_child.cu"));
+    let f = findings("gr_cdp_parent_reads_child.cu");
     let races: Vec<_> = f.iter().filter(|f| f["kind"] == "global_race").collect();
     assert_eq!(races.len(), 1, "{f:#?}");
     assert_eq!(races[0]["lines"].to_string(), "[10,6]");
@@ -228,13 +151,13 @@ fn a_child_grid_races_with_its_parents_later_accesses_and_the_finding_names_the_
         "{m}"
     );
     // the barrier before the launch orders the block's writes before the child's reads: needed
-    let f = findings(&kernels().join("gn_cdp_child_reads.cu"));
+    let f = findings("gn_cdp_child_reads.cu");
     assert!(f.is_empty(), "{f:#?}");
 }
 
 #[test]
 fn a_barrier_count_mismatch_names_both_counts() {
-    let f = findings(&kernels().join("dv_named_barrier_count_mismatch.cu"));
+    let f = findings("dv_named_barrier_count_mismatch.cu");
     let d: Vec<_> = f.iter().filter(|f| f["kind"] == "divergent_barrier").collect();
     assert_eq!(d.len(), 1, "{f:#?}");
     assert_eq!(d[0]["severity"], "error");
@@ -251,6 +174,6 @@ fn a_barrier_count_mismatch_names_both_counts() {
 /// initialised), so it is not offered as redundant.
 #[test]
 fn the_barrier_after_an_mbarrier_init_is_not_redundant() {
-    let f = findings(&kernels().join("gn_cuda_barrier_block.cu"));
+    let f = findings("gn_cuda_barrier_block.cu");
     assert!(f.iter().all(|x| x["kind"] != "redundant_barrier"), "{f:#?}");
 }

@@ -22,6 +22,14 @@ pub fn locate(program: &Program, pc: u32) -> (Loc, Option<String>) {
     match user_frame(program, pc) {
         Some(i) => {
             let l = &frames[i];
+            if l.line == 0
+                && let Some(before) = line_before(program, pc)
+            {
+                let (mut at, base) = locate(program, before);
+                at.label
+                    .push_str(" (code the compiler gave no line of its own, after this line)");
+                return (at, base);
+            }
             let mut label = name(l);
             if i > 0 {
                 let via: Vec<String> = frames[..i].iter().map(name).collect();
@@ -43,6 +51,21 @@ pub fn locate(program: &Program, pc: u32) -> (Loc, Option<String>) {
             None,
         ),
     }
+}
+
+/// The nearest earlier instruction of `pc`'s kernel and function body whose named frame has a
+/// source line, for an instruction the compiler placed at line 0 (`.loc 1 0 9`: code it generated
+/// with no line of its own, such as the byte loop of a device-side `memset`, which follows the
+/// `.loc` of the call's line; or code it merged from several lines, such as one store hoisted out
+/// of both branches of an `if`, which the line before names only roughly: the label says so).
+/// `None` when there is none.
+fn line_before(program: &Program, pc: u32) -> Option<u32> {
+    let k = program.kernels.iter().find(|k| k.entry <= pc && pc < k.end)?;
+    let body = program.inst_info(pc).body;
+    (k.entry..pc).rev().find(|&p| {
+        program.inst_info(p).body == body
+            && user_frame(program, p).is_some_and(|i| program.frames(p)[i].line != 0)
+    })
 }
 
 /// The frame of [`Program::frames`] a finding at `pc` names: the innermost one outside the CUDA
@@ -109,4 +132,37 @@ pub fn is_toolkit_header(path: &str) -> bool {
                 || parts[..i].contains(&"nvidia")
                 || parts[..i].contains(&"cccl"))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel whose store at PTX line 14 the compiler placed at line 0 of `a.cu`, after the
+    /// `.loc` of line 7, and a body-0 instruction at line 0 with no line before it.
+    const LINE0: &str = ".version 9.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/a.cu\"\n\
+        .visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n.loc 1 0 0\n\
+        ld.param.u64 %rd1, [p];\n.loc 1 7 3\nmov.u32 %r1, 1;\n.loc 1 0 9\nst.global.u32 [%rd1], %r1;\n\
+        ret;\n}\n";
+
+    #[test]
+    fn an_instruction_at_line_0_is_named_by_the_line_before_it() {
+        let (module, _) = warpscope_ptx::parse(LINE0);
+        let program = warpscope_ptx::lower(&module).unwrap();
+        let k = program.kernel("k").unwrap();
+        let at = |ptx_line: u32| {
+            (k.entry..k.end)
+                .find(|&pc| program.inst_info(pc).ptx_line == ptx_line)
+                .unwrap()
+        };
+        let (st, base) = locate(&program, at(14));
+        assert_eq!(st.line, Some(7));
+        assert_eq!(
+            st.label,
+            "a.cu:7 (code the compiler gave no line of its own, after this line)"
+        );
+        assert_eq!(base.as_deref(), Some("a.cu"));
+        // the first instruction has no line before it: it keeps line 0
+        assert_eq!(locate(&program, at(10)).0.line, Some(0));
+    }
 }
