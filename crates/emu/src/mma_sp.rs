@@ -41,8 +41,12 @@ pub struct MmaSpRule {
 /// The arithmetic of fp8 operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fp8Sum {
-    /// Converted to f16 and summed as two f16 sparse products of K 32 in K order (the stored
-    /// products 0..16, then 16..32, each one block of the f16 rule).
+    /// Converted to f16 (as ptxas compiles it for sm_90a): the stored columns `j % 4 < 2` (each
+    /// A register's bytes 0 and 1) summed from zero as one block of the f16 rule, the other
+    /// sixteen added as a second block, and C added to that by an f32 add to nearest.
+    F16PairsThenAdd,
+    /// Converted to f16 and summed as two blocks of the f16 rule in K order (stored columns
+    /// 0..16, then 16..32), C first.
     F16Halves,
     /// All 32 stored products in one block of the sparse fp8 `wgmma` rule.
     Fp8Block,
@@ -51,7 +55,7 @@ pub enum Fp8Sum {
 /// The rule measured on an H200 (calibration/wgmma-sp/README.md): the sparse wgmma's layouts.
 pub const MMA_SP_RULE: MmaSpRule = MmaSpRule {
     meta: [SpMeta::Halves, SpMeta::Rows, SpMeta::Rows],
-    fp8: Fp8Sum::F16Halves,
+    fp8: Fp8Sum::F16PairsThenAdd,
 };
 
 static RULE: std::sync::RwLock<MmaSpRule> = std::sync::RwLock::new(MMA_SP_RULE);
@@ -166,18 +170,32 @@ pub fn exec(form: WgmmaForm, k: u32, sel: u32, regs: &mut [[u64; 32]], base: usi
             for j in 0..ka {
                 bcol[j] = bm[sparse_k(form.aty, k, sel as usize, &meta, r, j)][c];
             }
-            dm[r][c] = if fp8 && fp8_rule == Fp8Sum::F16Halves {
-                let mut acc = old;
+            dm[r][c] = if fp8 && fp8_rule != Fp8Sum::Fp8Block {
+                // ptxas: each A register's bytes 0-1 (stored columns j % 4 < 2) into one f16
+                // HMMA.SP from zero, bytes 2-3 into a second accumulating the first, then C added
+                // by an FADD (or the stored products in K order, C first)
+                let split = fp8_rule == Fp8Sum::F16PairsThenAdd;
+                let mut acc = if split { 0 } else { old };
                 for h in 0..2 {
                     let mut a16 = [0u64; 16];
                     let mut b16 = [0u64; 16];
-                    for j in 0..16 {
-                        a16[j] = u64::from(wgmma::fp8_to_f16(form.aty, am[r][16 * h + j] as u8));
-                        b16[j] = u64::from(wgmma::fp8_to_f16(form.bty, bcol[16 * h + j] as u8));
+                    for i in 0..16 {
+                        let j = if split {
+                            4 * (i / 2) + 2 * h + i % 2
+                        } else {
+                            16 * h + i
+                        };
+                        a16[i] = u64::from(wgmma::fp8_to_f16(form.aty, am[r][j] as u8));
+                        b16[i] = u64::from(wgmma::fp8_to_f16(form.bty, bcol[j] as u8));
                     }
                     acc = wgmma::dot(f16_form, &a16, &b16, Some(acc));
                 }
-                acc
+                if split {
+                    let sum = f32::from_bits(old as u32) + f32::from_bits(acc as u32);
+                    crate::arith::canon32(sum)
+                } else {
+                    acc
+                }
             } else {
                 wgmma::dot(form, &am[r][..ka], &bcol[..ka], Some(old))
             };
