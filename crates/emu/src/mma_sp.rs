@@ -45,6 +45,8 @@ pub enum Fp8Sum {
     /// A register's bytes 0 and 1) summed from zero as one block of the f16 rule, the other
     /// sixteen added as a second block, and C added to that by an f32 add to nearest.
     F16PairsThenAdd,
+    /// As [`Fp8Sum::F16PairsThenAdd`] with C in the first block (no f32 add).
+    F16PairsCFirst,
     /// Converted to f16 and summed as two blocks of the f16 rule in K order (stored columns
     /// 0..16, then 16..32), C first.
     F16Halves,
@@ -174,8 +176,9 @@ pub fn exec(form: WgmmaForm, k: u32, sel: u32, regs: &mut [[u64; 32]], base: usi
                 // ptxas: each A register's bytes 0-1 (stored columns j % 4 < 2) into one f16
                 // HMMA.SP from zero, bytes 2-3 into a second accumulating the first, then C added
                 // by an FADD (or the stored products in K order, C first)
-                let split = fp8_rule == Fp8Sum::F16PairsThenAdd;
-                let mut acc = if split { 0 } else { old };
+                let split = fp8_rule != Fp8Sum::F16Halves;
+                let c_last = fp8_rule == Fp8Sum::F16PairsThenAdd;
+                let mut acc = if c_last { 0 } else { old };
                 for h in 0..2 {
                     let mut a16 = [0u64; 16];
                     let mut b16 = [0u64; 16];
@@ -190,7 +193,7 @@ pub fn exec(form: WgmmaForm, k: u32, sel: u32, regs: &mut [[u64; 32]], base: usi
                     }
                     acc = wgmma::dot(f16_form, &a16, &b16, Some(acc));
                 }
-                if split {
+                if c_last {
                     let sum = f32::from_bits(old as u32) + f32::from_bits(acc as u32);
                     crate::arith::canon32(sum)
                 } else {

@@ -51,6 +51,14 @@ fn alternatives_break_measured_rows() {
             "e4m3|e5m2",
         ),
         (
+            "fp8 as the two f16 blocks over the byte pairs, C in the first block",
+            MmaSpRule {
+                fp8: Fp8Sum::F16PairsCFirst,
+                ..base
+            },
+            "e4m3|e5m2",
+        ),
+        (
             "fp8 as two f16 blocks in K order, C first",
             MmaSpRule {
                 fp8: Fp8Sum::F16Halves,
