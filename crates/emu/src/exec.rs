@@ -2724,6 +2724,9 @@ fn general<S: Sink>(
             base,
             ..
         } => crate::tensor::mma(shape, aty, bty, cty, sat, regs, base as usize, mask),
+        Inst::MmaSp { form, k, sel, base } => {
+            crate::mma_sp::exec(form, u32::from(k), u32::from(sel), regs, base as usize, mask)
+        }
         Inst::WmmaLoad { .. } | Inst::WmmaStore { .. } => {
             if mask != 0
                 && let Err(s) = wmma_ls(ctx, block, wi, w, bm, sink, pc, mask, inst)

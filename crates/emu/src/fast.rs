@@ -190,6 +190,10 @@ pub fn rows_of(i: &Inst) -> Vec<R> {
             });
             (0..n).map(|k| base.saturating_add(k)).collect()
         }
+        Inst::MmaSp { form, k, base, .. } => {
+            let n: u16 = form.mma_sp_regs(u32::from(k)).iter().sum::<u16>() + 1;
+            (0..n).map(|k| base.saturating_add(k)).collect()
+        }
         Inst::Wgmma { form, d, a, b, .. } => {
             let mut v: Vec<R> = (0..form.d_regs() as u16).map(|k| d.saturating_add(k)).collect();
             let na = if form.a_regs() { 4 } else { 1 };

@@ -38,6 +38,7 @@ pub mod event;
 mod exec;
 mod fast;
 pub mod mem;
+pub mod mma_sp;
 pub mod mufu;
 mod parts;
 pub mod printf;

@@ -1174,6 +1174,17 @@ pub enum Inst {
         sat: bool,
         base: R,
     },
+    /// `mma.sp{::ordered_metadata}.sync.aligned.m16n8kK.row.col` (A 2:4 sparse, tf32 1:2, stored
+    /// compressed): reads A (K/2 columns), B (K rows), C and the metadata word from the rows after
+    /// `base` and writes D over the first rows: D at `base..`, then A, B, C, metadata (counts in
+    /// [`WgmmaForm::mma_sp_regs`]). `form` carries the types (its `n` is 8) and `.satfinite`; `sel` is
+    /// the sparsity selector.
+    MmaSp {
+        form: WgmmaForm,
+        k: u8,
+        sel: u8,
+        base: R,
+    },
     /// `wmma.load.{a,b,c}.sync.aligned.{row,col}.SHAPE.space.ty {rows base..}, [addr], stride`:
     /// element loads into consecutive rows from `base` (the fragment layout of `Mma`).
     WmmaLoad {
@@ -1346,6 +1357,13 @@ impl WgmmaForm {
     /// Whether the form is sparse (`.sp`).
     pub fn sparse(self) -> bool {
         self.has(Self::SPARSE)
+    }
+    /// Registers per lane of D, A, B and C of a warp-level `mma.sp` of this form's types and
+    /// K `k` (m16n8k`k`: A 16 x k/2 stored elements, B k x 8, C and D 16 x 8).
+    pub fn mma_sp_regs(self, k: u32) -> [u16; 4] {
+        let ab = (k * self.aty.bits() / 128) as u16;
+        let cd = if self.dty == WgTy::F16 { 2 } else { 4 };
+        [cd, ab, ab, cd]
     }
 }
 

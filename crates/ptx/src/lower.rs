@@ -3090,10 +3090,7 @@ impl<'m> KCtx<'m> {
     /// copied into consecutive rows (D, A, B, C), the product runs there, D is copied out.
     fn mma(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
         if mods.iter().any(|m| *m == "sp" || m.starts_with("sp::")) {
-            return self.err(format!(
-                "unsupported instruction `{}` (sparse mma.sp is not modelled yet)",
-                i.opcode
-            ));
+            return self.mma_sp(i, mods, guard);
         }
         let shape = match mods.iter().find(|m| m.starts_with('m')).copied() {
             Some("m16n8k16") => MmaShape::M16n8k16,
@@ -3113,6 +3110,111 @@ impl<'m> KCtx<'m> {
             return self.err(format!("unsupported instruction `{}` (types)", i.opcode));
         };
         self.matrix_product(i, shape, [dty, aty, bty, cty], mods.contains(&"satfinite"), guard)
+    }
+
+    /// `mma.sp{::ordered_metadata}.sync.aligned.m16n8kK.row.col{.satfinite}.dty.aty.bty.cty d, a,
+    /// b, c, e, sel` (calibration/wgmma-sp): f16/bf16 k16 and k32, tf32 k8 and k16, s8/u8 k32 and
+    /// k64, e4m3/e5m2 k64 into f32; the operands are copied into consecutive rows (D, A, B, C,
+    /// metadata), the product runs there, D is copied out.
+    fn mma_sp(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
+        let op = &i.opcode;
+        let k: u32 = match mods.iter().find(|m| m.starts_with("m16n8k")).copied() {
+            Some(s) => s[6..].parse().unwrap_or(0),
+            None => 0,
+        };
+        if !(mods.contains(&"row") && mods.contains(&"col")) {
+            return self.err(format!("unsupported instruction `{op}` (only .row.col)"));
+        }
+        let tys: Vec<WgTy> = mods.iter().filter_map(|m| WgTy::parse(m)).collect();
+        let [dty, aty, bty, cty] = tys[..] else {
+            return self.err(format!("unsupported instruction `{op}` (types)"));
+        };
+        let sat = mods.contains(&"satfinite");
+        let int = matches!(aty, WgTy::S8 | WgTy::U8);
+        let fp8 = matches!(aty, WgTy::E4M3 | WgTy::E5M2);
+        let types_ok = dty == cty
+            && match aty {
+                WgTy::F16 => bty == aty && matches!(dty, WgTy::F32 | WgTy::F16) && !sat,
+                WgTy::BF16 | WgTy::TF32 => bty == aty && dty == WgTy::F32 && !sat,
+                // ptxas refuses an f16 D with fp8 operands for mma.sp on sm_90a
+                _ if fp8 => matches!(bty, WgTy::E4M3 | WgTy::E5M2) && dty == WgTy::F32 && !sat,
+                _ if int => matches!(bty, WgTy::S8 | WgTy::U8) && dty == WgTy::S32,
+                _ => false,
+            };
+        if !types_ok {
+            return self.err(format!("unsupported instruction `{op}` (types)"));
+        }
+        // K: 16 and 32 for 16-bit operands, 8 and 16 for tf32, 32 and 64 for 8-bit ones
+        let base_k = 256 / aty.bits();
+        if !(k == base_k && !fp8 || k == 2 * base_k) {
+            return self.err(format!("unsupported instruction `{op}` (shape)"));
+        }
+        let ops = &i.operands;
+        if ops.len() != 6 {
+            return self.err(format!("`{op}` takes 6 operands"));
+        }
+        // the selector: an immediate; the threads of a quad holding the metadata (a quad's
+        // lanes over the lanes one selector's metadata takes: 4, 2 or 1 choices)
+        let fields = if aty == WgTy::TF32 { k / 2 } else { k / 4 };
+        let choices = (16 / fields).max(1);
+        let sel = match ops[5] {
+            Operand::Int(v) if v < u64::from(choices) => v as u8,
+            _ => {
+                return self.err(format!(
+                    "`{op}`: the sparsity selector must be an immediate below {choices}"
+                ));
+            }
+        };
+        let flags = if sat { WgmmaForm::SATFINITE } else { 0 } | WgmmaForm::SPARSE;
+        let form = WgmmaForm {
+            n: 8,
+            dty,
+            aty,
+            bty,
+            flags,
+        };
+        let [nd, na, nb, nc] = form.mma_sp_regs(k);
+        let list = |o: &Operand| -> Vec<Operand> {
+            match o {
+                Operand::Vector(v) => v.clone(),
+                o => vec![o.clone()],
+            }
+        };
+        let (dv, av, bv, cv) = (list(&ops[0]), list(&ops[1]), list(&ops[2]), list(&ops[3]));
+        if (dv.len(), av.len(), bv.len(), cv.len()) != (nd as usize, na as usize, nb as usize, nc as usize) {
+            return self.err(format!(
+                "`{op}` takes {nd}, {na}, {nb} and {nc} registers for D, A, B and C"
+            ));
+        }
+        let base = self.rows(u32::from(nd + na + nb + nc) + 1)?;
+        let mut at = base + nd;
+        let ct = if cty == WgTy::F32 { Ty::F32 } else { Ty::U32 };
+        for (v, t) in [
+            (&av, Ty::U32),
+            (&bv, Ty::U32),
+            (&cv, ct),
+            (&vec![ops[4].clone()], Ty::U32),
+        ] {
+            for o in v.iter() {
+                let r = self.src(o, t)?;
+                self.mov_rows(at, r, guard);
+                at += 1;
+            }
+        }
+        self.push(
+            Inst::MmaSp {
+                form,
+                k: k as u8,
+                sel,
+                base,
+            },
+            guard,
+        );
+        for (j, o) in dv.iter().enumerate() {
+            let d = self.dst(o)?;
+            self.mov_rows(d, base + j as R, guard);
+        }
+        Ok(())
     }
 
     fn matrix_product(

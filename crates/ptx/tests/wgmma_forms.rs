@@ -295,19 +295,147 @@ fn the_sparse_forms() {
 }
 
 #[test]
-fn warp_level_sparse_mma_is_refused_with_a_reason() {
-    for op in [
-        "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
-        "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
-    ] {
-        let src = format!(
+fn warp_level_sparse_mma_forms_and_refusals() {
+    let src = |op: &str, d: &str, ab: &str, sel: &str| {
+        format!(
             ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{{\n\
              .reg .f32 %f<8>;\n.reg .b32 %r<8>;\n\
-             {op} {{%f1, %f2, %f3, %f4}}, {{%r1, %r2}}, {{%r3, %r4}}, {{%f1, %f2, %f3, %f4}}, %r5, 0;\n\
+             {op} {d}, {ab}, {ab}, {d}, %r5, {sel};\n\
              ret;\n}}\n"
+        )
+    };
+    let (f4, h2) = ("{%f1, %f2, %f3, %f4}", "{%r6, %r7}");
+    let (r2, r4) = ("{%r1, %r2}", "{%r1, %r2, %r3, %r4}");
+    // the forms calibration/wgmma-sp measures, both spellings, and the selectors the PTX ISA allows
+    for (op, d, ab, sel) in [
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+            f4,
+            r2,
+            "3",
+        ),
+        (
+            "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+            f4,
+            r2,
+            "0",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16",
+            h2,
+            r4,
+            "1",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32",
+            f4,
+            r4,
+            "1",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+            f4,
+            r2,
+            "2",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32",
+            f4,
+            r4,
+            "1",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32",
+            f4,
+            r2,
+            "1",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.u8.u8.s32",
+            f4,
+            r4,
+            "0",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f32.e4m3.e5m2.f32",
+            f4,
+            r4,
+            "0",
+        ),
+    ] {
+        let s = src(op, d, ab, sel);
+        let p = warpscope_ptx::compile(&s).unwrap_or_else(|e| panic!("{op}: {e:?}"));
+        assert_eq!(
+            p.ops
+                .iter()
+                .filter(|o| matches!(o.inst, Inst::MmaSp { .. }))
+                .count(),
+            1,
+            "{op}"
         );
-        let e = warpscope_ptx::compile(&src).unwrap_err().join("\n");
-        assert!(e.contains("sparse mma.sp is not modelled"), "{e}");
+    }
+    for (op, d, ab, sel, why) in [
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32",
+            f4,
+            r4,
+            "2",
+            "selector",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32",
+            f4,
+            r4,
+            "1",
+            "selector",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+            f4,
+            r2,
+            "%r1",
+            "selector",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.f16.e4m3.e4m3.f16",
+            h2,
+            r4,
+            "0",
+            "types",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f16.bf16.bf16.f16",
+            h2,
+            r4,
+            "0",
+            "types",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+            f4,
+            r2,
+            "0",
+            "shape",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.tf32.tf32.f32",
+            f4,
+            r4,
+            "0",
+            "shape",
+        ),
+        (
+            "mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32",
+            f4,
+            r2,
+            "0",
+            "registers",
+        ),
+    ] {
+        let e = warpscope_ptx::compile(&src(op, d, ab, sel))
+            .unwrap_err()
+            .join("\n");
+        assert!(e.contains(why), "{op}: {e}");
         assert!(e.starts_with("8:"), "names the line: {e}");
     }
 }
