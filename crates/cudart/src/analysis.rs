@@ -985,9 +985,8 @@ pub fn analyse_launch(
     });
     let retry_loop = out.shared_retry_loop.is_some();
     // the lines counted as the PTX has them where they did not match the machine code's
-    if !ka.recon.unmatched_lines.is_empty()
-        && !(machine_shared.is_some() && !flow_overlap && yield_doubt.is_none())
-    {
+    let counted_from_machine_code = machine_shared.is_some() && !flow_overlap && yield_doubt.is_none();
+    if !ka.recon.unmatched_lines.is_empty() && !counted_from_machine_code {
         let lines: Vec<String> = ka
             .recon
             .unmatched_lines
