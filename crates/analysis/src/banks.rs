@@ -758,10 +758,35 @@ impl BankSink {
 
     /// Counts one warp-level shared access at the instruction `p` (an index into `pcs`).
     fn count(&mut self, p: usize, warp: u32, pc: u32, side: Side, atomic: bool, req: Request<'_>) {
+        // ptxas fuses only accesses it knows to be aligned to the wider width, and lays out the
+        // kernel's shared variables itself: a fused group of a variable the emulation placed
+        // off that alignment (lookback's `warpTot[8]` after a 4-byte `tileId`: two `LDS.128`
+        // where ptxas put `warpTot` at offset 0) is counted where the machine code reads it, the
+        // whole request moved down to the width (banks rotate, their conflicts do not change)
+        let shifted: [u64; 32];
         let req = match self.pcs[p].role {
             Role::Follower => return,
             Role::Plain => req,
-            Role::Leader { width } => Request { width, ..req },
+            Role::Leader { width } => {
+                let first = req.mask.trailing_zeros() as usize;
+                let off = if first < 32 {
+                    req.addrs[first] % u64::from(width.max(1))
+                } else {
+                    0
+                };
+                if off != 0
+                    && (0..32).all(|l| req.mask & (1 << l) == 0 || req.addrs[l] % u64::from(width) == off)
+                {
+                    shifted = std::array::from_fn(|l| req.addrs[l].saturating_sub(off));
+                    Request {
+                        width,
+                        mask: req.mask,
+                        addrs: &shifted,
+                    }
+                } else {
+                    Request { width, ..req }
+                }
+            }
         };
         let per_lane = atomic
             && self
@@ -1730,5 +1755,65 @@ mod tests {
         );
         let r = s.into_report();
         assert_eq!((r.unmodelled, r.insts.len()), (1, 0));
+    }
+}
+
+#[cfg(test)]
+mod fused_layout_tests {
+    use super::*;
+    use crate::reconcile::{MachineAccess, PtxAccess, Reconciliation};
+
+    /// A look-back scan's shape: after the spin (`__any_sync` on predecessors' status words) and a
+    /// barrier, every warp reads a warp-totals array `int warpTot[8]` declared after a 4-byte
+    /// `tileId` (PTX: 8 `ld.shared.u32 [warpTot+4k]`; ptxas: two `LDS.128`, `warpTot` laid out at
+    /// offset 0). The emulation puts `warpTot` at byte 4: each fused leader still counts once,
+    /// with the machine code's width and the broadcast's wavefronts (H200, calibration/run/bench17
+    /// `lookback`: 2 a `LDS.128`), not dropped as an unaligned request.
+    #[test]
+    fn a_fused_group_of_a_variable_laid_out_off_its_width_is_counted() {
+        let ptx: Vec<PtxAccess> = (0..8)
+            .map(|k| PtxAccess {
+                pc: 100 + k,
+                line: 41,
+                side: Some(Side::Load),
+                width: 4,
+                base: "warpTot".into(),
+                offset: 4 * i64::from(k),
+            })
+            .collect();
+        let machine: Vec<MachineAccess> = [0, 16]
+            .iter()
+            .map(|&o| MachineAccess {
+                line: 41,
+                side: Side::Load,
+                width: 16,
+                base: "R31".into(),
+                offset: o,
+            })
+            .collect();
+        let recon = Arc::new(Reconciliation::from_accesses(&ptx, &machine));
+        assert_eq!(recon.role(100), Role::Leader { width: 16 });
+        assert_eq!(recon.role(104), Role::Leader { width: 16 });
+        let arch = Arch::parse("sm_90").unwrap();
+        let mut s = BankSink::new(0, arch, recon);
+        // the emulation's layout: tileId at 0, warpTot at 4..36
+        for k in 0..8u32 {
+            let a: [u64; 32] = [4 + 4 * u64::from(k); 32];
+            s.record(
+                0,
+                100 + k,
+                Side::Load,
+                false,
+                Request {
+                    width: 4,
+                    mask: u32::MAX,
+                    addrs: &a,
+                },
+            );
+        }
+        let r = s.into_report();
+        assert_eq!(r.unmodelled, 0);
+        let t = r.total(Side::Load);
+        assert_eq!((t.instructions, t.wavefronts), (2, 4));
     }
 }

@@ -331,7 +331,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
         ));
     }
     // kernels whose every shared estimate is a retry loop's have their note above
-    let shared_estimated: Vec<_> = labelled_estimate("warpscope__shared_counters_exact")
+    let mut shared_estimated: Vec<_> = labelled_estimate("warpscope__shared_counters_exact")
         .into_iter()
         .filter(|k| {
             recs.iter().any(|r| {
@@ -341,10 +341,35 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
             })
         })
         .collect();
+    // a spinning kernel's shared label comes from its lines too where they did not match (its
+    // own note speaks of the shared counters only where the loop may touch shared memory)
+    for r in recs {
+        if spinning.contains(&r.kernel.as_str())
+            && r.analysis.shared_unmatched.is_some()
+            && r.analysis.metrics.get("warpscope__shared_counters_exact") == Some(&0.0)
+            && !shared_estimated.contains(&r.kernel.as_str())
+        {
+            shared_estimated.push(r.kernel.as_str());
+        }
+    }
     if !shared_estimated.is_empty() {
+        // each kernel with the lines that did not match, where the analysis named them
+        let named: Vec<String> = shared_estimated
+            .iter()
+            .map(|k| {
+                match recs
+                    .iter()
+                    .find(|r| r.kernel == *k && r.analysis.shared_unmatched.is_some())
+                    .and_then(|r| r.analysis.shared_unmatched.as_deref())
+                {
+                    Some(lines) => format!("{} ({lines})", brief(k)),
+                    None => brief(k).to_string(),
+                }
+            })
+            .collect();
         notes.push(format!(
             "shared-memory counters are estimates for {}: a source line's shared loads or stores do not match the machine code's (ptxas removed, merged or added accesses there), so that line is counted as the PTX has it",
-            shared_estimated.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
+            named.join(", ")
         ));
     }
     notes

@@ -459,6 +459,12 @@ pub struct LaunchAnalysis {
     /// GPU runs the loop as often as contention makes it, so the shared counters are estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shared_retry_loop: Option<String>,
+    /// The source lines (`file:line`) whose shared loads or stores did not match the machine
+    /// code's (`Reconciliation::unmatched_lines`: ptxas removed, merged or added accesses there)
+    /// when the machine code's own were not counted instead: they are counted as the PTX has
+    /// them, so the shared counters are estimates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_unmatched: Option<String>,
     /// Where a value of floating-point sums made by atomics (this launch's or an earlier one's)
     /// decides a branch, an address or an integer, and which launch made them
     /// (`warpscope_analysis::float_order`): the GPU rounds those sums in the order it ran the
@@ -978,6 +984,20 @@ pub fn analyse_launch(
             .then(|| format!("{file}:{line}"))
     });
     let retry_loop = out.shared_retry_loop.is_some();
+    // the lines counted as the PTX has them where they did not match the machine code's
+    let counted_from_machine_code = machine_shared.is_some() && !flow_overlap && yield_doubt.is_none();
+    if !ka.recon.unmatched_lines.is_empty() && !counted_from_machine_code {
+        let lines: Vec<String> = ka
+            .recon
+            .unmatched_lines
+            .iter()
+            .map(|&line| match out.shared_lines.iter().find(|l| l.line == line) {
+                Some(l) if !l.file.is_empty() => format!("{}:{line}", l.file),
+                _ => format!("line {line}"),
+            })
+            .collect();
+        out.shared_unmatched = Some(lines.join(", "));
+    }
     let m = &mut out.metrics;
     let mut ld = banks.total(Side::Load);
     let mut st = banks.total(Side::Store);
