@@ -170,12 +170,7 @@ fn print_triton3_counters_against_the_h200() {
 }
 
 /// Kernels whose outputs are not bit-exact yet, and why.
-const OUTPUTS_DIFFER: &[(&str, &str)] = &[(
-    "rms_fwd",
-    "rstd of one row of 12 is 2 ulp off: ptxas contracts `div.full.f32 q, s, n` and the `add.f32 \
-     q + eps` after it into one FFMA (rcp(n) * s + eps, one rounding: the machine code's \
-     `FFMA R14, R15, R14, UR5` after MUFU.RCP); the lowering contracts only `mul` with `add`",
-)];
+const OUTPUTS_DIFFER: &[(&str, &str)] = &[];
 
 /// Counters labelled exact that differ from the H200's, and why.
 const COUNTERS_DIFFER: &[(&str, &str, &str)] = &[];

@@ -833,6 +833,7 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             let neg = if ty == Ty::F32 { 1 << 31 } else { 1 << 63 };
             tern(TernOp::Fma, ty, a ^ neg, b, c)
         }
+        TernOp::DivFullAdd => u64::from(crate::mufu::div_full_add(a as u32, b as u32, c as u32)),
         TernOp::Fma => {
             if ty == Ty::F32 {
                 canon32(f32v(a).mul_add(f32v(b), f32v(c)))

@@ -333,6 +333,9 @@ pub enum TernOp {
     FmaSubCFtz,
     /// [`TernOp::FmaNegAB`] of `.ftz` operations
     FmaNegABFtz,
+    /// `div.full.f32 q, a, b` then `add.f32 d, q, c`, contracted by ptxas: `MUFU.RCP` of the
+    /// scaled `b`, then one `FFMA` of it, the scaled `a` and `c` (`lower/contract.rs`)
+    DivFullAdd,
     /// `dp4a.atype.btype d, a, b, c`: `c` plus the four products of `a`'s and `b`'s bytes
     /// (`sa`, `sb`: the bytes are signed)
     Dp4a {

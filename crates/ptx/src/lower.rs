@@ -1695,6 +1695,24 @@ impl<'m> KCtx<'m> {
                     return Ok(());
                 }
                 // ptxas contracts this add/sub with the mul that made one of its operands
+                if let (Some(f), BinOp::Add, Ty::F32) = (self.contract, op, t)
+                    && f.div
+                {
+                    let (x, y) = (self.src(f.a, t)?, self.src(f.b, t)?);
+                    let c = if f.second { a } else { b };
+                    self.push(
+                        Inst::Tern {
+                            op: TernOp::DivFullAdd,
+                            ty: t,
+                            d,
+                            a: x,
+                            b: y,
+                            c,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
                 if let (Some(f), BinOp::Add | BinOp::Sub, Ty::F32 | Ty::F64) = (self.contract, op, t) {
                     let (x, y) = (self.src(f.a, t)?, self.src(f.b, t)?);
                     let (op, c) = match (op, f.second) {
