@@ -528,6 +528,10 @@ pub fn nan64_1(r: f64, x: f64) -> u64 {
 /// Unary operation.
 pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     match op {
+        UnOp::F32ToE4m3 => return u64::from(f32_to_fp8(f32v(a), FP8_E4M3)),
+        UnOp::F32ToE5m2 => return u64::from(f32_to_fp8(f32v(a), FP8_E5M2)),
+        UnOp::E4m3ToF16 => return fp8_to_f16(a as u8, FP8_E4M3),
+        UnOp::E5m2ToF16 => return fp8_to_f16(a as u8, FP8_E5M2),
         UnOp::NegFtz if ty == Ty::F32 => return un(UnOp::Neg, ty, ftz32(a)),
         UnOp::AbsFtz if ty == Ty::F32 => return un(UnOp::Abs, ty, ftz32(a)),
         _ => {}
@@ -642,6 +646,84 @@ pub fn un(op: UnOp, ty: Ty, a: u64) -> u64 {
     }
 }
 
+/// An fp8 format: exponent bias, mantissa bits, the largest finite value and its code.
+#[derive(Clone, Copy)]
+struct Fp8 {
+    bias: i32,
+    mbits: i32,
+    max: f64,
+    max_code: u8,
+}
+
+/// e4m3: no infinities, `0x7f` NaN, largest 448 (`0x7e`).
+const FP8_E4M3: Fp8 = Fp8 {
+    bias: 7,
+    mbits: 3,
+    max: 448.0,
+    max_code: 0x7e,
+};
+/// e5m2: IEEE-like (`0x7c` infinity), largest finite 57344 (`0x7b`).
+const FP8_E5M2: Fp8 = Fp8 {
+    bias: 15,
+    mbits: 2,
+    max: 57344.0,
+    max_code: 0x7b,
+};
+
+/// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32`, one value: rounded to nearest even on the format's grid
+/// (subnormals included), anything beyond the largest finite value (infinities too) saturated
+/// to it with its sign, a NaN the NaN `0x7f` (PTX ISA: `.satfinite` keeps NaN a NaN).
+fn f32_to_fp8(x: f32, f: Fp8) -> u8 {
+    if x.is_nan() {
+        return 0x7f;
+    }
+    let sign = if x.is_sign_negative() { 0x80u8 } else { 0 };
+    let ax = f64::from(x.abs());
+    if ax == 0.0 {
+        return sign;
+    }
+    let emin = 1 - f.bias;
+    // the spacing of the grid at ax: 2^(max(exponent, emin) - mbits); dividing by it is exact
+    if ax.is_infinite() {
+        return sign | f.max_code;
+    }
+    // the exponent of a normal f64 (every f32 is one), read off its bits
+    let exp = |v: f64| ((v.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let e = exp(ax).max(emin);
+    let step = 2f64.powi(e - f.mbits);
+    let n = (ax / step).round_ties_even();
+    let v = n * step;
+    if v > f.max {
+        return sign | f.max_code;
+    }
+    if v < 2f64.powi(emin) {
+        // subnormal (or the smallest normal when n reached 2^mbits: the same code)
+        return sign | n as u8;
+    }
+    let e2 = exp(v);
+    let mant = (v / 2f64.powi(e2 - f.mbits)) as i32 - (1 << f.mbits);
+    sign | (((e2 + f.bias) << f.mbits) | mant) as u8
+}
+
+/// `cvt.rn.f16x2.{e4m3x2,e5m2x2}`, one value: every fp8 value is an `.f16` (e5m2 is `.f16`'s
+/// top byte, NaN payloads too); an e4m3 NaN gives the canonical `0x7fff`.
+fn fp8_to_f16(b: u8, f: Fp8) -> u64 {
+    if f.mbits == 2 {
+        return u64::from(b) << 8;
+    }
+    let sign = u64::from(b & 0x80) << 8;
+    let (e, m) = (i32::from((b >> 3) & 0xf), i32::from(b & 7));
+    if e == 0xf && m == 7 {
+        return 0x7fff;
+    }
+    let v = if e == 0 {
+        f64::from(m) * 2f64.powi(1 - f.bias - f.mbits)
+    } else {
+        f64::from(8 + m) * 2f64.powi(e - f.bias - f.mbits)
+    };
+    sign | to_half(Ty::F16, v, Rnd::Rn)
+}
+
 /// `rcp.approx.ftz.f64` (one MUFU.RCP64H, the low word zero): the H200's unit on the operand's
 /// high word ([`crate::mufu::rcp64h`]).
 pub fn rcp_seed64(a: u64) -> u64 {
@@ -751,6 +833,7 @@ pub fn tern(op: TernOp, ty: Ty, a: u64, b: u64, c: u64) -> u64 {
             let neg = if ty == Ty::F32 { 1 << 31 } else { 1 << 63 };
             tern(TernOp::Fma, ty, a ^ neg, b, c)
         }
+        TernOp::DivFullAdd => u64::from(crate::mufu::div_full_add(a as u32, b as u32, c as u32)),
         TernOp::Fma => {
             if ty == Ty::F32 {
                 canon32(f32v(a).mul_add(f32v(b), f32v(c)))

@@ -201,6 +201,23 @@ pub fn rcp_approx(x: u32) -> u32 {
     canon(s * f32::from_bits(rcp((s * xf).to_bits())))
 }
 
+/// `div.full.f32 q, a, b` then `add.f32 d, q, c` as ptxas contracts them: the reciprocal of
+/// the scaled `b` times the scaled `a` plus `c`, rounded once (rms_fwd and layernorm of
+/// calibration/hopper: `MUFU.RCP R, b'` then `FFMA d, R, a', c`).
+pub fn div_full_add(a: u32, b: u32, c: u32) -> u32 {
+    let (mut x, mut y) = (f32::from_bits(a), f32::from_bits(b));
+    if y.abs() > HUGE {
+        x *= 0.25;
+        y *= 0.25;
+    }
+    if y.abs() < TINY || y.is_nan() {
+        x *= 16_777_216.0;
+        y *= 16_777_216.0;
+    }
+    let r = f32::from_bits(rcp(y.to_bits()));
+    canon(r.mul_add(x, f32::from_bits(c)))
+}
+
 /// `div.full.f32` (`ftz`: `div.full.ftz.f32`).
 pub fn div_full(a: u32, b: u32, flush: bool) -> u32 {
     let (mut x, mut y) = (f32::from_bits(a), f32::from_bits(b));

@@ -250,6 +250,14 @@ pub enum UnOp {
     NegFtz,
     /// `abs.ftz.f32`: a subnormal operand flushed to the zero of its sign first
     AbsFtz,
+    /// one half of `cvt.rn.satfinite.e4m3x2.f32`: an `.f32` to the byte of an fp8 e4m3
+    F32ToE4m3,
+    /// one half of `cvt.rn.satfinite.e5m2x2.f32`: an `.f32` to the byte of an fp8 e5m2
+    F32ToE5m2,
+    /// one half of `cvt.rn.f16x2.e4m3x2`: an e4m3 byte to the bits of its `.f16` (exact)
+    E4m3ToF16,
+    /// one half of `cvt.rn.f16x2.e5m2x2`: an e5m2 byte to the bits of its `.f16` (exact)
+    E5m2ToF16,
 }
 
 /// The extended-precision arithmetic of PTX's carry chain (`add.cc`, `addc`, `sub.cc`, `subc`,
@@ -325,6 +333,9 @@ pub enum TernOp {
     FmaSubCFtz,
     /// [`TernOp::FmaNegAB`] of `.ftz` operations
     FmaNegABFtz,
+    /// `div.full.f32 q, a, b` then `add.f32 d, q, c`, contracted by ptxas: `MUFU.RCP` of the
+    /// scaled `b`, then one `FFMA` of it, the scaled `a` and `c` (`lower/contract.rs`)
+    DivFullAdd,
     /// `dp4a.atype.btype d, a, b, c`: `c` plus the four products of `a`'s and `b`'s bytes
     /// (`sa`, `sb`: the bytes are signed)
     Dp4a {

@@ -1014,6 +1014,178 @@ impl<'m> KCtx<'m> {
         Ok(())
     }
 
+    /// The fp8 conversions (sm_89+): `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b` (`a` to
+    /// the upper byte of the 16-bit `d`, `b` to the lower), `cvt.rn.satfinite{.relu}.{e4m3x2,
+    /// e5m2x2}.f16x2 d, a` (each half of `a`, exactly widened to `.f32` first: one rounding) and
+    /// `cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a` (each byte of `a` to its half of `d`, exact). `.relu`
+    /// takes a negative value to +0 before the rounding (a NaN stays a NaN).
+    fn cvt_fp8(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
+        let ops = &i.operands;
+        let fmt = |m: &str| match m {
+            "e4m3x2" => Some(false),
+            "e5m2x2" => Some(true),
+            _ => None,
+        };
+        let types: Vec<&str> = mods
+            .iter()
+            .copied()
+            .filter(|m| matches!(*m, "e4m3x2" | "e5m2x2" | "f16x2" | "f32"))
+            .collect();
+        let bad = |s: &mut Self, why: &str| s.err(format!("unsupported instruction `{}` ({why})", i.opcode));
+        if !mods.contains(&"rn") {
+            return bad(self, "fp8 conversions round to nearest: `.rn`");
+        }
+        let relu = mods.contains(&"relu");
+        match types.as_slice() {
+            [to, from] if fmt(to).is_some() && matches!(*from, "f32" | "f16x2") => {
+                if !mods.contains(&"satfinite") {
+                    return bad(self, "a conversion to fp8 needs `.satfinite`");
+                }
+                let op = if fmt(to) == Some(true) {
+                    UnOp::F32ToE5m2
+                } else {
+                    UnOp::F32ToE4m3
+                };
+                let want = if *from == "f32" { 3 } else { 2 };
+                if ops.len() != want {
+                    return self.err(format!("`{}` takes {want} operands, got {}", i.opcode, ops.len()));
+                }
+                let d = self.dst(&ops[0])?;
+                // the two values, upper byte's first
+                let vals: [R; 2] = if *from == "f32" {
+                    [self.src(&ops[1], Ty::F32)?, self.src(&ops[2], Ty::F32)?]
+                } else {
+                    let x = self.src(&ops[1], Ty::U32)?;
+                    let [lo, hi] = self.halves_of(x, guard)?;
+                    let mut w = [0 as R; 2];
+                    for (k, h) in [hi, lo].into_iter().enumerate() {
+                        w[k] = self.new_row()?;
+                        self.push(
+                            Inst::Cvt {
+                                dty: Ty::F32,
+                                sty: Ty::F16,
+                                rnd: Rnd::Rn,
+                                sat: false,
+                                d: w[k],
+                                a: h,
+                            },
+                            guard,
+                        );
+                    }
+                    w
+                };
+                let mut bytes = [0 as R; 2];
+                for (k, v) in vals.into_iter().enumerate() {
+                    let mut v = v;
+                    if relu {
+                        // max(v, +0) keeps a NaN (PTX `max` returns the other operand; here the
+                        // NaN must survive), so: v < 0 ? +0 : v
+                        let (z, p, r) = (self.const_row(0)?, self.new_pred()?, self.new_row()?);
+                        self.push(
+                            Inst::Setp {
+                                cmp: Cmp::Lt,
+                                ty: Ty::F32,
+                                p,
+                                q: PRED_TRUE,
+                                a: v,
+                                b: z,
+                                bop: None,
+                                c: PSrc::TRUE,
+                            },
+                            guard,
+                        );
+                        self.push(
+                            Inst::Selp {
+                                ty: Ty::U32,
+                                d: r,
+                                a: z,
+                                b: v,
+                                p: PSrc { idx: p, neg: false },
+                            },
+                            guard,
+                        );
+                        v = r;
+                    }
+                    bytes[k] = self.new_row()?;
+                    self.push(
+                        Inst::Un {
+                            op,
+                            ty: Ty::U32,
+                            d: bytes[k],
+                            a: v,
+                        },
+                        guard,
+                    );
+                }
+                self.push(
+                    Inst::Pack2 {
+                        bits: 8,
+                        d,
+                        a: bytes[1],
+                        b: bytes[0],
+                    },
+                    guard,
+                );
+                Ok(())
+            }
+            ["f16x2", from] if fmt(from).is_some() => {
+                if relu || mods.contains(&"satfinite") {
+                    return bad(self, "`.relu` / `.satfinite` from fp8");
+                }
+                if ops.len() != 2 {
+                    return self.err(format!("`{}` takes 2 operands, got {}", i.opcode, ops.len()));
+                }
+                let op = if fmt(from) == Some(true) {
+                    UnOp::E5m2ToF16
+                } else {
+                    UnOp::E4m3ToF16
+                };
+                let d = self.dst(&ops[0])?;
+                let x = self.src(&ops[1], Ty::U16)?;
+                let (lo, hi) = (self.new_row()?, self.new_row()?);
+                self.push(
+                    Inst::Unpack2 {
+                        bits: 8,
+                        d0: lo,
+                        d1: hi,
+                        a: x,
+                    },
+                    guard,
+                );
+                let (hl, hh) = (self.new_row()?, self.new_row()?);
+                self.push(
+                    Inst::Un {
+                        op,
+                        ty: Ty::U32,
+                        d: hl,
+                        a: lo,
+                    },
+                    guard,
+                );
+                self.push(
+                    Inst::Un {
+                        op,
+                        ty: Ty::U32,
+                        d: hh,
+                        a: hi,
+                    },
+                    guard,
+                );
+                self.push(
+                    Inst::Pack2 {
+                        bits: 16,
+                        d,
+                        a: hl,
+                        b: hh,
+                    },
+                    guard,
+                );
+                Ok(())
+            }
+            _ => bad(self, "fp8 conversion types"),
+        }
+    }
+
     /// `.f16x2` / `.bf16x2` arithmetic: the two halves of each 32-bit operand (the low half first)
     /// are unpacked, operated on as scalar `.f16` / `.bf16` and packed again, so the emulator needs
     /// no packed forms. `cvt.frnd.{f16x2,bf16x2}.f32 d, a, b` puts `a` in the upper half.
@@ -1299,6 +1471,9 @@ impl<'m> KCtx<'m> {
             }
             None
         };
+        if base == "cvt" && mods.iter().any(|m| matches!(*m, "e4m3x2" | "e5m2x2")) {
+            return self.cvt_fp8(i, mods, guard);
+        }
         if let Some(half) = mods.iter().find_map(|m| match *m {
             "f16x2" => Some(Ty::F16),
             "bf16x2" => Some(Ty::BF16),
@@ -1520,6 +1695,24 @@ impl<'m> KCtx<'m> {
                     return Ok(());
                 }
                 // ptxas contracts this add/sub with the mul that made one of its operands
+                if let (Some(f), BinOp::Add, Ty::F32) = (self.contract, op, t)
+                    && f.div
+                {
+                    let (x, y) = (self.src(f.a, t)?, self.src(f.b, t)?);
+                    let c = if f.second { a } else { b };
+                    self.push(
+                        Inst::Tern {
+                            op: TernOp::DivFullAdd,
+                            ty: t,
+                            d,
+                            a: x,
+                            b: y,
+                            c,
+                        },
+                        guard,
+                    );
+                    return Ok(());
+                }
                 if let (Some(f), BinOp::Add | BinOp::Sub, Ty::F32 | Ty::F64) = (self.contract, op, t) {
                     let (x, y) = (self.src(f.a, t)?, self.src(f.b, t)?);
                     let (op, c) = match (op, f.second) {

@@ -13,6 +13,9 @@
 //!   stored: no contraction), in the `mul`'s basic block (an `add` after a label: none);
 //! * not with a rounding modifier on either (`mul.rn`, `add.rn`: none), nor `.ftz` on one only,
 //!   nor `t + t`;
+//! * `div.full.f32 q, a, b` then `add.f32 d, q, c` becomes `MUFU.RCP` of `b` and `FFMA d, rcp,
+//!   a, c` (both scaled as `div.full` scales them; Triton's `sum / n + eps` in rms_fwd and
+//!   layernorm of calibration/hopper), under the same rules (`TernOp::DivFullAdd`);
 //! * an `add`/`sub` of two such products contracts its first operand's (`a*b - c*d` becomes
 //!   `FMUL` of `c*d` and `FFMA a, b, -that`).
 //!
@@ -39,6 +42,8 @@ pub(super) struct Fuse<'m> {
     pub b: &'m Operand,
     /// The product is the `add`/`sub`'s second source operand (`c - a*b`), else its first.
     pub second: bool,
+    /// The "product" is a `div.full.f32 q, a, b` (contracted only with an `add`).
+    pub div: bool,
 }
 
 /// `(base, type, ftz)` of a float `mul`/`add`/`sub` that may be contracted: `.f32` or `.f64`,
@@ -49,16 +54,21 @@ fn contractible(i: &Instruction) -> Option<(&str, &str, bool)> {
     }
     let mut parts = i.opcode.split('.');
     let base = parts.next()?;
-    if !matches!(base, "mul" | "add" | "sub") {
+    if !matches!(base, "mul" | "add" | "sub" | "div") {
         return None;
     }
-    let (mut ty, mut ftz) = (None, false);
+    let (mut ty, mut ftz, mut full) = (None, false, false);
     for m in parts {
         match m {
             "f32" | "f64" => ty = Some(m),
             "ftz" => ftz = true,
+            "full" if base == "div" => full = true,
             _ => return None,
         }
+    }
+    // `div.full.f32` (not `.ftz`): its final multiply contracts as a `mul` does
+    if base == "div" && !(full && ty == Some("f32") && !ftz) {
+        return None;
     }
     Some((base, ty?, ftz))
 }
@@ -118,7 +128,7 @@ pub(super) fn plan(body: &[Stmt]) -> HashMap<usize, Fuse<'_>> {
     let mut cand: HashMap<usize, Vec<usize>> = HashMap::new();
     for (k, s) in body.iter().enumerate() {
         let Stmt::Inst(m) = s else { continue };
-        let Some(("mul", ty, ftz)) = contractible(m) else {
+        let Some((base @ ("mul" | "div"), ty, ftz)) = contractible(m) else {
             continue;
         };
         let Operand::Name(t) = &m.operands[0] else {
@@ -153,8 +163,8 @@ pub(super) fn plan(body: &[Stmt]) -> HashMap<usize, Fuse<'_>> {
             let Stmt::Inst(i) = s else { continue };
             let use_here = uses.contains(&j);
             if use_here {
-                let fits = contractible(i).is_some_and(|(base, ty2, ftz2)| {
-                    matches!(base, "add" | "sub") && ty2 == ty && ftz2 == ftz
+                let fits = contractible(i).is_some_and(|(b2, ty2, ftz2)| {
+                    (b2 == "add" || b2 == "sub" && base == "mul") && ty2 == ty && ftz2 == ftz
                 }) && !boundary(s);
                 let once = i.operands[1..].iter().filter(|o| mentions(o, t)).count() == 1
                     && i.operands[1..].iter().any(|o| is_name(o, t));
@@ -245,6 +255,7 @@ pub(super) fn plan(body: &[Stmt]) -> HashMap<usize, Fuse<'_>> {
                     a: &mi.operands[1],
                     b: &mi.operands[2],
                     second: !is_name(&ui.operands[1], name(&mi.operands[0])),
+                    div: mi.opcode.starts_with("div"),
                 },
             );
         }
@@ -419,5 +430,35 @@ mod tests {
             fused("mul.f32 %f4, %f1, %f2;\nfma.rn.f32 %f5, %f4, %f3, %f1;\nst.global.f32 [%rd1], %f5;")
                 .is_empty()
         );
+    }
+
+    /// `div.full.f32` then `add.f32` (Triton's `sum / n + eps`): ptxas makes `MUFU.RCP` and one
+    /// `FFMA` of the reciprocal, the dividend and the addend (rms_fwd and layernorm of
+    /// calibration/hopper; rms_fwd's rstd was 2 ulp off in one row of 12 without it). Left as
+    /// written (not measured): a `div.rn` (a subroutine, no final multiply), a `div.full.ftz`, a
+    /// `sub`, a second use of the quotient (as for `mul`).
+    #[test]
+    fn a_full_division_contracts_with_an_add() {
+        let st = "st.global.f32 [%rd1], %f5;";
+        assert_eq!(
+            fused(&format!(
+                "div.full.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f3, %f4;\n{st}"
+            )),
+            [(2, true)]
+        );
+        assert_eq!(
+            fused(&format!(
+                "div.full.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f4, %f3;\n{st}"
+            )),
+            [(2, false)]
+        );
+        for other in [
+            "div.rn.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f3, %f4;",
+            "div.full.ftz.f32 %f4, %f1, %f2;\nadd.ftz.f32 %f5, %f3, %f4;",
+            "div.full.f32 %f4, %f1, %f2;\nsub.f32 %f5, %f3, %f4;",
+            "div.full.f32 %f4, %f1, %f2;\nadd.f32 %f5, %f3, %f4;\nst.global.f32 [%rd1+4], %f4;",
+        ] {
+            assert!(fused(&format!("{other}\n{st}")).is_empty(), "{other}");
+        }
     }
 }
