@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod run2;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
