@@ -11,7 +11,7 @@
 mod common;
 
 use common::run2::{self, K};
-use common::{Expect, replay_against_h200, repo};
+use common::{Expect, replay_against_h200};
 
 const DIR: &str = "calibration/hopper/triton3";
 const H200: &str = "calibration/hopper/h200_triton3";
