@@ -205,21 +205,20 @@ pub fn rcp_approx(x: u32) -> u32 {
 /// the scaled `b` times the scaled `a` plus `c`, rounded once (rms_fwd and layernorm of
 /// calibration/hopper: `MUFU.RCP R, b'` then `FFMA d, R, a', c`).
 pub fn div_full_add(a: u32, b: u32, c: u32) -> u32 {
-    let (mut x, mut y) = (f32::from_bits(a), f32::from_bits(b));
-    if y.abs() > HUGE {
-        x *= 0.25;
-        y *= 0.25;
-    }
-    if y.abs() < TINY || y.is_nan() {
-        x *= 16_777_216.0;
-        y *= 16_777_216.0;
-    }
-    let r = f32::from_bits(rcp(y.to_bits()));
+    let (x, r) = div_full_scaled(a, b, false);
     canon(r.mul_add(x, f32::from_bits(c)))
 }
 
 /// `div.full.f32` (`ftz`: `div.full.ftz.f32`).
 pub fn div_full(a: u32, b: u32, flush: bool) -> u32 {
+    let (x, r) = div_full_scaled(a, b, flush);
+    canon(if flush { ftz(ftz(r) * ftz(x)) } else { r * x })
+}
+
+/// `div.full.f32`'s operands as the machine code takes them: the dividend scaled with the divisor
+/// out of `MUFU.RCP`'s range (by 1/4 above it, by 2^24 below it or for a NaN, not when flushing),
+/// and the reciprocal of the scaled divisor.
+fn div_full_scaled(a: u32, b: u32, flush: bool) -> (f32, f32) {
     let (mut x, mut y) = (f32::from_bits(a), f32::from_bits(b));
     if flush {
         x = ftz(x);
@@ -235,8 +234,7 @@ pub fn div_full(a: u32, b: u32, flush: bool) -> u32 {
         x *= 16_777_216.0;
         y *= 16_777_216.0;
     }
-    let r = f32::from_bits(rcp(y.to_bits()));
-    canon(if flush { ftz(ftz(r) * ftz(x)) } else { r * x })
+    (x, f32::from_bits(rcp(y.to_bits())))
 }
 
 /// `div.approx.f32` (`ftz`: `div.approx.ftz.f32`).
