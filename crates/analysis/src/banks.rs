@@ -758,11 +758,11 @@ impl BankSink {
 
     /// Counts one warp-level shared access at the instruction `p` (an index into `pcs`).
     fn count(&mut self, p: usize, warp: u32, pc: u32, side: Side, atomic: bool, req: Request<'_>) {
-        // ptxas fuses only accesses it knows to be aligned to the wider width, and lays out the
-        // kernel's shared variables itself: a fused group of a variable the emulation placed
-        // off that alignment (lookback's `warpTot[8]` after a 4-byte `tileId`: two `LDS.128`
-        // where ptxas put `warpTot` at offset 0) is counted where the machine code reads it, the
-        // whole request moved down to the width (banks rotate, their conflicts do not change)
+        // ptxas fuses on addresses aligned to the wider width: a group whose variable does not
+        // start on it has its first piece start below the group's first access (lookback's
+        // `warpTot[8]` at byte 4, after a 4-byte `tileId`: `LDS.128 [0]` reads `tileId` and
+        // `warpTot[0..3]`, `reconcile::placed_pieces`), so the leader is counted where the
+        // machine code reads, the whole request moved down to the width
         let shifted: [u64; 32];
         let req = match self.pcs[p].role {
             Role::Follower => return,
@@ -1762,13 +1762,14 @@ mod tests {
 mod fused_layout_tests {
     use super::*;
     use crate::reconcile::{MachineAccess, PtxAccess, Reconciliation};
+    use std::collections::HashMap;
 
     /// A look-back scan's shape: after the spin (`__any_sync` on predecessors' status words) and a
     /// barrier, every warp reads a warp-totals array `int warpTot[8]` declared after a 4-byte
-    /// `tileId` (PTX: 8 `ld.shared.u32 [warpTot+4k]`; ptxas: two `LDS.128`, `warpTot` laid out at
-    /// offset 0). The emulation puts `warpTot` at byte 4: each fused leader still counts once,
-    /// with the machine code's width and the broadcast's wavefronts (H200, calibration/run/bench17
-    /// `lookback`: 2 a `LDS.128`), not dropped as an unaligned request.
+    /// `tileId` (PTX: 8 `ld.shared.u32 [warpTot+4k]` on line 41; `warpTot` at byte 4 in ptxas's
+    /// layout as in the emulation's). ptxas reads them with `LDS.128 [R31]` (`tileId` and
+    /// `warpTot[0..3]`), `LDS.128 [R31+0x10]` and `LDS [R31+0x20]`: the H200 counted each once a
+    /// warp, 2, 2 and 1 wavefronts (calibration/run/bench17/h200/lookback.sass.csv.gz).
     #[test]
     fn a_fused_group_of_a_variable_laid_out_off_its_width_is_counted() {
         let ptx: Vec<PtxAccess> = (0..8)
@@ -1781,19 +1782,30 @@ mod fused_layout_tests {
                 offset: 4 * i64::from(k),
             })
             .collect();
-        let machine: Vec<MachineAccess> = [0, 16]
+        let machine: Vec<MachineAccess> = [(0, 16), (16, 16), (32, 4)]
             .iter()
-            .map(|&o| MachineAccess {
+            .map(|&(o, width)| MachineAccess {
                 line: 41,
                 side: Side::Load,
-                width: 16,
+                width,
                 base: "R31".into(),
                 offset: o,
             })
             .collect();
-        let recon = Arc::new(Reconciliation::from_accesses(&ptx, &machine));
-        assert_eq!(recon.role(100), Role::Leader { width: 16 });
-        assert_eq!(recon.role(104), Role::Leader { width: 16 });
+        let placed = HashMap::from([("tileId".to_string(), 0), ("warpTot".to_string(), 4)]);
+        let recon = Arc::new(Reconciliation::from_accesses_placed(
+            &ptx,
+            &machine,
+            &HashMap::new(),
+            &placed,
+        ));
+        let roles: Vec<Role> = (100..108).map(|pc| recon.role(pc)).collect();
+        let (l, f) = (Role::Leader { width: 16 }, Role::Follower);
+        assert_eq!(roles, [l, f, f, l, f, f, f, Role::Plain]);
+        assert!(recon.unmatched_lines.is_empty(), "{:?}", recon.unmatched_lines);
+        // without the layout the group is taken to start on the width: no fit, the line unmatched
+        let unplaced = Reconciliation::from_accesses(&ptx, &machine);
+        assert_ne!((100..108).map(|pc| unplaced.role(pc)).collect::<Vec<_>>(), roles);
         let arch = Arch::parse("sm_90").unwrap();
         let mut s = BankSink::new(0, arch, recon);
         // the emulation's layout: tileId at 0, warpTot at 4..36
@@ -1814,6 +1826,6 @@ mod fused_layout_tests {
         let r = s.into_report();
         assert_eq!(r.unmodelled, 0);
         let t = r.total(Side::Load);
-        assert_eq!((t.instructions, t.wavefronts), (2, 4));
+        assert_eq!((t.instructions, t.wavefronts), (3, 5));
     }
 }

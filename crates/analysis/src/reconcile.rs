@@ -268,11 +268,18 @@ impl Reconciliation {
     /// Builds the roles of kernel `kernel` of `program` against its machine accesses.
     pub fn build(program: &Program, kernel: &str, machine: &[MachineAccess]) -> Self {
         let ptx = ptx_shared_accesses(program, kernel);
-        let align = match program.kernel(kernel) {
-            Some(k) => register_alignment(program, k),
-            None => HashMap::new(),
+        let (align, placed) = match program.kernel(kernel) {
+            Some(k) => (
+                register_alignment(program, k),
+                k.shared
+                    .iter()
+                    .filter(|v| !v.dynamic)
+                    .map(|v| (v.name.clone(), i64::from(v.offset)))
+                    .collect(),
+            ),
+            None => (HashMap::new(), HashMap::new()),
         };
-        Self::from_accesses_aligned(&ptx, machine, &align)
+        Self::from_accesses_placed(&ptx, machine, &align, &placed)
     }
 
     /// Builds the roles from already-extracted PTX and machine accesses.
@@ -291,6 +298,21 @@ impl Reconciliation {
         ptx: &[PtxAccess],
         machine: &[MachineAccess],
         align: &HashMap<String, u64>,
+    ) -> Self {
+        Self::from_accesses_placed(ptx, machine, align, &HashMap::new())
+    }
+
+    /// [`Self::from_accesses_aligned`], knowing the offset in the block's window of each shared
+    /// symbol a PTX access may name as its base (`placed`). ptxas fuses on aligned addresses of
+    /// its layout, not from a variable's first element: lookback's `warpTot[8]` at byte 4, after
+    /// `tileId`, is read by `LDS.128 [0]` (`tileId` and `warpTot[0..3]`), `LDS.128 [16]` and
+    /// `LDS [32]`. Such a group meets a machine shape whose pieces lie aligned only when the
+    /// group starts inside its first piece (see [`placed_pieces`]).
+    pub fn from_accesses_placed(
+        ptx: &[PtxAccess],
+        machine: &[MachineAccess],
+        align: &HashMap<String, u64>,
+        placed: &HashMap<String, i64>,
     ) -> Self {
         let mut r = Reconciliation {
             machine_code: true,
@@ -346,6 +368,34 @@ impl Reconciliation {
                 // a machine shape whose accesses overlap (`[R3-0x4]`, `[R3]` and `LDS.64 [R3]`)
                 // is no single fused group: the base register serves several places of the line
                 // (an unrolled loop's steps, each read with other widths), whose executions differ
+                if accesses.len() > 1
+                    && let Some(&at) = accesses.first().and_then(|a| placed.get(&a.base))
+                    && let Some((i, pieces)) = (0..mshapes.len())
+                        .filter(|&i| !taken[i] && !overlaps(&mshapes[i]))
+                        .find_map(|i| placed_pieces(&mshapes[i], &shape, at + min).map(|p| (i, p)))
+                {
+                    taken[i] = true;
+                    for (lo, width) in pieces {
+                        let mut members: Vec<&&PtxAccess> = accesses
+                            .iter()
+                            .filter(|a| (lo..lo + i64::from(width)).contains(&(a.offset - min)))
+                            .collect();
+                        members.sort_by_key(|a| (a.offset, a.pc));
+                        if members.len() == 1 && members[0].width == width {
+                            continue;
+                        }
+                        for (k, a) in members.iter().enumerate() {
+                            let role = if k == 0 {
+                                r.fused_groups += 1;
+                                Role::Leader { width }
+                            } else {
+                                Role::Follower
+                            };
+                            r.roles.insert(a.pc, role);
+                        }
+                    }
+                    continue;
+                }
                 let fused = if accesses.len() > 1 {
                     mshapes
                         .iter()
@@ -697,6 +747,38 @@ fn normalise(it: impl Iterator<Item = (i64, u8)>) -> Vec<(i64, u8)> {
     let v: BTreeSet<(i64, u8)> = it.collect();
     let min = v.iter().map(|x| x.0).min().unwrap_or(0);
     v.into_iter().map(|(o, w)| (o - min, w)).collect()
+}
+
+/// Where ptxas fused a group of PTX accesses whose lowest address is `at` in the block's window
+/// and does not lie on the width of the machine shape `m`'s widest piece: `m` (normalised, its
+/// pieces disjoint) placed so that its first piece starts at `at` rounded down to that width.
+/// Every piece must then lie on its own width, hold at least one access of the group's shape `p`
+/// (normalised) and only whole ones, and every access must lie in a piece (the bytes a piece
+/// reads beyond the group belong to the variables beside it). The pieces as `(start, width)`
+/// relative to the group's lowest offset (the first starts below it); `None` when the group
+/// starts on the width or the pieces do not fit.
+fn placed_pieces(m: &[(i64, u8)], p: &[(i64, u8)], at: i64) -> Option<Vec<(i64, u8)>> {
+    let widest = i64::from(m.iter().map(|&(_, w)| w).max()?);
+    let shift = at.rem_euclid(widest);
+    if shift == 0 {
+        return None;
+    }
+    let mut inside = 0;
+    for &(start, w) in m {
+        let (lo, hi) = (start - shift, start - shift + i64::from(w));
+        if (at - shift + start).rem_euclid(i64::from(w)) != 0 {
+            return None;
+        }
+        let n = p.iter().filter(|&&(o, _)| lo <= o && o < hi).count();
+        if n == 0
+            || p.iter()
+                .any(|&(o, pw)| lo <= o && o < hi && o + i64::from(pw) > hi)
+        {
+            return None;
+        }
+        inside += n;
+    }
+    (inside == p.len()).then(|| m.iter().map(|&(s, w)| (s - shift, w)).collect())
 }
 
 /// True when two accesses of the shape share a byte.

@@ -213,6 +213,30 @@ pub fn cubin_barriers(cubin: &[u8]) -> Vec<(String, u32)> {
     out
 }
 
+/// The size of every kernel's `.nv.shared.<kernel>` section of a cubin: the 1 KB the GPU reserves
+/// at the start of a block's shared window on sm_90 (where the kernel has it) and the static shared
+/// variables as ptxas laid them out, rounded up to the section's alignment. The cubins nvcc makes
+/// name no shared variable in their symbol table (calibration/layout/), so the variables' offsets
+/// are not there; the sizes are. Each as `(kernel, size, alignment)`.
+pub fn cubin_shared_sizes(cubin: &[u8]) -> Vec<(String, u64, u64)> {
+    use elf::ElfBytes;
+    use elf::endian::LittleEndian;
+    let Ok(file) = ElfBytes::<LittleEndian>::minimal_parse(cubin) else {
+        return Vec::new();
+    };
+    let Ok((Some(headers), Some(names))) = file.section_headers_with_strtab() else {
+        return Vec::new();
+    };
+    headers
+        .iter()
+        .filter_map(|shdr| {
+            let name = names.get(shdr.sh_name as usize).ok()?;
+            let kernel = name.strip_prefix(".nv.shared.")?;
+            (!kernel.starts_with("reserved.")).then(|| (kernel.to_string(), shdr.sh_size, shdr.sh_addralign))
+        })
+        .collect()
+}
+
 /// The `(symbol, value)` attributes `attr` of a cubin's `.nv.info` section (format 0x04: a
 /// symbol index and a 32-bit value), the symbol by name.
 fn cubin_function_values(cubin: &[u8], attr_id: u8) -> Vec<(String, u32)> {

@@ -367,6 +367,9 @@ struct KCtx<'m> {
     /// memory: seen by the kernel and by the functions it calls (a `.func` the compiler kept out
     /// of line may name the kernel's `__shared__` array it was specialised for).
     kernel_shared: HashMap<String, Sym>,
+    /// The offsets of the kernel body's own static `.shared` variables, laid out before lowering
+    /// (ptxas's order, see [`lower`]), by the place `(line, column)` of their declaration.
+    placed: HashMap<(u32, u32), u32>,
     ops: Vec<Op>,
     info: Vec<InstInfo>,
     n_rows: u32,
@@ -510,9 +513,16 @@ impl<'m> KCtx<'m> {
             top.insert(name, s);
         }
     }
+    /// Whether `v` is a dynamic shared array (`.extern .shared x[]`): it lives at the dynamic base.
+    fn dynamic_shared(v: &VarDecl) -> bool {
+        v.dims.first() == Some(&None) || (v.is_extern && v.dims.is_empty())
+    }
     fn alloc_shared(&mut self, v: &VarDecl) -> u32 {
+        if let Some(&off) = self.placed.get(&(v.pos.line, v.pos.col)) {
+            return off;
+        }
         let align = if v.align > 0 { v.align as u64 } else { elem_size(v) };
-        if v.dims.first() == Some(&None) || (v.is_extern && v.dims.is_empty()) {
+        if Self::dynamic_shared(v) {
             self.dyn_align = self.dyn_align.max(align as u32);
             self.has_dyn.push(v.name.clone());
             self.shared.push(SharedVar {
@@ -4196,6 +4206,7 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             module: m,
             module_syms: &module_syms,
             kernel_shared: HashMap::new(),
+            placed: HashMap::new(),
             ops: std::mem::take(&mut ops),
             info: std::mem::take(&mut info),
             n_rows: 0,
@@ -4227,6 +4238,20 @@ pub fn lower(m: &Module) -> Result<Program, Vec<LowerError>> {
             ool: Vec::new(),
             sites: Vec::new(),
         };
+        // ptxas's layout (own cubins, calibration/layout/: every static shared address the machine
+        // code of their kernels forms): the kernel body's own static `.shared` variables first, in
+        // declaration order (NVVM declares there the `__shared__` variables only this kernel uses,
+        // module-scope ones included), then the module-scope ones the kernel or its callees use
+        // (those several functions share), in declaration order; dynamic arrays after both
+        for s in f.body.iter().flatten() {
+            if let Stmt::Var(v) = s
+                && v.space == StateSpace::Shared
+                && !KCtx::dynamic_shared(v)
+            {
+                let o = ctx.alloc_shared(v);
+                ctx.placed.insert((v.pos.line, v.pos.col), o);
+            }
+        }
         for v in &module_shared {
             if used.contains(&v.name.as_str()) {
                 let o = ctx.alloc_shared(v);
@@ -4607,13 +4632,14 @@ mod tests {
         )
         .unwrap();
         let k = &p.kernels[0];
-        assert_eq!(k.shared[0].name, "dyn");
-        assert!(k.shared[0].dynamic);
-        assert_eq!((k.shared[1].offset, k.shared[1].size), (0, 6));
-        assert_eq!((k.shared[2].offset, k.shared[2].size), (8, 8));
+        // the body's own variables first, then the module-scope ones (the dynamic array last)
+        assert_eq!((k.shared[0].offset, k.shared[0].size), (0, 6));
+        assert_eq!((k.shared[1].offset, k.shared[1].size), (8, 8));
+        assert_eq!(k.shared[2].name, "dyn");
+        assert!(k.shared[2].dynamic);
         assert_eq!(k.static_smem, 16);
         assert_eq!(k.dyn_smem_base, 16);
-        assert_eq!(k.shared[0].offset, 16);
+        assert_eq!(k.shared[2].offset, 16);
         // the dyn symbol's row holds the base
         assert!(k.row_init.contains(&(3, RowInit::Const(16)))); // rows 0..3 are %r0..%r2
     }
