@@ -1,5 +1,5 @@
-// Whole program: calls the runtime where warpscope's runtime does not follow yet (a child-graph
-// node, a 3-D CUDA array) and where a kernel goes out of bounds; checks the codes it gets back.
+// Whole program: calls the runtime where warpscope's runtime does not follow yet (a graph's
+// clone, a 3-D CUDA array) and where a kernel goes out of bounds; checks the codes it gets back.
 // (Launches in thread-block clusters run: calibration/cluster/.)
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -10,12 +10,10 @@ __global__ void past_the_end(int *p, int n) {
 }
 
 int main() {
-    cudaGraph_t g, child;
+    cudaGraph_t g, clone;
     cudaGraphCreate(&g, 0);
-    cudaGraphCreate(&child, 0);
-    cudaGraphNode_t n;
-    cudaError_t e = cudaGraphAddChildGraphNode(&n, g, nullptr, 0, child);
-    printf("cudaGraphAddChildGraphNode: %s\n", cudaGetErrorName(e));
+    cudaError_t e = cudaGraphClone(&clone, g);
+    printf("cudaGraphClone: %s\n", cudaGetErrorName(e));
     cudaStream_t s;
     cudaStreamCreate(&s);
     cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);

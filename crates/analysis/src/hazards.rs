@@ -237,6 +237,10 @@ const STRONG: u8 = 2;
 /// [`Acc::flags`]' bits 2-4 of an atomic or strong access: log2 of the bytes of one element, plus
 /// 1 (see [`Acc::exempt`]).
 const SIZE_SHIFT: u8 = 2;
+/// [`Acc::flags`], in [`Cell::w2`] only: a write of the cell's writer's own thread in an earlier
+/// barrier interval, which that thread's later write (`Cell::w`) hides. It conflicts only with
+/// other threads' later atomic and strong accesses (see [`Acc::hides_from`]).
+const HIDDEN: u8 = 1 << 7;
 
 /// The [`Acc::flags`] size bits of an access of `width` bytes per lane in `vec` elements (0: a
 /// scalar).
@@ -283,7 +287,21 @@ impl Acc {
     /// A strong access (an atomic, or a strong load or store).
     #[inline(always)]
     fn strong(&self) -> bool {
-        self.flags != 0
+        self.flags & (ATOMIC | STRONG) != 0
+    }
+
+    /// Whether `self` is a [`HIDDEN`] write that the access `me` is not checked against: a plain
+    /// access. A thread that writes a location in one barrier interval and again in a later one,
+    /// where another thread's access is ordered after its later write by a release and an
+    /// acquire, is ordered after the earlier write too in every schedule when that access is a
+    /// plain one (the acquire waited for a value written after both). An atomic or strong
+    /// access of the location itself is different: it is how threads synchronise (the lock
+    /// word a thread initialised before the barrier, then took and gave back; another thread's
+    /// `atomicCAS` on it): in another schedule it comes before the later write, and then only
+    /// the barrier orders it after the first, so the barriers between them stay needed.
+    #[inline(always)]
+    fn hides_from(&self, me: &Acc) -> bool {
+        self.flags & HIDDEN != 0 && !me.strong()
     }
 
     /// Whether `self` and `o` (of different threads) are exempt from racing: two atomics, or two
@@ -1200,7 +1218,11 @@ impl HazardSink {
         n: u64,
         same: bool,
     ) {
-        if other.is_some() && other.tid != me.tid && (other.epoch != me.epoch || !other.exempt(&me)) {
+        if other.is_some()
+            && other.tid != me.tid
+            && (other.epoch != me.epoch || !other.exempt(&me))
+            && !other.hides_from(&me)
+        {
             self.pair(other, other_kind, me, kind, addr, n, same);
         }
     }
@@ -1680,7 +1702,7 @@ impl Memo<'_> {
     /// separated by barriers whose bookkeeping already has this pair's entry.
     #[inline(always)]
     fn quiet(&self, other: &Acc, me: &Acc) -> bool {
-        if other.tid == NONE || other.tid == me.tid {
+        if other.tid == NONE || other.tid == me.tid || other.hides_from(me) {
             return true;
         }
         if other.epoch == me.epoch {
@@ -1796,6 +1818,15 @@ fn update(
             c.w2 = if keep && c.w.tid != me.tid {
                 c.w
             } else if keep {
+                c.w2
+            } else if old_w.is_some() && old_w.tid == me.tid && old_w.epoch != me.epoch {
+                // its own write of an earlier barrier interval, hidden by this one
+                Acc {
+                    flags: old_w.flags | HIDDEN,
+                    steady: false,
+                    ..old_w
+                }
+            } else if old_w.is_some() && old_w.tid == me.tid && c.w2.flags & HIDDEN != 0 {
                 c.w2
             } else {
                 Acc::EMPTY

@@ -23,13 +23,13 @@ mod support;
 fn check_reports_each_battery2_kernel_as_labelled_at_its_lines() {
     let o = labelled::run_battery(&labelled::folder("battery2"), true);
     assert!(o.wrong.is_empty(), "{}", o.wrong.join("\n"));
-    // the battery as written: 75 kernels, 39 race-free
+    // the battery as written: 76 kernels, 40 race-free
     assert_eq!(
         o.counts(),
         [
             ("divergent_barrier", 6),
             ("global_race", 15),
-            ("none", 39),
+            ("none", 40),
             ("race", 14),
             ("same_value_write", 1)
         ]
@@ -82,4 +82,38 @@ fn a_barrier_before_a_re_read_and_write_is_not_removable() {
         "gn_syncthreads_or_converge_loop.cu",
     );
     assert!(f.iter().all(|x| x["kind"] != "redundant_barrier"), "{f:#?}");
+}
+
+/// The lines of the `redundant_barrier` findings of a battery2 kernel.
+fn redundant_lines(name: &str) -> Vec<String> {
+    let f = labelled::findings_of(&labelled::folder("battery2"), name);
+    f.iter()
+        .filter(|x| x["kind"] == "redundant_barrier")
+        .map(|x| x["lines"].to_string())
+        .collect()
+}
+
+/// Thread 0 initialises a shared lock word and counter, a barrier, then lane 0 of each warp takes
+/// the lock by `atomicCAS`, adds to the counter and gives the lock back, fenced. In the schedule
+/// emulated warp 0 takes the lock first and its release hands both writes on, but another warp
+/// may reach its `atomicCAS` first: only the barrier orders the lock word's initialisation before
+/// it. Neither barrier is removable.
+#[test]
+fn a_barrier_after_a_locks_initialisation_is_not_removable() {
+    assert_eq!(
+        redundant_lines("gn_shared_cas_lock_fenced.cu"),
+        Vec::<String>::new()
+    );
+}
+
+/// Its look-alike: thread 0 initialises the counter, the barrier, adds to it and publishes it by
+/// a flag that the others wait for (an atomic read) before reading the counter. They wait for a
+/// value written after both writes, so the barrier orders nothing the flag does not: it is
+/// offered as removable, and nothing else is.
+#[test]
+fn a_barrier_before_a_flag_that_publishes_the_initialised_value_is_removable() {
+    assert_eq!(
+        redundant_lines("gn_flag_published_init_removable.cu"),
+        vec!["[14]".to_string()]
+    );
 }

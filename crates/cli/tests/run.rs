@@ -502,7 +502,7 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("warpscope: cudaGraphAddChildGraphNode is not supported yet"),
+        stderr.contains("warpscope: cudaGraphClone is not supported yet"),
         "{stderr}"
     );
     assert!(
@@ -510,7 +510,7 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
         "{stderr}"
     );
     assert!(
-        stdout.contains("cudaGraphAddChildGraphNode: cudaErrorNotSupported"),
+        stdout.contains("cudaGraphClone: cudaErrorNotSupported"),
         "{stdout}"
     );
     assert!(

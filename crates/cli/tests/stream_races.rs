@@ -427,3 +427,70 @@ fn a_constant_copy_races_with_a_kernel_reading_the_constant() {
         ],
     );
 }
+
+/// A child graph node (`cudaGraphAddChildGraphNode`): the child graph's kernel node is ordered by
+/// the parent graph's edges, and an event recorded after the graph launch covers it; without an
+/// edge or an event it races (`stream_child_graph.cu`).
+#[test]
+fn a_child_graphs_nodes_are_ordered_as_the_child_graph_node() {
+    // no edge between `fill` and the child graph node: a race within one graph launch
+    let (kernel, line, message) = one("stream_child_graph.cu", &[]);
+    assert!(kernel.starts_with("scale"), "{kernel}");
+    assert_eq!(line, Some(27));
+    contains_all(
+        &message,
+        &[
+            "`scale(int *)` (node 2 of graph 0x",
+            "which launch 0 `fill(int *, int)` (node 0 of graph 0x",
+            "writes (line 24)",
+            "and no path of graph 0x",
+        ],
+    );
+    assert_none("stream_child_graph.cu", &["EDGE"]);
+    // a kernel on another stream after the graph launch, nothing ordering it: both nodes
+    let (found, status) = stream_races("stream_child_graph.cu", &["EDGE", "AFTER"]);
+    assert_eq!(status, 1);
+    assert_eq!(found.len(), 2, "{found:#?}");
+    for ((kernel, line, m), earlier) in found.iter().zip([
+        "`fill(int *, int)` (node 0 of graph",
+        "`scale(int *)` (node 2 of graph",
+    ]) {
+        assert!(kernel.starts_with("fill"), "{kernel}");
+        assert_eq!(*line, Some(24));
+        contains_all(m, &[earlier, "nothing orders the two"]);
+    }
+    // an event recorded after the graph launch covers the child graph's node too
+    assert_none("stream_child_graph.cu", &["EDGE", "AFTER", "EVENT"]);
+}
+
+/// A grid launched from the device is part of its host launch in the streams' order: an event
+/// recorded after the parent's launch, or the same stream, orders later work after the child;
+/// another stream without an event does not, before or after (`stream_devgrid.cu`).
+#[test]
+fn a_grid_launched_from_the_device_is_ordered_with_its_host_launch() {
+    for tail in [&[][..], &["TAIL"]] {
+        let (kernel, line, message) = one("stream_devgrid.cu", tail);
+        assert!(kernel.starts_with("sum"), "{tail:?}: {kernel}");
+        assert_eq!(line, Some(34), "{tail:?}");
+        contains_all(
+            &message,
+            &["`child(int *)`", "writes (line 30)", "nothing orders the two"],
+        );
+        for d in ["EVENT", "SAME"] {
+            let v: Vec<&str> = tail.iter().copied().chain([d]).collect();
+            assert_none("stream_devgrid.cu", &v);
+        }
+    }
+    // the reader first on another stream: the child, the later work, races with it
+    let (kernel, line, message) = one("stream_devgrid.cu", &["FIRST"]);
+    assert!(kernel.starts_with("child"), "{kernel}");
+    assert_eq!(line, Some(30));
+    contains_all(
+        &message,
+        &[
+            "`sum(const int *, int *)`",
+            "reads (line 34)",
+            "nothing orders the two",
+        ],
+    );
+}

@@ -2648,6 +2648,56 @@ pub unsafe extern "C" fn cudaGraphAddEmptyNode(
     })
 }
 
+/// A child graph node: the child graph is cloned into the parent (as the runtime clones it at
+/// this call), its nodes without dependencies depending on `deps`, and the node returned is an
+/// empty node after all of them: what depends on it waits for the whole child graph. So
+/// `run --check` orders the child's nodes by their own edges and the parent's, like any other
+/// (the parent's node count includes the child's nodes).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn cudaGraphAddChildGraphNode(
+    node: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    ndeps: usize,
+    child: *mut c_void,
+) -> u32 {
+    call("cudaGraphAddChildGraphNode", |r| {
+        let c = child as usize;
+        let g = graph as usize;
+        if c == g || !r.graphs.graphs.contains_key(&g) {
+            return Err(err::INVALID_VALUE);
+        }
+        let nodes = r.graphs.graphs.get(&c).cloned().ok_or(err::INVALID_VALUE)?;
+        let mut edges = r.graphs.edges.get(&c).cloned().unwrap_or_default();
+        edges.resize(nodes.len(), Vec::new());
+        // the child's roots on `deps` (an empty node standing for them), the rest on their edges
+        let mut entry = std::ptr::null_mut();
+        add_node(r, &mut entry, graph, deps, ndeps, Node::Empty)?;
+        let base = r.graphs.graphs[&g].len();
+        for (node, on) in nodes.into_iter().zip(edges) {
+            let on = if on.is_empty() {
+                vec![base - 1]
+            } else {
+                on.iter().map(|&d| base + d).collect()
+            };
+            r.graphs.graphs.get_mut(&g).ok_or(err::INVALID_VALUE)?.push(node);
+            r.graphs.edges.get_mut(&g).ok_or(err::INVALID_VALUE)?.push(on);
+        }
+        let end = r.graphs.graphs[&g].len();
+        let all: Vec<usize> = (base - 1..end).collect();
+        r.graphs
+            .graphs
+            .get_mut(&g)
+            .ok_or(err::INVALID_VALUE)?
+            .push(Node::Empty);
+        r.graphs.edges.get_mut(&g).ok_or(err::INVALID_VALUE)?.push(all);
+        let h = r.handle();
+        r.graphs.nodes.insert(h, (g, end));
+        // SAFETY: the caller's out-pointer.
+        unsafe { out(node, h as *mut c_void) }
+    })
+}
+
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn cudaGraphAddEventRecordNode(
     node: *mut *mut c_void,

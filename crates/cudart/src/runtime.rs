@@ -1873,6 +1873,15 @@ impl Runtime {
                     .extend(races.iter().map(|r| self.stream_race_finding(r)));
                 self.note_dropped();
             }
+        } else if let Some(w) = work {
+            // a grid launched from the device is part of its host launch in the streams' order
+            let races = self.order.descendant(w);
+            if self.cfg.check {
+                analysis
+                    .findings
+                    .extend(races.iter().map(|r| self.stream_race_finding(r)));
+                self.note_dropped();
+            }
         }
         if record {
             let widths = self.modules[f.module]

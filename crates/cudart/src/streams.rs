@@ -166,6 +166,9 @@ pub struct StreamOrder {
     node_names: HashMap<usize, (String, String)>,
     /// Executable graph → the clock of its last launch's end.
     exec_done: HashMap<usize, Clock>,
+    /// The last work issued: its stream, tick and clock (the grids it launches from the device
+    /// are its part, [`StreamOrder::descendant`]).
+    last: Option<(usize, u64, Clock)>,
 }
 
 /// A stream's name in messages.
@@ -246,42 +249,65 @@ impl StreamOrder {
                 (key, tick, c)
             }
         };
+        self.last = Some((key, tick, c.clone()));
+        let races = work.map_or_else(Vec::new, |w| self.add(key, tick, &c, w));
+        (races, c)
+    }
+
+    /// A grid launched from the device by the last work issued (a kernel launch), or by one of
+    /// that launch's grids: `work` is its footprint. It is part of that work in the streams'
+    /// order: it runs after what the launch is ordered after (the CUDA Programming Guide: a child
+    /// grid starts after its parent launched it), and before what is ordered after the launch
+    /// (a parent grid is not complete until every grid it launched is, whatever device stream
+    /// they were launched into: an event recorded after the launch, a stream synchronisation, the
+    /// same stream's next launch all wait for them). Returns its races with outstanding work
+    /// nothing orders before the launch (its accesses against its parent's are the launch's own
+    /// check's).
+    pub fn descendant(&mut self, work: Work) -> Vec<StreamRace> {
+        let Some((key, tick, c)) = self.last.clone() else {
+            return Vec::new();
+        };
+        self.add(key, tick, &c, work)
+    }
+
+    /// Checks `w` (work on `key` at `tick` with clock `c`) against the outstanding work `c` does
+    /// not cover (its own launch's earlier parts are covered: `c` holds `tick`), and keeps it
+    /// outstanding.
+    fn add(&mut self, key: usize, tick: u64, c: &Clock, w: Work) -> Vec<StreamRace> {
         let mut races = Vec::new();
-        if let Some(w) = work {
-            for o in &self.outstanding {
-                if races.len() >= MAX_FINDINGS {
-                    break;
-                }
-                if c.covers(o.stream, o.tick) {
-                    continue;
-                }
-                if let Some(r) = first_conflict(&o.work, &w) {
-                    let graph = match (self.node_names.get(&o.stream), self.node_names.get(&key)) {
-                        (Some((_, g1)), Some((_, g2))) if g1 == g2 => Some(g1.clone()),
-                        _ => None,
-                    };
-                    races.push(StreamRace {
-                        first: (o.work.what.clone(), self.name(o.stream), r.0, r.1),
-                        second: (w.what.clone(), self.name(key), r.2, r.3),
-                        address: r.4,
-                        graph,
-                        partial: (o.work.partial, w.partial),
-                    });
-                }
+        for o in &self.outstanding {
+            if races.len() >= MAX_FINDINGS {
+                break;
             }
-            if !w.sets.is_empty() {
-                if self.outstanding.len() >= MAX_OUTSTANDING {
-                    self.outstanding.remove(0);
-                    self.dropped += 1;
-                }
-                self.outstanding.push(Outstanding {
-                    stream: key,
-                    tick,
-                    work: w,
+            if c.covers(o.stream, o.tick) {
+                continue;
+            }
+            if let Some(r) = first_conflict(&o.work, &w) {
+                let graph = match (self.node_names.get(&o.stream), self.node_names.get(&key)) {
+                    (Some((_, g1)), Some((_, g2))) if g1 == g2 => Some(g1.clone()),
+                    _ => None,
+                };
+                races.push(StreamRace {
+                    first: (o.work.what.clone(), self.name(o.stream), r.0, r.1),
+                    second: (w.what.clone(), self.name(key), r.2, r.3),
+                    address: r.4,
+                    graph,
+                    partial: (o.work.partial, w.partial),
                 });
             }
         }
-        (races, c)
+        if !w.sets.is_empty() {
+            if self.outstanding.len() >= MAX_OUTSTANDING {
+                self.outstanding.remove(0);
+                self.dropped += 1;
+            }
+            self.outstanding.push(Outstanding {
+                stream: key,
+                tick,
+                work: w,
+            });
+        }
+        races
     }
 
     /// Starts the launch of executable graph `exec` (named `name`) into stream `key`; `deps`: each

@@ -84,7 +84,6 @@ unsupported! {
     cudaGetTextureObjectResourceDesc
     cudaGetTextureObjectResourceViewDesc
     cudaGetTextureObjectTextureDesc
-    cudaGraphAddChildGraphNode
     cudaGraphAddExternalSemaphoresSignalNode
     cudaGraphAddExternalSemaphoresWaitNode
     cudaGraphAddMemAllocNode
