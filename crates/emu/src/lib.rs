@@ -898,7 +898,9 @@ where
 /// `init()` equals combining their fold of `a..b` with their fold of `b..c`, whatever the split
 /// (it depends on the number of threads). Every block, whatever the path (one thread, the rerun in
 /// block order, a cluster or cooperative launch), reaches the launch's accumulator through
-/// `combine`.
+/// `combine`. A sink whose [`Sink::next_block`] takes the part's next block counts it too and
+/// reaches `add` once for the blocks it counted (plain launches; a cluster or cooperative launch
+/// gives each block its own).
 #[allow(clippy::too_many_arguments)]
 pub fn run_folded_parts<S, F, A>(
     program: &Program,
