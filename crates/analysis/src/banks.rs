@@ -649,6 +649,19 @@ impl BankSink {
         self.block = block;
     }
 
+    /// The sink counts `block`, the next block after its own in block order, on top of what it
+    /// counted: its report is then the in-order merge of the blocks' own reports (counters summed
+    /// per instruction, the first worst request kept: a later block's replaces it only with more
+    /// wavefronts, as [`BankReport::merge`] does), without a report per block. What belongs to
+    /// one block (loads waiting for their store, a copy's source lanes) ends with it, as
+    /// [`BankSink::take_report`] ends it.
+    pub fn next_block(&mut self, block: u32) {
+        self.block = block;
+        self.report.blocks += 1;
+        self.sources = None;
+        self.pending.clear();
+    }
+
     /// The finished report.
     pub fn into_report(mut self) -> BankReport {
         for s in std::mem::take(&mut self.stats) {

@@ -362,6 +362,9 @@ pub struct Multi<'f> {
     /// A sink other than the divergence counts takes instruction events ([`Multi::insts_rest`]):
     /// set once the sinks are in place ([`Multi::with_rest`]), tested per run of instructions.
     rest: bool,
+    /// The blocks counted (more than one where it went on to the next blocks of its part:
+    /// [`Sink::next_block`]).
+    blocks: u32,
 }
 
 impl<'f> Multi<'f> {
@@ -691,6 +694,28 @@ impl Sink for Multi<'_> {
         if let Some(s) = self.global_races.as_deref_mut() {
             Sink::block_order(s, in_order);
         }
+    }
+
+    /// With `run`'s counters alone (the bank, divergence and global sector counts: sums per pc,
+    /// and the bank's first worst request, which a sink counting blocks in order keeps as the
+    /// in-order merge does), the sink counts the part's next block too. The checker's and the
+    /// advisor's sinks and the machine flow's shared record are per block: a sink of its own.
+    fn next_block(&mut self, block: u32) -> bool {
+        if self.flow_shared.is_some()
+            || self.trace.is_some()
+            || self.hazards.is_some()
+            || self.global_races.is_some()
+            || self.global_init.is_some()
+            || self.cluster.is_some()
+        {
+            return false;
+        }
+        if let Some(s) = &mut self.banks {
+            s.next_block(block);
+        }
+        self.sources = None;
+        self.blocks += 1;
+        true
     }
 
     /// With `run`'s counters alone, each counts the iteration `times` over (what replaying its
@@ -1150,6 +1175,7 @@ fn emulate(
             global: opts.global_sectors.then(GlobalCounts::default),
             copy_forms: copy_forms.as_deref(),
             rest: false,
+            blocks: 1,
         }
         .with_rest()
     };
@@ -1241,7 +1267,7 @@ fn emulate(
     // (the global race, initialisation and cluster reports come with the checker's)
     let parts = hazard_cfg.is_none();
     let add = |m: &mut Merged, mut s: Multi<'_>| {
-        m.blocks += 1;
+        m.blocks += s.blocks;
         if let Some(r) = s.flow_shared.take() {
             // kept in block order: in a part, when the part is combined
             if parts {

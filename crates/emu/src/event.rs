@@ -240,6 +240,16 @@ pub trait Sink: Send {
     /// the emulator's shadow (`mem::Shadow`) guarantees touch no word this block writes, nor write
     /// one it touches (else the launch runs again in order).
     fn block_order(&mut self, _in_order: bool) {}
+    /// Asked, where blocks are folded in parts ([`crate::run_folded_parts`]), when the sink's block
+    /// has finished and `block`, the next one of the same part, is about to run on the same host
+    /// thread: `true` when the sink takes it on top of what it counted (then it gets `block`'s
+    /// events as those of a fresh sink of its own, [`Sink::block_order`] first, and the caller's
+    /// `add` receives the sink once, for all the blocks it counted). The sink's result must then be
+    /// what `add` of the blocks' own sinks one by one, in block order, would make of them. The
+    /// default, `false`: every block gets a sink of its own.
+    fn next_block(&mut self, _block: u32) -> bool {
+        false
+    }
     /// Shared bytes `lo..hi` of the block (window offsets) that the copy engine wrote for a
     /// `cp.async.bulk.tensor` or `cp.async.bulk` load issued by `warp` at `pc`: no thread's access
     /// (no memory event is sent for them), but the bytes hold data from then on.

@@ -770,8 +770,11 @@ fn stream_in_order<T: Send, A: Send>(
 }
 
 /// What a streamed run gathers besides the caller's accumulator.
-struct Gathered<A> {
+struct Gathered<A, S> {
     acc: A,
+    /// Folded in parts: the sink of the part's blocks so far, open for its next block
+    /// ([`Sink::next_block`]), not yet given to `add`.
+    open: Option<S>,
     counters: Counters,
     faults: Vec<EmuFault>,
     printed: Vec<printf::Printed>,
@@ -895,7 +898,9 @@ where
 /// `init()` equals combining their fold of `a..b` with their fold of `b..c`, whatever the split
 /// (it depends on the number of threads). Every block, whatever the path (one thread, the rerun in
 /// block order, a cluster or cooperative launch), reaches the launch's accumulator through
-/// `combine`.
+/// `combine`. A sink whose [`Sink::next_block`] takes the part's next block counts it too and
+/// reaches `add` once for the blocks it counted (plain launches; a cluster or cooperative launch
+/// gives each block its own).
 #[allow(clippy::too_many_arguments)]
 pub fn run_folded_parts<S, F, A>(
     program: &Program,
@@ -1283,7 +1288,8 @@ where
         track: shadow.as_ref(),
         ..ctx
     };
-    let gather = |g: &mut Gathered<A>, (s, o): (S, exec::BlockOut)| {
+    // a block's own results (the sink's apart)
+    let gather_out = |g: &mut Gathered<A, S>, o: exec::BlockOut| {
         g.printed.extend(o.printf);
         g.launches.extend(o.launches);
         g.asserts.extend(o.asserts);
@@ -1296,10 +1302,14 @@ where
         if let Some(f) = o.fault {
             g.faults.push(f);
         }
+    };
+    let gather = |g: &mut Gathered<A, S>, (s, o): (S, exec::BlockOut)| {
+        gather_out(g, o);
         add(&mut g.acc, s);
     };
     let fresh = || Gathered {
         acc: init(),
+        open: None,
         counters: Counters::default(),
         faults: Vec::new(),
         printed: Vec::new(),
@@ -1310,6 +1320,7 @@ where
     let part_init = parts.map(|(init, _)| {
         move || Gathered {
             acc: init(),
+            open: None,
             counters: Counters::default(),
             faults: Vec::new(),
             printed: Vec::new(),
@@ -1318,7 +1329,7 @@ where
         }
     });
     let combine_parts = parts.map(|(_, combine)| {
-        move |g: &mut Gathered<A>, p: Gathered<A>| {
+        move |g: &mut Gathered<A, S>, p: Gathered<A, S>| {
             g.printed.extend(p.printed);
             g.launches.extend(p.launches);
             g.asserts.extend(p.asserts);
@@ -1334,7 +1345,7 @@ where
     });
     // what a path that gathers its blocks itself (a cluster or cooperative launch) gathered: the
     // launch's accumulator, or with parts one part combined into it
-    let whole = |g: Gathered<A>| match &combine_parts {
+    let whole = |g: Gathered<A, S>| match &combine_parts {
         Some(c) => {
             let mut all = fresh();
             c(&mut all, g);
@@ -1348,9 +1359,9 @@ where
     let in_order = |serial: bool| serial || one_at_a_time;
     // the blocks `ids` folded into `g`: all of them, or with a deadline the first ones, those
     // started before it; how many ran
-    let run_blocks = |ids: &[u32], serial: bool, g: &mut Gathered<A>| -> usize {
-        let one = |b: u32| {
-            let mut s = sink_factory(b);
+    let run_blocks = |ids: &[u32], serial: bool, g: &mut Gathered<A, S>| -> usize {
+        // block `b` counted by the sink `s` (fresh, or open from the part's previous block)
+        let one_in = |b: u32, mut s: S| {
             s.block_order(in_order(serial));
             if !serial && tracked.track.is_some_and(|t| t.conflict()) {
                 // the launch runs again in block order: the rest of this attempt is moot
@@ -1383,26 +1394,41 @@ where
             }
             (s, o)
         };
+        let one = |b: u32| one_in(b, sink_factory(b));
         if let (Some(init), Some(combine)) = (&part_init, &combine_parts) {
+            // the part's previous block's sink counts this one too when it can, else it is
+            // folded in and the block gets its own
+            let run = |g: &mut Gathered<A, S>, b: u32| {
+                let s = match g.open.take() {
+                    Some(mut s) => {
+                        if s.next_block(b) {
+                            s
+                        } else {
+                            add(&mut g.acc, s);
+                            sink_factory(b)
+                        }
+                    }
+                    None => sink_factory(b),
+                };
+                let (s, o) = one_in(b, s);
+                gather_out(g, o);
+                g.open = Some(s);
+            };
+            let close = |g: &mut Gathered<A, S>| {
+                if let Some(s) = g.open.take() {
+                    add(&mut g.acc, s);
+                }
+            };
             let fold = parts::PartFold {
                 init,
-                add: &gather,
+                run: &run,
+                close: &close,
                 combine,
             };
             // a part's blocks run one after another in block order on one thread: one unit of the
             // shadow, checked against the other parts at its end
             let unit = tracked.track.filter(|_| !serial);
-            return parts::stream_parts(
-                ids,
-                watch.deadline,
-                serial,
-                &one,
-                g,
-                &fold,
-                timing,
-                watch.done,
-                unit,
-            );
+            return parts::stream_parts(ids, watch.deadline, serial, g, &fold, timing, watch.done, unit);
         }
         if serial {
             let mut ran = 0;
@@ -1423,7 +1449,7 @@ where
         .any(|op| matches!(op.inst, warpscope_ptx::inst::Inst::AssertFail { .. }));
     // the blocks of a plain launch (with waves that stop at a failing `assert`): what they gave,
     // the ids that ran, and whether the deadline left some of them unrun
-    let run_plain = |ids: Vec<u32>, serial: bool| -> (Gathered<A>, Vec<u32>, bool) {
+    let run_plain = |ids: Vec<u32>, serial: bool| -> (Gathered<A, S>, Vec<u32>, bool) {
         let mut ids = ids;
         let mut g = fresh();
         if !can_assert {
@@ -1644,6 +1670,7 @@ where
         .collect();
     let Gathered {
         acc,
+        open: _,
         counters,
         faults,
         mut printed,

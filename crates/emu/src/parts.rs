@@ -2,7 +2,9 @@
 //! blocks (a part) into an accumulator of its own, on the thread that ran them, and the parts are
 //! combined into the launch's accumulator in block order. The serial work per block of the
 //! in-order merge ([`crate::run_folded`]) becomes serial work per part, and what each block gives
-//! is folded while it is still in the cache of the thread that made it.
+//! is folded while it is still in the cache of the thread that made it. A sink that can count
+//! the part's next block on top of its own ([`crate::Sink::next_block`]) stays open over the
+//! part: one sink per part, folded once, rather than one per block.
 //!
 //! The result is the in-order fold's when the caller's `combine` is associative with its `add`:
 //! folding blocks `a..c` one by one equals combining the fold of `a..b` with the fold of `b..c`,
@@ -25,12 +27,15 @@ pub(crate) const PART: usize = 64;
 /// accumulators alive at once.
 const PARTS_PER_THREAD: usize = 4;
 
-/// How the blocks' results are folded: `init` makes an empty accumulator (one per part), `add`
-/// folds the next block's result into it, `combine` folds the next part's accumulator into the
+/// How the blocks are folded: `init` makes an empty accumulator (one per part), `run` runs the
+/// next block of the part and folds what it gives into the part's accumulator (a sink may stay
+/// open in it for the part's next block), `close` ends the part's accumulator after its last
+/// block (the open sink folded in), `combine` folds the next part's accumulator into the
 /// launch's.
-pub(crate) struct PartFold<'a, T, A> {
+pub(crate) struct PartFold<'a, A> {
     pub(crate) init: &'a (dyn Fn() -> A + Sync),
-    pub(crate) add: &'a (dyn Fn(&mut A, T) + Sync),
+    pub(crate) run: &'a (dyn Fn(&mut A, u32) + Sync),
+    pub(crate) close: &'a (dyn Fn(&mut A) + Sync),
     pub(crate) combine: &'a (dyn Fn(&mut A, A) + Sync),
 }
 
@@ -44,21 +49,20 @@ pub(crate) fn part_len(ids: usize, workers: usize, deadline: bool) -> usize {
     }
 }
 
-/// Runs `f` on `ids` (in parallel unless `one_thread`), a part of consecutive ids at a time per
-/// worker, none started at or after `deadline` (the first always is); folds each part's results in
-/// order into a fresh accumulator on the worker and combines the parts into `acc` in the order of
-/// `ids`, at most [`PARTS_PER_THREAD`] parts per thread alive at once, counting the ids run in
+/// Runs `fold.run` on `ids` (in parallel unless `one_thread`), a part of consecutive ids at a time
+/// per worker, none started at or after `deadline` (the first always is): each part's ids in order
+/// into a fresh accumulator on the worker, closed after its last id. Combines the parts into `acc`
+/// in the order of `ids`, at most [`PARTS_PER_THREAD`] parts per thread alive at once, counting the ids run in
 /// `done` a part at a time. With `unit`, each part is one unit of the determinism shadow (begun
 /// before its first id, finished after its last): its blocks run one after another in block
 /// order on one thread. Returns how many ran: the first K ids.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn stream_parts<T: Send, A: Send>(
+pub(crate) fn stream_parts<A: Send>(
     ids: &[u32],
     deadline: Option<Instant>,
     one_thread: bool,
-    f: &(dyn Fn(u32) -> T + Sync),
     acc: &mut A,
-    fold: &PartFold<'_, T, A>,
+    fold: &PartFold<'_, A>,
     timing: Option<&timing::Launch>,
     done: Option<&AtomicU64>,
     unit: Option<&crate::mem::Shadow>,
@@ -74,18 +78,15 @@ pub(crate) fn stream_parts<T: Send, A: Send>(
     let run_part = |first: usize| -> (A, usize) {
         let mut part = (fold.init)();
         let end = (first + len).min(ids.len());
-        let mut fold_ns = 0;
         if let Some(sh) = unit {
             sh.begin();
         }
         for &b in &ids[first..end] {
-            let r = f(b);
-            let t0 = timing.map(|_| Instant::now());
-            (fold.add)(&mut part, r);
-            if let Some(t0) = t0 {
-                fold_ns += timing::since(t0);
-            }
+            (fold.run)(&mut part, b);
         }
+        let t0 = timing.map(|_| Instant::now());
+        (fold.close)(&mut part);
+        let fold_ns = t0.map_or(0, timing::since);
         if let Some(sh) = unit {
             let t0 = timing.map(|_| Instant::now());
             sh.finish();

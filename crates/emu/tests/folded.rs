@@ -190,3 +190,109 @@ fn parts_fold_consecutive_blocks_and_combine_in_block_order() {
         );
     }
 }
+
+/// A sink that goes on to the next blocks of its part ([`Sink::next_block`]) unless the next
+/// block's id is a multiple of `refuse` (then the block gets a sink of its own): it keeps each
+/// block's id and warp instructions.
+struct Span {
+    blocks: Vec<(u32, u64)>,
+    refuse: u32,
+}
+
+impl Sink for Span {
+    fn inst(&mut self, _warp: u32, _pc: u32, _active: warpscope_emu::LaneMask) {
+        self.blocks.last_mut().expect("a block").1 += 1;
+    }
+
+    fn next_block(&mut self, block: u32) -> bool {
+        if block.is_multiple_of(self.refuse) {
+            return false;
+        }
+        self.blocks.push((block, 0));
+        true
+    }
+}
+
+#[test]
+fn a_sink_that_goes_on_counts_its_part_and_equals_a_sink_per_block() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let prog = warpscope_ptx::compile(KERNEL).unwrap();
+    let kept = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| run(&prog, "k", &launch(), &Limits::default(), Block::new).unwrap());
+    let want: Vec<(u32, u64)> = kept.sinks.iter().map(|s| (s.id, s.insts)).collect();
+    let want_buffer = kept.buffer(0).unwrap().to_vec();
+    drop(kept);
+    // never refused (one sink per part), and every tenth block refused (a sink of its own)
+    for refuse in [u32::MAX, 10] {
+        for threads in [1, 2, 4, 7] {
+            let made = AtomicUsize::new(0);
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let folded = pool.install(|| {
+                warpscope_emu::run_folded_parts(
+                    &prog,
+                    "k",
+                    &launch(),
+                    &Limits::default(),
+                    None,
+                    |b| {
+                        made.fetch_add(1, Ordering::Relaxed);
+                        Span {
+                            blocks: vec![(b, 0)],
+                            refuse,
+                        }
+                    },
+                    None,
+                    Watch::default(),
+                    &Parts::default,
+                    &|acc: &mut Parts, s: Span| {
+                        // a sink's blocks are consecutive, after those folded before it
+                        let next = acc.blocks.last().map_or(s.blocks[0].0, |b| b.0 + 1);
+                        assert!(
+                            s.blocks.iter().enumerate().all(|(i, b)| b.0 == next + i as u32),
+                            "{threads} threads: a sink from {next} holds {:?}",
+                            s.blocks.iter().map(|b| b.0).collect::<Vec<_>>()
+                        );
+                        acc.parts.push(s.blocks.len());
+                        acc.blocks.extend(s.blocks);
+                    },
+                    &|acc: &mut Parts, p: Parts| {
+                        let next = acc.blocks.len() as u32;
+                        assert_eq!(p.blocks.first().map(|b| b.0), Some(next), "{threads} threads");
+                        acc.parts.extend(p.parts);
+                        acc.blocks.extend(p.blocks);
+                    },
+                )
+                .unwrap()
+            });
+            assert_eq!(folded.acc.blocks, want, "{threads} threads, refuse {refuse}");
+            assert_eq!(folded.buffer(0).unwrap(), &want_buffer[..], "{threads} threads");
+            assert_eq!(folded.counters.blocks, u64::from(BLOCKS));
+            let sinks = made.load(Ordering::Relaxed);
+            assert_eq!(
+                sinks,
+                folded.acc.parts.len(),
+                "{threads} threads: every sink folded once"
+            );
+            // parts of 64 consecutive blocks (the last shorter): one sink each, or with every
+            // tenth block refused, a new sink at each part's start and at each multiple of ten
+            let parts = (BLOCKS as usize).div_ceil(64);
+            if refuse == u32::MAX {
+                assert_eq!(sinks, parts, "{threads} threads");
+            } else {
+                let starts: std::collections::BTreeSet<usize> = (0..parts)
+                    .map(|p| p * 64)
+                    .chain((0..BLOCKS as usize).step_by(10))
+                    .collect();
+                assert_eq!(sinks, starts.len(), "{threads} threads");
+            }
+        }
+    }
+}
