@@ -39,10 +39,10 @@
 //! - Any other instruction that may touch global memory (a call, `cp.async`, TMA, textures and
 //!   surfaces, printf, the device runtime, ...) makes the proof fail.
 
-use warpscope_ptx::Kernel;
 use warpscope_ptx::inst::{
     BinOp, BoolOp, Cmp, Inst, MemSpace, NO_REG, Op, P, PRED_TRUE, PSrc, R, RowInit, Special, TernOp, Ty, UnOp,
 };
+use warpscope_ptx::{InstInfo, Kernel};
 
 /// Whether launches may use the proof: not with `WARPSCOPE_SHADOW_PROOF=0` in the environment, a
 /// measurement switch that keeps the shadow on every launch that runs in parallel (the results are
@@ -340,6 +340,14 @@ struct Values<'a> {
     block: [u32; 3],
     shape: Shape,
     memo: Vec<Option<Option<Aff>>>,
+    /// Why a row memoised as unknown is unknown.
+    memo_why: Vec<Option<(usize, String)>>,
+    /// Each row's first writers (`usize::MAX`: preset), for the reasons of a refusal.
+    writers: Vec<Vec<usize>>,
+    /// Why the kernel's loop is not followed, when it has backward branches the proof does not follow.
+    loop_note: Option<&'static str>,
+    /// The first value found unknown since the last reset, and why (the pc that reads or writes it).
+    why: Option<(usize, String)>,
 }
 
 /// Bits of an integer type (`None` for floats and predicates).
@@ -348,27 +356,75 @@ fn int_bits(ty: Ty) -> Option<u32> {
 }
 
 impl Values<'_> {
+    /// `None`, noting (when nothing deeper was noted) that pc `cur_pc` met an unknown value for `why`.
+    fn unknown<T>(&mut self, why: impl FnOnce(&Self) -> String) -> Option<T> {
+        if self.why.is_none() {
+            self.why = Some((self.cur_pc, why(self)));
+        }
+        None
+    }
+
     fn value(&mut self, r: R) -> Option<Aff> {
         let i = usize::from(r);
-        if r == NO_REG || i >= self.defs.len() || self.unsafe_rows[i] {
-            return None;
+        if r == NO_REG || i >= self.defs.len() {
+            return self.unknown(|_| "an operand that is no register row".into());
+        }
+        if self.unsafe_rows[i] {
+            return self.unknown(|_| "an operand some path may read before any write".into());
         }
         if let Some(lp) = &self.lp
             && let Some(j) = lp.ind.iter().position(|x| x.row == r)
         {
-            return self.induction(j);
+            let v = self.induction(j);
+            if v.is_none() {
+                return self
+                    .unknown(|_| "a row the loop steps, read after its update or after the loop".into());
+            }
+            return v;
         }
         if let Some(v) = self.memo[i] {
+            if v.is_none() && self.why.is_none() {
+                self.why = self.memo_why[i].clone();
+            }
             return v;
         }
         // a row that reads itself (through others) is no known value
         self.memo[i] = Some(None);
         let v = match self.defs[i] {
-            Def::Preset(init) => self.preset(init),
+            Def::Preset(init) => {
+                let v = self.preset(init);
+                if v.is_none() {
+                    self.unknown(|_| {
+                        format!("a special register ({init:?}) other than %ctaid, %tid, %nctaid, %ntid")
+                    })
+                } else {
+                    v
+                }
+            }
             Def::At(pc) => self.computed(pc),
-            Def::None | Def::Many => None,
+            Def::None => self.unknown(|_| "an operand no instruction writes".into()),
+            Def::Many => self.unknown(|v| {
+                let w: Vec<usize> = v.writers[i]
+                    .iter()
+                    .copied()
+                    .filter(|&w| w != usize::MAX)
+                    .collect();
+                format!(
+                    "an operand written by {} instructions (pcs {w:?}{}){}",
+                    if w.len() >= 3 {
+                        "3 or more".to_string()
+                    } else {
+                        w.len().to_string()
+                    },
+                    if w.len() >= 3 { ", ..." } else { "" },
+                    v.loop_note.map(|n| format!("; {n}")).unwrap_or_default()
+                )
+            }),
         };
         self.memo[i] = Some(v);
+        if v.is_none() {
+            self.memo_why[i] = self.why.clone();
+        }
         v
     }
 
@@ -424,9 +480,17 @@ impl Values<'_> {
     }
 
     fn computed_here(&mut self, pc: usize) -> Option<Aff> {
+        let v = self.computed_inner(pc);
+        if v.is_none() {
+            return self.unknown(|_| "a value the proof does not follow (not an affine function of %ctaid and %tid, or one that may be negative or wrap)".into());
+        }
+        v
+    }
+
+    fn computed_inner(&mut self, pc: usize) -> Option<Aff> {
         let op = self.ops[pc];
         if op.guard != PSrc::TRUE {
-            return None;
+            return self.unknown(|_| "a row written under a guard".into());
         }
         let r = match op.inst {
             Inst::Un {
@@ -449,7 +513,8 @@ impl Values<'_> {
                         } else if x.is_const() {
                             y.scale(x.k)?
                         } else {
-                            return None;
+                            return self
+                                .unknown(|_| "a product of two values that vary over the grid".into());
                         };
                         (if op == BinOp::MulWide { 2 * n } else { n }, p)
                     }
@@ -460,7 +525,11 @@ impl Values<'_> {
                         }
                         (n, x.scale(1 << y.k)?)
                     }
-                    _ => return None,
+                    _ => return self.unknown(|_| {
+                        format!(
+                            "an operation ({op:?}) other than add, sub, mul by a constant, shl by a constant"
+                        )
+                    }),
                 }
             }
             Inst::Tern {
@@ -480,7 +549,7 @@ impl Values<'_> {
                 } else if x.is_const() {
                     y.scale(x.k)?
                 } else {
-                    return None;
+                    return self.unknown(|_| "a product of two values that vary over the grid".into());
                 };
                 // the product alone must not wrap either
                 self.shape.fits(p, out)?;
@@ -519,9 +588,17 @@ impl Values<'_> {
                 }
                 (n, Aff::konst(v))
             }
-            _ => return None,
+            _ => return self.unknown(|_| {
+                "an instruction other than an integer add, sub, mul, mad, shl, cvt, mov, cvta or ld.param"
+                    .into()
+            }),
         };
-        self.shape.fits(r.1, r.0)
+        let v = self.shape.fits(r.1, r.0);
+        if v.is_none() {
+            return self
+                .unknown(|_| format!("a value that may be negative or pass 2^{} over the grid", r.0 - 1));
+        }
+        v
     }
 }
 
@@ -930,19 +1007,34 @@ pub(crate) fn unwritten_rows(ops: &[Op], entry: u32, n_rows: u32, preset: &[R]) 
     crate::zero_rows::rows_to_zero(&told, entry, n_rows, preset)
 }
 
-/// Whether the blocks of a launch of `kernel` (its instructions `ops`, pc `kernel.entry` first)
-/// with grid `grid`, block `block` and parameter bytes `params` provably touch no global word
-/// another block writes, in a space of regions `spans` (base, bytes; sorted by base). `unsafe_rows`:
-/// the rows a thread may read before it wrote them ([`crate::zero_rows::rows_to_zero`]).
+/// Where pc `pc` of a kernel (`info`: its instructions' text and lines) is, for a reason.
+fn at_pc(info: &[InstInfo], pc: usize) -> String {
+    match info.get(pc) {
+        Some(i) => {
+            let line = i.loc.map(|l| format!("line {}, ", l.line)).unwrap_or_default();
+            format!("{line}ptx line {} `{}`", i.ptx_line, i.text.trim())
+        }
+        None => format!("pc {pc}"),
+    }
+}
+
+/// Whether the blocks of a launch of `kernel` (its instructions `ops`, pc `kernel.entry` first;
+/// `info` their text and lines) with grid `grid`, block `block` and parameter bytes `params`
+/// provably touch no global word another block writes, in a space of regions `spans` (base,
+/// bytes; sorted by base). `unsafe_rows`: the rows a thread may read before it wrote them
+/// ([`crate::zero_rows::rows_to_zero`]). A refusal says which instruction or access and which
+/// rule failed.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prove(
     ops: &[Op],
+    info: &[InstInfo],
     kernel: &Kernel,
     params: &[u8],
     grid: [u32; 3],
     block: [u32; 3],
     unsafe_rows: &[R],
     spans: &[(u64, u64)],
-) -> Option<Proof> {
+) -> Result<Proof, String> {
     let n_rows = kernel.n_rows as usize;
     let mut defs = vec![Def::None; n_rows];
     let write = |defs: &mut Vec<Def>, r: R, d: Def| {
@@ -956,19 +1048,26 @@ pub(crate) fn prove(
         };
         Some(())
     };
+    let bad_row = || "a register row out of the kernel's range".to_string();
     // each row's writers (the first three; `usize::MAX`: preset)
     let mut writers: Vec<Vec<usize>> = vec![Vec::new(); n_rows];
     for &(r, init) in &kernel.row_init {
-        write(&mut defs, r, Def::Preset(init))?;
+        write(&mut defs, r, Def::Preset(init)).ok_or_else(bad_row)?;
         if let Some(w) = writers.get_mut(usize::from(r)) {
             w.push(usize::MAX);
         }
     }
     let mut raw = Vec::new();
     for (pc, op) in ops.iter().enumerate() {
-        let (writes, access) = effects(&op.inst)?;
+        let (writes, access) = effects(&op.inst).ok_or_else(|| {
+            format!(
+                "{}: an instruction the proof does not follow (it may touch global memory another way, or \
+                 is a 32-bit or strong global access)",
+                at_pc(info, pc)
+            )
+        })?;
         for r in writes {
-            write(&mut defs, r, Def::At(pc))?;
+            write(&mut defs, r, Def::At(pc)).ok_or_else(bad_row)?;
             if let Some(w) = writers.get_mut(usize::from(r))
                 && w.len() < 3
             {
@@ -995,9 +1094,25 @@ pub(crate) fn prove(
         1,
     ];
     if n.contains(&0) {
-        return None;
+        return Err("an empty grid or block".into());
     }
+    let backward = ops
+        .iter()
+        .enumerate()
+        .filter(|(pc, op)| {
+            matches!(op.inst, Inst::Bra { target, .. } if (target as usize).checked_sub(kernel.entry as usize).is_some_and(|t| t <= *pc))
+        })
+        .count();
     let lp = find_loop(ops, kernel.entry, &writers);
+    let loop_note = match (backward, &lp) {
+        (0, _) => None,
+        (1, None) => Some(
+            "the kernel's loop is not followed (a branch or exit in its body, a branch into it, or no row \
+             stepped by a constant)",
+        ),
+        (1, Some(_)) => None,
+        _ => Some("the kernel has several loops (backward branches): only one is followed"),
+    };
     let mut values = Values {
         ops,
         lp: lp.clone(),
@@ -1009,8 +1124,13 @@ pub(crate) fn prove(
         block,
         shape: Shape { n },
         memo: vec![None; n_rows],
+        memo_why: vec![None; n_rows],
+        writers,
+        loop_note,
+        why: None,
     };
-    let mut guards = Guards::new(ops, kernel.entry, kernel.n_preds as usize)?;
+    let mut guards = Guards::new(ops, kernel.entry, kernel.n_preds as usize)
+        .ok_or_else(|| "a branch out of the kernel's instructions".to_string())?;
     // the loop: its iterations bounded by its exit test and its entry's guard
     let mut loop_fact = None;
     if let Some(lp) = &lp {
@@ -1021,32 +1141,56 @@ pub(crate) fn prove(
                 loop_fact = Some(fact);
             }
             // the rows it steps are unknown then
-            None => values.lp = None,
+            None => {
+                values.lp = None;
+                values.loop_note = Some(
+                    "the loop's count is not bounded (its exit test is not `i < m`/`i <= m` of a stepped row \
+                     against a known value after the update, or no guard before the loop says the first value \
+                     is within it)",
+                );
+            }
         }
         values.shape = Shape { n };
         values.memo = vec![None; n_rows];
+        values.memo_why = vec![None; n_rows];
+        values.why = None;
         // no stepped row may wrap over the iterations
         if let Some(lp) = &values.lp {
             for x in lp.ind.clone() {
+                let wraps = || format!("{}: a row the loop steps may wrap", at_pc(info, x.upd));
                 let Inst::Bin { ty, .. } = ops[x.upd].inst else {
-                    return None;
+                    return Err(wraps());
                 };
-                let first = values.at(x.init, |v| v.computed(x.init))?;
-                let step = values.at(x.upd, |v| v.value(x.step))?;
+                let first = values.at(x.init, |v| v.computed(x.init)).ok_or_else(wraps)?;
+                let step = values.at(x.upd, |v| v.value(x.step)).ok_or_else(wraps)?;
                 let last = first.add(&Aff::konst(step.k * i128::from(n[K])), 1);
-                values.shape.fits(last, int_bits(ty)?)?;
+                values
+                    .shape
+                    .fits(last, int_bits(ty).ok_or_else(wraps)?)
+                    .ok_or_else(wraps)?;
             }
         }
     }
     // the groups below compare accesses pairwise
     if raw.len() > MAX_ACCESSES {
-        return None;
+        return Err(format!("{} global accesses, more than {MAX_ACCESSES}", raw.len()));
     }
     let mut accesses = Vec::with_capacity(raw.len());
     let mut regions = Vec::with_capacity(raw.len());
+    let mut pcs = Vec::with_capacity(raw.len());
     for (pc, addr, off, w, write) in raw {
+        values.why = None;
+        let kind = if write { "write" } else { "read" };
         let a = values
-            .at(pc, |v| v.operand(addr, 64))?
+            .at(pc, |v| v.operand(addr, 64))
+            .ok_or_else(|| {
+                let (wpc, why) = values.why.clone().unwrap_or((pc, "unknown".into()));
+                format!(
+                    "{}: the address of this global {kind} is not known: at {}: {why}",
+                    at_pc(info, pc),
+                    at_pc(info, wpc)
+                )
+            })?
             .add(&Aff::konst(i128::from(off)), 1);
         let mut facts = values.at(pc, |v| guards.facts(v, pc));
         if let (Some(lp), Some(f)) = (&values.lp, loop_fact)
@@ -1059,14 +1203,23 @@ pub(crate) fn prove(
         let hi = a.k + max_positive(&a.c, ALL, &n, &facts);
         let end = hi + i128::from(w);
         // the bytes, over the whole grid, in one region
+        let out = || {
+            format!(
+                "{}: the global {kind}'s bytes over the grid, [{lo:#x}, {end:#x}), do not lie in one allocation \
+                 (no guard the proof follows keeps them in)",
+                at_pc(info, pc)
+            )
+        };
         let r = spans
             .partition_point(|&(b, _)| i128::from(b) <= lo)
-            .checked_sub(1)?;
+            .checked_sub(1)
+            .ok_or_else(out)?;
         let (b, len) = spans[r];
         if lo < i128::from(b) || end > i128::from(b) + i128::from(len) {
-            return None;
+            return Err(out());
         }
         regions.push(r);
+        pcs.push(pc);
         accesses.push(Access {
             a,
             facts,
@@ -1105,8 +1258,27 @@ pub(crate) fn prove(
         if !members.iter().any(|&i| accesses[i].write) {
             continue;
         }
-        if !separated(members.iter().map(|&i| &accesses[i]), &n) {
-            return None;
+        let group: Vec<&Access> = members.iter().map(|&i| &accesses[i]).collect();
+        if let Err((i, why)) = separated(&group, &n) {
+            let first_write = members
+                .iter()
+                .find(|&&i| accesses[i].write)
+                .copied()
+                .unwrap_or(members[0]);
+            return Err(format!(
+                "{}: {why} (a group of {} accesses{}, with the write at {})",
+                at_pc(info, pcs[members[i]]),
+                members.len(),
+                if members.len() > 1 {
+                    format!(
+                        " at pcs {:?}",
+                        members.iter().map(|&m| pcs[m]).collect::<Vec<_>>()
+                    )
+                } else {
+                    String::new()
+                },
+                at_pc(info, pcs[first_write]),
+            ));
         }
         for &i in &members {
             if accesses[i].write && !written.contains(&regions[i]) {
@@ -1115,29 +1287,59 @@ pub(crate) fn prove(
         }
     }
     written.sort_unstable();
-    Some(Proof { written })
+    Ok(Proof { written })
 }
 
 /// Whether accesses of one linear part (and their constant offsets) made by different blocks never
-/// meet: see the module's documentation.
-fn separated<'a>(group: impl Iterator<Item = &'a Access>, n: &[u64; VARS]) -> bool {
-    let group: Vec<&Access> = group.collect();
+/// meet: see the module's documentation. A refusal names an access of the group (its index) and
+/// the rule it fails.
+fn separated(group: &[&Access], n: &[u64; VARS]) -> Result<(), (usize, String)> {
+    const NAMES: [&str; VARS + 1] = [
+        "%ctaid.x",
+        "%ctaid.y",
+        "%ctaid.z",
+        "%tid.x",
+        "%tid.y",
+        "%tid.z",
+        "the loop's count",
+        "the offsets",
+    ];
     let lin = |a: &Aff| -> [i128; VARS] { std::array::from_fn(|v| if n[v] > 1 { a.c[v] } else { 0 }) };
     let first = lin(&group[0].a);
-    if group.iter().any(|x| lin(&x.a) != first) {
-        return false;
+    if let Some(i) = group.iter().position(|x| lin(&x.a) != first) {
+        let show = |c: [i128; VARS]| {
+            (0..VARS)
+                .filter(|&v| c[v] != 0)
+                .map(|v| format!("{} {}", c[v], NAMES[v]))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        return Err((
+            i,
+            format!(
+                "accesses whose bytes may meet have different factors ({} against {})",
+                show(lin(&group[i].a)),
+                show(first)
+            ),
+        ));
     }
     // every grid dimension of more than one block tells blocks apart
-    if (0..3).any(|v| n[v] > 1 && first[v] == 0) {
-        return false;
+    if let Some(v) = (0..3).find(|&v| n[v] > 1 && first[v] == 0) {
+        return Err((
+            0,
+            format!(
+                "the address does not depend on {} (the grid has {} blocks that way): those blocks touch the same bytes",
+                NAMES[v], n[v]
+            ),
+        ));
     }
     // whole words only (the shadow and the sinks' guarantee speak of 4-byte words): every access
     // word-aligned over the grid and a whole number of words wide
-    if group
+    if let Some(i) = group
         .iter()
-        .any(|x| x.w % 4 != 0 || x.a.k % 4 != 0 || x.a.c.iter().any(|&c| c % 4 != 0))
+        .position(|x| x.w % 4 != 0 || x.a.k % 4 != 0 || x.a.c.iter().any(|&c| c % 4 != 0))
     {
-        return false;
+        return Err((i, "an access that is not whole 4-byte words".into()));
     }
     let w = group.iter().map(|x| i128::from(x.w)).max().unwrap_or(0);
     // (factor, count of values, a block dimension, the variable: VARS for the offsets)
@@ -1159,7 +1361,7 @@ fn separated<'a>(group: impl Iterator<Item = &'a Access>, n: &[u64; VARS]) -> bo
     // block terms after thread terms of the same factor: the stricter order
     terms.sort_unstable_by_key(|&(f, _, b, _)| (f, b));
     let Some(k0) = terms.iter().position(|t| t.2) else {
-        return false;
+        return Err((0, "no block term".into()));
     };
     // how far apart the smaller terms can put two accesses: the offsets' spread, the negative
     // factors' whole ranges, and the positive ones' greatest sum where each access's guards hold
@@ -1182,7 +1384,27 @@ fn separated<'a>(group: impl Iterator<Item = &'a Access>, n: &[u64; VARS]) -> bo
                 .max()
                 .unwrap_or(0)
     };
-    (k0..terms.len()).all(|k| terms[k].0 >= below(k) + w)
+    for k in k0..terms.len() {
+        let b = below(k);
+        if terms[k].0 < b + w {
+            let smaller: Vec<String> = terms[..k]
+                .iter()
+                .map(|&(f, c, _, v)| format!("{f} x {} ({c} values)", NAMES[v]))
+                .collect();
+            return Err((
+                0,
+                format!(
+                    "not a mixed radix: the factor {} of {} is less than the {} bytes the smaller terms [{}] \
+                     and a {w}-byte access can span (no guard the proof follows bounds them)",
+                    terms[k].0,
+                    NAMES[terms[k].3],
+                    b + w,
+                    smaller.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1213,6 +1435,18 @@ mod tests {
         ab: [u64; 2],
         n: u32,
     ) -> Option<Proof> {
+        prove_why(body, grid, block, spans, ab, n).ok()
+    }
+
+    /// [`proof_at`]'s proof, or why it was refused.
+    fn prove_why(
+        body: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        spans: &[(u64, u64)],
+        ab: [u64; 2],
+        n: u32,
+    ) -> Result<Proof, String> {
         let src = format!(
             "{HEAD}.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 n)\n{{\n\
              .reg .pred %p<8>;\n .reg .b32 %r<32>;\n .reg .b64 %rd<32>;\n .reg .f32 %f<8>;\n\
@@ -1222,13 +1456,14 @@ mod tests {
         let prog = warpscope_ptx::compile(&src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
         let k = prog.kernel("k").unwrap();
         let ops = &prog.ops[k.entry as usize..k.end as usize];
+        let info = &prog.info[k.entry as usize..k.end as usize];
         let preset: Vec<R> = k.row_init.iter().map(|&(r, _)| r).collect();
         let unsafe_rows = unwritten_rows(ops, k.entry, k.n_rows, &preset);
         let mut params = vec![0u8; k.param_size as usize];
         params[0..8].copy_from_slice(&ab[0].to_le_bytes());
         params[8..16].copy_from_slice(&ab[1].to_le_bytes());
         params[16..20].copy_from_slice(&n.to_le_bytes());
-        prove(ops, k, &params, grid, block, &unsafe_rows, spans)
+        prove(ops, info, k, &params, grid, block, &unsafe_rows, spans)
     }
 
     /// `out[ctaid.x * ntid.x + tid.x] = in[same]` (`%rd3` is `a`, `%rd2` is `b`): `idx` computes
