@@ -492,16 +492,17 @@ impl Values<'_> {
         if op.guard != PSrc::TRUE {
             return self.unknown(|_| "a row written under a guard".into());
         }
-        let r = match op.inst {
-            Inst::Un {
-                op: UnOp::Mov, ty, a, ..
-            } => {
-                let b = int_bits(ty)?;
-                (b, self.operand(a, b)?)
-            }
-            Inst::Bin { op, ty, a, b, .. } => {
-                let n = int_bits(ty)?;
-                match op {
+        let r =
+            match op.inst {
+                Inst::Un {
+                    op: UnOp::Mov, ty, a, ..
+                } => {
+                    let b = int_bits(ty)?;
+                    (b, self.operand(a, b)?)
+                }
+                Inst::Bin { op, ty, a, b, .. } => {
+                    let n = int_bits(ty)?;
+                    match op {
                     BinOp::Add | BinOp::Sub => {
                         let (x, y) = (self.operand(a, n)?, self.operand(b, n)?);
                         (n, x.add(&y, if op == BinOp::Add { 1 } else { -1 }))
@@ -531,68 +532,68 @@ impl Values<'_> {
                         )
                     }),
                 }
-            }
-            Inst::Tern {
-                op: op @ (TernOp::MadLo | TernOp::MadWide),
-                ty,
-                a,
-                b,
-                c,
-                ..
-            } => {
-                let n = int_bits(ty)?;
-                let wide = op == TernOp::MadWide;
-                let out = if wide { 2 * n } else { n };
-                let (x, y, z) = (self.operand(a, n)?, self.operand(b, n)?, self.operand(c, out)?);
-                let p = if y.is_const() {
-                    x.scale(y.k)?
-                } else if x.is_const() {
-                    y.scale(x.k)?
-                } else {
-                    return self.unknown(|_| "a product of two values that vary over the grid".into());
-                };
-                // the product alone must not wrap either
-                self.shape.fits(p, out)?;
-                (out, p.add(&z, 1))
-            }
-            Inst::Cvt { dty, sty, a, .. } => {
-                let (db, sb) = (int_bits(dty)?, int_bits(sty)?);
-                (db, self.operand(a, sb)?)
-            }
-            Inst::Cvta {
-                space: MemSpace::Global,
-                a,
-                ..
-            } => (64, self.operand(a, 64)?),
-            Inst::Ld {
-                space: MemSpace::KernelParam,
-                ty,
-                vec: 1,
-                sync: false,
-                addr,
-                off,
-                ..
-            } => {
-                let n = int_bits(ty)?;
-                let at = self.value(addr)?;
-                if !at.is_const() {
-                    return None;
                 }
-                let from = usize::try_from(at.k + i128::from(off)).ok()?;
-                let bytes = self.params.get(from..from.checked_add(n as usize / 8)?)?;
-                let mut raw = [0u8; 8];
-                raw[..bytes.len()].copy_from_slice(bytes);
-                let mut v = i128::from(u64::from_le_bytes(raw));
-                if ty.signed() && v >> (n - 1) & 1 != 0 {
-                    v -= 1i128 << n;
+                Inst::Tern {
+                    op: op @ (TernOp::MadLo | TernOp::MadWide),
+                    ty,
+                    a,
+                    b,
+                    c,
+                    ..
+                } => {
+                    let n = int_bits(ty)?;
+                    let wide = op == TernOp::MadWide;
+                    let out = if wide { 2 * n } else { n };
+                    let (x, y, z) = (self.operand(a, n)?, self.operand(b, n)?, self.operand(c, out)?);
+                    let p = if y.is_const() {
+                        x.scale(y.k)?
+                    } else if x.is_const() {
+                        y.scale(x.k)?
+                    } else {
+                        return self.unknown(|_| "a product of two values that vary over the grid".into());
+                    };
+                    // the product alone must not wrap either
+                    self.shape.fits(p, out)?;
+                    (out, p.add(&z, 1))
                 }
-                (n, Aff::konst(v))
-            }
-            _ => return self.unknown(|_| {
-                "an instruction other than an integer add, sub, mul, mad, shl, cvt, mov, cvta or ld.param"
-                    .into()
-            }),
-        };
+                Inst::Cvt { dty, sty, a, .. } => {
+                    let (db, sb) = (int_bits(dty)?, int_bits(sty)?);
+                    (db, self.operand(a, sb)?)
+                }
+                Inst::Cvta {
+                    space: MemSpace::Global,
+                    a,
+                    ..
+                } => (64, self.operand(a, 64)?),
+                Inst::Ld {
+                    space: MemSpace::KernelParam,
+                    ty,
+                    vec: 1,
+                    sync: false,
+                    addr,
+                    off,
+                    ..
+                } => {
+                    let n = int_bits(ty)?;
+                    let at = self.value(addr)?;
+                    if !at.is_const() {
+                        return None;
+                    }
+                    let from = usize::try_from(at.k + i128::from(off)).ok()?;
+                    let bytes = self.params.get(from..from.checked_add(n as usize / 8)?)?;
+                    let mut raw = [0u8; 8];
+                    raw[..bytes.len()].copy_from_slice(bytes);
+                    let mut v = i128::from(u64::from_le_bytes(raw));
+                    if ty.signed() && v >> (n - 1) & 1 != 0 {
+                        v -= 1i128 << n;
+                    }
+                    (n, Aff::konst(v))
+                }
+                _ => return self.unknown(|_| {
+                    "an instruction other than an integer add, sub, mul, mad, shl, cvt, mov, cvta or ld.param"
+                        .into()
+                }),
+            };
         let v = self.shape.fits(r.1, r.0);
         if v.is_none() {
             return self
@@ -902,6 +903,156 @@ fn loop_bound(values: &mut Values, guards: &Guards, lp: &Loop) -> Option<(u64, A
     Some((count, fact))
 }
 
+/// The least and greatest value of row `r` (as pc `cur_pc` reads it) read as an integer of
+/// `bits` bits, signed or not, over the threads where `facts` hold: an affine value's range (its
+/// greatest value where the facts hold), or, through `min`, `max`, `selp`, additions, products and
+/// shifts by constants and integer conversions, the bounds of their operands. Every operand and
+/// result must lie in its type's range (so the machine's wrapping is the integers' arithmetic).
+fn bounds(
+    values: &mut Values,
+    facts: &[Aff],
+    r: R,
+    bits: u32,
+    signed: bool,
+    depth: u32,
+) -> Option<(i128, i128)> {
+    let in_type = |(lo, hi): (i128, i128), bits: u32, signed: bool| {
+        let (min, max) = if signed {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        };
+        (lo >= min && hi <= max).then_some((lo, hi))
+    };
+    if depth > 32 || !(1..=64).contains(&bits) {
+        return None;
+    }
+    let n = values.shape.n;
+    // an immediate: its low `bits` bits as the reader reads them
+    if let Some(Def::Preset(RowInit::Const(c))) = values.defs.get(usize::from(r)) {
+        let low = i128::from(*c) & ((1i128 << bits) - 1);
+        let v = if signed && low >> (bits - 1) & 1 != 0 {
+            low - (1i128 << bits)
+        } else {
+            low
+        };
+        return Some((v, v));
+    }
+    if let Some(a) = values.value(r) {
+        let (lo, _) = a.range(&n);
+        let hi = a.k + max_positive(&a.c, ALL, &n, facts);
+        return in_type((lo, hi.max(lo)), bits, signed);
+    }
+    let i = usize::from(r);
+    if r == NO_REG || i >= values.defs.len() || values.unsafe_rows[i] {
+        return None;
+    }
+    let Def::At(d) = values.defs[i] else {
+        return None;
+    };
+    let op = values.ops[d];
+    if op.guard != PSrc::TRUE {
+        return None;
+    }
+    let sub = |values: &mut Values, r: R, bits: u32, signed: bool| {
+        values.at(d, |v| bounds(v, facts, r, bits, signed, depth + 1))
+    };
+    // `x` times a constant `y` (or the other way round)
+    let times = |x: (i128, i128), y: (i128, i128)| -> Option<(i128, i128)> {
+        let (x, c) = if y.0 == y.1 {
+            (x, y.0)
+        } else if x.0 == x.1 {
+            (y, x.0)
+        } else {
+            return None;
+        };
+        (c.unsigned_abs() < 1 << 64).then(|| {
+            if c >= 0 {
+                (x.0 * c, x.1 * c)
+            } else {
+                (x.1 * c, x.0 * c)
+            }
+        })
+    };
+    let (v, rb, rs) = match op.inst {
+        Inst::Un {
+            op: UnOp::Mov, ty, a, ..
+        } => {
+            let b = int_bits(ty)?;
+            (sub(values, a, b, signed)?, b, signed)
+        }
+        Inst::Bin { op: o, ty, a, b, .. } => {
+            let nb = int_bits(ty)?;
+            let s = ty.signed();
+            match o {
+                BinOp::Min | BinOp::Max => {
+                    let (x, y) = (sub(values, a, nb, s)?, sub(values, b, nb, s)?);
+                    let v = if o == BinOp::Min {
+                        (x.0.min(y.0), x.1.min(y.1))
+                    } else {
+                        (x.0.max(y.0), x.1.max(y.1))
+                    };
+                    (v, nb, s)
+                }
+                BinOp::Add | BinOp::Sub => {
+                    let (x, y) = (sub(values, a, nb, s)?, sub(values, b, nb, s)?);
+                    let v = if o == BinOp::Add {
+                        (x.0 + y.0, x.1 + y.1)
+                    } else {
+                        (x.0 - y.1, x.1 - y.0)
+                    };
+                    (v, nb, s)
+                }
+                BinOp::MulLo | BinOp::MulWide => {
+                    let (x, y) = (sub(values, a, nb, s)?, sub(values, b, nb, s)?);
+                    (times(x, y)?, if o == BinOp::MulWide { 2 * nb } else { nb }, s)
+                }
+                BinOp::Shl => {
+                    let x = sub(values, a, nb, s)?;
+                    let k = values.at(d, |v| v.value(b))?;
+                    if !k.is_const() || !(0..i128::from(nb)).contains(&k.k) {
+                        return None;
+                    }
+                    (times(x, (1 << k.k, 1 << k.k))?, nb, s)
+                }
+                _ => return None,
+            }
+        }
+        Inst::Tern {
+            op: o @ (TernOp::MadLo | TernOp::MadWide),
+            ty,
+            a,
+            b,
+            c,
+            ..
+        } => {
+            let nb = int_bits(ty)?;
+            let s = ty.signed();
+            let out = if o == TernOp::MadWide { 2 * nb } else { nb };
+            let (x, y, z) = (
+                sub(values, a, nb, s)?,
+                sub(values, b, nb, s)?,
+                sub(values, c, out, s)?,
+            );
+            let p = in_type(times(x, y)?, out, s)?;
+            ((p.0 + z.0, p.1 + z.1), out, s)
+        }
+        Inst::Selp { ty, a, b, .. } => {
+            let nb = int_bits(ty)?;
+            let (x, y) = (sub(values, a, nb, signed)?, sub(values, b, nb, signed)?);
+            ((x.0.min(y.0), x.1.max(y.1)), nb, signed)
+        }
+        Inst::Cvt { dty, sty, a, .. } => {
+            let (db, sb) = (int_bits(dty)?, int_bits(sty)?);
+            (sub(values, a, sb, sty.signed())?, db, dty.signed())
+        }
+        _ => return None,
+    };
+    // the result in its own type, then as the reader reads it
+    let v = in_type(v, rb, rs)?;
+    in_type(v, bits.min(rb), signed)
+}
+
 /// What `a cmp b` (integers of type `ty`) having truth `t` tells, each `e >= 0`, into `out`.
 fn compared(values: &mut Values, cmp: Cmp, ty: Ty, a: R, b: R, t: bool, out: &mut Vec<Aff>) {
     let Some(n) = int_bits(ty) else { return };
@@ -1178,26 +1329,46 @@ pub(crate) fn prove(
     let mut accesses = Vec::with_capacity(raw.len());
     let mut regions = Vec::with_capacity(raw.len());
     let mut pcs = Vec::with_capacity(raw.len());
+    // reads whose address is bounded but not affine (clamped, selected): pc and bytes
+    let mut bounded = Vec::new();
     for (pc, addr, off, w, write) in raw {
         values.why = None;
         let kind = if write { "write" } else { "read" };
-        let a = values
-            .at(pc, |v| v.operand(addr, 64))
-            .ok_or_else(|| {
-                let (wpc, why) = values.why.clone().unwrap_or((pc, "unknown".into()));
-                format!(
-                    "{}: the address of this global {kind} is not known: at {}: {why}",
-                    at_pc(info, pc),
-                    at_pc(info, wpc)
-                )
-            })?
-            .add(&Aff::konst(i128::from(off)), 1);
         let mut facts = values.at(pc, |v| guards.facts(v, pc));
         if let (Some(lp), Some(f)) = (&values.lp, loop_fact)
             && (lp.head..=lp.back).contains(&pc)
         {
             facts.push(f);
         }
+        let Some(a) = values.at(pc, |v| v.operand(addr, 64)) else {
+            let why = values.why.clone().unwrap_or((pc, "unknown".into()));
+            // a read needs only its bytes' bounds: they must meet no write
+            if !write && let Some((lo, hi)) = values.at(pc, |v| bounds(v, &facts, addr, 64, false, 0)) {
+                let (lo, end) = (lo + i128::from(off), hi + i128::from(off) + i128::from(w));
+                let r = spans
+                    .partition_point(|&(b, _)| i128::from(b) <= lo)
+                    .checked_sub(1);
+                if let Some(r) = r
+                    && lo >= i128::from(spans[r].0)
+                    && end <= i128::from(spans[r].0) + i128::from(spans[r].1)
+                {
+                    bounded.push((pc, lo, end));
+                    continue;
+                }
+                return Err(format!(
+                    "{}: the global read's address is known only within bytes [{lo:#x}, {end:#x}), which do not \
+                     lie in one allocation (no guard the proof follows keeps them in)",
+                    at_pc(info, pc)
+                ));
+            }
+            let (wpc, why) = why;
+            return Err(format!(
+                "{}: the address of this global {kind} is not known: at {}: {why}",
+                at_pc(info, pc),
+                at_pc(info, wpc)
+            ));
+        };
+        let a = a.add(&Aff::konst(i128::from(off)), 1);
         // the guards only take threads away: the greatest address where they hold
         let (lo, _) = a.range(&n);
         let hi = a.k + max_positive(&a.c, ALL, &n, &facts);
@@ -1228,6 +1399,18 @@ pub(crate) fn prove(
             hi: end,
             write,
         });
+    }
+    // a bounded read must meet no byte a write may touch
+    for &(pc, lo, end) in &bounded {
+        if let Some(i) =
+            (0..accesses.len()).find(|&i| accesses[i].write && accesses[i].lo < end && lo < accesses[i].hi)
+        {
+            return Err(format!(
+                "{}: a read at an address known only within [{lo:#x}, {end:#x}) meets the bytes a write may touch ({})",
+                at_pc(info, pc),
+                at_pc(info, pcs[i])
+            ));
+        }
     }
     // groups of accesses whose bytes meet where one of them writes (union-find)
     let mut parent: Vec<usize> = (0..accesses.len()).collect();
@@ -1856,5 +2039,72 @@ mod tests {
             .is_some()
         );
         assert!(proof_at(&in_place, g, b, &two, [0x10000, 0x400_0000], (1 << 18) - 1).is_none());
+    }
+
+    /// `b[i] = a[max(i - 1, 0)] + a[min(i + 1, n - 1)]` for `i < n` (`guard`: the bounds test).
+    fn clamped(guard: &str) -> String {
+        format!(
+            " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+             mad.lo.s32 %r5, %r2, %r3, %r4;\n{guard}\n add.s32 %r6, %r5, -1;\n max.s32 %r7, %r6, 0;\n\
+             add.s32 %r8, %r1, -1;\n add.s32 %r9, %r5, 1;\n min.s32 %r10, %r9, %r8;\n\
+             cvta.to.global.u64 %rd4, %rd2;\n mul.wide.s32 %rd8, %r7, 4;\n add.s64 %rd9, %rd3, %rd8;\n\
+             ld.global.f32 %f1, [%rd9];\n mul.wide.s32 %rd10, %r10, 4;\n add.s64 %rd11, %rd3, %rd10;\n\
+             ld.global.f32 %f2, [%rd11];\n add.f32 %f3, %f1, %f2;\n mul.wide.u32 %rd5, %r5, 4;\n\
+             add.s64 %rd7, %rd4, %rd5;\n st.global.f32 [%rd7], %f3;\nEND:"
+        )
+    }
+
+    const BOUND: &str = " setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;";
+
+    #[test]
+    fn clamped_reads_of_a_buffer_nobody_writes_are_proven() {
+        let (g, b, bytes, n) = OVER;
+        let p = proof(&clamped(BOUND), g, b, bytes, n).expect("proven");
+        assert_eq!(p.written, vec![1]);
+        // an exact grid needs no guard
+        assert!(proof(&clamped(""), [1024, 1, 1], b, bytes, n).is_some());
+    }
+
+    #[test]
+    fn clamped_read_look_alikes_are_not_proven() {
+        let (g, b, bytes, n) = OVER;
+        let two = [(0x10000, bytes), (0x400_0000, bytes)];
+        let refusal = |body: &str| prove_why(body, g, b, &two, [0x10000, 0x400_0000], n).unwrap_err();
+        // in place: the neighbours' elements are other blocks' outputs at a block's edge
+        let why = refusal(&clamped(BOUND).replace("add.s64 %rd7, %rd4, %rd5;", "add.s64 %rd7, %rd3, %rd5;"));
+        assert!(why.contains("meets the bytes a write may touch"), "{why}");
+        assert!(why.contains("ld.global.f32"), "{why}");
+        // clamped to n, not n - 1: the last thread reads past the buffer
+        let why = refusal(&clamped(BOUND).replace("add.s32 %r8, %r1, -1;", "mov.u32 %r8, %r1;"));
+        assert!(why.contains("do not lie in one allocation"), "{why}");
+        // no bounds guard over the overhanging grid: the left neighbour runs past the buffer
+        let why = refusal(&clamped(""));
+        assert!(why.contains("do not lie in one allocation"), "{why}");
+        // an unsigned max: i - 1 at thread 0 is 2^32 - 1, not -1
+        let why = refusal(&clamped(BOUND).replace("max.s32", "max.u32"));
+        assert!(why.contains("is not known"), "{why}");
+        // the clamped index written, not read: two threads write the last element
+        let st = clamped(BOUND).replace("mul.wide.u32 %rd5, %r5, 4;", "mul.wide.s32 %rd5, %r10, 4;");
+        let why = refusal(&st);
+        assert!(why.contains("global write is not known"), "{why}");
+    }
+
+    #[test]
+    fn a_refusal_names_the_access_and_the_rule() {
+        // a[i] and b[i] with i = ctaid.x * 8 + tid.x over blocks of 256: blocks overlap
+        let body = one_d(" mul.lo.s32 %r6, %r2, 8;\n add.s32 %r5, %r6, %r4;");
+        let why = prove_why(
+            &body,
+            [64, 1, 1],
+            [256, 1, 1],
+            &[(0x10000, 1 << 20), (0x400_0000, 1 << 20)],
+            [0x10000, 0x400_0000],
+            0,
+        )
+        .unwrap_err();
+        assert!(
+            why.contains("st.global.f32") && why.contains("not a mixed radix"),
+            "{why}"
+        );
     }
 }
