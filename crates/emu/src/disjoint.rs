@@ -36,6 +36,13 @@
 //!   after the update (`i < m` or `i <= m`, `m` known) and a guard before the loop saying
 //!   `first <= M` give `first + K step <= M` at every iteration: a grid-stride loop
 //!   (`i += blockDim.x * gridDim.x`) is then a mixed radix whose largest term is `K`.
+//! - A read whose address is not affine (a neighbour's index clamped by `min`/`max`, a `selp`)
+//!   needs only bounds: the least and greatest value of its address through `min`, `max`, `selp`,
+//!   additions, products and shifts by constants and integer conversions of affine values (their
+//!   greatest values where the access's guards hold), every operand and result inside its type's
+//!   range. Its bytes must lie in one region and meet no byte a write of the launch may touch.
+//! - A refusal says which instruction or access and which rule failed (`WARPSCOPE_TIMING=1`
+//!   prints it after the launch's timing line).
 //! - Any other instruction that may touch global memory (a call, `cp.async`, TMA, textures and
 //!   surfaces, printf, the device runtime, ...) makes the proof fail.
 
