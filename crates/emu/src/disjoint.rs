@@ -36,13 +36,20 @@
 //!   after the update (`i < m` or `i <= m`, `m` known) and a guard before the loop saying
 //!   `first <= M` give `first + K step <= M` at every iteration: a grid-stride loop
 //!   (`i += blockDim.x * gridDim.x`) is then a mixed radix whose largest term is `K`.
+//! - A read whose address is not affine (a neighbour's index clamped by `min`/`max`, a `selp`)
+//!   needs only bounds: the least and greatest value of its address through `min`, `max`, `selp`,
+//!   additions, products and shifts by constants and integer conversions of affine values (their
+//!   greatest values where the access's guards hold), every operand and result inside its type's
+//!   range. Its bytes must lie in one region and meet no byte a write of the launch may touch.
+//! - A refusal says which instruction or access and which rule failed (`WARPSCOPE_TIMING=1`
+//!   prints it after the launch's timing line).
 //! - Any other instruction that may touch global memory (a call, `cp.async`, TMA, textures and
 //!   surfaces, printf, the device runtime, ...) makes the proof fail.
 
-use warpscope_ptx::Kernel;
 use warpscope_ptx::inst::{
     BinOp, BoolOp, Cmp, Inst, MemSpace, NO_REG, Op, P, PRED_TRUE, PSrc, R, RowInit, Special, TernOp, Ty, UnOp,
 };
+use warpscope_ptx::{InstInfo, Kernel};
 
 /// Whether launches may use the proof: not with `WARPSCOPE_SHADOW_PROOF=0` in the environment, a
 /// measurement switch that keeps the shadow on every launch that runs in parallel (the results are
@@ -340,6 +347,14 @@ struct Values<'a> {
     block: [u32; 3],
     shape: Shape,
     memo: Vec<Option<Option<Aff>>>,
+    /// Why a row memoised as unknown is unknown.
+    memo_why: Vec<Option<(usize, String)>>,
+    /// Each row's first writers (`usize::MAX`: preset), for the reasons of a refusal.
+    writers: Vec<Vec<usize>>,
+    /// Why the kernel's loop is not followed, when it has backward branches the proof does not follow.
+    loop_note: Option<&'static str>,
+    /// The first value found unknown since the last reset, and why (the pc that reads or writes it).
+    why: Option<(usize, String)>,
 }
 
 /// Bits of an integer type (`None` for floats and predicates).
@@ -348,27 +363,75 @@ fn int_bits(ty: Ty) -> Option<u32> {
 }
 
 impl Values<'_> {
+    /// `None`, noting (when nothing deeper was noted) that pc `cur_pc` met an unknown value for `why`.
+    fn unknown<T>(&mut self, why: impl FnOnce(&Self) -> String) -> Option<T> {
+        if self.why.is_none() {
+            self.why = Some((self.cur_pc, why(self)));
+        }
+        None
+    }
+
     fn value(&mut self, r: R) -> Option<Aff> {
         let i = usize::from(r);
-        if r == NO_REG || i >= self.defs.len() || self.unsafe_rows[i] {
-            return None;
+        if r == NO_REG || i >= self.defs.len() {
+            return self.unknown(|_| "an operand that is no register row".into());
+        }
+        if self.unsafe_rows[i] {
+            return self.unknown(|_| "an operand some path may read before any write".into());
         }
         if let Some(lp) = &self.lp
             && let Some(j) = lp.ind.iter().position(|x| x.row == r)
         {
-            return self.induction(j);
+            let v = self.induction(j);
+            if v.is_none() {
+                return self
+                    .unknown(|_| "a row the loop steps, read after its update or after the loop".into());
+            }
+            return v;
         }
         if let Some(v) = self.memo[i] {
+            if v.is_none() && self.why.is_none() {
+                self.why = self.memo_why[i].clone();
+            }
             return v;
         }
         // a row that reads itself (through others) is no known value
         self.memo[i] = Some(None);
         let v = match self.defs[i] {
-            Def::Preset(init) => self.preset(init),
+            Def::Preset(init) => {
+                let v = self.preset(init);
+                if v.is_none() {
+                    self.unknown(|_| {
+                        format!("a special register ({init:?}) other than %ctaid, %tid, %nctaid, %ntid")
+                    })
+                } else {
+                    v
+                }
+            }
             Def::At(pc) => self.computed(pc),
-            Def::None | Def::Many => None,
+            Def::None => self.unknown(|_| "an operand no instruction writes".into()),
+            Def::Many => self.unknown(|v| {
+                let w: Vec<usize> = v.writers[i]
+                    .iter()
+                    .copied()
+                    .filter(|&w| w != usize::MAX)
+                    .collect();
+                format!(
+                    "an operand written by {} instructions (pcs {w:?}{}){}",
+                    if w.len() >= 3 {
+                        "3 or more".to_string()
+                    } else {
+                        w.len().to_string()
+                    },
+                    if w.len() >= 3 { ", ..." } else { "" },
+                    v.loop_note.map(|n| format!("; {n}")).unwrap_or_default()
+                )
+            }),
         };
         self.memo[i] = Some(v);
+        if v.is_none() {
+            self.memo_why[i] = self.why.clone();
+        }
         v
     }
 
@@ -424,20 +487,29 @@ impl Values<'_> {
     }
 
     fn computed_here(&mut self, pc: usize) -> Option<Aff> {
+        let v = self.computed_inner(pc);
+        if v.is_none() {
+            return self.unknown(|_| "a value the proof does not follow (not an affine function of %ctaid and %tid, or one that may be negative or wrap)".into());
+        }
+        v
+    }
+
+    fn computed_inner(&mut self, pc: usize) -> Option<Aff> {
         let op = self.ops[pc];
         if op.guard != PSrc::TRUE {
-            return None;
+            return self.unknown(|_| "a row written under a guard".into());
         }
-        let r = match op.inst {
-            Inst::Un {
-                op: UnOp::Mov, ty, a, ..
-            } => {
-                let b = int_bits(ty)?;
-                (b, self.operand(a, b)?)
-            }
-            Inst::Bin { op, ty, a, b, .. } => {
-                let n = int_bits(ty)?;
-                match op {
+        let r =
+            match op.inst {
+                Inst::Un {
+                    op: UnOp::Mov, ty, a, ..
+                } => {
+                    let b = int_bits(ty)?;
+                    (b, self.operand(a, b)?)
+                }
+                Inst::Bin { op, ty, a, b, .. } => {
+                    let n = int_bits(ty)?;
+                    match op {
                     BinOp::Add | BinOp::Sub => {
                         let (x, y) = (self.operand(a, n)?, self.operand(b, n)?);
                         (n, x.add(&y, if op == BinOp::Add { 1 } else { -1 }))
@@ -449,7 +521,8 @@ impl Values<'_> {
                         } else if x.is_const() {
                             y.scale(x.k)?
                         } else {
-                            return None;
+                            return self
+                                .unknown(|_| "a product of two values that vary over the grid".into());
                         };
                         (if op == BinOp::MulWide { 2 * n } else { n }, p)
                     }
@@ -460,68 +533,80 @@ impl Values<'_> {
                         }
                         (n, x.scale(1 << y.k)?)
                     }
-                    _ => return None,
+                    _ => return self.unknown(|_| {
+                        format!(
+                            "an operation ({op:?}) other than add, sub, mul by a constant, shl by a constant"
+                        )
+                    }),
                 }
-            }
-            Inst::Tern {
-                op: op @ (TernOp::MadLo | TernOp::MadWide),
-                ty,
-                a,
-                b,
-                c,
-                ..
-            } => {
-                let n = int_bits(ty)?;
-                let wide = op == TernOp::MadWide;
-                let out = if wide { 2 * n } else { n };
-                let (x, y, z) = (self.operand(a, n)?, self.operand(b, n)?, self.operand(c, out)?);
-                let p = if y.is_const() {
-                    x.scale(y.k)?
-                } else if x.is_const() {
-                    y.scale(x.k)?
-                } else {
-                    return None;
-                };
-                // the product alone must not wrap either
-                self.shape.fits(p, out)?;
-                (out, p.add(&z, 1))
-            }
-            Inst::Cvt { dty, sty, a, .. } => {
-                let (db, sb) = (int_bits(dty)?, int_bits(sty)?);
-                (db, self.operand(a, sb)?)
-            }
-            Inst::Cvta {
-                space: MemSpace::Global,
-                a,
-                ..
-            } => (64, self.operand(a, 64)?),
-            Inst::Ld {
-                space: MemSpace::KernelParam,
-                ty,
-                vec: 1,
-                sync: false,
-                addr,
-                off,
-                ..
-            } => {
-                let n = int_bits(ty)?;
-                let at = self.value(addr)?;
-                if !at.is_const() {
-                    return None;
                 }
-                let from = usize::try_from(at.k + i128::from(off)).ok()?;
-                let bytes = self.params.get(from..from.checked_add(n as usize / 8)?)?;
-                let mut raw = [0u8; 8];
-                raw[..bytes.len()].copy_from_slice(bytes);
-                let mut v = i128::from(u64::from_le_bytes(raw));
-                if ty.signed() && v >> (n - 1) & 1 != 0 {
-                    v -= 1i128 << n;
+                Inst::Tern {
+                    op: op @ (TernOp::MadLo | TernOp::MadWide),
+                    ty,
+                    a,
+                    b,
+                    c,
+                    ..
+                } => {
+                    let n = int_bits(ty)?;
+                    let wide = op == TernOp::MadWide;
+                    let out = if wide { 2 * n } else { n };
+                    let (x, y, z) = (self.operand(a, n)?, self.operand(b, n)?, self.operand(c, out)?);
+                    let p = if y.is_const() {
+                        x.scale(y.k)?
+                    } else if x.is_const() {
+                        y.scale(x.k)?
+                    } else {
+                        return self.unknown(|_| "a product of two values that vary over the grid".into());
+                    };
+                    // the product alone must not wrap either
+                    self.shape.fits(p, out)?;
+                    (out, p.add(&z, 1))
                 }
-                (n, Aff::konst(v))
-            }
-            _ => return None,
-        };
-        self.shape.fits(r.1, r.0)
+                Inst::Cvt { dty, sty, a, .. } => {
+                    let (db, sb) = (int_bits(dty)?, int_bits(sty)?);
+                    (db, self.operand(a, sb)?)
+                }
+                Inst::Cvta {
+                    space: MemSpace::Global,
+                    a,
+                    ..
+                } => (64, self.operand(a, 64)?),
+                Inst::Ld {
+                    space: MemSpace::KernelParam,
+                    ty,
+                    vec: 1,
+                    sync: false,
+                    addr,
+                    off,
+                    ..
+                } => {
+                    let n = int_bits(ty)?;
+                    let at = self.value(addr)?;
+                    if !at.is_const() {
+                        return None;
+                    }
+                    let from = usize::try_from(at.k + i128::from(off)).ok()?;
+                    let bytes = self.params.get(from..from.checked_add(n as usize / 8)?)?;
+                    let mut raw = [0u8; 8];
+                    raw[..bytes.len()].copy_from_slice(bytes);
+                    let mut v = i128::from(u64::from_le_bytes(raw));
+                    if ty.signed() && v >> (n - 1) & 1 != 0 {
+                        v -= 1i128 << n;
+                    }
+                    (n, Aff::konst(v))
+                }
+                _ => return self.unknown(|_| {
+                    "an instruction other than an integer add, sub, mul, mad, shl, cvt, mov, cvta or ld.param"
+                        .into()
+                }),
+            };
+        let v = self.shape.fits(r.1, r.0);
+        if v.is_none() {
+            return self
+                .unknown(|_| format!("a value that may be negative or pass 2^{} over the grid", r.0 - 1));
+        }
+        v
     }
 }
 
@@ -825,6 +910,156 @@ fn loop_bound(values: &mut Values, guards: &Guards, lp: &Loop) -> Option<(u64, A
     Some((count, fact))
 }
 
+/// The least and greatest value of row `r` (as pc `cur_pc` reads it) read as an integer of
+/// `bits` bits, signed or not, over the threads where `facts` hold: an affine value's range (its
+/// greatest value where the facts hold), or, through `min`, `max`, `selp`, additions, products and
+/// shifts by constants and integer conversions, the bounds of their operands. Every operand and
+/// result must lie in its type's range (so the machine's wrapping is the integers' arithmetic).
+fn bounds(
+    values: &mut Values,
+    facts: &[Aff],
+    r: R,
+    bits: u32,
+    signed: bool,
+    depth: u32,
+) -> Option<(i128, i128)> {
+    let in_type = |(lo, hi): (i128, i128), bits: u32, signed: bool| {
+        let (min, max) = if signed {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        };
+        (lo >= min && hi <= max).then_some((lo, hi))
+    };
+    if depth > 32 || !(1..=64).contains(&bits) {
+        return None;
+    }
+    let n = values.shape.n;
+    // an immediate: its low `bits` bits as the reader reads them
+    if let Some(Def::Preset(RowInit::Const(c))) = values.defs.get(usize::from(r)) {
+        let low = i128::from(*c) & ((1i128 << bits) - 1);
+        let v = if signed && low >> (bits - 1) & 1 != 0 {
+            low - (1i128 << bits)
+        } else {
+            low
+        };
+        return Some((v, v));
+    }
+    if let Some(a) = values.value(r) {
+        let (lo, _) = a.range(&n);
+        let hi = a.k + max_positive(&a.c, ALL, &n, facts);
+        return in_type((lo, hi.max(lo)), bits, signed);
+    }
+    let i = usize::from(r);
+    if r == NO_REG || i >= values.defs.len() || values.unsafe_rows[i] {
+        return None;
+    }
+    let Def::At(d) = values.defs[i] else {
+        return None;
+    };
+    let op = values.ops[d];
+    if op.guard != PSrc::TRUE {
+        return None;
+    }
+    let sub = |values: &mut Values, r: R, bits: u32, signed: bool| {
+        values.at(d, |v| bounds(v, facts, r, bits, signed, depth + 1))
+    };
+    // `x` times a constant `y` (or the other way round)
+    let times = |x: (i128, i128), y: (i128, i128)| -> Option<(i128, i128)> {
+        let (x, c) = if y.0 == y.1 {
+            (x, y.0)
+        } else if x.0 == x.1 {
+            (y, x.0)
+        } else {
+            return None;
+        };
+        (c.unsigned_abs() < 1 << 64).then(|| {
+            if c >= 0 {
+                (x.0 * c, x.1 * c)
+            } else {
+                (x.1 * c, x.0 * c)
+            }
+        })
+    };
+    let (v, rb, rs) = match op.inst {
+        Inst::Un {
+            op: UnOp::Mov, ty, a, ..
+        } => {
+            let b = int_bits(ty)?;
+            (sub(values, a, b, signed)?, b, signed)
+        }
+        Inst::Bin { op: o, ty, a, b, .. } => {
+            let nb = int_bits(ty)?;
+            let s = ty.signed();
+            match o {
+                BinOp::Min | BinOp::Max => {
+                    let (x, y) = (sub(values, a, nb, s)?, sub(values, b, nb, s)?);
+                    let v = if o == BinOp::Min {
+                        (x.0.min(y.0), x.1.min(y.1))
+                    } else {
+                        (x.0.max(y.0), x.1.max(y.1))
+                    };
+                    (v, nb, s)
+                }
+                BinOp::Add | BinOp::Sub => {
+                    let (x, y) = (sub(values, a, nb, s)?, sub(values, b, nb, s)?);
+                    let v = if o == BinOp::Add {
+                        (x.0 + y.0, x.1 + y.1)
+                    } else {
+                        (x.0 - y.1, x.1 - y.0)
+                    };
+                    (v, nb, s)
+                }
+                BinOp::MulLo | BinOp::MulWide => {
+                    let (x, y) = (sub(values, a, nb, s)?, sub(values, b, nb, s)?);
+                    (times(x, y)?, if o == BinOp::MulWide { 2 * nb } else { nb }, s)
+                }
+                BinOp::Shl => {
+                    let x = sub(values, a, nb, s)?;
+                    let k = values.at(d, |v| v.value(b))?;
+                    if !k.is_const() || !(0..i128::from(nb)).contains(&k.k) {
+                        return None;
+                    }
+                    (times(x, (1 << k.k, 1 << k.k))?, nb, s)
+                }
+                _ => return None,
+            }
+        }
+        Inst::Tern {
+            op: o @ (TernOp::MadLo | TernOp::MadWide),
+            ty,
+            a,
+            b,
+            c,
+            ..
+        } => {
+            let nb = int_bits(ty)?;
+            let s = ty.signed();
+            let out = if o == TernOp::MadWide { 2 * nb } else { nb };
+            let (x, y, z) = (
+                sub(values, a, nb, s)?,
+                sub(values, b, nb, s)?,
+                sub(values, c, out, s)?,
+            );
+            let p = in_type(times(x, y)?, out, s)?;
+            ((p.0 + z.0, p.1 + z.1), out, s)
+        }
+        Inst::Selp { ty, a, b, .. } => {
+            let nb = int_bits(ty)?;
+            let (x, y) = (sub(values, a, nb, signed)?, sub(values, b, nb, signed)?);
+            ((x.0.min(y.0), x.1.max(y.1)), nb, signed)
+        }
+        Inst::Cvt { dty, sty, a, .. } => {
+            let (db, sb) = (int_bits(dty)?, int_bits(sty)?);
+            (sub(values, a, sb, sty.signed())?, db, dty.signed())
+        }
+        _ => return None,
+    };
+    // the result in its own type, then as the reader reads it
+    let v = in_type(v, rb, rs)?;
+    in_type(v, bits.min(rb), signed)
+}
+
 /// What `a cmp b` (integers of type `ty`) having truth `t` tells, each `e >= 0`, into `out`.
 fn compared(values: &mut Values, cmp: Cmp, ty: Ty, a: R, b: R, t: bool, out: &mut Vec<Aff>) {
     let Some(n) = int_bits(ty) else { return };
@@ -930,19 +1165,34 @@ pub(crate) fn unwritten_rows(ops: &[Op], entry: u32, n_rows: u32, preset: &[R]) 
     crate::zero_rows::rows_to_zero(&told, entry, n_rows, preset)
 }
 
-/// Whether the blocks of a launch of `kernel` (its instructions `ops`, pc `kernel.entry` first)
-/// with grid `grid`, block `block` and parameter bytes `params` provably touch no global word
-/// another block writes, in a space of regions `spans` (base, bytes; sorted by base). `unsafe_rows`:
-/// the rows a thread may read before it wrote them ([`crate::zero_rows::rows_to_zero`]).
+/// Where pc `pc` of a kernel (`info`: its instructions' text and lines) is, for a reason.
+fn at_pc(info: &[InstInfo], pc: usize) -> String {
+    match info.get(pc) {
+        Some(i) => {
+            let line = i.loc.map(|l| format!("line {}, ", l.line)).unwrap_or_default();
+            format!("{line}ptx line {} `{}`", i.ptx_line, i.text.trim())
+        }
+        None => format!("pc {pc}"),
+    }
+}
+
+/// Whether the blocks of a launch of `kernel` (its instructions `ops`, pc `kernel.entry` first;
+/// `info` their text and lines) with grid `grid`, block `block` and parameter bytes `params`
+/// provably touch no global word another block writes, in a space of regions `spans` (base,
+/// bytes; sorted by base). `unsafe_rows`: the rows a thread may read before it wrote them
+/// ([`crate::zero_rows::rows_to_zero`]). A refusal says which instruction or access and which
+/// rule failed.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prove(
     ops: &[Op],
+    info: &[InstInfo],
     kernel: &Kernel,
     params: &[u8],
     grid: [u32; 3],
     block: [u32; 3],
     unsafe_rows: &[R],
     spans: &[(u64, u64)],
-) -> Option<Proof> {
+) -> Result<Proof, String> {
     let n_rows = kernel.n_rows as usize;
     let mut defs = vec![Def::None; n_rows];
     let write = |defs: &mut Vec<Def>, r: R, d: Def| {
@@ -956,19 +1206,26 @@ pub(crate) fn prove(
         };
         Some(())
     };
+    let bad_row = || "a register row out of the kernel's range".to_string();
     // each row's writers (the first three; `usize::MAX`: preset)
     let mut writers: Vec<Vec<usize>> = vec![Vec::new(); n_rows];
     for &(r, init) in &kernel.row_init {
-        write(&mut defs, r, Def::Preset(init))?;
+        write(&mut defs, r, Def::Preset(init)).ok_or_else(bad_row)?;
         if let Some(w) = writers.get_mut(usize::from(r)) {
             w.push(usize::MAX);
         }
     }
     let mut raw = Vec::new();
     for (pc, op) in ops.iter().enumerate() {
-        let (writes, access) = effects(&op.inst)?;
+        let (writes, access) = effects(&op.inst).ok_or_else(|| {
+            format!(
+                "{}: an instruction the proof does not follow (it may touch global memory another way, or \
+                 is a 32-bit or strong global access)",
+                at_pc(info, pc)
+            )
+        })?;
         for r in writes {
-            write(&mut defs, r, Def::At(pc))?;
+            write(&mut defs, r, Def::At(pc)).ok_or_else(bad_row)?;
             if let Some(w) = writers.get_mut(usize::from(r))
                 && w.len() < 3
             {
@@ -995,9 +1252,25 @@ pub(crate) fn prove(
         1,
     ];
     if n.contains(&0) {
-        return None;
+        return Err("an empty grid or block".into());
     }
+    let backward = ops
+        .iter()
+        .enumerate()
+        .filter(|(pc, op)| {
+            matches!(op.inst, Inst::Bra { target, .. } if (target as usize).checked_sub(kernel.entry as usize).is_some_and(|t| t <= *pc))
+        })
+        .count();
     let lp = find_loop(ops, kernel.entry, &writers);
+    let loop_note = match (backward, &lp) {
+        (0, _) => None,
+        (1, None) => Some(
+            "the kernel's loop is not followed (a branch or exit in its body, a branch into it, or no row \
+             stepped by a constant)",
+        ),
+        (1, Some(_)) => None,
+        _ => Some("the kernel has several loops (backward branches): only one is followed"),
+    };
     let mut values = Values {
         ops,
         lp: lp.clone(),
@@ -1009,8 +1282,13 @@ pub(crate) fn prove(
         block,
         shape: Shape { n },
         memo: vec![None; n_rows],
+        memo_why: vec![None; n_rows],
+        writers,
+        loop_note,
+        why: None,
     };
-    let mut guards = Guards::new(ops, kernel.entry, kernel.n_preds as usize)?;
+    let mut guards = Guards::new(ops, kernel.entry, kernel.n_preds as usize)
+        .ok_or_else(|| "a branch out of the kernel's instructions".to_string())?;
     // the loop: its iterations bounded by its exit test and its entry's guard
     let mut loop_fact = None;
     if let Some(lp) = &lp {
@@ -1021,52 +1299,105 @@ pub(crate) fn prove(
                 loop_fact = Some(fact);
             }
             // the rows it steps are unknown then
-            None => values.lp = None,
+            None => {
+                values.lp = None;
+                values.loop_note = Some(
+                    "the loop's count is not bounded (its exit test is not `i < m`/`i <= m` of a stepped row \
+                     against a known value after the update, or no guard before the loop says the first value \
+                     is within it)",
+                );
+            }
         }
         values.shape = Shape { n };
         values.memo = vec![None; n_rows];
+        values.memo_why = vec![None; n_rows];
+        values.why = None;
         // no stepped row may wrap over the iterations
         if let Some(lp) = &values.lp {
             for x in lp.ind.clone() {
+                let wraps = || format!("{}: a row the loop steps may wrap", at_pc(info, x.upd));
                 let Inst::Bin { ty, .. } = ops[x.upd].inst else {
-                    return None;
+                    return Err(wraps());
                 };
-                let first = values.at(x.init, |v| v.computed(x.init))?;
-                let step = values.at(x.upd, |v| v.value(x.step))?;
+                let first = values.at(x.init, |v| v.computed(x.init)).ok_or_else(wraps)?;
+                let step = values.at(x.upd, |v| v.value(x.step)).ok_or_else(wraps)?;
                 let last = first.add(&Aff::konst(step.k * i128::from(n[K])), 1);
-                values.shape.fits(last, int_bits(ty)?)?;
+                values
+                    .shape
+                    .fits(last, int_bits(ty).ok_or_else(wraps)?)
+                    .ok_or_else(wraps)?;
             }
         }
     }
     // the groups below compare accesses pairwise
     if raw.len() > MAX_ACCESSES {
-        return None;
+        return Err(format!("{} global accesses, more than {MAX_ACCESSES}", raw.len()));
     }
     let mut accesses = Vec::with_capacity(raw.len());
     let mut regions = Vec::with_capacity(raw.len());
+    let mut pcs = Vec::with_capacity(raw.len());
+    // reads whose address is bounded but not affine (clamped, selected): pc and bytes
+    let mut bounded = Vec::new();
     for (pc, addr, off, w, write) in raw {
-        let a = values
-            .at(pc, |v| v.operand(addr, 64))?
-            .add(&Aff::konst(i128::from(off)), 1);
+        values.why = None;
+        let kind = if write { "write" } else { "read" };
         let mut facts = values.at(pc, |v| guards.facts(v, pc));
         if let (Some(lp), Some(f)) = (&values.lp, loop_fact)
             && (lp.head..=lp.back).contains(&pc)
         {
             facts.push(f);
         }
+        let Some(a) = values.at(pc, |v| v.operand(addr, 64)) else {
+            let why = values.why.clone().unwrap_or((pc, "unknown".into()));
+            // a read needs only its bytes' bounds: they must meet no write
+            if !write && let Some((lo, hi)) = values.at(pc, |v| bounds(v, &facts, addr, 64, false, 0)) {
+                let (lo, end) = (lo + i128::from(off), hi + i128::from(off) + i128::from(w));
+                let r = spans
+                    .partition_point(|&(b, _)| i128::from(b) <= lo)
+                    .checked_sub(1);
+                if let Some(r) = r
+                    && lo >= i128::from(spans[r].0)
+                    && end <= i128::from(spans[r].0) + i128::from(spans[r].1)
+                {
+                    bounded.push((pc, lo, end));
+                    continue;
+                }
+                return Err(format!(
+                    "{}: the global read's address is known only within bytes [{lo:#x}, {end:#x}), which do not \
+                     lie in one allocation (no guard the proof follows keeps them in)",
+                    at_pc(info, pc)
+                ));
+            }
+            let (wpc, why) = why;
+            return Err(format!(
+                "{}: the address of this global {kind} is not known: at {}: {why}",
+                at_pc(info, pc),
+                at_pc(info, wpc)
+            ));
+        };
+        let a = a.add(&Aff::konst(i128::from(off)), 1);
         // the guards only take threads away: the greatest address where they hold
         let (lo, _) = a.range(&n);
         let hi = a.k + max_positive(&a.c, ALL, &n, &facts);
         let end = hi + i128::from(w);
         // the bytes, over the whole grid, in one region
+        let out = || {
+            format!(
+                "{}: the global {kind}'s bytes over the grid, [{lo:#x}, {end:#x}), do not lie in one allocation \
+                 (no guard the proof follows keeps them in)",
+                at_pc(info, pc)
+            )
+        };
         let r = spans
             .partition_point(|&(b, _)| i128::from(b) <= lo)
-            .checked_sub(1)?;
+            .checked_sub(1)
+            .ok_or_else(out)?;
         let (b, len) = spans[r];
         if lo < i128::from(b) || end > i128::from(b) + i128::from(len) {
-            return None;
+            return Err(out());
         }
         regions.push(r);
+        pcs.push(pc);
         accesses.push(Access {
             a,
             facts,
@@ -1075,6 +1406,18 @@ pub(crate) fn prove(
             hi: end,
             write,
         });
+    }
+    // a bounded read must meet no byte a write may touch
+    for &(pc, lo, end) in &bounded {
+        if let Some(i) =
+            (0..accesses.len()).find(|&i| accesses[i].write && accesses[i].lo < end && lo < accesses[i].hi)
+        {
+            return Err(format!(
+                "{}: a read at an address known only within [{lo:#x}, {end:#x}) meets the bytes a write may touch ({})",
+                at_pc(info, pc),
+                at_pc(info, pcs[i])
+            ));
+        }
     }
     // groups of accesses whose bytes meet where one of them writes (union-find)
     let mut parent: Vec<usize> = (0..accesses.len()).collect();
@@ -1105,8 +1448,27 @@ pub(crate) fn prove(
         if !members.iter().any(|&i| accesses[i].write) {
             continue;
         }
-        if !separated(members.iter().map(|&i| &accesses[i]), &n) {
-            return None;
+        let group: Vec<&Access> = members.iter().map(|&i| &accesses[i]).collect();
+        if let Err((i, why)) = separated(&group, &n) {
+            let first_write = members
+                .iter()
+                .find(|&&i| accesses[i].write)
+                .copied()
+                .unwrap_or(members[0]);
+            return Err(format!(
+                "{}: {why} (a group of {} accesses{}, with the write at {})",
+                at_pc(info, pcs[members[i]]),
+                members.len(),
+                if members.len() > 1 {
+                    format!(
+                        " at pcs {:?}",
+                        members.iter().map(|&m| pcs[m]).collect::<Vec<_>>()
+                    )
+                } else {
+                    String::new()
+                },
+                at_pc(info, pcs[first_write]),
+            ));
         }
         for &i in &members {
             if accesses[i].write && !written.contains(&regions[i]) {
@@ -1115,29 +1477,59 @@ pub(crate) fn prove(
         }
     }
     written.sort_unstable();
-    Some(Proof { written })
+    Ok(Proof { written })
 }
 
 /// Whether accesses of one linear part (and their constant offsets) made by different blocks never
-/// meet: see the module's documentation.
-fn separated<'a>(group: impl Iterator<Item = &'a Access>, n: &[u64; VARS]) -> bool {
-    let group: Vec<&Access> = group.collect();
+/// meet: see the module's documentation. A refusal names an access of the group (its index) and
+/// the rule it fails.
+fn separated(group: &[&Access], n: &[u64; VARS]) -> Result<(), (usize, String)> {
+    const NAMES: [&str; VARS + 1] = [
+        "%ctaid.x",
+        "%ctaid.y",
+        "%ctaid.z",
+        "%tid.x",
+        "%tid.y",
+        "%tid.z",
+        "the loop's count",
+        "the offsets",
+    ];
     let lin = |a: &Aff| -> [i128; VARS] { std::array::from_fn(|v| if n[v] > 1 { a.c[v] } else { 0 }) };
     let first = lin(&group[0].a);
-    if group.iter().any(|x| lin(&x.a) != first) {
-        return false;
+    if let Some(i) = group.iter().position(|x| lin(&x.a) != first) {
+        let show = |c: [i128; VARS]| {
+            (0..VARS)
+                .filter(|&v| c[v] != 0)
+                .map(|v| format!("{} {}", c[v], NAMES[v]))
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        return Err((
+            i,
+            format!(
+                "accesses whose bytes may meet have different factors ({} against {})",
+                show(lin(&group[i].a)),
+                show(first)
+            ),
+        ));
     }
     // every grid dimension of more than one block tells blocks apart
-    if (0..3).any(|v| n[v] > 1 && first[v] == 0) {
-        return false;
+    if let Some(v) = (0..3).find(|&v| n[v] > 1 && first[v] == 0) {
+        return Err((
+            0,
+            format!(
+                "the address does not depend on {} (the grid has {} blocks that way): those blocks touch the same bytes",
+                NAMES[v], n[v]
+            ),
+        ));
     }
     // whole words only (the shadow and the sinks' guarantee speak of 4-byte words): every access
     // word-aligned over the grid and a whole number of words wide
-    if group
+    if let Some(i) = group
         .iter()
-        .any(|x| x.w % 4 != 0 || x.a.k % 4 != 0 || x.a.c.iter().any(|&c| c % 4 != 0))
+        .position(|x| x.w % 4 != 0 || x.a.k % 4 != 0 || x.a.c.iter().any(|&c| c % 4 != 0))
     {
-        return false;
+        return Err((i, "an access that is not whole 4-byte words".into()));
     }
     let w = group.iter().map(|x| i128::from(x.w)).max().unwrap_or(0);
     // (factor, count of values, a block dimension, the variable: VARS for the offsets)
@@ -1159,7 +1551,7 @@ fn separated<'a>(group: impl Iterator<Item = &'a Access>, n: &[u64; VARS]) -> bo
     // block terms after thread terms of the same factor: the stricter order
     terms.sort_unstable_by_key(|&(f, _, b, _)| (f, b));
     let Some(k0) = terms.iter().position(|t| t.2) else {
-        return false;
+        return Err((0, "no block term".into()));
     };
     // how far apart the smaller terms can put two accesses: the offsets' spread, the negative
     // factors' whole ranges, and the positive ones' greatest sum where each access's guards hold
@@ -1182,7 +1574,27 @@ fn separated<'a>(group: impl Iterator<Item = &'a Access>, n: &[u64; VARS]) -> bo
                 .max()
                 .unwrap_or(0)
     };
-    (k0..terms.len()).all(|k| terms[k].0 >= below(k) + w)
+    for k in k0..terms.len() {
+        let b = below(k);
+        if terms[k].0 < b + w {
+            let smaller: Vec<String> = terms[..k]
+                .iter()
+                .map(|&(f, c, _, v)| format!("{f} x {} ({c} values)", NAMES[v]))
+                .collect();
+            return Err((
+                0,
+                format!(
+                    "not a mixed radix: the factor {} of {} is less than the {} bytes the smaller terms [{}] \
+                     and a {w}-byte access can span (no guard the proof follows bounds them)",
+                    terms[k].0,
+                    NAMES[terms[k].3],
+                    b + w,
+                    smaller.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -1213,6 +1625,18 @@ mod tests {
         ab: [u64; 2],
         n: u32,
     ) -> Option<Proof> {
+        prove_why(body, grid, block, spans, ab, n).ok()
+    }
+
+    /// [`proof_at`]'s proof, or why it was refused.
+    fn prove_why(
+        body: &str,
+        grid: [u32; 3],
+        block: [u32; 3],
+        spans: &[(u64, u64)],
+        ab: [u64; 2],
+        n: u32,
+    ) -> Result<Proof, String> {
         let src = format!(
             "{HEAD}.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 n)\n{{\n\
              .reg .pred %p<8>;\n .reg .b32 %r<32>;\n .reg .b64 %rd<32>;\n .reg .f32 %f<8>;\n\
@@ -1222,13 +1646,14 @@ mod tests {
         let prog = warpscope_ptx::compile(&src).unwrap_or_else(|e| panic!("{e:?}\n{src}"));
         let k = prog.kernel("k").unwrap();
         let ops = &prog.ops[k.entry as usize..k.end as usize];
+        let info = &prog.info[k.entry as usize..k.end as usize];
         let preset: Vec<R> = k.row_init.iter().map(|&(r, _)| r).collect();
         let unsafe_rows = unwritten_rows(ops, k.entry, k.n_rows, &preset);
         let mut params = vec![0u8; k.param_size as usize];
         params[0..8].copy_from_slice(&ab[0].to_le_bytes());
         params[8..16].copy_from_slice(&ab[1].to_le_bytes());
         params[16..20].copy_from_slice(&n.to_le_bytes());
-        prove(ops, k, &params, grid, block, &unsafe_rows, spans)
+        prove(ops, info, k, &params, grid, block, &unsafe_rows, spans)
     }
 
     /// `out[ctaid.x * ntid.x + tid.x] = in[same]` (`%rd3` is `a`, `%rd2` is `b`): `idx` computes
@@ -1621,5 +2046,72 @@ mod tests {
             .is_some()
         );
         assert!(proof_at(&in_place, g, b, &two, [0x10000, 0x400_0000], (1 << 18) - 1).is_none());
+    }
+
+    /// `b[i] = a[max(i - 1, 0)] + a[min(i + 1, n - 1)]` for `i < n` (`guard`: the bounds test).
+    fn clamped(guard: &str) -> String {
+        format!(
+            " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+             mad.lo.s32 %r5, %r2, %r3, %r4;\n{guard}\n add.s32 %r6, %r5, -1;\n max.s32 %r7, %r6, 0;\n\
+             add.s32 %r8, %r1, -1;\n add.s32 %r9, %r5, 1;\n min.s32 %r10, %r9, %r8;\n\
+             cvta.to.global.u64 %rd4, %rd2;\n mul.wide.s32 %rd8, %r7, 4;\n add.s64 %rd9, %rd3, %rd8;\n\
+             ld.global.f32 %f1, [%rd9];\n mul.wide.s32 %rd10, %r10, 4;\n add.s64 %rd11, %rd3, %rd10;\n\
+             ld.global.f32 %f2, [%rd11];\n add.f32 %f3, %f1, %f2;\n mul.wide.u32 %rd5, %r5, 4;\n\
+             add.s64 %rd7, %rd4, %rd5;\n st.global.f32 [%rd7], %f3;\nEND:"
+        )
+    }
+
+    const BOUND: &str = " setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;";
+
+    #[test]
+    fn clamped_reads_of_a_buffer_nobody_writes_are_proven() {
+        let (g, b, bytes, n) = OVER;
+        let p = proof(&clamped(BOUND), g, b, bytes, n).expect("proven");
+        assert_eq!(p.written, vec![1]);
+        // an exact grid needs no guard
+        assert!(proof(&clamped(""), [1024, 1, 1], b, bytes, n).is_some());
+    }
+
+    #[test]
+    fn clamped_read_look_alikes_are_not_proven() {
+        let (g, b, bytes, n) = OVER;
+        let two = [(0x10000, bytes), (0x400_0000, bytes)];
+        let refusal = |body: &str| prove_why(body, g, b, &two, [0x10000, 0x400_0000], n).unwrap_err();
+        // in place: the neighbours' elements are other blocks' outputs at a block's edge
+        let why = refusal(&clamped(BOUND).replace("add.s64 %rd7, %rd4, %rd5;", "add.s64 %rd7, %rd3, %rd5;"));
+        assert!(why.contains("meets the bytes a write may touch"), "{why}");
+        assert!(why.contains("ld.global.f32"), "{why}");
+        // clamped to n, not n - 1: the last thread reads past the buffer
+        let why = refusal(&clamped(BOUND).replace("add.s32 %r8, %r1, -1;", "mov.u32 %r8, %r1;"));
+        assert!(why.contains("do not lie in one allocation"), "{why}");
+        // no bounds guard over the overhanging grid: the left neighbour runs past the buffer
+        let why = refusal(&clamped(""));
+        assert!(why.contains("do not lie in one allocation"), "{why}");
+        // an unsigned max: i - 1 at thread 0 is 2^32 - 1, not -1
+        let why = refusal(&clamped(BOUND).replace("max.s32", "max.u32"));
+        assert!(why.contains("is not known"), "{why}");
+        // the clamped index written, not read: two threads write the last element
+        let st = clamped(BOUND).replace("mul.wide.u32 %rd5, %r5, 4;", "mul.wide.s32 %rd5, %r10, 4;");
+        let why = refusal(&st);
+        assert!(why.contains("global write is not known"), "{why}");
+    }
+
+    #[test]
+    fn a_refusal_names_the_access_and_the_rule() {
+        // a[i] and b[i] with i = ctaid.x * 8 + tid.x over blocks of 256: blocks overlap
+        let body = one_d(" mul.lo.s32 %r6, %r2, 8;\n add.s32 %r5, %r6, %r4;");
+        let why = prove_why(
+            &body,
+            [64, 1, 1],
+            [256, 1, 1],
+            &[(0x10000, 1 << 20), (0x400_0000, 1 << 20)],
+            [0x10000, 0x400_0000],
+            0,
+        )
+        .unwrap_err();
+        assert!(
+            why.contains("st.global.f32") && why.contains("not a mixed radix"),
+            "{why}"
+        );
     }
 }

@@ -1265,24 +1265,28 @@ where
         && nblocks <= mem::SHADOW_MAX_BLOCKS;
     // blocks proven never to touch a word that another block writes need no shadow: any order
     // of them gives the same bytes (the reference paths keep the shadow: tests compare the two)
-    let proof = (guarded && csize == 1 && !limits.reference_paths && disjoint::enabled())
-        .then(|| {
-            disjoint::prove(
+    let proved = (guarded && csize == 1 && !limits.reference_paths && disjoint::enabled()).then(|| {
+        disjoint::prove(
+            &program.ops[k.entry as usize..k.end as usize],
+            &program.info[k.entry as usize..k.end as usize],
+            k,
+            &params,
+            launch.grid,
+            launch.block,
+            &disjoint::unwritten_rows(
                 &program.ops[k.entry as usize..k.end as usize],
-                k,
-                &params,
-                launch.grid,
-                launch.block,
-                &disjoint::unwritten_rows(
-                    &program.ops[k.entry as usize..k.end as usize],
-                    k.entry,
-                    k.n_rows,
-                    &preset,
-                ),
-                &global.spans(),
-            )
-        })
-        .flatten();
+                k.entry,
+                k.n_rows,
+                &preset,
+            ),
+            &global.spans(),
+        )
+    });
+    let (proof, refusal) = match proved {
+        Some(Ok(p)) => (Some(p), None),
+        Some(Err(why)) => (None, Some(why)),
+        None => (None, None),
+    };
     let shadow = (guarded && proof.is_none()).then(|| global.take_shadow());
     let tracked = exec::Ctx {
         track: shadow.as_ref(),
@@ -1685,6 +1689,9 @@ where
         t.report(kernel, launch.grid, launch.block, rayon::current_num_threads());
         if proof.is_some() {
             eprintln!("warpscope shadow: none, the blocks are proven never to touch a word another writes");
+        }
+        if let Some(why) = &refusal {
+            eprintln!("warpscope proof: refused, {why}");
         }
         if let Some(([units, ranges, entries], conflict)) = shadow_stats {
             eprintln!(
