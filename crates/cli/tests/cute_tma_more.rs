@@ -107,7 +107,11 @@ fn cute_tma_store_and_multicast_gemms_equal_the_h200() {
         // built without line info: the PTX's stores and the machine code's are matched over the
         // whole kernel): 512 instructions and 4,096 wavefronts, as the H200 counted
         assert_eq!(m("warpscope__shared_counters_exact"), 1.0, "{name}");
-        let (st, wavefronts) = if name == "mcast" { (0.0, 0.0) } else { (512.0, 4096.0) };
+        let (st, wavefronts) = if name == "mcast" {
+            (0.0, 0.0)
+        } else {
+            (512.0, 4096.0)
+        };
         assert_eq!(m("smsp__sass_inst_executed_op_shared_st.sum"), st, "{name}");
         assert_eq!(
             m("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
@@ -120,7 +124,11 @@ fn cute_tma_store_and_multicast_gemms_equal_the_h200() {
         // so its counts stay labelled estimates (240 / 20 against the H200's 224 / 16)
         match name {
             "sw64_store" | "sw32_store" => {
-                let want = if name == "sw64_store" { (260.0, 12.0) } else { (210.0, 14.0) };
+                let want = if name == "sw64_store" {
+                    (260.0, 12.0)
+                } else {
+                    (210.0, 14.0)
+                };
                 assert_eq!(m("warpscope__branch_counters_exact"), 1.0, "{name}");
                 assert_eq!(m("smsp__sass_branch_targets.sum"), want.0, "{name}");
                 assert_eq!(

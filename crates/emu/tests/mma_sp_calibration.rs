@@ -13,7 +13,11 @@ use mma_sp_common::*;
 #[test]
 fn measured_outputs_replayed_bit_for_bit() {
     let rows = mma_rows();
-    assert_eq!(rows.len(), 120, "the 120 warp-level rows (12 with selectors 2 and 3)");
+    assert_eq!(
+        rows.len(),
+        120,
+        "the 120 warp-level rows (12 with selectors 2 and 3)"
+    );
     let m = wgmma_sp_common::measured();
     assert!(rows.iter().all(|r| m.contains_key(&r.id)), "every row measured");
     let bad = broken();

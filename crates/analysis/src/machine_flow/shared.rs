@@ -27,7 +27,9 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use warpscope_emu::{AccessOp, BarrierEvent, BarrierKind, LaneMask, MbarEvent, MbarWhat, MemEvent, Sink, Space};
+use warpscope_emu::{
+    AccessOp, BarrierEvent, BarrierKind, LaneMask, MbarEvent, MbarWhat, MemEvent, Sink, Space,
+};
 use warpscope_ptx::inst::{AtomOp, Ty};
 
 /// Where the kernel's own shared variables start in the machine code's shared window (sm_90
