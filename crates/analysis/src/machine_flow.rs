@@ -389,6 +389,11 @@ enum Kind {
         reg: u8,
         imm: i64,
     },
+    /// `SYNCS.PHASECHK.TRANS64{.TRYWAIT} P, [a], R`: whether the mbarrier's phase of parity `R`
+    /// has completed. Known (true) only where the launch's emulation saw every phase of the
+    /// block's mbarriers completed by its own asynchronous copies ([`BlockShared::waits_on_copies`]):
+    /// the try's suspension window outlasts a copy's latency, so the wait loop runs once.
+    MbarWait,
     /// Results unknown: the destinations are forgotten.
     Poison,
     /// Cannot be followed (indirect jumps, traps, warp-synchronous slow paths).
@@ -540,6 +545,8 @@ pub struct MachineFlow {
     yield_doubt: Option<&'static str>,
     /// The kernel's constant bank 2 (`BRX` jump tables).
     constant2: std::sync::Arc<Vec<u8>>,
+    /// Where the first parameter lies past `c[0x0][0x210]` ([`SassKernel::param_shift`]).
+    param_shift: u32,
     /// The module's `__constant__` variables in constant bank 3: (offset, size, symbol).
     constant3: Vec<(u32, u32, String)>,
     /// The module's constant bank 4: global symbols' addresses (offset, symbol, addend).
@@ -1217,13 +1224,14 @@ impl MachineFlow {
         Self::build(kernel, true, None)
     }
 
-    /// Whether a decision of this flow may depend on shared memory (a needed `LDS`): its run
-    /// then needs the emulation's records ([`FlowLaunch::shared`]).
+    /// Whether a decision of this flow may depend on shared memory (a needed `LDS`, or an
+    /// mbarrier wait's outcome): its run then needs the emulation's records
+    /// ([`FlowLaunch::shared`]).
     pub fn reads_shared(&self) -> bool {
         self.ins
             .iter()
             .zip(&self.value)
-            .any(|(x, &n)| n && matches!(x.kind, Kind::Lds { .. }))
+            .any(|(x, &n)| n && matches!(x.kind, Kind::Lds { .. } | Kind::MbarWait))
     }
 
     /// Whether this flow counts global accesses.
@@ -1492,6 +1500,7 @@ impl MachineFlow {
             shared,
             unfollowed_writes,
             constant2: std::sync::Arc::new(kernel.constant2.clone()),
+            param_shift: kernel.param_shift,
             constant3: kernel.constant3.clone(),
             constant4: std::sync::Arc::new(kernel.constant4.clone()),
             functions: indirect::copies(kernel),
@@ -1530,6 +1539,7 @@ impl MachineFlow {
         let funcs = std::sync::Arc::new(indirect::functions(&self.functions, launch));
         let mut w = Warp::new();
         w.constant2 = self.constant2.clone();
+        w.param_shift = self.param_shift;
         w.constant3 = bank3.clone();
         w.constant4 = bank4.clone();
         w.funcs = funcs.clone();
@@ -1590,6 +1600,7 @@ impl MachineFlow {
             .map(|(k, part)| {
                 let mut w = Warp::new();
                 w.constant2 = self.constant2.clone();
+                w.param_shift = self.param_shift;
                 w.constant3 = bank3.clone();
                 w.constant4 = bank4.clone();
                 w.funcs = funcs.clone();
@@ -3411,6 +3422,10 @@ fn decode(
         // the end of a `WARPSYNC.COLLECTIVE` group's collective: it goes on to the instruction
         // after it (the `BSYNC` that joins the groups)
         "ENDCOLLECTIVE" => ins.kind = Kind::Nop,
+        "SYNCS" if has("PHASECHK") => {
+            ins.kind = Kind::MbarWait;
+            ins.dst = ops.first().map(|o| pred_dst(o)).unwrap_or_default();
+        }
         "BRX" | "JMX" | "BRXU" | "JMXU" | "KILL" | "BPT" | "BMOV" | "RTT" | "BSYNCS" => {
             ins.kind = Kind::Stop;
         }
@@ -3737,8 +3752,15 @@ fn decode(
         }
         "VOTE" | "VOTEU" if has("ANY") || has("ALL") => {
             ins.kind = Kind::Vote { all: has("ALL") };
-            ins.dst = ops.iter().take(2).map(|o| pred_or_sink(o)).collect();
-            ins.preds = preds_of(2);
+            if ops.len() == 2 {
+                // `VOTEU.ALL UP0, P1` (CuTe's `elect_one` and mbarrier init guards): the
+                // predicate result alone, the vote's source second (no ballot register)
+                ins.dst = vec![Dst::P(PT), pred_or_sink(&ops[0])];
+                ins.preds = preds_of(1);
+            } else {
+                ins.dst = ops.iter().take(2).map(|o| pred_or_sink(o)).collect();
+                ins.preds = preds_of(2);
+            }
         }
         "SHFL" => {
             let mode = match mods.first().copied() {
@@ -4125,6 +4147,8 @@ struct Warp {
     /// Constant bank 3 (`__constant__` variables) as the launch holds it: (offset, bytes).
     constant3: std::sync::Arc<Vec<(u32, Vec<u8>)>>,
     constant2: std::sync::Arc<Vec<u8>>,
+    /// Where the first parameter lies past `c[0x0][0x210]`.
+    param_shift: u32,
     /// Constant bank 4's known words: the addresses of global symbols (offset, address).
     constant4: std::sync::Arc<Vec<(u32, u64)>>,
     /// The emulation's function addresses' low words and the code offsets of the same functions
@@ -4269,6 +4293,7 @@ impl Warp {
             sh_used: false,
             sh_bad: false,
             constant2: std::sync::Arc::default(),
+            param_shift: 0,
             constant3: std::sync::Arc::default(),
             constant4: std::sync::Arc::default(),
             funcs: std::sync::Arc::default(),
@@ -5015,7 +5040,7 @@ impl Warp {
                     0x24 => Some((warpscope_emu::mem::LOCAL_WINDOW >> 32) as u32),
                     0xc | 0x10 | 0x14 => Some(launch.grid[((off - 0xc) / 4) as usize]),
                     o if o >= PARAM_BASE => {
-                        let i = (o - PARAM_BASE) as usize;
+                        let i = (o - PARAM_BASE).checked_sub(self.param_shift)? as usize;
                         let b = launch.params.get(i..i + 4)?;
                         Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                     }
@@ -5169,6 +5194,17 @@ impl Warp {
             Kind::Poison => {
                 for d in &ins.dst {
                     self.forget(*d, on);
+                }
+            }
+            Kind::MbarWait => {
+                let done = launch
+                    .shared
+                    .and_then(|m| m.get(&self.block_lin))
+                    .is_some_and(BlockShared::waits_on_copies);
+                for l in lanes(on) {
+                    for d in &ins.dst {
+                        self.set(*d, l, done.then_some(1));
+                    }
                 }
             }
             Kind::Redux { op, signed } => {

@@ -987,9 +987,16 @@ pub fn parse_ptx_shared(text: &str) -> Option<PtxAccess> {
 }
 
 /// The machine accesses of one disassembled kernel, in the form [`Reconciliation::build`] takes
-/// (atomics, ldmatrix and accesses without line info are left out).
+/// (atomics, ldmatrix and accesses without line info are left out). A kernel built without line
+/// info (no `-lineinfo`, as CuTe programs often are) has none on any instruction, and its PTX no
+/// `.loc` either ([`ptx_shared_accesses`] puts every access on line 0): its accesses are all
+/// taken, on line 0, so that the whole kernel is matched as one line (calibration/halfst:
+/// `halfst_noline`; calibration/cutlass: the epilogue's 16-bit stores that ptxas pairs).
 pub fn machine_accesses(k: &warpscope_toolchain::sass::SassKernel) -> Vec<MachineAccess> {
     use warpscope_toolchain::sass::SharedOp;
+    let no_lines = !k.insts.is_empty()
+        && k.insts.iter().all(|i| i.line.is_none())
+        && k.accesses.iter().all(|a| a.line.is_none());
     k.accesses
         .iter()
         .filter_map(|a| {
@@ -999,7 +1006,7 @@ pub fn machine_accesses(k: &warpscope_toolchain::sass::SassKernel) -> Vec<Machin
                 _ => return None,
             };
             Some(MachineAccess {
-                line: a.line?,
+                line: if no_lines { 0 } else { a.line? },
                 side,
                 width: a.width,
                 base: a.base.clone(),

@@ -561,6 +561,9 @@ impl Sink for Multi<'_> {
         if let Some(s) = self.cluster.as_deref_mut() {
             Sink::mbarrier(s, e);
         }
+        if let Some(s) = &mut self.flow_shared {
+            Sink::mbarrier(s, e);
+        }
     }
 
     fn tma_load(&mut self, warp: u32, pc: u32, dst: u64, swizzle: u8, row_bytes: u64, rows: u64) {

@@ -92,6 +92,12 @@ pub struct SassKernel {
     /// (offset in the bank, size in bytes, symbol), from the cubin's symbol table; empty when
     /// the disassembly did not come with them.
     pub constant3: Vec<(u32, u32, String)>,
+    /// Where the kernel's first parameter lies in the constant bank's parameter space
+    /// (`.nv.info.<kernel>`'s `EIATTR_KPARAM_INFO` of ordinal 0): 0, except where ptxas moved
+    /// the whole space on (CuTe's `__grid_constant__ CUtensorMap` first parameters: 0x70, so
+    /// that each 128-byte map lies 128-byte aligned at `c[0x0][0x280]`); the parameters keep
+    /// their distances.
+    pub param_shift: u32,
 }
 
 /// One machine instruction as written: guard, opcode and operands apart.
@@ -329,7 +335,7 @@ pub fn disassemble_with(
     let bytes = std::fs::read(cubin).ok();
     let key = bytes.as_ref().map(|bytes| {
         crate::cache::Key::of(&[
-            b"nvdisasm -g -c, constant2, constant3, constant4",
+            b"nvdisasm -g -c, constant2, constant3, constant4, params",
             &crate::cache::tool_identity(nvdisasm),
             bytes,
         ])
@@ -380,6 +386,33 @@ pub fn constant2_lines(cubin: &[u8]) -> String {
         let _ = write!(out, "\n{CONSTANT2} {kernel} ");
         for b in data {
             let _ = write!(out, "{b:02x}");
+        }
+    }
+    // EIATTR_KPARAM_INFO (0x17, format 0x04: index u32, ordinal u16, offset u16, size and
+    // flags u32) of ordinal 0, where it is not at the space's start
+    for h in headers.iter() {
+        let Some(kernel) = names
+            .get(h.sh_name as usize)
+            .ok()
+            .and_then(|n| n.strip_prefix(".nv.info."))
+        else {
+            continue;
+        };
+        let Ok((info, _)) = file.section_data(&h) else {
+            continue;
+        };
+        let mut p = 0;
+        while p + 4 <= info.len() {
+            let (fmt, attr) = (info[p], info[p + 1]);
+            let size = usize::from(u16::from_le_bytes([info[p + 2], info[p + 3]]));
+            if fmt == 0x04 && attr == 0x17 && size >= 8 && p + 12 <= info.len() {
+                let ordinal = u16::from_le_bytes([info[p + 8], info[p + 9]]);
+                let offset = u16::from_le_bytes([info[p + 10], info[p + 11]]);
+                if ordinal == 0 && offset != 0 {
+                    let _ = write!(out, "\n{PARAMS} {kernel} {offset}");
+                }
+            }
+            p += 4 + if fmt == 0x04 { size } else { 0 };
         }
     }
     // bank 4's relocations: R_CUDA_64 (type 2), a symbol's 64-bit address
@@ -435,6 +468,8 @@ const CONSTANT2: &str = "// warpscope constant2";
 const CONSTANT3: &str = "// warpscope constant3";
 /// The prefix of [`constant2_lines`]' bank-4 relocations (`offset addend symbol`).
 const CONSTANT4: &str = "// warpscope constant4";
+/// The prefix of [`constant2_lines`]' parameter-space shifts (`kernel offset`).
+const PARAMS: &str = "// warpscope params";
 
 fn run_nvdisasm(nvdisasm: &Path, cubin: &Path) -> Result<String, SassError> {
     let program = nvdisasm.display().to_string();
@@ -466,8 +501,17 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
     let mut banks: Vec<(String, Vec<u8>)> = Vec::new();
     let mut bank4: Vec<(u32, String, i64)> = Vec::new();
     let mut bank3: Vec<(u32, u32, String)> = Vec::new();
+    let mut shifts: Vec<(String, u32)> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let t = raw.trim();
+        if let Some(rest) = t.strip_prefix(PARAMS) {
+            if let [name, off] = rest.split_whitespace().collect::<Vec<_>>().as_slice()
+                && let Ok(off) = off.parse::<u32>()
+            {
+                shifts.push(((*name).to_string(), off));
+            }
+            continue;
+        }
         if let Some(rest) = t.strip_prefix(CONSTANT3) {
             let f: Vec<&str> = rest.split_whitespace().collect();
             if let [off, size, name] = f.as_slice()
@@ -632,6 +676,11 @@ pub fn parse_disassembly(text: &str) -> Result<Vec<SassKernel>, SassError> {
     for (name, bytes) in banks {
         if let Some(k) = kernels.iter_mut().find(|k| k.name == name) {
             k.constant2 = bytes;
+        }
+    }
+    for (name, off) in shifts {
+        if let Some(k) = kernels.iter_mut().find(|k| k.name == name) {
+            k.param_shift = off;
         }
     }
     for k in &mut kernels {
@@ -1090,6 +1139,7 @@ pub fn with_callees(kernels: &[SassKernel], name: &str) -> Option<Linked> {
         constant2: root.constant2.clone(),
         constant3: root.constant3.clone(),
         constant4: root.constant4.clone(),
+        param_shift: root.param_shift,
         ..SassKernel::default()
     };
     // a global symbol's address as an immediate (`UMOV UR6, 32@lo(g_calls)`, the device link's

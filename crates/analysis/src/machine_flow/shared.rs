@@ -27,7 +27,9 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use warpscope_emu::{AccessOp, BarrierEvent, BarrierKind, LaneMask, MemEvent, Sink, Space};
+use warpscope_emu::{
+    AccessOp, BarrierEvent, BarrierKind, LaneMask, MbarEvent, MbarWhat, MemEvent, Sink, Space,
+};
 use warpscope_ptx::inst::{AtomOp, Ty};
 
 /// Where the kernel's own shared variables start in the machine code's shared window (sm_90
@@ -89,9 +91,22 @@ pub struct BlockShared {
     /// the words up to the last one written; empty where that span would take more room than
     /// half the entries (then [`Self::word`] searches).
     starts: Vec<u32>,
+    /// Phases of the block's own mbarriers completed by its asynchronous copies' `complete_tx`
+    /// (TMA loads), and by anything else (a warp's arrival).
+    by_copies: u32,
+    by_warps: u32,
 }
 
 impl BlockShared {
+    /// Whether the block's mbarrier phases all completed by its own asynchronous copies (at least
+    /// one): every wait on them waits for a copy engine's bytes only, which arrive within one
+    /// `SYNCS.PHASECHK.TRANS64.TRYWAIT`'s suspension (calibration/halfst/README.md: the CuTe
+    /// TMA GEMMs' wait loops ran once per wait on the H200). A phase a warp's arrival completes
+    /// (a producer warp, a consumer's release) waits as long as that warp's work: unknown.
+    pub fn waits_on_copies(&self) -> bool {
+        self.by_copies > 0 && self.by_warps == 0
+    }
+
     /// The bounds `[start, end)` of phase `phase` in the block's order (`None`: the emulation's
     /// block had fewer barriers).
     fn phase(&self, phase: usize) -> Option<(u32, u32)> {
@@ -293,6 +308,8 @@ impl FlowShared {
         if !fits {
             b = BlockShared {
                 spoiled: Some("the launch writes more shared memory than the record keeps"),
+                by_copies: b.by_copies,
+                by_warps: b.by_warps,
                 ..BlockShared::default()
             };
         }
@@ -340,6 +357,11 @@ pub struct SharedRecorder {
     /// The last atomic's entries, for its [`Sink::atomic_values`].
     atomic: Option<Box<LastAtomic>>,
     spoiled: Option<&'static str>,
+    /// The last `CopyTx` mbarrier event (warp, pc, lane, address): a `Completed` event of the
+    /// same instruction and barrier right after it is the copy's completion.
+    copy_tx: Option<(u32, u32, u32, u64)>,
+    by_copies: u32,
+    by_warps: u32,
 }
 
 impl SharedRecorder {
@@ -359,6 +381,9 @@ impl SharedRecorder {
             pending: None,
             atomic: None,
             spoiled: None,
+            copy_tx: None,
+            by_copies: 0,
+            by_warps: 0,
         }
     }
 
@@ -443,6 +468,8 @@ impl SharedRecorder {
                 releases: self.releases,
                 spoiled: self.spoiled,
                 starts,
+                by_copies: self.by_copies,
+                by_warps: self.by_warps,
             },
         )
     }
@@ -532,6 +559,19 @@ impl Sink for SharedRecorder {
         }
     }
 
+    fn mbarrier(&mut self, e: &MbarEvent) {
+        let at = (e.warp, e.pc, e.lane, e.addr);
+        match e.what {
+            MbarWhat::CopyTx { .. } => self.copy_tx = Some(at),
+            MbarWhat::Completed { .. } if self.copy_tx == Some(at) => self.by_copies += 1,
+            MbarWhat::Completed { .. } => self.by_warps += 1,
+            MbarWhat::Init | MbarWhat::Waited { .. } => {}
+        }
+        if !matches!(e.what, MbarWhat::CopyTx { .. }) {
+            self.copy_tx = None;
+        }
+    }
+
     fn barrier(&mut self, e: &BarrierEvent) {
         match e.kind {
             BarrierKind::Warp => {}
@@ -602,6 +642,8 @@ mod tests {
                 releases,
                 spoiled: (round % 50 == 7).then_some("spoiled"),
                 starts,
+                by_copies: 0,
+                by_warps: 0,
             };
             for warp in 0..3 {
                 for phase in 0..6 {
@@ -654,6 +696,8 @@ mod tests {
                 releases: Vec::new(),
                 spoiled: None,
                 starts,
+                by_copies: 0,
+                by_warps: 0,
             };
             for word in 0..span as u32 + 70 {
                 assert_eq!(b.word(word), b.word_searched(word), "round {round}, word {word}");
