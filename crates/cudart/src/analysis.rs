@@ -1511,9 +1511,6 @@ pub fn analyse_launch(
     Ok(out)
 }
 
-/// A launch cut short: its sums over blocks scaled from the `ran` blocks that ran to the grid's
-/// `blocks`, every counter labelled an estimate. The bank report's counters come scaled already,
-/// and counters taken from the machine code's control flow, which covers the whole grid, stay.
 /// Whether a launch of a kernel with `ka` has a spin loop: `ka.spin_loop`, unless the launch's
 /// arguments put the loads and atomics of each pair of `ka.spin_unless_apart` in different
 /// allocations (regions of `global`; a word the arguments do not give, or an address in no
@@ -1547,6 +1544,9 @@ pub fn spin_loop_for(ka: &KernelAnalysis, launch: &Launch, global: &Global) -> b
     })
 }
 
+/// A launch cut short: its sums over blocks scaled from the `ran` blocks that ran to the grid's
+/// `blocks`, every counter labelled an estimate. The bank report's counters come scaled already,
+/// and counters taken from the machine code's control flow, which covers the whole grid, stay.
 fn scale_to_grid(m: &mut BTreeMap<String, f64>, ran: u64, blocks: u64, reason: String) -> Sampling {
     let from_flow = |k: &str| m.get(k).is_some_and(|v| *v == 1.0);
     let branch_flow = from_flow("warpscope__branch_counters_from_machine_flow");
