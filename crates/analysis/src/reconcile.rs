@@ -2449,6 +2449,13 @@ fn address_words(origin: &BTreeMap<&str, BTreeSet<(usize, u32)>>, o: &Op) -> Opt
     (!from.is_empty() && !from.contains(&LOADED)).then_some(from)
 }
 
+/// A parameter word: the parameter's index and the byte offset of an 8-byte word inside it.
+pub type ParamWord = (usize, u32);
+
+/// Pairs of parameter words (a load's, an atomic's) that [`spin_loop_unless_apart`] needs in
+/// different allocations.
+pub type ApartPairs = BTreeSet<(ParamWord, ParamWord)>;
+
 /// Where [`has_spin_loop`] finds a loop waiting on other threads only because its global loads
 /// may read what its global atomics write, and each of those loads and atomics addresses memory
 /// through parameter words other than the other's (a CSR transpose that re-reads `rowptr[r + 1]`
@@ -2458,10 +2465,7 @@ fn address_words(origin: &BTreeMap<&str, BTreeSet<(usize, u32)>>, o: &Op) -> Opt
 /// its loops as the program orders them, not as the GPU's timing does. `None` where the label
 /// stays whatever the arguments (no waiting loop; a loop that waits on a strong load, a clock, a
 /// volatile load, an atomic's result or shared memory; an address the parameters do not tell).
-pub fn spin_loop_unless_apart(
-    program: &Program,
-    kernel: &str,
-) -> Option<BTreeSet<((usize, u32), (usize, u32))>> {
+pub fn spin_loop_unless_apart(program: &Program, kernel: &str) -> Option<ApartPairs> {
     if !has_spin_loop(program, kernel) {
         return None;
     }

@@ -67,7 +67,7 @@ pub struct KernelAnalysis {
     /// atomics write: the pairs of parameter words (index, byte offset) of those loads and atomics
     /// (`reconcile::spin_loop_unless_apart`). A launch whose arguments put each pair in different
     /// allocations has no spin loop ([`spin_loop_for`]).
-    pub spin_unless_apart: Option<Arc<std::collections::BTreeSet<((usize, u32), (usize, u32))>>>,
+    pub spin_unless_apart: Option<Arc<warpscope_analysis::reconcile::ApartPairs>>,
     /// Source lines (file base name, line) of the shared compare-and-swaps the machine code
     /// retries in a loop ([`warpscope_toolchain::sass::SassKernel::shared_cas_retry_loops`]:
     /// sm_90's `atomicAdd` on a shared float): each retry is one more `LDS` and `ATOMS`, as many as
