@@ -1783,7 +1783,7 @@ pub fn has_spin_loop(program: &Program, kernel: &str) -> bool {
     loops.iter().any(|&(a, z)| {
         let body = &ops[(a - k.entry) as usize..=(z - k.entry) as usize];
         strong_load_steers(program, body, a)
-            || loop_waits_on_other_threads(program, body, a, z)
+            || loop_waits_on_other_threads(program, body, a, z, &never_apart)
             || global_atomic_steers(body)
     })
 }
@@ -1909,7 +1909,8 @@ pub fn spin_loops_may_touch_global(program: &Program, kernel: &str) -> bool {
         } else {
             after_loop(&ops, k.entry, z)
         };
-        (timed || loop_waits_on_other_threads(program, body, a, z)) && body.iter().chain(after).any(touches)
+        (timed || loop_waits_on_other_threads(program, body, a, z, &never_apart))
+            && body.iter().chain(after).any(touches)
     })
 }
 
@@ -2171,7 +2172,13 @@ fn spaces(op: &str) -> (bool, bool) {
 /// (a stencil that counts masked pixels by a shared atomic while it reads the mask from shared
 /// memory; a filter that counts hits by a global atomic while it reads the input: the H200
 /// counted the same branches as the program's order in calibration/run/bench11's pitch2d).
-fn loop_waits_on_other_threads(program: &Program, body: &[Op], a: u32, z: u32) -> bool {
+fn loop_waits_on_other_threads(
+    program: &Program,
+    body: &[Op],
+    a: u32,
+    z: u32,
+    apart: &dyn Fn(&Op, &[&Op]) -> bool,
+) -> bool {
     use warpscope_ptx::inst::Inst;
     let is_atomic = |o: &Op| o.op.starts_with("atom.") || o.op.starts_with("red.");
     if body
@@ -2186,11 +2193,13 @@ fn loop_waits_on_other_threads(program: &Program, body: &[Op], a: u32, z: u32) -
         sh |= s;
         gl |= g;
     }
+    // the loop's atomics that may write global memory
+    let global_atomics: Vec<&Op> = body.iter().filter(|o| is_atomic(o) && spaces(&o.op).1).collect();
     let mut tainted: BTreeSet<&str> = BTreeSet::new();
     for o in body {
         let from_others = if o.op.starts_with("ld.") {
             let (s, g) = spaces(&o.op);
-            o.op.contains(".volatile") || (s && sh) || (g && gl)
+            o.op.contains(".volatile") || (s && sh) || (g && gl && !apart(o, &global_atomics))
         } else {
             is_atomic(o) && o.op.starts_with("atom.")
         };
@@ -2208,6 +2217,12 @@ fn loop_waits_on_other_threads(program: &Program, body: &[Op], a: u32, z: u32) -
         };
         o.guard.as_deref().is_some_and(|g| tainted.contains(g)) && (target <= a || target > z)
     })
+}
+
+/// [`loop_waits_on_other_threads`]'s answer where nothing is known of a launch's arguments: a
+/// global load may read what any global atomic of its loop writes.
+fn never_apart(_: &Op, _: &[&Op]) -> bool {
+    false
 }
 
 /// Taints, until nothing changes, every register an instruction of `ops` writes from a tainted one.
@@ -2398,10 +2413,8 @@ pub fn global_read_params(program: &Program, kernel: &str) -> Option<BTreeSet<(u
 }
 
 fn global_access_params(program: &Program, kernel: &str, reads: bool) -> Option<BTreeSet<(usize, u32)>> {
-    const LOADED: (usize, u32) = (usize::MAX, u32::MAX);
     let k = program.kernel(kernel)?;
     let parsed = parse_ops(program, k);
-    let mut origin: BTreeMap<&str, BTreeSet<(usize, u32)>> = BTreeMap::new();
     for o in &parsed {
         if o.op.starts_with("call")
             || o.op.starts_with("sust")
@@ -2413,56 +2426,8 @@ fn global_access_params(program: &Program, kernel: &str, reads: bool) -> Option<
         if reads && ["tex", "tld4", "suld"].iter().any(|t| o.op.starts_with(t)) {
             return None;
         }
-        if o.op.starts_with("ld.param") {
-            let inside = o
-                .operands
-                .first()?
-                .trim()
-                .trim_start_matches('[')
-                .trim_end_matches(']');
-            let (name, plus) = inside.split_once('+').unwrap_or((inside, "0"));
-            let plus: u32 = plus.trim().parse().ok()?;
-            let i = k.params.iter().position(|p| p.name == name.trim())?;
-            for d in &o.dests {
-                origin.entry(d.as_str()).or_default().insert((i, plus & !7));
-            }
-        } else if o.op.starts_with("ld.") || o.op.starts_with("atom.") || o.op.starts_with("ldu.") {
-            // a loaded 64-bit value may be a pointer the launch writes through
-            if [".u64", ".b64", ".s64"].iter().any(|t| o.op.contains(t)) {
-                for d in &o.dests {
-                    origin.entry(d.as_str()).or_default().insert(LOADED);
-                }
-            }
-        }
     }
-    loop {
-        let mut grew = false;
-        for o in &parsed {
-            if o.op.starts_with("ld.param") {
-                continue;
-            }
-            // what a load or an atomic returns is not its address (a loaded 64-bit value is
-            // marked above)
-            let memory = o.op.starts_with("ld.") || o.op.starts_with("ldu.") || o.op.starts_with("atom.");
-            let from: BTreeSet<(usize, u32)> = o
-                .srcs
-                .iter()
-                .filter(|r| !(memory && o.address.contains(r)))
-                .filter_map(|r| origin.get(r.as_str()))
-                .flatten()
-                .copied()
-                .collect();
-            for d in &o.dests {
-                let e = origin.entry(d.as_str()).or_default();
-                let n = e.len();
-                e.extend(from.iter().copied());
-                grew |= e.len() > n;
-            }
-        }
-        if !grew {
-            break;
-        }
-    }
+    let origin = param_origins(k, &parsed)?;
     let mut words = BTreeSet::new();
     for o in &parsed {
         let global = !o.op.contains(".shared")
@@ -2491,6 +2456,137 @@ fn global_access_params(program: &Program, kernel: &str, reads: bool) -> Option<
         words.extend(from);
     }
     Some(words)
+}
+
+/// A loaded 64-bit value in [`param_origins`]: a pointer read from memory, whose allocation the
+/// PTX does not tell.
+const LOADED: (usize, u32) = (usize::MAX, u32::MAX);
+
+/// The parameter words (parameter index, byte offset of an 8-byte word inside it) each register
+/// of `parsed` (a kernel's instructions) derives from, flow-insensitively: through `ld.param` and
+/// every instruction that computes from them, not through what a load or an atomic returns (a
+/// loaded 64-bit value is marked [`LOADED`]). `None` where an `ld.param`'s operand cannot be read.
+fn param_origins<'a>(
+    k: &warpscope_ptx::Kernel,
+    parsed: &'a [Op],
+) -> Option<BTreeMap<&'a str, BTreeSet<(usize, u32)>>> {
+    let mut origin: BTreeMap<&str, BTreeSet<(usize, u32)>> = BTreeMap::new();
+    for o in parsed {
+        if o.op.starts_with("ld.param") {
+            let inside = o
+                .operands
+                .first()?
+                .trim()
+                .trim_start_matches('[')
+                .trim_end_matches(']');
+            let (name, plus) = inside.split_once('+').unwrap_or((inside, "0"));
+            let plus: u32 = plus.trim().parse().ok()?;
+            let i = k.params.iter().position(|p| p.name == name.trim())?;
+            for d in &o.dests {
+                origin.entry(d.as_str()).or_default().insert((i, plus & !7));
+            }
+        } else if o.op.starts_with("ld.") || o.op.starts_with("atom.") || o.op.starts_with("ldu.") {
+            // a loaded 64-bit value may be a pointer the launch writes through
+            if [".u64", ".b64", ".s64"].iter().any(|t| o.op.contains(t)) {
+                for d in &o.dests {
+                    origin.entry(d.as_str()).or_default().insert(LOADED);
+                }
+            }
+        }
+    }
+    loop {
+        let mut grew = false;
+        for o in parsed {
+            if o.op.starts_with("ld.param") {
+                continue;
+            }
+            // what a load or an atomic returns is not its address (a loaded 64-bit value is
+            // marked above)
+            let memory = o.op.starts_with("ld.") || o.op.starts_with("ldu.") || o.op.starts_with("atom.");
+            let from: BTreeSet<(usize, u32)> = o
+                .srcs
+                .iter()
+                .filter(|r| !(memory && o.address.contains(r)))
+                .filter_map(|r| origin.get(r.as_str()))
+                .flatten()
+                .copied()
+                .collect();
+            for d in &o.dests {
+                let e = origin.entry(d.as_str()).or_default();
+                let n = e.len();
+                e.extend(from.iter().copied());
+                grew |= e.len() > n;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    Some(origin)
+}
+
+/// The parameter words the address of memory instruction `o` derives from ([`param_origins`]);
+/// `None` where it derives from none or from a pointer loaded from memory.
+fn address_words(origin: &BTreeMap<&str, BTreeSet<(usize, u32)>>, o: &Op) -> Option<BTreeSet<(usize, u32)>> {
+    let from: BTreeSet<(usize, u32)> = o
+        .address
+        .iter()
+        .filter_map(|r| origin.get(r.as_str()))
+        .flatten()
+        .copied()
+        .collect();
+    (!from.is_empty() && !from.contains(&LOADED)).then_some(from)
+}
+
+/// A parameter word: the parameter's index and the byte offset of an 8-byte word inside it.
+pub type ParamWord = (usize, u32);
+
+/// Pairs of parameter words (a load's, an atomic's) that [`spin_loop_unless_apart`] needs in
+/// different allocations.
+pub type ApartPairs = BTreeSet<(ParamWord, ParamWord)>;
+
+/// Where [`has_spin_loop`] finds a loop waiting on other threads only because its global loads
+/// may read what its global atomics write, and each of those loads and atomics addresses memory
+/// through parameter words other than the other's (a CSR transpose that re-reads `rowptr[r + 1]`
+/// after each `atomicAdd(&count[col[j]], 1)`; a nonce search that re-reads its job's bounds after
+/// `atomicMin(best, n)`): the pairs (load's word, atomic's word) whose pointers must lie in
+/// different allocations for no loop to wait. A launch whose arguments put every pair apart runs
+/// its loops as the program orders them, not as the GPU's timing does. `None` where the label
+/// stays whatever the arguments (no waiting loop; a loop that waits on a strong load, a clock, a
+/// volatile load, an atomic's result or shared memory; an address the parameters do not tell).
+pub fn spin_loop_unless_apart(program: &Program, kernel: &str) -> Option<ApartPairs> {
+    if !has_spin_loop(program, kernel) {
+        return None;
+    }
+    let k = program.kernel(kernel)?;
+    let parsed = parse_ops(program, k);
+    let origin = param_origins(k, &parsed)?;
+    let pairs = std::cell::RefCell::new(BTreeSet::new());
+    let apart = |load: &Op, atomics: &[&Op]| -> bool {
+        let Some(l) = address_words(&origin, load) else {
+            return false;
+        };
+        let mut found = Vec::new();
+        for a in atomics {
+            let Some(w) = address_words(&origin, a) else {
+                return false;
+            };
+            if !l.is_disjoint(&w) {
+                return false;
+            }
+            found.extend(l.iter().flat_map(|&x| w.iter().map(move |&y| (x, y))));
+        }
+        pairs.borrow_mut().extend(found);
+        true
+    };
+    let waits = ptx_loops(program, k).iter().any(|&(a, z)| {
+        let body = &parsed[(a - k.entry) as usize..=(z - k.entry) as usize];
+        strong_load_steers(program, body, a)
+            || loop_waits_on_other_threads(program, body, a, z, &apart)
+            || global_atomic_steers(body)
+    });
+    let pairs = pairs.into_inner();
+    (!waits && !pairs.is_empty()).then_some(pairs)
 }
 
 /// The machine form of one `cp.async`, as ptxas writes its `LDGSTS`.
@@ -2959,6 +3055,62 @@ mod tests {
                       atom.shared.add.u32 %r3, [c], 1;\n\
                       add.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r1;";
         assert!(has_spin_loop(&looping_exit(leaves), "k"));
+    }
+
+    /// A loop over two pointer parameters `a` (index 0) and `b` (index 1) and a pointer inside a
+    /// struct `s` (index 2, its second word), for [`spin_loop_unless_apart`].
+    fn looping2(body: &str) -> Program {
+        let ptx = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .visible .entry k(.param .u64 a, .param .u64 b, .param .align 8 .b8 s[16])\n{{\n\
+             .reg .pred %p<3>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<9>;\n\
+             ld.param.u64 %rd1, [a];\nld.param.u64 %rd2, [b];\nld.param.u64 %rd3, [s+8];\n\
+             cvta.to.global.u64 %rd4, %rd1;\ncvta.to.global.u64 %rd5, %rd2;\nmov.u32 %r2, 0;\n\
+             L:\n{body}\n@%p1 bra L;\nret;\n}}\n"
+        );
+        warpscope_ptx::compile(&ptx).unwrap()
+    }
+
+    #[test]
+    fn a_loop_rereading_its_bound_next_to_an_atomic_on_another_pointer_waits_only_if_they_may_alias() {
+        // for (j = row[r]; j < row[r + 1]; j++) atomicAdd(&count[col[j]], 1): the bound is re-read
+        // through `a`, the atomic goes through `b` (at an index loaded from `a`)
+        let csr = "ld.global.u32 %r4, [%rd4+4];\nmul.wide.u32 %rd6, %r4, 4;\nadd.s64 %rd7, %rd5, %rd6;\n\
+                   atom.global.add.u32 %r3, [%rd7], 1;\nadd.s32 %r2, %r2, 1;\n\
+                   ld.global.u32 %r5, [%rd4+8];\nsetp.lt.u32 %p1, %r2, %r5;";
+        let p = looping2(csr);
+        assert!(has_spin_loop(&p, "k"));
+        let pairs = spin_loop_unless_apart(&p, "k").unwrap();
+        assert_eq!(pairs, BTreeSet::from([((0, 0), (1, 0))]));
+        // the bound read through the struct's pointer, the atomic through `a`
+        let s = "atom.global.min.u32 %r3, [%rd4], %r2;\nadd.s32 %r2, %r2, 1;\n\
+                 ld.u32 %r5, [%rd3];\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert_eq!(
+            spin_loop_unless_apart(&looping2(s), "k").unwrap(),
+            BTreeSet::from([((2, 8), (0, 0))])
+        );
+        // the load and the atomic through the same pointer: it waits whatever the arguments
+        let same = "atom.global.min.u32 %r3, [%rd5], %r2;\nadd.s32 %r2, %r2, 1;\n\
+                    ld.global.u32 %r5, [%rd5];\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert!(has_spin_loop(&looping2(same), "k"));
+        assert_eq!(spin_loop_unless_apart(&looping2(same), "k"), None);
+        // a pointer loaded from memory: its allocation is not known
+        let loaded = "ld.global.u64 %rd8, [%rd4];\natom.global.add.u32 %r3, [%rd8], 1;\n\
+                      add.s32 %r2, %r2, 1;\nld.global.u32 %r5, [%rd5];\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert!(has_spin_loop(&looping2(loaded), "k"));
+        assert_eq!(spin_loop_unless_apart(&looping2(loaded), "k"), None);
+        // a volatile load stays a wait
+        let volatile = "atom.global.add.u32 %r3, [%rd4], 1;\nadd.s32 %r2, %r2, 1;\n\
+                        ld.volatile.global.u32 %r5, [%rd5];\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert_eq!(spin_loop_unless_apart(&looping2(volatile), "k"), None);
+        // the atomic's own result deciding stays a wait
+        let result = "atom.global.add.u32 %r3, [%rd4], 1;\nld.global.u32 %r5, [%rd5];\n\
+                      add.s32 %r6, %r3, %r5;\nsetp.lt.u32 %p1, %r6, 9;";
+        assert!(has_spin_loop(&looping2(result), "k"));
+        assert_eq!(spin_loop_unless_apart(&looping2(result), "k"), None);
+        // no waiting loop: nothing to put apart
+        let plain = "ld.global.u32 %r5, [%rd5];\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert_eq!(spin_loop_unless_apart(&looping2(plain), "k"), None);
     }
 
     /// [`looping`] with a label `E` after the loop, for bodies that leave it early.

@@ -63,6 +63,11 @@ pub struct KernelAnalysis {
     pub spin_loop: bool,
     /// A spin loop may access shared memory (its run count moves the shared counters too).
     pub spin_shared: bool,
+    /// Where `spin_loop` holds only because a loop's global loads may read what its global
+    /// atomics write: the pairs of parameter words (index, byte offset) of those loads and atomics
+    /// (`reconcile::spin_loop_unless_apart`). A launch whose arguments put each pair in different
+    /// allocations has no spin loop ([`spin_loop_for`]).
+    pub spin_unless_apart: Option<Arc<warpscope_analysis::reconcile::ApartPairs>>,
     /// Source lines (file base name, line) of the shared compare-and-swaps the machine code
     /// retries in a loop ([`warpscope_toolchain::sass::SassKernel::shared_cas_retry_loops`]:
     /// sm_90's `atomicAdd` on a shared float): each retry is one more `LDS` and `ATOMS`, as many as
@@ -329,6 +334,7 @@ pub fn kernel_analysis(
         device_runtime,
         separate_calls,
         spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
+        spin_unless_apart: warpscope_analysis::reconcile::spin_loop_unless_apart(program, name).map(Arc::new),
         spin_global: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_global(program, name),
         unmeasured_wmma: warpscope_analysis::reconcile::unmeasured_wmma(program, name),
         early_join: early_join_shared,
@@ -1258,7 +1264,10 @@ pub fn analyse_launch(
     // stores stops it or fails the check) runs as often on the GPU as the flow ran it: its
     // counters are the flow's, whatever the timing (calibration/yield/: volatile walks of data the
     // launch does not write, a lane's own volatile counter).
-    let spin_settled = ka.spin_loop && flow_ok;
+    // (a loop that may read what its own atomics write, where this launch's arguments put the two
+    // in different allocations, waits on no one)
+    let spin_loop = spin_loop_for(ka, launch, global);
+    let spin_settled = spin_loop && flow_ok;
     let eff = pct(targets - divergent, targets);
     put("smsp__sass_branch_targets.sum", targets as f64);
     put(
@@ -1274,7 +1283,7 @@ pub fn analyse_launch(
     // 0: some are counted on the PTX (an estimate).
     put(
         "warpscope__branch_counters_exact",
-        if exact && (!ka.spin_loop || spin_settled) && !ka.device_runtime && undefined_local.is_none() {
+        if exact && (!spin_loop || spin_settled) && !ka.device_runtime && undefined_local.is_none() {
             1.0
         } else {
             0.0
@@ -1310,7 +1319,7 @@ pub fn analyse_launch(
         "warpscope__shared_counters_exact",
         if ((ka.recon.unmatched_lines.is_empty() && !ka.early_join)
             || (machine_shared.is_some() && !flow_overlap && yield_doubt.is_none()))
-            && !ka.spin_shared
+            && !(ka.spin_shared && spin_loop)
             && !retry_loop
             && !ka.unmeasured_wmma.0
             && undefined_local.is_none()
@@ -1323,7 +1332,7 @@ pub fn analyse_launch(
     if machine_shared.is_some() {
         put("warpscope__shared_counters_from_machine_code", 1.0);
     }
-    if ka.spin_loop && !spin_settled {
+    if spin_loop && !spin_settled {
         put("warpscope__spin_loop", 1.0);
     }
     if ka.device_runtime {
@@ -1338,7 +1347,7 @@ pub fn analyse_launch(
             && !flow_merge
             && yield_doubt.is_none()
             && undefined_local.is_none()
-            && (!ka.spin_global || spin_settled)
+            && (!(ka.spin_global && spin_loop) || spin_settled)
             && !ka.device_runtime
             && !ka.unmeasured_wmma.1
             && glob.copies_unsure == 0
@@ -1500,6 +1509,39 @@ pub fn analyse_launch(
         ));
     }
     Ok(out)
+}
+
+/// Whether a launch of a kernel with `ka` has a spin loop: `ka.spin_loop`, unless the launch's
+/// arguments put the loads and atomics of each pair of `ka.spin_unless_apart` in different
+/// allocations (regions of `global`; a word the arguments do not give, or an address in no
+/// region, keeps the loop).
+pub fn spin_loop_for(ka: &KernelAnalysis, launch: &Launch, global: &Global) -> bool {
+    if !ka.spin_loop {
+        return false;
+    }
+    let Some(pairs) = &ka.spin_unless_apart else {
+        return true;
+    };
+    let (buffers, _) = warpscope_emu::buffer_layout(&launch.args);
+    let word = |(i, off): (usize, u32)| -> Option<u64> {
+        let bytes = |b: &[u8]| {
+            b.get(off as usize..off as usize + 8)
+                .and_then(|w| w.try_into().ok())
+                .map(u64::from_le_bytes)
+        };
+        match launch.args.get(i)? {
+            warpscope_emu::Arg::Bytes(b) => bytes(b),
+            warpscope_emu::Arg::U64(v) => bytes(&v.to_le_bytes()),
+            warpscope_emu::Arg::I64(v) => bytes(&v.to_le_bytes()),
+            warpscope_emu::Arg::Buffer(_) if off == 0 => buffers.get(i).copied().flatten(),
+            _ => None,
+        }
+    };
+    let region = |w| word(w).and_then(|a| global.region_of(a));
+    !pairs.iter().all(|&(l, a)| match (region(l), region(a)) {
+        (Some(x), Some(y)) => x != y,
+        _ => false,
+    })
 }
 
 /// A launch cut short: its sums over blocks scaled from the `ran` blocks that ran to the grid's

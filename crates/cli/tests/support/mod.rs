@@ -154,6 +154,17 @@ pub fn kernel_stem(name: &str) -> &str {
 /// group of [`GROUPS`] the launch labels exact equals the H200's. Returns the launches and, per
 /// group, how many are labelled exact.
 pub fn check_against_h200(h200: &str, table: &str, args: &[&std::ffi::OsStr]) -> (usize, [usize; 3]) {
+    let (launches, exact, _) = check_against_h200_export(h200, table, args);
+    (launches, exact)
+}
+
+/// [`check_against_h200`], also returning the run's export (for tests that ask which launches
+/// carry which label).
+pub fn check_against_h200_export(
+    h200: &str,
+    table: &str,
+    args: &[&std::ffi::OsStr],
+) -> (usize, [usize; 3], serde_json::Value) {
     let dir = scratch(&format!("h200-{table}"));
     let export = dir.path().join("run.json");
     let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
@@ -211,7 +222,7 @@ pub fn check_against_h200(h200: &str, table: &str, args: &[&std::ffi::OsStr]) ->
             }
         }
     }
-    (launches.len(), exact)
+    (launches.len(), exact, v)
 }
 
 /// Asserts `program` recorded `launches` launches and that at least `want[g]` of them are
