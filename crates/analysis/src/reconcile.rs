@@ -3689,9 +3689,17 @@ setp.lt.u32 %p1, %r4, %r1;";
 
     #[test]
     fn an_unrolled_window_missing_a_tap_is_unmatched() {
-        assert!(window(true).unmatched_lines.contains(&30), "{:?}", window(true).unmatched_lines);
+        assert!(
+            window(true).unmatched_lines.contains(&30),
+            "{:?}",
+            window(true).unmatched_lines
+        );
         // every copy whole: an unrolled loop, counted as written
-        assert!(window(false).unmatched_lines.is_empty(), "{:?}", window(false).unmatched_lines);
+        assert!(
+            window(false).unmatched_lines.is_empty(),
+            "{:?}",
+            window(false).unmatched_lines
+        );
     }
 
     #[test]

@@ -23,6 +23,8 @@ program!(horspool, 1, [1, 1, 1]);
 program!(jpcolor, 47, [47, 47, 47]);
 program!(radixsel, 12, [12, 12, 12]);
 program!(spline, 2, [2, 2, 2]);
-// bilat is left out: its shared loads are labelled exact and are 50 a warp against the H200's
-// 49 (ptxas reuses the centre value for the window's centre tap, a load of another line; see
-// calibration/run/bench18/README.md). Listed here once the reconciliation catches it.
+// bilat: ptxas reuses the centre value (a load of line 26) for the 7x7 window's centre tap, so
+// the machine code has 48 loads on line 30 where the PTX has 49 (calibration/run/bench18/README.md);
+// the reconciliation finds the hole in the unrolled copies and the shared counters are not labelled
+// exact from the PTX.
+program!(bilat, 2, [2, 0, 2]);

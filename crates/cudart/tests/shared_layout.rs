@@ -26,13 +26,16 @@ fn layout(file: &str, kernel: &str) -> (Vec<(String, u32)>, u32) {
     (vars, k.static_smem)
 }
 
+/// A PTX file, a kernel in it, and each of its shared variables' offsets in ptxas's layout.
+type Case<'a> = (&'a str, &'a str, &'a [(&'a str, u32)]);
+
 fn named(v: &[(&str, u32)]) -> Vec<(String, u32)> {
     v.iter().map(|&(n, o)| (n.to_string(), o)).collect()
 }
 
 #[test]
 fn static_shared_variables_sit_where_ptxas_put_them() {
-    let cases: [(&str, &str, &[(&str, u32)]); 4] = [
+    let cases: [Case; 4] = [
         (
             "layout_a.ptx",
             "_Z2k1Pfi",
