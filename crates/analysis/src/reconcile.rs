@@ -2468,17 +2468,7 @@ fn global_access_params(program: &Program, kernel: &str, reads: bool) -> Option<
         if !global || !counted {
             continue;
         }
-        let from: BTreeSet<(usize, u32)> = o
-            .address
-            .iter()
-            .filter_map(|r| origin.get(r.as_str()))
-            .flatten()
-            .copied()
-            .collect();
-        if from.is_empty() || from.contains(&LOADED) {
-            return None;
-        }
-        words.extend(from);
+        words.extend(address_words(&origin, o)?);
     }
     Some(words)
 }
