@@ -53,7 +53,10 @@
 //! a kept read happens before replaces it (a later write that races with the older read races
 //! with the newer one too); a read neither kept read happens before goes to the cell's further
 //! reads (`reads`: lanes of one warp's read one entry), so a write is checked against every
-//! read since the last write that no kept read is known to follow, however many. Memory grows
+//! read since the last write that no kept read is known to follow, however many. A thread's plain
+//! write that its own later strong write (the lock word it initialised, then took by an atomic)
+//! hid is kept beside the cell too (`hidden`) and checked against other threads' atomic and
+//! strong accesses, by the order they had before their own acquisition. Memory grows
 //! with the words touched (and their unordered readers), not with the allocation, and stops
 //! growing at [`GLOBAL_SHADOW_BUDGET_BYTES`] (the note says so). A write's release is a list of *points*
 //! (block, thread, fence count, epoch), kept once per thread and fence.
@@ -66,6 +69,7 @@ use rustc_hash::FxHashMap;
 use crate::hazards::{AccessKind, Example, Finding, FindingKind, Loc, Severity, StoreBytes};
 
 mod clusters;
+mod hidden;
 mod reads;
 
 use clusters::ClusterLink;
@@ -276,7 +280,12 @@ struct GCell {
     split: bool,
     /// More reads are kept for the cell (in [`reads::Spill`]).
     spill: bool,
+    /// A write its writer's later strong write hid is kept for the cell (in [`hidden::Hidden`]).
+    hidden: bool,
 }
+
+// a cell is as large with the hidden write's flag as without it
+const _: () = assert!(std::mem::size_of::<GCell>() == 104);
 
 impl GCell {
     const EMPTY: GCell = GCell {
@@ -286,6 +295,7 @@ impl GCell {
         val: 0,
         split: false,
         spill: false,
+        hidden: false,
     };
 }
 
@@ -305,6 +315,8 @@ struct Cells {
     bytes: FxHashMap<u64, GCell>,
     /// The reads of cells beyond the two each keeps.
     more: reads::Spill,
+    /// The writes that their writers' later strong writes hid.
+    hidden: hidden::Hidden,
 }
 
 /// The releases writes carry.
@@ -332,6 +344,7 @@ impl Tracker {
             + self.cells.bytes.len() as u64 * (cell + 16)
             + self.snaps.points * std::mem::size_of::<Point>() as u64
             + self.cells.more.bytes()
+            + self.cells.hidden.bytes()
     }
 
     fn room(&mut self) -> bool {
@@ -354,6 +367,7 @@ impl Tracker {
         self.cells.arena.clear();
         self.cells.bytes.clear();
         self.cells.more.clear();
+        self.cells.hidden.clear();
         self.snaps.list.clear();
         self.snaps.points = 0;
         self.over_budget = false;
@@ -996,12 +1010,14 @@ impl GlobalRaceSink {
     /// One access of one lane to one cell (a word, `n` = 4 bytes, or a byte). `val`: the bytes a
     /// plain store writes, when known (a word's four, or the byte's in the low bits). Returns the
     /// release (index + 1) of the write this access reads, 0 for none. `more`: the reads cells keep
-    /// beyond two; `room`: the budget allows keeping another.
+    /// beyond two; `hid`: the hidden writes (an atomic is checked against them before, in
+    /// [`Self::access_in`]); `room`: the budget allows keeping another.
     #[allow(clippy::too_many_arguments)]
     fn access_cell(
         &mut self,
         c: &mut GCell,
         more: &mut reads::Spill,
+        hid: &mut hidden::Hidden,
         room: bool,
         me: GAcc,
         addr: u64,
@@ -1027,6 +1043,9 @@ impl GlobalRaceSink {
                 && !read_us(&c.r2)
                 && !read_more(more);
             self.record(&w, &me, addr, n, same);
+        }
+        if c.hidden && kind != AccessKind::Atomic && me.strong > 0 {
+            self.check_hidden(hid, addr, &me, n);
         }
         let mut steady = val.is_some();
         if kind != AccessKind::Read {
@@ -1073,6 +1092,16 @@ impl GlobalRaceSink {
                 c.spill = true;
             }
         } else {
+            // the writer's plain write that its own strong write now hides is kept (see
+            // `hidden`); another thread's write, or a plain one of its own, drops it
+            if w.is_some() && w.same_thread(&me) && (kind == AccessKind::Atomic || me.strong > 0) {
+                if w.code() == 2 && w.strong == 0 {
+                    c.hidden = hid.set(addr, w, room);
+                }
+            } else if c.hidden {
+                hid.remove(addr);
+                c.hidden = false;
+            }
             c.w = GAcc {
                 kind: me.kind | if steady { STEADY } else { 0 },
                 ..me
@@ -1084,6 +1113,18 @@ impl GlobalRaceSink {
             c.r2 = GAcc::EMPTY;
         }
         seen
+    }
+
+    /// Checks `me`, another thread's atomic or strong access of the cell at `key`, against the
+    /// cell's hidden write (see [`hidden`]): a barrier between them is needed; with nothing
+    /// ordering them they race. Called before `me`'s own acquisition.
+    fn check_hidden(&mut self, hid: &hidden::Hidden, key: u64, me: &GAcc, n: u64) {
+        if let Some(h) = hid.get(key)
+            && !h.same_thread(me)
+            && !self.ordered(&h, me)
+        {
+            self.record(&h, me, key, n, false);
+        }
     }
 
     /// A warp-level global access: `mask` lanes each touch `width` bytes at `addrs[lane]`.
@@ -1128,6 +1169,7 @@ impl GlobalRaceSink {
             arena,
             bytes: split,
             more,
+            hidden: hid,
         } = cells;
         // the sector of the last word touched: lanes of a request mostly share sectors
         let mut cur: Option<(u64, &mut [GCell; SECTOR_WORDS])> = None;
@@ -1168,6 +1210,19 @@ impl GlobalRaceSink {
                     let cell = sectors
                         .get(&(word / SECTOR_WORDS as u64))
                         .map(|&i| arena[i as usize][(word % SECTOR_WORDS as u64) as usize]);
+                    // the cell's hidden write, by the order before this atomic acquires anything
+                    // through the cell itself (see `hidden`)
+                    match cell {
+                        Some(c) if c.split => {
+                            for b in a.max(start)..(a + 4).min(end) {
+                                if split.get(&b).is_some_and(|x| x.hidden) {
+                                    self.check_hidden(hid, b, &me, 1);
+                                }
+                            }
+                        }
+                        Some(c) if c.hidden => self.check_hidden(hid, a, &me, 4),
+                        _ => {}
+                    }
                     let w = match cell {
                         Some(c) if c.split => split.get(&a.max(start)).map_or(GAcc::EMPTY, |b| b.w),
                         Some(c) => c.w,
@@ -1240,7 +1295,7 @@ impl GlobalRaceSink {
                     let val = lane_bytes
                         .filter(|_| k + 4 <= 16)
                         .map(|b| u32::from_le_bytes([b[k], b[k + 1], b[k + 2], b[k + 3]]));
-                    note(self.access_cell(cell, more, room, me, a, 4, val));
+                    note(self.access_cell(cell, more, hid, room, me, a, 4, val));
                     a += 4;
                     continue;
                 }
@@ -1249,6 +1304,9 @@ impl GlobalRaceSink {
                     cell.split = true;
                     if cell.spill {
                         more.split(word << 2);
+                    }
+                    if cell.hidden {
+                        hid.split(word << 2);
                     }
                     let lead = *cell;
                     for i in 0..4u64 {
@@ -1265,7 +1323,7 @@ impl GlobalRaceSink {
                     let kb = (a - start) as usize;
                     let bval = lane_bytes.filter(|_| kb < 16).map(|b| u32::from(b[kb]));
                     let c = split.entry(a).or_insert(GCell::EMPTY);
-                    note(self.access_cell(c, more, room, me, a, 1, bval));
+                    note(self.access_cell(c, more, hid, room, me, a, 1, bval));
                     a += 1;
                 }
             }
@@ -2240,5 +2298,99 @@ mod tests {
         assert_eq!(fence_then_barrier(5, false), [(0, 4, 4)]);
         assert!(classify("membar.gl;").fence_sc && classify("fence.sc.gpu;").fence_sc);
         assert!(!classify("fence.acq_rel.gpu;").fence_sc);
+    }
+
+    /// Instructions of the lock tests: 0 a plain store, 1 `atomicCAS`, 2 `__threadfence()`,
+    /// 3 `atomicExch`, 4 a plain load, 5 a `volatile` load.
+    fn lock_ops() -> Arc<SyncOps> {
+        Arc::new(SyncOps::of_texts(&[
+            "st.global.u32 [%rd1], %r1;",
+            "atom.global.cas.b32 %r1, [%rd1], 0, 1;",
+            "membar.gl;",
+            "atom.global.exch.b32 %r1, [%rd1], 0;",
+            "ld.global.u32 %r1, [%rd1];",
+            "ld.volatile.global.u32 %r1, [%rd1];",
+        ]))
+    }
+
+    /// Thread 0 of block 0 stores the lock word at 0x1000 (then, with `barrier`, the block's
+    /// barrier at pc 9 releases), takes it by `atomicCAS`, fences and gives it back by
+    /// `atomicExch`; then thread 32 accesses the word with the instruction at `then_pc`. The
+    /// findings and the barriers the block needs.
+    fn lock_taken_after_init(barrier: bool, then_pc: u32) -> (Vec<(u32, u32, u64)>, Vec<u32>) {
+        let shared = GlobalShared::new();
+        let mut s = GlobalRaceSink::new(0, 64, lock_ops(), Arc::clone(&shared));
+        s.set_block_order(true);
+        at(&mut s, 0, 0, 0, AccessKind::Write, 0x1000);
+        if barrier {
+            s.barrier_release(9);
+        }
+        at(&mut s, 0, 0, 1, AccessKind::Atomic, 0x1000);
+        s.inst(0, 2, 1);
+        at(&mut s, 0, 0, 3, AccessKind::Atomic, 0x1000);
+        let kind = if then_pc == 1 {
+            AccessKind::Atomic
+        } else {
+            AccessKind::Read
+        };
+        at(&mut s, 1, 0, then_pc, kind, 0x1000);
+        let f = found(&s);
+        (f, s.needed.keys().copied().collect())
+    }
+
+    #[test]
+    fn a_plain_store_hidden_by_its_threads_atomics_is_checked_against_other_threads_atomics() {
+        // the lock's initialisation, a barrier, then the lock taken: the barrier orders the store
+        // before the other warp's atomicCAS (which in another schedule comes before warp 0's):
+        // needed, and no race
+        assert_eq!(lock_taken_after_init(true, 1), (vec![], vec![9]));
+        // without the barrier the store and that atomicCAS race, though in this schedule the
+        // atomicCAS read what thread 0's fenced atomicExch gave back
+        assert_eq!(lock_taken_after_init(false, 1), (vec![(0, 1, 4)], vec![]));
+        // a strong load is checked against it too
+        assert_eq!(lock_taken_after_init(false, 5), (vec![(0, 5, 4)], vec![]));
+        // a plain load is not: it reads the atomicExch, and races with it (not with the store)
+        assert_eq!(lock_taken_after_init(false, 4), (vec![(3, 4, 4)], vec![]));
+    }
+
+    #[test]
+    fn a_hidden_store_ordered_by_a_flag_on_another_word_is_no_race() {
+        // thread 0 stores the word, fences and sets a flag (0x2000); thread 32 polls the flag by an
+        // atomic (acquiring) before it takes the word by atomicCAS, after thread 0's own atomicCAS
+        let shared = GlobalShared::new();
+        let mut s = GlobalRaceSink::new(0, 64, lock_ops(), Arc::clone(&shared));
+        s.set_block_order(true);
+        at(&mut s, 0, 0, 0, AccessKind::Write, 0x1000);
+        s.inst(0, 2, 1);
+        at(&mut s, 0, 0, 3, AccessKind::Atomic, 0x2000);
+        at(&mut s, 0, 0, 1, AccessKind::Atomic, 0x1000);
+        at(&mut s, 1, 0, 1, AccessKind::Atomic, 0x2000);
+        at(&mut s, 1, 0, 1, AccessKind::Atomic, 0x1000);
+        assert_eq!(found(&s), []);
+        assert!(s.needed.is_empty());
+    }
+
+    #[test]
+    fn another_threads_write_or_the_writers_plain_write_drops_the_hidden_store() {
+        let shared = GlobalShared::new();
+        let mut s = GlobalRaceSink::new(0, 96, lock_ops(), Arc::clone(&shared));
+        s.set_block_order(true);
+        at(&mut s, 0, 0, 0, AccessKind::Write, 0x1000);
+        at(&mut s, 0, 0, 1, AccessKind::Atomic, 0x1000);
+        let held = || shared.tracker.lock().unwrap().cells.hidden.bytes();
+        assert!(held() > 0);
+        // thread 32's atomic races with the store (nothing orders them), and drops it
+        at(&mut s, 1, 0, 1, AccessKind::Atomic, 0x1000);
+        assert_eq!(found(&s), [(0, 1, 4)]);
+        assert_eq!(held(), 0);
+        // the writer's plain store then its atomic: kept again; its plain store drops it
+        at(&mut s, 0, 0, 0, AccessKind::Write, 0x1004);
+        at(&mut s, 0, 0, 1, AccessKind::Atomic, 0x1004);
+        assert!(held() > 0);
+        at(&mut s, 0, 0, 0, AccessKind::Write, 0x1004);
+        assert_eq!(held(), 0);
+        at(&mut s, 2, 0, 1, AccessKind::Atomic, 0x1004);
+        // the atomic races with the plain store it follows, as before: (0, 1) counted again
+        assert_eq!(found(&s), [(0, 1, 8)]);
     }
 }
