@@ -1200,6 +1200,8 @@ impl GlobalRaceSink {
             let start = addrs[lane as usize];
             // a release whose sequence this atomic continues (see below)
             let mut carry = 0u32;
+            // the same for an atomic that acquires it (kept when its thread releases nothing)
+            let mut carry_acq = 0u32;
             if kind == AccessKind::Atomic {
                 // the read half comes first: what it acquires travels on with its write
                 cur = None;
@@ -1232,6 +1234,10 @@ impl GlobalRaceSink {
                         if sync.rmw_acquires {
                             let scope = sync.acquire.max(sync.strong);
                             self.acquire(tid, w.snap, scope, snaps);
+                            // it continues the release sequence too: a thread without a fence of
+                            // its own passes nothing it acquired on (see `release_of`), but a
+                            // poll's `atomicAdd(flag, 0)` is a write another poll may read
+                            carry_acq = w.snap;
                         } else {
                             // a read-modify-write that does not acquire still continues the
                             // release sequence of the write it reads: an acquire that reads
@@ -1245,6 +1251,9 @@ impl GlobalRaceSink {
             }
             if kind != AccessKind::Read {
                 me.snap = self.release_of(tid, snaps, room);
+                if me.snap == 0 {
+                    me.snap = carry_acq;
+                }
                 if carry != 0 && carry != me.snap {
                     me.snap = if me.snap == 0 {
                         carry
@@ -2392,5 +2401,26 @@ mod tests {
         at(&mut s, 2, 0, 1, AccessKind::Atomic, 0x1004);
         // the atomic races with the plain store it follows, as before: (0, 1) counted again
         assert_eq!(found(&s), [(0, 1, 8)]);
+    }
+
+    #[test]
+    fn an_acquiring_atomic_of_a_thread_without_fences_continues_the_release_sequence() {
+        // thread 0 stores the counter (0x1000), fences and sets the flag (0x2000) by atomicExch;
+        // thread 32 polls the flag by an atomic (acquiring, no fence of its own), then thread 64
+        // polls it, reading thread 32's write, and reads the counter: ordered through the
+        // release sequence thread 32's read-modify-write continued
+        let shared = GlobalShared::new();
+        let mut s = GlobalRaceSink::new(0, 96, lock_ops(), Arc::clone(&shared));
+        s.set_block_order(true);
+        at(&mut s, 0, 0, 0, AccessKind::Write, 0x1000);
+        s.inst(0, 2, 1);
+        at(&mut s, 0, 0, 3, AccessKind::Atomic, 0x2000);
+        at(&mut s, 1, 0, 1, AccessKind::Atomic, 0x2000);
+        at(&mut s, 2, 0, 1, AccessKind::Atomic, 0x2000);
+        at(&mut s, 2, 0, 4, AccessKind::Read, 0x1000);
+        assert_eq!(found(&s), []);
+        // a plain read of thread 32's without its acquire races (the poll is what orders it)
+        at(&mut s, 1, 1, 4, AccessKind::Read, 0x1000);
+        assert_eq!(found(&s), [(0, 4, 4)]);
     }
 }
