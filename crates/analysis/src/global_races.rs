@@ -25,7 +25,9 @@
 //!   its block's accesses after the next block barrier release;
 //! * what a thread acquired travels on with its own later releases (transitivity), so chains of
 //!   atomics (a counter every block increments, `grid.sync()` in a cooperative launch) order
-//!   every block before the one that sees the end of the chain.
+//!   every block before the one that sees the end of the chain; a read-modify-write atomic
+//!   continues the release sequence of the write it reads (when it acquires, as long as its thread
+//!   has no fence of its own, whose release would carry what it acquired).
 //!
 //! `.cta`-scoped fences and operations order threads of one block only; `.cluster`-scoped ones the
 //! blocks of one thread-block cluster, which the cluster barrier orders too (see `clusters`:
