@@ -53,8 +53,10 @@ m(64, "f32", "e4m3", 0); m(64, "f32", "e5m2", 0)
 # selectors 2 and 3 (rows after the others, so the earlier rows keep their ids and seeds): f16 k16.
 # ptxas also accepts them for f16 k32 (and bf16 k16, tf32 k8), but on the H200 m16n8k32 with
 # selector 2 or 3 is an illegal instruction (h200/run.txt, the second measurement); the emulator
-# refuses it (a k32 16-bit selector takes 2 values). bf16 k16 and tf32 k8 are not measured.
+# refuses it (a k32 16-bit selector takes 2 values).
 m(16, "f32", "f16", 2); m(16, "f32", "f16", 3)
+# bf16 k16 and tf32 k8 with selectors 2 and 3 (appended later, after the f16 rows).
+m(16, "f32", "bf16", 2); m(16, "f32", "bf16", 3); m(8, "f32", "tf32", 2); m(8, "f32", "tf32", 3)
 
 KDIM = {"f16": 32, "bf16": 32, "tf32": 16, "e4m3": 64, "e5m2": 64, "s8": 64, "u8": 64}
 ECODE = {"f16": 1, "bf16": 2, "tf32": 3, "e4m3": 4, "e5m2": 5, "s8": 6, "u8": 6}

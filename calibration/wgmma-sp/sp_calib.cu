@@ -1838,6 +1838,82 @@ extern "C" __global__ void __launch_bounds__(128) m_f32_f16_k16_e3(const uint4* 
   for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
   if (t == 0) out[128 * 4] = 0;
 }
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_bf16_k16_e2(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 2;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_bf16_k16_e3(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 3;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_tf32_k8_e2(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 2;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_tf32_k8_e3(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 3;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
 #endif
 
 // ---- host ----
@@ -1917,6 +1993,10 @@ static KI KS[] = {
   {"m_f32_e5m2_k64_e0", m_f32_e5m2_k64_e0, 4, 5, 5, 8, 3, 32},
   {"m_f32_f16_k16_e2", m_f32_f16_k16_e2, 4, 1, 1, 8, 1, 32},
   {"m_f32_f16_k16_e3", m_f32_f16_k16_e3, 4, 1, 1, 8, 1, 32},
+  {"m_f32_bf16_k16_e2", m_f32_bf16_k16_e2, 4, 2, 2, 8, 1, 32},
+  {"m_f32_bf16_k16_e3", m_f32_bf16_k16_e3, 4, 2, 2, 8, 1, 32},
+  {"m_f32_tf32_k8_e2", m_f32_tf32_k8_e2, 4, 3, 3, 8, 2, 32},
+  {"m_f32_tf32_k8_e3", m_f32_tf32_k8_e3, 4, 3, 3, 8, 2, 32},
 #endif
 };
 

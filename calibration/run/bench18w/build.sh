@@ -8,6 +8,6 @@ OUT=${1:?output folder}
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT/lib"
 ln -sf "$CU/lib/libcudart.so.13" "$OUT/lib/libcudart.so"
-for p in ${PROGRAMS:-nonce csrt}; do
+for p in ${PROGRAMS:-nonce csrt noncevar}; do
   "$CU/bin/nvcc" -O2 -arch=sm_90 -lineinfo -cudart shared -L"$OUT/lib" -o "$OUT/$p" "$HERE/$p.cu"
 done

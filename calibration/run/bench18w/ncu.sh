@@ -6,7 +6,7 @@
 cd "$(dirname "$0")"
 HERE=$PWD
 NAME=bench18w
-P="nonce csrt"
+P="${P:-nonce csrt noncevar}"
 NCU_TIMEOUT=${NCU_TIMEOUT:-90}
 BRANCH_TIMEOUT=${BRANCH_TIMEOUT:-45}
 SASS_CUTOFF=${SASS_CUTOFF:-170}

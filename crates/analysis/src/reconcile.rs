@@ -2273,6 +2273,8 @@ pub(crate) struct Op {
     pub(crate) dests: Vec<String>,
     pub(crate) srcs: Vec<String>,
     pub(crate) address: Vec<String>,
+    /// The module's `.global` variables named in the address operand (`[best+4]`).
+    pub(crate) address_variables: Vec<AddressWord>,
     /// The source operands as written (after the first, destination, operand).
     pub(crate) operands: Vec<String>,
 }
@@ -2296,11 +2298,12 @@ pub(crate) fn parse_ops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<Op>
                 None => (None, t),
             };
             let (op, rest) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
-            let address = rest
+            let inside = rest
                 .split_once('[')
                 .and_then(|(_, r)| r.split_once(']'))
-                .map(|(inside, _)| regs(inside))
-                .unwrap_or_default();
+                .map(|(inside, _)| inside);
+            let address = inside.map(regs).unwrap_or_default();
+            let address_variables = inside.map(|i| variables_named(program, i)).unwrap_or_default();
             let (first, others) = rest.split_once(',').unwrap_or((rest, ""));
             let (dests, srcs) = if first.trim_start().starts_with('[') || others.is_empty() {
                 (Vec::new(), regs(rest))
@@ -2318,6 +2321,7 @@ pub(crate) fn parse_ops(program: &Program, k: &warpscope_ptx::Kernel) -> Vec<Op>
                 dests,
                 srcs,
                 address,
+                address_variables,
                 operands,
             }
         })
@@ -2452,7 +2456,7 @@ fn global_access_params(program: &Program, kernel: &str, reads: bool) -> Option<
             return None;
         }
     }
-    let origin = param_origins(k, &parsed)?;
+    let origin = param_origins(program, k, &parsed)?;
     let mut words = BTreeSet::new();
     for o in &parsed {
         let global = !o.op.contains(".shared")
@@ -2468,25 +2472,77 @@ fn global_access_params(program: &Program, kernel: &str, reads: bool) -> Option<
         if !global || !counted {
             continue;
         }
-        words.extend(address_words(&origin, o)?);
+        for w in address_words(&origin, o)? {
+            // a `__device__` variable's address is not a parameter word
+            let AddressWord::Param(i, off) = w else {
+                return None;
+            };
+            words.insert((i, off));
+        }
     }
     Some(words)
 }
 
-/// A loaded 64-bit value in [`param_origins`]: a pointer read from memory, whose allocation the
-/// PTX does not tell.
-const LOADED: (usize, u32) = (usize::MAX, u32::MAX);
+/// What an address derives from: a kernel parameter's 8-byte word, a module-scope `.global`
+/// (`__device__`) variable, or a 64-bit value loaded from memory (a pointer whose allocation the
+/// PTX does not tell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AddressWord {
+    /// A parameter word: the parameter's index and the byte offset of an 8-byte word inside it.
+    Param(usize, u32),
+    /// A `.global` variable of the module: its address and size (variables never overlap an
+    /// allocation, and each other only where they are the same variable).
+    Variable {
+        /// The variable's global address.
+        addr: u64,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// A 64-bit value loaded from memory.
+    Loaded,
+}
 
-/// The parameter words (parameter index, byte offset of an 8-byte word inside it) each register
-/// of `parsed` (a kernel's instructions) derives from, flow-insensitively: through `ld.param` and
-/// every instruction that computes from them, not through what a load or an atomic returns (a
-/// loaded 64-bit value is marked [`LOADED`]). `None` where an `ld.param`'s operand cannot be read.
+/// The module's `.global` variables named in `text` (an operand or an address), as words.
+fn variables_named(program: &Program, text: &str) -> Vec<AddressWord> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '%' || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty() && !w.starts_with('%'))
+        .filter_map(|w| program.vars.iter().find(|v| !v.is_const && v.name == w))
+        .map(|v| AddressWord::Variable {
+            addr: v.addr,
+            size: v.size,
+        })
+        .collect()
+}
+
+/// The words each register of `parsed` (a kernel's instructions) derives from,
+/// flow-insensitively: parameter words through `ld.param`, variables through the instructions
+/// that take a `.global` variable's name (`mov.u64 %rd4, best;`), and every instruction that
+/// computes from them; not through what a load or an atomic returns (a loaded 64-bit value is
+/// marked [`AddressWord::Loaded`]). `None` where an `ld.param`'s operand cannot be read.
 fn param_origins<'a>(
+    program: &Program,
     k: &warpscope_ptx::Kernel,
     parsed: &'a [Op],
-) -> Option<BTreeMap<&'a str, BTreeSet<(usize, u32)>>> {
-    let mut origin: BTreeMap<&str, BTreeSet<(usize, u32)>> = BTreeMap::new();
+) -> Option<BTreeMap<&'a str, BTreeSet<AddressWord>>> {
+    let mut origin: BTreeMap<&str, BTreeSet<AddressWord>> = BTreeMap::new();
+    let memory = |o: &Op| o.op.starts_with("ld.") || o.op.starts_with("ldu.") || o.op.starts_with("atom.");
     for o in parsed {
+        if !memory(o) && !o.op.starts_with("st.") && !o.op.starts_with("red.") {
+            // `mov.u64 %rd4, best;`, `cvta.global.u64 %rd5, best;`, `add.s64 %rd6, best, 8;`
+            let named: Vec<AddressWord> = o
+                .operands
+                .iter()
+                .flat_map(|x| variables_named(program, x))
+                .collect();
+            if !named.is_empty() {
+                for d in &o.dests {
+                    origin
+                        .entry(d.as_str())
+                        .or_default()
+                        .extend(named.iter().copied());
+                }
+            }
+        }
         if o.op.starts_with("ld.param") {
             let inside = o
                 .operands
@@ -2498,13 +2554,16 @@ fn param_origins<'a>(
             let plus: u32 = plus.trim().parse().ok()?;
             let i = k.params.iter().position(|p| p.name == name.trim())?;
             for d in &o.dests {
-                origin.entry(d.as_str()).or_default().insert((i, plus & !7));
+                origin
+                    .entry(d.as_str())
+                    .or_default()
+                    .insert(AddressWord::Param(i, plus & !7));
             }
         } else if o.op.starts_with("ld.") || o.op.starts_with("atom.") || o.op.starts_with("ldu.") {
             // a loaded 64-bit value may be a pointer the launch writes through
             if [".u64", ".b64", ".s64"].iter().any(|t| o.op.contains(t)) {
                 for d in &o.dests {
-                    origin.entry(d.as_str()).or_default().insert(LOADED);
+                    origin.entry(d.as_str()).or_default().insert(AddressWord::Loaded);
                 }
             }
         }
@@ -2517,8 +2576,8 @@ fn param_origins<'a>(
             }
             // what a load or an atomic returns is not its address (a loaded 64-bit value is
             // marked above)
-            let memory = o.op.starts_with("ld.") || o.op.starts_with("ldu.") || o.op.starts_with("atom.");
-            let from: BTreeSet<(usize, u32)> = o
+            let memory = memory(o);
+            let from: BTreeSet<AddressWord> = o
                 .srcs
                 .iter()
                 .filter(|r| !(memory && o.address.contains(r)))
@@ -2540,25 +2599,24 @@ fn param_origins<'a>(
     Some(origin)
 }
 
-/// The parameter words the address of memory instruction `o` derives from ([`param_origins`]);
-/// `None` where it derives from none or from a pointer loaded from memory.
-fn address_words(origin: &BTreeMap<&str, BTreeSet<(usize, u32)>>, o: &Op) -> Option<BTreeSet<(usize, u32)>> {
-    let from: BTreeSet<(usize, u32)> = o
+/// The words the address of memory instruction `o` derives from ([`param_origins`], and a
+/// variable named in the brackets: `[best+4]`); `None` where it derives from none or from a
+/// pointer loaded from memory.
+fn address_words(origin: &BTreeMap<&str, BTreeSet<AddressWord>>, o: &Op) -> Option<BTreeSet<AddressWord>> {
+    let from: BTreeSet<AddressWord> = o
         .address
         .iter()
         .filter_map(|r| origin.get(r.as_str()))
         .flatten()
         .copied()
+        .chain(o.address_variables.iter().copied())
         .collect();
-    (!from.is_empty() && !from.contains(&LOADED)).then_some(from)
+    (!from.is_empty() && !from.contains(&AddressWord::Loaded)).then_some(from)
 }
 
-/// A parameter word: the parameter's index and the byte offset of an 8-byte word inside it.
-pub type ParamWord = (usize, u32);
-
-/// Pairs of parameter words (a load's, an atomic's) that [`spin_loop_unless_apart`] needs in
-/// different allocations.
-pub type ApartPairs = BTreeSet<(ParamWord, ParamWord)>;
+/// Pairs of words (a load's, an atomic's) that [`spin_loop_unless_apart`] needs in different
+/// allocations.
+pub type ApartPairs = BTreeSet<(AddressWord, AddressWord)>;
 
 /// Where [`has_spin_loop`] finds a loop waiting on other threads only because its global loads
 /// may read what its global atomics write, and each of those loads and atomics addresses memory
@@ -2575,7 +2633,7 @@ pub fn spin_loop_unless_apart(program: &Program, kernel: &str) -> Option<ApartPa
     }
     let k = program.kernel(kernel)?;
     let parsed = parse_ops(program, k);
-    let origin = param_origins(k, &parsed)?;
+    let origin = param_origins(program, k, &parsed)?;
     let pairs = std::cell::RefCell::new(BTreeSet::new());
     let apart = |load: &Op, atomics: &[&Op]| -> bool {
         let Some(l) = address_words(&origin, load) else {
@@ -3096,13 +3154,14 @@ mod tests {
         let p = looping2(csr);
         assert!(has_spin_loop(&p, "k"));
         let pairs = spin_loop_unless_apart(&p, "k").unwrap();
-        assert_eq!(pairs, BTreeSet::from([((0, 0), (1, 0))]));
+        use AddressWord::Param;
+        assert_eq!(pairs, BTreeSet::from([(Param(0, 0), Param(1, 0))]));
         // the bound read through the struct's pointer, the atomic through `a`
         let s = "atom.global.min.u32 %r3, [%rd4], %r2;\nadd.s32 %r2, %r2, 1;\n\
                  ld.u32 %r5, [%rd3];\nsetp.lt.u32 %p1, %r2, %r5;";
         assert_eq!(
             spin_loop_unless_apart(&looping2(s), "k").unwrap(),
-            BTreeSet::from([((2, 8), (0, 0))])
+            BTreeSet::from([(Param(2, 8), Param(0, 0))])
         );
         // the load and the atomic through the same pointer: it waits whatever the arguments
         let same = "atom.global.min.u32 %r3, [%rd5], %r2;\nadd.s32 %r2, %r2, 1;\n\
@@ -3126,6 +3185,87 @@ mod tests {
         // no waiting loop: nothing to put apart
         let plain = "ld.global.u32 %r5, [%rd5];\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r5;";
         assert_eq!(spin_loop_unless_apart(&looping2(plain), "k"), None);
+    }
+
+    /// [`looping2`] with two `__device__` variables, `job` (80 bytes) and `best` (8 bytes), and a
+    /// `__constant__` table `tab`.
+    fn looping_vars(body: &str) -> Program {
+        let ptx = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .global .align 4 .b8 job[80];\n.global .align 4 .b8 best[8];\n.const .align 4 .b8 tab[16];\n\
+             .visible .entry k(.param .u64 a, .param .u64 b)\n{{\n\
+             .reg .pred %p<3>;\n.reg .b32 %r<9>;\n.reg .b64 %rd<9>;\n\
+             ld.param.u64 %rd1, [a];\nld.param.u64 %rd2, [b];\n\
+             cvta.to.global.u64 %rd4, %rd1;\ncvta.to.global.u64 %rd5, %rd2;\nmov.u32 %r2, 0;\n\
+             L:\n{body}\n@%p1 bra L;\nret;\n}}\n"
+        );
+        warpscope_ptx::compile(&ptx).unwrap()
+    }
+
+    #[test]
+    fn device_variables_are_words_of_their_own_in_the_waiting_loop_rule() {
+        use AddressWord::{Param, Variable};
+        let p = looping_vars("");
+        let var = |n: &str| {
+            let v = p.vars.iter().find(|v| v.name == n).unwrap();
+            Variable {
+                addr: v.addr,
+                size: v.size,
+            }
+        };
+        let (job, best) = (var("job"), var("best"));
+        assert_ne!(job, best);
+        // atomicMin(&best, n) through `mov.u64 %rd6, best`, the bound re-read through `a`
+        let result_var = "mov.u64 %rd6, best;\natom.global.min.u32 %r3, [%rd6], %r2;\n\
+                          add.s32 %r2, %r2, 1;\nld.global.u32 %r5, [%rd4+64];\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert!(has_spin_loop(&looping_vars(result_var), "k"));
+        assert_eq!(
+            spin_loop_unless_apart(&looping_vars(result_var), "k").unwrap(),
+            BTreeSet::from([(Param(0, 0), best)])
+        );
+        // the bound read from the variable by name (`[job+64]`), the atomic through `b`
+        let job_var = "atom.global.min.u32 %r3, [%rd5], %r2;\nadd.s32 %r2, %r2, 1;\n\
+                       ld.global.u32 %r5, [job+64];\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert_eq!(
+            spin_loop_unless_apart(&looping_vars(job_var), "k").unwrap(),
+            BTreeSet::from([(job, Param(1, 0))])
+        );
+        // both variables, by name and through a register offset from the name
+        let both = "add.s64 %rd7, best, 4;\natom.global.min.u32 %r3, [%rd7], %r2;\nadd.s32 %r2, %r2, 1;\n\
+                    ld.global.u32 %r5, [job+64];\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert_eq!(
+            spin_loop_unless_apart(&looping_vars(both), "k").unwrap(),
+            BTreeSet::from([(job, best)])
+        );
+        // the result word inside the job variable: the same variable, the wait stays whatever
+        // the arguments
+        let same = "atom.global.min.u32 %r3, [job+72], %r2;\nadd.s32 %r2, %r2, 1;\n\
+                    ld.global.u32 %r5, [job+64];\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert!(has_spin_loop(&looping_vars(same), "k"));
+        assert_eq!(spin_loop_unless_apart(&looping_vars(same), "k"), None);
+        // a pointer loaded from a variable: its allocation is not known
+        let loaded = "ld.global.u64 %rd8, [job];\natom.global.add.u32 %r3, [%rd8], 1;\n\
+                      add.s32 %r2, %r2, 1;\nld.global.u32 %r5, [best];\nsetp.lt.u32 %p1, %r2, %r5;";
+        assert!(has_spin_loop(&looping_vars(loaded), "k"));
+        assert_eq!(spin_loop_unless_apart(&looping_vars(loaded), "k"), None);
+        // a `__constant__` name is no global variable (and constant memory takes no atomics)
+        assert!(variables_named(&p, "tab+4").is_empty());
+        assert_eq!(variables_named(&p, "job+4"), vec![job]);
+    }
+
+    #[test]
+    fn writes_through_a_device_variable_are_not_parameter_words() {
+        // global_write_params: a store through a variable's address keeps the answer `None`
+        let store =
+            "mov.u64 %rd6, best;\nst.global.u32 [%rd6], %r2;\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, 9;";
+        assert_eq!(global_write_params(&looping_vars(store), "k"), None);
+        let named = "st.global.u32 [best+4], %r2;\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, 9;";
+        assert_eq!(global_write_params(&looping_vars(named), "k"), None);
+        let param = "st.global.u32 [%rd4], %r2;\nadd.s32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, 9;";
+        assert_eq!(
+            global_write_params(&looping_vars(param), "k"),
+            Some(BTreeSet::from([(0, 0)]))
+        );
     }
 
     /// [`looping`] with a label `E` after the loop, for bodies that leave it early.

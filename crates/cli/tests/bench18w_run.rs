@@ -8,7 +8,8 @@
 //! each program prints what the GPU printed, every counter labelled exact equals the H200's, and
 //! the labels are these: a launch whose loads and atomics go through pointers into different
 //! allocations is exact; one whose pointers share an allocation, or whose loop reads the atomic's
-//! own word, stays labelled a waiting loop.
+//! own word, stays labelled a waiting loop. A `__device__` variable is an allocation of its own
+//! (noncevar: the job or the result word in module-scope variables).
 
 mod support;
 
@@ -63,6 +64,28 @@ fn a_csr_transpose_is_exact_where_row_offsets_and_counts_are_apart() {
         ("scatter", [true, true, false], false),
         // the row offsets and the counts in one allocation
         ("countCols", [false, true, false], true),
+    ];
+    let want: Vec<_> = want.iter().map(|&(k, g, s)| (k.to_string(), g, s)).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn device_variables_are_allocations_of_their_own() {
+    // noncevar.cu: the nonce search with its job or its result word in `__device__` variables
+    let got = labels("noncevar");
+    let want = [
+        // the result word a variable, the job through a parameter's allocation
+        ("searchVar", [true, true, true], false),
+        // the job a variable (`ld.global [devJob+64]`), the result word an allocation
+        ("searchVarJob", [true, true, true], false),
+        // two different variables
+        ("searchVarBoth", [true, true, true], false),
+        // the result word inside the job variable at an offset the compiler sees apart: it
+        // loads the job once, before the loop (no waiting loop in the PTX)
+        ("searchVarSame", [true, true, true], false),
+        // the job and the result word in one word array, the result at a slot the launch gives:
+        // the loop re-reads the count after each atomic, which may have written it
+        ("searchVarSlot", [false, true, false], true),
     ];
     let want: Vec<_> = want.iter().map(|&(k, g, s)| (k.to_string(), g, s)).collect();
     assert_eq!(got, want);

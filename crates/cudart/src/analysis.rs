@@ -1513,9 +1513,10 @@ pub fn analyse_launch(
 
 /// Whether a launch of a kernel with `ka` has a spin loop: `ka.spin_loop`, unless the launch's
 /// arguments put the loads and atomics of each pair of `ka.spin_unless_apart` in different
-/// allocations (regions of `global`; a word the arguments do not give, or an address in no
-/// region, keeps the loop).
+/// allocations (a parameter word's pointer: its region of `global`; a `__device__` variable: its
+/// own bytes; a word the arguments do not give, or an address in no region, keeps the loop).
 pub fn spin_loop_for(ka: &KernelAnalysis, launch: &Launch, global: &Global) -> bool {
+    use warpscope_analysis::reconcile::AddressWord;
     if !ka.spin_loop {
         return false;
     }
@@ -1523,7 +1524,7 @@ pub fn spin_loop_for(ka: &KernelAnalysis, launch: &Launch, global: &Global) -> b
         return true;
     };
     let (buffers, _) = warpscope_emu::buffer_layout(&launch.args);
-    let word = |(i, off): (usize, u32)| -> Option<u64> {
+    let word = |i: usize, off: u32| -> Option<u64> {
         let bytes = |b: &[u8]| {
             b.get(off as usize..off as usize + 8)
                 .and_then(|w| w.try_into().ok())
@@ -1537,9 +1538,15 @@ pub fn spin_loop_for(ka: &KernelAnalysis, launch: &Launch, global: &Global) -> b
             _ => None,
         }
     };
-    let region = |w| word(w).and_then(|a| global.region_of(a));
-    !pairs.iter().all(|&(l, a)| match (region(l), region(a)) {
-        (Some(x), Some(y)) => x != y,
+    // the bytes a word's accesses stay in: (start, length)
+    let range = |w: AddressWord| match w {
+        AddressWord::Param(i, off) => word(i, off).and_then(|a| global.region_of(a)),
+        // (an unsized `extern` array tells no extent)
+        AddressWord::Variable { addr, size } => (size > 0).then_some((addr, size)),
+        AddressWord::Loaded => None,
+    };
+    !pairs.iter().all(|&(l, a)| match (range(l), range(a)) {
+        (Some((x, xl)), Some((y, yl))) => x + xl <= y || y + yl <= x,
         _ => false,
     })
 }

@@ -706,10 +706,15 @@ fn f32_to_fp8(x: f32, f: Fp8) -> u8 {
 }
 
 /// `cvt.rn.f16x2.{e4m3x2,e5m2x2}`, one value: every fp8 value is an `.f16` (e5m2 is `.f16`'s
-/// top byte, NaN payloads too); an e4m3 NaN gives the canonical `0x7fff`.
+/// top byte); a NaN of either format, of either sign, gives the canonical `0x7fff` (an H200,
+/// calibration/fp8: e5m2 0x7d..0x7f and 0xfd..0xff, e4m3 0x7f and 0xff).
 fn fp8_to_f16(b: u8, f: Fp8) -> u64 {
     if f.mbits == 2 {
-        return u64::from(b) << 8;
+        return if b & 0x7f > 0x7c {
+            0x7fff
+        } else {
+            u64::from(b) << 8
+        };
     }
     let sign = u64::from(b & 0x80) << 8;
     let (e, m) = (i32::from((b >> 3) & 0xf), i32::from(b & 7));

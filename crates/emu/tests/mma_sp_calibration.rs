@@ -15,14 +15,14 @@ fn measured_outputs_replayed_bit_for_bit() {
     let rows = mma_rows();
     assert_eq!(
         rows.len(),
-        120,
-        "the 120 warp-level rows (12 with selectors 2 and 3)"
+        144,
+        "the 144 warp-level rows (36 with selectors 2 and 3: f16 and bf16 k16, tf32 k8)"
     );
     let m = wgmma_sp_common::measured();
     assert!(rows.iter().all(|r| m.contains_key(&r.id)), "every row measured");
     let bad = broken();
     let kernels: std::collections::BTreeSet<&str> = rows.iter().map(|r| r.kernel.as_str()).collect();
-    assert_eq!(kernels.len(), 20, "20 kernels");
+    assert_eq!(kernels.len(), 24, "24 kernels");
     assert!(
         bad.is_empty(),
         "{} of {} rows differ:\n{}",

@@ -1027,8 +1027,9 @@ impl<'m> KCtx<'m> {
     /// The fp8 conversions (sm_89+): `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b` (`a` to
     /// the upper byte of the 16-bit `d`, `b` to the lower), `cvt.rn.satfinite{.relu}.{e4m3x2,
     /// e5m2x2}.f16x2 d, a` (each half of `a`, exactly widened to `.f32` first: one rounding) and
-    /// `cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a` (each byte of `a` to its half of `d`, exact). `.relu`
-    /// takes a negative value to +0 before the rounding (a NaN stays a NaN).
+    /// `cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a` (each byte of `a` to its half of `d`, exact; a NaN
+    /// to `0x7fff`). `.relu` takes a negative value and -0 to +0 (a NaN stays a NaN), before the
+    /// rounding to fp8 (calibration/fp8: every input class against an H200).
     fn cvt_fp8(&mut self, i: &'m Instruction, mods: &[&str], guard: PSrc) -> LResult<()> {
         let ops = &i.operands;
         let fmt = |m: &str| match m {
@@ -1089,11 +1090,12 @@ impl<'m> KCtx<'m> {
                     let mut v = v;
                     if relu {
                         // max(v, +0) keeps a NaN (PTX `max` returns the other operand; here the
-                        // NaN must survive), so: v < 0 ? +0 : v
+                        // NaN must survive) and takes -0 to +0 (the H200's `F2FP.RELU`), so:
+                        // v <= 0 ? +0 : v
                         let (z, p, r) = (self.const_row(0)?, self.new_pred()?, self.new_row()?);
                         self.push(
                             Inst::Setp {
-                                cmp: Cmp::Lt,
+                                cmp: Cmp::Le,
                                 ty: Ty::F32,
                                 p,
                                 q: PRED_TRUE,
@@ -1139,8 +1141,8 @@ impl<'m> KCtx<'m> {
                 Ok(())
             }
             ["f16x2", from] if fmt(from).is_some() => {
-                if relu || mods.contains(&"satfinite") {
-                    return bad(self, "`.relu` / `.satfinite` from fp8");
+                if mods.contains(&"satfinite") {
+                    return bad(self, "`.satfinite` from fp8");
                 }
                 if ops.len() != 2 {
                     return self.err(format!("`{}` takes 2 operands, got {}", i.opcode, ops.len()));
@@ -1181,6 +1183,39 @@ impl<'m> KCtx<'m> {
                     },
                     guard,
                 );
+                let (mut hl, mut hh) = (hl, hh);
+                if relu {
+                    // a NaN is 0x7fff already: every half with the sign bit set is negative
+                    // (or -0) and becomes +0
+                    let (z, sign) = (self.const_row(0)?, self.const_row(0x8000)?);
+                    for h in [&mut hl, &mut hh] {
+                        let (p, r) = (self.new_pred()?, self.new_row()?);
+                        self.push(
+                            Inst::Setp {
+                                cmp: Cmp::Ge,
+                                ty: Ty::U32,
+                                p,
+                                q: PRED_TRUE,
+                                a: *h,
+                                b: sign,
+                                bop: None,
+                                c: PSrc::TRUE,
+                            },
+                            guard,
+                        );
+                        self.push(
+                            Inst::Selp {
+                                ty: Ty::U32,
+                                d: r,
+                                a: z,
+                                b: *h,
+                                p: PSrc { idx: p, neg: false },
+                            },
+                            guard,
+                        );
+                        *h = r;
+                    }
+                }
                 self.push(
                     Inst::Pack2 {
                         bits: 16,
