@@ -427,6 +427,12 @@ fn clamped_reads_give_block_orders_bytes() {
     );
 }
 
+/// The element thread `i` reads, of `n`.
+type ReadAt = fn(usize, usize) -> usize;
+
+/// The byte thread `i` writes.
+type ByteAt = fn(usize) -> usize;
+
 #[test]
 fn reads_through_selp_and_modulo_give_block_orders_bytes() {
     let a = |i: usize| i as u32 * 3 + 1;
@@ -437,7 +443,7 @@ fn reads_through_selp_and_modulo_give_block_orders_bytes() {
     let left = " add.s32 %r12, %r5, -1;\n setp.gt.s32 %p4, %r5, 0;\n selp.b32 %r6, %r12, 0, %p4;";
     let right = " add.s32 %r13, %r1, -1;\n setp.lt.s32 %p5, %r5, %r13;\n add.s32 %r14, %r5, 1;\n\
                  selp.b32 %r6, %r14, %r13, %p5;";
-    let cases: [(&str, &str, fn(usize, usize) -> usize); 5] = [
+    let cases: [(&str, &str, ReadAt); 5] = [
         ("selp_left", left, |i, _| i.saturating_sub(1)),
         ("selp_right", right, |i, n| (i + 1).min(n - 1)),
         ("rem", " rem.u32 %r6, %r5, 1000;", |i, _| i % 1000),
@@ -450,18 +456,21 @@ fn reads_through_selp_and_modulo_give_block_orders_bytes() {
         let want: Vec<u32> = (0..len).map(|i| a(at(i, len)) + (i / 128) as u32).collect();
         check_src(name, &src, [33, 1], [128, 1], len, n, false, &want);
         // the look-alike: one buffer given twice, so blocks read what others write (refused, the
-        // shadow gives block order)
+        // shadow gives block order: blocks in order, and in a block its warps one after another,
+        // each warp's loads before its stores, since nothing here makes a warp yield)
         let mut b: Vec<u32> = (0..len).map(a).collect();
         for cx in 0..33 {
-            let mut writes = Vec::new();
-            for tx in 0..128 {
-                let i = cx * 128 + tx;
-                if i < len {
-                    writes.push((i, b[at(i, len)] + cx as u32));
+            for warp in 0..4 {
+                let mut writes = Vec::new();
+                for tx in 32 * warp..32 * warp + 32 {
+                    let i = cx * 128 + tx;
+                    if i < len {
+                        writes.push((i, b[at(i, len)] + cx as u32));
+                    }
                 }
-            }
-            for (i, v) in writes {
-                b[i] = v;
+                for (i, v) in writes {
+                    b[i] = v;
+                }
             }
         }
         check_src(
@@ -528,7 +537,7 @@ fn byte_stores_give_block_orders_bytes() {
     // share words with its neighbours'; out[i + 2]: every block's first two bytes share a word
     // with the previous block's last two (proven on bytes); out[i - (i / 128)] (a stride of 127):
     // each block's last byte is the next block's first (refused, block order from the shadow)
-    let cases: [(&str, &str, fn(usize) -> usize); 3] = [
+    let cases: [(&str, &str, ByteAt); 3] = [
         ("bytes", " mov.u32 %r6, %r5;", |i| i),
         ("bytes_shifted", " add.s32 %r6, %r5, 2;", |i| i + 2),
         (
