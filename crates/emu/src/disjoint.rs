@@ -9,18 +9,22 @@
 //!   every path wrote it is no candidate) and that instruction computes an affine function of
 //!   `%ctaid` and `%tid` from known values: `add`, `sub`, `mul.lo`/`mul.wide`/`mad.lo`/`mad.wide`
 //!   by a constant, `shl` by a constant, integer `cvt`, `mov`, `cvta` of global addresses, and
-//!   `ld.param` of the launch's arguments (their values known now). Every value, operand and
+//!   `ld.param` of the launch's arguments (their values known now), and `selp` whose predicate
+//!   compares two launch constants (the same choice in every thread). Every value, operand and
 //!   result, must lie in `[0, 2^(bits - 1))` of its type over every block and thread, so the
-//!   machine's wrapping, sign and zero extensions are the integers' own arithmetic.
+//!   machine's wrapping, sign and zero extensions are the integers' own arithmetic (a constant
+//!   added or subtracted counts as its low bits read signed: `n - 1` is `n + 0xffffffff`).
 //! - Every global (or generic) `ld`, `st`, `atom` and `red` must have a known address whose bytes,
 //!   over the whole grid, lie in one region of the space. Accesses whose byte spans meet where
 //!   one of them writes form a group; a group with a write must have one linear part (the same
 //!   factors of every `%ctaid` and `%tid` dimension), every grid dimension of more than one block
 //!   must have a factor, and the factors, with the group's different constant offsets as one more
 //!   term, must be a mixed radix from the smallest block factor up: each at least the most the
-//!   smaller terms can add plus the widest access. Its accesses must be whole 4-byte words (every
-//!   factor, offset and width a multiple of 4), so bytes apart are words apart. Two different blocks then differ in some block
-//!   dimension, and the largest term with a difference separates their bytes.
+//!   smaller terms can add plus the widest access. Two different blocks then differ in some block
+//!   dimension, and the largest term with a difference separates their bytes. Accesses narrower
+//!   than a word (bytes, halves) are separated the same way, in bytes: a store of 1 or 2 bytes
+//!   changes only its own bits of the word (two atomic operations), so blocks that write
+//!   different bytes of one word keep each other's.
 //! - Guards only take threads away, so they cannot make accesses meet; what they tell bounds the
 //!   accesses that remain (a grid overhanging its data, `if (i < n)`, `if (ix < nx && iy < ny)`,
 //!   an early `return`). A must-analysis over the control flow finds the predicates every path to
@@ -39,8 +43,17 @@
 //! - A read whose address is not affine (a neighbour's index clamped by `min`/`max`, a `selp`)
 //!   needs only bounds: the least and greatest value of its address through `min`, `max`, `selp`,
 //!   additions, products and shifts by constants and integer conversions of affine values (their
-//!   greatest values where the access's guards hold), every operand and result inside its type's
-//!   range. Its bytes must lie in one region and meet no byte a write of the launch may touch.
+//!   least and greatest values where the access's guards hold: a fact whose factors are
+//!   proportional to the value's bounds it either way), every operand and result inside its type's
+//!   range. A `selp` bounds each side with what its predicate (a comparison the guards' rules
+//!   follow) says there: `x > 0 ? x - 1 : 0` is never negative, `x < m ? x + 1 : m` never past
+//!   `m`. `x & m` (`m` a constant) is within `[0, m]` read unsigned, whatever `x`, and rounds a
+//!   known `x` down where `m` is all ones above its low zeros (`x & ~127`); `x | y` of known
+//!   non-negative values lies between the larger and the sum; `x >> k` (constant `k`) divides
+//!   known bounds by `2^k` (either signedness), or an unknown unsigned `x`'s whole range; `rem.u`
+//!   by a positive constant `c` is within `[0, c - 1]` whatever `x`, `rem.s` only of an `x` known
+//!   non-negative. Its bytes must lie in one region and meet no byte a write of the launch may
+//!   touch.
 //! - A refusal says which instruction or access and which rule failed (`WARPSCOPE_TIMING=1`
 //!   prints it after the launch's timing line).
 //! - Any other instruction that may touch global memory (a call, `cp.async`, TMA, textures and
@@ -335,6 +348,8 @@ fn effects(i: &Inst) -> Option<(Vec<R>, Option<(R, i32, u64, bool)>)> {
 /// The values of the kernel's rows, as far as the proof follows them.
 struct Values<'a> {
     ops: &'a [Op],
+    /// The kernel's first pc (branch targets count from it).
+    entry: u32,
     /// The kernel's one loop (its first and last pc, the back edge) and its induction rows.
     lp: Option<Loop>,
     /// The pc whose operands are being read (the induction rows' values depend on it).
@@ -454,6 +469,23 @@ impl Values<'_> {
         self.shape.fits(v, bits)
     }
 
+    /// `r`'s value as an operand of an `add` or `sub` of `bits` bits: a constant as its low
+    /// `bits` bits read signed (`n - 1` is `n + 0xffffffff`: the sum modulo 2^bits is the same,
+    /// and the result must still lie in `[0, 2^(bits - 1))`), anything else as [`Self::operand`].
+    fn addend(&mut self, r: R, bits: u32) -> Option<Aff> {
+        let v = self.value(r)?;
+        if v.is_const() && !(0..1i128 << (bits - 1)).contains(&v.k) {
+            let low = v.k & ((1i128 << bits) - 1);
+            let k = if low >> (bits - 1) & 1 != 0 {
+                low - (1i128 << bits)
+            } else {
+                low
+            };
+            return Some(Aff::konst(k));
+        }
+        self.shape.fits(v, bits)
+    }
+
     /// Induction row `j` of the loop where pc `cur_pc` reads it: its first value before the loop,
     /// `first + K step` in the loop up to its update, unknown elsewhere.
     fn induction(&mut self, j: usize) -> Option<Aff> {
@@ -511,7 +543,7 @@ impl Values<'_> {
                     let n = int_bits(ty)?;
                     match op {
                     BinOp::Add | BinOp::Sub => {
-                        let (x, y) = (self.operand(a, n)?, self.operand(b, n)?);
+                        let (x, y) = (self.addend(a, n)?, self.addend(b, n)?);
                         (n, x.add(&y, if op == BinOp::Add { 1 } else { -1 }))
                     }
                     BinOp::MulLo | BinOp::MulWide => {
@@ -532,6 +564,36 @@ impl Values<'_> {
                             return None;
                         }
                         (n, x.scale(1 << y.k)?)
+                    }
+                    // launch constants folded (`(n - 1) / 16` as nvcc writes it: shifts and adds)
+                    BinOp::Shr | BinOp::And | BinOp::Or | BinOp::Xor => {
+                        let (x, y) = (self.value(a), self.value(b));
+                        let (Some(x), Some(y)) = (x.filter(Aff::is_const), y.filter(Aff::is_const)) else {
+                            return self.unknown(|_| {
+                                format!(
+                                    "an operation ({op:?}) other than add, sub, mul by a constant, shl by a \
+                                     constant, of values that vary over the grid"
+                                )
+                            });
+                        };
+                        let mask = (1i128 << n) - 1;
+                        let (x, y) = (x.k & mask, y.k & mask);
+                        let v = match op {
+                            BinOp::And => x & y,
+                            BinOp::Or => x | y,
+                            BinOp::Xor => x ^ y,
+                            _ => {
+                                // the shift amount is a u32; past the width, the sign fills
+                                let k = (y & 0xffff_ffff).min(i128::from(n));
+                                let signed = if ty.signed() && x >> (n - 1) & 1 != 0 {
+                                    x - (1i128 << n)
+                                } else {
+                                    x
+                                };
+                                if ty.signed() { signed >> k } else { x >> k }
+                            }
+                        };
+                        (n, Aff::konst(v & mask))
                     }
                     _ => return self.unknown(|_| {
                         format!(
@@ -572,6 +634,17 @@ impl Values<'_> {
                     a,
                     ..
                 } => (64, self.operand(a, 64)?),
+                // `p ? x : y` where the predicate is the same for every thread (a comparison of
+                // launch constants): the value it picks
+                Inst::Selp { ty, a, b, p, .. } => {
+                    let n = int_bits(ty)?;
+                    let Some(t) = self.constant_pred(pc, p) else {
+                        return self.unknown(|_| {
+                            "a selp whose predicate is not a comparison of launch constants".into()
+                        });
+                    };
+                    (n, self.operand(if t { a } else { b }, n)?)
+                }
                 Inst::Ld {
                     space: MemSpace::KernelParam,
                     ty,
@@ -608,6 +681,92 @@ impl Values<'_> {
         }
         v
     }
+}
+
+impl Values<'_> {
+    /// The value predicate source `p` has at pc `pc` when it is the same for every thread: its
+    /// one write, unguarded and on every path before `pc` (a `setp` without a combining operator)
+    /// compares two constants inside `[0, 2^(bits - 1))`, where signed and unsigned comparisons
+    /// agree.
+    fn constant_pred(&mut self, pc: usize, p: PSrc) -> Option<bool> {
+        if p.idx == PRED_TRUE {
+            return Some(!p.neg);
+        }
+        let ops = self.ops;
+        let mut at = None;
+        for (i, op) in ops.iter().enumerate() {
+            if pred_writes(&op.inst).contains(&p.idx) {
+                if at.is_some() || op.guard != PSrc::TRUE || i >= pc {
+                    return None;
+                }
+                at = Some(i);
+            }
+        }
+        let s = at?;
+        // written once, before `pc`, on every path from the entry to `pc`
+        if !dominates(ops, self.entry, s, pc) {
+            return None;
+        }
+        let Inst::Setp {
+            cmp,
+            ty,
+            p: pp,
+            q,
+            a,
+            b,
+            bop: None,
+            ..
+        } = ops[s].inst
+        else {
+            return None;
+        };
+        let n = int_bits(ty)?;
+        let x = self.at(s, |v| v.operand(a, n))?;
+        let y = self.at(s, |v| v.operand(b, n))?;
+        if !x.is_const() || !y.is_const() {
+            return None;
+        }
+        let (x, y) = (x.k, y.k);
+        let t = match cmp {
+            Cmp::Eq => x == y,
+            Cmp::Ne => x != y,
+            Cmp::Lt | Cmp::Lo => x < y,
+            Cmp::Le | Cmp::Ls => x <= y,
+            Cmp::Gt | Cmp::Hi => x > y,
+            Cmp::Ge | Cmp::Hs => x >= y,
+            _ => return None,
+        };
+        let t = if p.idx == pp {
+            t
+        } else if p.idx == q {
+            !t
+        } else {
+            return None;
+        };
+        Some(t != p.neg)
+    }
+}
+
+/// Whether every path from the kernel's entry to pc `to` passes pc `from` (`entry`: the kernel's
+/// first pc, which branch targets count from).
+fn dominates(ops: &[Op], entry: u32, from: usize, to: usize) -> bool {
+    let Some(succ) = successors(ops, entry) else {
+        return false;
+    };
+    // reach `to` from the entry without passing `from`
+    let mut seen = vec![false; ops.len()];
+    let mut work = vec![0usize];
+    while let Some(pc) = work.pop() {
+        if pc == from || seen[pc] {
+            continue;
+        }
+        if pc == to {
+            return false;
+        }
+        seen[pc] = true;
+        work.extend(succ[pc].iter().map(|&(t, _)| t));
+    }
+    true
 }
 
 /// The predicates an instruction the proof follows writes.
@@ -837,6 +996,9 @@ impl Guards {
                     lit(self, values, a, true, out);
                     lit(self, values, b, true, out);
                 }
+                // `not.pred` is `and` with true: false says the other side is false
+                (BoolOp::And, false) if b == PSrc::TRUE => lit(self, values, a, false, out),
+                (BoolOp::And, false) if a == PSrc::TRUE => lit(self, values, b, false, out),
                 (BoolOp::Or, false) => {
                     lit(self, values, a, false, out);
                     lit(self, values, b, false, out);
@@ -917,6 +1079,7 @@ fn loop_bound(values: &mut Values, guards: &Guards, lp: &Loop) -> Option<(u64, A
 /// result must lie in its type's range (so the machine's wrapping is the integers' arithmetic).
 fn bounds(
     values: &mut Values,
+    guards: &Guards,
     facts: &[Aff],
     r: R,
     bits: u32,
@@ -946,9 +1109,7 @@ fn bounds(
         return Some((v, v));
     }
     if let Some(a) = values.value(r) {
-        let (lo, _) = a.range(&n);
-        let hi = a.k + max_positive(&a.c, ALL, &n, facts);
-        return in_type((lo, hi.max(lo)), bits, signed);
+        return in_type(affine_bounds(&a, &n, facts), bits, signed);
     }
     let i = usize::from(r);
     if r == NO_REG || i >= values.defs.len() || values.unsafe_rows[i] {
@@ -962,7 +1123,30 @@ fn bounds(
         return None;
     }
     let sub = |values: &mut Values, r: R, bits: u32, signed: bool| {
-        values.at(d, |v| bounds(v, facts, r, bits, signed, depth + 1))
+        values.at(d, |v| bounds(v, guards, facts, r, bits, signed, depth + 1))
+    };
+    // `r` as pc `d` reads it, read as `bits` bits: an immediate, or an affine value inside the
+    // type's range (the integer the machine holds)
+    let affine = |values: &mut Values, r: R, bits: u32, signed: bool| -> Option<Aff> {
+        if let Some(Def::Preset(RowInit::Const(_))) = values.defs.get(usize::from(r)) {
+            let (v, _) = values.at(d, |v| bounds(v, guards, &[], r, bits, signed, depth + 1))?;
+            return Some(Aff::konst(v));
+        }
+        let a = values.at(d, |v| v.value(r))?;
+        in_type(a.range(&n), bits, signed).map(|_| a)
+    };
+    // a constant operand's value read as `bits` bits
+    let constant = |values: &mut Values, r: R, bits: u32, signed: bool| -> Option<i128> {
+        let a = values.at(d, |v| v.value(r))?;
+        if !a.is_const() {
+            return None;
+        }
+        let low = a.k & ((1i128 << bits) - 1);
+        Some(if signed && low >> (bits - 1) & 1 != 0 {
+            low - (1i128 << bits)
+        } else {
+            low
+        })
     };
     // `x` times a constant `y` (or the other way round)
     let times = |x: (i128, i128), y: (i128, i128)| -> Option<(i128, i128)> {
@@ -1002,11 +1186,81 @@ fn bounds(
                     (v, nb, s)
                 }
                 BinOp::Add | BinOp::Sub => {
-                    let (x, y) = (sub(values, a, nb, s)?, sub(values, b, nb, s)?);
-                    let v = if o == BinOp::Add {
-                        (x.0 + y.0, x.1 + y.1)
+                    let sign = if o == BinOp::Add { 1 } else { -1 };
+                    // both affine: the sum's own bounds, where the facts bound it either way
+                    // (`x - 1` where `x > 0` is known non-negative)
+                    if let (Some(x), Some(y)) = (affine(values, a, nb, s), affine(values, b, nb, s)) {
+                        (affine_bounds(&x.add(&y, sign), &n, facts), nb, s)
                     } else {
-                        (x.0 - y.1, x.1 - y.0)
+                        let (x, y) = (sub(values, a, nb, s)?, sub(values, b, nb, s)?);
+                        let v = if o == BinOp::Add {
+                            (x.0 + y.0, x.1 + y.1)
+                        } else {
+                            (x.0 - y.1, x.1 - y.0)
+                        };
+                        (v, nb, s)
+                    }
+                }
+                // `x & m` (`m` a constant): at most `m` read unsigned; at most `x` where `x` is
+                // known; `m` all ones above its low zero bits (`x & ~127`) rounds `x` down, which
+                // keeps its order
+                BinOp::And => {
+                    let (x, m) = match (constant(values, b, nb, false), constant(values, a, nb, false)) {
+                        (Some(m), _) => (a, m),
+                        (None, Some(m)) => (b, m),
+                        (None, None) => return None,
+                    };
+                    let v = match sub(values, x, nb, false) {
+                        Some((lo, hi)) => {
+                            let low_zeros = m.trailing_zeros().min(nb);
+                            if m == ((1i128 << nb) - 1) & !((1i128 << low_zeros) - 1) {
+                                (lo & m, hi & m)
+                            } else {
+                                (0, hi.min(m))
+                            }
+                        }
+                        None => (0, m),
+                    };
+                    (v, nb, false)
+                }
+                // `x | y` of non-negative values: at least either, at most their sum
+                BinOp::Or => {
+                    let (x, y) = (sub(values, a, nb, false)?, sub(values, b, nb, false)?);
+                    ((x.0.max(y.0), x.1 + y.1), nb, false)
+                }
+                // `x >> k` (`k` a constant below the width): floor division by 2^k, which keeps
+                // the order of signed (`shr.s`) and unsigned values alike; an unknown unsigned
+                // value is still below 2^(bits - k)
+                BinOp::Shr => {
+                    let k = constant(values, b, 32, false)?;
+                    if !(0..i128::from(nb)).contains(&k) {
+                        return None;
+                    }
+                    let v = match sub(values, a, nb, s) {
+                        Some((lo, hi)) => (lo >> k, hi >> k),
+                        None if !s => (0, ((1i128 << nb) - 1) >> k),
+                        None => return None,
+                    };
+                    (v, nb, s)
+                }
+                // `x % c` (`c` a positive constant): `rem.u` in [0, c - 1] whatever `x`, and at
+                // most `x`; `rem.s` only where `x` is known non-negative (the remainder takes the
+                // dividend's sign)
+                BinOp::Rem => {
+                    let c = constant(values, b, nb, s)?;
+                    if c <= 0 {
+                        return None;
+                    }
+                    let v = match sub(values, a, nb, s) {
+                        Some((lo, hi)) if lo >= 0 => {
+                            if hi < c {
+                                (lo, hi)
+                            } else {
+                                (0, hi.min(c - 1))
+                            }
+                        }
+                        None if !s => (0, c - 1),
+                        _ => return None,
                     };
                     (v, nb, s)
                 }
@@ -1044,9 +1298,21 @@ fn bounds(
             let p = in_type(times(x, y)?, out, s)?;
             ((p.0 + z.0, p.1 + z.1), out, s)
         }
-        Inst::Selp { ty, a, b, .. } => {
+        // `p ? x : y`: `x` where the predicate holds, with what it tells (`x > 0 ? x - 1 : 0`,
+        // `x < m ? x + 1 : m`), `y` where it does not
+        Inst::Selp { ty, a, b, p, .. } => {
             let nb = int_bits(ty)?;
-            let (x, y) = (sub(values, a, nb, signed)?, sub(values, b, nb, signed)?);
+            let (mut when, mut unless) = (facts.to_vec(), facts.to_vec());
+            if p.idx != PRED_TRUE
+                && guards.written[d]
+                    .as_ref()
+                    .is_some_and(|w| bit(w, usize::from(p.idx)))
+            {
+                guards.implied(values, p.idx, !p.neg, 0, &mut when);
+                guards.implied(values, p.idx, p.neg, 0, &mut unless);
+            }
+            let x = values.at(d, |v| bounds(v, guards, &when, a, nb, signed, depth + 1))?;
+            let y = values.at(d, |v| bounds(v, guards, &unless, b, nb, signed, depth + 1))?;
             ((x.0.min(y.0), x.1.max(y.1)), nb, signed)
         }
         Inst::Cvt { dty, sty, a, .. } => {
@@ -1058,6 +1324,37 @@ fn bounds(
     // the result in its own type, then as the reader reads it
     let v = in_type(v, rb, rs)?;
     in_type(v, bits.min(rb), signed)
+}
+
+/// The least and greatest value of affine `a` over the grid where the facts hold: its range,
+/// the greatest value [`max_positive`] allows, and each fact whose variables' factors are
+/// proportional to `a`'s (`f = k + t lin(a) >= 0`): `lin(a) >= -k / t` for `t > 0`, `<=` for
+/// `t < 0`.
+fn affine_bounds(a: &Aff, n: &[u64; VARS], facts: &[Aff]) -> (i128, i128) {
+    let (mut lo, _) = a.range(n);
+    let mut hi = a.k + max_positive(&a.c, ALL, n, facts);
+    let live = |v: usize| n[v] > 1;
+    for f in facts {
+        let Some(v0) = (0..VARS).find(|&v| live(v) && f.c[v] != 0) else {
+            continue;
+        };
+        let (a0, f0) = (a.c[v0], f.c[v0]);
+        // lin(a) f0 = a0 lin(f) over every live variable
+        if a0 == 0 || (0..VARS).any(|v| live(v) && a.c[v] * f0 != f.c[v] * a0) {
+            continue;
+        }
+        // lin(f) >= -f.k, so lin(a) = (a0 / f0) lin(f) is on the side a0 / f0's sign says
+        let (mut num, mut den) = (a0 * -f.k, f0);
+        if den < 0 {
+            (num, den) = (-num, -den);
+        }
+        if (a0 > 0) == (f0 > 0) {
+            lo = lo.max(a.k + (num + den - 1).div_euclid(den));
+        } else {
+            hi = hi.min(a.k + num.div_euclid(den));
+        }
+    }
+    (lo, hi.max(lo))
 }
 
 /// What `a cmp b` (integers of type `ty`) having truth `t` tells, each `e >= 0`, into `out`.
@@ -1273,6 +1570,7 @@ pub(crate) fn prove(
     };
     let mut values = Values {
         ops,
+        entry: kernel.entry,
         lp: lp.clone(),
         cur_pc: 0,
         defs,
@@ -1350,7 +1648,9 @@ pub(crate) fn prove(
         let Some(a) = values.at(pc, |v| v.operand(addr, 64)) else {
             let why = values.why.clone().unwrap_or((pc, "unknown".into()));
             // a read needs only its bytes' bounds: they must meet no write
-            if !write && let Some((lo, hi)) = values.at(pc, |v| bounds(v, &facts, addr, 64, false, 0)) {
+            if !write
+                && let Some((lo, hi)) = values.at(pc, |v| bounds(v, &guards, &facts, addr, 64, false, 0))
+            {
                 let (lo, end) = (lo + i128::from(off), hi + i128::from(off) + i128::from(w));
                 let r = spans
                     .partition_point(|&(b, _)| i128::from(b) <= lo)
@@ -1523,14 +1823,10 @@ fn separated(group: &[&Access], n: &[u64; VARS]) -> Result<(), (usize, String)> 
             ),
         ));
     }
-    // whole words only (the shadow and the sinks' guarantee speak of 4-byte words): every access
-    // word-aligned over the grid and a whole number of words wide
-    if let Some(i) = group
-        .iter()
-        .position(|x| x.w % 4 != 0 || x.a.k % 4 != 0 || x.a.c.iter().any(|&c| c % 4 != 0))
-    {
-        return Err((i, "an access that is not whole 4-byte words".into()));
-    }
+    // the mixed radix below separates bytes: accesses narrower than a word (bytes, halves) need
+    // nothing more, since a store of 1 or 2 bytes clears and sets only its own bits of the word
+    // (`mem::Global::write`: two atomic operations), so blocks writing different bytes of one word
+    // keep each other's bytes
     let w = group.iter().map(|x| i128::from(x.w)).max().unwrap_or(0);
     // (factor, count of values, a block dimension, the variable: VARS for the offsets)
     let mut terms: Vec<(i128, i128, bool, usize)> = (0..VARS)
@@ -1826,17 +2122,277 @@ mod tests {
         assert!(proof(&tile_rows(4), [8, 8, 1], [32, 8, 1], 1 << 20, 256).is_none());
     }
 
+    /// `out[f(i)] = byte` with `i = ctaid.x * ntid.x + tid.x` and `f` from `idx` (`%r5` to `%r6`).
+    fn byte_store(idx: &str, st: &str) -> String {
+        format!(
+            " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+             mad.lo.s32 %r5, %r2, %r3, %r4;\n{idx}\n cvt.u64.u32 %rd5, %r6;\n add.s64 %rd6, %rd3, %rd5;\n\
+             {st} [%rd6], %r4;"
+        )
+    }
+
     #[test]
-    fn accesses_narrower_than_a_word_are_not_proven() {
-        // out[i] = byte: 4 blocks' bytes could share a word; the same index scaled by 4 is proven
-        let bytes = " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
-             mad.lo.s32 %r5, %r2, %r3, %r4;\n cvt.u64.u32 %rd5, %r5;\n add.s64 %rd6, %rd3, %rd5;\n\
-             st.global.u8 [%rd6], %r4;";
-        assert!(proof(bytes, [64, 1, 1], [256, 1, 1], 1 << 20, 0).is_none());
-        let words = bytes.replace("cvt.u64.u32 %rd5, %r5;", "mul.wide.u32 %rd5, %r5, 4;");
-        assert!(proof(&words, [64, 1, 1], [256, 1, 1], 1 << 20, 0).is_none());
-        let words = words.replace("st.global.u8", "st.global.u32");
-        assert!(proof(&words, [64, 1, 1], [256, 1, 1], 1 << 20, 0).is_some());
+    fn accesses_narrower_than_a_word_are_proven_on_bytes() {
+        let (g, b) = ([64, 1, 1], [256, 1, 1]);
+        // out[i] = byte: blocks 256 bytes apart, a word's bytes of one block each
+        assert!(
+            proof(
+                &byte_store(" mov.u32 %r6, %r5;", "st.global.u8"),
+                g,
+                b,
+                1 << 20,
+                0
+            )
+            .is_some()
+        );
+        // out[4 i] = byte and 2-byte halves at 2 i: apart
+        let four = " shl.b32 %r6, %r5, 2;";
+        assert!(proof(&byte_store(four, "st.global.u8"), g, b, 1 << 20, 0).is_some());
+        let two = " shl.b32 %r6, %r5, 1;";
+        assert!(proof(&byte_store(two, "st.global.u16"), g, b, 1 << 20, 0).is_some());
+        assert!(proof(&byte_store(four, "st.global.u32"), g, b, 1 << 20, 0).is_some());
+    }
+
+    #[test]
+    fn narrow_access_look_alikes_are_not_proven() {
+        let (g, b) = ([64, 1, 1], [256, 1, 1]);
+        // blocks 255 bytes apart: a block's last byte is the next block's first
+        let idx = " mul.lo.s32 %r7, %r2, 255;\n add.s32 %r6, %r7, %r4;";
+        assert!(proof(&byte_store(idx, "st.global.u8"), g, b, 1 << 20, 0).is_none());
+        // 2-byte halves at 2 (255 ctaid.x + tid.x): blocks 510 bytes apart, each 512 bytes wide
+        let idx = " mul.lo.s32 %r7, %r2, 255;\n add.s32 %r8, %r7, %r4;\n shl.b32 %r6, %r8, 1;";
+        let why = prove_why(
+            &byte_store(idx, "st.global.u16"),
+            g,
+            b,
+            &[(0x10000, 1 << 20), (0x400_0000, 1 << 20)],
+            [0x10000, 0x400_0000],
+            0,
+        )
+        .unwrap_err();
+        assert!(why.contains("not a mixed radix"), "{why}");
+        // 2-byte halves at i bytes: each overlaps the next thread's, and a block's last the next
+        // block's first byte
+        let why = prove_why(
+            &byte_store(" mov.u32 %r6, %r5;", "st.global.u16"),
+            g,
+            b,
+            &[(0x10000, 1 << 20), (0x400_0000, 1 << 20)],
+            [0x10000, 0x400_0000],
+            0,
+        )
+        .unwrap_err();
+        assert!(why.contains("not a mixed radix"), "{why}");
+        // a byte per block, every block the same byte
+        assert!(
+            proof(
+                &byte_store(" mov.u32 %r6, %r4;", "st.global.u8"),
+                g,
+                b,
+                1 << 20,
+                0
+            )
+            .is_none()
+        );
+    }
+
+    /// `b[i] = a[rd]` for `i < n` (`i = ctaid.x * ntid.x + tid.x` in `%r5`), `rd` computed by
+    /// `idx` into `%r6` (`%r1` is `n`).
+    fn read_at(idx: &str) -> String {
+        format!(
+            " mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+             mad.lo.s32 %r5, %r2, %r3, %r4;\n setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;\n{idx}\n\
+             cvta.to.global.u64 %rd4, %rd2;\n mul.wide.s32 %rd8, %r6, 4;\n add.s64 %rd9, %rd3, %rd8;\n\
+             ld.global.f32 %f1, [%rd9];\n mul.wide.u32 %rd5, %r5, 4;\n add.s64 %rd7, %rd4, %rd5;\n\
+             st.global.f32 [%rd7], %f1;\nEND:"
+        )
+    }
+
+    /// `i > 0 ? i - 1 : 0` and `i < n - 1 ? i + 1 : n - 1`, as nvcc writes them, into `%r6`.
+    const LEFT: &str = " add.s32 %r11, %r5, -1;\n setp.gt.s32 %p4, %r5, 0;\n selp.b32 %r6, %r11, 0, %p4;";
+    const RIGHT: &str = " add.s32 %r13, %r1, -1;\n setp.lt.s32 %p5, %r5, %r13;\n add.s32 %r14, %r5, 1;\n\
+         selp.b32 %r6, %r14, %r13, %p5;";
+
+    #[test]
+    fn reads_through_a_selp_are_bounded_by_its_predicate() {
+        let (g, b, bytes, n) = OVER;
+        for idx in [LEFT, RIGHT] {
+            let p = proof(&read_at(idx), g, b, bytes, n).unwrap_or_else(|| panic!("{idx}"));
+            assert_eq!(p.written, vec![1]);
+        }
+        // the predicate negated with the operands swapped: the same selection
+        let swapped = " add.s32 %r11, %r5, -1;\n setp.le.s32 %p4, %r5, 0;\n selp.b32 %r6, 0, %r11, %p4;";
+        assert!(proof(&read_at(swapped), g, b, bytes, n).is_some());
+        let not = " add.s32 %r11, %r5, -1;\n setp.gt.s32 %p4, %r5, 0;\n not.pred %p6, %p4;\n\
+                   selp.b32 %r6, 0, %r11, %p6;";
+        assert!(proof(&read_at(not), g, b, bytes, n).is_some());
+    }
+
+    #[test]
+    fn selp_look_alikes_are_not_proven() {
+        let (g, b, bytes, n) = OVER;
+        let two = [(0x10000, bytes), (0x400_0000, bytes)];
+        let refusal = |body: &str| prove_why(body, g, b, &two, [0x10000, 0x400_0000], n).unwrap_err();
+        for (idx, what) in [
+            // the operands the wrong way round: i - 1 where i is 0
+            (
+                " add.s32 %r11, %r5, -1;\n setp.gt.s32 %p4, %r5, 0;\n selp.b32 %r6, 0, %r11, %p4;",
+                "lie in one allocation",
+            ),
+            // a test that is always true: i >= 0 ? i - 1 : 0
+            (
+                " add.s32 %r11, %r5, -1;\n setp.ge.s32 %p4, %r5, 0;\n selp.b32 %r6, %r11, 0, %p4;",
+                "lie in one allocation",
+            ),
+            // one past: i < n ? i + 1 : n - 1 reads a[n]
+            (
+                " add.s32 %r13, %r1, -1;\n setp.lt.s32 %p5, %r5, %r1;\n add.s32 %r14, %r5, 1;\n\
+                 selp.b32 %r6, %r14, %r13, %p5;",
+                "lie in one allocation",
+            ),
+            // the thread's index in its block tested, not the element's
+            (
+                " add.s32 %r11, %r5, -1;\n setp.gt.s32 %p4, %r4, 0;\n selp.b32 %r6, %r11, 0, %p4;",
+                "lie in one allocation",
+            ),
+            // the predicate written on one path only
+            (
+                " setp.eq.u32 %p2, %r4, 0;\n @%p2 bra GO;\n setp.gt.s32 %p4, %r5, 0;\nGO:\n\
+                 add.s32 %r11, %r5, -1;\n selp.b32 %r6, %r11, 0, %p4;",
+                "lie in one allocation",
+            ),
+            // the predicate written twice
+            (
+                " setp.gt.s32 %p4, %r5, 0;\n setp.gt.s32 %p4, %r4, 0;\n add.s32 %r11, %r5, -1;\n\
+                 selp.b32 %r6, %r11, 0, %p4;",
+                "lie in one allocation",
+            ),
+        ] {
+            let why = refusal(&read_at(idx));
+            assert!(why.contains(what), "{idx}: {why}");
+        }
+        // in place: the neighbour is another block's output at a block's edge
+        let why = refusal(&read_at(LEFT).replace("add.s64 %rd7, %rd4, %rd5;", "add.s64 %rd7, %rd3, %rd5;"));
+        assert!(why.contains("meets the bytes a write may touch"), "{why}");
+        // a selp'ed index written: not affine, refused
+        let st = read_at(RIGHT).replace("mul.wide.u32 %rd5, %r5, 4;", "mul.wide.u32 %rd5, %r6, 4;");
+        assert!(refusal(&st).contains("global write is not known"));
+    }
+
+    /// `b[(ctaid.x + off) * 256 + tid.x] = ...` with `off = n >= 4 ? n - 3 : 0` (a launch
+    /// constant chosen by a comparison of constants), `pred` writing `%p1`.
+    fn constant_selp(pred: &str) -> String {
+        format!(
+            " mov.u32 %r2, %ctaid.x;\n mov.u32 %r4, %tid.x;\n{pred}\n add.s32 %r13, %r1, -3;\n\
+             selp.b32 %r12, %r13, 0, %p1;\n add.s32 %r14, %r2, %r12;\n shl.b32 %r15, %r14, 8;\n\
+             add.s32 %r5, %r15, %r4;\n cvta.to.global.u64 %rd4, %rd2;\n mul.wide.u32 %rd5, %r5, 4;\n\
+             add.s64 %rd7, %rd4, %rd5;\n st.global.f32 [%rd7], %f1;"
+        )
+    }
+
+    #[test]
+    fn a_selp_of_launch_constants_is_followed_in_a_written_address() {
+        let (g, b) = ([64, 1, 1], [256, 1, 1]);
+        let pred = " setp.ge.s32 %p1, %r1, 4;";
+        for n in [10, 2] {
+            let p = proof(&constant_selp(pred), g, b, 1 << 20, n).unwrap_or_else(|| panic!("{n}"));
+            assert_eq!(p.written, vec![1]);
+        }
+        // past the buffer when the chosen offset is large: 64 + 1000 rows of 1 KiB
+        assert!(proof(&constant_selp(pred), g, b, 1 << 20, 1003).is_none());
+        // a launch constant folded through shifts and masks first (`(n - 1) / 16` as nvcc writes it)
+        let folded = " add.s32 %r16, %r1, -1;\n shr.s32 %r17, %r16, 31;\n shr.u32 %r18, %r17, 28;\n\
+                      add.s32 %r19, %r16, %r18;\n shr.s32 %r20, %r19, 4;\n and.b32 %r21, %r20, 7;\n\
+                      setp.gt.s32 %p1, %r21, 0;";
+        assert!(proof(&constant_selp(folded), g, b, 1 << 20, 40).is_some());
+        // the same fold of the thread's index: not constant
+        let varying = folded.replace("add.s32 %r16, %r1, -1;", "add.s32 %r16, %r4, -1;");
+        assert!(proof(&constant_selp(&varying), g, b, 1 << 20, 40).is_none());
+        for pred in [
+            // a comparison of the thread's index: not the same for every thread
+            " setp.ge.s32 %p1, %r4, 4;",
+            // combined with another predicate
+            " setp.ge.s32 %p2, %r4, 4;\n setp.ge.and.s32 %p1, %r1, 4, %p2;",
+            // written on one path only
+            " setp.eq.u32 %p2, %r4, 0;\n @%p2 bra GO;\n setp.ge.s32 %p1, %r1, 4;\nGO:",
+            // written twice
+            " setp.ge.s32 %p1, %r1, 4;\n setp.ge.s32 %p1, %r4, 4;",
+            // written under a guard
+            " setp.ge.s32 %p1, %r1, 40;\n setp.eq.u32 %p2, %r4, 0;\n @%p2 setp.ge.s32 %p1, %r1, 4;",
+        ] {
+            assert!(proof(&constant_selp(pred), g, b, 1 << 20, 10).is_none(), "{pred}");
+        }
+    }
+
+    #[test]
+    fn reads_through_and_shr_rem_are_bounded() {
+        let (g, b, bytes, n) = OVER;
+        for idx in [
+            " and.b32 %r6, %r5, 1023;",
+            " shr.u32 %r6, %r5, 2;",
+            " shr.s32 %r6, %r5, 1;",
+            " rem.u32 %r6, %r5, 1000;",
+            " rem.s32 %r6, %r5, 1000;",
+            " rem.u32 %r6, %r5, %r1;",
+            // an index loaded from memory, then taken modulo n or masked: known within
+            " ld.global.u32 %r7, [%rd3];\n rem.u32 %r6, %r7, %r1;",
+            " ld.global.u32 %r7, [%rd3];\n and.b32 %r6, %r7, 4095;",
+            " ld.global.u32 %r7, [%rd3];\n shr.u32 %r6, %r7, 14;",
+            // (i & ~31) | 3, and (i & 31) | (j & ~31)
+            " and.b32 %r7, %r5, -32;\n or.b32 %r6, %r7, 3;",
+            " and.b32 %r7, %r5, 31;\n and.b32 %r8, %r5, -32;\n or.b32 %r6, %r7, %r8;",
+        ] {
+            let p = proof(&read_at(idx), g, b, bytes, n).unwrap_or_else(|| panic!("{idx}"));
+            assert_eq!(p.written, vec![1], "{idx}");
+        }
+        // an address rounded down to 128 bytes (`in[tid & ~31]` as nvcc writes it)
+        let body = read_at(" mov.u32 %r6, %r5;").replace(
+            " add.s64 %rd9, %rd3, %rd8;",
+            " add.s64 %rd10, %rd3, %rd8;\n and.b64 %rd9, %rd10, -128;",
+        );
+        assert!(proof(&body, g, b, bytes, n).is_some());
+    }
+
+    #[test]
+    fn and_shr_rem_look_alikes_are_not_proven() {
+        let (g, b, bytes, n) = OVER;
+        let two = [(0x10000, bytes), (0x400_0000, bytes)];
+        let refusal = |body: &str| prove_why(body, g, b, &two, [0x10000, 0x400_0000], n).unwrap_err();
+        for idx in [
+            // a loaded value masked past the buffer's 2^18 elements
+            " ld.global.u32 %r7, [%rd3];\n and.b32 %r6, %r7, 524287;",
+            // a loaded value shifted too little
+            " ld.global.u32 %r7, [%rd3];\n shr.u32 %r6, %r7, 13;",
+            // i - 1 shifted arithmetically: -1 at the first thread
+            " add.s32 %r7, %r5, -1;\n shr.s32 %r6, %r7, 1;",
+            // a loaded value modulo a divisor past the buffer
+            " ld.global.u32 %r7, [%rd3];\n rem.u32 %r6, %r7, 300000;",
+            // a signed remainder of a value that may be negative
+            " ld.global.u32 %r7, [%rd3];\n rem.s32 %r6, %r7, 1000;",
+            // or of a value that is not bounded
+            " ld.global.u32 %r7, [%rd3];\n or.b32 %r6, %r7, 3;",
+            // and with a mask that is not constant
+            " ld.global.u32 %r7, [%rd3];\n and.b32 %r6, %r7, %r5;",
+        ] {
+            let why = refusal(&read_at(idx));
+            assert!(
+                why.contains("lie in one allocation") || why.contains("is not known"),
+                "{idx}: {why}"
+            );
+        }
+        // the buffer read is the one written: a masked read meets other blocks' writes
+        let in_place = read_at(" and.b32 %r6, %r5, 1023;")
+            .replace("add.s64 %rd7, %rd4, %rd5;", "add.s64 %rd7, %rd3, %rd5;");
+        assert!(refusal(&in_place).contains("meets the bytes a write may touch"));
+        // a masked, shifted or modulo index written: refused (not affine)
+        for idx in [
+            " and.b32 %r6, %r5, 1023;",
+            " shr.u32 %r6, %r5, 2;",
+            " rem.u32 %r6, %r5, 1000;",
+        ] {
+            let st = read_at(idx).replace("mul.wide.u32 %rd5, %r5, 4;", "mul.wide.u32 %rd5, %r6, 4;");
+            assert!(refusal(&st).contains("global write is not known"), "{idx}");
+        }
     }
 
     #[test]

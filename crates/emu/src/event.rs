@@ -238,7 +238,9 @@ pub trait Sink: Send {
     /// launch), so sinks of different blocks may share state and see each other's accesses in the
     /// order the emulator made them; `false` when this block runs in parallel with others, which
     /// the emulator's shadow (`mem::Shadow`) guarantees touch no word this block writes, nor write
-    /// one it touches (else the launch runs again in order).
+    /// one it touches (else the launch runs again in order), or which the static disjointness
+    /// proof (`disjoint.rs`, no shadow) shows touch no byte this block writes, nor write one it
+    /// touches.
     fn block_order(&mut self, _in_order: bool) {}
     /// Asked, where blocks are folded in parts ([`crate::run_folded_parts`]), when the sink's block
     /// has finished and `block`, the next one of the same part, is about to run on the same host

@@ -1263,7 +1263,7 @@ where
         && ids.len() > csize as usize
         && rayon::current_num_threads() > 1
         && nblocks <= mem::SHADOW_MAX_BLOCKS;
-    // blocks proven never to touch a word that another block writes need no shadow: any order
+    // blocks proven never to touch a byte that another block writes need no shadow: any order
     // of them gives the same bytes (the reference paths keep the shadow: tests compare the two)
     let proved = (guarded && csize == 1 && !limits.reference_paths && disjoint::enabled()).then(|| {
         disjoint::prove(
@@ -1688,7 +1688,7 @@ where
     if let Some(t) = timing {
         t.report(kernel, launch.grid, launch.block, rayon::current_num_threads());
         if proof.is_some() {
-            eprintln!("warpscope shadow: none, the blocks are proven never to touch a word another writes");
+            eprintln!("warpscope shadow: none, the blocks are proven never to touch a byte another writes");
         }
         if let Some(why) = &refusal {
             eprintln!("warpscope proof: refused, {why}");

@@ -426,3 +426,140 @@ fn clamped_reads_give_block_orders_bytes() {
         &b,
     );
 }
+
+/// The element thread `i` reads, of `n`.
+type ReadAt = fn(usize, usize) -> usize;
+
+/// The byte thread `i` writes.
+type ByteAt = fn(usize) -> usize;
+
+#[test]
+fn reads_through_selp_and_modulo_give_block_orders_bytes() {
+    let a = |i: usize| i as u32 * 3 + 1;
+    let len = 4100;
+    let n = len as u32;
+    let body = " mov.u32 %r5, %r7;\n setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;";
+    // i > 0 ? i - 1 : 0 and i < n - 1 ? i + 1 : n - 1, as nvcc writes them (heat2d's neighbours)
+    let left = " add.s32 %r12, %r5, -1;\n setp.gt.s32 %p4, %r5, 0;\n selp.b32 %r6, %r12, 0, %p4;";
+    let right = " add.s32 %r13, %r1, -1;\n setp.lt.s32 %p5, %r5, %r13;\n add.s32 %r14, %r5, 1;\n\
+                 selp.b32 %r6, %r14, %r13, %p5;";
+    let cases: [(&str, &str, ReadAt); 5] = [
+        ("selp_left", left, |i, _| i.saturating_sub(1)),
+        ("selp_right", right, |i, n| (i + 1).min(n - 1)),
+        ("rem", " rem.u32 %r6, %r5, 1000;", |i, _| i % 1000),
+        ("and", " and.b32 %r6, %r5, 1023;", |i, _| i & 1023),
+        ("shr", " shr.u32 %r6, %r5, 2;", |i, _| i >> 2),
+    ];
+    for (name, read, at) in cases {
+        let src = guarded_kernel(body, Some(read));
+        // a buffer nobody writes: proven, every element its own
+        let want: Vec<u32> = (0..len).map(|i| a(at(i, len)) + (i / 128) as u32).collect();
+        check_src(name, &src, [33, 1], [128, 1], len, n, false, &want);
+        // the look-alike: one buffer given twice, so blocks read what others write (refused, the
+        // shadow gives block order: blocks in order, and in a block its warps one after another,
+        // each warp's loads before its stores, since nothing here makes a warp yield)
+        let mut b: Vec<u32> = (0..len).map(a).collect();
+        for cx in 0..33 {
+            for warp in 0..4 {
+                let mut writes = Vec::new();
+                for tx in 32 * warp..32 * warp + 32 {
+                    let i = cx * 128 + tx;
+                    if i < len {
+                        writes.push((i, b[at(i, len)] + cx as u32));
+                    }
+                }
+                for (i, v) in writes {
+                    b[i] = v;
+                }
+            }
+        }
+        check_src(
+            &format!("{name}_aliased"),
+            &src,
+            [33, 1],
+            [128, 1],
+            len,
+            n,
+            true,
+            &b,
+        );
+    }
+}
+
+/// `out[idx] = (a[i] + ctaid.x) as byte` for `i < n`, `idx` from `%r5` (`i`) into `%r6` by `idx`.
+fn byte_kernel(idx: &str) -> String {
+    format!(
+        "{HEAD}.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 n)\n{{\n\
+         .reg .pred %p<8>;\n .reg .b16 %rs<8>;\n .reg .b32 %r<32>;\n .reg .b64 %rd<32>;\n\
+         ld.param.u64 %rd1, [a];\n ld.param.u64 %rd2, [b];\n ld.param.u32 %r1, [n];\n\
+         cvta.to.global.u64 %rd3, %rd1;\n cvta.to.global.u64 %rd4, %rd2;\n\
+         mov.u32 %r2, %ctaid.x;\n mov.u32 %r3, %ntid.x;\n mov.u32 %r4, %tid.x;\n\
+         mad.lo.s32 %r5, %r2, %r3, %r4;\n setp.ge.u32 %p1, %r5, %r1;\n @%p1 bra END;\n{idx}\n\
+         mul.wide.u32 %rd5, %r5, 4;\n add.s64 %rd6, %rd3, %rd5;\n ld.global.u32 %r20, [%rd6];\n\
+         add.s32 %r22, %r20, %r2;\n cvt.u16.u32 %rs1, %r22;\n\
+         cvt.u64.u32 %rd7, %r6;\n add.s64 %rd8, %rd4, %rd7;\n st.global.u8 [%rd8], %rs1;\n\
+         END:\n ret;\n}}\n"
+    )
+}
+
+/// `b`'s bytes after a launch of `src` over `a` (words `3 i + 1`) and `b` (`out` bytes, zero).
+fn run_bytes(
+    src: &str,
+    grid: u32,
+    block: u32,
+    len: usize,
+    out: usize,
+    threads: usize,
+    reference: bool,
+) -> Vec<u8> {
+    let prog = warpscope_ptx::compile(src).unwrap_or_else(|e| panic!("{e:?}"));
+    let a: Vec<u8> = (0..len as u32).flat_map(|i| (i * 3 + 1).to_le_bytes()).collect();
+    let args = vec![Arg::Buffer(a), Arg::Buffer(vec![0; out]), Arg::U32(len as u32)];
+    let launch = Launch::new([grid, 1, 1], [block, 1, 1], args);
+    let limits = Limits {
+        reference_paths: reference,
+        ..Limits::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let res = pool.install(|| run(&prog, "k", &launch, &limits, |_| ()).unwrap());
+    assert!(res.faults.is_empty(), "{:?}", res.faults);
+    res.buffer(1).unwrap().to_vec()
+}
+
+#[test]
+fn byte_stores_give_block_orders_bytes() {
+    let a = |i: usize| i as u32 * 3 + 1;
+    let (len, grid, block) = (4100usize, 33u32, 128u32);
+    // out[i]: each block its own 128 bytes, four blocks' bytes in no word, but a thread's bytes
+    // share words with its neighbours'; out[i + 2]: every block's first two bytes share a word
+    // with the previous block's last two (proven on bytes); out[i - (i / 128)] (a stride of 127):
+    // each block's last byte is the next block's first (refused, block order from the shadow)
+    let cases: [(&str, &str, ByteAt); 3] = [
+        ("bytes", " mov.u32 %r6, %r5;", |i| i),
+        ("bytes_shifted", " add.s32 %r6, %r5, 2;", |i| i + 2),
+        (
+            "bytes_overlap",
+            " mul.lo.s32 %r7, %r2, 127;\n add.s32 %r6, %r7, %r4;",
+            |i| i - i / 128,
+        ),
+    ];
+    for (name, idx, at) in cases {
+        let mut want = vec![0u8; len + 2];
+        for i in 0..len {
+            want[at(i)] = (a(i) + (i / 128) as u32) as u8;
+        }
+        let src = byte_kernel(idx);
+        for threads in [1, 2, 8, 16] {
+            for reference in [false, true] {
+                let got = run_bytes(&src, grid, block, len, len + 2, threads, reference);
+                assert!(
+                    got == want,
+                    "{name}: {threads} threads (reference {reference}) differ from block order"
+                );
+            }
+        }
+    }
+}
