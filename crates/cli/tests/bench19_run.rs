@@ -10,6 +10,9 @@
 //! launch whose counters are labelled exact equals the H200's; and at least the launches listed
 //! below are labelled exact.
 
+// `varint_G`: the binary's name, a debug (-G) build
+#![allow(non_snake_case)]
+
 mod support;
 support::bench_programs!(built "calibration/run/bench19");
 
