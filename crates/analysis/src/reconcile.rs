@@ -2343,6 +2343,29 @@ pub fn has_bypass_copies(program: &Program, kernel: &str) -> bool {
         .any(|o| o.op.starts_with("cp.async.cg.shared.global"))
 }
 
+/// Whether a branch of `kernel` depends on the value a global (or generic) exchange or
+/// compare-and-swap handed back (`atom.exch`, `atom.cas`), through registers or through a shared
+/// store of it and a shared load, loop or not: which thread finds which old value depends on the
+/// order in which the GPU ran the exchanges, which no two runs repeat, so the branches taken do
+/// too (a cuckoo hash's eviction chain, unrolled by the compiler into straight code: an H200 ran
+/// calibration/run/bench19's `insert` at 3,925, 3,925, 3,917 and 3,890 branch targets, 1,379,
+/// 1,378, 1,376 and 1,359 divergent, in four runs). Integer additions and the like hand out
+/// values too (a ticket), but the sets of values they hand out do not depend on the order.
+pub fn branches_on_exchanges(program: &Program, kernel: &str) -> bool {
+    let Some(k) = program.kernel(kernel) else {
+        return false;
+    };
+    let parsed = parse_ops(program, k);
+    let tainted: BTreeSet<&str> = parsed
+        .iter()
+        .filter(|o| {
+            o.op.starts_with("atom.") && spaces(&o.op).1 && (o.op.contains(".exch") || o.op.contains(".cas"))
+        })
+        .flat_map(|o| o.dests.iter().map(String::as_str))
+        .collect();
+    a_branch_reads(&parsed, tainted)
+}
+
 /// Whether a global load or store's address derives from a global atomic's result (the output
 /// slot taken with `atomicAdd(&count, n)`, as stream compaction does): the addresses, and so the
 /// sectors, depend on the order in which the GPU ran the atomics, which no two runs repeat. Read off
@@ -3433,6 +3456,34 @@ setp.lt.u32 %p1, %r4, %r1;";
                      setp.lt.u32 %p1, %r3, 4;";
         assert!(has_spin_loop(&polling(outer), "k"));
         assert!(!spin_loops_may_touch_shared(&polling(outer), "k"));
+    }
+
+    #[test]
+    fn a_branch_on_an_exchanged_value_depends_on_the_atomics_order() {
+        // if (atomicExch(&tab[h], e) != 0) ...: straight code, no loop
+        let kernel = |atom: &str, guard: &str| {
+            let ptx = format!(
+                ".version 8.0\n.target sm_90\n.address_size 64\n\
+                 .visible .entry k(.param .u64 tab)\n{{\n\
+                 .reg .pred %p<3>;\n.reg .b64 %rd<6>;\n\
+                 ld.param.u64 %rd1, [tab];\ncvta.to.global.u64 %rd2, %rd1;\n\
+                 {atom}\nsetp.eq.s64 %p1, %rd3, 0;\nsetp.eq.s64 %p2, %rd2, 0;\n\
+                 @{guard} bra DONE;\nst.global.u64 [%rd2+8], %rd2;\nDONE:\nret;\n}}\n"
+            );
+            warpscope_ptx::compile(&ptx).unwrap()
+        };
+        let exch = "atom.global.exch.b64 %rd3, [%rd2], 5;";
+        assert!(branches_on_exchanges(&kernel(exch, "%p1"), "k"));
+        let cas = "atom.cas.b64 %rd3, [%rd2], 0, 5;";
+        assert!(branches_on_exchanges(&kernel(cas, "%p1"), "k"));
+        // the branch reads something else
+        assert!(!branches_on_exchanges(&kernel(exch, "%p2"), "k"));
+        // a ticket from an addition: the values handed out are the same in any order
+        let add = "atom.global.add.u64 %rd3, [%rd2], 1;";
+        assert!(!branches_on_exchanges(&kernel(add, "%p1"), "k"));
+        // a shared exchange is the block's own
+        let shared = "atom.shared.exch.b64 %rd3, [%rd2], 5;";
+        assert!(!branches_on_exchanges(&kernel(shared, "%p1"), "k"));
     }
 
     #[test]

@@ -153,6 +153,13 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
             spinning.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
         ));
     }
+    let exchanging = kernels_where("warpscope__exchange_branches", |v| v == 1.0);
+    if !exchanging.is_empty() {
+        notes.push(format!(
+            "{} branch on what a global atomicExch or atomicCAS handed back (an eviction chain, a claim): which thread finds which old value depends on the order in which the GPU ran the atomics, so their branch counters are estimates",
+            exchanging.iter().map(|k| brief(k)).collect::<Vec<_>>().join(", ")
+        ));
+    }
     let ordered: Vec<&LaunchRecord> = recs
         .iter()
         .filter(|r| {

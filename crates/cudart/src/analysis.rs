@@ -61,6 +61,10 @@ pub struct KernelAnalysis {
     /// `%globaltimer`: cuda-samples' `clock_block`): the loop runs as long as the GPU's timing
     /// makes it, so every counter of its launches is an estimate.
     pub spin_loop: bool,
+    /// A branch depends on what a global exchange or compare-and-swap handed back
+    /// (`reconcile::branches_on_exchanges`): the branches taken depend on the order in which the
+    /// GPU ran the atomics, so the branch counters are estimates.
+    pub exchange_branches: bool,
     /// A spin loop may access shared memory (its run count moves the shared counters too).
     pub spin_shared: bool,
     /// Where `spin_loop` holds only because a loop's global loads may read what its global
@@ -331,6 +335,7 @@ pub fn kernel_analysis(
         calls_not_followed: Arc::new(calls_not_followed),
         ptxas_hgmma,
         spin_loop,
+        exchange_branches: warpscope_analysis::reconcile::branches_on_exchanges(program, name),
         device_runtime,
         separate_calls,
         spin_shared: spin_loop && warpscope_analysis::reconcile::spin_loops_may_touch_shared(program, name),
@@ -1283,7 +1288,12 @@ pub fn analyse_launch(
     // 0: some are counted on the PTX (an estimate).
     put(
         "warpscope__branch_counters_exact",
-        if exact && (!spin_loop || spin_settled) && !ka.device_runtime && undefined_local.is_none() {
+        if exact
+            && (!spin_loop || spin_settled)
+            && !ka.exchange_branches
+            && !ka.device_runtime
+            && undefined_local.is_none()
+        {
             1.0
         } else {
             0.0
@@ -1334,6 +1344,9 @@ pub fn analyse_launch(
     }
     if spin_loop && !spin_settled {
         put("warpscope__spin_loop", 1.0);
+    }
+    if ka.exchange_branches {
+        put("warpscope__exchange_branches", 1.0);
     }
     if ka.device_runtime {
         put("warpscope__device_runtime_calls", 1.0);
