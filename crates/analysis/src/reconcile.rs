@@ -2527,8 +2527,12 @@ pub enum AddressWord {
 
 /// The module's `.global` variables named in `text` (an operand or an address), as words.
 fn variables_named(program: &Program, text: &str) -> Vec<AddressWord> {
+    if program.vars.iter().all(|v| v.is_const) {
+        return Vec::new();
+    }
     text.split(|c: char| !(c.is_alphanumeric() || c == '%' || c == '_' || c == '$'))
-        .filter(|w| !w.is_empty() && !w.starts_with('%'))
+        // registers and numbers are no names
+        .filter(|w| !w.is_empty() && !w.starts_with('%') && !w.starts_with(|c: char| c.is_ascii_digit()))
         .filter_map(|w| program.vars.iter().find(|v| !v.is_const && v.name == w))
         .map(|v| AddressWord::Variable {
             addr: v.addr,
