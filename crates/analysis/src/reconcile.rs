@@ -2552,9 +2552,11 @@ fn param_origins<'a>(
     parsed: &'a [Op],
 ) -> Option<BTreeMap<&'a str, BTreeSet<AddressWord>>> {
     let mut origin: BTreeMap<&str, BTreeSet<AddressWord>> = BTreeMap::new();
-    let memory = |o: &Op| o.op.starts_with("ld.") || o.op.starts_with("ldu.") || o.op.starts_with("atom.");
+    // a load or an atomic: what it returns is a value read from memory
+    let reads_memory =
+        |o: &Op| o.op.starts_with("ld.") || o.op.starts_with("ldu.") || o.op.starts_with("atom.");
     for o in parsed {
-        if !memory(o) && !o.op.starts_with("st.") && !o.op.starts_with("red.") {
+        if !reads_memory(o) && !o.op.starts_with("st.") && !o.op.starts_with("red.") {
             // `mov.u64 %rd4, best;`, `cvta.global.u64 %rd5, best;`, `add.s64 %rd6, best, 8;`
             let named: Vec<AddressWord> = o
                 .operands
@@ -2586,7 +2588,7 @@ fn param_origins<'a>(
                     .or_default()
                     .insert(AddressWord::Param(i, plus & !7));
             }
-        } else if o.op.starts_with("ld.") || o.op.starts_with("atom.") || o.op.starts_with("ldu.") {
+        } else if reads_memory(o) {
             // a loaded 64-bit value may be a pointer the launch writes through
             if [".u64", ".b64", ".s64"].iter().any(|t| o.op.contains(t)) {
                 for d in &o.dests {
@@ -2603,7 +2605,7 @@ fn param_origins<'a>(
             }
             // what a load or an atomic returns is not its address (a loaded 64-bit value is
             // marked above)
-            let memory = memory(o);
+            let memory = reads_memory(o);
             let from: BTreeSet<AddressWord> = o
                 .srcs
                 .iter()
