@@ -42,8 +42,8 @@ k(32, "s32", "s8", "s8", sat=False); k(16, "s32", "u8", "u8", rs=True, sat=False
 
 # warp-level mma.sp::ordered_metadata (m16n8): (name, k, dtype, atype, sel)
 M = []
-def m(kk, d, a, sel=0):
-    M.append((f"m_{d}_{a}_k{kk}_e{sel}", kk, d, a, sel))
+def m(kk, d, a, sel=0, plain=False):
+    M.append((f"m_{d}_{a}_k{kk}_e{sel}{'_p' if plain else ''}", kk, d, a, sel, plain))
 m(16, "f32", "f16", 0); m(16, "f32", "f16", 1); m(32, "f32", "f16", 0); m(32, "f32", "f16", 1)
 m(16, "f16", "f16", 0); m(32, "f16", "f16", 1)
 m(16, "f32", "bf16", 0); m(32, "f32", "bf16", 1)
@@ -57,6 +57,10 @@ m(64, "f32", "e4m3", 0); m(64, "f32", "e5m2", 0)
 m(16, "f32", "f16", 2); m(16, "f32", "f16", 3)
 # bf16 k16 and tf32 k8 with selectors 2 and 3 (appended later, after the f16 rows).
 m(16, "f32", "bf16", 2); m(16, "f32", "bf16", 3); m(8, "f32", "tf32", 2); m(8, "f32", "tf32", 3)
+# plain `mma.sp` (without ::ordered_metadata; appended last): every form above once more, named `_p`,
+# with unordered index pairs (metadata mode 1) in half of the rows.
+for mm in list(M):
+    m(mm[1], mm[2], mm[3], mm[4], plain=True)
 
 KDIM = {"f16": 32, "bf16": 32, "tf32": 16, "e4m3": 64, "e5m2": 64, "s8": 64, "u8": 64}
 ECODE = {"f16": 1, "bf16": 2, "tf32": 3, "e4m3": 4, "e5m2": 5, "s8": 6, "u8": 6}
@@ -143,15 +147,16 @@ def mma_regs(kk, d, a):
     return na, nb, nc
 
 def mkernel(mm):
-    name, kk, d, a, sel = mm
+    name, kk, d, a, sel, plain = mm
+    form = "mma.sp" if plain else "mma.sp::ordered_metadata"
     na, nb, nc = mma_regs(kk, d, a)
     ctype = {"f32": "f32", "f16": "f16", "s32": "s32"}[d]
     bty = a
     if a in ("s8", "u8"):
         bty = a
-        op = f"mma.sp::ordered_metadata.sync.aligned.m16n8k{kk}.row.col.satfinite.s32.{a}.{bty}.s32"
+        op = f"{form}.sync.aligned.m16n8k{kk}.row.col.satfinite.s32.{a}.{bty}.s32"
     else:
-        op = f"mma.sp::ordered_metadata.sync.aligned.m16n8k{kk}.row.col.{d}.{a}.{bty}.{d}"
+        op = f"{form}.sync.aligned.m16n8k{kk}.row.col.{d}.{a}.{bty}.{d}"
     i = 0
     def grp(c):
         nonlocal i
@@ -359,7 +364,7 @@ def table():
         out.append(f'  {{"{name}", {name}, {nregs(n, d)}, {ECODE[a]}, {ECODE[b]}, {DCODE[d]}, {MCODE[a]}, 128}},')
     out.append("#ifndef SP_WGMMA_ONLY")
     for mm in M:
-        name, kk, d, a, sel = mm
+        name, kk, d, a, sel, _ = mm
         na, nb, nc = mma_regs(kk, d, a)
         out.append(f'  {{"{name}", {name}, {nc}, {ECODE[a]}, {ECODE[a]}, {DCODE[d]}, {MCODE[a]}, 32}},')
     out.append("#endif")
@@ -449,7 +454,7 @@ def rows_for(rng):
         name = mm[0]
         for r in range(6):
             cls = [0, 0, 1, 2, 3, 1][r]
-            mode = [0, 2, 0, 0, 0, 2][r]
+            mode = ([0, 1, 1, 0, 2, 1] if mm[5] else [0, 2, 0, 0, 0, 2])[r]
             nk = rng.choice([1, 2])
             out.append(f"{rid}\t{name}\t{rng.randrange(1, 1 << 40)}\t{cls}\t0\t0\t0\t0\t{nk}\t{0 if r == 5 else 1}\t{mode}")
             rid += 1

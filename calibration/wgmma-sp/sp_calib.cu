@@ -1914,6 +1914,462 @@ extern "C" __global__ void __launch_bounds__(128) m_f32_tf32_k8_e3(const uint4* 
   for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
   if (t == 0) out[128 * 4] = 0;
 }
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_f16_k16_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_f16_k16_e1_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 1;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_f16_k32_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_f16_k32_e1_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 1;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f16_f16_k16_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[2], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 2; i++) dd[i] = scale_d ? cin[t * 2 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3}, {%4, %5}, {%0, %1}, %6, 0;\n" : "+r"(dd[0]), "+r"(dd[1]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 2; i++) out[t * 2 + i] = dd[i];
+  if (t == 0) out[128 * 2] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f16_f16_k32_e1_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[2], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 2; i++) dd[i] = scale_d ? cin[t * 2 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, {%6, %7, %8, %9}, {%0, %1}, %10, 1;\n" : "+r"(dd[0]), "+r"(dd[1]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 2; i++) out[t * 2 + i] = dd[i];
+  if (t == 0) out[128 * 2] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_bf16_k16_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_bf16_k32_e1_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 1;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_tf32_k8_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_tf32_k8_e1_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 1;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_tf32_k16_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_tf32_k16_e1_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 1;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_s32_s8_k32_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_s32_s8_k32_e1_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 1;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_s32_s8_k64_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k64.row.col.satfinite.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_s32_u8_k64_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k64.row.col.satfinite.s32.u8.u8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_e4m3_k64_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k64.row.col.f32.e4m3.e4m3.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_e5m2_k64_e0_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[4], br[4];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 4; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 4; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k64.row.col.f32.e5m2.e5m2.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9, %10, %11}, {%0, %1, %2, %3}, %12, 0;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(ar[2]), "r"(ar[3]), "r"(br[0]), "r"(br[1]), "r"(br[2]), "r"(br[3]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_f16_k16_e2_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 2;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_f16_k16_e3_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 3;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_bf16_k16_e2_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 2;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_bf16_k16_e3_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 3;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_tf32_k8_e2_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 2;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
+
+extern "C" __global__ void __launch_bounds__(128) m_f32_tf32_k8_e3_p(const uint4* img, const unsigned* areg, const unsigned* cin,
+    const unsigned* meta, unsigned* out, unsigned long long desc_a, unsigned long long desc_b, int astep, int bstep, int nk, int scale_d) {
+  const int t = threadIdx.x;
+  unsigned dd[4], ar[2], br[2];
+#pragma unroll
+  for (int i = 0; i < 4; i++) dd[i] = scale_d ? cin[t * 4 + i] : 0u;
+#pragma unroll
+  for (int i = 0; i < 2; i++) ar[i] = areg[t * 4 + i];
+#pragma unroll
+  for (int i = 0; i < 2; i++) br[i] = areg[512 + t * 4 + i];
+  for (int s = 0; s < nk; s++) {
+    unsigned mt = meta[s * 128 + t];
+    asm volatile("mma.sp.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%0, %1, %2, %3}, %8, 3;\n" : "+r"(dd[0]), "+r"(dd[1]), "+r"(dd[2]), "+r"(dd[3]) : "r"(ar[0]), "r"(ar[1]), "r"(br[0]), "r"(br[1]), "r"(mt));
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) out[t * 4 + i] = dd[i];
+  if (t == 0) out[128 * 4] = 0;
+}
 #endif
 
 // ---- host ----
@@ -1997,6 +2453,30 @@ static KI KS[] = {
   {"m_f32_bf16_k16_e3", m_f32_bf16_k16_e3, 4, 2, 2, 8, 1, 32},
   {"m_f32_tf32_k8_e2", m_f32_tf32_k8_e2, 4, 3, 3, 8, 2, 32},
   {"m_f32_tf32_k8_e3", m_f32_tf32_k8_e3, 4, 3, 3, 8, 2, 32},
+  {"m_f32_f16_k16_e0_p", m_f32_f16_k16_e0_p, 4, 1, 1, 8, 1, 32},
+  {"m_f32_f16_k16_e1_p", m_f32_f16_k16_e1_p, 4, 1, 1, 8, 1, 32},
+  {"m_f32_f16_k32_e0_p", m_f32_f16_k32_e0_p, 4, 1, 1, 8, 1, 32},
+  {"m_f32_f16_k32_e1_p", m_f32_f16_k32_e1_p, 4, 1, 1, 8, 1, 32},
+  {"m_f16_f16_k16_e0_p", m_f16_f16_k16_e0_p, 2, 1, 1, 9, 1, 32},
+  {"m_f16_f16_k32_e1_p", m_f16_f16_k32_e1_p, 2, 1, 1, 9, 1, 32},
+  {"m_f32_bf16_k16_e0_p", m_f32_bf16_k16_e0_p, 4, 2, 2, 8, 1, 32},
+  {"m_f32_bf16_k32_e1_p", m_f32_bf16_k32_e1_p, 4, 2, 2, 8, 1, 32},
+  {"m_f32_tf32_k8_e0_p", m_f32_tf32_k8_e0_p, 4, 3, 3, 8, 2, 32},
+  {"m_f32_tf32_k8_e1_p", m_f32_tf32_k8_e1_p, 4, 3, 3, 8, 2, 32},
+  {"m_f32_tf32_k16_e0_p", m_f32_tf32_k16_e0_p, 4, 3, 3, 8, 2, 32},
+  {"m_f32_tf32_k16_e1_p", m_f32_tf32_k16_e1_p, 4, 3, 3, 8, 2, 32},
+  {"m_s32_s8_k32_e0_p", m_s32_s8_k32_e0_p, 4, 6, 6, 10, 3, 32},
+  {"m_s32_s8_k32_e1_p", m_s32_s8_k32_e1_p, 4, 6, 6, 10, 3, 32},
+  {"m_s32_s8_k64_e0_p", m_s32_s8_k64_e0_p, 4, 6, 6, 10, 3, 32},
+  {"m_s32_u8_k64_e0_p", m_s32_u8_k64_e0_p, 4, 6, 6, 10, 3, 32},
+  {"m_f32_e4m3_k64_e0_p", m_f32_e4m3_k64_e0_p, 4, 4, 4, 8, 3, 32},
+  {"m_f32_e5m2_k64_e0_p", m_f32_e5m2_k64_e0_p, 4, 5, 5, 8, 3, 32},
+  {"m_f32_f16_k16_e2_p", m_f32_f16_k16_e2_p, 4, 1, 1, 8, 1, 32},
+  {"m_f32_f16_k16_e3_p", m_f32_f16_k16_e3_p, 4, 1, 1, 8, 1, 32},
+  {"m_f32_bf16_k16_e2_p", m_f32_bf16_k16_e2_p, 4, 2, 2, 8, 1, 32},
+  {"m_f32_bf16_k16_e3_p", m_f32_bf16_k16_e3_p, 4, 2, 2, 8, 1, 32},
+  {"m_f32_tf32_k8_e2_p", m_f32_tf32_k8_e2_p, 4, 3, 3, 8, 2, 32},
+  {"m_f32_tf32_k8_e3_p", m_f32_tf32_k8_e3_p, 4, 3, 3, 8, 2, 32},
 #endif
 };
 

@@ -17,9 +17,15 @@ pub fn mma_rows() -> Vec<Row> {
         .collect()
 }
 
-/// The PTX of an `m_D_A_kK_eS` kernel (gen.py's mkernel).
+/// The PTX of an `m_D_A_kK_eS` kernel, or of `m_D_A_kK_eS_p` with plain `mma.sp` (without
+/// `::ordered_metadata`) (gen.py's mkernel).
 pub fn ptx(kernel: &str) -> String {
     let p: Vec<&str> = kernel.split('_').collect();
+    let form = if p.get(5) == Some(&"p") {
+        "mma.sp"
+    } else {
+        "mma.sp::ordered_metadata"
+    };
     let (d, a) = (p[1], p[2]);
     let k: u32 = p[3][1..].parse().unwrap();
     let sel: u32 = p[4][1..].parse().unwrap();
@@ -31,9 +37,9 @@ pub fn ptx(kernel: &str) -> String {
     let nab = (k * bits / 128) as usize;
     let nc = if d == "f16" { 2 } else { 4 };
     let op = if d == "s32" {
-        format!("mma.sp::ordered_metadata.sync.aligned.m16n8k{k}.row.col.satfinite.s32.{a}.{a}.s32")
+        format!("{form}.sync.aligned.m16n8k{k}.row.col.satfinite.s32.{a}.{a}.s32")
     } else {
-        format!("mma.sp::ordered_metadata.sync.aligned.m16n8k{k}.row.col.{d}.{a}.{a}.{d}")
+        format!("{form}.sync.aligned.m16n8k{k}.row.col.{d}.{a}.{a}.{d}")
     };
     let regs = |from: usize, n: usize| {
         (from..from + n)
@@ -75,8 +81,15 @@ add.s32 %r3, %r3, 1;\nbra LOOP;\nDONE:\n{store}ret;\n}}\n",
 
 /// The emulator's D words of a row (32 threads x the D registers).
 pub fn emulate(r: &Row) -> Vec<u32> {
+    emulate_with_meta(r, |_| ())
+}
+
+/// As `emulate`, with the metadata words changed by `edit` first (for alternatives that read the
+/// metadata otherwise than the rule does).
+pub fn emulate_with_meta(r: &Row, edit: impl Fn(&mut [u8])) -> Vec<u32> {
     let k = kinds(&r.kernel);
-    let (_, areg, cin, meta) = inputs(r);
+    let (_, areg, cin, mut meta) = inputs(r);
+    edit(&mut meta);
     let prog = warpscope_ptx::compile(&ptx(&r.kernel))
         .unwrap_or_else(|e| panic!("{}: {e:?}\n{}", r.kernel, ptx(&r.kernel)));
     let launch = Launch::new(
