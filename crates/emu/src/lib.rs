@@ -44,6 +44,7 @@ mod parts;
 pub mod printf;
 pub mod remap;
 pub mod softfloat;
+mod spill;
 pub mod tensor;
 pub mod tex;
 mod timing;

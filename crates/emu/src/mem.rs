@@ -73,8 +73,19 @@ pub(crate) struct Words {
     len: usize,
     /// The allocation (`None`: no words) and its layout.
     alloc: Option<(std::ptr::NonNull<u8>, std::alloc::Layout)>,
-    /// Mapped apart in huge pages (`alloc` then holds the mapping and its length, align 1).
-    mapped: bool,
+    /// How the allocation was made (a mapping: `alloc` holds it and its length, align 1).
+    kind: WordsKind,
+}
+
+/// Where a [`Words`]' allocation comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum WordsKind {
+    /// The global allocator.
+    Heap,
+    /// Mapped apart in transparent huge pages.
+    Huge,
+    /// Mapped from a file the host may page out ([`crate::spill`]).
+    Spilled,
 }
 
 /// Allocations of at least this many bytes are mapped apart, in transparent huge pages.
@@ -139,10 +150,17 @@ unsafe impl Sync for Words {}
 impl Drop for Words {
     fn drop(&mut self) {
         #[cfg(target_os = "linux")]
-        if self.mapped {
+        if self.kind == WordsKind::Huge {
             if let Some((p, layout)) = self.alloc {
                 // SAFETY: mapped in `map_huge` with this length.
                 unsafe { libc::munmap(p.as_ptr().cast(), layout.size()) };
+            }
+            return;
+        }
+        if self.kind == WordsKind::Spilled {
+            if let Some((p, layout)) = self.alloc {
+                // SAFETY: mapped by `spill::map` with this length, not used after.
+                unsafe { crate::spill::unmap(p.as_ptr(), layout.size()) };
             }
             return;
         }
@@ -165,7 +183,22 @@ impl Words {
                 lines: std::ptr::NonNull::dangling(),
                 len,
                 alloc: None,
-                mapped: false,
+                kind: WordsKind::Heap,
+            };
+        }
+        let from = crate::spill::spill_from();
+        if from > 0
+            && n * 64 >= from
+            && let Some((p, bytes)) = crate::spill::map(n * 64)
+        {
+            return Words {
+                lines: p.cast::<Line>(),
+                len,
+                alloc: Some((
+                    p,
+                    std::alloc::Layout::from_size_align(bytes, 1).expect("a mapping's length"),
+                )),
+                kind: WordsKind::Spilled,
             };
         }
         if n * 64 >= HUGE_FROM
@@ -179,7 +212,7 @@ impl Words {
                     p,
                     std::alloc::Layout::from_size_align(bytes, 1).expect("a mapping's length"),
                 )),
-                mapped: true,
+                kind: WordsKind::Huge,
             };
         }
         let layout = n
@@ -200,7 +233,7 @@ impl Words {
             lines,
             len,
             alloc: Some((p, layout)),
-            mapped: false,
+            kind: WordsKind::Heap,
         }
     }
 
