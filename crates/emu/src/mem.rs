@@ -84,8 +84,8 @@ enum WordsKind {
     Heap,
     /// Mapped apart in transparent huge pages.
     Huge,
-    /// Mapped from a file the host may page out ([`crate::spill`]).
-    Spilled,
+    /// Mapped from a file the host may page out ([`crate::spill`]), with its descriptor.
+    Spilled(i32),
 }
 
 /// Allocations of at least this many bytes are mapped apart, in transparent huge pages.
@@ -157,10 +157,10 @@ impl Drop for Words {
             }
             return;
         }
-        if self.kind == WordsKind::Spilled {
+        if let WordsKind::Spilled(fd) = self.kind {
             if let Some((p, layout)) = self.alloc {
-                // SAFETY: mapped by `spill::map` with this length, not used after.
-                unsafe { crate::spill::unmap(p.as_ptr(), layout.size()) };
+                // SAFETY: mapped by `spill::map` with this length and file, not used after.
+                unsafe { crate::spill::unmap(p.as_ptr(), layout.size(), fd) };
             }
             return;
         }
@@ -189,7 +189,7 @@ impl Words {
         let from = crate::spill::spill_from();
         if from > 0
             && n * 64 >= from
-            && let Some((p, bytes)) = crate::spill::map(n * 64)
+            && let Some((p, bytes, fd)) = crate::spill::map(n * 64)
         {
             return Words {
                 lines: p.cast::<Line>(),
@@ -198,7 +198,7 @@ impl Words {
                     p,
                     std::alloc::Layout::from_size_align(bytes, 1).expect("a mapping's length"),
                 )),
-                kind: WordsKind::Spilled,
+                kind: WordsKind::Spilled(fd),
             };
         }
         if n * 64 >= HUGE_FROM
@@ -626,6 +626,13 @@ impl Global {
     /// one region.
     pub fn read_range(&self, addr: u64, out: &mut [u8]) -> Option<()> {
         let (r, off) = self.find(addr, out.len() as u64)?;
+        // a spilled region's file holds its words' little-endian bytes from offset 0
+        if cfg!(target_endian = "little")
+            && let WordsKind::Spilled(fd) = r.words.kind
+            && crate::spill::read_at(fd, off, out)
+        {
+            return Some(());
+        }
         let mut k = 0;
         while k < out.len() {
             let o = off + k;
@@ -659,6 +666,12 @@ impl Global {
     pub fn write_range(&self, addr: u64, data: &[u8]) -> Option<()> {
         let (r, off) = self.find(addr, data.len() as u64)?;
         r.zero.store(false, Relaxed);
+        if cfg!(target_endian = "little")
+            && let WordsKind::Spilled(fd) = r.words.kind
+            && crate::spill::write_at(fd, off, data)
+        {
+            return Some(());
+        }
         let mut k = 0;
         while k < data.len() {
             let o = off + k;

@@ -48,16 +48,17 @@ fn registry() -> &'static Mutex<Vec<(usize, usize)>> {
 }
 
 /// `bytes` zero bytes mapped from a fresh unlinked file, or `None` where that cannot be done
-/// safely (the caller maps anonymous memory). Returns the mapping and its length.
+/// safely (the caller maps anonymous memory). Returns the mapping, its length and the file's
+/// descriptor (kept open for [`write_at`] and [`read_at`]; [`unmap`] closes it).
 #[cfg(target_os = "linux")]
-pub(crate) fn map(bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize)> {
+pub(crate) fn map(bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize, i32)> {
     let dir = std::env::var_os("WARPSCOPE_SPILL_DIR")
         .or_else(|| std::env::var_os("TMPDIR"))
         .unwrap_or_else(|| "/var/tmp".into());
     let dir = std::ffi::CString::new(std::os::unix::ffi::OsStrExt::as_bytes(dir.as_os_str())).ok()?;
     let len = bytes.checked_next_multiple_of(1 << 21)?;
     // SAFETY: plain system calls on a path and a descriptor this function owns; every result is
-    // checked, and the descriptor is closed on every path (the mapping keeps the file).
+    // checked, and the descriptor is closed on every path but success.
     unsafe {
         let mut fs: libc::statfs = std::mem::zeroed();
         if libc::statfs(dir.as_ptr(), &mut fs) != 0 {
@@ -90,8 +91,8 @@ pub(crate) fn map(bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize)> {
         } else {
             libc::MAP_FAILED
         };
-        libc::close(fd);
         if p == libc::MAP_FAILED {
+            libc::close(fd);
             return None;
         }
         registry()
@@ -99,29 +100,97 @@ pub(crate) fn map(bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize)> {
             .unwrap_or_else(|e| e.into_inner())
             .push((p as usize, len));
         start_watcher();
-        Some((std::ptr::NonNull::new(p.cast())?, len))
+        Some((std::ptr::NonNull::new(p.cast())?, len, fd))
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn map(_bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize)> {
+pub(crate) fn map(_bytes: usize) -> Option<(std::ptr::NonNull<u8>, usize, i32)> {
     None
 }
 
-/// Unmaps a mapping made by [`map`].
-///
-/// # Safety
-/// `p` and `len` are a mapping [`map`] returned, not used after this call.
+/// Host copies into and out of a spilled region go through the file (`pwrite`/`pread`: the same
+/// page cache the mapping shows, without mapping a page into the process or faulting on it), in
+/// pieces on every host thread. Whether every byte was copied (`false`: the caller copies through
+/// the mapping; a piece copied twice holds the same bytes).
+const PIECE: usize = 16 << 20;
+
 #[cfg(target_os = "linux")]
-pub(crate) unsafe fn unmap(p: *mut u8, len: usize) {
-    let mut r = registry().lock().unwrap_or_else(|e| e.into_inner());
-    r.retain(|&(a, _)| a != p as usize);
-    // SAFETY: the caller's contract; the registry's lock keeps the watcher off it meanwhile.
-    unsafe { libc::munmap(p.cast(), len) };
+pub(crate) fn write_at(fd: i32, off: usize, data: &[u8]) -> bool {
+    use rayon::prelude::*;
+    data.par_chunks(PIECE).enumerate().all(|(i, c)| {
+        let mut done = 0;
+        while done < c.len() {
+            let at = off + i * PIECE + done;
+            // SAFETY: `c[done..]` is readable for its length; `fd` is a spilled region's file.
+            let n = unsafe { libc::pwrite(fd, c[done..].as_ptr().cast(), c.len() - done, at as libc::off_t) };
+            if n <= 0 {
+                if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return false;
+            }
+            done += n as usize;
+        }
+        true
+    })
+}
+
+#[cfg(target_os = "linux")]
+pub(crate) fn read_at(fd: i32, off: usize, out: &mut [u8]) -> bool {
+    use rayon::prelude::*;
+    out.par_chunks_mut(PIECE).enumerate().all(|(i, c)| {
+        let mut done = 0;
+        while done < c.len() {
+            let at = off + i * PIECE + done;
+            // SAFETY: `c[done..]` is writable for its length; `fd` is a spilled region's file.
+            let n = unsafe {
+                libc::pread(
+                    fd,
+                    c[done..].as_mut_ptr().cast(),
+                    c.len() - done,
+                    at as libc::off_t,
+                )
+            };
+            if n <= 0 {
+                if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return false;
+            }
+            done += n as usize;
+        }
+        true
+    })
 }
 
 #[cfg(not(target_os = "linux"))]
-pub(crate) unsafe fn unmap(_p: *mut u8, _len: usize) {}
+pub(crate) fn write_at(_fd: i32, _off: usize, _data: &[u8]) -> bool {
+    false
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn read_at(_fd: i32, _off: usize, _out: &mut [u8]) -> bool {
+    false
+}
+
+/// Unmaps a mapping made by [`map`] and closes its file.
+///
+/// # Safety
+/// `p`, `len` and `fd` are what [`map`] returned, not used after this call.
+#[cfg(target_os = "linux")]
+pub(crate) unsafe fn unmap(p: *mut u8, len: usize, fd: i32) {
+    let mut r = registry().lock().unwrap_or_else(|e| e.into_inner());
+    r.retain(|&(a, _)| a != p as usize);
+    // SAFETY: the caller's contract; the registry's lock keeps the watcher off it meanwhile.
+    unsafe {
+        libc::munmap(p.cast(), len);
+        libc::close(fd);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) unsafe fn unmap(_p: *mut u8, _len: usize, _fd: i32) {}
 
 /// File pages mapped into the process (`/proc/self/statm`'s third field: file and shared
 /// memory pages), in bytes.
@@ -173,7 +242,7 @@ mod tests {
     /// watcher relies on), and the mapping's pages leave the process's resident set.
     #[test]
     fn dropped_pages_keep_their_bytes() {
-        let Some((p, len)) = map(8 << 20) else {
+        let Some((p, len, fd)) = map(8 << 20) else {
             panic!("no spill file could be made in WARPSCOPE_SPILL_DIR, TMPDIR or /var/tmp");
         };
         let words = len / 4;
@@ -195,7 +264,13 @@ mod tests {
                 .all(|(i, &w)| w == (i as u32).wrapping_mul(2_654_435_761)),
             "bytes lost"
         );
+        // the file shows what the mapping holds, and a write to it shows in the mapping
+        let mut back = vec![0u8; 4096];
+        assert!(read_at(fd, 4096, &mut back));
+        assert_eq!(back[..4], 1024u32.wrapping_mul(2_654_435_761).to_le_bytes());
+        assert!(write_at(fd, 8, &[1, 2, 3, 4]));
+        assert_eq!(s[2], u32::from_le_bytes([1, 2, 3, 4]));
         // SAFETY: mapped above, not used after.
-        unsafe { unmap(p.as_ptr(), len) };
+        unsafe { unmap(p.as_ptr(), len, fd) };
     }
 }
