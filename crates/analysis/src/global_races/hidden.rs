@@ -22,11 +22,12 @@
 //! and strong writes leave it: the first of them may be ordered after it (a lane after a
 //! `__syncwarp()`, a thread that acquired from the writer) while a later one is not, and
 //! two strong writes never race with each other, so the cell's last write alone would not
-//! show that later one's race. A plain write may drop it: it is checked against the cell's
-//! strong write, which follows the hidden write in its thread, so it races with that write
-//! unless it is ordered after both; and every later access is either ordered after that plain
-//! write (so after the hidden write too) or races with it, which the cell shows. Barriers do not
-//! drop it: the checks by the barriers between say which of them are needed. Bound: at most one
+//! show that later one's race. A plain write drops it: it is checked against the cell's last
+//! write, which is the hidden write's own thread's strong write (then it races with it unless
+//! ordered after both) or another thread's atomic or strong write (checked against the hidden
+//! write when it came); every later access is either ordered after the plain write or races
+//! with it, which the cell shows. Barriers do not drop it: the checks say which barriers
+//! between are needed. Bound: at most one
 //! entry per cell (a touched word, or a byte of a split word), [`ENTRY_BYTES`] each, counted in
 //! the launch's shadow budget: a hidden write that finds no room is not kept.
 
