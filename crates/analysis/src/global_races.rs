@@ -1095,12 +1095,14 @@ impl GlobalRaceSink {
             }
         } else {
             // the writer's plain write that its own strong write now hides is kept (see
-            // `hidden`); another thread's write, or a plain one of its own, drops it
-            if w.is_some() && w.same_thread(&me) && (kind == AccessKind::Atomic || me.strong > 0) {
+            // `hidden`), past other threads' atomic and strong writes (a third thread's access
+            // may be unordered with it though the first was not); a plain write drops it
+            let strong_write = kind == AccessKind::Atomic || me.strong > 0;
+            if w.is_some() && w.same_thread(&me) && strong_write {
                 if w.code() == 2 && w.strong == 0 {
                     c.hidden = hid.set(addr, w, room);
                 }
-            } else if c.hidden {
+            } else if c.hidden && !strong_write {
                 hid.remove(addr);
                 c.hidden = false;
             }
@@ -2382,7 +2384,7 @@ mod tests {
     }
 
     #[test]
-    fn another_threads_write_or_the_writers_plain_write_drops_the_hidden_store() {
+    fn another_threads_atomic_keeps_the_hidden_store_and_a_plain_write_drops_it() {
         let shared = GlobalShared::new();
         let mut s = GlobalRaceSink::new(0, 96, lock_ops(), Arc::clone(&shared));
         s.set_block_order(true);
@@ -2390,19 +2392,53 @@ mod tests {
         at(&mut s, 0, 0, 1, AccessKind::Atomic, 0x1000);
         let held = || shared.tracker.lock().unwrap().cells.hidden.bytes();
         assert!(held() > 0);
-        // thread 32's atomic races with the store (nothing orders them), and drops it
+        // thread 32's atomic races with the store (nothing orders them) and keeps it
         at(&mut s, 1, 0, 1, AccessKind::Atomic, 0x1000);
         assert_eq!(found(&s), [(0, 1, 4)]);
+        assert!(held() > 0);
+        // so thread 64's atomic, after the cell's last write became thread 32's, is checked too
+        at(&mut s, 2, 0, 1, AccessKind::Atomic, 0x1000);
+        assert_eq!(found(&s), [(0, 1, 8)]);
+        // thread 33's plain write drops it (it races with thread 64's atomic, which the cell
+        // holds)
+        at(&mut s, 1, 1, 0, AccessKind::Write, 0x1000);
         assert_eq!(held(), 0);
+        assert_eq!(found(&s), [(0, 1, 8), (1, 0, 4)]);
         // the writer's plain store then its atomic: kept again; its plain store drops it
         at(&mut s, 0, 0, 0, AccessKind::Write, 0x1004);
         at(&mut s, 0, 0, 1, AccessKind::Atomic, 0x1004);
         assert!(held() > 0);
         at(&mut s, 0, 0, 0, AccessKind::Write, 0x1004);
         assert_eq!(held(), 0);
-        at(&mut s, 2, 0, 1, AccessKind::Atomic, 0x1004);
-        // the atomic races with the plain store it follows, as before: (0, 1) counted again
-        assert_eq!(found(&s), [(0, 1, 8)]);
+    }
+
+    #[test]
+    fn a_hidden_store_is_kept_past_an_ordered_atomic_for_a_later_unordered_one() {
+        // thread 0 stores the word and adds to it by an atomic; lane 1 adds after a
+        // `__syncwarp()` (ordered after the store), then thread 32 of another warp adds with
+        // nothing ordering it after the store: a race with the store (pc 0)
+        for barrier in [false, true] {
+            let shared = GlobalShared::new();
+            let mut s = GlobalRaceSink::new(0, 64, lock_ops(), Arc::clone(&shared));
+            s.set_block_order(true);
+            at(&mut s, 0, 0, 0, AccessKind::Write, 0x1000);
+            at(&mut s, 0, 0, 1, AccessKind::Atomic, 0x1000);
+            s.warp_barrier(0, 9, u32::MAX);
+            at(&mut s, 0, 1, 1, AccessKind::Atomic, 0x1000);
+            assert_eq!(found(&s), []);
+            if barrier {
+                // a block barrier orders the store before thread 32's atomic: no race, and the
+                // barrier is needed
+                s.barrier_release(7);
+            }
+            at(&mut s, 1, 0, 1, AccessKind::Atomic, 0x1000);
+            if barrier {
+                assert_eq!(found(&s), []);
+                assert_eq!(s.needed.keys().copied().collect::<Vec<_>>(), [7]);
+            } else {
+                assert_eq!(found(&s), [(0, 1, 4)]);
+            }
+        }
     }
 
     #[test]

@@ -238,8 +238,10 @@ const STRONG: u8 = 2;
 /// 1 (see [`Acc::exempt`]).
 const SIZE_SHIFT: u8 = 2;
 /// [`Acc::flags`], in [`Cell::w2`] only: a write of the cell's writer's own thread in an earlier
-/// barrier interval, which that thread's later write (`Cell::w`) hides. It conflicts only with
-/// other threads' later atomic and strong accesses (see [`Acc::hides_from`]).
+/// barrier interval, which that thread's later write (`Cell::w`) hides, or a plain write of its
+/// thread that the thread's own atomic or strong write hid in the same interval. It conflicts only
+/// with other threads' later atomic and strong accesses (see [`Acc::hides_from`]), and stays
+/// past other threads' atomic and strong writes (until a plain write).
 const HIDDEN: u8 = 1 << 7;
 
 /// The [`Acc::flags`] size bits of an access of `width` bytes per lane in `vec` elements (0: a
@@ -324,7 +326,8 @@ impl Acc {
 #[repr(C, align(64))]
 struct Cell {
     w: Acc,
-    /// Another thread's atomic in the same epoch as an atomic `w` (atomics of several threads).
+    /// Another thread's atomic in the same epoch as an atomic `w` (atomics of several threads), or a
+    /// [`HIDDEN`] write.
     w2: Acc,
     r1: Acc,
     r2: Acc,
@@ -1189,7 +1192,12 @@ impl HazardSink {
                 }
             }
         }
-        self.conflict(w2, AccessKind::Atomic, me, kind, addr, n, false);
+        let w2_kind = if w2.atomic() {
+            AccessKind::Atomic
+        } else {
+            AccessKind::Write
+        };
+        self.conflict(w2, w2_kind, me, kind, addr, n, false);
         update(
             &mut self.shadow[idx],
             &mut self.more,
@@ -1815,7 +1823,21 @@ fn update(
             let old_w = c.w;
             let steady = steady_after(c, me, kind, silent);
             let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic() && c.w.epoch == me.epoch;
-            c.w2 = if keep && c.w.tid != me.tid {
+            // a hidden write stays past atomic and strong writes of any thread: a third thread's
+            // strong access may be unordered with it though the first was not (only a plain
+            // write, which the cell's writer checks, replaces it)
+            let hidden_stays = c.w2.flags & HIDDEN != 0 && me.strong();
+            c.w2 = if me.strong() && old_w.is_some() && old_w.tid == me.tid && !old_w.strong() {
+                // its own plain write (of this barrier interval or an earlier one), hidden by
+                // this strong write: checked against other threads' atomic and strong accesses
+                Acc {
+                    flags: old_w.flags | HIDDEN,
+                    steady: false,
+                    ..old_w
+                }
+            } else if hidden_stays {
+                c.w2
+            } else if keep && c.w.tid != me.tid {
                 c.w
             } else if keep {
                 c.w2
@@ -1833,16 +1855,6 @@ fn update(
             };
             c.w = me;
             c.w.steady = steady;
-            // A strong write after the same thread's plain write in this epoch: that plain write
-            // still conflicts with other threads' strong accesses, so the writer stays plain.
-            if me.strong()
-                && old_w.is_some()
-                && !old_w.strong()
-                && old_w.tid == me.tid
-                && old_w.epoch == me.epoch
-            {
-                c.w.flags = 0;
-            }
             // A write conflicts with whatever the earlier reads would; an atomic does not conflict
             // with later atomics, so the readers stay.
             if kind == AccessKind::Write {

@@ -327,3 +327,46 @@ fn a_read_before_a_barrier_still_needs_it_after_the_writer_re_read_its_element()
     b.ld(1, LD, DATA + 4);
     assert_eq!(b.redundant(), [60]);
 }
+
+/// Thread 0 stores a word plainly and then by a strong store in one barrier interval (a counter
+/// it initialises, then updates as the others do): the plain store is kept aside and checked
+/// against other threads' strong accesses. Thread 32's strong load is not ordered after it: the
+/// race names the plain store, not the strong one.
+#[test]
+fn a_plain_store_hidden_by_its_threads_strong_store_races_with_another_warps_strong_load() {
+    let mut b = Block::new();
+    b.st(0, ST, DATA);
+    b.st(0, ST_VOL, DATA);
+    b.ld(32, LD_VOL, DATA);
+    assert_eq!(b.races(), [vec![ST, LD_VOL]]);
+}
+
+/// The same after a lane of thread 0's warp, ordered by `__syncwarp()`, stored strongly too: the
+/// hidden store stays past that ordered write, and thread 32's strong load still races with it.
+#[test]
+fn a_hidden_plain_store_stays_past_another_threads_ordered_strong_store() {
+    let mut b = Block::new();
+    b.st(0, ST, DATA);
+    b.st(0, ST_VOL, DATA);
+    b.syncwarp(0);
+    b.st(1, ST_VOL, DATA);
+    b.ld(32, LD_VOL, DATA);
+    assert_eq!(b.races(), [vec![ST, LD_VOL]]);
+}
+
+/// Its look-alike: thread 0 fences after both stores and sets the flag; thread 32 reads the flag
+/// and fences before its strong load, which is so ordered after the plain store: no race.
+#[test]
+fn a_hidden_plain_store_released_by_a_flag_is_no_race() {
+    let mut b = Block::new();
+    b.st(0, ST, DATA);
+    b.st(0, ST_VOL, DATA);
+    b.fence(0);
+    b.st(0, ST_VOL, FLAG);
+    b.syncwarp(0);
+    b.st(1, ST_VOL, DATA);
+    b.ld(32, LD_VOL, FLAG);
+    b.fence(32);
+    b.ld(32, LD_VOL, DATA);
+    assert!(b.races().is_empty());
+}

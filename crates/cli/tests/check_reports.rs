@@ -61,7 +61,8 @@ fn findings<'a>(v: &'a Value, kind: &str) -> Vec<&'a Value> {
 
 #[test]
 fn code_inlined_from_a_cuda_header_is_named_by_the_users_line() {
-    // __barrier_sync (sm_30_intrinsics.hpp:99) inlined into arrive() (line 6), inlined at line 14
+    // __barrier_sync (sm_30_intrinsics.hpp:99) inlined into arrive() (line 6), inlined at line 14:
+    // the user's line, the header's line and the line that called arrive() as context
     let args = [
         "inlineBarrier.ptx",
         "--grid",
@@ -80,7 +81,7 @@ fn code_inlined_from_a_cuda_header_is_named_by_the_users_line() {
     let m = d[0]["message"].as_str().unwrap();
     assert!(
         m.starts_with(
-            "barrier at inlineBarrier.cu:6 (via sm_30_intrinsics.hpp:99) reached by only part of the block"
+            "barrier at inlineBarrier.cu:6 (via sm_30_intrinsics.hpp:99; inlined, called from inlineBarrier.cu:14) reached by only part of the block"
         ),
         "{m}"
     );

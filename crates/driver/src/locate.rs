@@ -7,7 +7,9 @@ use warpscope_emu::Program;
 /// How an instruction is named in findings: `file.cu:LINE` (base name), else `PTX line N`; and the
 /// file's base name. Code the compiler inlined from a CUDA header (`__shfl_sync`, `__syncwarp`,
 /// cooperative groups) is named by the user's line that called it, with the header's line after it
-/// as context: `k.cu:12 (via sm_30_intrinsics.hpp:99)` (see [`user_frame`]).
+/// as context: `k.cu:12 (via sm_30_intrinsics.hpp:99)` (see [`user_frame`]). Code of a function of
+/// the user's that the compiler inlined is named by its own line, with the lines that called it
+/// as context: `k.cu:3 (inlined, called from k.cu:9)`.
 pub fn locate(program: &Program, pc: u32) -> (Loc, Option<String>) {
     let frames = program.frames(pc);
     let base = |l: &warpscope_emu::SrcLoc| {
@@ -31,9 +33,23 @@ pub fn locate(program: &Program, pc: u32) -> (Loc, Option<String>) {
                 return (at, base);
             }
             let mut label = name(l);
+            let mut context = Vec::new();
             if i > 0 {
                 let via: Vec<String> = frames[..i].iter().map(name).collect();
-                label.push_str(&format!(" (via {})", via.join(" <- ")));
+                context.push(format!("via {}", via.join(" <- ")));
+            }
+            // a function of the user's the compiler inlined: the lines that called it, innermost
+            // first (`k.cu:3 (inlined, called from k.cu:9)`)
+            let callers: Vec<String> = frames[i + 1..]
+                .iter()
+                .filter(|f| f.line != 0 && !program.file_name(f.file).is_some_and(is_toolkit_header))
+                .map(name)
+                .collect();
+            if !callers.is_empty() {
+                context.push(format!("inlined, called from {}", callers.join(" <- ")));
+            }
+            if !context.is_empty() {
+                label.push_str(&format!(" ({})", context.join("; ")));
             }
             (
                 Loc {
@@ -164,5 +180,36 @@ mod tests {
         assert_eq!(base.as_deref(), Some("a.cu"));
         // the first instruction has no line before it: it keeps line 0
         assert_eq!(locate(&program, at(10)).0.line, Some(0));
+    }
+
+    /// A store in a function of the user's inlined at line 9 (PTX line 13), and a shuffle of a
+    /// toolkit header inlined at line 4 (PTX line 15).
+    const INLINED: &str = ".version 9.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/a.cu\"\n\
+        .file 2 \"/cuda/include/sm_30_intrinsics.hpp\"\n\
+        .visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\n\
+        .loc 1 9 3\nld.param.u64 %rd1, [p];\n\
+        .loc 1 3 5, function_name $L__info_string0, inlined_at 1 9 3\nst.global.u32 [%rd1], %r1;\n\
+        .loc 2 99 1, function_name $L__info_string1, inlined_at 1 4 7\n\
+        shfl.sync.idx.b32 %r2, %r1, 0, 31, -1;\nret;\n}\n";
+
+    #[test]
+    fn code_of_an_inlined_function_of_the_users_names_its_callers() {
+        let (module, _) = warpscope_ptx::parse(INLINED);
+        let program = warpscope_ptx::lower(&module).unwrap();
+        let k = program.kernel("k").unwrap();
+        let at = |ptx_line: u32| {
+            (k.entry..k.end)
+                .find(|&pc| program.inst_info(pc).ptx_line == ptx_line)
+                .unwrap()
+        };
+        let (st, _) = locate(&program, at(13));
+        assert_eq!(st.line, Some(3));
+        assert_eq!(st.label, "a.cu:3 (inlined, called from a.cu:9)");
+        // the kernel's own line: no context; the header's code: the user's line, the header's after
+        assert_eq!(locate(&program, at(11)).0.label, "a.cu:9");
+        assert_eq!(
+            locate(&program, at(15)).0.label,
+            "a.cu:4 (via sm_30_intrinsics.hpp:99)"
+        );
     }
 }

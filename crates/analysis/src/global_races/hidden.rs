@@ -16,9 +16,20 @@
 //!
 //! Kept beside the cells, keyed as [`super::reads`] keys its lists (the word's address, or the
 //! byte's once the word is split): a cell only says that it has one ([`super::GCell::hidden`]),
-//! so the cell (and the bytes per touched word) stay as they were. Another thread's write, or a
-//! plain write of the writer's own, drops the entry. Bounded by the launch's shadow budget: a
-//! hidden write that finds no room is not kept.
+//! so the cell (and the bytes per touched word) stay as they were.
+//!
+//! How long it is kept: until a plain write of the cell, by any thread. Other threads' atomic
+//! and strong writes leave it: the first of them may be ordered after it (a lane after a
+//! `__syncwarp()`, a thread that acquired from the writer) while a later one is not, and
+//! two strong writes never race with each other, so the cell's last write alone would not
+//! show that later one's race. A plain write drops it: it is checked against the cell's last
+//! write, which is the hidden write's own thread's strong write (then it races with it unless
+//! ordered after both) or another thread's atomic or strong write (checked against the hidden
+//! write when it came); every later access is either ordered after the plain write or races
+//! with it, which the cell shows. Barriers do not drop it: the checks say which barriers
+//! between are needed. Bound: at most one
+//! entry per cell (a touched word, or a byte of a split word), [`ENTRY_BYTES`] each, counted in
+//! the launch's shadow budget: a hidden write that finds no room is not kept.
 
 use rustc_hash::FxHashMap;
 
