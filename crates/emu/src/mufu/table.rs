@@ -63,7 +63,7 @@ const SEG: u32 = 10;
 const FAR: i16 = i16::MIN;
 
 #[derive(Clone, Copy)]
-#[repr(C, align(16))]
+#[repr(C, align(32))]
 struct Seg {
     /// the error line, in units in the last place of the exact value
     a: f32,
@@ -71,6 +71,11 @@ struct Seg {
     /// the segment's exceptions: `exc[first..end]`
     first: u32,
     end: u32,
+    /// bit `g` set when an exception's offset is in `[16 g, 16 g + 16)`: most lookups learn from
+    /// one bit that they have none, a branch the host predicts (the scan of the segment's
+    /// exceptions mispredicted nearly every time). Beside the line, so that a lookup's line and
+    /// mark come in one cache line (two gathers a lane from two tables before)
+    groups: u64,
 }
 
 pub(crate) struct Model {
@@ -81,14 +86,15 @@ pub(crate) struct Model {
     exc: Vec<u32>,
     /// (entry, result) of the exceptions marked `FAR`, ascending
     far: Vec<(u32, u32)>,
-    /// per segment, bit `g` set when an exception's offset is in `[16 g, 16 g + 16)`: most
-    /// lookups learn from one bit that they have none, a branch the host predicts (the scan of the
-    /// segment's exceptions mispredicted nearly every time)
-    groups: Vec<u64>,
 }
 
-/// log2 of the entries per bit of [`Model::groups`]
+/// log2 of the entries per bit of [`Seg::groups`]
 const GROUP: u32 = SEG - 6;
+
+/// [`Seg::groups`] of a segment's exceptions `exc`.
+fn groups_of(exc: &[u32]) -> u64 {
+    exc.iter().fold(0u64, |g, &x| g | 1 << (x >> 16 >> GROUP))
+}
 
 /// The prediction of an entry whose exact value is `y`, `t` entries from its segment's middle.
 #[inline(always)]
@@ -414,18 +420,18 @@ impl Model {
             .zip(&diffs)
             .map(|(&o, &d)| u32::from(o) << 16 | u32::from(d))
             .collect();
-        let (mut segs, mut groups, mut first) = (Vec::with_capacity(nseg), Vec::with_capacity(nseg), 0usize);
+        let (mut segs, mut first) = (Vec::with_capacity(nseg), 0usize);
         for s in 0..nseg {
             let end = first + counts[s] as usize;
             let e = exc
                 .get(first..end)
                 .unwrap_or_else(|| panic!("the embedded {what} model's exception counts"));
-            groups.push(e.iter().fold(0u64, |g, &x| g | 1 << (x >> 16 >> GROUP)));
             segs.push(Seg {
                 a: f32::from_bits(a[s]),
                 b: f32::from_bits(b[s]),
                 first: first as u32,
                 end: end as u32,
+                groups: groups_of(e),
             });
             first = end;
         }
@@ -435,12 +441,13 @@ impl Model {
             segs,
             exc,
             far: far_i.into_iter().zip(far_r).collect(),
-            groups,
         }
     }
 
     fn bytes(&self) -> usize {
-        self.segs.len() * 16 + self.exc.len() * 4 + self.far.len() * 8 + self.groups.len() * 8
+        // the lines and marks as they were laid out apart (16 and 8 bytes a segment): the size
+        // that chooses a table's form
+        self.segs.len() * 24 + self.exc.len() * 4 + self.far.len() * 8
     }
 
     /// The model of `nseg` segments whose results `results(s, chunk)` puts in `chunk`.
@@ -464,9 +471,8 @@ impl Model {
         let mut segs = Vec::with_capacity(parts.len());
         let mut exc = Vec::with_capacity(parts.iter().map(|p| p.1.len()).sum());
         let mut far = Vec::new();
-        let mut groups = Vec::with_capacity(parts.len());
         for (mut seg, e, f) in parts {
-            groups.push(e.iter().fold(0u64, |g, &x| g | 1 << (x >> 16 >> GROUP)));
+            seg.groups = groups_of(&e);
             seg.first = exc.len() as u32;
             exc.extend_from_slice(&e);
             seg.end = exc.len() as u32;
@@ -478,7 +484,6 @@ impl Model {
             segs,
             exc,
             far,
-            groups,
         }
     }
 
@@ -531,6 +536,7 @@ impl Model {
             b,
             first: 0,
             end: 0,
+            groups: 0,
         };
         (seg, exc, far)
     }
@@ -546,7 +552,7 @@ impl Model {
         let s = self.segs[i >> SEG];
         let p = predict(y, s.a, s.b, centred(i));
         let off = (i & ((1 << SEG) - 1)) as u32;
-        if self.groups[i >> SEG] >> (off >> GROUP) & 1 == 0 {
+        if s.groups >> (off >> GROUP) & 1 == 0 {
             return p;
         }
         self.exception(i, p)
@@ -566,7 +572,8 @@ impl Model {
         // computed over whole arrays
         for l in 0..32 {
             let s = at[l] >> SEG;
-            (a[l], b[l], g[l]) = (self.segs[s].a, self.segs[s].b, self.groups[s]);
+            let seg = &self.segs[s];
+            (a[l], b[l], g[l]) = (seg.a, seg.b, seg.groups);
         }
         let mut marked = 0u32;
         for l in 0..32 {
@@ -619,11 +626,16 @@ impl Model {
         let s = self.segs[i >> SEG];
         let off = (i & ((1 << SEG) - 1)) as u32;
         let exc = &self.exc[s.first as usize..s.end as usize];
-        // the segment's exceptions are ascending by offset: the first at or after `off` follows
-        // the ones below it, counted without a branch per exception (a scan that stops at the
-        // first one costs a mispredicted branch per lookup)
-        let below: u32 = exc.iter().map(|&x| u32::from(x >> 16 < off)).sum();
-        match exc.get(below as usize) {
+        // the segment's exceptions are ascending by offset, so those of the marked groups below
+        // `off`'s (at least one each) come first: the search starts past as many as there are
+        // such groups, then steps over the rest below `off` (an earlier group's second one, or
+        // one of `off`'s group before it: mostly none), not over the whole segment's list
+        let group = off >> GROUP;
+        let mut below = (s.groups & ((1u64 << group) - 1)).count_ones() as usize;
+        while exc.get(below).is_some_and(|&x| x >> 16 < off) {
+            below += 1;
+        }
+        match exc.get(below) {
             Some(&x) if x >> 16 == off => {
                 let d = x as u16 as i16;
                 if d == FAR {
