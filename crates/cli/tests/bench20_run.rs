@@ -22,8 +22,8 @@ support::bench_programs!(built "calibration/run/bench20");
 // lanes (a NaN's payload is not modelled): its branches are the PTX's, an estimate
 program!(dslow, 3, [2, 3, 3]);
 // Euclid's loop and the radix writer branch on remainders ptxas's 64-bit subroutine computes
-// (I2F.U64.RP, MUFU.RCP, the IMAD.HI carry chain): followed
-program!(div64, 3, [3, 3, 3]);
+// through the carry out of an `IMAD.HI.U32`, which the flow leaves unknown: estimates
+program!(div64, 3, [1, 3, 2]);
 // a branch on a shared atomicAdd's result (the order of the warps' atomics is the GPU's): the
 // branch and global counters are estimates; the shared ones exact
 program!(fbins, 1, [0, 1, 0]);
@@ -32,5 +32,6 @@ program!(negoff, 3, [3, 3, 3]);
 program!(tokens, 1, [1, 1, 1]);
 // a debug build: two groups of lanes inside one convergence barrier at once (estimates)
 program!(tokens_G, 1, [0, 1, 0]);
-// a debug build followed into its division subroutines; radix's global accesses are the PTX's
+// a debug build followed into its division subroutines (`I2F.U64.RP` seeds their reciprocal);
+// radix's global accesses are the PTX's
 program!(div64_G, 3, [3, 3, 2]);
