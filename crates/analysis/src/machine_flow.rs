@@ -641,6 +641,17 @@ pub struct FlowCounts {
     /// flow 3,773,104, each cohort apart), so the branch counters of such a launch are estimates.
     /// The own calls programs (calibration/run/calls), where it does not happen, are equal.
     pub may_merge_branch: u64,
+    /// Times a group ran a counted branch as the first after a divergent branch parted its lanes
+    /// from others, where lanes of its warp that an earlier execution of the same divergent
+    /// branch had parted already ran that same branch first and now wait at a convergence
+    /// barrier ([`join::exit_merge`]): the lanes leaving a loop by a `break` on different
+    /// iterations, each group through the same branches to the loop's `BSYNC`. The flow runs the
+    /// side that leaves first, each group apart; the GPU now and then runs the side that stays in
+    /// the loop first and the leaving groups together: a debug build's (`-G`) heap sift
+    /// (calibration/run/bench19 `heaptopk_G`), 16 and 35 such groups fewer than the flow at the
+    /// `BRA` pair of its `break` (32 and 70 branch targets fewer), every other branch's executions
+    /// equal to the H200's source page.
+    pub may_merge_exit: u64,
 }
 
 /// Shared loads and stores of the machine code ([`FlowCounts::shared`]): Nsight Compute's
@@ -1579,6 +1590,7 @@ impl MachineFlow {
                             counts.overlapping_barriers += one.overlapping_barriers;
                             counts.may_merge_global += one.may_merge_global;
                             counts.may_merge_branch += one.may_merge_branch;
+                            counts.may_merge_exit += one.may_merge_exit;
                         }
                     }
                 }
@@ -1642,6 +1654,7 @@ impl MachineFlow {
             counts.overlapping_barriers += c.overlapping_barriers;
             counts.may_merge_global += c.may_merge_global;
             counts.may_merge_branch += c.may_merge_branch;
+            counts.may_merge_exit += c.may_merge_exit;
             if counts.warp_insts > max_warp_insts {
                 return Err(format!("more than {max_warp_insts} warp instructions"));
             }
@@ -1799,6 +1812,12 @@ impl MachineFlow {
                 counts.may_merge_branch += 1;
                 if self.trace {
                     eprintln!("flow: may merge at the branch /*{:04x}*/", ins.offset);
+                }
+            }
+            if ins.counted && join::exit_merge(w, group, pc) {
+                counts.may_merge_exit += 1;
+                if self.trace {
+                    eprintln!("flow: may merge leaving groups at /*{:04x}*/", ins.offset);
                 }
             }
             w.together = None;
@@ -1962,6 +1981,7 @@ impl MachineFlow {
                     for l in lanes(taken) {
                         w.sent_by[l] = pc as u32 + 1;
                     }
+                    w.parted |= group;
                 }
                 if taken == 0 {
                     w.together = Some(pc + 1);
@@ -4172,6 +4192,10 @@ struct Warp {
     /// Each lane's last divergent branch that sent it away from lanes that stayed (its index + 1;
     /// 0: none): [`join::behind_in_block`].
     sent_by: [u32; 32],
+    /// Lanes a divergent branch parted since their last counted branch, and each lane's first
+    /// counted branch after its last parting (its index + 1; 0: none): [`join::exit_merge`].
+    parted: u32,
+    first_counted: [u32; 32],
     /// Each cohort's parent: the cohort of the lanes it parted from (`u32::MAX`: none).
     parent: Vec<u32>,
     /// Lanes that ran a `YIELD` since a convergence barrier or warp sync last joined them: they
@@ -4274,6 +4298,8 @@ impl Warp {
             next_cohort: 1,
             join_seen: 0,
             sent_by: [0; 32],
+            parted: 0,
+            first_counted: [0; 32],
             yielded: 0,
             yields: 0,
             last_yield: (usize::MAX, 0, 0),
@@ -4348,6 +4374,8 @@ impl Warp {
         self.next_cohort = 1;
         self.join_seen = 0;
         self.sent_by = [0; 32];
+        self.parted = 0;
+        self.first_counted = [0; 32];
         self.yielded = 0;
         self.yields = 0;
         self.last_yield = (usize::MAX, 0, 0);
@@ -5618,6 +5646,10 @@ impl Warp {
                         return (None, None);
                     };
                     if hi {
+                        // (the carry out of `IMAD.HI.U32 d, P1, a, b, c`, which ptxas's 64-bit
+                        // division subroutine chains into an `IADD3.X`, is left unknown: taken as
+                        // bit 64 of the sum, bench12's `bits64` counted 2 branch targets more than
+                        // the H200, calibration/run/bench20/README.md)
                         return (Some((full >> 32) as u32), None);
                     }
                     return both(Some(full as u64));
@@ -6111,12 +6143,10 @@ impl Warp {
                     Some(v) => double::convert(op, v, None),
                     None => (None, None),
                 },
-                double::Dcvt::Int64ToFloat { signed, toward_zero } => {
-                    match self.pair_raw(0, ins, l, launch) {
-                        Some(v) => (Some(double::int64_to_float(v, signed, toward_zero)), None),
-                        None => (None, None),
-                    }
-                }
+                double::Dcvt::Int64ToFloat { signed, round } => match self.pair_raw(0, ins, l, launch) {
+                    Some(v) => (Some(double::int64_to_float(v, signed, round)), None),
+                    None => (None, None),
+                },
                 _ => match self.dval(0, ins, l, launch) {
                     Some(d) => double::convert(op, 0, Some(d)),
                     None => (None, None),
@@ -6464,6 +6494,55 @@ mod tests {
         let ks = warpscope_toolchain::sass::parse_disassembly(&text).unwrap();
         let f = MachineFlow::counting_globals(&ks[0]);
         (f.run(&launch, 1 << 20).unwrap().0, f)
+    }
+
+    /// A loop that lanes `tid & 3` leave after that many iterations; the leavers reach the loop's
+    /// `BSYNC` through two `BRA`s of their own (a debug build's `break`) or by the loop test's
+    /// own branch (an optimised build's).
+    fn leavers_through(branches: bool) -> FlowCounts {
+        let (test, leave) = if branches {
+            (
+                "\t/*0050*/ @P0 BRA `(.L_x_3) ;\n",
+                "\t/*0060*/ BRA `(.L_x_2) ;\n.L_x_2:\n\t/*0070*/ BRA `(.L_x_1) ;\n",
+            )
+        } else {
+            (
+                "\t/*0050*/ @!P0 BRA `(.L_x_1) ;\n",
+                "\t/*0060*/ NOP ;\n\t/*0070*/ NOP ;\n",
+            )
+        };
+        let body = format!(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ LOP3.LUT R0, R0, 0x3, RZ, 0xc0, !PT ;\n\
+             \t/*0020*/ IMAD.MOV.U32 R2, RZ, RZ, RZ ;\n\
+             \t/*0030*/ BSSY B0, `(.L_x_1) ;\n\
+             .L_x_0:\n\
+             \t/*0040*/ ISETP.LT.AND P0, PT, R2, R0, PT ;\n{test}{leave}\
+             .L_x_3:\n\
+             \t/*0080*/ IADD3 R2, R2, 0x1, RZ ;\n\
+             \t/*0090*/ BRA `(.L_x_0) ;\n\
+             .L_x_1:\n\
+             \t/*00a0*/ BSYNC B0 ;\n\
+             \t/*00b0*/ EXIT ;\n"
+        );
+        global_flow(&body)
+    }
+
+    #[test]
+    fn leavers_running_branches_of_their_own_to_the_join_may_merge() {
+        // the lanes leaving on iterations 1 and 2 run the two BRAs of the `break` as the lanes
+        // that left before them did, which already wait at the BSYNC: had the GPU run the lanes
+        // staying in the loop first, the two groups would have run the BRAs together (the H200:
+        // heaptopk_G's `siftDown`, 16 such groups fewer than the flow at its `break`)
+        let g = leavers_through(true);
+        assert_eq!(g.may_merge_exit, 2);
+        // each group apart: the loop test 4 times (3 of them divergent), the two BRAs once a
+        // leaving group (4), the loop's back branch 3 times
+        assert_eq!((g.targets, g.divergent), (4 + 8 + 3, 3));
+        // leaving by the loop test's own branch straight to the BSYNC: no branch of their own
+        let o = leavers_through(false);
+        assert_eq!(o.may_merge_exit, 0);
+        assert_eq!((o.targets, o.divergent), (4 + 3, 3));
     }
 
     #[test]

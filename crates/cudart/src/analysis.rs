@@ -1180,10 +1180,16 @@ pub fn analyse_launch(
         match &flow {
             // the machine code followed into every callee
             Some(Ok(c)) if ka.follow_calls => {
-                exact = c.overlapping_barriers == 0 && c.may_merge_branch == 0;
+                exact = c.overlapping_barriers == 0 && c.may_merge_branch == 0 && c.may_merge_exit == 0;
                 if c.overlapping_barriers > 0 {
                     flow_stop = Some(
                         "two groups of lanes inside one convergence barrier at once (each joins its own lanes; where they meet, the GPU may run them together)"
+                            .into(),
+                    );
+                } else if c.may_merge_exit > 0 {
+                    // (calibration/run/bench19 heaptopk_G: 32 and 70 targets fewer on the H200)
+                    flow_stop = Some(
+                        "groups of lanes leaving a loop on different iterations run branches of their own on the way to its join (the GPU runs some of them together, as it runs the lanes staying in the loop first)"
                             .into(),
                     );
                 } else if c.may_merge_branch > 0 {

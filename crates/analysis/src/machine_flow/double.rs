@@ -47,9 +47,10 @@ pub(super) enum Dcvt {
     /// `ToInt`: saturating, NaN to the most negative integer signed, 0 unsigned (the emulator's
     /// `cvt`, as the H200 gives).
     FloatToInt64 { signed: bool, round: u8 },
-    /// `I2F.S64` / `I2F.U64` (`.RZ`: toward zero) of a 64-bit integer (a register pair) into a
-    /// float, rounded to nearest even.
-    Int64ToFloat { signed: bool, toward_zero: bool },
+    /// `I2F.S64` / `I2F.U64` of a 64-bit integer (a register pair) into a float, rounded to
+    /// nearest even, or as `.RZ`/`.RM`/`.RP` say (`round` 1/2/3: ptxas's 64-bit division
+    /// subroutine seeds its reciprocal by `I2F.U64.RP` of the divisor).
+    Int64ToFloat { signed: bool, round: u8 },
 }
 
 /// The decoded kind of a double-precision instruction `base.mods`, or `None` when it is not one
@@ -135,11 +136,23 @@ pub(super) fn kind(base: &str, mods: &[&str]) -> Option<Kind> {
                 },
             }
         }
-        "I2F" if (mods.contains(&"S64") || mods.contains(&"U64")) && only(&["S64", "U64", "RZ", "F32"]) => {
+        "I2F"
+            if (mods.contains(&"S64") || mods.contains(&"U64"))
+                && only(&["S64", "U64", "RZ", "RM", "RP", "F32"])
+                && mods.iter().filter(|m| matches!(**m, "RZ" | "RM" | "RP")).count() <= 1 =>
+        {
             Kind::Dcvt {
                 op: Dcvt::Int64ToFloat {
                     signed: mods.contains(&"S64"),
-                    toward_zero: mods.contains(&"RZ"),
+                    round: if mods.contains(&"RZ") {
+                        1
+                    } else if mods.contains(&"RM") {
+                        2
+                    } else if mods.contains(&"RP") {
+                        3
+                    } else {
+                        0
+                    },
                 },
             }
         }
@@ -322,10 +335,11 @@ pub(super) fn convert(op: Dcvt, x: u32, d: Option<f64>) -> (Option<u32>, Option<
     }
 }
 
-/// `I2F.S64` / `I2F.U64` of the 64-bit integer `v` (the emulator's `cvt`).
-pub(super) fn int64_to_float(v: u64, signed: bool, toward_zero: bool) -> u32 {
+/// `I2F.S64` / `I2F.U64` of the 64-bit integer `v` (the emulator's `cvt`), rounded as `round`
+/// says (0 to nearest even, 1 toward zero, 2 down, 3 up).
+pub(super) fn int64_to_float(v: u64, signed: bool, round: u8) -> u32 {
     use warpscope_ptx::inst::{Rnd, Ty};
-    let rnd = if toward_zero { Rnd::Rz } else { Rnd::Rn };
+    let rnd = [Rnd::Rn, Rnd::Rz, Rnd::Rm, Rnd::Rp][usize::from(round.min(3))];
     let ty = if signed { Ty::S64 } else { Ty::U64 };
     warpscope_emu::arith::cvt(Ty::F32, ty, rnd, false, v) as u32
 }
@@ -473,5 +487,44 @@ mod tests {
         assert_eq!(to_int(false, 1, -5.0), Some(0));
         assert_eq!(to_int(true, 0, f64::NAN), Some(0));
         assert!(compare(Cmp::Neu, f64::NAN, 1.0) && !compare(Cmp::Ne, f64::NAN, 1.0));
+    }
+
+    #[test]
+    fn int64_to_float_in_every_direction() {
+        // ptxas's 64-bit division seeds its reciprocal by I2F.U64.RP of the divisor
+        assert_eq!(
+            kind("I2F", &["U64", "RP"]),
+            Some(Kind::Dcvt {
+                op: Dcvt::Int64ToFloat {
+                    signed: false,
+                    round: 3
+                }
+            })
+        );
+        assert_eq!(
+            kind("I2F", &["S64", "RM"]),
+            Some(Kind::Dcvt {
+                op: Dcvt::Int64ToFloat {
+                    signed: true,
+                    round: 2
+                }
+            })
+        );
+        assert!(kind("I2F", &["U64", "RP", "RZ"]).is_none());
+        // 2^24 + 1 lies between two floats: up, down, toward zero and to nearest (even)
+        let v = (1u64 << 24) + 1;
+        assert_eq!(int64_to_float(v, false, 3), 16777218f32.to_bits());
+        assert_eq!(int64_to_float(v, false, 2), 16777216f32.to_bits());
+        assert_eq!(int64_to_float(v, false, 1), 16777216f32.to_bits());
+        assert_eq!(int64_to_float(v, false, 0), 16777216f32.to_bits());
+        // negative: down is away from zero
+        let n = (-((1i64 << 24) + 1)) as u64;
+        assert_eq!(int64_to_float(n, true, 2), (-16777218f32).to_bits());
+        assert_eq!(int64_to_float(n, true, 3), (-16777216f32).to_bits());
+        // the largest u64 rounds up to 2^64
+        assert_eq!(
+            int64_to_float(u64::MAX, false, 3),
+            18446744073709551616f32.to_bits()
+        );
     }
 }

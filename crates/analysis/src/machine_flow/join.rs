@@ -86,3 +86,27 @@ pub(super) fn behind_in_block(w: &Warp, group: u32, others: u32, from: usize, pc
     };
     by != 0 && lanes(others).any(|l| w.sent_by[l] == by && (from..=pc).contains(&(w.pc[l] as usize)))
 }
+
+/// Whether `group`, about to run the counted branch at `pc` as its first since a divergent
+/// branch parted its lanes, finds lanes of its warp (another cohort) waiting at a convergence
+/// barrier that ran this same branch first after their own parting
+/// ([`FlowCounts::may_merge_exit`]): had the GPU run the other side of the parting branch first,
+/// both groups would have stood at `pc` together and run it once. Marks the group's lanes as
+/// having run their first counted branch.
+pub(super) fn exit_merge(w: &mut Warp, group: u32, pc: usize) -> bool {
+    let fresh = group & w.parted;
+    if fresh == 0 {
+        return false;
+    }
+    let at = pc as u32 + 1;
+    let Some(first) = lanes(group).next() else {
+        return false;
+    };
+    let mine = w.cohort[first];
+    let merge = lanes(w.waiting & w.alive & !group).any(|l| w.first_counted[l] == at && w.cohort[l] != mine);
+    for l in lanes(fresh) {
+        w.first_counted[l] = at;
+    }
+    w.parted &= !group;
+    merge
+}
