@@ -1825,8 +1825,13 @@ fn update(
             let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic() && c.w.epoch == me.epoch;
             // a hidden write stays past atomic and strong writes of any thread: a third thread's
             // strong access may be unordered with it though the first was not (only a plain
-            // write, which the cell's writer checks, replaces it)
-            let hidden_stays = c.w2.flags & HIDDEN != 0 && me.strong();
+            // write, which the cell's writer checks, replaces it) -- except a hidden write of an
+            // earlier interval where another thread's atomic of this interval would be lost: that
+            // atomic still races with later plain accesses, while the earlier interval's write is
+            // ordered before them by the barrier between
+            let hidden_stays = c.w2.flags & HIDDEN != 0
+                && me.strong()
+                && !(keep && c.w.tid != me.tid && c.w2.epoch != me.epoch);
             c.w2 = if me.strong() && old_w.is_some() && old_w.tid == me.tid && !old_w.strong() {
                 // its own plain write (of this barrier interval or an earlier one), hidden by
                 // this strong write: checked against other threads' atomic and strong accesses
