@@ -154,6 +154,14 @@ pub fn is_toolkit_header(path: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The pc of kernel `k`'s instruction on PTX line `ptx_line`.
+    fn pc_at(program: &warpscope_ptx::Program, ptx_line: u32) -> u32 {
+        let k = program.kernel("k").unwrap();
+        (k.entry..k.end)
+            .find(|&pc| program.inst_info(pc).ptx_line == ptx_line)
+            .unwrap()
+    }
+
     /// A kernel whose store at PTX line 14 the compiler placed at line 0 of `a.cu`, after the
     /// `.loc` of line 7, and a body-0 instruction at line 0 with no line before it.
     const LINE0: &str = ".version 9.0\n.target sm_90\n.address_size 64\n.file 1 \"/src/a.cu\"\n\
@@ -165,12 +173,7 @@ mod tests {
     fn an_instruction_at_line_0_is_named_by_the_line_before_it() {
         let (module, _) = warpscope_ptx::parse(LINE0);
         let program = warpscope_ptx::lower(&module).unwrap();
-        let k = program.kernel("k").unwrap();
-        let at = |ptx_line: u32| {
-            (k.entry..k.end)
-                .find(|&pc| program.inst_info(pc).ptx_line == ptx_line)
-                .unwrap()
-        };
+        let at = |ptx_line: u32| pc_at(&program, ptx_line);
         let (st, base) = locate(&program, at(14));
         assert_eq!(st.line, Some(7));
         assert_eq!(
@@ -196,12 +199,7 @@ mod tests {
     fn code_of_an_inlined_function_of_the_users_names_its_callers() {
         let (module, _) = warpscope_ptx::parse(INLINED);
         let program = warpscope_ptx::lower(&module).unwrap();
-        let k = program.kernel("k").unwrap();
-        let at = |ptx_line: u32| {
-            (k.entry..k.end)
-                .find(|&pc| program.inst_info(pc).ptx_line == ptx_line)
-                .unwrap()
-        };
+        let at = |ptx_line: u32| pc_at(&program, ptx_line);
         let (st, _) = locate(&program, at(13));
         assert_eq!(st.line, Some(3));
         assert_eq!(st.label, "a.cu:3 (inlined, called from a.cu:9)");

@@ -119,20 +119,10 @@ const PIECE: usize = 16 << 20;
 pub(crate) fn write_at(fd: i32, off: usize, data: &[u8]) -> bool {
     use rayon::prelude::*;
     data.par_chunks(PIECE).enumerate().all(|(i, c)| {
-        let mut done = 0;
-        while done < c.len() {
-            let at = off + i * PIECE + done;
-            // SAFETY: `c[done..]` is readable for its length; `fd` is a spilled region's file.
-            let n = unsafe { libc::pwrite(fd, c[done..].as_ptr().cast(), c.len() - done, at as libc::off_t) };
-            if n <= 0 {
-                if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return false;
-            }
-            done += n as usize;
-        }
-        true
+        // SAFETY: `c[done..]` is readable for `c.len() - done` bytes; `fd` is a spilled region's file.
+        whole(c.len(), off + i * PIECE, |done, at| unsafe {
+            libc::pwrite(fd, c[done..].as_ptr().cast(), c.len() - done, at)
+        })
     })
 }
 
@@ -140,28 +130,30 @@ pub(crate) fn write_at(fd: i32, off: usize, data: &[u8]) -> bool {
 pub(crate) fn read_at(fd: i32, off: usize, out: &mut [u8]) -> bool {
     use rayon::prelude::*;
     out.par_chunks_mut(PIECE).enumerate().all(|(i, c)| {
-        let mut done = 0;
-        while done < c.len() {
-            let at = off + i * PIECE + done;
-            // SAFETY: `c[done..]` is writable for its length; `fd` is a spilled region's file.
-            let n = unsafe {
-                libc::pread(
-                    fd,
-                    c[done..].as_mut_ptr().cast(),
-                    c.len() - done,
-                    at as libc::off_t,
-                )
-            };
-            if n <= 0 {
-                if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return false;
-            }
-            done += n as usize;
-        }
-        true
+        let len = c.len();
+        // SAFETY: `c[done..]` is writable for `len - done` bytes; `fd` is a spilled region's file.
+        whole(len, off + i * PIECE, |done, at| unsafe {
+            libc::pread(fd, c[done..].as_mut_ptr().cast(), len - done, at)
+        })
     })
+}
+
+/// Repeats `io(done, file offset)` (a `pread` or `pwrite` of the bytes from `done` on) until `len`
+/// bytes from file offset `at` are moved, retrying after a signal; whether they all were.
+#[cfg(target_os = "linux")]
+fn whole(len: usize, at: usize, mut io: impl FnMut(usize, libc::off_t) -> isize) -> bool {
+    let mut done = 0;
+    while done < len {
+        let n = io(done, (at + done) as libc::off_t);
+        if n <= 0 {
+            if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return false;
+        }
+        done += n as usize;
+    }
+    true
 }
 
 #[cfg(not(target_os = "linux"))]
