@@ -14,7 +14,9 @@
 #     instructions the emulator counted (the export's `thread_instructions`, summed over launches)
 #     and their rate over the wall time; then the launches' own seconds (the emulation: the sum of
 #     the per-launch wall times `WARPSCOPE_TIMING=1` prints, without the program's own host work
-#     and the process start) and the rate over them, the figure the engine's speed goal names.
+#     and the process start) and the rate over them, the figure the engine's speed goal names;
+#     then the process's CPU seconds over the launches and the rate over those (per core busy: on
+#     a shared host, where the wall holds other jobs' time, the figure to compare).
 #     Best of N runs (default 1) by wall time. --no-build uses
 #     $CARGO_TARGET_DIR/release/warpscope and the programs in $CARGO_TARGET_DIR/bench-run/book as
 #     they are (a machine without cargo or nvcc).
@@ -128,25 +130,31 @@ small = {"reduce": ["12"], "transpose": ["64"], "nbody": ["256", "1"], "loop": [
 cores = os.cpu_count() or 1
 
 
-# a launch's line of WARPSCOPE_TIMING=1 (crates/emu/src/timing.rs): its wall seconds
+# a launch's line of WARPSCOPE_TIMING=1 (crates/emu/src/timing.rs): its wall seconds, and the
+# process's user and system seconds over it
 LAUNCH_WALL = re.compile(r" threads: wall ([0-9.]+) s \[")
+LAUNCH_CPU = re.compile(r"; process: user ([0-9.]+) s, sys ([0-9.]+) s")
 
 
 def measure(cmd, env, err=None):
     """Wall seconds, CPU seconds (user + sys of the process and what it waited for), peak RSS (MB,
     the largest of them), the exit status of one run and, with `err` (a file for its stderr), the
-    sum of the launches' own wall seconds that WARPSCOPE_TIMING=1 printed (None without)."""
+    sums of the launches' own wall seconds and of the process's CPU seconds over them that
+    WARPSCOPE_TIMING=1 printed (None without)."""
     t0 = time.monotonic()
     with open(err or os.devnull, "wb") as e:
         p = subprocess.Popen(cmd, env=env, cwd=out, stdout=subprocess.DEVNULL, stderr=e)
         _, status, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
-    launches = None
+    launches = launches_cpu = None
     if err:
-        found = LAUNCH_WALL.findall(open(err, errors="replace").read())
+        text = open(err, errors="replace").read()
+        found = LAUNCH_WALL.findall(text)
         launches = sum(float(x) for x in found) if found else None
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, p.returncode, launches
+        used = LAUNCH_CPU.findall(text)
+        launches_cpu = sum(float(u) + float(s) for u, s in used) if used else None
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024, p.returncode, launches, launches_cpu
 
 
 def best(cmd, env, err=None):
@@ -171,9 +179,10 @@ def human(x):
     return f"{x:.0f}"
 
 
-print(f"machine: {cores} CPU cores, load average before: {' '.join(open('/proc/loadavg').read().split()[:3])}")
+model = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+print(f"machine: {cores} CPU cores, {model}, load average before: {' '.join(open('/proc/loadavg').read().split()[:3])}")
 print(f"sizes: {'quick' if quick else 'book'}; best of {runs} run(s) by wall time")
-head = f"{'program':<10} {'args':<11} {'threads':>8} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'thread-inst':>12} {'thread-inst/s':>14} {'launch s':>9} {'launch inst/s':>14} {'status':>7}"
+head = f"{'program':<10} {'args':<11} {'threads':>8} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'thread-inst':>12} {'thread-inst/s':>14} {'launch s':>9} {'launch inst/s':>14} {'launch CPU s':>13} {'inst/CPU s':>11} {'status':>7}"
 print(head)
 print("-" * len(head))
 for prog, args in sizes.items():
@@ -182,7 +191,7 @@ for prog, args in sizes.items():
     count = None
     for threads in (1, None):
         export = os.path.join(out, f"{prog}.{threads or 'all'}.json")
-        wall, cpu, rss, rc, own = emulated(prog, args, threads, export)
+        wall, cpu, rss, rc, own, own_cpu = emulated(prog, args, threads, export)
         try:
             launches = json.load(open(export))["launches"]
             count = sum(l.get("thread_instructions", 0) for l in launches)
@@ -193,15 +202,19 @@ for prog, args in sizes.items():
         label = "1" if threads == 1 else f"all ({cores})"
         own_s = "-" if own is None else f"{own:.2f}"
         own_rate = "-" if count is None or not own else human(count / own)
-        print(f"{prog:<10} {' '.join(args):<11} {label:>8} {wall:>8.2f} {cpu:>8.2f} {rss:>12.0f} {shown:>12} {rate:>14} {own_s:>9} {own_rate:>14} {rc:>7}")
+        cpu_s = "-" if own_cpu is None else f"{own_cpu:.2f}"
+        cpu_rate = "-" if count is None or not own_cpu else human(count / own_cpu)
+        print(f"{prog:<10} {' '.join(args):<11} {label:>8} {wall:>8.2f} {cpu:>8.2f} {rss:>12.0f} {shown:>12} {rate:>14} {own_s:>9} {own_rate:>14} {cpu_s:>13} {cpu_rate:>11} {rc:>7}")
     if gpu:
         env = dict(os.environ)
         lib = os.path.join(os.environ["WARPSCOPE_CUDA_ROOT"], "lib")
         env["LD_LIBRARY_PATH"] = lib + ":" + env.get("LD_LIBRARY_PATH", "")
-        wall, cpu, rss, rc, _ = best(["./" + prog] + args, env)
+        wall, cpu, rss, rc, _, _ = best(["./" + prog] + args, env)
         rate = "-" if count is None else human(count / wall)
-        print(f"{prog:<10} {' '.join(args):<11} {'GPU':>8} {wall:>8.2f} {cpu:>8.2f} {rss:>12.0f} {'-':>12} {rate:>14} {'-':>9} {'-':>14} {rc:>7}")
+        print(f"{prog:<10} {' '.join(args):<11} {'GPU':>8} {wall:>8.2f} {cpu:>8.2f} {rss:>12.0f} {'-':>12} {rate:>14} {'-':>9} {'-':>14} {'-':>13} {'-':>11} {rc:>7}")
 print(f"load average after: {' '.join(open('/proc/loadavg').read().split()[:3])}")
 print("thread-inst: PTX thread instructions the emulator executed (all launches); on the GPU row, the same count over the native wall time")
 print("launch s: the launches' own wall seconds (WARPSCOPE_TIMING=1), summed; launch inst/s: thread-inst over them")
+print("launch CPU s: the process's user + system seconds over the launches (all its threads); inst/CPU s: thread-inst over them,")
+print("  the rate per core busy, comparable between a quiet host and a shared one (the goal's per-core figure)")
 PY
