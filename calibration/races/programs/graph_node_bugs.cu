@@ -2,17 +2,17 @@
 // graph runs three kernels in a chain of edges, on a non-blocking stream: `fill` writes `in`
 // (64 ints), `tile_sum` adds neighbours through shared memory into `out`, `shift` copies the
 // first half of `out` (128 ints) into its second half. Every grid a node launches is checked as a
-// plain launch is, and the edges order the nodes, so the race-free build has no finding.
-//   how the graph is made: node by node (cudaGraphAddKernelNode, no -D), captured from the stream
-//   (-D CAPTURE), or one kernel node `parent` whose thread 0 launches the three as grids of its
-//   own (dynamic parallelism, -D CHILD; a block's launches into the NULL stream run in order);
-//   the bug, one at a time (none: race-free):
+// plain launch is, and the edges order the nodes: the race-free build has no finding, and prints
+// 1856 (the sum of `out`). The graph is built node by node (no -D), captured from the stream
+// (-D CAPTURE), or one kernel node `parent` launches the three as grids of its own (dynamic
+// parallelism, -D CHILD, built with -rdc=true; a block's NULL-stream launches run in order).
+// The bugs, one at a time (graph_bugs_h200/ has each variant on an H200, plainly and under
+// compute-sanitizer):
 //   -D SHARED: `tile_sum` without its barrier: a shared-memory race, the store at line 30 and the
 //          neighbour's load at line 34;
 //   -D GLOBAL: `shift` writes the next thread's element in place: a global race between threads
 //          of one grid, the load and the store of line 38;
 //   -D OOB: thread 63 of `fill` writes `in[64]`, one int past its 256-byte allocation (line 25).
-// The race-free build prints 1856, the sum of `out` (64 sums of 14, 64 copies plus one: 15).
 #include <cstdio>
 #include <cuda_runtime.h>
 #define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -40,6 +40,7 @@ __global__ void shift(int *out) {
     out[64 + threadIdx.x] = out[threadIdx.x] + 1;
 #endif
 }
+#if defined(CHILD)
 __global__ void parent(int *in, int *out) {
     if (threadIdx.x == 0) {
         fill<<<1, 64>>>(in);
@@ -47,6 +48,7 @@ __global__ void parent(int *in, int *out) {
         shift<<<1, 64>>>(out);
     }
 }
+#endif
 
 int main() {
     int *in, *out;
