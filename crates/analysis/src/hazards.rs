@@ -243,6 +243,12 @@ const SIZE_SHIFT: u8 = 2;
 /// with other threads' later atomic and strong accesses (see [`Acc::hides_from`]), and stays
 /// past other threads' atomic and strong writes (until a plain write).
 const HIDDEN: u8 = 1 << 7;
+/// [`Acc::flags`], in [`Cell::w2`] only: other threads' atomics of this barrier interval that the
+/// cell's slots no longer hold are kept beside it (`readers::MoreReads::keep_atomic`): every
+/// access is checked against them too (a plain one races with each it is not ordered after). The
+/// slots hold two writes; a thread's plain write that its own atomic hid, that atomic, and another
+/// thread's atomic are three.
+const EXTRA: u8 = 1 << 6;
 
 /// The [`Acc::flags`] size bits of an access of `width` bytes per lane in `vec` elements (0: a
 /// scalar).
@@ -781,6 +787,9 @@ impl HazardSink {
             if lead.r2.steady {
                 self.more.copy(lead_idx, i);
             }
+            if lead.w2.flags & EXTRA != 0 {
+                self.more.copy_atomics(lead_idx, i);
+            }
         }
         self.split[word >> 2] = true;
     }
@@ -1091,13 +1100,18 @@ impl HazardSink {
         let lead = self.shadow[lead_idx];
         if (1..4).all(|i| {
             let c = self.cell(word + i);
-            self.shadow[c] == lead && (!lead.r2.steady || self.more.same(lead_idx, c))
+            self.shadow[c] == lead
+                && (!lead.r2.steady || self.more.same(lead_idx, c))
+                && (lead.w2.flags & EXTRA == 0 || self.more.atomics(lead_idx) == self.more.atomics(c))
         }) {
             self.split[word >> 2] = false;
-            if lead.r2.steady {
-                for i in 1..4 {
-                    let c = self.cell(word + i);
+            for i in 1..4 {
+                let c = self.cell(word + i);
+                if lead.r2.steady {
                     self.more.remove(c);
+                }
+                if lead.w2.flags & EXTRA != 0 {
+                    self.more.retain_atomics(c, None);
                 }
             }
         }
@@ -1197,7 +1211,18 @@ impl HazardSink {
         } else {
             AccessKind::Write
         };
+        let extra = w2.flags & EXTRA != 0;
+        let w2 = Acc {
+            flags: w2.flags & !EXTRA,
+            ..w2
+        };
         self.conflict(w2, w2_kind, me, kind, addr, n, false);
+        if extra {
+            let kept = self.more.atomics(idx).to_vec();
+            for a in kept {
+                self.conflict(a, AccessKind::Atomic, me, kind, addr, n, false);
+            }
+        }
         update(
             &mut self.shadow[idx],
             &mut self.more,
@@ -1710,6 +1735,9 @@ impl Memo<'_> {
     /// separated by barriers whose bookkeeping already has this pair's entry.
     #[inline(always)]
     fn quiet(&self, other: &Acc, me: &Acc) -> bool {
+        if other.flags & EXTRA != 0 {
+            return false; // the atomics kept beside the cell are checked on the slow path
+        }
         if other.tid == NONE || other.tid == me.tid || other.hides_from(me) {
             return true;
         }
@@ -1821,6 +1849,11 @@ fn update(
         }
         AccessKind::Write | AccessKind::Atomic => {
             let old_w = c.w;
+            let had_extra = c.w2.flags & EXTRA != 0;
+            let old_w2 = Acc {
+                flags: c.w2.flags & !EXTRA,
+                ..c.w2
+            };
             let steady = steady_after(c, me, kind, silent);
             let keep = kind == AccessKind::Atomic && c.w.is_some() && c.w.atomic() && c.w.epoch == me.epoch;
             // a hidden write stays past atomic and strong writes of any thread: a third thread's
@@ -1829,10 +1862,10 @@ fn update(
             // earlier interval where another thread's atomic of this interval would be lost: that
             // atomic still races with later plain accesses, while the earlier interval's write is
             // ordered before them by the barrier between
-            let hidden_stays = c.w2.flags & HIDDEN != 0
+            let hidden_stays = old_w2.flags & HIDDEN != 0
                 && me.strong()
-                && !(keep && c.w.tid != me.tid && c.w2.epoch != me.epoch);
-            c.w2 = if me.strong() && old_w.is_some() && old_w.tid == me.tid && !old_w.strong() {
+                && !(keep && c.w.tid != me.tid && old_w2.epoch != me.epoch);
+            let mut w2 = if me.strong() && old_w.is_some() && old_w.tid == me.tid && !old_w.strong() {
                 // its own plain write (of this barrier interval or an earlier one), hidden by
                 // this strong write: checked against other threads' atomic and strong accesses
                 Acc {
@@ -1841,11 +1874,11 @@ fn update(
                     ..old_w
                 }
             } else if hidden_stays {
-                c.w2
+                old_w2
             } else if keep && c.w.tid != me.tid {
                 c.w
             } else if keep {
-                c.w2
+                old_w2
             } else if old_w.is_some() && old_w.tid == me.tid && old_w.epoch != me.epoch {
                 // its own write of an earlier barrier interval, hidden by this one
                 Acc {
@@ -1853,11 +1886,55 @@ fn update(
                     steady: false,
                     ..old_w
                 }
-            } else if old_w.is_some() && old_w.tid == me.tid && c.w2.flags & HIDDEN != 0 {
-                c.w2
+            } else if old_w.is_some() && old_w.tid == me.tid && old_w2.flags & HIDDEN != 0 {
+                old_w2
             } else {
                 Acc::EMPTY
             };
+            // Another thread's atomic of this interval that the slots would lose: a later plain
+            // access not ordered after it races with it, whatever it is ordered after (the
+            // atomic of a third thread, or this thread's own, which a HIDDEN write keeps company).
+            // It takes an empty `w2`, or is kept beside the cell (`EXTRA`). A plain write ends the
+            // kept ones (one it does not follow races with it, and what is not ordered after the
+            // plain write is not after the others either); the atomic it replaces as the cell's
+            // writer takes an empty `w2` (a later access it does not follow is named with it).
+            let lost = |a: &Acc, w2: &Acc| {
+                a.is_some()
+                    && a.atomic()
+                    && a.flags & HIDDEN == 0
+                    && a.tid != me.tid
+                    && a.epoch == me.epoch
+                    && !(a.tid == w2.tid && a.pc == w2.pc && a.wsync == w2.wsync && a.epoch == w2.epoch)
+            };
+            let mut extra = false;
+            if me.strong() {
+                extra = had_extra && more.retain_atomics(idx, Some(me.epoch));
+                for a in [old_w, old_w2] {
+                    if !lost(&a, &w2) {
+                        continue;
+                    }
+                    if w2.is_some() {
+                        more.keep_atomic(idx, a);
+                        extra = true;
+                    } else {
+                        w2 = Acc { steady: false, ..a };
+                    }
+                }
+            } else {
+                if had_extra {
+                    more.retain_atomics(idx, None);
+                }
+                if !w2.is_some() && lost(&old_w, &w2) {
+                    w2 = Acc {
+                        steady: false,
+                        ..old_w
+                    };
+                }
+            }
+            if extra {
+                w2.flags |= EXTRA;
+            }
+            c.w2 = w2;
             c.w = me;
             c.w.steady = steady;
             // A write conflicts with whatever the earlier reads would; an atomic does not conflict

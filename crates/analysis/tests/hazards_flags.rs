@@ -4,7 +4,8 @@
 //! access do; a release (a fence, then a strong write of a flag) acquired by another thread (a
 //! strong read of the flag, then a fence; or an acquire operation) orders the plain accesses
 //! before the release before those after the acquire, and a plain read of the flag or a missing
-//! fence orders nothing.
+//! fence orders nothing; another thread's atomic that a hidden store and its thread's atomic
+//! crowd out of the cell still races with a later plain read.
 
 use std::sync::Arc;
 
@@ -29,6 +30,8 @@ const PTX: &str = r#".version 8.0
     ld.acquire.cta.shared.u32 %r2, [%r1];
     st.volatile.global.u32 [%rd1], %r2;
     ld.volatile.global.u32 %r2, [%rd1];
+    atom.relaxed.cta.shared.add.u32 %r2, [%r1], %r3;
+    atom.relaxed.cta.shared.add.u32 %r2, [%r1], %r3;
     ret;
 }
 "#;
@@ -42,6 +45,8 @@ const ST_REL: u32 = 5;
 const LD_ACQ: u32 = 6;
 const ST_VOL_G: u32 = 7;
 const LD_VOL_G: u32 = 8;
+const ATOM: u32 = 9;
+const ATOM2: u32 = 10;
 
 /// Shared bytes 0-127 data, 128 the flag; global flag at 0x1000.
 const DATA: u64 = 0;
@@ -369,4 +374,35 @@ fn a_hidden_plain_store_released_by_a_flag_is_no_race() {
     b.fence(32);
     b.ld(32, LD_VOL, DATA);
     assert!(b.races().is_empty());
+}
+
+/// Thread 0 stores the data word, releases the flag, then adds to the word atomically (`ATOM`,
+/// after the release unless `atom_first`); thread 32 acquires the flag, adds (`ATOM2`) and releases
+/// a second flag; thread 1 acquires that and reads the word. The read is ordered after thread 0's
+/// store and thread 32's atomic, not after an `ATOM` that came after thread 0's release: they
+/// race. The word's cell holds the store (hidden by its thread's atomic) and thread 32's atomic;
+/// thread 0's atomic is kept beside it (it was lost, and the race missed).
+fn atomic_past_a_hidden_store(atom_first: bool) -> Vec<Vec<u32>> {
+    const FLAG2: u64 = 64;
+    let mut b = Block::new();
+    b.st(0, ST, DATA);
+    if atom_first {
+        b.mem(0, ATOM, AccessOp::Atomic, Space::Shared, DATA);
+    }
+    b.st(0, ST_REL, FLAG);
+    if !atom_first {
+        b.mem(0, ATOM, AccessOp::Atomic, Space::Shared, DATA);
+    }
+    b.ld(32, LD_ACQ, FLAG);
+    b.mem(32, ATOM2, AccessOp::Atomic, Space::Shared, DATA);
+    b.st(32, ST_REL, FLAG2);
+    b.ld(1, LD_ACQ, FLAG2);
+    b.ld(1, LD, DATA);
+    b.races()
+}
+
+#[test]
+fn another_threads_atomic_past_a_hidden_store_still_races_with_a_later_read() {
+    assert_eq!(atomic_past_a_hidden_store(false), [vec![ATOM, LD]]);
+    assert!(atomic_past_a_hidden_store(true).is_empty());
 }

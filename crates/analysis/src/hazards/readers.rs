@@ -17,12 +17,23 @@
 //! Bounded: the lists hold only bytes that more than two threads read in one epoch, at most
 //! [`MAX_GROUPS`] groups per block; a read that finds no room is not kept, and the block's note
 //! says so.
+//!
+//! Beside the reads, the same store keeps other threads' atomics of the current epoch that a
+//! cell's two write slots no longer hold (a [`super::HIDDEN`] write and the last atomic took
+//! them; the cell's `w2` is marked [`super::EXTRA`]): at most [`MAX_ATOMICS`] per cell, one per
+//! thread (its latest: whatever is unordered with a thread's earlier atomic is with its later
+//! one too).
+
+use std::collections::HashMap;
 
 use super::Acc;
 use crate::warp_sync::WarpOrder;
 
 /// Groups one block keeps at most (24 bytes each: 24 MiB).
 pub(super) const MAX_GROUPS: usize = 1 << 20;
+
+/// Atomics kept beside one cell at most (the oldest gives way).
+pub(super) const MAX_ATOMICS: usize = 4;
 
 /// Lanes of one warp whose reads of one byte are alike but for the thread.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +74,8 @@ pub(super) struct MoreReads {
     groups: usize,
     /// A read was not kept for want of room.
     pub(super) dropped: bool,
+    /// Per cell index: other threads' atomics its slots no longer hold (see the module's text).
+    atomics: HashMap<usize, Vec<Acc>>,
 }
 
 impl MoreReads {
@@ -210,6 +223,48 @@ impl MoreReads {
     pub(super) fn clear(&mut self) {
         *self = MoreReads::default();
     }
+
+    /// Keeps atomic `a` beside cell `idx`, in place of an earlier one of its thread and of any of
+    /// an earlier epoch.
+    pub(super) fn keep_atomic(&mut self, idx: usize, a: Acc) {
+        let v = self.atomics.entry(idx).or_default();
+        v.retain(|x| x.tid != a.tid && x.epoch == a.epoch);
+        if v.len() == MAX_ATOMICS {
+            v.remove(0);
+        }
+        v.push(Acc { steady: false, ..a });
+    }
+
+    /// The atomics kept beside cell `idx`.
+    pub(super) fn atomics(&self, idx: usize) -> &[Acc] {
+        self.atomics.get(&idx).map_or(&[], Vec::as_slice)
+    }
+
+    /// Drops the atomics kept beside cell `idx` that are not of epoch `epoch` (all: `None`);
+    /// returns whether some are left.
+    pub(super) fn retain_atomics(&mut self, idx: usize, epoch: Option<u32>) -> bool {
+        let Some(v) = self.atomics.get_mut(&idx) else {
+            return false;
+        };
+        v.retain(|x| Some(x.epoch) == epoch);
+        if v.is_empty() {
+            self.atomics.remove(&idx);
+            return false;
+        }
+        true
+    }
+
+    /// Gives cell `to` the atomics kept beside cell `from` (a word's cell split into byte cells).
+    pub(super) fn copy_atomics(&mut self, from: usize, to: usize) {
+        match self.atomics.get(&from).cloned() {
+            Some(v) => {
+                self.atomics.insert(to, v);
+            }
+            None => {
+                self.atomics.remove(&to);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -233,6 +288,42 @@ mod tests {
             .flat_map(|g| g.reads())
             .map(|r| (r.tid, r.pc))
             .collect()
+    }
+
+    #[test]
+    fn kept_atomics_one_per_thread_at_most_four_of_one_epoch() {
+        let mut m = MoreReads::for_cells(64);
+        let atom = |tid, epoch, pc| Acc {
+            flags: super::super::ATOMIC,
+            ..read(tid, epoch, 0, pc)
+        };
+        m.keep_atomic(3, atom(1, 0, 10));
+        m.keep_atomic(3, atom(1, 0, 11));
+        let pcs = |m: &MoreReads| m.atomics(3).iter().map(|a| (a.tid, a.pc)).collect::<Vec<_>>();
+        assert_eq!(
+            pcs(&m),
+            [(1, 11)],
+            "a thread's later atomic replaces its earlier one"
+        );
+        for t in 2..7 {
+            m.keep_atomic(3, atom(t, 0, 20));
+        }
+        assert_eq!(
+            pcs(&m),
+            [(3, 20), (4, 20), (5, 20), (6, 20)],
+            "the oldest gives way"
+        );
+        m.copy_atomics(3, 9);
+        assert_eq!(m.atomics(9), m.atomics(3));
+        m.keep_atomic(3, atom(8, 1, 30));
+        assert_eq!(
+            pcs(&m),
+            [(8, 30)],
+            "a later epoch's atomic ends the earlier epoch's"
+        );
+        assert!(!m.retain_atomics(3, Some(2)) && m.atomics(3).is_empty());
+        assert!(m.retain_atomics(9, Some(0)) && !m.retain_atomics(9, None));
+        assert!(m.atomics(9).is_empty() && m.atomics(4).is_empty());
     }
 
     #[test]
