@@ -271,26 +271,21 @@ fn split(v: f64) -> Option<(u32, u32)> {
     (!v.is_nan()).then(|| (v.to_bits() as u32, (v.to_bits() >> 32) as u32))
 }
 
-/// The NaN a `DADD`/`DMUL`/`DFMA` writes when its result is one, by the emulator's rules (an
-/// H100's `.f64` NaNs, calibration/equivalence/features/f64Nan.cu, 64 of 64 rows each): a NaN
-/// operand quieted, its sign and payload kept; of two, the later one (`b` over `a`, `c` over `a`:
-/// that kernel's machine code keeps the PTX's operand order, `DADD R14, R8, R12` for `n + m`,
-/// `DFMA R28, R8, R12, R24` for `fma(n, m, y)`, `DFMA R18, R8, R24, R12` for `fma(n, y, m)`);
-/// with none, the default NaN the operation makes (`inf - inf`, `0 * inf`:
-/// [`warpscope_emu::arith::nan64_2`], [`warpscope_emu::arith::nan64_3`]). `c` over `b` is not
-/// measured: unknown where both are NaNs that differ.
-fn nan_result(a: f64, b: f64, c: Option<f64>) -> Option<(u32, u32)> {
-    use warpscope_emu::arith::{nan64_1, nan64_2, nan64_3};
+/// The NaN a `DADD`/`DMUL`/`DFMA` writes when its result is one, by the emulator's rules
+/// ([`warpscope_emu::arith::nan64_2`], [`warpscope_emu::arith::nan64_3`]): a NaN operand
+/// quieted, its sign and payload kept; of two, `b` over `a` (`DADD`, `DMUL`, `DFMA`), `c` over
+/// `a` and `b` over `c` (`DFMA`); with none, the default NaN the operation makes (`inf - inf`,
+/// `0 * inf`). Measured on machine code whose operands are the PTX's in order (an H100's
+/// calibration/equivalence/features/f64Nan.cu: `DADD R14, R8, R12` for `n + m`, `DFMA R28, R8,
+/// R12, R24` for `fma(n, m, y)`, `DFMA R18, R8, R24, R12` for `fma(n, y, m)`; an H200's
+/// calibration/fmanan/: `DFMA R12, R8, R4, R12` for `fma(n, m, p)`), 64 of 64 rows each.
+fn nan_result(a: f64, b: f64, c: Option<f64>) -> (u32, u32) {
+    use warpscope_emu::arith::{nan64_2, nan64_3};
     let bits = match c {
-        Some(c) => {
-            if b.is_nan() && c.is_nan() && nan64_1(f64::NAN, b) != nan64_1(f64::NAN, c) {
-                return None;
-            }
-            nan64_3(f64::NAN, a, b, c)
-        }
+        Some(c) => nan64_3(f64::NAN, a, b, c),
         None => nan64_2(f64::NAN, a, b),
     };
-    Some((bits as u32, (bits >> 32) as u32))
+    (bits as u32, (bits >> 32) as u32)
 }
 
 /// `DADD`/`DMUL`/`DFMA` on known operands, rounded as `round` says (0 to nearest even, 1 toward
@@ -314,7 +309,7 @@ pub(super) fn arith(op: Dop, round: u8, a: f64, b: f64, c: Option<f64>) -> Optio
         })
     };
     if r.is_nan() {
-        return nan_result(a, b, if op == Dop::Fma { Some(c?) } else { None });
+        return Some(nan_result(a, b, if op == Dop::Fma { Some(c?) } else { None }));
     }
     split(r)
 }
@@ -431,14 +426,15 @@ mod tests {
         }
         assert_eq!(arith(Dop::Mul, 0, 2.0, snan, None), Some((1, 0xfff8_0000)));
         assert_eq!(arith(Dop::Fma, 0, 2.0, 3.0, Some(snan)), Some((1, 0xfff8_0000)));
-        // two NaN operands: the later one (b over a, c over a); c over b is not measured
+        // two or three NaN operands: b over a, c over a, b over c (f64Nan.cu, calibration/fmanan/)
         let q = f64::from_bits(0x7ff8_0000_0000_0005);
+        let r = f64::from_bits(0x7ff0_0000_0000_0007);
         assert_eq!(arith(Dop::Add, 0, q, snan, None), Some((1, 0xfff8_0000)));
         assert_eq!(arith(Dop::Mul, 0, snan, q, None), Some((5, 0x7ff8_0000)));
         assert_eq!(arith(Dop::Fma, 0, q, snan, Some(1.0)), Some((1, 0xfff8_0000)));
         assert_eq!(arith(Dop::Fma, 0, snan, 1.0, Some(q)), Some((5, 0x7ff8_0000)));
-        assert_eq!(arith(Dop::Fma, 0, 1.0, q, Some(q)), Some((5, 0x7ff8_0000)));
-        assert_eq!(arith(Dop::Fma, 0, 1.0, q, Some(snan)), None);
+        assert_eq!(arith(Dop::Fma, 0, 1.0, q, Some(snan)), Some((5, 0x7ff8_0000)));
+        assert_eq!(arith(Dop::Fma, 0, r, snan, Some(q)), Some((1, 0xfff8_0000)));
     }
 
     #[test]
