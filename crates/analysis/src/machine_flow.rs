@@ -4197,8 +4197,8 @@ struct Warp {
     phase: usize,
     /// Bounds on registers an `ATOMS.ADD` wrote ([`shared::BlockShared::add_bounds`]): the
     /// register, its write count ([`Self::rgen`]) when the bounds were set (they hold while it is
-    /// unchanged), the lanes bounded and each lane's `[lo, hi]`.
-    ranges: Vec<(u8, u64, u32, [(u32, u32); 32])>,
+    /// unchanged), and the bounds ([`AddBounds`]: the lanes bounded, each lane's `[lo, hi]`).
+    ranges: Vec<(u8, u64, AddBounds)>,
     /// What the warp stored to shared memory in this phase, by byte (window offset of the
     /// emulator's layout): the value (`None`: unknown) and whether it derives from global memory.
     sh_own: rustc_hash::FxHashMap<u32, (Option<u8>, bool)>,
@@ -4647,7 +4647,7 @@ impl Warp {
         let ranged = known & !exact;
         if ranged != 0 {
             self.ranges.retain(|e| e.0 != d);
-            self.ranges.push((d, self.rgen[d as usize], ranged, bounds));
+            self.ranges.push((d, self.rgen[d as usize], (d, ranged, bounds)));
         }
     }
 
@@ -4662,8 +4662,8 @@ impl Warp {
         }
         self.ranges
             .iter()
-            .find(|e| e.0 == r && e.1 == self.rgen[r as usize] && e.2 >> l & 1 != 0)
-            .map(|e| e.3[l])
+            .find(|e| e.0 == r && e.1 == self.rgen[r as usize] && e.2.1 >> l & 1 != 0)
+            .map(|e| e.2.2[l])
     }
 
     fn shared_memory(&mut self, ins: &Ins, on: u32, unsure: u32, launch: &FlowLaunch) {
