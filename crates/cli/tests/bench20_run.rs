@@ -18,10 +18,9 @@
 mod support;
 support::bench_programs!(built "calibration/run/bench20");
 
-// `dops`: the flow follows double NaNs by the emulator's rules, but a lane's division meets a
-// `DFMA` with two different NaNs in `b` and `c` (which one the GPU returns is not measured):
-// its branches are the PTX's, an estimate
-program!(dslow, 3, [2, 3, 3]);
+// `dops`: the square root's and the division's slow-path tests on NaN operands, followed with
+// the GPU's double NaNs (calibration/equivalence/features/f64Nan.cu, calibration/fmanan/)
+program!(dslow, 3, [3, 3, 3]);
 // Euclid's loop and the radix writer branch on remainders ptxas's 64-bit subroutine computes
 // through the carry out of an `IMAD.HI.U32`: followed, exact
 program!(div64, 3, [3, 3, 3]);
