@@ -18,9 +18,8 @@ support::bench_programs!(built "calibration/run/bench12");
 program!(fmath, 3, [3, 3, 3]);
 // softmaxHalf: the machine-code flow stops at a float it does not compute (estimates, equal)
 program!(half2, 4, [3, 4, 3]);
-// primes: followed to the end (the IMAD.HI carries of its 64-bit products); groups of lanes
-// leaving the witness loop on different iterations each run a branch of their own to its join,
-// and the H200 ran two such groups together (2 branch targets fewer): estimates
+// primes: 64-bit remainders by constants now follow their carries; the flow still stops in
+// the witness loop, at the carry out of an `IMAD.HI.U32` (estimates)
 program!(bits64, 3, [2, 3, 2]);
 program!(sortnet, 9, [9, 9, 9]);
 // the queue and the lock are timed by the GPU: branch and global counters are estimates; the

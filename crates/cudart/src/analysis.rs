@@ -1242,18 +1242,6 @@ pub fn analyse_launch(
                         "two groups of lanes inside one convergence barrier at once (each joins its own lanes; where they meet, the GPU may run them together)"
                             .into(),
                     );
-                } else if c.may_merge_exit > 0 {
-                    // groups leaving a loop on different iterations, each through a branch of its
-                    // own to the join: the H200 ran two such groups together where the flow ran
-                    // them apart (calibration/run/bench12 bits64 `primes`: 1,356,800 branch
-                    // targets against the flow's 1,356,802, every other instruction's executions
-                    // equal to the source page; calibration/run/bench20/README.md), as in a debug
-                    // build (bench19 heaptopk_G)
-                    exact = false;
-                    flow_stop = Some(
-                        "groups of lanes leaving a loop on different iterations run branches of their own on the way to its join (the GPU runs some of them together, as it runs the lanes staying in the loop first)"
-                            .into(),
-                    );
                 } else if ka.follow_calls && c.may_merge_branch > 0 {
                     // (the same for a flow into separately compiled callees, as for -G's)
                     exact = false;
