@@ -4641,6 +4641,9 @@ impl Warp {
         let exact: u32 = lanes(known)
             .filter(|&l| bounds[l].0 == bounds[l].1)
             .fold(0, |m, l| m | 1 << l);
+        // (the sum is the block's: its addends may derive from global memory)
+        self.cur_taint = true;
+        self.cur_approx = false;
         for l in lanes(exact) {
             self.set(Dst::R(d), l, Some(bounds[l].0));
         }
