@@ -19,7 +19,7 @@ program!(fmath, 3, [3, 3, 3]);
 // softmaxHalf: the machine-code flow stops at a float it does not compute (estimates, equal)
 program!(half2, 4, [3, 4, 3]);
 // primes: 64-bit remainders by constants now follow their carries; the flow still stops in
-// the witness loop (estimates)
+// the witness loop, at the carry out of an `IMAD.HI.U32` (estimates)
 program!(bits64, 3, [2, 3, 2]);
 program!(sortnet, 9, [9, 9, 9]);
 // the queue and the lock are timed by the GPU: branch and global counters are estimates; the

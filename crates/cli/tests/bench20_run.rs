@@ -18,14 +18,15 @@
 mod support;
 support::bench_programs!(built "calibration/run/bench20");
 
-// `dops`: the square root's slow-path test reads the high word of |x| where x is NaN for some
-// lanes (a NaN's payload is not modelled): its branches are the PTX's, an estimate
-program!(dslow, 3, [2, 3, 3]);
+// `dops`: the square root's and the division's slow-path tests on NaN operands, followed with
+// the GPU's double NaNs (calibration/equivalence/features/f64Nan.cu, calibration/fmanan/)
+program!(dslow, 3, [3, 3, 3]);
 // Euclid's loop and the radix writer branch on remainders ptxas's 64-bit subroutine computes
 // through the carry out of an `IMAD.HI.U32`, which the flow leaves unknown: estimates
 program!(div64, 3, [1, 3, 2]);
-// a branch on a shared atomicAdd's result (the order of the warps' atomics is the GPU's): the
-// branch and global counters are estimates; the shared ones exact
+// the branch on a shared atomicAdd's old value is followed (every order gives `old < bound`);
+// the ticket of a global atomicAdd (which warps of the grid are first is the GPU's timing)
+// stops the flow: the branch and global counters are estimates; the shared ones exact
 program!(fbins, 1, [0, 1, 0]);
 program!(calls, 2, [2, 2, 2]);
 program!(negoff, 3, [3, 3, 3]);

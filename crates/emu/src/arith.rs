@@ -80,13 +80,16 @@ pub fn nan64_2(r: f64, x: f64, y: f64) -> u64 {
     }
 }
 
-/// `fma.f64` result bits as the H100 gives them: a NaN result is the last NaN operand (`c`, then
-/// `b`, then `a`), quieted; otherwise [`F64_DEFAULT_NAN`]. (Measured: `b` over `a` and `c` over
-/// `a`; `c` over `b` follows the same last-operand order and is not measured on its own.)
+/// `fma.f64` result bits as the GPU gives them: a NaN result is a NaN operand quieted, `b` first,
+/// then `c`, then `a`; otherwise [`F64_DEFAULT_NAN`]. (Measured: `b` over `a` and `c` over `a`
+/// on the H100, calibration/equivalence/features/f64Nan.cu; `b` over `c`, with `a` a NaN too, on
+/// the H200, 64 of 64 rows, calibration/fmanan/.)
 #[inline(always)]
 pub fn nan64_3(r: f64, x: f64, y: f64, z: f64) -> u64 {
     if !r.is_nan() {
         r.to_bits()
+    } else if y.is_nan() {
+        quiet64(y)
     } else if z.is_nan() {
         quiet64(z)
     } else {
@@ -1382,6 +1385,10 @@ mod tests {
         assert_eq!(bin(BinOp::Sub, Ty::F64, inf, inf), F64_DEFAULT_NAN);
         assert_eq!(tern(TernOp::Fma, Ty::F64, nb, y, mb), 0x7ffd_54eb_5577_eaa9);
         assert_eq!(tern(TernOp::Fma, Ty::F64, y, y, nb), 0xfffb_6c91_2dc6_be3f);
+        // `b` over `c` (and `a`): the H200's 64 of 64 rows of `fma(n, m, p)` (calibration/fmanan/)
+        let p = 0x7ffc_87ea_d28a_b0e1u64;
+        assert_eq!(tern(TernOp::Fma, Ty::F64, nb, mb, p), 0x7ffd_54eb_5577_eaa9);
+        assert_eq!(tern(TernOp::Fma, Ty::F64, y, mb, nb), 0x7ffd_54eb_5577_eaa9);
         let fnan = 0xff80_0001u64;
         assert_eq!(bin(BinOp::Add, Ty::F32, fnan, 0x3f80_0000), 0x7fff_ffff);
     }

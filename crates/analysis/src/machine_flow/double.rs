@@ -196,9 +196,15 @@ pub(super) fn operand(t: &str) -> Opnd {
     o
 }
 
-/// A double from its two words, with the operand's modifiers.
+/// A double from its two words, with the operand's modifiers. A NaN keeps its sign: the GPU's
+/// double arithmetic passes a NaN operand on with its own sign and payload whatever the operand's
+/// `-` or `|..|` (ptxas's `fabs` and `-x` are `DADD R, -RZ, |x|` and `DADD R, -RZ, -x`, and an
+/// H100 returned a NaN's sign and payload kept by both: calibration/equivalence/features/nanRules.cu).
 pub(super) fn value(lo: u32, hi: u32, o: &Opnd) -> f64 {
     let mut v = f64::from_bits(u64::from(hi) << 32 | u64::from(lo));
+    if v.is_nan() {
+        return v;
+    }
     if o.abs {
         v = v.abs();
     }
@@ -260,31 +266,52 @@ pub(super) fn combine(bop: Bop, r: bool, c: bool) -> bool {
     }
 }
 
-/// The canonical NaN the GPU's double arithmetic returns for an invalid operation or a NaN
-/// operand is not modelled: a NaN result is left unknown (its payload may differ).
+/// A double's two words; `None` for a NaN (see [`nan_result`] for arithmetic's NaNs).
 fn split(v: f64) -> Option<(u32, u32)> {
     (!v.is_nan()).then(|| (v.to_bits() as u32, (v.to_bits() >> 32) as u32))
+}
+
+/// The NaN a `DADD`/`DMUL`/`DFMA` writes when its result is one, by the emulator's rules
+/// ([`warpscope_emu::arith::nan64_2`], [`warpscope_emu::arith::nan64_3`]): a NaN operand
+/// quieted, its sign and payload kept; of two, `b` over `a` (`DADD`, `DMUL`, `DFMA`), `c` over
+/// `a` and `b` over `c` (`DFMA`); with none, the default NaN the operation makes (`inf - inf`,
+/// `0 * inf`). Measured on machine code whose operands are the PTX's in order (an H100's
+/// calibration/equivalence/features/f64Nan.cu: `DADD R14, R8, R12` for `n + m`, `DFMA R28, R8,
+/// R12, R24` for `fma(n, m, y)`, `DFMA R18, R8, R24, R12` for `fma(n, y, m)`; an H200's
+/// calibration/fmanan/: `DFMA R12, R8, R4, R12` for `fma(n, m, p)`), 64 of 64 rows each.
+fn nan_result(a: f64, b: f64, c: Option<f64>) -> (u32, u32) {
+    use warpscope_emu::arith::{nan64_2, nan64_3};
+    let bits = match c {
+        Some(c) => nan64_3(f64::NAN, a, b, c),
+        None => nan64_2(f64::NAN, a, b),
+    };
+    (bits as u32, (bits >> 32) as u32)
 }
 
 /// `DADD`/`DMUL`/`DFMA` on known operands, rounded as `round` says (0 to nearest even, 1 toward
 /// zero, 2 down, 3 up): the result's two words.
 pub(super) fn arith(op: Dop, round: u8, a: f64, b: f64, c: Option<f64>) -> Option<(u32, u32)> {
-    if round == 0 {
-        return split(match op {
+    let r = if round == 0 {
+        match op {
             Dop::Add => a + b,
             Dop::Mul => a * b,
             Dop::Fma => a.mul_add(b, c?),
-        });
+        }
+    } else {
+        use warpscope_emu::softfloat::{self, F64};
+        use warpscope_ptx::inst::Rnd;
+        let rnd = [Rnd::Rz, Rnd::Rm, Rnd::Rp][usize::from(round.clamp(1, 3) - 1)];
+        let (x, y) = (a.to_bits(), b.to_bits());
+        f64::from_bits(match op {
+            Dop::Add => softfloat::add(F64, x, y, rnd),
+            Dop::Mul => softfloat::mul(F64, x, y, rnd),
+            Dop::Fma => softfloat::fma(F64, x, y, c?.to_bits(), rnd),
+        })
+    };
+    if r.is_nan() {
+        return Some(nan_result(a, b, if op == Dop::Fma { Some(c?) } else { None }));
     }
-    use warpscope_emu::softfloat::{self, F64};
-    use warpscope_ptx::inst::Rnd;
-    let rnd = [Rnd::Rz, Rnd::Rm, Rnd::Rp][usize::from(round.clamp(1, 3) - 1)];
-    let (x, y) = (a.to_bits(), b.to_bits());
-    split(f64::from_bits(match op {
-        Dop::Add => softfloat::add(F64, x, y, rnd),
-        Dop::Mul => softfloat::mul(F64, x, y, rnd),
-        Dop::Fma => softfloat::fma(F64, x, y, c?.to_bits(), rnd),
-    }))
+    split(r)
 }
 
 /// A conversion's result words (the second only for a double result).
@@ -302,13 +329,22 @@ pub(super) fn convert(op: Dcvt, x: u32, d: Option<f64>) -> (Option<u32>, Option<
             let (lo, hi) = (v.to_bits() as u32, (v.to_bits() >> 32) as u32);
             (Some(lo), Some(hi))
         }
-        Dcvt::FromFloat => match split(f64::from(f32::from_bits(x))) {
-            Some((lo, hi)) => (Some(lo), Some(hi)),
-            None => (None, None),
-        },
+        Dcvt::FromFloat => {
+            // exact; a NaN as the emulator's `cvt.f64.f32` gives it (the H100's, f64Nan.cu)
+            use warpscope_ptx::inst::{Rnd, Ty};
+            let v = warpscope_emu::arith::cvt(Ty::F64, Ty::F32, Rnd::Rn, false, u64::from(x));
+            (Some(v as u32), Some((v >> 32) as u32))
+        }
         Dcvt::ToFloat => match d {
             Some(v) if !v.is_nan() => (Some((v as f32).to_bits()), None),
-            _ => (None, None),
+            Some(v) => {
+                // a NaN as the emulator's `cvt.rn.f32.f64` gives it: the top of its payload,
+                // quieted (the H100's, calibration/equivalence/features/f64Nan.cu)
+                use warpscope_ptx::inst::{Rnd, Ty};
+                let r = warpscope_emu::arith::cvt(Ty::F32, Ty::F64, Rnd::Rn, false, v.to_bits());
+                (Some(r as u32), None)
+            }
+            None => (None, None),
         },
         Dcvt::FloatToInt64 { signed, round } => {
             use warpscope_ptx::inst::{Rnd, Ty};
@@ -363,10 +399,57 @@ mod tests {
     }
 
     #[test]
-    fn subnormals_are_kept_and_nan_is_unknown() {
+    fn subnormals_are_kept_and_nans_are_the_gpus() {
         let tiny = f64::from_bits(1);
         assert_eq!(arith(Dop::Mul, 0, tiny, 1.0, None), Some((1, 0)));
-        assert_eq!(arith(Dop::Add, 0, f64::INFINITY, f64::NEG_INFINITY, None), None);
+        // a NaN the operation makes: the default NaN, in every rounding
+        for round in 0..4 {
+            assert_eq!(
+                arith(Dop::Add, round, f64::INFINITY, f64::NEG_INFINITY, None),
+                Some((0, 0xfff8_0000))
+            );
+            assert_eq!(
+                arith(Dop::Fma, round, 0.0, f64::INFINITY, Some(1.0)),
+                Some((0, 0xfff8_0000))
+            );
+        }
+        // a NaN operand quieted, its sign and payload kept, whatever the operand's modifiers
+        let snan = f64::from_bits(0xfff0_0000_0000_0001);
+        let o = |abs: bool, neg: bool| Opnd {
+            abs,
+            neg,
+            ..parse_opnd("R4")
+        };
+        for m in [o(true, false), o(false, true), o(true, true)] {
+            let v = value(1, 0xfff0_0000, &m);
+            assert_eq!(arith(Dop::Add, 0, -0.0, v, None), Some((1, 0xfff8_0000)), "{m:?}");
+        }
+        assert_eq!(arith(Dop::Mul, 0, 2.0, snan, None), Some((1, 0xfff8_0000)));
+        assert_eq!(arith(Dop::Fma, 0, 2.0, 3.0, Some(snan)), Some((1, 0xfff8_0000)));
+        // two or three NaN operands: b over a, c over a, b over c (f64Nan.cu, calibration/fmanan/)
+        let q = f64::from_bits(0x7ff8_0000_0000_0005);
+        let r = f64::from_bits(0x7ff0_0000_0000_0007);
+        assert_eq!(arith(Dop::Add, 0, q, snan, None), Some((1, 0xfff8_0000)));
+        assert_eq!(arith(Dop::Mul, 0, snan, q, None), Some((5, 0x7ff8_0000)));
+        assert_eq!(arith(Dop::Fma, 0, q, snan, Some(1.0)), Some((1, 0xfff8_0000)));
+        assert_eq!(arith(Dop::Fma, 0, snan, 1.0, Some(q)), Some((5, 0x7ff8_0000)));
+        assert_eq!(arith(Dop::Fma, 0, 1.0, q, Some(snan)), Some((5, 0x7ff8_0000)));
+        assert_eq!(arith(Dop::Fma, 0, r, snan, Some(q)), Some((1, 0xfff8_0000)));
+    }
+
+    #[test]
+    fn conversions_of_nans_are_the_emulators() {
+        // cvt.f64.f32 keeps a float NaN's payload, shifted up, quieted; cvt.rn.f32.f64 the top
+        // of a double NaN's payload, quieted (an H100's 64 of 64 rows each,
+        // calibration/equivalence/features/README.md, f64Nan.cu)
+        assert_eq!(
+            convert(Dcvt::FromFloat, 0xff80_0001, None),
+            (Some(0x2000_0000), Some(0xfff8_0000))
+        );
+        assert_eq!(
+            convert(Dcvt::ToFloat, 0, Some(f64::from_bits(0x7ff4_0000_0000_0000))),
+            (Some(0x7fe0_0000), None)
+        );
     }
 
     #[test]

@@ -235,6 +235,33 @@ impl BlockShared {
         (last.known & bit != 0).then(|| (last.value >> (8 * b)) as u8)
     }
 
+    /// Word `word`'s value when phase `phase` began and the sum of the phase's writes to it, when
+    /// every one is an integer `add` of the whole word (the emulation's values after each: the
+    /// differences are their addends): an `ATOMS.ADD`'s old value then lies between the start and
+    /// the start plus the other adds' sum, whatever their order on the GPU. `None` when the start
+    /// is not known or another write touched the word in the phase.
+    pub(super) fn add_bounds(&self, phase: usize, word: u32) -> Option<(u32, u64)> {
+        if self.spoiled.is_some() {
+            return None;
+        }
+        let (start, end) = self.phase(phase)?;
+        let es = self.word(word);
+        let mut v0 = 0u32;
+        for b in 0..4 {
+            v0 |= u32::from(self.last_before(es, start, 1 << b, b)?) << (8 * b);
+        }
+        let mut prev = v0;
+        let mut sum = 0u64;
+        for e in es.iter().filter(|e| (start..end).contains(&e.pos)) {
+            if e.atom != 1 || e.present != 0xf || e.known != 0xf {
+                return None;
+            }
+            sum += u64::from(e.value.wrapping_sub(prev));
+            prev = e.value;
+        }
+        Some((v0, sum))
+    }
+
     /// Whether the emulation's warp `warp` wrote `value` (the bytes `known` of the word, as the
     /// flow's `STS` computed them) to word `word` in phase `phase`.
     pub(super) fn check_store(&self, warp: u32, phase: usize, word: u32, known: u8, value: u32) -> bool {
@@ -839,6 +866,82 @@ mod tests {
         barrier(&mut r, 1);
         let (_, b) = r.finish();
         assert_eq!(b.read(0, 1, 0x10), None);
+    }
+
+    #[test]
+    fn a_phase_of_adds_bounds_each_old_value() {
+        let mut r = SharedRecorder::new(0, 2);
+        store(&mut r, 0, 0x10, 5);
+        store(&mut r, 0, 0x20, 0);
+        store(&mut r, 0, 0x30, u32::MAX - 1);
+        barrier(&mut r, 2);
+        // phase 1: adds of 3 and 4 to 0x10 (from 5); an add and an or to 0x20; 0x40 never
+        // written before the phase
+        atomic(&mut r, 0, 0x10, AtomOp::Add, Ty::U32, 8);
+        atomic(&mut r, 1, 0x10, AtomOp::Add, Ty::U32, 12);
+        atomic(&mut r, 0, 0x20, AtomOp::Add, Ty::U32, 1);
+        atomic(&mut r, 1, 0x20, AtomOp::Or, Ty::U32, 3);
+        atomic(&mut r, 1, 0x40, AtomOp::Add, Ty::U32, 1);
+        barrier(&mut r, 2);
+        let (_, b) = r.finish();
+        assert_eq!(b.add_bounds(1, 4), Some((5, 7)));
+        assert_eq!(b.add_bounds(1, 8), None, "an or among the adds");
+        assert_eq!(b.add_bounds(1, 0x10), None, "undefined at the phase's start");
+        assert_eq!(b.add_bounds(2, 4), Some((12, 0)), "no add in phase 2");
+        assert_eq!(b.add_bounds(1, 0xc), Some((u32::MAX - 1, 0)));
+    }
+
+    /// `old = atomicAdd(&s[0], 1)` by the 64 threads of a block after a barrier (the emulation:
+    /// two warps' instructions, 32 adds each, from 0), then `if (old >= bound)`: the old values
+    /// lie in 0..=63 whatever the order, so a bound above 63 is never reached (one uniform
+    /// branch a warp), and one inside the range leaves the branch unknown; without the
+    /// emulation's record nothing is known.
+    #[test]
+    fn a_branch_on_a_shared_add_s_old_value_is_followed_where_every_order_agrees() {
+        use crate::machine_flow::{FlowLaunch, MachineFlow};
+        let text = "\t.section\t.text.k,\"ax\",@progbits\n\
+            \t/*0000*/ IMAD.MOV.U32 R4, RZ, RZ, 0x1 ;\n\
+            \t/*0010*/ BAR.SYNC.DEFER_BLOCKING 0x0 ;\n\
+            \t/*0020*/ IMAD.MOV.U32 R2, RZ, RZ, 0x400 ;\n\
+            \t/*0030*/ ATOMS.ADD R3, [R2], R4 ;\n\
+            \t/*0040*/ ISETP.GE.U32.AND P1, PT, R3, c[0x0][0x210], PT ;\n\
+            \t/*0050*/ @P1 BRA `(.L_x_0) ;\n\
+            \t/*0060*/ IADD3 R5, R5, 0x1, RZ ;\n\
+            .L_x_0:\n\
+            \t/*0070*/ EXIT ;\n";
+        let ks = warpscope_toolchain::sass::parse_disassembly(text).unwrap();
+        let f = MachineFlow::new(&ks[0]);
+        let mut r = SharedRecorder::new(0, 2);
+        store(&mut r, 0, 0, 0);
+        barrier(&mut r, 2);
+        atomic(&mut r, 0, 0, AtomOp::Add, Ty::U32, 32);
+        atomic(&mut r, 1, 0, AtomOp::Add, Ty::U32, 64);
+        barrier(&mut r, 2);
+        let (_, b) = r.finish();
+        let blocks: rustc_hash::FxHashMap<u32, BlockShared> = [(0, b)].into_iter().collect();
+        let run = |bound: u32, shared: bool| {
+            let params = bound.to_le_bytes();
+            f.run(
+                &FlowLaunch {
+                    global: None,
+                    grid: [1, 1, 1],
+                    block: [64, 1, 1],
+                    params: &params,
+                    symbols: &[],
+                    constants: &[],
+                    cluster: [1, 1, 1],
+                    shared: shared.then_some(&blocks),
+                },
+                1 << 20,
+            )
+            .map(|(c, _)| (c.targets, c.divergent))
+        };
+        assert_eq!(run(1000, true), Ok((2, 0)));
+        assert_eq!(run(64, true), Ok((2, 0)));
+        assert_eq!(run(0, true), Ok((2, 0)), "old >= 0: always taken");
+        assert!(run(63, true).is_err(), "63 itself is a possible old value");
+        assert!(run(10, true).is_err());
+        assert!(run(1000, false).is_err());
     }
 
     #[test]

@@ -831,3 +831,38 @@ fn a_convergence_check_on_tile_masks_is_taken_unless_the_guard_holds_in_the_mask
     assert_eq!(run(&f, 32, &[]), Ok((2, 0)));
     assert_eq!(run(&f, 8, &[]), Ok((1, 0)));
 }
+
+/// `sqrt(fabs(x))`'s slow-path test reads the high word of `|x|` (`DADD R10, -RZ, |R4|`): a loop
+/// runs `hi >> 28` times on the high word of `b + |a|`, so a NaN's sign decides the count (15
+/// with it, 7 without). A NaN operand comes back quieted with its own sign whatever the `|..|`;
+/// `inf - inf` is the default NaN `0xfff8000000000000`; of two NaNs the later operand's
+/// (calibration/equivalence/features/f64Nan.cu).
+#[test]
+fn double_nans_are_followed_as_the_gpu_writes_them() {
+    let f = flow(
+        "\t/*0000*/ LDC.64 R4, c[0x0][0x210] ;\n\
+         \t/*0010*/ LDC.64 R6, c[0x0][0x218] ;\n\
+         \t/*0020*/ DADD R10, R6, |R4| ;\n\
+         \t/*0030*/ SHF.R.U32.HI R8, RZ, 0x1c, R11 ;\n\
+         \t/*0040*/ IMAD.MOV.U32 R2, RZ, RZ, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0050*/ IADD3 R2, R2, 0x1, RZ ;\n\
+         \t/*0060*/ ISETP.GE.U32.AND P0, PT, R2, R8, PT ;\n\
+         \t/*0070*/ @!P0 BRA `(.L_x_0) ;\n\
+         \t/*0080*/ EXIT ;\n",
+    );
+    let p = |a: u64, b: u64| -> Vec<u8> { [a, b].iter().flat_map(|v| v.to_le_bytes()).collect() };
+    let (inf, ninf) = (f64::INFINITY.to_bits(), f64::NEG_INFINITY.to_bits());
+    // -sNaN + 0: quieted, the sign kept
+    assert_eq!(run(&f, 32, &p(0xfff0_0000_0000_0001, 0)), Ok((15, 0)));
+    // |inf| + -inf: the default NaN (its sign set)
+    assert_eq!(run(&f, 32, &p(inf, ninf)), Ok((15, 0)));
+    // the same quiet NaN twice: itself
+    let q = 0x7ff8_0000_0000_0005;
+    assert_eq!(run(&f, 32, &p(q, q)), Ok((7, 0)));
+    // two different NaNs: the later operand's (`|R4|`, whatever its sign)
+    assert_eq!(run(&f, 32, &p(q, 0xfff4_0000_0000_0000)), Ok((7, 0)));
+    assert_eq!(run(&f, 32, &p(0xfff4_0000_0000_0000, q)), Ok((15, 0)));
+    // an ordinary sum: 1.5 + |-2| = 3.5 (0x400c0000 >> 28 = 4)
+    assert_eq!(run(&f, 32, &p((-2.0f64).to_bits(), 1.5f64.to_bits())), Ok((4, 0)));
+}
