@@ -80,20 +80,35 @@ pub fn nan64_2(r: f64, x: f64, y: f64) -> u64 {
     }
 }
 
-/// `fma.f64` result bits as the GPU gives them: a NaN result is a NaN operand quieted, `b` first,
-/// then `c`, then `a`; otherwise [`F64_DEFAULT_NAN`]. (Measured: `b` over `a` and `c` over `a`
-/// on the H100, calibration/equivalence/features/f64Nan.cu; `b` over `c`, with `a` a NaN too, on
-/// the H200, 64 of 64 rows, calibration/fmanan/.)
+/// `fma.f64` result bits as the H100 gives them: a NaN result is the last NaN operand (`c`, then
+/// `b`, then `a`), quieted; otherwise [`F64_DEFAULT_NAN`]. (Measured: `b` over `a` and `c` over
+/// `a`.) The PTX does not fix which NaN wins of `b` and `c`: the machine code's `DFMA` takes its
+/// `b` over its `c` ([`dfma_nan`]), and ptxas may swap an fma's factors, so no PTX-level order
+/// holds for every build (calibration/mathlib: this order leaves the -O2 table's `j0`, `j1`,
+/// `y0`, `y1` of a NaN equal to the H200 and the -G build's listed; `b` first reverses both).
 #[inline(always)]
 pub fn nan64_3(r: f64, x: f64, y: f64, z: f64) -> u64 {
     if !r.is_nan() {
         r.to_bits()
-    } else if y.is_nan() {
-        quiet64(y)
     } else if z.is_nan() {
         quiet64(z)
     } else {
         nan64_2(r, x, y)
+    }
+}
+
+/// A machine-code `DFMA a, b, c`'s result bits, in the machine code's operand order: a NaN result
+/// is a NaN operand quieted, `b` first, then `c`, then `a`; otherwise [`F64_DEFAULT_NAN`]
+/// (the H200's 64 of 64 rows of `DFMA R12, R8, R4, R12` with three NaNs, calibration/fmanan/;
+/// `b` over `a` and `c` over `a` as the H100's calibration/equivalence/features/f64Nan.cu).
+#[inline(always)]
+pub fn dfma_nan(r: f64, a: f64, b: f64, c: f64) -> u64 {
+    if !r.is_nan() {
+        r.to_bits()
+    } else if b.is_nan() {
+        quiet64(b)
+    } else {
+        nan64_3(r, a, b, c)
     }
 }
 
@@ -1385,10 +1400,14 @@ mod tests {
         assert_eq!(bin(BinOp::Sub, Ty::F64, inf, inf), F64_DEFAULT_NAN);
         assert_eq!(tern(TernOp::Fma, Ty::F64, nb, y, mb), 0x7ffd_54eb_5577_eaa9);
         assert_eq!(tern(TernOp::Fma, Ty::F64, y, y, nb), 0xfffb_6c91_2dc6_be3f);
-        // `b` over `c` (and `a`): the H200's 64 of 64 rows of `fma(n, m, p)` (calibration/fmanan/)
+        // the machine code's `DFMA`: `b` over `c` (and `a`), the H200's 64 of 64 rows of
+        // `DFMA R12, R8, R4, R12` (calibration/fmanan/); the PTX-level `fma` keeps `c` over `b`
         let p = 0x7ffc_87ea_d28a_b0e1u64;
-        assert_eq!(tern(TernOp::Fma, Ty::F64, nb, mb, p), 0x7ffd_54eb_5577_eaa9);
-        assert_eq!(tern(TernOp::Fma, Ty::F64, y, mb, nb), 0x7ffd_54eb_5577_eaa9);
+        let f = f64::from_bits;
+        assert_eq!(dfma_nan(f64::NAN, f(nb), f(mb), f(p)), 0x7ffd_54eb_5577_eaa9);
+        assert_eq!(dfma_nan(f64::NAN, f(y), f(mb), f(nb)), 0x7ffd_54eb_5577_eaa9);
+        assert_eq!(dfma_nan(f64::NAN, f(nb), f(y), f(p)), 0x7ffc_87ea_d28a_b0e1);
+        assert_eq!(tern(TernOp::Fma, Ty::F64, nb, mb, p), 0x7ffc_87ea_d28a_b0e1);
         let fnan = 0xff80_0001u64;
         assert_eq!(bin(BinOp::Add, Ty::F32, fnan, 0x3f80_0000), 0x7fff_ffff);
     }

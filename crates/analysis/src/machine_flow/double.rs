@@ -272,7 +272,7 @@ fn split(v: f64) -> Option<(u32, u32)> {
 }
 
 /// The NaN a `DADD`/`DMUL`/`DFMA` writes when its result is one, by the emulator's rules
-/// ([`warpscope_emu::arith::nan64_2`], [`warpscope_emu::arith::nan64_3`]): a NaN operand
+/// ([`warpscope_emu::arith::nan64_2`], [`warpscope_emu::arith::dfma_nan`]): a NaN operand
 /// quieted, its sign and payload kept; of two, `b` over `a` (`DADD`, `DMUL`, `DFMA`), `c` over
 /// `a` and `b` over `c` (`DFMA`); with none, the default NaN the operation makes (`inf - inf`,
 /// `0 * inf`). Measured on machine code whose operands are the PTX's in order (an H100's
@@ -280,9 +280,9 @@ fn split(v: f64) -> Option<(u32, u32)> {
 /// R12, R24` for `fma(n, m, y)`, `DFMA R18, R8, R24, R12` for `fma(n, y, m)`; an H200's
 /// calibration/fmanan/: `DFMA R12, R8, R4, R12` for `fma(n, m, p)`), 64 of 64 rows each.
 fn nan_result(a: f64, b: f64, c: Option<f64>) -> (u32, u32) {
-    use warpscope_emu::arith::{nan64_2, nan64_3};
+    use warpscope_emu::arith::{dfma_nan, nan64_2};
     let bits = match c {
-        Some(c) => nan64_3(f64::NAN, a, b, c),
+        Some(c) => dfma_nan(f64::NAN, a, b, c),
         None => nan64_2(f64::NAN, a, b),
     };
     (bits as u32, (bits >> 32) as u32)
