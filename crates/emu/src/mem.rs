@@ -275,6 +275,35 @@ pub struct Global {
     /// The shadow of the last launch that had one, cleared, for the next: a persistent space's
     /// launches reuse its pages instead of freeing and faulting in fresh ones each time.
     shadow_cache: Mutex<Option<Shadow>>,
+    /// Mapped memory outside every region (see [`Slack`]).
+    slack: Slack,
+}
+
+/// Mapped device memory that is no region: the rest of a 2 MiB page an allocation shares, the
+/// driver's own memory around the allocations (`Global::set_mapped`). On a GPU an access there
+/// does not fault (calibration/oob): a read returns what is there (zero where nothing was
+/// written), a write lands. Its words live in a map, made on first write (such accesses are rare:
+/// overruns); every access there is counted ([`Global::outside`]).
+#[derive(Default)]
+struct Slack {
+    /// Mapped spans `[lo, hi)`, sorted, not overlapping.
+    mapped: Vec<(u64, u64)>,
+    /// Written words by 4-aligned address.
+    words: Mutex<std::collections::HashMap<u64, u32>>,
+    /// Accesses outside every region that hit mapped memory, and the first one.
+    hits: std::sync::atomic::AtomicU64,
+    first: Mutex<Option<Outside>>,
+}
+
+/// An access outside every region of the space, in mapped memory (see [`Global::outside`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outside {
+    /// Its first byte.
+    pub addr: u64,
+    /// Bytes.
+    pub width: u64,
+    /// A write (or the write of an atomic).
+    pub write: bool,
 }
 
 impl Global {
@@ -299,6 +328,7 @@ impl Global {
             lock64: Mutex::new(()),
             textures: Default::default(),
             shadow_cache: Mutex::new(None),
+            slack: Slack::default(),
         }
     }
 
@@ -414,7 +444,10 @@ impl Global {
     /// [`Global::read`] that remembers the region in `hint` (consecutive lanes mostly hit the same).
     #[inline(always)]
     pub fn read_hint(&self, hint: &mut usize, addr: u64, w: u64) -> Option<u64> {
-        let r = &self.regions[self.region_hint(hint, addr, w)?];
+        let Some(k) = self.region_hint(hint, addr, w) else {
+            return self.slack_read(addr, w);
+        };
+        let r = &self.regions[k];
         let off = (addr - r.base) as usize;
         let i = off / 4;
         Some(match w {
@@ -427,7 +460,10 @@ impl Global {
     /// [`Global::write`] that remembers the region in `hint`.
     #[inline(always)]
     pub fn write_hint(&self, hint: &mut usize, addr: u64, w: u64, v: u64) -> Option<()> {
-        let r = &self.regions[self.region_hint(hint, addr, w)?];
+        let Some(k) = self.region_hint(hint, addr, w) else {
+            return self.slack_write(addr, w, v);
+        };
+        let r = &self.regions[k];
         let i = (addr - r.base) as usize / 4;
         match w {
             4 => r.words[i].store(v as u32, Relaxed),
@@ -439,7 +475,9 @@ impl Global {
     /// Reads `w` (1, 2, 4 or 8, naturally aligned) bytes.
     #[inline]
     pub fn read(&self, addr: u64, w: u64) -> Option<u64> {
-        let (r, off) = self.find(addr, w)?;
+        let Some((r, off)) = self.find(addr, w) else {
+            return self.slack_read(addr, w);
+        };
         let i = off / 4;
         Some(match w {
             8 => r.words[i].load(Relaxed) as u64 | (r.words[i + 1].load(Relaxed) as u64) << 32,
@@ -455,7 +493,9 @@ impl Global {
     /// Writes `w` bytes.
     #[inline]
     pub fn write(&self, addr: u64, w: u64, v: u64) -> Option<()> {
-        let (r, off) = self.find(addr, w)?;
+        let Some((r, off)) = self.find(addr, w) else {
+            return self.slack_write(addr, w, v);
+        };
         let i = off / 4;
         match w {
             8 => {
@@ -477,7 +517,18 @@ impl Global {
     /// 16-bit values (2-aligned: `atom.cas.b16`, `atom.add.noftz.f16`) one on the word holding
     /// them; 64-bit values are serialised by a lock.
     pub fn rmw(&self, addr: u64, w: u64, f: impl Fn(u64) -> u64) -> Option<u64> {
-        let (r, off) = self.find(addr, w)?;
+        let Some((r, off)) = self.find(addr, w) else {
+            if !matches!(w, 2 | 4 | 8) || !self.mapped(addr, w) {
+                return None;
+            }
+            // one lock for the read and the write: atomic against other accesses of the slack
+            let mut g = self.slack.words.lock().unwrap_or_else(|e| e.into_inner());
+            let old = self.slack_bytes(&g, addr, w)?;
+            self.slack_put(&mut g, addr, w, f(old))?;
+            drop(g);
+            self.count_outside(addr, w, true);
+            return Some(old);
+        };
         let i = off / 4;
         match w {
             2 if off % 2 == 0 => {
@@ -625,7 +676,15 @@ impl Global {
     /// Copies `out.len()` bytes from `addr`; `None` (nothing copied) when the range is not inside
     /// one region.
     pub fn read_range(&self, addr: u64, out: &mut [u8]) -> Option<()> {
-        let (r, off) = self.find(addr, out.len() as u64)?;
+        let Some((r, off)) = self.find(addr, out.len() as u64) else {
+            if out.is_empty() || !self.mapped(addr, out.len() as u64) {
+                return None;
+            }
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = self.slack_read(addr + i as u64, 1)? as u8;
+            }
+            return Some(());
+        };
         // a spilled region's file holds its words' little-endian bytes from offset 0
         if cfg!(target_endian = "little")
             && let WordsKind::Spilled(fd) = r.words.kind
@@ -664,7 +723,15 @@ impl Global {
 
     /// Copies `data` to `addr`; `None` (nothing written) when the range is not inside one region.
     pub fn write_range(&self, addr: u64, data: &[u8]) -> Option<()> {
-        let (r, off) = self.find(addr, data.len() as u64)?;
+        let Some((r, off)) = self.find(addr, data.len() as u64) else {
+            if data.is_empty() || !self.mapped(addr, data.len() as u64) {
+                return None;
+            }
+            for (i, &b) in data.iter().enumerate() {
+                self.slack_write(addr + i as u64, 1, u64::from(b))?;
+            }
+            return Some(());
+        };
         r.zero.store(false, Relaxed);
         if cfg!(target_endian = "little")
             && let WordsKind::Spilled(fd) = r.words.kind
@@ -700,6 +767,160 @@ impl Global {
                 k += 1;
             }
         }
+        Some(())
+    }
+}
+
+impl Global {
+    /// Declares the mapped device memory: spans `[lo, hi)` (any order, may overlap regions) where
+    /// an access outside every region reads and writes memory instead of faulting (see
+    /// [`Slack`]). Words written there before stay where the new spans keep them.
+    pub fn set_mapped(&mut self, mut spans: Vec<(u64, u64)>) {
+        spans.retain(|&(lo, hi)| lo < hi);
+        spans.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::with_capacity(spans.len());
+        for (lo, hi) in spans {
+            match merged.last_mut() {
+                Some(last) if lo <= last.1 => last.1 = last.1.max(hi),
+                _ => merged.push((lo, hi)),
+            }
+        }
+        self.slack.mapped = merged;
+        let mapped = &self.slack.mapped;
+        self.slack
+            .words
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|&a, _| Self::in_spans(mapped, a, 4));
+    }
+
+    /// The mapped spans (see [`Global::set_mapped`]).
+    pub fn mapped_spans(&self) -> &[(u64, u64)] {
+        &self.slack.mapped
+    }
+
+    /// Forgets what was written to mapped memory outside every region in `[lo, hi)` (a new
+    /// allocation there starts from its own zeros).
+    pub fn clear_slack(&mut self, lo: u64, hi: u64) {
+        self.slack
+            .words
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|&a, _| a + 4 <= lo || a >= hi);
+    }
+
+    fn in_spans(spans: &[(u64, u64)], addr: u64, w: u64) -> bool {
+        let i = spans.partition_point(|&(lo, _)| lo <= addr);
+        i > 0 && addr.saturating_add(w) <= spans[i - 1].1
+    }
+
+    /// Whether `[addr, addr + w)` is mapped memory (in a region or a mapped span).
+    pub fn mapped(&self, addr: u64, w: u64) -> bool {
+        Self::in_spans(&self.slack.mapped, addr, w)
+            || (0..w).all(|i| {
+                let a = addr.wrapping_add(i);
+                self.region_of(a).is_some() || Self::in_spans(&self.slack.mapped, a, 1)
+            })
+    }
+
+    /// How many accesses outside every region hit mapped memory since the last call, and the
+    /// first of them; the count starts again.
+    pub fn take_outside(&self) -> (u64, Option<Outside>) {
+        let n = self.slack.hits.swap(0, Relaxed);
+        let first = self
+            .slack
+            .first
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        (n, first)
+    }
+
+    fn count_outside(&self, addr: u64, width: u64, write: bool) {
+        if self.slack.hits.fetch_add(1, Relaxed) == 0 {
+            let mut f = self.slack.first.lock().unwrap_or_else(|e| e.into_inner());
+            f.get_or_insert(Outside { addr, width, write });
+        }
+    }
+
+    /// Byte `a` outside every region, from the slack's words.
+    fn slack_byte(words: &std::collections::HashMap<u64, u32>, a: u64) -> u8 {
+        words.get(&(a & !3)).map_or(0, |w| (w >> ((a & 3) * 8)) as u8)
+    }
+
+    /// `w` bytes from `addr`, each from its region or the slack (`None`: one is unmapped).
+    fn slack_bytes(
+        &self,
+        words: &std::collections::HashMap<u64, u32>,
+        addr: u64,
+        w: u64,
+    ) -> Option<u64> {
+        let mut v = 0u64;
+        for i in 0..w.min(8) {
+            let a = addr.checked_add(i)?;
+            let b = match self.find(a, 1) {
+                Some((r, off)) => (r.words[off / 4].load(Relaxed) >> ((off % 4) * 8)) as u8,
+                None if Self::in_spans(&self.slack.mapped, a, 1) => Self::slack_byte(words, a),
+                None => return None,
+            };
+            v |= u64::from(b) << (8 * i);
+        }
+        Some(v)
+    }
+
+    fn slack_put(
+        &self,
+        words: &mut std::collections::HashMap<u64, u32>,
+        addr: u64,
+        w: u64,
+        v: u64,
+    ) -> Option<()> {
+        for i in 0..w.min(8) {
+            let a = addr.checked_add(i)?;
+            let b = (v >> (8 * i)) as u8;
+            match self.find(a, 1) {
+                Some((r, off)) => {
+                    let sh = (off % 4) * 8;
+                    let word = &r.words[off / 4];
+                    word.fetch_and(!(0xff << sh), Relaxed);
+                    word.fetch_or(u32::from(b) << sh, Relaxed);
+                }
+                None if Self::in_spans(&self.slack.mapped, a, 1) => {
+                    let e = words.entry(a & !3).or_insert(0);
+                    let sh = (a & 3) * 8;
+                    *e = (*e & !(0xff << sh)) | (u32::from(b) << sh);
+                }
+                None => return None,
+            }
+        }
+        Some(())
+    }
+
+    /// A read outside every region (or straddling one's end): the mapped bytes, or `None` where a
+    /// byte is unmapped (a fault).
+    #[cold]
+    fn slack_read(&self, addr: u64, w: u64) -> Option<u64> {
+        if self.slack.mapped.is_empty() {
+            return None;
+        }
+        let g = self.slack.words.lock().unwrap_or_else(|e| e.into_inner());
+        let v = self.slack_bytes(&g, addr, w)?;
+        drop(g);
+        self.count_outside(addr, w, false);
+        Some(v)
+    }
+
+    /// A write outside every region (or straddling one's end): `None` (nothing written) where a
+    /// byte is unmapped.
+    #[cold]
+    fn slack_write(&self, addr: u64, w: u64, v: u64) -> Option<()> {
+        if self.slack.mapped.is_empty() || !self.mapped(addr, w) {
+            return None;
+        }
+        let mut g = self.slack.words.lock().unwrap_or_else(|e| e.into_inner());
+        self.slack_put(&mut g, addr, w, v)?;
+        drop(g);
+        self.count_outside(addr, w, true);
         Some(())
     }
 }
@@ -874,6 +1095,49 @@ mod tests {
         assert!(!g.regions[0].zero.load(Relaxed));
         assert_eq!(g.read(BUFFER_BASE, 4), Some(0x0200));
         assert_eq!(g.fill(BUFFER_BASE + 4, 4 * PARALLEL_COPY_WORDS + 6, 0), None);
+    }
+
+    #[test]
+    fn mapped_memory_outside_every_region_reads_and_writes() {
+        let mut g = Global::empty();
+        g.insert_zeroed(BUFFER_BASE, 4).unwrap();
+        g.insert(BUFFER_BASE + 512, &[1, 2, 3, 4]).unwrap();
+        // nothing mapped: outside the regions is a fault
+        assert_eq!(g.read(BUFFER_BASE + 4, 4), None);
+        assert_eq!(g.write(BUFFER_BASE + 4, 4, 1), None);
+        g.set_mapped(vec![(BUFFER_BASE, BUFFER_BASE + 1024)]);
+        // the slack after the 4-byte region reads 0, a write there lands
+        assert_eq!(g.read(BUFFER_BASE + 4, 4), Some(0));
+        g.write(BUFFER_BASE + 4, 4, 0xdead_beef).unwrap();
+        assert_eq!(g.read(BUFFER_BASE + 4, 4), Some(0xdead_beef));
+        assert_eq!(g.read(BUFFER_BASE + 5, 1), Some(0xbe));
+        // an 8-byte read across the region's end takes the region's bytes and the slack's
+        g.write(BUFFER_BASE, 4, 0x1111_2222).unwrap();
+        assert_eq!(g.read(BUFFER_BASE, 8), Some(0xdead_beef_1111_2222));
+        assert_eq!(g.read_range(BUFFER_BASE + 508, &mut [0u8; 8]), Some(()));
+        let mut b = [0u8; 8];
+        g.read_range(BUFFER_BASE + 508, &mut b).unwrap();
+        assert_eq!(b, [0, 0, 0, 0, 1, 2, 3, 4]);
+        assert_eq!(g.rmw(BUFFER_BASE + 8, 4, |x| x + 5), Some(0));
+        assert_eq!(g.read(BUFFER_BASE + 8, 4), Some(5));
+        // past the mapped span: a fault, nothing written
+        assert_eq!(g.read(BUFFER_BASE + 1024, 4), None);
+        assert_eq!(g.write(BUFFER_BASE + 1022, 4, 7), None);
+        let (n, first) = g.take_outside();
+        assert!(n >= 5, "{n} outside accesses");
+        assert_eq!(
+            first,
+            Some(Outside {
+                addr: BUFFER_BASE + 4,
+                width: 4,
+                write: false
+            })
+        );
+        assert_eq!(g.take_outside(), (0, None));
+        // a new allocation over written slack starts from its own bytes
+        g.clear_slack(BUFFER_BASE + 4, BUFFER_BASE + 8);
+        assert_eq!(g.read(BUFFER_BASE + 4, 4), Some(0));
+        assert_eq!(g.read(BUFFER_BASE + 8, 4), Some(5));
     }
 
     #[test]
