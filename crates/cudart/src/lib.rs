@@ -25,6 +25,7 @@ pub mod errors;
 pub mod fatbin;
 pub mod graph;
 pub mod launch;
+pub mod layout;
 pub mod line_pictures;
 pub mod names;
 pub mod pools;

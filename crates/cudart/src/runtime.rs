@@ -28,9 +28,9 @@ use crate::analysis::{KernelAnalysis, LaunchAnalysis, LaunchWatch, analyse_launc
 use crate::device::DeviceInfo;
 use crate::fatbin::{self, Entry, Kind};
 
-/// First device address given by `cudaMalloc`.
+/// First device address given by `cudaMalloc` (the first 2 MiB chunk; see [`crate::layout`]).
 pub const DEVICE_BASE: u64 = 0x3000_0000_0000;
-/// Alignment of device allocations (what `cudaMalloc` guarantees).
+/// Alignment of device allocations (what `cudaMalloc` guarantees; the driver's is 512).
 pub const DEVICE_ALIGN: u64 = 256;
 /// Where a cooperative launch's grid workspace lives while the launch runs (below the first
 /// `cudaMalloc` address, so allocations keep the addresses they have without cooperative launches).
@@ -383,7 +383,8 @@ pub struct Runtime {
     init: std::sync::Mutex<BTreeMap<u64, InitRegion>>,
     /// Allocations already reported as leaks ([`Runtime::report_leaks`]).
     leaks_reported: std::collections::BTreeSet<u64>,
-    next_device: u64,
+    /// Where allocations go and which device pages are mapped (the H200 driver's layout).
+    layout: crate::layout::Layout,
     resident: Option<usize>,
     /// The sticky error, once one happened.
     pub sticky: Option<u32>,
@@ -499,7 +500,7 @@ impl Runtime {
             allocs: BTreeMap::new(),
             init: std::sync::Mutex::new(BTreeMap::new()),
             leaks_reported: Default::default(),
-            next_device: DEVICE_BASE,
+            layout: crate::layout::Layout::new(DEVICE_BASE),
             resident: None,
             sticky: None,
             deferred: None,
@@ -567,11 +568,16 @@ impl Runtime {
         if used.saturating_add(size as u64) > limit {
             return Err(err::MEMORY_ALLOCATION);
         }
-        let base = self.next_device;
-        self.global
-            .insert_zeroed(base, size)
-            .map_err(|_| err::MEMORY_ALLOCATION)?;
-        self.next_device = (base + size as u64).div_ceil(DEVICE_ALIGN) * DEVICE_ALIGN + DEVICE_ALIGN;
+        let base = self.layout.alloc(size as u64).ok_or(err::MEMORY_ALLOCATION)?;
+        // a new allocation starts from its own zeros, whatever an overrun wrote there before
+        if let Some((lo, hi)) = self.layout.extent(base) {
+            self.global.clear_slack(lo, hi);
+        }
+        if self.global.insert_zeroed(base, size).is_err() {
+            self.layout.free(base);
+            return Err(err::MEMORY_ALLOCATION);
+        }
+        self.global.set_mapped(self.layout.mapped());
         self.allocs.insert(
             base,
             Alloc {
@@ -584,6 +590,37 @@ impl Runtime {
                 .insert(base, InitRegion::fresh(base, size as u64));
         }
         Ok(base)
+    }
+
+    /// Where `addr` lies against the nearest device allocation: `N bytes after the end of the
+    /// 400-byte allocation at 0x..` (or before its start).
+    pub fn nearest_allocation(&self, addr: u64) -> String {
+        let dist = |(&b, a): (&u64, &Alloc)| {
+            if addr < b {
+                b - addr
+            } else {
+                addr.saturating_sub(b + a.len)
+            }
+        };
+        let below = self.allocs.range(..=addr).next_back();
+        let above = self.allocs.range(addr + 1..).next();
+        let near = match (below, above) {
+            (Some(x), Some(y)) => Some(if dist(y) < dist(x) { y } else { x }),
+            (x, y) => x.or(y),
+        };
+        match near {
+            Some((&b, a)) if addr < b => format!(
+                "{} bytes before the start of the {}-byte allocation at {b:#x}",
+                b - addr,
+                a.len
+            ),
+            Some((&b, a)) => format!(
+                "{} bytes after the end of the {}-byte allocation at {b:#x}",
+                addr - (b + a.len),
+                a.len
+            ),
+            None => "no allocation near".to_string(),
+        }
     }
 
     /// Registers host memory `[addr, addr + len)` as mirrored (pinned, mapped, managed, registered).
@@ -609,6 +646,9 @@ impl Runtime {
         }
         let a = self.allocs.remove(&addr).ok_or(err::INVALID_VALUE)?;
         self.global.discard(addr);
+        if a.backing == Backing::Device && self.layout.free(addr) {
+            self.global.set_mapped(self.layout.mapped());
+        }
         self.init_regions().remove(&addr);
         Ok(match a.backing {
             Backing::Mirror { owned: true } => Some((addr, a.len)),
@@ -1673,6 +1713,23 @@ impl Runtime {
             self.notice(&n);
         } else if seconds >= crate::progress::LONG_LAUNCH_S {
             eprintln!("warpscope: launch {index} {label} {seconds:.1} s, {blocks} blocks");
+        }
+        // accesses outside every allocation that hit mapped memory: no fault on the GPU either
+        // (calibration/oob); `--check` names each one's line and thread
+        let (outside, first) = self.global.take_outside();
+        if let Some(o) = first.filter(|_| !self.cfg.check) {
+            let times = if outside > 1 {
+                format!(" ({outside} accesses like it)")
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "warpscope: note: launch {index} {label}: a {}-byte {} at {:#x}, {}, is outside every allocation but in mapped memory, so the GPU does not stop it{times}; `warpscope run --check` names the line and thread",
+                o.width,
+                if o.write { "write" } else { "read" },
+                o.addr,
+                self.nearest_allocation(o.addr)
+            );
         }
         // the regions its global writes reach hold order-dependent data from now on (a `__device__`
         // variable's region is left out: every launch reaches it)
