@@ -88,13 +88,63 @@ fn set_bits(bits: &mut [u64], lo: u64, hi: u64) {
 pub struct InitMap {
     /// Sorted by base, not overlapping.
     regions: Vec<InitRegion>,
+    /// Every region of the global space (allocations, host mirrors, variables) as `[lo, hi)`,
+    /// sorted, and the mapped spans outside them: an access to mapped bytes outside every region
+    /// is an `out_of_bounds` finding (the GPU does not stop it; see [`InitMap::with_space`]).
+    space: Vec<(u64, u64)>,
+    mapped: Vec<(u64, u64)>,
 }
 
 impl InitMap {
     /// A map of these regions (any order).
     pub fn new(mut regions: Vec<InitRegion>) -> InitMap {
         regions.sort_by_key(|r| r.base);
-        InitMap { regions }
+        InitMap {
+            regions,
+            space: Vec::new(),
+            mapped: Vec::new(),
+        }
+    }
+
+    /// The map that also knows the space's regions (`(base, len)`) and its mapped spans
+    /// (`[lo, hi)`): an access outside every region whose bytes are all mapped is reported
+    /// ([`GlobalInitReport::findings`]); one that reaches unmapped bytes faults instead.
+    pub fn with_space(mut self, regions: &[(u64, u64)], mapped: &[(u64, u64)]) -> InitMap {
+        self.space = regions.iter().map(|&(b, l)| (b, b + l.max(1))).collect();
+        self.space.sort_unstable();
+        self.mapped = mapped.to_vec();
+        self.mapped.sort_unstable();
+        self
+    }
+
+    fn in_spans(spans: &[(u64, u64)], a: u64, w: u64) -> bool {
+        let i = spans.partition_point(|&(lo, _)| lo <= a);
+        i > 0 && a.saturating_add(w) <= spans[i - 1].1
+    }
+
+    /// Whether `[a, a + w)` lies outside every region of the space but in mapped memory (each
+    /// byte in a region or a mapped span, not all in one region).
+    pub fn outside(&self, a: u64, w: u64) -> bool {
+        if self.mapped.is_empty() || Self::in_spans(&self.space, a, w) {
+            return false;
+        }
+        (0..w).all(|i| {
+            let b = a.wrapping_add(i);
+            Self::in_spans(&self.space, b, 1) || Self::in_spans(&self.mapped, b, 1)
+        })
+    }
+
+    /// The region nearest to `a`: `(base, len)`.
+    fn nearest(&self, a: u64) -> Option<(u64, u64)> {
+        let i = self.space.partition_point(|&(lo, _)| lo <= a);
+        let dist = |&(lo, hi): &(u64, u64)| if a < lo { lo - a } else { a.saturating_sub(hi) };
+        let below = i.checked_sub(1).and_then(|k| self.space.get(k));
+        let above = self.space.get(i);
+        let near = match (below, above) {
+            (Some(x), Some(y)) => Some(if dist(y) < dist(x) { y } else { x }),
+            (x, y) => x.or(y),
+        }?;
+        Some((near.0, near.1 - near.0))
     }
 
     /// The regions, by base.
@@ -147,6 +197,19 @@ pub struct GlobalInitSink {
     overflow: FxHashMap<u32, Agg>,
     /// The block's global footprint (for the runtime's check of launches on unordered streams).
     footprint: Footprint,
+    /// Accesses outside every region in mapped memory, per instruction: the first and a count.
+    outside: FxHashMap<u32, OutsideAgg>,
+}
+
+/// Accesses outside every region at one instruction (the first in block order, and how many).
+#[derive(Clone, Debug)]
+struct OutsideAgg {
+    count: u64,
+    block: u32,
+    tid: u32,
+    addr: u64,
+    width: u8,
+    write: bool,
 }
 
 impl GlobalInitSink {
@@ -159,6 +222,29 @@ impl GlobalInitSink {
             candidates: Vec::new(),
             overflow: FxHashMap::default(),
             footprint: Footprint::default(),
+            outside: FxHashMap::default(),
+        }
+    }
+
+    /// Notes the lanes whose access lies outside every region in mapped memory.
+    fn check_outside(&mut self, warp: u32, pc: u32, width: u8, mask: u32, addrs: &[u64; 32], write: bool) {
+        if self.map.mapped.is_empty() {
+            return;
+        }
+        for (lane, &a) in addrs.iter().enumerate() {
+            if mask >> lane & 1 == 0 || !self.map.outside(a, u64::from(width)) {
+                continue;
+            }
+            let block = self.block;
+            let agg = self.outside.entry(pc).or_insert(OutsideAgg {
+                count: 0,
+                block,
+                tid: warp * 32 + lane as u32,
+                addr: a,
+                width,
+                write,
+            });
+            agg.count += 1;
         }
     }
 
@@ -226,6 +312,7 @@ impl warpscope_emu::Sink for GlobalInitSink {
     fn mem(&mut self, e: &warpscope_emu::MemEvent<'_>) {
         use warpscope_emu::{AccessOp, Space};
         if let (AccessOp::CpAsync, Some(src)) = (e.op, e.src) {
+            self.check_outside(e.warp, e.pc, e.width, e.mask, src, false);
             self.read(e.warp, e.pc, e.width, e.mask, src);
             self.footprint.add_lanes(Use::Read, e.pc, e.width, e.mask, src);
             return;
@@ -253,6 +340,7 @@ impl warpscope_emu::Sink for GlobalInitSink {
         };
         if let Some(u) = used {
             self.footprint.add_lanes(u, e.pc, e.width, e.mask, e.addrs);
+            self.check_outside(e.warp, e.pc, e.width, e.mask, e.addrs, u != Use::Read);
         }
         match e.op {
             AccessOp::Load | AccessOp::LdMatrix => self.read(e.warp, e.pc, e.width, e.mask, e.addrs),
@@ -275,6 +363,7 @@ pub struct GlobalInitReport {
     written: Vec<Option<Vec<u64>>>,
     found: std::collections::BTreeMap<u32, Agg>,
     footprint: Footprint,
+    outside: std::collections::BTreeMap<u32, OutsideAgg>,
 }
 
 impl GlobalInitReport {
@@ -286,6 +375,7 @@ impl GlobalInitReport {
             written: vec![None; n],
             found: std::collections::BTreeMap::new(),
             footprint: Footprint::default(),
+            outside: std::collections::BTreeMap::new(),
         }
     }
 
@@ -299,6 +389,14 @@ impl GlobalInitReport {
     /// Folds in a finished block; call in block order.
     pub fn merge(&mut self, mut sink: GlobalInitSink) {
         self.footprint.merge(std::mem::take(&mut sink.footprint));
+        for (pc, o) in std::mem::take(&mut sink.outside) {
+            match self.outside.get_mut(&pc) {
+                Some(x) => x.count += o.count,
+                None => {
+                    self.outside.insert(pc, o);
+                }
+            }
+        }
         for c in &sink.candidates {
             let unwritten = (0..16)
                 .filter(|i| c.bytes >> i & 1 == 1)
@@ -365,7 +463,11 @@ impl GlobalInitReport {
                 r
             })
             .collect();
-        InitMap { regions }
+        InitMap {
+            regions,
+            space: self.map.space.clone(),
+            mapped: self.map.mapped.clone(),
+        }
     }
 
     /// The findings, one per instruction: `loc` names an instruction, `thread` a (block,
@@ -376,7 +478,48 @@ impl GlobalInitReport {
         thread: &dyn Fn(u32, u32) -> String,
         place: &dyn Fn(u64) -> String,
     ) -> Vec<Finding> {
-        self.found
+        let outside = self.outside.iter().map(|(&pc, o)| {
+            let l = loc(pc);
+            let who = thread(o.block, o.tid);
+            let near = match self.map.nearest(o.addr) {
+                Some((b, n)) if o.addr < b => format!(
+                    "{} bytes before the start of the nearest allocation, {n} bytes at {b:#x}",
+                    b - o.addr
+                ),
+                Some((b, n)) => format!(
+                    "{} bytes after the end of the nearest allocation, {n} bytes at {b:#x}",
+                    o.addr.saturating_sub(b + n)
+                ),
+                None => "in no allocation".to_string(),
+            };
+            let like = if o.count > 1 {
+                format!(" ({} thread accesses like it)", o.count)
+            } else {
+                String::new()
+            };
+            Finding {
+                kind: FindingKind::OutOfBounds,
+                severity: Severity::Error,
+                line: l.line,
+                lines: l.line.into_iter().collect(),
+                pcs: vec![pc],
+                message: format!(
+                    "invalid global {} of {} bytes at {} by {who}: address {:#x} is out of bounds, {near}{like}; it is mapped memory, so the GPU does not stop the launch (a read returns whatever is there)",
+                    if o.write { "write" } else { "read" },
+                    o.width,
+                    l.label,
+                    o.addr
+                ),
+                count: o.count,
+                example: Example {
+                    block: o.block,
+                    threads: vec![o.tid],
+                    address: Some(o.addr),
+                },
+            }
+        });
+        let mut v: Vec<Finding> = outside.collect();
+        v.extend(self.found
             .iter()
             .map(|(&pc, a)| {
                 let l = loc(pc);
@@ -411,8 +554,8 @@ impl GlobalInitReport {
                     count: a.count,
                     example: ex.clone(),
                 }
-            })
-            .collect()
+            }));
+        v
     }
 }
 

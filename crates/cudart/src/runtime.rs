@@ -715,7 +715,12 @@ impl Runtime {
     fn init_map(&self) -> Option<Arc<InitMap>> {
         self.cfg
             .check
-            .then(|| Arc::new(InitMap::new(self.init_regions().values().cloned().collect())))
+            .then(|| {
+                let regions: Vec<(u64, u64)> = self.global.regions().collect();
+                let map = InitMap::new(self.init_regions().values().cloned().collect())
+                    .with_space(&regions, self.global.mapped_spans());
+                Arc::new(map)
+            })
     }
 
     /// After a launch under `--check`: what it wrote (`written`), or, when the launch was not
@@ -1719,7 +1724,7 @@ impl Runtime {
         let (outside, first) = self.global.take_outside();
         if let Some(o) = first.filter(|_| !self.cfg.check) {
             let times = if outside > 1 {
-                format!(" ({outside} accesses like it)")
+                format!(" ({outside} such accesses in the launch)")
             } else {
                 String::new()
             };
