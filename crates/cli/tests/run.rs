@@ -526,12 +526,10 @@ fn unsupported_calls_say_so_and_a_bad_access_is_a_finding() {
         stdout.contains("cudaMallocAsync in a capture: cudaErrorNotSupported"),
         "{stdout}"
     );
-    // the kernel's bad access: a sticky cudaErrorIllegalAddress, as on a GPU
-    assert!(
-        stdout.contains("out of bounds: cudaErrorIllegalAddress"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("after it: cudaErrorIllegalAddress"), "{stdout}");
+    // the kernel's bad access: p[100..127] of a 400-byte buffer stay in its 512-byte slot,
+    // mapped memory on the H200 (calibration/oob), so the launch runs on, as on the GPU
+    assert!(stdout.contains("out of bounds: cudaSuccess"), "{stdout}");
+    assert!(stdout.contains("after it: cudaSuccess"), "{stdout}");
     // the program exits 0, the check found an error: status 1
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
