@@ -481,16 +481,18 @@ impl GlobalInitReport {
         let outside = self.outside.iter().map(|(&pc, o)| {
             let l = loc(pc);
             let who = thread(o.block, o.tid);
+            // compute-sanitizer's distances: the byte at the end is "1 bytes after"
+            // (calibration/bugs/h200/programs.log, oob_global)
             let near = match self.map.nearest(o.addr) {
                 Some((b, n)) if o.addr < b => format!(
-                    "{} bytes before the start of the nearest allocation, {n} bytes at {b:#x}",
+                    "is {} bytes before the nearest allocation at {b:#x} of size {n} bytes",
                     b - o.addr
                 ),
                 Some((b, n)) => format!(
-                    "{} bytes after the end of the nearest allocation, {n} bytes at {b:#x}",
-                    o.addr.saturating_sub(b + n)
+                    "is {} bytes after the nearest allocation at {b:#x} of size {n} bytes",
+                    o.addr.saturating_sub(b + n) + 1
                 ),
-                None => "in no allocation".to_string(),
+                None => "is in no allocation".to_string(),
             };
             let like = if o.count > 1 {
                 format!(" ({} thread accesses like it)", o.count)
@@ -504,7 +506,7 @@ impl GlobalInitReport {
                 lines: l.line.into_iter().collect(),
                 pcs: vec![pc],
                 message: format!(
-                    "invalid global {} of {} bytes at {} by {who}: address {:#x} is out of bounds, {near}{like}; it is mapped memory, so the GPU does not stop the launch (a read returns whatever is there)",
+                    "invalid global {} of {} bytes at {} by {who}: access to {:#x} is out of bounds and {near}{like}; the address is mapped, so the GPU runs on (a read returns what is there, a write lands; compute-sanitizer's memcheck stops the launch)",
                     if o.write { "write" } else { "read" },
                     o.width,
                     l.label,

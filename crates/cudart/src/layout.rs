@@ -241,7 +241,20 @@ mod tests {
     #[test]
     fn the_probes_fault_only_past_the_3_mib_buffers_last_page() {
         let offsets: [i64; 14] = [
-            0, 4, 64, 252, 256, 508, 512, 4096, 65536, 1 << 20, 2 << 20, 4 << 20, -1, -4096,
+            0,
+            4,
+            64,
+            252,
+            256,
+            508,
+            512,
+            4096,
+            65536,
+            1 << 20,
+            2 << 20,
+            4 << 20,
+            -1,
+            -4096,
         ];
         for size in [4u64, 256, 1000, 4096, 65536, 1 << 20, 2 << 20, 3 << 20, 64 << 20] {
             let mut l = Layout::new(C);
@@ -282,7 +295,11 @@ mod tests {
         assert_eq!(l.alloc(512).unwrap(), b + 512);
         assert_eq!(l.alloc(4).unwrap(), c + 512);
         let big = l.alloc(3 << 20).unwrap();
-        assert!(l.mapped().iter().any(|&(lo, hi)| lo <= big && big + (4 << 20) == hi));
+        assert!(
+            l.mapped()
+                .iter()
+                .any(|&(lo, hi)| lo <= big && big + (4 << 20) == hi)
+        );
         assert!(l.free(big));
         assert!(!l.mapped().iter().any(|&(lo, hi)| lo <= big && big < hi));
         assert_eq!(l.alloc(3 << 20).unwrap(), big);

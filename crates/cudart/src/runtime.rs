@@ -592,8 +592,9 @@ impl Runtime {
         Ok(base)
     }
 
-    /// Where `addr` lies against the nearest device allocation: `N bytes after the end of the
-    /// 400-byte allocation at 0x..` (or before its start).
+    /// Where `addr` lies against the nearest device allocation: `1 bytes after the 400-byte
+    /// allocation at 0x..` for the byte at its end (or before its start), as compute-sanitizer
+    /// counts.
     pub fn nearest_allocation(&self, addr: u64) -> String {
         let dist = |(&b, a): (&u64, &Alloc)| {
             if addr < b {
@@ -610,13 +611,14 @@ impl Runtime {
         };
         match near {
             Some((&b, a)) if addr < b => format!(
-                "{} bytes before the start of the {}-byte allocation at {b:#x}",
+                "{} bytes before the {}-byte allocation at {b:#x}",
                 b - addr,
                 a.len
             ),
+            // compute-sanitizer's count: the byte at the end is 1 byte after
             Some((&b, a)) => format!(
-                "{} bytes after the end of the {}-byte allocation at {b:#x}",
-                addr - (b + a.len),
+                "{} bytes after the {}-byte allocation at {b:#x}",
+                addr.saturating_sub(b + a.len) + 1,
                 a.len
             ),
             None => "no allocation near".to_string(),
@@ -713,14 +715,12 @@ impl Runtime {
 
     /// Under `--check`: which device bytes were written before a launch (`None` otherwise).
     fn init_map(&self) -> Option<Arc<InitMap>> {
-        self.cfg
-            .check
-            .then(|| {
-                let regions: Vec<(u64, u64)> = self.global.regions().collect();
-                let map = InitMap::new(self.init_regions().values().cloned().collect())
-                    .with_space(&regions, self.global.mapped_spans());
-                Arc::new(map)
-            })
+        self.cfg.check.then(|| {
+            let regions: Vec<(u64, u64)> = self.global.regions().collect();
+            let map = InitMap::new(self.init_regions().values().cloned().collect())
+                .with_space(&regions, self.global.mapped_spans());
+            Arc::new(map)
+        })
     }
 
     /// After a launch under `--check`: what it wrote (`written`), or, when the launch was not

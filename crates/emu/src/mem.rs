@@ -827,12 +827,7 @@ impl Global {
     /// first of them; the count starts again.
     pub fn take_outside(&self) -> (u64, Option<Outside>) {
         let n = self.slack.hits.swap(0, Relaxed);
-        let first = self
-            .slack
-            .first
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
+        let first = self.slack.first.lock().unwrap_or_else(|e| e.into_inner()).take();
         (n, first)
     }
 
@@ -849,12 +844,7 @@ impl Global {
     }
 
     /// `w` bytes from `addr`, each from its region or the slack (`None`: one is unmapped).
-    fn slack_bytes(
-        &self,
-        words: &std::collections::HashMap<u64, u32>,
-        addr: u64,
-        w: u64,
-    ) -> Option<u64> {
+    fn slack_bytes(&self, words: &std::collections::HashMap<u64, u32>, addr: u64, w: u64) -> Option<u64> {
         let mut v = 0u64;
         for i in 0..w.min(8) {
             let a = addr.checked_add(i)?;
