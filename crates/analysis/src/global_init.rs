@@ -134,7 +134,9 @@ impl InitMap {
         })
     }
 
-    /// The region nearest to `a`: `(base, len)`.
+    /// The region nearest to `a`: `(base, len)`. (`h200-map/memcheck_far.txt`: 4 MiB past a
+    /// 4-byte buffer memcheck names the 4-byte buffer allocated after it, which is both the
+    /// closest and the highest below; no measured row tells the two apart.)
     fn nearest(&self, a: u64) -> Option<(u64, u64)> {
         let i = self.space.partition_point(|&(lo, _)| lo <= a);
         let dist = |&(lo, hi): &(u64, u64)| if a < lo { lo - a } else { a.saturating_sub(hi) };
@@ -166,6 +168,20 @@ impl InitMap {
             None => true,
         }
     }
+}
+
+/// `n` with its digits in groups of three, as compute-sanitizer prints sizes and distances
+/// ("4,193,793 bytes after").
+fn grouped(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::new();
+    for (i, c) in d.chars().enumerate() {
+        if i > 0 && (d.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A read of bytes nothing wrote, as the block saw it.
@@ -485,12 +501,14 @@ impl GlobalInitReport {
             // (calibration/bugs/h200/programs.log, oob_global)
             let near = match self.map.nearest(o.addr) {
                 Some((b, n)) if o.addr < b => format!(
-                    "is {} bytes before the nearest allocation at {b:#x} of size {n} bytes",
-                    b - o.addr
+                    "is {} bytes before the nearest allocation at {b:#x} of size {} bytes",
+                    grouped(b - o.addr),
+                    grouped(n)
                 ),
                 Some((b, n)) => format!(
-                    "is {} bytes after the nearest allocation at {b:#x} of size {n} bytes",
-                    o.addr.saturating_sub(b + n) + 1
+                    "is {} bytes after the nearest allocation at {b:#x} of size {} bytes",
+                    grouped(o.addr.saturating_sub(b + n) + 1),
+                    grouped(n)
                 ),
                 None => "is in no allocation".to_string(),
             };
@@ -565,6 +583,12 @@ impl GlobalInitReport {
 mod tests {
     use super::*;
     use warpscope_emu::{AccessOp, MemEvent, Sink, Space};
+
+    #[test]
+    fn sizes_print_in_groups_of_three_as_compute_sanitizer_does() {
+        let got: Vec<String> = [0, 1, 400, 65_537, 4_193_793, 3_145_728].map(grouped).to_vec();
+        assert_eq!(got, ["0", "1", "400", "65,537", "4,193,793", "3,145,728"]);
+    }
 
     fn ev<'a>(op: AccessOp, width: u8, mask: u32, addrs: &'a [u64; 32]) -> MemEvent<'a> {
         MemEvent {

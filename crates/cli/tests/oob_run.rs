@@ -133,6 +133,50 @@ fn check_reports_each_overrun_with_its_line_thread_and_distance() {
     }
 }
 
+/// memcheck names the highest allocation below the access as the nearest, with compute-
+/// sanitizer's grouped digits (`h200-map/memcheck_far.txt`: "4,193,793 bytes after the nearest
+/// allocation at <the output, 512 bytes after p> of size 4 bytes"; `memcheck_big_65536.txt`:
+/// "65,537 bytes after ... of size 3,145,728 bytes").
+#[test]
+fn check_names_the_allocation_memcheck_names() {
+    for (mode, want) in [
+        (
+            &["far"][..],
+            "is 4,193,793 bytes after the nearest allocation at 0x",
+        ),
+        (
+            &["big", "65536"][..],
+            "is 65,537 bytes after the nearest allocation at 0x",
+        ),
+    ] {
+        let (dir, _) = program();
+        let export = dir.path().join(format!("{}.json", mode.join("_")));
+        let (o, out, err) = with_mode(
+            mode,
+            &["run", "--check=memcheck", "--export", export.to_str().unwrap()],
+        );
+        assert_eq!(o.status.code(), Some(1), "{out}{err}");
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+        let messages: Vec<String> = v["launches"][0]["findings"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .filter(|f| f["kind"] == "out_of_bounds")
+            .map(|f| f["message"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(messages.len(), 1, "{messages:#?}");
+        let line = &messages[0];
+        assert!(line.contains(want), "{want:?} missing: {line}");
+        let size = if mode[0] == "far" {
+            "of size 4 bytes"
+        } else {
+            "of size 3,145,728 bytes"
+        };
+        assert!(line.contains(size), "{line}");
+    }
+}
+
 /// `probe.txt`: 4 MiB past a small buffer is mapped (`cudaSuccess`, 0), so is 64 KiB past a
 /// 3 MiB one; 1 MiB past the 3 MiB one (its last 2 MiB page's end) is `cudaErrorIllegalAddress`,
 /// sticky.

@@ -1,40 +1,47 @@
 //! Where `cudaMalloc` puts an allocation and which device addresses are mapped, as the H200's
-//! driver does it (calibration/oob: `h200/layout.txt`, `h200/probe.txt`).
+//! driver does it (calibration/oob: `h200/layout.txt`, `h200/probe.txt`, `h200-map/`).
 //!
+//! Offsets below are from the first small chunk C.
+//!
+//! - The driver reserves 512 MiB, [C - 414 MiB, C + 98 MiB). Its own memory, which is mapped,
+//!   takes [C - 414 MiB, C) and [C + 2 MiB, C + 74 MiB); allocations go into the rest, C's page
+//!   and [C + 74 MiB, C + 98 MiB).
 //! - An allocation of up to 1 MiB goes into a 2 MiB chunk, at the lowest address where its size
 //!   rounded up to 512 bytes fits (consecutive ones are packed one after another: 4 B, 100 B and
-//!   256 B take 512 bytes each, 1000 B takes 1024); a new chunk is the lowest free 2 MiB page.
-//! - A larger one takes its size rounded up to whole 2 MiB pages: the lowest free run of pages
-//!   from the first chunk up (below 32 MiB), or the highest one below the driver's memory under
-//!   the first chunk (32 MiB and up; the 64 MiB of `layout.txt` lies 478 MiB below the first chunk).
-//! - The driver's own memory is mapped: 72 MiB from 2 MiB above the first chunk (the first
-//!   allocation over 1 MiB lands 74 MiB above it) and 414 MiB below it (up to the end of that
-//!   64 MiB allocation). The first 2 MiB page above the first chunk's start is the first chunk
-//!   itself, or a 2 MiB allocation made before any small one (as on the H200, where a lone 2 MiB
-//!   buffer is followed by mapped memory).
+//!   256 B take 512 bytes each, 1000 B takes 1024); a new chunk is a 2 MiB page placed as a large
+//!   allocation is.
+//! - A larger one takes its size rounded up to whole 2 MiB pages: the lowest free run in the
+//!   reservations, oldest first. Where none has room, a new reservation of that size rounded up
+//!   to 32 MiB is made directly below the lowest one, and the allocation goes at its bottom (a
+//!   64 MiB allocation after the 74 MiB lands at C - 478 MiB; a 7th 3 MiB one at C - 446 MiB).
+//! - Also mapped above the first reservation: [C + 100 MiB, C + 112 MiB) and [C + 114 MiB,
+//!   C + 116 MiB) (`h200-map/map_3m.txt`; nothing was probed higher).
 //! - Mapped: every chunk whole, every large allocation's pages, the driver's memory. An access
 //!   anywhere else faults (`cudaErrorIllegalAddress`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
+const MIB: u64 = 1 << 20;
 /// A 2 MiB page, the driver's mapping granule.
-pub const PAGE: u64 = 2 << 20;
+pub const PAGE: u64 = 2 * MIB;
 /// The largest allocation packed into a chunk.
-pub const SMALL_MAX: u64 = 1 << 20;
+pub const SMALL_MAX: u64 = MIB;
 /// The step of packed allocations.
 pub const SLOT: u64 = 512;
-/// Allocations from this size up go below the driver's memory, top down.
-pub const HIGH_FROM: u64 = 32 << 20;
-/// The driver's memory above the first chunk: `[first + PAGE, first + PAGE + DRIVER_ABOVE)`.
-pub const DRIVER_ABOVE: u64 = 72 << 20;
-/// The driver's memory below the first chunk: `[first - DRIVER_BELOW, first)`.
-pub const DRIVER_BELOW: u64 = 414 << 20;
+/// New reservations are whole multiples of this.
+pub const RESERVE_STEP: u64 = 32 * MIB;
+/// The first reservation, `[first - below, first + above)`.
+pub const FIRST_RESERVATION: (u64, u64) = (414 * MIB, 98 * MIB);
+/// The driver's own memory as offsets from the first chunk, `[lo, hi)`.
+const DRIVER: [(i64, i64); 4] = [(-414, 0), (2, 74), (100, 112), (114, 116)];
 
 /// The device's allocations and mapped pages.
 #[derive(Debug, Clone)]
 pub struct Layout {
     /// The first chunk's address (the first small allocation's).
     first: u64,
+    /// The driver's reservations `[lo, hi)`, oldest first.
+    reservations: Vec<(u64, u64)>,
     /// Chunk base -> end of its highest slot in use (bump), and holes below it (base -> bytes).
     chunks: BTreeMap<u64, Chunk>,
     /// Small allocations: base -> bytes of its slot.
@@ -50,11 +57,12 @@ struct Chunk {
 }
 
 impl Layout {
-    /// An empty device whose first chunk will be at `first` (2 MiB aligned, above
-    /// [`DRIVER_BELOW`]).
+    /// An empty device whose first chunk will be at `first` (2 MiB aligned, above the first
+    /// reservation's 414 MiB below it).
     pub fn new(first: u64) -> Layout {
         Layout {
             first,
+            reservations: vec![(first - FIRST_RESERVATION.0, first + FIRST_RESERVATION.1)],
             chunks: BTreeMap::new(),
             slots: BTreeMap::new(),
             pages: BTreeMap::new(),
@@ -70,11 +78,7 @@ impl Layout {
             return Some(at);
         }
         let bytes = size.checked_next_multiple_of(PAGE)?;
-        let at = if bytes >= HIGH_FROM {
-            self.run_below(bytes)?
-        } else {
-            self.run_above(bytes)?
-        };
+        let at = self.place(bytes)?;
         self.pages.insert(at, bytes);
         Some(at)
     }
@@ -116,10 +120,7 @@ impl Layout {
 
     /// The mapped spans `[lo, hi)`.
     pub fn mapped(&self) -> Vec<(u64, u64)> {
-        let mut v = vec![
-            (self.first - DRIVER_BELOW, self.first),
-            (self.first + PAGE, self.first + PAGE + DRIVER_ABOVE),
-        ];
+        let mut v = self.driver();
         v.extend(self.chunks.keys().map(|&c| (c, c + PAGE)));
         v.extend(self.pages.iter().map(|(&b, &l)| (b, b + l)));
         v
@@ -129,6 +130,12 @@ impl Layout {
     pub fn extent(&self, base: u64) -> Option<(u64, u64)> {
         let l = self.slots.get(&base).or_else(|| self.pages.get(&base))?;
         Some((base, base + l))
+    }
+
+    /// The driver's own memory.
+    fn driver(&self) -> Vec<(u64, u64)> {
+        let at = |mib: i64| self.first.wrapping_add_signed(mib * MIB as i64);
+        DRIVER.iter().map(|&(lo, hi)| (at(lo), at(hi))).collect()
     }
 
     /// The lowest place for `need` bytes in a chunk, a new chunk made where there is none.
@@ -147,7 +154,7 @@ impl Layout {
                 return Some(at);
             }
         }
-        let cb = self.run_above(PAGE)?;
+        let cb = self.place(PAGE)?;
         self.chunks.insert(
             cb,
             Chunk {
@@ -158,45 +165,36 @@ impl Layout {
         Some(cb)
     }
 
-    /// Spans in use from the first chunk up (chunks, large allocations, the driver's memory
-    /// above), sorted.
+    /// Spans in use (chunks, large allocations, the driver's memory), sorted.
     fn used(&self) -> Vec<(u64, u64)> {
-        let mut v: Vec<(u64, u64)> = self.chunks.keys().map(|&c| (c, c + PAGE)).collect();
-        v.extend(self.pages.iter().map(|(&b, &l)| (b, b + l)));
-        v.push((self.first - DRIVER_BELOW, self.first));
-        v.push((self.first + PAGE, self.first + PAGE + DRIVER_ABOVE));
+        let mut v = self.mapped();
         v.sort_unstable();
         v
     }
 
-    /// The lowest free run of `bytes` (whole pages) from the first chunk up.
-    fn run_above(&self, bytes: u64) -> Option<u64> {
-        let mut at = self.first;
-        for (lo, hi) in self.used() {
-            if hi <= at {
-                continue;
+    /// Where `bytes` (whole pages) go: the lowest free run in the oldest reservation with
+    /// room, else the bottom of a new reservation below the lowest.
+    fn place(&mut self, bytes: u64) -> Option<u64> {
+        let used = self.used();
+        for &(lo, hi) in &self.reservations {
+            let mut at = lo;
+            for &(ulo, uhi) in &used {
+                if uhi <= at || ulo >= hi {
+                    continue;
+                }
+                if ulo >= at.checked_add(bytes)? {
+                    break;
+                }
+                at = at.max(uhi);
             }
-            if lo >= at.checked_add(bytes)? {
-                break;
+            if at.checked_add(bytes)? <= hi {
+                return Some(at);
             }
-            at = at.max(hi);
         }
-        Some(at)
-    }
-
-    /// The highest free run of `bytes` below the driver's memory under the first chunk.
-    fn run_below(&self, bytes: u64) -> Option<u64> {
-        let mut top = self.first - DRIVER_BELOW;
-        for (lo, hi) in self.used().into_iter().rev() {
-            if lo >= top {
-                continue;
-            }
-            if hi <= top.checked_sub(bytes)? {
-                break;
-            }
-            top = top.min(lo);
-        }
-        top.checked_sub(bytes)
+        let lowest = self.reservations.iter().map(|r| r.0).min()?;
+        let lo = lowest.checked_sub(bytes.checked_next_multiple_of(RESERVE_STEP)?)?;
+        self.reservations.push((lo, lowest));
+        Some(lo)
     }
 }
 
@@ -303,5 +301,105 @@ mod tests {
         assert!(l.free(big));
         assert!(!l.mapped().iter().any(|&(lo, hi)| lo <= big && big < hi));
         assert_eq!(l.alloc(3 << 20).unwrap(), big);
+    }
+
+    /// The H200's page maps (`h200-map/map_*.txt`, one process a line: the sizes allocated, a
+    /// 4-byte output, then a read at allocation K + OFFSET): where each allocation landed
+    /// relative to the output, and whether the read faulted.
+    #[test]
+    fn the_h200_page_maps_agree_line_for_line() {
+        let files: [(&str, &str, &[u64]); 5] = [
+            (
+                "map_small",
+                include_str!("../../../calibration/oob/h200-map/map_small.txt"),
+                &[4],
+            ),
+            (
+                "map_3m",
+                include_str!("../../../calibration/oob/h200-map/map_3m.txt"),
+                &[3 << 20],
+            ),
+            (
+                "map_64m",
+                include_str!("../../../calibration/oob/h200-map/map_64m.txt"),
+                &[64 << 20],
+            ),
+            (
+                "map_small_3m",
+                include_str!("../../../calibration/oob/h200-map/map_small_3m.txt"),
+                &[4, 3 << 20],
+            ),
+            (
+                "map_3m_3m",
+                include_str!("../../../calibration/oob/h200-map/map_3m_3m.txt"),
+                &[3 << 20, 3 << 20],
+            ),
+        ];
+        let hex = |w: &str| u64::from_str_radix(w.trim_start_matches("0x"), 16).unwrap();
+        let mut lines = 0;
+        for (name, text, sizes) in files {
+            for line in text.lines().filter(|l| l.starts_with("k ")) {
+                let w: Vec<&str> = line.split_whitespace().collect();
+                let (k, off): (usize, i64) = (w[1].parse().unwrap(), w[3].parse().unwrap());
+                let (base, res) = (hex(w[7]), hex(w[9]));
+                let mut l = Layout::new(C);
+                let ps: Vec<u64> = sizes.iter().map(|&s| l.alloc(s).unwrap()).collect();
+                let r = l.alloc(4).unwrap();
+                assert_eq!(
+                    ps[k] as i64 - r as i64,
+                    base as i64 - res as i64,
+                    "{name}: {line}"
+                );
+                let a = ps[k].wrapping_add_signed(off);
+                let mapped = l.mapped().iter().any(|&(lo, hi)| lo <= a && a + 4 <= hi);
+                assert_eq!(mapped, w[5] == "cudaSuccess", "{name}: {line}");
+                lines += 1;
+            }
+        }
+        assert_eq!(lines, 57 + 41 + 26 + 13 + 13);
+    }
+
+    /// `h200-map/fill_*.txt`: COUNT allocations of SIZE, printing each one that does not follow
+    /// the previous by its size rounded to 512 bytes.
+    #[test]
+    fn filling_chunks_and_the_first_reservation_goes_on_below_it() {
+        let files = [
+            (
+                include_str!("../../../calibration/oob/h200-map/fill_1k.txt"),
+                2500,
+                1024u64,
+            ),
+            (
+                include_str!("../../../calibration/oob/h200-map/fill_1m.txt"),
+                40,
+                1 << 20,
+            ),
+            (
+                include_str!("../../../calibration/oob/h200-map/fill_3m.txt"),
+                12,
+                3 << 20,
+            ),
+        ];
+        for (text, count, size) in files {
+            let mut l = Layout::new(C);
+            let (mut prev, mut out) = (None::<u64>, String::new());
+            for i in 0..count {
+                let p = l.alloc(size).unwrap();
+                let step = size.div_ceil(512) * 512;
+                if prev.is_none_or(|q| p.wrapping_sub(q) != step) {
+                    let delta = prev.map_or(0, |q| p as i64 - q as i64);
+                    out += &format!("alloc {i} delta {delta}\n");
+                }
+                prev = Some(p);
+            }
+            let h200: String = text
+                .lines()
+                .map(|l| {
+                    let w: Vec<&str> = l.split_whitespace().collect();
+                    format!("alloc {} delta {}\n", w[1], w[5].trim_end_matches(')'))
+                })
+                .collect();
+            assert_eq!(out, h200, "{size} bytes");
+        }
     }
 }
