@@ -1547,7 +1547,12 @@ fn emulate(
         });
     }
     if sections.fix {
-        let trace = Trace::from_sinks(traces, fault_text.clone());
+        let mut trace = Trace::from_sinks(traces, fault_text.clone());
+        // the user's line of each data-addressed access (a histogram's `atomicAdd(&bins[key], 1)`)
+        trace.data_pcs = fix::data::data_addressed_pcs(program, k)
+            .into_iter()
+            .map(|pc| (pc, locate(program, pc).0.label))
+            .collect();
         let arrays = fix::arrays(k, launch.dyn_smem);
         let fo = opts.fix.clone().unwrap_or_else(|| FixOptions {
             target: Target::new(arch),
