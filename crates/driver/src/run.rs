@@ -268,11 +268,11 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
     fn after(&mut self, global: &warpscope_emu::mem::Global) {
         let kept = self.again.take();
         let blocks = self.shared.asked().then(|| self.shared.take());
-        if let Some((start, params)) = kept.as_ref().filter(|_| self.rerun) {
-            let blocks = blocks.as_ref().expect("asked");
+        if let (Some((start, params)), Some(blocks)) = (kept.as_ref().filter(|_| self.rerun), blocks.as_ref())
+        {
             let again = self.flow.run(
                 &warpscope_analysis::machine_flow::FlowLaunch {
-                    global: Some(&start),
+                    global: Some(start),
                     grid: self.grid,
                     block: self.block,
                     params,
