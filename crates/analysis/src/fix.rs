@@ -38,6 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use warpscope_emu::{AccessOp, Kernel, Launch, Limits, MemEvent, Program, SharedRemap, Sink, Space};
@@ -48,6 +49,7 @@ use warpscope_model::{matrix, occupancy};
 use crate::banks::{MatrixForm, MatrixForms, Side};
 use crate::reconcile::{Reconciliation, Role};
 
+pub mod data;
 pub mod hopper;
 pub mod permute;
 pub mod picture;
@@ -270,6 +272,9 @@ pub struct Trace {
     pub faults: Vec<String>,
     /// The launch's `wgmma` descriptors and TMA loads ([`hopper`]).
     pub hopper: hopper::HopperTrace,
+    /// The kernel's shared accesses whose addresses depend on data it reads ([`data`]), by pc,
+    /// each with its place in the source (`line 12`, or the front end's `file.cu:12`).
+    pub data_pcs: BTreeMap<u32, String>,
 }
 
 impl Trace {
@@ -283,8 +288,49 @@ impl Trace {
             accesses: m.into_iter().collect(),
             faults: Vec::new(),
             hopper: hopper::HopperTrace::default(),
+            data_pcs: BTreeMap::new(),
         }
     }
+
+    /// The same trace without the requests of the pcs in `data_pcs` (and without `wgmma` / TMA
+    /// records): what a layout change can act on.
+    fn structural(&self) -> Trace {
+        Trace {
+            accesses: self
+                .accesses
+                .iter()
+                .filter(|(a, _)| !self.data_pcs.contains_key(&a.pc))
+                .cloned()
+                .collect(),
+            faults: Vec::new(),
+            hopper: hopper::HopperTrace::default(),
+            data_pcs: BTreeMap::new(),
+        }
+    }
+}
+
+/// The data-addressed pcs of kernel `kernel` ([`data::data_addressed_pcs`]) with their lines
+/// (`line N`: the innermost `.loc` frame in the kernel's own file, so that an intrinsic inlined
+/// from a toolkit header is named by the line that called it; `?` where the PTX has none).
+pub fn data_pcs_of(program: &Program, kernel: &Kernel) -> BTreeMap<u32, String> {
+    let own_file = (kernel.entry..kernel.end).find_map(|pc| {
+        let i = program.inst_info(pc);
+        i.inlined_at.is_empty().then_some(i.loc).flatten().map(|l| l.file)
+    });
+    data::data_addressed_pcs(program, kernel)
+        .into_iter()
+        .map(|pc| {
+            let frames = program.frames(pc);
+            let at = frames
+                .iter()
+                .find(|l| Some(l.file) == own_file)
+                .or(frames.first());
+            (
+                pc,
+                at.map_or_else(|| "?".to_string(), |l| format!("line {}", l.line)),
+            )
+        })
+        .collect()
 }
 
 /// Emulates the launch and records its shared accesses.
@@ -300,7 +346,11 @@ pub fn record(
         TraceSink::new(recon.clone()).with_forms(forms.clone())
     })?;
     let faults = res.faults.iter().map(|f| f.to_string()).collect();
-    Ok(Trace::from_sinks(res.sinks, faults))
+    let mut t = Trace::from_sinks(res.sinks, faults);
+    if let Some(k) = program.kernel(kernel) {
+        t.data_pcs = data_pcs_of(program, k);
+    }
+    Ok(t)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1135,57 +1185,63 @@ pub fn search(
     arrays: &[ArrayInfo],
     i: usize,
     target: &Target,
-    occupancy_of: &dyn Fn(u32) -> Option<u32>,
+    occupancy_of: &(dyn Fn(u32) -> Option<u32> + Sync),
     declared_row: Option<u32>,
 ) -> Result<Vec<(Transform, Cost)>, FixError> {
     let unit = max_widths(trace, arrays)[i];
     let base_smem = total_shared(arrays, &[]);
     let base_blocks = occupancy_of(base_smem);
     let base_unmodelled = evaluate(trace, arrays, &[], target)?.unmodelled;
-    let mut scored = Vec::new();
-    for t in candidates(trace, arrays, i, unit, target) {
-        let mut ts = vec![None; arrays.len()];
-        ts[i] = Some(t.clone());
-        let ev = evaluate(trace, arrays, &ts, target)?;
-        // A layout that takes an ldmatrix / cp.async out of the measured rules is not proven.
-        if ev.unmodelled.iter().zip(&base_unmodelled).any(|(a, b)| a > b) {
-            continue;
-        }
-        let cost = ev.per_array[i];
-        let smem = total_shared(arrays, &ts);
-        let loss = match (base_blocks, occupancy_of(smem)) {
-            (Some(b), Some(a)) => b.saturating_sub(a),
-            _ => 0,
-        };
-        let kind = u32::from(matches!(t, Transform::Swizzle { .. }));
-        // A padding of the declared row is a one-token source change; prefer it.
-        let off_row = match t {
-            Transform::Pad { row_bytes, .. } => u32::from(declared_row.is_some_and(|r| r != row_bytes)),
-            Transform::Swizzle { .. } | Transform::Permute { .. } => 0,
-        };
-        let complexity = match t {
-            Transform::Pad { row_bytes, pad_bytes } => (pad_bytes, row_bytes),
-            Transform::Swizzle {
-                bits,
-                base_shift,
-                shift,
-            } => (bits * 100 + shift, base_shift),
-            Transform::Permute { ref columns, .. } => (u32::MAX, columns.len() as u32),
-        };
-        // Other arrays must not get worse.
-        let others: u64 = ev
-            .per_array
-            .iter()
-            .enumerate()
-            .filter(|&(j, _)| j != i)
-            .map(|(_, c)| c.wavefronts)
-            .sum();
-        scored.push((
-            (cost.wavefronts + others, loss, kind, off_row, smem, complexity),
-            t,
-            cost,
-        ));
-    }
+    // Candidates are scored in parallel; the list keeps their order, so the ranking (a stable sort)
+    // does not depend on the number of threads.
+    let cands = candidates(trace, arrays, i, unit, target);
+    let scored: Vec<Option<_>> = cands
+        .into_par_iter()
+        .map(|t| -> Result<_, FixError> {
+            let mut ts = vec![None; arrays.len()];
+            ts[i] = Some(t.clone());
+            let ev = evaluate(trace, arrays, &ts, target)?;
+            // A layout that takes an ldmatrix / cp.async out of the measured rules is not proven.
+            if ev.unmodelled.iter().zip(&base_unmodelled).any(|(a, b)| a > b) {
+                return Ok(None);
+            }
+            let cost = ev.per_array[i];
+            let smem = total_shared(arrays, &ts);
+            let loss = match (base_blocks, occupancy_of(smem)) {
+                (Some(b), Some(a)) => b.saturating_sub(a),
+                _ => 0,
+            };
+            let kind = u32::from(matches!(t, Transform::Swizzle { .. }));
+            // A padding of the declared row is a one-token source change; prefer it.
+            let off_row = match t {
+                Transform::Pad { row_bytes, .. } => u32::from(declared_row.is_some_and(|r| r != row_bytes)),
+                Transform::Swizzle { .. } | Transform::Permute { .. } => 0,
+            };
+            let complexity = match t {
+                Transform::Pad { row_bytes, pad_bytes } => (pad_bytes, row_bytes),
+                Transform::Swizzle {
+                    bits,
+                    base_shift,
+                    shift,
+                } => (bits * 100 + shift, base_shift),
+                Transform::Permute { ref columns, .. } => (u32::MAX, columns.len() as u32),
+            };
+            // Other arrays must not get worse.
+            let others: u64 = ev
+                .per_array
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, c)| c.wavefronts)
+                .sum();
+            Ok(Some((
+                (cost.wavefronts + others, loss, kind, off_row, smem, complexity),
+                t,
+                cost,
+            )))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut scored: Vec<_> = scored.into_iter().flatten().collect();
     scored.sort_by_key(|x| x.0);
     let mut out: Vec<(Transform, Cost)> = Vec::new();
     for (_, t, c) in scored {
@@ -1218,6 +1274,7 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
     let hopper_arrays = hopper::arrays_used(&trace.hopper, arrays);
     let mut reports = Vec::new();
     let mut suggestions = Vec::new();
+    let mut structural: Option<Trace> = None;
     for (i, a) in arrays.iter().enumerate() {
         let cost = before.per_array[i];
         let conflicts = cost.wavefronts > cost.ideal;
@@ -1239,51 +1296,109 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
             ));
             continue;
         }
+        // Requests addressed by data the kernel reads are left out of the search: no layout fixes
+        // them for every input, and one fitted to this launch's input is fitted to noise.
+        let from_data = data_excess(&before, i, trace);
+        let search_trace;
+        let (st, s_cost, s_before) = if from_data.pcs.is_empty() {
+            (trace, cost, before.unmodelled.clone())
+        } else {
+            search_trace = structural.get_or_insert_with(|| trace.structural());
+            let ev = evaluate(search_trace, arrays, &[], target)?;
+            if from_data.excess > 0 {
+                notes.push(from_data.note(&a.name, cost));
+            }
+            (&*search_trace, ev.per_array[i], ev.unmodelled)
+        };
+        if s_cost.wavefronts <= s_cost.ideal {
+            continue;
+        }
         let declared_row = cfg.source.as_deref().and_then(|s| declared_row_bytes(s, &a.name));
-        let mut found = search(trace, arrays, i, target, &blocks, declared_row)?;
+        let mut found = search(st, arrays, i, target, &blocks, declared_row)?;
         // Only changes that remove wavefronts are worth suggesting.
-        found.retain(|(_, c)| c.wavefronts < cost.wavefronts);
+        found.retain(|(_, c)| c.wavefronts < s_cost.wavefronts);
         if found.first().is_none_or(|(_, c)| c.wavefronts > c.ideal) {
             // No padding or swizzle reaches the ideal: search a bank permutation.
             let best = found.first().map(|(t, c)| (t.describe(), c.wavefronts));
-            let perm = permute::search(trace, arrays, i, target, permute::DEFAULT_BUDGET)?;
+            let perm = permute::search(st, arrays, i, target, permute::DEFAULT_BUDGET)?;
             let mut reached = false;
             if let Some((t, _, _)) = perm {
                 let mut ts = vec![None; arrays.len()];
                 ts[i] = Some(t.clone());
-                let ev = evaluate(trace, arrays, &ts, target)?;
+                let ev = evaluate(st, arrays, &ts, target)?;
                 let c = ev.per_array[i];
-                if c.wavefronts < cost.wavefronts
-                    && ev.unmodelled.iter().zip(&before.unmodelled).all(|(a, b)| a <= b)
+                if c.wavefronts < s_cost.wavefronts
+                    && ev.unmodelled.iter().zip(&s_before).all(|(a, b)| a <= b)
                     && found.first().is_none_or(|(_, b)| c.wavefronts < b.wavefronts)
                 {
                     reached = c.wavefronts == c.ideal;
                     found.insert(0, (t, c));
                 }
             }
-            let ideal = cost.ideal;
+            let ideal = s_cost.ideal;
+            let of = if from_data.excess > 0 {
+                " of its other requests"
+            } else {
+                ""
+            };
             notes.push(match (best, reached) {
                 (Some((d, w)), true) => format!(
-                    "{}: no padding or swizzle reaches the ideal ({ideal} wavefronts; the best, {d}, leaves {w}); \
+                    "{}: no padding or swizzle reaches the ideal{of} ({ideal} wavefronts; the best, {d}, leaves {w}); \
                      a bank permutation does, at the price of a table lookup per access",
                     a.name
                 ),
                 (Some((d, w)), false) => format!(
-                    "{}: no padding, swizzle or bank permutation found reaches the ideal ({ideal} wavefronts); \
+                    "{}: no padding, swizzle or bank permutation found reaches the ideal{of} ({ideal} wavefronts); \
                      the best, {d}, leaves {w}",
                     a.name
                 ),
                 (None, true) => format!(
-                    "{}: no padding or swizzle improves on the {} wavefronts as written; a bank permutation \
+                    "{}: no padding or swizzle improves on the {} wavefronts{of} as written; a bank permutation \
                      reaches the ideal ({ideal}), at the price of a table lookup per access",
-                    a.name, cost.wavefronts
+                    a.name, s_cost.wavefronts
                 ),
                 (None, false) => format!(
-                    "{}: no padding, swizzle or bank permutation found improves on the {} wavefronts as written \
+                    "{}: no padding, swizzle or bank permutation found improves on the {} wavefronts{of} as written \
                      (ideal {ideal})",
-                    a.name, cost.wavefronts
+                    a.name, s_cost.wavefronts
                 ),
             });
+        }
+        if !from_data.pcs.is_empty() {
+            // the suggestions' figures are of every request of the array, the data-addressed ones
+            // on this launch's data
+            let mut full = Vec::with_capacity(found.len());
+            for (rank, (t, _)) in found.into_iter().enumerate() {
+                let mut ts = vec![None; arrays.len()];
+                ts[i] = Some(t.clone());
+                let ev = evaluate(trace, arrays, &ts, target)?;
+                let c = ev.per_array[i];
+                if c.wavefronts >= cost.wavefronts {
+                    continue;
+                }
+                if rank == 0 {
+                    let at = |e: &Evaluation| -> u64 {
+                        from_data
+                            .pcs
+                            .iter()
+                            .filter_map(|pc| e.per_pc.get(&(i, *pc)))
+                            .map(|c| c.wavefronts)
+                            .sum()
+                    };
+                    let (was, now) = (at(&before), at(&ev));
+                    if now > was {
+                        notes.push(format!(
+                            "{}: the recommended change raises the requests at {} from {was} to {now} wavefronts \
+                             on this launch's data (their addresses depend on data the kernel reads; as written \
+                             they do not conflict)",
+                            a.name,
+                            from_data.places.join(", ")
+                        ));
+                    }
+                }
+                full.push((t, c));
+            }
+            found = full;
         }
         for (rank, (t, c)) in found.into_iter().enumerate() {
             let mut ts = vec![None; arrays.len()];
@@ -1324,6 +1439,75 @@ pub fn advise(trace: &Trace, arrays: &[ArrayInfo], cfg: &AdviseConfig) -> Result
         suggestions,
         notes,
     })
+}
+
+/// The part of an array's excess wavefronts that comes from data-addressed requests
+/// ([`Trace::data_pcs`]).
+struct DataExcess {
+    /// The array's data-addressed pcs.
+    pcs: Vec<u32>,
+    /// Excess wavefronts (wavefronts less ideal) at them.
+    excess: u64,
+    /// The places in the source of those with excess (of all of them where none has), in pc
+    /// order, without repeats.
+    places: Vec<String>,
+    /// Whether any of those with excess is an atomic.
+    atomic: bool,
+}
+
+fn data_excess(before: &Evaluation, i: usize, trace: &Trace) -> DataExcess {
+    let mut d = DataExcess {
+        pcs: Vec::new(),
+        excess: 0,
+        places: Vec::new(),
+        atomic: false,
+    };
+    let mut all_places = Vec::new();
+    for (&pc, place) in &trace.data_pcs {
+        let Some(c) = before.per_pc.get(&(i, pc)) else {
+            continue;
+        };
+        d.pcs.push(pc);
+        if !all_places.contains(place) {
+            all_places.push(place.clone());
+        }
+        if c.wavefronts <= c.ideal {
+            continue;
+        }
+        d.excess += c.wavefronts - c.ideal;
+        if !d.places.contains(place) {
+            d.places.push(place.clone());
+        }
+        d.atomic |= trace.accesses.iter().any(|(a, _)| a.pc == pc && a.atomic);
+    }
+    if d.places.is_empty() {
+        d.places = all_places;
+    }
+    d
+}
+
+impl DataExcess {
+    fn note(&self, array: &str, cost: Cost) -> String {
+        let total = cost.wavefronts - cost.ideal;
+        let what = if self.excess == total {
+            format!("all {total} excess wavefronts")
+        } else {
+            format!("{} of its {total} excess wavefronts", self.excess)
+        };
+        let remedy = if self.atomic {
+            "for atomics on data-chosen words (a histogram), combine the lanes of a warp that hit the same \
+             word first (`__match_any_sync`, then one atomic per distinct word) or give each warp its own copy \
+             of the array and merge the copies at the end"
+        } else {
+            "only a different algorithm (sorting or grouping the keys first, per-warp copies) changes them"
+        };
+        format!(
+            "{array}: {what} come from accesses whose addresses depend on data the kernel reads ({}): \
+             no padding, swizzle or permutation removes those for every input, so they are left out of the \
+             search; {remedy}",
+            self.places.join(", ")
+        )
+    }
 }
 
 fn change_text(t: &Transform, elem: u32, dynamic: bool) -> String {

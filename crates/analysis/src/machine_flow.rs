@@ -715,6 +715,21 @@ pub struct FlowReads {
     /// `__syncthreads` (`BAR.ARV`, named barriers, thread counts, `BAR.RED`), or some warp passed a
     /// barrier with part of its lanes.
     unordered: bool,
+    /// Words read as the launch left them ([`FlowLate`]): word address → the block whose warps
+    /// read them so and the last barrier phase the stores to it were made in by the earlier run.
+    late_used: rustc_hash::FxHashMap<u64, (u32, u32)>,
+}
+
+/// Words of global memory that warps of one block store before a `__syncthreads` and then read
+/// (`back[t] = ...; __syncthreads(); ... if (t == 0) x = back[k];`): a run of the launch found that
+/// every store to such a word was made by warps of one block in barrier phases before the one the
+/// reads were made in, so on the GPU the reads see the words as the launch left them. A run given
+/// them ([`MachineFlow::run_late`]) serves those reads the launch's final values and checks
+/// ([`FlowReads::hold`]) that its own stores to the words keep that order.
+#[derive(Clone, Debug, Default)]
+pub struct FlowLate {
+    /// Word address → (its value after the launch, the block, the last phase a store was made in).
+    words: rustc_hash::FxHashMap<u64, (u32, u32, u32)>,
 }
 
 /// The warps that stored to one word of global memory during a run.
@@ -726,6 +741,8 @@ struct Writer {
     block: u32,
     /// The lowest barrier phase any of those stores was made in.
     phase: u32,
+    /// The highest.
+    last: u32,
 }
 
 impl FlowReads {
@@ -742,9 +759,21 @@ impl FlowReads {
     /// when it read (the barrier orders the read before every such store, so the reader saw the
     /// launch's starting value on the GPU too: `x = p[b]; __syncthreads(); ... if (t == 0) p[b] =
     /// y;`).
+    ///
+    /// Words a run given [`FlowLate`] read as the launch left them hold when every store to them
+    /// was made by warps of the reading block in a phase before the reads.
     pub fn hold(&self, after: &warpscope_emu::mem::Global) -> bool {
+        let late = self.late_used.iter().all(|(a, &(block, last))| {
+            !self.blind
+                && !self.unordered
+                && self
+                    .writers
+                    .get(a)
+                    .is_some_and(|w| w.block == block && w.last <= last)
+        });
         !self.decided
             || (!self.overflow
+                && late
                 && self.words.iter().all(|&(a, v, warp, phase)| {
                     global_word(after, a).0 == v
                         || !self.blind
@@ -758,10 +787,69 @@ impl FlowReads {
                 }))
     }
 
+    /// Whether some warp read a word that a warp of its block stored to in an earlier barrier
+    /// phase (a read the launch's starting memory may answer wrong, and [`FlowLate`] right).
+    pub fn reads_earlier_stores(&self) -> bool {
+        self.decided
+            && !self.blind
+            && !self.unordered
+            && !self.overflow
+            && self.per_block != 0
+            && self.words.iter().any(|&(a, _, warp, phase)| {
+                self.writers
+                    .get(&a)
+                    .is_some_and(|w| w.warp != warp && w.block == warp / self.per_block && w.phase < phase)
+            })
+    }
+
+    /// The words to read as the launch left them in another run, when [`Self::hold`] fails only
+    /// at reads of words that warps of the reader's block stored before the reader's barrier
+    /// phase (`None`: some other read fails, or none of this kind): every word that warps of one
+    /// block alone stored, with its value after the launch, its block and the last phase stored
+    /// in (a reader of another block, or one in an earlier phase, reads the starting value as
+    /// before; a path that goes elsewhere with the right values may read words the first did
+    /// not).
+    pub fn late(&self, after: &warpscope_emu::mem::Global) -> Option<FlowLate> {
+        if !self.decided || self.overflow || self.blind || self.unordered || self.per_block == 0 {
+            return None;
+        }
+        let mut any = false;
+        for &(a, v, warp, phase) in &self.words {
+            if global_word(after, a).0 == v {
+                continue;
+            }
+            let w = self.writers.get(&a)?;
+            let block = warp / self.per_block;
+            if w.warp == warp || w.block == block && w.phase > phase {
+                continue;
+            }
+            if w.block != block || w.last >= phase {
+                return None;
+            }
+            any = true;
+        }
+        any.then(|| FlowLate {
+            words: self
+                .writers
+                .iter()
+                .filter(|(_, w)| w.block != Self::MANY)
+                .map(|(&a, w)| (a, (global_word(after, a).0, w.block, w.last)))
+                .collect(),
+        })
+    }
+
     /// Notes that warp `warp` stored to the word at `wa` in its barrier phase `phase`.
     fn wrote(&mut self, warp: u32, wa: u64, phase: u32) {
         let block = warp.checked_div(self.per_block).unwrap_or(Self::MANY);
-        self.merge_writer(wa, Writer { warp, block, phase });
+        self.merge_writer(
+            wa,
+            Writer {
+                warp,
+                block,
+                phase,
+                last: phase,
+            },
+        );
     }
 
     fn merge_writer(&mut self, wa: u64, new: Writer) {
@@ -775,6 +863,7 @@ impl FlowReads {
                     w.block = Self::MANY;
                 }
                 w.phase = w.phase.min(new.phase);
+                w.last = w.last.max(new.last);
             })
             .or_insert(new);
     }
@@ -813,21 +902,27 @@ struct Mem<'a> {
     /// Word address → what a warp stored there (the last warp to store).
     stored: rustc_hash::FxHashMap<u64, Stored>,
     reads: FlowReads,
-    /// The last read logged in each slot (by word address): a warp reading the same word again
-    /// and finding the same value (a loop's loads) adds nothing to [`FlowReads::words`].
-    recent: Box<[(u64, u32, u32, u32); RECENT_READS]>,
+    /// The last read logged in each slot (by word address): the word, the reading warp and the
+    /// read's index in [`FlowReads::words`]. A warp reading the same word again (a loop's loads;
+    /// it reads the launch's starting value each time) adds nothing to [`FlowReads::words`]: the
+    /// read logged keeps the latest barrier phase, the one [`FlowReads::hold`] needs.
+    recent: Box<[(u64, u32, u32)]>,
+    /// Words read as the launch left them ([`FlowLate`]).
+    late: Option<&'a FlowLate>,
 }
 
-/// Slots of [`Mem::recent`].
-const RECENT_READS: usize = 256;
+/// Slots of [`Mem::recent`]: a warp's reads of a 64 KiB table (viterbi's 128 x 128 floats, read
+/// a row a step) each keep one slot.
+const RECENT_READS: usize = 1 << 14;
 
 impl<'a> Mem<'a> {
-    fn new(global: Option<&'a warpscope_emu::mem::Global>) -> Mem<'a> {
+    fn new(global: Option<&'a warpscope_emu::mem::Global>, late: Option<&'a FlowLate>) -> Mem<'a> {
         Mem {
             global,
             stored: rustc_hash::FxHashMap::default(),
             reads: FlowReads::default(),
-            recent: Box::new([(u64::MAX, 0, 0, 0); RECENT_READS]),
+            recent: vec![(u64::MAX, 0, 0); RECENT_READS].into_boxed_slice(),
+            late,
         }
     }
 }
@@ -845,15 +940,30 @@ impl Mem<'_> {
         {
             return (s.value, s.known);
         }
-        let (mut v, mut known) = match self.global.map(|g| global_word(g, wa)) {
-            Some((v, k)) if k != 0 => {
+        let late = self
+            .late
+            .and_then(|l| l.words.get(&wa))
+            .filter(|&&(_, block, last)| {
+                self.reads.per_block != 0 && warp / self.reads.per_block == block && phase > last
+            });
+        let (mut v, mut known) = match (late, self.global.map(|g| global_word(g, wa))) {
+            (Some(&(now, block, last)), Some((_, k))) if k != 0 => {
+                self.reads.late_used.insert(wa, (block, last));
+                (now, k)
+            }
+            (_, Some((v, k))) if k != 0 => {
                 let slot = &mut self.recent[(wa >> 2) as usize % RECENT_READS];
-                if *slot != (wa, v, warp, phase) {
-                    *slot = (wa, v, warp, phase);
-                    if self.reads.words.len() < FlowReads::MAX {
-                        self.reads.words.push((wa, v, warp, phase));
-                    } else {
-                        self.reads.overflow = true;
+                match self.reads.words.get_mut(slot.2 as usize) {
+                    Some(r) if slot.0 == wa && slot.1 == warp && r.0 == wa && r.2 == warp => {
+                        r.3 = r.3.max(phase);
+                    }
+                    _ => {
+                        if self.reads.words.len() < FlowReads::MAX {
+                            *slot = (wa, warp, self.reads.words.len() as u32);
+                            self.reads.words.push((wa, v, warp, phase));
+                        } else {
+                            self.reads.overflow = true;
+                        }
                     }
                 }
                 (v, k)
@@ -1525,6 +1635,17 @@ impl MachineFlow {
     /// Runs every warp of the launch; the counters, or why the machine code's control flow could
     /// not be followed (the first reason met).
     pub fn run(&self, launch: &FlowLaunch, max_warp_insts: u64) -> Result<(FlowCounts, FlowReads), String> {
+        self.run_late(launch, None, max_warp_insts)
+    }
+
+    /// [`Self::run`], with the reads of `late`'s words made after their stores answered as the
+    /// launch left them.
+    pub fn run_late(
+        &self,
+        launch: &FlowLaunch,
+        late: Option<&FlowLate>,
+        max_warp_insts: u64,
+    ) -> Result<(FlowCounts, FlowReads), String> {
         let threads = launch.block.iter().map(|&b| b as usize).product::<usize>();
         if threads == 0 || self.ins.is_empty() {
             return Ok((FlowCounts::default(), FlowReads::default()));
@@ -1544,7 +1665,7 @@ impl MachineFlow {
             Some(Err(why)) => counts.shared_why = Some(why),
             None => {}
         }
-        let mut mem = Mem::new(launch.global);
+        let mut mem = Mem::new(launch.global, None);
         let bank4 = std::sync::Arc::new(self.bank4(launch));
         let bank3 = std::sync::Arc::new(self.bank3(launch));
         let funcs = std::sync::Arc::new(indirect::functions(&self.functions, launch));
@@ -1617,7 +1738,7 @@ impl MachineFlow {
                 w.constant4 = bank4.clone();
                 w.funcs = funcs.clone();
                 w.reg_span = reg_span;
-                let mut mem = Mem::new(launch.global);
+                let mut mem = Mem::new(launch.global, late);
                 mem.reads.per_block = warps as u32;
                 let mut counts = FlowCounts {
                     global: counts.global,
@@ -1682,6 +1803,7 @@ impl MachineFlow {
             for (wa, wr) in r.writers {
                 reads.merge_writer(wa, wr);
             }
+            reads.late_used.extend(r.late_used);
             let room = FlowReads::MAX.saturating_sub(reads.words.len());
             if r.words.len() > room {
                 reads.overflow = true;

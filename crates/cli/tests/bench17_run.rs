@@ -23,7 +23,10 @@ program!(lbvh, 4, [3, 4, 3]);
 program!(sgemm8, 2, [2, 2, 2]);
 program!(sellc, 48, [48, 48, 48]);
 program!(argmin, 4, [4, 4, 4]);
-// the traceback reads the backpointers other warps of the block stored before the barriers
-program!(viterbi, 1, [0, 0, 0]);
+// the traceback reads the backpointers other warps of the block stored before the barriers: the
+// machine-code flow runs again with the words the block stored as the launch left them
+// (machine_flow::FlowLate), every counter exact and equal (444,531 branch targets, 48,892 shared
+// stores; 447,799 and 48,900 estimated before)
+program!(viterbi, 1, [1, 1, 1]);
 program!(fft4, 2, [2, 2, 2]);
 program!(med9, 3, [3, 3, 3]);

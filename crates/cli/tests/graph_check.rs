@@ -6,45 +6,23 @@
 //! their lines in that grid's launch, as in a plain launch; the race-free build has no finding
 //! (the graph's edges order its nodes) and prints the sum the GPU computes.
 
-use std::process::Command;
-
 use serde_json::Value;
 
 mod support;
-use support::{cuda_root, repo, scratch};
+use support::{repo, run_checked, scratch};
 
 /// How the graph is made: node by node, captured, or one node launching the grids.
 const HOW: [&[&str]; 3] = [&[], &["CAPTURE"], &["CHILD"]];
 
 /// One run's export, exit status and standard output (the program's, then the report).
 fn run(defines: &[&str], sarif: Option<&std::path::Path>) -> (Value, i32, String) {
-    let dir = scratch("graph-check");
-    let export = dir.path().join("run.json");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpscope"));
-    cmd.args(["run", "--check", "--export"]).arg(&export);
-    if let Some(s) = sarif {
-        cmd.arg("--sarif").arg(s);
-    }
-    for d in defines {
-        cmd.args(["-D", d]);
-    }
-    let out = cmd
-        .arg(repo().join("calibration/races/programs/graph_node_bugs.cu"))
-        .current_dir(dir.path())
-        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-        .output()
-        .unwrap();
-    let text = std::fs::read_to_string(&export).unwrap_or_else(|e| {
-        panic!(
-            "{defines:?}: no export ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (
-        serde_json::from_str(&text).unwrap(),
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let extra: Vec<&std::ffi::OsStr> = match sarif {
+        Some(s) => vec!["--sarif".as_ref(), s.as_os_str()],
+        None => Vec::new(),
+    };
+    let src = repo().join("calibration/races/programs/graph_node_bugs.cu");
+    let c = run_checked("graph-check", &src, defines, &extra);
+    (c.export, c.status, c.stdout)
 }
 
 /// Every finding of the launches: (kernel's name up to `(`, kind, line).

@@ -10,32 +10,14 @@ use std::process::Command;
 use serde_json::Value;
 
 mod support;
-use support::{cuda_root, repo, scratch};
+use support::{cuda_root, repo, run_checked, scratch};
 
 /// The `stream_race` findings of one run: (launch's kernel or `(program)`, line, message), and
 /// the exit status.
 fn stream_races(program: &str, defines: &[&str]) -> (Vec<(String, Option<u64>, String)>, i32) {
-    let dir = scratch("streams");
-    let export = dir.path().join("run.json");
     let src = repo().join("calibration/races/programs").join(program);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpscope"));
-    cmd.args(["run", "--check", "--export"]).arg(&export);
-    for d in defines {
-        cmd.args(["-D", d]);
-    }
-    let out = cmd
-        .arg(&src)
-        .current_dir(dir.path())
-        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-        .output()
-        .unwrap();
-    let text = std::fs::read_to_string(&export).unwrap_or_else(|e| {
-        panic!(
-            "{program} {defines:?}: no export ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    let v: Value = serde_json::from_str(&text).unwrap();
+    let c = run_checked("streams", &src, defines, &[]);
+    let v = c.export;
     let mut found = Vec::new();
     for l in v["launches"].as_array().unwrap() {
         for f in l["findings"].as_array().into_iter().flatten() {
@@ -58,7 +40,7 @@ fn stream_races(program: &str, defines: &[&str]) -> (Vec<(String, Option<u64>, S
             ));
         }
     }
-    (found, out.status.code().unwrap_or(-1))
+    (found, c.status)
 }
 
 fn assert_none(program: &str, defines: &[&str]) {
@@ -99,15 +81,8 @@ fn sarif_carries_a_stream_race() {
     let dir = scratch("streams-sarif");
     let sarif = dir.path().join("run.sarif");
     let src = repo().join("calibration/races/programs/streams_race.cu");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpscope"))
-        .args(["run", "--check", "--sarif"])
-        .arg(&sarif)
-        .arg(&src)
-        .current_dir(dir.path())
-        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    let c = run_checked("streams", &src, &[], &["--sarif".as_ref(), sarif.as_os_str()]);
+    assert_eq!(c.status, 1);
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
     let run = &doc["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();

@@ -484,10 +484,10 @@ pub struct LaunchAnalysis {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub float_sum_order: Option<String>,
     /// Where the launch fetches from a 3-D texture with linear filtering
-    /// (`warpscope_emu::tex`'s trilinear weights equal the H200's on 7,839 of 8,192 measured
-    /// samples, calibration/run/bench15/tex3probe.cu): its filtered values, and the branches and
-    /// addresses that follow them, may differ from the GPU's, so its branch and global counters
-    /// are estimates.
+    /// (`warpscope_emu::tex`'s trilinear weights equal the H200's on all 8,192 measured samples of
+    /// one 2x2x2 array under clamp addressing, calibration/run/bench15/tex3probe.cu; other sizes
+    /// and address modes are not measured, and volray's branch counters still differ from the
+    /// H200's with its image equal): its branch and global counters are estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trilinear_filtering: Option<String>,
     /// A plain launch whose blocks waited on each other through global memory (a grid barrier

@@ -204,6 +204,9 @@ struct FlowObserver<'f> {
     shared: Arc<warpscope_analysis::machine_flow::FlowShared>,
     /// The launch's starting memory and parameters, kept for the run after the launch.
     again: Option<(warpscope_emu::mem::Global, Vec<u8>)>,
+    /// The run after the launch is on the emulation's shared record (else the starting memory is
+    /// kept only for a run given [`warpscope_analysis::machine_flow::FlowLate`]).
+    rerun: bool,
     run: Option<
         Result<
             (
@@ -218,6 +221,10 @@ struct FlowObserver<'f> {
 
 /// The most bytes of global memory kept for the flow's run after a launch.
 const FLOW_SNAPSHOT_BYTES: u64 = 1 << 30;
+
+/// The most runs given the words a launch's blocks stored before their barriers
+/// ([`warpscope_analysis::machine_flow::FlowLate`]).
+const FLOW_LATE_RUNS: usize = 3;
 
 impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
     fn before(&mut self, params: &[u8], global: &warpscope_emu::mem::Global) {
@@ -240,33 +247,39 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
             Err(_) => true,
             Ok((c, _)) => c.shared_why.is_some() || c.global_why.is_some(),
         };
-        if incomplete
-            && self.flow.reads_shared()
-            && global.regions().map(|(_, len)| len).sum::<u64>() <= FLOW_SNAPSHOT_BYTES
-        {
+        let again = incomplete && self.flow.reads_shared();
+        // a run that read words its block had stored before a barrier it passed may run again
+        // with them as the launch leaves them (FlowReads::late)
+        let late = run.as_ref().is_ok_and(|(_, r)| r.reads_earlier_stores());
+        if (again || late) && global.regions().map(|(_, len)| len).sum::<u64>() <= FLOW_SNAPSHOT_BYTES {
             let copy = global
                 .regions()
                 .filter_map(|(base, _)| Some((base, global.contents(base)?)))
                 .collect();
             self.again = Some((warpscope_emu::mem::Global::new(copy), params.to_vec()));
-            self.shared.ask();
+            self.rerun = again;
+            if again {
+                self.shared.ask();
+            }
         }
         self.run = Some(run);
     }
 
     fn after(&mut self, global: &warpscope_emu::mem::Global) {
-        if let Some((start, params)) = self.again.take() {
-            let blocks = self.shared.take();
+        let kept = self.again.take();
+        let blocks = self.shared.asked().then(|| self.shared.take());
+        if let (Some((start, params)), Some(blocks)) = (kept.as_ref().filter(|_| self.rerun), blocks.as_ref())
+        {
             let again = self.flow.run(
                 &warpscope_analysis::machine_flow::FlowLaunch {
-                    global: Some(&start),
+                    global: Some(start),
                     grid: self.grid,
                     block: self.block,
-                    params: &params,
+                    params,
                     symbols: &self.symbols,
                     constants: &self.constants,
                     cluster: self.cluster,
-                    shared: Some(&blocks),
+                    shared: Some(blocks),
                 },
                 1 << 32,
             );
@@ -274,6 +287,36 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
             if again.is_ok() || !self.run.as_ref().is_some_and(Result::is_ok) {
                 self.run = Some(again);
             }
+        }
+        // reads of words the reader's block stored before a barrier the reader passed were
+        // answered from the starting memory: run again with those words as the launch left them
+        // (a path that goes elsewhere on the right values may read words the run before did not:
+        // a few more runs, each given the words its predecessor's warps stored)
+        for _ in 0..FLOW_LATE_RUNS {
+            let Some((start, params)) = &kept else { break };
+            let Some(Ok((_, reads))) = &self.run else { break };
+            if reads.hold(global) {
+                break;
+            }
+            let Some(late) = reads.late(global) else { break };
+            let again = self.flow.run_late(
+                &warpscope_analysis::machine_flow::FlowLaunch {
+                    global: Some(start),
+                    grid: self.grid,
+                    block: self.block,
+                    params,
+                    symbols: &self.symbols,
+                    constants: &self.constants,
+                    cluster: self.cluster,
+                    shared: blocks.as_ref(),
+                },
+                Some(&late),
+                1 << 32,
+            );
+            if again.is_err() {
+                break;
+            }
+            self.run = Some(again);
         }
         self.verdict = self.run.take().map(|r| {
             r.and_then(|(counts, reads)| {
@@ -1221,6 +1264,7 @@ fn emulate(
             .unwrap_or([1, 1, 1]),
         shared: Arc::clone(&flow_shared),
         again: None,
+        rerun: false,
         // global variables (constant bank 4) and functions (the emulation's function pointers,
         // for indirect calls)
         symbols: program
@@ -1547,7 +1591,12 @@ fn emulate(
         });
     }
     if sections.fix {
-        let trace = Trace::from_sinks(traces, fault_text.clone());
+        let mut trace = Trace::from_sinks(traces, fault_text.clone());
+        // the user's line of each data-addressed access (a histogram's `atomicAdd(&bins[key], 1)`)
+        trace.data_pcs = fix::data::data_addressed_pcs(program, k)
+            .into_iter()
+            .map(|pc| (pc, locate(program, pc).0.label))
+            .collect();
         let arrays = fix::arrays(k, launch.dyn_smem);
         let fo = opts.fix.clone().unwrap_or_else(|| FixOptions {
             target: Target::new(arch),

@@ -519,7 +519,7 @@ fn i32v(x: u64) -> i32 {
 /// same Rust, so the same bits: 4 lanes per vector instead of 2, and the per-lane shifts and 64-bit
 /// compares SSE2 lacks). std caches the answer; the check is one load per warp instruction.
 #[inline(always)]
-fn avx2() -> bool {
+pub(crate) fn avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx2")
@@ -674,9 +674,16 @@ fn rsq_row(approx: bool, regs: &mut [Row], d: R, a: R, mask: u32) {
         }
         let r = crate::mufu::rsq_lanes(approx, &xs);
         let row = &mut regs[d as usize];
-        for (l, (v, &r)) in row.iter_mut().zip(&r).enumerate() {
-            if mask >> l & 1 != 0 {
+        if mask == FULL {
+            // every lane written: a plain widening copy (vectors), no test a lane
+            for (v, &r) in row.iter_mut().zip(&r) {
                 *v = u64::from(r);
+            }
+        } else {
+            for (l, (v, &r)) in row.iter_mut().zip(&r).enumerate() {
+                if mask >> l & 1 != 0 {
+                    *v = u64::from(r);
+                }
             }
         }
     }

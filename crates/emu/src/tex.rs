@@ -160,8 +160,14 @@ impl Texture {
             let x = filter_coordinate(coords[d], self.size[d], self.normalized);
             let f = x.floor();
             lo[d] = f as i64;
-            // the fraction to 8 bits, halves up (0..=256)
+            // the fraction to 8 bits, halves up; in 3-D one that rounds to a whole texel is the
+            // next texel's 0 (an H200's trilinear weights split their halves by the lower
+            // texel's side: tex3probe.cu, a sample whose x rounds up so)
             a[d] = ((x - f) * 256.0 + 0.5).floor() as u32;
+            if a[d] == 256 && dims == 3 {
+                lo[d] += 1;
+                a[d] = 0;
+            }
         }
         let mut texels = [[0u32; 4]; 8];
         for (corner, t) in texels.iter_mut().enumerate().take(1 << dims) {
@@ -202,11 +208,14 @@ fn filter_coordinate(c: f32, size: u32, normalized: bool) -> f64 {
 /// `d` set for the upper texel along `d`. In two dimensions they are 256ths: the upper corner's is
 /// `a0 * a1 / 256` rounded to nearest (halves up) and the others what is left of their row and
 /// column, so that they sum to 256 (an H200's: rounding each product alone differs where two of
-/// them are halves). In three, 256ths too (an H200's corner weights are; summing to 256): the
-/// 2-D rule over x and z, then each of those four weights `v` split along y, `v * a1 / 256`
-/// rounded to nearest (halves up) to the upper row and the rest to the lower
-/// (calibration/run/bench15/tex3probe.cu: 7,839 of 8,192 samples' eight weights equal the
-/// H200's; the others differ by one 256th between two corners, a rule not found yet).
+/// them are halves). In three, 256ths too (an H200's corner weights are; summing to 256): first
+/// the x-z plane, whose two corners upper in x are their products rounded to nearest (halves up),
+/// `a0 * a2 / 256` and `a0 * (256 - a2) / 256`, the corner upper in z only `a2` less the first,
+/// the lower one the rest; then each of those four weights `v` split along y, `v * a1 / 256` to
+/// the upper row rounded to nearest with halves up where the corner is upper in x and down where
+/// it is lower, the rest to the lower row (calibration/run/bench15/tex3probe.cu: all 8,192
+/// samples' eight weights equal the H200's; the earlier rule, the 2-D rule over x and z and every
+/// split's halves up, 7,839).
 fn corner_weights(dims: usize, a: [u32; 3]) -> [f64; 8] {
     let mut w = [0u32; 8];
     match dims {
@@ -224,14 +233,17 @@ fn corner_weights(dims: usize, a: [u32; 3]) -> [f64; 8] {
         _ => {
             // the x-z plane's four weights (corner bits 0 and 2), each split along y (bit 1)
             let both = (a[0] * a[2] + 128) / 256;
+            let x_only = (a[0] * (256 - a[2]) + 128) / 256;
             let xz = [
-                (0usize, 256 + both - a[0] - a[2]),
-                (1, a[0] - both),
+                (0usize, 256 - x_only - a[2]),
+                (1, x_only),
                 (4, a[2] - both),
                 (5, both),
             ];
             for (k, v) in xz {
-                let up = (v * a[1] + 128) / 256;
+                // a half goes up where the corner is upper in x, down where it is lower
+                let half = if k & 1 == 1 { 128 } else { 127 };
+                let up = (v * a[1] + half) / 256;
                 w[k | 2] = up;
                 w[k] = v - up;
             }
@@ -573,9 +585,18 @@ mod tests {
             let w = corner_weights(3, a);
             assert_eq!(w, want.map(|x: u32| f64::from(x) / 256.0), "{a:?}");
         }
-        // one the rule misses (the H200: 20, 22, 59, 67, 11, 11, 31, 35): one 256th moves
-        // between corners 4 and 6
-        let w = corner_weights(3, [135, 192, 88]);
-        assert_eq!(w.map(|x| (x * 256.0) as u32), [20, 22, 59, 67, 10, 11, 32, 35]);
+        // halves the earlier rule (the 2-D rule over x and z, every split's half up) rounded
+        // otherwise: a plane half (164 x 32 / 256 = 20.5: corner 1 gets one more, corner 0 one
+        // less) and split halves on both sides of x (42 x 192 / 256 = 31.5 goes down at corner
+        // 4; 87 x 128 / 256 = 43.5 down at corner 0)
+        for (a, want) in [
+            ([135, 192, 88], [20, 22, 59, 67, 11, 11, 31, 35]),
+            ([164, 66, 32], [59, 107, 21, 37, 8, 16, 3, 5]),
+            ([249, 64, 53], [5, 148, 1, 49, 1, 39, 0, 13]),
+            ([47, 128, 150], [44, 9, 43, 10, 61, 14, 61, 14]),
+        ] {
+            let w = corner_weights(3, a);
+            assert_eq!(w, want.map(|x: u32| f64::from(x) / 256.0), "{a:?}");
+        }
     }
 }

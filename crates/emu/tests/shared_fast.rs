@@ -325,3 +325,62 @@ fn the_vector_fast_path_equals_the_general_one() {
         }
     }
 }
+
+/// A whole warp's store of 32 consecutive words (`X::Sh32`'s one-copy path) at `shift` bytes past
+/// a 128-byte array: in the window, at its end and straddling it, the same memory, events and
+/// faults as the general path.
+const RUN_STORES: &str = r#"
+.version 8.0
+.target sm_90
+.address_size 64
+.shared .align 4 .b8 t[128];
+
+.visible .entry r(.param .u64 out, .param .u32 shift)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r1, [shift];
+    mov.u32 %r2, %tid.x;
+    shl.b32 %r3, %r2, 2;
+    mov.u32 %r4, t;
+    add.s32 %r5, %r4, %r3;
+    add.s32 %r6, %r5, %r1;
+    add.s32 %r7, %r2, 100;
+    st.shared.u32 [%r6], %r7;
+    bar.sync 0;
+    ld.shared.u32 %r7, [%r5];
+    mul.wide.u32 %rd2, %r2, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r7;
+    ret;
+}
+"#;
+
+#[test]
+fn a_warp_storing_consecutive_words_equals_the_general_path_at_the_window_end() {
+    let prog = warpscope_ptx::compile(RUN_STORES).unwrap();
+    let (mut clean, mut faulted) = (0, 0);
+    // every 1 KB boundary up to 228 KB: some run ends inside the window, some straddles its end
+    let shifts = [0u32, 4, 64].into_iter().chain((1..=228).map(|k| k * 1024 - 64));
+    for shift in shifts {
+        let l = Launch::new(
+            [1, 1, 1],
+            [32, 1, 1],
+            vec![Arg::Buffer(vec![0; 128]), Arg::U32(shift)],
+        );
+        both(&prog, "r", &l);
+        let r = run(&prog, "r", &l, &Limits::default(), |_| ()).unwrap();
+        if r.faults.is_empty() {
+            clean += 1;
+        } else {
+            faulted += 1;
+        }
+        if shift == 0 {
+            // the lanes read back their own stores: 100 + lane
+            let want: Vec<u8> = (0..32u32).flat_map(|l| (100 + l).to_le_bytes()).collect();
+            assert_eq!(r.buffers[0].as_deref(), Some(want.as_slice()));
+        }
+    }
+    assert!(clean > 0 && faulted > 0, "{clean} clean, {faulted} faulted");
+}

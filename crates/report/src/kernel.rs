@@ -274,7 +274,7 @@ impl KernelReport {
             drawn.push((f, before, after));
         }
         Ok(html! {
-            @if drawn.is_empty() { p { "No array has a bank conflict: nothing to fix." } }
+            @if drawn.is_empty() { p { "No layout change to suggest: no array has bank conflicts that a padding, swizzle or bank permutation removes (the notes say why where it has some)." } }
             @for (f, before, after) in &drawn {
                 h3 { (f.title) }
                 p { (f.summary) }

@@ -433,6 +433,97 @@ fn a_syncthreads_orders_a_read_before_the_blocks_later_store() {
     }
 }
 
+/// `if (tid == 0) p[w] = 9; <bar>; if (tid >= 32) { x = p[b] + tid; if (x > 40) x++; }` with `b` the
+/// block and `w` the block (`other`: the other block), two blocks of two warps: warp 1 of each
+/// block reads the word its block's warp 0 stored before the barrier `bar`.
+fn store_then_barrier_then_read(bar: &str, other: bool) -> String {
+    let w = if other {
+        "\t/*0030*/ LOP3.LUT R7, R6, 0x1, RZ, 0x3c, !PT ;\n"
+    } else {
+        "\t/*0030*/ MOV R7, R6 ;\n"
+    };
+    format!(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ S2R R6, SR_CTAID.X ;\n\
+         \t/*0020*/ LDC.64 R2, c[0x0][0x210] ;\n\
+         {w}\
+         \t/*0040*/ IMAD.WIDE.U32 R8, R6, 0x4, R2 ;\n\
+         \t/*0050*/ IMAD.WIDE.U32 R10, R7, 0x4, R2 ;\n\
+         \t/*0060*/ ISETP.NE.AND P1, PT, R0, RZ, PT ;\n\
+         \t/*0070*/ MOV R5, 0x9 ;\n\
+         \t/*0080*/ @!P1 STG.E desc[UR4][R10.64], R5 ;\n\
+         \t/*0090*/ {bar} ;\n\
+         \t/*00a0*/ ISETP.GE.U32.AND P2, PT, R0, 0x20, PT ;\n\
+         \t/*00b0*/ @!P2 EXIT ;\n\
+         \t/*00c0*/ LDG.E R4, desc[UR4][R8.64] ;\n\
+         \t/*00d0*/ IADD3 R4, R4, R0, RZ ;\n\
+         \t/*00e0*/ ISETP.GT.AND P0, PT, R4, 0x28, PT ;\n\
+         \t/*00f0*/ @!P0 BRA `(.L_x_0) ;\n\
+         \t/*0100*/ IADD3 R4, R4, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0110*/ EXIT ;\n"
+    )
+}
+
+#[test]
+fn a_syncthreads_orders_the_blocks_earlier_store_before_a_read() {
+    let base = 0x7000_0000u64;
+    let mem = |v: u32| {
+        let words: Vec<u8> = [v, v].iter().flat_map(|v| v.to_le_bytes()).collect();
+        warpscope_emu::mem::Global::new(vec![(base, words)])
+    };
+    fn launch<'a>(g: &'a warpscope_emu::mem::Global, params: &'a [u8]) -> FlowLaunch<'a> {
+        FlowLaunch {
+            global: Some(g),
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            params,
+            symbols: &[],
+            constants: &[],
+            cluster: [1, 1, 1],
+            shared: None,
+        }
+    }
+    let params = base.to_le_bytes();
+    // (the barrier line, the other block writes, whether a run given the stored words holds)
+    let cases = [
+        // warp 0 stores before the barrier, warp 1 reads after it: on the GPU it reads 9
+        ("BAR.SYNC.DEFER_BLOCKING 0x0", false, true),
+        // no barrier: the store and the load are not ordered
+        ("NOP", false, false),
+        // the other block's store: no barrier orders blocks
+        ("BAR.SYNC.DEFER_BLOCKING 0x0", true, false),
+        // a named barrier of 64 threads: not the block's phases
+        ("BAR.SYNC.DEFER_BLOCKING 0x1, 0x40", false, false),
+    ];
+    for (bar, other, holds) in cases {
+        let f = flow(&store_then_barrier_then_read(bar, other));
+        let start = mem(3);
+        let first = f.run(&launch(&start, &params), 1 << 20).unwrap();
+        // what the launch leaves: 9 in both words
+        let after = mem(9);
+        // warp 1 read 3 from the starting memory where the GPU's read 9
+        assert!(!first.1.hold(&after), "{bar}, other block: {other}");
+        let late = first.1.late(&after);
+        assert_eq!(late.is_some(), holds, "{bar}, other block: {other}");
+        let Some(late) = late else { continue };
+        let (counts, reads) = f
+            .run_late(&launch(&start, &params), Some(&late), 1 << 20)
+            .unwrap();
+        assert!(reads.hold(&after), "{bar}");
+        // the GPU's path: warp 1 of each block reads 9 (every lane's 9 + tid > 40: one target),
+        // as a run from memory holding 9 reads it; the starting 3 parts the warp (tid > 37)
+        let nine = mem(9);
+        let (want, _) = f.run(&launch(&nine, &params), 1 << 20).unwrap();
+        assert_eq!((counts.targets, counts.divergent), (want.targets, want.divergent));
+        assert_ne!(
+            (counts.targets, counts.divergent),
+            (first.0.targets, first.0.divergent),
+            "the starting value takes the other path"
+        );
+    }
+}
+
 /// `a[1] = tid` by `STL`, then through the generic pointer `&a[0]` (the stack pointer plus the
 /// local window's generic address, `c[0x0][0x20]`/`[0x24]`, as ptxas forms it on sm_90): a generic
 /// load of `a[1]` and a branch on it, a generic store `a[2] = tid` read back by `LDL` and a branch

@@ -221,10 +221,11 @@ pub fn blocks(o: &Output, program: &Program) -> Vec<Block> {
         ]);
     }
     if a.suggestions.is_empty() && a.hopper.is_empty() {
-        blocks.push(Block::Text(format!(
-            "no bank conflicts on {}: nothing to fix",
-            a.target
-        )));
+        blocks.push(Block::Text(if a.arrays.iter().any(|r| r.conflicts) {
+            format!("no layout change to suggest on {} (the notes say why)", a.target)
+        } else {
+            format!("no bank conflicts on {}: nothing to fix", a.target)
+        }));
         blocks.push(Block::CsvTable(t));
     } else if a.suggestions.is_empty() {
         blocks.push(Block::CsvTable(t));

@@ -360,3 +360,41 @@ pub fn run_exported(tag: &str, target: &str) -> Ran {
         export: serde_json::from_str(&text).unwrap(),
     }
 }
+
+/// What `warpscope run --check --export` exported for one program, with its exit status.
+pub struct Checked {
+    pub export: serde_json::Value,
+    pub status: i32,
+    pub stdout: String,
+}
+
+/// Runs `warpscope run --check --export` on `src` (a `.cu`) with `-D` for each of `defines` and
+/// the extra arguments `extra` (before the source), from a scratch folder, with the CUDA wheels'
+/// root; fails the test when no export was written (whatever the exit status: a finding exits 1).
+pub fn run_checked(tag: &str, src: &Path, defines: &[&str], extra: &[&std::ffi::OsStr]) -> Checked {
+    let dir = scratch(tag);
+    let export = dir.path().join("run.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpscope"));
+    cmd.args(["run", "--check", "--export"]).arg(&export).args(extra);
+    for d in defines {
+        cmd.args(["-D", d]);
+    }
+    let out = cmd
+        .arg(src)
+        .current_dir(dir.path())
+        .env("WARPSCOPE_CUDA_ROOT", cuda_root())
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&export).unwrap_or_else(|e| {
+        panic!(
+            "{} {defines:?}: no export ({e}): {}",
+            src.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    Checked {
+        export: serde_json::from_str(&text).unwrap(),
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+    }
+}
