@@ -603,6 +603,135 @@ macro_rules! kc {
     };
 }
 
+/// f32 arithmetic of whole rows (every lane on) 8 lanes to a 256-bit vector: each row's 64-bit
+/// words narrowed to their low halves by one shuffle of two loads, the operation, the NaN
+/// canonicalised, and the results widened back by two unpacks with zero. The shuffle puts a chunk's
+/// lanes in the order 0 1 4 5 | 2 3 6 7 and the unpacks undo it, so lane `l` of the result is the
+/// operation on lane `l` of the sources. The same IEEE operation as the scalar kernel lane by
+/// lane (the default rounding, no flush), so the same bits; [`map2`]'s 4-lane form narrowed and
+/// widened every 4 lanes on their own (about twice the host instructions a row).
+#[cfg(target_arch = "x86_64")]
+mod f32x8 {
+    use super::{R, Row};
+    use std::arch::x86_64::*;
+
+    pub(super) const ADD: u8 = 0;
+    pub(super) const SUB: u8 = 1;
+    pub(super) const MUL: u8 = 2;
+    pub(super) const DIV: u8 = 3;
+
+    /// Lanes `0..8` from `p` as f32, in the order 0 1 4 5 | 2 3 6 7.
+    ///
+    /// # Safety
+    /// AVX; `p..p + 8` readable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn narrow(p: *const u64) -> __m256 {
+        // SAFETY: the caller's
+        unsafe {
+            let lo = _mm256_loadu_ps(p as *const f32);
+            let hi = _mm256_loadu_ps(p.add(4) as *const f32);
+            _mm256_shuffle_ps::<0b10_00_10_00>(lo, hi)
+        }
+    }
+
+    /// `r` (in [`narrow`]'s order) canonicalised (`arith::canon32`: a NaN is 0x7fff_ffff) and
+    /// stored zero-extended to lanes `0..8` at `p`.
+    ///
+    /// # Safety
+    /// AVX; `p..p + 8` writable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn widen(p: *mut u64, r: __m256) {
+        // SAFETY: the caller's
+        unsafe {
+            let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(r, r);
+            let canon = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
+            let r = _mm256_blendv_ps(r, canon, nan);
+            let z = _mm256_setzero_ps();
+            _mm256_storeu_ps(p as *mut f32, _mm256_unpacklo_ps(r, z));
+            _mm256_storeu_ps(p.add(4) as *mut f32, _mm256_unpackhi_ps(r, z));
+        }
+    }
+
+    /// `d = a OP b` on every lane (rows may alias: each chunk of 8 lanes reads its sources
+    /// before it writes).
+    ///
+    /// # Safety
+    /// AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn full2<const OP: u8>(regs: &mut [Row], d: R, a: R, b: R) {
+        let (d, a, b) = (d as usize, a as usize, b as usize);
+        assert!(d < regs.len() && a < regs.len() && b < regs.len());
+        let p = regs.as_mut_ptr() as *mut u64;
+        // SAFETY: the rows are in bounds (asserted), 32 words each; the CPU has AVX2 (the
+        // caller's)
+        unsafe {
+            let (pa, pb, pd) = (p.add(a * 32), p.add(b * 32), p.add(d * 32));
+            for c in 0..4 {
+                let (x, y) = (narrow(pa.add(8 * c)), narrow(pb.add(8 * c)));
+                let r = match OP {
+                    ADD => _mm256_add_ps(x, y),
+                    SUB => _mm256_sub_ps(x, y),
+                    MUL => _mm256_mul_ps(x, y),
+                    _ => _mm256_div_ps(x, y),
+                };
+                widen(pd.add(8 * c), r);
+            }
+        }
+    }
+
+    /// `d = fma(a, b, c)` (one rounding) on every lane, as [`full2`].
+    ///
+    /// # Safety
+    /// AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    #[inline]
+    pub(super) unsafe fn fma(regs: &mut [Row], d: R, a: R, b: R, c: R) {
+        let (d, a, b, c) = (d as usize, a as usize, b as usize, c as usize);
+        let n = regs.len();
+        assert!(d < n && a < n && b < n && c < n);
+        let p = regs.as_mut_ptr() as *mut u64;
+        // SAFETY: as in `full2`; the CPU has FMA too (the caller's)
+        unsafe {
+            let (pa, pb, pc, pd) = (p.add(a * 32), p.add(b * 32), p.add(c * 32), p.add(d * 32));
+            for k in 0..4 {
+                let (x, y, z) = (
+                    narrow(pa.add(8 * k)),
+                    narrow(pb.add(8 * k)),
+                    narrow(pc.add(8 * k)),
+                );
+                widen(pd.add(8 * k), _mm256_fmadd_ps(x, y, z));
+            }
+        }
+    }
+}
+
+/// [`k2`] for f32 arithmetic: a full warp through [`f32x8`] where the CPU has AVX2.
+macro_rules! kf2 {
+    ($name:ident, |$x:ident, $y:ident| $e:expr, $op:expr) => {
+        fn $name(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+                    if mask == FULL {
+                        // SAFETY: the CPU has AVX2 (the caller's)
+                        return unsafe { f32x8::full2::<{ $op }>(regs, d, a, b) };
+                    }
+                    map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
+                }
+                if avx2() {
+                    // SAFETY: the CPU has AVX2 (checked just above).
+                    return unsafe { wide(regs, d, a, b, mask) };
+                }
+            }
+            map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
+        }
+    };
+}
+
 k1!(mov64, |x| x);
 k1!(mov32, |x| x & 0xffff_ffff);
 k1!(neg32, |x| (x as u32).wrapping_neg() as u64);
@@ -742,10 +871,10 @@ k2!(min_s32, |x, y| i32v(x).min(i32v(y)) as u32 as u64);
 k2!(max_s32, |x, y| i32v(x).max(i32v(y)) as u32 as u64);
 k2!(min_u32, |x, y| (x as u32).min(y as u32) as u64);
 k2!(max_u32, |x, y| (x as u32).max(y as u32) as u64);
-k2!(addf32, |x, y| canon32(f32v(x) + f32v(y)));
-k2!(subf32, |x, y| canon32(f32v(x) - f32v(y)));
-k2!(mulf32, |x, y| canon32(f32v(x) * f32v(y)));
-k2!(divf32, |x, y| canon32(f32v(x) / f32v(y)));
+kf2!(addf32, |x, y| canon32(f32v(x) + f32v(y)), f32x8::ADD);
+kf2!(subf32, |x, y| canon32(f32v(x) - f32v(y)), f32x8::SUB);
+kf2!(mulf32, |x, y| canon32(f32v(x) * f32v(y)), f32x8::MUL);
+kf2!(divf32, |x, y| canon32(f32v(x) / f32v(y)), f32x8::DIV);
 k2!(addf64, |x, y| nan64_2(f64v(x) + f64v(y), f64v(x), f64v(y)));
 k2!(subf64, |x, y| nan64_2(f64v(x) - f64v(y), f64v(x), f64v(y)));
 k2!(mulf64, |x, y| nan64_2(f64v(x) * f64v(y), f64v(x), f64v(y)));
@@ -830,14 +959,18 @@ unsafe fn fmaf64_hw(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
     })
 }
 
-/// [`fmaf32_hw`] compiled for AVX2 too (the rows' 64-bit words narrowed to f32 and back 8 lanes
-/// to a vector; the same instruction per lane, so the same bits).
+/// [`fmaf32_hw`] compiled for AVX2 too: a full warp through [`f32x8::fma`], other masks lane by
+/// lane (the same instruction per lane, so the same bits).
 ///
 /// # Safety
 /// The CPU must support FMA and AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn fmaf32_hw_wide(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+    if mask == FULL {
+        // SAFETY: the CPU has AVX2 and FMA (the caller's)
+        return unsafe { f32x8::fma(regs, d, a, b, c) };
+    }
     map3(regs, d, a, b, c, mask, |x, y, z| {
         canon32(f32v(x).mul_add(f32v(y), f32v(z)))
     })
@@ -1061,7 +1194,7 @@ mod tests {
 
     /// Runs `fast` on rows built from the value triples and compares every lane with `reference`,
     /// with a full mask, a partial mask (untouched lanes keep their value) and the destination
-    /// aliasing the first source.
+    /// aliasing each source.
     fn check(
         name: &str,
         arity: usize,
@@ -1083,7 +1216,9 @@ mod tests {
             }
         }
         for chunk in triples.chunks(32) {
-            for (mask, alias) in [(FULL, false), (0x5a5a_c3c3, false), (FULL, true)] {
+            // the destination apart, then each source row in turn (a full warp: the 8-lane f32
+            // kernels read a chunk's sources before writing it)
+            for (mask, d) in [(FULL, 3), (0x5a5a_c3c3, 3), (FULL, 0), (FULL, 1), (FULL, 2)] {
                 let mut regs = vec![[0u64; 32]; 4];
                 for (l, &(a, b, c)) in chunk.iter().enumerate() {
                     regs[0][l] = a;
@@ -1092,7 +1227,6 @@ mod tests {
                     regs[3][l] = 0x1234_5678;
                 }
                 let before = regs.clone();
-                let d = if alias { 0 } else { 3 };
                 fast(&mut regs, d, 0, 1, 2, mask);
                 for l in 0..chunk.len() {
                     let (a, b, c) = (before[0][l], before[1][l], before[2][l]);
