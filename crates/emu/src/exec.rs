@@ -1696,12 +1696,14 @@ fn run_warp_tapped<S: Sink, const REC: bool>(
 /// runs and the step-by-step loop of [`run_warp_tapped`] execute ALU instructions.
 #[inline(always)]
 fn alu_step(w: &mut Warp, x: &X, mask: u32) -> bool {
+    // SAFETY (each kernel call): a decoded instruction's kernel, which `fast::decode` chose for
+    // this CPU
     match *x {
-        X::U2(f, d, a, b) => f(&mut w.regs, d, a, b, mask),
-        X::U3(f, d, a, b, c) => f(&mut w.regs, d, a, b, c, mask),
-        X::U1(f, d, a) => f(&mut w.regs, d, a, mask),
+        X::U2(f, d, a, b) => unsafe { f(&mut w.regs, d, a, b, mask) },
+        X::U3(f, d, a, b, c) => unsafe { f(&mut w.regs, d, a, b, c, mask) },
+        X::U1(f, d, a) => unsafe { f(&mut w.regs, d, a, mask) },
         X::Setp(f, p, q, a, b) => {
-            let bits = f(&w.regs[a as usize], &w.regs[b as usize]);
+            let bits = unsafe { f(&w.regs[a as usize], &w.regs[b as usize]) };
             pwrite(&mut w.preds, p, bits, mask);
             pwrite(&mut w.preds, q, !bits, mask);
         }

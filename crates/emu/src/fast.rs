@@ -18,14 +18,18 @@ pub(crate) type Row = [u64; 32];
 /// All lanes active.
 pub(crate) const FULL: u32 = u32::MAX;
 
+// The row kernels are `unsafe fn`s: [`decode`] picks a kernel's copy compiled for AVX2 (`wide`)
+// only where the CPU has AVX2 (`avx2`), so the instruction loop calls it straight, without a
+// check and a second call a row. Calling a kernel of a decoded instruction is sound; any other
+// caller must hold to the same (the safe `fn` of each name checks for itself).
 /// `d = f(a)` on the lanes of `mask`.
-pub(crate) type Fn1 = fn(&mut [Row], R, R, u32);
+pub(crate) type Fn1 = unsafe fn(&mut [Row], R, R, u32);
 /// `d = f(a, b)` on the lanes of `mask`.
-pub(crate) type Fn2 = fn(&mut [Row], R, R, R, u32);
+pub(crate) type Fn2 = unsafe fn(&mut [Row], R, R, R, u32);
 /// `d = f(a, b, c)` on the lanes of `mask`.
-pub(crate) type Fn3 = fn(&mut [Row], R, R, R, R, u32);
+pub(crate) type Fn3 = unsafe fn(&mut [Row], R, R, R, R, u32);
 /// Lane mask of `f(a, b)` over all 32 lanes.
-pub(crate) type CmpFn = fn(&Row, &Row) -> u32;
+pub(crate) type CmpFn = unsafe fn(&Row, &Row) -> u32;
 
 /// A decoded instruction: a fast row kernel, or the general instruction.
 #[derive(Clone, Copy, Debug)]
@@ -335,7 +339,7 @@ pub(crate) fn decode(
                             | MemSpace::KernelParam
                     ) =>
                 {
-                    Some(X::U1(mov64, d, a))
+                    fast_un(UnOp::Mov, Ty::U64).map(|f| X::U1(f, d, a))
                 }
                 Inst::Ld {
                     space,
@@ -530,21 +534,28 @@ pub(crate) fn avx2() -> bool {
     }
 }
 
+/// A row kernel `$name` (safe: AVX2 checked a call) and its AVX2 copy `$name::wide`, which
+/// [`decode`] picks where the CPU has AVX2 ([`pick`]).
 macro_rules! k1 {
     ($name:ident, |$x:ident| $e:expr) => {
         fn $name(regs: &mut [Row], d: R, a: R, mask: u32) {
             #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx2")]
-                unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
-                    map1(regs, d, a, mask, |$x: u64| $e)
-                }
-                if avx2() {
-                    // SAFETY: the CPU has AVX2 (checked just above).
-                    return unsafe { wide(regs, d, a, mask) };
-                }
+            if avx2() {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                return unsafe { $name::wide(regs, d, a, mask) };
             }
             map1(regs, d, a, mask, |$x: u64| $e)
+        }
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            /// # Safety
+            /// The CPU has AVX2.
+            #[target_feature(enable = "avx2")]
+            pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
+                map1(regs, d, a, mask, |$x: u64| $e)
+            }
         }
     };
 }
@@ -552,17 +563,22 @@ macro_rules! k2 {
     ($name:ident, |$x:ident, $y:ident| $e:expr) => {
         fn $name(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
             #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx2")]
-                unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
-                    map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
-                }
-                if avx2() {
-                    // SAFETY: the CPU has AVX2 (checked just above).
-                    return unsafe { wide(regs, d, a, b, mask) };
-                }
+            if avx2() {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                return unsafe { $name::wide(regs, d, a, b, mask) };
             }
             map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
+        }
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            /// # Safety
+            /// The CPU has AVX2.
+            #[target_feature(enable = "avx2")]
+            pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+                map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
+            }
         }
     };
 }
@@ -570,17 +586,22 @@ macro_rules! k3 {
     ($name:ident, |$x:ident, $y:ident, $z:ident| $e:expr) => {
         fn $name(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
             #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx2")]
-                unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
-                    map3(regs, d, a, b, c, mask, |$x: u64, $y: u64, $z: u64| $e)
-                }
-                if avx2() {
-                    // SAFETY: the CPU has AVX2 (checked just above).
-                    return unsafe { wide(regs, d, a, b, c, mask) };
-                }
+            if avx2() {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                return unsafe { $name::wide(regs, d, a, b, c, mask) };
             }
             map3(regs, d, a, b, c, mask, |$x: u64, $y: u64, $z: u64| $e)
+        }
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            /// # Safety
+            /// The CPU has AVX2.
+            #[target_feature(enable = "avx2")]
+            pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+                map3(regs, d, a, b, c, mask, |$x: u64, $y: u64, $z: u64| $e)
+            }
         }
     };
 }
@@ -588,19 +609,170 @@ macro_rules! kc {
     ($name:ident, |$x:ident, $y:ident| $e:expr) => {
         fn $name(a: &Row, b: &Row) -> u32 {
             #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx2")]
-                unsafe fn wide(a: &Row, b: &Row) -> u32 {
-                    cmp_bits(a, b, |$x: u64, $y: u64| $e)
-                }
-                if avx2() {
-                    // SAFETY: the CPU has AVX2 (checked just above).
-                    return unsafe { wide(a, b) };
-                }
+            if avx2() {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                return unsafe { $name::wide(a, b) };
             }
             cmp_bits(a, b, |$x: u64, $y: u64| $e)
         }
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            /// # Safety
+            /// The CPU has AVX2.
+            #[target_feature(enable = "avx2")]
+            pub(super) unsafe fn wide(a: &Row, b: &Row) -> u32 {
+                cmp_bits(a, b, |$x: u64, $y: u64| $e)
+            }
+        }
     };
+}
+
+/// f32 arithmetic of whole rows (every lane on) 8 lanes to a 256-bit vector: each row's 64-bit
+/// words narrowed to their low halves by one shuffle of two loads, the operation, the NaN
+/// canonicalised, and the results widened back by two unpacks with zero. The shuffle puts a chunk's
+/// lanes in the order 0 1 4 5 | 2 3 6 7 and the unpacks undo it, so lane `l` of the result is the
+/// operation on lane `l` of the sources. The same IEEE operation as the scalar kernel lane by
+/// lane (the default rounding, no flush), so the same bits; [`map2`]'s 4-lane form narrowed and
+/// widened every 4 lanes on their own (about twice the host instructions a row).
+#[cfg(target_arch = "x86_64")]
+mod f32x8 {
+    use super::{R, Row};
+    use std::arch::x86_64::*;
+
+    pub(super) const ADD: u8 = 0;
+    pub(super) const SUB: u8 = 1;
+    pub(super) const MUL: u8 = 2;
+    pub(super) const DIV: u8 = 3;
+
+    /// Lanes `0..8` from `p` as f32, in the order 0 1 4 5 | 2 3 6 7.
+    ///
+    /// # Safety
+    /// AVX; `p..p + 8` readable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn narrow(p: *const u64) -> __m256 {
+        // SAFETY: the caller's
+        unsafe {
+            let lo = _mm256_loadu_ps(p as *const f32);
+            let hi = _mm256_loadu_ps(p.add(4) as *const f32);
+            _mm256_shuffle_ps::<0b10_00_10_00>(lo, hi)
+        }
+    }
+
+    /// `r` (in [`narrow`]'s order) canonicalised (`arith::canon32`: a NaN is 0x7fff_ffff) and
+    /// stored zero-extended to lanes `0..8` at `p`.
+    ///
+    /// # Safety
+    /// AVX; `p..p + 8` writable.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn widen(p: *mut u64, r: __m256) {
+        // SAFETY: the caller's
+        unsafe {
+            let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(r, r);
+            let canon = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
+            let r = _mm256_blendv_ps(r, canon, nan);
+            let z = _mm256_setzero_ps();
+            _mm256_storeu_ps(p as *mut f32, _mm256_unpacklo_ps(r, z));
+            _mm256_storeu_ps(p.add(4) as *mut f32, _mm256_unpackhi_ps(r, z));
+        }
+    }
+
+    /// `d = a OP b` on every lane (rows may alias: each chunk of 8 lanes reads its sources
+    /// before it writes).
+    ///
+    /// # Safety
+    /// AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) unsafe fn full2<const OP: u8>(regs: &mut [Row], d: R, a: R, b: R) {
+        let (d, a, b) = (d as usize, a as usize, b as usize);
+        assert!(d < regs.len() && a < regs.len() && b < regs.len());
+        let p = regs.as_mut_ptr() as *mut u64;
+        // SAFETY: the rows are in bounds (asserted), 32 words each; the CPU has AVX2 (the
+        // caller's)
+        unsafe {
+            let (pa, pb, pd) = (p.add(a * 32), p.add(b * 32), p.add(d * 32));
+            for c in 0..4 {
+                let (x, y) = (narrow(pa.add(8 * c)), narrow(pb.add(8 * c)));
+                let r = match OP {
+                    ADD => _mm256_add_ps(x, y),
+                    SUB => _mm256_sub_ps(x, y),
+                    MUL => _mm256_mul_ps(x, y),
+                    _ => _mm256_div_ps(x, y),
+                };
+                widen(pd.add(8 * c), r);
+            }
+        }
+    }
+
+    /// `d = fma(a, b, c)` (one rounding) on every lane, as [`full2`].
+    ///
+    /// # Safety
+    /// AVX2 and FMA.
+    #[target_feature(enable = "avx2,fma")]
+    #[inline]
+    pub(super) unsafe fn fma(regs: &mut [Row], d: R, a: R, b: R, c: R) {
+        let (d, a, b, c) = (d as usize, a as usize, b as usize, c as usize);
+        let n = regs.len();
+        assert!(d < n && a < n && b < n && c < n);
+        let p = regs.as_mut_ptr() as *mut u64;
+        // SAFETY: as in `full2`; the CPU has FMA too (the caller's)
+        unsafe {
+            let (pa, pb, pc, pd) = (p.add(a * 32), p.add(b * 32), p.add(c * 32), p.add(d * 32));
+            for k in 0..4 {
+                let (x, y, z) = (
+                    narrow(pa.add(8 * k)),
+                    narrow(pb.add(8 * k)),
+                    narrow(pc.add(8 * k)),
+                );
+                widen(pd.add(8 * k), _mm256_fmadd_ps(x, y, z));
+            }
+        }
+    }
+}
+
+/// [`k2`] for f32 arithmetic: a full warp through [`f32x8`] in the AVX2 copy.
+macro_rules! kf2 {
+    ($name:ident, |$x:ident, $y:ident| $e:expr, $op:expr) => {
+        fn $name(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                return unsafe { $name::wide(regs, d, a, b, mask) };
+            }
+            map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
+        }
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            /// # Safety
+            /// The CPU has AVX2.
+            #[target_feature(enable = "avx2")]
+            pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, b: R, mask: u32) {
+                if mask == FULL {
+                    // SAFETY: the CPU has AVX2 (the caller's)
+                    return unsafe { f32x8::full2::<{ $op }>(regs, d, a, b) };
+                }
+                map2(regs, d, a, b, mask, |$x: u64, $y: u64| $e)
+            }
+        }
+    };
+}
+
+/// The kernel `$name`'s AVX2 copy where the CPU has AVX2, else the kernel (which then runs its
+/// plain loop).
+macro_rules! pick {
+    ($name:ident) => {{
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            return Some($name::wide);
+        }
+        $name
+    }};
 }
 
 k1!(mov64, |x| x);
@@ -630,25 +802,25 @@ k1!(f32_from_f64, |x| f32b(f64v(x) as f32));
 fn fast_un(op: UnOp, ty: Ty) -> Option<Fn1> {
     use Ty::*;
     Some(match (op, ty) {
-        (UnOp::Mov, U64 | S64 | F64) => mov64,
-        (UnOp::Mov, U32 | S32 | F32) => mov32,
-        (UnOp::Neg, U32 | S32) => neg32,
-        (UnOp::Not, U32 | S32) => not32,
-        (UnOp::Not, U64 | S64) => not64,
-        (UnOp::Neg, F32) => negf32,
-        (UnOp::Abs, F32) => absf32,
+        (UnOp::Mov, U64 | S64 | F64) => pick!(mov64),
+        (UnOp::Mov, U32 | S32 | F32) => pick!(mov32),
+        (UnOp::Neg, U32 | S32) => pick!(neg32),
+        (UnOp::Not, U32 | S32) => pick!(not32),
+        (UnOp::Not, U64 | S64) => pick!(not64),
+        (UnOp::Neg, F32) => pick!(negf32),
+        (UnOp::Abs, F32) => pick!(absf32),
         // the multi-function unit's approximations, lane by lane as `arith::un` computes them
         (UnOp::RsqrtFtz, F32) => mufu_rsq,
         (UnOp::Rsqrt, F32) => mufu_rsqrt_approx,
-        (UnOp::SqrtApproxFtz, F32) => mufu_sqrt,
-        (UnOp::SqrtApprox, F32) => mufu_sqrt_approx,
-        (UnOp::Ex2Ftz, F32) => mufu_ex2,
-        (UnOp::Ex2, F32) => mufu_ex2_approx,
-        (UnOp::Lg2Ftz, F32) => mufu_lg2,
-        (UnOp::Lg2, F32) => mufu_lg2_approx,
-        (UnOp::Sin, F32) => mufu_sin,
-        (UnOp::Cos, F32) => mufu_cos,
-        (UnOp::Tanh, F32) => mufu_tanh,
+        (UnOp::SqrtApproxFtz, F32) => pick!(mufu_sqrt),
+        (UnOp::SqrtApprox, F32) => pick!(mufu_sqrt_approx),
+        (UnOp::Ex2Ftz, F32) => pick!(mufu_ex2),
+        (UnOp::Ex2, F32) => pick!(mufu_ex2_approx),
+        (UnOp::Lg2Ftz, F32) => pick!(mufu_lg2),
+        (UnOp::Lg2, F32) => pick!(mufu_lg2_approx),
+        (UnOp::Sin, F32) => pick!(mufu_sin),
+        (UnOp::Cos, F32) => pick!(mufu_cos),
+        (UnOp::Tanh, F32) => pick!(mufu_tanh),
         _ => return None,
     })
 }
@@ -742,10 +914,10 @@ k2!(min_s32, |x, y| i32v(x).min(i32v(y)) as u32 as u64);
 k2!(max_s32, |x, y| i32v(x).max(i32v(y)) as u32 as u64);
 k2!(min_u32, |x, y| (x as u32).min(y as u32) as u64);
 k2!(max_u32, |x, y| (x as u32).max(y as u32) as u64);
-k2!(addf32, |x, y| canon32(f32v(x) + f32v(y)));
-k2!(subf32, |x, y| canon32(f32v(x) - f32v(y)));
-k2!(mulf32, |x, y| canon32(f32v(x) * f32v(y)));
-k2!(divf32, |x, y| canon32(f32v(x) / f32v(y)));
+kf2!(addf32, |x, y| canon32(f32v(x) + f32v(y)), f32x8::ADD);
+kf2!(subf32, |x, y| canon32(f32v(x) - f32v(y)), f32x8::SUB);
+kf2!(mulf32, |x, y| canon32(f32v(x) * f32v(y)), f32x8::MUL);
+kf2!(divf32, |x, y| canon32(f32v(x) / f32v(y)), f32x8::DIV);
 k2!(addf64, |x, y| nan64_2(f64v(x) + f64v(y), f64v(x), f64v(y)));
 k2!(subf64, |x, y| nan64_2(f64v(x) - f64v(y), f64v(x), f64v(y)));
 k2!(mulf64, |x, y| nan64_2(f64v(x) * f64v(y), f64v(x), f64v(y)));
@@ -754,37 +926,37 @@ fn fast_bin(op: BinOp, ty: Ty) -> Option<Fn2> {
     use BinOp::*;
     use Ty::*;
     Some(match (op, ty) {
-        (Add, U32 | S32) => add32,
-        (Sub, U32 | S32) => sub32,
-        (MulLo, U32 | S32) => mul32,
-        (Add, U64 | S64) => add64,
-        (Sub, U64 | S64) => sub64,
-        (MulLo, U64 | S64) => mul64,
-        (MulWide, U32) => mulwide_u32,
-        (MulWide, S32) => mulwide_s32,
-        (And, U32 | S32) => and32,
-        (Or, U32 | S32) => or32,
-        (Xor, U32 | S32) => xor32,
-        (And, U64 | S64) => and64,
-        (Or, U64 | S64) => or64,
-        (Xor, U64 | S64) => xor64,
-        (Shl, U32 | S32) => shl32,
-        (Shl, U64 | S64) => shl64,
-        (Shr, U32) => shr_u32,
-        (Shr, S32) => shr_s32,
-        (Shr, U64) => shr_u64,
-        (Shr, S64) => shr_s64,
-        (Min, S32) => min_s32,
-        (Max, S32) => max_s32,
-        (Min, U32) => min_u32,
-        (Max, U32) => max_u32,
-        (Add, F32) => addf32,
-        (Sub, F32) => subf32,
-        (MulLo, F32) => mulf32,
-        (Div, F32) => divf32,
-        (Add, F64) => addf64,
-        (Sub, F64) => subf64,
-        (MulLo, F64) => mulf64,
+        (Add, U32 | S32) => pick!(add32),
+        (Sub, U32 | S32) => pick!(sub32),
+        (MulLo, U32 | S32) => pick!(mul32),
+        (Add, U64 | S64) => pick!(add64),
+        (Sub, U64 | S64) => pick!(sub64),
+        (MulLo, U64 | S64) => pick!(mul64),
+        (MulWide, U32) => pick!(mulwide_u32),
+        (MulWide, S32) => pick!(mulwide_s32),
+        (And, U32 | S32) => pick!(and32),
+        (Or, U32 | S32) => pick!(or32),
+        (Xor, U32 | S32) => pick!(xor32),
+        (And, U64 | S64) => pick!(and64),
+        (Or, U64 | S64) => pick!(or64),
+        (Xor, U64 | S64) => pick!(xor64),
+        (Shl, U32 | S32) => pick!(shl32),
+        (Shl, U64 | S64) => pick!(shl64),
+        (Shr, U32) => pick!(shr_u32),
+        (Shr, S32) => pick!(shr_s32),
+        (Shr, U64) => pick!(shr_u64),
+        (Shr, S64) => pick!(shr_s64),
+        (Min, S32) => pick!(min_s32),
+        (Max, S32) => pick!(max_s32),
+        (Min, U32) => pick!(min_u32),
+        (Max, U32) => pick!(max_u32),
+        (Add, F32) => pick!(addf32),
+        (Sub, F32) => pick!(subf32),
+        (MulLo, F32) => pick!(mulf32),
+        (Div, F32) => pick!(divf32),
+        (Add, F64) => pick!(addf64),
+        (Sub, F64) => pick!(subf64),
+        (MulLo, F64) => pick!(mulf64),
         _ => return None,
     })
 }
@@ -830,14 +1002,18 @@ unsafe fn fmaf64_hw(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
     })
 }
 
-/// [`fmaf32_hw`] compiled for AVX2 too (the rows' 64-bit words narrowed to f32 and back 8 lanes
-/// to a vector; the same instruction per lane, so the same bits).
+/// [`fmaf32_hw`] compiled for AVX2 too: a full warp through [`f32x8::fma`], other masks lane by
+/// lane (the same instruction per lane, so the same bits).
 ///
 /// # Safety
 /// The CPU must support FMA and AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn fmaf32_hw_wide(regs: &mut [Row], d: R, a: R, b: R, c: R, mask: u32) {
+    if mask == FULL {
+        // SAFETY: the CPU has AVX2 and FMA (the caller's)
+        return unsafe { f32x8::fma(regs, d, a, b, c) };
+    }
     map3(regs, d, a, b, c, mask, |x, y, z| {
         canon32(f32v(x).mul_add(f32v(y), f32v(z)))
     })
@@ -871,11 +1047,17 @@ fn fast_tern(op: TernOp, ty: Ty) -> Option<Fn3> {
     use TernOp::*;
     use Ty::*;
     Some(match (op, ty) {
-        (MadLo, U32 | S32) => mad32,
-        (MadLo, U64 | S64) => mad64,
-        (MadWide, U32) => madwide_u32,
-        (MadWide, S32) => madwide_s32,
-        (Fma, F32) => fmaf32,
+        (MadLo, U32 | S32) => pick!(mad32),
+        (MadLo, U64 | S64) => pick!(mad64),
+        (MadWide, U32) => pick!(madwide_u32),
+        (MadWide, S32) => pick!(madwide_s32),
+        (Fma, F32) => {
+            #[cfg(target_arch = "x86_64")]
+            if avx2() && std::arch::is_x86_feature_detected!("fma") {
+                return Some(fmaf32_hw_wide);
+            }
+            fmaf32
+        }
         (Fma, F64) => fmaf64,
         _ => return None,
     })
@@ -888,15 +1070,15 @@ fn fast_cvt(dty: Ty, sty: Ty, rnd: Rnd, sat: bool) -> Option<Fn1> {
     }
     let near = matches!(rnd, Rnd::Default | Rnd::Rn);
     Some(match (dty, sty) {
-        (U64 | S64, U32) => mov32,
-        (U64 | S64, S32) => sext32,
-        (U32 | S32, U64 | S64) => mov32,
-        (F32, S32) if near => f32_from_s32,
-        (F32, U32) if near => f32_from_u32,
-        (S32, F32) if matches!(rnd, Rnd::Rzi | Rnd::Default) => s32_from_f32_rzi,
-        (U32, F32) if matches!(rnd, Rnd::Rzi | Rnd::Default) => u32_from_f32_rzi,
-        (F64, F32) if near => f64_from_f32,
-        (F32, F64) if near => f32_from_f64,
+        (U64 | S64, U32) => pick!(mov32),
+        (U64 | S64, S32) => pick!(sext32),
+        (U32 | S32, U64 | S64) => pick!(mov32),
+        (F32, S32) if near => pick!(f32_from_s32),
+        (F32, U32) if near => pick!(f32_from_u32),
+        (S32, F32) if matches!(rnd, Rnd::Rzi | Rnd::Default) => pick!(s32_from_f32_rzi),
+        (U32, F32) if matches!(rnd, Rnd::Rzi | Rnd::Default) => pick!(u32_from_f32_rzi),
+        (F64, F32) if near => pick!(f64_from_f32),
+        (F32, F64) if near => pick!(f32_from_f64),
         _ => return None,
     })
 }
@@ -935,32 +1117,32 @@ fn fast_cmp(c: Cmp, ty: Ty) -> Option<CmpFn> {
     use Cmp::*;
     use Ty::*;
     Some(match (c, ty) {
-        (Eq, U32 | S32) => eq32,
-        (Ne, U32 | S32) => ne32,
-        (Lt, S32) => lt_s32,
-        (Le, S32) => le_s32,
-        (Gt, S32) => gt_s32,
-        (Ge, S32) => ge_s32,
-        (Lt | Lo, U32) | (Lo, S32) => lt_u32,
-        (Le | Ls, U32) | (Ls, S32) => le_u32,
-        (Gt | Hi, U32) | (Hi, S32) => gt_u32,
-        (Ge | Hs, U32) | (Hs, S32) => ge_u32,
-        (Eq, U64 | S64) => eq64,
-        (Ne, U64 | S64) => ne64,
-        (Lt, S64) => lt_s64,
-        (Le, S64) => le_s64,
-        (Gt, S64) => gt_s64,
-        (Ge, S64) => ge_s64,
-        (Lt | Lo, U64) | (Lo, S64) => lt_u64,
-        (Le | Ls, U64) | (Ls, S64) => le_u64,
-        (Gt | Hi, U64) | (Hi, S64) => gt_u64,
-        (Ge | Hs, U64) | (Hs, S64) => ge_u64,
-        (Eq, F32) => eqf32,
-        (Ne, F32) => nef32,
-        (Lt, F32) => ltf32,
-        (Le, F32) => lef32,
-        (Gt, F32) => gtf32,
-        (Ge, F32) => gef32,
+        (Eq, U32 | S32) => pick!(eq32),
+        (Ne, U32 | S32) => pick!(ne32),
+        (Lt, S32) => pick!(lt_s32),
+        (Le, S32) => pick!(le_s32),
+        (Gt, S32) => pick!(gt_s32),
+        (Ge, S32) => pick!(ge_s32),
+        (Lt | Lo, U32) | (Lo, S32) => pick!(lt_u32),
+        (Le | Ls, U32) | (Ls, S32) => pick!(le_u32),
+        (Gt | Hi, U32) | (Hi, S32) => pick!(gt_u32),
+        (Ge | Hs, U32) | (Hs, S32) => pick!(ge_u32),
+        (Eq, U64 | S64) => pick!(eq64),
+        (Ne, U64 | S64) => pick!(ne64),
+        (Lt, S64) => pick!(lt_s64),
+        (Le, S64) => pick!(le_s64),
+        (Gt, S64) => pick!(gt_s64),
+        (Ge, S64) => pick!(ge_s64),
+        (Lt | Lo, U64) | (Lo, S64) => pick!(lt_u64),
+        (Le | Ls, U64) | (Ls, S64) => pick!(le_u64),
+        (Gt | Hi, U64) | (Hi, S64) => pick!(gt_u64),
+        (Ge | Hs, U64) | (Hs, S64) => pick!(ge_u64),
+        (Eq, F32) => pick!(eqf32),
+        (Ne, F32) => pick!(nef32),
+        (Lt, F32) => pick!(ltf32),
+        (Le, F32) => pick!(lef32),
+        (Gt, F32) => pick!(gtf32),
+        (Ge, F32) => pick!(gef32),
         _ => return None,
     })
 }
@@ -1061,7 +1243,7 @@ mod tests {
 
     /// Runs `fast` on rows built from the value triples and compares every lane with `reference`,
     /// with a full mask, a partial mask (untouched lanes keep their value) and the destination
-    /// aliasing the first source.
+    /// aliasing each source.
     fn check(
         name: &str,
         arity: usize,
@@ -1083,7 +1265,9 @@ mod tests {
             }
         }
         for chunk in triples.chunks(32) {
-            for (mask, alias) in [(FULL, false), (0x5a5a_c3c3, false), (FULL, true)] {
+            // the destination apart, then each source row in turn (a full warp: the 8-lane f32
+            // kernels read a chunk's sources before writing it)
+            for (mask, d) in [(FULL, 3), (0x5a5a_c3c3, 3), (FULL, 0), (FULL, 1), (FULL, 2)] {
                 let mut regs = vec![[0u64; 32]; 4];
                 for (l, &(a, b, c)) in chunk.iter().enumerate() {
                     regs[0][l] = a;
@@ -1092,7 +1276,6 @@ mod tests {
                     regs[3][l] = 0x1234_5678;
                 }
                 let before = regs.clone();
-                let d = if alias { 0 } else { 3 };
                 fast(&mut regs, d, 0, 1, 2, mask);
                 for l in 0..chunk.len() {
                     let (a, b, c) = (before[0][l], before[1][l], before[2][l]);
@@ -1197,7 +1380,8 @@ mod tests {
                     check(
                         &format!("{op:?}.{ty:?}"),
                         1,
-                        &|r, d, a, _, _, m| f(r, d, a, m),
+                        // SAFETY: a kernel the selector chose for this CPU
+                        &|r, d, a, _, _, m| unsafe { f(r, d, a, m) },
                         &*reference(&i),
                     );
                     checked += 1;
@@ -1215,7 +1399,8 @@ mod tests {
                     check(
                         &format!("{op:?}.{ty:?}"),
                         2,
-                        &|r, d, a, b, _, m| f(r, d, a, b, m),
+                        // SAFETY: a kernel the selector chose for this CPU
+                        &|r, d, a, b, _, m| unsafe { f(r, d, a, b, m) },
                         &*reference(&i),
                     );
                     checked += 1;
@@ -1234,7 +1419,8 @@ mod tests {
                     check(
                         &format!("{op:?}.{ty:?}"),
                         3,
-                        &|r, d, a, b, c, m| f(r, d, a, b, c, m),
+                        // SAFETY: a kernel the selector chose for this CPU
+                        &|r, d, a, b, c, m| unsafe { f(r, d, a, b, c, m) },
                         &*reference(&i),
                     );
                     checked += 1;
@@ -1254,7 +1440,8 @@ mod tests {
                     };
                     // the predicate bits as a 0/1 row
                     let fast = |r: &mut [Row], d: R, a: R, b: R, _c: R, m: u32| {
-                        let bits = f(&r[a as usize], &r[b as usize]);
+                        // SAFETY: a kernel the selector chose for this CPU
+                        let bits = unsafe { f(&r[a as usize], &r[b as usize]) };
                         for l in 0..32 {
                             if m >> l & 1 != 0 {
                                 r[d as usize][l] = (bits >> l & 1) as u64;
@@ -1280,7 +1467,8 @@ mod tests {
                             check(
                                 &format!("cvt.{rnd:?}.{ty:?}.{sty:?}"),
                                 1,
-                                &|r, d, a, _, _, m| f(r, d, a, m),
+                                // SAFETY: a kernel the selector chose for this CPU
+                                &|r, d, a, _, _, m| unsafe { f(r, d, a, m) },
                                 &*reference(&i),
                             );
                             checked += 1;
@@ -1361,7 +1549,8 @@ mod tests {
                 regs[0][l] = 0x7f12_3456_7000_0000 + 4 * l as u64;
                 regs[1][l] = 0xdead;
             }
-            f(&mut regs, d, a, 0x0000_ffff);
+            // SAFETY: a kernel `decode` chose for this CPU
+            unsafe { f(&mut regs, d, a, 0x0000_ffff) };
             for l in 0..32 {
                 let want = if l < 16 {
                     0x7f12_3456_7000_0000 + 4 * l as u64
