@@ -1316,9 +1316,12 @@ fn dest_width(base: &str, mods: &[&str]) -> u8 {
 /// 2D, 0x2`: the one channel in `R24`; `TEX.LL R22, R6, ...`: x, y in `R6`, `R7` and z, w in
 /// `R22`, `R23`). `reg_dst(operand, n)`: the operand's first `n` registers.
 fn texture_dsts(ops: &[String], reg_dst: impl Fn(&str, u8) -> Vec<Dst>) -> Vec<Dst> {
-    let dims = ops
-        .iter()
-        .position(|o| matches!(o.as_str(), "1D" | "2D" | "3D" | "CUBE" | "ARRAY_1D" | "ARRAY_2D" | "ARRAY_CUBE"));
+    let dims = ops.iter().position(|o| {
+        matches!(
+            o.as_str(),
+            "1D" | "2D" | "3D" | "CUBE" | "ARRAY_1D" | "ARRAY_2D" | "ARRAY_CUBE"
+        )
+    });
     let mask = dims
         .and_then(|d| ops.get(d + 1))
         .and_then(|o| o.strip_prefix("0x"))
@@ -1351,7 +1354,9 @@ fn texture_read(base: &str, mods: &[&str], ops: &[String]) -> Option<(u8, bool, 
     if !mods.iter().all(|m| matches!(*m, "LL" | "LZ" | "NODEP")) {
         return None;
     }
-    let d = ops.iter().position(|o| matches!(o.as_str(), "1D" | "2D" | "3D"))?;
+    let d = ops
+        .iter()
+        .position(|o| matches!(o.as_str(), "1D" | "2D" | "3D"))?;
     let dims = ops[d].as_bytes()[0] - b'0';
     let mask = match ops.get(d + 1) {
         Some(o) => u8::from_str_radix(o.strip_prefix("0x")?, 16).ok()?,
@@ -5009,7 +5014,16 @@ impl Warp {
     /// coordinates, handle or texels are not known, or after a store whose address was not,
     /// gets unknown channels.
     #[allow(clippy::too_many_arguments)]
-    fn texture(&mut self, ins: &Ins, on: u32, dims: u8, ints: bool, mask: u8, launch: &FlowLaunch, mem: &mut Mem) {
+    fn texture(
+        &mut self,
+        ins: &Ins,
+        on: u32,
+        dims: u8,
+        ints: bool,
+        mask: u8,
+        launch: &FlowLaunch,
+        mem: &mut Mem,
+    ) {
         struct Texels<'m, 'g> {
             mem: std::cell::RefCell<&'m mut Mem<'g>>,
             warp: u32,
@@ -5046,11 +5060,19 @@ impl Warp {
                 (Some(v), Some(g)) if !self.unknown_store => g.texture(u64::from(v[dims])).and_then(|t| {
                     let mut co = [0f32; 3];
                     for k in 0..dims {
-                        co[k] = if ints { v[k] as i32 as f32 } else { f32::from_bits(v[k]) };
+                        co[k] = if ints {
+                            v[k] as i32 as f32
+                        } else {
+                            f32::from_bits(v[k])
+                        };
                     }
                     // a 1-D fetch is a 2-D one at y = 0 in the machine code (`tex1D`): sampled
                     // as the emulation samples the PTX's 1-D fetch
-                    let dims = if dims == 2 && t.size[1] == 1 && t.size[2] == 1 && v[1] == 0 { 1 } else { dims };
+                    let dims = if dims == 2 && t.size[1] == 1 && t.size[2] == 1 && v[1] == 0 {
+                        1
+                    } else {
+                        dims
+                    };
                     let texels = Texels {
                         mem: std::cell::RefCell::new(&mut *mem),
                         warp: self.id,
@@ -7189,7 +7211,10 @@ mod tests {
         // the register past the one channel is not written: its value stands
         assert_eq!(run(&flow(&body(one, "R25")), 32, &[]), Ok((1, 0)));
         // a fetch by integer coordinates (`TLD`) and a gather (`TLD4`) alike
-        for tex in ["TLD.LZ R22, R6, R26, UR4, 0x0, 1D", "TLD4.G R22, R6, R26, UR4, 0x0, 2D"] {
+        for tex in [
+            "TLD.LZ R22, R6, R26, UR4, 0x0, 1D",
+            "TLD4.G R22, R6, R26, UR4, 0x0, 2D",
+        ] {
             for reg in ["R7", "R23"] {
                 let e = run(&flow(&body(tex, reg)), 32, &[]).unwrap_err();
                 assert!(e.contains("unknown"), "{tex} {reg}: {e}");

@@ -59,7 +59,11 @@ fn texsurf_blur_branches_on_texels_the_flow_samples() {
         for (flag, keys) in support::GROUPS {
             if m[flag] == 1.0 {
                 for k in keys.iter() {
-                    assert_eq!(m[*k].as_f64().unwrap(), hw[*k], "launch {id} ({name}): {k} labelled exact");
+                    assert_eq!(
+                        m[*k].as_f64().unwrap(),
+                        hw[*k],
+                        "launch {id} ({name}): {k} labelled exact"
+                    );
                 }
             }
         }
