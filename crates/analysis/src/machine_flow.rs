@@ -1368,11 +1368,12 @@ fn texture_read(base: &str, mods: &[&str], ops: &[String]) -> Option<(u8, bool, 
     let Some(Src::R(a)) = parse_reg(ops.get(2)?) else {
         return None;
     };
-    let handle = ops[3..d].iter().find_map(|o| match parse_reg(o) {
+    let handle = ops.get(3..d)?.iter().find_map(|o| match parse_reg(o) {
         Some(Src::Ur(u)) if u != URZ => Some(u),
         _ => None,
     })?;
-    if a == RZ || a.checked_add(dims)? > RZ {
+    // the coordinate registers all below RZ
+    if a == RZ || a.checked_add(dims).is_none() {
         return None;
     }
     let reg = |src| Opnd {
