@@ -311,6 +311,16 @@ enum Kind {
     AtomG {
         bytes: u8,
     },
+    /// `TEX` / `TLD` through a texture object whose handle is a uniform register: each lane
+    /// samples the texture (`warpscope_emu::tex`, as the emulation does) at its coordinates
+    /// (`src`: the `dims` coordinate registers, then the handle; integers when `ints`), reading
+    /// the texels as a global load reads memory; `dst` holds the enabled channels' registers in
+    /// channel order, `mask` the channels.
+    Tex {
+        dims: u8,
+        ints: bool,
+        mask: u8,
+    },
     // control
     Bra {
         any: bool,
@@ -1298,6 +1308,83 @@ fn dest_width(base: &str, mods: &[&str]) -> u8 {
     } else {
         1
     }
+}
+
+/// The registers a texture read (`TEX`, `TLD`, `TLD4`, `TMML`, `TXD`) writes: its enabled channels
+/// (the channel mask, the last operand when it is a number after the dimension, 0xf without)
+/// packed into the second operand's pair first, then the first operand's (`TEX.LL RZ, R24, ...,
+/// 2D, 0x2`: the one channel in `R24`; `TEX.LL R22, R6, ...`: x, y in `R6`, `R7` and z, w in
+/// `R22`, `R23`). `reg_dst(operand, n)`: the operand's first `n` registers.
+fn texture_dsts(ops: &[String], reg_dst: impl Fn(&str, u8) -> Vec<Dst>) -> Vec<Dst> {
+    let dims = ops.iter().position(|o| {
+        matches!(
+            o.as_str(),
+            "1D" | "2D" | "3D" | "CUBE" | "ARRAY_1D" | "ARRAY_2D" | "ARRAY_CUBE"
+        )
+    });
+    let mask = dims
+        .and_then(|d| ops.get(d + 1))
+        .and_then(|o| o.strip_prefix("0x"))
+        .and_then(|h| u32::from_str_radix(h, 16).ok())
+        .unwrap_or(0xf);
+    let n = mask.count_ones().clamp(1, 4) as u8;
+    let mut dst = Vec::new();
+    if let Some(second) = ops.get(1) {
+        dst.extend(reg_dst(second, n.min(2)));
+    }
+    if let Some(first) = ops.first() {
+        // a first destination that is a register holds the channels past the second's pair
+        // (all of them, should the mask leave none past it)
+        dst.extend(reg_dst(first, if n > 2 { n - 2 } else { n }));
+    }
+    dst
+}
+
+/// A texture read the flow follows: `TEX` (float coordinates) or `TLD` (integer ones) of a 1-,
+/// 2- or 3-D texture, level of detail `.LL` (ignored: the emulation's textures have one level) or
+/// `.LZ`, the coordinates in consecutive registers from the third operand, the object's handle in
+/// a uniform register. Its dimensions, whether the coordinates are integers, the channel mask and
+/// the sources (coordinate registers, then the handle).
+fn texture_read(base: &str, mods: &[&str], ops: &[String]) -> Option<(u8, bool, u8, Vec<Opnd>)> {
+    let ints = match base {
+        "TEX" => false,
+        "TLD" => true,
+        _ => return None,
+    };
+    if !mods.iter().all(|m| matches!(*m, "LL" | "LZ" | "NODEP")) {
+        return None;
+    }
+    let d = ops
+        .iter()
+        .position(|o| matches!(o.as_str(), "1D" | "2D" | "3D"))?;
+    let dims = ops[d].as_bytes()[0] - b'0';
+    let mask = match ops.get(d + 1) {
+        Some(o) => u8::from_str_radix(o.strip_prefix("0x")?, 16).ok()?,
+        None => 0xf,
+    };
+    if mask == 0 || mask > 0xf || ops.len() > d + 2 {
+        return None;
+    }
+    let Some(Src::R(a)) = parse_reg(ops.get(2)?) else {
+        return None;
+    };
+    let handle = ops.get(3..d)?.iter().find_map(|o| match parse_reg(o) {
+        Some(Src::Ur(u)) if u != URZ => Some(u),
+        _ => None,
+    })?;
+    // the coordinate registers all below RZ
+    if a == RZ || a.checked_add(dims).is_none() {
+        return None;
+    }
+    let reg = |src| Opnd {
+        src,
+        neg: false,
+        not: false,
+        abs: false,
+    };
+    let mut src: Vec<Opnd> = (0..dims).map(|k| reg(Src::R(a + k))).collect();
+    src.push(reg(Src::Ur(handle)));
+    Some((dims, ints, mask, src))
 }
 
 fn target_index(
@@ -2482,6 +2569,14 @@ impl MachineFlow {
                 advance(w, group);
                 w.together = Some(pc + 1);
             }
+            Kind::Tex { dims, ints, mask } => {
+                w.texture(ins, on, dims, ints, mask, launch, mem);
+                for d in &ins.dst {
+                    w.forget(*d, unknown_guard);
+                }
+                advance(w, group);
+                w.together = Some(pc + 1);
+            }
             Kind::Ldg { .. } | Kind::Stg { .. } | Kind::AtomG { .. } => {
                 if counts.global.is_some() {
                     count_global(w, ins, pc, on, unknown_guard, counts, mem);
@@ -3432,6 +3527,21 @@ fn decode(
                     }
                 })
                 .collect();
+        }
+        return ins;
+    }
+    if matches!(base, "TEX" | "TLD" | "TLD4" | "TMML" | "TXD") {
+        // a texture read has two destinations (`TEX.LL R22, R6, R26, R28, UR4, 0x0, 2D`): the
+        // result's channels packed in order into the second's register pair (x, y) and then the
+        // first's (z, w), as many as the channel mask (the last operand when not a dimension,
+        // 0xf without) enables; every one of them is unknown here
+        ins.kind = Kind::Poison;
+        ins.dst = texture_dsts(&ops, |t, n| reg_dst(t, n));
+        if let Some((dims, ints, mask, src)) = texture_read(base, &mods, &ops)
+            && ins.dst.len() == mask.count_ones() as usize
+        {
+            ins.kind = Kind::Tex { dims, ints, mask };
+            ins.src = src;
         }
         return ins;
     }
@@ -4899,6 +5009,92 @@ impl Warp {
     }
 
     /// `LDG`, `STG`, `ST` and global atomics for the lanes `on`.
+    /// A texture read ([`Kind::Tex`]) by the lanes `on`: each samples its object at its
+    /// coordinates as the emulation does (`warpscope_emu::tex::Texture::fetch`), the texels read
+    /// through `mem` as a global load's bytes (checked after the launch like them); a lane whose
+    /// coordinates, handle or texels are not known, or after a store whose address was not,
+    /// gets unknown channels.
+    #[allow(clippy::too_many_arguments)]
+    fn texture(
+        &mut self,
+        ins: &Ins,
+        on: u32,
+        dims: u8,
+        ints: bool,
+        mask: u8,
+        launch: &FlowLaunch,
+        mem: &mut Mem,
+    ) {
+        struct Texels<'m, 'g> {
+            mem: std::cell::RefCell<&'m mut Mem<'g>>,
+            warp: u32,
+            phase: u32,
+        }
+        impl warpscope_emu::tex::Texels for Texels<'_, '_> {
+            fn read(&self, addr: u64, bytes: u64) -> Option<u64> {
+                let mut mem = self.mem.borrow_mut();
+                let mut v = 0u64;
+                for i in 0..bytes {
+                    let x = addr.wrapping_add(i);
+                    let (w, k) = mem.word(self.warp, x & !3, self.phase);
+                    let j = (x & 3) as u32;
+                    if k >> j & 1 == 0 {
+                        return None;
+                    }
+                    v |= u64::from(w >> (8 * j) & 0xff) << (8 * i);
+                }
+                Some(v)
+            }
+        }
+        let dims = usize::from(dims);
+        for l in lanes(on) {
+            let known = |w: &Warp, o: &Opnd| match o.src {
+                Src::R(r) => w.ax[r as usize] >> l & 1 == 0,
+                _ => true,
+            };
+            let vals: Option<Vec<u32>> = ins
+                .src
+                .iter()
+                .map(|o| self.raw(o.src, l, launch).filter(|_| known(self, o)))
+                .collect();
+            let texel = match (vals, launch.global) {
+                (Some(v), Some(g)) if !self.unknown_store => g.texture(u64::from(v[dims])).and_then(|t| {
+                    let mut co = [0f32; 3];
+                    for k in 0..dims {
+                        co[k] = if ints {
+                            v[k] as i32 as f32
+                        } else {
+                            f32::from_bits(v[k])
+                        };
+                    }
+                    // a 1-D fetch is a 2-D one at y = 0 in the machine code (`tex1D`): sampled
+                    // as the emulation samples the PTX's 1-D fetch
+                    let dims = if dims == 2 && t.size[1] == 1 && t.size[2] == 1 && v[1] == 0 {
+                        1
+                    } else {
+                        dims
+                    };
+                    let texels = Texels {
+                        mem: std::cell::RefCell::new(&mut *mem),
+                        warp: self.id,
+                        phase: self.phase as u32,
+                    };
+                    t.fetch(&texels, dims, co)
+                }),
+                _ => None,
+            };
+            let buf = texel.map(|v| {
+                let mut buf = [0u8; 16];
+                for (k, c) in (0..4).filter(|c| mask >> c & 1 != 0).enumerate() {
+                    buf[4 * k..4 * k + 4].copy_from_slice(&v[c].to_le_bytes());
+                }
+                buf
+            });
+            // a texel derives from memory
+            self.write_loaded(ins, l, buf, 16, false, true);
+        }
+    }
+
     fn memory(&mut self, ins: &Ins, on: u32, mem: &mut Mem) {
         match ins.kind {
             Kind::Ldg {
@@ -6980,6 +7176,113 @@ mod tests {
         );
         let e = run(&f, 32, &[]).unwrap_err();
         assert!(e.contains("/*0020*/") && e.contains("unknown"), "{e}");
+    }
+
+    /// A texture read writes both its destinations: `TEX.LL R22, R6, ...` (calibration/run/bench15
+    /// volray's `tex1D<float4>`) x, y to R6, R7 and z, w to R22, R23; with a channel mask of 0x2
+    /// only the one channel, in the second destination. The flow knew none of them, yet kept what
+    /// R7 and R23 held before (only R22, the first destination's first register, was forgotten),
+    /// so a branch on them counted on stale values.
+    #[test]
+    fn a_branch_on_any_channel_a_texture_read_wrote_stops() {
+        let body = |tex: &str, reg: &str| {
+            format!(
+                "\t/*0000*/ MOV R6, 0x1 ;\n\
+                 \t/*0010*/ MOV R7, 0x1 ;\n\
+                 \t/*0020*/ MOV R22, 0x1 ;\n\
+                 \t/*0030*/ MOV R23, 0x1 ;\n\
+                 \t/*0040*/ MOV R25, 0x1 ;\n\
+                 \t/*0050*/ MOV R26, RZ ;\n\
+                 \t/*0060*/ MOV R27, RZ ;\n\
+                 \t/*0070*/ {tex} ;\n\
+                 \t/*0080*/ ISETP.NE.AND P0, PT, {reg}, RZ, PT ;\n\
+                 \t/*0090*/ @P0 BRA `(.L_x_0) ;\n\
+                 .L_x_0:\n\
+                 \t/*00a0*/ EXIT ;\n"
+            )
+        };
+        let four = "TEX.LL R22, R6, R26, R28, UR4, 0x0, 2D";
+        for reg in ["R6", "R7", "R22", "R23"] {
+            let e = run(&flow(&body(four, reg)), 32, &[]).unwrap_err();
+            assert!(e.contains("/*0090*/") && e.contains("unknown"), "{reg}: {e}");
+        }
+        let one = "TEX.LL RZ, R24, R26, R28, UR4, 0x0, 2D, 0x2";
+        let e = run(&flow(&body(one, "R24")), 32, &[]).unwrap_err();
+        assert!(e.contains("/*0090*/") && e.contains("unknown"), "{e}");
+        // the register past the one channel is not written: its value stands
+        assert_eq!(run(&flow(&body(one, "R25")), 32, &[]), Ok((1, 0)));
+        // a fetch by integer coordinates (`TLD`) and a gather (`TLD4`) alike
+        for tex in [
+            "TLD.LZ R22, R6, R26, UR4, 0x0, 1D",
+            "TLD4.G R22, R6, R26, UR4, 0x0, 2D",
+        ] {
+            for reg in ["R7", "R23"] {
+                let e = run(&flow(&body(tex, reg)), 32, &[]).unwrap_err();
+                assert!(e.contains("unknown"), "{tex} {reg}: {e}");
+            }
+        }
+    }
+
+    /// A branch on a texture read's channel is followed: each lane samples the launch's texture
+    /// object (the handle a parameter) at its coordinates, as the emulation samples it
+    /// (calibration/run/bench15 volray's `tex1D` is `TEX.LL RZ, R24, R26, ..., 2D, 0x1` on a
+    /// 1-D array). The flow stopped on such a branch ("unknown") before, or, where the channel's
+    /// register held an earlier value, counted on that.
+    #[test]
+    fn a_branch_on_a_texture_read_is_followed() {
+        use warpscope_emu::tex::{Address, Format, Texture};
+        let f = flow(
+            "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+             \t/*0010*/ I2F R26, R0 ;\n\
+             \t/*0020*/ MOV R27, RZ ;\n\
+             \t/*0030*/ ULDC UR4, c[0x0][0x210] ;\n\
+             \t/*0040*/ TEX.LL RZ, R24, R26, R28, UR4, 0x0, 2D, 0x1 ;\n\
+             \t/*0050*/ FSETP.GT.AND P0, PT, R24, 0.5, PT ;\n\
+             \t/*0060*/ @P0 BRA `(.L_x_0) ;\n\
+             .L_x_0:\n\
+             \t/*0070*/ EXIT ;\n",
+        );
+        let texels = |v: [f32; 4]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let run_on = |v: [f32; 4]| {
+            let mut g = warpscope_emu::mem::Global::new(vec![(0x1000, texels(v))]);
+            g.insert_texture(
+                7,
+                Texture {
+                    base: 0x1000,
+                    pitch: 16,
+                    size: [4, 1, 1],
+                    channels: 1,
+                    bits: 32,
+                    format: Format::Float,
+                    normalized_read: false,
+                    address: [Address::Clamp; 3],
+                    linear: false,
+                    normalized: false,
+                },
+            );
+            // the parameters from c[0x0][0x210]: the handle first
+            let params = 7u64.to_le_bytes();
+            f.run(
+                &FlowLaunch {
+                    global: Some(&g),
+                    grid: [1, 1, 1],
+                    block: [32, 1, 1],
+                    params: &params,
+                    symbols: &[],
+                    constants: &[],
+                    cluster: [1, 1, 1],
+                    shared: None,
+                },
+                1 << 20,
+            )
+            .map(|(c, _)| (c.targets, c.divergent))
+        };
+        // texels 0, 1, 0, 1 at x = lane (lanes past 3 clamped to the last): lanes 0 and 2 stay
+        assert_eq!(run_on([0.0, 1.0, 0.0, 1.0]), Ok((1, 1)));
+        // all zero: no lane jumps
+        assert_eq!(run_on([0.0; 4]), Ok((1, 0)));
+        // all one: every lane jumps
+        assert_eq!(run_on([1.0; 4]), Ok((1, 0)));
     }
 
     #[test]

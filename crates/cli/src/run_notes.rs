@@ -211,7 +211,7 @@ pub fn notes(f: &RunFacts<'_>) -> Vec<String> {
     trilinear.dedup();
     if !trilinear.is_empty() {
         notes.push(format!(
-            "branch and global counters are estimates for {}: they fetch from a 3-D texture with linear filtering, whose trilinear weights the emulation rounds as the H200 does on all 8,192 samples measured on one 2x2x2 array under clamp addressing (calibration/run/bench15/tex3probe.cu), other sizes and address modes not measured; and a program whose image equals the H200's bit for bit (calibration/run/bench15/volray.cu) still counts 0.5 % more branch targets than the H200 for a reason not found (`warpscope__trilinear_filtering`)",
+            "branch and global counters are estimates for {}: they fetch from a 3-D texture with linear filtering, whose trilinear weights the emulation rounds as the H200 does on all 8,192 samples measured on one 2x2x2 array under clamp addressing (calibration/run/bench15/tex3probe.cu), other sizes and address modes not measured (`warpscope__trilinear_filtering`; calibration/run/bench15/volray.cu, whose image equals the H200's bit for bit, counts the H200's branch targets)",
             trilinear.join(", ")
         ));
     }

@@ -32,3 +32,43 @@ program!(pipeline, 25, [25, 25, 25]);
 // holds are not the mask's lanes, calibration/bradiv/): followed on the machine code, exact;
 // gridScan: a grid barrier
 program!(cgtiles, 6, [5, 6, 4]);
+
+/// texsurf's `blur` reads a pitched `uchar4` texture as normalised floats and branches on them:
+/// the machine-code flow now samples the texture (`TEX` through an object in a uniform
+/// register) as the emulation does, so its branch counters are followed, labelled exact and
+/// equal to the H200's (3,120 targets, 0 divergent; they were an estimate of 0 before, the flow
+/// stopping at "a texture read's float"). The program is not replayed whole (its `rotate`
+/// checksum differs in last bits), so this checks its launches' labels against the H200's
+/// table: every group labelled exact equals it, and all five launches' branch counters are.
+#[test]
+fn texsurf_blur_branches_on_texels_the_flow_samples() {
+    let bin = support::built("calibration/run/bench12").join("texsurf");
+    let ran = support::run_exported("texsurf", bin.to_str().unwrap());
+    let ncu = support::read_ncu_csv(&support::repo().join("calibration/run/bench12/h200/texsurf.ncu.csv"));
+    let launches = ran.export["launches"].as_array().unwrap();
+    assert_eq!(launches.len(), 5, "{}", ran.said());
+    for l in launches {
+        let id = l["id"].as_u64().unwrap();
+        let m = &l["metrics"];
+        let (name, hw) = &ncu[&id];
+        assert_eq!(
+            support::kernel_stem(l["kernel"].as_str().unwrap()),
+            support::kernel_stem(name)
+        );
+        assert_eq!(m["warpscope__branch_counters_exact"], 1.0, "launch {id} ({name})");
+        for (flag, keys) in support::GROUPS {
+            if m[flag] == 1.0 {
+                for k in keys.iter() {
+                    assert_eq!(
+                        m[*k].as_f64().unwrap(),
+                        hw[*k],
+                        "launch {id} ({name}): {k} labelled exact"
+                    );
+                }
+            }
+        }
+    }
+    let blur = &launches[1]["metrics"];
+    assert_eq!(blur["smsp__sass_branch_targets.sum"], 3120.0);
+    assert_eq!(blur["smsp__sass_branch_targets_threads_divergent.sum"], 0.0);
+}

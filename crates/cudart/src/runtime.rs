@@ -1832,7 +1832,7 @@ impl Runtime {
                 }
             }
             analysis.trilinear_filtering = Some(format!(
-                "{at} fetches from a 3-D texture with linear filtering (the emulation's trilinear weights and filtered values equal the H200's on all 8,192 samples measured, on one 2x2x2 array under clamp addressing; a launch of calibration/run/bench15's volray, whose image equals the H200's, counts 0.5 % more branch targets than the H200 for a reason not found)"
+                "{at} fetches from a 3-D texture with linear filtering (the emulation's trilinear weights and filtered values equal the H200's on all 8,192 samples measured, on one 2x2x2 array under clamp addressing, other sizes and address modes not measured; the branches that follow the filtered values are counted on them)"
             ));
         }
         // what it read differs on the GPU: every counter that follows the data is an estimate
