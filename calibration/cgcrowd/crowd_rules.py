@@ -4,8 +4,8 @@ sector is read by three or more lanes (the search record). `rounds_rule` equals 
 (README, question 1); the other candidates are the alternatives it was chosen over.
 Reads measured.tsv / layouts.txt (the battery: routing part = wavefronts less the zero-fill pass,
 which the conflicts counter gives exactly) and measured2.tsv / layouts2.txt (one-row
-configurations: the row-0 part = wavefronts less the 4 of the filler), and calibration/ldsm's
-H100 tables. Prints, per candidate and family, the copies it breaks.
+configurations, the filler's lanes included), measured3.tsv / layouts3.txt (the third round,
+measured after `rounds_rule` was committed: predicted3.tsv) and calibration/ldsm's H100 tables. Prints, per candidate and family, the copies it breaks.
 Usage: crowd_rules.py"""
 import collections
 import csv
@@ -47,10 +47,10 @@ def battery():
     return out
 
 
-def one_row():
-    lay = [l.split() for l in open(os.path.join(HERE, "layouts2.txt"))]
+def one_row(layouts="layouts2.txt", measured="measured2.tsv"):
+    lay = [l.split() for l in open(os.path.join(HERE, layouts))]
     out = []
-    for m in csv.DictReader(open(os.path.join(HERE, "measured2.tsv")), delimiter="\t"):
+    for m in csv.DictReader(open(os.path.join(HERE, measured)), delimiter="\t"):
         f = lay[int(m["launch"])]
         v = [int(x) for x in f[3:]]
         out.append(rowdict(v[:32], v[32:64], ALL, int(m["wavefronts"]), f[2]))
@@ -150,6 +150,8 @@ def main():
     fams = collections.defaultdict(list)
     for r in one_row():
         fams["one-row " + r["desc"].split(":")[0]].append(r)
+    for r in one_row("layouts3.txt", "measured3.tsv"):
+        fams["third round (blind) " + r["desc"].split(":")[0]].append(r)
     for r in battery():
         fams["battery crowded" if L.crowded(r) else "battery in domain"].append(r)
     h100 = L.CHECK + [x for x in L.load("measured_cg16_dup.tsv") if x["form"] == "cg16"]

@@ -2,7 +2,8 @@
 //! `measured.tsv`, 632 copies in three forms (a `selp` src-size of 16 or 0, ptxas's source-predicate
 //! form `LDGSTS.E.BYPASS.128 [d], [s], P2`; a src-size register, `.ZFILL`; plain) over source
 //! layouts that read a 32-byte sector with 1 to 32 lanes, and `measured2.tsv`, 651 plain copies of
-//! small configurations in one shared row. The model claims a count for every copy (the rounds of
+//! small configurations in one shared row, and `measured3.tsv`, 825 plain crowded copies measured
+//! after the rule's counts were committed (`predicted3.tsv`). The model claims a count for every copy (the rounds of
 //! repeated source chunks, README question 1) and it equals the H200's, shared wavefronts and bank
 //! conflicts both; the bank conflicts of every copy with a source predicate equal
 //! `predicated_bank_conflicts`.
@@ -70,6 +71,13 @@ fn one_row_battery() -> Vec<Row> {
     )
 }
 
+fn third_battery() -> Vec<Row> {
+    rows(
+        include_str!("../../../calibration/cgcrowd/layouts3.txt"),
+        include_str!("../../../calibration/cgcrowd/measured3.tsv"),
+    )
+}
+
 fn kind(form: u32) -> CopyKind {
     match form {
         // the predicate operand is P2 (h200/sass_cw.txt.gz): what the lanes read is what ncu sees
@@ -86,8 +94,8 @@ fn claimed_counts_equal_the_h200() {
     let mut claimed = [0u32; 3];
     let mut outside = [0u32; 3];
     let mut plain2 = (0, 0);
-    for (batch, rs) in [(1, battery()), (2, one_row_battery())] {
-        assert_eq!(rs.len(), if batch == 1 { 632 } else { 651 });
+    for (batch, rs) in [(1, battery()), (2, one_row_battery()), (3, third_battery())] {
+        assert_eq!(rs.len(), [632, 651, 825][batch - 1]);
         for r in &rs {
             let f = r.form as usize;
             match ldgsts_wavefronts_with_sources(h200, kind(r.form), 16, ALL, r.reads, &r.dst, &r.src) {
@@ -127,7 +135,7 @@ fn claimed_counts_equal_the_h200() {
     );
     // The domain: every copy (source predicate, src-size register, plain), crowded or not.
     assert_eq!((claimed, outside), ([288, 144, 200], [0, 0, 0]));
-    assert_eq!(plain2, (651, 0), "one-row battery: claimed, outside");
+    assert_eq!(plain2, (651 + 825, 0), "one-row and third batteries: claimed, outside");
 }
 
 /// The rule without rounds (calibration/ldsm rule 4) gave these copies 1-8 wavefronts too few (a
