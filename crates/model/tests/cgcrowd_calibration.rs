@@ -135,7 +135,11 @@ fn claimed_counts_equal_the_h200() {
     );
     // The domain: every copy (source predicate, src-size register, plain), crowded or not.
     assert_eq!((claimed, outside), ([288, 144, 200], [0, 0, 0]));
-    assert_eq!(plain2, (651 + 825, 0), "one-row and third batteries: claimed, outside");
+    assert_eq!(
+        plain2,
+        (651 + 825, 0),
+        "one-row and third batteries: claimed, outside"
+    );
 }
 
 /// The rule without rounds (calibration/ldsm rule 4) gave these copies 1-8 wavefronts too few (a
@@ -180,7 +184,8 @@ fn one_row_rounds_follow_the_highest_lane() {
     for (name, hand) in [("w3:aab:S001:D031", 7), ("w3:aab:S001:D021", 6)] {
         let r = rs.iter().find(|r| r.name == name).unwrap();
         assert_eq!(r.wavefronts, hand, "{name}: measured");
-        let c = ldgsts_wavefronts_with_sources(h200, CopyKind::CacheGlobal, 16, ALL, ALL, &r.dst, &r.src).unwrap();
+        let c = ldgsts_wavefronts_with_sources(h200, CopyKind::CacheGlobal, 16, ALL, ALL, &r.dst, &r.src)
+            .unwrap();
         assert_eq!(c.wavefronts, hand, "{name}: model");
     }
 }
