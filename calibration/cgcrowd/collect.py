@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Joins the battery's raw pages (h200/cw_raw0-3.csv.gz, launch order; the launches of part p are
 lines p * Q .. of layouts.txt) with layouts.txt -> measured.tsv (per launch: form, name, the lanes
-that read, and the counters). Usage: collect.py > measured.tsv"""
+that read, and the counters). `collect.py 3` joins the third round's pages (h200c/cw3_raw0-7.csv.gz,
+eight parts) with layouts3.txt instead. Usage: collect.py > measured.tsv; collect.py 3 > measured3.tsv"""
 import csv
 import gzip
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLS = [
@@ -27,7 +29,22 @@ def raw_rows(path):
     return [dict(zip(h, r)) for r in rows[2:]]
 
 
+def third():
+    lay = [l.split() for l in open(os.path.join(HERE, "layouts3.txt"))]
+    got = []
+    for p in range(8):
+        got += raw_rows(os.path.join(HERE, "h200c", f"cw3_raw{p}.csv.gz"))
+    assert len(got) == len(lay), (len(got), len(lay))
+    cols = [c for c in COLS if c[0] in ("inst", "wavefronts", "conflicts", "ld_requests", "ld_sectors")]
+    print("launch\tname\t" + "\t".join(c for c, _ in cols))
+    for i, (f, g) in enumerate(zip(lay, got)):
+        assert g["Kernel Name"].startswith("void cw<2, 1>"), (i, g["Kernel Name"])
+        print(f"{i}\t{f[2]}\t" + "\t".join(g[m].replace(",", "") for _, m in cols))
+
+
 def main():
+    if sys.argv[1:] == ["3"]:
+        return third()
     lay = [l.split() for l in open(os.path.join(HERE, "layouts.txt"))]
     got = []
     for p in range(4):

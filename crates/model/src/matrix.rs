@@ -37,20 +37,22 @@
 //! **LDGSTS.BYPASS** (`cp.async.cg`, 16 bytes) follows no bank rule but a sector-routing one. A lane
 //! whose 16-byte destination a lower lane also writes is dropped. Each remaining lane moves a 16-byte
 //! piece from a 32-byte sector `S` (0..4) of a 128-byte source line to sector `D` of a 128-byte shared
-//! row. A source sector whose two halves (exactly two lanes) land in one shared sector moves whole,
-//! straight or swapped; every other piece moves alone and is classed by (source half, destination
-//! half). One wavefront serves one class of one (source line, shared row) pair under one symmetry of
-//! the square of sectors: a shift `D = S + k` or a mirror `D = k - S` (mod 4). The count is the
-//! fewest such maps, summed over pairs and classes; a move admits exactly one shift and one mirror,
-//! so this is the largest matching between the shifts and mirrors in use. Contiguous copies and XOR
-//! swizzles of 128-byte rows take one wavefront per line; a destination shifted by `s` 16-byte
-//! chunks takes 1, 3, 2, 4, 2, 4, 2, 3 for `s` = 0..7. Exact on all 528 16-byte rows it was fitted
-//! on and on the 298 rows of a fresh batch measured afterwards (calibration/ldsm/README.md, rule 4)
-//! where no 32-byte source sector is read by more than two lanes (or all read one 16-byte chunk);
-//! where one is, the fresh batch breaks it (22 of 83 rows, off by 1-2) and it is
-//! [`MatrixError::NoRule`] (calibration/cgcrowd measured 1,059 such copies on an H200: no rule tried
-//! holds for all). Also outside: a 16-byte source chunk read by two lanes into one shared row that
-//! another sector of its source line fills (calibration/cgcrowd: 11 of 23 such copies off, by 2-8).
+//! row, in a **round**: its rank, counted from the highest lane down, among the kept lanes that read
+//! its 16-byte source chunk into its shared row and its destination half (a chunk reaches one
+//! place per round). A destination sector filled from the two halves of one source sector in one
+//! round moves whole, straight or swapped; every other piece moves alone and is classed by (source
+//! half, destination half). One wavefront serves one class of one round of one (source line,
+//! shared row) pair under one symmetry of the square of sectors: a shift `D = S + k` or a mirror
+//! `D = k - S` (mod 4). The count is the fewest such maps, summed over pairs, classes and rounds; a
+//! move admits exactly one shift and one mirror, so this is the largest matching between the
+//! shifts and mirrors in use. Contiguous copies and XOR swizzles of 128-byte rows take one
+//! wavefront per line; a destination shifted by `s` 16-byte chunks takes 1, 3, 2, 4, 2, 4, 2, 3 for
+//! `s` = 0..7. Where no two kept lanes read one chunk into one row and destination half, every round
+//! is the first: calibration/ldsm/README.md's rule 4, exact on the 528 H100 rows it was fitted on.
+//! The rounds are calibration/cgcrowd's (question 1): exact on all 2,332 `.cg` copies and routing
+//! parts measured there and in calibration/ldsm, among them 1,059 H200 copies and 216 H100 rows
+//! where a source sector is read by three or more lanes, and the 11 H200 and 19 H100 copies that
+//! read a chunk twice into a row another sector of its line fills, which rule 4 alone got wrong.
 //! ncu counts none of these wavefronts as conflicts.
 //!
 //! **LDGSTS.BYPASS with a source predicate** (`cp.async.cg` whose src-size is 16 or 0, Triton's
@@ -379,13 +381,13 @@ pub fn ldgsts_wavefronts_with_sources(
         }
     }
     if kind == CopyKind::CacheGlobal {
-        return bypass_wavefronts(mask, dst, src);
+        return Ok(bypass_wavefronts(mask, dst, src));
     }
     if kind == CopyKind::CacheGlobalPredicated {
         return predicated_wavefronts(mask, sources, dst, src);
     }
     let mut c = if kind == CopyKind::CacheGlobalZeroFill && sources != 0 {
-        bypass_wavefronts(sources, dst, src)?
+        bypass_wavefronts(sources, dst, src)
     } else {
         Counts::default()
     };
@@ -429,13 +431,13 @@ fn predicated_wavefronts(
 ) -> Result<Counts, MatrixError> {
     let sources = sources & mask;
     if sources == mask {
-        return bypass_wavefronts(mask, dst, src);
+        return Ok(bypass_wavefronts(mask, dst, src));
     }
     // the lanes that are the lowest to write their 16-byte destination chunk
     let first = first_chunk_writers(mask, dst);
     let reading = sources & first;
     let mut c = if reading != 0 {
-        bypass_wavefronts(reading, dst, src)?
+        bypass_wavefronts(reading, dst, src)
     } else {
         Counts::default()
     };
@@ -510,92 +512,45 @@ fn fewest_sector_maps(edges: &[u8; 4]) -> u32 {
     best
 }
 
-/// Whether, among the lanes of `kept`, two read one 16-byte source chunk into one 128-byte shared
-/// row that another 32-byte sector of the same 128-byte source line also fills. There the routing
-/// rule undercounts (calibration/cgcrowd: with a source predicate, the even lanes of
-/// `src = 2 * (l / 4) + l % 2`, `dst = l` (16-byte units) take 16 where the rule gives 8; 11 of
-/// the 23 such measured copies are off, by 2-8), while where no such row exists it held on every
-/// measured row.
-fn chunk_repeated_in_a_mixed_row(kept: u32, dst: &[u32; 32], src: &[u64; 32]) -> bool {
-    let mut m = kept;
-    while m != 0 {
-        let a = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let mut k = m;
-        while k != 0 {
-            let b = k.trailing_zeros() as usize;
-            k &= k - 1;
-            if src[a] / 16 != src[b] / 16 || dst[a] / 128 != dst[b] / 128 {
-                continue;
-            }
-            // a chunk read twice into one row: does another sector of its line fill that row?
-            let mut o = kept;
-            while o != 0 {
-                let c = o.trailing_zeros() as usize;
-                o &= o - 1;
-                if dst[c] / 128 == dst[a] / 128 && src[c] / 128 == src[a] / 128 && src[c] / 32 != src[a] / 32
-                {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
 /// `cp.async.cg` of 16 bytes (`LDGSTS.E.BYPASS.128`).
 ///
 /// A lane whose 16-byte destination a lower lane also writes is dropped. Every other lane moves a
 /// piece from source line `src / 128`, sector `(src / 32) % 4`, half `(src / 16) % 2` to shared row
-/// `dst / 128`, sector `(dst / 32) % 4`, half `(dst / 16) % 2`. When exactly two lanes take a source
-/// sector, its two halves, into one shared sector, the sector moves whole (class: whole, straight
-/// or swapped); every other piece moves alone (class: its source half and destination half). A
-/// wavefront serves one class of one (source line, shared row) pair under one shift or mirror of
-/// the four sectors; the counts of the pairs and classes add.
-fn bypass_wavefronts(mask: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Counts, MatrixError> {
+/// `dst / 128`, sector `(dst / 32) % 4`, half `(dst / 16) % 2`, in a round: its rank, from the
+/// highest lane down, among the kept lanes that read its 16-byte source chunk into its shared row
+/// and its destination half. A destination sector filled from the two halves of one source sector
+/// in one round moves whole (class: whole, straight or swapped); every other piece moves alone
+/// (class: its source half and destination half). A wavefront serves one class of one round of
+/// one (source line, shared row) pair under one shift or mirror of the four sectors; the counts of
+/// the pairs, classes and rounds add.
+fn bypass_wavefronts(mask: u32, dst: &[u32; 32], src: &[u64; 32]) -> Counts {
     let mut c = Counts::default();
     // lanes that remain after dropping repeated destinations
     let kept = first_chunk_writers(mask, dst);
     let line = |l: usize| src[l] / 128;
     let s_sector = |l: usize| ((src[l] / 32) % 4) as u32;
-    // A 32-byte source sector read by three or more of the kept lanes (unless every kept lane reads
-    // one 16-byte chunk, a common source): the rule breaks 22 of 83 such measured rows
-    // (calibration/ldsm/measured_cg16_check.tsv), so no count is claimed.
-    let first_chunk = src[kept.trailing_zeros().min(31) as usize] / 16;
-    let mut common = true;
-    let mut m = kept;
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        common &= src[lane] / 16 == first_chunk;
-    }
-    let mut m = if common { 0 } else { kept };
-    while m != 0 {
-        let lane = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let mut k = kept;
-        let mut n = 0;
-        while k != 0 {
-            let other = k.trailing_zeros() as usize;
-            k &= k - 1;
-            n += u32::from(src[other] / 32 == src[lane] / 32);
-        }
-        if n > 2 {
-            return Err(MatrixError::NoRule {
-                what: "cp.async.cg (16 bytes) with a 32-byte source sector read by more than two lanes",
-            });
-        }
-    }
-    if !common && chunk_repeated_in_a_mixed_row(kept, dst, src) {
-        return Err(MatrixError::NoRule {
-            what: "cp.async.cg (16 bytes) with a 16-byte source chunk read by two lanes into one shared row that \
-                   another source sector of its line also fills",
-        });
-    }
     let s_half = |l: usize| ((src[l] / 16) % 2) as u32;
     let row = |l: usize| dst[l] / 128;
     let d_sector = |l: usize| (dst[l] / 32) % 4;
     let d_half = |l: usize| (dst[l] / 16) % 2;
+    // each kept lane's round: 1 + the higher kept lanes reading its source chunk into its row and
+    // its destination half (the kept lanes write distinct chunks, so these write distinct sectors)
+    let mut round = [0u32; 32];
+    let mut m = kept;
+    while m != 0 {
+        let lane = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let mut k = m;
+        let mut above = 0;
+        while k != 0 {
+            let other = k.trailing_zeros() as usize;
+            k &= k - 1;
+            above += u32::from(
+                src[other] / 16 == src[lane] / 16 && row(other) == row(lane) && d_half(other) == d_half(lane),
+            );
+        }
+        round[lane] = 1 + above;
+    }
     // class of each kept lane: 0/1 whole sector straight/swapped, 2 + 2 * src half + dst half a lone
     // piece; 255 for the upper lane of a whole sector (counted with the lower one)
     let mut class = [255u8; 32];
@@ -603,26 +558,23 @@ fn bypass_wavefronts(mask: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Coun
     while m != 0 {
         let lane = m.trailing_zeros() as usize;
         m &= m - 1;
-        let (mut n, mut partner) = (0u32, lane);
+        // the kept lane writing the other half of this lane's destination sector, if any
         let mut k = kept;
+        let mut partner = None;
         while k != 0 {
             let other = k.trailing_zeros() as usize;
             k &= k - 1;
-            if other != lane && line(other) == line(lane) && s_sector(other) == s_sector(lane) {
-                n += 1;
-                partner = other;
+            if dst[other] / 16 == (dst[lane] / 16) ^ 1 {
+                partner = Some(other);
             }
         }
-        let whole = n == 1
-            && s_half(partner) != s_half(lane)
-            && row(partner) == row(lane)
-            && d_sector(partner) == d_sector(lane);
-        class[lane] = if !whole {
-            (2 + 2 * s_half(lane) + d_half(lane)) as u8
-        } else if partner < lane {
-            255
-        } else {
-            (s_half(lane) ^ d_half(lane)) as u8
+        let whole = partner.filter(|&p| {
+            src[p] / 32 == src[lane] / 32 && s_half(p) != s_half(lane) && round[p] == round[lane]
+        });
+        class[lane] = match whole {
+            None => (2 + 2 * s_half(lane) + d_half(lane)) as u8,
+            Some(p) if p < lane => 255,
+            Some(_) => (s_half(lane) ^ d_half(lane)) as u8,
         };
     }
     let mut left = kept;
@@ -633,13 +585,13 @@ fn bypass_wavefronts(mask: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Coun
     }
     while left != 0 {
         let lead = left.trailing_zeros() as usize;
-        let (ln, rw, cl) = (line(lead), row(lead), class[lead]);
+        let (ln, rw, cl, rd) = (line(lead), row(lead), class[lead], round[lead]);
         let mut edges = [0u8; 4];
         let mut m = left;
         while m != 0 {
             let lane = m.trailing_zeros() as usize;
             m &= m - 1;
-            if line(lane) != ln || row(lane) != rw || class[lane] != cl {
+            if line(lane) != ln || row(lane) != rw || class[lane] != cl || round[lane] != rd {
                 continue;
             }
             left &= !(1u32 << lane);
@@ -651,7 +603,7 @@ fn bypass_wavefronts(mask: u32, dst: &[u32; 32], src: &[u64; 32]) -> Result<Coun
     // ncu reports no bank conflicts for these: every wavefront counts as ideal
     c.ideal = c.wavefronts;
     c.conflict_ways = u32::from(c.wavefronts > 0);
-    Ok(c)
+    c
 }
 
 /// The lanes of `mask` that are the lowest to write their 16-byte destination chunk (`dst`: each
