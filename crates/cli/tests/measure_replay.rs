@@ -421,8 +421,7 @@ fn recorded_h100_calibration_holds_and_equals_the_checked_in_tables() {
     assert_eq!(rows("ldmatrix/stmatrix"), [264, 264, 264]);
     // cp.async.ca (74: every .ca row of the quick battery, conflicts on both sides included since
     // the union rule; 68 under the nested-sides rule, 56 before calibration/cpasync/zfill.cu),
-    // cp.async.cg (the sector rule judges 18 of the quick battery's rows: every 16-byte one but
-    // those with a source sector read by three or more lanes), instructions, outside
+    // cp.async.cg (the sector rule judges 18 of the quick battery's rows), instructions, outside
     assert_eq!(rows("cp.async"), [74, 18, 96, 4]);
     for c in v["checked_in"].as_array().unwrap() {
         assert_eq!(c["equal"], c["rows"], "{c}");
