@@ -648,6 +648,12 @@ impl Runtime {
         }
         let a = self.allocs.remove(&addr).ok_or(err::INVALID_VALUE)?;
         self.global.discard(addr);
+        // what a launch left in the allocation goes with it: a later allocation the layout puts
+        // at the same address starts clean (calibration/run/gridspin's relaxed launch reuses the
+        // slots of the atomic one before it)
+        self.taints.retain(|t| t.base != addr);
+        self.order_taints.retain(|t| t.base != addr);
+        self.float_sums.retain(|t| t.base != addr);
         if a.backing == Backing::Device && self.layout.free(addr) {
             self.global.set_mapped(self.layout.mapped());
         }
