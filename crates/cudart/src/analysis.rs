@@ -868,7 +868,16 @@ pub fn analyse_launch(
         Some(Ok(c)) => c.global,
         _ => None,
     };
-    let glob = machine_global.or(res.global).unwrap_or_default();
+    // a kernel with a YIELD loop whose flow went through on words the launch itself changes
+    // (another thread's stores): its counts, not the GPU's data but the machine code's flow (the
+    // lanes leaving the loop apart, as the H200 runs them: calibration/yield/), are the estimate;
+    // the PTX's joins those lanes at the loop's end (bench15 `compress`: 2,048 stores for the
+    // H200's 14,077). The labels stay estimates.
+    let unheld = res.machine_flow_unheld.take().filter(|_| ka.yield_loops);
+    let glob = machine_global
+        .or(unheld.as_ref().and_then(|c| c.global))
+        .or(res.global)
+        .unwrap_or_default();
     // the machine code's own shared loads and stores, where a line's did not match the PTX's
     let machine_shared = match &flow {
         Some(Ok(c)) => c.shared,
@@ -1255,7 +1264,10 @@ pub fn analyse_launch(
             }
             Some(Err(why)) if !exact || always => {
                 flow_stop = Some(why);
-                matched
+                match &unheld {
+                    Some(c) => (c.targets, c.divergent),
+                    None => matched,
+                }
             }
             _ => matched,
         }

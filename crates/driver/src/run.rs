@@ -217,6 +217,9 @@ struct FlowObserver<'f> {
         >,
     >,
     verdict: Option<Result<warpscope_analysis::machine_flow::FlowCounts, String>>,
+    /// The counts of a run that went through on values the launch itself changed
+    /// ([`Results::machine_flow_unheld`]).
+    unheld: Option<warpscope_analysis::machine_flow::FlowCounts>,
 }
 
 /// The most bytes of global memory kept for the flow's run after a launch.
@@ -318,6 +321,7 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
             }
             self.run = Some(again);
         }
+        let mut unheld = None;
         self.verdict = self.run.take().map(|r| {
             r.and_then(|(counts, reads)| {
                 // Shared loads are answered from the emulation's record of the launch
@@ -330,10 +334,12 @@ impl warpscope_emu::LaunchObserver for FlowObserver<'_> {
                 if reads.hold(global) {
                     Ok(counts)
                 } else {
+                    unheld = Some(counts);
                     Err("a branch depends on global memory that the launch itself changes".to_string())
                 }
             })
         });
+        self.unheld = unheld;
     }
 }
 
@@ -901,6 +907,13 @@ pub struct Results {
     /// ([`MachineFlow::yield_doubt`](warpscope_analysis::machine_flow::MachineFlow::yield_doubt)):
     /// `None` without one, `Some(None)` where the flow's counts are the GPU's.
     pub yield_loops: Option<Option<&'static str>>,
+    /// Where [`Results::machine_flow`] is an error because the flow went through on values the
+    /// launch itself changed (another thread's store to a word it read): the counts of that run,
+    /// on the words as the launch started (or as its blocks left them before a barrier). Not the
+    /// GPU's, whose reads see some of those stores, but the machine code's own flow on the
+    /// launch's data: an estimate, where the PTX's count misses what ptxas's code does (lanes
+    /// leaving a `YIELD` loop run apart).
+    pub machine_flow_unheld: Option<warpscope_analysis::machine_flow::FlowCounts>,
     /// Hazards (`hazards`).
     pub hazards: Option<Hazards>,
     /// With [`RunOptions::global_init`]: which bytes of those allocations were written once the
@@ -1045,6 +1058,7 @@ fn emulate(
         divergence: None,
         machine_branches: None,
         machine_flow: None,
+        machine_flow_unheld: None,
         yield_loops: None,
         hazards: None,
         global_written: None,
@@ -1288,6 +1302,7 @@ fn emulate(
             .collect(),
         run: None,
         verdict: None,
+        unheld: None,
     });
     let watch = warpscope_emu::Watch {
         done: opts.progress,
@@ -1392,7 +1407,9 @@ fn emulate(
             &add,
         )?
     };
-    results.machine_flow = observer.and_then(|o| o.verdict);
+    let (verdict, unheld) = observer.map_or((None, None), |o| (o.verdict, o.unheld));
+    results.machine_flow = verdict;
+    results.machine_flow_unheld = unheld;
     results.yield_loops = yield_doubt;
     let blocks_emulated = res.acc.blocks;
     let buffers = if global.is_none() {
