@@ -623,6 +623,125 @@ impl Model {
         out
     }
 
+    /// Whether every entry below `n` has a segment (for callers that index without checks).
+    pub(crate) fn covers(&self, n: usize) -> bool {
+        self.segs.len() << SEG >= n
+    }
+
+    /// [`Model::get_near_lanes`]'s predictions of 8 entries `at` (i32 lanes) from their near
+    /// values (`lo`: lanes 0-3, `hi`: 4-7) on 256-bit vectors: the segments' lines and marks
+    /// gathered (`vpgatherdd`/`vpgatherdq`), the sums in f64 four lanes to a vector, rounded to
+    /// f32 (`vcvtpd2ps`, the default rounding as `as f32`). Returns the predictions, the lanes
+    /// (bits 0-7) whose sum is within `tol` of a rounding point and the lanes marked as in a
+    /// group with an exception; [`Model::fix_lanes`] corrects both afterwards. The same f64
+    /// operations in the same order as [`sum`], so the same bits.
+    ///
+    /// # Safety
+    /// The CPU has AVX2, and every entry of `at` is below `n` with `self.covers(n)`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn near8(
+        &self,
+        at: std::arch::x86_64::__m256i,
+        lo: std::arch::x86_64::__m256d,
+        hi: std::arch::x86_64::__m256d,
+        tol: u64,
+    ) -> (std::arch::x86_64::__m256i, u32, u32) {
+        use std::arch::x86_64::*;
+        let base = self.segs.as_ptr();
+        let seg = _mm256_srli_epi32::<{ SEG as i32 }>(at);
+        // `Seg` is 32 bytes (repr(C)): `a` at 0, `b` at 4 (f32 units: segment * 8), `groups` at
+        // 16 (u64 units: segment * 4)
+        let i8s = _mm256_slli_epi32::<3>(seg);
+        let i4s = _mm256_slli_epi32::<2>(seg);
+        // SAFETY: every segment index is in bounds (the caller's contract), the fields' offsets
+        // lie within `Seg`
+        let (a, b, g0, g1) = unsafe {
+            let fa = base as *const f32;
+            let gp = (base as *const i64).add(2);
+            (
+                _mm256_i32gather_ps::<4>(fa, i8s),
+                _mm256_i32gather_ps::<4>(fa.add(1), i8s),
+                _mm256_i32gather_epi64::<8>(gp, _mm256_castsi256_si128(i4s)),
+                _mm256_i32gather_epi64::<8>(gp, _mm256_extracti128_si256::<1>(i4s)),
+            )
+        };
+        let off = _mm256_and_si256(at, _mm256_set1_epi32((1 << SEG) - 1));
+        let grp = _mm256_srli_epi32::<{ GROUP as i32 }>(off);
+        let mark = |g: __m256i, gi: __m128i| {
+            let bit = _mm256_srlv_epi64(g, _mm256_cvtepu32_epi64(gi));
+            _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(bit))) as u32
+        };
+        let marked = mark(g0, _mm256_castsi256_si128(grp)) | mark(g1, _mm256_extracti128_si256::<1>(grp)) << 4;
+        let t = _mm256_sub_epi32(off, _mm256_set1_epi32(1 << (SEG - 1)));
+        let half = |y: __m256d, a: __m128, b: __m128, t: __m128i| {
+            let expo = _mm256_and_pd(y, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000)));
+            let ulp = _mm256_mul_pd(expo, _mm256_set1_pd(1.0 / 8_388_608.0));
+            let line = _mm256_add_pd(
+                _mm256_cvtps_pd(a),
+                _mm256_mul_pd(_mm256_cvtps_pd(b), _mm256_cvtepi32_pd(t)),
+            );
+            let v = _mm256_add_pd(y, _mm256_mul_pd(line, ulp));
+            let low = _mm256_and_si256(_mm256_castpd_si256(v), _mm256_set1_epi64x((1 << 29) - 1));
+            let d = _mm256_sub_epi64(low, _mm256_set1_epi64x(1 << 28));
+            let tol = tol as i64;
+            let off = _mm256_or_si256(
+                _mm256_cmpgt_epi64(d, _mm256_set1_epi64x(tol)),
+                _mm256_cmpgt_epi64(_mm256_set1_epi64x(-tol), d),
+            );
+            let close = !(_mm256_movemask_pd(_mm256_castsi256_pd(off)) as u32) & 0xf;
+            (_mm256_cvtpd_ps(v), close)
+        };
+        let (r0, c0) = half(
+            lo,
+            _mm256_castps256_ps128(a),
+            _mm256_castps256_ps128(b),
+            _mm256_castsi256_si128(t),
+        );
+        let (r1, c1) = half(
+            hi,
+            _mm256_extractf128_ps::<1>(a),
+            _mm256_extractf128_ps::<1>(b),
+            _mm256_extracti128_si256::<1>(t),
+        );
+        let out = _mm256_castps_si256(_mm256_set_m128(r1, r0));
+        (out, c0 | c1 << 4, marked)
+    }
+
+    /// The lanes [`Model::near8`] left to correct: those of `close` predicted from their exact
+    /// value, then those of `marked` looked up among their segments' exceptions (every lane's
+    /// exceptions requested first), as [`Model::get_near_lanes`] does.
+    #[inline]
+    pub(crate) fn fix_lanes(&self, at: &[u32; 32], out: &mut [u32; 32], mut close: u32, mut marked: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut m = marked;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let first = self.segs[at[l] as usize >> SEG].first as usize;
+                // SAFETY: a prefetch reads nothing into the program and never faults
+                unsafe {
+                    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+                    _mm_prefetch::<_MM_HINT_T0>(self.exc.as_ptr().wrapping_add(first) as *const i8);
+                }
+            }
+        }
+        while close != 0 {
+            let l = close.trailing_zeros() as usize;
+            close &= close - 1;
+            let i = at[l] as usize;
+            let s = self.segs[i >> SEG];
+            out[l] = predict((self.exact)(i), s.a, s.b, centred(i));
+        }
+        while marked != 0 {
+            let l = marked.trailing_zeros() as usize;
+            marked &= marked - 1;
+            out[l] = self.exception(at[l] as usize, out[l]);
+        }
+    }
+
     /// Entry `i` whose prediction is `p`, in a group that holds an exception: the exception's
     /// result where `i` is one, else `p`.
     #[inline(always)]
