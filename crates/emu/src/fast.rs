@@ -855,7 +855,9 @@ mod mufu_rsq {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
         // SAFETY: the CPU has AVX2 (this function's contract)
-        rsq_row(regs, d, a, mask, |xs| unsafe { crate::mufu::rsq_lanes_avx2(false, xs) })
+        rsq_row(regs, d, a, mask, |xs| unsafe {
+            crate::mufu::rsq_lanes_avx2(false, xs)
+        })
     }
 }
 
@@ -867,7 +869,9 @@ mod mufu_rsqrt_approx {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
         // SAFETY: the CPU has AVX2 (this function's contract)
-        rsq_row(regs, d, a, mask, |xs| unsafe { crate::mufu::rsq_lanes_avx2(true, xs) })
+        rsq_row(regs, d, a, mask, |xs| unsafe {
+            crate::mufu::rsq_lanes_avx2(true, xs)
+        })
     }
 }
 

@@ -25,12 +25,12 @@ use std::sync::OnceLock;
 mod table;
 mod unit;
 
+#[cfg(target_arch = "x86_64")]
+pub use unit::rsq_lanes_avx2;
 pub use unit::{
     cos, cos_approx, ex2, ex2_approx, half, lg2, lg2_approx, rsq, rsq_lanes, rsqrt_approx, sin, sin_approx,
     sqrt, sqrt_approx, tanh,
 };
-#[cfg(target_arch = "x86_64")]
-pub use unit::rsq_lanes_avx2;
 
 /// The `MUFU` models shipped fitted (`crates/emu/data/NAME.fit.zst`), fitted afresh from the
 /// measured tables: (NAME, uncompressed bytes). For `examples/mufu_fit.rs`, which writes them.

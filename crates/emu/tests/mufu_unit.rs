@@ -182,7 +182,12 @@ fn rsqrt_rows_equal_the_lane_by_lane_functions() {
             let xs: [u32; 32] = std::array::from_fn(|l| (x + l as u64 * 0x0800_0001) as u32);
             for (name, got) in rsq_rows(approx, &xs) {
                 for l in 0..32 {
-                    assert_eq!(got[l], one(xs[l]), "{name}, approx {approx}: input {:#010x}", xs[l]);
+                    assert_eq!(
+                        got[l],
+                        one(xs[l]),
+                        "{name}, approx {approx}: input {:#010x}",
+                        xs[l]
+                    );
                 }
             }
             x += 61 * 32;
@@ -223,11 +228,29 @@ fn rsqrt_rows_equal_the_lane_by_lane_functions_on_every_input() {
 fn rsqrt_rows_avx2_equal_the_plain_rows_on_special_and_random_inputs() {
     let avx2 = rows_have_avx2();
     let mut inputs: Vec<u32> = SPECIAL.to_vec();
-    inputs.extend([0x0000_0001, 0x8000_0001, 0x007f_ffff, 0x807f_ffff, 0x0080_0000, 0x7f7f_ffff, 0xff80_0000]);
-    inputs.extend([0x7f80_0001, 0xff80_0001, 0x7fff_ffff, 0xffff_ffff, 0x7fc0_0000, 0x3f80_0000, 0x4080_0000]);
+    inputs.extend([
+        0x0000_0001,
+        0x8000_0001,
+        0x007f_ffff,
+        0x807f_ffff,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0xff80_0000,
+    ]);
+    inputs.extend([
+        0x7f80_0001,
+        0xff80_0001,
+        0x7fff_ffff,
+        0xffff_ffff,
+        0x7fc0_0000,
+        0x3f80_0000,
+        0x4080_0000,
+    ]);
     // segment (1,024 entries) and group (16 entries) edges of the table, odd and even exponents
     for e in [1u32, 2, 126, 127, 128, 129, 253, 254] {
-        for k in [0u32, 1, 15, 16, 17, 1023, 1024, 1025, 0x40_0000, 0x7f_fc00, 0x7f_ffff] {
+        for k in [
+            0u32, 1, 15, 16, 17, 1023, 1024, 1025, 0x40_0000, 0x7f_fc00, 0x7f_ffff,
+        ] {
             inputs.push(e << 23 | k);
         }
     }
@@ -249,12 +272,21 @@ fn rsqrt_rows_avx2_equal_the_plain_rows_on_special_and_random_inputs() {
                 let rows = rsq_rows(approx, &xs);
                 for (name, got) in &rows {
                     for l in 0..32 {
-                        assert_eq!(got[l], one(xs[l]), "{name}, approx {approx}: input {:#010x}", xs[l]);
+                        assert_eq!(
+                            got[l],
+                            one(xs[l]),
+                            "{name}, approx {approx}: input {:#010x}",
+                            xs[l]
+                        );
                     }
                 }
                 compared += rows.len() - 1;
             }
         }
     }
-    assert_eq!(compared > 0, avx2, "the AVX2 rows were compared where the CPU has AVX2");
+    assert_eq!(
+        compared > 0,
+        avx2,
+        "the AVX2 rows were compared where the CPU has AVX2"
+    );
 }

@@ -673,7 +673,8 @@ impl Model {
             let bit = _mm256_srlv_epi64(g, _mm256_cvtepu32_epi64(gi));
             _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(bit))) as u32
         };
-        let marked = mark(g0, _mm256_castsi256_si128(grp)) | mark(g1, _mm256_extracti128_si256::<1>(grp)) << 4;
+        let marked =
+            mark(g0, _mm256_castsi256_si128(grp)) | mark(g1, _mm256_extracti128_si256::<1>(grp)) << 4;
         let t = _mm256_sub_epi32(off, _mm256_set1_epi32(1 << (SEG - 1)));
         let half = |y: __m256d, a: __m128, b: __m128, t: __m128i| {
             let expo = _mm256_and_pd(y, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000)));

@@ -370,8 +370,14 @@ pub unsafe fn rsq_lanes_avx2(approx: bool, xs: &[u32; 32]) -> [u32; 32] {
         let e = _mm256_and_si256(_mm256_srli_epi32::<23>(x), _mm256_set1_epi32(0xff));
         let even = _mm256_xor_si256(_mm256_and_si256(e, _mm256_set1_epi32(1)), _mm256_set1_epi32(1));
         // below 2^24: every lane's segment is in the table
-        let i = _mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi32(0x7f_ffff)), _mm256_slli_epi32::<23>(even));
-        let k = _mm256_srai_epi32::<1>(_mm256_sub_epi32(_mm256_sub_epi32(e, _mm256_set1_epi32(127)), even));
+        let i = _mm256_or_si256(
+            _mm256_and_si256(x, _mm256_set1_epi32(0x7f_ffff)),
+            _mm256_slli_epi32::<23>(even),
+        );
+        let k = _mm256_srai_epi32::<1>(_mm256_sub_epi32(
+            _mm256_sub_epi32(e, _mm256_set1_epi32(127)),
+            even,
+        ));
         let sh = _mm256_slli_epi32::<23>(_mm256_sub_epi32(_mm256_setzero_si256(), k));
         // `rsq_near` of the 8 entries
         let mf = _mm256_castsi256_ps(_mm256_add_epi32(i, _mm256_set1_epi32(0x3f80_0000)));
