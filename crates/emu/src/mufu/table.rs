@@ -14,8 +14,8 @@
 //! segment of 1,024 entries, a straight line `a + b t` (t the entry's offset from the segment's
 //! middle) fitted to the error in units in the last place predicts each result as `y + (a + b t)
 //! ulp(y)` rounded to f32; the 0.3 to 1 % of entries where that prediction misses are kept aside
-//! per segment (their offset and the result's difference from the prediction), and a bit per 16
-//! entries marks the groups that hold one. The 16 M-entry `RSQ` table takes about 1 MB so (16 MB
+//! per segment (their offset and the result's difference from the prediction), and a bit per 8
+//! entries marks the groups that hold one (7 % of `RSQ`'s groups). The 16 M-entry `RSQ` table takes about 1 MB so (16 MB
 //! as a signed byte per entry), within a core's L2; the results are the measured ones bit for bit
 //! (a test compares every entry with the embedded table).
 //! The `RSQ` and `SQRT` models are shipped so (`crates/emu/data/mufu_{rsq,sqrt}.fit.zst`, written
@@ -71,12 +71,15 @@ struct Seg {
     /// the segment's exceptions: `exc[first..end]`
     first: u32,
     end: u32,
-    /// bit `g` set when an exception's offset is in `[16 g, 16 g + 16)`: most lookups learn from
+    /// bit `g` set when an exception's offset is in `[8 g, 8 g + 8)`: most lookups learn from
     /// one bit that they have none, a branch the host predicts (the scan of the segment's
     /// exceptions mispredicted nearly every time). Beside the line, so that a lookup's line and
     /// mark come in one cache line (two gathers a lane from two tables before)
-    groups: u64,
+    groups: u128,
 }
+
+// `Model::near8` gathers the fields at these offsets
+const _: () = assert!(std::mem::size_of::<Seg>() == 32 && std::mem::offset_of!(Seg, groups) == 16);
 
 pub(crate) struct Model {
     exact: fn(usize) -> f64,
@@ -89,11 +92,11 @@ pub(crate) struct Model {
 }
 
 /// log2 of the entries per bit of [`Seg::groups`]
-const GROUP: u32 = SEG - 6;
+const GROUP: u32 = SEG - 7;
 
 /// [`Seg::groups`] of a segment's exceptions `exc`.
-fn groups_of(exc: &[u32]) -> u64 {
-    exc.iter().fold(0u64, |g, &x| g | 1 << (x >> 16 >> GROUP))
+fn groups_of(exc: &[u32]) -> u128 {
+    exc.iter().fold(0u128, |g, &x| g | 1 << (x >> 16 >> GROUP))
 }
 
 /// The prediction of an entry whose exact value is `y`, `t` entries from its segment's middle.
@@ -567,7 +570,7 @@ impl Model {
     /// would. The same bits, entry by entry, as `get_exact` with the exact values.
     #[inline(always)]
     pub(crate) fn get_near_lanes(&self, at: &[usize; 32], near: &[f64; 32], tol: u64) -> [u32; 32] {
-        let (mut a, mut b, mut t, mut g) = ([0f32; 32], [0f32; 32], [0i32; 32], [0u64; 32]);
+        let (mut a, mut b, mut t, mut g) = ([0f32; 32], [0f32; 32], [0i32; 32], [0u128; 32]);
         // every entry's segment is at most the or of the entries' segments: one bounds check for
         // the row instead of one a lane
         let or = at.iter().fold(0, |o, &i| o | i);
@@ -651,10 +654,13 @@ impl Model {
         use std::arch::x86_64::*;
         let base = self.segs.as_ptr();
         let seg = _mm256_srli_epi32::<{ SEG as i32 }>(at);
+        let off = _mm256_and_si256(at, _mm256_set1_epi32((1 << SEG) - 1));
+        let grp = _mm256_srli_epi32::<{ GROUP as i32 }>(off);
         // `Seg` is 32 bytes (repr(C)): `a` at 0, `b` at 4 (f32 units: segment * 8), `groups` at
-        // 16 (u64 units: segment * 4)
+        // 16, little-endian: group `g`'s word at 16 + 8 (g / 64) (u64 units from 16: segment * 4
+        // + g / 64), its bit `g % 64`
         let i8s = _mm256_slli_epi32::<3>(seg);
-        let i4s = _mm256_slli_epi32::<2>(seg);
+        let i4s = _mm256_add_epi32(_mm256_slli_epi32::<2>(seg), _mm256_srli_epi32::<6>(grp));
         // SAFETY: every segment index is in bounds (the caller's contract), the fields' offsets
         // lie within `Seg`
         let (a, b, g0, g1) = unsafe {
@@ -667,14 +673,13 @@ impl Model {
                 _mm256_i32gather_epi64::<8>(gp, _mm256_extracti128_si256::<1>(i4s)),
             )
         };
-        let off = _mm256_and_si256(at, _mm256_set1_epi32((1 << SEG) - 1));
-        let grp = _mm256_srli_epi32::<{ GROUP as i32 }>(off);
+        let bit = _mm256_and_si256(grp, _mm256_set1_epi32(63));
         let mark = |g: __m256i, gi: __m128i| {
             let bit = _mm256_srlv_epi64(g, _mm256_cvtepu32_epi64(gi));
             _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(bit))) as u32
         };
         let marked =
-            mark(g0, _mm256_castsi256_si128(grp)) | mark(g1, _mm256_extracti128_si256::<1>(grp)) << 4;
+            mark(g0, _mm256_castsi256_si128(bit)) | mark(g1, _mm256_extracti128_si256::<1>(bit)) << 4;
         let t = _mm256_sub_epi32(off, _mm256_set1_epi32(1 << (SEG - 1)));
         let half = |y: __m256d, a: __m128, b: __m128, t: __m128i| {
             let expo = _mm256_and_pd(y, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000)));
@@ -755,7 +760,7 @@ impl Model {
         // such groups, then steps over the rest below `off` (an earlier group's second one, or
         // one of `off`'s group before it: mostly none), not over the whole segment's list
         let group = off >> GROUP;
-        let mut below = (s.groups & ((1u64 << group) - 1)).count_ones() as usize;
+        let mut below = (s.groups & ((1u128 << group) - 1)).count_ones() as usize;
         while exc.get(below).is_some_and(|&x| x >> 16 < off) {
             below += 1;
         }
