@@ -1,6 +1,6 @@
 #!/bin/bash
 # One-thread A/B of base/ (main at 41460d28) and new/ (branch speed64: MUFU.RSQ rows 8 lanes to a 256-bit
-# vector) warpscope on the bench programs (ab.py, as calibration/run/bench/h200-cpu/ab-1203/); results in ./r/.
+# vector; 744b0494) warpscope on the bench programs (ab.py, as calibration/run/bench/h200-cpu/ab-1203/); results in ./r/.
 # Both builds: the release profile (stripped), shipped xz-compressed. About 290 s.
 cd "$(dirname "$0")"
 mkdir -p r
