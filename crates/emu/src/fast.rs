@@ -810,8 +810,8 @@ fn fast_un(op: UnOp, ty: Ty) -> Option<Fn1> {
         (UnOp::Neg, F32) => pick!(negf32),
         (UnOp::Abs, F32) => pick!(absf32),
         // the multi-function unit's approximations, lane by lane as `arith::un` computes them
-        (UnOp::RsqrtFtz, F32) => mufu_rsq,
-        (UnOp::Rsqrt, F32) => mufu_rsqrt_approx,
+        (UnOp::RsqrtFtz, F32) => pick!(mufu_rsq),
+        (UnOp::Rsqrt, F32) => pick!(mufu_rsqrt_approx),
         (UnOp::SqrtApproxFtz, F32) => pick!(mufu_sqrt),
         (UnOp::SqrtApprox, F32) => pick!(mufu_sqrt_approx),
         (UnOp::Ex2Ftz, F32) => pick!(mufu_ex2),
@@ -826,51 +826,76 @@ fn fast_un(op: UnOp, ty: Ty) -> Option<Fn1> {
 }
 
 /// `MUFU.RSQ` of a row: the 32 lanes' table lookups together (`mufu::rsq_lanes`), the same bits
-/// as `rsq` lane by lane.
+/// as `rsq` lane by lane. Its AVX2 copy (`mufu_rsq::wide`, chosen at decode) computes them 8 lanes
+/// to a vector (`mufu::rsq_lanes_avx2`).
 fn mufu_rsq(regs: &mut [Row], d: R, a: R, mask: u32) {
-    rsq_row(false, regs, d, a, mask)
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { mufu_rsq::wide(regs, d, a, mask) };
+    }
+    rsq_row(regs, d, a, mask, |xs| crate::mufu::rsq_lanes(false, xs))
 }
 
 /// `rsqrt.approx.f32` of a row, as [`mufu_rsq`].
 fn mufu_rsqrt_approx(regs: &mut [Row], d: R, a: R, mask: u32) {
-    rsq_row(true, regs, d, a, mask)
+    #[cfg(target_arch = "x86_64")]
+    if avx2() {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { mufu_rsqrt_approx::wide(regs, d, a, mask) };
+    }
+    rsq_row(regs, d, a, mask, |xs| crate::mufu::rsq_lanes(true, xs))
 }
 
+#[cfg(target_arch = "x86_64")]
+mod mufu_rsq {
+    use super::*;
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
+        // SAFETY: the CPU has AVX2 (this function's contract)
+        rsq_row(regs, d, a, mask, |xs| unsafe {
+            crate::mufu::rsq_lanes_avx2(false, xs)
+        })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod mufu_rsqrt_approx {
+    use super::*;
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
+        // SAFETY: the CPU has AVX2 (this function's contract)
+        rsq_row(regs, d, a, mask, |xs| unsafe {
+            crate::mufu::rsq_lanes_avx2(true, xs)
+        })
+    }
+}
+
+/// The row `d` of `lanes` (32 lookups at once) of the row `a`'s low words on the lanes of `mask`.
 #[inline(always)]
-fn rsq_row(approx: bool, regs: &mut [Row], d: R, a: R, mask: u32) {
-    #[inline(always)]
-    fn body(approx: bool, regs: &mut [Row], d: R, a: R, mask: u32) {
-        let mut xs = [0u32; 32];
-        for (x, &v) in xs.iter_mut().zip(&regs[a as usize]) {
-            *x = v as u32;
+fn rsq_row(regs: &mut [Row], d: R, a: R, mask: u32, lanes: impl Fn(&[u32; 32]) -> [u32; 32]) {
+    let mut xs = [0u32; 32];
+    for (x, &v) in xs.iter_mut().zip(&regs[a as usize]) {
+        *x = v as u32;
+    }
+    let r = lanes(&xs);
+    let row = &mut regs[d as usize];
+    if mask == FULL {
+        // every lane written: a plain widening copy (vectors), no test a lane
+        for (v, &r) in row.iter_mut().zip(&r) {
+            *v = u64::from(r);
         }
-        let r = crate::mufu::rsq_lanes(approx, &xs);
-        let row = &mut regs[d as usize];
-        if mask == FULL {
-            // every lane written: a plain widening copy (vectors), no test a lane
-            for (v, &r) in row.iter_mut().zip(&r) {
+    } else {
+        for (l, (v, &r)) in row.iter_mut().zip(&r).enumerate() {
+            if mask >> l & 1 != 0 {
                 *v = u64::from(r);
             }
-        } else {
-            for (l, (v, &r)) in row.iter_mut().zip(&r).enumerate() {
-                if mask >> l & 1 != 0 {
-                    *v = u64::from(r);
-                }
-            }
         }
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx2")]
-        unsafe fn wide(approx: bool, regs: &mut [Row], d: R, a: R, mask: u32) {
-            body(approx, regs, d, a, mask)
-        }
-        if avx2() {
-            // SAFETY: the CPU has AVX2 (checked just above).
-            return unsafe { wide(approx, regs, d, a, mask) };
-        }
-    }
-    body(approx, regs, d, a, mask)
 }
 k1!(mufu_sqrt, |x| crate::mufu::sqrt(x as u32) as u64);
 k1!(mufu_sqrt_approx, |x| crate::mufu::sqrt_approx(x as u32) as u64);

@@ -25,6 +25,8 @@ use std::sync::OnceLock;
 mod table;
 mod unit;
 
+#[cfg(target_arch = "x86_64")]
+pub use unit::rsq_lanes_avx2;
 pub use unit::{
     cos, cos_approx, ex2, ex2_approx, half, lg2, lg2_approx, rsq, rsq_lanes, rsqrt_approx, sin, sin_approx,
     sqrt, sqrt_approx, tanh,

@@ -123,6 +123,28 @@ fn the_half_forms_replay_the_h200_on_every_input() {
     }
 }
 
+/// The row forms of `rsqrt` (`rsq` without `approx`) on 32 lanes: `rsq_lanes`, and its AVX2 copy
+/// where the CPU has AVX2 (the instruction loop's choice there); each with its name.
+fn rsq_rows(approx: bool, xs: &[u32; 32]) -> Vec<(&'static str, [u32; 32])> {
+    let mut rows = vec![("rsq_lanes", mufu::rsq_lanes(approx, xs))];
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above)
+        rows.push(("rsq_lanes_avx2", unsafe { mufu::rsq_lanes_avx2(approx, xs) }));
+    }
+    rows
+}
+
+/// Whether [`rsq_rows`] holds the AVX2 copy; where not, says so on the test's output.
+fn rows_have_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        return true;
+    }
+    eprintln!("this CPU has no AVX2: rsq_lanes_avx2 not compared (the row kernels do not use it here)");
+    false
+}
+
 /// `rsq_lanes` (the row kernels' 32 lookups at once) against the H200's rows of both `rsqrt`
 /// forms, 32 inputs at a time.
 #[test]
@@ -137,10 +159,11 @@ fn rsqrt_rows_replay_the_h200() {
             let mut wrong = 0;
             for c in 0..n / 32 {
                 let xs: [u32; 32] = std::array::from_fn(|l| input((c * 32 + l) as u32, v as u32 + salt));
-                let got = mufu::rsq_lanes(approx, &xs);
-                for (l, &g) in got.iter().enumerate() {
-                    let o = (v * n + c * 32 + l) * 4;
-                    wrong += usize::from(g != u32::from_le_bytes(raw[o..o + 4].try_into().unwrap()));
+                for (_, got) in rsq_rows(approx, &xs) {
+                    for (l, &g) in got.iter().enumerate() {
+                        let o = (v * n + c * 32 + l) * 4;
+                        wrong += usize::from(g != u32::from_le_bytes(raw[o..o + 4].try_into().unwrap()));
+                    }
                 }
             }
             assert_eq!(wrong, 0, "{file}: {} rows differ", FORMS[v].0);
@@ -157,9 +180,15 @@ fn rsqrt_rows_equal_the_lane_by_lane_functions() {
         let mut x = 0u64;
         while x < 1 << 32 {
             let xs: [u32; 32] = std::array::from_fn(|l| (x + l as u64 * 0x0800_0001) as u32);
-            let got = mufu::rsq_lanes(approx, &xs);
-            for l in 0..32 {
-                assert_eq!(got[l], one(xs[l]), "approx {approx}: input {:#010x}", xs[l]);
+            for (name, got) in rsq_rows(approx, &xs) {
+                for l in 0..32 {
+                    assert_eq!(
+                        got[l],
+                        one(xs[l]),
+                        "{name}, approx {approx}: input {:#010x}",
+                        xs[l]
+                    );
+                }
             }
             x += 61 * 32;
         }
@@ -180,10 +209,84 @@ fn rsqrt_rows_equal_the_lane_by_lane_functions_on_every_input() {
             .into_par_iter()
             .map(|c| {
                 let xs: [u32; 32] = std::array::from_fn(|l| (c * 32 + l as u64) as u32);
-                let got = mufu::rsq_lanes(approx, &xs);
-                (0..32).filter(|&l| got[l] != one(xs[l])).count() as u64
+                rsq_rows(approx, &xs)
+                    .iter()
+                    .map(|(_, got)| (0..32).filter(|&l| got[l] != one(xs[l])).count() as u64)
+                    .sum::<u64>()
             })
             .sum();
         assert_eq!(wrong, 0, "approx {approx}: {wrong} inputs differ");
     }
+}
+
+/// `rsq_lanes_avx2` (8 lanes to a vector) equals `rsq_lanes` and the lane-by-lane functions on
+/// rows mixing the special values (zeros of both signs, infinities, NaNs, negatives, the
+/// smallest and largest subnormals and normals), every subnormal and near-subnormal class, the
+/// table's segment and group edges in both binades, and random bit patterns; each input at every
+/// lane position (the rows are rotated).
+#[test]
+fn rsqrt_rows_avx2_equal_the_plain_rows_on_special_and_random_inputs() {
+    let avx2 = rows_have_avx2();
+    let mut inputs: Vec<u32> = SPECIAL.to_vec();
+    inputs.extend([
+        0x0000_0001,
+        0x8000_0001,
+        0x007f_ffff,
+        0x807f_ffff,
+        0x0080_0000,
+        0x7f7f_ffff,
+        0xff80_0000,
+    ]);
+    inputs.extend([
+        0x7f80_0001,
+        0xff80_0001,
+        0x7fff_ffff,
+        0xffff_ffff,
+        0x7fc0_0000,
+        0x3f80_0000,
+        0x4080_0000,
+    ]);
+    // segment (1,024 entries) and group (16 entries) edges of the table, odd and even exponents
+    for e in [1u32, 2, 126, 127, 128, 129, 253, 254] {
+        for k in [
+            0u32, 1, 15, 16, 17, 1023, 1024, 1025, 0x40_0000, 0x7f_fc00, 0x7f_ffff,
+        ] {
+            inputs.push(e << 23 | k);
+        }
+    }
+    let mut r = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..200_000 {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        inputs.push(r as u32);
+        // positive normal numbers, the common case
+        inputs.push((r >> 32) as u32 % 0x7f00_0000 + 0x0080_0000);
+    }
+    let mut compared = 0;
+    for approx in [true, false] {
+        let one = if approx { mufu::rsqrt_approx } else { mufu::rsq };
+        for (c, chunk) in inputs.chunks(32).enumerate() {
+            for rot in [0, 7, 13, 31] {
+                let xs: [u32; 32] = std::array::from_fn(|l| chunk[(l + rot + c) % chunk.len()]);
+                let rows = rsq_rows(approx, &xs);
+                for (name, got) in &rows {
+                    for l in 0..32 {
+                        assert_eq!(
+                            got[l],
+                            one(xs[l]),
+                            "{name}, approx {approx}: input {:#010x}",
+                            xs[l]
+                        );
+                    }
+                }
+                compared += rows.len() - 1;
+            }
+        }
+    }
+    assert_eq!(
+        compared > 0,
+        avx2,
+        "the AVX2 rows were compared where the CPU has AVX2"
+    );
 }

@@ -14,8 +14,8 @@
 //! segment of 1,024 entries, a straight line `a + b t` (t the entry's offset from the segment's
 //! middle) fitted to the error in units in the last place predicts each result as `y + (a + b t)
 //! ulp(y)` rounded to f32; the 0.3 to 1 % of entries where that prediction misses are kept aside
-//! per segment (their offset and the result's difference from the prediction), and a bit per 16
-//! entries marks the groups that hold one. The 16 M-entry `RSQ` table takes about 1 MB so (16 MB
+//! per segment (their offset and the result's difference from the prediction), and a bit per 8
+//! entries marks the groups that hold one (7 % of `RSQ`'s groups). The 16 M-entry `RSQ` table takes about 1 MB so (16 MB
 //! as a signed byte per entry), within a core's L2; the results are the measured ones bit for bit
 //! (a test compares every entry with the embedded table).
 //! The `RSQ` and `SQRT` models are shipped so (`crates/emu/data/mufu_{rsq,sqrt}.fit.zst`, written
@@ -71,12 +71,15 @@ struct Seg {
     /// the segment's exceptions: `exc[first..end]`
     first: u32,
     end: u32,
-    /// bit `g` set when an exception's offset is in `[16 g, 16 g + 16)`: most lookups learn from
+    /// bit `g` set when an exception's offset is in `[8 g, 8 g + 8)`: most lookups learn from
     /// one bit that they have none, a branch the host predicts (the scan of the segment's
     /// exceptions mispredicted nearly every time). Beside the line, so that a lookup's line and
     /// mark come in one cache line (two gathers a lane from two tables before)
-    groups: u64,
+    groups: u128,
 }
+
+// `Model::near8` gathers the fields at these offsets
+const _: () = assert!(std::mem::size_of::<Seg>() == 32 && std::mem::offset_of!(Seg, groups) == 16);
 
 pub(crate) struct Model {
     exact: fn(usize) -> f64,
@@ -89,11 +92,11 @@ pub(crate) struct Model {
 }
 
 /// log2 of the entries per bit of [`Seg::groups`]
-const GROUP: u32 = SEG - 6;
+const GROUP: u32 = SEG - 7;
 
 /// [`Seg::groups`] of a segment's exceptions `exc`.
-fn groups_of(exc: &[u32]) -> u64 {
-    exc.iter().fold(0u64, |g, &x| g | 1 << (x >> 16 >> GROUP))
+fn groups_of(exc: &[u32]) -> u128 {
+    exc.iter().fold(0u128, |g, &x| g | 1 << (x >> 16 >> GROUP))
 }
 
 /// The prediction of an entry whose exact value is `y`, `t` entries from its segment's middle.
@@ -567,7 +570,7 @@ impl Model {
     /// would. The same bits, entry by entry, as `get_exact` with the exact values.
     #[inline(always)]
     pub(crate) fn get_near_lanes(&self, at: &[usize; 32], near: &[f64; 32], tol: u64) -> [u32; 32] {
-        let (mut a, mut b, mut t, mut g) = ([0f32; 32], [0f32; 32], [0i32; 32], [0u64; 32]);
+        let (mut a, mut b, mut t, mut g) = ([0f32; 32], [0f32; 32], [0i32; 32], [0u128; 32]);
         // every entry's segment is at most the or of the entries' segments: one bounds check for
         // the row instead of one a lane
         let or = at.iter().fold(0, |o, &i| o | i);
@@ -623,6 +626,128 @@ impl Model {
         out
     }
 
+    /// Whether every entry below `n` has a segment (for callers that index without checks).
+    pub(crate) fn covers(&self, n: usize) -> bool {
+        self.segs.len() << SEG >= n
+    }
+
+    /// [`Model::get_near_lanes`]'s predictions of 8 entries `at` (i32 lanes) from their near
+    /// values (`lo`: lanes 0-3, `hi`: 4-7) on 256-bit vectors: the segments' lines and marks
+    /// gathered (`vpgatherdd`/`vpgatherdq`), the sums in f64 four lanes to a vector, rounded to
+    /// f32 (`vcvtpd2ps`, the default rounding as `as f32`). Returns the predictions, the lanes
+    /// (bits 0-7) whose sum is within `tol` of a rounding point and the lanes marked as in a
+    /// group with an exception; [`Model::fix_lanes`] corrects both afterwards. The same f64
+    /// operations in the same order as [`sum`], so the same bits.
+    ///
+    /// # Safety
+    /// The CPU has AVX2, and every entry of `at` is below `n` with `self.covers(n)`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) unsafe fn near8(
+        &self,
+        at: std::arch::x86_64::__m256i,
+        lo: std::arch::x86_64::__m256d,
+        hi: std::arch::x86_64::__m256d,
+        tol: u64,
+    ) -> (std::arch::x86_64::__m256i, u32, u32) {
+        use std::arch::x86_64::*;
+        let base = self.segs.as_ptr();
+        let seg = _mm256_srli_epi32::<{ SEG as i32 }>(at);
+        let off = _mm256_and_si256(at, _mm256_set1_epi32((1 << SEG) - 1));
+        let grp = _mm256_srli_epi32::<{ GROUP as i32 }>(off);
+        // `Seg` is 32 bytes (repr(C)): `a` at 0, `b` at 4 (f32 units: segment * 8), `groups` at
+        // 16, little-endian: group `g`'s word at 16 + 8 (g / 64) (u64 units from 16: segment * 4
+        // + g / 64), its bit `g % 64`
+        let i8s = _mm256_slli_epi32::<3>(seg);
+        let i4s = _mm256_add_epi32(_mm256_slli_epi32::<2>(seg), _mm256_srli_epi32::<6>(grp));
+        // SAFETY: every segment index is in bounds (the caller's contract), the fields' offsets
+        // lie within `Seg`
+        let (a, b, g0, g1) = unsafe {
+            let fa = base as *const f32;
+            let gp = (base as *const i64).add(2);
+            (
+                _mm256_i32gather_ps::<4>(fa, i8s),
+                _mm256_i32gather_ps::<4>(fa.add(1), i8s),
+                _mm256_i32gather_epi64::<8>(gp, _mm256_castsi256_si128(i4s)),
+                _mm256_i32gather_epi64::<8>(gp, _mm256_extracti128_si256::<1>(i4s)),
+            )
+        };
+        let bit = _mm256_and_si256(grp, _mm256_set1_epi32(63));
+        let mark = |g: __m256i, gi: __m128i| {
+            let bit = _mm256_srlv_epi64(g, _mm256_cvtepu32_epi64(gi));
+            _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64::<63>(bit))) as u32
+        };
+        let marked =
+            mark(g0, _mm256_castsi256_si128(bit)) | mark(g1, _mm256_extracti128_si256::<1>(bit)) << 4;
+        let t = _mm256_sub_epi32(off, _mm256_set1_epi32(1 << (SEG - 1)));
+        let half = |y: __m256d, a: __m128, b: __m128, t: __m128i| {
+            let expo = _mm256_and_pd(y, _mm256_castsi256_pd(_mm256_set1_epi64x(0x7ff0_0000_0000_0000)));
+            let ulp = _mm256_mul_pd(expo, _mm256_set1_pd(1.0 / 8_388_608.0));
+            let line = _mm256_add_pd(
+                _mm256_cvtps_pd(a),
+                _mm256_mul_pd(_mm256_cvtps_pd(b), _mm256_cvtepi32_pd(t)),
+            );
+            let v = _mm256_add_pd(y, _mm256_mul_pd(line, ulp));
+            let low = _mm256_and_si256(_mm256_castpd_si256(v), _mm256_set1_epi64x((1 << 29) - 1));
+            let d = _mm256_sub_epi64(low, _mm256_set1_epi64x(1 << 28));
+            let tol = tol as i64;
+            let off = _mm256_or_si256(
+                _mm256_cmpgt_epi64(d, _mm256_set1_epi64x(tol)),
+                _mm256_cmpgt_epi64(_mm256_set1_epi64x(-tol), d),
+            );
+            let close = !(_mm256_movemask_pd(_mm256_castsi256_pd(off)) as u32) & 0xf;
+            (_mm256_cvtpd_ps(v), close)
+        };
+        let (r0, c0) = half(
+            lo,
+            _mm256_castps256_ps128(a),
+            _mm256_castps256_ps128(b),
+            _mm256_castsi256_si128(t),
+        );
+        let (r1, c1) = half(
+            hi,
+            _mm256_extractf128_ps::<1>(a),
+            _mm256_extractf128_ps::<1>(b),
+            _mm256_extracti128_si256::<1>(t),
+        );
+        let out = _mm256_castps_si256(_mm256_set_m128(r1, r0));
+        (out, c0 | c1 << 4, marked)
+    }
+
+    /// The lanes [`Model::near8`] left to correct: those of `close` predicted from their exact
+    /// value, then those of `marked` looked up among their segments' exceptions (every lane's
+    /// exceptions requested first), as [`Model::get_near_lanes`] does.
+    #[inline]
+    pub(crate) fn fix_lanes(&self, at: &[u32; 32], out: &mut [u32; 32], mut close: u32, mut marked: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut m = marked;
+            while m != 0 {
+                let l = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let first = self.segs[at[l] as usize >> SEG].first as usize;
+                // SAFETY: a prefetch reads nothing into the program and never faults
+                unsafe {
+                    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+                    _mm_prefetch::<_MM_HINT_T0>(self.exc.as_ptr().wrapping_add(first) as *const i8);
+                }
+            }
+        }
+        while close != 0 {
+            let l = close.trailing_zeros() as usize;
+            close &= close - 1;
+            let i = at[l] as usize;
+            let s = self.segs[i >> SEG];
+            out[l] = predict((self.exact)(i), s.a, s.b, centred(i));
+        }
+        while marked != 0 {
+            let l = marked.trailing_zeros() as usize;
+            marked &= marked - 1;
+            out[l] = self.exception(at[l] as usize, out[l]);
+        }
+    }
+
     /// Entry `i` whose prediction is `p`, in a group that holds an exception: the exception's
     /// result where `i` is one, else `p`.
     #[inline(always)]
@@ -635,7 +760,7 @@ impl Model {
         // such groups, then steps over the rest below `off` (an earlier group's second one, or
         // one of `off`'s group before it: mostly none), not over the whole segment's list
         let group = off >> GROUP;
-        let mut below = (s.groups & ((1u64 << group) - 1)).count_ones() as usize;
+        let mut below = (s.groups & ((1u128 << group) - 1)).count_ones() as usize;
         while exc.get(below).is_some_and(|&x| x >> 16 < off) {
             below += 1;
         }

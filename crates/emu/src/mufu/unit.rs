@@ -339,6 +339,80 @@ pub fn rsq_lanes(approx: bool, xs: &[u32; 32]) -> [u32; 32] {
     out
 }
 
+/// [`rsq_lanes`] 8 lanes to a 256-bit vector: each group of 8 inputs split into the table entry,
+/// the exponent's shift and the common-case test, the entries' near values (`rsq_near`: the f32
+/// square root and reciprocal 8 lanes at a time, the Newton step in f64 four at a time, the same
+/// operations in the same order), the model's lines and marks gathered and the predictions rounded
+/// (`Model::near8`); the lanes close to a rounding point, with an exception, or outside the common
+/// case as in `rsq_lanes`. The same bits as `rsq_lanes`.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub unsafe fn rsq_lanes_avx2(approx: bool, xs: &[u32; 32]) -> [u32; 32] {
+    use std::arch::x86_64::*;
+    let m = match RSQ.decoded_model() {
+        Some(m) if m.covers(1 << 24) => m,
+        _ => return rsq_lanes(approx, xs),
+    };
+    let (mut at, mut out, mut shift) = ([0u32; 32], [0u32; 32], [0u32; 32]);
+    let (mut common, mut close, mut marked) = (0u32, 0u32, 0u32);
+    for c in 0..4 {
+        // SAFETY: lanes 8c..8c + 8 of the 32-lane arrays (unaligned loads and stores)
+        let x = unsafe { _mm256_loadu_si256(xs.as_ptr().add(8 * c) as *const __m256i) };
+        // a positive normal number: above the largest subnormal and below infinity (as i32)
+        let normal = _mm256_and_si256(
+            _mm256_cmpgt_epi32(x, _mm256_set1_epi32(0x7f_ffff)),
+            _mm256_cmpgt_epi32(_mm256_set1_epi32(INF as i32), x),
+        );
+        common |= (_mm256_movemask_ps(_mm256_castsi256_ps(normal)) as u32) << (8 * c);
+        let e = _mm256_and_si256(_mm256_srli_epi32::<23>(x), _mm256_set1_epi32(0xff));
+        let even = _mm256_xor_si256(_mm256_and_si256(e, _mm256_set1_epi32(1)), _mm256_set1_epi32(1));
+        // below 2^24: every lane's segment is in the table
+        let i = _mm256_or_si256(
+            _mm256_and_si256(x, _mm256_set1_epi32(0x7f_ffff)),
+            _mm256_slli_epi32::<23>(even),
+        );
+        let k = _mm256_srai_epi32::<1>(_mm256_sub_epi32(
+            _mm256_sub_epi32(e, _mm256_set1_epi32(127)),
+            even,
+        ));
+        let sh = _mm256_slli_epi32::<23>(_mm256_sub_epi32(_mm256_setzero_si256(), k));
+        // `rsq_near` of the 8 entries
+        let mf = _mm256_castsi256_ps(_mm256_add_epi32(i, _mm256_set1_epi32(0x3f80_0000)));
+        let y0 = _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sqrt_ps(mf));
+        let newton = |y0: __m128, m: __m128| {
+            let (y0, m) = (_mm256_cvtps_pd(y0), _mm256_cvtps_pd(m));
+            let e = _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(0.5), m), y0), y0);
+            _mm256_mul_pd(y0, _mm256_sub_pd(_mm256_set1_pd(1.5), e))
+        };
+        let lo = newton(_mm256_castps256_ps128(y0), _mm256_castps256_ps128(mf));
+        let hi = newton(_mm256_extractf128_ps::<1>(y0), _mm256_extractf128_ps::<1>(mf));
+        // SAFETY: the CPU has AVX2; every entry is below 2^24, which the model covers
+        let (r, cl, mk) = unsafe { m.near8(i, lo, hi, RSQ_NEAR_ULPS) };
+        close |= cl << (8 * c);
+        marked |= mk << (8 * c);
+        // SAFETY: as the load above
+        unsafe {
+            _mm256_storeu_si256(at.as_mut_ptr().add(8 * c) as *mut __m256i, i);
+            _mm256_storeu_si256(out.as_mut_ptr().add(8 * c) as *mut __m256i, r);
+            _mm256_storeu_si256(shift.as_mut_ptr().add(8 * c) as *mut __m256i, sh);
+        }
+    }
+    m.fix_lanes(&at, &mut out, close, marked);
+    for l in 0..32 {
+        out[l] = out[l].wrapping_add(shift[l]);
+    }
+    let mut other = !common;
+    while other != 0 {
+        let l = other.trailing_zeros() as usize;
+        other &= other - 1;
+        out[l] = if approx { rsqrt_approx(xs[l]) } else { rsq(xs[l]) };
+    }
+    out
+}
+
 /// `sqrt.approx.f32`: a subnormal (or zero) input is scaled by 2^24 before `MUFU.SQRT`, the
 /// result by 2^-12 after.
 pub fn sqrt_approx(x: u32) -> u32 {
