@@ -4970,6 +4970,10 @@ impl Warp {
                         for i in 0..u32::from(bytes) {
                             let b = a.wrapping_add(i);
                             let v = match self.sh_own.get(&b) {
+                                // the warp's own copy may have overwritten its store
+                                Some(_) if r.copied(self.in_block, self.phase, b / 4) >> (b % 4) & 1 != 0 => {
+                                    None
+                                }
                                 Some(&(v, t)) => {
                                     taint |= t;
                                     v
