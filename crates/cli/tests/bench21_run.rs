@@ -31,3 +31,38 @@ program!(cgasync, 1, [0, 1, 0]);
 program!(lambdas, 6, [6, 6, 5]);
 // spin locks and a ticket lock: every count is the GPU's timing
 program!(backoff, 2, [0, 1, 0]);
+
+/// The machine code's flow forced on every launch (`WARPSCOPE_MACHINE_FLOW=always`) over a kernel
+/// whose warps branch on what their own `cg::memcpy_async` wrote after a barrier left zeros there
+/// (tests/data/own_copy.cu): the flow used to read the zeros (every lane leaving its loop at once:
+/// 16 targets, none divergent, labelled exact); it must now give the copied values' counts or
+/// stop, so the launch counts what the emulation's own run of the same values counts.
+#[test]
+fn the_flow_does_not_read_the_barrier_s_zeros_under_a_warp_s_own_copy() {
+    let dir = support::scratch("own-copy");
+    let prog = support::build_program(dir.path(), "own_copy.cu", "own_copy", &[]);
+    let counts = |flow: &str| {
+        let export = dir.path().join(format!("run{flow}.json"));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_warpscope"))
+            .args(["run", "--export", export.to_str().unwrap(), "--"])
+            .arg(&prog)
+            .env("WARPSCOPE_CUDA_ROOT", support::cuda_root())
+            .env("WARPSCOPE_MACHINE_FLOW", flow)
+            .env("WARPSCOPE_NO_CACHE", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&export).unwrap()).unwrap();
+        let m = &v["launches"][0]["metrics"];
+        (
+            m["smsp__sass_branch_targets.sum"].as_f64().unwrap(),
+            m["smsp__sass_branch_targets_threads_divergent.sum"]
+                .as_f64()
+                .unwrap(),
+        )
+    };
+    let lines = counts("");
+    // lanes copy 0..=22 loop trips: the loop parts every warp
+    assert!(lines.1 > 0.0, "{lines:?}");
+    assert_eq!(counts("always"), lines);
+}
