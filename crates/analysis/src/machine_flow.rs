@@ -211,6 +211,8 @@ enum Kind {
     Mnmx {
         signed: bool,
         add: bool,
+        /// `VIMNMX3`: the minimum or maximum of three sources
+        three: bool,
     },
     Isetp {
         cmp: Cmp,
@@ -3937,10 +3939,11 @@ fn decode(
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = srcs(1);
         }
-        "VIMNMX" | "IMNMX" | "UIMNMX" | "VIADDMNMX" => {
+        "VIMNMX" | "IMNMX" | "UIMNMX" | "VIADDMNMX" | "VIMNMX3" => {
             ins.kind = Kind::Mnmx {
                 signed: !has("U32"),
                 add: base == "VIADDMNMX",
+                three: base == "VIMNMX3",
             };
             ins.dst = ops.first().map(|o| reg_dst(o, 1)).unwrap_or_default();
             ins.src = ops
@@ -4967,6 +4970,10 @@ impl Warp {
                         for i in 0..u32::from(bytes) {
                             let b = a.wrapping_add(i);
                             let v = match self.sh_own.get(&b) {
+                                // the warp's own copy may have overwritten its store
+                                Some(_) if r.copied(self.in_block, self.phase, b / 4) >> (b % 4) & 1 != 0 => {
+                                    None
+                                }
                                 Some(&(v, t)) => {
                                     taint |= t;
                                     v
@@ -6285,26 +6292,30 @@ impl Warp {
                 }
                 (Some(r), None)
             }
-            Kind::Mnmx { signed, add } => {
-                let (a, b) = if add {
-                    let (Some(a), Some(b), Some(c)) = (x(0), x(1), x(2)) else {
-                        return (None, None);
-                    };
-                    (a.wrapping_add(b), c)
-                } else {
-                    let (Some(a), Some(b)) = (x(0), x(1)) else {
-                        return (None, None);
-                    };
-                    (a, b)
-                };
-                let Some(min) = p(0) else {
-                    return (None, None);
-                };
-                let v = match (signed, min) {
+            Kind::Mnmx { signed, add, three } => {
+                let pick = |a: u32, b: u32, min: bool| match (signed, min) {
                     (true, true) => (a as i32).min(b as i32) as u32,
                     (true, false) => (a as i32).max(b as i32) as u32,
                     (false, true) => a.min(b),
                     (false, false) => a.max(b),
+                };
+                let Some(min) = p(0) else {
+                    return (None, None);
+                };
+                let v = if add || three {
+                    let (Some(a), Some(b), Some(c)) = (x(0), x(1), x(2)) else {
+                        return (None, None);
+                    };
+                    if add {
+                        pick(a.wrapping_add(b), c, min)
+                    } else {
+                        pick(pick(a, b, min), c, min)
+                    }
+                } else {
+                    let (Some(a), Some(b)) = (x(0), x(1)) else {
+                        return (None, None);
+                    };
+                    pick(a, b, min)
                 };
                 (Some(v), None)
             }

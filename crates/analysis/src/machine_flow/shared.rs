@@ -12,7 +12,9 @@
 //!
 //! - the bytes the warp itself stored in that phase (the flow follows its own `STS`);
 //! - else, unknown where another warp wrote the byte in that phase (the two are not ordered on the
-//!   GPU), or where the block's barriers were not all block-wide (`bar.arrive`, named barriers with
+//!   GPU), where the warp's own `cp.async` or `stmatrix` did (the flow does not hold those as it
+//!   holds its stores; nor a store of its own such a copy may have overwritten), or where the
+//!   block's barriers were not all block-wide (`bar.arrive`, named barriers with
 //!   part of the block: the phases are then not the warp's barrier count);
 //! - else the byte as the block left it at the barrier that opened the phase: the last write
 //!   before it, unknown if never written (shared memory starts undefined).
@@ -55,6 +57,9 @@ struct Entry {
     /// An integer atomic whose final value does not depend on the order of the phase's atomics
     /// ([`order_free`]): its operation's code; 0 for every other write.
     atom: u8,
+    /// Written by the warp's asynchronous copy (`cp.async`) or `stmatrix`, which the flow does
+    /// not follow as a store of its own.
+    copy: bool,
     value: u32,
 }
 
@@ -95,6 +100,8 @@ pub struct BlockShared {
     /// (TMA loads), and by anything else (a warp's arrival).
     by_copies: u32,
     by_warps: u32,
+    /// Whether any entry is a warp's copy ([`Entry::copy`]).
+    copies: bool,
 }
 
 impl BlockShared {
@@ -169,11 +176,11 @@ impl BlockShared {
         let (start, end) = self.phase(phase)?;
         let es = self.word(byte / 4);
         let bit = 1u8 << (byte % 4);
-        // written by another warp in the phase: not ordered with the read
-        if es
-            .iter()
-            .any(|e| e.present & bit != 0 && (start..end).contains(&e.pos) && u32::from(e.warp) != warp)
-        {
+        // written by another warp in the phase (not ordered with the read), or by the warp's own
+        // asynchronous copy (not among the stores the flow holds)
+        if es.iter().any(|e| {
+            e.present & bit != 0 && (start..end).contains(&e.pos) && (u32::from(e.warp) != warp || e.copy)
+        }) {
             return None;
         }
         let last = es.iter().rev().find(|e| e.pos < start && e.present & bit != 0)?;
@@ -203,10 +210,11 @@ impl BlockShared {
             return out;
         };
         let es = self.word(word);
-        // bytes written by another warp in the phase: not ordered with the read
+        // bytes written by another warp in the phase (not ordered with the read), or by the
+        // warp's own asynchronous copy (the flow holds its stores, not its copies)
         let other = es
             .iter()
-            .filter(|e| (start..end).contains(&e.pos) && u32::from(e.warp) != warp)
+            .filter(|e| (start..end).contains(&e.pos) && (u32::from(e.warp) != warp || e.copy))
             .fold(0u8, |m, e| m | e.present);
         for (b, o) in out.iter_mut().enumerate() {
             let bit = 1u8 << b;
@@ -279,6 +287,22 @@ impl BlockShared {
                         || (e.value >> (8 * b)) as u8 == (value >> (8 * b)) as u8
                 })
         })
+    }
+
+    /// The bytes of word `word` that warp `warp`'s asynchronous copies or `stmatrix` wrote in
+    /// phase `phase`: a store of the warp's own the flow holds for them may be older than the
+    /// copy (the copy's bytes are then what a later load reads).
+    pub(super) fn copied(&self, warp: u32, phase: usize, word: u32) -> u8 {
+        if !self.copies {
+            return 0;
+        }
+        let Some((start, end)) = self.phase(phase) else {
+            return 0xf;
+        };
+        self.word(word)
+            .iter()
+            .filter(|e| e.copy && u32::from(e.warp) == warp && (start..end).contains(&e.pos))
+            .fold(0u8, |m, e| m | e.present)
     }
 
     /// Why the record cannot be used, if so.
@@ -459,6 +483,7 @@ impl SharedRecorder {
                             present: 0,
                             known: 0,
                             atom: 0,
+                            copy: false,
                             value: 0,
                         });
                         words.last_mut().expect("just pushed")
@@ -488,6 +513,7 @@ impl SharedRecorder {
         }
         self.entries.sort_by_key(|e| (e.word, e.pos));
         let starts = BlockShared::index(&self.entries);
+        let copies = self.entries.iter().any(|e| e.copy);
         (
             self.block,
             BlockShared {
@@ -497,6 +523,7 @@ impl SharedRecorder {
                 starts,
                 by_copies: self.by_copies,
                 by_warps: self.by_warps,
+                copies,
             },
         )
     }
@@ -531,7 +558,13 @@ impl Sink for SharedRecorder {
                 }));
             }
             AccessOp::CpAsync | AccessOp::StMatrix => {
+                let first = self.entries.len();
                 self.write(e.warp, e.mask, e.addrs, u32::from(e.width), |_, _, _| None);
+                if let Some(new) = self.entries.get_mut(first..) {
+                    for n in new {
+                        n.copy = true;
+                    }
+                }
             }
             AccessOp::Load | AccessOp::LdMatrix | AccessOp::Wgmma => {}
         }
@@ -650,6 +683,8 @@ mod tests {
                         known: ((x >> 20) % 16) as u8,
                         // some atomics of two operations, some plain writes
                         atom: [0, 0, 1, 2][(x >> 24) as usize % 4],
+                        // and some of the warps' own copies
+                        copy: (x >> 28) % 5 == 0,
                         value: (x >> 32) as u32,
                     }
                 })
@@ -664,6 +699,7 @@ mod tests {
             } else {
                 Vec::new()
             };
+            let copies = entries.iter().any(|e| e.copy);
             let b = BlockShared {
                 entries,
                 releases,
@@ -671,6 +707,7 @@ mod tests {
                 starts,
                 by_copies: 0,
                 by_warps: 0,
+                copies,
             };
             for warp in 0..3 {
                 for phase in 0..6 {
@@ -712,6 +749,7 @@ mod tests {
                     present: 0xf,
                     known: 0xf,
                     atom: 0,
+                    copy: false,
                     value: next() as u32,
                 })
                 .collect();
@@ -725,6 +763,7 @@ mod tests {
                 starts,
                 by_copies: 0,
                 by_warps: 0,
+                copies: false,
             };
             for word in 0..span as u32 + 70 {
                 assert_eq!(b.word(word), b.word_searched(word), "round {round}, word {word}");
@@ -796,6 +835,49 @@ mod tests {
             "warp 0 did not store in phase 1"
         );
         assert!(!b.check_store(1, 1, 4, 0xf, 0x5566_7789), "another value");
+    }
+
+    /// A block zeroes its buffer, passes a barrier, then each warp fills its part by `cp.async`
+    /// and reads it after waiting, with no barrier between (cooperative groups' warp-level
+    /// `memcpy_async` and `wait`): the warp's reads are the copy's bytes, not the zeros the
+    /// barrier left, and a store of the warp's own the copy came after is not what it reads.
+    #[test]
+    fn a_warp_s_own_copy_in_the_phase_is_not_the_block_s_state_at_the_barrier() {
+        let mut r = SharedRecorder::new(0, 2);
+        store(&mut r, 0, 0x10, 0);
+        store(&mut r, 1, 0x20, 0);
+        barrier(&mut r, 2);
+        // phase 1: warp 0 stores a word, then copies over it and the next one
+        store(&mut r, 0, 0x40, 5);
+        let mut addrs = [0u64; 32];
+        addrs[0] = 0x10;
+        addrs[1] = 0x40;
+        r.mem(&MemEvent {
+            block: 0,
+            warp: 0,
+            pc: 3,
+            space: Space::Shared,
+            op: AccessOp::CpAsync,
+            width: 4,
+            mask: 0b11,
+            addrs: &addrs,
+            src: Some(&[0u64; 32]),
+        });
+        let (_, b) = r.finish();
+        assert_eq!(
+            b.read(0, 1, 0x10),
+            None,
+            "warp 0 copied over the zero in this phase"
+        );
+        assert_eq!(b.read_word(0, 1, 4), [None; 4]);
+        assert_eq!(b.read(1, 1, 0x10), None, "another warp's write in the phase");
+        assert_eq!(b.read(1, 1, 0x20), Some(0), "warp 1's own zero, untouched");
+        assert_eq!(b.read(0, 1, 0x20), Some(0));
+        // the flow holds warp 0's store of 5 at 0x40: the copy's bytes there are newer
+        assert_eq!(b.copied(0, 1, 0x40 / 4), 0xf);
+        assert_eq!(b.copied(0, 1, 0x20 / 4), 0);
+        assert_eq!(b.copied(1, 1, 0x40 / 4), 0, "warp 1 copied nothing");
+        assert_eq!(b.copied(0, 0, 0x10 / 4), 0, "nothing copied before the barrier");
     }
 
     /// Warp `warp`'s lane 0 runs `atom.op.ty` on the word at byte `a`, leaving `v` there.

@@ -957,3 +957,42 @@ fn double_nans_are_followed_as_the_gpu_writes_them() {
     // an ordinary sum: 1.5 + |-2| = 3.5 (0x400c0000 >> 28 = 4)
     assert_eq!(run(&f, 32, &p((-2.0f64).to_bits(), 1.5f64.to_bits())), Ok((4, 0)));
 }
+
+/// `VIMNMX3`: the minimum (`PT`) or maximum (`!PT`) of three sources, unsigned with `.U32`, else
+/// signed, an immediate among them (ptxas 13 folds `max(max(a, b), c)` into one, as in a block's
+/// absolute maximum over the bits of floats and cooperative groups' `reduce` with `greater`).
+#[test]
+fn three_way_minimum_and_maximum_are_followed() {
+    let p = |a: u32, b: u32| -> Vec<u8> { [a, b].iter().flat_map(|v| v.to_le_bytes()).collect() };
+    // max(tid, a, b) > 20, unsigned
+    let max3 = flow(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ LDC.64 R4, c[0x0][0x210] ;\n\
+         \t/*0020*/ VIMNMX3.U32 R2, R0, R4, R5, !PT ;\n\
+         \t/*0030*/ ISETP.GT.U32.AND P0, PT, R2, 0x14, PT ;\n\
+         \t/*0040*/ @P0 BRA `(.L_x_0) ;\n\
+         \t/*0050*/ IADD3 R6, R6, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0060*/ EXIT ;\n",
+    );
+    // lanes 21..31 above 20
+    assert_eq!(run(&max3, 32, &p(3, 5)), Ok((1, 1)));
+    assert_eq!(run(&max3, 32, &p(3, 40)), Ok((1, 0)));
+    // 0xffffffff is the largest unsigned (signed, -1 would leave lanes 0..20 at or below 20)
+    assert_eq!(run(&max3, 32, &p(u32::MAX, 0)), Ok((1, 0)));
+    // min(tid, 10, a) >= 5, signed
+    let min3 = flow(
+        "\t/*0000*/ S2R R0, SR_TID.X ;\n\
+         \t/*0010*/ LDC R4, c[0x0][0x210] ;\n\
+         \t/*0020*/ VIMNMX3 R3, R0, 0xa, R4, PT ;\n\
+         \t/*0030*/ ISETP.GE.AND P0, PT, R3, 0x5, PT ;\n\
+         \t/*0040*/ @P0 BRA `(.L_x_0) ;\n\
+         \t/*0050*/ IADD3 R6, R6, 0x1, RZ ;\n\
+         .L_x_0:\n\
+         \t/*0060*/ EXIT ;\n",
+    );
+    assert_eq!(run(&min3, 32, &p(7, 0)), Ok((1, 1)));
+    // -1 is below every lane's (unsigned, 0xffffffff would leave lanes 5..31 at 5 or more)
+    assert_eq!(run(&min3, 32, &p(u32::MAX, 0)), Ok((1, 0)));
+    assert_eq!(run(&min3, 32, &p(100, 0)), Ok((1, 1)));
+}
