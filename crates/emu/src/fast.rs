@@ -825,55 +825,37 @@ fn fast_un(op: UnOp, ty: Ty) -> Option<Fn1> {
     })
 }
 
-/// `MUFU.RSQ` of a row: the 32 lanes' table lookups together (`mufu::rsq_lanes`), the same bits
-/// as `rsq` lane by lane. Its AVX2 copy (`mufu_rsq::wide`, chosen at decode) computes them 8 lanes
-/// to a vector (`mufu::rsq_lanes_avx2`).
-fn mufu_rsq(regs: &mut [Row], d: R, a: R, mask: u32) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked just above).
-        return unsafe { mufu_rsq::wide(regs, d, a, mask) };
-    }
-    rsq_row(regs, d, a, mask, |xs| crate::mufu::rsq_lanes(false, xs))
+/// A `MUFU.RSQ` row kernel (`approx`: `rsqrt.approx.f32`'s input handling): the 32 lanes' table
+/// lookups together (`mufu::rsq_lanes`), the same bits as `rsq` lane by lane; its AVX2 copy
+/// (`$name::wide`, chosen at decode) computes them 8 lanes to a vector (`mufu::rsq_lanes_avx2`).
+macro_rules! rsq_kernel {
+    ($name:ident, $approx:expr) => {
+        fn $name(regs: &mut [Row], d: R, a: R, mask: u32) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the CPU has AVX2 (checked just above).
+                return unsafe { $name::wide(regs, d, a, mask) };
+            }
+            rsq_row(regs, d, a, mask, |xs| crate::mufu::rsq_lanes($approx, xs))
+        }
+        #[cfg(target_arch = "x86_64")]
+        mod $name {
+            use super::*;
+            /// # Safety
+            /// The CPU has AVX2.
+            #[target_feature(enable = "avx2")]
+            pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
+                // SAFETY: the CPU has AVX2 (this function's contract)
+                rsq_row(regs, d, a, mask, |xs| unsafe {
+                    crate::mufu::rsq_lanes_avx2($approx, xs)
+                })
+            }
+        }
+    };
 }
-
-/// `rsqrt.approx.f32` of a row, as [`mufu_rsq`].
-fn mufu_rsqrt_approx(regs: &mut [Row], d: R, a: R, mask: u32) {
-    #[cfg(target_arch = "x86_64")]
-    if avx2() {
-        // SAFETY: the CPU has AVX2 (checked just above).
-        return unsafe { mufu_rsqrt_approx::wide(regs, d, a, mask) };
-    }
-    rsq_row(regs, d, a, mask, |xs| crate::mufu::rsq_lanes(true, xs))
-}
-
-#[cfg(target_arch = "x86_64")]
-mod mufu_rsq {
-    use super::*;
-    /// # Safety
-    /// The CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
-        // SAFETY: the CPU has AVX2 (this function's contract)
-        rsq_row(regs, d, a, mask, |xs| unsafe {
-            crate::mufu::rsq_lanes_avx2(false, xs)
-        })
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod mufu_rsqrt_approx {
-    use super::*;
-    /// # Safety
-    /// The CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn wide(regs: &mut [Row], d: R, a: R, mask: u32) {
-        // SAFETY: the CPU has AVX2 (this function's contract)
-        rsq_row(regs, d, a, mask, |xs| unsafe {
-            crate::mufu::rsq_lanes_avx2(true, xs)
-        })
-    }
-}
+// `MUFU.RSQ` of a row and `rsqrt.approx.f32` of a row
+rsq_kernel!(mufu_rsq, false);
+rsq_kernel!(mufu_rsqrt_approx, true);
 
 /// The row `d` of `lanes` (32 lookups at once) of the row `a`'s low words on the lanes of `mask`.
 #[inline(always)]
